@@ -1,0 +1,142 @@
+# impact: build, test and install. `make help` lists the targets.
+#
+# The physics core (src/*.c except src/lua_*.c) builds into build/libimpact.a with no Lua in
+# it; the Lua binding (src/lua_*.c) links it into the Lua C module build/impact/core.so.
+# C unit tests are test/c/test_*.c (one binary each), benchmarks bench/bench_*.c and bench/*.lua.
+
+LUA         ?= lua5.4
+LUA_VERSION  = 5.4
+LUA_INCDIR  ?= /usr/include/lua$(LUA_VERSION)
+GSL_CFLAGS  ?=
+GSL_LIBS    ?= -lgsl -lgslcblas -lm
+CFLAGS      ?= -O2 -g
+WARN         = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
+               -Wmissing-prototypes -ffp-contract=off
+LIBFLAG     ?= -shared
+BUILD       ?= build
+PREFIX      ?= /usr/local
+# LIBDIR and LUADIR: LuaRocks' make build type overrides these.
+LIBDIR      ?= $(DESTDIR)$(PREFIX)/lib/lua/$(LUA_VERSION)
+LUADIR      ?= $(DESTDIR)$(PREFIX)/share/lua/$(LUA_VERSION)
+INCDIR      ?= $(DESTDIR)$(PREFIX)/include/impact
+CLIBDIR     ?= $(DESTDIR)$(PREFIX)/lib
+SAN          = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+CORE_SRC  := $(filter-out src/lua_%.c,$(wildcard src/*.c))
+BIND_SRC  := $(wildcard src/lua_*.c)
+CORE_OBJ  := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
+BIND_OBJ  := $(BIND_SRC:src/%.c=$(BUILD)/obj/%.o)
+LIB       := $(BUILD)/libimpact.a
+SO        := $(BUILD)/impact/core.so
+CTESTS    := $(patsubst test/c/%.c,$(BUILD)/test/%,$(wildcard test/c/test_*.c))
+CBENCHES  := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/bench_*.c))
+CFLAGS_ALL = $(CFLAGS) $(WARN) -fPIC -MMD -MP
+LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
+
+.PHONY: all deps test check-all sanitize valgrind lint bench demo run install install-c \
+        clean help ctests benches
+.DEFAULT_GOAL := all
+
+all: $(SO) $(LIB)
+
+help:
+	@echo "make deps       install the Debian packages impact needs (as root), or say which"
+	@echo "make            build $(SO) and $(LIB)"
+	@echo "make test       deps + build + C unit tests + busted specs (fast suite)"
+	@echo "make check-all  the same with the slow physics studies"
+	@echo "make sanitize   the whole suite under ASan+UBSan"
+	@echo "make valgrind   the whole suite under valgrind"
+	@echo "make lint       luacheck and cppcheck (when installed)"
+	@echo "make bench      benchmarks with figures"
+	@echo "make demo       run the showcase example"
+	@echo "make run SCRIPT=examples/orbit.lua   run any scene script"
+	@echo "make install    install the Lua module (LIBDIR, LUADIR); install-c: header + library"
+
+deps:
+	@sh tools/deps.sh
+
+# core: no Lua headers on its include path
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(GSL_CFLAGS) -c $< -o $@
+
+# binding: the only objects that see Lua
+$(BUILD)/obj/lua_%.o: src/lua_%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(GSL_CFLAGS) -c $< -o $@
+
+$(LIB): $(CORE_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SO): $(BIND_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LIBFLAG) -o $@ $(BIND_OBJ) $(LIB) $(GSL_LIBS) $(LDFLAGS)
+
+$(BUILD)/test/%: test/c/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Isrc -Itest/c $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(LDFLAGS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Isrc -Ibench $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(LDFLAGS)
+
+ctests: $(CTESTS)
+benches: $(CBENCHES)
+
+test: deps
+	@$(MAKE) --no-print-directory all ctests
+	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh fast
+
+check-all: deps
+	@$(MAKE) --no-print-directory all ctests
+	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh all
+
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
+	@BUILD=build-san LUA=$(LUA) ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LUA_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so) $(CURDIR)/build-san/impact/core.so" \
+	  bash tools/run_tests.sh fast
+
+valgrind: deps
+	@$(MAKE) --no-print-directory BUILD=build-vg CFLAGS="-O1 -g" all ctests
+	@BUILD=build-vg LUA=$(LUA) RUNNER="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
+	  bash tools/run_tests.sh fast
+
+lint:
+	@if command -v luacheck >/dev/null 2>&1; then luacheck --no-color .; \
+	 else echo "luacheck not installed (apt-get install lua-check); skipped"; fi
+	@if command -v cppcheck >/dev/null 2>&1; then \
+	   cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
+	     --inline-suppr --quiet --suppress=missingIncludeSystem src/; \
+	 else echo "cppcheck not installed; skipped"; fi
+
+bench: deps
+	@$(MAKE) --no-print-directory all benches
+	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_bench.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(LUA_ENV) $(LUA) examples/tennis_racket.lua
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@test -n "$(SCRIPT)" || { echo "usage: make run SCRIPT=examples/orbit.lua"; exit 2; }
+	@$(LUA_ENV) $(LUA) $(SCRIPT)
+
+install: all
+	install -d $(LIBDIR)/impact $(LUADIR)/impact
+	install -m 0755 $(SO) $(LIBDIR)/impact/core.so
+	install -m 0644 lua/impact/*.lua $(LUADIR)/impact/
+
+install-c: all
+	install -d $(INCDIR) $(CLIBDIR)
+	install -m 0644 src/*.h $(INCDIR)/
+	install -m 0644 $(LIB) $(CLIBDIR)/libimpact.a
+
+clean:
+	rm -rf build build-san build-vg
+
+-include $(CORE_OBJ:.o=.d) $(BIND_OBJ:.o=.d)

@@ -1,0 +1,19 @@
+/* lua_core.c: luaopen_impact_core, the entry point of the Lua C module impact.core.
+   Each binding file contributes its functions through an imp_lua_open_* hook. */
+#include <gsl/gsl_errno.h>
+
+#include "lua_util.h"
+
+LUAMOD_API int luaopen_impact_core(lua_State *L);
+
+LUAMOD_API int luaopen_impact_core(lua_State *L)
+{
+    luaL_checkversion(L);
+    /* GSL's default handler aborts the process; every GSL status is checked instead. */
+    gsl_set_error_handler_off();
+    lua_newtable(L);
+    imp_lua_open_shape(L);
+    lua_pushliteral(L, "impact.core");
+    lua_setfield(L, -2, "_NAME");
+    return 1;
+}

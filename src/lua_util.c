@@ -1,0 +1,278 @@
+/* lua_util.c: option-table and vector helpers for the binding files. */
+#include "lua_util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int imp_error(lua_State *L, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lua_pushfstring(L, "%s: ", what);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+const char *imp_describe(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    switch (lua_type(L, idx)) {
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx)) {
+            return lua_pushfstring(L, "%I", (LUAI_UACINT)lua_tointeger(L, idx));
+        } else {
+            char buf[64];
+            double v = lua_tonumber(L, idx);
+            if (isnan(v)) {
+                return lua_pushliteral(L, "nan");
+            }
+            snprintf(buf, sizeof buf, "%.17g", v);
+            return lua_pushstring(L, buf);
+        }
+    case LUA_TSTRING:
+        return lua_pushfstring(L, "\"%s\"", lua_tostring(L, idx));
+    case LUA_TNIL:
+        return lua_pushliteral(L, "nil");
+    case LUA_TBOOLEAN:
+        return lua_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
+    default:
+        return lua_pushstring(L, luaL_typename(L, idx));
+    }
+}
+
+void imp_opt_check_keys(lua_State *L, int idx, const char *what, const char *const accepted[])
+{
+    idx = lua_absindex(L, idx);
+    if (lua_isnil(L, idx)) {
+        return;
+    }
+    if (!lua_istable(L, idx)) {
+        imp_error(L, what, "options must be a table, got %s", imp_describe(L, idx));
+    }
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+        lua_pop(L, 1);
+        int known = 0;
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -1);
+            for (int i = 0; accepted[i] != NULL; i++) {
+                if (strcmp(k, accepted[i]) == 0) {
+                    known = 1;
+                    break;
+                }
+            }
+        }
+        if (!known) {
+            luaL_Buffer b;
+            const char *key = imp_describe(L, -1);
+            luaL_buffinit(L, &b);
+            for (int i = 0; accepted[i] != NULL; i++) {
+                if (i > 0) {
+                    luaL_addstring(&b, ", ");
+                }
+                luaL_addstring(&b, accepted[i]);
+            }
+            luaL_pushresult(&b);
+            imp_error(L, what, "unknown option %s (accepted: %s)", key, lua_tostring(L, -1));
+        }
+    }
+}
+
+static int get_field(lua_State *L, int idx, const char *key)
+{
+    if (lua_isnil(L, idx)) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    return lua_getfield(L, idx, key);
+}
+
+static const char *const constraint_text[] = {"a finite number", "a positive finite number",
+                                              "a finite number >= 0", "a number in [0, 1]"};
+
+static int meets(double v, int constraint)
+{
+    if (!isfinite(v)) {
+        return 0;
+    }
+    switch (constraint) {
+    case IMP_POSITIVE:
+        return v > 0.0;
+    case IMP_NONNEGATIVE:
+        return v >= 0.0;
+    case IMP_UNIT:
+        return v >= 0.0 && v <= 1.0;
+    default:
+        return 1;
+    }
+}
+
+double imp_opt_number(lua_State *L, int idx, const char *what, const char *key, double def,
+                      int constraint, int *present)
+{
+    idx = lua_absindex(L, idx);
+    int t = get_field(L, idx, key);
+    if (present != NULL) {
+        *present = t != LUA_TNIL;
+    }
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    double v = lua_tonumber(L, -1);
+    if (t != LUA_TNUMBER || !meets(v, constraint)) {
+        imp_error(L, what, "option '%s' must be %s, got %s", key, constraint_text[constraint],
+                  imp_describe(L, -1));
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+lua_Integer imp_opt_integer(lua_State *L, int idx, const char *what, const char *key,
+                            lua_Integer def, lua_Integer lo, lua_Integer hi)
+{
+    idx = lua_absindex(L, idx);
+    if (get_field(L, idx, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    int ok = 0;
+    lua_Integer v = 0;
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+        v = lua_tointegerx(L, -1, &ok);
+    }
+    if (!ok || v < lo || v > hi) {
+        imp_error(L, what, "option '%s' must be an integer from %I to %I, got %s", key,
+                  (LUAI_UACINT)lo, (LUAI_UACINT)hi, imp_describe(L, -1));
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+void imp_to_vector(lua_State *L, int idx, const char *what, const char *name, int n, double *out)
+{
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx)) {
+        imp_error(L, what, "%s must be an array of %d numbers, got %s", name, n, imp_describe(L, idx));
+    }
+    lua_Integer len = luaL_len(L, idx);
+    if (len != n) {
+        imp_error(L, what, "%s must be an array of %d numbers, got %I", name, n, (LUAI_UACINT)len);
+    }
+    for (int i = 0; i < n; i++) {
+        int t = lua_geti(L, idx, i + 1);
+        double v = lua_tonumber(L, -1);
+        if (t != LUA_TNUMBER || !isfinite(v)) {
+            imp_error(L, what, "%s must be an array of %d finite numbers, element %d is %s", name,
+                      n, i + 1, imp_describe(L, -1));
+        }
+        out[i] = v;
+        lua_pop(L, 1);
+    }
+}
+
+int imp_opt_vector(lua_State *L, int idx, const char *what, const char *key, int n, double *out)
+{
+    idx = lua_absindex(L, idx);
+    if (get_field(L, idx, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushfstring(L, "option '%s'", key);
+    imp_to_vector(L, -2, what, lua_tostring(L, -1), n, out);
+    lua_pop(L, 2);
+    return 1;
+}
+
+void imp_check_vector(lua_State *L, int idx, const char *what, int n, double *out)
+{
+    lua_pushfstring(L, "argument #%d", idx - 1);  /* methods: self is not counted */
+    imp_to_vector(L, idx, what, lua_tostring(L, -1), n, out);
+    lua_pop(L, 1);
+}
+
+int imp_opt_enum(lua_State *L, int idx, const char *what, const char *key,
+                 const char *const names[], int def)
+{
+    idx = lua_absindex(L, idx);
+    if (get_field(L, idx, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, -1);
+        for (int i = 0; names[i] != NULL; i++) {
+            if (strcmp(s, names[i]) == 0) {
+                lua_pop(L, 1);
+                return i;
+            }
+        }
+    }
+    luaL_Buffer b;
+    const char *got = imp_describe(L, -1);
+    luaL_buffinit(L, &b);
+    for (int i = 0; names[i] != NULL; i++) {
+        if (i > 0) {
+            luaL_addstring(&b, ", ");
+        }
+        luaL_addchar(&b, '"');
+        luaL_addstring(&b, names[i]);
+        luaL_addchar(&b, '"');
+    }
+    luaL_pushresult(&b);
+    return imp_error(L, what, "option '%s' must be one of %s, got %s", key, lua_tostring(L, -1), got);
+}
+
+int imp_opt_boolean(lua_State *L, int idx, const char *what, const char *key, int def)
+{
+    idx = lua_absindex(L, idx);
+    int t = get_field(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    if (t != LUA_TBOOLEAN) {
+        imp_error(L, what, "option '%s' must be true or false, got %s", key, imp_describe(L, -1));
+    }
+    int v = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+const char *imp_opt_string(lua_State *L, int idx, const char *what, const char *key)
+{
+    idx = lua_absindex(L, idx);
+    int t = get_field(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    if (t != LUA_TSTRING) {
+        imp_error(L, what, "option '%s' must be a string, got %s", key, imp_describe(L, -1));
+    }
+    const char *s = lua_tostring(L, -1);
+    lua_pop(L, 1);  /* the string is anchored by the options table */
+    return s;
+}
+
+void imp_push_vector(lua_State *L, const double *v, int n)
+{
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        lua_pushnumber(L, v[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
+void imp_push_mat3(lua_State *L, const imp_mat3 *m)
+{
+    lua_createtable(L, 3, 0);
+    for (int i = 0; i < 3; i++) {
+        imp_push_vector(L, m->m[i], 3);
+        lua_rawseti(L, -2, i + 1);
+    }
+}

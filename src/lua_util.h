@@ -1,0 +1,66 @@
+/* lua_util.h: helpers shared by the Lua binding files: option tables, vectors, errors.
+
+   Errors name the function, the option, the value and what is accepted, e.g.
+     impact.world2d: option 'dt' must be a positive finite number, got -1
+     impact.world2d: unknown option 'gravty' (accepted: gravity, dt, ...) */
+#ifndef IMPACT_LUA_UTIL_H
+#define IMPACT_LUA_UTIL_H
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "shape.h"
+
+/* constraints on a number option */
+enum { IMP_ANY = 0, IMP_POSITIVE = 1, IMP_NONNEGATIVE = 2, IMP_UNIT = 3 /* in [0, 1] */ };
+
+/* Raises unless the value at idx is nil or a table whose keys are all strings in accepted
+   (a NULL-terminated list). */
+void imp_opt_check_keys(lua_State *L, int idx, const char *what, const char *const accepted[]);
+/* Number option: returns def when absent; raises when not a finite number meeting the
+   constraint. *present (may be NULL) says whether the key was given. */
+double imp_opt_number(lua_State *L, int idx, const char *what, const char *key, double def,
+                      int constraint, int *present);
+/* Integer option with inclusive bounds. */
+lua_Integer imp_opt_integer(lua_State *L, int idx, const char *what, const char *key,
+                            lua_Integer def, lua_Integer lo, lua_Integer hi);
+/* Array of n finite numbers; returns 1 and fills out when present, 0 when absent. */
+int imp_opt_vector(lua_State *L, int idx, const char *what, const char *key, int n, double *out);
+/* One of names (NULL-terminated); returns its index, or def when absent. */
+int imp_opt_enum(lua_State *L, int idx, const char *what, const char *key,
+                 const char *const names[], int def);
+int imp_opt_boolean(lua_State *L, int idx, const char *what, const char *key, int def);
+/* A string option; NULL when absent. The string stays valid while the table is alive. */
+const char *imp_opt_string(lua_State *L, int idx, const char *what, const char *key);
+
+/* The value at idx as an array of n finite numbers (argument checks of methods). */
+void imp_check_vector(lua_State *L, int idx, const char *what, int n, double *out);
+/* Same for a value already known to be on the stack, naming it `name` in the error. */
+void imp_to_vector(lua_State *L, int idx, const char *what, const char *name, int n, double *out);
+/* Pushes {v[0], ..., v[n-1]}. */
+void imp_push_vector(lua_State *L, const double *v, int n);
+/* Pushes a 3x3 matrix as {{...}, {...}, {...}}. */
+void imp_push_mat3(lua_State *L, const imp_mat3 *m);
+/* Writes a short description of the value at idx (for error messages) onto the stack. */
+const char *imp_describe(lua_State *L, int idx);
+/* Raises "<what>: <message>" with printf-style arguments (Lua's lua_pushfstring formats). */
+int imp_error(lua_State *L, const char *what, const char *fmt, ...);
+
+/* Shapes (lua_shape.c): an impact.Shape userdata owning one reference to an imp_shape. */
+#define IMP_SHAPE_MT "impact.Shape"
+void imp_lua_push_shape(lua_State *L, imp_shape *s); /* takes over the caller's reference */
+imp_shape *imp_lua_check_shape(lua_State *L, int idx);
+imp_shape *imp_lua_test_shape(lua_State *L, int idx);
+
+/* Registration hooks, called by luaopen_impact_core with the module table on top. */
+void imp_lua_open_shape(lua_State *L);
+void imp_lua_open_shape2d(lua_State *L);
+void imp_lua_open_shape3d(lua_State *L);
+
+
+
+/* A pose option table at idx: 2D {position = {x, y}, angle = a}; 3D {position = {x, y, z},
+   orientation = {w, x, y, z}} (normalized; zero raises). Absent fields keep the identity.
+   Fills pose in a body's state layout (3 or 7 numbers). */
+void imp_opt_pose(lua_State *L, int idx, const char *what, int dim, double *pose);
+#endif
