@@ -86,22 +86,22 @@ ctests: $(CTESTS)
 benches: $(CBENCHES)
 
 test: deps
-	@$(MAKE) --no-print-directory all ctests
+	@$(MAKE) -s --no-print-directory all ctests
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh fast
 
 check-all: deps
-	@$(MAKE) --no-print-directory all ctests
+	@$(MAKE) -s --no-print-directory all ctests
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh all
 
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
+	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
 	@BUILD=build-san LUA=$(LUA) ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LUA_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so) $(CURDIR)/build-san/impact/core.so" \
 	  bash tools/run_tests.sh fast
 
 valgrind: deps
-	@$(MAKE) --no-print-directory BUILD=build-vg CFLAGS="-O1 -g" all ctests
+	@$(MAKE) -s --no-print-directory BUILD=build-vg CFLAGS="-O1 -g" all ctests
 	@BUILD=build-vg LUA=$(LUA) RUNNER="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
 	  bash tools/run_tests.sh fast
 
@@ -114,15 +114,15 @@ lint:
 	 else echo "cppcheck not installed; skipped"; fi
 
 bench: deps
-	@$(MAKE) --no-print-directory all benches
+	@$(MAKE) -s --no-print-directory all benches
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_bench.sh
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) -s --no-print-directory all
 	@$(LUA_ENV) $(LUA) examples/tennis_racket.lua
 
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) -s --no-print-directory all
 	@test -n "$(SCRIPT)" || { echo "usage: make run SCRIPT=examples/orbit.lua"; exit 2; }
 	@$(LUA_ENV) $(LUA) $(SCRIPT)
 

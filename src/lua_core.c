@@ -2,7 +2,7 @@
    Each binding file contributes its functions through an imp_lua_open_* hook. */
 #include <gsl/gsl_errno.h>
 
-#include "lua_util.h"
+#include "lua_world.h"
 
 LUAMOD_API int luaopen_impact_core(lua_State *L);
 
@@ -13,6 +13,9 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     gsl_set_error_handler_off();
     lua_newtable(L);
     imp_lua_open_shape(L);
+    imp_lua_open_world(L);
+    imp_lua_open_body(L);
+    imp_lua_open_spring(L);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

@@ -1,15 +1,20 @@
---- impact: rigid-body contact simulation. `local impact = require "impact"`.
+--- impact: rigid-body simulation scripted in Lua. `local impact = require "impact"`.
+---
+---   impact.world2d{...}, impact.world3d{...}   worlds (lua/impact/world.lua, src/lua_world.c)
+---   impact.shape2d.*, impact.shape3d.*         shapes
+---   impact.recorder{w, every =, columns =}     recorded series and CSV
 local core = require("impact.core")
+local world = require("impact.world")
 
 local impact = {
   _NAME = "impact",
   _VERSION = "impact scm",
   core = core,
+  world2d = world.world2d,
+  world3d = world.world3d,
+  shape2d = require("impact.shape2d"),
+  shape3d = require("impact.shape3d"),
+  recorder = require("impact.recorder"),
 }
-
---- 2D shapes: impact.shape2d.ball{radius}, impact.shape2d.block{width, height}.
-impact.shape2d = require("impact.shape2d")
---- 3D shapes: impact.shape3d.sphere{radius}, impact.shape3d.box{size}.
-impact.shape3d = require("impact.shape3d")
 
 return impact

@@ -1,0 +1,180 @@
+--- impact.world: the parts of the World interface written in Lua: stepping with events,
+--- run{}, on/off, body lookup. The C binding (src/lua_world.c) supplies the rest.
+local core = require("impact.core")
+
+local World = core.World
+local c_step = World._step
+
+local M = {}
+
+-- events a world can deliver now, with what each handler receives
+local event_names = { step = "fn(world) after every step" }
+
+-- listeners[world][event] = { fn, ... }; an ephemeron table, so worlds are still collected
+local listeners = setmetatable({}, { __mode = "k" })
+local dispatching = setmetatable({}, { __mode = "k" })
+
+local function callable(f)
+  if type(f) == "function" then return true end
+  local mt = getmetatable(f)
+  return mt ~= nil and type(mt) == "table" and mt.__call ~= nil
+end
+
+local function accepted_events()
+  local names = {}
+  for k in pairs(event_names) do names[#names + 1] = k end
+  table.sort(names)
+  return table.concat(names, ", ")
+end
+
+--- w:on(event, fn): calls fn after each occurrence of event (now: "step", fn(world)).
+--- Returns fn, so it can be passed to w:off. Handlers run between steps, never inside one.
+function World:on(event, fn)
+  if type(event) ~= "string" or not event_names[event] then
+    local shown = type(event) == "string" and string.format("%q", event) or tostring(event)
+    error(string.format("World:on: unknown event %s (accepted: %s)", shown, accepted_events()), 2)
+  end
+  if not callable(fn) then
+    error("World:on: the handler must be a function, got " .. type(fn), 2)
+  end
+  local per_world = listeners[self]
+  if not per_world then
+    per_world = {}
+    listeners[self] = per_world
+  end
+  local list = per_world[event] or {}
+  per_world[event] = list
+  list[#list + 1] = fn
+  return fn
+end
+
+--- w:off(event, fn): removes a handler added by w:on. Returns true when it was found.
+function World:off(event, fn)
+  local list = listeners[self] and listeners[self][event]
+  if not list then return false end
+  for i = #list, 1, -1 do
+    if list[i] == fn then
+      table.remove(list, i)
+      return true
+    end
+  end
+  return false
+end
+
+local function step_handlers(w)
+  local per_world = listeners[w]
+  local list = per_world and per_world.step
+  if list and #list > 0 then return list end
+  return nil
+end
+
+--- w:step([n]): n steps of dt (default 1), delivering "step" events after each.
+--- On a failure the world keeps its last good state and the error says when and which bodies.
+function World:step(n)
+  n = n or 1
+  if math.type(n) ~= "integer" or n < 0 then
+    error("World:step: the number of steps must be an integer >= 0, got " .. tostring(n), 2)
+  end
+  if dispatching[self] then
+    error("World:step: cannot step the world from inside one of its 'step' handlers", 2)
+  end
+  local handlers = step_handlers(self)
+  if not handlers then return c_step(self, n) end
+  for _ = 1, n do
+    c_step(self, 1)
+    dispatching[self] = true
+    local snapshot = table.move(handlers, 1, #handlers, 1, {})
+    for i = 1, #snapshot do
+      local ok, err = pcall(snapshot[i], self)
+      if not ok then
+        dispatching[self] = nil
+        error(err, 0)
+      end
+    end
+    dispatching[self] = nil
+  end
+end
+
+local run_keys = { until_time = true, duration = true, steps = true, every = true, fn = true }
+
+local function number_option(opts, key, positive)
+  local v = opts[key]
+  if v == nil then return nil end
+  if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge
+      or (positive and v < 0) then
+    error(string.format("World:run: option '%s' must be a finite number%s, got %s", key,
+      positive and " >= 0" or "", tostring(v)), 3)
+  end
+  return v
+end
+
+--- w:run{until_time = T | duration = D | steps = N, every = dt_sample, fn = f}
+--- Steps the world; f(w), when given, is called at the start and then each time the
+--- simulated time passes a multiple of `every` after the start (every = 0: after each step).
+function World:run(opts)
+  if type(opts) ~= "table" then
+    error("World:run: options must be a table, got " .. type(opts), 2)
+  end
+  for k in pairs(opts) do
+    if not run_keys[k] then
+      error(string.format("World:run: unknown option %q (accepted: duration, every, fn, steps, "
+        .. "until_time)", tostring(k)), 2)
+    end
+  end
+  local until_time = number_option(opts, "until_time")
+  local duration = number_option(opts, "duration", true)
+  local every = number_option(opts, "every", true) or 0
+  local steps = opts.steps
+  local given = (until_time and 1 or 0) + (duration and 1 or 0) + (steps and 1 or 0)
+  if given ~= 1 then
+    error("World:run: give exactly one of until_time, duration, steps", 2)
+  end
+  if steps ~= nil and (math.type(steps) ~= "integer" or steps < 0) then
+    error("World:run: option 'steps' must be an integer >= 0, got " .. tostring(steps), 2)
+  end
+  local fn = opts.fn
+  if fn ~= nil and not callable(fn) then
+    error("World:run: option 'fn' must be a function, got " .. type(fn), 2)
+  end
+  local dt, t0 = self.dt, self.time
+  if not steps then
+    local t_end = until_time or (t0 + duration)
+    steps = math.max(0, math.ceil((t_end - t0) / dt - 1e-9))
+  end
+  if not fn then return self:step(steps) end
+  fn(self)
+  local slack = 1e-9 * dt
+  local next_sample = t0 + every
+  local done = 0
+  while done < steps do
+    local batch = 1
+    if every > 0 then
+      batch = math.max(1, math.ceil((next_sample - self.time) / dt - 1e-9))
+      batch = math.min(batch, steps - done)
+    end
+    self:step(batch)
+    done = done + batch
+    if every == 0 then
+      fn(self)
+    elseif self.time >= next_sample - slack then
+      fn(self)
+      next_sample = t0 + (math.floor((self.time - t0) / every + 1e-9) + 1) * every
+    end
+  end
+end
+
+--- w:body(name): the first body with that name, or nil.
+function World:body(name)
+  for _, b in ipairs(self:bodies()) do
+    if b.name == name then return b end
+  end
+  return nil
+end
+
+--- impact.world2d{...} and impact.world3d{...}: see README and API docs for the options.
+function M.world2d(opts) return core.world_new(2, opts) end
+function M.world3d(opts) return core.world_new(3, opts) end
+
+M.World = World
+M.Body = core.Body
+return M

@@ -1,0 +1,35 @@
+/* body.h: the model of a rigid body (what does not change while the world runs).
+   Its state (position, orientation, velocities) lives in the world's state vector. */
+#ifndef IMPACT_BODY_H
+#define IMPACT_BODY_H
+
+#include "mat3.h"
+#include "shape.h"
+
+/* Layout of one body's state in the world's state vector:
+     2D: x, y, angle, vx, vy, spin                                  (6 numbers)
+     3D: x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz            (13 numbers)
+   Positions are those of the centre of mass; angular velocities are in the world frame. */
+enum {
+    IMP_STRIDE_2D = 6,
+    IMP_STRIDE_3D = 13,
+    IMP_VEL_2D = 3,  /* offset of the velocity in a 2D body's state */
+    IMP_VEL_3D = 7   /* offset of the velocity in a 3D body's state */
+};
+
+typedef struct imp_body {
+    unsigned generation;  /* bumped when the slot is freed: stale handles are detected */
+    int active;           /* the slot holds a body */
+    int fixed;            /* does not move; infinite mass for every purpose but gravitation */
+    double mass;          /* kg (also set for fixed bodies, for gravitation) */
+    double inv_mass;      /* 0 for fixed bodies */
+    imp_mat3 inertia;     /* about the centre of mass, body frame (2D: m[2][2] only) */
+    imp_mat3 inv_inertia; /* 0 for fixed bodies */
+    imp_shape *shape;     /* retained; NULL for a shapeless body (the background) */
+    double force[3];      /* applied force, world frame, kept for the next step */
+    double torque[3];     /* applied torque, world frame (2D: [2]) */
+    double linear_damping;  /* N s/m; negative: the world's */
+    double angular_damping; /* N m s; negative: the world's */
+} imp_body;
+
+#endif

@@ -1,0 +1,61 @@
+/* dynamics.c: the equations of motion of a world: forces (uniform gravity, applied forces,
+   damping, springs, mutual gravitation) and the rigid-body accelerations.
+
+   2D: m a = F, I alpha = tau.
+   3D: m a = F; Euler's equations in the body frame, I w_b' = tau_b - w_b x (I w_b), with
+   w_b = R^T w, tau_b = R^T tau; the world-frame derivative is then w' = R w_b' (the
+   rotating-frame term w x w vanishes); q' = 1/2 (0, w) q.
+   Cost: O(bodies + springs) per evaluation, plus O(n^2) pairs for mutual gravitation. */
+#include <string.h>
+
+#include "forces.h"
+#include "quat.h"
+#include "world.h"
+
+void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
+{
+    (void)t;
+    int n = w->nslots, s = w->stride, dim = w->def.dim;
+    int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    double *f = w->force;
+    memset(f, 0, (size_t)n * 6 * sizeof *f);
+    imp_forces_body(w, y, f);
+    imp_forces_springs(w, y, f);
+    imp_forces_gravitation(w, y, f);
+    for (int i = 0; i < n; i++) {
+        const imp_body *b = &w->bodies[i];
+        const double *yi = y + (size_t)i * (size_t)s;
+        double *di = dydt + (size_t)i * (size_t)s;
+        if (!b->active || b->fixed) {
+            memset(di, 0, (size_t)s * sizeof *di);
+            continue;
+        }
+        const double *fi = f + 6 * i;
+        if (dim == 2) {
+            di[0] = yi[3];
+            di[1] = yi[4];
+            di[2] = yi[5];
+            di[3] = fi[0] * b->inv_mass;
+            di[4] = fi[1] * b->inv_mass;
+            di[5] = fi[5] * b->inv_inertia.m[2][2];
+            continue;
+        }
+        imp_quat q = imp_q(yi[3], yi[4], yi[5], yi[6]);
+        imp_vec3 om = imp_v3_load(yi + 10);
+        di[0] = yi[vo];
+        di[1] = yi[vo + 1];
+        di[2] = yi[vo + 2];
+        imp_quat dq = imp_q_derivative(q, om);
+        di[3] = dq.w, di[4] = dq.x, di[5] = dq.y, di[6] = dq.z;
+        di[7] = fi[0] * b->inv_mass;
+        di[8] = fi[1] * b->inv_mass;
+        di[9] = fi[2] * b->inv_mass;
+        imp_mat3 r = imp_q_to_mat3(imp_q_normalize(q));
+        imp_vec3 wb = imp_m3_tmulv(&r, om);
+        imp_vec3 tb = imp_m3_tmulv(&r, imp_v3_load(fi + 3));
+        imp_vec3 lb = imp_m3_mulv(&b->inertia, wb);
+        imp_vec3 dwb = imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, imp_v3_cross(wb, lb)));
+        imp_v3_store(di + 10, imp_m3_mulv(&r, dwb));
+    }
+    w->stats.rhs_evaluations++;
+}

@@ -1,0 +1,211 @@
+/* forces.c: uniform gravity, damping, springs and mutual gravitation. */
+#include "forces.h"
+
+#include "quat.h"
+#include "vec2.h"
+
+static const double *body_state(const imp_world *w, const double *y, int slot)
+{
+    return y + (size_t)slot * (size_t)w->stride;
+}
+
+void imp_forces_body(const imp_world *w, const double *y, double *f)
+{
+    int dim = w->def.dim;
+    int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    for (int i = 1; i < w->nslots; i++) {
+        const imp_body *b = &w->bodies[i];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        const double *yi = body_state(w, y, i);
+        double cl = b->linear_damping >= 0.0 ? b->linear_damping : w->def.linear_damping;
+        double ca = b->angular_damping >= 0.0 ? b->angular_damping : w->def.angular_damping;
+        double *fi = f + 6 * i;
+        for (int k = 0; k < dim; k++) {
+            fi[k] += b->mass * w->def.gravity[k] + b->force[k] - cl * yi[vo + k];
+        }
+        if (dim == 2) {
+            fi[5] += b->torque[2] - ca * yi[5];
+        } else {
+            for (int k = 0; k < 3; k++) {
+                fi[3 + k] += b->torque[k] - ca * yi[10 + k];
+            }
+        }
+    }
+}
+
+void imp_point_world(const imp_world *w, const double *y, int slot, const double *p_body,
+                     double pos[3], double vel[3])
+{
+    const double *yi = body_state(w, y, slot);
+    if (w->def.dim == 2) {
+        imp_vec2 r = imp_v2_rotate(imp_v2(p_body[0], p_body[1]), yi[2]);
+        imp_vec2 v = imp_v2_add(imp_v2(yi[3], yi[4]), imp_v2_cross_sv(yi[5], r));
+        pos[0] = yi[0] + r.x, pos[1] = yi[1] + r.y, pos[2] = 0.0;
+        vel[0] = v.x, vel[1] = v.y, vel[2] = 0.0;
+        return;
+    }
+    imp_quat q = imp_q_normalize(imp_q(yi[3], yi[4], yi[5], yi[6]));
+    imp_vec3 r = imp_q_rotate(q, imp_v3_load(p_body));
+    imp_v3_store(pos, imp_v3_add(imp_v3_load(yi), r));
+    imp_v3_store(vel, imp_v3_add(imp_v3_load(yi + IMP_VEL_3D), imp_v3_cross(imp_v3_load(yi + 10), r)));
+}
+
+/* Adds force fv at world point p to slot i (no-op for fixed bodies and the background). */
+static void add_force_at(const imp_world *w, const double *y, double *f, int i, const double *fv,
+                         const double *p)
+{
+    if (w->bodies[i].fixed) {
+        return;
+    }
+    const double *yi = body_state(w, y, i);
+    double *fi = f + 6 * i;
+    fi[0] += fv[0];
+    fi[1] += fv[1];
+    fi[2] += fv[2];
+    imp_vec3 r = imp_v3(p[0] - yi[0], p[1] - yi[1], w->def.dim == 3 ? p[2] - yi[2] : 0.0);
+    imp_vec3 tq = imp_v3_cross(r, imp_v3_load(fv));
+    fi[3] += tq.x;
+    fi[4] += tq.y;
+    fi[5] += tq.z;
+}
+
+/* length, unit direction from point 1 to point 2, and rate of change of the length */
+static double spring_geometry(const imp_world *w, const double *y, const imp_spring *sp,
+                              double p1[3], double p2[3], double u[3], double *rate)
+{
+    double v1[3], v2[3];
+    imp_point_world(w, y, sp->def.body1.slot, sp->def.point1, p1, v1);
+    imp_point_world(w, y, sp->def.body2.slot, sp->def.point2, p2, v2);
+    imp_vec3 d = imp_v3_sub(imp_v3_load(p2), imp_v3_load(p1));
+    double len = imp_v3_len(d);
+    imp_vec3 dir = len > 0.0 ? imp_v3_scale(d, 1.0 / len) : imp_v3_zero();
+    imp_v3_store(u, dir);
+    *rate = imp_v3_dot(dir, imp_v3_sub(imp_v3_load(v2), imp_v3_load(v1)));
+    return len;
+}
+
+void imp_forces_springs(const imp_world *w, const double *y, double *f)
+{
+    for (int i = 0; i < w->nsprings; i++) {
+        const imp_spring *sp = &w->springs[i];
+        if (!sp->active) {
+            continue;
+        }
+        double p1[3], p2[3], u[3], rate;
+        double len = spring_geometry(w, y, sp, p1, p2, u, &rate);
+        /* tension > 0 pulls the ends together; at zero length the direction is undefined and
+           the force is zero */
+        double tension = sp->def.stiffness * (len - sp->def.rest_length) + sp->def.damping * rate;
+        double f1[3] = {tension * u[0], tension * u[1], tension * u[2]};
+        double f2[3] = {-f1[0], -f1[1], -f1[2]};
+        add_force_at(w, y, f, sp->def.body1.slot, f1, p1);
+        add_force_at(w, y, f, sp->def.body2.slot, f2, p2);
+    }
+}
+
+void imp_forces_gravitation(const imp_world *w, const double *y, double *f)
+{
+    double g = w->def.gravitation_g;
+    if (g == 0.0) {
+        return;
+    }
+    double eps2 = w->def.gravitation_softening * w->def.gravitation_softening;
+    int dim = w->def.dim;
+    for (int i = 1; i < w->nslots; i++) {
+        const imp_body *bi = &w->bodies[i];
+        if (!bi->active || !(bi->mass > 0.0)) {
+            continue;
+        }
+        const double *yi = body_state(w, y, i);
+        for (int j = i + 1; j < w->nslots; j++) {
+            const imp_body *bj = &w->bodies[j];
+            if (!bj->active || !(bj->mass > 0.0) || (bi->fixed && bj->fixed)) {
+                continue;
+            }
+            const double *yj = body_state(w, y, j);
+            double d[3] = {0, 0, 0};
+            double r2 = eps2;
+            for (int k = 0; k < dim; k++) {
+                d[k] = yj[k] - yi[k];
+                r2 += d[k] * d[k];
+            }
+            if (!(r2 > 0.0)) {
+                continue;  /* coincident centres without softening: no defined direction */
+            }
+            double s = g * bi->mass * bj->mass / (r2 * sqrt(r2));
+            for (int k = 0; k < dim; k++) {
+                if (!bi->fixed) {
+                    f[6 * i + k] += s * d[k];
+                }
+                if (!bj->fixed) {
+                    f[6 * j + k] -= s * d[k];
+                }
+            }
+        }
+    }
+}
+
+double imp_potential_gravity(const imp_world *w, const double *y)
+{
+    double e = 0.0;
+    for (int i = 1; i < w->nslots; i++) {
+        const imp_body *b = &w->bodies[i];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        const double *yi = body_state(w, y, i);
+        for (int k = 0; k < w->def.dim; k++) {
+            e -= b->mass * w->def.gravity[k] * yi[k];
+        }
+    }
+    return e;
+}
+
+double imp_potential_springs(const imp_world *w, const double *y)
+{
+    double e = 0.0;
+    for (int i = 0; i < w->nsprings; i++) {
+        const imp_spring *sp = &w->springs[i];
+        if (!sp->active) {
+            continue;
+        }
+        double p1[3], p2[3], u[3], rate;
+        double stretch = spring_geometry(w, y, sp, p1, p2, u, &rate) - sp->def.rest_length;
+        e += 0.5 * sp->def.stiffness * stretch * stretch;
+    }
+    return e;
+}
+
+double imp_potential_gravitation(const imp_world *w, const double *y)
+{
+    double g = w->def.gravitation_g;
+    if (g == 0.0) {
+        return 0.0;
+    }
+    double eps2 = w->def.gravitation_softening * w->def.gravitation_softening;
+    double e = 0.0;
+    for (int i = 1; i < w->nslots; i++) {
+        const imp_body *bi = &w->bodies[i];
+        if (!bi->active || !(bi->mass > 0.0)) {
+            continue;
+        }
+        const double *yi = body_state(w, y, i);
+        for (int j = i + 1; j < w->nslots; j++) {
+            const imp_body *bj = &w->bodies[j];
+            if (!bj->active || !(bj->mass > 0.0) || (bi->fixed && bj->fixed)) {
+                continue;
+            }
+            const double *yj = body_state(w, y, j);
+            double r2 = eps2;
+            for (int k = 0; k < w->def.dim; k++) {
+                r2 += (yj[k] - yi[k]) * (yj[k] - yi[k]);
+            }
+            if (r2 > 0.0) {
+                e -= g * bi->mass * bj->mass / sqrt(r2);
+            }
+        }
+    }
+    return e;
+}

@@ -1,0 +1,405 @@
+/* lua_body.c: the impact.Body userdata: state properties, mass properties, forces, impulses,
+   energies and point transforms. A body removed from its world, or whose world was closed,
+   raises a clear error when used. */
+#include <string.h>
+
+#include "lua_world.h"
+#include "quat.h"
+
+static body_ud *to_body_ud(lua_State *L, int idx) { return luaL_checkudata(L, idx, IMP_BODY_MT); }
+
+/* pushes the world userdata of the body at idx */
+static world_ud *body_world(lua_State *L, int idx)
+{
+    lua_getiuservalue(L, idx, BODY_UV_WORLD);
+    return lua_touserdata(L, -1);
+}
+
+const char *imp_lua_body_label(lua_State *L, int world_idx, int slot)
+{
+    if (slot == 0) {
+        return lua_pushliteral(L, "the background");
+    }
+    lua_getiuservalue(L, world_idx, WORLD_UV_BODIES);
+    lua_rawgeti(L, -1, slot);
+    const char *name = NULL;
+    if (lua_type(L, -1) == LUA_TUSERDATA) {
+        lua_getiuservalue(L, -1, BODY_UV_NAME);
+        name = lua_tostring(L, -1);
+        lua_pop(L, 1);
+    }
+    const char *r = name != NULL ? lua_pushfstring(L, "'%s' (#%d)", name, slot)
+                                 : lua_pushfstring(L, "#%d", slot);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return r;
+}
+
+void imp_lua_push_body(lua_State *L, int world_idx, int slot)
+{
+    lua_getiuservalue(L, world_idx, WORLD_UV_BODIES);
+    lua_rawgeti(L, -1, slot);
+    lua_remove(L, -2);
+}
+
+void imp_lua_new_body(lua_State *L, int world_idx, imp_body_id id, int name_idx, int data_idx,
+                      int shape_idx)
+{
+    world_idx = lua_absindex(L, world_idx);
+    body_ud *u = lua_newuserdatauv(L, sizeof *u, BODY_NUV);
+    u->id = id;
+    luaL_setmetatable(L, IMP_BODY_MT);
+    lua_pushvalue(L, world_idx);
+    lua_setiuservalue(L, -2, BODY_UV_WORLD);
+    int uv[3] = {BODY_UV_NAME, BODY_UV_DATA, BODY_UV_SHAPE};
+    int src[3] = {name_idx, data_idx, shape_idx};
+    for (int i = 0; i < 3; i++) {
+        if (src[i] != 0) {
+            lua_pushvalue(L, src[i]);
+            lua_setiuservalue(L, -2, uv[i]);
+        }
+    }
+    lua_getiuservalue(L, world_idx, WORLD_UV_BODIES);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, id.slot);
+    lua_pop(L, 1);
+}
+
+static imp_body_id check_live(lua_State *L, int idx, imp_world **w)
+{
+    body_ud *u = to_body_ud(L, idx);
+    world_ud *wu = body_world(L, idx);
+    lua_pop(L, 1);
+    if (wu->w == NULL) {
+        luaL_error(L, "this body's world is closed");
+    }
+    if (imp_world_body(wu->w, u->id) == NULL) {
+        lua_getiuservalue(L, idx, BODY_UV_NAME);
+        const char *name = lua_tostring(L, -1);
+        if (name != NULL) {
+            luaL_error(L, "body '%s' (#%d) was removed from its world", name, u->id.slot);
+        }
+        luaL_error(L, "body #%d was removed from its world", u->id.slot);
+    }
+    *w = wu->w;
+    return u->id;
+}
+
+imp_body_id imp_lua_check_body(lua_State *L, int idx, imp_world **w) { return check_live(L, idx, w); }
+
+imp_body_id imp_lua_check_body_of(lua_State *L, int idx, imp_world *w, const char *what,
+                                  const char *name)
+{
+    if (luaL_testudata(L, idx, IMP_BODY_MT) == NULL) {
+        imp_error(L, what, "%s must be a body, got %s", name, imp_describe(L, idx));
+    }
+    imp_world *bw;
+    imp_body_id id = check_live(L, idx, &bw);
+    if (bw != w) {
+        imp_error(L, what, "%s is a body of another world", name);
+    }
+    return id;
+}
+
+static double *state(imp_world *w, imp_body_id id) { return imp_world_body_state(w, id); }
+
+/* ---- methods ----------------------------------------------------------------------------- */
+
+/* an optional world point at idx (nil: the centre of mass) */
+static const double *opt_point(lua_State *L, int idx, const char *what, int dim, double *buf)
+{
+    if (lua_isnoneornil(L, idx)) {
+        return NULL;
+    }
+    imp_check_vector(L, idx, what, dim, buf);
+    return buf;
+}
+
+static int l_apply_force(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double f[3] = {0, 0, 0}, at[3];
+    imp_check_vector(L, 2, "Body:apply_force", w->def.dim, f);
+    imp_body_apply_force(w, id, f, opt_point(L, 3, "Body:apply_force", w->def.dim, at));
+    return 0;
+}
+
+static int l_apply_torque(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double t[3] = {0, 0, 0};
+    if (w->def.dim == 2) {
+        t[0] = luaL_checknumber(L, 2);
+        luaL_argcheck(L, isfinite(t[0]), 2, "the torque must be finite");
+    } else {
+        imp_check_vector(L, 2, "Body:apply_torque", 3, t);
+    }
+    imp_body_apply_torque(w, id, t);
+    return 0;
+}
+
+static int l_apply_impulse(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double j[3] = {0, 0, 0}, at[3];
+    imp_check_vector(L, 2, "Body:apply_impulse", w->def.dim, j);
+    imp_body_apply_impulse(w, id, j, opt_point(L, 3, "Body:apply_impulse", w->def.dim, at));
+    return 0;
+}
+
+static int l_kinetic_energy(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    lua_pushnumber(L, imp_body_kinetic_energy(w, id) + imp_body_rotational_energy(w, id));
+    return 1;
+}
+
+static int l_translational_energy(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    lua_pushnumber(L, imp_body_kinetic_energy(w, id));
+    return 1;
+}
+
+static int l_rotational_energy(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    lua_pushnumber(L, imp_body_rotational_energy(w, id));
+    return 1;
+}
+
+static int l_momentum(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double p[3];
+    imp_body_momentum(w, id, p);
+    imp_push_vector(L, p, w->def.dim);
+    return 1;
+}
+
+static int l_angular_momentum(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double l[3];
+    imp_body_angular_momentum(w, id, l);
+    if (w->def.dim == 2) {
+        lua_pushnumber(L, l[2]);
+    } else {
+        imp_push_vector(L, l, 3);
+    }
+    return 1;
+}
+
+static int l_to_world(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double p[3], q[3];
+    imp_check_vector(L, 2, "Body:to_world", w->def.dim, p);
+    imp_body_to_world(w, id, p, q);
+    imp_push_vector(L, q, w->def.dim);
+    return 1;
+}
+
+static int l_to_body(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double p[3], q[3];
+    imp_check_vector(L, 2, "Body:to_body", w->def.dim, p);
+    imp_body_to_body(w, id, p, q);
+    imp_push_vector(L, q, w->def.dim);
+    return 1;
+}
+
+static int l_point_velocity(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    double p[3], v[3];
+    imp_check_vector(L, 2, "Body:point_velocity", w->def.dim, p);
+    imp_body_point_velocity(w, id, p, v);
+    imp_push_vector(L, v, w->def.dim);
+    return 1;
+}
+
+static int l_is_valid(lua_State *L)
+{
+    body_ud *u = to_body_ud(L, 1);
+    world_ud *wu = body_world(L, 1);
+    lua_pushboolean(L, wu->w != NULL && imp_world_body(wu->w, u->id) != NULL);
+    return 1;
+}
+
+/* ---- properties -------------------------------------------------------------------------- */
+
+static int l_body_index(lua_State *L)
+{
+    const char *k = luaL_checkstring(L, 2);
+    lua_getfield(L, lua_upvalueindex(1), k);  /* methods */
+    if (!lua_isnil(L, -1)) {
+        return 1;
+    }
+    lua_pop(L, 1);
+    if (strcmp(k, "name") == 0 || strcmp(k, "data") == 0) {
+        lua_getiuservalue(L, 1, k[0] == 'n' ? BODY_UV_NAME : BODY_UV_DATA);
+        return 1;
+    }
+    if (strcmp(k, "world") == 0) {
+        body_world(L, 1);
+        return 1;
+    }
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    const imp_body *b = imp_world_body(w, id);
+    const double *y = state(w, id);
+    int dim = w->def.dim, vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    if (strcmp(k, "position") == 0) {
+        imp_push_vector(L, y, dim);
+    } else if (strcmp(k, "velocity") == 0) {
+        imp_push_vector(L, y + vo, dim);
+    } else if (dim == 2 && strcmp(k, "angle") == 0) {
+        lua_pushnumber(L, y[2]);
+    } else if (dim == 2 && strcmp(k, "spin") == 0) {
+        lua_pushnumber(L, y[5]);
+    } else if (dim == 3 && strcmp(k, "orientation") == 0) {
+        imp_push_vector(L, y + 3, 4);
+    } else if (dim == 3 && strcmp(k, "angular_velocity") == 0) {
+        imp_push_vector(L, y + 10, 3);
+    } else if (strcmp(k, "mass") == 0) {
+        lua_pushnumber(L, b->mass);
+    } else if (strcmp(k, "inertia") == 0) {
+        if (dim == 2) {
+            lua_pushnumber(L, b->inertia.m[2][2]);
+        } else {
+            imp_push_mat3(L, &b->inertia);
+        }
+    } else if (strcmp(k, "world_inertia") == 0 && dim == 3) {
+        imp_mat3 i = imp_body_world_inertia(w, id);
+        imp_push_mat3(L, &i);
+    } else if (strcmp(k, "fixed") == 0) {
+        lua_pushboolean(L, b->fixed);
+    } else if (strcmp(k, "shape") == 0) {
+        lua_getiuservalue(L, 1, BODY_UV_SHAPE);
+    } else if (strcmp(k, "id") == 0) {
+        lua_pushinteger(L, id.slot);
+    } else if (strcmp(k, "is_background") == 0) {
+        lua_pushboolean(L, id.slot == 0);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int l_body_newindex(lua_State *L)
+{
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "name") == 0 || strcmp(k, "data") == 0) {
+        if (k[0] == 'n' && !lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) {
+            return luaL_error(L, "Body.name must be a string, got %s", imp_describe(L, 3));
+        }
+        lua_settop(L, 3);
+        lua_setiuservalue(L, 1, k[0] == 'n' ? BODY_UV_NAME : BODY_UV_DATA);
+        return 0;
+    }
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    const imp_body *b = imp_world_body(w, id);
+    double *y = state(w, id);
+    int dim = w->def.dim, vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    int is_velocity = strcmp(k, "velocity") == 0 || strcmp(k, "spin") == 0
+                   || strcmp(k, "angular_velocity") == 0;
+    if (is_velocity && b->fixed) {
+        return luaL_error(L, "Body.%s: a fixed body does not move", k);
+    }
+    if (id.slot == 0) {
+        return luaL_error(L, "Body.%s: the background cannot be moved", k);
+    }
+    const char *what = "Body";
+    lua_pushfstring(L, "Body.%s", k);
+    const char *name = lua_tostring(L, -1);
+    if (strcmp(k, "position") == 0) {
+        imp_to_vector(L, 3, what, name, dim, y);
+    } else if (strcmp(k, "velocity") == 0) {
+        imp_to_vector(L, 3, what, name, dim, y + vo);
+    } else if ((dim == 2 && strcmp(k, "angle") == 0) || (dim == 2 && strcmp(k, "spin") == 0)) {
+        double v = lua_tonumber(L, 3);
+        if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(v)) {
+            return luaL_error(L, "%s must be a finite number, got %s", name, imp_describe(L, 3));
+        }
+        y[k[0] == 'a' ? 2 : 5] = v;
+    } else if (dim == 3 && strcmp(k, "orientation") == 0) {
+        double q[4];
+        imp_to_vector(L, 3, what, name, 4, q);
+        imp_quat u = imp_q(q[0], q[1], q[2], q[3]);
+        if (!(imp_q_norm(u) > 0.0)) {
+            return luaL_error(L, "%s must be a nonzero quaternion {w, x, y, z}", name);
+        }
+        u = imp_q_normalize(u);
+        y[3] = u.w, y[4] = u.x, y[5] = u.y, y[6] = u.z;
+    } else if (dim == 3 && strcmp(k, "angular_velocity") == 0) {
+        imp_to_vector(L, 3, what, name, 3, y + 10);
+    } else {
+        return luaL_error(L, "Body: '%s' cannot be set (settable: position, velocity, %s, name, "
+                             "data)", k, dim == 2 ? "angle, spin" : "orientation, angular_velocity");
+    }
+    return 0;
+}
+
+static int l_body_tostring(lua_State *L)
+{
+    body_ud *u = to_body_ud(L, 1);
+    lua_getiuservalue(L, 1, BODY_UV_NAME);
+    const char *name = lua_tostring(L, -1);
+    if (u->id.slot == 0) {
+        lua_pushliteral(L, "impact.Body(background)");
+    } else if (name != NULL) {
+        lua_pushfstring(L, "impact.Body('%s', #%d)", name, u->id.slot);
+    } else {
+        lua_pushfstring(L, "impact.Body(#%d)", u->id.slot);
+    }
+    return 1;
+}
+
+void imp_lua_open_body(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        {"apply_force", l_apply_force},
+        {"apply_torque", l_apply_torque},
+        {"apply_impulse", l_apply_impulse},
+        {"kinetic_energy", l_kinetic_energy},
+        {"translational_energy", l_translational_energy},
+        {"rotational_energy", l_rotational_energy},
+        {"momentum", l_momentum},
+        {"angular_momentum", l_angular_momentum},
+        {"to_world", l_to_world},
+        {"to_body", l_to_body},
+        {"point_velocity", l_point_velocity},
+        {"is_valid", l_is_valid},
+        {NULL, NULL}};
+    if (luaL_newmetatable(L, IMP_BODY_MT)) {
+        lua_pushcfunction(L, l_body_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushcfunction(L, l_body_newindex);
+        lua_setfield(L, -2, "__newindex");
+        luaL_newlib(L, methods);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -4, "Body");
+        lua_pushcclosure(L, l_body_index, 1);
+        lua_setfield(L, -2, "__index");
+    } else {
+        lua_getfield(L, -1, "__index");
+        lua_getupvalue(L, -1, 1);
+        lua_setfield(L, -4, "Body");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}

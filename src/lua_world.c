@@ -1,0 +1,609 @@
+/* lua_world.c: the impact.World userdata: construction from an options table, properties,
+   adding and removing bodies, stepping, energies and statistics. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lua_world.h"
+
+static world_ud *to_world_ud(lua_State *L, int idx)
+{
+    return luaL_checkudata(L, idx, IMP_WORLD_MT);
+}
+
+imp_world *imp_lua_check_world(lua_State *L, int idx)
+{
+    world_ud *u = to_world_ud(L, idx);
+    if (u->w == NULL) {
+        luaL_error(L, "the world is closed");
+    }
+    return u->w;
+}
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+static void read_integrator(lua_State *L, int idx, const char *what, imp_integrator_def *d)
+{
+    static const char *const keys[] = {"method", "rtol", "atol", "hmax", "h0", "max_substeps", NULL};
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, idx);
+        lua_setfield(L, -2, "method");
+        idx = lua_gettop(L);
+    } else if (!lua_istable(L, idx)) {
+        imp_error(L, what, "option 'integrator' must be a method name or a table {method = ..., "
+                           "rtol = ..., atol = ...}, got %s", imp_describe(L, idx));
+    }
+    imp_opt_check_keys(L, idx, what, keys);
+    d->kind = (imp_integrator_kind)imp_opt_enum(L, idx, what, "method", imp_integrator_names, d->kind);
+    d->rtol = imp_opt_number(L, idx, what, "rtol", d->rtol, IMP_NONNEGATIVE, NULL);
+    d->atol = imp_opt_number(L, idx, what, "atol", d->atol, IMP_NONNEGATIVE, NULL);
+    if (d->rtol == 0.0 && d->atol == 0.0) {
+        imp_error(L, what, "options 'rtol' and 'atol' cannot both be 0");
+    }
+    d->hmax = imp_opt_number(L, idx, what, "hmax", d->hmax, IMP_NONNEGATIVE, NULL);
+    d->h0 = imp_opt_number(L, idx, what, "h0", d->h0, IMP_NONNEGATIVE, NULL);
+    d->max_substeps = (long)imp_opt_integer(L, idx, what, "max_substeps", d->max_substeps, 1,
+                                            1000000000);
+}
+
+static void read_damping(lua_State *L, int idx, const char *what, double *lin, double *ang)
+{
+    static const char *const keys[] = {"linear", "angular", NULL};
+    if (!lua_istable(L, idx)) {
+        imp_error(L, what, "option 'damping' must be a table {linear = c, angular = c}, got %s",
+                  imp_describe(L, idx));
+    }
+    imp_opt_check_keys(L, idx, what, keys);
+    *lin = imp_opt_number(L, idx, what, "linear", *lin < 0 ? 0.0 : *lin, IMP_NONNEGATIVE, NULL);
+    *ang = imp_opt_number(L, idx, what, "angular", *ang < 0 ? 0.0 : *ang, IMP_NONNEGATIVE, NULL);
+}
+
+static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_def *d)
+{
+    static const char *const keys[] = {"G", "softening", NULL};
+    if (!lua_istable(L, idx)) {
+        imp_error(L, what, "option 'gravitation' must be a table {G = ..., softening = 0}, got %s",
+                  imp_describe(L, idx));
+    }
+    imp_opt_check_keys(L, idx, what, keys);
+    d->gravitation_g = imp_opt_number(L, idx, what, "G", 0.0, IMP_NONNEGATIVE, NULL);
+    d->gravitation_softening = imp_opt_number(L, idx, what, "softening", 0.0, IMP_NONNEGATIVE, NULL);
+}
+
+/* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
+static int push_option(lua_State *L, int idx, const char *key)
+{
+    if (lua_getfield(L, idx, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
+}
+
+/* core.world_new(dim, options) */
+static int l_world_new(lua_State *L)
+{
+    static const char *const keys[] = {"gravity", "strategy", "dt", "integrator", "damping",
+                                       "gravitation", "seed", NULL};
+    int dim = (int)luaL_checkinteger(L, 1);
+    luaL_argcheck(L, dim == 2 || dim == 3, 1, "dimension must be 2 or 3");
+    const char *what = dim == 2 ? "impact.world2d" : "impact.world3d";
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_newtable(L);
+    }
+    if (!lua_istable(L, 2)) {
+        return imp_error(L, what, "options must be a table, got %s", imp_describe(L, 2));
+    }
+    imp_opt_check_keys(L, 2, what, keys);
+    imp_world_def def = imp_world_default_def(dim);
+    imp_opt_vector(L, 2, what, "gravity", dim, def.gravity);
+    def.strategy = (imp_strategy)imp_opt_enum(L, 2, what, "strategy", imp_strategy_names, 0);
+    def.dt = imp_opt_number(L, 2, what, "dt", def.dt, IMP_POSITIVE, NULL);
+    if (push_option(L, 2, "integrator")) {
+        read_integrator(L, -1, what, &def.integrator);
+        lua_settop(L, 2);
+    }
+    if (push_option(L, 2, "damping")) {
+        read_damping(L, -1, what, &def.linear_damping, &def.angular_damping);
+        lua_pop(L, 1);
+    }
+    if (push_option(L, 2, "gravitation")) {
+        read_gravitation(L, -1, what, &def);
+        lua_pop(L, 1);
+    }
+    def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
+    world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
+    u->w = NULL;
+    luaL_setmetatable(L, IMP_WORLD_MT);
+    lua_newtable(L);
+    lua_setiuservalue(L, -2, WORLD_UV_BODIES);
+    lua_newtable(L);
+    lua_setiuservalue(L, -2, WORLD_UV_SPRINGS);
+    u->w = imp_world_new(&def);
+    if (u->w == NULL) {
+        return luaL_error(L, "%s: out of memory", what);
+    }
+    imp_body_id bg = imp_world_background(u->w);
+    imp_lua_new_body(L, lua_gettop(L), bg, 0, 0, 0);
+    lua_pop(L, 1);  /* the background's userdata, now held by the world */
+    return 1;
+}
+
+static int l_world_close(lua_State *L)
+{
+    world_ud *u = to_world_ud(L, 1);
+    imp_world_free(u->w);
+    u->w = NULL;
+    return 0;
+}
+
+/* ---- bodies ------------------------------------------------------------------------------ */
+
+static void read_inertia(lua_State *L, int idx, const char *what, int dim, imp_body_def *d)
+{
+    idx = lua_absindex(L, idx);
+    d->has_inertia = 1;
+    if (dim == 2 || lua_type(L, idx) == LUA_TNUMBER) {
+        double v = lua_tonumber(L, idx);
+        if (lua_type(L, idx) != LUA_TNUMBER || !(v > 0.0) || !isfinite(v)) {
+            imp_error(L, what, "option 'inertia' must be a positive finite number%s, got %s",
+                      dim == 3 ? " (or {Ixx, Iyy, Izz} or a 3x3 table)" : "", imp_describe(L, idx));
+        }
+        d->inertia = imp_m3_diag(v, v, v);
+        return;
+    }
+    if (!lua_istable(L, idx)) {
+        imp_error(L, what, "option 'inertia' must be {Ixx, Iyy, Izz} or a 3x3 table, got %s",
+                  imp_describe(L, idx));
+    }
+    lua_geti(L, idx, 1);
+    int nested = lua_istable(L, -1);
+    lua_pop(L, 1);
+    if (!nested) {
+        double v[3];
+        imp_to_vector(L, idx, what, "option 'inertia'", 3, v);
+        d->inertia = imp_m3_diag(v[0], v[1], v[2]);
+        return;
+    }
+    if (luaL_len(L, idx) != 3) {
+        imp_error(L, what, "option 'inertia' must be a 3x3 table");
+    }
+    for (int i = 0; i < 3; i++) {
+        lua_geti(L, idx, i + 1);
+        imp_to_vector(L, -1, what, "each row of option 'inertia'", 3, d->inertia.m[i]);
+        lua_pop(L, 1);
+    }
+}
+
+/* World:add_body{shape =, mass =, density =, ...} */
+static int l_add_body(lua_State *L)
+{
+    static const char *const keys2[] = {"shape", "mass", "density", "inertia", "position",
+                                        "angle", "velocity", "spin", "fixed", "name", "damping",
+                                        "data", NULL};
+    static const char *const keys3[] = {"shape", "mass", "density", "inertia", "position",
+                                        "orientation", "velocity", "angular_velocity", "fixed",
+                                        "name", "damping", "data", NULL};
+    const char *what = "World:add_body";
+    imp_world *w = imp_lua_check_world(L, 1);
+    int dim = w->def.dim;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    imp_opt_check_keys(L, 2, what, dim == 2 ? keys2 : keys3);
+    imp_body_def d = imp_body_default_def(dim);
+    int shape_idx = 0;
+    if (push_option(L, 2, "shape")) {
+        d.shape = imp_lua_test_shape(L, -1);
+        if (d.shape == NULL) {
+            return imp_error(L, what, "option 'shape' must be a shape (impact.shape%dd.*), got %s",
+                             dim, imp_describe(L, -1));
+        }
+        if (d.shape->dim != dim) {
+            return imp_error(L, what, "option 'shape' is a %dD %s; a %dD world needs a %dD shape",
+                             d.shape->dim, d.shape->cls->name, dim, dim);
+        }
+        shape_idx = lua_gettop(L);
+    }
+    int has_mass, has_density;
+    d.mass = imp_opt_number(L, 2, what, "mass", 0.0, IMP_POSITIVE, &has_mass);
+    d.density = imp_opt_number(L, 2, what, "density", 1.0, IMP_POSITIVE, &has_density);
+    if (has_mass && has_density) {
+        return imp_error(L, what, "give either 'mass' or 'density', not both");
+    }
+    d.fixed = imp_opt_boolean(L, 2, what, "fixed", 0);
+    if (push_option(L, 2, "inertia")) {
+        read_inertia(L, -1, what, dim, &d);
+        lua_pop(L, 1);
+    }
+    if (d.shape == NULL && !d.fixed && (!has_mass || !d.has_inertia)) {
+        return imp_error(L, what, "a body needs a 'shape', or both 'mass' and 'inertia'");
+    }
+    int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    imp_opt_vector(L, 2, what, "position", dim, d.state);
+    imp_opt_vector(L, 2, what, "velocity", dim, d.state + vo);
+    if (dim == 2) {
+        d.state[2] = imp_opt_number(L, 2, what, "angle", 0.0, IMP_ANY, NULL);
+        d.state[5] = imp_opt_number(L, 2, what, "spin", 0.0, IMP_ANY, NULL);
+    } else {
+        if (imp_opt_vector(L, 2, what, "orientation", 4, d.state + 3)) {
+            double n2 = 0.0;
+            for (int i = 3; i < 7; i++) {
+                n2 += d.state[i] * d.state[i];
+            }
+            if (!(n2 > 0.0)) {
+                return imp_error(L, what, "option 'orientation' must be a nonzero quaternion "
+                                          "{w, x, y, z}");
+            }
+        }
+        imp_opt_vector(L, 2, what, "angular_velocity", 3, d.state + 10);
+    }
+    if (d.fixed) {
+        for (int i = vo; i < w->stride; i++) {
+            if (d.state[i] != 0.0) {
+                return imp_error(L, what, "a fixed body cannot have a velocity or spin");
+            }
+        }
+    }
+    if (push_option(L, 2, "damping")) {
+        read_damping(L, -1, what, &d.linear_damping, &d.angular_damping);
+        lua_pop(L, 1);
+    }
+    int name_idx = 0;
+    if (imp_opt_string(L, 2, what, "name") != NULL) {
+        lua_getfield(L, 2, "name");
+        name_idx = lua_gettop(L);
+    }
+    int data_idx = 0;
+    if (push_option(L, 2, "data")) {
+        data_idx = lua_gettop(L);
+    }
+    imp_body_id id = imp_world_add_body(w, &d);
+    if (id.slot < 0) {
+        return imp_error(L, what, "%s", imp_world_error(w));
+    }
+    imp_lua_new_body(L, 1, id, name_idx, data_idx, shape_idx);
+    return 1;
+}
+
+static int l_remove_body(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    imp_body_id id = imp_lua_check_body_of(L, 2, w, "World:remove_body", "argument #1");
+    if (id.slot == 0) {
+        return luaL_error(L, "World:remove_body: the background cannot be removed");
+    }
+    imp_world_remove_body(w, id);
+    lua_getiuservalue(L, 1, WORLD_UV_BODIES);
+    lua_pushnil(L);
+    lua_rawseti(L, -2, id.slot);
+    /* springs attached to the body were removed with it */
+    lua_getiuservalue(L, 1, WORLD_UV_SPRINGS);
+    for (int i = 0; i < w->nsprings; i++) {
+        if (!w->springs[i].active) {
+            lua_pushnil(L);
+            lua_rawseti(L, -2, i);
+        }
+    }
+    return 0;
+}
+
+/* World:bodies(): the bodies in slot order (the background not included) */
+static int l_bodies(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    lua_createtable(L, w->nbodies, 0);
+    int k = 0;
+    for (int i = 1; i < w->nslots; i++) {
+        if (w->bodies[i].active) {
+            imp_lua_push_body(L, 1, i);
+            lua_rawseti(L, -2, ++k);
+        }
+    }
+    return 1;
+}
+
+/* ---- stepping ---------------------------------------------------------------------------- */
+
+/* World:_step([n]) (wrapped by World:step in lua/impact/world.lua): n steps of dt (default 1). Raises on failure with the time and bodies;
+   the world then keeps the state it had before the failed step. */
+static int l_step(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    lua_Integer n = luaL_optinteger(L, 2, 1);
+    luaL_argcheck(L, n >= 0, 2, "the number of steps must be >= 0");
+    for (lua_Integer i = 0; i < n; i++) {
+        if (imp_world_step(w) != IMP_OK) {
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            luaL_addstring(&b, "World:step: ");
+            luaL_addstring(&b, imp_world_error(w));
+            for (int k = 0; k < w->nerror_bodies; k++) {
+                luaL_addstring(&b, k == 0 ? "; bodies involved: " : ", ");
+                imp_lua_body_label(L, 1, w->error_bodies[k]);
+                luaL_addvalue(&b);
+            }
+            luaL_pushresult(&b);
+            return lua_error(L);
+        }
+    }
+    return 0;
+}
+
+/* ---- energies, momenta, statistics -------------------------------------------------------- */
+
+static int l_energy(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    imp_energy e = imp_world_energy(w);
+    lua_createtable(L, 0, 4);
+    lua_pushnumber(L, e.kinetic);
+    lua_setfield(L, -2, "kinetic");
+    lua_pushnumber(L, e.rotational);
+    lua_setfield(L, -2, "rotational");
+    lua_pushnumber(L, e.potential);
+    lua_setfield(L, -2, "potential");
+    lua_pushnumber(L, e.total);
+    lua_setfield(L, -2, "total");
+    return 1;
+}
+
+static int l_momentum(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    double p[3];
+    imp_world_momentum(w, p);
+    imp_push_vector(L, p, w->def.dim);
+    return 1;
+}
+
+static int l_angular_momentum(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    double l[3];
+    imp_world_angular_momentum(w, l);
+    if (w->def.dim == 2) {
+        lua_pushnumber(L, l[2]);
+    } else {
+        imp_push_vector(L, l, 3);
+    }
+    return 1;
+}
+
+static void set_int(lua_State *L, const char *k, long v)
+{
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_setfield(L, -2, k);
+}
+
+static int l_stats(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    const imp_stats *s = &w->stats;
+    int nsprings = 0;
+    for (int i = 0; i < w->nsprings; i++) {
+        nsprings += w->springs[i].active;
+    }
+    lua_createtable(L, 0, 10);
+    set_int(L, "steps", s->steps);
+    set_int(L, "substeps", s->substeps);
+    set_int(L, "rejected_substeps", s->rejected);
+    set_int(L, "rhs_evaluations", s->rhs_evaluations);
+    set_int(L, "failures", s->failures);
+    set_int(L, "bodies", w->nbodies);
+    set_int(L, "springs", nsprings);
+    lua_pushnumber(L, s->step_seconds);
+    lua_setfield(L, -2, "step_seconds");
+    lua_pushnumber(L, w->time);
+    lua_setfield(L, -2, "time");
+    return 1;
+}
+
+static int l_state_hash(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    char buf[17];
+    snprintf(buf, sizeof buf, "%016llx", imp_world_state_hash(w));
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+/* World:random(): uniform in [0, 1); random(n): integer in [1, n]; random(m, n): in [m, n] */
+static int l_random(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    int nargs = lua_gettop(L) - 1;
+    if (nargs == 0) {
+        lua_pushnumber(L, imp_rng_uniform(&w->rng));
+        return 1;
+    }
+    lua_Integer lo = 1, hi;
+    if (nargs == 1) {
+        hi = luaL_checkinteger(L, 2);
+    } else {
+        lo = luaL_checkinteger(L, 2);
+        hi = luaL_checkinteger(L, 3);
+    }
+    luaL_argcheck(L, lo <= hi, nargs == 1 ? 2 : 3, "interval is empty");
+    lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo + 1u;
+    lua_Unsigned r = span == 0 ? (lua_Unsigned)imp_rng_next(&w->rng)
+                               : (lua_Unsigned)imp_rng_below(&w->rng, span);
+    lua_pushinteger(L, (lua_Integer)((lua_Unsigned)lo + r));
+    return 1;
+}
+
+/* ---- properties -------------------------------------------------------------------------- */
+
+static void push_integrator(lua_State *L, const imp_integrator_def *d)
+{
+    lua_createtable(L, 0, 6);
+    lua_pushstring(L, imp_integrator_names[d->kind]);
+    lua_setfield(L, -2, "method");
+    lua_pushnumber(L, d->rtol);
+    lua_setfield(L, -2, "rtol");
+    lua_pushnumber(L, d->atol);
+    lua_setfield(L, -2, "atol");
+    lua_pushnumber(L, d->hmax);
+    lua_setfield(L, -2, "hmax");
+    lua_pushnumber(L, d->h0);
+    lua_setfield(L, -2, "h0");
+    lua_pushinteger(L, d->max_substeps);
+    lua_setfield(L, -2, "max_substeps");
+}
+
+static int l_world_index(lua_State *L)
+{
+    world_ud *u = to_world_ud(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    lua_getfield(L, lua_upvalueindex(1), k);  /* methods first */
+    if (!lua_isnil(L, -1)) {
+        return 1;
+    }
+    if (u->w == NULL) {
+        return luaL_error(L, "the world is closed (reading '%s')", k);
+    }
+    imp_world *w = u->w;
+    if (strcmp(k, "time") == 0) {
+        lua_pushnumber(L, w->time);
+    } else if (strcmp(k, "dt") == 0) {
+        lua_pushnumber(L, w->def.dt);
+    } else if (strcmp(k, "gravity") == 0) {
+        imp_push_vector(L, w->def.gravity, w->def.dim);
+    } else if (strcmp(k, "dim") == 0) {
+        lua_pushinteger(L, w->def.dim);
+    } else if (strcmp(k, "strategy") == 0) {
+        lua_pushstring(L, imp_strategy_names[w->def.strategy]);
+    } else if (strcmp(k, "integrator") == 0) {
+        push_integrator(L, &w->def.integrator);
+    } else if (strcmp(k, "steps") == 0) {
+        lua_pushinteger(L, w->stats.steps);
+    } else if (strcmp(k, "background") == 0) {
+        imp_lua_push_body(L, 1, 0);
+    } else if (strcmp(k, "damping") == 0) {
+        lua_createtable(L, 0, 2);
+        lua_pushnumber(L, w->def.linear_damping);
+        lua_setfield(L, -2, "linear");
+        lua_pushnumber(L, w->def.angular_damping);
+        lua_setfield(L, -2, "angular");
+    } else if (strcmp(k, "gravitation") == 0) {
+        lua_createtable(L, 0, 2);
+        lua_pushnumber(L, w->def.gravitation_g);
+        lua_setfield(L, -2, "G");
+        lua_pushnumber(L, w->def.gravitation_softening);
+        lua_setfield(L, -2, "softening");
+    } else if (strcmp(k, "seed") == 0) {
+        lua_pushinteger(L, (lua_Integer)w->def.seed);
+    } else {
+        return 0;  /* nil */
+    }
+    return 1;
+}
+
+static int l_world_newindex(lua_State *L)
+{
+    static const char *const keys[] = {"dt", "gravity", "integrator", "damping", "gravitation",
+                                       "strategy", NULL};
+    imp_world *w = imp_lua_check_world(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    const char *what = "World";
+    lua_settop(L, 3);
+    lua_createtable(L, 0, 1);  /* {k = value} so the option readers name the key */
+    lua_pushvalue(L, 3);
+    lua_setfield(L, 4, k);
+    int i;
+    for (i = 0; keys[i] != NULL; i++) {
+        if (strcmp(k, keys[i]) == 0) {
+            break;
+        }
+    }
+    switch (i) {
+    case 0:
+        imp_world_set_dt(w, imp_opt_number(L, 4, what, "dt", 0.0, IMP_POSITIVE, NULL));
+        break;
+    case 1:
+        imp_opt_vector(L, 4, what, "gravity", w->def.dim, w->def.gravity);
+        break;
+    case 2: {
+        imp_integrator_def d = w->def.integrator;
+        read_integrator(L, 3, what, &d);
+        imp_world_set_integrator(w, &d);
+        break;
+    }
+    case 3:
+        read_damping(L, 3, what, &w->def.linear_damping, &w->def.angular_damping);
+        break;
+    case 4:
+        read_gravitation(L, 3, what, &w->def);
+        break;
+    case 5:
+        w->def.strategy = (imp_strategy)imp_opt_enum(L, 4, what, "strategy", imp_strategy_names, 0);
+        break;
+    default:
+        return luaL_error(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
+                             "damping, gravitation, strategy)", k);
+    }
+    return 0;
+}
+
+static int l_world_tostring(lua_State *L)
+{
+    world_ud *u = to_world_ud(L, 1);
+    if (u->w == NULL) {
+        lua_pushliteral(L, "impact.World(closed)");
+    } else {
+        lua_pushfstring(L, "impact.World(%dD, %d bodies, t = %f)", u->w->def.dim, u->w->nbodies,
+                        u->w->time);
+    }
+    return 1;
+}
+
+static int l_world_len(lua_State *L)
+{
+    lua_pushinteger(L, imp_lua_check_world(L, 1)->nbodies);
+    return 1;
+}
+
+void imp_lua_open_world(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        {"add_body", l_add_body},
+        {"remove_body", l_remove_body},
+        {"bodies", l_bodies},
+        {"_step", l_step},
+        {"energy", l_energy},
+        {"momentum", l_momentum},
+        {"angular_momentum", l_angular_momentum},
+        {"stats", l_stats},
+        {"state_hash", l_state_hash},
+        {"random", l_random},
+        {"add_spring", imp_lua_world_add_spring},
+        {"remove_spring", imp_lua_world_remove_spring},
+        {"close", l_world_close},
+        {NULL, NULL}};
+    if (luaL_newmetatable(L, IMP_WORLD_MT)) {
+        lua_pushcfunction(L, l_world_close);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, l_world_close);
+        lua_setfield(L, -2, "__close");
+        lua_pushcfunction(L, l_world_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushcfunction(L, l_world_len);
+        lua_setfield(L, -2, "__len");
+        lua_pushcfunction(L, l_world_newindex);
+        lua_setfield(L, -2, "__newindex");
+        luaL_newlib(L, methods);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -4, "World");  /* core.World: the methods, extended by the Lua front */
+        lua_pushcclosure(L, l_world_index, 1);
+        lua_setfield(L, -2, "__index");
+    } else {
+        lua_getfield(L, -1, "__index");
+        lua_getupvalue(L, -1, 1);
+        lua_setfield(L, -4, "World");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_pushcfunction(L, l_world_new);
+    lua_setfield(L, -2, "world_new");
+}

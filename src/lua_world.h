@@ -1,0 +1,57 @@
+/* lua_world.h: the userdata of worlds, bodies and springs, shared by lua_world.c,
+   lua_body.c and lua_spring.c.
+
+   Lifetimes: a World userdata owns its imp_world. Its user values hold the Body and Spring
+   userdata by slot, so w:bodies() and callbacks hand out the same objects. Each Body and
+   Spring holds its World as user value 1, so a body keeps its world alive; cycles through
+   user values are collected normally. A Body names its C body by {slot, generation}: after
+   w:remove_body(b) or w:close(), using b raises a clear error instead of touching freed
+   memory, whatever the order of collection. */
+#ifndef IMPACT_LUA_WORLD_H
+#define IMPACT_LUA_WORLD_H
+
+#include "lua_util.h"
+#include "world.h"
+
+#define IMP_WORLD_MT "impact.World"
+#define IMP_BODY_MT "impact.Body"
+#define IMP_SPRING_MT "impact.Spring"
+
+enum { WORLD_UV_BODIES = 1, WORLD_UV_SPRINGS = 2, WORLD_NUV = 2 };
+enum { BODY_UV_WORLD = 1, BODY_UV_NAME = 2, BODY_UV_DATA = 3, BODY_UV_SHAPE = 4, BODY_NUV = 4 };
+
+typedef struct world_ud {
+    imp_world *w;  /* NULL once closed */
+} world_ud;
+
+typedef struct body_ud {
+    imp_body_id id;
+} body_ud;
+
+typedef struct spring_ud {
+    imp_spring_id id;
+} spring_ud;
+
+/* The open world at idx (raises when not a world or closed). */
+imp_world *imp_lua_check_world(lua_State *L, int idx);
+/* Pushes the Body userdata of a slot of the world at world_idx (the same object each time). */
+void imp_lua_push_body(lua_State *L, int world_idx, int slot);
+/* The live body at idx; fills *w with its world. what names the caller in errors. */
+imp_body_id imp_lua_check_body(lua_State *L, int idx, imp_world **w);
+/* The same for a body that must belong to world w (e.g. a spring end). */
+imp_body_id imp_lua_check_body_of(lua_State *L, int idx, imp_world *w, const char *what,
+                                  const char *name);
+/* Pushes "'name' (#slot)" or "#slot" for a body slot of the world at world_idx. */
+const char *imp_lua_body_label(lua_State *L, int world_idx, int slot);
+/* Creates a Body userdata for a new slot and registers it in the world at world_idx. */
+void imp_lua_new_body(lua_State *L, int world_idx, imp_body_id id, int name_idx, int data_idx,
+                      int shape_idx);
+
+void imp_lua_open_world(lua_State *L);
+void imp_lua_open_body(lua_State *L);
+void imp_lua_open_spring(lua_State *L);
+/* World:add_spring and World:remove_spring (lua_spring.c). */
+int imp_lua_world_add_spring(lua_State *L);
+int imp_lua_world_remove_spring(lua_State *L);
+
+#endif

@@ -1,0 +1,160 @@
+/* ode_gsl.c: the world's equations of motion driven by gsl_odeiv2 (rkf45, rkck, rk8pd,
+   msbdf). GSL's error handler is switched off by the Lua module; here every status is
+   checked and turned into a message. */
+#include "ode_gsl.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_odeiv2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct imp_ode {
+    imp_world *w;
+    size_t dim;
+    gsl_odeiv2_system sys;
+    gsl_odeiv2_driver *driver;
+    double h;          /* the last step size, kept between world steps */
+    double *jac_y;     /* msbdf Jacobian scratch: perturbed state and two derivatives */
+    double *jac_f0, *jac_f1;
+};
+
+static int ode_rhs(double t, const double y[], double dydt[], void *params)
+{
+    imp_ode *o = params;
+    imp_world_derivative(o->w, t, y, dydt);
+    for (size_t i = 0; i < o->dim; i++) {
+        if (!isfinite(dydt[i])) {
+            return GSL_EBADFUNC;
+        }
+    }
+    return GSL_SUCCESS;
+}
+
+/* Jacobian by forward differences, column by column: dim + 1 evaluations. The forces do not
+   depend on time explicitly within a step, so df/dt = 0. */
+static int ode_jacobian(double t, const double y[], double *dfdy, double dfdt[], void *params)
+{
+    imp_ode *o = params;
+    size_t n = o->dim;
+    memcpy(o->jac_y, y, n * sizeof *y);
+    imp_world_derivative(o->w, t, y, o->jac_f0);
+    for (size_t j = 0; j < n; j++) {
+        double yj = y[j];
+        double h = 1.4901161193847656e-08 * fmax(fabs(yj), 1.0);  /* sqrt(DBL_EPSILON) */
+        o->jac_y[j] = yj + h;
+        h = o->jac_y[j] - yj;  /* the step actually represented */
+        imp_world_derivative(o->w, t, o->jac_y, o->jac_f1);
+        o->jac_y[j] = yj;
+        for (size_t i = 0; i < n; i++) {
+            dfdy[i * n + j] = (o->jac_f1[i] - o->jac_f0[i]) / h;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        dfdt[i] = 0.0;
+        if (!isfinite(o->jac_f0[i])) {
+            return GSL_EBADFUNC;
+        }
+    }
+    return GSL_SUCCESS;
+}
+
+static const gsl_odeiv2_step_type *step_type(imp_integrator_kind k)
+{
+    switch (k) {
+    case IMP_RKF45: return gsl_odeiv2_step_rkf45;
+    case IMP_RKCK: return gsl_odeiv2_step_rkck;
+    case IMP_RK8PD: return gsl_odeiv2_step_rk8pd;
+    case IMP_MSBDF: return gsl_odeiv2_step_msbdf;
+    default: return NULL;
+    }
+}
+
+imp_ode *imp_ode_new(imp_world *w, size_t dim)
+{
+    const imp_integrator_def *d = &w->def.integrator;
+    const gsl_odeiv2_step_type *type = step_type(d->kind);
+    if (type == NULL || dim == 0) {
+        return NULL;
+    }
+    imp_ode *o = calloc(1, sizeof *o);
+    if (o == NULL) {
+        return NULL;
+    }
+    o->w = w;
+    o->dim = dim;
+    o->sys.function = ode_rhs;
+    o->sys.jacobian = d->kind == IMP_MSBDF ? ode_jacobian : NULL;
+    o->sys.dimension = dim;
+    o->sys.params = o;
+    o->h = d->h0 > 0.0 ? d->h0 : w->def.dt / 100.0;
+    if (d->kind == IMP_MSBDF) {
+        o->jac_y = malloc(3 * dim * sizeof *o->jac_y);
+        if (o->jac_y == NULL) {
+            free(o);
+            return NULL;
+        }
+        o->jac_f0 = o->jac_y + dim;
+        o->jac_f1 = o->jac_y + 2 * dim;
+    }
+    o->driver = gsl_odeiv2_driver_alloc_y_new(&o->sys, type, o->h, d->atol, d->rtol);
+    if (o->driver == NULL) {
+        imp_ode_free(o);
+        return NULL;
+    }
+    return o;
+}
+
+void imp_ode_free(imp_ode *o)
+{
+    if (o == NULL) {
+        return;
+    }
+    if (o->driver != NULL) {
+        gsl_odeiv2_driver_free(o->driver);
+    }
+    free(o->jac_y);
+    free(o);
+}
+
+size_t imp_ode_dim(const imp_ode *o) { return o->dim; }
+
+void imp_ode_reset(imp_ode *o)
+{
+    gsl_odeiv2_evolve_reset(o->driver->e);
+    gsl_odeiv2_step_reset(o->driver->s);
+}
+
+int imp_ode_advance(imp_ode *o, double *t, double t1, double *y, void (*after_substep)(imp_world *),
+                    char *why, size_t why_len)
+{
+    imp_world *w = o->w;
+    const imp_integrator_def *d = &w->def.integrator;
+    gsl_odeiv2_evolve *e = o->driver->e;
+    unsigned long count0 = e->count, failed0 = e->failed_steps;
+    long substeps = 0;
+    int status = GSL_SUCCESS;
+    while (*t < t1) {
+        if (d->hmax > 0.0 && o->h > d->hmax) {
+            o->h = d->hmax;
+        }
+        status = gsl_odeiv2_evolve_apply(e, o->driver->c, o->driver->s, &o->sys, t, t1, &o->h, y);
+        if (status != GSL_SUCCESS) {
+            snprintf(why, why_len, "%s (GSL status %d: %s)",
+                     status == GSL_EBADFUNC ? "the forces became non-finite"
+                                            : "the adaptive integrator failed",
+                     status, gsl_strerror(status));
+            break;
+        }
+        if (++substeps > d->max_substeps) {
+            snprintf(why, why_len, "more than %ld internal steps in one step (step size %g)",
+                     d->max_substeps, o->h);
+            status = GSL_EMAXITER;
+            break;
+        }
+        after_substep(w);
+    }
+    w->stats.substeps += (long)(e->count - count0);
+    w->stats.rejected += (long)(e->failed_steps - failed0);
+    return status;
+}

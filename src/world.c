@@ -1,0 +1,478 @@
+/* world.c: creating a world, adding and removing bodies and springs, options. */
+#include "world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ode_gsl.h"
+#include "quat.h"
+
+const char *const imp_integrator_names[] = {"euler", "modified_euler", "rk4", "rkf45", "rkck",
+                                            "rk8pd", "msbdf", NULL};
+const char *const imp_strategy_names[] = {"none", NULL};
+
+imp_world_def imp_world_default_def(int dim)
+{
+    imp_world_def d;
+    memset(&d, 0, sizeof d);
+    d.dim = dim;
+    d.gravity[dim == 3 ? 2 : 1] = -9.81;
+    d.dt = 0.01;
+    d.integrator.kind = IMP_RK4;
+    d.integrator.rtol = 1e-8;
+    d.integrator.atol = 1e-10;
+    d.integrator.max_substeps = 1000000;
+    d.strategy = IMP_STRATEGY_NONE;
+    d.seed = 1;
+    return d;
+}
+
+imp_body_def imp_body_default_def(int dim)
+{
+    imp_body_def d;
+    memset(&d, 0, sizeof d);
+    d.density = 1.0;
+    d.inertia = imp_m3_zero();
+    if (dim == 3) {
+        d.state[3] = 1.0;  /* identity orientation */
+    }
+    d.linear_damping = -1.0;
+    d.angular_damping = -1.0;
+    return d;
+}
+
+static int all_finite(const double *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(v[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void set_error(imp_world *w, const char *msg)
+{
+    snprintf(w->error, sizeof w->error, "%s", msg);
+}
+
+static int valid_integrator(const imp_integrator_def *d)
+{
+    return d->kind >= 0 && d->kind < IMP_INTEGRATOR_COUNT && isfinite(d->rtol) && d->rtol >= 0.0
+        && isfinite(d->atol) && d->atol >= 0.0 && (d->rtol > 0.0 || d->atol > 0.0)
+        && isfinite(d->hmax) && d->hmax >= 0.0 && isfinite(d->h0) && d->h0 >= 0.0
+        && d->max_substeps > 0;
+}
+
+/* Grows every per-slot array to hold cap slots. */
+static int reserve(imp_world *w, int cap)
+{
+    if (cap <= w->capacity) {
+        return 1;
+    }
+    size_t s = (size_t)w->stride;
+    size_t n = (size_t)cap;
+    imp_body *b = realloc(w->bodies, n * sizeof *b);
+    if (b == NULL) {
+        return 0;
+    }
+    w->bodies = b;
+    double *arrays[4] = {w->y, w->y_saved, w->y_end, w->force};
+    size_t sizes[4] = {n * s, n * s, n * s, n * 6};
+    for (int i = 0; i < 4; i++) {
+        double *p = realloc(arrays[i], sizes[i] * sizeof *p);
+        if (p == NULL) {
+            return 0;
+        }
+        arrays[i] = p;
+        switch (i) {
+        case 0: w->y = p; break;
+        case 1: w->y_saved = p; break;
+        case 2: w->y_end = p; break;
+        default: w->force = p; break;
+        }
+    }
+    double *work = realloc(w->work, 5 * n * s * sizeof *work);
+    if (work == NULL) {
+        return 0;
+    }
+    w->work = work;
+    w->capacity = cap;
+    return 1;
+}
+
+imp_world *imp_world_new(const imp_world_def *def)
+{
+    if (def->dim != 2 && def->dim != 3) {
+        return NULL;
+    }
+    if (!all_finite(def->gravity, 3) || !(def->dt > 0.0) || !isfinite(def->dt)
+        || !valid_integrator(&def->integrator) || !(def->linear_damping >= 0.0)
+        || !(def->angular_damping >= 0.0) || !(def->gravitation_g >= 0.0)
+        || !(def->gravitation_softening >= 0.0) || !isfinite(def->linear_damping)
+        || !isfinite(def->angular_damping) || !isfinite(def->gravitation_g)
+        || !isfinite(def->gravitation_softening) || def->strategy < 0
+        || def->strategy >= IMP_STRATEGY_COUNT) {
+        return NULL;
+    }
+    imp_world *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        return NULL;
+    }
+    w->def = *def;
+    w->stride = def->dim == 2 ? IMP_STRIDE_2D : IMP_STRIDE_3D;
+    if (!reserve(w, 16)) {
+        imp_world_free(w);
+        return NULL;
+    }
+    /* slot 0: the fixed background, at the origin with no shape and no mass */
+    imp_body *bg = &w->bodies[0];
+    memset(bg, 0, sizeof *bg);
+    bg->active = 1;
+    bg->fixed = 1;
+    bg->inertia = bg->inv_inertia = imp_m3_zero();
+    bg->linear_damping = bg->angular_damping = -1.0;
+    memset(w->y, 0, (size_t)w->stride * sizeof *w->y);
+    if (def->dim == 3) {
+        w->y[3] = 1.0;
+    }
+    w->nslots = 1;
+    imp_rng_seed(&w->rng, def->seed);
+    return w;
+}
+
+void imp_world_free(imp_world *w)
+{
+    if (w == NULL) {
+        return;
+    }
+    for (int i = 0; i < w->nslots; i++) {
+        if (w->bodies[i].active) {
+            imp_shape_release(w->bodies[i].shape);
+        }
+    }
+    imp_ode_free(w->ode);
+    free(w->bodies);
+    free(w->y);
+    free(w->y_saved);
+    free(w->y_end);
+    free(w->force);
+    free(w->work);
+    free(w->springs);
+    free(w);
+}
+
+const char *imp_world_error(const imp_world *w) { return w->error; }
+
+imp_body_id imp_world_background(const imp_world *w)
+{
+    imp_body_id id = {0, w->bodies[0].generation};
+    return id;
+}
+
+imp_body *imp_world_body(imp_world *w, imp_body_id id)
+{
+    if (id.slot < 0 || id.slot >= w->nslots) {
+        return NULL;
+    }
+    imp_body *b = &w->bodies[id.slot];
+    return (b->active && b->generation == id.generation) ? b : NULL;
+}
+
+double *imp_world_body_state(imp_world *w, imp_body_id id)
+{
+    return imp_world_body(w, id) != NULL ? w->y + (size_t)id.slot * (size_t)w->stride : NULL;
+}
+
+/* A physical inertia tensor: symmetric, positive definite, and each principal moment at most
+   the sum of the other two (a rigid mass distribution has I1 + I2 >= I3). */
+static const char *check_inertia(int dim, const imp_mat3 *in)
+{
+    if (!imp_m3_isfinite(in)) {
+        return "the inertia is not finite";
+    }
+    if (dim == 2) {
+        return in->m[2][2] > 0.0 ? NULL : "the inertia must be positive";
+    }
+    double scale = 0.0;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            scale = fmax(scale, fabs(in->m[i][j]));
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        for (int j = i + 1; j < 3; j++) {
+            if (fabs(in->m[i][j] - in->m[j][i]) > 1e-12 * scale) {
+                return "the inertia tensor must be symmetric";
+            }
+        }
+    }
+    double e[3];
+    imp_mat3 v;
+    imp_m3_sym_eigen(in, e, &v);
+    if (!(e[0] > 0.0)) {
+        return "the inertia tensor must be positive definite";
+    }
+    if (e[2] > (e[0] + e[1]) * (1.0 + 1e-9)) {
+        return "the inertia tensor is not physical (a principal moment exceeds the sum of the "
+               "other two)";
+    }
+    return NULL;
+}
+
+imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
+{
+    imp_body_id fail = {-1, 0};
+    int dim = w->def.dim;
+    const imp_shape *s = def->shape;
+    if (s != NULL && s->dim != dim) {
+        snprintf(w->error, sizeof w->error, "a %dD shape (%s) cannot go into a %dD world", s->dim,
+                 s->cls->name, dim);
+        return fail;
+    }
+    double state[IMP_STRIDE_3D];
+    memcpy(state, def->state, sizeof state);
+    if (!all_finite(state, w->stride)) {
+        set_error(w, "the initial state (position, orientation or velocity) is not finite");
+        return fail;
+    }
+    if (dim == 3) {
+        imp_quat q = imp_q(state[3], state[4], state[5], state[6]);
+        if (!(imp_q_norm(q) > 0.0)) {
+            set_error(w, "the orientation must be a nonzero quaternion");
+            return fail;
+        }
+        q = imp_q_normalize(q);
+        state[3] = q.w, state[4] = q.x, state[5] = q.y, state[6] = q.z;
+    }
+    /* mass properties */
+    double mass = 0.0;
+    imp_mat3 inertia = imp_m3_zero();
+    if (!(def->mass >= 0.0) || !isfinite(def->mass)) {
+        set_error(w, "the mass must be a positive finite number");
+        return fail;
+    }
+    if (def->mass > 0.0) {
+        mass = def->mass;
+        if (s != NULL) {
+            inertia = imp_m3_scale(&s->inertia, mass / s->measure);
+        }
+    } else if (s != NULL) {
+        if (!(def->density > 0.0) || !isfinite(def->density)) {
+            set_error(w, "the density must be a positive finite number");
+            return fail;
+        }
+        mass = def->density * s->measure;
+        inertia = imp_m3_scale(&s->inertia, def->density);
+    } else if (!def->fixed) {
+        set_error(w, "a body without a shape needs a mass and an inertia");
+        return fail;
+    }
+    if (def->has_inertia) {
+        inertia = def->inertia;
+    } else if (s == NULL && !def->fixed) {
+        set_error(w, "a body without a shape needs an inertia");
+        return fail;
+    }
+    if (!def->fixed || def->has_inertia) {
+        const char *why = check_inertia(dim, &inertia);
+        if (why != NULL) {
+            set_error(w, why);
+            return fail;
+        }
+    }
+    if (!(def->linear_damping < 0.0 || isfinite(def->linear_damping))
+        || !(def->angular_damping < 0.0 || isfinite(def->angular_damping))) {
+        set_error(w, "the damping must be finite");
+        return fail;
+    }
+    /* a freed slot, lowest first (deterministic), else a new one */
+    int slot = -1;
+    for (int i = 1; i < w->nslots; i++) {
+        if (!w->bodies[i].active) {
+            slot = i;
+            break;
+        }
+    }
+    if (slot < 0) {
+        if (w->nslots == w->capacity && !reserve(w, 2 * w->capacity)) {
+            set_error(w, "out of memory");
+            return fail;
+        }
+        slot = w->nslots++;
+        w->bodies[slot].generation = 0;
+    }
+    imp_body *b = &w->bodies[slot];
+    unsigned gen = b->generation;
+    memset(b, 0, sizeof *b);
+    b->generation = gen;
+    b->active = 1;
+    b->fixed = def->fixed;
+    b->mass = mass;
+    b->inertia = inertia;
+    b->inv_mass = def->fixed ? 0.0 : 1.0 / mass;
+    b->inv_inertia = imp_m3_zero();
+    if (!def->fixed) {
+        if (dim == 2) {
+            b->inv_inertia.m[2][2] = 1.0 / inertia.m[2][2];
+        } else {
+            imp_m3_inverse(&inertia, &b->inv_inertia);
+        }
+    }
+    b->shape = def->shape;
+    if (b->shape != NULL) {
+        imp_shape_retain(b->shape);
+    }
+    b->linear_damping = def->linear_damping;
+    b->angular_damping = def->angular_damping;
+    double *y = w->y + (size_t)slot * (size_t)w->stride;
+    memcpy(y, state, (size_t)w->stride * sizeof *y);
+    if (def->fixed) {  /* fixed bodies do not move */
+        int v = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+        for (int i = v; i < w->stride; i++) {
+            y[i] = 0.0;
+        }
+    }
+    w->nbodies++;
+    imp_body_id id = {slot, b->generation};
+    return id;
+}
+
+imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
+{
+    imp_body *b = imp_world_body(w, id);
+    if (b == NULL) {
+        return IMP_ERR_STALE;
+    }
+    if (id.slot == 0) {
+        set_error(w, "the background cannot be removed");
+        return IMP_ERR_INVALID;
+    }
+    /* springs attached to the body go with it */
+    for (int i = 0; i < w->nsprings; i++) {
+        imp_spring *sp = &w->springs[i];
+        if (sp->active && (sp->def.body1.slot == id.slot || sp->def.body2.slot == id.slot)) {
+            sp->active = 0;
+            sp->generation++;
+        }
+    }
+    imp_shape_release(b->shape);
+    b->shape = NULL;
+    b->active = 0;
+    b->generation++;
+    memset(w->y + (size_t)id.slot * (size_t)w->stride, 0, (size_t)w->stride * sizeof *w->y);
+    w->nbodies--;
+    /* drop trailing freed slots so the state vector shrinks */
+    while (w->nslots > 1 && !w->bodies[w->nslots - 1].active) {
+        w->nslots--;
+    }
+    return IMP_OK;
+}
+
+imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def)
+{
+    imp_spring_id fail = {-1, 0};
+    if (imp_world_body(w, def->body1) == NULL || imp_world_body(w, def->body2) == NULL) {
+        set_error(w, "a spring's bodies must be bodies of this world");
+        return fail;
+    }
+    if (def->body1.slot == def->body2.slot) {
+        set_error(w, "a spring needs two different bodies");
+        return fail;
+    }
+    if (!all_finite(def->point1, 3) || !all_finite(def->point2, 3)) {
+        set_error(w, "a spring's points must be finite");
+        return fail;
+    }
+    if (!(def->rest_length >= 0.0) || !(def->stiffness >= 0.0) || !(def->damping >= 0.0)
+        || !isfinite(def->rest_length) || !isfinite(def->stiffness) || !isfinite(def->damping)) {
+        set_error(w, "a spring's rest length, stiffness and damping must be finite and >= 0");
+        return fail;
+    }
+    int index = -1;
+    for (int i = 0; i < w->nsprings; i++) {
+        if (!w->springs[i].active) {
+            index = i;
+            break;
+        }
+    }
+    if (index < 0) {
+        if (w->nsprings == w->spring_capacity) {
+            int cap = w->spring_capacity ? 2 * w->spring_capacity : 8;
+            imp_spring *p = realloc(w->springs, (size_t)cap * sizeof *p);
+            if (p == NULL) {
+                set_error(w, "out of memory");
+                return fail;
+            }
+            w->springs = p;
+            w->spring_capacity = cap;
+        }
+        index = w->nsprings++;
+        w->springs[index].generation = 0;
+    }
+    imp_spring *sp = &w->springs[index];
+    sp->def = *def;
+    sp->active = 1;
+    imp_spring_id id = {index, sp->generation};
+    return id;
+}
+
+imp_spring *imp_world_spring(imp_world *w, imp_spring_id id)
+{
+    if (id.index < 0 || id.index >= w->nsprings) {
+        return NULL;
+    }
+    imp_spring *sp = &w->springs[id.index];
+    return (sp->active && sp->generation == id.generation) ? sp : NULL;
+}
+
+imp_status imp_world_remove_spring(imp_world *w, imp_spring_id id)
+{
+    imp_spring *sp = imp_world_spring(w, id);
+    if (sp == NULL) {
+        return IMP_ERR_STALE;
+    }
+    sp->active = 0;
+    sp->generation++;
+    return IMP_OK;
+}
+
+imp_status imp_world_set_integrator(imp_world *w, const imp_integrator_def *def)
+{
+    if (!valid_integrator(def)) {
+        set_error(w, "invalid integrator settings");
+        return IMP_ERR_INVALID;
+    }
+    w->def.integrator = *def;
+    imp_ode_free(w->ode);  /* rebuilt at the next step */
+    w->ode = NULL;
+    return IMP_OK;
+}
+
+imp_status imp_world_set_dt(imp_world *w, double dt)
+{
+    if (!(dt > 0.0) || !isfinite(dt)) {
+        set_error(w, "dt must be a positive finite number");
+        return IMP_ERR_INVALID;
+    }
+    w->time_base = w->time;
+    w->steps_since_base = 0;
+    w->def.dt = dt;
+    return IMP_OK;
+}
+
+unsigned long long imp_world_state_hash(const imp_world *w)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    const unsigned char *p = (const unsigned char *)w->y;
+    size_t n = (size_t)w->nslots * (size_t)w->stride * sizeof *w->y;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 1099511628211ULL;
+    }
+    p = (const unsigned char *)&w->time;
+    for (size_t i = 0; i < sizeof w->time; i++) {
+        h = (h ^ p[i]) * 1099511628211ULL;
+    }
+    return h;
+}

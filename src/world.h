@@ -1,0 +1,207 @@
+/* world.h: a world of rigid bodies in 2D or 3D, its options, forces and time stepping.
+   The public C interface of impact's core (no Lua in it):
+
+     imp_world_def def = imp_world_default_def(2);
+     imp_world *w = imp_world_new(&def);
+     imp_body_def bd = imp_body_default_def(2);
+     bd.shape = imp_shape2d_circle(0.5); bd.density = 1; bd.state[1] = 3;
+     imp_body_id b = imp_world_add_body(w, &bd);
+     imp_shape_release(bd.shape);
+     for (int i = 0; i < 100; i++) if (imp_world_step(w) != IMP_OK) puts(imp_world_error(w));
+     imp_world_free(w);
+
+   Bodies are named by handles {slot, generation}; slot 0 is the fixed background. */
+#ifndef IMPACT_WORLD_H
+#define IMPACT_WORLD_H
+
+#include <stddef.h>
+
+#include "body.h"
+#include "rng.h"
+#include "status.h"
+
+typedef enum imp_integrator_kind {
+    IMP_EULER = 0,           /* explicit Euler, fixed step (for comparison only) */
+    IMP_MODIFIED_EULER,      /* Heun's method, fixed step, 2 evaluations */
+    IMP_RK4,                 /* classical Runge-Kutta, fixed step, 4 evaluations */
+    IMP_RKF45,               /* GSL adaptive: Runge-Kutta-Fehlberg 4(5) */
+    IMP_RKCK,                /* GSL adaptive: Runge-Kutta Cash-Karp 4(5) */
+    IMP_RK8PD,               /* GSL adaptive: Runge-Kutta Prince-Dormand 8(9) */
+    IMP_MSBDF,               /* GSL adaptive: multistep BDF for stiff problems (Jacobian by
+                                finite differences of the right-hand side) */
+    IMP_INTEGRATOR_COUNT
+} imp_integrator_kind;
+
+extern const char *const imp_integrator_names[]; /* indexed by imp_integrator_kind, NULL-ended */
+
+typedef enum imp_strategy {
+    IMP_STRATEGY_NONE = 0,   /* bodies pass through each other */
+    IMP_STRATEGY_COUNT
+} imp_strategy;
+
+extern const char *const imp_strategy_names[];
+
+typedef struct imp_integrator_def {
+    imp_integrator_kind kind;
+    double rtol, atol;   /* adaptive methods: per-component error bound atol + rtol |y| */
+    double hmax;         /* adaptive: largest internal step (s); 0 = dt */
+    double h0;           /* adaptive: first internal step (s); 0 = dt / 100 */
+    long max_substeps;   /* adaptive: internal steps allowed in one world step */
+} imp_integrator_def;
+
+typedef struct imp_world_def {
+    int dim;                 /* 2 or 3 */
+    double gravity[3];       /* m/s^2, uniform */
+    double dt;               /* s, the world step */
+    imp_integrator_def integrator;
+    imp_strategy strategy;
+    double linear_damping;   /* N s/m: force -c v on every body */
+    double angular_damping;  /* N m s: torque -c w on every body */
+    double gravitation_g;    /* G of mutual gravitation (0: none), m^3 / (kg s^2) */
+    double gravitation_softening; /* m: the 1/r^2 law uses sqrt(r^2 + eps^2) */
+    unsigned long long seed;
+} imp_world_def;
+
+typedef struct imp_body_def {
+    imp_shape *shape;        /* retained by the body; may be NULL when mass and inertia given */
+    double mass;             /* kg; 0 = from density and shape */
+    double density;          /* kg/m^2 (2D) or kg/m^3 (3D); used when mass is 0 */
+    int has_inertia;         /* inertia given explicitly (body frame, about the centre) */
+    imp_mat3 inertia;
+    int fixed;
+    double state[IMP_STRIDE_3D]; /* initial state in the body layout (see body.h) */
+    double linear_damping;   /* negative: the world's */
+    double angular_damping;  /* negative: the world's */
+} imp_body_def;
+
+typedef struct imp_body_id {
+    int slot;
+    unsigned generation;
+} imp_body_id;
+
+typedef struct imp_spring_def {
+    imp_body_id body1, body2;
+    double point1[3], point2[3]; /* body frame (the background's frame is the world's) */
+    double rest_length;          /* m */
+    double stiffness;            /* N/m */
+    double damping;              /* N s/m, along the spring */
+} imp_spring_def;
+
+typedef struct imp_spring {
+    imp_spring_def def;
+    int active;
+    unsigned generation;
+} imp_spring;
+
+typedef struct imp_spring_id {
+    int index;
+    unsigned generation;
+} imp_spring_id;
+
+typedef struct imp_energy {
+    double kinetic;      /* translational, 1/2 m v^2 */
+    double rotational;   /* 1/2 w . I w */
+    double potential;    /* uniform gravity, gravitation, springs */
+    double total;
+} imp_energy;
+
+typedef struct imp_stats {
+    long steps;          /* world steps taken */
+    long substeps;       /* internal integrator steps (adaptive methods; = steps otherwise) */
+    long rejected;       /* internal steps rejected by the error control */
+    long rhs_evaluations;
+    long failures;       /* steps that failed and were undone */
+    double step_seconds; /* wall time spent in steps */
+} imp_stats;
+
+typedef struct imp_ode imp_ode; /* the adaptive integrator's GSL objects (ode_gsl.c) */
+
+typedef struct imp_world {
+    imp_world_def def;
+    int stride;              /* state numbers per body */
+    /* model */
+    imp_body *bodies;        /* slots; [0] is the background */
+    int nslots;              /* slots in use (active or freed), >= 1 */
+    int capacity;
+    int nbodies;             /* active bodies, the background not counted */
+    imp_spring *springs;
+    int nsprings, spring_capacity;
+    /* state */
+    double *y;               /* nslots * stride numbers, capacity * stride allocated */
+    double time;             /* = time_base + steps_since_base * dt */
+    double time_base;
+    long steps_since_base;
+    imp_rng rng;
+    imp_stats stats;
+    /* scratch, sized with capacity: no allocation inside a step */
+    double *y_saved;         /* the last good state */
+    double *y_end;           /* the state at the end of the last step (detects edits) */
+    double *work;            /* fixed-step integrators: 5 state vectors */
+    double *force;           /* per slot: force[3], torque[3] accumulated in an evaluation */
+    imp_ode *ode;            /* adaptive integrators; rebuilt between steps when sizes change */
+    int error_bodies[8];     /* slots named by the last error */
+    int nerror_bodies;
+    char error[512];
+} imp_world;
+
+imp_world_def imp_world_default_def(int dim);
+imp_body_def imp_body_default_def(int dim);
+/* NULL when out of memory or def invalid (dim not 2 or 3, dt <= 0, non-finite numbers). */
+imp_world *imp_world_new(const imp_world_def *def);
+void imp_world_free(imp_world *w);
+
+/* Adds a body; on failure returns slot -1 and imp_world_error says why (mass <= 0, no shape
+   and no inertia, non-finite state, shape of the other dimension, ...). */
+imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def);
+imp_status imp_world_remove_body(imp_world *w, imp_body_id id);
+/* The body, or NULL for a stale or invalid handle. The background (slot 0) is valid. */
+imp_body *imp_world_body(imp_world *w, imp_body_id id);
+/* The body's state (stride numbers), or NULL for a stale handle. */
+double *imp_world_body_state(imp_world *w, imp_body_id id);
+imp_body_id imp_world_background(const imp_world *w);
+
+imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def);
+imp_status imp_world_remove_spring(imp_world *w, imp_spring_id id);
+imp_spring *imp_world_spring(imp_world *w, imp_spring_id id);
+
+/* Changes the integrator or the step between steps. */
+imp_status imp_world_set_integrator(imp_world *w, const imp_integrator_def *def);
+imp_status imp_world_set_dt(imp_world *w, double dt);
+
+/* One step of dt. On failure the state is the one before the step, the error message says
+   when and which bodies, and the status is IMP_ERR_SOLVER or IMP_ERR_NONFINITE. */
+imp_status imp_world_step(imp_world *w);
+const char *imp_world_error(const imp_world *w);
+
+/* Time derivative of the whole state at (t, y): the equations of motion. */
+void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt);
+
+imp_energy imp_world_energy(const imp_world *w);
+/* Linear momentum (2D: 2 numbers, 3D: 3). */
+void imp_world_momentum(const imp_world *w, double p[3]);
+/* Angular momentum about the world origin (2D: the z component in l[2]). */
+void imp_world_angular_momentum(const imp_world *w, double l[3]);
+/* Per body: kinetic (translational) and rotational energy, momentum, angular momentum about
+   the world origin. */
+double imp_body_kinetic_energy(const imp_world *w, imp_body_id id);
+double imp_body_rotational_energy(const imp_world *w, imp_body_id id);
+void imp_body_momentum(const imp_world *w, imp_body_id id, double p[3]);
+void imp_body_angular_momentum(const imp_world *w, imp_body_id id, double l[3]);
+
+/* Point transforms and point velocity for a body (vectors of dim numbers). */
+void imp_body_to_world(const imp_world *w, imp_body_id id, const double *p_body, double *p_world);
+void imp_body_to_body(const imp_world *w, imp_body_id id, const double *p_world, double *p_body);
+void imp_body_point_velocity(const imp_world *w, imp_body_id id, const double *p_world, double *v);
+/* Inertia tensor about the centre of mass in the world frame (3D; 2D: m[2][2]). */
+imp_mat3 imp_body_world_inertia(const imp_world *w, imp_body_id id);
+
+/* Applies an impulse j (N s) at a world point now: velocities jump. */
+void imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const double *at);
+/* Adds a force (N) at a world point (NULL: the centre) held during the next step. */
+void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const double *at);
+void imp_body_apply_torque(imp_world *w, imp_body_id id, const double *t);
+
+/* 64-bit FNV-1a hash of the bits of the state vector and time: equal runs, equal hashes. */
+unsigned long long imp_world_state_hash(const imp_world *w);
+
+#endif
