@@ -133,7 +133,7 @@ install: all
 
 install-c: all
 	install -d $(INCDIR) $(CLIBDIR)
-	install -m 0644 src/*.h $(INCDIR)/
+	install -m 0644 $(filter-out src/lua_%.h,$(wildcard src/*.h)) $(INCDIR)/
 	install -m 0644 $(LIB) $(CLIBDIR)/libimpact.a
 
 clean:

@@ -172,7 +172,7 @@ void imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const
         yi[3] += j[0] * b->inv_mass;
         yi[4] += j[1] * b->inv_mass;
         if (at != NULL) {
-            double r[2] = {at[0] - yi[0], at[1] - yi[1]};
+            const double r[2] = {at[0] - yi[0], at[1] - yi[1]};
             yi[5] += (r[0] * j[1] - r[1] * j[0]) * b->inv_inertia.m[2][2];
         }
         return;

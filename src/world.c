@@ -78,26 +78,15 @@ static int reserve(imp_world *w, int cap)
         return 0;
     }
     w->bodies = b;
-    double *arrays[4] = {w->y, w->y_saved, w->y_end, w->force};
-    size_t sizes[4] = {n * s, n * s, n * s, n * 6};
-    for (int i = 0; i < 4; i++) {
-        double *p = realloc(arrays[i], sizes[i] * sizeof *p);
+    double **arrays[5] = {&w->y, &w->y_saved, &w->y_end, &w->force, &w->work};
+    const size_t sizes[5] = {n * s, n * s, n * s, n * 6, 5 * n * s};
+    for (int i = 0; i < 5; i++) {
+        double *p = realloc(*arrays[i], sizes[i] * sizeof *p);
         if (p == NULL) {
-            return 0;
+            return 0;  /* the arrays grown so far stay valid; capacity is unchanged */
         }
-        arrays[i] = p;
-        switch (i) {
-        case 0: w->y = p; break;
-        case 1: w->y_saved = p; break;
-        case 2: w->y_end = p; break;
-        default: w->force = p; break;
-        }
+        *arrays[i] = p;
     }
-    double *work = realloc(w->work, 5 * n * s * sizeof *work);
-    if (work == NULL) {
-        return 0;
-    }
-    w->work = work;
     w->capacity = cap;
     return 1;
 }

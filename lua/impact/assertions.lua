@@ -28,7 +28,8 @@ function M.near_failure(expected, actual, abs, rel, path)
       return string.format("%s: expected a number, got %s", path ~= "" and path or "value", type(actual))
     end
     local diff = math.abs(actual - expected)
-    if not (diff <= abs + rel * math.abs(expected)) then
+    -- written so that NaN is never near
+    if not (diff <= abs + rel * math.abs(expected)) then  -- luacheck: ignore 581
       return string.format("%s%s differs by %.6g (allowed %.6g)", path ~= "" and path or "value",
         path ~= "" and "" or "", diff, abs + rel * math.abs(expected))
     end

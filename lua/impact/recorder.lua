@@ -57,7 +57,10 @@ local function new(opts)
     error("impact.recorder: the first element must be the world to record", 2)
   end
   local every = opts.every or 0
+  -- written so that NaN fails the check
+  -- luacheck: push ignore 581
   if type(every) ~= "number" or not (every >= 0) or every == math.huge then
+    -- luacheck: pop
     error("impact.recorder: option 'every' must be a finite number >= 0, got " .. tostring(every), 2)
   end
   if type(opts.columns) ~= "table" then

@@ -1,0 +1,35 @@
+/* bench_util.h: wall clock, peak memory and log-log slopes for the C benchmarks. */
+#ifndef IMPACT_BENCH_UTIL_H
+#define IMPACT_BENCH_UTIL_H
+
+#include <math.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* peak resident set size of this process, MiB */
+static inline double bench_peak_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* least-squares slope of log(t) against log(n) */
+static inline double bench_slope(const double *n, const double *t, int k)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < k; i++) {
+        double x = log(n[i]), y = log(t[i]);
+        sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+#endif
