@@ -30,6 +30,8 @@ typedef struct imp_body {
     double torque[3];     /* applied torque, world frame (2D: [2]) */
     double linear_damping;  /* N s/m; negative: the world's */
     double angular_damping; /* N m s; negative: the world's */
+    int material;           /* index in the world's material table, -1 for none */
+    int collide;            /* takes part in contact */
 } imp_body;
 
 #endif

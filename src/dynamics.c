@@ -22,6 +22,9 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
     imp_forces_body(w, y, f);
     imp_forces_springs(w, y, f);
     imp_forces_gravitation(w, y, f);
+    if (w->def.strategy == IMP_STRATEGY_COMPLIANT && w->compliant != NULL) {
+        imp_compliant_forces(w, y, f);
+    }
     for (int i = 0; i < n; i++) {
         const imp_body *b = &w->bodies[i];
         const double *yi = y + (size_t)i * (size_t)s;

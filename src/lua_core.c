@@ -16,6 +16,7 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_world(L);
     imp_lua_open_body(L);
     imp_lua_open_spring(L);
+    imp_lua_open_material(L);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

@@ -71,6 +71,26 @@ static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_
     d->gravitation_softening = imp_opt_number(L, idx, what, "softening", 0.0, IMP_NONNEGATIVE, NULL);
 }
 
+static void read_compliant(lua_State *L, int idx, const char *what, imp_compliant_def *d)
+{
+    static const char *const keys[] = {"nz_max", "z_eps", "k_red", "d_max", "cor_min",
+                                       "event_tol", NULL};
+    if (!lua_istable(L, idx)) {
+        imp_error(L, what, "option 'compliant' must be a table {nz_max =, z_eps =, k_red =, "
+                           "d_max =, cor_min =, event_tol =}, got %s", imp_describe(L, idx));
+    }
+    imp_opt_check_keys(L, idx, what, keys);
+    d->nz_max = (int)imp_opt_integer(L, idx, what, "nz_max", d->nz_max, 1, 1000000);
+    d->z_eps = imp_opt_number(L, idx, what, "z_eps", d->z_eps, IMP_POSITIVE, NULL);
+    d->k_red = imp_opt_number(L, idx, what, "k_red", d->k_red, IMP_POSITIVE, NULL);
+    d->d_max = imp_opt_number(L, idx, what, "d_max", d->d_max, IMP_POSITIVE, NULL);
+    d->cor_min = imp_opt_number(L, idx, what, "cor_min", d->cor_min, IMP_POSITIVE, NULL);
+    if (d->cor_min >= 1.0) {
+        imp_error(L, what, "option 'cor_min' must be below 1, got %f", d->cor_min);
+    }
+    d->event_tol = imp_opt_number(L, idx, what, "event_tol", d->event_tol, IMP_POSITIVE, NULL);
+}
+
 /* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
 static int push_option(lua_State *L, int idx, const char *key)
 {
@@ -85,7 +105,7 @@ static int push_option(lua_State *L, int idx, const char *key)
 static int l_world_new(lua_State *L)
 {
     static const char *const keys[] = {"gravity", "strategy", "dt", "integrator", "damping",
-                                       "gravitation", "seed", NULL};
+                                       "gravitation", "seed", "compliant", NULL};
     int dim = (int)luaL_checkinteger(L, 1);
     luaL_argcheck(L, dim == 2 || dim == 3, 1, "dimension must be 2 or 3");
     const char *what = dim == 2 ? "impact.world2d" : "impact.world3d";
@@ -101,9 +121,16 @@ static int l_world_new(lua_State *L)
     imp_opt_vector(L, 2, what, "gravity", dim, def.gravity);
     def.strategy = (imp_strategy)imp_opt_enum(L, 2, what, "strategy", imp_strategy_names, 0);
     def.dt = imp_opt_number(L, 2, what, "dt", def.dt, IMP_POSITIVE, NULL);
+    if (def.strategy == IMP_STRATEGY_COMPLIANT) {  /* needs an adaptive method */
+        def.integrator.kind = IMP_RK8PD;
+    }
     if (push_option(L, 2, "integrator")) {
         read_integrator(L, -1, what, &def.integrator);
         lua_settop(L, 2);
+    }
+    if (push_option(L, 2, "compliant")) {
+        read_compliant(L, -1, what, &def.compliant);
+        lua_pop(L, 1);
     }
     if (push_option(L, 2, "damping")) {
         read_damping(L, -1, what, &def.linear_damping, &def.angular_damping);
@@ -116,6 +143,7 @@ static int l_world_new(lua_State *L)
     def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
     u->w = NULL;
+    u->material_version = -1;
     luaL_setmetatable(L, IMP_WORLD_MT);
     lua_newtable(L);
     lua_setiuservalue(L, -2, WORLD_UV_BODIES);
@@ -182,10 +210,10 @@ static int l_add_body(lua_State *L)
 {
     static const char *const keys2[] = {"shape", "mass", "density", "inertia", "position",
                                         "angle", "velocity", "spin", "fixed", "name", "damping",
-                                        "data", NULL};
+                                        "data", "material", "collide", NULL};
     static const char *const keys3[] = {"shape", "mass", "density", "inertia", "position",
                                         "orientation", "velocity", "angular_velocity", "fixed",
-                                        "name", "damping", "data", NULL};
+                                        "name", "damping", "data", "material", "collide", NULL};
     const char *what = "World:add_body";
     imp_world *w = imp_lua_check_world(L, 1);
     int dim = w->def.dim;
@@ -213,6 +241,16 @@ static int l_add_body(lua_State *L)
         return imp_error(L, what, "give either 'mass' or 'density', not both");
     }
     d.fixed = imp_opt_boolean(L, 2, what, "fixed", 0);
+    d.collide = imp_opt_boolean(L, 2, what, "collide", 1);
+    if (imp_opt_string(L, 2, what, "material") != NULL) {
+        lua_getfield(L, 2, "material");
+        double material_density;
+        d.material = imp_lua_world_material(L, 1, lua_gettop(L), what, &material_density);
+        lua_pop(L, 1);
+        if (!has_mass && !has_density) {
+            d.density = material_density;
+        }
+    }
     if (push_option(L, 2, "inertia")) {
         read_inertia(L, -1, what, dim, &d);
         lua_pop(L, 1);
@@ -313,6 +351,7 @@ static int l_step(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     lua_Integer n = luaL_optinteger(L, 2, 1);
     luaL_argcheck(L, n >= 0, 2, "the number of steps must be >= 0");
+    imp_lua_world_sync_materials(L, 1);
     for (lua_Integer i = 0; i < n; i++) {
         if (imp_world_step(w) != IMP_OK) {
             luaL_Buffer b;
@@ -395,6 +434,12 @@ static int l_stats(lua_State *L)
     set_int(L, "springs", nsprings);
     lua_pushnumber(L, s->step_seconds);
     lua_setfield(L, -2, "step_seconds");
+    const imp_compliant *c = w->compliant;
+    set_int(L, "events", c ? c->stats.events : 0);
+    set_int(L, "contacts", c && c->initialized ? c->ncontact : 0);
+    set_int(L, "contacts_begun", c ? c->stats.contacts_begun : 0);
+    set_int(L, "contacts_ended", c ? c->stats.contacts_ended : 0);
+    set_int(L, "location_steps", c ? c->stats.location_steps : 0);
     lua_pushnumber(L, w->time);
     lua_setfield(L, -2, "time");
     return 1;
@@ -537,7 +582,8 @@ static int l_world_newindex(lua_State *L)
         read_gravitation(L, 3, what, &w->def);
         break;
     case 5:
-        w->def.strategy = (imp_strategy)imp_opt_enum(L, 4, what, "strategy", imp_strategy_names, 0);
+        imp_world_set_strategy(w, (imp_strategy)imp_opt_enum(L, 4, what, "strategy",
+                                                             imp_strategy_names, 0));
         break;
     default:
         return luaL_error(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
@@ -593,6 +639,7 @@ void imp_lua_open_world(lua_State *L)
         lua_pushcfunction(L, l_world_newindex);
         lua_setfield(L, -2, "__newindex");
         luaL_newlib(L, methods);
+        luaL_setfuncs(L, imp_lua_contact_methods, 0);
         lua_pushvalue(L, -1);
         lua_setfield(L, -4, "World");  /* core.World: the methods, extended by the Lua front */
         lua_pushcclosure(L, l_world_index, 1);

@@ -22,6 +22,7 @@ enum { BODY_UV_WORLD = 1, BODY_UV_NAME = 2, BODY_UV_DATA = 3, BODY_UV_SHAPE = 4,
 
 typedef struct world_ud {
     imp_world *w;  /* NULL once closed */
+    lua_Integer material_version;  /* of the palette when the pair table was resolved */
 } world_ud;
 
 typedef struct body_ud {
@@ -47,7 +48,16 @@ const char *imp_lua_body_label(lua_State *L, int world_idx, int slot);
 void imp_lua_new_body(lua_State *L, int world_idx, imp_body_id id, int name_idx, int data_idx,
                       int shape_idx);
 
+/* The world's index of the material named by the string at name_idx (copied from the palette,
+   pairs resolved); raises for an unknown name. *density gets the material's density. */
+int imp_lua_world_material(lua_State *L, int world_idx, int name_idx, const char *what,
+                           double *density);
+/* Re-reads the contact-pair materials when the palette changed since the last time. */
+void imp_lua_world_sync_materials(lua_State *L, int world_idx);
+extern const luaL_Reg imp_lua_contact_methods[];  /* World:_events, World:contacts */
+
 void imp_lua_open_world(lua_State *L);
+void imp_lua_open_material(lua_State *L);
 void imp_lua_open_body(lua_State *L);
 void imp_lua_open_spring(lua_State *L);
 /* World:add_spring and World:remove_spring (lua_spring.c). */

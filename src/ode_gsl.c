@@ -125,6 +125,30 @@ void imp_ode_reset(imp_ode *o)
     gsl_odeiv2_step_reset(o->driver->s);
 }
 
+double imp_ode_get_h(const imp_ode *o) { return o->h; }
+void imp_ode_set_h(imp_ode *o, double h) { o->h = h; }
+
+int imp_ode_step(imp_ode *o, double *t, double t1, double *y, char *why, size_t why_len)
+{
+    imp_world *w = o->w;
+    const imp_integrator_def *d = &w->def.integrator;
+    gsl_odeiv2_evolve *e = o->driver->e;
+    unsigned long count0 = e->count, failed0 = e->failed_steps;
+    if (d->hmax > 0.0 && o->h > d->hmax) {
+        o->h = d->hmax;
+    }
+    int status = gsl_odeiv2_evolve_apply(e, o->driver->c, o->driver->s, &o->sys, t, t1, &o->h, y);
+    if (status != GSL_SUCCESS) {
+        snprintf(why, why_len, "%s (GSL status %d: %s)",
+                 status == GSL_EBADFUNC ? "the forces became non-finite"
+                                        : "the adaptive integrator failed",
+                 status, gsl_strerror(status));
+    }
+    w->stats.substeps += (long)(e->count - count0);
+    w->stats.rejected += (long)(e->failed_steps - failed0);
+    return status;
+}
+
 int imp_ode_advance(imp_ode *o, double *t, double t1, double *y, void (*after_substep)(imp_world *),
                     char *why, size_t why_len)
 {

@@ -19,4 +19,10 @@ void imp_ode_reset(imp_ode *o);
 int imp_ode_advance(imp_ode *o, double *t, double t1, double *y, void (*after_substep)(imp_world *),
                     char *why, size_t why_len);
 
+/* One accepted internal step from *t towards t1 (at most hmax); 0 on success, else the GSL
+   status with why filled. */
+int imp_ode_step(imp_ode *o, double *t, double t1, double *y, char *why, size_t why_len);
+double imp_ode_get_h(const imp_ode *o);
+void imp_ode_set_h(imp_ode *o, double h);
+
 #endif

@@ -10,7 +10,7 @@
 
 const char *const imp_integrator_names[] = {"euler", "modified_euler", "rk4", "rkf45", "rkck",
                                             "rk8pd", "msbdf", NULL};
-const char *const imp_strategy_names[] = {"none", NULL};
+const char *const imp_strategy_names[] = {"none", "compliant", NULL};
 
 imp_world_def imp_world_default_def(int dim)
 {
@@ -25,6 +25,7 @@ imp_world_def imp_world_default_def(int dim)
     d.integrator.max_substeps = 1000000;
     d.strategy = IMP_STRATEGY_NONE;
     d.seed = 1;
+    d.compliant = imp_compliant_default_def();
     return d;
 }
 
@@ -39,6 +40,8 @@ imp_body_def imp_body_default_def(int dim)
     }
     d.linear_damping = -1.0;
     d.angular_damping = -1.0;
+    d.material = -1;
+    d.collide = 1;
     return d;
 }
 
@@ -122,6 +125,7 @@ imp_world *imp_world_new(const imp_world_def *def)
     bg->fixed = 1;
     bg->inertia = bg->inv_inertia = imp_m3_zero();
     bg->linear_damping = bg->angular_damping = -1.0;
+    bg->material = -1;
     memset(w->y, 0, (size_t)w->stride * sizeof *w->y);
     if (def->dim == 3) {
         w->y[3] = 1.0;
@@ -142,6 +146,9 @@ void imp_world_free(imp_world *w)
         }
     }
     imp_ode_free(w->ode);
+    imp_compliant_free(w->compliant);
+    imp_materials_free(&w->materials);
+    free(w->events);
     free(w->bodies);
     free(w->y);
     free(w->y_saved);
@@ -315,6 +322,9 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     }
     b->linear_damping = def->linear_damping;
     b->angular_damping = def->angular_damping;
+    b->material = def->material >= 0 && def->material < w->materials.n ? def->material : -1;
+    b->collide = def->collide;
+    w->bodies_version++;
     double *y = w->y + (size_t)slot * (size_t)w->stride;
     memcpy(y, state, (size_t)w->stride * sizeof *y);
     if (def->fixed) {  /* fixed bodies do not move */
@@ -350,6 +360,7 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
     b->shape = NULL;
     b->active = 0;
     b->generation++;
+    w->bodies_version++;
     memset(w->y + (size_t)id.slot * (size_t)w->stride, 0, (size_t)w->stride * sizeof *w->y);
     w->nbodies--;
     /* drop trailing freed slots so the state vector shrinks */
@@ -437,6 +448,35 @@ imp_status imp_world_set_integrator(imp_world *w, const imp_integrator_def *def)
     imp_ode_free(w->ode);  /* rebuilt at the next step */
     w->ode = NULL;
     return IMP_OK;
+}
+
+imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
+{
+    if (st < 0 || st >= IMP_STRATEGY_COUNT) {
+        set_error(w, "unknown strategy");
+        return IMP_ERR_INVALID;
+    }
+    w->def.strategy = st;
+    if (w->compliant != NULL) {
+        imp_compliant_invalidate(w->compliant);
+    }
+    return IMP_OK;
+}
+
+int imp_world_push_event(imp_world *w, const imp_event *e)
+{
+    if (w->nevents == w->event_capacity) {
+        /* grows only when a step produces more events than any step before */
+        int cap = w->event_capacity ? 2 * w->event_capacity : 64;
+        imp_event *p = realloc(w->events, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return 0;
+        }
+        w->events = p;
+        w->event_capacity = cap;
+    }
+    w->events[w->nevents++] = *e;
+    return 1;
 }
 
 imp_status imp_world_set_dt(imp_world *w, double dt)

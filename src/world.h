@@ -17,6 +17,9 @@
 #include <stddef.h>
 
 #include "body.h"
+#include "compliant.h"
+#include "events.h"
+#include "material.h"
 #include "rng.h"
 #include "status.h"
 
@@ -36,6 +39,7 @@ extern const char *const imp_integrator_names[]; /* indexed by imp_integrator_ki
 
 typedef enum imp_strategy {
     IMP_STRATEGY_NONE = 0,   /* bodies pass through each other */
+    IMP_STRATEGY_COMPLIANT,  /* elastic-dissipative contact forces, events located (compliant.h) */
     IMP_STRATEGY_COUNT
 } imp_strategy;
 
@@ -60,6 +64,7 @@ typedef struct imp_world_def {
     double gravitation_g;    /* G of mutual gravitation (0: none), m^3 / (kg s^2) */
     double gravitation_softening; /* m: the 1/r^2 law uses sqrt(r^2 + eps^2) */
     unsigned long long seed;
+    imp_compliant_def compliant;  /* settings of the compliant strategy */
 } imp_world_def;
 
 typedef struct imp_body_def {
@@ -72,6 +77,8 @@ typedef struct imp_body_def {
     double state[IMP_STRIDE_3D]; /* initial state in the body layout (see body.h) */
     double linear_damping;   /* negative: the world's */
     double angular_damping;  /* negative: the world's */
+    int material;            /* index in the world's material table, -1 for none */
+    int collide;             /* takes part in contact (default 1) */
 } imp_body_def;
 
 typedef struct imp_body_id {
@@ -133,6 +140,11 @@ typedef struct imp_world {
     long steps_since_base;
     imp_rng rng;
     imp_stats stats;
+    unsigned bodies_version; /* changes when bodies are added or removed */
+    imp_material_table materials;
+    imp_compliant *compliant;  /* the compliant strategy's state, NULL until used */
+    imp_event *events;       /* what happened during the last step */
+    int nevents, event_capacity;
     /* scratch, sized with capacity: no allocation inside a step */
     double *y_saved;         /* the last good state */
     double *y_end;           /* the state at the end of the last step (detects edits) */
@@ -200,6 +212,13 @@ void imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const
 /* Adds a force (N) at a world point (NULL: the centre) held during the next step. */
 void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const double *at);
 void imp_body_apply_torque(imp_world *w, imp_body_id id, const double *t);
+
+/* Keeps every 3D body's quaternion in y unit. */
+void imp_world_normalize_orientations(const imp_world *w, double *y);
+/* Switches the strategy between steps. */
+imp_status imp_world_set_strategy(imp_world *w, imp_strategy s);
+/* Appends an event to the queue of the current step; 0 when out of memory. */
+int imp_world_push_event(imp_world *w, const imp_event *e);
 
 /* 64-bit FNV-1a hash of the bits of the state vector and time: equal runs, equal hashes. */
 unsigned long long imp_world_state_hash(const imp_world *w);

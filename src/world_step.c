@@ -16,14 +16,13 @@ static void rhs(void *ctx, double t, const double *y, double *dydt)
 
 static size_t state_size(const imp_world *w) { return (size_t)w->nslots * (size_t)w->stride; }
 
-/* keeps every body's quaternion unit (3D) */
-static void normalize_orientations(imp_world *w)
+void imp_world_normalize_orientations(const imp_world *w, double *y)
 {
     if (w->def.dim != 3) {
         return;
     }
     for (int i = 1; i < w->nslots; i++) {
-        double *q = w->y + (size_t)i * IMP_STRIDE_3D + 3;
+        double *q = y + (size_t)i * IMP_STRIDE_3D + 3;
         if (!w->bodies[i].active) {
             continue;
         }
@@ -36,7 +35,7 @@ static void normalize_orientations(imp_world *w)
 static void after_substep(imp_world *w)
 {
     if (w->def.integrator.kind != IMP_MSBDF) {
-        normalize_orientations(w);
+        imp_world_normalize_orientations(w, w->y);
         return;
     }
     if (w->def.dim != 3) {
@@ -45,7 +44,7 @@ static void after_substep(imp_world *w)
     for (int i = 1; i < w->nslots; i++) {
         const double *q = w->y + (size_t)i * IMP_STRIDE_3D + 3;
         if (w->bodies[i].active && fabs(imp_q_norm(imp_q(q[0], q[1], q[2], q[3])) - 1.0) > 1e-9) {
-            normalize_orientations(w);
+            imp_world_normalize_orientations(w, w->y);
             imp_ode_reset(w->ode);
             return;
         }
@@ -92,12 +91,18 @@ static void blame_bodies(imp_world *w, const double *y)
 
 static imp_status fail(imp_world *w, imp_status st, const double *bad_state, const char *why)
 {
-    blame_bodies(w, bad_state);
+    if (w->nerror_bodies == 0) {  /* unless the failing stage named them already */
+        blame_bodies(w, bad_state);
+    }
     memcpy(w->y, w->y_saved, state_size(w) * sizeof *w->y);
     memcpy(w->y_end, w->y, state_size(w) * sizeof *w->y);
     if (w->ode != NULL) {
         imp_ode_reset(w->ode);
     }
+    if (w->compliant != NULL) {
+        imp_compliant_restore(w->compliant);
+    }
+    w->nevents = 0;
     w->stats.failures++;
     snprintf(w->error, sizeof w->error,
              "step %ld from t = %.17g failed (integrator %s): %s; the world keeps its state at "
@@ -123,8 +128,18 @@ imp_status imp_world_step(imp_world *w)
     double t1 = w->time_base + (double)(w->steps_since_base + 1) * w->def.dt;
     imp_integrator_kind kind = w->def.integrator.kind;
     w->nerror_bodies = 0;
+    w->nevents = 0;
     memcpy(w->y_saved, w->y, n * sizeof *w->y);
-    if (adaptive(kind)) {
+    if (w->def.strategy == IMP_STRATEGY_COMPLIANT) {
+        char why[400];
+        if (w->compliant != NULL && memcmp(w->y_end, w->y, n * sizeof *w->y) != 0) {
+            imp_compliant_invalidate(w->compliant);  /* the state was edited */
+        }
+        imp_status st = imp_compliant_advance(w, t1, why, sizeof why);
+        if (st != IMP_OK) {
+            return fail(w, st, w->y, why);
+        }
+    } else if (adaptive(kind)) {
         if (w->ode != NULL && imp_ode_dim(w->ode) != n) {
             imp_ode_free(w->ode);
             w->ode = NULL;
@@ -143,7 +158,7 @@ imp_status imp_world_step(imp_world *w)
         }
     } else {
         imp_fixed_step(kind, rhs, w, t0, t1 - t0, w->y, n, w->work);
-        normalize_orientations(w);
+        imp_world_normalize_orientations(w, w->y);
         w->stats.substeps++;
     }
     for (size_t i = 0; i < n; i++) {

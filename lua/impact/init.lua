@@ -3,8 +3,10 @@
 ---   impact.world2d{...}, impact.world3d{...}   worlds (lua/impact/world.lua, src/lua_world.c)
 ---   impact.shape2d.*, impact.shape3d.*         shapes
 ---   impact.recorder{w, every =, columns =}     recorded series and CSV
+---   impact.material, impact.contact_pair      the compliant strategy's materials
 local core = require("impact.core")
 local world = require("impact.world")
+local materials = require("impact.material")
 
 local impact = {
   _NAME = "impact",
@@ -15,6 +17,8 @@ local impact = {
   shape2d = require("impact.shape2d"),
   shape3d = require("impact.shape3d"),
   recorder = require("impact.recorder"),
+  material = materials.material,
+  contact_pair = materials.contact_pair,
 }
 
 return impact

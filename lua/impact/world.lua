@@ -8,7 +8,11 @@ local c_step = World._step
 local M = {}
 
 -- events a world can deliver now, with what each handler receives
-local event_names = { step = "fn(world) after every step" }
+local event_names = {
+  step = "fn(world) after every step",
+  contact_begin = "fn(event) when two bodies start touching (compliant strategy)",
+  contact_end = "fn(event) when they stop touching (compliant strategy)",
+}
 
 -- listeners[world][event] = { fn, ... }; an ephemeron table, so worlds are still collected
 local listeners = setmetatable({}, { __mode = "k" })
@@ -27,7 +31,11 @@ local function accepted_events()
   return table.concat(names, ", ")
 end
 
---- w:on(event, fn): calls fn after each occurrence of event (now: "step", fn(world)).
+--- w:on(event, fn): calls fn after each occurrence of event: "step" (fn(world)),
+--- "contact_begin" and "contact_end" (fn(event), event = {kind, time, body1, body2, point,
+--- normal, normal_velocity}; normal_velocity, the approach speed along the normal when the
+--- contact began, for contact_begin only). Events of a step are delivered in the order they
+--- happened, then the step handlers.
 --- Returns fn, so it can be passed to w:off. Handlers run between steps, never inside one.
 function World:on(event, fn)
   if type(event) ~= "string" or not event_names[event] then
@@ -61,11 +69,26 @@ function World:off(event, fn)
   return false
 end
 
-local function step_handlers(w)
+-- true when the world has handlers for any event
+local function has_handlers(w)
   local per_world = listeners[w]
-  local list = per_world and per_world.step
-  if list and #list > 0 then return list end
-  return nil
+  if not per_world then return false end
+  for _, list in pairs(per_world) do
+    if #list > 0 then return true end
+  end
+  return false
+end
+
+local function call_all(w, list, arg)
+  if not list or #list == 0 then return end
+  local snapshot = table.move(list, 1, #list, 1, {})
+  for i = 1, #snapshot do
+    local ok, err = pcall(snapshot[i], arg)
+    if not ok then
+      dispatching[w] = nil
+      error(err, 0)
+    end
+  end
 end
 
 --- w:step([n]): n steps of dt (default 1), delivering "step" events after each.
@@ -78,19 +101,18 @@ function World:step(n)
   if dispatching[self] then
     error("World:step: cannot step the world from inside one of its 'step' handlers", 2)
   end
-  local handlers = step_handlers(self)
-  if not handlers then return c_step(self, n) end
+  if not has_handlers(self) then return c_step(self, n) end
+  local per_world = listeners[self]
   for _ = 1, n do
     c_step(self, 1)
     dispatching[self] = true
-    local snapshot = table.move(handlers, 1, #handlers, 1, {})
-    for i = 1, #snapshot do
-      local ok, err = pcall(snapshot[i], self)
-      if not ok then
-        dispatching[self] = nil
-        error(err, 0)
+    if (per_world.contact_begin and #per_world.contact_begin > 0)
+        or (per_world.contact_end and #per_world.contact_end > 0) then
+      for _, e in ipairs(self:_events()) do
+        call_all(self, per_world[e.kind], e)
       end
     end
+    call_all(self, per_world.step, self)
     dispatching[self] = nil
   end
 end

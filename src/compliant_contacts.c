@@ -1,0 +1,550 @@
+/* compliant_contacts.c: the compliant strategy's pairs, contact dictionaries and forces
+   (see compliant.h for the scheme, seed 000 for its origin). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compliant_internal.h"
+#include "forces.h"
+#include "quat.h"
+#include "world.h"
+
+imp_compliant_def imp_compliant_default_def(void)
+{
+    imp_compliant_def d = {100, 1e-8, 1.0, 1000.0, 0.001, 1e-10};
+    return d;
+}
+
+imp_compliant *imp_compliant_new(const imp_compliant_def *def)
+{
+    imp_compliant *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        return NULL;
+    }
+    c->def = *def;
+    size_t n = (size_t)def->nz_max;
+    c->contact = calloc(n, sizeof *c->contact);
+    c->last = calloc(n, sizeof *c->last);
+    c->last_saved = calloc(n, sizeof *c->last_saved);
+    c->no_contact = calloc(n, sizeof *c->no_contact);
+    c->set = calloc(n, sizeof *c->set);
+    if (!c->contact || !c->last || !c->last_saved || !c->no_contact || !c->set) {
+        imp_compliant_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void imp_compliant_free(imp_compliant *c)
+{
+    if (c == NULL) {
+        return;
+    }
+    free(c->pairs);
+    free(c->contact);
+    free(c->last);
+    free(c->last_saved);
+    free(c->no_contact);
+    free(c->set);
+    imp_ode_free(c->main);
+    imp_ode_free(c->locate);
+    free(c->y_start);
+    free(c->y_try);
+    free(c->y_hi);
+    free(c);
+}
+
+void imp_compliant_invalidate(imp_compliant *c) { c->initialized = 0; }
+
+static long long pair_key(int a, int b) { return ((long long)a << 32) | (long long)b; }
+
+static const char *law_kind_name(const imp_shape *s) { return s->cls->name; }
+
+/* ---- pairs ------------------------------------------------------------------------------- */
+
+static int candidate(const imp_world *w, int i, int j)
+{
+    const imp_body *a = &w->bodies[i], *b = &w->bodies[j];
+    return a->active && b->active && a->shape != NULL && b->shape != NULL && a->collide
+        && b->collide && !(a->fixed && b->fixed);
+}
+
+static void name_bodies(imp_world *w, int a, int b)
+{
+    w->nerror_bodies = 0;
+    w->error_bodies[w->nerror_bodies++] = a;
+    if (b > 0) {
+        w->error_bodies[w->nerror_bodies++] = b;
+    }
+}
+
+imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
+{
+    imp_compliant *c = w->compliant;
+    int count = 0;
+    for (int i = 1; i < w->nslots; i++) {
+        for (int j = i + 1; j < w->nslots; j++) {
+            count += candidate(w, i, j);
+        }
+    }
+    if (count > c->pair_cap) {
+        imp_cpair *p = realloc(c->pairs, (size_t)count * sizeof *p);
+        if (p == NULL) {
+            snprintf(why, why_len, "out of memory for %d contact pairs", count);
+            return IMP_ERR_NOMEM;
+        }
+        c->pairs = p;
+        c->pair_cap = count;
+    }
+    c->npairs = 0;
+    for (int i = 1; i < w->nslots; i++) {
+        const imp_body *bi = &w->bodies[i];
+        if (bi->active && bi->shape != NULL && bi->collide && bi->material < 0) {
+            name_bodies(w, i, 0);
+            snprintf(why, why_len, "body #%d has no material: the compliant strategy needs one "
+                                   "(material = \"steel\", ...) or collide = false", i);
+            return IMP_ERR_INVALID;
+        }
+        for (int j = i + 1; j < w->nslots; j++) {
+            if (!candidate(w, i, j)) {
+                continue;
+            }
+            const imp_body *bj = &w->bodies[j];
+            imp_cpair *p = &c->pairs[c->npairs++];
+            p->a = i;
+            p->b = j;
+            p->key = pair_key(i, j);
+            p->fn = imp_proximity_find(bi->shape, bj->shape, &p->swap);
+            if (p->fn == NULL) {
+                name_bodies(w, i, j);
+                snprintf(why, why_len, "no contact geometry between a %s and a %s yet",
+                         law_kind_name(bi->shape), law_kind_name(bj->shape));
+                return IMP_ERR_INVALID;
+            }
+            const imp_pair_material *pm = imp_materials_pair(&w->materials, bi->material, bj->material);
+            if (!pm->defined) {
+                name_bodies(w, i, j);
+                snprintf(why, why_len, "no contact pair material for '%s' and '%s' "
+                                       "(define it with impact.contact_pair.define)",
+                         w->materials.items[bi->material].name, w->materials.items[bj->material].name);
+                return IMP_ERR_INVALID;
+            }
+            p->kind_a = imp_shape_ball_radius(bi->shape, &p->radius_a) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
+            p->kind_b = imp_shape_ball_radius(bj->shape, &p->radius_b) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
+        }
+    }
+    c->bodies_version = w->bodies_version;
+    return IMP_OK;
+}
+
+/* ---- measuring a pair -------------------------------------------------------------------- */
+
+static const double *pose(const imp_world *w, const double *y, int slot)
+{
+    return y + (size_t)slot * (size_t)w->stride;
+}
+
+static void pair_geometry(const imp_world *w, const double *y, const imp_cpair *p, imp_proximity *g)
+{
+    const imp_shape *sa = w->bodies[p->a].shape, *sb = w->bodies[p->b].shape;
+    if (p->swap) {
+        p->fn(sb, pose(w, y, p->b), sa, pose(w, y, p->a), g);
+        imp_proximity_flip(g);
+    } else {
+        p->fn(sa, pose(w, y, p->a), sb, pose(w, y, p->b), g);
+    }
+}
+
+/* Euclidean distance between the two bodies' bounding boxes (0 when they overlap) */
+static double box_gap(const imp_world *w, const double *y, const imp_cpair *p)
+{
+    double la[3], ha[3], lb[3], hb[3];
+    imp_shape_bounds(w->bodies[p->a].shape, pose(w, y, p->a), la, ha);
+    imp_shape_bounds(w->bodies[p->b].shape, pose(w, y, p->b), lb, hb);
+    double g2 = 0.0;
+    for (int k = 0; k < w->def.dim; k++) {
+        double g = fmax(lb[k] - ha[k], la[k] - hb[k]);
+        if (g > 0.0) {
+            g2 += g * g;
+        }
+    }
+    return sqrt(g2);
+}
+
+/* distanceOrg of pair index pi at y; the geometry when the boxes overlap */
+static void measure(const imp_world *w, const double *y, int pi, imp_centry *e, int force_geometry)
+{
+    const imp_cpair *p = &w->compliant->pairs[pi];
+    e->pair = pi;
+    e->key = p->key;
+    double gap = force_geometry ? 0.0 : box_gap(w, y, p);
+    if (gap > 0.0) {
+        e->distance = gap;
+        e->has_geometry = 0;
+        return;
+    }
+    pair_geometry(w, y, p, &e->geom);
+    e->distance = e->geom.distance;
+    e->has_geometry = 1;
+}
+
+/* ---- the distance set -------------------------------------------------------------------- */
+
+/* the order of seed 000's DistanceKey: contact pairs first (by key), then by distance with
+   hysteresis, then by key */
+static int key_less(const imp_centry *x, const imp_centry *y)
+{
+    if (x->contact && y->contact) {
+        return x->key < y->key;
+    }
+    if (x->contact != y->contact) {
+        return x->contact;
+    }
+    if (x->dist_h != y->dist_h) {
+        return x->dist_h < y->dist_h;
+    }
+    return x->key < y->key;
+}
+
+/* Inserts e into the set of at most cap entries: 1 inserted, 0 ignored, -1 no room for a
+   contact pair. */
+static int set_insert(imp_compliant *c, const imp_centry *e, int cap)
+{
+    if (cap <= 0) {
+        return e->contact ? -1 : 0;
+    }
+    if (c->nset == cap) {
+        const imp_centry *last = &c->set[c->nset - 1];
+        if (!key_less(e, last)) {
+            return e->contact ? -1 : 0;
+        }
+        if (last->contact) {
+            return -1;
+        }
+        c->nset--;  /* the farthest non-contact pair leaves */
+    }
+    int lo = 0, hi = c->nset;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (key_less(&c->set[mid], e)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    memmove(&c->set[lo + 1], &c->set[lo], (size_t)(c->nset - lo) * sizeof *c->set);
+    c->set[lo] = *e;
+    c->nset++;
+    return 1;
+}
+
+static int by_key(const void *x, const void *y)
+{
+    long long a = ((const imp_centry *)x)->key, b = ((const imp_centry *)y)->key;
+    return (a > b) - (a < b);
+}
+
+static const imp_centry *find_key(const imp_centry *arr, int n, long long key)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (arr[mid].key == key) {
+            return &arr[mid];
+        }
+        if (arr[mid].key < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return NULL;
+}
+
+/* ---- the law's constants at the start of an episode -------------------------------------- */
+
+static void point_velocity(const imp_world *w, const double *y, int slot, const double *p, double v[3])
+{
+    const double *s = pose(w, y, slot);
+    if (w->def.dim == 2) {
+        v[0] = s[3] - s[5] * (p[1] - s[1]);
+        v[1] = s[4] + s[5] * (p[0] - s[0]);
+        v[2] = 0.0;
+        return;
+    }
+    imp_vec3 r = imp_v3_sub(imp_v3_load(p), imp_v3_load(s));
+    imp_v3_store(v, imp_v3_add(imp_v3_load(s + IMP_VEL_3D), imp_v3_cross(imp_v3_load(s + 10), r)));
+}
+
+/* rate of penetration (> 0 approaching) of entry e's geometry at y */
+static double penetration_rate(const imp_world *w, const double *y, const imp_cpair *p,
+                               const imp_proximity *g)
+{
+    double va[3], vb[3];
+    point_velocity(w, y, p->a, g->point_a, va);
+    point_velocity(w, y, p->b, g->point_b, vb);
+    double vn = 0.0;
+    for (int k = 0; k < 3; k++) {
+        vn += (vb[k] - va[k]) * g->normal[k];
+    }
+    return -vn;
+}
+
+static void make_law(const imp_world *w, const imp_cpair *p, double ddelta_minus, imp_contact_law *law)
+{
+    const imp_compliant_def *d = &w->compliant->def;
+    const imp_material *ma = &w->materials.items[w->bodies[p->a].material];
+    const imp_material *mb = &w->materials.items[w->bodies[p->b].material];
+    const imp_pair_material *pm = imp_materials_pair(&w->materials, w->bodies[p->a].material,
+                                                     w->bodies[p->b].material);
+    law->c_res = imp_law_c_res(ma->E, ma->nu, mb->E, mb->nu);
+    imp_law_geometry(p->kind_a, p->radius_a, p->kind_b, p->radius_b, &law->c_geo, &law->n_geo,
+                     &law->mu_r_geo);
+    law->k_red = d->k_red;
+    law->cor_reg = imp_law_cor_reg(pm->cor, d->cor_min, ddelta_minus, pm->vsmall);
+    law->d = imp_law_damping(law->cor_reg, ddelta_minus, pm->vsmall, d->d_max);
+    law->mu_k = pm->mu_k;
+    law->mu_r = pm->mu_r;
+    law->vsmall = pm->vsmall;
+    law->wsmall = pm->wsmall;
+}
+
+static void push_contact_event(imp_world *w, imp_event_kind kind, double t, const imp_centry *e)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    imp_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.time = t;
+    ev.body1 = p->a;
+    ev.body2 = p->b;
+    if (e->has_geometry) {
+        for (int k = 0; k < 3; k++) {
+            ev.point[k] = 0.5 * (e->geom.point_a[k] + e->geom.point_b[k]);
+            ev.normal[k] = e->geom.normal[k];
+        }
+    }
+    ev.value = kind == IMP_EVENT_CONTACT_BEGIN ? e->ddelta_minus : 0.0;
+    imp_world_push_event(w, &ev);
+}
+
+/* ---- actions ----------------------------------------------------------------------------- */
+
+static imp_status too_many(imp_world *w, double t, char *why, size_t why_len)
+{
+    snprintf(why, why_len, "more than nz_max = %d pairs are in contact at t = %.17g; raise the "
+                           "world option compliant.nz_max", w->compliant->def.nz_max, t);
+    return IMP_ERR_INVALID;
+}
+
+imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, char *why,
+                                       size_t why_len)
+{
+    imp_compliant *c = w->compliant;
+    double z_eps = c->def.z_eps;
+    c->nset = 0;
+    for (int i = 0; i < c->npairs; i++) {
+        imp_centry e;
+        memset(&e, 0, sizeof e);
+        measure(w, y, i, &e, 0);
+        e.contact = e.distance < -z_eps;
+        e.dist_h = e.contact ? e.distance : e.distance + 2.0 * z_eps;
+        if (set_insert(c, &e, c->def.nz_max) < 0) {
+            return too_many(w, t, why, why_len);
+        }
+    }
+    /* split the set: contact entries come first, already in key order */
+    c->ncontact = 0;
+    while (c->ncontact < c->nset && c->set[c->ncontact].contact) {
+        c->contact[c->ncontact] = c->set[c->ncontact];
+        c->ncontact++;
+    }
+    c->nno_contact = c->nset - c->ncontact;
+    memcpy(c->no_contact, c->set + c->ncontact, (size_t)c->nno_contact * sizeof *c->no_contact);
+    qsort(c->no_contact, (size_t)c->nno_contact, sizeof *c->no_contact, by_key);
+    /* episodes: continue with the frozen law, or begin with a new one */
+    for (int i = 0; i < c->ncontact; i++) {
+        imp_centry *e = &c->contact[i];
+        const imp_centry *old = find_key(c->last, c->nlast, e->key);
+        if (old != NULL) {
+            e->law = old->law;
+            e->ddelta_minus = old->ddelta_minus;
+            continue;
+        }
+        const imp_cpair *p = &c->pairs[e->pair];
+        e->ddelta_minus = penetration_rate(w, y, p, &e->geom);
+        make_law(w, p, e->ddelta_minus, &e->law);
+        push_contact_event(w, IMP_EVENT_CONTACT_BEGIN, t, e);
+        c->stats.contacts_begun++;
+    }
+    for (int i = 0; i < c->nlast; i++) {
+        if (find_key(c->contact, c->ncontact, c->last[i].key) == NULL) {
+            imp_centry ended = c->last[i];
+            const imp_centry *now = find_key(c->no_contact, c->nno_contact, ended.key);
+            if (now != NULL && now->has_geometry) {
+                ended.geom = now->geom;
+            }
+            /* the pair index may have changed if bodies were added or removed */
+            ended.pair = -1;
+            for (int k = 0; k < c->npairs; k++) {
+                if (c->pairs[k].key == ended.key) {
+                    ended.pair = k;
+                    break;
+                }
+            }
+            if (ended.pair >= 0) {
+                push_contact_event(w, IMP_EVENT_CONTACT_END, t, &ended);
+            }
+            c->stats.contacts_ended++;
+        }
+    }
+    memcpy(c->last, c->contact, (size_t)c->ncontact * sizeof *c->last);
+    c->nlast = c->ncontact;
+    return IMP_OK;
+}
+
+int imp_compliant_step_actions(imp_world *w, const double *y)
+{
+    imp_compliant *c = w->compliant;
+    double z_eps = c->def.z_eps;
+    int crossed = 0;
+    for (int i = 0; i < c->ncontact; i++) {
+        imp_centry *e = &c->contact[i];
+        measure(w, y, e->pair, e, 0);
+        e->dist_h = e->distance;
+        crossed |= e->dist_h > 0.0;
+    }
+    c->nset = 0;
+    int k = 0;
+    for (int i = 0; i < c->npairs; i++) {
+        while (k < c->ncontact && c->contact[k].key < c->pairs[i].key) {
+            k++;
+        }
+        if (k < c->ncontact && c->contact[k].key == c->pairs[i].key) {
+            continue;
+        }
+        imp_centry e;
+        memset(&e, 0, sizeof e);
+        measure(w, y, i, &e, 0);
+        e.dist_h = e.distance + 2.0 * z_eps;
+        crossed |= e.dist_h < 0.0;
+        set_insert(c, &e, c->def.nz_max - c->ncontact);
+    }
+    c->nno_contact = c->nset;
+    memcpy(c->no_contact, c->set, (size_t)c->nset * sizeof *c->no_contact);
+    qsort(c->no_contact, (size_t)c->nno_contact, sizeof *c->no_contact, by_key);
+    return crossed;
+}
+
+int imp_compliant_crossed(const imp_world *w, const double *y)
+{
+    const imp_compliant *c = w->compliant;
+    double z_eps = c->def.z_eps;
+    imp_centry e;
+    for (int i = 0; i < c->ncontact; i++) {
+        measure(w, y, c->contact[i].pair, &e, 0);
+        if (e.distance > 0.0) {
+            return 1;
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < c->npairs; i++) {
+        while (k < c->ncontact && c->contact[k].key < c->pairs[i].key) {
+            k++;
+        }
+        if (k < c->ncontact && c->contact[k].key == c->pairs[i].key) {
+            continue;
+        }
+        measure(w, y, i, &e, 0);
+        if (e.distance + 2.0 * z_eps < 0.0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- forces ------------------------------------------------------------------------------ */
+
+static void add_at(const imp_world *w, const double *y, double *f, int slot, const double *force,
+                   const double *point, const double *torque)
+{
+    if (w->bodies[slot].fixed) {
+        return;
+    }
+    const double *s = pose(w, y, slot);
+    double *fi = f + 6 * slot;
+    imp_vec3 r = imp_v3(point[0] - s[0], point[1] - s[1], w->def.dim == 3 ? point[2] - s[2] : 0.0);
+    imp_vec3 t = imp_v3_add(imp_v3_cross(r, imp_v3_load(force)), imp_v3_load(torque));
+    for (int k = 0; k < 3; k++) {
+        fi[k] += force[k];
+    }
+    fi[3] += t.x;
+    fi[4] += t.y;
+    fi[5] += t.z;
+}
+
+/* the law applied to one entry at y; returns the normal force, adds forces when f != NULL */
+static double apply_law(const imp_world *w, const double *y, const imp_centry *e, double *f)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    const imp_contact_law *law = &e->law;
+    imp_proximity g;
+    pair_geometry(w, y, p, &g);
+    double delta = -g.distance;
+    if (!(delta > 0.0)) {
+        return 0.0;
+    }
+    double va[3], vb[3], vrel[3], vt[3];
+    point_velocity(w, y, p->a, g.point_a, va);
+    point_velocity(w, y, p->b, g.point_b, vb);
+    double vn = 0.0;
+    for (int k = 0; k < 3; k++) {
+        vrel[k] = vb[k] - va[k];
+        vn += vrel[k] * g.normal[k];
+    }
+    double fn = imp_law_normal_force(law, delta, -vn);
+    if (f == NULL || fn == 0.0) {
+        return fn;
+    }
+    double vt2 = 0.0;
+    for (int k = 0; k < 3; k++) {
+        vt[k] = vrel[k] - vn * g.normal[k];
+        vt2 += vt[k] * vt[k];
+    }
+    double ft_scale = law->mu_k * fn / imp_law_reg(sqrt(vt2), law->vsmall);
+    /* relative angular velocity of b with respect to a */
+    const double *sa = pose(w, y, p->a), *sb = pose(w, y, p->b);
+    double wrel[3] = {0, 0, 0};
+    if (w->def.dim == 2) {
+        wrel[2] = sb[5] - sa[5];
+    } else {
+        for (int k = 0; k < 3; k++) {
+            wrel[k] = sb[10 + k] - sa[10 + k];
+        }
+    }
+    double wabs = sqrt(wrel[0] * wrel[0] + wrel[1] * wrel[1] + wrel[2] * wrel[2]);
+    double tau_scale = law->mu_r * law->mu_r_geo * fn / imp_law_reg(wabs, law->wsmall);
+    double fb[3], fa[3], tb[3], ta[3];
+    for (int k = 0; k < 3; k++) {
+        fb[k] = fn * g.normal[k] - ft_scale * vt[k];
+        fa[k] = -fb[k];
+        tb[k] = -tau_scale * wrel[k];
+        ta[k] = -tb[k];
+    }
+    add_at(w, y, f, p->b, fb, g.point_b, tb);
+    add_at(w, y, f, p->a, fa, g.point_a, ta);
+    return fn;
+}
+
+void imp_compliant_forces(const imp_world *w, const double *y, double *f)
+{
+    const imp_compliant *c = w->compliant;
+    for (int i = 0; i < c->ncontact; i++) {
+        apply_law(w, y, &c->contact[i], f);
+    }
+}
+
+double imp_compliant_entry_force(const imp_world *w, const double *y, const imp_centry *e)
+{
+    return apply_law(w, y, e, NULL);
+}

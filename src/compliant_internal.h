@@ -1,0 +1,23 @@
+/* compliant_internal.h: the steps of the compliant strategy shared by compliant_contacts.c
+   (bookkeeping) and compliant_step.c (integration with event location). */
+#ifndef IMPACT_COMPLIANT_INTERNAL_H
+#define IMPACT_COMPLIANT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "ode_gsl.h"
+#include "world.h"
+
+/* (Re)builds the candidate pairs; fails on a body without material, a pair of shapes with no
+   contact geometry, or a pair of materials with no contact pair material. */
+imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len);
+/* Seed 000's actions at an event instant: rebuild the dictionaries from the distances at
+   (t, y), start or continue episodes, queue contact_begin / contact_end events. */
+imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, char *why,
+                                       size_t why_len);
+/* The actions after a completed step; returns 1 when a zero crossing happened. */
+int imp_compliant_step_actions(imp_world *w, const double *y);
+/* Whether a zero crossing happened at y, with the dictionaries left as they are. */
+int imp_compliant_crossed(const imp_world *w, const double *y);
+
+#endif

@@ -1,0 +1,45 @@
+/* compliant_law.h: the elastic-dissipative contact law of Modia3D's collision handling, as
+   its documentation states it (seed 002; Flores et al. 2011 for the damping; Otter et al.
+   2005 for the regularized friction):
+
+     f_n  = k_red max(0, c_res c_geo delta^n_geo (1 + d ddelta))       normal force on body 2
+     f_t  = -mu_k f_n e_t,reg                                         sliding friction on body 2
+     tau  = -mu_r mu_r,geo f_n e_w,reg                                rolling torque on body 2
+
+   delta > 0 is the penetration, ddelta its rate of increase. Where Modia3D's code departs from
+   these documents (no clamp, exponent 1.5 for every pair, a step-function cor, d_max 2000, the
+   MPR distance scaling) impact follows the documents. */
+#ifndef IMPACT_COMPLIANT_LAW_H
+#define IMPACT_COMPLIANT_LAW_H
+
+/* The constants of one contact episode, fixed when the contact begins. */
+typedef struct imp_contact_law {
+    double c_res;     /* N/m^2: 1 / (1/c1 + 1/c2), c_i = E_i / (1 - nu_i^2) */
+    double c_geo;     /* Hertz geometry factor */
+    double n_geo;     /* exponent of delta */
+    double mu_r_geo;  /* m: rolling lever */
+    double k_red;     /* elastic contact reduction factor (multiplies the stiffness) */
+    double d;         /* s/m: damping coefficient d(cor_reg, ddelta-) */
+    double cor_reg;   /* regularized coefficient of restitution */
+    double mu_k, mu_r, vsmall, wsmall;
+} imp_contact_law;
+
+/* The geometry kinds of the law's table: a sphere (3D ball or 2D disc) or anything else. */
+enum { IMP_LAW_SPHERE = 0, IMP_LAW_OTHER = 1 };
+
+/* reg(v, vsmall): v for v >= vsmall, else v^2/vsmall (1 - v/(3 vsmall)) + vsmall/3; smooth
+   to second order at vsmall, minimum vsmall/3 at 0. */
+double imp_law_reg(double v, double vsmall);
+/* c_res from two (E, nu). */
+double imp_law_c_res(double e1, double nu1, double e2, double nu2);
+/* c_geo, n_geo, mu_r_geo from the kinds and radii of the two bodies (radius used for spheres). */
+void imp_law_geometry(int kind1, double r1, int kind2, double r2, double *c_geo, double *n_geo,
+                      double *mu_r_geo);
+/* cor_reg = cor_lim + (cor_min - cor_lim) exp(ln(0.01) |v| / vsmall), cor_lim = max(cor_min, cor) */
+double imp_law_cor_reg(double cor, double cor_min, double ddelta_minus, double vsmall);
+/* d = min(d_max, 8 (1 - cor_reg) / (5 cor_reg reg(|ddelta-|, vsmall))) */
+double imp_law_damping(double cor_reg, double ddelta_minus, double vsmall, double d_max);
+/* The normal force magnitude for penetration delta and penetration rate ddelta (>= 0). */
+double imp_law_normal_force(const imp_contact_law *law, double delta, double ddelta);
+
+#endif

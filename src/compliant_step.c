@@ -1,0 +1,157 @@
+/* compliant_step.c: advancing a compliant world by one world step with a GSL adaptive
+   integrator, locating the instants where contacts begin and end.
+
+   After each accepted internal step the zero-crossing functions are checked (the actions
+   after a completed step). When one changed sign, the first crossing is located by bisection
+   in time: each trial point is reached by re-integrating from the step's start with a second
+   stepper at the same tolerance, and the bracket keeps its right end, where the crossing has
+   happened. The state there becomes the event state; the event actions rebuild the contact
+   dictionaries and the main stepper restarts with a small step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compliant_internal.h"
+
+static int ensure_buffers(imp_world *w, size_t n)
+{
+    imp_compliant *c = w->compliant;
+    if ((size_t)c->state_capacity >= n && c->main != NULL && imp_ode_dim(c->main) == n) {
+        return 1;
+    }
+    imp_ode_free(c->main);
+    imp_ode_free(c->locate);
+    c->main = imp_ode_new(w, n);
+    c->locate = imp_ode_new(w, n);
+    if (c->main == NULL || c->locate == NULL) {
+        return 0;
+    }
+    if ((size_t)c->state_capacity < n) {
+        double *a = realloc(c->y_start, n * sizeof *a);
+        if (a == NULL) {
+            return 0;
+        }
+        c->y_start = a;
+        double *b = realloc(c->y_try, n * sizeof *b);
+        if (b == NULL) {
+            return 0;
+        }
+        c->y_try = b;
+        double *d = realloc(c->y_hi, n * sizeof *d);
+        if (d == NULL) {
+            return 0;
+        }
+        c->y_hi = d;
+        c->state_capacity = (int)n;
+    }
+    c->initialized = 0;
+    return 1;
+}
+
+/* y at time t_target, re-integrated from (t0, y_start) into y_try */
+static int reintegrate(imp_world *w, double t0, double t_target, char *why, size_t why_len)
+{
+    imp_compliant *c = w->compliant;
+    size_t n = (size_t)w->nslots * (size_t)w->stride;
+    memcpy(c->y_try, c->y_start, n * sizeof *c->y_try);
+    imp_ode_reset(c->locate);
+    imp_ode_set_h(c->locate, t_target - t0);
+    double t = t0;
+    while (t < t_target) {
+        if (imp_ode_step(c->locate, &t, t_target, c->y_try, why, why_len) != 0) {
+            return 0;
+        }
+        imp_world_normalize_orientations(w, c->y_try);
+        c->stats.location_steps++;
+    }
+    return 1;
+}
+
+imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_len)
+{
+    if (w->def.integrator.kind < IMP_RKF45) {
+        snprintf(why, why_len, "the compliant strategy needs an adaptive integrator (rkf45, rkck, "
+                               "rk8pd or msbdf), not %s", imp_integrator_names[w->def.integrator.kind]);
+        return IMP_ERR_INVALID;
+    }
+    if (w->compliant == NULL && (w->compliant = imp_compliant_new(&w->def.compliant)) == NULL) {
+        snprintf(why, why_len, "out of memory for the compliant strategy");
+        return IMP_ERR_NOMEM;
+    }
+    imp_compliant *c = w->compliant;
+    imp_status st;
+    if (c->pairs == NULL || c->bodies_version != w->bodies_version) {
+        if ((st = imp_compliant_build_pairs(w, why, why_len)) != IMP_OK) {
+            return st;
+        }
+        c->initialized = 0;
+    }
+    size_t n = (size_t)w->nslots * (size_t)w->stride;
+    if (!ensure_buffers(w, n)) {
+        snprintf(why, why_len, "out of memory for the compliant integrators");
+        return IMP_ERR_NOMEM;
+    }
+    memcpy(c->last_saved, c->last, (size_t)c->nlast * sizeof *c->last);
+    c->nlast_saved = c->nlast;
+    double t = w->time;
+    if (!c->initialized) {  /* the start, and after edits, is an event instant */
+        if ((st = imp_compliant_event_actions(w, w->y, t, why, why_len)) != IMP_OK) {
+            return st;
+        }
+        imp_ode_reset(c->main);
+        c->initialized = 1;
+    }
+    long substeps = 0;
+    while (t < t1) {
+        double t0 = t;
+        if (++substeps > w->def.integrator.max_substeps) {
+            snprintf(why, why_len, "more than %ld internal steps in one step at t = %.17g (step size "
+                                   "%g, %d pairs in contact); the contact may be chattering",
+                     w->def.integrator.max_substeps, t, imp_ode_get_h(c->main), c->ncontact);
+            return IMP_ERR_SOLVER;
+        }
+        memcpy(c->y_start, w->y, n * sizeof *w->y);
+        if (imp_ode_step(c->main, &t, t1, w->y, why, why_len) != 0) {
+            return IMP_ERR_SOLVER;
+        }
+        imp_world_normalize_orientations(w, w->y);
+        if (!imp_compliant_step_actions(w, w->y)) {
+            continue;
+        }
+        /* locate the first crossing in (t0, t] */
+        double lo = t0, hi = t;
+        memcpy(c->y_hi, w->y, n * sizeof *w->y);
+        while (hi - lo > c->def.event_tol) {
+            double mid = lo + 0.5 * (hi - lo);
+            if (mid <= lo || mid >= hi) {
+                break;  /* the bracket is as small as doubles allow */
+            }
+            if (!reintegrate(w, t0, mid, why, why_len)) {
+                return IMP_ERR_SOLVER;
+            }
+            if (imp_compliant_crossed(w, c->y_try)) {
+                hi = mid;
+                memcpy(c->y_hi, c->y_try, n * sizeof *w->y);
+            } else {
+                lo = mid;
+            }
+        }
+        t = hi;
+        memcpy(w->y, c->y_hi, n * sizeof *w->y);
+        if ((st = imp_compliant_event_actions(w, w->y, t, why, why_len)) != IMP_OK) {
+            return st;
+        }
+        c->stats.events++;
+        imp_ode_reset(c->main);
+        double h = 0.01 * (hi - t0);
+        imp_ode_set_h(c->main, h > 1e-12 ? h : 1e-12);
+    }
+    return IMP_OK;
+}
+
+void imp_compliant_restore(imp_compliant *c)
+{
+    memcpy(c->last, c->last_saved, (size_t)c->nlast_saved * sizeof *c->last);
+    c->nlast = c->nlast_saved;
+    c->initialized = 0;
+}

@@ -1,0 +1,20 @@
+/* events.h: what happened during a step, queued in C and handed to Lua after the step, so
+   Lua never re-enters a half-finished step. */
+#ifndef IMPACT_EVENTS_H
+#define IMPACT_EVENTS_H
+
+typedef enum imp_event_kind {
+    IMP_EVENT_CONTACT_BEGIN = 0,
+    IMP_EVENT_CONTACT_END = 1
+} imp_event_kind;
+
+typedef struct imp_event {
+    imp_event_kind kind;
+    double time;
+    int body1, body2;   /* slots, body1 < body2 */
+    double point[3];    /* world: midway between the two bodies' contact points */
+    double normal[3];   /* unit, from body1 towards body2 */
+    double value;       /* contact_begin: the penetration rate at the start (m/s) */
+} imp_event;
+
+#endif
