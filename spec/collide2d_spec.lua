@@ -77,7 +77,8 @@ describe("shape2d.detect", function()
     for _, phi in ipairs { 0, 0.5, 1.9 } do
       local hits = s2.detect(
         { shape = wall, position = { 0, 0 }, angle = phi, id = 7 },
-        { shape = ball, id = 9, position = turned(phi, 20, 0.3), previous = { position = turned(phi, -5, 0.3) },
+        { shape = ball, id = 9, position = turned(phi, 20, 0.3),
+          previous = { position = turned(phi, -5, 0.3) },
           velocity = turned(phi, 1000, 0) })
       assert.is_true(#hits >= 1)
       for _, hit in ipairs(hits) do
@@ -112,7 +113,9 @@ describe("shape2d.detect", function()
   end)
 
   it("an edge/edge result wins over decorated vertices between the same edges", function()
-    local floor, ball = s2.block { width = 10, height = 1 }, s2.path():move_to(0.5, 0):arc_to(0.5, 0, { center = { 0, 0 } }):close():build { spacing = 0.05 }
+    local floor = s2.block { width = 10, height = 1 }
+    local ball = s2.path():move_to(0.5, 0):arc_to(0.5, 0, { center = { 0, 0 } }):close()
+      :build { spacing = 0.05 }
     local hits = s2.detect({ shape = floor, position = { 0, -0.5 } },
       { shape = ball, position = { 0.123, 0.497 }, previous = { position = { 0.123, 0.504 } },
         velocity = { 0, -0.28 } })
@@ -134,7 +137,8 @@ describe("shape2d.detect", function()
   it("rejects bad bodies", function()
     assert.has_error(function() s2.detect({ shape = 1 }, {}) end,
       "impact.shape2d.detect: option 'shape' must be a 2D shape, got 1")
-    assert.has_error(function() s2.detect({ shape = s2.ball {} }, { shape = s2.ball {} }, { distance_tol = 0 }) end,
+    local b = { shape = s2.ball {} }
+    assert.has_error(function() s2.detect(b, b, { distance_tol = 0 }) end,
       "impact.shape2d.detect: option 'distance_tol' must be a positive finite number, got 0")
   end)
 end)

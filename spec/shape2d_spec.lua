@@ -67,7 +67,8 @@ describe("shape2d mass properties", function()
   end)
 
   for _, convex in ipairs { true, false } do
-    it("a block with a " .. (convex and "convex" or "concave") .. " circular top (segment formulas)", function()
+    local name = convex and "convex" or "concave"
+    it("a block with a " .. name .. " circular top (segment formulas)", function()
       local w, h, R = 1, 0.7, 0.8
       local s = (convex and s2.convex_top_block or s2.concave_top_block) { width = w, height = h, radius = R }
       local al = math.asin(w / (2 * R))
@@ -77,7 +78,8 @@ describe("shape2d mass properties", function()
       local ys = convex and (h - k + ds) or (h + k - ds)
       local A = w * h + sg * As
       local y = (w * h * h / 2 + sg * As * ys) / A
-      local J = w * h * (w * w + h * h) / 12 + w * h * (h / 2 - y) ^ 2 + sg * ((J0 - As * ds * ds) + As * (ys - y) ^ 2)
+      local J = w * h * (w * w + h * h) / 12 + w * h * (h / 2 - y) ^ 2
+        + sg * ((J0 - As * ds * ds) + As * (ys - y) ^ 2)
       assert.near(A, s:area(), { rel = 1e-12 })
       assert.near({ 0, y }, s:centroid(), 1e-12)
       assert.near(J, s:inertia(), { rel = 1e-12 })
@@ -160,7 +162,9 @@ describe("shape2d path validation", function()
     raises("corner_radius", function() s2.rounded_block { width = 1, height = 1, corner_radius = 0.6 } end)
     raises("thickness", function() s2.frame { outer_width = 1, outer_height = 1, thickness = 0.5 } end)
     raises("option 'sides' must be an integer from 3", function() s2.ngon { sides = 2 } end)
-    raises("option 'radius' must be at least width / 2", function() s2.convex_top_block { width = 2, radius = 0.5 } end)
+    raises("option 'radius' must be at least width / 2", function()
+      s2.convex_top_block { width = 2, radius = 0.5 }
+    end)
   end)
 end)
 

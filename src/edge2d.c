@@ -197,7 +197,7 @@ int imp_edge2d_segment_hit(const imp_edge2d *e, imp_vec2 p0, imp_vec2 p1, double
         return 0;
     }
     double sq = sqrt(disc);
-    double roots[2] = {(-B - sq) / A, (-B + sq) / A};
+    const double roots[2] = {(-B - sq) / A, (-B + sq) / A};
     for (int i = 0; i < 2; i++) {
         double ss = roots[i];
         if (ss < 0.0 || ss > 1.0) {
