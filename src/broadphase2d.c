@@ -31,16 +31,16 @@ static int reserve(imp_bp2d *bp, int n)
     while (cap < n) {
         cap *= 2;
     }
-    int *order = realloc(bp->order, (size_t)cap * sizeof *order);
-    if (order == NULL) {
-        return -1;
-    }
-    bp->order = order;
     imp_bp2d_item *s = realloc(bp->scratch, (size_t)cap * sizeof *s);
     if (s == NULL) {
         return -1;
     }
     bp->scratch = s;
+    double *sorted = realloc(bp->sorted, (size_t)cap * 4 * sizeof *sorted);
+    if (sorted == NULL) {
+        return -1;
+    }
+    bp->sorted = sorted;
     bp->cap = cap;
     return 0;
 }
@@ -52,27 +52,27 @@ static void full_sort(imp_bp2d *bp, const double *boxes, int n)
         bp->scratch[i].index = i;
     }
     qsort(bp->scratch, (size_t)n, sizeof *bp->scratch, item_cmp);
-    for (int i = 0; i < n; i++) {
-        bp->order[i] = bp->scratch[i].index;
-    }
     bp->full_sorts++;
 }
 
 /* ties broken by index so the order is a function of the boxes alone */
-static int before(const double *boxes, int a, int b)
+static int before(const imp_bp2d_item *a, const imp_bp2d_item *b)
 {
-    double ka = boxes[4 * a], kb = boxes[4 * b];
-    return ka < kb || (ka == kb && a < b);
+    return a->key < b->key || (a->key == b->key && a->index < b->index);
 }
 
 /* insertion sort of the previous order under the new keys; 0 when it gave up (too many moves) */
 static int repair(imp_bp2d *bp, const double *boxes, int n)
 {
     long long limit = 8LL * n + 64, moves = 0;
-    int *o = bp->order;
+    imp_bp2d_item *o = bp->scratch;
+    for (int i = 0; i < n; i++) {
+        o[i].key = boxes[4 * o[i].index];
+    }
     for (int i = 1; i < n; i++) {
-        int v = o[i], j = i;
-        while (j > 0 && before(boxes, v, o[j - 1])) {
+        imp_bp2d_item v = o[i];
+        int j = i;
+        while (j > 0 && before(&v, &o[j - 1])) {
             o[j] = o[j - 1];
             j--;
             if (++moves > limit) {
@@ -124,22 +124,26 @@ int imp_bp2d_update(imp_bp2d *bp, const double *boxes, int n, const imp_pairset 
         full_sort(bp, boxes, n);
     }
     bp->npairs = 0;
-    const int *o = bp->order;
+    const imp_bp2d_item *o = bp->scratch;
+    double *sb = bp->sorted;
     for (int i = 0; i < n; i++) {
-        int a = o[i];
-        const double *ba = boxes + 4 * a;
+        const double *b = boxes + 4 * o[i].index;
+        sb[4 * i] = b[0], sb[4 * i + 1] = b[1], sb[4 * i + 2] = b[2], sb[4 * i + 3] = b[3];
+    }
+    for (int i = 0; i < n; i++) {
+        const double *ba = sb + 4 * i;
         if (ba[2] < ba[0] || ba[3] < ba[1]) {
             continue;  /* empty */
         }
         for (int j = i + 1; j < n; j++) {
-            int b = o[j];
-            const double *bb = boxes + 4 * b;
+            const double *bb = sb + 4 * j;
             if (bb[0] > ba[2]) {
                 break;
             }
             if (bb[2] < bb[0] || bb[3] < bb[1] || bb[3] < ba[1] || bb[1] > ba[3]) {
                 continue;
             }
+            int a = o[i].index, b = o[j].index;
             if (exclude != NULL && imp_pairset_contains(exclude, a, b)) {
                 continue;
             }
@@ -148,14 +152,16 @@ int imp_bp2d_update(imp_bp2d *bp, const double *boxes, int n, const imp_pairset 
             }
         }
     }
-    qsort(bp->pairs, (size_t)bp->npairs, 2 * sizeof *bp->pairs, pair_cmp);
+    if (bp->sort_pairs) {
+        qsort(bp->pairs, (size_t)bp->npairs, 2 * sizeof *bp->pairs, pair_cmp);
+    }
     return bp->npairs;
 }
 
 void imp_bp2d_free(imp_bp2d *bp)
 {
-    free(bp->order);
     free(bp->scratch);
+    free(bp->sorted);
     free(bp->pairs);
     imp_bp2d e = IMP_BP2D_EMPTY;
     *bp = e;

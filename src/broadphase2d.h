@@ -5,7 +5,10 @@
    insertion sort, near O(n) when bodies move a little per step (a full O(n log n) sort on the
    first update, after a size change, or when the insertion sort has to move too much).
    The sweep then visits, for each body, the bodies starting before it ends in x, and tests y:
-   O(n + k) for k overlapping x intervals. Candidate pairs (i < j, ascending) go into bp->pairs.
+   O(n + k) for k overlapping x intervals (for n bodies spread uniformly over a square, k grows
+   like n^1.5). Candidate pairs (i < j) go into bp->pairs in sweep order, which depends on the
+   boxes alone (ties in x are broken by index), so it is deterministic; set sort_pairs for
+   ascending (i, j) order at an O(k log k) cost.
    No allocation per update once sized for the body count and the pair count. */
 #ifndef IMPACT_BROADPHASE2D_H
 #define IMPACT_BROADPHASE2D_H
@@ -20,15 +23,16 @@ typedef struct imp_bp2d_item {
 typedef struct imp_bp2d {
     int n;              /* bodies at the last update */
     int cap;            /* sized for */
-    int *order;         /* body indices by ascending lower x */
-    imp_bp2d_item *scratch;
+    imp_bp2d_item *scratch; /* (lower x, body index), ascending: the persistent order */
+    double *sorted;     /* the boxes gathered in that order, 4 per body, for a sequential sweep */
     int *pairs;         /* 2 * npairs ids: pairs[2k] < pairs[2k + 1] */
     int npairs, pair_cap;
     long long shifts;   /* insertion-sort moves at the last update (statistics) */
     int full_sorts;     /* how many full sorts were needed so far */
+    int sort_pairs;     /* option: list pairs in ascending order */
 } imp_bp2d;
 
-#define IMP_BP2D_EMPTY {0, 0, NULL, NULL, NULL, 0, 0, 0, 0}
+#define IMP_BP2D_EMPTY {0, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0}
 
 /* Updates with n boxes, boxes[4 i .. 4 i + 3] = {lo_x, lo_y, hi_x, hi_y} of body i (touching
    boxes overlap; a box with lo > hi on an axis is empty and never paired). Pairs listed in

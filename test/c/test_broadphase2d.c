@@ -48,7 +48,8 @@ TEST(matches_all_pairs_over_steps)
         vel[2 * i + 1] = rnd() - 0.5;
         size[i] = 0.2 + 0.8 * rnd();
     }
-    imp_bp2d bp = IMP_BP2D_EMPTY;
+    imp_bp2d bp = IMP_BP2D_EMPTY, unsorted = IMP_BP2D_EMPTY;
+    bp.sort_pairs = 1;
     for (int step = 0; step < 60; step++) {
         for (int i = 0; i < N; i++) {
             pos[2 * i] += 0.1 * vel[2 * i];
@@ -68,6 +69,18 @@ TEST(matches_all_pairs_over_steps)
         int r = brute(box, N, step % 2 ? &ex : NULL, ref);
         CHECK(m == r);
         CHECK(memcmp(bp.pairs, ref, (size_t)(2 * m) * sizeof(int)) == 0);
+        /* without sorting: the same set, each pair once with i < j */
+        CHECK(imp_bp2d_update(&unsorted, box, N, step % 2 ? &ex : NULL) == m);
+        static unsigned char seen[N][N];
+        memset(seen, 0, sizeof seen);
+        for (int k = 0; k < m; k++) {
+            int i = unsorted.pairs[2 * k], j = unsorted.pairs[2 * k + 1];
+            CHECK(i < j && !seen[i][j]);
+            seen[i][j] = 1;
+        }
+        for (int k = 0; k < m; k++) {
+            CHECK(seen[ref[2 * k]][ref[2 * k + 1]]);
+        }
         if (step > 0 && step != 30) {
             CHECK(bp.shifts < 8LL * N);  /* coherent motion: insertion sort, not a full sort */
         }
@@ -80,6 +93,7 @@ TEST(matches_all_pairs_over_steps)
     CHECK(imp_bp2d_update(&bp, two, 2, NULL) == -2);
     CHECK(imp_bp2d_update(&bp, two, 0, NULL) == 0);
     imp_bp2d_free(&bp);
+    imp_bp2d_free(&unsorted);
     imp_pairset_free(&ex);
 }
 
