@@ -67,6 +67,10 @@ describe("shape2d.distance", function()
       local rr = R - 0.2 - 0.01
       check(cave, pose(phi, 0, 0), ball, pose(phi, rr * math.cos(a), cy + rr * math.sin(a)), 0.01,
         { -math.cos(a), -math.sin(a) }, phi)
+      -- a square's corner in the concave dip (vertex/concave arc)
+      local sq, hd = s2.block { width = 0.2, height = 0.2 }, math.sqrt(0.02)
+      check(cave, pose(phi, 0, 0), sq, pose(phi, 0, cy - R + 0.004 + hd, math.pi / 4), 0.004, { 0, 1 }, phi)
+      check(cave, pose(phi, 0, 0), sq, pose(phi, 0, cy - R - 0.003 + hd, math.pi / 4), -0.003, { 0, 1 }, phi)
     end
   end)
 end)

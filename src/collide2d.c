@@ -390,7 +390,9 @@ int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_det
     if (point_segment_distance(imp_v2(0, 0), cbo, cb) > ga->radius + gb->radius + c.tol) {
         return 0;
     }
-    edge_pass(&c, a, ga, b, gb);
+    if (ga->narcs > 0 || gb->narcs > 0) {
+        edge_pass(&c, a, ga, b, gb);
+    }
     vertex_pass(&c, a, ga, b, gb, 0);
     vertex_pass(&c, b, gb, a, ga, 0);
     return c.n;

@@ -442,6 +442,7 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         if (e->kind == IMP_EDGE_ARC) {
             int k = (int)imp_max(ceil(e->length / spacing), ceil(fabs(e->sweep) / (0.25 * IMP_PI)));
             ndec += k - 1;
+            g->narcs++;
         }
     }
     g->vertices = malloc((size_t)(ne + ndec) * sizeof *g->vertices);

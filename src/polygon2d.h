@@ -51,6 +51,7 @@ typedef struct imp_vertex2d {
 
 typedef struct imp_poly2d {
     int nedges, npaths;
+    int narcs;              /* how many edges are arcs (0: straight edges only) */
     int nvertices;   /* end points first (nends of them), then decorated vertices */
     int nends;
     imp_edge2d *edges;      /* path by path, in order */

@@ -327,6 +327,36 @@ TEST(crossing_bars_estimate)
     imp_shape_release(b);
 }
 
+TEST(corner_in_concave_dip)
+{
+    double w = 1.2, h = 0.8, R = 0.9;
+    imp_shape *cc = imp_shape2d_arc_top_block(w, h, R, 0, 0.3, NULL), *sq = imp_shape2d_rectangle(0.2, 0.2);
+    double k = sqrt(R * R - w * w / 4), cy = h + k - cc->centroid[1], dip = cy - R;
+    double half_diag = sqrt(0.02);
+    for (int i = 0; i < 5; i++) {
+        double phi = 1.3 * i, pa[3], pb[3];
+        turn_pose(phi, 0, 0, 0, pa);
+        turn_pose(phi, 0, dip + 0.004 + half_diag, IMP_PI / 4, pb);
+        CHECK(check_distance(cc, pa, sq, pb, 0.004, turn(phi, 0, 1), 1e-12));
+        turn_pose(phi, 0, dip - 0.003 + half_diag, IMP_PI / 4, pb);
+        CHECK(check_distance(cc, pa, sq, pb, -0.003, turn(phi, 0, 1), 1e-12));
+        /* off the axis: the corner at angle t below the arc centre, 0.005 from the arc */
+        double t = -IMP_PI / 2 + 0.3, rr = R - 0.005;
+        turn_pose(phi, rr * cos(t), cy + rr * sin(t) + half_diag, IMP_PI / 4, pb);
+        CHECK(check_distance(cc, pa, sq, pb, 0.005, turn(phi, -cos(t), -sin(t)), 1e-12));
+        imp_body2d A = body(cc, 1, pa[0], pa[1], pa[2]), B = body(sq, 2, pb[0], pb[1], pb[2]);
+        imp_hit2d hits[8];
+        int n = imp_collide2d_detect(&A, &B, &tol, hits, 8);
+        CHECK(n == 1);
+        CHECK(hits[0].type == IMP_HIT_VERTEX_EDGE && hits[0].kind == IMP_HIT_CONTACT);
+        CHECK(hits[0].normal_edge == 2 && hits[0].normal_body == 1);
+        CHECK_NEAR(hits[0].distance, 0.005, 1e-12);
+        CHECK_NEAR(hits[0].normal_curvature, -1 / R, 1e-12);
+    }
+    imp_shape_release(cc);
+    imp_shape_release(sq);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -341,5 +371,6 @@ int main(int argc, char **argv)
     RUN(concave_arc_holds_ball_contact);
     RUN(separated_shapes_are_rejected_early);
     RUN(crossing_bars_estimate);
+    RUN(corner_in_concave_dip);
     return CHECK_END("collide2d");
 }
