@@ -11,6 +11,10 @@
 #include "scalar.h"
 #include "xform2d.h"
 
+/* angular slack of span tests (radians): an arc ending exactly where it touches (a rounded
+   corner meeting a flat face) must not flicker with rounding */
+#define SPAN_SLACK 1e-9
+
 typedef struct ctx {
     double tol, vtol;
     imp_hit2d *out;
@@ -93,7 +97,7 @@ static void arc_line(ctx *c, const imp_body2d *P, int ei, const imp_edge2d *e, c
         return;
     }
     imp_vec2 u = imp_v2_neg(l->n);
-    if (!imp_edge2d_in_span(e, u, 0.0)) {
+    if (!imp_edge2d_in_span(e, u, SPAN_SLACK)) {
         return;
     }
     imp_vec2 deep = imp_v2_madd(e->c, e->r, u);
@@ -122,7 +126,7 @@ static void convex_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d 
     } else {
         return;
     }
-    if (!imp_edge2d_in_span(e, u, 0.0) || !imp_edge2d_in_span(f, imp_v2_neg(u), 0.0)) {
+    if (!imp_edge2d_in_span(e, u, SPAN_SLACK) || !imp_edge2d_in_span(f, imp_v2_neg(u), SPAN_SLACK)) {
         return;
     }
     double d = dist - e->r - f->r;
@@ -148,7 +152,7 @@ static void concave_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d
     double dist = imp_v2_len(D);
     imp_vec2 u = dist > 0.0 ? imp_v2_scale(D, 1.0 / dist)
                             : imp_v2_normalize(imp_v2_sub(imp_edge2d_point_at(e, 0.5), e->c));
-    if (!imp_edge2d_in_span(e, u, 0.0) || !imp_edge2d_in_span(f, u, 0.0)) {
+    if (!imp_edge2d_in_span(e, u, SPAN_SLACK) || !imp_edge2d_in_span(f, u, SPAN_SLACK)) {
         return;
     }
     double d = e->r - f->r - dist;
@@ -228,6 +232,20 @@ static int has_edge_edge(const ctx *c, const imp_body2d *P, int pe1, int pe2, co
         }
         if (h->body == N->id && h->normal_body == P->id && h->edge == ne &&
             (h->normal_edge == pe1 || h->normal_edge == pe2)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* the same two corners already paired, seen from the other body */
+static int has_vertex_vertex(const ctx *c, const imp_body2d *P, int pv, const imp_body2d *N, int nv)
+{
+    int m = c->n < c->cap ? c->n : c->cap;
+    for (int k = 0; k < m; k++) {
+        const imp_hit2d *h = &c->out[k];
+        if (h->type == IMP_HIT_VERTEX_VERTEX && h->body == P->id && h->normal_body == N->id &&
+            h->vertex == pv && h->normal_vertex == nv) {
             return 1;
         }
     }
@@ -362,13 +380,66 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
                 }
             }
         }
-        if (!near_edge && bv >= 0 && bvd > 1e-12 * scale) {
+        if (!near_edge && bv >= 0 && bvd > 1e-12 * scale && !has_vertex_vertex(c, N, bv, P, i)) {
             imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_VERTEX);
             h.vertex = i;
             h.normal_vertex = bv;
             emit(c, P, N, xn, &h, bvq, p, imp_v2_scale(imp_v2_sub(p, bvq), 1.0 / bvd), bvd, 0);
         }
     }
+}
+
+/* ---- duplicates ----------------------------------------------------------------------------- */
+
+static int vertex_based(const imp_hit2d *h)
+{
+    return !h->swept && (h->type == IMP_HIT_VERTEX_EDGE || h->type == IMP_HIT_VERTEX_VERTEX);
+}
+
+/* Two static vertex results describing one touching point: seen from each body (two faces
+   meeting end to end), or a vertex/vertex result next to a vertex/edge one. Same rule as
+   myPhysicsLab's "similar collision" test for straight edges: impact points within
+   distance_tol, normals (oriented alike) within |cos| >= 0.9. */
+static int duplicates(const imp_hit2d *a, const imp_hit2d *b, double tol)
+{
+    if (!vertex_based(a) || !vertex_based(b)) {
+        return 0;
+    }
+    int same = a->body == b->body && a->normal_body == b->normal_body;
+    int mirror = a->body == b->normal_body && a->normal_body == b->body;
+    if (!same && !mirror) {
+        return 0;
+    }
+    if (same && a->type == IMP_HIT_VERTEX_EDGE && b->type == IMP_HIT_VERTEX_EDGE) {
+        return 0;  /* two corners of one body: distinct contacts */
+    }
+    double dx = a->point[0] - b->point[0], dy = a->point[1] - b->point[1];
+    double dot = a->normal[0] * b->normal[0] + a->normal[1] * b->normal[1];
+    return dx * dx + dy * dy <= tol * tol && (mirror ? -dot : dot) >= 0.9;
+}
+
+/* Drops duplicates in place, keeping vertex/edge over vertex/vertex, else the first found.
+   O(m^2) in the results of the pair (a handful). Returns the new count. */
+static int drop_duplicates(imp_hit2d *h, int n, double tol)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int keep = 1;
+        for (int j = 0; j < m; j++) {
+            if (!duplicates(&h[j], &h[i], tol)) {
+                continue;
+            }
+            if (h[j].type == IMP_HIT_VERTEX_VERTEX && h[i].type == IMP_HIT_VERTEX_EDGE) {
+                h[j] = h[i];  /* the vertex/edge result replaces it */
+            }
+            keep = 0;
+            break;
+        }
+        if (keep) {
+            h[m++] = h[i];
+        }
+    }
+    return m;
 }
 
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
@@ -395,6 +466,9 @@ int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_det
     }
     vertex_pass(&c, a, ga, b, gb, 0);
     vertex_pass(&c, b, gb, a, ga, 0);
+    if (c.n <= c.cap) {
+        c.n = drop_duplicates(out, c.n, c.tol);
+    }
     return c.n;
 }
 

@@ -31,7 +31,10 @@
      concave/convex arcs: concave radius larger, along the line of centres;
        concave/straight and concave/concave never meet first (corners do).
    Decorated-vertex results (and swept results of smooth end points) yield to an edge/edge
-   result between the same two edges. */
+   result between the same two edges. Static vertex results describing one touching point
+   (faces meeting end to end are seen from both bodies) are merged: impact points within
+   distance_tol and normals within |cos| >= 0.9 (myPhysicsLab's nearness rule for straight
+   edges); vertex/edge is kept over vertex/vertex. */
 #ifndef IMPACT_COLLIDE2D_H
 #define IMPACT_COLLIDE2D_H
 
@@ -77,7 +80,8 @@ typedef struct imp_hit2d {
 
 /* Detects between bodies a and b. Writes at most capacity results into out and returns how
    many were found (more than capacity means out was too small: call again with room for the
-   returned count). Returns -1 when a shape is not a 2D polygon or the tolerances are bad.
+   returned count; the duplicate merging runs only when everything fitted, so the second call
+   may return fewer). Returns -1 when a shape is not a 2D polygon or the tolerances are bad.
    Cost: O(Ea Eb) edge pairs (pruned by bounding circles) + O(Va Eb + Vb Ea) vertex tests
    after a bounding-circle rejection; no allocation. */
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,

@@ -357,6 +357,57 @@ TEST(corner_in_concave_dip)
     imp_shape_release(sq);
 }
 
+TEST(stacked_blocks_and_rounded_block_contacts)
+{
+    imp_shape *blk = imp_shape2d_rectangle(1, 1);
+    imp_shape *rb = imp_shape2d_rounded_block(1, 0.5, 0.1, 0.3, NULL), *floor = imp_shape2d_rectangle(10, 1);
+    for (int k = 0; k < 5; k++) {
+        double phi = 0.77 * k, pa[3], pb[3];
+        /* equal blocks exactly stacked: corner meets corner; one vertex/vertex contact per side */
+        turn_pose(phi, 0, 0, 0, pa);
+        turn_pose(phi, 0, 1.005, 0, pb);
+        imp_body2d A = body(blk, 1, pa[0], pa[1], pa[2]), B = body(blk, 2, pb[0], pb[1], pb[2]);
+        imp_hit2d hits[16];
+        int n = imp_collide2d_detect(&A, &B, &tol, hits, 16);
+        CHECK(n == 2);
+        for (int i = 0; i < n; i++) {
+            CHECK(hits[i].kind == IMP_HIT_CONTACT);
+            CHECK_NEAR(hits[i].distance, 0.005, 1e-12);
+        }
+        /* one contact at each side (each point on either surface, within the gap of a corner) */
+        imp_vec2 left = turn(phi, -0.5, 0.5), right = turn(phi, 0.5, 0.5);
+        double dl0 = imp_v2_dist(imp_v2(hits[0].point[0], hits[0].point[1]), left);
+        double dr1 = imp_v2_dist(imp_v2(hits[1].point[0], hits[1].point[1]), right);
+        double dr0 = imp_v2_dist(imp_v2(hits[0].point[0], hits[0].point[1]), right);
+        double dl1 = imp_v2_dist(imp_v2(hits[1].point[0], hits[1].point[1]), left);
+        CHECK((dl0 <= 0.0051 && dr1 <= 0.0051) || (dr0 <= 0.0051 && dl1 <= 0.0051));
+        /* slightly offset: still one contact per side */
+        turn_pose(phi, 1e-6, 1.005, 0, pb);
+        B = body(blk, 2, pb[0], pb[1], pb[2]);
+        CHECK(imp_collide2d_detect(&A, &B, &tol, hits, 16) == 2);
+        /* a rounded block flat on the floor: one arc/straight contact at each rounded corner */
+        turn_pose(phi, 0, -0.5, 0, pa);
+        turn_pose(phi, 0.3, 0.25 + 0.004, 0, pb);
+        imp_body2d F = body(floor, 1, pa[0], pa[1], pa[2]), R = body(rb, 2, pb[0], pb[1], pb[2]);
+        n = imp_collide2d_detect(&F, &R, &tol, hits, 16);
+        CHECK(n == 2);
+        for (int i = 0; i < n; i++) {
+            CHECK(hits[i].type == IMP_HIT_EDGE_EDGE && hits[i].kind == IMP_HIT_CONTACT);
+            CHECK_NEAR(hits[i].distance, 0.004, 1e-12);
+            CHECK_NEAR(hits[i].curvature, 10, 1e-9);
+        }
+        imp_vec2 mid = imp_v2_scale(imp_v2(hits[0].point[0] + hits[1].point[0],
+                                           hits[0].point[1] + hits[1].point[1]), 0.5);
+        imp_vec2 want = turn(phi, 0.3, 0);
+        CHECK_NEAR(mid.x, want.x, 1e-9);
+        CHECK_NEAR(mid.y, want.y, 1e-9);
+        CHECK_NEAR(hypot(hits[0].point[0] - hits[1].point[0], hits[0].point[1] - hits[1].point[1]), 0.8, 1e-9);
+    }
+    imp_shape_release(blk);
+    imp_shape_release(rb);
+    imp_shape_release(floor);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -372,5 +423,6 @@ int main(int argc, char **argv)
     RUN(separated_shapes_are_rejected_early);
     RUN(crossing_bars_estimate);
     RUN(corner_in_concave_dip);
+    RUN(stacked_blocks_and_rounded_block_contacts);
     return CHECK_END("collide2d");
 }
