@@ -56,6 +56,27 @@ describe("shape2d mass properties", function()
     assert.near(math.pi * (16 - 1) / 2, s:inertia(), { rel = 1e-12 })
   end)
 
+  it("the builder of API.md: a convex bulge and a hole", function()
+    local s = s2.path()
+      :move_to(-1, 0):line_to(1, 0)
+      :arc_to(1, 1, { center = { 1, 0.5 }, outside = true })
+      :line_to(-1, 1):close()
+      :path()
+      :move_to(-0.5, 0.25):line_to(-0.5, 0.75):line_to(0, 0.75):line_to(0, 0.25):close()
+      :build { spacing = 0.3 }
+    local half_disc, hole = math.pi * 0.25 / 2, 0.25
+    assert.near(2 + half_disc - hole, s:area(), { rel = 1e-12 })
+    -- first moments: rectangle at (0, 0.5), half disc at (1 + 2 / (3 pi), 0.5), hole at (-0.25, 0.5)
+    local cx = (half_disc * (1 + 4 * 0.5 / (3 * math.pi)) + hole * 0.25) / (2 + half_disc - hole)
+    assert.near({ cx, 0.5 }, s:centroid(), 1e-12)
+    local lo, hi = s:bounds {}
+    assert.near({ -1 - cx, -0.5 }, lo, 1e-12)
+    assert.near({ 1.5 - cx, 0.5 }, hi, 1e-12)
+    local e = s2.edges(s)
+    assert.are.equal(8, #e)
+    assert.are.same({ 1, 1, 2 }, { e[1].path, e[4].path, e[5].path })
+  end)
+
   it("a sector: R^2 phi / 2, centroid 4 R sin(phi/2) / (3 phi), J_apex = R^4 phi / 4", function()
     local R, phi = 1.5, 1.1
     local s = s2.path():move_to(0, 0):line_to(R, 0)

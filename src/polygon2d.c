@@ -54,6 +54,25 @@ static void poly_bounds(const imp_shape *s, const double *pose, double lo[3], do
     hi[0] = h.x, hi[1] = h.y, hi[2] = 0.0;
 }
 
+void imp_shape2d_swept_bounds(const imp_shape *s, const double *pose, const double *prev_pose,
+                              double margin, double box[4])
+{
+    double lo[3], hi[3];
+    imp_shape_bounds(s, pose, lo, hi);
+    box[0] = lo[0], box[1] = lo[1], box[2] = hi[0], box[3] = hi[1];
+    if (prev_pose != NULL) {
+        imp_shape_bounds(s, prev_pose, lo, hi);
+        box[0] = imp_min(box[0], lo[0]);
+        box[1] = imp_min(box[1], lo[1]);
+        box[2] = imp_max(box[2], hi[0]);
+        box[3] = imp_max(box[3], hi[1]);
+    }
+    box[0] -= margin;
+    box[1] -= margin;
+    box[2] += margin;
+    box[3] += margin;
+}
+
 static int fail(imp_poly2d_error *err, int status, const char *fmt, ...)
 {
     if (err != NULL) {

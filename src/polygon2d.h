@@ -136,6 +136,12 @@ imp_vec2 imp_shape2d_to_body(const imp_shape *s, const double *pose, imp_vec2 w)
    O(E). */
 int imp_shape2d_contains(const imp_shape *s, imp_vec2 p);
 
+/* Broad-phase box {lo_x, lo_y, hi_x, hi_y} of a 2D shape: its exact bounds at pose, merged
+   with those at prev_pose (NULL: none) so a swept vertex test between the two finds its
+   partner, grown by margin (e.g. the world's distance tolerance) on every side. O(E). */
+void imp_shape2d_swept_bounds(const imp_shape *s, const double *pose, const double *prev_pose,
+                              double margin, double box[4]);
+
 /* crossing-number point-in-region test in the centred frame (boundary: either answer) */
 int imp_poly2d_contains_centred(const imp_poly2d *g, imp_vec2 q);
 

@@ -343,6 +343,13 @@ TEST(transforms_and_bounds)
     CHECK_NEAR(lo[0], 2 - (1.5 - s->centroid[1]), 1e-14);
     CHECK_NEAR(hi[0], 2 + s->centroid[1], 1e-14);
     CHECK_NEAR(hi[1] - lo[1], 1, 1e-14);
+    double box[4], prev[3] = {-1, 3, 0};
+    imp_shape2d_swept_bounds(s, pose, prev, 0.01, box);
+    /* at prev the shape spans x in [-1.5, -0.5], y from 3 - centroid_y to 3 + 1.5 - centroid_y */
+    CHECK_NEAR(box[0], -1.5 - 0.01, 1e-14);
+    CHECK_NEAR(box[1], imp_min(lo[1], 3 - s->centroid[1]) - 0.01, 1e-14);
+    CHECK_NEAR(box[2], hi[0] + 0.01, 1e-14);
+    CHECK_NEAR(box[3], imp_max(hi[1], 4.5 - s->centroid[1]) + 0.01, 1e-14);
     imp_shape_release(s);
 }
 
