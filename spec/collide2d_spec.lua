@@ -130,6 +130,27 @@ describe("shape2d.detect", function()
     assert.near(2, hits[1].curvature, 1e-12)
   end)
 
+  it("a ball in a doughnut's hole meets only the hole's concave edge", function()
+    local ring = s2.path():move_to(2, 0):arc_to(2, 0, { center = { 0, 0 } }):close()
+      :path():move_to(1, 0):arc_to(1, 0, { center = { 0, 0 }, outside = false }):close():build()
+    local ball = s2.ball { radius = 0.3 }
+    for _, phi in ipairs { 0, 1, 2.5 } do
+      local u = { math.cos(phi), math.sin(phi) }
+      local hits = s2.detect({ shape = ring, angle = 0.3 },
+        { shape = ball, position = { 0.695 * u[1], 0.695 * u[2] } })
+      assert.are.equal(1, #hits)
+      assert.are.equal("contact", hits[1].kind)
+      assert.are.equal("edge_edge", hits[1].type)
+      assert.near(0.005, hits[1].distance, 1e-12)
+      assert.near({ -u[1], -u[2] }, hits[1].normal, 1e-12)
+      assert.near(-1, hits[1].normal_curvature, 1e-12)
+      assert.near(0.2, (s2.distance(ring, {}, ball, { position = { 0.5 * u[1], 0.5 * u[2] } })), 1e-12)
+      assert.near(-0.1, (s2.distance(ring, {}, ball, { position = { 0.8 * u[1], 0.8 * u[2] } })), 1e-12)
+      -- poking out of the outer rim: the way out is outward
+      assert.near(-0.4, (s2.distance(ring, {}, ball, { position = { 1.9 * u[1], 1.9 * u[2] } })), 1e-12)
+    end
+  end)
+
   it("edges marked collide = false are ignored", function()
     local s = s2.path():move_to(-1, -0.5):line_to(1, -0.5):line_to(1, 0.5)
       :line_to(-1, 0.5, { collide = false }):close():build()

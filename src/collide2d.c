@@ -23,7 +23,24 @@ typedef struct ctx {
     int unlimited;     /* distance queries: no depth limits on arc/arc penetrations */
     int have_best;
     imp_hit2d best;
+    /* set by edge_pass: both polygons and b's frame in a's, for the containment checks */
+    const imp_poly2d *ga, *gb;
+    imp_xf2 rel;
+    double tiny;
 } ctx;
+
+/* A point (a's centred frame) inside both bodies: the middle of a penetrating edge/edge pair
+   must be, else the circles overlap somewhere the polygons do not (a ball in a doughnut's hole
+   is inside the outer circle). Penetrations shallower than tiny pass (boundary rounding). */
+static int in_both(const ctx *c, imp_vec2 q, imp_vec2 qp, double d)
+{
+    if (d >= -c->tiny) {
+        return 1;
+    }
+    imp_vec2 m = imp_v2_scale(imp_v2_add(q, qp), 0.5);
+    return imp_poly2d_contains_centred(c->ga, m) &&
+           imp_poly2d_contains_centred(c->gb, imp_xf2_apply_inv(c->rel, m));
+}
 
 static imp_vec2 point_velocity(const imp_body2d *b, imp_vec2 w)
 {
@@ -105,11 +122,15 @@ static void arc_line(ctx *c, const imp_body2d *P, int ei, const imp_edge2d *e, c
     if (s < 0.0 || s > l->length) {
         return;
     }
+    imp_vec2 foot = imp_v2_madd(l->a, s, l->t);
+    if (!in_both(c, foot, deep, d)) {
+        return;
+    }
     imp_hit2d h = blank_hit(P, N, IMP_HIT_EDGE_EDGE);
     h.edge = ei;
     h.normal_edge = li;
     h.curvature = 1.0 / e->r;
-    emit(c, P, N, frame, &h, imp_v2_madd(l->a, s, l->t), deep, l->n, d, 0);
+    emit(c, P, N, frame, &h, foot, deep, l->n, d, 0);
 }
 
 /* convex arcs: e of N, f of P */
@@ -133,12 +154,16 @@ static void convex_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d 
     if (d > c->tol || (!c->unlimited && -d > imp_max(e->depth, f->depth))) {
         return;
     }
+    imp_vec2 q = imp_v2_madd(e->c, e->r, u), qp = imp_v2_madd(f->c, -f->r, u);
+    if (!in_both(c, q, qp, d)) {
+        return;
+    }
     imp_hit2d h = blank_hit(P, N, IMP_HIT_EDGE_EDGE);
     h.edge = fi;
     h.normal_edge = ei;
     h.curvature = 1.0 / f->r;
     h.normal_curvature = 1.0 / e->r;
-    emit(c, P, N, frame, &h, imp_v2_madd(e->c, e->r, u), imp_v2_madd(f->c, -f->r, u), u, d, 0);
+    emit(c, P, N, frame, &h, q, qp, u, d, 0);
 }
 
 /* concave arc e of N holding convex arc f of P */
@@ -159,13 +184,16 @@ static void concave_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d
     if (d > c->tol || (!c->unlimited && -d > f->depth)) {
         return;
     }
+    imp_vec2 q = imp_v2_madd(e->c, e->r, u), qp = imp_v2_madd(f->c, f->r, u);
+    if (!in_both(c, q, qp, d)) {
+        return;
+    }
     imp_hit2d h = blank_hit(P, N, IMP_HIT_EDGE_EDGE);
     h.edge = fi;
     h.normal_edge = ei;
     h.curvature = 1.0 / f->r;
     h.normal_curvature = -1.0 / e->r;
-    emit(c, P, N, frame, &h, imp_v2_madd(e->c, e->r, u), imp_v2_madd(f->c, f->r, u), imp_v2_neg(u),
-         d, 0);
+    emit(c, P, N, frame, &h, q, qp, imp_v2_neg(u), d, 0);
 }
 
 static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, const imp_body2d *B,
@@ -173,6 +201,10 @@ static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, const i
 {
     imp_xf2 xa = imp_xf2_from_pose(A->pose), xb = imp_xf2_from_pose(B->pose);
     imp_xf2 rel = imp_xf2_relative(xa, xb);
+    c->ga = ga;
+    c->gb = gb;
+    c->rel = rel;
+    c->tiny = 1e-9 * (ga->radius + gb->radius);
     for (int j = 0; j < gb->nedges; j++) {
         if (gb->edges[j].flags & IMP_EDGE_NO_COLLIDE) {
             continue;
