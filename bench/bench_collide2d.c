@@ -8,6 +8,7 @@
 
 #include "broadphase2d.h"
 #include "collide2d.h"
+#include "distance2d.h"
 #include "polygon2d.h"
 #include "scalar.h"
 

@@ -19,10 +19,7 @@ typedef struct ctx {
     double tol, vtol;
     imp_hit2d *out;
     int cap, n;
-    int deepest_only;  /* distance queries: keep only the most negative result in best */
-    int unlimited;     /* distance queries: no depth limits on arc/arc penetrations */
-    int have_best;
-    imp_hit2d best;
+    int unlimited;     /* penetration queries: no depth limits on arc/arc penetrations */
     /* set by edge_pass: both polygons and b's frame in a's, for the containment checks */
     const imp_poly2d *ga, *gb;
     imp_xf2 rel;
@@ -85,13 +82,6 @@ static int emit(ctx *c, const imp_body2d *P, const imp_body2d *N, imp_xf2 frame,
     h->normal[0] = wn.x, h->normal[1] = wn.y;
     h->distance = d;
     h->normal_velocity = vn;
-    if (c->deepest_only) {
-        if (!c->have_best || d < c->best.distance) {
-            c->best = *h;
-            c->have_best = 1;
-        }
-        return 1;
-    }
     if (c->n < c->cap) {
         c->out[c->n] = *h;
     }
@@ -504,165 +494,19 @@ int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_det
     return c.n;
 }
 
-/* ---- distance queries ---------------------------------------------------------------------- */
-
-/* min and max of x . n over the polygon's edges (frame of the edges) */
-static void project(const imp_poly2d *g, imp_xf2 x, imp_vec2 n, double *lo, double *hi, imp_vec2 *plo,
-                    imp_vec2 *phi)
-{
-    *lo = INFINITY;
-    *hi = -INFINITY;
-    for (int i = 0; i < g->nedges; i++) {
-        imp_edge2d e = imp_edge2d_transform(&g->edges[i], x);
-        imp_vec2 cand[4];
-        int m = 0;
-        cand[m++] = e.a;
-        cand[m++] = e.b;
-        if (e.kind == IMP_EDGE_ARC) {
-            if (imp_edge2d_in_span(&e, n, 0.0)) {
-                cand[m++] = imp_v2_madd(e.c, e.r, n);
-            }
-            if (imp_edge2d_in_span(&e, imp_v2_neg(n), 0.0)) {
-                cand[m++] = imp_v2_madd(e.c, -e.r, n);
-            }
-        }
-        for (int k = 0; k < m; k++) {
-            double s = imp_v2_dot(cand[k], n);
-            if (s < *lo) {
-                *lo = s;
-                *plo = cand[k];
-            }
-            if (s > *hi) {
-                *hi = s;
-                *phi = cand[k];
-            }
-        }
-    }
-}
-
-/* separating-axis estimate over straight-edge normals and the line of centres */
-static void sat_estimate(const imp_poly2d *ga, const imp_poly2d *gb, imp_xf2 rel, imp_distance2d *o,
-                         imp_vec2 *pa, imp_vec2 *pb, imp_vec2 *nrm)
-{
-    imp_xf2 id = imp_xf2_identity();
-    double best = INFINITY;
-    int total = ga->nedges + gb->nedges + 1;
-    for (int k = 0; k < total; k++) {
-        imp_vec2 n;
-        if (k < ga->nedges) {
-            if (ga->edges[k].kind != IMP_EDGE_LINE) {
-                continue;
-            }
-            n = ga->edges[k].n;
-        } else if (k < total - 1) {
-            const imp_edge2d *e = &gb->edges[k - ga->nedges];
-            if (e->kind != IMP_EDGE_LINE) {
-                continue;
-            }
-            n = imp_xf2_rot(rel, e->n);
-        } else {
-            n = imp_v2_normalize(rel.p);
-            if (!(imp_v2_len2(n) > 0.0)) {
-                n = imp_v2(1.0, 0.0);
-            }
-        }
-        double alo, ahi, blo, bhi;
-        imp_vec2 palo, pahi, pblo, pbhi;
-        project(ga, id, n, &alo, &ahi, &palo, &pahi);
-        project(gb, rel, n, &blo, &bhi, &pblo, &pbhi);
-        double up = ahi - blo, down = bhi - alo; /* b moved along +n or -n to separate */
-        if (up < best) {
-            best = up;
-            *nrm = n;
-            *pa = pahi;
-            *pb = pblo;
-        }
-        if (down < best) {
-            best = down;
-            *nrm = imp_v2_neg(n);
-            *pa = palo;
-            *pb = pbhi;
-        }
-    }
-    o->distance = -best;
-    o->exact = 0;
-}
-
-int imp_collide2d_distance(const imp_shape *a, const double *pose_a, const imp_shape *b,
-                           const double *pose_b, imp_distance2d *out)
+int imp_collide2d_penetrations(const imp_shape *a, const double *pose_a, const imp_shape *b,
+                               const double *pose_b, imp_hit2d *out, int capacity)
 {
     const imp_poly2d *ga = imp_shape2d_poly(a), *gb = imp_shape2d_poly(b);
-    if (ga == NULL || gb == NULL) {
+    if (ga == NULL || gb == NULL || capacity < 0 || (capacity > 0 && out == NULL)) {
         return -1;
     }
-    imp_xf2 xa = imp_xf2_from_pose(pose_a), xb = imp_xf2_from_pose(pose_b);
-    imp_xf2 rel = imp_xf2_relative(xa, xb);
-    double best = INFINITY;
-    imp_vec2 pa = imp_v2(0, 0), pb = imp_v2(0, 0), nrm = imp_v2(1, 0);
-    int overlap = 0;
-    for (int j = 0; j < gb->nedges && !overlap; j++) {
-        imp_edge2d eb = imp_edge2d_transform(&gb->edges[j], rel);
-        for (int i = 0; i < ga->nedges; i++) {
-            const imp_edge2d *ea = &ga->edges[i];
-            double gap = imp_v2_dist(ea->bc, eb.bc) - ea->br - eb.br;
-            if (gap > 0.0 && gap >= best) {
-                continue;
-            }
-            imp_vec2 pts[2], qa, qb;
-            if (gap <= 0.0 && imp_edge2d_intersect(ea, &eb, 0.0, pts) != 0) {
-                overlap = 1;
-                break;
-            }
-            double d = imp_edge2d_edge_distance(ea, &eb, &qa, &qb);
-            if (d < best) {
-                best = d;
-                pa = qa;
-                pb = qb;
-            }
-        }
-    }
-    if (!overlap) {
-        imp_vec2 vb = imp_xf2_apply(rel, gb->vertices[0].p);
-        imp_vec2 va = imp_xf2_apply_inv(rel, ga->vertices[0].p);
-        overlap = imp_poly2d_contains_centred(ga, vb) || imp_poly2d_contains_centred(gb, va);
-    }
-    out->exact = 1;
-    if (!overlap && best > 0.0) {
-        out->distance = best;
-        nrm = imp_v2_scale(imp_v2_sub(pb, pa), 1.0 / best);
-    } else {
-        /* deepest feature penetration, by the static detection with unlimited reach */
-        imp_body2d A = {a, 0, {pose_a[0], pose_a[1], pose_a[2]}, {0, 0, 0}, 0, {0, 0, 0}};
-        imp_body2d B = {b, 1, {pose_b[0], pose_b[1], pose_b[2]}, {0, 0, 0}, 0, {0, 0, 0}};
-        ctx c = {.tol = 0.0, .vtol = INFINITY, .deepest_only = 1, .unlimited = 1};
-        edge_pass(&c, &A, ga, &B, gb);
-        vertex_pass(&c, &A, ga, &B, gb, 1);
-        vertex_pass(&c, &B, gb, &A, ga, 1);
-        if (c.have_best && c.best.distance < 0.0) {
-            const imp_hit2d *h = &c.best;
-            imp_vec2 n = imp_v2(h->normal[0], h->normal[1]);
-            imp_vec2 q = imp_v2(h->point[0], h->point[1]), qp = imp_v2(h->point_primary[0], h->point_primary[1]);
-            /* back to a's frame: the hit is in world coordinates */
-            n = imp_xf2_rot_inv(xa, n);
-            q = imp_xf2_apply_inv(xa, q);
-            qp = imp_xf2_apply_inv(xa, qp);
-            if (h->normal_body == 0) {
-                nrm = n, pa = q, pb = qp;
-            } else {
-                nrm = imp_v2_neg(n), pa = qp, pb = q;
-            }
-            out->distance = h->distance;
-        } else if (overlap) {
-            sat_estimate(ga, gb, rel, out, &pa, &pb, &nrm);
-        } else {
-            out->distance = 0.0;  /* touching exactly */
-            imp_vec2 d = imp_v2_sub(rel.p, imp_v2(0, 0));
-            nrm = imp_v2_len2(d) > 0.0 ? imp_v2_normalize(d) : imp_v2(1.0, 0.0);
-        }
-    }
-    imp_vec2 wa = imp_xf2_apply(xa, pa), wb = imp_xf2_apply(xa, pb), wn = imp_xf2_rot(xa, nrm);
-    out->point_a[0] = wa.x, out->point_a[1] = wa.y;
-    out->point_b[0] = wb.x, out->point_b[1] = wb.y;
-    out->normal[0] = wn.x, out->normal[1] = wn.y;
-    return 0;
+    imp_body2d A = {a, 0, {pose_a[0], pose_a[1], pose_a[2]}, {0, 0, 0}, 0, {0, 0, 0}};
+    imp_body2d B = {b, 1, {pose_b[0], pose_b[1], pose_b[2]}, {0, 0, 0}, 0, {0, 0, 0}};
+    /* tolerance 0: only touching or penetrating features; no depth limits */
+    ctx c = {.tol = 0.0, .vtol = INFINITY, .out = out, .cap = capacity, .unlimited = 1};
+    edge_pass(&c, &A, ga, &B, gb);
+    vertex_pass(&c, &A, ga, &B, gb, 1);
+    vertex_pass(&c, &B, gb, &A, ga, 1);
+    return c.n;
 }

@@ -87,21 +87,11 @@ typedef struct imp_hit2d {
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
                          imp_hit2d *out, int capacity);
 
-typedef struct imp_distance2d {
-    double distance;   /* signed: > 0 gap, < 0 penetration depth */
-    double normal[2];  /* unit, world, pointing from a toward b */
-    double point_a[2]; /* nearest (or deepest) point of a, world */
-    double point_b[2]; /* nearest (or deepest) point of b, world */
-    int exact;         /* 1: the value is exact (always for gaps; for penetrations when found by
-                          a feature: vertex into edge, arc into line or arc); 0: estimated by
-                          separating axes (edges crossing with no feature inside the other) */
-} imp_distance2d;
-
-/* Signed distance between two posed shapes. Separated: the exact closest distance and points
-   (min over edge pairs). Overlapping: minus the deepest feature penetration (exact for circles,
-   arcs and a corner pushed into an edge). Returns 0, or -1 for a shape that is not a 2D
-   polygon. Cost O(Ea Eb). */
-int imp_collide2d_distance(const imp_shape *a, const double *pose_a, const imp_shape *b,
-                           const double *pose_b, imp_distance2d *out);
+/* Every touching or penetrating feature pair of two posed shapes, statically and at any depth
+   (distance <= 0; no tolerances, velocities or previous poses): the vertex/edge, arc/line and
+   arc/arc rules above without depth limits. Body ids are 0 for a and 1 for b. Returns the
+   count (more than capacity: call again), -1 for a shape that is not a 2D polygon. */
+int imp_collide2d_penetrations(const imp_shape *a, const double *pose_a, const imp_shape *b,
+                               const double *pose_b, imp_hit2d *out, int capacity);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collide2d.h"
+#include "distance2d.h"
 #include "edge2d.h"
 #include "lua_util.h"
 #include "polygon2d.h"

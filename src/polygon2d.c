@@ -471,6 +471,7 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         return NULL;
     }
     double radius = 0.0;
+    g->convex = np == 1;
     for (int i = 0; i < ne; i++) {
         imp_edge2d *e = &edges[i];
         int pi = previous_edge(path_start, edges, i);
@@ -482,7 +483,11 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         v->edge_out = i;
         v->decorated = 0;
         imp_vec2 tin = imp_edge2d_tangent_at(&edges[pi], 1.0), tout = imp_edge2d_tangent_at(e, 0.0);
-        v->corner = imp_v2_cross(tin, tout) > 1e-9;
+        double turn = imp_v2_cross(tin, tout);
+        v->corner = turn > 1e-9;
+        if (turn < -1e-9 || (e->kind == IMP_EDGE_ARC && !e->convex)) {
+            g->convex = 0;
+        }
         radius = imp_max(radius, imp_v2_len(e->a));
         if (e->kind == IMP_EDGE_ARC) {
             double lc = imp_v2_len(e->c);

@@ -52,6 +52,7 @@ typedef struct imp_vertex2d {
 typedef struct imp_poly2d {
     int nedges, npaths;
     int narcs;              /* how many edges are arcs (0: straight edges only) */
+    int convex;             /* 1: one path, no concave arc, no reflex corner */
     int nvertices;   /* end points first (nends of them), then decorated vertices */
     int nends;
     imp_edge2d *edges;      /* path by path, in order */

@@ -4,6 +4,7 @@
    pairs (finite values, unit normals, kinds consistent with the tolerances). */
 #include "check.h"
 #include "collide2d.h"
+#include "distance2d.h"
 #include "edge2d.h"
 #include "polygon2d.h"
 #include "scalar.h"
@@ -54,7 +55,10 @@ static int inside(const imp_shape *s, const double *pose, imp_vec2 w)
 
 TEST(random_pairs)
 {
-    imp_shape *shapes[7] = {
+    imp_path2d_cmd ring[6] = {{IMP_PATH_MOVE, 0.9, 0, 0, 0, 0, 0}, {IMP_PATH_ARC, 0.9, 0, 0, 0, 1, 0},
+                              {IMP_PATH_CLOSE, 0, 0, 0, 0, 0, 0}, {IMP_PATH_MOVE, 0.6, 0, 0, 0, 0, 0},
+                              {IMP_PATH_ARC, 0.6, 0, 0, 0, 0, 0}, {IMP_PATH_CLOSE, 0, 0, 0, 0, 0, 0}};
+    imp_shape *shapes[8] = {
         imp_shape2d_ball(0.4, 0.3, NULL),
         imp_shape2d_block(1, 0.6, NULL),
         imp_shape2d_ngon(5, 0.5, NULL),
@@ -62,15 +66,16 @@ TEST(random_pairs)
         imp_shape2d_arc_top_block(0.8, 0.5, 0.5, 1, 0.3, NULL),
         imp_shape2d_arc_top_block(0.8, 0.5, 0.6, 0, 0.3, NULL),
         imp_shape2d_frame(1.6, 1.2, 0.2, NULL),
+        imp_shape2d_polygon(ring, 6, 0.3, NULL),
     };
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 8; i++) {
         CHECK(shapes[i] != NULL);
     }
     static imp_vec2 sa[MAXS], sb[MAXS];
     imp_detect2d_params tol = {0.01, 0.5};
-    int separated = 0, overlapping = 0, exact = 0;
-    for (int trial = 0; trial < 300; trial++) {
-        const imp_shape *a = shapes[trial % 7], *b = shapes[(trial / 7) % 7];
+    int separated = 0, overlapping = 0, exact = 0, convex_checked = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        const imp_shape *a = shapes[trial % 8], *b = shapes[(trial / 8) % 8];
         double pa[3] = {0, 0, 2 * IMP_PI * rnd()};
         double pb[3] = {2.4 * rnd() - 1.2, 2.4 * rnd() - 1.2, 2 * IMP_PI * rnd()};
         imp_distance2d r;
@@ -100,6 +105,33 @@ TEST(random_pairs)
             exact += r.exact;
             /* the boundaries cross (sampled gap within the spacing) or one holds the other */
             CHECK(dmin <= H || inside(a, pa, sb[0]) || inside(b, pb, sa[0]));
+            /* moving b by the depth along the normal separates the samples' projections or at
+               least leaves no sample of b inside a (a separate check of the translation) */
+            double m = -r.distance + 1e-7;
+            double pb2[3] = {pb[0] + m * r.normal[0], pb[1] + m * r.normal[1], pb[2]};
+            imp_distance2d r2;
+            CHECK(imp_collide2d_distance(a, pa, b, pb2, &r2) == 0);
+            CHECK(r2.distance > 0);
+            if (imp_shape2d_poly(a)->convex && imp_shape2d_poly(b)->convex) {
+                /* minimum translation distance by brute force over 7200 directions of the
+                   sampled boundaries: min over n of the overlap of the projections */
+                CHECK(r.exact);
+                int nb2 = sample(b, pb, sb);
+                double mtd = INFINITY;
+                for (int k = 0; k < 7200; k++) {
+                    double t = 2 * IMP_PI * k / 7200, cx = cos(t), sy = sin(t);
+                    double ahi = -INFINITY, blo = INFINITY;
+                    for (int i = 0; i < na; i++) {
+                        ahi = imp_max(ahi, sa[i].x * cx + sa[i].y * sy);
+                    }
+                    for (int j = 0; j < nb2; j++) {
+                        blo = imp_min(blo, sb[j].x * cx + sb[j].y * sy);
+                    }
+                    mtd = imp_min(mtd, ahi - blo);
+                }
+                CHECK_NEAR(-r.distance, mtd, 2e-3);
+                convex_checked++;
+            }
         }
         /* detection on the same pair, moving, with previous poses */
         imp_body2d A = {a, 1, {pa[0], pa[1], pa[2]}, {pa[0], pa[1], pa[2]}, 1, {0, 0, 0}};
@@ -124,9 +156,9 @@ TEST(random_pairs)
         }
     }
     CHECK(separated > 50 && overlapping > 50);
-    printf("random pairs: %d separated, %d overlapping (%d with exact feature depth)\n", separated,
-           overlapping, exact);
-    for (int i = 0; i < 7; i++) {
+    printf("random pairs: %d separated, %d overlapping (%d exact, %d convex pairs checked against "
+           "a brute-force minimum translation)\n", separated, overlapping, exact, convex_checked);
+    for (int i = 0; i < 8; i++) {
         imp_shape_release(shapes[i]);
     }
 }
