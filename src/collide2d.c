@@ -472,6 +472,13 @@ int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_det
         !(p->velocity_tol >= 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {
         return -1;
     }
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(a->pose[k]) || !isfinite(b->pose[k]) || !isfinite(a->velocity[k]) ||
+            !isfinite(b->velocity[k]) || (a->has_prev && !isfinite(a->prev_pose[k])) ||
+            (b->has_prev && !isfinite(b->prev_pose[k]))) {
+            return -1;
+        }
+    }
     ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol, .out = out, .cap = capacity};
     /* bounding circles over the step (the centre of b relative to a, old and new) */
     imp_xf2 xa = imp_xf2_from_pose(a->pose), xb = imp_xf2_from_pose(b->pose);
@@ -500,6 +507,11 @@ int imp_collide2d_penetrations(const imp_shape *a, const double *pose_a, const i
     const imp_poly2d *ga = imp_shape2d_poly(a), *gb = imp_shape2d_poly(b);
     if (ga == NULL || gb == NULL || capacity < 0 || (capacity > 0 && out == NULL)) {
         return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(pose_a[k]) || !isfinite(pose_b[k])) {
+            return -1;
+        }
     }
     imp_body2d A = {a, 0, {pose_a[0], pose_a[1], pose_a[2]}, {0, 0, 0}, 0, {0, 0, 0}};
     imp_body2d B = {b, 1, {pose_b[0], pose_b[1], pose_b[2]}, {0, 0, 0}, 0, {0, 0, 0}};

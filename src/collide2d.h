@@ -81,7 +81,8 @@ typedef struct imp_hit2d {
 /* Detects between bodies a and b. Writes at most capacity results into out and returns how
    many were found (more than capacity means out was too small: call again with room for the
    returned count; the duplicate merging runs only when everything fitted, so the second call
-   may return fewer). Returns -1 when a shape is not a 2D polygon or the tolerances are bad.
+   may return fewer). Returns -1 when a shape is not a 2D polygon, the tolerances are bad or a
+   pose or velocity is not finite.
    Cost: O(Ea Eb) edge pairs (pruned by bounding circles) + O(Va Eb + Vb Ea) vertex tests
    after a bounding-circle rejection; no allocation. */
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,

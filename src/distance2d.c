@@ -175,6 +175,11 @@ int imp_collide2d_distance(const imp_shape *a, const double *pose_a, const imp_s
     if (ga == NULL || gb == NULL) {
         return -1;
     }
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(pose_a[k]) || !isfinite(pose_b[k])) {
+            return -1;
+        }
+    }
     imp_xf2 xa = imp_xf2_from_pose(pose_a), xb = imp_xf2_from_pose(pose_b);
     imp_xf2 rel = imp_xf2_relative(xa, xb);
     imp_vec2 pa = imp_v2(0, 0), pb = imp_v2(0, 0), nrm = imp_v2(1, 0);

@@ -22,7 +22,7 @@ typedef struct imp_distance2d {
    from arc centres to the other shape's vertices and arc centres: the normals of the
    Minkowski difference, so the answer is the exact minimum translation for convex shapes).
    A candidate is accepted after checking that moving b by it leaves no crossing edges and no
-   containment. Returns 0, or -1 for a shape that is not a 2D polygon. No NaN for touching,
+   containment. Returns 0, or -1 for a shape that is not a 2D polygon or a non-finite pose. No NaN for touching,
    containing or concentric shapes. */
 int imp_collide2d_distance(const imp_shape *a, const double *pose_a, const imp_shape *b,
                            const double *pose_b, imp_distance2d *out);

@@ -279,6 +279,10 @@ TEST(no_collide_edges_and_capacity)
     CHECK(imp_collide2d_detect(&a, &b, &tol, NULL, 0) == 2);
     imp_detect2d_params bad = {0, 0.5};
     CHECK(imp_collide2d_detect(&a, &b, &bad, hits, 4) == -1);
+    b.pose[1] = NAN;
+    CHECK(imp_collide2d_detect(&a, &b, &tol, hits, 4) == -1);
+    imp_distance2d r;
+    CHECK(imp_collide2d_distance(s, a.pose, blk, b.pose, &r) == -1);
     imp_shape_release(s);
     imp_shape_release(blk);
 }
