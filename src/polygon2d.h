@@ -107,6 +107,14 @@ typedef struct imp_poly2d_error {
 imp_shape *imp_shape2d_polygon(const imp_path2d_cmd *cmds, int ncmds, double spacing,
                                imp_poly2d_error *err);
 
+/* For the presets: the same with the shape kind (IMP_POLY_KIND_*) and, when symmetry fixes it,
+   the exact centroid in shape coordinates (NULL: computed). */
+enum { IMP_POLY_KIND_POLYGON = 0, IMP_POLY_KIND_CIRCLE = 1, IMP_POLY_KIND_RECTANGLE = 2 };
+imp_shape *imp_shape2d_polygon_kind(int kind, const imp_path2d_cmd *cmds, int ncmds, double spacing,
+                                    const imp_vec2 *centroid, imp_poly2d_error *err);
+/* Fills err (may be NULL) with status and a message formatted with one number; returns status. */
+int imp_poly2d_fail(imp_poly2d_error *err, int status, const char *fmt, double value);
+
 /* The polygon of a 2D shape built here (every 2D shape of impact); NULL for other shapes. */
 const imp_poly2d *imp_shape2d_poly(const imp_shape *s);
 
