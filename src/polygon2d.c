@@ -372,15 +372,28 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         fail(err, IMP_POLY_ZERO_AREA, "no paths: draw at least one closed path");
         return NULL;
     }
-    /* length scale for tolerances: the extent of every coordinate given */
-    double L = 0.0;
+    /* length scale for tolerances: the extent of the points and the arcs' radii, plus a floor
+       for the rounding of large coordinates */
+    double lox = INFINITY, loy = INFINITY, hix = -INFINITY, hiy = -INFINITY, ext = 0.0, mag = 0.0;
+    imp_vec2 cur = {0.0, 0.0};
     for (int k = 0; k < ncmds; k++) {
-        L = imp_max(L, imp_max(fabs(cmds[k].x), fabs(cmds[k].y)));
-        if (cmds[k].op == IMP_PATH_ARC) {
-            L = imp_max(L, imp_max(fabs(cmds[k].cx), fabs(cmds[k].cy)));
+        const imp_path2d_cmd *c = &cmds[k];
+        if (c->op == IMP_PATH_CLOSE || !isfinite(c->x) || !isfinite(c->y)) {
+            continue;
         }
+        lox = imp_min(lox, c->x), hix = imp_max(hix, c->x);
+        loy = imp_min(loy, c->y), hiy = imp_max(hiy, c->y);
+        mag = imp_max(mag, imp_max(fabs(c->x), fabs(c->y)));
+        if (c->op == IMP_PATH_ARC && isfinite(c->cx) && isfinite(c->cy)) {
+            ext = imp_max(ext, imp_v2_dist(cur, imp_v2(c->cx, c->cy)));
+        }
+        cur = imp_v2(c->x, c->y);
     }
-    double tol = 1e-9 * (L > 0.0 ? L : 1.0);
+    if (hix >= lox) {
+        ext = imp_max(ext, imp_max(hix - lox, hiy - loy));
+    }
+    double L = ext > 0.0 ? ext : 1.0;
+    double tol = 1e-9 * L + 1e-13 * mag;
 
     imp_edge2d *edges = malloc((size_t)(ncmds + 1) * sizeof *edges);
     int *path_start = malloc((size_t)(ncmds + 2) * sizeof *path_start);

@@ -94,6 +94,23 @@ TEST(rotated_rectangle_by_path)
     imp_shape_release(s);
 }
 
+TEST(scale_invariant_tolerances)
+{
+    /* a unit triangle far from the origin and a micro triangle both build, with their areas */
+    imp_path2d_cmd far[] = {MOVE(1e6, 1e6), LINE(1e6 + 1, 1e6), LINE(1e6 + 1, 1e6 + 1), CLOSE};
+    imp_shape *s = poly(far, N(far));
+    CHECK(s != NULL);
+    CHECK_CLOSE(s->measure, 0.5, 1e-9, 0);
+    CHECK_NEAR(s->centroid[0], 1e6 + 2.0 / 3, 1e-9);
+    CHECK_CLOSE(s->inertia.m[2][2], 0.5 * (1 + 1 + 2) / 36 * 1, 1e-6, 0); /* legs 1, 1: A (a^2 + b^2 + c^2) / 36 */
+    imp_shape_release(s);
+    imp_path2d_cmd micro[] = {MOVE(0, 0), LINE(1e-6, 0), LINE(1e-6, 1e-6), CLOSE};
+    s = poly(micro, N(micro));
+    CHECK(s != NULL);
+    CHECK_CLOSE(s->measure, 0.5e-12, 1e-12, 0);
+    imp_shape_release(s);
+}
+
 TEST(ngon_triangle_formula)
 {
     for (int n = 3; n <= 12; n++) {
@@ -359,6 +376,7 @@ int main(int argc, char **argv)
     RUN(circle_off_origin);
     RUN(basic_circle_and_rectangle_keep_their_meaning);
     RUN(rotated_rectangle_by_path);
+    RUN(scale_invariant_tolerances);
     RUN(ngon_triangle_formula);
     RUN(frame_and_doughnut);
     RUN(sector);
