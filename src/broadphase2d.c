@@ -1,0 +1,168 @@
+/* broadphase2d.c: coherent sort-and-sweep (see broadphase2d.h). */
+#include "broadphase2d.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int item_cmp(const void *x, const void *y)
+{
+    const imp_bp2d_item *a = x, *b = y;
+    if (a->key != b->key) {
+        return a->key < b->key ? -1 : 1;
+    }
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+    const int *a = x, *b = y;
+    if (a[0] != b[0]) {
+        return a[0] < b[0] ? -1 : 1;
+    }
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static int reserve(imp_bp2d *bp, int n)
+{
+    if (n <= bp->cap) {
+        return 0;
+    }
+    int cap = bp->cap > 0 ? bp->cap : 16;
+    while (cap < n) {
+        cap *= 2;
+    }
+    imp_bp2d_item *s = realloc(bp->scratch, (size_t)cap * sizeof *s);
+    if (s == NULL) {
+        return -1;
+    }
+    bp->scratch = s;
+    double *sorted = realloc(bp->sorted, (size_t)cap * 4 * sizeof *sorted);
+    if (sorted == NULL) {
+        return -1;
+    }
+    bp->sorted = sorted;
+    bp->cap = cap;
+    return 0;
+}
+
+static void full_sort(imp_bp2d *bp, const double *boxes, int n)
+{
+    for (int i = 0; i < n; i++) {
+        bp->scratch[i].key = boxes[4 * i];
+        bp->scratch[i].index = i;
+    }
+    qsort(bp->scratch, (size_t)n, sizeof *bp->scratch, item_cmp);
+    bp->full_sorts++;
+}
+
+/* ties broken by index so the order is a function of the boxes alone */
+static int before(const imp_bp2d_item *a, const imp_bp2d_item *b)
+{
+    return a->key < b->key || (a->key == b->key && a->index < b->index);
+}
+
+/* insertion sort of the previous order under the new keys; 0 when it gave up (too many moves) */
+static int repair(imp_bp2d *bp, const double *boxes, int n)
+{
+    long long limit = 8LL * n + 64, moves = 0;
+    imp_bp2d_item *o = bp->scratch;
+    for (int i = 0; i < n; i++) {
+        o[i].key = boxes[4 * o[i].index];
+    }
+    for (int i = 1; i < n; i++) {
+        imp_bp2d_item v = o[i];
+        int j = i;
+        while (j > 0 && before(&v, &o[j - 1])) {
+            o[j] = o[j - 1];
+            j--;
+            if (++moves > limit) {
+                o[j] = v;
+                bp->shifts = moves;
+                return 0;
+            }
+        }
+        o[j] = v;
+    }
+    bp->shifts = moves;
+    return 1;
+}
+
+static int add_pair(imp_bp2d *bp, int a, int b)
+{
+    if (bp->npairs == bp->pair_cap) {
+        int cap = bp->pair_cap > 0 ? 2 * bp->pair_cap : 64;
+        int *p = realloc(bp->pairs, (size_t)cap * 2 * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        bp->pairs = p;
+        bp->pair_cap = cap;
+    }
+    bp->pairs[2 * bp->npairs] = a < b ? a : b;
+    bp->pairs[2 * bp->npairs + 1] = a < b ? b : a;
+    bp->npairs++;
+    return 0;
+}
+
+int imp_bp2d_update(imp_bp2d *bp, const double *boxes, int n, const imp_pairset *exclude)
+{
+    if (n < 0) {
+        n = 0;
+    }
+    for (int i = 0; i < 4 * n; i++) {
+        if (isnan(boxes[i])) {
+            return -2;
+        }
+    }
+    if (reserve(bp, n) != 0) {
+        return -1;
+    }
+    if (n != bp->n) {
+        bp->n = n;
+        full_sort(bp, boxes, n);
+    } else if (!repair(bp, boxes, n)) {
+        full_sort(bp, boxes, n);
+    }
+    bp->npairs = 0;
+    const imp_bp2d_item *o = bp->scratch;
+    double *sb = bp->sorted;
+    for (int i = 0; i < n; i++) {
+        const double *b = boxes + 4 * o[i].index;
+        sb[4 * i] = b[0], sb[4 * i + 1] = b[1], sb[4 * i + 2] = b[2], sb[4 * i + 3] = b[3];
+    }
+    for (int i = 0; i < n; i++) {
+        const double *ba = sb + 4 * i;
+        if (ba[2] < ba[0] || ba[3] < ba[1]) {
+            continue;  /* empty */
+        }
+        for (int j = i + 1; j < n; j++) {
+            const double *bb = sb + 4 * j;
+            if (bb[0] > ba[2]) {
+                break;
+            }
+            if (bb[2] < bb[0] || bb[3] < bb[1] || bb[3] < ba[1] || bb[1] > ba[3]) {
+                continue;
+            }
+            int a = o[i].index, b = o[j].index;
+            if (exclude != NULL && imp_pairset_contains(exclude, a, b)) {
+                continue;
+            }
+            if (add_pair(bp, a, b) != 0) {
+                return -1;
+            }
+        }
+    }
+    if (bp->sort_pairs) {
+        qsort(bp->pairs, (size_t)bp->npairs, 2 * sizeof *bp->pairs, pair_cmp);
+    }
+    return bp->npairs;
+}
+
+void imp_bp2d_free(imp_bp2d *bp)
+{
+    free(bp->scratch);
+    free(bp->sorted);
+    free(bp->pairs);
+    imp_bp2d e = IMP_BP2D_EMPTY;
+    *bp = e;
+}

@@ -1,0 +1,524 @@
+/* collide2d.c: narrow phase between two posed polygons (see collide2d.h for the rules).
+   Edge/edge tests run in body a's centred frame; vertex/edge tests in the normal body's frame.
+   No allocation: results go to the caller's array. */
+#include "collide2d.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "edge2d.h"
+#include "polygon2d.h"
+#include "scalar.h"
+#include "xform2d.h"
+
+/* angular slack of span tests (radians): an arc ending exactly where it touches (a rounded
+   corner meeting a flat face) must not flicker with rounding */
+#define SPAN_SLACK 1e-9
+
+typedef struct ctx {
+    double tol, vtol;
+    imp_hit2d *out;
+    int cap, n;
+    int unlimited;     /* penetration queries: no depth limits on arc/arc penetrations */
+    /* set by edge_pass: both polygons and b's frame in a's, for the containment checks */
+    const imp_poly2d *ga, *gb;
+    imp_xf2 rel;
+    double tiny;
+} ctx;
+
+/* A point (a's centred frame) inside both bodies: the middle of a penetrating edge/edge pair
+   must be, else the circles overlap somewhere the polygons do not (a ball in a doughnut's hole
+   is inside the outer circle). Penetrations shallower than tiny pass (boundary rounding). */
+static int in_both(const ctx *c, imp_vec2 q, imp_vec2 qp, double d)
+{
+    if (d >= -c->tiny) {
+        return 1;
+    }
+    imp_vec2 m = imp_v2_scale(imp_v2_add(q, qp), 0.5);
+    return imp_poly2d_contains_centred(c->ga, m) &&
+           imp_poly2d_contains_centred(c->gb, imp_xf2_apply_inv(c->rel, m));
+}
+
+static imp_vec2 point_velocity(const imp_body2d *b, imp_vec2 w)
+{
+    imp_vec2 r = imp_v2(w.x - b->pose[0], w.y - b->pose[1]);
+    return imp_v2_add(imp_v2(b->velocity[0], b->velocity[1]), imp_v2_cross_sv(b->velocity[2], r));
+}
+
+static imp_hit2d blank_hit(const imp_body2d *P, const imp_body2d *N, int type)
+{
+    imp_hit2d h;
+    h.body = P->id;
+    h.normal_body = N->id;
+    h.kind = IMP_HIT_COLLISION;
+    h.type = type;
+    h.vertex = h.edge = h.normal_edge = h.normal_vertex = -1;
+    h.decorated = h.swept = 0;
+    h.curvature = h.normal_curvature = 0.0;
+    h.distance = h.normal_velocity = 0.0;
+    h.point[0] = h.point[1] = h.point_primary[0] = h.point_primary[1] = 0.0;
+    h.normal[0] = h.normal[1] = 0.0;
+    return h;
+}
+
+/* Completes h from frame-local geometry, classifies it and stores it; 0 when dropped. */
+static int emit(ctx *c, const imp_body2d *P, const imp_body2d *N, imp_xf2 frame, imp_hit2d *h,
+                imp_vec2 q, imp_vec2 qp, imp_vec2 n, double d, int swept)
+{
+    imp_vec2 wq = imp_xf2_apply(frame, q), wqp = imp_xf2_apply(frame, qp), wn = imp_xf2_rot(frame, n);
+    double vn = imp_v2_dot(imp_v2_sub(point_velocity(P, wq), point_velocity(N, wq)), wn);
+    int kind;
+    if (swept || d < 0.0) {
+        kind = IMP_HIT_COLLISION;
+    } else if (d > c->tol || vn > c->vtol) {
+        return 0;
+    } else {
+        kind = vn < -c->vtol ? IMP_HIT_IMMINENT : IMP_HIT_CONTACT;
+    }
+    h->kind = kind;
+    h->swept = swept;
+    h->point[0] = wq.x, h->point[1] = wq.y;
+    h->point_primary[0] = wqp.x, h->point_primary[1] = wqp.y;
+    h->normal[0] = wn.x, h->normal[1] = wn.y;
+    h->distance = d;
+    h->normal_velocity = vn;
+    if (c->n < c->cap) {
+        c->out[c->n] = *h;
+    }
+    c->n++;
+    return 1;
+}
+
+/* ---- edge/edge ----------------------------------------------------------------------------- */
+
+/* convex arc e of P against straight edge l of N */
+static void arc_line(ctx *c, const imp_body2d *P, int ei, const imp_edge2d *e, const imp_body2d *N,
+                     int li, const imp_edge2d *l, imp_xf2 frame)
+{
+    double dc = imp_v2_dot(imp_v2_sub(e->c, l->a), l->n);
+    if (!(dc > 0.0)) {
+        return;  /* the centre must stay outside the line */
+    }
+    double d = dc - e->r;
+    if (d > c->tol) {
+        return;
+    }
+    imp_vec2 u = imp_v2_neg(l->n);
+    if (!imp_edge2d_in_span(e, u, SPAN_SLACK)) {
+        return;
+    }
+    imp_vec2 deep = imp_v2_madd(e->c, e->r, u);
+    double s = imp_v2_dot(imp_v2_sub(deep, l->a), l->t);
+    if (s < 0.0 || s > l->length) {
+        return;
+    }
+    imp_vec2 foot = imp_v2_madd(l->a, s, l->t);
+    if (!in_both(c, foot, deep, d)) {
+        return;
+    }
+    imp_hit2d h = blank_hit(P, N, IMP_HIT_EDGE_EDGE);
+    h.edge = ei;
+    h.normal_edge = li;
+    h.curvature = 1.0 / e->r;
+    emit(c, P, N, frame, &h, foot, deep, l->n, d, 0);
+}
+
+/* convex arcs: e of N, f of P */
+static void convex_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d *e,
+                          const imp_body2d *P, int fi, const imp_edge2d *f, imp_xf2 frame)
+{
+    imp_vec2 D = imp_v2_sub(f->c, e->c);
+    double dist = imp_v2_len(D);
+    imp_vec2 u;
+    if (dist > 0.0) {
+        u = imp_v2_scale(D, 1.0 / dist);
+    } else if (c->unlimited) {
+        u = imp_v2(1.0, 0.0);  /* concentric: every direction is as deep */
+    } else {
+        return;
+    }
+    if (!imp_edge2d_in_span(e, u, SPAN_SLACK) || !imp_edge2d_in_span(f, imp_v2_neg(u), SPAN_SLACK)) {
+        return;
+    }
+    double d = dist - e->r - f->r;
+    if (d > c->tol || (!c->unlimited && -d > imp_max(e->depth, f->depth))) {
+        return;
+    }
+    imp_vec2 q = imp_v2_madd(e->c, e->r, u), qp = imp_v2_madd(f->c, -f->r, u);
+    if (!in_both(c, q, qp, d)) {
+        return;
+    }
+    imp_hit2d h = blank_hit(P, N, IMP_HIT_EDGE_EDGE);
+    h.edge = fi;
+    h.normal_edge = ei;
+    h.curvature = 1.0 / f->r;
+    h.normal_curvature = 1.0 / e->r;
+    emit(c, P, N, frame, &h, q, qp, u, d, 0);
+}
+
+/* concave arc e of N holding convex arc f of P */
+static void concave_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d *e,
+                           const imp_body2d *P, int fi, const imp_edge2d *f, imp_xf2 frame)
+{
+    if (!(e->r > f->r)) {
+        return;
+    }
+    imp_vec2 D = imp_v2_sub(f->c, e->c);
+    double dist = imp_v2_len(D);
+    imp_vec2 u = dist > 0.0 ? imp_v2_scale(D, 1.0 / dist)
+                            : imp_v2_normalize(imp_v2_sub(imp_edge2d_point_at(e, 0.5), e->c));
+    if (!imp_edge2d_in_span(e, u, SPAN_SLACK) || !imp_edge2d_in_span(f, u, SPAN_SLACK)) {
+        return;
+    }
+    double d = e->r - f->r - dist;
+    if (d > c->tol || (!c->unlimited && -d > f->depth)) {
+        return;
+    }
+    imp_vec2 q = imp_v2_madd(e->c, e->r, u), qp = imp_v2_madd(f->c, f->r, u);
+    if (!in_both(c, q, qp, d)) {
+        return;
+    }
+    imp_hit2d h = blank_hit(P, N, IMP_HIT_EDGE_EDGE);
+    h.edge = fi;
+    h.normal_edge = ei;
+    h.curvature = 1.0 / f->r;
+    h.normal_curvature = -1.0 / e->r;
+    emit(c, P, N, frame, &h, q, qp, imp_v2_neg(u), d, 0);
+}
+
+static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, const imp_body2d *B,
+                      const imp_poly2d *gb)
+{
+    imp_xf2 xa = imp_xf2_from_pose(A->pose), xb = imp_xf2_from_pose(B->pose);
+    imp_xf2 rel = imp_xf2_relative(xa, xb);
+    c->ga = ga;
+    c->gb = gb;
+    c->rel = rel;
+    c->tiny = 1e-9 * (ga->radius + gb->radius);
+    for (int j = 0; j < gb->nedges; j++) {
+        if (gb->edges[j].flags & IMP_EDGE_NO_COLLIDE) {
+            continue;
+        }
+        int bline = gb->edges[j].kind == IMP_EDGE_LINE; /* straight/straight: vertex tests */
+        imp_edge2d eb = imp_edge2d_transform(&gb->edges[j], rel);
+        for (int i = 0; i < ga->nedges; i++) {
+            const imp_edge2d *ea = &ga->edges[i];
+            if ((ea->flags & IMP_EDGE_NO_COLLIDE) || (bline && ea->kind == IMP_EDGE_LINE)) {
+                continue;
+            }
+            if (imp_v2_dist(ea->bc, eb.bc) > ea->br + eb.br + c->tol) {
+                continue;
+            }
+            if (ea->kind == IMP_EDGE_ARC && eb.kind == IMP_EDGE_LINE) {
+                if (ea->convex) {
+                    arc_line(c, A, i, ea, B, j, &eb, xa);
+                }
+            } else if (ea->kind == IMP_EDGE_LINE) {
+                if (eb.convex) {
+                    arc_line(c, B, j, &eb, A, i, ea, xa);
+                }
+            } else if (ea->convex && eb.convex) {
+                convex_convex(c, A, i, ea, B, j, &eb, xa);
+            } else if (!ea->convex && eb.convex) {
+                concave_convex(c, A, i, ea, B, j, &eb, xa);
+            } else if (ea->convex && !eb.convex) {
+                concave_convex(c, B, j, &eb, A, i, ea, xa);
+            }
+        }
+    }
+}
+
+/* ---- vertex/edge --------------------------------------------------------------------------- */
+
+static double point_segment_distance(imp_vec2 p, imp_vec2 a, imp_vec2 b)
+{
+    imp_vec2 d = imp_v2_sub(b, a);
+    double l2 = imp_v2_dot(d, d);
+    double s = l2 > 0.0 ? imp_clamp(imp_v2_dot(imp_v2_sub(p, a), d) / l2, 0.0, 1.0) : 0.0;
+    return imp_v2_dist(p, imp_v2_madd(a, s, d));
+}
+
+/* an edge/edge result already stored between edge pe of P and edge ne of N */
+static int has_edge_edge(const ctx *c, const imp_body2d *P, int pe1, int pe2, const imp_body2d *N,
+                         int ne)
+{
+    int m = c->n < c->cap ? c->n : c->cap;
+    for (int k = 0; k < m; k++) {
+        const imp_hit2d *h = &c->out[k];
+        if (h->type != IMP_HIT_EDGE_EDGE) {
+            continue;
+        }
+        if (h->body == P->id && h->normal_body == N->id && h->normal_edge == ne &&
+            (h->edge == pe1 || h->edge == pe2)) {
+            return 1;
+        }
+        if (h->body == N->id && h->normal_body == P->id && h->edge == ne &&
+            (h->normal_edge == pe1 || h->normal_edge == pe2)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* the same two corners already paired, seen from the other body */
+static int has_vertex_vertex(const ctx *c, const imp_body2d *P, int pv, const imp_body2d *N, int nv)
+{
+    int m = c->n < c->cap ? c->n : c->cap;
+    for (int k = 0; k < m; k++) {
+        const imp_hit2d *h = &c->out[k];
+        if (h->type == IMP_HIT_VERTEX_VERTEX && h->body == P->id && h->normal_body == N->id &&
+            h->vertex == pv && h->normal_vertex == nv) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int collides(const imp_edge2d *e) { return !(e->flags & IMP_EDGE_NO_COLLIDE); }
+
+/* vertices of P against edges of N, in N's centred frame */
+static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d *P,
+                        const imp_poly2d *gp, int statics_only)
+{
+    imp_xf2 xn = imp_xf2_from_pose(N->pose);
+    imp_xf2 rel = imp_xf2_relative(xn, imp_xf2_from_pose(P->pose));
+    int swept = !statics_only && (N->has_prev || P->has_prev);
+    imp_xf2 rel_old = rel;
+    if (swept) {
+        rel_old = imp_xf2_relative(imp_xf2_from_pose(N->has_prev ? N->prev_pose : N->pose),
+                                   imp_xf2_from_pose(P->has_prev ? P->prev_pose : P->pose));
+    }
+    /* every point of P stays within its radius of the segment between its old and new centre */
+    if (point_segment_distance(imp_v2(0, 0), rel_old.p, rel.p) > gn->radius + gp->radius + c->tol &&
+        !c->unlimited) {
+        return;
+    }
+    double scale = gn->radius + gp->radius;
+    for (int i = 0; i < gp->nvertices; i++) {
+        const imp_vertex2d *v = &gp->vertices[i];
+        if (!collides(&gp->edges[v->edge_in]) && !collides(&gp->edges[v->edge_out])) {
+            continue;
+        }
+        int yields = v->decorated || !v->corner;
+        imp_vec2 p = imp_xf2_apply(rel, v->p);
+        if (swept) {
+            imp_vec2 po = imp_xf2_apply(rel_old, v->p);
+            if ((po.x != p.x || po.y != p.y) &&
+                point_segment_distance(imp_v2(0, 0), po, p) <= gn->radius) {
+                double best_s = 2.0;
+                int best_e = -1;
+                imp_vec2 best_q = p;
+                for (int k = 0; k < gn->nedges; k++) {
+                    const imp_edge2d *e = &gn->edges[k];
+                    if (!collides(e) || point_segment_distance(e->bc, po, p) > e->br * (1.0 + 1e-12)) {
+                        continue;
+                    }
+                    double s;
+                    imp_vec2 q;
+                    if (imp_edge2d_segment_hit(e, po, p, &s, &q) && s < best_s) {
+                        best_s = s;
+                        best_e = k;
+                        best_q = q;
+                    }
+                }
+                if (best_e >= 0) {
+                    if (yields && has_edge_edge(c, P, v->edge_in, v->edge_out, N, best_e)) {
+                        continue;
+                    }
+                    const imp_edge2d *e = &gn->edges[best_e];
+                    double d = imp_edge2d_support_distance(e, p);
+                    if (d >= 0.0) {
+                        d = -imp_v2_dist(p, best_q);  /* went through: depth along its path */
+                    }
+                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                    h.vertex = i;
+                    h.normal_edge = best_e;
+                    h.decorated = v->decorated;
+                    h.normal_curvature = imp_edge2d_curvature(e);
+                    emit(c, P, N, xn, &h, best_q, p, imp_edge2d_normal_at(e, best_q), d, 1);
+                    continue;
+                }
+            }
+        }
+        if (yields || imp_v2_len(p) > gn->radius + c->tol) {
+            continue;
+        }
+        if (imp_poly2d_contains_centred(gn, p)) {
+            double best = INFINITY;
+            int be = -1;
+            imp_vec2 bq = p;
+            for (int k = 0; k < gn->nedges; k++) {
+                if (!collides(&gn->edges[k])) {
+                    continue;
+                }
+                imp_vec2 q;
+                int interior;
+                double d = imp_edge2d_closest(&gn->edges[k], p, &q, &interior);
+                if (d < best) {
+                    best = d;
+                    be = k;
+                    bq = q;
+                }
+            }
+            if (be >= 0) {
+                imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                h.vertex = i;
+                h.normal_edge = be;
+                h.normal_curvature = imp_edge2d_curvature(&gn->edges[be]);
+                emit(c, P, N, xn, &h, bq, p, imp_edge2d_normal_at(&gn->edges[be], bq), -best, 0);
+            }
+            continue;
+        }
+        int near_edge = 0, bv = -1;
+        double bvd = INFINITY;
+        imp_vec2 bvq = p;
+        for (int k = 0; k < gn->nedges; k++) {
+            const imp_edge2d *e = &gn->edges[k];
+            if (!collides(e) || imp_v2_dist(p, e->bc) > e->br + c->tol) {
+                continue;
+            }
+            imp_vec2 q;
+            int interior;
+            double dist = imp_edge2d_closest(e, p, &q, &interior);
+            if (dist > c->tol) {
+                continue;
+            }
+            if (interior) {
+                double d = imp_edge2d_support_distance(e, p);
+                if (d >= 0.0) {
+                    near_edge = 1;
+                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                    h.vertex = i;
+                    h.normal_edge = k;
+                    h.normal_curvature = imp_edge2d_curvature(e);
+                    emit(c, P, N, xn, &h, q, p, imp_edge2d_normal_at(e, q), d, 0);
+                }
+            } else {
+                int vi = (q.x == e->a.x && q.y == e->a.y) ? e->v0 : e->v1;
+                if (gn->vertices[vi].corner && dist < bvd) {
+                    bvd = dist;
+                    bv = vi;
+                    bvq = q;
+                }
+            }
+        }
+        if (!near_edge && bv >= 0 && bvd > 1e-12 * scale && !has_vertex_vertex(c, N, bv, P, i)) {
+            imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_VERTEX);
+            h.vertex = i;
+            h.normal_vertex = bv;
+            emit(c, P, N, xn, &h, bvq, p, imp_v2_scale(imp_v2_sub(p, bvq), 1.0 / bvd), bvd, 0);
+        }
+    }
+}
+
+/* ---- duplicates ----------------------------------------------------------------------------- */
+
+static int vertex_based(const imp_hit2d *h)
+{
+    return !h->swept && (h->type == IMP_HIT_VERTEX_EDGE || h->type == IMP_HIT_VERTEX_VERTEX);
+}
+
+/* Two static vertex results describing one touching point: seen from each body (two faces
+   meeting end to end), or a vertex/vertex result next to a vertex/edge one. Same rule as
+   myPhysicsLab's "similar collision" test for straight edges: impact points within
+   distance_tol, normals (oriented alike) within |cos| >= 0.9. */
+static int duplicates(const imp_hit2d *a, const imp_hit2d *b, double tol)
+{
+    if (!vertex_based(a) || !vertex_based(b)) {
+        return 0;
+    }
+    int same = a->body == b->body && a->normal_body == b->normal_body;
+    int mirror = a->body == b->normal_body && a->normal_body == b->body;
+    if (!same && !mirror) {
+        return 0;
+    }
+    if (same && a->type == IMP_HIT_VERTEX_EDGE && b->type == IMP_HIT_VERTEX_EDGE) {
+        return 0;  /* two corners of one body: distinct contacts */
+    }
+    double dx = a->point[0] - b->point[0], dy = a->point[1] - b->point[1];
+    double dot = a->normal[0] * b->normal[0] + a->normal[1] * b->normal[1];
+    return dx * dx + dy * dy <= tol * tol && (mirror ? -dot : dot) >= 0.9;
+}
+
+/* Drops duplicates in place, keeping vertex/edge over vertex/vertex, else the first found.
+   O(m^2) in the results of the pair (a handful). Returns the new count. */
+static int drop_duplicates(imp_hit2d *h, int n, double tol)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int keep = 1;
+        for (int j = 0; j < m; j++) {
+            if (!duplicates(&h[j], &h[i], tol)) {
+                continue;
+            }
+            if (h[j].type == IMP_HIT_VERTEX_VERTEX && h[i].type == IMP_HIT_VERTEX_EDGE) {
+                h[j] = h[i];  /* the vertex/edge result replaces it */
+            }
+            keep = 0;
+            break;
+        }
+        if (keep) {
+            h[m++] = h[i];
+        }
+    }
+    return m;
+}
+
+int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
+                         imp_hit2d *out, int capacity)
+{
+    const imp_poly2d *ga = imp_shape2d_poly(a->shape), *gb = imp_shape2d_poly(b->shape);
+    if (ga == NULL || gb == NULL || p == NULL || !(p->distance_tol > 0.0) ||
+        !(p->velocity_tol >= 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {
+        return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(a->pose[k]) || !isfinite(b->pose[k]) || !isfinite(a->velocity[k]) ||
+            !isfinite(b->velocity[k]) || (a->has_prev && !isfinite(a->prev_pose[k])) ||
+            (b->has_prev && !isfinite(b->prev_pose[k]))) {
+            return -1;
+        }
+    }
+    ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol, .out = out, .cap = capacity};
+    /* bounding circles over the step (the centre of b relative to a, old and new) */
+    imp_xf2 xa = imp_xf2_from_pose(a->pose), xb = imp_xf2_from_pose(b->pose);
+    imp_vec2 cb = imp_xf2_relative(xa, xb).p, cbo = cb;
+    if (a->has_prev || b->has_prev) {
+        cbo = imp_xf2_relative(imp_xf2_from_pose(a->has_prev ? a->prev_pose : a->pose),
+                               imp_xf2_from_pose(b->has_prev ? b->prev_pose : b->pose)).p;
+    }
+    if (point_segment_distance(imp_v2(0, 0), cbo, cb) > ga->radius + gb->radius + c.tol) {
+        return 0;
+    }
+    if (ga->narcs > 0 || gb->narcs > 0) {
+        edge_pass(&c, a, ga, b, gb);
+    }
+    vertex_pass(&c, a, ga, b, gb, 0);
+    vertex_pass(&c, b, gb, a, ga, 0);
+    if (c.n <= c.cap) {
+        c.n = drop_duplicates(out, c.n, c.tol);
+    }
+    return c.n;
+}
+
+int imp_collide2d_penetrations(const imp_shape *a, const double *pose_a, const imp_shape *b,
+                               const double *pose_b, imp_hit2d *out, int capacity)
+{
+    const imp_poly2d *ga = imp_shape2d_poly(a), *gb = imp_shape2d_poly(b);
+    if (ga == NULL || gb == NULL || capacity < 0 || (capacity > 0 && out == NULL)) {
+        return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(pose_a[k]) || !isfinite(pose_b[k])) {
+            return -1;
+        }
+    }
+    imp_body2d A = {a, 0, {pose_a[0], pose_a[1], pose_a[2]}, {0, 0, 0}, 0, {0, 0, 0}};
+    imp_body2d B = {b, 1, {pose_b[0], pose_b[1], pose_b[2]}, {0, 0, 0}, 0, {0, 0, 0}};
+    /* tolerance 0: only touching or penetrating features; no depth limits */
+    ctx c = {.tol = 0.0, .vtol = INFINITY, .out = out, .cap = capacity, .unlimited = 1};
+    edge_pass(&c, &A, ga, &B, gb);
+    vertex_pass(&c, &A, ga, &B, gb, 1);
+    vertex_pass(&c, &B, gb, &A, ga, 1);
+    return c.n;
+}

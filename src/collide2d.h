@@ -1,0 +1,98 @@
+/* collide2d.h: collision and contact detection between two posed polygons (polygon2d.h),
+   after myPhysicsLab's engine2D (E. Neumann, "2D Physics Engine Overview": Collision
+   Detection, Vertex/Edge with swept vertices, Edge/Edge, Decorated Vertexes; and "Curved Edge
+   Physics" for circle/straight and circle/circle distances).
+
+   Each result names a primary body (its vertex or edge meets the other) and a normal body
+   (whose edge gives the normal). The normal points out of the normal body toward the primary;
+   distance > 0 is a gap, < 0 a penetration; normal_velocity = (v_primary - v_normal) . normal
+   at the point, < 0 when approaching.
+
+   Kinds, from the caller's tolerances (myPhysicsLab defaults distance_tol 0.01,
+   velocity_tol 0.5):
+     collision: a penetration (distance < 0) or a vertex whose path since the previous pose
+                crossed an edge inward (swept test: catches fast, thin cases);
+     contact:   0 <= distance <= distance_tol and |normal_velocity| <= velocity_tol;
+     imminent:  0 <= distance <= distance_tol and normal_velocity < -velocity_tol.
+   Separating pairs within distance_tol (normal_velocity > velocity_tol) give nothing.
+
+   Features tested:
+     vertex/edge (any edge): every vertex's straight path old -> new in the normal body's
+       frame against its edges (end points and decorated vertices); when no path crosses,
+       convex corners only: a contact with every edge whose foot is inside it and within
+       distance_tol, a collision with the nearest edge when the corner is inside the other
+       body, or a vertex/vertex contact with a nearby corner;
+     straight/straight: by the vertex/edge tests (the nearest points of two segments include
+       an end point);
+     convex arc/straight: the arc's deepest point toward the line (centre must stay outside
+       the line);
+     convex/convex arcs: along the line of centres, each centre in the other's span, depth
+       less than the larger arc depth (sagitta);
+     concave/convex arcs: concave radius larger, along the line of centres;
+       concave/straight and concave/concave never meet first (corners do).
+   Decorated-vertex results (and swept results of smooth end points) yield to an edge/edge
+   result between the same two edges. Static vertex results describing one touching point
+   (faces meeting end to end are seen from both bodies) are merged: impact points within
+   distance_tol and normals within |cos| >= 0.9 (myPhysicsLab's nearness rule for straight
+   edges); vertex/edge is kept over vertex/vertex. */
+#ifndef IMPACT_COLLIDE2D_H
+#define IMPACT_COLLIDE2D_H
+
+#include "shape.h"
+
+typedef struct imp_body2d {
+    const imp_shape *shape;  /* a 2D shape built by polygon2d (every impact 2D shape) */
+    int id;                  /* the caller's body id, copied into results */
+    double pose[3];          /* {x, y, angle}, (x, y) = centroid */
+    double prev_pose[3];     /* pose at the previous step, for swept tests */
+    int has_prev;            /* 0: prev_pose unknown (e.g. after a back-up); static tests only
+                                unless the other body has one (this one then counts as still) */
+    double velocity[3];      /* {vx, vy, spin} */
+} imp_body2d;
+
+typedef struct imp_detect2d_params {
+    double distance_tol;  /* > 0 */
+    double velocity_tol;  /* >= 0 */
+} imp_detect2d_params;
+
+enum { IMP_HIT_COLLISION = 0, IMP_HIT_CONTACT = 1, IMP_HIT_IMMINENT = 2 };
+enum { IMP_HIT_VERTEX_EDGE = 0, IMP_HIT_EDGE_EDGE = 1, IMP_HIT_VERTEX_VERTEX = 2 };
+
+typedef struct imp_hit2d {
+    int body;             /* id of the primary body */
+    int normal_body;      /* id of the normal body */
+    int kind;             /* IMP_HIT_COLLISION, _CONTACT, _IMMINENT */
+    int type;             /* IMP_HIT_VERTEX_EDGE, _EDGE_EDGE, _VERTEX_VERTEX */
+    int vertex;           /* primary's vertex (vertex/edge, vertex/vertex), else -1 */
+    int edge;             /* primary's edge (edge/edge), else -1 */
+    int normal_edge;      /* normal body's edge (vertex/edge, edge/edge), else -1 */
+    int normal_vertex;    /* normal body's vertex (vertex/vertex), else -1 */
+    int decorated;        /* 1: the vertex is a decorated (mid-arc) vertex */
+    int swept;            /* 1: found by the swept vertex path */
+    double point[2];      /* impact point, world, on the normal body's surface */
+    double point_primary[2]; /* the primary's feature point (vertex, or deepest arc point) */
+    double normal[2];     /* unit, world */
+    double distance;      /* signed, < 0 penetration */
+    double normal_velocity;
+    double curvature;     /* signed curvature of the primary's edge (0: vertex or straight) */
+    double normal_curvature; /* of the normal body's edge (+1/r convex, -1/r concave, 0) */
+} imp_hit2d;
+
+/* Detects between bodies a and b. Writes at most capacity results into out and returns how
+   many were found (more than capacity means out was too small: call again with room for the
+   returned count; the duplicate merging runs only when everything fitted, so the second call
+   may return fewer). Returns -1 when a shape is not a 2D polygon, the tolerances are bad or a
+   pose or velocity is not finite.
+   Cost: O(Ea Eb) edge pairs (pruned by bounding circles) + O(Va Eb + Vb Ea) vertex tests
+   after a bounding-circle rejection; no allocation. */
+int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
+                         imp_hit2d *out, int capacity);
+
+/* Every touching or penetrating feature pair of two posed shapes, statically and at any depth
+   (distance <= 0; no tolerances, velocities or previous poses): the vertex/edge, arc/line and
+   arc/arc rules above without depth limits. Body ids are 0 for a and 1 for b. Returns the
+   count (more than capacity: call again), -1 for a shape that is not a 2D polygon. */
+int imp_collide2d_penetrations(const imp_shape *a, const double *pose_a, const imp_shape *b,
+                               const double *pose_b, imp_hit2d *out, int capacity);
+
+#endif

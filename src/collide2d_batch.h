@@ -1,0 +1,23 @@
+/* collide2d_batch.h: broad phase plus narrow phase over a set of posed 2D bodies, with no
+   world state: flat arrays in, results out. */
+#ifndef IMPACT_COLLIDE2D_BATCH_H
+#define IMPACT_COLLIDE2D_BATCH_H
+
+#include "broadphase2d.h"
+#include "collide2d.h"
+#include "pairset.h"
+
+/* Detects among n bodies. Boxes (written to boxes, 4 n doubles, caller-owned) are each body's
+   bounds at its pose and, when it has one, its previous pose, grown by distance_tol; the
+   persistent broad phase bp (caller-owned, reused between steps) gives the candidate pairs;
+   pairs whose ids are in exclude (may be NULL) and pairs of two bodies flagged in still (may
+   be NULL; e.g. fixed bodies) are skipped; imp_collide2d_detect runs on the rest, in the broad
+   phase's (deterministic) order. Returns the total number of results: more than capacity means
+   out was too small (call again with room for that many; the count is then an upper bound,
+   see imp_collide2d_detect), -1 on bad input or out of memory.
+   Cost: O(n + k) broad phase for k overlapping boxes, then the narrow phase of each pair. */
+int imp_collide2d_batch(const imp_body2d *bodies, int n, const unsigned char *still, imp_bp2d *bp,
+                        const imp_pairset *exclude, const imp_detect2d_params *p, double *boxes,
+                        imp_hit2d *out, int capacity);
+
+#endif

@@ -1,0 +1,564 @@
+/* polygon2d.c: building and validating polygons with straight and circular edges; the shape
+   class shared by every 2D shape (bounds, containment, body <-> world). */
+#include "polygon2d.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "edge2d.h"
+#include "mass2d.h"
+#include "scalar.h"
+#include "xform2d.h"
+
+#define TWO_PI (2.0 * IMP_PI)
+
+static void poly_destroy(void *data)
+{
+    imp_poly2d *g = data;
+    if (g != NULL) {
+        free(g->edges);
+        free(g->vertices);
+        free(g->path_start);
+        free(g);
+    }
+}
+
+static void poly_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3]);
+
+static const imp_shape_class polygon_class = {"polygon", 2, poly_destroy, poly_bounds};
+static const imp_shape_class circle_class = {"circle", 2, poly_destroy, poly_bounds};
+static const imp_shape_class rectangle_class = {"rectangle", 2, poly_destroy, poly_bounds};
+
+const imp_poly2d *imp_shape2d_poly(const imp_shape *s)
+{
+    if (s == NULL || (s->cls != &polygon_class && s->cls != &circle_class &&
+                      s->cls != &rectangle_class)) {
+        return NULL;
+    }
+    return s->data;
+}
+
+/* Exact bounds: every edge's extreme points at the pose. O(E). */
+static void poly_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
+{
+    const imp_poly2d *g = s->data;
+    imp_xf2 x = imp_xf2_from_pose(pose);
+    imp_vec2 l = imp_v2(INFINITY, INFINITY), h = imp_v2(-INFINITY, -INFINITY);
+    for (int i = 0; i < g->nedges; i++) {
+        imp_edge2d e = imp_edge2d_transform(&g->edges[i], x);
+        imp_edge2d_bounds(&e, &l, &h);
+    }
+    lo[0] = l.x, lo[1] = l.y, lo[2] = 0.0;
+    hi[0] = h.x, hi[1] = h.y, hi[2] = 0.0;
+}
+
+void imp_shape2d_swept_bounds(const imp_shape *s, const double *pose, const double *prev_pose,
+                              double margin, double box[4])
+{
+    double lo[3], hi[3];
+    imp_shape_bounds(s, pose, lo, hi);
+    box[0] = lo[0], box[1] = lo[1], box[2] = hi[0], box[3] = hi[1];
+    if (prev_pose != NULL) {
+        imp_shape_bounds(s, prev_pose, lo, hi);
+        box[0] = imp_min(box[0], lo[0]);
+        box[1] = imp_min(box[1], lo[1]);
+        box[2] = imp_max(box[2], hi[0]);
+        box[3] = imp_max(box[3], hi[1]);
+    }
+    box[0] -= margin;
+    box[1] -= margin;
+    box[2] += margin;
+    box[3] += margin;
+}
+
+static int fail(imp_poly2d_error *err, int status, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->status = status;
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+/* ---- containment -------------------------------------------------------------------------- */
+
+/* crossings of the ray {y = q.y, x > q.x} with edge e, half-open in y */
+static int ray_crossings(const imp_edge2d *e, imp_vec2 q)
+{
+    if (e->kind == IMP_EDGE_LINE) {
+        if ((e->a.y > q.y) == (e->b.y > q.y)) {
+            return 0;
+        }
+        double x = e->a.x + (q.y - e->a.y) * (e->b.x - e->a.x) / (e->b.y - e->a.y);
+        return x > q.x;
+    }
+    /* split the arc into y-monotone pieces at its top and bottom points */
+    double dy = q.y - e->c.y;
+    if (fabs(dy) > e->r) {
+        return 0;
+    }
+    double cuts[4] = {0.0, 0.0, 0.0, 1.0};
+    int nc = 1;
+    double phi = fabs(e->sweep);
+    for (int k = 0; k <= 1; k++) {
+        double ext = 0.5 * IMP_PI + k * IMP_PI; /* angles where sin is extreme */
+        double rel = e->sweep > 0.0 ? ext - e->theta0 : e->theta0 - ext;
+        rel = fmod(rel, TWO_PI);
+        if (rel < 0.0) {
+            rel += TWO_PI;
+        }
+        if (rel > 0.0 && rel < phi && nc < 3) {
+            cuts[nc++] = rel / phi;
+        }
+    }
+    if (nc == 3 && cuts[1] > cuts[2]) {
+        double t = cuts[1];
+        cuts[1] = cuts[2];
+        cuts[2] = t;
+    }
+    cuts[nc] = 1.0;
+    int count = 0;
+    for (int i = 0; i < nc; i++) {
+        imp_vec2 p0 = imp_edge2d_point_at(e, cuts[i]), p1 = imp_edge2d_point_at(e, cuts[i + 1]);
+        if ((p0.y > q.y) == (p1.y > q.y)) {
+            continue;
+        }
+        /* the piece is monotone: its x at height q.y is on the side of its middle point */
+        imp_vec2 pm = imp_edge2d_point_at(e, 0.5 * (cuts[i] + cuts[i + 1]));
+        double w = sqrt(imp_max(e->r * e->r - dy * dy, 0.0));
+        double x = pm.x >= e->c.x ? e->c.x + w : e->c.x - w;
+        count += x > q.x;
+    }
+    return count;
+}
+
+static int path_contains(const imp_edge2d *edges, int first, int last, imp_vec2 q)
+{
+    int n = 0;
+    for (int i = first; i < last; i++) {
+        n += ray_crossings(&edges[i], q);
+    }
+    return n & 1;
+}
+
+int imp_poly2d_contains_centred(const imp_poly2d *g, imp_vec2 q)
+{
+    return path_contains(g->edges, 0, g->nedges, q);
+}
+
+int imp_shape2d_contains(const imp_shape *s, imp_vec2 p)
+{
+    const imp_poly2d *g = imp_shape2d_poly(s);
+    if (g == NULL) {
+        return 0;
+    }
+    imp_vec2 q = imp_v2_sub(p, g->centroid);
+    for (int i = 0; i < g->nedges; i++) {
+        imp_vec2 c;
+        int interior;
+        if (imp_edge2d_closest(&g->edges[i], q, &c, &interior) == 0.0) {
+            return 1;
+        }
+    }
+    return imp_poly2d_contains_centred(g, q);
+}
+
+imp_vec2 imp_shape2d_to_world(const imp_shape *s, const double *pose, imp_vec2 p)
+{
+    imp_vec2 c = imp_v2(s->centroid[0], s->centroid[1]);
+    return imp_xf2_apply(imp_xf2_from_pose(pose), imp_v2_sub(p, c));
+}
+
+imp_vec2 imp_shape2d_to_body(const imp_shape *s, const double *pose, imp_vec2 w)
+{
+    imp_vec2 c = imp_v2(s->centroid[0], s->centroid[1]);
+    return imp_v2_add(imp_xf2_apply_inv(imp_xf2_from_pose(pose), w), c);
+}
+
+/* ---- building ----------------------------------------------------------------------------- */
+
+static const char *edge_word(const imp_edge2d *e) { return e->kind == IMP_EDGE_LINE ? "straight" : "arc"; }
+
+/* Reads the commands into edges (user coordinates). Returns a status. */
+static int parse(const imp_path2d_cmd *cmds, int ncmds, double tol, imp_edge2d *edges, int *nedges,
+                 int *path_start, int *npaths, imp_poly2d_error *err)
+{
+    int in_path = 0, ne = 0, np = 0;
+    imp_vec2 start = {0, 0}, cur = {0, 0};
+    for (int k = 0; k < ncmds; k++) {
+        const imp_path2d_cmd *c = &cmds[k];
+        if (!isfinite(c->x) || !isfinite(c->y) ||
+            (c->op == IMP_PATH_ARC && (!isfinite(c->cx) || !isfinite(c->cy)))) {
+            return fail(err, IMP_POLY_BAD_COMMAND, "command %d: coordinates must be finite numbers",
+                        k + 1);
+        }
+        imp_vec2 p = imp_v2(c->x, c->y);
+        switch (c->op) {
+        case IMP_PATH_MOVE:
+            if (in_path) {
+                return fail(err, IMP_POLY_OPEN_PATH,
+                            "path %d is open: close() it before starting another path", np);
+            }
+            in_path = 1;
+            path_start[np++] = ne;
+            start = cur = p;
+            break;
+        case IMP_PATH_LINE:
+        case IMP_PATH_ARC: {
+            const char *name = c->op == IMP_PATH_LINE ? "line_to" : "arc_to";
+            if (!in_path) {
+                return fail(err, IMP_POLY_BAD_COMMAND, "command %d: %s needs a current point: "
+                            "call move_to first", k + 1, name);
+            }
+            imp_edge2d *e = &edges[ne];
+            *e = (imp_edge2d){0};
+            e->path = np - 1;
+            e->flags = c->flags;
+            e->a = cur;
+            e->b = p;
+            int edge_no = ne - path_start[np - 1] + 1;
+            double len = imp_v2_dist(cur, p);
+            if (c->op == IMP_PATH_LINE) {
+                if (len <= tol) {
+                    return fail(err, IMP_POLY_ZERO_EDGE, "path %d, edge %d: straight edge of zero "
+                                "length at (%g, %g)", np, edge_no, p.x, p.y);
+                }
+                e->kind = IMP_EDGE_LINE;
+            } else {
+                imp_vec2 cc = imp_v2(c->cx, c->cy);
+                double ra = imp_v2_dist(cur, cc), rb = imp_v2_dist(p, cc);
+                if (ra <= tol) {
+                    return fail(err, IMP_POLY_ZERO_EDGE, "path %d, edge %d: arc of zero radius "
+                                "(its centre is its start point)", np, edge_no);
+                }
+                if (fabs(ra - rb) > tol) {
+                    return fail(err, IMP_POLY_ARC_OFF_CIRCLE, "path %d, edge %d: arc end points "
+                                "are not on one circle about the centre (%g, %g): distances %.17g "
+                                "and %.17g", np, edge_no, cc.x, cc.y, ra, rb);
+                }
+                e->kind = IMP_EDGE_ARC;
+                e->c = cc;
+                e->r = 0.5 * (ra + rb);
+                if (len <= tol) {
+                    e->b = cur;  /* a full circle */
+                    e->sweep = c->outside ? TWO_PI : -TWO_PI;
+                } else {
+                    double ta = atan2(cur.y - cc.y, cur.x - cc.x);
+                    double tb = atan2(p.y - cc.y, p.x - cc.x);
+                    double d = c->outside ? tb - ta : ta - tb;
+                    d = fmod(d, TWO_PI);
+                    if (d <= 0.0) {
+                        d += TWO_PI;
+                    }
+                    e->sweep = c->outside ? d : -d;
+                }
+            }
+            imp_edge2d_finish(e);
+            ne++;
+            cur = e->b;
+            break;
+        }
+        case IMP_PATH_CLOSE:
+            if (!in_path) {
+                return fail(err, IMP_POLY_BAD_COMMAND, "command %d: close() without an open path",
+                            k + 1);
+            }
+            if (imp_v2_dist(cur, start) > tol) {
+                imp_edge2d *e = &edges[ne];
+                *e = (imp_edge2d){0};
+                e->kind = IMP_EDGE_LINE;
+                e->path = np - 1;
+                e->flags = c->flags;
+                e->a = cur;
+                e->b = start;
+                imp_edge2d_finish(e);
+                ne++;
+            } else if (ne > path_start[np - 1]) {
+                edges[ne - 1].b = start;  /* snap the last end point onto the start */
+                imp_edge2d_finish(&edges[ne - 1]);
+            }
+            if (ne == path_start[np - 1]) {
+                return fail(err, IMP_POLY_OPEN_PATH, "path %d has no edges", np);
+            }
+            in_path = 0;
+            break;
+        default:
+            return fail(err, IMP_POLY_BAD_COMMAND, "command %d: unknown operation %d", k + 1, c->op);
+        }
+    }
+    if (in_path) {
+        return fail(err, IMP_POLY_OPEN_PATH, "path %d is open: end it with close()", np);
+    }
+    if (np == 0) {
+        return fail(err, IMP_POLY_ZERO_AREA, "no paths: draw at least one closed path");
+    }
+    path_start[np] = ne;
+    *nedges = ne;
+    *npaths = np;
+    return IMP_POLY_OK;
+}
+
+static int previous_edge(const int *path_start, const imp_edge2d *edges, int i)
+{
+    int p = edges[i].path;
+    return i == path_start[p] ? path_start[p + 1] - 1 : i - 1;
+}
+
+/* Crossing, touching and doubling back; O(E^2). */
+static int check_crossings(const imp_edge2d *edges, int ne, const int *path_start, double tol,
+                           imp_poly2d_error *err)
+{
+    for (int i = 0; i < ne; i++) {
+        const imp_edge2d *e = &edges[i];
+        /* doubling back at the start vertex of e */
+        int pi = previous_edge(path_start, edges, i);
+        imp_vec2 tin = imp_edge2d_tangent_at(&edges[pi], 1.0), tout = imp_edge2d_tangent_at(e, 0.0);
+        if (pi != i && imp_v2_dot(tin, tout) < 0.0 && fabs(imp_v2_cross(tin, tout)) <= 1e-9) {
+            return fail(err, IMP_POLY_CROSSING, "path %d doubles back on itself at (%g, %g)",
+                        e->path + 1, e->a.x, e->a.y);
+        }
+        for (int j = i + 1; j < ne; j++) {
+            const imp_edge2d *f = &edges[j];
+            imp_vec2 pts[2];
+            int n = imp_edge2d_intersect(e, f, tol, pts);
+            int ei = i - path_start[e->path] + 1, fj = j - path_start[f->path] + 1;
+            if (n < 0) {
+                return fail(err, IMP_POLY_CROSSING, "path %d edge %d (%s) and path %d edge %d (%s) "
+                            "overlap", e->path + 1, ei, edge_word(e), f->path + 1, fj, edge_word(f));
+            }
+            for (int k = 0; k < n; k++) {
+                /* meeting at a shared end point is how a path is joined */
+                int shared = 0;
+                if (e->path == f->path) {
+                    int first = path_start[e->path], last = path_start[e->path + 1] - 1;
+                    if (j == i + 1 && imp_v2_dist(pts[k], e->b) <= 2.0 * tol) {
+                        shared = 1;
+                    }
+                    if (i == first && j == last && imp_v2_dist(pts[k], e->a) <= 2.0 * tol) {
+                        shared = 1;
+                    }
+                }
+                if (!shared) {
+                    const char *what = e->path == f->path ? "path crosses or touches itself"
+                                                          : "paths cross or touch";
+                    return fail(err, IMP_POLY_CROSSING, "%s: path %d edge %d (%s) meets path %d "
+                                "edge %d (%s) at (%g, %g)", what, e->path + 1, ei, edge_word(e),
+                                f->path + 1, fj, edge_word(f), pts[k].x, pts[k].y);
+                }
+            }
+        }
+    }
+    return IMP_POLY_OK;
+}
+
+/* centre: the centroid when known exactly by symmetry (NULL: computed) */
+static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, int ncmds,
+                        double spacing, const imp_vec2 *centre, imp_poly2d_error *err)
+{
+    if (err != NULL) {
+        err->status = IMP_POLY_OK;
+        err->message[0] = '\0';
+    }
+    if (!(spacing > 0.0) || !isfinite(spacing)) {
+        fail(err, IMP_POLY_BAD_COMMAND, "spacing must be a positive finite number, got %g", spacing);
+        return NULL;
+    }
+    if (cmds == NULL || ncmds <= 0) {
+        fail(err, IMP_POLY_ZERO_AREA, "no paths: draw at least one closed path");
+        return NULL;
+    }
+    /* length scale for tolerances: the extent of the points and the arcs' radii, plus a floor
+       for the rounding of large coordinates */
+    double lox = INFINITY, loy = INFINITY, hix = -INFINITY, hiy = -INFINITY, ext = 0.0, mag = 0.0;
+    imp_vec2 cur = {0.0, 0.0};
+    for (int k = 0; k < ncmds; k++) {
+        const imp_path2d_cmd *c = &cmds[k];
+        if (c->op == IMP_PATH_CLOSE || !isfinite(c->x) || !isfinite(c->y)) {
+            continue;
+        }
+        lox = imp_min(lox, c->x), hix = imp_max(hix, c->x);
+        loy = imp_min(loy, c->y), hiy = imp_max(hiy, c->y);
+        mag = imp_max(mag, imp_max(fabs(c->x), fabs(c->y)));
+        if (c->op == IMP_PATH_ARC && isfinite(c->cx) && isfinite(c->cy)) {
+            ext = imp_max(ext, imp_v2_dist(cur, imp_v2(c->cx, c->cy)));
+        }
+        cur = imp_v2(c->x, c->y);
+    }
+    if (hix >= lox) {
+        ext = imp_max(ext, imp_max(hix - lox, hiy - loy));
+    }
+    double L = ext > 0.0 ? ext : 1.0;
+    double tol = 1e-9 * L + 1e-13 * mag;
+
+    imp_edge2d *edges = malloc((size_t)(ncmds + 1) * sizeof *edges);
+    int *path_start = malloc((size_t)(ncmds + 2) * sizeof *path_start);
+    imp_poly2d *g = calloc(1, sizeof *g);
+    if (edges == NULL || path_start == NULL || g == NULL) {
+        free(edges);
+        free(path_start);
+        free(g);
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    g->edges = edges;
+    g->path_start = path_start;
+    int ne = 0, np = 0;
+    if (parse(cmds, ncmds, tol, edges, &ne, path_start, &np, err) != IMP_POLY_OK ||
+        check_crossings(edges, ne, path_start, tol, err) != IMP_POLY_OK) {
+        poly_destroy(g);
+        return NULL;
+    }
+    g->nedges = ne;
+    g->npaths = np;
+
+    /* areas per path, orientation against nesting */
+    imp_vec2 ref = edges[0].a;
+    imp_mass2d total = {0, 0, 0, 0};
+    for (int p = 0; p < np; p++) {
+        imp_mass2d m = {0, 0, 0, 0};
+        for (int i = path_start[p]; i < path_start[p + 1]; i++) {
+            imp_mass2d_add_edge(&m, &edges[i], ref);
+        }
+        if (fabs(m.area) <= 1e-12 * L * L) {
+            fail(err, IMP_POLY_ZERO_AREA, "path %d encloses no area", p + 1);
+            poly_destroy(g);
+            return NULL;
+        }
+        imp_vec2 q = imp_edge2d_point_at(&edges[path_start[p]], 0.5);
+        int depth = 0;
+        for (int o = 0; o < np; o++) {
+            if (o != p) {
+                depth += path_contains(edges, path_start[o], path_start[o + 1], q);
+            }
+        }
+        int hole = depth & 1;
+        if (hole ? m.area > 0.0 : m.area < 0.0) {
+            fail(err, IMP_POLY_ORIENTATION, "path %d is %s and runs %s; %s must run %s (the "
+                 "material stays on the left of every path)", p + 1,
+                 hole ? "a hole" : "an outer boundary", m.area > 0.0 ? "counter-clockwise" : "clockwise",
+                 hole ? "holes" : "outer boundaries", hole ? "clockwise" : "counter-clockwise");
+            poly_destroy(g);
+            return NULL;
+        }
+        total.area += m.area;
+        total.sx += m.sx;
+        total.sy += m.sy;
+        total.j += m.j;
+    }
+    if (!(total.area > 1e-12 * L * L)) {
+        fail(err, IMP_POLY_ZERO_AREA, "the polygon encloses no area");
+        poly_destroy(g);
+        return NULL;
+    }
+    imp_vec2 cr = imp_v2(total.sx / total.area, total.sy / total.area);
+    if (centre != NULL) {
+        cr = imp_v2_sub(*centre, ref);
+    }
+    g->centroid = imp_v2_add(ref, cr);
+    /* \int |p - c|^2 = J - 2 c.S + A |c|^2 (p, c relative to ref) */
+    double polar = total.j - 2.0 * (cr.x * total.sx + cr.y * total.sy) + total.area * imp_v2_dot(cr, cr);
+
+    /* centred geometry; end-point vertices, one per edge start */
+    int ndec = 0;
+    for (int i = 0; i < ne; i++) {
+        imp_edge2d *e = &edges[i];
+        e->a = imp_v2_sub(e->a, g->centroid);
+        e->b = imp_v2_sub(e->b, g->centroid);
+        e->c = imp_v2_sub(e->c, g->centroid);
+        imp_edge2d_finish(e);
+        if (e->kind == IMP_EDGE_ARC) {
+            int k = (int)imp_max(ceil(e->length / spacing), ceil(fabs(e->sweep) / (0.25 * IMP_PI)));
+            ndec += k - 1;
+            g->narcs++;
+        }
+    }
+    g->vertices = malloc((size_t)(ne + ndec) * sizeof *g->vertices);
+    if (g->vertices == NULL) {
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        poly_destroy(g);
+        return NULL;
+    }
+    double radius = 0.0;
+    g->convex = np == 1;
+    for (int i = 0; i < ne; i++) {
+        imp_edge2d *e = &edges[i];
+        int pi = previous_edge(path_start, edges, i);
+        e->v0 = i;
+        e->v1 = (i + 1 == path_start[e->path + 1]) ? path_start[e->path] : i + 1;
+        imp_vertex2d *v = &g->vertices[i];
+        v->p = e->a;
+        v->edge_in = pi;
+        v->edge_out = i;
+        v->decorated = 0;
+        imp_vec2 tin = imp_edge2d_tangent_at(&edges[pi], 1.0), tout = imp_edge2d_tangent_at(e, 0.0);
+        double turn = imp_v2_cross(tin, tout);
+        v->corner = turn > 1e-9;
+        if (turn < -1e-9 || (e->kind == IMP_EDGE_ARC && !e->convex)) {
+            g->convex = 0;
+        }
+        radius = imp_max(radius, imp_v2_len(e->a));
+        if (e->kind == IMP_EDGE_ARC) {
+            double lc = imp_v2_len(e->c);
+            if (lc == 0.0 || imp_edge2d_in_span(e, e->c, 0.0)) {
+                radius = imp_max(radius, lc + e->r);
+            }
+        }
+    }
+    int nv = ne;
+    for (int i = 0; i < ne; i++) {
+        imp_edge2d *e = &edges[i];
+        if (e->kind != IMP_EDGE_ARC) {
+            continue;
+        }
+        int k = (int)imp_max(ceil(e->length / spacing), ceil(fabs(e->sweep) / (0.25 * IMP_PI)));
+        for (int j = 1; j < k; j++) {
+            imp_vertex2d *v = &g->vertices[nv++];
+            v->p = imp_edge2d_point_at(e, (double)j / k);
+            v->edge_in = v->edge_out = i;
+            v->corner = 0;
+            v->decorated = 1;
+        }
+    }
+    g->nvertices = nv;
+    g->nends = ne;
+    g->radius = radius;
+    g->spacing = spacing;
+
+    imp_shape *s = imp_shape_new(cls, g);
+    if (s == NULL) {
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    s->measure = total.area;
+    s->centroid[0] = g->centroid.x;
+    s->centroid[1] = g->centroid.y;
+    s->inertia.m[2][2] = polar;
+    s->radius = radius;
+    return s;
+}
+
+imp_shape *imp_shape2d_polygon(const imp_path2d_cmd *cmds, int ncmds, double spacing,
+                               imp_poly2d_error *err)
+{
+    return build(&polygon_class, cmds, ncmds, spacing, NULL, err);
+}
+
+imp_shape *imp_shape2d_polygon_kind(int kind, const imp_path2d_cmd *cmds, int ncmds, double spacing,
+                                    const imp_vec2 *centroid, imp_poly2d_error *err)
+{
+    const imp_shape_class *cls = kind == IMP_POLY_KIND_CIRCLE      ? &circle_class
+                                 : kind == IMP_POLY_KIND_RECTANGLE ? &rectangle_class
+                                                                   : &polygon_class;
+    return build(cls, cmds, ncmds, spacing, centroid, err);
+}
+
+int imp_poly2d_fail(imp_poly2d_error *err, int status, const char *fmt, double value)
+{
+    return fail(err, status, fmt, value);
+}
+
