@@ -50,6 +50,7 @@ struct imp_bp3d {
     int *begins, *ends;
     int nbegins, cbegins, nends, cends;
     int *active, *apos; /* rebuild sweep */
+    unsigned char *moved; /* per id: its inflated box changed in this update */
     long swaps;
     int oom;
 };
@@ -290,6 +291,18 @@ static void refresh_values(imp_bp3d *bp, int k)
     }
 }
 
+/* the same for the boxes flagged moved only (the flags are small enough to stay in cache) */
+static void refresh_moved(imp_bp3d *bp, int k)
+{
+    ep *a = bp->ax[k];
+    const unsigned char *mv = bp->moved;
+    for (int i = 0; i < 2 * bp->n; i++) {
+        if (mv[a[i].id]) {
+            a[i].v = a[i].is_max ? bp->hi[3 * a[i].id + k] : bp->lo[3 * a[i].id + k];
+        }
+    }
+}
+
 static void start_events(imp_bp3d *bp)
 {
     bp->nnew = bp->ndead = bp->nbegins = bp->nends = 0;
@@ -338,7 +351,7 @@ void imp_bp3d_free(imp_bp3d *bp)
         free(bp->ax[k]);
     }
     free(bp->keys), free(bp->flags), free(bp->excl), free(bp->lnew), free(bp->ldead);
-    free(bp->begins), free(bp->ends), free(bp->active), free(bp->apos);
+    free(bp->begins), free(bp->ends), free(bp->active), free(bp->apos), free(bp->moved);
     free(bp);
 }
 
@@ -363,7 +376,9 @@ int imp_bp3d_reserve(imp_bp3d *bp, int n)
         if (active != NULL) bp->active = active;
         int *apos = realloc(bp->apos, c * sizeof *apos);
         if (apos != NULL) bp->apos = apos;
-        int ok = lo && hi && body && cat && mask && active && apos;
+        unsigned char *moved = realloc(bp->moved, c);
+        if (moved != NULL) bp->moved = moved;
+        int ok = lo && hi && body && cat && mask && active && apos && moved;
         for (int k = 0; k < 3; k++) {
             ep *a = realloc(bp->ax[k], 2 * c * sizeof *a);
             if (a != NULL) {
@@ -538,7 +553,9 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
     for (int i = 0; i < n; i++) { /* refresh only the boxes that left their inflated copy */
         const double *l = lo + 3 * i, *h = hi + 3 * i;
         double *sl = bp->lo + 3 * i, *sh = bp->hi + 3 * i;
-        if (l[0] < sl[0] || l[1] < sl[1] || l[2] < sl[2] || h[0] > sh[0] || h[1] > sh[1] || h[2] > sh[2]) {
+        int out = l[0] < sl[0] || l[1] < sl[1] || l[2] < sl[2] || h[0] > sh[0] || h[1] > sh[1] || h[2] > sh[2];
+        bp->moved[i] = (unsigned char)out;
+        if (out) {
             for (int k = 0; k < 3; k++) {
                 sl[k] = l[k] - d;
                 sh[k] = h[k] + d;
@@ -548,7 +565,7 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
     }
     if (moved > 0) {
         for (int k = 0; k < 3; k++) {
-            refresh_values(bp, k);
+            refresh_moved(bp, k);
             sort_axis(bp, bp->ax[k], 2 * n);
         }
     }
