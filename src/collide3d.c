@@ -185,7 +185,7 @@ static void pair_sphere_box(const imp_support3d *a, const imp_support3d *b, imp_
 /* any shape (a) against a wall (b): the deepest point of a below the wall's plane */
 static void pair_any_wall(const imp_support3d *a, const imp_support3d *b, imp_contact3d *out)
 {
-    imp_vec3 m = imp_v3(b->rot.m[0][2], b->rot.m[1][2], b->rot.m[2][2]);
+    imp_vec3 m = imp_m3_mulv(&b->rot, imp_v3_load(b->c->core));
     imp_vec3 q = imp_support3d_full(a, imp_v3_neg(m));
     double d = imp_v3_dot(m, imp_v3_sub(q, b->origin));
     finish(out, imp_v3_neg(m), q, imp_v3_madd(q, -d, m), d, IMP_NP_ANALYTIC);

@@ -13,7 +13,7 @@
      cone       cone inscribed at distance r in the sharp cone   smoothing r
                 (base circle at z = 0, apex at z = L)
      convex     convex hull of the points (grows by r)           smoothing r
-     wall       the half-space z <= 0 (an infinite plane)        0
+     wall       the half-space n.x <= 0 (an infinite plane)      0
 
    Shape coordinates: sphere, ellipsoid, box, cylinder, capsule are centred on the origin; a
    cone has its base centre at the origin and its axis along +z; a convex hull keeps the
@@ -43,7 +43,7 @@ typedef struct imp_convex3d {
     double sweep;      /* radius of the sweeping sphere (0 when none) */
     double core[3];    /* core dimensions: box half extents; ellipsoid semi-axes;
                           cylinder {radius, half-length}; capsule {0, 0, half-length};
-                          cone {base radius, base z, apex z}; others unused */
+                          cone {base radius, base z, apex z}; wall: unit outward normal */
     double scale;      /* a length of the shape's size, for relative tolerances */
     int nvert;         /* convex: hull vertices (shape coordinates), 3 per vertex */
     double *vert;
@@ -72,10 +72,10 @@ imp_shape *imp_shape3d_cone(double radius, double length, double r);
 /* Convex hull of n points (3n doubles) swept by a sphere of radius r >= 0; *status (may be
    NULL) gets IMP_S3_EFLAT when the points span no volume, IMP_S3_ENOMEM, IMP_S3_EBADARG. */
 imp_shape *imp_shape3d_convex(const double *points, int n, double r, int *status);
-/* The half-space z <= 0 of shape coordinates (a wall through the body's position whose outward
-   normal is the body's z axis). Volume, inertia and bounding radius are infinite: a wall
-   only makes sense on a fixed body. */
-imp_shape *imp_shape3d_wall(void);
+/* The half-space n.x <= 0 of shape coordinates: a wall through the body's position with the
+   outward unit normal n (normalized here; NULL for +z). Volume, inertia and bounding radius are
+   infinite: a wall only makes sense on a fixed body. NULL for a zero or non-finite normal. */
+imp_shape *imp_shape3d_wall(const double *normal);
 
 /* NULL when fine, else a message naming what is wrong. */
 const char *imp_shape3d_check_smoothing(int kind, const double *params, double r);

@@ -47,9 +47,9 @@ static void convex_bounds(const imp_shape *s, const double *pose, double lo[3], 
 
 static void wall_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
 {
-    (void)s;
+    const imp_convex3d *c = s->data;
     imp_vec3 n = imp_q_rotate(imp_q_normalize(imp_q(pose[3], pose[4], pose[5], pose[6])),
-                              imp_v3(0, 0, 1));
+                              imp_v3_load(c->core));
     double nn[3] = {n.x, n.y, n.z};
     for (int i = 0; i < 3; i++) {
         lo[i] = -INFINITY;
@@ -105,19 +105,19 @@ static double cone_inradius(double radius, double length)
 const char *imp_shape3d_check_smoothing(int kind, const double *p, double r)
 {
     if (!(r >= 0.0) || !isfinite(r)) {
-        return "smoothing must be a finite number >= 0";
+        return "must be a finite number >= 0";
     }
     switch (kind) {
     case IMP_S3_BOX:
         return r <= 0.5 * imp_min(p[0], imp_min(p[1], p[2])) ? NULL
-                                                              : "smoothing must be at most half the smallest size";
+                                                              : "must be at most half the smallest size";
     case IMP_S3_CYLINDER:
         return r <= imp_min(p[0], 0.5 * p[1]) ? NULL
-                                              : "smoothing must be at most the radius and half the length";
+                                              : "must be at most the radius and half the length";
     case IMP_S3_CONE:
         return r <= cone_inradius(p[0], p[1])
                    ? NULL
-                   : "smoothing must be at most the inradius R L / (R + sqrt(R^2 + L^2)) of the cone's section";
+                   : "must be at most the inradius R L / (R + sqrt(R^2 + L^2)) of the cone section";
     default:
         return NULL;
     }
@@ -332,11 +332,17 @@ imp_shape *imp_shape3d_cone(double radius, double length, double r)
     return s;
 }
 
-imp_shape *imp_shape3d_wall(void)
+imp_shape *imp_shape3d_wall(const double *normal)
 {
+    imp_vec3 n = normal != NULL ? imp_v3_load(normal) : imp_v3(0, 0, 1);
+    double l = imp_v3_len(n);
+    if (!(l > 0.0) || !isfinite(l)) {
+        return NULL;
+    }
     imp_convex3d *c;
     imp_shape *s = imp_shape3d_alloc(IMP_S3_WALL, &c);
     if (s != NULL) {
+        imp_v3_store(c->core, imp_v3_scale(n, 1.0 / l));
         c->scale = 1.0;
         s->measure = INFINITY;
         s->inertia = imp_m3_diag(INFINITY, INFINITY, INFINITY);

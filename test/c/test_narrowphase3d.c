@@ -202,7 +202,7 @@ TEST(capsule_capsule)
 TEST(cylinder_plane_tilts)
 {
     double R = 0.4, L = 1.2, H = 0.6;
-    imp_shape *wall = imp_shape3d_wall(), *slab = imp_shape3d_box(40, 40, 2);
+    imp_shape *wall = imp_shape3d_wall(NULL), *slab = imp_shape3d_box(40, 40, 2);
     double pw[7], ps[7];
     pose_set(pw, imp_v3(0, 0, 0), imp_q_identity());
     pose_set(ps, imp_v3(0, 0, -1), imp_q_identity());
