@@ -61,7 +61,8 @@ describe("impact.shape3d.distance", function()
     local cyl, wall = shape3d.cylinder { radius = 0.4, length = 1.2 }, shape3d.wall {}
     local t = 0.3
     local low = 0.6 * math.cos(t) + 0.4 * math.sin(t)
-    d, n = shape3d.distance(wall, at(0, 0, 0), cyl, at(0, 0, low + 0.05, { math.cos(t / 2), math.sin(t / 2), 0, 0 }))
+    local tilt = { math.cos(t / 2), math.sin(t / 2), 0, 0 }
+    d, n = shape3d.distance(wall, at(0, 0, 0), cyl, at(0, 0, low + 0.05, tilt))
     assert.near(0.05, d, 1e-12)
     assert.near({ 0, 0, 1 }, n, 1e-15)
   end)
@@ -72,8 +73,8 @@ describe("impact.shape3d.distance", function()
       "argument #1 %(shape_a%) must be a 3D shape")
     assert.error_matches(function() shape3d.distance(s, at(0, 0, 0), 42, at(0, 0, 0)) end,
       "argument #3 %(shape_b%) must be a 3D shape")
-    assert.error_matches(function() shape3d.distance(shape3d.wall {}, at(0, 0, 0), shape3d.wall {}, at(0, 0, 0)) end,
-      "two walls")
+    local w = shape3d.wall {}
+    assert.error_matches(function() shape3d.distance(w, at(0, 0, 0), w, at(0, 0, 0)) end, "two walls")
     assert.error_matches(function() shape3d.distance(s, { position = { 0, 0 } }, s, at(0, 0, 0)) end,
       "option 'position' must be an array of 3 numbers")
   end)

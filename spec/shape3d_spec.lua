@@ -47,7 +47,8 @@ describe("impact.shape3d", function()
     local r, sx, sy, sz = 0.1, 1.0, 0.6, 0.8
     local s = shape3d.box { size = { sx, sy, sz }, smoothing = r }
     local a, b, c = sx / 2 - r, sy / 2 - r, sz / 2 - r
-    local v = 8 * a * b * c + 8 * r * (a * b + b * c + a * c) + 2 * pi * r * r * (a + b + c) + 4 / 3 * pi * r ^ 3
+    local v = 8 * a * b * c + 8 * r * (a * b + b * c + a * c) + 2 * pi * r * r * (a + b + c)
+      + 4 / 3 * pi * r ^ 3
     assert.near(v, s:volume(), { rel = 1e-14 })
     -- the smoothed hull of the core's corners is the same solid
     local pts = {}
@@ -91,11 +92,12 @@ describe("impact.shape3d", function()
       "option 'smoothing' must be a finite number >= 0, got %-1")
     assert.error_matches(function() shape3d.cone { radius = 1, length = 1, smoothing = 0.5 } end,
       "at most the inradius")
-    assert.error_matches(function() shape3d.convex { points = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } } } end,
-      "the points span no volume")
+    local flat = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } }
+    assert.error_matches(function() shape3d.convex { points = flat } end, "the points span no volume")
     assert.error_matches(function() shape3d.convex { points = { { 0, 0, 0 }, { 1, 0 } } } end,
       "option 'points' must hold from 4")
-    assert.error_matches(function() shape3d.convex { points = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, "x" } } } end,
+    local bad = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, "x" } }
+    assert.error_matches(function() shape3d.convex { points = bad } end,
       "points%[4%] must be an array of 3 finite numbers, element 3 is \"x\"")
     assert.error_matches(function() shape3d.ellipsoid { radii = { 1, 0, 1 } } end,
       "option 'radii' must be positive, element 2 is 0")

@@ -164,19 +164,15 @@ typedef struct epa_ctx {
     imp_mvert vert[IMP_EPA_MAX_VERTS];
     efa face[IMP_EPA_MAX_FACES];
     int nv, nf;
+    int free_slot[IMP_EPA_MAX_FACES]; /* stack of dead face slots */
+    int nfree;
     int edge[3 * IMP_EPA_MAX_FACES][2];
 } epa_ctx;
 
 /* a face (i, j, k) in a free slot; -1 when full or degenerate */
 static int add_face(epa_ctx *e, int i, int j, int k)
 {
-    int slot = -1;
-    for (int f = 0; f < e->nf; f++) {
-        if (!e->face[f].alive) {
-            slot = f;
-            break;
-        }
-    }
+    int slot = e->nfree > 0 ? e->free_slot[--e->nfree] : -1;
     if (slot < 0) {
         if (e->nf == IMP_EPA_MAX_FACES) {
             return -1;
@@ -189,6 +185,7 @@ static int add_face(epa_ctx *e, int i, int j, int k)
     double l = imp_v3_len(n);
     if (!(l > 0.0)) {
         f->alive = 0;
+        e->free_slot[e->nfree++] = slot;
         return -2;
     }
     f->v[0] = i, f->v[1] = j, f->v[2] = k;
@@ -207,6 +204,7 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
 #define e (*ep)
     e.nv = 4;
     e.nf = 0;
+    e.nfree = 0;
     for (int i = 0; i < 4; i++) {
         e.vert[i] = tet[i];
     }
@@ -257,6 +255,7 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
                 continue;
             }
             fc->alive = 0;
+            e.free_slot[e.nfree++] = f;
             for (int k = 0; k < 3; k++) {
                 int a = fc->v[k], b = fc->v[(k + 1) % 3], found = -1;
                 for (int q = 0; q < ne; q++) {
