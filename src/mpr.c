@@ -201,12 +201,11 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
     /* ~140 kB: per thread, not on the stack, never allocated */
     static _Thread_local epa_ctx ctx;
     epa_ctx *ep = &ctx;
-#define e (*ep)
-    e.nv = 4;
-    e.nf = 0;
-    e.nfree = 0;
+    ep->nv = 4;
+    ep->nf = 0;
+    ep->nfree = 0;
     for (int i = 0; i < 4; i++) {
-        e.vert[i] = tet[i];
+        ep->vert[i] = tet[i];
     }
     static const int tf[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
     out->iterations = 0;
@@ -215,14 +214,14 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
     out->pa = out->pb = imp_v3_zero();
     for (int f = 0; f < 4; f++) {
         int i = tf[f][0], j = tf[f][1], k = tf[f][2];
-        imp_vec3 a = e.vert[i].w;
-        imp_vec3 n = imp_v3_cross(imp_v3_sub(e.vert[j].w, a), imp_v3_sub(e.vert[k].w, a));
-        if (imp_v3_dot(n, imp_v3_sub(e.vert[tf[f][3]].w, a)) > 0.0) {
+        imp_vec3 a = ep->vert[i].w;
+        imp_vec3 n = imp_v3_cross(imp_v3_sub(ep->vert[j].w, a), imp_v3_sub(ep->vert[k].w, a));
+        if (imp_v3_dot(n, imp_v3_sub(ep->vert[tf[f][3]].w, a)) > 0.0) {
             int t = j;
             j = k;
             k = t;
         }
-        if (add_face(&e, i, j, k) < 0) {
+        if (add_face(ep, i, j, k) < 0) {
             out->status = IMP_MPR_DEGENERATE;
             return;
         }
@@ -231,53 +230,53 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
     out->status = IMP_MPR_MAXITER;
     for (it = 0; it < max_iter; it++) {
         best = -1;
-        for (int f = 0; f < e.nf; f++) {
-            if (e.face[f].alive && (best < 0 || e.face[f].d < e.face[best].d)) {
+        for (int f = 0; f < ep->nf; f++) {
+            if (ep->face[f].alive && (best < 0 || ep->face[f].d < ep->face[best].d)) {
                 best = f;
             }
         }
-        efa *bf = &e.face[best];
+        efa *bf = &ep->face[best];
         imp_mvert w = sup(m, bf->n);
         if (imp_v3_dot(w.w, bf->n) - bf->d <= tol) {
             out->status = IMP_MPR_HIT;
             break;
         }
-        if (e.nv == IMP_EPA_MAX_VERTS) {
+        if (ep->nv == IMP_EPA_MAX_VERTS) {
             break;
         }
-        int nw = e.nv++;
-        e.vert[nw] = w;
+        int nw = ep->nv++;
+        ep->vert[nw] = w;
         /* remove the faces that see w; their unshared edges form the horizon */
         int ne = 0;
-        for (int f = 0; f < e.nf; f++) {
-            efa *fc = &e.face[f];
-            if (!fc->alive || imp_v3_dot(fc->n, imp_v3_sub(w.w, e.vert[fc->v[0]].w)) <= 0.1 * tol) {
+        for (int f = 0; f < ep->nf; f++) {
+            efa *fc = &ep->face[f];
+            if (!fc->alive || imp_v3_dot(fc->n, imp_v3_sub(w.w, ep->vert[fc->v[0]].w)) <= 0.1 * tol) {
                 continue;
             }
             fc->alive = 0;
-            e.free_slot[e.nfree++] = f;
+            ep->free_slot[ep->nfree++] = f;
             for (int k = 0; k < 3; k++) {
                 int a = fc->v[k], b = fc->v[(k + 1) % 3], found = -1;
                 for (int q = 0; q < ne; q++) {
-                    if (e.edge[q][0] == b && e.edge[q][1] == a) {
+                    if (ep->edge[q][0] == b && ep->edge[q][1] == a) {
                         found = q;
                         break;
                     }
                 }
                 if (found >= 0) {
-                    e.edge[found][0] = e.edge[ne - 1][0];
-                    e.edge[found][1] = e.edge[ne - 1][1];
+                    ep->edge[found][0] = ep->edge[ne - 1][0];
+                    ep->edge[found][1] = ep->edge[ne - 1][1];
                     ne--;
                 } else {
-                    e.edge[ne][0] = a;
-                    e.edge[ne][1] = b;
+                    ep->edge[ne][0] = a;
+                    ep->edge[ne][1] = b;
                     ne++;
                 }
             }
         }
         int failed = 0;
         for (int q = 0; q < ne && !failed; q++) {
-            failed = add_face(&e, e.edge[q][0], e.edge[q][1], nw) == -1;
+            failed = add_face(ep, ep->edge[q][0], ep->edge[q][1], nw) == -1;
         }
         if (failed) {
             break; /* out of room: keep the best face found */
@@ -285,17 +284,16 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
     }
     if (it == max_iter || out->status != IMP_MPR_HIT) {
         best = -1; /* recompute the closest live face after the last expansion */
-        for (int f = 0; f < e.nf; f++) {
-            if (e.face[f].alive && (best < 0 || e.face[f].d < e.face[best].d)) {
+        for (int f = 0; f < ep->nf; f++) {
+            if (ep->face[f].alive && (best < 0 || ep->face[f].d < ep->face[best].d)) {
                 best = f;
             }
         }
     }
-    efa *bf = &e.face[best];
+    efa *bf = &ep->face[best];
     out->iterations = it + 1;
     out->normal = bf->n;
     out->depth = bf->d;
-    bary(&e.vert[bf->v[0]], &e.vert[bf->v[1]], &e.vert[bf->v[2]], imp_v3_scale(bf->n, bf->d), bf->n,
+    bary(&ep->vert[bf->v[0]], &ep->vert[bf->v[1]], &ep->vert[bf->v[2]], imp_v3_scale(bf->n, bf->d), bf->n,
          &out->pa, &out->pb);
-#undef e
 }

@@ -74,10 +74,14 @@ static const imp_shape_class classes[IMP_S3_KINDS] = {
 
 const imp_convex3d *imp_shape3d_data(const imp_shape *s)
 {
-    if (s == NULL || s->cls < classes || s->cls >= classes + IMP_S3_KINDS) {
-        return NULL;
+    if (s != NULL) {
+        for (int k = 0; k < IMP_S3_KINDS; k++) {
+            if (s->cls == &classes[k]) {
+                return s->data;
+            }
+        }
     }
-    return s->data;
+    return NULL;
 }
 
 const double *imp_shape3d_basic_params(const imp_shape *s)
