@@ -65,6 +65,11 @@ describe("impact.shape3d.distance", function()
     d, n = shape3d.distance(wall, at(0, 0, 0), cyl, at(0, 0, low + 0.05, tilt))
     assert.near(0.05, d, 1e-12)
     assert.near({ 0, 0, 1 }, n, 1e-15)
+    -- a wall facing +x through x = 1, and a ball 0.2 in front of it
+    local side = shape3d.wall { normal = { 2, 0, 0 } }
+    d, n = shape3d.distance(shape3d.sphere { radius = 0.5 }, at(1.7, 3, -2), side, at(1, 0, 0))
+    assert.near(0.2, d, 1e-15)
+    assert.near({ -1, 0, 0 }, n, 1e-15)
   end)
 
   it("rejects non-3D shapes and two walls", function()

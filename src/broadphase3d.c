@@ -465,7 +465,128 @@ static int cmp_ep(const void *x, const void *y)
     return a->id < b->id ? -1 : (a->id > b->id);
 }
 
-/* full sort and sweep along the axis of largest spread; existing pairs not found again end */
+typedef struct cell_entry {
+    uint64_t key;
+    int id;
+} cell_entry;
+
+static int cmp_cell(const void *x, const void *y)
+{
+    const cell_entry *a = x, *b = y;
+    if (a->key != b->key) {
+        return a->key < b->key ? -1 : 1;
+    }
+    return a->id < b->id ? -1 : (a->id > b->id);
+}
+
+/* first entry with key >= k */
+static int lower_bound(const cell_entry *c, int n, uint64_t k)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (c[mid].key < k) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* Initial pairs by a uniform grid whose cell size h is the largest extent of the ordinary
+   boxes: such a box can only meet boxes whose min corner lies in the 27 cells around its own
+   min corner's cell. Boxes much larger than the mean (or unbounded, like walls) are tested
+   against every box. O(n log n + n * big). Returns -1 (the caller sweeps instead) when out of
+   memory or when the scene spans too many cells. */
+static int grid_pairs(imp_bp3d *bp)
+{
+    int n = bp->n, nsmall = 0, nbig = 0;
+    double mean = 0.0, h = 0.0, org[3] = {INFINITY, INFINITY, INFINITY}, top[3] = {-INFINITY, -INFINITY, -INFINITY};
+    int cnt = 0;
+    for (int i = 0; i < n; i++) {
+        double e = 0.0;
+        for (int k = 0; k < 3; k++) {
+            e = fmax(e, bp->hi[3 * i + k] - bp->lo[3 * i + k]);
+        }
+        if (isfinite(e)) {
+            mean += e;
+            cnt++;
+        }
+    }
+    mean = cnt > 0 ? mean / cnt : 0.0;
+    cell_entry *cells = malloc((size_t)n * sizeof *cells);
+    int *big = malloc((size_t)n * sizeof *big);
+    if (cells == NULL || big == NULL || !(mean > 0.0)) {
+        free(cells);
+        free(big);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        double e = 0.0;
+        int fin = 1;
+        for (int k = 0; k < 3; k++) {
+            e = fmax(e, bp->hi[3 * i + k] - bp->lo[3 * i + k]);
+            fin &= isfinite(bp->lo[3 * i + k]) && isfinite(bp->hi[3 * i + k]);
+        }
+        if (fin && e <= 8.0 * mean) {
+            h = fmax(h, e);
+            for (int k = 0; k < 3; k++) {
+                org[k] = fmin(org[k], bp->lo[3 * i + k]);
+                top[k] = fmax(top[k], bp->lo[3 * i + k]);
+            }
+            cells[nsmall++].id = i;
+        } else {
+            big[nbig++] = i;
+        }
+    }
+    for (int k = 0; k < 3 && nsmall > 0; k++) {
+        if (!(h > 0.0) || (top[k] - org[k]) / h > 1048576.0) {
+            free(cells);
+            free(big);
+            return -1;
+        }
+    }
+    for (int m = 0; m < nsmall; m++) {
+        const double *l = bp->lo + 3 * cells[m].id;
+        uint64_t key = 0;
+        for (int k = 0; k < 3; k++) {
+            key = (key << 21) | (uint64_t)((l[k] - org[k]) / h + 1.0); /* +1: room for the -1 neighbour */
+        }
+        cells[m].key = key;
+    }
+    qsort(cells, (size_t)nsmall, sizeof *cells, cmp_cell);
+    for (int m = 0; m < nsmall; m++) {
+        int id = cells[m].id;
+        uint64_t key = cells[m].key;
+        uint64_t cx = key >> 42, cy = (key >> 21) & 0x1fffff, cz = key & 0x1fffff;
+        for (uint64_t x = cx - 1; x <= cx + 1; x++) {
+            for (uint64_t y = cy - 1; y <= cy + 1; y++) {
+                for (uint64_t z = cz - 1; z <= cz + 1; z++) {
+                    uint64_t nk = (x << 42) | (y << 21) | z;
+                    for (int q = lower_bound(cells, nsmall, nk); q < nsmall && cells[q].key == nk; q++) {
+                        if (cells[q].id > id) {
+                            may_begin(bp, id, cells[q].id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (int b = 0; b < nbig; b++) {
+        for (int j = 0; j < n; j++) {
+            if (j != big[b]) {
+                may_begin(bp, big[b], j); /* a pair of two big boxes is met twice: harmless */
+            }
+        }
+    }
+    free(cells);
+    free(big);
+    return 0;
+}
+
+/* full sort, then all pairs (grid, or a sweep along the axis of largest spread for small n);
+   existing pairs not found again end */
 static int rebuild(imp_bp3d *bp)
 {
     start_events(bp);
@@ -501,21 +622,23 @@ static int rebuild(imp_bp3d *bp)
             best = k;
         }
     }
-    /* sweep: a box meets every box still open when its min end point comes */
-    int nact = 0;
-    const ep *a = bp->ax[best];
-    for (int i = 0; i < 2 * n; i++) {
-        int id = a[i].id;
-        if (a[i].is_max) {
-            int p = bp->apos[id];
-            bp->active[p] = bp->active[--nact];
-            bp->apos[bp->active[p]] = p;
-        } else {
-            for (int q = 0; q < nact; q++) {
-                may_begin(bp, id, bp->active[q]);
+    if (n < 256 || grid_pairs(bp) != 0) {
+        /* sweep: a box meets every box still open when its min end point comes */
+        int nact = 0;
+        const ep *a = bp->ax[best];
+        for (int i = 0; i < 2 * n; i++) {
+            int id = a[i].id;
+            if (a[i].is_max) {
+                int p = bp->apos[id];
+                bp->active[p] = bp->active[--nact];
+                bp->apos[bp->active[p]] = p;
+            } else {
+                for (int q = 0; q < nact; q++) {
+                    may_begin(bp, id, bp->active[q]);
+                }
+                bp->apos[id] = nact;
+                bp->active[nact++] = id;
             }
-            bp->apos[id] = nact;
-            bp->active[nact++] = id;
         }
     }
     /* pairs with an id beyond n (boxes removed) were flagged dead and are not found again */

@@ -187,11 +187,44 @@ TEST(touching_boxes_do_not_overlap_and_nan_is_rejected)
     imp_bp3d_free(bp);
 }
 
+/* an unbounded box (a wall's AABB: the half-space z < 0) among 400 small boxes, built by the
+   grid: it pairs with exactly the boxes reaching below z = 0 */
+TEST(unbounded_box_pairs_with_everything_it_reaches)
+{
+    enum { N = 401 };
+    static double lo[3 * N], hi[3 * N];
+    int expect = 0;
+    for (int i = 0; i < N - 1; i++) {
+        for (int d = 0; d < 3; d++) {
+            double c = d == 2 ? 0.5 * (urand() - 0.3) : 10.0 * urand();
+            lo[3 * i + d] = c - 0.05;
+            hi[3 * i + d] = c + 0.05;
+        }
+        expect += lo[3 * i + 2] < 0.0;
+    }
+    lo[3 * (N - 1)] = lo[3 * (N - 1) + 1] = lo[3 * (N - 1) + 2] = -INFINITY;
+    hi[3 * (N - 1)] = hi[3 * (N - 1) + 1] = INFINITY;
+    hi[3 * (N - 1) + 2] = 0.0;
+    imp_bp3d *bp = imp_bp3d_new(0.0);
+    CHECK(imp_bp3d_update(bp, N, lo, hi) == 0);
+    int with_wall = 0;
+    for (int i = 0; i < N - 1; i++) {
+        with_wall += imp_bp3d_has_pair(bp, i, N - 1);
+    }
+    CHECK(expect > 10 && with_wall == expect);
+    static int ref[2 * 20000], got[2 * 20000];
+    int nref = brute(N, lo, hi, NULL, ref, 20000);
+    CHECK(imp_bp3d_pairs(bp, got, 20000) == nref);
+    CHECK(memcmp(ref, got, 2 * (size_t)nref * sizeof(int)) == 0);
+    imp_bp3d_free(bp);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(random_moving_boxes_match_brute_force);
     RUN(exclusions);
     RUN(touching_boxes_do_not_overlap_and_nan_is_rejected);
+    RUN(unbounded_box_pairs_with_everything_it_reaches);
     return CHECK_END("broadphase3d");
 }

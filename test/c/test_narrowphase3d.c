@@ -272,6 +272,29 @@ TEST(degenerate_inputs_give_no_nan)
     imp_shape_release(el);
 }
 
+/* MPR's own estimate is the true depth where its portal lies on the contact face (a sphere
+   sunk 1e-3 into a box top at several offsets from the centre): no rescaling (Modia3D
+   returns the depth divided by the largest coordinate of its first portal, modia3d.md 1b) */
+TEST(mpr_depth_is_not_rescaled)
+{
+    imp_shape *box = imp_shape3d_box(4, 3, 1), *s = imp_shape3d_sphere(0.5);
+    double pb[7], ps[7];
+    pose_set(pb, imp_v3(0.3, -0.2, 0.1), imp_q_identity());
+    for (int i = 0; i < 5; i++) {
+        double off = 0.35 * i;
+        pose_set(ps, imp_v3(0.3 + off, -0.2 + 0.5 * off, 0.1 + 0.5 + 0.5 - 1e-3), imp_q_identity());
+        imp_contact3d c;
+        int st = imp_collide3d_mpr(box, pb, s, ps, &c);
+        CHECK(st == IMP_NP_OK || st == IMP_NP_MAXITER);
+        CHECK_NEAR(c.distance, -1e-3, 1e-6);
+        CHECK_NEAR(c.normal[2], 1.0, 1e-3);
+        CHECK(imp_collide3d_general(box, pb, s, ps, &c) == IMP_NP_OK);
+        CHECK_NEAR(c.distance, -1e-3, 1e-12);
+    }
+    imp_shape_release(box);
+    imp_shape_release(s);
+}
+
 /* ---- random poses ---- */
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
@@ -499,6 +522,7 @@ int main(int argc, char **argv)
     RUN(capsule_capsule);
     RUN(cylinder_plane_tilts);
     RUN(degenerate_inputs_give_no_nan);
+    RUN(mpr_depth_is_not_rescaled);
     RUN(random_box_box_depth_vs_sat);
     RUN(random_capsule_sphere_general_vs_analytic);
     RUN(random_sphere_box_general_vs_analytic);
