@@ -413,6 +413,32 @@ TEST(smoothed_box_equals_smoothed_hull_of_its_core)
     imp_shape_release(b);
 }
 
+/* a 6 x 6 x 6 grid of points: most are coplanar with a face or collinear with an edge; the
+   hull keeps the 8 corners, and with smoothing it is the rounded box of the outer size */
+TEST(hull_of_a_point_grid)
+{
+    static double p[3 * 216];
+    int n = 0;
+    for (int i = 0; i < 6; i++) {
+        for (int j = 0; j < 6; j++) {
+            for (int k = 0; k < 6; k++) {
+                p[3 * n] = 0.2 * i, p[3 * n + 1] = 0.2 * j, p[3 * n + 2] = 0.2 * k;
+                n++;
+            }
+        }
+    }
+    imp_shape *s = imp_shape3d_convex(p, n, 0.1, NULL);
+    imp_shape *b = imp_shape3d_box_smoothed(1.2, 1.2, 1.2, 0.1);
+    CHECK(s != NULL && imp_shape3d_data(s)->nvert == 8 && imp_shape3d_data(s)->ntri == 12);
+    CHECK_CLOSE(s->measure, b->measure, 1e-13, 0);
+    CHECK(mat_near(&s->inertia, &b->inertia, 1e-12));
+    for (int k = 0; k < 3; k++) {
+        CHECK_NEAR(s->centroid[k], 0.5, 1e-14);
+    }
+    imp_shape_release(s);
+    imp_shape_release(b);
+}
+
 TEST(hull_rejects_flat_and_bad_input)
 {
     double flat[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0.5, 0.5, 0};
@@ -487,6 +513,7 @@ int main(int argc, char **argv)
     RUN(hull_of_rotated_box_has_rotated_tensor);
     RUN(smoothed_tetrahedron_monte_carlo);
     RUN(smoothed_box_equals_smoothed_hull_of_its_core);
+    RUN(hull_of_a_point_grid);
     RUN(hull_rejects_flat_and_bad_input);
     RUN(hull_of_random_sphere_points);
     RUN(bounds_are_tight);
