@@ -56,9 +56,25 @@ static long box_count(void)
 /* boxes of sizes 0.01..0.04 in a cube, moving a little each step (DEM-like); every step the
    pair set equals brute force over the inflated boxes, holds every pair of overlapping tight
    boxes, and the previous set plus begins minus ends is the new set */
-TEST(random_moving_boxes_match_brute_force)
+/* exclusions of the second run: boxes 2k and 2k+1 are one body; every fifth box is in
+   category 2 and only meets category 2; bodies 3k and 3k+1 are joined */
+static int excl_ok(int a, int b)
+{
+    if (a / 2 == b / 2) {
+        return 0;
+    }
+    int ga = a % 5 == 0, gb = b % 5 == 0;
+    if (ga != gb) {
+        return 0;
+    }
+    int ba = a / 2, bb = b / 2, lo = ba < bb ? ba : bb, hi = ba < bb ? bb : ba;
+    return !(lo % 3 == 0 && hi == lo + 1);
+}
+
+static void moving_boxes(int exclusions, int *ok)
 {
     int n = (int)box_count(), steps = 12;
+    *ok = 0;
     double side = 0.06 * cbrt((double)n); /* about 4 neighbours within reach */
     double *c = malloc(3 * n * sizeof *c), *v = malloc(3 * n * sizeof *v), *h = malloc(3 * n * sizeof *h);
     double *lo = malloc(3 * n * sizeof *lo), *hi = malloc(3 * n * sizeof *hi);
@@ -74,6 +90,18 @@ TEST(random_moving_boxes_match_brute_force)
     }
     imp_bp3d *bp = imp_bp3d_new(0.003);
     CHECK(bp != NULL);
+    if (exclusions) {
+        CHECK(imp_bp3d_reserve(bp, n) == 0);
+        for (int i = 0; i < n; i++) {
+            imp_bp3d_set_body(bp, i, i / 2);
+            if (i % 5 == 0) {
+                imp_bp3d_set_groups(bp, i, 2u, 2u);
+            }
+        }
+        for (int b = 0; b + 1 < n / 2; b += 3) {
+            CHECK(imp_bp3d_exclude_bodies(bp, b + 1, b) == 0);
+        }
+    }
     long total_begin = 0, total_end = 0;
     for (int s = 0; s < steps; s++) {
         for (int i = 0; i < 3 * n; i++) {
@@ -90,10 +118,10 @@ TEST(random_moving_boxes_match_brute_force)
                 CHECK(ilo[3 * i + d] <= lo[3 * i + d] && ihi[3 * i + d] >= hi[3 * i + d]);
             }
         }
-        int nref = brute(n, ilo, ihi, NULL, ref, maxp);
+        int nref = brute(n, ilo, ihi, exclusions ? excl_ok : NULL, ref, maxp);
         CHECK(nref == ncur);
         CHECK(memcmp(ref, cur, 2 * (size_t)ncur * sizeof(int)) == 0);
-        int ntight = brute(n, lo, hi, NULL, ref, maxp);
+        int ntight = brute(n, lo, hi, exclusions ? excl_ok : NULL, ref, maxp);
         for (int k = 0; k < ntight; k++) {
             CHECK(contains(cur, ncur, ref[2 * k], ref[2 * k + 1]));
         }
@@ -118,6 +146,21 @@ TEST(random_moving_boxes_match_brute_force)
     CHECK(total_begin > 0 && total_end > 0); /* the scene did change */
     imp_bp3d_free(bp);
     free(c), free(v), free(h), free(lo), free(hi), free(ilo), free(ihi), free(prev), free(cur), free(ref);
+    *ok = 1;
+}
+
+TEST(random_moving_boxes_match_brute_force)
+{
+    int ok;
+    moving_boxes(0, &ok);
+    CHECK(ok);
+}
+
+TEST(random_moving_boxes_with_exclusions_match_brute_force)
+{
+    int ok;
+    moving_boxes(1, &ok);
+    CHECK(ok);
 }
 
 static int odd_even(void *user, int a, int b)
@@ -223,6 +266,7 @@ int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(random_moving_boxes_match_brute_force);
+    RUN(random_moving_boxes_with_exclusions_match_brute_force);
     RUN(exclusions);
     RUN(touching_boxes_do_not_overlap_and_nan_is_rejected);
     RUN(unbounded_box_pairs_with_everything_it_reaches);
