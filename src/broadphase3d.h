@@ -53,7 +53,7 @@ int imp_bp3d_rebuild(imp_bp3d *bp);
 const int *imp_bp3d_begins(const imp_bp3d *bp, int *count);
 const int *imp_bp3d_ends(const imp_bp3d *bp, int *count);
 /* All current pairs into out (2 ints each, sorted by a then b); returns the number of pairs,
-   writing at most max of them. */
+   writing at most max of them (a query: it allocates a temporary; -1 when out of memory). */
 int imp_bp3d_pairs(const imp_bp3d *bp, int *out, int max);
 int imp_bp3d_pair_count(const imp_bp3d *bp);
 int imp_bp3d_has_pair(const imp_bp3d *bp, int a, int b);

@@ -29,7 +29,11 @@ typedef struct imp_contact3d {
 /* The pair's answer through the dispatch table (analytic for sphere/sphere, sphere/capsule,
    capsule/capsule, sphere/box, anything/wall; GJK, MPR and EPA otherwise). Poses are
    {x, y, z, qw, qx, qy, qz} of the centroids. Returns out->status. Deterministic, no
-   allocation; tolerances are relative to the shapes' sizes (1e-11 of their bounding radii). */
+   allocation (EPA works in a per-thread buffer). Tolerances are relative to the shapes' sizes
+   s = the sum of their bounding radii: GJK stops at a duality gap of 1e-11 s, EPA when the
+   support along the nearest face is within 1e-10 s of it; caps: GJK 128, MPR 128, EPA 590
+   iterations (then status IMP_NP_MAXITER with the best estimate). Measured accuracy on the
+   tests: 1e-12 on analytic pairs, 1e-9 on polytope cores, about 1e-9 on curved cores. */
 int imp_collide3d(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
                   imp_contact3d *out);
 /* The same through the general path only (GJK, MPR + EPA), bypassing the analytic pairs. */
