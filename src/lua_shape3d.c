@@ -1,6 +1,22 @@
-/* lua_shape3d.c: constructors of 3D shapes (impact.shape3d.* in the Lua front). */
+/* lua_shape3d.c: constructors of 3D shapes and the 3D distance query (impact.shape3d.* in the
+   Lua front). */
+#include <stdlib.h>
+
+#include "collide3d.h"
 #include "lua_util.h"
-#include "shape3d_basic.h"
+#include "shape3d.h"
+
+/* the 'smoothing' option of a box, cylinder, cone or convex hull */
+static double opt_smoothing(lua_State *L, const char *what, int kind, const double *params)
+{
+    double r = imp_opt_number(L, 1, what, "smoothing", 0.0, IMP_NONNEGATIVE, NULL);
+    const char *msg = imp_shape3d_check_smoothing(kind, params, r);
+    if (msg != NULL) {
+        lua_pushnumber(L, r);
+        imp_error(L, what, "option 'smoothing' %s, got %s", msg, imp_describe(L, -1));
+    }
+    return r;
+}
 
 static int l_sphere(lua_State *L)
 {
@@ -13,34 +29,251 @@ static int l_sphere(lua_State *L)
     return 1;
 }
 
-static int l_box(lua_State *L)
+/* a positive 3-vector option, or a single positive number for all three */
+static void opt_triple(lua_State *L, const char *what, const char *key, double def, double *out)
 {
-    static const char *const keys[] = {"size", NULL};
-    const char *what = "impact.shape3d.box";
-    double size[3] = {1.0, 1.0, 1.0};
-    luaL_checktype(L, 1, LUA_TTABLE);
-    imp_opt_check_keys(L, 1, what, keys);
-    lua_getfield(L, 1, "size");
+    out[0] = out[1] = out[2] = def;
+    lua_getfield(L, 1, key);
     int t = lua_type(L, -1);
     lua_pop(L, 1);
     if (t == LUA_TNUMBER) {
-        size[0] = size[1] = size[2] = imp_opt_number(L, 1, what, "size", 1.0, IMP_POSITIVE, NULL);
+        out[0] = out[1] = out[2] = imp_opt_number(L, 1, what, key, def, IMP_POSITIVE, NULL);
     } else {
-        imp_opt_vector(L, 1, what, "size", 3, size);
+        imp_opt_vector(L, 1, what, key, 3, out);
     }
     for (int i = 0; i < 3; i++) {
-        if (!(size[i] > 0.0)) {
-            lua_pushnumber(L, size[i]);
-            imp_error(L, what, "option 'size' must be positive, element %d is %s", i + 1,
+        if (!(out[i] > 0.0)) {
+            lua_pushnumber(L, out[i]);
+            imp_error(L, what, "option '%s' must be positive, element %d is %s", key, i + 1,
                       imp_describe(L, -1));
         }
     }
-    imp_lua_push_shape(L, imp_shape3d_box(size[0], size[1], size[2]));
+}
+
+static int l_box(lua_State *L)
+{
+    static const char *const keys[] = {"size", "smoothing", NULL};
+    const char *what = "impact.shape3d.box";
+    double size[3];
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    opt_triple(L, what, "size", 1.0, size);
+    double r = opt_smoothing(L, what, IMP_S3_BOX, size);
+    imp_lua_push_shape(L, imp_shape3d_box_smoothed(size[0], size[1], size[2], r));
     return 1;
+}
+
+static int l_ellipsoid(lua_State *L)
+{
+    static const char *const keys[] = {"radii", NULL};
+    const char *what = "impact.shape3d.ellipsoid";
+    double radii[3];
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    opt_triple(L, what, "radii", 0.5, radii);
+    imp_lua_push_shape(L, imp_shape3d_ellipsoid(radii[0], radii[1], radii[2]));
+    return 1;
+}
+
+static int l_cylinder(lua_State *L)
+{
+    static const char *const keys[] = {"radius", "length", "smoothing", NULL};
+    const char *what = "impact.shape3d.cylinder";
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    double p[2];
+    p[0] = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
+    p[1] = imp_opt_number(L, 1, what, "length", 1.0, IMP_POSITIVE, NULL);
+    double r = opt_smoothing(L, what, IMP_S3_CYLINDER, p);
+    imp_lua_push_shape(L, imp_shape3d_cylinder(p[0], p[1], r));
+    return 1;
+}
+
+static int l_capsule(lua_State *L)
+{
+    static const char *const keys[] = {"radius", "length", NULL};
+    const char *what = "impact.shape3d.capsule";
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    double rad = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
+    double len = imp_opt_number(L, 1, what, "length", 1.0, IMP_NONNEGATIVE, NULL);
+    imp_lua_push_shape(L, imp_shape3d_capsule(rad, len));
+    return 1;
+}
+
+static int l_cone(lua_State *L)
+{
+    static const char *const keys[] = {"radius", "length", "smoothing", NULL};
+    const char *what = "impact.shape3d.cone";
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    double p[2];
+    p[0] = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
+    p[1] = imp_opt_number(L, 1, what, "length", 1.0, IMP_POSITIVE, NULL);
+    double r = opt_smoothing(L, what, IMP_S3_CONE, p);
+    imp_lua_push_shape(L, imp_shape3d_cone(p[0], p[1], r));
+    return 1;
+}
+
+static int l_convex(lua_State *L)
+{
+    static const char *const keys[] = {"points", "smoothing", NULL};
+    const char *what = "impact.shape3d.convex";
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    double r = imp_opt_number(L, 1, what, "smoothing", 0.0, IMP_NONNEGATIVE, NULL);
+    if (lua_getfield(L, 1, "points") != LUA_TTABLE) {
+        imp_error(L, what, "option 'points' must be an array of at least 4 points {x, y, z}, got %s",
+                  imp_describe(L, -1));
+    }
+    lua_Integer n = luaL_len(L, -1);
+    if (n < 4 || n > 1000000) {
+        imp_error(L, what, "option 'points' must hold from 4 to 1000000 points, got %I", (LUAI_UACINT)n);
+    }
+    double *pts = lua_newuserdatauv(L, (size_t)n * 3 * sizeof(double), 0); /* freed by the GC */
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_geti(L, -2, i + 1);
+        lua_pushfstring(L, "points[%I]", (LUAI_UACINT)(i + 1));
+        imp_to_vector(L, -2, what, lua_tostring(L, -1), 3, pts + 3 * i);
+        lua_pop(L, 2);
+    }
+    int st;
+    imp_shape *s = imp_shape3d_convex(pts, (int)n, r, &st);
+    if (s == NULL && st == IMP_S3_EFLAT) {
+        imp_error(L, what, "the points span no volume (they are coincident, collinear or coplanar)");
+    } else if (s == NULL && st == IMP_S3_EBADARG) {
+        imp_error(L, what, "the points must be finite");
+    }
+    imp_lua_push_shape(L, s);
+    return 1;
+}
+
+static int l_wall(lua_State *L)
+{
+    static const char *const keys[] = {"normal", NULL};
+    const char *what = "impact.shape3d.wall";
+    double n[3] = {0.0, 0.0, 1.0};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    imp_opt_vector(L, 1, what, "normal", 3, n);
+    if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 0.0)) {
+        imp_error(L, what, "option 'normal' must be a nonzero vector {x, y, z}");
+    }
+    imp_lua_push_shape(L, imp_shape3d_wall(n));
+    return 1;
+}
+
+static const imp_convex3d *check_shape3d(lua_State *L, int idx, const char *what, const char *name)
+{
+    imp_shape *s = imp_lua_test_shape(L, idx);
+    const imp_convex3d *c = s != NULL ? imp_shape3d_data(s) : NULL;
+    if (c == NULL) {
+        imp_error(L, what, "%s must be a 3D shape (impact.shape3d.*), got %s", name,
+                  s != NULL ? s->cls->name : imp_describe(L, idx));
+    }
+    return c;
+}
+
+static void set_number(lua_State *L, const char *key, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, key);
+}
+
+/* parameters(shape): the constructor's parameters of a 3D shape as a table */
+static int l_parameters(lua_State *L)
+{
+    const char *what = "impact.shape3d.parameters";
+    const imp_convex3d *c = check_shape3d(L, 1, what, "argument #1");
+    imp_shape *s = imp_lua_check_shape(L, 1);
+    lua_newtable(L);
+    lua_pushstring(L, s->cls->name);
+    lua_setfield(L, -2, "kind");
+    switch (c->kind) {
+    case IMP_S3_SPHERE:
+        set_number(L, "radius", c->params[0]);
+        break;
+    case IMP_S3_ELLIPSOID:
+        imp_push_vector(L, c->params, 3);
+        lua_setfield(L, -2, "radii");
+        break;
+    case IMP_S3_BOX:
+        imp_push_vector(L, c->params, 3);
+        lua_setfield(L, -2, "size");
+        set_number(L, "smoothing", c->sweep);
+        break;
+    case IMP_S3_CYLINDER:
+    case IMP_S3_CONE:
+        set_number(L, "radius", c->params[0]);
+        set_number(L, "length", c->params[1]);
+        set_number(L, "smoothing", c->sweep);
+        break;
+    case IMP_S3_CAPSULE:
+        set_number(L, "radius", c->params[0]);
+        set_number(L, "length", c->params[1]);
+        break;
+    case IMP_S3_CONVEX:
+        lua_createtable(L, c->nvert, 0);
+        for (int i = 0; i < c->nvert; i++) {
+            imp_push_vector(L, c->vert + 3 * i, 3);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "vertices");
+        set_number(L, "smoothing", c->sweep);
+        break;
+    case IMP_S3_WALL:
+        imp_push_vector(L, c->core, 3);
+        lua_setfield(L, -2, "normal");
+        break;
+    default:
+        break;
+    }
+    return 1;
+}
+
+/* distance(shape_a, pose_a, shape_b, pose_b) -> distance, normal, point_a, point_b, info */
+static int l_distance(lua_State *L)
+{
+    static const char *const methods[] = {"analytic", "gjk", "mpr_epa", "flat"};
+    const char *what = "impact.shape3d.distance";
+    check_shape3d(L, 1, what, "argument #1 (shape_a)");
+    check_shape3d(L, 3, what, "argument #3 (shape_b)");
+    double pa[7], pb[7];
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    imp_opt_pose(L, 2, what, 3, pa);
+    imp_opt_pose(L, 4, what, 3, pb);
+    imp_contact3d c;
+    int st = imp_collide3d(imp_lua_check_shape(L, 1), pa, imp_lua_check_shape(L, 3), pb, &c);
+    if (st == IMP_NP_BADINPUT || st == IMP_NP_UNSUPPORTED) {
+        imp_error(L, what, "%s", imp_collide3d_status_message(st));
+    }
+    lua_pushnumber(L, c.distance);
+    imp_push_vector(L, c.normal, 3);
+    imp_push_vector(L, c.point_a, 3);
+    imp_push_vector(L, c.point_b, 3);
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, methods[c.method]);
+    lua_setfield(L, -2, "method");
+    lua_pushinteger(L, c.iterations);
+    lua_setfield(L, -2, "iterations");
+    lua_pushboolean(L, st == IMP_NP_OK);
+    lua_setfield(L, -2, "converged");
+    return 5;
 }
 
 void imp_lua_open_shape3d(lua_State *L)
 {
-    static const luaL_Reg fns[] = {{"shape3d_sphere", l_sphere}, {"shape3d_box", l_box}, {NULL, NULL}};
+    static const luaL_Reg fns[] = {{"shape3d_sphere", l_sphere},
+                                   {"shape3d_box", l_box},
+                                   {"shape3d_ellipsoid", l_ellipsoid},
+                                   {"shape3d_cylinder", l_cylinder},
+                                   {"shape3d_capsule", l_capsule},
+                                   {"shape3d_cone", l_cone},
+                                   {"shape3d_convex", l_convex},
+                                   {"shape3d_wall", l_wall},
+                                   {"shape3d_parameters", l_parameters},
+                                   {"shape3d_distance", l_distance},
+                                   {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
 }

@@ -1,0 +1,751 @@
+/* broadphase3d.c: persistent sort-and-sweep with insertion sort (see broadphase3d.h).
+
+   After Yade's InsertionSortCollider (Smilauer et al., Yade documentation, "Insertion sort
+   collider"; the method is Baraff's "sweep and prune" with temporal coherence, Baraff 1992,
+   Cohen et al. I-COLLIDE 1995).
+
+   Pair bookkeeping within an update: a pair that may begin is inserted with the flag NEW (or
+   a pair flagged DEAD earlier in the same update is revived); a pair that may end is flagged
+   DEAD (or deleted at once when it was NEW). Each such pair is logged; at the end the NEW ones
+   still present are the begins and the DEAD ones are the ends, so a pair that begins and ends
+   within one update reports nothing. The overlap test at a swap uses the final boxes of the
+   update, so every pair whose status changed is examined against its final status.
+
+   Intervals are open: boxes that only touch do not overlap; at equal values a max end point
+   sorts before a min end point, which keeps the swaps consistent with that test. */
+#include "broadphase3d.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { F_NONE = 0, F_NEW = 1, F_DEAD = 2 };
+#define EMPTY UINT64_MAX
+
+typedef struct ep {
+    double v;
+    int id;
+    int is_max;
+} ep;
+
+struct imp_bp3d {
+    int n, cap, built;
+    double verlet;
+    double *lo, *hi; /* inflated boxes, 3 per id */
+    int *body;
+    uint32_t *cat, *mask;
+    ep *ax[3];
+    /* pair set: open addressing, linear probing */
+    uint64_t *keys;
+    unsigned char *flags;
+    size_t hcap, hcount;
+    /* excluded body pairs, sorted */
+    uint64_t *excl;
+    int nexcl, cexcl;
+    imp_bp3d_filter filter;
+    void *user;
+    /* logs and events */
+    uint64_t *lnew, *ldead;
+    int nnew, cnew, ndead, cdead;
+    int *begins, *ends;
+    int nbegins, cbegins, nends, cends;
+    int *active, *apos; /* rebuild sweep */
+    unsigned char *moved; /* per id: its inflated box changed in this update */
+    long swaps;
+    int oom;
+};
+
+static uint64_t pair_key(int a, int b)
+{
+    return a < b ? ((uint64_t)(uint32_t)a << 32) | (uint32_t)b : ((uint64_t)(uint32_t)b << 32) | (uint32_t)a;
+}
+
+static size_t slot_of(const imp_bp3d *bp, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (bp->hcap - 1);
+}
+
+/* the slot holding key, or (size_t)-1 */
+static size_t find(const imp_bp3d *bp, uint64_t key)
+{
+    if (bp->hcap == 0) {
+        return (size_t)-1;
+    }
+    for (size_t i = slot_of(bp, key);; i = (i + 1) & (bp->hcap - 1)) {
+        if (bp->keys[i] == key) {
+            return i;
+        }
+        if (bp->keys[i] == EMPTY) {
+            return (size_t)-1;
+        }
+    }
+}
+
+static int grow_set(imp_bp3d *bp)
+{
+    size_t ncap = bp->hcap ? 2 * bp->hcap : 1024;
+    uint64_t *keys = malloc(ncap * sizeof *keys);
+    unsigned char *flags = malloc(ncap);
+    if (keys == NULL || flags == NULL) {
+        free(keys);
+        free(flags);
+        return -1;
+    }
+    uint64_t *ok = bp->keys;
+    unsigned char *of = bp->flags;
+    size_t ocap = bp->hcap;
+    for (size_t i = 0; i < ncap; i++) {
+        keys[i] = EMPTY;
+    }
+    bp->keys = keys;
+    bp->flags = flags;
+    bp->hcap = ncap;
+    for (size_t i = 0; i < ocap; i++) {
+        if (ok[i] != EMPTY) {
+            size_t j = slot_of(bp, ok[i]);
+            while (keys[j] != EMPTY) {
+                j = (j + 1) & (ncap - 1);
+            }
+            keys[j] = ok[i];
+            flags[j] = of[i];
+        }
+    }
+    free(ok);
+    free(of);
+    return 0;
+}
+
+static int insert(imp_bp3d *bp, uint64_t key, unsigned char flag)
+{
+    if (2 * (bp->hcount + 1) > bp->hcap && grow_set(bp) != 0) {
+        return -1;
+    }
+    size_t i = slot_of(bp, key);
+    while (bp->keys[i] != EMPTY) {
+        i = (i + 1) & (bp->hcap - 1);
+    }
+    bp->keys[i] = key;
+    bp->flags[i] = flag;
+    bp->hcount++;
+    return 0;
+}
+
+/* deletion with backward shift (no tombstones) */
+static void erase_slot(imp_bp3d *bp, size_t i)
+{
+    size_t mask = bp->hcap - 1;
+    for (size_t j = (i + 1) & mask; bp->keys[j] != EMPTY; j = (j + 1) & mask) {
+        size_t h = slot_of(bp, bp->keys[j]);
+        /* move j back to i when its home h is not cyclically in (i, j] */
+        if (((j - h) & mask) >= ((j - i) & mask)) {
+            bp->keys[i] = bp->keys[j];
+            bp->flags[i] = bp->flags[j];
+            i = j;
+        }
+    }
+    bp->keys[i] = EMPTY;
+    bp->hcount--;
+}
+
+static int push(uint64_t **arr, int *n, int *cap, uint64_t v)
+{
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 256;
+        uint64_t *a = realloc(*arr, (size_t)nc * sizeof *a);
+        if (a == NULL) {
+            return -1;
+        }
+        *arr = a;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = v;
+    return 0;
+}
+
+static int push_pair(int **arr, int *n, int *cap, uint64_t key)
+{
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 256;
+        int *a = realloc(*arr, (size_t)nc * 2 * sizeof *a);
+        if (a == NULL) {
+            return -1;
+        }
+        *arr = a;
+        *cap = nc;
+    }
+    (*arr)[2 * *n] = (int)(key >> 32);
+    (*arr)[2 * *n + 1] = (int)(key & 0xffffffffu);
+    (*n)++;
+    return 0;
+}
+
+static int overlap(const imp_bp3d *bp, int a, int b)
+{
+    const double *la = bp->lo + 3 * a, *ha = bp->hi + 3 * a, *lb = bp->lo + 3 * b, *hb = bp->hi + 3 * b;
+    return la[0] < hb[0] && lb[0] < ha[0] && la[1] < hb[1] && lb[1] < ha[1] && la[2] < hb[2] && lb[2] < ha[2];
+}
+
+static int excluded_bodies(const imp_bp3d *bp, int ba, int bb)
+{
+    uint64_t k = pair_key(ba, bb);
+    int lo = 0, hi = bp->nexcl;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (bp->excl[mid] < k) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < bp->nexcl && bp->excl[lo] == k;
+}
+
+static int allowed(const imp_bp3d *bp, int a, int b)
+{
+    if (bp->body[a] == bp->body[b]) {
+        return 0;
+    }
+    if (!(bp->cat[a] & bp->mask[b]) || !(bp->cat[b] & bp->mask[a])) {
+        return 0;
+    }
+    if (bp->nexcl > 0 && excluded_bodies(bp, bp->body[a], bp->body[b])) {
+        return 0;
+    }
+    return bp->filter == NULL || bp->filter(bp->user, a < b ? a : b, a < b ? b : a);
+}
+
+static void may_begin(imp_bp3d *bp, int a, int b)
+{
+    if (a == b || !overlap(bp, a, b)) {
+        return;
+    }
+    uint64_t key = pair_key(a, b);
+    size_t i = find(bp, key);
+    if (i != (size_t)-1) {
+        if (bp->flags[i] == F_DEAD && allowed(bp, a, b)) {
+            bp->flags[i] = F_NONE; /* ended and began again within the update, or kept by a rebuild */
+        }
+        return;
+    }
+    if (!allowed(bp, a, b)) {
+        return;
+    }
+    if (insert(bp, key, F_NEW) != 0 || push(&bp->lnew, &bp->nnew, &bp->cnew, key) != 0) {
+        bp->oom = 1;
+    }
+}
+
+static void may_end(imp_bp3d *bp, int a, int b)
+{
+    if (a == b || overlap(bp, a, b)) {
+        return;
+    }
+    uint64_t key = pair_key(a, b);
+    size_t i = find(bp, key);
+    if (i == (size_t)-1) {
+        return;
+    }
+    if (bp->flags[i] == F_NEW) {
+        erase_slot(bp, i); /* began and ended within the update */
+    } else if (bp->flags[i] == F_NONE) {
+        bp->flags[i] = F_DEAD;
+        if (push(&bp->ldead, &bp->ndead, &bp->cdead, key) != 0) {
+            bp->oom = 1;
+        }
+    }
+}
+
+static int less(const ep *x, const ep *y)
+{
+    return x->v < y->v || (x->v == y->v && x->is_max && !y->is_max);
+}
+
+/* insertion sort of one axis, O(m + swaps); every swap of a min and a max is a possible
+   change of their boxes' overlap */
+static void sort_axis(imp_bp3d *bp, ep *a, int m)
+{
+    long swaps = 0;
+    for (int i = 1; i < m; i++) {
+        ep e = a[i];
+        int j = i - 1;
+        while (j >= 0 && less(&e, &a[j])) {
+            if (!e.is_max && a[j].is_max) {
+                may_begin(bp, e.id, a[j].id);
+            } else if (e.is_max && !a[j].is_max) {
+                may_end(bp, e.id, a[j].id);
+            }
+            a[j + 1] = a[j];
+            j--;
+            swaps++;
+        }
+        a[j + 1] = e;
+    }
+    bp->swaps += swaps;
+}
+
+static void refresh_values(imp_bp3d *bp, int k)
+{
+    ep *a = bp->ax[k];
+    for (int i = 0; i < 2 * bp->n; i++) {
+        a[i].v = a[i].is_max ? bp->hi[3 * a[i].id + k] : bp->lo[3 * a[i].id + k];
+    }
+}
+
+/* the same for the boxes flagged moved only (the flags are small enough to stay in cache) */
+static void refresh_moved(imp_bp3d *bp, int k)
+{
+    ep *a = bp->ax[k];
+    const unsigned char *mv = bp->moved;
+    for (int i = 0; i < 2 * bp->n; i++) {
+        if (mv[a[i].id]) {
+            a[i].v = a[i].is_max ? bp->hi[3 * a[i].id + k] : bp->lo[3 * a[i].id + k];
+        }
+    }
+}
+
+static void start_events(imp_bp3d *bp)
+{
+    bp->nnew = bp->ndead = bp->nbegins = bp->nends = 0;
+    bp->swaps = 0;
+    bp->oom = 0;
+}
+
+static void finish_events(imp_bp3d *bp)
+{
+    for (int k = 0; k < bp->nnew; k++) {
+        size_t i = find(bp, bp->lnew[k]);
+        if (i != (size_t)-1 && bp->flags[i] == F_NEW) {
+            bp->flags[i] = F_NONE;
+            if (push_pair(&bp->begins, &bp->nbegins, &bp->cbegins, bp->lnew[k]) != 0) {
+                bp->oom = 1;
+            }
+        }
+    }
+    for (int k = 0; k < bp->ndead; k++) {
+        size_t i = find(bp, bp->ldead[k]);
+        if (i != (size_t)-1 && bp->flags[i] == F_DEAD) {
+            erase_slot(bp, i);
+            if (push_pair(&bp->ends, &bp->nends, &bp->cends, bp->ldead[k]) != 0) {
+                bp->oom = 1;
+            }
+        }
+    }
+}
+
+imp_bp3d *imp_bp3d_new(double verlet)
+{
+    imp_bp3d *bp = calloc(1, sizeof *bp);
+    if (bp != NULL) {
+        bp->verlet = verlet > 0.0 ? verlet : 0.0;
+    }
+    return bp;
+}
+
+void imp_bp3d_free(imp_bp3d *bp)
+{
+    if (bp == NULL) {
+        return;
+    }
+    free(bp->lo), free(bp->hi), free(bp->body), free(bp->cat), free(bp->mask);
+    for (int k = 0; k < 3; k++) {
+        free(bp->ax[k]);
+    }
+    free(bp->keys), free(bp->flags), free(bp->excl), free(bp->lnew), free(bp->ldead);
+    free(bp->begins), free(bp->ends), free(bp->active), free(bp->apos), free(bp->moved);
+    free(bp);
+}
+
+int imp_bp3d_reserve(imp_bp3d *bp, int n)
+{
+    if (n < 0) {
+        return -1;
+    }
+    if (n > bp->cap) {
+        size_t c = (size_t)n;
+        double *lo = realloc(bp->lo, 3 * c * sizeof *lo);
+        if (lo != NULL) bp->lo = lo;
+        double *hi = realloc(bp->hi, 3 * c * sizeof *hi);
+        if (hi != NULL) bp->hi = hi;
+        int *body = realloc(bp->body, c * sizeof *body);
+        if (body != NULL) bp->body = body;
+        uint32_t *cat = realloc(bp->cat, c * sizeof *cat);
+        if (cat != NULL) bp->cat = cat;
+        uint32_t *mask = realloc(bp->mask, c * sizeof *mask);
+        if (mask != NULL) bp->mask = mask;
+        int *active = realloc(bp->active, c * sizeof *active);
+        if (active != NULL) bp->active = active;
+        int *apos = realloc(bp->apos, c * sizeof *apos);
+        if (apos != NULL) bp->apos = apos;
+        unsigned char *moved = realloc(bp->moved, c);
+        if (moved != NULL) bp->moved = moved;
+        int ok = lo && hi && body && cat && mask && active && apos && moved;
+        for (int k = 0; k < 3; k++) {
+            ep *a = realloc(bp->ax[k], 2 * c * sizeof *a);
+            if (a != NULL) {
+                bp->ax[k] = a;
+            }
+            ok = ok && a != NULL;
+        }
+        if (!ok) {
+            return -1;
+        }
+        for (int i = bp->cap; i < n; i++) {
+            bp->body[i] = i;
+            bp->cat[i] = 1u;
+            bp->mask[i] = 0xffffffffu;
+        }
+        bp->cap = n;
+    }
+    return 0;
+}
+
+int imp_bp3d_set_body(imp_bp3d *bp, int id, int body)
+{
+    if (id < 0 || id >= bp->cap) {
+        return -1;
+    }
+    bp->body[id] = body;
+    return 0;
+}
+
+int imp_bp3d_set_groups(imp_bp3d *bp, int id, uint32_t category, uint32_t mask)
+{
+    if (id < 0 || id >= bp->cap) {
+        return -1;
+    }
+    bp->cat[id] = category;
+    bp->mask[id] = mask;
+    return 0;
+}
+
+int imp_bp3d_exclude_bodies(imp_bp3d *bp, int a, int b)
+{
+    uint64_t k = pair_key(a, b);
+    if (excluded_bodies(bp, a, b)) {
+        return 0;
+    }
+    if (push(&bp->excl, &bp->nexcl, &bp->cexcl, k) != 0) {
+        return -1;
+    }
+    for (int i = bp->nexcl - 1; i > 0 && bp->excl[i - 1] > bp->excl[i]; i--) {
+        uint64_t t = bp->excl[i];
+        bp->excl[i] = bp->excl[i - 1];
+        bp->excl[i - 1] = t;
+    }
+    return 0;
+}
+
+void imp_bp3d_include_bodies(imp_bp3d *bp, int a, int b)
+{
+    uint64_t k = pair_key(a, b);
+    for (int i = 0; i < bp->nexcl; i++) {
+        if (bp->excl[i] == k) {
+            memmove(bp->excl + i, bp->excl + i + 1, (size_t)(bp->nexcl - i - 1) * sizeof *bp->excl);
+            bp->nexcl--;
+            return;
+        }
+    }
+}
+
+void imp_bp3d_set_filter(imp_bp3d *bp, imp_bp3d_filter fn, void *user)
+{
+    bp->filter = fn;
+    bp->user = user;
+}
+
+static int cmp_ep(const void *x, const void *y)
+{
+    const ep *a = x, *b = y;
+    if (less(a, b)) {
+        return -1;
+    }
+    if (less(b, a)) {
+        return 1;
+    }
+    return a->id < b->id ? -1 : (a->id > b->id);
+}
+
+typedef struct cell_entry {
+    uint64_t key;
+    int id;
+} cell_entry;
+
+static int cmp_cell(const void *x, const void *y)
+{
+    const cell_entry *a = x, *b = y;
+    if (a->key != b->key) {
+        return a->key < b->key ? -1 : 1;
+    }
+    return a->id < b->id ? -1 : (a->id > b->id);
+}
+
+/* first entry with key >= k */
+static int lower_bound(const cell_entry *c, int n, uint64_t k)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (c[mid].key < k) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* Initial pairs by a uniform grid whose cell size h is the largest extent of the ordinary
+   boxes: such a box can only meet boxes whose min corner lies in the 27 cells around its own
+   min corner's cell. Boxes much larger than the mean (or unbounded, like walls) are tested
+   against every box. O(n log n + n * big). Returns -1 (the caller sweeps instead) when out of
+   memory or when the scene spans too many cells. */
+static int grid_pairs(imp_bp3d *bp)
+{
+    int n = bp->n, nsmall = 0, nbig = 0;
+    double mean = 0.0, h = 0.0, org[3] = {INFINITY, INFINITY, INFINITY}, top[3] = {-INFINITY, -INFINITY, -INFINITY};
+    int cnt = 0;
+    for (int i = 0; i < n; i++) {
+        double e = 0.0;
+        for (int k = 0; k < 3; k++) {
+            e = fmax(e, bp->hi[3 * i + k] - bp->lo[3 * i + k]);
+        }
+        if (isfinite(e)) {
+            mean += e;
+            cnt++;
+        }
+    }
+    mean = cnt > 0 ? mean / cnt : 0.0;
+    cell_entry *cells = malloc((size_t)n * sizeof *cells);
+    int *big = malloc((size_t)n * sizeof *big);
+    if (cells == NULL || big == NULL || !(mean > 0.0)) {
+        free(cells);
+        free(big);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        double e = 0.0;
+        int fin = 1;
+        for (int k = 0; k < 3; k++) {
+            e = fmax(e, bp->hi[3 * i + k] - bp->lo[3 * i + k]);
+            fin &= isfinite(bp->lo[3 * i + k]) && isfinite(bp->hi[3 * i + k]);
+        }
+        if (fin && e <= 8.0 * mean) {
+            h = fmax(h, e);
+            for (int k = 0; k < 3; k++) {
+                org[k] = fmin(org[k], bp->lo[3 * i + k]);
+                top[k] = fmax(top[k], bp->lo[3 * i + k]);
+            }
+            cells[nsmall++].id = i;
+        } else {
+            big[nbig++] = i;
+        }
+    }
+    for (int k = 0; k < 3 && nsmall > 0; k++) {
+        if (!(h > 0.0) || (top[k] - org[k]) / h > 1048576.0) {
+            free(cells);
+            free(big);
+            return -1;
+        }
+    }
+    for (int m = 0; m < nsmall; m++) {
+        const double *l = bp->lo + 3 * cells[m].id;
+        uint64_t key = 0;
+        for (int k = 0; k < 3; k++) {
+            key = (key << 21) | (uint64_t)((l[k] - org[k]) / h + 1.0); /* +1: room for the -1 neighbour */
+        }
+        cells[m].key = key;
+    }
+    qsort(cells, (size_t)nsmall, sizeof *cells, cmp_cell);
+    for (int m = 0; m < nsmall; m++) {
+        int id = cells[m].id;
+        uint64_t key = cells[m].key;
+        uint64_t cx = key >> 42, cy = (key >> 21) & 0x1fffff, cz = key & 0x1fffff;
+        for (uint64_t x = cx - 1; x <= cx + 1; x++) {
+            for (uint64_t y = cy - 1; y <= cy + 1; y++) {
+                for (uint64_t z = cz - 1; z <= cz + 1; z++) {
+                    uint64_t nk = (x << 42) | (y << 21) | z;
+                    for (int q = lower_bound(cells, nsmall, nk); q < nsmall && cells[q].key == nk; q++) {
+                        if (cells[q].id > id) {
+                            may_begin(bp, id, cells[q].id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (int b = 0; b < nbig; b++) {
+        for (int j = 0; j < n; j++) {
+            if (j != big[b]) {
+                may_begin(bp, big[b], j); /* a pair of two big boxes is met twice: harmless */
+            }
+        }
+    }
+    free(cells);
+    free(big);
+    return 0;
+}
+
+/* full sort, then all pairs (grid, or a sweep along the axis of largest spread for small n);
+   existing pairs not found again end */
+static int rebuild(imp_bp3d *bp)
+{
+    start_events(bp);
+    for (size_t i = 0; i < bp->hcap; i++) {
+        if (bp->keys[i] != EMPTY) {
+            bp->flags[i] = F_DEAD;
+            if (push(&bp->ldead, &bp->ndead, &bp->cdead, bp->keys[i]) != 0) {
+                return -1;
+            }
+        }
+    }
+    int n = bp->n, best = 0;
+    double spread[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        ep *a = bp->ax[k];
+        double s1 = 0.0, s2 = 0.0;
+        int cnt = 0;
+        for (int i = 0; i < n; i++) {
+            a[2 * i].id = a[2 * i + 1].id = i;
+            a[2 * i].is_max = 0;
+            a[2 * i + 1].is_max = 1;
+            double c = 0.5 * (bp->lo[3 * i + k] + bp->hi[3 * i + k]);
+            if (isfinite(c)) {
+                s1 += c;
+                s2 += c * c;
+                cnt++;
+            }
+        }
+        refresh_values(bp, k);
+        qsort(a, (size_t)(2 * n), sizeof *a, cmp_ep);
+        spread[k] = cnt > 0 ? s2 / cnt - (s1 / cnt) * (s1 / cnt) : 0.0;
+        if (spread[k] > spread[best]) {
+            best = k;
+        }
+    }
+    if (n < 256 || grid_pairs(bp) != 0) {
+        /* sweep: a box meets every box still open when its min end point comes */
+        int nact = 0;
+        const ep *a = bp->ax[best];
+        for (int i = 0; i < 2 * n; i++) {
+            int id = a[i].id;
+            if (a[i].is_max) {
+                int p = bp->apos[id];
+                bp->active[p] = bp->active[--nact];
+                bp->apos[bp->active[p]] = p;
+            } else {
+                for (int q = 0; q < nact; q++) {
+                    may_begin(bp, id, bp->active[q]);
+                }
+                bp->apos[id] = nact;
+                bp->active[nact++] = id;
+            }
+        }
+    }
+    /* pairs with an id beyond n (boxes removed) were flagged dead and are not found again */
+    finish_events(bp);
+    bp->built = 1;
+    return bp->oom ? -1 : 0;
+}
+
+int imp_bp3d_rebuild(imp_bp3d *bp) { return rebuild(bp); }
+
+int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
+{
+    if (n < 0) {
+        return -1;
+    }
+    for (int i = 0; i < 3 * n; i++) {
+        if (isnan(lo[i]) || isnan(hi[i])) {
+            return -1;
+        }
+    }
+    if (imp_bp3d_reserve(bp, n) != 0) {
+        return -1;
+    }
+    double d = bp->verlet;
+    if (!bp->built || n != bp->n) {
+        bp->n = n;
+        for (int i = 0; i < 3 * n; i++) {
+            bp->lo[i] = lo[i] - d;
+            bp->hi[i] = hi[i] + d;
+        }
+        return rebuild(bp);
+    }
+    start_events(bp);
+    int moved = 0;
+    for (int i = 0; i < n; i++) { /* refresh only the boxes that left their inflated copy */
+        const double *l = lo + 3 * i, *h = hi + 3 * i;
+        double *sl = bp->lo + 3 * i, *sh = bp->hi + 3 * i;
+        int out = l[0] < sl[0] || l[1] < sl[1] || l[2] < sl[2] || h[0] > sh[0] || h[1] > sh[1] || h[2] > sh[2];
+        bp->moved[i] = (unsigned char)out;
+        if (out) {
+            for (int k = 0; k < 3; k++) {
+                sl[k] = l[k] - d;
+                sh[k] = h[k] + d;
+            }
+            moved++;
+        }
+    }
+    if (moved > 0) {
+        for (int k = 0; k < 3; k++) {
+            refresh_moved(bp, k);
+            sort_axis(bp, bp->ax[k], 2 * n);
+        }
+    }
+    finish_events(bp);
+    return bp->oom ? -1 : 0;
+}
+
+const int *imp_bp3d_begins(const imp_bp3d *bp, int *count)
+{
+    *count = bp->nbegins;
+    return bp->begins;
+}
+
+const int *imp_bp3d_ends(const imp_bp3d *bp, int *count)
+{
+    *count = bp->nends;
+    return bp->ends;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : (a > b);
+}
+
+int imp_bp3d_pairs(const imp_bp3d *bp, int *out, int max)
+{
+    int n = (int)bp->hcount;
+    uint64_t *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
+    if (tmp == NULL) {
+        return -1;
+    }
+    int k = 0;
+    for (size_t i = 0; i < bp->hcap; i++) {
+        if (bp->keys[i] != EMPTY) {
+            tmp[k++] = bp->keys[i];
+        }
+    }
+    qsort(tmp, (size_t)k, sizeof *tmp, cmp_pair);
+    for (int i = 0; i < k && i < max; i++) {
+        out[2 * i] = (int)(tmp[i] >> 32);
+        out[2 * i + 1] = (int)(tmp[i] & 0xffffffffu);
+    }
+    free(tmp);
+    return k;
+}
+
+int imp_bp3d_pair_count(const imp_bp3d *bp) { return (int)bp->hcount; }
+
+int imp_bp3d_has_pair(const imp_bp3d *bp, int a, int b) { return find(bp, pair_key(a, b)) != (size_t)-1; }
+
+void imp_bp3d_box(const imp_bp3d *bp, int id, double lo[3], double hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        lo[k] = bp->lo[3 * id + k];
+        hi[k] = bp->hi[3 * id + k];
+    }
+}
+
+long imp_bp3d_swaps(const imp_bp3d *bp) { return bp->swaps; }

@@ -1,0 +1,274 @@
+/* test_broadphase3d.c: the insertion-sort broad phase against brute force on random moving
+   boxes, its begin/end events, and its exclusions. */
+#include <stdint.h>
+
+#include "broadphase3d.h"
+#include "check.h"
+
+static uint64_t rng = 0x853C49E6748FEA9Bull;
+static double urand(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* brute force: all pairs of overlapping boxes (open intervals), i < j, lexicographic order */
+static int brute(int n, const double *lo, const double *hi, int (*ok)(int, int), int *out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = i + 1; j < n; j++) {
+            int ov = 1;
+            for (int d = 0; d < 3 && ov; d++) {
+                ov = lo[3 * i + d] < hi[3 * j + d] && lo[3 * j + d] < hi[3 * i + d];
+            }
+            if (ov && (ok == NULL || ok(i, j))) {
+                if (k < max) {
+                    out[2 * k] = i, out[2 * k + 1] = j;
+                }
+                k++;
+            }
+        }
+    }
+    return k;
+}
+
+static int cmp2(const void *x, const void *y)
+{
+    const int *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] < b[1] ? -1 : (a[1] > b[1]));
+}
+
+static int contains(const int *set, int n, int a, int b)
+{
+    int key[2] = {a, b};
+    return bsearch(key, set, (size_t)n, 2 * sizeof(int), cmp2) != NULL;
+}
+
+static long box_count(void)
+{
+    const char *e = getenv("IMPACT_SLOW");
+    return (e != NULL && strcmp(e, "1") == 0) ? 10000 : 2000;
+}
+
+/* boxes of sizes 0.01..0.04 in a cube, moving a little each step (DEM-like); every step the
+   pair set equals brute force over the inflated boxes, holds every pair of overlapping tight
+   boxes, and the previous set plus begins minus ends is the new set */
+/* exclusions of the second run: boxes 2k and 2k+1 are one body; every fifth box is in
+   category 2 and only meets category 2; bodies 3k and 3k+1 are joined */
+static int excl_ok(int a, int b)
+{
+    if (a / 2 == b / 2) {
+        return 0;
+    }
+    int ga = a % 5 == 0, gb = b % 5 == 0;
+    if (ga != gb) {
+        return 0;
+    }
+    int ba = a / 2, bb = b / 2, lo = ba < bb ? ba : bb, hi = ba < bb ? bb : ba;
+    return !(lo % 3 == 0 && hi == lo + 1);
+}
+
+static void moving_boxes(int exclusions, int *ok)
+{
+    int n = (int)box_count(), steps = 12;
+    *ok = 0;
+    double side = 0.06 * cbrt((double)n); /* about 4 neighbours within reach */
+    double *c = malloc(3 * n * sizeof *c), *v = malloc(3 * n * sizeof *v), *h = malloc(3 * n * sizeof *h);
+    double *lo = malloc(3 * n * sizeof *lo), *hi = malloc(3 * n * sizeof *hi);
+    double *ilo = malloc(3 * n * sizeof *ilo), *ihi = malloc(3 * n * sizeof *ihi);
+    int maxp = 40 * n;
+    int *prev = malloc(2 * maxp * sizeof *prev), *cur = malloc(2 * maxp * sizeof *cur);
+    int *ref = malloc(2 * maxp * sizeof *ref);
+    int nprev = 0;
+    for (int i = 0; i < 3 * n; i++) {
+        c[i] = side * urand();
+        v[i] = 0.004 * (2 * urand() - 1);
+        h[i] = 0.005 + 0.015 * urand();
+    }
+    imp_bp3d *bp = imp_bp3d_new(0.003);
+    CHECK(bp != NULL);
+    if (exclusions) {
+        CHECK(imp_bp3d_reserve(bp, n) == 0);
+        for (int i = 0; i < n; i++) {
+            imp_bp3d_set_body(bp, i, i / 2);
+            if (i % 5 == 0) {
+                imp_bp3d_set_groups(bp, i, 2u, 2u);
+            }
+        }
+        for (int b = 0; b + 1 < n / 2; b += 3) {
+            CHECK(imp_bp3d_exclude_bodies(bp, b + 1, b) == 0);
+        }
+    }
+    long total_begin = 0, total_end = 0;
+    for (int s = 0; s < steps; s++) {
+        for (int i = 0; i < 3 * n; i++) {
+            c[i] += v[i];
+            lo[i] = c[i] - h[i];
+            hi[i] = c[i] + h[i];
+        }
+        CHECK(imp_bp3d_update(bp, n, lo, hi) == 0);
+        int ncur = imp_bp3d_pairs(bp, cur, maxp);
+        CHECK(ncur <= maxp);
+        for (int i = 0; i < n; i++) {
+            imp_bp3d_box(bp, i, ilo + 3 * i, ihi + 3 * i);
+            for (int d = 0; d < 3; d++) { /* the inflated box holds the tight one */
+                CHECK(ilo[3 * i + d] <= lo[3 * i + d] && ihi[3 * i + d] >= hi[3 * i + d]);
+            }
+        }
+        int nref = brute(n, ilo, ihi, exclusions ? excl_ok : NULL, ref, maxp);
+        CHECK(nref == ncur);
+        CHECK(memcmp(ref, cur, 2 * (size_t)ncur * sizeof(int)) == 0);
+        int ntight = brute(n, lo, hi, exclusions ? excl_ok : NULL, ref, maxp);
+        for (int k = 0; k < ntight; k++) {
+            CHECK(contains(cur, ncur, ref[2 * k], ref[2 * k + 1]));
+        }
+        /* events */
+        int nb, ne;
+        const int *b = imp_bp3d_begins(bp, &nb), *e = imp_bp3d_ends(bp, &ne);
+        CHECK(nprev + nb - ne == ncur);
+        for (int k = 0; k < nb; k++) {
+            CHECK(b[2 * k] < b[2 * k + 1]);
+            CHECK(!contains(prev, nprev, b[2 * k], b[2 * k + 1]) && contains(cur, ncur, b[2 * k], b[2 * k + 1]));
+        }
+        for (int k = 0; k < ne; k++) {
+            CHECK(contains(prev, nprev, e[2 * k], e[2 * k + 1]) && !contains(cur, ncur, e[2 * k], e[2 * k + 1]));
+        }
+        if (s > 0) {
+            total_begin += nb;
+            total_end += ne;
+        }
+        memcpy(prev, cur, 2 * (size_t)ncur * sizeof(int));
+        nprev = ncur;
+    }
+    CHECK(total_begin > 0 && total_end > 0); /* the scene did change */
+    imp_bp3d_free(bp);
+    free(c), free(v), free(h), free(lo), free(hi), free(ilo), free(ihi), free(prev), free(cur), free(ref);
+    *ok = 1;
+}
+
+TEST(random_moving_boxes_match_brute_force)
+{
+    int ok;
+    moving_boxes(0, &ok);
+    CHECK(ok);
+}
+
+TEST(random_moving_boxes_with_exclusions_match_brute_force)
+{
+    int ok;
+    moving_boxes(1, &ok);
+    CHECK(ok);
+}
+
+static int odd_even(void *user, int a, int b)
+{
+    (void)user;
+    return (a + b) % 7 != 0;
+}
+
+TEST(exclusions)
+{
+    /* five unit boxes all overlapping each other */
+    double lo[15], hi[15];
+    for (int i = 0; i < 5; i++) {
+        for (int d = 0; d < 3; d++) {
+            lo[3 * i + d] = 0.1 * i;
+            hi[3 * i + d] = 1.0 + 0.1 * i;
+        }
+    }
+    imp_bp3d *bp = imp_bp3d_new(0.0);
+    CHECK(imp_bp3d_reserve(bp, 5) == 0);
+    CHECK(imp_bp3d_set_body(bp, 1, 0) == 0); /* boxes 0 and 1: one body */
+    CHECK(imp_bp3d_exclude_bodies(bp, 2, 3) == 0); /* a joint between bodies 2 and 3 */
+    CHECK(imp_bp3d_set_groups(bp, 4, 2u, 2u) == 0); /* box 4 only meets category 2 */
+    CHECK(imp_bp3d_set_body(bp, 7, 0) == -1);
+    CHECK(imp_bp3d_update(bp, 5, lo, hi) == 0);
+    CHECK(imp_bp3d_pair_count(bp) == 10 - 1 - 1 - 4);
+    CHECK(!imp_bp3d_has_pair(bp, 0, 1) && !imp_bp3d_has_pair(bp, 2, 3) && !imp_bp3d_has_pair(bp, 4, 0));
+    CHECK(imp_bp3d_has_pair(bp, 0, 2) && imp_bp3d_has_pair(bp, 1, 3));
+    /* box 0 joins category 2 and the joint goes: a rebuild reports the new pairs */
+    CHECK(imp_bp3d_set_groups(bp, 0, 3u, 0xffffffffu) == 0);
+    imp_bp3d_include_bodies(bp, 2, 3);
+    imp_bp3d_set_filter(bp, odd_even, NULL); /* drops (3, 4) */
+    CHECK(imp_bp3d_rebuild(bp) == 0);
+    int nb, ne;
+    const int *b = imp_bp3d_begins(bp, &nb);
+    imp_bp3d_ends(bp, &ne);
+    CHECK(nb == 2 && ne == 0);
+    CHECK(imp_bp3d_has_pair(bp, 0, 4) && imp_bp3d_has_pair(bp, 2, 3));
+    CHECK((b[0] == 0 && b[1] == 4) || (b[0] == 2 && b[1] == 3));
+    /* fewer boxes: the pairs of the removed ones end */
+    CHECK(imp_bp3d_update(bp, 3, lo, hi) == 0);
+    imp_bp3d_ends(bp, &ne);
+    CHECK(ne == 4); /* (0, 3), (0, 4), (1, 3), (2, 3) */
+    CHECK(imp_bp3d_pair_count(bp) == 2);
+    imp_bp3d_free(bp);
+}
+
+TEST(touching_boxes_do_not_overlap_and_nan_is_rejected)
+{
+    double lo[6] = {0, 0, 0, 1, 0, 0}, hi[6] = {1, 1, 1, 2, 1, 1};
+    imp_bp3d *bp = imp_bp3d_new(0.0);
+    CHECK(imp_bp3d_update(bp, 2, lo, hi) == 0);
+    CHECK(imp_bp3d_pair_count(bp) == 0);
+    lo[3] = 0.999; /* now they overlap: the update reports the begin */
+    CHECK(imp_bp3d_update(bp, 2, lo, hi) == 0);
+    int nb;
+    imp_bp3d_begins(bp, &nb);
+    CHECK(nb == 1 && imp_bp3d_pair_count(bp) == 1);
+    lo[3] = 1.5;
+    hi[3] = 2.5;
+    CHECK(imp_bp3d_update(bp, 2, lo, hi) == 0);
+    int ne;
+    imp_bp3d_ends(bp, &ne);
+    CHECK(ne == 1 && imp_bp3d_pair_count(bp) == 0);
+    lo[0] = NAN;
+    CHECK(imp_bp3d_update(bp, 2, lo, hi) == -1);
+    imp_bp3d_free(bp);
+}
+
+/* an unbounded box (a wall's AABB: the half-space z < 0) among 400 small boxes, built by the
+   grid: it pairs with exactly the boxes reaching below z = 0 */
+TEST(unbounded_box_pairs_with_everything_it_reaches)
+{
+    enum { N = 401 };
+    static double lo[3 * N], hi[3 * N];
+    int expect = 0;
+    for (int i = 0; i < N - 1; i++) {
+        for (int d = 0; d < 3; d++) {
+            double c = d == 2 ? 0.5 * (urand() - 0.3) : 10.0 * urand();
+            lo[3 * i + d] = c - 0.05;
+            hi[3 * i + d] = c + 0.05;
+        }
+        expect += lo[3 * i + 2] < 0.0;
+    }
+    lo[3 * (N - 1)] = lo[3 * (N - 1) + 1] = lo[3 * (N - 1) + 2] = -INFINITY;
+    hi[3 * (N - 1)] = hi[3 * (N - 1) + 1] = INFINITY;
+    hi[3 * (N - 1) + 2] = 0.0;
+    imp_bp3d *bp = imp_bp3d_new(0.0);
+    CHECK(imp_bp3d_update(bp, N, lo, hi) == 0);
+    int with_wall = 0;
+    for (int i = 0; i < N - 1; i++) {
+        with_wall += imp_bp3d_has_pair(bp, i, N - 1);
+    }
+    CHECK(expect > 10 && with_wall == expect);
+    static int ref[2 * 20000], got[2 * 20000];
+    int nref = brute(N, lo, hi, NULL, ref, 20000);
+    CHECK(imp_bp3d_pairs(bp, got, 20000) == nref);
+    CHECK(memcmp(ref, got, 2 * (size_t)nref * sizeof(int)) == 0);
+    imp_bp3d_free(bp);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_BEGIN(argc, argv);
+    RUN(random_moving_boxes_match_brute_force);
+    RUN(random_moving_boxes_with_exclusions_match_brute_force);
+    RUN(exclusions);
+    RUN(touching_boxes_do_not_overlap_and_nan_is_rejected);
+    RUN(unbounded_box_pairs_with_everything_it_reaches);
+    return CHECK_END("broadphase3d");
+}
