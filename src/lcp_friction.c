@@ -279,9 +279,10 @@ static imp_lcp_status drive(gen *g, int d)
             }
         }
         if (jbest < 0) {
-            *g->msg = kd == K_UNI ? "unbounded ray: the problem is infeasible"
-                                  : "no limiting index: inconsistent constraints or outside the method's class";
-            return kd == K_UNI ? IMP_LCP_INFEASIBLE : IMP_LCP_OUTSIDE_CLASS;
+            /* for a general matrix a ray does not prove infeasibility (it does for PSD A) */
+            *g->msg = "no limiting index: the problem is infeasible, or A is outside the "
+                      "method's class (neither PSD nor a P-matrix)";
+            return IMP_LCP_OUTSIDE_CLASS;
         }
         if (!d_moves && jbest == d && jto == TO_CLAMP) {
             *g->msg = "no progress: the driven row does not move";

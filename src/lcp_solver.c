@@ -494,9 +494,9 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
             st = drive(&s, d);
         }
     }
-    /* one step of iterative refinement on the clamped rows: r = a_C from scratch,
-       f_C -= A_CC^-1 r (O(n m + m^2)); it removes the drift of the incremental updates */
-    if (st == IMP_LCP_OK && s.ch.m > 0) {
+    /* two steps of iterative refinement on the clamped rows: r = a_C from scratch,
+       f_C -= A_CC^-1 r (O(m^2) each); they remove the drift of the incremental updates */
+    for (int round = 0; round < 2 && st == IMP_LCP_OK && s.ch.m > 0; round++) {
         int m = s.ch.m;
         for (int k = 0; k < m; k++) {
             int i = s.cset[k];
