@@ -13,6 +13,7 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     gsl_set_error_handler_off();
     lua_newtable(L);
     imp_lua_open_shape(L);
+    imp_lua_open_lcp(L);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

@@ -11,5 +11,7 @@ local impact = {
 impact.shape2d = require("impact.shape2d")
 --- 3D shapes: impact.shape3d.sphere{radius}, impact.shape3d.box{size}.
 impact.shape3d = require("impact.shape3d")
+--- The contact LCP solver on its own: impact.lcp.solve(A, b, opts) -> f, a, info.
+impact.lcp = require("impact.lcp")
 
 return impact

@@ -710,6 +710,142 @@ TEST(chol_updates)
     }
 }
 
+
+/* ---- T19 friction (Baraff 1994 sections 5-7) ---- */
+
+/* A unit block on a slope of angle theta in the slope's frame (x along the slope, uphill
+   positive; y (2D) / z (3D) normal), contacts at the bottom corners; per contact a normal
+   row then its tangent row(s) bounded by mu times the normal. push = extra force along +x at
+   the centre of mass. sliding = 0 (static friction) or -1 / +1 (already sliding along -x /
+   +x: dynamic friction, 2D and 3D along x only). */
+typedef struct slope {
+    gen_sys s;
+    int fn[12];
+    double mu[12];
+    signed char sl[12];
+} slope;
+
+static void slope_build(slope *q, int dim, double theta, double mu, double push, int sliding)
+{
+    gen_sys *s = &q->s;
+    int nc = dim == 2 ? 2 : 4, per = dim == 2 ? 2 : 3, dof = dim == 2 ? 3 : 6;
+    gen_sys_alloc(s, nc * per, 1, dof);
+    double m = 1.0;
+    if (dim == 2) {
+        s->minv[0] = s->minv[1] = 1.0;
+        s->minv[2] = 1.0 / (m * 2.0 / 12.0);
+        s->fext[0] = -m * G * sin(theta) + push;
+        s->fext[1] = -m * G * cos(theta);
+    } else {
+        for (int c = 0; c < 3; c++) s->minv[c] = 1.0, s->minv[3 + c] = 1.0 / (m * 2.0 / 12.0);
+        s->fext[0] = -m * G * sin(theta) + push;
+        s->fext[2] = -m * G * cos(theta);
+    }
+    for (int c = 0; c < nc; c++) {
+        int i = per * c;
+        for (int k = 0; k < per; k++) s->body[2 * (i + k)] = 0;
+        double *jn = s->jac + (size_t)(2 * i) * dof, *jt = s->jac + (size_t)(2 * (i + 1)) * dof;
+        if (dim == 2) {
+            double rx = c ? 0.5 : -0.5, ry = -0.5;
+            jn[1] = 1, jn[2] = rx;  /* vy + w rx */
+            jt[0] = 1, jt[2] = -ry; /* vx - w ry */
+        } else {
+            double rx = (c & 1) ? 0.5 : -0.5, ry = (c & 2) ? 0.5 : -0.5, rz = -0.5;
+            double *ju = s->jac + (size_t)(2 * (i + 2)) * dof;
+            jn[2] = 1, jn[3] = ry, jn[4] = -rx;  /* vz + wx ry - wy rx */
+            jt[0] = 1, jt[4] = rz, jt[5] = -ry;  /* vx + wy rz - wz ry */
+            ju[1] = 1, ju[3] = -rz, ju[5] = rx;  /* vy + wz rx - wx rz */
+        }
+        q->fn[i] = -1;
+        for (int k = 1; k < per; k++) {
+            q->fn[i + k] = i;
+            q->mu[i + k] = mu;
+            q->sl[i + k] = (signed char)(k == 1 ? sliding : 0);
+        }
+        q->mu[i] = 0;
+        q->sl[i] = 0;
+    }
+    if (sliding != 0 && dim == 3) /* a sliding contact has no second (static) tangent row */
+        for (int c = 0; c < nc; c++) q->mu[per * c + 2] = mu;
+    gen_sys_form(s);
+}
+
+/* body acceleration M^-1 (F + J^T f) */
+static void body_acc(const gen_sys *s, const double *f, double *acc)
+{
+    double w[6];
+    gen_sys_wrench(s, f, w);
+    for (int c = 0; c < s->dof; c++) acc[c] = s->minv[c] * (s->fext[c] + w[c]);
+}
+
+static void slope_case(int dim, double theta, double mu, double push, int sliding)
+{
+    slope q;
+    memset(&q, 0, sizeof q);
+    slope_build(&q, dim, theta, mu, push, sliding);
+    int n = q.s.n, per = dim == 2 ? 2 : 3;
+    double f[12], a[12], acc[6];
+    imp_lcp_problem p = {n, q.s.A, q.s.b, NULL, q.fn, q.mu, q.sl};
+    imp_lcp_info info;
+    imp_lcp_status st = solve(&p, f, a, &info);
+    if (st != IMP_LCP_OK) CHECK_FAIL_AT("dim %d theta %g mu %g: %s (%s)", dim, theta, mu, imp_lcp_status_name(st), info.message);
+    CHECK(st == IMP_LCP_OK);
+    CHECK(info.method == IMP_LCP_GENERAL);
+    body_acc(&q.s, f, acc);
+    double fx = push - G * sin(theta), fnormal = G * cos(theta); /* m = 1 */
+    double sum_n = 0, sum_t = 0;
+    for (int c = 0; c < n / per; c++) {
+        double fnc = f[per * c], ftc = f[per * c + 1];
+        sum_n += fnc;
+        sum_t += ftc;
+        CHECK(fnc >= -1e-12);
+        CHECK(fabs(ftc) <= mu * fnc + 1e-12); /* inside the friction bound */
+        CHECK_NEAR(a[per * c], 0.0, 1e-10);  /* normal contacts stay closed */
+        if (per == 3) CHECK(fabs(f[per * c + 2]) <= mu * fnc + 1e-12);
+    }
+    CHECK_NEAR(sum_n, fnormal, 1e-10);
+    /* the expected tangential motion: stick when the needed friction is within mu f_n
+       (and not already sliding), else slide against kinetic friction mu f_n */
+    int sticks = sliding == 0 && fabs(fx) <= mu * fnormal;
+    double ax_expect = sticks ? 0.0 : fx - (sliding ? sliding : (fx > 0 ? 1 : -1)) * mu * fnormal;
+    CHECK_NEAR(acc[0], ax_expect, 1e-10);
+    for (int c = 1; c < q.s.dof; c++) CHECK_NEAR(acc[c], 0.0, 1e-10); /* no lift, no tipping */
+    if (sticks) {
+        CHECK_NEAR(sum_t, -fx, 1e-10);
+        for (int i = 0; i < n; i++) CHECK_NEAR(a[i], 0.0, 1e-10);
+    } else {
+        CHECK_NEAR(fabs(sum_t), mu * fnormal, 1e-10);
+        if (sliding == 0) /* starting to slip: the slip opposes the friction force */
+            for (int c = 0; c < n / per; c++) CHECK(a[per * c + 1] * sum_t <= 1e-12);
+    }
+    CHECK(info.max_friction <= 1e-9);
+    gen_sys_free(&q.s);
+}
+
+TEST(t19_friction_slope_2d)
+{
+    double mu = 0.5, crit = atan(mu); /* tan(theta) = mu */
+    double thetas[] = {0.0, 0.2, crit - 0.01, crit + 0.01, 0.6, 0.7};
+    for (int k = 0; k < 6; k++) slope_case(2, thetas[k], mu, 0.0, 0);
+    /* pushed sideways on flat ground: sticks below mu m g, slides above */
+    slope_case(2, 0.0, 0.4, 0.3 * G, 0);
+    slope_case(2, 0.0, 0.4, 0.5 * G, 0);
+    slope_case(2, 0.0, 0.4, -0.5 * G, 0);
+    /* dynamic friction: already sliding downhill (-x), below and above tan theta = mu */
+    slope_case(2, 0.3, mu, 0.0, -1);
+    slope_case(2, 0.6, mu, 0.0, -1);
+    slope_case(2, 0.3, mu, 0.0, +1); /* sliding uphill: friction and gravity both decelerate */
+}
+
+TEST(t19_friction_slope_3d)
+{
+    double mu = 0.5, crit = atan(mu);
+    double thetas[] = {0.0, 0.2, crit - 0.01, crit + 0.01, 0.6};
+    for (int k = 0; k < 5; k++) slope_case(3, thetas[k], mu, 0.0, 0);
+    slope_case(3, 0.3, mu, 0.0, -1);
+    slope_case(3, 0.6, mu, 0.0, -1);
+}
+
 /* ---- T18 the Siconos data files (column-major dense and sparse-block formats) ---- */
 typedef struct dat { int n; double *A, *b; } dat;
 
@@ -864,5 +1000,7 @@ int main(int argc, char **argv)
     RUN(methods_agree);
     RUN(chol_updates);
     RUN(t18_siconos_files);
+    RUN(t19_friction_slope_2d);
+    RUN(t19_friction_slope_3d);
     return CHECK_END("lcp");
 }
