@@ -461,7 +461,8 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
             int qb = 0; /* most negative a; ties to the smallest index */
             for (int q = 1; q < s.nun; q++) {
                 int i = s.un[q], ib = s.un[qb];
-                if (s.ah[i] < s.ah[ib] || (s.ah[i] == s.ah[ib] && i < ib)) qb = q;
+                double ai = s.ah[i], ab = s.ah[ib];
+                if (ai < ab || (ai == ab && i < ib)) qb = q;
             }
             int d = s.un[qb];
             if (s.ah[d] >= -s.eps_a) {
