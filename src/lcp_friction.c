@@ -37,12 +37,15 @@ typedef struct gen {
     double *f, *a, *df, *da, *M, *rhs, *work;
     int *cl, *pos, *perm, *nz;
     int m, nnz;
+    int *frozen, drive_id;   /* rows excluded from maxstep in the current drive (anti-cycling) */
     signed char *st;
     double scale_A, eps_a, thr;
     int max_pivots;
     imp_lcp_info *info;
     const char **msg;
 } gen;
+
+static int g_frozen_skip(const gen *g, int j) { return g->frozen[j] == g->drive_id; }
 
 static int kind(const gen *g, int i)
 {
@@ -189,8 +192,11 @@ static int direction(gen *g, int d, double sigma)
     return 0;
 }
 
-static void candidate(double s, int j, int to, double *best, int *jbest, int *jto)
+static int g_frozen_skip(const gen *g, int j);
+
+static void candidate_g(const gen *g, double s, int j, int to, double *best, int *jbest, int *jto)
 {
+    if (g_frozen_skip(g, j)) return;
     if (s < 0.0) s = 0.0;
     if (s < *best || (s == *best && j < *jbest)) {
         *best = s;
@@ -199,16 +205,29 @@ static void candidate(double s, int j, int to, double *best, int *jbest, int *jt
     }
 }
 
-/* friction rows of normal nn: set to FREE (normal not carrying force) or back to
-   unprocessed (normal clamped: they must be processed again) */
+/* f_t := v keeping a = A f + b (column t of A). O(n). */
+static void set_force(gen *g, int t, double v)
+{
+    double d = v - g->f[t];
+    if (d != 0.0) {
+        for (int i = 0; i < g->n; i++) g->a[i] += A_(g, i, t) * d;
+    }
+    g->f[t] = v;
+}
+
+/* friction rows of normal nn: set to FREE with f = 0 (the normal carries no force; clamped
+   ones leave C) or back to unprocessed (the normal joined C: they are processed again) */
 static void reset_friction_of(gen *g, int nn, signed char to)
 {
     if (g->p->friction_normal == NULL) return;
     for (int t = 0; t < g->n; t++) {
-        if (kind(g, t) == K_FRIC && normal_of(g, t) == nn && g->st[t] != IMP_LCP_STATE_CLAMPED) {
-            g->st[t] = to;
-            g->f[t] = 0.0;
+        if (kind(g, t) != K_FRIC || normal_of(g, t) != nn) continue;
+        if (g->st[t] == IMP_LCP_STATE_CLAMPED) {
+            if (to != IMP_LCP_STATE_FREE) continue;
+            c_del(g, t);
         }
+        g->st[t] = to;
+        set_force(g, t, 0.0);
     }
 }
 
@@ -220,6 +239,8 @@ static void reset_friction_of(gen *g, int nn, signed char to)
 static imp_lcp_status drive(gen *g, int d)
 {
     int kd = kind(g, d);
+    int last_j = -1, last_to = -1;
+    g->drive_id++;
     for (;;) {
         if (g->info->pivots >= g->max_pivots) {
             *g->msg = "pivot limit reached (cycling, or friction without a consistent solution)";
@@ -238,7 +259,7 @@ static imp_lcp_status drive(gen *g, int d)
         double dad = g->da[d];
         int d_moves = fabs(dad) > g->thr * (1.0 + dmax);
         if (d_moves && g->a[d] * dad <= 0.0) {
-            candidate(-g->a[d] / dad, d, TO_CLAMP, &best, &jbest, &jto);
+            candidate_g(g, -g->a[d] / dad, d, TO_CLAMP, &best, &jbest, &jto);
         } else if (!d_moves && fabs(g->a[d]) <= g->eps_a && kd != K_UNI) {
             /* a bilateral or friction row dependent on the clamped rows, already at a = 0 */
             g->st[d] = IMP_LCP_STATE_REDUNDANT;
@@ -248,34 +269,45 @@ static imp_lcp_status drive(gen *g, int d)
             int nn = normal_of(g, d);
             double mu = mu_of(g, d);
             if (sigma > 0.0 && sigma - mu * g->df[nn] > fthr) {
-                candidate((mu * g->f[nn] - g->f[d]) / (sigma - mu * g->df[nn]), d, TO_UPPER, &best, &jbest, &jto);
+                candidate_g(g, (mu * g->f[nn] - g->f[d]) / (sigma - mu * g->df[nn]), d, TO_UPPER, &best, &jbest, &jto);
             } else if (sigma < 0.0 && -sigma - mu * g->df[nn] > fthr) {
-                candidate((g->f[d] + mu * g->f[nn]) / (-sigma - mu * g->df[nn]), d, TO_LOWER, &best, &jbest, &jto);
+                candidate_g(g, (g->f[d] + mu * g->f[nn]) / (-sigma - mu * g->df[nn]), d, TO_LOWER, &best, &jbest, &jto);
             }
         }
         for (int r = 0; r < g->m; r++) {
             int i = g->cl[r];
             int ki = kind(g, i);
             if (ki == K_UNI && g->df[i] < -fthr) {
-                candidate(g->f[i] / -g->df[i], i, TO_FREE, &best, &jbest, &jto);
+                candidate_g(g, g->f[i] / -g->df[i], i, TO_FREE, &best, &jbest, &jto);
             } else if (ki == K_FRIC) {
                 int nn = normal_of(g, i);
                 double mu = mu_of(g, i);
                 double up = mu * g->df[nn] - g->df[i], lo = g->df[i] + mu * g->df[nn];
-                if (up < -fthr) candidate((mu * g->f[nn] - g->f[i]) / -up, i, TO_UPPER, &best, &jbest, &jto);
-                if (lo < -fthr) candidate((g->f[i] + mu * g->f[nn]) / -lo, i, TO_LOWER, &best, &jbest, &jto);
+                if (up < -fthr) candidate_g(g, (mu * g->f[nn] - g->f[i]) / -up, i, TO_UPPER, &best, &jbest, &jto);
+                if (lo < -fthr) candidate_g(g, (g->f[i] + mu * g->f[nn]) / -lo, i, TO_LOWER, &best, &jbest, &jto);
             }
         }
         for (int j = 0; j < g->n; j++) {
             if (j == d) continue;
             signed char sj = g->st[j];
             int kj = kind(g, j);
+            if (sj == IMP_LCP_STATE_REDUNDANT && kj == K_FRIC) {
+                /* an untracked friction row keeps its force; its bounds still move with
+                   the normal force, and reaching one makes it follow the normal */
+                int nn = normal_of(g, j);
+                double mu = mu_of(g, j), dn = mu * g->df[nn];
+                if (dn < -fthr) {
+                    candidate_g(g, (mu * g->f[nn] - g->f[j]) / -dn, j, TO_UPPER, &best, &jbest, &jto);
+                    candidate_g(g, (g->f[j] + mu * g->f[nn]) / -dn, j, TO_LOWER, &best, &jbest, &jto);
+                }
+                continue;
+            }
             if (sj == IMP_LCP_STATE_FREE && kj == K_UNI && g->da[j] < -athr) {
-                candidate(g->a[j] / -g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
+                candidate_g(g, g->a[j] / -g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
             } else if (sj == IMP_LCP_STATE_LOWER && g->da[j] < -athr) {
-                candidate(g->a[j] / -g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
+                candidate_g(g, g->a[j] / -g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
             } else if (sj == IMP_LCP_STATE_UPPER && g->da[j] > athr) {
-                candidate(-g->a[j] / g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
+                candidate_g(g, -g->a[j] / g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
             }
         }
         if (jbest < 0) {
@@ -288,6 +320,18 @@ static imp_lcp_status drive(gen *g, int d)
             *g->msg = "no progress: the driven row does not move";
             return IMP_LCP_OUTSIDE_CLASS;
         }
+        /* a friction row flipping between clamped and a bound with zero steps (the
+           degenerate vertex where f is at the bound and a = 0) would cycle: it is left
+           out of maxstep for the rest of this drive; the final checks judge the result */
+        int zero = best <= 1e-14 * (1.0 + fabs(g->f[jbest]));
+        if (zero && jbest != d && jbest == last_j &&
+            ((jto == TO_CLAMP) != (last_to == TO_CLAMP)) && kind(g, jbest) == K_FRIC) {
+            g->frozen[jbest] = g->drive_id;
+            last_j = -1;
+            continue;
+        }
+        last_j = zero ? jbest : -1;
+        last_to = jto;
         for (int q = 0; q < g->nnz; q++) {
             int i = g->nz[q];
             g->f[i] += best * g->df[i];
@@ -305,21 +349,16 @@ static imp_lcp_status drive(gen *g, int d)
             if (j == d) return IMP_LCP_OK;
         } else if (jto == TO_FREE) {
             c_del(g, j);
-            g->f[j] = 0.0;
+            set_force(g, j, 0.0);
             g->st[j] = IMP_LCP_STATE_FREE;
             /* its friction rows now carry no force: clamped ones leave C */
-            for (int t = 0; t < g->n; t++) {
-                if (kind(g, t) == K_FRIC && normal_of(g, t) == j && g->st[t] == IMP_LCP_STATE_CLAMPED) {
-                    c_del(g, t);
-                }
-            }
             reset_friction_of(g, j, IMP_LCP_STATE_FREE);
         } else {
             /* a friction row reaches a bound: it follows its normal from now on */
             int nn = normal_of(g, j);
             if (g->st[j] == IMP_LCP_STATE_CLAMPED) c_del(g, j);
             g->st[j] = (signed char)(jto == TO_UPPER ? IMP_LCP_STATE_UPPER : IMP_LCP_STATE_LOWER);
-            g->f[j] = coef(g, j) * g->f[nn];
+            set_force(g, j, coef(g, j) * g->f[nn]);
             if (j == d) return IMP_LCP_OK;
         }
     }
@@ -361,6 +400,7 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
     g.perm = ws->list;
     g.nz = ws->list2;
     g.st = ws->st;
+    g.frozen = ws->rlo;
     g.max_pivots = lim->max_pivots;
     g.info = info;
     g.msg = msg;
@@ -373,9 +413,11 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
         g.f[i] = 0.0;
         g.a[i] = p->b[i];
         g.pos[i] = -1;
+        g.frozen[i] = 0;
         g.st[i] = kind(&g, i) == K_SLIDE ? IMP_LCP_STATE_SLIDING : S_UN;
     }
     imp_lcp_status st = IMP_LCP_OK;
+    int settled = 0;
     for (int sweep = 0; sweep < 8 && st == IMP_LCP_OK; sweep++) {
         for (;;) {
             /* next row: unprocessed bilateral rows first, then by index; a friction row
@@ -417,18 +459,18 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
         }
         for (int i = 0; i < n; i++) {
             if (violated(&g, i)) {
-                g.st[i] = S_UN;
-                g.f[i] = 0.0;
+                g.st[i] = S_UN; /* processed again from its current force */
                 again = 1;
             }
         }
-        if (!again) break;
-        for (int i = 0; i < n; i++) {
-            double s = p->b[i];
-            const double *row = p->A + (size_t)i * n;
-            for (int j = 0; j < n; j++) s += row[j] * g.f[j];
-            g.a[i] = s;
+        if (!again) {
+            settled = 1;
+            break;
         }
+    }
+    if (st == IMP_LCP_OK && !settled) {
+        st = IMP_LCP_PIVOT_LIMIT;
+        *msg = "no consistent friction state after 8 sweeps";
     }
     for (int i = 0; i < n; i++) {
         f[i] = g.f[i];

@@ -41,7 +41,7 @@ static void solve(const char *name, int n, const double *A, const double *b, con
     double *z = calloc((size_t)n, sizeof(double)), *w = calloc((size_t)n, sizeof(double));
     SolverOptions *opt = solver_options_create(id);
     if (id == SICONOS_LCP_LEMKE) opt->iparam[SICONOS_IPARAM_MAX_ITER] = 10 * n + 1000;
-    if (id == SICONOS_LCP_PGS) opt->iparam[SICONOS_IPARAM_MAX_ITER] = 20000;
+    if (id == SICONOS_LCP_PGS) opt->iparam[SICONOS_IPARAM_MAX_ITER] = 2000;
     double t0 = now();
     int info = linearComplementarity_driver(lcp, z, w, opt);
     double t = now() - t0;
