@@ -29,7 +29,16 @@
      O(n^4) per solve. No termination guarantee exists for friction (Baraff 1991 shows the
      consistency question is NP-hard), so it relies on the pivot cap and reports failures.
    Every returned status is honest: IMP_LCP_OK means the residual checks of
-   imp_lcp_info passed at opts.tolerance relative to the problem's scale. */
+   imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
+   s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral
+   |a| <= tol s_a). IMP_LCP_INFEASIBLE is only returned with a proof (a ray of the symmetric
+   PSD method with no limit, i.e. a Farkas certificate); the general method reports
+   IMP_LCP_OUTSIDE_CLASS instead, since a ray proves nothing for a non-PSD matrix.
+
+   3D friction: give two tangent rows per contact, each bounded by mu f_n (Baraff's
+   component-wise bounds: a four-sided pyramid aligned with the tangent axes; use mu / sqrt(2)
+   for a pyramid inscribed in the cone). A sliding contact gets one tangent row along its slip
+   direction with sliding = +-1. */
 #ifndef IMPACT_LCP_H
 #define IMPACT_LCP_H
 
@@ -88,7 +97,11 @@ typedef struct imp_lcp_options {
     int max_pivots;            /* <= 0: default 50 n + 1000 */
     double tolerance;          /* acceptance, relative to scale; <= 0: 1e-9 */
     double pivot_tolerance;    /* relative size below which a Schur complement is zero; <= 0: 1e-11 */
-    const signed char *warm_start; /* n states from a previous solve (only CLAMPED is used), or NULL */
+    /* n states from a previous solve (imp_lcp_solve's state output), or NULL. Symmetric
+       method only (the general method ignores it): the previous clamped set is factored,
+       rows with negative force are dropped, and the pivoting goes on from there; an
+       unchanged problem then needs no pivot. */
+    const signed char *warm_start;
 } imp_lcp_options;
 
 typedef struct imp_lcp_info {

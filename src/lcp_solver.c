@@ -436,6 +436,18 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
         s.rhi[i] = lo < n ? hi : -1;
     }
     s.eps_a = 1e-13 * sb;
+    /* a PSD matrix has |A_ij| <= sqrt(A_ii A_jj) (so a zero diagonal means a zero row);
+       without PSD the "no limit means infeasible" argument fails, so refuse honestly */
+    for (int i = 0; i < n; i++) {
+        const double *row = p->A + (size_t)i * n;
+        for (int j = 0; j < i; j++) {
+            double aij = row[j] * s.sc[i] * s.sc[j];
+            if (aij * aij > 1.0 + 1e-10 || (aij != 0.0 && (ahat_diag(&s, i) == 0.0 || ahat_diag(&s, j) == 0.0))) {
+                *msg = "A is not positive semidefinite (|A_ij| > sqrt(A_ii A_jj))";
+                return IMP_LCP_OUTSIDE_CLASS;
+            }
+        }
+    }
 
     imp_lcp_status st = IMP_LCP_OK;
     if (warm != NULL) {

@@ -639,11 +639,12 @@ TEST(status_and_bad_input)
     int fn[2] = {-1, 5};
     imp_lcp_problem q = {2, A, b, NULL, fn, mu, NULL};
     CHECK(solve(&q, f, a, &info) == IMP_LCP_BAD_INPUT);
-    /* not PSD, symmetric: reported as outside the method's class or solved honestly */
-    double N2[4] = {1, 2, 2, 1}, bn[2] = {-1, -1};
-    imp_lcp_problem r = {2, N2, bn, NULL, NULL, NULL, NULL};
-    imp_lcp_status st = solve(&r, f, a, &info);
-    CHECK(st != IMP_LCP_OK || verify(&r, f, 1e-9).ok);
+    /* symmetric but not PSD (|A_12| > sqrt(A_11 A_22), or a zero diagonal with a nonzero
+       row): outside the method's class, not "infeasible" (both have solutions) */
+    double N2[4] = {1, 2, 2, 1}, bn[2] = {-1, -1}, Z2[4] = {0, 1, 1, 0};
+    imp_lcp_problem r = {2, N2, bn, NULL, NULL, NULL, NULL}, rz = {2, Z2, bn, NULL, NULL, NULL, NULL};
+    CHECK(solve(&r, f, a, &info) == IMP_LCP_OUTSIDE_CLASS);
+    CHECK(solve(&rz, f, a, &info) == IMP_LCP_OUTSIDE_CLASS);
 }
 
 /* ---- the two methods agree (the general method is an independent dense-LU path) ---- */
