@@ -112,8 +112,9 @@ int imp_lcp_check(const imp_lcp_problem *p, const double *f, double *a, double t
         const double *row = p->A + (size_t)i * n;
         double s = p->b[i];
         for (int j = 0; j < n; j++) {
+            double v = fabs(row[j]);
             s += row[j] * f[j];
-            sA = fmax(sA, fabs(row[j]));
+            sA = v > sA ? v : sA;
         }
         a[i] = s;
         sb = fmax(sb, fabs(p->b[i]));
@@ -198,7 +199,10 @@ static int is_symmetric(const imp_lcp_problem *p)
 {
     int n = p->n;
     double sA = 0.0;
-    for (size_t k = 0; k < (size_t)n * n; k++) sA = fmax(sA, fabs(p->A[k]));
+    for (size_t k = 0; k < (size_t)n * n; k++) {
+        double v = fabs(p->A[k]);
+        sA = v > sA ? v : sA;
+    }
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++) {
             if (fabs(p->A[(size_t)i * n + j] - p->A[(size_t)j * n + i]) > 1e-13 * sA) return 0;
