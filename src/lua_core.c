@@ -17,6 +17,7 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_body(L);
     imp_lua_open_spring(L);
     imp_lua_open_material(L);
+    imp_lua_open_lcp(L);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

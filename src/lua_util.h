@@ -56,6 +56,7 @@ imp_shape *imp_lua_test_shape(lua_State *L, int idx);
 void imp_lua_open_shape(lua_State *L);
 void imp_lua_open_shape2d(lua_State *L);
 void imp_lua_open_shape3d(lua_State *L);
+void imp_lua_open_lcp(lua_State *L);
 
 
 

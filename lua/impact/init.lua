@@ -4,6 +4,7 @@
 ---   impact.shape2d.*, impact.shape3d.*         shapes
 ---   impact.recorder{w, every =, columns =}     recorded series and CSV
 ---   impact.material, impact.contact_pair      the compliant strategy's materials
+---   impact.lcp.solve(A, b, opts)              the contact LCP solver on its own
 local core = require("impact.core")
 local world = require("impact.world")
 local materials = require("impact.material")
@@ -19,6 +20,7 @@ local impact = {
   recorder = require("impact.recorder"),
   material = materials.material,
   contact_pair = materials.contact_pair,
+  lcp = require("impact.lcp"),
 }
 
 return impact

@@ -1,0 +1,31 @@
+--- impact.lcp: the contact linear complementarity problem solver on its own.
+--
+--   local f, a, info = impact.lcp.solve(A, b, opts)
+--
+-- Finds f with a = A f + b, f >= 0, a >= 0, f.a = 0 row by row (Baraff 1994's pivoting
+-- method; A = J M^-1 J^T, symmetric positive semidefinite, may be singular). A is a table of
+-- n rows of n numbers, b an array of n numbers. Options (all optional):
+--   bilateral  = {true, false, ...}       joint rows: f free, a = 0
+--   friction   = {[t] = k}                row t is a friction row bounded by mu * f[k]
+--   mu         = 0.5 or {[t] = 0.5}       friction coefficient(s)
+--   sliding    = {[t] = -1 or 1}          dynamic friction: row t already slides along -/+t,
+--                                          f[t] = -sliding * mu * f[k]
+--   method     = "auto" | "symmetric" | "general"
+--   order      = "greedy" | "index"       which violated row is driven next
+--   tolerance = 1e-9, pivot_tolerance = 1e-11, max_pivots = 50 n + 1000
+--   warm_start = info.state from an earlier solve
+-- Returns f, a (arrays) and info: ok, status ("ok", "infeasible", "pivot_limit",
+-- "numerical", "outside_class"), message, method, pivots, additions, removals,
+-- set_changes, max_clamped, clamped, warm_started, min_f, min_a, max_comp, max_bilateral,
+-- max_friction, natural_residual, scale_f, scale_a, state (per row: "free", "clamped",
+-- "lower", "upper", "sliding", "redundant"). A failed solve is reported in info, not raised.
+local core = require("impact.core")
+
+local lcp = {}
+
+--- Solves the LCP (A, b) with the options above; returns f, a, info.
+function lcp.solve(A, b, opts)
+  return core.lcp_solve(A, b, opts or {})
+end
+
+return lcp

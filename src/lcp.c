@@ -1,0 +1,288 @@
+/* lcp.c: the LCP driver: workspace, input checks, choice of method, residual checks and
+   the honest status (see lcp.h). */
+#include "lcp.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lcp_internal.h"
+
+static void ws_free_buffers(imp_lcp_workspace *ws)
+{
+    free(ws->big);
+    free(ws->sc);
+    free(ws->cset);
+    free(ws->st);
+    ws->big = ws->sc = NULL;
+    ws->cset = NULL;
+    ws->st = NULL;
+    ws->cap = 0;
+}
+
+int imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n)
+{
+    if (n <= ws->cap) {
+        return 0;
+    }
+    ws_free_buffers(ws);
+    size_t c = (size_t)n;
+    ws->big = malloc(c * c * sizeof(double) + 1);
+    ws->sc = malloc(11 * c * sizeof(double) + 1);     /* sc fh ah dfh dah y x t work(2) spare */
+    ws->cset = malloc(8 * c * sizeof(int) + 1);       /* cset pos list list2 un first rlo rhi */
+    ws->st = malloc(c + 1);
+    if (ws->big == NULL || ws->sc == NULL || ws->cset == NULL || ws->st == NULL) {
+        ws_free_buffers(ws);
+        return -1;
+    }
+    ws->fh = ws->sc + c;
+    ws->ah = ws->fh + c;
+    ws->dfh = ws->ah + c;
+    ws->dah = ws->dfh + c;
+    ws->y = ws->dah + c;
+    ws->x = ws->y + c;
+    ws->t = ws->x + c;
+    ws->work = ws->t + c;
+    ws->pos = ws->cset + c;
+    ws->list = ws->pos + c;
+    ws->list2 = ws->list + c;
+    ws->un = ws->list2 + c;
+    ws->first = ws->un + c;
+    ws->rlo = ws->first + c;
+    ws->rhi = ws->rlo + c;
+    ws->cap = n;
+    return 0;
+}
+
+imp_lcp_workspace *imp_lcp_workspace_create(int n_max)
+{
+    imp_lcp_workspace *ws = calloc(1, sizeof *ws);
+    if (ws == NULL) {
+        return NULL;
+    }
+    if (imp_lcp_workspace_reserve(ws, n_max > 0 ? n_max : 1) != 0) {
+        free(ws);
+        return NULL;
+    }
+    return ws;
+}
+
+void imp_lcp_workspace_destroy(imp_lcp_workspace *ws)
+{
+    if (ws != NULL) {
+        ws_free_buffers(ws);
+        free(ws);
+    }
+}
+
+void imp_lcp_default_options(imp_lcp_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->method = IMP_LCP_AUTO;
+    opts->tolerance = 1e-9;
+    opts->pivot_tolerance = 1e-11;
+}
+
+const char *imp_lcp_status_name(imp_lcp_status s)
+{
+    switch (s) {
+    case IMP_LCP_OK: return "ok";
+    case IMP_LCP_INFEASIBLE: return "infeasible";
+    case IMP_LCP_PIVOT_LIMIT: return "pivot_limit";
+    case IMP_LCP_NUMERICAL: return "numerical";
+    case IMP_LCP_OUTSIDE_CLASS: return "outside_class";
+    case IMP_LCP_BAD_INPUT: return "bad_input";
+    case IMP_LCP_NO_MEMORY: return "no_memory";
+    }
+    return "unknown";
+}
+
+static int is_friction(const imp_lcp_problem *p, int i)
+{
+    return p->friction_normal != NULL && p->friction_normal[i] >= 0;
+}
+
+int imp_lcp_check(const imp_lcp_problem *p, const double *f, double *a, double tol,
+                  imp_lcp_info *info)
+{
+    int n = p->n;
+    double sA = 0.0, sb = 0.0, sf = 0.0;
+    for (int i = 0; i < n; i++) {
+        const double *row = p->A + (size_t)i * n;
+        double s = p->b[i];
+        for (int j = 0; j < n; j++) {
+            double v = fabs(row[j]);
+            s += row[j] * f[j];
+            sA = v > sA ? v : sA;
+        }
+        a[i] = s;
+        sb = fmax(sb, fabs(p->b[i]));
+        sf = fmax(sf, fabs(f[i]));
+    }
+    double sa = sb + sA * sf;
+    info->scale_f = sf;
+    info->scale_a = sa;
+    /* floors keep an all-zero problem (f = a = 0) passing and nothing else */
+    double tf = tol * sf + DBL_MIN, ta = tol * sa + DBL_MIN;
+    double minf = 0.0, mina = 0.0, comp = 0.0, bil = 0.0, fr = 0.0, nat = 0.0;
+    int first = 1;
+    for (int i = 0; i < n; i++) {
+        if (p->bilateral != NULL && p->bilateral[i]) {
+            bil = fmax(bil, fabs(a[i]));
+        } else if (is_friction(p, i)) {
+            double bound = p->mu[i] * f[p->friction_normal[i]];
+            double v;
+            if (p->sliding != NULL && p->sliding[i] != 0) {
+                v = fabs(f[i] + p->sliding[i] * bound) / tf;
+            } else {
+                /* the least violation over the three friction states, in tolerance units */
+                double inside = fmax(fmax(fabs(f[i]) - bound, 0.0) / tf, fabs(a[i]) / ta);
+                double upper = fmax(fabs(f[i] - bound) / tf, fmax(a[i], 0.0) / ta);
+                double lower = fmax(fabs(f[i] + bound) / tf, fmax(-a[i], 0.0) / ta);
+                v = fmin(inside, fmin(upper, lower));
+                if (bound < 0.0) v = fmax(v, -bound / tf);
+            }
+            fr = fmax(fr, v * tol);
+        } else {
+            if (first) {
+                minf = f[i];
+                mina = a[i];
+                first = 0;
+            }
+            minf = fmin(minf, f[i]);
+            mina = fmin(mina, a[i]);
+            comp = fmax(comp, fabs(f[i] * a[i]));
+            nat = fmax(nat, fabs(f[i] - fmax(0.0, f[i] - a[i])));
+        }
+    }
+    info->min_f = minf;
+    info->min_a = mina;
+    info->max_comp = comp;
+    info->max_bilateral = bil;
+    info->max_friction = fr;
+    info->natural_residual = nat;
+    int finite = isfinite(minf) && isfinite(mina) && isfinite(comp) && isfinite(bil) && isfinite(fr);
+    return finite && minf >= -tf && mina >= -ta && comp <= tol * sf * sa + DBL_MIN && bil <= ta &&
+           fr <= tol;
+}
+
+static const char *check_input(const imp_lcp_problem *p)
+{
+    if (p == NULL || p->n < 0) return "problem is NULL or n < 0";
+    if (p->n > 0 && (p->A == NULL || p->b == NULL)) return "A or b is NULL";
+    size_t nn = (size_t)p->n * p->n;
+    for (size_t k = 0; k < nn; k++) {
+        if (!isfinite(p->A[k])) return "A has a NaN or infinite entry";
+    }
+    for (int i = 0; i < p->n; i++) {
+        if (!isfinite(p->b[i])) return "b has a NaN or infinite entry";
+    }
+    if (p->friction_normal != NULL) {
+        if (p->mu == NULL) return "friction rows without mu";
+        for (int i = 0; i < p->n; i++) {
+            int k = p->friction_normal[i];
+            if (k < -1 || k >= p->n || k == i) return "friction_normal index out of range";
+            if (k < 0) continue;
+            if (!(p->mu[i] >= 0.0) || !isfinite(p->mu[i])) return "mu must be a finite number >= 0";
+            if (p->friction_normal[k] >= 0 || (p->bilateral != NULL && p->bilateral[k]))
+                return "a friction row's normal row must be a unilateral row";
+            if (p->bilateral != NULL && p->bilateral[i]) return "a row cannot be both bilateral and friction";
+            if (p->sliding != NULL && (p->sliding[i] < -1 || p->sliding[i] > 1))
+                return "sliding must be -1, 0 or +1";
+        }
+    }
+    return NULL;
+}
+
+static int is_symmetric(const imp_lcp_problem *p)
+{
+    int n = p->n;
+    double sA = 0.0;
+    for (size_t k = 0; k < (size_t)n * n; k++) {
+        double v = fabs(p->A[k]);
+        sA = v > sA ? v : sA;
+    }
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            if (fabs(p->A[(size_t)i * n + j] - p->A[(size_t)j * n + i]) > 1e-13 * sA) return 0;
+        }
+    }
+    return 1;
+}
+
+static int has_friction(const imp_lcp_problem *p)
+{
+    if (p->friction_normal == NULL) return 0;
+    for (int i = 0; i < p->n; i++) {
+        if (p->friction_normal[i] >= 0) return 1;
+    }
+    return 0;
+}
+
+imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *opts,
+                             imp_lcp_workspace *ws, double *f, double *a, signed char *state,
+                             imp_lcp_info *info)
+{
+    imp_lcp_options def;
+    if (opts == NULL) {
+        imp_lcp_default_options(&def);
+        opts = &def;
+    }
+    memset(info, 0, sizeof *info);
+    const char *bad = check_input(p);
+    if (bad == NULL && p->n > 0 && (f == NULL || a == NULL)) bad = "f or a is NULL";
+    if (bad != NULL) {
+        info->status = IMP_LCP_BAD_INPUT;
+        info->message = bad;
+        return info->status;
+    }
+    int n = p->n;
+    imp_lcp_limits lim;
+    lim.max_pivots = opts->max_pivots > 0 ? opts->max_pivots : 50 * n + 1000;
+    lim.tol = opts->tolerance > 0.0 ? opts->tolerance : 1e-9;
+    lim.ptol = opts->pivot_tolerance > 0.0 ? opts->pivot_tolerance : 1e-11;
+    lim.order = opts->order;
+    int general = has_friction(p) || !is_symmetric(p);
+    if (opts->method == IMP_LCP_SYMMETRIC && general) {
+        info->status = IMP_LCP_BAD_INPUT;
+        info->message = "the symmetric method needs a symmetric A and no friction rows";
+        return info->status;
+    }
+    if (opts->method == IMP_LCP_GENERAL) general = 1;
+    info->method = general ? IMP_LCP_GENERAL : IMP_LCP_SYMMETRIC;
+    if (n == 0) {
+        info->status = IMP_LCP_OK;
+        info->message = "empty problem";
+        return IMP_LCP_OK;
+    }
+    imp_lcp_workspace *own = NULL;
+    if (ws == NULL) {
+        ws = own = imp_lcp_workspace_create(n);
+    } else if (imp_lcp_workspace_reserve(ws, n) != 0) {
+        ws = NULL;
+    }
+    if (ws == NULL) {
+        info->status = IMP_LCP_NO_MEMORY;
+        info->message = "out of memory for the workspace";
+        return info->status;
+    }
+    const char *msg = "solved";
+    imp_lcp_status st = general ? imp_lcp_solve_general(p, &lim, ws, f, info, &msg)
+                                : imp_lcp_solve_symmetric(p, &lim, opts->warm_start, ws, f, info, &msg);
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(f[i])) f[i] = 0.0; /* never leak NaN, even from a failed solve */
+    }
+    int pass = imp_lcp_check(p, f, a, lim.tol, info);
+    if (st == IMP_LCP_OK && !pass) {
+        st = IMP_LCP_NUMERICAL;
+        msg = "the residuals are above the tolerance";
+    }
+    if (state != NULL) {
+        memcpy(state, ws->st, (size_t)n);
+    }
+    info->status = st;
+    info->message = msg;
+    imp_lcp_workspace_destroy(own);
+    return st;
+}

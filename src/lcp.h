@@ -1,0 +1,153 @@
+/* lcp.h: the contact linear complementarity problem (LCP), solved by Baraff's pivoting
+   method (D. Baraff, "Fast Contact Force Computation for Nonpenetrating Rigid Bodies",
+   SIGGRAPH 1994), independent of bodies.
+
+   Find f with a = A f + b such that, row by row:
+     unilateral (contact) rows:  f_i >= 0, a_i >= 0, f_i a_i = 0
+     bilateral (joint) rows:     f_i free, a_i = 0
+     static friction rows:       -mu_i f_n <= f_i <= mu_i f_n (n = the row's normal row) and
+                                 a_i = 0 inside the bounds, a_i >= 0 at the lower bound,
+                                 a_i <= 0 at the upper bound (friction opposes the slip)
+     sliding friction rows:      f_i = -sliding_i mu_i f_n (dynamic friction along a known
+                                 slip direction sliding_i = +1 or -1); a_i is free
+   The same problem gives contact forces (a = accelerations) and collision impulses
+   (a = post-impact velocities + e v-, b = (1 + e) v-), with A = J M^-1 J^T.
+
+   Storage: A is dense n x n ROW-MAJOR, A[i*n + j] (for the symmetric A of contact problems
+   row- and column-major are the same). All arrays belong to the caller.
+
+   Two methods, chosen automatically (imp_lcp_options.method):
+   - symmetric (no friction rows, A symmetric, meant for PSD A, possibly singular): Baraff's
+     drive-to-zero / fdirection / maxstep with bilateral rows first and an incremental Cholesky
+     factor of the clamped block, updated by one row and column per set change. A whole
+     solve costs O(n^2 m) flops (m = size of the clamped set), i.e. O(n^3); no per-set-change
+     refactorization. Redundant rows (A_CC would become singular) are never admitted: their
+     Schur complement is zero, so the step pushes them out instead of dividing by zero.
+   - general (friction rows or nonsymmetric A): the same pivoting with Baraff's friction
+     states (clamped, at a bound tracking its normal force, sliding), solving the clamped
+     system with a dense LU factorization refactored at each set change: O(m^3) per pivot,
+     O(n^4) per solve. No termination guarantee exists for friction (Baraff 1991 shows the
+     consistency question is NP-hard), so it relies on the pivot cap and reports failures.
+   Every returned status is honest: IMP_LCP_OK means the residual checks of
+   imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
+   s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral
+   |a| <= tol s_a). IMP_LCP_INFEASIBLE is only returned with a proof (a ray of the symmetric
+   PSD method with no limit, i.e. a Farkas certificate); the general method reports
+   IMP_LCP_OUTSIDE_CLASS instead, since a ray proves nothing for a non-PSD matrix.
+
+   3D friction: give two tangent rows per contact, each bounded by mu f_n (Baraff's
+   component-wise bounds: a four-sided pyramid aligned with the tangent axes; use mu / sqrt(2)
+   for a pyramid inscribed in the cone). A sliding contact gets one tangent row along its slip
+   direction with sliding = +-1. */
+#ifndef IMPACT_LCP_H
+#define IMPACT_LCP_H
+
+#include <stddef.h>
+
+typedef enum imp_lcp_status {
+    IMP_LCP_OK = 0,
+    IMP_LCP_INFEASIBLE = 1,      /* a ray with no limit was found: no solution exists */
+    IMP_LCP_PIVOT_LIMIT = 2,     /* opts.max_pivots reached (cycling or a hard problem) */
+    IMP_LCP_NUMERICAL = 3,       /* breakdown (tiny pivot) or final residuals above tolerance */
+    IMP_LCP_OUTSIDE_CLASS = 4,   /* A is not PSD (symmetric method) / no progress possible */
+    IMP_LCP_BAD_INPUT = 5,       /* n < 0, NULL arrays, NaN/inf, bad friction indices */
+    IMP_LCP_NO_MEMORY = 6
+} imp_lcp_status;
+
+typedef enum imp_lcp_method {
+    IMP_LCP_AUTO = 0,      /* symmetric when possible, else general */
+    IMP_LCP_SYMMETRIC = 1, /* refuse (IMP_LCP_BAD_INPUT) when A is not symmetric or has friction */
+    IMP_LCP_GENERAL = 2
+} imp_lcp_method;
+
+/* Per-row state, reported after a solve and accepted as a warm start. */
+enum {
+    IMP_LCP_STATE_FREE = 0,      /* f = 0 (unilateral: a >= 0), or friction at 0 with f_n = 0 */
+    IMP_LCP_STATE_CLAMPED = 1,   /* a = 0 (unilateral f >= 0, bilateral, friction inside) */
+    IMP_LCP_STATE_LOWER = 2,     /* friction at its lower bound -mu f_n */
+    IMP_LCP_STATE_UPPER = 3,     /* friction at its upper bound +mu f_n */
+    IMP_LCP_STATE_SLIDING = 4,   /* sliding friction row (f follows its normal) */
+    IMP_LCP_STATE_REDUNDANT = 5  /* bilateral/friction row dependent on clamped rows: f = 0 */
+};
+
+typedef struct imp_lcp_problem {
+    int n;
+    const double *A;                 /* n*n, row-major */
+    const double *b;                 /* n */
+    const unsigned char *bilateral;  /* n flags (nonzero = bilateral) or NULL (none) */
+    /* Friction (all NULL when there is none). friction_normal[i] is the normal row bounding
+       friction row i, or -1 for a row that is not a friction row. The normal row must be
+       unilateral. mu[i] >= 0 for friction rows. sliding[i] (may be NULL = all static):
+       0 static, +1 / -1 sliding with the relative tangential velocity along +/- row i. */
+    const int *friction_normal;
+    const double *mu;
+    const signed char *sliding;
+} imp_lcp_problem;
+
+/* Which unprocessed row drive_to_zero takes next (Baraff allows any row with a_d < 0). */
+typedef enum imp_lcp_order {
+    IMP_LCP_ORDER_GREEDY = 0, /* most negative a first: fewest pivots on dense problems; a is
+                                 kept up to date on every unprocessed row */
+    IMP_LCP_ORDER_INDEX = 1   /* increasing row index (the caller's order) */
+} imp_lcp_order;
+
+typedef struct imp_lcp_options {
+    imp_lcp_method method;
+    imp_lcp_order order;       /* symmetric method only */
+    int max_pivots;            /* <= 0: default 50 n + 1000 */
+    double tolerance;          /* acceptance, relative to scale; <= 0: 1e-9 */
+    double pivot_tolerance;    /* relative size below which a Schur complement is zero; <= 0: 1e-11 */
+    /* n states from a previous solve (imp_lcp_solve's state output), or NULL. Symmetric
+       method only (the general method ignores it): the previous clamped set is factored,
+       rows with negative force are dropped, and the pivoting goes on from there; an
+       unchanged problem then needs no pivot. */
+    const signed char *warm_start;
+} imp_lcp_options;
+
+typedef struct imp_lcp_info {
+    imp_lcp_status status;
+    const char *message;       /* static string saying what happened */
+    imp_lcp_method method;     /* the method that ran */
+    int pivots;                /* steps taken (each step is one fdirection + maxstep) */
+    int additions, removals;   /* set changes of the clamped set */
+    int max_clamped;           /* largest clamped set (size of the factorized block) */
+    int clamped;               /* final clamped set size */
+    int warm_started;          /* 1 when the warm start set was used */
+    /* residuals of the returned f, with a recomputed as A f + b */
+    double min_f;              /* min f over unilateral rows (0 when none) */
+    double min_a;              /* min a over unilateral rows (0 when none) */
+    double max_comp;           /* max |f_i a_i| over unilateral rows */
+    double max_bilateral;      /* max |a_i| over bilateral rows */
+    double max_friction;       /* max violation of a friction row's bound or sign condition */
+    double natural_residual;   /* max |f - max(0, f - a)| over unilateral rows */
+    double scale_f, scale_a;   /* the scales the tolerance was applied to: max|f|, max|b|+max|A|max|f| */
+} imp_lcp_info;
+
+typedef struct imp_lcp_workspace imp_lcp_workspace;
+
+/* A workspace for problems up to n_max rows (grown on demand by imp_lcp_solve; a solve
+   does not allocate when the workspace is already big enough). Returns NULL without memory. */
+imp_lcp_workspace *imp_lcp_workspace_create(int n_max);
+void imp_lcp_workspace_destroy(imp_lcp_workspace *ws);
+/* Grows the workspace to n rows; returns 0 on success, -1 without memory. */
+int imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n);
+
+void imp_lcp_default_options(imp_lcp_options *opts);
+
+/* Solves p. f and a (n each, caller-owned) receive the solution and a = A f + b; state (n,
+   may be NULL) receives the final per-row states (for a warm start). opts may be NULL
+   (defaults), ws may be NULL (a temporary workspace is allocated). info must not be NULL.
+   Returns info->status. On failure f and a hold the last iterate (finite). */
+imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *opts,
+                             imp_lcp_workspace *ws, double *f, double *a, signed char *state,
+                             imp_lcp_info *info);
+
+/* The status as a short name ("ok", "infeasible", ...). */
+const char *imp_lcp_status_name(imp_lcp_status s);
+
+/* Residuals of f (a is recomputed as A f + b into a) over the row kinds of p, filling the
+   residual fields of info. Returns 1 when they pass tol (relative to scale), else 0. O(n^2). */
+int imp_lcp_check(const imp_lcp_problem *p, const double *f, double *a, double tol,
+                  imp_lcp_info *info);
+
+#endif

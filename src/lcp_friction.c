@@ -1,0 +1,482 @@
+/* lcp_friction.c: the general pivoting method: Baraff's drive-to-zero with Coulomb friction
+   (D. Baraff, "Fast Contact Force Computation for Nonpenetrating Rigid Bodies", SIGGRAPH
+   1994, sections 5-7) and for nonsymmetric matrices.
+
+   Row kinds: unilateral (normal), bilateral, static friction (bounded by mu times the
+   force of its normal row), sliding friction (dynamic: f_t = -sigma mu f_n along the known
+   slip direction sigma; it is not an unknown: its effect is folded into the normal's column,
+   Baraff section 5, which makes the system nonsymmetric).
+
+   States of a static friction row (Baraff section 6): clamped (a = 0, |f| < mu f_n), at the
+   upper bound (f = mu f_n tracking its normal, a <= 0), at the lower bound (f = -mu f_n,
+   a >= 0). A row at a bound is a dependent variable: Delta f_t = +-mu Delta f_n, which
+   couples it to the normal's column. With a zero normal force the friction force is zero
+   and its a is free (state FREE); when the normal joins the clamped set the friction row is
+   processed again.
+
+   maxstep gets the extra limits of section 6: a clamped friction row reaching a bound
+   moves to that bound; a row at a bound whose a reaches zero becomes clamped.
+
+   The clamped system (its matrix changes with both the clamped set and the bound states) is
+   solved by a dense LU factorization with partial pivoting, rebuilt at every step: O(m^3)
+   per step, O(n^4) per solve; this method is meant for frictional islands and small
+   nonsymmetric problems. There is no termination guarantee with friction (deciding whether
+   consistent static friction forces exist is NP-hard, Baraff 1991), so the pivot cap ends
+   the search and the status says so. */
+#include <math.h>
+#include <string.h>
+
+#include "lcp_internal.h"
+
+enum { K_UNI = 0, K_BIL = 1, K_FRIC = 2, K_SLIDE = 3 };
+#define S_UN ((signed char)-1)
+
+typedef struct gen {
+    int n;
+    const imp_lcp_problem *p;
+    double *f, *a, *df, *da, *M, *rhs, *work;
+    int *cl, *pos, *perm, *nz;
+    int m, nnz;
+    int *frozen, drive_id;   /* rows excluded from maxstep in the current drive (anti-cycling) */
+    signed char *st;
+    double scale_A, eps_a, thr;
+    int max_pivots;
+    imp_lcp_info *info;
+    const char **msg;
+} gen;
+
+static int g_frozen_skip(const gen *g, int j) { return g->frozen[j] == g->drive_id; }
+
+static int kind(const gen *g, int i)
+{
+    const imp_lcp_problem *p = g->p;
+    if (p->bilateral != NULL && p->bilateral[i]) return K_BIL;
+    if (p->friction_normal != NULL && p->friction_normal[i] >= 0) {
+        return (p->sliding != NULL && p->sliding[i] != 0) ? K_SLIDE : K_FRIC;
+    }
+    return K_UNI;
+}
+
+static int normal_of(const gen *g, int i) { return g->p->friction_normal[i]; }
+static double mu_of(const gen *g, int i) { return g->p->mu[i]; }
+
+/* f_t = coef * f_n for a dependent friction row, 0 when t is not dependent */
+static double coef(const gen *g, int t)
+{
+    switch (g->st[t]) {
+    case IMP_LCP_STATE_LOWER: return -mu_of(g, t);
+    case IMP_LCP_STATE_UPPER: return mu_of(g, t);
+    case IMP_LCP_STATE_SLIDING: return -(double)g->p->sliding[t] * mu_of(g, t);
+    default: return 0.0;
+    }
+}
+
+static int is_dep(const gen *g, int t)
+{
+    return g->st[t] == IMP_LCP_STATE_LOWER || g->st[t] == IMP_LCP_STATE_UPPER ||
+           g->st[t] == IMP_LCP_STATE_SLIDING;
+}
+
+static double A_(const gen *g, int i, int j) { return g->p->A[(size_t)i * g->n + j]; }
+
+static void c_add(gen *g, int j)
+{
+    g->pos[j] = g->m;
+    g->cl[g->m++] = j;
+    g->st[j] = IMP_LCP_STATE_CLAMPED;
+    g->info->additions++;
+    if (g->m > g->info->max_clamped) g->info->max_clamped = g->m;
+}
+
+static void c_del(gen *g, int j)
+{
+    int k = g->pos[j];
+    for (int q = k; q + 1 < g->m; q++) {
+        g->cl[q] = g->cl[q + 1];
+        g->pos[g->cl[q]] = q;
+    }
+    g->m--;
+    g->pos[j] = -1;
+    g->info->removals++;
+}
+
+/* LU with partial pivoting of the m x m matrix M (in place), then solves M x = rhs
+   (x overwrites rhs). Returns -1 when a pivot is below tol. O(m^3). */
+static int lu_solve(double *M, int m, int *perm, double *rhs, double tol)
+{
+    for (int k = 0; k < m; k++) {
+        int pr = k;
+        double best = fabs(M[(size_t)k * m + k]);
+        for (int i = k + 1; i < m; i++) {
+            double v = fabs(M[(size_t)i * m + k]);
+            if (v > best) {
+                best = v;
+                pr = i;
+            }
+        }
+        if (!(best > tol)) {
+            return -1;
+        }
+        perm[k] = pr;
+        if (pr != k) {
+            for (int j = 0; j < m; j++) {
+                double t = M[(size_t)k * m + j];
+                M[(size_t)k * m + j] = M[(size_t)pr * m + j];
+                M[(size_t)pr * m + j] = t;
+            }
+            double t = rhs[k];
+            rhs[k] = rhs[pr];
+            rhs[pr] = t;
+        }
+        const double *rk = M + (size_t)k * m;
+        for (int i = k + 1; i < m; i++) {
+            double *ri = M + (size_t)i * m;
+            double l = ri[k] / rk[k];
+            ri[k] = l;
+            for (int j = k + 1; j < m; j++) ri[j] -= l * rk[j];
+            rhs[i] -= l * rhs[k];
+        }
+    }
+    for (int i = m - 1; i >= 0; i--) {
+        const double *ri = M + (size_t)i * m;
+        double s = rhs[i];
+        for (int j = i + 1; j < m; j++) s -= ri[j] * rhs[j];
+        rhs[i] = s / ri[i];
+    }
+    return 0;
+}
+
+/* Direction for driving d with Delta f_d = sigma: Delta f on C keeps a_C fixed, dependents
+   follow their normals; then Delta a = A Delta f on every row. Returns -1 when the clamped
+   system is singular. */
+static int direction(gen *g, int d, double sigma)
+{
+    int m = g->m, n = g->n;
+    /* effective columns: column of normal j plus its dependents' columns times coef */
+    for (int r = 0; r < m; r++) {
+        int i = g->cl[r];
+        for (int q = 0; q < m; q++) g->M[(size_t)r * m + q] = A_(g, i, g->cl[q]);
+        g->rhs[r] = -sigma * A_(g, i, d);
+    }
+    for (int t = 0; t < n; t++) {
+        if (!is_dep(g, t)) continue;
+        int nn = normal_of(g, t);
+        double c = coef(g, t);
+        if (nn == d) {
+            for (int r = 0; r < m; r++) g->rhs[r] -= sigma * c * A_(g, g->cl[r], t);
+        } else if (g->pos[nn] >= 0) {
+            int q = g->pos[nn];
+            for (int r = 0; r < m; r++) g->M[(size_t)r * m + q] += c * A_(g, g->cl[r], t);
+        }
+    }
+    if (m > 0 && lu_solve(g->M, m, g->perm, g->rhs, 1e-13 * g->scale_A) != 0) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) g->df[i] = 0.0;
+    for (int r = 0; r < m; r++) g->df[g->cl[r]] = g->rhs[r];
+    g->df[d] = sigma;
+    g->nnz = 0;
+    for (int t = 0; t < n; t++) {
+        if (is_dep(g, t)) {
+            int nn = normal_of(g, t);
+            g->df[t] = coef(g, t) * g->df[nn];
+        }
+        if (g->df[t] != 0.0) g->nz[g->nnz++] = t;
+    }
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        const double *row = g->p->A + (size_t)i * n;
+        for (int q = 0; q < g->nnz; q++) s += row[g->nz[q]] * g->df[g->nz[q]];
+        g->da[i] = s;
+    }
+    return 0;
+}
+
+static int g_frozen_skip(const gen *g, int j);
+
+static void candidate_g(const gen *g, double s, int j, int to, double *best, int *jbest, int *jto)
+{
+    if (g_frozen_skip(g, j)) return;
+    if (s < 0.0) s = 0.0;
+    if (s < *best || (s == *best && j < *jbest)) {
+        *best = s;
+        *jbest = j;
+        *jto = to;
+    }
+}
+
+/* f_t := v keeping a = A f + b (column t of A). O(n). */
+static void set_force(gen *g, int t, double v)
+{
+    double d = v - g->f[t];
+    if (d != 0.0) {
+        for (int i = 0; i < g->n; i++) g->a[i] += A_(g, i, t) * d;
+    }
+    g->f[t] = v;
+}
+
+/* friction rows of normal nn: set to FREE with f = 0 (the normal carries no force; clamped
+   ones leave C) or back to unprocessed (the normal joined C: they are processed again) */
+static void reset_friction_of(gen *g, int nn, signed char to)
+{
+    if (g->p->friction_normal == NULL) return;
+    for (int t = 0; t < g->n; t++) {
+        if (kind(g, t) != K_FRIC || normal_of(g, t) != nn) continue;
+        if (g->st[t] == IMP_LCP_STATE_CLAMPED) {
+            if (to != IMP_LCP_STATE_FREE) continue;
+            c_del(g, t);
+        }
+        g->st[t] = to;
+        set_force(g, t, 0.0);
+    }
+}
+
+#define TO_CLAMP 0
+#define TO_FREE 1
+#define TO_LOWER 2
+#define TO_UPPER 3
+
+static imp_lcp_status drive(gen *g, int d)
+{
+    int kd = kind(g, d);
+    int last_j = -1, last_to = -1;
+    g->drive_id++;
+    for (;;) {
+        if (g->info->pivots >= g->max_pivots) {
+            *g->msg = "pivot limit reached (cycling, or friction without a consistent solution)";
+            return IMP_LCP_PIVOT_LIMIT;
+        }
+        double sigma = (kd == K_UNI) ? 1.0 : (g->a[d] > 0.0 ? -1.0 : 1.0);
+        if (direction(g, d, sigma) != 0) {
+            *g->msg = "singular clamped system";
+            return IMP_LCP_NUMERICAL;
+        }
+        double dmax = 0.0;
+        for (int q = 0; q < g->nnz; q++) dmax = fmax(dmax, fabs(g->df[g->nz[q]]));
+        double fthr = 1e-12 * (1.0 + dmax), athr = 1e-12 * g->scale_A * (1.0 + dmax);
+        double best = INFINITY;
+        int jbest = -1, jto = TO_CLAMP;
+        double dad = g->da[d];
+        int d_moves = fabs(dad) > g->thr * (1.0 + dmax);
+        if (d_moves && g->a[d] * dad <= 0.0) {
+            candidate_g(g, -g->a[d] / dad, d, TO_CLAMP, &best, &jbest, &jto);
+        } else if (!d_moves && fabs(g->a[d]) <= g->eps_a && kd != K_UNI) {
+            /* a bilateral or friction row dependent on the clamped rows, already at a = 0 */
+            g->st[d] = IMP_LCP_STATE_REDUNDANT;
+            return IMP_LCP_OK;
+        }
+        if (kd == K_FRIC) {
+            int nn = normal_of(g, d);
+            double mu = mu_of(g, d);
+            if (sigma > 0.0 && sigma - mu * g->df[nn] > fthr) {
+                candidate_g(g, (mu * g->f[nn] - g->f[d]) / (sigma - mu * g->df[nn]), d, TO_UPPER, &best, &jbest, &jto);
+            } else if (sigma < 0.0 && -sigma - mu * g->df[nn] > fthr) {
+                candidate_g(g, (g->f[d] + mu * g->f[nn]) / (-sigma - mu * g->df[nn]), d, TO_LOWER, &best, &jbest, &jto);
+            }
+        }
+        for (int r = 0; r < g->m; r++) {
+            int i = g->cl[r];
+            int ki = kind(g, i);
+            if (ki == K_UNI && g->df[i] < -fthr) {
+                candidate_g(g, g->f[i] / -g->df[i], i, TO_FREE, &best, &jbest, &jto);
+            } else if (ki == K_FRIC) {
+                int nn = normal_of(g, i);
+                double mu = mu_of(g, i);
+                double up = mu * g->df[nn] - g->df[i], lo = g->df[i] + mu * g->df[nn];
+                if (up < -fthr) candidate_g(g, (mu * g->f[nn] - g->f[i]) / -up, i, TO_UPPER, &best, &jbest, &jto);
+                if (lo < -fthr) candidate_g(g, (g->f[i] + mu * g->f[nn]) / -lo, i, TO_LOWER, &best, &jbest, &jto);
+            }
+        }
+        for (int j = 0; j < g->n; j++) {
+            if (j == d) continue;
+            signed char sj = g->st[j];
+            int kj = kind(g, j);
+            if (sj == IMP_LCP_STATE_REDUNDANT && kj == K_FRIC) {
+                /* an untracked friction row keeps its force; its bounds still move with
+                   the normal force, and reaching one makes it follow the normal */
+                int nn = normal_of(g, j);
+                double mu = mu_of(g, j), dn = mu * g->df[nn];
+                if (dn < -fthr) {
+                    candidate_g(g, (mu * g->f[nn] - g->f[j]) / -dn, j, TO_UPPER, &best, &jbest, &jto);
+                    candidate_g(g, (g->f[j] + mu * g->f[nn]) / -dn, j, TO_LOWER, &best, &jbest, &jto);
+                }
+                continue;
+            }
+            if (sj == IMP_LCP_STATE_FREE && kj == K_UNI && g->da[j] < -athr) {
+                candidate_g(g, g->a[j] / -g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
+            } else if (sj == IMP_LCP_STATE_LOWER && g->da[j] < -athr) {
+                candidate_g(g, g->a[j] / -g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
+            } else if (sj == IMP_LCP_STATE_UPPER && g->da[j] > athr) {
+                candidate_g(g, -g->a[j] / g->da[j], j, TO_CLAMP, &best, &jbest, &jto);
+            }
+        }
+        if (jbest < 0) {
+            /* for a general matrix a ray does not prove infeasibility (it does for PSD A) */
+            *g->msg = "no limiting index: the problem is infeasible, or A is outside the "
+                      "method's class (neither PSD nor a P-matrix)";
+            return IMP_LCP_OUTSIDE_CLASS;
+        }
+        if (!d_moves && jbest == d && jto == TO_CLAMP) {
+            *g->msg = "no progress: the driven row does not move";
+            return IMP_LCP_OUTSIDE_CLASS;
+        }
+        /* a friction row flipping between clamped and a bound with zero steps (the
+           degenerate vertex where f is at the bound and a = 0) would cycle: it is left
+           out of maxstep for the rest of this drive; the final checks judge the result */
+        int zero = best <= 1e-14 * (1.0 + fabs(g->f[jbest]));
+        if (zero && jbest != d && jbest == last_j &&
+            ((jto == TO_CLAMP) != (last_to == TO_CLAMP)) && kind(g, jbest) == K_FRIC) {
+            g->frozen[jbest] = g->drive_id;
+            last_j = -1;
+            continue;
+        }
+        last_j = zero ? jbest : -1;
+        last_to = jto;
+        for (int q = 0; q < g->nnz; q++) {
+            int i = g->nz[q];
+            g->f[i] += best * g->df[i];
+        }
+        for (int i = 0; i < g->n; i++) g->a[i] += best * g->da[i];
+        g->info->pivots++;
+        int j = jbest;
+        if (jto == TO_CLAMP) {
+            g->a[j] = 0.0;
+            if (g->st[j] == IMP_LCP_STATE_LOWER || g->st[j] == IMP_LCP_STATE_UPPER) {
+                g->st[j] = S_UN; /* leaves the dependents; c_add sets CLAMPED */
+            }
+            c_add(g, j);
+            if (kind(g, j) == K_UNI) reset_friction_of(g, j, S_UN);
+            if (j == d) return IMP_LCP_OK;
+        } else if (jto == TO_FREE) {
+            c_del(g, j);
+            set_force(g, j, 0.0);
+            g->st[j] = IMP_LCP_STATE_FREE;
+            /* its friction rows now carry no force: clamped ones leave C */
+            reset_friction_of(g, j, IMP_LCP_STATE_FREE);
+        } else {
+            /* a friction row reaches a bound: it follows its normal from now on */
+            int nn = normal_of(g, j);
+            if (g->st[j] == IMP_LCP_STATE_CLAMPED) c_del(g, j);
+            g->st[j] = (signed char)(jto == TO_UPPER ? IMP_LCP_STATE_UPPER : IMP_LCP_STATE_LOWER);
+            set_force(g, j, coef(g, j) * g->f[nn]);
+            if (j == d) return IMP_LCP_OK;
+        }
+    }
+}
+
+/* A processed row whose condition no longer holds (possible with friction and with
+   redundant rows, which are not tracked): 1 when it must be processed again. */
+static int violated(const gen *g, int i)
+{
+    double tol = 1e3 * g->eps_a;
+    switch (g->st[i]) {
+    case IMP_LCP_STATE_FREE:
+        return kind(g, i) == K_UNI ? g->a[i] < -tol : g->f[normal_of(g, i)] > 0.0;
+    case IMP_LCP_STATE_LOWER: return g->a[i] < -tol;
+    case IMP_LCP_STATE_UPPER: return g->a[i] > tol;
+    case IMP_LCP_STATE_REDUNDANT: return fabs(g->a[i]) > tol;
+    default: return 0;
+    }
+}
+
+imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                     imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                     const char **msg)
+{
+    gen g;
+    memset(&g, 0, sizeof g);
+    int n = p->n;
+    g.n = n;
+    g.p = p;
+    g.f = ws->fh;
+    g.a = ws->ah;
+    g.df = ws->dfh;
+    g.da = ws->dah;
+    g.M = ws->big;
+    g.rhs = ws->y;
+    g.work = ws->work;
+    g.cl = ws->cset;
+    g.pos = ws->pos;
+    g.perm = ws->list;
+    g.nz = ws->list2;
+    g.st = ws->st;
+    g.frozen = ws->rlo;
+    g.max_pivots = lim->max_pivots;
+    g.info = info;
+    g.msg = msg;
+    double sb = 0.0;
+    for (size_t k = 0; k < (size_t)n * n; k++) g.scale_A = fmax(g.scale_A, fabs(p->A[k]));
+    for (int i = 0; i < n; i++) sb = fmax(sb, fabs(p->b[i]));
+    g.eps_a = 1e-13 * (sb > 0.0 ? sb : 1.0);
+    g.thr = lim->ptol * g.scale_A;
+    for (int i = 0; i < n; i++) {
+        g.f[i] = 0.0;
+        g.a[i] = p->b[i];
+        g.pos[i] = -1;
+        g.frozen[i] = 0;
+        g.st[i] = kind(&g, i) == K_SLIDE ? IMP_LCP_STATE_SLIDING : S_UN;
+    }
+    imp_lcp_status st = IMP_LCP_OK;
+    int settled = 0;
+    for (int sweep = 0; sweep < 8 && st == IMP_LCP_OK; sweep++) {
+        for (;;) {
+            /* next row: unprocessed bilateral rows first, then by index; a friction row
+               waits for its normal */
+            int d = -1;
+            for (int i = 0; i < n && d < 0; i++) {
+                if (g.st[i] == S_UN && kind(&g, i) == K_BIL) d = i;
+            }
+            for (int i = 0; i < n && d < 0; i++) {
+                if (g.st[i] != S_UN) continue;
+                if (kind(&g, i) == K_FRIC) {
+                    signed char sn = g.st[normal_of(&g, i)];
+                    if (sn == IMP_LCP_STATE_FREE) {
+                        g.st[i] = IMP_LCP_STATE_FREE;
+                        continue;
+                    }
+                    if (sn != IMP_LCP_STATE_CLAMPED) continue;
+                }
+                d = i;
+            }
+            if (d < 0) break;
+            int kd = kind(&g, d);
+            if (kd == K_UNI && g.a[d] >= -g.eps_a) {
+                g.st[d] = IMP_LCP_STATE_FREE;
+                reset_friction_of(&g, d, IMP_LCP_STATE_FREE);
+                continue;
+            }
+            st = drive(&g, d);
+            if (st != IMP_LCP_OK) break;
+        }
+        if (st != IMP_LCP_OK) break;
+        /* refresh a from scratch and re-process rows whose condition drifted */
+        int again = 0;
+        for (int i = 0; i < n; i++) {
+            double s = p->b[i];
+            const double *row = p->A + (size_t)i * n;
+            for (int j = 0; j < n; j++) s += row[j] * g.f[j];
+            g.a[i] = s;
+        }
+        for (int i = 0; i < n; i++) {
+            if (violated(&g, i)) {
+                g.st[i] = S_UN; /* processed again from its current force */
+                again = 1;
+            }
+        }
+        if (!again) {
+            settled = 1;
+            break;
+        }
+    }
+    if (st == IMP_LCP_OK && !settled) {
+        st = IMP_LCP_PIVOT_LIMIT;
+        *msg = "no consistent friction state after 8 sweeps";
+    }
+    for (int i = 0; i < n; i++) {
+        f[i] = g.f[i];
+        if (g.st[i] == S_UN) g.st[i] = IMP_LCP_STATE_FREE;
+    }
+    info->clamped = g.m;
+    (void)g.work;
+    return st;
+}

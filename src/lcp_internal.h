@@ -1,0 +1,42 @@
+/* lcp_internal.h: the workspace shared by the two LCP methods (lcp_solver.c, symmetric;
+   lcp_friction.c, general) and the driver (lcp.c). Not part of the public API. */
+#ifndef IMPACT_LCP_INTERNAL_H
+#define IMPACT_LCP_INTERNAL_H
+
+#include "lcp.h"
+
+struct imp_lcp_workspace {
+    int cap;          /* rows the buffers hold */
+    double *big;      /* cap*cap: the Cholesky factor (symmetric) or the LU matrix (general) */
+    double *sc;       /* row scales d_i = 1/sqrt(A_ii) */
+    double *fh, *ah;  /* scaled f and a */
+    double *dfh, *dah;/* directions */
+    double *y, *x, *t, *work; /* solves, products; work holds 2*cap */
+    int *cset;        /* clamped rows in factor order */
+    int *pos;         /* position in cset or -1 */
+    int *list;        /* general scratch (NC list, LU permutation) */
+    int *list2;
+    int *un, *first;  /* unprocessed rows (greedy order); Cholesky profile */
+    int *rlo, *rhi;   /* row envelopes of A: first and last nonzero column */
+    signed char *st;  /* per-row state */
+};
+
+/* Limits shared by both methods, filled by the driver. */
+typedef struct imp_lcp_limits {
+    int max_pivots;
+    double tol;       /* acceptance */
+    double ptol;      /* pivot (Schur complement) tolerance, relative */
+    imp_lcp_order order;
+} imp_lcp_limits;
+
+/* Each method fills f (the solution), info->pivots/additions/removals/max_clamped/clamped
+   and state, and returns a status other than IMP_LCP_OK only on a failure it detected
+   itself; the driver then checks the residuals. */
+imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                       const signed char *warm, imp_lcp_workspace *ws,
+                                       double *f, imp_lcp_info *info, const char **msg);
+imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                     imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                     const char **msg);
+
+#endif

@@ -1,0 +1,237 @@
+/* lcp_gen.h: LCP problem generators shared by test/c/test_lcp.c and bench/bench_lcp.c
+   (header-only, static functions). Formulas of the project's lcp.md section 1.4:
+   - stacks of unit boxes (m = 1, g = 9.81) with A = J M^-1 J^T built from the contact
+     Jacobian J (sparse: each row touches at most two bodies), b = J M^-1 F_ext;
+   - random PSD problems A = J J^T / r (J n x r Gaussian) with a planted solution
+     (40% f > 0 = a, 40% f = 0 < a, 20% degenerate f = a = 0).
+   A is dense row-major. Nothing here calls the solver. */
+#ifndef IMPACT_LCP_GEN_H
+#define IMPACT_LCP_GEN_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scalar.h"
+
+/* ---- deterministic RNG (xorshift64*) ---- */
+typedef struct gen_rng { unsigned long long s; } gen_rng;
+
+static inline void gen_seed(gen_rng *r, unsigned long long seed)
+{
+    r->s = 88172645463325252ULL ^ (seed * 0x9E3779B97F4A7C15ULL);
+    if (r->s == 0) r->s = 1;
+}
+
+static inline double gen_uniform(gen_rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return (double)((r->s * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline double gen_normal(gen_rng *r)
+{
+    double u = gen_uniform(r) + 1e-300, v = gen_uniform(r);
+    return sqrt(-2.0 * log(u)) * cos(2.0 * IMP_PI * v);
+}
+
+/* ---- contact systems: rows touching up to two bodies ---- */
+typedef struct gen_sys {
+    int n, nb, dof;   /* rows, bodies, dof per body (3 in 2D: x y theta; 6 in 3D) */
+    int *body;        /* n*2 body indices, -1 = ground */
+    double *jac;      /* n*2*dof: row i's Jacobian block for each of its bodies */
+    double *minv;     /* nb*dof diagonal inverse mass */
+    double *fext;     /* nb*dof external force */
+    double *A, *b;    /* n*n row-major, n */
+} gen_sys;
+
+static inline void gen_sys_alloc(gen_sys *s, int n, int nb, int dof)
+{
+    s->n = n;
+    s->nb = nb;
+    s->dof = dof;
+    s->body = malloc(sizeof(int) * 2 * (size_t)n);
+    s->jac = calloc((size_t)n * 2 * dof, sizeof(double));
+    s->minv = calloc((size_t)nb * dof, sizeof(double));
+    s->fext = calloc((size_t)nb * dof, sizeof(double));
+    s->A = calloc((size_t)n * n, sizeof(double));
+    s->b = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < 2 * n; i++) s->body[i] = -1;
+}
+
+static inline void gen_sys_free(gen_sys *s)
+{
+    free(s->body);
+    free(s->jac);
+    free(s->minv);
+    free(s->fext);
+    free(s->A);
+    free(s->b);
+    memset(s, 0, sizeof *s);
+}
+
+/* A = J M^-1 J^T and b = J M^-1 F, using that rows only couple through shared bodies.
+   O(sum over bodies of rows(body)^2 dof). */
+static inline void gen_sys_form(gen_sys *s)
+{
+    int n = s->n, dof = s->dof;
+    int *cnt = calloc((size_t)s->nb + 1, sizeof(int));
+    int *start = calloc((size_t)s->nb + 1, sizeof(int));
+    int *list = malloc(sizeof(int) * 2 * (size_t)n + 1);
+    int *slot = malloc(sizeof(int) * 2 * (size_t)n + 1);
+    for (int i = 0; i < n; i++)
+        for (int e = 0; e < 2; e++)
+            if (s->body[2 * i + e] >= 0) cnt[s->body[2 * i + e]]++;
+    for (int k = 1; k <= s->nb; k++) start[k] = start[k - 1] + cnt[k - 1];
+    memset(cnt, 0, sizeof(int) * ((size_t)s->nb + 1));
+    for (int i = 0; i < n; i++)
+        for (int e = 0; e < 2; e++) {
+            int k = s->body[2 * i + e];
+            if (k < 0) continue;
+            list[start[k] + cnt[k]] = i;
+            slot[start[k] + cnt[k]] = e;
+            cnt[k]++;
+        }
+    memset(s->A, 0, sizeof(double) * (size_t)n * n);
+    for (int k = 0; k < s->nb; k++) {
+        const double *mi = s->minv + (size_t)k * dof;
+        for (int p = 0; p < cnt[k]; p++) {
+            int i = list[start[k] + p];
+            const double *ji = s->jac + ((size_t)2 * i + slot[start[k] + p]) * dof;
+            double bi = 0.0;
+            for (int c = 0; c < dof; c++) bi += ji[c] * mi[c] * s->fext[(size_t)k * dof + c];
+            s->b[i] += bi;
+            for (int q = 0; q < cnt[k]; q++) {
+                int j = list[start[k] + q];
+                const double *jj = s->jac + ((size_t)2 * j + slot[start[k] + q]) * dof;
+                double v = 0.0;
+                for (int c = 0; c < dof; c++) v += ji[c] * mi[c] * jj[c];
+                s->A[(size_t)i * n + j] += v;
+            }
+        }
+    }
+    free(cnt);
+    free(start);
+    free(list);
+    free(slot);
+}
+
+/* out (nb*dof) = J^T f: the net constraint wrench on each body. */
+static inline void gen_sys_wrench(const gen_sys *s, const double *f, double *out)
+{
+    memset(out, 0, sizeof(double) * (size_t)s->nb * s->dof);
+    for (int i = 0; i < s->n; i++)
+        for (int e = 0; e < 2; e++) {
+            int k = s->body[2 * i + e];
+            if (k < 0) continue;
+            const double *j = s->jac + ((size_t)2 * i + e) * s->dof;
+            for (int c = 0; c < s->dof; c++) out[(size_t)k * s->dof + c] += j[c] * f[i];
+        }
+}
+
+/* 2D stack of N boxes (width w, height 1; box k has mass masses[k] or 1 when masses is
+   NULL), 2 bottom-corner contacts per box; row 2k+c is the contact under box k (k = 0 on
+   the ground). Dofs (x, y, theta); normal (0, 1): J row = vy + theta_dot * rx. A is PD. */
+static inline void gen_stack2d(gen_sys *s, int N, const double *masses)
+{
+    const double w = 1.0, h = 1.0, g = 9.81;
+    gen_sys_alloc(s, 2 * N, N, 3);
+    for (int k = 0; k < N; k++) {
+        double m = masses ? masses[k] : 1.0, I = m * (w * w + h * h) / 12.0;
+        s->minv[3 * k] = s->minv[3 * k + 1] = 1.0 / m;
+        s->minv[3 * k + 2] = 1.0 / I;
+        s->fext[3 * k + 1] = -m * g;
+        for (int c = 0; c < 2; c++) {
+            double rx = (c ? 0.5 : -0.5) * w;
+            int i = 2 * k + c;
+            s->body[2 * i] = k;
+            s->jac[(2 * i) * 3 + 1] = 1.0;
+            s->jac[(2 * i) * 3 + 2] = rx;
+            if (k > 0) {
+                s->body[2 * i + 1] = k - 1;
+                s->jac[(2 * i + 1) * 3 + 1] = -1.0;
+                s->jac[(2 * i + 1) * 3 + 2] = -rx;
+            }
+        }
+    }
+    gen_sys_form(s);
+}
+
+/* 3D stack of N unit cubes, 4 bottom-corner contacts per box (row 4k+c). Dofs
+   (vx, vy, vz, wx, wy, wz); normal z: J row = vz + wx ry - wy rx. A has rank 3N. */
+static inline void gen_stack3d(gen_sys *s, int N, const double *masses)
+{
+    const double hx = 0.5, hy = 0.5, g = 9.81;
+    gen_sys_alloc(s, 4 * N, N, 6);
+    for (int k = 0; k < N; k++) {
+        double m = masses ? masses[k] : 1.0, I = m * (1.0 + 1.0) / 12.0;
+        for (int c = 0; c < 3; c++) s->minv[6 * k + c] = 1.0 / m;
+        for (int c = 3; c < 6; c++) s->minv[6 * k + c] = 1.0 / I;
+        s->fext[6 * k + 2] = -m * g;
+        for (int c = 0; c < 4; c++) {
+            double rx = (c & 1) ? hx : -hx, ry = (c & 2) ? hy : -hy;
+            int i = 4 * k + c;
+            s->body[2 * i] = k;
+            double *j0 = s->jac + (size_t)(2 * i) * 6;
+            j0[2] = 1.0;
+            j0[3] = ry;
+            j0[4] = -rx;
+            if (k > 0) {
+                s->body[2 * i + 1] = k - 1;
+                double *j1 = s->jac + (size_t)(2 * i + 1) * 6;
+                j1[2] = -1.0;
+                j1[3] = -ry;
+                j1[4] = rx;
+            }
+        }
+    }
+    gen_sys_form(s);
+}
+
+/* Random PSD problem: A = J J^T / r with J (n x r, returned when Jout != NULL, row-major)
+   Gaussian; planted fstar/astar (may be NULL). */
+static inline void gen_randpsd(int n, int r, unsigned long long seed, double *A, double *b,
+                               double *fstar, double *astar, double *Jout)
+{
+    gen_rng rng;
+    gen_seed(&rng, seed);
+    double *J = Jout ? Jout : malloc(sizeof(double) * (size_t)n * r);
+    double *f = malloc(sizeof(double) * (size_t)n), *as = malloc(sizeof(double) * (size_t)n);
+    for (size_t k = 0; k < (size_t)n * r; k++) J[k] = gen_normal(&rng);
+    for (int i = 0; i < n; i++) {
+        const double *ji = J + (size_t)i * r;
+        for (int j = 0; j <= i; j++) {
+            const double *jj = J + (size_t)j * r;
+            double v = 0.0;
+            for (int k = 0; k < r; k++) v += ji[k] * jj[k];
+            A[(size_t)i * n + j] = A[(size_t)j * n + i] = v / r;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double u = gen_uniform(&rng);
+        if (u < 0.4) {
+            f[i] = gen_uniform(&rng) + 0.1;
+            as[i] = 0.0;
+        } else if (u < 0.8) {
+            f[i] = 0.0;
+            as[i] = gen_uniform(&rng) + 0.1;
+        } else {
+            f[i] = 0.0;
+            as[i] = 0.0;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double v = 0.0;
+        for (int j = 0; j < n; j++) v += A[(size_t)i * n + j] * f[j];
+        b[i] = as[i] - v;
+    }
+    if (fstar) memcpy(fstar, f, sizeof(double) * (size_t)n);
+    if (astar) memcpy(astar, as, sizeof(double) * (size_t)n);
+    if (!Jout) free(J);
+    free(f);
+    free(as);
+}
+
+#endif
