@@ -11,7 +11,7 @@
 
 imp_compliant_def imp_compliant_default_def(void)
 {
-    imp_compliant_def d = {100, 1e-8, 1.0, 1000.0, 0.001, 1e-10};
+    imp_compliant_def d = {100, 1e-8, 1.0, 1000.0, 0.001, 1e-10, IMP_DAMPING_CALIBRATED};
     return d;
 }
 
@@ -96,8 +96,7 @@ imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
         c->pairs = p;
         c->pair_cap = count;
     }
-    c->npairs = 0;
-    for (int i = 1; i < w->nslots; i++) {
+    for (int i = 1; i < w->nslots; i++) {  /* every colliding body needs a material */
         const imp_body *bi = &w->bodies[i];
         if (bi->active && bi->shape != NULL && bi->collide && bi->material < 0) {
             name_bodies(w, i, 0);
@@ -105,6 +104,10 @@ imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
                                    "(material = \"steel\", ...) or collide = false", i);
             return IMP_ERR_INVALID;
         }
+    }
+    c->npairs = 0;
+    for (int i = 1; i < w->nslots; i++) {
+        const imp_body *bi = &w->bodies[i];
         for (int j = i + 1; j < w->nslots; j++) {
             if (!candidate(w, i, j)) {
                 continue;
@@ -114,8 +117,7 @@ imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
             p->a = i;
             p->b = j;
             p->key = pair_key(i, j);
-            p->fn = imp_proximity_find(bi->shape, bj->shape, &p->swap);
-            if (p->fn == NULL) {
+            if (!imp_proximity_supported(bi->shape, bj->shape)) {
                 name_bodies(w, i, j);
                 snprintf(why, why_len, "no contact geometry between a %s and a %s yet",
                          law_kind_name(bi->shape), law_kind_name(bj->shape));
@@ -146,12 +148,10 @@ static const double *pose(const imp_world *w, const double *y, int slot)
 
 static void pair_geometry(const imp_world *w, const double *y, const imp_cpair *p, imp_proximity *g)
 {
-    const imp_shape *sa = w->bodies[p->a].shape, *sb = w->bodies[p->b].shape;
-    if (p->swap) {
-        p->fn(sb, pose(w, y, p->b), sa, pose(w, y, p->a), g);
-        imp_proximity_flip(g);
-    } else {
-        p->fn(sa, pose(w, y, p->a), sb, pose(w, y, p->b), g);
+    if (imp_proximity_query(w->bodies[p->a].shape, pose(w, y, p->a), w->bodies[p->b].shape,
+                            pose(w, y, p->b), g) != 0) {
+        memset(g, 0, sizeof *g);
+        g->distance = INFINITY;  /* unreachable: pairs are checked when built */
     }
 }
 
@@ -302,7 +302,10 @@ static void make_law(const imp_world *w, const imp_cpair *p, double ddelta_minus
                      &law->mu_r_geo);
     law->k_red = d->k_red;
     law->cor_reg = imp_law_cor_reg(pm->cor, d->cor_min, ddelta_minus, pm->vsmall);
-    law->d = imp_law_damping(law->cor_reg, ddelta_minus, pm->vsmall, d->d_max);
+    law->d = d->damping == IMP_DAMPING_FLORES
+               ? imp_law_damping(law->cor_reg, ddelta_minus, pm->vsmall, d->d_max)
+               : imp_law_damping_calibrated(law->cor_reg, law->n_geo, ddelta_minus, pm->vsmall,
+                                            d->d_max);
     law->mu_k = pm->mu_k;
     law->mu_r = pm->mu_r;
     law->vsmall = pm->vsmall;
@@ -483,35 +486,56 @@ static void add_at(const imp_world *w, const double *y, double *f, int slot, con
     fi[5] += t.z;
 }
 
-/* the law applied to one entry at y; returns the normal force, adds forces when f != NULL */
-static double apply_law(const imp_world *w, const double *y, const imp_centry *e, double *f)
+/* the law at one contact point; returns the normal force, adds the forces when f != NULL */
+static double apply_point(const imp_world *w, const double *y, const imp_cpair *p,
+                          const imp_contact_law *law, const imp_cpoint *cp, const double *wrel,
+                          double *f)
 {
-    const imp_cpair *p = &w->compliant->pairs[e->pair];
-    const imp_contact_law *law = &e->law;
-    imp_proximity g;
-    pair_geometry(w, y, p, &g);
-    double delta = -g.distance;
-    if (!(delta > 0.0)) {
-        return 0.0;
-    }
     double va[3], vb[3], vrel[3], vt[3];
-    point_velocity(w, y, p->a, g.point_a, va);
-    point_velocity(w, y, p->b, g.point_b, vb);
+    point_velocity(w, y, p->a, cp->point_a, va);
+    point_velocity(w, y, p->b, cp->point_b, vb);
     double vn = 0.0;
     for (int k = 0; k < 3; k++) {
         vrel[k] = vb[k] - va[k];
-        vn += vrel[k] * g.normal[k];
+        vn += vrel[k] * cp->normal[k];
     }
-    double fn = imp_law_normal_force(law, delta, -vn);
+    double fn = imp_law_normal_force(law, cp->depth, -vn);
     if (f == NULL || fn == 0.0) {
         return fn;
     }
     double vt2 = 0.0;
     for (int k = 0; k < 3; k++) {
-        vt[k] = vrel[k] - vn * g.normal[k];
+        vt[k] = vrel[k] - vn * cp->normal[k];
         vt2 += vt[k] * vt[k];
     }
     double ft_scale = law->mu_k * fn / imp_law_reg(sqrt(vt2), law->vsmall);
+    double wabs = sqrt(wrel[0] * wrel[0] + wrel[1] * wrel[1] + wrel[2] * wrel[2]);
+    double tau_scale = law->mu_r * law->mu_r_geo * fn / imp_law_reg(wabs, law->wsmall);
+    double fb[3], fa[3], tb[3], ta[3];
+    for (int k = 0; k < 3; k++) {
+        fb[k] = fn * cp->normal[k] - ft_scale * vt[k];
+        fa[k] = -fb[k];
+        tb[k] = -tau_scale * wrel[k];
+        ta[k] = -tb[k];
+    }
+    add_at(w, y, f, p->b, fb, cp->point_b, tb);
+    add_at(w, y, f, p->a, fa, cp->point_a, ta);
+    return fn;
+}
+
+/* the law over the manifold of one entry at y; returns the total normal force, adds the
+   forces when f != NULL */
+static double apply_law(const imp_world *w, const double *y, const imp_centry *e, double *f)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    imp_proximity g;
+    pair_geometry(w, y, p, &g);
+    if (!(g.distance < 0.0)) {
+        return 0.0;
+    }
+    imp_cpoint pts[IMP_MANIFOLD_MAX];
+    int n = imp_proximity_manifold(w->bodies[p->a].shape, pose(w, y, p->a), w->bodies[p->b].shape,
+                                   pose(w, y, p->b), &g, pts);
     /* relative angular velocity of b with respect to a */
     const double *sa = pose(w, y, p->a), *sb = pose(w, y, p->b);
     double wrel[3] = {0, 0, 0};
@@ -522,18 +546,11 @@ static double apply_law(const imp_world *w, const double *y, const imp_centry *e
             wrel[k] = sb[10 + k] - sa[10 + k];
         }
     }
-    double wabs = sqrt(wrel[0] * wrel[0] + wrel[1] * wrel[1] + wrel[2] * wrel[2]);
-    double tau_scale = law->mu_r * law->mu_r_geo * fn / imp_law_reg(wabs, law->wsmall);
-    double fb[3], fa[3], tb[3], ta[3];
-    for (int k = 0; k < 3; k++) {
-        fb[k] = fn * g.normal[k] - ft_scale * vt[k];
-        fa[k] = -fb[k];
-        tb[k] = -tau_scale * wrel[k];
-        ta[k] = -tb[k];
+    double total = 0.0;
+    for (int i = 0; i < n; i++) {
+        total += apply_point(w, y, p, &e->law, &pts[i], wrel, f);
     }
-    add_at(w, y, f, p->b, fb, g.point_b, tb);
-    add_at(w, y, f, p->a, fa, g.point_a, ta);
-    return fn;
+    return total;
 }
 
 void imp_compliant_forces(const imp_world *w, const double *y, double *f)

@@ -39,6 +39,20 @@ void imp_law_geometry(int kind1, double r1, int kind2, double r2, double *c_geo,
 double imp_law_cor_reg(double cor, double cor_min, double ddelta_minus, double vsmall);
 /* d = min(d_max, 8 (1 - cor_reg) / (5 cor_reg reg(|ddelta-|, vsmall))) */
 double imp_law_damping(double cor_reg, double ddelta_minus, double vsmall, double d_max);
+/* The restitution of one free normal impact under the law f = K delta^n (1 + d ddelta),
+   clamped at 0, as a function of chi = d times the impact speed (it depends on nothing else:
+   scale delta by the impact speed times the contact time). Found by integrating the
+   dimensionless impact; decreasing from 1 at chi = 0 towards 0. */
+double imp_law_restitution(double chi, double n);
+/* The chi giving restitution e (0 < e <= 1) for exponent n (1 or 1.5), from a table of
+   imp_law_restitution built once (log-spaced chi in [1e-4, 100], about 0.1 s) and inverted
+   by interpolation, relative accuracy about 1e-5 in e; beyond chi = 100, e = 1/chi. */
+double imp_law_chi_for(double e, double n);
+/* The damping coefficient that makes the law's restitution exactly cor_reg:
+   min(d_max, chi(cor_reg) / reg(|ddelta-|, vsmall)). */
+double imp_law_damping_calibrated(double cor_reg, double n_geo, double ddelta_minus,
+                                  double vsmall, double d_max);
+
 /* The normal force magnitude for penetration delta and penetration rate ddelta (>= 0). */
 double imp_law_normal_force(const imp_contact_law *law, double delta, double ddelta);
 

@@ -74,10 +74,11 @@ static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_
 static void read_compliant(lua_State *L, int idx, const char *what, imp_compliant_def *d)
 {
     static const char *const keys[] = {"nz_max", "z_eps", "k_red", "d_max", "cor_min",
-                                       "event_tol", NULL};
+                                       "event_tol", "damping", NULL};
+    static const char *const dampings[] = {"calibrated", "flores", NULL};
     if (!lua_istable(L, idx)) {
         imp_error(L, what, "option 'compliant' must be a table {nz_max =, z_eps =, k_red =, "
-                           "d_max =, cor_min =, event_tol =}, got %s", imp_describe(L, idx));
+                           "d_max =, cor_min =, event_tol =, damping =}, got %s", imp_describe(L, idx));
     }
     imp_opt_check_keys(L, idx, what, keys);
     d->nz_max = (int)imp_opt_integer(L, idx, what, "nz_max", d->nz_max, 1, 1000000);
@@ -89,6 +90,7 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
         imp_error(L, what, "option 'cor_min' must be below 1, got %f", d->cor_min);
     }
     d->event_tol = imp_opt_number(L, idx, what, "event_tol", d->event_tol, IMP_POSITIVE, NULL);
+    d->damping = imp_opt_enum(L, idx, what, "damping", dampings, d->damping);
 }
 
 /* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
