@@ -37,6 +37,21 @@ describe("examples", function()
   end)
 end)
 
+describe("compliant examples", function()
+  it("bouncing_materials.lua rebounds to h cor^2 and rests at Hertz's depth", function()
+    local out, ok = run("examples/bouncing_materials.lua")
+    assert.is_true(ok, out)
+    local rows = 0
+    for first, expected, rest, hertz in out:gmatch(
+        "%a+%s+[%d.]+%s+([%d.]+)[^\n]-%(h cor%^2: ([%d.]+)%)%s+%d+%s+([%d.e+-]+)%s+([%d.e+-]+)") do
+      rows = rows + 1
+      assert.near(tonumber(expected), tonumber(first), { rel = 0.01 })
+      assert.near(tonumber(hertz), tonumber(rest), { rel = 1e-3 })
+    end
+    assert.are.equal(3, rows, out)
+  end)
+end)
+
 describe("README", function()
   it("shows the output its scene really prints", function()
     local readme = assert(io.open("README.md")):read("a")

@@ -642,6 +642,7 @@ void imp_lua_open_world(lua_State *L)
         lua_setfield(L, -2, "__newindex");
         luaL_newlib(L, methods);
         luaL_setfuncs(L, imp_lua_contact_methods, 0);
+        luaL_setfuncs(L, imp_lua_query_methods, 0);
         lua_pushvalue(L, -1);
         lua_setfield(L, -4, "World");  /* core.World: the methods, extended by the Lua front */
         lua_pushcclosure(L, l_world_index, 1);

@@ -55,6 +55,7 @@ int imp_lua_world_material(lua_State *L, int world_idx, int name_idx, const char
 /* Re-reads the contact-pair materials when the palette changed since the last time. */
 void imp_lua_world_sync_materials(lua_State *L, int world_idx);
 extern const luaL_Reg imp_lua_contact_methods[];  /* World:_events, World:contacts */
+extern const luaL_Reg imp_lua_query_methods[];    /* World:distance */
 
 void imp_lua_open_world(lua_State *L);
 void imp_lua_open_material(lua_State *L);

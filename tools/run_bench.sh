@@ -11,6 +11,11 @@ for b in "$BUILD"/bench/bench_*; do
     echo
     "$b" || { echo "$b failed"; status=1; }
 done
+# the LCP solver beside Siconos' Lemke and PGS, when libsiconos-numerics-dev is installed
+if [ -f bench/siconos/run.sh ]; then
+    echo
+    bash bench/siconos/run.sh "$BUILD" || { echo "bench/siconos/run.sh failed"; status=1; }
+fi
 for s in bench/*.lua; do
     [ -f "$s" ] || continue
     echo
