@@ -290,6 +290,41 @@ describe("the compliant strategy's errors and bookkeeping", function()
     assert.near(math.sqrt(2 * g * 0.1), seen.normal_velocity, { rel = 1e-6 })
   end)
 
+  it("works with msbdf and rkf45 too (a steel ball, cor 0.7, dropped 1 cm)", function()
+    for _, method in ipairs { "msbdf", "rkf45" } do
+      local w = world3d { integrator = { method = method, rtol = 1e-8, atol = 1e-10 } }
+      plate(w, "steel", "box")
+      local r = 0.05
+      local ball = w:add_body { shape = impact.shape3d.sphere { radius = r },
+        material = "steel", position = { 0, 0, r + 0.01 } }
+      w:run { until_time = 0.5 }
+      local depth = (3 * ball.mass * g / (4 * e_star(2e11, 0.3) * math.sqrt(r))) ^ (2 / 3)
+      assert.near(depth, r - ball.position[3], { rel = 1e-4 })
+    end
+  end)
+
+  it("copes with bodies removed and added between steps, and with a change of strategy", function()
+    local w = world3d()
+    plate(w, "steel", "box")
+    local a = w:add_body { shape = impact.shape3d.sphere { radius = 0.05 }, material = "steel",
+      position = { 0, 0, 0.05 } }
+    local b = w:add_body { shape = impact.shape3d.sphere { radius = 0.05 }, material = "steel",
+      position = { 0.5, 0, 0.05 } }
+    w:run { until_time = 0.1 }
+    assert.are.equal(2, #w:contacts())
+    w:remove_body(a)
+    w:run { until_time = 0.2 }
+    assert.are.equal(1, #w:contacts())
+    w:add_body { shape = impact.shape3d.sphere { radius = 0.05 }, material = "steel",
+      position = { -0.5, 0, 0.05 } }
+    w:run { until_time = 0.6 }
+    assert.are.equal(2, #w:contacts())
+    w.strategy = "none"
+    w:run { until_time = 0.8 }  -- falls g t^2 / 2 = 0.196 m in 0.2 s
+    assert.is_true(b.position[3] < 0, "without contact the ball falls through the plate")
+    assert.are.equal(0, #w:contacts())
+  end)
+
   it("is deterministic", function()
     local function run()
       local w = world3d()
