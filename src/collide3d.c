@@ -207,9 +207,10 @@ static int general(const imp_support3d *a, const imp_support3d *b, imp_contact3d
                IMP_NP_GJK);
         return status;
     }
-    imp_vec3 da[2], db[2], dirs[4];
+    imp_vec3 da[2], db[2];
     int ka = imp_support3d_core_span(a, da), kb = imp_support3d_core_span(b, db);
     if (ka < 3 && kb < 3) {
+        imp_vec3 dirs[4];
         int k = 0, rank;
         for (int i = 0; i < ka; i++) {
             dirs[k++] = da[i];

@@ -182,7 +182,7 @@ int imp_collide2d_distance(const imp_shape *a, const double *pose_a, const imp_s
     }
     imp_xf2 xa = imp_xf2_from_pose(pose_a), xb = imp_xf2_from_pose(pose_b);
     imp_xf2 rel = imp_xf2_relative(xa, xb);
-    imp_vec2 pa = imp_v2(0, 0), pb = imp_v2(0, 0), nrm = imp_v2(1, 0);
+    imp_vec2 pa = imp_v2(0, 0), pb = imp_v2(0, 0), nrm; /* nrm: set on both branches below */
     int crossing;
     double gap = edge_gap(ga, gb, rel, 1, &crossing, &pa, &pb);
     out->exact = 1;

@@ -68,25 +68,23 @@ static double triangle(const simplex *s, int i0, int i1, int i2, int *idx, doubl
             return imp_v3_len2(p);
         }
     }
-    /* the closest point is on the boundary: best of the three edges */
-    int e[3][2] = {{i0, i1}, {i1, i2}, {i2, i0}}, bi[2], bn = 0;
-    double best = INFINITY, bl[2] = {1.0, 0.0};
+    /* the closest point is on the boundary: best of the three edges, copied to the outputs
+       as it is found (*n stays 0 only if no edge distance compares below INFINITY) */
+    const int e[3][2] = {{i0, i1}, {i1, i2}, {i2, i0}};
+    double best = INFINITY;
+    *n = 0;
     for (int k = 0; k < 3; k++) {
         int ei[2], en;
         double el[2];
         double d2 = segment(s, e[k][0], e[k][1], ei, el, &en);
         if (d2 < best) {
             best = d2;
-            bn = en;
+            *n = en;
             for (int q = 0; q < en; q++) {
-                bi[q] = ei[q], bl[q] = el[q];
+                idx[q] = ei[q], lam[q] = el[q];
             }
         }
     }
-    for (int q = 0; q < bn; q++) {
-        idx[q] = bi[q], lam[q] = bl[q];
-    }
-    *n = bn;
     return best;
 }
 

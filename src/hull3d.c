@@ -54,8 +54,8 @@ static int new_face(qh *q, int a, int b, int c)
     }
     face *f = &q->f[q->nf];
     const double *pa = q->p + 3 * a, *pb = q->p + 3 * b, *pc = q->p + 3 * c;
-    double u[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
-    double w[3] = {pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]};
+    const double u[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+    const double w[3] = {pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]};
     double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
     double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (l > 0.0) {
@@ -238,7 +238,7 @@ static int hull(const double *p, int np, qh *q, imp_hull3d *out)
             }
         }
     }
-    double u[3] = {p[3 * i1] - p[3 * i0], p[3 * i1 + 1] - p[3 * i0 + 1], p[3 * i1 + 2] - p[3 * i0 + 2]};
+    const double u[3] = {p[3 * i1] - p[3 * i0], p[3 * i1 + 1] - p[3 * i0 + 1], p[3 * i1 + 2] - p[3 * i0 + 2]};
     double ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     if (!(ul > q->eps)) {
         return IMP_HULL_EFLAT;
@@ -246,8 +246,8 @@ static int hull(const double *p, int np, qh *q, imp_hull3d *out)
     int i2 = -1;
     best = q->eps;
     for (int i = 0; i < np; i++) {
-        double w[3] = {p[3 * i] - p[3 * i0], p[3 * i + 1] - p[3 * i0 + 1], p[3 * i + 2] - p[3 * i0 + 2]};
-        double c[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+        const double w[3] = {p[3 * i] - p[3 * i0], p[3 * i + 1] - p[3 * i0 + 1], p[3 * i + 2] - p[3 * i0 + 2]};
+        const double c[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
         double d = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) / ul;
         if (d > best) {
             best = d;
@@ -404,8 +404,8 @@ static int is_corner(const imp_hull3d *h, int v)
             continue;
         }
         const double *a = h->vert + 3 * tr[0], *b = h->vert + 3 * tr[1], *c = h->vert + 3 * tr[2];
-        double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        const double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
         double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
         double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         if (!(l > 0.0)) {

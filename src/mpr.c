@@ -195,6 +195,19 @@ static int add_face(epa_ctx *e, int i, int j, int k)
     return slot;
 }
 
+/* the live face nearest the origin (lowest d; the first of equals), or -1 when no face is
+   alive. O(nf). */
+static int closest_face(const epa_ctx *e)
+{
+    int best = -1;
+    for (int f = 0; f < e->nf; f++) {
+        if (e->face[f].alive && (best < 0 || e->face[f].d < e->face[best].d)) {
+            best = f;
+        }
+    }
+    return best;
+}
+
 void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_iter,
              imp_epa_result *out)
 {
@@ -226,16 +239,17 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
             return;
         }
     }
-    int best = 0, it;
+    /* A closed convex polytope always keeps a face that does not see a new point, but every
+       face is removed (and, the horizon being empty, none added) when the support point is
+       not finite or tol is NaN or negative enough: then no face is left (best < 0). */
+    int best = -1, it;
     out->status = IMP_MPR_MAXITER;
     for (it = 0; it < max_iter; it++) {
-        best = -1;
-        for (int f = 0; f < ep->nf; f++) {
-            if (ep->face[f].alive && (best < 0 || ep->face[f].d < ep->face[best].d)) {
-                best = f;
-            }
+        best = closest_face(ep);
+        if (best < 0) {
+            break;
         }
-        efa *bf = &ep->face[best];
+        const efa *bf = &ep->face[best];
         imp_mvert w = sup(m, bf->n);
         if (imp_v3_dot(w.w, bf->n) - bf->d <= tol) {
             out->status = IMP_MPR_HIT;
@@ -282,16 +296,15 @@ void imp_epa(const imp_mink3d *m, const imp_mvert tet[4], double tol, int max_it
             break; /* out of room: keep the best face found */
         }
     }
-    if (it == max_iter || out->status != IMP_MPR_HIT) {
-        best = -1; /* recompute the closest live face after the last expansion */
-        for (int f = 0; f < ep->nf; f++) {
-            if (ep->face[f].alive && (best < 0 || ep->face[f].d < ep->face[best].d)) {
-                best = f;
-            }
-        }
+    if (out->status != IMP_MPR_HIT) {
+        best = closest_face(ep); /* the closest live face after the last expansion */
     }
-    efa *bf = &ep->face[best];
     out->iterations = it + 1;
+    if (best < 0) {
+        out->status = IMP_MPR_DEGENERATE; /* no polytope left: keep the defaults set above */
+        return;
+    }
+    const efa *bf = &ep->face[best];
     out->normal = bf->n;
     out->depth = bf->d;
     bary(&ep->vert[bf->v[0]], &ep->vert[bf->v[1]], &ep->vert[bf->v[2]], imp_v3_scale(bf->n, bf->d), bf->n,

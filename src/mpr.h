@@ -31,7 +31,10 @@ typedef struct imp_mpr_result {
 void imp_mpr(const imp_mink3d *m, double tol, int max_iter, int seed_only, imp_mpr_result *out);
 
 typedef struct imp_epa_result {
-    int status;      /* IMP_MPR_HIT, IMP_MPR_MAXITER (best face so far) or IMP_MPR_DEGENERATE */
+    int status;      /* IMP_MPR_HIT, IMP_MPR_MAXITER (best face so far) or IMP_MPR_DEGENERATE
+                        (a flat starting tetrahedron, or no face left: every face saw a
+                        non-finite support point, or tol was NaN or negative; then depth 0,
+                        normal (0, 0, 1), points 0) */
     double depth;    /* >= 0 */
     imp_vec3 normal; /* from A towards B: moving B by depth * normal separates the sets */
     imp_vec3 pa, pb; /* deepest points (pa - pb = depth * normal) */

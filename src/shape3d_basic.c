@@ -50,7 +50,7 @@ static void wall_bounds(const imp_shape *s, const double *pose, double lo[3], do
     const imp_convex3d *c = s->data;
     imp_vec3 n = imp_q_rotate(imp_q_normalize(imp_q(pose[3], pose[4], pose[5], pose[6])),
                               imp_v3_load(c->core));
-    double nn[3] = {n.x, n.y, n.z};
+    const double nn[3] = {n.x, n.y, n.z};
     for (int i = 0; i < 3; i++) {
         lo[i] = -INFINITY;
         hi[i] = INFINITY;
@@ -316,13 +316,13 @@ imp_shape *imp_shape3d_cone(double radius, double length, double r)
         double nr = length / sl, nz = radius / sl, phi = atan2(radius, length);
         imp_rev_moments m = {0, 0, 0, 0};
         double triangle[6] = {0, zb, rc, zb, 0, za};
-        double below[8] = {0, 0, rc, 0, rc, zb, 0, zb};
-        double strip[8] = {rc, zb, rc + r * nr, zb + r * nz, r * nr, za + r * nz, 0, za};
         c->params[0] = radius, c->params[1] = length;
         c->sweep = r;
         c->core[0] = rc, c->core[1] = zb, c->core[2] = za;
         imp_rev_add_polygon(&m, triangle, 3);
         if (r > 0.0) {
+            double below[8] = {0, 0, rc, 0, rc, zb, 0, zb};
+            double strip[8] = {rc, zb, rc + r * nr, zb + r * nz, r * nr, za + r * nz, 0, za};
             imp_rev_add_polygon(&m, below, 4);
             imp_rev_add_polygon(&m, strip, 4);
         }

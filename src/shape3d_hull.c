@@ -261,7 +261,7 @@ imp_shape *imp_shape3d_convex(const double *points, int n, double r, int *status
     c->vert = h.vert;
     c->ntri = h.ntri;
     c->tri = h.tri;
-    double cl[3] = {a.m[0] / a.v, a.m[1] / a.v, a.m[2] / a.v};
+    const double cl[3] = {a.m[0] / a.v, a.m[1] / a.v, a.m[2] / a.v};
     double jc[3][3];
     for (int i = 0; i < 3; i++) {
         for (int k = 0; k < 3; k++) {

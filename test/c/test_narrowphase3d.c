@@ -6,9 +6,11 @@
 
 #include "check.h"
 #include "collide3d.h"
+#include "mpr.h"
 #include "quat.h"
 #include "scalar.h"
 #include "shape3d.h"
+#include "support3d.h"
 
 #define PI IMP_PI
 
@@ -295,6 +297,45 @@ TEST(mpr_depth_is_not_rescaled)
     imp_shape_release(s);
 }
 
+/* EPA whose polytope loses every face in one expansion (each face "sees" the new support
+   point: a NaN support point, or a tolerance that is NaN or so negative that faces below the
+   point count as visible) has no closest face left: it must say DEGENERATE and leave its
+   defaults, never index the face array at -1 (UBSan) or report a zero normal as MAXITER. */
+static int epa_fails_cleanly(const imp_mink3d *m, const imp_mvert tet[4], double tol)
+{
+    imp_epa_result r;
+    imp_epa(m, tet, tol, 590, &r);
+    if (r.status != IMP_MPR_DEGENERATE || r.depth != 0.0 || r.normal.x != 0.0 || r.normal.y != 0.0 ||
+        r.normal.z != 1.0 || !imp_v3_isfinite(r.pa) || !imp_v3_isfinite(r.pb)) {
+        fprintf(stderr, "  tol %g: status %d depth %g normal %g %g %g\n", tol, r.status, r.depth, r.normal.x,
+                r.normal.y, r.normal.z);
+        return 0;
+    }
+    return 1;
+}
+
+TEST(epa_without_faces_is_degenerate)
+{
+    imp_shape *box = imp_shape3d_box(0.01, 0.01, 0.01);
+    double p0[7] = {0, 0, 0, 1, 0, 0, 0}, p1[7] = {0.003, 0.002, 0.001, 1, 0, 0, 0};
+    imp_support3d sa, sb;
+    imp_support3d_init(&sa, box, p0);
+    imp_support3d_init(&sb, box, p1);
+    imp_mink3d m = {&sa, &sb, 0};
+    imp_mpr_result mr;
+    imp_mpr(&m, 1e-12, 128, 1, &mr);
+    CHECK(mr.status == IMP_MPR_HIT);
+    /* A - B fits in a ball of radius 0.01 sqrt(3) < 0.1 * 1: with tol = -1 every face is
+       within 0.1 |tol| of the support point, so all are removed and none is added */
+    CHECK(epa_fails_cleanly(&m, mr.tet, -1.0));
+    CHECK(epa_fails_cleanly(&m, mr.tet, NAN));
+    /* a NaN position of B: every support point is NaN and every comparison false */
+    double pn[7] = {NAN, 0, 0, 1, 0, 0, 0};
+    imp_support3d_init(&sb, box, pn);
+    CHECK(epa_fails_cleanly(&m, mr.tet, 1e-12));
+    imp_shape_release(box);
+}
+
 /* ---- random poses ---- */
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
@@ -523,6 +564,7 @@ int main(int argc, char **argv)
     RUN(cylinder_plane_tilts);
     RUN(degenerate_inputs_give_no_nan);
     RUN(mpr_depth_is_not_rescaled);
+    RUN(epa_without_faces_is_degenerate);
     RUN(random_box_box_depth_vs_sat);
     RUN(random_capsule_sphere_general_vs_analytic);
     RUN(random_sphere_box_general_vs_analytic);
