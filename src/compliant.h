@@ -12,9 +12,10 @@
    More than nz_max pairs in contact is an error. The law's constants are frozen for each
    contact episode (copied from last_contact while a pair stays in contact).
 
-   Cost: every candidate pair (bodies that may touch: not both fixed, both collide) is
-   visited after each accepted step, O(pairs) with a bounding-box test first; each evaluation
-   of the equations of motion visits only the pairs in contact. */
+   Cost: the candidate pairs are those whose boxes, grown by a verlet margin, overlap, kept by
+   a sort-and-sweep broad phase (broadphase3d.h) updated after each accepted step (O(bodies +
+   swaps)); they are visited after each accepted step (O(candidates)); each evaluation of the
+   equations of motion visits only the pairs in contact. */
 #ifndef IMPACT_COMPLIANT_H
 #define IMPACT_COMPLIANT_H
 
@@ -32,6 +33,8 @@ typedef struct imp_compliant_def {
     double cor_min;      /* the least regularized coefficient of restitution */
     double event_tol;    /* s: events are located to within this time */
     int damping;         /* IMP_DAMPING_CALIBRATED or IMP_DAMPING_FLORES */
+    double verlet;       /* m: the broad phase's margin; 0 = a tenth of the smallest moving
+                            body's bounding radius */
 } imp_compliant_def;
 
 /* How the damping coefficient follows from the coefficient of restitution:
@@ -71,11 +74,16 @@ typedef struct imp_compliant_stats {
 } imp_compliant_stats;
 
 typedef struct imp_ode imp_ode;
+struct imp_bp3d;
 
 typedef struct imp_compliant {
     imp_compliant_def def;
-    imp_cpair *pairs;
+    imp_cpair *pairs;         /* the candidate pairs, sorted by key */
     int npairs, pair_cap;
+    struct imp_bp3d *bp;      /* sort-and-sweep over the colliding bodies' boxes */
+    int *bp_slot;             /* box id -> body slot */
+    double *box_lo, *box_hi;  /* 3 numbers per box */
+    int nboxes, box_cap;
     unsigned bodies_version;  /* of the world when pairs were built */
     imp_centry *contact, *last, *no_contact, *set;
     int ncontact, nlast, nno_contact, nset;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broadphase3d.h"
 #include "compliant_internal.h"
 #include "forces.h"
 #include "quat.h"
@@ -11,7 +12,7 @@
 
 imp_compliant_def imp_compliant_default_def(void)
 {
-    imp_compliant_def d = {100, 1e-8, 1.0, 1000.0, 0.001, 1e-10, IMP_DAMPING_CALIBRATED};
+    imp_compliant_def d = {100, 1e-8, 1.0, 1000.0, 0.001, 1e-10, IMP_DAMPING_CALIBRATED, 0.0};
     return d;
 }
 
@@ -41,6 +42,10 @@ void imp_compliant_free(imp_compliant *c)
         return;
     }
     free(c->pairs);
+    imp_bp3d_free(c->bp);
+    free(c->bp_slot);
+    free(c->box_lo);
+    free(c->box_hi);
     free(c->contact);
     free(c->last);
     free(c->last_saved);
@@ -56,88 +61,9 @@ void imp_compliant_free(imp_compliant *c)
 
 void imp_compliant_invalidate(imp_compliant *c) { c->initialized = 0; }
 
-static long long pair_key(int a, int b) { return ((long long)a << 32) | (long long)b; }
 
-static const char *law_kind_name(const imp_shape *s) { return s->cls->name; }
 
 /* ---- pairs ------------------------------------------------------------------------------- */
-
-static int candidate(const imp_world *w, int i, int j)
-{
-    const imp_body *a = &w->bodies[i], *b = &w->bodies[j];
-    return a->active && b->active && a->shape != NULL && b->shape != NULL && a->collide
-        && b->collide && !(a->fixed && b->fixed);
-}
-
-static void name_bodies(imp_world *w, int a, int b)
-{
-    w->nerror_bodies = 0;
-    w->error_bodies[w->nerror_bodies++] = a;
-    if (b > 0) {
-        w->error_bodies[w->nerror_bodies++] = b;
-    }
-}
-
-imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
-{
-    imp_compliant *c = w->compliant;
-    int count = 0;
-    for (int i = 1; i < w->nslots; i++) {
-        for (int j = i + 1; j < w->nslots; j++) {
-            count += candidate(w, i, j);
-        }
-    }
-    if (count > c->pair_cap) {
-        imp_cpair *p = realloc(c->pairs, (size_t)count * sizeof *p);
-        if (p == NULL) {
-            snprintf(why, why_len, "out of memory for %d contact pairs", count);
-            return IMP_ERR_NOMEM;
-        }
-        c->pairs = p;
-        c->pair_cap = count;
-    }
-    for (int i = 1; i < w->nslots; i++) {  /* every colliding body needs a material */
-        const imp_body *bi = &w->bodies[i];
-        if (bi->active && bi->shape != NULL && bi->collide && bi->material < 0) {
-            name_bodies(w, i, 0);
-            snprintf(why, why_len, "body #%d has no material: the compliant strategy needs one "
-                                   "(material = \"steel\", ...) or collide = false", i);
-            return IMP_ERR_INVALID;
-        }
-    }
-    c->npairs = 0;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *bi = &w->bodies[i];
-        for (int j = i + 1; j < w->nslots; j++) {
-            if (!candidate(w, i, j)) {
-                continue;
-            }
-            const imp_body *bj = &w->bodies[j];
-            imp_cpair *p = &c->pairs[c->npairs++];
-            p->a = i;
-            p->b = j;
-            p->key = pair_key(i, j);
-            if (!imp_proximity_supported(bi->shape, bj->shape)) {
-                name_bodies(w, i, j);
-                snprintf(why, why_len, "no contact geometry between a %s and a %s yet",
-                         law_kind_name(bi->shape), law_kind_name(bj->shape));
-                return IMP_ERR_INVALID;
-            }
-            const imp_pair_material *pm = imp_materials_pair(&w->materials, bi->material, bj->material);
-            if (!pm->defined) {
-                name_bodies(w, i, j);
-                snprintf(why, why_len, "no contact pair material for '%s' and '%s' "
-                                       "(define it with impact.contact_pair.define)",
-                         w->materials.items[bi->material].name, w->materials.items[bj->material].name);
-                return IMP_ERR_INVALID;
-            }
-            p->kind_a = imp_shape_ball_radius(bi->shape, &p->radius_a) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
-            p->kind_b = imp_shape_ball_radius(bj->shape, &p->radius_b) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
-        }
-    }
-    c->bodies_version = w->bodies_version;
-    return IMP_OK;
-}
 
 /* ---- measuring a pair -------------------------------------------------------------------- */
 
@@ -388,13 +314,7 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
                 ended.geom = now->geom;
             }
             /* the pair index may have changed if bodies were added or removed */
-            ended.pair = -1;
-            for (int k = 0; k < c->npairs; k++) {
-                if (c->pairs[k].key == ended.key) {
-                    ended.pair = k;
-                    break;
-                }
-            }
+            ended.pair = imp_compliant_find_pair(c, ended.key);
             if (ended.pair >= 0) {
                 push_contact_event(w, IMP_EVENT_CONTACT_END, t, &ended);
             }

@@ -11,6 +11,11 @@
 /* (Re)builds the candidate pairs; fails on a body without material, a pair of shapes with no
    contact geometry, or a pair of materials with no contact pair material. */
 imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len);
+/* Brings the candidate pairs up to date with the bodies' boxes at y (after each accepted
+   step); pairs in contact are kept. Fails only when out of memory. */
+imp_status imp_compliant_update_pairs(imp_world *w, const double *y, char *why, size_t why_len);
+/* The index of the pair with that key, or -1. */
+int imp_compliant_find_pair(const imp_compliant *c, long long key);
 /* Seed 000's actions at an event instant: rebuild the dictionaries from the distances at
    (t, y), start or continue episodes, queue contact_begin / contact_end events. */
 imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, char *why,

@@ -80,7 +80,7 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
     }
     imp_compliant *c = w->compliant;
     imp_status st;
-    if (c->pairs == NULL || c->bodies_version != w->bodies_version) {
+    if (c->bp == NULL || c->bodies_version != w->bodies_version) {
         if ((st = imp_compliant_build_pairs(w, why, why_len)) != IMP_OK) {
             return st;
         }
@@ -115,6 +115,9 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
             return IMP_ERR_SOLVER;
         }
         imp_world_normalize_orientations(w, w->y);
+        if ((st = imp_compliant_update_pairs(w, w->y, why, why_len)) != IMP_OK) {
+            return st;
+        }
         if (!imp_compliant_step_actions(w, w->y)) {
             continue;
         }

@@ -74,11 +74,11 @@ static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_
 static void read_compliant(lua_State *L, int idx, const char *what, imp_compliant_def *d)
 {
     static const char *const keys[] = {"nz_max", "z_eps", "k_red", "d_max", "cor_min",
-                                       "event_tol", "damping", NULL};
+                                       "event_tol", "damping", "verlet", NULL};
     static const char *const dampings[] = {"calibrated", "flores", NULL};
     if (!lua_istable(L, idx)) {
         imp_error(L, what, "option 'compliant' must be a table {nz_max =, z_eps =, k_red =, "
-                           "d_max =, cor_min =, event_tol =, damping =}, got %s", imp_describe(L, idx));
+                           "d_max =, cor_min =, event_tol =, damping =, verlet =}, got %s", imp_describe(L, idx));
     }
     imp_opt_check_keys(L, idx, what, keys);
     d->nz_max = (int)imp_opt_integer(L, idx, what, "nz_max", d->nz_max, 1, 1000000);
@@ -91,6 +91,7 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
     }
     d->event_tol = imp_opt_number(L, idx, what, "event_tol", d->event_tol, IMP_POSITIVE, NULL);
     d->damping = imp_opt_enum(L, idx, what, "damping", dampings, d->damping);
+    d->verlet = imp_opt_number(L, idx, what, "verlet", d->verlet, IMP_NONNEGATIVE, NULL);
 }
 
 /* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
@@ -442,6 +443,7 @@ static int l_stats(lua_State *L)
     set_int(L, "contacts_begun", c ? c->stats.contacts_begun : 0);
     set_int(L, "contacts_ended", c ? c->stats.contacts_ended : 0);
     set_int(L, "location_steps", c ? c->stats.location_steps : 0);
+    set_int(L, "candidate_pairs", c && c->bp ? c->npairs : 0);
     lua_pushnumber(L, w->time);
     lua_setfield(L, -2, "time");
     return 1;
