@@ -275,6 +275,51 @@ describe("impact.lcp.solve", function()
       assert.is_false(info.ok)
     end)
 
+  it("falls back to Lemke's method for the non-PSD Siconos files and checks their answers",
+    function()
+      -- lcp_CPS_2: unique (0, 1, 3) (README); lcp_Pang_isolated_sol: unique (1, 0, 0)
+      local A, b = read_siconos("lcp_CPS_2")
+      local f, a, info = lcp.solve(A, b)
+      assert.is_true(info.ok, info.message)
+      assert.same("lemke", info.method)
+      assert.near({ 0, 1, 3 }, f, 1e-12)
+      assert.near({ 2, 0, 0 }, a, 1e-12)
+      A, b = read_siconos("lcp_Pang_isolated_sol")
+      f = lcp.solve(A, b)
+      assert.near({ 1, 0, 0 }, f, 1e-12)
+      -- lcp_CPS_3 (bimatrix game): one of the three documented solutions
+      A, b = read_siconos("lcp_CPS_3")
+      local f3, _, info3 = lcp.solve(A, b)
+      f = f3
+      assert.is_true(info3.ok, info3.message)
+      local sols = { { 0.1, 0, 0.1, 0 }, { 0, 1 / 15, 0, 1 / 15 }, { 1 / 90, 2 / 45, 1 / 90, 2 / 45 } }
+      local best = math.huge
+      for _, z in ipairs(sols) do
+        local d = 0
+        for i = 1, 4 do d = math.max(d, math.abs(z[i] - f[i])) end
+        best = math.min(best, d)
+      end
+      assert.is_true(best < 1e-12)
+      -- lcp_inf_sol_perturbed: by hand every (1, t, t + 1e-4), t >= 0, solves it
+      A, b = read_siconos("lcp_inf_sol_perturbed")
+      f = lcp.solve(A, b)
+      assert.near(1, f[1], 1e-12)
+      assert.near(1e-4, f[3] - f[2], 1e-15)
+      -- lcp_tobenna (n = 40, degenerate game): a valid solution at 1e-9
+      A, b = read_siconos("lcp_tobenna")
+      local ft, _, infot = lcp.solve(A, b, { method = "lemke" })
+      assert.is_true(infot.ok, infot.message)
+      local _, worst = residuals(A, b, ft)
+      assert.is_true(worst <= 1e-9)
+      -- no solution: reported as infeasible (row 1 reads a = -f2 - f3 - 1e-4 < 0)
+      A, b = read_siconos("lcp_Pang_isolated_sol_perturbed")
+      local _, _, infop = lcp.solve(A, b)
+      assert.same("infeasible", infop.status)
+      assert.has_error(function() lcp.solve({ { 1, 0 }, { 0, 1 } }, { -1, -1 },
+        { method = "lemke", bilateral = { true, false } }) end,
+        "impact.lcp.solve: Lemke's method takes no friction rows and no bilateral rows")
+    end)
+
   it("rejects bad arguments with errors naming them", function()
     local A = { { 1, 0 }, { 0, 1 } }
     assert.has_error(function() lcp.solve(A, { 1, "x" }) end,

@@ -15,6 +15,11 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     free(ws->sc);
     free(ws->cset);
     free(ws->st);
+    free(ws->lem);
+    free(ws->lem_i);
+    ws->lem = NULL;
+    ws->lem_i = NULL;
+    ws->lem_cap = 0;
     ws->big = ws->sc = NULL;
     ws->cset = NULL;
     ws->st = NULL;
@@ -220,6 +225,27 @@ static int has_friction(const imp_lcp_problem *p)
     return 0;
 }
 
+static int has_bilateral(const imp_lcp_problem *p)
+{
+    if (p->bilateral == NULL) return 0;
+    for (int i = 0; i < p->n; i++) {
+        if (p->bilateral[i]) return 1;
+    }
+    return 0;
+}
+
+static imp_lcp_status run_method(imp_lcp_method m, const imp_lcp_problem *p,
+                                 const imp_lcp_limits *lim, const signed char *warm,
+                                 imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                 const char **msg)
+{
+    switch (m) {
+    case IMP_LCP_SYMMETRIC: return imp_lcp_solve_symmetric(p, lim, warm, ws, f, info, msg);
+    case IMP_LCP_LEMKE: return imp_lcp_solve_lemke(p, lim, ws, f, info, msg);
+    default: return imp_lcp_solve_general(p, lim, ws, f, info, msg);
+    }
+}
+
 imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *opts,
                              imp_lcp_workspace *ws, double *f, double *a, signed char *state,
                              imp_lcp_info *info)
@@ -243,14 +269,25 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     lim.tol = opts->tolerance > 0.0 ? opts->tolerance : 1e-9;
     lim.ptol = opts->pivot_tolerance > 0.0 ? opts->pivot_tolerance : 1e-11;
     lim.order = opts->order;
-    int general = has_friction(p) || !is_symmetric(p);
-    if (opts->method == IMP_LCP_SYMMETRIC && general) {
+    int fric = has_friction(p), bil = has_bilateral(p), symm = !fric && is_symmetric(p);
+    if (opts->method == IMP_LCP_SYMMETRIC && !symm) {
         info->status = IMP_LCP_BAD_INPUT;
         info->message = "the symmetric method needs a symmetric A and no friction rows";
         return info->status;
     }
-    if (opts->method == IMP_LCP_GENERAL) general = 1;
-    info->method = general ? IMP_LCP_GENERAL : IMP_LCP_SYMMETRIC;
+    if (opts->method == IMP_LCP_LEMKE && (fric || bil)) {
+        info->status = IMP_LCP_BAD_INPUT;
+        info->message = "Lemke's method takes no friction rows and no bilateral rows";
+        return info->status;
+    }
+    imp_lcp_method m = opts->method;
+    if (m != IMP_LCP_SYMMETRIC && m != IMP_LCP_GENERAL && m != IMP_LCP_LEMKE) {
+        /* auto: Baraff's method for symmetric A (Lemke if it finds A is not PSD); Lemke
+           for a nonsymmetric A without bilateral rows; the general method otherwise */
+        m = symm ? IMP_LCP_SYMMETRIC : (!fric && !bil) ? IMP_LCP_LEMKE : IMP_LCP_GENERAL;
+    }
+    int fallback = opts->method != m && !fric && !bil;
+    info->method = m;
     if (n == 0) {
         info->status = IMP_LCP_OK;
         info->message = "empty problem";
@@ -268,8 +305,23 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
         return info->status;
     }
     const char *msg = "solved";
-    imp_lcp_status st = general ? imp_lcp_solve_general(p, &lim, ws, f, info, &msg)
-                                : imp_lcp_solve_symmetric(p, &lim, opts->warm_start, ws, f, info, &msg);
+    imp_lcp_status st = run_method(m, p, &lim, opts->warm_start, ws, f, info, &msg);
+    if (fallback && m == IMP_LCP_SYMMETRIC && st == IMP_LCP_OUTSIDE_CLASS) {
+        /* A is symmetric but not PSD: Lemke's method does not need PSD */
+        info->method = IMP_LCP_LEMKE;
+        st = run_method(IMP_LCP_LEMKE, p, &lim, NULL, ws, f, info, &msg);
+    } else if (fallback && m == IMP_LCP_LEMKE &&
+               (st == IMP_LCP_OUTSIDE_CLASS || st == IMP_LCP_PIVOT_LIMIT)) {
+        /* Lemke found no solution and no proof that none exists: Baraff's pivoting with a
+           dense LU may still find one; if not, Lemke's reason is reported */
+        const char *msg2 = msg;
+        imp_lcp_status st2 = run_method(IMP_LCP_GENERAL, p, &lim, NULL, ws, f, info, &msg2);
+        if (st2 == IMP_LCP_OK && imp_lcp_check(p, f, a, lim.tol, info)) {
+            st = st2;
+            msg = "solved by the general method after Lemke's method failed";
+            info->method = IMP_LCP_GENERAL;
+        }
+    }
     for (int i = 0; i < n; i++) {
         if (!isfinite(f[i])) f[i] = 0.0; /* never leak NaN, even from a failed solve */
     }

@@ -16,7 +16,7 @@
    Storage: A is dense n x n ROW-MAJOR, A[i*n + j] (for the symmetric A of contact problems
    row- and column-major are the same). All arrays belong to the caller.
 
-   Two methods, chosen automatically (imp_lcp_options.method):
+   Three methods, chosen automatically (imp_lcp_options.method):
    - symmetric (no friction rows, A symmetric, meant for PSD A, possibly singular): Baraff's
      drive-to-zero / fdirection / maxstep with bilateral rows first and an incremental Cholesky
      factor of the clamped block, updated by one row and column per set change. A whole
@@ -32,8 +32,9 @@
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
    s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral
    |a| <= tol s_a). IMP_LCP_INFEASIBLE is only returned with a proof (a ray of the symmetric
-   PSD method with no limit, i.e. a Farkas certificate); the general method reports
-   IMP_LCP_OUTSIDE_CLASS instead, since a ray proves nothing for a non-PSD matrix.
+   PSD method with no limit, a Lemke ray that checks as a Farkas certificate, or an
+   exhaustive enumeration over nonsingular bases); otherwise a ray is reported as
+   IMP_LCP_OUTSIDE_CLASS, since it proves nothing for a matrix outside the method's class.
 
    3D friction: give two tangent rows per contact, each bounded by mu f_n (Baraff's
    component-wise bounds: a four-sided pyramid aligned with the tangent axes; use mu / sqrt(2)
@@ -57,7 +58,8 @@ typedef enum imp_lcp_status {
 typedef enum imp_lcp_method {
     IMP_LCP_AUTO = 0,      /* symmetric when possible, else general */
     IMP_LCP_SYMMETRIC = 1, /* refuse (IMP_LCP_BAD_INPUT) when A is not symmetric or has friction */
-    IMP_LCP_GENERAL = 2
+    IMP_LCP_GENERAL = 2,
+    IMP_LCP_LEMKE = 3      /* Lemke's complementary pivoting: no friction, no bilateral rows */
 } imp_lcp_method;
 
 /* Per-row state, reported after a solve and accepted as a warm start. */

@@ -19,6 +19,9 @@ struct imp_lcp_workspace {
     int *un, *first;  /* unprocessed rows (greedy order); Cholesky profile */
     int *rlo, *rhi;   /* row envelopes of A: first and last nonzero column */
     signed char *st;  /* per-row state */
+    double *lem;      /* Lemke's B^-1, B and vectors (lcp_lemke.c), grown on first use */
+    int *lem_i;
+    int lem_cap;
 };
 
 /* Limits shared by both methods, filled by the driver. */
@@ -38,5 +41,11 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
 imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_limits *lim,
                                      imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                      const char **msg);
+
+/* Lemke's complementary pivoting (lcp_lemke.c) for frictionless problems without
+   bilateral rows and any square A. */
+imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                   imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   const char **msg);
 
 #endif

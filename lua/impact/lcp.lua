@@ -10,7 +10,10 @@
 --   mu         = 0.5 or {[t] = 0.5}       friction coefficient(s)
 --   sliding    = {[t] = -1 or 1}          dynamic friction: row t already slides along -/+t,
 --                                          f[t] = -sliding * mu * f[k]
---   method     = "auto" | "symmetric" | "general"
+--   method     = "auto" | "symmetric" | "general" | "lemke"
+--                                        auto: Baraff's method for symmetric A, Lemke's
+--                                        method when A is not symmetric PSD (no bilateral
+--                                        or friction rows), the general method otherwise
 --   order      = "greedy" | "index"       which violated row is driven next
 --   tolerance = 1e-9, pivot_tolerance = 1e-11, max_pivots = 50 n + 1000
 --   warm_start = info.state from an earlier solve

@@ -50,6 +50,11 @@ static verdict verify(const imp_lcp_problem *p, const double *f, double tau)
     return v;
 }
 
+static const char *method_name(imp_lcp_method m)
+{
+    return m == IMP_LCP_SYMMETRIC ? "symmetric" : m == IMP_LCP_LEMKE ? "lemke" : "general";
+}
+
 static double *vec(int n) { return calloc((size_t)(n > 0 ? n : 1), sizeof(double)); }
 
 static imp_lcp_status solve(const imp_lcp_problem *p, double *f, double *a, imp_lcp_info *info)
@@ -640,11 +645,23 @@ TEST(status_and_bad_input)
     imp_lcp_problem q = {2, A, b, NULL, fn, mu, NULL};
     CHECK(solve(&q, f, a, &info) == IMP_LCP_BAD_INPUT);
     /* symmetric but not PSD (|A_12| > sqrt(A_11 A_22), or a zero diagonal with a nonzero
-       row): outside the method's class, not "infeasible" (both have solutions) */
+       row): outside Baraff's method's class, not "infeasible" (both have solutions) */
     double N2[4] = {1, 2, 2, 1}, bn[2] = {-1, -1}, Z2[4] = {0, 1, 1, 0};
     imp_lcp_problem r = {2, N2, bn, NULL, NULL, NULL, NULL}, rz = {2, Z2, bn, NULL, NULL, NULL, NULL};
-    CHECK(solve(&r, f, a, &info) == IMP_LCP_OUTSIDE_CLASS);
-    CHECK(solve(&rz, f, a, &info) == IMP_LCP_OUTSIDE_CLASS);
+    imp_lcp_default_options(&o);
+    o.method = IMP_LCP_SYMMETRIC;
+    CHECK(imp_lcp_solve(&r, &o, NULL, f, a, NULL, &info) == IMP_LCP_OUTSIDE_CLASS);
+    CHECK(imp_lcp_solve(&rz, &o, NULL, f, a, NULL, &info) == IMP_LCP_OUTSIDE_CLASS);
+    /* auto falls back to Lemke's method, which solves both; by hand: f1 = f2 = 1/3 gives
+       a = 3 f1 - 1 = 0 (the other basic solutions (1, 0), (0, 1) too: a = (0, 1) >= 0, so
+       only a valid solution is checked); [[0,1],[1,0]]: a = (f2 - 1, f1 - 1) = 0 at (1, 1) */
+    CHECK(solve(&r, f, a, &info) == IMP_LCP_OK);
+    CHECK(info.method == IMP_LCP_LEMKE);
+    CHECK(verify(&r, f, 1e-12).ok);
+    CHECK(solve(&rz, f, a, &info) == IMP_LCP_OK);
+    CHECK(info.method == IMP_LCP_LEMKE);
+    CHECK_NEAR(f[0], 1.0, 1e-15);
+    CHECK_NEAR(f[1], 1.0, 1e-15);
 }
 
 /* ---- the two methods agree (the general method is an independent dense-LU path) ---- */
@@ -1074,11 +1091,81 @@ static int read_solution(const char *path, double *z, int n)
     return ok ? 0 : -1;
 }
 
-/* expectation per file: SOLVE = must return ok with valid residuals (and the reference z
-   where unique); FAIL = must report a failure (no solution exists); EITHER = outside the
-   method's class (not PSD, not a P-matrix): a valid solution or a failure status, never a
-   wrong ok. The comment says what the solver does today. */
-enum { SOLVE, FAIL, EITHER };
+/* Independent check for the small files: every complementary basis (f_S = -A_SS^-1 b_S by
+   Gaussian elimination with partial pivoting, f = 0 off S) is tried and the distinct valid
+   solutions are collected (up to `max` of them, into sols, n each). Returns their number;
+   *singular counts the singular principal blocks skipped. O(2^n n^3). */
+static int enumerate_general(int n, const double *A, const double *b, double *sols, int max, int *singular)
+{
+    int count = 0;
+    *singular = 0;
+    for (int mask = 0; mask < (1 << n); mask++) {
+        int idx[16], k = 0;
+        for (int i = 0; i < n; i++)
+            if (mask & (1 << i)) idx[k++] = i;
+        double M[256], x[16], f[16] = {0};
+        for (int i = 0; i < k; i++) {
+            x[i] = -b[idx[i]];
+            for (int j = 0; j < k; j++) M[i * k + j] = A[idx[i] * n + idx[j]];
+        }
+        int ok = 1;
+        for (int c = 0; c < k && ok; c++) {
+            int pr = c;
+            for (int i = c + 1; i < k; i++)
+                if (fabs(M[i * k + c]) > fabs(M[pr * k + c])) pr = i;
+            if (fabs(M[pr * k + c]) < 1e-12) {
+                ok = 0;
+                (*singular)++;
+                break;
+            }
+            for (int j = 0; j < k; j++) {
+                double t = M[c * k + j];
+                M[c * k + j] = M[pr * k + j];
+                M[pr * k + j] = t;
+            }
+            double t = x[c];
+            x[c] = x[pr];
+            x[pr] = t;
+            for (int i = c + 1; i < k; i++) {
+                double l = M[i * k + c] / M[c * k + c];
+                for (int j = c; j < k; j++) M[i * k + j] -= l * M[c * k + j];
+                x[i] -= l * x[c];
+            }
+        }
+        if (!ok) continue;
+        for (int i = k - 1; i >= 0; i--) {
+            double sum = x[i];
+            for (int j = i + 1; j < k; j++) sum -= M[i * k + j] * x[j];
+            x[i] = sum / M[i * k + i];
+        }
+        for (int i = 0; i < k; i++) {
+            f[idx[i]] = x[i];
+            if (x[i] < -1e-12) ok = 0;
+        }
+        for (int i = 0; i < n && ok; i++) {
+            double a = b[i];
+            for (int j = 0; j < n; j++) a += A[i * n + j] * f[j];
+            if (a < -1e-12) ok = 0;
+        }
+        if (!ok) continue;
+        int dup = 0;
+        for (int s2 = 0; s2 < count && s2 < max && !dup; s2++) {
+            double d = 0;
+            for (int i = 0; i < n; i++) d = fmax(d, fabs(sols[s2 * n + i] - f[i]));
+            dup = d < 1e-12;
+        }
+        if (dup) continue;
+        if (count < max) memcpy(sols + count * n, f, sizeof(double) * (size_t)n);
+        count++;
+    }
+    return count;
+}
+
+/* expectation per file (spec/data/lcp/README.md and FORMAT.md): SOLVE = must return ok
+   with valid residuals (and the reference z where unique); FAIL = must report a failure
+   (no solution exists). Every file now solves or fails as documented: Baraff's method for
+   the symmetric PSD ones, Lemke's method (src/lcp_lemke.c) for the rest. */
+enum { SOLVE, FAIL };
 typedef struct dcase { const char *name; int expect; int nz; double z[9]; } dcase;
 
 TEST(t18_siconos_files)
@@ -1098,12 +1185,12 @@ TEST(t18_siconos_files)
         {"lcp_CPS_4", SOLVE, 4, {2, 2, 2, 92}},               /* monotone nonsymmetric */
         {"lcp_CPS_4bis", SOLVE, 4, {3, 3, 0, 83}},
         {"lcp_Pang_isolated_sol_perturbed", FAIL, 0, {0}},    /* no solution */
-        {"lcp_CPS_2", EITHER, 0, {0}},          /* not PSD, zero diagonal */
-        {"lcp_CPS_3", EITHER, 0, {0}},          /* bimatrix game */
-        {"lcp_Pang_isolated_sol", EITHER, 0, {0}},
-        {"lcp_inf_sol_perturbed", EITHER, 0, {0}},
-        {"lcp_enum_fails", EITHER, 0, {0}},     /* frictional (not PSD), q ~ 1e-9 */
-        {"lcp_tobenna", EITHER, 0, {0}},        /* game matrix, highly degenerate */
+        {"lcp_CPS_2", SOLVE, 3, {0, 1, 3}},     /* not PSD, zero diagonal; unique */
+        {"lcp_CPS_3", SOLVE, 0, {0}},           /* bimatrix game: one of 3 solutions, below */
+        {"lcp_Pang_isolated_sol", SOLVE, 3, {1, 0, 0}},       /* isolated, unique */
+        {"lcp_inf_sol_perturbed", SOLVE, 0, {0}},             /* a ray of solutions, below */
+        {"lcp_enum_fails", SOLVE, -2, {0}},     /* frictional (not PSD), q ~ 1e-9 */
+        {"lcp_tobenna", SOLVE, 0, {0}},         /* game matrix, degenerate: not unique */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char path[256];
@@ -1120,9 +1207,8 @@ TEST(t18_siconos_files)
         imp_lcp_status st = solve(&p, f, a, &info);
         verdict v = verify(&p, f, 1e-9);
         if (getenv("LCP_VERBOSE"))
-            printf("%-34s n=%-3d %-12s %-10s pivots=%d valid=%d\n", cases[c].name, n,
-                   imp_lcp_status_name(st), info.method == IMP_LCP_SYMMETRIC ? "symmetric" : "general",
-                   info.pivots, v.ok);
+            printf("%-34s n=%-3d %-12s %-10s pivots=%d valid=%d %s\n", cases[c].name, n,
+                   imp_lcp_status_name(st), method_name(info.method), info.pivots, v.ok, info.message);
         if (st == IMP_LCP_OK && !v.ok) CHECK_FAIL_AT("%s: ok status but invalid solution", cases[c].name);
         if (cases[c].expect == SOLVE && st != IMP_LCP_OK)
             CHECK_FAIL_AT("%s: expected a solution, got %s (%s)", cases[c].name, imp_lcp_status_name(st), info.message);
@@ -1134,10 +1220,52 @@ TEST(t18_siconos_files)
         if (strcmp(cases[c].name, "lcp_CPS_1") == 0) CHECK_NEAR(f[0] + f[1], 1.0, 1e-14);
         if (strcmp(cases[c].name, "lcp_CPS_5") == 0) CHECK_NEAR(f[1] - f[0], 1.0, 1e-14);
         if (cases[c].nz < 0) {
+            /* mmc: unique (PD); enum_fails: the one basic solution enumeration finds */
             double *z = vec(n);
-            CHECK(read_solution("spec/data/lcp/siconos/solutions/lcp_mmc.z.txt", z, n) == 0);
+            CHECK(read_solution(cases[c].nz == -1 ? "spec/data/lcp/siconos/solutions/lcp_mmc.z.txt"
+                                                  : "spec/data/lcp/siconos/solutions/lcp_enum_fails.z.txt",
+                                z, n) == 0);
             for (int i = 0; i < n; i++) CHECK_NEAR(f[i], z[i], 1e-9 * v.sf);
             free(z);
+        }
+        if (strcmp(cases[c].name, "lcp_CPS_3") == 0) {
+            /* the three documented solutions; ours must be one of them */
+            static const double s3[3][4] = {{0.1, 0, 0.1, 0}, {0, 1. / 15, 0, 1. / 15},
+                                            {1. / 90, 2. / 45, 1. / 90, 2. / 45}};
+            double best = INFINITY;
+            for (int k = 0; k < 3; k++) {
+                double dev = 0;
+                for (int i = 0; i < 4; i++) dev = fmax(dev, fabs(f[i] - s3[k][i]));
+                best = fmin(best, dev);
+            }
+            CHECK(best < 1e-12);
+        }
+        if (strcmp(cases[c].name, "lcp_inf_sol_perturbed") == 0) {
+            /* worked out by hand: a_1 = f_0 - 1 >= 0 and a_2 = 1 - f_0 >= 0 force f_0 = 1,
+               then f_0 > 0 forces a_0 = f_2 - f_1 - 1e-4 = 0: every (1, t, t + 1e-4), t >= 0,
+               is a solution (the README's (1, 0, 1e-4) is the one with t = 0) */
+            CHECK_NEAR(f[0], 1.0, 1e-12);
+            CHECK_NEAR(f[2] - f[1], 1e-4, 1e-15);
+        }
+        if (n <= 9 && strcmp(cases[c].name, "lcp_mmc") != 0) {
+            /* the documented number of basic solutions, by the independent enumeration */
+            double sols[16 * 9];
+            int singular;
+            int count = enumerate_general(n, d.A, d.b, sols, 16, &singular);
+            int want = -1;
+            if (strcmp(cases[c].name, "lcp_CPS_2") == 0 || strcmp(cases[c].name, "lcp_Pang_isolated_sol") == 0 ||
+                strcmp(cases[c].name, "lcp_enum_fails") == 0)
+                want = 1;
+            if (strcmp(cases[c].name, "lcp_CPS_3") == 0) want = 3;
+            if (strcmp(cases[c].name, "lcp_Pang_isolated_sol_perturbed") == 0) want = 0;
+            if (want >= 0 && count != want) CHECK_FAIL_AT("%s: %d basic solutions, documented %d", cases[c].name, count, want);
+            if (want == 1) {
+                for (int i = 0; i < n; i++) CHECK_NEAR(f[i], sols[i], 1e-9 * (1 + v.sf));
+            }
+        }
+        if (strcmp(cases[c].name, "lcp_Pang_isolated_sol_perturbed") == 0) {
+            /* row 0 reads a_0 = -f_1 - f_2 - 1e-4 < 0: a proof, so "infeasible" */
+            CHECK(st == IMP_LCP_INFEASIBLE);
         }
         free(f), free(a), free(d.A), free(d.b);
         if (check_current_failed) return;

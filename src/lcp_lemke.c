@@ -1,0 +1,446 @@
+/* lcp_lemke.c: Lemke's complementary pivoting method for the LCP w = M z + q, z >= 0,
+   w >= 0, z.w = 0 with any square M (C. E. Lemke, "Bimatrix equilibrium points and
+   mathematical programming", Management Science 11, 1965; R. W. Cottle, J.-S. Pang,
+   R. E. Stone, "The Linear Complementarity Problem", 1992/2009, section 4.4; K. G. Murty,
+   "Linear Complementarity, Linear and Nonlinear Programming", 1988, chapter 2).
+
+   It is the fallback for problems outside Baraff's method's class: A not symmetric PSD
+   (games, nonsymmetric textbook matrices). It needs no friction rows and no bilateral rows.
+
+   The augmented system  w - M z - d z0 = q  (covering vector d > 0) starts from the basis
+   of all w with z0 raised just enough to make every w >= 0; the row that limited z0 leaves.
+   Then, repeatedly, the complement of the variable that just left enters the basis and the
+   minimum ratio test picks the variable that leaves. The basis stays almost complementary
+   (only the pair of the entering variable is missing) until z0 leaves: a solution. If the
+   entering column has no positive entry the path ends on a secondary ray: no solution was
+   found. For copositive-plus M (PSD, monotone) this proves none exists (Cottle-Pang-Stone
+   theorem 4.4.13); here the ray is checked as a Farkas certificate (y >= 0, M^T y <= 0,
+   q.y < 0 means no z >= 0 has M z + q >= 0) and reported as infeasible only then. Other
+   matrices (games) can end on a ray although a solution exists, so a few other covering
+   vectors are tried before the failure is reported.
+
+   Anti-cycling: the lexicographic minimum ratio rule (ties in x_i / c_i are broken by the
+   rows of B^-1 divided by c_i, compared column by column; Cottle-Pang-Stone 4.9), which
+   keeps every basis lexicographically positive, so no basis repeats and the method ends
+   within the finite number of almost complementary bases; z0 leaves first on ties.
+   The pivot cap (lim->max_pivots) bounds the work in floating point anyway.
+
+   Storage: the revised form. B^-1 (n x n) and x = B^-1 q are updated by one elimination
+   per pivot, the entering column is B^-1 times a column of [I, -M, -d]: O(n^2) per pivot.
+   At the end the final basis is refactored (LU with partial pivoting, O(n^3)) and x is
+   recomputed from scratch, so the error does not accumulate over pivots. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lcp_internal.h"
+
+/* variables: 0..n-1 are w_i, n..2n-1 are z_j, 2n is z0 */
+typedef struct lemke {
+    int n;
+    const double *M, *q;
+    double *Binv, *x, *c, *d, *B, *y;
+    int *basis, *where, *ties;
+} lemke;
+
+static int lemke_reserve(imp_lcp_workspace *ws, int n)
+{
+    if (n <= ws->lem_cap) {
+        return 0;
+    }
+    free(ws->lem);
+    free(ws->lem_i);
+    size_t c = (size_t)n;
+    ws->lem = malloc((2 * c * c + 5 * c) * sizeof(double) + 1);
+    ws->lem_i = malloc((4 * c + 2) * sizeof(int));
+    if (ws->lem == NULL || ws->lem_i == NULL) {
+        free(ws->lem);
+        free(ws->lem_i);
+        ws->lem = NULL;
+        ws->lem_i = NULL;
+        ws->lem_cap = 0;
+        return -1;
+    }
+    ws->lem_cap = n;
+    return 0;
+}
+
+/* out = B^-1 times the column of variable v of [I, -M, -d]. O(n^2) (O(n) for a w). */
+static void column(const lemke *L, int v, double *out)
+{
+    int n = L->n;
+    if (v < n) {
+        for (int i = 0; i < n; i++) out[i] = L->Binv[(size_t)i * n + v];
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const double *bi = L->Binv + (size_t)i * n;
+        double s = 0.0;
+        if (v < 2 * n) {
+            int j = v - n;
+            for (int k = 0; k < n; k++) s -= bi[k] * L->M[(size_t)k * n + j];
+        } else {
+            for (int k = 0; k < n; k++) s -= bi[k] * L->d[k];
+        }
+        out[i] = s;
+    }
+}
+
+/* pivot on row r with entering variable v (its column L->c): B^-1 and x updated. O(n^2). */
+static void pivot(lemke *L, int r, int v)
+{
+    int n = L->n;
+    double *br = L->Binv + (size_t)r * n;
+    double inv = 1.0 / L->c[r];
+    for (int k = 0; k < n; k++) br[k] *= inv;
+    L->x[r] *= inv;
+    for (int i = 0; i < n; i++) {
+        double ci = L->c[i];
+        if (i == r || ci == 0.0) continue;
+        double *bi = L->Binv + (size_t)i * n;
+        for (int k = 0; k < n; k++) bi[k] -= ci * br[k];
+        L->x[i] -= ci * L->x[r];
+    }
+    L->where[L->basis[r]] = -1;
+    L->basis[r] = v;
+    L->where[v] = r;
+}
+
+/* the leaving row for entering column c, by the lexicographic minimum ratio rule; z0's
+   row wins ties. -1: no positive entry (a ray). */
+static int ratio_test(const lemke *L, double ctol)
+{
+    int n = L->n, nt = 0;
+    double best = INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (L->c[i] <= ctol) continue;
+        double t = fmax(L->x[i], 0.0) / L->c[i];
+        if (t < best) best = t;
+    }
+    if (best == INFINITY) return -1;
+    /* ties in the ratio, up to rounding relative to the size of x */
+    double xmax = 0.0;
+    for (int i = 0; i < n; i++) xmax = fmax(xmax, fabs(L->x[i]));
+    for (int i = 0; i < n; i++) {
+        double ci = L->c[i];
+        if (ci > ctol && fmax(L->x[i], 0.0) / ci <= best * (1.0 + 1e-11) + 1e-13 * xmax / ci)
+            L->ties[nt++] = i;
+    }
+    for (int k = 0; k < nt; k++) {
+        if (L->basis[L->ties[k]] == 2 * n) return L->ties[k];
+    }
+    /* lexicographic: the rows of B^-1 / c_i, column by column, until one row is left.
+       Entries that should be equal (mostly exact zeros) carry rounding noise, so values
+       closer than 1e-11 times the largest entry of the tied rows count as equal. */
+    double mag = 0.0;
+    for (int k = 0; k < nt; k++) {
+        int i = L->ties[k];
+        const double *bi = L->Binv + (size_t)i * n;
+        for (int col = 0; col < n; col++) mag = fmax(mag, fabs(bi[col] / L->c[i]));
+    }
+    double eps = 1e-11 * mag;
+    for (int col = 0; col < n && nt > 1; col++) {
+        double m = INFINITY;
+        for (int k = 0; k < nt; k++) {
+            int i = L->ties[k];
+            m = fmin(m, L->Binv[(size_t)i * n + col] / L->c[i]);
+        }
+        int kept = 0;
+        for (int k = 0; k < nt; k++) {
+            int i = L->ties[k];
+            if (L->Binv[(size_t)i * n + col] / L->c[i] <= m + eps) L->ties[kept++] = i;
+        }
+        nt = kept;
+    }
+    /* still tied only through rounding: the smallest basic variable index, deterministic */
+    int r = L->ties[0];
+    for (int k = 1; k < nt; k++) {
+        if (L->basis[L->ties[k]] < L->basis[r]) r = L->ties[k];
+    }
+    return r;
+}
+
+/* recomputes x from the final basis by a fresh LU (partial pivoting) of B; 0 on success.
+   O(n^3). */
+static int refactor(lemke *L)
+{
+    int n = L->n;
+    double *B = L->B, *y = L->y;
+    for (int r = 0; r < n; r++) {
+        int v = L->basis[r];
+        for (int i = 0; i < n; i++) {
+            double e;
+            if (v < n) e = (i == v) ? 1.0 : 0.0;
+            else if (v < 2 * n) e = -L->M[(size_t)i * n + (v - n)];
+            else e = -L->d[i];
+            B[(size_t)i * n + r] = e;
+        }
+    }
+    for (int i = 0; i < n; i++) y[i] = L->q[i];
+    double scale = 0.0;
+    for (size_t k = 0; k < (size_t)n * n; k++) scale = fmax(scale, fabs(B[k]));
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++) {
+            if (fabs(B[(size_t)i * n + k]) > fabs(B[(size_t)p * n + k])) p = i;
+        }
+        if (!(fabs(B[(size_t)p * n + k]) > 1e-14 * scale)) return -1;
+        if (p != k) {
+            for (int j = 0; j < n; j++) {
+                double t = B[(size_t)k * n + j];
+                B[(size_t)k * n + j] = B[(size_t)p * n + j];
+                B[(size_t)p * n + j] = t;
+            }
+            double t = y[k];
+            y[k] = y[p];
+            y[p] = t;
+        }
+        const double *bk = B + (size_t)k * n;
+        for (int i = k + 1; i < n; i++) {
+            double *bi = B + (size_t)i * n;
+            double l = bi[k] / bk[k];
+            if (l == 0.0) continue;
+            for (int j = k + 1; j < n; j++) bi[j] -= l * bk[j];
+            y[i] -= l * y[k];
+        }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        const double *bi = B + (size_t)i * n;
+        double s = y[i];
+        for (int j = i + 1; j < n; j++) s -= bi[j] * y[j];
+        y[i] = s / bi[i];
+    }
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(y[i])) return -1;
+    }
+    memcpy(L->x, y, sizeof(double) * (size_t)n);
+    return 0;
+}
+
+/* covering vector number k (deterministic): all ones, then increasing and decreasing
+   weights, then ones with one heavy row */
+static void covering(double *d, int n, int k)
+{
+    for (int i = 0; i < n; i++) {
+        if (k == 0) d[i] = 1.0;
+        else if (k == 1) d[i] = 1.0 + i;
+        else if (k == 2) d[i] = (double)(n - i);
+        else d[i] = (i == (k - 3) % n) ? (double)n : 1.0;
+    }
+}
+
+enum { L_SOLVED, L_RAY, L_CAP };
+
+/* the simplest certificates, y = e_i: a row with q_i < 0 and no positive entry can never
+   have w_i >= 0. Leaves the row in L->y. O(n^2). */
+static int row_certificate(lemke *L)
+{
+    int n = L->n;
+    for (int i = 0; i < n; i++) {
+        if (!(L->q[i] < 0.0)) continue;
+        int ok = 1;
+        for (int j = 0; j < n && ok; j++) ok = L->M[(size_t)i * n + j] <= 0.0;
+        if (ok) {
+            for (int j = 0; j < n; j++) L->y[j] = (j == i) ? 1.0 : 0.0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Last resort for small n (n <= IMP_LEMKE_ENUM_MAX): every complementary basis {z_S, w_not S}
+   in order of growing S, solved by LU; the first with x >= 0 is a solution. Returns 1 with
+   the basis and x in L, 0 when none is feasible; *singular counts the bases skipped as
+   singular. If none was skipped and none is feasible, no solution exists (a solution with
+   support S is the basic solution of the basis of S when that basis is nonsingular).
+   O(2^n n^3). */
+#define IMP_LEMKE_ENUM_MAX 10
+static int enumerate(lemke *L, int *singular)
+{
+    int n = L->n;
+    double qs = 0.0;
+    for (int i = 0; i < n; i++) qs = fmax(qs, fabs(L->q[i]));
+    *singular = 0;
+    for (int size = 0; size <= n; size++) {
+        for (unsigned mask = 0; mask < (1u << n); mask++) {
+            int cnt = 0;
+            for (int i = 0; i < n; i++) cnt += (int)((mask >> i) & 1u);
+            if (cnt != size) continue;
+            for (int i = 0; i < n; i++) L->basis[i] = ((mask >> i) & 1u) ? n + i : i;
+            if (refactor(L) != 0) {
+                (*singular)++;
+                continue;
+            }
+            int ok = 1;
+            for (int i = 0; i < n && ok; i++) ok = L->x[i] >= -1e-12 * qs;
+            if (ok) return 1;
+        }
+    }
+    return 0;
+}
+
+/* one Lemke path with covering vector L->d; on a ray, y receives the ray's z part */
+static int path(lemke *L, int max_pivots, imp_lcp_info *info)
+{
+    int n = L->n;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < n; k++) L->Binv[(size_t)i * n + k] = (i == k) ? 1.0 : 0.0;
+        L->x[i] = L->q[i];
+        L->basis[i] = i;
+        L->where[i] = i;
+        L->where[n + i] = -1;
+    }
+    L->where[2 * n] = -1;
+    /* z0 enters at max_i -q_i / d_i; that row's w leaves. On ties the largest index keeps
+       the basis lexicographically positive: after the pivot a tied row i has the B^-1 row
+       e_i - (d_i / d_r) e_r, whose first nonzero is +1 only when i < r. */
+    double best = -INFINITY;
+    int r = -1;
+    for (int i = 0; i < n; i++) {
+        double t = -L->q[i] / L->d[i];
+        if (t >= best) {
+            best = t;
+            r = i;
+        }
+    }
+    column(L, 2 * n, L->c);
+    pivot(L, r, 2 * n);
+    info->pivots++;
+    int entering = n + r; /* the complement of w_r */
+    for (;;) {
+        if (info->pivots >= max_pivots) return L_CAP;
+        column(L, entering, L->c);
+        double cmax = 0.0;
+        for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(L->c[i]));
+        r = ratio_test(L, 1e-11 * cmax);
+        if (r < 0) {
+            /* the ray: entering = 1, basic variables -c; keep its z part */
+            for (int j = 0; j < n; j++) L->y[j] = 0.0;
+            if (entering >= n && entering < 2 * n) L->y[entering - n] = 1.0;
+            for (int i = 0; i < n; i++) {
+                int v = L->basis[i];
+                if (v >= n && v < 2 * n) L->y[v - n] = -L->c[i];
+            }
+            return L_RAY;
+        }
+        int leaving = L->basis[r];
+        pivot(L, r, entering);
+        info->pivots++;
+        if (leaving == 2 * n) return L_SOLVED;
+        entering = leaving < n ? leaving + n : leaving - n;
+    }
+}
+
+/* y >= 0, M^T y <= 0 and q.y < 0 (relative to scale): no z >= 0 has M z + q >= 0 */
+static int farkas(const lemke *L)
+{
+    int n = L->n;
+    double ym = 0.0, sm = 0.0, qy = 0.0, sq = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (L->y[i] < 0.0) return 0;
+        ym = fmax(ym, L->y[i]);
+        qy += L->q[i] * L->y[i];
+        sq = fmax(sq, fabs(L->q[i]));
+    }
+    for (size_t k = 0; k < (size_t)n * n; k++) sm = fmax(sm, fabs(L->M[k]));
+    if (!(qy < -1e-9 * sq * ym)) return 0;
+    for (int j = 0; j < n; j++) {
+        double s = 0.0;
+        for (int i = 0; i < n; i++) s += L->M[(size_t)i * n + j] * L->y[i];
+        if (s > 1e-12 * sm * ym * n) return 0;
+    }
+    return 1;
+}
+
+imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                   imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   const char **msg)
+{
+    int n = p->n;
+    for (int i = 0; i < n; i++) {
+        f[i] = 0.0;
+        ws->st[i] = IMP_LCP_STATE_FREE;
+    }
+    int trivial = 1;
+    for (int i = 0; i < n; i++) {
+        if (p->b[i] < 0.0) trivial = 0;
+    }
+    if (trivial) {
+        *msg = "b >= 0: f = 0";
+        return IMP_LCP_OK;
+    }
+    if (lemke_reserve(ws, n) != 0) {
+        *msg = "out of memory for Lemke's tableau";
+        return IMP_LCP_NO_MEMORY;
+    }
+    lemke L;
+    size_t c = (size_t)n;
+    L.n = n;
+    L.M = p->A;
+    L.q = p->b;
+    L.Binv = ws->lem;
+    L.B = L.Binv + c * c;
+    L.x = L.B + c * c;
+    L.c = L.x + c;
+    L.d = L.c + c;
+    L.y = L.d + c;
+    L.basis = ws->lem_i;
+    L.where = L.basis + c;
+    L.ties = L.where + 2 * c + 1;
+    int tries = n + 3 < 8 ? n + 3 : 8;
+    int outcome = L_RAY;
+    for (int k = 0; k < tries; k++) {
+        covering(L.d, n, k);
+        outcome = path(&L, lim->max_pivots, info);
+        if (outcome != L_RAY) break;
+        if (farkas(&L)) {
+            *msg = "Lemke's method ended on a ray that is a Farkas certificate (y >= 0, "
+                   "A^T y <= 0, b.y < 0): no f >= 0 has A f + b >= 0";
+            return IMP_LCP_INFEASIBLE;
+        }
+    }
+    if (outcome == L_CAP) {
+        *msg = "Lemke's method reached the pivot limit";
+        return IMP_LCP_PIVOT_LIMIT;
+    }
+    if (outcome == L_RAY) {
+        int singular = 0;
+        if (row_certificate(&L)) {
+            *msg = "infeasible: a row with b_i < 0 and no positive entry in A can never have "
+                   "a_i >= 0 (Lemke's method ended on a ray)";
+            return IMP_LCP_INFEASIBLE;
+        }
+        if (n > IMP_LEMKE_ENUM_MAX) {
+            *msg = "Lemke's method ended on a secondary ray with every covering vector tried: "
+                   "no solution found (none exists if A is copositive-plus)";
+            return IMP_LCP_OUTSIDE_CLASS;
+        }
+        if (!enumerate(&L, &singular)) {
+            if (singular == 0) {
+                *msg = "infeasible: no complementary basis (all nonsingular) gives a solution";
+                return IMP_LCP_INFEASIBLE;
+            }
+            *msg = "Lemke's method ended on a secondary ray, and no nonsingular complementary "
+                   "basis gives a solution (some bases are singular: not a proof)";
+            return IMP_LCP_OUTSIDE_CLASS;
+        }
+        *msg = "solved by enumerating complementary bases (Lemke's method ended on a ray)";
+    } else if (refactor(&L) != 0) {
+        /* keep the updated x: the driver's residual check judges it */
+        *msg = "solved by Lemke's method (final basis ill-conditioned, not refactored)";
+    } else {
+        *msg = "solved by Lemke's method";
+    }
+    int clamped = 0;
+    for (int r = 0; r < n; r++) {
+        int v = L.basis[r];
+        if (v >= n && v < 2 * n) {
+            f[v - n] = L.x[r] > 0.0 ? L.x[r] : 0.0;
+            ws->st[v - n] = IMP_LCP_STATE_CLAMPED;
+            clamped++;
+        }
+    }
+    info->clamped = clamped;
+    info->max_clamped = clamped;
+    return IMP_LCP_OK;
+}
