@@ -51,35 +51,50 @@ typedef struct planes {
 
 static const double *plane_k(const planes *p, int k) { return k < p->na ? p->pa + 4 * k : p->pb + 4 * (k - p->na); }
 
-/* max over s in [0, smax] of min_k (a_k - s b_k), with a_k = d_k + eps - n_k.x, b_k = n_k.u;
-   bisection on the one-sided slopes of this concave piecewise-linear function (60 halvings,
-   O(60 m)). Returns the best s found (0 when no move helps). */
+/* max over s in [0, smax] of g(s) = min_k (a_k - s b_k), a_k = d_k + eps - n_k.x, b_k = n_k.u:
+   a concave piecewise-linear function, walked exactly from s = 0 along its active line to the
+   next breakpoint while the slope is positive (O(m) per breakpoint, at most m of them).
+   Returns the maximiser (0 when no move helps). */
 static double line_search(const planes *p, double eps, const double *x, const double *u, double smax)
 {
     int m = p->na + p->nb;
-    double lo = 0.0, hi = smax;
-    for (int it = 0; it < 60; it++) {
-        double s = 0.5 * (lo + hi), best = INFINITY, bmin = INFINITY, bmax = -INFINITY;
+    double s = 0.0;
+    for (int step = 0; step <= m; step++) {
+        /* the active line at s with the smallest slope -b (largest b) */
+        int cur = -1;
+        double gv = INFINITY, gb = 0.0;
         for (int k = 0; k < m; k++) {
             const double *pl = plane_k(p, k);
             double bk = dot3(pl, u), v = pl[3] + eps - dot3(pl, x) - s * bk;
-            if (v < best - 1e-300) {
-                best = v;
-                bmin = bmax = bk;
-            } else if (v <= best) {
-                bmin = fmin(bmin, bk);
-                bmax = fmax(bmax, bk);
+            if (v < gv || (v == gv && bk > gb)) {
+                gv = v, gb = bk, cur = k;
             }
         }
-        if (-bmax > 0.0) { /* the right slope rises: go right */
-            lo = s;
-        } else if (-bmin < 0.0) { /* the left slope falls: go left */
-            hi = s;
-        } else {
+        if (cur < 0 || !(gb < 0.0)) {
+            return s; /* g does not rise to the right of s */
+        }
+        /* the first line j with a smaller slope (b_j > gb) that crosses below the active one */
+        double next = smax;
+        for (int k = 0; k < m; k++) {
+            const double *pl = plane_k(p, k);
+            double bk = dot3(pl, u);
+            if (bk > gb) {
+                double v = pl[3] + eps - dot3(pl, x) - s * bk; /* >= gv */
+                double t = s + (v - gv) / (bk - gb);
+                if (t < next) {
+                    next = t;
+                }
+            }
+        }
+        if (!(next > s)) {
             return s;
         }
+        s = next;
+        if (s >= smax) {
+            return smax;
+        }
     }
-    return lo;
+    return s;
 }
 
 static double fmin_planes(const planes *p, double eps, const double *x)
@@ -443,27 +458,19 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
         for (int c = 0; c < 3; c++) {
             out->centroid[c] = vol > 0.0 ? x[c] + cen[c] / vol : x[c];
         }
-        /* 5. sanity: enough triangles, finite, inside both bounding boxes (inflated by 2 eps) */
+        /* 5. sanity: enough triangles, finite, inside the box of both bodies (inflated by 2 eps) */
         if (ntri < 4 || !(vol > 0.0) || !isfinite(vol)) {
             st = IMP_PI_DEGENERATE;
             goto done;
         }
-        double lo[3], hi[3];
-        for (int c = 0; c < 3; c++) {
-            lo[c] = -INFINITY, hi[c] = INFINITY;
-        }
-        for (int body = 0; body < 2; body++) {
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int body = 0; body < 2; body++) { /* Solfec's box: around both bodies */
             const imp_poly_view *pv = body == 0 ? &out->a : &out->b;
-            double l[3] = {INFINITY, INFINITY, INFINITY}, u[3] = {-INFINITY, -INFINITY, -INFINITY};
             for (int i = 0; i < pv->nv; i++) {
                 for (int c = 0; c < 3; c++) {
-                    l[c] = fmin(l[c], pv->vert[3 * i + c]);
-                    u[c] = fmax(u[c], pv->vert[3 * i + c]);
+                    lo[c] = fmin(lo[c], pv->vert[3 * i + c]);
+                    hi[c] = fmax(hi[c], pv->vert[3 * i + c]);
                 }
-            }
-            for (int c = 0; c < 3; c++) {
-                lo[c] = fmax(lo[c], l[c]);
-                hi[c] = fmin(hi[c], u[c]);
             }
         }
         double slack = 2.0 * eps + 1e-9 * scale;

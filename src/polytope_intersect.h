@@ -9,7 +9,9 @@
       centroids, their midpoint and minus the sum of the nearest faces' normals (two rounds).
    3. The face planes are moved so that the point is the origin: h_k = d_k - n_k.x, floored at
       eps (Solfec's swelling: bodies touching within eps give a slab 2 eps thick), and dualised to
-      y_k = n_k / h_k. A face of B whose plane equals one of A's (normals within 1e-9, offsets
+      y_k = n_k / h_k. When some plane was swollen and the centroid of the result lies deeper
+      than eps inside both, the whole is recomputed once from that centroid (GJK points lie on
+      the boundary and the push can stall at a vertex of the intersection). A face of B whose plane equals one of A's (normals within 1e-9, offsets
       within 1e-9 of the length scale: same-orientation coplanar faces) is dropped before the
       hull, so such ties go to A deterministically.
    4. The hull of the y_k (hull3d.c, quickhull; a point within 1e-10 of the dual extent of a hull
@@ -17,8 +19,8 @@
       with plane m.y = c gives the intersection vertex m/c, each hull vertex one face (the cycle
       of triangles around it). Neighbouring hull triangles whose dual vertices agree within
       1e-9 of the length scale are one vertex (more than three planes through a point).
-   5. Sanity checks (Solfec's): every vertex within 2 eps of both bounding boxes, at least 4
-      triangles, all finite.
+   5. Sanity checks (Solfec's): every vertex within 2 eps of the box around both bodies (this
+      catches blow-ups from dual facets through the origin), at least 4 triangles, all finite.
    Faces are fan-triangulated from their first vertex and tagged with the body (0 = A, 1 = B)
    and the face index in that body. Cost: O(m log m) expected for m = the two face counts
    (the hull), plus O(nv) for GJK. The arrays live in the caller's imp_poly_work (grown when
