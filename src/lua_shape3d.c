@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "collide3d.h"
+#include "lua_polyhedron.h"
 #include "lua_util.h"
 #include "shape3d.h"
 
@@ -276,4 +277,5 @@ void imp_lua_open_shape3d(lua_State *L)
                                    {"shape3d_distance", l_distance},
                                    {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
+    imp_lua_open_polyhedron(L); /* polyhedra and their intersection (lua_polyhedron.c) */
 }

@@ -49,6 +49,8 @@ typedef struct imp_convex3d {
     double *vert;
     int ntri;          /* convex: hull triangles, outward (counter-clockwise seen from outside) */
     int *tri;
+    struct imp_polyfaces *faces; /* convex with no smoothing: its planar faces (polyhedron.h);
+                                    one allocation, freed with the shape; NULL otherwise */
 } imp_convex3d;
 
 /* Status codes of constructors. */

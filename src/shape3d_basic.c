@@ -22,6 +22,7 @@ static void convex_destroy(void *p)
     if (c != NULL) {
         free(c->vert);
         free(c->tri);
+        free(c->faces);
         free(c);
     }
 }

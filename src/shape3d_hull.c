@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "hull3d.h"
+#include "polyhedron.h"
 #include "scalar.h"
 #include "shape3d.h"
 
@@ -284,6 +285,9 @@ imp_shape *imp_shape3d_convex(const double *points, int n, double r, int *status
     }
     s->radius = rad + r;
     c->scale = s->radius;
+    if (r == 0.0) {
+        c->faces = imp_polyfaces_from_hull(c); /* NULL when out of memory: no polyhedral queries */
+    }
     *status = IMP_S3_OK;
     return s;
 }

@@ -45,4 +45,29 @@ function shape3d.distance(shape_a, pose_a, shape_b, pose_b)
   return core.shape3d_distance(shape_a, pose_a, shape_b, pose_b)
 end
 
+--- A convex polyhedron: polyhedron{vertices = {{x, y, z}, ...}, faces = {{i, j, k, ...}, ...}}
+--- with 1-based vertex indices, each face counter-clockwise seen from outside; optional
+--- surfaces = {id per face} (default: the face numbers). The input is checked (closed, convex,
+--- planar faces, outward orientation) and errors name the face or vertex at fault.
+--- polyhedron{points = {...}} is the convex hull of the points, with its planar faces.
+--- Coordinates are kept: the centroid is where the vertices put it.
+function shape3d.polyhedron(opts) return core.shape3d_polyhedron(opts or {}) end
+
+--- The faces of a polyhedron or unsmoothed hull: faces {{i, j, ...}, ...} (indices into
+--- parameters(shape).vertices), planes {{nx, ny, nz, d}, ...} (shape coordinates, n.x <= d
+--- inside), surfaces {id, ...}.
+function shape3d.faces(shape) return core.shape3d_faces(shape) end
+
+--- The volumetric intersection and the Solfec contact of two posed polyhedra (polyhedra,
+--- unsmoothed hulls or boxes): intersection(a, pose_a, b, pose_b, {epsilon = e}) returns
+--- {status = "contact" | "separated" | "rejected", contact = bool, epsilon, distance (GJK),
+---  volume, centroid, vertices, faces (each {i, j, ...; body = "a" | "b", surface, area}),
+---  point, normal (unit, out of a), area (half the intersection's surface), gap (<= 0),
+---  surfaces = {surface_a, surface_b}, normal_fallback}.
+--- Touching within epsilon (default 1e-6 times the sum of the bounding radii) is a contact
+--- with gap 0.
+function shape3d.intersection(shape_a, pose_a, shape_b, pose_b, opts)
+  return core.shape3d_intersection(shape_a, pose_a, shape_b, pose_b, opts)
+end
+
 return shape3d

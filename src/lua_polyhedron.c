@@ -1,0 +1,294 @@
+/* lua_polyhedron.c: convex polyhedra from Lua: the validated constructor, their faces, and the
+   volumetric intersection and contact of two posed polyhedra (polyhedron.h,
+   polytope_intersect.h, contact_polyhedral.h). */
+#include "lua_polyhedron.h"
+
+#include <stdlib.h>
+
+#include "contact_polyhedral.h"
+#include "lua_util.h"
+#include "polyhedron.h"
+#include "shape3d.h"
+
+#define WORK_MT "impact.PolyWork"
+
+/* a 1-based index list {i, j, k, ...} at the top of the stack, into out (0-based) */
+static int read_face(lua_State *L, const char *what, int f, int nv, int *out, int cap)
+{
+    lua_Integer n = luaL_len(L, -1);
+    if (n < 3 || n > cap) {
+        imp_error(L, what, "faces[%d] must list from 3 to %d vertex indices, got %I", f, cap, (LUAI_UACINT)n);
+    }
+    for (lua_Integer k = 1; k <= n; k++) {
+        lua_geti(L, -1, k);
+        int ok;
+        lua_Integer i = lua_tointegerx(L, -1, &ok);
+        if (!ok || i < 1 || i > nv) {
+            imp_error(L, what, "faces[%d][%I] must be a vertex index from 1 to %d, got %s", f, (LUAI_UACINT)k, nv,
+                      imp_describe(L, -1));
+        }
+        out[k - 1] = (int)(i - 1);
+        lua_pop(L, 1);
+    }
+    return (int)n;
+}
+
+/* polyhedron{vertices = {{x, y, z}, ...}, faces = {{i, j, k, ...}, ...}, surfaces = {...}} or
+   polyhedron{points = {...}} (their convex hull) */
+static int l_polyhedron(lua_State *L)
+{
+    static const char *const keys[] = {"vertices", "faces", "surfaces", "points", NULL};
+    const char *what = "impact.shape3d.polyhedron";
+    luaL_checktype(L, 1, LUA_TTABLE);
+    imp_opt_check_keys(L, 1, what, keys);
+    int has_points = lua_getfield(L, 1, "points") != LUA_TNIL;
+    lua_pop(L, 1);
+    const char *vkey = has_points ? "points" : "vertices";
+    if (has_points) {
+        lua_getfield(L, 1, "vertices");
+        lua_getfield(L, 1, "faces");
+        if (!lua_isnil(L, -1) || !lua_isnil(L, -2)) {
+            imp_error(L, what, "give either 'points' (a convex hull) or 'vertices' and 'faces', not both");
+        }
+        lua_pop(L, 2);
+    }
+    if (lua_getfield(L, 1, vkey) != LUA_TTABLE) {
+        imp_error(L, what, "option '%s' must be an array of at least 4 points {x, y, z}, got %s", vkey,
+                  imp_describe(L, -1));
+    }
+    lua_Integer nv = luaL_len(L, -1);
+    if (nv < 4 || nv > 100000) {
+        imp_error(L, what, "option '%s' must hold from 4 to 100000 points, got %I", vkey, (LUAI_UACINT)nv);
+    }
+    double *v = lua_newuserdatauv(L, (size_t)nv * 3 * sizeof(double), 0); /* freed by the GC */
+    for (lua_Integer i = 0; i < nv; i++) {
+        lua_geti(L, -2, i + 1);
+        lua_pushfstring(L, "%s[%I]", vkey, (LUAI_UACINT)(i + 1));
+        imp_to_vector(L, -2, what, lua_tostring(L, -1), 3, v + 3 * i);
+        lua_pop(L, 2);
+    }
+    if (has_points) {
+        int st;
+        imp_shape *s = imp_shape3d_convex(v, (int)nv, 0.0, &st);
+        if (s == NULL && st == IMP_S3_EFLAT) {
+            imp_error(L, what, "the points span no volume (they are coincident, collinear or coplanar)");
+        } else if (s == NULL && st != IMP_S3_ENOMEM) {
+            imp_error(L, what, "the points must be finite");
+        }
+        if (s != NULL && imp_polyhedron_faces(s) == NULL) {
+            imp_shape_release(s);
+            s = NULL;
+        }
+        imp_lua_push_shape(L, s);
+        return 1;
+    }
+    if (lua_getfield(L, 1, "faces") != LUA_TTABLE) {
+        imp_error(L, what, "option 'faces' must be an array of faces {i, j, k, ...} (1-based vertex indices, "
+                           "counter-clockwise seen from outside), got %s",
+                  imp_describe(L, -1));
+    }
+    lua_Integer nf = luaL_len(L, -1);
+    if (nf < 4 || nf > 100000) {
+        imp_error(L, what, "option 'faces' must hold from 4 to 100000 faces, got %I", (LUAI_UACINT)nf);
+    }
+    lua_Integer total = 0;
+    for (lua_Integer f = 1; f <= nf; f++) {
+        if (lua_geti(L, -1, f) != LUA_TTABLE) {
+            imp_error(L, what, "faces[%I] must be an array of vertex indices, got %s", (LUAI_UACINT)f,
+                      imp_describe(L, -1));
+        }
+        total += luaL_len(L, -1);
+        lua_pop(L, 1);
+    }
+    if (total > 1000000) {
+        imp_error(L, what, "option 'faces' lists too many indices (%I)", (LUAI_UACINT)total);
+    }
+    int *sizes = lua_newuserdatauv(L, (size_t)nf * sizeof(int), 0);
+    int *idx = lua_newuserdatauv(L, (size_t)(total > 0 ? total : 1) * sizeof(int), 0);
+    int *surf = NULL;
+    int at = 0;
+    for (lua_Integer f = 1; f <= nf; f++) {
+        lua_geti(L, -3, f);
+        sizes[f - 1] = read_face(L, what, (int)f, (int)nv, idx + at, (int)(total - at));
+        at += sizes[f - 1];
+        lua_pop(L, 1);
+    }
+    if (lua_getfield(L, 1, "surfaces") != LUA_TNIL) {
+        if (!lua_istable(L, -1) || luaL_len(L, -1) != nf) {
+            imp_error(L, what, "option 'surfaces' must be an array of one integer id per face (%I), got %s",
+                      (LUAI_UACINT)nf, imp_describe(L, -1));
+        }
+        surf = lua_newuserdatauv(L, (size_t)nf * sizeof(int), 0);
+        for (lua_Integer f = 1; f <= nf; f++) {
+            lua_geti(L, -2, f);
+            int ok;
+            lua_Integer id = lua_tointegerx(L, -1, &ok);
+            if (!ok || id < -2147483647 || id > 2147483647) {
+                imp_error(L, what, "surfaces[%I] must be an integer, got %s", (LUAI_UACINT)f, imp_describe(L, -1));
+            }
+            surf[f - 1] = (int)id;
+            lua_pop(L, 1);
+        }
+    }
+    char msg[256];
+    int st;
+    imp_shape *s = imp_polyhedron_new(v, (int)nv, sizes, idx, (int)nf, surf, &st, msg, sizeof msg);
+    if (s == NULL && st == IMP_POLY_EBADARG) {
+        imp_error(L, what, "%s", msg);
+    }
+    imp_lua_push_shape(L, s);
+    return 1;
+}
+
+static imp_shape *check_poly(lua_State *L, int idx, const char *what, const char *name)
+{
+    imp_shape *s = imp_lua_test_shape(L, idx);
+    int nv, nf;
+    if (s == NULL || !imp_polytope_sizes(s, &nv, &nf)) {
+        imp_error(L, what,
+                  "%s must be a polyhedron (impact.shape3d.polyhedron, an unsmoothed convex hull or box), got %s",
+                  name, s != NULL ? s->cls->name : imp_describe(L, idx));
+    }
+    return s;
+}
+
+/* faces(shape) -> {{i, j, k, ...}, ...} (1-based vertex indices into parameters().vertices),
+   planes {{nx, ny, nz, d}, ...} in shape coordinates, surfaces {...} */
+static int l_faces(lua_State *L)
+{
+    const char *what = "impact.shape3d.faces";
+    imp_shape *s = check_poly(L, 1, what, "argument #1");
+    const imp_polyfaces *pf = imp_polyhedron_faces(s);
+    if (pf == NULL) {
+        return imp_error(L, what, "argument #1 is a box: its faces are -x, +x, -y, +y, -z, +z");
+    }
+    lua_createtable(L, pf->nface, 0);
+    lua_createtable(L, pf->nface, 0);
+    lua_createtable(L, pf->nface, 0);
+    for (int f = 0; f < pf->nface; f++) {
+        int n = pf->first[f + 1] - pf->first[f];
+        lua_createtable(L, n, 0);
+        for (int k = 0; k < n; k++) {
+            lua_pushinteger(L, pf->vidx[pf->first[f] + k] + 1);
+            lua_rawseti(L, -2, k + 1);
+        }
+        lua_rawseti(L, -4, f + 1);
+        imp_push_vector(L, pf->plane + 4 * f, 4);
+        lua_rawseti(L, -3, f + 1);
+        lua_pushinteger(L, pf->surface[f]);
+        lua_rawseti(L, -2, f + 1);
+    }
+    return 3;
+}
+
+static int work_gc(lua_State *L)
+{
+    imp_poly_work *w = luaL_checkudata(L, 1, WORK_MT);
+    imp_poly_work_free(w);
+    return 0;
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+/* intersection(a, pose_a, b, pose_b, {epsilon = }) -> table (see shape3d.lua) */
+static int l_intersection(lua_State *L)
+{
+    static const char *const keys[] = {"epsilon", NULL};
+    static const char *const names[] = {"contact", "separated", "rejected", "bad input", "out of memory"};
+    const char *what = "impact.shape3d.intersection";
+    imp_shape *a = check_poly(L, 1, what, "argument #1 (shape_a)");
+    imp_shape *b = check_poly(L, 3, what, "argument #3 (shape_b)");
+    double pa[7], pb[7];
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    imp_opt_pose(L, 2, what, 3, pa);
+    imp_opt_pose(L, 4, what, 3, pb);
+    double eps = 0.0;
+    if (!lua_isnoneornil(L, 5)) {
+        luaL_checktype(L, 5, LUA_TTABLE);
+        imp_opt_check_keys(L, 5, what, keys);
+        eps = imp_opt_number(L, 5, what, "epsilon", 0.0, IMP_POSITIVE, NULL);
+    }
+    lua_settop(L, 5);
+    imp_poly_work *w = lua_newuserdatauv(L, sizeof *w, 0);
+    w->d = NULL, w->i = NULL, w->dcap = w->icap = 0;
+    luaL_setmetatable(L, WORK_MT);
+    imp_poly_intersection s;
+    imp_poly_contact c;
+    int st = imp_polyhedra_contact(a, pa, b, pb, eps, w, &s, &c);
+    if (st == IMP_PC_ENOMEM) {
+        return luaL_error(L, "%s: out of memory", what);
+    }
+    lua_createtable(L, 0, 16);
+    lua_pushstring(L, names[st]);
+    lua_setfield(L, -2, "status");
+    lua_pushboolean(L, st == IMP_PC_CONTACT);
+    lua_setfield(L, -2, "contact");
+    set_num(L, "epsilon", s.eps);
+    set_num(L, "distance", s.distance);
+    if (s.status == IMP_PI_OK) {
+        set_num(L, "volume", s.volume);
+        imp_push_vector(L, s.centroid, 3);
+        lua_setfield(L, -2, "centroid");
+        lua_createtable(L, s.nvert, 0);
+        for (int i = 0; i < s.nvert; i++) {
+            imp_push_vector(L, s.vert + 3 * i, 3);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "vertices");
+        lua_createtable(L, s.npoly, 0);
+        for (int f = 0; f < s.npoly; f++) {
+            int n = s.poly_first[f + 1] - s.poly_first[f];
+            lua_createtable(L, n, 3);
+            for (int k = 0; k < n; k++) {
+                lua_pushinteger(L, s.poly_vidx[s.poly_first[f] + k] + 1);
+                lua_rawseti(L, -2, k + 1);
+            }
+            lua_pushstring(L, s.poly_body[f] == 0 ? "a" : "b");
+            lua_setfield(L, -2, "body");
+            const imp_poly_view *v = s.poly_body[f] == 0 ? &s.a : &s.b;
+            lua_pushinteger(L, v->surface[s.poly_face[f]]);
+            lua_setfield(L, -2, "surface");
+            set_num(L, "area", s.poly_area[f]);
+            lua_rawseti(L, -2, f + 1);
+        }
+        lua_setfield(L, -2, "faces");
+        lua_pushinteger(L, s.ntri);
+        lua_setfield(L, -2, "triangles");
+    }
+    if (st == IMP_PC_CONTACT) {
+        imp_push_vector(L, c.point, 3);
+        lua_setfield(L, -2, "point");
+        imp_push_vector(L, c.normal, 3);
+        lua_setfield(L, -2, "normal");
+        set_num(L, "area", c.area);
+        set_num(L, "gap", c.gap);
+        lua_createtable(L, 2, 0);
+        lua_pushinteger(L, c.surface_a);
+        lua_rawseti(L, -2, 1);
+        lua_pushinteger(L, c.surface_b);
+        lua_rawseti(L, -2, 2);
+        lua_setfield(L, -2, "surfaces");
+        lua_pushboolean(L, c.normal_fallback);
+        lua_setfield(L, -2, "normal_fallback");
+    }
+    return 1;
+}
+
+void imp_lua_open_polyhedron(lua_State *L)
+{
+    static const luaL_Reg fns[] = {{"shape3d_polyhedron", l_polyhedron},
+                                   {"shape3d_faces", l_faces},
+                                   {"shape3d_intersection", l_intersection},
+                                   {NULL, NULL}};
+    if (luaL_newmetatable(L, WORK_MT)) {
+        lua_pushcfunction(L, work_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_pop(L, 1);
+    luaL_setfuncs(L, fns, 0);
+}

@@ -1,0 +1,504 @@
+/* polytope_intersect.c: the intersection of two convex polyhedra through the hull of the duals
+   of their face planes (see polytope_intersect.h for the method and its tolerances). */
+#include "polytope_intersect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gjk.h"
+#include "hull3d.h"
+#include "polyhedron.h"
+#include "support3d.h"
+
+void imp_poly_work_free(imp_poly_work *w)
+{
+    free(w->d);
+    free(w->i);
+    w->d = NULL;
+    w->i = NULL;
+    w->dcap = w->icap = 0;
+}
+
+static int reserve(imp_poly_work *w, size_t nd, size_t ni)
+{
+    if (nd > w->dcap) {
+        double *d = realloc(w->d, nd * sizeof(double));
+        if (d == NULL) {
+            return 0;
+        }
+        w->d = d;
+        w->dcap = nd;
+    }
+    if (ni > w->icap) {
+        int *i = realloc(w->i, ni * sizeof(int));
+        if (i == NULL) {
+            return 0;
+        }
+        w->i = i;
+        w->icap = ni;
+    }
+    return 1;
+}
+
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* the planes of both bodies, in one list: A's first */
+typedef struct planes {
+    const double *pa, *pb;
+    int na, nb;
+} planes;
+
+static const double *plane_k(const planes *p, int k) { return k < p->na ? p->pa + 4 * k : p->pb + 4 * (k - p->na); }
+
+/* max over s in [0, smax] of g(s) = min_k (a_k - s b_k), a_k = d_k + eps - n_k.x, b_k = n_k.u:
+   a concave piecewise-linear function, walked exactly from s = 0 along its active line to the
+   next breakpoint while the slope is positive (O(m) per breakpoint, at most m of them).
+   Returns the maximiser (0 when no move helps). */
+static double line_search(const planes *p, double eps, const double *x, const double *u, double smax)
+{
+    int m = p->na + p->nb;
+    double s = 0.0;
+    for (int step = 0; step <= m; step++) {
+        /* the active line at s with the smallest slope -b (largest b) */
+        int cur = -1;
+        double gv = INFINITY, gb = 0.0;
+        for (int k = 0; k < m; k++) {
+            const double *pl = plane_k(p, k);
+            double bk = dot3(pl, u), v = pl[3] + eps - dot3(pl, x) - s * bk;
+            if (v < gv || (v == gv && bk > gb)) {
+                gv = v, gb = bk, cur = k;
+            }
+        }
+        if (cur < 0 || !(gb < 0.0)) {
+            return s; /* g does not rise to the right of s */
+        }
+        /* the first line j with a smaller slope (b_j > gb) that crosses below the active one */
+        double next = smax;
+        for (int k = 0; k < m; k++) {
+            const double *pl = plane_k(p, k);
+            double bk = dot3(pl, u);
+            if (bk > gb) {
+                double v = pl[3] + eps - dot3(pl, x) - s * bk; /* >= gv */
+                double t = s + (v - gv) / (bk - gb);
+                if (t < next) {
+                    next = t;
+                }
+            }
+        }
+        if (!(next > s)) {
+            return s;
+        }
+        s = next;
+        if (s >= smax) {
+            return smax;
+        }
+    }
+    return s;
+}
+
+static double fmin_planes(const planes *p, double eps, const double *x)
+{
+    double f = INFINITY;
+    for (int k = 0; k < p->na + p->nb; k++) {
+        const double *pl = plane_k(p, k);
+        f = fmin(f, pl[3] + eps - dot3(pl, x));
+    }
+    return f;
+}
+
+/* min over the faces of the distance of x inside them (< 0 outside) */
+static double minh_planes(const planes *p, const double *x) { return fmin_planes(p, 0.0, x); }
+
+static void push_inward(const planes *p, double eps, double scale, const double *ca, const double *cb, double *x)
+{
+    for (int round = 0; round < 2; round++) {
+        for (int dir = 0; dir < 4; dir++) {
+            double u[3], smax = 1.0;
+            if (dir < 3) {
+                for (int k = 0; k < 3; k++) {
+                    double t = dir == 0 ? ca[k] : (dir == 1 ? cb[k] : 0.5 * (ca[k] + cb[k]));
+                    u[k] = t - x[k];
+                }
+            } else { /* away from the nearest faces */
+                double f = fmin_planes(p, eps, x);
+                u[0] = u[1] = u[2] = 0.0;
+                for (int k = 0; k < p->na + p->nb; k++) {
+                    const double *pl = plane_k(p, k);
+                    if (pl[3] + eps - dot3(pl, x) <= f + 1e-9 * scale) {
+                        u[0] -= pl[0], u[1] -= pl[1], u[2] -= pl[2];
+                    }
+                }
+                double l = sqrt(dot3(u, u));
+                if (!(l > 0.0)) {
+                    continue;
+                }
+                u[0] /= l, u[1] /= l, u[2] /= l;
+                smax = scale;
+            }
+            double f0 = fmin_planes(p, eps, x);
+            double s = line_search(p, eps, x, u, smax);
+            double y[3] = {x[0] + s * u[0], x[1] + s * u[1], x[2] + s * u[2]};
+            if (fmin_planes(p, eps, y) > f0) {
+                memcpy(x, y, sizeof y);
+            }
+        }
+    }
+}
+
+static int uf_find(int *p, int i)
+{
+    while (p[i] != i) {
+        p[i] = p[p[i]];
+        i = p[i];
+    }
+    return i;
+}
+
+static int finish_status(imp_poly_intersection *out, int st)
+{
+    out->status = st;
+    return st;
+}
+
+int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
+                           double eps, imp_poly_work *w, imp_poly_intersection *out)
+{
+    memset(out, 0, sizeof *out);
+    int nva, nfa, nvb, nfb;
+    if (!imp_polytope_sizes(a, &nva, &nfa) || !imp_polytope_sizes(b, &nvb, &nfb)) {
+        return finish_status(out, IMP_PI_BADINPUT);
+    }
+    for (int k = 0; k < 7; k++) {
+        if (!isfinite(pose_a[k]) || !isfinite(pose_b[k])) {
+            return finish_status(out, IMP_PI_BADINPUT);
+        }
+    }
+    double scale = a->radius + b->radius;
+    if (!(eps > 0.0)) {
+        eps = 1e-6 * scale;
+    }
+    out->eps = eps;
+    out->scale = scale;
+    int m = nfa + nfb, tmax = 2 * m;
+    size_t nd = (size_t)3 * (nva + nvb) + (size_t)4 * m + (size_t)m + (size_t)3 * m + (size_t)3 * tmax +
+                (size_t)3 * tmax + (size_t)m;
+    /* surfaces, keep, hmap, inc, uf + vid, start, chain, body + face, vidx, tri, tri_poly, first */
+    size_t ni = (size_t)m + (size_t)m + (size_t)(m + 1) + (size_t)9 * tmax + (size_t)2 * tmax + (size_t)(m + 1) +
+                (size_t)3 * tmax + (size_t)2 * m + (size_t)3 * tmax + (size_t)9 * tmax + (size_t)3 * tmax +
+                (size_t)(m + 1);
+    if (!reserve(w, nd, ni)) {
+        return finish_status(out, IMP_PI_ENOMEM);
+    }
+    double *dp = w->d;
+    int *ip = w->i;
+    out->a.nv = nva, out->a.nf = nfa, out->b.nv = nvb, out->b.nf = nfb;
+    out->a.vert = dp, dp += 3 * nva;
+    out->b.vert = dp, dp += 3 * nvb;
+    out->a.plane = dp, dp += 4 * nfa;
+    out->b.plane = dp, dp += 4 * nfb;
+    double *h = dp;
+    dp += m;
+    double *y = dp;
+    dp += 3 * m;
+    double *xt = dp; /* dual vertex of each hull triangle (relative to the interior point) */
+    dp += 3 * tmax;
+    out->vert = dp, dp += 3 * tmax;
+    out->poly_area = dp, dp += m;
+    out->a.surface = ip, ip += nfa;
+    out->b.surface = ip, ip += nfb;
+    int *keep = ip; /* plane index of each dual point given to the hull */
+    ip += m;
+    int *hmap = ip; /* hull vertex -> plane index */
+    ip += m + 1;
+    int *inc = ip; /* per hull vertex: its (triangle, next, prev) entries */
+    ip += 9 * tmax;
+    int *uf = ip, *vid = ip + tmax;
+    ip += 2 * tmax;
+    int *start = ip; /* CSR offsets of inc */
+    ip += m + 1;
+    int *chain = ip; /* triangle cycle of one hull vertex */
+    ip += 3 * tmax;
+    out->poly_body = ip, ip += m;
+    out->poly_face = ip, ip += m;
+    out->poly_vidx = ip, ip += 3 * tmax;
+    out->tri = ip, ip += 9 * tmax; /* at most 3 T fan triangles */
+    out->tri_poly = ip, ip += 3 * tmax;
+    out->poly_first = ip;
+
+    imp_polytope_pose(a, pose_a, out->a.vert, out->a.plane, out->a.surface);
+    imp_polytope_pose(b, pose_b, out->b.vert, out->b.plane, out->b.surface);
+    memcpy(out->a.centroid, pose_a, 3 * sizeof(double));
+    memcpy(out->b.centroid, pose_b, 3 * sizeof(double));
+
+    /* 1. GJK */
+    imp_support3d sa, sb;
+    imp_support3d_init(&sa, a, pose_a);
+    imp_support3d_init(&sb, b, pose_b);
+    imp_mink3d mk = {&sa, &sb, 1};
+    imp_gjk_result g;
+    imp_gjk(&mk, 1e-11 * scale, 1e-12 * scale, 128, &g);
+    imp_v3_store(out->point_a, g.pa);
+    imp_v3_store(out->point_b, g.pb);
+    out->distance = g.status == IMP_GJK_OVERLAP ? 0.0 : g.distance;
+    if (out->distance > eps) {
+        return finish_status(out, IMP_PI_SEPARATED);
+    }
+    double x[3];
+    imp_v3_store(x, imp_v3_scale(imp_v3_add(g.pa, g.pb), 0.5));
+
+    /* 2. push inward */
+    planes pl = {out->a.plane, out->b.plane, nfa, nfb};
+    push_inward(&pl, eps, scale, out->a.centroid, out->b.centroid, x);
+    memcpy(out->interior, x, sizeof x);
+
+    imp_hull3d hull;
+    memset(&hull, 0, sizeof hull);
+    int st = IMP_PI_OK;
+    for (int pass = 0;; pass++) {
+        int swollen = 0;
+        /* 3. dual points; B's copies of A's planes dropped */
+        int ny = 0;
+        for (int k = 0; k < m; k++) {
+            const double *p = plane_k(&pl, k);
+            int dup = 0;
+            for (int i = 0; k >= nfa && i < nfa && !dup; i++) {
+                const double *q = out->a.plane + 4 * i;
+                dup = fabs(p[0] - q[0]) <= 1e-9 && fabs(p[1] - q[1]) <= 1e-9 && fabs(p[2] - q[2]) <= 1e-9 &&
+                      fabs(p[3] - q[3]) <= 1e-9 * scale;
+            }
+            if (dup) {
+                continue;
+            }
+            double hk = p[3] - dot3(p, x);
+            if (hk < eps) {
+                hk = eps;
+                swollen = 1;
+            }
+            h[k] = hk;
+            for (int c = 0; c < 3; c++) {
+                y[3 * ny + c] = p[c] / hk;
+            }
+            keep[ny++] = k;
+        }
+
+        /* 4. hull of the duals and its polar */
+        int hs = imp_hull3d_build(y, ny, &hull);
+        if (hs != IMP_HULL_OK) {
+            return finish_status(out, hs == IMP_HULL_ENOMEM ? IMP_PI_ENOMEM : IMP_PI_DEGENERATE);
+        }
+        st = IMP_PI_OK;
+        int nh = hull.nvert, nt = hull.ntri;
+        if (nh > m || nt > tmax) {
+            st = IMP_PI_DEGENERATE;
+            goto done;
+        }
+        for (int v = 0, j = 0; v < nh; v++, j++) { /* hull vertices keep the input order */
+            while (j < ny && memcmp(y + 3 * j, hull.vert + 3 * v, 3 * sizeof(double)) != 0) {
+                j++;
+            }
+            if (j == ny) {
+                st = IMP_PI_DEGENERATE;
+                goto done;
+            }
+            hmap[v] = keep[j];
+        }
+        double tolv = 1e-9 * scale;
+        for (int t = 0; t < nt; t++) {
+            const double *p0 = hull.vert + 3 * hull.tri[3 * t], *p1 = hull.vert + 3 * hull.tri[3 * t + 1],
+                         *p2 = hull.vert + 3 * hull.tri[3 * t + 2];
+            const double u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+            const double v[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+            double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+            double c = dot3(n, p0);
+            if (!(c > 0.0)) { /* the origin must be strictly inside the dual hull */
+                st = IMP_PI_DEGENERATE;
+                goto done;
+            }
+            for (int k = 0; k < 3; k++) {
+                xt[3 * t + k] = n[k] / c;
+            }
+            uf[t] = t;
+        }
+        /* incidence lists: for triangle (k, a, b) at hull vertex k, the entry (t, a, b) */
+        for (int v = 0; v <= nh; v++) {
+            start[v] = 0;
+        }
+        for (int t = 0; t < 3 * nt; t++) {
+            start[hull.tri[t] + 1]++;
+        }
+        for (int v = 0; v < nh; v++) {
+            start[v + 1] += start[v];
+        }
+        {
+            int *fill = chain; /* temporary cursor per vertex */
+            for (int v = 0; v < nh; v++) {
+                fill[v] = start[v];
+            }
+            for (int t = 0; t < nt; t++) {
+                for (int k = 0; k < 3; k++) {
+                    int v = hull.tri[3 * t + k], e = fill[v]++;
+                    inc[3 * e] = t;
+                    inc[3 * e + 1] = hull.tri[3 * t + (k + 1) % 3];
+                    inc[3 * e + 2] = hull.tri[3 * t + (k + 2) % 3];
+                }
+            }
+        }
+        /* order each vertex's triangles into a cycle (in place), merging coincident dual vertices */
+        for (int v = 0; v < nh; v++) {
+            int s0 = start[v], deg = start[v + 1] - s0;
+            for (int i = 0; i + 1 < deg; i++) {
+                int want = inc[3 * (s0 + i) + 2], found = -1;
+                for (int j = i + 1; j < deg && found < 0; j++) {
+                    if (inc[3 * (s0 + j) + 1] == want) {
+                        found = j;
+                    }
+                }
+                if (found < 0) {
+                    st = IMP_PI_DEGENERATE; /* an open fan: not a closed hull */
+                    goto done;
+                }
+                for (int c = 0; c < 3; c++) {
+                    int tmp = inc[3 * (s0 + i + 1) + c];
+                    inc[3 * (s0 + i + 1) + c] = inc[3 * (s0 + found) + c];
+                    inc[3 * (s0 + found) + c] = tmp;
+                }
+            }
+            for (int i = 0; i < deg; i++) {
+                int t1 = inc[3 * (s0 + i)], t2 = inc[3 * (s0 + (i + 1) % deg)];
+                double dx = xt[3 * t1] - xt[3 * t2], dy = xt[3 * t1 + 1] - xt[3 * t2 + 1],
+                       dz = xt[3 * t1 + 2] - xt[3 * t2 + 2];
+                if (sqrt(dx * dx + dy * dy + dz * dz) <= tolv) {
+                    int r1 = uf_find(uf, t1), r2 = uf_find(uf, t2);
+                    if (r1 != r2) {
+                        uf[r1 > r2 ? r1 : r2] = r1 < r2 ? r1 : r2;
+                    }
+                }
+            }
+        }
+        /* vertices: one per merged group, numbered by its smallest triangle */
+        int nv = 0;
+        for (int t = 0; t < nt; t++) {
+            int r = uf_find(uf, t);
+            if (r == t) {
+                vid[t] = nv;
+                for (int k = 0; k < 3; k++) {
+                    out->vert[3 * nv + k] = xt[3 * t + k] + x[k];
+                }
+                nv++;
+            } else {
+                vid[t] = vid[r];
+            }
+        }
+        out->nvert = nv;
+        /* faces: one per hull vertex, in hull-vertex order */
+        int np = 0, nidx = 0, ntri = 0;
+        double vol = 0.0, cen[3] = {0, 0, 0};
+        out->poly_first[0] = 0;
+        for (int v = 0; v < nh; v++) {
+            int s0 = start[v], deg = start[v + 1] - s0, n = 0;
+            int *dst = out->poly_vidx + nidx;
+            for (int i = 0; i < deg; i++) {
+                int id = vid[inc[3 * (s0 + i)]];
+                if (n == 0 || dst[n - 1] != id) {
+                    dst[n++] = id;
+                }
+            }
+            while (n > 1 && dst[n - 1] == dst[0]) {
+                n--;
+            }
+            if (n < 3) {
+                continue;
+            }
+            int k = hmap[v];
+            const double *pk = plane_k(&pl, k);
+            /* orient counter-clockwise about the face's outward normal */
+            double nw[3] = {0, 0, 0};
+            for (int i = 0; i < n; i++) {
+                const double *p = out->vert + 3 * dst[i], *q = out->vert + 3 * dst[(i + 1) % n];
+                nw[0] += (p[1] - q[1]) * (p[2] + q[2]);
+                nw[1] += (p[2] - q[2]) * (p[0] + q[0]);
+                nw[2] += (p[0] - q[0]) * (p[1] + q[1]);
+            }
+            if (dot3(nw, pk) < 0.0) {
+                for (int i = 0, j = n - 1; i < j; i++, j--) {
+                    int tmp = dst[i];
+                    dst[i] = dst[j];
+                    dst[j] = tmp;
+                }
+            }
+            out->poly_body[np] = k < nfa ? 0 : 1;
+            out->poly_face[np] = k < nfa ? k : k - nfa;
+            out->poly_area[np] = 0.5 * fabs(dot3(nw, pk));
+            for (int i = 1; i + 1 < n; i++) {
+                int *tr = out->tri + 3 * ntri;
+                tr[0] = dst[0], tr[1] = dst[i], tr[2] = dst[i + 1];
+                out->tri_poly[ntri++] = np;
+                /* signed tetrahedron from the interior point */
+                double p0[3], p1[3], p2[3];
+                for (int c = 0; c < 3; c++) {
+                    p0[c] = out->vert[3 * tr[0] + c] - x[c];
+                    p1[c] = out->vert[3 * tr[1] + c] - x[c];
+                    p2[c] = out->vert[3 * tr[2] + c] - x[c];
+                }
+                double cr[3] = {p1[1] * p2[2] - p1[2] * p2[1], p1[2] * p2[0] - p1[0] * p2[2],
+                                p1[0] * p2[1] - p1[1] * p2[0]};
+                double tv = dot3(p0, cr) / 6.0;
+                vol += tv;
+                for (int c = 0; c < 3; c++) {
+                    cen[c] += tv * (p0[c] + p1[c] + p2[c]) / 4.0;
+                }
+            }
+            nidx += n;
+            out->poly_first[++np] = nidx;
+        }
+        out->npoly = np;
+        out->ntri = ntri;
+        out->volume = vol;
+        for (int c = 0; c < 3; c++) {
+            out->centroid[c] = vol > 0.0 ? x[c] + cen[c] / vol : x[c];
+        }
+        /* 5. sanity: enough triangles, finite, inside the box of both bodies (inflated by 2 eps) */
+        if (ntri < 4 || !(vol > 0.0) || !isfinite(vol)) {
+            st = IMP_PI_DEGENERATE;
+            goto done;
+        }
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int body = 0; body < 2; body++) { /* Solfec's box: around both bodies */
+            const imp_poly_view *pv = body == 0 ? &out->a : &out->b;
+            for (int i = 0; i < pv->nv; i++) {
+                for (int c = 0; c < 3; c++) {
+                    lo[c] = fmin(lo[c], pv->vert[3 * i + c]);
+                    hi[c] = fmax(hi[c], pv->vert[3 * i + c]);
+                }
+            }
+        }
+        double slack = 2.0 * eps + 1e-9 * scale;
+        for (int i = 0; i < nv; i++) {
+            for (int c = 0; c < 3; c++) {
+                double q = out->vert[3 * i + c];
+                if (!(q >= lo[c] - slack && q <= hi[c] + slack)) {
+                    st = IMP_PI_DEGENERATE;
+                    goto done;
+                }
+            }
+        }
+        /* Planes swollen at x (x within eps of a face: GJK points lie on the boundary and the
+           push can stall at a vertex) inflate the result by up to eps; when the centroid of
+           this first answer is deeper, the intersection is recomputed from it. */
+        if (pass == 0 && swollen && minh_planes(&pl, out->centroid) > eps) {
+            imp_hull3d_free(&hull);
+            memcpy(x, out->centroid, sizeof x);
+            memcpy(out->interior, x, sizeof x);
+            continue;
+        }
+        break;
+    }
+done:
+    imp_hull3d_free(&hull);
+    if (st != IMP_PI_OK) {
+        out->nvert = out->npoly = out->ntri = 0;
+        out->volume = 0.0;
+    }
+    return finish_status(out, st);
+}

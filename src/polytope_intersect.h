@@ -1,0 +1,86 @@
+/* polytope_intersect.h: the volumetric intersection of two posed convex polyhedra by polar
+   duality (Muller and Preparata, "Finding the intersection of two convex polyhedra", Theoret.
+   Comput. Sci. 7, 1978; as in Solfec's cvi.c, see /work/shared/reference/solfec.md section 2).
+
+   1. GJK on the two vertex sets: separated by more than eps -> no intersection. Otherwise the
+      common point (the midpoint of the witness points: within eps of both solids).
+   2. The point is pushed inward: exact line searches of the concave function
+      f(x) = min over all faces of (d_k + eps - n_k.x) along the directions towards the two
+      centroids, their midpoint and minus the sum of the nearest faces' normals (two rounds).
+   3. The face planes are moved so that the point is the origin: h_k = d_k - n_k.x, floored at
+      eps (Solfec's swelling: bodies touching within eps give a slab 2 eps thick), and dualised to
+      y_k = n_k / h_k. When some plane was swollen and the centroid of the result lies deeper
+      than eps inside both, the whole is recomputed once from that centroid (GJK points lie on
+      the boundary and the push can stall at a vertex of the intersection). A face of B whose plane equals one of A's (normals within 1e-9, offsets
+      within 1e-9 of the length scale: same-orientation coplanar faces) is dropped before the
+      hull, so such ties go to A deterministically.
+   4. The hull of the y_k (hull3d.c, quickhull; a point within 1e-10 of the dual extent of a hull
+      face counts as on it: this is the stated tolerance of the topology); each hull triangle
+      with plane m.y = c gives the intersection vertex m/c, each hull vertex one face (the cycle
+      of triangles around it). Neighbouring hull triangles whose dual vertices agree within
+      1e-9 of the length scale are one vertex (more than three planes through a point).
+   5. Sanity checks (Solfec's): every vertex within 2 eps of the box around both bodies (this
+      catches blow-ups from dual facets through the origin), at least 4 triangles, all finite.
+   Faces are fan-triangulated from their first vertex and tagged with the body (0 = A, 1 = B)
+   and the face index in that body. Cost: O(m log m) expected for m = the two face counts
+   (the hull), plus O(nv) for GJK. The arrays live in the caller's imp_poly_work (grown when
+   needed, reused across queries); hull3d allocates internally. */
+#ifndef IMPACT_POLYTOPE_INTERSECT_H
+#define IMPACT_POLYTOPE_INTERSECT_H
+
+#include <stddef.h>
+
+#include "shape.h"
+
+enum {
+    IMP_PI_OK = 0,         /* an intersection (touching within eps gives a thin slab) */
+    IMP_PI_SEPARATED = 1,  /* GJK distance > eps: no intersection */
+    IMP_PI_DEGENERATE = 2, /* the dual hull or a sanity check failed: no valid intersection */
+    IMP_PI_BADINPUT = 3,   /* a shape is not a polyhedron (polyhedron.h), or a pose is not finite */
+    IMP_PI_ENOMEM = 4
+};
+
+/* Scratch space reused across queries; zero-initialise, free with imp_poly_work_free. */
+typedef struct imp_poly_work {
+    double *d;
+    int *i;
+    size_t dcap, icap;
+} imp_poly_work;
+void imp_poly_work_free(imp_poly_work *w);
+
+typedef struct imp_poly_view { /* a posed polyhedron (world) */
+    int nv, nf;
+    double *vert, *plane; /* 3 per vertex; 4 per face (unit n, d: n.x <= d inside) */
+    int *surface;
+    double centroid[3];
+} imp_poly_view;
+
+typedef struct imp_poly_intersection {
+    int status;
+    double eps;          /* the geometric epsilon used */
+    double scale;        /* the length scale: the sum of the bounding radii */
+    double distance;     /* the GJK distance (0 when overlapping) */
+    double point_a[3], point_b[3]; /* GJK witness points */
+    double interior[3];  /* the interior point (the dual origin) */
+    double volume, centroid[3];
+    imp_poly_view a, b;  /* the posed inputs */
+    /* the intersection (valid until the next query with the same work) */
+    int nvert;
+    double *vert;        /* world, 3 per vertex */
+    int npoly;
+    int *poly_first;     /* npoly + 1 offsets into poly_vidx */
+    int *poly_vidx;      /* counter-clockwise seen from outside */
+    int *poly_body;      /* 0: on a face of A, 1: on a face of B */
+    int *poly_face;      /* the face index in that body */
+    double *poly_area;
+    int ntri;
+    int *tri;            /* 3 vertex indices per triangle (fans of the polygons) */
+    int *tri_poly;       /* the polygon of each triangle */
+} imp_poly_intersection;
+
+/* The intersection of the posed polyhedra a and b; eps <= 0 means the default 1e-6 * scale.
+   Returns out->status. */
+int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
+                           double eps, imp_poly_work *w, imp_poly_intersection *out);
+
+#endif
