@@ -139,7 +139,8 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
         d->inter_cap = cap;
     }
     /* a wall is always the first of a wall/sphere pair; spheres in index order */
-    if (d->kind[b] == IMP_DEM_WALL || (d->kind[a] == d->kind[b] && b < a)) {
+    int kind_a = d->kind[a], kind_b = d->kind[b];
+    if (kind_b == IMP_DEM_WALL || (kind_a == kind_b && a > b)) {
         int t = a;
         a = b;
         b = t;
