@@ -25,7 +25,7 @@ describe("world options", function()
       err_of(impact.world2d, { gravity = { 0, 0, 1 } }))
     assert.matches("impact.world2d: option 'gravity' must be an array of 2 finite numbers, "
       .. "element 2 is nan", err_of(impact.world2d, { gravity = { 0, 0 / 0 } }))
-    assert.matches('impact.world2d: option \'strategy\' must be one of "none", "compliant", '
+    assert.matches('impact.world2d: option \'strategy\' must be one of "none", "compliant", "dem", '
       .. 'got "impulse"',
       err_of(impact.world2d, { strategy = "impulse" }))
     assert.matches('option \'method\' must be one of "euler", "modified_euler", "rk4", "rkf45", '

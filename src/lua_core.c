@@ -2,6 +2,7 @@
    Each binding file contributes its functions through an imp_lua_open_* hook. */
 #include <gsl/gsl_errno.h>
 
+#include "lua_dem.h"
 #include "lua_world.h"
 
 LUAMOD_API int luaopen_impact_core(lua_State *L);
@@ -18,6 +19,7 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_spring(L);
     imp_lua_open_material(L);
     imp_lua_open_lcp(L);
+    imp_lua_open_dem(L);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

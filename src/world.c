@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dem.h"
 #include "ode_gsl.h"
 #include "quat.h"
 
 const char *const imp_integrator_names[] = {"euler", "modified_euler", "rk4", "rkf45", "rkck",
                                             "rk8pd", "msbdf", NULL};
-const char *const imp_strategy_names[] = {"none", "compliant", NULL};
+const char *const imp_strategy_names[] = {"none", "compliant", "dem", NULL};
 
 imp_world_def imp_world_default_def(int dim)
 {
@@ -147,6 +148,7 @@ void imp_world_free(imp_world *w)
     }
     imp_ode_free(w->ode);
     imp_compliant_free(w->compliant);
+    imp_dem_free(w->dem);
     imp_materials_free(&w->materials);
     free(w->events);
     free(w->bodies);

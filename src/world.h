@@ -40,6 +40,7 @@ extern const char *const imp_integrator_names[]; /* indexed by imp_integrator_ki
 typedef enum imp_strategy {
     IMP_STRATEGY_NONE = 0,   /* bodies pass through each other */
     IMP_STRATEGY_COMPLIANT,  /* elastic-dissipative contact forces, events located (compliant.h) */
+    IMP_STRATEGY_DEM,        /* 3D discrete elements, leapfrog + Cundall damping (dem.h) */
     IMP_STRATEGY_COUNT
 } imp_strategy;
 
@@ -143,6 +144,7 @@ typedef struct imp_world {
     unsigned bodies_version; /* changes when bodies are added or removed */
     imp_material_table materials;
     imp_compliant *compliant;  /* the compliant strategy's state, NULL until used */
+    struct imp_dem *dem;       /* the dem strategy's state (dem.h), NULL until used */
     imp_event *events;       /* what happened during the last step */
     int nevents, event_capacity;
     /* scratch, sized with capacity: no allocation inside a step */

@@ -8,6 +8,7 @@
 #include "ode_gsl.h"
 #include "quat.h"
 #include "world.h"
+#include "dem.h"
 
 static void rhs(void *ctx, double t, const double *y, double *dydt)
 {
@@ -122,6 +123,9 @@ static int adaptive(imp_integrator_kind k) { return k >= IMP_RKF45; }
 
 imp_status imp_world_step(imp_world *w)
 {
+    if (w->def.strategy == IMP_STRATEGY_DEM) {  /* its own explicit integrator (dem.h) */
+        return imp_dem_world_step(w);
+    }
     double start = now_seconds();
     size_t n = state_size(w);
     double t0 = w->time;

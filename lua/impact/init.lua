@@ -5,6 +5,7 @@
 ---   impact.recorder{w, every =, columns =}     recorded series and CSV
 ---   impact.material, impact.contact_pair      the compliant strategy's materials
 ---   impact.lcp.solve(A, b, opts)              the contact LCP solver on its own
+---   impact.dem.*                              Yade-style engines of the dem strategy
 local core = require("impact.core")
 local world = require("impact.world")
 local materials = require("impact.material")
@@ -21,6 +22,7 @@ local impact = {
   material = materials.material,
   contact_pair = materials.contact_pair,
   lcp = require("impact.lcp"),
+  dem = require("impact.dem"),
 }
 
 return impact

@@ -1,0 +1,357 @@
+--- impact.dem: Yade-style experiments on 3D worlds of strategy "dem".
+---
+---   local dem = impact.dem
+---   local w = impact.world3d { strategy = "dem", gravity = {0, 0, -9.81} }
+---   w:set_engines {
+---     dem.force_resetter(),
+---     dem.collider { verlet_distance = -0.5 },           -- < 0: that factor of the smallest radius
+---     dem.interaction_loop { geometry = {"sphere_sphere", "wall_sphere"},
+---                            physics = { dem.frict { young = 1e7, ks_ratio = 0.3,
+---                                                    friction_angle = 0.5 } },
+---                            law = {"cundall_strack"} },
+---     dem.newton { damping = 0.2 },
+---     dem.every { iterations = 100, fn = function(w) ... end },
+---   }
+---   w.dt = 0.5 * w:p_wave_dt()
+---   w:run { steps = 20000 }
+---
+--- The engine list is data: engines are tables whose fields (damping, verlet_distance, dead,
+--- ...) may be changed between steps; a Lua function (or a table with a run method) is an
+--- engine too and may sit anywhere in the list. The per-interaction work is in C
+--- (src/dem_*.c). Without an engine list a dem world steps the default list in C (Yade's
+--- defaults: damping 0.2, verlet distance -0.5, young 1e9, ks_ratio 0.25, friction angle 0.5).
+---
+--- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
+--- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause().
+local core = require("impact.core")
+local world = require("impact.world")
+
+local World = core.World
+local c_step = World._step
+
+local dem = {}
+
+local Engine = {}
+Engine.__index = Engine
+
+local function shown(v)
+  if type(v) == "string" then return string.format("%q", v) end
+  return tostring(v)
+end
+
+local function check_keys(what, opts, accepted)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then
+    error(string.format("%s: options must be a table, got %s", what, type(opts)), 3)
+  end
+  for k in pairs(opts) do
+    if not accepted[k] then
+      local names = {}
+      for name in pairs(accepted) do names[#names + 1] = name end
+      table.sort(names)
+      error(string.format("%s: unknown option %s (accepted: %s)", what, shown(k),
+        table.concat(names, ", ")), 3)
+    end
+  end
+  return opts
+end
+
+local function number(what, opts, key, default, lo, hi)
+  local v = opts[key]
+  if v == nil then return default end
+  if type(v) ~= "number" or v ~= v or (lo and v < lo) or (hi and v > hi)
+      or v == math.huge or v == -math.huge then
+    error(string.format("%s: option '%s' must be a finite number%s, got %s", what, key,
+      (lo and hi) and string.format(" in [%g, %g]", lo, hi) or (lo and " >= " .. lo or ""),
+      shown(v)), 3)
+  end
+  return v
+end
+
+local function callable(f)
+  if type(f) == "function" then return true end
+  local mt = getmetatable(f)
+  return type(mt) == "table" and mt.__call ~= nil
+end
+
+local function engine(kind, label)
+  if label ~= nil and type(label) ~= "string" then
+    error(string.format("impact.dem.%s: option 'label' must be a string, got %s", kind,
+      shown(label)), 3)
+  end
+  return setmetatable({ kind = kind, label = label, dead = false }, Engine)
+end
+
+--- dem.force_resetter{label}: zeroes the forces and torques (Yade's ForceResetter).
+function dem.force_resetter(opts)
+  opts = check_keys("impact.dem.force_resetter", opts, { label = true })
+  return engine("force_resetter", opts.label)
+end
+
+--- dem.collider{verlet_distance = -0.5, interaction_radius = 1, label}: the sweep-and-prune
+--- collider (Yade's InsertionSortCollider). Boxes are grown by the verlet distance (m; a
+--- negative value is that factor of the smallest radius) so the sweep runs only when a body
+--- moved that far; interaction_radius > 1 grows spheres' boxes by that factor (distant
+--- interactions; use the same factor in the interaction loop).
+function dem.collider(opts)
+  local what = "impact.dem.collider"
+  opts = check_keys(what, opts, { verlet_distance = true, interaction_radius = true, label = true })
+  local e = engine("collider", opts.label)
+  e.verlet_distance = number(what, opts, "verlet_distance", -0.5)
+  e.interaction_radius = number(what, opts, "interaction_radius", 1, 1)
+  return e
+end
+
+--- dem.frict{young = 1e9, ks_ratio = 0.25, friction_angle = 0.5}: the frictional physics
+--- functor (Yade's Ip2_FrictMat_FrictMat_FrictPhys): kn = 2 E1 R1 E2 R2 / (E1 R1 + E2 R2),
+--- ks = ks_ratio kn, mu = tan(friction_angle). A body with a material (impact.material) uses
+--- the material's E; `young` is for bodies without one.
+function dem.frict(opts)
+  local what = "impact.dem.frict"
+  opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true })
+  return { functor = "frict", young = number(what, opts, "young", 1e9, 0),
+           ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
+           friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
+           poisson = 0.3 }
+end
+
+--- dem.mindlin{young = 1e9, poisson = 0.3, friction_angle = 0.5}: Hertz-Mindlin physics
+--- (Yade's Ip2_FrictMat_FrictMat_MindlinPhys without viscous damping).
+function dem.mindlin(opts)
+  local what = "impact.dem.mindlin"
+  opts = check_keys(what, opts, { young = true, poisson = true, friction_angle = true })
+  return { functor = "mindlin", young = number(what, opts, "young", 1e9, 0),
+           poisson = number(what, opts, "poisson", 0.3, 0, 0.5),
+           friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
+           ks_ratio = 0 }
+end
+
+local geometry_bits = { sphere_sphere = 1, wall_sphere = 2 }
+local laws = { cundall_strack = { law = 0, physics = "frict" },
+               hertz_mindlin = { law = 1, physics = "mindlin" } }
+
+local function name_list(what, key, v, accepted)
+  if type(v) ~= "table" then
+    error(string.format("%s: option '%s' must be a list, got %s", what, key, type(v)), 4)
+  end
+  for _, name in ipairs(v) do
+    if type(name) ~= "string" or not accepted[name] then
+      local names = {}
+      for k in pairs(accepted) do names[#names + 1] = k end
+      table.sort(names)
+      error(string.format("%s: option '%s': unknown functor %s (accepted: %s)", what, key,
+        shown(name), table.concat(names, ", ")), 4)
+    end
+  end
+  return v
+end
+
+--- dem.interaction_loop{geometry = {"sphere_sphere", "wall_sphere"}, physics = {dem.frict{}},
+--- law = {"cundall_strack"}, never_erase = false, label}: per interaction, the geometry
+--- functor of its shape pair, the physics functor once when it becomes real, then the law
+--- (Yade's InteractionLoop). Laws: "cundall_strack" (with dem.frict or "frict") and
+--- "hertz_mindlin" (with dem.mindlin or "mindlin"). never_erase keeps separated contacts
+--- with zero force instead of requesting their erase.
+function dem.interaction_loop(opts)
+  local what = "impact.dem.interaction_loop"
+  opts = check_keys(what, opts, { geometry = true, physics = true, law = true,
+                                  never_erase = true, label = true, interaction_radius = true })
+  local e = engine("interaction_loop", opts.label)
+  local geometry = name_list(what, "geometry", opts.geometry or { "sphere_sphere", "wall_sphere" },
+    geometry_bits)
+  local law = name_list(what, "law", opts.law or { "cundall_strack" }, laws)
+  if #law ~= 1 then
+    error(what .. ": option 'law' must name exactly one law (spheres and walls share one "
+      .. "geometry type)", 2)
+  end
+  local physics = opts.physics or { laws[law[1]].physics }
+  if type(physics) ~= "table" or #physics ~= 1 then
+    error(what .. ": option 'physics' must be a list of one functor", 2)
+  end
+  local p = physics[1]
+  if p == "frict" then p = dem.frict() elseif p == "mindlin" then p = dem.mindlin() end
+  if type(p) ~= "table" or (p.functor ~= "frict" and p.functor ~= "mindlin") then
+    error(string.format("%s: option 'physics': unknown functor %s (accepted: \"frict\", "
+      .. "\"mindlin\", dem.frict{...}, dem.mindlin{...})", what, shown(p)), 2)
+  end
+  if p.functor ~= laws[law[1]].physics then
+    error(string.format("%s: the law %q needs the %q physics, got %q", what, law[1],
+      laws[law[1]].physics, p.functor), 2)
+  end
+  e.geometry, e.law, e.physics = geometry, law, p
+  e.never_erase = opts.never_erase and true or false
+  e.interaction_radius = number(what, opts, "interaction_radius", 1, 1)
+  return e
+end
+
+--- dem.newton{damping = 0.2, label}: the leapfrog integrator with gravity (the world's) and
+--- Cundall's numerical damping (Yade's NewtonIntegrator); 0 <= damping < 1.
+function dem.newton(opts)
+  local what = "impact.dem.newton"
+  opts = check_keys(what, opts, { damping = true, label = true })
+  local e = engine("newton", opts.label)
+  local d = number(what, opts, "damping", 0.2, 0, 1)
+  if d >= 1 then error(what .. ": option 'damping' must be below 1, got " .. d, 2) end
+  e.damping = d
+  return e
+end
+
+--- dem.every{iterations = N | time = dt | wall = s, fn = function(w) end, label}: calls fn
+--- when N iterations, dt of simulated time or s seconds of wall time passed since its last
+--- call (Yade's PeriodicEngine: first call after one period).
+function dem.every(opts)
+  local what = "impact.dem.every"
+  opts = check_keys(what, opts, { iterations = true, time = true, wall = true, fn = true,
+                                  label = true })
+  local e = engine("every", opts.label)
+  local given = 0
+  for _, k in ipairs({ "iterations", "time", "wall" }) do
+    if opts[k] ~= nil then given = given + 1 end
+  end
+  if given ~= 1 then error(what .. ": give exactly one of iterations, time, wall", 2) end
+  if opts.iterations ~= nil and (math.type(opts.iterations) ~= "integer" or opts.iterations < 1) then
+    error(what .. ": option 'iterations' must be an integer >= 1, got " .. shown(opts.iterations), 2)
+  end
+  e.iterations = opts.iterations
+  e.time = opts.time and number(what, opts, "time", nil, 0)
+  e.wall = opts.wall and number(what, opts, "wall", nil, 0)
+  if not callable(opts.fn) then
+    error(what .. ": option 'fn' must be a function, got " .. type(opts.fn), 2)
+  end
+  e.fn = opts.fn
+  return e
+end
+
+--- dem.default_engines{damping = 0.2, verlet_distance = -0.5, young = 1e9, ks_ratio = 0.25,
+--- friction_angle = 0.5}: Yade's usual list for spheres and walls with the linear law.
+function dem.default_engines(opts)
+  local what = "impact.dem.default_engines"
+  opts = check_keys(what, opts, { damping = true, verlet_distance = true, young = true,
+                                  ks_ratio = true, friction_angle = true })
+  return {
+    dem.force_resetter(),
+    dem.collider { verlet_distance = opts.verlet_distance },
+    dem.interaction_loop { physics = { dem.frict { young = opts.young, ks_ratio = opts.ks_ratio,
+                                                   friction_angle = opts.friction_angle } } },
+    dem.newton { damping = opts.damping },
+  }
+end
+
+local function configure(w, e)
+  local bits = 0
+  for _, g in ipairs(e.geometry) do bits = bits | geometry_bits[g] end
+  local p = e.physics
+  core.dem_configure(w, bits, laws[e.law[1]].law, p.young, p.ks_ratio, p.friction_angle,
+    p.poisson, e.never_erase)
+end
+
+local runners = {
+  force_resetter = function(_, w) core.dem_reset_forces(w) end,
+  collider = function(e, w) core.dem_collide(w, e.verlet_distance, e.interaction_radius) end,
+  interaction_loop = function(e, w)
+    configure(w, e)
+    core.dem_interaction_loop(w)
+  end,
+  newton = function(e, w) core.dem_newton(w, e.damping) end,
+  every = function(e, w)
+    local due
+    if e.iterations then
+      local it = w.steps
+      e._last = e._last or it - (it % e.iterations)
+      due = it - e._last >= e.iterations
+      if due then e._last = it end
+    elseif e.time then
+      local t = w.time
+      e._last = e._last or t
+      due = t - e._last >= e.time
+      if due then e._last = t end
+    else
+      local t = core.dem_wall_clock()
+      e._last = e._last or t
+      due = t - e._last >= e.wall
+      if due then e._last = t end
+    end
+    if due then e.fn(w) end
+  end,
+  lua = function(e, w) e.fn(w) end,
+}
+
+--- e:run(w): runs the engine once (the stepper calls it; user code rarely needs to).
+function Engine:run(w) return runners[self.kind](self, w) end
+
+-- engines_of[w]: the world's engine list; paused[w]: w:pause() was called during a step
+local engines_of = setmetatable({}, { __mode = "k" })
+local paused = setmetatable({}, { __mode = "k" })
+
+local function as_engine(i, e)
+  if getmetatable(e) == Engine then return e end
+  if callable(e) then
+    local wrapped = engine("lua")
+    wrapped.fn = e
+    return wrapped
+  end
+  if type(e) == "table" and callable(e.run) then return e end
+  error(string.format("World:set_engines: entry %d must be an engine (impact.dem.*), a function "
+    .. "or a table with a run method, got %s", i, type(e)), 3)
+end
+
+local function step(w, n)
+  local list = engines_of[w]
+  if not list or w.strategy ~= "dem" then return c_step(w, n) end
+  paused[w] = nil
+  local sync, finish = core.dem_sync, core.dem_finish_step
+  for _ = 1, n do
+    sync(w)
+    for i = 1, #list do
+      local e = list[i]
+      if not e.dead then e:run(w) end
+    end
+    finish(w)
+    if paused[w] then
+      paused[w] = nil
+      break
+    end
+  end
+end
+
+--- w:set_engines(list): the engines run in order at every step of w (nil: back to the
+--- default list in C). Returns the list (entries that were functions wrapped as engines).
+function World:set_engines(list)
+  if list == nil then
+    engines_of[self] = nil
+    world.steppers[self] = nil
+    return nil
+  end
+  if type(list) ~= "table" then
+    error("World:set_engines: the engine list must be a table, got " .. type(list), 2)
+  end
+  if self.strategy ~= "dem" then
+    error(string.format("World:set_engines: the world's strategy is %q, not \"dem\"",
+      self.strategy), 2)
+  end
+  local out = {}
+  for i, e in ipairs(list) do
+    out[i] = as_engine(i, e)
+    if out[i].kind == "interaction_loop" then configure(self, out[i]) end
+  end
+  core.dem_sync(self)
+  engines_of[self] = out
+  world.steppers[self] = step
+  return out
+end
+
+--- w:engines(): the engine list (nil when the default list runs).
+function World:engines() return engines_of[self] end
+
+--- w:engine(label): the engine with that label, or nil.
+function World:engine(label)
+  for _, e in ipairs(engines_of[self] or {}) do
+    if e.label == label then return e end
+  end
+  return nil
+end
+
+--- w:pause(): from an engine, stops the current w:step(n) / w:run after this step.
+function World:pause() paused[self] = true end
+
+return dem

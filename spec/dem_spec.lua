@@ -1,0 +1,330 @@
+-- The dem strategy and its engine list against physics: closed forms for collisions, rest,
+-- rolling and sliding; the energy balance of a deposition; the interaction lifecycle.
+local impact = require("impact")
+local dem = impact.dem
+
+local rho, E = 2600, 1e7
+
+local function sphere_mass(r) return 4 / 3 * math.pi * r ^ 3 * rho end
+
+local function new_world(gravity)
+  return impact.world3d { strategy = "dem", gravity = gravity or { 0, 0, -9.81 } }
+end
+
+local function add_sphere(w, r, pos, vel)
+  return w:add_body { shape = impact.shape3d.sphere { radius = r }, density = rho,
+                      position = pos, velocity = vel or { 0, 0, 0 } }
+end
+
+local function add_wall(w, normal, pos)
+  return w:add_body { shape = impact.shape3d.wall { normal = normal }, fixed = true,
+                      position = pos or { 0, 0, 0 } }
+end
+
+local function engines(opts)
+  opts = opts or {}
+  return {
+    dem.force_resetter(),
+    dem.collider { verlet_distance = opts.verlet_distance, interaction_radius = opts.radius },
+    dem.interaction_loop { physics = { opts.physics or dem.frict { young = E, ks_ratio = 0.3,
+                                                                   friction_angle = 0.5 } },
+                           law = { opts.law or "cundall_strack" },
+                           never_erase = opts.never_erase, interaction_radius = opts.radius },
+    dem.newton { damping = opts.damping or 0, label = "newton" },
+  }
+end
+
+-- two equal spheres approaching at 1 m/s (yade.md scenario B); returns e, contact time, max
+-- overlap
+local function head_on(opts, dt_factor)
+  local R = 0.01
+  local w = new_world { 0, 0, 0 }
+  local b1 = add_sphere(w, R, { -(R + 0.0005), 0, 0 }, { 0.5, 0, 0 })
+  local b2 = add_sphere(w, R, { R + 0.0005, 0, 0 }, { -0.5, 0, 0 })
+  w:set_engines(engines(opts))
+  w.dt = dt_factor * w:p_wave_dt()
+  local steps, dmax = 0, 0
+  for _ = 1, 100000 do
+    w:step()
+    local un = 2 * R - (b2.position[1] - b1.position[1])
+    if un > 0 then
+      steps = steps + 1
+      dmax = math.max(dmax, un)
+    elseif steps > 0 then
+      break
+    end
+  end
+  return (b2.velocity[1] - b1.velocity[1]) / 1.0, steps * w.dt, dmax, w.dt
+end
+
+describe("dem strategy", function()
+  local R = 0.01
+  local ms = sphere_mass(R) / 2
+  local kn = E * R
+
+  it("free fall follows the damped leapfrog exactly (yade.md A: a = -(1 - d) g)", function()
+    local w = new_world()
+    local b = add_sphere(w, 0.01, { 0, 0, 1 })
+    w:set_engines(engines { damping = 0.2 })
+    w.dt = 1e-4
+    w:step(500)
+    local a = -0.8 * 9.81
+    assert.near(1 + a * w.dt ^ 2 * 500 * 501 / 2, b.position[3], 1e-12)
+    assert.near(a * w.dt * 500, b.velocity[3], 1e-12)
+  end)
+
+  it("head-on linear collisions rebound with e = sqrt((1-d)/(1+d)) over pi/omega", function()
+    for _, d in ipairs { 0, 0.2, 0.5 } do
+      local e, tc, dmax, dt = head_on({ damping = d }, 0.01)
+      local e_th = math.sqrt((1 - d) / (1 + d))
+      local tc_th = math.pi / 2 * math.sqrt(ms / kn) * (1 / math.sqrt(1 + d) + 1 / math.sqrt(1 - d))
+      assert.near(e_th, e, { rel = 2e-3 })
+      assert.near(tc_th, tc, 1.01 * dt)
+      assert.near(math.sqrt(ms / (kn * (1 + d))), dmax, { rel = 2e-3 })
+    end
+  end)
+
+  it("Hertz-Mindlin head-on: e = 1 and Hertz's maximum overlap and contact time", function()
+    local nu = 0.3
+    local estar = E / (2 * (1 - nu * nu))
+    local kno = 4 / 3 * estar * math.sqrt(R / 2)
+    local e, tc, dmax, dt = head_on({ physics = dem.mindlin { young = E, poisson = nu },
+                                      law = "hertz_mindlin" }, 0.01)
+    local dmax_th = (5 * ms * 1 ^ 2 / (4 * kno)) ^ 0.4
+    assert.near(1, e, 1e-3)
+    assert.near(dmax_th, dmax, { rel = 1e-3 })
+    assert.near(2.9432 * dmax_th / 1, tc, 1.01 * dt + 1e-4 * tc)
+  end)
+
+  it("a sphere resting on a wall overlaps by m g / kn (kn = E r)", function()
+    local w = new_world()
+    add_wall(w, { 0, 0, 1 })
+    local b = add_sphere(w, R, { 0.1, 0.2, R })
+    w:set_engines(engines { damping = 0.3 })
+    w.dt = 0.3 * w:p_wave_dt()
+    w:run { steps = 20000 }
+    local overlap = R - b.position[3]
+    assert.near(sphere_mass(R) * 9.81 / kn, overlap, { rel = 1e-4 })
+    local list = w:interactions()
+    assert.equal(1, #list)
+    assert.near(overlap, list[1].overlap, 1e-15)
+    assert.near({ 0, 0, sphere_mass(R) * 9.81 }, list[1].normal_force, { rel = 1e-4 })
+  end)
+
+  -- On a slope of angle t with friction mu, a sphere rolls without slipping (a = 5/7 g sin t)
+  -- while tan t < 7/2 mu, and slides (a = g (sin t - mu cos t)) above. The slope is the
+  -- floor under tilted gravity.
+  local function slope(theta, mu)
+    local g = 9.81
+    local w = new_world { g * math.sin(theta), 0, -g * math.cos(theta) }
+    add_wall(w, { 0, 0, 1 })
+    local rest = sphere_mass(R) * g * math.cos(theta) / kn
+    local b = add_sphere(w, R, { 0, 0, R - rest })
+    w:set_engines(engines { physics = dem.frict { young = E, ks_ratio = 0.3,
+                                                  friction_angle = math.atan(mu) } })
+    w.dt = 0.05 * w:p_wave_dt()
+    local T = 0.1
+    w:run { until_time = T }
+    return b.position[1], 0.5 * T * T, b.angular_velocity[2] * R, b.velocity[1], w.time
+  end
+
+  it("on a slope a sphere rolls without slipping below tan t = 7/2 mu", function()
+    local theta, mu = 0.4, 0.5  -- tan 0.4 = 0.42 < 1.75
+    local x, half_t2, spin_speed, v = slope(theta, mu)
+    assert.near(5 / 7 * 9.81 * math.sin(theta) * half_t2, x, { rel = 5e-3 })
+    assert.near(v, spin_speed, { rel = 5e-3 })  -- rolling: v = w r
+  end)
+
+  it("on a steeper slope it slides: a = g (sin t - mu cos t)", function()
+    local theta, mu = 1.2, 0.2  -- tan 1.2 = 2.57 > 0.7
+    local x, half_t2, spin_speed, v = slope(theta, mu)
+    assert.near(9.81 * (math.sin(theta) - mu * math.cos(theta)) * half_t2, x, { rel = 5e-3 })
+    assert.is_true(spin_speed < 0.9 * v)  -- slipping
+    -- the friction torque spins it up: w r = 5/2 mu g cos t * t
+    assert.near(2.5 * mu * 9.81 * math.cos(theta) * 0.1, spin_speed, { rel = 5e-3 })
+  end)
+
+  -- a small version of the gravity deposition of yade.md (scenario A)
+  local function deposition(nx, ny, nz, damping)
+    local D = 0.026
+    local w = new_world()
+    local LX, LY = nx * D, ny * D
+    add_wall(w, { 0, 0, 1 }, { 0, 0, 0 })
+    add_wall(w, { 1, 0, 0 }, { 0, 0, 0 })
+    add_wall(w, { -1, 0, 0 }, { LX, 0, 0 })
+    add_wall(w, { 0, 1, 0 }, { 0, 0, 0 })
+    add_wall(w, { 0, -1, 0 }, { 0, LY, 0 })
+    local spheres = {}
+    for i = 0, nx * ny * nz - 1 do
+      local ix, iy, iz = i % nx, (i // nx) % ny, i // (nx * ny)
+      local r = 0.008 + 0.004 * ((i * 37) % 101) / 100.0
+      local jx = 0.0008 * (((i * 53) % 17) - 8) / 8.0
+      local jy = 0.0008 * (((i * 71) % 19) - 9) / 9.0
+      spheres[#spheres + 1] = add_sphere(w, r, { (ix + 0.5) * D + jx, (iy + 0.5) * D + jy,
+                                                 (iz + 1.0) * D })
+    end
+    w:set_engines(engines { damping = damping, verlet_distance = -0.5 })
+    w.dt = 0.5 * w:p_wave_dt()
+    return w, spheres
+  end
+
+  it("in a deposition the work of gravity = kinetic + elastic + dissipated energy", function()
+    local w = deposition(4, 4, 4, 0.2)
+    local checked = 0
+    w:run { steps = 8000, every = 1000 * w.dt, fn = function()
+      local e = w:dem_energy()
+      local sum = e.kinetic + e.elastic + e.damping + e.plastic
+      if e.gravity_work > 0 then
+        assert.near(e.gravity_work, sum, { rel = 0.01 })
+        checked = checked + 1
+      end
+    end }
+    local e = w:dem_energy()
+    assert.is_true(e.plastic > 0 and e.damping > 0)
+    assert.is_true(w:dem_stats().real > 64)
+    assert.is_true(checked >= 8)
+  end)
+
+  it("a settled packing's unbalanced-force ratio falls below 0.01", function()
+    local w = deposition(4, 4, 3, 0.4)
+    local list = w:engines()
+    local stopped_at
+    list[#list + 1] = dem.every { iterations = 500, fn = function(s)
+      local u = s:unbalanced_force()
+      if u == u and u < 0.01 and s.steps > 5000 then
+        stopped_at = s.steps
+        s:pause()
+      end
+    end }
+    w:set_engines(list)
+    w:run { steps = 60000 }
+    assert.is_not_nil(stopped_at)
+    assert.equal(stopped_at + 1, w.steps)  -- paused after the step it ran in
+    assert.is_true(w:unbalanced_force() < 0.01)
+    local e = w:dem_energy()
+    assert.is_true(e.kinetic < 1e-3 * e.gravity_work)  -- at rest, compared with what it fell
+  end)
+end)
+
+describe("dem engine list and interaction lifecycle", function()
+  it("keeps potential interactions while boxes overlap and erases them after", function()
+    local w = new_world { 0, 0, 0 }
+    local a = add_sphere(w, 0.01, { 0, 0, 0 })
+    local b = add_sphere(w, 0.01, { 0.0203, 0, 0 }, { -0.3, 0, 0 })
+    w:set_engines(engines { verlet_distance = 0.001 })
+    w.dt = 1e-5
+    w:step()
+    local all = w:interactions { all = true }
+    assert.equal(1, #all)
+    assert.is_false(all[1].real)
+    assert.equal(0, #w:interactions())  -- real ones by default
+    local seen_real, seen_potential_after = false, false
+    for _ = 1, 3000 do
+      w:step()
+      local l = w:interactions { all = true }
+      if #l == 1 and l[1].real then
+        seen_real = true
+        assert.equal(a, l[1].body1)
+        assert.equal(b, l[1].body2)
+        assert.is_true(l[1].overlap >= 0)
+      elseif seen_real and #l == 1 then
+        seen_potential_after = true
+      end
+      if seen_real and #l == 0 then break end
+    end
+    assert.is_true(seen_real and seen_potential_after)
+    assert.equal(0, #w:interactions { all = true })
+    assert.is_true(b.velocity[1] > 0)
+  end)
+
+  it("makes distant interactions with an interaction-radius factor > 1", function()
+    local w = new_world { 0, 0, 0 }
+    add_sphere(w, 0.01, { 0, 0, 0 })
+    add_sphere(w, 0.01, { 0.024, 0, 0 })  -- gap 4 mm < (1.5 - 1) * 0.02
+    w:set_engines(engines { radius = 1.5, never_erase = true })
+    w.dt = 1e-5
+    w:step()
+    local l = w:interactions()
+    assert.equal(1, #l)
+    assert.near(-0.004, l[1].overlap, 1e-12)
+    assert.near({ 0, 0, 0 }, l[1].normal_force, 0)
+    -- without never_erase the law requests the erase: potential again
+    local w2 = new_world { 0, 0, 0 }
+    add_sphere(w2, 0.01, { 0, 0, 0 })
+    add_sphere(w2, 0.01, { 0.024, 0, 0 })
+    w2:set_engines(engines { radius = 1.5 })
+    w2.dt = 1e-5
+    w2:step()
+    assert.equal(0, #w2:interactions())
+    assert.equal(1, #w2:interactions { all = true })
+  end)
+
+  it("runs Lua engines where they stand and 'every' runners by iterations and time", function()
+    local w = new_world()
+    local b = add_sphere(w, 0.01, { 0, 0, 1 })
+    local seen = {}
+    local list = engines { damping = 0 }
+    table.insert(list, 1, function(s) seen[#seen + 1] = { s.steps, b.position[3] } end)
+    list[#list + 1] = dem.every { iterations = 3, fn = function(s) seen.every = (seen.every or 0) + 1
+                                                                    seen.last = s.steps end }
+    list[#list + 1] = dem.every { time = 0.0025, fn = function() seen.timed = (seen.timed or 0) + 1 end }
+    w:set_engines(list)
+    w.dt = 1e-3
+    w:step(10)
+    assert.equal(10, #seen)
+    assert.equal(0, seen[1][1])
+    assert.equal(1, seen[1][2])          -- placed first: the state before the step
+    assert.equal(3, seen.every)          -- at iterations 3, 6, 9
+    assert.equal(9, seen.last)
+    assert.equal(3, seen.timed)          -- time from 0 to 0.009 at step starts
+    w:engine("newton").dead = true       -- engines are data
+    local z = b.position[3]
+    w:step(2)
+    assert.equal(z, b.position[3])
+  end)
+
+  it("keeps the world's bodies consistent both ways", function()
+    local w = new_world()
+    local b = add_sphere(w, 0.01, { 0, 0, 1 })
+    w:set_engines(engines())
+    w.dt = 1e-3
+    w:step(10)
+    b.position = { 0, 0, 2 }
+    b.velocity = { 0, 0, 0 }
+    w:step(1)
+    assert.near(2 - 9.81 * 1e-6, b.position[3], 1e-12)
+    -- the default list in C agrees with the same list in Lua
+    local w1, w2 = new_world(), new_world()
+    for _, s in ipairs { w1, w2 } do
+      add_wall(s, { 0, 0, 1 })
+      add_sphere(s, 0.01, { 0, 0, 0.02 }, { 0.1, 0, -0.5 })
+      add_sphere(s, 0.01, { 0.005, 0.001, 0.045 })
+      s.dt = 5e-5
+    end
+    w2:set_engines(dem.default_engines())
+    w1:step(3000)
+    w2:step(3000)
+    assert.equal(w1:state_hash(), w2:state_hash())
+  end)
+
+  it("rejects what it cannot do with clear errors", function()
+    local w = new_world()
+    w:add_body { shape = impact.shape3d.box { size = { 1, 1, 1 } }, density = 1 }
+    assert.has_error(function() w:step() end)
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    assert.matches("only spheres and walls", err)
+    assert.matches("impact.dem.newton: option 'damping' must be a finite number in %[0, 1%]",
+      select(2, pcall(dem.newton, { damping = 2 })))
+    assert.matches("unknown option \"verlet\"", select(2, pcall(dem.collider, { verlet = 1 })))
+    assert.matches("unknown functor \"box_sphere\"",
+      select(2, pcall(dem.interaction_loop, { geometry = { "box_sphere" } })))
+    assert.matches("needs the \"mindlin\" physics",
+      select(2, pcall(dem.interaction_loop, { law = { "hertz_mindlin" }, physics = { "frict" } })))
+    local w2 = impact.world3d {}
+    assert.matches("not \"dem\"", select(2, pcall(w2.set_engines, w2, {})))
+    local w3 = impact.world2d { strategy = "dem" }
+    w3:add_body { shape = impact.shape2d.ball { radius = 1 }, density = 1 }
+    assert.matches("needs a 3D world", select(2, pcall(w3.step, w3)))
+  end)
+end)

@@ -1,0 +1,491 @@
+/* dem.c: the dem strategy's state: particles as flat arrays fed from the world's bodies, the
+   interaction container (dense array + open-addressing map keyed by the unordered pair), and
+   the scene-wide queries (P-wave time step, unbalanced force, energies). */
+#include "dem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quat.h"
+#include "scalar.h"
+#include "shape3d.h"
+#include "world.h"
+
+imp_dem_params imp_dem_default_params(void)
+{
+    imp_dem_params p;
+    memset(&p, 0, sizeof p);
+    p.damping = 0.2;
+    p.verlet = -0.5;
+    p.interaction_radius = 1.0;
+    p.geometry = IMP_DEM_GEOM_SPHERE_SPHERE | IMP_DEM_GEOM_WALL_SPHERE;
+    p.law = IMP_DEM_LAW_LINEAR;
+    p.never_erase = 0;
+    p.young = 1e9;          /* Yade's FrictMat defaults */
+    p.ks_ratio = 0.25;
+    p.friction_angle = 0.5;
+    p.poisson = 0.3;
+    return p;
+}
+
+imp_dem *imp_dem_new(void)
+{
+    imp_dem *d = calloc(1, sizeof *d);
+    if (d != NULL) {
+        d->p = imp_dem_default_params();
+    }
+    return d;
+}
+
+static void free_particles(imp_dem *d)
+{
+    free(d->slot);
+    free(d->kind);
+    free(d->fixed);
+    free(d->pos);
+    free(d->vel);
+    free(d->angvel);
+    free(d->quat);
+    free(d->force);
+    free(d->torque);
+    free(d->radius);
+    free(d->wall_n);
+    free(d->inv_mass);
+    free(d->inv_inertia);
+    free(d->mass);
+    free(d->young);
+    free(d->lo);
+    free(d->hi);
+}
+
+void imp_dem_free(imp_dem *d)
+{
+    if (d == NULL) {
+        return;
+    }
+    free_particles(d);
+    free(d->slot_to_particle);
+    free(d->inter);
+    free(d->map);
+    imp_bp3d_free(d->bp);
+    free(d);
+}
+
+/* ---- the interaction map ------------------------------------------------------------------ */
+
+static size_t pair_hash(int a, int b)
+{
+    unsigned lo = (unsigned)(a < b ? a : b), hi = (unsigned)(a < b ? b : a);
+    unsigned long long k = ((unsigned long long)lo << 32) | hi;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k;
+}
+
+static int same_pair(const imp_dem_inter *I, int a, int b)
+{
+    return (I->a == a && I->b == b) || (I->a == b && I->b == a);
+}
+
+/* the map slot holding the pair, or the empty slot where it would go */
+static size_t map_probe(const imp_dem *d, int a, int b)
+{
+    size_t mask = (size_t)d->map_cap - 1, h = pair_hash(a, b) & mask;
+    while (d->map[h] != 0 && !same_pair(&d->inter[d->map[h] - 1], a, b)) {
+        h = (h + 1) & mask;
+    }
+    return h;
+}
+
+static int map_grow(imp_dem *d)
+{
+    int cap = d->map_cap ? 2 * d->map_cap : 1024;
+    int *m = calloc((size_t)cap, sizeof *m);
+    if (m == NULL) {
+        return -1;
+    }
+    free(d->map);
+    d->map = m;
+    d->map_cap = cap;
+    for (int i = 0; i < d->ninter; i++) {
+        d->map[map_probe(d, d->inter[i].a, d->inter[i].b)] = i + 1;
+    }
+    return 0;
+}
+
+int imp_dem_find(const imp_dem *d, int a, int b)
+{
+    if (d->map_cap == 0) {
+        return -1;
+    }
+    return d->map[map_probe(d, a, b)] - 1;
+}
+
+int imp_dem_add_potential(imp_dem *d, int a, int b)
+{
+    if (2 * (d->ninter + 1) > d->map_cap && map_grow(d) != 0) {
+        return -1;
+    }
+    if (d->ninter == d->inter_cap) {
+        int cap = d->inter_cap ? 2 * d->inter_cap : 1024;
+        imp_dem_inter *p = realloc(d->inter, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        d->inter = p;
+        d->inter_cap = cap;
+    }
+    /* a wall is always the first of a wall/sphere pair; spheres in index order */
+    int kind_a = d->kind[a], kind_b = d->kind[b];
+    if (kind_b == IMP_DEM_WALL || (kind_a == kind_b && a > b)) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    imp_dem_inter *I = &d->inter[d->ninter];
+    memset(I, 0, sizeof *I);
+    I->a = a;
+    I->b = b;
+    d->map[map_probe(d, a, b)] = ++d->ninter;
+    return d->ninter - 1;
+}
+
+/* removes map slot h, shifting back the entries of its probe run (linear probing deletion) */
+static void map_delete(imp_dem *d, size_t h)
+{
+    size_t mask = (size_t)d->map_cap - 1;
+    d->map[h] = 0;
+    for (size_t j = (h + 1) & mask; d->map[j] != 0; j = (j + 1) & mask) {
+        const imp_dem_inter *I = &d->inter[d->map[j] - 1];
+        size_t home = pair_hash(I->a, I->b) & mask;
+        /* the entry at j may move to h when h lies cyclically in [home, j) */
+        if (((j - home) & mask) >= ((j - h) & mask)) {
+            d->map[h] = d->map[j];
+            d->map[j] = 0;
+            h = j;
+        }
+    }
+}
+
+void imp_dem_erase(imp_dem *d, int index)
+{
+    imp_dem_inter *I = &d->inter[index];
+    map_delete(d, map_probe(d, I->a, I->b));
+    int last = d->ninter - 1;
+    if (index != last) {
+        d->inter[index] = d->inter[last];
+        d->map[map_probe(d, d->inter[index].a, d->inter[index].b)] = index + 1;
+    }
+    d->ninter--;
+}
+
+void imp_dem_request_erase(imp_dem *d, int index)
+{
+    imp_dem_inter *I = &d->inter[index];
+    I->real = 0;
+    I->pending = 1;
+    I->un = 0.0;
+    I->fn = 0.0;
+    I->kn = I->ks = I->mu = 0.0;
+    I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
+}
+
+/* ---- particles from the world ------------------------------------------------------------- */
+
+#define GROW(ptr, count)                                                   \
+    do {                                                                   \
+        void *np_ = realloc((ptr), (size_t)(count) * sizeof *(ptr));       \
+        if (np_ == NULL) {                                                 \
+            return -1;                                                     \
+        }                                                                  \
+        (ptr) = np_;                                                       \
+    } while (0)
+
+static int reserve_particles(imp_dem *d, int n)
+{
+    if (n <= d->cap) {
+        return 0;
+    }
+    int cap = n < 16 ? 16 : n;
+    GROW(d->slot, cap);
+    GROW(d->kind, cap);
+    GROW(d->fixed, cap);
+    GROW(d->pos, 3 * cap);
+    GROW(d->vel, 3 * cap);
+    GROW(d->angvel, 3 * cap);
+    GROW(d->quat, 4 * cap);
+    GROW(d->force, 3 * cap);
+    GROW(d->torque, 3 * cap);
+    GROW(d->radius, cap);
+    GROW(d->wall_n, 3 * cap);
+    GROW(d->inv_mass, cap);
+    GROW(d->inv_inertia, cap);
+    GROW(d->mass, cap);
+    GROW(d->young, cap);
+    GROW(d->lo, 3 * cap);
+    GROW(d->hi, 3 * cap);
+    d->cap = cap;
+    return 0;
+}
+
+static imp_status sync_error(imp_world *w, imp_status st, const char *msg, int slot)
+{
+    snprintf(w->error, sizeof w->error, "dem strategy: %s (body #%d)", msg, slot);
+    w->nerror_bodies = 0;
+    if (slot > 0) {
+        w->error_bodies[w->nerror_bodies++] = slot;
+    }
+    return st;
+}
+
+/* the wall's outward normal in the world frame */
+static void wall_normal(const imp_convex3d *c, const double *q, double out[3])
+{
+    imp_vec3 n = imp_q_rotate(imp_q(q[0], q[1], q[2], q[3]),
+                              imp_v3(c->core[0], c->core[1], c->core[2]));
+    out[0] = n.x, out[1] = n.y, out[2] = n.z;
+}
+
+/* Rebuilds the particles from the world's bodies, keeping the interactions of bodies that
+   remain (renumbered). O(nslots + interactions). */
+static imp_status rebuild(imp_world *w, imp_dem *d)
+{
+    int count = 0;
+    for (int s = 1; s < w->nslots; s++) {
+        count += w->bodies[s].active;
+    }
+    int *old_slot = NULL;
+    if (d->built && d->n > 0) {
+        old_slot = malloc((size_t)d->n * sizeof *old_slot);
+        if (old_slot == NULL) {
+            return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
+        }
+        memcpy(old_slot, d->slot, (size_t)d->n * sizeof *old_slot);
+    }
+    int *map = realloc(d->slot_to_particle, (size_t)w->nslots * sizeof *map);
+    if (reserve_particles(d, count) != 0 || map == NULL) {
+        free(old_slot);
+        if (map != NULL) {
+            d->slot_to_particle = map;
+        }
+        return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
+    }
+    d->slot_to_particle = map;
+    d->nslot_map = w->nslots;
+    int i = 0;
+    for (int s = 0; s < w->nslots; s++) {
+        map[s] = -1;
+        const imp_body *b = &w->bodies[s];
+        if (s == 0 || !b->active) {
+            continue;
+        }
+        const imp_convex3d *c = b->shape != NULL ? imp_shape3d_data(b->shape) : NULL;
+        if (c == NULL || (c->kind != IMP_S3_SPHERE && c->kind != IMP_S3_WALL)) {
+            free(old_slot);
+            return sync_error(w, IMP_ERR_INVALID, "only spheres and walls take part (use "
+                              "impact.shape3d.sphere or impact.shape3d.wall)", s);
+        }
+        if (c->kind == IMP_S3_WALL && !b->fixed) {
+            free(old_slot);
+            return sync_error(w, IMP_ERR_INVALID, "a wall must be fixed", s);
+        }
+        map[s] = i;
+        d->slot[i] = s;
+        d->kind[i] = c->kind == IMP_S3_WALL ? IMP_DEM_WALL : IMP_DEM_SPHERE;
+        d->fixed[i] = (unsigned char)(b->fixed != 0);
+        d->radius[i] = c->kind == IMP_S3_SPHERE ? c->params[0] : 0.0;
+        d->mass[i] = b->mass;
+        d->inv_mass[i] = b->inv_mass;
+        /* a sphere's inertia is isotropic: one number */
+        d->inv_inertia[i] = b->fixed ? 0.0 : 1.0 / b->inertia.m[0][0];
+        d->young[i] = b->material >= 0 ? w->materials.items[b->material].E : d->p.young;
+        i++;
+    }
+    d->n = count;
+    /* keep the interactions between bodies that remain, renumbered */
+    int kept = 0;
+    if (old_slot != NULL) {
+        for (int k = 0; k < d->ninter; k++) {
+            imp_dem_inter I = d->inter[k];
+            int sa = old_slot[I.a], sb = old_slot[I.b];
+            int na = sa < w->nslots ? map[sa] : -1, nb = sb < w->nslots ? map[sb] : -1;
+            if (na >= 0 && nb >= 0) {
+                I.a = na;
+                I.b = nb;
+                d->inter[kept++] = I;
+            }
+        }
+    }
+    free(old_slot);
+    d->ninter = kept;
+    if (d->map_cap > 0) {
+        memset(d->map, 0, (size_t)d->map_cap * sizeof *d->map);
+        for (int k = 0; k < kept; k++) {
+            d->map[map_probe(d, d->inter[k].a, d->inter[k].b)] = k + 1;
+        }
+    }
+    imp_bp3d_free(d->bp);  /* a fresh sweep: its begin events meet the kept interactions */
+    d->bp = NULL;
+    d->bodies_version = w->bodies_version;
+    d->built = 1;
+    return IMP_OK;
+}
+
+/* positions, orientations and velocities from the world's state vector */
+static void load(imp_world *w, imp_dem *d)
+{
+    for (int i = 0; i < d->n; i++) {
+        const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+        for (int k = 0; k < 3; k++) {
+            d->pos[3 * i + k] = y[k];
+            d->vel[3 * i + k] = y[IMP_VEL_3D + k];
+            d->angvel[3 * i + k] = y[IMP_VEL_3D + 3 + k];
+        }
+        for (int k = 0; k < 4; k++) {
+            d->quat[4 * i + k] = y[3 + k];
+        }
+        if (d->kind[i] == IMP_DEM_WALL) {
+            const imp_convex3d *c = imp_shape3d_data(w->bodies[d->slot[i]].shape);
+            wall_normal(c, d->quat + 4 * i, d->wall_n + 3 * i);
+        }
+    }
+}
+
+void imp_dem_store(imp_world *w)
+{
+    imp_dem *d = w->dem;
+    for (int i = 0; i < d->n; i++) {
+        if (d->fixed[i]) {
+            continue;
+        }
+        size_t o = (size_t)d->slot[i] * IMP_STRIDE_3D;
+        double *y = w->y + o, *ye = w->y_end + o;
+        for (int k = 0; k < 3; k++) {
+            y[k] = d->pos[3 * i + k];
+            y[IMP_VEL_3D + k] = d->vel[3 * i + k];
+            y[IMP_VEL_3D + 3 + k] = d->angvel[3 * i + k];
+        }
+        for (int k = 0; k < 4; k++) {
+            y[3 + k] = d->quat[4 * i + k];
+        }
+        memcpy(ye, y, IMP_STRIDE_3D * sizeof *y);
+    }
+}
+
+imp_status imp_dem_sync(imp_world *w)
+{
+    if (w->def.dim != 3) {
+        return sync_error(w, IMP_ERR_INVALID, "the dem strategy needs a 3D world", 0);
+    }
+    if (w->dem == NULL && (w->dem = imp_dem_new()) == NULL) {
+        return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
+    }
+    imp_dem *d = w->dem;
+    int fresh = 0;
+    if (!d->built || d->bodies_version != w->bodies_version) {
+        imp_status st = rebuild(w, d);
+        if (st != IMP_OK) {
+            d->built = 0;
+            return st;
+        }
+        fresh = 1;
+    }
+    /* reload when the state vector was edited since the last store (or after a rebuild);
+       O(n) comparison, cheap next to the interaction loop */
+    size_t n = (size_t)w->nslots * IMP_STRIDE_3D;
+    if (fresh || memcmp(w->y, w->y_end, n * sizeof *w->y) != 0) {
+        load(w, d);
+        memcpy(w->y_end, w->y, n * sizeof *w->y);
+    }
+    return IMP_OK;
+}
+
+/* ---- queries ------------------------------------------------------------------------------ */
+
+double imp_dem_p_wave_dt(const imp_dem *d)
+{
+    double best = INFINITY;
+    for (int i = 0; i < d->n; i++) {
+        if (d->kind[i] != IMP_DEM_SPHERE) {
+            continue;
+        }
+        double r = d->radius[i];
+        double rho = d->mass[i] / (4.0 / 3.0 * IMP_PI * r * r * r);
+        double dt = r / sqrt(d->young[i] / rho);
+        best = dt < best ? dt : best;
+    }
+    return isfinite(best) ? best : 0.0;
+}
+
+int imp_dem_real_count(const imp_dem *d)
+{
+    int c = 0;
+    for (int k = 0; k < d->ninter; k++) {
+        c += d->inter[k].real;
+    }
+    return c;
+}
+
+double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3])
+{
+    double sum_body = 0.0, sum_contact = 0.0;
+    int nb = 0, nc = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->fixed[i]) {
+            continue;
+        }
+        double f[3];
+        for (int k = 0; k < 3; k++) {
+            f[k] = d->force[3 * i + k] + d->mass[i] * gravity[k];
+        }
+        sum_body += sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        nb++;
+    }
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        if (!I->real) {
+            continue;
+        }
+        double f[3];
+        for (int j = 0; j < 3; j++) {
+            f[j] = I->fn * I->n[j] + I->fs[j];
+        }
+        sum_contact += sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        nc++;
+    }
+    if (nb == 0 || nc == 0 || !(sum_contact > 0.0)) {
+        return NAN;
+    }
+    return (sum_body / nb) / (sum_contact / nc);
+}
+
+imp_dem_energy imp_dem_energy_now(const imp_dem *d)
+{
+    imp_dem_energy e = d->energy;
+    e.kinetic = 0.0;
+    e.elastic = 0.0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->fixed[i]) {
+            continue;
+        }
+        const double *v = d->vel + 3 * i, *om = d->angvel + 3 * i;
+        e.kinetic += 0.5 * d->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        e.kinetic += 0.5 / d->inv_inertia[i] * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
+    }
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        if (!I->real || I->un <= 0.0) {
+            continue;
+        }
+        double fs2 = I->fs[0] * I->fs[0] + I->fs[1] * I->fs[1] + I->fs[2] * I->fs[2];
+        /* linear: kn un^2 / 2 = fn un / 2; Hertz: int kn u^1.5 du = 2/5 fn un */
+        e.elastic += (d->p.law == IMP_DEM_LAW_HERTZ ? 0.4 : 0.5) * I->fn * I->un;
+        if (I->ks > 0.0) {
+            e.elastic += 0.5 * fs2 / I->ks;
+        }
+    }
+    return e;
+}

@@ -1,0 +1,154 @@
+/* dem.h: the dem strategy of a 3D world: Yade-style discrete elements (spheres against
+   spheres and infinite walls) stepped by an explicit leapfrog with Cundall's numerical damping.
+
+   The world keeps its bodies; the dem state keeps flat copies of what the hot loops need
+   (positions, velocities, forces, radii, masses: structure of arrays, particle index = rank of
+   the body's slot among active bodies) and the interactions. It is rebuilt when bodies are
+   added or removed, reloaded from the world's state vector when that was edited from outside,
+   and written back after each integration, so reading bodies between steps sees the truth.
+
+   One step = the engines, in order (Yade's O.engines):
+     imp_dem_reset_forces   ForceResetter
+     imp_dem_collide        InsertionSortCollider (impact's sweep-and-prune, broadphase3d.h)
+     imp_dem_interactions   InteractionLoop: geometry, physics and law functors per interaction
+     imp_dem_newton         NewtonIntegrator (leapfrog, gravity, Cundall damping)
+     imp_dem_finish_step    time += dt, iteration += 1
+   imp_dem_world_step runs that default list (the Lua front can run its own list instead).
+
+   Interaction lifecycle (Yade, "Sanitizing contact logic", seed 001):
+     potential: created by the collider when the (enlarged) boxes of two particles begin to
+                overlap; no geometry, no physics.
+     real:      the geometry functor found the shapes within reach (overlap > -(f-1)(r1+r2) for
+                an interaction-radius factor f >= 1); the physics functor then set kn, ks, mu
+                once; from then on the geometry is updated every step.
+     erase:     the law requests it (linear law: overlap < 0): the interaction is reset to
+                potential (history lost) and marked pending; the collider's next run erases the
+                pending ones whose boxes no longer overlap and keeps the others potential. The
+                collider never erases a real interaction. */
+#ifndef IMPACT_DEM_H
+#define IMPACT_DEM_H
+
+#include "broadphase3d.h"
+#include "status.h"
+
+struct imp_world;
+
+enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1 };
+enum { IMP_DEM_LAW_LINEAR = 0, IMP_DEM_LAW_HERTZ = 1 };
+/* geometry functors (bits of imp_dem_params.geometry) */
+enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2 };
+
+typedef struct imp_dem_params {
+    double damping;            /* Cundall's numerical damping, 0 <= d < 1 */
+    double verlet;             /* collider's verlet distance, m; < 0: that factor of the
+                                  smallest radius (Yade's default -0.5) */
+    double interaction_radius; /* interaction-radius factor f >= 1 (distant interactions) */
+    int geometry;              /* enabled geometry functors (IMP_DEM_GEOM_* bits) */
+    int law;                   /* IMP_DEM_LAW_* */
+    int never_erase;           /* the law keeps separated contacts (zero force) */
+    /* material of bodies without a world material, and the frictional constants */
+    double young;              /* Pa; a body with a material uses the material's E */
+    double ks_ratio;           /* ks / kn (Yade's FrictMat "poisson") */
+    double friction_angle;     /* rad, mu = tan(min(phi1, phi2)) */
+    double poisson;            /* Hertz-Mindlin: Poisson's ratio */
+} imp_dem_params;
+
+/* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere with a the
+   wall (whatever the indices). Lookup is by the unordered pair. */
+typedef struct imp_dem_inter {
+    int a, b;          /* particle indices (see above) */
+    int real;          /* geometry and physics exist */
+    int pending;       /* erase requested; the collider decides at its next run */
+    double un;         /* overlap, m (negative: a gap, distant interaction) */
+    double n[3];       /* unit normal from a to b (wall/sphere: from the wall to the sphere) */
+    double kn, ks, mu; /* physics: normal and shear stiffness (N/m), friction coefficient
+                          (Hertz-Mindlin: the current tangent stiffnesses) */
+    double kn0, ks0;   /* Hertz-Mindlin: fn = kn0 un^1.5, ks = ks0 un^0.5 */
+    double fn;         /* normal force magnitude, N (repulsive > 0) */
+    double fs[3];      /* shear force on b, N (on a: the opposite) */
+    long created;      /* iteration at which it became real */
+} imp_dem_inter;
+
+typedef struct imp_dem_energy {
+    double gravity_work;   /* work done by gravity since the energy was reset */
+    double damping;        /* dissipated by the numerical damping */
+    double plastic;        /* dissipated by Coulomb sliding */
+    double elastic;        /* stored in the contact springs now */
+    double kinetic;        /* translational + rotational, now (leapfrog mid-step velocities) */
+} imp_dem_energy;
+
+typedef struct imp_dem {
+    imp_dem_params p;
+    /* particles, n of them */
+    int n, cap;
+    int *slot;             /* world slot of each particle */
+    int *kind;             /* IMP_DEM_SPHERE or IMP_DEM_WALL */
+    unsigned char *fixed;
+    double *pos, *vel, *angvel, *quat; /* 3, 3, 3, 4 per particle */
+    double *force, *torque;            /* 3, 3 per particle */
+    double *radius;        /* spheres; walls 0 */
+    double *wall_n;        /* 3 per particle: a wall's outward unit normal (world frame) */
+    double *inv_mass, *inv_inertia, *mass;
+    double *young;         /* per particle */
+    double *lo, *hi;       /* collider boxes, 3 per particle */
+    int *slot_to_particle; /* nslots entries, -1 for none */
+    int nslot_map;
+    /* interactions: dense array plus an open-addressing map from the pair to the index */
+    imp_dem_inter *inter;
+    int ninter, inter_cap;
+    int *map;              /* map_cap entries: index + 1, 0 = empty */
+    int map_cap;
+    imp_bp3d *bp;
+    double bp_verlet;      /* the verlet distance the broad phase was made with */
+    /* bookkeeping */
+    unsigned bodies_version;
+    int built;
+    long iter;
+    long collider_runs;
+    imp_dem_energy energy;
+    char error[256];
+} imp_dem;
+
+imp_dem_params imp_dem_default_params(void);
+imp_dem *imp_dem_new(void);
+void imp_dem_free(imp_dem *d);
+
+/* The world's dem state (created on first use); NULL when out of memory. Brings it in step
+   with the world: rebuilt when bodies changed, reloaded when the state was edited. Returns
+   IMP_OK, or an error (unsupported shape, a moving wall) with the message in w->error. */
+imp_status imp_dem_sync(struct imp_world *w);
+/* Writes positions, orientations and velocities back into the world's state vector. */
+void imp_dem_store(struct imp_world *w);
+
+/* The engines (call imp_dem_sync first). */
+void imp_dem_reset_forces(imp_dem *d);
+/* Returns 0, or -1 when out of memory (message in d->error). */
+int imp_dem_collide(imp_dem *d);
+int imp_dem_interactions(imp_dem *d, double dt);
+void imp_dem_newton(imp_dem *d, const double gravity[3], double dt);
+/* Advances the world's time and iteration by one step. */
+void imp_dem_finish_step(struct imp_world *w);
+
+/* The default engine list over one step of the world (imp_world_step's dem branch). */
+imp_status imp_dem_world_step(struct imp_world *w);
+
+/* Interactions: lookup (index or -1); requestErase (Yade: reset to potential, the collider
+   erases it when the boxes no longer overlap). */
+int imp_dem_find(const imp_dem *d, int a, int b);
+void imp_dem_request_erase(imp_dem *d, int index);
+/* Creates a potential interaction (a != b); its index, or -1 when out of memory. */
+int imp_dem_add_potential(imp_dem *d, int a, int b);
+/* Removes an interaction now (swap with the last: indices after it may change). */
+void imp_dem_erase(imp_dem *d, int index);
+
+/* Yade's PWaveTimeStep: min over spheres of r / sqrt(E / rho). 0 when there are no spheres. */
+double imp_dem_p_wave_dt(const imp_dem *d);
+/* Yade's unbalancedForce: mean over dynamic particles of |contact force + m g| over the mean
+   magnitude of the real interactions' forces; NaN when there are none. */
+double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3]);
+/* Energy bookkeeping (elastic and kinetic computed now). */
+imp_dem_energy imp_dem_energy_now(const imp_dem *d);
+/* Real interactions (counted), all interactions. */
+int imp_dem_real_count(const imp_dem *d);
+
+#endif

@@ -1,0 +1,286 @@
+/* lua_dem.c: the dem strategy's engines and queries for the Lua front (lua/impact/dem.lua).
+   The engines take their parameters as plain numbers (the Lua engine objects validated them
+   when built), so a step of a Lua engine list costs a few C calls and no table parsing. */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "dem.h"
+#include "lua_dem.h"
+#include "lua_world.h"
+
+/* the world at 1, in step with its dem state (raises on unsupported bodies) */
+static imp_dem *check_dem(lua_State *L, imp_world **wp)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    if (w->def.strategy != IMP_STRATEGY_DEM) {
+        luaL_error(L, "the world's strategy is \"%s\", not \"dem\"",
+                   imp_strategy_names[w->def.strategy]);
+    }
+    if (imp_dem_sync(w) != IMP_OK) {
+        luaL_error(L, "%s", imp_world_error(w));
+    }
+    if (wp != NULL) {
+        *wp = w;
+    }
+    return w->dem;
+}
+
+/* young modulus of the bodies without a world material */
+static void set_young(imp_world *w, imp_dem *d, double young)
+{
+    if (young == d->p.young) {
+        return;
+    }
+    d->p.young = young;
+    for (int i = 0; i < d->n; i++) {
+        if (w->bodies[d->slot[i]].material < 0) {
+            d->young[i] = young;
+        }
+    }
+}
+
+/* core.dem_sync(w) */
+static int l_sync(lua_State *L)
+{
+    check_dem(L, NULL);
+    return 0;
+}
+
+/* core.dem_reset_forces(w) */
+static int l_reset_forces(lua_State *L)
+{
+    imp_dem_reset_forces(check_dem(L, NULL));
+    return 0;
+}
+
+/* core.dem_collide(w, verlet, interaction_radius) */
+static int l_collide(lua_State *L)
+{
+    imp_dem *d = check_dem(L, NULL);
+    d->p.verlet = luaL_checknumber(L, 2);
+    d->p.interaction_radius = luaL_checknumber(L, 3);
+    if (imp_dem_collide(d) != 0) {
+        return luaL_error(L, "dem collider: %s", d->error);
+    }
+    return 0;
+}
+
+/* core.dem_configure(w, geometry_bits, law, young, ks_ratio, friction_angle, poisson,
+   never_erase): the interaction loop's functors, also used by the default engine list */
+static int l_configure(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    d->p.geometry = (int)luaL_checkinteger(L, 2);
+    d->p.law = (int)luaL_checkinteger(L, 3);
+    set_young(w, d, luaL_checknumber(L, 4));
+    d->p.ks_ratio = luaL_checknumber(L, 5);
+    d->p.friction_angle = luaL_checknumber(L, 6);
+    d->p.poisson = luaL_checknumber(L, 7);
+    d->p.never_erase = lua_toboolean(L, 8);
+    return 0;
+}
+
+/* core.dem_interaction_loop(w) with the configured functors */
+static int l_interaction_loop(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    if (imp_dem_interactions(d, w->def.dt) != 0) {
+        return luaL_error(L, "dem interaction loop: %s", d->error);
+    }
+    return 0;
+}
+
+/* core.dem_newton(w, damping): integrates and writes the state back to the world's bodies */
+static int l_newton(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    d->p.damping = luaL_checknumber(L, 2);
+    imp_dem_newton(d, w->def.gravity, w->def.dt);
+    for (int i = 0; i < 3 * d->n; i++) {
+        if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
+            d->built = 0;  /* reload the last stored (finite) state */
+            return luaL_error(L, "dem newton: the state became non-finite at t = %f; is dt "
+                                 "below the P-wave estimate (w:p_wave_dt())?", w->time);
+        }
+    }
+    imp_dem_store(w);
+    return 0;
+}
+
+/* core.dem_finish_step(w): time += dt, iteration += 1 */
+static int l_finish_step(lua_State *L)
+{
+    imp_world *w;
+    check_dem(L, &w);
+    imp_dem_finish_step(w);
+    return 0;
+}
+
+/* core.dem_wall_clock(): seconds (wall time, for "every" runners) */
+static int l_wall_clock(lua_State *L)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    lua_pushnumber(L, (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec);
+    return 1;
+}
+
+static void set_number(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter *I, int index)
+{
+    lua_createtable(L, 0, 12);
+    lua_pushinteger(L, index + 1);
+    lua_setfield(L, -2, "id");
+    imp_lua_push_body(L, 1, d->slot[I->a]);
+    lua_setfield(L, -2, "body1");
+    imp_lua_push_body(L, 1, d->slot[I->b]);
+    lua_setfield(L, -2, "body2");
+    lua_pushboolean(L, I->real);
+    lua_setfield(L, -2, "real");
+    lua_pushboolean(L, I->pending);
+    lua_setfield(L, -2, "pending");
+    if (!I->real) {
+        return;
+    }
+    set_number(L, "overlap", I->un);
+    imp_push_vector(L, I->n, 3);
+    lua_setfield(L, -2, "normal");
+    double fn[3] = {I->fn * I->n[0], I->fn * I->n[1], I->fn * I->n[2]};
+    imp_push_vector(L, fn, 3);
+    lua_setfield(L, -2, "normal_force");
+    imp_push_vector(L, I->fs, 3);
+    lua_setfield(L, -2, "shear_force");
+    set_number(L, "kn", I->kn);
+    set_number(L, "ks", I->ks);
+    set_number(L, "mu", I->mu);
+    lua_pushinteger(L, I->created);
+    lua_setfield(L, -2, "created");
+}
+
+/* World:interactions([{all = false}]): the real interactions (all = true: potential ones
+   too), each {id, body1, body2, real, pending, overlap, normal, normal_force, shear_force,
+   kn, ks, mu, created} (the last ones for real interactions); force on body2, normal from
+   body1 to body2. */
+static int l_interactions(lua_State *L)
+{
+    static const char *const keys[] = {"all", NULL};
+    imp_dem *d = check_dem(L, NULL);
+    int all = 0;
+    if (!lua_isnoneornil(L, 2)) {
+        if (!lua_istable(L, 2)) {
+            return imp_error(L, "World:interactions", "options must be a table, got %s",
+                             imp_describe(L, 2));
+        }
+        imp_opt_check_keys(L, 2, "World:interactions", keys);
+        all = imp_opt_boolean(L, 2, "World:interactions", "all", 0);
+    }
+    lua_createtable(L, all ? d->ninter : imp_dem_real_count(d), 0);
+    int m = 0;
+    for (int k = 0; k < d->ninter; k++) {
+        if (all || d->inter[k].real) {
+            push_interaction(L, d, &d->inter[k], k);
+            lua_rawseti(L, -2, ++m);
+        }
+    }
+    return 1;
+}
+
+/* World:erase_interaction(b1, b2): requests the erase (Yade's O.interactions.erase); true
+   when there was an interaction */
+static int l_erase_interaction(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    imp_body_id a = imp_lua_check_body_of(L, 2, w, "World:erase_interaction", "body1");
+    imp_body_id b = imp_lua_check_body_of(L, 3, w, "World:erase_interaction", "body2");
+    int pa = a.slot < d->nslot_map ? d->slot_to_particle[a.slot] : -1;
+    int pb = b.slot < d->nslot_map ? d->slot_to_particle[b.slot] : -1;
+    int k = pa >= 0 && pb >= 0 ? imp_dem_find(d, pa, pb) : -1;
+    if (k >= 0) {
+        imp_dem_request_erase(d, k);
+    }
+    lua_pushboolean(L, k >= 0);
+    return 1;
+}
+
+/* World:p_wave_dt(): min over spheres of r / sqrt(E / rho) (Yade's PWaveTimeStep) */
+static int l_p_wave_dt(lua_State *L)
+{
+    lua_pushnumber(L, imp_dem_p_wave_dt(check_dem(L, NULL)));
+    return 1;
+}
+
+/* World:unbalanced_force(): Yade's unbalancedForce (NaN when there are no contacts) */
+static int l_unbalanced_force(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    lua_pushnumber(L, imp_dem_unbalanced_force(d, w->def.gravity));
+    return 1;
+}
+
+/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic} since the start */
+static int l_dem_energy(lua_State *L)
+{
+    imp_dem_energy e = imp_dem_energy_now(check_dem(L, NULL));
+    lua_createtable(L, 0, 5);
+    set_number(L, "gravity_work", e.gravity_work);
+    set_number(L, "kinetic", e.kinetic);
+    set_number(L, "elastic", e.elastic);
+    set_number(L, "damping", e.damping);
+    set_number(L, "plastic", e.plastic);
+    return 1;
+}
+
+/* World:dem_stats(): {iterations, interactions, real, collider_runs, particles} */
+static int l_dem_stats(lua_State *L)
+{
+    imp_dem *d = check_dem(L, NULL);
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, d->iter);
+    lua_setfield(L, -2, "iterations");
+    lua_pushinteger(L, d->ninter);
+    lua_setfield(L, -2, "interactions");
+    lua_pushinteger(L, imp_dem_real_count(d));
+    lua_setfield(L, -2, "real");
+    lua_pushinteger(L, d->collider_runs);
+    lua_setfield(L, -2, "collider_runs");
+    lua_pushinteger(L, d->n);
+    lua_setfield(L, -2, "particles");
+    return 1;
+}
+
+void imp_lua_open_dem(lua_State *L)
+{
+    static const luaL_Reg fns[] = {
+        {"dem_sync", l_sync},
+        {"dem_reset_forces", l_reset_forces},
+        {"dem_collide", l_collide},
+        {"dem_configure", l_configure},
+        {"dem_interaction_loop", l_interaction_loop},
+        {"dem_newton", l_newton},
+        {"dem_finish_step", l_finish_step},
+        {"dem_wall_clock", l_wall_clock},
+        {NULL, NULL}};
+    static const luaL_Reg methods[] = {
+        {"interactions", l_interactions},
+        {"erase_interaction", l_erase_interaction},
+        {"p_wave_dt", l_p_wave_dt},
+        {"unbalanced_force", l_unbalanced_force},
+        {"dem_energy", l_dem_energy},
+        {"dem_stats", l_dem_stats},
+        {NULL, NULL}};
+    luaL_setfuncs(L, fns, 0);
+    lua_getfield(L, -1, "World");  /* the World methods (imp_lua_open_world ran first) */
+    luaL_setfuncs(L, methods, 0);
+    lua_pop(L, 1);
+}

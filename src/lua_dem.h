@@ -1,0 +1,12 @@
+/* lua_dem.h: the dem strategy's Lua binding (lua_dem.c): core.dem_* engine functions and the
+   World methods interactions, erase_interaction, p_wave_dt, unbalanced_force, dem_energy,
+   dem_stats. */
+#ifndef IMPACT_LUA_DEM_H
+#define IMPACT_LUA_DEM_H
+
+#include "lua_util.h"
+
+/* Registers into the core table at the top of the stack (after imp_lua_open_world). */
+void imp_lua_open_dem(lua_State *L);
+
+#endif
