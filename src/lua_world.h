@@ -56,6 +56,11 @@ int imp_lua_world_material(lua_State *L, int world_idx, int name_idx, const char
 void imp_lua_world_sync_materials(lua_State *L, int world_idx);
 extern const luaL_Reg imp_lua_contact_methods[];  /* World:_events, World:contacts */
 
+/* The 2D engine (lua_engine2d.c): world options, statistics, connector methods. */
+void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d_def *d);
+void imp_lua_engine2d_stats(lua_State *L, const imp_world *w);
+extern const luaL_Reg imp_lua_engine2d_methods[];
+
 void imp_lua_open_world(lua_State *L);
 void imp_lua_open_material(lua_State *L);
 void imp_lua_open_body(lua_State *L);
