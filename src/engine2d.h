@@ -82,6 +82,7 @@ typedef struct imp_rec2d {
     double jp[3], jq[3];  /* Jacobian rows: jp = (n, r_p x n), jq = -(n, r_q x n) */
     double impulse;       /* the last impulse applied (handling) */
     double force;         /* the last contact force */
+    double friction_force; /* the last friction force along perp(normal) */
 } imp_rec2d;
 
 /* Connectors. */

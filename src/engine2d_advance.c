@@ -114,8 +114,8 @@ static int handle_close(imp_world *w, double t, int after_backup)
     int keep = 0;
     for (int i = 0; i < n; i++) {
         imp_rec2d *r = &e->rec[i];
-        int coll = r->connector < 0 && !r->bilateral
-                   && (r->kind == IMP_HIT_IMMINENT || pending_has(e, r->p, r->q));
+        int coll = !r->bilateral
+                   && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT) || pending_has(e, r->p, r->q));
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
         if (coll && r->velocity < 0.0 && r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
             && r->distance < target + acc) {

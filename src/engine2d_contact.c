@@ -98,6 +98,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             e->rec[m++] = *r;
         }
     }
+    e->nrec = m;  /* the rows kept; friction rows go after them */
     if (m == 0) {
         return 0;
     }
@@ -186,6 +187,9 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             return -1;
         }
         r->force = fi;
+        if (i >= m) {
+            e->rec[e->fric_normal[i]].friction_force = fi;
+        }
         if (fabs(fi) > e->max_force) {
             e->max_force = fabs(fi);
         }

@@ -183,6 +183,7 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     }
     r->impulse = 0.0;
     r->force = 0.0;
+    r->friction_force = 0.0;
 }
 
 /* Record from a detection result. */

@@ -205,6 +205,7 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
         /* lever arms: body 1's to p1 (from finish_record), body 2's to p2 (below) */
         memcpy(r->point, p1, sizeof r->point);
         r->distance = gap;
+        r->target = c->kind == IMP_ROPE ? 0.5 * dtol : 0.0;  /* a rope is caught at the half gap */
         imp_engine2d_finish_record(w, y, r);
         r->velocity = r->normal[0] * dv[0] + r->normal[1] * dv[1];
         r->friction = 0.0;

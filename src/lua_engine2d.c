@@ -208,3 +208,65 @@ const luaL_Reg imp_lua_engine2d_methods[] = {{"add_joint", l_add_joint},
                                              {"remove_connector", l_remove_connector},
                                              {"connector_error", l_connector_error},
                                              {NULL, NULL}};
+
+/* w:contacts() under the impulse and contact strategies: the touching records at the current
+   state (contacts and imminent collisions of body pairs), with bodies, point, normal
+   (from body1 toward body2), distance, normal velocity and, under the contact strategy, the
+   normal force of the last evaluation at this state. */
+int imp_lua_engine2d_contacts(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    imp_engine2d *e = imp_engine2d_get(w);
+    if (e == NULL || imp_engine2d_reserve_slots(e, w->nslots) != 0) {
+        return luaL_error(L, "World:contacts: out of memory");
+    }
+    double *f = NULL;
+    int nrec;
+    if (w->def.strategy == IMP_STRATEGY_CONTACT) {
+        /* the forces at this state: one evaluation of the equations of motion */
+        f = lua_newuserdatauv(L, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *f, 0);
+        e->force_error = 0;
+        imp_world_derivative(w, w->time, w->y, f);
+        if (e->force_error) {
+            return luaL_error(L, "World:contacts: the contact forces could not be solved");
+        }
+        nrec = e->nrec;
+    } else {
+        nrec = imp_engine2d_detect(w, w->y, 0);
+        if (nrec < 0) {
+            return luaL_error(L, "World:contacts: detection failed");
+        }
+    }
+    lua_createtable(L, nrec, 0);
+    int k = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        if (r->connector >= 0 || r->kind == IMP_HIT_COLLISION) {
+            continue;
+        }
+        int flip = r->q > r->p;
+        double n[3] = {flip ? -r->normal[0] : r->normal[0], flip ? -r->normal[1] : r->normal[1], 0};
+        double pt[3] = {r->point[0], r->point[1], 0};
+        lua_createtable(L, 0, 8);
+        imp_lua_push_body(L, 1, flip ? r->p : r->q);
+        lua_setfield(L, -2, "body1");
+        imp_lua_push_body(L, 1, flip ? r->q : r->p);
+        lua_setfield(L, -2, "body2");
+        imp_push_vector(L, pt, 2);
+        lua_setfield(L, -2, "point");
+        imp_push_vector(L, n, 2);
+        lua_setfield(L, -2, "normal");
+        lua_pushnumber(L, r->distance);
+        lua_setfield(L, -2, "distance");
+        lua_pushnumber(L, r->velocity);
+        lua_setfield(L, -2, "normal_velocity");
+        lua_pushnumber(L, r->force);
+        lua_setfield(L, -2, "force");
+        lua_pushnumber(L, flip ? -r->friction_force : r->friction_force);
+        lua_setfield(L, -2, "friction_force");
+        lua_pushstring(L, r->kind == IMP_HIT_IMMINENT ? "imminent" : "contact");
+        lua_setfield(L, -2, "kind");
+        lua_rawseti(L, -2, ++k);
+    }
+    return 1;
+}

@@ -174,6 +174,9 @@ static int l_events(lua_State *L)
 static int l_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
+    if (w->def.strategy == IMP_STRATEGY_IMPULSE || w->def.strategy == IMP_STRATEGY_CONTACT) {
+        return imp_lua_engine2d_contacts(L);  /* lua_engine2d.c */
+    }
     const imp_compliant *c = w->compliant;
     int n = (w->def.strategy == IMP_STRATEGY_COMPLIANT && c != NULL && c->initialized) ? c->ncontact : 0;
     lua_createtable(L, n, 0);
