@@ -180,6 +180,9 @@ int imp_engine2d_handle(struct imp_world *w, double *y, imp_rec2d *rec, int n,
    the records of a static detection at y. Returns 0, -1 on failure. */
 int imp_engine2d_contact_forces(struct imp_world *w, const double *y, double *f);
 
+/* One evaluation of the equations of motion at the world's state into dydt (contact forces
+   and records refreshed); 0, or -1 when the contact forces could not be solved. */
+int imp_engine2d_evaluate(struct imp_world *w, double *dydt);
 /* Grows the per-slot scratch (detection arrays, previous poses) to n slots; 0 or -1. */
 int imp_engine2d_reserve_slots(imp_engine2d *e, int n);
 /* Grows the record array to n records; 0 or -1. */

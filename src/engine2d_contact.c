@@ -206,3 +206,13 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
     }
     return 0;
 }
+
+int imp_engine2d_evaluate(imp_world *w, double *dydt)
+{
+    if (w->engine2d == NULL) {
+        return 0;
+    }
+    w->engine2d->force_error = 0;
+    imp_world_derivative(w, w->time, w->y, dydt);
+    return w->engine2d->force_error ? -1 : 0;
+}

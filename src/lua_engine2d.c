@@ -225,9 +225,7 @@ int imp_lua_engine2d_contacts(lua_State *L)
     if (w->def.strategy == IMP_STRATEGY_CONTACT) {
         /* the forces at this state: one evaluation of the equations of motion */
         f = lua_newuserdatauv(L, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *f, 0);
-        e->force_error = 0;
-        imp_world_derivative(w, w->time, w->y, f);
-        if (e->force_error) {
+        if (imp_engine2d_evaluate(w, f) != 0) {
             return luaL_error(L, "World:contacts: the contact forces could not be solved");
         }
         nrec = e->nrec;
