@@ -13,7 +13,9 @@ describe("world options", function()
   it("rejects an unknown option and lists the accepted ones", function()
     local e = err_of(impact.world2d, { gravty = { 0, -1 } })
     assert.matches('impact.world2d: unknown option "gravty" %(accepted: gravity, strategy, dt, '
-      .. "integrator, damping, gravitation, seed, compliant%)", e)
+      .. "integrator, damping, gravitation, seed, compliant, collision_handling, distance_tol, "
+      .. "velocity_tol, collision_accuracy, extra_accel, extra_accel_dt, max_backups, "
+      .. "joint_small_impacts%)", e)
   end)
 
   it("names the option, the value and what is accepted", function()
@@ -26,8 +28,8 @@ describe("world options", function()
     assert.matches("impact.world2d: option 'gravity' must be an array of 2 finite numbers, "
       .. "element 2 is nan", err_of(impact.world2d, { gravity = { 0, 0 / 0 } }))
     assert.matches('impact.world2d: option \'strategy\' must be one of "none", "compliant", "dem", '
-      .. 'got "impulse"',
-      err_of(impact.world2d, { strategy = "impulse" }))
+      .. '"impulse", "contact", got "bogus"',
+      err_of(impact.world2d, { strategy = "bogus" }))
     assert.matches('option \'method\' must be one of "euler", "modified_euler", "rk4", "rkf45", '
       .. '"rkck", "rk8pd", "msbdf", got "rk5"', err_of(impact.world2d, { integrator = "rk5" }))
     assert.matches("options 'rtol' and 'atol' cannot both be 0",
@@ -122,8 +124,8 @@ describe("other calls", function()
     assert.matches('World:run: unknown option "until"', err_of(w.run, w, { ["until"] = 1 }))
     assert.matches("World:run: give exactly one of until_time, duration, steps",
       err_of(w.run, w, { until_time = 1, steps = 3 }))
-    assert.matches("World:on: unknown event \"colision\" %(accepted: contact_begin, contact_end, "
-      .. "step%)",
+    assert.matches("World:on: unknown event \"colision\" %(accepted: collision, contact_begin, "
+      .. "contact_end, step%)",
       err_of(w.on, w, "colision", print))
     assert.matches("World:add_spring: option 'body2' must be a body, got nil",
       err_of(w.add_spring, w, { body1 = b, stiffness = 1 }))

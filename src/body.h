@@ -32,6 +32,8 @@ typedef struct imp_body {
     double angular_damping; /* N m s; negative: the world's */
     int material;           /* index in the world's material table, -1 for none */
     int collide;            /* takes part in contact */
+    double elasticity;      /* engine2d: coefficient of restitution */
+    double friction;        /* engine2d: Coulomb friction coefficient */
 } imp_body;
 
 #endif

@@ -25,6 +25,9 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
     if (w->def.strategy == IMP_STRATEGY_COMPLIANT && w->compliant != NULL) {
         imp_compliant_forces(w, y, f);
     }
+    if (w->def.strategy == IMP_STRATEGY_CONTACT && w->engine2d != NULL) {
+        imp_engine2d_contact_forces(w, y, f);  /* failures flagged in engine2d->force_error */
+    }
     for (int i = 0; i < n; i++) {
         const imp_body *b = &w->bodies[i];
         const double *yi = y + (size_t)i * (size_t)s;

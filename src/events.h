@@ -5,7 +5,9 @@
 
 typedef enum imp_event_kind {
     IMP_EVENT_CONTACT_BEGIN = 0,
-    IMP_EVENT_CONTACT_END = 1
+    IMP_EVENT_CONTACT_END = 1,
+    IMP_EVENT_COLLISION = 2   /* engine2d: an impulse at a collision (value: the normal
+                                 velocity before it, impulse: its size) */
 } imp_event_kind;
 
 typedef struct imp_event {
@@ -15,6 +17,7 @@ typedef struct imp_event {
     double point[3];    /* world: midway between the two bodies' contact points */
     double normal[3];   /* unit, from body1 towards body2 */
     double value;       /* contact_begin: the penetration rate at the start (m/s) */
+    double impulse;     /* collision: the impulse (N s) along the normal */
 } imp_event;
 
 #endif

@@ -132,7 +132,9 @@ void imp_lua_world_sync_materials(lua_State *L, int world_idx)
 
 static void push_event_kind(lua_State *L, imp_event_kind k)
 {
-    lua_pushstring(L, k == IMP_EVENT_CONTACT_BEGIN ? "contact_begin" : "contact_end");
+    lua_pushstring(L, k == IMP_EVENT_CONTACT_BEGIN ? "contact_begin"
+                      : k == IMP_EVENT_COLLISION   ? "collision"
+                                                   : "contact_end");
 }
 
 /* World:_events(): the events of the last step, as tables */
@@ -155,9 +157,13 @@ static int l_events(lua_State *L)
         lua_setfield(L, -2, "point");
         imp_push_vector(L, e->normal, w->def.dim);
         lua_setfield(L, -2, "normal");
-        if (e->kind == IMP_EVENT_CONTACT_BEGIN) {
+        if (e->kind == IMP_EVENT_CONTACT_BEGIN || e->kind == IMP_EVENT_COLLISION) {
             lua_pushnumber(L, e->value);
             lua_setfield(L, -2, "normal_velocity");
+        }
+        if (e->kind == IMP_EVENT_COLLISION) {  /* engine2d */
+            lua_pushnumber(L, e->impulse);
+            lua_setfield(L, -2, "impulse");
         }
         lua_rawseti(L, -2, i + 1);
     }
@@ -168,6 +174,9 @@ static int l_events(lua_State *L)
 static int l_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
+    if (w->def.strategy == IMP_STRATEGY_IMPULSE || w->def.strategy == IMP_STRATEGY_CONTACT) {
+        return imp_lua_engine2d_contacts(L);  /* lua_engine2d.c */
+    }
     const imp_compliant *c = w->compliant;
     int n = (w->def.strategy == IMP_STRATEGY_COMPLIANT && c != NULL && c->initialized) ? c->ncontact : 0;
     lua_createtable(L, n, 0);

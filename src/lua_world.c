@@ -108,7 +108,11 @@ static int push_option(lua_State *L, int idx, const char *key)
 static int l_world_new(lua_State *L)
 {
     static const char *const keys[] = {"gravity", "strategy", "dt", "integrator", "damping",
-                                       "gravitation", "seed", "compliant", NULL};
+                                       "gravitation", "seed", "compliant",
+                                       /* engine2d (impulse and contact strategies) */
+                                       "collision_handling", "distance_tol", "velocity_tol",
+                                       "collision_accuracy", "extra_accel", "extra_accel_dt",
+                                       "max_backups", "joint_small_impacts", NULL};
     int dim = (int)luaL_checkinteger(L, 1);
     luaL_argcheck(L, dim == 2 || dim == 3, 1, "dimension must be 2 or 3");
     const char *what = dim == 2 ? "impact.world2d" : "impact.world3d";
@@ -144,6 +148,10 @@ static int l_world_new(lua_State *L)
         lua_pop(L, 1);
     }
     def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
+    imp_lua_read_engine2d(L, 2, what, &def.engine2d);
+    if ((def.strategy == IMP_STRATEGY_IMPULSE || def.strategy == IMP_STRATEGY_CONTACT) && dim != 2) {
+        return imp_error(L, what, "strategy \"%s\" is for 2D worlds", imp_strategy_names[def.strategy]);
+    }
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
     u->w = NULL;
     u->material_version = -1;
@@ -213,7 +221,8 @@ static int l_add_body(lua_State *L)
 {
     static const char *const keys2[] = {"shape", "mass", "density", "inertia", "position",
                                         "angle", "velocity", "spin", "fixed", "name", "damping",
-                                        "data", "material", "collide", NULL};
+                                        "data", "material", "collide", "elasticity", "friction",
+                                        NULL};
     static const char *const keys3[] = {"shape", "mass", "density", "inertia", "position",
                                         "orientation", "velocity", "angular_velocity", "fixed",
                                         "name", "damping", "data", "material", "collide", NULL};
@@ -245,6 +254,13 @@ static int l_add_body(lua_State *L)
     }
     d.fixed = imp_opt_boolean(L, 2, what, "fixed", 0);
     d.collide = imp_opt_boolean(L, 2, what, "collide", 1);
+    if (dim == 2) {  /* engine2d */
+        d.elasticity = imp_opt_number(L, 2, what, "elasticity", 1.0, IMP_NONNEGATIVE, NULL);
+        if (d.elasticity > 1.0) {
+            return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %g", d.elasticity);
+        }
+        d.friction = imp_opt_number(L, 2, what, "friction", 0.0, IMP_NONNEGATIVE, NULL);
+    }
     if (imp_opt_string(L, 2, what, "material") != NULL) {
         lua_getfield(L, 2, "material");
         double material_density;
@@ -446,6 +462,7 @@ static int l_stats(lua_State *L)
     set_int(L, "candidate_pairs", c && c->bp ? c->npairs : 0);
     lua_pushnumber(L, w->time);
     lua_setfield(L, -2, "time");
+    imp_lua_engine2d_stats(L, w);
     return 1;
 }
 
@@ -586,8 +603,10 @@ static int l_world_newindex(lua_State *L)
         read_gravitation(L, 3, what, &w->def);
         break;
     case 5:
-        imp_world_set_strategy(w, (imp_strategy)imp_opt_enum(L, 4, what, "strategy",
-                                                             imp_strategy_names, 0));
+        if (imp_world_set_strategy(w, (imp_strategy)imp_opt_enum(L, 4, what, "strategy",
+                                                                 imp_strategy_names, 0)) != IMP_OK) {
+            return imp_error(L, what, "%s", imp_world_error(w));
+        }
         break;
     default:
         return luaL_error(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
@@ -645,6 +664,7 @@ void imp_lua_open_world(lua_State *L)
         luaL_newlib(L, methods);
         luaL_setfuncs(L, imp_lua_contact_methods, 0);
         luaL_setfuncs(L, imp_lua_query_methods, 0);
+        luaL_setfuncs(L, imp_lua_engine2d_methods, 0);
         lua_pushvalue(L, -1);
         lua_setfield(L, -4, "World");  /* core.World: the methods, extended by the Lua front */
         lua_pushcclosure(L, l_world_index, 1);

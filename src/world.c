@@ -11,7 +11,7 @@
 
 const char *const imp_integrator_names[] = {"euler", "modified_euler", "rk4", "rkf45", "rkck",
                                             "rk8pd", "msbdf", NULL};
-const char *const imp_strategy_names[] = {"none", "compliant", "dem", NULL};
+const char *const imp_strategy_names[] = {"none", "compliant", "dem", "impulse", "contact", NULL};
 
 imp_world_def imp_world_default_def(int dim)
 {
@@ -27,6 +27,7 @@ imp_world_def imp_world_default_def(int dim)
     d.strategy = IMP_STRATEGY_NONE;
     d.seed = 1;
     d.compliant = imp_compliant_default_def();
+    d.engine2d = imp_engine2d_default_def();
     return d;
 }
 
@@ -43,6 +44,7 @@ imp_body_def imp_body_default_def(int dim)
     d.angular_damping = -1.0;
     d.material = -1;
     d.collide = 1;
+    d.elasticity = 1.0;
     return d;
 }
 
@@ -106,7 +108,9 @@ imp_world *imp_world_new(const imp_world_def *def)
         || !(def->gravitation_softening >= 0.0) || !isfinite(def->linear_damping)
         || !isfinite(def->angular_damping) || !isfinite(def->gravitation_g)
         || !isfinite(def->gravitation_softening) || def->strategy < 0
-        || def->strategy >= IMP_STRATEGY_COUNT) {
+        || def->strategy >= IMP_STRATEGY_COUNT
+        || ((def->strategy == IMP_STRATEGY_IMPULSE || def->strategy == IMP_STRATEGY_CONTACT)
+            && def->dim != 2)) {
         return NULL;
     }
     imp_world *w = calloc(1, sizeof *w);
@@ -149,6 +153,7 @@ void imp_world_free(imp_world *w)
     imp_ode_free(w->ode);
     imp_compliant_free(w->compliant);
     imp_dem_free(w->dem);
+    imp_engine2d_free(w->engine2d);
     imp_materials_free(&w->materials);
     free(w->events);
     free(w->bodies);
@@ -285,6 +290,11 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         set_error(w, "the damping must be finite");
         return fail;
     }
+    if (!(def->elasticity >= 0.0 && def->elasticity <= 1.0) || !(def->friction >= 0.0)
+        || !isfinite(def->friction)) {
+        set_error(w, "the elasticity must be in [0, 1] and the friction a finite number >= 0");
+        return fail;
+    }
     /* a freed slot, lowest first (deterministic), else a new one */
     int slot = -1;
     for (int i = 1; i < w->nslots; i++) {
@@ -326,6 +336,8 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     b->angular_damping = def->angular_damping;
     b->material = def->material >= 0 && def->material < w->materials.n ? def->material : -1;
     b->collide = def->collide;
+    b->elasticity = def->elasticity;
+    b->friction = def->friction;
     w->bodies_version++;
     double *y = w->y + (size_t)slot * (size_t)w->stride;
     memcpy(y, state, (size_t)w->stride * sizeof *y);
@@ -456,6 +468,10 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
 {
     if (st < 0 || st >= IMP_STRATEGY_COUNT) {
         set_error(w, "unknown strategy");
+        return IMP_ERR_INVALID;
+    }
+    if ((st == IMP_STRATEGY_IMPULSE || st == IMP_STRATEGY_CONTACT) && w->def.dim != 2) {
+        set_error(w, "the impulse and contact strategies are for 2D worlds");
         return IMP_ERR_INVALID;
     }
     w->def.strategy = st;

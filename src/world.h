@@ -18,6 +18,7 @@
 
 #include "body.h"
 #include "compliant.h"
+#include "engine2d.h"
 #include "events.h"
 #include "material.h"
 #include "rng.h"
@@ -41,6 +42,9 @@ typedef enum imp_strategy {
     IMP_STRATEGY_NONE = 0,   /* bodies pass through each other */
     IMP_STRATEGY_COMPLIANT,  /* elastic-dissipative contact forces, events located (compliant.h) */
     IMP_STRATEGY_DEM,        /* 3D discrete elements, leapfrog + Cundall damping (dem.h) */
+    /* engine2d.h (2D only) */
+    IMP_STRATEGY_IMPULSE,    /* collisions by impulses, with the collision advance */
+    IMP_STRATEGY_CONTACT,    /* collisions plus contact forces from an LCP */
     IMP_STRATEGY_COUNT
 } imp_strategy;
 
@@ -66,6 +70,7 @@ typedef struct imp_world_def {
     double gravitation_softening; /* m: the 1/r^2 law uses sqrt(r^2 + eps^2) */
     unsigned long long seed;
     imp_compliant_def compliant;  /* settings of the compliant strategy */
+    imp_engine2d_def engine2d;    /* settings of the impulse and contact strategies */
 } imp_world_def;
 
 typedef struct imp_body_def {
@@ -80,6 +85,8 @@ typedef struct imp_body_def {
     double angular_damping;  /* negative: the world's */
     int material;            /* index in the world's material table, -1 for none */
     int collide;             /* takes part in contact (default 1) */
+    double elasticity;       /* impulse/contact strategies: coefficient of restitution (1) */
+    double friction;         /* contact strategy: Coulomb coefficient (0) */
 } imp_body_def;
 
 typedef struct imp_body_id {
@@ -145,6 +152,7 @@ typedef struct imp_world {
     imp_material_table materials;
     imp_compliant *compliant;  /* the compliant strategy's state, NULL until used */
     struct imp_dem *dem;       /* the dem strategy's state (dem.h), NULL until used */
+    imp_engine2d *engine2d;    /* the 2D engine's state and connectors, NULL until used */
     imp_event *events;       /* what happened during the last step */
     int nevents, event_capacity;
     /* scratch, sized with capacity: no allocation inside a step */

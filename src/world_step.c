@@ -143,6 +143,12 @@ imp_status imp_world_step(imp_world *w)
         if (st != IMP_OK) {
             return fail(w, st, w->y, why);
         }
+    } else if (w->def.strategy == IMP_STRATEGY_IMPULSE || w->def.strategy == IMP_STRATEGY_CONTACT) {
+        char why[400];  /* engine2d.h: the collision advance */
+        imp_status st = imp_engine2d_advance(w, t1, why, sizeof why);
+        if (st != IMP_OK) {
+            return fail(w, st, w->y, why);
+        }
     } else if (adaptive(kind)) {
         if (w->ode != NULL && imp_ode_dim(w->ode) != n) {
             imp_ode_free(w->ode);

@@ -20,6 +20,7 @@ local event_names = {
   step = "fn(world) after every step",
   contact_begin = "fn(event) when two bodies start touching (compliant strategy)",
   contact_end = "fn(event) when they stop touching (compliant strategy)",
+  collision = "fn(event) after a collision impulse (impulse and contact strategies)",
 }
 
 -- listeners[world][event] = { fn, ... }; an ephemeron table, so worlds are still collected
@@ -115,7 +116,8 @@ function World:step(n)
     c_step(self, 1)
     dispatching[self] = true
     if (per_world.contact_begin and #per_world.contact_begin > 0)
-        or (per_world.contact_end and #per_world.contact_end > 0) then
+        or (per_world.contact_end and #per_world.contact_end > 0)
+        or (per_world.collision and #per_world.collision > 0) then
       for _, e in ipairs(self:_events()) do
         call_all(self, per_world[e.kind], e)
       end

@@ -1,0 +1,207 @@
+/* engine2d.h: the 2D rigid-body engine of the "impulse" and "contact" strategies, after
+   myPhysicsLab's engine2D (E. Neumann, "2D Physics Engine Overview"; D. Baraff, "Fast Contact
+   Force Computation for Nonpenetrating Rigid Bodies", SIGGRAPH 1994; E. Neumann, "Curved Edge
+   Physics").
+
+   - Detection (engine2d_detect.c): imp_collide2d_batch over the world's 2D bodies gives
+     records (collision / contact / imminent) with the distance and normal velocity of each
+     touching feature pair; connectors (joint2d.c) add their own records.
+   - Collision advance (engine2d_advance.c): step; on a penetration go back to the saved state
+     and step to the estimated moment the gap is distance_tol / 2 (binary search when no
+     estimate works); handle the collisions there with impulses; a bounded number of back-ups
+     in a row is an error naming the time and the bodies.
+   - Impulses (engine2d_impulse.c): one LCP over every touching record (collisions, contacts,
+     joints) with A = J M^-1 J^T, simultaneous / serial / hybrid handling and a last pass.
+   - Contact forces (engine2d_contact.c, "contact" strategy): at each evaluation of the
+     equations of motion, the LCP of ContactSim (A matrix, b vector with the curved-edge terms
+     and the extra acceleration), with Coulomb friction rows when a body has friction.
+
+   Sign conventions of a record: the normal points out of the normal body (q) toward the
+   primary body (p); distance > 0 is a gap; velocity = (v_p - v_q) . n at the contact, < 0
+   approaching; an impulse or force f >= 0 acts as +f n on p and -f n on q. */
+#ifndef IMPACT_ENGINE2D_H
+#define IMPACT_ENGINE2D_H
+
+#include "broadphase2d.h"
+#include "collide2d.h"
+#include "lcp.h"
+#include "pairset.h"
+#include "status.h"
+
+struct imp_world;
+
+typedef enum imp_collision_handling {
+    IMP_HANDLING_SIMULTANEOUS = 0,  /* one LCP over all collisions */
+    IMP_HANDLING_SERIAL = 1,        /* one collision at a time, random order, then a last pass */
+    IMP_HANDLING_HYBRID = 2         /* serial, but a body's simultaneous collisions together */
+} imp_collision_handling;
+
+extern const char *const imp_collision_handling_names[];
+
+typedef enum imp_extra_accel {
+    IMP_EXTRA_NONE = 0,
+    IMP_EXTRA_VELOCITY = 1,                  /* e = v / h at contacts */
+    IMP_EXTRA_VELOCITY_AND_DISTANCE = 2,     /* e = (2 v h + (d - gap)) / h^2 at contacts */
+    IMP_EXTRA_VELOCITY_JOINTS = 3,           /* the same, joints included */
+    IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS = 4
+} imp_extra_accel;
+
+extern const char *const imp_extra_accel_names[];
+
+typedef struct imp_engine2d_def {
+    imp_collision_handling collision_handling;
+    double distance_tol;        /* m: touching below this gap (myPhysicsLab 0.01) */
+    double velocity_tol;        /* m/s: contacts move slower than this along the normal (0.5) */
+    double collision_accuracy;  /* in (0, 1]: handle within accuracy * gap/2 of gap/2 (0.6) */
+    imp_extra_accel extra_accel;
+    double extra_accel_dt;      /* s: h of the extra acceleration (0: the world's dt) */
+    int max_backups;            /* back-ups in a row before the step fails (30) */
+    int joint_small_impacts;    /* after a step without collisions, zero the joints' velocity */
+} imp_engine2d_def;
+
+imp_engine2d_def imp_engine2d_default_def(void);
+
+enum { IMP_REC_JOINT = 3 };  /* record kind beside IMP_HIT_COLLISION / CONTACT / IMMINENT */
+
+/* One touching feature pair or one connector constraint. */
+typedef struct imp_rec2d {
+    int p, q;             /* slots of the primary and the normal body (0: background) */
+    int kind;             /* IMP_HIT_COLLISION, _CONTACT, _IMMINENT or IMP_REC_JOINT */
+    int bilateral;        /* joints and rods: force of any sign, kept at distance 0 */
+    int connector;        /* index of the connector, -1 for a body pair */
+    int curved;           /* the normal turns about a centre of curvature (ropes, arcs) */
+    int fixed_normal;     /* the normal is fixed in the world (joints along world axes) */
+    double u1[2], u2[2];  /* world points whose motion gives the gap's acceleration: the
+                             primary's vertex or arc centre, the normal body's point or arc centre */
+    double point[2];      /* impact point (on the normal body) */
+    double normal[2];
+    double distance, velocity;
+    double target;        /* gap aimed at: distance_tol / 2, 0 for connectors */
+    double elasticity;    /* the smaller of the two bodies' */
+    double friction;      /* Coulomb coefficient (the smaller of the two bodies') */
+    double jp[3], jq[3];  /* Jacobian rows: jp = (n, r_p x n), jq = -(n, r_q x n) */
+    double impulse;       /* the last impulse applied (handling) */
+    double force;         /* the last contact force */
+    double friction_force; /* the last friction force along perp(normal) */
+} imp_rec2d;
+
+/* Connectors. */
+typedef enum imp_connector_kind { IMP_JOINT = 0, IMP_ROPE = 1, IMP_ROD = 2 } imp_connector_kind;
+
+typedef struct imp_connector2d {
+    imp_connector_kind kind;
+    int active;
+    unsigned generation;
+    int body1, body2;            /* slots (body2 may be 0: the background) */
+    unsigned gen1, gen2;         /* the bodies' generations when attached */
+    double point1[2], point2[2]; /* body frame, relative to the centre of mass */
+    int both;                    /* joint: hold along both world axes (a pin) */
+    double normal[2];            /* joint with one direction: unit, world frame */
+    double length;               /* rope / rod */
+} imp_connector2d;
+
+typedef struct imp_engine2d_stats {
+    long collisions;       /* collision records handled with an impulse */
+    long impulse_solves;   /* handleCollisions calls that applied an impulse */
+    long backups;          /* steps undone after a penetration */
+    long binary_searches;  /* trial steps chosen by halving */
+    long steps;            /* ODE steps accepted */
+    long lcp_solves;       /* LCP solves (impulses and forces) */
+    long lcp_failures;     /* LCP solves that did not report IMP_LCP_OK */
+    long max_contacts;     /* largest contact-force problem (rows) */
+} imp_engine2d_stats;
+
+typedef struct imp_engine2d {
+    /* connectors (kept across strategies) */
+    imp_connector2d *conn;
+    int nconn, conn_cap;
+    imp_pairset exclude;          /* body pairs that never collide (joined by a connector) */
+    int exclude_dirty;
+    /* detection scratch */
+    imp_body2d *b2;
+    unsigned char *still;
+    double *boxes;
+    double *prev_pose;            /* 3 per slot: poses at the start of the trial step */
+    int has_prev;
+    int slot_cap;
+    imp_bp2d bp;
+    imp_hit2d *hits;
+    int hit_cap;
+    imp_rec2d *rec;               /* the records of the last detection */
+    int nrec, rec_cap;
+    /* solver scratch */
+    imp_lcp_workspace *ws;
+    double *A, *b, *f, *a, *vel, *jsum, *e;
+    unsigned char *bil;
+    int *fric_normal, *perm, *rows;
+    double *mu;
+    signed char *sliding;
+    int lcp_cap;                  /* rows the arrays above hold */
+    double *Asub;                 /* a sub-problem's matrix (serial handling), lcp_cap^2 */
+    /* advance */
+    double *y0;                   /* state at the start of the trial step */
+    int y_cap;
+    int *pending;                 /* 2 per pair: body pairs found penetrating, to handle */
+    int npending, pending_cap;
+    imp_engine2d_stats stats;
+    long forces_evaluations;
+    int force_error;              /* a contact-force solve failed during the last step */
+    double max_force;
+} imp_engine2d;
+
+/* The world's engine, created on first use (NULL when out of memory). */
+imp_engine2d *imp_engine2d_get(struct imp_world *w);
+void imp_engine2d_free(imp_engine2d *e);
+
+/* Advances the world from w->time to t1 (impulse or contact strategy). On failure returns a
+   status, writes why, names the bodies in w->error_bodies; the caller restores the state. */
+imp_status imp_engine2d_advance(struct imp_world *w, double t1, char *why, size_t why_size);
+
+/* Detection at state y: fills e->rec (collisions, contacts, imminent collisions of body
+   pairs; connector records). use_prev: swept tests from e->prev_pose. Returns the number of
+   records, -1 on failure (out of memory or bad geometry). O(n + k) broad phase + narrow phase. */
+int imp_engine2d_detect(struct imp_world *w, const double *y, int use_prev);
+
+/* The connectors' records at state y, appended to e->rec. Returns 0, -1 out of memory. */
+int imp_engine2d_connector_records(struct imp_world *w, const double *y);
+
+/* Fills the Jacobian rows, the relative normal velocity, elasticity and friction of r from
+   the state y (r->point, r->u1, r->u2 and r->normal set). */
+void imp_engine2d_finish_record(const struct imp_world *w, const double *y, imp_rec2d *r);
+
+/* Handles collisions among the records rec[0..n) at state y (velocities change in y).
+   Records whose index is flagged in elastic use their elasticity, the others 0 (contacts,
+   joints) under simultaneous handling. Returns 1 when an impulse was applied, 0 when none
+   was needed, -1 when the LCP failed or memory ran out. */
+int imp_engine2d_handle(struct imp_world *w, double *y, imp_rec2d *rec, int n,
+                        const unsigned char *elastic);
+
+/* Adds the contact forces at state y to f (6 per slot: force x, y, z, torque x, y, z), from
+   the records of a static detection at y. Returns 0, -1 on failure. */
+int imp_engine2d_contact_forces(struct imp_world *w, const double *y, double *f);
+
+/* One evaluation of the equations of motion at the world's state into dydt (contact forces
+   and records refreshed); 0, or -1 when the contact forces could not be solved. */
+int imp_engine2d_evaluate(struct imp_world *w, double *dydt);
+/* Grows the per-slot scratch (detection arrays, previous poses) to n slots; 0 or -1. */
+int imp_engine2d_reserve_slots(imp_engine2d *e, int n);
+/* Grows the record array to n records; 0 or -1. */
+int imp_engine2d_reserve_records(imp_engine2d *e, int n);
+/* Grows the solver scratch to n rows; 0 or -1. */
+int imp_engine2d_reserve_lcp(imp_engine2d *e, int n);
+
+/* A[i][k] = J_i M^-1 J_k^T for records rec (n rows), written into e->A (row-major). O(n^2). */
+void imp_engine2d_build_A(const struct imp_world *w, const imp_rec2d *rec, int n, double *A);
+
+/* Connectors. Points are in the bodies' frames relative to their centres. Return the index,
+   -1 with a message in why. */
+int imp_engine2d_add_connector(struct imp_world *w, const imp_connector2d *c, char *why,
+                               size_t why_size);
+imp_status imp_engine2d_remove_connector(struct imp_world *w, int index, unsigned generation);
+/* 1 when the connector is active and both bodies are still the ones attached. */
+int imp_engine2d_connector_alive(const struct imp_world *w, const imp_connector2d *c);
+/* The world points of a connector's two attach points at state y. */
+void imp_engine2d_connector_points(const struct imp_world *w, const double *y,
+                                   const imp_connector2d *c, double p1[2], double p2[2]);
+
+#endif

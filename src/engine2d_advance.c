@@ -1,0 +1,311 @@
+/* engine2d_advance.c: the collision advance of the 2D engine (myPhysicsLab's
+   CollisionAdvance.advance, see the "Advance Strategy" section of the engine2D overview).
+
+   Over one world step: save the state and take a trial ODE step (the world's fixed-step
+   method; RK4 when it is an adaptive one). A penetration found after the step (a collision
+   record, or an imminent one already closer than gap/2 - accuracy) sends the state back to
+   the saved one; the bodies there are detected statically and, when a pair found
+   penetrating is close enough (distance < gap/2 + accuracy, approaching), the collisions are
+   handled there by impulses. Otherwise the next trial step goes to the estimated moment the
+   gap is gap/2, t_est = h + (gap/2 - d) / v from the penetrating record (exact for uniform
+   motion), or, when no estimate is usable or after 3 back-ups in a row, to half the last
+   trial step (binary search). After an accepted step, the imminent collisions and the pairs
+   found penetrating before that are close enough are handled. max_backups back-ups in a row
+   without progress is an error naming the time and the bodies; the caller then restores the
+   state of the start of the world step.
+   Cost per trial step: the ODE step, one detection, and one static detection per back-up. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "integrate_fixed.h"
+#include "world.h"
+
+static void rhs(void *ctx, double t, const double *y, double *dydt)
+{
+    imp_world_derivative(ctx, t, y, dydt);
+}
+
+static int pending_has(const imp_engine2d *e, int p, int q)
+{
+    for (int i = 0; i < e->npending; i++) {
+        int a = e->pending[2 * i], b = e->pending[2 * i + 1];
+        if ((a == p && b == q) || (a == q && b == p)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int pending_add(imp_engine2d *e, int p, int q)
+{
+    if (pending_has(e, p, q)) {
+        return 0;
+    }
+    if (e->npending == e->pending_cap) {
+        int cap = e->pending_cap ? 2 * e->pending_cap : 16;
+        int *np = realloc(e->pending, 2 * (size_t)cap * sizeof *np);
+        if (np == NULL) {
+            return -1;
+        }
+        e->pending = np;
+        e->pending_cap = cap;
+    }
+    e->pending[2 * e->npending] = p;
+    e->pending[2 * e->npending + 1] = q;
+    e->npending++;
+    return 0;
+}
+
+/* a record that must not be accepted at the end of a trial step: a penetration */
+static int colliding(const imp_rec2d *r, double target, double acc)
+{
+    if (r->bilateral) {
+        return 0;
+    }
+    if (r->connector >= 0) {
+        return r->distance < 0.0;  /* a rope stretched beyond its length */
+    }
+    return r->kind == IMP_HIT_COLLISION || (r->kind == IMP_HIT_IMMINENT && r->distance < target - acc);
+}
+
+static void push_collision_events(imp_world *w, double t, const imp_rec2d *rec, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const imp_rec2d *r = &rec[i];
+        if (r->connector >= 0 && r->bilateral) {
+            continue;
+        }
+        if (!(r->impulse > 1e-4)) {  /* myPhysicsLab's "small impulse": resting contacts */
+            continue;
+        }
+        w->engine2d->stats.collisions++;
+        imp_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = IMP_EVENT_COLLISION;
+        ev.time = t;
+        int flip = r->q > r->p;  /* body1 < body2, normal from body1 toward body2 */
+        ev.body1 = flip ? r->p : r->q;
+        ev.body2 = flip ? r->q : r->p;
+        ev.point[0] = r->point[0];
+        ev.point[1] = r->point[1];
+        ev.normal[0] = flip ? -r->normal[0] : r->normal[0];
+        ev.normal[1] = flip ? -r->normal[1] : r->normal[1];
+        ev.value = r->velocity;
+        ev.impulse = r->impulse;
+        imp_world_push_event(w, &ev);
+    }
+}
+
+/* Handles, at state w->y and time t, the touching records when one of them is a collision to
+   handle (imminent, or a pair found penetrating) that is close enough. Returns 1 when
+   impulses were applied, 0 when there was nothing to handle, -1 on failure. */
+static int handle_close(imp_world *w, double t, int after_backup)
+{
+    imp_engine2d *e = w->engine2d;
+    const imp_engine2d_def *d = &w->def.engine2d;
+    double target = 0.5 * d->distance_tol, acc = d->collision_accuracy * target;
+    int n = e->nrec, want = 0;
+    if (imp_engine2d_reserve_lcp(e, 2 * n + 2) != 0) {
+        return -1;
+    }
+    /* the elastic flags go in e->sliding's storage (n bytes), free outside contact solves */
+    unsigned char *elastic = (unsigned char *)e->sliding;
+    int keep = 0;
+    for (int i = 0; i < n; i++) {
+        imp_rec2d *r = &e->rec[i];
+        int coll = !r->bilateral
+                   && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT) || pending_has(e, r->p, r->q));
+        double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
+        if (coll && r->velocity < 0.0 && r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
+            && r->distance < target + acc) {
+            want = 1;
+        }
+        /* keep the touching records and the connectors */
+        if (r->connector >= 0 || r->distance < d->distance_tol) {
+            e->rec[keep] = *r;
+            elastic[keep] = (unsigned char)coll;
+            keep++;
+        }
+    }
+    if (!want) {
+        return 0;
+    }
+    e->nrec = keep;
+    int st = imp_engine2d_handle(w, w->y, e->rec, keep, elastic);
+    if (st > 0) {
+        push_collision_events(w, t, e->rec, keep);
+        e->npending = 0;
+    }
+    return st;
+}
+
+static void name_bodies(imp_world *w, const imp_rec2d *r)
+{
+    w->nerror_bodies = 0;
+    if (r->p > 0) {
+        w->error_bodies[w->nerror_bodies++] = r->p;
+    }
+    if (r->q > 0) {
+        w->error_bodies[w->nerror_bodies++] = r->q;
+    }
+}
+
+imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_size)
+{
+    if (w->def.dim != 2) {
+        snprintf(why, why_size, "the %s strategy is for 2D worlds", imp_strategy_names[w->def.strategy]);
+        return IMP_ERR_INVALID;
+    }
+    imp_engine2d *e = imp_engine2d_get(w);
+    size_t n = (size_t)w->nslots * IMP_STRIDE_2D;
+    if (e == NULL || imp_engine2d_reserve_slots(e, w->nslots) != 0 || (e->y_cap < (int)n && (free(e->y0), e->y0 = malloc(n * sizeof *e->y0)) == NULL)) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    if (e->y_cap < (int)n) {
+        e->y_cap = (int)n;
+    }
+    const imp_engine2d_def *d = &w->def.engine2d;
+    imp_integrator_kind kind = w->def.integrator.kind <= IMP_RK4 ? w->def.integrator.kind : IMP_RK4;
+    double target = 0.5 * d->distance_tol, acc = d->collision_accuracy * target;
+    double t = w->time;
+    double h = t1 - t;
+    double slack = 1e-12 * fmax(1.0, fabs(t1));
+    int binary = 0, binary_accepts = 0, stuck = 0, handled = 0;
+    e->npending = 0;
+    e->force_error = 0;
+    while (t1 - t > slack) {
+        if (h > t1 - t || !(h > 0.0)) {
+            h = t1 - t;
+        }
+        memcpy(e->y0, w->y, n * sizeof *w->y);
+        for (int i = 0; i < w->nslots; i++) {
+            memcpy(e->prev_pose + 3 * i, w->y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *w->y);
+        }
+        e->has_prev = 1;
+        imp_fixed_step(kind, rhs, w, t, h, w->y, n, w->work);
+        w->stats.substeps++;
+        if (e->force_error) {
+            snprintf(why, why_size, "the contact forces could not be solved at t = %.17g", t);
+            return IMP_ERR_SOLVER;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (!isfinite(w->y[i])) {
+                snprintf(why, why_size, "the state became non-finite near t = %.17g", t);
+                return IMP_ERR_NONFINITE;
+            }
+        }
+        if (imp_engine2d_detect(w, w->y, 1) < 0) {
+            snprintf(why, why_size, "collision detection failed (out of memory or bad shapes)");
+            return IMP_ERR_NOMEM;
+        }
+        int ncol = 0, have_estimate = 1, worst = -1;
+        double est = h;
+        for (int i = 0; i < e->nrec; i++) {
+            const imp_rec2d *r = &e->rec[i];
+            if (!colliding(r, target, acc)) {
+                continue;
+            }
+            ncol++;
+            if (worst < 0 || r->distance < e->rec[worst].distance) {
+                worst = i;
+            }
+            if (pending_add(e, r->p, r->q) != 0) {
+                snprintf(why, why_size, "out of memory");
+                return IMP_ERR_NOMEM;
+            }
+            if (r->velocity < -1e-3) {
+                double te = h + (target - r->distance) / r->velocity;
+                est = te < est ? te : est;
+            } else {
+                have_estimate = 0;
+            }
+        }
+        if (ncol > 0) {
+            /* back up */
+            imp_rec2d blame = e->rec[worst];
+            memcpy(w->y, e->y0, n * sizeof *w->y);
+            e->has_prev = 0;
+            e->stats.backups++;
+            stuck++;
+            if (stuck >= d->max_backups) {
+                name_bodies(w, &blame);
+                snprintf(why, why_size,
+                         "a collision between bodies #%d and #%d was not resolved after %d "
+                         "back-ups at t = %.17g (distance %g, normal velocity %g)",
+                         blame.q, blame.p, stuck, t, blame.distance, blame.velocity);
+                return IMP_ERR_SOLVER;
+            }
+            if (imp_engine2d_detect(w, w->y, 0) < 0) {
+                snprintf(why, why_size, "collision detection failed");
+                return IMP_ERR_NOMEM;
+            }
+            int st = handle_close(w, t, 1);
+            if (st < 0) {
+                name_bodies(w, &blame);
+                snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
+                return IMP_ERR_SOLVER;
+            }
+            if (st > 0) {
+                handled = 1;
+                binary = 0;
+                h = t1 - t;
+                continue;
+            }
+            if (stuck >= 3) {
+                binary = 1;
+            }
+            if (!binary && have_estimate && est > 1e-12 && est < h) {
+                h = est;
+            } else {
+                binary = 1;
+                binary_accepts = 0;
+                h *= 0.5;
+                e->stats.binary_searches++;
+            }
+            continue;
+        }
+        /* accept */
+        t += h;
+        e->stats.steps++;
+        if (h > 1e-7) {
+            stuck = 0;
+        }
+        int st = handle_close(w, t, 0);
+        if (st < 0) {
+            snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
+            return IMP_ERR_SOLVER;
+        }
+        if (st > 0) {
+            handled = 1;
+            binary = 0;
+        }
+        if (binary && ++binary_accepts >= 2) {
+            binary = 0;
+        }
+        if (!binary) {
+            h = t1 - t;
+        }
+    }
+    if (!handled && d->joint_small_impacts) {
+        /* small impacts on joints: zero their velocity errors (myPhysicsLab's
+           setJointSmallImpacts); contacts take part so the joints do not push into them */
+        if (imp_engine2d_detect(w, w->y, 0) < 0) {
+            snprintf(why, why_size, "collision detection failed");
+            return IMP_ERR_NOMEM;
+        }
+        int joints = 0, keep = 0;
+        for (int i = 0; i < e->nrec; i++) {
+            if (e->rec[i].connector >= 0 || e->rec[i].distance < d->distance_tol) {
+                joints += e->rec[i].bilateral;
+                e->rec[keep++] = e->rec[i];
+            }
+        }
+        if (joints > 0 && imp_engine2d_handle(w, w->y, e->rec, keep, NULL) < 0) {
+            snprintf(why, why_size, "the joint impulses could not be solved at t = %.17g", t);
+            return IMP_ERR_SOLVER;
+        }
+    }
+    return IMP_OK;
+}

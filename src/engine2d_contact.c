@@ -1,0 +1,218 @@
+/* engine2d_contact.c: contact forces of the 2D engine's "contact" strategy, computed at every
+   evaluation of the equations of motion (myPhysicsLab's ContactSim.evaluate, after Baraff 94
+   "Fast Contact Force Computation for Nonpenetrating Rigid Bodies", with Neumann's "Curved
+   Edge Physics" for arcs and ropes), plus Coulomb friction rows (Baraff 94, section 6), which
+   myPhysicsLab does not have.
+
+   Rows: every contact record (0 <= distance <= distance_tol, |normal velocity| <=
+   velocity_tol), every joint and rod (bilateral) and every taut rope; then one tangent row per
+   contact whose bodies both have friction. a = A f + b, with A = J M^-1 J^T and b the gap's
+   acceleration without contact forces:
+     b = n . (A_p(u1) - A_q(u2)) + curvature term + extra acceleration,
+   A_B(u) = a_B + alpha_B x r - w_B^2 r the acceleration of body B's material point u
+   (r = u - centre; u1, u2 the primary's vertex or arc centre and the normal body's point or
+   arc centre), and the curvature term
+     curved normal (arc of the normal body, rope):  |dv_t|^2 / rho, rho = n . (u1 - u2)
+       (the relative speed of the centres across the normal, over the signed radius),
+     straight normal turning with the normal body:  2 (w_q x n) . dv - w_q^2 n . (u1 - u2),
+     normal fixed in the world (joints):            0,
+   dv = v_p(u1) - v_q(u2). Extra acceleration against drift and jitter (ContactSim's
+   policies, h = extra_accel_dt): v / h, or (2 v h + (d - gap)) / h^2.
+   Friction rows (tangent t = perp(n)): static (|f_t| <= mu f_n, no tangential acceleration)
+   while the tangential speed is below 1e-3 m/s, else sliding (f_t = -mu f_n sign(v_t)).
+   Cost: one static detection, O(n^2) for A, the LCP (O(n^3) without friction). */
+#include <string.h>
+
+#include "world.h"
+
+enum { FRICTION_SLIP_SPEED_MM = 1 };  /* static below 1e-3 m/s of tangential speed */
+
+/* acceleration of the material point u of slot s (force array f, state y) along dir */
+static double point_accel_dot(const imp_world *w, const double *y, const double *f, int s,
+                              const double *u, const double *dir)
+{
+    const imp_body *b = &w->bodies[s];
+    if (s == 0 || b->fixed) {
+        return 0.0;
+    }
+    const double *ys = y + (size_t)s * IMP_STRIDE_2D;
+    const double r[2] = {u[0] - ys[0], u[1] - ys[1]};
+    double ax = f[6 * s] * b->inv_mass, ay = f[6 * s + 1] * b->inv_mass;
+    double al = f[6 * s + 5] * b->inv_inertia.m[2][2];
+    double om2 = ys[5] * ys[5];
+    return (ax - al * r[1] - om2 * r[0]) * dir[0] + (ay + al * r[0] - om2 * r[1]) * dir[1];
+}
+
+static void point_vel(const double *y, int s, const double *u, double *v)
+{
+    const double *ys = y + (size_t)s * IMP_STRIDE_2D;
+    v[0] = ys[3] - ys[5] * (u[1] - ys[1]);
+    v[1] = ys[4] + ys[5] * (u[0] - ys[0]);
+}
+
+static double gap_accel(const imp_world *w, const double *y, const double *f, const imp_rec2d *r)
+{
+    const double *n = r->normal;
+    double b = point_accel_dot(w, y, f, r->p, r->u1, n) - point_accel_dot(w, y, f, r->q, r->u2, n);
+    if (r->fixed_normal) {
+        return b;
+    }
+    double v1[2], v2[2];
+    point_vel(y, r->p, r->u1, v1);
+    point_vel(y, r->q, r->u2, v2);
+    const double dv[2] = {v1[0] - v2[0], v1[1] - v2[1]};
+    const double sep[2] = {r->u1[0] - r->u2[0], r->u1[1] - r->u2[1]};
+    double along = n[0] * sep[0] + n[1] * sep[1];
+    if (r->curved) {
+        double vn = n[0] * dv[0] + n[1] * dv[1];
+        double vt2 = dv[0] * dv[0] + dv[1] * dv[1] - vn * vn;
+        if (fabs(along) > 1e-12) {
+            b += vt2 / along;
+        }
+        return b;
+    }
+    double wq = y[(size_t)r->q * IMP_STRIDE_2D + 5];
+    const double ndot[2] = {-wq * n[1], wq * n[0]};
+    b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - wq * wq * along;
+    return b;
+}
+
+int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
+{
+    imp_engine2d *e = w->engine2d;
+    if (e == NULL) {
+        return 0;
+    }
+    e->forces_evaluations++;
+    if (imp_engine2d_detect(w, y, 0) < 0) {
+        e->force_error = 1;
+        return -1;
+    }
+    const imp_engine2d_def *d = &w->def.engine2d;
+    /* keep the contacts and connectors, then add the friction rows */
+    int m = 0, nf = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        if (r->connector >= 0 || r->kind == IMP_HIT_CONTACT) {
+            nf += r->connector < 0 && r->friction > 0.0;
+            e->rec[m++] = *r;
+        }
+    }
+    e->nrec = m;  /* the rows kept; friction rows go after them */
+    if (m == 0) {
+        return 0;
+    }
+    int n = m + nf;
+    if (imp_engine2d_reserve_records(e, n) != 0 || imp_engine2d_reserve_lcp(e, n) != 0) {
+        e->force_error = 1;
+        return -1;
+    }
+    int k = m;
+    for (int i = 0; i < m; i++) {
+        e->fric_normal[i] = -1;
+        e->mu[i] = 0.0;
+        e->sliding[i] = 0;
+        imp_rec2d *r = &e->rec[i];
+        if (r->connector >= 0 || !(r->friction > 0.0)) {
+            continue;
+        }
+        imp_rec2d *t = &e->rec[k];
+        *t = *r;
+        t->normal[0] = -r->normal[1];
+        t->normal[1] = r->normal[0];
+        t->bilateral = 0;
+        imp_engine2d_finish_record(w, y, t);
+        e->fric_normal[k] = i;
+        e->mu[k] = r->friction;
+        double vt = t->velocity;
+        e->sliding[k] = (signed char)(vt > 1e-3 * FRICTION_SLIP_SPEED_MM ? 1
+                                      : vt < -1e-3 * FRICTION_SLIP_SPEED_MM ? -1 : 0);
+        k++;
+    }
+    imp_engine2d_build_A(w, e->rec, n, e->A);
+    double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : w->def.dt;
+    imp_extra_accel pol = d->extra_accel;
+    int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
+    int with_distance = pol == IMP_EXTRA_VELOCITY_AND_DISTANCE
+                        || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
+    for (int i = 0; i < n; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        e->bil[i] = (unsigned char)(r->bilateral != 0);
+        if (i >= m) {
+            /* tangent row: the relative tangential acceleration at the contact point */
+            e->b[i] = point_accel_dot(w, y, f, r->p, r->point, r->normal)
+                      - point_accel_dot(w, y, f, r->q, r->point, r->normal);
+            continue;
+        }
+        double b = gap_accel(w, y, f, r);
+        if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
+            double v0 = r->velocity, x0 = r->distance - r->target;
+            b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
+        }
+        e->b[i] = b;
+    }
+    imp_lcp_problem p;
+    memset(&p, 0, sizeof p);
+    p.n = n;
+    p.A = e->A;
+    p.b = e->b;
+    p.bilateral = e->bil;
+    if (nf > 0) {
+        p.friction_normal = e->fric_normal;
+        p.mu = e->mu;
+        p.sliding = e->sliding;
+    }
+    imp_lcp_options o;
+    imp_lcp_default_options(&o);
+    o.tolerance = 1e-8;
+    imp_lcp_info info;
+    e->stats.lcp_solves++;
+    if (n > e->stats.max_contacts) {
+        e->stats.max_contacts = n;
+    }
+    if (imp_lcp_solve(&p, &o, e->ws, e->f, e->a, NULL, &info) != IMP_LCP_OK) {
+        e->stats.lcp_failures++;
+        if (!(info.natural_residual <= 1e-5 * (1.0 + info.scale_f)
+              && info.max_bilateral <= 1e-5 * (1.0 + info.scale_a)
+              && info.max_friction <= 1e-5 * (1.0 + info.scale_f))) {
+            e->force_error = 1;
+            return -1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        imp_rec2d *r = &e->rec[i];
+        double fi = e->f[i];
+        if (!isfinite(fi)) {
+            e->force_error = 1;
+            return -1;
+        }
+        r->force = fi;
+        if (i >= m) {
+            e->rec[e->fric_normal[i]].friction_force = fi;
+        }
+        if (fabs(fi) > e->max_force) {
+            e->max_force = fabs(fi);
+        }
+        const int s[2] = {r->p, r->q};
+        const double *jr[2] = {r->jp, r->jq};
+        for (int u = 0; u < 2; u++) {
+            if (s[u] == 0 || w->bodies[s[u]].fixed) {
+                continue;
+            }
+            f[6 * s[u]] += jr[u][0] * fi;
+            f[6 * s[u] + 1] += jr[u][1] * fi;
+            f[6 * s[u] + 5] += jr[u][2] * fi;
+        }
+    }
+    return 0;
+}
+
+int imp_engine2d_evaluate(imp_world *w, double *dydt)
+{
+    if (w->engine2d == NULL) {
+        return 0;
+    }
+    w->engine2d->force_error = 0;
+    imp_world_derivative(w, w->time, w->y, dydt);
+    return w->engine2d->force_error ? -1 : 0;
+}

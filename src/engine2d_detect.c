@@ -1,0 +1,317 @@
+/* engine2d_detect.c: the 2D engine's state and its detection: the world's 2D bodies as an
+   array for imp_collide2d_batch, and the results turned into records with their Jacobian rows
+   (see engine2d.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collide2d_batch.h"
+#include "world.h"
+
+const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
+const char *const imp_extra_accel_names[] = {"none", "velocity", "velocity_and_distance",
+                                             "velocity_joints", "velocity_and_distance_joints",
+                                             NULL};
+
+imp_engine2d_def imp_engine2d_default_def(void)
+{
+    imp_engine2d_def d;
+    memset(&d, 0, sizeof d);
+    d.collision_handling = IMP_HANDLING_HYBRID;
+    d.distance_tol = 0.01;
+    d.velocity_tol = 0.5;
+    d.collision_accuracy = 0.6;
+    d.extra_accel = IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
+    d.extra_accel_dt = 0.0;
+    d.max_backups = 30;
+    d.joint_small_impacts = 0;
+    return d;
+}
+
+imp_engine2d *imp_engine2d_get(imp_world *w)
+{
+    if (w->engine2d == NULL) {
+        w->engine2d = calloc(1, sizeof *w->engine2d);
+    }
+    return w->engine2d;
+}
+
+void imp_engine2d_free(imp_engine2d *e)
+{
+    if (e == NULL) {
+        return;
+    }
+    free(e->conn);
+    imp_pairset_free(&e->exclude);
+    free(e->b2);
+    free(e->still);
+    free(e->boxes);
+    free(e->prev_pose);
+    imp_bp2d_free(&e->bp);
+    free(e->hits);
+    free(e->rec);
+    imp_lcp_workspace_destroy(e->ws);
+    free(e->A);
+    free(e->Asub);
+    free(e->b);
+    free(e->f);
+    free(e->a);
+    free(e->vel);
+    free(e->jsum);
+    free(e->e);
+    free(e->bil);
+    free(e->fric_normal);
+    free(e->perm);
+    free(e->rows);
+    free(e->mu);
+    free(e->sliding);
+    free(e->y0);
+    free(e->pending);
+    free(e);
+}
+
+static int grow(void **p, size_t elem, int n)
+{
+    void *q = realloc(*p, elem * (size_t)(n > 0 ? n : 1));
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    return 0;
+}
+
+int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
+{
+    if (n <= e->lcp_cap) {
+        return 0;
+    }
+    int cap = n > 2 * e->lcp_cap ? n : 2 * e->lcp_cap;
+    size_t nn = (size_t)cap * (size_t)cap;
+    double *A = realloc(e->A, nn * sizeof *A);
+    if (A == NULL) {
+        return -1;
+    }
+    e->A = A;
+    double *As = realloc(e->Asub, nn * sizeof *As);
+    if (As == NULL) {
+        return -1;
+    }
+    e->Asub = As;
+    if (grow((void **)&e->b, sizeof *e->b, cap) || grow((void **)&e->f, sizeof *e->f, cap)
+        || grow((void **)&e->a, sizeof *e->a, cap) || grow((void **)&e->vel, sizeof *e->vel, cap)
+        || grow((void **)&e->jsum, sizeof *e->jsum, cap) || grow((void **)&e->e, sizeof *e->e, cap)
+        || grow((void **)&e->bil, sizeof *e->bil, cap)
+        || grow((void **)&e->fric_normal, sizeof *e->fric_normal, cap)
+        || grow((void **)&e->perm, sizeof *e->perm, cap)
+        || grow((void **)&e->rows, sizeof *e->rows, cap) || grow((void **)&e->mu, sizeof *e->mu, cap)
+        || grow((void **)&e->sliding, sizeof *e->sliding, cap)) {
+        return -1;
+    }
+    if (e->ws == NULL) {
+        e->ws = imp_lcp_workspace_create(cap);
+        if (e->ws == NULL) {
+            return -1;
+        }
+    } else if (imp_lcp_workspace_reserve(e->ws, cap) != 0) {
+        return -1;
+    }
+    e->lcp_cap = cap;
+    return 0;
+}
+
+int imp_engine2d_reserve_slots(imp_engine2d *e, int n)
+{
+    if (n <= e->slot_cap) {
+        return 0;
+    }
+    int cap = n > 2 * e->slot_cap ? n : 2 * e->slot_cap;
+    if (grow((void **)&e->b2, sizeof *e->b2, cap) || grow((void **)&e->still, 1, cap)
+        || grow((void **)&e->boxes, 4 * sizeof *e->boxes, cap)) {
+        return -1;
+    }
+    double *pp = realloc(e->prev_pose, 3 * (size_t)cap * sizeof *pp);
+    if (pp == NULL) {
+        return -1;
+    }
+    e->prev_pose = pp;
+    e->slot_cap = cap;
+    return 0;
+}
+
+int imp_engine2d_reserve_records(imp_engine2d *e, int n)
+{
+    if (n <= e->rec_cap) {
+        return 0;
+    }
+    int cap = n > 2 * e->rec_cap ? n : 2 * e->rec_cap;
+    if (grow((void **)&e->rec, sizeof *e->rec, cap)) {
+        return -1;
+    }
+    e->rec_cap = cap;
+    return 0;
+}
+
+static double point_velocity_dot(const double *ys, const double *r, const double *n)
+{
+    /* (v + w x r) . n in 2D */
+    return (ys[3] - ys[5] * r[1]) * n[0] + (ys[4] + ys[5] * r[0]) * n[1];
+}
+
+void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *r)
+{
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D;
+    const double *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    const double *n = r->normal;
+    /* lever arms to the impact point (forces act along the normal through it) */
+    double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+    double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+    r->jp[0] = n[0];
+    r->jp[1] = n[1];
+    r->jp[2] = rp[0] * n[1] - rp[1] * n[0];
+    r->jq[0] = -n[0];
+    r->jq[1] = -n[1];
+    r->jq[2] = -(rq[0] * n[1] - rq[1] * n[0]);
+    if (r->connector < 0) {
+        r->velocity = point_velocity_dot(yp, rp, n) - point_velocity_dot(yq, rq, n);
+    }
+    const imp_body *bp = &w->bodies[r->p], *bq = &w->bodies[r->q];
+    double ep = r->p == 0 ? 1.0 : bp->elasticity, eq = r->q == 0 ? 1.0 : bq->elasticity;
+    r->elasticity = ep < eq ? ep : eq;
+    double fp = r->p == 0 ? 1e300 : bp->friction, fq = r->q == 0 ? 1e300 : bq->friction;
+    r->friction = fp < fq ? fp : fq;
+    if (r->friction > 1e299) {
+        r->friction = 0.0;
+    }
+    r->impulse = 0.0;
+    r->force = 0.0;
+    r->friction_force = 0.0;
+}
+
+/* Record from a detection result. */
+static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d *h,
+                            double target, imp_rec2d *r)
+{
+    memset(r, 0, sizeof *r);
+    r->p = h->body;
+    r->q = h->normal_body;
+    r->kind = h->kind;
+    r->connector = -1;
+    r->normal[0] = h->normal[0];
+    r->normal[1] = h->normal[1];
+    r->point[0] = h->point[0];
+    r->point[1] = h->point[1];
+    r->distance = h->distance;
+    r->target = target;
+    /* centres of curvature (Curved Edge Physics): the primary's arc centre is at its feature
+       point + r_p n, the normal body's at its point - r_q n (signed radii, concave < 0) */
+    r->u1[0] = h->point_primary[0];
+    r->u1[1] = h->point_primary[1];
+    if (h->curvature != 0.0) {
+        r->u1[0] += h->normal[0] / h->curvature;
+        r->u1[1] += h->normal[1] / h->curvature;
+    }
+    r->u2[0] = h->point[0];
+    r->u2[1] = h->point[1];
+    if (h->normal_curvature != 0.0) {
+        r->curved = 1;
+        r->u2[0] -= h->normal[0] / h->normal_curvature;
+        r->u2[1] -= h->normal[1] / h->normal_curvature;
+    }
+    imp_engine2d_finish_record(w, y, r);
+    r->velocity = h->normal_velocity;
+}
+
+int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
+{
+    imp_engine2d *e = w->engine2d;
+    if (imp_engine2d_reserve_slots(e, w->nslots) != 0) {
+        return -1;
+    }
+    if (e->exclude_dirty) {
+        imp_pairset_clear(&e->exclude);
+        for (int i = 0; i < e->nconn; i++) {
+            const imp_connector2d *c = &e->conn[i];
+            if (imp_engine2d_connector_alive(w, c) && c->body2 != 0
+                && imp_pairset_add(&e->exclude, c->body1, c->body2) < 0) {
+                return -1;
+            }
+        }
+        e->exclude_dirty = 0;
+    }
+    int nb = 0;
+    for (int i = 1; i < w->nslots; i++) {
+        const imp_body *b = &w->bodies[i];
+        if (!b->active || !b->collide || b->shape == NULL) {
+            continue;
+        }
+        const double *yi = y + (size_t)i * IMP_STRIDE_2D;
+        imp_body2d *d = &e->b2[nb];
+        d->shape = b->shape;
+        d->id = i;
+        memcpy(d->pose, yi, 3 * sizeof *yi);
+        memcpy(d->velocity, yi + 3, 3 * sizeof *yi);
+        d->has_prev = use_prev && e->has_prev;
+        if (d->has_prev) {
+            memcpy(d->prev_pose, e->prev_pose + 3 * i, 3 * sizeof *yi);
+        }
+        e->still[nb] = (unsigned char)(b->fixed != 0);
+        nb++;
+    }
+    imp_detect2d_params par = {w->def.engine2d.distance_tol, w->def.engine2d.velocity_tol};
+    int m;
+    for (;;) {
+        m = imp_collide2d_batch(e->b2, nb, e->still, &e->bp, &e->exclude, &par, e->boxes, e->hits,
+                                e->hit_cap);
+        if (m < 0) {
+            return -1;
+        }
+        if (m <= e->hit_cap) {
+            break;
+        }
+        if (grow((void **)&e->hits, sizeof *e->hits, m)) {
+            return -1;
+        }
+        e->hit_cap = m;
+    }
+    if (imp_engine2d_reserve_records(e, m) != 0) {
+        return -1;
+    }
+    double target = 0.5 * w->def.engine2d.distance_tol;
+    for (int k = 0; k < m; k++) {
+        record_from_hit(w, y, &e->hits[k], target, &e->rec[k]);
+    }
+    e->nrec = m;
+    if (imp_engine2d_connector_records(w, y) != 0) {
+        return -1;
+    }
+    return e->nrec;
+}
+
+void imp_engine2d_build_A(const imp_world *w, const imp_rec2d *rec, int n, double *A)
+{
+    /* A_ik = sum over the bodies B shared by records i and k of J_iB M_B^-1 J_kB^T
+       (Baraff 94; myPhysicsLab's sign rule is the sign of the Jacobian rows). O(n^2). */
+    for (int i = 0; i < n; i++) {
+        const imp_rec2d *ri = &rec[i];
+        for (int k = i; k < n; k++) {
+            const imp_rec2d *rk = &rec[k];
+            double s = 0.0;
+            const int bi[2] = {ri->p, ri->q}, bk[2] = {rk->p, rk->q};
+            const double *ji[2] = {ri->jp, ri->jq}, *jk[2] = {rk->jp, rk->jq};
+            for (int u = 0; u < 2; u++) {
+                const imp_body *b = &w->bodies[bi[u]];
+                if (b->fixed || bi[u] == 0) {
+                    continue;
+                }
+                for (int v = 0; v < 2; v++) {
+                    if (bk[v] != bi[u]) {
+                        continue;
+                    }
+                    s += b->inv_mass * (ji[u][0] * jk[v][0] + ji[u][1] * jk[v][1])
+                         + b->inv_inertia.m[2][2] * ji[u][2] * jk[v][2];
+                }
+            }
+            A[(size_t)i * (size_t)n + (size_t)k] = s;
+            A[(size_t)k * (size_t)n + (size_t)i] = s;
+        }
+    }
+}

@@ -1,0 +1,270 @@
+/* lua_engine2d.c: the Lua side of the 2D engine (engine2d.h): the world options of the
+   impulse and contact strategies, w:add_joint / w:add_rope / w:add_rod / w:remove_connector,
+   w:connectors(), the engine's statistics in w:stats(). */
+#include <string.h>
+
+#include "lua_world.h"
+
+/* Reads the engine options of the world options table at idx into d. */
+void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
+{
+    d->collision_handling = (imp_collision_handling)imp_opt_enum(
+        L, idx, what, "collision_handling", imp_collision_handling_names, d->collision_handling);
+    d->distance_tol = imp_opt_number(L, idx, what, "distance_tol", d->distance_tol, IMP_POSITIVE, NULL);
+    d->velocity_tol = imp_opt_number(L, idx, what, "velocity_tol", d->velocity_tol, IMP_POSITIVE, NULL);
+    d->collision_accuracy = imp_opt_number(L, idx, what, "collision_accuracy", d->collision_accuracy,
+                                           IMP_POSITIVE, NULL);
+    if (d->collision_accuracy > 1.0) {
+        imp_error(L, what, "option 'collision_accuracy' must be in (0, 1], got %g",
+                  d->collision_accuracy);
+    }
+    d->extra_accel = (imp_extra_accel)imp_opt_enum(L, idx, what, "extra_accel", imp_extra_accel_names,
+                                                   d->extra_accel);
+    d->extra_accel_dt = imp_opt_number(L, idx, what, "extra_accel_dt", d->extra_accel_dt,
+                                       IMP_NONNEGATIVE, NULL);
+    d->max_backups = (int)imp_opt_integer(L, idx, what, "max_backups", d->max_backups, 1, 100000);
+    d->joint_small_impacts = imp_opt_boolean(L, idx, what, "joint_small_impacts",
+                                             d->joint_small_impacts);
+}
+
+/* Adds the engine's counters to the table on top of the stack. */
+void imp_lua_engine2d_stats(lua_State *L, const imp_world *w)
+{
+    imp_engine2d_stats z;
+    memset(&z, 0, sizeof z);
+    const imp_engine2d_stats *s = w->engine2d != NULL ? &w->engine2d->stats : &z;
+    const struct {
+        const char *k;
+        long v;
+    } f[] = {{"collisions", s->collisions},     {"impulse_solves", s->impulse_solves},
+             {"backups", s->backups},           {"binary_searches", s->binary_searches},
+             {"ode_steps", s->steps},           {"lcp_solves", s->lcp_solves},
+             {"lcp_failures", s->lcp_failures}, {"max_contact_rows", s->max_contacts}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        lua_pushinteger(L, (lua_Integer)f[i].v);
+        lua_setfield(L, -2, f[i].k);
+    }
+    lua_pushnumber(L, w->engine2d != NULL ? w->engine2d->max_force : 0.0);
+    lua_setfield(L, -2, "max_contact_force");
+}
+
+static void push_connector(lua_State *L, const imp_connector2d *c, int index)
+{
+    static const char *const kinds[] = {"joint", "rope", "rod"};
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, kinds[c->kind]);
+    lua_setfield(L, -2, "kind");
+    lua_pushinteger(L, index);
+    lua_setfield(L, -2, "index");
+    lua_pushinteger(L, (lua_Integer)c->generation);
+    lua_setfield(L, -2, "generation");
+}
+
+static void read_points(lua_State *L, imp_world *w, const char *what, imp_connector2d *c)
+{
+    imp_body_id b1, b2;
+    lua_getfield(L, 2, "body1");
+    if (lua_isnil(L, -1)) {
+        imp_error(L, what, "option 'body1' is required");
+    }
+    b1 = imp_lua_check_body_of(L, -1, w, what, "option 'body1'");
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "body2");
+    b2 = lua_isnil(L, -1) ? imp_world_background(w)
+                          : imp_lua_check_body_of(L, -1, w, what, "option 'body2'");
+    lua_pop(L, 1);
+    c->body1 = b1.slot;
+    c->body2 = b2.slot;
+    double p[3] = {0, 0, 0};
+    imp_opt_vector(L, 2, what, "point1", 2, p);
+    c->point1[0] = p[0];
+    c->point1[1] = p[1];
+    p[0] = p[1] = 0.0;
+    imp_opt_vector(L, 2, what, "point2", 2, p);
+    c->point2[0] = p[0];
+    c->point2[1] = p[1];
+}
+
+static int add_connector(lua_State *L, imp_world *w, const char *what, imp_connector2d *c)
+{
+    char why[200];
+    int index = imp_engine2d_add_connector(w, c, why, sizeof why);
+    if (index < 0) {
+        return imp_error(L, what, "%s", why);
+    }
+    push_connector(L, &w->engine2d->conn[index], index);
+    return 1;
+}
+
+/* w:add_joint{body1 =, point1 =, body2 = (background), point2 =, normal = "both"} */
+static int l_add_joint(lua_State *L)
+{
+    static const char *const keys[] = {"body1", "point1", "body2", "point2", "normal", NULL};
+    const char *what = "World:add_joint";
+    imp_world *w = imp_lua_check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    imp_opt_check_keys(L, 2, what, keys);
+    imp_connector2d c;
+    memset(&c, 0, sizeof c);
+    c.kind = IMP_JOINT;
+    read_points(L, w, what, &c);
+    lua_getfield(L, 2, "normal");
+    if (lua_isnil(L, -1) || (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "both") == 0)) {
+        c.both = 1;
+    } else if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "x") == 0) {
+        c.normal[0] = 1.0;
+    } else if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "y") == 0) {
+        c.normal[1] = 1.0;
+    } else if (lua_istable(L, -1)) {
+        double n[3] = {0, 0, 0};
+        imp_to_vector(L, -1, what, "option 'normal'", 2, n);
+        double len = hypot(n[0], n[1]);
+        if (!(len > 0.0) || !isfinite(len)) {
+            return imp_error(L, what, "option 'normal' must be a nonzero finite vector");
+        }
+        c.normal[0] = n[0] / len;
+        c.normal[1] = n[1] / len;
+    } else {
+        return imp_error(L, what, "option 'normal' must be \"both\", \"x\", \"y\" or a vector "
+                                  "{nx, ny}, got %s", imp_describe(L, -1));
+    }
+    lua_pop(L, 1);
+    return add_connector(L, w, what, &c);
+}
+
+/* w:add_rope{body1 =, point1 =, body2 =, point2 =, length =, rod = false} */
+static int l_add_rope(lua_State *L)
+{
+    static const char *const keys[] = {"body1", "point1", "body2", "point2", "length", "rod", NULL};
+    const char *what = "World:add_rope";
+    imp_world *w = imp_lua_check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    imp_opt_check_keys(L, 2, what, keys);
+    imp_connector2d c;
+    memset(&c, 0, sizeof c);
+    read_points(L, w, what, &c);
+    c.kind = imp_opt_boolean(L, 2, what, "rod", 0) ? IMP_ROD : IMP_ROPE;
+    int has_length;
+    c.length = imp_opt_number(L, 2, what, "length", 0.0, IMP_POSITIVE, &has_length);
+    if (!has_length) {
+        return imp_error(L, what, "option 'length' is required");
+    }
+    return add_connector(L, w, what, &c);
+}
+
+static int check_connector(lua_State *L, imp_world *w, int idx, const char *what)
+{
+    if (!lua_istable(L, idx)) {
+        return imp_error(L, what, "argument #1 must be a connector (from add_joint or add_rope), "
+                                  "got %s", imp_describe(L, idx));
+    }
+    lua_getfield(L, idx, "index");
+    lua_getfield(L, idx, "generation");
+    int ok = lua_isinteger(L, -2) && lua_isinteger(L, -1);
+    lua_Integer index = lua_tointeger(L, -2), gen = lua_tointeger(L, -1);
+    lua_pop(L, 2);
+    imp_engine2d *e = w->engine2d;
+    if (!ok || e == NULL || index < 0 || index >= e->nconn || !e->conn[index].active
+        || (lua_Integer)e->conn[index].generation != gen) {
+        return imp_error(L, what, "the connector was removed or does not belong to this world");
+    }
+    return (int)index;
+}
+
+static int l_remove_connector(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    int i = check_connector(L, w, 2, "World:remove_connector");
+    imp_engine2d_remove_connector(w, i, w->engine2d->conn[i].generation);
+    return 0;
+}
+
+/* w:connector_error(c): how far the connector is from holding: joints |p1 - p2|, ropes
+   max(0, distance - length), rods |distance - length|. */
+static int l_connector_error(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    int i = check_connector(L, w, 2, "World:connector_error");
+    const imp_connector2d *c = &w->engine2d->conn[i];
+    double p1[2], p2[2];
+    imp_engine2d_connector_points(w, w->y, c, p1, p2);
+    double dist = hypot(p1[0] - p2[0], p1[1] - p2[1]), err;
+    if (c->kind == IMP_JOINT) {
+        err = c->both ? dist : fabs(c->normal[0] * (p1[0] - p2[0]) + c->normal[1] * (p1[1] - p2[1]));
+    } else if (c->kind == IMP_ROPE) {
+        err = dist > c->length ? dist - c->length : 0.0;
+    } else {
+        err = fabs(dist - c->length);
+    }
+    lua_pushnumber(L, err);
+    lua_pushnumber(L, dist);
+    return 2;
+}
+
+const luaL_Reg imp_lua_engine2d_methods[] = {{"add_joint", l_add_joint},
+                                             {"add_rope", l_add_rope},
+                                             {"remove_connector", l_remove_connector},
+                                             {"connector_error", l_connector_error},
+                                             {NULL, NULL}};
+
+/* w:contacts() under the impulse and contact strategies: the touching records at the current
+   state (contacts and imminent collisions of body pairs), with bodies, point, normal
+   (from body1 toward body2), distance, normal velocity and, under the contact strategy, the
+   normal force of the last evaluation at this state. */
+int imp_lua_engine2d_contacts(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    imp_engine2d *e = imp_engine2d_get(w);
+    if (e == NULL || imp_engine2d_reserve_slots(e, w->nslots) != 0) {
+        return luaL_error(L, "World:contacts: out of memory");
+    }
+    double *f = NULL;
+    int nrec;
+    if (w->def.strategy == IMP_STRATEGY_CONTACT) {
+        /* the forces at this state: one evaluation of the equations of motion */
+        f = lua_newuserdatauv(L, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *f, 0);
+        if (imp_engine2d_evaluate(w, f) != 0) {
+            return luaL_error(L, "World:contacts: the contact forces could not be solved");
+        }
+        nrec = e->nrec;
+    } else {
+        nrec = imp_engine2d_detect(w, w->y, 0);
+        if (nrec < 0) {
+            return luaL_error(L, "World:contacts: detection failed");
+        }
+    }
+    lua_createtable(L, nrec, 0);
+    int k = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        if (r->connector >= 0 || r->kind == IMP_HIT_COLLISION) {
+            continue;
+        }
+        int flip = r->q > r->p;
+        double n[3] = {flip ? -r->normal[0] : r->normal[0], flip ? -r->normal[1] : r->normal[1], 0};
+        double pt[3] = {r->point[0], r->point[1], 0};
+        lua_createtable(L, 0, 8);
+        imp_lua_push_body(L, 1, flip ? r->p : r->q);
+        lua_setfield(L, -2, "body1");
+        imp_lua_push_body(L, 1, flip ? r->q : r->p);
+        lua_setfield(L, -2, "body2");
+        imp_push_vector(L, pt, 2);
+        lua_setfield(L, -2, "point");
+        imp_push_vector(L, n, 2);
+        lua_setfield(L, -2, "normal");
+        lua_pushnumber(L, r->distance);
+        lua_setfield(L, -2, "distance");
+        lua_pushnumber(L, r->velocity);
+        lua_setfield(L, -2, "normal_velocity");
+        lua_pushnumber(L, r->force);
+        lua_setfield(L, -2, "force");
+        lua_pushnumber(L, flip ? -r->friction_force : r->friction_force);
+        lua_setfield(L, -2, "friction_force");
+        lua_pushstring(L, r->kind == IMP_HIT_IMMINENT ? "imminent" : "contact");
+        lua_setfield(L, -2, "kind");
+        lua_rawseti(L, -2, ++k);
+    }
+    return 1;
+}
