@@ -326,6 +326,16 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
     return IMP_OK;
 }
 
+/* Whether pairs[i] is in the contact dictionary; *k walks the contact entries (both sorted by
+   key) alongside increasing i. */
+static int in_contact(const imp_compliant *c, int i, int *k)
+{
+    while (*k < c->ncontact && c->contact[*k].key < c->pairs[i].key) {
+        (*k)++;
+    }
+    return *k < c->ncontact && c->contact[*k].key == c->pairs[i].key;
+}
+
 int imp_compliant_step_actions(imp_world *w, const double *y)
 {
     imp_compliant *c = w->compliant;
@@ -340,10 +350,7 @@ int imp_compliant_step_actions(imp_world *w, const double *y)
     c->nset = 0;
     int k = 0;
     for (int i = 0; i < c->npairs; i++) {
-        while (k < c->ncontact && c->contact[k].key < c->pairs[i].key) {
-            k++;
-        }
-        if (k < c->ncontact && c->contact[k].key == c->pairs[i].key) {
+        if (in_contact(c, i, &k)) {
             continue;
         }
         imp_centry e;
@@ -372,10 +379,7 @@ int imp_compliant_crossed(const imp_world *w, const double *y)
     }
     int k = 0;
     for (int i = 0; i < c->npairs; i++) {
-        while (k < c->ncontact && c->contact[k].key < c->pairs[i].key) {
-            k++;
-        }
-        if (k < c->ncontact && c->contact[k].key == c->pairs[i].key) {
+        if (in_contact(c, i, &k)) {
             continue;
         }
         measure(w, y, i, &e, 0);

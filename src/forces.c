@@ -105,14 +105,17 @@ void imp_forces_springs(const imp_world *w, const double *y, double *f)
     }
 }
 
-void imp_forces_gravitation(const imp_world *w, const double *y, double *f)
+/* Mutual gravitation over every pair of bodies with mass (not both fixed): adds the forces into
+   f when f != NULL and returns the potential energy -G m_i m_j / sqrt(r^2 + eps^2). O(n^2). */
+static double gravitation(const imp_world *w, const double *y, double *f)
 {
     double g = w->def.gravitation_g;
     if (g == 0.0) {
-        return;
+        return 0.0;
     }
     double eps2 = w->def.gravitation_softening * w->def.gravitation_softening;
     int dim = w->def.dim;
+    double energy = 0.0;
     for (int i = 1; i < w->nslots; i++) {
         const imp_body *bi = &w->bodies[i];
         if (!bi->active || !(bi->mass > 0.0)) {
@@ -134,7 +137,12 @@ void imp_forces_gravitation(const imp_world *w, const double *y, double *f)
             if (!(r2 > 0.0)) {
                 continue;  /* coincident centres without softening: no defined direction */
             }
-            double s = g * bi->mass * bj->mass / (r2 * sqrt(r2));
+            double gm = g * bi->mass * bj->mass;
+            energy -= gm / sqrt(r2);
+            if (f == NULL) {
+                continue;
+            }
+            double s = gm / (r2 * sqrt(r2));
             for (int k = 0; k < dim; k++) {
                 if (!bi->fixed) {
                     f[6 * i + k] += s * d[k];
@@ -145,6 +153,12 @@ void imp_forces_gravitation(const imp_world *w, const double *y, double *f)
             }
         }
     }
+    return energy;
+}
+
+void imp_forces_gravitation(const imp_world *w, const double *y, double *f)
+{
+    gravitation(w, y, f);
 }
 
 double imp_potential_gravity(const imp_world *w, const double *y)
@@ -180,32 +194,5 @@ double imp_potential_springs(const imp_world *w, const double *y)
 
 double imp_potential_gravitation(const imp_world *w, const double *y)
 {
-    double g = w->def.gravitation_g;
-    if (g == 0.0) {
-        return 0.0;
-    }
-    double eps2 = w->def.gravitation_softening * w->def.gravitation_softening;
-    double e = 0.0;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *bi = &w->bodies[i];
-        if (!bi->active || !(bi->mass > 0.0)) {
-            continue;
-        }
-        const double *yi = body_state(w, y, i);
-        for (int j = i + 1; j < w->nslots; j++) {
-            const imp_body *bj = &w->bodies[j];
-            if (!bj->active || !(bj->mass > 0.0) || (bi->fixed && bj->fixed)) {
-                continue;
-            }
-            const double *yj = body_state(w, y, j);
-            double r2 = eps2;
-            for (int k = 0; k < w->def.dim; k++) {
-                r2 += (yj[k] - yi[k]) * (yj[k] - yi[k]);
-            }
-            if (r2 > 0.0) {
-                e -= g * bi->mass * bj->mass / sqrt(r2);
-            }
-        }
-    }
-    return e;
+    return gravitation(w, y, NULL);
 }
