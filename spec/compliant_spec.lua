@@ -218,6 +218,35 @@ describe("friction", function()
   end)
 end)
 
+describe("a disc rolling in a concave bowl (2D, arc edges)", function()
+  it("rocks with the period 2 pi sqrt(1.5 (R - r) / g) of rolling without slipping", function()
+    local w = impact.world2d { strategy = "compliant", gravity = { 0, -g }, dt = 0.005,
+      integrator = { method = "rk8pd", rtol = 1e-8, atol = 1e-10 } }
+    local R, r, width, height = 1.2, 0.1, 2, 1
+    -- no rolling resistance: its torque mu_r r f_n would hold the disc within |theta| < mu_r
+    impact.material.define("spec_roller", { E = 1.0e9, nu = 0.3, density = 1000 })
+    impact.contact_pair.define("spec_roller", "spec_roller", { cor = 0.5, mu_k = 0.5, mu_r = 0 })
+    local bowl = w:add_body { shape = impact.shape2d.concave_top_block { width = width,
+      height = height, radius = R }, fixed = true, material = "spec_roller" }
+    -- the arc's centre: above the top corners (+-1, height) by sqrt(R^2 - 1), in the block's
+    -- frame [-1, 1] x [0, height], whose centroid the body's position is
+    local centre_y = height + math.sqrt(R * R - (width / 2) ^ 2) - bowl.shape:centroid()[2]
+    local theta0 = 0.05
+    local disc = w:add_body { shape = impact.shape2d.ball { radius = r }, material = "spec_roller",
+      position = { (R - r) * math.sin(theta0), centre_y - (R - r) * math.cos(theta0) } }
+    local ts, xs = {}, {}
+    w:run { until_time = 5.5, every = 0, fn = function(ww)
+      ts[#ts + 1] = ww.time
+      xs[#xs + 1] = disc.position[1]
+    end }
+    local z = require("spec.support.analytic").zero_crossings(ts, xs)
+    assert.is_true(#z >= 4)
+    local period = 2 * math.pi * math.sqrt(1.5 * (R - r) / g)
+    -- a disc is I = m r^2 / 2; amplitude correction (1 + theta0^2 / 16) is below 2e-4
+    assert.near(period, 2 * (z[#z] - z[1]) / (#z - 1), { rel = 0.01 })
+  end)
+end)
+
 describe("Newton's cradle with small gaps", function()
   it("passes the momentum of the first ball to the last", function()
     local w = world3d { gravity = { 0, 0, 0 }, dt = 0.001,
