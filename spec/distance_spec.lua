@@ -38,6 +38,26 @@ describe("w:distance", function()
     assert.near(2.5, pb[3], 1e-9)
   end)
 
+  it("w:intersection gives the volumetric intersection of two cubes and Solfec's contact", function()
+    local w = impact.world3d { gravity = { 0, 0, 0 } }
+    local a = w:add_body { shape = impact.shape3d.box { size = 1 }, mass = 1 }
+    local b = w:add_body { shape = impact.shape3d.box { size = 1 }, mass = 1, position = { 0.5, 0, 0 } }
+    local r = w:intersection(a, b)
+    -- the overlap is the box [0, 0.5] x [-0.5, 0.5]^2: volume 0.5, surface 4, half of it 2
+    assert.near(0.5, r.volume, 1e-12)
+    assert.near(2, r.area, 1e-12)
+    assert.near({ 1, 0, 0 }, r.normal, 1e-12)
+    assert.near({ 0.25, 0, 0 }, r.point, 1e-12)
+    assert.near(-0.5, r.gap, 1e-12)
+    b.position = { 2, 0, 0 }
+    local none, distance = w:intersection(a, b)
+    assert.is_nil(none)
+    assert.near(1, distance, 1e-12)
+    local s = w:add_body { shape = impact.shape3d.sphere { radius = 1 }, mass = 1 }
+    assert.error_matches(function() w:intersection(a, s) end,
+      "World:intersection: body b's shape must be a polyhedron")
+  end)
+
   it("refuses bodies of another world or without a shape", function()
     local w1, w2 = impact.world2d {}, impact.world2d {}
     local a = w1:add_body { shape = impact.shape2d.ball {}, mass = 1 }
