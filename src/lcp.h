@@ -25,8 +25,10 @@
      Schur complement is zero, so the step pushes them out instead of dividing by zero.
    - general (friction rows or nonsymmetric A): the same pivoting with Baraff's friction
      states (clamped, at a bound tracking its normal force, sliding), solving the clamped
-     system with a dense LU factorization refactored at each set change: O(m^3) per pivot,
-     O(n^4) per solve. No termination guarantee exists for friction (Baraff 1991 shows the
+     system with an inverse updated by O(m^2) bordering / deletion / Sherman-Morrison steps
+     at each set or bound-state change (a fresh LU when an update is ill-conditioned):
+     O(n^2) per pivot, O(n^3) per solve (opts.general_refactor = 1 restores the O(n^4)
+     refactor-at-every-pivot reference). No termination guarantee exists for friction (Baraff 1991 shows the
      consistency question is NP-hard), so it relies on the pivot cap and reports failures.
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
@@ -104,6 +106,10 @@ typedef struct imp_lcp_options {
        rows with negative force are dropped, and the pivoting goes on from there; an
        unchanged problem then needs no pivot. */
     const signed char *warm_start;
+    /* General method only: nonzero rebuilds and LU-factors the clamped system at every
+       pivot (O(m^3) per pivot, O(n^4) per solve; the reference the incremental inverse is
+       tested against). 0 (default): the inverse is updated, O(m^2) per set change. */
+    int general_refactor;
 } imp_lcp_options;
 
 typedef struct imp_lcp_info {
