@@ -14,6 +14,7 @@
 #include "lcp_gen.h"
 
 #define G 9.81
+#define IMP_LCP_PI_TEST 3.14159265358979323846
 
 typedef struct run { imp_lcp_status st; imp_lcp_info info; double *f, *a; } run;
 
@@ -136,10 +137,188 @@ TEST(tall_stack_statics)
     gen_sys_free(&s);
 }
 
+/* ---- 3D polyhedral cone (imp_lcp_cone): a unit cube on a slope of angle theta whose
+   downhill direction makes the angle psi with t1 in the slope's tangent plane; 4 bottom
+   corner contacts, each with a normal row and k friction rows along the cone directions,
+   bounded by mu_factor * mu * f_n. ---- */
+typedef struct cone_out {
+    imp_lcp_status st;
+    double acc[6];   /* body acceleration */
+    double ft[2];    /* total friction force in the tangent plane */
+    double fn_sum;   /* total normal force */
+    double fmax_row; /* largest |f_j| / (mu_row f_n) over the friction rows (<= 1) */
+} cone_out;
+
+static void cone_slope(int k, int inscribed, double mu, double theta, double psi, cone_out *out)
+{
+    int per = 1 + k, n = 4 * per;
+    double dirs[2 * IMP_LCP_CONE_MAX], factor, err;
+    imp_lcp_cone(k, inscribed, dirs, &factor, &err);
+    gen_sys s;
+    gen_sys_alloc(&s, n, 1, 6);
+    for (int c = 0; c < 3; c++) s.minv[c] = 1.0, s.minv[3 + c] = 6.0; /* m = 1, I = 1/6 */
+    s.fext[0] = -G * sin(theta) * cos(psi);
+    s.fext[1] = -G * sin(theta) * sin(psi);
+    s.fext[2] = -G * cos(theta);
+    int *fn = malloc(sizeof(int) * (size_t)n);
+    double *mus = malloc(sizeof(double) * (size_t)n);
+    for (int c = 0; c < 4; c++) {
+        double r[3] = {(c & 1) ? 0.5 : -0.5, (c & 2) ? 0.5 : -0.5, -0.5};
+        int i = per * c;
+        s.body[2 * i] = 0;
+        double *jn = s.jac + (size_t)(2 * i) * 6;
+        jn[2] = 1, jn[3] = r[1], jn[4] = -r[0]; /* n . (v + w x r) with n = z: vz + (r x n) . w */
+        fn[i] = -1, mus[i] = 0.0;
+        for (int j = 0; j < k; j++) {
+            double d[3] = {dirs[2 * j], dirs[2 * j + 1], 0.0};
+            double *jt = s.jac + (size_t)(2 * (i + 1 + j)) * 6;
+            s.body[2 * (i + 1 + j)] = 0;
+            jt[0] = d[0], jt[1] = d[1], jt[2] = d[2];
+            jt[3] = r[1] * d[2] - r[2] * d[1]; /* (r x d) . w */
+            jt[4] = r[2] * d[0] - r[0] * d[2];
+            jt[5] = r[0] * d[1] - r[1] * d[0];
+            fn[i + 1 + j] = i, mus[i + 1 + j] = factor * mu;
+        }
+    }
+    gen_sys_form(&s);
+    double *f = calloc((size_t)n, sizeof(double)), *a = calloc((size_t)n, sizeof(double)), w[6];
+    imp_lcp_problem p = {n, s.A, s.b, NULL, fn, mus, NULL};
+    imp_lcp_info info;
+    out->st = imp_lcp_solve(&p, NULL, NULL, f, a, NULL, &info);
+    gen_sys_wrench(&s, f, w);
+    for (int c = 0; c < 6; c++) out->acc[c] = s.minv[c] * (s.fext[c] + w[c]);
+    out->ft[0] = out->ft[1] = out->fn_sum = out->fmax_row = 0.0;
+    for (int c = 0; c < 4; c++) {
+        int i = per * c;
+        out->fn_sum += f[i];
+        for (int j = 0; j < k; j++) {
+            out->ft[0] += f[i + 1 + j] * dirs[2 * j];
+            out->ft[1] += f[i + 1 + j] * dirs[2 * j + 1];
+            if (f[i] > 0) out->fmax_row = fmax(out->fmax_row, fabs(f[i + 1 + j]) / (factor * mu * f[i]));
+        }
+    }
+    free(f), free(a), free(fn), free(mus);
+    gen_sys_free(&s);
+}
+
+/* the polygon's friction limit per unit normal force in direction psi: the support
+   function mu_factor mu sum_j |cos(psi - phi_j)| */
+static double cone_support(int k, int inscribed, double mu, double psi)
+{
+    double dirs[2 * IMP_LCP_CONE_MAX], factor, err, sum = 0.0;
+    imp_lcp_cone(k, inscribed, dirs, &factor, &err);
+    for (int j = 0; j < k; j++) sum += fabs(cos(psi) * dirs[2 * j] + sin(psi) * dirs[2 * j + 1]);
+    return factor * mu * sum;
+}
+
+/* the polygon's radial function per unit normal force: the largest friction force the
+   contact can hold in direction psi (sticking needs the force inside the polygon). The
+   2k-gon has its edges parallel to the d_j, edge normals at phi_j + pi/2 and inradius
+   mu_factor mu cot(pi/2k): rho(psi) = r_in / max_j |cos(psi - phi_j - pi/2)|. */
+static double cone_radial(int k, int inscribed, double mu, double psi)
+{
+    double dirs[2 * IMP_LCP_CONE_MAX], factor, err, m = 0.0;
+    imp_lcp_cone(k, inscribed, dirs, &factor, &err);
+    for (int j = 0; j < k; j++) m = fmax(m, fabs(-sin(psi) * dirs[2 * j] + cos(psi) * dirs[2 * j + 1]));
+    return factor * mu / tan(IMP_LCP_PI_TEST / (2 * k)) / m;
+}
+
+TEST(cone_directions)
+{
+    double dirs[2 * IMP_LCP_CONE_MAX], factor, err;
+    CHECK(imp_lcp_cone(1, 0, dirs, &factor, &err) == -1);
+    CHECK(imp_lcp_cone(IMP_LCP_CONE_MAX + 1, 0, dirs, &factor, &err) == -1);
+    /* k = 2, circumscribed: the axis-aligned pyramid, bound mu per axis, error sqrt(2) - 1 */
+    CHECK(imp_lcp_cone(2, 0, dirs, &factor, &err) == 0);
+    CHECK_NEAR(dirs[0], 1, 1e-15);
+    CHECK_NEAR(dirs[1], 0, 1e-15);
+    CHECK_NEAR(dirs[2], 0, 1e-15);
+    CHECK_NEAR(dirs[3], 1, 1e-15);
+    CHECK_NEAR(factor, 1.0, 1e-15);
+    CHECK_NEAR(err, sqrt(2.0) - 1.0, 1e-15);
+    /* the support function of the zonotope lies in [inradius, circumradius] = mu [1,
+       1/cos(pi/2k)] (circumscribed) or mu [cos(pi/2k), 1] (inscribed), both reached */
+    for (int k = 2; k <= 16; k++) {
+        for (int ins = 0; ins <= 1; ins++) {
+            CHECK(imp_lcp_cone(k, ins, dirs, &factor, &err) == 0);
+            double lo = INFINITY, hi = 0;
+            for (int q = 0; q <= 4000; q++) {
+                double sup = cone_support(k, ins, 1.0, q * (IMP_LCP_PI_TEST / 4000));
+                lo = fmin(lo, sup), hi = fmax(hi, sup);
+            }
+            double c = cos(IMP_LCP_PI_TEST / (2 * k));
+            CHECK_NEAR(lo, ins ? c : 1.0, 1e-12);
+            CHECK_NEAR(hi, ins ? 1.0 : 1.0 / c, 1e-12);
+            CHECK_NEAR(err, ins ? 1.0 - c : 1.0 / c - 1.0, 1e-15);
+        }
+    }
+}
+
+/* Block on a slope with a k-direction cone: it sticks when tan(theta) is below the
+   polygon's radial limit rho(psi) in the downhill direction and slides above it. Along the symmetric
+   directions (psi = pi/2: an edge normal, where the circumscribed polygon is exact;
+   psi = pi/2 + pi/2k: a vertex, the largest error) the slip is straight downhill with
+   a = g sin(theta) - g cos(theta) S(psi), S(edge) = mu, S(vertex) = mu / cos(pi/2k) for
+   the circumscribed polygon. At any psi the sliding friction force is the polygon's
+   maximal-dissipation point: F . (-slip) = N S(slip), |F| in [mu N, mu N / cos(pi/2k)]. */
+TEST(cone_block_on_slope)
+{
+    const double mu = 0.5, pi = IMP_LCP_PI_TEST;
+    static const int ks[] = {2, 3, 4, 8, 16};
+    for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+        int k = ks[q];
+        double c = cos(pi / (2 * k));
+        for (int ins = 0; ins <= 1; ins++) {
+            double psis[] = {pi / 2, pi / 2 + pi / (2 * k), 0.3, 1.1, 2.5};
+            for (int t = 0; t < 5; t++) {
+                double psi = psis[t], S = cone_support(k, ins, mu, psi), rho = cone_radial(k, ins, mu, psi);
+                if (t < 2) CHECK_NEAR(rho, S, 1e-12); /* symmetric directions */
+                /* stick just below the limit: no motion, the friction balances gravity */
+                cone_out o;
+                double th = atan(rho * 0.98);
+                cone_slope(k, ins, mu, th, psi, &o);
+                if (o.st != IMP_LCP_OK) CHECK_FAIL_AT("k %d ins %d psi %g stick: %s", k, ins, psi, imp_lcp_status_name(o.st));
+                CHECK(o.st == IMP_LCP_OK);
+                for (int d = 0; d < 6; d++) {
+                    if (fabs(o.acc[d]) > 1e-9) CHECK_FAIL_AT("k %d ins %d psi %g th %g: acc[%d] = %g", k, ins, psi, th, d, o.acc[d]);
+                    CHECK_NEAR(o.acc[d], 0.0, 1e-9);
+                }
+                CHECK_NEAR(o.ft[0], G * sin(th) * cos(psi), 1e-9);
+                CHECK_NEAR(o.ft[1], G * sin(th) * sin(psi), 1e-9);
+                CHECK(o.fmax_row <= 1.0 + 1e-9);
+                /* slide just above it */
+                th = atan(rho * 1.05);
+                cone_slope(k, ins, mu, th, psi, &o);
+                if (o.st != IMP_LCP_OK) CHECK_FAIL_AT("k %d ins %d psi %g slide: %s", k, ins, psi, imp_lcp_status_name(o.st));
+                CHECK(o.st == IMP_LCP_OK);
+                CHECK_NEAR(o.fn_sum, G * cos(th), 1e-9);
+                CHECK_NEAR(o.acc[2], 0.0, 1e-9);
+                for (int d = 3; d < 6; d++) CHECK_NEAR(o.acc[d], 0.0, 1e-9); /* no tipping */
+                double sx = o.acc[0], sy = o.acc[1], sl = hypot(sx, sy);
+                CHECK(sl > 1e-6);
+                sx /= sl, sy /= sl;
+                double diss = -(o.ft[0] * sx + o.ft[1] * sy);
+                CHECK_NEAR(diss, o.fn_sum * cone_support(k, ins, mu, atan2(sy, sx)), 1e-9);
+                double fmag = hypot(o.ft[0], o.ft[1]), lo = ins ? mu * c : mu, hi = ins ? mu : mu / c;
+                CHECK(fmag >= lo * o.fn_sum - 1e-9 && fmag <= hi * o.fn_sum + 1e-9);
+                if (t < 2) { /* symmetric directions: straight downhill, closed form */
+                    double down = -(o.acc[0] * cos(psi) + o.acc[1] * sin(psi));
+                    CHECK_NEAR(down, G * sin(th) - G * cos(th) * S, 1e-9);
+                    CHECK_NEAR(-o.acc[0] * sin(psi) + o.acc[1] * cos(psi), 0.0, 1e-9);
+                    if (t == 0 && !ins) CHECK_NEAR(S, mu, 1e-12);    /* edge: exact Coulomb */
+                    if (t == 1 && !ins) CHECK_NEAR(S, mu / c, 1e-12); /* vertex: worst case */
+                }
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(incremental_matches_refactor);
     RUN(tall_stack_statics);
+    RUN(cone_directions);
+    RUN(cone_block_on_slope);
     return CHECK_END("lcp_friction");
 }
