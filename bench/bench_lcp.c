@@ -6,7 +6,10 @@
    Each line: problem, n, median wall time of the repeats, pivots, set changes, largest
    clamped set, residuals (min f, min a, max |f a|) and ||a - a*||_inf against the planted
    answer (a is unique for PSD A). The same generators (test/c/lcp_gen.h) feed the Siconos
-   peer program bench/siconos/siconos_peer.c, so the figures are comparable. */
+   peer program bench/siconos/siconos_peer.c, so the figures are comparable.
+   Last: the friction (general) method on a 2D stack with Coulomb friction (n = 4N rows),
+   with its incremental inverse ("fric-inc") and with the reference that refactors the
+   clamped system at every pivot ("fric-ref", O(n^4); only up to n = 400). */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +56,34 @@ static double run(const char *name, int n, const double *A, const double *b, con
            name, n, 1e3 * times[reps / 2], imp_lcp_status_name(info.status), info.pivots,
            info.additions, info.removals, info.max_clamped, info.min_f, info.min_a,
            info.max_comp, dev);
+    fflush(stdout);
+    free(f);
+    free(a);
+    return times[reps / 2];
+}
+
+/* a frictional problem with the general method, incremental (refactor = 0) or refactoring
+   at every pivot (refactor = 1) */
+static double run_friction(const char *name, const imp_lcp_problem *p, int refactor,
+                           imp_lcp_workspace *ws, int reps)
+{
+    int n = p->n;
+    double *f = malloc(sizeof(double) * (size_t)n), *a = malloc(sizeof(double) * (size_t)n);
+    double times[16];
+    imp_lcp_options o;
+    imp_lcp_default_options(&o);
+    o.general_refactor = refactor;
+    imp_lcp_info info;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        imp_lcp_solve(p, &o, ws, f, a, NULL, &info);
+        times[r] = now() - t0;
+    }
+    qsort(times, (size_t)reps, sizeof(double), cmp_double);
+    printf("%-9s n=%-5d %10.3f ms  %-11s pivots=%-5d +%d/-%d max|C|=%-5d min_f=%9.1e "
+           "min_a=%9.1e max_friction=%8.1e\n",
+           name, n, 1e3 * times[reps / 2], imp_lcp_status_name(info.status), info.pivots,
+           info.additions, info.removals, info.max_clamped, info.min_f, info.min_a, info.max_friction);
     fflush(stdout);
     free(f);
     free(a);
@@ -120,6 +151,32 @@ int main(int argc, char **argv)
         gen_sys_free(&sys);
     }
     slope("stack3d", rows, k);
+
+    /* friction (the general method): a 2D stack with Coulomb friction, n = 4N rows, the
+       incremental inverse against the reference that refactors at every pivot */
+    printf("2D stack with friction (mu 0.5, alternating pushes 0.2 g; general method):\n");
+    static const int fsizes[] = {100, 200, 400, 1000};
+    row rinc[4], rref[4];
+    int kinc = 0, kref = 0;
+    for (int s = 0; s < 4 && fsizes[s] <= max_n; s++) {
+        int N = fsizes[s] / 4, n = 4 * N;
+        int *fn = malloc(sizeof(int) * (size_t)n);
+        double *mu = malloc(sizeof(double) * (size_t)n);
+        gen_sys sys;
+        gen_stack2d_friction(&sys, N, 0.5, NULL, fn, mu);
+        imp_lcp_problem p = {n, sys.A, sys.b, NULL, fn, mu, NULL};
+        rinc[kinc].n = n;
+        rinc[kinc++].t = run_friction("fric-inc", &p, 0, ws, n >= 1000 ? 1 : 3);
+        if (n <= 400) {
+            rref[kref].n = n;
+            rref[kref++].t = run_friction("fric-ref", &p, 1, ws, n <= 200 ? 3 : 1);
+        }
+        free(fn);
+        free(mu);
+        gen_sys_free(&sys);
+    }
+    slope("fric-inc", rinc, kinc);
+    slope("fric-ref", rref, kref);
     imp_lcp_workspace_destroy(ws);
     return 0;
 }

@@ -320,6 +320,23 @@ describe("impact.lcp.solve", function()
         "impact.lcp.solve: Lemke's method takes no friction rows and no bilateral rows")
     end)
 
+  it("gives the directions of a polyhedral friction cone and its error", function()
+    local dirs, factor, err = lcp.cone(4)
+    assert.equal(4, #dirs)
+    for j = 1, 4 do
+      local phi = (j - 1) * math.pi / 4
+      assert.near({ math.cos(phi), math.sin(phi) }, dirs[j], 1e-15)
+    end
+    assert.near(math.tan(math.pi / 8), factor, 1e-15)
+    assert.near(1 / math.cos(math.pi / 8) - 1, err, 1e-15)
+    local _, f2, e2 = lcp.cone(8, { inscribed = true })
+    assert.near(math.sin(math.pi / 16), f2, 1e-15)
+    assert.near(1 - math.cos(math.pi / 16), e2, 1e-15)
+    assert.has_error(function() lcp.cone(1) end,
+      "impact.lcp.cone: argument 1 (k, directions per contact) must be an integer in 2..64, got 1")
+    assert.has_error(function() lcp.cone(4, { inscribe = true }) end)
+  end)
+
   it("rejects bad arguments with errors naming them", function()
     local A = { { 1, 0 }, { 0, 1 } }
     assert.has_error(function() lcp.solve(A, { 1, "x" }) end,

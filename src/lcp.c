@@ -17,6 +17,9 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     free(ws->st);
     free(ws->lem);
     free(ws->lem_i);
+    free(ws->ginv);
+    ws->ginv = NULL;
+    ws->ginv_cap = 0;
     ws->lem = NULL;
     ws->lem_i = NULL;
     ws->lem_cap = 0;
@@ -269,6 +272,7 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     lim.tol = opts->tolerance > 0.0 ? opts->tolerance : 1e-9;
     lim.ptol = opts->pivot_tolerance > 0.0 ? opts->pivot_tolerance : 1e-11;
     lim.order = opts->order;
+    lim.general_refactor = opts->general_refactor;
     int fric = has_friction(p), bil = has_bilateral(p), symm = !fric && is_symmetric(p);
     if (opts->method == IMP_LCP_SYMMETRIC && !symm) {
         info->status = IMP_LCP_BAD_INPUT;

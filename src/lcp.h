@@ -25,8 +25,10 @@
      Schur complement is zero, so the step pushes them out instead of dividing by zero.
    - general (friction rows or nonsymmetric A): the same pivoting with Baraff's friction
      states (clamped, at a bound tracking its normal force, sliding), solving the clamped
-     system with a dense LU factorization refactored at each set change: O(m^3) per pivot,
-     O(n^4) per solve. No termination guarantee exists for friction (Baraff 1991 shows the
+     system with an inverse updated by O(m^2) bordering / deletion / Sherman-Morrison steps
+     at each set or bound-state change (a fresh LU when an update is ill-conditioned):
+     O(n^2) per pivot, O(n^3) per solve (opts.general_refactor = 1 restores the O(n^4)
+     refactor-at-every-pivot reference). No termination guarantee exists for friction (Baraff 1991 shows the
      consistency question is NP-hard), so it relies on the pivot cap and reports failures.
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
@@ -104,6 +106,10 @@ typedef struct imp_lcp_options {
        rows with negative force are dropped, and the pivoting goes on from there; an
        unchanged problem then needs no pivot. */
     const signed char *warm_start;
+    /* General method only: nonzero rebuilds and LU-factors the clamped system at every
+       pivot (O(m^3) per pivot, O(n^4) per solve; the reference the incremental inverse is
+       tested against). 0 (default): the inverse is updated, O(m^2) per set change. */
+    int general_refactor;
 } imp_lcp_options;
 
 typedef struct imp_lcp_info {
@@ -143,6 +149,22 @@ void imp_lcp_default_options(imp_lcp_options *opts);
 imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *opts,
                              imp_lcp_workspace *ws, double *f, double *a, signed char *state,
                              imp_lcp_info *info);
+
+/* Polyhedral friction cone for 3D contacts (src/lcp_cone.c): k tangent directions per
+   contact (2 <= k <= IMP_LCP_CONE_MAX), direction j = cos(j pi/k) t1 + sin(j pi/k) t2 in
+   the contact's tangent basis (t1, t2), written to dirs (2k numbers: cos, sin) when dirs is
+   not NULL. Give each direction its own friction row (J row = d_j . relative velocity)
+   bounded by mu_row = mu_factor * mu times the normal force (friction_normal, mu of
+   imp_lcp_problem). The reachable friction forces form a regular 2k-gon:
+     inscribed = 0: mu_factor = tan(pi/2k), the polygon contains the Coulomb disc: the
+                    friction limit in any direction is in [mu f_n, mu f_n / cos(pi/2k)];
+     inscribed = 1: mu_factor = sin(pi/2k), the polygon lies inside the disc: the limit is
+                    in [mu f_n cos(pi/2k), mu f_n].
+   max_error (may be NULL) receives that relative deviation: 1/cos(pi/2k) - 1 or
+   1 - cos(pi/2k) (k = 4: 8.2% / 7.6%; k = 8: 2.0% / 1.9%; k = 16: 0.48%). Returns 0, or
+   -1 when k is out of range. k = 2 with inscribed = 0 is the axis-aligned pyramid. */
+#define IMP_LCP_CONE_MAX 64
+int imp_lcp_cone(int k, int inscribed, double *dirs, double *mu_factor, double *max_error);
 
 /* The status as a short name ("ok", "infeasible", ...). */
 const char *imp_lcp_status_name(imp_lcp_status s);

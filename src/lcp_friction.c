@@ -18,12 +18,14 @@
    moves to that bound; a row at a bound whose a reaches zero becomes clamped.
 
    The clamped system (its matrix changes with both the clamped set and the bound states) is
-   solved by a dense LU factorization with partial pivoting, rebuilt at every step: O(m^3)
-   per step, O(n^4) per solve; this method is meant for frictional islands and small
-   nonsymmetric problems. There is no termination guarantee with friction (deciding whether
+   solved with an inverse kept up to date by O(m^2) updates per set or state change (see
+   "Incremental inverse" below): O(n^2) per step, O(n^3) per solve. The reference path
+   (limits.general_refactor) rebuilds and LU-factors it at every step instead: O(m^3) per
+   step, O(n^4) per solve. There is no termination guarantee with friction (deciding whether
    consistent static friction forces exist is NP-hard, Baraff 1991), so the pivot cap ends
    the search and the status says so. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lcp_internal.h"
@@ -37,7 +39,13 @@ typedef struct gen {
     double *f, *a, *df, *da, *M, *rhs, *work;
     int *cl, *pos, *perm, *nz;
     int m, nnz;
-    int *frozen, drive_id;   /* rows excluded from maxstep in the current drive (anti-cycling) */
+    int *frozen, drive_id, drive_d;   /* rows excluded from maxstep in the current drive (anti-cycling) */
+    /* the incremental factor (see "Incremental inverse" below): Einv (ld n) is the inverse
+       of the effective clamped matrix over the rows fcl[0..fm-1], whose columns include
+       fcoef[t] times column t for every friction row t following a factored normal */
+    int incremental;
+    double *Einv, *fcoef, *u, *v, *w2;
+    int *fcl, *fpos, fm, updates;
     signed char *st;
     double scale_A, eps_a, thr;
     int max_pivots;
@@ -146,31 +154,297 @@ static int lu_solve(double *M, int m, int *perm, double *rhs, double tol)
     return 0;
 }
 
-/* Direction for driving d with Delta f_d = sigma: Delta f on C keeps a_C fixed, dependents
-   follow their normals; then Delta a = A Delta f on every row. Returns -1 when the clamped
-   system is singular. */
-static int direction(gen *g, int d, double sigma)
+/* ---- Incremental inverse of the effective clamped matrix ----
+   E[r][q] = A(fcl_r, fcl_q) + sum over friction rows t following normal fcl_q of
+   fcoef[t] A(fcl_r, t). Between two pivots E changes by a few of: a row/column appended
+   (Schur complement, bordered inverse), a row/column removed (the inverse of a principal
+   submatrix from the full inverse), a column changed by a multiple of a column of A (a
+   friction row starts or stops following its normal: Sherman-Morrison). Each is O(m^2),
+   so a pivot costs O(m^2 + n nnz) instead of the O(m^3) of a fresh LU, and a solve
+   O(n^3) instead of O(n^4). A tiny Schur complement / denominator, or too many updates
+   since the last fresh factor, triggers a fresh LU (O(m^3)); so does a residual check
+   (Delta a must vanish on the clamped rows) after each direction. */
+
+static double *einv(const gen *g, int r, int q) { return g->Einv + (size_t)r * g->n + q; }
+
+/* fresh factor: E built from the clamped set and the current dependent coefficients, then
+   inverted through an LU with partial pivoting. -1 when E is singular. O(m^3). */
+static int fresh_inverse(gen *g)
 {
     int m = g->m, n = g->n;
-    /* effective columns: column of normal j plus its dependents' columns times coef */
+    for (int t = 0; t < n; t++) g->fcoef[t] = 0.0;
+    for (int i = 0; i < n; i++) g->fpos[i] = -1;
+    for (int r = 0; r < m; r++) {
+        g->fcl[r] = g->cl[r];
+        g->fpos[g->cl[r]] = r;
+    }
+    g->fm = m;
+    g->updates = 0;
     for (int r = 0; r < m; r++) {
         int i = g->cl[r];
         for (int q = 0; q < m; q++) g->M[(size_t)r * m + q] = A_(g, i, g->cl[q]);
-        g->rhs[r] = -sigma * A_(g, i, d);
     }
     for (int t = 0; t < n; t++) {
-        if (!is_dep(g, t)) continue;
-        int nn = normal_of(g, t);
+        if (!is_dep(g, t) || g->fpos[normal_of(g, t)] < 0) continue;
+        int q = g->fpos[normal_of(g, t)];
         double c = coef(g, t);
-        if (nn == d) {
-            for (int r = 0; r < m; r++) g->rhs[r] -= sigma * c * A_(g, g->cl[r], t);
-        } else if (g->pos[nn] >= 0) {
-            int q = g->pos[nn];
-            for (int r = 0; r < m; r++) g->M[(size_t)r * m + q] += c * A_(g, g->cl[r], t);
+        g->fcoef[t] = c;
+        for (int r = 0; r < m; r++) g->M[(size_t)r * m + q] += c * A_(g, g->cl[r], t);
+    }
+    for (int k = 0; k < m; k++) {
+        for (int r = 0; r < m; r++) g->u[r] = (r == k) ? 1.0 : 0.0;
+        /* factor once (k == 0), then reuse the factor for each unit vector */
+        if (k == 0) {
+            for (int r = 0; r < m; r++) g->perm[r] = r;
+            for (int c = 0; c < m; c++) {
+                int pr = c;
+                for (int r = c + 1; r < m; r++) {
+                    if (fabs(g->M[(size_t)r * m + c]) > fabs(g->M[(size_t)pr * m + c])) pr = r;
+                }
+                if (!(fabs(g->M[(size_t)pr * m + c]) > 1e-13 * g->scale_A)) return -1;
+                if (pr != c) {
+                    for (int j = 0; j < m; j++) {
+                        double t = g->M[(size_t)c * m + j];
+                        g->M[(size_t)c * m + j] = g->M[(size_t)pr * m + j];
+                        g->M[(size_t)pr * m + j] = t;
+                    }
+                    int t = g->perm[c];
+                    g->perm[c] = g->perm[pr];
+                    g->perm[pr] = t;
+                }
+                const double *rc = g->M + (size_t)c * m;
+                for (int r = c + 1; r < m; r++) {
+                    double *rr = g->M + (size_t)r * m;
+                    double l = rr[c] / rc[c];
+                    rr[c] = l;
+                    if (l == 0.0) continue;
+                    for (int j = c + 1; j < m; j++) rr[j] -= l * rc[j];
+                }
+            }
+        }
+        /* solve L U x = P e_k: v = P e_k, forward, backward */
+        for (int r = 0; r < m; r++) g->v[r] = g->u[g->perm[r]];
+        for (int r = 0; r < m; r++) {
+            const double *rr = g->M + (size_t)r * m;
+            double sum = g->v[r];
+            for (int j = 0; j < r; j++) sum -= rr[j] * g->v[j];
+            g->v[r] = sum;
+        }
+        for (int r = m - 1; r >= 0; r--) {
+            const double *rr = g->M + (size_t)r * m;
+            double sum = g->v[r];
+            for (int j = r + 1; j < m; j++) sum -= rr[j] * g->v[j];
+            g->v[r] = sum / rr[r];
+        }
+        for (int r = 0; r < m; r++) *einv(g, r, k) = g->v[r];
+    }
+    return 0;
+}
+
+/* removes factored row/column k (the last one moves into its place). -1: refactor. */
+static int inv_remove(gen *g, int k)
+{
+    int m = g->fm;
+    double p = *einv(g, k, k);
+    double big = 0.0;
+    for (int r = 0; r < m; r++) big = fmax(big, fabs(*einv(g, r, k)));
+    if (!(fabs(p) > 1e-12 * big)) return -1;
+    for (int r = 0; r < m; r++) {
+        if (r == k) continue;
+        double l = *einv(g, r, k) / p;
+        if (l == 0.0) continue;
+        double *er = einv(g, r, 0);
+        const double *ek = einv(g, k, 0);
+        for (int q = 0; q < m; q++) er[q] -= l * ek[q];
+    }
+    int last = m - 1;
+    if (k != last) {
+        for (int q = 0; q < m; q++) *einv(g, k, q) = *einv(g, last, q);
+        for (int r = 0; r < m; r++) *einv(g, r, k) = *einv(g, r, last);
+    }
+    int row = g->fcl[k];
+    g->fpos[row] = -1;
+    if (k != last) {
+        g->fcl[k] = g->fcl[last];
+        g->fpos[g->fcl[k]] = k;
+    }
+    g->fm = last;
+    /* friction rows that followed it are no longer part of any column */
+    if (g->p->friction_normal != NULL) {
+        for (int t = 0; t < g->n; t++) {
+            if (g->fcoef[t] != 0.0 && normal_of(g, t) == row) g->fcoef[t] = 0.0;
         }
     }
-    if (m > 0 && lu_solve(g->M, m, g->perm, g->rhs, 1e-13 * g->scale_A) != 0) {
-        return -1;
+    return 0;
+}
+
+/* column q += u (u over the factored rows): Sherman-Morrison. -1: refactor. */
+static int inv_column_update(gen *g, int q)
+{
+    int m = g->fm;
+    /* v = Einv u; the new inverse is Einv - v (row q of Einv) / (1 + v_q) */
+    for (int r = 0; r < m; r++) {
+        const double *er = einv(g, r, 0);
+        double sum = 0.0;
+        for (int k = 0; k < m; k++) sum += er[k] * g->u[k];
+        g->v[r] = sum;
+    }
+    double den = 1.0 + g->v[q];
+    if (!(fabs(den) > 1e-10 * (1.0 + fabs(g->v[q])))) return -1;
+    double *eq = einv(g, q, 0);
+    double scale = 1.0 / den;
+    for (int r = 0; r < m; r++) {
+        if (r == q) continue;
+        double l = g->v[r] * scale;
+        if (l == 0.0) continue;
+        double *er = einv(g, r, 0);
+        for (int k = 0; k < m; k++) er[k] -= l * eq[k];
+    }
+    for (int k = 0; k < m; k++) eq[k] -= g->v[q] * scale * eq[k];
+    return 0;
+}
+
+/* appends clamped row/column j (its column with the current coefficients of the friction
+   rows that follow it): bordered inverse through the Schur complement. -1: refactor. */
+static int inv_append(gen *g, int j)
+{
+    int m = g->fm, n = g->n;
+    /* u = column j over the factored rows, v = row j over the factored columns, e = E_jj */
+    double e = A_(g, j, j);
+    for (int r = 0; r < m; r++) {
+        g->u[r] = A_(g, g->fcl[r], j);
+        g->v[r] = A_(g, j, g->fcl[r]);
+    }
+    for (int t = 0; t < n && g->p->friction_normal != NULL; t++) {
+        if (g->fcoef[t] != 0.0) {
+            g->v[g->fpos[normal_of(g, t)]] += g->fcoef[t] * A_(g, j, t);
+        } else if (is_dep(g, t) && normal_of(g, t) == j) {
+            double c = coef(g, t);
+            for (int r = 0; r < m; r++) g->u[r] += c * A_(g, g->fcl[r], t);
+            e += c * A_(g, j, t);
+        }
+    }
+    /* x = Einv u, y^T = v^T Einv, s = e - v.x (stored in the spare row/column m) */
+    double *x = g->w2;
+    double s = e;
+    for (int r = 0; r < m; r++) {
+        const double *er = einv(g, r, 0);
+        double sum = 0.0;
+        for (int k = 0; k < m; k++) sum += er[k] * g->u[k];
+        x[r] = sum;
+        s -= g->v[r] * sum;
+    }
+    for (int k = 0; k < m; k++) g->u[k] = 0.0;
+    for (int r = 0; r < m; r++) {
+        const double *er = einv(g, r, 0);
+        double vr = g->v[r];
+        if (vr == 0.0) continue;
+        for (int k = 0; k < m; k++) g->u[k] += vr * er[k];
+    }
+    double sc = fabs(e);
+    for (int r = 0; r < m; r++) sc = fmax(sc, fabs(g->v[r] * x[r]));
+    if (!(fabs(s) > 1e-11 * fmax(sc, 1e-300)) || !(fabs(s) > 1e-13 * g->scale_A)) return -1;
+    for (int r = 0; r < m; r++) {
+        double *er = einv(g, r, 0);
+        double l = x[r] / s;
+        if (l != 0.0) {
+            for (int k = 0; k < m; k++) er[k] += l * g->u[k];
+        }
+        er[m] = -l;
+    }
+    for (int k = 0; k < m; k++) *einv(g, m, k) = -g->u[k] / s;
+    *einv(g, m, m) = 1.0 / s;
+    g->fcl[m] = j;
+    g->fpos[j] = m;
+    g->fm = m + 1;
+    for (int t = 0; t < n && g->p->friction_normal != NULL; t++) {
+        if (g->fcoef[t] == 0.0 && is_dep(g, t) && normal_of(g, t) == j) g->fcoef[t] = coef(g, t);
+    }
+    return 0;
+}
+
+/* brings Einv up to the current clamped set and dependent states. -1: E is singular. */
+static int sync_inverse(gen *g)
+{
+    int n = g->n, ok = g->updates <= 4 * n + 16;
+    for (int k = g->fm - 1; k >= 0 && ok; k--) {
+        if (g->pos[g->fcl[k]] < 0) {
+            ok = inv_remove(g, k) == 0;
+            g->updates++;
+        }
+    }
+    for (int t = 0; t < n && ok && g->p->friction_normal != NULL; t++) {
+        int nn = normal_of(g, t);
+        if (nn < 0) continue;
+        double want = g->fpos[nn] >= 0 ? coef(g, t) : 0.0;
+        if (want == g->fcoef[t]) continue;
+        int q = g->fpos[nn];
+        for (int r = 0; r < g->fm; r++) g->u[r] = (want - g->fcoef[t]) * A_(g, g->fcl[r], t);
+        ok = inv_column_update(g, q) == 0;
+        g->fcoef[t] = want;
+        g->updates++;
+    }
+    for (int r = 0; r < g->m && ok; r++) {
+        if (g->fpos[g->cl[r]] < 0) {
+            ok = inv_append(g, g->cl[r]) == 0;
+            g->updates++;
+        }
+    }
+    if (ok) return 0;
+    return fresh_inverse(g);
+}
+
+/* Delta f on the clamped rows for rhs (in cl order, overwritten): x = Einv rhs, mapped from
+   the factored order. O(m^2). */
+static void inv_apply(gen *g)
+{
+    int m = g->m;
+    double *x = g->w2;
+    for (int r = 0; r < m; r++) x[g->fpos[g->cl[r]]] = g->rhs[r];
+    for (int r = 0; r < m; r++) {
+        const double *er = einv(g, r, 0);
+        double sum = 0.0;
+        for (int k = 0; k < m; k++) sum += er[k] * x[k];
+        g->v[r] = sum;
+    }
+    for (int r = 0; r < m; r++) g->rhs[r] = g->v[g->fpos[g->cl[r]]];
+}
+
+/* Direction for driving d with Delta f_d = sigma: Delta f on C keeps a_C fixed, dependents
+   follow their normals; then Delta a = A Delta f on every row. Returns -1 when the clamped
+   system is singular. */
+static int direction_once(gen *g, int d, double sigma, int fresh)
+{
+    int m = g->m, n = g->n;
+    for (int r = 0; r < m; r++) g->rhs[r] = -sigma * A_(g, g->cl[r], d);
+    for (int t = 0; t < n; t++) {
+        if (!is_dep(g, t) || normal_of(g, t) != d) continue;
+        double c = coef(g, t);
+        for (int r = 0; r < m; r++) g->rhs[r] -= sigma * c * A_(g, g->cl[r], t);
+    }
+    if (g->incremental) {
+        if (m > 0) {
+            if (fresh ? fresh_inverse(g) != 0 : sync_inverse(g) != 0) return -1;
+            inv_apply(g);
+        }
+    } else {
+        /* the reference path: the effective matrix built and LU-factored from scratch */
+        for (int r = 0; r < m; r++) {
+            int i = g->cl[r];
+            for (int q = 0; q < m; q++) g->M[(size_t)r * m + q] = A_(g, i, g->cl[q]);
+        }
+        for (int t = 0; t < n; t++) {
+            if (!is_dep(g, t)) continue;
+            int nn = normal_of(g, t);
+            if (nn != d && g->pos[nn] >= 0) {
+                int q = g->pos[nn];
+                double c = coef(g, t);
+                for (int r = 0; r < m; r++) g->M[(size_t)r * m + q] += c * A_(g, g->cl[r], t);
+            }
+        }
+        if (m > 0 && lu_solve(g->M, m, g->perm, g->rhs, 1e-13 * g->scale_A) != 0) {
+            return -1;
+        }
     }
     for (int i = 0; i < n; i++) g->df[i] = 0.0;
     for (int r = 0; r < m; r++) g->df[g->cl[r]] = g->rhs[r];
@@ -183,13 +457,43 @@ static int direction(gen *g, int d, double sigma)
         }
         if (g->df[t] != 0.0) g->nz[g->nnz++] = t;
     }
+    if (g->incremental && m > 0) {
+        /* one step of iterative refinement: the residual of the clamped equations is
+           Delta a on the clamped rows; solve for the correction with the same inverse.
+           O(m nnz + m^2); it keeps the updated inverse as accurate as a fresh LU. */
+        for (int r = 0; r < m; r++) {
+            const double *row = g->p->A + (size_t)g->cl[r] * n;
+            double sum = 0.0;
+            for (int q = 0; q < g->nnz; q++) sum += row[g->nz[q]] * g->df[g->nz[q]];
+            g->rhs[r] = -sum;
+        }
+        inv_apply(g);
+        for (int r = 0; r < m; r++) g->df[g->cl[r]] += g->rhs[r];
+        g->nnz = 0;
+        for (int t = 0; t < n; t++) {
+            if (is_dep(g, t)) g->df[t] = coef(g, t) * g->df[normal_of(g, t)];
+            if (g->df[t] != 0.0) g->nz[g->nnz++] = t;
+        }
+    }
     for (int i = 0; i < n; i++) {
-        double s = 0.0;
+        double sum = 0.0;
         const double *row = g->p->A + (size_t)i * n;
-        for (int q = 0; q < g->nnz; q++) s += row[g->nz[q]] * g->df[g->nz[q]];
-        g->da[i] = s;
+        for (int q = 0; q < g->nnz; q++) sum += row[g->nz[q]] * g->df[g->nz[q]];
+        g->da[i] = sum;
     }
     return 0;
+}
+
+static int direction(gen *g, int d, double sigma)
+{
+    if (direction_once(g, d, sigma, 0) != 0) return -1;
+    if (!g->incremental || g->m == 0) return 0;
+    /* residual check of the updated inverse: Delta a must vanish on the clamped rows */
+    double dmax = 0.0, res = 0.0;
+    for (int q = 0; q < g->nnz; q++) dmax = fmax(dmax, fabs(g->df[g->nz[q]]));
+    for (int r = 0; r < g->m; r++) res = fmax(res, fabs(g->da[g->cl[r]]));
+    if (res <= 1e-11 * g->scale_A * (1.0 + dmax) || g->updates == 0) return 0;
+    return direction_once(g, d, sigma, 1);
 }
 
 static int g_frozen_skip(const gen *g, int j);
@@ -198,11 +502,29 @@ static void candidate_g(const gen *g, double s, int j, int to, double *best, int
 {
     if (g_frozen_skip(g, j)) return;
     if (s < 0.0) s = 0.0;
-    if (s < *best || (s == *best && j < *jbest)) {
-        *best = s;
+    /* Steps equal up to rounding are ties: degenerate stick/slip vertices (a friction row
+       reaching its bound exactly when the driven row reaches a = 0) tie in exact
+       arithmetic, and rounding must not decide them, or the pivot path would depend on
+       how the clamped system is solved. The driven row wins a tie (it ends the drive),
+       then the smallest index; the step taken is the smallest of the tie. */
+    double tie = *jbest < 0 ? 0.0 : 1e-11 * fmax(s, *best);
+    int take;
+    if (*jbest < 0 || s < *best - tie) {
+        take = 1;
+    } else if (s > *best + tie) {
+        take = 0;
+    } else if (j == *jbest) {
+        take = s < *best;
+    } else if (j == g->drive_d || *jbest == g->drive_d) {
+        take = j == g->drive_d;
+    } else {
+        take = j < *jbest;
+    }
+    if (take) {
         *jbest = j;
         *jto = to;
     }
+    if (s < *best) *best = s;
 }
 
 /* f_t := v keeping a = A f + b (column t of A). O(n). */
@@ -241,6 +563,7 @@ static imp_lcp_status drive(gen *g, int d)
     int kd = kind(g, d);
     int last_j = -1, last_to = -1;
     g->drive_id++;
+    g->drive_d = d;
     for (;;) {
         if (g->info->pivots >= g->max_pivots) {
             *g->msg = "pivot limit reached (cycling, or friction without a consistent solution)";
@@ -402,6 +725,27 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
     g.st = ws->st;
     g.frozen = ws->rlo;
     g.max_pivots = lim->max_pivots;
+    g.incremental = !lim->general_refactor;
+    if (g.incremental) {
+        if (ws->ginv_cap < n) {
+            free(ws->ginv);
+            ws->ginv = malloc(sizeof(double) * (size_t)n * (size_t)n + 1);
+            ws->ginv_cap = ws->ginv != NULL ? n : 0;
+        }
+        if (ws->ginv == NULL) {
+            *msg = "out of memory for the clamped system's inverse";
+            return IMP_LCP_NO_MEMORY;
+        }
+    }
+    g.Einv = ws->ginv;
+    g.fcl = ws->un;
+    g.fpos = ws->first;
+    g.fcoef = ws->x;
+    g.u = ws->t;
+    g.v = ws->work;
+    g.w2 = ws->sc;
+    g.fm = 0;
+    g.updates = 0;
     g.info = info;
     g.msg = msg;
     double sb = 0.0;
@@ -414,6 +758,8 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
         g.a[i] = p->b[i];
         g.pos[i] = -1;
         g.frozen[i] = 0;
+        g.fpos[i] = -1;
+        g.fcoef[i] = 0.0;
         g.st[i] = kind(&g, i) == K_SLIDE ? IMP_LCP_STATE_SLIDING : S_UN;
     }
     imp_lcp_status st = IMP_LCP_OK;

@@ -22,6 +22,8 @@ struct imp_lcp_workspace {
     double *lem;      /* Lemke's B^-1, B and vectors (lcp_lemke.c), grown on first use */
     int *lem_i;
     int lem_cap;
+    double *ginv;     /* the general method's inverse of the clamped system (lcp_friction.c) */
+    int ginv_cap;
 };
 
 /* Limits shared by both methods, filled by the driver. */
@@ -30,6 +32,7 @@ typedef struct imp_lcp_limits {
     double tol;       /* acceptance */
     double ptol;      /* pivot (Schur complement) tolerance, relative */
     imp_lcp_order order;
+    int general_refactor; /* general method: fresh LU at every pivot (reference path) */
 } imp_lcp_limits;
 
 /* Each method fills f (the solution), info->pivots/additions/removals/max_clamped/clamped

@@ -65,7 +65,8 @@ static int lemke_reserve(imp_lcp_workspace *ws, int n)
     return 0;
 }
 
-/* out = B^-1 times the column of variable v of [I, -M, -d]. O(n^2) (O(n) for a w). */
+/* out = B^-1 times the column of variable v of [I, -M, -d]. O(n^2) (O(n) for a w). The
+   column is gathered first (into L->y) so the products run over contiguous rows. */
 static void column(const lemke *L, int v, double *out)
 {
     int n = L->n;
@@ -73,15 +74,12 @@ static void column(const lemke *L, int v, double *out)
         for (int i = 0; i < n; i++) out[i] = L->Binv[(size_t)i * n + v];
         return;
     }
+    double *col = L->y;
+    for (int k = 0; k < n; k++) col[k] = v < 2 * n ? -L->M[(size_t)k * n + (v - n)] : -L->d[k];
     for (int i = 0; i < n; i++) {
         const double *bi = L->Binv + (size_t)i * n;
         double s = 0.0;
-        if (v < 2 * n) {
-            int j = v - n;
-            for (int k = 0; k < n; k++) s -= bi[k] * L->M[(size_t)k * n + j];
-        } else {
-            for (int k = 0; k < n; k++) s -= bi[k] * L->d[k];
-        }
+        for (int k = 0; k < n; k++) s += bi[k] * col[k];
         out[i] = s;
     }
 }

@@ -80,7 +80,6 @@ static int l_solve(lua_State *L)
         lua_replace(L, 3);
     }
     imp_opt_check_keys(L, 3, WHAT, keys);
-    int top = lua_gettop(L);
     size_t un = (size_t)n;
     double *A = scratch(L, un * un * sizeof(double));
     double *b = scratch(L, un * sizeof(double));
@@ -90,6 +89,7 @@ static int l_solve(lua_State *L)
     int *fn = scratch(L, un * sizeof(int));
     unsigned char *bil = scratch(L, un);
     signed char *sl = scratch(L, un), *st = scratch(L, un), *warm = scratch(L, un);
+    int top = lua_gettop(L); /* above the scratch userdata: they stay anchored until return */
     for (int i = 0; i < n; i++) {
         b[i] = number_at(L, 2, i + 1, "b", 0);
         lua_geti(L, 1, i + 1);
@@ -264,8 +264,37 @@ static int l_solve(lua_State *L)
     return 3;
 }
 
+/* impact.lcp.cone(k, {inscribed = false}) -> directions {{cos, sin}, ...}, mu_factor,
+   max_error (see imp_lcp_cone in lcp.h) */
+static int l_cone(lua_State *L)
+{
+    static const char *const what = "impact.lcp.cone";
+    static const char *const keys[] = {"inscribed", NULL};
+    if (!lua_isinteger(L, 1) || lua_tointeger(L, 1) < 2 || lua_tointeger(L, 1) > IMP_LCP_CONE_MAX) {
+        return imp_error(L, what, "argument 1 (k, directions per contact) must be an integer in 2..%d, got %s",
+                         IMP_LCP_CONE_MAX, imp_describe(L, 1));
+    }
+    int k = (int)lua_tointeger(L, 1);
+    if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2)) {
+        return imp_error(L, what, "argument 2 (options) must be a table, got %s", imp_describe(L, 2));
+    }
+    lua_settop(L, 2);
+    imp_opt_check_keys(L, 2, what, keys);
+    int inscribed = lua_istable(L, 2) ? imp_opt_boolean(L, 2, what, "inscribed", 0) : 0;
+    double dirs[2 * IMP_LCP_CONE_MAX], factor, err;
+    imp_lcp_cone(k, inscribed, dirs, &factor, &err);
+    lua_createtable(L, k, 0);
+    for (int j = 0; j < k; j++) {
+        imp_push_vector(L, dirs + 2 * j, 2);
+        lua_rawseti(L, -2, j + 1);
+    }
+    lua_pushnumber(L, factor);
+    lua_pushnumber(L, err);
+    return 3;
+}
+
 void imp_lua_open_lcp(lua_State *L)
 {
-    static const luaL_Reg fns[] = {{"lcp_solve", l_solve}, {NULL, NULL}};
+    static const luaL_Reg fns[] = {{"lcp_solve", l_solve}, {"lcp_cone", l_cone}, {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
 }

@@ -31,4 +31,17 @@ function lcp.solve(A, b, opts)
   return core.lcp_solve(A, b, opts or {})
 end
 
+--- The polyhedral friction cone for 3D contacts with k tangent directions per contact:
+--   local dirs, mu_factor, max_error = impact.lcp.cone(k, {inscribed = false})
+-- dirs[j] = {cos, sin} of the angle (j - 1) pi / k in the contact's tangent basis (t1, t2).
+-- Give each direction a friction row (J row = d_j . relative velocity) bounded by
+-- mu_factor * mu times the normal force. The reachable friction forces form a regular
+-- 2k-gon: by default it contains the Coulomb disc (mu_factor = tan(pi/2k); the friction
+-- limit in any direction is within [mu f_n, mu f_n / cos(pi/2k)]); with inscribed = true
+-- it lies inside it (mu_factor = sin(pi/2k); limit within [mu f_n cos(pi/2k), mu f_n]).
+-- max_error is that relative deviation (k = 8: about 2%).
+function lcp.cone(k, opts)
+  return core.lcp_cone(k, opts)
+end
+
 return lcp

@@ -159,6 +159,39 @@ static inline void gen_stack2d(gen_sys *s, int N, const double *masses)
     gen_sys_form(s);
 }
 
+/* 2D stack of N unit boxes (mass 1) with Coulomb friction: 2 bottom-corner contacts per
+   box, each with a normal row 4k+2c and a tangent row 4k+2c+1 (fn[tangent] = normal,
+   mu[tangent] = mu; fn = -1 and mu = 0 on normal rows). Box k is pushed sideways by
+   push[k] (or by 0.2 g (-1)^k when push is NULL: the stack sticks for mu >= 0.5). */
+static inline void gen_stack2d_friction(gen_sys *s, int N, double mu_value, const double *push,
+                                        int *fn, double *mu)
+{
+    const double g = 9.81;
+    gen_sys_alloc(s, 4 * N, N, 3);
+    for (int k = 0; k < N; k++) {
+        s->minv[3 * k] = s->minv[3 * k + 1] = 1.0;
+        s->minv[3 * k + 2] = 6.0; /* I = (1 + 1) / 12 */
+        s->fext[3 * k] = push ? push[k] : 0.2 * g * (k % 2 ? -1.0 : 1.0);
+        s->fext[3 * k + 1] = -g;
+        for (int c = 0; c < 2; c++) {
+            double rx = c ? 0.5 : -0.5, ry = -0.5;
+            int in = 4 * k + 2 * c, it = in + 1;
+            s->body[2 * in] = s->body[2 * it] = k;
+            /* point velocity v + w x r = (vx - w ry, vy + w rx) */
+            s->jac[(2 * in) * 3 + 1] = 1.0, s->jac[(2 * in) * 3 + 2] = rx;
+            s->jac[(2 * it) * 3 + 0] = 1.0, s->jac[(2 * it) * 3 + 2] = -ry;
+            if (k > 0) { /* the box below: the same point is at r = (rx, +0.5) from it */
+                s->body[2 * in + 1] = s->body[2 * it + 1] = k - 1;
+                s->jac[(2 * in + 1) * 3 + 1] = -1.0, s->jac[(2 * in + 1) * 3 + 2] = -rx;
+                s->jac[(2 * it + 1) * 3 + 0] = -1.0, s->jac[(2 * it + 1) * 3 + 2] = 0.5;
+            }
+            fn[in] = -1, mu[in] = 0.0;
+            fn[it] = in, mu[it] = mu_value;
+        }
+    }
+    gen_sys_form(s);
+}
+
 /* 3D stack of N unit cubes, 4 bottom-corner contacts per box (row 4k+c). Dofs
    (vx, vy, vz, wx, wy, wz); normal z: J row = vz + wx ry - wy rx. A has rank 3N. */
 static inline void gen_stack3d(gen_sys *s, int N, const double *masses)

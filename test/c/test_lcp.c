@@ -1026,9 +1026,9 @@ TEST(friction_random_honest)
         }
         gen_sys_free(&s);
     }
-    /* no termination guarantee exists with friction: today 55 of the 60 solve and the other
-       5 (3-4 box stacks with degenerate stick/slip vertices) report a failure quickly */
-    CHECK(solved >= 50);
+    /* no termination guarantee exists with friction: today 58 of the 60 solve and the other
+       2 (4-box stacks with degenerate stick/slip vertices) report a failure quickly */
+    CHECK(solved >= 55);
 }
 
 /* ---- T18 the Siconos data files (column-major dense and sparse-block formats) ---- */
