@@ -57,7 +57,13 @@ static int reintegrate(imp_world *w, double t0, double t_target, char *why, size
     imp_ode_reset(c->locate);
     imp_ode_set_h(c->locate, t_target - t0);
     double t = t0;
+    long steps = 0;
     while (t < t_target) {
+        if (++steps > w->def.integrator.max_substeps) {
+            snprintf(why, why_len, "more than %ld internal steps while locating an event at "
+                                   "t = %.17g", w->def.integrator.max_substeps, t);
+            return 0;
+        }
         if (imp_ode_step(c->locate, &t, t_target, c->y_try, why, why_len) != 0) {
             return 0;
         }

@@ -72,6 +72,9 @@ static const gsl_odeiv2_step_type *step_type(imp_integrator_kind k)
 
 imp_ode *imp_ode_new(imp_world *w, size_t dim)
 {
+    /* GSL's default error handler aborts the process; the core checks every status instead,
+       also when it is used from C without the Lua module. */
+    gsl_set_error_handler_off();
     const imp_integrator_def *d = &w->def.integrator;
     const gsl_odeiv2_step_type *type = step_type(d->kind);
     if (type == NULL || dim == 0) {
