@@ -314,3 +314,46 @@ describe("impact.shape3d.intersection", function()
     assert.is_false(ok)
   end)
 end)
+
+describe("impact.shape3d.sparsify", function()
+  -- a unit cube 0.01 deep in a floor made of two adjacent pieces, overlapping the second by 0.01
+  local cube = shape3d.box { size = 1 }
+  local piece = shape3d.box { size = { 2, 2, 1 } }
+  local function contacts()
+    local list = {}
+    for k, x in ipairs({ -1, 1 }) do
+      local r = shape3d.intersection(piece, at(x, 0, 0), cube, at(-0.49, 0, 0.99))
+      assert.is_true(r.contact)
+      list[k] = { point = r.point, area = r.area, bodies = { 0, 1 }, objects = { k - 1, 0 } }
+    end
+    return list
+  end
+
+  it("the contact areas are half the intersections' surfaces (side walls included)", function()
+    local c = contacts()
+    assert.near(0.99 * 1 + 0.99 * 0.01 + 1 * 0.01, c[1].area, 1e-12)
+    assert.near(0.01 * 1 + 0.01 * 0.01 + 0.01 * 1, c[2].area, 1e-12)
+  end)
+
+  it("removes the sliver on an adjacent piece below the threshold only", function()
+    local c = contacts()
+    local adjacent = { { 0, 0, 1 } }
+    assert.are.same({ true, true }, shape3d.sparsify(c, { adjacent = adjacent })) -- ratio 0.0199 > 0.01
+    assert.are.same({ true, false }, shape3d.sparsify(c, { threshold = 0.05, adjacent = adjacent }))
+    assert.are.same({ false, true }, shape3d.sparsify({ c[2], c[1] }, { threshold = 0.05, adjacent = adjacent }))
+    assert.are.same({ true, true }, shape3d.sparsify(c, { threshold = 0.05 })) -- pieces not adjacent
+    c[2].new = false -- an existing contact is never removed
+    assert.are.same({ true, true }, shape3d.sparsify(c, { threshold = 0.05, adjacent = adjacent }))
+    assert.are.same({ false, true }, shape3d.sparsify(c, { minarea = 1.01 }))
+  end)
+
+  it("keeps one of two coincident contacts, the same one in any order", function()
+    local a = { point = { 0, 0, 0 }, area = 1, bodies = { 0, 1 }, objects = { 2, 0 } }
+    local b = { point = { 1e-7, 0, 0 }, area = 1, bodies = { 1, 0 }, objects = { 0, 3 } }
+    assert.are.same({ true, false }, shape3d.sparsify({ a, b }))
+    assert.are.same({ false, true }, shape3d.sparsify({ b, a }))
+    local ok, msg = pcall(shape3d.sparsify, { a }, { threshold = 2 })
+    assert.is_false(ok)
+    assert.matches("threshold", msg)
+  end)
+end)

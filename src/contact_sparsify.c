@@ -9,8 +9,8 @@
 static int canon_cmp(const imp_sparse_contact *x, const imp_sparse_contact *y)
 {
     int sx = x->body[0] > x->body[1], sy = y->body[0] > y->body[1];
-    int kx[4] = {x->body[sx], x->body[1 - sx], x->object[sx], x->object[1 - sx]};
-    int ky[4] = {y->body[sy], y->body[1 - sy], y->object[sy], y->object[1 - sy]};
+    const int kx[4] = {x->body[sx], x->body[1 - sx], x->object[sx], x->object[1 - sx]};
+    const int ky[4] = {y->body[sy], y->body[1 - sy], y->object[sy], y->object[1 - sy]};
     for (int i = 0; i < 4; i++) {
         if (kx[i] != ky[i]) {
             return kx[i] < ky[i] ? -1 : 1;

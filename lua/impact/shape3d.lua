@@ -70,4 +70,12 @@ function shape3d.intersection(shape_a, pose_a, shape_b, pose_b, opts)
   return core.shape3d_intersection(shape_a, pose_a, shape_b, pose_b, opts)
 end
 
+--- Solfec's sparsification of contact points (contact_sparsify.h): sparsify(contacts, opts)
+--- with contacts[i] = {point = {x, y, z}, area = a, bodies = {b1, b2}, objects = {o1, o2},
+--- new = true} (bodies and objects: integers >= 0; old contacts are never removed) and opts
+--- {threshold = 0.01, minarea = 0, mindist = 1e-6, adjacent = {{body, o1, o2}, ...}} (pairs of
+--- topologically adjacent objects of a body). Returns {kept (boolean) per contact}; the result
+--- does not depend on the order of the contacts.
+function shape3d.sparsify(contacts, opts) return core.shape3d_sparsify(contacts, opts) end
+
 return shape3d
