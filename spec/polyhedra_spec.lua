@@ -225,6 +225,32 @@ describe("impact.shape3d.intersection", function()
     end
   end)
 
+  it("a per-query epsilon: cubes 0.005 apart touch within epsilon = 0.01", function()
+    local r = shape3d.intersection(cube, at(0, 0, 0), cube, at(1.005, 0, 0), { epsilon = 0.01 })
+    assert.is_true(r.contact)
+    assert.are.equal(0, r.gap)
+    assert.near({ 1, 0, 0 }, r.normal, 1e-12)
+    assert.near(0.5025, r.point[1], 1e-12)
+    r = shape3d.intersection(cube, at(0, 0, 0), cube, at(1.005, 0, 0))
+    assert.are.equal("separated", r.status)
+    assert.near(0.005, r.distance, 1e-12)
+  end)
+
+  it("convex hulls from shape3d.convex and shape3d.polyhedron{points} act as polyhedra", function()
+    local hull = shape3d.convex { points = cube_vertices }
+    local hp = shape3d.polyhedron { points = cube_vertices }
+    for _, h in ipairs({ hull, hp }) do
+      local r = shape3d.intersection(h, at(0, 0, 0), cube, at(0.9, 0.3, 0.2))
+      assert.near(0.056, r.volume, 1e-14)
+      assert.near({ 0.45, 0.15, 0.1 }, r.point, 1e-14)
+      assert.near(0.71, r.area, 1e-14)
+    end
+    local ok, msg = pcall(shape3d.intersection, shape3d.convex { points = cube_vertices, smoothing = 0.1 },
+      at(0, 0, 0), cube, at(1, 0, 0))
+    assert.is_false(ok)
+    assert.matches("polyhedron", msg)
+  end)
+
   it("separated cubes: no contact, the GJK distance", function()
     local r = shape3d.intersection(cube, at(0, 0, 0), cube, at(1.5, 1.3, 0))
     assert.is_false(r.contact)
