@@ -60,7 +60,7 @@ describe("impact.shape3d.polyhedron", function()
     assert.are.same({ 1, 2, 3, 4, 5, 6 }, surfaces)
   end)
 
-  it("a regular tetrahedron: volume a^3 / (6 sqrt 2) and its centroid", function()
+  it("a regular tetrahedron: volume a^3 / (6 sqrt 2), centroid, inertia m a^2 / 20", function()
     local t = shape3d.polyhedron {
       vertices = { { 1, 1, 1 }, { 1, -1, -1 }, { -1, 1, -1 }, { -1, -1, 1 } },
       faces = { { 1, 2, 3 }, { 1, 4, 2 }, { 1, 3, 4 }, { 2, 4, 3 } },
@@ -69,6 +69,9 @@ describe("impact.shape3d.polyhedron", function()
     local a = 2 * sqrt(2)
     assert.near(a ^ 3 / (6 * sqrt(2)), t:volume(), 1e-14)
     assert.near({ 0, 0, 0 }, t:centroid(), 1e-15)
+    -- a regular tetrahedron's inertia about its centroid is isotropic: m a^2 / 20
+    local j = a ^ 3 / (6 * sqrt(2)) * a ^ 2 / 20
+    assert.near({ { j, 0, 0 }, { 0, j, 0 }, { 0, 0, j } }, t:inertia(1), 1e-13)
     local _, _, surfaces = shape3d.faces(t)
     assert.are.same({ 10, 20, 30, 40 }, surfaces)
   end)
