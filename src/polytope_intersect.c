@@ -55,19 +55,24 @@ static const double *plane_k(const planes *p, int k) { return k < p->na ? p->pa 
    a concave piecewise-linear function, walked exactly from s = 0 along its active line to the
    next breakpoint while the slope is positive (O(m) per breakpoint, at most m of them).
    Returns the maximiser (0 when no move helps). */
-static double line_search(const planes *p, double eps, const double *x, const double *u, double smax)
+static double line_search(const planes *p, double eps, const double *x, const double *u, double smax, double *ab)
 {
     int m = p->na + p->nb;
+    double *av = ab, *bv = ab + m;
+    for (int k = 0; k < m; k++) {
+        const double *pl = plane_k(p, k);
+        av[k] = pl[3] + eps - dot3(pl, x);
+        bv[k] = dot3(pl, u);
+    }
     double s = 0.0;
     for (int step = 0; step <= m; step++) {
         /* the active line at s with the smallest slope -b (largest b) */
         int cur = -1;
         double gv = INFINITY, gb = 0.0;
         for (int k = 0; k < m; k++) {
-            const double *pl = plane_k(p, k);
-            double bk = dot3(pl, u), v = pl[3] + eps - dot3(pl, x) - s * bk;
-            if (v < gv || (v == gv && bk > gb)) {
-                gv = v, gb = bk, cur = k;
+            double v = av[k] - s * bv[k];
+            if (v < gv || (v == gv && bv[k] > gb)) {
+                gv = v, gb = bv[k], cur = k;
             }
         }
         if (cur < 0 || !(gb < 0.0)) {
@@ -76,11 +81,8 @@ static double line_search(const planes *p, double eps, const double *x, const do
         /* the first line j with a smaller slope (b_j > gb) that crosses below the active one */
         double next = smax;
         for (int k = 0; k < m; k++) {
-            const double *pl = plane_k(p, k);
-            double bk = dot3(pl, u);
-            if (bk > gb) {
-                double v = pl[3] + eps - dot3(pl, x) - s * bk; /* >= gv */
-                double t = s + (v - gv) / (bk - gb);
+            if (bv[k] > gb) {
+                double t = s + (av[k] - s * bv[k] - gv) / (bv[k] - gb);
                 if (t < next) {
                     next = t;
                 }
@@ -110,7 +112,8 @@ static double fmin_planes(const planes *p, double eps, const double *x)
 /* min over the faces of the distance of x inside them (< 0 outside) */
 static double minh_planes(const planes *p, const double *x) { return fmin_planes(p, 0.0, x); }
 
-static void push_inward(const planes *p, double eps, double scale, const double *ca, const double *cb, double *x)
+static void push_inward(const planes *p, double eps, double scale, const double *ca, const double *cb, double *x,
+                        double *ab)
 {
     for (int round = 0; round < 2; round++) {
         for (int dir = 0; dir < 4; dir++) {
@@ -137,7 +140,7 @@ static void push_inward(const planes *p, double eps, double scale, const double 
                 smax = scale;
             }
             double f0 = fmin_planes(p, eps, x);
-            double s = line_search(p, eps, x, u, smax);
+            double s = line_search(p, eps, x, u, smax, ab);
             double y[3] = {x[0] + s * u[0], x[1] + s * u[1], x[2] + s * u[2]};
             if (fmin_planes(p, eps, y) > f0) {
                 memcpy(x, y, sizeof y);
@@ -181,7 +184,7 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     out->eps = eps;
     out->scale = scale;
     int m = nfa + nfb, tmax = 2 * m;
-    size_t nd = (size_t)3 * (nva + nvb) + (size_t)4 * m + (size_t)m + (size_t)3 * m + (size_t)3 * tmax +
+    size_t nd = (size_t)3 * (nva + nvb) + (size_t)4 * m + (size_t)3 * m + (size_t)3 * m + (size_t)3 * tmax +
                 (size_t)3 * tmax + (size_t)m;
     /* surfaces, keep, hmap, inc, uf + vid, start, chain, body + face, vidx, tri, tri_poly, first */
     size_t ni = (size_t)m + (size_t)m + (size_t)(m + 1) + (size_t)9 * tmax + (size_t)2 * tmax + (size_t)(m + 1) +
@@ -199,6 +202,8 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     out->b.plane = dp, dp += 4 * nfb;
     double *h = dp;
     dp += m;
+    double *ab = dp; /* line-search scratch */
+    dp += 2 * m;
     double *y = dp;
     dp += 3 * m;
     double *xt = dp; /* dual vertex of each hull triangle (relative to the interior point) */
@@ -249,7 +254,7 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
 
     /* 2. push inward */
     planes pl = {out->a.plane, out->b.plane, nfa, nfb};
-    push_inward(&pl, eps, scale, out->a.centroid, out->b.centroid, x);
+    push_inward(&pl, eps, scale, out->a.centroid, out->b.centroid, x, ab);
     memcpy(out->interior, x, sizeof x);
 
     imp_hull3d hull;
