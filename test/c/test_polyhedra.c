@@ -206,6 +206,47 @@ TEST(random_hulls_against_clipping)
     }
 }
 
+/* a cube resting on another's top face: exactly touching, within +-2e-6 (epsilon is 1.7e-6),
+   rotated about the normal (0, 45 degrees, random), tilted by 1e-9, with edges aligned: always a
+   finite contact with the normal up and -3e-6 <= gap <= 0, or (apart by more than epsilon)
+   separated; never rejected */
+TEST(touching_and_grazing_cubes)
+{
+    imp_rng_seed(&rng, 11);
+    imp_shape *a = imp_shape3d_box(1, 1, 1);
+    imp_poly_work w = {0};
+    int bad = 0, contacts = 0;
+    for (int i = 0; i < 20000; i++) {
+        double pa[7] = {0, 0, 0, 1, 0, 0, 0}, pb[7];
+        int kind = i % 5;
+        double ang = kind == 0 ? 0.0 : (kind == 1 ? 0.25 * 3.141592653589793 : 6.283185307179586 * urand());
+        double dz = kind == 3 ? (urand() - 0.5) * 4e-6 : 0.0;
+        imp_quat q = imp_q(cos(ang / 2), 0, 0, sin(ang / 2));
+        if (kind == 4) {
+            q = imp_q_mul(q, imp_q_normalize(imp_q(1, 1e-9 * (urand() - 0.5), 1e-9 * (urand() - 0.5), 0)));
+        }
+        pb[0] = (urand() - 0.5) * 1.5, pb[1] = (urand() - 0.5) * 1.5, pb[2] = 1.0 + dz;
+        if (i % 7 == 0) {
+            pb[0] = floor(pb[0] * 4) / 4, pb[1] = floor(pb[1] * 4) / 4;
+        }
+        pb[3] = q.w, pb[4] = q.x, pb[5] = q.y, pb[6] = q.z;
+        imp_poly_intersection s;
+        imp_poly_contact c;
+        int st = imp_polyhedra_contact(a, pa, a, pb, 0.0, &w, &s, &c);
+        if (st == IMP_PC_CONTACT) {
+            contacts++;
+            double sum = c.point[0] + c.point[1] + c.point[2] + c.normal[0] + c.normal[1] + c.normal[2] + c.area + c.gap;
+            bad += !isfinite(sum) || c.gap > 0 || c.gap < -3e-6 || c.normal[2] < 0.99 || fabs(c.point[2] - 0.5) > 3e-6;
+        } else {
+            bad += st != IMP_PC_SEPARATED || !(s.distance > s.eps);
+        }
+    }
+    imp_poly_work_free(&w);
+    imp_shape_release(a);
+    CHECK(bad == 0);
+    CHECK(contacts > 19000);
+}
+
 TEST(cube_faces_and_hull_faces_agree)
 {
     double v[24];
@@ -231,5 +272,6 @@ int main(int argc, char **argv)
     RUN(cube_faces_and_hull_faces_agree);
     RUN(random_boxes_against_clipping);
     RUN(random_hulls_against_clipping);
+    RUN(touching_and_grazing_cubes);
     return CHECK_END("polyhedra");
 }
