@@ -247,6 +247,51 @@ TEST(touching_and_grazing_cubes)
     CHECK(contacts > 19000);
 }
 
+/* a random hull and its mirror image through one of its faces touch exactly on that face: the
+   contact has gap 0 and the face's normal; the side planes of both meet on the patch's edges
+   (many planes through one line), the hardest case for the dual hull's tolerance: at most 1 in
+   100 may be given up (no contact), none may be wrong */
+TEST(hull_touching_its_mirror_image)
+{
+    imp_rng_seed(&rng, 5);
+    imp_poly_work w = {0};
+    int good = 0, wrong = 0, n = 600;
+    for (int it = 0; it < n; it++) {
+        double p[60], q[60];
+        for (int i = 0; i < 20; i++) {
+            double z = 2 * urand() - 1, t = 6.283185307179586 * urand(), s = sqrt(1 - z * z);
+            p[3 * i] = s * cos(t), p[3 * i + 1] = s * sin(t), p[3 * i + 2] = z;
+        }
+        imp_shape *a = imp_shape3d_convex(p, 20, 0.0, NULL);
+        const imp_polyfaces *pf = imp_polyhedron_faces(a);
+        const double *pl = pf->plane + 4 * (int)imp_rng_below(&rng, (uint64_t)pf->nface);
+        for (int i = 0; i < 20; i++) {
+            double d = pl[0] * p[3 * i] + pl[1] * p[3 * i + 1] + pl[2] * p[3 * i + 2] - pl[3];
+            for (int k = 0; k < 3; k++) {
+                q[3 * i + k] = p[3 * i + k] - 2 * d * pl[k];
+            }
+        }
+        imp_shape *b = imp_shape3d_convex(q, 20, 0.0, NULL);
+        double pa[7] = {a->centroid[0], a->centroid[1], a->centroid[2], 1, 0, 0, 0};
+        double pb[7] = {b->centroid[0], b->centroid[1], b->centroid[2], 1, 0, 0, 0};
+        imp_poly_intersection s;
+        imp_poly_contact c;
+        int st = imp_polyhedra_contact(a, pa, b, pb, 0.0, &w, &s, &c);
+        double dn = fabs(c.normal[0] - pl[0]) + fabs(c.normal[1] - pl[1]) + fabs(c.normal[2] - pl[2]);
+        if (st == IMP_PC_CONTACT) {
+            good += c.gap == 0.0 && dn < 1e-6 && fabs(pl[0] * c.point[0] + pl[1] * c.point[1] + pl[2] * c.point[2] - pl[3]) < 1e-9;
+            wrong += !(c.gap == 0.0 && dn < 1e-6);
+        } else {
+            wrong += st != IMP_PC_REJECTED;
+        }
+        imp_shape_release(a);
+        imp_shape_release(b);
+    }
+    imp_poly_work_free(&w);
+    CHECK(wrong == 0);
+    CHECK(good >= n - n / 100);
+}
+
 TEST(cube_faces_and_hull_faces_agree)
 {
     double v[24];
@@ -273,5 +318,6 @@ int main(int argc, char **argv)
     RUN(random_boxes_against_clipping);
     RUN(random_hulls_against_clipping);
     RUN(touching_and_grazing_cubes);
+    RUN(hull_touching_its_mirror_image);
     return CHECK_END("polyhedra");
 }
