@@ -229,6 +229,14 @@ static int l_intersection(lua_State *L)
     lua_setfield(L, -2, "status");
     lua_pushboolean(L, st == IMP_PC_CONTACT);
     lua_setfield(L, -2, "contact");
+    if (st == IMP_PC_REJECTED) {
+        lua_pushstring(L, s.status == IMP_PI_DEGENERATE
+                              ? "no valid intersection: the dual hull met a near-tie or a sanity check "
+                                "failed (treated as no contact)"
+                              : "the contact failed a sanity check: its point is not within epsilon of "
+                                "both bodies (treated as no contact)");
+        lua_setfield(L, -2, "message");
+    }
     set_num(L, "epsilon", s.eps);
     set_num(L, "distance", s.distance);
     if (s.status == IMP_PI_OK) {

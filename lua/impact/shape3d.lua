@@ -63,7 +63,8 @@ function shape3d.faces(shape) return core.shape3d_faces(shape) end
 --- {status = "contact" | "separated" | "rejected", contact = bool, epsilon, distance (GJK),
 ---  volume, centroid, vertices, faces (each {i, j, ...; body = "a" | "b", surface, area}),
 ---  point, normal (unit, out of a), area (half the intersection's surface), gap (<= 0),
----  surfaces = {surface_a, surface_b}, normal_fallback}.
+---  surfaces = {surface_a, surface_b}, normal_fallback}; when "rejected" (a soft failure,
+---  like Solfec's: no contact this time) a message says why.
 --- Touching within epsilon (default 1e-6 times the sum of the bounding radii) is a contact
 --- with gap 0.
 function shape3d.intersection(shape_a, pose_a, shape_b, pose_b, opts)
