@@ -1,6 +1,7 @@
 /* bench_polyhedra.c: volumetric intersections (polytope_intersect.c) and contacts
    (contact_polyhedral.c) per second for box/box and for convex hulls of 20-50 faces, over
-   random relative poses with the centres within about one size (most pairs overlap). */
+   random relative poses with the centres within about one size (most pairs overlap). Any
+   argument also lists the poses whose contact was rejected (for debugging). */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>

@@ -60,7 +60,7 @@ describe("impact.shape3d.polyhedron", function()
     assert.are.same({ 1, 2, 3, 4, 5, 6 }, surfaces)
   end)
 
-  it("a regular tetrahedron: volume a^3 / (6 sqrt 2) and its centroid", function()
+  it("a regular tetrahedron: volume a^3 / (6 sqrt 2), centroid, inertia m a^2 / 20", function()
     local t = shape3d.polyhedron {
       vertices = { { 1, 1, 1 }, { 1, -1, -1 }, { -1, 1, -1 }, { -1, -1, 1 } },
       faces = { { 1, 2, 3 }, { 1, 4, 2 }, { 1, 3, 4 }, { 2, 4, 3 } },
@@ -69,6 +69,9 @@ describe("impact.shape3d.polyhedron", function()
     local a = 2 * sqrt(2)
     assert.near(a ^ 3 / (6 * sqrt(2)), t:volume(), 1e-14)
     assert.near({ 0, 0, 0 }, t:centroid(), 1e-15)
+    -- a regular tetrahedron's inertia about its centroid is isotropic: m a^2 / 20
+    local j = a ^ 3 / (6 * sqrt(2)) * a ^ 2 / 20
+    assert.near({ { j, 0, 0 }, { 0, j, 0 }, { 0, 0, j } }, t:inertia(1), 1e-13)
     local _, _, surfaces = shape3d.faces(t)
     assert.are.same({ 10, 20, 30, 40 }, surfaces)
   end)
@@ -225,6 +228,32 @@ describe("impact.shape3d.intersection", function()
     end
   end)
 
+  it("a per-query epsilon: cubes 0.005 apart touch within epsilon = 0.01", function()
+    local r = shape3d.intersection(cube, at(0, 0, 0), cube, at(1.005, 0, 0), { epsilon = 0.01 })
+    assert.is_true(r.contact)
+    assert.are.equal(0, r.gap)
+    assert.near({ 1, 0, 0 }, r.normal, 1e-12)
+    assert.near(0.5025, r.point[1], 1e-12)
+    r = shape3d.intersection(cube, at(0, 0, 0), cube, at(1.005, 0, 0))
+    assert.are.equal("separated", r.status)
+    assert.near(0.005, r.distance, 1e-12)
+  end)
+
+  it("convex hulls from shape3d.convex and shape3d.polyhedron{points} act as polyhedra", function()
+    local hull = shape3d.convex { points = cube_vertices }
+    local hp = shape3d.polyhedron { points = cube_vertices }
+    for _, h in ipairs({ hull, hp }) do
+      local r = shape3d.intersection(h, at(0, 0, 0), cube, at(0.9, 0.3, 0.2))
+      assert.near(0.056, r.volume, 1e-14)
+      assert.near({ 0.45, 0.15, 0.1 }, r.point, 1e-14)
+      assert.near(0.71, r.area, 1e-14)
+    end
+    local ok, msg = pcall(shape3d.intersection, shape3d.convex { points = cube_vertices, smoothing = 0.1 },
+      at(0, 0, 0), cube, at(1, 0, 0))
+    assert.is_false(ok)
+    assert.matches("polyhedron", msg)
+  end)
+
   it("separated cubes: no contact, the GJK distance", function()
     local r = shape3d.intersection(cube, at(0, 0, 0), cube, at(1.5, 1.3, 0))
     assert.is_false(r.contact)
@@ -312,5 +341,49 @@ describe("impact.shape3d.intersection", function()
     local rounded = shape3d.box { size = 1, smoothing = 0.1 }
     ok = pcall(shape3d.intersection, rounded, at(0, 0, 0), cube, at(1, 0, 0))
     assert.is_false(ok)
+  end)
+end)
+
+describe("impact.shape3d.sparsify", function()
+  -- a unit cube 0.01 deep in a floor made of two adjacent pieces, overlapping the second by 0.01
+  local cube = shape3d.box { size = 1 }
+  local piece = shape3d.box { size = { 2, 2, 1 } }
+  local function contacts()
+    local list = {}
+    for k, x in ipairs({ -1, 1 }) do
+      local r = shape3d.intersection(piece, at(x, 0, 0), cube, at(-0.49, 0, 0.99))
+      assert.is_true(r.contact)
+      list[k] = { point = r.point, area = r.area, bodies = { 0, 1 }, objects = { k - 1, 0 } }
+    end
+    return list
+  end
+
+  it("the contact areas are half the intersections' surfaces (side walls included)", function()
+    local c = contacts()
+    assert.near(0.99 * 1 + 0.99 * 0.01 + 1 * 0.01, c[1].area, 1e-12)
+    assert.near(0.01 * 1 + 0.01 * 0.01 + 0.01 * 1, c[2].area, 1e-12)
+  end)
+
+  it("removes the sliver on an adjacent piece below the threshold only", function()
+    local c = contacts()
+    local adjacent = { { 0, 0, 1 } }
+    assert.are.same({ true, true }, shape3d.sparsify(c, { adjacent = adjacent })) -- ratio 0.0199 > 0.01
+    assert.are.same({ true, false }, shape3d.sparsify(c, { threshold = 0.05, adjacent = adjacent }))
+    local reversed = { c[2], c[1] }
+    assert.are.same({ false, true }, shape3d.sparsify(reversed, { threshold = 0.05, adjacent = adjacent }))
+    assert.are.same({ true, true }, shape3d.sparsify(c, { threshold = 0.05 })) -- pieces not adjacent
+    c[2].new = false -- an existing contact is never removed
+    assert.are.same({ true, true }, shape3d.sparsify(c, { threshold = 0.05, adjacent = adjacent }))
+    assert.are.same({ false, true }, shape3d.sparsify(c, { minarea = 1.01 }))
+  end)
+
+  it("keeps one of two coincident contacts, the same one in any order", function()
+    local a = { point = { 0, 0, 0 }, area = 1, bodies = { 0, 1 }, objects = { 2, 0 } }
+    local b = { point = { 1e-7, 0, 0 }, area = 1, bodies = { 1, 0 }, objects = { 0, 3 } }
+    assert.are.same({ true, false }, shape3d.sparsify({ a, b }))
+    assert.are.same({ false, true }, shape3d.sparsify({ b, a }))
+    local ok, msg = pcall(shape3d.sparsify, { a }, { threshold = 2 })
+    assert.is_false(ok)
+    assert.matches("threshold", msg)
   end)
 end)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "contact_polyhedral.h"
+#include "contact_sparsify.h"
 #include "lua_util.h"
 #include "polyhedron.h"
 #include "shape3d.h"
@@ -228,6 +229,14 @@ static int l_intersection(lua_State *L)
     lua_setfield(L, -2, "status");
     lua_pushboolean(L, st == IMP_PC_CONTACT);
     lua_setfield(L, -2, "contact");
+    if (st == IMP_PC_REJECTED) {
+        lua_pushstring(L, s.status == IMP_PI_DEGENERATE
+                              ? "no valid intersection: the dual hull met a near-tie or a sanity check "
+                                "failed (treated as no contact)"
+                              : "the contact failed a sanity check: its point is not within epsilon of "
+                                "both bodies (treated as no contact)");
+        lua_setfield(L, -2, "message");
+    }
     set_num(L, "epsilon", s.eps);
     set_num(L, "distance", s.distance);
     if (s.status == IMP_PI_OK) {
@@ -279,11 +288,134 @@ static int l_intersection(lua_State *L)
     return 1;
 }
 
+/* adjacency given as sorted (body, lo, hi) triples */
+typedef struct adj_set {
+    const int *t;
+    int n;
+} adj_set;
+
+static int adj_lookup(void *ud, int body, int o1, int o2)
+{
+    const adj_set *a = ud;
+    int lo = o1 < o2 ? o1 : o2, hi = o1 < o2 ? o2 : o1;
+    for (int i = 0; i < a->n; i++) { /* small lists: linear */
+        if (a->t[3 * i] == body && a->t[3 * i + 1] == lo && a->t[3 * i + 2] == hi) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int int_field(lua_State *L, int idx, int k, const char *what, const char *name, int i)
+{
+    lua_geti(L, idx, k);
+    int ok;
+    lua_Integer v = lua_tointegerx(L, -1, &ok);
+    if (!ok || v < 0 || v > 2147483646) {
+        imp_error(L, what, "%s[%d][%d] must be an integer >= 0, got %s", name, i, k, imp_describe(L, -1));
+    }
+    lua_pop(L, 1);
+    return (int)v;
+}
+
+/* sparsify(contacts, {threshold = 0.01, minarea = 0, mindist = 1e-6, adjacent = {{body, o1, o2}, ...}})
+   contacts[i] = {point = {x, y, z}, area = a, bodies = {b1, b2}, objects = {o1, o2}, new = true}
+   -> {true/false per contact: kept} */
+static int l_sparsify(lua_State *L)
+{
+    static const char *const keys[] = {"threshold", "minarea", "mindist", "adjacent", NULL};
+    const char *what = "impact.shape3d.sparsify";
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_newtable(L);
+    }
+    luaL_checktype(L, 2, LUA_TTABLE);
+    imp_opt_check_keys(L, 2, what, keys);
+    imp_sparsify_opts o;
+    o.threshold = imp_opt_number(L, 2, what, "threshold", 0.01, IMP_UNIT, NULL);
+    o.minarea = imp_opt_number(L, 2, what, "minarea", 0.0, IMP_NONNEGATIVE, NULL);
+    o.mindist = imp_opt_number(L, 2, what, "mindist", 1e-6, IMP_NONNEGATIVE, NULL);
+    lua_Integer n = luaL_len(L, 1);
+    if (n > 10000000) {
+        imp_error(L, what, "too many contacts (%I)", (LUAI_UACINT)n);
+    }
+    imp_sparse_contact *c = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof *c, 0);
+    unsigned char *keep = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1), 0);
+    int nb = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_geti(L, 1, i) != LUA_TTABLE) {
+            imp_error(L, what, "contacts[%I] must be a table, got %s", (LUAI_UACINT)i, imp_describe(L, -1));
+        }
+        int t = lua_gettop(L);
+        imp_sparse_contact *ci = &c[i - 1];
+        lua_getfield(L, t, "point");
+        lua_pushfstring(L, "contacts[%I].point", (LUAI_UACINT)i);
+        imp_to_vector(L, -2, what, lua_tostring(L, -1), 3, ci->point);
+        lua_pop(L, 2);
+        lua_getfield(L, t, "area");
+        int ok;
+        ci->area = lua_tonumberx(L, -1, &ok);
+        if (!ok || !(ci->area >= 0.0)) {
+            imp_error(L, what, "contacts[%I].area must be a number >= 0, got %s", (LUAI_UACINT)i, imp_describe(L, -1));
+        }
+        lua_pop(L, 1);
+        const char *names[2] = {"bodies", "objects"};
+        for (int f = 0; f < 2; f++) {
+            if (lua_getfield(L, t, names[f]) != LUA_TTABLE) {
+                imp_error(L, what, "contacts[%I].%s must be a pair {i, j} of integers >= 0, got %s", (LUAI_UACINT)i,
+                          names[f], imp_describe(L, -1));
+            }
+            int *dst = f == 0 ? ci->body : ci->object;
+            for (int k = 0; k < 2; k++) {
+                dst[k] = int_field(L, -1, k + 1, what, names[f], (int)i);
+            }
+            lua_pop(L, 1);
+        }
+        nb = ci->body[0] + 1 > nb ? ci->body[0] + 1 : nb;
+        nb = ci->body[1] + 1 > nb ? ci->body[1] + 1 : nb;
+        lua_getfield(L, t, "new");
+        ci->is_new = lua_isnil(L, -1) ? 1 : lua_toboolean(L, -1);
+        lua_pop(L, 2);
+    }
+    adj_set adj = {NULL, 0};
+    if (lua_getfield(L, 2, "adjacent") != LUA_TNIL) {
+        if (!lua_istable(L, -1)) {
+            imp_error(L, what, "option 'adjacent' must be a list of {body, object, object}, got %s", imp_describe(L, -1));
+        }
+        lua_Integer na = luaL_len(L, -1);
+        int *tr = lua_newuserdatauv(L, (size_t)(na > 0 ? na : 1) * 3 * sizeof(int), 0);
+        for (lua_Integer i = 1; i <= na; i++) {
+            if (lua_geti(L, -2, i) != LUA_TTABLE) {
+                imp_error(L, what, "adjacent[%I] must be {body, object, object}, got %s", (LUAI_UACINT)i,
+                          imp_describe(L, -1));
+            }
+            int b = int_field(L, -1, 1, what, "adjacent", (int)i), o1 = int_field(L, -1, 2, what, "adjacent", (int)i),
+                o2 = int_field(L, -1, 3, what, "adjacent", (int)i);
+            tr[3 * (i - 1)] = b, tr[3 * (i - 1) + 1] = o1 < o2 ? o1 : o2, tr[3 * (i - 1) + 2] = o1 < o2 ? o2 : o1;
+            lua_pop(L, 1);
+        }
+        adj.t = tr;
+        adj.n = (int)na;
+    }
+    int st = imp_contact_sparsify(c, (int)n, nb, &o, adj_lookup, &adj, keep);
+    if (st == IMP_SPARSIFY_ENOMEM) {
+        return luaL_error(L, "%s: out of memory", what);
+    }
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_pushboolean(L, keep[i - 1]);
+        lua_rawseti(L, -2, i);
+    }
+    return 1;
+}
+
 void imp_lua_open_polyhedron(lua_State *L)
 {
     static const luaL_Reg fns[] = {{"shape3d_polyhedron", l_polyhedron},
                                    {"shape3d_faces", l_faces},
                                    {"shape3d_intersection", l_intersection},
+                                   {"shape3d_sparsify", l_sparsify},
                                    {NULL, NULL}};
     if (luaL_newmetatable(L, WORK_MT)) {
         lua_pushcfunction(L, work_gc);

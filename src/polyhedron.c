@@ -25,6 +25,15 @@ static int cmp_dedge(const void *x, const void *y)
     return a->face < b->face ? -1 : (a->face > b->face);
 }
 
+static int cmp_face_from(const void *x, const void *y)
+{
+    const dedge *a = x, *b = y;
+    if (a->face != b->face) {
+        return a->face < b->face ? -1 : 1;
+    }
+    return a->from < b->from ? -1 : (a->from > b->from);
+}
+
 /* the index in the sorted array e[0..n) of the directed edge (from, to), -1 when absent */
 static int find_dedge(const dedge *e, int n, int from, int to)
 {
@@ -97,6 +106,7 @@ imp_polyfaces *imp_polyfaces_from_hull(const imp_convex3d *c)
     dedge *e = malloc((size_t)nt * 3 * sizeof *e);
     int *par = malloc((size_t)nt * 3 * sizeof(int)); /* union-find, then face of tri, then order */
     double *tn = malloc((size_t)nt * 3 * sizeof(double));
+    dedge *be = NULL; /* boundary edges of the faces */
     imp_polyfaces *out = NULL;
     if (e == NULL || par == NULL || tn == NULL) {
         goto done;
@@ -175,29 +185,41 @@ imp_polyfaces *imp_polyfaces_from_hull(const imp_convex3d *c)
         double *pl = out->plane + 4 * f, l = sqrt(dot3(pl, pl));
         pl[0] /= l, pl[1] /= l, pl[2] /= l;
     }
-    /* each face's boundary: chain its boundary edges (from -> to) */
-    for (int f = 0; f < nf; f++) {
-        int n = 0, *dst = out->vidx + out->first[f];
-        int start = -1;
-        for (int i = 0; i < 3 * nt && start < 0; i++) {
-            int j = find_dedge(e, 3 * nt, e[i].to, e[i].from);
-            if (fof[e[i].face] == f && fof[e[j].face] != f) {
-                start = i;
-            }
+    /* each face's boundary: its boundary edges sorted by (face, from), chained from -> to by
+       binary search within the face's range: O(ntri log ntri) */
+    be = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *be);
+    if (be == NULL) {
+        free(out);
+        out = NULL;
+        goto done;
+    }
+    for (int i = 0, k = 0; i < 3 * nt; i++) {
+        int j = find_dedge(e, 3 * nt, e[i].to, e[i].from);
+        if (fof[e[j].face] != fof[e[i].face]) {
+            be[k].face = fof[e[i].face], be[k].from = e[i].from, be[k].to = e[i].to;
+            k++;
         }
-        int cur = start;
-        while (n < cnt[f]) {
-            dst[n++] = e[cur].from;
-            int nxt = -1;
-            for (int i = 0; i < 3 * nt && nxt < 0; i++) {
-                if (e[i].from == e[cur].to && fof[e[i].face] == f) {
-                    int j = find_dedge(e, 3 * nt, e[i].to, e[i].from);
-                    if (fof[e[j].face] != f) {
-                        nxt = i;
-                    }
+    }
+    qsort(be, (size_t)nb, sizeof *be, cmp_face_from);
+    for (int f = 0; f < nf; f++) {
+        int lo = out->first[f], hi = out->first[f + 1], n = 0, *dst = out->vidx + lo;
+        int cur = lo;
+        while (n < hi - lo) {
+            dst[n++] = be[cur].from;
+            int want = be[cur].to, l = lo, h = hi - 1, nxt = -1;
+            while (l <= h) {
+                int mid = (l + h) / 2;
+                if (be[mid].from == want) {
+                    nxt = mid;
+                    break;
+                }
+                if (be[mid].from < want) {
+                    l = mid + 1;
+                } else {
+                    h = mid - 1;
                 }
             }
-            if (nxt < 0 || (nxt == start && n < cnt[f])) {
+            if (nxt < 0 || (nxt == lo && n < hi - lo)) {
                 free(out); /* not a simple boundary cycle */
                 out = NULL;
                 goto done;
@@ -212,6 +234,7 @@ imp_polyfaces *imp_polyfaces_from_hull(const imp_convex3d *c)
     }
 done:
     free(e);
+    free(be);
     free(par);
     free(tn);
     return out;

@@ -39,7 +39,8 @@ enum { IMP_POLY_OK = 0, IMP_POLY_EBADARG = 1, IMP_POLY_ENOMEM = 2 };
    consistently oriented), V - E + F = 2, planar faces (within 1e-9 of the size), convex faces
    with no straight angles, no two neighbouring faces in one plane, every vertex behind every
    face's plane (convex), and outward faces (positive volume). On failure returns NULL, sets
-   *status and writes a message naming the face or vertex (1-based) into msg. */
+   *status and writes a message naming the face or vertex (1-based) into msg. O(nf nv) for the
+   convexity check plus the hull of the vertices. */
 imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, const int *face_idx,
                               int nf, const int *surface, int *status, char *msg, size_t msglen);
 

@@ -51,99 +51,146 @@ typedef struct planes {
 
 static const double *plane_k(const planes *p, int k) { return k < p->na ? p->pa + 4 * k : p->pb + 4 * (k - p->na); }
 
-/* max over s in [0, smax] of g(s) = min_k (a_k - s b_k), a_k = d_k + eps - n_k.x, b_k = n_k.u:
-   a concave piecewise-linear function, walked exactly from s = 0 along its active line to the
-   next breakpoint while the slope is positive (O(m) per breakpoint, at most m of them).
-   Returns the maximiser (0 when no move helps). */
-static double line_search(const planes *p, double eps, const double *x, const double *u, double smax)
+/* the values s_k = d_k + e - n_k.x of the planes at x; their minimum */
+static double slacks(const planes *p, double e, const double *x, double *s)
 {
-    int m = p->na + p->nb;
-    double s = 0.0;
-    for (int step = 0; step <= m; step++) {
-        /* the active line at s with the smallest slope -b (largest b) */
-        int cur = -1;
-        double gv = INFINITY, gb = 0.0;
-        for (int k = 0; k < m; k++) {
-            const double *pl = plane_k(p, k);
-            double bk = dot3(pl, u), v = pl[3] + eps - dot3(pl, x) - s * bk;
-            if (v < gv || (v == gv && bk > gb)) {
-                gv = v, gb = bk, cur = k;
-            }
-        }
-        if (cur < 0 || !(gb < 0.0)) {
-            return s; /* g does not rise to the right of s */
-        }
-        /* the first line j with a smaller slope (b_j > gb) that crosses below the active one */
-        double next = smax;
-        for (int k = 0; k < m; k++) {
-            const double *pl = plane_k(p, k);
-            double bk = dot3(pl, u);
-            if (bk > gb) {
-                double v = pl[3] + eps - dot3(pl, x) - s * bk; /* >= gv */
-                double t = s + (v - gv) / (bk - gb);
-                if (t < next) {
-                    next = t;
-                }
-            }
-        }
-        if (!(next > s)) {
-            return s;
-        }
-        s = next;
-        if (s >= smax) {
-            return smax;
-        }
+    double lo = INFINITY;
+    for (int k = 0; k < p->na + p->nb; k++) {
+        const double *pl = plane_k(p, k);
+        s[k] = pl[3] + e - dot3(pl, x);
+        lo = fmin(lo, s[k]);
     }
-    return s;
+    return lo;
 }
 
-static double fmin_planes(const planes *p, double eps, const double *x)
+/* min over the faces of the distance of x inside them (< 0 outside) */
+static double minh_planes(const planes *p, const double *x)
 {
     double f = INFINITY;
     for (int k = 0; k < p->na + p->nb; k++) {
         const double *pl = plane_k(p, k);
-        f = fmin(f, pl[3] + eps - dot3(pl, x));
+        f = fmin(f, pl[3] - dot3(pl, x));
     }
     return f;
 }
 
-/* min over the faces of the distance of x inside them (< 0 outside) */
-static double minh_planes(const planes *p, const double *x) { return fmin_planes(p, 0.0, x); }
-
-static void push_inward(const planes *p, double eps, double scale, const double *ca, const double *cb, double *x)
+/* Moves x (within eps of both solids) to the analytic centre of the planes swollen by eps:
+   the minimiser of -sum log(d_k + eps - n_k.x), by damped Newton steps (step 1 / (1 + lambda),
+   lambda the Newton decrement, and at most 0.9 of the way to the nearest plane; Nesterov and
+   Nemirovski's self-concordance analysis makes this converge from any strictly feasible
+   start). Unlike a max-min (Chebyshev) centre it is unique and centred along every direction,
+   also when the overlap is a thin slab whose thickness caps the distance to all planes: a
+   touching contact's point then lies inside the patch, not on its rim. When x is not strictly
+   inside the swollen planes (GJK rounding) the centring swells them a little more. O(m) per
+   step, at most 40 steps. */
+static void analytic_centre(const planes *p, double eps, double *x, double *s)
 {
-    for (int round = 0; round < 2; round++) {
-        for (int dir = 0; dir < 4; dir++) {
-            double u[3], smax = 1.0;
-            if (dir < 3) {
-                for (int k = 0; k < 3; k++) {
-                    double t = dir == 0 ? ca[k] : (dir == 1 ? cb[k] : 0.5 * (ca[k] + cb[k]));
-                    u[k] = t - x[k];
+    int m = p->na + p->nb;
+    double e = eps, lo = slacks(p, e, x, s);
+    if (!(lo >= 0.5 * eps)) {
+        e += 0.5 * eps - lo;
+    }
+    for (int it = 0; it < 40; it++) {
+        lo = slacks(p, e, x, s);
+        if (!(lo > 0.0)) {
+            return;
+        }
+        double g[3] = {0, 0, 0};
+        imp_mat3 h;
+        memset(&h, 0, sizeof h);
+        for (int k = 0; k < m; k++) {
+            const double *n = plane_k(p, k);
+            double w = 1.0 / s[k];
+            for (int i = 0; i < 3; i++) {
+                g[i] += w * n[i];
+                for (int j = 0; j < 3; j++) {
+                    h.m[i][j] += w * w * n[i] * n[j];
                 }
-            } else { /* away from the nearest faces */
-                double f = fmin_planes(p, eps, x);
-                u[0] = u[1] = u[2] = 0.0;
-                for (int k = 0; k < p->na + p->nb; k++) {
-                    const double *pl = plane_k(p, k);
-                    if (pl[3] + eps - dot3(pl, x) <= f + 1e-9 * scale) {
-                        u[0] -= pl[0], u[1] -= pl[1], u[2] -= pl[2];
-                    }
-                }
-                double l = sqrt(dot3(u, u));
-                if (!(l > 0.0)) {
-                    continue;
-                }
-                u[0] /= l, u[1] /= l, u[2] /= l;
-                smax = scale;
             }
-            double f0 = fmin_planes(p, eps, x);
-            double s = line_search(p, eps, x, u, smax);
-            double y[3] = {x[0] + s * u[0], x[1] + s * u[1], x[2] + s * u[2]};
-            if (fmin_planes(p, eps, y) > f0) {
-                memcpy(x, y, sizeof y);
+        }
+        imp_mat3 hi;
+        if (!imp_m3_inverse(&h, &hi)) {
+            return;
+        }
+        double d[3];
+        for (int i = 0; i < 3; i++) {
+            d[i] = -(hi.m[i][0] * g[0] + hi.m[i][1] * g[1] + hi.m[i][2] * g[2]);
+        }
+        double lam2 = -dot3(g, d);
+        if (!(lam2 > 1e-10)) {
+            return;
+        }
+        double step = 1.0 / (1.0 + sqrt(lam2)), amax = INFINITY;
+        for (int k = 0; k < m; k++) {
+            double nd = dot3(plane_k(p, k), d);
+            if (nd > 0.0) {
+                amax = fmin(amax, s[k] / nd);
+            }
+        }
+        step = fmin(step, 0.9 * amax);
+        for (int i = 0; i < 3; i++) {
+            x[i] += step * d[i];
+        }
+    }
+}
+
+/* The affine rounding of the dual (Dikin's ellipsoid): L, the lower Cholesky factor of
+   H = sum n_k n_k^T / s_k^2 at x (s_k the slacks of the planes swollen by eps, at least eps).
+   In the coordinates x' = L^T (x - centre) the ellipsoid (x - c)^T H (x - c) <= 1, which lies
+   inside the swollen intersection, is the unit ball: the planes' distances are all >= about 1
+   and the dual points y' = L^-1 n / h are of one scale, also for a slab 2 eps thick (without it
+   the duals of a touching pair are 1 / eps long and the hull's relative tolerance swallows the
+   side faces). The polytope's combinatorics are unchanged by an affine map. Identity when H is
+   not positive definite. */
+static void rounding(const planes *p, double eps, const double *x, double *s, double l[3][3])
+{
+    double h[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    slacks(p, eps, x, s);
+    for (int k = 0; k < p->na + p->nb; k++) {
+        const double *n = plane_k(p, k);
+        double w = 1.0 / fmax(s[k], eps);
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                h[i][j] += w * w * n[i] * n[j];
             }
         }
     }
+    memset(l, 0, 9 * sizeof(double));
+    for (int j = 0; j < 3; j++) {
+        double d = h[j][j];
+        for (int k = 0; k < j; k++) {
+            d -= l[j][k] * l[j][k];
+        }
+        if (!(d > 1e-300) || !isfinite(d)) {
+            memset(l, 0, 9 * sizeof(double));
+            l[0][0] = l[1][1] = l[2][2] = 1.0;
+            return;
+        }
+        l[j][j] = sqrt(d);
+        for (int i = j + 1; i < 3; i++) {
+            double v = h[i][j];
+            for (int k = 0; k < j; k++) {
+                v -= l[i][k] * l[j][k];
+            }
+            l[i][j] = v / l[j][j];
+        }
+    }
+}
+
+/* z = L^-1 b (forward substitution) */
+static void lower_solve(double l[3][3], const double *b, double *z)
+{
+    z[0] = b[0] / l[0][0];
+    z[1] = (b[1] - l[1][0] * z[0]) / l[1][1];
+    z[2] = (b[2] - l[2][0] * z[0] - l[2][1] * z[1]) / l[2][2];
+}
+
+/* w = L^-T b (back substitution) */
+static void upper_solve(double l[3][3], const double *b, double *w)
+{
+    w[2] = b[2] / l[2][2];
+    w[1] = (b[1] - l[2][1] * w[2]) / l[1][1];
+    w[0] = (b[0] - l[1][0] * w[1] - l[2][0] * w[2]) / l[0][0];
 }
 
 static int uf_find(int *p, int i)
@@ -181,7 +228,7 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     out->eps = eps;
     out->scale = scale;
     int m = nfa + nfb, tmax = 2 * m;
-    size_t nd = (size_t)3 * (nva + nvb) + (size_t)4 * m + (size_t)m + (size_t)3 * m + (size_t)3 * tmax +
+    size_t nd = (size_t)3 * (nva + nvb) + (size_t)4 * m + (size_t)3 * m + (size_t)3 * m + (size_t)3 * tmax +
                 (size_t)3 * tmax + (size_t)m;
     /* surfaces, keep, hmap, inc, uf + vid, start, chain, body + face, vidx, tri, tri_poly, first */
     size_t ni = (size_t)m + (size_t)m + (size_t)(m + 1) + (size_t)9 * tmax + (size_t)2 * tmax + (size_t)(m + 1) +
@@ -199,6 +246,8 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     out->b.plane = dp, dp += 4 * nfb;
     double *h = dp;
     dp += m;
+    double *ab = dp; /* centring scratch */
+    dp += 2 * m;
     double *y = dp;
     dp += 3 * m;
     double *xt = dp; /* dual vertex of each hull triangle (relative to the interior point) */
@@ -249,7 +298,7 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
 
     /* 2. push inward */
     planes pl = {out->a.plane, out->b.plane, nfa, nfb};
-    push_inward(&pl, eps, scale, out->a.centroid, out->b.centroid, x);
+    analytic_centre(&pl, eps, x, ab);
     memcpy(out->interior, x, sizeof x);
 
     imp_hull3d hull;
@@ -257,6 +306,8 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     int st = IMP_PI_OK;
     for (int pass = 0;; pass++) {
         int swollen = 0;
+        double lr[3][3];
+        rounding(&pl, eps, x, ab, lr);
         /* 3. dual points; B's copies of A's planes dropped */
         int ny = 0;
         for (int k = 0; k < m; k++) {
@@ -276,8 +327,9 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
                 swollen = 1;
             }
             h[k] = hk;
+            lower_solve(lr, p, y + 3 * ny);
             for (int c = 0; c < 3; c++) {
-                y[3 * ny + c] = p[c] / hk;
+                y[3 * ny + c] /= hk;
             }
             keep[ny++] = k;
         }
@@ -315,9 +367,8 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
                 st = IMP_PI_DEGENERATE;
                 goto done;
             }
-            for (int k = 0; k < 3; k++) {
-                xt[3 * t + k] = n[k] / c;
-            }
+            double xr[3] = {n[0] / c, n[1] / c, n[2] / c};
+            upper_solve(lr, xr, xt + 3 * t); /* back from the rounded coordinates */
             uf[t] = t;
         }
         /* incidence lists: for triangle (k, a, b) at hull vertex k, the entry (t, a, b) */

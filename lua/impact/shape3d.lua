@@ -63,11 +63,20 @@ function shape3d.faces(shape) return core.shape3d_faces(shape) end
 --- {status = "contact" | "separated" | "rejected", contact = bool, epsilon, distance (GJK),
 ---  volume, centroid, vertices, faces (each {i, j, ...; body = "a" | "b", surface, area}),
 ---  point, normal (unit, out of a), area (half the intersection's surface), gap (<= 0),
----  surfaces = {surface_a, surface_b}, normal_fallback}.
+---  surfaces = {surface_a, surface_b}, normal_fallback}; when "rejected" (a soft failure,
+---  like Solfec's: no contact this time) a message says why.
 --- Touching within epsilon (default 1e-6 times the sum of the bounding radii) is a contact
 --- with gap 0.
 function shape3d.intersection(shape_a, pose_a, shape_b, pose_b, opts)
   return core.shape3d_intersection(shape_a, pose_a, shape_b, pose_b, opts)
 end
+
+--- Solfec's sparsification of contact points (contact_sparsify.h): sparsify(contacts, opts)
+--- with contacts[i] = {point = {x, y, z}, area = a, bodies = {b1, b2}, objects = {o1, o2},
+--- new = true} (bodies and objects: integers >= 0; old contacts are never removed) and opts
+--- {threshold = 0.01, minarea = 0, mindist = 1e-6, adjacent = {{body, o1, o2}, ...}} (pairs of
+--- topologically adjacent objects of a body). Returns {kept (boolean) per contact}; the result
+--- does not depend on the order of the contacts.
+function shape3d.sparsify(contacts, opts) return core.shape3d_sparsify(contacts, opts) end
 
 return shape3d

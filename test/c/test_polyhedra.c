@@ -206,6 +206,92 @@ TEST(random_hulls_against_clipping)
     }
 }
 
+/* a cube resting on another's top face: exactly touching, within +-2e-6 (epsilon is 1.7e-6),
+   rotated about the normal (0, 45 degrees, random), tilted by 1e-9, with edges aligned: always a
+   finite contact with the normal up and -3e-6 <= gap <= 0, or (apart by more than epsilon)
+   separated; never rejected */
+TEST(touching_and_grazing_cubes)
+{
+    imp_rng_seed(&rng, 11);
+    imp_shape *a = imp_shape3d_box(1, 1, 1);
+    imp_poly_work w = {0};
+    int bad = 0, contacts = 0;
+    for (int i = 0; i < 20000; i++) {
+        double pa[7] = {0, 0, 0, 1, 0, 0, 0}, pb[7];
+        int kind = i % 5;
+        double ang = kind == 0 ? 0.0 : (kind == 1 ? 0.25 * 3.141592653589793 : 6.283185307179586 * urand());
+        double dz = kind == 3 ? (urand() - 0.5) * 4e-6 : 0.0;
+        imp_quat q = imp_q(cos(ang / 2), 0, 0, sin(ang / 2));
+        if (kind == 4) {
+            q = imp_q_mul(q, imp_q_normalize(imp_q(1, 1e-9 * (urand() - 0.5), 1e-9 * (urand() - 0.5), 0)));
+        }
+        pb[0] = (urand() - 0.5) * 1.5, pb[1] = (urand() - 0.5) * 1.5, pb[2] = 1.0 + dz;
+        if (i % 7 == 0) {
+            pb[0] = floor(pb[0] * 4) / 4, pb[1] = floor(pb[1] * 4) / 4;
+        }
+        pb[3] = q.w, pb[4] = q.x, pb[5] = q.y, pb[6] = q.z;
+        imp_poly_intersection s;
+        imp_poly_contact c;
+        int st = imp_polyhedra_contact(a, pa, a, pb, 0.0, &w, &s, &c);
+        if (st == IMP_PC_CONTACT) {
+            contacts++;
+            double sum = c.point[0] + c.point[1] + c.point[2] + c.normal[0] + c.normal[1] + c.normal[2] + c.area + c.gap;
+            bad += !isfinite(sum) || c.gap > 0 || c.gap < -3e-6 || c.normal[2] < 0.99 || fabs(c.point[2] - 0.5) > 3e-6;
+        } else {
+            bad += st != IMP_PC_SEPARATED || !(s.distance > s.eps);
+        }
+    }
+    imp_poly_work_free(&w);
+    imp_shape_release(a);
+    CHECK(bad == 0);
+    CHECK(contacts > 19000);
+}
+
+/* a random hull and its mirror image through one of its faces touch exactly on that face: the
+   contact has gap 0 and the face's normal; the side planes of both meet on the patch's edges
+   (many planes through one line), the hardest case for the dual hull's tolerance: at most 1 in
+   100 may be given up (no contact), none may be wrong */
+TEST(hull_touching_its_mirror_image)
+{
+    imp_rng_seed(&rng, 5);
+    imp_poly_work w = {0};
+    int good = 0, wrong = 0, n = 600;
+    for (int it = 0; it < n; it++) {
+        double p[60], q[60];
+        for (int i = 0; i < 20; i++) {
+            double z = 2 * urand() - 1, t = 6.283185307179586 * urand(), s = sqrt(1 - z * z);
+            p[3 * i] = s * cos(t), p[3 * i + 1] = s * sin(t), p[3 * i + 2] = z;
+        }
+        imp_shape *a = imp_shape3d_convex(p, 20, 0.0, NULL);
+        const imp_polyfaces *pf = imp_polyhedron_faces(a);
+        const double *pl = pf->plane + 4 * (int)imp_rng_below(&rng, (uint64_t)pf->nface);
+        for (int i = 0; i < 20; i++) {
+            double d = pl[0] * p[3 * i] + pl[1] * p[3 * i + 1] + pl[2] * p[3 * i + 2] - pl[3];
+            for (int k = 0; k < 3; k++) {
+                q[3 * i + k] = p[3 * i + k] - 2 * d * pl[k];
+            }
+        }
+        imp_shape *b = imp_shape3d_convex(q, 20, 0.0, NULL);
+        double pa[7] = {a->centroid[0], a->centroid[1], a->centroid[2], 1, 0, 0, 0};
+        double pb[7] = {b->centroid[0], b->centroid[1], b->centroid[2], 1, 0, 0, 0};
+        imp_poly_intersection s;
+        imp_poly_contact c;
+        int st = imp_polyhedra_contact(a, pa, b, pb, 0.0, &w, &s, &c);
+        double dn = fabs(c.normal[0] - pl[0]) + fabs(c.normal[1] - pl[1]) + fabs(c.normal[2] - pl[2]);
+        if (st == IMP_PC_CONTACT) {
+            good += c.gap == 0.0 && dn < 1e-6 && fabs(pl[0] * c.point[0] + pl[1] * c.point[1] + pl[2] * c.point[2] - pl[3]) < 1e-9;
+            wrong += !(c.gap == 0.0 && dn < 1e-6);
+        } else {
+            wrong += st != IMP_PC_REJECTED;
+        }
+        imp_shape_release(a);
+        imp_shape_release(b);
+    }
+    imp_poly_work_free(&w);
+    CHECK(wrong == 0);
+    CHECK(good >= n - n / 100);
+}
+
 TEST(cube_faces_and_hull_faces_agree)
 {
     double v[24];
@@ -231,5 +317,7 @@ int main(int argc, char **argv)
     RUN(cube_faces_and_hull_faces_agree);
     RUN(random_boxes_against_clipping);
     RUN(random_hulls_against_clipping);
+    RUN(touching_and_grazing_cubes);
+    RUN(hull_touching_its_mirror_image);
     return CHECK_END("polyhedra");
 }
