@@ -195,35 +195,6 @@ function World:run(opts)
   end
 end
 
---- w:intersection(a, b [, {epsilon = e}]): for two 3D bodies with polyhedral shapes (polyhedra,
---- unsmoothed convex hulls or boxes), their volumetric intersection and Solfec's contact:
---- {volume, point, normal (out of a), area, gap, vertices, faces, surfaces, ...} (see
---- impact.shape3d.intersection); nil and the distance when they do not touch.
-function World:intersection(a, b, opts)
-  if self.dim ~= 3 then
-    error("World:intersection: polyhedra are 3D; this world is 2D", 2)
-  end
-  for i, body in ipairs { a, b } do
-    if getmetatable(body) ~= getmetatable(self.background) or body.world ~= self then
-      error(string.format("World:intersection: argument #%d must be a body of this world", i), 2)
-    end
-    if not body.shape then
-      error(string.format("World:intersection: argument #%d has no shape", i), 2)
-    end
-  end
-  local ok, r = pcall(require("impact.shape3d").intersection, a.shape,
-    { position = a.position, orientation = a.orientation }, b.shape,
-    { position = b.position, orientation = b.orientation }, opts)
-  if not ok then
-    local msg = tostring(r):gsub("^impact%.shape3d%.intersection: ", "")
-      :gsub("argument #1 %(shape_a%)", "body a's shape"):gsub("argument #3 %(shape_b%)", "body b's shape")
-    error("World:intersection: " .. msg, 2)
-  end
-  if r.status == "contact" then return r end
-  if r.status == "separated" then return nil, r.distance end
-  error("World:intersection: " .. tostring(r.message or r.status), 2)
-end
-
 --- w:body(name): the first body with that name, or nil.
 function World:body(name)
   for _, b in ipairs(self:bodies()) do
@@ -232,9 +203,22 @@ function World:body(name)
   return nil
 end
 
+local polyhedra = require("impact.polyhedra")
+polyhedra.install(World)
+
 --- impact.world2d{...} and impact.world3d{...}: see README and API docs for the options.
-function M.world2d(opts) return core.world_new(2, opts) end
-function M.world3d(opts) return core.world_new(3, opts) end
+function M.world2d(opts)
+  if type(opts) == "table" and opts.polyhedra ~= nil then
+    error("impact.world2d: option 'polyhedra' is for 3D worlds", 2)
+  end
+  return core.world_new(2, opts)
+end
+function M.world3d(opts)
+  local settings = polyhedra.settings(opts, 2)
+  local w = core.world_new(3, opts)
+  polyhedra.set(w, settings)
+  return w
+end
 
 M.World = World
 M.Body = core.Body
