@@ -15,7 +15,7 @@ describe("world options", function()
     assert.matches('impact.world2d: unknown option "gravty" %(accepted: gravity, strategy, dt, '
       .. "integrator, damping, gravitation, seed, compliant, collision_handling, distance_tol, "
       .. "velocity_tol, collision_accuracy, extra_accel, extra_accel_dt, max_backups, "
-      .. "joint_small_impacts%)", e)
+      .. "joint_small_impacts, contact_solver, pgs_iterations%)", e)
   end)
 
   it("names the option, the value and what is accepted", function()

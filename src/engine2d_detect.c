@@ -24,6 +24,8 @@ imp_engine2d_def imp_engine2d_default_def(void)
     d.extra_accel_dt = 0.0;
     d.max_backups = 30;
     d.joint_small_impacts = 0;
+    d.contact_solver = IMP_SOLVER_LCP;
+    d.pgs_iterations = 50;
     return d;
 }
 
@@ -64,7 +66,15 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->rows);
     free(e->mu);
     free(e->sliding);
+    free(e->state_in);
+    free(e->state_out);
     free(e->y0);
+    free(e->adj_start);
+    free(e->adj_list);
+    free(e->y_rec);
+    free(e->pgs_acc);
+    free(e->warm_key);
+    free(e->warm_f);
     free(e->pending);
     free(e);
 }
@@ -103,7 +113,9 @@ int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
         || grow((void **)&e->fric_normal, sizeof *e->fric_normal, cap)
         || grow((void **)&e->perm, sizeof *e->perm, cap)
         || grow((void **)&e->rows, sizeof *e->rows, cap) || grow((void **)&e->mu, sizeof *e->mu, cap)
-        || grow((void **)&e->sliding, sizeof *e->sliding, cap)) {
+        || grow((void **)&e->sliding, sizeof *e->sliding, cap)
+        || grow((void **)&e->state_in, sizeof *e->state_in, cap)
+        || grow((void **)&e->state_out, sizeof *e->state_out, cap)) {
         return -1;
     }
     if (e->ws == NULL) {
@@ -186,6 +198,20 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     r->friction_force = 0.0;
 }
 
+unsigned long long imp_engine2d_key(int a, int b, int c, int d, int e, int f)
+{
+    /* splitmix64 steps over the fields: distinct feature pairs get distinct keys in practice */
+    const int v[6] = {a, b, c, d, e, f};
+    unsigned long long h = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < 6; i++) {
+        h ^= (unsigned long long)(unsigned)v[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
 /* Record from a detection result. */
 static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d *h,
                             double target, imp_rec2d *r)
@@ -201,6 +227,21 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
     r->point[1] = h->point[1];
     r->distance = h->distance;
     r->target = target;
+    r->swept = h->swept;
+    if (h->kind == IMP_HIT_COLLISION && h->distance < 0.0
+        && h->distance > -IMP_ENGINE2D_TINY * 2.0 * target) {
+        /* round-off of touching bodies: a contact (or an imminent collision) at distance 0 */
+        r->distance = 0.0;
+        r->kind = h->normal_velocity < -w->def.engine2d.velocity_tol ? IMP_HIT_IMMINENT
+                                                                      : IMP_HIT_CONTACT;
+    } else if (h->kind == IMP_HIT_COLLISION && !h->swept && w->def.strategy == IMP_STRATEGY_CONTACT
+               && w->def.engine2d.contact_solver == IMP_SOLVER_PGS
+               && h->distance > -2.0 * target
+               && fabs(h->normal_velocity) <= w->def.engine2d.velocity_tol) {
+        /* PGS leaves residuals: a slow shallow penetration (less than distance_tol) stays a
+           contact, pushed back to the half gap by the extra acceleration's distance term */
+        r->kind = IMP_HIT_CONTACT;
+    }
     /* centres of curvature (Curved Edge Physics): the primary's arc centre is at its feature
        point + r_p n, the normal body's at its point - r_q n (signed radii, concave < 0) */
     r->u1[0] = h->point_primary[0];
@@ -218,6 +259,8 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
     }
     imp_engine2d_finish_record(w, y, r);
     r->velocity = h->normal_velocity;
+    r->key = imp_engine2d_key(h->body, h->normal_body, h->vertex, h->edge, h->normal_edge,
+                              h->normal_vertex * 4 + h->type);
 }
 
 int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
@@ -286,32 +329,70 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     return e->nrec;
 }
 
-void imp_engine2d_build_A(const imp_world *w, const imp_rec2d *rec, int n, double *A)
+int imp_engine2d_build_A(imp_world *w, const imp_rec2d *rec, int n, double *A)
 {
     /* A_ik = sum over the bodies B shared by records i and k of J_iB M_B^-1 J_kB^T
-       (Baraff 94; myPhysicsLab's sign rule is the sign of the Jacobian rows). O(n^2). */
+       (Baraff 94; myPhysicsLab's sign rule is the sign of the Jacobian rows). Rows are
+       listed per movable body, so only rows sharing a body are visited. */
+    imp_engine2d *e = w->engine2d;
+    if (e->adj_slots < w->nslots + 1) {
+        int *p = realloc(e->adj_start, ((size_t)w->nslots + 1) * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->adj_start = p;
+        e->adj_slots = w->nslots + 1;
+    }
+    if (e->adj_rows < 2 * n) {
+        int *p = realloc(e->adj_list, 2 * (size_t)n * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->adj_list = p;
+        e->adj_rows = 2 * n;
+    }
+    int *start = e->adj_start, *list = e->adj_list;
+    memset(start, 0, ((size_t)w->nslots + 1) * sizeof *start);
     for (int i = 0; i < n; i++) {
-        const imp_rec2d *ri = &rec[i];
-        for (int k = i; k < n; k++) {
-            const imp_rec2d *rk = &rec[k];
-            double s = 0.0;
-            const int bi[2] = {ri->p, ri->q}, bk[2] = {rk->p, rk->q};
-            const double *ji[2] = {ri->jp, ri->jq}, *jk[2] = {rk->jp, rk->jq};
-            for (int u = 0; u < 2; u++) {
-                const imp_body *b = &w->bodies[bi[u]];
-                if (b->fixed || bi[u] == 0) {
-                    continue;
-                }
-                for (int v = 0; v < 2; v++) {
-                    if (bk[v] != bi[u]) {
-                        continue;
-                    }
-                    s += b->inv_mass * (ji[u][0] * jk[v][0] + ji[u][1] * jk[v][1])
-                         + b->inv_inertia.m[2][2] * ji[u][2] * jk[v][2];
-                }
+        const int s[2] = {rec[i].p, rec[i].q};
+        for (int u = 0; u < 2; u++) {
+            if (s[u] != 0 && !w->bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
+                start[s[u] + 1]++;
             }
-            A[(size_t)i * (size_t)n + (size_t)k] = s;
-            A[(size_t)k * (size_t)n + (size_t)i] = s;
         }
     }
+    for (int b = 0; b < w->nslots; b++) {
+        start[b + 1] += start[b];
+    }
+    for (int i = 0; i < n; i++) {  /* fill (start[b] advances; restored below) */
+        const int s[2] = {rec[i].p, rec[i].q};
+        for (int u = 0; u < 2; u++) {
+            if (s[u] != 0 && !w->bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
+                list[start[s[u]]++] = 2 * i + u;  /* row and which side */
+            }
+        }
+    }
+    for (int b = w->nslots; b > 0; b--) {
+        start[b] = start[b - 1];
+    }
+    start[0] = 0;
+    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+    for (int b = 1; b < w->nslots; b++) {
+        const imp_body *bd = &w->bodies[b];
+        double im = bd->inv_mass, ii = bd->inv_inertia.m[2][2];
+        for (int x = start[b]; x < start[b + 1]; x++) {
+            int i = list[x] >> 1;
+            const double *ji = (list[x] & 1) ? rec[i].jq : rec[i].jp;
+            for (int z = x; z < start[b + 1]; z++) {
+                int k = list[z] >> 1;
+                const double *jk = (list[z] & 1) ? rec[k].jq : rec[k].jp;
+                double v = im * (ji[0] * jk[0] + ji[1] * jk[1]) + ii * ji[2] * jk[2];
+                A[(size_t)i * (size_t)n + (size_t)k] += v;
+                if (k != i) {
+                    A[(size_t)k * (size_t)n + (size_t)i] += v;
+                }
+            }
+        }
+    }
+    return 0;
 }

@@ -25,6 +25,10 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
     d->max_backups = (int)imp_opt_integer(L, idx, what, "max_backups", d->max_backups, 1, 100000);
     d->joint_small_impacts = imp_opt_boolean(L, idx, what, "joint_small_impacts",
                                              d->joint_small_impacts);
+    d->contact_solver = imp_opt_enum(L, idx, what, "contact_solver", imp_contact_solver_names,
+                                     d->contact_solver);
+    d->pgs_iterations = (int)imp_opt_integer(L, idx, what, "pgs_iterations", d->pgs_iterations, 1,
+                                             100000);
 }
 
 /* Adds the engine's counters to the table on top of the stack. */

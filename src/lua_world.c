@@ -109,7 +109,8 @@ static int l_world_new(lua_State *L)
                                        /* engine2d (impulse and contact strategies) */
                                        "collision_handling", "distance_tol", "velocity_tol",
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
-                                       "max_backups", "joint_small_impacts", NULL};
+                                       "max_backups", "joint_small_impacts", "contact_solver",
+                                       "pgs_iterations", NULL};
     int dim = (int)luaL_checkinteger(L, 1);
     luaL_argcheck(L, dim == 2 || dim == 3, 1, "dimension must be 2 or 3");
     const char *what = dim == 2 ? "impact.world2d" : "impact.world3d";
