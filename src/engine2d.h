@@ -155,13 +155,18 @@ typedef struct imp_engine2d {
     double *mu;
     signed char *sliding;
     int lcp_cap;                  /* rows the arrays above hold */
-    double *Asub;                 /* a sub-problem's matrix (serial handling), lcp_cap^2 */
+    double *Asub;                 /* a sub-problem's matrix (serial handling), mat_cap^2 */
+    int mat_cap;                  /* rows A and Asub hold (allocated only for the exact LCP) */
     signed char *state_in, *state_out;  /* LCP row states: warm start in, result out */
     int *adj_start, *adj_list;    /* rows per movable body (building A), nslots + 1 and 2 n */
     int adj_slots, adj_rows;
     double *y_rec;                /* the state of the last detection (reused by the first
                                      evaluation of the next step when nothing changed) */
     int rec_reusable;
+    unsigned rec_bodies_version;  /* w->bodies_version, nslots and conn_version at that time */
+    int rec_nslots;
+    unsigned conn_version;        /* bumped when connectors are added or removed */
+    unsigned rec_conn_version;
     /* advance */
     double *y0;                   /* state at the start of the trial step */
     int y_cap;
@@ -173,9 +178,13 @@ typedef struct imp_engine2d {
     /* PGS: per-slot accumulated M^-1 J^T f (3 each), warm-start table of the last solve */
     double *pgs_acc;
     int pgs_acc_cap;
+    void *pgs_rows;               /* packed rows (engine2d_pgs.c) */
+    int pgs_row_cap;
     unsigned long long *warm_key;
     double *warm_f;
     int nwarm, warm_cap;
+    int *warm_hash;
+    size_t warm_hash_size;
     double max_force;
 } imp_engine2d;
 
@@ -230,8 +239,10 @@ int imp_engine2d_pgs(struct imp_world *w, const imp_rec2d *rec, int n, const dou
    none); store saves rec's keys with f. O(n log n). */
 void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f);
 int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f);
-/* Grows the solver scratch to n rows; 0 or -1. */
+/* Grows the solver's vectors to n rows; 0 or -1. */
 int imp_engine2d_reserve_lcp(imp_engine2d *e, int n);
+/* Grows the dense matrices A, Asub (and the LCP workspace) to n rows; 0 or -1. */
+int imp_engine2d_reserve_matrix(imp_engine2d *e, int n);
 
 /* A[i][k] = J_i M^-1 J_k^T for records rec (n rows), written into A (row-major). O(n^2) to
    clear A, then O(sum over bodies of rows^2). 0, or -1 out of memory. */

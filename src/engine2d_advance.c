@@ -109,11 +109,8 @@ static int handle_close(imp_world *w, double t, int after_backup)
     if (imp_engine2d_reserve_lcp(e, 2 * n + 2) != 0) {
         return -1;
     }
-    /* the elastic flags go in e->sliding's storage (n bytes), free outside contact solves */
-    unsigned char *elastic = (unsigned char *)e->sliding;
-    int keep = 0;
-    for (int i = 0; i < n; i++) {
-        imp_rec2d *r = &e->rec[i];
+    for (int i = 0; i < n && !want; i++) {
+        const imp_rec2d *r = &e->rec[i];
         int coll = !r->bilateral
                    && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT) || pending_has(e, r->p, r->q));
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
@@ -121,15 +118,23 @@ static int handle_close(imp_world *w, double t, int after_backup)
             && r->distance < target + acc) {
             want = 1;
         }
-        /* keep the touching records and the connectors */
+    }
+    if (!want) {
+        return 0;
+    }
+    /* keep the touching records and the connectors; the elastic flags go in e->sliding's
+       storage (n bytes), free outside contact solves */
+    unsigned char *elastic = (unsigned char *)e->sliding;
+    int keep = 0;
+    for (int i = 0; i < n; i++) {
+        const imp_rec2d *r = &e->rec[i];
         if (r->connector >= 0 || r->distance < d->distance_tol) {
+            int coll = !r->bilateral && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT)
+                                         || pending_has(e, r->p, r->q));
             e->rec[keep] = *r;
             elastic[keep] = (unsigned char)coll;
             keep++;
         }
-    }
-    if (!want) {
-        return 0;
     }
     e->nrec = keep;
     int st = imp_engine2d_handle(w, w->y, e->rec, keep, elastic);
@@ -164,7 +169,14 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
         return IMP_ERR_NOMEM;
     }
     if (e->y_cap < (int)n) {
+        free(e->y_rec);
+        e->y_rec = malloc(n * sizeof *e->y_rec);
+        if (e->y_rec == NULL) {
+            snprintf(why, why_size, "out of memory");
+            return IMP_ERR_NOMEM;
+        }
         e->y_cap = (int)n;
+        e->rec_reusable = 0;
     }
     const imp_engine2d_def *d = &w->def.engine2d;
     imp_integrator_kind kind = w->def.integrator.kind <= IMP_RK4 ? w->def.integrator.kind : IMP_RK4;
@@ -276,6 +288,13 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
         if (st < 0) {
             snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
             return IMP_ERR_SOLVER;
+        }
+        if (st == 0) {  /* the records describe w->y: the next step's first evaluation uses them */
+            memcpy(e->y_rec, w->y, n * sizeof *w->y);
+            e->rec_reusable = 1;
+            e->rec_bodies_version = w->bodies_version;
+            e->rec_nslots = w->nslots;
+            e->rec_conn_version = e->conn_version;
         }
         if (st > 0) {
             handled = 1;

@@ -129,7 +129,11 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         return 0;
     }
     e->forces_evaluations++;
-    if (imp_engine2d_detect(w, y, 0) < 0) {
+    int reuse = e->rec_reusable && e->rec_bodies_version == w->bodies_version
+                && e->rec_nslots == w->nslots && e->rec_conn_version == e->conn_version
+                && memcmp(y, e->y_rec, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *y) == 0;
+    e->rec_reusable = 0;  /* the records are compacted below */
+    if (!reuse && imp_engine2d_detect(w, y, 0) < 0) {
         e->force_error = 1;
         return -1;
     }
@@ -175,7 +179,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
     }
     int pgs = d->contact_solver == IMP_SOLVER_PGS;
     if (!pgs) {
-        if (imp_engine2d_build_A(w, e->rec, n, e->A) != 0) {
+        if (imp_engine2d_reserve_matrix(e, n) != 0 || imp_engine2d_build_A(w, e->rec, n, e->A) != 0) {
             e->force_error = 1;
             return -1;
         }

@@ -73,8 +73,10 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->adj_list);
     free(e->y_rec);
     free(e->pgs_acc);
+    free(e->pgs_rows);
     free(e->warm_key);
     free(e->warm_f);
+    free(e->warm_hash);
     free(e->pending);
     free(e);
 }
@@ -89,23 +91,39 @@ static int grow(void **p, size_t elem, int n)
     return 0;
 }
 
+int imp_engine2d_reserve_matrix(imp_engine2d *e, int n)
+{
+    if (n <= e->mat_cap) {
+        return 0;
+    }
+    int cap = n > 2 * e->mat_cap ? n : 2 * e->mat_cap;
+    size_t nn = (size_t)cap * (size_t)cap;
+    free(e->A);
+    free(e->Asub);
+    e->A = malloc(nn * sizeof *e->A);
+    e->Asub = malloc(nn * sizeof *e->Asub);
+    if (e->A == NULL || e->Asub == NULL) {
+        e->mat_cap = 0;
+        return -1;
+    }
+    if (e->ws == NULL) {
+        e->ws = imp_lcp_workspace_create(cap);
+        if (e->ws == NULL) {
+            return -1;
+        }
+    } else if (imp_lcp_workspace_reserve(e->ws, cap) != 0) {
+        return -1;
+    }
+    e->mat_cap = cap;
+    return 0;
+}
+
 int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
 {
     if (n <= e->lcp_cap) {
         return 0;
     }
     int cap = n > 2 * e->lcp_cap ? n : 2 * e->lcp_cap;
-    size_t nn = (size_t)cap * (size_t)cap;
-    double *A = realloc(e->A, nn * sizeof *A);
-    if (A == NULL) {
-        return -1;
-    }
-    e->A = A;
-    double *As = realloc(e->Asub, nn * sizeof *As);
-    if (As == NULL) {
-        return -1;
-    }
-    e->Asub = As;
     if (grow((void **)&e->b, sizeof *e->b, cap) || grow((void **)&e->f, sizeof *e->f, cap)
         || grow((void **)&e->a, sizeof *e->a, cap) || grow((void **)&e->vel, sizeof *e->vel, cap)
         || grow((void **)&e->jsum, sizeof *e->jsum, cap) || grow((void **)&e->e, sizeof *e->e, cap)
@@ -116,14 +134,6 @@ int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
         || grow((void **)&e->sliding, sizeof *e->sliding, cap)
         || grow((void **)&e->state_in, sizeof *e->state_in, cap)
         || grow((void **)&e->state_out, sizeof *e->state_out, cap)) {
-        return -1;
-    }
-    if (e->ws == NULL) {
-        e->ws = imp_lcp_workspace_create(cap);
-        if (e->ws == NULL) {
-            return -1;
-        }
-    } else if (imp_lcp_workspace_reserve(e->ws, cap) != 0) {
         return -1;
     }
     e->lcp_cap = cap;
@@ -234,7 +244,7 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
         r->distance = 0.0;
         r->kind = h->normal_velocity < -w->def.engine2d.velocity_tol ? IMP_HIT_IMMINENT
                                                                       : IMP_HIT_CONTACT;
-    } else if (h->kind == IMP_HIT_COLLISION && !h->swept && w->def.strategy == IMP_STRATEGY_CONTACT
+    } else if (h->kind == IMP_HIT_COLLISION && w->def.strategy == IMP_STRATEGY_CONTACT
                && w->def.engine2d.contact_solver == IMP_SOLVER_PGS
                && h->distance > -2.0 * target
                && fabs(h->normal_velocity) <= w->def.engine2d.velocity_tol) {
@@ -266,6 +276,7 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
 int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
 {
     imp_engine2d *e = w->engine2d;
+    e->rec_reusable = 0;
     if (imp_engine2d_reserve_slots(e, w->nslots) != 0) {
         return -1;
     }

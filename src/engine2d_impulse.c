@@ -128,15 +128,15 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
     if (imp_engine2d_reserve_lcp(e, 2 * n) != 0) {
         return -1;
     }
-    double *A = e->A, *b = e->b, *f = e->f, *vel = e->vel, *jsum = e->jsum;
-    unsigned char *bil = e->bil;
     int pgs = w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
     imp_collision_handling mode = w->def.engine2d.collision_handling;
-    if (!pgs || mode != IMP_HANDLING_SIMULTANEOUS) {
-        if (imp_engine2d_build_A(w, rec, n, A) != 0) {  /* PGS alone never forms A */
+    if (!pgs || mode != IMP_HANDLING_SIMULTANEOUS) {  /* PGS alone never forms A */
+        if (imp_engine2d_reserve_matrix(e, n) != 0 || imp_engine2d_build_A(w, rec, n, e->A) != 0) {
             return -1;
         }
     }
+    double *A = e->A, *b = e->b, *f = e->f, *vel = e->vel, *jsum = e->jsum;
+    unsigned char *bil = e->bil;
     for (int i = 0; i < n; i++) {
         vel[i] = record_velocity(y, &rec[i]);
         bil[i] = (unsigned char)(rec[i].bilateral != 0);

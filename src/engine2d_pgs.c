@@ -9,7 +9,7 @@
    f_i <- project(f_i - a_i / A_ii): unilateral rows onto f >= 0, bilateral rows free,
    friction rows onto [-mu f_n, mu f_n] with the current normal force (sliding rows set to
    -sign mu f_n). Warm starts come from the last solve's forces of the same feature pairs,
-   matched by key (binary search over the sorted keys). */
+   matched by key (the same row index first, then a hash table). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,40 +19,13 @@ const char *const imp_contact_solver_names[] = {"lcp", "pgs", NULL};
 
 static int movable(const imp_world *w, int s) { return s != 0 && !w->bodies[s].fixed; }
 
-static double row_diag(const imp_world *w, const imp_rec2d *r)
-{
-    double d = 0.0;
-    const int s[2] = {r->p, r->q};
-    const double *j[2] = {r->jp, r->jq};
-    for (int u = 0; u < 2; u++) {
-        if (!movable(w, s[u])) {
-            continue;
-        }
-        const imp_body *b = &w->bodies[s[u]];
-        d += b->inv_mass * (j[u][0] * j[u][0] + j[u][1] * j[u][1])
-             + b->inv_inertia.m[2][2] * j[u][2] * j[u][2];
-    }
-    if (r->p == r->q) {
-        d = 0.0;
-    }
-    return d;
-}
-
-static void push(const imp_world *w, double *acc, const imp_rec2d *r, double df)
-{
-    const int s[2] = {r->p, r->q};
-    const double *j[2] = {r->jp, r->jq};
-    for (int u = 0; u < 2; u++) {
-        if (!movable(w, s[u])) {
-            continue;
-        }
-        const imp_body *b = &w->bodies[s[u]];
-        double *a = acc + 3 * s[u];
-        a[0] += b->inv_mass * j[u][0] * df;
-        a[1] += b->inv_mass * j[u][1] * df;
-        a[2] += b->inv_inertia.m[2][2] * j[u][2] * df;
-    }
-}
+/* a row packed for the sweeps: Jacobians, M^-1 J^T (zero for fixed bodies, whose acc then
+   stays zero), the bodies' offsets in acc, 1 / A_ii */
+typedef struct pgs_row {
+    double jp[3], jq[3], wp[3], wq[3];
+    int op, oq;
+    double inv_diag;
+} pgs_row;
 
 int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
                      const unsigned char *bilateral, const int *fric_normal, const double *mu,
@@ -67,34 +40,58 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
         e->pgs_acc = p;
         e->pgs_acc_cap = w->nslots;
     }
+    if (e->pgs_row_cap < n) {
+        void *p = realloc(e->pgs_rows, (size_t)n * sizeof(pgs_row));
+        if (p == NULL) {
+            return -1;
+        }
+        e->pgs_rows = p;
+        e->pgs_row_cap = n;
+    }
+    pgs_row *rows = e->pgs_rows;
     double *acc = e->pgs_acc;
     memset(acc, 0, 3 * (size_t)w->nslots * sizeof *acc);
-    double *diag = e->e;  /* n numbers of scratch (reserved with the LCP arrays) */
     for (int i = 0; i < n; i++) {
-        diag[i] = row_diag(w, &rec[i]);
-        if (!(diag[i] > 1e-300) || !isfinite(f[i])) {
+        const imp_rec2d *r = &rec[i];
+        pgs_row *o = &rows[i];
+        const int s[2] = {r->p, r->q};
+        const double *j[2] = {r->jp, r->jq};
+        double *jo[2] = {o->jp, o->jq}, *wo[2] = {o->wp, o->wq};
+        double d = 0.0;
+        for (int u = 0; u < 2; u++) {
+            const imp_body *bd = &w->bodies[s[u]];
+            int mv = movable(w, s[u]) && !(u == 1 && s[1] == s[0]);
+            double im = mv ? bd->inv_mass : 0.0, ii = mv ? bd->inv_inertia.m[2][2] : 0.0;
+            for (int k = 0; k < 3; k++) {
+                jo[u][k] = j[u][k];
+            }
+            wo[u][0] = im * j[u][0];
+            wo[u][1] = im * j[u][1];
+            wo[u][2] = ii * j[u][2];
+            d += j[u][0] * wo[u][0] + j[u][1] * wo[u][1] + j[u][2] * wo[u][2];
+        }
+        o->op = 3 * r->p;
+        o->oq = 3 * r->q;
+        o->inv_diag = d > 1e-300 ? 1.0 / d : 0.0;
+        if (o->inv_diag == 0.0 || !isfinite(f[i])) {
             f[i] = 0.0;
         }
         if (f[i] != 0.0) {
-            push(w, acc, &rec[i], f[i]);
+            double *ap = acc + o->op, *aq = acc + o->oq;
+            for (int k = 0; k < 3; k++) {
+                ap[k] += o->wp[k] * f[i];
+                aq[k] += o->wq[k] * f[i];
+            }
         }
     }
     for (int it = 0; it < iterations; it++) {
         double change = 0.0, scale = 0.0;
         for (int i = 0; i < n; i++) {
-            if (!(diag[i] > 1e-300)) {
-                continue;
-            }
-            const imp_rec2d *r = &rec[i];
-            const double *ap = acc + 3 * r->p, *aq = acc + 3 * r->q;
-            double a = b[i];
-            if (movable(w, r->p)) {
-                a += r->jp[0] * ap[0] + r->jp[1] * ap[1] + r->jp[2] * ap[2];
-            }
-            if (movable(w, r->q)) {
-                a += r->jq[0] * aq[0] + r->jq[1] * aq[1] + r->jq[2] * aq[2];
-            }
-            double fi = f[i] - a / diag[i];
+            const pgs_row *o = &rows[i];
+            double *ap = acc + o->op, *aq = acc + o->oq;
+            double a = b[i] + o->jp[0] * ap[0] + o->jp[1] * ap[1] + o->jp[2] * ap[2]
+                       + o->jq[0] * aq[0] + o->jq[1] * aq[1] + o->jq[2] * aq[2];
+            double fi = f[i] - a * o->inv_diag;
             int fn = fric_normal != NULL ? fric_normal[i] : -1;
             if (fn >= 0) {
                 double lim = mu[i] * f[fn];
@@ -106,15 +103,22 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
             } else if (!bilateral[i] && fi < 0.0) {
                 fi = 0.0;
             }
+            if (o->inv_diag == 0.0) {
+                fi = 0.0;
+            }
             double df = fi - f[i];
             if (df != 0.0) {
-                push(w, acc, r, df);
+                for (int k = 0; k < 3; k++) {
+                    ap[k] += o->wp[k] * df;
+                    aq[k] += o->wq[k] * df;
+                }
                 f[i] = fi;
             }
-            change = fmax(change, fabs(df));
-            scale = fmax(scale, fabs(fi));
+            double adf = fabs(df), afi = fabs(fi);
+            change = adf > change ? adf : change;
+            scale = afi > scale ? afi : scale;
         }
-        if (change <= 1e-10 * (1.0 + scale)) {
+        if (change <= 1e-7 * (1.0 + scale)) {  /* converged well below the force's size */
             break;
         }
     }
@@ -126,21 +130,32 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
     return 0;
 }
 
+/* The table: warm_key / warm_f hold the last solve's rows in their order (rows usually come
+   back in the same order, so row i is tried first), then an open-addressing hash table of
+   2^k >= 2 n slots (indices + 1, 0 = empty) in warm_hash. O(n) to store, O(1) to fetch. */
+static size_t hash_slot(unsigned long long key, size_t mask) { return (size_t)(key ^ (key >> 29)) & mask; }
+
 void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f)
 {
+    size_t mask = e->warm_hash_size - 1;
     for (int i = 0; i < n; i++) {
+        unsigned long long key = rec[i].key;
         f[i] = 0.0;
-        int lo = 0, hi = e->nwarm - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) / 2;
-            if (e->warm_key[mid] == rec[i].key) {
-                f[i] = e->warm_f[mid];
+        if (i < e->nwarm && e->warm_key[i] == key) {
+            f[i] = e->warm_f[i];
+            continue;
+        }
+        if (e->warm_hash_size == 0) {
+            continue;
+        }
+        for (size_t h = hash_slot(key, mask);; h = (h + 1) & mask) {
+            int k = e->warm_hash[h];
+            if (k == 0) {
                 break;
             }
-            if (e->warm_key[mid] < rec[i].key) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
+            if (e->warm_key[k - 1] == key) {
+                f[i] = e->warm_f[k - 1];
+                break;
             }
         }
     }
@@ -148,9 +163,12 @@ void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n,
 
 int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f)
 {
+    size_t size = 16;
+    while (size < 2 * (size_t)n) {
+        size *= 2;
+    }
     if (n > e->warm_cap) {
-        /* keys, then n indices, in one array of 2 n */
-        unsigned long long *k = realloc(e->warm_key, (size_t)n * 2 * sizeof *k);
+        unsigned long long *k = realloc(e->warm_key, (size_t)n * sizeof *k);
         if (k == NULL) {
             return -1;
         }
@@ -162,27 +180,24 @@ int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const 
         e->warm_f = v;
         e->warm_cap = n;
     }
-    unsigned long long *key = e->warm_key, *idx = e->warm_key + e->warm_cap;
-    for (int i = 0; i < n; i++) {
-        key[i] = rec[i].key;
-        idx[i] = (unsigned long long)i;
-    }
-    /* Shell sort of (key, index) by key: no allocation, about O(n^1.3) */
-    for (int gap = n / 2; gap > 0; gap /= 2) {
-        for (int i = gap; i < n; i++) {
-            unsigned long long ki = key[i], ii = idx[i];
-            int j = i;
-            while (j >= gap && key[j - gap] > ki) {
-                key[j] = key[j - gap];
-                idx[j] = idx[j - gap];
-                j -= gap;
-            }
-            key[j] = ki;
-            idx[j] = ii;
+    if (size > e->warm_hash_size) {
+        int *hsh = realloc(e->warm_hash, size * sizeof *hsh);
+        if (hsh == NULL) {
+            return -1;
         }
+        e->warm_hash = hsh;
+        e->warm_hash_size = size;
     }
+    size_t mask = e->warm_hash_size - 1;
+    memset(e->warm_hash, 0, e->warm_hash_size * sizeof *e->warm_hash);
     for (int i = 0; i < n; i++) {
-        e->warm_f[i] = f[idx[i]];
+        e->warm_key[i] = rec[i].key;
+        e->warm_f[i] = f[i];
+        size_t h = hash_slot(rec[i].key, mask);
+        while (e->warm_hash[h] != 0) {
+            h = (h + 1) & mask;
+        }
+        e->warm_hash[h] = i + 1;
     }
     e->nwarm = n;
     return 0;

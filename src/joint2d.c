@@ -95,6 +95,7 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
     e->conn[index].gen1 = w->bodies[c->body1].generation;
     e->conn[index].gen2 = w->bodies[c->body2].generation;
     e->exclude_dirty = 1;
+    e->conn_version++;
     return index;
 }
 
@@ -108,6 +109,7 @@ imp_status imp_engine2d_remove_connector(imp_world *w, int index, unsigned gener
     e->conn[index].active = 0;
     e->conn[index].generation++;
     e->exclude_dirty = 1;
+    e->conn_version++;
     return IMP_OK;
 }
 
