@@ -99,6 +99,39 @@ describe("engine2d contact strategy", function()
     assert.near(e0, w:energy().total, 1e-3)
   end)
 
+  it("a joint along one normal is a slider: free fall along it, held across it", function()
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { -3, -10 } }
+    local b = w:add_body { shape = shape2d.block { width = 0.2, height = 0.2 }, mass = 1,
+                           position = { 0, 5 }, spin = 0 }
+    -- the body's centre held on the line x = 0 (normal x), pushed sideways by gravity
+    local j = w:add_joint { body1 = b, point1 = { 0, 0 }, point2 = { 0, 0 }, normal = "x" }
+    w:run { duration = 1 }
+    assert.near(5 - 10 / 2, b.position[2], 1e-9)
+    assert.near(0, b.position[1], 1e-9)
+    assert.near({ 0, -10 }, b.velocity, 1e-9)
+    assert.near(0, (w:connector_error(j)), 1e-9)
+  end)
+
+  it("joint small impacts keep a fast-spinning pin tighter (no extra acceleration)", function()
+    local function drift(small_impacts)
+      local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -10 },
+                                 extra_accel = "none", joint_small_impacts = small_impacts }
+      local bar = w:add_body { shape = shape2d.block { width = 0.2, height = 2 }, mass = 1,
+                               position = { 1, 0 }, angle = math.pi / 2, spin = 20,
+                               velocity = { 0, 20 } }
+      local j = w:add_joint { body1 = bar, point1 = { 0, 1 }, point2 = { 0, 0 } }
+      local worst = 0
+      for _ = 1, 300 do
+        w:step()
+        worst = math.max(worst, (w:connector_error(j)))
+      end
+      return worst
+    end
+    local without, with = drift(false), drift(true)
+    assert.is_true(with < 2e-5, "joint error " .. with)
+    assert.is_true(with < without / 10, with .. " vs " .. without)
+  end)
+
   it("a rope pendulum goes slack where the tension vanishes and is caught taut again", function()
     -- a ball on a rope of length 1 with v0^2 = 3.5 g L at the bottom: the tension
     -- m v^2 / L + m g cos(phi) vanishes at cos(phi) = (2 g L - v0^2) / (3 g L) = -1/2
@@ -203,6 +236,37 @@ describe("engine2d contact strategy", function()
     w:run { duration = 2 }
     assert.near(math.exp(-0.3 * 2 / 2), b.velocity[1], 1e-8)
     assert.near(4 * math.exp(-0.2 * 2 / I), b.spin, 1e-7)
+  end)
+
+  it("PGS: a pyramid of 15 touching boxes with friction stands; the ground carries the weight", function()
+    local w = impact.world2d { strategy = "contact", dt = 1 / 60, gravity = { 0, -10 },
+                               contact_solver = "pgs", pgs_iterations = 30, extra_accel = "velocity",
+                               collision_handling = "simultaneous" }
+    local ground = w:add_body { shape = shape2d.block { width = 40, height = 2 }, position = { 0, -1 },
+                                fixed = true, friction = 0.6 }
+    local boxes, start = {}, {}
+    local N, h = 5, 0.5
+    for i = 0, N - 1 do
+      for j = i, N - 1 do
+        local p = { (i + 1) * h + 2 * (j - i) * h - h * N, (2 * i + 1) * h }
+        boxes[#boxes + 1] = w:add_body { shape = shape2d.block { width = 1, height = 1 }, density = 1,
+                                         position = p, friction = 0.6, elasticity = 0 }
+        start[#boxes] = p
+      end
+    end
+    w:run { duration = 3 }
+    local e = w:energy()
+    assert.is_true(e.kinetic + e.rotational < 1e-8)
+    for i, b in ipairs(boxes) do
+      assert.is_true(math.abs(b.position[1] - start[i][1]) < 1e-3)
+      assert.is_true(math.abs(b.angle) < 1e-3)
+    end
+    local load = 0
+    for _, c in ipairs(w:contacts()) do
+      if c.body1 == ground or c.body2 == ground then load = load + c.force end
+    end
+    assert.near(15 * 10, load, 1e-3 * 150)
+    assert.equal(0, w:stats().collisions)
   end)
 
   it("settles a pile of 10 random blocks in a pit #slow", function()

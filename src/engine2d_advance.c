@@ -321,7 +321,12 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
                 e->rec[keep++] = e->rec[i];
             }
         }
-        if (joints > 0 && imp_engine2d_handle(w, w->y, e->rec, keep, NULL) < 0) {
+        /* one simultaneous solve with elasticity 0 (not the serial ricochets) */
+        imp_collision_handling mode = w->def.engine2d.collision_handling;
+        w->def.engine2d.collision_handling = IMP_HANDLING_SIMULTANEOUS;
+        int st = joints > 0 ? imp_engine2d_handle(w, w->y, e->rec, keep, NULL) : 0;
+        w->def.engine2d.collision_handling = mode;
+        if (st < 0) {
             snprintf(why, why_size, "the joint impulses could not be solved at t = %.17g", t);
             return IMP_ERR_SOLVER;
         }
