@@ -173,6 +173,33 @@ describe("engine2d impulse strategy", function()
     assert.matches("'ground'", err)
   end)
 
+  it("reports contact_begin when a ball lands and contact_end when it leaves", function()
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -10 } }
+    local g = ground(w)
+    local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0, 1.5 },
+                              elasticity = 0, name = "ball" }
+    local log = {}
+    w:on("contact_begin", function(ev) log[#log + 1] = ev end)
+    w:on("contact_end", function(ev) log[#log + 1] = ev end)
+    local hits = 0
+    w:on("collision", function() hits = hits + 1 end)
+    w:run { duration = 1 }
+    assert.equal(1, hits)
+    assert.equal(1, #log)
+    local ev = log[1]
+    assert.equal("contact_begin", ev.kind)
+    assert.equal(g, ev.body1)
+    assert.equal(ball, ev.body2)
+    assert.near({ 0, 1 }, ev.normal, 1e-12)
+    -- it lands after falling 1 - gap: t = sqrt(2 (1 - 0.005) / 10), within a step
+    assert.near(math.sqrt(2 * 0.995 / 10), ev.time, 0.01)
+    ball:apply_impulse({ 0, 5 })
+    w:run { duration = 0.2 }
+    assert.equal(2, #log)
+    assert.equal("contact_end", log[2].kind)
+    assert.equal(ball, log[2].body2)
+  end)
+
   it("rejects bad options with clear errors", function()
     assert.has_error(function() impact.world2d { strategy = "impulse", collision_handling = "x" } end)
     assert.has_error(function() impact.world2d { distance_tol = -1 } end)

@@ -172,6 +172,10 @@ typedef struct imp_engine2d {
     int y_cap;
     int *pending;                 /* 2 per pair: body pairs found penetrating, to handle */
     int npending, pending_cap;
+    /* touching body pairs at the end of the last step (contact_begin / contact_end events) */
+    struct imp_touch2d *touch, *touch_new;
+    int ntouch, touch_cap;
+    unsigned touch_bodies_version;
     imp_engine2d_stats stats;
     long forces_evaluations;
     int force_error;              /* a contact-force solve failed during the last step */
@@ -187,6 +191,17 @@ typedef struct imp_engine2d {
     size_t warm_hash_size;
     double max_force;
 } imp_engine2d;
+
+typedef struct imp_touch2d {
+    unsigned long long key;   /* body1 << 32 | body2, body1 < body2 */
+    double point[2], normal[2]; /* normal from body1 toward body2 */
+    double velocity;          /* normal velocity (< 0 approaching) */
+} imp_touch2d;
+
+/* Compares the body pairs touching in e->rec (distance < distance_tol) with those of the last
+   call and queues contact_begin / contact_end events at time t. 0, or -1 out of memory.
+   O(k log k) for k records. */
+int imp_engine2d_track_contacts(struct imp_world *w, double t);
 
 /* The world's engine, created on first use (NULL when out of memory). */
 imp_engine2d *imp_engine2d_get(struct imp_world *w);

@@ -284,6 +284,10 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
         if (h > 1e-7) {
             stuck = 0;
         }
+        if (!(t1 - t > slack) && imp_engine2d_track_contacts(w, t) != 0) {
+            snprintf(why, why_size, "out of memory");  /* the step's last state: the pairs touching */
+            return IMP_ERR_NOMEM;
+        }
         int st = handle_close(w, t, 0);
         if (st < 0) {
             snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);

@@ -69,6 +69,8 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->state_in);
     free(e->state_out);
     free(e->y0);
+    free(e->touch);
+    free(e->touch_new);
     free(e->adj_start);
     free(e->adj_list);
     free(e->y_rec);
