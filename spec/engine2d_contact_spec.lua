@@ -75,6 +75,31 @@ describe("engine2d contact strategy", function()
     end)
   end
 
+  it("a per-pair friction coefficient overrides the bodies'", function()
+    -- 35 degrees: with mu = 0.5 from the bodies the block slides; the pair's 0.8 > tan 35 holds it
+    local th, g = math.rad(35), 10
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -g } }
+    local n = { -math.sin(th), math.cos(th) }
+    local slope = w:add_body { shape = shape2d.block { width = 40, height = 1 }, angle = th,
+                               fixed = true, friction = 0.5 }
+    local d = 0.755
+    local a = w:add_body { shape = shape2d.block { width = 1, height = 0.5 }, mass = 1,
+                           position = { d * n[1] - 3 * math.cos(th), d * n[2] - 3 * math.sin(th) },
+                           angle = th, friction = 0.5, elasticity = 0 }
+    local b = w:add_body { shape = shape2d.block { width = 1, height = 0.5 }, mass = 1,
+                           position = { d * n[1] + 3 * math.cos(th), d * n[2] + 3 * math.sin(th) },
+                           angle = th, friction = 0.5, elasticity = 0 }
+    w:set_pair { body1 = b, body2 = slope, friction = 0.8 }
+    local a0, b0 = a.position, b.position
+    w:run { duration = 1 }
+    local sa = math.sqrt((a.position[1] - a0[1]) ^ 2 + (a.position[2] - a0[2]) ^ 2)
+    local sb = math.sqrt((b.position[1] - b0[1]) ^ 2 + (b.position[2] - b0[2]) ^ 2)
+    assert.near(0.5 * g * (math.sin(th) - 0.5 * math.cos(th)), sa, 1e-6)
+    assert.near(0, sb, 1e-9)
+    assert.has_error(function() w:set_pair { body1 = a, body2 = a, friction = 1 } end)
+    assert.has_error(function() w:set_pair { body1 = a, body2 = b } end)
+  end)
+
   it("swings a physical pendulum on a pin joint with the exact period; the joint stays tight", function()
     local th0, g = 0.5, 10
     local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -g } }

@@ -176,6 +176,9 @@ typedef struct imp_engine2d {
     struct imp_touch2d *touch, *touch_new;
     int ntouch, touch_cap;
     unsigned touch_bodies_version;
+    /* per-pair coefficients overriding the bodies' (engine2d_pairs.c), sorted by key */
+    struct imp_pair2d *pairs;
+    int npairs, pair_cap;
     imp_engine2d_stats stats;
     long forces_evaluations;
     int force_error;              /* a contact-force solve failed during the last step */
@@ -202,6 +205,18 @@ typedef struct imp_touch2d {
    call and queues contact_begin / contact_end events at time t. 0, or -1 out of memory.
    O(k log k) for k records. */
 int imp_engine2d_track_contacts(struct imp_world *w, double t);
+
+typedef struct imp_pair2d {
+    unsigned long long key;   /* slot_lo << 32 | slot_hi */
+    unsigned gen_lo, gen_hi;  /* the bodies' generations when set */
+    double friction;          /* < 0: the bodies' */
+    double elasticity;        /* < 0: the bodies' */
+} imp_pair2d;
+
+/* Sets the friction and elasticity of a pair of bodies (negative: use the bodies' own);
+   0, -1 out of memory. Lookup: imp_engine2d_pair (NULL when none). O(log pairs). */
+int imp_engine2d_set_pair(struct imp_world *w, int a, int b, double friction, double elasticity);
+const imp_pair2d *imp_engine2d_pair(const struct imp_world *w, int a, int b);
 
 /* The world's engine, created on first use (NULL when out of memory). */
 imp_engine2d *imp_engine2d_get(struct imp_world *w);

@@ -69,6 +69,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->state_in);
     free(e->state_out);
     free(e->y0);
+    free(e->pairs);
     free(e->touch);
     free(e->touch_new);
     free(e->adj_start);
@@ -204,6 +205,15 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     r->friction = fp < fq ? fp : fq;
     if (r->friction > 1e299) {
         r->friction = 0.0;
+    }
+    const imp_pair2d *pair = imp_engine2d_pair(w, r->p, r->q);
+    if (pair != NULL) {
+        if (pair->friction >= 0.0) {
+            r->friction = pair->friction;
+        }
+        if (pair->elasticity >= 0.0) {
+            r->elasticity = pair->elasticity;
+        }
     }
     r->impulse = 0.0;
     r->force = 0.0;
