@@ -198,6 +198,22 @@ describe("engine2d contact strategy", function()
     assert.is_true(jerks >= 1)
   end)
 
+  it("a removed body's connector is gone and its slot's new body collides again", function()
+    local w = impact.world2d { strategy = "impulse", dt = 0.01, gravity = { 0, 0 } }
+    local a = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0, 0 } }
+    local b = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0.5, 0 } }
+    local j = w:add_joint { body1 = a, point1 = { 0.25, 0 }, body2 = b, point2 = { -0.25, 0 } }
+    w:remove_body(b)
+    assert.has_error(function() w:connector_error(j) end)
+    -- a new body takes b's slot and moves into a: they collide (no joint exclusion left)
+    local c = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 3, 0 },
+                           velocity = { -2, 0 } }
+    w:run { duration = 1.5 }
+    assert.equal(1, w:stats().collisions)
+    assert.near({ 0, 0 }, c.velocity, 1e-9)
+    assert.near({ -2, 0 }, a.velocity, 1e-9)
+  end)
+
   it("a rod keeps its length while the body spins about it", function()
     local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, 0 } }
     local b = w:add_body { shape = shape2d.block { width = 0.4, height = 0.2 }, mass = 1,

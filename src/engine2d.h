@@ -135,6 +135,7 @@ typedef struct imp_engine2d {
     int nconn, conn_cap;
     imp_pairset exclude;          /* body pairs that never collide (joined by a connector) */
     int exclude_dirty;
+    unsigned exclude_bodies_version;  /* w->bodies_version when exclude was built */
     /* detection scratch */
     imp_body2d *b2;
     unsigned char *still;

@@ -292,7 +292,9 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     if (imp_engine2d_reserve_slots(e, w->nslots) != 0) {
         return -1;
     }
-    if (e->exclude_dirty) {
+    if (e->exclude_dirty || e->exclude_bodies_version != w->bodies_version) {
+        /* rebuilt when connectors or bodies change (a freed slot may be reused) */
+        e->exclude_bodies_version = w->bodies_version;
         imp_pairset_clear(&e->exclude);
         for (int i = 0; i < e->nconn; i++) {
             const imp_connector2d *c = &e->conn[i];

@@ -174,6 +174,9 @@ static int check_connector(lua_State *L, imp_world *w, int idx, const char *what
         || (lua_Integer)e->conn[index].generation != gen) {
         return imp_error(L, what, "the connector was removed or does not belong to this world");
     }
+    if (!imp_engine2d_connector_alive(w, &e->conn[index])) {
+        return imp_error(L, what, "one of the connector's bodies was removed");
+    }
     return (int)index;
 }
 
