@@ -65,7 +65,9 @@ int imp_engine2d_track_contacts(imp_world *w, double t)
         c->normal[1] = flip ? -r->normal[1] : r->normal[1];
         c->velocity = r->velocity;
     }
-    qsort(e->touch_new, (size_t)m, sizeof *e->touch_new, cmp_touch);
+    if (m > 1) {
+        qsort(e->touch_new, (size_t)m, sizeof *e->touch_new, cmp_touch);
+    }
     int u = 0;  /* unique keys, the first record of each pair (qsort is not stable: take the
                    most approaching record of the pair, a deterministic choice) */
     for (int i = 0; i < m; i++) {
