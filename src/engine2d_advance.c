@@ -145,6 +145,40 @@ static int handle_close(imp_world *w, double t, int after_backup)
     return st;
 }
 
+/* When, after the start of the trial step of length h, record r (found at its end with
+   distance d2 and normal velocity v2 < 0) was at distance target: with the normal velocity v1
+   at the start (the record's Jacobian applied to the saved velocities y0) the normal
+   acceleration is a = (v2 - v1) / h, and going back s from the end, d = d2 - v2 s + a s^2 / 2
+   (myPhysicsLab's estimated collision time, constant acceleration); the smaller positive
+   root s. Uniform motion gives h + (target - d2) / v2. NaN when there is no estimate. */
+static double estimate(const imp_rec2d *r, const double *y0, double h, double target)
+{
+    double v2 = r->velocity, d2 = r->distance;
+    if (!(v2 < -1e-3)) {
+        return NAN;
+    }
+    const double *vp = y0 + (size_t)r->p * IMP_STRIDE_2D + 3, *vq = y0 + (size_t)r->q * IMP_STRIDE_2D + 3;
+    double v1 = r->jp[0] * vp[0] + r->jp[1] * vp[1] + r->jp[2] * vp[2] + r->jq[0] * vq[0]
+                + r->jq[1] * vq[1] + r->jq[2] * vq[2];
+    double a = (v2 - v1) / h, c = d2 - target;  /* 1/2 a s^2 - v2 s + c = 0, c < 0 */
+    double s;
+    if (fabs(a) * h < 1e-9 * fabs(v2)) {
+        s = c / v2;
+    } else {
+        double disc = v2 * v2 - 2.0 * a * c;
+        if (!(disc >= 0.0)) {
+            return h + (target - d2) / v2;
+        }
+        /* the root with the smaller |s|, written to avoid cancellation */
+        double q = -0.5 * (-v2 + sqrt(disc));  /* B = -v2 > 0: q = -(B + sqrt(disc)) / 2 */
+        s = c / q;
+        if (!(s > 0.0)) {
+            s = q / (0.5 * a);
+        }
+    }
+    return s > 0.0 ? h - s : NAN;
+}
+
 static void name_bodies(imp_world *w, const imp_rec2d *r)
 {
     w->nerror_bodies = 0;
@@ -227,8 +261,8 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
                 snprintf(why, why_size, "out of memory");
                 return IMP_ERR_NOMEM;
             }
-            if (r->velocity < -1e-3) {
-                double te = h + (target - r->distance) / r->velocity;
+            double te = estimate(r, e->y0, h, target);
+            if (isfinite(te)) {
                 est = te < est ? te : est;
             } else {
                 have_estimate = 0;
