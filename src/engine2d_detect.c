@@ -220,18 +220,23 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     r->friction_force = 0.0;
 }
 
+static unsigned long long mix64(unsigned long long h)
+{
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;  /* splitmix64's finalizer */
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    return h ^ (h >> 31);
+}
+
 unsigned long long imp_engine2d_key(int a, int b, int c, int d, int e, int f)
 {
-    /* splitmix64 steps over the fields: distinct feature pairs get distinct keys in practice */
-    const int v[6] = {a, b, c, d, e, f};
-    unsigned long long h = 0x9e3779b97f4a7c15ULL;
-    for (int i = 0; i < 6; i++) {
-        h ^= (unsigned long long)(unsigned)v[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-        h ^= h >> 31;
-    }
-    return h;
+    /* the six fields packed in two words (16 bits each for the four feature numbers, which
+       stay far below 2^16 in practice), then mixed: distinct feature pairs, distinct keys */
+    unsigned long long w1 = (unsigned long long)(unsigned)a << 32 | (unsigned)b;
+    unsigned long long w2 = (unsigned long long)((unsigned)c & 0xffffu) << 48
+                            | (unsigned long long)((unsigned)d & 0xffffu) << 32
+                            | (unsigned long long)((unsigned)e & 0xffffu) << 16
+                            | ((unsigned)f & 0xffffu);
+    return mix64(w1 ^ mix64(w2 + 0x9e3779b97f4a7c15ULL));
 }
 
 /* Record from a detection result. */
