@@ -220,8 +220,15 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             return -1;
         }
     } else if (solve_lcp(w, n, nf) != 0) {
-        e->force_error = 1;
-        return -1;
+        /* the pivoting gave up (redundant contacts with friction can defeat it): fall back to
+           projected Gauss-Seidel from zero, many sweeps; counted in lcp_failures */
+        memset(e->f, 0, (size_t)n * sizeof *e->f);
+        int sweeps = d->pgs_iterations > 500 ? d->pgs_iterations : 500;
+        if (imp_engine2d_pgs(w, e->rec, n, e->b, e->bil, nf > 0 ? e->fric_normal : NULL, e->mu,
+                             e->sliding, sweeps, e->f) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
     }
     for (int i = 0; i < n; i++) {
         imp_rec2d *r = &e->rec[i];

@@ -54,13 +54,14 @@ static int solve(imp_world *w, const double *A, const double *b, const unsigned 
 static int solve_all(imp_world *w, const imp_rec2d *rec, const double *A, const double *b,
                      const unsigned char *bil, int n, double *f, int pgs)
 {
-    if (!pgs) {
-        return solve(w, A, b, bil, n, f);
+    if (!pgs && solve(w, A, b, bil, n, f) == 0) {
+        return 0;
     }
+    /* PGS, or the fallback when the pivoting gave up (counted in lcp_failures) */
     w->engine2d->stats.lcp_solves++;
     memset(f, 0, (size_t)n * sizeof *f);
-    return imp_engine2d_pgs(w, rec, n, b, bil, NULL, NULL, NULL,
-                            4 * w->def.engine2d.pgs_iterations, f);
+    int sweeps = 4 * w->def.engine2d.pgs_iterations;
+    return imp_engine2d_pgs(w, rec, n, b, bil, NULL, NULL, NULL, pgs || sweeps > 500 ? sweeps : 500, f);
 }
 
 /* the relative normal velocity of record r at state y */
