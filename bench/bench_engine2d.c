@@ -159,6 +159,6 @@ int main(void)
         printf("\n");
     }
     pyramid(20, 600, 20, IMP_RK4);
-    pyramid(50, 300, 20, IMP_RK4);  /* 5 s: the whole 10 s would take most of a minute */
+    pyramid(50, 600, 20, IMP_RK4);
     return 0;
 }

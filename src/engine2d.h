@@ -67,7 +67,9 @@ typedef struct imp_engine2d_def {
    for large scenes such as pyramids of hundreds of boxes). PGS leaves residuals, so under it
    the contact strategy keeps slow (|v| <= velocity_tol) penetrations shallower than
    distance_tol as contacts that the extra acceleration pushes back to the half gap, instead
-   of backing up. */
+   of backing up; and a trial step's later RK4 stages reuse the contacts found at its first
+   stage, moved rigidly with the bodies (exact for vertices and straight edges), instead of
+   detecting again. */
 enum { IMP_SOLVER_LCP = 0, IMP_SOLVER_PGS = 1 };
 extern const char *const imp_contact_solver_names[];
 
@@ -101,6 +103,10 @@ typedef struct imp_rec2d {
     double force;         /* the last contact force */
     double friction_force; /* the last friction force along perp(normal) */
     unsigned long long key; /* identifies the feature pair (warm starts) */
+    /* body-frame copies (PGS: the trial step's contacts are moved with the bodies at its
+       later stages instead of detected again): u1 in p's frame, u2 and point and normal in
+       q's frame, relative to the centres */
+    double lu1[2], lu2[2], lpoint[2], lnormal[2];
 } imp_rec2d;
 
 /* Connectors. */
@@ -183,6 +189,9 @@ typedef struct imp_engine2d {
     imp_engine2d_stats stats;
     long forces_evaluations;
     int force_error;              /* a contact-force solve failed during the last step */
+    int freeze;                   /* PGS: inside a trial step, reuse its first detection */
+    imp_rec2d *frozen;            /* those records */
+    int nfrozen, frozen_cap, have_frozen;
     /* PGS: per-slot accumulated M^-1 J^T f (3 each), warm-start table of the last solve */
     double *pgs_acc;
     int pgs_acc_cap;
@@ -234,6 +243,12 @@ int imp_engine2d_detect(struct imp_world *w, const double *y, int use_prev);
 
 /* The connectors' records at state y, appended to e->rec. Returns 0, -1 out of memory. */
 int imp_engine2d_connector_records(struct imp_world *w, const double *y);
+
+/* Stores r's points and normal in its bodies' frames at state y (see imp_rec2d). */
+void imp_engine2d_localize(const struct imp_world *w, const double *y, imp_rec2d *r);
+/* Moves r's points and normal with its bodies to state y and recomputes its distance,
+   Jacobians and velocity (rigid features: exact for straight edges and vertices). */
+void imp_engine2d_relocate(const struct imp_world *w, const double *y, imp_rec2d *r);
 
 /* Fills the Jacobian rows, the relative normal velocity, elasticity and friction of r from
    the state y (r->point, r->u1, r->u2 and r->normal set). */

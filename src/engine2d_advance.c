@@ -230,7 +230,10 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
             memcpy(e->prev_pose + 3 * i, w->y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *w->y);
         }
         e->has_prev = 1;
+        e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
+        e->have_frozen = 0;
         imp_fixed_step(kind, rhs, w, t, h, w->y, n, w->work);
+        e->freeze = 0;
         w->stats.substeps++;
         if (e->force_error) {
             snprintf(why, why_size, "the contact forces could not be solved at t = %.17g", t);

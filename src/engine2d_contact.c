@@ -24,6 +24,7 @@
    acceleration. (A sliding row switched by the sign of v_t chatters under RK4 when the slip
    is about to stop: the step's stages see opposite signs.)
    Cost: one static detection, O(n^2) for A, the LCP (O(n^3) without friction). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "world.h"
@@ -76,6 +77,31 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     const double ndot[2] = {-wq * n[1], wq * n[0]};
     b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - wq * wq * along;
     return b;
+}
+
+/* keeps the body-pair contacts of the trial step's first evaluation, in body frames */
+static int freeze_records(imp_world *w, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    if (e->nrec > e->frozen_cap) {
+        imp_rec2d *p = realloc(e->frozen, (size_t)e->nrec * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->frozen = p;
+        e->frozen_cap = e->nrec;
+    }
+    int k = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        if (e->rec[i].connector < 0 && e->rec[i].kind == IMP_HIT_CONTACT) {
+            e->frozen[k] = e->rec[i];
+            imp_engine2d_localize(w, y, &e->frozen[k]);
+            k++;
+        }
+    }
+    e->nfrozen = k;
+    e->have_frozen = 1;
+    return 0;
 }
 
 /* the exact LCP of the rows in e (A, b, flags, friction arrays filled); 0 or -1 */
@@ -133,9 +159,31 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
                 && e->rec_nslots == w->nslots && e->rec_conn_version == e->conn_version
                 && memcmp(y, e->y_rec, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *y) == 0;
     e->rec_reusable = 0;  /* the records are compacted below */
-    if (!reuse && imp_engine2d_detect(w, y, 0) < 0) {
-        e->force_error = 1;
-        return -1;
+    int pgs_freeze = e->freeze && w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
+    if (pgs_freeze && e->have_frozen) {
+        /* a later stage of the trial step: its contacts moved with the bodies */
+        if (imp_engine2d_reserve_records(e, e->nfrozen) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
+        memcpy(e->rec, e->frozen, (size_t)e->nfrozen * sizeof *e->rec);
+        e->nrec = e->nfrozen;
+        for (int i = 0; i < e->nrec; i++) {
+            imp_engine2d_relocate(w, y, &e->rec[i]);
+        }
+        if (imp_engine2d_connector_records(w, y) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
+    } else {
+        if (!reuse && imp_engine2d_detect(w, y, 0) < 0) {
+            e->force_error = 1;
+            return -1;
+        }
+        if (pgs_freeze && freeze_records(w, y) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
     }
     const imp_engine2d_def *d = &w->def.engine2d;
     /* keep the contacts and connectors, then add the friction rows */

@@ -70,6 +70,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->state_out);
     free(e->y0);
     free(e->pairs);
+    free(e->frozen);
     free(e->touch);
     free(e->touch_new);
     free(e->adj_start);
@@ -237,6 +238,67 @@ unsigned long long imp_engine2d_key(int a, int b, int c, int d, int e, int f)
                             | (unsigned long long)((unsigned)e & 0xffffu) << 16
                             | ((unsigned)f & 0xffffu);
     return mix64(w1 ^ mix64(w2 + 0x9e3779b97f4a7c15ULL));
+}
+
+static void to_local(const double *ys, const double *pw, double *pl)
+{
+    double c = cos(ys[2]), sn = sin(ys[2]), dx = pw[0] - ys[0], dy = pw[1] - ys[1];
+    pl[0] = c * dx + sn * dy;
+    pl[1] = -sn * dx + c * dy;
+}
+
+static void to_world_pt(const double *ys, const double *pl, double *pw)
+{
+    double c = cos(ys[2]), sn = sin(ys[2]);
+    pw[0] = ys[0] + c * pl[0] - sn * pl[1];
+    pw[1] = ys[1] + sn * pl[0] + c * pl[1];
+}
+
+void imp_engine2d_localize(const imp_world *w, const double *y, imp_rec2d *r)
+{
+    (void)w;
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    to_local(yp, r->u1, r->lu1);
+    to_local(yq, r->u2, r->lu2);
+    to_local(yq, r->point, r->lpoint);
+    double c = cos(yq[2]), sn = sin(yq[2]);
+    r->lnormal[0] = c * r->normal[0] + sn * r->normal[1];
+    r->lnormal[1] = -sn * r->normal[0] + c * r->normal[1];
+}
+
+void imp_engine2d_relocate(const imp_world *w, const double *y, imp_rec2d *r)
+{
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    double c = cos(yq[2]), sn = sin(yq[2]);
+    double old_u1u2 = r->normal[0] * (r->u1[0] - r->u2[0]) + r->normal[1] * (r->u1[1] - r->u2[1]);
+    double gap0 = r->distance - old_u1u2;  /* distance = n . (u1 - u2) + constant (radii) */
+    to_world_pt(yp, r->lu1, r->u1);
+    to_world_pt(yq, r->lu2, r->u2);
+    r->normal[0] = c * r->lnormal[0] - sn * r->lnormal[1];
+    r->normal[1] = sn * r->lnormal[0] + c * r->lnormal[1];
+    if (r->curved) {  /* the normal turns with the line of centres */
+        double dx = r->u1[0] - r->u2[0], dy = r->u1[1] - r->u2[1], l = hypot(dx, dy);
+        double sign = old_u1u2 < 0.0 ? -1.0 : 1.0;
+        if (l > 1e-12) {
+            r->normal[0] = sign * dx / l;
+            r->normal[1] = sign * dy / l;
+        }
+    }
+    double along = r->normal[0] * (r->u1[0] - r->u2[0]) + r->normal[1] * (r->u1[1] - r->u2[1]);
+    r->distance = along + gap0;
+    /* the impact point: the normal body's point moved with it, slid along the surface to
+       face u1 (straight edges) */
+    double pq[2];
+    to_world_pt(yq, r->lpoint, pq);
+    const double t[2] = {-r->normal[1], r->normal[0]};
+    double slide = t[0] * (r->u1[0] - pq[0]) + t[1] * (r->u1[1] - pq[1]);
+    r->point[0] = r->curved ? pq[0] : pq[0] + slide * t[0];
+    r->point[1] = r->curved ? pq[1] : pq[1] + slide * t[1];
+    double target = r->target, friction = r->friction, elasticity = r->elasticity;
+    imp_engine2d_finish_record(w, y, r);
+    r->target = target;
+    r->friction = friction;
+    r->elasticity = elasticity;
 }
 
 /* Record from a detection result. */
