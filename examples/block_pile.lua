@@ -23,15 +23,15 @@ for i = 1, n do
 end
 
 local clock = os.clock()
-w:run { until_time = 8 }
+w:run { until_time = 10 }
 local s = w:stats()
 print(string.format("%d blocks fell into the pit: %d collisions, %d back-ups, %d binary searches, "
-  .. "largest contact problem %d rows, %.3f s of CPU for 8 s", n, s.collisions, s.backups,
+  .. "largest contact problem %d rows, %.3f s of CPU for 10 s", n, s.collisions, s.backups,
   s.binary_searches, s.max_contact_rows, os.clock() - clock))
 local c0, e0 = s.collisions, w:energy().total
-w:run { until_time = 10 }
+w:run { until_time = 12 }
 local worst = 0
 for _, c in ipairs(w:contacts()) do worst = math.max(worst, math.abs(c.distance - 0.005)) end
-print(string.format("from 8 s to 10 s: %d new collisions, energy change %.2e J, %d contacts, "
+print(string.format("from 10 s to 12 s: %d new collisions, energy change %.2e J, %d contacts, "
   .. "largest distance from the half gap %.2e m", w:stats().collisions - c0,
   w:energy().total - e0, #w:contacts(), worst))

@@ -75,6 +75,31 @@ describe("engine2d contact strategy", function()
     end)
   end
 
+  it("a per-pair friction coefficient overrides the bodies'", function()
+    -- 35 degrees: with mu = 0.5 from the bodies the block slides; the pair's 0.8 > tan 35 holds it
+    local th, g = math.rad(35), 10
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -g } }
+    local n = { -math.sin(th), math.cos(th) }
+    local slope = w:add_body { shape = shape2d.block { width = 40, height = 1 }, angle = th,
+                               fixed = true, friction = 0.5 }
+    local d = 0.755
+    local a = w:add_body { shape = shape2d.block { width = 1, height = 0.5 }, mass = 1,
+                           position = { d * n[1] - 3 * math.cos(th), d * n[2] - 3 * math.sin(th) },
+                           angle = th, friction = 0.5, elasticity = 0 }
+    local b = w:add_body { shape = shape2d.block { width = 1, height = 0.5 }, mass = 1,
+                           position = { d * n[1] + 3 * math.cos(th), d * n[2] + 3 * math.sin(th) },
+                           angle = th, friction = 0.5, elasticity = 0 }
+    w:set_pair { body1 = b, body2 = slope, friction = 0.8 }
+    local a0, b0 = a.position, b.position
+    w:run { duration = 1 }
+    local sa = math.sqrt((a.position[1] - a0[1]) ^ 2 + (a.position[2] - a0[2]) ^ 2)
+    local sb = math.sqrt((b.position[1] - b0[1]) ^ 2 + (b.position[2] - b0[2]) ^ 2)
+    assert.near(0.5 * g * (math.sin(th) - 0.5 * math.cos(th)), sa, 1e-6)
+    assert.near(0, sb, 1e-9)
+    assert.has_error(function() w:set_pair { body1 = a, body2 = a, friction = 1 } end)
+    assert.has_error(function() w:set_pair { body1 = a, body2 = b } end)
+  end)
+
   it("swings a physical pendulum on a pin joint with the exact period; the joint stays tight", function()
     local th0, g = 0.5, 10
     local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -g } }
@@ -97,6 +122,39 @@ describe("engine2d contact strategy", function()
     assert.near(T, crossings[3] - crossings[2], 1e-5 * T)
     assert.is_true(worst < 1e-5, "joint error " .. worst)
     assert.near(e0, w:energy().total, 1e-3)
+  end)
+
+  it("a joint along one normal is a slider: free fall along it, held across it", function()
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { -3, -10 } }
+    local b = w:add_body { shape = shape2d.block { width = 0.2, height = 0.2 }, mass = 1,
+                           position = { 0, 5 }, spin = 0 }
+    -- the body's centre held on the line x = 0 (normal x), pushed sideways by gravity
+    local j = w:add_joint { body1 = b, point1 = { 0, 0 }, point2 = { 0, 0 }, normal = "x" }
+    w:run { duration = 1 }
+    assert.near(5 - 10 / 2, b.position[2], 1e-9)
+    assert.near(0, b.position[1], 1e-9)
+    assert.near({ 0, -10 }, b.velocity, 1e-9)
+    assert.near(0, (w:connector_error(j)), 1e-9)
+  end)
+
+  it("joint small impacts keep a fast-spinning pin tighter (no extra acceleration)", function()
+    local function drift(small_impacts)
+      local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -10 },
+                                 extra_accel = "none", joint_small_impacts = small_impacts }
+      local bar = w:add_body { shape = shape2d.block { width = 0.2, height = 2 }, mass = 1,
+                               position = { 1, 0 }, angle = math.pi / 2, spin = 20,
+                               velocity = { 0, 20 } }
+      local j = w:add_joint { body1 = bar, point1 = { 0, 1 }, point2 = { 0, 0 } }
+      local worst = 0
+      for _ = 1, 300 do
+        w:step()
+        worst = math.max(worst, (w:connector_error(j)))
+      end
+      return worst
+    end
+    local without, with = drift(false), drift(true)
+    assert.is_true(with < 2e-5, "joint error " .. with)
+    assert.is_true(with < without / 10, with .. " vs " .. without)
   end)
 
   it("a rope pendulum goes slack where the tension vanishes and is caught taut again", function()
@@ -138,6 +196,22 @@ describe("engine2d contact strategy", function()
     assert.near(want, slack_phi, 1.5)
     assert.is_true(longest < L + 1e-4, "stretched to " .. longest)
     assert.is_true(jerks >= 1)
+  end)
+
+  it("a removed body's connector is gone and its slot's new body collides again", function()
+    local w = impact.world2d { strategy = "impulse", dt = 0.01, gravity = { 0, 0 } }
+    local a = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0, 0 } }
+    local b = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0.5, 0 } }
+    local j = w:add_joint { body1 = a, point1 = { 0.25, 0 }, body2 = b, point2 = { -0.25, 0 } }
+    w:remove_body(b)
+    assert.has_error(function() w:connector_error(j) end)
+    -- a new body takes b's slot and moves into a: they collide (no joint exclusion left)
+    local c = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 3, 0 },
+                           velocity = { -2, 0 } }
+    w:run { duration = 1.5 }
+    assert.equal(1, w:stats().collisions)
+    assert.near({ 0, 0 }, c.velocity, 1e-9)
+    assert.near({ -2, 0 }, a.velocity, 1e-9)
   end)
 
   it("a rod keeps its length while the body spins about it", function()
@@ -205,6 +279,37 @@ describe("engine2d contact strategy", function()
     assert.near(4 * math.exp(-0.2 * 2 / I), b.spin, 1e-7)
   end)
 
+  it("PGS: a pyramid of 15 touching boxes with friction stands; the ground carries the weight", function()
+    local w = impact.world2d { strategy = "contact", dt = 1 / 60, gravity = { 0, -10 },
+                               contact_solver = "pgs", pgs_iterations = 30, extra_accel = "velocity",
+                               collision_handling = "simultaneous" }
+    local ground = w:add_body { shape = shape2d.block { width = 40, height = 2 }, position = { 0, -1 },
+                                fixed = true, friction = 0.6 }
+    local boxes, start = {}, {}
+    local N, h = 5, 0.5
+    for i = 0, N - 1 do
+      for j = i, N - 1 do
+        local p = { (i + 1) * h + 2 * (j - i) * h - h * N, (2 * i + 1) * h }
+        boxes[#boxes + 1] = w:add_body { shape = shape2d.block { width = 1, height = 1 }, density = 1,
+                                         position = p, friction = 0.6, elasticity = 0 }
+        start[#boxes] = p
+      end
+    end
+    w:run { duration = 3 }
+    local e = w:energy()
+    assert.is_true(e.kinetic + e.rotational < 1e-8)
+    for i, b in ipairs(boxes) do
+      assert.is_true(math.abs(b.position[1] - start[i][1]) < 1e-3)
+      assert.is_true(math.abs(b.angle) < 1e-3)
+    end
+    local load = 0
+    for _, c in ipairs(w:contacts()) do
+      if c.body1 == ground or c.body2 == ground then load = load + c.force end
+    end
+    assert.near(15 * 10, load, 1e-3 * 150)
+    assert.equal(0, w:stats().collisions)
+  end)
+
   it("settles a pile of 10 random blocks in a pit #slow", function()
     local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -10 }, seed = 5 }
     local function fixed(x, y, wd, ht, ang)
@@ -223,9 +328,9 @@ describe("engine2d contact strategy", function()
                                position = { -4 + ((i - 1) % 5) * 2, -1 + (i > 5 and 2 or 0) },
                                angle = w:random() * 6.28, elasticity = 0.8 }
     end
-    w:run { until_time = 8 }
-    local c0, e0 = w:stats().collisions, w:energy().total
     w:run { until_time = 10 }
+    local c0, e0 = w:stats().collisions, w:energy().total
+    w:run { until_time = 12 }
     assert.equal(c0, w:stats().collisions)
     assert.near(e0, w:energy().total, 1e-5)
     for _, c in ipairs(w:contacts()) do

@@ -173,6 +173,71 @@ describe("engine2d impulse strategy", function()
     assert.matches("'ground'", err)
   end)
 
+  it("reports contact_begin when a ball lands and contact_end when it leaves", function()
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -10 } }
+    local g = ground(w)
+    local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0, 1.5 },
+                              elasticity = 0, name = "ball" }
+    local log = {}
+    w:on("contact_begin", function(ev) log[#log + 1] = ev end)
+    w:on("contact_end", function(ev) log[#log + 1] = ev end)
+    local hits = 0
+    w:on("collision", function() hits = hits + 1 end)
+    w:run { duration = 1 }
+    assert.equal(1, hits)
+    assert.equal(1, #log)
+    local ev = log[1]
+    assert.equal("contact_begin", ev.kind)
+    assert.equal(g, ev.body1)
+    assert.equal(ball, ev.body2)
+    assert.near({ 0, 1 }, ev.normal, 1e-12)
+    -- it lands after falling 1 - gap: t = sqrt(2 (1 - 0.005) / 10), within a step
+    assert.near(math.sqrt(2 * 0.995 / 10), ev.time, 0.01)
+    ball:apply_impulse({ 0, 5 })
+    w:run { duration = 0.2 }
+    assert.equal(2, #log)
+    assert.equal("contact_end", log[2].kind)
+    assert.equal(ball, log[2].body2)
+  end)
+
+  it("switches strategies between runs: none passes through, impulse bounces", function()
+    local w = impact.world2d { strategy = "none", dt = 0.01, gravity = { 0, 0 } }
+    local wall = w:add_body { shape = shape2d.block { width = 0.2, height = 4 }, position = { 2, 0 },
+                              fixed = true }
+    local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, velocity = { 2, 0 } }
+    w:run { duration = 3 } -- passes through the wall
+    assert.near({ 6, 0 }, ball.position, 1e-9)
+    ball.position = { 0, 0 }
+    w.strategy = "impulse"
+    assert.equal("impulse", w.strategy)
+    w:run { duration = 3 }
+    -- it meets the wall (face at x = 1.9) with its surface at the half gap and comes back
+    -- elastically: x = 1.9 - 0.5 - 0.005 - 2 (3 - 1.395 / 2)
+    assert.near({ -2, 0 }, ball.velocity, 1e-9)
+    assert.near(1.395 - 2 * (3 - 1.395 / 2), ball.position[1], 1e-6)
+    assert.equal(1, w:stats().collisions)
+    assert.is_not_nil(wall)
+    assert.has_error(function() impact.world3d {}.strategy = "contact" end)
+  end)
+
+  it("a ball with elasticity 0 does not rebound and rests at the half gap (contact)", function()
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -10 } }
+    ground(w)
+    local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0, 2 },
+                              elasticity = 0 }
+    local top_after = -math.huge
+    local landed = false
+    w:on("collision", function() landed = true end)
+    for _ = 1, 200 do
+      w:step()
+      if landed then top_after = math.max(top_after, ball.position[2]) end
+    end
+    assert.is_true(landed)
+    assert.near(0.505, top_after, 1e-6)
+    assert.near(0.505, ball.position[2], 1e-9)
+    assert.near({ 0, 0 }, ball.velocity, 1e-9)
+  end)
+
   it("rejects bad options with clear errors", function()
     assert.has_error(function() impact.world2d { strategy = "impulse", collision_handling = "x" } end)
     assert.has_error(function() impact.world2d { distance_tol = -1 } end)

@@ -340,7 +340,7 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
                 }
             }
         }
-        if (yields || imp_v2_len(p) > gn->radius + c->tol) {
+        if (yields || imp_v2_len2(p) > (gn->radius + c->tol) * (gn->radius + c->tol)) {
             continue;
         }
         if (imp_poly2d_contains_centred(gn, p)) {
@@ -374,7 +374,9 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
         imp_vec2 bvq = p;
         for (int k = 0; k < gn->nedges; k++) {
             const imp_edge2d *e = &gn->edges[k];
-            if (!collides(e) || imp_v2_dist(p, e->bc) > e->br + c->tol) {
+            /* bounding-circle pruning on squared lengths (no hypot in the hot loop) */
+            double reach = e->br + c->tol;
+            if (!collides(e) || imp_v2_len2(imp_v2_sub(p, e->bc)) > reach * reach) {
                 continue;
             }
             imp_vec2 q;

@@ -57,11 +57,29 @@ typedef struct imp_engine2d_def {
     double extra_accel_dt;      /* s: h of the extra acceleration (0: the world's dt) */
     int max_backups;            /* back-ups in a row before the step fails (30) */
     int joint_small_impacts;    /* after a step without collisions, zero the joints' velocity */
+    int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting) or IMP_SOLVER_PGS */
+    int pgs_iterations;         /* PGS sweeps per solve (warm-started) */
 } imp_engine2d_def;
+
+/* How the contact and impulse LCPs are solved: exactly by Baraff's pivoting (lcp.h; O(n^3)
+   per solve, dense), or approximately by projected Gauss-Seidel over the Jacobian rows
+   (O(rows) per sweep, warm-started from the last solve's forces of the same feature pairs;
+   for large scenes such as pyramids of hundreds of boxes). PGS leaves residuals, so under it
+   the contact strategy keeps slow (|v| <= velocity_tol) penetrations shallower than
+   distance_tol as contacts that the extra acceleration pushes back to the half gap, instead
+   of backing up; and a trial step's later RK4 stages reuse the contacts found at its first
+   stage, moved rigidly with the bodies (exact for vertices and straight edges), instead of
+   detecting again. */
+enum { IMP_SOLVER_LCP = 0, IMP_SOLVER_PGS = 1 };
+extern const char *const imp_contact_solver_names[];
 
 imp_engine2d_def imp_engine2d_default_def(void);
 
 enum { IMP_REC_JOINT = 3 };  /* record kind beside IMP_HIT_COLLISION / CONTACT / IMMINENT */
+
+/* Penetrations shallower than this fraction of distance_tol are round-off
+   of touching bodies (e.g. boxes stacked exactly touching): they count as distance 0. */
+#define IMP_ENGINE2D_TINY 1e-6
 
 /* One touching feature pair or one connector constraint. */
 typedef struct imp_rec2d {
@@ -71,6 +89,7 @@ typedef struct imp_rec2d {
     int connector;        /* index of the connector, -1 for a body pair */
     int curved;           /* the normal turns about a centre of curvature (ropes, arcs) */
     int fixed_normal;     /* the normal is fixed in the world (joints along world axes) */
+    int swept;            /* found by a vertex's path (a fast crossing), not statically */
     double u1[2], u2[2];  /* world points whose motion gives the gap's acceleration: the
                              primary's vertex or arc centre, the normal body's point or arc centre */
     double point[2];      /* impact point (on the normal body) */
@@ -83,6 +102,11 @@ typedef struct imp_rec2d {
     double impulse;       /* the last impulse applied (handling) */
     double force;         /* the last contact force */
     double friction_force; /* the last friction force along perp(normal) */
+    unsigned long long key; /* identifies the feature pair (warm starts) */
+    /* body-frame copies (PGS: the trial step's contacts are moved with the bodies at its
+       later stages instead of detected again): u1 in p's frame, u2 and point and normal in
+       q's frame, relative to the centres */
+    double lu1[2], lu2[2], lpoint[2], lnormal[2];
 } imp_rec2d;
 
 /* Connectors. */
@@ -117,6 +141,7 @@ typedef struct imp_engine2d {
     int nconn, conn_cap;
     imp_pairset exclude;          /* body pairs that never collide (joined by a connector) */
     int exclude_dirty;
+    unsigned exclude_bodies_version;  /* w->bodies_version when exclude was built */
     /* detection scratch */
     imp_body2d *b2;
     unsigned char *still;
@@ -137,17 +162,71 @@ typedef struct imp_engine2d {
     double *mu;
     signed char *sliding;
     int lcp_cap;                  /* rows the arrays above hold */
-    double *Asub;                 /* a sub-problem's matrix (serial handling), lcp_cap^2 */
+    double *Asub;                 /* a sub-problem's matrix (serial handling), mat_cap^2 */
+    int mat_cap;                  /* rows A and Asub hold (allocated only for the exact LCP) */
+    signed char *state_in, *state_out;  /* LCP row states: warm start in, result out */
+    int *adj_start, *adj_list;    /* rows per movable body (building A), nslots + 1 and 2 n */
+    int adj_slots, adj_rows;
+    double *y_rec;                /* the state of the last detection (reused by the first
+                                     evaluation of the next step when nothing changed) */
+    int rec_reusable;
+    unsigned rec_bodies_version;  /* w->bodies_version, nslots and conn_version at that time */
+    int rec_nslots;
+    unsigned conn_version;        /* bumped when connectors are added or removed */
+    unsigned rec_conn_version;
     /* advance */
     double *y0;                   /* state at the start of the trial step */
     int y_cap;
     int *pending;                 /* 2 per pair: body pairs found penetrating, to handle */
     int npending, pending_cap;
+    /* touching body pairs at the end of the last step (contact_begin / contact_end events) */
+    struct imp_touch2d *touch, *touch_new;
+    int ntouch, touch_cap;
+    unsigned touch_bodies_version;
+    /* per-pair coefficients overriding the bodies' (engine2d_pairs.c), sorted by key */
+    struct imp_pair2d *pairs;
+    int npairs, pair_cap;
     imp_engine2d_stats stats;
     long forces_evaluations;
     int force_error;              /* a contact-force solve failed during the last step */
+    int freeze;                   /* PGS: inside a trial step, reuse its first detection */
+    imp_rec2d *frozen;            /* those records */
+    int nfrozen, frozen_cap, have_frozen;
+    /* PGS: per-slot accumulated M^-1 J^T f (3 each), warm-start table of the last solve */
+    double *pgs_acc;
+    int pgs_acc_cap;
+    void *pgs_rows;               /* packed rows (engine2d_pgs.c) */
+    int pgs_row_cap;
+    unsigned long long *warm_key;
+    double *warm_f;
+    int nwarm, warm_cap;
+    int *warm_hash;
+    size_t warm_hash_size;
     double max_force;
 } imp_engine2d;
+
+typedef struct imp_touch2d {
+    unsigned long long key;   /* body1 << 32 | body2, body1 < body2 */
+    double point[2], normal[2]; /* normal from body1 toward body2 */
+    double velocity;          /* normal velocity (< 0 approaching) */
+} imp_touch2d;
+
+/* Compares the body pairs touching in e->rec (distance < distance_tol) with those of the last
+   call and queues contact_begin / contact_end events at time t. 0, or -1 out of memory.
+   O(k log k) for k records. */
+int imp_engine2d_track_contacts(struct imp_world *w, double t);
+
+typedef struct imp_pair2d {
+    unsigned long long key;   /* slot_lo << 32 | slot_hi */
+    unsigned gen_lo, gen_hi;  /* the bodies' generations when set */
+    double friction;          /* < 0: the bodies' */
+    double elasticity;        /* < 0: the bodies' */
+} imp_pair2d;
+
+/* Sets the friction and elasticity of a pair of bodies (negative: use the bodies' own);
+   0, -1 out of memory. Lookup: imp_engine2d_pair (NULL when none). O(log pairs). */
+int imp_engine2d_set_pair(struct imp_world *w, int a, int b, double friction, double elasticity);
+const imp_pair2d *imp_engine2d_pair(const struct imp_world *w, int a, int b);
 
 /* The world's engine, created on first use (NULL when out of memory). */
 imp_engine2d *imp_engine2d_get(struct imp_world *w);
@@ -164,6 +243,12 @@ int imp_engine2d_detect(struct imp_world *w, const double *y, int use_prev);
 
 /* The connectors' records at state y, appended to e->rec. Returns 0, -1 out of memory. */
 int imp_engine2d_connector_records(struct imp_world *w, const double *y);
+
+/* Stores r's points and normal in its bodies' frames at state y (see imp_rec2d). */
+void imp_engine2d_localize(const struct imp_world *w, const double *y, imp_rec2d *r);
+/* Moves r's points and normal with its bodies to state y and recomputes its distance,
+   Jacobians and velocity (rigid features: exact for straight edges and vertices). */
+void imp_engine2d_relocate(const struct imp_world *w, const double *y, imp_rec2d *r);
 
 /* Fills the Jacobian rows, the relative normal velocity, elasticity and friction of r from
    the state y (r->point, r->u1, r->u2 and r->normal set). */
@@ -187,11 +272,27 @@ int imp_engine2d_evaluate(struct imp_world *w, double *dydt);
 int imp_engine2d_reserve_slots(imp_engine2d *e, int n);
 /* Grows the record array to n records; 0 or -1. */
 int imp_engine2d_reserve_records(imp_engine2d *e, int n);
-/* Grows the solver scratch to n rows; 0 or -1. */
+/* A 64-bit key of six integers (feature pairs, connector rows). */
+unsigned long long imp_engine2d_key(int a, int b, int c, int d, int e, int f);
+/* Projected Gauss-Seidel on a = A f + b for the rows rec[0..n) (A = J M^-1 J^T never
+   formed): unilateral rows f >= 0, bilateral rows free, friction rows (fric_normal[i] >= 0)
+   bounded by mu[i] f_normal (sliding[i] != 0: f = -sliding mu f_normal). f holds the
+   starting guess (warm start) and receives the result. Cost O(iterations n). 0 or -1. */
+int imp_engine2d_pgs(struct imp_world *w, const imp_rec2d *rec, int n, const double *b,
+                     const unsigned char *bilateral, const int *fric_normal, const double *mu,
+                     const signed char *sliding, int iterations, double *f);
+/* Warm start: f[i] = the force of the row with the same key in the last stored solve (0 if
+   none); store saves rec's keys with f. O(n log n). */
+void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f);
+int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f);
+/* Grows the solver's vectors to n rows; 0 or -1. */
 int imp_engine2d_reserve_lcp(imp_engine2d *e, int n);
+/* Grows the dense matrices A, Asub (and the LCP workspace) to n rows; 0 or -1. */
+int imp_engine2d_reserve_matrix(imp_engine2d *e, int n);
 
-/* A[i][k] = J_i M^-1 J_k^T for records rec (n rows), written into e->A (row-major). O(n^2). */
-void imp_engine2d_build_A(const struct imp_world *w, const imp_rec2d *rec, int n, double *A);
+/* A[i][k] = J_i M^-1 J_k^T for records rec (n rows), written into A (row-major). O(n^2) to
+   clear A, then O(sum over bodies of rows^2). 0, or -1 out of memory. */
+int imp_engine2d_build_A(struct imp_world *w, const imp_rec2d *rec, int n, double *A);
 
 /* Connectors. Points are in the bodies' frames relative to their centres. Return the index,
    -1 with a message in why. */

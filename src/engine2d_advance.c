@@ -109,11 +109,8 @@ static int handle_close(imp_world *w, double t, int after_backup)
     if (imp_engine2d_reserve_lcp(e, 2 * n + 2) != 0) {
         return -1;
     }
-    /* the elastic flags go in e->sliding's storage (n bytes), free outside contact solves */
-    unsigned char *elastic = (unsigned char *)e->sliding;
-    int keep = 0;
-    for (int i = 0; i < n; i++) {
-        imp_rec2d *r = &e->rec[i];
+    for (int i = 0; i < n && !want; i++) {
+        const imp_rec2d *r = &e->rec[i];
         int coll = !r->bilateral
                    && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT) || pending_has(e, r->p, r->q));
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
@@ -121,15 +118,23 @@ static int handle_close(imp_world *w, double t, int after_backup)
             && r->distance < target + acc) {
             want = 1;
         }
-        /* keep the touching records and the connectors */
+    }
+    if (!want) {
+        return 0;
+    }
+    /* keep the touching records and the connectors; the elastic flags go in e->sliding's
+       storage (n bytes), free outside contact solves */
+    unsigned char *elastic = (unsigned char *)e->sliding;
+    int keep = 0;
+    for (int i = 0; i < n; i++) {
+        const imp_rec2d *r = &e->rec[i];
         if (r->connector >= 0 || r->distance < d->distance_tol) {
+            int coll = !r->bilateral && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT)
+                                         || pending_has(e, r->p, r->q));
             e->rec[keep] = *r;
             elastic[keep] = (unsigned char)coll;
             keep++;
         }
-    }
-    if (!want) {
-        return 0;
     }
     e->nrec = keep;
     int st = imp_engine2d_handle(w, w->y, e->rec, keep, elastic);
@@ -138,6 +143,40 @@ static int handle_close(imp_world *w, double t, int after_backup)
         e->npending = 0;
     }
     return st;
+}
+
+/* When, after the start of the trial step of length h, record r (found at its end with
+   distance d2 and normal velocity v2 < 0) was at distance target: with the normal velocity v1
+   at the start (the record's Jacobian applied to the saved velocities y0) the normal
+   acceleration is a = (v2 - v1) / h, and going back s from the end, d = d2 - v2 s + a s^2 / 2
+   (myPhysicsLab's estimated collision time, constant acceleration); the smaller positive
+   root s. Uniform motion gives h + (target - d2) / v2. NaN when there is no estimate. */
+static double estimate(const imp_rec2d *r, const double *y0, double h, double target)
+{
+    double v2 = r->velocity, d2 = r->distance;
+    if (!(v2 < -1e-3)) {
+        return NAN;
+    }
+    const double *vp = y0 + (size_t)r->p * IMP_STRIDE_2D + 3, *vq = y0 + (size_t)r->q * IMP_STRIDE_2D + 3;
+    double v1 = r->jp[0] * vp[0] + r->jp[1] * vp[1] + r->jp[2] * vp[2] + r->jq[0] * vq[0]
+                + r->jq[1] * vq[1] + r->jq[2] * vq[2];
+    double a = (v2 - v1) / h, c = d2 - target;  /* 1/2 a s^2 - v2 s + c = 0, c < 0 */
+    double s;
+    if (fabs(a) * h < 1e-9 * fabs(v2)) {
+        s = c / v2;
+    } else {
+        double disc = v2 * v2 - 2.0 * a * c;
+        if (!(disc >= 0.0)) {
+            return h + (target - d2) / v2;
+        }
+        /* the root with the smaller |s|, written to avoid cancellation */
+        double q = -0.5 * (-v2 + sqrt(disc));  /* B = -v2 > 0: q = -(B + sqrt(disc)) / 2 */
+        s = c / q;
+        if (!(s > 0.0)) {
+            s = q / (0.5 * a);
+        }
+    }
+    return s > 0.0 ? h - s : NAN;
 }
 
 static void name_bodies(imp_world *w, const imp_rec2d *r)
@@ -164,7 +203,14 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
         return IMP_ERR_NOMEM;
     }
     if (e->y_cap < (int)n) {
+        free(e->y_rec);
+        e->y_rec = malloc(n * sizeof *e->y_rec);
+        if (e->y_rec == NULL) {
+            snprintf(why, why_size, "out of memory");
+            return IMP_ERR_NOMEM;
+        }
         e->y_cap = (int)n;
+        e->rec_reusable = 0;
     }
     const imp_engine2d_def *d = &w->def.engine2d;
     imp_integrator_kind kind = w->def.integrator.kind <= IMP_RK4 ? w->def.integrator.kind : IMP_RK4;
@@ -184,7 +230,10 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
             memcpy(e->prev_pose + 3 * i, w->y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *w->y);
         }
         e->has_prev = 1;
+        e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
+        e->have_frozen = 0;
         imp_fixed_step(kind, rhs, w, t, h, w->y, n, w->work);
+        e->freeze = 0;
         w->stats.substeps++;
         if (e->force_error) {
             snprintf(why, why_size, "the contact forces could not be solved at t = %.17g", t);
@@ -215,8 +264,8 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
                 snprintf(why, why_size, "out of memory");
                 return IMP_ERR_NOMEM;
             }
-            if (r->velocity < -1e-3) {
-                double te = h + (target - r->distance) / r->velocity;
+            double te = estimate(r, e->y0, h, target);
+            if (isfinite(te)) {
                 est = te < est ? te : est;
             } else {
                 have_estimate = 0;
@@ -272,10 +321,21 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
         if (h > 1e-7) {
             stuck = 0;
         }
+        if (!(t1 - t > slack) && imp_engine2d_track_contacts(w, t) != 0) {
+            snprintf(why, why_size, "out of memory");  /* the step's last state: the pairs touching */
+            return IMP_ERR_NOMEM;
+        }
         int st = handle_close(w, t, 0);
         if (st < 0) {
             snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
             return IMP_ERR_SOLVER;
+        }
+        if (st == 0) {  /* the records describe w->y: the next step's first evaluation uses them */
+            memcpy(e->y_rec, w->y, n * sizeof *w->y);
+            e->rec_reusable = 1;
+            e->rec_bodies_version = w->bodies_version;
+            e->rec_nslots = w->nslots;
+            e->rec_conn_version = e->conn_version;
         }
         if (st > 0) {
             handled = 1;
@@ -302,7 +362,12 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
                 e->rec[keep++] = e->rec[i];
             }
         }
-        if (joints > 0 && imp_engine2d_handle(w, w->y, e->rec, keep, NULL) < 0) {
+        /* one simultaneous solve with elasticity 0 (not the serial ricochets) */
+        imp_collision_handling mode = w->def.engine2d.collision_handling;
+        w->def.engine2d.collision_handling = IMP_HANDLING_SIMULTANEOUS;
+        int st = joints > 0 ? imp_engine2d_handle(w, w->y, e->rec, keep, NULL) : 0;
+        w->def.engine2d.collision_handling = mode;
+        if (st < 0) {
             snprintf(why, why_size, "the joint impulses could not be solved at t = %.17g", t);
             return IMP_ERR_SOLVER;
         }

@@ -18,14 +18,16 @@
      normal fixed in the world (joints):            0,
    dv = v_p(u1) - v_q(u2). Extra acceleration against drift and jitter (ContactSim's
    policies, h = extra_accel_dt): v / h, or (2 v h + (d - gap)) / h^2.
-   Friction rows (tangent t = perp(n)): static (|f_t| <= mu f_n, no tangential acceleration)
-   while the tangential speed is below 1e-3 m/s, else sliding (f_t = -mu f_n sign(v_t)).
+   Friction rows (tangent t = perp(n)), bounded |f_t| <= mu f_n, aim at stopping the slip v_t
+   within h (b_t = t . (A_p - A_q) + v_t / h): a slipping contact saturates at the bound
+   against the slip (Coulomb's dynamic friction), a sticking one holds with no tangential
+   acceleration. (A sliding row switched by the sign of v_t chatters under RK4 when the slip
+   is about to stop: the step's stages see opposite signs.)
    Cost: one static detection, O(n^2) for A, the LCP (O(n^3) without friction). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "world.h"
-
-enum { FRICTION_SLIP_SPEED_MM = 1 };  /* static below 1e-3 m/s of tangential speed */
 
 /* acceleration of the material point u of slot s (force array f, state y) along dir */
 static double point_accel_dot(const imp_world *w, const double *y, const double *f, int s,
@@ -77,6 +79,75 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     return b;
 }
 
+/* keeps the body-pair contacts of the trial step's first evaluation, in body frames */
+static int freeze_records(imp_world *w, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    if (e->nrec > e->frozen_cap) {
+        imp_rec2d *p = realloc(e->frozen, (size_t)e->nrec * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->frozen = p;
+        e->frozen_cap = e->nrec;
+    }
+    int k = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        if (e->rec[i].connector < 0 && e->rec[i].kind == IMP_HIT_CONTACT) {
+            e->frozen[k] = e->rec[i];
+            imp_engine2d_localize(w, y, &e->frozen[k]);
+            k++;
+        }
+    }
+    e->nfrozen = k;
+    e->have_frozen = 1;
+    return 0;
+}
+
+/* the exact LCP of the rows in e (A, b, flags, friction arrays filled); 0 or -1 */
+static int solve_lcp(imp_world *w, int n, int nf)
+{
+    imp_engine2d *e = w->engine2d;
+    imp_lcp_problem p;
+    memset(&p, 0, sizeof p);
+    p.n = n;
+    p.A = e->A;
+    p.b = e->b;
+    p.bilateral = e->bil;
+    if (nf > 0) {
+        p.friction_normal = e->fric_normal;
+        p.mu = e->mu;
+        p.sliding = e->sliding;
+    }
+    imp_lcp_options o;
+    imp_lcp_default_options(&o);
+    o.tolerance = 1e-8;
+    /* warm start from the last solve's row states of the same feature pairs: a contact set
+       that did not change needs no pivot (the row states go through the keyed table) */
+    imp_engine2d_warm_fetch(e, e->rec, n, e->a);
+    for (int i = 0; i < n; i++) {
+        e->state_in[i] = (signed char)e->a[i];
+    }
+    o.warm_start = e->state_in;
+    imp_lcp_info info;
+    imp_lcp_status st = imp_lcp_solve(&p, &o, e->ws, e->f, e->a, e->state_out, &info);
+    for (int i = 0; i < n; i++) {
+        e->a[i] = (double)e->state_out[i];
+    }
+    if (imp_engine2d_warm_store(e, e->rec, n, e->a) != 0) {
+        return -1;
+    }
+    if (st != IMP_LCP_OK) {
+        e->stats.lcp_failures++;
+        if (!(info.natural_residual <= 1e-5 * (1.0 + info.scale_f)
+              && info.max_bilateral <= 1e-5 * (1.0 + info.scale_a)
+              && info.max_friction <= 1e-5 * (1.0 + info.scale_f))) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
 {
     imp_engine2d *e = w->engine2d;
@@ -84,9 +155,35 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         return 0;
     }
     e->forces_evaluations++;
-    if (imp_engine2d_detect(w, y, 0) < 0) {
-        e->force_error = 1;
-        return -1;
+    int reuse = e->rec_reusable && e->rec_bodies_version == w->bodies_version
+                && e->rec_nslots == w->nslots && e->rec_conn_version == e->conn_version
+                && memcmp(y, e->y_rec, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *y) == 0;
+    e->rec_reusable = 0;  /* the records are compacted below */
+    int pgs_freeze = e->freeze && w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
+    if (pgs_freeze && e->have_frozen) {
+        /* a later stage of the trial step: its contacts moved with the bodies */
+        if (imp_engine2d_reserve_records(e, e->nfrozen) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
+        memcpy(e->rec, e->frozen, (size_t)e->nfrozen * sizeof *e->rec);
+        e->nrec = e->nfrozen;
+        for (int i = 0; i < e->nrec; i++) {
+            imp_engine2d_relocate(w, y, &e->rec[i]);
+        }
+        if (imp_engine2d_connector_records(w, y) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
+    } else {
+        if (!reuse && imp_engine2d_detect(w, y, 0) < 0) {
+            e->force_error = 1;
+            return -1;
+        }
+        if (pgs_freeze && freeze_records(w, y) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
     }
     const imp_engine2d_def *d = &w->def.engine2d;
     /* keep the contacts and connectors, then add the friction rows */
@@ -124,12 +221,17 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         imp_engine2d_finish_record(w, y, t);
         e->fric_normal[k] = i;
         e->mu[k] = r->friction;
-        double vt = t->velocity;
-        e->sliding[k] = (signed char)(vt > 1e-3 * FRICTION_SLIP_SPEED_MM ? 1
-                                      : vt < -1e-3 * FRICTION_SLIP_SPEED_MM ? -1 : 0);
+        e->sliding[k] = 0;  /* bounded rows aiming at no slip within h (see the b vector) */
+        t->key = r->key ^ 0x5bd1e9955bd1e995ULL;
         k++;
     }
-    imp_engine2d_build_A(w, e->rec, n, e->A);
+    int pgs = d->contact_solver == IMP_SOLVER_PGS;
+    if (!pgs) {
+        if (imp_engine2d_reserve_matrix(e, n) != 0 || imp_engine2d_build_A(w, e->rec, n, e->A) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
+    }
     double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : w->def.dt;
     imp_extra_accel pol = d->extra_accel;
     int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
@@ -139,9 +241,11 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         const imp_rec2d *r = &e->rec[i];
         e->bil[i] = (unsigned char)(r->bilateral != 0);
         if (i >= m) {
-            /* tangent row: the relative tangential acceleration at the contact point */
+            /* tangent row: the relative tangential acceleration at the contact point, plus
+               v_t / h so that the friction force stops the slip within h when the bound
+               mu f_n allows; a sliding contact saturates at the bound, against the slip */
             e->b[i] = point_accel_dot(w, y, f, r->p, r->point, r->normal)
-                      - point_accel_dot(w, y, f, r->q, r->point, r->normal);
+                      - point_accel_dot(w, y, f, r->q, r->point, r->normal) + r->velocity / h;
             continue;
         }
         double b = gap_accel(w, y, f, r);
@@ -151,30 +255,25 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         }
         e->b[i] = b;
     }
-    imp_lcp_problem p;
-    memset(&p, 0, sizeof p);
-    p.n = n;
-    p.A = e->A;
-    p.b = e->b;
-    p.bilateral = e->bil;
-    if (nf > 0) {
-        p.friction_normal = e->fric_normal;
-        p.mu = e->mu;
-        p.sliding = e->sliding;
-    }
-    imp_lcp_options o;
-    imp_lcp_default_options(&o);
-    o.tolerance = 1e-8;
-    imp_lcp_info info;
     e->stats.lcp_solves++;
     if (n > e->stats.max_contacts) {
         e->stats.max_contacts = n;
     }
-    if (imp_lcp_solve(&p, &o, e->ws, e->f, e->a, NULL, &info) != IMP_LCP_OK) {
-        e->stats.lcp_failures++;
-        if (!(info.natural_residual <= 1e-5 * (1.0 + info.scale_f)
-              && info.max_bilateral <= 1e-5 * (1.0 + info.scale_a)
-              && info.max_friction <= 1e-5 * (1.0 + info.scale_f))) {
+    if (pgs) {
+        imp_engine2d_warm_fetch(e, e->rec, n, e->f);
+        if (imp_engine2d_pgs(w, e->rec, n, e->b, e->bil, nf > 0 ? e->fric_normal : NULL, e->mu,
+                             e->sliding, d->pgs_iterations, e->f) != 0
+            || imp_engine2d_warm_store(e, e->rec, n, e->f) != 0) {
+            e->force_error = 1;
+            return -1;
+        }
+    } else if (solve_lcp(w, n, nf) != 0) {
+        /* the pivoting gave up (redundant contacts with friction can defeat it): fall back to
+           projected Gauss-Seidel from zero, many sweeps; counted in lcp_failures */
+        memset(e->f, 0, (size_t)n * sizeof *e->f);
+        int sweeps = d->pgs_iterations > 500 ? d->pgs_iterations : 500;
+        if (imp_engine2d_pgs(w, e->rec, n, e->b, e->bil, nf > 0 ? e->fric_normal : NULL, e->mu,
+                             e->sliding, sweeps, e->f) != 0) {
             e->force_error = 1;
             return -1;
         }

@@ -24,6 +24,8 @@ imp_engine2d_def imp_engine2d_default_def(void)
     d.extra_accel_dt = 0.0;
     d.max_backups = 30;
     d.joint_small_impacts = 0;
+    d.contact_solver = IMP_SOLVER_LCP;
+    d.pgs_iterations = 50;
     return d;
 }
 
@@ -64,7 +66,21 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->rows);
     free(e->mu);
     free(e->sliding);
+    free(e->state_in);
+    free(e->state_out);
     free(e->y0);
+    free(e->pairs);
+    free(e->frozen);
+    free(e->touch);
+    free(e->touch_new);
+    free(e->adj_start);
+    free(e->adj_list);
+    free(e->y_rec);
+    free(e->pgs_acc);
+    free(e->pgs_rows);
+    free(e->warm_key);
+    free(e->warm_f);
+    free(e->warm_hash);
     free(e->pending);
     free(e);
 }
@@ -79,31 +95,19 @@ static int grow(void **p, size_t elem, int n)
     return 0;
 }
 
-int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
+int imp_engine2d_reserve_matrix(imp_engine2d *e, int n)
 {
-    if (n <= e->lcp_cap) {
+    if (n <= e->mat_cap) {
         return 0;
     }
-    int cap = n > 2 * e->lcp_cap ? n : 2 * e->lcp_cap;
+    int cap = n > 2 * e->mat_cap ? n : 2 * e->mat_cap;
     size_t nn = (size_t)cap * (size_t)cap;
-    double *A = realloc(e->A, nn * sizeof *A);
-    if (A == NULL) {
-        return -1;
-    }
-    e->A = A;
-    double *As = realloc(e->Asub, nn * sizeof *As);
-    if (As == NULL) {
-        return -1;
-    }
-    e->Asub = As;
-    if (grow((void **)&e->b, sizeof *e->b, cap) || grow((void **)&e->f, sizeof *e->f, cap)
-        || grow((void **)&e->a, sizeof *e->a, cap) || grow((void **)&e->vel, sizeof *e->vel, cap)
-        || grow((void **)&e->jsum, sizeof *e->jsum, cap) || grow((void **)&e->e, sizeof *e->e, cap)
-        || grow((void **)&e->bil, sizeof *e->bil, cap)
-        || grow((void **)&e->fric_normal, sizeof *e->fric_normal, cap)
-        || grow((void **)&e->perm, sizeof *e->perm, cap)
-        || grow((void **)&e->rows, sizeof *e->rows, cap) || grow((void **)&e->mu, sizeof *e->mu, cap)
-        || grow((void **)&e->sliding, sizeof *e->sliding, cap)) {
+    free(e->A);
+    free(e->Asub);
+    e->A = malloc(nn * sizeof *e->A);
+    e->Asub = malloc(nn * sizeof *e->Asub);
+    if (e->A == NULL || e->Asub == NULL) {
+        e->mat_cap = 0;
         return -1;
     }
     if (e->ws == NULL) {
@@ -112,6 +116,28 @@ int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
             return -1;
         }
     } else if (imp_lcp_workspace_reserve(e->ws, cap) != 0) {
+        return -1;
+    }
+    e->mat_cap = cap;
+    return 0;
+}
+
+int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
+{
+    if (n <= e->lcp_cap) {
+        return 0;
+    }
+    int cap = n > 2 * e->lcp_cap ? n : 2 * e->lcp_cap;
+    if (grow((void **)&e->b, sizeof *e->b, cap) || grow((void **)&e->f, sizeof *e->f, cap)
+        || grow((void **)&e->a, sizeof *e->a, cap) || grow((void **)&e->vel, sizeof *e->vel, cap)
+        || grow((void **)&e->jsum, sizeof *e->jsum, cap) || grow((void **)&e->e, sizeof *e->e, cap)
+        || grow((void **)&e->bil, sizeof *e->bil, cap)
+        || grow((void **)&e->fric_normal, sizeof *e->fric_normal, cap)
+        || grow((void **)&e->perm, sizeof *e->perm, cap)
+        || grow((void **)&e->rows, sizeof *e->rows, cap) || grow((void **)&e->mu, sizeof *e->mu, cap)
+        || grow((void **)&e->sliding, sizeof *e->sliding, cap)
+        || grow((void **)&e->state_in, sizeof *e->state_in, cap)
+        || grow((void **)&e->state_out, sizeof *e->state_out, cap)) {
         return -1;
     }
     e->lcp_cap = cap;
@@ -181,9 +207,98 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     if (r->friction > 1e299) {
         r->friction = 0.0;
     }
+    const imp_pair2d *pair = imp_engine2d_pair(w, r->p, r->q);
+    if (pair != NULL) {
+        if (pair->friction >= 0.0) {
+            r->friction = pair->friction;
+        }
+        if (pair->elasticity >= 0.0) {
+            r->elasticity = pair->elasticity;
+        }
+    }
     r->impulse = 0.0;
     r->force = 0.0;
     r->friction_force = 0.0;
+}
+
+static unsigned long long mix64(unsigned long long h)
+{
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;  /* splitmix64's finalizer */
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    return h ^ (h >> 31);
+}
+
+unsigned long long imp_engine2d_key(int a, int b, int c, int d, int e, int f)
+{
+    /* the six fields packed in two words (16 bits each for the four feature numbers, which
+       stay far below 2^16 in practice), then mixed: distinct feature pairs, distinct keys */
+    unsigned long long w1 = (unsigned long long)(unsigned)a << 32 | (unsigned)b;
+    unsigned long long w2 = (unsigned long long)((unsigned)c & 0xffffu) << 48
+                            | (unsigned long long)((unsigned)d & 0xffffu) << 32
+                            | (unsigned long long)((unsigned)e & 0xffffu) << 16
+                            | ((unsigned)f & 0xffffu);
+    return mix64(w1 ^ mix64(w2 + 0x9e3779b97f4a7c15ULL));
+}
+
+static void to_local(const double *ys, const double *pw, double *pl)
+{
+    double c = cos(ys[2]), sn = sin(ys[2]), dx = pw[0] - ys[0], dy = pw[1] - ys[1];
+    pl[0] = c * dx + sn * dy;
+    pl[1] = -sn * dx + c * dy;
+}
+
+static void to_world_pt(const double *ys, const double *pl, double *pw)
+{
+    double c = cos(ys[2]), sn = sin(ys[2]);
+    pw[0] = ys[0] + c * pl[0] - sn * pl[1];
+    pw[1] = ys[1] + sn * pl[0] + c * pl[1];
+}
+
+void imp_engine2d_localize(const imp_world *w, const double *y, imp_rec2d *r)
+{
+    (void)w;
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    to_local(yp, r->u1, r->lu1);
+    to_local(yq, r->u2, r->lu2);
+    to_local(yq, r->point, r->lpoint);
+    double c = cos(yq[2]), sn = sin(yq[2]);
+    r->lnormal[0] = c * r->normal[0] + sn * r->normal[1];
+    r->lnormal[1] = -sn * r->normal[0] + c * r->normal[1];
+}
+
+void imp_engine2d_relocate(const imp_world *w, const double *y, imp_rec2d *r)
+{
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    double c = cos(yq[2]), sn = sin(yq[2]);
+    double old_u1u2 = r->normal[0] * (r->u1[0] - r->u2[0]) + r->normal[1] * (r->u1[1] - r->u2[1]);
+    double gap0 = r->distance - old_u1u2;  /* distance = n . (u1 - u2) + constant (radii) */
+    to_world_pt(yp, r->lu1, r->u1);
+    to_world_pt(yq, r->lu2, r->u2);
+    r->normal[0] = c * r->lnormal[0] - sn * r->lnormal[1];
+    r->normal[1] = sn * r->lnormal[0] + c * r->lnormal[1];
+    if (r->curved) {  /* the normal turns with the line of centres */
+        double dx = r->u1[0] - r->u2[0], dy = r->u1[1] - r->u2[1], l = hypot(dx, dy);
+        double sign = old_u1u2 < 0.0 ? -1.0 : 1.0;
+        if (l > 1e-12) {
+            r->normal[0] = sign * dx / l;
+            r->normal[1] = sign * dy / l;
+        }
+    }
+    double along = r->normal[0] * (r->u1[0] - r->u2[0]) + r->normal[1] * (r->u1[1] - r->u2[1]);
+    r->distance = along + gap0;
+    /* the impact point: the normal body's point moved with it, slid along the surface to
+       face u1 (straight edges) */
+    double pq[2];
+    to_world_pt(yq, r->lpoint, pq);
+    const double t[2] = {-r->normal[1], r->normal[0]};
+    double slide = t[0] * (r->u1[0] - pq[0]) + t[1] * (r->u1[1] - pq[1]);
+    r->point[0] = r->curved ? pq[0] : pq[0] + slide * t[0];
+    r->point[1] = r->curved ? pq[1] : pq[1] + slide * t[1];
+    double target = r->target, friction = r->friction, elasticity = r->elasticity;
+    imp_engine2d_finish_record(w, y, r);
+    r->target = target;
+    r->friction = friction;
+    r->elasticity = elasticity;
 }
 
 /* Record from a detection result. */
@@ -201,6 +316,21 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
     r->point[1] = h->point[1];
     r->distance = h->distance;
     r->target = target;
+    r->swept = h->swept;
+    if (h->kind == IMP_HIT_COLLISION && h->distance < 0.0
+        && h->distance > -IMP_ENGINE2D_TINY * 2.0 * target) {
+        /* round-off of touching bodies: a contact (or an imminent collision) at distance 0 */
+        r->distance = 0.0;
+        r->kind = h->normal_velocity < -w->def.engine2d.velocity_tol ? IMP_HIT_IMMINENT
+                                                                      : IMP_HIT_CONTACT;
+    } else if (h->kind == IMP_HIT_COLLISION && w->def.strategy == IMP_STRATEGY_CONTACT
+               && w->def.engine2d.contact_solver == IMP_SOLVER_PGS
+               && h->distance > -2.0 * target
+               && fabs(h->normal_velocity) <= w->def.engine2d.velocity_tol) {
+        /* PGS leaves residuals: a slow shallow penetration (less than distance_tol) stays a
+           contact, pushed back to the half gap by the extra acceleration's distance term */
+        r->kind = IMP_HIT_CONTACT;
+    }
     /* centres of curvature (Curved Edge Physics): the primary's arc centre is at its feature
        point + r_p n, the normal body's at its point - r_q n (signed radii, concave < 0) */
     r->u1[0] = h->point_primary[0];
@@ -218,15 +348,20 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
     }
     imp_engine2d_finish_record(w, y, r);
     r->velocity = h->normal_velocity;
+    r->key = imp_engine2d_key(h->body, h->normal_body, h->vertex, h->edge, h->normal_edge,
+                              h->normal_vertex * 4 + h->type);
 }
 
 int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
 {
     imp_engine2d *e = w->engine2d;
+    e->rec_reusable = 0;
     if (imp_engine2d_reserve_slots(e, w->nslots) != 0) {
         return -1;
     }
-    if (e->exclude_dirty) {
+    if (e->exclude_dirty || e->exclude_bodies_version != w->bodies_version) {
+        /* rebuilt when connectors or bodies change (a freed slot may be reused) */
+        e->exclude_bodies_version = w->bodies_version;
         imp_pairset_clear(&e->exclude);
         for (int i = 0; i < e->nconn; i++) {
             const imp_connector2d *c = &e->conn[i];
@@ -286,32 +421,70 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     return e->nrec;
 }
 
-void imp_engine2d_build_A(const imp_world *w, const imp_rec2d *rec, int n, double *A)
+int imp_engine2d_build_A(imp_world *w, const imp_rec2d *rec, int n, double *A)
 {
     /* A_ik = sum over the bodies B shared by records i and k of J_iB M_B^-1 J_kB^T
-       (Baraff 94; myPhysicsLab's sign rule is the sign of the Jacobian rows). O(n^2). */
+       (Baraff 94; myPhysicsLab's sign rule is the sign of the Jacobian rows). Rows are
+       listed per movable body, so only rows sharing a body are visited. */
+    imp_engine2d *e = w->engine2d;
+    if (e->adj_slots < w->nslots + 1) {
+        int *p = realloc(e->adj_start, ((size_t)w->nslots + 1) * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->adj_start = p;
+        e->adj_slots = w->nslots + 1;
+    }
+    if (e->adj_rows < 2 * n) {
+        int *p = realloc(e->adj_list, 2 * (size_t)n * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->adj_list = p;
+        e->adj_rows = 2 * n;
+    }
+    int *start = e->adj_start, *list = e->adj_list;
+    memset(start, 0, ((size_t)w->nslots + 1) * sizeof *start);
     for (int i = 0; i < n; i++) {
-        const imp_rec2d *ri = &rec[i];
-        for (int k = i; k < n; k++) {
-            const imp_rec2d *rk = &rec[k];
-            double s = 0.0;
-            const int bi[2] = {ri->p, ri->q}, bk[2] = {rk->p, rk->q};
-            const double *ji[2] = {ri->jp, ri->jq}, *jk[2] = {rk->jp, rk->jq};
-            for (int u = 0; u < 2; u++) {
-                const imp_body *b = &w->bodies[bi[u]];
-                if (b->fixed || bi[u] == 0) {
-                    continue;
-                }
-                for (int v = 0; v < 2; v++) {
-                    if (bk[v] != bi[u]) {
-                        continue;
-                    }
-                    s += b->inv_mass * (ji[u][0] * jk[v][0] + ji[u][1] * jk[v][1])
-                         + b->inv_inertia.m[2][2] * ji[u][2] * jk[v][2];
-                }
+        const int s[2] = {rec[i].p, rec[i].q};
+        for (int u = 0; u < 2; u++) {
+            if (s[u] != 0 && !w->bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
+                start[s[u] + 1]++;
             }
-            A[(size_t)i * (size_t)n + (size_t)k] = s;
-            A[(size_t)k * (size_t)n + (size_t)i] = s;
         }
     }
+    for (int b = 0; b < w->nslots; b++) {
+        start[b + 1] += start[b];
+    }
+    for (int i = 0; i < n; i++) {  /* fill (start[b] advances; restored below) */
+        const int s[2] = {rec[i].p, rec[i].q};
+        for (int u = 0; u < 2; u++) {
+            if (s[u] != 0 && !w->bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
+                list[start[s[u]]++] = 2 * i + u;  /* row and which side */
+            }
+        }
+    }
+    for (int b = w->nslots; b > 0; b--) {
+        start[b] = start[b - 1];
+    }
+    start[0] = 0;
+    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+    for (int b = 1; b < w->nslots; b++) {
+        const imp_body *bd = &w->bodies[b];
+        double im = bd->inv_mass, ii = bd->inv_inertia.m[2][2];
+        for (int x = start[b]; x < start[b + 1]; x++) {
+            int i = list[x] >> 1;
+            const double *ji = (list[x] & 1) ? rec[i].jq : rec[i].jp;
+            for (int z = x; z < start[b + 1]; z++) {
+                int k = list[z] >> 1;
+                const double *jk = (list[z] & 1) ? rec[k].jq : rec[k].jp;
+                double v = im * (ji[0] * jk[0] + ji[1] * jk[1]) + ii * ji[2] * jk[2];
+                A[(size_t)i * (size_t)n + (size_t)k] += v;
+                if (k != i) {
+                    A[(size_t)k * (size_t)n + (size_t)i] += v;
+                }
+            }
+        }
+    }
+    return 0;
 }

@@ -50,6 +50,20 @@ static int solve(imp_world *w, const double *A, const double *b, const unsigned 
     return 0;
 }
 
+/* a problem over every record: exact, or by PGS (from f = 0) for large scenes */
+static int solve_all(imp_world *w, const imp_rec2d *rec, const double *A, const double *b,
+                     const unsigned char *bil, int n, double *f, int pgs)
+{
+    if (!pgs && solve(w, A, b, bil, n, f) == 0) {
+        return 0;
+    }
+    /* PGS, or the fallback when the pivoting gave up (counted in lcp_failures) */
+    w->engine2d->stats.lcp_solves++;
+    memset(f, 0, (size_t)n * sizeof *f);
+    int sweeps = 4 * w->def.engine2d.pgs_iterations;
+    return imp_engine2d_pgs(w, rec, n, b, bil, NULL, NULL, NULL, pgs || sweeps > 500 ? sweeps : 500, f);
+}
+
 /* the relative normal velocity of record r at state y */
 static double record_velocity(const double *y, const imp_rec2d *r)
 {
@@ -115,21 +129,26 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
     if (imp_engine2d_reserve_lcp(e, 2 * n) != 0) {
         return -1;
     }
+    int pgs = w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
+    imp_collision_handling mode = w->def.engine2d.collision_handling;
+    if (!pgs || mode != IMP_HANDLING_SIMULTANEOUS) {  /* PGS alone never forms A */
+        if (imp_engine2d_reserve_matrix(e, n) != 0 || imp_engine2d_build_A(w, rec, n, e->A) != 0) {
+            return -1;
+        }
+    }
     double *A = e->A, *b = e->b, *f = e->f, *vel = e->vel, *jsum = e->jsum;
     unsigned char *bil = e->bil;
-    imp_engine2d_build_A(w, rec, n, A);
     for (int i = 0; i < n; i++) {
         vel[i] = record_velocity(y, &rec[i]);
         bil[i] = (unsigned char)(rec[i].bilateral != 0);
         jsum[i] = 0.0;
     }
-    imp_collision_handling mode = w->def.engine2d.collision_handling;
     if (mode == IMP_HANDLING_SIMULTANEOUS) {
         for (int i = 0; i < n; i++) {
             double el = (elastic != NULL && elastic[i] && !bil[i]) ? rec[i].elasticity : 0.0;
             b[i] = (1.0 + el) * vel[i];
         }
-        if (solve(w, A, b, bil, n, jsum) != 0) {
+        if (solve_all(w, rec, A, b, bil, n, jsum, pgs) != 0) {
             return -1;
         }
     } else {
@@ -199,8 +218,9 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
         if (need) {
             for (int i = 0; i < n; i++) {
                 b[i] = vel[i];
+                f[i] = 0.0;
             }
-            if (solve(w, A, b, bil, n, f) != 0) {
+            if (solve_all(w, rec, A, b, bil, n, f, pgs) != 0) {
                 return -1;
             }
             for (int i = 0; i < n; i++) {

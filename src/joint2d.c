@@ -95,6 +95,7 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
     e->conn[index].gen1 = w->bodies[c->body1].generation;
     e->conn[index].gen2 = w->bodies[c->body2].generation;
     e->exclude_dirty = 1;
+    e->conn_version++;
     return index;
 }
 
@@ -108,6 +109,7 @@ imp_status imp_engine2d_remove_connector(imp_world *w, int index, unsigned gener
     e->conn[index].active = 0;
     e->conn[index].generation++;
     e->exclude_dirty = 1;
+    e->conn_version++;
     return IMP_OK;
 }
 
@@ -171,6 +173,7 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
                 imp_engine2d_finish_record(w, y, r);
                 r->velocity = n[0] * dv[0] + n[1] * dv[1];
                 r->friction = 0.0;
+                r->key = imp_engine2d_key(-1, i, k, 0, 0, 0);
                 const double *yp = y + (size_t)r->p * IMP_STRIDE_2D;
                 r->jp[2] = (p1[0] - yp[0]) * n[1] - (p1[1] - yp[1]) * n[0];
             }
@@ -209,6 +212,7 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
         imp_engine2d_finish_record(w, y, r);
         r->velocity = r->normal[0] * dv[0] + r->normal[1] * dv[1];
         r->friction = 0.0;
+        r->key = imp_engine2d_key(-1, i, 2, 0, 0, 0);
         const double *yq = y + (size_t)r->q * IMP_STRIDE_2D;
         const double rq[2] = {p2[0] - yq[0], p2[1] - yq[1]};
         r->jq[2] = -(rq[0] * r->normal[1] - rq[1] * r->normal[0]);

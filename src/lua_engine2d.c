@@ -25,6 +25,10 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
     d->max_backups = (int)imp_opt_integer(L, idx, what, "max_backups", d->max_backups, 1, 100000);
     d->joint_small_impacts = imp_opt_boolean(L, idx, what, "joint_small_impacts",
                                              d->joint_small_impacts);
+    d->contact_solver = imp_opt_enum(L, idx, what, "contact_solver", imp_contact_solver_names,
+                                     d->contact_solver);
+    d->pgs_iterations = (int)imp_opt_integer(L, idx, what, "pgs_iterations", d->pgs_iterations, 1,
+                                             100000);
 }
 
 /* Adds the engine's counters to the table on top of the stack. */
@@ -170,6 +174,9 @@ static int check_connector(lua_State *L, imp_world *w, int idx, const char *what
         || (lua_Integer)e->conn[index].generation != gen) {
         return imp_error(L, what, "the connector was removed or does not belong to this world");
     }
+    if (!imp_engine2d_connector_alive(w, &e->conn[index])) {
+        return imp_error(L, what, "one of the connector's bodies was removed");
+    }
     return (int)index;
 }
 
@@ -203,7 +210,45 @@ static int l_connector_error(lua_State *L)
     return 2;
 }
 
-const luaL_Reg imp_lua_engine2d_methods[] = {{"add_joint", l_add_joint},
+/* w:set_pair{body1 =, body2 =, friction =, elasticity =}: coefficients of one pair of bodies
+   (impulse and contact strategies), instead of the smaller of the two bodies' */
+static int l_set_pair(lua_State *L)
+{
+    static const char *const keys[] = {"body1", "body2", "friction", "elasticity", NULL};
+    const char *what = "World:set_pair";
+    imp_world *w = imp_lua_check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    imp_opt_check_keys(L, 2, what, keys);
+    lua_getfield(L, 2, "body1");
+    imp_body_id a = imp_lua_check_body_of(L, -1, w, what, "option 'body1'");
+    lua_getfield(L, 2, "body2");
+    imp_body_id b = imp_lua_check_body_of(L, -1, w, what, "option 'body2'");
+    lua_pop(L, 2);
+    if (a.slot == b.slot) {
+        return imp_error(L, what, "options 'body1' and 'body2' must be two different bodies");
+    }
+    int has_f, has_e;
+    double fr = imp_opt_number(L, 2, what, "friction", -1.0, IMP_NONNEGATIVE, &has_f);
+    double el = imp_opt_number(L, 2, what, "elasticity", -1.0, IMP_NONNEGATIVE, &has_e);
+    if (has_e && el > 1.0) {
+        return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %g", el);
+    }
+    if (!has_f && !has_e) {
+        return imp_error(L, what, "give 'friction' or 'elasticity' (or both)");
+    }
+    const imp_pair2d *old = imp_engine2d_pair(w, a.slot, b.slot);
+    if (old != NULL) {  /* keep what is not given */
+        fr = has_f ? fr : old->friction;
+        el = has_e ? el : old->elasticity;
+    }
+    if (imp_engine2d_set_pair(w, a.slot, b.slot, fr, el) != 0) {
+        return luaL_error(L, "%s: out of memory", what);
+    }
+    return 0;
+}
+
+const luaL_Reg imp_lua_engine2d_methods[] = {{"set_pair", l_set_pair},{"add_joint", l_add_joint},
                                              {"add_rope", l_add_rope},
                                              {"remove_connector", l_remove_connector},
                                              {"connector_error", l_connector_error},

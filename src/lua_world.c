@@ -112,7 +112,8 @@ static int l_world_new(lua_State *L)
                                        /* engine2d (impulse and contact strategies) */
                                        "collision_handling", "distance_tol", "velocity_tol",
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
-                                       "max_backups", "joint_small_impacts",
+                                       "max_backups", "joint_small_impacts", "contact_solver",
+                                       "pgs_iterations",
                                        /* read by lua/impact/polyhedra.lua (3D) */
                                        "polyhedra", NULL};
     int dim = (int)luaL_checkinteger(L, 1);

@@ -83,6 +83,9 @@ static int reserve(imp_world *w, int cap)
     if (b == NULL) {
         return 0;
     }
+    /* new slots start at generation 0; a slot keeps its generation once used, so handles to
+       a removed body stay stale when its slot is reused (even past a shrink of nslots) */
+    memset(b + w->capacity, 0, (n - (size_t)w->capacity) * sizeof *b);
     w->bodies = b;
     double **arrays[5] = {&w->y, &w->y_saved, &w->y_end, &w->force, &w->work};
     const size_t sizes[5] = {n * s, n * s, n * s, n * 6, 5 * n * s};
@@ -309,7 +312,6 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
             return fail;
         }
         slot = w->nslots++;
-        w->bodies[slot].generation = 0;
     }
     imp_body *b = &w->bodies[slot];
     unsigned gen = b->generation;

@@ -18,8 +18,8 @@ end
 -- events a world can deliver now, with what each handler receives
 local event_names = {
   step = "fn(world) after every step",
-  contact_begin = "fn(event) when two bodies start touching (compliant strategy)",
-  contact_end = "fn(event) when they stop touching (compliant strategy)",
+  contact_begin = "fn(event) when two bodies start touching (compliant, impulse, contact)",
+  contact_end = "fn(event) when they stop touching (compliant, impulse, contact)",
   collision = "fn(event) after a collision impulse (impulse and contact strategies)",
 }
 

@@ -1,0 +1,98 @@
+/* engine2d_events.c: contact_begin and contact_end events of the 2D engine: the body pairs
+   touching (a record closer than distance_tol) at the end of a step, compared with those of
+   the step before. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "world.h"
+
+static int cmp_touch(const void *a, const void *b)
+{
+    unsigned long long x = ((const imp_touch2d *)a)->key, y = ((const imp_touch2d *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static void push(imp_world *w, imp_event_kind kind, double t, const imp_touch2d *c)
+{
+    imp_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.time = t;
+    ev.body1 = (int)(c->key >> 32);
+    ev.body2 = (int)(c->key & 0xffffffffu);
+    ev.point[0] = c->point[0];
+    ev.point[1] = c->point[1];
+    ev.normal[0] = c->normal[0];
+    ev.normal[1] = c->normal[1];
+    ev.value = kind == IMP_EVENT_CONTACT_BEGIN ? c->velocity : 0.0;
+    imp_world_push_event(w, &ev);
+}
+
+int imp_engine2d_track_contacts(imp_world *w, double t)
+{
+    imp_engine2d *e = w->engine2d;
+    if (e->touch_bodies_version != w->bodies_version) {
+        e->ntouch = 0;  /* bodies came or went: start over without events for stale slots */
+        e->touch_bodies_version = w->bodies_version;
+    }
+    int n = e->nrec;
+    if (n > e->touch_cap) {
+        imp_touch2d *a = realloc(e->touch, (size_t)n * sizeof *a);
+        if (a == NULL) {
+            return -1;
+        }
+        e->touch = a;
+        imp_touch2d *b = realloc(e->touch_new, (size_t)n * sizeof *b);
+        if (b == NULL) {
+            return -1;
+        }
+        e->touch_new = b;
+        e->touch_cap = n;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        if (r->connector >= 0 || !(r->distance < w->def.engine2d.distance_tol)) {
+            continue;
+        }
+        int flip = r->q > r->p;
+        unsigned long long lo = (unsigned)(flip ? r->p : r->q), hi = (unsigned)(flip ? r->q : r->p);
+        imp_touch2d *c = &e->touch_new[m++];
+        c->key = lo << 32 | hi;
+        c->point[0] = r->point[0];
+        c->point[1] = r->point[1];
+        c->normal[0] = flip ? -r->normal[0] : r->normal[0];
+        c->normal[1] = flip ? -r->normal[1] : r->normal[1];
+        c->velocity = r->velocity;
+    }
+    if (m > 1) {
+        qsort(e->touch_new, (size_t)m, sizeof *e->touch_new, cmp_touch);
+    }
+    int u = 0;  /* unique keys, the first record of each pair (qsort is not stable: take the
+                   most approaching record of the pair, a deterministic choice) */
+    for (int i = 0; i < m; i++) {
+        if (u > 0 && e->touch_new[u - 1].key == e->touch_new[i].key) {
+            if (e->touch_new[i].velocity < e->touch_new[u - 1].velocity) {
+                e->touch_new[u - 1] = e->touch_new[i];
+            }
+            continue;
+        }
+        e->touch_new[u++] = e->touch_new[i];
+    }
+    int i = 0, j = 0;
+    while (i < e->ntouch || j < u) {
+        if (j >= u || (i < e->ntouch && e->touch[i].key < e->touch_new[j].key)) {
+            push(w, IMP_EVENT_CONTACT_END, t, &e->touch[i++]);
+        } else if (i >= e->ntouch || e->touch_new[j].key < e->touch[i].key) {
+            push(w, IMP_EVENT_CONTACT_BEGIN, t, &e->touch_new[j++]);
+        } else {
+            i++;
+            j++;
+        }
+    }
+    imp_touch2d *tmp = e->touch;
+    e->touch = e->touch_new;
+    e->touch_new = tmp;
+    e->ntouch = u;
+    return 0;
+}
