@@ -30,7 +30,7 @@ local function engines(opts)
                                                                    friction_angle = 0.5 } },
                            law = { opts.law or "cundall_strack" },
                            never_erase = opts.never_erase, interaction_radius = opts.radius },
-    dem.newton { damping = opts.damping or 0, label = "newton" },
+    dem.newton { damping = opts.damping or 0, label = "newton", track_energy = opts.track_energy },
   }
 end
 
@@ -145,7 +145,7 @@ describe("dem strategy", function()
   end)
 
   -- a small version of the gravity deposition of yade.md (scenario A)
-  local function deposition(nx, ny, nz, damping)
+  local function deposition(nx, ny, nz, damping, track_energy)
     local D = 0.026
     local w = new_world()
     local LX, LY = nx * D, ny * D
@@ -163,13 +163,13 @@ describe("dem strategy", function()
       spheres[#spheres + 1] = add_sphere(w, r, { (ix + 0.5) * D + jx, (iy + 0.5) * D + jy,
                                                  (iz + 1.0) * D })
     end
-    w:set_engines(engines { damping = damping, verlet_distance = -0.5 })
+    w:set_engines(engines { damping = damping, verlet_distance = -0.5, track_energy = track_energy })
     w.dt = 0.5 * w:p_wave_dt()
     return w, spheres
   end
 
   it("in a deposition the work of gravity = kinetic + elastic + dissipated energy", function()
-    local w = deposition(4, 4, 4, 0.2)
+    local w = deposition(4, 4, 4, 0.2, true)
     local checked = 0
     w:run { steps = 8000, every = 1000 * w.dt, fn = function()
       local e = w:dem_energy()
@@ -186,7 +186,7 @@ describe("dem strategy", function()
   end)
 
   it("a settled packing's unbalanced-force ratio falls below 0.01", function()
-    local w = deposition(4, 4, 3, 0.4)
+    local w = deposition(4, 4, 3, 0.4, true)
     local list = w:engines()
     local stopped_at
     list[#list + 1] = dem.every { iterations = 500, fn = function(s)

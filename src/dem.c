@@ -69,6 +69,7 @@ void imp_dem_free(imp_dem *d)
     free(d->slot_to_particle);
     free(d->inter);
     free(d->map);
+    free(d->pend);
     imp_bp3d_free(d->bp);
     free(d);
 }
@@ -173,6 +174,7 @@ static void map_delete(imp_dem *d, size_t h)
 void imp_dem_erase(imp_dem *d, int index)
 {
     imp_dem_inter *I = &d->inter[index];
+    d->npending -= I->pending;
     map_delete(d, map_probe(d, I->a, I->b));
     int last = d->ninter - 1;
     if (index != last) {
@@ -185,6 +187,24 @@ void imp_dem_erase(imp_dem *d, int index)
 void imp_dem_request_erase(imp_dem *d, int index)
 {
     imp_dem_inter *I = &d->inter[index];
+    if (!I->pending) {
+        if (d->pend_n == d->pend_cap) {
+            int cap = d->pend_cap ? 2 * d->pend_cap : 256;
+            int *p = realloc(d->pend, (size_t)cap * 2 * sizeof *p);
+            if (p != NULL) {
+                d->pend = p;
+                d->pend_cap = cap;
+            }
+        }
+        if (d->pend_n < d->pend_cap) {
+            d->pend[2 * d->pend_n] = I->a;
+            d->pend[2 * d->pend_n + 1] = I->b;
+            d->pend_n++;
+        } else {
+            d->pend_scan = 1;  /* out of memory: the collider scans everything */
+        }
+    }
+    d->npending += !I->pending;
     I->real = 0;
     I->pending = 1;
     I->un = 0.0;
@@ -321,6 +341,12 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     }
     free(old_slot);
     d->ninter = kept;
+    d->npending = 0;
+    for (int k = 0; k < kept; k++) {
+        d->npending += d->inter[k].pending;
+    }
+    d->pend_n = 0;
+    d->pend_scan = d->npending > 0;  /* renumbered: the collider scans everything once */
     if (d->map_cap > 0) {
         memset(d->map, 0, (size_t)d->map_cap * sizeof *d->map);
         for (int k = 0; k < kept; k++) {

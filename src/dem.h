@@ -46,6 +46,8 @@ typedef struct imp_dem_params {
     int geometry;              /* enabled geometry functors (IMP_DEM_GEOM_* bits) */
     int law;                   /* IMP_DEM_LAW_* */
     int never_erase;           /* the law keeps separated contacts (zero force) */
+    int track_energy;          /* book gravity work, damping and plastic dissipation (Yade's
+                                  O.trackEnergy; off by default: it costs ~20 % of a step) */
     /* material of bodies without a world material, and the frictional constants */
     double young;              /* Pa; a body with a material uses the material's E */
     double ks_ratio;           /* ks / kn (Yade's FrictMat "poisson") */
@@ -96,6 +98,10 @@ typedef struct imp_dem {
     /* interactions: dense array plus an open-addressing map from the pair to the index */
     imp_dem_inter *inter;
     int ninter, inter_cap;
+    int npending;          /* interactions whose erase was requested */
+    int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
+    int pend_n, pend_cap;
+    int pend_scan;         /* the list is incomplete: the collider scans every interaction */
     int *map;              /* map_cap entries: index + 1, 0 = empty */
     int map_cap;
     imp_bp3d *bp;

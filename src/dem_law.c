@@ -40,10 +40,11 @@ static int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double
         }
         *ra = d->radius[a];
         double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-        double dist = sqrt(dot(dx, dx));
-        if (!I->real && dist > f * (*ra + *rb)) {
+        double d2 = dot(dx, dx), reach = f * (*ra + *rb);
+        if (!I->real && d2 > reach * reach) {
             return 0;
         }
+        double dist = sqrt(d2);
         if (dist > 0.0) {
             for (int k = 0; k < 3; k++) {
                 n[k] = dx[k] / dist;
@@ -108,6 +109,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
         if (!I->real) {
             physics(d, I, ra, rb);
             I->real = 1;
+            d->npending -= I->pending;
             I->pending = 0;
             I->created = d->iter;
             I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
@@ -174,7 +176,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
         double fs2 = dot(fs, fs), cap = I->mu * fn;
         if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
             double l = sqrt(fs2), scale = cap / l;
-            if (I->ks > 0.0) {
+            if (d->p.track_energy && I->ks > 0.0) {
                 plastic += (l - cap) * cap / I->ks;
             }
             for (int j = 0; j < 3; j++) {

@@ -93,12 +93,14 @@ static int l_interaction_loop(lua_State *L)
     return 0;
 }
 
-/* core.dem_newton(w, damping): integrates and writes the state back to the world's bodies */
+/* core.dem_newton(w, damping, track_energy): integrates and writes the state back to the
+   world's bodies */
 static int l_newton(lua_State *L)
 {
     imp_world *w;
     imp_dem *d = check_dem(L, &w);
     d->p.damping = luaL_checknumber(L, 2);
+    d->p.track_energy = lua_toboolean(L, 3);
     imp_dem_newton(d, w->def.gravity, w->def.dt);
     for (int i = 0; i < 3 * d->n; i++) {
         if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
@@ -228,11 +230,15 @@ static int l_unbalanced_force(lua_State *L)
     return 1;
 }
 
-/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic} since the start */
+/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic, tracked}: the work
+   and dissipation booked while dem.newton{track_energy = true} ran; kinetic and elastic now */
 static int l_dem_energy(lua_State *L)
 {
-    imp_dem_energy e = imp_dem_energy_now(check_dem(L, NULL));
-    lua_createtable(L, 0, 5);
+    imp_dem *d = check_dem(L, NULL);
+    imp_dem_energy e = imp_dem_energy_now(d);
+    lua_createtable(L, 0, 6);
+    lua_pushboolean(L, d->p.track_energy);
+    lua_setfield(L, -2, "tracked");
     set_number(L, "gravity_work", e.gravity_work);
     set_number(L, "kinetic", e.kinetic);
     set_number(L, "elastic", e.elastic);

@@ -184,15 +184,18 @@ function dem.interaction_loop(opts)
   return e
 end
 
---- dem.newton{damping = 0.2, label}: the leapfrog integrator with gravity (the world's) and
---- Cundall's numerical damping (Yade's NewtonIntegrator); 0 <= damping < 1.
+--- dem.newton{damping = 0.2, track_energy = false, label}: the leapfrog integrator with
+--- gravity (the world's) and Cundall's numerical damping (Yade's NewtonIntegrator);
+--- 0 <= damping < 1. track_energy books the work of gravity and the energy dissipated by the
+--- damping and by sliding (w:dem_energy(); Yade's O.trackEnergy), at some cost.
 function dem.newton(opts)
   local what = "impact.dem.newton"
-  opts = check_keys(what, opts, { damping = true, label = true })
+  opts = check_keys(what, opts, { damping = true, label = true, track_energy = true })
   local e = engine("newton", opts.label)
   local d = number(what, opts, "damping", 0.2, 0, 1)
   if d >= 1 then error(what .. ": option 'damping' must be below 1, got " .. d, 2) end
   e.damping = d
+  e.track_energy = opts.track_energy and true or false
   return e
 end
 
@@ -252,7 +255,7 @@ local runners = {
     configure(w, e)
     core.dem_interaction_loop(w)
   end,
-  newton = function(e, w) core.dem_newton(w, e.damping) end,
+  newton = function(e, w) core.dem_newton(w, e.damping, e.track_energy) end,
   every = function(e, w)
     local due
     if e.iterations then
