@@ -18,7 +18,7 @@ imp_dem_params imp_dem_default_params(void)
     imp_dem_params p;
     memset(&p, 0, sizeof p);
     p.damping = 0.2;
-    p.verlet = -0.5;
+    p.verlet = -0.1;
     p.interaction_radius = 1.0;
     p.geometry = IMP_DEM_GEOM_SPHERE_SPHERE | IMP_DEM_GEOM_WALL_SPHERE;
     p.law = IMP_DEM_LAW_LINEAR;
@@ -360,22 +360,37 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     return IMP_OK;
 }
 
-/* positions, orientations and velocities from the world's state vector */
-static void load(imp_world *w, imp_dem *d)
+/* particle i's position, orientation and velocities from the world's state vector */
+static void load_one(imp_world *w, imp_dem *d, int i)
+{
+    const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+    for (int k = 0; k < 3; k++) {
+        d->pos[3 * i + k] = y[k];
+        d->vel[3 * i + k] = y[IMP_VEL_3D + k];
+        d->angvel[3 * i + k] = y[IMP_VEL_3D + 3 + k];
+    }
+    for (int k = 0; k < 4; k++) {
+        d->quat[4 * i + k] = y[3 + k];
+    }
+    if (d->kind[i] == IMP_DEM_WALL) {
+        const imp_convex3d *c = imp_shape3d_data(w->bodies[d->slot[i]].shape);
+        wall_normal(c, d->quat + 4 * i, d->wall_n + 3 * i);
+    }
+}
+
+/* Reloads the particles whose state in the world differs from the dem's copy (edited from
+   outside since the last store), all of them when all is set. O(n), streaming. */
+static void load(imp_world *w, imp_dem *d, int all)
 {
     for (int i = 0; i < d->n; i++) {
         const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
-        for (int k = 0; k < 3; k++) {
-            d->pos[3 * i + k] = y[k];
-            d->vel[3 * i + k] = y[IMP_VEL_3D + k];
-            d->angvel[3 * i + k] = y[IMP_VEL_3D + 3 + k];
-        }
-        for (int k = 0; k < 4; k++) {
-            d->quat[4 * i + k] = y[3 + k];
-        }
-        if (d->kind[i] == IMP_DEM_WALL) {
-            const imp_convex3d *c = imp_shape3d_data(w->bodies[d->slot[i]].shape);
-            wall_normal(c, d->quat + 4 * i, d->wall_n + 3 * i);
+        const double *x = d->pos + 3 * i, *v = d->vel + 3 * i, *om = d->angvel + 3 * i;
+        const double *q = d->quat + 4 * i;
+        int same = y[0] == x[0] && y[1] == x[1] && y[2] == x[2] && y[3] == q[0] && y[4] == q[1]
+                   && y[5] == q[2] && y[6] == q[3] && y[7] == v[0] && y[8] == v[1]
+                   && y[9] == v[2] && y[10] == om[0] && y[11] == om[1] && y[12] == om[2];
+        if (all || !same) {
+            load_one(w, d, i);
         }
     }
 }
@@ -387,8 +402,7 @@ void imp_dem_store(imp_world *w)
         if (d->fixed[i]) {
             continue;
         }
-        size_t o = (size_t)d->slot[i] * IMP_STRIDE_3D;
-        double *y = w->y + o, *ye = w->y_end + o;
+        double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
         for (int k = 0; k < 3; k++) {
             y[k] = d->pos[3 * i + k];
             y[IMP_VEL_3D + k] = d->vel[3 * i + k];
@@ -397,7 +411,6 @@ void imp_dem_store(imp_world *w)
         for (int k = 0; k < 4; k++) {
             y[3 + k] = d->quat[4 * i + k];
         }
-        memcpy(ye, y, IMP_STRIDE_3D * sizeof *y);
     }
 }
 
@@ -419,13 +432,8 @@ imp_status imp_dem_sync(imp_world *w)
         }
         fresh = 1;
     }
-    /* reload when the state vector was edited since the last store (or after a rebuild);
-       O(n) comparison, cheap next to the interaction loop */
-    size_t n = (size_t)w->nslots * IMP_STRIDE_3D;
-    if (fresh || memcmp(w->y, w->y_end, n * sizeof *w->y) != 0) {
-        load(w, d);
-        memcpy(w->y_end, w->y, n * sizeof *w->y);
-    }
+    /* reload what was edited since the last store (everything after a rebuild) */
+    load(w, d, fresh);
     return IMP_OK;
 }
 

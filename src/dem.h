@@ -41,7 +41,7 @@ enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2 };
 typedef struct imp_dem_params {
     double damping;            /* Cundall's numerical damping, 0 <= d < 1 */
     double verlet;             /* collider's verlet distance, m; < 0: that factor of the
-                                  smallest radius (Yade's default -0.5) */
+                                  smallest radius (default -0.1; Yade's is -0.5) */
     double interaction_radius; /* interaction-radius factor f >= 1 (distant interactions) */
     int geometry;              /* enabled geometry functors (IMP_DEM_GEOM_* bits) */
     int law;                   /* IMP_DEM_LAW_* */

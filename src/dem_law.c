@@ -46,8 +46,9 @@ static int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double
         }
         double dist = sqrt(d2);
         if (dist > 0.0) {
+            double inv = 1.0 / dist;
             for (int k = 0; k < 3; k++) {
-                n[k] = dx[k] / dist;
+                n[k] = dx[k] * inv;
             }
         } else {  /* concentric: any direction is a normal; keep the previous one, else z */
             double l = sqrt(dot(I->n, I->n));
