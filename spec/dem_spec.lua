@@ -307,6 +307,51 @@ describe("dem engine list and interaction lifecycle", function()
     assert.equal(w1:state_hash(), w2:state_hash())
   end)
 
+  it("keeps contacts and their history when another body is removed", function()
+    local w = new_world()
+    add_wall(w, { 0, 0, 1 })
+    local gone = add_sphere(w, 0.01, { 0.5, 0, 0.01 })
+    local b = add_sphere(w, 0.01, { 0, 0, 0.01 }, { 0.05, 0, 0 })
+    w:set_engines(engines { damping = 0 })
+    w.dt = 1e-5
+    w:step(200)
+    local before = w:interactions()
+    assert.equal(2, #before)
+    w:remove_body(gone)
+    w:step()
+    local after = w:interactions()
+    assert.equal(1, #after)
+    assert.equal(b, after[1].body2)
+    assert.is_true(after[1].created < w.steps - 1)  -- the same contact, not a new one
+  end)
+
+  it("a sphere on an inclined wall rolls down it at 5/7 g sin t", function()
+    local theta, g = 0.3, 9.81
+    local w = new_world { 0, 0, -g }
+    local n = { -math.sin(theta), 0, math.cos(theta) }  -- the slope goes down towards -x
+    add_wall(w, n, { 0, 0, 0 })
+    local R = 0.01
+    local rest = sphere_mass(R) * g * math.cos(theta) / (E * R)
+    local c0 = { n[1] * (R - rest), 0, n[3] * (R - rest) }
+    local b = add_sphere(w, R, c0)
+    w:set_engines(engines())
+    w.dt = 0.05 * w:p_wave_dt()
+    w:run { until_time = 0.05 }
+    -- displacement along the tangent (cos t, 0, sin t), which points uphill
+    local along = (b.position[1] - c0[1]) * math.cos(theta) + (b.position[3] - c0[3]) * math.sin(theta)
+    assert.near(5 / 7 * g * math.sin(theta) * 0.5 * w.time ^ 2, -along, { rel = 5e-3 })
+  end)
+
+  it("runs the deposition example (yade.md scenario A, 4x4x4 spheres)", function()
+    local env = string.format("LUA_PATH_5_4=%q LUA_CPATH_5_4=%q", package.path, package.cpath)
+    local p = assert(io.popen(env .. " lua5.4 examples/dem_deposition.lua 4x4x4 1000 0.2 2>&1"))
+    local out = p:read("a")
+    assert.is_true(p:close(), out)
+    local z, z_th = out:match("free fall: mean z ([%d.]+), leapfrog closed form ([%d.]+)")
+    assert.near(tonumber(z_th), tonumber(z), 1e-10)
+    assert.matches("final: step 1000", out)
+  end)
+
   it("rejects what it cannot do with clear errors", function()
     local w = new_world()
     w:add_body { shape = impact.shape3d.box { size = { 1, 1, 1 } }, density = 1 }

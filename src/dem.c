@@ -325,6 +325,9 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
         i++;
     }
     d->n = count;
+    /* particle indices changed: forces of this step so far are void */
+    memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
+    memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
     /* keep the interactions between bodies that remain, renumbered */
     int kept = 0;
     if (old_slot != NULL) {
@@ -414,7 +417,7 @@ void imp_dem_store(imp_world *w)
     }
 }
 
-imp_status imp_dem_sync(imp_world *w)
+static imp_status sync(imp_world *w, int edits)
 {
     if (w->def.dim != 3) {
         return sync_error(w, IMP_ERR_INVALID, "the dem strategy needs a 3D world", 0);
@@ -433,9 +436,14 @@ imp_status imp_dem_sync(imp_world *w)
         fresh = 1;
     }
     /* reload what was edited since the last store (everything after a rebuild) */
-    load(w, d, fresh);
+    if (fresh || edits) {
+        load(w, d, fresh);
+    }
     return IMP_OK;
 }
+
+imp_status imp_dem_sync(imp_world *w) { return sync(w, 1); }
+imp_status imp_dem_sync_bodies(imp_world *w) { return sync(w, 0); }
 
 /* ---- queries ------------------------------------------------------------------------------ */
 

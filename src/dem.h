@@ -123,6 +123,9 @@ void imp_dem_free(imp_dem *d);
    with the world: rebuilt when bodies changed, reloaded when the state was edited. Returns
    IMP_OK, or an error (unsupported shape, a moving wall) with the message in w->error. */
 imp_status imp_dem_sync(struct imp_world *w);
+/* The same without looking for edits (O(1) unless bodies were added or removed): for engines
+   run within a step after imp_dem_sync. */
+imp_status imp_dem_sync_bodies(struct imp_world *w);
 /* Writes positions, orientations and velocities back into the world's state vector. */
 void imp_dem_store(struct imp_world *w);
 

@@ -9,15 +9,17 @@
 #include "lua_dem.h"
 #include "lua_world.h"
 
-/* the world at 1, in step with its dem state (raises on unsupported bodies) */
-static imp_dem *check_dem(lua_State *L, imp_world **wp)
+/* the world at 1 and its dem state, rebuilt if bodies changed (raises on unsupported bodies);
+   edits of body states are picked up by core.dem_sync, which the stepper calls at the start of
+   a step and after each Lua engine */
+static imp_dem *dem_of(lua_State *L, imp_world **wp, int edits)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     if (w->def.strategy != IMP_STRATEGY_DEM) {
         luaL_error(L, "the world's strategy is \"%s\", not \"dem\"",
                    imp_strategy_names[w->def.strategy]);
     }
-    if (imp_dem_sync(w) != IMP_OK) {
+    if ((edits ? imp_dem_sync(w) : imp_dem_sync_bodies(w)) != IMP_OK) {
         luaL_error(L, "%s", imp_world_error(w));
     }
     if (wp != NULL) {
@@ -25,6 +27,9 @@ static imp_dem *check_dem(lua_State *L, imp_world **wp)
     }
     return w->dem;
 }
+
+static imp_dem *check_dem(lua_State *L, imp_world **wp) { return dem_of(L, wp, 1); }
+static imp_dem *engine_dem(lua_State *L, imp_world **wp) { return dem_of(L, wp, 0); }
 
 /* young modulus of the bodies without a world material */
 static void set_young(imp_world *w, imp_dem *d, double young)
@@ -50,14 +55,14 @@ static int l_sync(lua_State *L)
 /* core.dem_reset_forces(w) */
 static int l_reset_forces(lua_State *L)
 {
-    imp_dem_reset_forces(check_dem(L, NULL));
+    imp_dem_reset_forces(engine_dem(L, NULL));
     return 0;
 }
 
 /* core.dem_collide(w, verlet, interaction_radius) */
 static int l_collide(lua_State *L)
 {
-    imp_dem *d = check_dem(L, NULL);
+    imp_dem *d = engine_dem(L, NULL);
     d->p.verlet = luaL_checknumber(L, 2);
     d->p.interaction_radius = luaL_checknumber(L, 3);
     if (imp_dem_collide(d) != 0) {
@@ -71,7 +76,7 @@ static int l_collide(lua_State *L)
 static int l_configure(lua_State *L)
 {
     imp_world *w;
-    imp_dem *d = check_dem(L, &w);
+    imp_dem *d = engine_dem(L, &w);
     d->p.geometry = (int)luaL_checkinteger(L, 2);
     d->p.law = (int)luaL_checkinteger(L, 3);
     set_young(w, d, luaL_checknumber(L, 4));
@@ -86,7 +91,7 @@ static int l_configure(lua_State *L)
 static int l_interaction_loop(lua_State *L)
 {
     imp_world *w;
-    imp_dem *d = check_dem(L, &w);
+    imp_dem *d = engine_dem(L, &w);
     if (imp_dem_interactions(d, w->def.dt) != 0) {
         return luaL_error(L, "dem interaction loop: %s", d->error);
     }
@@ -98,7 +103,7 @@ static int l_interaction_loop(lua_State *L)
 static int l_newton(lua_State *L)
 {
     imp_world *w;
-    imp_dem *d = check_dem(L, &w);
+    imp_dem *d = engine_dem(L, &w);
     d->p.damping = luaL_checknumber(L, 2);
     d->p.track_energy = lua_toboolean(L, 3);
     imp_dem_newton(d, w->def.gravity, w->def.dt);
@@ -117,7 +122,7 @@ static int l_newton(lua_State *L)
 static int l_finish_step(lua_State *L)
 {
     imp_world *w;
-    check_dem(L, &w);
+    engine_dem(L, &w);
     imp_dem_finish_step(w);
     return 0;
 }

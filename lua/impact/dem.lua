@@ -276,9 +276,15 @@ local runners = {
       due = t - e._last >= e.wall
       if due then e._last = t end
     end
-    if due then e.fn(w) end
+    if due then
+      e.fn(w)
+      core.dem_sync(w)  -- the function may have edited bodies
+    end
   end,
-  lua = function(e, w) e.fn(w) end,
+  lua = function(e, w)
+    e.fn(w)
+    core.dem_sync(w)
+  end,
 }
 
 --- e:run(w): runs the engine once (the stepper calls it; user code rarely needs to).
@@ -309,7 +315,10 @@ local function step(w, n)
     sync(w)
     for i = 1, #list do
       local e = list[i]
-      if not e.dead then e:run(w) end
+      if not e.dead then
+        e:run(w)
+        if getmetatable(e) ~= Engine then sync(w) end  -- Lua code may have edited bodies
+      end
     end
     finish(w)
     if paused[w] then
