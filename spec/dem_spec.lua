@@ -373,3 +373,34 @@ describe("dem engine list and interaction lifecycle", function()
     assert.matches("needs a 3D world", select(2, pcall(w3.step, w3)))
   end)
 end)
+
+describe("impact.batch", function()
+  it("runs a script over parameter sets in parallel and reports a failing job", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    local jobs = impact.batch { script = "spec/data/batch_job.lua", jobs = 2, dir = dir,
+      params = { { steps = 10, tag = "a" }, { fail = true }, { steps = 20, tag = "b" } } }
+    assert.equal(3, #jobs)
+    for _, i in ipairs { 1, 3 } do
+      local j = jobs[i]
+      assert.is_true(j.ok, j.error)
+      local n = j.params.steps
+      -- undamped leapfrog free fall: z = 1 - g dt^2 n (n + 1) / 2
+      assert.near(1 - 9.81 * 1e-6 * n * (n + 1) / 2, j.result.z, 1e-12)
+      assert.equal(n, j.result.steps)
+      assert.equal(j.params.tag, j.result.tag)
+    end
+    assert.is_false(jobs[2].ok)
+    assert.is_true(jobs[2].exit_code ~= 0)
+    assert.matches("job failed on purpose", jobs[2].error)
+    os.execute("rm -rf '" .. dir .. "'")
+  end)
+
+  it("checks its options", function()
+    assert.matches("option 'script' must name a readable file",
+      select(2, pcall(impact.batch, { script = "nope.lua", params = { {} } })))
+    assert.matches("unknown option \"job\"",
+      select(2, pcall(impact.batch, { script = "spec/data/batch_job.lua", params = { {} }, job = 2 })))
+    assert.same({}, impact.batch.params())
+  end)
+end)
