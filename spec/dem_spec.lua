@@ -111,6 +111,22 @@ describe("dem strategy", function()
     assert.near({ 0, 0, sphere_mass(R) * 9.81 }, list[1].normal_force, { rel = 1e-4 })
   end)
 
+  it("takes E and density from a body's material", function()
+    local w = new_world()
+    w:add_body { shape = impact.shape3d.wall { normal = { 0, 0, 1 } }, fixed = true,
+                 material = "rubber" }
+    local b = w:add_body { shape = impact.shape3d.sphere { radius = R }, material = "rubber",
+                           position = { 0, 0, R } }
+    -- the functor's young (5e8) is for bodies without a material
+    w:set_engines(engines { damping = 0.3, physics = dem.frict { young = 5e8 } })
+    local rubber_E, rubber_rho = 1.0e7, 1100  -- the palette's rubber
+    assert.near(R / math.sqrt(rubber_E / rubber_rho), w:p_wave_dt(), { rel = 1e-12 })
+    w.dt = 0.3 * w:p_wave_dt()
+    w:run { steps = 20000 }
+    local m = 4 / 3 * math.pi * R ^ 3 * rubber_rho
+    assert.near(m * 9.81 / (rubber_E * R), R - b.position[3], { rel = 1e-4 })
+  end)
+
   -- On a slope of angle t with friction mu, a sphere rolls without slipping (a = 5/7 g sin t)
   -- while tan t < 7/2 mu, and slides (a = g (sin t - mu cos t)) above. The slope is the
   -- floor under tilted gravity.

@@ -451,8 +451,8 @@ double imp_dem_p_wave_dt(const imp_dem *d)
 {
     double best = INFINITY;
     for (int i = 0; i < d->n; i++) {
-        if (d->kind[i] != IMP_DEM_SPHERE) {
-            continue;
+        if (d->kind[i] != IMP_DEM_SPHERE || d->fixed[i]) {
+            continue;  /* fixed spheres do not vibrate */
         }
         double r = d->radius[i];
         double rho = d->mass[i] / (4.0 / 3.0 * IMP_PI * r * r * r);
