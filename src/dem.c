@@ -68,6 +68,7 @@ void imp_dem_free(imp_dem *d)
     free_particles(d);
     free(d->slot_to_particle);
     free(d->inter);
+    free(d->hot);
     free(d->map);
     free(d->pend);
     imp_bp3d_free(d->bp);
@@ -137,6 +138,11 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
             return -1;
         }
         d->inter = p;
+        int *h = realloc(d->hot, (size_t)cap * 3 * sizeof *h);
+        if (h == NULL) {
+            return -1;
+        }
+        d->hot = h;
         d->inter_cap = cap;
     }
     /* a wall is always the first of a wall/sphere pair; spheres in index order */
@@ -150,6 +156,8 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
     memset(I, 0, sizeof *I);
     I->a = a;
     I->b = b;
+    int *h = d->hot + 3 * d->ninter;
+    h[0] = a, h[1] = b, h[2] = 0;
     d->map[map_probe(d, a, b)] = ++d->ninter;
     return d->ninter - 1;
 }
@@ -179,6 +187,7 @@ void imp_dem_erase(imp_dem *d, int index)
     int last = d->ninter - 1;
     if (index != last) {
         d->inter[index] = d->inter[last];
+        memcpy(d->hot + 3 * index, d->hot + 3 * last, 3 * sizeof *d->hot);
         d->map[map_probe(d, d->inter[index].a, d->inter[index].b)] = index + 1;
     }
     d->ninter--;
@@ -206,6 +215,7 @@ void imp_dem_request_erase(imp_dem *d, int index)
     }
     d->npending += !I->pending;
     I->real = 0;
+    d->hot[3 * index + 2] = 0;
     I->pending = 1;
     I->un = 0.0;
     I->fn = 0.0;
@@ -338,6 +348,8 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
             if (na >= 0 && nb >= 0) {
                 I.a = na;
                 I.b = nb;
+                int *h = d->hot + 3 * kept;
+                h[0] = na, h[1] = nb, h[2] = I.real;
                 d->inter[kept++] = I;
             }
         }

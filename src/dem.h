@@ -97,6 +97,8 @@ typedef struct imp_dem {
     int nslot_map;
     /* interactions: dense array plus an open-addressing map from the pair to the index */
     imp_dem_inter *inter;
+    int *hot;              /* per interaction {a, b, real}: a compact copy the interaction loop
+                              scans, so potential ones out of reach cost 12 bytes, not a struct */
     int ninter, inter_cap;
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */

@@ -98,7 +98,24 @@ int imp_dem_interactions(imp_dem *d, double dt)
 {
     const int hertz = d->p.law == IMP_DEM_LAW_HERTZ;
     double plastic = 0.0;
+    const double f = d->p.interaction_radius;
+    const int ss = d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE;
+    const int ws = d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE;
     for (int k = 0; k < d->ninter; k++) {
+        const int *h = d->hot + 3 * k;
+        if (!h[2]) {  /* potential: out of reach? (the geometry functors' test, on the hot copy) */
+            int a = h[0], b = h[1];
+            const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
+            double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+            if (d->kind[a] == IMP_DEM_SPHERE) {
+                double reach = f * (d->radius[a] + d->radius[b]);
+                if (!ss || dot(dx, dx) > reach * reach) {
+                    continue;
+                }
+            } else if (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b]) {
+                continue;
+            }
+        }
         imp_dem_inter *I = &d->inter[k];
         double un, n[3], ra, rb;
         if (!geometry(d, I, &un, n, &ra, &rb)) {
@@ -110,6 +127,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
         if (!I->real) {
             physics(d, I, ra, rb);
             I->real = 1;
+            d->hot[3 * k + 2] = 1;
             d->npending -= I->pending;
             I->pending = 0;
             I->created = d->iter;
