@@ -132,7 +132,7 @@ static measure measure_now(const imp_world *w)
         if (!I->real) {
             continue;
         }
-        if (d->kind[I->a] == IMP_DEM_WALL) {
+        if (d->kind[I->a] != IMP_DEM_SPHERE) {
             m.n_sw++;
             m.ov_sw = fmax(m.ov_sw, I->un);
         } else {

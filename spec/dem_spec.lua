@@ -127,6 +127,50 @@ describe("dem strategy", function()
     assert.near(m * 9.81 / (rubber_E * R), R - b.position[3], { rel = 1e-4 })
   end)
 
+  it("a sphere resting on a facet overlaps by m g / kn; an edge pushes along the edge normal",
+    function()
+      local w = new_world()
+      dem.add_facet(w, { vertices = { { -1, -1, 0 }, { 1, -1, 0 }, { 0, 1, 0 } } })
+      local b = add_sphere(w, R, { 0.1, 0.2, R })
+      w:set_engines(engines { damping = 0.3 })
+      w.dt = 0.3 * w:p_wave_dt()
+      w:run { steps = 20000 }
+      assert.near(sphere_mass(R) * 9.81 / kn, R - b.position[3], { rel = 1e-4 })
+      -- a sphere beside the edge y = -1 (no gravity) is pushed away from it, along -y
+      local w2 = new_world { 0, 0, 0 }
+      dem.add_facet(w2, { vertices = { { -1, -1, 0 }, { 1, -1, 0 }, { 0, 1, 0 } } })
+      local s = add_sphere(w2, R, { 0.2, -1 - 0.5 * R, 0 })
+      w2:set_engines(engines())
+      w2.dt = 0.1 * w2:p_wave_dt()
+      w2:step()
+      local l = w2:interactions()
+      assert.equal(1, #l)
+      assert.near({ 0, -1, 0 }, l[1].normal, 1e-12)
+      assert.near(0.5 * R, l[1].overlap, 1e-12)
+      w2:step(2000)
+      assert.is_true(s.velocity[2] < 0)
+      assert.near(0, s.velocity[1], 1e-9)
+      assert.near(0, s.velocity[3], 1e-9)
+    end)
+
+  it("a facet box holds spheres like the box of walls", function()
+    local w = new_world()
+    dem.add_facet_box(w, { lo = { 0, 0, 0 }, hi = { 0.1, 0.1, 0.2 }, open_top = true })
+    local balls = {}
+    for i = 0, 7 do
+      balls[#balls + 1] = add_sphere(w, 0.01, { 0.025 + 0.05 * (i % 2), 0.025 + 0.05 * ((i // 2) % 2),
+                                                0.02 + 0.03 * (i // 4) })
+    end
+    w:set_engines(engines { damping = 0.4 })
+    w.dt = 0.5 * w:p_wave_dt()
+    w:run { steps = 20000 }
+    for _, b in ipairs(balls) do
+      local p = b.position
+      assert.is_true(p[1] > 0.009 and p[1] < 0.091 and p[2] > 0.009 and p[2] < 0.091)
+      assert.is_true(p[3] > 0.009 and p[3] < 0.05)
+    end
+  end)
+
   -- On a slope of angle t with friction mu, a sphere rolls without slipping (a = 5/7 g sin t)
   -- while tan t < 7/2 mu, and slides (a = g (sin t - mu cos t)) above. The slope is the
   -- floor under tilted gravity.
@@ -374,7 +418,7 @@ describe("dem engine list and interaction lifecycle", function()
     assert.has_error(function() w:step() end)
     local ok, err = pcall(w.step, w)
     assert.is_false(ok)
-    assert.matches("only spheres and walls", err)
+    assert.matches("only spheres, walls and facets", err)
     assert.matches("impact.dem.newton: option 'damping' must be a finite number in %[0, 1%]",
       select(2, pcall(dem.newton, { damping = 2 })))
     assert.matches("unknown option \"verlet\"", select(2, pcall(dem.collider, { verlet = 1 })))

@@ -52,6 +52,8 @@ static void free_particles(imp_dem *d)
     free(d->torque);
     free(d->radius);
     free(d->wall_n);
+    free(d->facet);
+    free(d->facet_v);
     free(d->inv_mass);
     free(d->inv_inertia);
     free(d->mass);
@@ -147,7 +149,7 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
     }
     /* a wall is always the first of a wall/sphere pair; spheres in index order */
     int kind_a = d->kind[a], kind_b = d->kind[b];
-    if (kind_b == IMP_DEM_WALL || (kind_a == kind_b && a > b)) {
+    if (kind_b != IMP_DEM_SPHERE || (kind_a == kind_b && a > b)) {
         int t = a;
         a = b;
         b = t;
@@ -251,6 +253,7 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->torque, 3 * cap);
     GROW(d->radius, cap);
     GROW(d->wall_n, 3 * cap);
+    GROW(d->facet, cap);
     GROW(d->inv_mass, cap);
     GROW(d->inv_inertia, cap);
     GROW(d->mass, cap);
@@ -305,7 +308,18 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     }
     d->slot_to_particle = map;
     d->nslot_map = w->nslots;
-    int i = 0;
+    int nfacets = 0;
+    for (int s = 1; s < w->nslots; s++) {
+        nfacets += w->bodies[s].active && imp_dem_is_facet(w->bodies[s].shape);
+    }
+    double *fv = realloc(d->facet_v, (size_t)(nfacets > 0 ? nfacets : 1) * 9 * sizeof *fv);
+    if (fv == NULL) {
+        free(old_slot);
+        return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
+    }
+    d->facet_v = fv;
+    d->nfacets = nfacets;
+    int i = 0, nf = 0;
     for (int s = 0; s < w->nslots; s++) {
         map[s] = -1;
         const imp_body *b = &w->bodies[s];
@@ -313,18 +327,20 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
             continue;
         }
         const imp_convex3d *c = b->shape != NULL ? imp_shape3d_data(b->shape) : NULL;
-        if (c == NULL || (c->kind != IMP_S3_SPHERE && c->kind != IMP_S3_WALL)) {
+        int facet = c != NULL && imp_dem_is_facet(b->shape);
+        if (c == NULL || (c->kind != IMP_S3_SPHERE && c->kind != IMP_S3_WALL && !facet)) {
             free(old_slot);
-            return sync_error(w, IMP_ERR_INVALID, "only spheres and walls take part (use "
-                              "impact.shape3d.sphere or impact.shape3d.wall)", s);
+            return sync_error(w, IMP_ERR_INVALID, "only spheres, walls and facets take part "
+                              "(impact.shape3d.sphere, impact.shape3d.wall, impact.dem.facet)", s);
         }
-        if (c->kind == IMP_S3_WALL && !b->fixed) {
+        if (c->kind != IMP_S3_SPHERE && !b->fixed) {
             free(old_slot);
-            return sync_error(w, IMP_ERR_INVALID, "a wall must be fixed", s);
+            return sync_error(w, IMP_ERR_INVALID, "a wall or facet must be fixed", s);
         }
         map[s] = i;
         d->slot[i] = s;
-        d->kind[i] = c->kind == IMP_S3_WALL ? IMP_DEM_WALL : IMP_DEM_SPHERE;
+        d->kind[i] = facet ? IMP_DEM_FACET : (c->kind == IMP_S3_WALL ? IMP_DEM_WALL : IMP_DEM_SPHERE);
+        d->facet[i] = facet ? nf++ : -1;
         d->fixed[i] = (unsigned char)(b->fixed != 0);
         d->radius[i] = c->kind == IMP_S3_SPHERE ? c->params[0] : 0.0;
         d->mass[i] = b->mass;
@@ -390,6 +406,17 @@ static void load_one(imp_world *w, imp_dem *d, int i)
     if (d->kind[i] == IMP_DEM_WALL) {
         const imp_convex3d *c = imp_shape3d_data(w->bodies[d->slot[i]].shape);
         wall_normal(c, d->quat + 4 * i, d->wall_n + 3 * i);
+    } else if (d->kind[i] == IMP_DEM_FACET) {  /* vertices: position + R (v - centroid) */
+        const imp_shape *sh = w->bodies[d->slot[i]].shape;
+        const imp_convex3d *c = imp_shape3d_data(sh);
+        imp_quat q = imp_q(y[3], y[4], y[5], y[6]);
+        double *out = d->facet_v + 9 * d->facet[i];
+        for (int v = 0; v < 3; v++) {
+            imp_vec3 p = imp_q_rotate(q, imp_v3(c->vert[3 * v] - sh->centroid[0],
+                                                c->vert[3 * v + 1] - sh->centroid[1],
+                                                c->vert[3 * v + 2] - sh->centroid[2]));
+            out[3 * v] = y[0] + p.x, out[3 * v + 1] = y[1] + p.y, out[3 * v + 2] = y[2] + p.z;
+        }
     }
 }
 

@@ -29,14 +29,15 @@
 #define IMPACT_DEM_H
 
 #include "broadphase3d.h"
+#include "shape.h"
 #include "status.h"
 
 struct imp_world;
 
-enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1 };
+enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1, IMP_DEM_FACET = 2 };
 enum { IMP_DEM_LAW_LINEAR = 0, IMP_DEM_LAW_HERTZ = 1 };
 /* geometry functors (bits of imp_dem_params.geometry) */
-enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2 };
+enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2, IMP_DEM_GEOM_FACET_SPHERE = 4 };
 
 typedef struct imp_dem_params {
     double damping;            /* Cundall's numerical damping, 0 <= d < 1 */
@@ -55,8 +56,9 @@ typedef struct imp_dem_params {
     double poisson;            /* Hertz-Mindlin: Poisson's ratio */
 } imp_dem_params;
 
-/* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere with a the
-   wall (whatever the indices). Lookup is by the unordered pair. */
+/* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere and
+   facet/sphere with a the wall or facet (whatever the indices). Lookup is by the unordered
+   pair. */
 typedef struct imp_dem_inter {
     int a, b;          /* particle indices (see above) */
     int real;          /* geometry and physics exist */
@@ -90,6 +92,9 @@ typedef struct imp_dem {
     double *force, *torque;            /* 3, 3 per particle */
     double *radius;        /* spheres; walls 0 */
     double *wall_n;        /* 3 per particle: a wall's outward unit normal (world frame) */
+    int *facet;            /* per particle: index of a facet's vertices in facet_v, else -1 */
+    double *facet_v;       /* 9 per facet: its vertices in the world frame */
+    int nfacets;
     double *inv_mass, *inv_inertia, *mass;
     double *young;         /* per particle */
     double *lo, *hi;       /* collider boxes, 3 per particle */
@@ -151,6 +156,16 @@ void imp_dem_request_erase(imp_dem *d, int index);
 int imp_dem_add_potential(imp_dem *d, int a, int b);
 /* Removes an interaction now (swap with the last: indices after it may change). */
 void imp_dem_erase(imp_dem *d, int index);
+
+/* Facets (dem_facet.c): a triangle shape for fixed bodies (vertices v[9] in shape
+   coordinates; the centroid is the body's position); NULL when not finite or degenerate. */
+imp_shape *imp_dem_facet_shape(const double v[9]);
+int imp_dem_is_facet(const imp_shape *s);
+/* Facet/sphere geometry: overlap r - distance and the unit normal from the triangle (tri[9],
+   world frame) to the centre; 0 when the distance exceeds reach (reach < 0: always 1).
+   prev_n orients the normal when the centre lies on the triangle. */
+int imp_dem_facet_sphere(const double *tri, const double *centre, double r, double reach,
+                         const double *prev_n, double *un, double n[3]);
 
 /* Yade's PWaveTimeStep: min over spheres of r / sqrt(E / rho). 0 when there are no spheres. */
 double imp_dem_p_wave_dt(const imp_dem *d);

@@ -44,6 +44,14 @@ static void boxes(imp_dem *d)
             }
             continue;
         }
+        if (d->kind[i] == IMP_DEM_FACET) {  /* the triangle's box */
+            const double *v = d->facet_v + 9 * d->facet[i];
+            for (int k = 0; k < 3; k++) {
+                lo[k] = fmin(v[k], fmin(v[3 + k], v[6 + k]));
+                hi[k] = fmax(v[k], fmax(v[3 + k], v[6 + k]));
+            }
+            continue;
+        }
         const double *n = d->wall_n + 3 * i;
         for (int k = 0; k < 3; k++) {
             lo[k] = -INFINITY;
@@ -129,8 +137,8 @@ int imp_dem_collide(imp_dem *d)
     const int *begins = imp_bp3d_begins(d->bp, &count);
     for (int e = 0; e < count; e++) {
         int a = begins[2 * e], b = begins[2 * e + 1];
-        if (d->kind[a] == IMP_DEM_WALL && d->kind[b] == IMP_DEM_WALL) {
-            continue;  /* walls do not interact */
+        if (d->kind[a] != IMP_DEM_SPHERE && d->kind[b] != IMP_DEM_SPHERE) {
+            continue;  /* walls and facets do not interact */
         }
         if (imp_dem_find(d, a, b) < 0 && imp_dem_add_potential(d, a, b) < 0) {
             snprintf(d->error, sizeof d->error, "out of memory for the interactions");

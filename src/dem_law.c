@@ -1,5 +1,5 @@
 /* dem_law.c: the interaction loop: per interaction, the geometry functor of its shape pair
-   (Yade's Ig2_Sphere_Sphere_ScGeom, Ig2_Wall_Sphere_ScGeom), the physics functor once when it
+   (Yade's Ig2_Sphere_Sphere_ScGeom, Ig2_Wall_Sphere_ScGeom, Ig2_Facet_Sphere_ScGeom), the physics functor once when it
    becomes real (Ip2_FrictMat_FrictMat_FrictPhys or _MindlinPhys) and the law
    (Law2_ScGeom_FrictPhys_CundallStrack or a Hertz-Mindlin law without viscous damping), which
    adds forces and torques to both particles or requests the erase. O(interactions).
@@ -59,10 +59,17 @@ static int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double
         *un = *ra + *rb - dist;
         return 1;
     }
+    *ra = *rb;
+    if (d->kind[a] == IMP_DEM_FACET) {
+        if (!(d->p.geometry & IMP_DEM_GEOM_FACET_SPHERE)) {
+            return 0;
+        }
+        return imp_dem_facet_sphere(d->facet_v + 9 * d->facet[a], xb, *rb, I->real ? -1.0 : f * *rb,
+                                    I->n, un, n);
+    }
     if (!(d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE)) {
         return 0;
     }
-    *ra = *rb;
     const double *nw = d->wall_n + 3 * a;
     double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
     double dist = dot(nw, dx);  /* signed distance of the centre from the plane */
@@ -84,7 +91,7 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
         double estar = 1.0 / ((1.0 - nu * nu) / ea + (1.0 - nu * nu) / eb);
         double ga = ea / (2.0 * (1.0 + nu)), gb = eb / (2.0 * (1.0 + nu));
         double gstar = 1.0 / ((2.0 - nu) / ga + (2.0 - nu) / gb);
-        double rstar = d->kind[I->a] == IMP_DEM_WALL ? rb : ra * rb / (ra + rb);
+        double rstar = d->kind[I->a] != IMP_DEM_SPHERE ? rb : ra * rb / (ra + rb);
         I->kn0 = 4.0 / 3.0 * estar * sqrt(rstar);
         I->ks0 = 8.0 * gstar * sqrt(rstar);
         I->kn = I->ks = 0.0;
@@ -112,7 +119,8 @@ int imp_dem_interactions(imp_dem *d, double dt)
                 if (!ss || dot(dx, dx) > reach * reach) {
                     continue;
                 }
-            } else if (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b]) {
+            } else if (d->kind[a] == IMP_DEM_WALL
+                       && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b])) {
                 continue;
             }
         }
@@ -168,8 +176,8 @@ int imp_dem_interactions(imp_dem *d, double dt)
         double ca[3], cb[3], vr[3];
         cross(wa, arm_a, ca);
         cross(wb, arm_b, cb);
-        if (d->kind[a] == IMP_DEM_WALL) {
-            ca[0] = ca[1] = ca[2] = 0.0;  /* walls do not spin */
+        if (d->kind[a] != IMP_DEM_SPHERE) {
+            ca[0] = ca[1] = ca[2] = 0.0;  /* walls and facets do not spin */
         }
         for (int j = 0; j < 3; j++) {
             vr[j] = (vb[j] - va[j]) * alpha + cb[j] - ca[j];

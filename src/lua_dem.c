@@ -136,6 +136,22 @@ static int l_wall_clock(lua_State *L)
     return 1;
 }
 
+/* core.dem_facet(v1, v2, v3): a triangle shape (for fixed bodies; position = its centroid) */
+static int l_facet(lua_State *L)
+{
+    double v[9];
+    for (int i = 0; i < 3; i++) {
+        imp_check_vector(L, i + 1, "impact.dem.facet", 3, v + 3 * i);
+    }
+    imp_shape *s = imp_dem_facet_shape(v);
+    if (s == NULL) {
+        return imp_error(L, "impact.dem.facet", "the vertices must span a triangle (they are "
+                         "collinear or not finite)");
+    }
+    imp_lua_push_shape(L, s);
+    return 1;
+}
+
 static void set_number(lua_State *L, const char *k, double v)
 {
     lua_pushnumber(L, v);
@@ -281,6 +297,7 @@ void imp_lua_open_dem(lua_State *L)
         {"dem_newton", l_newton},
         {"dem_finish_step", l_finish_step},
         {"dem_wall_clock", l_wall_clock},
+        {"dem_facet", l_facet},
         {NULL, NULL}};
     static const luaL_Reg methods[] = {
         {"interactions", l_interactions},

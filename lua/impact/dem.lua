@@ -128,7 +128,7 @@ function dem.mindlin(opts)
            ks_ratio = 0 }
 end
 
-local geometry_bits = { sphere_sphere = 1, wall_sphere = 2 }
+local geometry_bits = { sphere_sphere = 1, wall_sphere = 2, facet_sphere = 4 }
 local laws = { cundall_strack = { law = 0, physics = "frict" },
                hertz_mindlin = { law = 1, physics = "mindlin" } }
 
@@ -148,7 +148,8 @@ local function name_list(what, key, v, accepted)
   return v
 end
 
---- dem.interaction_loop{geometry = {"sphere_sphere", "wall_sphere"}, physics = {dem.frict{}},
+--- dem.interaction_loop{geometry = {"sphere_sphere", "wall_sphere", "facet_sphere"},
+--- physics = {dem.frict{}},
 --- law = {"cundall_strack"}, never_erase = false, label}: per interaction, the geometry
 --- functor of its shape pair, the physics functor once when it becomes real, then the law
 --- (Yade's InteractionLoop). Laws: "cundall_strack" (with dem.frict or "frict") and
@@ -159,8 +160,8 @@ function dem.interaction_loop(opts)
   opts = check_keys(what, opts, { geometry = true, physics = true, law = true,
                                   never_erase = true, label = true, interaction_radius = true })
   local e = engine("interaction_loop", opts.label)
-  local geometry = name_list(what, "geometry", opts.geometry or { "sphere_sphere", "wall_sphere" },
-    geometry_bits)
+  local geometry = name_list(what, "geometry",
+    opts.geometry or { "sphere_sphere", "wall_sphere", "facet_sphere" }, geometry_bits)
   local law = name_list(what, "law", opts.law or { "cundall_strack" }, laws)
   if #law ~= 1 then
     error(what .. ": option 'law' must name exactly one law (spheres and walls share one "
@@ -225,6 +226,58 @@ function dem.every(opts)
   end
   e.fn = opts.fn
   return e
+end
+
+--- dem.facet{vertices = {p1, p2, p3}}: a triangle shape (Yade's Facet), for fixed bodies whose
+--- position is the triangle's centroid; dem.add_facet does both.
+function dem.facet(opts)
+  opts = check_keys("impact.dem.facet", opts, { vertices = true })
+  local v = opts.vertices
+  if type(v) ~= "table" or #v ~= 3 then
+    error("impact.dem.facet: option 'vertices' must be a list of 3 points, got " .. shown(v), 2)
+  end
+  return core.dem_facet(v[1], v[2], v[3])
+end
+
+--- dem.add_facet(w, {vertices = {p1, p2, p3}, material, name}): a fixed facet body in w, its
+--- vertices at the given world points (both sides touch spheres). Returns the body.
+function dem.add_facet(w, opts)
+  opts = check_keys("impact.dem.add_facet", opts, { vertices = true, material = true, name = true })
+  local shape = dem.facet { vertices = opts.vertices }
+  local v = opts.vertices
+  local c = {}
+  for k = 1, 3 do c[k] = (v[1][k] + v[2][k] + v[3][k]) / 3 end
+  return w:add_body { shape = shape, fixed = true, position = c, material = opts.material,
+                      name = opts.name }
+end
+
+--- dem.add_facet_box(w, {lo = {x, y, z}, hi = {x, y, z}, open_top = false, material}): the
+--- faces of an axis-aligned box as 12 facets (10 with an open top; Yade's facetBox). Returns
+--- the bodies.
+function dem.add_facet_box(w, opts)
+  opts = check_keys("impact.dem.add_facet_box", opts, { lo = true, hi = true, open_top = true,
+                                                        material = true })
+  local lo, hi = opts.lo, opts.hi
+  if type(lo) ~= "table" or type(hi) ~= "table" then
+    error("impact.dem.add_facet_box: options 'lo' and 'hi' must be points", 2)
+  end
+  local function p(i, j, k) return { i == 0 and lo[1] or hi[1], j == 0 and lo[2] or hi[2],
+                                     k == 0 and lo[3] or hi[3] } end
+  -- each face as two triangles of its corners (a, b, c, d in order around the face)
+  local faces = {
+    { p(0, 0, 0), p(1, 0, 0), p(1, 1, 0), p(0, 1, 0) },  -- bottom
+    { p(0, 0, 0), p(0, 1, 0), p(0, 1, 1), p(0, 0, 1) },  -- x = lo
+    { p(1, 0, 0), p(1, 0, 1), p(1, 1, 1), p(1, 1, 0) },  -- x = hi
+    { p(0, 0, 0), p(0, 0, 1), p(1, 0, 1), p(1, 0, 0) },  -- y = lo
+    { p(0, 1, 0), p(1, 1, 0), p(1, 1, 1), p(0, 1, 1) },  -- y = hi
+  }
+  if not opts.open_top then faces[#faces + 1] = { p(0, 0, 1), p(0, 1, 1), p(1, 1, 1), p(1, 0, 1) } end
+  local bodies = {}
+  for _, f in ipairs(faces) do
+    bodies[#bodies + 1] = dem.add_facet(w, { vertices = { f[1], f[2], f[3] }, material = opts.material })
+    bodies[#bodies + 1] = dem.add_facet(w, { vertices = { f[1], f[3], f[4] }, material = opts.material })
+  end
+  return bodies
 end
 
 --- dem.default_engines{damping = 0.2, verlet_distance = -0.1, young = 1e9, ks_ratio = 0.25,
