@@ -202,6 +202,8 @@ static int run(const layout *L, long steps, double damping)
            "building), collider runs %ld, interactions %d (real %d)\n",
            wall, cpu, steps / wall, pss, L->n * (double)steps / cpu, bench_peak_mib(), rss0, w->dem->collider_runs, w->dem->ninter,
            imp_dem_real_count(w->dem));
+    printf("  state hash %016llx (equal runs, equal hashes; also across thread counts)\n",
+           imp_world_state_hash(w));
     for (size_t k = 0; k < sizeof yade / sizeof yade[0]; k++) {
         if (yade[k].n == L->n && damping == 0.2) {
             printf("  Yade 2023.02a (yade.md, 1 thread, %ld steps): %.3e particle-steps/s overall, "

@@ -71,6 +71,8 @@ void imp_dem_free(imp_dem *d)
     free(d->slot_to_particle);
     free(d->inter);
     free(d->hot);
+    free(d->scratch);
+    free(d->done);
     free(d->map);
     free(d->pend);
     imp_bp3d_free(d->bp);
@@ -145,6 +147,16 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
             return -1;
         }
         d->hot = h;
+        double *sc = realloc(d->scratch, (size_t)cap * 9 * sizeof *sc);
+        if (sc == NULL) {
+            return -1;
+        }
+        d->scratch = sc;
+        unsigned char *dn = realloc(d->done, (size_t)cap);
+        if (dn == NULL) {
+            return -1;
+        }
+        d->done = dn;
         d->inter_cap = cap;
     }
     /* a wall is always the first of a wall/sphere pair; spheres in index order */

@@ -105,6 +105,8 @@ typedef struct imp_dem {
     int *hot;              /* per interaction {a, b, real}: a compact copy the interaction loop
                               scans, so potential ones out of reach cost 12 bytes, not a struct */
     int ninter, inter_cap;
+    double *scratch;       /* per interaction: the interaction loop's results (9 numbers) */
+    unsigned char *done;   /* per interaction: what the loop's serial pass has to do */
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
     int pend_n, pend_cap;
