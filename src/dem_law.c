@@ -152,7 +152,8 @@ static int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *
     }
     /* relative velocity at the contact (Yade's form that avoids granular ratcheting) */
     const double *va = d->vel + 3 * a, *vb = d->vel + 3 * b;
-    double alpha = d->kind[a] == IMP_DEM_SPHERE ? (ra + rb) / (ra + rb - un) : 1.0;
+    double gap = ra + rb - un;  /* the centres' distance; 0 for concentric spheres */
+    double alpha = d->kind[a] == IMP_DEM_SPHERE && gap > 0.0 ? (ra + rb) / gap : 1.0;
     double arm_a[3] = {ra * n[0], ra * n[1], ra * n[2]};
     double arm_b[3] = {-rb * n[0], -rb * n[1], -rb * n[2]};
     double ca[3], cb[3], vr[3];
