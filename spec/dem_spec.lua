@@ -475,3 +475,59 @@ describe("impact.batch", function()
     assert.same({}, impact.batch.params())
   end)
 end)
+
+describe("dem save and load", function()
+  local function scene()
+    local D = 0.026
+    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
+    for _, wall in ipairs { { { 0, 0, 1 }, { 0, 0, 0 } }, { { 1, 0, 0 }, { 0, 0, 0 } },
+                            { { -1, 0, 0 }, { 3 * D, 0, 0 } }, { { 0, 1, 0 }, { 0, 0, 0 } },
+                            { { 0, -1, 0 }, { 0, 3 * D, 0 } } } do
+      w:add_body { shape = impact.shape3d.wall { normal = wall[1] }, fixed = true, position = wall[2] }
+    end
+    dem.add_facet(w, { vertices = { { 0, 0, 0.05 }, { 0.03, 0, 0.05 }, { 0, 0.03, 0.05 } } })
+    for i = 0, 26 do
+      local r = 0.008 + 0.004 * ((i * 37) % 101) / 100.0
+      w:add_body { shape = impact.shape3d.sphere { radius = r }, density = 2600, name = "s" .. i,
+        position = { (i % 3 + 0.5) * D, ((i // 3) % 3 + 0.5) * D, (i // 9 + 1) * D } }
+    end
+    return w
+  end
+
+  it("continues bit-identically after save and load", function()
+    local w = scene()
+    local calls = 0
+    w:set_engines { dem.force_resetter(), dem.collider {},
+      dem.interaction_loop { physics = { dem.frict { young = 1e7 } } },
+      dem.newton { damping = 0.2, track_energy = true, label = "newton" },
+      dem.every { iterations = 100, label = "counter", fn = function() calls = calls + 1 end } }
+    w.dt = 0.5 * w:p_wave_dt()
+    w:step(3000)
+    local path = os.tmpname()
+    dem.save(w, path)
+    local loaded_calls = 0
+    local w2 = dem.load(path, { functions = { counter = function() loaded_calls = loaded_calls + 1 end } })
+    os.remove(path)
+    assert.equal(w:state_hash(), w2:state_hash())
+    assert.equal(0.2, w2:engine("newton").damping)
+    assert.equal("s5", w2:body("s5").name)
+    w:step(3000)
+    w2:step(3000)
+    assert.equal(w:state_hash(), w2:state_hash())
+    assert.equal(30, loaded_calls)
+    assert.same(w:dem_energy(), w2:dem_energy())
+    assert.is_true(#w2:interactions() > 20)
+  end)
+
+  it("says what is missing", function()
+    local w = scene()
+    w:set_engines { dem.force_resetter(), function() end }
+    assert.matches("has no label", select(2, pcall(dem.save, w, os.tmpname())))
+    w:set_engines { dem.force_resetter(), dem.lua_engine { label = "probe", fn = function() end } }
+    local path = os.tmpname()
+    dem.save(w, path)
+    assert.matches("needs its function: opts.functions%[\"probe\"%]", select(2, pcall(dem.load, path)))
+    os.remove(path)
+    assert.matches("not a saved dem scene", select(2, pcall(dem.load, "spec/data/batch_job.lua")))
+  end)
+end)

@@ -421,4 +421,136 @@ end
 --- w:pause(): from an engine, stops the current w:step(n) / w:run after this step.
 function World:pause() paused[self] = true end
 
+-- ---- saving and loading ----------------------------------------------------------------
+
+-- a Lua literal of v: numbers exactly (hexadecimal floats), strings, booleans, tables
+local function literal(v, out)
+  local t = type(v)
+  if t == "number" then
+    if math.type(v) == "integer" then out[#out + 1] = string.format("%d", v)
+    elseif v ~= v then out[#out + 1] = "(0/0)"
+    elseif v == math.huge then out[#out + 1] = "math.huge"
+    elseif v == -math.huge then out[#out + 1] = "-math.huge"
+    else out[#out + 1] = string.format("%a", v) end
+  elseif t == "string" then out[#out + 1] = string.format("%q", v)
+  elseif t == "boolean" or t == "nil" then out[#out + 1] = tostring(v)
+  elseif t == "table" then
+    out[#out + 1] = "{"
+    local n = #v
+    for i = 1, n do
+      literal(v[i], out)
+      out[#out + 1] = ","
+    end
+    local keys = {}
+    for k in pairs(v) do
+      if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+    end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(keys) do
+      out[#out + 1] = "["
+      literal(k, out)
+      out[#out + 1] = "]="
+      literal(v[k], out)
+      out[#out + 1] = ","
+    end
+    out[#out + 1] = "}"
+  else
+    error("impact.dem.save: cannot save a " .. t, 0)
+  end
+end
+
+local engine_fields = { kind = true, label = true, dead = true, verlet_distance = true,
+                        interaction_radius = true, geometry = true, law = true, physics = true,
+                        never_erase = true, damping = true, track_energy = true,
+                        iterations = true, time = true, wall = true, _last = true }
+
+--- dem.save(w, path): writes the whole scene of a dem world to a file (a Lua chunk): bodies
+--- (shapes, masses, materials by name, names, exact states), interactions with their history
+--- in their order, pending erasures, time, iteration, parameters and the engine list (Lua
+--- functions are saved by label: dem.load takes them back in opts.functions). The collider
+--- restarts its sweep at the next step, in this world as in the loaded one, so both continue
+--- bit-identically.
+function dem.save(w, path)
+  if type(path) ~= "string" then error("impact.dem.save: the path must be a string", 2) end
+  local engines = {}
+  for i, e in ipairs(engines_of[w] or {}) do
+    if getmetatable(e) ~= Engine or ((e.kind == "lua" or e.kind == "every") and not e.label) then
+      error(string.format("impact.dem.save: engine %d runs Lua code and has no label (give it "
+        .. "one, or wrap it: dem.lua_engine{label = ..., fn = ...})", i), 2)
+    end
+    local saved = {}
+    for k, v in pairs(e) do
+      if engine_fields[k] then saved[k] = v end
+    end
+    engines[i] = saved
+  end
+  local names = {}
+  for _, b in ipairs(w:bodies()) do names[#names + 1] = b.name or false end
+  local state = core.dem_export(w)
+  local out = { "return " }
+  literal({ format = "impact.dem 1", state = state, names = names, engines = engines,
+            has_engines = engines_of[w] ~= nil }, out)
+  local f, err = io.open(path, "wb")
+  if not f then error("impact.dem.save: " .. tostring(err), 2) end
+  f:write(table.concat(out), "\n")
+  f:close()
+end
+
+--- dem.lua_engine{fn = f, label = "name"}: a Lua engine with a label (so it can be saved).
+function dem.lua_engine(opts)
+  opts = check_keys("impact.dem.lua_engine", opts, { fn = true, label = true })
+  if not callable(opts.fn) then error("impact.dem.lua_engine: option 'fn' must be a function", 2) end
+  local e = engine("lua", opts.label)
+  e.fn = opts.fn
+  return e
+end
+
+--- dem.load(path, {functions = {label = fn, ...}}): the world saved by dem.save, ready to
+--- continue; Lua engines get their functions back by label.
+function dem.load(path, opts)
+  opts = check_keys("impact.dem.load", opts, { functions = true })
+  local chunk, err = loadfile(path, "t", { math = { huge = math.huge } })
+  if not chunk then error("impact.dem.load: " .. tostring(err), 2) end
+  local ok, saved = pcall(chunk)
+  if not ok or type(saved) ~= "table" or saved.format ~= "impact.dem 1" then
+    error("impact.dem.load: " .. path .. " is not a saved dem scene", 2)
+  end
+  local st = saved.state
+  local w = world.world3d { strategy = "dem", gravity = st.gravity, dt = st.dt }
+  local shape3d = require("impact.shape3d")
+  for i, p in ipairs(st.particles) do
+    local shape
+    if p.kind == 0 then shape = shape3d.sphere { radius = p.radius }
+    elseif p.kind == 1 then shape = shape3d.wall { normal = p.normal }
+    else
+      local v = p.vertices
+      shape = core.dem_facet({ v[1], v[2], v[3] }, { v[4], v[5], v[6] }, { v[7], v[8], v[9] })
+    end
+    local s = p.state
+    w:add_body { shape = shape, fixed = p.fixed, mass = (not p.fixed) and p.mass or nil,
+                 material = p.material, name = saved.names[i] or nil,
+                 position = { s[1], s[2], s[3] } }
+  end
+  core.dem_import(w, st)
+  if saved.has_engines then
+    local functions = opts.functions or {}
+    local list = {}
+    for i, e in ipairs(saved.engines) do
+      local copy = setmetatable({}, Engine)
+      for k, v in pairs(e) do copy[k] = v end
+      if copy.kind == "lua" or copy.kind == "every" then
+        copy.fn = functions[copy.label]
+        if not callable(copy.fn) then
+          error(string.format("impact.dem.load: engine %d (%q) needs its function: "
+            .. "opts.functions[%q]", i, copy.label, copy.label), 2)
+        end
+      end
+      list[i] = copy
+    end
+    engines_of[w] = list
+    world.steppers[w] = step
+  end
+  return w
+end
+
 return dem
