@@ -531,3 +531,30 @@ describe("dem save and load", function()
     assert.matches("not a saved dem scene", select(2, pcall(dem.load, "spec/data/batch_job.lua")))
   end)
 end)
+
+describe("recording a dem world", function()
+  it("impact.recorder samples it like any world; rec:sample() from an engine adds rows", function()
+    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
+    local b = w:add_body { shape = impact.shape3d.sphere { radius = 0.01 }, density = 2600,
+                           position = { 0, 0, 1 } }
+    w:set_engines(dem.default_engines { damping = 0 })
+    w.dt = 1e-3
+    local rec = impact.recorder { w, every = 0.01, columns = { { "t", "time" }, { "z", { b, "position", 3 } } } }
+    local extra = impact.recorder { w, every = 1e9, columns = { { "iter", "steps" } } }
+    local list = w:engines()
+    list[#list + 1] = dem.every { iterations = 25, fn = function() extra:sample() end }
+    w:set_engines(list)
+    w:run { steps = 100 }
+    assert.equal(11, rec:count())  -- t = 0, 0.01, ..., 0.1
+    local z = rec:series("z")
+    local n = 100
+    assert.near(1 - 9.81 * 1e-6 * n * (n + 1) / 2, z[#z], 1e-12)
+    assert.same({ 0, 25, 50, 75 }, extra:series("iter"))  -- the runner sees iterations 25..75
+    local path = os.tmpname()
+    rec:write_csv(path)
+    local f = assert(io.open(path))
+    assert.equal("t,z", f:read("l"))
+    f:close()
+    os.remove(path)
+  end)
+end)
