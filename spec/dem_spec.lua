@@ -539,7 +539,8 @@ describe("recording a dem world", function()
                            position = { 0, 0, 1 } }
     w:set_engines(dem.default_engines { damping = 0 })
     w.dt = 1e-3
-    local rec = impact.recorder { w, every = 0.01, columns = { { "t", "time" }, { "z", { b, "position", 3 } } } }
+    local rec = impact.recorder { w, every = 0.01,
+                                  columns = { { "t", "time" }, { "z", { b, "position", 3 } } } }
     local extra = impact.recorder { w, every = 1e9, columns = { { "iter", "steps" } } }
     local list = w:engines()
     list[#list + 1] = dem.every { iterations = 25, fn = function() extra:sample() end }
