@@ -30,7 +30,7 @@ local function engines(opts)
                                                                    friction_angle = 0.5 } },
                            law = { opts.law or "cundall_strack" },
                            never_erase = opts.never_erase, interaction_radius = opts.radius },
-    dem.newton { damping = opts.damping or 0, label = "newton" },
+    dem.newton { damping = opts.damping or 0, label = "newton", track_energy = opts.track_energy },
   }
 end
 
@@ -111,6 +111,66 @@ describe("dem strategy", function()
     assert.near({ 0, 0, sphere_mass(R) * 9.81 }, list[1].normal_force, { rel = 1e-4 })
   end)
 
+  it("takes E and density from a body's material", function()
+    local w = new_world()
+    w:add_body { shape = impact.shape3d.wall { normal = { 0, 0, 1 } }, fixed = true,
+                 material = "rubber" }
+    local b = w:add_body { shape = impact.shape3d.sphere { radius = R }, material = "rubber",
+                           position = { 0, 0, R } }
+    -- the functor's young (5e8) is for bodies without a material
+    w:set_engines(engines { damping = 0.3, physics = dem.frict { young = 5e8 } })
+    local rubber_E, rubber_rho = 1.0e7, 1100  -- the palette's rubber
+    assert.near(R / math.sqrt(rubber_E / rubber_rho), w:p_wave_dt(), { rel = 1e-12 })
+    w.dt = 0.3 * w:p_wave_dt()
+    w:run { steps = 20000 }
+    local m = 4 / 3 * math.pi * R ^ 3 * rubber_rho
+    assert.near(m * 9.81 / (rubber_E * R), R - b.position[3], { rel = 1e-4 })
+  end)
+
+  it("a sphere resting on a facet overlaps by m g / kn; an edge pushes along the edge normal",
+    function()
+      local w = new_world()
+      dem.add_facet(w, { vertices = { { -1, -1, 0 }, { 1, -1, 0 }, { 0, 1, 0 } } })
+      local b = add_sphere(w, R, { 0.1, 0.2, R })
+      w:set_engines(engines { damping = 0.3 })
+      w.dt = 0.3 * w:p_wave_dt()
+      w:run { steps = 20000 }
+      assert.near(sphere_mass(R) * 9.81 / kn, R - b.position[3], { rel = 1e-4 })
+      -- a sphere beside the edge y = -1 (no gravity) is pushed away from it, along -y
+      local w2 = new_world { 0, 0, 0 }
+      dem.add_facet(w2, { vertices = { { -1, -1, 0 }, { 1, -1, 0 }, { 0, 1, 0 } } })
+      local s = add_sphere(w2, R, { 0.2, -1 - 0.5 * R, 0 })
+      w2:set_engines(engines())
+      w2.dt = 0.1 * w2:p_wave_dt()
+      w2:step()
+      local l = w2:interactions()
+      assert.equal(1, #l)
+      assert.near({ 0, -1, 0 }, l[1].normal, 1e-12)
+      assert.near(0.5 * R, l[1].overlap, 1e-12)
+      w2:step(2000)
+      assert.is_true(s.velocity[2] < 0)
+      assert.near(0, s.velocity[1], 1e-9)
+      assert.near(0, s.velocity[3], 1e-9)
+    end)
+
+  it("a facet box holds spheres like the box of walls", function()
+    local w = new_world()
+    dem.add_facet_box(w, { lo = { 0, 0, 0 }, hi = { 0.1, 0.1, 0.2 }, open_top = true })
+    local balls = {}
+    for i = 0, 7 do
+      balls[#balls + 1] = add_sphere(w, 0.01, { 0.025 + 0.05 * (i % 2), 0.025 + 0.05 * ((i // 2) % 2),
+                                                0.02 + 0.03 * (i // 4) })
+    end
+    w:set_engines(engines { damping = 0.4 })
+    w.dt = 0.5 * w:p_wave_dt()
+    w:run { steps = 20000 }
+    for _, b in ipairs(balls) do
+      local p = b.position
+      assert.is_true(p[1] > 0.009 and p[1] < 0.091 and p[2] > 0.009 and p[2] < 0.091)
+      assert.is_true(p[3] > 0.009 and p[3] < 0.05)
+    end
+  end)
+
   -- On a slope of angle t with friction mu, a sphere rolls without slipping (a = 5/7 g sin t)
   -- while tan t < 7/2 mu, and slides (a = g (sin t - mu cos t)) above. The slope is the
   -- floor under tilted gravity.
@@ -145,7 +205,7 @@ describe("dem strategy", function()
   end)
 
   -- a small version of the gravity deposition of yade.md (scenario A)
-  local function deposition(nx, ny, nz, damping)
+  local function deposition(nx, ny, nz, damping, track_energy)
     local D = 0.026
     local w = new_world()
     local LX, LY = nx * D, ny * D
@@ -163,13 +223,13 @@ describe("dem strategy", function()
       spheres[#spheres + 1] = add_sphere(w, r, { (ix + 0.5) * D + jx, (iy + 0.5) * D + jy,
                                                  (iz + 1.0) * D })
     end
-    w:set_engines(engines { damping = damping, verlet_distance = -0.5 })
+    w:set_engines(engines { damping = damping, verlet_distance = -0.5, track_energy = track_energy })
     w.dt = 0.5 * w:p_wave_dt()
     return w, spheres
   end
 
   it("in a deposition the work of gravity = kinetic + elastic + dissipated energy", function()
-    local w = deposition(4, 4, 4, 0.2)
+    local w = deposition(4, 4, 4, 0.2, true)
     local checked = 0
     w:run { steps = 8000, every = 1000 * w.dt, fn = function()
       local e = w:dem_energy()
@@ -186,7 +246,7 @@ describe("dem strategy", function()
   end)
 
   it("a settled packing's unbalanced-force ratio falls below 0.01", function()
-    local w = deposition(4, 4, 3, 0.4)
+    local w = deposition(4, 4, 3, 0.4, true)
     local list = w:engines()
     local stopped_at
     list[#list + 1] = dem.every { iterations = 500, fn = function(s)
@@ -307,13 +367,69 @@ describe("dem engine list and interaction lifecycle", function()
     assert.equal(w1:state_hash(), w2:state_hash())
   end)
 
+  it("keeps contacts and their history when another body is removed", function()
+    local w = new_world()
+    add_wall(w, { 0, 0, 1 })
+    local gone = add_sphere(w, 0.01, { 0.5, 0, 0.01 })
+    local b = add_sphere(w, 0.01, { 0, 0, 0.01 }, { 0.05, 0, 0 })
+    w:set_engines(engines { damping = 0 })
+    w.dt = 1e-5
+    w:step(200)
+    local before = w:interactions()
+    assert.equal(2, #before)
+    w:remove_body(gone)
+    w:step()
+    local after = w:interactions()
+    assert.equal(1, #after)
+    assert.equal(b, after[1].body2)
+    assert.is_true(after[1].created < w.steps - 1)  -- the same contact, not a new one
+  end)
+
+  it("a sphere on an inclined wall rolls down it at 5/7 g sin t", function()
+    local theta, g = 0.3, 9.81
+    local w = new_world { 0, 0, -g }
+    local n = { -math.sin(theta), 0, math.cos(theta) }  -- the slope goes down towards -x
+    add_wall(w, n, { 0, 0, 0 })
+    local R = 0.01
+    local rest = sphere_mass(R) * g * math.cos(theta) / (E * R)
+    local c0 = { n[1] * (R - rest), 0, n[3] * (R - rest) }
+    local b = add_sphere(w, R, c0)
+    w:set_engines(engines())
+    w.dt = 0.05 * w:p_wave_dt()
+    w:run { until_time = 0.05 }
+    -- displacement along the tangent (cos t, 0, sin t), which points uphill
+    local along = (b.position[1] - c0[1]) * math.cos(theta) + (b.position[3] - c0[3]) * math.sin(theta)
+    assert.near(5 / 7 * g * math.sin(theta) * 0.5 * w.time ^ 2, -along, { rel = 5e-3 })
+  end)
+
+  it("runs the deposition example (yade.md scenario A, 4x4x4 spheres)", function()
+    local env = string.format("LUA_PATH_5_4=%q LUA_CPATH_5_4=%q", package.path, package.cpath)
+    local p = assert(io.popen(env .. " lua5.4 examples/dem_deposition.lua 4x4x4 1000 0.2 2>&1"))
+    local out = p:read("a")
+    assert.is_true(p:close(), out)
+    local z, z_th = out:match("free fall: mean z ([%d.]+), leapfrog closed form ([%d.]+)")
+    assert.near(tonumber(z_th), tonumber(z), 1e-10)
+    assert.matches("final: step 1000", out)
+  end)
+
+  it("pushes concentric spheres apart without NaN", function()
+    local w = new_world { 0, 0, 0 }
+    local a = add_sphere(w, 0.01, { 0, 0, 0 })
+    local b = add_sphere(w, 0.01, { 0, 0, 0 })
+    w:set_engines(engines())
+    w.dt = 0.05 * w:p_wave_dt()
+    w:step(2000)
+    assert.is_true(b.position[3] - a.position[3] > 0.02)  -- along z, the fallback normal
+    assert.near(0, a.position[3] + b.position[3], 1e-12)   -- momentum conserved
+  end)
+
   it("rejects what it cannot do with clear errors", function()
     local w = new_world()
     w:add_body { shape = impact.shape3d.box { size = { 1, 1, 1 } }, density = 1 }
     assert.has_error(function() w:step() end)
     local ok, err = pcall(w.step, w)
     assert.is_false(ok)
-    assert.matches("only spheres and walls", err)
+    assert.matches("only spheres, walls and facets", err)
     assert.matches("impact.dem.newton: option 'damping' must be a finite number in %[0, 1%]",
       select(2, pcall(dem.newton, { damping = 2 })))
     assert.matches("unknown option \"verlet\"", select(2, pcall(dem.collider, { verlet = 1 })))
@@ -326,5 +442,120 @@ describe("dem engine list and interaction lifecycle", function()
     local w3 = impact.world2d { strategy = "dem" }
     w3:add_body { shape = impact.shape2d.ball { radius = 1 }, density = 1 }
     assert.matches("needs a 3D world", select(2, pcall(w3.step, w3)))
+  end)
+end)
+
+describe("impact.batch", function()
+  it("runs a script over parameter sets in parallel and reports a failing job", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    local jobs = impact.batch { script = "spec/data/batch_job.lua", jobs = 2, dir = dir,
+      params = { { steps = 10, tag = "a" }, { fail = true }, { steps = 20, tag = "b" } } }
+    assert.equal(3, #jobs)
+    for _, i in ipairs { 1, 3 } do
+      local j = jobs[i]
+      assert.is_true(j.ok, j.error)
+      local n = j.params.steps
+      -- undamped leapfrog free fall: z = 1 - g dt^2 n (n + 1) / 2
+      assert.near(1 - 9.81 * 1e-6 * n * (n + 1) / 2, j.result.z, 1e-12)
+      assert.equal(n, j.result.steps)
+      assert.equal(j.params.tag, j.result.tag)
+    end
+    assert.is_false(jobs[2].ok)
+    assert.is_true(jobs[2].exit_code ~= 0)
+    assert.matches("job failed on purpose", jobs[2].error)
+    os.execute("rm -rf '" .. dir .. "'")
+  end)
+
+  it("checks its options", function()
+    assert.matches("option 'script' must name a readable file",
+      select(2, pcall(impact.batch, { script = "nope.lua", params = { {} } })))
+    assert.matches("unknown option \"job\"",
+      select(2, pcall(impact.batch, { script = "spec/data/batch_job.lua", params = { {} }, job = 2 })))
+    assert.same({}, impact.batch.params())
+  end)
+end)
+
+describe("dem save and load", function()
+  local function scene()
+    local D = 0.026
+    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
+    for _, wall in ipairs { { { 0, 0, 1 }, { 0, 0, 0 } }, { { 1, 0, 0 }, { 0, 0, 0 } },
+                            { { -1, 0, 0 }, { 3 * D, 0, 0 } }, { { 0, 1, 0 }, { 0, 0, 0 } },
+                            { { 0, -1, 0 }, { 0, 3 * D, 0 } } } do
+      w:add_body { shape = impact.shape3d.wall { normal = wall[1] }, fixed = true, position = wall[2] }
+    end
+    dem.add_facet(w, { vertices = { { 0, 0, 0.05 }, { 0.03, 0, 0.05 }, { 0, 0.03, 0.05 } } })
+    for i = 0, 26 do
+      local r = 0.008 + 0.004 * ((i * 37) % 101) / 100.0
+      w:add_body { shape = impact.shape3d.sphere { radius = r }, density = 2600, name = "s" .. i,
+        position = { (i % 3 + 0.5) * D, ((i // 3) % 3 + 0.5) * D, (i // 9 + 1) * D } }
+    end
+    return w
+  end
+
+  it("continues bit-identically after save and load", function()
+    local w = scene()
+    local calls = 0
+    w:set_engines { dem.force_resetter(), dem.collider {},
+      dem.interaction_loop { physics = { dem.frict { young = 1e7 } } },
+      dem.newton { damping = 0.2, track_energy = true, label = "newton" },
+      dem.every { iterations = 100, label = "counter", fn = function() calls = calls + 1 end } }
+    w.dt = 0.5 * w:p_wave_dt()
+    w:step(3000)
+    local path = os.tmpname()
+    dem.save(w, path)
+    local loaded_calls = 0
+    local w2 = dem.load(path, { functions = { counter = function() loaded_calls = loaded_calls + 1 end } })
+    os.remove(path)
+    assert.equal(w:state_hash(), w2:state_hash())
+    assert.equal(0.2, w2:engine("newton").damping)
+    assert.equal("s5", w2:body("s5").name)
+    w:step(3000)
+    w2:step(3000)
+    assert.equal(w:state_hash(), w2:state_hash())
+    assert.equal(30, loaded_calls)
+    assert.same(w:dem_energy(), w2:dem_energy())
+    assert.is_true(#w2:interactions() > 20)
+  end)
+
+  it("says what is missing", function()
+    local w = scene()
+    w:set_engines { dem.force_resetter(), function() end }
+    assert.matches("has no label", select(2, pcall(dem.save, w, os.tmpname())))
+    w:set_engines { dem.force_resetter(), dem.lua_engine { label = "probe", fn = function() end } }
+    local path = os.tmpname()
+    dem.save(w, path)
+    assert.matches("needs its function: opts.functions%[\"probe\"%]", select(2, pcall(dem.load, path)))
+    os.remove(path)
+    assert.matches("not a saved dem scene", select(2, pcall(dem.load, "spec/data/batch_job.lua")))
+  end)
+end)
+
+describe("recording a dem world", function()
+  it("impact.recorder samples it like any world; rec:sample() from an engine adds rows", function()
+    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
+    local b = w:add_body { shape = impact.shape3d.sphere { radius = 0.01 }, density = 2600,
+                           position = { 0, 0, 1 } }
+    w:set_engines(dem.default_engines { damping = 0 })
+    w.dt = 1e-3
+    local rec = impact.recorder { w, every = 0.01,
+                                  columns = { { "t", "time" }, { "z", { b, "position", 3 } } } }
+    local extra = impact.recorder { w, every = 1e9, columns = { { "iter", "steps" } } }
+    local list = w:engines()
+    list[#list + 1] = dem.every { iterations = 25, fn = function() extra:sample() end }
+    w:set_engines(list)
+    w:run { steps = 100 }
+    assert.equal(11, rec:count())  -- t = 0, 0.01, ..., 0.1
+    local z = rec:series("z")
+    local n = 100
+    assert.near(1 - 9.81 * 1e-6 * n * (n + 1) / 2, z[#z], 1e-12)
+    assert.same({ 0, 25, 50, 75 }, extra:series("iter"))  -- the runner sees iterations 25..75
+    local path = os.tmpname()
+    rec:write_csv(path)
+    local f = assert(io.open(path))
+    assert.equal("t,z", f:read("l"))
+    f:close()
+    os.remove(path)
   end)
 end)

@@ -18,7 +18,7 @@ imp_dem_params imp_dem_default_params(void)
     imp_dem_params p;
     memset(&p, 0, sizeof p);
     p.damping = 0.2;
-    p.verlet = -0.5;
+    p.verlet = -0.1;
     p.interaction_radius = 1.0;
     p.geometry = IMP_DEM_GEOM_SPHERE_SPHERE | IMP_DEM_GEOM_WALL_SPHERE;
     p.law = IMP_DEM_LAW_LINEAR;
@@ -52,6 +52,8 @@ static void free_particles(imp_dem *d)
     free(d->torque);
     free(d->radius);
     free(d->wall_n);
+    free(d->facet);
+    free(d->facet_v);
     free(d->inv_mass);
     free(d->inv_inertia);
     free(d->mass);
@@ -68,7 +70,11 @@ void imp_dem_free(imp_dem *d)
     free_particles(d);
     free(d->slot_to_particle);
     free(d->inter);
+    free(d->hot);
+    free(d->scratch);
+    free(d->done);
     free(d->map);
+    free(d->pend);
     imp_bp3d_free(d->bp);
     free(d);
 }
@@ -136,11 +142,26 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
             return -1;
         }
         d->inter = p;
+        int *h = realloc(d->hot, (size_t)cap * 3 * sizeof *h);
+        if (h == NULL) {
+            return -1;
+        }
+        d->hot = h;
+        double *sc = realloc(d->scratch, (size_t)cap * 9 * sizeof *sc);
+        if (sc == NULL) {
+            return -1;
+        }
+        d->scratch = sc;
+        unsigned char *dn = realloc(d->done, (size_t)cap);
+        if (dn == NULL) {
+            return -1;
+        }
+        d->done = dn;
         d->inter_cap = cap;
     }
     /* a wall is always the first of a wall/sphere pair; spheres in index order */
     int kind_a = d->kind[a], kind_b = d->kind[b];
-    if (kind_b == IMP_DEM_WALL || (kind_a == kind_b && a > b)) {
+    if (kind_b != IMP_DEM_SPHERE || (kind_a == kind_b && a > b)) {
         int t = a;
         a = b;
         b = t;
@@ -149,6 +170,8 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
     memset(I, 0, sizeof *I);
     I->a = a;
     I->b = b;
+    int *h = d->hot + 3 * d->ninter;
+    h[0] = a, h[1] = b, h[2] = 0;
     d->map[map_probe(d, a, b)] = ++d->ninter;
     return d->ninter - 1;
 }
@@ -173,10 +196,12 @@ static void map_delete(imp_dem *d, size_t h)
 void imp_dem_erase(imp_dem *d, int index)
 {
     imp_dem_inter *I = &d->inter[index];
+    d->npending -= I->pending;
     map_delete(d, map_probe(d, I->a, I->b));
     int last = d->ninter - 1;
     if (index != last) {
         d->inter[index] = d->inter[last];
+        memcpy(d->hot + 3 * index, d->hot + 3 * last, 3 * sizeof *d->hot);
         d->map[map_probe(d, d->inter[index].a, d->inter[index].b)] = index + 1;
     }
     d->ninter--;
@@ -185,7 +210,26 @@ void imp_dem_erase(imp_dem *d, int index)
 void imp_dem_request_erase(imp_dem *d, int index)
 {
     imp_dem_inter *I = &d->inter[index];
+    if (!I->pending) {
+        if (d->pend_n == d->pend_cap) {
+            int cap = d->pend_cap ? 2 * d->pend_cap : 256;
+            int *p = realloc(d->pend, (size_t)cap * 2 * sizeof *p);
+            if (p != NULL) {
+                d->pend = p;
+                d->pend_cap = cap;
+            }
+        }
+        if (d->pend_n < d->pend_cap) {
+            d->pend[2 * d->pend_n] = I->a;
+            d->pend[2 * d->pend_n + 1] = I->b;
+            d->pend_n++;
+        } else {
+            d->pend_scan = 1;  /* out of memory: the collider scans everything */
+        }
+    }
+    d->npending += !I->pending;
     I->real = 0;
+    d->hot[3 * index + 2] = 0;
     I->pending = 1;
     I->un = 0.0;
     I->fn = 0.0;
@@ -221,6 +265,7 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->torque, 3 * cap);
     GROW(d->radius, cap);
     GROW(d->wall_n, 3 * cap);
+    GROW(d->facet, cap);
     GROW(d->inv_mass, cap);
     GROW(d->inv_inertia, cap);
     GROW(d->mass, cap);
@@ -275,7 +320,18 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     }
     d->slot_to_particle = map;
     d->nslot_map = w->nslots;
-    int i = 0;
+    int nfacets = 0;
+    for (int s = 1; s < w->nslots; s++) {
+        nfacets += w->bodies[s].active && imp_dem_is_facet(w->bodies[s].shape);
+    }
+    double *fv = realloc(d->facet_v, (size_t)(nfacets > 0 ? nfacets : 1) * 9 * sizeof *fv);
+    if (fv == NULL) {
+        free(old_slot);
+        return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
+    }
+    d->facet_v = fv;
+    d->nfacets = nfacets;
+    int i = 0, nf = 0;
     for (int s = 0; s < w->nslots; s++) {
         map[s] = -1;
         const imp_body *b = &w->bodies[s];
@@ -283,18 +339,20 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
             continue;
         }
         const imp_convex3d *c = b->shape != NULL ? imp_shape3d_data(b->shape) : NULL;
-        if (c == NULL || (c->kind != IMP_S3_SPHERE && c->kind != IMP_S3_WALL)) {
+        int facet = c != NULL && imp_dem_is_facet(b->shape);
+        if (c == NULL || (c->kind != IMP_S3_SPHERE && c->kind != IMP_S3_WALL && !facet)) {
             free(old_slot);
-            return sync_error(w, IMP_ERR_INVALID, "only spheres and walls take part (use "
-                              "impact.shape3d.sphere or impact.shape3d.wall)", s);
+            return sync_error(w, IMP_ERR_INVALID, "only spheres, walls and facets take part "
+                              "(impact.shape3d.sphere, impact.shape3d.wall, impact.dem.facet)", s);
         }
-        if (c->kind == IMP_S3_WALL && !b->fixed) {
+        if (c->kind != IMP_S3_SPHERE && !b->fixed) {
             free(old_slot);
-            return sync_error(w, IMP_ERR_INVALID, "a wall must be fixed", s);
+            return sync_error(w, IMP_ERR_INVALID, "a wall or facet must be fixed", s);
         }
         map[s] = i;
         d->slot[i] = s;
-        d->kind[i] = c->kind == IMP_S3_WALL ? IMP_DEM_WALL : IMP_DEM_SPHERE;
+        d->kind[i] = facet ? IMP_DEM_FACET : (c->kind == IMP_S3_WALL ? IMP_DEM_WALL : IMP_DEM_SPHERE);
+        d->facet[i] = facet ? nf++ : -1;
         d->fixed[i] = (unsigned char)(b->fixed != 0);
         d->radius[i] = c->kind == IMP_S3_SPHERE ? c->params[0] : 0.0;
         d->mass[i] = b->mass;
@@ -305,6 +363,9 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
         i++;
     }
     d->n = count;
+    /* particle indices changed: forces of this step so far are void */
+    memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
+    memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
     /* keep the interactions between bodies that remain, renumbered */
     int kept = 0;
     if (old_slot != NULL) {
@@ -315,12 +376,20 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
             if (na >= 0 && nb >= 0) {
                 I.a = na;
                 I.b = nb;
+                int *h = d->hot + 3 * kept;
+                h[0] = na, h[1] = nb, h[2] = I.real;
                 d->inter[kept++] = I;
             }
         }
     }
     free(old_slot);
     d->ninter = kept;
+    d->npending = 0;
+    for (int k = 0; k < kept; k++) {
+        d->npending += d->inter[k].pending;
+    }
+    d->pend_n = 0;
+    d->pend_scan = d->npending > 0;  /* renumbered: the collider scans everything once */
     if (d->map_cap > 0) {
         memset(d->map, 0, (size_t)d->map_cap * sizeof *d->map);
         for (int k = 0; k < kept; k++) {
@@ -334,22 +403,48 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     return IMP_OK;
 }
 
-/* positions, orientations and velocities from the world's state vector */
-static void load(imp_world *w, imp_dem *d)
+/* particle i's position, orientation and velocities from the world's state vector */
+static void load_one(imp_world *w, imp_dem *d, int i)
+{
+    const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+    for (int k = 0; k < 3; k++) {
+        d->pos[3 * i + k] = y[k];
+        d->vel[3 * i + k] = y[IMP_VEL_3D + k];
+        d->angvel[3 * i + k] = y[IMP_VEL_3D + 3 + k];
+    }
+    for (int k = 0; k < 4; k++) {
+        d->quat[4 * i + k] = y[3 + k];
+    }
+    if (d->kind[i] == IMP_DEM_WALL) {
+        const imp_convex3d *c = imp_shape3d_data(w->bodies[d->slot[i]].shape);
+        wall_normal(c, d->quat + 4 * i, d->wall_n + 3 * i);
+    } else if (d->kind[i] == IMP_DEM_FACET) {  /* vertices: position + R (v - centroid) */
+        const imp_shape *sh = w->bodies[d->slot[i]].shape;
+        const imp_convex3d *c = imp_shape3d_data(sh);
+        imp_quat q = imp_q(y[3], y[4], y[5], y[6]);
+        double *out = d->facet_v + 9 * d->facet[i];
+        for (int v = 0; v < 3; v++) {
+            imp_vec3 p = imp_q_rotate(q, imp_v3(c->vert[3 * v] - sh->centroid[0],
+                                                c->vert[3 * v + 1] - sh->centroid[1],
+                                                c->vert[3 * v + 2] - sh->centroid[2]));
+            out[3 * v] = y[0] + p.x, out[3 * v + 1] = y[1] + p.y, out[3 * v + 2] = y[2] + p.z;
+        }
+    }
+}
+
+/* Reloads the particles whose state in the world differs from the dem's copy (edited from
+   outside since the last store), all of them when all is set. O(n), streaming. */
+static void load(imp_world *w, imp_dem *d, int all)
 {
     for (int i = 0; i < d->n; i++) {
         const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
-        for (int k = 0; k < 3; k++) {
-            d->pos[3 * i + k] = y[k];
-            d->vel[3 * i + k] = y[IMP_VEL_3D + k];
-            d->angvel[3 * i + k] = y[IMP_VEL_3D + 3 + k];
-        }
-        for (int k = 0; k < 4; k++) {
-            d->quat[4 * i + k] = y[3 + k];
-        }
-        if (d->kind[i] == IMP_DEM_WALL) {
-            const imp_convex3d *c = imp_shape3d_data(w->bodies[d->slot[i]].shape);
-            wall_normal(c, d->quat + 4 * i, d->wall_n + 3 * i);
+        const double *x = d->pos + 3 * i, *v = d->vel + 3 * i, *om = d->angvel + 3 * i;
+        const double *q = d->quat + 4 * i;
+        int same = y[0] == x[0] && y[1] == x[1] && y[2] == x[2] && y[3] == q[0] && y[4] == q[1]
+                   && y[5] == q[2] && y[6] == q[3] && y[7] == v[0] && y[8] == v[1]
+                   && y[9] == v[2] && y[10] == om[0] && y[11] == om[1] && y[12] == om[2];
+        if (all || !same) {
+            load_one(w, d, i);
         }
     }
 }
@@ -361,8 +456,7 @@ void imp_dem_store(imp_world *w)
         if (d->fixed[i]) {
             continue;
         }
-        size_t o = (size_t)d->slot[i] * IMP_STRIDE_3D;
-        double *y = w->y + o, *ye = w->y_end + o;
+        double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
         for (int k = 0; k < 3; k++) {
             y[k] = d->pos[3 * i + k];
             y[IMP_VEL_3D + k] = d->vel[3 * i + k];
@@ -371,11 +465,10 @@ void imp_dem_store(imp_world *w)
         for (int k = 0; k < 4; k++) {
             y[3 + k] = d->quat[4 * i + k];
         }
-        memcpy(ye, y, IMP_STRIDE_3D * sizeof *y);
     }
 }
 
-imp_status imp_dem_sync(imp_world *w)
+static imp_status sync(imp_world *w, int edits)
 {
     if (w->def.dim != 3) {
         return sync_error(w, IMP_ERR_INVALID, "the dem strategy needs a 3D world", 0);
@@ -393,15 +486,15 @@ imp_status imp_dem_sync(imp_world *w)
         }
         fresh = 1;
     }
-    /* reload when the state vector was edited since the last store (or after a rebuild);
-       O(n) comparison, cheap next to the interaction loop */
-    size_t n = (size_t)w->nslots * IMP_STRIDE_3D;
-    if (fresh || memcmp(w->y, w->y_end, n * sizeof *w->y) != 0) {
-        load(w, d);
-        memcpy(w->y_end, w->y, n * sizeof *w->y);
+    /* reload what was edited since the last store (everything after a rebuild) */
+    if (fresh || edits) {
+        load(w, d, fresh);
     }
     return IMP_OK;
 }
+
+imp_status imp_dem_sync(imp_world *w) { return sync(w, 1); }
+imp_status imp_dem_sync_bodies(imp_world *w) { return sync(w, 0); }
 
 /* ---- queries ------------------------------------------------------------------------------ */
 
@@ -409,8 +502,8 @@ double imp_dem_p_wave_dt(const imp_dem *d)
 {
     double best = INFINITY;
     for (int i = 0; i < d->n; i++) {
-        if (d->kind[i] != IMP_DEM_SPHERE) {
-            continue;
+        if (d->kind[i] != IMP_DEM_SPHERE || d->fixed[i]) {
+            continue;  /* fixed spheres do not vibrate */
         }
         double r = d->radius[i];
         double rho = d->mass[i] / (4.0 / 3.0 * IMP_PI * r * r * r);

@@ -29,23 +29,26 @@
 #define IMPACT_DEM_H
 
 #include "broadphase3d.h"
+#include "shape.h"
 #include "status.h"
 
 struct imp_world;
 
-enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1 };
+enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1, IMP_DEM_FACET = 2 };
 enum { IMP_DEM_LAW_LINEAR = 0, IMP_DEM_LAW_HERTZ = 1 };
 /* geometry functors (bits of imp_dem_params.geometry) */
-enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2 };
+enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2, IMP_DEM_GEOM_FACET_SPHERE = 4 };
 
 typedef struct imp_dem_params {
     double damping;            /* Cundall's numerical damping, 0 <= d < 1 */
     double verlet;             /* collider's verlet distance, m; < 0: that factor of the
-                                  smallest radius (Yade's default -0.5) */
+                                  smallest radius (default -0.1; Yade's is -0.5) */
     double interaction_radius; /* interaction-radius factor f >= 1 (distant interactions) */
     int geometry;              /* enabled geometry functors (IMP_DEM_GEOM_* bits) */
     int law;                   /* IMP_DEM_LAW_* */
     int never_erase;           /* the law keeps separated contacts (zero force) */
+    int track_energy;          /* book gravity work, damping and plastic dissipation (Yade's
+                                  O.trackEnergy; off by default: it costs ~20 % of a step) */
     /* material of bodies without a world material, and the frictional constants */
     double young;              /* Pa; a body with a material uses the material's E */
     double ks_ratio;           /* ks / kn (Yade's FrictMat "poisson") */
@@ -53,8 +56,9 @@ typedef struct imp_dem_params {
     double poisson;            /* Hertz-Mindlin: Poisson's ratio */
 } imp_dem_params;
 
-/* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere with a the
-   wall (whatever the indices). Lookup is by the unordered pair. */
+/* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere and
+   facet/sphere with a the wall or facet (whatever the indices). Lookup is by the unordered
+   pair. */
 typedef struct imp_dem_inter {
     int a, b;          /* particle indices (see above) */
     int real;          /* geometry and physics exist */
@@ -88,6 +92,9 @@ typedef struct imp_dem {
     double *force, *torque;            /* 3, 3 per particle */
     double *radius;        /* spheres; walls 0 */
     double *wall_n;        /* 3 per particle: a wall's outward unit normal (world frame) */
+    int *facet;            /* per particle: index of a facet's vertices in facet_v, else -1 */
+    double *facet_v;       /* 9 per facet: its vertices in the world frame */
+    int nfacets;
     double *inv_mass, *inv_inertia, *mass;
     double *young;         /* per particle */
     double *lo, *hi;       /* collider boxes, 3 per particle */
@@ -95,7 +102,15 @@ typedef struct imp_dem {
     int nslot_map;
     /* interactions: dense array plus an open-addressing map from the pair to the index */
     imp_dem_inter *inter;
+    int *hot;              /* per interaction {a, b, real}: a compact copy the interaction loop
+                              scans, so potential ones out of reach cost 12 bytes, not a struct */
     int ninter, inter_cap;
+    double *scratch;       /* per interaction: the interaction loop's results (9 numbers) */
+    unsigned char *done;   /* per interaction: what the loop's serial pass has to do */
+    int npending;          /* interactions whose erase was requested */
+    int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
+    int pend_n, pend_cap;
+    int pend_scan;         /* the list is incomplete: the collider scans every interaction */
     int *map;              /* map_cap entries: index + 1, 0 = empty */
     int map_cap;
     imp_bp3d *bp;
@@ -117,6 +132,9 @@ void imp_dem_free(imp_dem *d);
    with the world: rebuilt when bodies changed, reloaded when the state was edited. Returns
    IMP_OK, or an error (unsupported shape, a moving wall) with the message in w->error. */
 imp_status imp_dem_sync(struct imp_world *w);
+/* The same without looking for edits (O(1) unless bodies were added or removed): for engines
+   run within a step after imp_dem_sync. */
+imp_status imp_dem_sync_bodies(struct imp_world *w);
 /* Writes positions, orientations and velocities back into the world's state vector. */
 void imp_dem_store(struct imp_world *w);
 
@@ -140,6 +158,16 @@ void imp_dem_request_erase(imp_dem *d, int index);
 int imp_dem_add_potential(imp_dem *d, int a, int b);
 /* Removes an interaction now (swap with the last: indices after it may change). */
 void imp_dem_erase(imp_dem *d, int index);
+
+/* Facets (dem_facet.c): a triangle shape for fixed bodies (vertices v[9] in shape
+   coordinates; the centroid is the body's position); NULL when not finite or degenerate. */
+imp_shape *imp_dem_facet_shape(const double v[9]);
+int imp_dem_is_facet(const imp_shape *s);
+/* Facet/sphere geometry: overlap r - distance and the unit normal from the triangle (tri[9],
+   world frame) to the centre; 0 when the distance exceeds reach (reach < 0: always 1).
+   prev_n orients the normal when the centre lies on the triangle. */
+int imp_dem_facet_sphere(const double *tri, const double *centre, double r, double reach,
+                         const double *prev_n, double *un, double n[3]);
 
 /* Yade's PWaveTimeStep: min over spheres of r / sqrt(E / rho). 0 when there are no spheres. */
 double imp_dem_p_wave_dt(const imp_dem *d);

@@ -44,6 +44,14 @@ static void boxes(imp_dem *d)
             }
             continue;
         }
+        if (d->kind[i] == IMP_DEM_FACET) {  /* the triangle's box */
+            const double *v = d->facet_v + 9 * d->facet[i];
+            for (int k = 0; k < 3; k++) {
+                lo[k] = fmin(v[k], fmin(v[3 + k], v[6 + k]));
+                hi[k] = fmax(v[k], fmax(v[3 + k], v[6 + k]));
+            }
+            continue;
+        }
         const double *n = d->wall_n + 3 * i;
         for (int k = 0; k < 3; k++) {
             lo[k] = -INFINITY;
@@ -62,6 +70,19 @@ static void boxes(imp_dem *d)
     }
 }
 
+/* a pending interaction: erased, or kept potential while the boxes still overlap */
+static void settle_pending(imp_dem *d, int k, int have_sweep)
+{
+    imp_dem_inter *I = &d->inter[k];
+    int a = I->a < I->b ? I->a : I->b, b = I->a < I->b ? I->b : I->a;
+    if (have_sweep && imp_bp3d_has_pair(d->bp, a, b)) {
+        I->pending = 0;  /* stays potential */
+        d->npending--;
+    } else {
+        imp_dem_erase(d, k);
+    }
+}
+
 int imp_dem_collide(imp_dem *d)
 {
     double v = verlet_distance(d);
@@ -76,20 +97,26 @@ int imp_dem_collide(imp_dem *d)
         }
         d->bp_verlet = v;
     }
-    /* 1. pending erasures; backwards, since erasing moves the last interaction into k */
+    /* 1. pending erasures: from the list of requested pairs (O(requests)), or by a scan of
+       every interaction when the list is incomplete; backwards, since erasing moves the last
+       interaction into k */
     int have_sweep = imp_bp3d_pair_count(d->bp) > 0;
-    for (int k = d->ninter - 1; k >= 0; k--) {
-        imp_dem_inter *I = &d->inter[k];
-        if (!I->pending) {
-            continue;
+    if (d->pend_scan) {
+        for (int k = d->ninter - 1; k >= 0; k--) {
+            if (d->inter[k].pending) {
+                settle_pending(d, k, have_sweep);
+            }
         }
-        int a = I->a < I->b ? I->a : I->b, b = I->a < I->b ? I->b : I->a;
-        if (have_sweep && imp_bp3d_has_pair(d->bp, a, b)) {
-            I->pending = 0;  /* stays potential */
-        } else {
-            imp_dem_erase(d, k);
+        d->pend_scan = 0;
+    } else {
+        for (int e = 0; e < d->pend_n; e++) {
+            int k = imp_dem_find(d, d->pend[2 * e], d->pend[2 * e + 1]);
+            if (k >= 0 && d->inter[k].pending) {
+                settle_pending(d, k, have_sweep);
+            }
         }
     }
+    d->pend_n = 0;
     /* 2. the sweep */
     boxes(d);
     if (imp_bp3d_update(d->bp, d->n, d->lo, d->hi) != 0) {
@@ -110,8 +137,8 @@ int imp_dem_collide(imp_dem *d)
     const int *begins = imp_bp3d_begins(d->bp, &count);
     for (int e = 0; e < count; e++) {
         int a = begins[2 * e], b = begins[2 * e + 1];
-        if (d->kind[a] == IMP_DEM_WALL && d->kind[b] == IMP_DEM_WALL) {
-            continue;  /* walls do not interact */
+        if (d->kind[a] != IMP_DEM_SPHERE && d->kind[b] != IMP_DEM_SPHERE) {
+            continue;  /* walls and facets do not interact */
         }
         if (imp_dem_find(d, a, b) < 0 && imp_dem_add_potential(d, a, b) < 0) {
             snprintf(d->error, sizeof d->error, "out of memory for the interactions");

@@ -1,5 +1,5 @@
 /* dem_law.c: the interaction loop: per interaction, the geometry functor of its shape pair
-   (Yade's Ig2_Sphere_Sphere_ScGeom, Ig2_Wall_Sphere_ScGeom), the physics functor once when it
+   (Yade's Ig2_Sphere_Sphere_ScGeom, Ig2_Wall_Sphere_ScGeom, Ig2_Facet_Sphere_ScGeom), the physics functor once when it
    becomes real (Ip2_FrictMat_FrictMat_FrictPhys or _MindlinPhys) and the law
    (Law2_ScGeom_FrictPhys_CundallStrack or a Hertz-Mindlin law without viscous damping), which
    adds forces and torques to both particles or requests the erase. O(interactions).
@@ -13,6 +13,7 @@
    kn0 = 4/3 E* sqrt(R*), tangent stiffness ks = 8 G* sqrt(R* un); 1/E* = sum (1 - nu^2)/E,
    1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R). */
 #include <math.h>
+#include <stddef.h>
 
 #include "dem.h"
 
@@ -40,13 +41,15 @@ static int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double
         }
         *ra = d->radius[a];
         double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-        double dist = sqrt(dot(dx, dx));
-        if (!I->real && dist > f * (*ra + *rb)) {
+        double d2 = dot(dx, dx), reach = f * (*ra + *rb);
+        if (!I->real && d2 > reach * reach) {
             return 0;
         }
+        double dist = sqrt(d2);
         if (dist > 0.0) {
+            double inv = 1.0 / dist;
             for (int k = 0; k < 3; k++) {
-                n[k] = dx[k] / dist;
+                n[k] = dx[k] * inv;
             }
         } else {  /* concentric: any direction is a normal; keep the previous one, else z */
             double l = sqrt(dot(I->n, I->n));
@@ -57,10 +60,17 @@ static int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double
         *un = *ra + *rb - dist;
         return 1;
     }
+    *ra = *rb;
+    if (d->kind[a] == IMP_DEM_FACET) {
+        if (!(d->p.geometry & IMP_DEM_GEOM_FACET_SPHERE)) {
+            return 0;
+        }
+        return imp_dem_facet_sphere(d->facet_v + 9 * d->facet[a], xb, *rb, I->real ? -1.0 : f * *rb,
+                                    I->n, un, n);
+    }
     if (!(d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE)) {
         return 0;
     }
-    *ra = *rb;
     const double *nw = d->wall_n + 3 * a;
     double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
     double dist = dot(nw, dx);  /* signed distance of the centre from the plane */
@@ -82,7 +92,7 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
         double estar = 1.0 / ((1.0 - nu * nu) / ea + (1.0 - nu * nu) / eb);
         double ga = ea / (2.0 * (1.0 + nu)), gb = eb / (2.0 * (1.0 + nu));
         double gstar = 1.0 / ((2.0 - nu) / ga + (2.0 - nu) / gb);
-        double rstar = d->kind[I->a] == IMP_DEM_WALL ? rb : ra * rb / (ra + rb);
+        double rstar = d->kind[I->a] != IMP_DEM_SPHERE ? rb : ra * rb / (ra + rb);
         I->kn0 = 4.0 / 3.0 * estar * sqrt(rstar);
         I->ks0 = 8.0 * gstar * sqrt(rstar);
         I->kn = I->ks = 0.0;
@@ -92,111 +102,173 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
     I->ks = d->p.ks_ratio * I->kn;
 }
 
-int imp_dem_interactions(imp_dem *d, double dt)
+enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, SCRATCH = 9 };
+
+/* One interaction: geometry, physics when it becomes real, the law. Writes only the
+   interaction, its hot copy and out (force on b, n x force, the two arms, plastic work), so
+   interactions can be processed in parallel; returns DONE_* flags for the serial pass. */
+static int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *out)
 {
-    const int hertz = d->p.law == IMP_DEM_LAW_HERTZ;
-    double plastic = 0.0;
-    for (int k = 0; k < d->ninter; k++) {
-        imp_dem_inter *I = &d->inter[k];
-        double un, n[3], ra, rb;
-        if (!geometry(d, I, &un, n, &ra, &rb)) {
-            if (I->real) {  /* the functor was removed from the list: the contact ends */
-                imp_dem_request_erase(d, k);
-            }
-            continue;
-        }
-        if (!I->real) {
-            physics(d, I, ra, rb);
-            I->real = 1;
-            I->pending = 0;
-            I->created = d->iter;
-            I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
-            I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
-        }
-        int a = I->a, b = I->b;
-        if (un < 0.0) {  /* a gap: the linear and Hertz laws have no attraction */
-            if (!d->p.never_erase) {
-                imp_dem_request_erase(d, k);
-                continue;
-            }
-            I->un = un;
-            I->fn = 0.0;
-            I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
-            I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
-            continue;
-        }
-        const double *wa = d->angvel + 3 * a, *wb = d->angvel + 3 * b;
-        /* carry the shear force with the contact frame (Yade's ScGeom::rotate) */
-        double *fs = I->fs, axis[3], c[3];
-        cross(I->n, n, axis);
-        cross(fs, axis, c);
-        for (int j = 0; j < 3; j++) {
-            fs[j] -= c[j];
-        }
-        double spin = 0.5 * dt * (dot(n, wa) + dot(n, wb));
-        double twist[3] = {spin * n[0], spin * n[1], spin * n[2]};
-        cross(fs, twist, c);
-        for (int j = 0; j < 3; j++) {
-            fs[j] -= c[j];
-        }
-        /* relative velocity at the contact (Yade's form that avoids granular ratcheting) */
-        const double *va = d->vel + 3 * a, *vb = d->vel + 3 * b;
-        double alpha = d->kind[a] == IMP_DEM_SPHERE ? (ra + rb) / (ra + rb - un) : 1.0;
-        double arm_a[3] = {ra * n[0], ra * n[1], ra * n[2]};
-        double arm_b[3] = {-rb * n[0], -rb * n[1], -rb * n[2]};
-        double ca[3], cb[3], vr[3];
-        cross(wa, arm_a, ca);
-        cross(wb, arm_b, cb);
-        if (d->kind[a] == IMP_DEM_WALL) {
-            ca[0] = ca[1] = ca[2] = 0.0;  /* walls do not spin */
-        }
-        for (int j = 0; j < 3; j++) {
-            vr[j] = (vb[j] - va[j]) * alpha + cb[j] - ca[j];
-        }
-        double vn = dot(vr, n);
-        double fn;
-        if (hertz) {
-            double s = sqrt(un);
-            fn = I->kn0 * un * s;
-            I->kn = 1.5 * I->kn0 * s;
-            I->ks = I->ks0 * s;
-        } else {
-            fn = I->kn * un;
-        }
-        for (int j = 0; j < 3; j++) {
-            fs[j] -= I->ks * (vr[j] - vn * n[j]) * dt;
-        }
-        /* keep the shear force tangent (the rotation above is first order) */
-        double fsn = dot(fs, n);
-        for (int j = 0; j < 3; j++) {
-            fs[j] -= fsn * n[j];
-        }
-        double fs2 = dot(fs, fs), cap = I->mu * fn;
-        if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
-            double l = sqrt(fs2), scale = cap / l;
-            if (I->ks > 0.0) {
-                plastic += (l - cap) * cap / I->ks;
-            }
-            for (int j = 0; j < 3; j++) {
-                fs[j] *= scale;
-            }
+    double un, n[3], ra, rb;
+    if (!geometry(d, I, &un, n, &ra, &rb)) {
+        /* real: the functor was removed from the list, the contact ends */
+        return I->real ? DONE_ERASE : 0;
+    }
+    int flags = 0;
+    if (!I->real) {
+        physics(d, I, ra, rb);
+        I->real = 1;
+        hot[2] = 1;
+        flags |= I->pending ? DONE_UNPEND : 0;
+        I->pending = 0;
+        I->created = d->iter;
+        I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
+        I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
+    }
+    int a = I->a, b = I->b;
+    if (un < 0.0) {  /* a gap: the linear and Hertz laws have no attraction */
+        if (!d->p.never_erase) {
+            return flags | DONE_ERASE;
         }
         I->un = un;
-        I->fn = fn;
+        I->fn = 0.0;
+        I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
-        /* force on b: fn n + fs; on a: the opposite; torques about each centre from the
-           contact point (the middle of the overlap) */
-        double F[3] = {fn * n[0] + fs[0], fn * n[1] + fs[1], fn * n[2] + fs[2]};
-        double la = ra - 0.5 * un, lb = rb - 0.5 * un;
-        double nf[3];
-        cross(n, F, nf);
+        return flags;
+    }
+    const double *wa = d->angvel + 3 * a, *wb = d->angvel + 3 * b;
+    /* carry the shear force with the contact frame (Yade's ScGeom::rotate) */
+    double *fs = I->fs, axis[3], c[3];
+    cross(I->n, n, axis);
+    cross(fs, axis, c);
+    for (int j = 0; j < 3; j++) {
+        fs[j] -= c[j];
+    }
+    double spin = 0.5 * dt * (dot(n, wa) + dot(n, wb));
+    double twist[3] = {spin * n[0], spin * n[1], spin * n[2]};
+    cross(fs, twist, c);
+    for (int j = 0; j < 3; j++) {
+        fs[j] -= c[j];
+    }
+    /* relative velocity at the contact (Yade's form that avoids granular ratcheting) */
+    const double *va = d->vel + 3 * a, *vb = d->vel + 3 * b;
+    double gap = ra + rb - un;  /* the centres' distance; 0 for concentric spheres */
+    double alpha = d->kind[a] == IMP_DEM_SPHERE && gap > 0.0 ? (ra + rb) / gap : 1.0;
+    double arm_a[3] = {ra * n[0], ra * n[1], ra * n[2]};
+    double arm_b[3] = {-rb * n[0], -rb * n[1], -rb * n[2]};
+    double ca[3], cb[3], vr[3];
+    cross(wa, arm_a, ca);
+    cross(wb, arm_b, cb);
+    if (d->kind[a] != IMP_DEM_SPHERE) {
+        ca[0] = ca[1] = ca[2] = 0.0;  /* walls and facets do not spin */
+    }
+    for (int j = 0; j < 3; j++) {
+        vr[j] = (vb[j] - va[j]) * alpha + cb[j] - ca[j];
+    }
+    double vn = dot(vr, n);
+    double fn;
+    if (d->p.law == IMP_DEM_LAW_HERTZ) {
+        double s = sqrt(un);
+        fn = I->kn0 * un * s;
+        I->kn = 1.5 * I->kn0 * s;
+        I->ks = I->ks0 * s;
+    } else {
+        fn = I->kn * un;
+    }
+    for (int j = 0; j < 3; j++) {
+        fs[j] -= I->ks * (vr[j] - vn * n[j]) * dt;
+    }
+    /* keep the shear force tangent (the rotation above is first order) */
+    double fsn = dot(fs, n);
+    for (int j = 0; j < 3; j++) {
+        fs[j] -= fsn * n[j];
+    }
+    double fs2 = dot(fs, fs), cap = I->mu * fn;
+    out[8] = 0.0;
+    if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
+        double l = sqrt(fs2), scale = cap / l;
+        if (I->ks > 0.0) {
+            out[8] = (l - cap) * cap / I->ks;
+        }
         for (int j = 0; j < 3; j++) {
-            d->force[3 * b + j] += F[j];
-            d->force[3 * a + j] -= F[j];
-            d->torque[3 * b + j] -= lb * nf[j];   /* (-lb n) x F */
-            d->torque[3 * a + j] -= la * nf[j];   /* (la n) x (-F) */
+            fs[j] *= scale;
         }
     }
-    d->energy.plastic += plastic;
+    I->un = un;
+    I->fn = fn;
+    I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
+    /* force on b: fn n + fs; on a: the opposite; torques about each centre from the
+       contact point (the middle of the overlap) */
+    double *F = out, *nf = out + 3;
+    for (int j = 0; j < 3; j++) {
+        F[j] = fn * n[j] + fs[j];
+    }
+    cross(n, F, nf);
+    out[6] = ra - 0.5 * un;
+    out[7] = rb - 0.5 * un;
+    return flags | DONE_FORCE;
+}
+
+/* Two passes: every interaction on its own (in parallel under OpenMP), then, in interaction
+   order, the erase requests and the sums of forces and torques on the particles, so the
+   result does not depend on the number of threads. O(interactions). */
+int imp_dem_interactions(imp_dem *d, double dt)
+{
+    const double f = d->p.interaction_radius;
+    const int ss = d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE;
+    const int ws = d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE;
+    const int m = d->ninter;
+    unsigned char *done = d->done;
+    double *scratch = d->scratch;
+#ifdef _OPENMP
+    _Pragma("omp parallel for schedule(static, 256)")
+#endif
+    for (int k = 0; k < m; k++) {
+        int *h = d->hot + 3 * k;
+        done[k] = 0;
+        if (!h[2]) {  /* potential: out of reach? (the geometry functors' test, on the hot copy) */
+            int a = h[0], b = h[1];
+            const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
+            double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+            if (d->kind[a] == IMP_DEM_SPHERE) {
+                double reach = f * (d->radius[a] + d->radius[b]);
+                if (!ss || dot(dx, dx) > reach * reach) {
+                    continue;
+                }
+            } else if (d->kind[a] == IMP_DEM_WALL
+                       && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b])) {
+                continue;
+            }
+        }
+        done[k] = (unsigned char)one(d, &d->inter[k], h, dt, scratch + SCRATCH * (size_t)k);
+    }
+    double plastic = 0.0;
+    for (int k = 0; k < m; k++) {
+        int flags = done[k];
+        if (flags == 0) {
+            continue;
+        }
+        d->npending -= (flags & DONE_UNPEND) != 0;
+        if (flags & DONE_ERASE) {
+            imp_dem_request_erase(d, k);
+            continue;
+        }
+        if (!(flags & DONE_FORCE)) {
+            continue;
+        }
+        const double *o = scratch + SCRATCH * (size_t)k;
+        int a = d->inter[k].a, b = d->inter[k].b;
+        double la = o[6], lb = o[7];
+        for (int j = 0; j < 3; j++) {
+            d->force[3 * b + j] += o[j];
+            d->force[3 * a + j] -= o[j];
+            d->torque[3 * b + j] -= lb * o[3 + j];   /* (-lb n) x F */
+            d->torque[3 * a + j] -= la * o[3 + j];   /* (la n) x (-F) */
+        }
+        plastic += o[8];
+    }
+    if (d->p.track_energy) {
+        d->energy.plastic += plastic;
+    }
     return 0;
 }

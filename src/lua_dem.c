@@ -9,15 +9,17 @@
 #include "lua_dem.h"
 #include "lua_world.h"
 
-/* the world at 1, in step with its dem state (raises on unsupported bodies) */
-static imp_dem *check_dem(lua_State *L, imp_world **wp)
+/* the world at 1 and its dem state, rebuilt if bodies changed (raises on unsupported bodies);
+   edits of body states are picked up by core.dem_sync, which the stepper calls at the start of
+   a step and after each Lua engine */
+static imp_dem *dem_of(lua_State *L, imp_world **wp, int edits)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     if (w->def.strategy != IMP_STRATEGY_DEM) {
         luaL_error(L, "the world's strategy is \"%s\", not \"dem\"",
                    imp_strategy_names[w->def.strategy]);
     }
-    if (imp_dem_sync(w) != IMP_OK) {
+    if ((edits ? imp_dem_sync(w) : imp_dem_sync_bodies(w)) != IMP_OK) {
         luaL_error(L, "%s", imp_world_error(w));
     }
     if (wp != NULL) {
@@ -25,6 +27,9 @@ static imp_dem *check_dem(lua_State *L, imp_world **wp)
     }
     return w->dem;
 }
+
+static imp_dem *check_dem(lua_State *L, imp_world **wp) { return dem_of(L, wp, 1); }
+static imp_dem *engine_dem(lua_State *L, imp_world **wp) { return dem_of(L, wp, 0); }
 
 /* young modulus of the bodies without a world material */
 static void set_young(imp_world *w, imp_dem *d, double young)
@@ -50,14 +55,14 @@ static int l_sync(lua_State *L)
 /* core.dem_reset_forces(w) */
 static int l_reset_forces(lua_State *L)
 {
-    imp_dem_reset_forces(check_dem(L, NULL));
+    imp_dem_reset_forces(engine_dem(L, NULL));
     return 0;
 }
 
 /* core.dem_collide(w, verlet, interaction_radius) */
 static int l_collide(lua_State *L)
 {
-    imp_dem *d = check_dem(L, NULL);
+    imp_dem *d = engine_dem(L, NULL);
     d->p.verlet = luaL_checknumber(L, 2);
     d->p.interaction_radius = luaL_checknumber(L, 3);
     if (imp_dem_collide(d) != 0) {
@@ -71,7 +76,7 @@ static int l_collide(lua_State *L)
 static int l_configure(lua_State *L)
 {
     imp_world *w;
-    imp_dem *d = check_dem(L, &w);
+    imp_dem *d = engine_dem(L, &w);
     d->p.geometry = (int)luaL_checkinteger(L, 2);
     d->p.law = (int)luaL_checkinteger(L, 3);
     set_young(w, d, luaL_checknumber(L, 4));
@@ -86,19 +91,21 @@ static int l_configure(lua_State *L)
 static int l_interaction_loop(lua_State *L)
 {
     imp_world *w;
-    imp_dem *d = check_dem(L, &w);
+    imp_dem *d = engine_dem(L, &w);
     if (imp_dem_interactions(d, w->def.dt) != 0) {
         return luaL_error(L, "dem interaction loop: %s", d->error);
     }
     return 0;
 }
 
-/* core.dem_newton(w, damping): integrates and writes the state back to the world's bodies */
+/* core.dem_newton(w, damping, track_energy): integrates and writes the state back to the
+   world's bodies */
 static int l_newton(lua_State *L)
 {
     imp_world *w;
-    imp_dem *d = check_dem(L, &w);
+    imp_dem *d = engine_dem(L, &w);
     d->p.damping = luaL_checknumber(L, 2);
+    d->p.track_energy = lua_toboolean(L, 3);
     imp_dem_newton(d, w->def.gravity, w->def.dt);
     for (int i = 0; i < 3 * d->n; i++) {
         if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
@@ -115,7 +122,7 @@ static int l_newton(lua_State *L)
 static int l_finish_step(lua_State *L)
 {
     imp_world *w;
-    check_dem(L, &w);
+    engine_dem(L, &w);
     imp_dem_finish_step(w);
     return 0;
 }
@@ -126,6 +133,22 @@ static int l_wall_clock(lua_State *L)
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
     lua_pushnumber(L, (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec);
+    return 1;
+}
+
+/* core.dem_facet(v1, v2, v3): a triangle shape (for fixed bodies; position = its centroid) */
+static int l_facet(lua_State *L)
+{
+    double v[9];
+    for (int i = 0; i < 3; i++) {
+        imp_check_vector(L, i + 1, "impact.dem.facet", 3, v + 3 * i);
+    }
+    imp_shape *s = imp_dem_facet_shape(v);
+    if (s == NULL) {
+        return imp_error(L, "impact.dem.facet", "the vertices must span a triangle (they are "
+                         "collinear or not finite)");
+    }
+    imp_lua_push_shape(L, s);
     return 1;
 }
 
@@ -228,11 +251,15 @@ static int l_unbalanced_force(lua_State *L)
     return 1;
 }
 
-/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic} since the start */
+/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic, tracked}: the work
+   and dissipation booked while dem.newton{track_energy = true} ran; kinetic and elastic now */
 static int l_dem_energy(lua_State *L)
 {
-    imp_dem_energy e = imp_dem_energy_now(check_dem(L, NULL));
-    lua_createtable(L, 0, 5);
+    imp_dem *d = check_dem(L, NULL);
+    imp_dem_energy e = imp_dem_energy_now(d);
+    lua_createtable(L, 0, 6);
+    lua_pushboolean(L, d->p.track_energy);
+    lua_setfield(L, -2, "tracked");
     set_number(L, "gravity_work", e.gravity_work);
     set_number(L, "kinetic", e.kinetic);
     set_number(L, "elastic", e.elastic);
@@ -270,6 +297,7 @@ void imp_lua_open_dem(lua_State *L)
         {"dem_newton", l_newton},
         {"dem_finish_step", l_finish_step},
         {"dem_wall_clock", l_wall_clock},
+        {"dem_facet", l_facet},
         {NULL, NULL}};
     static const luaL_Reg methods[] = {
         {"interactions", l_interactions},
@@ -280,6 +308,7 @@ void imp_lua_open_dem(lua_State *L)
         {"dem_stats", l_dem_stats},
         {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
+    imp_lua_open_dem_state(L);
     lua_getfield(L, -1, "World");  /* the World methods (imp_lua_open_world ran first) */
     luaL_setfuncs(L, methods, 0);
     lua_pop(L, 1);

@@ -8,5 +8,7 @@
 
 /* Registers into the core table at the top of the stack (after imp_lua_open_world). */
 void imp_lua_open_dem(lua_State *L);
+/* core.dem_export / core.dem_import (lua_dem_state.c), registered by imp_lua_open_dem. */
+void imp_lua_open_dem_state(lua_State *L);
 
 #endif

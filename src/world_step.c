@@ -4,11 +4,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "dem.h"
 #include "integrate_fixed.h"
 #include "ode_gsl.h"
 #include "quat.h"
 #include "world.h"
-#include "dem.h"
 
 static void rhs(void *ctx, double t, const double *y, double *dydt)
 {

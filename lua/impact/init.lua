@@ -6,6 +6,7 @@
 ---   impact.material, impact.contact_pair      the compliant strategy's materials
 ---   impact.lcp.solve(A, b, opts)              the contact LCP solver on its own
 ---   impact.dem.*                              Yade-style engines of the dem strategy
+---   impact.batch{script =, params =, jobs =}   parameter sweeps in worker processes
 local core = require("impact.core")
 local world = require("impact.world")
 local materials = require("impact.material")
@@ -23,6 +24,7 @@ local impact = {
   contact_pair = materials.contact_pair,
   lcp = require("impact.lcp"),
   dem = require("impact.dem"),
+  batch = require("impact.batch"),
 }
 
 return impact

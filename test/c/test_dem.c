@@ -221,7 +221,7 @@ TEST(unsupported_shape)
     imp_world_add_body(w, &bd);
     imp_shape_release(bd.shape);
     CHECK(imp_world_step(w) == IMP_ERR_INVALID);
-    CHECK(strstr(imp_world_error(w), "spheres and walls") != NULL);
+    CHECK(strstr(imp_world_error(w), "spheres, walls and facets") != NULL);
     imp_world_free(w);
 }
 

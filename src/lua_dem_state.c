@@ -1,0 +1,256 @@
+/* lua_dem_state.c: the dem state as Lua data, for impact.dem.save / impact.dem.load: the
+   particles (shape, mass, material, exact state), the interactions with their history in
+   their order, the pending erasures, time, iteration and parameters. The sweep is not saved:
+   exporting restarts it in the saved world too, so both continue from the same state. */
+#include <string.h>
+
+#include "dem.h"
+#include "lua_dem.h"
+#include "lua_world.h"
+#include "shape3d.h"
+
+static imp_dem *synced(lua_State *L, imp_world **wp)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    if (w->def.strategy != IMP_STRATEGY_DEM || imp_dem_sync(w) != IMP_OK) {
+        luaL_error(L, "impact.dem: not a dem world, or %s", imp_world_error(w));
+    }
+    *wp = w;
+    return w->dem;
+}
+
+static void seti(lua_State *L, const char *k, lua_Integer v)
+{
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void setn(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void setv(lua_State *L, const char *k, const double *v, int n)
+{
+    imp_push_vector(L, v, n);
+    lua_setfield(L, -2, k);
+}
+
+/* core.dem_export(w) */
+static int l_export(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = synced(L, &w);
+    lua_createtable(L, 0, 16);
+    setn(L, "time_base", w->time_base);
+    seti(L, "steps_since_base", w->steps_since_base);
+    seti(L, "steps", w->stats.steps);
+    setn(L, "dt", w->def.dt);
+    setv(L, "gravity", w->def.gravity, 3);
+    seti(L, "iter", d->iter);
+    seti(L, "collider_runs", d->collider_runs);
+    double en[3] = {d->energy.gravity_work, d->energy.damping, d->energy.plastic};
+    setv(L, "energy", en, 3);
+    double pr[11] = {d->p.damping, d->p.verlet, d->p.interaction_radius, d->p.geometry,
+                     d->p.law, d->p.never_erase, d->p.young, d->p.ks_ratio,
+                     d->p.friction_angle, d->p.poisson, d->p.track_energy};
+    setv(L, "params", pr, 11);
+    lua_createtable(L, d->n, 0);
+    for (int i = 0; i < d->n; i++) {
+        const imp_body *b = &w->bodies[d->slot[i]];
+        const imp_convex3d *c = imp_shape3d_data(b->shape);
+        lua_createtable(L, 0, 8);
+        seti(L, "kind", d->kind[i]);
+        seti(L, "slot", d->slot[i]);
+        lua_pushboolean(L, d->fixed[i]);
+        lua_setfield(L, -2, "fixed");
+        setn(L, "mass", b->mass);
+        setv(L, "inertia", &b->inertia.m[0][0], 9);
+        setv(L, "inv_inertia", &b->inv_inertia.m[0][0], 9);
+        setn(L, "inv_mass", b->inv_mass);
+        if (d->kind[i] == IMP_DEM_SPHERE) {
+            setn(L, "radius", d->radius[i]);
+        } else if (d->kind[i] == IMP_DEM_WALL) {
+            setv(L, "normal", c->core, 3);
+        } else {
+            setv(L, "vertices", c->vert, 9);
+        }
+        if (b->material >= 0) {
+            lua_pushstring(L, w->materials.items[b->material].name);
+            lua_setfield(L, -2, "material");
+        }
+        setv(L, "state", w->y + (size_t)d->slot[i] * IMP_STRIDE_3D, IMP_STRIDE_3D);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "particles");
+    lua_createtable(L, d->ninter, 0);
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        double v[18] = {I->a, I->b, I->real, I->pending, I->un, I->n[0], I->n[1], I->n[2],
+                        I->kn, I->ks, I->mu, I->kn0, I->ks0, I->fn, I->fs[0], I->fs[1],
+                        I->fs[2], (double)I->created};
+        imp_push_vector(L, v, 18);
+        lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "interactions");
+    lua_createtable(L, 2 * d->pend_n, 0);
+    for (int e = 0; e < 2 * d->pend_n; e++) {
+        lua_pushinteger(L, d->pend[e]);
+        lua_rawseti(L, -2, e + 1);
+    }
+    lua_setfield(L, -2, "pending");
+    lua_pushboolean(L, d->pend_scan);
+    lua_setfield(L, -2, "pend_scan");
+    /* restart the sweep here too: the loaded world starts from a fresh one */
+    imp_bp3d_free(d->bp);
+    d->bp = NULL;
+    return 1;
+}
+
+static double num_at(lua_State *L, int t, int i)
+{
+    lua_rawgeti(L, t, i);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+static double field(lua_State *L, int t, const char *k)
+{
+    lua_getfield(L, t, k);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* core.dem_import(w, t): after the bodies were added in the saved order */
+static int l_import(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = synced(L, &w);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_getfield(L, 2, "particles");
+    int pt = lua_gettop(L);
+    if ((int)luaL_len(L, pt) != d->n) {
+        return luaL_error(L, "impact.dem.load: %d particles saved, %d in the world",
+                          (int)luaL_len(L, pt), d->n);
+    }
+    for (int i = 0; i < d->n; i++) {  /* exact states (add_body may renormalize) */
+        lua_rawgeti(L, pt, i + 1);
+        lua_getfield(L, -1, "state");
+        double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+        for (int k = 0; k < IMP_STRIDE_3D; k++) {
+            y[k] = num_at(L, -1, k + 1);
+        }
+        lua_pop(L, 1);
+        /* the exact mass properties (recomputing them from a density may round differently) */
+        imp_body *b = &w->bodies[d->slot[i]];
+        b->mass = field(L, -1, "mass");
+        b->inv_mass = field(L, -1, "inv_mass");
+        lua_getfield(L, -1, "inertia");
+        lua_getfield(L, -2, "inv_inertia");
+        for (int k = 0; k < 9; k++) {
+            b->inertia.m[k / 3][k % 3] = num_at(L, -2, k + 1);
+            b->inv_inertia.m[k / 3][k % 3] = num_at(L, -1, k + 1);
+        }
+        lua_pop(L, 3);
+        d->mass[i] = b->mass;
+        d->inv_mass[i] = b->inv_mass;
+        d->inv_inertia[i] = b->fixed ? 0.0 : 1.0 / b->inertia.m[0][0];
+    }
+    lua_settop(L, 2);
+    if (imp_dem_sync(w) != IMP_OK) {
+        return luaL_error(L, "%s", imp_world_error(w));
+    }
+    w->time_base = field(L, 2, "time_base");
+    w->steps_since_base = (long)field(L, 2, "steps_since_base");
+    w->time = w->time_base + (double)w->steps_since_base * w->def.dt;
+    w->stats.steps = (long)field(L, 2, "steps");
+    d->iter = (long)field(L, 2, "iter");
+    d->collider_runs = (long)field(L, 2, "collider_runs");
+    lua_getfield(L, 2, "energy");
+    d->energy.gravity_work = num_at(L, -1, 1);
+    d->energy.damping = num_at(L, -1, 2);
+    d->energy.plastic = num_at(L, -1, 3);
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "params");
+    d->p.damping = num_at(L, -1, 1);
+    d->p.verlet = num_at(L, -1, 2);
+    d->p.interaction_radius = num_at(L, -1, 3);
+    d->p.geometry = (int)num_at(L, -1, 4);
+    d->p.law = (int)num_at(L, -1, 5);
+    d->p.never_erase = (int)num_at(L, -1, 6);
+    double young = num_at(L, -1, 7);
+    d->p.ks_ratio = num_at(L, -1, 8);
+    d->p.friction_angle = num_at(L, -1, 9);
+    d->p.poisson = num_at(L, -1, 10);
+    d->p.track_energy = (int)num_at(L, -1, 11);
+    lua_pop(L, 1);
+    d->p.young = young;
+    for (int i = 0; i < d->n; i++) {
+        if (w->bodies[d->slot[i]].material < 0) {
+            d->young[i] = young;
+        }
+    }
+    /* interactions, in their order */
+    while (d->ninter > 0) {
+        imp_dem_erase(d, d->ninter - 1);
+    }
+    d->npending = 0;
+    lua_getfield(L, 2, "interactions");
+    int it = lua_gettop(L);
+    int m = (int)luaL_len(L, it);
+    for (int k = 0; k < m; k++) {
+        lua_rawgeti(L, it, k + 1);
+        int a = (int)num_at(L, -1, 1), b = (int)num_at(L, -1, 2);
+        if (a < 0 || b < 0 || a >= d->n || b >= d->n || a == b
+            || imp_dem_add_potential(d, a, b) != k) {
+            return luaL_error(L, "impact.dem.load: bad interaction %d", k + 1);
+        }
+        imp_dem_inter *I = &d->inter[k];
+        I->a = a, I->b = b;  /* as saved (add_potential orders the same way) */
+        I->real = (int)num_at(L, -1, 3);
+        I->pending = (int)num_at(L, -1, 4);
+        I->un = num_at(L, -1, 5);
+        for (int j = 0; j < 3; j++) {
+            I->n[j] = num_at(L, -1, 6 + j);
+            I->fs[j] = num_at(L, -1, 15 + j);
+        }
+        I->kn = num_at(L, -1, 9);
+        I->ks = num_at(L, -1, 10);
+        I->mu = num_at(L, -1, 11);
+        I->kn0 = num_at(L, -1, 12);
+        I->ks0 = num_at(L, -1, 13);
+        I->fn = num_at(L, -1, 14);
+        I->created = (long)num_at(L, -1, 18);
+        d->hot[3 * k] = a, d->hot[3 * k + 1] = b, d->hot[3 * k + 2] = I->real;
+        d->npending += I->pending;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "pending");
+    int np = (int)luaL_len(L, -1) / 2;
+    d->pend_n = 0;
+    for (int e = 0; e < np; e++) {
+        int k = imp_dem_find(d, (int)num_at(L, -1, 2 * e + 1), (int)num_at(L, -1, 2 * e + 2));
+        if (k >= 0 && d->inter[k].pending) {
+            d->inter[k].pending = 0;  /* re-requested below, in the saved order */
+            d->npending--;
+            imp_dem_request_erase(d, k);
+        }
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "pend_scan");
+    d->pend_scan = lua_toboolean(L, -1) || d->npending != d->pend_n;
+    lua_pop(L, 1);
+    imp_bp3d_free(d->bp);
+    d->bp = NULL;
+    return 0;
+}
+
+void imp_lua_open_dem_state(lua_State *L)
+{
+    static const luaL_Reg fns[] = {{"dem_export", l_export}, {"dem_import", l_import}, {NULL, NULL}};
+    luaL_setfuncs(L, fns, 0);
+}
