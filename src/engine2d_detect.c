@@ -284,7 +284,7 @@ void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs
     r->distance = along + gap0;
     /* the impact point: the normal body's point moved with it, slid along the surface to
        face u1 (straight edges) */
-    double pq[2] = {yq[0] + c * r->lpoint[0] - sn * r->lpoint[1],
+    const double pq[2] = {yq[0] + c * r->lpoint[0] - sn * r->lpoint[1],
                     yq[1] + sn * r->lpoint[0] + c * r->lpoint[1]};
     const double t[2] = {-r->normal[1], r->normal[0]};
     double slide = r->curved ? 0.0 : t[0] * (r->u1[0] - pq[0]) + t[1] * (r->u1[1] - pq[1]);
