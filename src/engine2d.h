@@ -191,6 +191,8 @@ typedef struct imp_engine2d {
     int force_error;              /* a contact-force solve failed during the last step */
     int freeze;                   /* PGS: inside a trial step, reuse its first detection */
     imp_rec2d *frozen;            /* those records */
+    double *cs;                   /* cos, sin of each slot's angle (2 per slot) */
+    int cs_cap;
     int nfrozen, frozen_cap, have_frozen;
     /* PGS: per-slot accumulated M^-1 J^T f (3 each), warm-start table of the last solve */
     double *pgs_acc;
@@ -246,9 +248,11 @@ int imp_engine2d_connector_records(struct imp_world *w, const double *y);
 
 /* Stores r's points and normal in its bodies' frames at state y (see imp_rec2d). */
 void imp_engine2d_localize(const struct imp_world *w, const double *y, imp_rec2d *r);
-/* Moves r's points and normal with its bodies to state y and recomputes its distance,
-   Jacobians and velocity (rigid features: exact for straight edges and vertices). */
-void imp_engine2d_relocate(const struct imp_world *w, const double *y, imp_rec2d *r);
+/* Moves r's points and normal with its bodies to state y (cs: cos, sin of every slot's angle)
+   and recomputes its distance, Jacobians and velocity (rigid features: exact for straight
+   edges and vertices). */
+void imp_engine2d_relocate(const struct imp_world *w, const double *y, const double *cs,
+                           imp_rec2d *r);
 
 /* Fills the Jacobian rows, the relative normal velocity, elasticity and friction of r from
    the state y (r->point, r->u1, r->u2 and r->normal set). */

@@ -166,10 +166,24 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             e->force_error = 1;
             return -1;
         }
+        if (e->cs_cap < w->nslots) {
+            double *p = realloc(e->cs, 2 * (size_t)w->nslots * sizeof *p);
+            if (p == NULL) {
+                e->force_error = 1;
+                return -1;
+            }
+            e->cs = p;
+            e->cs_cap = w->nslots;
+        }
+        for (int i = 0; i < w->nslots; i++) {  /* one sin and cos per body, not per record */
+            double a = y[(size_t)i * IMP_STRIDE_2D + 2];
+            e->cs[2 * i] = cos(a);
+            e->cs[2 * i + 1] = sin(a);
+        }
         memcpy(e->rec, e->frozen, (size_t)e->nfrozen * sizeof *e->rec);
         e->nrec = e->nfrozen;
         for (int i = 0; i < e->nrec; i++) {
-            imp_engine2d_relocate(w, y, &e->rec[i]);
+            imp_engine2d_relocate(w, y, e->cs, &e->rec[i]);
         }
         if (imp_engine2d_connector_records(w, y) != 0) {
             e->force_error = 1;

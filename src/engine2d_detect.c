@@ -71,6 +71,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->y0);
     free(e->pairs);
     free(e->frozen);
+    free(e->cs);
     free(e->touch);
     free(e->touch_new);
     free(e->adj_start);
@@ -247,13 +248,6 @@ static void to_local(const double *ys, const double *pw, double *pl)
     pl[1] = -sn * dx + c * dy;
 }
 
-static void to_world_pt(const double *ys, const double *pl, double *pw)
-{
-    double c = cos(ys[2]), sn = sin(ys[2]);
-    pw[0] = ys[0] + c * pl[0] - sn * pl[1];
-    pw[1] = ys[1] + sn * pl[0] + c * pl[1];
-}
-
 void imp_engine2d_localize(const imp_world *w, const double *y, imp_rec2d *r)
 {
     (void)w;
@@ -266,14 +260,16 @@ void imp_engine2d_localize(const imp_world *w, const double *y, imp_rec2d *r)
     r->lnormal[1] = -sn * r->normal[0] + c * r->normal[1];
 }
 
-void imp_engine2d_relocate(const imp_world *w, const double *y, imp_rec2d *r)
+void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs, imp_rec2d *r)
 {
     const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
-    double c = cos(yq[2]), sn = sin(yq[2]);
+    double cp = cs[2 * r->p], sp = cs[2 * r->p + 1], c = cs[2 * r->q], sn = cs[2 * r->q + 1];
     double old_u1u2 = r->normal[0] * (r->u1[0] - r->u2[0]) + r->normal[1] * (r->u1[1] - r->u2[1]);
     double gap0 = r->distance - old_u1u2;  /* distance = n . (u1 - u2) + constant (radii) */
-    to_world_pt(yp, r->lu1, r->u1);
-    to_world_pt(yq, r->lu2, r->u2);
+    r->u1[0] = yp[0] + cp * r->lu1[0] - sp * r->lu1[1];
+    r->u1[1] = yp[1] + sp * r->lu1[0] + cp * r->lu1[1];
+    r->u2[0] = yq[0] + c * r->lu2[0] - sn * r->lu2[1];
+    r->u2[1] = yq[1] + sn * r->lu2[0] + c * r->lu2[1];
     r->normal[0] = c * r->lnormal[0] - sn * r->lnormal[1];
     r->normal[1] = sn * r->lnormal[0] + c * r->lnormal[1];
     if (r->curved) {  /* the normal turns with the line of centres */
@@ -288,17 +284,13 @@ void imp_engine2d_relocate(const imp_world *w, const double *y, imp_rec2d *r)
     r->distance = along + gap0;
     /* the impact point: the normal body's point moved with it, slid along the surface to
        face u1 (straight edges) */
-    double pq[2];
-    to_world_pt(yq, r->lpoint, pq);
+    const double pq[2] = {yq[0] + c * r->lpoint[0] - sn * r->lpoint[1],
+                    yq[1] + sn * r->lpoint[0] + c * r->lpoint[1]};
     const double t[2] = {-r->normal[1], r->normal[0]};
-    double slide = t[0] * (r->u1[0] - pq[0]) + t[1] * (r->u1[1] - pq[1]);
-    r->point[0] = r->curved ? pq[0] : pq[0] + slide * t[0];
-    r->point[1] = r->curved ? pq[1] : pq[1] + slide * t[1];
-    double target = r->target, friction = r->friction, elasticity = r->elasticity;
+    double slide = r->curved ? 0.0 : t[0] * (r->u1[0] - pq[0]) + t[1] * (r->u1[1] - pq[1]);
+    r->point[0] = pq[0] + slide * t[0];
+    r->point[1] = pq[1] + slide * t[1];
     imp_engine2d_finish_record(w, y, r);
-    r->target = target;
-    r->friction = friction;
-    r->elasticity = elasticity;
 }
 
 /* Record from a detection result. */
