@@ -59,6 +59,12 @@ TEST(handles_detect_removed_bodies)
     CHECK(imp_world_body(w, a) == NULL && imp_world_body(w, c) != NULL);
     CHECK(imp_world_remove_body(w, imp_world_background(w)) == IMP_ERR_INVALID);
     CHECK(w->nbodies == 2 && imp_world_body(w, b) != NULL);
+    /* removing the last body shrinks the slots; the slot, reused, keeps a new generation */
+    imp_body_id last = add_ball(w, 0.5, 1.0, 6, 0);
+    CHECK(imp_world_remove_body(w, last) == IMP_OK);
+    imp_body_id again = add_ball(w, 0.5, 1.0, 8, 0);
+    CHECK(again.slot == last.slot);
+    CHECK(imp_world_body(w, last) == NULL && imp_world_body(w, again) != NULL);
     imp_world_free(w);
 }
 
