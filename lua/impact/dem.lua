@@ -21,8 +21,16 @@
 --- (src/dem_*.c). Without an engine list a dem world steps the default list in C (Yade's
 --- defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
 ---
+--- Bodies: spheres (impact.shape3d.sphere), fixed infinite walls (impact.shape3d.wall: the
+--- half-space behind the plane, one-sided), fixed facets (dem.add_facet, dem.add_facet_box;
+--- both sides). E comes from a body's material (impact.material), else from the physics
+--- functor's `young`; the mass from the density or the material.
+---
 --- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
---- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause().
+--- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause(),
+--- w:engines(), w:engine(label). dem.save(w, path) / dem.load(path) keep the whole scene and
+--- continue bit-identically. impact.recorder records dem worlds like any other; impact.batch
+--- runs parameter sweeps.
 local core = require("impact.core")
 local world = require("impact.world")
 
