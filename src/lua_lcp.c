@@ -80,7 +80,6 @@ static int l_solve(lua_State *L)
         lua_replace(L, 3);
     }
     imp_opt_check_keys(L, 3, WHAT, keys);
-    int top = lua_gettop(L);
     size_t un = (size_t)n;
     double *A = scratch(L, un * un * sizeof(double));
     double *b = scratch(L, un * sizeof(double));
@@ -90,6 +89,7 @@ static int l_solve(lua_State *L)
     int *fn = scratch(L, un * sizeof(int));
     unsigned char *bil = scratch(L, un);
     signed char *sl = scratch(L, un), *st = scratch(L, un), *warm = scratch(L, un);
+    int top = lua_gettop(L);  /* after the scratch: it must stay on the stack (not collected) */
     for (int i = 0; i < n; i++) {
         b[i] = number_at(L, 2, i + 1, "b", 0);
         lua_geti(L, 1, i + 1);
