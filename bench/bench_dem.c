@@ -197,7 +197,7 @@ static int run(const layout *L, long steps, double damping)
     }
     measure m = measure_now(w);
     double pss = L->n * (double)steps / wall;
-    printf("  total: %.2f s wall (%.2f s CPU: other processes share the machine), %.0f steps/s, "
+    printf("  total: %.2f s wall, %.2f s CPU, %.0f steps/s, "
            "%.3e particle-steps/s (per CPU second %.3e), peak RSS %.1f MiB (%.1f before "
            "building), collider runs %ld, interactions %d (real %d)\n",
            wall, cpu, steps / wall, pss, L->n * (double)steps / cpu, bench_peak_mib(), rss0, w->dem->collider_runs, w->dem->ninter,

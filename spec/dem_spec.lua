@@ -96,6 +96,12 @@ describe("dem strategy", function()
     assert.near(2.9432 * dmax_th / 1, tc, 1.01 * dt + 1e-4 * tc)
   end)
 
+  it("Hertz-Mindlin with Tsuji's damping rebounds with about its en (Yade: 0.49996)", function()
+    local e = head_on({ physics = dem.mindlin { young = E, poisson = 0.3, en = 0.5 },
+                        law = "hertz_mindlin" }, 0.005)
+    assert.near(0.5, e, 2e-3)
+  end)
+
   it("a sphere resting on a wall overlaps by m g / kn (kn = E r)", function()
     local w = new_world()
     add_wall(w, { 0, 0, 1 })

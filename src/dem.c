@@ -27,6 +27,7 @@ imp_dem_params imp_dem_default_params(void)
     p.ks_ratio = 0.25;
     p.friction_angle = 0.5;
     p.poisson = 0.3;
+    p.en = 1.0;
     return p;
 }
 

@@ -54,6 +54,8 @@ typedef struct imp_dem_params {
     double ks_ratio;           /* ks / kn (Yade's FrictMat "poisson") */
     double friction_angle;     /* rad, mu = tan(min(phi1, phi2)) */
     double poisson;            /* Hertz-Mindlin: Poisson's ratio */
+    double en;                 /* Hertz-Mindlin: normal restitution of the viscous damping
+                                  (Tsuji et al. 1992); 1 = none */
 } imp_dem_params;
 
 /* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere and
@@ -68,6 +70,7 @@ typedef struct imp_dem_inter {
     double kn, ks, mu; /* physics: normal and shear stiffness (N/m), friction coefficient
                           (Hertz-Mindlin: the current tangent stiffnesses) */
     double kn0, ks0;   /* Hertz-Mindlin: fn = kn0 un^1.5, ks = ks0 un^0.5 */
+    double cn0;        /* Hertz-Mindlin: normal damping coefficient c = cn0 un^0.25 */
     double fn;         /* normal force magnitude, N (repulsive > 0) */
     double fs[3];      /* shear force on b, N (on a: the opposite) */
     long created;      /* iteration at which it became real */

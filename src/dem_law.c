@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "dem.h"
+#include "scalar.h"
 
 static void cross(const double *a, const double *b, double *out)
 {
@@ -95,6 +96,18 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
         double rstar = d->kind[I->a] != IMP_DEM_SPHERE ? rb : ra * rb / (ra + rb);
         I->kn0 = 4.0 / 3.0 * estar * sqrt(rstar);
         I->ks0 = 8.0 * gstar * sqrt(rstar);
+        /* Tsuji's damping: c = -2 sqrt(5/6) beta sqrt(Sn m*), Sn = 2 E* sqrt(R* un),
+           beta = ln en / sqrt(ln^2 en + pi^2) */
+        double en = d->p.en, ms;
+        if (d->fixed[I->a]) {
+            ms = d->mass[I->b];
+        } else if (d->fixed[I->b]) {
+            ms = d->mass[I->a];
+        } else {
+            ms = d->mass[I->a] * d->mass[I->b] / (d->mass[I->a] + d->mass[I->b]);
+        }
+        double beta = en < 1.0 && en > 0.0 ? log(en) / sqrt(log(en) * log(en) + IMP_PI * IMP_PI) : 0.0;
+        I->cn0 = -2.0 * sqrt(5.0 / 6.0) * beta * sqrt(2.0 * estar * sqrt(rstar) * ms);
         I->kn = I->ks = 0.0;
         return;
     }
@@ -172,6 +185,10 @@ static int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *
         fn = I->kn0 * un * s;
         I->kn = 1.5 * I->kn0 * s;
         I->ks = I->ks0 * s;
+        if (I->cn0 > 0.0) {  /* viscous normal damping against the normal relative velocity */
+            double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+            fn -= I->cn0 * sqrt(s) * dot(dv, n);
+        }
     } else {
         fn = I->kn * un;
     }
@@ -183,7 +200,7 @@ static int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *
     for (int j = 0; j < 3; j++) {
         fs[j] -= fsn * n[j];
     }
-    double fs2 = dot(fs, fs), cap = I->mu * fn;
+    double fs2 = dot(fs, fs), cap = I->mu * (fn > 0.0 ? fn : 0.0);
     out[8] = 0.0;
     if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
         double l = sqrt(fs2), scale = cap / l;

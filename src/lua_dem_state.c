@@ -52,10 +52,10 @@ static int l_export(lua_State *L)
     seti(L, "collider_runs", d->collider_runs);
     double en[3] = {d->energy.gravity_work, d->energy.damping, d->energy.plastic};
     setv(L, "energy", en, 3);
-    double pr[11] = {d->p.damping, d->p.verlet, d->p.interaction_radius, d->p.geometry,
+    double pr[12] = {d->p.damping, d->p.verlet, d->p.interaction_radius, d->p.geometry,
                      d->p.law, d->p.never_erase, d->p.young, d->p.ks_ratio,
-                     d->p.friction_angle, d->p.poisson, d->p.track_energy};
-    setv(L, "params", pr, 11);
+                     d->p.friction_angle, d->p.poisson, d->p.track_energy, d->p.en};
+    setv(L, "params", pr, 12);
     lua_createtable(L, d->n, 0);
     for (int i = 0; i < d->n; i++) {
         const imp_body *b = &w->bodies[d->slot[i]];
@@ -87,10 +87,10 @@ static int l_export(lua_State *L)
     lua_createtable(L, d->ninter, 0);
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
-        double v[18] = {I->a, I->b, I->real, I->pending, I->un, I->n[0], I->n[1], I->n[2],
+        double v[19] = {I->a, I->b, I->real, I->pending, I->un, I->n[0], I->n[1], I->n[2],
                         I->kn, I->ks, I->mu, I->kn0, I->ks0, I->fn, I->fs[0], I->fs[1],
-                        I->fs[2], (double)I->created};
-        imp_push_vector(L, v, 18);
+                        I->fs[2], (double)I->created, I->cn0};
+        imp_push_vector(L, v, 19);
         lua_rawseti(L, -2, k + 1);
     }
     lua_setfield(L, -2, "interactions");
@@ -186,6 +186,7 @@ static int l_import(lua_State *L)
     d->p.friction_angle = num_at(L, -1, 9);
     d->p.poisson = num_at(L, -1, 10);
     d->p.track_energy = (int)num_at(L, -1, 11);
+    d->p.en = num_at(L, -1, 12);
     lua_pop(L, 1);
     d->p.young = young;
     for (int i = 0; i < d->n; i++) {
@@ -224,6 +225,7 @@ static int l_import(lua_State *L)
         I->ks0 = num_at(L, -1, 13);
         I->fn = num_at(L, -1, 14);
         I->created = (long)num_at(L, -1, 18);
+        I->cn0 = num_at(L, -1, 19);
         d->hot[3 * k] = a, d->hot[3 * k + 1] = b, d->hot[3 * k + 2] = I->real;
         d->npending += I->pending;
         lua_pop(L, 1);

@@ -21,8 +21,16 @@
 --- (src/dem_*.c). Without an engine list a dem world steps the default list in C (Yade's
 --- defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
 ---
+--- Bodies: spheres (impact.shape3d.sphere), fixed infinite walls (impact.shape3d.wall: the
+--- half-space behind the plane, one-sided), fixed facets (dem.add_facet, dem.add_facet_box;
+--- both sides). E comes from a body's material (impact.material), else from the physics
+--- functor's `young`; the mass from the density or the material.
+---
 --- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
---- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause().
+--- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause(),
+--- w:engines(), w:engine(label). dem.save(w, path) / dem.load(path) keep the whole scene and
+--- continue bit-identically. impact.recorder records dem worlds like any other; impact.batch
+--- runs parameter sweeps.
 local core = require("impact.core")
 local world = require("impact.world")
 
@@ -117,13 +125,15 @@ function dem.frict(opts)
            poisson = 0.3 }
 end
 
---- dem.mindlin{young = 1e9, poisson = 0.3, friction_angle = 0.5}: Hertz-Mindlin physics
---- (Yade's Ip2_FrictMat_FrictMat_MindlinPhys without viscous damping).
+--- dem.mindlin{young = 1e9, poisson = 0.3, friction_angle = 0.5, en = 1}: Hertz-Mindlin physics
+--- (Yade's Ip2_FrictMat_FrictMat_MindlinPhys); en < 1 adds Tsuji's viscous normal damping
+--- for that normal restitution (Yade's MindlinPhys en).
 function dem.mindlin(opts)
   local what = "impact.dem.mindlin"
-  opts = check_keys(what, opts, { young = true, poisson = true, friction_angle = true })
+  opts = check_keys(what, opts, { young = true, poisson = true, friction_angle = true, en = true })
   return { functor = "mindlin", young = number(what, opts, "young", 1e9, 0),
            poisson = number(what, opts, "poisson", 0.3, 0, 0.5),
+           en = number(what, opts, "en", 1, 0, 1),
            friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
            ks_ratio = 0 }
 end
@@ -300,7 +310,7 @@ local function configure(w, e)
   for _, g in ipairs(e.geometry) do bits = bits | geometry_bits[g] end
   local p = e.physics
   core.dem_configure(w, bits, laws[e.law[1]].law, p.young, p.ks_ratio, p.friction_angle,
-    p.poisson, e.never_erase)
+    p.poisson, e.never_erase, p.en or 1)
 end
 
 local runners = {
