@@ -2,6 +2,7 @@
    Each binding file contributes its functions through an imp_lua_open_* hook. */
 #include <gsl/gsl_errno.h>
 
+#include "lua_viz.h"
 #include "lua_world.h"
 
 LUAMOD_API int luaopen_impact_core(lua_State *L);
@@ -16,6 +17,8 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_world(L);
     imp_lua_open_body(L);
     imp_lua_open_spring(L);
+    imp_lua_open_outline(L);
+    imp_lua_open_canvas(L);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;
