@@ -1,6 +1,6 @@
 --- impact.snapshot: what a world looks like at one moment, as plain data that pictures, the VTK
 --- export and the viewer read: { dim, time, steps, bodies = { { id, name, fixed, shape,
---- position, angle | orientation, velocity }, ... } }. A snapshot can stand in for a world
+--- position, velocity, angle and spin | orientation and angular_velocity }, ... } }. A snapshot can stand in for a world
 --- wherever a picture or an export takes one.
 local M = {}
 
@@ -16,9 +16,9 @@ function M.take(w)
     local entry = { id = b.id, name = b.name, fixed = b.fixed, shape = b.shape,
       position = b.position, velocity = b.velocity }
     if dim == 2 then
-      entry.angle = b.angle
+      entry.angle, entry.spin = b.angle, b.spin
     else
-      entry.orientation = b.orientation
+      entry.orientation, entry.angular_velocity = b.orientation, b.angular_velocity
     end
     bodies[i] = entry
   end
