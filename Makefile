@@ -9,6 +9,8 @@ LUA_VERSION  = 5.4
 LUA_INCDIR  ?= /usr/include/lua$(LUA_VERSION)
 GSL_CFLAGS  ?=
 GSL_LIBS    ?= -lgsl -lgslcblas -lm
+CAIRO_CFLAGS ?= -I/usr/include/cairo
+CAIRO_LIBS  ?= -lcairo
 CFLAGS      ?= -O2 -g
 WARN         = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -ffp-contract=off
@@ -20,6 +22,7 @@ LIBDIR      ?= $(DESTDIR)$(PREFIX)/lib/lua/$(LUA_VERSION)
 LUADIR      ?= $(DESTDIR)$(PREFIX)/share/lua/$(LUA_VERSION)
 INCDIR      ?= $(DESTDIR)$(PREFIX)/include/impact
 CLIBDIR     ?= $(DESTDIR)$(PREFIX)/lib
+BINDIR      ?= $(DESTDIR)$(PREFIX)/bin
 SAN          = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 CORE_SRC  := $(filter-out src/lua_%.c,$(wildcard src/*.c))
@@ -50,7 +53,7 @@ help:
 	@echo "make bench      benchmarks with figures"
 	@echo "make demo       run the showcase example"
 	@echo "make run SCRIPT=examples/orbit.lua   run any scene script"
-	@echo "make install    install the Lua module (LIBDIR, LUADIR); install-c: header + library"
+	@echo "make install    install the Lua module (LIBDIR, LUADIR) and bin/impact (BINDIR); install-c: header + library"
 
 deps:
 	@sh tools/deps.sh
@@ -63,7 +66,7 @@ $(BUILD)/obj/%.o: src/%.c
 # binding: the only objects that see Lua
 $(BUILD)/obj/lua_%.o: src/lua_%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(GSL_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(GSL_CFLAGS) $(CAIRO_CFLAGS) -c $< -o $@
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -72,7 +75,7 @@ $(LIB): $(CORE_OBJ)
 
 $(SO): $(BIND_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LIBFLAG) -o $@ $(BIND_OBJ) $(LIB) $(GSL_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) $(LIBFLAG) -o $@ $(BIND_OBJ) $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
 
 $(BUILD)/test/%: test/c/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -129,7 +132,9 @@ run: deps
 install: all
 	install -d $(LIBDIR)/impact $(LUADIR)/impact
 	install -m 0755 $(SO) $(LIBDIR)/impact/core.so
-	install -m 0644 lua/impact/*.lua $(LUADIR)/impact/
+	install -m 0644 lua/impact/*.lua lua/impact/*.html $(LUADIR)/impact/
+	install -d $(BINDIR)
+	install -m 0755 bin/impact $(BINDIR)/impact
 
 install-c: all
 	install -d $(INCDIR) $(CLIBDIR)

@@ -17,6 +17,7 @@ dependencies = {
 }
 external_dependencies = {
   GSL = { header = "gsl/gsl_odeiv2.h", library = "gsl" },
+  CAIRO = { header = "cairo/cairo.h", library = "cairo" },
 }
 build = {
   type = "make",
@@ -27,11 +28,14 @@ build = {
     LUA_INCDIR = "$(LUA_INCDIR)",
     GSL_CFLAGS = "-I$(GSL_INCDIR)",
     GSL_LIBS = "-L$(GSL_LIBDIR) -lgsl -lgslcblas -lm",
+    CAIRO_CFLAGS = "-I$(CAIRO_INCDIR)/cairo",
+    CAIRO_LIBS = "-L$(CAIRO_LIBDIR) -lcairo",
   },
   install_target = "install",
   install_variables = {
     LIBDIR = "$(LIBDIR)",
     LUADIR = "$(LUADIR)",
+    BINDIR = "$(BINDIR)",
   },
 }
 test = {

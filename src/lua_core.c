@@ -3,6 +3,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "lua_dem.h"
+#include "lua_viz.h"
 #include "lua_world.h"
 
 LUAMOD_API int luaopen_impact_core(lua_State *L);
@@ -20,6 +21,8 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_material(L);
     imp_lua_open_lcp(L);
     imp_lua_open_dem(L);
+    imp_lua_open_outline(L);
+    imp_lua_open_canvas(L);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

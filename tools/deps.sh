@@ -1,10 +1,10 @@
 #!/bin/sh
 # Installs the Debian packages impact needs when any is missing (as root), or prints the one
 # command to run. Does nothing when all are present.
-pkgs="gcc libc6-dev make lua5.4 liblua5.4-dev libgsl-dev lua-busted"
+pkgs="gcc libc6-dev make lua5.4 liblua5.4-dev libgsl-dev libcairo2-dev lua-busted"
 if ! command -v dpkg-query >/dev/null 2>&1; then
     for c in lua5.4 busted cc; do
-        command -v "$c" >/dev/null 2>&1 || { echo "deps: '$c' not found; install Lua 5.4, its headers, GSL and busted"; exit 1; }
+        command -v "$c" >/dev/null 2>&1 || { echo "deps: '$c' not found; install Lua 5.4, its headers, GSL, cairo and busted"; exit 1; }
     done
     exit 0
 fi

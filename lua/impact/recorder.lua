@@ -8,10 +8,17 @@
 ---
 --- A column's source is a function(world) returning a number, one of the strings "time",
 --- "steps", "energy.kinetic", "energy.rotational", "energy.potential", "energy.total", or
---- {body, property, index} such as {ball, "position", 2}. `columns` is either a map (columns
+--- {body, property, index} such as {ball, "position", 2} (a method, such as {ball, "kinetic_energy"},
+--- is called). `columns` is either a map (columns
 --- in name order) or an array of {name, source} pairs (columns in that order). A row is taken
 --- at the start and then each time the simulated time passes a multiple of `every` (0: every
---- step).
+--- step), or with every_steps = N each N steps.
+---
+---   rec:plot { x = "t", y = {"y"}, file = "y.svg" }   line plot of columns (impact.plot options)
+---   impact.recorder.read_csv("ball.csv")            a CSV file back as a recorder (not recording)
+---
+--- Contact counts: the world reports no contacts yet (strategy "none"); a function column can
+--- record them once it does.
 local Recorder = {}
 Recorder.__index = Recorder
 
@@ -31,6 +38,7 @@ local function source_reader(name, src)
     local body, prop, index = src[1], src[2], src[3]
     return function()
       local v = body[prop]
+      if type(v) == "function" then v = v(body) end
       if index then v = v[index] end
       return v
     end
@@ -40,7 +48,7 @@ local function source_reader(name, src)
     name, tostring(src)), 4)
 end
 
-local accepted = { [1] = true, every = true, columns = true }
+local accepted = { [1] = true, every = true, every_steps = true, columns = true }
 
 local function new(opts)
   if type(opts) ~= "table" then
@@ -48,7 +56,7 @@ local function new(opts)
   end
   for k in pairs(opts) do
     if not accepted[k] then
-      error(string.format("impact.recorder: unknown option %q (accepted: [1] = world, every, columns)",
+      error(string.format("impact.recorder: unknown option %q (accepted: [1] = world, every, every_steps, columns)",
         tostring(k)), 2)
     end
   end
@@ -62,6 +70,13 @@ local function new(opts)
   if type(every) ~= "number" or not (every >= 0) or every == math.huge then
     -- luacheck: pop
     error("impact.recorder: option 'every' must be a finite number >= 0, got " .. tostring(every), 2)
+  end
+  local every_steps = opts.every_steps
+  if every_steps ~= nil and (math.type(every_steps) ~= "integer" or every_steps < 1) then
+    error("impact.recorder: option 'every_steps' must be an integer >= 1, got " .. tostring(every_steps), 2)
+  end
+  if every_steps ~= nil and opts.every ~= nil then
+    error("impact.recorder: give either 'every' (seconds) or 'every_steps', not both", 2)
   end
   if type(opts.columns) ~= "table" then
     error("impact.recorder: option 'columns' must be a table of name = source", 2)
@@ -85,13 +100,19 @@ local function new(opts)
     table.sort(names)
     for i, name in ipairs(names) do readers[i] = source_reader(name, opts.columns[name]) end
   end
-  local self = setmetatable({ world = w, every = every, names = names, readers = readers,
-    data = {}, t0 = w.time }, Recorder)
+  local self = setmetatable({ world = w, every = every, every_steps = every_steps, names = names,
+    readers = readers, sources = {}, data = {}, t0 = w.time, steps0 = w.steps }, Recorder)
+  for i, name in ipairs(names) do
+    local src = #opts.columns > 0 and opts.columns[i][2] or opts.columns[name]
+    self.sources[i] = type(src) == "string" and src or nil
+  end
   for i = 1, #names do self.data[i] = {} end
   self:sample()
   self.next_sample = self.t0 + every
   self.handler = w:on("step", function(ww)
-    if self.every == 0 or ww.time >= self.next_sample - 1e-9 * ww.dt then
+    if self.every_steps then
+      if (ww.steps - self.steps0) % self.every_steps == 0 then self:sample() end
+    elseif self.every == 0 or ww.time >= self.next_sample - 1e-9 * ww.dt then
       self:sample()
       if self.every > 0 then
         self.next_sample = self.t0 + (math.floor((ww.time - self.t0) / self.every + 1e-9) + 1) * self.every
@@ -116,7 +137,7 @@ end
 
 --- Stops recording (the rows taken so far stay).
 function Recorder:stop()
-  if self.handler then
+  if self.handler and self.world then
     self.world:off("step", self.handler)
     self.handler = nil
   end
@@ -135,7 +156,7 @@ end
 function Recorder:columns() return { table.unpack(self.names) } end
 
 --- The number of rows taken.
-function Recorder:count() return #self.data[1] end
+function Recorder:count() return #(self.data[1] or {}) end
 
 --- The rows, each an array in column order.
 function Recorder:rows()
@@ -162,4 +183,96 @@ function Recorder:write_csv(path)
   return path
 end
 
-return setmetatable({ new = new }, { __call = function(_, opts) return new(opts) end })
+--- rec:plot{x = name, y = name | {names}, file =, ...}: a line plot of columns against column x
+--- (default: the "time" column, else the first); y defaults to every other column. Other options
+--- are impact.plot's (title, x_label, y_label, width, height, x_range, y_range, legend, ...);
+--- x_label defaults to x's name. Returns the plot's display list.
+function Recorder:plot(opts)
+  opts = opts or {}
+  if type(opts) ~= "table" then error("Recorder:plot: options must be a table, got " .. type(opts), 2) end
+  local plot = require("impact.plot")
+  local x = opts.x
+  if x == nil then
+    for i, src in pairs(self.sources or {}) do
+      if src == "time" then x = self.names[i] end
+    end
+    x = x or self.names[1]
+  end
+  local ys = opts.y
+  if type(ys) == "string" then ys = { ys } end
+  if ys == nil then
+    ys = {}
+    for _, n in ipairs(self.names) do
+      if n ~= x then ys[#ys + 1] = n end
+    end
+  end
+  if type(ys) ~= "table" or #ys == 0 then
+    error("Recorder:plot: option 'y' must be a column name or a non-empty array of them", 2)
+  end
+  local ok, xs = pcall(self.series, self, x)
+  if not ok then error("Recorder:plot: option 'x': no column " .. tostring(x), 2) end
+  local series = {}
+  for i, name in ipairs(ys) do
+    local ok_y, values = pcall(self.series, self, name)
+    if not ok_y then
+      error(string.format("Recorder:plot: option 'y': no column %s (columns: %s)", tostring(name),
+        table.concat(self.names, ", ")), 2)
+    end
+    series[i] = { x = xs, y = values, label = name }
+  end
+  local popts = { series = series, x_label = x }
+  for k, v in pairs(opts) do
+    if k ~= "x" and k ~= "y" then popts[k] = v end
+  end
+  return plot(popts)
+end
+
+--- A CSV file (a header line of names, then rows of numbers) as a recorder that is not
+--- recording: series, rows, count, columns, plot and write_csv work on it.
+-- the spellings C's printf gives to non-finite numbers
+local special = { nan = 0 / 0, ["-nan"] = 0 / 0, inf = math.huge, ["-inf"] = -math.huge }
+
+local function read_csv(path)
+  local f, err = io.open(path, "r")
+  if not f then error("impact.recorder.read_csv: cannot read " .. tostring(err), 2) end
+  local header = f:read("l")
+  if not header or header == "" then
+    f:close()
+    error("impact.recorder.read_csv: " .. path .. " has no header line", 2)
+  end
+  local names = {}
+  for name in (header .. ","):gmatch("([^,]*),") do names[#names + 1] = name:match("^%s*(.-)%s*$") end
+  local data = {}
+  for i = 1, #names do data[i] = {} end
+  local line_no = 1
+  for line in f:lines() do
+    line_no = line_no + 1
+    if line:match("%S") then
+      local c = 0
+      for field in (line .. ","):gmatch("([^,]*),") do
+        c = c + 1
+        local v = tonumber(field) or special[field:match("^%s*(.-)%s*$")]
+        if c > #names or v == nil then
+          f:close()
+          error(string.format("impact.recorder.read_csv: %s:%d: field %d is %s (expected %d numbers)",
+            path, line_no, c, c > #names and "one too many" or string.format("%q, not a number", field),
+            #names), 2)
+        end
+        data[c][#data[c] + 1] = v
+      end
+      if c ~= #names then
+        f:close()
+        error(string.format("impact.recorder.read_csv: %s:%d: %d fields, expected %d", path, line_no, c,
+          #names), 2)
+      end
+    end
+  end
+  f:close()
+  local sources = {}
+  for i, n in ipairs(names) do
+    if n == "t" or n == "time" then sources[i] = "time" end
+  end
+  return setmetatable({ names = names, data = data, sources = sources }, Recorder)
+end
+
+return setmetatable({ new = new, read_csv = read_csv }, { __call = function(_, opts) return new(opts) end })
