@@ -33,7 +33,13 @@ LIB       := $(BUILD)/libimpact.a
 SO        := $(BUILD)/impact/core.so
 CTESTS    := $(patsubst test/c/%.c,$(BUILD)/test/%,$(wildcard test/c/test_*.c))
 CBENCHES  := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/bench_*.c))
-CFLAGS_ALL = $(CFLAGS) $(WARN) -fPIC -MMD -MP
+# OpenMP: the dem strategy's interaction loop and integrator (results identical with any
+# number of threads; OPENMP= builds without it). The module is then never unloaded
+# (-z nodelete): OpenMP's worker threads outlive lua_close's dlclose.
+OPENMP     ?= -fopenmp
+SO_KEEP     = $(if $(OPENMP),-Wl$(comma)-z$(comma)nodelete)
+comma      := ,
+CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
 .PHONY: all deps test check-all sanitize valgrind lint bench demo run install install-c \
@@ -75,11 +81,11 @@ $(LIB): $(CORE_OBJ)
 
 $(SO): $(BIND_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LIBFLAG) -o $@ $(BIND_OBJ) $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) $(OPENMP) $(SO_KEEP) $(LIBFLAG) -o $@ $(BIND_OBJ) $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
 
 $(BUILD)/test/%: test/c/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Isrc -Itest/c $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS_ALL) -Isrc -Itest/c $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(@D)
