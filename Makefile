@@ -99,6 +99,7 @@ check-all: deps
 sanitize: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
 	@BUILD=build-san LUA=$(LUA) ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LUA_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so) $(CURDIR)/build-san/impact/core.so" \
 	  bash tools/run_tests.sh fast
