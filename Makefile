@@ -106,7 +106,7 @@ sanitize: deps
 
 valgrind: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-vg CFLAGS="-O1 -g" all ctests
-	@BUILD=build-vg LUA=$(LUA) RUNNER="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
+	@BUILD=build-vg LUA=$(LUA) RUNNER="valgrind -q --suppressions=$(CURDIR)/test/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
 	  bash tools/run_tests.sh fast
 
 lint:
