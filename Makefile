@@ -105,13 +105,14 @@ check-all: deps
 sanitize: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
 	@BUILD=build-san LUA=$(LUA) ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LUA_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so) $(CURDIR)/build-san/impact/core.so" \
 	  bash tools/run_tests.sh fast
 
 valgrind: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-vg CFLAGS="-O1 -g" all ctests
-	@BUILD=build-vg LUA=$(LUA) RUNNER="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
+	@BUILD=build-vg LUA=$(LUA) RUNNER="valgrind -q --suppressions=$(CURDIR)/test/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
 	  bash tools/run_tests.sh fast
 
 lint:

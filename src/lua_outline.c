@@ -70,11 +70,9 @@ static int l_shape_mesh(lua_State *L)
         lua_pushnumber(L, m.radius);
         return 2;
     }
-    /* one block owned by a Lua userdata, so an error while building the tables cannot leak */
-    size_t bytes = (size_t)m.nverts * 3 * sizeof(double) + (size_t)(m.nfaces + m.nindices) * sizeof(int);
-    double *block = lua_newuserdatauv(L, bytes, 0);
-    m.verts = block;
-    m.face_sizes = (int *)(block + 3 * m.nverts);
+    /* buffers owned by Lua userdata, so an error while building the tables cannot leak */
+    m.verts = lua_newuserdatauv(L, (size_t)m.nverts * 3 * sizeof(double), 0);
+    m.face_sizes = lua_newuserdatauv(L, (size_t)(m.nfaces + m.nindices) * sizeof(int), 0);
     m.indices = m.face_sizes + m.nfaces;
     imp_shape3d_mesh(s, &m);
     lua_pushliteral(L, "surface");

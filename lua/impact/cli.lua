@@ -42,14 +42,13 @@ local value_options = { ["--until"] = "until_time", ["--every"] = "every", ["--r
 --- Parses the command line; returns a table of options, or nil and a message.
 function M.parse(args)
   local o = { scene_args = {} }
-  local i = 1
   if args[1] == "-h" or args[1] == "--help" or args[1] == "help" then return { help = true } end
   if args[1] == "--version" then return { version = true } end
   if args[1] ~= "run" then
     return nil, args[1] and string.format("unknown command %q (expected: run)", args[1])
       or "no command given"
   end
-  i = 2
+  local i = 2
   while i <= #args do
     local a = args[i]
     local key, inline = a:match("^(%-%-[%w-]+)=(.*)$")

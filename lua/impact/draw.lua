@@ -184,7 +184,8 @@ function M.svg(items, width, height, background)
       local hex, alpha = svg_color(item.color or "black")
       local attrs = {
         string.format('x="%s" y="%s"', num(item.x), num(item.y)),
-        string.format('font-family="DejaVu Sans, sans-serif" font-size="%s" fill="%s"', num(item.size or 12), hex),
+        string.format('font-family="DejaVu Sans, sans-serif" font-size="%s" fill="%s"',
+          num(item.size or 12), hex),
       }
       if alpha < 1 then attrs[#attrs + 1] = string.format('fill-opacity="%s"', num(alpha)) end
       if item.anchor and item.anchor ~= "start" then

@@ -7,6 +7,7 @@
 ---   impact.lcp.solve(A, b, opts)              the contact LCP solver on its own
 ---   impact.dem.*                              Yade-style engines of the dem strategy
 ---   impact.batch{script =, params =, jobs =}   parameter sweeps in worker processes
+---   impact.plot{...}, impact.picture, impact.vtk, impact.viewer   plots, pictures, films, exports
 local core = require("impact.core")
 local world = require("impact.world")
 local materials = require("impact.material")
@@ -25,6 +26,10 @@ local impact = {
   lcp = require("impact.lcp"),
   dem = require("impact.dem"),
   batch = require("impact.batch"),
+  plot = require("impact.plot"),
+  picture = require("impact.picture"),
+  vtk = require("impact.vtk"),
+  viewer = require("impact.viewer"),
 }
 
 return impact

@@ -18,9 +18,9 @@ local snapshot = require("impact.snapshot")
 local M = {}
 
 local frame_keys = { file = true, format = true, width = true, height = true, view = true,
-  margin = true, background = true, contacts = true, show_normals = true, force_scale = true,
+  margin = true, background = true, contacts = true, springs = true, show_normals = true, force_scale = true,
   time = true, names = true, style = true }
-local accepted_text = "background, contacts, file, force_scale, format, height, margin, names, "
+local accepted_text = "background, contacts, file, force_scale, format, height, margin, names, springs, "
   .. "show_normals, style, time, view, width"
 
 local function check_frame_opts(opts, what, extra)
@@ -180,13 +180,32 @@ function M.items(w, opts, what)
         middle = true }
     end
   end
+  -- springs (handles from w:add_spring): a zigzag of 8 teeth between their end points
+  for _, sp in ipairs(opts.springs or {}) do
+    -- a spring's point1 and point2 read back as world points
+    local ax, ay = view.point(sp.point1)
+    local bx, by = view.point(sp.point2)
+    local dx, dy = bx - ax, by - ay
+    local len = math.sqrt(dx * dx + dy * dy)
+    local d = { "M", ax, ay }
+    if len > 1e-9 then
+      local nx, ny = -dy / len * 5, dx / len * 5
+      for k = 1, 15 do
+        local f, side = k / 16, (k % 2 == 1) and 1 or -1
+        d[#d + 1], d[#d + 2], d[#d + 3] = "L", ax + f * dx + side * nx, ay + f * dy + side * ny
+      end
+    end
+    d[#d + 1], d[#d + 2], d[#d + 3] = "L", bx, by
+    items[#items + 1] = { kind = "path", d = d, stroke = "#505050", width = 1.2 }
+  end
   -- contacts: force arrows scaled so the largest is force_scale m/N, by default 15 % of the view
   local fmax = 0
   for _, c in ipairs(contacts) do
     if c.force then fmax = math.max(fmax, math.sqrt(c.force[1] ^ 2 + c.force[2] ^ 2)) end
   end
   local vbox = view.box
-  local fscale = opts.force_scale or (fmax > 0 and 0.15 * math.min(vbox[3] - vbox[1], vbox[4] - vbox[2]) / fmax or 0)
+  local fscale = opts.force_scale or (fmax > 0 and 0.15 * math.min(vbox[3] - vbox[1],
+    vbox[4] - vbox[2]) / fmax or 0)
   for _, c in ipairs(contacts) do
     local x, y = view.point(c.point)
     if c.force and fscale > 0 then
@@ -212,7 +231,8 @@ end
 --- Writes a picture of a 2D world (or snapshot) to opts.file (.svg or .png). Options: width = 800,
 --- height = 600 (pixels), view = {xmin, ymin, xmax, ymax} (default: every body with a 10 % border;
 --- same scale on both axes), margin (pixels), background = "white", contacts = { {point =, normal =,
---- force =}, ... }, show_normals, force_scale (m per N; default: the largest force is 15 % of the
+--- force =}, ... }, springs = { spring handles from w:add_spring }, show_normals, force_scale (m per N;
+--- default: the largest force is 15 % of the
 --- view), time = false (no time label), names = true (body names), style = function(body) ->
 --- {fill =, stroke =}. Returns the file name and the viewport (its x(), y() map world to pixels).
 function M.frame(w, opts)
@@ -230,7 +250,8 @@ end
 local Film = {}
 Film.__index = Film
 
-local film_extra = { [1] = true, every = true, dir = true, prefix = true, _text = "[1] = world, dir, every, prefix" }
+local film_extra = { [1] = true, every = true, dir = true, prefix = true,
+  _text = "[1] = world, dir, every, prefix" }
 
 --- impact.picture.film{ w, every = 1/25, dir = "frames", format = "png", prefix = "frame_", ... }
 --- writes dir/frame_00000.png, ... at the start and each `every` seconds of simulated time while

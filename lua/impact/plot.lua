@@ -91,7 +91,7 @@ end
 
 local function check_range(r, name)
   if r == nil then return nil end
-  if type(r) ~= "table" or not finite(r[1]) or not finite(r[2]) or not (r[2] > r[1]) then
+  if type(r) ~= "table" or not finite(r[1]) or not finite(r[2]) or r[2] <= r[1] then
     fail("option '%s' must be {lo, hi} with finite lo < hi, got %s", name, tostring(r))
   end
   return r
@@ -127,7 +127,9 @@ local function check_series(opts)
   end
 end
 
---- Builds the plot's display list; writes opts.file when given. Returns items, width, height.
+--- Builds the plot's display list; writes opts.file when given. Returns items, width, height and
+--- the layout { left, top, width, height (of the plotting area, pixels), x = fn, y = fn (data to
+--- pixels), x_range, y_range }.
 function M.plot(opts)
   if type(opts) ~= "table" then fail("options must be a table, got %s", type(opts)) end
   for k in pairs(opts) do
@@ -171,13 +173,15 @@ function M.plot(opts)
   local grid = opts.grid ~= false
   for _, v in ipairs(xticks) do
     local x = px(v)
-    if grid then add { kind = "path", d = { "M", x, top, "L", x, top + ph }, stroke = "#e4e4e4", width = 1 } end
+    if grid then add { kind = "path", d = { "M", x, top, "L", x, top + ph }, stroke = "#e4e4e4",
+      width = 1 } end
     add { kind = "path", d = { "M", x, top + ph, "L", x, top + ph + 5 }, stroke = "black", width = 1 }
     add { kind = "text", x = x, y = top + ph + 18, text = tick_label(v, xstep), size = 11, anchor = "middle" }
   end
   for _, v in ipairs(yticks) do
     local y = py(v)
-    if grid then add { kind = "path", d = { "M", left, y, "L", left + pw, y }, stroke = "#e4e4e4", width = 1 } end
+    if grid then add { kind = "path", d = { "M", left, y, "L", left + pw, y }, stroke = "#e4e4e4",
+      width = 1 } end
     add { kind = "path", d = { "M", left - 5, y, "L", left, y }, stroke = "black", width = 1 }
     add { kind = "text", x = left - 8, y = y, text = tick_label(v, ystep), size = 11, anchor = "end",
       middle = true }
@@ -254,7 +258,8 @@ function M.plot(opts)
     draw.write(items, { file = opts.file, width = width, height = height,
       background = opts.background == nil and "white" or opts.background })
   end
-  return items, width, height
+  return items, width, height, { left = left, top = top, width = pw, height = ph, x = px, y = py,
+    x_range = { x0, x1 }, y_range = { y0, y1 } }
 end
 
 return setmetatable(M, { __call = function(_, opts) return M.plot(opts) end })

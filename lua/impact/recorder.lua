@@ -56,7 +56,8 @@ local function new(opts)
   end
   for k in pairs(opts) do
     if not accepted[k] then
-      error(string.format("impact.recorder: unknown option %q (accepted: [1] = world, every, every_steps, columns)",
+      error(string.format("impact.recorder: unknown option %q (accepted: [1] = world, every, "
+        .. "every_steps, columns)",
         tostring(k)), 2)
     end
   end

@@ -1,6 +1,7 @@
 --- impact.snapshot: what a world looks like at one moment, as plain data that pictures, the VTK
 --- export and the viewer read: { dim, time, steps, bodies = { { id, name, fixed, shape,
---- position, velocity, angle and spin | orientation and angular_velocity }, ... } }. A snapshot can stand in for a world
+--- position, velocity, angle and spin | orientation and angular_velocity }, ... } }. A snapshot can stand
+--- in for a world
 --- wherever a picture or an export takes one.
 local M = {}
 

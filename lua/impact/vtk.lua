@@ -34,11 +34,9 @@ local function geometry(shape)
     g = { point = shape:bounding_radius() }
   else
     local verts, face = {}, {}
-    local cx, cy = 0, 0
     for _, c in ipairs(core.shape_outline(shape)) do
       if c[1] == "move" or c[1] == "line" then
-        cx, cy = c[2], c[3]
-        verts[#verts + 1] = { cx, cy, 0 }
+        verts[#verts + 1] = { c[2], c[3], 0 }
       elseif c[1] == "arc" then
         local a0, a1 = c[5], c[6]
         local n = math.max(1, math.ceil(math.abs(a1 - a0) / math.rad(10)))
@@ -199,7 +197,8 @@ function M.polydata(w, opts)
     local p = { c.point[1], c.point[2], c.point[3] or 0 }
     local fv = { f[1], f[2], f[3] or 0 }
     local a = add_point(p, 0, -1, { 0, 0, 0 })
-    local e = add_point({ p[1] + scale * fv[1], p[2] + scale * fv[2], p[3] + scale * fv[3] }, 0, -1, { 0, 0, 0 })
+    local e = add_point({ p[1] + scale * fv[1], p[2] + scale * fv[2], p[3] + scale * fv[3] }, 0, -1,
+      { 0, 0, 0 })
     lines[#lines + 1] = a
     lines[#lines + 1] = e
     line_off[#line_off + 1] = #lines

@@ -1,0 +1,134 @@
+-- bin/impact: help, exit codes, errors on stderr, outputs, progress lines when not on a terminal.
+local function tmpdir()
+  local d = os.tmpname()
+  os.remove(d)
+  assert(os.execute("mkdir -p '" .. d .. "'"))
+  return d
+end
+
+local function write(path, text)
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+  return path
+end
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- runs bin/impact with args; returns exit code, stdout, stderr
+local function impact(dir, args)
+  local out, err = dir .. "/stdout", dir .. "/stderr"
+  local env = string.format("LUA_PATH_5_4=%q LUA_CPATH_5_4=%q", package.path, package.cpath)
+  local ok, _, code = os.execute(string.format("%s lua5.4 bin/impact %s >%s 2>%s </dev/null", env, args,
+    out, err))
+  return ok and 0 or code, read(out), read(err)
+end
+
+local scene2d = [[
+local impact = require "impact"
+local w = impact.world2d { gravity = {0, -9.81}, dt = 0.01 }
+w:add_body { shape = impact.shape2d.ball { radius = 0.1 }, mass = 1, position = {0, 1},
+             velocity = {1, 2}, name = "ball" }
+return { world = w, until_time = 0.5, every = 0.1 }
+]]
+
+describe("bin/impact", function()
+  local dir
+  before_each(function() dir = tmpdir() end)
+  after_each(function() os.execute("rm -rf '" .. dir .. "'") end)
+
+  it("prints its usage with --help and exits 0", function()
+    local code, out = impact(dir, "--help")
+    assert.are.equal(0, code)
+    assert.matches("usage: impact run SCENE.lua", out)
+    assert.matches("%-%-record FILE", out)
+  end)
+
+  it("exits 2 with the usage on stderr for a wrong command line", function()
+    local code, out, err = impact(dir, "run --colour red x.lua")
+    assert.are.equal(2, code)
+    assert.are.equal("", out)
+    assert.matches('^impact: unknown option "%-%-colour"', err)
+    code, out, err = impact(dir, "run")
+    assert.are.equal("", out)
+    assert.are.equal(2, code)
+    assert.matches("no scene file given", err)
+    code, out, err = impact(dir, "run s.lua --until soon")
+    assert.are.equal("", out)
+    assert.are.equal(2, code)
+    assert.matches('option %-%-until must be a number, got "soon"', err)
+  end)
+
+  it("exits 1 with the scene's error on stderr when a scene fails", function()
+    local bad = write(dir .. "/bad.lua", "local x = nil\nreturn x.world\n")
+    local code, out, err = impact(dir, "run " .. bad)
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.matches("^impact: " .. dir:gsub("%p", "%%%0") .. "/bad.lua:2: attempt to index a nil value", err)
+    code, out, err = impact(dir, "run " .. dir .. "/missing.lua")
+    assert.are.equal("", out)
+    assert.are.equal(1, code)
+    assert.matches("cannot open .*missing.lua", err)
+    local wrong = write(dir .. "/wrong.lua", "return 42\n")
+    code, out, err = impact(dir, "run " .. wrong)
+    assert.are.equal("", out)
+    assert.are.equal(1, code)
+    assert.matches("must return its world, or a table { world = w, ... }; it returned number", err)
+  end)
+
+  it("exits 1 when the run fails, keeping what was recorded", function()
+    local blowup = write(dir .. "/blowup.lua", [[
+local impact = require "impact"
+local w = impact.world2d { gravity = {0, 0}, dt = 0.01 }
+local b = w:add_body { shape = impact.shape2d.ball { radius = 1 }, position = {0, 0} }
+w:on("step", function(ww) if ww.steps == 5 then b:apply_force({0 / 0, 0}) end end)
+return w
+]])
+    local csv = dir .. "/out.csv"
+    local code, _, err = impact(dir,
+      "run " .. blowup .. " --until 1 --every 0.01 --record " .. csv .. " --quiet")
+    assert.are.equal(1, code)
+    assert.matches("^impact: Body:apply_force: argument #1 must be an array of 2 finite numbers", err)
+    assert.matches("written up to the failure: " .. csv:gsub("%p", "%%%0"), err)
+    local rows = select(2, read(csv):gsub("\n", ""))
+    assert.are.equal(1 + 5, rows)  -- header and steps 0..4 (the handler fails after step 5)
+  end)
+
+  it("runs a scene with its outputs and prints progress lines when stderr is not a terminal", function()
+    local scene = write(dir .. "/scene.lua", scene2d)
+    local code, out, err = impact(dir, string.format("run %s --record %s/r.csv --svg %s/svg --vtk %s/vtk "
+      .. "--viewer %s/v.html", scene, dir, dir, dir, dir))
+    assert.are.equal(0, code, err)
+    assert.matches("t = 0.5 s, 50 steps", out)
+    assert.matches("impact: 100%%  t = 0.5 / 0.5 s", err)
+    local tenths = select(2, err:gsub("impact:%s+%d+%%", ""))
+    assert.are.equal(10, tenths)
+    local csv = read(dir .. "/r.csv")
+    assert.matches("^t,steps,kinetic,rotational,potential,energy,ball.x,ball.y\n", csv)
+    local rows = select(2, csv:gsub("\n", ""))
+    assert.are.equal(7, rows)     -- header and t = 0, 0.1, ..., 0.5
+    assert.is_not_nil(read(dir .. "/svg/frame_00005.svg"))
+    assert.is_not_nil(read(dir .. "/vtk/run.pvd"))
+    assert.matches("<canvas", read(dir .. "/v.html"))
+  end)
+
+  it("refuses 2D pictures of a 3D world", function()
+    local scene = write(dir .. "/s3.lua", "local impact = require 'impact'\nreturn impact.world3d {}\n")
+    local code, _, err = impact(dir, "run " .. scene .. " --until 0.1 --png " .. dir .. "/p")
+    assert.are.equal(1, code)
+    assert.matches("%-%-png draws 2D worlds; this world is 3D", err)
+  end)
+
+  it("needs an end time", function()
+    local scene = write(dir .. "/s.lua", "local impact = require 'impact'\nreturn impact.world2d {}\n")
+    local code, _, err = impact(dir, "run " .. scene)
+    assert.are.equal(1, code)
+    assert.matches("no end time: give %-%-until T", err)
+  end)
+end)
