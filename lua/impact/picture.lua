@@ -8,8 +8,8 @@
 ---   film:stop(); film:encode { file = "pile.gif", fps = 25 }
 ---
 --- Bodies are filled with the palette (fixed bodies grey) and outlined; arcs are drawn as arcs.
---- Contacts are drawn when a list is given (a point, its normal, a force arrow): worlds report no
---- contacts yet (strategy "none"), so today the list comes from the caller.
+--- Contacts are drawn when a list is given (a point, its normal, a force arrow), e.g. built from
+--- w:contacts() (whose force is the magnitude along the normal).
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
