@@ -27,7 +27,9 @@ local mesh_cache = setmetatable({}, { __mode = "k" })
 local function geometry(shape)
   local g = mesh_cache[shape]
   if g then return g end
-  if shape.dim == 3 then
+  if shape.dim == 3 and shape.kind == "wall" then
+    g = { skip = true }  -- an infinite half-space has no mesh: walls are left out of the files
+  elseif shape.dim == 3 then
     local kind, mesh = core.shape_mesh(shape)
     g = kind == "point" and { point = mesh } or mesh
   elseif shape.kind == "circle" then
@@ -163,7 +165,9 @@ function M.polydata(w, opts)
   end
   for _, b in ipairs(snap.bodies) do
     local g = b.shape and geometry(b.shape) or { point = 0 }
-    if g.point then
+    if g.skip then  -- luacheck: ignore 542
+      -- nothing to draw
+    elseif g.point then
       local p = { b.position[1], b.position[2], b.position[3] or 0 }
       local v = { b.velocity[1], b.velocity[2], b.velocity[3] or 0 }
       verts[#verts + 1] = add_point(p, g.point, b.id, v)
