@@ -18,7 +18,8 @@ io.write(w:state_hash())
   local f = assert(io.open(path, "w"))
   f:write(script)
   f:close()
-  local cmd = string.format("OMP_NUM_THREADS=%d LUA_PATH_5_4=%q LUA_CPATH_5_4=%q lua5.4 %s 2>&1",
+  local cmd = string.format("OMP_NUM_THREADS=%d OMP_WAIT_POLICY=passive LUA_PATH_5_4=%q "
+    .. "LUA_CPATH_5_4=%q lua5.4 %s 2>&1",
     threads, package.path, package.cpath, path)
   local p = assert(io.popen(cmd))
   local out = p:read("a")

@@ -12,6 +12,11 @@ LUA_PRELOAD=${LUA_PRELOAD:-}
 passed=0
 failed=0
 [ "$mode" = all ] && export IMPACT_SLOW=1
+# The dem strategy's OpenMP loops: one thread unless asked, and threads that sleep rather than
+# spin at barriers, so a loaded machine does not slow the suite down (spec/dem_threads_spec.lua
+# runs 1 and 2 threads itself).
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 count_line() {  # adds the counts of the last "N passed, N failed" line of $1; 1 if none
     local line p f

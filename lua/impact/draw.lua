@@ -12,6 +12,7 @@
 --- angles turn clockwise on the screen); the path's current point must be the arc's start.
 --- Colors are "#rrggbb", "#rrggbbaa", a name from draw.named, or {r, g, b [, a]} in [0, 1].
 local core = require("impact.core")
+local files = require("impact.files")
 
 local M = {}
 
@@ -240,6 +241,8 @@ function M.write(items, opts)
       .. "give format = \"svg\" | \"png\"", file), 2)
   end
   local width, height = opts.width, opts.height
+  local parent = file:match("^(.*)/[^/]*$")
+  if parent and parent ~= "" then files.mkdir(parent, "impact.draw.write") end  -- like films
   local background = opts.background == nil and "white" or opts.background
   if background == false then background = nil end
   if format == "png" then
