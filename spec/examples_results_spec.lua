@@ -55,3 +55,29 @@ describe("examples with results", function()
     assert.matches('NumberOfPoints="216"', vtp)  -- the spheres; the walls are left out
   end)
 end)
+
+describe("VTK export of every 3D shape kind", function()
+  it("writes cylinders, rounded cones and hulls as surface meshes and leaves walls out", function()
+    local impact = require("impact")
+    local w = impact.world3d { gravity = { 0, 0, 0 } }
+    local shapes = { impact.shape3d.cylinder { radius = 0.5, length = 1 },
+      impact.shape3d.cone { radius = 0.5, length = 1, smoothing = 0.05 },
+      impact.shape3d.capsule { radius = 0.2, length = 1 },
+      impact.shape3d.ellipsoid { radii = { 1, 0.5, 0.3 } },
+      impact.shape3d.polyhedron { points = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } } }
+    local points, polys = 0, 0
+    for i, s in ipairs(shapes) do
+      w:add_body { shape = s, mass = 1, position = { 2 * i, 0, 0 } }
+      local kind, mesh = impact.core.shape_mesh(s)
+      assert.are.equal("surface", kind)
+      points, polys = points + #mesh.vertices, polys + #mesh.faces
+    end
+    w:add_body { shape = impact.shape3d.wall {}, fixed = true }
+    local path = os.tmpname() .. ".vtp"
+    impact.vtk.write(w, path)
+    local text = assert(io.open(path)):read("a")
+    os.remove(path)
+    assert.matches('NumberOfPoints="' .. points .. '"', text, 1, true)
+    assert.matches('NumberOfPolys="' .. polys .. '"', text, 1, true)
+  end)
+end)
