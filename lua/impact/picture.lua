@@ -10,6 +10,7 @@
 --- Bodies are filled with the palette (fixed bodies grey) and outlined; arcs are drawn as arcs.
 --- Contacts are drawn when a list is given (a point, its normal, a force arrow), e.g. built from
 --- w:contacts() (whose force is the magnitude along the normal).
+local periodic = require("impact.periodic")
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
@@ -268,12 +269,7 @@ function M.film(opts)
   if w.dim ~= 2 then
     error(what .. ": films are of 2D worlds; export a 3D run with impact.vtk.series or impact.viewer", 2)
   end
-  local every = opts.every or 1 / 25
-  -- luacheck: push ignore 581
-  if type(every) ~= "number" or not (every >= 0) or every == math.huge then
-    -- luacheck: pop
-    error(what .. ": option 'every' must be a finite number >= 0, got " .. tostring(every), 2)
-  end
+  local every = periodic.check_every(opts.every or 1 / 25, what, 2)
   local format = opts.format or "png"
   if format ~= "png" and format ~= "svg" then
     error(what .. ": option 'format' must be \"png\" or \"svg\", got " .. tostring(format), 2)
@@ -288,15 +284,7 @@ function M.film(opts)
     prefix = opts.prefix or "frame_", frame_opts = frame_opts, files = {}, times = {},
     t0 = w.time }, Film)
   self:shoot()
-  self.next_time = self.t0 + every
-  self.handler = w:on("step", function(ww)
-    if self.every == 0 or ww.time >= self.next_time - 1e-9 * ww.dt then
-      self:shoot()
-      if self.every > 0 then
-        self.next_time = self.t0 + (math.floor((ww.time - self.t0) / self.every + 1e-9) + 1) * self.every
-      end
-    end
-  end)
+  self.handler = periodic.on_schedule(w, every, function() self:shoot() end)
   return self
 end
 

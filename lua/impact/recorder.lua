@@ -19,6 +19,7 @@
 ---
 --- Contact counts: the world reports no contacts yet (strategy "none"); a function column can
 --- record them once it does.
+local periodic = require("impact.periodic")
 local Recorder = {}
 Recorder.__index = Recorder
 
@@ -65,13 +66,7 @@ local function new(opts)
   if w == nil or type(w) ~= "userdata" then
     error("impact.recorder: the first element must be the world to record", 2)
   end
-  local every = opts.every or 0
-  -- written so that NaN fails the check
-  -- luacheck: push ignore 581
-  if type(every) ~= "number" or not (every >= 0) or every == math.huge then
-    -- luacheck: pop
-    error("impact.recorder: option 'every' must be a finite number >= 0, got " .. tostring(every), 2)
-  end
+  local every = periodic.check_every(opts.every or 0, "impact.recorder", 2)
   local every_steps = opts.every_steps
   if every_steps ~= nil and (math.type(every_steps) ~= "integer" or every_steps < 1) then
     error("impact.recorder: option 'every_steps' must be an integer >= 1, got " .. tostring(every_steps), 2)
@@ -109,17 +104,7 @@ local function new(opts)
   end
   for i = 1, #names do self.data[i] = {} end
   self:sample()
-  self.next_sample = self.t0 + every
-  self.handler = w:on("step", function(ww)
-    if self.every_steps then
-      if (ww.steps - self.steps0) % self.every_steps == 0 then self:sample() end
-    elseif self.every == 0 or ww.time >= self.next_sample - 1e-9 * ww.dt then
-      self:sample()
-      if self.every > 0 then
-        self.next_sample = self.t0 + (math.floor((ww.time - self.t0) / self.every + 1e-9) + 1) * self.every
-      end
-    end
-  end)
+  self.handler = periodic.on_schedule(w, every, function() self:sample() end, every_steps)
   return self
 end
 

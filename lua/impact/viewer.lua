@@ -8,6 +8,7 @@
 ---
 --- The page is lua/impact/viewer.html with the run embedded as JSON. Opening it with
 --- "#frame=12" or "#t=1.5" shows that moment paused; the element #status says what is drawn.
+local periodic = require("impact.periodic")
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
@@ -111,27 +112,14 @@ function M.recorder(opts)
   if type(w) ~= "userdata" or type(w.bodies) ~= "function" then
     error(what .. ": the first element must be the world to record", 2)
   end
-  local every = opts.every or 0
-  -- luacheck: push ignore 581
-  if type(every) ~= "number" or not (every >= 0) or every == math.huge then
-    -- luacheck: pop
-    error(what .. ": option 'every' must be a finite number >= 0, got " .. tostring(every), 2)
-  end
+  local every = periodic.check_every(opts.every or 0, what, 2)
   if opts.contacts ~= nil and type(opts.contacts) ~= "function" then
     error(what .. ": option 'contacts' must be a function(world) returning a contact list", 2)
   end
   local self = setmetatable({ world = w, dim = w.dim, every = every, contacts = opts.contacts,
     shapes = {}, shape_index = {}, bodies = {}, body_index = {}, frames = {}, t0 = w.time }, Recorder)
   self:sample()
-  self.next_time = self.t0 + every
-  self.handler = w:on("step", function(ww)
-    if self.every == 0 or ww.time >= self.next_time - 1e-9 * ww.dt then
-      self:sample()
-      if self.every > 0 then
-        self.next_time = self.t0 + (math.floor((ww.time - self.t0) / self.every + 1e-9) + 1) * self.every
-      end
-    end
-  end)
+  self.handler = periodic.on_schedule(w, every, function() self:sample() end)
   return self
 end
 

@@ -13,6 +13,7 @@
 --- {point =, normal =, force =} given by the caller: worlds report none yet) are Lines from the
 --- point along force * force_scale. Point fields: radius, body_id, velocity (of that material
 --- point); cell fields: body_id (-1 for contacts), force, force_magnitude.
+local periodic = require("impact.periodic")
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
@@ -296,12 +297,7 @@ function M.series(opts)
   if type(w) ~= "userdata" or type(w.bodies) ~= "function" then
     error(what .. ": the first element must be the world to export", 2)
   end
-  local every = opts.every or 0
-  -- luacheck: push ignore 581
-  if type(every) ~= "number" or not (every >= 0) or every == math.huge then
-    -- luacheck: pop
-    error(what .. ": option 'every' must be a finite number >= 0, got " .. tostring(every), 2)
-  end
+  local every = periodic.check_every(opts.every or 0, what, 2)
   local name = opts.name or "run"
   if type(name) ~= "string" or not name:match("^[%w_.-]+$") then
     error(what .. ": option 'name' must be letters, digits, '_', '-' or '.', got " .. tostring(name), 2)
@@ -314,15 +310,7 @@ function M.series(opts)
     Series)
   self.pvd = files.join(self.dir, name .. ".pvd")
   self:write_frame()
-  self.next_time = self.t0 + every
-  self.handler = w:on("step", function(ww)
-    if self.every == 0 or ww.time >= self.next_time - 1e-9 * ww.dt then
-      self:write_frame()
-      if self.every > 0 then
-        self.next_time = self.t0 + (math.floor((ww.time - self.t0) / self.every + 1e-9) + 1) * self.every
-      end
-    end
-  end)
+  self.handler = periodic.on_schedule(w, every, function() self:write_frame() end)
   return self
 end
 
