@@ -438,13 +438,17 @@ static void load_one(imp_world *w, imp_dem *d, int i)
 static void load(imp_world *w, imp_dem *d, int all)
 {
     for (int i = 0; i < d->n; i++) {
+        if (all) {  /* after a rebuild the copy is not filled yet: do not compare with it */
+            load_one(w, d, i);
+            continue;
+        }
         const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
         const double *x = d->pos + 3 * i, *v = d->vel + 3 * i, *om = d->angvel + 3 * i;
         const double *q = d->quat + 4 * i;
         int same = y[0] == x[0] && y[1] == x[1] && y[2] == x[2] && y[3] == q[0] && y[4] == q[1]
                    && y[5] == q[2] && y[6] == q[3] && y[7] == v[0] && y[8] == v[1]
                    && y[9] == v[2] && y[10] == om[0] && y[11] == om[1] && y[12] == om[2];
-        if (all || !same) {
+        if (!same) {
             load_one(w, d, i);
         }
     }
