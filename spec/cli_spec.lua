@@ -1,10 +1,6 @@
 -- bin/impact: help, exit codes, errors on stderr, outputs, progress lines when not on a terminal.
-local function tmpdir()
-  local d = os.tmpname()
-  os.remove(d)
-  assert(os.execute("mkdir -p '" .. d .. "'"))
-  return d
-end
+local spec_files = require("spec.support.files")
+local tmpdir = spec_files.tmpdir
 
 local function write(path, text)
   local f = assert(io.open(path, "w"))

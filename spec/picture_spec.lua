@@ -6,19 +6,10 @@ local picture = require("impact.picture")
 local plot = require("impact.plot")
 local xml = dofile("spec/support/xml.lua")
 
-local function tmpdir()
-  local d = os.tmpname()
-  os.remove(d)
-  assert(os.execute("mkdir -p '" .. d .. "'"))
-  return d
-end
+local spec_files = require("spec.support.files")
+local tmpdir = spec_files.tmpdir
 
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = spec_files.read
 
 -- PNG file header: the 8-byte signature, then the IHDR chunk with width and height (big-endian)
 local function png_size(path)

@@ -5,12 +5,8 @@ local draw = require("impact.draw")
 local files = require("impact.files")
 local viewer = require("impact.viewer")
 
-local function tmpdir()
-  local d = os.tmpname()
-  os.remove(d)
-  assert(os.execute("mkdir -p '" .. d .. "'"))
-  return d
-end
+local spec_files = require("spec.support.files")
+local tmpdir = spec_files.tmpdir
 
 local function chromium()
   for _, name in ipairs({ "chromium", "chromium-browser" }) do

@@ -4,19 +4,10 @@ local impact = require("impact")
 local vtk = require("impact.vtk")
 local xml = dofile("spec/support/xml.lua")
 
-local function tmpdir()
-  local d = os.tmpname()
-  os.remove(d)
-  assert(os.execute("mkdir -p '" .. d .. "'"))
-  return d
-end
+local spec_files = require("spec.support.files")
+local tmpdir = spec_files.tmpdir
 
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = spec_files.read
 
 local function array(parent, name)
   for _, a in ipairs(xml.find_all(parent, "DataArray")) do

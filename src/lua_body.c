@@ -198,37 +198,25 @@ static int l_angular_momentum(lua_State *L)
     return 1;
 }
 
-static int l_to_world(lua_State *L)
+/* Body:to_world(p), Body:to_body(p), Body:point_velocity(p): a vector in, a vector out */
+typedef void (*point_fn)(const imp_world *, imp_body_id, const double *, double *);
+
+static int point_method(lua_State *L, const char *what, point_fn fn)
 {
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     double p[3], q[3];
-    imp_check_vector(L, 2, "Body:to_world", w->def.dim, p);
-    imp_body_to_world(w, id, p, q);
+    imp_check_vector(L, 2, what, w->def.dim, p);
+    fn(w, id, p, q);
     imp_push_vector(L, q, w->def.dim);
     return 1;
 }
 
-static int l_to_body(lua_State *L)
-{
-    imp_world *w;
-    imp_body_id id = check_live(L, 1, &w);
-    double p[3], q[3];
-    imp_check_vector(L, 2, "Body:to_body", w->def.dim, p);
-    imp_body_to_body(w, id, p, q);
-    imp_push_vector(L, q, w->def.dim);
-    return 1;
-}
-
+static int l_to_world(lua_State *L) { return point_method(L, "Body:to_world", imp_body_to_world); }
+static int l_to_body(lua_State *L) { return point_method(L, "Body:to_body", imp_body_to_body); }
 static int l_point_velocity(lua_State *L)
 {
-    imp_world *w;
-    imp_body_id id = check_live(L, 1, &w);
-    double p[3], v[3];
-    imp_check_vector(L, 2, "Body:point_velocity", w->def.dim, p);
-    imp_body_point_velocity(w, id, p, v);
-    imp_push_vector(L, v, w->def.dim);
-    return 1;
+    return point_method(L, "Body:point_velocity", imp_body_point_velocity);
 }
 
 static int l_is_valid(lua_State *L)
