@@ -18,20 +18,19 @@
 #include "dem.h"
 #include "scalar.h"
 
-static void cross(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* Geometry: overlap and unit normal (a to b). Returns 0 when the pair has no functor or (for a
+/* Geometry: overlap and unit normal (a to b), and Yade's factor against granular ratcheting
+   alpha = (r1 + r2) / distance (1 for walls, facets and concentric spheres). Returns 0 when the pair has no functor or (for a
    potential interaction) is out of reach. *ra_out, *rb_out: the radii for physics and arms. */
-static int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double n[3],
-                    double *ra, double *rb)
+static inline int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double n[3],
+                           double *ra, double *rb, double *alpha)
 {
+    *alpha = 1.0;
     int a = I->a, b = I->b;
     double f = d->p.interaction_radius;
     const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
@@ -52,6 +51,7 @@ static int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double
             for (int k = 0; k < 3; k++) {
                 n[k] = dx[k] * inv;
             }
+            *alpha = (*ra + *rb) * inv;
         } else {  /* concentric: any direction is a normal; keep the previous one, else z */
             double l = sqrt(dot(I->n, I->n));
             n[0] = l > 0.0 ? I->n[0] / l : 0.0;
@@ -115,15 +115,18 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
     I->ks = d->p.ks_ratio * I->kn;
 }
 
+/* 1 for a sphere, 0 for a wall or facet (they do not spin) */
+static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
+
 enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, SCRATCH = 9 };
 
 /* One interaction: geometry, physics when it becomes real, the law. Writes only the
    interaction, its hot copy and out (force on b, n x force, the two arms, plastic work), so
    interactions can be processed in parallel; returns DONE_* flags for the serial pass. */
-static int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *out)
+static inline int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *out)
 {
-    double un, n[3], ra, rb;
-    if (!geometry(d, I, &un, n, &ra, &rb)) {
+    double un, n[3], ra, rb, alpha;
+    if (!geometry(d, I, &un, n, &ra, &rb, &alpha)) {
         /* real: the functor was removed from the list, the contact ends */
         return I->real ? DONE_ERASE : 0;
     }
@@ -149,140 +152,163 @@ static int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
         return flags;
     }
-    const double *wa = d->angvel + 3 * a, *wb = d->angvel + 3 * b;
-    /* carry the shear force with the contact frame (Yade's ScGeom::rotate) */
-    double *fs = I->fs, axis[3], c[3];
-    cross(I->n, n, axis);
-    cross(fs, axis, c);
-    for (int j = 0; j < 3; j++) {
-        fs[j] -= c[j];
-    }
-    double spin = 0.5 * dt * (dot(n, wa) + dot(n, wb));
-    double twist[3] = {spin * n[0], spin * n[1], spin * n[2]};
-    cross(fs, twist, c);
-    for (int j = 0; j < 3; j++) {
-        fs[j] -= c[j];
-    }
-    /* relative velocity at the contact (Yade's form that avoids granular ratcheting) */
-    const double *va = d->vel + 3 * a, *vb = d->vel + 3 * b;
-    double gap = ra + rb - un;  /* the centres' distance; 0 for concentric spheres */
-    double alpha = d->kind[a] == IMP_DEM_SPHERE && gap > 0.0 ? (ra + rb) / gap : 1.0;
-    double arm_a[3] = {ra * n[0], ra * n[1], ra * n[2]};
-    double arm_b[3] = {-rb * n[0], -rb * n[1], -rb * n[2]};
-    double ca[3], cb[3], vr[3];
-    cross(wa, arm_a, ca);
-    cross(wb, arm_b, cb);
-    if (d->kind[a] != IMP_DEM_SPHERE) {
-        ca[0] = ca[1] = ca[2] = 0.0;  /* walls and facets do not spin */
-    }
-    for (int j = 0; j < 3; j++) {
-        vr[j] = (vb[j] - va[j]) * alpha + cb[j] - ca[j];
-    }
-    double vn = dot(vr, n);
-    double fn;
+    /* everything in locals: the stores into I and out cannot then force reloads */
+    const double n0 = n[0], n1 = n[1], n2 = n[2];
+    const double o0 = I->n[0], o1 = I->n[1], o2 = I->n[2];
+    double s0 = I->fs[0], s1 = I->fs[1], s2 = I->fs[2];
+    const double *pwa = d->angvel + 3 * a, *pwb = d->angvel + 3 * b;
+    const double *pva = d->vel + 3 * a, *pvb = d->vel + 3 * b;
+    /* walls and facets do not spin */
+    const double wa0 = ra_spin(d, a) * pwa[0], wa1 = ra_spin(d, a) * pwa[1], wa2 = ra_spin(d, a) * pwa[2];
+    const double wb0 = pwb[0], wb1 = pwb[1], wb2 = pwb[2];
+    /* carry the shear force with the contact frame (Yade's ScGeom::rotate): fs -= fs x (n_old x
+       n), then fs -= fs x (spin n) with spin the mean rotation about n over the half step */
+    double x0 = o1 * n2 - o2 * n1, x1 = o2 * n0 - o0 * n2, x2 = o0 * n1 - o1 * n0;
+    double c0 = s1 * x2 - s2 * x1, c1 = s2 * x0 - s0 * x2, c2 = s0 * x1 - s1 * x0;
+    s0 -= c0, s1 -= c1, s2 -= c2;
+    double spin = 0.5 * dt * ((n0 * wa0 + n1 * wa1 + n2 * wa2) + (n0 * wb0 + n1 * wb1 + n2 * wb2));
+    x0 = spin * n0, x1 = spin * n1, x2 = spin * n2;
+    c0 = s1 * x2 - s2 * x1, c1 = s2 * x0 - s0 * x2, c2 = s0 * x1 - s1 * x0;
+    s0 -= c0, s1 -= c1, s2 -= c2;
+    /* relative velocity at the contact (Yade's form that avoids granular ratcheting):
+       (vb - va) alpha + wb x (-rb n) - wa x (ra n) = (vb - va) alpha - (ra wa + rb wb) x n */
+    double m0 = ra * wa0 + rb * wb0, m1 = ra * wa1 + rb * wb1, m2 = ra * wa2 + rb * wb2;
+    double vr0 = (pvb[0] - pva[0]) * alpha - (m1 * n2 - m2 * n1);
+    double vr1 = (pvb[1] - pva[1]) * alpha - (m2 * n0 - m0 * n2);
+    double vr2 = (pvb[2] - pva[2]) * alpha - (m0 * n1 - m1 * n0);
+    double vn = vr0 * n0 + vr1 * n1 + vr2 * n2;
+    double fn, ks;
     if (d->p.law == IMP_DEM_LAW_HERTZ) {
         double s = sqrt(un);
         fn = I->kn0 * un * s;
         I->kn = 1.5 * I->kn0 * s;
         I->ks = I->ks0 * s;
         if (I->cn0 > 0.0) {  /* viscous normal damping against the normal relative velocity */
-            double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
-            fn -= I->cn0 * sqrt(s) * dot(dv, n);
+            fn -= I->cn0 * sqrt(s) * ((pvb[0] - pva[0]) * n0 + (pvb[1] - pva[1]) * n1
+                                      + (pvb[2] - pva[2]) * n2);
         }
     } else {
         fn = I->kn * un;
     }
-    for (int j = 0; j < 3; j++) {
-        fs[j] -= I->ks * (vr[j] - vn * n[j]) * dt;
-    }
+    ks = I->ks;
+    double kdt = ks * dt;
+    s0 -= kdt * (vr0 - vn * n0);
+    s1 -= kdt * (vr1 - vn * n1);
+    s2 -= kdt * (vr2 - vn * n2);
     /* keep the shear force tangent (the rotation above is first order) */
-    double fsn = dot(fs, n);
-    for (int j = 0; j < 3; j++) {
-        fs[j] -= fsn * n[j];
-    }
-    double fs2 = dot(fs, fs), cap = I->mu * (fn > 0.0 ? fn : 0.0);
-    out[8] = 0.0;
+    double sn = s0 * n0 + s1 * n1 + s2 * n2;
+    s0 -= sn * n0, s1 -= sn * n1, s2 -= sn * n2;
+    double fs2 = s0 * s0 + s1 * s1 + s2 * s2, cap = I->mu * (fn > 0.0 ? fn : 0.0);
+    double plastic = 0.0;
     if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
         double l = sqrt(fs2), scale = cap / l;
-        if (I->ks > 0.0) {
-            out[8] = (l - cap) * cap / I->ks;
+        if (ks > 0.0) {
+            plastic = (l - cap) * cap / ks;
         }
-        for (int j = 0; j < 3; j++) {
-            fs[j] *= scale;
-        }
+        s0 *= scale, s1 *= scale, s2 *= scale;
     }
     I->un = un;
     I->fn = fn;
-    I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
-    /* force on b: fn n + fs; on a: the opposite; torques about each centre from the
-       contact point (the middle of the overlap) */
-    double *F = out, *nf = out + 3;
-    for (int j = 0; j < 3; j++) {
-        F[j] = fn * n[j] + fs[j];
-    }
-    cross(n, F, nf);
+    I->n[0] = n0, I->n[1] = n1, I->n[2] = n2;
+    I->fs[0] = s0, I->fs[1] = s1, I->fs[2] = s2;
+    /* force on b: F = fn n + fs; on a: the opposite; torques about each centre from the
+       contact point (the middle of the overlap), with n x F = n x fs */
+    out[0] = fn * n0 + s0;
+    out[1] = fn * n1 + s1;
+    out[2] = fn * n2 + s2;
+    out[3] = n1 * s2 - n2 * s1;
+    out[4] = n2 * s0 - n0 * s2;
+    out[5] = n0 * s1 - n1 * s0;
     out[6] = ra - 0.5 * un;
     out[7] = rb - 0.5 * un;
+    out[8] = plastic;
     return flags | DONE_FORCE;
 }
 
-/* Two passes: every interaction on its own (in parallel under OpenMP), then, in interaction
-   order, the erase requests and the sums of forces and torques on the particles, so the
-   result does not depend on the number of threads. O(interactions). */
+/* The serial pass's work for interaction k with flags and results o: the erase request, or
+   the force and torque sums on both particles. */
+static inline void apply(imp_dem *d, int k, int flags, const double *o, double *plastic)
+{
+    d->npending -= (flags & DONE_UNPEND) != 0;
+    if (flags & DONE_ERASE) {
+        imp_dem_request_erase(d, k);
+        return;
+    }
+    if (!(flags & DONE_FORCE)) {
+        return;
+    }
+    int a = d->hot[3 * k], b = d->hot[3 * k + 1];
+    double la = o[6], lb = o[7];
+    double *fa = d->force + 3 * a, *fb = d->force + 3 * b;
+    double *ta = d->torque + 3 * a, *tb = d->torque + 3 * b;
+    for (int j = 0; j < 3; j++) {
+        fb[j] += o[j];
+        fa[j] -= o[j];
+        tb[j] -= lb * o[3 + j];   /* (-lb n) x F */
+        ta[j] -= la * o[3 + j];   /* (la n) x (-F) */
+    }
+    *plastic += o[8];
+}
+
+/* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
+static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss, int ws)
+{
+    int a = h[0], b = h[1];
+    const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
+    double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+    if (d->kind[a] == IMP_DEM_SPHERE) {
+        double reach = f * (d->radius[a] + d->radius[b]);
+        return !ss || dot(dx, dx) > reach * reach;
+    }
+    return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b]);
+}
+
+/* Every interaction on its own, then, in interaction order, the erase requests and the sums
+   of forces and torques on the particles, so the result does not depend on the number of
+   threads. With several threads: two passes (the first in parallel, results in d->scratch);
+   with one: a single pass doing the same arithmetic in the same order (bit-identical), without
+   the round trip through the scratch arrays. O(interactions). */
 int imp_dem_interactions(imp_dem *d, double dt)
 {
     const double f = d->p.interaction_radius;
     const int ss = d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE;
     const int ws = d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE;
     const int m = d->ninter;
-    unsigned char *done = d->done;
-    double *scratch = d->scratch;
+    double plastic = 0.0;
 #ifdef _OPENMP
-    _Pragma("omp parallel for schedule(static, 256)")
+    if (omp_get_max_threads() > 1 && !omp_in_parallel()) {
+        unsigned char *done = d->done;
+        double *scratch = d->scratch;
+        _Pragma("omp parallel for schedule(static, 256)")
+        for (int k = 0; k < m; k++) {
+            int *h = d->hot + 3 * k;
+            done[k] = 0;
+            if (!h[2] && out_of_reach(d, h, f, ss, ws)) {
+                continue;
+            }
+            done[k] = (unsigned char)one(d, &d->inter[k], h, dt, scratch + SCRATCH * (size_t)k);
+        }
+        for (int k = 0; k < m; k++) {
+            if (done[k] != 0) {
+                apply(d, k, done[k], scratch + SCRATCH * (size_t)k, &plastic);
+            }
+        }
+        if (d->p.track_energy) {
+            d->energy.plastic += plastic;
+        }
+        return 0;
+    }
 #endif
     for (int k = 0; k < m; k++) {
         int *h = d->hot + 3 * k;
-        done[k] = 0;
-        if (!h[2]) {  /* potential: out of reach? (the geometry functors' test, on the hot copy) */
-            int a = h[0], b = h[1];
-            const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
-            double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-            if (d->kind[a] == IMP_DEM_SPHERE) {
-                double reach = f * (d->radius[a] + d->radius[b]);
-                if (!ss || dot(dx, dx) > reach * reach) {
-                    continue;
-                }
-            } else if (d->kind[a] == IMP_DEM_WALL
-                       && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b])) {
-                continue;
-            }
-        }
-        done[k] = (unsigned char)one(d, &d->inter[k], h, dt, scratch + SCRATCH * (size_t)k);
-    }
-    double plastic = 0.0;
-    for (int k = 0; k < m; k++) {
-        int flags = done[k];
-        if (flags == 0) {
+        if (!h[2] && out_of_reach(d, h, f, ss, ws)) {
             continue;
         }
-        d->npending -= (flags & DONE_UNPEND) != 0;
-        if (flags & DONE_ERASE) {
-            imp_dem_request_erase(d, k);
-            continue;
+        double o[SCRATCH];
+        int flags = one(d, &d->inter[k], h, dt, o);
+        if (flags != 0) {
+            apply(d, k, flags, o, &plastic);
         }
-        if (!(flags & DONE_FORCE)) {
-            continue;
-        }
-        const double *o = scratch + SCRATCH * (size_t)k;
-        int a = d->inter[k].a, b = d->inter[k].b;
-        double la = o[6], lb = o[7];
-        for (int j = 0; j < 3; j++) {
-            d->force[3 * b + j] += o[j];
-            d->force[3 * a + j] -= o[j];
-            d->torque[3 * b + j] -= lb * o[3 + j];   /* (-lb n) x F */
-            d->torque[3 * a + j] -= la * o[3 + j];   /* (la n) x (-F) */
-        }
-        plastic += o[8];
     }
     if (d->p.track_energy) {
         d->energy.plastic += plastic;
