@@ -1,26 +1,42 @@
-/* bench_dem.c: the gravity deposition of ../shared/reference/yade.md (scenario A): N
-   polydisperse spheres (integer-arithmetic initial state) fall into an open box of 5 infinite
-   walls; linear Cundall-Strack law, E = 1e7, ks/kn = 0.3, friction angle 0.5, damping 0.2,
-   dt = 0.5 P-wave step; the default dem engine list in C (one thread), verlet distance 0.1
-   min radius (DEM_VERLET=-0.5 in the environment for Yade's default).
+/* bench_dem.c: the gravity deposition of ../shared/reference/yade.md (scenario A) on impact and
+   on Yade, in the same run, one thread each: N polydisperse spheres (integer-arithmetic initial
+   state) fall into an open box of 5 infinite walls; linear Cundall-Strack law, E = 1e7,
+   ks/kn = 0.3, friction angle 0.5, damping 0.2, dt = 0.5 P-wave step; impact's default dem
+   engine list in C (verlet distance 0.1 min radius; DEM_VERLET=-0.5 in the environment for
+   Yade's default), Yade's usual engine list with its defaults (bench/yade_deposit.py).
 
-     bench_dem                 N = 1000 (20000 steps), 10000 (5000 steps), 50000 (1000 steps)
-     bench_dem N STEPS [DAMPING]   one run (N = 1000, 10000 or 50000)
+     bench_dem                     N = 1000 and 10000 (20000 steps: settled, packing heights
+                                   compared) and N = 50000 (DEM_BENCH_STEPS_50K steps, default
+                                   2000: the same steps of the same phase on both, the pile
+                                   still falling, so rates only), impact beside Yade
+     bench_dem N STEPS [DAMPING]   impact alone, one run with checkpoints and Yade 2023.02a's
+                                   figures from yade.md (N = 1000, 10000 or 50000)
 
-   Prints per run: particle-steps per second overall and per segment, peak RSS, collider runs,
-   and the physics checkpoints Yade records (mean z, contacts, coordination, max overlaps,
-   unbalanced force), with Yade 2023.02a's figures from yade.md beside them. The free-fall
-   checkpoint (step 500) is exact: z = z0 + a dt^2 n (n + 1) / 2, a = -(1 - d) g. */
-#define _POSIX_C_SOURCE 199309L
+   Fairness: both start from the same state and run the same number of steps with the same dt,
+   so they go through the same phases (free fall, impacts, dense packing); the time is that of
+   the steps only (scene building and Yade's start-up excluded), wall and CPU; each size runs
+   impact first (in a child process, so its peak RSS is its own), then Yade, back to back.
+   OMP_NUM_THREADS=1 for both. Yade is skipped (with a line saying so) when not installed or
+   with DEM_BENCH_YADE=0. Time on this 2-core VM: ~1.5 min for impact, ~4-5 min for Yade.
+
+   Checkpoint mode: the free-fall checkpoint (step 500) is exact:
+   z = z0 + a dt^2 n (n + 1) / 2, a = -(1 - d) g. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../src/dem.h"
 #include "../src/shape3d.h"
 #include "../src/world.h"
 #include "bench_util.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 typedef struct layout {
     int n, nx, ny, nz;
@@ -227,6 +243,237 @@ static int run(const layout *L, long steps, double damping)
     return 0;
 }
 
+/* ---- impact beside Yade ------------------------------------------------------------------- */
+
+/* this process's VmRSS or VmHWM, kB (-1 when /proc is not there) */
+static long status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL) {
+        return -1;
+    }
+    char line[256];
+    long v = -1;
+    size_t len = strlen(field);
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, field, len) == 0 && line[len] == ':') {
+            v = atol(line + len + 1);
+            break;
+        }
+    }
+    fclose(f);
+    return v;
+}
+
+/* one side's figures */
+typedef struct result {
+    int ok;
+    long steps, last_steps;
+    double wall, cpu, last_wall, last_cpu; /* s: all steps, the last quarter */
+    double hwm_mb, start_mb;               /* peak RSS, RSS before building the scene */
+    double mean_z, max_z;                  /* sphere centres at the end, m */
+    long contacts;
+    unsigned long long hash;
+} result;
+
+/* impact's run, in this (child) process */
+static result run_impact(const layout *L, long steps, double damping)
+{
+    result r;
+    memset(&r, 0, sizeof r);
+#ifdef _OPENMP
+    omp_set_num_threads(1);  /* one core, as Yade's -j1 */
+#endif
+    r.start_mb = status_kb("VmRSS") / 1024.0;
+    imp_world *w = build(L, damping);
+    if (w == NULL) {
+        return r;
+    }
+    long first = steps - steps / 4;
+    double t0 = bench_now(), c0 = cpu_now(), t1 = t0, c1 = c0;
+    for (long k = 0; k < steps; k++) {
+        if (k == first) {
+            t1 = bench_now(), c1 = cpu_now();
+        }
+        if (imp_world_step(w) != IMP_OK) {
+            fprintf(stderr, "bench_dem: %s\n", imp_world_error(w));
+            imp_world_free(w);
+            return r;
+        }
+    }
+    double t2 = bench_now(), c2 = cpu_now();
+    measure m = measure_now(w);
+    r.ok = 1;
+    r.steps = steps;
+    r.last_steps = steps - first;
+    r.wall = t2 - t0, r.cpu = c2 - c0;
+    r.last_wall = t2 - t1, r.last_cpu = c2 - c1;
+    long hwm = status_kb("VmHWM");
+    r.hwm_mb = hwm > 0 ? hwm / 1024.0 : bench_peak_mib();
+    r.mean_z = m.mean_z, r.max_z = m.max_z;
+    r.contacts = m.n_ss + m.n_sw;
+    r.hash = imp_world_state_hash(w);
+    imp_world_free(w);
+    return r;
+}
+
+/* impact's run in a child process (its own peak RSS), the result through a pipe */
+static result run_impact_child(const layout *L, long steps, double damping)
+{
+    result r;
+    memset(&r, 0, sizeof r);
+    int fd[2];
+    if (pipe(fd) != 0) {
+        return run_impact(L, steps, damping);
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]), close(fd[1]);
+        return run_impact(L, steps, damping);
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        result c = run_impact(L, steps, damping);
+        ssize_t wr = write(fd[1], &c, sizeof c);
+        close(fd[1]);
+        _exit(wr == (ssize_t)sizeof c ? 0 : 1);
+    }
+    close(fd[1]);
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t k = read(fd[0], (char *)&r + got, sizeof r - got);
+        if (k <= 0) {
+            break;
+        }
+        got += (size_t)k;
+    }
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (got != sizeof r) {
+        memset(&r, 0, sizeof r);
+    }
+    return r;
+}
+
+/* value of key=... in a YADE_RESULT line (NAN when absent) */
+static double field(const char *line, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *p = strstr(line, pat);
+    return p != NULL ? atof(p + strlen(pat)) : NAN;
+}
+
+/* the Yade script: DEM_BENCH_YADE_SCRIPT, bench/ from the current directory (make bench runs
+   from the top), or ../../bench/ from the binary (build/bench/bench_dem) */
+static int yade_script(const char *argv0, char *out, size_t size)
+{
+    const char *env = getenv("DEM_BENCH_YADE_SCRIPT");
+    if (env != NULL) {
+        snprintf(out, size, "%s", env);
+        return access(out, R_OK) == 0;
+    }
+    snprintf(out, size, "bench/yade_deposit.py");
+    if (access(out, R_OK) == 0) {
+        return 1;
+    }
+    const char *slash = strrchr(argv0, '/');
+    int dir = slash != NULL ? (int)(slash - argv0) : 1;
+    snprintf(out, size, "%.*s/../../bench/yade_deposit.py", dir, slash != NULL ? argv0 : ".");
+    return access(out, R_OK) == 0;
+}
+
+/* Yade's run of the same deposition (one thread); r.ok = 0 when it failed */
+static result run_yade(const char *script, const layout *L, long steps, double damping,
+                       char *version, size_t vsize)
+{
+    result r;
+    memset(&r, 0, sizeof r);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1 yade -n -x -j1 '%s' %d %.17g %ld 2>&1", script,
+             L->n, damping, steps);
+    fflush(stdout);
+    FILE *p = popen(cmd, "r");
+    if (p == NULL) {
+        return r;
+    }
+    char line[4096];
+    while (fgets(line, sizeof line, p) != NULL) {
+        if (strncmp(line, "YADE_RESULT ", 12) != 0) {
+            continue;
+        }
+        const char *v = strstr(line, " version=");
+        if (v != NULL) {
+            snprintf(version, vsize, "%.*s", (int)strcspn(v + 9, " \n"), v + 9);
+        }
+        r.steps = (long)field(line, "steps");
+        r.last_steps = (long)field(line, "last_steps");
+        r.wall = field(line, "wall"), r.cpu = field(line, "cpu");
+        r.last_wall = field(line, "last_wall"), r.last_cpu = field(line, "last_cpu");
+        r.hwm_mb = field(line, "hwm_kb") / 1024.0;
+        r.start_mb = field(line, "rss_start_kb") / 1024.0;
+        r.mean_z = field(line, "mean_z"), r.max_z = field(line, "max_z");
+        r.contacts = (long)field(line, "contacts");
+        r.ok = r.steps == steps && r.wall > 0.0 && r.cpu > 0.0 && isfinite(r.mean_z);
+    }
+    pclose(p);
+    return r;
+}
+
+static void print_side(const char *name, const result *r, int n)
+{
+    printf("  %-6s %8.2f s wall %8.2f s CPU: %.3e particle-steps/s (wall), %.3e (CPU); "
+           "dense packing (last %ld steps) %.3e (wall), %.3e (CPU)\n", name, r->wall, r->cpu,
+           n * (double)r->steps / r->wall, n * (double)r->steps / r->cpu, r->last_steps,
+           n * (double)r->last_steps / r->last_wall, n * (double)r->last_steps / r->last_cpu);
+    printf("  %-6s peak RSS %.1f MiB (%.1f MiB before the scene, growth %.1f MiB); final mean "
+           "z %.5f m, max z %.4f m, contacts %ld\n", "", r->hwm_mb, r->start_mb,
+           r->hwm_mb - r->start_mb, r->mean_z, r->max_z, r->contacts);
+}
+
+/* one size: impact, then Yade, then the comparison */
+static int compare(const layout *L, long steps, double damping, const char *script,
+                   const char *why_not)
+{
+    printf("\ndeposition N = %d (%dx%dx%d), damping %.2f, %ld steps of dt = 0.5 P-wave step, one "
+           "thread each\n", L->n, L->nx, L->ny, L->nz, damping, steps);
+    result us = run_impact_child(L, steps, damping);
+    if (!us.ok) {
+        fprintf(stderr, "bench_dem: impact's run of N = %d failed\n", L->n);
+        return 1;
+    }
+    print_side("impact", &us, L->n);
+    if (script == NULL) {
+        printf("  Yade: not run (%s): no comparison\n", why_not);
+        return 0;
+    }
+    char version[64] = "?";
+    result y = run_yade(script, L, steps, damping, version, sizeof version);
+    if (!y.ok) {
+        printf("  Yade: the run failed (yade -n -x -j1 %s %d %.2f %ld): no comparison\n", script,
+               L->n, damping, steps);
+        return 0;
+    }
+    print_side("Yade", &y, L->n);
+    printf("  impact / Yade (Yade %s, same run): %.2fx particle-steps/s (wall), %.2fx (CPU); "
+           "dense packing %.2fx (wall), %.2fx (CPU); target 5x\n", version, y.wall / us.wall,
+           y.cpu / us.cpu, y.last_wall / us.last_wall, y.last_cpu / us.last_cpu);
+    printf("  peak RSS: impact %.1f MiB, Yade %.1f MiB (growth for the scene: %.1f vs %.1f MiB)\n",
+           us.hwm_mb, y.hwm_mb, us.hwm_mb - us.start_mb, y.hwm_mb - y.start_mb);
+    if (steps >= 20000) {
+        double rel = 100.0 * (us.mean_z - y.mean_z) / y.mean_z;
+        printf("  packing height (mean sphere centre z, settled): impact %.5f m, Yade %.5f m: "
+               "%+.2f %% (target within 2 %%: %s); max z %.4f vs %.4f m\n", us.mean_z, y.mean_z,
+               rel, fabs(rel) <= 2.0 ? "met" : "NOT met", us.max_z, y.max_z);
+    } else {
+        printf("  packing height: not compared after %ld steps (the pile is still settling; "
+               "mean z impact %.5f m, Yade %.5f m)\n", steps, us.mean_z, y.mean_z);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3) {
@@ -241,8 +488,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_dem [N STEPS [DAMPING]] with N = 1000, 10000 or 50000\n");
         return 2;
     }
-    int rc = run(&layouts[0], 20000, 0.2);
-    rc |= run(&layouts[1], 5000, 0.2);
-    rc |= run(&layouts[2], 1000, 0.2);
+    char path[1024];
+    const char *script = NULL, *why_not = NULL;
+    const char *env = getenv("DEM_BENCH_YADE");
+    if (env != NULL && strcmp(env, "0") == 0) {
+        why_not = "DEM_BENCH_YADE=0";
+    } else if (system("command -v yade > /dev/null 2>&1") != 0) {
+        why_not = "Yade is not installed: apt-get install --no-install-recommends yade";
+    } else if (!yade_script(argv[0], path, sizeof path)) {
+        why_not = "bench/yade_deposit.py not found: run from the top directory";
+    } else {
+        script = path;
+    }
+    /* DEM_BENCH_STEPS (N = 1000, 10000; default 20000) and DEM_BENCH_STEPS_50K (default
+       2000) for shorter runs */
+    long steps = getenv("DEM_BENCH_STEPS") ? atol(getenv("DEM_BENCH_STEPS")) : 20000;
+    long steps50k = getenv("DEM_BENCH_STEPS_50K") ? atol(getenv("DEM_BENCH_STEPS_50K")) : 2000;
+    steps = steps > 0 ? steps : 20000;
+    steps50k = steps50k > 0 ? steps50k : 2000;
+    printf("gravity deposition (yade.md scenario A), impact beside Yade in the same run\n");
+    int rc = compare(&layouts[0], steps, 0.2, script, why_not);
+    rc |= compare(&layouts[1], steps, 0.2, script, why_not);
+    rc |= compare(&layouts[2], steps50k, 0.2, script, why_not);
     return rc;
 }

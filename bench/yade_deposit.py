@@ -1,0 +1,83 @@
+# yade_deposit.py: the gravity deposition of ../shared/reference/yade.md (scenario A) on Yade,
+# for bench_dem, which runs it beside impact's in the same `make bench`:
+#
+#     OMP_NUM_THREADS=1 yade -n -x -j1 bench/yade_deposit.py N DAMPING STEPS
+#
+# N = 1000 (10x10x10), 10000 (25x25x16) or 50000 (50x50x20). The scene is the one bench_dem
+# builds (integer-arithmetic initial state, 5 infinite walls, FrictMat E = 1e7, ks/kn 0.3,
+# friction angle 0.5, density 2600, dt = 0.5 PWaveTimeStep, Yade's default engines and
+# verletDist). Timing covers O.run only (scene building and Yade's start-up excluded): wall
+# (perf_counter) and CPU (process_time) for the whole run and for its last quarter (the dense
+# packing). Prints one line "YADE_RESULT key=value ...".
+import sys
+import time
+
+N_ARG = sys.argv[1] if len(sys.argv) > 1 else "1000"
+DAMP = float(sys.argv[2]) if len(sys.argv) > 2 else 0.2
+STEPS = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+LAYOUTS = {"1000": (10, 10, 10), "10000": (25, 25, 16), "50000": (50, 50, 20)}
+NX, NY, NZ = LAYOUTS[N_ARG]
+N = NX * NY * NZ
+D = 0.026
+
+
+def status_kb(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return -1
+
+
+rss_start = status_kb("VmRSS")
+O.materials.append(FrictMat(young=1e7, poisson=0.3, frictionAngle=0.5, density=2600.0,
+                            label="granular"))
+LX, LY = NX * D, NY * D
+O.bodies.append([utils.wall(0.0, axis=2, material="granular"),
+                 utils.wall(0.0, axis=0, material="granular"),
+                 utils.wall(LX, axis=0, material="granular"),
+                 utils.wall(0.0, axis=1, material="granular"),
+                 utils.wall(LY, axis=1, material="granular")])
+spheres = []
+for i in range(N):
+    ix, iy, iz = i % NX, (i // NX) % NY, i // (NX * NY)
+    r = 0.008 + 0.004 * ((i * 37) % 101) / 100.0
+    jx = 0.0008 * (((i * 53) % 17) - 8) / 8.0
+    jy = 0.0008 * (((i * 71) % 19) - 9) / 9.0
+    spheres.append(utils.sphere(((ix + 0.5) * D + jx, (iy + 0.5) * D + jy, (iz + 1.0) * D), r,
+                                material="granular"))
+ids = O.bodies.append(spheres)
+O.engines = [
+    ForceResetter(),
+    InsertionSortCollider([Bo1_Sphere_Aabb(), Bo1_Wall_Aabb()], label="collider"),
+    InteractionLoop([Ig2_Sphere_Sphere_ScGeom(), Ig2_Wall_Sphere_ScGeom()],
+                    [Ip2_FrictMat_FrictMat_FrictPhys()],
+                    [Law2_ScGeom_FrictPhys_CundallStrack()]),
+    NewtonIntegrator(damping=DAMP, gravity=(0, 0, -9.81)),
+]
+O.dt = 0.5 * PWaveTimeStep()
+
+first = STEPS - STEPS // 4
+w0, c0 = time.perf_counter(), time.process_time()
+O.run(first, True)
+w1, c1 = time.perf_counter(), time.process_time()
+O.run(STEPS - first, True)
+w2, c2 = time.perf_counter(), time.process_time()
+
+zs = [O.bodies[i].state.pos[2] for i in ids]
+ke = sum(0.5 * O.bodies[i].state.mass * O.bodies[i].state.vel.squaredNorm() for i in ids)
+idset = set(ids)
+n_ss = n_sw = 0
+for I in O.interactions:
+    if I.isReal:
+        if I.id1 in idset and I.id2 in idset:
+            n_ss += 1
+        else:
+            n_sw += 1
+print("YADE_RESULT version=%s threads=%d n=%d steps=%d dt=%.15g wall=%.6f cpu=%.6f "
+      "last_steps=%d last_wall=%.6f last_cpu=%.6f hwm_kb=%d rss_start_kb=%d mean_z=%.9f "
+      "max_z=%.9f contacts=%d contacts_ss=%d contacts_sw=%d ke_trans=%.6e collider_runs=%d" % (
+          yade.config.version, O.numThreads, N, O.iter, O.dt, w2 - w0, c2 - c0,
+          STEPS - first, w2 - w1, c2 - c1, status_kb("VmHWM"), rss_start,
+          sum(zs) / len(zs), max(zs), n_ss + n_sw, n_ss, n_sw, ke, collider.numAction))
+sys.stdout.flush()
