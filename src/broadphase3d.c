@@ -49,8 +49,9 @@ struct imp_bp3d {
     int nnew, cnew, ndead, cdead;
     int *begins, *ends;
     int nbegins, cbegins, nends, cends;
-    int *active, *apos; /* rebuild sweep */
-    unsigned char *moved; /* per id: its inflated box changed in this update */
+    int *active, *apos; /* rebuild sweep; active: the moved boxes in an update */
+    int *at;              /* per id and axis: the indices of its min and max end points in ax[k]
+                             (at[6 id + 2 k], at[6 id + 2 k + 1]) */
     long swaps;
     int oom;
 };
@@ -260,29 +261,6 @@ static int less(const ep *x, const ep *y)
     return x->v < y->v || (x->v == y->v && x->is_max && !y->is_max);
 }
 
-/* insertion sort of one axis, O(m + swaps); every swap of a min and a max is a possible
-   change of their boxes' overlap */
-static void sort_axis(imp_bp3d *bp, ep *a, int m)
-{
-    long swaps = 0;
-    for (int i = 1; i < m; i++) {
-        ep e = a[i];
-        int j = i - 1;
-        while (j >= 0 && less(&e, &a[j])) {
-            if (!e.is_max && a[j].is_max) {
-                may_begin(bp, e.id, a[j].id);
-            } else if (e.is_max && !a[j].is_max) {
-                may_end(bp, e.id, a[j].id);
-            }
-            a[j + 1] = a[j];
-            j--;
-            swaps++;
-        }
-        a[j + 1] = e;
-    }
-    bp->swaps += swaps;
-}
-
 static void refresh_values(imp_bp3d *bp, int k)
 {
     ep *a = bp->ax[k];
@@ -291,14 +269,63 @@ static void refresh_values(imp_bp3d *bp, int k)
     }
 }
 
-/* the same for the boxes flagged moved only (the flags are small enough to stay in cache) */
-static void refresh_moved(imp_bp3d *bp, int k)
+/* Moves end point i of axis k to its place after its value changed (Bullet's sweep-and-prune
+   updates one handle at a time the same way: every other end point is in order, so insertion
+   by swaps with its neighbours restores the order), O(1 + swaps). Every swap of a min and a
+   max is a possible change of their boxes' overlap: a min passing below a max (or a max above
+   a min) may begin a pair, the reverse may end one. The end points' indices follow. */
+static void settle(imp_bp3d *bp, int k, int i)
 {
     ep *a = bp->ax[k];
-    const unsigned char *mv = bp->moved;
-    for (int i = 0; i < 2 * bp->n; i++) {
-        if (mv[a[i].id]) {
-            a[i].v = a[i].is_max ? bp->hi[3 * a[i].id + k] : bp->lo[3 * a[i].id + k];
+    int m = 2 * bp->n;
+    ep e = a[i];
+    long swaps = 0;
+    while (i > 0 && less(&e, &a[i - 1])) { /* down */
+        const ep *o = &a[i - 1];
+        if (!e.is_max && o->is_max) {
+            may_begin(bp, e.id, o->id);
+        } else if (e.is_max && !o->is_max) {
+            may_end(bp, e.id, o->id);
+        }
+        a[i] = *o;
+        bp->at[6 * o->id + 2 * k + o->is_max] = i;
+        i--;
+        swaps++;
+    }
+    while (i + 1 < m && less(&a[i + 1], &e)) { /* up */
+        const ep *o = &a[i + 1];
+        if (!e.is_max && o->is_max) {
+            may_end(bp, e.id, o->id);
+        } else if (e.is_max && !o->is_max) {
+            may_begin(bp, e.id, o->id);
+        }
+        a[i] = *o;
+        bp->at[6 * o->id + 2 * k + o->is_max] = i;
+        i++;
+        swaps++;
+    }
+    a[i] = e;
+    bp->at[6 * e.id + 2 * k + e.is_max] = i;
+    bp->swaps += swaps;
+}
+
+/* the new inflated box of id into the three axes: the end point on the side of the motion
+   first, so the min does not pass its own max */
+static void settle_box(imp_bp3d *bp, int id)
+{
+    for (int k = 0; k < 3; k++) {
+        int imin = bp->at[6 * id + 2 * k], imax = bp->at[6 * id + 2 * k + 1];
+        ep *a = bp->ax[k];
+        double lo = bp->lo[3 * id + k], hi = bp->hi[3 * id + k];
+        int down = lo < a[imin].v;
+        a[imin].v = lo;
+        a[imax].v = hi;
+        if (down) {
+            settle(bp, k, imin);
+            settle(bp, k, bp->at[6 * id + 2 * k + 1]);
+        } else {
+            settle(bp, k, imax);
+            settle(bp, k, bp->at[6 * id + 2 * k]);
         }
     }
 }
@@ -310,8 +337,17 @@ static void start_events(imp_bp3d *bp)
     bp->oom = 0;
 }
 
+static int cmp_pair(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : (a > b);
+}
+
+/* the begins and ends of the update, in pair order (whatever order the swaps met them in) */
 static void finish_events(imp_bp3d *bp)
 {
+    qsort(bp->lnew, (size_t)bp->nnew, sizeof *bp->lnew, cmp_pair);
+    qsort(bp->ldead, (size_t)bp->ndead, sizeof *bp->ldead, cmp_pair);
     for (int k = 0; k < bp->nnew; k++) {
         size_t i = find(bp, bp->lnew[k]);
         if (i != (size_t)-1 && bp->flags[i] == F_NEW) {
@@ -351,7 +387,8 @@ void imp_bp3d_free(imp_bp3d *bp)
         free(bp->ax[k]);
     }
     free(bp->keys), free(bp->flags), free(bp->excl), free(bp->lnew), free(bp->ldead);
-    free(bp->begins), free(bp->ends), free(bp->active), free(bp->apos), free(bp->moved);
+    free(bp->begins), free(bp->ends), free(bp->active), free(bp->apos);
+    free(bp->at);
     free(bp);
 }
 
@@ -376,9 +413,9 @@ int imp_bp3d_reserve(imp_bp3d *bp, int n)
         if (active != NULL) bp->active = active;
         int *apos = realloc(bp->apos, c * sizeof *apos);
         if (apos != NULL) bp->apos = apos;
-        unsigned char *moved = realloc(bp->moved, c);
-        if (moved != NULL) bp->moved = moved;
-        int ok = lo && hi && body && cat && mask && active && apos && moved;
+        int *at = realloc(bp->at, 6 * c * sizeof *at);
+        if (at != NULL) bp->at = at;
+        int ok = lo && hi && body && cat && mask && active && apos && at;
         for (int k = 0; k < 3; k++) {
             ep *a = realloc(bp->ax[k], 2 * c * sizeof *a);
             if (a != NULL) {
@@ -617,6 +654,9 @@ static int rebuild(imp_bp3d *bp)
         }
         refresh_values(bp, k);
         qsort(a, (size_t)(2 * n), sizeof *a, cmp_ep);
+        for (int i = 0; i < 2 * n; i++) {
+            bp->at[6 * a[i].id + 2 * k + a[i].is_max] = i;
+        }
         spread[k] = cnt > 0 ? s2 / cnt - (s1 / cnt) * (s1 / cnt) : 0.0;
         if (spread[k] > spread[best]) {
             best = k;
@@ -649,21 +689,26 @@ static int rebuild(imp_bp3d *bp)
 
 int imp_bp3d_rebuild(imp_bp3d *bp) { return rebuild(bp); }
 
+static int has_nan(int n, const double *lo, const double *hi)
+{
+    for (int i = 0; i < 3 * n; i++) {
+        if (isnan(lo[i]) || isnan(hi[i])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
 {
     if (n < 0) {
         return -1;
     }
-    for (int i = 0; i < 3 * n; i++) {
-        if (isnan(lo[i]) || isnan(hi[i])) {
-            return -1;
-        }
-    }
-    if (imp_bp3d_reserve(bp, n) != 0) {
-        return -1;
-    }
     double d = bp->verlet;
     if (!bp->built || n != bp->n) {
+        if (has_nan(n, lo, hi) || imp_bp3d_reserve(bp, n) != 0) {
+            return -1;
+        }
         bp->n = n;
         for (int i = 0; i < 3 * n; i++) {
             bp->lo[i] = lo[i] - d;
@@ -672,25 +717,32 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
         return rebuild(bp);
     }
     start_events(bp);
-    int moved = 0;
-    for (int i = 0; i < n; i++) { /* refresh only the boxes that left their inflated copy */
+    /* refresh only the boxes that left their inflated copy: one pass, no branch per bound. The
+       tests are negated so that a NaN bound counts as having left: NaNs can only be among the
+       boxes refreshed, which are checked for them. */
+    int moved = 0, bad = 0;
+    for (int i = 0; i < n; i++) {
         const double *l = lo + 3 * i, *h = hi + 3 * i;
         double *sl = bp->lo + 3 * i, *sh = bp->hi + 3 * i;
-        int out = l[0] < sl[0] || l[1] < sl[1] || l[2] < sl[2] || h[0] > sh[0] || h[1] > sh[1] || h[2] > sh[2];
-        bp->moved[i] = (unsigned char)out;
+        int out = !(l[0] >= sl[0]) | !(l[1] >= sl[1]) | !(l[2] >= sl[2]) | !(h[0] <= sh[0])
+                  | !(h[1] <= sh[1]) | !(h[2] <= sh[2]);
         if (out) {
+            bp->active[moved] = i;
             for (int k = 0; k < 3; k++) {
+                bad |= isnan(l[k]) || isnan(h[k]);
                 sl[k] = l[k] - d;
                 sh[k] = h[k] + d;
             }
             moved++;
         }
     }
-    if (moved > 0) {
-        for (int k = 0; k < 3; k++) {
-            refresh_moved(bp, k);
-            sort_axis(bp, bp->ax[k], 2 * n);
-        }
+    if (bad) {
+        bp->built = 0; /* inflated copies partly refreshed: the next update rebuilds */
+        return -1;
+    }
+    /* then the moved boxes into the sorted axes, one at a time: O(moved + swaps) */
+    for (int j = 0; j < moved; j++) {
+        settle_box(bp, bp->active[j]);
     }
     finish_events(bp);
     return bp->oom ? -1 : 0;
@@ -706,12 +758,6 @@ const int *imp_bp3d_ends(const imp_bp3d *bp, int *count)
 {
     *count = bp->nends;
     return bp->ends;
-}
-
-static int cmp_pair(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : (a > b);
 }
 
 int imp_bp3d_pairs(const imp_bp3d *bp, int *out, int max)

@@ -442,12 +442,13 @@ static void load(imp_world *w, imp_dem *d, int all)
             load_one(w, d, i);
             continue;
         }
+        /* bitwise comparison of the 13 numbers, in four blocks (memcmp of a few constant
+           bytes is inlined as wide loads) */
         const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
-        const double *x = d->pos + 3 * i, *v = d->vel + 3 * i, *om = d->angvel + 3 * i;
-        const double *q = d->quat + 4 * i;
-        int same = y[0] == x[0] && y[1] == x[1] && y[2] == x[2] && y[3] == q[0] && y[4] == q[1]
-                   && y[5] == q[2] && y[6] == q[3] && y[7] == v[0] && y[8] == v[1]
-                   && y[9] == v[2] && y[10] == om[0] && y[11] == om[1] && y[12] == om[2];
+        int same = memcmp(y, d->pos + 3 * i, 3 * sizeof *y) == 0
+                   && memcmp(y + 3, d->quat + 4 * i, 4 * sizeof *y) == 0
+                   && memcmp(y + IMP_VEL_3D, d->vel + 3 * i, 3 * sizeof *y) == 0
+                   && memcmp(y + IMP_VEL_3D + 3, d->angvel + 3 * i, 3 * sizeof *y) == 0;
         if (!same) {
             load_one(w, d, i);
         }
@@ -462,14 +463,10 @@ void imp_dem_store(imp_world *w)
             continue;
         }
         double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
-        for (int k = 0; k < 3; k++) {
-            y[k] = d->pos[3 * i + k];
-            y[IMP_VEL_3D + k] = d->vel[3 * i + k];
-            y[IMP_VEL_3D + 3 + k] = d->angvel[3 * i + k];
-        }
-        for (int k = 0; k < 4; k++) {
-            y[3 + k] = d->quat[4 * i + k];
-        }
+        memcpy(y, d->pos + 3 * i, 3 * sizeof *y);
+        memcpy(y + 3, d->quat + 4 * i, 4 * sizeof *y);
+        memcpy(y + IMP_VEL_3D, d->vel + 3 * i, 3 * sizeof *y);
+        memcpy(y + IMP_VEL_3D + 3, d->angvel + 3 * i, 3 * sizeof *y);
     }
 }
 

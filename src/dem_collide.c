@@ -14,37 +14,30 @@
 
 #include "dem.h"
 
-static double verlet_distance(const imp_dem *d)
+/* The collider's boxes: a sphere's is its centre +- f r (f: the interaction-radius factor); a
+   wall's the half-space behind it, bounded on one axis when its normal is along an axis, else
+   all space; a facet's the triangle's. Returns the smallest sphere radius (for a verlet
+   distance relative to it; INFINITY without spheres): one pass over the particles. */
+static double boxes(imp_dem *d)
 {
-    if (d->p.verlet >= 0.0) {
-        return d->p.verlet;
-    }
+    const double f = d->p.interaction_radius;
+    const int n = d->n;
+    const int *kind = d->kind;
+    const double *pos = d->pos, *radius = d->radius;
+    double *lo_all = d->lo, *hi_all = d->hi;
     double rmin = INFINITY;
-    for (int i = 0; i < d->n; i++) {
-        if (d->kind[i] == IMP_DEM_SPHERE && d->radius[i] < rmin) {
-            rmin = d->radius[i];
-        }
-    }
-    return isfinite(rmin) ? -d->p.verlet * rmin : 0.0;
-}
-
-/* A sphere's box is its centre +- f r (f: the interaction-radius factor). A wall is the
-   half-space behind it: bounded on one axis when its normal is along an axis, else all space. */
-static void boxes(imp_dem *d)
-{
-    double f = d->p.interaction_radius;
-    for (int i = 0; i < d->n; i++) {
-        double *lo = d->lo + 3 * i, *hi = d->hi + 3 * i;
-        const double *x = d->pos + 3 * i;
-        if (d->kind[i] == IMP_DEM_SPHERE) {
-            double r = f * d->radius[i];
-            for (int k = 0; k < 3; k++) {
-                lo[k] = x[k] - r;
-                hi[k] = x[k] + r;
-            }
+    for (int i = 0; i < n; i++) {
+        double *lo = lo_all + 3 * i, *hi = hi_all + 3 * i;
+        const double *x = pos + 3 * i;
+        if (kind[i] == IMP_DEM_SPHERE) {
+            double r0 = radius[i], r = f * r0;
+            rmin = r0 < rmin ? r0 : rmin;
+            double x0 = x[0], x1 = x[1], x2 = x[2];
+            lo[0] = x0 - r, lo[1] = x1 - r, lo[2] = x2 - r;
+            hi[0] = x0 + r, hi[1] = x1 + r, hi[2] = x2 + r;
             continue;
         }
-        if (d->kind[i] == IMP_DEM_FACET) {  /* the triangle's box */
+        if (kind[i] == IMP_DEM_FACET) {  /* the triangle's box */
             const double *v = d->facet_v + 9 * d->facet[i];
             for (int k = 0; k < 3; k++) {
                 lo[k] = fmin(v[k], fmin(v[3 + k], v[6 + k]));
@@ -52,15 +45,15 @@ static void boxes(imp_dem *d)
             }
             continue;
         }
-        const double *n = d->wall_n + 3 * i;
+        const double *nw = d->wall_n + 3 * i;
         for (int k = 0; k < 3; k++) {
             lo[k] = -INFINITY;
             hi[k] = INFINITY;
         }
         for (int k = 0; k < 3; k++) {
             int j = (k + 1) % 3, l = (k + 2) % 3;
-            if (n[j] == 0.0 && n[l] == 0.0) {
-                if (n[k] > 0.0) {
+            if (nw[j] == 0.0 && nw[l] == 0.0) {
+                if (nw[k] > 0.0) {
                     hi[k] = x[k];
                 } else {
                     lo[k] = x[k];
@@ -68,6 +61,7 @@ static void boxes(imp_dem *d)
             }
         }
     }
+    return rmin;
 }
 
 /* a pending interaction: erased, or kept potential while the boxes still overlap */
@@ -85,7 +79,8 @@ static void settle_pending(imp_dem *d, int k, int have_sweep)
 
 int imp_dem_collide(imp_dem *d)
 {
-    double v = verlet_distance(d);
+    double rmin = boxes(d);
+    double v = d->p.verlet >= 0.0 ? d->p.verlet : (isfinite(rmin) ? -d->p.verlet * rmin : 0.0);
     if (d->bp != NULL && v != d->bp_verlet) {
         imp_bp3d_free(d->bp);
         d->bp = NULL;
@@ -118,7 +113,6 @@ int imp_dem_collide(imp_dem *d)
     }
     d->pend_n = 0;
     /* 2. the sweep */
-    boxes(d);
     if (imp_bp3d_update(d->bp, d->n, d->lo, d->hi) != 0) {
         snprintf(d->error, sizeof d->error, "the collider failed (out of memory or a NaN box)");
         return -1;

@@ -14,6 +14,7 @@
    1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R). */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "dem.h"
 #include "scalar.h"
@@ -27,11 +28,10 @@ static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] 
 /* Geometry: overlap and unit normal (a to b), and Yade's factor against granular ratcheting
    alpha = (r1 + r2) / distance (1 for walls, facets and concentric spheres). Returns 0 when the pair has no functor or (for a
    potential interaction) is out of reach. *ra_out, *rb_out: the radii for physics and arms. */
-static inline int geometry(const imp_dem *d, const imp_dem_inter *I, double *un, double n[3],
-                           double *ra, double *rb, double *alpha)
+static inline int geometry(const imp_dem *d, int a, int b, int real, const double *prev_n,
+                           double *un, double n[3], double *ra, double *rb, double *alpha)
 {
     *alpha = 1.0;
-    int a = I->a, b = I->b;
     double f = d->p.interaction_radius;
     const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
     *rb = d->radius[b];
@@ -42,7 +42,7 @@ static inline int geometry(const imp_dem *d, const imp_dem_inter *I, double *un,
         *ra = d->radius[a];
         double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
         double d2 = dot(dx, dx), reach = f * (*ra + *rb);
-        if (!I->real && d2 > reach * reach) {
+        if (!real && d2 > reach * reach) {
             return 0;
         }
         double dist = sqrt(d2);
@@ -53,10 +53,10 @@ static inline int geometry(const imp_dem *d, const imp_dem_inter *I, double *un,
             }
             *alpha = (*ra + *rb) * inv;
         } else {  /* concentric: any direction is a normal; keep the previous one, else z */
-            double l = sqrt(dot(I->n, I->n));
-            n[0] = l > 0.0 ? I->n[0] / l : 0.0;
-            n[1] = l > 0.0 ? I->n[1] / l : 0.0;
-            n[2] = l > 0.0 ? I->n[2] / l : 1.0;
+            double l = sqrt(dot(prev_n, prev_n));
+            n[0] = l > 0.0 ? prev_n[0] / l : 0.0;
+            n[1] = l > 0.0 ? prev_n[1] / l : 0.0;
+            n[2] = l > 0.0 ? prev_n[2] / l : 1.0;
         }
         *un = *ra + *rb - dist;
         return 1;
@@ -66,8 +66,8 @@ static inline int geometry(const imp_dem *d, const imp_dem_inter *I, double *un,
         if (!(d->p.geometry & IMP_DEM_GEOM_FACET_SPHERE)) {
             return 0;
         }
-        return imp_dem_facet_sphere(d->facet_v + 9 * d->facet[a], xb, *rb, I->real ? -1.0 : f * *rb,
-                                    I->n, un, n);
+        return imp_dem_facet_sphere(d->facet_v + 9 * d->facet[a], xb, *rb, real ? -1.0 : f * *rb,
+                                    prev_n, un, n);
     }
     if (!(d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE)) {
         return 0;
@@ -75,7 +75,7 @@ static inline int geometry(const imp_dem *d, const imp_dem_inter *I, double *un,
     const double *nw = d->wall_n + 3 * a;
     double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
     double dist = dot(nw, dx);  /* signed distance of the centre from the plane */
-    if (!I->real && dist > f * *rb) {
+    if (!real && dist > f * *rb) {
         return 0;
     }
     n[0] = nw[0], n[1] = nw[1], n[2] = nw[2];
@@ -120,16 +120,60 @@ static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP
 
 enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, SCRATCH = 9 };
 
-/* One interaction: geometry, physics when it becomes real, the law. Writes only the
-   interaction, its hot copy and out (force on b, n x force, the two arms, plastic work), so
-   interactions can be processed in parallel; returns DONE_* flags for the serial pass. */
-static inline int one(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, double *out)
+/* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
+static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss, int ws)
 {
-    double un, n[3], ra, rb, alpha;
-    if (!geometry(d, I, &un, n, &ra, &rb, &alpha)) {
-        /* real: the functor was removed from the list, the contact ends */
-        return I->real ? DONE_ERASE : 0;
+    int a = h[0], b = h[1];
+    const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
+    double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+    if (d->kind[a] == IMP_DEM_SPHERE) {
+        double reach = f * (d->radius[a] + d->radius[b]);
+        return !ss || dot(dx, dx) > reach * reach;
     }
+    return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b]);
+}
+
+/* The geometry of one interaction of a block (pass 1): index, whether the functor found it
+   (a real one without: its functor was removed from the list, the contact ends) and its
+   results. */
+typedef struct geo {
+    int k, ok;
+    double un, n[3], ra, rb, alpha;
+} geo;
+
+enum { BLOCK = 128 };
+
+/* Pass 1 over interactions k0..k1-1: potential ones out of reach are dropped, the others get
+   their geometry. Short independent iterations, so the square roots and divisions of
+   successive interactions overlap instead of stalling the law. Returns the count in g. */
+static int block_geometry(const imp_dem *d, int k0, int k1, double f, int ss, int ws, geo *g)
+{
+    int c = 0;
+    for (int k = k0; k < k1; k++) {
+        const int *h = d->hot + 3 * k;
+        if (!h[2] && out_of_reach(d, h, f, ss, ws)) {
+            continue;
+        }
+        geo *e = g + c;
+        e->k = k;
+        e->ok = geometry(d, h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra, &e->rb,
+                         &e->alpha);
+        c += e->ok || h[2];
+    }
+    return c;
+}
+
+/* Pass 2 for one interaction with its geometry e: physics when it becomes real, the law.
+   Writes only the interaction, its hot copy and out (force on b, n x force, the two arms,
+   plastic work), so interactions can be processed in parallel; returns DONE_* flags for the
+   serial pass. */
+static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, const geo *e,
+                      double *out)
+{
+    if (!e->ok) {
+        return DONE_ERASE;
+    }
+    const double un = e->un, *n = e->n, ra = e->ra, rb = e->rb, alpha = e->alpha;
     int flags = 0;
     if (!I->real) {
         physics(d, I, ra, rb);
@@ -250,19 +294,6 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
     *plastic += o[8];
 }
 
-/* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
-static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss, int ws)
-{
-    int a = h[0], b = h[1];
-    const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
-    double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-    if (d->kind[a] == IMP_DEM_SPHERE) {
-        double reach = f * (d->radius[a] + d->radius[b]);
-        return !ss || dot(dx, dx) > reach * reach;
-    }
-    return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b]);
-}
-
 /* Every interaction on its own, then, in interaction order, the erase requests and the sums
    of forces and torques on the particles, so the result does not depend on the number of
    threads. With several threads: two passes (the first in parallel, results in d->scratch);
@@ -273,20 +304,23 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const double f = d->p.interaction_radius;
     const int ss = d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE;
     const int ws = d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE;
-    const int m = d->ninter;
+    const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     double plastic = 0.0;
 #ifdef _OPENMP
     if (omp_get_max_threads() > 1 && !omp_in_parallel()) {
         unsigned char *done = d->done;
         double *scratch = d->scratch;
-        _Pragma("omp parallel for schedule(static, 256)")
-        for (int k = 0; k < m; k++) {
-            int *h = d->hot + 3 * k;
-            done[k] = 0;
-            if (!h[2] && out_of_reach(d, h, f, ss, ws)) {
-                continue;
+        _Pragma("omp parallel for schedule(static, 2)")
+        for (int blk = 0; blk < nblocks; blk++) {
+            geo g[BLOCK];
+            int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
+            memset(done + k0, 0, (size_t)(k1 - k0));
+            int c = block_geometry(d, k0, k1, f, ss, ws, g);
+            for (int j = 0; j < c; j++) {
+                int k = g[j].k;
+                done[k] = (unsigned char)law(d, &d->inter[k], d->hot + 3 * k, dt, g + j,
+                                             scratch + SCRATCH * (size_t)k);
             }
-            done[k] = (unsigned char)one(d, &d->inter[k], h, dt, scratch + SCRATCH * (size_t)k);
         }
         for (int k = 0; k < m; k++) {
             if (done[k] != 0) {
@@ -299,15 +333,17 @@ int imp_dem_interactions(imp_dem *d, double dt)
         return 0;
     }
 #endif
-    for (int k = 0; k < m; k++) {
-        int *h = d->hot + 3 * k;
-        if (!h[2] && out_of_reach(d, h, f, ss, ws)) {
-            continue;
-        }
-        double o[SCRATCH];
-        int flags = one(d, &d->inter[k], h, dt, o);
-        if (flags != 0) {
-            apply(d, k, flags, o, &plastic);
+    geo g[BLOCK];
+    for (int blk = 0; blk < nblocks; blk++) {
+        int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
+        int c = block_geometry(d, k0, k1, f, ss, ws, g);
+        for (int j = 0; j < c; j++) {
+            int k = g[j].k;
+            double o[SCRATCH];
+            int flags = law(d, &d->inter[k], d->hot + 3 * k, dt, g + j, o);
+            if (flags != 0) {
+                apply(d, k, flags, o, &plastic);
+            }
         }
     }
     if (d->p.track_energy) {

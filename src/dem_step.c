@@ -39,58 +39,71 @@ static void turn(double w2, double dt, double *c, double *k)
     }
 }
 
+/* Cundall's damping of one component: a (1 - d sgn(a x)), sgn(0) = 0 */
+static inline double damped(double a, double x, double damp)
+{
+    double s = copysign(damp * fabs(a), x);
+    return a - (x != 0.0 ? s : 0.0);
+}
+
 /* O(n). Also books the work of gravity and the energy taken by the damping, both with the
    mean of the old and new velocities, so kinetic energy changes by exactly the work of all
-   forces over the step. a (1 - d sgn(a x)) is written a - d |a| sgn(x): no branch on signs. */
+   forces over the step. a (1 - d sgn(a x)) is written a - copysign(d |a|, x) (a when x = 0):
+   no branch on signs. Arrays and constants in locals: the stores into the state cannot then
+   force the compiler to reload them. */
 void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
 {
     const double damp = d->p.damping, hdt = 0.5 * dt;
+    const double g[3] = {gravity[0], gravity[1], gravity[2]};
     const int track = d->p.track_energy;
     double wg = 0.0, wd = 0.0;
     const int n = d->n;
+    const unsigned char *fixed = d->fixed;
+    double *vel = d->vel, *pos = d->pos, *angvel = d->angvel, *quat = d->quat;
+    const double *force = d->force, *torque = d->torque, *inv_mass = d->inv_mass;
+    const double *inv_inertia = d->inv_inertia, *mass = d->mass;
     /* per particle, independent: parallel under OpenMP, except when booking energy (a sum
        whose rounding would depend on the threads) */
 #ifdef _OPENMP
     _Pragma("omp parallel for if (!track) reduction(+ : wg, wd) schedule(static)")
 #endif
     for (int i = 0; i < n; i++) {
-        if (d->fixed[i]) {
+        if (fixed[i]) {
             continue;
         }
-        double *v = d->vel + 3 * i, *x = d->pos + 3 * i, *om = d->angvel + 3 * i;
-        const double *f = d->force + 3 * i, *t = d->torque + 3 * i;
-        double im = d->inv_mass[i], ii = d->inv_inertia[i];
-        double ad[3], ald[3], a[3], al[3];
-        for (int k = 0; k < 3; k++) {
-            a[k] = f[k] * im + gravity[k];
-            double xs = v[k] + hdt * a[k];
-            ad[k] = a[k] - damp * fabs(a[k]) * (double)((xs > 0.0) - (xs < 0.0));
-            /* rotation of a sphere: isotropic inertia, so dw/dt = T / I */
-            al[k] = t[k] * ii;
-            double ws = om[k] + hdt * al[k];
-            ald[k] = al[k] - damp * fabs(al[k]) * (double)((ws > 0.0) - (ws < 0.0));
-        }
+        double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
+        const double *f = force + 3 * i, *t = torque + 3 * i;
+        double im = inv_mass[i], ii = inv_inertia[i];
+        /* rotation of a sphere: isotropic inertia, so dw/dt = T / I */
+        double a0 = f[0] * im + g[0], a1 = f[1] * im + g[1], a2 = f[2] * im + g[2];
+        double l0 = t[0] * ii, l1 = t[1] * ii, l2 = t[2] * ii;
+        double ad0 = damped(a0, v[0] + hdt * a0, damp), ad1 = damped(a1, v[1] + hdt * a1, damp);
+        double ad2 = damped(a2, v[2] + hdt * a2, damp);
+        double ld0 = damped(l0, om[0] + hdt * l0, damp), ld1 = damped(l1, om[1] + hdt * l1, damp);
+        double ld2 = damped(l2, om[2] + hdt * l2, damp);
         if (track) {
-            double m = d->mass[i], inertia = 1.0 / ii;
+            const double ad[3] = {ad0, ad1, ad2}, ald[3] = {ld0, ld1, ld2};
+            const double a[3] = {a0, a1, a2}, al[3] = {l0, l1, l2};
+            double m = mass[i], inertia = 1.0 / ii;
             for (int k = 0; k < 3; k++) {
                 double vm = v[k] + hdt * ad[k], wm = om[k] + hdt * ald[k];
-                wg += m * gravity[k] * vm * dt;
+                wg += m * g[k] * vm * dt;
                 wd -= (m * (ad[k] - a[k]) * vm + inertia * (ald[k] - al[k]) * wm) * dt;
             }
         }
-        for (int k = 0; k < 3; k++) {
-            v[k] += dt * ad[k];
-            x[k] += dt * v[k];
-            om[k] += dt * ald[k];
-        }
+        double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
+        v[0] = v0, v[1] = v1, v[2] = v2;
+        x[0] += dt * v0, x[1] += dt * v1, x[2] += dt * v2;
+        const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
+        om[0] = w[0], om[1] = w[1], om[2] = w[2];
         /* orientation: q <- rotation(w dt) q, renormalized by one Newton step of 1/sqrt
            (the product of unit quaternions drifts from unit length by rounding only) */
-        double w2 = om[0] * om[0] + om[1] * om[1] + om[2] * om[2];
+        double w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
         if (w2 > 0.0) {
             double ch, k;
             turn(w2, dt, &ch, &k);
-            imp_quat r = imp_q(ch, k * om[0], k * om[1], k * om[2]);
-            double *q = d->quat + 4 * i;
+            imp_quat r = imp_q(ch, k * w[0], k * w[1], k * w[2]);
+            double *q = quat + 4 * i;
             imp_quat u = imp_q_mul(r, imp_q(q[0], q[1], q[2], q[3]));
             double nq = 1.5 - 0.5 * (u.w * u.w + u.x * u.x + u.y * u.y + u.z * u.z);
             q[0] = u.w * nq, q[1] = u.x * nq, q[2] = u.y * nq, q[3] = u.z * nq;
