@@ -14,7 +14,6 @@
    1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R). */
 #include <math.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "dem.h"
 #include "scalar.h"
@@ -285,12 +284,10 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
     double la = o[6], lb = o[7];
     double *fa = d->force + 3 * a, *fb = d->force + 3 * b;
     double *ta = d->torque + 3 * a, *tb = d->torque + 3 * b;
-    for (int j = 0; j < 3; j++) {
-        fb[j] += o[j];
-        fa[j] -= o[j];
-        tb[j] -= lb * o[3 + j];   /* (-lb n) x F */
-        ta[j] -= la * o[3 + j];   /* (la n) x (-F) */
-    }
+    fb[0] += o[0], fb[1] += o[1], fb[2] += o[2];
+    fa[0] -= o[0], fa[1] -= o[1], fa[2] -= o[2];
+    tb[0] -= lb * o[3], tb[1] -= lb * o[4], tb[2] -= lb * o[5];   /* (-lb n) x F */
+    ta[0] -= la * o[3], ta[1] -= la * o[4], ta[2] -= la * o[5];   /* (la n) x (-F) */
     *plastic += o[8];
 }
 
@@ -299,11 +296,35 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
    threads. With several threads: two passes (the first in parallel, results in d->scratch);
    with one: a single pass doing the same arithmetic in the same order (bit-identical), without
    the round trip through the scratch arrays. O(interactions). */
+/* Interactions k0..k1-1: their geometry, then their laws; with done == NULL (one thread) each
+   result is applied at once, else its flags go to done and its results to scratch for the
+   serial pass. One call site for the law, so it is inlined. */
+static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws,
+                      unsigned char *done, double *scratch, double *plastic)
+{
+    geo g[BLOCK];
+    int c = block_geometry(d, k0, k1, f, ss, ws, g);
+    for (int k = k0; done != NULL && k < k1; k++) {
+        done[k] = 0;
+    }
+    for (int j = 0; j < c; j++) {
+        int k = g[j].k;
+        double o[SCRATCH];
+        double *out = done != NULL ? scratch + SCRATCH * (size_t)k : o;
+        int flags = law(d, &d->inter[k], d->hot + 3 * k, dt, g + j, out);
+        if (done != NULL) {
+            done[k] = (unsigned char)flags;
+        } else if (flags != 0) {
+            apply(d, k, flags, o, plastic);
+        }
+    }
+}
+
 int imp_dem_interactions(imp_dem *d, double dt)
 {
     const double f = d->p.interaction_radius;
-    const int ss = d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE;
-    const int ws = d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE;
+    const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
+    const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     double plastic = 0.0;
 #ifdef _OPENMP
@@ -312,15 +333,8 @@ int imp_dem_interactions(imp_dem *d, double dt)
         double *scratch = d->scratch;
         _Pragma("omp parallel for schedule(static, 2)")
         for (int blk = 0; blk < nblocks; blk++) {
-            geo g[BLOCK];
             int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-            memset(done + k0, 0, (size_t)(k1 - k0));
-            int c = block_geometry(d, k0, k1, f, ss, ws, g);
-            for (int j = 0; j < c; j++) {
-                int k = g[j].k;
-                done[k] = (unsigned char)law(d, &d->inter[k], d->hot + 3 * k, dt, g + j,
-                                             scratch + SCRATCH * (size_t)k);
-            }
+            run_block(d, k0, k1, dt, f, ss, ws, done, scratch, NULL);
         }
         for (int k = 0; k < m; k++) {
             if (done[k] != 0) {
@@ -333,18 +347,9 @@ int imp_dem_interactions(imp_dem *d, double dt)
         return 0;
     }
 #endif
-    geo g[BLOCK];
     for (int blk = 0; blk < nblocks; blk++) {
         int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-        int c = block_geometry(d, k0, k1, f, ss, ws, g);
-        for (int j = 0; j < c; j++) {
-            int k = g[j].k;
-            double o[SCRATCH];
-            int flags = law(d, &d->inter[k], d->hot + 3 * k, dt, g + j, o);
-            if (flags != 0) {
-                apply(d, k, flags, o, &plastic);
-            }
-        }
+        run_block(d, k0, k1, dt, f, ss, ws, NULL, NULL, &plastic);
     }
     if (d->p.track_energy) {
         d->energy.plastic += plastic;
