@@ -309,6 +309,34 @@ static void settle(imp_bp3d *bp, int k, int i)
     bp->swaps += swaps;
 }
 
+/* insertion sort of one axis, O(m + swaps), then the end points' indices; every swap of a min
+   and a max is a possible change of their boxes' overlap */
+static void sort_axis(imp_bp3d *bp, int k)
+{
+    ep *a = bp->ax[k];
+    int m = 2 * bp->n;
+    long swaps = 0;
+    for (int i = 1; i < m; i++) {
+        ep e = a[i];
+        int j = i - 1;
+        while (j >= 0 && less(&e, &a[j])) {
+            if (!e.is_max && a[j].is_max) {
+                may_begin(bp, e.id, a[j].id);
+            } else if (e.is_max && !a[j].is_max) {
+                may_end(bp, e.id, a[j].id);
+            }
+            a[j + 1] = a[j];
+            j--;
+            swaps++;
+        }
+        a[j + 1] = e;
+    }
+    for (int i = 0; i < m; i++) {
+        bp->at[6 * a[i].id + 2 * k + a[i].is_max] = i;
+    }
+    bp->swaps += swaps;
+}
+
 /* the new inflated box of id into the three axes: the end point on the side of the motion
    first, so the min does not pass its own max */
 static void settle_box(imp_bp3d *bp, int id)
@@ -740,9 +768,24 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
         bp->built = 0; /* inflated copies partly refreshed: the next update rebuilds */
         return -1;
     }
-    /* then the moved boxes into the sorted axes, one at a time: O(moved + swaps) */
-    for (int j = 0; j < moved; j++) {
-        settle_box(bp, bp->active[j]);
+    /* then the moved boxes into the sorted axes: a few one at a time, O(moved + swaps); many
+       (a coherent motion, like a falling layer, where one at a time would swap them past each
+       other's old end points) by new values and one insertion sort per axis, O(n + swaps) */
+    if (8 * moved <= n) {
+        for (int j = 0; j < moved; j++) {
+            settle_box(bp, bp->active[j]);
+        }
+    } else {
+        for (int j = 0; j < moved; j++) {
+            int id = bp->active[j];
+            for (int k = 0; k < 3; k++) {
+                bp->ax[k][bp->at[6 * id + 2 * k]].v = bp->lo[3 * id + k];
+                bp->ax[k][bp->at[6 * id + 2 * k + 1]].v = bp->hi[3 * id + k];
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            sort_axis(bp, k);
+        }
     }
     finish_events(bp);
     return bp->oom ? -1 : 0;
