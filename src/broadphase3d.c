@@ -238,12 +238,14 @@ static void may_begin(imp_bp3d *bp, int a, int b)
 
 static void may_end(imp_bp3d *bp, int a, int b)
 {
-    if (a == b || overlap(bp, a, b)) {
+    if (a == b) {
         return;
     }
+    /* most end points that pass each other belong to boxes that were not a pair: look that
+       up first (one probe), the overlap test only for pairs */
     uint64_t key = pair_key(a, b);
     size_t i = find(bp, key);
-    if (i == (size_t)-1) {
+    if (i == (size_t)-1 || overlap(bp, a, b)) {
         return;
     }
     if (bp->flags[i] == F_NEW) {
@@ -371,11 +373,38 @@ static int cmp_pair(const void *x, const void *y)
     return a < b ? -1 : (a > b);
 }
 
+/* heapsort of m keys in place: O(m log m), no allocation (unlike qsort, which may allocate) */
+static void sort_keys(uint64_t *k, int m)
+{
+    for (int start = m / 2 - 1, end = m; end > 1;) {
+        int root;
+        if (start >= 0) {
+            root = start--;
+        } else {
+            uint64_t t = k[0];
+            k[0] = k[--end];
+            k[end] = t;
+            root = 0;
+        }
+        for (int child; (child = 2 * root + 1) < end; root = child) {
+            if (child + 1 < end && k[child] < k[child + 1]) {
+                child++;
+            }
+            if (k[root] >= k[child]) {
+                break;
+            }
+            uint64_t t = k[root];
+            k[root] = k[child];
+            k[child] = t;
+        }
+    }
+}
+
 /* the begins and ends of the update, in pair order (whatever order the swaps met them in) */
 static void finish_events(imp_bp3d *bp)
 {
-    qsort(bp->lnew, (size_t)bp->nnew, sizeof *bp->lnew, cmp_pair);
-    qsort(bp->ldead, (size_t)bp->ndead, sizeof *bp->ldead, cmp_pair);
+    sort_keys(bp->lnew, bp->nnew);
+    sort_keys(bp->ldead, bp->ndead);
     for (int k = 0; k < bp->nnew; k++) {
         size_t i = find(bp, bp->lnew[k]);
         if (i != (size_t)-1 && bp->flags[i] == F_NEW) {
