@@ -781,8 +781,9 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
     for (int i = 0; i < n; i++) {
         const double *l = lo + 3 * i, *h = hi + 3 * i;
         double *sl = bp->lo + 3 * i, *sh = bp->hi + 3 * i;
-        int out = !(l[0] >= sl[0]) | !(l[1] >= sl[1]) | !(l[2] >= sl[2]) | !(h[0] <= sh[0])
-                  | !(h[1] <= sh[1]) | !(h[2] <= sh[2]);
+        int inside = (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
+                     & (h[1] <= sh[1]) & (h[2] <= sh[2]);
+        int out = !inside;
         if (out) {
             bp->active[moved] = i;
             for (int k = 0; k < 3; k++) {
