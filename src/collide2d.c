@@ -186,10 +186,9 @@ static void concave_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d
     emit(c, P, N, frame, &h, q, qp, imp_v2_neg(u), d, 0);
 }
 
-static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, const imp_body2d *B,
-                      const imp_poly2d *gb)
+static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, imp_xf2 xa,
+                      const imp_body2d *B, const imp_poly2d *gb, imp_xf2 xb)
 {
-    imp_xf2 xa = imp_xf2_from_pose(A->pose), xb = imp_xf2_from_pose(B->pose);
     imp_xf2 rel = imp_xf2_relative(xa, xb);
     c->ga = ga;
     c->gb = gb;
@@ -230,14 +229,6 @@ static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, const i
 
 /* ---- vertex/edge --------------------------------------------------------------------------- */
 
-static double point_segment_distance(imp_vec2 p, imp_vec2 a, imp_vec2 b)
-{
-    imp_vec2 d = imp_v2_sub(b, a);
-    double l2 = imp_v2_dot(d, d);
-    double s = l2 > 0.0 ? imp_clamp(imp_v2_dot(imp_v2_sub(p, a), d) / l2, 0.0, 1.0) : 0.0;
-    return imp_v2_dist(p, imp_v2_madd(a, s, d));
-}
-
 /* an edge/edge result already stored between edge pe of P and edge ne of N */
 static int has_edge_edge(const ctx *c, const imp_body2d *P, int pe1, int pe2, const imp_body2d *N,
                          int ne)
@@ -277,19 +268,20 @@ static int has_vertex_vertex(const ctx *c, const imp_body2d *P, int pv, const im
 static int collides(const imp_edge2d *e) { return !(e->flags & IMP_EDGE_NO_COLLIDE); }
 
 /* vertices of P against edges of N, in N's centred frame */
-static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d *P,
-                        const imp_poly2d *gp, int statics_only)
+static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d_xf *tn,
+                        const imp_body2d *P, const imp_poly2d *gp, const imp_body2d_xf *tp,
+                        int statics_only)
 {
-    imp_xf2 xn = imp_xf2_from_pose(N->pose);
-    imp_xf2 rel = imp_xf2_relative(xn, imp_xf2_from_pose(P->pose));
+    imp_xf2 xn = tn->now;
+    imp_xf2 rel = imp_xf2_relative(xn, tp->now);
     int swept = !statics_only && (N->has_prev || P->has_prev);
     imp_xf2 rel_old = rel;
     if (swept) {
-        rel_old = imp_xf2_relative(imp_xf2_from_pose(N->has_prev ? N->prev_pose : N->pose),
-                                   imp_xf2_from_pose(P->has_prev ? P->prev_pose : P->pose));
+        rel_old = imp_xf2_relative(tn->prev, tp->prev);
     }
     /* every point of P stays within its radius of the segment between its old and new centre */
-    if (point_segment_distance(imp_v2(0, 0), rel_old.p, rel.p) > gn->radius + gp->radius + c->tol &&
+    if (imp_edge2d_beyond_segment(imp_v2(0, 0), rel_old.p, rel.p,
+                                  gn->radius + gp->radius + c->tol) &&
         !c->unlimited) {
         return;
     }
@@ -304,13 +296,14 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
         if (swept) {
             imp_vec2 po = imp_xf2_apply(rel_old, v->p);
             if ((po.x != p.x || po.y != p.y) &&
-                point_segment_distance(imp_v2(0, 0), po, p) <= gn->radius) {
+                !imp_edge2d_beyond_segment(imp_v2(0, 0), po, p, gn->radius)) {
                 double best_s = 2.0;
                 int best_e = -1;
                 imp_vec2 best_q = p;
                 for (int k = 0; k < gn->nedges; k++) {
                     const imp_edge2d *e = &gn->edges[k];
-                    if (!collides(e) || point_segment_distance(e->bc, po, p) > e->br * (1.0 + 1e-12)) {
+                    if (!collides(e) ||
+                        imp_edge2d_beyond_segment(e->bc, po, p, e->br * (1.0 + 1e-12))) {
                         continue;
                     }
                     double s;
@@ -381,7 +374,7 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
             }
             imp_vec2 q;
             int interior;
-            double dist = imp_edge2d_closest(e, p, &q, &interior);
+            double dist = imp_edge2d_closest_within(e, p, c->tol, &q, &interior);
             if (dist > c->tol) {
                 continue;
             }
@@ -466,8 +459,24 @@ static int drop_duplicates(imp_hit2d *h, int n, double tol)
     return m;
 }
 
+void imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x)
+{
+    x->now = imp_xf2_from_pose(b->pose);
+    x->prev = b->has_prev ? imp_xf2_from_pose(b->prev_pose) : x->now;
+}
+
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
                          imp_hit2d *out, int capacity)
+{
+    imp_body2d_xf xa, xb;
+    imp_collide2d_prepare(a, &xa);
+    imp_collide2d_prepare(b, &xb);
+    return imp_collide2d_detect_xf(a, &xa, b, &xb, p, out, capacity);
+}
+
+int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *ta, const imp_body2d *b,
+                            const imp_body2d_xf *tb, const imp_detect2d_params *p, imp_hit2d *out,
+                            int capacity)
 {
     const imp_poly2d *ga = imp_shape2d_poly(a->shape), *gb = imp_shape2d_poly(b->shape);
     if (ga == NULL || gb == NULL || p == NULL || !(p->distance_tol > 0.0) ||
@@ -483,20 +492,18 @@ int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_det
     }
     ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol, .out = out, .cap = capacity};
     /* bounding circles over the step (the centre of b relative to a, old and new) */
-    imp_xf2 xa = imp_xf2_from_pose(a->pose), xb = imp_xf2_from_pose(b->pose);
-    imp_vec2 cb = imp_xf2_relative(xa, xb).p, cbo = cb;
+    imp_vec2 cb = imp_xf2_relative(ta->now, tb->now).p, cbo = cb;
     if (a->has_prev || b->has_prev) {
-        cbo = imp_xf2_relative(imp_xf2_from_pose(a->has_prev ? a->prev_pose : a->pose),
-                               imp_xf2_from_pose(b->has_prev ? b->prev_pose : b->pose)).p;
+        cbo = imp_xf2_relative(ta->prev, tb->prev).p;
     }
-    if (point_segment_distance(imp_v2(0, 0), cbo, cb) > ga->radius + gb->radius + c.tol) {
+    if (imp_edge2d_beyond_segment(imp_v2(0, 0), cbo, cb, ga->radius + gb->radius + c.tol)) {
         return 0;
     }
     if (ga->narcs > 0 || gb->narcs > 0) {
-        edge_pass(&c, a, ga, b, gb);
+        edge_pass(&c, a, ga, ta->now, b, gb, tb->now);
     }
-    vertex_pass(&c, a, ga, b, gb, 0);
-    vertex_pass(&c, b, gb, a, ga, 0);
+    vertex_pass(&c, a, ga, ta, b, gb, tb, 0);
+    vertex_pass(&c, b, gb, tb, a, ga, ta, 0);
     if (c.n <= c.cap) {
         c.n = drop_duplicates(out, c.n, c.tol);
     }
@@ -519,8 +526,11 @@ int imp_collide2d_penetrations(const imp_shape *a, const double *pose_a, const i
     imp_body2d B = {b, 1, {pose_b[0], pose_b[1], pose_b[2]}, {0, 0, 0}, 0, {0, 0, 0}};
     /* tolerance 0: only touching or penetrating features; no depth limits */
     ctx c = {.tol = 0.0, .vtol = INFINITY, .out = out, .cap = capacity, .unlimited = 1};
-    edge_pass(&c, &A, ga, &B, gb);
-    vertex_pass(&c, &A, ga, &B, gb, 1);
-    vertex_pass(&c, &B, gb, &A, ga, 1);
+    imp_body2d_xf xa, xb;
+    imp_collide2d_prepare(&A, &xa);
+    imp_collide2d_prepare(&B, &xb);
+    edge_pass(&c, &A, ga, xa.now, &B, gb, xb.now);
+    vertex_pass(&c, &A, ga, &xa, &B, gb, &xb, 1);
+    vertex_pass(&c, &B, gb, &xb, &A, ga, &xa, 1);
     return c.n;
 }

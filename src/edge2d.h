@@ -33,6 +33,19 @@ double imp_edge2d_curvature(const imp_edge2d *e);
    an end point (the foot of p on the line / the radial point lies inside the edge). */
 double imp_edge2d_closest(const imp_edge2d *e, imp_vec2 p, imp_vec2 *q, int *interior);
 
+/* imp_edge2d_closest for callers that only want distances up to tol >= 0: INFINITY (q and
+   interior unset) when the distance surely exceeds tol, else exactly imp_edge2d_closest's
+   answer. Straight edges decide by the squared distance outside a 1e-9 relative band (no
+   hypot for the far ones). */
+double imp_edge2d_closest_within(const imp_edge2d *e, imp_vec2 p, double tol, imp_vec2 *q,
+                                 int *interior);
+
+/* 1 when the distance from p to the segment a-b (hypot of p minus the closest point) exceeds
+   r >= 0. The squared distance decides outside a relative band of 1e-9 about r^2 (far wider
+   than its rounding error of a few ulps), hypot inside it: the same answer as comparing the
+   hypot distance, without a hypot per pruning test. O(1). */
+int imp_edge2d_beyond_segment(imp_vec2 p, imp_vec2 a, imp_vec2 b, double r);
+
 /* Signed distance from p to the edge itself: the distance to the closest point, negative when
    p is on the material side of the edge there (by the outward normal at the closest point). */
 double imp_edge2d_signed_distance(const imp_edge2d *e, imp_vec2 p);
