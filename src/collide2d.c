@@ -267,6 +267,19 @@ static int has_vertex_vertex(const ctx *c, const imp_body2d *P, int pv, const im
 
 static int collides(const imp_edge2d *e) { return !(e->flags & IMP_EDGE_NO_COLLIDE); }
 
+/* 1 when p lies beyond the line of some edge of the convex straight-edged polygon g by more
+   than far: then p is farther than far from g (so outside it, and no edge is within far). */
+static int beyond_some_line(const imp_poly2d *g, imp_vec2 p, double far)
+{
+    for (int k = 0; k < g->nedges; k++) {
+        const imp_edge2d *e = &g->edges[k];
+        if (imp_v2_dot(imp_v2_sub(p, e->a), e->n) > far) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* vertices of P against edges of N, in N's centred frame */
 static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d_xf *tn,
                         const imp_body2d *P, const imp_poly2d *gp, const imp_body2d_xf *tp,
@@ -286,6 +299,11 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
         return;
     }
     double scale = gn->radius + gp->radius;
+    /* a quick exact rejection of the static tests for convex straight-edged N: a vertex beyond
+       an edge's line by more than tol (plus a margin far above rounding) meets nothing, as the
+       containment test and the edge loop below would find (O(E) dot products instead) */
+    int lines = gn->convex && gn->narcs == 0 && !c->unlimited;
+    double far = c->tol + 1e-9 * (gn->radius + c->tol);
     for (int i = 0; i < gp->nvertices; i++) {
         const imp_vertex2d *v = &gp->vertices[i];
         if (!collides(&gp->edges[v->edge_in]) && !collides(&gp->edges[v->edge_out])) {
@@ -333,7 +351,8 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
                 }
             }
         }
-        if (yields || imp_v2_len2(p) > (gn->radius + c->tol) * (gn->radius + c->tol)) {
+        if (yields || imp_v2_len2(p) > (gn->radius + c->tol) * (gn->radius + c->tol) ||
+            (lines && beyond_some_line(gn, p, far))) {
             continue;
         }
         if (imp_poly2d_contains_centred(gn, p)) {

@@ -158,40 +158,6 @@ double imp_edge2d_closest(const imp_edge2d *e, imp_vec2 p, imp_vec2 *q, int *int
     return da <= db ? da : db;
 }
 
-int imp_edge2d_beyond_segment(imp_vec2 p, imp_vec2 a, imp_vec2 b, double r)
-{
-    imp_vec2 d = imp_v2_sub(b, a);
-    double l2 = imp_v2_dot(d, d);
-    double s = l2 > 0.0 ? imp_clamp(imp_v2_dot(imp_v2_sub(p, a), d) / l2, 0.0, 1.0) : 0.0;
-    imp_vec2 e = imp_v2_sub(p, imp_v2_madd(a, s, d));
-    double e2 = imp_v2_dot(e, e), r2 = r * r;
-    if (e2 > r2 * (1.0 + 1e-9)) {
-        return 1;
-    }
-    if (e2 < r2 * (1.0 - 1e-9)) {
-        return 0;
-    }
-    return imp_v2_len(e) > r;
-}
-
-double imp_edge2d_closest_within(const imp_edge2d *e, imp_vec2 p, double tol, imp_vec2 *q,
-                                 int *interior)
-{
-    if (e->kind == IMP_EDGE_LINE) {
-        /* the closest point as imp_edge2d_closest finds it */
-        double s = imp_v2_dot(imp_v2_sub(p, e->a), e->t);
-        imp_vec2 c = s <= 0.0 ? e->a : (s >= e->length ? e->b : imp_v2_madd(e->a, s, e->t));
-        imp_vec2 d = imp_v2_sub(p, c);
-        if (imp_v2_dot(d, d) > tol * tol * (1.0 + 1e-9)) {
-            return INFINITY;
-        }
-        *interior = s > 0.0 && s < e->length;
-        *q = c;
-        return imp_v2_len(d);
-    }
-    return imp_edge2d_closest(e, p, q, interior);
-}
-
 double imp_edge2d_signed_distance(const imp_edge2d *e, imp_vec2 p)
 {
     imp_vec2 q;

@@ -58,7 +58,10 @@ static void bounds_xf(const imp_poly2d *g, imp_xf2 x, imp_vec2 *l, imp_vec2 *h)
         const imp_edge2d *e = &g->edges[i];
         if (e->kind == IMP_EDGE_LINE) {
             merge(imp_xf2_apply(x, e->a), l, h);
-            merge(imp_xf2_apply(x, e->b), l, h);
+            const imp_edge2d *next = &g->edges[e->v1];
+            if (e->b.x != next->a.x || e->b.y != next->a.y) {
+                merge(imp_xf2_apply(x, e->b), l, h);  /* else merged as the next edge's start */
+            }
         } else {
             imp_edge2d t = imp_edge2d_transform(e, x);
             imp_edge2d_bounds(&t, l, h);
