@@ -267,23 +267,30 @@ static int has_vertex_vertex(const ctx *c, const imp_body2d *P, int pv, const im
 
 static int collides(const imp_edge2d *e) { return !(e->flags & IMP_EDGE_NO_COLLIDE); }
 
-/* 1 when p lies beyond the line of some edge of the convex straight-edged polygon g by more
-   than far: then p is farther than far from g (so outside it, and no edge is within far). */
-static int beyond_some_line(const imp_poly2d *g, imp_vec2 p, double far)
+/* An edge of the convex straight-edged polygon g whose line p lies beyond by more than far,
+   trying edge first (-1: none): then p is farther than far from g (so outside it, and no edge
+   is within far). */
+static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first)
 {
+    if (first >= 0 && imp_v2_dot(imp_v2_sub(p, g->edges[first].a), g->edges[first].n) > far) {
+        return first;
+    }
     for (int k = 0; k < g->nedges; k++) {
         const imp_edge2d *e = &g->edges[k];
-        if (imp_v2_dot(imp_v2_sub(p, e->a), e->n) > far) {
-            return 1;
+        if (k != first && imp_v2_dot(imp_v2_sub(p, e->a), e->n) > far) {
+            return k;
         }
     }
-    return 0;
+    return -1;
 }
 
-/* vertices of P against edges of N, in N's centred frame */
-static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d_xf *tn,
-                        const imp_body2d *P, const imp_poly2d *gp, const imp_body2d_xf *tp,
-                        int statics_only)
+/* Vertices of P against edges of N, in N's centred frame. Returns 1 when, statically, every
+   vertex of a straight-edged P lies beyond one edge line of a convex straight-edged N by more
+   than distance_tol: P (inside the hull of its vertices) is then that far from N, and the
+   pass with the roles swapped can find nothing either (a separating axis). */
+static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d_xf *tn,
+                       const imp_body2d *P, const imp_poly2d *gp, const imp_body2d_xf *tp,
+                       int statics_only)
 {
     imp_xf2 xn = tn->now;
     imp_xf2 rel = imp_xf2_relative(xn, tp->now);
@@ -296,7 +303,7 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
     if (imp_edge2d_beyond_segment(imp_v2(0, 0), rel_old.p, rel.p,
                                   gn->radius + gp->radius + c->tol) &&
         !c->unlimited) {
-        return;
+        return 0;
     }
     double scale = gn->radius + gp->radius;
     /* a quick exact rejection of the static tests for convex straight-edged N: a vertex beyond
@@ -304,13 +311,22 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
        containment test and the edge loop below would find (O(E) dot products instead) */
     int lines = gn->convex && gn->narcs == 0 && !c->unlimited;
     double far = c->tol + 1e-9 * (gn->radius + c->tol);
+    int separated = lines && !swept && gp->narcs == 0 && gp->nvertices > 0, sep_line = -1;
     for (int i = 0; i < gp->nvertices; i++) {
         const imp_vertex2d *v = &gp->vertices[i];
+        imp_vec2 p = imp_xf2_apply(rel, v->p);
+        int checked = separated, beyond = -1;
+        if (separated) {  /* every vertex, also those skipped below */
+            beyond = beyond_line(gn, p, far, sep_line);
+            if (beyond < 0 || (sep_line >= 0 && beyond != sep_line)) {
+                separated = 0;
+            }
+            sep_line = beyond;
+        }
         if (!collides(&gp->edges[v->edge_in]) && !collides(&gp->edges[v->edge_out])) {
             continue;
         }
         int yields = v->decorated || !v->corner;
-        imp_vec2 p = imp_xf2_apply(rel, v->p);
         if (swept) {
             imp_vec2 po = imp_xf2_apply(rel_old, v->p);
             if ((po.x != p.x || po.y != p.y) &&
@@ -352,7 +368,7 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
             }
         }
         if (yields || imp_v2_len2(p) > (gn->radius + c->tol) * (gn->radius + c->tol) ||
-            (lines && beyond_some_line(gn, p, far))) {
+            (lines && (checked ? beyond : beyond_line(gn, p, far, -1)) >= 0)) {
             continue;
         }
         if (imp_poly2d_contains_centred(gn, p)) {
@@ -423,6 +439,7 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
             emit(c, P, N, xn, &h, bvq, p, imp_v2_scale(imp_v2_sub(p, bvq), 1.0 / bvd), bvd, 0);
         }
     }
+    return separated;
 }
 
 /* ---- duplicates ----------------------------------------------------------------------------- */
@@ -521,8 +538,9 @@ int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *ta, const 
     if (ga->narcs > 0 || gb->narcs > 0) {
         edge_pass(&c, a, ga, ta->now, b, gb, tb->now);
     }
-    vertex_pass(&c, a, ga, ta, b, gb, tb, 0);
-    vertex_pass(&c, b, gb, tb, a, ga, ta, 0);
+    if (!vertex_pass(&c, a, ga, ta, b, gb, tb, 0)) {
+        vertex_pass(&c, b, gb, tb, a, ga, ta, 0);
+    }
     if (c.n <= c.cap) {
         c.n = drop_duplicates(out, c.n, c.tol);
     }
