@@ -495,18 +495,28 @@ static int drop_duplicates(imp_hit2d *h, int n, double tol)
     return m;
 }
 
-void imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x)
+int imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x)
 {
+    x->poly = imp_shape2d_poly(b->shape);
+    x->valid = x->poly != NULL;
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(b->pose[k]) || !isfinite(b->velocity[k]) ||
+            (b->has_prev && !isfinite(b->prev_pose[k]))) {
+            x->valid = 0;
+        }
+    }
     x->now = imp_xf2_from_pose(b->pose);
     x->prev = b->has_prev ? imp_xf2_from_pose(b->prev_pose) : x->now;
+    return x->valid ? 0 : -1;
 }
 
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
                          imp_hit2d *out, int capacity)
 {
     imp_body2d_xf xa, xb;
-    imp_collide2d_prepare(a, &xa);
-    imp_collide2d_prepare(b, &xb);
+    if (imp_collide2d_prepare(a, &xa) != 0 || imp_collide2d_prepare(b, &xb) != 0) {
+        return -1;
+    }
     return imp_collide2d_detect_xf(a, &xa, b, &xb, p, out, capacity);
 }
 
@@ -514,18 +524,11 @@ int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *ta, const 
                             const imp_body2d_xf *tb, const imp_detect2d_params *p, imp_hit2d *out,
                             int capacity)
 {
-    const imp_poly2d *ga = imp_shape2d_poly(a->shape), *gb = imp_shape2d_poly(b->shape);
-    if (ga == NULL || gb == NULL || p == NULL || !(p->distance_tol > 0.0) ||
+    if (!ta->valid || !tb->valid || p == NULL || !(p->distance_tol > 0.0) ||
         !(p->velocity_tol >= 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {
         return -1;
     }
-    for (int k = 0; k < 3; k++) {
-        if (!isfinite(a->pose[k]) || !isfinite(b->pose[k]) || !isfinite(a->velocity[k]) ||
-            !isfinite(b->velocity[k]) || (a->has_prev && !isfinite(a->prev_pose[k])) ||
-            (b->has_prev && !isfinite(b->prev_pose[k]))) {
-            return -1;
-        }
-    }
+    const imp_poly2d *ga = ta->poly, *gb = tb->poly;
     ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol, .out = out, .cap = capacity};
     /* bounding circles over the step (the centre of b relative to a, old and new) */
     imp_vec2 cb = imp_xf2_relative(ta->now, tb->now).p, cbo = cb;

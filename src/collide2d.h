@@ -51,11 +51,17 @@ typedef struct imp_body2d {
     double velocity[3];      /* {vx, vy, spin} */
 } imp_body2d;
 
-/* A body's rigid transforms (cosine and sine of its angle), computed once per detection pass
-   by imp_collide2d_prepare and shared by every pair the body takes part in: now at pose,
-   prev at prev_pose (at pose when has_prev is 0). */
+struct imp_poly2d;
+
+/* What detection needs of a body beside its pose, computed once per detection pass by
+   imp_collide2d_prepare and shared by every pair the body takes part in: its rigid
+   transforms (cosine and sine of its angle) now at pose and prev at prev_pose (at pose when
+   has_prev is 0), its polygon, and whether the body was checked valid (a 2D polygon with a
+   finite pose, velocity and previous pose). */
 typedef struct imp_body2d_xf {
     imp_xf2 now, prev;
+    const struct imp_poly2d *poly;
+    int valid;
 } imp_body2d_xf;
 
 typedef struct imp_detect2d_params {
@@ -96,11 +102,13 @@ typedef struct imp_hit2d {
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
                          imp_hit2d *out, int capacity);
 
-/* The transforms of body b (two cos/sin pairs at most). O(1). */
-void imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x);
+/* Fills x for body b (two cos/sin pairs at most); 0, or -1 when b is not valid (x->valid 0).
+   O(1). */
+int imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x);
 
-/* imp_collide2d_detect with the bodies' transforms given (from imp_collide2d_prepare on the
-   same poses): the same results, bit for bit, without the trigonometry of every pair. */
+/* imp_collide2d_detect with the bodies' data from imp_collide2d_prepare (on the bodies as
+   they are: the caller keeps them in step): the same results, bit for bit, without the
+   trigonometry and checks of every pair. -1 also when a body was not valid. */
 int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *xa, const imp_body2d *b,
                             const imp_body2d_xf *xb, const imp_detect2d_params *p, imp_hit2d *out,
                             int capacity);

@@ -20,7 +20,8 @@ int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char 
             return -1;
         }
         if (xf != NULL) {
-            /* one transform per body and pass, shared by its box and all its pairs */
+            /* one transform and check per body and pass, shared by its box and all its pairs
+               (an invalid body makes its pairs' detection fail, as without xf) */
             imp_collide2d_prepare(b, &xf[i]);
             imp_poly2d_swept_bounds_xf(g, xf[i].now, b->has_prev ? &xf[i].prev : NULL,
                                        p->distance_tol, boxes + 4 * i);

@@ -229,6 +229,42 @@ TEST(bounds_from_transforms)
     }
 }
 
+/* a body that is not valid (non-finite numbers) is refused by prepare and by detection */
+TEST(prepare_checks_bodies)
+{
+    imp_shape *blk = imp_shape2d_block(1.0, 1.0, NULL);
+    imp_body2d a = {blk, 1, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}};
+    imp_body2d b = {blk, 2, {0.5, 0.9, 0.1}, {0.5, 1.2, 0.1}, 1, {0, -1, 0}};
+    imp_body2d_xf xa, xb;
+    imp_detect2d_params p = {0.01, 0.5};
+    imp_hit2d h[16];
+    CHECK(imp_collide2d_prepare(&a, &xa) == 0 && xa.valid && xa.poly == imp_shape2d_poly(blk));
+    CHECK(imp_collide2d_prepare(&b, &xb) == 0 && xb.valid);
+    int n = imp_collide2d_detect_xf(&a, &xa, &b, &xb, &p, h, 16);
+    CHECK(n > 0 && n == imp_collide2d_detect(&a, &b, &p, h, 16));
+    const double bad[3] = {NAN, INFINITY, -INFINITY};
+    for (int k = 0; k < 3; k++) {
+        for (int f = 0; f < 3; f++) {
+            imp_body2d c = b;
+            double *field = f == 0 ? c.pose : (f == 1 ? c.velocity : c.prev_pose);
+            field[k] = bad[(k + f) % 3];
+            imp_body2d_xf xc;
+            CHECK(imp_collide2d_prepare(&c, &xc) == -1 && !xc.valid);
+            CHECK(imp_collide2d_detect_xf(&a, &xa, &c, &xc, &p, h, 16) == -1);
+            CHECK(imp_collide2d_detect(&c, &a, &p, h, 16) == -1);
+        }
+    }
+    imp_body2d c = b;
+    c.has_prev = 0;
+    c.prev_pose[0] = NAN;  /* unused without has_prev */
+    imp_body2d_xf xc;
+    CHECK(imp_collide2d_prepare(&c, &xc) == 0);
+    imp_body2d_xf none = xa;
+    none.valid = 0;
+    CHECK(imp_collide2d_detect_xf(&a, &none, &b, &xb, &p, h, 16) == -1);
+    imp_shape_release(blk);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -236,5 +272,6 @@ int main(int argc, char **argv)
     RUN(beyond_segment_matches_hypot);
     RUN(closest_within_matches_closest);
     RUN(bounds_from_transforms);
+    RUN(prepare_checks_bodies);
     return CHECK_END("collide2d_cache");
 }
