@@ -267,20 +267,31 @@ static int has_vertex_vertex(const ctx *c, const imp_body2d *P, int pv, const im
 
 static int collides(const imp_edge2d *e) { return !(e->flags & IMP_EDGE_NO_COLLIDE); }
 
-/* An edge of the convex straight-edged polygon g whose line p lies beyond by more than far,
-   trying edge first (-1: none): then p is farther than far from g (so outside it, and no edge
-   is within far). */
-static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first)
+/* An edge of the strictly convex straight-edged polygon g whose line p lies beyond by more
+   than far, trying edge first (-1: none; *most is then the largest signed distance of p to
+   the edges' lines): then p is farther than far from g (so outside it, and no edge is within
+   far). */
+static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first, double *most)
 {
-    if (first >= 0 && imp_v2_dot(imp_v2_sub(p, g->edges[first].a), g->edges[first].n) > far) {
-        return first;
+    double m = -INFINITY;
+    if (first >= 0) {
+        m = imp_v2_dot(imp_v2_sub(p, g->edges[first].a), g->edges[first].n);
+        if (m > far) {
+            return first;
+        }
     }
     for (int k = 0; k < g->nedges; k++) {
         const imp_edge2d *e = &g->edges[k];
-        if (k != first && imp_v2_dot(imp_v2_sub(p, e->a), e->n) > far) {
+        if (k == first) {
+            continue;
+        }
+        double d = imp_v2_dot(imp_v2_sub(p, e->a), e->n);
+        if (d > far) {
             return k;
         }
+        m = d > m ? d : m;
     }
+    *most = m;
     return -1;
 }
 
@@ -306,18 +317,20 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
         return 0;
     }
     double scale = gn->radius + gp->radius;
-    /* a quick exact rejection of the static tests for convex straight-edged N: a vertex beyond
-       an edge's line by more than tol (plus a margin far above rounding) meets nothing, as the
-       containment test and the edge loop below would find (O(E) dot products instead) */
-    int lines = gn->convex && gn->narcs == 0 && !c->unlimited;
-    double far = c->tol + 1e-9 * (gn->radius + c->tol);
+    /* a quick exact rejection of the static tests for strictly convex straight-edged N: a
+       vertex beyond an edge's line by more than tol (plus a margin far above rounding) meets
+       nothing, as the containment test and the edge loop below would find (O(E) dot products
+       instead) */
+    int lines = gn->lines_convex && !c->unlimited;
+    double margin = 1e-9 * (gn->radius + c->tol), far = c->tol + margin;
     int separated = lines && !swept && gp->narcs == 0 && gp->nvertices > 0, sep_line = -1;
     for (int i = 0; i < gp->nvertices; i++) {
         const imp_vertex2d *v = &gp->vertices[i];
         imp_vec2 p = imp_xf2_apply(rel, v->p);
         int checked = separated, beyond = -1;
+        double most = 0.0;
         if (separated) {  /* every vertex, also those skipped below */
-            beyond = beyond_line(gn, p, far, sep_line);
+            beyond = beyond_line(gn, p, far, sep_line, &most);
             if (beyond < 0 || (sep_line >= 0 && beyond != sep_line)) {
                 separated = 0;
             }
@@ -368,10 +381,20 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
             }
         }
         if (yields || imp_v2_len2(p) > (gn->radius + c->tol) * (gn->radius + c->tol) ||
-            (lines && (checked ? beyond : beyond_line(gn, p, far, -1)) >= 0)) {
+            (lines && (checked ? beyond : beyond_line(gn, p, far, -1, &most)) >= 0)) {
             continue;
         }
-        if (imp_poly2d_contains_centred(gn, p)) {
+        /* strictly convex N: inside or outside every edge's line by more than the margin (far
+           above rounding) is what the crossing-number test finds, which decides the band */
+        int inside;
+        if (lines && most < -margin) {
+            inside = 1;
+        } else if (lines && most > margin) {
+            inside = 0;
+        } else {
+            inside = imp_poly2d_contains_centred(gn, p);
+        }
+        if (inside) {
             double best = INFINITY;
             int be = -1;
             imp_vec2 bq = p;

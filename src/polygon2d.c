@@ -575,6 +575,10 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
     }
     g->nvertices = nv;
     g->nends = ne;
+    g->lines_convex = np == 1 && g->narcs == 0;
+    for (int i = 0; i < ne; i++) {
+        g->lines_convex = g->lines_convex && g->vertices[i].corner;
+    }
     g->radius = radius;
     g->spacing = spacing;
 

@@ -54,6 +54,8 @@ typedef struct imp_poly2d {
     int nedges, npaths;
     int narcs;              /* how many edges are arcs (0: straight edges only) */
     int convex;             /* 1: one path, no concave arc, no reflex corner */
+    int lines_convex;       /* 1: one path of straight edges whose every end point is a convex
+                               corner (turns left by more than 1e-9): a strictly convex polygon */
     int nvertices;   /* end points first (nends of them), then decorated vertices */
     int nends;
     imp_edge2d *edges;      /* path by path, in order */

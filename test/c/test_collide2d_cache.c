@@ -265,6 +265,53 @@ TEST(prepare_checks_bodies)
     imp_shape_release(blk);
 }
 
+/* lines_convex marks the strictly convex straight-edged polygons; for them, the side of every
+   edge line (beyond a 1e-9 margin) decides containment as the crossing-number test does */
+TEST(strictly_convex_shortcuts)
+{
+    imp_shape *shapes[NS];
+    make_shapes(shapes);
+    /* ball, block, convex arc top, concave arc top, frame, hexagon, rounded block */
+    const int expect[NS] = {0, 1, 0, 0, 0, 1, 0};
+    for (int i = 0; i < NS; i++) {
+        CHECK(imp_shape2d_poly(shapes[i])->lines_convex == expect[i]);
+    }
+    /* a square with a straight-through point on its bottom edge: convex, but not strictly */
+    const imp_path2d_cmd sq[] = {{IMP_PATH_MOVE, 0, 0, 0, 0, 0, 0}, {IMP_PATH_LINE, 0.5, 0, 0, 0, 0, 0},
+                                 {IMP_PATH_LINE, 1, 0, 0, 0, 0, 0}, {IMP_PATH_LINE, 1, 1, 0, 0, 0, 0},
+                                 {IMP_PATH_LINE, 0, 1, 0, 0, 0, 0}, {IMP_PATH_CLOSE, 0, 0, 0, 0, 0, 0}};
+    imp_shape *flat = imp_shape2d_polygon(sq, 6, 0.3, NULL);
+    CHECK(flat != NULL && imp_shape2d_poly(flat)->lines_convex == 0);
+    imp_shape_release(flat);
+    long in = 0, out = 0;
+    for (int si = 1; si < NS; si += 4) {  /* the block and the hexagon */
+        const imp_poly2d *g = imp_shape2d_poly(shapes[si]);
+        double margin = 1e-9 * g->radius;
+        for (int t = 0; t < 20000; t++) {
+            imp_vec2 p = imp_v2(1.2 * g->radius * (2 * rnd() - 1), 1.2 * g->radius * (2 * rnd() - 1));
+            if (t % 4 == 0) {  /* on or next to an edge line */
+                const imp_edge2d *e = &g->edges[t % g->nedges];
+                p = imp_v2_madd(imp_edge2d_point_at(e, rnd()), (rnd() - 0.5) * 4e-9 * g->radius, e->n);
+            }
+            double most = -INFINITY;
+            for (int k = 0; k < g->nedges; k++) {
+                most = fmax(most, imp_v2_dot(imp_v2_sub(p, g->edges[k].a), g->edges[k].n));
+            }
+            if (most < -margin) {
+                CHECK(imp_poly2d_contains_centred(g, p) == 1);
+                in++;
+            } else if (most > margin) {
+                CHECK(imp_poly2d_contains_centred(g, p) == 0);
+                out++;
+            }
+        }
+    }
+    CHECK(in > 5000 && out > 5000);
+    for (int i = 0; i < NS; i++) {
+        imp_shape_release(shapes[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -273,5 +320,6 @@ int main(int argc, char **argv)
     RUN(closest_within_matches_closest);
     RUN(bounds_from_transforms);
     RUN(prepare_checks_bodies);
+    RUN(strictly_convex_shortcuts);
     return CHECK_END("collide2d_cache");
 }
