@@ -144,6 +144,7 @@ typedef struct imp_engine2d {
     unsigned exclude_bodies_version;  /* w->bodies_version when exclude was built */
     /* detection scratch */
     imp_body2d *b2;
+    imp_body2d_xf *b2_xf;         /* their transforms, computed once per detection */
     unsigned char *still;
     double *boxes;
     double *prev_pose;            /* 3 per slot: poses at the start of the trial step */
