@@ -495,16 +495,21 @@ local function install(w, list, what, level)
     error(string.format("%s: the world's strategy is %q, not \"dem\"", what, w.strategy),
       level + 1)
   end
-  local n = #list
+  local n = 0
   for k in pairs(list) do
-    if math.type(k) ~= "integer" or k < 1 or k > n then
-      error(string.format("%s: the engine list must be a sequence (keys 1 to %d), found the key "
-        .. "%s", what, n, shown(k)), level + 1)
+    if math.type(k) ~= "integer" or k < 1 then
+      error(string.format("%s: the engine list must be a sequence, found the key %s", what,
+        shown(k)), level + 1)
     end
+    n = math.max(n, k)
   end
   local out, seen = {}, {}
   for i = 1, n do
     local e = list[i]
+    if e == nil then
+      error(string.format("%s: entry %d is nil (the engine list must be a sequence)", what, i),
+        level + 1)
+    end
     if seen[e] then
       error(string.format("%s: entries %d and %d are the same engine (make another one)", what,
         seen[e], i), level + 1)
