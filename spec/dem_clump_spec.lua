@@ -189,22 +189,27 @@ describe("dem clumps: mass properties", function()
   end)
 
   it("rejects bad spheres with errors naming the entry", function()
-    assert.has_error(function() dem.clump {} end,
-      "impact.dem.clump: option 'spheres' must be a non-empty list of {center = {x, y, z}, radius = r}, got nil")
-    local ok, err = pcall(dem.clump, { spheres = { { center = { 0, 0, 0 }, radius = 1 },
-                                                   { center = { 0, 0, 0 }, radius = -1 } } })
-    assert.is_false(ok)
-    assert.matches("spheres%[2%]%.radius must be a finite number > 0, got %-1", err)
-    ok, err = pcall(dem.clump, { spheres = { { center = { 0, 0 }, radius = 1 } } })
-    assert.matches("spheres%[1%]%.center must be a point", err)
-    ok, err = pcall(dem.clump, { spheres = { { center = { 0, 0, 0 / 0 }, radius = 1 } } })
-    assert.matches("spheres%[1%]%.center%[3%] must be a finite number", err)
-    ok, err = pcall(dem.clump, { spheres = { { centre = { 0, 0, 0 }, radius = 1 } } })
-    assert.matches("unknown key \"centre\"", err)
+    assert.has_error(function() dem.clump {} end, "impact.dem.clump: option 'spheres' must be a "
+      .. "non-empty list of {center = {x, y, z}, radius = r}, got nil")
+    local function err(...)
+      local ok, e = pcall(...)
+      assert.is_false(ok)
+      return e
+    end
+    assert.matches("spheres%[2%]%.radius must be a finite number > 0, got %-1",
+      err(dem.clump, { spheres = { { center = { 0, 0, 0 }, radius = 1 },
+                                   { center = { 0, 0, 0 }, radius = -1 } } }))
+    assert.matches("spheres%[1%]%.radius must be a finite number > 0, got %-?nan",
+      err(dem.clump, { spheres = { { center = { 0, 0, 0 }, radius = 0 / 0 } } }))
+    assert.matches("spheres%[1%]%.center must be a point",
+      err(dem.clump, { spheres = { { center = { 0, 0 }, radius = 1 } } }))
+    assert.matches("spheres%[1%]%.center%[3%] must be a finite number",
+      err(dem.clump, { spheres = { { center = { 0, 0, 0 / 0 }, radius = 1 } } }))
+    assert.matches("unknown key \"centre\"",
+      err(dem.clump, { spheres = { { centre = { 0, 0, 0 }, radius = 1 } } }))
     local w = dem_world()
-    ok, err = pcall(w.add_clump, w, { spheres = { { center = { 0, 0, 0 }, radius = 1 } },
-                                      colour = "red" })
-    assert.matches("World:add_clump: unknown option \"colour\"", err)
+    assert.matches("World:add_clump: unknown option \"colour\"",
+      err(w.add_clump, w, { spheres = { { center = { 0, 0, 0 }, radius = 1 } }, colour = "red" }))
     assert.is_nil(w:add_body { shape = impact.shape3d.sphere { radius = 1 }, mass = 1 }:members())
   end)
 end)

@@ -2,8 +2,9 @@
    spheres and infinite walls) stepped by an explicit leapfrog with Cundall's numerical damping.
 
    The world keeps its bodies; the dem state keeps flat copies of what the hot loops need
-   (positions, velocities, forces, radii, masses: structure of arrays, particle index = rank of
-   the body's slot among active bodies) and the interactions. It is rebuilt when bodies are
+   (positions, velocities, forces, radii, masses: structure of arrays, particles in the order
+   of the bodies' slots; a clump body gives one sphere particle per member, consecutive) and
+   the interactions. It is rebuilt when bodies are
    added or removed, reloaded from the world's state vector when that was edited from outside,
    and written back after each integration, so reading bodies between steps sees the truth.
 
@@ -11,7 +12,8 @@
      imp_dem_reset_forces   ForceResetter
      imp_dem_collide        InsertionSortCollider (impact's sweep-and-prune, broadphase3d.h)
      imp_dem_interactions   InteractionLoop: geometry, physics and law functors per interaction
-     imp_dem_newton         NewtonIntegrator (leapfrog, gravity, Cundall damping)
+     imp_dem_newton         NewtonIntegrator (leapfrog, gravity, Cundall damping; clumps as
+                            rigid bodies, dem_clump.c)
      imp_dem_finish_step    time += dt, iteration += 1
    imp_dem_world_step runs that default list (the Lua front can run its own list instead).
 

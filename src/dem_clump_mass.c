@@ -74,7 +74,7 @@ static void add_cap(moments *M, const double *c, double r, const double *u, doub
 
 static double dist3(const double *a, const double *b)
 {
-    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    const double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
@@ -264,7 +264,7 @@ int imp_dem_clump_mass(const double *c, const double *r, int n, int method, imp_
         }
     }
     free(rel);
-    double g[3] = {M.m1[0] / M.m0, M.m1[1] / M.m0, M.m1[2] / M.m0};
+    const double g[3] = {M.m1[0] / M.m0, M.m1[1] / M.m0, M.m1[2] / M.m0};
     /* second moment about the centroid, then I = tr(S) 1 - S */
     double S[3][3];
     for (int a = 0; a < 3; a++) {
@@ -321,7 +321,7 @@ static void clump_bounds(const imp_shape *s, const double *pose, double lo[3], d
         imp_vec3 p = imp_q_rotate(q, imp_v3(cd->c[3 * i] - s->centroid[0],
                                             cd->c[3 * i + 1] - s->centroid[1],
                                             cd->c[3 * i + 2] - s->centroid[2]));
-        double x[3] = {pose[0] + p.x, pose[1] + p.y, pose[2] + p.z};
+        const double x[3] = {pose[0] + p.x, pose[1] + p.y, pose[2] + p.z};
         for (int k = 0; k < 3; k++) {
             lo[k] = fmin(lo[k], x[k] - cd->r[i]);
             hi[k] = fmax(hi[k], x[k] + cd->r[i]);

@@ -23,8 +23,9 @@
 ---
 --- Bodies: spheres (impact.shape3d.sphere), fixed infinite walls (impact.shape3d.wall: the
 --- half-space behind the plane, one-sided), fixed facets (dem.add_facet, dem.add_facet_box;
---- both sides), clumps of spheres (w:add_clump, dem.clump: rigid unions of spheres). E comes from a body's material (impact.material), else from the physics
---- functor's `young`; the mass from the density or the material.
+--- both sides), clumps of spheres (w:add_clump, dem.clump: rigid unions of spheres). E comes
+--- from a body's material (impact.material), else from the physics functor's `young`; the mass
+--- from the density or the material.
 ---
 --- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
 --- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause(),
@@ -327,7 +328,7 @@ function dem.clump(opts)
       end
       centres[#centres + 1] = x
     end
-    if type(r) ~= "number" or not (r > 0) or r == math.huge then
+    if type(r) ~= "number" or r ~= r or r <= 0 or r == math.huge then
       error(string.format("%s: spheres[%d].radius must be a finite number > 0, got %s", what, i,
         shown(r)), 2)
     end
