@@ -302,6 +302,8 @@ describe("dem clumps: on a wall", function()
     end }
     local real = w:interactions()
     assert.equal(2, #real)
+    assert.same({ 1, 2 }, { real[1].member2 + real[2].member2 - 2, real[1].member2 * real[2].member2 })
+    assert.is_nil(real[1].member1)  -- the wall is no clump
     local kn = E * r  -- a wall counts with the sphere's radius
     for _, I in ipairs(real) do
       assert.near(b.mass * 9.81 / 2 / kn, I.overlap, { rel = 1e-3 })
@@ -331,6 +333,39 @@ describe("dem clumps: on a wall", function()
     local q = b.orientation
     assert.near(0, q[2], 1e-9)
     assert.near(0, q[4], 1e-9)
+  end)
+
+  it("rests on facets and carries a sphere: contact forces balance the weights", function()
+    local w = dem_world()
+    dem.add_facet_box(w, { lo = { -0.05, -0.05, 0 }, hi = { 0.05, 0.05, 0.1 }, open_top = true })
+    local r = 0.01
+    local b = w:add_clump { spheres = { { center = { -0.012, 0.003, r }, radius = r },
+                                        { center = { 0.012, 0.003, r }, radius = r } },
+                            density = rho }
+    -- a small sphere in the saddle between the members (a stable rest: two contacts)
+    local top = w:add_body { shape = impact.shape3d.sphere { radius = 0.006 }, density = rho,
+                             position = { 0, 0.003, 0.0215 } }
+    w.engines = engines { damping = 0.3 }
+    w.dt = 0.5 * w:p_wave_dt()
+    w:run { steps = 15000 }
+    local g = 9.81
+    local floor, on_top, n_floor, n_top = 0, 0, 0, 0
+    for _, I in ipairs(w:interactions()) do
+      assert.are_not.equal(I.body1, I.body2)
+      local fz = math.abs(I.normal_force[3] + I.shear_force[3])  -- normal and friction
+      if I.body1.shape.kind == "convex" or I.body2.shape.kind == "convex" then  -- a facet
+        floor, n_floor = floor + fz, n_floor + 1
+      else
+        on_top, n_top = on_top + fz, n_top + 1
+      end
+    end
+    assert.equal(2, n_top)    -- the sphere on both members
+    assert.is_true(n_floor >= 2)
+    assert.near((b.mass + top.mass) * g, floor, { rel = 1e-4 })
+    assert.near(top.mass * g, on_top, { rel = 1e-4 })
+    local m = b:members()
+    assert.near(m[1].center[3], m[2].center[3], 1e-9)  -- loaded in the middle: level
+    assert.near(0, top.position[1], 1e-9)
   end)
 
   -- Eight three-member clumps dropped into a box of walls, damped, with friction. The law

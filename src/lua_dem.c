@@ -282,6 +282,14 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
     lua_setfield(L, -2, "body1");
     imp_lua_push_body(L, 1, d->slot[I->b]);
     lua_setfield(L, -2, "body2");
+    if (d->clump_of[I->a] >= 0) {  /* which member of a clump (1-based, as in b:members()) */
+        lua_pushinteger(L, d->member[I->a] + 1);
+        lua_setfield(L, -2, "member1");
+    }
+    if (d->clump_of[I->b] >= 0) {
+        lua_pushinteger(L, d->member[I->b] + 1);
+        lua_setfield(L, -2, "member2");
+    }
     lua_pushboolean(L, I->real);
     lua_setfield(L, -2, "real");
     lua_pushboolean(L, I->pending);
@@ -305,9 +313,9 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
 }
 
 /* World:interactions([{all = false}]): the real interactions (all = true: potential ones
-   too), each {id, body1, body2, real, pending, overlap, normal, normal_force, shear_force,
-   kn, ks, mu, created} (the last ones for real interactions); force on body2, normal from
-   body1 to body2. */
+   too), each {id, body1, body2, member1, member2, real, pending, overlap, normal,
+   normal_force, shear_force, kn, ks, mu, created} (member1/2 for clump bodies; the last ones
+   for real interactions); force on body2, normal from body1 to body2. */
 static int l_interactions(lua_State *L)
 {
     static const char *const keys[] = {"all", NULL};
