@@ -94,6 +94,11 @@ describe("dem engine list as data", function()
     local n = dem.newton {}
     assert.matches("entries 1 and 3 are the same engine",
       err(function() w.engines = { n, dem.collider {}, n } end))
+    local calls = 0
+    local probe = function() calls = calls + 1 end  -- a function may sit twice: no state
+    w.engines = { probe, dem.force_resetter(), probe }
+    w:step(2)
+    assert.equal(4, calls)
     assert.matches("World:set_engines: entry 1 must be an engine",
       err(function() w:set_engines { {} } end))
     local w2 = impact.world3d {}

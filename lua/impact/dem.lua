@@ -511,11 +511,11 @@ local function install(w, list, what, level)
       error(string.format("%s: entry %d is nil (the engine list must be a sequence)", what, i),
         level + 1)
     end
-    if seen[e] then
+    if seen[e] then  -- an engine object keeps state (its fields, an every's last run)
       error(string.format("%s: entries %d and %d are the same engine (make another one)", what,
         seen[e], i), level + 1)
     end
-    seen[e] = i
+    if type(e) == "table" then seen[e] = i end
     out[i] = as_engine(what, i, e, level + 1)
     if out[i].kind == "interaction_loop" then configure(w, out[i]) end
   end
