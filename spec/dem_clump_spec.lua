@@ -418,6 +418,22 @@ describe("dem clumps: on a wall", function()
 end)
 
 describe("dem clumps: edits and special cases", function()
+  it("falls at (1 - d) g under Cundall's damping d (the leapfrog's closed form)", function()
+    local w = dem_world()
+    local b = w:add_clump { spheres = { { center = { 0, 0, 1 }, radius = 0.01 },
+                                        { center = { 0.013, 0.004, 1.002 }, radius = 0.007 } },
+                            density = rho }
+    local z0 = b.position[3]
+    w.engines = engines { damping = 0.3 }
+    w.dt = 1e-4
+    w:step(500)
+    -- v(n + 1/2) = a dt (n + 1), z(n) = z0 + a dt^2 n (n + 1) / 2, a = -(1 - d) g
+    local a = -(1 - 0.3) * 9.81
+    assert.near(z0 + a * 1e-8 * 500 * 501 / 2, b.position[3], 1e-12)
+    assert.near({ 0, 0, a * 1e-4 * 500 }, b.velocity, 1e-12)
+    assert.near({ 0, 0, 0 }, b.angular_velocity, 0)
+  end)
+
   it("a one-member clump moves as the sphere it is", function()
     local function drop(as_clump)
       local w = dem_world()
