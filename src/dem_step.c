@@ -54,7 +54,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
     _Pragma("omp parallel for if (!track) reduction(+ : wg, wd) schedule(static)")
 #endif
     for (int i = 0; i < n; i++) {
-        if (d->fixed[i]) {
+        if (d->fixed[i] || d->clump_of[i] >= 0) {  /* clump members move with their clump */
             continue;
         }
         double *v = d->vel + 3 * i, *x = d->pos + 3 * i, *om = d->angvel + 3 * i;
@@ -96,6 +96,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
             q[0] = u.w * nq, q[1] = u.x * nq, q[2] = u.y * nq, q[3] = u.z * nq;
         }
     }
+    imp_dem_clump_newton(d, gravity, dt, &wg, &wd);
     d->energy.gravity_work += wg;
     d->energy.damping += wd;
 }
