@@ -4,6 +4,7 @@
 #include "lua_polyhedron.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "contact_polyhedral.h"
 #include "contact_sparsify.h"
@@ -216,7 +217,7 @@ static int l_intersection(lua_State *L)
     }
     lua_settop(L, 5);
     imp_poly_work *w = lua_newuserdatauv(L, sizeof *w, 0);
-    w->d = NULL, w->i = NULL, w->dcap = w->icap = 0;
+    memset(w, 0, sizeof *w);
     luaL_setmetatable(L, WORK_MT);
     imp_poly_intersection s;
     imp_poly_contact c;
@@ -259,6 +260,8 @@ static int l_intersection(lua_State *L)
             }
             lua_pushstring(L, s.poly_body[f] == 0 ? "a" : "b");
             lua_setfield(L, -2, "body");
+            lua_pushboolean(L, s.poly_shared[f] >= 0);
+            lua_setfield(L, -2, "shared");
             const imp_poly_view *v = s.poly_body[f] == 0 ? &s.a : &s.b;
             lua_pushinteger(L, v->surface[s.poly_face[f]]);
             lua_setfield(L, -2, "surface");
