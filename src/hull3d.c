@@ -454,13 +454,17 @@ int imp_hull3d_compute(const double *pts, int n, double rtol, imp_hull3d_work *w
         w->dbuf = b;
         w->dcap = nd;
     }
-    if (w->face_cap < m) {
-        face *f = realloc(w->faces, m * sizeof(face));
+    /* faces created over the whole run, dead ones included: about 4n in practice (O(n) expected
+       for quickhull, O(n^2) at worst); 8n + 16 up front, so that growing inside a run (new_face
+       doubles the array) is rare */
+    size_t fcap = (size_t)8 * n + 16;
+    if (w->face_cap < fcap) {
+        face *f = realloc(w->faces, fcap * sizeof(face));
         if (f == NULL) {
             return IMP_HULL_ENOMEM;
         }
         w->faces = f;
-        w->face_cap = m;
+        w->face_cap = fcap;
     }
     qh q;
     memset(&q, 0, sizeof q);
