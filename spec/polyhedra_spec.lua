@@ -296,6 +296,38 @@ describe("impact.shape3d.intersection", function()
     assert.near(-0.1, r.gap, 1e-9)
   end)
 
+  it("flush faces (same plane, same side): a's, shared, no weight in the normal, any order", function()
+    -- offset 0.5 along x: the y and z faces of both lie in the same planes. By hand: the box
+    -- [0, 0.5] x [-0.5, 0.5]^2, volume 0.5, half surface (2 + 4 * 0.5) / 2 = 2, the surface
+    -- centroid (0.25, 0, 0); the normal from the two x faces only (area 1 each): (1, 0, 0)
+    local faces_reordered = { cube_faces[6], cube_faces[3], cube_faces[1], cube_faces[5], cube_faces[2], cube_faces[4] }
+    local other = shape3d.polyhedron { vertices = cube_vertices, faces = faces_reordered }
+    for _, a in ipairs({ cube, other }) do
+      for swap = 0, 1 do
+        local r
+        if swap == 0 then
+          r = shape3d.intersection(a, at(0, 0, 0), cube, at(0.5, 0, 0))
+        else
+          r = shape3d.intersection(cube, at(0.5, 0, 0), a, at(0, 0, 0))
+        end
+        assert.is_true(r.contact)
+        assert.near(0.5, r.volume, 1e-14)
+        assert.near(2, r.area, 1e-14)
+        assert.near({ 0.25, 0, 0 }, r.point, 1e-14)
+        assert.near({ swap == 0 and 1 or -1, 0, 0 }, r.normal, 1e-15)
+        local shared = 0
+        for _, f in ipairs(r.faces) do
+          if f.shared then
+            shared = shared + 1
+            assert.are.equal("a", f.body)
+            assert.near(0.5, f.area, 1e-14)
+          end
+        end
+        assert.are.equal(4, shared)
+      end
+    end
+  end)
+
   it("a small cube inside a large one: finite, with the narrow phase's normal", function()
     local small = shape3d.box { size = 0.2 }
     local c = { 0.1, -0.05, 0.02 }

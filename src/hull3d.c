@@ -78,22 +78,6 @@ static int sees(const qh *q, const face *f, int i)
     return imp_orient3d(q->p + 3 * f->v[0], q->p + 3 * f->v[1], q->p + 3 * f->v[2], q->p + 3 * i) > 0.0;
 }
 
-/* 1 when point i goes into f's outside set; *e its floating-point distance */
-static int outside(const qh *q, const face *f, int i, double *e)
-{
-    *e = dist(q, f, i);
-    if (q->eps > 0.0 && !(*e > q->eps)) {
-        return 0;
-    }
-    if (*e > f->tol) {
-        return 1;
-    }
-    if (*e < -f->tol) {
-        return 0;
-    }
-    return imp_orient3d(q->p + 3 * f->v[0], q->p + 3 * f->v[1], q->p + 3 * f->v[2], q->p + 3 * i) > 0.0;
-}
-
 static int new_face(qh *q, int a, int b, int c)
 {
     if (q->nf == q->cap) {
@@ -136,14 +120,22 @@ static int new_face(qh *q, int a, int b, int c)
     return q->nf++;
 }
 
-/* gives point i to the face among first .. first + nfs it is farthest outside of, if any */
+/* gives point i to the face among first .. first + nfs it is farthest outside of, if any (the
+   farthest by rounded distance among the faces it is exactly outside of: a face is only
+   tested exactly when its distance would beat the best so far) */
 static void assign(qh *q, int i, int first, int nfs)
 {
     int best = -1;
-    double bd = -INFINITY;
+    double bd = q->eps > 0.0 ? q->eps : -INFINITY;
+    const double *x = q->p + 3 * i;
     for (int k = first; k < first + nfs; k++) {
-        double e;
-        if (outside(q, &q->f[k], i, &e) && e > bd) {
+        const face *f = &q->f[k];
+        double e = f->n[0] * x[0] + f->n[1] * x[1] + f->n[2] * x[2] - f->d;
+        if (!(e > bd)) {
+            continue;
+        }
+        if (e > f->tol ||
+            (!(e < -f->tol) && imp_orient3d(q->p + 3 * f->v[0], q->p + 3 * f->v[1], q->p + 3 * f->v[2], x) > 0.0)) {
             bd = e;
             best = k;
         }
@@ -292,17 +284,17 @@ static int simplex(qh *q, double rtol, int *idx)
         return IMP_HULL_EFLAT;
     }
     int i2 = -1;
-    best = q->eps;
-    for (int i = 0; i < np; i++) {
+    best = -1.0;
+    for (int i = 0; i < np; i++) { /* by |u x w|^2: the distance from the line times |u|, squared */
         const double w[3] = {p[3 * i] - p[3 * i0], p[3 * i + 1] - p[3 * i0 + 1], p[3 * i + 2] - p[3 * i0 + 2]};
         const double c[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-        double d = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) / ul;
+        double d = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
         if (d > best) {
             best = d;
             i2 = i;
         }
     }
-    if (i2 < 0) {
+    if (i2 < 0 || !(sqrt(best) / ul > q->eps)) {
         return IMP_HULL_EFLAT;
     }
     const double *a = p + 3 * i0, *b = p + 3 * i1, *c = p + 3 * i2;
@@ -312,12 +304,13 @@ static int simplex(qh *q, double rtol, int *idx)
     int i3 = -1;
     best = -1.0;
     for (int i = 0; i < np && nl > 0.0; i++) {
-        double d = fabs(n[0] * (p[3 * i] - a[0]) + n[1] * (p[3 * i + 1] - a[1]) + n[2] * (p[3 * i + 2] - a[2])) / nl;
+        double d = fabs(n[0] * (p[3 * i] - a[0]) + n[1] * (p[3 * i + 1] - a[1]) + n[2] * (p[3 * i + 2] - a[2]));
         if (d > best) {
             best = d;
             i3 = i;
         }
     }
+    best /= nl;
     if (i3 < 0 || (q->eps > 0.0 && !(best > q->eps))) {
         return IMP_HULL_EFLAT;
     }

@@ -120,16 +120,27 @@ static int is_zero3(const double *v) { return v[0] == 0.0 && v[1] == 0.0 && v[2]
    the determinant. */
 static void det3_dd(const double *p, const double *q, const double *r, double *hi, double *lo)
 {
-    const double x[6] = {p[0], -p[0], -p[1], p[1], p[2], -p[2]};
-    const double y[6] = {q[1], q[2], q[0], q[2], q[0], q[1]};
-    const double z[6] = {r[2], r[1], r[2], r[0], r[1], r[0]};
+    double ph[3], pl[3], qh[3], ql[3], rh[3], rl[3]; /* each coordinate split once */
+    for (int k = 0; k < 3; k++) {
+        split(p[k], &ph[k], &pl[k]);
+        split(q[k], &qh[k], &ql[k]);
+        split(r[k], &rh[k], &rl[k]);
+    }
+    /* the six terms: sign, and the coordinate index in p, q, r */
+    static const int ip[6] = {0, 0, 1, 1, 2, 2}, iq[6] = {1, 2, 0, 2, 0, 1}, ir[6] = {2, 1, 2, 0, 1, 0};
+    static const double sg[6] = {1, -1, -1, 1, 1, -1};
     double s = 0.0, l = 0.0;
     for (int i = 0; i < 6; i++) {
-        double pr, pe, qq, qe, e;
-        two_product(x[i], y[i], &pr, &pe);
-        two_product(pr, z[i], &qq, &qe);
-        two_sum(s, qq, &s, &e);
-        l += e + (qe + pe * z[i]);
+        int a = ip[i], b = iq[i], c = ir[i];
+        double pr = p[a] * q[b]; /* Dekker's product with the halves already split */
+        double pe = pl[a] * ql[b] - (((pr - ph[a] * qh[b]) - pl[a] * qh[b]) - ph[a] * ql[b]);
+        double prh, prl;
+        split(pr, &prh, &prl);
+        double qq = pr * r[c];
+        double qe = prl * rl[c] - (((qq - prh * rh[c]) - prl * rh[c]) - prh * rl[c]);
+        double e, t = sg[i] * qq;
+        two_sum(s, t, &s, &e);
+        l += e + sg[i] * (qe + pe * r[c]);
     }
     *hi = s;
     *lo = l;
