@@ -300,7 +300,9 @@ describe("impact.shape3d.intersection", function()
     -- offset 0.5 along x: the y and z faces of both lie in the same planes. By hand: the box
     -- [0, 0.5] x [-0.5, 0.5]^2, volume 0.5, half surface (2 + 4 * 0.5) / 2 = 2, the surface
     -- centroid (0.25, 0, 0); the normal from the two x faces only (area 1 each): (1, 0, 0)
-    local faces_reordered = { cube_faces[6], cube_faces[3], cube_faces[1], cube_faces[5], cube_faces[2], cube_faces[4] }
+    local faces_reordered = {
+      cube_faces[6], cube_faces[3], cube_faces[1], cube_faces[5], cube_faces[2], cube_faces[4],
+    }
     local other = shape3d.polyhedron { vertices = cube_vertices, faces = faces_reordered }
     for _, a in ipairs({ cube, other }) do
       for swap = 0, 1 do

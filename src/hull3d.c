@@ -299,7 +299,7 @@ static int simplex(qh *q, double rtol, int *idx)
     }
     const double *a = p + 3 * i0, *b = p + 3 * i1, *c = p + 3 * i2;
     const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
     double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     int i3 = -1;
     best = -1.0;
