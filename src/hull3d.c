@@ -47,6 +47,7 @@ typedef struct qh {
     int *start_of; /* per point: new face whose horizon edge starts there, -1 */
     int *orphans;
     int *vis;
+    int mcap; /* entries of stack and vis, triples of hor */
 } qh;
 
 void imp_hull3d_work_free(imp_hull3d_work *w)
@@ -159,7 +160,7 @@ static int edge_index(const face *f, int a, int b)
 /* adds the eye point seen from face f0; 0 on success */
 static int add_point(qh *q, int f0, int eye)
 {
-    int nst = 0, nhor = 0, norph = 0, nvis = 0;
+    int nst = 0, nhor = 0, norph = 0, nvis = 0, pushed = 1;
     q->stack[nst++] = f0;
     q->f[f0].visible = 1;
     while (nst > 0) {
@@ -171,9 +172,16 @@ static int add_point(qh *q, int f0, int eye)
                 continue;
             }
             if (sees(q, &q->f[g], eye)) {
+                if (pushed++ >= q->mcap) {
+                    return IMP_HULL_EFAIL; /* more visible faces than a closed hull has: cannot
+                                              happen within the predicates' range */
+                }
                 q->f[g].visible = 1;
                 q->stack[nst++] = g;
             } else {
+                if (nhor >= q->mcap) {
+                    return IMP_HULL_EFAIL;
+                }
                 q->hor[3 * nhor] = q->f[fi].v[e];
                 q->hor[3 * nhor + 1] = q->f[fi].v[(e + 1) % 3];
                 q->hor[3 * nhor + 2] = g;
@@ -387,6 +395,9 @@ static int run(qh *q, double rtol, imp_hull3d *out)
     int nt = 0, nv = 0;
     for (int fi = 0; fi < q->nf; fi++) {
         if (q->f[fi].alive) {
+            if (nt >= q->mcap) {
+                return IMP_HULL_EFAIL; /* not a sphere: cannot happen within the range */
+            }
             q->f[fi].out = nt++;
             for (int k = 0; k < 3; k++) {
                 map[q->f[fi].v[k]] = 1;
@@ -466,6 +477,7 @@ int imp_hull3d_compute(const double *pts, int n, double rtol, imp_hull3d_work *w
     q.w = w;
     q.f = w->faces;
     q.cap = (int)w->face_cap;
+    q.mcap = (int)m;
     int *ip = w->ibuf;
     q.next = ip, ip += n;
     q.start_of = ip, ip += n;

@@ -44,7 +44,9 @@ void imp_hull3d_work_free(imp_hull3d_work *w);
    rtol > 0: a point within rtol times the points' extent (plus rounding) of a face's plane is
    not outside it (drops near-duplicate and near-coplanar points).
    IMP_HULL_EFLAT when the points span no volume (exactly, or within the tolerance),
-   IMP_HULL_EBADARG for n < 4 or non-finite coordinates, IMP_HULL_ENOMEM.
+   IMP_HULL_EBADARG for n < 4 or non-finite coordinates, IMP_HULL_ENOMEM. The exactness holds
+   for coordinates that are 0 or of magnitude between 1e-57 and 1e99 (predicates.h); outside
+   that range the result can also be IMP_HULL_EFAIL (never an invalid access).
    O(n log n) expected, O(n^2) worst case; allocates only when w must grow. */
 int imp_hull3d_compute(const double *pts, int n, double rtol, imp_hull3d_work *w, imp_hull3d *out);
 

@@ -4,8 +4,9 @@
    evaluated in floating point and its sign accepted when it exceeds a proven bound on the
    rounding error; otherwise it is evaluated exactly with floating-point expansions (sums of
    non-overlapping doubles). The sign returned is always the sign of the exact determinant of
-   the given doubles (barring overflow or underflow in the products: coordinates of magnitude
-   between about 1e-90 and 1e90, or zero, are safe). Written for impact (own code). */
+   the given doubles as long as no product underflows or overflows: coordinates that are 0 or
+   of magnitude between 1e-57 and 1e99 are safe (tested against big-integer arithmetic).
+   Outside that range the sign may be wrong (never a crash). Written for impact (own code). */
 #ifndef IMPACT_PREDICATES_H
 #define IMPACT_PREDICATES_H
 

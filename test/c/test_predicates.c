@@ -318,14 +318,14 @@ TEST(rounded_plane_and_line)
     }
 }
 
-/* huge and tiny coordinates (products well inside the double range), mixed magnitudes */
+/* huge and tiny coordinates over the stated range (1e-57 to 1e99), mixed magnitudes */
 TEST(extreme_magnitudes)
 {
     imp_rng_seed(&rng, 5);
     int zeros = 0;
     for (int it = 0; it < 5000; it++) {
         double p[4][3];
-        int e = (int)imp_rng_below(&rng, 120) - 60;
+        int e = (int)imp_rng_below(&rng, 520) - 190; /* 2^-190 (6e-58) .. 2^332 (9e99) */
         for (int i = 0; i < 4; i++) {
             for (int k = 0; k < 3; k++) {
                 p[i][k] = ldexp(2 * urand() - 1, e + (int)imp_rng_below(&rng, 3));
