@@ -7,12 +7,13 @@
 ---   out:stop()
 ---
 --- In a frame: spheres, the member spheres of clumps (and 2D circles) are points (Verts) with a
---- `radius` point field: in ParaView show them with the Glyph filter (sphere glyph, scale by radius, factor 2 for the diameter) or
---- as Point Gaussian. Boxes and every other kind with a mesh are surface polygons (Polys); 2D
---- outlines lie in the z = 0 plane, arcs cut into segments of at most 10 degrees. Contacts (a list
---- {point =, normal =, force =} given by the caller: worlds report none yet) are Lines from the
---- point along force * force_scale. Point fields: radius, body_id, velocity (of that material
---- point); cell fields: body_id (-1 for contacts), force, force_magnitude.
+--- `radius` point field: in ParaView show them with the Glyph filter (sphere glyph, scale by
+--- radius, factor 2 for the diameter) or as Point Gaussian. Boxes and every other kind with a
+--- mesh are surface polygons (Polys); 2D outlines lie in the z = 0 plane, arcs cut into
+--- segments of at most 10 degrees. Contacts (a list {point =, normal =, force =} given by the
+--- caller, e.g. built from w:contacts()) are Lines from the point along force * force_scale.
+--- Point fields: radius, body_id, velocity (of that material point); cell fields: body_id (-1
+--- for contacts), force, force_magnitude.
 local periodic = require("impact.periodic")
 local core = require("impact.core")
 local draw = require("impact.draw")
