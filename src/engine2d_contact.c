@@ -159,7 +159,9 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
                 && e->rec_nslots == w->nslots && e->rec_conn_version == e->conn_version
                 && memcmp(y, e->y_rec, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *y) == 0;
     e->rec_reusable = 0;  /* the records are compacted below */
-    int pgs_freeze = e->freeze && w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
+    /* (a semi-implicit step has one evaluation: nothing to keep for later stages) */
+    int pgs_freeze = e->freeze && w->def.engine2d.contact_solver == IMP_SOLVER_PGS
+                     && !(e->step_h > 0.0);
     if (pgs_freeze && e->have_frozen) {
         /* a later stage of the trial step: its contacts moved with the bodies */
         if (imp_engine2d_reserve_records(e, e->nfrozen) != 0) {
@@ -246,7 +248,12 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             return -1;
         }
     }
-    double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : w->def.dt;
+    /* under semi-implicit Euler (engine2d_symplectic.c) the rows are posed at velocity level
+       over the step being taken: v_n / h asks v_n = 0 at its end, and the distance term
+       (d - gap) / h^2 closes the gap error in one step (the ODE form (2 v h + x) / h^2 would
+       make that map unstable: its eigenvalues are (-1 +- sqrt 5) / 2) */
+    int velocity_level = e->step_h > 0.0;
+    double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : velocity_level ? e->step_h : w->def.dt;
     imp_extra_accel pol = d->extra_accel;
     int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
     int with_distance = pol == IMP_EXTRA_VELOCITY_AND_DISTANCE
@@ -265,7 +272,11 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         double b = gap_accel(w, y, f, r);
         if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
             double v0 = r->velocity, x0 = r->distance - r->target;
-            b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
+            if (velocity_level) {
+                b += with_distance ? (v0 * h + x0) / (h * h) : v0 / h;
+            } else {
+                b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
+            }
         }
         e->b[i] = b;
     }

@@ -19,13 +19,16 @@ const char *const imp_contact_solver_names[] = {"lcp", "pgs", NULL};
 
 static int movable(const imp_world *w, int s) { return s != 0 && !w->bodies[s].fixed; }
 
-/* a row packed for the sweeps: Jacobians, M^-1 J^T (zero for fixed bodies, whose acc then
-   stays zero), the bodies' offsets in acc, 1 / A_ii */
+/* a row packed for the sweeps (128 bytes, two cache lines): Jacobians, M^-1 J^T (zero for
+   fixed bodies, whose acc then stays zero), b, 1 / A_ii, the bodies' offsets in acc, the
+   row's kind and, for friction rows, mu and the packed index of the normal row */
 typedef struct pgs_row {
     double jp[3], jq[3], wp[3], wq[3];
+    double b, inv_diag, mu;
     int op, oq;
-    double inv_diag;
 } pgs_row;
+
+enum { ROW_UNILATERAL = -1, ROW_BILATERAL = -2 };
 
 int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
                      const unsigned char *bilateral, const int *fric_normal, const double *mu,
@@ -40,20 +43,83 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
         e->pgs_acc = p;
         e->pgs_acc_cap = w->nslots;
     }
-    if (e->pgs_row_cap < n) {
-        void *p = realloc(e->pgs_rows, (size_t)n * sizeof(pgs_row));
+    if (e->pgs_row_cap < n + 1) {
+        /* rows, then per packed row: its force, its source row, its kind (ROW_* or the packed
+           index of its normal row), and the packed index of each source row (later the
+           groups' starts, n + 1 of them) */
+        int cap = n + 1;
+        size_t each = sizeof(pgs_row) + sizeof(double) + 3 * sizeof(int);
+        void *p = realloc(e->pgs_rows, (size_t)cap * each);
         if (p == NULL) {
             return -1;
         }
         e->pgs_rows = p;
-        e->pgs_row_cap = n;
+        e->pgs_row_cap = cap;
     }
     pgs_row *rows = e->pgs_rows;
+    double *fp = (double *)(rows + e->pgs_row_cap);
+    int *src = (int *)(fp + e->pgs_row_cap), *kind = src + e->pgs_row_cap, *pos = kind + e->pgs_row_cap;
     double *acc = e->pgs_acc;
     memset(acc, 0, 3 * (size_t)w->nslots * sizeof *acc);
+    /* order: each normal row followed by its friction rows (Gauss-Seidel then bounds the
+       friction by the normal force just updated), other rows in their order; O(n) */
+    int np = 0;
     for (int i = 0; i < n; i++) {
+        pos[i] = -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (fric_normal != NULL && fric_normal[i] >= 0) {
+            continue;
+        }
+        pos[i] = np;
+        src[np++] = i;
+    }
+    if (fric_normal != NULL) {
+        /* insert the friction rows after their normals: count per normal, then place */
+        int total = np;
+        np = 0;
+        int *cnt = kind;  /* scratch: friction rows per packed normal */
+        for (int k = 0; k < total; k++) {
+            cnt[k] = 0;
+        }
+        for (int i = 0; i < n; i++) {
+            if (fric_normal[i] >= 0) {
+                cnt[pos[fric_normal[i]]]++;
+            }
+        }
+        /* new packed index of each normal row: prefix sums */
+        int at = 0;
+        for (int k = 0; k < total; k++) {
+            int c = cnt[k];
+            cnt[k] = at;
+            at += 1 + c;
+        }
+        for (int k = 0; k < total; k++) {
+            pos[src[k]] = cnt[k];
+        }
+        memset(kind, 0, (size_t)at * sizeof *kind);  /* now: 1 marks a placed friction row */
+        for (int i = 0; i < n; i++) {  /* normal rows to their new places */
+            if (fric_normal[i] < 0) {
+                src[pos[i]] = i;
+            }
+        }
+        for (int i = 0; i < n; i++) {  /* friction rows right after, in their order */
+            if (fric_normal[i] >= 0) {
+                int k = pos[fric_normal[i]] + 1;
+                while (kind[k] == 1) {
+                    k++;
+                }
+                kind[k] = 1;
+                src[k] = i;
+                pos[i] = k;
+            }
+        }
+        np = at;
+    }
+    for (int k = 0; k < np; k++) {
+        int i = src[k];
         const imp_rec2d *r = &rec[i];
-        pgs_row *o = &rows[i];
+        pgs_row *o = &rows[k];
         const int s[2] = {r->p, r->q};
         const double *j[2] = {r->jp, r->jq};
         double *jo[2] = {o->jp, o->jq}, *wo[2] = {o->wp, o->wq};
@@ -62,8 +128,8 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
             const imp_body *bd = &w->bodies[s[u]];
             int mv = movable(w, s[u]) && !(u == 1 && s[1] == s[0]);
             double im = mv ? bd->inv_mass : 0.0, ii = mv ? bd->inv_inertia.m[2][2] : 0.0;
-            for (int k = 0; k < 3; k++) {
-                jo[u][k] = j[u][k];
+            for (int c = 0; c < 3; c++) {
+                jo[u][c] = j[u][c];
             }
             wo[u][0] = im * j[u][0];
             wo[u][1] = im * j[u][1];
@@ -73,59 +139,100 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
         o->op = 3 * r->p;
         o->oq = 3 * r->q;
         o->inv_diag = d > 1e-300 ? 1.0 / d : 0.0;
-        if (o->inv_diag == 0.0 || !isfinite(f[i])) {
-            f[i] = 0.0;
+        o->b = b[i];
+        int fn = fric_normal != NULL ? fric_normal[i] : -1;
+        if (fn >= 0) {
+            kind[k] = pos[fn];
+            /* a sliding row is pinned at -sliding mu f_n: bounds [lo, hi] both at it */
+            o->mu = mu[i];
+            if (sliding != NULL && sliding[i] != 0) {
+                o->mu = -(double)sliding[i] * mu[i];
+                kind[k] = -3 - pos[fn];  /* pinned, normal at -3 - kind */
+            }
+        } else {
+            kind[k] = bilateral[i] ? ROW_BILATERAL : ROW_UNILATERAL;
+            o->mu = 0.0;
         }
-        if (f[i] != 0.0) {
+        double fi = f[i];
+        if (o->inv_diag == 0.0 || !isfinite(fi)) {
+            fi = 0.0;
+        }
+        fp[k] = fi;
+        if (fi != 0.0) {
             double *ap = acc + o->op, *aq = acc + o->oq;
-            for (int k = 0; k < 3; k++) {
-                ap[k] += o->wp[k] * f[i];
-                aq[k] += o->wq[k] * f[i];
+            for (int c = 0; c < 3; c++) {
+                ap[c] += o->wp[c] * fi;
+                aq[c] += o->wq[c] * fi;
             }
         }
     }
+    /* groups: runs of rows between the same two bodies (a contact's points and their
+       friction), swept with the bodies' acc in registers and stored once (the chain from
+       one row to the next then does not go through memory) */
+    int *grp = pos, ng = 0;  /* pos is free once the rows are packed */
+    for (int k = 0; k < np; k++) {
+        if (k == 0 || rows[k].op != rows[k - 1].op || rows[k].oq != rows[k - 1].oq) {
+            grp[ng++] = k;
+        }
+    }
+    grp[ng] = np;
     for (int it = 0; it < iterations; it++) {
         double change = 0.0, scale = 0.0;
-        for (int i = 0; i < n; i++) {
-            const pgs_row *o = &rows[i];
-            double *ap = acc + o->op, *aq = acc + o->oq;
-            double a = b[i] + o->jp[0] * ap[0] + o->jp[1] * ap[1] + o->jp[2] * ap[2]
-                       + o->jq[0] * aq[0] + o->jq[1] * aq[1] + o->jq[2] * aq[2];
-            double fi = f[i] - a * o->inv_diag;
-            int fn = fric_normal != NULL ? fric_normal[i] : -1;
-            if (fn >= 0) {
-                double lim = mu[i] * f[fn];
-                if (sliding != NULL && sliding[i] != 0) {
-                    fi = -(double)sliding[i] * lim;
-                } else {
+        for (int g = 0; g < ng; g++) {
+            int k0 = grp[g], k1 = grp[g + 1];
+            double *ap = acc + rows[k0].op, *aq = acc + rows[k0].oq;
+            int same = ap == aq;
+            double p0 = ap[0], p1 = ap[1], p2 = ap[2], q0 = aq[0], q1 = aq[1], q2 = aq[2];
+            for (int k = k0; k < k1; k++) {
+                const pgs_row *o = &rows[k];
+                if (same) {
+                    q0 = p0, q1 = p1, q2 = p2;
+                }
+                /* summed as a tree: the sweep is bound by the latency of this chain */
+                double a = (o->b + ((o->jp[0] * p0 + o->jp[1] * p1) + o->jp[2] * p2))
+                           + ((o->jq[0] * q0 + o->jq[1] * q1) + o->jq[2] * q2);
+                double f0 = fp[k];
+                double fi = f0 - a * o->inv_diag;
+                int kd = kind[k];
+                if (kd >= 0) {  /* friction: |f| <= mu f_n */
+                    double lim = o->mu * fp[kd];
                     fi = fi > lim ? lim : fi < -lim ? -lim : fi;
+                } else if (kd == ROW_UNILATERAL) {
+                    fi = fi < 0.0 ? 0.0 : fi;
+                } else if (kd <= -3) {  /* sliding: pinned at -sliding mu f_n */
+                    fi = o->mu * fp[-3 - kd];
                 }
-            } else if (!bilateral[i] && fi < 0.0) {
-                fi = 0.0;
-            }
-            if (o->inv_diag == 0.0) {
-                fi = 0.0;
-            }
-            double df = fi - f[i];
-            if (df != 0.0) {
-                for (int k = 0; k < 3; k++) {
-                    ap[k] += o->wp[k] * df;
-                    aq[k] += o->wq[k] * df;
+                if (o->inv_diag == 0.0) {
+                    fi = 0.0;
                 }
-                f[i] = fi;
+                double df = fi - f0;
+                if (df != 0.0) {
+                    p0 += o->wp[0] * df;
+                    p1 += o->wp[1] * df;
+                    p2 += o->wp[2] * df;
+                    q0 += o->wq[0] * df;
+                    q1 += o->wq[1] * df;
+                    q2 += o->wq[2] * df;
+                    fp[k] = fi;
+                }
+                double adf = fabs(df), afi = fabs(fi);
+                change = adf > change ? adf : change;
+                scale = afi > scale ? afi : scale;
             }
-            double adf = fabs(df), afi = fabs(fi);
-            change = adf > change ? adf : change;
-            scale = afi > scale ? afi : scale;
+            if (!same) {
+                aq[0] = q0, aq[1] = q1, aq[2] = q2;
+            }
+            ap[0] = p0, ap[1] = p1, ap[2] = p2;
         }
         if (change <= 1e-7 * (1.0 + scale)) {  /* converged well below the force's size */
             break;
         }
     }
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(f[i])) {
+    for (int k = 0; k < np; k++) {
+        if (!isfinite(fp[k])) {
             return -1;
         }
+        f[src[k]] = fp[k];
     }
     return 0;
 }

@@ -29,6 +29,8 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
                                      d->contact_solver);
     d->pgs_iterations = (int)imp_opt_integer(L, idx, what, "pgs_iterations", d->pgs_iterations, 1,
                                              100000);
+    d->time_stepping = imp_opt_enum(L, idx, what, "time_stepping", imp_time_stepping_names,
+                                    d->time_stepping);
 }
 
 /* Adds the engine's counters to the table on top of the stack. */
