@@ -144,6 +144,7 @@ typedef struct imp_engine2d_stats {
     long lcp_solves;       /* LCP solves (impulses and forces) */
     long lcp_failures;     /* LCP solves that did not report IMP_LCP_OK */
     long max_contacts;     /* largest contact-force problem (rows) */
+    long pgs_sweeps;       /* PGS sweeps done (all solves) */
 } imp_engine2d_stats;
 
 typedef struct imp_engine2d {

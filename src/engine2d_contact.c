@@ -29,6 +29,9 @@
 
 #include "world.h"
 
+/* velocity-level distance term: the fraction of the gap error closed per step (Baumgarte) */
+#define IMP_ENGINE2D_BAUMGARTE 0.2
+
 /* acceleration of the material point u of slot s (force array f, state y) along dir */
 static double point_accel_dot(const imp_world *w, const double *y, const double *f, int s,
                               const double *u, const double *dir)
@@ -202,11 +205,15 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         }
     }
     const imp_engine2d_def *d = &w->def.engine2d;
-    /* keep the contacts and connectors, then add the friction rows */
+    /* keep the contacts and connectors, then add the friction rows; under semi-implicit
+       Euler also the inelastic (elasticity 0) imminent collisions: the velocity-level
+       problem stops them within the step (Stewart & Trinkle), no impulse needed */
+    int velocity_level = e->step_h > 0.0;
     int m = 0, nf = 0;
     for (int i = 0; i < e->nrec; i++) {
         const imp_rec2d *r = &e->rec[i];
-        if (r->connector >= 0 || r->kind == IMP_HIT_CONTACT) {
+        if (r->connector >= 0 || r->kind == IMP_HIT_CONTACT
+            || (velocity_level && r->kind == IMP_HIT_IMMINENT && r->elasticity == 0.0)) {
             nf += r->connector < 0 && r->friction > 0.0;
             e->rec[m++] = *r;
         }
@@ -252,7 +259,6 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
        over the step being taken: v_n / h asks v_n = 0 at its end, and the distance term
        (d - gap) / h^2 closes the gap error in one step (the ODE form (2 v h + x) / h^2 would
        make that map unstable: its eigenvalues are (-1 +- sqrt 5) / 2) */
-    int velocity_level = e->step_h > 0.0;
     double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : velocity_level ? e->step_h : w->def.dt;
     imp_extra_accel pol = d->extra_accel;
     int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
@@ -270,10 +276,15 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             continue;
         }
         double b = gap_accel(w, y, f, r);
-        if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
+        if (r->connector < 0 && r->kind == IMP_HIT_IMMINENT) {
+            /* an inelastic approach (velocity level): do not cross the half gap within the
+               step, v_n >= -max(d - gap, 0) / h (a speculative contact), never pulled */
+            double x0 = r->distance - r->target;
+            b += r->velocity / h + (x0 > 0.0 ? x0 : 0.0) / (h * h);
+        } else if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
             double v0 = r->velocity, x0 = r->distance - r->target;
             if (velocity_level) {
-                b += with_distance ? (v0 * h + x0) / (h * h) : v0 / h;
+                b += with_distance ? (v0 * h + IMP_ENGINE2D_BAUMGARTE * x0) / (h * h) : v0 / h;
             } else {
                 b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
             }
