@@ -82,6 +82,37 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     return b;
 }
 
+/* The friction row of contact r, written into t: tangent perp(n) through r's point, its
+   Jacobians and tangential velocity, the key of r's friction. Only the fields the solve
+   and the force assembly read (p, q, kind, connector, bilateral, point, normal, jp, jq,
+   velocity, key) are set: no copy of the whole record, no pair lookup. O(1). */
+static void tangent_row(const double *y, const imp_rec2d *r, imp_rec2d *t)
+{
+    const double tn[2] = {-r->normal[1], r->normal[0]};
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+    const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+    t->p = r->p;
+    t->q = r->q;
+    t->kind = r->kind;
+    t->connector = -1;
+    t->bilateral = 0;
+    t->point[0] = r->point[0];
+    t->point[1] = r->point[1];
+    t->normal[0] = tn[0];
+    t->normal[1] = tn[1];
+    t->jp[0] = tn[0];
+    t->jp[1] = tn[1];
+    t->jp[2] = rp[0] * tn[1] - rp[1] * tn[0];
+    t->jq[0] = -tn[0];
+    t->jq[1] = -tn[1];
+    t->jq[2] = -(rq[0] * tn[1] - rq[1] * tn[0]);
+    /* (v + w x r) . t of each body at the point */
+    t->velocity = ((yp[3] - yp[5] * rp[1]) * tn[0] + (yp[4] + yp[5] * rp[0]) * tn[1])
+                  - ((yq[3] - yq[5] * rq[1]) * tn[0] + (yq[4] + yq[5] * rq[0]) * tn[1]);
+    t->key = r->key ^ 0x5bd1e9955bd1e995ULL;
+}
+
 /* keeps the body-pair contacts of the trial step's first evaluation, in body frames */
 static int freeze_records(imp_world *w, const double *y)
 {
@@ -215,7 +246,10 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         if (r->connector >= 0 || r->kind == IMP_HIT_CONTACT
             || (velocity_level && r->kind == IMP_HIT_IMMINENT && r->elasticity == 0.0)) {
             nf += r->connector < 0 && r->friction > 0.0;
-            e->rec[m++] = *r;
+            if (m != i) {
+                e->rec[m] = *r;
+            }
+            m++;
         }
     }
     e->nrec = m;  /* the rows kept; friction rows go after them */
@@ -236,16 +270,10 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         if (r->connector >= 0 || !(r->friction > 0.0)) {
             continue;
         }
-        imp_rec2d *t = &e->rec[k];
-        *t = *r;
-        t->normal[0] = -r->normal[1];
-        t->normal[1] = r->normal[0];
-        t->bilateral = 0;
-        imp_engine2d_finish_record(w, y, t);
+        tangent_row(y, r, &e->rec[k]);
         e->fric_normal[k] = i;
         e->mu[k] = r->friction;
         e->sliding[k] = 0;  /* bounded rows aiming at no slip within h (see the b vector) */
-        t->key = r->key ^ 0x5bd1e9955bd1e995ULL;
         k++;
     }
     int pgs = d->contact_solver == IMP_SOLVER_PGS;

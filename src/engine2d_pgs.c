@@ -36,13 +36,49 @@ typedef struct pgs_run {
     int first, count;  /* in the list of normal rows */
 } pgs_run;
 
-static int cmp_run(const void *a, const void *b)
+/* x before y: higher first, then by position in the list (a total order: deterministic) */
+static int run_before(const pgs_run *x, const pgs_run *y)
 {
-    const pgs_run *x = a, *y = b;
     if (x->height != y->height) {
-        return x->height > y->height ? -1 : 1;  /* highest first */
+        return x->height > y->height;
     }
-    return (x->first > y->first) - (x->first < y->first);  /* deterministic ties */
+    return x->first < y->first;
+}
+
+/* Heapsort by run_before: O(n log n), in place, no allocation (glibc's qsort allocates a
+   merge buffer at every call). */
+static void sort_runs(pgs_run *a, int n)
+{
+    for (int start = n / 2 - 1, end = n;; ) {
+        int root;
+        if (start >= 0) {
+            root = start--;
+        } else {
+            if (--end <= 0) {
+                return;
+            }
+            pgs_run t = a[0];
+            a[0] = a[end];
+            a[end] = t;
+            root = 0;
+        }
+        for (;;) {  /* sift down: a max-heap of "comes last" */
+            int c = 2 * root + 1;
+            if (c >= end) {
+                break;
+            }
+            if (c + 1 < end && run_before(&a[c], &a[c + 1])) {
+                c++;
+            }
+            if (!run_before(&a[root], &a[c])) {
+                break;
+            }
+            pgs_run t = a[root];
+            a[root] = a[c];
+            a[c] = t;
+            root = c;
+        }
+    }
 }
 
 /* Orders the rows. Normal rows come in runs between the same two bodies (a contact's
@@ -80,7 +116,7 @@ static int order_rows(const imp_world *w, const imp_rec2d *rec, int n, const int
             runs[nr].count = 1;
             nr++;
         }
-        qsort(runs, (size_t)nr, sizeof *runs, cmp_run);
+        sort_runs(runs, nr);
         int at = 0;
         for (int g = 0; g < nr; g++) {
             for (int c = 0; c < runs[g].count; c++) {
