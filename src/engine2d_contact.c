@@ -172,8 +172,12 @@ static int solve_lcp(imp_world *w, int n, int nf)
         return -1;
     }
     if (st != IMP_LCP_OK) {
+        /* a failed solve's last iterate is kept when it nearly solves the problem, unless its
+           forces are far above any the problem can ask for (the residual test alone is
+           relative to them: a blown-up iterate passes it) */
         e->stats.lcp_failures++;
-        if (!(info.natural_residual <= 1e-5 * (1.0 + info.scale_f)
+        if (!(info.scale_f <= 1e3 * (1.0 + imp_lcp_force_scale(&p)))
+            || !(info.natural_residual <= 1e-5 * (1.0 + info.scale_f)
               && info.max_bilateral <= 1e-5 * (1.0 + info.scale_a)
               && info.max_friction <= 1e-5 * (1.0 + info.scale_f))) {
             return -1;
