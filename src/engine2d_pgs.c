@@ -19,22 +19,35 @@ const char *const imp_contact_solver_names[] = {"lcp", "pgs", NULL};
 
 static int movable(const imp_world *w, int s) { return s != 0 && !w->bodies[s].fixed; }
 
-/* A row packed for the sweeps in one cache line (64 bytes). Every row of engine2d.h has
-   J_p = (n, r_p x n) and J_q = -(n, r_q x n), so it keeps n, the two angular terms rp = J_p[2]
-   and rq = J_q[2], b, 1 / A_ii, mu (friction rows) and the two slots; the bodies' inverse
-   mass and inertia (zero when fixed) come from a per-slot table. */
+/* A row packed for the sweeps. Every row of engine2d.h has J_p = (n, r_p x n) and
+   J_q = -(n, r_q x n) with rp = J_p[2], rq = J_q[2]: the row keeps them and b already divided
+   by A_ii (so f_new = f - (b + J acc) / A_ii is one subtraction: the sweep is bound by the
+   latency of this chain), the six weights M^-1 J^T that move the bodies' acc (zero for a
+   fixed body), mu (friction rows) and the two slots. 104 bytes. */
 typedef struct pgs_row {
-    double n[2], rp, rq;
-    double b, inv_diag, mu;
+    double c[4];   /* n0, n1, rp, rq over A_ii */
+    double b;      /* b over A_ii */
+    double w[6];   /* imp n0, imp n1, iip rp, -imq n0, -imq n1, iiq rq */
+    double mu;
     int p, q;
 } pgs_row;
 
-enum { ROW_UNILATERAL = -1, ROW_BILATERAL = -2 };
+/* kinds of a packed row: >= 0 friction (the packed index of its normal row), these, or
+   ROW_SLIDING - index for a sliding friction row pinned at -sliding mu f_n */
+enum { ROW_UNILATERAL = -1, ROW_BILATERAL = -2, ROW_DEAD = -3, ROW_SLIDING = -4 };
 
 typedef struct pgs_run {
     double height;  /* of the run's first contact point along "up" */
     int first, count;  /* in the list of normal rows */
+    int idx;           /* the run's place in detection order */
 } pgs_run;
+
+/* The last sorted order, kept at the head of e->pgs_rows (a realloc keeps it in place): the
+   number of runs (-1: none), then per run in detection order its bodies and row count, and
+   the detection-order index of the run sorted into that place. When the next solve has the
+   same runs (the contact set did not change) the order is reused instead of sorted again;
+   the heights moved by a tiny fraction of a box since, so the order stays "from the top". */
+enum { CACHE_HEAD = 2 };  /* ints before the entries (keeps the rows 8-byte aligned) */
 
 /* x before y: higher first, then by position in the list (a total order: deterministic) */
 static int run_before(const pgs_run *x, const pgs_run *y)
@@ -93,7 +106,7 @@ static void sort_runs(pgs_run *a, int n)
    the source row of each packed row into src, the packed index of each row into pos, and
    uses mark (np entries) and runs (n entries) as scratch. Returns np = n. O(n log n). */
 static int order_rows(const imp_world *w, const imp_rec2d *rec, int n, const int *fric_normal,
-                      int *src, int *pos, int *mark, pgs_run *runs)
+                      int *src, int *pos, int *mark, pgs_run *runs, int *cache)
 {
     int np = 0;
     for (int i = 0; i < n; i++) {
@@ -114,14 +127,37 @@ static int order_rows(const imp_world *w, const imp_rec2d *rec, int n, const int
             runs[nr].height = -(gx * r->point[0] + gy * r->point[1]);
             runs[nr].first = k;
             runs[nr].count = 1;
+            runs[nr].idx = nr;
             nr++;
         }
-        sort_runs(runs, nr);
+        int *ent = cache + CACHE_HEAD, hit = cache[0] == nr;
+        for (int g = 0; g < nr && hit; g++) {
+            const imp_rec2d *r = &rec[src[runs[g].first]];
+            hit = ent[4 * g] == r->p && ent[4 * g + 1] == r->q && ent[4 * g + 2] == runs[g].count;
+        }
         int at = 0;
-        for (int g = 0; g < nr; g++) {
-            for (int c = 0; c < runs[g].count; c++) {
-                mark[at++] = src[runs[g].first + c];
+        if (hit) {
+            for (int k = 0; k < nr; k++) {
+                const pgs_run *u = &runs[ent[4 * k + 3]];
+                for (int c = 0; c < u->count; c++) {
+                    mark[at++] = src[u->first + c];
+                }
             }
+        } else {
+            for (int g = 0; g < nr; g++) {
+                const imp_rec2d *r = &rec[src[runs[g].first]];
+                ent[4 * g] = r->p;
+                ent[4 * g + 1] = r->q;
+                ent[4 * g + 2] = runs[g].count;
+            }
+            sort_runs(runs, nr);
+            for (int k = 0; k < nr; k++) {
+                ent[4 * k + 3] = runs[k].idx;
+                for (int c = 0; c < runs[k].count; c++) {
+                    mark[at++] = src[runs[k].first + c];
+                }
+            }
+            cache[0] = nr;
         }
         memcpy(src, mark, (size_t)np * sizeof *src);
     }
@@ -186,16 +222,21 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
            packed index of its normal row; sliding rows -3 - that index), and the packed index
            of each source row (later the groups' starts, up to n + 1 of them); the runs of
            order_rows */
-        int cap = n + 1;
-        size_t each = sizeof(pgs_row) + sizeof(double) + 3 * sizeof(int) + sizeof(pgs_run);
-        void *p = realloc(e->pgs_rows, (size_t)cap * each);
+        int cap = n + 1, fresh = e->pgs_rows == NULL;
+        size_t each = sizeof(pgs_row) + sizeof(double) + 3 * sizeof(int) + sizeof(pgs_run)
+                      + 4 * sizeof(int);
+        void *p = realloc(e->pgs_rows, CACHE_HEAD * sizeof(int) + (size_t)cap * each);
         if (p == NULL) {
             return -1;
         }
         e->pgs_rows = p;
         e->pgs_row_cap = cap;
+        if (fresh) {
+            ((int *)p)[0] = -1;  /* no sorted order kept yet */
+        }
     }
-    pgs_row *rows = e->pgs_rows;
+    int *cache = e->pgs_rows;
+    pgs_row *rows = (pgs_row *)(cache + CACHE_HEAD + 4 * (size_t)e->pgs_row_cap);
     double *fp = (double *)(rows + e->pgs_row_cap);
     pgs_run *runs = (pgs_run *)(fp + e->pgs_row_cap);
     int *src = (int *)(runs + e->pgs_row_cap), *kind = src + e->pgs_row_cap, *pos = kind + e->pgs_row_cap;
@@ -206,24 +247,30 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
         inv[2 * s] = mv ? w->bodies[s].inv_mass : 0.0;
         inv[2 * s + 1] = mv ? w->bodies[s].inv_inertia.m[2][2] : 0.0;
     }
-    int np = order_rows(w, rec, n, fric_normal, src, pos, kind, runs);
+    int np = order_rows(w, rec, n, fric_normal, src, pos, kind, runs, cache);
     for (int k = 0; k < np; k++) {
         int i = src[k];
         const imp_rec2d *r = &rec[i];
         pgs_row *o = &rows[k];
-        o->n[0] = r->jp[0];
-        o->n[1] = r->jp[1];
-        o->rp = r->jp[2];
-        o->rq = r->jq[2];
         o->p = r->p;
         o->q = r->q;
         /* a row between a body and itself acts once (the q side weighs nothing) */
         double imp = inv[2 * r->p], iip = inv[2 * r->p + 1];
         double imq = r->q == r->p ? 0.0 : inv[2 * r->q], iiq = r->q == r->p ? 0.0 : inv[2 * r->q + 1];
-        double nn = o->n[0] * o->n[0] + o->n[1] * o->n[1];
-        double d = (imp + imq) * nn + iip * o->rp * o->rp + iiq * o->rq * o->rq;
-        o->inv_diag = d > 1e-300 ? 1.0 / d : 0.0;
-        o->b = b[i];
+        double n0 = r->jp[0], n1 = r->jp[1], rp = r->jp[2], rq = r->jq[2];
+        double d = (imp + imq) * (n0 * n0 + n1 * n1) + iip * rp * rp + iiq * rq * rq;
+        double id = d > 1e-300 ? 1.0 / d : 0.0;
+        o->c[0] = n0 * id;
+        o->c[1] = n1 * id;
+        o->c[2] = rp * id;
+        o->c[3] = rq * id;
+        o->b = b[i] * id;
+        o->w[0] = imp * n0;
+        o->w[1] = imp * n1;
+        o->w[2] = iip * rp;
+        o->w[3] = -imq * n0;
+        o->w[4] = -imq * n1;
+        o->w[5] = iiq * rq;
         int fn = fric_normal != NULL ? fric_normal[i] : -1;
         o->mu = 0.0;
         if (fn >= 0) {
@@ -231,24 +278,25 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
             o->mu = mu[i];
             if (sliding != NULL && sliding[i] != 0) {  /* pinned at -sliding mu f_n */
                 o->mu = -(double)sliding[i] * mu[i];
-                kind[k] = -3 - pos[fn];
+                kind[k] = ROW_SLIDING - pos[fn];
             }
         } else {
             kind[k] = bilateral[i] ? ROW_BILATERAL : ROW_UNILATERAL;
         }
         double fi = f[i];
-        if (o->inv_diag == 0.0 || !isfinite(fi)) {
+        if (id == 0.0 || !isfinite(fi)) {
             fi = 0.0;
+        }
+        if (id == 0.0) {
+            kind[k] = ROW_DEAD;  /* moves nothing: its force stays 0 */
         }
         fp[k] = fi;
         if (fi != 0.0) {
             double *ap = acc + 3 * r->p, *aq = acc + 3 * r->q;
-            ap[0] += imp * o->n[0] * fi;
-            ap[1] += imp * o->n[1] * fi;
-            ap[2] += iip * o->rp * fi;
-            aq[0] -= imq * o->n[0] * fi;
-            aq[1] -= imq * o->n[1] * fi;
-            aq[2] += iiq * o->rq * fi;
+            for (int c = 0; c < 3; c++) {
+                ap[c] += o->w[c] * fi;
+                aq[c] += o->w[3 + c] * fi;
+            }
         }
     }
     /* groups: runs of rows between the same two bodies (a contact's points and their
@@ -267,41 +315,38 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
         for (int g = 0; g < ng; g++) {
             int k0 = grp[g], k1 = grp[g + 1], sp = rows[k0].p, sq = rows[k0].q, same = sp == sq;
             double *ap = acc + 3 * sp, *aq = acc + 3 * sq;
-            double imp = inv[2 * sp], iip = inv[2 * sp + 1];
-            double imq = same ? 0.0 : inv[2 * sq], iiq = same ? 0.0 : inv[2 * sq + 1];
             double p0 = ap[0], p1 = ap[1], p2 = ap[2], q0 = aq[0], q1 = aq[1], q2 = aq[2];
             for (int k = k0; k < k1; k++) {
                 const pgs_row *o = &rows[k];
+                int kd = kind[k];
+                if (kd >= 0 && fp[kd] == 0.0 && fp[k] == 0.0) {
+                    continue;  /* friction of a contact without force stays 0 */
+                }
                 if (same) {
                     q0 = p0, q1 = p1, q2 = p2;
                 }
-                /* a = J_p acc_p + J_q acc_q + b, summed as a tree (the sweep is bound by the
-                   latency of this chain) */
-                double a = (o->b + (o->n[0] * (p0 - q0) + o->n[1] * (p1 - q1)))
-                           + (o->rp * p2 + o->rq * q2);
+                /* f - (b + J_p acc_p + J_q acc_q) / A_ii, summed as a tree */
                 double f0 = fp[k];
-                double fi = f0 - a * o->inv_diag;
-                int kd = kind[k];
+                double fi = f0 - ((o->b + (o->c[0] * (p0 - q0) + o->c[1] * (p1 - q1)))
+                                  + (o->c[2] * p2 + o->c[3] * q2));
                 if (kd >= 0) {  /* friction: |f| <= mu f_n */
                     double lim = o->mu * fp[kd];
                     fi = fi > lim ? lim : fi < -lim ? -lim : fi;
                 } else if (kd == ROW_UNILATERAL) {
                     fi = fi < 0.0 ? 0.0 : fi;
-                } else if (kd <= -3) {  /* sliding: pinned at -sliding mu f_n */
-                    fi = o->mu * fp[-3 - kd];
-                }
-                if (o->inv_diag == 0.0) {
+                } else if (kd == ROW_DEAD) {
                     fi = 0.0;
+                } else if (kd <= ROW_SLIDING) {  /* pinned at -sliding mu f_n */
+                    fi = o->mu * fp[ROW_SLIDING - kd];
                 }
                 double df = fi - f0;
                 if (df != 0.0) {
-                    double dp = imp * df, dq = imq * df;
-                    p0 += o->n[0] * dp;
-                    p1 += o->n[1] * dp;
-                    p2 += iip * o->rp * df;
-                    q0 -= o->n[0] * dq;
-                    q1 -= o->n[1] * dq;
-                    q2 += iiq * o->rq * df;
+                    p0 += o->w[0] * df;
+                    p1 += o->w[1] * df;
+                    p2 += o->w[2] * df;
+                    q0 += o->w[3] * df;
+                    q1 += o->w[4] * df;
+                    q2 += o->w[5] * df;
                     fp[k] = fi;
                 }
                 double adf = fabs(df), afi = fabs(fi);
