@@ -100,6 +100,14 @@ describe("engine2d symplectic_euler time stepping", function()
           assert.is_true(math.tan(th) < mu)
           assert.near(0, s, 1e-9)
           assert.near({ 0, 0 }, v, 1e-9)
+          -- the slope carries the weight: m g cos along the normal, m g sin along it
+          local fn, ft = 0, 0
+          for _, c in ipairs(w:contacts()) do
+            fn = fn + c.force
+            ft = ft + math.abs(c.friction_force)
+          end
+          assert.near(2 * g * math.cos(th), fn, { rel = 1e-9 })
+          assert.near(2 * g * math.sin(th), ft, { rel = 1e-9 })
         end
         assert.near(th, blk.angle, 1e-9)
         assert.equal(0, w:stats().lcp_failures)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d_symplectic.h"
 #include "world.h"
 
 /* velocity-level distance term: the fraction of the gap error closed per step (Baumgarte) */
@@ -379,7 +380,11 @@ int imp_engine2d_evaluate(imp_world *w, double *dydt)
     if (w->engine2d == NULL) {
         return 0;
     }
-    w->engine2d->force_error = 0;
+    imp_engine2d *e = w->engine2d;
+    e->force_error = 0;
+    /* under semi-implicit Euler the forces are those a step of dt from here would use */
+    e->step_h = imp_engine2d_symplectic(w) ? w->def.dt : 0.0;
     imp_world_derivative(w, w->time, w->y, dydt);
-    return w->engine2d->force_error ? -1 : 0;
+    e->step_h = 0.0;
+    return e->force_error ? -1 : 0;
 }
