@@ -217,12 +217,14 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
         e->pgs_acc = p;
         e->pgs_acc_cap = w->nslots;
     }
+    int fresh = 0;
     if (e->pgs_row_cap < n + 1) {
         /* rows, then per packed row: its force, its source row, its kind (ROW_*, or the
            packed index of its normal row; sliding rows -3 - that index), and the packed index
            of each source row (later the groups' starts, up to n + 1 of them); the runs of
            order_rows */
-        int cap = n + 1, fresh = e->pgs_rows == NULL;
+        int cap = n + 1;
+        fresh = e->pgs_rows == NULL;
         size_t each = sizeof(pgs_row) + sizeof(double) + 3 * sizeof(int) + sizeof(pgs_run)
                       + 4 * sizeof(int);
         void *p = realloc(e->pgs_rows, CACHE_HEAD * sizeof(int) + (size_t)cap * each);
@@ -231,11 +233,11 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
         }
         e->pgs_rows = p;
         e->pgs_row_cap = cap;
-        if (fresh) {
-            ((int *)p)[0] = -1;  /* no sorted order kept yet */
-        }
     }
     int *cache = e->pgs_rows;
+    if (fresh) {
+        cache[0] = -1;  /* no sorted order kept yet */
+    }
     pgs_row *rows = (pgs_row *)(cache + CACHE_HEAD + 4 * (size_t)e->pgs_row_cap);
     double *fp = (double *)(rows + e->pgs_row_cap);
     pgs_run *runs = (pgs_run *)(fp + e->pgs_row_cap);
