@@ -53,6 +53,15 @@ TEST(t1_diagonal)
     free(A), free(b), free(f), free(a);
 }
 
+/* the force scale of a problem: sum |b_i| / A_ii, by hand; rows without a positive diagonal
+   do not count */
+TEST(force_scale)
+{
+    double A[9] = {2, 1, 0, 1, 4, 0, 0, 0, 0}, b[3] = {-1, 8, 5};
+    imp_lcp_problem p = {3, A, b, NULL, NULL, NULL, NULL};
+    CHECK_NEAR(imp_lcp_force_scale(&p), 0.5 + 2.0, 1e-15);
+}
+
 /* ---- T2 tiny closed forms ---- */
 TEST(t2_tiny)
 {
@@ -1214,6 +1223,7 @@ int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(t1_diagonal);
+    RUN(force_scale);
     RUN(t2_tiny);
     RUN(t3_random_pd);
     RUN(t4_random_psd_rank_deficient);
