@@ -168,13 +168,13 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
 }
 
 /* Box2D 2.4.1 on the same pyramid, in this run: one run of the peers' program
-   (../shared/peers/box2d-chipmunk/bench_box2d, built there with make; IMPACT_BOX2D_BENCH
-   names another path), its mean ms/step; NAN when it is not there. */
+   (../shared/peers/box2d-chipmunk/bench_box2d.cpp, which tools/run_bench.sh builds into
+   build/peers and names in IMPACT_BOX2D_BENCH), its mean ms/step; NAN when it is not there. */
 static double box2d_pyramid(int base)
 {
     const char *path = getenv("IMPACT_BOX2D_BENCH");
     if (path == NULL) {
-        path = "../shared/peers/box2d-chipmunk/bench_box2d";
+        path = "build/peers/bench_box2d";
     }
     if (access(path, X_OK) != 0 || strchr(path, '\'') != NULL) {
         return NAN;
@@ -228,9 +228,9 @@ static void pyramid_vs_box2d(int base, int runs, int sweeps)
     }
     double mo = median(ours, runs);
     if (!have_box2d) {
-        printf("  -> base %d: %.3f ms/step (median of %d runs); Box2D 2.4.1 not run (build "
-               "../shared/peers/box2d-chipmunk with make, needs libbox2d-dev, or set "
-               "IMPACT_BOX2D_BENCH)\n", base, mo, runs);
+        printf("  -> base %d: %.3f ms/step (median of %d runs); Box2D 2.4.1 not run (make bench "
+               "builds it from ../shared/peers/box2d-chipmunk when libbox2d-dev is "
+               "installed; or set IMPACT_BOX2D_BENCH)\n", base, mo, runs);
         return;
     }
     double mt = median(theirs, runs);
