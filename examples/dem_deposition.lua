@@ -41,7 +41,7 @@ local function mean_z()
 end
 
 local clock = os.clock()
-w:set_engines {
+w.engines = {
   dem.every { iterations = 500, fn = function(s)
     local st = s:dem_stats()
     print(string.format("step %6d  t = %.4f s  mean z %.5f  real contacts %5d  unbalanced %.4f  "

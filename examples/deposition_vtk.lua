@@ -18,7 +18,7 @@ for i = 0, n * n * n - 1 do
   w:add_body { shape = impact.shape3d.sphere { radius = 0.008 + 0.004 * w:random() },
     density = 2600, position = { (ix + 0.5) * D, (iy + 0.5) * D, (iz + 1) * D } }
 end
-w:set_engines { dem.force_resetter(), dem.collider {},
+w.engines = { dem.force_resetter(), dem.collider {},
   dem.interaction_loop { geometry = { "sphere_sphere", "wall_sphere" },
     physics = { dem.frict { young = 1e7, ks_ratio = 0.25, friction_angle = 0.5 } },
     law = { "cundall_strack" } },

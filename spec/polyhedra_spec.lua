@@ -296,6 +296,80 @@ describe("impact.shape3d.intersection", function()
     assert.near(-0.1, r.gap, 1e-9)
   end)
 
+  it("flush faces (same plane, same side): a's, shared, no weight in the normal, any order", function()
+    -- offset 0.5 along x: the y and z faces of both lie in the same planes. By hand: the box
+    -- [0, 0.5] x [-0.5, 0.5]^2, volume 0.5, half surface (2 + 4 * 0.5) / 2 = 2, the surface
+    -- centroid (0.25, 0, 0); the normal from the two x faces only (area 1 each): (1, 0, 0)
+    local faces_reordered = {
+      cube_faces[6], cube_faces[3], cube_faces[1], cube_faces[5], cube_faces[2], cube_faces[4],
+    }
+    local other = shape3d.polyhedron { vertices = cube_vertices, faces = faces_reordered }
+    for _, a in ipairs({ cube, other }) do
+      for swap = 0, 1 do
+        local r
+        if swap == 0 then
+          r = shape3d.intersection(a, at(0, 0, 0), cube, at(0.5, 0, 0))
+        else
+          r = shape3d.intersection(cube, at(0.5, 0, 0), a, at(0, 0, 0))
+        end
+        assert.is_true(r.contact)
+        assert.near(0.5, r.volume, 1e-14)
+        assert.near(2, r.area, 1e-14)
+        assert.near({ 0.25, 0, 0 }, r.point, 1e-14)
+        assert.near({ swap == 0 and 1 or -1, 0, 0 }, r.normal, 1e-15)
+        local shared = 0
+        for _, f in ipairs(r.faces) do
+          if f.shared then
+            shared = shared + 1
+            assert.are.equal("a", f.body)
+            assert.near(0.5, f.area, 1e-14)
+          end
+        end
+        assert.are.equal(4, shared)
+      end
+    end
+  end)
+
+  it("a pyramid on its mirror image, base to base: touching, then pressed by delta", function()
+    -- square base [-0.5, 0.5]^2 at z = 0, apex (0, 0, 1) (a, above) or (0, 0, -1) (b, below):
+    -- the side planes of both meet on the base's edges (the ties of the dual hull). Pressed by
+    -- delta (a lowered): between z = -delta and 0 the half-widths are 0.5 (1 - z - delta)
+    -- (a) and 0.5 (1 + z) (b), equal at z = -delta / 2, so by hand: volume
+    -- 2 int_{-delta}^{-delta/2} (1 + z)^2 dz = (2/3) ((1 - delta/2)^3 - (1 - delta)^3);
+    -- two bases of side 1 - delta and eight side strips of slant factor sqrt(1.25), each
+    -- sqrt(1.25) (delta / 2) (1 - 3 delta / 4): half the surface (1 - delta)^2 +
+    -- 2 sqrt(1.25) delta (1 - 3 delta / 4); the point (0, 0, -delta / 2) and the normal
+    -- (0, 0, -1) by the symmetry z -> -delta - z that swaps a and b; the gap -delta.
+    local base = { { -0.5, -0.5, 0 }, { 0.5, -0.5, 0 }, { 0.5, 0.5, 0 }, { -0.5, 0.5, 0 } }
+    local function pyramid(apex)
+      local v = { base[1], base[2], base[3], base[4], { 0, 0, apex } }
+      local f
+      if apex > 0 then
+        f = { { 1, 4, 3, 2 }, { 1, 2, 5 }, { 2, 3, 5 }, { 3, 4, 5 }, { 4, 1, 5 } }
+      else
+        f = { { 1, 2, 3, 4 }, { 2, 1, 5 }, { 3, 2, 5 }, { 4, 3, 5 }, { 1, 4, 5 } }
+      end
+      return shape3d.polyhedron { vertices = v, faces = f }
+    end
+    local up, down = pyramid(1), pyramid(-1)
+    assert.near({ 0, 0, 0.25 }, up:centroid(), 1e-15)
+    local r = shape3d.intersection(up, at(0, 0, 0.25), down, at(0, 0, -0.25))
+    assert.is_true(r.contact)
+    assert.are.equal(0, r.gap)
+    assert.near({ 0, 0, -1 }, r.normal, 1e-12)
+    assert.near({ 0, 0, 0 }, r.point, 1e-9)
+    assert.near(1, r.area, 1e-4) -- the 2 epsilon slab over the unit square
+    for _, delta in ipairs({ 1e-3, 0.1 }) do
+      r = shape3d.intersection(up, at(0, 0, 0.25 - delta), down, at(0, 0, -0.25))
+      assert.is_true(r.contact)
+      assert.near(2 / 3 * ((1 - delta / 2) ^ 3 - (1 - delta) ^ 3), r.volume, 1e-14)
+      assert.near((1 - delta) ^ 2 + 2 * sqrt(1.25) * delta * (1 - 0.75 * delta), r.area, 1e-13)
+      assert.near({ 0, 0, -delta / 2 }, r.point, 1e-13)
+      assert.near({ 0, 0, -1 }, r.normal, 1e-13)
+      assert.near(-delta, r.gap, 1e-12)
+    end
+  end)
+
   it("a small cube inside a large one: finite, with the narrow phase's normal", function()
     local small = shape3d.box { size = 0.2 }
     local c = { 0.1, -0.05, 0.02 }

@@ -107,6 +107,28 @@ describe("impact.vtk", function()
     assert.are.equal(27, #array(cells, "force"))
   end)
 
+  it("writes a clump's member spheres as points at their world places and velocities", function()
+    -- two equal spheres 0.3 apart along x: the centre of mass is midway; turned 90 degrees
+    -- about z, the members sit at c -+ (0, 0.15, 0); spinning at w about z, a member at r
+    -- from the centre moves at v + w x r = v + w (-r_y, r_x, 0)
+    local w = impact.world3d { strategy = "dem" }
+    local c = w:add_clump { spheres = { { center = { 0, 0, 0 }, radius = 0.1 },
+                                        { center = { 0.3, 0, 0 }, radius = 0.1 } },
+                            density = 1000 }
+    c.position = { 1, 2, 3 }
+    c.orientation = { h, 0, 0, h }
+    c.velocity = { 0.5, 0, 0 }
+    c.angular_velocity = { 0, 0, 2 }
+    local piece = xml.find_all(xml.parse(read(vtk.write(w, dir .. "/c.vtp"))), "Piece")[1]
+    assert.are.equal("2", piece.attrs.NumberOfPoints)
+    assert.are.equal("2", piece.attrs.NumberOfVerts)
+    local pts = array(section(piece, "Points"), "Points")
+    local vel = array(section(piece, "PointData"), "velocity")
+    assert.are.same({ 0.1, 0.1 }, array(section(piece, "PointData"), "radius"))
+    assert.near({ 1, 1.85, 3, 1, 2.15, 3 }, pts, 1e-12)
+    assert.near({ 0.5 + 0.3, 0, 0, 0.5 - 0.3, 0, 0 }, vel, 1e-12)
+  end)
+
   it("exports 2D worlds in the z = 0 plane", function()
     local w = impact.world2d { gravity = { 0, 0 } }
     w:add_body { shape = impact.shape2d.ball { radius = 0.25 }, position = { 1, 1 } }

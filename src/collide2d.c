@@ -186,10 +186,9 @@ static void concave_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d
     emit(c, P, N, frame, &h, q, qp, imp_v2_neg(u), d, 0);
 }
 
-static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, const imp_body2d *B,
-                      const imp_poly2d *gb)
+static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, imp_xf2 xa,
+                      const imp_body2d *B, const imp_poly2d *gb, imp_xf2 xb)
 {
-    imp_xf2 xa = imp_xf2_from_pose(A->pose), xb = imp_xf2_from_pose(B->pose);
     imp_xf2 rel = imp_xf2_relative(xa, xb);
     c->ga = ga;
     c->gb = gb;
@@ -230,14 +229,6 @@ static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, const i
 
 /* ---- vertex/edge --------------------------------------------------------------------------- */
 
-static double point_segment_distance(imp_vec2 p, imp_vec2 a, imp_vec2 b)
-{
-    imp_vec2 d = imp_v2_sub(b, a);
-    double l2 = imp_v2_dot(d, d);
-    double s = l2 > 0.0 ? imp_clamp(imp_v2_dot(imp_v2_sub(p, a), d) / l2, 0.0, 1.0) : 0.0;
-    return imp_v2_dist(p, imp_v2_madd(a, s, d));
-}
-
 /* an edge/edge result already stored between edge pe of P and edge ne of N */
 static int has_edge_edge(const ctx *c, const imp_body2d *P, int pe1, int pe2, const imp_body2d *N,
                          int ne)
@@ -276,41 +267,90 @@ static int has_vertex_vertex(const ctx *c, const imp_body2d *P, int pv, const im
 
 static int collides(const imp_edge2d *e) { return !(e->flags & IMP_EDGE_NO_COLLIDE); }
 
-/* vertices of P against edges of N, in N's centred frame */
-static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d *P,
-                        const imp_poly2d *gp, int statics_only)
+/* An edge of the strictly convex straight-edged polygon g whose line p lies beyond by more
+   than far, trying edge first (-1: none; *most is then the largest signed distance of p to
+   the edges' lines): then p is farther than far from g (so outside it, and no edge is within
+   far). */
+static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first, double *most)
 {
-    imp_xf2 xn = imp_xf2_from_pose(N->pose);
-    imp_xf2 rel = imp_xf2_relative(xn, imp_xf2_from_pose(P->pose));
+    double m = -INFINITY;
+    if (first >= 0) {
+        m = imp_v2_dot(imp_v2_sub(p, g->edges[first].a), g->edges[first].n);
+        if (m > far) {
+            return first;
+        }
+    }
+    for (int k = 0; k < g->nedges; k++) {
+        const imp_edge2d *e = &g->edges[k];
+        if (k == first) {
+            continue;
+        }
+        double d = imp_v2_dot(imp_v2_sub(p, e->a), e->n);
+        if (d > far) {
+            return k;
+        }
+        m = d > m ? d : m;
+    }
+    *most = m;
+    return -1;
+}
+
+/* Vertices of P against edges of N, in N's centred frame. Returns 1 when, statically, every
+   vertex of a straight-edged P lies beyond one edge line of a convex straight-edged N by more
+   than distance_tol: P (inside the hull of its vertices) is then that far from N, and the
+   pass with the roles swapped can find nothing either (a separating axis). */
+static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const imp_body2d_xf *tn,
+                       const imp_body2d *P, const imp_poly2d *gp, const imp_body2d_xf *tp,
+                       int statics_only)
+{
+    imp_xf2 xn = tn->now;
+    imp_xf2 rel = imp_xf2_relative(xn, tp->now);
     int swept = !statics_only && (N->has_prev || P->has_prev);
     imp_xf2 rel_old = rel;
     if (swept) {
-        rel_old = imp_xf2_relative(imp_xf2_from_pose(N->has_prev ? N->prev_pose : N->pose),
-                                   imp_xf2_from_pose(P->has_prev ? P->prev_pose : P->pose));
+        rel_old = imp_xf2_relative(tn->prev, tp->prev);
     }
     /* every point of P stays within its radius of the segment between its old and new centre */
-    if (point_segment_distance(imp_v2(0, 0), rel_old.p, rel.p) > gn->radius + gp->radius + c->tol &&
+    if (imp_edge2d_beyond_segment(imp_v2(0, 0), rel_old.p, rel.p,
+                                  gn->radius + gp->radius + c->tol) &&
         !c->unlimited) {
-        return;
+        return 0;
     }
     double scale = gn->radius + gp->radius;
+    /* a quick exact rejection of the static tests for strictly convex straight-edged N: a
+       vertex beyond an edge's line by more than tol (plus a margin far above rounding) meets
+       nothing, as the containment test and the edge loop below would find (O(E) dot products
+       instead) */
+    int lines = gn->lines_convex && !c->unlimited;
+    double margin = 1e-9 * (gn->radius + c->tol), far = c->tol + margin;
+    int separated = lines && !swept && gp->narcs == 0 && gp->nvertices > 0, sep_line = -1;
     for (int i = 0; i < gp->nvertices; i++) {
         const imp_vertex2d *v = &gp->vertices[i];
+        imp_vec2 p = imp_xf2_apply(rel, v->p);
+        int checked = separated, beyond = -1;
+        double most = 0.0;
+        if (separated) {  /* every vertex, also those skipped below */
+            beyond = beyond_line(gn, p, far, sep_line, &most);
+            if (beyond < 0 || (sep_line >= 0 && beyond != sep_line)) {
+                separated = 0;
+            }
+            sep_line = beyond;
+        }
         if (!collides(&gp->edges[v->edge_in]) && !collides(&gp->edges[v->edge_out])) {
             continue;
         }
         int yields = v->decorated || !v->corner;
-        imp_vec2 p = imp_xf2_apply(rel, v->p);
         if (swept) {
             imp_vec2 po = imp_xf2_apply(rel_old, v->p);
             if ((po.x != p.x || po.y != p.y) &&
-                point_segment_distance(imp_v2(0, 0), po, p) <= gn->radius) {
+                !imp_edge2d_beyond_segment(imp_v2(0, 0), po, p, gn->radius)) {
                 double best_s = 2.0;
                 int best_e = -1;
                 imp_vec2 best_q = p;
                 for (int k = 0; k < gn->nedges; k++) {
                     const imp_edge2d *e = &gn->edges[k];
-                    if (!collides(e) || point_segment_distance(e->bc, po, p) > e->br * (1.0 + 1e-12)) {
+                    if (!collides(e) ||
+                        imp_edge2d_beyond_segment(e->bc, po, p, e->br * (1.0 + 1e-12))) {
                         continue;
                     }
                     double s;
@@ -340,10 +380,21 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
                 }
             }
         }
-        if (yields || imp_v2_len2(p) > (gn->radius + c->tol) * (gn->radius + c->tol)) {
+        if (yields || imp_v2_len2(p) > (gn->radius + c->tol) * (gn->radius + c->tol) ||
+            (lines && (checked ? beyond : beyond_line(gn, p, far, -1, &most)) >= 0)) {
             continue;
         }
-        if (imp_poly2d_contains_centred(gn, p)) {
+        /* strictly convex N: inside or outside every edge's line by more than the margin (far
+           above rounding) is what the crossing-number test finds, which decides the band */
+        int inside;
+        if (lines && most < -margin) {
+            inside = 1;
+        } else if (lines && most > margin) {
+            inside = 0;
+        } else {
+            inside = imp_poly2d_contains_centred(gn, p);
+        }
+        if (inside) {
             double best = INFINITY;
             int be = -1;
             imp_vec2 bq = p;
@@ -381,7 +432,7 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
             }
             imp_vec2 q;
             int interior;
-            double dist = imp_edge2d_closest(e, p, &q, &interior);
+            double dist = imp_edge2d_closest_within(e, p, c->tol, &q, &interior);
             if (dist > c->tol) {
                 continue;
             }
@@ -411,6 +462,7 @@ static void vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const
             emit(c, P, N, xn, &h, bvq, p, imp_v2_scale(imp_v2_sub(p, bvq), 1.0 / bvd), bvd, 0);
         }
     }
+    return separated;
 }
 
 /* ---- duplicates ----------------------------------------------------------------------------- */
@@ -466,37 +518,55 @@ static int drop_duplicates(imp_hit2d *h, int n, double tol)
     return m;
 }
 
+int imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x)
+{
+    x->poly = imp_shape2d_poly(b->shape);
+    x->valid = x->poly != NULL;
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(b->pose[k]) || !isfinite(b->velocity[k]) ||
+            (b->has_prev && !isfinite(b->prev_pose[k]))) {
+            x->valid = 0;
+        }
+    }
+    x->now = imp_xf2_from_pose(b->pose);
+    x->prev = b->has_prev ? imp_xf2_from_pose(b->prev_pose) : x->now;
+    return x->valid ? 0 : -1;
+}
+
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
                          imp_hit2d *out, int capacity)
 {
-    const imp_poly2d *ga = imp_shape2d_poly(a->shape), *gb = imp_shape2d_poly(b->shape);
-    if (ga == NULL || gb == NULL || p == NULL || !(p->distance_tol > 0.0) ||
+    imp_body2d_xf xa, xb;
+    if (imp_collide2d_prepare(a, &xa) != 0 || imp_collide2d_prepare(b, &xb) != 0) {
+        return -1;
+    }
+    return imp_collide2d_detect_xf(a, &xa, b, &xb, p, out, capacity);
+}
+
+int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *ta, const imp_body2d *b,
+                            const imp_body2d_xf *tb, const imp_detect2d_params *p, imp_hit2d *out,
+                            int capacity)
+{
+    if (!ta->valid || !tb->valid || p == NULL || !(p->distance_tol > 0.0) ||
         !(p->velocity_tol >= 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {
         return -1;
     }
-    for (int k = 0; k < 3; k++) {
-        if (!isfinite(a->pose[k]) || !isfinite(b->pose[k]) || !isfinite(a->velocity[k]) ||
-            !isfinite(b->velocity[k]) || (a->has_prev && !isfinite(a->prev_pose[k])) ||
-            (b->has_prev && !isfinite(b->prev_pose[k]))) {
-            return -1;
-        }
-    }
+    const imp_poly2d *ga = ta->poly, *gb = tb->poly;
     ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol, .out = out, .cap = capacity};
     /* bounding circles over the step (the centre of b relative to a, old and new) */
-    imp_xf2 xa = imp_xf2_from_pose(a->pose), xb = imp_xf2_from_pose(b->pose);
-    imp_vec2 cb = imp_xf2_relative(xa, xb).p, cbo = cb;
+    imp_vec2 cb = imp_xf2_relative(ta->now, tb->now).p, cbo = cb;
     if (a->has_prev || b->has_prev) {
-        cbo = imp_xf2_relative(imp_xf2_from_pose(a->has_prev ? a->prev_pose : a->pose),
-                               imp_xf2_from_pose(b->has_prev ? b->prev_pose : b->pose)).p;
+        cbo = imp_xf2_relative(ta->prev, tb->prev).p;
     }
-    if (point_segment_distance(imp_v2(0, 0), cbo, cb) > ga->radius + gb->radius + c.tol) {
+    if (imp_edge2d_beyond_segment(imp_v2(0, 0), cbo, cb, ga->radius + gb->radius + c.tol)) {
         return 0;
     }
     if (ga->narcs > 0 || gb->narcs > 0) {
-        edge_pass(&c, a, ga, b, gb);
+        edge_pass(&c, a, ga, ta->now, b, gb, tb->now);
     }
-    vertex_pass(&c, a, ga, b, gb, 0);
-    vertex_pass(&c, b, gb, a, ga, 0);
+    if (!vertex_pass(&c, a, ga, ta, b, gb, tb, 0)) {
+        vertex_pass(&c, b, gb, tb, a, ga, ta, 0);
+    }
     if (c.n <= c.cap) {
         c.n = drop_duplicates(out, c.n, c.tol);
     }
@@ -519,8 +589,11 @@ int imp_collide2d_penetrations(const imp_shape *a, const double *pose_a, const i
     imp_body2d B = {b, 1, {pose_b[0], pose_b[1], pose_b[2]}, {0, 0, 0}, 0, {0, 0, 0}};
     /* tolerance 0: only touching or penetrating features; no depth limits */
     ctx c = {.tol = 0.0, .vtol = INFINITY, .out = out, .cap = capacity, .unlimited = 1};
-    edge_pass(&c, &A, ga, &B, gb);
-    vertex_pass(&c, &A, ga, &B, gb, 1);
-    vertex_pass(&c, &B, gb, &A, ga, 1);
+    imp_body2d_xf xa, xb;
+    imp_collide2d_prepare(&A, &xa);
+    imp_collide2d_prepare(&B, &xb);
+    edge_pass(&c, &A, ga, xa.now, &B, gb, xb.now);
+    vertex_pass(&c, &A, ga, &xa, &B, gb, &xb, 1);
+    vertex_pass(&c, &B, gb, &xb, &A, ga, &xa, 1);
     return c.n;
 }

@@ -39,6 +39,7 @@
 #define IMPACT_COLLIDE2D_H
 
 #include "shape.h"
+#include "xform2d.h"
 
 typedef struct imp_body2d {
     const imp_shape *shape;  /* a 2D shape built by polygon2d (every impact 2D shape) */
@@ -49,6 +50,19 @@ typedef struct imp_body2d {
                                 unless the other body has one (this one then counts as still) */
     double velocity[3];      /* {vx, vy, spin} */
 } imp_body2d;
+
+struct imp_poly2d;
+
+/* What detection needs of a body beside its pose, computed once per detection pass by
+   imp_collide2d_prepare and shared by every pair the body takes part in: its rigid
+   transforms (cosine and sine of its angle) now at pose and prev at prev_pose (at pose when
+   has_prev is 0), its polygon, and whether the body was checked valid (a 2D polygon with a
+   finite pose, velocity and previous pose). */
+typedef struct imp_body2d_xf {
+    imp_xf2 now, prev;
+    const struct imp_poly2d *poly;
+    int valid;
+} imp_body2d_xf;
 
 typedef struct imp_detect2d_params {
     double distance_tol;  /* > 0 */
@@ -87,6 +101,17 @@ typedef struct imp_hit2d {
    after a bounding-circle rejection; no allocation. */
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
                          imp_hit2d *out, int capacity);
+
+/* Fills x for body b (two cos/sin pairs at most); 0, or -1 when b is not valid (x->valid 0).
+   O(1). */
+int imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x);
+
+/* imp_collide2d_detect with the bodies' data from imp_collide2d_prepare (on the bodies as
+   they are: the caller keeps them in step): the same results, bit for bit, without the
+   trigonometry and checks of every pair. -1 also when a body was not valid. */
+int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *xa, const imp_body2d *b,
+                            const imp_body2d_xf *xb, const imp_detect2d_params *p, imp_hit2d *out,
+                            int capacity);
 
 /* Every touching or penetrating feature pair of two posed shapes, statically and at any depth
    (distance <= 0; no tolerances, velocities or previous poses): the vertex/edge, arc/line and

@@ -5,21 +5,30 @@
 
 #include "polygon2d.h"
 
-int imp_collide2d_batch(const imp_body2d *bodies, int n, const unsigned char *still, imp_bp2d *bp,
-                        const imp_pairset *exclude, const imp_detect2d_params *p, double *boxes,
-                        imp_hit2d *out, int capacity)
+int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char *still,
+                           imp_bp2d *bp, const imp_pairset *exclude, const imp_detect2d_params *p,
+                           double *boxes, imp_body2d_xf *xf, imp_hit2d *out, int capacity)
 {
     if (n < 0 || (n > 0 && (bodies == NULL || boxes == NULL)) || bp == NULL || p == NULL ||
         !(p->distance_tol > 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        if (imp_shape2d_poly(bodies[i].shape) == NULL) {
+        const imp_body2d *b = &bodies[i];
+        const imp_poly2d *g = imp_shape2d_poly(b->shape);
+        if (g == NULL) {
             return -1;
         }
-        imp_shape2d_swept_bounds(bodies[i].shape, bodies[i].pose,
-                                 bodies[i].has_prev ? bodies[i].prev_pose : NULL, p->distance_tol,
-                                 boxes + 4 * i);
+        if (xf != NULL) {
+            /* one transform and check per body and pass, shared by its box and all its pairs
+               (an invalid body makes its pairs' detection fail, as without xf) */
+            imp_collide2d_prepare(b, &xf[i]);
+            imp_poly2d_swept_bounds_xf(g, xf[i].now, b->has_prev ? &xf[i].prev : NULL,
+                                       p->distance_tol, boxes + 4 * i);
+        } else {
+            imp_shape2d_swept_bounds(b->shape, b->pose, b->has_prev ? b->prev_pose : NULL,
+                                     p->distance_tol, boxes + 4 * i);
+        }
     }
     int np = imp_bp2d_update(bp, boxes, n, NULL);
     if (np < 0) {
@@ -35,12 +44,22 @@ int imp_collide2d_batch(const imp_body2d *bodies, int n, const unsigned char *st
             continue;
         }
         int room = capacity - total;
-        int m = imp_collide2d_detect(&bodies[i], &bodies[j], p, room > 0 ? out + total : NULL,
-                                     room > 0 ? room : 0);
+        imp_hit2d *o = room > 0 ? out + total : NULL;
+        int cap = room > 0 ? room : 0;
+        int m = xf != NULL
+                    ? imp_collide2d_detect_xf(&bodies[i], &xf[i], &bodies[j], &xf[j], p, o, cap)
+                    : imp_collide2d_detect(&bodies[i], &bodies[j], p, o, cap);
         if (m < 0) {
             return -1;
         }
         total += m;
     }
     return total;
+}
+
+int imp_collide2d_batch(const imp_body2d *bodies, int n, const unsigned char *still, imp_bp2d *bp,
+                        const imp_pairset *exclude, const imp_detect2d_params *p, double *boxes,
+                        imp_hit2d *out, int capacity)
+{
+    return imp_collide2d_batch_xf(bodies, n, still, bp, exclude, p, boxes, NULL, out, capacity);
 }

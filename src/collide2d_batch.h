@@ -20,4 +20,12 @@ int imp_collide2d_batch(const imp_body2d *bodies, int n, const unsigned char *st
                         const imp_pairset *exclude, const imp_detect2d_params *p, double *boxes,
                         imp_hit2d *out, int capacity);
 
+/* The same with a caller-owned scratch xf of n transforms (NULL: none): each body's
+   transforms are computed once (imp_collide2d_prepare) and shared by its box and every pair
+   it is in, instead of twice per pair. Results identical, bit for bit, to imp_collide2d_batch;
+   on return xf holds the bodies' transforms. */
+int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char *still,
+                           imp_bp2d *bp, const imp_pairset *exclude, const imp_detect2d_params *p,
+                           double *boxes, imp_body2d_xf *xf, imp_hit2d *out, int capacity);
+
 #endif

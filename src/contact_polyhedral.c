@@ -59,6 +59,9 @@ int imp_poly_contact_from(const imp_shape *a, const double *pose_a, const imp_sh
     }
     double n[3] = {0, 0, 0}, wsum = 0.0;
     for (int f = 0; f < s->npoly; f++) {
+        if (s->poly_shared[f] >= 0) {
+            continue; /* on both surfaces: no direction from A into B (and no order dependence) */
+        }
         const imp_poly_view *v = s->poly_body[f] == 0 ? &s->a : &s->b;
         const double *pl = v->plane + 4 * s->poly_face[f];
         double wgt = s->poly_area[f] * s->poly_area[f], sg = s->poly_body[f] == 0 ? wgt : -wgt;

@@ -6,7 +6,11 @@
    normal = normalise(sum over faces on A of S_f^2 n_f - sum over faces on B of S_f^2 n_f),
             weighted PER POLYGON (S_f = the area of the intersection's face f, n_f the unit
             outward normal of the body's face): unlike Solfec's per-triangle weights it does not
-            depend on the triangulation. It points out of A, into B. When the sum is below
+            depend on the triangulation. It points out of A, into B. A face on both surfaces
+            (same-orientation coplanar faces of A and B, poly_shared) has weight 0: it gives no
+            direction from A into B, and Solfec's rule (the face goes to whichever body the
+            hull kept, A on ties) would tilt the normal by O((its area / the main area)^2)
+            towards a side that depends on the order of the bodies. When the sum is below
             1e-6 of the sum of the weights (containment: one body's faces enclose the other's)
             the normal is the penetration direction of the narrow phase (collide3d, EPA) instead;
             normal_fallback is then 1;

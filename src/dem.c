@@ -55,6 +55,9 @@ static void free_particles(imp_dem *d)
     free(d->wall_n);
     free(d->facet);
     free(d->facet_v);
+    free(d->clump_of);
+    free(d->member);
+    free(d->moff);
     free(d->inv_mass);
     free(d->inv_inertia);
     free(d->mass);
@@ -70,6 +73,7 @@ void imp_dem_free(imp_dem *d)
     }
     free_particles(d);
     free(d->slot_to_particle);
+    free(d->clumps);
     free(d->inter);
     free(d->hot);
     free(d->scratch);
@@ -267,6 +271,9 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->radius, cap);
     GROW(d->wall_n, 3 * cap);
     GROW(d->facet, cap);
+    GROW(d->clump_of, cap);
+    GROW(d->member, cap);
+    GROW(d->moff, 3 * cap);
     GROW(d->inv_mass, cap);
     GROW(d->inv_inertia, cap);
     GROW(d->mass, cap);
@@ -295,21 +302,86 @@ static void wall_normal(const imp_convex3d *c, const double *q, double out[3])
     out[0] = n.x, out[1] = n.y, out[2] = n.z;
 }
 
+/* the particles of clump body s from particle i on (clump index c); returns the next index */
+static int add_clump(imp_world *w, imp_dem *d, int s, int i, int c)
+{
+    const imp_body *b = &w->bodies[s];
+    const double *cen, *rad;
+    int k = imp_dem_clump_members(b->shape, &cen, &rad, NULL);
+    imp_dem_clump *C = &d->clumps[c];
+    memset(C, 0, sizeof *C);
+    C->slot = s;
+    C->first = i;
+    C->count = k;
+    C->fixed = b->fixed != 0;
+    C->mass = b->mass;
+    C->inv_mass = b->inv_mass;
+    C->density = b->mass / b->shape->measure;
+    C->inertia = b->inertia;
+    C->inv_inertia = b->inv_inertia;
+    double young = b->material >= 0 ? w->materials.items[b->material].E : d->p.young;
+    for (int m = 0; m < k; m++, i++) {
+        d->slot[i] = s;
+        d->kind[i] = IMP_DEM_SPHERE;
+        d->facet[i] = -1;
+        d->clump_of[i] = c;
+        d->member[i] = m;
+        for (int a = 0; a < 3; a++) {
+            d->moff[3 * i + a] = cen[3 * m + a] - b->shape->centroid[a];
+        }
+        d->fixed[i] = (unsigned char)(b->fixed != 0);
+        d->radius[i] = rad[m];
+        /* the clump's mass: what a contact law sees as the mass behind a member */
+        d->mass[i] = b->mass;
+        d->inv_mass[i] = b->inv_mass;
+        d->inv_inertia[i] = 0.0;  /* members are not integrated on their own */
+        d->young[i] = young;
+    }
+    return i;
+}
+
+/* the new index of the particle that was member m of the body at slot s, or -1 */
+static int renumber(const imp_world *w, const imp_dem *d, const int *map, int s, int m)
+{
+    if (s >= w->nslots || map[s] < 0) {
+        return -1;
+    }
+    int first = map[s];
+    int c = d->clump_of[first];
+    int count = c >= 0 ? d->clumps[c].count : 1;
+    return m < count ? first + m : -1;
+}
+
 /* Rebuilds the particles from the world's bodies, keeping the interactions of bodies that
    remain (renumbered). O(nslots + interactions). */
 static imp_status rebuild(imp_world *w, imp_dem *d)
 {
-    int count = 0;
+    int count = 0, nclumps = 0;
     for (int s = 1; s < w->nslots; s++) {
-        count += w->bodies[s].active;
+        if (w->bodies[s].active) {
+            int k = imp_dem_clump_members(w->bodies[s].shape, NULL, NULL, NULL);
+            count += k > 0 ? k : 1;
+            nclumps += k > 0;
+        }
     }
+    /* old particle -> (slot, member): to renumber the interactions kept */
     int *old_slot = NULL;
     if (d->built && d->n > 0) {
-        old_slot = malloc((size_t)d->n * sizeof *old_slot);
+        old_slot = malloc((size_t)d->n * 2 * sizeof *old_slot);
         if (old_slot == NULL) {
             return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
         }
         memcpy(old_slot, d->slot, (size_t)d->n * sizeof *old_slot);
+        memcpy(old_slot + d->n, d->member, (size_t)d->n * sizeof *old_slot);
+    }
+    if (nclumps > d->clump_cap) {
+        imp_dem_clump *cl = realloc(d->clumps, (size_t)nclumps * sizeof *cl);
+        if (cl == NULL) {
+            free(old_slot);
+            return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
+        }
+        d->clumps = cl;
+        d->clump_cap = nclumps;
     }
     int *map = realloc(d->slot_to_particle, (size_t)w->nslots * sizeof *map);
     if (reserve_particles(d, count) != 0 || map == NULL) {
@@ -332,19 +404,25 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     }
     d->facet_v = fv;
     d->nfacets = nfacets;
-    int i = 0, nf = 0;
+    int i = 0, nf = 0, nc = 0;
     for (int s = 0; s < w->nslots; s++) {
         map[s] = -1;
         const imp_body *b = &w->bodies[s];
         if (s == 0 || !b->active) {
             continue;
         }
+        if (imp_dem_clump_members(b->shape, NULL, NULL, NULL) > 0) {
+            map[s] = i;
+            i = add_clump(w, d, s, i, nc++);
+            continue;
+        }
         const imp_convex3d *c = b->shape != NULL ? imp_shape3d_data(b->shape) : NULL;
         int facet = c != NULL && imp_dem_is_facet(b->shape);
         if (c == NULL || (c->kind != IMP_S3_SPHERE && c->kind != IMP_S3_WALL && !facet)) {
             free(old_slot);
-            return sync_error(w, IMP_ERR_INVALID, "only spheres, walls and facets take part "
-                              "(impact.shape3d.sphere, impact.shape3d.wall, impact.dem.facet)", s);
+            return sync_error(w, IMP_ERR_INVALID, "only spheres, walls and facets take part, and "
+                              "clumps of spheres (impact.shape3d.sphere, impact.shape3d.wall, "
+                              "impact.dem.facet, impact.dem.clump)", s);
         }
         if (c->kind != IMP_S3_SPHERE && !b->fixed) {
             free(old_slot);
@@ -354,6 +432,8 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
         d->slot[i] = s;
         d->kind[i] = facet ? IMP_DEM_FACET : (c->kind == IMP_S3_WALL ? IMP_DEM_WALL : IMP_DEM_SPHERE);
         d->facet[i] = facet ? nf++ : -1;
+        d->clump_of[i] = -1;
+        d->member[i] = 0;
         d->fixed[i] = (unsigned char)(b->fixed != 0);
         d->radius[i] = c->kind == IMP_S3_SPHERE ? c->params[0] : 0.0;
         d->mass[i] = b->mass;
@@ -363,7 +443,9 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
         d->young[i] = b->material >= 0 ? w->materials.items[b->material].E : d->p.young;
         i++;
     }
+    int old_n = d->n;
     d->n = count;
+    d->nclumps = nc;
     /* particle indices changed: forces of this step so far are void */
     memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
     memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
@@ -372,8 +454,8 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     if (old_slot != NULL) {
         for (int k = 0; k < d->ninter; k++) {
             imp_dem_inter I = d->inter[k];
-            int sa = old_slot[I.a], sb = old_slot[I.b];
-            int na = sa < w->nslots ? map[sa] : -1, nb = sb < w->nslots ? map[sb] : -1;
+            int na = renumber(w, d, map, old_slot[I.a], old_slot[old_n + I.a]);
+            int nb = renumber(w, d, map, old_slot[I.b], old_slot[old_n + I.b]);
             if (na >= 0 && nb >= 0) {
                 I.a = na;
                 I.b = nb;
@@ -437,7 +519,26 @@ static void load_one(imp_world *w, imp_dem *d, int i)
    outside since the last store), all of them when all is set. O(n), streaming. */
 static void load(imp_world *w, imp_dem *d, int all)
 {
+    int redo = all || w->def.dt != d->clump_dt;
+    d->clump_dt = w->def.dt;
+    for (int c = 0; c < d->nclumps; c++) {  /* clumps: their own copy, then the members */
+        imp_dem_clump *C = &d->clumps[c];
+        const double *y = w->y + (size_t)C->slot * IMP_STRIDE_3D;
+        int same = !redo;
+        for (int k = 0; k < 3 && same; k++) {
+            same = y[k] == C->pos[k] && y[7 + k] == C->vel[k] && y[10 + k] == C->angvel[k];
+        }
+        for (int k = 0; k < 4 && same; k++) {
+            same = y[3 + k] == C->quat[k];
+        }
+        if (!same) {
+            imp_dem_clump_load(d, c, y, w->def.dt);
+        }
+    }
     for (int i = 0; i < d->n; i++) {
+        if (d->clump_of[i] >= 0) {
+            continue;
+        }
         if (all) {  /* after a rebuild the copy is not filled yet: do not compare with it */
             load_one(w, d, i);
             continue;
@@ -459,7 +560,7 @@ void imp_dem_store(imp_world *w)
 {
     imp_dem *d = w->dem;
     for (int i = 0; i < d->n; i++) {
-        if (d->fixed[i]) {
+        if (d->fixed[i] || d->clump_of[i] >= 0) {
             continue;
         }
         double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
@@ -467,6 +568,21 @@ void imp_dem_store(imp_world *w)
         memcpy(y + 3, d->quat + 4 * i, 4 * sizeof *y);
         memcpy(y + IMP_VEL_3D, d->vel + 3 * i, 3 * sizeof *y);
         memcpy(y + IMP_VEL_3D + 3, d->angvel + 3 * i, 3 * sizeof *y);
+    }
+    for (int c = 0; c < d->nclumps; c++) {
+        const imp_dem_clump *C = &d->clumps[c];
+        if (C->fixed) {
+            continue;
+        }
+        double *y = w->y + (size_t)C->slot * IMP_STRIDE_3D;
+        for (int k = 0; k < 3; k++) {
+            y[k] = C->pos[k];
+            y[IMP_VEL_3D + k] = C->vel[k];
+            y[IMP_VEL_3D + 3 + k] = C->angvel[k];
+        }
+        for (int k = 0; k < 4; k++) {
+            y[3 + k] = C->quat[k];
+        }
     }
 }
 
@@ -508,7 +624,8 @@ double imp_dem_p_wave_dt(const imp_dem *d)
             continue;  /* fixed spheres do not vibrate */
         }
         double r = d->radius[i];
-        double rho = d->mass[i] / (4.0 / 3.0 * IMP_PI * r * r * r);
+        double rho = d->clump_of[i] >= 0 ? d->clumps[d->clump_of[i]].density
+                                         : d->mass[i] / (4.0 / 3.0 * IMP_PI * r * r * r);
         double dt = r / sqrt(d->young[i] / rho);
         best = dt < best ? dt : best;
     }
@@ -529,12 +646,25 @@ double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3])
     double sum_body = 0.0, sum_contact = 0.0;
     int nb = 0, nc = 0;
     for (int i = 0; i < d->n; i++) {
-        if (d->fixed[i]) {
+        if (d->fixed[i] || d->clump_of[i] >= 0) {
             continue;
         }
         double f[3];
         for (int k = 0; k < 3; k++) {
             f[k] = d->force[3 * i + k] + d->mass[i] * gravity[k];
+        }
+        sum_body += sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        nb++;
+    }
+    for (int c = 0; c < d->nclumps; c++) {  /* a clump: the sum over its members */
+        const imp_dem_clump *C = &d->clumps[c];
+        if (C->fixed) {
+            continue;
+        }
+        double f[3], t[3];
+        imp_dem_clump_wrench(d, c, f, t);
+        for (int k = 0; k < 3; k++) {
+            f[k] += C->mass * gravity[k];
         }
         sum_body += sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
         nb++;
@@ -562,8 +692,17 @@ imp_dem_energy imp_dem_energy_now(const imp_dem *d)
     imp_dem_energy e = d->energy;
     e.kinetic = 0.0;
     e.elastic = 0.0;
+    for (int c = 0; c < d->nclumps; c++) {  /* 1/2 m v^2 + 1/2 w.L, both of the half step */
+        const imp_dem_clump *C = &d->clumps[c];
+        if (C->fixed) {
+            continue;
+        }
+        const double *v = C->vel, *om = C->angvel;
+        e.kinetic += 0.5 * C->mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        e.kinetic += 0.5 * (om[0] * C->L[0] + om[1] * C->L[1] + om[2] * C->L[2]);
+    }
     for (int i = 0; i < d->n; i++) {
-        if (d->fixed[i]) {
+        if (d->fixed[i] || d->clump_of[i] >= 0) {
             continue;
         }
         const double *v = d->vel + 3 * i, *om = d->angvel + 3 * i;

@@ -2,8 +2,9 @@
    spheres and infinite walls) stepped by an explicit leapfrog with Cundall's numerical damping.
 
    The world keeps its bodies; the dem state keeps flat copies of what the hot loops need
-   (positions, velocities, forces, radii, masses: structure of arrays, particle index = rank of
-   the body's slot among active bodies) and the interactions. It is rebuilt when bodies are
+   (positions, velocities, forces, radii, masses: structure of arrays, particles in the order
+   of the bodies' slots; a clump body gives one sphere particle per member, consecutive) and
+   the interactions. It is rebuilt when bodies are
    added or removed, reloaded from the world's state vector when that was edited from outside,
    and written back after each integration, so reading bodies between steps sees the truth.
 
@@ -11,7 +12,8 @@
      imp_dem_reset_forces   ForceResetter
      imp_dem_collide        InsertionSortCollider (impact's sweep-and-prune, broadphase3d.h)
      imp_dem_interactions   InteractionLoop: geometry, physics and law functors per interaction
-     imp_dem_newton         NewtonIntegrator (leapfrog, gravity, Cundall damping)
+     imp_dem_newton         NewtonIntegrator (leapfrog, gravity, Cundall damping; clumps as
+                            rigid bodies, dem_clump.c)
      imp_dem_finish_step    time += dt, iteration += 1
    imp_dem_world_step runs that default list (the Lua front can run its own list instead).
 
@@ -29,12 +31,15 @@
 #define IMPACT_DEM_H
 
 #include "broadphase3d.h"
+#include "mat3.h"
 #include "shape.h"
 #include "status.h"
 
 struct imp_world;
 
 enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1, IMP_DEM_FACET = 2 };
+/* a clump's entry in a saved scene (lua_dem_state.c); its members are spheres */
+enum { IMP_DEM_SAVED_CLUMP = 3 };
 enum { IMP_DEM_LAW_LINEAR = 0, IMP_DEM_LAW_HERTZ = 1 };
 /* geometry functors (bits of imp_dem_params.geometry) */
 enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2, IMP_DEM_GEOM_FACET_SPHERE = 4 };
@@ -76,6 +81,22 @@ typedef struct imp_dem_inter {
     long created;      /* iteration at which it became real */
 } imp_dem_inter;
 
+/* A clump (Yade's Clump): a rigid body whose shape is a union of spheres (dem_clump*.c). Its
+   members are sphere particles first .. first + count - 1 (consecutive), which collide like
+   spheres (never with each other); the clump sums their forces and torques about its centre
+   of mass and moves them with it. State as in the world: position (centre of mass),
+   orientation, velocity and angular velocity (world frame) at the leapfrog's half step; plus
+   the angular momentum L (world frame) of that half step, which the integrator advances. */
+typedef struct imp_dem_clump {
+    int slot;              /* the clump body's world slot */
+    int first, count;      /* its member particles */
+    int fixed;
+    double mass, inv_mass, density;
+    imp_mat3 inertia, inv_inertia;  /* about the centre of mass, body frame */
+    double pos[3], vel[3], angvel[3], quat[4];  /* as last stored in (or loaded from) the world */
+    double L[3];
+} imp_dem_clump;
+
 typedef struct imp_dem_energy {
     double gravity_work;   /* work done by gravity since the energy was reset */
     double damping;        /* dissipated by the numerical damping */
@@ -95,13 +116,21 @@ typedef struct imp_dem {
     double *force, *torque;            /* 3, 3 per particle */
     double *radius;        /* spheres; walls 0 */
     double *wall_n;        /* 3 per particle: a wall's outward unit normal (world frame) */
+    int *clump_of;         /* per particle: its clump's index, -1 for none */
+    int *member;           /* per particle: its index among its clump's members (else 0) */
+    double *moff;          /* 3 per particle: a member's centre - the clump's centroid (body
+                              frame) */
     int *facet;            /* per particle: index of a facet's vertices in facet_v, else -1 */
     double *facet_v;       /* 9 per facet: its vertices in the world frame */
     int nfacets;
     double *inv_mass, *inv_inertia, *mass;
     double *young;         /* per particle */
     double *lo, *hi;       /* collider boxes, 3 per particle */
-    int *slot_to_particle; /* nslots entries, -1 for none */
+    int *slot_to_particle; /* nslots entries, -1 for none (a clump: its first member) */
+    imp_dem_clump *clumps;
+    int nclumps, clump_cap;
+    double clump_dt;       /* the step the clumps' L belong to (L is recomputed when it changes:
+                              the half step it refers to moved) */
     int nslot_map;
     /* interactions: dense array plus an open-addressing map from the pair to the index */
     imp_dem_inter *inter;
@@ -171,6 +200,41 @@ int imp_dem_is_facet(const imp_shape *s);
    prev_n orients the normal when the centre lies on the triangle. */
 int imp_dem_facet_sphere(const double *tri, const double *centre, double r, double reach,
                          const double *prev_n, double *un, double n[3]);
+
+/* Clumps (dem_clump_mass.c: the shape and its mass properties; dem_clump.c: the motion). */
+enum { IMP_DEM_MASS_AUTO = 0, IMP_DEM_MASS_EXACT = 1, IMP_DEM_MASS_LENSES = 2,
+       IMP_DEM_MASS_GRID = 3 };
+typedef struct imp_dem_mass {
+    double volume, centroid[3];
+    imp_mat3 inertia;  /* per unit density, about the centroid */
+    int method;        /* IMP_DEM_MASS_EXACT (no overlap), _LENSES (pairwise overlaps, exact),
+                          _GRID (integrated: see dem_clump_mass.c for the accuracy) */
+} imp_dem_mass;
+/* Mass properties of the union of n balls (centres c[3n], radii r[n]); method AUTO chooses,
+   GRID forces the integration (for tests). 0, or -1 (n < 1, out of memory). */
+int imp_dem_clump_mass(const double *c, const double *r, int n, int method, imp_dem_mass *out);
+/* A clump shape of n > 0 member spheres (centres in shape coordinates, radii > 0); NULL when
+   the input is not finite or out of memory. */
+imp_shape *imp_dem_clump_shape(const double *c, const double *r, int n);
+/* The number of members of a clump shape (0: not a clump) and its data (any output may be
+   NULL). */
+int imp_dem_clump_members(const imp_shape *s, const double **centres, const double **radii,
+                          int *method);
+/* The clump's state from the world's state vector y (its slot's 13 numbers), L from the
+   angular velocity; then its members placed. */
+void imp_dem_clump_load(imp_dem *d, int c, const double *y, double dt);
+/* Members' positions, velocities and orientations from their clump (dt: the step). */
+void imp_dem_clump_place(imp_dem *d, int c, double dt);
+/* Newton for the clumps (called by imp_dem_newton): sums the members' forces and torques,
+   integrates, places the members. Adds gravity's work and the damping's loss to *wg, *wd. */
+void imp_dem_clump_newton(imp_dem *d, const double gravity[3], double dt, double *wg, double *wd);
+/* The force and torque (about the centre of mass) the members' interactions put on clump c. */
+void imp_dem_clump_wrench(const imp_dem *d, int c, double f[3], double t[3]);
+/* Whether particles a and b are members of the same clump (they never interact). */
+static inline int imp_dem_same_clump(const imp_dem *d, int a, int b)
+{
+    return d->clump_of[a] >= 0 && d->clump_of[a] == d->clump_of[b];
+}
 
 /* Yade's PWaveTimeStep: min over spheres of r / sqrt(E / rho). 0 when there are no spheres. */
 double imp_dem_p_wave_dt(const imp_dem *d);

@@ -131,8 +131,9 @@ int imp_dem_collide(imp_dem *d)
     const int *begins = imp_bp3d_begins(d->bp, &count);
     for (int e = 0; e < count; e++) {
         int a = begins[2 * e], b = begins[2 * e + 1];
-        if (d->kind[a] != IMP_DEM_SPHERE && d->kind[b] != IMP_DEM_SPHERE) {
-            continue;  /* walls and facets do not interact */
+        if ((d->kind[a] != IMP_DEM_SPHERE && d->kind[b] != IMP_DEM_SPHERE)
+            || imp_dem_same_clump(d, a, b)) {
+            continue;  /* walls and facets do not interact, nor members of one clump */
         }
         if (imp_dem_find(d, a, b) < 0 && imp_dem_add_potential(d, a, b) < 0) {
             snprintf(d->error, sizeof d->error, "out of memory for the interactions");

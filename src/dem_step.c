@@ -59,6 +59,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
     double wg = 0.0, wd = 0.0;
     const int n = d->n;
     const unsigned char *fixed = d->fixed;
+    const int *clump_of = d->clump_of;
     double *vel = d->vel, *pos = d->pos, *angvel = d->angvel, *quat = d->quat;
     const double *force = d->force, *torque = d->torque, *inv_mass = d->inv_mass;
     const double *inv_inertia = d->inv_inertia, *mass = d->mass;
@@ -68,7 +69,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
     _Pragma("omp parallel for if (!track) reduction(+ : wg, wd) schedule(static)")
 #endif
     for (int i = 0; i < n; i++) {
-        if (fixed[i]) {
+        if (fixed[i] || clump_of[i] >= 0) {  /* clump members move with their clump */
             continue;
         }
         double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
@@ -109,6 +110,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
             q[0] = u.w * nq, q[1] = u.x * nq, q[2] = u.y * nq, q[3] = u.z * nq;
         }
     }
+    imp_dem_clump_newton(d, gravity, dt, &wg, &wd);
     d->energy.gravity_work += wg;
     d->energy.damping += wd;
 }

@@ -59,7 +59,18 @@ typedef struct imp_engine2d_def {
     int joint_small_impacts;    /* after a step without collisions, zero the joints' velocity */
     int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting) or IMP_SOLVER_PGS */
     int pgs_iterations;         /* PGS sweeps per solve (warm-started) */
+    int time_stepping;          /* IMP_STEPPING_ODE or IMP_STEPPING_SYMPLECTIC_EULER */
 } imp_engine2d_def;
+
+/* How a trial step advances the bodies (engine2d_symplectic.c): with the world's integrator,
+   the contact forces solved at each of its evaluations (ODE), or by one semi-implicit Euler
+   step with one velocity-level contact solve. */
+typedef enum imp_time_stepping {
+    IMP_STEPPING_ODE = 0,
+    IMP_STEPPING_SYMPLECTIC_EULER = 1
+} imp_time_stepping;
+
+extern const char *const imp_time_stepping_names[];
 
 /* How the contact and impulse LCPs are solved: exactly by Baraff's pivoting (lcp.h; O(n^3)
    per solve, dense), or approximately by projected Gauss-Seidel over the Jacobian rows
@@ -133,6 +144,7 @@ typedef struct imp_engine2d_stats {
     long lcp_solves;       /* LCP solves (impulses and forces) */
     long lcp_failures;     /* LCP solves that did not report IMP_LCP_OK */
     long max_contacts;     /* largest contact-force problem (rows) */
+    long pgs_sweeps;       /* PGS sweeps done (all solves) */
 } imp_engine2d_stats;
 
 typedef struct imp_engine2d {
@@ -144,6 +156,7 @@ typedef struct imp_engine2d {
     unsigned exclude_bodies_version;  /* w->bodies_version when exclude was built */
     /* detection scratch */
     imp_body2d *b2;
+    imp_body2d_xf *b2_xf;         /* their transforms, computed once per detection */
     unsigned char *still;
     double *boxes;
     double *prev_pose;            /* 3 per slot: poses at the start of the trial step */
@@ -205,6 +218,7 @@ typedef struct imp_engine2d {
     int *warm_hash;
     size_t warm_hash_size;
     double max_force;
+    double step_h;                /* s: the semi-implicit step being taken (0: none) */
 } imp_engine2d;
 
 typedef struct imp_touch2d {

@@ -97,10 +97,23 @@ static void push_collision_events(imp_world *w, double t, const imp_rec2d *rec, 
     }
 }
 
+/* The records describe the state w->y: the next trial step's first evaluation of the contact
+   forces takes them instead of detecting again at the same state. */
+static void records_reusable(imp_world *w, size_t n)
+{
+    imp_engine2d *e = w->engine2d;
+    memcpy(e->y_rec, w->y, n * sizeof *w->y);
+    e->rec_reusable = 1;
+    e->rec_bodies_version = w->bodies_version;
+    e->rec_nslots = w->nslots;
+    e->rec_conn_version = e->conn_version;
+}
+
 /* Handles, at state w->y and time t, the touching records when one of them is a collision to
    handle (imminent, or a pair found penetrating) that is close enough. Returns 1 when
-   impulses were applied, 0 when there was nothing to handle, -1 on failure. */
-static int handle_close(imp_world *w, double t, int after_backup)
+   impulses were applied, 0 when there was nothing to handle, -1 on failure; *untouched = 1
+   when the records and the state were left as they were (nothing close enough). */
+static int handle_close(imp_world *w, double t, int after_backup, int *untouched)
 {
     imp_engine2d *e = w->engine2d;
     const imp_engine2d_def *d = &w->def.engine2d;
@@ -119,6 +132,7 @@ static int handle_close(imp_world *w, double t, int after_backup)
             want = 1;
         }
     }
+    *untouched = !want;
     if (!want) {
         return 0;
     }
@@ -290,7 +304,8 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
                 snprintf(why, why_size, "collision detection failed");
                 return IMP_ERR_NOMEM;
             }
-            int st = handle_close(w, t, 1);
+            int untouched;
+            int st = handle_close(w, t, 1, &untouched);
             if (st < 0) {
                 name_bodies(w, &blame);
                 snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
@@ -301,6 +316,9 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
                 binary = 0;
                 h = t1 - t;
                 continue;
+            }
+            if (untouched) {  /* a static detection at y0, as the next step's first evaluation */
+                records_reusable(w, n);
             }
             if (stuck >= 3) {
                 binary = 1;
@@ -325,17 +343,14 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
             snprintf(why, why_size, "out of memory");  /* the step's last state: the pairs touching */
             return IMP_ERR_NOMEM;
         }
-        int st = handle_close(w, t, 0);
+        int untouched;
+        int st = handle_close(w, t, 0, &untouched);
         if (st < 0) {
             snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
             return IMP_ERR_SOLVER;
         }
         if (st == 0) {  /* the records describe w->y: the next step's first evaluation uses them */
-            memcpy(e->y_rec, w->y, n * sizeof *w->y);
-            e->rec_reusable = 1;
-            e->rec_bodies_version = w->bodies_version;
-            e->rec_nslots = w->nslots;
-            e->rec_conn_version = e->conn_version;
+            records_reusable(w, n);
         }
         if (st > 0) {
             handled = 1;

@@ -27,7 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d_symplectic.h"
 #include "world.h"
+
+/* velocity-level distance term: the fraction of the gap error closed per step (Baumgarte) */
+#define IMP_ENGINE2D_BAUMGARTE 0.2
 
 /* acceleration of the material point u of slot s (force array f, state y) along dir */
 static double point_accel_dot(const imp_world *w, const double *y, const double *f, int s,
@@ -77,6 +81,37 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     const double ndot[2] = {-wq * n[1], wq * n[0]};
     b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - wq * wq * along;
     return b;
+}
+
+/* The friction row of contact r, written into t: tangent perp(n) through r's point, its
+   Jacobians and tangential velocity, the key of r's friction. Only the fields the solve
+   and the force assembly read (p, q, kind, connector, bilateral, point, normal, jp, jq,
+   velocity, key) are set: no copy of the whole record, no pair lookup. O(1). */
+static void tangent_row(const double *y, const imp_rec2d *r, imp_rec2d *t)
+{
+    const double tn[2] = {-r->normal[1], r->normal[0]};
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+    const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+    t->p = r->p;
+    t->q = r->q;
+    t->kind = r->kind;
+    t->connector = -1;
+    t->bilateral = 0;
+    t->point[0] = r->point[0];
+    t->point[1] = r->point[1];
+    t->normal[0] = tn[0];
+    t->normal[1] = tn[1];
+    t->jp[0] = tn[0];
+    t->jp[1] = tn[1];
+    t->jp[2] = rp[0] * tn[1] - rp[1] * tn[0];
+    t->jq[0] = -tn[0];
+    t->jq[1] = -tn[1];
+    t->jq[2] = -(rq[0] * tn[1] - rq[1] * tn[0]);
+    /* (v + w x r) . t of each body at the point */
+    t->velocity = ((yp[3] - yp[5] * rp[1]) * tn[0] + (yp[4] + yp[5] * rp[0]) * tn[1])
+                  - ((yq[3] - yq[5] * rq[1]) * tn[0] + (yq[4] + yq[5] * rq[0]) * tn[1]);
+    t->key = r->key ^ 0x5bd1e9955bd1e995ULL;
 }
 
 /* keeps the body-pair contacts of the trial step's first evaluation, in body frames */
@@ -138,8 +173,12 @@ static int solve_lcp(imp_world *w, int n, int nf)
         return -1;
     }
     if (st != IMP_LCP_OK) {
+        /* a failed solve's last iterate is kept when it nearly solves the problem, unless its
+           forces are far above any the problem can ask for (the residual test alone is
+           relative to them: a blown-up iterate passes it) */
         e->stats.lcp_failures++;
-        if (!(info.natural_residual <= 1e-5 * (1.0 + info.scale_f)
+        if (!(info.scale_f <= 1e3 * (1.0 + imp_lcp_force_scale(&p)))
+            || !(info.natural_residual <= 1e-5 * (1.0 + info.scale_f)
               && info.max_bilateral <= 1e-5 * (1.0 + info.scale_a)
               && info.max_friction <= 1e-5 * (1.0 + info.scale_f))) {
             return -1;
@@ -159,7 +198,9 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
                 && e->rec_nslots == w->nslots && e->rec_conn_version == e->conn_version
                 && memcmp(y, e->y_rec, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *y) == 0;
     e->rec_reusable = 0;  /* the records are compacted below */
-    int pgs_freeze = e->freeze && w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
+    /* (a semi-implicit step has one evaluation: nothing to keep for later stages) */
+    int pgs_freeze = e->freeze && w->def.engine2d.contact_solver == IMP_SOLVER_PGS
+                     && !(e->step_h > 0.0);
     if (pgs_freeze && e->have_frozen) {
         /* a later stage of the trial step: its contacts moved with the bodies */
         if (imp_engine2d_reserve_records(e, e->nfrozen) != 0) {
@@ -200,13 +241,20 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         }
     }
     const imp_engine2d_def *d = &w->def.engine2d;
-    /* keep the contacts and connectors, then add the friction rows */
+    /* keep the contacts and connectors, then add the friction rows; under semi-implicit
+       Euler also the inelastic (elasticity 0) imminent collisions: the velocity-level
+       problem stops them within the step (Stewart & Trinkle), no impulse needed */
+    int velocity_level = e->step_h > 0.0;
     int m = 0, nf = 0;
     for (int i = 0; i < e->nrec; i++) {
         const imp_rec2d *r = &e->rec[i];
-        if (r->connector >= 0 || r->kind == IMP_HIT_CONTACT) {
+        if (r->connector >= 0 || r->kind == IMP_HIT_CONTACT
+            || (velocity_level && r->kind == IMP_HIT_IMMINENT && r->elasticity == 0.0)) {
             nf += r->connector < 0 && r->friction > 0.0;
-            e->rec[m++] = *r;
+            if (m != i) {
+                e->rec[m] = *r;
+            }
+            m++;
         }
     }
     e->nrec = m;  /* the rows kept; friction rows go after them */
@@ -227,16 +275,10 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         if (r->connector >= 0 || !(r->friction > 0.0)) {
             continue;
         }
-        imp_rec2d *t = &e->rec[k];
-        *t = *r;
-        t->normal[0] = -r->normal[1];
-        t->normal[1] = r->normal[0];
-        t->bilateral = 0;
-        imp_engine2d_finish_record(w, y, t);
+        tangent_row(y, r, &e->rec[k]);
         e->fric_normal[k] = i;
         e->mu[k] = r->friction;
         e->sliding[k] = 0;  /* bounded rows aiming at no slip within h (see the b vector) */
-        t->key = r->key ^ 0x5bd1e9955bd1e995ULL;
         k++;
     }
     int pgs = d->contact_solver == IMP_SOLVER_PGS;
@@ -246,7 +288,11 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             return -1;
         }
     }
-    double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : w->def.dt;
+    /* under semi-implicit Euler (engine2d_symplectic.c) the rows are posed at velocity level
+       over the step being taken: v_n / h asks v_n = 0 at its end, and the distance term
+       (d - gap) / h^2 closes the gap error in one step (the ODE form (2 v h + x) / h^2 would
+       make that map unstable: its eigenvalues are (-1 +- sqrt 5) / 2) */
+    double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : velocity_level ? e->step_h : w->def.dt;
     imp_extra_accel pol = d->extra_accel;
     int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
     int with_distance = pol == IMP_EXTRA_VELOCITY_AND_DISTANCE
@@ -263,9 +309,18 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             continue;
         }
         double b = gap_accel(w, y, f, r);
-        if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
+        if (r->connector < 0 && r->kind == IMP_HIT_IMMINENT) {
+            /* an inelastic approach (velocity level): do not cross the half gap within the
+               step, v_n >= -max(d - gap, 0) / h (a speculative contact), never pulled */
+            double x0 = r->distance - r->target;
+            b += r->velocity / h + (x0 > 0.0 ? x0 : 0.0) / (h * h);
+        } else if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
             double v0 = r->velocity, x0 = r->distance - r->target;
-            b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
+            if (velocity_level) {
+                b += with_distance ? (v0 * h + IMP_ENGINE2D_BAUMGARTE * x0) / (h * h) : v0 / h;
+            } else {
+                b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
+            }
         }
         e->b[i] = b;
     }
@@ -325,7 +380,11 @@ int imp_engine2d_evaluate(imp_world *w, double *dydt)
     if (w->engine2d == NULL) {
         return 0;
     }
-    w->engine2d->force_error = 0;
+    imp_engine2d *e = w->engine2d;
+    e->force_error = 0;
+    /* under semi-implicit Euler the forces are those a step of dt from here would use */
+    e->step_h = imp_engine2d_symplectic(w) ? w->def.dt : 0.0;
     imp_world_derivative(w, w->time, w->y, dydt);
-    return w->engine2d->force_error ? -1 : 0;
+    e->step_h = 0.0;
+    return e->force_error ? -1 : 0;
 }

@@ -45,6 +45,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->conn);
     imp_pairset_free(&e->exclude);
     free(e->b2);
+    free(e->b2_xf);
     free(e->still);
     free(e->boxes);
     free(e->prev_pose);
@@ -151,7 +152,8 @@ int imp_engine2d_reserve_slots(imp_engine2d *e, int n)
         return 0;
     }
     int cap = n > 2 * e->slot_cap ? n : 2 * e->slot_cap;
-    if (grow((void **)&e->b2, sizeof *e->b2, cap) || grow((void **)&e->still, 1, cap)
+    if (grow((void **)&e->b2, sizeof *e->b2, cap) || grow((void **)&e->b2_xf, sizeof *e->b2_xf, cap)
+        || grow((void **)&e->still, 1, cap)
         || grow((void **)&e->boxes, 4 * sizeof *e->boxes, cap)) {
         return -1;
     }
@@ -386,8 +388,8 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     imp_detect2d_params par = {w->def.engine2d.distance_tol, w->def.engine2d.velocity_tol};
     int m;
     for (;;) {
-        m = imp_collide2d_batch(e->b2, nb, e->still, &e->bp, &e->exclude, &par, e->boxes, e->hits,
-                                e->hit_cap);
+        m = imp_collide2d_batch_xf(e->b2, nb, e->still, &e->bp, &e->exclude, &par, e->boxes,
+                                   e->b2_xf, e->hits, e->hit_cap);
         if (m < 0) {
             return -1;
         }

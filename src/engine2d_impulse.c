@@ -36,8 +36,10 @@ static int solve(imp_world *w, const double *A, const double *b, const unsigned 
     imp_lcp_status st = imp_lcp_solve(&p, &o, e->ws, f, e->a, NULL, &info);
     if (st != IMP_LCP_OK) {
         e->stats.lcp_failures++;
-        /* accept a nearly solved problem: the residuals relative to its scale are small */
-        if (!(info.natural_residual <= 1e-6 * (1.0 + info.scale_f)
+        /* accept a nearly solved problem: the residuals relative to its scale are small, and
+           that scale is one the problem can ask for (see imp_lcp_force_scale) */
+        if (!(info.scale_f <= 1e3 * (1.0 + imp_lcp_force_scale(&p)))
+            || !(info.natural_residual <= 1e-6 * (1.0 + info.scale_f)
               && info.max_bilateral <= 1e-6 * (1.0 + info.scale_a))) {
             return -1;
         }

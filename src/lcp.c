@@ -342,3 +342,15 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     imp_lcp_workspace_destroy(own);
     return st;
 }
+
+double imp_lcp_force_scale(const imp_lcp_problem *p)
+{
+    double s = 0.0;
+    for (int i = 0; i < p->n; i++) {
+        double d = p->A[(size_t)i * (size_t)p->n + (size_t)i];
+        if (d > 0.0) {
+            s += fabs(p->b[i]) / d;
+        }
+    }
+    return s;
+}

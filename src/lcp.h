@@ -166,6 +166,13 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
 #define IMP_LCP_CONE_MAX 64
 int imp_lcp_cone(int k, int inscribed, double *dirs, double *mu_factor, double *max_error);
 
+/* The force scale the problem itself sets, sum over rows of |b_i| / A_ii (rows with A_ii <= 0
+   skipped): each row's own load, all added up, as at the bottom of a stack that carries every
+   row. A failed solve's last iterate (imp_lcp_solve returns one) whose residuals look small
+   next to its own max|f| is not a solution when max|f| is far above this (a singular clamped
+   set can blow f up while staying "relatively" consistent). O(n). */
+double imp_lcp_force_scale(const imp_lcp_problem *p);
+
 /* The status as a short name ("ok", "infeasible", ...). */
 const char *imp_lcp_status_name(imp_lcp_status s);
 

@@ -153,6 +153,120 @@ static int l_facet(lua_State *L)
     return 1;
 }
 
+/* core.dem_clump(centres, radii): a clump shape from a flat list of centres {x1, y1, z1, x2,
+   ...} (shape coordinates) and the radii (checked in lua/impact/dem.lua) */
+static int l_clump(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 2);
+    if (n < 1 || n > 1000000 || luaL_len(L, 1) != 3 * n) {
+        return imp_error(L, "impact.dem.clump", "give 1 to 1000000 spheres, each with a centre");
+    }
+    /* scratch owned by Lua, so an error cannot leak it */
+    double *c = lua_newuserdatauv(L, (size_t)n * 4 * sizeof *c, 0), *r = c + 3 * n;
+    for (lua_Integer i = 0; i < 4 * n; i++) {
+        lua_rawgeti(L, i < 3 * n ? 1 : 2, i < 3 * n ? i + 1 : i - 3 * n + 1);
+        c[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    imp_shape *sh = imp_dem_clump_shape(c, r, (int)n);
+    if (sh == NULL) {
+        return imp_error(L, "impact.dem.clump", "the spheres need finite centres and radii > 0");
+    }
+    imp_lua_push_shape(L, sh);
+    return 1;
+}
+
+/* core.dem_clump_members(shape): the members' centres (shape coordinates, a list of points),
+   radii, the shape's centroid and how its mass properties were found; nothing when the
+   shape is not a clump */
+static int l_clump_members(lua_State *L)
+{
+    static const char *const methods[] = {"", "exact", "lenses", "grid"};
+    const imp_shape *sh = imp_lua_check_shape(L, 1);
+    const double *c, *r;
+    int method;
+    int n = imp_dem_clump_members(sh, &c, &r, &method);
+    if (n == 0) {
+        return 0;
+    }
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        imp_push_vector(L, c + 3 * i, 3);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        lua_pushnumber(L, r[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    imp_push_vector(L, sh->centroid, 3);
+    lua_pushstring(L, methods[method]);
+    return 4;
+}
+
+/* The field w.engines of worlds (Yade's O.engines), over the world's own __index and
+   __newindex (lua_world.c). __index's first upvalue stays the methods table, as
+   imp_lua_open_world expects when the core is opened again.
+   __index upvalues: methods, the world's __index, the getter fn(w).
+   __newindex upvalues: the world's __newindex, the setter fn(w, list). */
+static int l_world_index_engines(lua_State *L)
+{
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    lua_pushvalue(L, lua_upvalueindex(k != NULL && strcmp(k, "engines") == 0 ? 3 : 2));
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+static int l_world_newindex_engines(lua_State *L)
+{
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    int field = k != NULL && strcmp(k, "engines") == 0;
+    lua_pushvalue(L, lua_upvalueindex(field ? 2 : 1));
+    lua_pushvalue(L, 1);
+    if (field) {
+        lua_pushvalue(L, 3);
+        lua_call(L, 2, 0);
+    } else {
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 3);
+        lua_call(L, 3, 0);
+    }
+    return 0;
+}
+
+/* core.dem_world_engines_field(getter, setter): installs (or, when the module is loaded
+   again, re-points) the field */
+static int l_world_engines_field(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    luaL_getmetatable(L, IMP_WORLD_MT);                 /* 3 */
+    lua_getfield(L, 3, "__index");                      /* 4 */
+    if (lua_tocfunction(L, 4) == l_world_index_engines) {
+        lua_getupvalue(L, 4, 2);
+        lua_replace(L, 4);                              /* the world's own __index */
+    }
+    lua_getfield(L, 3, "__newindex");                   /* 5 */
+    if (lua_tocfunction(L, 5) == l_world_newindex_engines) {
+        lua_getupvalue(L, 5, 1);
+        lua_replace(L, 5);
+    }
+    lua_getupvalue(L, 4, 1);                            /* the methods table */
+    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 1);
+    lua_pushcclosure(L, l_world_index_engines, 3);
+    lua_setfield(L, 3, "__index");
+    lua_pushvalue(L, 5);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, l_world_newindex_engines, 2);
+    lua_setfield(L, 3, "__newindex");
+    return 0;
+}
+
 static void set_number(lua_State *L, const char *k, double v)
 {
     lua_pushnumber(L, v);
@@ -168,6 +282,14 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
     lua_setfield(L, -2, "body1");
     imp_lua_push_body(L, 1, d->slot[I->b]);
     lua_setfield(L, -2, "body2");
+    if (d->clump_of[I->a] >= 0) {  /* which member of a clump (1-based, as in b:members()) */
+        lua_pushinteger(L, d->member[I->a] + 1);
+        lua_setfield(L, -2, "member1");
+    }
+    if (d->clump_of[I->b] >= 0) {
+        lua_pushinteger(L, d->member[I->b] + 1);
+        lua_setfield(L, -2, "member2");
+    }
     lua_pushboolean(L, I->real);
     lua_setfield(L, -2, "real");
     lua_pushboolean(L, I->pending);
@@ -191,9 +313,9 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
 }
 
 /* World:interactions([{all = false}]): the real interactions (all = true: potential ones
-   too), each {id, body1, body2, real, pending, overlap, normal, normal_force, shear_force,
-   kn, ks, mu, created} (the last ones for real interactions); force on body2, normal from
-   body1 to body2. */
+   too), each {id, body1, body2, member1, member2, real, pending, overlap, normal,
+   normal_force, shear_force, kn, ks, mu, created} (member1/2 for clump bodies; the last ones
+   for real interactions); force on body2, normal from body1 to body2. */
 static int l_interactions(lua_State *L)
 {
     static const char *const keys[] = {"all", NULL};
@@ -228,11 +350,24 @@ static int l_erase_interaction(lua_State *L)
     imp_body_id b = imp_lua_check_body_of(L, 3, w, "World:erase_interaction", "body2");
     int pa = a.slot < d->nslot_map ? d->slot_to_particle[a.slot] : -1;
     int pb = b.slot < d->nslot_map ? d->slot_to_particle[b.slot] : -1;
-    int k = pa >= 0 && pb >= 0 ? imp_dem_find(d, pa, pb) : -1;
-    if (k >= 0) {
-        imp_dem_request_erase(d, k);
+    if (pa < 0 || pb < 0) {
+        lua_pushboolean(L, 0);
+        return 1;
     }
-    lua_pushboolean(L, k >= 0);
+    /* a clump: every interaction between the two bodies' members */
+    int na = d->clump_of[pa] >= 0 ? d->clumps[d->clump_of[pa]].count : 1;
+    int nb = d->clump_of[pb] >= 0 ? d->clumps[d->clump_of[pb]].count : 1;
+    int any = 0;
+    for (int i = 0; i < na; i++) {
+        for (int j = 0; j < nb; j++) {
+            int k = imp_dem_find(d, pa + i, pb + j);
+            if (k >= 0) {
+                imp_dem_request_erase(d, k);
+                any = 1;
+            }
+        }
+    }
+    lua_pushboolean(L, any);
     return 1;
 }
 
@@ -269,7 +404,7 @@ static int l_dem_energy(lua_State *L)
     return 1;
 }
 
-/* World:dem_stats(): {iterations, interactions, real, collider_runs, particles} */
+/* World:dem_stats(): {iterations, interactions, real, collider_runs, particles, clumps} */
 static int l_dem_stats(lua_State *L)
 {
     imp_dem *d = check_dem(L, NULL);
@@ -284,6 +419,8 @@ static int l_dem_stats(lua_State *L)
     lua_setfield(L, -2, "collider_runs");
     lua_pushinteger(L, d->n);
     lua_setfield(L, -2, "particles");
+    lua_pushinteger(L, d->nclumps);
+    lua_setfield(L, -2, "clumps");
     return 1;
 }
 
@@ -299,6 +436,9 @@ void imp_lua_open_dem(lua_State *L)
         {"dem_finish_step", l_finish_step},
         {"dem_wall_clock", l_wall_clock},
         {"dem_facet", l_facet},
+        {"dem_clump", l_clump},
+        {"dem_clump_members", l_clump_members},
+        {"dem_world_engines_field", l_world_engines_field},
         {NULL, NULL}};
     static const luaL_Reg methods[] = {
         {"interactions", l_interactions},

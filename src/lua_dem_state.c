@@ -57,11 +57,15 @@ static int l_export(lua_State *L)
                      d->p.friction_angle, d->p.poisson, d->p.track_energy, d->p.en};
     setv(L, "params", pr, 12);
     lua_createtable(L, d->n, 0);
+    int nb = 0;
     for (int i = 0; i < d->n; i++) {
         const imp_body *b = &w->bodies[d->slot[i]];
         const imp_convex3d *c = imp_shape3d_data(b->shape);
+        if (d->member[i] > 0) {
+            continue;  /* one entry per body: a clump's is its first member's */
+        }
         lua_createtable(L, 0, 8);
-        seti(L, "kind", d->kind[i]);
+        seti(L, "kind", d->clump_of[i] >= 0 ? IMP_DEM_SAVED_CLUMP : d->kind[i]);
         seti(L, "slot", d->slot[i]);
         lua_pushboolean(L, d->fixed[i]);
         lua_setfield(L, -2, "fixed");
@@ -69,7 +73,19 @@ static int l_export(lua_State *L)
         setv(L, "inertia", &b->inertia.m[0][0], 9);
         setv(L, "inv_inertia", &b->inv_inertia.m[0][0], 9);
         setn(L, "inv_mass", b->inv_mass);
-        if (d->kind[i] == IMP_DEM_SPHERE) {
+        if (d->clump_of[i] >= 0) {  /* members (shape coordinates) and L */
+            const double *cen, *rad;
+            int n = imp_dem_clump_members(b->shape, &cen, &rad, NULL);
+            lua_createtable(L, 4 * n, 0);
+            for (int m = 0; m < n; m++) {
+                for (int k = 0; k < 4; k++) {
+                    lua_pushnumber(L, k < 3 ? cen[3 * m + k] : rad[m]);
+                    lua_rawseti(L, -2, 4 * m + k + 1);
+                }
+            }
+            lua_setfield(L, -2, "spheres");
+            setv(L, "angular_momentum", d->clumps[d->clump_of[i]].L, 3);
+        } else if (d->kind[i] == IMP_DEM_SPHERE) {
             setn(L, "radius", d->radius[i]);
         } else if (d->kind[i] == IMP_DEM_WALL) {
             setv(L, "normal", c->core, 3);
@@ -81,7 +97,7 @@ static int l_export(lua_State *L)
             lua_setfield(L, -2, "material");
         }
         setv(L, "state", w->y + (size_t)d->slot[i] * IMP_STRIDE_3D, IMP_STRIDE_3D);
-        lua_rawseti(L, -2, i + 1);
+        lua_rawseti(L, -2, ++nb);
     }
     lua_setfield(L, -2, "particles");
     lua_createtable(L, d->ninter, 0);
@@ -132,12 +148,19 @@ static int l_import(lua_State *L)
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_getfield(L, 2, "particles");
     int pt = lua_gettop(L);
-    if ((int)luaL_len(L, pt) != d->n) {
-        return luaL_error(L, "impact.dem.load: %d particles saved, %d in the world",
-                          (int)luaL_len(L, pt), d->n);
+    int nbodies = d->n;
+    for (int c = 0; c < d->nclumps; c++) {
+        nbodies -= d->clumps[c].count - 1;
     }
-    for (int i = 0; i < d->n; i++) {  /* exact states (add_body may renormalize) */
-        lua_rawgeti(L, pt, i + 1);
+    if ((int)luaL_len(L, pt) != nbodies) {
+        return luaL_error(L, "impact.dem.load: %d bodies saved, %d in the world",
+                          (int)luaL_len(L, pt), nbodies);
+    }
+    for (int i = 0, e = 0; i < d->n; i++) {  /* exact states (add_body may renormalize) */
+        if (d->member[i] > 0) {
+            continue;
+        }
+        lua_rawgeti(L, pt, ++e);
         lua_getfield(L, -1, "state");
         double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
         for (int k = 0; k < IMP_STRIDE_3D; k++) {
@@ -155,14 +178,34 @@ static int l_import(lua_State *L)
             b->inv_inertia.m[k / 3][k % 3] = num_at(L, -1, k + 1);
         }
         lua_pop(L, 3);
-        d->mass[i] = b->mass;
-        d->inv_mass[i] = b->inv_mass;
-        d->inv_inertia[i] = b->fixed ? 0.0 : 1.0 / b->inertia.m[0][0];
     }
     lua_settop(L, 2);
+    d->built = 0;  /* particles (and clumps) again from the exact masses and states */
     if (imp_dem_sync(w) != IMP_OK) {
         return luaL_error(L, "%s", imp_world_error(w));
     }
+    /* the clumps' angular momenta as they were (recomputing them from the angular velocity
+       rounds differently) */
+    lua_getfield(L, 2, "particles");
+    for (int c = 0, e = 0, i = 0; i < d->n; i++) {
+        if (d->member[i] > 0) {
+            continue;
+        }
+        e++;
+        if (d->clump_of[i] < 0) {
+            continue;
+        }
+        lua_rawgeti(L, -1, e);
+        lua_getfield(L, -1, "angular_momentum");
+        if (lua_istable(L, -1)) {
+            for (int k = 0; k < 3; k++) {
+                d->clumps[c].L[k] = num_at(L, -1, k + 1);
+            }
+        }
+        lua_pop(L, 2);
+        c++;
+    }
+    lua_pop(L, 1);
     w->time_base = field(L, 2, "time_base");
     w->steps_since_base = (long)field(L, 2, "steps_since_base");
     w->time = w->time_base + (double)w->steps_since_base * w->def.dt;

@@ -29,6 +29,8 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
                                      d->contact_solver);
     d->pgs_iterations = (int)imp_opt_integer(L, idx, what, "pgs_iterations", d->pgs_iterations, 1,
                                              100000);
+    d->time_stepping = imp_opt_enum(L, idx, what, "time_stepping", imp_time_stepping_names,
+                                    d->time_stepping);
 }
 
 /* Adds the engine's counters to the table on top of the stack. */
@@ -43,7 +45,8 @@ void imp_lua_engine2d_stats(lua_State *L, const imp_world *w)
     } f[] = {{"collisions", s->collisions},     {"impulse_solves", s->impulse_solves},
              {"backups", s->backups},           {"binary_searches", s->binary_searches},
              {"ode_steps", s->steps},           {"lcp_solves", s->lcp_solves},
-             {"lcp_failures", s->lcp_failures}, {"max_contact_rows", s->max_contacts}};
+             {"lcp_failures", s->lcp_failures}, {"max_contact_rows", s->max_contacts},
+             {"pgs_sweeps", s->pgs_sweeps}};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         lua_pushinteger(L, (lua_Integer)f[i].v);
         lua_setfield(L, -2, f[i].k);

@@ -4,6 +4,7 @@
 #include "lua_polyhedron.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "contact_polyhedral.h"
 #include "contact_sparsify.h"
@@ -215,9 +216,9 @@ static int l_intersection(lua_State *L)
         eps = imp_opt_number(L, 5, what, "epsilon", 0.0, IMP_POSITIVE, NULL);
     }
     lua_settop(L, 5);
-    imp_poly_work *w = lua_newuserdatauv(L, sizeof *w, 0);
-    w->d = NULL, w->i = NULL, w->dcap = w->icap = 0;
-    luaL_setmetatable(L, WORK_MT);
+    /* one workspace per Lua state (the closure's upvalue), grown to the largest pair seen and
+       reused: no allocation in the query itself (the query never calls back into Lua) */
+    imp_poly_work *w = lua_touserdata(L, lua_upvalueindex(1));
     imp_poly_intersection s;
     imp_poly_contact c;
     int st = imp_polyhedra_contact(a, pa, b, pb, eps, w, &s, &c);
@@ -231,8 +232,8 @@ static int l_intersection(lua_State *L)
     lua_setfield(L, -2, "contact");
     if (st == IMP_PC_REJECTED) {
         lua_pushstring(L, s.status == IMP_PI_DEGENERATE
-                              ? "no valid intersection: the dual hull met a near-tie or a sanity check "
-                                "failed (treated as no contact)"
+                              ? "no valid intersection: a sanity check failed (a vertex outside the "
+                                "bodies' box, or a degenerate dual hull; treated as no contact)"
                               : "the contact failed a sanity check: its point is not within epsilon of "
                                 "both bodies (treated as no contact)");
         lua_setfield(L, -2, "message");
@@ -259,6 +260,8 @@ static int l_intersection(lua_State *L)
             }
             lua_pushstring(L, s.poly_body[f] == 0 ? "a" : "b");
             lua_setfield(L, -2, "body");
+            lua_pushboolean(L, s.poly_shared[f] >= 0);
+            lua_setfield(L, -2, "shared");
             const imp_poly_view *v = s.poly_body[f] == 0 ? &s.a : &s.b;
             lua_pushinteger(L, v->surface[s.poly_face[f]]);
             lua_setfield(L, -2, "surface");
@@ -414,7 +417,6 @@ void imp_lua_open_polyhedron(lua_State *L)
 {
     static const luaL_Reg fns[] = {{"shape3d_polyhedron", l_polyhedron},
                                    {"shape3d_faces", l_faces},
-                                   {"shape3d_intersection", l_intersection},
                                    {"shape3d_sparsify", l_sparsify},
                                    {NULL, NULL}};
     if (luaL_newmetatable(L, WORK_MT)) {
@@ -423,4 +425,9 @@ void imp_lua_open_polyhedron(lua_State *L)
     }
     lua_pop(L, 1);
     luaL_setfuncs(L, fns, 0);
+    imp_poly_work *w = lua_newuserdatauv(L, sizeof *w, 0);
+    memset(w, 0, sizeof *w);
+    luaL_setmetatable(L, WORK_MT);
+    lua_pushcclosure(L, l_intersection, 1);
+    lua_setfield(L, -2, "shape3d_intersection");
 }

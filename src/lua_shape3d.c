@@ -76,20 +76,6 @@ static int l_ellipsoid(lua_State *L)
     return 1;
 }
 
-static int l_cylinder(lua_State *L)
-{
-    static const char *const keys[] = {"radius", "length", "smoothing", NULL};
-    const char *what = "impact.shape3d.cylinder";
-    luaL_checktype(L, 1, LUA_TTABLE);
-    imp_opt_check_keys(L, 1, what, keys);
-    double p[2];
-    p[0] = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
-    p[1] = imp_opt_number(L, 1, what, "length", 1.0, IMP_POSITIVE, NULL);
-    double r = opt_smoothing(L, what, IMP_S3_CYLINDER, p);
-    imp_lua_push_shape(L, imp_shape3d_cylinder(p[0], p[1], r));
-    return 1;
-}
-
 static int l_capsule(lua_State *L)
 {
     static const char *const keys[] = {"radius", "length", NULL};
@@ -102,18 +88,29 @@ static int l_capsule(lua_State *L)
     return 1;
 }
 
-static int l_cone(lua_State *L)
+/* cylinder and cone: a radius, a length along the shape's z axis, a smoothing radius */
+static int radius_length_shape(lua_State *L, const char *what, int kind,
+                               imp_shape *(*make)(double, double, double))
 {
     static const char *const keys[] = {"radius", "length", "smoothing", NULL};
-    const char *what = "impact.shape3d.cone";
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
     double p[2];
     p[0] = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
     p[1] = imp_opt_number(L, 1, what, "length", 1.0, IMP_POSITIVE, NULL);
-    double r = opt_smoothing(L, what, IMP_S3_CONE, p);
-    imp_lua_push_shape(L, imp_shape3d_cone(p[0], p[1], r));
+    double r = opt_smoothing(L, what, kind, p);
+    imp_lua_push_shape(L, make(p[0], p[1], r));
     return 1;
+}
+
+static int l_cylinder(lua_State *L)
+{
+    return radius_length_shape(L, "impact.shape3d.cylinder", IMP_S3_CYLINDER, imp_shape3d_cylinder);
+}
+
+static int l_cone(lua_State *L)
+{
+    return radius_length_shape(L, "impact.shape3d.cone", IMP_S3_CONE, imp_shape3d_cone);
 }
 
 static int l_convex(lua_State *L)

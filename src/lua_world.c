@@ -113,7 +113,7 @@ static int l_world_new(lua_State *L)
                                        "collision_handling", "distance_tol", "velocity_tol",
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
                                        "max_backups", "joint_small_impacts", "contact_solver",
-                                       "pgs_iterations",
+                                       "pgs_iterations", "time_stepping",
                                        /* read by lua/impact/polyhedra.lua (3D) */
                                        "polyhedra", NULL};
     int dim = (int)luaL_checkinteger(L, 1);

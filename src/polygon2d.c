@@ -40,24 +40,73 @@ const imp_poly2d *imp_shape2d_poly(const imp_shape *s)
     return s->data;
 }
 
-/* Exact bounds: every edge's extreme points at the pose. O(E). */
+static void merge(imp_vec2 p, imp_vec2 *l, imp_vec2 *h)
+{
+    l->x = imp_min(l->x, p.x);
+    l->y = imp_min(l->y, p.y);
+    h->x = imp_max(h->x, p.x);
+    h->y = imp_max(h->y, p.y);
+}
+
+/* Exact bounds under the transform x: every edge's extreme points (a straight edge's are its
+   end points, moved without copying the edge). O(E). */
+static void bounds_xf(const imp_poly2d *g, imp_xf2 x, imp_vec2 *l, imp_vec2 *h)
+{
+    *l = imp_v2(INFINITY, INFINITY);
+    *h = imp_v2(-INFINITY, -INFINITY);
+    for (int i = 0; i < g->nedges; i++) {
+        const imp_edge2d *e = &g->edges[i];
+        if (e->kind == IMP_EDGE_LINE) {
+            merge(imp_xf2_apply(x, e->a), l, h);
+            const imp_edge2d *next = &g->edges[e->v1];
+            if (e->b.x != next->a.x || e->b.y != next->a.y) {
+                merge(imp_xf2_apply(x, e->b), l, h);  /* else merged as the next edge's start */
+            }
+        } else {
+            imp_edge2d t = imp_edge2d_transform(e, x);
+            imp_edge2d_bounds(&t, l, h);
+        }
+    }
+}
+
 static void poly_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
 {
-    const imp_poly2d *g = s->data;
-    imp_xf2 x = imp_xf2_from_pose(pose);
-    imp_vec2 l = imp_v2(INFINITY, INFINITY), h = imp_v2(-INFINITY, -INFINITY);
-    for (int i = 0; i < g->nedges; i++) {
-        imp_edge2d e = imp_edge2d_transform(&g->edges[i], x);
-        imp_edge2d_bounds(&e, &l, &h);
-    }
+    imp_vec2 l, h;
+    bounds_xf(s->data, imp_xf2_from_pose(pose), &l, &h);
     lo[0] = l.x, lo[1] = l.y, lo[2] = 0.0;
     hi[0] = h.x, hi[1] = h.y, hi[2] = 0.0;
+}
+
+void imp_poly2d_swept_bounds_xf(const imp_poly2d *g, imp_xf2 now, const imp_xf2 *prev,
+                                double margin, double box[4])
+{
+    imp_vec2 l, h;
+    bounds_xf(g, now, &l, &h);
+    box[0] = l.x, box[1] = l.y, box[2] = h.x, box[3] = h.y;
+    if (prev != NULL) {
+        bounds_xf(g, *prev, &l, &h);
+        box[0] = imp_min(box[0], l.x);
+        box[1] = imp_min(box[1], l.y);
+        box[2] = imp_max(box[2], h.x);
+        box[3] = imp_max(box[3], h.y);
+    }
+    box[0] -= margin;
+    box[1] -= margin;
+    box[2] += margin;
+    box[3] += margin;
 }
 
 void imp_shape2d_swept_bounds(const imp_shape *s, const double *pose, const double *prev_pose,
                               double margin, double box[4])
 {
-    double lo[3], hi[3];
+    const imp_poly2d *g = imp_shape2d_poly(s);
+    if (g != NULL) {
+        imp_xf2 prev = prev_pose != NULL ? imp_xf2_from_pose(prev_pose) : imp_xf2_identity();
+        imp_poly2d_swept_bounds_xf(g, imp_xf2_from_pose(pose), prev_pose != NULL ? &prev : NULL,
+                                   margin, box);
+        return;
+    }
+    double lo[3], hi[3];  /* any other 2D shape: its class's bounds */
     imp_shape_bounds(s, pose, lo, hi);
     box[0] = lo[0], box[1] = lo[1], box[2] = hi[0], box[3] = hi[1];
     if (prev_pose != NULL) {
@@ -526,6 +575,10 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
     }
     g->nvertices = nv;
     g->nends = ne;
+    g->lines_convex = np == 1 && g->narcs == 0;
+    for (int i = 0; i < ne; i++) {
+        g->lines_convex = g->lines_convex && g->vertices[i].corner;
+    }
     g->radius = radius;
     g->spacing = spacing;
 

@@ -14,6 +14,7 @@
 
 #include "shape.h"
 #include "vec2.h"
+#include "xform2d.h"
 
 enum { IMP_EDGE_LINE = 0, IMP_EDGE_ARC = 1 };
 /* edge flags */
@@ -53,6 +54,8 @@ typedef struct imp_poly2d {
     int nedges, npaths;
     int narcs;              /* how many edges are arcs (0: straight edges only) */
     int convex;             /* 1: one path, no concave arc, no reflex corner */
+    int lines_convex;       /* 1: one path of straight edges whose every end point is a convex
+                               corner (turns left by more than 1e-9): a strictly convex polygon */
     int nvertices;   /* end points first (nends of them), then decorated vertices */
     int nends;
     imp_edge2d *edges;      /* path by path, in order */
@@ -150,6 +153,11 @@ int imp_shape2d_contains(const imp_shape *s, imp_vec2 p);
    partner, grown by margin (e.g. the world's distance tolerance) on every side. O(E). */
 void imp_shape2d_swept_bounds(const imp_shape *s, const double *pose, const double *prev_pose,
                               double margin, double box[4]);
+
+/* The same box from the polygon and its transforms at pose and previous pose (prev NULL:
+   none), e.g. cached by imp_collide2d_prepare. O(E), no trigonometry for straight edges. */
+void imp_poly2d_swept_bounds_xf(const imp_poly2d *g, imp_xf2 now, const imp_xf2 *prev,
+                                double margin, double box[4]);
 
 /* crossing-number point-in-region test in the centred frame (boundary: either answer) */
 int imp_poly2d_contains_centred(const imp_poly2d *g, imp_vec2 q);

@@ -9,15 +9,15 @@
 #include "gjk.h"
 #include "hull3d.h"
 #include "polyhedron.h"
+#include "predicates.h"
 #include "support3d.h"
 
 void imp_poly_work_free(imp_poly_work *w)
 {
     free(w->d);
     free(w->i);
-    w->d = NULL;
-    w->i = NULL;
-    w->dcap = w->icap = 0;
+    imp_hull3d_work_free(&w->hull);
+    memset(w, 0, sizeof *w);
 }
 
 static int reserve(imp_poly_work *w, size_t nd, size_t ni)
@@ -43,22 +43,22 @@ static int reserve(imp_poly_work *w, size_t nd, size_t ni)
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* the planes of both bodies, in one list: A's first */
+/* the planes of both bodies, in one array (4 doubles each): A's na first, then B's nb */
 typedef struct planes {
-    const double *pa, *pb;
+    const double *pa;
     int na, nb;
 } planes;
 
-static const double *plane_k(const planes *p, int k) { return k < p->na ? p->pa + 4 * k : p->pb + 4 * (k - p->na); }
+static const double *plane_k(const planes *p, int k) { return p->pa + 4 * k; }
 
 /* the values s_k = d_k + e - n_k.x of the planes at x; their minimum */
 static double slacks(const planes *p, double e, const double *x, double *s)
 {
     double lo = INFINITY;
-    for (int k = 0; k < p->na + p->nb; k++) {
-        const double *pl = plane_k(p, k);
-        s[k] = pl[3] + e - dot3(pl, x);
-        lo = fmin(lo, s[k]);
+    const double *pl = p->pa;
+    for (int k = 0; k < p->na + p->nb; k++, pl += 4) {
+        s[k] = pl[3] + e - (pl[0] * x[0] + pl[1] * x[1] + pl[2] * x[2]);
+        lo = s[k] < lo ? s[k] : lo;
     }
     return lo;
 }
@@ -69,7 +69,8 @@ static double minh_planes(const planes *p, const double *x)
     double f = INFINITY;
     for (int k = 0; k < p->na + p->nb; k++) {
         const double *pl = plane_k(p, k);
-        f = fmin(f, pl[3] - dot3(pl, x));
+        double v = pl[3] - dot3(pl, x);
+        f = v < f ? v : f;
     }
     return f;
 }
@@ -95,19 +96,17 @@ static void analytic_centre(const planes *p, double eps, double *x, double *s)
         if (!(lo > 0.0)) {
             return;
         }
-        double g[3] = {0, 0, 0};
-        imp_mat3 h;
-        memset(&h, 0, sizeof h);
-        for (int k = 0; k < m; k++) {
-            const double *n = plane_k(p, k);
-            double w = 1.0 / s[k];
-            for (int i = 0; i < 3; i++) {
-                g[i] += w * n[i];
-                for (int j = 0; j < 3; j++) {
-                    h.m[i][j] += w * w * n[i] * n[j];
-                }
-            }
+        double g0 = 0, g1 = 0, g2 = 0, h00 = 0, h01 = 0, h02 = 0, h11 = 0, h12 = 0, h22 = 0;
+        const double *n = p->pa;
+        for (int k = 0; k < m; k++, n += 4) { /* the Hessian is symmetric: 6 entries */
+            double w = 1.0 / s[k], ww = w * w;
+            double a0 = ww * n[0], a1 = ww * n[1], a2 = ww * n[2];
+            g0 += w * n[0], g1 += w * n[1], g2 += w * n[2];
+            h00 += a0 * n[0], h01 += a0 * n[1], h02 += a0 * n[2];
+            h11 += a1 * n[1], h12 += a1 * n[2], h22 += a2 * n[2];
         }
+        double g[3] = {g0, g1, g2};
+        imp_mat3 h = {{{h00, h01, h02}, {h01, h11, h12}, {h02, h12, h22}}};
         imp_mat3 hi;
         if (!imp_m3_inverse(&h, &hi)) {
             return;
@@ -123,8 +122,8 @@ static void analytic_centre(const planes *p, double eps, double *x, double *s)
         double step = 1.0 / (1.0 + sqrt(lam2)), amax = INFINITY;
         for (int k = 0; k < m; k++) {
             double nd = dot3(plane_k(p, k), d);
-            if (nd > 0.0) {
-                amax = fmin(amax, s[k] / nd);
+            if (nd > 0.0 && s[k] < amax * nd) {
+                amax = s[k] / nd;
             }
         }
         step = fmin(step, 0.9 * amax);
@@ -148,13 +147,15 @@ static void rounding(const planes *p, double eps, const double *x, double *s, do
     slacks(p, eps, x, s);
     for (int k = 0; k < p->na + p->nb; k++) {
         const double *n = plane_k(p, k);
-        double w = 1.0 / fmax(s[k], eps);
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                h[i][j] += w * w * n[i] * n[j];
+        double w = 1.0 / (s[k] > eps ? s[k] : eps), ww = w * w;
+        for (int i = 0; i < 3; i++) { /* symmetric: the lower triangle, mirrored below */
+            double a = ww * n[i];
+            for (int j = 0; j <= i; j++) {
+                h[i][j] += a * n[j];
             }
         }
     }
+    h[0][1] = h[1][0], h[0][2] = h[2][0], h[1][2] = h[2][1];
     memset(l, 0, 9 * sizeof(double));
     for (int j = 0; j < 3; j++) {
         double d = h[j][j];
@@ -202,6 +203,147 @@ static int uf_find(int *p, int i)
     return i;
 }
 
+/* The vertex of the intersection dual to each facet of the hull (a set of exactly coplanar
+   triangles, grouped by uf: the root is the smallest triangle), relative to the interior point,
+   copied to every triangle of the facet (xt, 3 per triangle). The facet's plane is taken
+   through three of its dual points chosen by a rule on the point set alone (not on how the
+   hull triangulated it): p0 the one of the smallest plane index, p1 the farthest from p0, p2
+   the farthest from the line p0 p1 (ties to the smaller plane index; a lone triangle: p0 and
+   the other two in its cyclic order); with m = (p1 - p0) x (p2 - p0), the vertex is
+   m / (m . p0) (the same for either sign of m), mapped back from the rounded coordinates. fac: scratch of 2 nt + 1 + 2 nh ints. O(nt). 0 when a facet is flat
+   or its plane passes through the origin (cannot happen with the origin strictly inside). */
+static int facet_vertices(const imp_hull3d *hl, const int *hmap, int *uf, double l[3][3], int *fac, double *xt)
+{
+    int nt = hl->ntri, nh = hl->nvert;
+    int *first = fac, *list = fac + nt + 1, *stamp = fac + 2 * nt + 1, *pts = stamp + nh;
+    for (int t = 0; t <= nt; t++) {
+        first[t] = 0;
+    }
+    for (int t = 0; t < nt; t++) {
+        first[uf_find(uf, t) + 1]++;
+    }
+    for (int t = 0; t < nt; t++) {
+        first[t + 1] += first[t];
+    }
+    for (int t = 0; t < nt; t++) { /* stable: a facet's triangles in increasing order */
+        int r = uf_find(uf, t);
+        list[first[r]++] = t;
+    }
+    for (int t = nt; t > 0; t--) {
+        first[t] = first[t - 1];
+    }
+    first[0] = 0;
+    for (int v = 0; v < nh; v++) {
+        stamp[v] = -1;
+    }
+    for (int r = 0; r < nt; r++) {
+        if (uf[r] != r) {
+            continue;
+        }
+        if (first[r + 1] - first[r] == 1) { /* a lone triangle (the common case): its points
+                                                from the one of the smallest plane index on */
+            const int *tr = hl->tri + 3 * r;
+            int k0 = hmap[tr[0]] < hmap[tr[1]] ? (hmap[tr[0]] < hmap[tr[2]] ? 0 : 2) : (hmap[tr[1]] < hmap[tr[2]] ? 1 : 2);
+            const double *p0 = hl->vert + 3 * tr[k0], *p1 = hl->vert + 3 * tr[(k0 + 1) % 3],
+                         *p2 = hl->vert + 3 * tr[(k0 + 2) % 3];
+            const double u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+            const double v[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+            const double mm[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+            double c = dot3(mm, p0);
+            if (!(c != 0.0)) {
+                return 0;
+            }
+            double xr[3] = {mm[0] / c, mm[1] / c, mm[2] / c};
+            upper_solve(l, xr, xt + 3 * r);
+            continue;
+        }
+        int n = 0;
+        for (int j = first[r]; j < first[r + 1]; j++) {
+            for (int k = 0; k < 3; k++) {
+                int v = hl->tri[3 * list[j] + k];
+                if (stamp[v] != r) {
+                    stamp[v] = r;
+                    pts[n++] = v;
+                }
+            }
+        }
+        int i0 = pts[0];
+        for (int i = 1; i < n; i++) {
+            if (hmap[pts[i]] < hmap[i0]) {
+                i0 = pts[i];
+            }
+        }
+        const double *p0 = hl->vert + 3 * i0;
+        int i1 = -1;
+        double best = -1.0;
+        for (int i = 0; i < n; i++) {
+            const double *p = hl->vert + 3 * pts[i];
+            double d[3] = {p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]}, q = dot3(d, d);
+            if (q > best || (q == best && hmap[pts[i]] < hmap[i1])) {
+                best = q;
+                i1 = pts[i];
+            }
+        }
+        const double *p1 = hl->vert + 3 * i1;
+        const double u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        double mbest[3] = {0, 0, 0};
+        int i2 = -1;
+        best = -1.0;
+        for (int i = 0; i < n; i++) {
+            const double *p = hl->vert + 3 * pts[i];
+            const double v[3] = {p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]};
+            const double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+            double q = dot3(c, c);
+            if (q > best || (q == best && hmap[pts[i]] < hmap[i2])) {
+                best = q;
+                i2 = pts[i];
+                memcpy(mbest, c, sizeof c);
+            }
+        }
+        double c = dot3(mbest, p0);
+        if (!(best > 0.0) || c == 0.0) {
+            return 0;
+        }
+        double xr[3] = {mbest[0] / c, mbest[1] / c, mbest[2] / c};
+        upper_solve(l, xr, xt + 3 * r);
+        for (int j = first[r]; j < first[r + 1]; j++) {
+            memcpy(xt + 3 * list[j], xt + 3 * r, 3 * sizeof(double));
+        }
+    }
+    return 1;
+}
+
+/* Same-orientation coplanar faces: face k of B repeats face i of A when their unit normals
+   agree within 1e-9 per component and their offsets within 1e-9 of the scale (a tolerance:
+   the posed planes are rounded, so such ties are never exact). Such a face of B is left out of
+   the dual (dup_of[nfa + k] = i, else -1), so the intersection's face there is A's, marked
+   shared (shared_a[i] = k, the first such k; else -1); i is the smallest matching face of A,
+   so the answer does not depend on the order of B's faces. O(nfa nfb) comparisons, almost all
+   rejected at the first (a predictable branch: faster here than sorting, measured). */
+static void coplanar_faces(const double *pa, int nfa, const double *pb, int nfb, double scale, int *dup_of,
+                           int *shared_a)
+{
+    for (int i = 0; i < nfa; i++) {
+        shared_a[i] = -1;
+        dup_of[i] = -1;
+    }
+    for (int k = 0; k < nfb; k++) {
+        const double *p = pb + 4 * k;
+        int dup = -1;
+        for (int i = 0; i < nfa && dup < 0; i++) {
+            const double *q = pa + 4 * i;
+            if (fabs(p[0] - q[0]) <= 1e-9 && fabs(p[1] - q[1]) <= 1e-9 && fabs(p[2] - q[2]) <= 1e-9 &&
+                fabs(p[3] - q[3]) <= 1e-9 * scale) {
+                dup = i;
+            }
+        }
+        dup_of[nfa + k] = dup;
+        if (dup >= 0 && shared_a[dup] < 0) {
+            shared_a[dup] = k;
+        }
+    }
+}
+
 static int finish_status(imp_poly_intersection *out, int st)
 {
     out->status = st;
@@ -230,10 +372,11 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     int m = nfa + nfb, tmax = 2 * m;
     size_t nd = (size_t)3 * (nva + nvb) + (size_t)4 * m + (size_t)3 * m + (size_t)3 * m + (size_t)3 * tmax +
                 (size_t)3 * tmax + (size_t)m;
-    /* surfaces, keep, hmap, inc, uf + vid, start, chain, body + face, vidx, tri, tri_poly, first */
+    /* surfaces, keep, hmap, inc, uf + vid, start, chain, body + face, vidx, tri, tri_poly, first,
+       facet scratch (fac: 2 tmax + 1 + 2 m), shared, shared_a, dup_of */
     size_t ni = (size_t)m + (size_t)m + (size_t)(m + 1) + (size_t)9 * tmax + (size_t)2 * tmax + (size_t)(m + 1) +
                 (size_t)3 * tmax + (size_t)2 * m + (size_t)3 * tmax + (size_t)9 * tmax + (size_t)3 * tmax +
-                (size_t)(m + 1);
+                (size_t)(m + 1) + (size_t)(2 * tmax + 1 + 2 * m) + (size_t)3 * m;
     if (!reserve(w, nd, ni)) {
         return finish_status(out, IMP_PI_ENOMEM);
     }
@@ -273,7 +416,13 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     out->poly_vidx = ip, ip += 3 * tmax;
     out->tri = ip, ip += 9 * tmax; /* at most 3 T fan triangles */
     out->tri_poly = ip, ip += 3 * tmax;
-    out->poly_first = ip;
+    out->poly_first = ip, ip += m + 1;
+    out->poly_shared = ip, ip += m;
+    int *shared_a = ip; /* per face of A: the face of B in the same plane, or -1 */
+    ip += m;
+    int *dup_of = ip; /* per plane: the face of A it repeats (B's only), or -1 */
+    ip += m;
+    int *fac = ip; /* facet scratch (facet_vertices) */
 
     imp_polytope_pose(a, pose_a, out->a.vert, out->a.plane, out->a.surface);
     imp_polytope_pose(b, pose_b, out->b.vert, out->b.plane, out->b.surface);
@@ -297,28 +446,25 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
     imp_v3_store(x, imp_v3_scale(imp_v3_add(g.pa, g.pb), 0.5));
 
     /* 2. push inward */
-    planes pl = {out->a.plane, out->b.plane, nfa, nfb};
+    planes pl = {out->a.plane, nfa, nfb}; /* out->b.plane follows out->a.plane */
     analytic_centre(&pl, eps, x, ab);
     memcpy(out->interior, x, sizeof x);
 
+    coplanar_faces(out->a.plane, nfa, out->b.plane, nfb, scale, dup_of, shared_a);
+
     imp_hull3d hull;
-    memset(&hull, 0, sizeof hull);
     int st = IMP_PI_OK;
+    double tolv = 1e-9 * scale;
     for (int pass = 0;; pass++) {
         int swollen = 0;
+        st = IMP_PI_OK;
         double lr[3][3];
         rounding(&pl, eps, x, ab, lr);
-        /* 3. dual points; B's copies of A's planes dropped */
+        /* 3. dual points; B's copies of A's planes dropped (the face is A's, marked shared) */
         int ny = 0;
         for (int k = 0; k < m; k++) {
             const double *p = plane_k(&pl, k);
-            int dup = 0;
-            for (int i = 0; k >= nfa && i < nfa && !dup; i++) {
-                const double *q = out->a.plane + 4 * i;
-                dup = fabs(p[0] - q[0]) <= 1e-9 && fabs(p[1] - q[1]) <= 1e-9 && fabs(p[2] - q[2]) <= 1e-9 &&
-                      fabs(p[3] - q[3]) <= 1e-9 * scale;
-            }
-            if (dup) {
+            if (dup_of[k] >= 0) {
                 continue;
             }
             double hk = p[3] - dot3(p, x);
@@ -334,42 +480,63 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
             keep[ny++] = k;
         }
 
-        /* 4. hull of the duals and its polar */
-        int hs = imp_hull3d_build(y, ny, &hull);
+        /* 4. hull of the duals (exact) and its polar */
+        int hs = imp_hull3d_compute(y, ny, 0.0, &w->hull, &hull);
         if (hs != IMP_HULL_OK) {
-            return finish_status(out, hs == IMP_HULL_ENOMEM ? IMP_PI_ENOMEM : IMP_PI_DEGENERATE);
+            st = hs == IMP_HULL_ENOMEM ? IMP_PI_ENOMEM : IMP_PI_DEGENERATE;
+            goto done;
         }
-        st = IMP_PI_OK;
         int nh = hull.nvert, nt = hull.ntri;
         if (nh > m || nt > tmax) {
             st = IMP_PI_DEGENERATE;
             goto done;
         }
-        for (int v = 0, j = 0; v < nh; v++, j++) { /* hull vertices keep the input order */
-            while (j < ny && memcmp(y + 3 * j, hull.vert + 3 * v, 3 * sizeof(double)) != 0) {
-                j++;
-            }
-            if (j == ny) {
-                st = IMP_PI_DEGENERATE;
-                goto done;
-            }
-            hmap[v] = keep[j];
+        for (int v = 0; v < nh; v++) {
+            hmap[v] = keep[hull.src[v]];
         }
-        double tolv = 1e-9 * scale;
+        static const double origin[3] = {0.0, 0.0, 0.0};
         for (int t = 0; t < nt; t++) {
-            const double *p0 = hull.vert + 3 * hull.tri[3 * t], *p1 = hull.vert + 3 * hull.tri[3 * t + 1],
-                         *p2 = hull.vert + 3 * hull.tri[3 * t + 2];
-            const double u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-            const double v[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
-            double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-            double c = dot3(n, p0);
-            if (!(c > 0.0)) { /* the origin must be strictly inside the dual hull */
+            const int *tr = hull.tri + 3 * t;
+            /* the origin strictly inside the dual hull (exact; the hull's rounded plane decides
+               when its error bound allows): a bounded intersection */
+            const double *hp = hull.plane + 5 * t;
+            if (!(-hp[3] < -hp[4]) &&
+                !(imp_orient3d(hull.vert + 3 * tr[0], hull.vert + 3 * tr[1], hull.vert + 3 * tr[2], origin) < 0.0)) {
                 st = IMP_PI_DEGENERATE;
                 goto done;
             }
-            double xr[3] = {n[0] / c, n[1] / c, n[2] / c};
-            upper_solve(lr, xr, xt + 3 * t); /* back from the rounded coordinates */
             uf[t] = t;
+        }
+        /* facets: neighbouring triangles exactly coplanar (orient3d = 0) are one facet, hence
+           one vertex of the intersection (more than three planes through it) */
+        for (int t = 0; t < nt; t++) {
+            const int *tr = hull.tri + 3 * t;
+            for (int k = 0; k < 3; k++) {
+                int t2 = hull.nb[3 * t + k];
+                if (t2 <= t) {
+                    continue;
+                }
+                const int *u2 = hull.tri + 3 * t2;
+                int opp = u2[0];
+                for (int j = 0; j < 3; j++) {
+                    if (u2[j] != tr[k] && u2[j] != tr[(k + 1) % 3]) {
+                        opp = u2[j];
+                    }
+                }
+                const double *hp = hull.plane + 5 * t, *q = hull.vert + 3 * opp;
+                double e = hp[0] * q[0] + hp[1] * q[1] + hp[2] * q[2] - hp[3];
+                if (!(e > hp[4] || e < -hp[4]) &&
+                    imp_orient3d(hull.vert + 3 * tr[0], hull.vert + 3 * tr[1], hull.vert + 3 * tr[2], q) == 0.0) {
+                    int r1 = uf_find(uf, t), r2 = uf_find(uf, t2);
+                    if (r1 != r2) {
+                        uf[r1 > r2 ? r1 : r2] = r1 < r2 ? r1 : r2;
+                    }
+                }
+            }
+        }
+        if (!facet_vertices(&hull, hmap, uf, lr, fac, xt)) {
+            st = IMP_PI_DEGENERATE;
+            goto done;
         }
         /* incidence lists: for triangle (k, a, b) at hull vertex k, the entry (t, a, b) */
         for (int v = 0; v <= nh; v++) {
@@ -395,7 +562,8 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
                 }
             }
         }
-        /* order each vertex's triangles into a cycle (in place), merging coincident dual vertices */
+        /* order each vertex's triangles into a cycle (in place); then merge dual vertices closer
+           than tolv (a cosmetic step: it removes edges shorter than 1e-9 of the scale) */
         for (int v = 0; v < nh; v++) {
             int s0 = start[v], deg = start[v + 1] - s0;
             for (int i = 0; i + 1 < deg; i++) {
@@ -419,7 +587,7 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
                 int t1 = inc[3 * (s0 + i)], t2 = inc[3 * (s0 + (i + 1) % deg)];
                 double dx = xt[3 * t1] - xt[3 * t2], dy = xt[3 * t1 + 1] - xt[3 * t2 + 1],
                        dz = xt[3 * t1 + 2] - xt[3 * t2 + 2];
-                if (sqrt(dx * dx + dy * dy + dz * dz) <= tolv) {
+                if (dx * dx + dy * dy + dz * dz <= tolv * tolv) {
                     int r1 = uf_find(uf, t1), r2 = uf_find(uf, t2);
                     if (r1 != r2) {
                         uf[r1 > r2 ? r1 : r2] = r1 < r2 ? r1 : r2;
@@ -480,6 +648,7 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
             }
             out->poly_body[np] = k < nfa ? 0 : 1;
             out->poly_face[np] = k < nfa ? k : k - nfa;
+            out->poly_shared[np] = k < nfa ? shared_a[k] : -1;
             out->poly_area[np] = 0.5 * fabs(dot3(nw, pk));
             for (int i = 1; i + 1 < n; i++) {
                 int *tr = out->tri + 3 * ntri;
@@ -538,7 +707,6 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
            push can stall at a vertex) inflate the result by up to eps; when the centroid of
            this first answer is deeper, the intersection is recomputed from it. */
         if (pass == 0 && swollen && minh_planes(&pl, out->centroid) > eps) {
-            imp_hull3d_free(&hull);
             memcpy(x, out->centroid, sizeof x);
             memcpy(out->interior, x, sizeof x);
             continue;
@@ -546,7 +714,6 @@ int imp_polytope_intersect(const imp_shape *a, const double *pose_a, const imp_s
         break;
     }
 done:
-    imp_hull3d_free(&hull);
     if (st != IMP_PI_OK) {
         out->nvert = out->npoly = out->ntri = 0;
         out->volume = 0.0;

@@ -13,29 +13,44 @@
       Cholesky factor of the barrier's Hessian; an affine map keeps the combinatorics and makes
       the duals of one scale, so thin slabs keep their side faces). When some plane was
       swollen and the centroid of the result lies deeper than eps inside both, the whole is
-      recomputed once from that centroid. A face of B whose plane equals one of A's (normals
-      within 1e-9, offsets within 1e-9 of the length scale: same-orientation coplanar faces) is
-      dropped before the hull, so such ties go to A deterministically.
-   4. The hull of the y_k (hull3d.c, quickhull; a point within 1e-10 of the dual extent of a hull
-      face counts as on it: this is the stated tolerance of the topology); each hull triangle
-      with plane m.y = c gives the intersection vertex m/c, each hull vertex one face (the cycle
-      of triangles around it). Neighbouring hull triangles whose dual vertices agree within
-      1e-9 of the length scale are one vertex (more than three planes through a point).
+      recomputed once from that centroid.
+      Same-orientation coplanar faces: a face of B whose plane equals one of A's (normals within
+      1e-9 per component, offsets within 1e-9 of the length scale: a tolerance, since posed
+      planes are rounded and such ties are never exact) is left out of the dual, so the
+      intersection's face there is A's (the smallest such face of A), marked shared
+      (poly_shared: B's face). The contact (contact_polyhedral.h) gives shared faces no weight
+      in the normal: a face on both surfaces says nothing about the direction from A into B,
+      and so the normal of a pair with flush faces does not depend on which body comes first.
+   4. The exact hull of the y_k (hull3d.c: quickhull whose visibility tests are the exact
+      orient3d of predicates.c, so the hull is always closed and convex, whatever the ties).
+      Its facets are the maximal sets of neighbouring triangles that are exactly coplanar
+      (orient3d = 0): each facet gives one vertex of the intersection (its plane m.y = c gives
+      m/c, through three of its points chosen by plane index, so the vertex does not depend on
+      how the hull triangulated the facet), each hull vertex one face (the cycle of facets
+      around it; a hull vertex on a facet or an edge gives fewer than 3 and no face). The
+      origin must be strictly inside the hull (exact test): the intersection is bounded. Then,
+      as a cosmetic step, vertices closer than 1e-9 of the length scale are merged (they come
+      from near-ties in the input, e.g. four planes through one corner after rounding).
    5. Sanity checks (Solfec's): every vertex within 2 eps of the box around both bodies (this
-      catches blow-ups from dual facets through the origin), at least 4 triangles, all finite.
-   Known failure (soft: IMP_PI_DEGENERATE, no contact): exact face-to-face contact of a hull
-   with its own mirror image, where the side planes of both bodies meet on the patch's edges
-   (about 1 in 1500 of such cases in test_polyhedra.c); the hull's tolerance decides these
-   near-ties, not exact predicates.
+      catches blow-ups from dual facets nearly through the origin), at least 4 triangles, all
+      finite.
+   The exact hull removed the earlier soft failures (IMP_PI_DEGENERATE) of exact face-to-face
+   contact of a hull with its own mirror image (the side planes of both bodies meet on the
+   patch's edges: many near-ties), where the tolerance-based hull put the origin on or outside
+   a dual facet or collapsed the result (about 1 in 600 such pairs of 20-point hulls, 1 in 20
+   of 8-point hulls in any pose; now none in test_polyhedra.c's 5000).
    Faces are fan-triangulated from their first vertex and tagged with the body (0 = A, 1 = B)
    and the face index in that body. Cost: O(m log m) expected for m = the two face counts
-   (the hull), plus O(nv) for GJK and O(m) per centring step (at most 40). The arrays live in the caller's imp_poly_work (grown when
-   needed, reused across queries); hull3d allocates internally. */
+   (the hull), plus O(nv) for GJK, O(m) per centring step (at most 40) and O(nfa nfb) cheap
+   comparisons for the coplanar faces. No allocation once
+   the caller's imp_poly_work is large enough: all arrays, the hull's included, live in it
+   (grown when a query needs more, reused across queries). */
 #ifndef IMPACT_POLYTOPE_INTERSECT_H
 #define IMPACT_POLYTOPE_INTERSECT_H
 
 #include <stddef.h>
 
+#include "hull3d.h"
 #include "shape.h"
 
 enum {
@@ -51,6 +66,7 @@ typedef struct imp_poly_work {
     double *d;
     int *i;
     size_t dcap, icap;
+    imp_hull3d_work hull; /* the dual hull's scratch */
 } imp_poly_work;
 void imp_poly_work_free(imp_poly_work *w);
 
@@ -78,6 +94,8 @@ typedef struct imp_poly_intersection {
     int *poly_vidx;      /* counter-clockwise seen from outside */
     int *poly_body;      /* 0: on a face of A, 1: on a face of B */
     int *poly_face;      /* the face index in that body */
+    int *poly_shared;    /* -1, or (a face of A in the same plane as a face of B, same
+                            orientation: on both surfaces) the index of B's face */
     double *poly_area;
     int ntri;
     int *tri;            /* 3 vertex indices per triangle (fans of the polygons) */

@@ -6,6 +6,22 @@ BUILD=${BUILD:-build}
 LUA=${LUA:-lua5.4}
 echo "impact benchmarks on $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d)"
 status=0
+# Box2D 2.4.1 beside the 2D engine (bench_engine2d runs it in the same run): the peer program
+# of ../shared/peers/box2d-chipmunk, built into $BUILD/peers when libbox2d-dev is installed
+peer_src=${IMPACT_PEERS:-../shared/peers}/box2d-chipmunk
+if [ -z "${IMPACT_BOX2D_BENCH:-}" ] && [ -f "$peer_src/bench_box2d.cpp" ]; then
+    if pkg-config --exists box2d 2>/dev/null; then
+        mkdir -p "$BUILD/peers"
+        if c++ -O2 -std=c++17 -I"$peer_src" $(pkg-config --cflags box2d) "$peer_src/bench_box2d.cpp" \
+            -o "$BUILD/peers/bench_box2d" $(pkg-config --libs box2d); then
+            export IMPACT_BOX2D_BENCH="$BUILD/peers/bench_box2d"
+        else
+            echo "Box2D peer: build failed"
+        fi
+    else
+        echo "Box2D peer skipped: libbox2d-dev not installed (apt-get install libbox2d-dev)"
+    fi
+fi
 for b in "$BUILD"/bench/bench_*; do
     [ -x "$b" ] || continue
     echo

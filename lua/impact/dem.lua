@@ -2,7 +2,7 @@
 ---
 ---   local dem = impact.dem
 ---   local w = impact.world3d { strategy = "dem", gravity = {0, 0, -9.81} }
----   w:set_engines {
+---   w.engines = {                                          -- or w:set_engines { ... }
 ---     dem.force_resetter(),
 ---     dem.collider { verlet_distance = -0.1 },           -- < 0: that factor of the smallest radius
 ---     dem.interaction_loop { geometry = {"sphere_sphere", "wall_sphere"},
@@ -23,18 +23,20 @@
 ---
 --- Bodies: spheres (impact.shape3d.sphere), fixed infinite walls (impact.shape3d.wall: the
 --- half-space behind the plane, one-sided), fixed facets (dem.add_facet, dem.add_facet_box;
---- both sides). E comes from a body's material (impact.material), else from the physics
---- functor's `young`; the mass from the density or the material.
+--- both sides), clumps of spheres (w:add_clump, dem.clump: rigid unions of spheres). E comes
+--- from a body's material (impact.material), else from the physics functor's `young`; the mass
+--- from the density or the material.
 ---
 --- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
 --- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause(),
---- w:engines(), w:engine(label). dem.save(w, path) / dem.load(path) keep the whole scene and
+--- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
 --- continue bit-identically. impact.recorder records dem worlds like any other; impact.batch
 --- runs parameter sweeps.
 local core = require("impact.core")
 local world = require("impact.world")
 
 local World = core.World
+local Body = core.Body
 local c_step = World._step
 
 local dem = {}
@@ -290,6 +292,83 @@ function dem.add_facet_box(w, opts)
   return bodies
 end
 
+--- dem.clump{spheres = {{center = {x, y, z}, radius = r}, ...}}: the shape of a clump (Yade's
+--- Clump): a rigid union of spheres, centres in shape coordinates. Its mass properties are
+--- those of the union (overlaps counted once; see README). w:add_clump places one.
+function dem.clump(opts)
+  local what = "impact.dem.clump"
+  opts = check_keys(what, opts, { spheres = true })
+  local spheres = opts.spheres
+  if type(spheres) ~= "table" or #spheres < 1 then
+    error(what .. ": option 'spheres' must be a non-empty list of {center = {x, y, z}, radius "
+      .. "= r}, got " .. shown(spheres), 2)
+  end
+  local centres, radii = {}, {}
+  for i, sp in ipairs(spheres) do
+    if type(sp) ~= "table" then
+      error(string.format("%s: spheres[%d] must be a table {center =, radius =}, got %s", what,
+        i, shown(sp)), 2)
+    end
+    for k in pairs(sp) do
+      if k ~= "center" and k ~= "radius" then
+        error(string.format("%s: spheres[%d]: unknown key %s (accepted: center, radius)", what,
+          i, shown(k)), 2)
+      end
+    end
+    local c, r = sp.center, sp.radius
+    if type(c) ~= "table" or #c ~= 3 then
+      error(string.format("%s: spheres[%d].center must be a point {x, y, z}, got %s", what, i,
+        shown(c)), 2)
+    end
+    for k = 1, 3 do
+      local x = c[k]
+      if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then
+        error(string.format("%s: spheres[%d].center[%d] must be a finite number, got %s", what,
+          i, k, shown(x)), 2)
+      end
+      centres[#centres + 1] = x
+    end
+    if type(r) ~= "number" or r ~= r or r <= 0 or r == math.huge then
+      error(string.format("%s: spheres[%d].radius must be a finite number > 0, got %s", what, i,
+        shown(r)), 2)
+    end
+    radii[i] = r
+  end
+  return core.dem_clump(centres, radii)
+end
+
+local clump_body_keys = { spheres = true, density = true, mass = true, material = true,
+                          velocity = true, angular_velocity = true, fixed = true, name = true,
+                          data = true }
+
+--- w:add_clump{spheres = {{center = {x, y, z}, radius = r}, ...}, density = | mass = |
+--- material =, velocity, angular_velocity, fixed, name, data}: a clump body whose members are
+--- at the given world points (its position is their union's centre of mass, its orientation
+--- the identity). Returns the body; b:members() lists the members where they are now.
+function World:add_clump(opts)
+  opts = check_keys("World:add_clump", opts, clump_body_keys)
+  local shape = dem.clump { spheres = opts.spheres }
+  local _, _, centroid = core.dem_clump_members(shape)
+  local def = { shape = shape, position = centroid }
+  for k, v in pairs(opts) do
+    if k ~= "spheres" then def[k] = v end
+  end
+  return self:add_body(def)
+end
+
+--- b:members(): the members of a clump body, {{center = {x, y, z} (world), radius = r}, ...};
+--- nil for other bodies.
+function Body:members()
+  local centres, radii, centroid = core.dem_clump_members(self.shape)
+  if not centres then return nil end
+  local out = {}
+  for i, c in ipairs(centres) do
+    out[i] = { center = self:to_world { c[1] - centroid[1], c[2] - centroid[2], c[3] - centroid[3] },
+               radius = radii[i] }
+  end
+  return out
+end
+
 --- dem.default_engines{damping = 0.2, verlet_distance = -0.1, young = 1e9, ks_ratio = 0.25,
 --- friction_angle = 0.5}: Yade's usual list for spheres and walls with the linear law.
 function dem.default_engines(opts)
@@ -357,7 +436,7 @@ function Engine:run(w) return runners[self.kind](self, w) end
 local engines_of = setmetatable({}, { __mode = "k" })
 local paused = setmetatable({}, { __mode = "k" })
 
-local function as_engine(i, e)
+local function as_engine(what, i, e, level)
   if getmetatable(e) == Engine then return e end
   if callable(e) then
     local wrapped = engine("lua")
@@ -365,8 +444,8 @@ local function as_engine(i, e)
     return wrapped
   end
   if type(e) == "table" and callable(e.run) then return e end
-  error(string.format("World:set_engines: entry %d must be an engine (impact.dem.*), a function "
-    .. "or a table with a run method, got %s", i, type(e)), 3)
+  error(string.format("%s: entry %d must be an engine (impact.dem.*), a function or a table "
+    .. "with a run method, got %s", what, i, shown(e)), level + 1)
 end
 
 local function step(w, n)
@@ -391,34 +470,74 @@ local function step(w, n)
   end
 end
 
---- w:set_engines(list): the engines run in order at every step of w (nil: back to the
---- default list in C). Returns the list (entries that were functions wrapped as engines).
-function World:set_engines(list)
+-- reading w.engines gives a copy of the list (assign it back to change the list), callable so
+-- that w:engines() returns it too
+local EngineList = { __call = function(list) return list end }
+
+local function list_copy(list)
+  if list == nil then return nil end
+  local copy = {}
+  for i, e in ipairs(list) do copy[i] = e end
+  return setmetatable(copy, EngineList)
+end
+
+-- installs the engine list of w (what: the caller's name for errors raised at level + 1)
+local function install(w, list, what, level)
   if list == nil then
-    engines_of[self] = nil
-    world.steppers[self] = nil
+    engines_of[w] = nil
+    world.steppers[w] = nil
     return nil
   end
   if type(list) ~= "table" then
-    error("World:set_engines: the engine list must be a table, got " .. type(list), 2)
+    error(string.format("%s: the engine list must be a table, got %s", what, shown(list)),
+      level + 1)
   end
-  if self.strategy ~= "dem" then
-    error(string.format("World:set_engines: the world's strategy is %q, not \"dem\"",
-      self.strategy), 2)
+  if w.strategy ~= "dem" then
+    error(string.format("%s: the world's strategy is %q, not \"dem\"", what, w.strategy),
+      level + 1)
   end
-  local out = {}
-  for i, e in ipairs(list) do
-    out[i] = as_engine(i, e)
-    if out[i].kind == "interaction_loop" then configure(self, out[i]) end
+  local n = 0
+  for k in pairs(list) do
+    if math.type(k) ~= "integer" or k < 1 then
+      error(string.format("%s: the engine list must be a sequence, found the key %s", what,
+        shown(k)), level + 1)
+    end
+    n = math.max(n, k)
   end
-  core.dem_sync(self)
-  engines_of[self] = out
-  world.steppers[self] = step
+  local out, seen = {}, {}
+  for i = 1, n do
+    local e = list[i]
+    if e == nil then
+      error(string.format("%s: entry %d is nil (the engine list must be a sequence)", what, i),
+        level + 1)
+    end
+    if seen[e] then  -- an engine object keeps state (its fields, an every's last run)
+      error(string.format("%s: entries %d and %d are the same engine (make another one)", what,
+        seen[e], i), level + 1)
+    end
+    if type(e) == "table" then seen[e] = i end
+    out[i] = as_engine(what, i, e, level + 1)
+    if out[i].kind == "interaction_loop" then configure(w, out[i]) end
+  end
+  core.dem_sync(w)
+  engines_of[w] = out
+  world.steppers[w] = step
   return out
 end
 
---- w:engines(): the engine list (nil when the default list runs).
-function World:engines() return engines_of[self] end
+--- w:set_engines(list): the engines run in order at every step of w (nil: back to the
+--- default list in C). Returns the list (entries that were functions wrapped as engines).
+--- The same as w.engines = list.
+function World:set_engines(list)
+  return list_copy(install(self, list, "World:set_engines", 2))
+end
+
+-- w.engines = {...} (Yade's O.engines = [...]) and reading w.engines back: a field of every
+-- world (src/lua_dem.c); the field replaces the method w:engines(), which still works while a
+-- list is set (the copy is callable)
+World.engines = nil
+core.dem_world_engines_field(function(w) return list_copy(engines_of[w]) end,
+  function(w, list) install(w, list, "World.engines", 3) end)
 
 --- w:engine(label): the engine with that label, or nil.
 function World:engine(label)
@@ -532,6 +651,13 @@ function dem.load(path, opts)
     local shape
     if p.kind == 0 then shape = shape3d.sphere { radius = p.radius }
     elseif p.kind == 1 then shape = shape3d.wall { normal = p.normal }
+    elseif p.kind == 3 then
+      local centres, radii, sp = {}, {}, p.spheres
+      for m = 1, #sp // 4 do
+        for k = 1, 3 do centres[#centres + 1] = sp[4 * (m - 1) + k] end
+        radii[m] = sp[4 * m]
+      end
+      shape = core.dem_clump(centres, radii)
     else
       local v = p.vertices
       shape = core.dem_facet({ v[1], v[2], v[3] }, { v[4], v[5], v[6] }, { v[7], v[8], v[9] })

@@ -61,7 +61,8 @@ function shape3d.faces(shape) return core.shape3d_faces(shape) end
 --- The volumetric intersection and the Solfec contact of two posed polyhedra (polyhedra,
 --- unsmoothed hulls or boxes): intersection(a, pose_a, b, pose_b, {epsilon = e}) returns
 --- {status = "contact" | "separated" | "rejected", contact = bool, epsilon, distance (GJK),
----  volume, centroid, vertices, faces (each {i, j, ...; body = "a" | "b", surface, area}),
+---  volume, centroid, vertices, faces (each {i, j, ...; body = "a" | "b", surface, area,
+---  shared: flush with a face of the other body, attributed to a, left out of the normal}),
 ---  point, normal (unit, out of a), area (half the intersection's surface), gap (<= 0),
 ---  surfaces = {surface_a, surface_b}, normal_fallback}; when "rejected" (a soft failure,
 ---  like Solfec's: no contact this time) a message says why.

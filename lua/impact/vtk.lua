@@ -6,13 +6,14 @@
 ---   w:run { until_time = 2 }                                          -> vtk/run.pvd, vtk/run_00000.vtp, ...
 ---   out:stop()
 ---
---- In a frame: spheres (and 2D circles) are points (Verts) with a `radius` point field: in ParaView
---- show them with the Glyph filter (sphere glyph, scale by radius, factor 2 for the diameter) or
---- as Point Gaussian. Boxes and every other kind with a mesh are surface polygons (Polys); 2D
---- outlines lie in the z = 0 plane, arcs cut into segments of at most 10 degrees. Contacts (a list
---- {point =, normal =, force =} given by the caller: worlds report none yet) are Lines from the
---- point along force * force_scale. Point fields: radius, body_id, velocity (of that material
---- point); cell fields: body_id (-1 for contacts), force, force_magnitude.
+--- In a frame: spheres, the member spheres of clumps (and 2D circles) are points (Verts) with a
+--- `radius` point field: in ParaView show them with the Glyph filter (sphere glyph, scale by
+--- radius, factor 2 for the diameter) or as Point Gaussian. Boxes and every other kind with a
+--- mesh are surface polygons (Polys); 2D outlines lie in the z = 0 plane, arcs cut into
+--- segments of at most 10 degrees. Contacts (a list {point =, normal =, force =} given by the
+--- caller, e.g. built from w:contacts()) are Lines from the point along force * force_scale.
+--- Point fields: radius, body_id, velocity (of that material point); cell fields: body_id (-1
+--- for contacts), force, force_magnitude.
 local periodic = require("impact.periodic")
 local core = require("impact.core")
 local draw = require("impact.draw")
@@ -30,6 +31,10 @@ local function geometry(shape)
   if g then return g end
   if shape.dim == 3 and shape.kind == "wall" then
     g = { skip = true }  -- an infinite half-space has no mesh: walls are left out of the files
+  elseif shape.dim == 3 and shape.kind == "clump" then
+    local centres, radii = core.dem_clump_members(shape)  -- a clump: its member spheres
+    g = { members = {} }
+    for i, c in ipairs(centres) do g.members[i] = { center = c, radius = radii[i] } end
   elseif shape.dim == 3 then
     local kind, mesh = core.shape_mesh(shape)
     g = kind == "point" and { point = mesh } or mesh
@@ -174,6 +179,14 @@ function M.polydata(w, opts)
       verts[#verts + 1] = add_point(p, g.point, b.id, v)
       vert_off[#vert_off + 1] = #verts
       vert_body[#vert_body + 1] = b.id
+    elseif g.members then  -- a clump: one point with its radius per member sphere
+      local cen = b.shape:centroid()
+      for _, m in ipairs(g.members) do
+        local x, v = place(b, dim, m.center, cen)
+        verts[#verts + 1] = add_point(x, m.radius, b.id, v)
+        vert_off[#vert_off + 1] = #verts
+        vert_body[#vert_body + 1] = b.id
+      end
     else
       local cen = b.shape:centroid()
       local base = #radius

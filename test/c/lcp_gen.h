@@ -1,5 +1,6 @@
 /* lcp_gen.h: LCP problem generators shared by test/c/test_lcp.c and bench/bench_lcp.c
-   (header-only, static functions). Formulas of the project's lcp.md section 1.4:
+   (header-only, static functions), and the independent checks both LCP tests use
+   (residuals of a candidate solution, the basic solution on a given support). Formulas of the project's lcp.md section 1.4:
    - stacks of unit boxes (m = 1, g = 9.81) with A = J M^-1 J^T built from the contact
      Jacobian J (sparse: each row touches at most two bodies), b = J M^-1 F_ext;
    - random PSD problems A = J J^T / r (J n x r Gaussian) with a planted solution
@@ -266,5 +267,92 @@ static inline void gen_randpsd(int n, int r, unsigned long long seed, double *A,
     free(f);
     free(as);
 }
+
+/* ---- independent checks shared by the LCP tests (they never call the solver) ---- */
+
+/* The residuals of a candidate f, a = A f + b: the worst f < 0, a < 0, |f a| and, on
+   bilateral rows, |a|. Friction rows (friction_normal[i] >= 0) are skipped. ok when each
+   holds at tau relative to the scales sf = max|f| and sa = max|b| + max|A| sf. O(n^2). */
+typedef struct gen_verdict {
+    int ok;
+    double minf, mina, comp, bil, sf, sa;
+} gen_verdict;
+
+static inline gen_verdict gen_check(int n, const double *A, const double *b,
+                                    const unsigned char *bilateral, const int *friction_normal,
+                                    const double *f, double tau)
+{
+    gen_verdict v = {1, 0, 0, 0, 0, 0, 0};
+    double sA = 0, sb = 0;
+    for (int i = 0; i < n; i++) {
+        sb = fmax(sb, fabs(b[i]));
+        v.sf = fmax(v.sf, fabs(f[i]));
+        for (int j = 0; j < n; j++) sA = fmax(sA, fabs(A[(size_t)i * n + j]));
+    }
+    v.sa = sb + sA * v.sf;
+    for (int i = 0; i < n; i++) {
+        double a = b[i];
+        for (int j = 0; j < n; j++) a += A[(size_t)i * n + j] * f[j];
+        if (!isfinite(a) || !isfinite(f[i])) v.ok = 0;
+        if (bilateral && bilateral[i]) {
+            v.bil = fmax(v.bil, fabs(a));
+            if (fabs(a) > tau * v.sa + 1e-300) v.ok = 0;
+            continue;
+        }
+        if (friction_normal && friction_normal[i] >= 0) continue;
+        v.minf = fmin(v.minf, f[i]);
+        v.mina = fmin(v.mina, a);
+        v.comp = fmax(v.comp, fabs(f[i] * a));
+        if (f[i] < -tau * v.sf || a < -tau * v.sa || fabs(f[i] * a) > tau * v.sf * v.sa + 1e-300)
+            v.ok = 0;
+    }
+    return v;
+}
+
+/* The basic solution on the support `mask` (bit i = row i in the support, n <= 16): solves
+   A_SS f_S = -b_S by Gaussian elimination with partial pivoting and sets f = 0 off S.
+   Returns 0, or -1 when a pivot falls below pivot_tol (a singular block). O(k^3). This is
+   the brute-force enumeration's building block: an independent method to check against. */
+static inline int gen_support_solve(int n, const double *A, const double *b, int mask,
+                                    double pivot_tol, double *f)
+{
+    int idx[16], k = 0;
+    for (int i = 0; i < n; i++)
+        if (mask & (1 << i)) idx[k++] = i;
+    double M[256], x[16];
+    for (int i = 0; i < k; i++) {
+        x[i] = -b[idx[i]];
+        for (int j = 0; j < k; j++) M[i * k + j] = A[idx[i] * n + idx[j]];
+    }
+    for (int c = 0; c < k; c++) {
+        int pr = c;
+        for (int i = c + 1; i < k; i++)
+            if (fabs(M[i * k + c]) > fabs(M[pr * k + c])) pr = i;
+        if (fabs(M[pr * k + c]) < pivot_tol) return -1;
+        for (int j = 0; j < k; j++) {
+            double t = M[c * k + j];
+            M[c * k + j] = M[pr * k + j];
+            M[pr * k + j] = t;
+        }
+        double t = x[c];
+        x[c] = x[pr];
+        x[pr] = t;
+        for (int i = c + 1; i < k; i++) {
+            double l = M[i * k + c] / M[c * k + c];
+            for (int j = c; j < k; j++) M[i * k + j] -= l * M[c * k + j];
+            x[i] -= l * x[c];
+        }
+    }
+    for (int i = k - 1; i >= 0; i--) {
+        double s = x[i];
+        for (int j = i + 1; j < k; j++) s -= M[i * k + j] * x[j];
+        x[i] = s / M[i * k + i];
+    }
+    for (int i = 0; i < n; i++) f[i] = 0.0;
+    for (int i = 0; i < k; i++) f[idx[i]] = x[i];
+    return 0;
+}
+
+static inline double *gen_vec(int n) { return calloc((size_t)(n > 0 ? n : 1), sizeof(double)); }
 
 #endif

@@ -15,39 +15,12 @@
 
 #define G 9.81
 
-/* ---- independent invariant check (section 4.1) ---- */
-typedef struct verdict {
-    int ok;
-    double minf, mina, comp, bil, sf, sa;
-} verdict;
+/* ---- independent invariant check (section 4.1): lcp_gen.h's gen_check ---- */
+typedef gen_verdict verdict;
 
 static verdict verify(const imp_lcp_problem *p, const double *f, double tau)
 {
-    int n = p->n;
-    verdict v = {1, 0, 0, 0, 0, 0, 0};
-    double sA = 0, sb = 0;
-    for (int i = 0; i < n; i++) {
-        sb = fmax(sb, fabs(p->b[i]));
-        v.sf = fmax(v.sf, fabs(f[i]));
-        for (int j = 0; j < n; j++) sA = fmax(sA, fabs(p->A[(size_t)i * n + j]));
-    }
-    v.sa = sb + sA * v.sf;
-    for (int i = 0; i < n; i++) {
-        double a = p->b[i];
-        for (int j = 0; j < n; j++) a += p->A[(size_t)i * n + j] * f[j];
-        if (!isfinite(a) || !isfinite(f[i])) v.ok = 0;
-        if (p->bilateral && p->bilateral[i]) {
-            v.bil = fmax(v.bil, fabs(a));
-            if (fabs(a) > tau * v.sa + 1e-300) v.ok = 0;
-            continue;
-        }
-        if (p->friction_normal && p->friction_normal[i] >= 0) continue;
-        v.minf = fmin(v.minf, f[i]);
-        v.mina = fmin(v.mina, a);
-        v.comp = fmax(v.comp, fabs(f[i] * a));
-        if (f[i] < -tau * v.sf || a < -tau * v.sa || fabs(f[i] * a) > tau * v.sf * v.sa + 1e-300) v.ok = 0;
-    }
-    return v;
+    return gen_check(p->n, p->A, p->b, p->bilateral, p->friction_normal, f, tau);
 }
 
 static const char *method_name(imp_lcp_method m)
@@ -55,7 +28,6 @@ static const char *method_name(imp_lcp_method m)
     return m == IMP_LCP_SYMMETRIC ? "symmetric" : m == IMP_LCP_LEMKE ? "lemke" : "general";
 }
 
-static double *vec(int n) { return calloc((size_t)(n > 0 ? n : 1), sizeof(double)); }
 
 static imp_lcp_status solve(const imp_lcp_problem *p, double *f, double *a, imp_lcp_info *info)
 {
@@ -66,7 +38,7 @@ static imp_lcp_status solve(const imp_lcp_problem *p, double *f, double *a, imp_
 TEST(t1_diagonal)
 {
     int n = 30;
-    double *A = vec(n * n), *b = vec(n), *f = vec(n), *a = vec(n);
+    double *A = gen_vec(n * n), *b = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n);
     gen_rng r;
     gen_seed(&r, 7);
     for (int i = 0; i < n; i++) {
@@ -79,6 +51,15 @@ TEST(t1_diagonal)
     for (int i = 0; i < n; i++) CHECK_NEAR(f[i], fmax(0.0, -b[i] / A[i * n + i]), 1e-15);
     CHECK(verify(&p, f, 1e-12).ok);
     free(A), free(b), free(f), free(a);
+}
+
+/* the force scale of a problem: sum |b_i| / A_ii, by hand; rows without a positive diagonal
+   do not count */
+TEST(force_scale)
+{
+    double A[9] = {2, 1, 0, 1, 4, 0, 0, 0, 0}, b[3] = {-1, 8, 5};
+    imp_lcp_problem p = {3, A, b, NULL, NULL, NULL, NULL};
+    CHECK_NEAR(imp_lcp_force_scale(&p), 0.5 + 2.0, 1e-15);
 }
 
 /* ---- T2 tiny closed forms ---- */
@@ -117,7 +98,7 @@ static void random_pd(int n, unsigned long long seed, double delta, double *A, d
     int m = n + 3;
     gen_rng r;
     gen_seed(&r, seed);
-    double *J = vec(n * m);
+    double *J = gen_vec(n * m);
     for (int k = 0; k < n * m; k++) J[k] = gen_normal(&r);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -143,7 +124,7 @@ TEST(t3_random_pd)
 {
     for (int seed = 1; seed <= 100; seed++) {
         int n = 2 + (seed * 7) % 49;
-        double *A = vec(n * n), *b = vec(n), *fs = vec(n), *as = vec(n), *f = vec(n), *a = vec(n);
+        double *A = gen_vec(n * n), *b = gen_vec(n), *fs = gen_vec(n), *as = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n);
         random_pd(n, (unsigned long long)seed, 0.01, A, b, fs, as);
         imp_lcp_problem p = {n, A, b, NULL, NULL, NULL, NULL};
         imp_lcp_info info;
@@ -158,8 +139,8 @@ TEST(t3_random_pd)
 /* ---- T4/T5 random PSD of rank r < n with 20% degenerate rows: a = a*, J^T f = J^T f* ---- */
 static void psd_case(int n, int r, unsigned long long seed, double tau)
 {
-    double *A = vec(n * n), *b = vec(n), *fs = vec(n), *as = vec(n), *f = vec(n), *a = vec(n);
-    double *J = vec(n * r);
+    double *A = gen_vec(n * n), *b = gen_vec(n), *fs = gen_vec(n), *as = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n);
+    double *J = gen_vec(n * r);
     gen_randpsd(n, r, seed, A, b, fs, as, J);
     imp_lcp_problem p = {n, A, b, NULL, NULL, NULL, NULL};
     imp_lcp_info info;
@@ -194,7 +175,7 @@ TEST(t5_degenerate_b)
 {
     /* b = 0: f = 0 is the solution, with no pivot; b >= 0 likewise */
     int n = 40;
-    double *A = vec(n * n), *b = vec(n), *f = vec(n), *a = vec(n);
+    double *A = gen_vec(n * n), *b = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n);
     gen_randpsd(n, 10, 3, A, b, NULL, NULL, NULL);
     for (int i = 0; i < n; i++) b[i] = 0.0;
     imp_lcp_problem p = {n, A, b, NULL, NULL, NULL, NULL};
@@ -292,7 +273,7 @@ static void stack2d_case(int N, const double *masses, double rel)
 {
     gen_sys s;
     gen_stack2d(&s, N, masses);
-    double *f = vec(s.n), *a = vec(s.n);
+    double *f = gen_vec(s.n), *a = gen_vec(s.n);
     imp_lcp_problem p = {s.n, s.A, s.b, NULL, NULL, NULL, NULL};
     imp_lcp_info info;
     CHECK(solve(&p, f, a, &info) == IMP_LCP_OK);
@@ -323,7 +304,7 @@ static void stack3d_case(int N, const double *masses, double wtol)
 {
     gen_sys s;
     gen_stack3d(&s, N, masses);
-    double *f = vec(s.n), *a = vec(s.n), *w = vec(6 * N);
+    double *f = gen_vec(s.n), *a = gen_vec(s.n), *w = gen_vec(6 * N);
     imp_lcp_problem p = {s.n, s.A, s.b, NULL, NULL, NULL, NULL};
     imp_lcp_info info;
     CHECK(solve(&p, f, a, &info) == IMP_LCP_OK);
@@ -409,7 +390,7 @@ TEST(t11_brick_wall)
 #undef CONTACT
     CHECK(i == nc);
     gen_sys_form(&s);
-    double *f = vec(nc), *a = vec(nc), *w = vec(3 * nb);
+    double *f = gen_vec(nc), *a = gen_vec(nc), *w = gen_vec(3 * nb);
     imp_lcp_problem p = {nc, s.A, s.b, NULL, NULL, NULL, NULL};
     imp_lcp_info info;
     CHECK(solve(&p, f, a, &info) == IMP_LCP_OK);
@@ -429,7 +410,7 @@ static void chain(int N, int duplicate, int ground, double *A, double *b, unsign
 {
     /* dof: heights of masses 0..N-1; link k: row = v_k - v_{k-1} (k = 0: v_0) */
     int n = N + (duplicate ? 1 : 0) + (ground ? 1 : 0);
-    double *J = vec(n * N);
+    double *J = gen_vec(n * N);
     for (int k = 0; k < N; k++) {
         J[k * N + k] = 1.0;
         if (k > 0) J[k * N + k - 1] = -1.0;
@@ -527,7 +508,7 @@ TEST(t16_mass_ratio)
     stack3d_case(12, masses, 1e-8);
     /* b scaled by alpha scales f by alpha (PD case) */
     int n = 20;
-    double *A = vec(n * n), *b = vec(n), *fs = vec(n), *as = vec(n), *f = vec(n), *f2 = vec(n), *a = vec(n);
+    double *A = gen_vec(n * n), *b = gen_vec(n), *fs = gen_vec(n), *as = gen_vec(n), *f = gen_vec(n), *f2 = gen_vec(n), *a = gen_vec(n);
     random_pd(n, 99, 0.01, A, b, fs, as);
     imp_lcp_problem p = {n, A, b, NULL, NULL, NULL, NULL};
     imp_lcp_info info;
@@ -582,8 +563,8 @@ TEST(t17_impulses)
 TEST(permutation_and_warm_start)
 {
     int n = 60, r = 30;
-    double *A = vec(n * n), *b = vec(n), *as = vec(n), *f = vec(n), *a = vec(n);
-    double *P = vec(n * n), *pb = vec(n), *pf = vec(n), *pa = vec(n);
+    double *A = gen_vec(n * n), *b = gen_vec(n), *as = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n);
+    double *P = gen_vec(n * n), *pb = gen_vec(n), *pf = gen_vec(n), *pa = gen_vec(n);
     gen_randpsd(n, r, 42, A, b, NULL, as, NULL);
     int *perm = malloc(sizeof(int) * n);
     gen_rng g;
@@ -668,7 +649,7 @@ TEST(status_and_bad_input)
 TEST(methods_agree)
 {
     int n = 80;
-    double *A = vec(n * n), *b = vec(n), *as = vec(n), *f = vec(n), *a = vec(n);
+    double *A = gen_vec(n * n), *b = gen_vec(n), *as = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n);
     gen_randpsd(n, 40, 8, A, b, NULL, as, NULL);
     imp_lcp_problem p = {n, A, b, NULL, NULL, NULL, NULL};
     imp_lcp_options o;
@@ -1041,8 +1022,8 @@ static int read_dat(const char *path, dat *d)
     int n, st, s0, s1, ok = 1;
     ok &= fscanf(fp, "%d %d %d %d", &n, &st, &s0, &s1) == 4;
     d->n = n;
-    d->A = vec(n * n);
-    d->b = vec(n);
+    d->A = gen_vec(n * n);
+    d->b = gen_vec(n);
     if (ok && st == 0) {
         int r0, r1;
         ok &= fscanf(fp, "%d %d", &r0, &r1) == 2;
@@ -1100,48 +1081,14 @@ static int enumerate_general(int n, const double *A, const double *b, double *so
     int count = 0;
     *singular = 0;
     for (int mask = 0; mask < (1 << n); mask++) {
-        int idx[16], k = 0;
-        for (int i = 0; i < n; i++)
-            if (mask & (1 << i)) idx[k++] = i;
-        double M[256], x[16], f[16] = {0};
-        for (int i = 0; i < k; i++) {
-            x[i] = -b[idx[i]];
-            for (int j = 0; j < k; j++) M[i * k + j] = A[idx[i] * n + idx[j]];
+        double f[16];
+        if (gen_support_solve(n, A, b, mask, 1e-12, f) != 0) {
+            (*singular)++;
+            continue;
         }
         int ok = 1;
-        for (int c = 0; c < k && ok; c++) {
-            int pr = c;
-            for (int i = c + 1; i < k; i++)
-                if (fabs(M[i * k + c]) > fabs(M[pr * k + c])) pr = i;
-            if (fabs(M[pr * k + c]) < 1e-12) {
-                ok = 0;
-                (*singular)++;
-                break;
-            }
-            for (int j = 0; j < k; j++) {
-                double t = M[c * k + j];
-                M[c * k + j] = M[pr * k + j];
-                M[pr * k + j] = t;
-            }
-            double t = x[c];
-            x[c] = x[pr];
-            x[pr] = t;
-            for (int i = c + 1; i < k; i++) {
-                double l = M[i * k + c] / M[c * k + c];
-                for (int j = c; j < k; j++) M[i * k + j] -= l * M[c * k + j];
-                x[i] -= l * x[c];
-            }
-        }
-        if (!ok) continue;
-        for (int i = k - 1; i >= 0; i--) {
-            double sum = x[i];
-            for (int j = i + 1; j < k; j++) sum -= M[i * k + j] * x[j];
-            x[i] = sum / M[i * k + i];
-        }
-        for (int i = 0; i < k; i++) {
-            f[idx[i]] = x[i];
-            if (x[i] < -1e-12) ok = 0;
-        }
+        for (int i = 0; i < n; i++)
+            if (f[i] < -1e-12) ok = 0;
         for (int i = 0; i < n && ok; i++) {
             double a = b[i];
             for (int j = 0; j < n; j++) a += A[i * n + j] * f[j];
@@ -1201,7 +1148,7 @@ TEST(t18_siconos_files)
             return;
         }
         int n = d.n;
-        double *f = vec(n), *a = vec(n);
+        double *f = gen_vec(n), *a = gen_vec(n);
         imp_lcp_problem p = {n, d.A, d.b, NULL, NULL, NULL, NULL};
         imp_lcp_info info;
         imp_lcp_status st = solve(&p, f, a, &info);
@@ -1221,7 +1168,7 @@ TEST(t18_siconos_files)
         if (strcmp(cases[c].name, "lcp_CPS_5") == 0) CHECK_NEAR(f[1] - f[0], 1.0, 1e-14);
         if (cases[c].nz < 0) {
             /* mmc: unique (PD); enum_fails: the one basic solution enumeration finds */
-            double *z = vec(n);
+            double *z = gen_vec(n);
             CHECK(read_solution(cases[c].nz == -1 ? "spec/data/lcp/siconos/solutions/lcp_mmc.z.txt"
                                                   : "spec/data/lcp/siconos/solutions/lcp_enum_fails.z.txt",
                                 z, n) == 0);
@@ -1276,6 +1223,7 @@ int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(t1_diagonal);
+    RUN(force_scale);
     RUN(t2_tiny);
     RUN(t3_random_pd);
     RUN(t4_random_psd_rank_deficient);

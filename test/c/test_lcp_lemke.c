@@ -12,25 +12,11 @@
 #include "lcp.h"
 #include "lcp_gen.h"
 
-static double *vec(int n) { return calloc((size_t)(n > 0 ? n : 1), sizeof(double)); }
 
 /* 1 when f >= 0, a = A f + b >= 0 and f.a = 0 at tau relative to scale */
 static int valid(int n, const double *A, const double *b, const double *f, double tau)
 {
-    double sA = 0, sb = 0, sf = 0;
-    for (int i = 0; i < n; i++) {
-        sb = fmax(sb, fabs(b[i]));
-        sf = fmax(sf, fabs(f[i]));
-        for (int j = 0; j < n; j++) sA = fmax(sA, fabs(A[(size_t)i * n + j]));
-    }
-    double sa = sb + sA * sf;
-    for (int i = 0; i < n; i++) {
-        double a = b[i];
-        for (int j = 0; j < n; j++) a += A[(size_t)i * n + j] * f[j];
-        if (!isfinite(a) || !isfinite(f[i])) return 0;
-        if (f[i] < -tau * sf || a < -tau * sa || fabs(f[i] * a) > tau * sf * sa + 1e-300) return 0;
-    }
-    return 1;
+    return gen_check(n, A, b, NULL, NULL, f, tau).ok;
 }
 
 static imp_lcp_status lemke(int n, const double *A, const double *b, double *f, double *a,
@@ -50,7 +36,7 @@ static imp_lcp_status lemke(int n, const double *A, const double *b, double *f, 
 static void planted_pd(int n, gen_rng *g, double *A, double *b, double *fs, double frac_degenerate)
 {
     int m = n + 2;
-    double *J = vec(n * m);
+    double *J = gen_vec(n * m);
     for (int k = 0; k < n * m; k++) J[k] = gen_normal(g);
     for (int i = 0; i < n; i++)
         for (int j = 0; j <= i; j++) {
@@ -87,7 +73,7 @@ TEST(random_nonsymmetric_pd_planted)
     for (int trial = 0; trial < 150; trial++) {
         int n = 2 + trial % 60;
         double frac = trial % 3 == 0 ? 0.5 : 0.2;
-        double *A = vec(n * n), *b = vec(n), *fs = vec(n), *f = vec(n), *a = vec(n);
+        double *A = gen_vec(n * n), *b = gen_vec(n), *fs = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n);
         planted_pd(n, &g, A, b, fs, frac);
         imp_lcp_info info;
         CHECK(lemke(n, A, b, f, a, &info, 0) == IMP_LCP_OK);
@@ -108,7 +94,7 @@ TEST(random_nonsymmetric_pd_planted)
 TEST(agrees_with_baraff_on_psd)
 {
     int n = 60;
-    double *A = vec(n * n), *b = vec(n), *as = vec(n), *f = vec(n), *a = vec(n), *a2 = vec(n);
+    double *A = gen_vec(n * n), *b = gen_vec(n), *as = gen_vec(n), *f = gen_vec(n), *a = gen_vec(n), *a2 = gen_vec(n);
     gen_randpsd(n, 30, 5, A, b, NULL, as, NULL);
     imp_lcp_info info;
     CHECK(lemke(n, A, b, f, a, &info, 0) == IMP_LCP_OK);
@@ -204,46 +190,10 @@ static int enumerate(int n, const double *A, const double *b, double *fs, int *s
 {
     *singular = 0;
     for (int mask = 0; mask < (1 << n); mask++) {
-        int idx[8], k = 0;
-        for (int i = 0; i < n; i++)
-            if (mask & (1 << i)) idx[k++] = i;
-        double M[64], x[8];
-        for (int i = 0; i < k; i++) {
-            x[i] = -b[idx[i]];
-            for (int j = 0; j < k; j++) M[i * k + j] = A[idx[i] * n + idx[j]];
+        if (gen_support_solve(n, A, b, mask, 1e-9, fs) != 0) {
+            (*singular)++;
+            continue;
         }
-        int ok = 1;
-        for (int c = 0; c < k && ok; c++) {
-            int pr = c;
-            for (int i = c + 1; i < k; i++)
-                if (fabs(M[i * k + c]) > fabs(M[pr * k + c])) pr = i;
-            if (fabs(M[pr * k + c]) < 1e-9) {
-                ok = 0;
-                (*singular)++;
-                break;
-            }
-            for (int j = 0; j < k; j++) {
-                double t = M[c * k + j];
-                M[c * k + j] = M[pr * k + j];
-                M[pr * k + j] = t;
-            }
-            double t = x[c];
-            x[c] = x[pr];
-            x[pr] = t;
-            for (int i = c + 1; i < k; i++) {
-                double l = M[i * k + c] / M[c * k + c];
-                for (int j = c; j < k; j++) M[i * k + j] -= l * M[c * k + j];
-                x[i] -= l * x[c];
-            }
-        }
-        if (!ok) continue;
-        for (int i = k - 1; i >= 0; i--) {
-            double s = x[i];
-            for (int j = i + 1; j < k; j++) s -= M[i * k + j] * x[j];
-            x[i] = s / M[i * k + i];
-        }
-        for (int i = 0; i < n; i++) fs[i] = 0.0;
-        for (int i = 0; i < k; i++) fs[idx[i]] = x[i];
         if (valid(n, A, b, fs, 1e-10)) return 1;
     }
     return 0;

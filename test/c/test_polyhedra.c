@@ -247,15 +247,95 @@ TEST(touching_and_grazing_cubes)
     CHECK(contacts > 19000);
 }
 
-/* a random hull and its mirror image through one of its faces touch exactly on that face: the
-   contact has gap 0 and the face's normal; the side planes of both meet on the patch's edges
-   (many planes through one line), the hardest case for the dual hull's tolerance: at most 1 in
-   100 may be given up (no contact), none may be wrong */
+/* a convex polygon (n points, 3D, in a plane with unit normal nrm) in 2D coordinates of the
+   basis (e1, e2) of that plane */
+static void to_2d(const double *pts, int n, const double *e1, const double *e2, double *out)
+{
+    for (int i = 0; i < n; i++) {
+        const double *p = pts + 3 * i;
+        out[2 * i] = p[0] * e1[0] + p[1] * e1[1] + p[2] * e1[2];
+        out[2 * i + 1] = p[0] * e2[0] + p[1] * e2[1] + p[2] * e2[2];
+    }
+}
+
+static double area_2d(const double *p, int n, double *cx, double *cy)
+{
+    double a = 0.0, x = 0.0, y = 0.0;
+    for (int i = 0; i < n; i++) {
+        const double *u = p + 2 * i, *v = p + 2 * ((i + 1) % n);
+        double c = u[0] * v[1] - v[0] * u[1];
+        a += c;
+        x += (u[0] + v[0]) * c;
+        y += (u[1] + v[1]) * c;
+    }
+    if (cx != NULL) {
+        *cx = x / (3.0 * a), *cy = y / (3.0 * a);
+    }
+    return 0.5 * a;
+}
+
+/* Sutherland-Hodgman: the convex polygon p (n points, counter-clockwise) clipped by the convex
+   polygon q (m points, counter-clockwise); the result into out (at most n + m points) */
+static int clip_2d(const double *p, int n, const double *q, int m, double *out)
+{
+    double buf[2][2 * 64];
+    int cnt = n;
+    memcpy(buf[0], p, (size_t)n * 2 * sizeof(double));
+    int cur = 0;
+    for (int e = 0; e < m && cnt > 0; e++) {
+        const double *a = q + 2 * e, *b = q + 2 * ((e + 1) % m);
+        double ex = b[0] - a[0], ey = b[1] - a[1];
+        const double *src = buf[cur];
+        double *dst = buf[1 - cur];
+        int k = 0;
+        for (int i = 0; i < cnt; i++) {
+            const double *u = src + 2 * i, *v = src + 2 * ((i + 1) % cnt);
+            double su = ex * (u[1] - a[1]) - ey * (u[0] - a[0]), sv = ex * (v[1] - a[1]) - ey * (v[0] - a[0]);
+            if (su >= 0) {
+                dst[2 * k] = u[0], dst[2 * k + 1] = u[1], k++;
+            }
+            if ((su >= 0) != (sv >= 0)) {
+                double t = su / (su - sv);
+                dst[2 * k] = u[0] + t * (v[0] - u[0]), dst[2 * k + 1] = u[1] + t * (v[1] - u[1]), k++;
+            }
+        }
+        cnt = k;
+        cur = 1 - cur;
+    }
+    memcpy(out, buf[cur], (size_t)cnt * 2 * sizeof(double));
+    return cnt;
+}
+
+/* the intersection's polygon on face f of body 0, area (0 when none) */
+static double poly_area_on(const imp_poly_intersection *s, int body, int f)
+{
+    for (int k = 0; k < s->npoly; k++) {
+        if (s->poly_body[k] == body && s->poly_face[k] == f) {
+            return s->poly_area[k];
+        }
+    }
+    return 0.0;
+}
+
+/* A random hull (20 points on the unit sphere) and its mirror image through one of its faces F
+   (unit normal n, outward from A) touch exactly on F: the side planes of both meet on F's
+   edges, four planes through each corner of F, the hardest ties for the dual hull. Until the
+   hull was exact, 5 of these 3000 (trials 451, 1251, 1558, 1746 and 2854 of this sequence) gave
+   up with IMP_PI_DEGENERATE (the tolerance put the origin on a dual facet). Now every one must
+   give the contact: gap 0, normal n, point on F's plane. The five former failures are also
+   checked against answers found here: (1) as they are: the area and point of F (shoelace);
+   (2) B slid along F by s: the area and centroid of F clipped by F + s (Sutherland-Hodgman in
+   2D), for both the contact (half the surface of the 2 eps slab) and the intersection's face
+   on F, the normal n within the tilt of the slab's side walls; (3) B pressed into A by delta = 1e-4 along n: gap -delta (the known offset), normal n
+   (the pair is symmetric under the reflection through the mid-plane of the overlap, which
+   exchanges A and B, so the side walls' weights cancel across), volume and area within
+   O(delta) of delta |F| and |F|. */
 TEST(hull_touching_its_mirror_image)
 {
     imp_rng_seed(&rng, 5);
     imp_poly_work w = {0};
-    int good = 0, wrong = 0, n = 600;
+    int good = 0, n = 3000, checked = 0;
+    const int former[5] = {451, 1251, 1558, 1746, 2854};
     for (int it = 0; it < n; it++) {
         double p[60], q[60];
         for (int i = 0; i < 20; i++) {
@@ -264,7 +344,8 @@ TEST(hull_touching_its_mirror_image)
         }
         imp_shape *a = imp_shape3d_convex(p, 20, 0.0, NULL);
         const imp_polyfaces *pf = imp_polyhedron_faces(a);
-        const double *pl = pf->plane + 4 * (int)imp_rng_below(&rng, (uint64_t)pf->nface);
+        int fi = (int)imp_rng_below(&rng, (uint64_t)pf->nface);
+        const double *pl = pf->plane + 4 * fi;
         for (int i = 0; i < 20; i++) {
             double d = pl[0] * p[3 * i] + pl[1] * p[3 * i + 1] + pl[2] * p[3 * i + 2] - pl[3];
             for (int k = 0; k < 3; k++) {
@@ -278,18 +359,206 @@ TEST(hull_touching_its_mirror_image)
         imp_poly_contact c;
         int st = imp_polyhedra_contact(a, pa, b, pb, 0.0, &w, &s, &c);
         double dn = fabs(c.normal[0] - pl[0]) + fabs(c.normal[1] - pl[1]) + fabs(c.normal[2] - pl[2]);
-        if (st == IMP_PC_CONTACT) {
-            good += c.gap == 0.0 && dn < 1e-6 && fabs(pl[0] * c.point[0] + pl[1] * c.point[1] + pl[2] * c.point[2] - pl[3]) < 1e-9;
-            wrong += !(c.gap == 0.0 && dn < 1e-6);
+        if (st == IMP_PC_CONTACT && c.gap == 0.0 && dn < 1e-9 &&
+            fabs(pl[0] * c.point[0] + pl[1] * c.point[1] + pl[2] * c.point[2] - pl[3]) < 1e-9) {
+            good++;
         } else {
-            wrong += st != IMP_PC_REJECTED;
+            fprintf(stderr, "  trial %d: status %d (intersection %d), gap %g, normal off by %g\n", it, st, s.status,
+                    c.gap, dn);
+        }
+        int is_former = 0;
+        for (int k = 0; k < 5; k++) {
+            is_former |= it == former[k];
+        }
+        if (is_former && st == IMP_PC_CONTACT) {
+            /* F in 2D: basis e1, e2 of its plane (counter-clockwise about n) */
+            int nv = pf->first[fi + 1] - pf->first[fi];
+            double fp[3 * 32], f2[2 * 32], g2[2 * 32], o2[2 * 64];
+            for (int k = 0; k < nv; k++) {
+                memcpy(fp + 3 * k, p + 3 * pf->vidx[pf->first[fi] + k], 3 * sizeof(double));
+            }
+            double e1[3] = {fp[3] - fp[0], fp[4] - fp[1], fp[5] - fp[2]}, l = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+            for (int k = 0; k < 3; k++) {
+                e1[k] /= l;
+            }
+            double e2[3] = {pl[1] * e1[2] - pl[2] * e1[1], pl[2] * e1[0] - pl[0] * e1[2], pl[0] * e1[1] - pl[1] * e1[0]};
+            to_2d(fp, nv, e1, e2, f2);
+            double cx, cy, af = area_2d(f2, nv, &cx, &cy), perim = 0.0;
+            for (int k = 0; k < nv; k++) {
+                perim += hypot(f2[2 * ((k + 1) % nv)] - f2[2 * k], f2[2 * ((k + 1) % nv) + 1] - f2[2 * k + 1]);
+            }
+            CHECK(af > 0.0);
+            double tol = 40 * s.eps * perim; /* the slab: 2 eps thick, swollen sides */
+            /* (1) as it is */
+            CHECK_NEAR(c.area, af, tol);
+            CHECK_NEAR(poly_area_on(&s, 0, fi), af, tol);
+            CHECK_NEAR(c.point[0] * e1[0] + c.point[1] * e1[1] + c.point[2] * e1[2], cx, tol);
+            CHECK_NEAR(c.point[0] * e2[0] + c.point[1] * e2[1] + c.point[2] * e2[2], cy, tol);
+            /* (2) slid along F by s = 0.1 perim (e1 cos + e2 sin) */
+            double ang = 6.283185307179586 * urand(), sx = 0.1 * perim / nv * cos(ang), sy = 0.1 * perim / nv * sin(ang);
+            for (int k = 0; k < nv; k++) {
+                g2[2 * k] = f2[2 * k] + sx, g2[2 * k + 1] = f2[2 * k + 1] + sy;
+            }
+            int no = clip_2d(f2, nv, g2, nv, o2);
+            double ox, oy, ao = area_2d(o2, no, &ox, &oy);
+            double ps[7];
+            memcpy(ps, pb, sizeof ps);
+            for (int k = 0; k < 3; k++) {
+                ps[k] += sx * e1[k] + sy * e2[k];
+            }
+            CHECK(imp_polyhedra_contact(a, pa, b, ps, 0.0, &w, &s, &c) == IMP_PC_CONTACT);
+            CHECK(c.gap == 0.0);
+            /* no longer symmetric: the slab's side walls (height 2 eps) tilt the normal by
+               O((2 eps perimeter / |overlap|)^2) */
+            double tn = 100 * (s.eps * perim / ao) * (s.eps * perim / ao) + 1e-12;
+            CHECK_NEAR(fabs(c.normal[0] - pl[0]) + fabs(c.normal[1] - pl[1]) + fabs(c.normal[2] - pl[2]), 0.0, tn);
+            CHECK_NEAR(c.area, ao, tol);
+            CHECK_NEAR(poly_area_on(&s, 0, fi), ao, tol);
+            CHECK_NEAR(c.point[0] * e1[0] + c.point[1] * e1[1] + c.point[2] * e1[2], ox, tol);
+            CHECK_NEAR(c.point[0] * e2[0] + c.point[1] * e2[1] + c.point[2] * e2[2], oy, tol);
+            /* (3) pressed into A by delta along n */
+            double delta = 1e-4;
+            memcpy(ps, pb, sizeof ps);
+            for (int k = 0; k < 3; k++) {
+                ps[k] -= delta * pl[k];
+            }
+            CHECK(imp_polyhedra_contact(a, pa, b, ps, 0.0, &w, &s, &c) == IMP_PC_CONTACT);
+            CHECK_NEAR(c.gap, -delta, 1e-9);
+            CHECK_NEAR(fabs(c.normal[0] - pl[0]) + fabs(c.normal[1] - pl[1]) + fabs(c.normal[2] - pl[2]), 0.0, 1e-9);
+            CHECK_NEAR(s.volume, delta * af, 10 * delta * delta * perim);
+            CHECK_NEAR(c.area, af, 10 * delta * perim);
+            checked++;
         }
         imp_shape_release(a);
         imp_shape_release(b);
     }
     imp_poly_work_free(&w);
-    CHECK(wrong == 0);
-    CHECK(good >= n - n / 100);
+    CHECK(checked == 5);
+    CHECK(good == n);
+}
+
+/* Mirror pairs of small hulls (8 and 12 points: few, large faces) moved together by a random
+   rigid motion (so nothing is axis-aligned and the rounding of both poses differs): every one
+   is a contact with gap 0 and the rotated face normal. The tolerance-based hull gave up on
+   about 5 % of the 8-point pairs and 1 % of the 12-point ones. */
+TEST(mirror_pairs_in_any_pose)
+{
+    imp_rng_seed(&rng, 21);
+    imp_poly_work w = {0};
+    int good = 0, n = 0;
+    for (int it = 0; it < 2000; it++) {
+        int np = it % 2 == 0 ? 8 : 12;
+        double p[36], q[36];
+        for (int i = 0; i < np; i++) {
+            double z = 2 * urand() - 1, t = 6.283185307179586 * urand(), s = sqrt(1 - z * z);
+            p[3 * i] = s * cos(t), p[3 * i + 1] = s * sin(t), p[3 * i + 2] = z;
+        }
+        imp_shape *a = imp_shape3d_convex(p, np, 0.0, NULL);
+        const imp_polyfaces *pf = imp_polyhedron_faces(a);
+        const double *pl = pf->plane + 4 * (int)imp_rng_below(&rng, (uint64_t)pf->nface);
+        for (int i = 0; i < np; i++) {
+            double d = pl[0] * p[3 * i] + pl[1] * p[3 * i + 1] + pl[2] * p[3 * i + 2] - pl[3];
+            for (int k = 0; k < 3; k++) {
+                q[3 * i + k] = p[3 * i + k] - 2 * d * pl[k];
+            }
+        }
+        imp_shape *b = imp_shape3d_convex(q, np, 0.0, NULL);
+        imp_quat r = imp_q_normalize(imp_q(2 * urand() - 1, 2 * urand() - 1, 2 * urand() - 1, 2 * urand() - 1));
+        imp_vec3 t = imp_v3(10 * urand() - 5, 10 * urand() - 5, 10 * urand() - 5);
+        imp_vec3 ca = imp_v3_add(imp_q_rotate(r, imp_v3_load(a->centroid)), t);
+        imp_vec3 cb = imp_v3_add(imp_q_rotate(r, imp_v3_load(b->centroid)), t);
+        imp_vec3 nr = imp_q_rotate(r, imp_v3(pl[0], pl[1], pl[2]));
+        double pa[7] = {ca.x, ca.y, ca.z, r.w, r.x, r.y, r.z}, pb[7] = {cb.x, cb.y, cb.z, r.w, r.x, r.y, r.z};
+        imp_poly_intersection s;
+        imp_poly_contact c;
+        int st = imp_polyhedra_contact(a, pa, b, pb, 0.0, &w, &s, &c);
+        double dn = fabs(c.normal[0] - nr.x) + fabs(c.normal[1] - nr.y) + fabs(c.normal[2] - nr.z);
+        if (st == IMP_PC_CONTACT && c.gap == 0.0 && dn < 1e-8) {
+            good++;
+        } else {
+            fprintf(stderr, "  trial %d: status %d (intersection %d), gap %g, normal off by %g\n", it, st, s.status,
+                    c.gap, dn);
+        }
+        n++;
+        imp_shape_release(a);
+        imp_shape_release(b);
+    }
+    imp_poly_work_free(&w);
+    CHECK(good == n);
+}
+
+/* a cube written as a polyhedron with its faces in a given order (and rotated starts) */
+static imp_shape *cube_poly(const int *order)
+{
+    static const double v[24] = {-0.5, -0.5, -0.5, 0.5, -0.5, -0.5, 0.5, 0.5, -0.5, -0.5, 0.5, -0.5,
+                                 -0.5, -0.5, 0.5,  0.5, -0.5, 0.5,  0.5, 0.5, 0.5,  -0.5, 0.5, 0.5};
+    static const int faces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {2, 3, 7, 6}, {0, 4, 7, 3}, {1, 2, 6, 5}};
+    int sizes[6], idx[24];
+    for (int f = 0; f < 6; f++) {
+        sizes[f] = 4;
+        for (int k = 0; k < 4; k++) {
+            idx[4 * f + k] = faces[order[f]][(k + f) % 4];
+        }
+    }
+    int st;
+    char msg[128];
+    return imp_polyhedron_new(v, 8, sizes, idx, 6, NULL, &st, msg, sizeof msg);
+}
+
+/* Two unit cubes offset by 0.5 along x: their faces y = +-0.5 and z = +-0.5 are exactly
+   coplanar with the same orientation (flush). By hand: the intersection is [0, 0.5] x
+   [-0.5, 0.5]^2, volume 0.5, half surface (2 + 4 * 0.5) / 2 = 2, surface centroid (0.25, 0, 0);
+   the four flush faces lie on both surfaces, are A's and marked shared, and weigh nothing in
+   the normal, which is therefore (1, 0, 0) exactly: the x faces are A's +x (area 1) and B's -x
+   (area 1). Swapping the bodies negates the normal and keeps the rest; permuting A's faces, or
+   turning B a quarter about x (its faces renumbered), changes nothing. */
+TEST(flush_coplanar_faces_deterministic)
+{
+    const int o1[6] = {0, 1, 2, 3, 4, 5}, o2[6] = {5, 3, 1, 4, 0, 2};
+    imp_shape *a1 = cube_poly(o1), *a2 = cube_poly(o2);
+    CHECK(a1 != NULL && a2 != NULL);
+    imp_poly_work w = {0};
+    double pa[7] = {0, 0, 0, 1, 0, 0, 0}, pb[7] = {0.5, 0, 0, 1, 0, 0, 0};
+    double pq[7] = {0.5, 0, 0, cos(3.141592653589793 / 4), sin(3.141592653589793 / 4), 0, 0};
+    const imp_shape *as[2] = {a1, a2};
+    const double *pbs[2] = {pb, pq};
+    for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+            for (int swap = 0; swap < 2; swap++) {
+                imp_poly_intersection s;
+                imp_poly_contact c;
+                int st = swap ? imp_polyhedra_contact(a1, pbs[j], as[i], pa, 0.0, &w, &s, &c)
+                              : imp_polyhedra_contact(as[i], pa, a1, pbs[j], 0.0, &w, &s, &c);
+                CHECK(st == IMP_PC_CONTACT);
+                CHECK_NEAR(s.volume, 0.5, 1e-14);
+                CHECK_NEAR(c.area, 2.0, 1e-14);
+                CHECK_NEAR(c.point[0], 0.25, 1e-14);
+                CHECK_NEAR(c.point[1], 0.0, 1e-14);
+                CHECK_NEAR(c.point[2], 0.0, 1e-14);
+                CHECK_NEAR(c.normal[0], swap ? -1.0 : 1.0, 1e-15);
+                CHECK_NEAR(c.normal[1], 0.0, 1e-15);
+                CHECK_NEAR(c.normal[2], 0.0, 1e-15);
+                CHECK_NEAR(c.gap, -0.5, 1e-12);
+                int shared = 0;
+                for (int k = 0; k < s.npoly; k++) {
+                    if (s.poly_shared[k] >= 0) {
+                        shared++;
+                        CHECK(s.poly_body[k] == 0);
+                        CHECK_NEAR(s.poly_area[k], 0.5, 1e-14);
+                        /* the same plane on both */
+                        const double *fa = s.a.plane + 4 * s.poly_face[k], *fb = s.b.plane + 4 * s.poly_shared[k];
+                        CHECK_NEAR(fa[0] * fb[0] + fa[1] * fb[1] + fa[2] * fb[2], 1.0, 1e-12);
+                        CHECK_NEAR(fa[3], fb[3], 1e-12);
+                    }
+                }
+                CHECK(shared == 4);
+                CHECK(s.npoly == 6);
+            }
+        }
+    }
+    imp_poly_work_free(&w);
+    imp_shape_release(a1);
+    imp_shape_release(a2);
 }
 
 TEST(cube_faces_and_hull_faces_agree)
@@ -319,5 +588,7 @@ int main(int argc, char **argv)
     RUN(random_hulls_against_clipping);
     RUN(touching_and_grazing_cubes);
     RUN(hull_touching_its_mirror_image);
+    RUN(mirror_pairs_in_any_pose);
+    RUN(flush_coplanar_faces_deterministic);
     return CHECK_END("polyhedra");
 }
