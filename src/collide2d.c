@@ -341,6 +341,26 @@ static int bears(corner *k, imp_vec2 n, double side)
     return bearing(k, n, side) >= -CONE_SLACK;
 }
 
+/* Whether P's corner k, at distance d (>= -margin) from a face of N with normal n, is the
+   part of P that meets that face: not when one of its edges runs into the face's side of
+   the line (beyond CONE_SLACK) far enough to cross the line before its own end (it dips by
+   more than d over its length: a box overhanging a block's end at the height of its top has
+   its bottom edge running into the block's side face, 0.001 away, right at the corner). A
+   tilted box landing on a face near the face's end keeps its higher corner: its bottom edge
+   dips by less than that corner's gap. */
+static int meets(corner *k, imp_vec2 n, double d)
+{
+    const imp_vec2 *dirs = corner_dirs(k);
+    const double len[2] = {k->g->edges[k->v->edge_out].length, k->g->edges[k->v->edge_in].length};
+    for (int j = 0; j < 2; j++) {
+        double c = imp_v2_dot(dirs[j], n);
+        if (c < -CONE_SLACK && -c * len[j] > d) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Static tests of P's convex corner i (at p, N's centred frame; outside N or inside it by no
    more than margin) against N's edges within distance_tol:
    - an edge whose closest point to p is inside it: a contact at the foot, distance the
@@ -348,7 +368,7 @@ static int bears(corner *k, imp_vec2 n, double side)
    - the corner on an end point of an edge (within CORNER_TIE distance_tol: corner on corner,
      or on the joint of two edges): the end point's two edges both reach it, so the tie is
      decided by the corners' shapes, not by the tiny offset between them: an edge counts
-     when P's material at the corner lies outside its line (bears). Equal boxes exactly
+     when P's material at the corner lies outside its line (meets). Equal boxes exactly
      aligned thus meet by the faces that are flush (one contact per coinciding corner pair,
      its mirror from the other body merged by drop_duplicates), never by the side faces that
      merely continue each other;
@@ -383,8 +403,8 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
             imp_vec2 end = at_a ? e->a : e->b;
             imp_vec2 n = imp_edge2d_normal_at(e, end);
             near_edge = 1;  /* no vertex/vertex contact for a corner on a corner */
-            if (bears(pc, n, 1.0)) {
-                double d = imp_edge2d_support_distance(e, p);
+            double d = imp_edge2d_support_distance(e, p);
+            if (meets(pc, n, d > 0.0 ? d : 0.0)) {
                 imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
                 h.vertex = i;
                 h.normal_edge = k;
@@ -400,14 +420,14 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
             double d = imp_edge2d_support_distance(e, p);
             imp_vec2 n = imp_edge2d_normal_at(e, q);
             /* touching (within the margin), or near the edge's end (within distance_tol of
-               N's corner, where N's two faces compete): only a face the corner can bear. A
+               N's corner, where N's two faces compete): only a face the corner meets. A
                corner on the line of a face its own edge runs into (aligned boxes
                overlapping), or hanging beside N's side face at the height of N's top (a box
                overhanging a block's end), does not meet that face. */
             double t2 = c->tol * c->tol;
             int doubt = d <= margin || imp_v2_len2(imp_v2_sub(q, e->a)) <= t2 ||
                         imp_v2_len2(imp_v2_sub(q, e->b)) <= t2;
-            if (d >= -margin && (!doubt || bears(pc, n, 1.0))) {
+            if (d >= -margin && (!doubt || meets(pc, n, d > 0.0 ? d : 0.0))) {
                 near_edge = 1;
                 imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
                 h.vertex = i;
@@ -566,11 +586,13 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
         int inside = lines ? most <= margin : imp_poly2d_contains_centred(gn, p);
         corner pc = {gp, v, rel, 0, {{0, 0}, {0, 0}}};
         if (inside) {
-            /* the penetrated face: the nearest edge; among edges as deep within the corner
-               tie (CORNER_TIE distance_tol: depth = -signed distance to the edge's line or
-               circle, the foot on the edge) the one the corner bears best. A corner of a box
-               sunk into an aligned box lies on the other's side line (distance 0) but
-               penetrates its top face, the face its own edges run along. */
+            /* the penetrated face: the nearest edge, unless the corner does not bear it and
+               another face no deeper than the nearest by distance_tol (depth = -signed
+               distance to the edge's line or circle, the foot on the edge) is one it bears:
+               then the least deep of those. Within the contact band the depths do not decide
+               between two faces meeting at a corner of N, the corner's shape does: a corner
+               of a box sunk into an aligned box lies on (or a little nearer to) the other's
+               side face, but penetrates its top face, the face its own edges run along. */
             double best = INFINITY;
             int be = -1;
             imp_vec2 bq = p;
@@ -587,9 +609,15 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                     bq = q;
                 }
             }
-            double tie = c->tol * CORNER_TIE > margin ? c->tol * CORNER_TIE : margin;
-            if (be >= 0 && best <= tie) {
-                double score = bearing(&pc, imp_edge2d_normal_at(&gn->edges[be], bq), 1.0);
+            double score = be >= 0 && best <= c->tol
+                               ? bearing(&pc, imp_edge2d_normal_at(&gn->edges[be], bq), 1.0)
+                               : 0.0;
+            if (score < -CONE_SLACK) {
+                /* the least deep face it bears, else the one it bears best */
+                double limit = best + c->tol, found = INFINITY, top = score;
+                int bk = -1, sk = -1;
+                imp_vec2 bkq = p, skq = p;
+                double sdepth = 0.0;
                 for (int k = 0; k < gn->nedges; k++) {
                     const imp_edge2d *e = &gn->edges[k];
                     if (k == be || !collides(e)) {
@@ -599,16 +627,31 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                     int interior;
                     double d = imp_edge2d_closest(e, p, &q, &interior);
                     double depth = -imp_edge2d_support_distance(e, p);
-                    if (depth > best + tie || d - fabs(depth) > margin) {
+                    if (depth > limit || d - fabs(depth) > margin) {
                         continue;
                     }
                     double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
-                    if (sc > score) {
-                        score = sc;
-                        be = k;
-                        bq = q;
-                        best = depth > 0.0 ? depth : 0.0;
+                    if (sc >= -CONE_SLACK && depth < found) {
+                        found = depth;
+                        bk = k;
+                        bkq = q;
                     }
+                    if (sc > top) {
+                        top = sc;
+                        sk = k;
+                        skq = q;
+                        sdepth = depth;
+                    }
+                }
+                if (bk < 0 && sk >= 0) {
+                    bk = sk;
+                    bkq = skq;
+                    found = sdepth;
+                }
+                if (bk >= 0) {
+                    be = bk;
+                    bq = bkq;
+                    best = found > 0.0 ? found : 0.0;
                 }
             }
             if (be < 0) {
