@@ -462,9 +462,11 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
 }
 
 /* Length of the part of the segment a -> b inside the strictly convex straight-edged polygon
-   g (clipping by every edge's line, Cyrus and Beck 1978). O(E). */
-static double chord_inside(const imp_poly2d *g, imp_vec2 a, imp_vec2 b)
+   g (clipping by every edge's line, Cyrus and Beck 1978); *ends_inside = 1 when b is inside
+   (closed). O(E). */
+static double chord_inside(const imp_poly2d *g, imp_vec2 a, imp_vec2 b, int *ends_inside)
 {
+    *ends_inside = 0;
     imp_vec2 D = imp_v2_sub(b, a);
     double lo = 0.0, hi = 1.0;
     for (int k = 0; k < g->nedges && lo <= hi; k++) {
@@ -480,6 +482,7 @@ static double chord_inside(const imp_poly2d *g, imp_vec2 a, imp_vec2 b)
             hi = fmin(hi, -f / dn);
         }
     }
+    *ends_inside = hi >= 1.0 && lo <= 1.0;
     return hi > lo ? (hi - lo) * imp_v2_len(D) : 0.0;
 }
 
@@ -562,9 +565,22 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                        convex N for no more than the margin (a corner leaving a coinciding
                        corner along a side line, tilted by round-off) grazes it: the static
                        tests below decide which edge, and by its velocity whether it is a
-                       contact or imminent */
-                    if ((yields || d < -margin) &&
-                        !(gn->lines_convex && chord_inside(gn, po, p) <= margin)) {
+                       contact or imminent. A corner that entered a convex N through one of
+                       N's corners (within CORNER_TIE distance_tol) and stays inside, or only
+                       cut through that corner's tip, is also left to the static tests: which
+                       of the two faces it crossed first is a tie of round-off, the face it
+                       penetrates is decided by its shape (or the other body's corner inside
+                       it is the penetrating feature). */
+                    int graze = 0, ends_in = 0;
+                    if (gn->lines_convex && (yields || d < -margin)) {
+                        double rho = fmax(c->tol * CORNER_TIE, margin), r2 = rho * rho;
+                        double chord = chord_inside(gn, po, p, &ends_in);
+                        graze = chord <= margin ||
+                                (!yields && (ends_in || chord <= 2.0 * rho) &&
+                                 (imp_v2_len2(imp_v2_sub(best_q, e->a)) <= r2 ||
+                                  imp_v2_len2(imp_v2_sub(best_q, e->b)) <= r2));
+                    }
+                    if ((yields || d < -margin) && !graze) {
                         imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
                         h.vertex = i;
                         h.normal_edge = best_e;

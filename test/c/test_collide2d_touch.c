@@ -188,6 +188,24 @@ TEST(aligned_overlap_and_swept_touch)
         n = imp_collide2d_detect(&a, &b, &tol, h, 16);
         /* vertex/vertex contacts: the point on either corner of the pair */
         CHECK(n == 2 && hits_are(h, n, IMP_HIT_CONTACT, dir(f, 0, 1), 0.003, 1e-9, p, 0.0031, 1e-9));
+        /* b sinking 1e-6 into a from touching while turning by -2e-6 rad: its corners enter
+           through a's corners, where the top and side faces tie; the penetrated face is the
+           top (and a's corner cutting b's corner tip is no crossing): vertical results only,
+           one per corner */
+        b = posed(box, 2, f, 0, 1 - 1e-6);
+        b.pose[2] -= 2e-6;
+        lo = at(f, 0, 1);
+        b.prev_pose[0] = lo.x, b.prev_pose[1] = lo.y, b.prev_pose[2] = f.phi;
+        v = dir(f, 0, -1e-4);
+        b.velocity[0] = v.x, b.velocity[1] = v.y;
+        b.has_prev = 1;
+        n = imp_collide2d_detect(&a, &b, &tol, h, 16);
+        CHECK(n == 2);
+        for (int i = 0; i < n; i++) {
+            CHECK(imp_v2_dist(normal_from(&h[i], 1), dir(f, 0, 1)) < 1e-5);
+            /* the right corners 2e-6 deep, the left ones touching (turned up by 1e-6) */
+            CHECK(h[i].distance < 1e-9 && h[i].distance > -2.1e-6);
+        }
     }
     imp_shape_release(box);
 }
