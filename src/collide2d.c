@@ -295,6 +295,197 @@ static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first, d
     return -1;
 }
 
+/* slack of the corner tests (cosines of unit vectors, about 0.06 degrees): a corner flush
+   with a face, tilted by round-off or a solver's drift, bears it; one whose edge runs into
+   the face (cosine -1 for aligned boxes) does not */
+#define CONE_SLACK 1e-3
+/* corners closer than this fraction of distance_tol coincide (touch_tests) */
+#define CORNER_TIE 1e-3
+
+/* A corner of g (its vertex v, rel: g's centred frame in the frame of the test) and, once
+   asked for by corner_dirs, the two directions along g's boundary leaving it, turned by rel
+   (computed only for the few corners whose contact feature is in doubt). */
+typedef struct corner {
+    const imp_poly2d *g;
+    const imp_vertex2d *v;
+    imp_xf2 rel;
+    int have;
+    imp_vec2 dirs[2];
+} corner;
+
+static const imp_vec2 *corner_dirs(corner *k)
+{
+    if (!k->have) {
+        k->dirs[0] = imp_xf2_rot(k->rel, imp_edge2d_tangent_at(&k->g->edges[k->v->edge_out], 0.0));
+        k->dirs[1] = imp_xf2_rot(k->rel,
+                                 imp_v2_neg(imp_edge2d_tangent_at(&k->g->edges[k->v->edge_in], 1.0)));
+        k->have = 1;
+    }
+    return k->dirs;
+}
+
+/* How well a corner bears a contact normal n: the smaller cosine of its two directions
+   (corner_dirs) with side * n. >= 0 when the body's material near the corner lies on the side
+   side * n of a line through it. A contact with normal n (out of N toward P) at P's corner
+   needs side +1 for P's corner (and -1 for a corner of N): n in the intersection of N's
+   normal cone and the opposite of P's, where the contact normal of two touching convex
+   corners lies. */
+static double bearing(corner *k, imp_vec2 n, double side)
+{
+    const imp_vec2 *dirs = corner_dirs(k);
+    return fmin(side * imp_v2_dot(dirs[0], n), side * imp_v2_dot(dirs[1], n));
+}
+
+static int bears(corner *k, imp_vec2 n, double side)
+{
+    return bearing(k, n, side) >= -CONE_SLACK;
+}
+
+/* Whether P's corner k, at distance d (>= -margin) from a face of N with normal n, is the
+   part of P that meets that face: not when one of its edges runs into the face's side of
+   the line (beyond CONE_SLACK) far enough to cross the line before its own end (it dips by
+   more than d over its length: a box overhanging a block's end at the height of its top has
+   its bottom edge running into the block's side face, 0.001 away, right at the corner). A
+   tilted box landing on a face near the face's end keeps its higher corner: its bottom edge
+   dips by less than that corner's gap. */
+static int meets(corner *k, imp_vec2 n, double d)
+{
+    const imp_vec2 *dirs = corner_dirs(k);
+    const double len[2] = {k->g->edges[k->v->edge_out].length, k->g->edges[k->v->edge_in].length};
+    for (int j = 0; j < 2; j++) {
+        double c = imp_v2_dot(dirs[j], n);
+        if (c < -CONE_SLACK && -c * len[j] > d) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Static tests of P's convex corner i (at p, N's centred frame; outside N or inside it by no
+   more than margin) against N's edges within distance_tol:
+   - an edge whose closest point to p is inside it: a contact at the foot, distance the
+     signed distance to the edge's line or circle (round-off within the margin is 0);
+   - the corner on an end point of an edge (within CORNER_TIE distance_tol: corner on corner,
+     or on the joint of two edges): the end point's two edges both reach it, so the tie is
+     decided by the corners' shapes, not by the tiny offset between them: an edge counts
+     when P's material at the corner lies outside its line (meets). Equal boxes exactly
+     aligned thus meet by the faces that are flush (one contact per coinciding corner pair,
+     its mirror from the other body merged by drop_duplicates), never by the side faces that
+     merely continue each other;
+   - else a vertex/vertex contact with the nearest corner of N (the normal along the line of
+     the corners), when that line is a normal both corners can bear.
+   O(E) per corner. */
+static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_xf2 xn,
+                        const imp_body2d *P, int i, imp_vec2 p, corner *pc, double margin)
+{
+    double reach_tol = c->tol > margin ? c->tol : margin;
+    /* corners closer than this coincide: the direction between them (round-off, or the
+       drift of a resting stack under PGS) does not decide the contact normal */
+    double rho = c->tol * CORNER_TIE > margin ? c->tol * CORNER_TIE : margin, r2 = rho * rho;
+    int near_edge = 0, bv = -1;
+    double bvd = INFINITY;
+    imp_vec2 bvq = p;
+    for (int k = 0; k < gn->nedges; k++) {
+        const imp_edge2d *e = &gn->edges[k];
+        /* bounding-circle pruning on squared lengths (no hypot in the hot loop) */
+        double reach = e->br + reach_tol;
+        if (!collides(e) || imp_v2_len2(imp_v2_sub(p, e->bc)) > reach * reach) {
+            continue;
+        }
+        imp_vec2 q;
+        int interior;
+        double dist = imp_edge2d_closest_within(e, p, reach_tol, &q, &interior);
+        if (dist > reach_tol) {
+            continue;
+        }
+        int at_a = dist <= rho && imp_v2_len2(imp_v2_sub(p, e->a)) <= r2;
+        if (at_a || (dist <= rho && imp_v2_len2(imp_v2_sub(p, e->b)) <= r2)) {
+            imp_vec2 end = at_a ? e->a : e->b;
+            imp_vec2 n = imp_edge2d_normal_at(e, end);
+            near_edge = 1;  /* no vertex/vertex contact for a corner on a corner */
+            double d = imp_edge2d_support_distance(e, p);
+            if (meets(pc, n, d > 0.0 ? d : 0.0)) {
+                imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                h.vertex = i;
+                h.normal_edge = k;
+                h.normal_curvature = imp_edge2d_curvature(e);
+                emit(c, P, N, xn, &h, end, p, n, d > 0.0 ? d : 0.0, 0);
+            }
+            continue;
+        }
+        if (dist > c->tol) {
+            continue;
+        }
+        if (interior) {
+            double d = imp_edge2d_support_distance(e, p);
+            imp_vec2 n = imp_edge2d_normal_at(e, q);
+            /* touching (within the margin), or near the edge's end (within distance_tol of
+               N's corner, where N's two faces compete): only a face the corner meets. A
+               corner on the line of a face its own edge runs into (aligned boxes
+               overlapping), or hanging beside N's side face at the height of N's top (a box
+               overhanging a block's end), does not meet that face. */
+            double t2 = c->tol * c->tol;
+            int doubt = d <= margin || imp_v2_len2(imp_v2_sub(q, e->a)) <= t2 ||
+                        imp_v2_len2(imp_v2_sub(q, e->b)) <= t2;
+            if (d >= -margin && (!doubt || meets(pc, n, d > 0.0 ? d : 0.0))) {
+                near_edge = 1;
+                imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                h.vertex = i;
+                h.normal_edge = k;
+                h.normal_curvature = imp_edge2d_curvature(e);
+                emit(c, P, N, xn, &h, q, p, n, d > 0.0 ? d : 0.0, 0);
+            }
+        } else {
+            int vi = (q.x == e->a.x && q.y == e->a.y) ? e->v0 : e->v1;
+            if (gn->vertices[vi].corner && dist < bvd) {
+                bvd = dist;
+                bv = vi;
+                bvq = q;
+            }
+        }
+    }
+    if (near_edge || bv < 0 || !(bvd > margin) || has_vertex_vertex(c, N, bv, P, i)) {
+        return;
+    }
+    imp_vec2 n = imp_v2_scale(imp_v2_sub(p, bvq), 1.0 / bvd);
+    /* the line of the corners must be a normal both can bear (P on its far side, N on its
+       near side); otherwise one corner faces an edge of the other body, whose vertex/edge
+       contact (found from that body) is the touching feature pair */
+    corner nc = {gn, &gn->vertices[bv], imp_xf2_identity(), 0, {{0, 0}, {0, 0}}};
+    if (!bears(pc, n, 1.0) || !bears(&nc, n, -1.0)) {
+        return;
+    }
+    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_VERTEX);
+    h.vertex = i;
+    h.normal_vertex = bv;
+    emit(c, P, N, xn, &h, bvq, p, n, bvd, 0);
+}
+
+/* Length of the part of the segment a -> b inside the strictly convex straight-edged polygon
+   g (clipping by every edge's line, Cyrus and Beck 1978); *ends_inside = 1 when b is inside
+   (closed). O(E). */
+static double chord_inside(const imp_poly2d *g, imp_vec2 a, imp_vec2 b, int *ends_inside)
+{
+    *ends_inside = 0;
+    imp_vec2 D = imp_v2_sub(b, a);
+    double lo = 0.0, hi = 1.0;
+    for (int k = 0; k < g->nedges && lo <= hi; k++) {
+        const imp_edge2d *e = &g->edges[k];
+        double f = imp_v2_dot(imp_v2_sub(a, e->a), e->n), dn = imp_v2_dot(D, e->n);
+        if (dn == 0.0) {
+            if (f > 0.0) {
+                return 0.0;
+            }
+        } else if (dn < 0.0) {
+            lo = fmax(lo, -f / dn);
+        } else {
+            hi = fmin(hi, -f / dn);
+        }
+    }
+    *ends_inside = hi >= 1.0 && lo <= 1.0;
+    return hi > lo ? (hi - lo) * imp_v2_len(D) : 0.0;
+}
+
 /* Vertices of P against edges of N, in N's centred frame. Returns 1 when, statically, every
    vertex of a straight-edged P lies beyond one edge line of a convex straight-edged N by more
    than distance_tol: P (inside the hull of its vertices) is then that far from N, and the
@@ -316,7 +507,6 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
         !c->unlimited) {
         return 0;
     }
-    double scale = gn->radius + gp->radius;
     /* a quick exact rejection of the static tests for strictly convex straight-edged N: a
        vertex beyond an edge's line by more than tol (plus a margin far above rounding) meets
        nothing, as the containment test and the edge loop below would find (O(E) dot products
@@ -370,13 +560,35 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                     if (d >= 0.0) {
                         d = -imp_v2_dist(p, best_q);  /* went through: depth along its path */
                     }
-                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
-                    h.vertex = i;
-                    h.normal_edge = best_e;
-                    h.decorated = v->decorated;
-                    h.normal_curvature = imp_edge2d_curvature(e);
-                    emit(c, P, N, xn, &h, best_q, p, imp_edge2d_normal_at(e, best_q), d, 1);
-                    continue;
+                    /* a corner whose path ends on the surface (within the margin: round-off
+                       of a vertex resting on it) touches it, and a path that runs inside a
+                       convex N for no more than the margin (a corner leaving a coinciding
+                       corner along a side line, tilted by round-off) grazes it: the static
+                       tests below decide which edge, and by its velocity whether it is a
+                       contact or imminent. A corner that entered a convex N through one of
+                       N's corners (within CORNER_TIE distance_tol) and stays inside, or only
+                       cut through that corner's tip, is also left to the static tests: which
+                       of the two faces it crossed first is a tie of round-off, the face it
+                       penetrates is decided by its shape (or the other body's corner inside
+                       it is the penetrating feature). */
+                    int graze = 0, ends_in = 0;
+                    if (gn->lines_convex && (yields || d < -margin)) {
+                        double rho = fmax(c->tol * CORNER_TIE, margin), r2 = rho * rho;
+                        double chord = chord_inside(gn, po, p, &ends_in);
+                        graze = chord <= margin ||
+                                (!yields && (ends_in || chord <= 2.0 * rho) &&
+                                 (imp_v2_len2(imp_v2_sub(best_q, e->a)) <= r2 ||
+                                  imp_v2_len2(imp_v2_sub(best_q, e->b)) <= r2));
+                    }
+                    if ((yields || d < -margin) && !graze) {
+                        imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                        h.vertex = i;
+                        h.normal_edge = best_e;
+                        h.decorated = v->decorated;
+                        h.normal_curvature = imp_edge2d_curvature(e);
+                        emit(c, P, N, xn, &h, best_q, p, imp_edge2d_normal_at(e, best_q), d, 1);
+                        continue;
+                    }
                 }
             }
         }
@@ -384,17 +596,19 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
             (lines && (checked ? beyond : beyond_line(gn, p, far, -1, &most)) >= 0)) {
             continue;
         }
-        /* strictly convex N: inside or outside every edge's line by more than the margin (far
-           above rounding) is what the crossing-number test finds, which decides the band */
-        int inside;
-        if (lines && most < -margin) {
-            inside = 1;
-        } else if (lines && most > margin) {
-            inside = 0;
-        } else {
-            inside = imp_poly2d_contains_centred(gn, p);
-        }
+        /* strictly convex N: outside an edge's line by more than the margin (far above
+           rounding) is outside, as the crossing-number test finds; a corner within the
+           margin of the boundary is tested as inside (closed) first */
+        int inside = lines ? most <= margin : imp_poly2d_contains_centred(gn, p);
+        corner pc = {gp, v, rel, 0, {{0, 0}, {0, 0}}};
         if (inside) {
+            /* the penetrated face: the nearest edge, unless the corner does not bear it and
+               another face no deeper than the nearest by distance_tol (depth = -signed
+               distance to the edge's line or circle, the foot on the edge) is one it bears:
+               then the least deep of those. Within the contact band the depths do not decide
+               between two faces meeting at a corner of N, the corner's shape does: a corner
+               of a box sunk into an aligned box lies on (or a little nearer to) the other's
+               side face, but penetrates its top face, the face its own edges run along. */
             double best = INFINITY;
             int be = -1;
             imp_vec2 bq = p;
@@ -411,56 +625,65 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                     bq = q;
                 }
             }
-            if (be >= 0) {
+            double score = be >= 0 && best <= c->tol
+                               ? bearing(&pc, imp_edge2d_normal_at(&gn->edges[be], bq), 1.0)
+                               : 0.0;
+            if (score < -CONE_SLACK) {
+                /* the least deep face it bears, else the one it bears best */
+                double limit = best + c->tol, found = INFINITY, top = score;
+                int bk = -1, sk = -1;
+                imp_vec2 bkq = p, skq = p;
+                double sdepth = 0.0;
+                for (int k = 0; k < gn->nedges; k++) {
+                    const imp_edge2d *e = &gn->edges[k];
+                    if (k == be || !collides(e)) {
+                        continue;
+                    }
+                    imp_vec2 q;
+                    int interior;
+                    double d = imp_edge2d_closest(e, p, &q, &interior);
+                    double depth = -imp_edge2d_support_distance(e, p);
+                    if (depth > limit || d - fabs(depth) > margin) {
+                        continue;
+                    }
+                    double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
+                    if (sc >= -CONE_SLACK && depth < found) {
+                        found = depth;
+                        bk = k;
+                        bkq = q;
+                    }
+                    if (sc > top) {
+                        top = sc;
+                        sk = k;
+                        skq = q;
+                        sdepth = depth;
+                    }
+                }
+                if (bk < 0 && sk >= 0) {
+                    bk = sk;
+                    bkq = skq;
+                    found = sdepth;
+                }
+                if (bk >= 0) {
+                    be = bk;
+                    bq = bkq;
+                    best = found > 0.0 ? found : 0.0;
+                }
+            }
+            if (be < 0) {
+                continue;
+            }
+            if (best > margin) {
                 imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
                 h.vertex = i;
                 h.normal_edge = be;
                 h.normal_curvature = imp_edge2d_curvature(&gn->edges[be]);
                 emit(c, P, N, xn, &h, bq, p, imp_edge2d_normal_at(&gn->edges[be], bq), -best, 0);
-            }
-            continue;
-        }
-        int near_edge = 0, bv = -1;
-        double bvd = INFINITY;
-        imp_vec2 bvq = p;
-        for (int k = 0; k < gn->nedges; k++) {
-            const imp_edge2d *e = &gn->edges[k];
-            /* bounding-circle pruning on squared lengths (no hypot in the hot loop) */
-            double reach = e->br + c->tol;
-            if (!collides(e) || imp_v2_len2(imp_v2_sub(p, e->bc)) > reach * reach) {
                 continue;
             }
-            imp_vec2 q;
-            int interior;
-            double dist = imp_edge2d_closest_within(e, p, c->tol, &q, &interior);
-            if (dist > c->tol) {
-                continue;
-            }
-            if (interior) {
-                double d = imp_edge2d_support_distance(e, p);
-                if (d >= 0.0) {
-                    near_edge = 1;
-                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
-                    h.vertex = i;
-                    h.normal_edge = k;
-                    h.normal_curvature = imp_edge2d_curvature(e);
-                    emit(c, P, N, xn, &h, q, p, imp_edge2d_normal_at(e, q), d, 0);
-                }
-            } else {
-                int vi = (q.x == e->a.x && q.y == e->a.y) ? e->v0 : e->v1;
-                if (gn->vertices[vi].corner && dist < bvd) {
-                    bvd = dist;
-                    bv = vi;
-                    bvq = q;
-                }
-            }
+            /* within the margin of the boundary: touching */
         }
-        if (!near_edge && bv >= 0 && bvd > 1e-12 * scale && !has_vertex_vertex(c, N, bv, P, i)) {
-            imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_VERTEX);
-            h.vertex = i;
-            h.normal_vertex = bv;
-            emit(c, P, N, xn, &h, bvq, p, imp_v2_scale(imp_v2_sub(p, bvq), 1.0 / bvd), bvd, 0);
-        }
+        touch_tests(c, N, gn, xn, P, i, p, &pc, margin);
     }
     return separated;
 }
@@ -473,21 +696,29 @@ static int vertex_based(const imp_hit2d *h)
 }
 
 /* Two static vertex results describing one touching point: seen from each body (two faces
-   meeting end to end), or a vertex/vertex result next to a vertex/edge one. Same rule as
+   meeting end to end), or a vertex/vertex result next to a vertex/edge one; or two swept
+   results of one crossing seen from each body. Same rule as
    myPhysicsLab's "similar collision" test for straight edges: impact points within
    distance_tol, normals (oriented alike) within |cos| >= 0.9. */
 static int duplicates(const imp_hit2d *a, const imp_hit2d *b, double tol)
 {
-    if (!vertex_based(a) || !vertex_based(b)) {
-        return 0;
-    }
     int same = a->body == b->body && a->normal_body == b->normal_body;
     int mirror = a->body == b->normal_body && a->normal_body == b->body;
+    if (a->swept && b->swept && a->type == IMP_HIT_VERTEX_EDGE && b->type == IMP_HIT_VERTEX_EDGE) {
+        /* one crossing seen from both bodies (a corner through a coinciding corner): the same
+           point with opposite normals; two rows of one constraint would make the LCP
+           singular */
+        same = 0;
+    } else if (!vertex_based(a) || !vertex_based(b)) {
+        return 0;
+    }
     if (!same && !mirror) {
         return 0;
     }
-    if (same && a->type == IMP_HIT_VERTEX_EDGE && b->type == IMP_HIT_VERTEX_EDGE) {
-        return 0;  /* two corners of one body: distinct contacts */
+    if (same && a->type == IMP_HIT_VERTEX_EDGE && b->type == IMP_HIT_VERTEX_EDGE &&
+        a->vertex != b->vertex) {
+        return 0;  /* two corners of one body: distinct contacts (one corner on the smooth
+                      joint of two edges meets both with one normal: one contact) */
     }
     double dx = a->point[0] - b->point[0], dy = a->point[1] - b->point[1];
     double dot = a->normal[0] * b->normal[0] + a->normal[1] * b->normal[1];

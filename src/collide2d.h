@@ -22,6 +22,17 @@
        convex corners only: a contact with every edge whose foot is inside it and within
        distance_tol, a collision with the nearest edge when the corner is inside the other
        body, or a vertex/vertex contact with a nearby corner;
+     touching and coinciding corners (exactly aligned boxes, a side flush with a block's
+       end): within a margin of 1e-9 (radii + distance_tol) of the boundary a corner touches
+       (distance 0, never a collision); a corner within 1e-3 distance_tol of a corner of the
+       other body, or near the end of the face it faces, meets only the faces its own edges
+       do not run into (the contact normal lies in one body's normal cone and the opposite
+       of the other's): equal boxes stacked exactly get one contact per coinciding corner
+       pair, vertical, never a side face's; a corner sunk into an aligned box penetrates the
+       top face, not the side line it lies on; a vertex/vertex normal must be one both
+       corners bear. A path that ends on the surface, or runs inside a convex body for no
+       more than the margin (leaving a coinciding corner along a side line), is not a
+       crossing: the static tests classify it;
      straight/straight: by the vertex/edge tests (the nearest points of two segments include
        an end point);
      convex arc/straight: the arc's deepest point toward the line (centre must stay outside
@@ -32,9 +43,10 @@
        concave/straight and concave/concave never meet first (corners do).
    Decorated-vertex results (and swept results of smooth end points) yield to an edge/edge
    result between the same two edges. Static vertex results describing one touching point
-   (faces meeting end to end are seen from both bodies) are merged: impact points within
-   distance_tol and normals within |cos| >= 0.9 (myPhysicsLab's nearness rule for straight
-   edges); vertex/edge is kept over vertex/vertex. */
+   (faces meeting end to end are seen from both bodies; one corner on the smooth joint of two
+   edges), and swept results of one crossing seen from both bodies, are merged: impact
+   points within distance_tol and normals within |cos| >= 0.9 (myPhysicsLab's nearness rule
+   for straight edges); vertex/edge is kept over vertex/vertex. */
 #ifndef IMPACT_COLLIDE2D_H
 #define IMPACT_COLLIDE2D_H
 

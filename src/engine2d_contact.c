@@ -221,7 +221,9 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             e->cs[2 * i] = cos(a);
             e->cs[2 * i + 1] = sin(a);
         }
-        memcpy(e->rec, e->frozen, (size_t)e->nfrozen * sizeof *e->rec);
+        if (e->nfrozen > 0) {  /* (frozen is NULL until a first stage had contacts) */
+            memcpy(e->rec, e->frozen, (size_t)e->nfrozen * sizeof *e->rec);
+        }
         e->nrec = e->nfrozen;
         for (int i = 0; i < e->nrec; i++) {
             imp_engine2d_relocate(w, y, e->cs, &e->rec[i]);

@@ -295,10 +295,21 @@ void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs
     imp_engine2d_finish_record(w, y, r);
 }
 
-/* Record from a detection result. */
-static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d *h,
-                            double target, imp_rec2d *r)
+/* Record from a detection result; 0 when the result makes no record: a static penetration
+   (a vertex found inside, not crossing an edge during the step) whose bodies move apart
+   faster than velocity_tol. Backing up cannot undo it (the pair already overlapped at the
+   start of the step: a vertex that entered during the step is a swept result), and it is
+   no contact: as myPhysicsLab's overview puts it, points whose relative normal velocity
+   exceeds the velocity tolerance are "either separating or colliding", and a separating one
+   is neither a collision nor a contact (a separating pair within distance_tol gives no
+   result either). It is left to separate under its own velocity. */
+static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d *h,
+                           double target, imp_rec2d *r)
 {
+    if (h->kind == IMP_HIT_COLLISION && !h->swept && h->distance < 0.0
+        && h->normal_velocity > w->def.engine2d.velocity_tol) {
+        return 0;
+    }
     memset(r, 0, sizeof *r);
     r->p = h->body;
     r->q = h->normal_body;
@@ -311,18 +322,35 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
     r->distance = h->distance;
     r->target = target;
     r->swept = h->swept;
-    if (h->kind == IMP_HIT_COLLISION && h->distance < 0.0
+    const imp_engine2d_def *d = &w->def.engine2d;
+    double depth = -h->distance, speed = fabs(h->normal_velocity);
+    if (h->kind == IMP_HIT_COLLISION && h->distance <= 0.0
         && h->distance > -IMP_ENGINE2D_TINY * 2.0 * target) {
         /* round-off of touching bodies: a contact (or an imminent collision) at distance 0 */
         r->distance = 0.0;
-        r->kind = h->normal_velocity < -w->def.engine2d.velocity_tol ? IMP_HIT_IMMINENT
-                                                                      : IMP_HIT_CONTACT;
+        r->kind = h->normal_velocity < -d->velocity_tol ? IMP_HIT_IMMINENT : IMP_HIT_CONTACT;
     } else if (h->kind == IMP_HIT_COLLISION && w->def.strategy == IMP_STRATEGY_CONTACT
-               && w->def.engine2d.contact_solver == IMP_SOLVER_PGS
-               && h->distance > -2.0 * target
-               && fabs(h->normal_velocity) <= w->def.engine2d.velocity_tol) {
+               && d->contact_solver == IMP_SOLVER_PGS && depth < 2.0 * target
+               && speed <= d->velocity_tol) {
         /* PGS leaves residuals: a slow shallow penetration (less than distance_tol) stays a
            contact, pushed back to the half gap by the extra acceleration's distance term */
+        r->kind = IMP_HIT_CONTACT;
+    } else if (h->kind == IMP_HIT_COLLISION && !h->swept
+               && w->def.strategy == IMP_STRATEGY_CONTACT
+               && depth < d->collision_accuracy * target
+               && h->normal_velocity <= d->velocity_tol
+               && -h->normal_velocity * w->def.dt < depth) {
+        /* A resting overlap, not a collision: a static penetration (the vertex was inside at
+           the start of the step; one entering during it is a swept result) that moves apart
+           slowly, or approaches too slowly for its depth to be reached within a step
+           (|v| dt < depth: it was not made by this step's motion, but by the drift of a
+           resting contact, round-off that the solver's tolerance lets accumulate), and is
+           shallower than the accuracy band of the collision advance (collision_accuracy *
+           distance_tol / 2: the advance places a collision no closer than that to its
+           target, so backing up cannot undo a smaller overlap; 30 back-ups would end in an
+           error). It is a contact: its force keeps it from deepening, the distance term of
+           the extra acceleration (when on) brings it back to the half gap. Deeper overlaps
+           stay collisions (an error names the bodies when backing up cannot resolve them). */
         r->kind = IMP_HIT_CONTACT;
     }
     /* centres of curvature (Curved Edge Physics): the primary's arc centre is at its feature
@@ -344,6 +372,7 @@ static void record_from_hit(const imp_world *w, const double *y, const imp_hit2d
     r->velocity = h->normal_velocity;
     r->key = imp_engine2d_key(h->body, h->normal_body, h->vertex, h->edge, h->normal_edge,
                               h->normal_vertex * 4 + h->type);
+    return 1;
 }
 
 int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
@@ -405,10 +434,11 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
         return -1;
     }
     double target = 0.5 * w->def.engine2d.distance_tol;
+    int nr = 0;
     for (int k = 0; k < m; k++) {
-        record_from_hit(w, y, &e->hits[k], target, &e->rec[k]);
+        nr += record_from_hit(w, y, &e->hits[k], target, &e->rec[nr]);
     }
-    e->nrec = m;
+    e->nrec = nr;
     if (imp_engine2d_connector_records(w, y) != 0) {
         return -1;
     }
