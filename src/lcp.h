@@ -30,6 +30,13 @@
      O(n^2) per pivot, O(n^3) per solve (opts.general_refactor = 1 restores the O(n^4)
      refactor-at-every-pivot reference). No termination guarantee exists for friction (Baraff 1991 shows the
      consistency question is NP-hard), so it relies on the pivot cap and reports failures.
+   - box (friction with a symmetric PSD A, static or sliding rows; src/lcp_box.c): the
+     friction bounds are frozen at mu times the normal forces of the previous iterate (the
+     mean of the last two), each bounded problem is solved exactly by the pivoting with bounds
+     (the clamped block stays a principal submatrix of A, so redundant contacts are pushed
+     out as in the symmetric method), until the iterate passes the Coulomb residual test.
+     Auto uses it first for such problems and falls back to the general method when it finds
+     no fixed point; info.method then says IMP_LCP_GENERAL (the friction family).
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
    s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral
@@ -61,7 +68,9 @@ typedef enum imp_lcp_method {
     IMP_LCP_AUTO = 0,      /* symmetric when possible, else general */
     IMP_LCP_SYMMETRIC = 1, /* refuse (IMP_LCP_BAD_INPUT) when A is not symmetric or has friction */
     IMP_LCP_GENERAL = 2,
-    IMP_LCP_LEMKE = 3      /* Lemke's complementary pivoting: no friction, no bilateral rows */
+    IMP_LCP_LEMKE = 3,     /* Lemke's complementary pivoting: no friction, no bilateral rows */
+    IMP_LCP_BOX = 4        /* friction with a symmetric PSD A: fixed point of box-bounded
+                              problems, each solved by pivoting with bounds (lcp_box.c) */
 } imp_lcp_method;
 
 /* Per-row state, reported after a solve and accepted as a warm start. */

@@ -108,52 +108,6 @@ static void c_del(gen *g, int j)
     g->info->removals++;
 }
 
-/* LU with partial pivoting of the m x m matrix M (in place), then solves M x = rhs
-   (x overwrites rhs). Returns -1 when a pivot is below tol. O(m^3). */
-static int lu_solve(double *M, int m, int *perm, double *rhs, double tol)
-{
-    for (int k = 0; k < m; k++) {
-        int pr = k;
-        double best = fabs(M[(size_t)k * m + k]);
-        for (int i = k + 1; i < m; i++) {
-            double v = fabs(M[(size_t)i * m + k]);
-            if (v > best) {
-                best = v;
-                pr = i;
-            }
-        }
-        if (!(best > tol)) {
-            return -1;
-        }
-        perm[k] = pr;
-        if (pr != k) {
-            for (int j = 0; j < m; j++) {
-                double t = M[(size_t)k * m + j];
-                M[(size_t)k * m + j] = M[(size_t)pr * m + j];
-                M[(size_t)pr * m + j] = t;
-            }
-            double t = rhs[k];
-            rhs[k] = rhs[pr];
-            rhs[pr] = t;
-        }
-        const double *rk = M + (size_t)k * m;
-        for (int i = k + 1; i < m; i++) {
-            double *ri = M + (size_t)i * m;
-            double l = ri[k] / rk[k];
-            ri[k] = l;
-            for (int j = k + 1; j < m; j++) ri[j] -= l * rk[j];
-            rhs[i] -= l * rhs[k];
-        }
-    }
-    for (int i = m - 1; i >= 0; i--) {
-        const double *ri = M + (size_t)i * m;
-        double s = rhs[i];
-        for (int j = i + 1; j < m; j++) s -= ri[j] * rhs[j];
-        rhs[i] = s / ri[i];
-    }
-    return 0;
-}
-
 /* ---- Incremental inverse of the effective clamped matrix ----
    E[r][q] = A(fcl_r, fcl_q) + sum over friction rows t following normal fcl_q of
    fcoef[t] A(fcl_r, t). Between two pivots E changes by a few of: a row/column appended
@@ -442,7 +396,7 @@ static int direction_once(gen *g, int d, double sigma, int fresh)
                 for (int r = 0; r < m; r++) g->M[(size_t)r * m + q] += c * A_(g, g->cl[r], t);
             }
         }
-        if (m > 0 && lu_solve(g->M, m, g->perm, g->rhs, 1e-13 * g->scale_A) != 0) {
+        if (m > 0 && imp_lcp_lu_solve(g->M, m, g->rhs, 1e-13 * g->scale_A) != 0) {
             return -1;
         }
     }

@@ -23,6 +23,7 @@ static void solve_with(const imp_lcp_problem *p, int refactor, run *r)
     imp_lcp_options o;
     imp_lcp_default_options(&o);
     o.general_refactor = refactor;
+    o.method = IMP_LCP_GENERAL; /* this file tests lcp_friction.c (auto tries lcp_box.c first) */
     r->f = calloc((size_t)p->n, sizeof(double));
     r->a = calloc((size_t)p->n, sizeof(double));
     r->st = imp_lcp_solve(p, &o, NULL, r->f, r->a, NULL, &r->info);

@@ -1,0 +1,572 @@
+/* lcp_box.c: Coulomb friction with a symmetric PSD A as a fixed point of box-bounded
+   problems ("Tresca" steps), each solved exactly by Baraff's pivoting extended to bounds.
+
+   The frictional problem of lcp.h (static rows bounded by mu f_n, sliding rows following
+   -sigma mu f_n) makes the effective clamped matrix of Baraff's friction states
+   nonsymmetric (Baraff 1994, sections 5-7; lcp_friction.c). With many redundant contacts
+   (four coincident corner points per box pair in a 2D pyramid, each with a tangent row) that
+   matrix is singular in directions the symmetric theory cannot see, and the pivoting cycles
+   or stops on a ray. Here the bounds are frozen instead: with c_t = mu_t f_n (f_n from the
+   previous iterate) each friction row is a box -c_t <= f_t <= c_t, and the problem
+
+     unilateral  f >= 0,  a >= 0, f a = 0          bilateral  a = 0
+     static      f = -c, a >= 0 | -c < f < c, a = 0 | f = c, a <= 0
+     sliding     f = -sigma c (fixed)
+
+   is a box-constrained LCP with the symmetric PSD A itself: Dantzig's principal pivoting
+   with bounds (as in Baraff's section 4 drive-to-zero / fdirection / maxstep, and ODE's
+   Dantzig solver with lo/hi) keeps the clamped block a principal submatrix of A, so every
+   PSD fact of lcp_solver.c holds: a row joins the clamped set only with a positive Schur
+   complement, a redundant row (zero Schur complement) is pushed to a bound or out instead of
+   being divided by, and the incremental Cholesky factor (lcp_chol.c) never breaks down. The
+   outer iteration (the first with zero friction, then c = mu f_n of the last iterate)
+   stops as soon as the iterate passes the Coulomb residual test of imp_lcp_check at the
+   requested tolerance: a fixed point is exactly a solution of the frictional problem, and
+   termination is checked, never assumed. Each outer iteration is warm-started from the
+   previous clamped set (factored afresh, O(m^3), then repaired), so a resting stack needs
+   about one full solve plus a few cheap ones. The fixed point is not guaranteed to exist
+   for every mu (Baraff 1991: the frictional problem is NP-hard); the iteration cap ends the
+   search and the driver falls back to lcp_friction.c.
+
+   Cost per pivot O(m^2 + n m) (two triangular solves, Delta a on the rows at a bound);
+   about n pivots per full solve: O(n^3). The problem is equilibrated as in lcp_solver.c
+   (d_i = 1/sqrt(A_ii)). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lcp_chol.h"
+#include "lcp_internal.h"
+
+enum { B_UN = 0, B_C = 1, B_LO = 2, B_HI = 3, B_FIX = 4, B_RED = 5 };
+enum { K_UNI = 0, K_BIL = 1, K_FRIC = 2, K_SLIDE = 3 };
+
+typedef struct box {
+    int n;
+    const imp_lcp_problem *p;
+    double *sc, *fh, *ah, *dfh, *dah, *y, *x, *work, *fprev;
+    int *cset, *pos, *nz, nnz;
+    signed char *st;
+    imp_chol ch;
+    int first_pass;   /* friction bounds zero (the first outer iteration) */
+    double ptol, eps_a;
+    int max_pivots;
+    imp_lcp_info *info;
+    const char **msg;
+} box;
+
+static int bkind(const box *s, int i)
+{
+    const imp_lcp_problem *p = s->p;
+    if (p->bilateral != NULL && p->bilateral[i]) return K_BIL;
+    if (p->friction_normal != NULL && p->friction_normal[i] >= 0) {
+        return (p->sliding != NULL && p->sliding[i] != 0) ? K_SLIDE : K_FRIC;
+    }
+    return K_UNI;
+}
+
+/* A^_ij = d_i A_ij d_j */
+static double ah_ij(const box *s, int i, int j) { return s->sc[i] * s->p->A[(size_t)i * s->n + j] * s->sc[j]; }
+
+/* the friction bound c^ of row i in scaled units (0 on the first pass) */
+static double cbound(const box *s, int i)
+{
+    if (s->first_pass) return 0.0;
+    double fn = s->fprev[s->p->friction_normal[i]];
+    return fn > 0.0 ? s->p->mu[i] * fn / s->sc[i] : 0.0;
+}
+
+static double lo_of(const box *s, int i)
+{
+    switch (bkind(s, i)) {
+    case K_UNI: return 0.0;
+    case K_BIL: return -INFINITY;
+    default: return -cbound(s, i);
+    }
+}
+
+static double hi_of(const box *s, int i)
+{
+    switch (bkind(s, i)) {
+    case K_UNI:
+    case K_BIL: return INFINITY;
+    default: return cbound(s, i);
+    }
+}
+
+/* a^_i = d_i (b_i + sum_j A_ij d_j f^_j) from scratch over the rows with a force. O(n). */
+static double arow(const box *s, int i)
+{
+    const double *row = s->p->A + (size_t)i * s->n;
+    double acc = s->p->b[i];
+    for (int j = 0; j < s->n; j++) {
+        if (s->fh[j] != 0.0) acc += row[j] * s->sc[j] * s->fh[j];
+    }
+    return s->sc[i] * acc;
+}
+
+/* y := L^-1 A^_{C,j}, returns the Schur complement A^_jj - y.y. O(m^2). */
+static double schur_of(box *s, int j)
+{
+    int m = s->ch.m;
+    for (int k = 0; k < m; k++) s->y[k] = ah_ij(s, s->cset[k], j);
+    imp_chol_forward(&s->ch, s->y);
+    double yy = 0.0;
+    for (int k = 0; k < m; k++) yy += s->y[k] * s->y[k];
+    return ah_ij(s, j, j) - yy;
+}
+
+static int c_add(box *s, int j, double schur)
+{
+    if (imp_chol_append(&s->ch, s->y, schur) != 0) return -1;
+    s->cset[s->ch.m - 1] = j;
+    s->pos[j] = s->ch.m - 1;
+    s->st[j] = B_C;
+    s->ah[j] = 0.0;
+    s->info->additions++;
+    if (s->ch.m > s->info->max_clamped) s->info->max_clamped = s->ch.m;
+    return 0;
+}
+
+static void c_del(box *s, int j)
+{
+    int k = s->pos[j];
+    imp_chol_remove(&s->ch, k, s->work);
+    for (int q = k; q < s->ch.m; q++) {
+        s->cset[q] = s->cset[q + 1];
+        s->pos[s->cset[q]] = q;
+    }
+    s->pos[j] = -1;
+    s->info->removals++;
+}
+
+/* rows whose a is tracked in maxstep: at a bound */
+static int tracked(const box *s, int j) { return s->st[j] == B_LO || s->st[j] == B_HI; }
+
+/* maxstep candidate: the smallest step, ties to the driven row, then the smallest index */
+static void cand(int d, double t, int j, int to, double *best, int *jb, int *jto)
+{
+    if (t < 0.0) t = 0.0;
+    int take = *jb < 0 || t < *best;
+    if (!take && t == *best && *jb != d) take = j == d || j < *jb;
+    if (take) {
+        *best = t;
+        *jb = j;
+        *jto = to;
+    }
+}
+
+/* drive_to_zero(d) with bounds: f_d moves toward a_d = 0 (sigma = -sign a_d), the clamped
+   rows keep a = 0, the step stops at the first state change (Baraff 1994 section 4 with
+   box bounds). */
+static imp_lcp_status drive(box *s, int d)
+{
+    int n = s->n;
+    for (;;) {
+        if (s->info->pivots >= s->max_pivots) {
+            *s->msg = "pivot limit reached in the box-bounded friction steps";
+            return IMP_LCP_PIVOT_LIMIT;
+        }
+        double sigma = s->ah[d] < 0.0 ? 1.0 : -1.0;
+        int m = s->ch.m;
+        double schur = schur_of(s, d);
+        for (int k = 0; k < m; k++) s->x[k] = -s->y[k];
+        imp_chol_backward(&s->ch, s->x);
+        double xmax = 1.0;
+        s->nnz = 0;
+        for (int k = 0; k < m; k++) {
+            int i = s->cset[k];
+            s->dfh[i] = sigma * s->x[k];
+            xmax = fmax(xmax, fabs(s->dfh[i]));
+            s->nz[s->nnz++] = i;
+        }
+        s->dfh[d] = sigma;
+        s->nz[s->nnz++] = d;
+        if (schur < -1e-6 * xmax) {
+            *s->msg = "negative Schur complement: A is not positive semidefinite";
+            return IMP_LCP_OUTSIDE_CLASS;
+        }
+        for (int j = 0; j < n; j++) {
+            if (!tracked(s, j)) continue;
+            double sum = 0.0;
+            for (int q = 0; q < s->nnz; q++) sum += ah_ij(s, j, s->nz[q]) * s->dfh[s->nz[q]];
+            s->dah[j] = sum;
+        }
+        double fthr = 1e-12 * xmax, athr = 1e-12 * xmax;
+        double best = INFINITY;
+        int jb = -1, jto = B_C;
+        int d_moves = schur > s->ptol;
+        if (d_moves) cand(d, -s->ah[d] / (sigma * schur), d, B_C, &best, &jb, &jto);
+        double lim = sigma > 0.0 ? hi_of(s, d) - s->fh[d] : s->fh[d] - lo_of(s, d);
+        if (isfinite(lim)) cand(d, lim, d, sigma > 0.0 ? B_HI : B_LO, &best, &jb, &jto);
+        for (int k = 0; k < m; k++) {
+            int i = s->cset[k];
+            double df = s->dfh[i];
+            if (df < -fthr) {
+                double lo = lo_of(s, i);
+                if (isfinite(lo)) cand(d, (s->fh[i] - lo) / -df, i, B_LO, &best, &jb, &jto);
+            } else if (df > fthr) {
+                double hi = hi_of(s, i);
+                if (isfinite(hi)) cand(d, (hi - s->fh[i]) / df, i, B_HI, &best, &jb, &jto);
+            }
+        }
+        for (int j = 0; j < n; j++) {
+            if (s->st[j] == B_LO && s->dah[j] < -athr) {
+                cand(d, fmax(s->ah[j], 0.0) / -s->dah[j], j, B_C, &best, &jb, &jto);
+            } else if (s->st[j] == B_HI && s->dah[j] > athr) {
+                cand(d, fmax(-s->ah[j], 0.0) / s->dah[j], j, B_C, &best, &jb, &jto);
+            }
+        }
+        if (jb < 0) {
+            *s->msg = "no limiting index in a box-bounded friction step";
+            return IMP_LCP_OUTSIDE_CLASS;
+        }
+        for (int q = 0; q < s->nnz; q++) s->fh[s->nz[q]] += best * s->dfh[s->nz[q]];
+        for (int j = 0; j < n; j++) {
+            if (tracked(s, j)) s->ah[j] += best * s->dah[j];
+        }
+        s->ah[d] += best * sigma * (d_moves ? schur : 0.0);
+        s->info->pivots++;
+        if (jb == d) {
+            if (jto == B_C) {
+                if (c_add(s, d, schur) != 0) {
+                    *s->msg = "clamped set larger than the workspace";
+                    return IMP_LCP_NUMERICAL;
+                }
+            } else {
+                s->fh[d] = jto == B_HI ? hi_of(s, d) : lo_of(s, d);
+                s->st[d] = (signed char)jto;
+            }
+            return IMP_LCP_OK;
+        }
+        if (s->st[jb] == B_C) {
+            /* a clamped force reached a bound: it stays there (a redundant row leaves here) */
+            c_del(s, jb);
+            s->fh[jb] = jto == B_HI ? hi_of(s, jb) : lo_of(s, jb);
+            s->st[jb] = (signed char)jto;
+            s->ah[jb] = arow(s, jb);
+        } else {
+            /* a row at a bound whose a reached zero joins C */
+            double sj = schur_of(s, jb);
+            if (!(sj > s->ptol)) {
+                /* dependent on C in floating point (exact duplicates): a = 0 here, its force
+                   stays; the sweeps re-check it */
+                s->st[jb] = B_RED;
+                s->ah[jb] = 0.0;
+            } else if (c_add(s, jb, sj) != 0) {
+                *s->msg = "clamped set larger than the workspace";
+                return IMP_LCP_NUMERICAL;
+            }
+        }
+    }
+}
+
+/* places row d: already valid at its force (a bound, or clamped when a = 0), else driven */
+static imp_lcp_status process(box *s, int d)
+{
+    int k = bkind(s, d);
+    if (k == K_SLIDE || (k == K_FRIC && !(hi_of(s, d) > 0.0))) {
+        s->fh[d] = k == K_SLIDE ? -(double)s->p->sliding[d] * cbound(s, d) : 0.0;
+        s->st[d] = B_FIX;
+        return IMP_LCP_OK;
+    }
+    double lo = lo_of(s, d), hi = hi_of(s, d);
+    s->fh[d] = fmin(fmax(s->fh[d], lo), hi);
+    s->ah[d] = arow(s, d);
+    double tol = 1e3 * s->eps_a;
+    if (s->fh[d] == lo && s->ah[d] >= -tol) {
+        s->st[d] = B_LO;
+        return IMP_LCP_OK;
+    }
+    if (s->fh[d] == hi && s->ah[d] <= tol) {
+        s->st[d] = B_HI;
+        return IMP_LCP_OK;
+    }
+    if (fabs(s->ah[d]) <= tol) {
+        double sch = schur_of(s, d);
+        if (sch > s->ptol) return c_add(s, d, sch) == 0 ? IMP_LCP_OK : IMP_LCP_NUMERICAL;
+        s->st[d] = B_RED; /* dependent on C, a = 0 already: its force stays */
+        return IMP_LCP_OK;
+    }
+    return drive(s, d);
+}
+
+/* 1 when processed row i no longer satisfies its state's condition (a from scratch) */
+static int violated(box *s, int i)
+{
+    double tol = 1e3 * s->eps_a;
+    switch (s->st[i]) {
+    case B_LO: return s->ah[i] < -tol;
+    case B_HI: return s->ah[i] > tol;
+    case B_RED: return fabs(s->ah[i]) > tol;
+    case B_C: return s->fh[i] < lo_of(s, i) - 1e-12 * fabs(s->fh[i]) ||
+                     s->fh[i] > hi_of(s, i) + 1e-12 * fabs(s->fh[i]);
+    default: return 0;
+    }
+}
+
+/* Warm start of an outer iteration: the previous clamped set is factored afresh (rows that
+   became dependent are skipped), the other rows sit at their (new) bounds or at zero, the
+   clamped forces are solved for, and clamped rows outside their bounds are dropped, the
+   worst first, until every clamped force is inside. O(m^3). */
+static void warm(box *s)
+{
+    int n = s->n;
+    s->ch.m = 0;
+    for (int i = 0; i < n; i++) {
+        signed char w = s->st[i];
+        s->pos[i] = -1;
+        s->st[i] = B_UN;
+        if (w == B_HI) s->fh[i] = hi_of(s, i);
+        else if (w == B_LO && bkind(s, i) != K_UNI) s->fh[i] = lo_of(s, i);
+        else if (w != B_C) s->fh[i] = bkind(s, i) == K_SLIDE ? -(double)s->p->sliding[i] * cbound(s, i) : 0.0;
+        if (w == B_C) {
+            double sch = schur_of(s, i);
+            if (sch > 1e3 * s->ptol) c_add(s, i, sch);
+        }
+    }
+    for (;;) {
+        int m = s->ch.m;
+        for (int k = 0; k < m; k++) s->fh[s->cset[k]] = 0.0;
+        for (int k = 0; k < m; k++) s->x[k] = -arow(s, s->cset[k]);
+        imp_chol_forward(&s->ch, s->x);
+        imp_chol_backward(&s->ch, s->x);
+        int worst = -1;
+        double wv = 0.0;
+        for (int k = 0; k < m; k++) {
+            int i = s->cset[k];
+            double v = fmax(lo_of(s, i) - s->x[k], s->x[k] - hi_of(s, i));
+            if (v > wv) {
+                wv = v;
+                worst = i;
+            }
+        }
+        if (worst < 0) {
+            for (int k = 0; k < m; k++) s->fh[s->cset[k]] = s->x[k];
+            return;
+        }
+        c_del(s, worst);
+        s->st[worst] = B_UN;
+    }
+}
+
+/* f_t = coef f_n for a row that follows its normal in the state pattern: at a bound
+   (+-mu) or sliding (-sigma mu); 0 for the others */
+static double follow(const box *s, int t)
+{
+    int k = bkind(s, t);
+    if (k == K_SLIDE) return -(double)s->p->sliding[t] * s->p->mu[t];
+    if (k == K_FRIC && s->st[t] == B_HI) return s->p->mu[t];
+    if (k == K_FRIC && s->st[t] == B_LO) return -s->p->mu[t];
+    return 0.0;
+}
+
+/* The exact solution of the current state pattern with the Coulomb coupling restored
+   (Baraff's friction states, frozen): clamped rows a = 0, rows at a bound and sliding rows
+   follow their (clamped) normal, every other row keeps its force. One dense LU of the
+   m x m effective system E (E = A_CC plus mu times the columns of the following rows),
+   O(m^3 + n m). The candidate (unscaled) goes to out; -1 when E is singular. The fixed
+   point iteration only has to find the pattern; this gives the forces to rounding. */
+static int exact_pattern(const box *s, double *E, double *rhs, double *out, double scale_A)
+{
+    int m = s->ch.m, n = s->n;
+    const double *A = s->p->A;
+    for (int j = 0; j < n; j++) out[j] = s->sc[j] * s->fh[j];
+    for (int j = 0; j < n; j++) {
+        double c = follow(s, j);
+        if (c != 0.0 && s->pos[s->p->friction_normal[j]] < 0) out[j] = 0.0; /* normal at 0 */
+    }
+    for (int r = 0; r < m; r++) {
+        int i = s->cset[r];
+        const double *row = A + (size_t)i * n;
+        double acc = s->p->b[i];
+        for (int j = 0; j < n; j++) {
+            int dep = follow(s, j) != 0.0 && s->pos[s->p->friction_normal[j]] >= 0;
+            if (s->pos[j] < 0 && !dep && out[j] != 0.0) acc += row[j] * out[j];
+        }
+        rhs[r] = -acc;
+        double *er = E + (size_t)r * m;
+        for (int q = 0; q < m; q++) er[q] = row[s->cset[q]];
+        for (int j = 0; j < n; j++) {
+            double c = follow(s, j);
+            if (c == 0.0) continue;
+            int q = s->pos[s->p->friction_normal[j]];
+            if (q >= 0) er[q] += c * row[j];
+        }
+    }
+    if (m > 0 && imp_lcp_lu_solve(E, m, rhs, 1e-13 * scale_A) != 0) return -1;
+    for (int r = 0; r < m; r++) out[s->cset[r]] = rhs[r];
+    for (int j = 0; j < n; j++) {
+        double c = follow(s, j);
+        if (c == 0.0) continue;
+        int q = s->pos[s->p->friction_normal[j]];
+        if (q >= 0) out[j] = c * rhs[q];
+    }
+    return 0;
+}
+
+/* one box-bounded solve from the current states: rows in order (bilateral first), then
+   sweeps that re-process rows whose condition drifted. */
+static imp_lcp_status inner(box *s)
+{
+    int n = s->n;
+    imp_lcp_status st = IMP_LCP_OK;
+    for (int sweep = 0; sweep < 8; sweep++) {
+        for (int pass = 0; pass < 2 && st == IMP_LCP_OK; pass++) {
+            for (int d = 0; d < n && st == IMP_LCP_OK; d++) {
+                if (s->st[d] == B_UN && (pass == 0) == (bkind(s, d) == K_BIL)) st = process(s, d);
+            }
+        }
+        if (st != IMP_LCP_OK) return st;
+        /* two steps of iterative refinement of the clamped forces, then a from scratch */
+        for (int round = 0; round < 2 && s->ch.m > 0; round++) {
+            int m = s->ch.m;
+            for (int k = 0; k < m; k++) s->x[k] = -arow(s, s->cset[k]);
+            imp_chol_forward(&s->ch, s->x);
+            imp_chol_backward(&s->ch, s->x);
+            for (int k = 0; k < m; k++) s->fh[s->cset[k]] += s->x[k];
+        }
+        int again = 0;
+        for (int i = 0; i < n; i++) {
+            if (s->st[i] == B_C) continue;
+            s->ah[i] = arow(s, i);
+        }
+        for (int i = 0; i < n; i++) {
+            if (violated(s, i)) {
+                if (s->st[i] == B_C) {
+                    c_del(s, i);
+                    s->fh[i] = fmin(fmax(s->fh[i], lo_of(s, i)), hi_of(s, i));
+                }
+                s->st[i] = B_UN;
+                again = 1;
+            }
+        }
+        if (!again) return IMP_LCP_OK;
+    }
+    *s->msg = "no consistent set after 8 sweeps of a box-bounded friction step";
+    return IMP_LCP_PIVOT_LIMIT;
+}
+
+imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                 imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                 const char **msg)
+{
+    box s;
+    memset(&s, 0, sizeof s);
+    int n = p->n;
+    s.n = n;
+    s.p = p;
+    s.sc = ws->sc;
+    s.fh = ws->fh;
+    s.ah = ws->ah;
+    s.dfh = ws->dfh;
+    s.dah = ws->dah;
+    s.y = ws->y;
+    s.x = ws->x;
+    s.fprev = ws->t;
+    s.work = ws->work;
+    s.cset = ws->cset;
+    s.pos = ws->pos;
+    s.nz = ws->list;
+    s.st = ws->st;
+    s.ch.L = ws->big;
+    s.ch.first = ws->first;
+    s.ch.ld = ws->cap;
+    s.ch.m = 0;
+    s.ptol = lim->ptol;
+    /* its own share of the cap: the driver falls back to lcp_friction.c after a failure */
+    s.max_pivots = lim->max_pivots < 15 * n + 1000 ? lim->max_pivots : 15 * n + 1000;
+    s.info = info;
+    s.msg = msg;
+    double *acheck = ws->sc + 10 * (size_t)ws->cap; /* the workspace's spare row */
+    double sb = 0.0;
+    for (int i = 0; i < n; i++) {
+        double aii = p->A[(size_t)i * n + i];
+        if (aii < 0.0) {
+            *msg = "negative diagonal entry: A is not positive semidefinite";
+            return IMP_LCP_OUTSIDE_CLASS;
+        }
+        s.sc[i] = aii > 0.0 ? 1.0 / sqrt(aii) : 1.0;
+        sb = fmax(sb, fabs(s.sc[i] * p->b[i]));
+        s.fh[i] = s.ah[i] = s.dfh[i] = s.dah[i] = 0.0;
+        s.fprev[i] = 0.0;
+        s.st[i] = B_UN;
+        s.pos[i] = -1;
+    }
+    s.eps_a = 1e-13 * (sb > 0.0 ? sb : 1.0);
+    double scale_A = 0.0;
+    for (size_t k = 0; k < (size_t)n * n; k++) scale_A = fmax(scale_A, fabs(p->A[k]));
+    /* the effective system of exact_pattern lives in the general method's buffer */
+    if (ws->ginv_cap < n) {
+        free(ws->ginv);
+        ws->ginv = malloc(sizeof(double) * (size_t)n * (size_t)n + 1);
+        ws->ginv_cap = ws->ginv != NULL ? n : 0;
+    }
+    double *E = ws->ginv;
+    imp_lcp_status st = IMP_LCP_OK;
+    int iters = 4 * (int)sqrt((double)n) + 30;
+    int done = 0;
+    for (int it = 0; it < iters && st == IMP_LCP_OK && !done; it++) {
+        s.first_pass = it == 0;
+        if (it > 0) warm(&s);
+        st = inner(&s);
+        if (st != IMP_LCP_OK) break;
+        for (int i = 0; i < n; i++) f[i] = s.sc[i] * s.fh[i];
+        imp_lcp_info chk;
+        memset(&chk, 0, sizeof chk);
+        /* the Coulomb conditions with the bounds of this iterate's own normal forces: a
+           fixed point (the first, frictionless iterate passes when no friction is needed) */
+        done = imp_lcp_check(p, f, acheck, lim->tol, &chk);
+        if (it > 0 && E != NULL && exact_pattern(&s, E, s.dah, acheck + 0, scale_A) == 0) {
+            /* the pattern's exact forces, taken when they pass the same test */
+            double *cand_f = s.dfh;
+            memcpy(cand_f, acheck, sizeof(double) * (size_t)n);
+            int okc = imp_lcp_check(p, cand_f, acheck, lim->tol, &chk);
+            if (okc) {
+                for (int i = 0; i < n; i++) {
+                    f[i] = cand_f[i];
+                    s.fh[i] = cand_f[i] / s.sc[i];
+                }
+                done = 1;
+            }
+        }
+        /* bounds from the mean of the last two iterates: with redundant contacts the
+           normal forces are not unique and undamped updates flip between two vertex
+           solutions; the mean settles on a consistent split */
+        double w = it > 0 ? 0.5 : 1.0;
+        for (int i = 0; i < n; i++) s.fprev[i] = w * f[i] + (1.0 - w) * s.fprev[i];
+    }
+    if (done) {
+        /* the bounds came from the mean of two iterates that agree to the tolerance: put
+           the friction forces exactly within (or at) mu times the final normal forces; the
+           driver checks the result again */
+        for (int i = 0; i < n; i++) {
+            int k = bkind(&s, i);
+            if (k != K_FRIC && k != K_SLIDE) continue;
+            double c = p->mu[i] * fmax(s.sc[p->friction_normal[i]] * s.fh[p->friction_normal[i]], 0.0) / s.sc[i];
+            if (k == K_SLIDE) s.fh[i] = -(double)p->sliding[i] * c;
+            else if (s.st[i] == B_HI) s.fh[i] = c;
+            else if (s.st[i] == B_LO) s.fh[i] = -c;
+            else s.fh[i] = fmin(fmax(s.fh[i], -c), c);
+        }
+    }
+    if (st == IMP_LCP_OK && !done) {
+        st = IMP_LCP_PIVOT_LIMIT;
+        *msg = "the box-bounded friction steps did not reach a fixed point";
+    }
+    for (int i = 0; i < n; i++) {
+        f[i] = s.sc[i] * s.fh[i];
+        int k = bkind(&s, i);
+        signed char o;
+        switch (s.st[i]) {
+        case B_C: o = IMP_LCP_STATE_CLAMPED; break;
+        case B_HI: o = IMP_LCP_STATE_UPPER; break;
+        case B_LO: o = k == K_UNI ? IMP_LCP_STATE_FREE : IMP_LCP_STATE_LOWER; break;
+        case B_RED: o = IMP_LCP_STATE_REDUNDANT; break;
+        default: o = k == K_SLIDE ? IMP_LCP_STATE_SLIDING : IMP_LCP_STATE_FREE; break;
+        }
+        s.st[i] = o;
+    }
+    info->clamped = s.ch.m;
+    return st;
+}
