@@ -40,12 +40,14 @@
 
 enum { B_UN = 0, B_C = 1, B_LO = 2, B_HI = 3, B_FIX = 4, B_RED = 5 };
 enum { K_UNI = 0, K_BIL = 1, K_FRIC = 2, K_SLIDE = 3 };
+struct box;
 
 typedef struct box {
     int n;
     const imp_lcp_problem *p;
     double *sc, *fh, *ah, *dfh, *dah, *y, *x, *work, *fprev;
     int *cset, *pos, *nz, nnz;
+    int *rep, *next;  /* groups of identical static friction rows (see group_rows) */
     signed char *st;
     imp_chol ch;
     int first_pass;   /* friction bounds zero (the first outer iteration) */
@@ -55,9 +57,12 @@ typedef struct box {
     const char **msg;
 } box;
 
+enum { K_MEMBER = 4 };
+
 static int bkind(const box *s, int i)
 {
     const imp_lcp_problem *p = s->p;
+    if (s->rep[i] != i) return K_MEMBER;
     if (p->bilateral != NULL && p->bilateral[i]) return K_BIL;
     if (p->friction_normal != NULL && p->friction_normal[i] >= 0) {
         return (p->sliding != NULL && p->sliding[i] != 0) ? K_SLIDE : K_FRIC;
@@ -72,13 +77,18 @@ static double ah_ij(const box *s, int i, int j) { return s->sc[i] * s->p->A[(siz
 static double cbound(const box *s, int i)
 {
     if (s->first_pass) return 0.0;
-    double fn = s->fprev[s->p->friction_normal[i]];
-    return fn > 0.0 ? s->p->mu[i] * fn / s->sc[i] : 0.0;
+    double c = 0.0;
+    for (int t = i; t >= 0; t = s->next[t]) {
+        double fn = s->fprev[s->p->friction_normal[t]];
+        if (fn > 0.0) c += s->p->mu[t] * fn;
+    }
+    return c / s->sc[i];
 }
 
 static double lo_of(const box *s, int i)
 {
     switch (bkind(s, i)) {
+    case K_MEMBER:
     case K_UNI: return 0.0;
     case K_BIL: return -INFINITY;
     default: return -cbound(s, i);
@@ -88,6 +98,7 @@ static double lo_of(const box *s, int i)
 static double hi_of(const box *s, int i)
 {
     switch (bkind(s, i)) {
+    case K_MEMBER: return 0.0;
     case K_UNI:
     case K_BIL: return INFINITY;
     default: return cbound(s, i);
@@ -265,6 +276,11 @@ static imp_lcp_status drive(box *s, int d)
 static imp_lcp_status process(box *s, int d)
 {
     int k = bkind(s, d);
+    if (k == K_MEMBER) {
+        s->fh[d] = 0.0; /* its group's representative carries the group's force */
+        s->st[d] = B_FIX;
+        return IMP_LCP_OK;
+    }
     if (k == K_SLIDE || (k == K_FRIC && !(hi_of(s, d) > 0.0))) {
         s->fh[d] = k == K_SLIDE ? -(double)s->p->sliding[d] * cbound(s, d) : 0.0;
         s->st[d] = B_FIX;
@@ -350,59 +366,163 @@ static void warm(box *s)
     }
 }
 
-/* f_t = coef f_n for a row that follows its normal in the state pattern: at a bound
-   (+-mu) or sliding (-sigma mu); 0 for the others */
-static double follow(const box *s, int t)
+/* the sign with which dependent row j follows its group's normals in the state pattern:
+   f_j = sign * sum over members t of mu_t f_{n_t}; +1 at the upper bound, -1 at the lower,
+   -sigma for a sliding row; 0 for rows that do not follow */
+static double follow(const box *s, int j)
 {
-    int k = bkind(s, t);
-    if (k == K_SLIDE) return -(double)s->p->sliding[t] * s->p->mu[t];
-    if (k == K_FRIC && s->st[t] == B_HI) return s->p->mu[t];
-    if (k == K_FRIC && s->st[t] == B_LO) return -s->p->mu[t];
+    int k = bkind(s, j);
+    if (k == K_SLIDE) return -(double)s->p->sliding[j];
+    if (k == K_FRIC && s->st[j] == B_HI) return 1.0;
+    if (k == K_FRIC && s->st[j] == B_LO) return -1.0;
     return 0.0;
+}
+
+/* A group's force F (on its representative, unscaled, in f) shared by its members in
+   proportion to their bounds mu_t f_{n_t} (equally when all bounds are 0): each member then
+   meets its own Coulomb condition, since the rows are identical (same a). O(n). */
+static void distribute(const box *s, double *f)
+{
+    for (int j = 0; j < s->n; j++) {
+        if (s->rep[j] != j || s->next[j] < 0) continue;
+        double F = f[j], T = 0.0;
+        int cnt = 0;
+        for (int t = j; t >= 0; t = s->next[t]) {
+            T += s->p->mu[t] * fmax(f[s->p->friction_normal[t]], 0.0);
+            cnt++;
+        }
+        for (int t = j; t >= 0; t = s->next[t]) {
+            f[t] = T > 0.0 ? F * (s->p->mu[t] * fmax(f[s->p->friction_normal[t]], 0.0) / T) : F / cnt;
+        }
+    }
 }
 
 /* The exact solution of the current state pattern with the Coulomb coupling restored
    (Baraff's friction states, frozen): clamped rows a = 0, rows at a bound and sliding rows
-   follow their (clamped) normal, every other row keeps its force. One dense LU of the
+   follow their group's normals, every other row keeps its force. One dense LU of the
    m x m effective system E (E = A_CC plus mu times the columns of the following rows),
-   O(m^3 + n m). The candidate (unscaled) goes to out; -1 when E is singular. The fixed
-   point iteration only has to find the pattern; this gives the forces to rounding. */
+   O(m^3 + n m). The candidate (unscaled, shared among group members) goes to out; -1 when
+   E is singular. The fixed point iteration only has to find the pattern; this gives the
+   forces to rounding. */
 static int exact_pattern(const box *s, double *E, double *rhs, double *out, double scale_A)
 {
     int m = s->ch.m, n = s->n;
     const double *A = s->p->A;
+    const int *fn = s->p->friction_normal;
     for (int j = 0; j < n; j++) out[j] = s->sc[j] * s->fh[j];
     for (int j = 0; j < n; j++) {
-        double c = follow(s, j);
-        if (c != 0.0 && s->pos[s->p->friction_normal[j]] < 0) out[j] = 0.0; /* normal at 0 */
+        double sg = follow(s, j);
+        if (sg == 0.0) continue;
+        double fixed = 0.0; /* the part from normals outside C */
+        for (int t = j; t >= 0; t = s->next[t]) {
+            if (s->pos[fn[t]] < 0) fixed += sg * s->p->mu[t] * out[fn[t]];
+        }
+        out[j] = fixed;
     }
     for (int r = 0; r < m; r++) {
         int i = s->cset[r];
         const double *row = A + (size_t)i * n;
         double acc = s->p->b[i];
         for (int j = 0; j < n; j++) {
-            int dep = follow(s, j) != 0.0 && s->pos[s->p->friction_normal[j]] >= 0;
-            if (s->pos[j] < 0 && !dep && out[j] != 0.0) acc += row[j] * out[j];
+            if (s->pos[j] < 0 && out[j] != 0.0) acc += row[j] * out[j];
         }
         rhs[r] = -acc;
         double *er = E + (size_t)r * m;
         for (int q = 0; q < m; q++) er[q] = row[s->cset[q]];
         for (int j = 0; j < n; j++) {
-            double c = follow(s, j);
-            if (c == 0.0) continue;
-            int q = s->pos[s->p->friction_normal[j]];
-            if (q >= 0) er[q] += c * row[j];
+            double sg = follow(s, j);
+            if (sg == 0.0 || row[j] == 0.0) continue;
+            for (int t = j; t >= 0; t = s->next[t]) {
+                int q = s->pos[fn[t]];
+                if (q >= 0) er[q] += sg * s->p->mu[t] * row[j];
+            }
         }
     }
     if (m > 0 && imp_lcp_lu_solve(E, m, rhs, 1e-13 * scale_A) != 0) return -1;
     for (int r = 0; r < m; r++) out[s->cset[r]] = rhs[r];
     for (int j = 0; j < n; j++) {
-        double c = follow(s, j);
-        if (c == 0.0) continue;
-        int q = s->pos[s->p->friction_normal[j]];
-        if (q >= 0) out[j] = c * rhs[q];
+        double sg = follow(s, j);
+        if (sg == 0.0) continue;
+        for (int t = j; t >= 0; t = s->next[t]) {
+            int q = s->pos[fn[t]];
+            if (q >= 0) out[j] += sg * s->p->mu[t] * rhs[q];
+        }
     }
+    distribute(s, out);
     return 0;
+}
+
+/* (key, index) ordering for the heap sort below */
+static int after(const double *keys, int x, int y) { return keys[x] > keys[y] || (keys[x] == keys[y] && x > y); }
+
+static void sift(const double *keys, int *order, int r, int end)
+{
+    while (2 * r + 1 < end) {
+        int c = 2 * r + 1;
+        if (c + 1 < end && after(keys, order[c + 1], order[c])) c++;
+        if (!after(keys, order[c], order[r])) return;
+        int t = order[c];
+        order[c] = order[r];
+        order[r] = t;
+        r = c;
+    }
+}
+
+/* Groups of identical static friction rows (the same row of A and the same b, to 1e-12 of
+   the scale): tangent rows of contact points on one straight interface (2D) have the same
+   Jacobian, so only their sum matters and the group's force is bounded by the sum of the
+   members' mu f_n. The representative carries it during the solve;
+   distribute() shares it at the end. Candidates are sorted by a fixed random projection of
+   their rows (heap sort on keys, ties by index), then compared within runs of equal keys:
+   O(n^2 + n log n) with few comparisons. keys, order: n scratch each. */
+static void group_rows(box *s, double *keys, int *order, double scale_A)
+{
+    int n = s->n, nc = 0;
+    const imp_lcp_problem *p = s->p;
+    for (int i = 0; i < n; i++) {
+        s->rep[i] = i;
+        s->next[i] = -1;
+    }
+    if (p->friction_normal == NULL) return;
+    for (int i = 0; i < n; i++) {
+        if (bkind(s, i) != K_FRIC) continue;
+        const double *row = p->A + (size_t)i * n;
+        double h = p->b[i] * 0.7548776662466927;
+        for (int j = 0; j < n; j++) {
+            if (row[j] != 0.0) h += row[j] * (1.0 + (double)((unsigned)(j * 2654435761u) >> 8) / 16777216.0);
+        }
+        keys[i] = h;
+        order[nc++] = i;
+    }
+    /* heap sort of order[0..nc) by (key, index) */
+    for (int r = nc / 2 - 1; r >= 0; r--) sift(keys, order, r, nc);
+    for (int end = nc - 1; end > 0; end--) {
+        int t = order[0];
+        order[0] = order[end];
+        order[end] = t;
+        sift(keys, order, 0, end);
+    }
+    double sb = 0.0;
+    for (int i = 0; i < n; i++) sb = fmax(sb, fabs(p->b[i]));
+    double ta = 1e-12 * scale_A, tb = 1e-12 * (sb > 0.0 ? sb : 1.0);
+    for (int x = 0; x < nc; x++) {
+        int i = order[x];
+        if (s->rep[i] != i || s->next[i] >= 0) continue; /* already in a group */
+        /* the first in sorted order represents the group (deterministic) */
+        int last = i;
+        for (int y = x + 1; y < nc; y++) {
+            int j = order[y];
+            if (fabs(keys[j] - keys[i]) > 1e3 * (ta + tb) * (double)n) break;
+            if (s->rep[j] != j || s->next[j] >= 0 || fabs(p->b[j] - p->b[i]) > tb) continue;
+            const double *ri = p->A + (size_t)i * n, *rj = p->A + (size_t)j * n;
+            int same = 1;
+            for (int k = 0; k < n && same; k++) same = fabs(ri[k] - rj[k]) <= ta;
+            if (!same) continue;
+            s->next[last] = j;
+            s->rep[j] = i;
+            last = j;
+        }
+    }
 }
 
 /* one box-bounded solve from the current states: rows in order (bilateral first), then
@@ -468,6 +588,8 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
     s.cset = ws->cset;
     s.pos = ws->pos;
     s.nz = ws->list;
+    s.rep = ws->list2;
+    s.next = ws->rlo;
     s.st = ws->st;
     s.ch.L = ws->big;
     s.ch.first = ws->first;
@@ -503,7 +625,10 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
         ws->ginv_cap = ws->ginv != NULL ? n : 0;
     }
     double *E = ws->ginv;
+    group_rows(&s, s.dah, ws->rhi, scale_A);
+    for (int i = 0; i < n; i++) s.dah[i] = 0.0;
     imp_lcp_status st = IMP_LCP_OK;
+    int polished = 0;
     int iters = 4 * (int)sqrt((double)n) + 30;
     int done = 0;
     for (int it = 0; it < iters && st == IMP_LCP_OK && !done; it++) {
@@ -512,6 +637,7 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
         st = inner(&s);
         if (st != IMP_LCP_OK) break;
         for (int i = 0; i < n; i++) f[i] = s.sc[i] * s.fh[i];
+        distribute(&s, f);
         imp_lcp_info chk;
         memset(&chk, 0, sizeof chk);
         /* the Coulomb conditions with the bounds of this iterate's own normal forces: a
@@ -527,7 +653,7 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
                     f[i] = cand_f[i];
                     s.fh[i] = cand_f[i] / s.sc[i];
                 }
-                done = 1;
+                done = polished = 1;
             }
         }
         /* bounds from the mean of the last two iterates: with redundant contacts the
@@ -542,7 +668,7 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
            driver checks the result again */
         for (int i = 0; i < n; i++) {
             int k = bkind(&s, i);
-            if (k != K_FRIC && k != K_SLIDE) continue;
+            if ((k != K_FRIC && k != K_SLIDE) || s.next[i] >= 0) continue; /* not groups */
             double c = p->mu[i] * fmax(s.sc[p->friction_normal[i]] * s.fh[p->friction_normal[i]], 0.0) / s.sc[i];
             if (k == K_SLIDE) s.fh[i] = -(double)p->sliding[i] * c;
             else if (s.st[i] == B_HI) s.fh[i] = c;
@@ -554,8 +680,9 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
         st = IMP_LCP_PIVOT_LIMIT;
         *msg = "the box-bounded friction steps did not reach a fixed point";
     }
+    for (int i = 0; i < n; i++) f[i] = s.sc[i] * s.fh[i];
+    if (!polished) distribute(&s, f);
     for (int i = 0; i < n; i++) {
-        f[i] = s.sc[i] * s.fh[i];
         int k = bkind(&s, i);
         signed char o;
         switch (s.st[i]) {
@@ -566,6 +693,9 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
         default: o = k == K_SLIDE ? IMP_LCP_STATE_SLIDING : IMP_LCP_STATE_FREE; break;
         }
         s.st[i] = o;
+    }
+    for (int i = 0; i < n; i++) {
+        if (s.rep[i] != i) s.st[i] = s.st[s.rep[i]]; /* a member shares its group's state */
     }
     info->clamped = s.ch.m;
     return st;
