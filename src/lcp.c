@@ -246,7 +246,7 @@ static imp_lcp_status run_method(imp_lcp_method m, const imp_lcp_problem *p,
     case IMP_LCP_SYMMETRIC: return imp_lcp_solve_symmetric(p, lim, warm, ws, f, info, msg);
     case IMP_LCP_LEMKE: return imp_lcp_solve_lemke(p, lim, ws, f, info, msg);
     case IMP_LCP_BOX: return imp_lcp_solve_box(p, lim, ws, f, info, msg);
-    default: return imp_lcp_solve_general(p, lim, ws, f, info, msg);
+    default: return imp_lcp_solve_general(p, lim, warm, ws, f, info, msg);
     }
 }
 
@@ -332,7 +332,12 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
         imp_lcp_info keep = *info;
         info->method = IMP_LCP_GENERAL;
         info->pivots = info->additions = info->removals = info->max_clamped = 0;
-        imp_lcp_status st2 = run_method(IMP_LCP_GENERAL, p, &lim, NULL, ws, f, info, &msg2);
+        /* from the box steps' last state pattern (their clamped set and rows at a bound),
+           with a short cap: started there it finishes within a few pivots or, as a rule,
+           not at all (cycling on redundant contacts), and the caller has a fallback */
+        imp_lcp_limits lim2 = lim;
+        if (lim2.max_pivots > 2 * n + 500) lim2.max_pivots = 2 * n + 500;
+        imp_lcp_status st2 = run_method(IMP_LCP_GENERAL, p, &lim2, ws->st, ws, f, info, &msg2);
         info->pivots += keep.pivots;
         info->additions += keep.additions;
         info->removals += keep.removals;

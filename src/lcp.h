@@ -111,8 +111,10 @@ typedef struct imp_lcp_options {
     double tolerance;          /* acceptance, relative to scale; <= 0: 1e-9 */
     double pivot_tolerance;    /* relative size below which a Schur complement is zero; <= 0: 1e-11 */
     /* n states from a previous solve (imp_lcp_solve's state output), or NULL. Symmetric
-       method only (the general method ignores it): the previous clamped set is factored,
-       rows with negative force are dropped, and the pivoting goes on from there; an
+       and general methods (the box method starts afresh; auto's fallback from it to the
+       general method starts from the box steps' last states instead): the previous clamped
+       set is factored (with the friction rows at a bound following their normals), rows
+       whose force breaks their state are dropped, and the pivoting goes on from there; an
        unchanged problem then needs no pivot. */
     const signed char *warm_start;
     /* General method only: nonzero rebuilds and LU-factors the clamped system at every

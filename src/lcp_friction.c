@@ -656,9 +656,87 @@ static int violated(const gen *g, int i)
     }
 }
 
+/* Warm start (Baraff's states of an earlier solve, copied to wst): the clamped rows form the
+   clamped set, friction rows at a bound follow their clamped normal; the clamped system is
+   solved once (a fresh factor, O(m^3)) and the rows whose force then breaks its state
+   (a unilateral force < 0, a clamped friction force beyond mu f_n) are dropped, the worst
+   first, until all hold; a = A f + b is then refreshed (O(n^2)) and every other row is
+   processed as usual. Returns 1 when a start was kept, 0 when it was given up (a singular
+   clamped system; the state is back to the cold start). */
+static int warm_start(gen *g, const int *wst)
+{
+    int n = g->n;
+    for (int i = 0; i < n; i++) {
+        int k = kind(g, i);
+        if (wst[i] != IMP_LCP_STATE_CLAMPED || k == K_SLIDE) continue;
+        if (k == K_FRIC && wst[normal_of(g, i)] != IMP_LCP_STATE_CLAMPED) continue;
+        c_add(g, i);
+    }
+    for (int i = 0; i < n; i++) {
+        int k = kind(g, i);
+        if (k == K_FRIC && (wst[i] == IMP_LCP_STATE_UPPER || wst[i] == IMP_LCP_STATE_LOWER) &&
+            g->pos[normal_of(g, i)] >= 0) {
+            g->st[i] = (signed char)wst[i];
+        }
+    }
+    for (int round = 0; round <= n; round++) {
+        int m = g->m;
+        if (m == 0) break;
+        if (fresh_inverse(g) != 0) {
+            /* give up: back to the cold start */
+            for (int i = 0; i < n; i++) {
+                g->pos[i] = -1;
+                g->f[i] = 0.0;
+                g->st[i] = kind(g, i) == K_SLIDE ? IMP_LCP_STATE_SLIDING : S_UN;
+            }
+            g->m = 0;
+            g->fm = 0;
+            return 0;
+        }
+        for (int r = 0; r < m; r++) g->rhs[r] = -g->p->b[g->cl[r]];
+        inv_apply(g);
+        for (int i = 0; i < n; i++) g->f[i] = 0.0;
+        for (int r = 0; r < m; r++) g->f[g->cl[r]] = g->rhs[r];
+        for (int t = 0; t < n; t++) {
+            if (is_dep(g, t) && g->pos[normal_of(g, t)] >= 0) g->f[t] = coef(g, t) * g->f[normal_of(g, t)];
+        }
+        int worst = -1;
+        double wv = 0.0;
+        for (int r = 0; r < m; r++) {
+            int i = g->cl[r], k = kind(g, i);
+            double v = 0.0;
+            if (k == K_UNI) v = -g->f[i];
+            else if (k == K_FRIC) v = fabs(g->f[i]) - mu_of(g, i) * g->f[normal_of(g, i)];
+            if (v > wv) {
+                wv = v;
+                worst = i;
+            }
+        }
+        if (worst < 0) break;
+        c_del(g, worst);
+        g->st[worst] = S_UN;
+        g->f[worst] = 0.0;
+        if (kind(g, worst) == K_UNI && g->p->friction_normal != NULL) {
+            for (int t = 0; t < n; t++) {
+                if (kind(g, t) != K_FRIC || normal_of(g, t) != worst) continue;
+                if (g->st[t] == IMP_LCP_STATE_CLAMPED) c_del(g, t);
+                g->st[t] = S_UN;
+                g->f[t] = 0.0;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double sum = g->p->b[i];
+        const double *row = g->p->A + (size_t)i * n;
+        for (int j = 0; j < n; j++) sum += row[j] * g->f[j];
+        g->a[i] = sum;
+    }
+    return 1;
+}
+
 imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                     imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
-                                     const char **msg)
+                                     const signed char *warm, imp_lcp_workspace *ws, double *f,
+                                     imp_lcp_info *info, const char **msg)
 {
     gen g;
     memset(&g, 0, sizeof g);
@@ -702,6 +780,12 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
     g.updates = 0;
     g.info = info;
     g.msg = msg;
+    /* the warm states are copied first (the caller may pass the workspace's own states);
+       list2 is free until the first direction (g.nz) */
+    int *wst = ws->list2;
+    if (warm != NULL) {
+        for (int i = 0; i < n; i++) wst[i] = warm[i];
+    }
     double sb = 0.0;
     for (size_t k = 0; k < (size_t)n * n; k++) g.scale_A = fmax(g.scale_A, fabs(p->A[k]));
     for (int i = 0; i < n; i++) sb = fmax(sb, fabs(p->b[i]));
@@ -715,6 +799,9 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
         g.fpos[i] = -1;
         g.fcoef[i] = 0.0;
         g.st[i] = kind(&g, i) == K_SLIDE ? IMP_LCP_STATE_SLIDING : S_UN;
+    }
+    if (warm != NULL && g.incremental) {
+        info->warm_started = warm_start(&g, wst);
     }
     imp_lcp_status st = IMP_LCP_OK;
     int settled = 0;
