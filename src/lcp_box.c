@@ -203,7 +203,7 @@ static imp_lcp_status drive(box *s, int d)
             for (int q = 0; q < s->nnz; q++) sum += ah_ij(s, j, s->nz[q]) * s->dfh[s->nz[q]];
             s->dah[j] = sum;
         }
-        double fthr = 1e-12 * xmax, athr = 1e-12 * xmax;
+        double thr = 1e-12 * xmax; /* |Delta f| and |Delta a| below this are zero */
         double best = INFINITY;
         int jb = -1, jto = B_C;
         int d_moves = schur > s->ptol;
@@ -213,18 +213,18 @@ static imp_lcp_status drive(box *s, int d)
         for (int k = 0; k < m; k++) {
             int i = s->cset[k];
             double df = s->dfh[i];
-            if (df < -fthr) {
+            if (df < -thr) {
                 double lo = lo_of(s, i);
                 if (isfinite(lo)) cand(d, (s->fh[i] - lo) / -df, i, B_LO, &best, &jb, &jto);
-            } else if (df > fthr) {
+            } else if (df > thr) {
                 double hi = hi_of(s, i);
                 if (isfinite(hi)) cand(d, (hi - s->fh[i]) / df, i, B_HI, &best, &jb, &jto);
             }
         }
         for (int j = 0; j < n; j++) {
-            if (s->st[j] == B_LO && s->dah[j] < -athr) {
+            if (s->st[j] == B_LO && s->dah[j] < -thr) {
                 cand(d, fmax(s->ah[j], 0.0) / -s->dah[j], j, B_C, &best, &jb, &jto);
-            } else if (s->st[j] == B_HI && s->dah[j] > athr) {
+            } else if (s->st[j] == B_HI && s->dah[j] > thr) {
                 cand(d, fmax(-s->ah[j], 0.0) / s->dah[j], j, B_C, &best, &jb, &jto);
             }
         }
@@ -453,7 +453,11 @@ static int exact_pattern(const box *s, double *E, double *rhs, double *out, doub
 }
 
 /* (key, index) ordering for the heap sort below */
-static int after(const double *keys, int x, int y) { return keys[x] > keys[y] || (keys[x] == keys[y] && x > y); }
+static int after(const double *keys, int u, int v)
+{
+    if (keys[u] != keys[v]) return keys[u] > keys[v];
+    return u > v;
+}
 
 static void sift(const double *keys, int *order, int r, int end)
 {
