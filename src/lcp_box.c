@@ -129,9 +129,7 @@ static double schur_of(box *s, int j)
 
 static int c_add(box *s, int j, double schur)
 {
-    if (imp_chol_append(&s->ch, s->y, schur) != 0) return -1;
-    s->cset[s->ch.m - 1] = j;
-    s->pos[j] = s->ch.m - 1;
+    if (imp_chol_add_row(&s->ch, s->cset, s->pos, j, s->y, schur) != 0) return -1;
     s->st[j] = B_C;
     s->ah[j] = 0.0;
     s->info->additions++;
@@ -141,13 +139,7 @@ static int c_add(box *s, int j, double schur)
 
 static void c_del(box *s, int j)
 {
-    int k = s->pos[j];
-    imp_chol_remove(&s->ch, k, s->work);
-    for (int q = k; q < s->ch.m; q++) {
-        s->cset[q] = s->cset[q + 1];
-        s->pos[s->cset[q]] = q;
-    }
-    s->pos[j] = -1;
+    imp_chol_remove_row(&s->ch, s->cset, s->pos, j, s->work);
     s->info->removals++;
 }
 
