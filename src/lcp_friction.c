@@ -49,6 +49,8 @@ typedef struct gen {
     signed char *st;
     double scale_A, eps_a, thr;
     int max_pivots;
+    double tol, *acheck;  /* the acceptance test and its scratch (early exit, see drive) */
+    int converged;        /* the iterate passed imp_lcp_check: the solve ends */
     imp_lcp_info *info;
     const char **msg;
 } gen;
@@ -615,6 +617,18 @@ static imp_lcp_status drive(gen *g, int d)
         }
         for (int i = 0; i < g->n; i++) g->a[i] += best * g->da[i];
         g->info->pivots++;
+        /* past n pivots the path may be cycling around a point that already solves the
+           problem: every n/4 pivots the iterate is checked as the driver would (O(n^2),
+           a few pivots' worth) and accepted when it passes */
+        int every = g->n / 4 > 16 ? g->n / 4 : 16;
+        if (g->info->pivots > g->n && g->info->pivots % every == 0) {
+            imp_lcp_info chk;
+            memset(&chk, 0, sizeof chk);
+            if (imp_lcp_check(g->p, g->f, g->acheck, g->tol, &chk)) {
+                g->converged = 1;
+                return IMP_LCP_OK;
+            }
+        }
         int j = jbest;
         if (jto == TO_CLAMP) {
             g->a[j] = 0.0;
@@ -780,6 +794,8 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
     g.updates = 0;
     g.info = info;
     g.msg = msg;
+    g.tol = lim->tol;
+    g.acheck = ws->sc + 10 * (size_t)ws->cap; /* the workspace's spare row */
     /* the warm states are copied first (the caller may pass the workspace's own states);
        list2 is free until the first direction (g.nz) */
     int *wst = ws->list2;
@@ -833,9 +849,13 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
                 continue;
             }
             st = drive(&g, d);
-            if (st != IMP_LCP_OK) break;
+            if (st != IMP_LCP_OK || g.converged) break;
         }
         if (st != IMP_LCP_OK) break;
+        if (g.converged) {
+            settled = 1;
+            break;
+        }
         /* refresh a from scratch and re-process rows whose condition drifted */
         int again = 0;
         for (int i = 0; i < n; i++) {
