@@ -7,9 +7,13 @@
    clamped set, residuals (min f, min a, max |f a|) and ||a - a*||_inf against the planted
    answer (a is unique for PSD A). The same generators (test/c/lcp_gen.h) feed the Siconos
    peer program bench/siconos/siconos_peer.c, so the figures are comparable.
-   Last: the friction (general) method on a 2D stack with Coulomb friction (n = 4N rows),
+   Then the friction (general) method on a 2D stack with Coulomb friction (n = 4N rows),
    with its incremental inverse ("fric-inc") and with the reference that refactors the
-   clamped system at every pivot ("fric-ref", O(n^4); only up to n = 400). */
+   clamped system at every pivot ("fric-ref", O(n^4); only up to n = 400), and the default
+   (auto: the box-bounded steps of lcp_box.c, "fric-box") on the same problems.
+   Last: 2D pyramids of unit boxes with friction 0.6 whose contact points come in
+   coincident pairs, as the 2D engine reports them (lcp_gen.h gen_pyramid2d_friction;
+   base 10 is the engine's 55-box pyramid), auto against the general method alone. */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
@@ -65,7 +69,7 @@ static double run(const char *name, int n, const double *A, const double *b, con
 /* a frictional problem with the general method, incremental (refactor = 0) or refactoring
    at every pivot (refactor = 1) */
 static double run_friction(const char *name, const imp_lcp_problem *p, int refactor,
-                           imp_lcp_workspace *ws, int reps)
+                           imp_lcp_method method, imp_lcp_workspace *ws, int reps)
 {
     int n = p->n;
     double *f = malloc(sizeof(double) * (size_t)n), *a = malloc(sizeof(double) * (size_t)n);
@@ -73,6 +77,7 @@ static double run_friction(const char *name, const imp_lcp_problem *p, int refac
     imp_lcp_options o;
     imp_lcp_default_options(&o);
     o.general_refactor = refactor;
+    o.method = method;
     imp_lcp_info info;
     for (int r = 0; r < reps; r++) {
         double t0 = now();
@@ -156,8 +161,8 @@ int main(int argc, char **argv)
        incremental inverse against the reference that refactors at every pivot */
     printf("2D stack with friction (mu 0.5, alternating pushes 0.2 g; general method):\n");
     static const int fsizes[] = {100, 200, 400, 1000};
-    row rinc[4], rref[4];
-    int kinc = 0, kref = 0;
+    row rinc[4], rref[4], rbox[4];
+    int kinc = 0, kref = 0, kbox = 0;
     for (int s = 0; s < 4 && fsizes[s] <= max_n; s++) {
         int N = fsizes[s] / 4, n = 4 * N;
         int *fn = malloc(sizeof(int) * (size_t)n);
@@ -166,17 +171,38 @@ int main(int argc, char **argv)
         gen_stack2d_friction(&sys, N, 0.5, NULL, fn, mu);
         imp_lcp_problem p = {n, sys.A, sys.b, NULL, fn, mu, NULL};
         rinc[kinc].n = n;
-        rinc[kinc++].t = run_friction("fric-inc", &p, 0, ws, n >= 1000 ? 1 : 3);
+        rinc[kinc++].t = run_friction("fric-inc", &p, 0, IMP_LCP_GENERAL, ws, n >= 1000 ? 1 : 3);
         if (n <= 400) {
             rref[kref].n = n;
-            rref[kref++].t = run_friction("fric-ref", &p, 1, ws, n <= 200 ? 3 : 1);
+            rref[kref++].t = run_friction("fric-ref", &p, 1, IMP_LCP_GENERAL, ws, n <= 200 ? 3 : 1);
         }
+        rbox[kbox].n = n;
+        rbox[kbox++].t = run_friction("fric-box", &p, 0, IMP_LCP_AUTO, ws, n >= 1000 ? 1 : 3);
         free(fn);
         free(mu);
         gen_sys_free(&sys);
     }
     slope("fric-inc", rinc, kinc);
     slope("fric-ref", rref, kref);
+    slope("fric-box", rbox, kbox);
+
+    printf("2D pyramids with coincident contact points, friction 0.6, pushes +-0.1 g:\n");
+    static const int bases[] = {6, 10, 14};
+    for (int s = 0; s < 3; s++) {
+        int base = bases[s], nb = base * (base + 1) / 2, cap = 2 * (2 * base + 10 * nb);
+        if (cap > max_n && cap > 1000) break;
+        int *fn = malloc(sizeof(int) * (size_t)cap);
+        double *mu = malloc(sizeof(double) * (size_t)cap);
+        gen_sys sys;
+        int n = gen_pyramid2d_friction(&sys, base, 0.6, NULL, fn, mu);
+        imp_lcp_problem p = {n, sys.A, sys.b, NULL, fn, mu, NULL};
+        printf("  base %d (%d boxes):\n", base, nb);
+        run_friction("pyr-box", &p, 0, IMP_LCP_AUTO, ws, 3);
+        if (base <= 10) run_friction("pyr-gen", &p, 0, IMP_LCP_GENERAL, ws, 1);
+        free(fn);
+        free(mu);
+        gen_sys_free(&sys);
+    }
     imp_lcp_workspace_destroy(ws);
     return 0;
 }

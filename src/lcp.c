@@ -245,7 +245,8 @@ static imp_lcp_status run_method(imp_lcp_method m, const imp_lcp_problem *p,
     switch (m) {
     case IMP_LCP_SYMMETRIC: return imp_lcp_solve_symmetric(p, lim, warm, ws, f, info, msg);
     case IMP_LCP_LEMKE: return imp_lcp_solve_lemke(p, lim, ws, f, info, msg);
-    default: return imp_lcp_solve_general(p, lim, ws, f, info, msg);
+    case IMP_LCP_BOX: return imp_lcp_solve_box(p, lim, ws, f, info, msg);
+    default: return imp_lcp_solve_general(p, lim, warm, ws, f, info, msg);
     }
 }
 
@@ -273,7 +274,8 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     lim.ptol = opts->pivot_tolerance > 0.0 ? opts->pivot_tolerance : 1e-11;
     lim.order = opts->order;
     lim.general_refactor = opts->general_refactor;
-    int fric = has_friction(p), bil = has_bilateral(p), symm = !fric && is_symmetric(p);
+    int fric = has_friction(p), bil = has_bilateral(p), asym = is_symmetric(p);
+    int symm = !fric && asym;
     if (opts->method == IMP_LCP_SYMMETRIC && !symm) {
         info->status = IMP_LCP_BAD_INPUT;
         info->message = "the symmetric method needs a symmetric A and no friction rows";
@@ -284,14 +286,23 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
         info->message = "Lemke's method takes no friction rows and no bilateral rows";
         return info->status;
     }
+    if (opts->method == IMP_LCP_BOX && (!fric || !asym)) {
+        info->status = IMP_LCP_BAD_INPUT;
+        info->message = "the box method needs friction rows and a symmetric A";
+        return info->status;
+    }
     imp_lcp_method m = opts->method;
-    if (m != IMP_LCP_SYMMETRIC && m != IMP_LCP_GENERAL && m != IMP_LCP_LEMKE) {
-        /* auto: Baraff's method for symmetric A (Lemke if it finds A is not PSD); Lemke
+    if (m != IMP_LCP_SYMMETRIC && m != IMP_LCP_GENERAL && m != IMP_LCP_LEMKE && m != IMP_LCP_BOX) {
+        /* auto: Baraff's method for symmetric A (Lemke if it finds A is not PSD); friction
+           with a symmetric A by box-bounded steps (the general method if they fail); Lemke
            for a nonsymmetric A without bilateral rows; the general method otherwise */
-        m = symm ? IMP_LCP_SYMMETRIC : (!fric && !bil) ? IMP_LCP_LEMKE : IMP_LCP_GENERAL;
+        m = symm ? IMP_LCP_SYMMETRIC : (fric && asym) ? IMP_LCP_BOX
+            : (!fric && !bil) ? IMP_LCP_LEMKE : IMP_LCP_GENERAL;
     }
     int fallback = opts->method != m && !fric && !bil;
-    info->method = m;
+    /* auto with friction reports the general (friction) family whichever of its two
+       methods solved it; opts.method = IMP_LCP_BOX reports IMP_LCP_BOX */
+    info->method = (m == IMP_LCP_BOX && opts->method != m) ? IMP_LCP_GENERAL : m;
     if (n == 0) {
         info->status = IMP_LCP_OK;
         info->message = "empty problem";
@@ -314,6 +325,26 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
         /* A is symmetric but not PSD: Lemke's method does not need PSD */
         info->method = IMP_LCP_LEMKE;
         st = run_method(IMP_LCP_LEMKE, p, &lim, NULL, ws, f, info, &msg);
+    } else if (opts->method != m && m == IMP_LCP_BOX &&
+               (st != IMP_LCP_OK || !imp_lcp_check(p, f, a, lim.tol, info))) {
+        /* no fixed point of the box-bounded steps: Baraff's friction states */
+        const char *msg2 = msg;
+        imp_lcp_info keep = *info;
+        info->method = IMP_LCP_GENERAL;
+        info->pivots = info->additions = info->removals = info->max_clamped = 0;
+        /* from the box steps' last state pattern (their clamped set and rows at a bound),
+           with a short cap: started there it finishes within a few pivots or, as a rule,
+           not at all (cycling on redundant contacts), and the caller has a fallback */
+        imp_lcp_limits lim2 = lim;
+        if (lim2.max_pivots > 2 * n + 500) lim2.max_pivots = 2 * n + 500;
+        imp_lcp_status st2 = run_method(IMP_LCP_GENERAL, p, &lim2, ws->st, ws, f, info, &msg2);
+        info->pivots += keep.pivots;
+        info->additions += keep.additions;
+        info->removals += keep.removals;
+        if (keep.max_clamped > info->max_clamped) info->max_clamped = keep.max_clamped;
+        st = st2;
+        msg = st2 == IMP_LCP_OK ? "solved by the general method after the box-bounded steps failed"
+                                : msg2;
     } else if (fallback && m == IMP_LCP_LEMKE &&
                (st == IMP_LCP_OUTSIDE_CLASS || st == IMP_LCP_PIVOT_LIMIT)) {
         /* Lemke found no solution and no proof that none exists: Baraff's pivoting with a

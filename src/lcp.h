@@ -30,6 +30,13 @@
      O(n^2) per pivot, O(n^3) per solve (opts.general_refactor = 1 restores the O(n^4)
      refactor-at-every-pivot reference). No termination guarantee exists for friction (Baraff 1991 shows the
      consistency question is NP-hard), so it relies on the pivot cap and reports failures.
+   - box (friction with a symmetric PSD A, static or sliding rows; src/lcp_box.c): the
+     friction bounds are frozen at mu times the normal forces of the previous iterate (the
+     mean of the last two), each bounded problem is solved exactly by the pivoting with bounds
+     (the clamped block stays a principal submatrix of A, so redundant contacts are pushed
+     out as in the symmetric method), until the iterate passes the Coulomb residual test.
+     Auto uses it first for such problems and falls back to the general method when it finds
+     no fixed point; info.method then says IMP_LCP_GENERAL (the friction family).
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
    s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral
@@ -61,7 +68,9 @@ typedef enum imp_lcp_method {
     IMP_LCP_AUTO = 0,      /* symmetric when possible, else general */
     IMP_LCP_SYMMETRIC = 1, /* refuse (IMP_LCP_BAD_INPUT) when A is not symmetric or has friction */
     IMP_LCP_GENERAL = 2,
-    IMP_LCP_LEMKE = 3      /* Lemke's complementary pivoting: no friction, no bilateral rows */
+    IMP_LCP_LEMKE = 3,     /* Lemke's complementary pivoting: no friction, no bilateral rows */
+    IMP_LCP_BOX = 4        /* friction with a symmetric PSD A: fixed point of box-bounded
+                              problems, each solved by pivoting with bounds (lcp_box.c) */
 } imp_lcp_method;
 
 /* Per-row state, reported after a solve and accepted as a warm start. */
@@ -102,8 +111,10 @@ typedef struct imp_lcp_options {
     double tolerance;          /* acceptance, relative to scale; <= 0: 1e-9 */
     double pivot_tolerance;    /* relative size below which a Schur complement is zero; <= 0: 1e-11 */
     /* n states from a previous solve (imp_lcp_solve's state output), or NULL. Symmetric
-       method only (the general method ignores it): the previous clamped set is factored,
-       rows with negative force are dropped, and the pivoting goes on from there; an
+       and general methods (the box method starts afresh; auto's fallback from it to the
+       general method starts from the box steps' last states instead): the previous clamped
+       set is factored (with the friction rows at a bound following their normals), rows
+       whose force breaks their state are dropped, and the pivoting goes on from there; an
        unchanged problem then needs no pivot. */
     const signed char *warm_start;
     /* General method only: nonzero rebuilds and LU-factors the clamped system at every

@@ -111,3 +111,24 @@ void imp_chol_remove(imp_chol *c, int k, double *work)
     }
     c->m = m - 1;
 }
+
+int imp_chol_add_row(imp_chol *c, int *cset, int *pos, int row, const double *y, double s)
+{
+    if (imp_chol_append(c, y, s) != 0) {
+        return -1;
+    }
+    cset[c->m - 1] = row;
+    pos[row] = c->m - 1;
+    return 0;
+}
+
+void imp_chol_remove_row(imp_chol *c, int *cset, int *pos, int row, double *work)
+{
+    int k = pos[row];
+    imp_chol_remove(c, k, work);
+    for (int q = k; q < c->m; q++) {
+        cset[q] = cset[q + 1];
+        pos[cset[q]] = q;
+    }
+    pos[row] = -1;
+}

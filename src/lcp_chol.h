@@ -28,4 +28,12 @@ int imp_chol_append(imp_chol *c, const double *y, double s);
    work: 2*m doubles. O((m - k) m). */
 void imp_chol_remove(imp_chol *c, int k, double *work);
 
+/* The clamped set in factor order: cset[k] is the row at factor position k, pos[row] its
+   position (-1 outside). Appends row (as imp_chol_append with y and s) and records it;
+   returns 0, or -1 (nothing changed). O(m). */
+int imp_chol_add_row(imp_chol *c, int *cset, int *pos, int row, const double *y, double s);
+/* Removes row from the factor and the set (imp_chol_remove; work: 2*m doubles).
+   O((m - k) m) for its position k. */
+void imp_chol_remove_row(imp_chol *c, int *cset, int *pos, int row, double *work);
+
 #endif

@@ -49,6 +49,8 @@ typedef struct gen {
     signed char *st;
     double scale_A, eps_a, thr;
     int max_pivots;
+    double tol, *acheck;  /* the acceptance test and its scratch (early exit, see drive) */
+    int converged;        /* the iterate passed imp_lcp_check: the solve ends */
     imp_lcp_info *info;
     const char **msg;
 } gen;
@@ -106,52 +108,6 @@ static void c_del(gen *g, int j)
     g->m--;
     g->pos[j] = -1;
     g->info->removals++;
-}
-
-/* LU with partial pivoting of the m x m matrix M (in place), then solves M x = rhs
-   (x overwrites rhs). Returns -1 when a pivot is below tol. O(m^3). */
-static int lu_solve(double *M, int m, int *perm, double *rhs, double tol)
-{
-    for (int k = 0; k < m; k++) {
-        int pr = k;
-        double best = fabs(M[(size_t)k * m + k]);
-        for (int i = k + 1; i < m; i++) {
-            double v = fabs(M[(size_t)i * m + k]);
-            if (v > best) {
-                best = v;
-                pr = i;
-            }
-        }
-        if (!(best > tol)) {
-            return -1;
-        }
-        perm[k] = pr;
-        if (pr != k) {
-            for (int j = 0; j < m; j++) {
-                double t = M[(size_t)k * m + j];
-                M[(size_t)k * m + j] = M[(size_t)pr * m + j];
-                M[(size_t)pr * m + j] = t;
-            }
-            double t = rhs[k];
-            rhs[k] = rhs[pr];
-            rhs[pr] = t;
-        }
-        const double *rk = M + (size_t)k * m;
-        for (int i = k + 1; i < m; i++) {
-            double *ri = M + (size_t)i * m;
-            double l = ri[k] / rk[k];
-            ri[k] = l;
-            for (int j = k + 1; j < m; j++) ri[j] -= l * rk[j];
-            rhs[i] -= l * rhs[k];
-        }
-    }
-    for (int i = m - 1; i >= 0; i--) {
-        const double *ri = M + (size_t)i * m;
-        double s = rhs[i];
-        for (int j = i + 1; j < m; j++) s -= ri[j] * rhs[j];
-        rhs[i] = s / ri[i];
-    }
-    return 0;
 }
 
 /* ---- Incremental inverse of the effective clamped matrix ----
@@ -442,7 +398,7 @@ static int direction_once(gen *g, int d, double sigma, int fresh)
                 for (int r = 0; r < m; r++) g->M[(size_t)r * m + q] += c * A_(g, g->cl[r], t);
             }
         }
-        if (m > 0 && lu_solve(g->M, m, g->perm, g->rhs, 1e-13 * g->scale_A) != 0) {
+        if (m > 0 && imp_lcp_lu_solve(g->M, m, g->rhs, 1e-13 * g->scale_A) != 0) {
             return -1;
         }
     }
@@ -661,6 +617,18 @@ static imp_lcp_status drive(gen *g, int d)
         }
         for (int i = 0; i < g->n; i++) g->a[i] += best * g->da[i];
         g->info->pivots++;
+        /* past n pivots the path may be cycling around a point that already solves the
+           problem: every n/4 pivots the iterate is checked as the driver would (O(n^2),
+           a few pivots' worth) and accepted when it passes */
+        int every = g->n / 4 > 16 ? g->n / 4 : 16;
+        if (g->info->pivots > g->n && g->info->pivots % every == 0) {
+            imp_lcp_info chk;
+            memset(&chk, 0, sizeof chk);
+            if (imp_lcp_check(g->p, g->f, g->acheck, g->tol, &chk)) {
+                g->converged = 1;
+                return IMP_LCP_OK;
+            }
+        }
         int j = jbest;
         if (jto == TO_CLAMP) {
             g->a[j] = 0.0;
@@ -702,9 +670,87 @@ static int violated(const gen *g, int i)
     }
 }
 
+/* Warm start (Baraff's states of an earlier solve, copied to wst): the clamped rows form the
+   clamped set, friction rows at a bound follow their clamped normal; the clamped system is
+   solved once (a fresh factor, O(m^3)) and the rows whose force then breaks its state
+   (a unilateral force < 0, a clamped friction force beyond mu f_n) are dropped, the worst
+   first, until all hold; a = A f + b is then refreshed (O(n^2)) and every other row is
+   processed as usual. Returns 1 when a start was kept, 0 when it was given up (a singular
+   clamped system; the state is back to the cold start). */
+static int warm_start(gen *g, const int *wst)
+{
+    int n = g->n;
+    for (int i = 0; i < n; i++) {
+        int k = kind(g, i);
+        if (wst[i] != IMP_LCP_STATE_CLAMPED || k == K_SLIDE) continue;
+        if (k == K_FRIC && wst[normal_of(g, i)] != IMP_LCP_STATE_CLAMPED) continue;
+        c_add(g, i);
+    }
+    for (int i = 0; i < n; i++) {
+        int k = kind(g, i);
+        if (k == K_FRIC && (wst[i] == IMP_LCP_STATE_UPPER || wst[i] == IMP_LCP_STATE_LOWER) &&
+            g->pos[normal_of(g, i)] >= 0) {
+            g->st[i] = (signed char)wst[i];
+        }
+    }
+    for (int round = 0; round <= n; round++) {
+        int m = g->m;
+        if (m == 0) break;
+        if (fresh_inverse(g) != 0) {
+            /* give up: back to the cold start */
+            for (int i = 0; i < n; i++) {
+                g->pos[i] = -1;
+                g->f[i] = 0.0;
+                g->st[i] = kind(g, i) == K_SLIDE ? IMP_LCP_STATE_SLIDING : S_UN;
+            }
+            g->m = 0;
+            g->fm = 0;
+            return 0;
+        }
+        for (int r = 0; r < m; r++) g->rhs[r] = -g->p->b[g->cl[r]];
+        inv_apply(g);
+        for (int i = 0; i < n; i++) g->f[i] = 0.0;
+        for (int r = 0; r < m; r++) g->f[g->cl[r]] = g->rhs[r];
+        for (int t = 0; t < n; t++) {
+            if (is_dep(g, t) && g->pos[normal_of(g, t)] >= 0) g->f[t] = coef(g, t) * g->f[normal_of(g, t)];
+        }
+        int worst = -1;
+        double wv = 0.0;
+        for (int r = 0; r < m; r++) {
+            int i = g->cl[r], k = kind(g, i);
+            double v = 0.0;
+            if (k == K_UNI) v = -g->f[i];
+            else if (k == K_FRIC) v = fabs(g->f[i]) - mu_of(g, i) * g->f[normal_of(g, i)];
+            if (v > wv) {
+                wv = v;
+                worst = i;
+            }
+        }
+        if (worst < 0) break;
+        c_del(g, worst);
+        g->st[worst] = S_UN;
+        g->f[worst] = 0.0;
+        if (kind(g, worst) == K_UNI && g->p->friction_normal != NULL) {
+            for (int t = 0; t < n; t++) {
+                if (kind(g, t) != K_FRIC || normal_of(g, t) != worst) continue;
+                if (g->st[t] == IMP_LCP_STATE_CLAMPED) c_del(g, t);
+                g->st[t] = S_UN;
+                g->f[t] = 0.0;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double sum = g->p->b[i];
+        const double *row = g->p->A + (size_t)i * n;
+        for (int j = 0; j < n; j++) sum += row[j] * g->f[j];
+        g->a[i] = sum;
+    }
+    return 1;
+}
+
 imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                     imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
-                                     const char **msg)
+                                     const signed char *warm, imp_lcp_workspace *ws, double *f,
+                                     imp_lcp_info *info, const char **msg)
 {
     gen g;
     memset(&g, 0, sizeof g);
@@ -748,6 +794,14 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
     g.updates = 0;
     g.info = info;
     g.msg = msg;
+    g.tol = lim->tol;
+    g.acheck = ws->sc + 10 * (size_t)ws->cap; /* the workspace's spare row */
+    /* the warm states are copied first (the caller may pass the workspace's own states);
+       list2 is free until the first direction (g.nz) */
+    int *wst = ws->list2;
+    if (warm != NULL) {
+        for (int i = 0; i < n; i++) wst[i] = warm[i];
+    }
     double sb = 0.0;
     for (size_t k = 0; k < (size_t)n * n; k++) g.scale_A = fmax(g.scale_A, fabs(p->A[k]));
     for (int i = 0; i < n; i++) sb = fmax(sb, fabs(p->b[i]));
@@ -761,6 +815,9 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
         g.fpos[i] = -1;
         g.fcoef[i] = 0.0;
         g.st[i] = kind(&g, i) == K_SLIDE ? IMP_LCP_STATE_SLIDING : S_UN;
+    }
+    if (warm != NULL && g.incremental) {
+        info->warm_started = warm_start(&g, wst);
     }
     imp_lcp_status st = IMP_LCP_OK;
     int settled = 0;
@@ -792,9 +849,13 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
                 continue;
             }
             st = drive(&g, d);
-            if (st != IMP_LCP_OK) break;
+            if (st != IMP_LCP_OK || g.converged) break;
         }
         if (st != IMP_LCP_OK) break;
+        if (g.converged) {
+            settled = 1;
+            break;
+        }
         /* refresh a from scratch and re-process rows whose condition drifted */
         int again = 0;
         for (int i = 0; i < n; i++) {

@@ -41,9 +41,20 @@ typedef struct imp_lcp_limits {
 imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_limits *lim,
                                        const signed char *warm, imp_lcp_workspace *ws,
                                        double *f, imp_lcp_info *info, const char **msg);
+/* warm: n states of an earlier solve (imp_lcp_solve's state output) or NULL. */
 imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                     imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
-                                     const char **msg);
+                                     const signed char *warm, imp_lcp_workspace *ws, double *f,
+                                     imp_lcp_info *info, const char **msg);
+
+/* Solves M x = rhs (M: m x m, row-major, overwritten by its LU factors; x overwrites rhs)
+   by Gaussian elimination with partial pivoting (lcp_lu.c). Returns -1 when a pivot's
+   magnitude is not above tol or x is not finite. O(m^3). */
+int imp_lcp_lu_solve(double *M, int m, double *rhs, double tol);
+
+/* Friction with a symmetric PSD A as a fixed point of box-bounded problems (lcp_box.c). */
+imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                 imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                 const char **msg);
 
 /* Lemke's complementary pivoting (lcp_lemke.c) for frictionless problems without
    bilateral rows and any square A. */

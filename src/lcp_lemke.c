@@ -177,40 +177,7 @@ static int refactor(lemke *L)
     for (int i = 0; i < n; i++) y[i] = L->q[i];
     double scale = 0.0;
     for (size_t k = 0; k < (size_t)n * n; k++) scale = fmax(scale, fabs(B[k]));
-    for (int k = 0; k < n; k++) {
-        int p = k;
-        for (int i = k + 1; i < n; i++) {
-            if (fabs(B[(size_t)i * n + k]) > fabs(B[(size_t)p * n + k])) p = i;
-        }
-        if (!(fabs(B[(size_t)p * n + k]) > 1e-14 * scale)) return -1;
-        if (p != k) {
-            for (int j = 0; j < n; j++) {
-                double t = B[(size_t)k * n + j];
-                B[(size_t)k * n + j] = B[(size_t)p * n + j];
-                B[(size_t)p * n + j] = t;
-            }
-            double t = y[k];
-            y[k] = y[p];
-            y[p] = t;
-        }
-        const double *bk = B + (size_t)k * n;
-        for (int i = k + 1; i < n; i++) {
-            double *bi = B + (size_t)i * n;
-            double l = bi[k] / bk[k];
-            if (l == 0.0) continue;
-            for (int j = k + 1; j < n; j++) bi[j] -= l * bk[j];
-            y[i] -= l * y[k];
-        }
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        const double *bi = B + (size_t)i * n;
-        double s = y[i];
-        for (int j = i + 1; j < n; j++) s -= bi[j] * y[j];
-        y[i] = s / bi[i];
-    }
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(y[i])) return -1;
-    }
+    if (imp_lcp_lu_solve(B, n, y, 1e-14 * scale) != 0) return -1;
     memcpy(L->x, y, sizeof(double) * (size_t)n);
     return 0;
 }

@@ -108,11 +108,9 @@ static void nc_del(sym *s, int j)
 
 static int c_add(sym *s, int j, const double *y, double schur)
 {
-    if (imp_chol_append(&s->ch, y, schur) != 0) {
+    if (imp_chol_add_row(&s->ch, s->cset, s->pos, j, y, schur) != 0) {
         return -1;
     }
-    s->cset[s->ch.m - 1] = j;
-    s->pos[j] = s->ch.m - 1;
     s->st[j] = S_C;
     s->info->additions++;
     if (s->ch.m > s->info->max_clamped) s->info->max_clamped = s->ch.m;
@@ -121,13 +119,7 @@ static int c_add(sym *s, int j, const double *y, double schur)
 
 static void c_del(sym *s, int j)
 {
-    int k = s->pos[j];
-    imp_chol_remove(&s->ch, k, s->work);
-    for (int q = k; q < s->ch.m; q++) {
-        s->cset[q] = s->cset[q + 1];
-        s->pos[s->cset[q]] = q;
-    }
-    s->pos[j] = -1;
+    imp_chol_remove_row(&s->ch, s->cset, s->pos, j, s->work);
     s->info->removals++;
 }
 

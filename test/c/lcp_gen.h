@@ -193,6 +193,121 @@ static inline void gen_stack2d_friction(gen_sys *s, int N, double mu_value, cons
     gen_sys_form(s);
 }
 
+/* One 2D contact row pair (normal row i, tangent row i + 1) at world point (px, py) with
+   unit normal (nx, ny) from body q (or the ground, -1) to body p, centres (cp) and (cq):
+   J row = v_p(point) . dir - v_q(point) . dir, v(point) = (vx - w ry, vy + w rx). */
+static inline void gen_contact2d(gen_sys *s, int i, int p, const double *cp, int q,
+                                 const double *cq, double px, double py, double nx, double ny)
+{
+    for (int r = 0; r < 2; r++) {
+        double dx = r ? -ny : nx, dy = r ? nx : ny; /* normal, then tangent (-ny, nx) */
+        int row = i + r;
+        s->body[2 * row] = p;
+        s->body[2 * row + 1] = q;
+        double *jp = s->jac + (size_t)(2 * row) * 3, *jq = jp + 3;
+        jp[0] = dx, jp[1] = dy, jp[2] = (px - cp[0]) * dy - (py - cp[1]) * dx;
+        if (q >= 0) jq[0] = -dx, jq[1] = -dy, jq[2] = -((px - cq[0]) * dy - (py - cq[1]) * dx);
+    }
+}
+
+/* A 2D pyramid of unit boxes (m = 1, I = 1/6) with `base` boxes in the bottom row, each
+   row offset by half a box (peers-2d.md scene 1, the 2D engine's pyramid), friction mu on
+   every contact, as the 2D engine's detection reports it: each box-on-box interface (the
+   overlap [x, x + 1/2]) has its two end points twice (a corner of each box lies on the
+   other's edge), so the rows come in coincident pairs and A is singular (rank at most 3 per
+   box); each box on the ground has its two corners; side-by-side boxes touch along their
+   vertical edges (two points). push: horizontal force on box k (NULL: alternating
+   +-0.1 g). Row pairs (normal, tangent), fn/mu filled; returns the rows (s->n). */
+static inline int gen_pyramid2d_friction(gen_sys *s, int base, double mu_value, const double *push,
+                                         int *fn, double *mu)
+{
+    const double g = 9.81, h = 0.5;
+    int nb = base * (base + 1) / 2;
+    int rows = 2 * (2 * base + 4 * 2 * (nb - base) + 2 * (nb - base));
+    gen_sys_alloc(s, rows, nb, 3);
+    double *c = malloc(sizeof(double) * 2 * (size_t)nb);
+    int *id = malloc(sizeof(int) * (size_t)base * base);
+    int k = 0;
+    for (int i = 0; i < base; i++) {
+        for (int j = i; j < base; j++) {
+            c[2 * k] = (i + 1) * h + 2 * (j - i) * h - h * base;
+            c[2 * k + 1] = (2 * i + 1) * h;
+            id[i * base + j] = k;
+            s->minv[3 * k] = s->minv[3 * k + 1] = 1.0;
+            s->minv[3 * k + 2] = 6.0;
+            s->fext[3 * k] = push ? push[k] : 0.1 * g * (k % 2 ? -1.0 : 1.0);
+            s->fext[3 * k + 1] = -g;
+            k++;
+        }
+    }
+    int r = 0;
+    for (int i = 0; i < base; i++) {
+        for (int j = i; j < base; j++) {
+            int b0 = id[i * base + j];
+            const double *cb = c + 2 * b0;
+            if (i == 0) {
+                for (int e = 0; e < 2; e++, r += 2)
+                    gen_contact2d(s, r, b0, cb, -1, NULL, cb[0] + (e ? h : -h), 0.0, 0.0, 1.0);
+            } else {
+                /* on the boxes (i-1, j-1) (left) and (i-1, j) (right) */
+                for (int side = 0; side < 2; side++) {
+                    int q = id[(i - 1) * base + j - 1 + side];
+                    double x0 = side ? cb[0] : cb[0] - h, y = cb[1] - h;
+                    for (int e = 0; e < 4; e++, r += 2)
+                        gen_contact2d(s, r, b0, cb, q, c + 2 * q, x0 + (e & 1) * h, y, 0.0, 1.0);
+                }
+            }
+            if (j > i) { /* touching its left neighbour along x = cb[0] - h */
+                int q = id[i * base + j - 1];
+                for (int e = 0; e < 2; e++, r += 2)
+                    gen_contact2d(s, r, b0, cb, q, c + 2 * q, cb[0] - h, cb[1] + (e ? h : -h), 1.0, 0.0);
+            }
+        }
+    }
+    for (int i = 0; i < rows; i += 2) {
+        fn[i] = -1, mu[i] = 0.0;
+        fn[i + 1] = i, mu[i + 1] = mu_value;
+    }
+    free(c);
+    free(id);
+    gen_sys_form(s);
+    return rows;
+}
+
+/* The Coulomb conditions of a frictional solution (a = A f + b recomputed; sf = max|f|,
+   sa = max|b| + max|A| sf): unilateral rows f >= -tau sf, a >= -tau sa, |f a| <= tau sf sa;
+   static friction rows |f| <= mu f_n + tau sf, with a = 0 (|a| <= tau sa) strictly inside
+   and a opposing the force at a bound (f = mu f_n: a <= tau sa; f = -mu f_n: a >= -tau sa).
+   1 when all hold. O(n^2). */
+static inline int gen_coulomb_ok(int n, const double *A, const double *b, const int *fn,
+                                 const double *mu, const double *f, double tau)
+{
+    double sf = 0, sa = 0, sA = 0;
+    for (int i = 0; i < n; i++) {
+        sf = fmax(sf, fabs(f[i]));
+        sa = fmax(sa, fabs(b[i]));
+        for (int j = 0; j < n; j++) sA = fmax(sA, fabs(A[(size_t)i * n + j]));
+    }
+    sa += sA * sf;
+    double tf = tau * sf, ta = tau * sa;
+    for (int i = 0; i < n; i++) {
+        double a = b[i];
+        for (int j = 0; j < n; j++) a += A[(size_t)i * n + j] * f[j];
+        if (!isfinite(a) || !isfinite(f[i])) return 0;
+        if (fn[i] < 0) {
+            if (f[i] < -tf || a < -ta || fabs(f[i] * a) > tf * sa) return 0;
+        } else {
+            double bound = mu[i] * f[fn[i]];
+            if (fabs(f[i]) > bound + tf) return 0;
+            int upper = f[i] >= bound - tf, lower = f[i] <= -bound + tf;
+            if (!upper && !lower && fabs(a) > ta) return 0;
+            if (upper && !lower && a > ta) return 0;
+            if (lower && !upper && a < -ta) return 0;
+        }
+    }
+    return 1;
+}
+
 /* 3D stack of N unit cubes, 4 bottom-corner contacts per box (row 4k+c). Dofs
    (vx, vy, vz, wx, wy, wz); normal z: J row = vz + wx ry - wy rx. A has rank 3N. */
 static inline void gen_stack3d(gen_sys *s, int N, const double *masses)

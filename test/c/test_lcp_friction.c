@@ -23,6 +23,7 @@ static void solve_with(const imp_lcp_problem *p, int refactor, run *r)
     imp_lcp_options o;
     imp_lcp_default_options(&o);
     o.general_refactor = refactor;
+    o.method = IMP_LCP_GENERAL; /* this file tests lcp_friction.c (auto tries lcp_box.c first) */
     r->f = calloc((size_t)p->n, sizeof(double));
     r->a = calloc((size_t)p->n, sizeof(double));
     r->st = imp_lcp_solve(p, &o, NULL, r->f, r->a, NULL, &r->info);
@@ -313,6 +314,52 @@ TEST(cone_block_on_slope)
     }
 }
 
+/* Warm start of the general method: the states of a solve handed back give the same a and
+   net wrench J^T f within a pivot or two (the clamped rows and bound states are valid at
+   once; rows the cold solve left redundant are processed again), and
+   states from a different push still end in a solution that satisfies the Coulomb
+   conditions (checked from A f + b). */
+TEST(general_warm_start)
+{
+    int N = 10, n = 4 * N;
+    int fn[40];
+    double mu[40], f1[40], a1[40], f2[40], a2[40], w1[30], w2[30];
+    signed char st1[40];
+    gen_sys s;
+    gen_stack2d_friction(&s, N, 0.5, NULL, fn, mu);
+    imp_lcp_problem p = {n, s.A, s.b, NULL, fn, mu, NULL};
+    imp_lcp_options o;
+    imp_lcp_default_options(&o);
+    o.method = IMP_LCP_GENERAL;
+    imp_lcp_info i1, i2;
+    CHECK(imp_lcp_solve(&p, &o, NULL, f1, a1, st1, &i1) == IMP_LCP_OK);
+    CHECK(i1.pivots > 0 && !i1.warm_started);
+    o.warm_start = st1;
+    CHECK(imp_lcp_solve(&p, &o, NULL, f2, a2, NULL, &i2) == IMP_LCP_OK);
+    CHECK(i2.warm_started == 1);
+    CHECK(i2.pivots <= 2 && i2.pivots < i1.pivots); /* today 1 (cold: 35) */
+    CHECK(coulomb_ok(&p, f2, 1e-9));
+    gen_sys_wrench(&s, f1, w1);
+    gen_sys_wrench(&s, f2, w2);
+    for (int i = 0; i < n; i++) CHECK_NEAR(a1[i], a2[i], 1e-9);
+    for (int k = 0; k < 3 * N; k++) CHECK_NEAR(w1[k], w2[k], 1e-9);
+    gen_sys_free(&s);
+    /* a different push: the old states are only a start */
+    double push[10];
+    for (int k = 0; k < N; k++) push[k] = (k % 3 ? -0.35 : 0.3) * G;
+    gen_stack2d_friction(&s, N, 0.5, push, fn, mu);
+    imp_lcp_problem q = {n, s.A, s.b, NULL, fn, mu, NULL};
+    imp_lcp_status st = imp_lcp_solve(&q, &o, NULL, f2, a2, NULL, &i2);
+    CHECK(i2.warm_started == 1);
+    if (st == IMP_LCP_OK) CHECK(coulomb_ok(&q, f2, 1e-9));
+    o.warm_start = NULL;
+    imp_lcp_status cold = imp_lcp_solve(&q, &o, NULL, f1, a1, NULL, &i1);
+    if (getenv("LCP_VERBOSE"))
+        printf("warm start after a new push: %s, %d pivots (cold: %s, %d pivots)\n",
+               imp_lcp_status_name(st), i2.pivots, imp_lcp_status_name(cold), i1.pivots);
+    gen_sys_free(&s);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -320,5 +367,6 @@ int main(int argc, char **argv)
     RUN(tall_stack_statics);
     RUN(cone_directions);
     RUN(cone_block_on_slope);
+    RUN(general_warm_start);
     return CHECK_END("lcp_friction");
 }

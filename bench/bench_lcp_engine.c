@@ -1,0 +1,83 @@
+/* bench_lcp_engine.c: the exact LCP (contact_solver = "lcp", the default) inside the 2D
+   engine on the 55-box pyramid with friction 0.6 (peers-2d.md scene 1 with base 10: unit
+   boxes, dt 1/60, the 2D engine's default extra acceleration), where each box pair reports
+   coincident contact points and every evaluation is a frictional LCP of 450-800 rows. For
+   RK4 (four evaluations per step, more when the engine backs up) and optionally symplectic
+   Euler (one): wall ms per step, LCP solves, how many did not report ok (the engine then
+   falls back to projected Gauss-Seidel), and the largest tilt. A step or two only: the
+   exact solve is O(n^3) and dense. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "polygon2d.h"
+#include "world.h"
+
+static void add_block(imp_world *w, double wd, double ht, double x, double y, int fixed)
+{
+    imp_poly2d_error err;
+    imp_body_def d = imp_body_default_def(2);
+    d.shape = imp_shape2d_block(wd, ht, &err);
+    d.density = 1;
+    d.fixed = fixed;
+    d.state[0] = x;
+    d.state[1] = y;
+    d.elasticity = 0;
+    d.friction = 0.6;
+    imp_world_add_body(w, &d);
+    imp_shape_release(d.shape);
+}
+
+static void run(int base, int steps, imp_time_stepping stepping)
+{
+    imp_world_def def = imp_world_default_def(2);
+    def.integrator.kind = IMP_RK4;
+    def.strategy = IMP_STRATEGY_CONTACT;
+    def.dt = 1.0 / 60.0;
+    def.gravity[1] = -10.0;
+    def.engine2d.time_stepping = stepping;
+    imp_world *w = imp_world_new(&def);
+    add_block(w, 200, 2, 0, -1, 1);
+    const double h = 0.5;
+    int nb = base * (base + 1) / 2;
+    for (int i = 0; i < base; i++) {
+        for (int j = i; j < base; j++) {
+            add_block(w, 1, 1, (i + 1) * h + 2 * (j - i) * h - h * base, (2 * i + 1) * h, 0);
+        }
+    }
+    double t0 = bench_now();
+    int done = 0;
+    for (int s = 0; s < steps; s++) {
+        if (imp_world_step(w) != IMP_OK) {
+            printf("  step %d failed: %s\n", s + 1, imp_world_error(w));
+            break;
+        }
+        done++;
+    }
+    double wall = bench_now() - t0;
+    double maxang = 0.0;
+    for (int k = 1; k <= nb; k++) maxang = fmax(maxang, fabs(w->y[(size_t)k * IMP_STRIDE_2D + 2]));
+    const imp_engine2d_stats *st = &w->engine2d->stats;
+    printf("  pyramid base %d (%d boxes), %s, exact LCP: %.1f ms/step over %d steps (%.1f ms per "
+           "LCP solve); %ld LCP solves, %ld not ok (PGS fallback), largest problem %ld rows; "
+           "max angle %.1e rad\n",
+           base, nb, stepping == IMP_STEPPING_SYMPLECTIC_EULER ? "symplectic_euler" : "rk4",
+           1e3 * wall / (done > 0 ? done : 1), done, 1e3 * wall / (st->lcp_solves > 0 ? (double)st->lcp_solves : 1.0),
+           st->lcp_solves, st->lcp_failures, st->max_contacts, maxang);
+    fflush(stdout);
+    imp_world_free(w);
+}
+
+/* usage: bench_lcp_engine [rk4 steps (1)] [symplectic Euler steps (0)]; one RK4 step takes
+   about half a minute (the engine backs up and bisects within it: some 70 solves) */
+int main(int argc, char **argv)
+{
+    int steps = argc > 1 ? atoi(argv[1]) : 1, se = argc > 2 ? atoi(argv[2]) : 0;
+    printf("bench_lcp_engine: the exact frictional LCP in the 2D engine\n");
+    if (steps > 0) run(10, steps, IMP_STEPPING_ODE);
+    if (se > 0) run(10, se, IMP_STEPPING_SYMPLECTIC_EULER);
+    return 0;
+}
