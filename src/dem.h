@@ -241,8 +241,12 @@ double imp_dem_p_wave_dt(const imp_dem *d);
 /* Yade's unbalancedForce: mean over dynamic particles of |contact force + m g| over the mean
    magnitude of the real interactions' forces; NaN when there are none. */
 double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3]);
-/* Energy bookkeeping (elastic and kinetic computed now). */
-imp_dem_energy imp_dem_energy_now(const imp_dem *d);
+/* Energy bookkeeping (elastic and kinetic computed now), all at the leapfrog's half step
+   t - dt/2 of the velocities (dt: the step just made): the kinetic energy of the velocities,
+   the work and losses booked up to there, the springs' energy moved on to there from the last
+   interaction loop (dem.c). The balance gravity_work = kinetic + elastic + damping + plastic
+   then holds to O(dt^2) (spec/dem_energy_spec.lua). */
+imp_dem_energy imp_dem_energy_now(const imp_dem *d, double dt);
 /* Real interactions (counted), all interactions. */
 int imp_dem_real_count(const imp_dem *d);
 

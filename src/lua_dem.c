@@ -391,8 +391,9 @@ static int l_unbalanced_force(lua_State *L)
    and dissipation booked while dem.newton{track_energy = true} ran; kinetic and elastic now */
 static int l_dem_energy(lua_State *L)
 {
-    imp_dem *d = check_dem(L, NULL);
-    imp_dem_energy e = imp_dem_energy_now(d);
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    imp_dem_energy e = imp_dem_energy_now(d, w->def.dt);
     lua_createtable(L, 0, 6);
     lua_pushboolean(L, d->p.track_energy);
     lua_setfield(L, -2, "tracked");
