@@ -152,7 +152,7 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
             return -1;
         }
         d->hot = h;
-        double *sc = realloc(d->scratch, (size_t)cap * 9 * sizeof *sc);
+        double *sc = realloc(d->scratch, (size_t)cap * IMP_DEM_SCRATCH * sizeof *sc);
         if (sc == NULL) {
             return -1;
         }

@@ -97,10 +97,14 @@ typedef struct imp_dem_clump {
     double L[3];
 } imp_dem_clump;
 
+/* numbers per interaction in the interaction loop's scratch (dem_law.c) */
+enum { IMP_DEM_SCRATCH = 10 };
+
 typedef struct imp_dem_energy {
     double gravity_work;   /* work done by gravity since the energy was reset */
     double damping;        /* dissipated by the numerical damping */
     double plastic;        /* dissipated by Coulomb sliding */
+    double viscous;        /* dissipated by the Hertz-Mindlin normal viscous damping */
     double elastic;        /* stored in the contact springs now */
     double kinetic;        /* translational + rotational, now (leapfrog mid-step velocities) */
 } imp_dem_energy;

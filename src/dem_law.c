@@ -118,7 +118,7 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
 static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
 
-enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, SCRATCH = 9 };
+enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, SCRATCH = IMP_DEM_SCRATCH };
 
 /* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
 static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss, int ws)
@@ -174,7 +174,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         return DONE_ERASE;
     }
     const double un = e->un, *n = e->n, ra = e->ra, rb = e->rb;
-    int flags = 0;
+    int flags = 0, fresh = !I->real;
     if (!I->real) {
         physics(d, I, ra, rb);
         I->real = 1;
@@ -232,15 +232,20 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     double vr1 = (pvb[1] - pva[1]) - (m2 * n0 - m0 * n2);
     double vr2 = (pvb[2] - pva[2]) - (m0 * n1 - m1 * n0);
     double vn = vr0 * n0 + vr1 * n1 + vr2 * n2;
-    double fn, ks;
+    double fn, ks, viscous = 0.0;
     if (d->p.law == IMP_DEM_LAW_HERTZ) {
         double s = sqrt(un);
         fn = I->kn0 * un * s;
         I->kn = 1.5 * I->kn0 * s;
         I->ks = I->ks0 * s;
         if (I->cn0 > 0.0) {  /* viscous normal damping against the normal relative velocity */
-            fn -= I->cn0 * sqrt(s) * ((pvb[0] - pva[0]) * n0 + (pvb[1] - pva[1]) * n1
-                                      + (pvb[2] - pva[2]) * n2);
+            double vsep = (pvb[0] - pva[0]) * n0 + (pvb[1] - pva[1]) * n1 + (pvb[2] - pva[2]) * n2;
+            double fv = -I->cn0 * sqrt(s) * vsep;
+            /* its loss over the step's normal displacement -vsep dt, with the mean of the
+               viscous force before (the last total minus its elastic part) and now */
+            double fv_old = fresh || !(I->un > 0.0) ? 0.0 : I->fn - I->kn0 * I->un * sqrt(I->un);
+            viscous = -0.5 * (fv_old + fv) * vsep * dt;
+            fn += fv;
         }
     } else {
         fn = I->kn * un;
@@ -280,12 +285,13 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     out[6] = la;
     out[7] = lb;
     out[8] = plastic;
+    out[9] = viscous;
     return flags | DONE_FORCE;
 }
 
 /* The serial pass's work for interaction k with flags and results o: the erase request, or
    the force and torque sums on both particles. */
-static inline void apply(imp_dem *d, int k, int flags, const double *o, double *plastic)
+static inline void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 {
     d->npending -= (flags & DONE_UNPEND) != 0;
     if (flags & DONE_ERASE) {
@@ -303,7 +309,8 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
     fa[0] -= o[0], fa[1] -= o[1], fa[2] -= o[2];
     tb[0] -= lb * o[3], tb[1] -= lb * o[4], tb[2] -= lb * o[5];   /* (-lb n) x F */
     ta[0] -= la * o[3], ta[1] -= la * o[4], ta[2] -= la * o[5];   /* (la n) x (-F) */
-    *plastic += o[8];
+    loss[0] += o[8];
+    loss[1] += o[9];
 }
 
 /* Every interaction on its own, then, in interaction order, the erase requests and the sums
@@ -315,7 +322,7 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
    result is applied at once, else its flags go to done and its results to scratch for the
    serial pass. One call site for the law, so it is inlined. */
 static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws,
-                      unsigned char *done, double *scratch, double *plastic)
+                      unsigned char *done, double *scratch, double *loss)
 {
     geo g[BLOCK];
     int c = block_geometry(d, k0, k1, f, ss, ws, g);
@@ -330,7 +337,7 @@ static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, i
         if (done != NULL) {
             done[k] = (unsigned char)flags;
         } else if (flags != 0) {
-            apply(d, k, flags, o, plastic);
+            apply(d, k, flags, o, loss);
         }
     }
 }
@@ -341,7 +348,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
-    double plastic = 0.0;
+    double loss[2] = {0.0, 0.0};  /* sliding, viscous */
 #ifdef _OPENMP
     if (omp_get_max_threads() > 1 && !omp_in_parallel()) {
         unsigned char *done = d->done;
@@ -353,21 +360,23 @@ int imp_dem_interactions(imp_dem *d, double dt)
         }
         for (int k = 0; k < m; k++) {
             if (done[k] != 0) {
-                apply(d, k, done[k], scratch + SCRATCH * (size_t)k, &plastic);
+                apply(d, k, done[k], scratch + SCRATCH * (size_t)k, loss);
             }
         }
         if (d->p.track_energy) {
-            d->energy.plastic += plastic;
+            d->energy.plastic += loss[0];
+            d->energy.viscous += loss[1];
         }
         return 0;
     }
 #endif
     for (int blk = 0; blk < nblocks; blk++) {
         int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-        run_block(d, k0, k1, dt, f, ss, ws, NULL, NULL, &plastic);
+        run_block(d, k0, k1, dt, f, ss, ws, NULL, NULL, loss);
     }
     if (d->p.track_energy) {
-        d->energy.plastic += plastic;
+        d->energy.plastic += loss[0];
+        d->energy.viscous += loss[1];
     }
     return 0;
 }

@@ -387,14 +387,14 @@ static int l_unbalanced_force(lua_State *L)
     return 1;
 }
 
-/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic, tracked}: the work
+/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic, viscous, tracked}: the work
    and dissipation booked while dem.newton{track_energy = true} ran; kinetic and elastic now */
 static int l_dem_energy(lua_State *L)
 {
     imp_world *w;
     imp_dem *d = check_dem(L, &w);
     imp_dem_energy e = imp_dem_energy_now(d, w->def.dt);
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 7);
     lua_pushboolean(L, d->p.track_energy);
     lua_setfield(L, -2, "tracked");
     set_number(L, "gravity_work", e.gravity_work);
@@ -402,6 +402,7 @@ static int l_dem_energy(lua_State *L)
     set_number(L, "elastic", e.elastic);
     set_number(L, "damping", e.damping);
     set_number(L, "plastic", e.plastic);
+    set_number(L, "viscous", e.viscous);
     return 1;
 }
 
