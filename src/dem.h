@@ -156,6 +156,7 @@ typedef struct imp_dem {
     int built;
     long iter;
     long collider_runs;
+    int newton_bad;        /* particles the last imp_dem_newton left non-finite */
     imp_dem_energy energy;
     char error[256];
 } imp_dem;
@@ -180,6 +181,10 @@ void imp_dem_reset_forces(imp_dem *d);
 int imp_dem_collide(imp_dem *d);
 int imp_dem_interactions(imp_dem *d, double dt);
 void imp_dem_newton(imp_dem *d, const double gravity[3], double dt);
+/* After imp_dem_newton: the first particle with a non-finite position or velocity, or -1. O(1)
+   when Newton found none and there are no clumps (whose members it does not integrate), else
+   O(n). */
+int imp_dem_first_nonfinite(const imp_dem *d);
 /* Advances the world's time and iteration by one step. */
 void imp_dem_finish_step(struct imp_world *w);
 

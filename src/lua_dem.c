@@ -108,12 +108,10 @@ static int l_newton(lua_State *L)
     d->p.damping = luaL_checknumber(L, 2);
     d->p.track_energy = lua_toboolean(L, 3);
     imp_dem_newton(d, w->def.gravity, w->def.dt);
-    for (int i = 0; i < 3 * d->n; i++) {
-        if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
-            d->built = 0;  /* reload the last stored (finite) state */
-            return luaL_error(L, "dem newton: the state became non-finite at t = %f; is dt "
-                                 "below the P-wave estimate (w:p_wave_dt())?", w->time);
-        }
+    if (imp_dem_first_nonfinite(d) >= 0) {
+        d->built = 0;  /* reload the last stored (finite) state */
+        return luaL_error(L, "dem newton: the state became non-finite at t = %f; is dt "
+                             "below the P-wave estimate (w:p_wave_dt())?", w->time);
     }
     imp_dem_store(w);
     return 0;
