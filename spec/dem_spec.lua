@@ -289,6 +289,28 @@ describe("dem strategy", function()
   end)
 end)
 
+describe("dem strategy: a step that overflows", function()
+  -- dt = 1e155 s: one step of free fall takes positions past the largest double (-inf); the
+  -- step fails naming the cause, and the bodies keep their last finite state
+  for _, custom in ipairs { false, true } do
+    it("fails with a clear error and keeps the state" .. (custom and " (engine list)" or ""), function()
+      local w = new_world()
+      add_wall(w, { 0, 0, 1 })
+      local b = add_sphere(w, 0.01, { 0, 0, 0.0099 })
+      local c = add_sphere(w, 0.01, { 0, 0, 0.0298 })
+      if custom then w:set_engines(engines()) end
+      w.dt = 1e155
+      local ok, err = pcall(w.step, w)
+      assert.is_false(ok)
+      assert.matches("non%-finite", err)
+      assert.matches("P%-wave", err)
+      if not custom then assert.matches("#2", err) end  -- the first sphere
+      assert.same({ 0, 0, 0.0099 }, b.position)
+      assert.same({ 0, 0, 0.0298 }, c.position)
+    end)
+  end
+end)
+
 describe("dem engine list and interaction lifecycle", function()
   it("keeps potential interactions while boxes overlap and erases them after", function()
     local w = new_world { 0, 0, 0 }
