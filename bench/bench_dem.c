@@ -132,7 +132,7 @@ static measure measure_now(const imp_world *w)
     const imp_dem *d = w->dem;
     measure m;
     memset(&m, 0, sizeof m);
-    imp_dem_energy e = imp_dem_energy_now(d);
+    imp_dem_energy e = imp_dem_energy_now(d, w->def.dt);
     m.ke = e.kinetic;
     int ns = 0;
     for (int i = 0; i < d->n; i++) {

@@ -152,7 +152,7 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
             return -1;
         }
         d->hot = h;
-        double *sc = realloc(d->scratch, (size_t)cap * 9 * sizeof *sc);
+        double *sc = realloc(d->scratch, (size_t)cap * IMP_DEM_SCRATCH * sizeof *sc);
         if (sc == NULL) {
             return -1;
         }
@@ -687,7 +687,7 @@ double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3])
     return (sum_body / nb) / (sum_contact / nc);
 }
 
-imp_dem_energy imp_dem_energy_now(const imp_dem *d)
+imp_dem_energy imp_dem_energy_now(const imp_dem *d, double dt)
 {
     imp_dem_energy e = d->energy;
     e.kinetic = 0.0;
@@ -709,17 +709,42 @@ imp_dem_energy imp_dem_energy_now(const imp_dem *d)
         e.kinetic += 0.5 * d->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         e.kinetic += 0.5 / d->inv_inertia[i] * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
     }
+    /* The springs as the last interaction loop left them (time t), moved on to t + dt/2, where
+       the kinetic energy (leapfrog velocities) and the books are: minus the work their forces
+       F do over the first half of the step just integrated, F . vr dt / 2, vr the relative
+       velocity of the contact points (as in dem_law.c). Without it the sum would be off by
+       that work, which is of order dt while contacts are loaded and moving. */
+    double half_work = 0.0;
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
         if (!I->real || I->un <= 0.0) {
             continue;
         }
         double fs2 = I->fs[0] * I->fs[0] + I->fs[1] * I->fs[1] + I->fs[2] * I->fs[2];
-        /* linear: kn un^2 / 2 = fn un / 2; Hertz: int kn u^1.5 du = 2/5 fn un */
-        e.elastic += (d->p.law == IMP_DEM_LAW_HERTZ ? 0.4 : 0.5) * I->fn * I->un;
+        if (d->p.law == IMP_DEM_LAW_HERTZ) {  /* int kn0 u^1.5 du = 2/5 kn0 un^2.5 */
+            e.elastic += 0.4 * I->kn0 * I->un * I->un * sqrt(I->un);
+        } else {
+            e.elastic += 0.5 * I->kn * I->un * I->un;
+        }
         if (I->ks > 0.0) {
             e.elastic += 0.5 * fs2 / I->ks;
         }
+        int a = I->a, b = I->b;
+        const double *n = I->n, *va = d->vel + 3 * a, *vb = d->vel + 3 * b;
+        const double *wa = d->angvel + 3 * a, *wb = d->angvel + 3 * b;
+        double lb = d->radius[b] - 0.5 * I->un;
+        double la = d->kind[a] == IMP_DEM_SPHERE ? d->radius[a] - 0.5 * I->un : 0.0;
+        double m[3], vr[3];
+        for (int j = 0; j < 3; j++) {
+            m[j] = la * wa[j] + lb * wb[j];
+        }
+        vr[0] = vb[0] - va[0] - (m[1] * n[2] - m[2] * n[1]);
+        vr[1] = vb[1] - va[1] - (m[2] * n[0] - m[0] * n[2]);
+        vr[2] = vb[2] - va[2] - (m[0] * n[1] - m[1] * n[0]);
+        for (int j = 0; j < 3; j++) {
+            half_work += (I->fn * n[j] + I->fs[j]) * vr[j];
+        }
     }
+    e.elastic -= 0.5 * dt * half_work;
     return e;
 }

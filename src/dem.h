@@ -97,10 +97,14 @@ typedef struct imp_dem_clump {
     double L[3];
 } imp_dem_clump;
 
+/* numbers per interaction in the interaction loop's scratch (dem_law.c) */
+enum { IMP_DEM_SCRATCH = 10 };
+
 typedef struct imp_dem_energy {
     double gravity_work;   /* work done by gravity since the energy was reset */
     double damping;        /* dissipated by the numerical damping */
     double plastic;        /* dissipated by Coulomb sliding */
+    double viscous;        /* dissipated by the Hertz-Mindlin normal viscous damping */
     double elastic;        /* stored in the contact springs now */
     double kinetic;        /* translational + rotational, now (leapfrog mid-step velocities) */
 } imp_dem_energy;
@@ -152,6 +156,7 @@ typedef struct imp_dem {
     int built;
     long iter;
     long collider_runs;
+    int newton_bad;        /* particles the last imp_dem_newton left non-finite */
     imp_dem_energy energy;
     char error[256];
 } imp_dem;
@@ -176,6 +181,10 @@ void imp_dem_reset_forces(imp_dem *d);
 int imp_dem_collide(imp_dem *d);
 int imp_dem_interactions(imp_dem *d, double dt);
 void imp_dem_newton(imp_dem *d, const double gravity[3], double dt);
+/* After imp_dem_newton: the first particle with a non-finite position or velocity, or -1. O(1)
+   when Newton found none and there are no clumps (whose members it does not integrate), else
+   O(n). */
+int imp_dem_first_nonfinite(const imp_dem *d);
 /* Advances the world's time and iteration by one step. */
 void imp_dem_finish_step(struct imp_world *w);
 
@@ -241,8 +250,12 @@ double imp_dem_p_wave_dt(const imp_dem *d);
 /* Yade's unbalancedForce: mean over dynamic particles of |contact force + m g| over the mean
    magnitude of the real interactions' forces; NaN when there are none. */
 double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3]);
-/* Energy bookkeeping (elastic and kinetic computed now). */
-imp_dem_energy imp_dem_energy_now(const imp_dem *d);
+/* Energy bookkeeping (elastic and kinetic computed now), all at the leapfrog's half step
+   t - dt/2 of the velocities (dt: the step just made): the kinetic energy of the velocities,
+   the work and losses booked up to there, the springs' energy moved on to there from the last
+   interaction loop (dem.c). The balance gravity_work = kinetic + elastic + damping + plastic
+   then holds to O(dt^2) (spec/dem_energy_spec.lua). */
+imp_dem_energy imp_dem_energy_now(const imp_dem *d, double dt);
 /* Real interactions (counted), all interactions. */
 int imp_dem_real_count(const imp_dem *d);
 

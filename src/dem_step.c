@@ -57,6 +57,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
     const double g[3] = {gravity[0], gravity[1], gravity[2]};
     const int track = d->p.track_energy;
     double wg = 0.0, wd = 0.0;
+    int bad = 0;  /* particles left with a non-finite position or velocity */
     const int n = d->n;
     const unsigned char *fixed = d->fixed;
     const int *clump_of = d->clump_of;
@@ -66,7 +67,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
     /* per particle, independent: parallel under OpenMP, except when booking energy (a sum
        whose rounding would depend on the threads) */
 #ifdef _OPENMP
-    _Pragma("omp parallel for if (!track) reduction(+ : wg, wd) schedule(static)")
+    _Pragma("omp parallel for if (!track) reduction(+ : wg, wd, bad) schedule(static)")
 #endif
     for (int i = 0; i < n; i++) {
         if (fixed[i] || clump_of[i] >= 0) {  /* clump members move with their clump */
@@ -95,6 +96,8 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
         double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
         v[0] = v0, v[1] = v1, v[2] = v2;
         x[0] += dt * v0, x[1] += dt * v1, x[2] += dt * v2;
+        /* NaN and infinities survive the sum (a finite overflow only costs a full scan) */
+        bad += !isfinite(x[0] + x[1] + x[2] + v0 + v1 + v2);
         const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
         om[0] = w[0], om[1] = w[1], om[2] = w[2];
         /* orientation: q <- rotation(w dt) q, renormalized by one Newton step of 1/sqrt
@@ -113,6 +116,20 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
     imp_dem_clump_newton(d, gravity, dt, &wg, &wd);
     d->energy.gravity_work += wg;
     d->energy.damping += wd;
+    d->newton_bad = bad;
+}
+
+int imp_dem_first_nonfinite(const imp_dem *d)
+{
+    if (!d->newton_bad && d->nclumps == 0) {
+        return -1;  /* Newton checked every moving particle; fixed ones do not change */
+    }
+    for (int i = 0; i < 3 * d->n; i++) {
+        if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
+            return i / 3;
+        }
+    }
+    return -1;
 }
 
 void imp_dem_finish_step(imp_world *w)
@@ -149,16 +166,15 @@ imp_status imp_dem_world_step(imp_world *w)
         return IMP_ERR_NOMEM;
     }
     imp_dem_newton(d, w->def.gravity, w->def.dt);
-    for (int i = 0; i < 3 * d->n; i++) {
-        if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
-            snprintf(w->error, sizeof w->error, "dem strategy: the state became non-finite at "
-                     "step %ld (t = %.17g); is dt below the P-wave estimate?", w->stats.steps + 1,
-                     w->time);
-            w->nerror_bodies = 1;
-            w->error_bodies[0] = d->slot[i / 3];
-            d->built = 0;  /* reload the last stored (finite) state at the next step */
-            return IMP_ERR_NONFINITE;
-        }
+    int bad = imp_dem_first_nonfinite(d);
+    if (bad >= 0) {
+        snprintf(w->error, sizeof w->error, "dem strategy: the state became non-finite at "
+                 "step %ld (t = %.17g); is dt below the P-wave estimate?", w->stats.steps + 1,
+                 w->time);
+        w->nerror_bodies = 1;
+        w->error_bodies[0] = d->slot[bad];
+        d->built = 0;  /* reload the last stored (finite) state at the next step */
+        return IMP_ERR_NONFINITE;
     }
     imp_dem_store(w);
     imp_dem_finish_step(w);

@@ -108,12 +108,10 @@ static int l_newton(lua_State *L)
     d->p.damping = luaL_checknumber(L, 2);
     d->p.track_energy = lua_toboolean(L, 3);
     imp_dem_newton(d, w->def.gravity, w->def.dt);
-    for (int i = 0; i < 3 * d->n; i++) {
-        if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
-            d->built = 0;  /* reload the last stored (finite) state */
-            return luaL_error(L, "dem newton: the state became non-finite at t = %f; is dt "
-                                 "below the P-wave estimate (w:p_wave_dt())?", w->time);
-        }
+    if (imp_dem_first_nonfinite(d) >= 0) {
+        d->built = 0;  /* reload the last stored (finite) state */
+        return luaL_error(L, "dem newton: the state became non-finite at t = %f; is dt "
+                             "below the P-wave estimate (w:p_wave_dt())?", w->time);
     }
     imp_dem_store(w);
     return 0;
@@ -387,13 +385,14 @@ static int l_unbalanced_force(lua_State *L)
     return 1;
 }
 
-/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic, tracked}: the work
+/* World:dem_energy(): {gravity_work, kinetic, elastic, damping, plastic, viscous, tracked}: the work
    and dissipation booked while dem.newton{track_energy = true} ran; kinetic and elastic now */
 static int l_dem_energy(lua_State *L)
 {
-    imp_dem *d = check_dem(L, NULL);
-    imp_dem_energy e = imp_dem_energy_now(d);
-    lua_createtable(L, 0, 6);
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    imp_dem_energy e = imp_dem_energy_now(d, w->def.dt);
+    lua_createtable(L, 0, 7);
     lua_pushboolean(L, d->p.track_energy);
     lua_setfield(L, -2, "tracked");
     set_number(L, "gravity_work", e.gravity_work);
@@ -401,6 +400,7 @@ static int l_dem_energy(lua_State *L)
     set_number(L, "elastic", e.elastic);
     set_number(L, "damping", e.damping);
     set_number(L, "plastic", e.plastic);
+    set_number(L, "viscous", e.viscous);
     return 1;
 }
 

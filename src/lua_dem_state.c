@@ -50,8 +50,9 @@ static int l_export(lua_State *L)
     setv(L, "gravity", w->def.gravity, 3);
     seti(L, "iter", d->iter);
     seti(L, "collider_runs", d->collider_runs);
-    double en[3] = {d->energy.gravity_work, d->energy.damping, d->energy.plastic};
-    setv(L, "energy", en, 3);
+    double en[4] = {d->energy.gravity_work, d->energy.damping, d->energy.plastic,
+                    d->energy.viscous};
+    setv(L, "energy", en, 4);
     double pr[12] = {d->p.damping, d->p.verlet, d->p.interaction_radius, d->p.geometry,
                      d->p.law, d->p.never_erase, d->p.young, d->p.ks_ratio,
                      d->p.friction_angle, d->p.poisson, d->p.track_energy, d->p.en};
@@ -216,6 +217,7 @@ static int l_import(lua_State *L)
     d->energy.gravity_work = num_at(L, -1, 1);
     d->energy.damping = num_at(L, -1, 2);
     d->energy.plastic = num_at(L, -1, 3);
+    d->energy.viscous = num_at(L, -1, 4);  /* 0 in scenes saved before it was booked */
     lua_pop(L, 1);
     lua_getfield(L, 2, "params");
     d->p.damping = num_at(L, -1, 1);
