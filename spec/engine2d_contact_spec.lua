@@ -3,17 +3,8 @@
 local impact = require("impact")
 local shape2d = impact.shape2d
 
-local function agm(a, g)
-  for _ = 1, 40 do a, g = (a + g) / 2, math.sqrt(a * g) end
-  return a
-end
-
--- period of a physical pendulum released from rest at amplitude th0:
--- T = 4 sqrt(I / (m g d)) K(sin(th0 / 2)), K(k) = pi / (2 AGM(1, sqrt(1 - k^2)))
-local function pendulum_period(I, m, g, d, th0)
-  local k = math.sin(th0 / 2)
-  return 4 * math.sqrt(I / (m * g * d)) * math.pi / (2 * agm(1, math.sqrt(1 - k * k)))
-end
+local pendulum_period = require("spec.support.analytic").pendulum_period
+local scenes2d = require("spec.support.scenes2d")
 
 describe("engine2d contact strategy", function()
   it("brings bodies to rest at the half gap, then no collisions and constant energy", function()
@@ -285,16 +276,7 @@ describe("engine2d contact strategy", function()
                                collision_handling = "simultaneous" }
     local ground = w:add_body { shape = shape2d.block { width = 40, height = 2 }, position = { 0, -1 },
                                 fixed = true, friction = 0.6 }
-    local boxes, start = {}, {}
-    local N, h = 5, 0.5
-    for i = 0, N - 1 do
-      for j = i, N - 1 do
-        local p = { (i + 1) * h + 2 * (j - i) * h - h * N, (2 * i + 1) * h }
-        boxes[#boxes + 1] = w:add_body { shape = shape2d.block { width = 1, height = 1 }, density = 1,
-                                         position = p, friction = 0.6, elasticity = 0 }
-        start[#boxes] = p
-      end
-    end
+    local boxes, start = scenes2d.pyramid(w, 5)
     w:run { duration = 3 }
     local e = w:energy()
     assert.is_true(e.kinetic + e.rotational < 1e-8)

@@ -2,6 +2,7 @@
 -- closed-form answers (myPhysicsLab's engine2D, see ../shared/reference/myphysicslab.md).
 local impact = require("impact")
 local shape2d = impact.shape2d
+local scenes2d = require("spec.support.scenes2d")
 
 local function ground(w, width)
   return w:add_body { shape = shape2d.block { width = width or 20, height = 1 },
@@ -17,20 +18,7 @@ describe("engine2d impulse strategy", function()
       ground(w)
       local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 2, position = { 0, 3 },
                                 elasticity = e, name = "ball" }
-      local hits, apex = {}, {}
-      local top, rising = -math.huge, false
-      w:on("collision", function(ev) hits[#hits + 1] = ev end)
-      for _ = 1, 400 do
-        w:step()
-        local y, vy = ball.position[2], ball.velocity[2]
-        if vy > 0 then rising = true end
-        if rising then top = math.max(top, y) end
-        if rising and vy < 0 and #hits > #apex then
-          apex[#apex + 1] = top
-          top, rising = -math.huge, false
-        end
-        if #hits >= 3 and #apex >= 3 then break end
-      end
+      local hits, apex = scenes2d.bounce(w, ball, 400, 3, 3)
       assert.is_true(#hits >= 3)
       -- the first impact speed: free fall from 2.5 m less the gap (distance_tol/2 +- 0.003)
       local v1 = -hits[1].normal_velocity

@@ -5,6 +5,7 @@
 -- an interface is carried by it, equal halves where symmetry fixes them) and free motion.
 local impact = require("impact")
 local shape2d = impact.shape2d
+local scenes2d = require("spec.support.scenes2d")
 
 local g = 10
 local solvers = { "lcp", "pgs" }
@@ -232,17 +233,7 @@ describe("engine2d robustness", function()
                                    collision_handling = "simultaneous" }
         w:add_body { shape = shape2d.block { width = 200, height = 2 }, position = { 0, -1 },
                      fixed = true, friction = 0.6 }
-        local boxes, start = {}, {}
-        local base, hw = 4, 0.5
-        for i = 0, base - 1 do
-          for j = i, base - 1 do
-            local x, y = (i + 1) * hw + 2 * (j - i) * hw - hw * base, (2 * i + 1) * hw
-            boxes[#boxes + 1] = w:add_body { shape = shape2d.block { width = 1, height = 1 },
-                                             mass = 1, position = { x, y }, elasticity = 0,
-                                             friction = 0.6 }
-            start[#start + 1] = { x, y }
-          end
-        end
+        local boxes, start = scenes2d.pyramid(w, 4, { mass = 1 })
         w:run { duration = 2 }
         -- no stuck step; no box moved by more than 1e-4 m or turned by 1e-4 rad (the friction
         -- rows' residuals, uncorrected without a distance term, let it creep by 1e-5)

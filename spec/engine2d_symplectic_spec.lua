@@ -5,17 +5,8 @@
 local impact = require("impact")
 local shape2d = impact.shape2d
 
-local function agm(a, g)
-  for _ = 1, 40 do a, g = (a + g) / 2, math.sqrt(a * g) end
-  return a
-end
-
--- period of a physical pendulum released from rest at amplitude th0:
--- T = 4 sqrt(I / (m g d)) K(sin(th0 / 2)), K(k) = pi / (2 AGM(1, sqrt(1 - k^2)))
-local function pendulum_period(I, m, g, d, th0)
-  local k = math.sin(th0 / 2)
-  return 4 * math.sqrt(I / (m * g * d)) * math.pi / (2 * agm(1, math.sqrt(1 - k * k)))
-end
+local pendulum_period = require("spec.support.analytic").pendulum_period
+local scenes2d = require("spec.support.scenes2d")
 
 local function err_of(f, ...)
   local ok, e = pcall(f, ...)
@@ -163,16 +154,7 @@ describe("engine2d symplectic_euler time stepping", function()
                                collision_handling = "simultaneous" }
     local ground = w:add_body { shape = shape2d.block { width = 40, height = 2 }, position = { 0, -1 },
                                 fixed = true, friction = 0.6 }
-    local boxes, start = {}, {}
-    local N, h = 5, 0.5
-    for i = 0, N - 1 do
-      for j = i, N - 1 do
-        local p = { (i + 1) * h + 2 * (j - i) * h - h * N, (2 * i + 1) * h }
-        boxes[#boxes + 1] = w:add_body { shape = shape2d.block { width = 1, height = 1 }, density = 1,
-                                         position = p, friction = 0.6, elasticity = 0 }
-        start[#boxes] = p
-      end
-    end
+    local boxes, start = scenes2d.pyramid(w, 5)
     w:run { duration = 5 }
     local e = w:energy()
     assert.is_true(e.kinetic + e.rotational < 1e-10)
@@ -231,20 +213,7 @@ describe("engine2d symplectic_euler time stepping", function()
       w:add_body { shape = shape2d.block { width = 10, height = 1 }, position = { 0, -0.5 }, fixed = true }
       local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 2, position = { 0, 3 },
                                 elasticity = e }
-      local hits, apex = {}, {}
-      local top, rising = -math.huge, false
-      w:on("collision", function(ev) hits[#hits + 1] = ev end)
-      for _ = 1, 5000 do
-        w:step()
-        local y, vy = ball.position[2], ball.velocity[2]
-        if vy > 0 then rising = true end
-        if rising then top = math.max(top, y) end
-        if rising and vy < 0 and #hits > #apex then
-          apex[#apex + 1] = top
-          top, rising = -math.huge, false
-        end
-        if #hits >= 3 and #apex >= 2 then break end
-      end
+      local hits, apex = scenes2d.bounce(w, ball, 5000, 3, 2)
       assert.is_true(#hits >= 3)
       -- free fall from 2.5 m less the gap (distance_tol / 2 +- 0.003), to first order in h
       local v1 = -hits[1].normal_velocity

@@ -14,6 +14,12 @@ function M.elliptic_k(k)
   return math.pi / (2 * a)
 end
 
+--- The period of a physical pendulum (moment of inertia I about the pivot, mass m, pivot to
+--- centre of mass d) released from rest at amplitude th0: T = 4 sqrt(I / (m g d)) K(sin(th0 / 2)).
+function M.pendulum_period(I, m, g, d, th0)
+  return 4 * math.sqrt(I / (m * g * d)) * M.elliptic_k(math.sin(th0 / 2))
+end
+
 --- q* v q for a unit quaternion q = {w, x, y, z} (world vector to body frame).
 function M.unrotate(q, v)
   local w, x, y, z = q[1], -q[2], -q[3], -q[4]
