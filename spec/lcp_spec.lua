@@ -202,32 +202,34 @@ describe("impact.lcp.solve", function()
     assert.near(a1, a2, 1e-9)
   end)
 
-  it("holds a block on a slope below tan(theta) = mu and lets it slide above", function()
+  it("holds a block on a slope below tan(theta) = mu and lets it slide above (auto, general, box)", function()
     -- 2D unit block, slope frame (x uphill, y normal), corners at (+-0.5, -0.5);
     -- rows: n1, t1, n2, t2 with |t| <= mu n
     local mu = 0.5
-    for _, theta in ipairs({ 0.3, 0.5, 0.6 }) do
-      local minv = { { 1, 1, 12 / 2 } }
-      local fext = { { -G * math.sin(theta), -G * math.cos(theta), 0 } }
-      local rows = {
-        { { body = 1, j = { 0, 1, -0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
-        { { body = 1, j = { 0, 1, 0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
-      }
-      local A, b = form(rows, minv, fext, 3)
-      local f, a, info = lcp.solve(A, b, { friction = { [2] = 1, [4] = 3 }, mu = mu })
-      assert.is_true(info.ok, info.message)
-      assert.equal("general", info.method)
-      local w = wrench(rows, f, 1, 3)
-      local ax = minv[1][1] * (fext[1][1] + w[1][1])
-      assert.near(G * math.cos(theta), f[1] + f[3], 1e-10)
-      assert.near(0, minv[1][3] * w[1][3], 1e-10) -- no tipping
-      if math.tan(theta) <= mu then
-        assert.near(0, ax, 1e-10)
-        assert.near(G * math.sin(theta), f[2] + f[4], 1e-10)
-        for i = 1, 4 do assert.near(0, a[i], 1e-10) end
-      else
-        assert.near(-G * math.sin(theta) + mu * G * math.cos(theta), ax, 1e-10)
-        assert.near(mu * (f[1] + f[3]), f[2] + f[4], 1e-10)
+    for _, method in ipairs({ "auto", "general", "box" }) do
+      for _, theta in ipairs({ 0.3, 0.5, 0.6 }) do
+        local minv = { { 1, 1, 12 / 2 } }
+        local fext = { { -G * math.sin(theta), -G * math.cos(theta), 0 } }
+        local rows = {
+          { { body = 1, j = { 0, 1, -0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
+          { { body = 1, j = { 0, 1, 0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
+        }
+        local A, b = form(rows, minv, fext, 3)
+        local f, a, info = lcp.solve(A, b, { friction = { [2] = 1, [4] = 3 }, mu = mu, method = method })
+        assert.is_true(info.ok, info.message)
+        assert.equal(method == "box" and "box" or "general", info.method)
+        local w = wrench(rows, f, 1, 3)
+        local ax = minv[1][1] * (fext[1][1] + w[1][1])
+        assert.near(G * math.cos(theta), f[1] + f[3], 1e-10)
+        assert.near(0, minv[1][3] * w[1][3], 1e-10) -- no tipping
+        if math.tan(theta) <= mu then
+          assert.near(0, ax, 1e-10)
+          assert.near(G * math.sin(theta), f[2] + f[4], 1e-10)
+          for i = 1, 4 do assert.near(0, a[i], 1e-10) end
+        else
+          assert.near(-G * math.sin(theta) + mu * G * math.cos(theta), ax, 1e-10)
+          assert.near(mu * (f[1] + f[3]), f[2] + f[4], 1e-10)
+        end
       end
     end
   end)

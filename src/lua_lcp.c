@@ -5,7 +5,7 @@
      friction   = {[t] = k, ...}         friction row t bounded by mu times normal row k
      mu         = 0.5 | {[t] = 0.5, ...}  friction coefficient (one for all, or per row)
      sliding    = {[t] = -1 | 1, ...}    dynamic friction rows sliding along -/+ row t
-     method     = "auto" | "symmetric" | "general" | "lemke"
+     method     = "auto" | "symmetric" | "general" | "lemke" | "box"
      order      = "greedy" | "index"
      tolerance, pivot_tolerance, max_pivots
      warm_start = info.state of a previous solve
@@ -56,7 +56,7 @@ static int l_solve(lua_State *L)
 {
     static const char *const keys[] = {"bilateral", "friction", "mu", "sliding", "method", "order",
                                        "tolerance", "pivot_tolerance", "max_pivots", "warm_start", NULL};
-    static const char *const methods[] = {"auto", "symmetric", "general", "lemke", NULL};
+    static const char *const methods[] = {"auto", "symmetric", "general", "lemke", "box", NULL};
     static const char *const orders[] = {"greedy", "index", NULL};
     if (!lua_istable(L, 2)) {
         imp_error(L, WHAT, "argument 2 (b) must be an array of numbers, got %s", imp_describe(L, 2));
@@ -234,7 +234,8 @@ static int l_solve(lua_State *L)
     lua_pushstring(L, info.message);
     lua_setfield(L, -2, "message");
     lua_pushstring(L, info.method == IMP_LCP_GENERAL ? "general"
-                      : info.method == IMP_LCP_LEMKE ? "lemke" : "symmetric");
+                      : info.method == IMP_LCP_LEMKE ? "lemke"
+                      : info.method == IMP_LCP_BOX ? "box" : "symmetric");
     lua_setfield(L, -2, "method");
     const struct { const char *k; int v; } ints[] = {
         {"pivots", info.pivots}, {"additions", info.additions}, {"removals", info.removals},

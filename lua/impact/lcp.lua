@@ -10,10 +10,11 @@
 --   mu         = 0.5 or {[t] = 0.5}       friction coefficient(s)
 --   sliding    = {[t] = -1 or 1}          dynamic friction: row t already slides along -/+t,
 --                                          f[t] = -sliding * mu * f[k]
---   method     = "auto" | "symmetric" | "general" | "lemke"
+--   method     = "auto" | "symmetric" | "general" | "lemke" | "box"
 --                                        auto: Baraff's method for symmetric A, Lemke's
 --                                        method when A is not symmetric PSD (no bilateral
---                                        or friction rows), the general method otherwise
+--                                        or friction rows); friction with a symmetric A:
+--                                        box steps (lcp_box.c), then the general method
 --   order      = "greedy" | "index"       which violated row is driven next
 --   tolerance = 1e-9, pivot_tolerance = 1e-11, max_pivots = 50 n + 1000
 --   warm_start = info.state from an earlier solve
