@@ -274,8 +274,7 @@ describe("engine2d contact strategy", function()
     local w = impact.world2d { strategy = "contact", dt = 1 / 60, gravity = { 0, -10 },
                                contact_solver = "pgs", pgs_iterations = 30, extra_accel = "velocity",
                                collision_handling = "simultaneous" }
-    local ground = w:add_body { shape = shape2d.block { width = 40, height = 2 }, position = { 0, -1 },
-                                fixed = true, friction = 0.6 }
+    local ground = scenes2d.ground(w, 40)
     local boxes, start = scenes2d.pyramid(w, 5)
     w:run { duration = 3 }
     local e = w:energy()
@@ -284,10 +283,7 @@ describe("engine2d contact strategy", function()
       assert.is_true(math.abs(b.position[1] - start[i][1]) < 1e-3)
       assert.is_true(math.abs(b.angle) < 1e-3)
     end
-    local load = 0
-    for _, c in ipairs(w:contacts()) do
-      if c.body1 == ground or c.body2 == ground then load = load + c.force end
-    end
+    local load = scenes2d.load_on(w, ground)
     assert.near(15 * 10, load, 1e-3 * 150)
     assert.equal(0, w:stats().collisions)
   end)

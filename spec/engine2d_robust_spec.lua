@@ -231,8 +231,7 @@ describe("engine2d robustness", function()
         local w = impact.world2d { strategy = "contact", dt = 1 / 60, gravity = { 0, -g },
                                    time_stepping = case[1], extra_accel = case[2],
                                    collision_handling = "simultaneous" }
-        w:add_body { shape = shape2d.block { width = 200, height = 2 }, position = { 0, -1 },
-                     fixed = true, friction = 0.6 }
+        scenes2d.ground(w, 200)
         local boxes, start = scenes2d.pyramid(w, 4, { mass = 1 })
         w:run { duration = 2 }
         -- no stuck step; no box moved by more than 1e-4 m or turned by 1e-4 rad (the friction

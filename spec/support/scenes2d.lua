@@ -3,6 +3,21 @@ local shape2d = require("impact").shape2d
 
 local M = {}
 
+--- A fixed ground block of the given width (2 m thick, top face at y = 0, friction 0.6).
+function M.ground(w, width)
+  return w:add_body { shape = shape2d.block { width = width, height = 2 }, position = { 0, -1 },
+                      fixed = true, friction = 0.6 }
+end
+
+--- The sum of the contact forces (magnitudes from w:contacts()) that act on body.
+function M.load_on(w, body)
+  local load = 0
+  for _, c in ipairs(w:contacts()) do
+    if c.body1 == body or c.body2 == body then load = load + c.force end
+  end
+  return load
+end
+
 --- The pyramid of peers-2d.md: `base` rows of unit boxes (friction 0.6, elasticity 0) standing
 --- on the world's fixed ground, touching side by side; opts.mass or opts.density (default
 --- density 1). Returns the boxes and their start positions.
