@@ -33,4 +33,12 @@ function M.on_schedule(w, every, fn, steps)
   end)
 end
 
+--- Ends what on_schedule started for obj (obj.world, obj.handler); calling it again does nothing.
+function M.stop(obj)
+  if obj.handler and obj.world then
+    obj.world:off("step", obj.handler)
+    obj.handler = nil
+  end
+end
+
 return M

@@ -300,10 +300,7 @@ end
 
 --- Stops filming (the frames written stay). Returns the list of frame files.
 function Film:stop()
-  if self.handler then
-    self.world:off("step", self.handler)
-    self.handler = nil
-  end
+  periodic.stop(self)
   return self.files
 end
 

@@ -123,10 +123,7 @@ end
 
 --- Stops recording (the rows taken so far stay).
 function Recorder:stop()
-  if self.handler and self.world then
-    self.world:off("step", self.handler)
-    self.handler = nil
-  end
+  periodic.stop(self)
 end
 
 --- The values of one column, as an array.

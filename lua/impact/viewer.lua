@@ -171,10 +171,7 @@ end
 
 --- Stops recording (the frames stay).
 function Recorder:stop()
-  if self.handler then
-    self.world:off("step", self.handler)
-    self.handler = nil
-  end
+  periodic.stop(self)
   return self
 end
 

@@ -342,10 +342,7 @@ end
 
 --- Stops exporting; returns the .pvd file name.
 function Series:stop()
-  if self.handler then
-    self.world:off("step", self.handler)
-    self.handler = nil
-  end
+  periodic.stop(self)
   return self.pvd
 end
 
