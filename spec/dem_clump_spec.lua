@@ -3,6 +3,7 @@
 -- (conservation laws and a separate rk8pd integration), rest and tipping on a wall, the
 -- energy balance, save/load and threads.
 local impact = require("impact")
+local run_with_threads = require("spec.support.files").run_with_threads
 local dem = impact.dem
 
 local rho, E = 2600, 1e7
@@ -551,18 +552,7 @@ describe("dem clumps: state", function()
 
   it("gives bit-identical states with 1 and 2 threads", function()
     local function hash_with(threads)
-      local path = os.tmpname()
-      local f = assert(io.open(path, "w"))
-      f:write(scene, "w:step(1500)\nio.write(w:state_hash())\n")
-      f:close()
-      local p = assert(io.popen(string.format("OMP_NUM_THREADS=%d OMP_WAIT_POLICY=passive "
-        .. "LUA_PATH_5_4=%q LUA_CPATH_5_4=%q lua5.4 %s 2>&1", threads, package.path,
-        package.cpath, path)))
-      local out = p:read("a")
-      local ok = p:close()
-      os.remove(path)
-      assert.is_true(ok, out)
-      return out
+      return run_with_threads(scene .. "w:step(1500)\nio.write(w:state_hash())\n", threads)
     end
     local one = hash_with(1)
     assert.matches("^%x+$", one)

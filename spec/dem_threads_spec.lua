@@ -1,5 +1,7 @@
 -- The dem strategy runs its interaction loop and integrator with OpenMP: the results must not
 -- depend on the number of threads.
+local run_with_threads = require("spec.support.files").run_with_threads
+
 local function hash_with(threads)
   local script = [[
 local impact = require "impact"
@@ -14,19 +16,7 @@ w.dt = 0.5 * w:p_wave_dt()
 w:run { steps = 1500 }
 io.write(w:state_hash())
 ]]
-  local path = os.tmpname()
-  local f = assert(io.open(path, "w"))
-  f:write(script)
-  f:close()
-  local cmd = string.format("OMP_NUM_THREADS=%d OMP_WAIT_POLICY=passive LUA_PATH_5_4=%q "
-    .. "LUA_CPATH_5_4=%q lua5.4 %s 2>&1",
-    threads, package.path, package.cpath, path)
-  local p = assert(io.popen(cmd))
-  local out = p:read("a")
-  local ok = p:close()
-  os.remove(path)
-  assert.is_true(ok, out)
-  return out
+  return run_with_threads(script, threads)
 end
 
 describe("the dem strategy with OpenMP", function()

@@ -41,13 +41,7 @@ describe("engine2d contact strategy", function()
       case.slides and "slides with a = g (sin - mu cos)" or "sticks (tan < mu)"), function()
       local th, mu, g = math.rad(case.deg), 0.5, 10
       local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -g } }
-      local n = { -math.sin(th), math.cos(th) }
-      w:add_body { shape = shape2d.block { width = 40, height = 1 }, angle = th, fixed = true,
-                   friction = mu }
-      local d = 0.5 + 0.25 + 0.005
-      local blk = w:add_body { shape = shape2d.block { width = 1, height = 0.5 }, mass = 2,
-                               position = { d * n[1], d * n[2] }, angle = th, friction = mu,
-                               elasticity = 0 }
+      local blk = scenes2d.block_on_slope(w, case.deg, mu)
       local p0 = blk.position
       w:run { duration = 1 }
       local p = blk.position

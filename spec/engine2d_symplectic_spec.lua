@@ -64,13 +64,7 @@ describe("engine2d symplectic_euler time stepping", function()
         local w = impact.world2d { strategy = "contact", dt = h, gravity = { 0, -g },
                                    time_stepping = "symplectic_euler", contact_solver = solver,
                                    pgs_iterations = 50 }
-        local n = { -math.sin(th), math.cos(th) }
-        w:add_body { shape = shape2d.block { width = 40, height = 1 }, angle = th, fixed = true,
-                     friction = mu }
-        local d = 0.5 + 0.25 + 0.005
-        local blk = w:add_body { shape = shape2d.block { width = 1, height = 0.5 }, mass = 2,
-                                 position = { d * n[1], d * n[2] }, angle = th, friction = mu,
-                                 elasticity = 0 }
+        local blk = scenes2d.block_on_slope(w, case.deg, mu)
         local p0 = blk.position
         local steps = 100
         w:run { steps = steps }

@@ -18,6 +18,20 @@ function M.load_on(w, body)
   return load
 end
 
+--- A 1 x 0.5 block of mass 2 resting (5 mm above the surface) on a fixed slope of `deg` degrees,
+--- friction mu on both. Returns the block.
+function M.block_on_slope(w, deg, mu)
+  local th = math.rad(deg)
+  local n = { -math.sin(th), math.cos(th) }
+  w:add_body { shape = shape2d.block { width = 40, height = 1 }, angle = th, fixed = true,
+               friction = mu }
+  local d = 0.5 + 0.25 + 0.005
+  local blk = w:add_body { shape = shape2d.block { width = 1, height = 0.5 }, mass = 2,
+                           position = { d * n[1], d * n[2] }, angle = th, friction = mu,
+                           elasticity = 0 }
+  return blk
+end
+
 --- The pyramid of peers-2d.md: `base` rows of unit boxes (friction 0.6, elasticity 0) standing
 --- on the world's fixed ground, touching side by side; opts.mass or opts.density (default
 --- density 1). Returns the boxes and their start positions.
