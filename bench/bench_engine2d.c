@@ -20,27 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_scenes2d.h"
 #include "bench_util.h"
 #include "polygon2d.h"
 #include "world.h"
-
-static imp_body_id add_block(imp_world *w, double wd, double ht, double x, double y, double angle,
-                             int fixed, double density, double elasticity, double friction)
-{
-    imp_poly2d_error err;
-    imp_body_def d = imp_body_default_def(2);
-    d.shape = imp_shape2d_block(wd, ht, &err);
-    d.density = density;
-    d.fixed = fixed;
-    d.state[0] = x;
-    d.state[1] = y;
-    d.state[2] = angle;
-    d.elasticity = elasticity;
-    d.friction = friction;
-    imp_body_id id = imp_world_add_body(w, &d);
-    imp_shape_release(d.shape);
-    return id;
-}
 
 /* the pit of examples/block_pile.lua and n blocks from the world's generator */
 static double pile(int n, double until, long *collisions, double *energy_drift)
@@ -51,15 +34,15 @@ static double pile(int n, double until, long *collisions, double *energy_drift)
     def.gravity[1] = -10.0;
     def.seed = 5;
     imp_world *w = imp_world_new(&def);
-    add_block(w, 12, 1, 0, -4.5, 0, 1, 1, 1, 0);
-    add_block(w, 1, 10, -6.5, 0, 0, 1, 1, 1, 0);
-    add_block(w, 1, 10, 6.5, 0, 0, 1, 1, 1, 0);
-    add_block(w, 6, 0.6, -3.2, -3.2, -0.5, 1, 1, 1, 0);
-    add_block(w, 6, 0.6, 3.2, -3.2, 0.5, 1, 1, 1, 0);
+    bench_add_block(w, 12, 1, 0, -4.5, 0, 1, 1, 1, 0);
+    bench_add_block(w, 1, 10, -6.5, 0, 0, 1, 1, 1, 0);
+    bench_add_block(w, 1, 10, 6.5, 0, 0, 1, 1, 1, 0);
+    bench_add_block(w, 6, 0.6, -3.2, -3.2, -0.5, 1, 1, 1, 0);
+    bench_add_block(w, 6, 0.6, 3.2, -3.2, 0.5, 1, 1, 1, 0);
     for (int i = 0; i < n; i++) {
         double wd = 0.5 + imp_rng_uniform(&w->rng), ht = 0.5 + imp_rng_uniform(&w->rng);
         double angle = imp_rng_uniform(&w->rng) * 6.28;
-        add_block(w, wd, ht, -4 + (i % 5) * 2, -1 + 2 * (i / 5), angle, 0, 1, 0.8, 0);
+        bench_add_block(w, wd, ht, -4 + (i % 5) * 2, -1 + 2 * (i / 5), angle, 0, 1, 0.8, 0);
     }
     double t0 = bench_now();
     int steps = (int)(until / def.dt + 0.5);
@@ -103,7 +86,7 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     def.engine2d.collision_handling = IMP_HANDLING_SIMULTANEOUS;
     def.engine2d.time_stepping = stepping;
     imp_world *w = imp_world_new(&def);
-    add_block(w, 200, 2, 0, -1, 0, 1, 1, 0, 0.6);
+    bench_add_block(w, 200, 2, 0, -1, 0, 1, 1, 0, 0.6);
     int nb = base * (base + 1) / 2;
     double *start = malloc(2 * (size_t)nb * sizeof *start);
     int *slot = malloc((size_t)nb * sizeof *slot);
@@ -112,7 +95,7 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     for (int i = 0; i < base; i++) {
         for (int j = i; j < base; j++) {
             double x = (i + 1) * h + 2 * (j - i) * h - h * base, y = (2 * i + 1) * h;
-            slot[k] = add_block(w, 1, 1, x, y, 0, 0, 1, 0, 0.6).slot;
+            slot[k] = bench_add_block(w, 1, 1, x, y, 0, 0, 1, 0, 0.6).slot;
             start[2 * k] = x;
             start[2 * k + 1] = y;
             k++;

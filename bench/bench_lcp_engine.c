@@ -12,24 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_scenes2d.h"
 #include "bench_util.h"
 #include "polygon2d.h"
 #include "world.h"
-
-static void add_block(imp_world *w, double wd, double ht, double x, double y, int fixed)
-{
-    imp_poly2d_error err;
-    imp_body_def d = imp_body_default_def(2);
-    d.shape = imp_shape2d_block(wd, ht, &err);
-    d.density = 1;
-    d.fixed = fixed;
-    d.state[0] = x;
-    d.state[1] = y;
-    d.elasticity = 0;
-    d.friction = 0.6;
-    imp_world_add_body(w, &d);
-    imp_shape_release(d.shape);
-}
 
 static void run(int base, int steps, imp_time_stepping stepping)
 {
@@ -40,12 +26,13 @@ static void run(int base, int steps, imp_time_stepping stepping)
     def.gravity[1] = -10.0;
     def.engine2d.time_stepping = stepping;
     imp_world *w = imp_world_new(&def);
-    add_block(w, 200, 2, 0, -1, 1);
+    bench_add_block(w, 200, 2, 0, -1, 0, 1, 1, 0, 0.6);
     const double h = 0.5;
     int nb = base * (base + 1) / 2;
     for (int i = 0; i < base; i++) {
         for (int j = i; j < base; j++) {
-            add_block(w, 1, 1, (i + 1) * h + 2 * (j - i) * h - h * base, (2 * i + 1) * h, 0);
+            bench_add_block(w, 1, 1, (i + 1) * h + 2 * (j - i) * h - h * base, (2 * i + 1) * h, 0, 0, 1,
+                            0, 0.6);
         }
     }
     double t0 = bench_now();
