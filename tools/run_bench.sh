@@ -12,9 +12,11 @@ peer_src=${IMPACT_PEERS:-../shared/peers}/box2d-chipmunk
 if [ -z "${IMPACT_BOX2D_BENCH:-}" ] && [ -f "$peer_src/bench_box2d.cpp" ]; then
     if pkg-config --exists box2d 2>/dev/null; then
         mkdir -p "$BUILD/peers"
-        if c++ -O2 -std=c++17 -I"$peer_src" $(pkg-config --cflags box2d) "$peer_src/bench_box2d.cpp" \
-            -o "$BUILD/peers/bench_box2d" $(pkg-config --libs box2d); then
-            export IMPACT_BOX2D_BENCH="$BUILD/peers/bench_box2d"
+        peer_bin="$BUILD/peers/bench_box2d"  # rebuilt only when its sources are newer
+        if { [ "$peer_bin" -nt "$peer_src/bench_box2d.cpp" ] && [ "$peer_bin" -nt "$peer_src/common.h" ]; } ||
+            c++ -O2 -std=c++17 -I"$peer_src" $(pkg-config --cflags box2d) "$peer_src/bench_box2d.cpp" \
+            -o "$peer_bin" $(pkg-config --libs box2d); then
+            export IMPACT_BOX2D_BENCH="$peer_bin"
         else
             echo "Box2D peer: build failed"
         fi
