@@ -398,6 +398,15 @@ describe("dem engine list and interaction lifecycle", function()
     b.velocity = { 0, 0, 0 }
     w:step(1)
     assert.near(2 - 9.81 * 1e-6, b.position[3], 1e-12)
+    -- an edit of the spin and orientation alone (reading in between edits nothing): one step
+    -- turns the given orientation by w dt about z
+    local spin = b.angular_velocity
+    assert.near({ 0, 0, 0 }, spin, 0)
+    b.orientation = { 0, 1, 0, 0 }  -- a half turn about x
+    b.angular_velocity = { 0, 0, 3 }
+    w:step(1)
+    local h = 0.5 * 3 * 1e-3  -- q' = (cos h, 0, 0, sin h) * (0, 1, 0, 0)
+    assert.near({ 0, math.cos(h), math.sin(h), 0 }, b.orientation, 1e-15)
     -- the default list in C agrees with the same list in Lua
     local w1, w2 = new_world(), new_world()
     for _, s in ipairs { w1, w2 } do

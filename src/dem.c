@@ -604,9 +604,12 @@ static imp_status sync(imp_world *w, int edits)
         }
         fresh = 1;
     }
-    /* reload what was edited since the last store (everything after a rebuild) */
-    if (fresh || edits) {
+    /* reload what was edited since the last store (everything after a rebuild); only when
+       something may have been edited (the world's state version moved) or dt changed (the
+       clumps' angular momenta refer to the half step) */
+    if (fresh || (edits && (w->state_version != d->state_version || w->def.dt != d->clump_dt))) {
         load(w, d, fresh);
+        d->state_version = w->state_version;
     }
     return IMP_OK;
 }

@@ -153,6 +153,7 @@ typedef struct imp_dem {
     double bp_verlet;      /* the verlet distance the broad phase was made with */
     /* bookkeeping */
     unsigned bodies_version;
+    unsigned state_version; /* the world's state_version the copy was last checked against */
     int built;
     long iter;
     long collider_runs;

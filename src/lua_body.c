@@ -101,8 +101,6 @@ imp_body_id imp_lua_check_body_of(lua_State *L, int idx, imp_world *w, const cha
     return id;
 }
 
-static double *state(imp_world *w, imp_body_id id) { return imp_world_body_state(w, id); }
-
 /* ---- methods ----------------------------------------------------------------------------- */
 
 /* an optional world point at idx (nil: the centre of mass) */
@@ -248,7 +246,7 @@ static int l_body_index(lua_State *L)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     const imp_body *b = imp_world_body(w, id);
-    const double *y = state(w, id);
+    const double *y = imp_world_body_state_read(w, id);
     int dim = w->def.dim, vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
     if (strcmp(k, "position") == 0) {
         imp_push_vector(L, y, dim);
@@ -301,7 +299,7 @@ static int l_body_newindex(lua_State *L)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     const imp_body *b = imp_world_body(w, id);
-    double *y = state(w, id);
+    double *y = imp_world_body_state(w, id);  /* counts as an edit */
     int dim = w->def.dim, vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
     int is_velocity = strcmp(k, "velocity") == 0 || strcmp(k, "spin") == 0
                    || strcmp(k, "angular_velocity") == 0;

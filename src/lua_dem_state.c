@@ -164,6 +164,7 @@ static int l_import(lua_State *L)
         lua_rawgeti(L, pt, ++e);
         lua_getfield(L, -1, "state");
         double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+        w->state_version++;  /* an edit: the dem reloads its copy */
         for (int k = 0; k < IMP_STRIDE_3D; k++) {
             y[k] = num_at(L, -1, k + 1);
         }

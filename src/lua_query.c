@@ -17,8 +17,8 @@ static int l_distance(lua_State *L)
         return luaL_error(L, "World:distance: the two bodies must be different");
     }
     imp_proximity p;
-    if (imp_proximity_query(ba->shape, imp_world_body_state(w, a), bb->shape,
-                            imp_world_body_state(w, b), &p) != 0) {
+    if (imp_proximity_query(ba->shape, imp_world_body_state_read(w, a), bb->shape,
+                            imp_world_body_state_read(w, b), &p) != 0) {
         return luaL_error(L, "World:distance: no distance between a %s and a %s",
                           ba->shape->cls->name, bb->shape->cls->name);
     }

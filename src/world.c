@@ -188,7 +188,23 @@ imp_body *imp_world_body(imp_world *w, imp_body_id id)
 
 double *imp_world_body_state(imp_world *w, imp_body_id id)
 {
-    return imp_world_body(w, id) != NULL ? w->y + (size_t)id.slot * (size_t)w->stride : NULL;
+    if (imp_world_body(w, id) == NULL) {
+        return NULL;
+    }
+    w->state_version++;
+    return w->y + (size_t)id.slot * (size_t)w->stride;
+}
+
+const double *imp_world_body_state_read(const imp_world *w, imp_body_id id)
+{
+    if (id.slot < 0 || id.slot >= w->nslots) {
+        return NULL;
+    }
+    const imp_body *b = &w->bodies[id.slot];
+    if (!b->active || b->generation != id.generation) {
+        return NULL;
+    }
+    return w->y + (size_t)id.slot * (size_t)w->stride;
 }
 
 /* A physical inertia tensor: symmetric, positive definite, and each principal moment at most

@@ -149,6 +149,9 @@ typedef struct imp_world {
     imp_rng rng;
     imp_stats stats;
     unsigned bodies_version; /* changes when bodies are added or removed */
+    unsigned state_version;  /* changes when the state may have been edited between steps
+                                (imp_world_body_state; writers of y outside a step bump it):
+                                the dem strategy reloads its copy only then */
     imp_material_table materials;
     imp_compliant *compliant;  /* the compliant strategy's state, NULL until used */
     struct imp_dem *dem;       /* the dem strategy's state (dem.h), NULL until used */
@@ -178,8 +181,11 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def);
 imp_status imp_world_remove_body(imp_world *w, imp_body_id id);
 /* The body, or NULL for a stale or invalid handle. The background (slot 0) is valid. */
 imp_body *imp_world_body(imp_world *w, imp_body_id id);
-/* The body's state (stride numbers), or NULL for a stale handle. */
+/* The body's state (stride numbers) to edit, or NULL for a stale handle; counts as an edit
+   (bumps state_version). */
 double *imp_world_body_state(imp_world *w, imp_body_id id);
+/* The same to read only (no edit counted). */
+const double *imp_world_body_state_read(const imp_world *w, imp_body_id id);
 imp_body_id imp_world_background(const imp_world *w);
 
 imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def);
