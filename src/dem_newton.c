@@ -1,0 +1,348 @@
+/* dem_newton.c: the per-particle kernel of the dem strategy's Newton integrator (Yade's
+   NewtonIntegrator for spheres: leapfrog with gravity and Cundall's non-viscous damping, the
+   orientation advanced by the exact rotation of the step; see dem_step.c for the scheme).
+
+   Two kernels, bit-identical: portable (one particle at a time) and AVX2 (four particles at a
+   time: the state's 3- and 4-per-particle arrays transposed in registers, then per lane the
+   portable kernel's IEEE operations in its order; no FMA, and -ffp-contract=off keeps the
+   compiler from fusing). The AVX2 kernel leaves groups of four with a fixed particle or a clump
+   member to the portable one, and computes the rare large turns with the portable code. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dem_newton.h"
+
+/* The rotation quaternion {cos h, sin h w / |w|} of a turn by |w| dt, h = |w| dt / 2, for the
+   large angles (h^2 >= 1e-4): libm. Out of line: both kernels must call the same code. */
+static __attribute__((noinline)) void turn_large(double w2, double dt, double *c, double *k)
+{
+    double wl = sqrt(w2);
+    *c = cos(0.5 * wl * dt);
+    *k = sin(0.5 * wl * dt) / wl;
+}
+
+/* The same for any angle. For the small angles of DEM steps (h < 0.01) Taylor series in h^2
+   (terms to h^8: below 1e-17 relative), which need no square root; libm otherwise. */
+static inline void turn(double w2, double dt, double *c, double *k)
+{
+    double h2 = 0.25 * w2 * dt * dt;
+    if (h2 < 1e-4) {
+        /* multiplications by the constants' reciprocals (folded at compile time): divisions
+           would cost as much as the rest of the integrator */
+        *c = 1.0 - h2 * 0.5 * (1.0 - h2 * (1.0 / 12.0) * (1.0 - h2 * (1.0 / 30.0) * (1.0 - h2 * (1.0 / 56.0))));
+        *k = 0.5 * dt * (1.0 - h2 * (1.0 / 6.0) * (1.0 - h2 * (1.0 / 20.0) * (1.0 - h2 * (1.0 / 42.0))));
+    } else {
+        turn_large(w2, dt, c, k);
+    }
+}
+
+/* Cundall's damping of one component: a (1 - d sgn(a x)), sgn(0) = 0, written
+   a - copysign(d |a|, x) (a when x = 0): no branch on signs */
+static inline double damped(double a, double x, double damp)
+{
+    double s = copysign(damp * fabs(a), x);
+    return a - (x != 0.0 ? s : 0.0);
+}
+
+/* One particle at a time. Constants in locals: the stores into the state cannot then force
+   the compiler to reload them. */
+static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double *wgp, double *wdp)
+{
+    const double damp = a->damp, hdt = a->hdt, dt = a->dt;
+    const double g[3] = {a->g[0], a->g[1], a->g[2]};
+    const int track = a->track;
+    const unsigned char *fixed = a->fixed;
+    const int *clump_of = a->clump_of;
+    double *vel = a->vel, *pos = a->pos, *angvel = a->angvel, *quat = a->quat;
+    const double *force = a->force, *torque = a->torque, *inv_mass = a->inv_mass;
+    const double *inv_inertia = a->inv_inertia, *mass = a->mass;
+    double wg = *wgp, wd = *wdp;
+    int bad = 0;
+    for (int i = i0; i < i1; i++) {
+        if (fixed[i] || clump_of[i] >= 0) {  /* clump members move with their clump */
+            continue;
+        }
+        double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
+        const double *f = force + 3 * i, *t = torque + 3 * i;
+        double im = inv_mass[i], ii = inv_inertia[i];
+        /* rotation of a sphere: isotropic inertia, so dw/dt = T / I */
+        double a0 = f[0] * im + g[0], a1 = f[1] * im + g[1], a2 = f[2] * im + g[2];
+        double l0 = t[0] * ii, l1 = t[1] * ii, l2 = t[2] * ii;
+        double ad0 = damped(a0, v[0] + hdt * a0, damp), ad1 = damped(a1, v[1] + hdt * a1, damp);
+        double ad2 = damped(a2, v[2] + hdt * a2, damp);
+        double ld0 = damped(l0, om[0] + hdt * l0, damp), ld1 = damped(l1, om[1] + hdt * l1, damp);
+        double ld2 = damped(l2, om[2] + hdt * l2, damp);
+        if (track) {
+            const double ad[3] = {ad0, ad1, ad2}, ald[3] = {ld0, ld1, ld2};
+            const double ac[3] = {a0, a1, a2}, al[3] = {l0, l1, l2};
+            double m = mass[i], inertia = 1.0 / ii;
+            for (int k = 0; k < 3; k++) {
+                double vm = v[k] + hdt * ad[k], wm = om[k] + hdt * ald[k];
+                wg += m * g[k] * vm * dt;
+                wd -= (m * (ad[k] - ac[k]) * vm + inertia * (ald[k] - al[k]) * wm) * dt;
+            }
+        }
+        double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
+        v[0] = v0, v[1] = v1, v[2] = v2;
+        x[0] += dt * v0, x[1] += dt * v1, x[2] += dt * v2;
+        /* NaN and infinities survive the sum (a finite overflow only costs a full scan) */
+        bad += !isfinite(x[0] + x[1] + x[2] + v0 + v1 + v2);
+        const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
+        om[0] = w[0], om[1] = w[1], om[2] = w[2];
+        /* orientation: q <- rotation(w dt) q, renormalized by one Newton step of 1/sqrt
+           (the product of unit quaternions drifts from unit length by rounding only) */
+        double w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+        if (w2 > 0.0) {
+            double ch, k;
+            turn(w2, dt, &ch, &k);
+            double rx = k * w[0], ry = k * w[1], rz = k * w[2];
+            double *q = quat + 4 * i;
+            double qw = q[0], qx = q[1], qy = q[2], qz = q[3];
+            /* the product r q (quat.h's imp_q_mul, spelled out) */
+            double uw = ch * qw - rx * qx - ry * qy - rz * qz;
+            double ux = ch * qx + rx * qw + ry * qz - rz * qy;
+            double uy = ch * qy - rx * qz + ry * qw + rz * qx;
+            double uz = ch * qz + rx * qy - ry * qx + rz * qw;
+            double nq = 1.5 - 0.5 * (uw * uw + ux * ux + uy * uy + uz * uz);
+            q[0] = uw * nq, q[1] = ux * nq, q[2] = uy * nq, q[3] = uz * nq;
+        }
+    }
+    *wgp = wg;
+    *wdp = wd;
+    return bad;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+typedef __m256d v4;
+
+/* Four particles' 3-vectors (12 consecutive doubles) to one vector per component. */
+AVX2 static inline void load3(const double *p, v4 *x, v4 *y, v4 *z)
+{
+    v4 r0 = _mm256_loadu_pd(p), r1 = _mm256_loadu_pd(p + 4), r2 = _mm256_loadu_pd(p + 8);
+    /* r0 = a0 a1 | a2 b0, r1 = b1 b2 | c0 c1, r2 = c2 d0 | d1 d2 */
+    v4 s0 = _mm256_permute2f128_pd(r0, r1, 0x30);  /* a0 a1 | c0 c1 */
+    v4 s1 = _mm256_permute2f128_pd(r0, r2, 0x21);  /* a2 b0 | c2 d0 */
+    v4 s2 = _mm256_permute2f128_pd(r1, r2, 0x30);  /* b1 b2 | d1 d2 */
+    *x = _mm256_shuffle_pd(s0, s1, 0xa);
+    *y = _mm256_shuffle_pd(s0, s2, 0x5);
+    *z = _mm256_shuffle_pd(s1, s2, 0xa);
+}
+
+/* The inverse of load3. */
+AVX2 static inline void store3(double *p, v4 x, v4 y, v4 z)
+{
+    v4 s0 = _mm256_shuffle_pd(x, y, 0x0);  /* a0 a1 | c0 c1 */
+    v4 s1 = _mm256_shuffle_pd(z, x, 0xa);  /* a2 b0 | c2 d0 */
+    v4 s2 = _mm256_shuffle_pd(y, z, 0xf);  /* b1 b2 | d1 d2 */
+    _mm256_storeu_pd(p, _mm256_permute2f128_pd(s0, s1, 0x20));
+    _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(s2, s0, 0x30));
+    _mm256_storeu_pd(p + 8, _mm256_permute2f128_pd(s1, s2, 0x31));
+}
+
+/* Four quaternions (16 consecutive doubles) to one vector per component, and back. */
+AVX2 static inline void load4(const double *p, v4 *w, v4 *x, v4 *y, v4 *z)
+{
+    v4 r0 = _mm256_loadu_pd(p), r1 = _mm256_loadu_pd(p + 4);
+    v4 r2 = _mm256_loadu_pd(p + 8), r3 = _mm256_loadu_pd(p + 12);
+    v4 t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    v4 t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    *w = _mm256_permute2f128_pd(t0, t2, 0x20);
+    *y = _mm256_permute2f128_pd(t0, t2, 0x31);
+    *x = _mm256_permute2f128_pd(t1, t3, 0x20);
+    *z = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+AVX2 static inline void store4(double *p, v4 w, v4 x, v4 y, v4 z)
+{
+    v4 t0 = _mm256_unpacklo_pd(w, x), t1 = _mm256_unpackhi_pd(w, x);
+    v4 t2 = _mm256_unpacklo_pd(y, z), t3 = _mm256_unpackhi_pd(y, z);
+    _mm256_storeu_pd(p, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(p + 8, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(p + 12, _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+
+AVX2 static inline v4 add(v4 a, v4 b) { return _mm256_add_pd(a, b); }
+AVX2 static inline v4 sub(v4 a, v4 b) { return _mm256_sub_pd(a, b); }
+AVX2 static inline v4 mul(v4 a, v4 b) { return _mm256_mul_pd(a, b); }
+AVX2 static inline v4 splat(double a) { return _mm256_set1_pd(a); }
+
+/* damped() per lane: a - (x != 0 ? copysign(d |a|, x) : 0); != is true for NaN, as in C */
+AVX2 static inline v4 damped4(v4 a, v4 x, v4 damp)
+{
+    const v4 sign = splat(-0.0);
+    v4 m = mul(damp, _mm256_andnot_pd(sign, a));
+    v4 s = _mm256_or_pd(_mm256_andnot_pd(sign, m), _mm256_and_pd(sign, x));
+    v4 nz = _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NEQ_UQ);
+    return sub(a, _mm256_and_pd(nz, s));
+}
+
+/* Four moving particles i .. i + 3; returns how many were left non-finite. */
+AVX2 static inline __attribute__((always_inline)) int group4(const imp_dem_newton_args *a, int i, double *wgp, double *wdp)
+{
+    const v4 dt = splat(a->dt), hdt = splat(a->hdt), damp = splat(a->damp);
+    const v4 g0 = splat(a->g[0]), g1 = splat(a->g[1]), g2 = splat(a->g[2]);
+    v4 vx, vy, vz, ox, oy, oz, fx, fy, fz, tx, ty, tz;
+    load3(a->vel + 3 * i, &vx, &vy, &vz);
+    load3(a->angvel + 3 * i, &ox, &oy, &oz);
+    load3(a->force + 3 * i, &fx, &fy, &fz);
+    load3(a->torque + 3 * i, &tx, &ty, &tz);
+    v4 im = _mm256_loadu_pd(a->inv_mass + i), ii = _mm256_loadu_pd(a->inv_inertia + i);
+    v4 a0 = add(mul(fx, im), g0), a1 = add(mul(fy, im), g1), a2 = add(mul(fz, im), g2);
+    v4 l0 = mul(tx, ii), l1 = mul(ty, ii), l2 = mul(tz, ii);
+    v4 ad0 = damped4(a0, add(vx, mul(hdt, a0)), damp);
+    v4 ad1 = damped4(a1, add(vy, mul(hdt, a1)), damp);
+    v4 ad2 = damped4(a2, add(vz, mul(hdt, a2)), damp);
+    v4 ld0 = damped4(l0, add(ox, mul(hdt, l0)), damp);
+    v4 ld1 = damped4(l1, add(oy, mul(hdt, l1)), damp);
+    v4 ld2 = damped4(l2, add(oz, mul(hdt, l2)), damp);
+    if (a->track) {
+        /* the terms per lane here, their sums in particle order below */
+        v4 m = _mm256_loadu_pd(a->mass + i), inertia = _mm256_div_pd(splat(1.0), ii);
+        const v4 vk[3] = {vx, vy, vz}, ok[3] = {ox, oy, oz}, gk[3] = {g0, g1, g2};
+        const v4 adk[3] = {ad0, ad1, ad2}, ak[3] = {a0, a1, a2};
+        const v4 ldk[3] = {ld0, ld1, ld2}, lk[3] = {l0, l1, l2};
+        double tg[3][4], td[3][4];
+        for (int k = 0; k < 3; k++) {
+            v4 vm = add(vk[k], mul(hdt, adk[k])), wm = add(ok[k], mul(hdt, ldk[k]));
+            _mm256_storeu_pd(tg[k], mul(mul(mul(m, gk[k]), vm), dt));
+            v4 lin = mul(mul(m, sub(adk[k], ak[k])), vm);
+            v4 rot = mul(mul(inertia, sub(ldk[k], lk[k])), wm);
+            _mm256_storeu_pd(td[k], mul(add(lin, rot), dt));
+        }
+        double wg = *wgp, wd = *wdp;
+        for (int j = 0; j < 4; j++) {
+            for (int k = 0; k < 3; k++) {
+                wg += tg[k][j];
+                wd -= td[k][j];
+            }
+        }
+        *wgp = wg;
+        *wdp = wd;
+    }
+    vx = add(vx, mul(dt, ad0));
+    vy = add(vy, mul(dt, ad1));
+    vz = add(vz, mul(dt, ad2));
+    store3(a->vel + 3 * i, vx, vy, vz);
+    v4 xx, xy, xz;
+    load3(a->pos + 3 * i, &xx, &xy, &xz);
+    xx = add(xx, mul(dt, vx));
+    xy = add(xy, mul(dt, vy));
+    xz = add(xz, mul(dt, vz));
+    store3(a->pos + 3 * i, xx, xy, xz);
+    v4 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
+    v4 fin = _mm256_cmp_pd(_mm256_andnot_pd(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
+    int finite = _mm256_movemask_pd(fin);
+    int bad = finite == 15 ? 0 : 4 - __builtin_popcount((unsigned)finite);
+    ox = add(ox, mul(dt, ld0));
+    oy = add(oy, mul(dt, ld1));
+    oz = add(oz, mul(dt, ld2));
+    store3(a->angvel + 3 * i, ox, oy, oz);
+    /* orientation, as in the portable kernel; lanes without spin keep their quaternion */
+    v4 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
+    v4 spin = _mm256_cmp_pd(w2, _mm256_setzero_pd(), _CMP_GT_OQ);
+    int spinning = _mm256_movemask_pd(spin);
+    if (spinning == 0) {
+        return bad;
+    }
+    v4 h2 = mul(mul(mul(splat(0.25), w2), dt), dt);
+    const v4 one = splat(1.0);
+    v4 ch = sub(one, mul(mul(h2, splat(0.5)),
+                         sub(one, mul(mul(h2, splat(1.0 / 12.0)),
+                                      sub(one, mul(mul(h2, splat(1.0 / 30.0)),
+                                                   sub(one, mul(h2, splat(1.0 / 56.0)))))))));
+    v4 k = mul(mul(splat(0.5), dt),
+               sub(one, mul(mul(h2, splat(1.0 / 6.0)),
+                            sub(one, mul(mul(h2, splat(1.0 / 20.0)),
+                                         sub(one, mul(h2, splat(1.0 / 42.0))))))));
+    int large = spinning & ~_mm256_movemask_pd(_mm256_cmp_pd(h2, splat(1e-4), _CMP_LT_OQ));
+    if (large) {
+        double cw[4], kw[4], ww[4];
+        _mm256_storeu_pd(cw, ch);
+        _mm256_storeu_pd(kw, k);
+        _mm256_storeu_pd(ww, w2);
+        for (int j = 0; j < 4; j++) {
+            if (large >> j & 1) {
+                turn_large(ww[j], a->dt, cw + j, kw + j);
+            }
+        }
+        ch = _mm256_loadu_pd(cw);
+        k = _mm256_loadu_pd(kw);
+    }
+    v4 rx = mul(k, ox), ry = mul(k, oy), rz = mul(k, oz);
+    v4 qw, qx, qy, qz;
+    double *q = a->quat + 4 * i;
+    load4(q, &qw, &qx, &qy, &qz);
+    v4 uw = sub(sub(sub(mul(ch, qw), mul(rx, qx)), mul(ry, qy)), mul(rz, qz));
+    v4 ux = sub(add(add(mul(ch, qx), mul(rx, qw)), mul(ry, qz)), mul(rz, qy));
+    v4 uy = add(add(sub(mul(ch, qy), mul(rx, qz)), mul(ry, qw)), mul(rz, qx));
+    v4 uz = add(sub(add(mul(ch, qz), mul(rx, qy)), mul(ry, qx)), mul(rz, qw));
+    v4 nn = add(add(add(mul(uw, uw), mul(ux, ux)), mul(uy, uy)), mul(uz, uz));
+    v4 nq = sub(splat(1.5), mul(splat(0.5), nn));
+    store4(q, _mm256_blendv_pd(qw, mul(uw, nq), spin), _mm256_blendv_pd(qx, mul(ux, nq), spin),
+           _mm256_blendv_pd(qy, mul(uy, nq), spin), _mm256_blendv_pd(qz, mul(uz, nq), spin));
+    return bad;
+}
+
+/* Groups of four moving particles vectorised; groups with fixed particles or clump members,
+   and the tail, one particle at a time. */
+AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
+{
+    int bad = 0, i = i0;
+    for (; i + 4 <= i1; i += 4) {
+        /* all four move: no fixed byte set and every clump_of negative */
+        unsigned fixed4;
+        memcpy(&fixed4, a->fixed + i, sizeof fixed4);
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(a->clump_of + i));
+        int free4 = _mm_movemask_ps(_mm_castsi128_ps(c));
+        if (fixed4 == 0 && free4 == 15) {
+            bad += group4(a, i, wg, wd);
+        } else {
+            bad += newton_portable(a, i, i + 4, wg, wd);
+        }
+    }
+    return bad + newton_portable(a, i, i1, wg, wd);
+}
+
+static int cpu_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+#else
+static int cpu_avx2(void) { return 0; }
+#endif
+
+/* -1: not decided yet; 0: portable; 1: AVX2. Atomic: worlds may step in several threads. */
+static atomic_int simd_mode = -1;
+
+int imp_dem_newton_simd(void)
+{
+    int m = atomic_load_explicit(&simd_mode, memory_order_relaxed);
+    if (m < 0) {
+        const char *env = getenv("IMPACT_DEM_SIMD");
+        m = cpu_avx2() && !(env != NULL && strcmp(env, "0") == 0);
+        atomic_store_explicit(&simd_mode, m, memory_order_relaxed);
+    }
+    return m;
+}
+
+void imp_dem_newton_set_simd(int on)
+{
+    atomic_store_explicit(&simd_mode, on && cpu_avx2(), memory_order_relaxed);
+}
+
+int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (imp_dem_newton_simd()) {
+        return newton_avx2(a, i0, i1, wg, wd);
+    }
+#endif
+    return newton_portable(a, i0, i1, wg, wd);
+}
