@@ -5,7 +5,7 @@
    Two kernels, bit-identical: portable (one particle at a time) and AVX2 (four particles at a
    time: the state's 3- and 4-per-particle arrays transposed in registers, then per lane the
    portable kernel's IEEE operations in its order; no FMA, and -ffp-contract=off keeps the
-   compiler from fusing). The AVX2 kernel leaves groups of four with a fixed particle or a clump
+   compiler from fusing). The AVX2 kernel leaves groups of eight with a fixed particle or a clump
    member to the portable one, and computes the rare large turns with the portable code. */
 #include <math.h>
 #include <stdatomic.h>
@@ -167,56 +167,118 @@ AVX2 static inline void store4(double *p, v4 w, v4 x, v4 y, v4 z)
     _mm256_storeu_pd(p + 12, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
-AVX2 static inline v4 add(v4 a, v4 b) { return _mm256_add_pd(a, b); }
-AVX2 static inline v4 sub(v4 a, v4 b) { return _mm256_sub_pd(a, b); }
-AVX2 static inline v4 mul(v4 a, v4 b) { return _mm256_mul_pd(a, b); }
-AVX2 static inline v4 splat(double a) { return _mm256_set1_pd(a); }
+/* Eight particles: two groups of four, side by side. Each operation below is made on both
+   halves at once, so the two halves' dependency chains (the turn's polynomial, the product,
+   the renormalisation: ~130 cycles of latency per group) overlap. */
+typedef struct v8 {
+    v4 h[2];
+} v8;
 
-/* damped() per lane: a - (x != 0 ? copysign(d |a|, x) : 0); != is true for NaN, as in C */
-AVX2 static inline v4 damped4(v4 a, v4 x, v4 damp)
+#define V8_OP(name, expr)                                         \
+    AVX2 static inline v8 name(v8 a, v8 b)                        \
+    {                                                             \
+        v8 r = {{expr(a.h[0], b.h[0]), expr(a.h[1], b.h[1])}};    \
+        return r;                                                 \
+    }
+V8_OP(add, _mm256_add_pd)
+V8_OP(sub, _mm256_sub_pd)
+V8_OP(mul, _mm256_mul_pd)
+V8_OP(vdiv, _mm256_div_pd)
+V8_OP(vand, _mm256_and_pd)
+V8_OP(vandnot, _mm256_andnot_pd)
+V8_OP(vor, _mm256_or_pd)
+#define V8_CMP(a, b, pred) \
+    ((v8){{_mm256_cmp_pd((a).h[0], (b).h[0], pred), _mm256_cmp_pd((a).h[1], (b).h[1], pred)}})
+AVX2 static inline v8 splat(double a)
 {
-    const v4 sign = splat(-0.0);
-    v4 m = mul(damp, _mm256_andnot_pd(sign, a));
-    v4 s = _mm256_or_pd(_mm256_andnot_pd(sign, m), _mm256_and_pd(sign, x));
-    v4 nz = _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NEQ_UQ);
-    return sub(a, _mm256_and_pd(nz, s));
+    v8 r = {{_mm256_set1_pd(a), _mm256_set1_pd(a)}};
+    return r;
+}
+AVX2 static inline int mask8(v8 a)
+{
+    return _mm256_movemask_pd(a.h[0]) | _mm256_movemask_pd(a.h[1]) << 4;
+}
+AVX2 static inline v8 blend8(v8 a, v8 b, v8 m)
+{
+    v8 r = {{_mm256_blendv_pd(a.h[0], b.h[0], m.h[0]), _mm256_blendv_pd(a.h[1], b.h[1], m.h[1])}};
+    return r;
+}
+AVX2 static inline v8 load8(const double *p)
+{
+    v8 r = {{_mm256_loadu_pd(p), _mm256_loadu_pd(p + 4)}};
+    return r;
+}
+AVX2 static inline void store8(double *p, v8 a)
+{
+    _mm256_storeu_pd(p, a.h[0]);
+    _mm256_storeu_pd(p + 4, a.h[1]);
+}
+AVX2 static inline void load3x8(const double *p, v8 *x, v8 *y, v8 *z)
+{
+    load3(p, &x->h[0], &y->h[0], &z->h[0]);
+    load3(p + 12, &x->h[1], &y->h[1], &z->h[1]);
+}
+AVX2 static inline void store3x8(double *p, v8 x, v8 y, v8 z)
+{
+    store3(p, x.h[0], y.h[0], z.h[0]);
+    store3(p + 12, x.h[1], y.h[1], z.h[1]);
+}
+AVX2 static inline void load4x8(const double *p, v8 *w, v8 *x, v8 *y, v8 *z)
+{
+    load4(p, &w->h[0], &x->h[0], &y->h[0], &z->h[0]);
+    load4(p + 16, &w->h[1], &x->h[1], &y->h[1], &z->h[1]);
+}
+AVX2 static inline void store4x8(double *p, v8 w, v8 x, v8 y, v8 z)
+{
+    store4(p, w.h[0], x.h[0], y.h[0], z.h[0]);
+    store4(p + 16, w.h[1], x.h[1], y.h[1], z.h[1]);
 }
 
-/* Four moving particles i .. i + 3; returns how many were left non-finite. */
-AVX2 static inline __attribute__((always_inline)) int group4(const imp_dem_newton_args *a, int i, double *wgp, double *wdp)
+/* damped() per lane: a - (x != 0 ? copysign(d |a|, x) : 0); != is true for NaN, as in C */
+AVX2 static inline v8 damped8(v8 a, v8 x, v8 damp)
 {
-    const v4 dt = splat(a->dt), hdt = splat(a->hdt), damp = splat(a->damp);
-    const v4 g0 = splat(a->g[0]), g1 = splat(a->g[1]), g2 = splat(a->g[2]);
-    v4 vx, vy, vz, ox, oy, oz, fx, fy, fz, tx, ty, tz;
-    load3(a->vel + 3 * i, &vx, &vy, &vz);
-    load3(a->angvel + 3 * i, &ox, &oy, &oz);
-    load3(a->force + 3 * i, &fx, &fy, &fz);
-    load3(a->torque + 3 * i, &tx, &ty, &tz);
-    v4 im = _mm256_loadu_pd(a->inv_mass + i), ii = _mm256_loadu_pd(a->inv_inertia + i);
-    v4 a0 = add(mul(fx, im), g0), a1 = add(mul(fy, im), g1), a2 = add(mul(fz, im), g2);
-    v4 l0 = mul(tx, ii), l1 = mul(ty, ii), l2 = mul(tz, ii);
-    v4 ad0 = damped4(a0, add(vx, mul(hdt, a0)), damp);
-    v4 ad1 = damped4(a1, add(vy, mul(hdt, a1)), damp);
-    v4 ad2 = damped4(a2, add(vz, mul(hdt, a2)), damp);
-    v4 ld0 = damped4(l0, add(ox, mul(hdt, l0)), damp);
-    v4 ld1 = damped4(l1, add(oy, mul(hdt, l1)), damp);
-    v4 ld2 = damped4(l2, add(oz, mul(hdt, l2)), damp);
+    const v8 sign = splat(-0.0);
+    v8 m = mul(damp, vandnot(sign, a));
+    v8 s = vor(vandnot(sign, m), vand(sign, x));
+    v8 nz = V8_CMP(x, splat(0.0), _CMP_NEQ_UQ);
+    return sub(a, vand(nz, s));
+}
+
+/* Eight moving particles i .. i + 7; returns how many were left non-finite. */
+AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, int i, double *wgp, double *wdp)
+{
+    const v8 dt = splat(a->dt), hdt = splat(a->hdt), damp = splat(a->damp);
+    const v8 g0 = splat(a->g[0]), g1 = splat(a->g[1]), g2 = splat(a->g[2]);
+    v8 vx, vy, vz, ox, oy, oz, fx, fy, fz, tx, ty, tz;
+    load3x8(a->vel + 3 * i, &vx, &vy, &vz);
+    load3x8(a->angvel + 3 * i, &ox, &oy, &oz);
+    load3x8(a->force + 3 * i, &fx, &fy, &fz);
+    load3x8(a->torque + 3 * i, &tx, &ty, &tz);
+    v8 im = load8(a->inv_mass + i), ii = load8(a->inv_inertia + i);
+    v8 a0 = add(mul(fx, im), g0), a1 = add(mul(fy, im), g1), a2 = add(mul(fz, im), g2);
+    v8 l0 = mul(tx, ii), l1 = mul(ty, ii), l2 = mul(tz, ii);
+    v8 ad0 = damped8(a0, add(vx, mul(hdt, a0)), damp);
+    v8 ad1 = damped8(a1, add(vy, mul(hdt, a1)), damp);
+    v8 ad2 = damped8(a2, add(vz, mul(hdt, a2)), damp);
+    v8 ld0 = damped8(l0, add(ox, mul(hdt, l0)), damp);
+    v8 ld1 = damped8(l1, add(oy, mul(hdt, l1)), damp);
+    v8 ld2 = damped8(l2, add(oz, mul(hdt, l2)), damp);
     if (a->track) {
         /* the terms per lane here, their sums in particle order below */
-        v4 m = _mm256_loadu_pd(a->mass + i), inertia = _mm256_div_pd(splat(1.0), ii);
-        const v4 vk[3] = {vx, vy, vz}, ok[3] = {ox, oy, oz}, gk[3] = {g0, g1, g2};
-        const v4 adk[3] = {ad0, ad1, ad2}, ak[3] = {a0, a1, a2};
-        const v4 ldk[3] = {ld0, ld1, ld2}, lk[3] = {l0, l1, l2};
-        double tg[3][4], td[3][4];
+        v8 m = load8(a->mass + i), inertia = vdiv(splat(1.0), ii);
+        const v8 vk[3] = {vx, vy, vz}, ok[3] = {ox, oy, oz}, gk[3] = {g0, g1, g2};
+        const v8 adk[3] = {ad0, ad1, ad2}, ak[3] = {a0, a1, a2};
+        const v8 ldk[3] = {ld0, ld1, ld2}, lk[3] = {l0, l1, l2};
+        double tg[3][8], td[3][8];
         for (int k = 0; k < 3; k++) {
-            v4 vm = add(vk[k], mul(hdt, adk[k])), wm = add(ok[k], mul(hdt, ldk[k]));
-            _mm256_storeu_pd(tg[k], mul(mul(mul(m, gk[k]), vm), dt));
-            v4 lin = mul(mul(m, sub(adk[k], ak[k])), vm);
-            v4 rot = mul(mul(inertia, sub(ldk[k], lk[k])), wm);
-            _mm256_storeu_pd(td[k], mul(add(lin, rot), dt));
+            v8 vm = add(vk[k], mul(hdt, adk[k])), wm = add(ok[k], mul(hdt, ldk[k]));
+            store8(tg[k], mul(mul(mul(m, gk[k]), vm), dt));
+            v8 lin = mul(mul(m, sub(adk[k], ak[k])), vm);
+            v8 rot = mul(mul(inertia, sub(ldk[k], lk[k])), wm);
+            store8(td[k], mul(add(lin, rot), dt));
         }
         double wg = *wgp, wd = *wdp;
-        for (int j = 0; j < 4; j++) {
+        for (int j = 0; j < 8; j++) {
             for (int k = 0; k < 3; k++) {
                 wg += tg[k][j];
                 wd -= td[k][j];
@@ -228,64 +290,64 @@ AVX2 static inline __attribute__((always_inline)) int group4(const imp_dem_newto
     vx = add(vx, mul(dt, ad0));
     vy = add(vy, mul(dt, ad1));
     vz = add(vz, mul(dt, ad2));
-    store3(a->vel + 3 * i, vx, vy, vz);
-    v4 xx, xy, xz;
-    load3(a->pos + 3 * i, &xx, &xy, &xz);
+    store3x8(a->vel + 3 * i, vx, vy, vz);
+    v8 xx, xy, xz;
+    load3x8(a->pos + 3 * i, &xx, &xy, &xz);
     xx = add(xx, mul(dt, vx));
     xy = add(xy, mul(dt, vy));
     xz = add(xz, mul(dt, vz));
-    store3(a->pos + 3 * i, xx, xy, xz);
-    v4 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
-    v4 fin = _mm256_cmp_pd(_mm256_andnot_pd(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
-    int finite = _mm256_movemask_pd(fin);
-    int bad = finite == 15 ? 0 : 4 - __builtin_popcount((unsigned)finite);
+    store3x8(a->pos + 3 * i, xx, xy, xz);
+    v8 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
+    v8 fin = V8_CMP(vandnot(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
+    int finite = mask8(fin);
+    int bad = finite == 0xff ? 0 : 8 - __builtin_popcount((unsigned)finite);
     ox = add(ox, mul(dt, ld0));
     oy = add(oy, mul(dt, ld1));
     oz = add(oz, mul(dt, ld2));
-    store3(a->angvel + 3 * i, ox, oy, oz);
+    store3x8(a->angvel + 3 * i, ox, oy, oz);
     /* orientation, as in the portable kernel; lanes without spin keep their quaternion */
-    v4 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
-    v4 spin = _mm256_cmp_pd(w2, _mm256_setzero_pd(), _CMP_GT_OQ);
-    int spinning = _mm256_movemask_pd(spin);
+    v8 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
+    v8 spin = V8_CMP(w2, splat(0.0), _CMP_GT_OQ);
+    int spinning = mask8(spin);
     if (spinning == 0) {
         return bad;
     }
-    v4 h2 = mul(mul(mul(splat(0.25), w2), dt), dt);
-    const v4 one = splat(1.0);
-    v4 ch = sub(one, mul(mul(h2, splat(0.5)),
+    v8 h2 = mul(mul(mul(splat(0.25), w2), dt), dt);
+    const v8 one = splat(1.0);
+    v8 ch = sub(one, mul(mul(h2, splat(0.5)),
                          sub(one, mul(mul(h2, splat(1.0 / 12.0)),
                                       sub(one, mul(mul(h2, splat(1.0 / 30.0)),
                                                    sub(one, mul(h2, splat(1.0 / 56.0)))))))));
-    v4 k = mul(mul(splat(0.5), dt),
+    v8 k = mul(mul(splat(0.5), dt),
                sub(one, mul(mul(h2, splat(1.0 / 6.0)),
                             sub(one, mul(mul(h2, splat(1.0 / 20.0)),
                                          sub(one, mul(h2, splat(1.0 / 42.0))))))));
-    int large = spinning & ~_mm256_movemask_pd(_mm256_cmp_pd(h2, splat(1e-4), _CMP_LT_OQ));
+    int large = spinning & ~mask8(V8_CMP(h2, splat(1e-4), _CMP_LT_OQ));
     if (large) {
-        double cw[4], kw[4], ww[4];
-        _mm256_storeu_pd(cw, ch);
-        _mm256_storeu_pd(kw, k);
-        _mm256_storeu_pd(ww, w2);
-        for (int j = 0; j < 4; j++) {
+        double cw[8], kw[8], ww[8];
+        store8(cw, ch);
+        store8(kw, k);
+        store8(ww, w2);
+        for (int j = 0; j < 8; j++) {
             if (large >> j & 1) {
                 turn_large(ww[j], a->dt, cw + j, kw + j);
             }
         }
-        ch = _mm256_loadu_pd(cw);
-        k = _mm256_loadu_pd(kw);
+        ch = load8(cw);
+        k = load8(kw);
     }
-    v4 rx = mul(k, ox), ry = mul(k, oy), rz = mul(k, oz);
-    v4 qw, qx, qy, qz;
+    v8 rx = mul(k, ox), ry = mul(k, oy), rz = mul(k, oz);
+    v8 qw, qx, qy, qz;
     double *q = a->quat + 4 * i;
-    load4(q, &qw, &qx, &qy, &qz);
-    v4 uw = sub(sub(sub(mul(ch, qw), mul(rx, qx)), mul(ry, qy)), mul(rz, qz));
-    v4 ux = sub(add(add(mul(ch, qx), mul(rx, qw)), mul(ry, qz)), mul(rz, qy));
-    v4 uy = add(add(sub(mul(ch, qy), mul(rx, qz)), mul(ry, qw)), mul(rz, qx));
-    v4 uz = add(sub(add(mul(ch, qz), mul(rx, qy)), mul(ry, qx)), mul(rz, qw));
-    v4 nn = add(add(add(mul(uw, uw), mul(ux, ux)), mul(uy, uy)), mul(uz, uz));
-    v4 nq = sub(splat(1.5), mul(splat(0.5), nn));
-    store4(q, _mm256_blendv_pd(qw, mul(uw, nq), spin), _mm256_blendv_pd(qx, mul(ux, nq), spin),
-           _mm256_blendv_pd(qy, mul(uy, nq), spin), _mm256_blendv_pd(qz, mul(uz, nq), spin));
+    load4x8(q, &qw, &qx, &qy, &qz);
+    v8 uw = sub(sub(sub(mul(ch, qw), mul(rx, qx)), mul(ry, qy)), mul(rz, qz));
+    v8 ux = sub(add(add(mul(ch, qx), mul(rx, qw)), mul(ry, qz)), mul(rz, qy));
+    v8 uy = add(add(sub(mul(ch, qy), mul(rx, qz)), mul(ry, qw)), mul(rz, qx));
+    v8 uz = add(sub(add(mul(ch, qz), mul(rx, qy)), mul(ry, qx)), mul(rz, qw));
+    v8 nn = add(add(add(mul(uw, uw), mul(ux, ux)), mul(uy, uy)), mul(uz, uz));
+    v8 nq = sub(splat(1.5), mul(splat(0.5), nn));
+    store4x8(q, blend8(qw, mul(uw, nq), spin), blend8(qx, mul(ux, nq), spin),
+           blend8(qy, mul(uy, nq), spin), blend8(qz, mul(uz, nq), spin));
     return bad;
 }
 
@@ -294,16 +356,16 @@ AVX2 static inline __attribute__((always_inline)) int group4(const imp_dem_newto
 AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
 {
     int bad = 0, i = i0;
-    for (; i + 4 <= i1; i += 4) {
-        /* all four move: no fixed byte set and every clump_of negative */
-        unsigned fixed4;
-        memcpy(&fixed4, a->fixed + i, sizeof fixed4);
-        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(a->clump_of + i));
-        int free4 = _mm_movemask_ps(_mm_castsi128_ps(c));
-        if (fixed4 == 0 && free4 == 15) {
-            bad += group4(a, i, wg, wd);
+    for (; i + 8 <= i1; i += 8) {
+        /* all eight move: no fixed byte set and every clump_of negative */
+        unsigned long long fixed8;
+        memcpy(&fixed8, a->fixed + i, sizeof fixed8);
+        __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(a->clump_of + i));
+        int free8 = _mm256_movemask_ps(_mm256_castsi256_ps(c));
+        if (fixed8 == 0 && free8 == 0xff) {
+            bad += group8(a, i, wg, wd);
         } else {
-            bad += newton_portable(a, i, i + 4, wg, wd);
+            bad += newton_portable(a, i, i + 8, wg, wd);
         }
     }
     return bad + newton_portable(a, i, i1, wg, wd);
