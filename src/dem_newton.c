@@ -2,11 +2,13 @@
    NewtonIntegrator for spheres: leapfrog with gravity and Cundall's non-viscous damping, the
    orientation advanced by the exact rotation of the step; see dem_step.c for the scheme).
 
-   Two kernels, bit-identical: portable (one particle at a time) and AVX2 (four particles at a
-   time: the state's 3- and 4-per-particle arrays transposed in registers, then per lane the
-   portable kernel's IEEE operations in its order; no FMA, and -ffp-contract=off keeps the
-   compiler from fusing). The AVX2 kernel leaves groups of eight with a fixed particle or a clump
-   member to the portable one, and computes the rare large turns with the portable code. */
+   Two kernels, bit-identical: portable (one particle at a time) and AVX2 (eight particles at a
+   time, as two vectors of four: the state's 3- and 4-per-particle arrays transposed in
+   registers, then per lane the portable kernel's IEEE operations in its order; no FMA, and
+   -ffp-contract=off keeps the compiler from fusing). The AVX2 kernel leaves groups of eight
+   with a fixed particle or a clump member, and a range's tail, to the portable one, and computes
+   the rare large turns of its lanes with the portable code (turn_large). Cost per moving
+   particle on this machine's Zen 3 (N = 1000, spinning): portable ~40 ns, AVX2 ~9 ns. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -351,7 +353,7 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     return bad;
 }
 
-/* Groups of four moving particles vectorised; groups with fixed particles or clump members,
+/* Groups of eight moving particles vectorised; groups with fixed particles or clump members,
    and the tail, one particle at a time. */
 AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
 {

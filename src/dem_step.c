@@ -27,7 +27,7 @@ void imp_dem_reset_forces(imp_dem *d)
    forces over the step. The particles are independent: the kernel (dem_newton.c) runs over
    chunks of them, in parallel under OpenMP except when booking energy (a sum whose rounding
    would depend on the threads; serially, the chunks run in order, so the sum is in particle
-   order). Chunks of a multiple of 4 particles, the AVX2 kernel's group. */
+   order). Chunks of a multiple of 8 particles, the AVX2 kernel's group. */
 void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
 {
     enum { CHUNK = 128 };
@@ -37,12 +37,12 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
         .inv_mass = d->inv_mass, .inv_inertia = d->inv_inertia, .mass = d->mass,
         .g = {gravity[0], gravity[1], gravity[2]}, .dt = dt, .hdt = 0.5 * dt,
         .damp = d->p.damping, .track = d->p.track_energy};
-    const int track = a.track, n = d->n, nchunks = (n + CHUNK - 1) / CHUNK;
+    const int n = d->n, nchunks = (n + CHUNK - 1) / CHUNK;
     double wg = 0.0, wd = 0.0;
     int bad = 0;  /* particles left with a non-finite position or velocity */
     (void)imp_dem_newton_simd();  /* decided here, not by the threads */
 #ifdef _OPENMP
-    _Pragma("omp parallel for if (!track) reduction(+ : wg, wd, bad) schedule(static)")
+    _Pragma("omp parallel for if (!a.track) reduction(+ : wg, wd, bad) schedule(static)")
 #endif
     for (int c = 0; c < nchunks; c++) {
         int i1 = c * CHUNK + CHUNK < n ? c * CHUNK + CHUNK : n;
