@@ -246,11 +246,16 @@ AVX2 static inline v8 damped8(v8 a, v8 x, v8 damp)
     return sub(a, vand(nz, s));
 }
 
+/* The step's constants in vectors, made once per range: the stores into the state could alias
+   *a, so read from it in the loop they would be reloaded every group. */
+typedef struct consts8 {
+    v8 dt, hdt, damp, g0, g1, g2, half_dt;
+} consts8;
+
 /* Eight moving particles i .. i + 7; returns how many were left non-finite. */
-AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, int i, double *wgp, double *wdp)
+AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, double *wgp, double *wdp)
 {
-    const v8 dt = splat(a->dt), hdt = splat(a->hdt), damp = splat(a->damp);
-    const v8 g0 = splat(a->g[0]), g1 = splat(a->g[1]), g2 = splat(a->g[2]);
+    const v8 dt = c.dt, hdt = c.hdt, damp = c.damp, g0 = c.g0, g1 = c.g1, g2 = c.g2;
     v8 vx, vy, vz, ox, oy, oz, fx, fy, fz, tx, ty, tz;
     load3x8(a->vel + 3 * i, &vx, &vy, &vz);
     load3x8(a->angvel + 3 * i, &ox, &oy, &oz);
@@ -320,7 +325,7 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
                          sub(one, mul(mul(h2, splat(1.0 / 12.0)),
                                       sub(one, mul(mul(h2, splat(1.0 / 30.0)),
                                                    sub(one, mul(h2, splat(1.0 / 56.0)))))))));
-    v8 k = mul(mul(splat(0.5), dt),
+    v8 k = mul(c.half_dt,
                sub(one, mul(mul(h2, splat(1.0 / 6.0)),
                             sub(one, mul(mul(h2, splat(1.0 / 20.0)),
                                          sub(one, mul(h2, splat(1.0 / 42.0))))))));
@@ -358,6 +363,8 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
 AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
 {
     int bad = 0, i = i0;
+    const consts8 k8 = {splat(a->dt), splat(a->hdt), splat(a->damp), splat(a->g[0]),
+                       splat(a->g[1]), splat(a->g[2]), mul(splat(0.5), splat(a->dt))};
     for (; i + 8 <= i1; i += 8) {
         /* all eight move: no fixed byte set and every clump_of negative */
         unsigned long long fixed8;
@@ -365,7 +372,7 @@ AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double
         __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(a->clump_of + i));
         int free8 = _mm256_movemask_ps(_mm256_castsi256_ps(c));
         if (fixed8 == 0 && free8 == 0xff) {
-            bad += group8(a, i, wg, wd);
+            bad += group8(a, k8, i, wg, wd);
         } else {
             bad += newton_portable(a, i, i + 8, wg, wd);
         }
