@@ -18,6 +18,13 @@
 
 #include "dem_newton.h"
 
+/* the AVX2 kernel: x86-64 with GCC or Clang (-DIMPACT_NO_SIMD builds the portable one only) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(IMPACT_NO_SIMD)
+#define HAVE_AVX2_KERNEL 1
+#else
+#define HAVE_AVX2_KERNEL 0
+#endif
+
 /* The rotation quaternion {cos h, sin h w / |w|} of a turn by |w| dt, h = |w| dt / 2, for the
    large angles (h^2 >= 1e-4): libm. Out of line: both kernels must call the same code. */
 static __attribute__((noinline)) void turn_large(double w2, double dt, double *c, double *k)
@@ -118,7 +125,7 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
     return bad;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if HAVE_AVX2_KERNEL
 #include <immintrin.h>
 
 #define AVX2 __attribute__((target("avx2")))
@@ -382,9 +389,9 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
 AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
 {
     __m128i f = _mm_loadl_epi64((const __m128i *)(const void *)(a->fixed + i));
-    int fixed = _mm_movemask_epi8(_mm_cmpeq_epi8(f, _mm_setzero_si128())) & 0xff;
+    int unfixed = _mm_movemask_epi8(_mm_cmpeq_epi8(f, _mm_setzero_si128())) & 0xff;
     __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(a->clump_of + i));
-    return fixed & _mm256_movemask_ps(_mm256_castsi256_ps(c));
+    return unfixed & _mm256_movemask_ps(_mm256_castsi256_ps(c));  /* sign bits: clump_of < 0 */
 }
 
 /* Groups of eight with some particles not moving: out of line, so that the loop over the
@@ -452,7 +459,7 @@ void imp_dem_newton_set_simd(int on)
 
 int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if HAVE_AVX2_KERNEL
     if (imp_dem_newton_simd()) {
         return newton_avx2(a, i0, i1, wg, wd);
     }

@@ -4,7 +4,8 @@
    Two implementations give the same bits: a portable one (one particle at a time) and, on x86-64
    with GCC or Clang, an AVX2 one (eight particles at a time, the same IEEE operations in the same
    order per particle; AVX2 without FMA), chosen once at run time. IMPACT_DEM_SIMD=0 in the
-   environment forces the portable one; so does imp_dem_newton_set_simd(0) (tests). */
+   environment forces the portable one; so does imp_dem_newton_set_simd(0) (tests); compiled
+   with -DIMPACT_NO_SIMD, only the portable one exists. */
 #ifndef IMPACT_DEM_NEWTON_H
 #define IMPACT_DEM_NEWTON_H
 

@@ -136,7 +136,7 @@ static int compare_paths(const int *cuts, int ncuts, int track, uint64_t seed, i
 TEST(same_bits_whole_range)
 {
     if (!has_avx2()) {
-        printf("test_dem_newton_simd: no AVX2 on this CPU: the portable kernel only\n");
+        printf("test_dem_newton_simd: no AVX2 kernel (CPU or build): the portable one only\n");
         return;
     }
     const int cuts[] = {0, NMAX};
