@@ -1,0 +1,468 @@
+/* dem_newton.c: the per-particle kernel of the dem strategy's Newton integrator (Yade's
+   NewtonIntegrator for spheres: leapfrog with gravity and Cundall's non-viscous damping, the
+   orientation advanced by the exact rotation of the step; see dem_step.c for the scheme).
+
+   Two kernels, bit-identical: portable (one particle at a time) and AVX2 (eight particles at a
+   time, as two vectors of four: the state's 3- and 4-per-particle arrays transposed in
+   registers, then per lane the portable kernel's IEEE operations in its order; no FMA, and
+   -ffp-contract=off keeps the compiler from fusing). Fixed particles and clump members in a
+   group are computed and their old values blended back; the rare large turns are computed by
+   the portable code (turn_large) lane by lane; ranges shorter than a group go to the portable
+   kernel. Cost per moving particle on this machine's Zen 3 (N = 1000, spinning): portable
+   ~40 ns, AVX2 ~8.3 ns. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dem_newton.h"
+
+/* the AVX2 kernel: x86-64 with GCC or Clang (-DIMPACT_NO_SIMD builds the portable one only) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(IMPACT_NO_SIMD)
+#define HAVE_AVX2_KERNEL 1
+#else
+#define HAVE_AVX2_KERNEL 0
+#endif
+
+/* The rotation quaternion {cos h, sin h w / |w|} of a turn by |w| dt, h = |w| dt / 2, for the
+   large angles (h^2 >= 1e-4): libm. Out of line: both kernels must call the same code. */
+static __attribute__((noinline)) void turn_large(double w2, double dt, double *c, double *k)
+{
+    double wl = sqrt(w2);
+    *c = cos(0.5 * wl * dt);
+    *k = sin(0.5 * wl * dt) / wl;
+}
+
+/* The same for any angle. For the small angles of DEM steps (h < 0.01) Taylor series in h^2
+   (terms to h^8: below 1e-17 relative), which need no square root; libm otherwise. */
+static inline void turn(double w2, double dt, double *c, double *k)
+{
+    double h2 = 0.25 * w2 * dt * dt;
+    if (h2 < 1e-4) {
+        /* multiplications by the constants' reciprocals (folded at compile time): divisions
+           would cost as much as the rest of the integrator */
+        *c = 1.0 - h2 * 0.5 * (1.0 - h2 * (1.0 / 12.0) * (1.0 - h2 * (1.0 / 30.0) * (1.0 - h2 * (1.0 / 56.0))));
+        *k = 0.5 * dt * (1.0 - h2 * (1.0 / 6.0) * (1.0 - h2 * (1.0 / 20.0) * (1.0 - h2 * (1.0 / 42.0))));
+    } else {
+        turn_large(w2, dt, c, k);
+    }
+}
+
+/* Cundall's damping of one component: a (1 - d sgn(a x)), sgn(0) = 0, written
+   a - copysign(d |a|, x) (a when x = 0): no branch on signs */
+static inline double damped(double a, double x, double damp)
+{
+    double s = copysign(damp * fabs(a), x);
+    return a - (x != 0.0 ? s : 0.0);
+}
+
+/* One particle at a time. Constants in locals: the stores into the state cannot then force
+   the compiler to reload them. */
+static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double *wgp, double *wdp)
+{
+    const double damp = a->damp, hdt = a->hdt, dt = a->dt;
+    const double g[3] = {a->g[0], a->g[1], a->g[2]};
+    const int track = a->track;
+    const unsigned char *fixed = a->fixed;
+    const int *clump_of = a->clump_of;
+    double *vel = a->vel, *pos = a->pos, *angvel = a->angvel, *quat = a->quat;
+    const double *force = a->force, *torque = a->torque, *inv_mass = a->inv_mass;
+    const double *inv_inertia = a->inv_inertia, *mass = a->mass;
+    double wg = *wgp, wd = *wdp;
+    int bad = 0;
+    for (int i = i0; i < i1; i++) {
+        if (fixed[i] || clump_of[i] >= 0) {  /* clump members move with their clump */
+            continue;
+        }
+        double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
+        const double *f = force + 3 * i, *t = torque + 3 * i;
+        double im = inv_mass[i], ii = inv_inertia[i];
+        /* rotation of a sphere: isotropic inertia, so dw/dt = T / I */
+        double a0 = f[0] * im + g[0], a1 = f[1] * im + g[1], a2 = f[2] * im + g[2];
+        double l0 = t[0] * ii, l1 = t[1] * ii, l2 = t[2] * ii;
+        double ad0 = damped(a0, v[0] + hdt * a0, damp), ad1 = damped(a1, v[1] + hdt * a1, damp);
+        double ad2 = damped(a2, v[2] + hdt * a2, damp);
+        double ld0 = damped(l0, om[0] + hdt * l0, damp), ld1 = damped(l1, om[1] + hdt * l1, damp);
+        double ld2 = damped(l2, om[2] + hdt * l2, damp);
+        if (track) {
+            const double ad[3] = {ad0, ad1, ad2}, ald[3] = {ld0, ld1, ld2};
+            const double ac[3] = {a0, a1, a2}, al[3] = {l0, l1, l2};
+            double m = mass[i], inertia = 1.0 / ii;
+            for (int k = 0; k < 3; k++) {
+                double vm = v[k] + hdt * ad[k], wm = om[k] + hdt * ald[k];
+                wg += m * g[k] * vm * dt;
+                wd -= (m * (ad[k] - ac[k]) * vm + inertia * (ald[k] - al[k]) * wm) * dt;
+            }
+        }
+        double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
+        v[0] = v0, v[1] = v1, v[2] = v2;
+        x[0] += dt * v0, x[1] += dt * v1, x[2] += dt * v2;
+        /* NaN and infinities survive the sum (a finite overflow only costs a full scan) */
+        bad += !isfinite(x[0] + x[1] + x[2] + v0 + v1 + v2);
+        const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
+        om[0] = w[0], om[1] = w[1], om[2] = w[2];
+        /* orientation: q <- rotation(w dt) q, renormalized by one Newton step of 1/sqrt
+           (the product of unit quaternions drifts from unit length by rounding only) */
+        double w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+        if (w2 > 0.0) {
+            double ch, k;
+            turn(w2, dt, &ch, &k);
+            double rx = k * w[0], ry = k * w[1], rz = k * w[2];
+            double *q = quat + 4 * i;
+            double qw = q[0], qx = q[1], qy = q[2], qz = q[3];
+            /* the product r q (quat.h's imp_q_mul, spelled out) */
+            double uw = ch * qw - rx * qx - ry * qy - rz * qz;
+            double ux = ch * qx + rx * qw + ry * qz - rz * qy;
+            double uy = ch * qy - rx * qz + ry * qw + rz * qx;
+            double uz = ch * qz + rx * qy - ry * qx + rz * qw;
+            double nq = 1.5 - 0.5 * (uw * uw + ux * ux + uy * uy + uz * uz);
+            q[0] = uw * nq, q[1] = ux * nq, q[2] = uy * nq, q[3] = uz * nq;
+        }
+    }
+    *wgp = wg;
+    *wdp = wd;
+    return bad;
+}
+
+#if HAVE_AVX2_KERNEL
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+typedef __m256d v4;
+
+/* Four particles' 3-vectors (12 consecutive doubles) to one vector per component. */
+AVX2 static inline void load3(const double *p, v4 *x, v4 *y, v4 *z)
+{
+    v4 r0 = _mm256_loadu_pd(p), r1 = _mm256_loadu_pd(p + 4), r2 = _mm256_loadu_pd(p + 8);
+    /* r0 = a0 a1 | a2 b0, r1 = b1 b2 | c0 c1, r2 = c2 d0 | d1 d2 */
+    v4 s0 = _mm256_permute2f128_pd(r0, r1, 0x30);  /* a0 a1 | c0 c1 */
+    v4 s1 = _mm256_permute2f128_pd(r0, r2, 0x21);  /* a2 b0 | c2 d0 */
+    v4 s2 = _mm256_permute2f128_pd(r1, r2, 0x30);  /* b1 b2 | d1 d2 */
+    *x = _mm256_shuffle_pd(s0, s1, 0xa);
+    *y = _mm256_shuffle_pd(s0, s2, 0x5);
+    *z = _mm256_shuffle_pd(s1, s2, 0xa);
+}
+
+/* The inverse of load3. */
+AVX2 static inline void store3(double *p, v4 x, v4 y, v4 z)
+{
+    v4 s0 = _mm256_shuffle_pd(x, y, 0x0);  /* a0 a1 | c0 c1 */
+    v4 s1 = _mm256_shuffle_pd(z, x, 0xa);  /* a2 b0 | c2 d0 */
+    v4 s2 = _mm256_shuffle_pd(y, z, 0xf);  /* b1 b2 | d1 d2 */
+    _mm256_storeu_pd(p, _mm256_permute2f128_pd(s0, s1, 0x20));
+    _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(s2, s0, 0x30));
+    _mm256_storeu_pd(p + 8, _mm256_permute2f128_pd(s1, s2, 0x31));
+}
+
+/* Four quaternions (16 consecutive doubles) to one vector per component, and back. */
+AVX2 static inline void load4(const double *p, v4 *w, v4 *x, v4 *y, v4 *z)
+{
+    v4 r0 = _mm256_loadu_pd(p), r1 = _mm256_loadu_pd(p + 4);
+    v4 r2 = _mm256_loadu_pd(p + 8), r3 = _mm256_loadu_pd(p + 12);
+    v4 t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    v4 t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    *w = _mm256_permute2f128_pd(t0, t2, 0x20);
+    *y = _mm256_permute2f128_pd(t0, t2, 0x31);
+    *x = _mm256_permute2f128_pd(t1, t3, 0x20);
+    *z = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+AVX2 static inline void store4(double *p, v4 w, v4 x, v4 y, v4 z)
+{
+    v4 t0 = _mm256_unpacklo_pd(w, x), t1 = _mm256_unpackhi_pd(w, x);
+    v4 t2 = _mm256_unpacklo_pd(y, z), t3 = _mm256_unpackhi_pd(y, z);
+    _mm256_storeu_pd(p, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(p + 8, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(p + 12, _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+
+/* Eight particles: two groups of four, side by side. Each operation below is made on both
+   halves at once, so the two halves' dependency chains (the turn's polynomial, the product,
+   the renormalisation: ~130 cycles of latency per group) overlap. */
+typedef struct v8 {
+    v4 h[2];
+} v8;
+
+#define V8_OP(name, expr)                                         \
+    AVX2 static inline v8 name(v8 a, v8 b)                        \
+    {                                                             \
+        v8 r = {{expr(a.h[0], b.h[0]), expr(a.h[1], b.h[1])}};    \
+        return r;                                                 \
+    }
+V8_OP(add, _mm256_add_pd)
+V8_OP(sub, _mm256_sub_pd)
+V8_OP(mul, _mm256_mul_pd)
+V8_OP(vdiv, _mm256_div_pd)
+V8_OP(vand, _mm256_and_pd)
+V8_OP(vandnot, _mm256_andnot_pd)
+V8_OP(vor, _mm256_or_pd)
+#define V8_CMP(a, b, pred) \
+    ((v8){{_mm256_cmp_pd((a).h[0], (b).h[0], pred), _mm256_cmp_pd((a).h[1], (b).h[1], pred)}})
+AVX2 static inline v8 splat(double a)
+{
+    v8 r = {{_mm256_set1_pd(a), _mm256_set1_pd(a)}};
+    return r;
+}
+AVX2 static inline int mask8(v8 a)
+{
+    return _mm256_movemask_pd(a.h[0]) | _mm256_movemask_pd(a.h[1]) << 4;
+}
+AVX2 static inline v8 blend8(v8 a, v8 b, v8 m)
+{
+    v8 r = {{_mm256_blendv_pd(a.h[0], b.h[0], m.h[0]), _mm256_blendv_pd(a.h[1], b.h[1], m.h[1])}};
+    return r;
+}
+AVX2 static inline v8 load8(const double *p)
+{
+    v8 r = {{_mm256_loadu_pd(p), _mm256_loadu_pd(p + 4)}};
+    return r;
+}
+AVX2 static inline void store8(double *p, v8 a)
+{
+    _mm256_storeu_pd(p, a.h[0]);
+    _mm256_storeu_pd(p + 4, a.h[1]);
+}
+AVX2 static inline void load3x8(const double *p, v8 *x, v8 *y, v8 *z)
+{
+    load3(p, &x->h[0], &y->h[0], &z->h[0]);
+    load3(p + 12, &x->h[1], &y->h[1], &z->h[1]);
+}
+AVX2 static inline void store3x8(double *p, v8 x, v8 y, v8 z)
+{
+    store3(p, x.h[0], y.h[0], z.h[0]);
+    store3(p + 12, x.h[1], y.h[1], z.h[1]);
+}
+AVX2 static inline void load4x8(const double *p, v8 *w, v8 *x, v8 *y, v8 *z)
+{
+    load4(p, &w->h[0], &x->h[0], &y->h[0], &z->h[0]);
+    load4(p + 16, &w->h[1], &x->h[1], &y->h[1], &z->h[1]);
+}
+AVX2 static inline void store4x8(double *p, v8 w, v8 x, v8 y, v8 z)
+{
+    store4(p, w.h[0], x.h[0], y.h[0], z.h[0]);
+    store4(p + 16, w.h[1], x.h[1], y.h[1], z.h[1]);
+}
+
+/* damped() per lane: a - (x != 0 ? copysign(d |a|, x) : 0); != is true for NaN, as in C */
+AVX2 static inline v8 damped8(v8 a, v8 x, v8 damp)
+{
+    const v8 sign = splat(-0.0);
+    v8 m = mul(damp, vandnot(sign, a));
+    v8 s = vor(vandnot(sign, m), vand(sign, x));
+    v8 nz = V8_CMP(x, splat(0.0), _CMP_NEQ_UQ);
+    return sub(a, vand(nz, s));
+}
+
+/* The step's constants in vectors, made once per range: the stores into the state could alias
+   *a, so read from it in the loop they would be reloaded every group. */
+typedef struct consts8 {
+    v8 dt, hdt, damp, g0, g1, g2, half_dt;
+} consts8;
+
+/* Particles i .. i + 7, those of the bits of moving (bit j: particle i + j) integrated, the
+   others kept bit for bit (their lanes computed, then the old values blended back); returns how
+   many were left non-finite. moving = 0xff (a constant at the call) compiles without blends. */
+AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, double *wgp, double *wdp)
+{
+    const v8 dt = c.dt, hdt = c.hdt, damp = c.damp, g0 = c.g0, g1 = c.g1, g2 = c.g2;
+    const int all = moving == 0xff;
+    v8 mv = splat(0.0);
+    if (!all) {
+        double bits[8];
+        for (int j = 0; j < 8; j++) {
+            uint64_t b = moving >> j & 1 ? ~(uint64_t)0 : 0;
+            memcpy(bits + j, &b, sizeof b);
+        }
+        mv = load8(bits);
+    }
+    v8 vx, vy, vz, ox, oy, oz, fx, fy, fz, tx, ty, tz;
+    load3x8(a->vel + 3 * i, &vx, &vy, &vz);
+    load3x8(a->angvel + 3 * i, &ox, &oy, &oz);
+    load3x8(a->force + 3 * i, &fx, &fy, &fz);
+    load3x8(a->torque + 3 * i, &tx, &ty, &tz);
+    v8 im = load8(a->inv_mass + i), ii = load8(a->inv_inertia + i);
+    v8 a0 = add(mul(fx, im), g0), a1 = add(mul(fy, im), g1), a2 = add(mul(fz, im), g2);
+    v8 l0 = mul(tx, ii), l1 = mul(ty, ii), l2 = mul(tz, ii);
+    v8 ad0 = damped8(a0, add(vx, mul(hdt, a0)), damp);
+    v8 ad1 = damped8(a1, add(vy, mul(hdt, a1)), damp);
+    v8 ad2 = damped8(a2, add(vz, mul(hdt, a2)), damp);
+    v8 ld0 = damped8(l0, add(ox, mul(hdt, l0)), damp);
+    v8 ld1 = damped8(l1, add(oy, mul(hdt, l1)), damp);
+    v8 ld2 = damped8(l2, add(oz, mul(hdt, l2)), damp);
+    if (a->track) {
+        /* the terms per lane here, their sums in particle order below */
+        v8 m = load8(a->mass + i), inertia = vdiv(splat(1.0), ii);
+        const v8 vk[3] = {vx, vy, vz}, ok[3] = {ox, oy, oz}, gk[3] = {g0, g1, g2};
+        const v8 adk[3] = {ad0, ad1, ad2}, ak[3] = {a0, a1, a2};
+        const v8 ldk[3] = {ld0, ld1, ld2}, lk[3] = {l0, l1, l2};
+        double tg[3][8], td[3][8];
+        for (int k = 0; k < 3; k++) {
+            v8 vm = add(vk[k], mul(hdt, adk[k])), wm = add(ok[k], mul(hdt, ldk[k]));
+            store8(tg[k], mul(mul(mul(m, gk[k]), vm), dt));
+            v8 lin = mul(mul(m, sub(adk[k], ak[k])), vm);
+            v8 rot = mul(mul(inertia, sub(ldk[k], lk[k])), wm);
+            store8(td[k], mul(add(lin, rot), dt));
+        }
+        double wg = *wgp, wd = *wdp;
+        for (int j = 0; j < 8; j++) {
+            for (int k = 0; k < 3 && moving >> j & 1; k++) {
+                wg += tg[k][j];
+                wd -= td[k][j];
+            }
+        }
+        *wgp = wg;
+        *wdp = wd;
+    }
+    /* new values; the old ones in the lanes not moving */
+#define KEEP(old, new) (all ? (new) : blend8((old), (new), mv))
+    vx = KEEP(vx, add(vx, mul(dt, ad0)));
+    vy = KEEP(vy, add(vy, mul(dt, ad1)));
+    vz = KEEP(vz, add(vz, mul(dt, ad2)));
+    store3x8(a->vel + 3 * i, vx, vy, vz);
+    v8 xx, xy, xz;
+    load3x8(a->pos + 3 * i, &xx, &xy, &xz);
+    xx = KEEP(xx, add(xx, mul(dt, vx)));
+    xy = KEEP(xy, add(xy, mul(dt, vy)));
+    xz = KEEP(xz, add(xz, mul(dt, vz)));
+    store3x8(a->pos + 3 * i, xx, xy, xz);
+    v8 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
+    v8 fin = V8_CMP(vandnot(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
+    int finite = mask8(fin) | (~moving & 0xff);
+    int bad = finite == 0xff ? 0 : 8 - __builtin_popcount((unsigned)finite);
+    ox = KEEP(ox, add(ox, mul(dt, ld0)));
+    oy = KEEP(oy, add(oy, mul(dt, ld1)));
+    oz = KEEP(oz, add(oz, mul(dt, ld2)));
+#undef KEEP
+    store3x8(a->angvel + 3 * i, ox, oy, oz);
+    /* orientation, as in the portable kernel; lanes without spin keep their quaternion */
+    v8 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
+    v8 spin = V8_CMP(w2, splat(0.0), _CMP_GT_OQ);
+    if (!all) {
+        spin = vand(spin, mv);
+    }
+    int spinning = mask8(spin);
+    if (spinning == 0) {
+        return bad;
+    }
+    v8 h2 = mul(mul(mul(splat(0.25), w2), dt), dt);
+    const v8 one = splat(1.0);
+    v8 ch = sub(one, mul(mul(h2, splat(0.5)),
+                         sub(one, mul(mul(h2, splat(1.0 / 12.0)),
+                                      sub(one, mul(mul(h2, splat(1.0 / 30.0)),
+                                                   sub(one, mul(h2, splat(1.0 / 56.0)))))))));
+    v8 k = mul(c.half_dt,
+               sub(one, mul(mul(h2, splat(1.0 / 6.0)),
+                            sub(one, mul(mul(h2, splat(1.0 / 20.0)),
+                                         sub(one, mul(h2, splat(1.0 / 42.0))))))));
+    int large = spinning & ~mask8(V8_CMP(h2, splat(1e-4), _CMP_LT_OQ));
+    if (large) {
+        double cw[8], kw[8], ww[8];
+        store8(cw, ch);
+        store8(kw, k);
+        store8(ww, w2);
+        for (int j = 0; j < 8; j++) {
+            if (large >> j & 1) {
+                turn_large(ww[j], a->dt, cw + j, kw + j);
+            }
+        }
+        ch = load8(cw);
+        k = load8(kw);
+    }
+    v8 rx = mul(k, ox), ry = mul(k, oy), rz = mul(k, oz);
+    v8 qw, qx, qy, qz;
+    double *q = a->quat + 4 * i;
+    load4x8(q, &qw, &qx, &qy, &qz);
+    v8 uw = sub(sub(sub(mul(ch, qw), mul(rx, qx)), mul(ry, qy)), mul(rz, qz));
+    v8 ux = sub(add(add(mul(ch, qx), mul(rx, qw)), mul(ry, qz)), mul(rz, qy));
+    v8 uy = add(add(sub(mul(ch, qy), mul(rx, qz)), mul(ry, qw)), mul(rz, qx));
+    v8 uz = add(sub(add(mul(ch, qz), mul(rx, qy)), mul(ry, qx)), mul(rz, qw));
+    v8 nn = add(add(add(mul(uw, uw), mul(ux, ux)), mul(uy, uy)), mul(uz, uz));
+    v8 nq = sub(splat(1.5), mul(splat(0.5), nn));
+    store4x8(q, blend8(qw, mul(uw, nq), spin), blend8(qx, mul(ux, nq), spin),
+           blend8(qy, mul(uy, nq), spin), blend8(qz, mul(uz, nq), spin));
+    return bad;
+}
+
+/* Which of particles i .. i + 7 move (bit j: particle i + j): not fixed, not a clump member. */
+AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
+{
+    __m128i f = _mm_loadl_epi64((const __m128i *)(const void *)(a->fixed + i));
+    int unfixed = _mm_movemask_epi8(_mm_cmpeq_epi8(f, _mm_setzero_si128())) & 0xff;
+    __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(a->clump_of + i));
+    return unfixed & _mm256_movemask_ps(_mm256_castsi256_ps(c));  /* sign bits: clump_of < 0 */
+}
+
+/* Groups of eight with some particles not moving: out of line, so that the loop over the
+   others stays small. */
+AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args *a, const consts8 *c, int i, int moving, double *wg, double *wd)
+{
+    return group8(a, *c, i, moving, wg, wd);
+}
+
+/* Groups of eight: all moving, the fast case; some, with blends; none, skipped. A range's tail
+   (shorter than 8) is the last eight of the range with the lanes already done left alone; a
+   range shorter than 8, the portable kernel's. */
+AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
+{
+    if (i1 - i0 < 8) {
+        return newton_portable(a, i0, i1, wg, wd);
+    }
+    int bad = 0, i = i0;
+    const consts8 k8 = {splat(a->dt), splat(a->hdt), splat(a->damp), splat(a->g[0]),
+                       splat(a->g[1]), splat(a->g[2]), mul(splat(0.5), splat(a->dt))};
+    for (; i + 8 <= i1; i += 8) {
+        int moving = moving8(a, i);
+        if (moving == 0xff) {
+            bad += group8(a, k8, i, 0xff, wg, wd);
+        } else if (moving != 0) {
+            bad += group8_some(a, &k8, i, moving, wg, wd);
+        }
+    }
+    if (i < i1) {
+        int moving = moving8(a, i1 - 8) & (0xff << (8 - (i1 - i)) & 0xff);
+        if (moving != 0) {
+            bad += group8_some(a, &k8, i1 - 8, moving, wg, wd);
+        }
+    }
+    return bad;
+}
+
+static int cpu_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+#else
+static int cpu_avx2(void) { return 0; }
+#endif
+
+/* -1: not decided yet; 0: portable; 1: AVX2. Atomic: worlds may step in several threads. */
+static atomic_int simd_mode = -1;
+
+int imp_dem_newton_simd(void)
+{
+    int m = atomic_load_explicit(&simd_mode, memory_order_relaxed);
+    if (m < 0) {
+        const char *env = getenv("IMPACT_DEM_SIMD");
+        m = cpu_avx2() && !(env != NULL && strcmp(env, "0") == 0);
+        atomic_store_explicit(&simd_mode, m, memory_order_relaxed);
+    }
+    return m;
+}
+
+void imp_dem_newton_set_simd(int on)
+{
+    atomic_store_explicit(&simd_mode, on && cpu_avx2(), memory_order_relaxed);
+}
+
+int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
+{
+#if HAVE_AVX2_KERNEL
+    if (imp_dem_newton_simd()) {
+        return newton_avx2(a, i0, i1, wg, wd);
+    }
+#endif
+    return newton_portable(a, i0, i1, wg, wd);
+}

@@ -1,0 +1,33 @@
+/* dem_newton.h: the per-particle kernel of the dem strategy's Newton integrator (dem_step.c's
+   imp_dem_newton runs it over chunks of particles, under OpenMP).
+
+   Two implementations give the same bits: a portable one (one particle at a time) and, on x86-64
+   with GCC or Clang, an AVX2 one (eight particles at a time, the same IEEE operations in the same
+   order per particle; AVX2 without FMA), chosen once at run time. IMPACT_DEM_SIMD=0 in the
+   environment forces the portable one; so does imp_dem_newton_set_simd(0) (tests); compiled
+   with -DIMPACT_NO_SIMD, only the portable one exists. */
+#ifndef IMPACT_DEM_NEWTON_H
+#define IMPACT_DEM_NEWTON_H
+
+/* What the kernel reads and writes: the dem state's arrays (dem.h) and the step's constants. */
+typedef struct imp_dem_newton_args {
+    const unsigned char *fixed;
+    const int *clump_of;
+    double *pos, *vel, *angvel, *quat;
+    const double *force, *torque, *inv_mass, *inv_inertia, *mass;
+    double g[3];
+    double dt, hdt, damp;  /* hdt = dt / 2 */
+    int track;             /* book gravity's work in *wg and the damping's loss in *wd */
+} imp_dem_newton_args;
+
+/* Integrates particles i0 .. i1 - 1 (skipping fixed ones and clump members) over one step;
+   with a->track adds their energies to *wg and *wd in particle order. Returns the number of
+   them left with a non-finite position or velocity (or whose sum overflows). O(i1 - i0). */
+int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd);
+
+/* 1 when the AVX2 kernel runs (the CPU has it and it was not disabled), else 0. */
+int imp_dem_newton_simd(void);
+/* on = 0: the portable kernel from now on; on = 1: AVX2 when the CPU has it. */
+void imp_dem_newton_set_simd(int on);
+
+#endif
