@@ -98,7 +98,7 @@ typedef struct imp_dem_clump {
 } imp_dem_clump;
 
 /* numbers per interaction in the interaction loop's scratch (dem_law.c) */
-enum { IMP_DEM_SCRATCH = 10 };
+enum { IMP_DEM_SCRATCH = 12 };
 
 typedef struct imp_dem_energy {
     double gravity_work;   /* work done by gravity since the energy was reset */
@@ -141,7 +141,7 @@ typedef struct imp_dem {
     int *hot;              /* per interaction {a, b, real}: a compact copy the interaction loop
                               scans, so potential ones out of reach cost 12 bytes, not a struct */
     int ninter, inter_cap;
-    double *scratch;       /* per interaction: the interaction loop's results (9 numbers) */
+    double *scratch;       /* per interaction: the interaction loop's results (a row of dem_law.h) */
     unsigned char *done;   /* per interaction: what the loop's serial pass has to do */
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */

@@ -18,8 +18,11 @@
    1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R). */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dem.h"
+#include "dem_law.h"
 #include "scalar.h"
 
 #ifdef _OPENMP
@@ -118,7 +121,8 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
 static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
 
-enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, SCRATCH = IMP_DEM_SCRATCH };
+enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4 };
+_Static_assert((int)IMP_DEM_SCRATCH == (int)IMP_DEM_ROW, "dem.h: the scratch holds one row per interaction");
 
 /* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
 static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss, int ws)
@@ -142,26 +146,6 @@ typedef struct geo {
 } geo;
 
 enum { BLOCK = 128 };
-
-/* Pass 1 over interactions k0..k1-1: potential ones out of reach are dropped, the others get
-   their geometry. Short independent iterations, so the memory loads, square roots and
-   divisions of successive interactions overlap instead of stalling the law (measured: ~15 %
-   faster at N = 10000, neutral at 1000). Returns the count in g. */
-static int block_geometry(const imp_dem *d, int k0, int k1, double f, int ss, int ws, geo *g)
-{
-    int c = 0;
-    for (int k = k0; k < k1; k++) {
-        const int *h = d->hot + 3 * k;
-        if (!h[2] && out_of_reach(d, h, f, ss, ws)) {
-            continue;
-        }
-        geo *e = g + c;
-        e->k = k;
-        e->ok = geometry(d, h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra, &e->rb);
-        c += e->ok || h[2];
-    }
-    return c;
-}
 
 /* Pass 2 for one interaction with its geometry e: physics when it becomes real, the law.
    Writes only the interaction, its hot copy and out (force on b, n x force, the two arms,
@@ -276,21 +260,23 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     I->fs[0] = s0, I->fs[1] = s1, I->fs[2] = s2;
     /* force on b: F = fn n + fs; on a: the opposite; torques about each centre from the
        contact point (the middle of the overlap), with n x F = n x fs */
-    out[0] = fn * n0 + s0;
-    out[1] = fn * n1 + s1;
-    out[2] = fn * n2 + s2;
-    out[3] = n1 * s2 - n2 * s1;
-    out[4] = n2 * s0 - n0 * s2;
-    out[5] = n0 * s1 - n1 * s0;
-    out[6] = la;
-    out[7] = lb;
-    out[8] = plastic;
-    out[9] = viscous;
+    out[IMP_DEM_ROW_F] = fn * n0 + s0;
+    out[IMP_DEM_ROW_F + 1] = fn * n1 + s1;
+    out[IMP_DEM_ROW_F + 2] = fn * n2 + s2;
+    const double t0 = n1 * s2 - n2 * s1, t1 = n2 * s0 - n0 * s2, t2 = n0 * s1 - n1 * s0;
+    out[IMP_DEM_ROW_TA] = la * t0;
+    out[IMP_DEM_ROW_TA + 1] = la * t1;
+    out[IMP_DEM_ROW_TA + 2] = la * t2;
+    out[IMP_DEM_ROW_TB] = lb * t0;
+    out[IMP_DEM_ROW_TB + 1] = lb * t1;
+    out[IMP_DEM_ROW_TB + 2] = lb * t2;
+    out[IMP_DEM_ROW_PLASTIC] = plastic;
+    out[IMP_DEM_ROW_VISCOUS] = viscous;
     return flags | DONE_FORCE;
 }
 
-/* The serial pass's work for interaction k with flags and results o: the erase request, or
-   the force and torque sums on both particles. */
+/* The serial pass's work for interaction k with flags and row o: the erase request, or the
+   force and torque sums on both particles. */
 static inline void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 {
     d->npending -= (flags & DONE_UNPEND) != 0;
@@ -302,51 +288,127 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
         return;
     }
     int a = d->hot[3 * k], b = d->hot[3 * k + 1];
-    double la = o[6], lb = o[7];
     double *fa = d->force + 3 * a, *fb = d->force + 3 * b;
     double *ta = d->torque + 3 * a, *tb = d->torque + 3 * b;
-    fb[0] += o[0], fb[1] += o[1], fb[2] += o[2];
-    fa[0] -= o[0], fa[1] -= o[1], fa[2] -= o[2];
-    tb[0] -= lb * o[3], tb[1] -= lb * o[4], tb[2] -= lb * o[5];   /* (-lb n) x F */
-    ta[0] -= la * o[3], ta[1] -= la * o[4], ta[2] -= la * o[5];   /* (la n) x (-F) */
-    loss[0] += o[8];
-    loss[1] += o[9];
+    const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
+    fb[0] += F[0], fb[1] += F[1], fb[2] += F[2];
+    fa[0] -= F[0], fa[1] -= F[1], fa[2] -= F[2];
+    tb[0] -= TB[0], tb[1] -= TB[1], tb[2] -= TB[2];   /* (-lb n) x F */
+    ta[0] -= TA[0], ta[1] -= TA[1], ta[2] -= TA[2];   /* (la n) x (-F) */
+    loss[0] += o[IMP_DEM_ROW_PLASTIC];
+    loss[1] += o[IMP_DEM_ROW_VISCOUS];
 }
 
-/* Every interaction on its own, then, in interaction order, the erase requests and the sums
-   of forces and torques on the particles, so the result does not depend on the number of
-   threads. With several threads: two passes (the first in parallel, results in d->scratch);
-   with one: a single pass doing the same arithmetic in the same order (bit-identical), without
-   the round trip through the scratch arrays. O(interactions). */
-/* Interactions k0..k1-1: their geometry, then their laws; with done == NULL (one thread) each
-   result is applied at once, else its flags go to done and its results to scratch for the
-   serial pass. One call site for the law, so it is inlined. */
-static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws,
-                      unsigned char *done, double *scratch, double *loss)
+/* The law of the interactions k = idx[0..count-1] on the portable path: first their geometry
+   (short independent iterations, so the memory loads, square roots and divisions of successive
+   interactions overlap instead of stalling the law), then their laws. Potential ones the
+   geometry does not find are dropped. */
+static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned char *done,
+                     double *rows, int k0)
 {
     geo g[BLOCK];
-    int c = block_geometry(d, k0, k1, f, ss, ws, g);
-    for (int k = k0; done != NULL && k < k1; k++) {
-        done[k] = 0;
+    int c = 0;
+    for (int j = 0; j < count; j++) {
+        int k = idx[j];
+        const int *h = d->hot + 3 * k;
+        geo *e = g + c;
+        e->k = k;
+        e->ok = geometry(d, h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra, &e->rb);
+        c += e->ok || h[2];
     }
     for (int j = 0; j < c; j++) {
         int k = g[j].k;
-        double o[SCRATCH];
-        double *out = done != NULL ? scratch + SCRATCH * (size_t)k : o;
-        int flags = law(d, &d->inter[k], d->hot + 3 * k, dt, g + j, out);
-        if (done != NULL) {
-            done[k] = (unsigned char)flags;
-        } else if (flags != 0) {
-            apply(d, k, flags, o, loss);
-        }
+        done[k - k0] = (unsigned char)law(d, &d->inter[k], d->hot + 3 * k, dt, g + j,
+                                          rows + IMP_DEM_ROW * (size_t)(k - k0));
     }
 }
 
+/* Interactions k0..k1-1: their flags to done[k - k0] and their rows to rows + IMP_DEM_ROW (k -
+   k0), for the serial pass. Potential ones out of reach are dropped at once (12 bytes read);
+   with simd, the real ones of the common case (sphere/sphere and wall/sphere, linear law) go
+   to the AVX2 law four at a time, the others (and the groups of four it gives back) to the
+   portable one. Writes only these interactions, their hot copies, done and rows, so blocks can
+   run in parallel. */
+static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
+                      unsigned char *done, double *rows)
+{
+    int slow[BLOCK], fss[BLOCK], fws[BLOCK];
+    int nslow = 0, nss = 0, nws = 0;
+    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
+    for (int k = k0; k < k1; k++) {
+        const int *h = d->hot + 3 * k;
+        done[k - k0] = 0;
+        if (!h[2]) {
+            if (!out_of_reach(d, h, f, ss, ws)) {
+                slow[nslow++] = k;
+            }
+            continue;
+        }
+        int kind = d->kind[h[0]];
+        if (fast && kind == IMP_DEM_SPHERE && ss) {
+            fss[nss++] = k;
+            done[k - k0] = DONE_FORCE;  /* the portable path overwrites it if given back */
+        } else if (fast && kind == IMP_DEM_WALL && ws) {
+            fws[nws++] = k;
+            done[k - k0] = DONE_FORCE;
+        } else {
+            slow[nslow++] = k;
+        }
+    }
+#ifdef IMP_DEM_HAVE_AVX2
+    if (fast) {
+        int q = nss & ~3;
+        nslow += imp_dem_law_avx2(d, 0, fss, q, dt, rows, k0, slow + nslow);
+        while (q < nss) {
+            slow[nslow++] = fss[q++];
+        }
+        q = nws & ~3;
+        nslow += imp_dem_law_avx2(d, 1, fws, q, dt, rows, k0, slow + nslow);
+        while (q < nws) {
+            slow[nslow++] = fws[q++];
+        }
+    }
+#endif
+    portable(d, slow, nslow, dt, done, rows, k0);
+}
+
+static int simd_mode = -1;  /* -1: not chosen yet */
+
+static int simd_available(void)
+{
+#ifdef IMP_DEM_HAVE_AVX2
+    return imp_dem_law_avx2_supported();
+#else
+    return 0;
+#endif
+}
+
+int imp_dem_law_simd(void)
+{
+    if (simd_mode < 0) {
+        const char *e = getenv("IMPACT_DEM_SIMD");
+        simd_mode = simd_available() && !(e != NULL && strcmp(e, "0") == 0);
+    }
+    return simd_mode;
+}
+
+int imp_dem_law_set_simd(int on)
+{
+    simd_mode = on && simd_available();
+    return simd_mode;
+}
+
+/* Every interaction on its own (blocks of BLOCK), then, in interaction order, the erase
+   requests and the sums of forces and torques on the particles, so the result does not depend
+   on the number of threads nor on the path (AVX2 or portable). With several threads the
+   blocks run in parallel into d->done and d->scratch, then one serial pass; with one, each
+   block's serial pass follows it (its rows still in cache, on the stack). O(interactions). */
 int imp_dem_interactions(imp_dem *d, double dt)
 {
     const double f = d->p.interaction_radius;
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
+    const int simd = imp_dem_law_simd();
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */
 #ifdef _OPENMP
@@ -356,11 +418,12 @@ int imp_dem_interactions(imp_dem *d, double dt)
         _Pragma("omp parallel for schedule(static, 2)")
         for (int blk = 0; blk < nblocks; blk++) {
             int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-            run_block(d, k0, k1, dt, f, ss, ws, done, scratch, NULL);
+            run_block(d, k0, k1, dt, f, ss, ws, simd, done + k0,
+                      scratch + IMP_DEM_ROW * (size_t)k0);
         }
         for (int k = 0; k < m; k++) {
             if (done[k] != 0) {
-                apply(d, k, done[k], scratch + SCRATCH * (size_t)k, loss);
+                apply(d, k, done[k], scratch + IMP_DEM_ROW * (size_t)k, loss);
             }
         }
         if (d->p.track_energy) {
@@ -370,9 +433,16 @@ int imp_dem_interactions(imp_dem *d, double dt)
         return 0;
     }
 #endif
+    unsigned char done[BLOCK];
+    double rows[BLOCK * IMP_DEM_ROW];
     for (int blk = 0; blk < nblocks; blk++) {
         int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-        run_block(d, k0, k1, dt, f, ss, ws, NULL, NULL, loss);
+        run_block(d, k0, k1, dt, f, ss, ws, simd, done, rows);
+        for (int k = k0; k < k1; k++) {
+            if (done[k - k0] != 0) {
+                apply(d, k, done[k - k0], rows + IMP_DEM_ROW * (size_t)(k - k0), loss);
+            }
+        }
     }
     if (d->p.track_energy) {
         d->energy.plastic += loss[0];
