@@ -162,7 +162,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     if (!I->real) {
         physics(d, I, ra, rb);
         I->real = 1;
-        hot[2] = 1;
+        hot[2] = imp_dem_hot_class(d, I->a);
         flags |= I->pending ? DONE_UNPEND : 0;
         I->pending = 0;
         I->created = d->iter;
@@ -277,7 +277,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
 
 /* The serial pass's work for interaction k with flags and row o: the erase request, or the
    force and torque sums on both particles. */
-static inline void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
+static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 {
     d->npending -= (flags & DONE_UNPEND) != 0;
     if (flags & DONE_ERASE) {
@@ -297,6 +297,39 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
     ta[0] -= TA[0], ta[1] -= TA[1], ta[2] -= TA[2];   /* (la n) x (-F) */
     loss[0] += o[IMP_DEM_ROW_PLASTIC];
     loss[1] += o[IMP_DEM_ROW_VISCOUS];
+}
+
+/* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
+   their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
+   else) inlined, the arrays' pointers and the losses in locals (no store to d per interaction:
+   it would chain every interaction to the one before through memory). */
+static void apply_list(imp_dem *d, const int *order, int n, const unsigned char *done,
+                       const double *rows, int k0, double *loss)
+{
+    double *force = d->force, *torque = d->torque;
+    const int *hot = d->hot;
+    double l[2] = {loss[0], loss[1]};
+    for (int j = 0; j < n; j++) {
+        const int k = order[j], flags = done[k - k0];
+        const double *o = rows + IMP_DEM_ROW * (size_t)(k - k0);
+        if (flags != DONE_FORCE) {
+            if (flags != 0) {
+                apply(d, k, flags, o, l);
+            }
+            continue;
+        }
+        const int a = hot[3 * k], b = hot[3 * k + 1];
+        double *fa = force + 3 * a, *fb = force + 3 * b;
+        double *ta = torque + 3 * a, *tb = torque + 3 * b;
+        const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
+        fb[0] += F[0], fb[1] += F[1], fb[2] += F[2];
+        fa[0] -= F[0], fa[1] -= F[1], fa[2] -= F[2];
+        tb[0] -= TB[0], tb[1] -= TB[1], tb[2] -= TB[2];
+        ta[0] -= TA[0], ta[1] -= TA[1], ta[2] -= TA[2];
+        l[0] += o[IMP_DEM_ROW_PLASTIC];
+        l[1] += o[IMP_DEM_ROW_VISCOUS];
+    }
+    loss[0] = l[0], loss[1] = l[1];
 }
 
 /* The law of the interactions k = idx[0..count-1] on the portable path: first their geometry
@@ -324,36 +357,60 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
 }
 
 /* Interactions k0..k1-1: their flags to done[k - k0] and their rows to rows + IMP_DEM_ROW (k -
-   k0), for the serial pass. Potential ones out of reach are dropped at once (12 bytes read);
-   with simd, the real ones of the common case (sphere/sphere and wall/sphere, linear law) go
-   to the AVX2 law four at a time, the others (and the groups of four it gives back) to the
-   portable one. Writes only these interactions, their hot copies, done and rows, so blocks can
-   run in parallel. */
-static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
-                      unsigned char *done, double *rows)
+   k0), for the serial pass; the indices that may have something for it to do, in interaction
+   order, to *order (real when they are the real ones, else merged; returns their count). One pass
+   sorts the interactions by their hot copy's class (potential, real sphere/sphere, wall/sphere,
+   other) without branches (the classes alternate unpredictably); potential ones out of reach
+   are dropped (12 bytes and two positions read); with simd, the real ones of the common case
+   (linear law) go to the AVX2 law four at a time, the others (and the groups of four it gives
+   back) to the portable one. Writes only these interactions, their hot copies, done, rows,
+   real and merged (BLOCK entries each), so blocks can run in parallel. */
+static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
+                     unsigned char *done, double *rows, int *real, int *merged, const int **order)
 {
-    int slow[BLOCK], fss[BLOCK], fws[BLOCK];
-    int nslow = 0, nss = 0, nws = 0;
+    int pot[BLOCK], slow[BLOCK], fss[BLOCK], fws[BLOCK];
+    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
+    const int *hot = d->hot;
     const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
+    /* the classes the AVX2 law takes (-1: none) */
+    const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
+    const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
     for (int k = k0; k < k1; k++) {
-        const int *h = d->hot + 3 * k;
-        done[k - k0] = 0;
-        if (!h[2]) {
-            if (!out_of_reach(d, h, f, ss, ws)) {
-                slow[nslow++] = k;
+        const int c = hot[3 * k + 2];
+        real[nr] = k;
+        pot[np] = k;
+        fss[nss] = k;
+        fws[nws] = k;
+        slow[nslow] = k;
+        nr += c != 0;
+        np += c == 0;
+        nss += c == css;
+        nws += c == cws;
+        nslow += (c != 0) & (c != css) & (c != cws);
+        done[k - k0] = (unsigned char)(c != 0 ? DONE_FORCE : 0);  /* the portable law overwrites it */
+    }
+    const int nslow_real = nslow;
+    for (int j = 0; j < np; j++) {
+        if (!out_of_reach(d, hot + 3 * pot[j], f, ss, ws)) {
+            slow[nslow++] = pot[j];
+        }
+    }
+    int n = nr;
+    *order = real;
+    if (nslow > nslow_real) {  /* potential ones in reach (few): merged into the order */
+        const int *in = slow + nslow_real;
+        int nin = nslow - nslow_real, w = 0;
+        n = 0;
+        for (int i = 0; i < nr; i++) {
+            while (w < nin && in[w] < real[i]) {
+                merged[n++] = in[w++];
             }
-            continue;
+            merged[n++] = real[i];
         }
-        int kind = d->kind[h[0]];
-        if (fast && kind == IMP_DEM_SPHERE && ss) {
-            fss[nss++] = k;
-            done[k - k0] = DONE_FORCE;  /* the portable path overwrites it if given back */
-        } else if (fast && kind == IMP_DEM_WALL && ws) {
-            fws[nws++] = k;
-            done[k - k0] = DONE_FORCE;
-        } else {
-            slow[nslow++] = k;
+        while (w < nin) {
+            merged[n++] = in[w++];
         }
+        *order = merged;
     }
 #ifdef IMP_DEM_HAVE_AVX2
     if (fast) {
@@ -370,6 +427,7 @@ static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, i
     }
 #endif
     portable(d, slow, nslow, dt, done, rows, k0);
+    return n;
 }
 
 static int simd_mode = -1;  /* -1: not chosen yet */
@@ -418,14 +476,18 @@ int imp_dem_interactions(imp_dem *d, double dt)
         _Pragma("omp parallel for schedule(static, 2)")
         for (int blk = 0; blk < nblocks; blk++) {
             int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
+            int real[BLOCK], merged[BLOCK];
+            const int *order;
             run_block(d, k0, k1, dt, f, ss, ws, simd, done + k0,
-                      scratch + IMP_DEM_ROW * (size_t)k0);
+                      scratch + IMP_DEM_ROW * (size_t)k0, real, merged, &order);
         }
+        int *order = d->order;
+        int n = 0;
         for (int k = 0; k < m; k++) {
-            if (done[k] != 0) {
-                apply(d, k, done[k], scratch + IMP_DEM_ROW * (size_t)k, loss);
-            }
+            order[n] = k;
+            n += done[k] != 0;
         }
+        apply_list(d, order, n, done, scratch, 0, loss);
         if (d->p.track_energy) {
             d->energy.plastic += loss[0];
             d->energy.viscous += loss[1];
@@ -435,14 +497,12 @@ int imp_dem_interactions(imp_dem *d, double dt)
 #endif
     unsigned char done[BLOCK];
     double rows[BLOCK * IMP_DEM_ROW];
+    int real[BLOCK], merged[BLOCK];
     for (int blk = 0; blk < nblocks; blk++) {
         int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-        run_block(d, k0, k1, dt, f, ss, ws, simd, done, rows);
-        for (int k = k0; k < k1; k++) {
-            if (done[k - k0] != 0) {
-                apply(d, k, done[k - k0], rows + IMP_DEM_ROW * (size_t)(k - k0), loss);
-            }
-        }
+        const int *order;
+        int n = run_block(d, k0, k1, dt, f, ss, ws, simd, done, rows, real, merged, &order);
+        apply_list(d, order, n, done, rows, k0, loss);
     }
     if (d->p.track_energy) {
         d->energy.plastic += loss[0];

@@ -98,122 +98,168 @@ static inline AVX2 void store_rows(double *const *r, int at, v4 f0, v4 f1, v4 f2
     _mm256_storeu_pd(r[3] + at, f3);
 }
 
+/* the geometry of a group of four (pass 1) */
+typedef struct quad_geo {
+    v4 n0, n1, n2, un, ra, rb;
+    int at;  /* its first index in idx */
+} quad_geo;
+
+enum { MAX_QUADS = 64 };
+
+/* Pass 1 over the groups of four: their geometry (the square root and division, whose latency
+   then overlaps across groups instead of stalling each group's law), groups outside the common
+   case to rest. Returns the count of kept groups in g. */
+static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count, int *ia_all,
+                          int *ib_all, quad_geo *g, int *rest, int *nrest)
+{
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    int c = 0;
+    for (int q = 0; q + 4 <= count; q += 4) {
+        const int *kq = idx + q;
+        int *ia = ia_all + q, *ib = ib_all + q;
+        for (int i = 0; i < 4; i++) {  /* from the hot copy: the interaction's own lines are
+                                          left to pass 2 */
+            ia[i] = d->hot[3 * kq[i]];
+            ib[i] = d->hot[3 * kq[i] + 1];
+        }
+        /* dem_law.c: geometry() */
+        v4 xa0, xa1, xa2, xb0, xb1, xb2;
+        gather3(d->pos, ia, &xa0, &xa1, &xa2);
+        gather3(d->pos, ib, &xb0, &xb1, &xb2);
+        quad_geo *e = g + c;
+        e->rb = gather1(d->radius, ib);
+        v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
+        v4 bad;
+        if (!wall) {
+            e->ra = gather1(d->radius, ia);
+            v4 d2 = add(add(mul(dx0, dx0), mul(dx1, dx1)), mul(dx2, dx2));
+            v4 dist = _mm256_sqrt_pd(d2);
+            v4 inv = _mm256_div_pd(one, dist);
+            e->n0 = mul(dx0, inv), e->n1 = mul(dx1, inv), e->n2 = mul(dx2, inv);
+            e->un = sub(add(e->ra, e->rb), dist);
+            bad = _mm256_or_pd(_mm256_cmp_pd(dist, zero, _CMP_NGT_UQ),
+                               _mm256_cmp_pd(e->un, zero, _CMP_LT_OQ));
+        } else {
+            gather3(d->wall_n, ia, &e->n0, &e->n1, &e->n2);
+            v4 dist = add(add(mul(e->n0, dx0), mul(e->n1, dx1)), mul(e->n2, dx2));
+            e->un = sub(e->rb, dist);
+            e->ra = e->rb;
+            bad = _mm256_cmp_pd(e->un, zero, _CMP_LT_OQ);
+        }
+        if (_mm256_movemask_pd(bad) != 0) {  /* a gap or concentric: the portable path */
+            for (int i = 0; i < 4; i++) {
+                rest[(*nrest)++] = kq[i];
+            }
+            continue;
+        }
+        e->at = q;
+        c++;
+    }
+    return c;
+}
+
 AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
                           double *rows, int k0, int *rest)
 {
     int nrest = 0;
     const v4 zero = _mm256_setzero_pd(), half = _mm256_set1_pd(0.5), two = _mm256_set1_pd(2.0);
-    const v4 one = _mm256_set1_pd(1.0), vdt = _mm256_set1_pd(dt), hdt = _mm256_set1_pd(0.5 * dt);
+    const v4 vdt = _mm256_set1_pd(dt), hdt = _mm256_set1_pd(0.5 * dt);
     /* ra_spin of dem_law.c: walls do not spin */
     const v4 spin_a = _mm256_set1_pd(wall ? 0.0 : 1.0);
-    for (int q = 0; q + 4 <= count; q += 4) {
-        const int *kq = idx + q;
-        imp_dem_inter *I[4];
-        int ia[4], ib[4];
-        for (int i = 0; i < 4; i++) {
-            I[i] = d->inter + kq[i];
-            ia[i] = I[i]->a;
-            ib[i] = I[i]->b;
-        }
-        /* geometry (dem_law.c: geometry()) */
-        v4 xa0, xa1, xa2, xb0, xb1, xb2;
-        gather3(d->pos, ia, &xa0, &xa1, &xa2);
-        gather3(d->pos, ib, &xb0, &xb1, &xb2);
-        const v4 rb = gather1(d->radius, ib);
-        v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
-        v4 n0, n1, n2, un, ra, bad;
-        if (!wall) {
-            ra = gather1(d->radius, ia);
-            v4 d2 = add(add(mul(dx0, dx0), mul(dx1, dx1)), mul(dx2, dx2));
-            v4 dist = _mm256_sqrt_pd(d2);
-            v4 inv = _mm256_div_pd(one, dist);
-            n0 = mul(dx0, inv), n1 = mul(dx1, inv), n2 = mul(dx2, inv);
-            un = sub(add(ra, rb), dist);
-            bad = _mm256_or_pd(_mm256_cmp_pd(dist, zero, _CMP_NGT_UQ),
-                               _mm256_cmp_pd(un, zero, _CMP_LT_OQ));
-        } else {
-            gather3(d->wall_n, ia, &n0, &n1, &n2);
-            v4 dist = add(add(mul(n0, dx0), mul(n1, dx1)), mul(n2, dx2));
-            un = sub(rb, dist);
-            ra = rb;
-            bad = _mm256_cmp_pd(un, zero, _CMP_LT_OQ);
-        }
-        if (_mm256_movemask_pd(bad) != 0) {  /* a gap or concentric: the portable path */
+    quad_geo g[MAX_QUADS];
+    int ia_all[4 * MAX_QUADS], ib_all[4 * MAX_QUADS];
+    for (int q0 = 0; q0 < count; q0 += 4 * MAX_QUADS) {
+        int len = count - q0 < 4 * MAX_QUADS ? count - q0 : 4 * MAX_QUADS;
+        int nq = geometry4(d, wall, idx + q0, len, ia_all, ib_all, g, rest, &nrest);
+        for (int j = 0; j < nq; j++) {
+            const quad_geo *e = g + j;
+            const int *kq = idx + q0 + e->at, *ia = ia_all + e->at, *ib = ib_all + e->at;
+            imp_dem_inter *I[4];
             for (int i = 0; i < 4; i++) {
-                rest[nrest++] = kq[i];
+                I[i] = d->inter + kq[i];
             }
-            continue;
+            if (j + 2 < nq) {  /* the lines of the group after next */
+                const int *kp = idx + q0 + g[j + 2].at;
+                for (int i = 0; i < 4; i++) {
+                    const char *p = (const char *)(d->inter + kp[i]);
+                    __builtin_prefetch(p + offsetof(imp_dem_inter, un), 1);
+                    __builtin_prefetch(p + offsetof(imp_dem_inter, fs), 1);
+                }
+            }
+            const v4 n0 = e->n0, n1 = e->n1, n2 = e->n2, un = e->un, ra = e->ra, rb = e->rb;
+            /* the law (dem_law.c: law()) */
+            v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
+            load_run(I, offsetof(imp_dem_inter, un), &un_old, &o0, &o1, &o2);
+            load_run(I, offsetof(imp_dem_inter, kn), &kn, &ks, &mu, &kn0);
+            load_run(I, offsetof(imp_dem_inter, fn), &fn_old, &s0, &s1, &s2);
+            (void)un_old, (void)kn0, (void)fn_old;
+            v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2;
+            gather3(d->angvel, ia, &wa0, &wa1, &wa2);
+            gather3(d->angvel, ib, &wb0, &wb1, &wb2);
+            gather3(d->vel, ia, &va0, &va1, &va2);
+            gather3(d->vel, ib, &vb0, &vb1, &vb2);
+            wa0 = mul(spin_a, wa0), wa1 = mul(spin_a, wa1), wa2 = mul(spin_a, wa2);
+            v4 x0 = sub(mul(o1, n2), mul(o2, n1));
+            v4 x1 = sub(mul(o2, n0), mul(o0, n2));
+            v4 x2 = sub(mul(o0, n1), mul(o1, n0));
+            v4 c0 = sub(mul(s1, x2), mul(s2, x1));
+            v4 c1 = sub(mul(s2, x0), mul(s0, x2));
+            v4 c2 = sub(mul(s0, x1), mul(s1, x0));
+            s0 = sub(s0, c0), s1 = sub(s1, c1), s2 = sub(s2, c2);
+            v4 spin = mul(hdt, add(add(add(mul(n0, wa0), mul(n1, wa1)), mul(n2, wa2)),
+                                   add(add(mul(n0, wb0), mul(n1, wb1)), mul(n2, wb2))));
+            x0 = mul(spin, n0), x1 = mul(spin, n1), x2 = mul(spin, n2);
+            c0 = sub(mul(s1, x2), mul(s2, x1));
+            c1 = sub(mul(s2, x0), mul(s0, x2));
+            c2 = sub(mul(s0, x1), mul(s1, x0));
+            s0 = sub(s0, c0), s1 = sub(s1, c1), s2 = sub(s2, c2);
+            const v4 p0 = s0, p1 = s1, p2 = s2;
+            const v4 hun = mul(half, un);
+            const v4 la = sub(ra, hun), lb = sub(rb, hun);
+            v4 m0 = add(mul(la, wa0), mul(lb, wb0));
+            v4 m1 = add(mul(la, wa1), mul(lb, wb1));
+            v4 m2 = add(mul(la, wa2), mul(lb, wb2));
+            v4 vr0 = sub(sub(vb0, va0), sub(mul(m1, n2), mul(m2, n1)));
+            v4 vr1 = sub(sub(vb1, va1), sub(mul(m2, n0), mul(m0, n2)));
+            v4 vr2 = sub(sub(vb2, va2), sub(mul(m0, n1), mul(m1, n0)));
+            v4 vn = add(add(mul(vr0, n0), mul(vr1, n1)), mul(vr2, n2));
+            v4 fn = mul(kn, un);
+            v4 kdt = mul(ks, vdt);
+            s0 = sub(s0, mul(kdt, sub(vr0, mul(vn, n0))));
+            s1 = sub(s1, mul(kdt, sub(vr1, mul(vn, n1))));
+            s2 = sub(s2, mul(kdt, sub(vr2, mul(vn, n2))));
+            v4 sn = add(add(mul(s0, n0), mul(s1, n1)), mul(s2, n2));
+            s0 = sub(s0, mul(sn, n0)), s1 = sub(s1, mul(sn, n1)), s2 = sub(s2, mul(sn, n2));
+            v4 fs2 = add(add(mul(s0, s0), mul(s1, s1)), mul(s2, s2));
+            v4 cap = mul(mu, _mm256_and_pd(_mm256_cmp_pd(fn, zero, _CMP_GT_OQ), fn));
+            v4 slide = _mm256_cmp_pd(fs2, mul(cap, cap), _CMP_GT_OQ);
+            v4 plastic = zero;
+            if (_mm256_movemask_pd(slide) != 0) {  /* Coulomb: slide (only those lanes) */
+                v4 l = _mm256_sqrt_pd(fs2), scale = _mm256_div_pd(cap, l);
+                v4 pdot = add(add(mul(p0, s0), mul(p1, s1)), mul(p2, s2));
+                v4 pl = _mm256_div_pd(mul(sub(l, cap), add(cap, _mm256_div_pd(pdot, l))),
+                                      mul(two, ks));
+                plastic = _mm256_and_pd(_mm256_and_pd(slide, _mm256_cmp_pd(ks, zero, _CMP_GT_OQ)),
+                                        pl);
+                s0 = _mm256_blendv_pd(s0, mul(s0, scale), slide);
+                s1 = _mm256_blendv_pd(s1, mul(s1, scale), slide);
+                s2 = _mm256_blendv_pd(s2, mul(s2, scale), slide);
+            }
+            store_run(I, offsetof(imp_dem_inter, un), un, n0, n1, n2);
+            store_run(I, offsetof(imp_dem_inter, fn), fn, s0, s1, s2);
+            /* the row: force on b, the torques' terms, the losses */
+            v4 f0 = add(mul(fn, n0), s0), f1 = add(mul(fn, n1), s1), f2 = add(mul(fn, n2), s2);
+            v4 t0 = sub(mul(n1, s2), mul(n2, s1));
+            v4 t1 = sub(mul(n2, s0), mul(n0, s2));
+            v4 t2 = sub(mul(n0, s1), mul(n1, s0));
+            double *r[4];
+            for (int i = 0; i < 4; i++) {
+                r[i] = rows + IMP_DEM_ROW * (size_t)(kq[i] - k0);
+            }
+            store_rows(r, 0, f0, f1, f2, mul(la, t0));
+            store_rows(r, 4, mul(la, t1), mul(la, t2), mul(lb, t0), mul(lb, t1));
+            store_rows(r, 8, mul(lb, t2), plastic, zero, zero);
         }
-        /* the law (dem_law.c: law()) */
-        v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
-        load_run(I, offsetof(imp_dem_inter, un), &un_old, &o0, &o1, &o2);
-        load_run(I, offsetof(imp_dem_inter, kn), &kn, &ks, &mu, &kn0);
-        load_run(I, offsetof(imp_dem_inter, fn), &fn_old, &s0, &s1, &s2);
-        (void)un_old, (void)kn0, (void)fn_old;
-        v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2;
-        gather3(d->angvel, ia, &wa0, &wa1, &wa2);
-        gather3(d->angvel, ib, &wb0, &wb1, &wb2);
-        gather3(d->vel, ia, &va0, &va1, &va2);
-        gather3(d->vel, ib, &vb0, &vb1, &vb2);
-        wa0 = mul(spin_a, wa0), wa1 = mul(spin_a, wa1), wa2 = mul(spin_a, wa2);
-        v4 x0 = sub(mul(o1, n2), mul(o2, n1));
-        v4 x1 = sub(mul(o2, n0), mul(o0, n2));
-        v4 x2 = sub(mul(o0, n1), mul(o1, n0));
-        v4 c0 = sub(mul(s1, x2), mul(s2, x1));
-        v4 c1 = sub(mul(s2, x0), mul(s0, x2));
-        v4 c2 = sub(mul(s0, x1), mul(s1, x0));
-        s0 = sub(s0, c0), s1 = sub(s1, c1), s2 = sub(s2, c2);
-        v4 spin = mul(hdt, add(add(add(mul(n0, wa0), mul(n1, wa1)), mul(n2, wa2)),
-                               add(add(mul(n0, wb0), mul(n1, wb1)), mul(n2, wb2))));
-        x0 = mul(spin, n0), x1 = mul(spin, n1), x2 = mul(spin, n2);
-        c0 = sub(mul(s1, x2), mul(s2, x1));
-        c1 = sub(mul(s2, x0), mul(s0, x2));
-        c2 = sub(mul(s0, x1), mul(s1, x0));
-        s0 = sub(s0, c0), s1 = sub(s1, c1), s2 = sub(s2, c2);
-        const v4 p0 = s0, p1 = s1, p2 = s2;
-        const v4 hun = mul(half, un);
-        const v4 la = sub(ra, hun), lb = sub(rb, hun);
-        v4 m0 = add(mul(la, wa0), mul(lb, wb0));
-        v4 m1 = add(mul(la, wa1), mul(lb, wb1));
-        v4 m2 = add(mul(la, wa2), mul(lb, wb2));
-        v4 vr0 = sub(sub(vb0, va0), sub(mul(m1, n2), mul(m2, n1)));
-        v4 vr1 = sub(sub(vb1, va1), sub(mul(m2, n0), mul(m0, n2)));
-        v4 vr2 = sub(sub(vb2, va2), sub(mul(m0, n1), mul(m1, n0)));
-        v4 vn = add(add(mul(vr0, n0), mul(vr1, n1)), mul(vr2, n2));
-        v4 fn = mul(kn, un);
-        v4 kdt = mul(ks, vdt);
-        s0 = sub(s0, mul(kdt, sub(vr0, mul(vn, n0))));
-        s1 = sub(s1, mul(kdt, sub(vr1, mul(vn, n1))));
-        s2 = sub(s2, mul(kdt, sub(vr2, mul(vn, n2))));
-        v4 sn = add(add(mul(s0, n0), mul(s1, n1)), mul(s2, n2));
-        s0 = sub(s0, mul(sn, n0)), s1 = sub(s1, mul(sn, n1)), s2 = sub(s2, mul(sn, n2));
-        v4 fs2 = add(add(mul(s0, s0), mul(s1, s1)), mul(s2, s2));
-        v4 cap = mul(mu, _mm256_and_pd(_mm256_cmp_pd(fn, zero, _CMP_GT_OQ), fn));
-        v4 slide = _mm256_cmp_pd(fs2, mul(cap, cap), _CMP_GT_OQ);
-        v4 plastic = zero;
-        if (_mm256_movemask_pd(slide) != 0) {  /* Coulomb: slide (only those lanes) */
-            v4 l = _mm256_sqrt_pd(fs2), scale = _mm256_div_pd(cap, l);
-            v4 pdot = add(add(mul(p0, s0), mul(p1, s1)), mul(p2, s2));
-            v4 pl = _mm256_div_pd(mul(sub(l, cap), add(cap, _mm256_div_pd(pdot, l))), mul(two, ks));
-            plastic = _mm256_and_pd(_mm256_and_pd(slide, _mm256_cmp_pd(ks, zero, _CMP_GT_OQ)), pl);
-            s0 = _mm256_blendv_pd(s0, mul(s0, scale), slide);
-            s1 = _mm256_blendv_pd(s1, mul(s1, scale), slide);
-            s2 = _mm256_blendv_pd(s2, mul(s2, scale), slide);
-        }
-        store_run(I, offsetof(imp_dem_inter, un), un, n0, n1, n2);
-        store_run(I, offsetof(imp_dem_inter, fn), fn, s0, s1, s2);
-        /* the row: force on b, the torques' terms, the losses */
-        v4 f0 = add(mul(fn, n0), s0), f1 = add(mul(fn, n1), s1), f2 = add(mul(fn, n2), s2);
-        v4 t0 = sub(mul(n1, s2), mul(n2, s1));
-        v4 t1 = sub(mul(n2, s0), mul(n0, s2));
-        v4 t2 = sub(mul(n0, s1), mul(n1, s0));
-        double *r[4];
-        for (int i = 0; i < 4; i++) {
-            r[i] = rows + IMP_DEM_ROW * (size_t)(kq[i] - k0);
-        }
-        store_rows(r, 0, f0, f1, f2, mul(la, t0));
-        store_rows(r, 4, mul(la, t1), mul(la, t2), mul(lb, t0), mul(lb, t1));
-        store_rows(r, 8, mul(lb, t2), plastic, zero, zero);
     }
     return nrest;
 }
