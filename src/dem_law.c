@@ -121,7 +121,7 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
 static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
 
-enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4 };
+enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4 };  /* DONE_FORCE must be 1 (run_block) */
 _Static_assert((int)IMP_DEM_SCRATCH == (int)IMP_DEM_ROW, "dem.h: the scratch holds one row per interaction");
 
 /* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
@@ -299,6 +299,16 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
     loss[1] += o[IMP_DEM_ROW_VISCOUS];
 }
 
+/* two doubles (GCC's generic vectors: SSE2 on x86-64, pairs of scalars elsewhere) */
+typedef double v2 __attribute__((vector_size(16)));
+static inline v2 ld2(const double *p)
+{
+    v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void st2(double *p, v2 v) { memcpy(p, &v, sizeof v); }
+
 /* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
    their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
    else) inlined, the arrays' pointers and the losses in locals (no store to d per interaction:
@@ -322,10 +332,12 @@ static void apply_list(imp_dem *d, const int *order, int n, const unsigned char 
         double *fa = force + 3 * a, *fb = force + 3 * b;
         double *ta = torque + 3 * a, *tb = torque + 3 * b;
         const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
-        fb[0] += F[0], fb[1] += F[1], fb[2] += F[2];
-        fa[0] -= F[0], fa[1] -= F[1], fa[2] -= F[2];
-        tb[0] -= TB[0], tb[1] -= TB[1], tb[2] -= TB[2];
-        ta[0] -= TA[0], ta[1] -= TA[1], ta[2] -= TA[2];
+        /* apply()'s sums, components 0 and 1 as pairs (the same operations per component) */
+        const v2 f01 = ld2(F);
+        st2(fb, ld2(fb) + f01), fb[2] += F[2];
+        st2(fa, ld2(fa) - f01), fa[2] -= F[2];
+        st2(tb, ld2(tb) - ld2(TB)), tb[2] -= TB[2];
+        st2(ta, ld2(ta) - ld2(TA)), ta[2] -= TA[2];
         l[0] += o[IMP_DEM_ROW_PLASTIC];
         l[1] += o[IMP_DEM_ROW_VISCOUS];
     }
@@ -380,14 +392,24 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
         real[nr] = k;
         pot[np] = k;
         fss[nss] = k;
-        fws[nws] = k;
-        slow[nslow] = k;
+        slow[nslow] = k;  /* the other real ones, split below */
         nr += c != 0;
         np += c == 0;
         nss += c == css;
-        nws += c == cws;
-        nslow += (c != 0) & (c != css) & (c != cws);
-        done[k - k0] = (unsigned char)(c != 0 ? DONE_FORCE : 0);  /* the portable law overwrites it */
+        nslow += (c != 0) & (c != css);
+        done[k - k0] = (unsigned char)(c != 0);  /* DONE_FORCE; the portable law overwrites it */
+    }
+    if (cws >= 0) {  /* wall/sphere ones out of the others (few) */
+        int m = 0;
+        for (int j = 0; j < nslow; j++) {
+            int k = slow[j];
+            if (hot[3 * k + 2] == cws) {
+                fws[nws++] = k;
+            } else {
+                slow[m++] = k;
+            }
+        }
+        nslow = m;
     }
     const int nslow_real = nslow;
     for (int j = 0; j < np; j++) {
