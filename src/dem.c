@@ -64,6 +64,7 @@ static void free_particles(imp_dem *d)
     free(d->young);
     free(d->lo);
     free(d->hi);
+    free(d->xr);
 }
 
 void imp_dem_free(imp_dem *d)
@@ -286,6 +287,7 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->young, cap);
     GROW(d->lo, 3 * cap);
     GROW(d->hi, 3 * cap);
+    GROW(d->xr, 4 * cap);
     d->cap = cap;
     return 0;
 }

@@ -31,6 +31,16 @@
 
 static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+/* two doubles (GCC's generic vectors: SSE2 on x86-64, pairs of scalars elsewhere) */
+typedef double v2 __attribute__((vector_size(16)));
+static inline v2 ld2(const double *p)
+{
+    v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void st2(double *p, v2 v) { memcpy(p, &v, sizeof v); }
+
 /* Geometry: overlap and unit normal (a to b). Returns 0 when the pair has no functor or (for
    a potential interaction) is out of reach. *ra, *rb: the radii for physics and arms. */
 static inline int geometry(const imp_dem *d, int a, int b, int real, const double *prev_n,
@@ -124,17 +134,35 @@ static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP
 enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4 };  /* DONE_FORCE must be 1 (run_block) */
 _Static_assert((int)IMP_DEM_SCRATCH == (int)IMP_DEM_ROW, "dem.h: the scratch holds one row per interaction");
 
-/* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
+/* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? The
+   common case, a sphere/sphere pair, reads the packed copy xr (one 32-byte run per particle);
+   the arithmetic is geometry()'s. */
 static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss, int ws)
 {
-    int a = h[0], b = h[1];
-    const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
-    double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-    if (d->kind[a] == IMP_DEM_SPHERE) {
-        double reach = f * (d->radius[a] + d->radius[b]);
-        return !ss || dot(dx, dx) > reach * reach;
+    const int a = h[0], b = h[1];
+    const double *xa = d->xr + 4 * a, *xb = d->xr + 4 * b;
+    const double ra = xa[3], rb = xb[3];
+    if (ra >= 0.0) {  /* a sphere (walls and facets are marked -1) */
+        const v2 dx01 = ld2(xb) - ld2(xa), sq = dx01 * dx01;
+        const double dx2 = xb[2] - xa[2], reach = f * (ra + rb);
+        return !ss || (sq[0] + sq[1]) + dx2 * dx2 > reach * reach;
     }
-    return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b]);
+    double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+    return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * rb);
+}
+
+/* The packed copy of positions and radii (O(particles)). */
+static void pack(imp_dem *d)
+{
+    const double *pos = d->pos, *radius = d->radius;
+    const int *kind = d->kind;
+    double *xr = d->xr;
+    for (int i = 0; i < d->n; i++) {
+        xr[4 * i] = pos[3 * i];
+        xr[4 * i + 1] = pos[3 * i + 1];
+        xr[4 * i + 2] = pos[3 * i + 2];
+        xr[4 * i + 3] = kind[i] == IMP_DEM_SPHERE ? radius[i] : -1.0;
+    }
 }
 
 /* The geometry of one interaction of a block (pass 1): index, whether the functor found it
@@ -298,16 +326,6 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
     loss[0] += o[IMP_DEM_ROW_PLASTIC];
     loss[1] += o[IMP_DEM_ROW_VISCOUS];
 }
-
-/* two doubles (GCC's generic vectors: SSE2 on x86-64, pairs of scalars elsewhere) */
-typedef double v2 __attribute__((vector_size(16)));
-static inline v2 ld2(const double *p)
-{
-    v2 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-static inline void st2(double *p, v2 v) { memcpy(p, &v, sizeof v); }
 
 /* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
    their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
@@ -489,6 +507,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
     const int simd = imp_dem_law_simd();
+    pack(d);
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */
 #ifdef _OPENMP

@@ -5,8 +5,9 @@
    IEEE addition, multiplication, division and square root are correctly rounded whether
    scalar or packed, so the results are bit-identical (test/c/test_dem_law_simd.c).
 
-   Data movement: the particles' vectors (3 doubles each) are gathered with two 16-byte loads
-   and a scalar per group of two lanes; the interaction's state is read and written in place,
+   Data movement: positions and radii come from the packed copy d->xr (one 32-byte run per
+   particle), the other particles' vectors (3 doubles each) are gathered with two 16-byte
+   loads and a scalar per group of two lanes; the interaction's state is read and written in place,
    as the 4-double runs {un, n}, {kn, ks, mu, ...} and {fn, fs} of imp_dem_inter, transposed
    4 x 4 into one vector per field. Compiled for AVX2 through the target attribute and chosen
    at run time (dem_law.c), so the library still runs on processors without it. */
@@ -64,9 +65,14 @@ static inline AVX2 void gather3(const double *base, const int *i, v4 *x, v4 *y, 
     *z = _mm256_set_pd(p3[2], p2[2], p1[2], p0[2]);
 }
 
-static inline AVX2 v4 gather1(const double *base, const int *i)
+/* the 4-double runs base + 4 i for the four particle indices i[], as field vectors */
+static inline AVX2 void gather4(const double *base, const int *i, v4 *x, v4 *y, v4 *z, v4 *w)
 {
-    return _mm256_set_pd(base[i[3]], base[i[2]], base[i[1]], base[i[0]]);
+    *x = _mm256_loadu_pd(base + 4 * (size_t)i[0]);
+    *y = _mm256_loadu_pd(base + 4 * (size_t)i[1]);
+    *z = _mm256_loadu_pd(base + 4 * (size_t)i[2]);
+    *w = _mm256_loadu_pd(base + 4 * (size_t)i[3]);
+    transpose(x, y, z, w);
 }
 
 /* the rows of four 4-double runs at offset off of the interactions I[] as field vectors */
@@ -123,15 +129,14 @@ static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count,
             ib[i] = d->hot[3 * kq[i] + 1];
         }
         /* dem_law.c: geometry() */
-        v4 xa0, xa1, xa2, xb0, xb1, xb2;
-        gather3(d->pos, ia, &xa0, &xa1, &xa2);
-        gather3(d->pos, ib, &xb0, &xb1, &xb2);
+        v4 xa0, xa1, xa2, xa3, xb0, xb1, xb2;
         quad_geo *e = g + c;
-        e->rb = gather1(d->radius, ib);
+        gather4(d->xr, ia, &xa0, &xa1, &xa2, &xa3);
+        gather4(d->xr, ib, &xb0, &xb1, &xb2, &e->rb);
         v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
         v4 bad;
         if (!wall) {
-            e->ra = gather1(d->radius, ia);
+            e->ra = xa3;
             v4 d2 = add(add(mul(dx0, dx0), mul(dx1, dx1)), mul(dx2, dx2));
             v4 dist = _mm256_sqrt_pd(d2);
             v4 inv = _mm256_div_pd(one, dist);
