@@ -430,10 +430,27 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
         nslow = m;
     }
     const int nslow_real = nslow;
+    const int *test = pot;
+#ifdef IMP_DEM_HAVE_AVX2
+    int rest[BLOCK];
+    if (simd && ss) {  /* sphere/sphere ones four at a time, the others below */
+        int nrest = 0;
+        nslow += imp_dem_reach_avx2(d, pot, np, f, slow + nslow, rest, &nrest);
+        test = rest;
+        np = nrest;
+    }
+#endif
     for (int j = 0; j < np; j++) {
-        if (!out_of_reach(d, hot + 3 * pot[j], f, ss, ws)) {
-            slow[nslow++] = pot[j];
+        if (!out_of_reach(d, hot + 3 * test[j], f, ss, ws)) {
+            slow[nslow++] = test[j];
         }
+    }
+    for (int j = nslow_real + 1; j < nslow; j++) {  /* in interaction order (few) */
+        int k = slow[j], i = j;
+        for (; i > nslow_real && slow[i - 1] > k; i--) {
+            slow[i] = slow[i - 1];
+        }
+        slow[i] = k;
     }
     int n = nr;
     *order = real;

@@ -39,6 +39,12 @@ int imp_dem_law_set_simd(int on);
 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
                      double *rows, int k0, int *rest);
 int imp_dem_law_avx2_supported(void);
+/* The reach test of the potential interactions idx[0..count-1] four at a time: those whose
+   first particle is a sphere and that are within reach (dem_law.c: out_of_reach) to in
+   (returns their count), the groups of four with a wall or facet and the last count % 4 to
+   rest (*nrest counts them) for the portable test. */
+int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
+                       int *rest, int *nrest);
 #endif
 
 #endif

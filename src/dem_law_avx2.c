@@ -269,6 +269,43 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
     return nrest;
 }
 
+AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
+                            int *rest, int *nrest)
+{
+    const v4 vf = _mm256_set1_pd(f), zero = _mm256_setzero_pd();
+    int nin = 0;
+    for (int q = 0; q + 4 <= count; q += 4) {
+        const int *kq = idx + q;
+        int ia[4], ib[4];
+        for (int i = 0; i < 4; i++) {
+            ia[i] = d->hot[3 * kq[i]];
+            ib[i] = d->hot[3 * kq[i] + 1];
+        }
+        v4 xa0, xa1, xa2, ra, xb0, xb1, xb2, rb;
+        gather4(d->xr, ia, &xa0, &xa1, &xa2, &ra);
+        if (_mm256_movemask_pd(_mm256_cmp_pd(ra, zero, _CMP_GE_OQ)) != 15) {
+            for (int i = 0; i < 4; i++) {  /* a wall or facet: the portable test */
+                rest[(*nrest)++] = kq[i];
+            }
+            continue;
+        }
+        gather4(d->xr, ib, &xb0, &xb1, &xb2, &rb);
+        v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
+        v4 d2 = add(add(mul(dx0, dx0), mul(dx1, dx1)), mul(dx2, dx2));
+        v4 reach = mul(vf, add(ra, rb));
+        int within = ~_mm256_movemask_pd(_mm256_cmp_pd(d2, mul(reach, reach), _CMP_GT_OQ)) & 15;
+        while (within != 0) {  /* rare */
+            int i = __builtin_ctz((unsigned)within);
+            in[nin++] = kq[i];
+            within &= within - 1;
+        }
+    }
+    for (int q = count & ~3; q < count; q++) {
+        rest[(*nrest)++] = idx[q];
+    }
+    return nin;
+}
+
 #else
 typedef int imp_dem_law_avx2_unused; /* ISO C: a translation unit is not empty */
 #endif
