@@ -398,7 +398,7 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
 static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
                      unsigned char *done, double *rows, int *real, int *merged, const int **order)
 {
-    int pot[BLOCK], slow[BLOCK], fss[BLOCK], fws[BLOCK];
+    int pot[BLOCK], slow[BLOCK], fss[BLOCK + 3], fws[BLOCK + 3];
     int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
     const int *hot = d->hot;
     const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
@@ -471,16 +471,16 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     }
 #ifdef IMP_DEM_HAVE_AVX2
     if (fast) {
-        int q = nss & ~3;
-        nslow += imp_dem_law_avx2(d, 0, fss, q, dt, rows, k0, slow + nslow);
-        while (q < nss) {
-            slow[nslow++] = fss[q++];
+        /* a last incomplete group of four is filled with copies of its last interaction: a
+           copy does the same arithmetic on the same data and writes the same results */
+        for (int q = nss; nss > 0 && (q & 3) != 0; q++) {
+            fss[q] = fss[nss - 1];
         }
-        q = nws & ~3;
-        nslow += imp_dem_law_avx2(d, 1, fws, q, dt, rows, k0, slow + nslow);
-        while (q < nws) {
-            slow[nslow++] = fws[q++];
+        for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
+            fws[q] = fws[nws - 1];
         }
+        nslow += imp_dem_law_avx2(d, 0, fss, (nss + 3) & ~3, dt, rows, k0, slow + nslow);
+        nslow += imp_dem_law_avx2(d, 1, fws, (nws + 3) & ~3, dt, rows, k0, slow + nslow);
     }
 #endif
     portable(d, slow, nslow, dt, done, rows, k0);

@@ -28,9 +28,10 @@ int imp_dem_law_simd(void);
 int imp_dem_law_set_simd(int on);
 
 /* The AVX2 law of the real interactions k = idx[0..count-1] (count a multiple of 4) that are
-   sphere/sphere (wall == 0) or wall/sphere (wall == 1), linear law, four at a time. Each
+   sphere/sphere (wall == 0) or wall/sphere (wall == 1), linear law, four at a time (idx may
+   repeat an interaction in consecutive places: a copy computes and writes the same). Each
    group of four whose geometry has a lane outside the common case (a gap, un < 0, or
-   concentric spheres) is left untouched and its four indices appended to rest (for the
+   concentric spheres) is left untouched and its indices (once each) appended to rest (for the
    portable path); the others update their interactions and write their rows at
    rows + IMP_DEM_ROW * (k - k0). Returns the count appended to rest. Only defined when
    IMP_DEM_HAVE_AVX2. */

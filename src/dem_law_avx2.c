@@ -153,7 +153,9 @@ static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count,
         }
         if (_mm256_movemask_pd(bad) != 0) {  /* a gap or concentric: the portable path */
             for (int i = 0; i < 4; i++) {
-                rest[(*nrest)++] = kq[i];
+                if (i == 0 || kq[i] != kq[i - 1]) {  /* not a copy (the caller's filling) */
+                    rest[(*nrest)++] = kq[i];
+                }
             }
             continue;
         }
