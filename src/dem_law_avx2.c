@@ -185,14 +185,6 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
             for (int i = 0; i < 4; i++) {
                 I[i] = d->inter + kq[i];
             }
-            if (j + 2 < nq) {  /* the lines of the group after next */
-                const int *kp = idx + q0 + g[j + 2].at;
-                for (int i = 0; i < 4; i++) {
-                    const char *p = (const char *)(d->inter + kp[i]);
-                    __builtin_prefetch(p + offsetof(imp_dem_inter, un), 1);
-                    __builtin_prefetch(p + offsetof(imp_dem_inter, fs), 1);
-                }
-            }
             const v4 n0 = e->n0, n1 = e->n1, n2 = e->n2, un = e->un, ra = e->ra, rb = e->rb;
             /* the law (dem_law.c: law()) */
             v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
