@@ -15,7 +15,16 @@
    ks = ks_ratio kn, mu = tan(min friction angle).
    Hertz-Mindlin (Mindlin & Deresiewicz 1953, no slip-history correction): fn = kn0 un^1.5 with
    kn0 = 4/3 E* sqrt(R*), tangent stiffness ks = 8 G* sqrt(R* un); 1/E* = sum (1 - nu^2)/E,
-   1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R). */
+   1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R).
+
+   Organisation (for speed, results bit-identical whatever the path and the thread count): the
+   interactions go by blocks of BLOCK; a block is sorted by the class in the hot copy (dem.h)
+   into potential ones (reach test; those in reach go on like the others), real sphere/sphere
+   and wall/sphere ones under the linear law (the AVX2 law of dem_law_avx2.c, four at a time,
+   when the processor has it) and the rest (the portable law below: fresh contacts, gaps,
+   facets, Hertz-Mindlin). Each law writes a row (dem_law.h); the serial pass then adds the rows
+   to the particles in interaction order, so every particle's sums are made in the same order
+   as by one interaction after the other. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -176,9 +185,8 @@ typedef struct geo {
 enum { BLOCK = 128 };
 
 /* Pass 2 for one interaction with its geometry e: physics when it becomes real, the law.
-   Writes only the interaction, its hot copy and out (force on b, n x force, the two arms,
-   plastic work), so interactions can be processed in parallel; returns DONE_* flags for the
-   serial pass. */
+   Writes only the interaction, its hot copy and its row out (dem_law.h), so interactions can
+   be processed in parallel; returns DONE_* flags for the serial pass. */
 static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, const geo *e,
                       double *out)
 {
