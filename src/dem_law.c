@@ -417,7 +417,7 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
         const int c = hot[3 * k + 2];
         real[nr] = k;
         pot[np] = k;
-        fss[nss] = k;
+        fss[nss] = k;  // cppcheck-suppress unreadVariable ; read by the AVX2 law
         slow[nslow] = k;  /* the other real ones, split below */
         nr += c != 0;
         np += c == 0;

@@ -75,23 +75,30 @@ static inline AVX2 void gather4(const double *base, const int *i, v4 *x, v4 *y, 
     transpose(x, y, z, w);
 }
 
-/* the rows of four 4-double runs at offset off of the interactions I[] as field vectors */
-static inline AVX2 void load_run(imp_dem_inter *const *I, size_t off, v4 *f0, v4 *f1, v4 *f2, v4 *f3)
+/* the runs of imp_dem_inter read and written as 4 doubles: {un, n}, {kn, ks, mu, kn0}, {fn, fs} */
+enum { RUN_UN = 0, RUN_KN = 1, RUN_FN = 2 };
+static inline double *run(imp_dem_inter *I, int which)
 {
-    *f0 = _mm256_loadu_pd((const double *)((const char *)I[0] + off));
-    *f1 = _mm256_loadu_pd((const double *)((const char *)I[1] + off));
-    *f2 = _mm256_loadu_pd((const double *)((const char *)I[2] + off));
-    *f3 = _mm256_loadu_pd((const double *)((const char *)I[3] + off));
+    return which == RUN_UN ? &I->un : (which == RUN_KN ? &I->kn : &I->fn);
+}
+
+/* a run of the four interactions I[] as field vectors */
+static inline AVX2 void load_run(imp_dem_inter *const *I, int which, v4 *f0, v4 *f1, v4 *f2, v4 *f3)
+{
+    *f0 = _mm256_loadu_pd(run(I[0], which));
+    *f1 = _mm256_loadu_pd(run(I[1], which));
+    *f2 = _mm256_loadu_pd(run(I[2], which));
+    *f3 = _mm256_loadu_pd(run(I[3], which));
     transpose(f0, f1, f2, f3);
 }
 
-static inline AVX2 void store_run(imp_dem_inter *const *I, size_t off, v4 f0, v4 f1, v4 f2, v4 f3)
+static inline AVX2 void store_run(imp_dem_inter *const *I, int which, v4 f0, v4 f1, v4 f2, v4 f3)
 {
     transpose(&f0, &f1, &f2, &f3);
-    _mm256_storeu_pd((double *)((char *)I[0] + off), f0);
-    _mm256_storeu_pd((double *)((char *)I[1] + off), f1);
-    _mm256_storeu_pd((double *)((char *)I[2] + off), f2);
-    _mm256_storeu_pd((double *)((char *)I[3] + off), f3);
+    _mm256_storeu_pd(run(I[0], which), f0);
+    _mm256_storeu_pd(run(I[1], which), f1);
+    _mm256_storeu_pd(run(I[2], which), f2);
+    _mm256_storeu_pd(run(I[3], which), f3);
 }
 
 /* fields f0..f3 into numbers at of the four rows r[] */
@@ -188,9 +195,9 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
             const v4 n0 = e->n0, n1 = e->n1, n2 = e->n2, un = e->un, ra = e->ra, rb = e->rb;
             /* the law (dem_law.c: law()) */
             v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
-            load_run(I, offsetof(imp_dem_inter, un), &un_old, &o0, &o1, &o2);
-            load_run(I, offsetof(imp_dem_inter, kn), &kn, &ks, &mu, &kn0);
-            load_run(I, offsetof(imp_dem_inter, fn), &fn_old, &s0, &s1, &s2);
+            load_run(I, RUN_UN, &un_old, &o0, &o1, &o2);
+            load_run(I, RUN_KN, &kn, &ks, &mu, &kn0);
+            load_run(I, RUN_FN, &fn_old, &s0, &s1, &s2);
             (void)un_old, (void)kn0, (void)fn_old;
             v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2;
             gather3(d->angvel, ia, &wa0, &wa1, &wa2);
@@ -244,8 +251,8 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
                 s1 = _mm256_blendv_pd(s1, mul(s1, scale), slide);
                 s2 = _mm256_blendv_pd(s2, mul(s2, scale), slide);
             }
-            store_run(I, offsetof(imp_dem_inter, un), un, n0, n1, n2);
-            store_run(I, offsetof(imp_dem_inter, fn), fn, s0, s1, s2);
+            store_run(I, RUN_UN, un, n0, n1, n2);
+            store_run(I, RUN_FN, fn, s0, s1, s2);
             /* the row: force on b, the torques' terms, the losses */
             v4 f0 = add(mul(fn, n0), s0), f1 = add(mul(fn, n1), s1), f2 = add(mul(fn, n2), s2);
             v4 t0 = sub(mul(n1, s2), mul(n2, s1));
