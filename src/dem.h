@@ -130,8 +130,8 @@ typedef struct imp_dem {
     double *inv_mass, *inv_inertia, *mass;
     double *young;         /* per particle */
     double *lo, *hi;       /* collider boxes, 3 per particle */
-    double *xr;            /* 4 per particle: position and radius, the radius -1 for a wall or
-                              facet (the interaction loop's packed copy, made at its start) */
+    double *xr;            /* 4 per particle: position and radius (the interaction loop's
+                              packed copy, made at its start) */
     int *slot_to_particle; /* nslots entries, -1 for none (a clump: its first member) */
     imp_dem_clump *clumps;
     int nclumps, clump_cap;

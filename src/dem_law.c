@@ -151,7 +151,7 @@ static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss,
     const int a = h[0], b = h[1];
     const double *xa = d->xr + 4 * a, *xb = d->xr + 4 * b;
     const double ra = xa[3], rb = xb[3];
-    if (ra >= 0.0) {  /* a sphere (walls and facets are marked -1) */
+    if (d->kind[a] == IMP_DEM_SPHERE) {
         const v2 dx01 = ld2(xb) - ld2(xa), sq = dx01 * dx01;
         const double dx2 = xb[2] - xa[2], reach = f * (ra + rb);
         return !ss || (sq[0] + sq[1]) + dx2 * dx2 > reach * reach;
@@ -164,13 +164,11 @@ static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss,
 static void pack(imp_dem *d)
 {
     const double *pos = d->pos, *radius = d->radius;
-    const int *kind = d->kind;
     double *xr = d->xr;
     for (int i = 0; i < d->n; i++) {
-        xr[4 * i] = pos[3 * i];
-        xr[4 * i + 1] = pos[3 * i + 1];
+        st2(xr + 4 * i, ld2(pos + 3 * i));
         xr[4 * i + 2] = pos[3 * i + 2];
-        xr[4 * i + 3] = kind[i] == IMP_DEM_SPHERE ? radius[i] : -1.0;
+        xr[4 * i + 3] = radius[i];
     }
 }
 

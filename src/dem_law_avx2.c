@@ -30,6 +30,8 @@ _Static_assert(offsetof(imp_dem_inter, ks) == offsetof(imp_dem_inter, kn) + size
 _Static_assert(offsetof(imp_dem_inter, fs) == offsetof(imp_dem_inter, fn) + sizeof(double),
                "imp_dem_inter: {fn, fs[3]} must be consecutive");
 
+_Static_assert(IMP_DEM_SPHERE == 0, "imp_dem_reach_avx2 ors the kinds of four particles");
+
 typedef __m256d v4;
 
 int imp_dem_law_avx2_supported(void)
@@ -273,7 +275,7 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
 AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
                             int *rest, int *nrest)
 {
-    const v4 vf = _mm256_set1_pd(f), zero = _mm256_setzero_pd();
+    const v4 vf = _mm256_set1_pd(f);
     int nin = 0;
     for (int q = 0; q + 4 <= count; q += 4) {
         const int *kq = idx + q;
@@ -283,13 +285,13 @@ AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double 
             ib[i] = d->hot[3 * kq[i] + 1];
         }
         v4 xa0, xa1, xa2, ra, xb0, xb1, xb2, rb;
-        gather4(d->xr, ia, &xa0, &xa1, &xa2, &ra);
-        if (_mm256_movemask_pd(_mm256_cmp_pd(ra, zero, _CMP_GE_OQ)) != 15) {
+        if ((d->kind[ia[0]] | d->kind[ia[1]] | d->kind[ia[2]] | d->kind[ia[3]]) != IMP_DEM_SPHERE) {
             for (int i = 0; i < 4; i++) {  /* a wall or facet: the portable test */
                 rest[(*nrest)++] = kq[i];
             }
             continue;
         }
+        gather4(d->xr, ia, &xa0, &xa1, &xa2, &ra);
         gather4(d->xr, ib, &xb0, &xb1, &xb2, &rb);
         v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
         v4 d2 = add(add(mul(dx0, dx0), mul(dx1, dx1)), mul(dx2, dx2));
