@@ -64,6 +64,7 @@ static void free_particles(imp_dem *d)
     free(d->young);
     free(d->lo);
     free(d->hi);
+    free(d->xr);
 }
 
 void imp_dem_free(imp_dem *d)
@@ -78,6 +79,7 @@ void imp_dem_free(imp_dem *d)
     free(d->hot);
     free(d->scratch);
     free(d->done);
+    free(d->order);
     free(d->map);
     free(d->pend);
     imp_bp3d_free(d->bp);
@@ -162,6 +164,11 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
             return -1;
         }
         d->done = dn;
+        int *od = realloc(d->order, (size_t)cap * sizeof *od);
+        if (od == NULL) {
+            return -1;
+        }
+        d->order = od;
         d->inter_cap = cap;
     }
     /* a wall is always the first of a wall/sphere pair; spheres in index order */
@@ -280,6 +287,7 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->young, cap);
     GROW(d->lo, 3 * cap);
     GROW(d->hi, 3 * cap);
+    GROW(d->xr, 4 * cap);
     d->cap = cap;
     return 0;
 }
@@ -460,7 +468,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
                 I.a = na;
                 I.b = nb;
                 int *h = d->hot + 3 * kept;
-                h[0] = na, h[1] = nb, h[2] = I.real;
+                h[0] = na, h[1] = nb, h[2] = I.real ? imp_dem_hot_class(d, na) : 0;
                 d->inter[kept++] = I;
             }
         }

@@ -98,7 +98,7 @@ typedef struct imp_dem_clump {
 } imp_dem_clump;
 
 /* numbers per interaction in the interaction loop's scratch (dem_law.c) */
-enum { IMP_DEM_SCRATCH = 10 };
+enum { IMP_DEM_SCRATCH = 12 };
 
 typedef struct imp_dem_energy {
     double gravity_work;   /* work done by gravity since the energy was reset */
@@ -130,6 +130,8 @@ typedef struct imp_dem {
     double *inv_mass, *inv_inertia, *mass;
     double *young;         /* per particle */
     double *lo, *hi;       /* collider boxes, 3 per particle */
+    double *xr;            /* 4 per particle: position and radius (the interaction loop's
+                              packed copy, made at its start) */
     int *slot_to_particle; /* nslots entries, -1 for none (a clump: its first member) */
     imp_dem_clump *clumps;
     int nclumps, clump_cap;
@@ -138,11 +140,13 @@ typedef struct imp_dem {
     int nslot_map;
     /* interactions: dense array plus an open-addressing map from the pair to the index */
     imp_dem_inter *inter;
-    int *hot;              /* per interaction {a, b, real}: a compact copy the interaction loop
-                              scans, so potential ones out of reach cost 12 bytes, not a struct */
+    int *hot;              /* per interaction {a, b, class}: a compact copy the interaction loop
+                              scans, so potential ones out of reach cost 12 bytes, not a struct;
+                              class 0 for a potential one, else imp_dem_hot_class (non-zero) */
     int ninter, inter_cap;
-    double *scratch;       /* per interaction: the interaction loop's results (9 numbers) */
+    double *scratch;       /* per interaction: the interaction loop's results (a row of dem_law.h) */
     unsigned char *done;   /* per interaction: what the loop's serial pass has to do */
+    int *order;            /* per interaction: the serial pass's list (dem_law.c) */
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
     int pend_n, pend_cap;
@@ -240,6 +244,11 @@ void imp_dem_clump_place(imp_dem *d, int c, double dt);
 void imp_dem_clump_newton(imp_dem *d, const double gravity[3], double dt, double *wg, double *wd);
 /* The force and torque (about the centre of mass) the members' interactions put on clump c. */
 void imp_dem_clump_wrench(const imp_dem *d, int c, double f[3], double t[3]);
+/* The class of a real interaction in its hot copy: IMP_DEM_HOT_REAL + the kind of its first
+   particle (sphere, wall or facet; the second is a sphere), so the interaction loop sorts the
+   interactions without reading the particles. */
+enum { IMP_DEM_HOT_REAL = 1 };
+static inline int imp_dem_hot_class(const imp_dem *d, int a) { return IMP_DEM_HOT_REAL + d->kind[a]; }
 /* Whether particles a and b are members of the same clump (they never interact). */
 static inline int imp_dem_same_clump(const imp_dem *d, int a, int b)
 {

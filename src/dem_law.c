@@ -15,11 +15,23 @@
    ks = ks_ratio kn, mu = tan(min friction angle).
    Hertz-Mindlin (Mindlin & Deresiewicz 1953, no slip-history correction): fn = kn0 un^1.5 with
    kn0 = 4/3 E* sqrt(R*), tangent stiffness ks = 8 G* sqrt(R* un); 1/E* = sum (1 - nu^2)/E,
-   1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R). */
+   1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R).
+
+   Organisation (for speed, results bit-identical whatever the path and the thread count): the
+   interactions go by blocks of BLOCK; a block is sorted by the class in the hot copy (dem.h)
+   into potential ones (reach test; those in reach go on like the others), real sphere/sphere
+   and wall/sphere ones under the linear law (the AVX2 law of dem_law_avx2.c, four at a time,
+   when the processor has it) and the rest (the portable law below: fresh contacts, gaps,
+   facets, Hertz-Mindlin). Each law writes a row (dem_law.h); the serial pass then adds the rows
+   to the particles in interaction order, so every particle's sums are made in the same order
+   as by one interaction after the other. */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dem.h"
+#include "dem_law.h"
 #include "scalar.h"
 
 #ifdef _OPENMP
@@ -27,6 +39,16 @@
 #endif
 
 static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* two doubles (GCC's generic vectors: SSE2 on x86-64, pairs of scalars elsewhere) */
+typedef double v2 __attribute__((vector_size(16)));
+static inline v2 ld2(const double *p)
+{
+    v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void st2(double *p, v2 v) { memcpy(p, &v, sizeof v); }
 
 /* Geometry: overlap and unit normal (a to b). Returns 0 when the pair has no functor or (for
    a potential interaction) is out of reach. *ra, *rb: the radii for physics and arms. */
@@ -118,19 +140,36 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
 static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
 
-enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, SCRATCH = IMP_DEM_SCRATCH };
+enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4 };  /* DONE_FORCE must be 1 (run_block) */
+_Static_assert((int)IMP_DEM_SCRATCH == (int)IMP_DEM_ROW, "dem.h: the scratch holds one row per interaction");
 
-/* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? */
+/* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? The
+   common case, a sphere/sphere pair, reads the packed copy xr (one 32-byte run per particle);
+   the arithmetic is geometry()'s. */
 static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss, int ws)
 {
-    int a = h[0], b = h[1];
-    const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
-    double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+    const int a = h[0], b = h[1];
+    const double *xa = d->xr + 4 * a, *xb = d->xr + 4 * b;
+    const double ra = xa[3], rb = xb[3];
     if (d->kind[a] == IMP_DEM_SPHERE) {
-        double reach = f * (d->radius[a] + d->radius[b]);
-        return !ss || dot(dx, dx) > reach * reach;
+        const v2 dx01 = ld2(xb) - ld2(xa), sq = dx01 * dx01;
+        const double dx2 = xb[2] - xa[2], reach = f * (ra + rb);
+        return !ss || (sq[0] + sq[1]) + dx2 * dx2 > reach * reach;
     }
-    return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * d->radius[b]);
+    double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+    return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * rb);
+}
+
+/* The packed copy of positions and radii (O(particles)). */
+static void pack(imp_dem *d)
+{
+    const double *pos = d->pos, *radius = d->radius;
+    double *xr = d->xr;
+    for (int i = 0; i < d->n; i++) {
+        st2(xr + 4 * i, ld2(pos + 3 * i));
+        xr[4 * i + 2] = pos[3 * i + 2];
+        xr[4 * i + 3] = radius[i];
+    }
 }
 
 /* The geometry of one interaction of a block (pass 1): index, whether the functor found it
@@ -143,30 +182,9 @@ typedef struct geo {
 
 enum { BLOCK = 128 };
 
-/* Pass 1 over interactions k0..k1-1: potential ones out of reach are dropped, the others get
-   their geometry. Short independent iterations, so the memory loads, square roots and
-   divisions of successive interactions overlap instead of stalling the law (measured: ~15 %
-   faster at N = 10000, neutral at 1000). Returns the count in g. */
-static int block_geometry(const imp_dem *d, int k0, int k1, double f, int ss, int ws, geo *g)
-{
-    int c = 0;
-    for (int k = k0; k < k1; k++) {
-        const int *h = d->hot + 3 * k;
-        if (!h[2] && out_of_reach(d, h, f, ss, ws)) {
-            continue;
-        }
-        geo *e = g + c;
-        e->k = k;
-        e->ok = geometry(d, h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra, &e->rb);
-        c += e->ok || h[2];
-    }
-    return c;
-}
-
 /* Pass 2 for one interaction with its geometry e: physics when it becomes real, the law.
-   Writes only the interaction, its hot copy and out (force on b, n x force, the two arms,
-   plastic work), so interactions can be processed in parallel; returns DONE_* flags for the
-   serial pass. */
+   Writes only the interaction, its hot copy and its row out (dem_law.h), so interactions can
+   be processed in parallel; returns DONE_* flags for the serial pass. */
 static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, const geo *e,
                       double *out)
 {
@@ -178,7 +196,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     if (!I->real) {
         physics(d, I, ra, rb);
         I->real = 1;
-        hot[2] = 1;
+        hot[2] = imp_dem_hot_class(d, I->a);
         flags |= I->pending ? DONE_UNPEND : 0;
         I->pending = 0;
         I->created = d->iter;
@@ -276,22 +294,24 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     I->fs[0] = s0, I->fs[1] = s1, I->fs[2] = s2;
     /* force on b: F = fn n + fs; on a: the opposite; torques about each centre from the
        contact point (the middle of the overlap), with n x F = n x fs */
-    out[0] = fn * n0 + s0;
-    out[1] = fn * n1 + s1;
-    out[2] = fn * n2 + s2;
-    out[3] = n1 * s2 - n2 * s1;
-    out[4] = n2 * s0 - n0 * s2;
-    out[5] = n0 * s1 - n1 * s0;
-    out[6] = la;
-    out[7] = lb;
-    out[8] = plastic;
-    out[9] = viscous;
+    out[IMP_DEM_ROW_F] = fn * n0 + s0;
+    out[IMP_DEM_ROW_F + 1] = fn * n1 + s1;
+    out[IMP_DEM_ROW_F + 2] = fn * n2 + s2;
+    const double t0 = n1 * s2 - n2 * s1, t1 = n2 * s0 - n0 * s2, t2 = n0 * s1 - n1 * s0;
+    out[IMP_DEM_ROW_TA] = la * t0;
+    out[IMP_DEM_ROW_TA + 1] = la * t1;
+    out[IMP_DEM_ROW_TA + 2] = la * t2;
+    out[IMP_DEM_ROW_TB] = lb * t0;
+    out[IMP_DEM_ROW_TB + 1] = lb * t1;
+    out[IMP_DEM_ROW_TB + 2] = lb * t2;
+    out[IMP_DEM_ROW_PLASTIC] = plastic;
+    out[IMP_DEM_ROW_VISCOUS] = viscous;
     return flags | DONE_FORCE;
 }
 
-/* The serial pass's work for interaction k with flags and results o: the erase request, or
-   the force and torque sums on both particles. */
-static inline void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
+/* The serial pass's work for interaction k with flags and row o: the erase request, or the
+   force and torque sums on both particles. */
+static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 {
     d->npending -= (flags & DONE_UNPEND) != 0;
     if (flags & DONE_ERASE) {
@@ -302,51 +322,215 @@ static inline void apply(imp_dem *d, int k, int flags, const double *o, double *
         return;
     }
     int a = d->hot[3 * k], b = d->hot[3 * k + 1];
-    double la = o[6], lb = o[7];
     double *fa = d->force + 3 * a, *fb = d->force + 3 * b;
     double *ta = d->torque + 3 * a, *tb = d->torque + 3 * b;
-    fb[0] += o[0], fb[1] += o[1], fb[2] += o[2];
-    fa[0] -= o[0], fa[1] -= o[1], fa[2] -= o[2];
-    tb[0] -= lb * o[3], tb[1] -= lb * o[4], tb[2] -= lb * o[5];   /* (-lb n) x F */
-    ta[0] -= la * o[3], ta[1] -= la * o[4], ta[2] -= la * o[5];   /* (la n) x (-F) */
-    loss[0] += o[8];
-    loss[1] += o[9];
+    const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
+    fb[0] += F[0], fb[1] += F[1], fb[2] += F[2];
+    fa[0] -= F[0], fa[1] -= F[1], fa[2] -= F[2];
+    tb[0] -= TB[0], tb[1] -= TB[1], tb[2] -= TB[2];   /* (-lb n) x F */
+    ta[0] -= TA[0], ta[1] -= TA[1], ta[2] -= TA[2];   /* (la n) x (-F) */
+    loss[0] += o[IMP_DEM_ROW_PLASTIC];
+    loss[1] += o[IMP_DEM_ROW_VISCOUS];
 }
 
-/* Every interaction on its own, then, in interaction order, the erase requests and the sums
-   of forces and torques on the particles, so the result does not depend on the number of
-   threads. With several threads: two passes (the first in parallel, results in d->scratch);
-   with one: a single pass doing the same arithmetic in the same order (bit-identical), without
-   the round trip through the scratch arrays. O(interactions). */
-/* Interactions k0..k1-1: their geometry, then their laws; with done == NULL (one thread) each
-   result is applied at once, else its flags go to done and its results to scratch for the
-   serial pass. One call site for the law, so it is inlined. */
-static void run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws,
-                      unsigned char *done, double *scratch, double *loss)
+/* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
+   their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
+   else) inlined, the arrays' pointers and the losses in locals (no store to d per interaction:
+   it would chain every interaction to the one before through memory). */
+static void apply_list(imp_dem *d, const int *order, int n, const unsigned char *done,
+                       const double *rows, int k0, double *loss)
+{
+    double *force = d->force, *torque = d->torque;
+    const int *hot = d->hot;
+    double l[2] = {loss[0], loss[1]};
+    for (int j = 0; j < n; j++) {
+        const int k = order[j], flags = done[k - k0];
+        const double *o = rows + IMP_DEM_ROW * (size_t)(k - k0);
+        if (flags != DONE_FORCE) {
+            if (flags != 0) {
+                apply(d, k, flags, o, l);
+            }
+            continue;
+        }
+        const int a = hot[3 * k], b = hot[3 * k + 1];
+        double *fa = force + 3 * a, *fb = force + 3 * b;
+        double *ta = torque + 3 * a, *tb = torque + 3 * b;
+        const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
+        /* apply()'s sums, components 0 and 1 as pairs (the same operations per component) */
+        const v2 f01 = ld2(F);
+        st2(fb, ld2(fb) + f01), fb[2] += F[2];
+        st2(fa, ld2(fa) - f01), fa[2] -= F[2];
+        st2(tb, ld2(tb) - ld2(TB)), tb[2] -= TB[2];
+        st2(ta, ld2(ta) - ld2(TA)), ta[2] -= TA[2];
+        l[0] += o[IMP_DEM_ROW_PLASTIC];
+        l[1] += o[IMP_DEM_ROW_VISCOUS];
+    }
+    loss[0] = l[0], loss[1] = l[1];
+}
+
+/* The law of the interactions k = idx[0..count-1] on the portable path: first their geometry
+   (short independent iterations, so the memory loads, square roots and divisions of successive
+   interactions overlap instead of stalling the law), then their laws. Potential ones the
+   geometry does not find are dropped. */
+static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned char *done,
+                     double *rows, int k0)
 {
     geo g[BLOCK];
-    int c = block_geometry(d, k0, k1, f, ss, ws, g);
-    for (int k = k0; done != NULL && k < k1; k++) {
-        done[k] = 0;
+    int c = 0;
+    for (int j = 0; j < count; j++) {
+        int k = idx[j];
+        const int *h = d->hot + 3 * k;
+        geo *e = g + c;
+        e->k = k;
+        e->ok = geometry(d, h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra, &e->rb);
+        c += e->ok || h[2];
     }
     for (int j = 0; j < c; j++) {
         int k = g[j].k;
-        double o[SCRATCH];
-        double *out = done != NULL ? scratch + SCRATCH * (size_t)k : o;
-        int flags = law(d, &d->inter[k], d->hot + 3 * k, dt, g + j, out);
-        if (done != NULL) {
-            done[k] = (unsigned char)flags;
-        } else if (flags != 0) {
-            apply(d, k, flags, o, loss);
-        }
+        done[k - k0] = (unsigned char)law(d, &d->inter[k], d->hot + 3 * k, dt, g + j,
+                                          rows + IMP_DEM_ROW * (size_t)(k - k0));
     }
 }
 
+/* Interactions k0..k1-1: their flags to done[k - k0] and their rows to rows + IMP_DEM_ROW (k -
+   k0), for the serial pass; the indices that may have something for it to do, in interaction
+   order, to *order (real when they are the real ones, else merged; returns their count). One pass
+   sorts the interactions by their hot copy's class (potential, real sphere/sphere, wall/sphere,
+   other) without branches (the classes alternate unpredictably); potential ones out of reach
+   are dropped (12 bytes and two positions read); with simd, the real ones of the common case
+   (linear law) go to the AVX2 law four at a time, the others (and the groups of four it gives
+   back) to the portable one. Writes only these interactions, their hot copies, done, rows,
+   real and merged (BLOCK entries each), so blocks can run in parallel. */
+static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
+                     unsigned char *done, double *rows, int *real, int *merged, const int **order)
+{
+    int pot[BLOCK], slow[BLOCK], fss[BLOCK + 3], fws[BLOCK + 3];
+    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
+    const int *hot = d->hot;
+    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
+    /* the classes the AVX2 law takes (-1: none) */
+    const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
+    const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
+    for (int k = k0; k < k1; k++) {
+        const int c = hot[3 * k + 2];
+        real[nr] = k;
+        pot[np] = k;
+        fss[nss] = k;  // cppcheck-suppress unreadVariable ; read by the AVX2 law
+        slow[nslow] = k;  /* the other real ones, split below */
+        nr += c != 0;
+        np += c == 0;
+        nss += c == css;
+        nslow += (c != 0) & (c != css);
+        done[k - k0] = (unsigned char)(c != 0);  /* DONE_FORCE; the portable law overwrites it */
+    }
+    if (cws >= 0) {  /* wall/sphere ones out of the others (few) */
+        int m = 0;
+        for (int j = 0; j < nslow; j++) {
+            int k = slow[j];
+            if (hot[3 * k + 2] == cws) {
+                fws[nws++] = k;
+            } else {
+                slow[m++] = k;
+            }
+        }
+        nslow = m;
+    }
+    const int nslow_real = nslow;
+    const int *test = pot;
+#ifdef IMP_DEM_HAVE_AVX2
+    int rest[BLOCK];
+    if (simd && ss) {  /* sphere/sphere ones four at a time, the others below */
+        int nrest = 0;
+        nslow += imp_dem_reach_avx2(d, pot, np, f, slow + nslow, rest, &nrest);
+        test = rest;
+        np = nrest;
+    }
+#endif
+    for (int j = 0; j < np; j++) {
+        if (!out_of_reach(d, hot + 3 * test[j], f, ss, ws)) {
+            slow[nslow++] = test[j];
+        }
+    }
+    for (int j = nslow_real + 1; j < nslow; j++) {  /* in interaction order (few) */
+        int k = slow[j], i = j;
+        for (; i > nslow_real && slow[i - 1] > k; i--) {
+            slow[i] = slow[i - 1];
+        }
+        slow[i] = k;
+    }
+    int n = nr;
+    *order = real;
+    if (nslow > nslow_real) {  /* potential ones in reach (few): merged into the order */
+        const int *in = slow + nslow_real;
+        int nin = nslow - nslow_real, w = 0;
+        n = 0;
+        for (int i = 0; i < nr; i++) {
+            while (w < nin && in[w] < real[i]) {
+                merged[n++] = in[w++];
+            }
+            merged[n++] = real[i];
+        }
+        while (w < nin) {
+            merged[n++] = in[w++];
+        }
+        *order = merged;
+    }
+#ifdef IMP_DEM_HAVE_AVX2
+    if (fast) {
+        /* a last incomplete group of four is filled with copies of its last interaction: a
+           copy does the same arithmetic on the same data and writes the same results */
+        for (int q = nss; nss > 0 && (q & 3) != 0; q++) {
+            fss[q] = fss[nss - 1];
+        }
+        for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
+            fws[q] = fws[nws - 1];
+        }
+        nslow += imp_dem_law_avx2(d, 0, fss, (nss + 3) & ~3, dt, rows, k0, slow + nslow);
+        nslow += imp_dem_law_avx2(d, 1, fws, (nws + 3) & ~3, dt, rows, k0, slow + nslow);
+    }
+#endif
+    portable(d, slow, nslow, dt, done, rows, k0);
+    return n;
+}
+
+static int simd_mode = -1;  /* -1: not chosen yet */
+
+static int simd_available(void)
+{
+#ifdef IMP_DEM_HAVE_AVX2
+    return imp_dem_law_avx2_supported();
+#else
+    return 0;
+#endif
+}
+
+int imp_dem_law_simd(void)
+{
+    if (simd_mode < 0) {
+        const char *e = getenv("IMPACT_DEM_SIMD");
+        simd_mode = simd_available() && !(e != NULL && strcmp(e, "0") == 0);
+    }
+    return simd_mode;
+}
+
+int imp_dem_law_set_simd(int on)
+{
+    simd_mode = on && simd_available();
+    return simd_mode;
+}
+
+/* Every interaction on its own (blocks of BLOCK), then, in interaction order, the erase
+   requests and the sums of forces and torques on the particles, so the result does not depend
+   on the number of threads nor on the path (AVX2 or portable). With several threads the
+   blocks run in parallel into d->done and d->scratch, then one serial pass; with one, each
+   block's serial pass follows it (its rows still in cache, on the stack). O(interactions). */
 int imp_dem_interactions(imp_dem *d, double dt)
 {
     const double f = d->p.interaction_radius;
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
+    const int simd = imp_dem_law_simd();
+    pack(d);
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */
 #ifdef _OPENMP
@@ -356,13 +540,18 @@ int imp_dem_interactions(imp_dem *d, double dt)
         _Pragma("omp parallel for schedule(static, 2)")
         for (int blk = 0; blk < nblocks; blk++) {
             int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-            run_block(d, k0, k1, dt, f, ss, ws, done, scratch, NULL);
+            int real[BLOCK], merged[BLOCK];
+            const int *order;
+            run_block(d, k0, k1, dt, f, ss, ws, simd, done + k0,
+                      scratch + IMP_DEM_ROW * (size_t)k0, real, merged, &order);
         }
+        int *order = d->order;
+        int n = 0;
         for (int k = 0; k < m; k++) {
-            if (done[k] != 0) {
-                apply(d, k, done[k], scratch + SCRATCH * (size_t)k, loss);
-            }
+            order[n] = k;
+            n += done[k] != 0;
         }
+        apply_list(d, order, n, done, scratch, 0, loss);
         if (d->p.track_energy) {
             d->energy.plastic += loss[0];
             d->energy.viscous += loss[1];
@@ -370,9 +559,14 @@ int imp_dem_interactions(imp_dem *d, double dt)
         return 0;
     }
 #endif
+    unsigned char done[BLOCK];
+    double rows[BLOCK * IMP_DEM_ROW];
+    int real[BLOCK], merged[BLOCK];
     for (int blk = 0; blk < nblocks; blk++) {
         int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-        run_block(d, k0, k1, dt, f, ss, ws, NULL, NULL, loss);
+        const int *order;
+        int n = run_block(d, k0, k1, dt, f, ss, ws, simd, done, rows, real, merged, &order);
+        apply_list(d, order, n, done, rows, k0, loss);
     }
     if (d->p.track_energy) {
         d->energy.plastic += loss[0];

@@ -272,7 +272,7 @@ static int l_import(lua_State *L)
         I->fn = num_at(L, -1, 14);
         I->created = (long)num_at(L, -1, 18);
         I->cn0 = num_at(L, -1, 19);
-        d->hot[3 * k] = a, d->hot[3 * k + 1] = b, d->hot[3 * k + 2] = I->real;
+        d->hot[3 * k] = a, d->hot[3 * k + 1] = b, d->hot[3 * k + 2] = I->real ? imp_dem_hot_class(d, a) : 0;
         d->npending += I->pending;
         lua_pop(L, 1);
     }

@@ -1,0 +1,51 @@
+/* dem_law.h: the interaction loop's internals shared by its portable code (dem_law.c) and its
+   AVX2 code (dem_law_avx2.c), and the switch between the two (for tests and comparisons).
+
+   The law of an interaction writes one row of IMP_DEM_ROW numbers, which the serial pass adds
+   to the particles in interaction order: the force on b (on a: the opposite), the torques'
+   terms la (n x F) and lb (n x F) (subtracted from a's and b's torques), the sliding loss, the
+   viscous loss. Both paths do the same IEEE operations in the same order per interaction, so
+   their results are bit-identical (test/c/test_dem_law_simd.c). */
+#ifndef IMPACT_DEM_LAW_H
+#define IMPACT_DEM_LAW_H
+
+#include "dem.h"
+
+enum {
+    IMP_DEM_ROW_F = 0,        /* 3: force on b */
+    IMP_DEM_ROW_TA = 3,       /* 3: la (n x F), subtracted from a's torque */
+    IMP_DEM_ROW_TB = 6,       /* 3: lb (n x F), subtracted from b's torque */
+    IMP_DEM_ROW_PLASTIC = 9,  /* sliding loss */
+    IMP_DEM_ROW_VISCOUS = 10, /* viscous loss */
+    IMP_DEM_ROW = 12          /* numbers per row (padded to a multiple of 4) */
+};
+
+/* Whether the interaction loop uses its AVX2 path (1) or the portable one (0). The AVX2 path
+   is used when the processor has AVX2 and IMPACT_DEM_SIMD=0 is not in the environment;
+   imp_dem_law_set_simd(0) forces the portable path, (1) asks for AVX2 (when available).
+   Returns the mode now in force. Not thread-safe: call between steps. */
+int imp_dem_law_simd(void);
+int imp_dem_law_set_simd(int on);
+
+/* The AVX2 law of the real interactions k = idx[0..count-1] (count a multiple of 4) that are
+   sphere/sphere (wall == 0) or wall/sphere (wall == 1), linear law, four at a time (idx may
+   repeat an interaction in consecutive places: a copy computes and writes the same). Each
+   group of four whose geometry has a lane outside the common case (a gap, un < 0, or
+   concentric spheres) is left untouched and its indices (once each) appended to rest (for the
+   portable path); the others update their interactions and write their rows at
+   rows + IMP_DEM_ROW * (k - k0). Returns the count appended to rest. Only defined when
+   IMP_DEM_HAVE_AVX2. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define IMP_DEM_HAVE_AVX2 1
+int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
+                     double *rows, int k0, int *rest);
+int imp_dem_law_avx2_supported(void);
+/* The reach test of the potential interactions idx[0..count-1] four at a time: those whose
+   first particle is a sphere and that are within reach (dem_law.c: out_of_reach) to in
+   (returns their count), the groups of four with a wall or facet and the last count % 4 to
+   rest (*nrest counts them) for the portable test. */
+int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
+                       int *rest, int *nrest);
+#endif
+
+#endif

@@ -1,0 +1,314 @@
+/* dem_law_avx2.c: the interaction loop's common case four interactions at a time with AVX2
+   (no FMA): real sphere/sphere or wall/sphere interactions under the linear law (Cundall &
+   Strack 1979, see dem_law.c) whose overlap is not negative. Each lane does exactly the
+   operations of the portable law (dem_law.c: geometry() and law()) in the same order, and
+   IEEE addition, multiplication, division and square root are correctly rounded whether
+   scalar or packed, so the results are bit-identical (test/c/test_dem_law_simd.c).
+
+   Data movement: positions and radii come from the packed copy d->xr (one 32-byte run per
+   particle), the other particles' vectors (3 doubles each) are gathered with two 16-byte
+   loads and a scalar per group of two lanes; the interaction's state is read and written in place,
+   as the 4-double runs {un, n}, {kn, ks, mu, ...} and {fn, fs} of imp_dem_inter, transposed
+   4 x 4 into one vector per field. Compiled for AVX2 through the target attribute and chosen
+   at run time (dem_law.c), so the library still runs on processors without it. */
+#include "dem_law.h"
+
+#if defined(IMP_DEM_HAVE_AVX2)
+
+#include <immintrin.h>
+#include <stddef.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+/* the in-place runs this file reads and writes as 4 doubles */
+_Static_assert(offsetof(imp_dem_inter, n) == offsetof(imp_dem_inter, un) + sizeof(double),
+               "imp_dem_inter: {un, n[3]} must be consecutive");
+_Static_assert(offsetof(imp_dem_inter, ks) == offsetof(imp_dem_inter, kn) + sizeof(double)
+                   && offsetof(imp_dem_inter, mu) == offsetof(imp_dem_inter, ks) + sizeof(double)
+                   && offsetof(imp_dem_inter, kn0) == offsetof(imp_dem_inter, mu) + sizeof(double),
+               "imp_dem_inter: {kn, ks, mu, kn0} must be consecutive");
+_Static_assert(offsetof(imp_dem_inter, fs) == offsetof(imp_dem_inter, fn) + sizeof(double),
+               "imp_dem_inter: {fn, fs[3]} must be consecutive");
+
+_Static_assert(IMP_DEM_SPHERE == 0, "imp_dem_reach_avx2 ors the kinds of four particles");
+
+typedef __m256d v4;
+
+int imp_dem_law_avx2_supported(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+}
+
+static inline AVX2 v4 add(v4 a, v4 b) { return _mm256_add_pd(a, b); }
+static inline AVX2 v4 sub(v4 a, v4 b) { return _mm256_sub_pd(a, b); }
+static inline AVX2 v4 mul(v4 a, v4 b) { return _mm256_mul_pd(a, b); }
+
+/* 4 x 4 transpose: rows r[i] become columns (its own inverse) */
+static inline AVX2 void transpose(v4 *r0, v4 *r1, v4 *r2, v4 *r3)
+{
+    v4 t0 = _mm256_unpacklo_pd(*r0, *r1), t1 = _mm256_unpackhi_pd(*r0, *r1);
+    v4 t2 = _mm256_unpacklo_pd(*r2, *r3), t3 = _mm256_unpackhi_pd(*r2, *r3);
+    *r0 = _mm256_permute2f128_pd(t0, t2, 0x20);
+    *r1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+    *r2 = _mm256_permute2f128_pd(t0, t2, 0x31);
+    *r3 = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+/* components of the 3-vectors base + 3 i for the four particle indices i[] */
+static inline AVX2 void gather3(const double *base, const int *i, v4 *x, v4 *y, v4 *z)
+{
+    const double *p0 = base + 3 * (size_t)i[0], *p1 = base + 3 * (size_t)i[1];
+    const double *p2 = base + 3 * (size_t)i[2], *p3 = base + 3 * (size_t)i[3];
+    v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p0)), _mm_loadu_pd(p2), 1);
+    v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p1)), _mm_loadu_pd(p3), 1);
+    *x = _mm256_unpacklo_pd(a, b);
+    *y = _mm256_unpackhi_pd(a, b);
+    *z = _mm256_set_pd(p3[2], p2[2], p1[2], p0[2]);
+}
+
+/* the 4-double runs base + 4 i for the four particle indices i[], as field vectors */
+static inline AVX2 void gather4(const double *base, const int *i, v4 *x, v4 *y, v4 *z, v4 *w)
+{
+    *x = _mm256_loadu_pd(base + 4 * (size_t)i[0]);
+    *y = _mm256_loadu_pd(base + 4 * (size_t)i[1]);
+    *z = _mm256_loadu_pd(base + 4 * (size_t)i[2]);
+    *w = _mm256_loadu_pd(base + 4 * (size_t)i[3]);
+    transpose(x, y, z, w);
+}
+
+/* the runs of imp_dem_inter read and written as 4 doubles: {un, n}, {kn, ks, mu, kn0}, {fn, fs} */
+enum { RUN_UN = 0, RUN_KN = 1, RUN_FN = 2 };
+static inline double *run(imp_dem_inter *I, int which)
+{
+    return which == RUN_UN ? &I->un : (which == RUN_KN ? &I->kn : &I->fn);
+}
+
+/* a run of the four interactions I[] as field vectors */
+static inline AVX2 void load_run(imp_dem_inter *const *I, int which, v4 *f0, v4 *f1, v4 *f2, v4 *f3)
+{
+    *f0 = _mm256_loadu_pd(run(I[0], which));
+    *f1 = _mm256_loadu_pd(run(I[1], which));
+    *f2 = _mm256_loadu_pd(run(I[2], which));
+    *f3 = _mm256_loadu_pd(run(I[3], which));
+    transpose(f0, f1, f2, f3);
+}
+
+static inline AVX2 void store_run(imp_dem_inter *const *I, int which, v4 f0, v4 f1, v4 f2, v4 f3)
+{
+    transpose(&f0, &f1, &f2, &f3);
+    _mm256_storeu_pd(run(I[0], which), f0);
+    _mm256_storeu_pd(run(I[1], which), f1);
+    _mm256_storeu_pd(run(I[2], which), f2);
+    _mm256_storeu_pd(run(I[3], which), f3);
+}
+
+/* fields f0..f3 into numbers at of the four rows r[] */
+static inline AVX2 void store_rows(double *const *r, int at, v4 f0, v4 f1, v4 f2, v4 f3)
+{
+    transpose(&f0, &f1, &f2, &f3);
+    _mm256_storeu_pd(r[0] + at, f0);
+    _mm256_storeu_pd(r[1] + at, f1);
+    _mm256_storeu_pd(r[2] + at, f2);
+    _mm256_storeu_pd(r[3] + at, f3);
+}
+
+/* the geometry of a group of four (pass 1) */
+typedef struct quad_geo {
+    v4 n0, n1, n2, un, ra, rb;
+    int at;  /* its first index in idx */
+} quad_geo;
+
+enum { MAX_QUADS = 64 };
+
+/* Pass 1 over the groups of four: their geometry (the square root and division, whose latency
+   then overlaps across groups instead of stalling each group's law), groups outside the common
+   case to rest. Returns the count of kept groups in g. */
+static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count, int *ia_all,
+                          int *ib_all, quad_geo *g, int *rest, int *nrest)
+{
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    int c = 0;
+    for (int q = 0; q + 4 <= count; q += 4) {
+        const int *kq = idx + q;
+        int *ia = ia_all + q, *ib = ib_all + q;
+        for (int i = 0; i < 4; i++) {  /* from the hot copy: the interaction's own lines are
+                                          left to pass 2 */
+            ia[i] = d->hot[3 * kq[i]];
+            ib[i] = d->hot[3 * kq[i] + 1];
+        }
+        /* dem_law.c: geometry() */
+        v4 xa0, xa1, xa2, xa3, xb0, xb1, xb2;
+        quad_geo *e = g + c;
+        gather4(d->xr, ia, &xa0, &xa1, &xa2, &xa3);
+        gather4(d->xr, ib, &xb0, &xb1, &xb2, &e->rb);
+        v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
+        v4 bad;
+        if (!wall) {
+            e->ra = xa3;
+            v4 d2 = add(add(mul(dx0, dx0), mul(dx1, dx1)), mul(dx2, dx2));
+            v4 dist = _mm256_sqrt_pd(d2);
+            v4 inv = _mm256_div_pd(one, dist);
+            e->n0 = mul(dx0, inv), e->n1 = mul(dx1, inv), e->n2 = mul(dx2, inv);
+            e->un = sub(add(e->ra, e->rb), dist);
+            bad = _mm256_or_pd(_mm256_cmp_pd(dist, zero, _CMP_NGT_UQ),
+                               _mm256_cmp_pd(e->un, zero, _CMP_LT_OQ));
+        } else {
+            gather3(d->wall_n, ia, &e->n0, &e->n1, &e->n2);
+            v4 dist = add(add(mul(e->n0, dx0), mul(e->n1, dx1)), mul(e->n2, dx2));
+            e->un = sub(e->rb, dist);
+            e->ra = e->rb;
+            bad = _mm256_cmp_pd(e->un, zero, _CMP_LT_OQ);
+        }
+        if (_mm256_movemask_pd(bad) != 0) {  /* a gap or concentric: the portable path */
+            for (int i = 0; i < 4; i++) {
+                if (i == 0 || kq[i] != kq[i - 1]) {  /* not a copy (the caller's filling) */
+                    rest[(*nrest)++] = kq[i];
+                }
+            }
+            continue;
+        }
+        e->at = q;
+        c++;
+    }
+    return c;
+}
+
+AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
+                          double *rows, int k0, int *rest)
+{
+    int nrest = 0;
+    const v4 zero = _mm256_setzero_pd(), half = _mm256_set1_pd(0.5), two = _mm256_set1_pd(2.0);
+    const v4 vdt = _mm256_set1_pd(dt), hdt = _mm256_set1_pd(0.5 * dt);
+    /* ra_spin of dem_law.c: walls do not spin */
+    const v4 spin_a = _mm256_set1_pd(wall ? 0.0 : 1.0);
+    quad_geo g[MAX_QUADS];
+    int ia_all[4 * MAX_QUADS], ib_all[4 * MAX_QUADS];
+    for (int q0 = 0; q0 < count; q0 += 4 * MAX_QUADS) {
+        int len = count - q0 < 4 * MAX_QUADS ? count - q0 : 4 * MAX_QUADS;
+        int nq = geometry4(d, wall, idx + q0, len, ia_all, ib_all, g, rest, &nrest);
+        for (int j = 0; j < nq; j++) {
+            const quad_geo *e = g + j;
+            const int *kq = idx + q0 + e->at, *ia = ia_all + e->at, *ib = ib_all + e->at;
+            imp_dem_inter *I[4];
+            for (int i = 0; i < 4; i++) {
+                I[i] = d->inter + kq[i];
+            }
+            const v4 n0 = e->n0, n1 = e->n1, n2 = e->n2, un = e->un, ra = e->ra, rb = e->rb;
+            /* the law (dem_law.c: law()) */
+            v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
+            load_run(I, RUN_UN, &un_old, &o0, &o1, &o2);
+            load_run(I, RUN_KN, &kn, &ks, &mu, &kn0);
+            load_run(I, RUN_FN, &fn_old, &s0, &s1, &s2);
+            (void)un_old, (void)kn0, (void)fn_old;
+            v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2;
+            gather3(d->angvel, ia, &wa0, &wa1, &wa2);
+            gather3(d->angvel, ib, &wb0, &wb1, &wb2);
+            gather3(d->vel, ia, &va0, &va1, &va2);
+            gather3(d->vel, ib, &vb0, &vb1, &vb2);
+            wa0 = mul(spin_a, wa0), wa1 = mul(spin_a, wa1), wa2 = mul(spin_a, wa2);
+            v4 x0 = sub(mul(o1, n2), mul(o2, n1));
+            v4 x1 = sub(mul(o2, n0), mul(o0, n2));
+            v4 x2 = sub(mul(o0, n1), mul(o1, n0));
+            v4 c0 = sub(mul(s1, x2), mul(s2, x1));
+            v4 c1 = sub(mul(s2, x0), mul(s0, x2));
+            v4 c2 = sub(mul(s0, x1), mul(s1, x0));
+            s0 = sub(s0, c0), s1 = sub(s1, c1), s2 = sub(s2, c2);
+            v4 spin = mul(hdt, add(add(add(mul(n0, wa0), mul(n1, wa1)), mul(n2, wa2)),
+                                   add(add(mul(n0, wb0), mul(n1, wb1)), mul(n2, wb2))));
+            x0 = mul(spin, n0), x1 = mul(spin, n1), x2 = mul(spin, n2);
+            c0 = sub(mul(s1, x2), mul(s2, x1));
+            c1 = sub(mul(s2, x0), mul(s0, x2));
+            c2 = sub(mul(s0, x1), mul(s1, x0));
+            s0 = sub(s0, c0), s1 = sub(s1, c1), s2 = sub(s2, c2);
+            const v4 p0 = s0, p1 = s1, p2 = s2;
+            const v4 hun = mul(half, un);
+            const v4 la = sub(ra, hun), lb = sub(rb, hun);
+            v4 m0 = add(mul(la, wa0), mul(lb, wb0));
+            v4 m1 = add(mul(la, wa1), mul(lb, wb1));
+            v4 m2 = add(mul(la, wa2), mul(lb, wb2));
+            v4 vr0 = sub(sub(vb0, va0), sub(mul(m1, n2), mul(m2, n1)));
+            v4 vr1 = sub(sub(vb1, va1), sub(mul(m2, n0), mul(m0, n2)));
+            v4 vr2 = sub(sub(vb2, va2), sub(mul(m0, n1), mul(m1, n0)));
+            v4 vn = add(add(mul(vr0, n0), mul(vr1, n1)), mul(vr2, n2));
+            v4 fn = mul(kn, un);
+            v4 kdt = mul(ks, vdt);
+            s0 = sub(s0, mul(kdt, sub(vr0, mul(vn, n0))));
+            s1 = sub(s1, mul(kdt, sub(vr1, mul(vn, n1))));
+            s2 = sub(s2, mul(kdt, sub(vr2, mul(vn, n2))));
+            v4 sn = add(add(mul(s0, n0), mul(s1, n1)), mul(s2, n2));
+            s0 = sub(s0, mul(sn, n0)), s1 = sub(s1, mul(sn, n1)), s2 = sub(s2, mul(sn, n2));
+            v4 fs2 = add(add(mul(s0, s0), mul(s1, s1)), mul(s2, s2));
+            v4 cap = mul(mu, _mm256_and_pd(_mm256_cmp_pd(fn, zero, _CMP_GT_OQ), fn));
+            v4 slide = _mm256_cmp_pd(fs2, mul(cap, cap), _CMP_GT_OQ);
+            v4 plastic = zero;
+            if (_mm256_movemask_pd(slide) != 0) {  /* Coulomb: slide (only those lanes) */
+                v4 l = _mm256_sqrt_pd(fs2), scale = _mm256_div_pd(cap, l);
+                v4 pdot = add(add(mul(p0, s0), mul(p1, s1)), mul(p2, s2));
+                v4 pl = _mm256_div_pd(mul(sub(l, cap), add(cap, _mm256_div_pd(pdot, l))),
+                                      mul(two, ks));
+                plastic = _mm256_and_pd(_mm256_and_pd(slide, _mm256_cmp_pd(ks, zero, _CMP_GT_OQ)),
+                                        pl);
+                s0 = _mm256_blendv_pd(s0, mul(s0, scale), slide);
+                s1 = _mm256_blendv_pd(s1, mul(s1, scale), slide);
+                s2 = _mm256_blendv_pd(s2, mul(s2, scale), slide);
+            }
+            store_run(I, RUN_UN, un, n0, n1, n2);
+            store_run(I, RUN_FN, fn, s0, s1, s2);
+            /* the row: force on b, the torques' terms, the losses */
+            v4 f0 = add(mul(fn, n0), s0), f1 = add(mul(fn, n1), s1), f2 = add(mul(fn, n2), s2);
+            v4 t0 = sub(mul(n1, s2), mul(n2, s1));
+            v4 t1 = sub(mul(n2, s0), mul(n0, s2));
+            v4 t2 = sub(mul(n0, s1), mul(n1, s0));
+            double *r[4];
+            for (int i = 0; i < 4; i++) {
+                r[i] = rows + IMP_DEM_ROW * (size_t)(kq[i] - k0);
+            }
+            store_rows(r, 0, f0, f1, f2, mul(la, t0));
+            store_rows(r, 4, mul(la, t1), mul(la, t2), mul(lb, t0), mul(lb, t1));
+            store_rows(r, 8, mul(lb, t2), plastic, zero, zero);
+        }
+    }
+    return nrest;
+}
+
+AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
+                            int *rest, int *nrest)
+{
+    const v4 vf = _mm256_set1_pd(f);
+    int nin = 0;
+    for (int q = 0; q + 4 <= count; q += 4) {
+        const int *kq = idx + q;
+        int ia[4], ib[4];
+        for (int i = 0; i < 4; i++) {
+            ia[i] = d->hot[3 * kq[i]];
+            ib[i] = d->hot[3 * kq[i] + 1];
+        }
+        v4 xa0, xa1, xa2, ra, xb0, xb1, xb2, rb;
+        if ((d->kind[ia[0]] | d->kind[ia[1]] | d->kind[ia[2]] | d->kind[ia[3]]) != IMP_DEM_SPHERE) {
+            for (int i = 0; i < 4; i++) {  /* a wall or facet: the portable test */
+                rest[(*nrest)++] = kq[i];
+            }
+            continue;
+        }
+        gather4(d->xr, ia, &xa0, &xa1, &xa2, &ra);
+        gather4(d->xr, ib, &xb0, &xb1, &xb2, &rb);
+        v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
+        v4 d2 = add(add(mul(dx0, dx0), mul(dx1, dx1)), mul(dx2, dx2));
+        v4 reach = mul(vf, add(ra, rb));
+        int within = ~_mm256_movemask_pd(_mm256_cmp_pd(d2, mul(reach, reach), _CMP_GT_OQ)) & 15;
+        while (within != 0) {  /* rare */
+            int i = __builtin_ctz((unsigned)within);
+            in[nin++] = kq[i];
+            within &= within - 1;
+        }
+    }
+    for (int q = count & ~3; q < count; q++) {
+        rest[(*nrest)++] = idx[q];
+    }
+    return nin;
+}
+
+#else
+typedef int imp_dem_law_avx2_unused; /* ISO C: a translation unit is not empty */
+#endif

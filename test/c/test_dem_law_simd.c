@@ -1,0 +1,243 @@
+/* test_dem_law_simd.c: the interaction loop's AVX2 path (dem_law_avx2.c) against its portable
+   path (dem_law.c): the same scene stepped twice, once on each, must give the same bits in
+   every particle's position, velocity, angular velocity, force and torque, in every
+   interaction's state, and in the energy bookkeeping. The scenes mix what the AVX2 path does
+   (real sphere/sphere and wall/sphere contacts, sliding in some lanes of a group of four and
+   not in others) with what it gives back to the portable path (fresh contacts, gaps under
+   never_erase and distant interactions, facets, Hertz-Mindlin), so both the groups it keeps
+   and the groups it returns are exercised. On a processor without AVX2 both runs take the
+   portable path (the test then only checks that the switch is harmless). */
+#include "check.h"
+
+#include <stdint.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "../../src/dem.h"
+#include "../../src/dem_law.h"
+#include "../../src/shape3d.h"
+#include "../../src/world.h"
+
+typedef struct scene_opts {
+    int law, never_erase, facet, threads;
+    double interaction_radius, friction_angle;
+} scene_opts;
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static double uniform(uint32_t *s, double lo, double hi)
+{
+    return lo + (hi - lo) * (double)lcg(s) / 16777216.0;
+}
+
+static void add_fixed(imp_world *w, imp_shape *s, double x, double y, double z)
+{
+    imp_body_def bd = imp_body_default_def(3);
+    bd.shape = s;
+    bd.fixed = 1;
+    bd.mass = 1.0;
+    bd.state[0] = x, bd.state[1] = y, bd.state[2] = z;
+    imp_world_add_body(w, &bd);
+    imp_shape_release(s);
+}
+
+/* 6 x 6 x 8 spheres of radii 4..6 mm with random velocities and spins falling into a box of
+   four walls and a tilted floor (and a facet across a corner), dt half the P-wave step */
+static imp_world *scene(const scene_opts *o)
+{
+    imp_world_def def = imp_world_default_def(3);
+    def.strategy = IMP_STRATEGY_DEM;
+    def.gravity[0] = def.gravity[1] = 0.0;
+    def.gravity[2] = -9.81;
+    imp_world *w = imp_world_new(&def);
+    if (w == NULL) {
+        return NULL;
+    }
+    const double L = 0.065;
+    const double walls[5][6] = {{0.2, 0.1, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, L, 0, 0},
+                                {0, 1, 0, 0, 0, 0}, {0, -1, 0, 0, L, 0}};
+    for (int k = 0; k < 5; k++) {
+        add_fixed(w, imp_shape3d_wall(walls[k]), walls[k][3], walls[k][4], walls[k][5]);
+    }
+    if (o->facet) {  /* across the corner x = y = 0, a little above the floor */
+        const double v[9] = {-0.02, -0.01, 0.0, 0.04, -0.01, 0.0, -0.02, 0.04, 0.0};
+        add_fixed(w, imp_dem_facet_shape(v), 0.0, 0.0, 0.012);
+    }
+    uint32_t seed = 12345u;
+    for (int i = 0; i < 288; i++) {
+        int ix = i % 6, iy = (i / 6) % 6, iz = i / 36;
+        imp_body_def bd = imp_body_default_def(3);
+        bd.shape = imp_shape3d_sphere(uniform(&seed, 0.004, 0.006));
+        bd.density = 2600.0;
+        bd.state[0] = 0.006 + ix * 0.0105 + uniform(&seed, -0.0005, 0.0005);
+        bd.state[1] = 0.006 + iy * 0.0105 + uniform(&seed, -0.0005, 0.0005);
+        bd.state[2] = 0.02 + iz * 0.0105;
+        for (int k = 0; k < 3; k++) {
+            bd.state[IMP_VEL_3D + k] = uniform(&seed, -0.3, 0.3);
+            bd.state[IMP_VEL_3D + 3 + k] = uniform(&seed, -40.0, 40.0);
+        }
+        imp_world_add_body(w, &bd);
+        imp_shape_release(bd.shape);
+    }
+    if (imp_dem_sync(w) != IMP_OK) {
+        imp_world_free(w);
+        return NULL;
+    }
+    imp_dem *d = w->dem;
+    d->p.young = 1e7;
+    d->p.ks_ratio = 0.3;
+    d->p.friction_angle = o->friction_angle;
+    d->p.damping = 0.1;
+    d->p.law = o->law;
+    d->p.never_erase = o->never_erase;
+    d->p.interaction_radius = o->interaction_radius;
+    d->p.track_energy = 1;
+    d->p.en = 0.6;
+    d->built = 0;
+    if (imp_dem_sync(w) != IMP_OK) {
+        imp_world_free(w);
+        return NULL;
+    }
+    imp_world_set_dt(w, 0.5 * imp_dem_p_wave_dt(d));
+    return w;
+}
+
+/* bit equality of the two worlds' dem states */
+static int same_bits(const imp_dem *a, const imp_dem *b)
+{
+    size_t v = 3 * (size_t)a->n * sizeof(double);
+    if (a->n != b->n || a->ninter != b->ninter || memcmp(a->pos, b->pos, v) != 0
+        || memcmp(a->vel, b->vel, v) != 0 || memcmp(a->angvel, b->angvel, v) != 0
+        || memcmp(a->force, b->force, v) != 0 || memcmp(a->torque, b->torque, v) != 0
+        || memcmp(&a->energy, &b->energy, sizeof a->energy) != 0) {
+        return 0;
+    }
+    return memcmp(a->inter, b->inter, (size_t)a->ninter * sizeof *a->inter) == 0;
+}
+
+typedef struct tally {
+    int real, sliding, gaps;
+} tally;
+
+/* what the scene now holds: real contacts, sliding ones, real ones with a gap */
+static tally count(const imp_dem *d)
+{
+    tally t = {0, 0, 0};
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        if (!I->real) {
+            continue;
+        }
+        t.real++;
+        t.gaps += I->un < 0.0;
+        double fs = sqrt(I->fs[0] * I->fs[0] + I->fs[1] * I->fs[1] + I->fs[2] * I->fs[2]);
+        t.sliding += I->fn > 0.0 && fs >= I->mu * I->fn * (1.0 - 1e-12);
+    }
+    return t;
+}
+
+/* steps both worlds (w[0] AVX2 when available, w[1] portable), comparing bits every 50 steps;
+   returns the step of the first difference, or -1; accumulates the tallies seen */
+static int compare_runs(const scene_opts *o, int steps, tally *seen)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(o->threads);  /* 2: the AVX2 path in the blocks run in parallel */
+#endif
+    imp_world *w[2] = {scene(o), scene(o)};
+    int bad = -2;
+    if (w[0] != NULL && w[1] != NULL) {
+        bad = -1;
+        for (int s = 1; s <= steps && bad < 0; s++) {
+            for (int i = 0; i < 2; i++) {
+                imp_dem_law_set_simd(i == 0);
+                if (imp_world_step(w[i]) != IMP_OK) {
+                    bad = s;
+                }
+            }
+            if (s % 50 == 0 || s == steps) {
+                bad = bad < 0 && !same_bits(w[0]->dem, w[1]->dem) ? s : bad;
+                tally t = count(w[0]->dem);
+                seen->real = t.real > seen->real ? t.real : seen->real;
+                seen->sliding = t.sliding > seen->sliding ? t.sliding : seen->sliding;
+                seen->gaps = t.gaps > seen->gaps ? t.gaps : seen->gaps;
+            }
+        }
+    }
+    imp_world_free(w[0]);
+    imp_world_free(w[1]);
+    imp_dem_law_set_simd(1);
+#ifdef _OPENMP
+    omp_set_num_threads(1);
+#endif
+    return bad;
+}
+
+/* the switch: on when the processor has AVX2, off when forced */
+TEST(simd_switch)
+{
+#if defined(IMP_DEM_HAVE_AVX2)
+    int have = imp_dem_law_avx2_supported();
+#else
+    int have = 0;
+#endif
+    CHECK(imp_dem_law_set_simd(0) == 0);
+    CHECK(imp_dem_law_simd() == 0);
+    CHECK(imp_dem_law_set_simd(1) == have);
+    CHECK(imp_dem_law_simd() == have);
+}
+
+/* linear law, walls and spheres, sliding and sticking contacts: the common case */
+TEST(linear_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3};
+    tally seen = {0, 0, 0};
+    CHECK(compare_runs(&o, 600, &seen) == -1);
+    CHECK(seen.real > 100);     /* the groups of four were there ... */
+    CHECK(seen.sliding > 10);   /* ... with sliding lanes */
+}
+
+/* never_erase and distant interactions (f = 1.3): real contacts with gaps (given back to
+   the portable path), and a facet */
+TEST(gaps_facet_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5};
+    tally seen = {0, 0, 0};
+    CHECK(compare_runs(&o, 600, &seen) == -1);
+    CHECK(seen.real > 200);
+    CHECK(seen.gaps > 10);
+}
+
+/* the same with two threads (blocks in parallel, the serial pass after them) */
+TEST(linear_bits_two_threads)
+{
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3};
+    tally seen = {0, 0, 0};
+    CHECK(compare_runs(&o, 200, &seen) == -1);
+    CHECK(seen.real > 50);
+}
+
+/* Hertz-Mindlin with viscous damping: all on the portable path, the switch changes nothing */
+TEST(hertz_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3};
+    tally seen = {0, 0, 0};
+    CHECK(compare_runs(&o, 400, &seen) == -1);
+    CHECK(seen.real > 100);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_BEGIN(argc, argv);
+    RUN(simd_switch);
+    RUN(linear_bits);
+    RUN(gaps_facet_bits);
+    RUN(hertz_bits);
+    RUN(linear_bits_two_threads);
+    return CHECK_END("dem_law_simd");
+}
