@@ -7,11 +7,12 @@ local dem = impact.dem
 
 local rho, E = 2600, 1e7
 
-local function engines(damping, verlet)
+local function engines(damping, verlet, friction_angle)
   return {
     dem.force_resetter(),
     dem.collider { verlet_distance = verlet },
-    dem.interaction_loop { physics = { dem.frict { young = E, ks_ratio = 0.3, friction_angle = 0.5 } },
+    dem.interaction_loop { physics = { dem.frict { young = E, ks_ratio = 0.3,
+                                                   friction_angle = friction_angle or 0.5 } },
                            law = { "cundall_strack" } },
     dem.newton { damping = damping, track_energy = true },
   }
@@ -47,8 +48,10 @@ local function spinning_sphere(factor, damping)
   return gap
 end
 
--- a small version of the gravity deposition of yade.md (scenario A), 4 x 4 x 4 spheres
-local function deposition(factor)
+-- a small version of the gravity deposition of yade.md (scenario A), 4 x 4 x 4 spheres, for 0.4 s
+-- (damping 0.2 and friction angle 0.5 unless given); the largest gap over gravity's work
+local function deposition(factor, damping, friction_angle)
+  damping = damping or 0.2
   local D, nx, ny, nz = 0.026, 4, 4, 4
   local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
   local LX, LY = nx * D, ny * D
@@ -65,7 +68,7 @@ local function deposition(factor)
     w:add_body { shape = impact.shape3d.sphere { radius = r }, density = rho,
                  position = { (ix + 0.5) * D + jx, (iy + 0.5) * D + jy, (iz + 1.0) * D } }
   end
-  w:set_engines(engines(0.2, -0.5))
+  w:set_engines(engines(damping, -0.5, friction_angle))
   w.dt = factor * w:p_wave_dt()
   local total = 0  -- gravity's work when the packing is at rest (bounds the scale from below)
   local worst = 0
@@ -76,8 +79,12 @@ local function deposition(factor)
     worst = math.max(worst, math.abs(gap))
   end }
   local e = w:dem_energy()
-  assert.is_true(e.plastic > 0.01 * e.gravity_work and e.damping > 0.5 * e.gravity_work)
-  assert.is_true(w:dem_stats().real > 50)
+  if damping > 0 then  -- a settled packing
+    assert.is_true(e.plastic > 0.001 * e.gravity_work and e.damping > 0.5 * e.gravity_work)
+    assert.is_true(w:dem_stats().real > 50)
+  else  -- still bouncing: much of the work went into sliding
+    assert.is_true(e.plastic > 0.05 * e.gravity_work)
+  end
   return worst / total
 end
 
@@ -133,5 +140,31 @@ describe("dem energy balance", function()
     local coarse, fine = deposition(0.5), deposition(0.125)
     assert.is_true(coarse < 1e-2, coarse)
     assert.is_true(fine < coarse / 8 and fine < 1e-3, fine / coarse)
+  end)
+
+  -- A contact that opens while its shear spring is loaded: the Coulomb limit mu fn falls to zero
+  -- with the normal force, so the spring slips free and its energy is lost in sliding. The law
+  -- books that release at the step where the contact opens (the spring's slip to zero, worked
+  -- by the mean force, as for any slip). Without it the books lost that energy silently: with a
+  -- friction angle of 1.5 (mu = 14: contacts stick until they open) 42 % and 18 % of gravity's
+  -- work at 0.5 and 0.125 of the P-wave step without damping, 1.3 % and 0.5 % with 0.2; without
+  -- damping at friction angle 0.5, 1.0e-2 and 2.5e-3 (first order).
+  -- measured with the release booked: friction angle 0.5, no damping: 2.2e-3, 1.3e-4;
+  -- friction angle 1.5, damping 0.2: 5.4e-3, 3.4e-4; friction angle 1.5, no damping: 3.4e-3,
+  -- 6.3e-4 (2.6e-4 at 1/16: closing a bit faster than first order; the agitated undamped pile
+  -- keeps colliding with sticking contacts).
+  it("a deposition without damping: closes to O(dt^2)", function()
+    local coarse, fine = deposition(0.5, 0), deposition(0.125, 0)
+    assert.is_true(coarse < 5e-3, coarse)
+    assert.is_true(fine < coarse / 8 and fine < 5e-4, fine / coarse)
+  end)
+
+  it("contacts that open while their shear springs are loaded (friction angle 1.5)", function()
+    local coarse, fine = deposition(0.5, 0.2, 1.5), deposition(0.125, 0.2, 1.5)
+    assert.is_true(coarse < 1e-2, coarse)
+    assert.is_true(fine < coarse / 8 and fine < 1e-3, fine / coarse)
+    coarse, fine = deposition(0.5, 0, 1.5), deposition(0.125, 0, 1.5)
+    assert.is_true(coarse < 1e-2, coarse)
+    assert.is_true(fine < coarse / 3 and fine < 2e-3, fine / coarse)
   end)
 end)

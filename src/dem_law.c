@@ -140,7 +140,8 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
 static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
 
-enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4 };  /* DONE_FORCE must be 1 (run_block) */
+/* DONE_FORCE must be 1 (run_block); DONE_LOSS: the row's sliding loss alone is to be booked */
+enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, DONE_LOSS = 8 };
 _Static_assert((int)IMP_DEM_SCRATCH == (int)IMP_DEM_ROW, "dem.h: the scratch holds one row per interaction");
 
 /* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? The
@@ -182,6 +183,79 @@ typedef struct geo {
 
 enum { BLOCK = 128 };
 
+/* The start of the shear update of a real interaction with the geometry (un, n, ra, rb) of this
+   step: its shear force carried with the contact frame (p) and the relative velocity vr of the
+   two bodies' material points at the contact point, whose arms are *la, *lb (see law()). */
+static inline void carry(const imp_dem *d, const imp_dem_inter *I, const double *n, double un,
+                         double ra, double rb, double dt, double p[3], double vr[3], double *la,
+                         double *lb)
+{
+    int a = I->a, b = I->b;
+    /* everything in locals: the stores into I and out cannot then force reloads */
+    const double n0 = n[0], n1 = n[1], n2 = n[2];
+    const double o0 = I->n[0], o1 = I->n[1], o2 = I->n[2];
+    double s0 = I->fs[0], s1 = I->fs[1], s2 = I->fs[2];
+    const double *pwa = d->angvel + 3 * a, *pwb = d->angvel + 3 * b;
+    const double *pva = d->vel + 3 * a, *pvb = d->vel + 3 * b;
+    /* walls and facets do not spin */
+    const double wa0 = ra_spin(d, a) * pwa[0], wa1 = ra_spin(d, a) * pwa[1], wa2 = ra_spin(d, a) * pwa[2];
+    const double wb0 = pwb[0], wb1 = pwb[1], wb2 = pwb[2];
+    /* carry the shear force with the contact frame (Yade's ScGeom::rotate): fs -= fs x (n_old x
+       n), then fs -= fs x (spin n) with spin the mean rotation about n over the half step */
+    double x0 = o1 * n2 - o2 * n1, x1 = o2 * n0 - o0 * n2, x2 = o0 * n1 - o1 * n0;
+    double c0 = s1 * x2 - s2 * x1, c1 = s2 * x0 - s0 * x2, c2 = s0 * x1 - s1 * x0;
+    s0 -= c0, s1 -= c1, s2 -= c2;
+    double spin = 0.5 * dt * ((n0 * wa0 + n1 * wa1 + n2 * wa2) + (n0 * wb0 + n1 * wb1 + n2 * wb2));
+    x0 = spin * n0, x1 = spin * n1, x2 = spin * n2;
+    c0 = s1 * x2 - s2 * x1, c1 = s2 * x0 - s0 * x2, c2 = s0 * x1 - s1 * x0;
+    p[0] = s0 - c0, p[1] = s1 - c1, p[2] = s2 - c2;
+    /* relative velocity of the two bodies' material points at the contact point, the middle
+       of the overlap (arms la = ra - un/2, lb = rb - un/2, the torques' arms in law()):
+       vb + wb x (-lb n) - va - wa x (la n) = (vb - va) - (la wa + lb wb) x n. This is Yade's
+       form with avoidGranularRatcheting = False. Yade's default instead measures the slip with
+       the arms ra, rb and the translation scaled by (ra + rb) / distance but applies the
+       torques with la, lb: the shear spring then moves by something else than the points its
+       force works on, and its energy no longer balances the work done on the bodies (an error
+       of order un / r of the shear work, which showed as a gap of 0.3 % of the energy of a
+       sphere spinning at 200 rad/s on a wall however small the step). With one contact point
+       for both, the force's work equals the spring's elastic change plus the slip loss booked
+       in law(), and angular momentum is conserved (both forces act at the same point). */
+    const double l_a = ra - 0.5 * un, l_b = rb - 0.5 * un;
+    double m0 = l_a * wa0 + l_b * wb0, m1 = l_a * wa1 + l_b * wb1, m2 = l_a * wa2 + l_b * wb2;
+    vr[0] = (pvb[0] - pva[0]) - (m1 * n2 - m2 * n1);
+    vr[1] = (pvb[1] - pva[1]) - (m2 * n0 - m0 * n2);
+    vr[2] = (pvb[2] - pva[2]) - (m0 * n1 - m1 * n0);
+    *la = l_a, *lb = l_b;
+}
+
+/* The sliding loss of a loaded contact that opens (un < 0: the geometry of this step): its
+   Coulomb limit mu fn fell to zero with the normal force, so its shear spring slips free. The
+   slip is the whole trial force (carried and moved on by this step's displacement, as in law())
+   over ks, worked by the mean of the force before it (p) and after it (zero): p . t / (2 ks)
+   for the trial t, law()'s sliding loss with a zero cap. Without it the spring's energy would
+   vanish from the books (with mu = 14, contacts that stick until they open: 42 % of gravity's
+   work in a deposition, spec/dem_energy_spec.lua). Hertz-Mindlin: with the last step's
+   tangent stiffness. */
+static double release(const imp_dem *d, const imp_dem_inter *I, const geo *e, double dt)
+{
+    double ks = I->ks;
+    if (!(ks > 0.0) || (I->fs[0] == 0.0 && I->fs[1] == 0.0 && I->fs[2] == 0.0)) {
+        return 0.0;
+    }
+    double p[3], vr[3], la, lb;
+    const double *n = e->n;
+    carry(d, I, n, e->un, e->ra, e->rb, dt, p, vr, &la, &lb);
+    double vn = dot(vr, n), t[3];
+    for (int k = 0; k < 3; k++) {
+        t[k] = p[k] - ks * dt * (vr[k] - vn * n[k]);
+    }
+    double tn = dot(t, n);
+    for (int k = 0; k < 3; k++) {
+        t[k] -= tn * n[k];
+    }
+    return dot(p, t) / (2.0 * ks);
+}
+
 /* Pass 2 for one interaction with its geometry e: physics when it becomes real, the law.
    Writes only the interaction, its hot copy and its row out (dem_law.h), so interactions can
    be processed in parallel; returns DONE_* flags for the serial pass. */
@@ -203,8 +277,11 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
     }
-    int a = I->a, b = I->b;
     if (un < 0.0) {  /* a gap: the linear and Hertz laws have no attraction */
+        if (!fresh && d->p.track_energy) {
+            out[IMP_DEM_ROW_PLASTIC] = release(d, I, e, dt);
+            flags |= DONE_LOSS;
+        }
         if (!d->p.never_erase) {
             return flags | DONE_ERASE;
         }
@@ -214,41 +291,12 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
         return flags;
     }
-    /* everything in locals: the stores into I and out cannot then force reloads */
     const double n0 = n[0], n1 = n[1], n2 = n[2];
-    const double o0 = I->n[0], o1 = I->n[1], o2 = I->n[2];
-    double s0 = I->fs[0], s1 = I->fs[1], s2 = I->fs[2];
-    const double *pwa = d->angvel + 3 * a, *pwb = d->angvel + 3 * b;
-    const double *pva = d->vel + 3 * a, *pvb = d->vel + 3 * b;
-    /* walls and facets do not spin */
-    const double wa0 = ra_spin(d, a) * pwa[0], wa1 = ra_spin(d, a) * pwa[1], wa2 = ra_spin(d, a) * pwa[2];
-    const double wb0 = pwb[0], wb1 = pwb[1], wb2 = pwb[2];
-    /* carry the shear force with the contact frame (Yade's ScGeom::rotate): fs -= fs x (n_old x
-       n), then fs -= fs x (spin n) with spin the mean rotation about n over the half step */
-    double x0 = o1 * n2 - o2 * n1, x1 = o2 * n0 - o0 * n2, x2 = o0 * n1 - o1 * n0;
-    double c0 = s1 * x2 - s2 * x1, c1 = s2 * x0 - s0 * x2, c2 = s0 * x1 - s1 * x0;
-    s0 -= c0, s1 -= c1, s2 -= c2;
-    double spin = 0.5 * dt * ((n0 * wa0 + n1 * wa1 + n2 * wa2) + (n0 * wb0 + n1 * wb1 + n2 * wb2));
-    x0 = spin * n0, x1 = spin * n1, x2 = spin * n2;
-    c0 = s1 * x2 - s2 * x1, c1 = s2 * x0 - s0 * x2, c2 = s0 * x1 - s1 * x0;
-    s0 -= c0, s1 -= c1, s2 -= c2;
-    const double p0 = s0, p1 = s1, p2 = s2;
-    /* relative velocity of the two bodies' material points at the contact point, the middle
-       of the overlap (arms la = ra - un/2, lb = rb - un/2, the torques' arms below):
-       vb + wb x (-lb n) - va - wa x (la n) = (vb - va) - (la wa + lb wb) x n. This is Yade's
-       form with avoidGranularRatcheting = False. Yade's default instead measures the slip with
-       the arms ra, rb and the translation scaled by (ra + rb) / distance but applies the
-       torques with la, lb: the shear spring then moves by something else than the points its
-       force works on, and its energy no longer balances the work done on the bodies (an error
-       of order un / r of the shear work, which showed as a gap of 0.3 % of the energy of a
-       sphere spinning at 200 rad/s on a wall however small the step). With one contact point
-       for both, the force's work equals the spring's elastic change plus the slip loss booked
-       below, and angular momentum is conserved (both forces act at the same point). */
-    const double la = ra - 0.5 * un, lb = rb - 0.5 * un;
-    double m0 = la * wa0 + lb * wb0, m1 = la * wa1 + lb * wb1, m2 = la * wa2 + lb * wb2;
-    double vr0 = (pvb[0] - pva[0]) - (m1 * n2 - m2 * n1);
-    double vr1 = (pvb[1] - pva[1]) - (m2 * n0 - m0 * n2);
-    double vr2 = (pvb[2] - pva[2]) - (m0 * n1 - m1 * n0);
+    double pc[3], vrc[3], la, lb;
+    carry(d, I, n, un, ra, rb, dt, pc, vrc, &la, &lb);
+    const double p0 = pc[0], p1 = pc[1], p2 = pc[2];
+    double s0 = p0, s1 = p1, s2 = p2;
+    const double vr0 = vrc[0], vr1 = vrc[1], vr2 = vrc[2];
     double vn = vr0 * n0 + vr1 * n1 + vr2 * n2;
     double fn, ks, viscous = 0.0;
     if (d->p.law == IMP_DEM_LAW_HERTZ) {
@@ -257,6 +305,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         I->kn = 1.5 * I->kn0 * s;
         I->ks = I->ks0 * s;
         if (I->cn0 > 0.0) {  /* viscous normal damping against the normal relative velocity */
+            const double *pva = d->vel + 3 * I->a, *pvb = d->vel + 3 * I->b;
             double vsep = (pvb[0] - pva[0]) * n0 + (pvb[1] - pva[1]) * n1 + (pvb[2] - pva[2]) * n2;
             double fv = -I->cn0 * sqrt(s) * vsep;
             /* its loss over the step's normal displacement -vsep dt, with the mean of the
@@ -314,6 +363,9 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
 static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 {
     d->npending -= (flags & DONE_UNPEND) != 0;
+    if (flags & DONE_LOSS) {
+        loss[0] += o[IMP_DEM_ROW_PLASTIC];
+    }
     if (flags & DONE_ERASE) {
         imp_dem_request_erase(d, k);
         return;
