@@ -421,6 +421,36 @@ describe("dem engine list and interaction lifecycle", function()
     assert.equal(w1:state_hash(), w2:state_hash())
   end)
 
+  it("sees spheres and walls moved between steps at once (the collider skips only idle steps)",
+     function()
+    -- two resting spheres far apart (the collider then finds nothing to do), one moved onto
+    -- the other: the next step has their contact and pushes them apart
+    local w = new_world { 0, 0, 0 }
+    local b1 = add_sphere(w, 0.01, { 0, 0, 0 })
+    local b2 = add_sphere(w, 0.01, { 0.1, 0, 0 })
+    w:set_engines(engines())
+    w.dt = 1e-5
+    w:step(20)
+    local idle = w:dem_stats().collider_runs
+    w:step(20)
+    assert.equal(idle, w:dem_stats().collider_runs)  -- nothing moved: no sweep
+    b2.position = { 0.019, 0, 0 }  -- 1 mm overlap
+    w:step(1)
+    assert.equal(1, w:dem_stats().real)
+    assert.is_true(b2.velocity[1] > 0 and b1.velocity[1] < 0)
+    -- a wall moved under a resting sphere: the sphere feels it in the next step
+    local w2 = new_world { 0, 0, 0 }
+    local wall = add_wall(w2, { 0, 0, 1 }, { 0, 0, -1 })
+    local s = add_sphere(w2, 0.01, { 0, 0, 0 })
+    w2:set_engines(engines())
+    w2.dt = 1e-5
+    w2:step(40)
+    wall.position = { 0, 0, -0.0095 }  -- 0.5 mm overlap
+    w2:step(1)
+    assert.equal(1, w2:dem_stats().real)
+    assert.is_true(s.velocity[3] > 0)
+  end)
+
   it("keeps contacts and their history when another body is removed", function()
     local w = new_world()
     add_wall(w, { 0, 0, 1 })

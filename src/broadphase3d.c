@@ -867,4 +867,11 @@ void imp_bp3d_box(const imp_bp3d *bp, int id, double lo[3], double hi[3])
     }
 }
 
+int imp_bp3d_inflated(const imp_bp3d *bp, const double **lo, const double **hi)
+{
+    *lo = bp->lo;
+    *hi = bp->hi;
+    return bp->built ? bp->n : 0;
+}
+
 long imp_bp3d_swaps(const imp_bp3d *bp) { return bp->swaps; }

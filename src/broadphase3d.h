@@ -59,6 +59,10 @@ int imp_bp3d_pair_count(const imp_bp3d *bp);
 int imp_bp3d_has_pair(const imp_bp3d *bp, int a, int b);
 /* The inflated box kept for id. */
 void imp_bp3d_box(const imp_bp3d *bp, int id, double lo[3], double hi[3]);
+/* All inflated boxes (3 numbers per id each) and their count (0 before the first update): a
+   caller that can make its tight boxes on the fly tells from them whether an update would do
+   anything (it does nothing when every tight box lies inside its inflated copy, NaN-free). */
+int imp_bp3d_inflated(const imp_bp3d *bp, const double **lo, const double **hi);
 /* End-point swaps of the last update (a measure of its work). */
 long imp_bp3d_swaps(const imp_bp3d *bp);
 

@@ -618,6 +618,7 @@ static imp_status sync(imp_world *w, int edits)
     if (fresh || (edits && (w->state_version != d->state_version || w->def.dt != d->clump_dt))) {
         load(w, d, fresh);
         d->state_version = w->state_version;
+        d->boxes_stale = 1;  /* walls and facets may have moved too */
     }
     return IMP_OK;
 }

@@ -155,6 +155,9 @@ typedef struct imp_dem {
     int map_cap;
     imp_bp3d *bp;
     double bp_verlet;      /* the verlet distance the broad phase was made with */
+    int boxes_stale;       /* the collider must make every box (set by a rebuild or a reload) */
+    double box_f, box_rmin; /* the interaction-radius factor and smallest radius of the boxes
+                              last made */
     /* bookkeeping */
     unsigned bodies_version;
     unsigned state_version; /* the world's state_version the copy was last checked against */
