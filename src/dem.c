@@ -564,18 +564,24 @@ static void load(imp_world *w, imp_dem *d, int all)
     }
 }
 
+/* O(n). The arrays in locals: the stores into the state vector could alias d's fields, which
+   would then be reloaded for every particle. */
 void imp_dem_store(imp_world *w)
 {
     imp_dem *d = w->dem;
-    for (int i = 0; i < d->n; i++) {
-        if (d->fixed[i] || d->clump_of[i] >= 0) {
+    const int n = d->n, *slot = d->slot, *clump_of = d->clump_of;
+    const unsigned char *fixed = d->fixed;
+    const double *pos = d->pos, *quat = d->quat, *vel = d->vel, *angvel = d->angvel;
+    double *state = w->y;
+    for (int i = 0; i < n; i++) {
+        if (fixed[i] | (clump_of[i] >= 0)) {
             continue;
         }
-        double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
-        memcpy(y, d->pos + 3 * i, 3 * sizeof *y);
-        memcpy(y + 3, d->quat + 4 * i, 4 * sizeof *y);
-        memcpy(y + IMP_VEL_3D, d->vel + 3 * i, 3 * sizeof *y);
-        memcpy(y + IMP_VEL_3D + 3, d->angvel + 3 * i, 3 * sizeof *y);
+        double *y = state + (size_t)slot[i] * IMP_STRIDE_3D;
+        memcpy(y, pos + 3 * i, 3 * sizeof *y);
+        memcpy(y + 3, quat + 4 * i, 4 * sizeof *y);
+        memcpy(y + IMP_VEL_3D, vel + 3 * i, 3 * sizeof *y);
+        memcpy(y + IMP_VEL_3D + 3, angvel + 3 * i, 3 * sizeof *y);
     }
     for (int c = 0; c < d->nclumps; c++) {
         const imp_dem_clump *C = &d->clumps[c];

@@ -186,6 +186,9 @@ enum { BLOCK = 128 };
 /* The start of the shear update of a real interaction with the geometry (un, n, ra, rb) of this
    step: its shear force carried with the contact frame (p) and the relative velocity vr of the
    two bodies' material points at the contact point, whose arms are *la, *lb (see law()). */
+#if defined(__GNUC__)
+__attribute__((always_inline))  /* two callers: law() must not pay a call */
+#endif
 static inline void carry(const imp_dem *d, const imp_dem_inter *I, const double *n, double un,
                          double ra, double rb, double dt, double p[3], double vr[3], double *la,
                          double *lb)
