@@ -36,6 +36,7 @@
 #include "status.h"
 
 struct imp_world;
+struct imp_dem_sorted;
 
 enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1, IMP_DEM_FACET = 2 };
 /* a clump's entry in a saved scene (lua_dem_state.c); its members are spheres */
@@ -147,6 +148,10 @@ typedef struct imp_dem {
     double *scratch;       /* per interaction: the interaction loop's results (a row of dem_law.h) */
     unsigned char *done;   /* per interaction: what the loop's serial pass has to do */
     int *order;            /* per interaction: the serial pass's list (dem_law.c) */
+    struct imp_dem_sorted *sorted; /* per block of the interaction loop: its sort by class,
+                                      kept between steps while the block's hot copy is the same
+                                      (dem_law.c) */
+    int sorted_cap;
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
     int pend_n, pend_cap;

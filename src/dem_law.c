@@ -444,56 +444,98 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
     }
 }
 
+/* A block's sort by the class in the hot copy (potential, real sphere/sphere and wall/sphere
+   ones for the AVX2 law, other real ones), kept between steps (d->sorted) while the block's hot
+   copy is unchanged: the collider and the law change few blocks per step, and comparing 12
+   bytes per interaction costs much less than sorting them again. */
+typedef struct imp_dem_sorted imp_dem_sorted;
+struct imp_dem_sorted {
+    int k1, css, cws;           /* the block's end and the classes the AVX2 law took (-1: none) */
+    int nr, np, nss, nws, nslow;
+    int hot[3 * BLOCK];         /* the hot copy it was made from */
+    int real[BLOCK];            /* the real ones */
+    int pot[BLOCK];             /* the potential ones */
+    int fss[BLOCK + 3], fws[BLOCK + 3]; /* for the AVX2 law, padded to a multiple of 4 */
+    int slow[BLOCK];            /* the other real ones */
+    unsigned char done[BLOCK];  /* the serial pass's flags before the laws: DONE_FORCE if real */
+};
+
+/* The sort of block k0..k1-1 (see run_block) into s. One pass without branches (the classes
+   alternate unpredictably). O(BLOCK). */
+static void sort_block(const int *hot, int k0, int k1, int css, int cws, imp_dem_sorted *s)
+{
+    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
+    for (int k = k0; k < k1; k++) {
+        const int c = hot[3 * k + 2];
+        s->real[nr] = k;
+        s->pot[np] = k;
+        s->fss[nss] = k;
+        s->slow[nslow] = k;  /* the other real ones, split below */
+        nr += c != 0;
+        np += c == 0;
+        nss += c == css;
+        nslow += (c != 0) & (c != css);
+        s->done[k - k0] = (unsigned char)(c != 0);  /* DONE_FORCE; the portable law overwrites it */
+    }
+    if (cws >= 0) {  /* wall/sphere ones out of the others (few) */
+        int m = 0;
+        for (int j = 0; j < nslow; j++) {
+            int k = s->slow[j];
+            if (hot[3 * k + 2] == cws) {
+                s->fws[nws++] = k;
+            } else {
+                s->slow[m++] = k;
+            }
+        }
+        nslow = m;
+    }
+    /* a last incomplete group of four is filled with copies of its last interaction: a copy
+       does the same arithmetic on the same data and writes the same results */
+    for (int q = nss; nss > 0 && (q & 3) != 0; q++) {
+        s->fss[q] = s->fss[nss - 1];
+    }
+    for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
+        s->fws[q] = s->fws[nws - 1];
+    }
+    memcpy(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot);
+    s->k1 = k1, s->css = css, s->cws = cws;
+    s->nr = nr, s->np = np, s->nss = nss, s->nws = nws, s->nslow = nslow;
+}
+
 /* Interactions k0..k1-1: their flags to done[k - k0] and their rows to rows + IMP_DEM_ROW (k -
    k0), for the serial pass; the indices that may have something for it to do, in interaction
-   order, to *order (real when they are the real ones, else merged; returns their count). One pass
-   sorts the interactions by their hot copy's class (potential, real sphere/sphere, wall/sphere,
-   other) without branches (the classes alternate unpredictably); potential ones out of reach
-   are dropped (12 bytes and two positions read); with simd, the real ones of the common case
-   (linear law) go to the AVX2 law four at a time, the others (and the groups of four it gives
-   back) to the portable one. Writes only these interactions, their hot copies, done, rows,
-   real and merged (BLOCK entries each), so blocks can run in parallel. */
+   order, to *order (real when they are the real ones, else merged; returns their count). The
+   block's sort by class (sort_block; s: its cached copy when valid, else its place, or scratch
+   space of the caller's when there is no cache); potential ones out of reach are dropped (12
+   bytes and two positions read); with simd, the real ones of the common case (linear law) go to
+   the AVX2 law four at a time, the others (and the groups of four it gives back) to the
+   portable one. Writes only these interactions, their hot copies, s, done, rows, real and
+   merged (BLOCK entries each), so blocks can run in parallel. */
 static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
-                     unsigned char *done, double *rows, int *real, int *merged, const int **order)
+                     imp_dem_sorted *s, unsigned char *done, double *rows, int *merged,
+                     const int **order)
 {
-    int pot[BLOCK], slow[BLOCK], fss[BLOCK + 3], fws[BLOCK + 3];
-    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
+    int slow[BLOCK];
     const int *hot = d->hot;
     const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
     /* the classes the AVX2 law takes (-1: none) */
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
-    for (int k = k0; k < k1; k++) {
-        const int c = hot[3 * k + 2];
-        real[nr] = k;
-        pot[np] = k;
-        fss[nss] = k;  // cppcheck-suppress unreadVariable ; read by the AVX2 law
-        slow[nslow] = k;  /* the other real ones, split below */
-        nr += c != 0;
-        np += c == 0;
-        nss += c == css;
-        nslow += (c != 0) & (c != css);
-        done[k - k0] = (unsigned char)(c != 0);  /* DONE_FORCE; the portable law overwrites it */
+    if (s->k1 != k1 || s->css != css || s->cws != cws
+        || memcmp(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot) != 0) {
+        sort_block(hot, k0, k1, css, cws, s);
     }
-    if (cws >= 0) {  /* wall/sphere ones out of the others (few) */
-        int m = 0;
-        for (int j = 0; j < nslow; j++) {
-            int k = slow[j];
-            if (hot[3 * k + 2] == cws) {
-                fws[nws++] = k;
-            } else {
-                slow[m++] = k;
-            }
-        }
-        nslow = m;
-    }
-    const int nslow_real = nslow;
-    const int *test = pot;
+    memcpy(done, s->done, (size_t)(k1 - k0));
+    const int nr = s->nr, nslow_real = s->nslow;
+    const int *real = s->real;
+    memcpy(slow, s->slow, (size_t)nslow_real * sizeof *slow);
+    int nslow = nslow_real, np = s->np;
+    const int *test = s->pot;
 #ifdef IMP_DEM_HAVE_AVX2
     int rest[BLOCK];
     if (simd && ss) {  /* sphere/sphere ones four at a time, the others below */
         int nrest = 0;
-        nslow += imp_dem_reach_avx2(d, pot, np, f, slow + nslow, rest, &nrest);
+        nslow += imp_dem_reach_avx2(d, s->pot, np, f, slow + nslow, rest, &nrest);
         test = rest;
         np = nrest;
     }
@@ -529,20 +571,31 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     }
 #ifdef IMP_DEM_HAVE_AVX2
     if (fast) {
-        /* a last incomplete group of four is filled with copies of its last interaction: a
-           copy does the same arithmetic on the same data and writes the same results */
-        for (int q = nss; nss > 0 && (q & 3) != 0; q++) {
-            fss[q] = fss[nss - 1];
-        }
-        for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
-            fws[q] = fws[nws - 1];
-        }
-        nslow += imp_dem_law_avx2(d, 0, fss, (nss + 3) & ~3, dt, rows, k0, slow + nslow);
-        nslow += imp_dem_law_avx2(d, 1, fws, (nws + 3) & ~3, dt, rows, k0, slow + nslow);
+        nslow += imp_dem_law_avx2(d, 0, s->fss, (s->nss + 3) & ~3, dt, rows, k0, slow + nslow);
+        nslow += imp_dem_law_avx2(d, 1, s->fws, (s->nws + 3) & ~3, dt, rows, k0, slow + nslow);
     }
 #endif
     portable(d, slow, nslow, dt, done, rows, k0);
     return n;
+}
+
+/* The blocks' sorts kept between steps (d->sorted, grown when the blocks outnumber it; NULL
+   when out of memory: then each block sorts into its caller's space). */
+static imp_dem_sorted *sorted_cache(imp_dem *d, int nblocks)
+{
+    if (nblocks > d->sorted_cap) {
+        int cap = nblocks + nblocks / 2 + 1;
+        imp_dem_sorted *p = realloc(d->sorted, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return NULL;
+        }
+        for (int i = d->sorted_cap; i < cap; i++) {
+            p[i].k1 = -1;  /* invalid */
+        }
+        d->sorted = p;
+        d->sorted_cap = cap;
+    }
+    return d->sorted;
 }
 
 static int simd_mode = -1;  /* -1: not chosen yet */
@@ -584,6 +637,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const int simd = imp_dem_law_simd();
     pack(d);
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
+    imp_dem_sorted *cache = sorted_cache(d, nblocks);
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */
 #ifdef _OPENMP
     if (omp_get_max_threads() > 1 && !omp_in_parallel()) {
@@ -592,10 +646,12 @@ int imp_dem_interactions(imp_dem *d, double dt)
         _Pragma("omp parallel for schedule(static, 2)")
         for (int blk = 0; blk < nblocks; blk++) {
             int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-            int real[BLOCK], merged[BLOCK];
+            int merged[BLOCK];
             const int *order;
-            run_block(d, k0, k1, dt, f, ss, ws, simd, done + k0,
-                      scratch + IMP_DEM_ROW * (size_t)k0, real, merged, &order);
+            imp_dem_sorted own;  /* without the cache (out of memory) */
+            own.k1 = -1;
+            run_block(d, k0, k1, dt, f, ss, ws, simd, cache != NULL ? cache + blk : &own,
+                      done + k0, scratch + IMP_DEM_ROW * (size_t)k0, merged, &order);
         }
         int *order = d->order;
         int n = 0;
@@ -613,11 +669,14 @@ int imp_dem_interactions(imp_dem *d, double dt)
 #endif
     unsigned char done[BLOCK];
     double rows[BLOCK * IMP_DEM_ROW];
-    int real[BLOCK], merged[BLOCK];
+    int merged[BLOCK];
+    imp_dem_sorted own;  /* without the cache (out of memory) */
     for (int blk = 0; blk < nblocks; blk++) {
         int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
         const int *order;
-        int n = run_block(d, k0, k1, dt, f, ss, ws, simd, done, rows, real, merged, &order);
+        own.k1 = -1;
+        int n = run_block(d, k0, k1, dt, f, ss, ws, simd, cache != NULL ? cache + blk : &own,
+                          done, rows, merged, &order);
         apply_list(d, order, n, done, rows, k0, loss);
     }
     if (d->p.track_energy) {

@@ -37,7 +37,7 @@ int imp_dem_law_set_simd(int on);
    IMP_DEM_HAVE_AVX2. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define IMP_DEM_HAVE_AVX2 1
-int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
+int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count, double dt,
                      double *rows, int k0, int *rest);
 int imp_dem_law_avx2_supported(void);
 /* The reach test of the potential interactions idx[0..count-1] four at a time: those whose

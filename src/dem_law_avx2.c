@@ -174,7 +174,7 @@ static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count,
     return c;
 }
 
-AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
+AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count, double dt,
                           double *rows, int k0, int *rest)
 {
     int nrest = 0;
