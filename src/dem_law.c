@@ -332,7 +332,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         /* slip (l - cap) / ks along the trial t, worked by the mean of the force before it
            (p, carried with the frame) and after it (cap along t): the spring's energy change
            plus this loss is exactly the trapezoid work (p + fs) / 2 . slip */
-        if (ks > 0.0) {
+        if (ks > 0.0 && d->p.track_energy) {  /* read only when booked */
             plastic = (l - cap) * (cap + (p0 * s0 + p1 * s1 + p2 * s2) / l) / (2.0 * ks);
         }
         s0 *= scale, s1 *= scale, s2 *= scale;

@@ -15,7 +15,7 @@ enum {
     IMP_DEM_ROW_F = 0,        /* 3: force on b */
     IMP_DEM_ROW_TA = 3,       /* 3: la (n x F), subtracted from a's torque */
     IMP_DEM_ROW_TB = 6,       /* 3: lb (n x F), subtracted from b's torque */
-    IMP_DEM_ROW_PLASTIC = 9,  /* sliding loss */
+    IMP_DEM_ROW_PLASTIC = 9,  /* sliding loss (0 unless the energy is tracked) */
     IMP_DEM_ROW_VISCOUS = 10, /* viscous loss */
     IMP_DEM_ROW = 12          /* numbers per row (padded to a multiple of 4) */
 };

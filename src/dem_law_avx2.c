@@ -182,6 +182,7 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count,
     const v4 vdt = _mm256_set1_pd(dt), hdt = _mm256_set1_pd(0.5 * dt);
     /* ra_spin of dem_law.c: walls do not spin */
     const v4 spin_a = _mm256_set1_pd(wall ? 0.0 : 1.0);
+    const int track = d->p.track_energy;
     quad_geo g[MAX_QUADS];
     int ia_all[4 * MAX_QUADS], ib_all[4 * MAX_QUADS];
     for (int q0 = 0; q0 < count; q0 += 4 * MAX_QUADS) {
@@ -244,11 +245,13 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count,
             v4 plastic = zero;
             if (_mm256_movemask_pd(slide) != 0) {  /* Coulomb: slide (only those lanes) */
                 v4 l = _mm256_sqrt_pd(fs2), scale = _mm256_div_pd(cap, l);
-                v4 pdot = add(add(mul(p0, s0), mul(p1, s1)), mul(p2, s2));
-                v4 pl = _mm256_div_pd(mul(sub(l, cap), add(cap, _mm256_div_pd(pdot, l))),
-                                      mul(two, ks));
-                plastic = _mm256_and_pd(_mm256_and_pd(slide, _mm256_cmp_pd(ks, zero, _CMP_GT_OQ)),
-                                        pl);
+                if (track) {  /* the loss is read only when booked (two divisions) */
+                    v4 pdot = add(add(mul(p0, s0), mul(p1, s1)), mul(p2, s2));
+                    v4 pl = _mm256_div_pd(mul(sub(l, cap), add(cap, _mm256_div_pd(pdot, l))),
+                                          mul(two, ks));
+                    plastic = _mm256_and_pd(
+                        _mm256_and_pd(slide, _mm256_cmp_pd(ks, zero, _CMP_GT_OQ)), pl);
+                }
                 s0 = _mm256_blendv_pd(s0, mul(s0, scale), slide);
                 s1 = _mm256_blendv_pd(s1, mul(s1, scale), slide);
                 s2 = _mm256_blendv_pd(s2, mul(s2, scale), slide);
