@@ -133,6 +133,10 @@ typedef struct imp_dem {
     double *lo, *hi;       /* collider boxes, 3 per particle */
     double *xr;            /* 4 per particle: position and radius (the interaction loop's
                               packed copy, made at its start) */
+    double *vw;            /* 8 per particle: velocity and angular velocity {vx, vy, vz, wx,
+                              wy, wz, 0, 0} (the AVX2 law's packed copy, made with xr; 64-byte
+                              aligned: one cache line per particle) */
+    int vw_cap;
     int *slot_to_particle; /* nslots entries, -1 for none (a clump: its first member) */
     imp_dem_clump *clumps;
     int nclumps, clump_cap;

@@ -161,8 +161,10 @@ static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss,
     return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * rb);
 }
 
-/* The packed copy of positions and radii (O(particles)). */
-static void pack(imp_dem *d)
+/* The packed copies of positions and radii (xr) and, for the AVX2 law (simd), of velocities
+   and angular velocities (vw, grown here when the particles outnumber it). O(particles). Returns
+   simd, or 0 when vw is out of memory (then the portable path, which gives the same results). */
+static int pack(imp_dem *d, int simd)
 {
     const double *pos = d->pos, *radius = d->radius;
     double *xr = d->xr;
@@ -171,6 +173,30 @@ static void pack(imp_dem *d)
         xr[4 * i + 2] = pos[3 * i + 2];
         xr[4 * i + 3] = radius[i];
     }
+    if (!simd) {
+        return 0;
+    }
+    if (d->n > d->vw_cap) {
+        int cap = d->n + d->n / 4 + 16;
+        double *p = aligned_alloc(64, (size_t)cap * 8 * sizeof *p);
+        if (p == NULL) {
+            return 0;
+        }
+        free(d->vw);
+        d->vw = p;
+        d->vw_cap = cap;
+    }
+    const double *vel = d->vel, *angvel = d->angvel;
+    double *vw = d->vw;
+    for (int i = 0; i < d->n; i++) {
+        double *o = vw + 8 * (size_t)i;
+        const double *v = vel + 3 * (size_t)i, *w = angvel + 3 * (size_t)i;
+        st2(o, ld2(v));
+        st2(o + 2, (v2){v[2], w[0]});
+        st2(o + 4, ld2(w + 1));
+        st2(o + 6, (v2){0.0, 0.0});
+    }
+    return simd;
 }
 
 /* The geometry of one interaction of a block (pass 1): index, whether the functor found it
@@ -634,8 +660,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const double f = d->p.interaction_radius;
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
-    const int simd = imp_dem_law_simd();
-    pack(d);
+    const int simd = pack(d, imp_dem_law_simd());
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     imp_dem_sorted *cache = sorted_cache(d, nblocks);
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */

@@ -67,6 +67,23 @@ static inline AVX2 void gather3(const double *base, const int *i, v4 *x, v4 *y, 
     *z = _mm256_set_pd(p3[2], p2[2], p1[2], p0[2]);
 }
 
+/* velocities and angular velocities of the four particles i[] from the packed copy d->vw */
+static inline AVX2 void gather_vw(const double *vw, const int *i, v4 *v0, v4 *v1, v4 *v2,
+                                  v4 *w0, v4 *w1, v4 *w2)
+{
+    const double *p0 = vw + 8 * (size_t)i[0], *p1 = vw + 8 * (size_t)i[1];
+    const double *p2 = vw + 8 * (size_t)i[2], *p3 = vw + 8 * (size_t)i[3];
+    *v0 = _mm256_load_pd(p0);
+    *v1 = _mm256_load_pd(p1);
+    *v2 = _mm256_load_pd(p2);
+    *w0 = _mm256_load_pd(p3);
+    transpose(v0, v1, v2, w0);
+    v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p0 + 4)), _mm_load_pd(p2 + 4), 1);
+    v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p1 + 4)), _mm_load_pd(p3 + 4), 1);
+    *w1 = _mm256_unpacklo_pd(a, b);
+    *w2 = _mm256_unpackhi_pd(a, b);
+}
+
 /* the 4-double runs base + 4 i for the four particle indices i[], as field vectors */
 static inline AVX2 void gather4(const double *base, const int *i, v4 *x, v4 *y, v4 *z, v4 *w)
 {
@@ -203,10 +220,8 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count,
             load_run(I, RUN_FN, &fn_old, &s0, &s1, &s2);
             (void)un_old, (void)kn0, (void)fn_old;
             v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2;
-            gather3(d->angvel, ia, &wa0, &wa1, &wa2);
-            gather3(d->angvel, ib, &wb0, &wb1, &wb2);
-            gather3(d->vel, ia, &va0, &va1, &va2);
-            gather3(d->vel, ib, &vb0, &vb1, &vb2);
+            gather_vw(d->vw, ia, &va0, &va1, &va2, &wa0, &wa1, &wa2);
+            gather_vw(d->vw, ib, &vb0, &vb1, &vb2, &wb0, &wb1, &wb2);
             wa0 = mul(spin_a, wa0), wa1 = mul(spin_a, wa1), wa2 = mul(spin_a, wa2);
             v4 x0 = sub(mul(o1, n2), mul(o2, n1));
             v4 x1 = sub(mul(o2, n0), mul(o0, n2));
