@@ -166,35 +166,42 @@ static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss,
    simd, or 0 when vw is out of memory (then the portable path, which gives the same results). */
 static int pack(imp_dem *d, int simd)
 {
-    const double *pos = d->pos, *radius = d->radius;
-    double *xr = d->xr;
-    for (int i = 0; i < d->n; i++) {
-        st2(xr + 4 * i, ld2(pos + 3 * i));
-        xr[4 * i + 2] = pos[3 * i + 2];
-        xr[4 * i + 3] = radius[i];
-    }
-    if (!simd) {
-        return 0;
-    }
-    if (d->n > d->vw_cap) {
+    double *vw = NULL;
+    if (simd && d->n > d->vw_cap) {
         int cap = d->n + d->n / 4 + 16;
         double *p = aligned_alloc(64, (size_t)cap * 8 * sizeof *p);
         if (p == NULL) {
-            return 0;
+            simd = 0;
+        } else {
+            free(d->vw);
+            d->vw = p;
+            d->vw_cap = cap;
         }
-        free(d->vw);
-        d->vw = p;
-        d->vw_cap = cap;
     }
-    const double *vel = d->vel, *angvel = d->angvel;
-    double *vw = d->vw;
-    for (int i = 0; i < d->n; i++) {
-        double *o = vw + 8 * (size_t)i;
-        const double *v = vel + 3 * (size_t)i, *w = angvel + 3 * (size_t)i;
-        st2(o, ld2(v));
-        st2(o + 2, (v2){v[2], w[0]});
-        st2(o + 4, ld2(w + 1));
-        st2(o + 6, (v2){0.0, 0.0});
+    if (simd) {
+        vw = d->vw;
+    }
+    int i = 0;
+#ifdef IMP_DEM_HAVE_AVX2
+    if (imp_dem_law_simd() && d->n > 0) {  /* all but the last */
+        imp_dem_pack_avx2(d, d->xr, vw);
+        i = d->n - 1;
+    }
+#endif
+    const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
+    double *xr = d->xr;
+    for (; i < d->n; i++) {
+        const size_t i3 = 3 * (size_t)i;
+        st2(xr + 4 * i, ld2(pos + i3));
+        xr[4 * i + 2] = pos[i3 + 2];
+        xr[4 * i + 3] = radius[i];
+        if (vw != NULL) {
+            double *o = vw + 8 * (size_t)i;
+            st2(o, ld2(vel + i3));
+            o[2] = vel[i3 + 2], o[3] = angvel[i3];
+            o[4] = angvel[i3 + 1], o[5] = angvel[i3 + 2];
+            o[6] = o[7] = 0.0;
+        }
     }
     return simd;
 }
@@ -381,6 +388,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     out[IMP_DEM_ROW_TB + 2] = lb * t2;
     out[IMP_DEM_ROW_PLASTIC] = plastic;
     out[IMP_DEM_ROW_VISCOUS] = viscous;
+    out[IMP_DEM_ROW_AB] = imp_dem_row_ab(I->a, I->b);
     return flags | DONE_FORCE;
 }
 
@@ -413,14 +421,15 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 
 /* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
    their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
-   else) inlined, the arrays' pointers and the losses in locals (no store to d per interaction:
-   it would chain every interaction to the one before through memory). */
+   else) inlined, its particles from the row (IMP_DEM_ROW_AB), the arrays' pointers and the
+   losses in locals (no store to d per interaction: it would chain every interaction to the one
+   before through memory); the losses only when they are booked. */
 static void apply_list(imp_dem *d, const int *order, int n, const unsigned char *done,
                        const double *rows, int k0, double *loss)
 {
     double *force = d->force, *torque = d->torque;
-    const int *hot = d->hot;
     double l[2] = {loss[0], loss[1]};
+    const int track = d->p.track_energy;
     for (int j = 0; j < n; j++) {
         const int k = order[j], flags = done[k - k0];
         const double *o = rows + IMP_DEM_ROW * (size_t)(k - k0);
@@ -430,9 +439,10 @@ static void apply_list(imp_dem *d, const int *order, int n, const unsigned char 
             }
             continue;
         }
-        const int a = hot[3 * k], b = hot[3 * k + 1];
-        double *fa = force + 3 * a, *fb = force + 3 * b;
-        double *ta = torque + 3 * a, *tb = torque + 3 * b;
+        uint32_t ab[2];
+        memcpy(ab, o + IMP_DEM_ROW_AB, sizeof ab);
+        double *fa = force + ab[0], *fb = force + ab[1];
+        double *ta = torque + ab[0], *tb = torque + ab[1];
         const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
         /* apply()'s sums, components 0 and 1 as pairs (the same operations per component) */
         const v2 f01 = ld2(F);
@@ -440,8 +450,10 @@ static void apply_list(imp_dem *d, const int *order, int n, const unsigned char 
         st2(fa, ld2(fa) - f01), fa[2] -= F[2];
         st2(tb, ld2(tb) - ld2(TB)), tb[2] -= TB[2];
         st2(ta, ld2(ta) - ld2(TA)), ta[2] -= TA[2];
-        l[0] += o[IMP_DEM_ROW_PLASTIC];
-        l[1] += o[IMP_DEM_ROW_VISCOUS];
+        if (track) {
+            l[0] += o[IMP_DEM_ROW_PLASTIC];
+            l[1] += o[IMP_DEM_ROW_VISCOUS];
+        }
     }
     loss[0] = l[0], loss[1] = l[1];
 }
@@ -486,34 +498,52 @@ struct imp_dem_sorted {
     unsigned char done[BLOCK];  /* the serial pass's flags before the laws: DONE_FORCE if real */
 };
 
-/* The sort of block k0..k1-1 (see run_block) into s. One pass without branches (the classes
-   alternate unpredictably). O(BLOCK). */
+/* the indices base + j of the set bits j of m, in increasing order, to out; returns their count */
+static inline int bits_to_list(unsigned long long m, int base, int *out)
+{
+    int n = 0;
+    while (m != 0) {
+        out[n++] = base + __builtin_ctzll(m);
+        m &= m - 1;
+    }
+    return n;
+}
+
+/* The sort of block k0..k1-1 (see run_block) into s: bit masks of the classes (one pass
+   without branches: the classes alternate unpredictably), then the lists from the masks.
+   O(BLOCK). */
 static void sort_block(const int *hot, int k0, int k1, int css, int cws, imp_dem_sorted *s)
 {
-    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
-    for (int k = k0; k < k1; k++) {
-        const int c = hot[3 * k + 2];
-        s->real[nr] = k;
-        s->pot[np] = k;
-        s->fss[nss] = k;
-        s->slow[nslow] = k;  /* the other real ones, split below */
-        nr += c != 0;
-        np += c == 0;
-        nss += c == css;
-        nslow += (c != 0) & (c != css);
-        s->done[k - k0] = (unsigned char)(c != 0);  /* DONE_FORCE; the portable law overwrites it */
-    }
-    if (cws >= 0) {  /* wall/sphere ones out of the others (few) */
-        int m = 0;
-        for (int j = 0; j < nslow; j++) {
-            int k = s->slow[j];
-            if (hot[3 * k + 2] == cws) {
-                s->fws[nws++] = k;
-            } else {
-                s->slow[m++] = k;
-            }
+    _Static_assert(BLOCK % 64 == 0, "sort_block: 64 interactions per mask");
+    unsigned long long mr[BLOCK / 64], mss[BLOCK / 64], mws[BLOCK / 64];
+    const int len = k1 - k0;
+    for (int w = 0; w < BLOCK / 64; w++) {
+        unsigned long long r = 0, ss = 0, ws = 0;
+        const int *h = hot + 3 * (k0 + 64 * w) + 2;
+        const int end = len - 64 * w < 64 ? len - 64 * w : 64;
+        for (int j = 0; j < end; j++) {
+            const int c = h[3 * j];
+            r |= (unsigned long long)(c != 0) << j;
+            ss |= (unsigned long long)(c == css) << j;
+            ws |= (unsigned long long)(c == cws) << j;
         }
-        nslow = m;
+        mr[w] = r, mss[w] = ss, mws[w] = ws;
+    }
+    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
+    memset(s->done, 0, (size_t)len);
+    for (int w = 0; w < BLOCK / 64 && 64 * w < len; w++) {
+        const int base = k0 + 64 * w;
+        const int end = len - 64 * w < 64 ? len - 64 * w : 64;
+        const unsigned long long valid = end == 64 ? ~0ULL : (1ULL << end) - 1;
+        int n = bits_to_list(mr[w], base, s->real + nr);
+        for (int j = 0; j < n; j++) {
+            s->done[s->real[nr + j] - k0] = 1;  /* DONE_FORCE; the portable law overwrites it */
+        }
+        nr += n;
+        np += bits_to_list(~mr[w] & valid, base, s->pot + np);
+        nss += bits_to_list(mss[w], base, s->fss + nss);
+        nws += bits_to_list(mws[w], base, s->fws + nws);
+        nslow += bits_to_list(mr[w] & ~mss[w] & ~mws[w], base, s->slow + nslow);
     }
     /* a last incomplete group of four is filled with copies of its last interaction: a copy
        does the same arithmetic on the same data and writes the same results */
@@ -523,7 +553,7 @@ static void sort_block(const int *hot, int k0, int k1, int css, int cws, imp_dem
     for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
         s->fws[q] = s->fws[nws - 1];
     }
-    memcpy(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot);
+    memcpy(s->hot, hot + 3 * k0, 3 * (size_t)len * sizeof *hot);
     s->k1 = k1, s->css = css, s->cws = cws;
     s->nr = nr, s->np = np, s->nss = nss, s->nws = nws, s->nslow = nslow;
 }

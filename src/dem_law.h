@@ -9,6 +9,9 @@
 #ifndef IMPACT_DEM_LAW_H
 #define IMPACT_DEM_LAW_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include "dem.h"
 
 enum {
@@ -17,8 +20,20 @@ enum {
     IMP_DEM_ROW_TB = 6,       /* 3: lb (n x F), subtracted from b's torque */
     IMP_DEM_ROW_PLASTIC = 9,  /* sliding loss (0 unless the energy is tracked) */
     IMP_DEM_ROW_VISCOUS = 10, /* viscous loss */
+    IMP_DEM_ROW_AB = 11,      /* the offsets 3 a and 3 b of the particles' vectors, as two
+                                 uint32_t (a's first) in the double's bytes: the serial pass
+                                 then reads no hot copy (rows with a force only) */
     IMP_DEM_ROW = 12          /* numbers per row (padded to a multiple of 4) */
 };
+
+/* the value of a row's IMP_DEM_ROW_AB for the particles a and b */
+static inline double imp_dem_row_ab(int a, int b)
+{
+    uint32_t ab[2] = {3u * (uint32_t)a, 3u * (uint32_t)b};
+    double v;
+    memcpy(&v, ab, sizeof v);
+    return v;
+}
 
 /* Whether the interaction loop uses its AVX2 path (1) or the portable one (0). The AVX2 path
    is used when the processor has AVX2 and IMPACT_DEM_SIMD=0 is not in the environment;
@@ -40,6 +55,9 @@ int imp_dem_law_set_simd(int on);
 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count, double dt,
                      double *rows, int k0, int *rest);
 int imp_dem_law_avx2_supported(void);
+/* The packed copies xr and (vw != NULL) vw (dem.h) of the particles 0 .. n-2 (the last: the
+   caller), the same numbers as the portable copy. */
+void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw);
 /* The reach test of the potential interactions idx[0..count-1] four at a time: those whose
    first particle is a sphere and that are within reach (dem_law.c: out_of_reach) to in
    (returns their count), the groups of four with a wall or facet and the last count % 4 to

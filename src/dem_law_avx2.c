@@ -284,10 +284,37 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count,
             }
             store_rows(r, 0, f0, f1, f2, mul(la, t0));
             store_rows(r, 4, mul(la, t1), mul(la, t2), mul(lb, t0), mul(lb, t1));
-            store_rows(r, 8, mul(lb, t2), plastic, zero, zero);
+            /* the particles' offsets 3 a, 3 b as two uint32_t per lane (imp_dem_row_ab) */
+            __m128i a3 = _mm_loadu_si128((const __m128i *)ia);
+            __m128i b3 = _mm_loadu_si128((const __m128i *)ib);
+            a3 = _mm_add_epi32(a3, _mm_add_epi32(a3, a3));
+            b3 = _mm_add_epi32(b3, _mm_add_epi32(b3, b3));
+            v4 ab = _mm256_castsi256_pd(
+                _mm256_set_m128i(_mm_unpackhi_epi32(a3, b3), _mm_unpacklo_epi32(a3, b3)));
+            store_rows(r, 8, mul(lb, t2), plastic, zero, ab);
         }
     }
     return nrest;
+}
+
+AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
+{
+    const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
+    const v4 zero = _mm256_setzero_pd();
+    /* 4-double loads at 3 i read 3 i + 3: the last particle by the portable code */
+    for (int i = 0; i + 1 < d->n; i++) {
+        const size_t i3 = 3 * (size_t)i;
+        _mm256_storeu_pd(xr + 4 * (size_t)i, _mm256_blend_pd(_mm256_loadu_pd(pos + i3),
+                                                             _mm256_broadcast_sd(radius + i), 8));
+        if (vw != NULL) {
+            double *o = vw + 8 * (size_t)i;
+            _mm256_store_pd(o, _mm256_blend_pd(_mm256_loadu_pd(vel + i3),
+                                               _mm256_broadcast_sd(angvel + i3), 8));
+            _mm256_store_pd(o + 4, _mm256_blend_pd(
+                                       _mm256_castpd128_pd256(_mm_loadu_pd(angvel + i3 + 1)),
+                                       zero, 12));
+        }
+    }
 }
 
 AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
