@@ -494,12 +494,16 @@ struct imp_dem_sorted {
     int real[BLOCK];            /* the real ones */
     int pot[BLOCK];             /* the potential ones */
     int fss[BLOCK + 3], fws[BLOCK + 3]; /* for the AVX2 law, padded to a multiple of 4 */
+    /* the particles a and b of pot, fss and fws (from the hot copy, which the sort is kept
+       with: the AVX2 code reads no hot copy) */
+    int pot_a[BLOCK], pot_b[BLOCK];
+    int ss_a[BLOCK + 3], ss_b[BLOCK + 3], ws_a[BLOCK + 3], ws_b[BLOCK + 3];
     int slow[BLOCK];            /* the other real ones */
     unsigned char done[BLOCK];  /* the serial pass's flags before the laws: DONE_FORCE if real */
 };
 
 /* the indices base + j of the set bits j of m, in increasing order, to out; returns their count */
-static inline int bits_to_list(unsigned long long m, int base, int *out)
+static inline int bits_to_list(uint64_t m, int base, int *out)
 {
     int n = 0;
     while (m != 0) {
@@ -512,20 +516,26 @@ static inline int bits_to_list(unsigned long long m, int base, int *out)
 /* The sort of block k0..k1-1 (see run_block) into s: bit masks of the classes (one pass
    without branches: the classes alternate unpredictably), then the lists from the masks.
    O(BLOCK). */
-static void sort_block(const int *hot, int k0, int k1, int css, int cws, imp_dem_sorted *s)
+static void sort_block(const int *hot, int k0, int k1, int css, int cws, int simd,
+                       imp_dem_sorted *s)
 {
     _Static_assert(BLOCK % 64 == 0, "sort_block: 64 interactions per mask");
-    unsigned long long mr[BLOCK / 64], mss[BLOCK / 64], mws[BLOCK / 64];
+    uint64_t mr[BLOCK / 64], mss[BLOCK / 64], mws[BLOCK / 64];
     const int len = k1 - k0;
-    for (int w = 0; w < BLOCK / 64; w++) {
-        unsigned long long r = 0, ss = 0, ws = 0;
+#ifdef IMP_DEM_HAVE_AVX2
+    if (simd) {
+        imp_dem_class_masks_avx2(hot + 3 * k0, len, css, cws, mr, mss, mws);
+    }
+#endif
+    for (int w = 0; w < BLOCK / 64 && !simd; w++) {
+        uint64_t r = 0, ss = 0, ws = 0;
         const int *h = hot + 3 * (k0 + 64 * w) + 2;
         const int end = len - 64 * w < 64 ? len - 64 * w : 64;
         for (int j = 0; j < end; j++) {
             const int c = h[3 * j];
-            r |= (unsigned long long)(c != 0) << j;
-            ss |= (unsigned long long)(c == css) << j;
-            ws |= (unsigned long long)(c == cws) << j;
+            r |= (uint64_t)(c != 0) << j;
+            ss |= (uint64_t)(c == css) << j;
+            ws |= (uint64_t)(c == cws) << j;
         }
         mr[w] = r, mss[w] = ss, mws[w] = ws;
     }
@@ -534,7 +544,7 @@ static void sort_block(const int *hot, int k0, int k1, int css, int cws, imp_dem
     for (int w = 0; w < BLOCK / 64 && 64 * w < len; w++) {
         const int base = k0 + 64 * w;
         const int end = len - 64 * w < 64 ? len - 64 * w : 64;
-        const unsigned long long valid = end == 64 ? ~0ULL : (1ULL << end) - 1;
+        const uint64_t valid = end == 64 ? ~(uint64_t)0 : ((uint64_t)1 << end) - 1;
         int n = bits_to_list(mr[w], base, s->real + nr);
         for (int j = 0; j < n; j++) {
             s->done[s->real[nr + j] - k0] = 1;  /* DONE_FORCE; the portable law overwrites it */
@@ -552,6 +562,15 @@ static void sort_block(const int *hot, int k0, int k1, int css, int cws, imp_dem
     }
     for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
         s->fws[q] = s->fws[nws - 1];
+    }
+    for (int j = 0; j < np; j++) {
+        s->pot_a[j] = hot[3 * s->pot[j]], s->pot_b[j] = hot[3 * s->pot[j] + 1];
+    }
+    for (int j = 0; j < ((nss + 3) & ~3); j++) {
+        s->ss_a[j] = hot[3 * s->fss[j]], s->ss_b[j] = hot[3 * s->fss[j] + 1];
+    }
+    for (int j = 0; j < ((nws + 3) & ~3); j++) {
+        s->ws_a[j] = hot[3 * s->fws[j]], s->ws_b[j] = hot[3 * s->fws[j] + 1];
     }
     memcpy(s->hot, hot + 3 * k0, 3 * (size_t)len * sizeof *hot);
     s->k1 = k1, s->css = css, s->cws = cws;
@@ -579,7 +598,7 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
     if (s->k1 != k1 || s->css != css || s->cws != cws
         || memcmp(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot) != 0) {
-        sort_block(hot, k0, k1, css, cws, s);
+        sort_block(hot, k0, k1, css, cws, simd, s);
     }
     memcpy(done, s->done, (size_t)(k1 - k0));
     const int nr = s->nr, nslow_real = s->nslow;
@@ -591,7 +610,8 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     int rest[BLOCK];
     if (simd && ss) {  /* sphere/sphere ones four at a time, the others below */
         int nrest = 0;
-        nslow += imp_dem_reach_avx2(d, s->pot, np, f, slow + nslow, rest, &nrest);
+        nslow += imp_dem_reach_avx2(d, s->pot, s->pot_a, s->pot_b, np, f, slow + nslow, rest,
+                                    &nrest);
         test = rest;
         np = nrest;
     }
@@ -627,8 +647,10 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     }
 #ifdef IMP_DEM_HAVE_AVX2
     if (fast) {
-        nslow += imp_dem_law_avx2(d, 0, s->fss, (s->nss + 3) & ~3, dt, rows, k0, slow + nslow);
-        nslow += imp_dem_law_avx2(d, 1, s->fws, (s->nws + 3) & ~3, dt, rows, k0, slow + nslow);
+        nslow += imp_dem_law_avx2(d, 0, s->fss, s->ss_a, s->ss_b, (s->nss + 3) & ~3, dt, rows, k0,
+                                  slow + nslow);
+        nslow += imp_dem_law_avx2(d, 1, s->fws, s->ws_a, s->ws_b, (s->nws + 3) & ~3, dt, rows, k0,
+                                  slow + nslow);
     }
 #endif
     portable(d, slow, nslow, dt, done, rows, k0);

@@ -141,19 +141,14 @@ enum { MAX_QUADS = 64 };
 /* Pass 1 over the groups of four: their geometry (the square root and division, whose latency
    then overlaps across groups instead of stalling each group's law), groups outside the common
    case to rest. Returns the count of kept groups in g. */
-static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count, int *ia_all,
-                          int *ib_all, quad_geo *g, int *rest, int *nrest)
+static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, const int *ia_all,
+                          const int *ib_all, int count, quad_geo *g, int *rest, int *nrest)
 {
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     int c = 0;
     for (int q = 0; q + 4 <= count; q += 4) {
         const int *kq = idx + q;
-        int *ia = ia_all + q, *ib = ib_all + q;
-        for (int i = 0; i < 4; i++) {  /* from the hot copy: the interaction's own lines are
-                                          left to pass 2 */
-            ia[i] = d->hot[3 * kq[i]];
-            ib[i] = d->hot[3 * kq[i] + 1];
-        }
+        const int *ia = ia_all + q, *ib = ib_all + q;
         /* dem_law.c: geometry() */
         v4 xa0, xa1, xa2, xa3, xb0, xb1, xb2;
         quad_geo *e = g + c;
@@ -191,8 +186,8 @@ static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count,
     return c;
 }
 
-AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count, double dt,
-                          double *rows, int k0, int *rest)
+AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int *ia0,
+                          const int *ib0, int count, double dt, double *rows, int k0, int *rest)
 {
     int nrest = 0;
     const v4 zero = _mm256_setzero_pd(), half = _mm256_set1_pd(0.5), two = _mm256_set1_pd(2.0);
@@ -201,10 +196,10 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count,
     const v4 spin_a = _mm256_set1_pd(wall ? 0.0 : 1.0);
     const int track = d->p.track_energy;
     quad_geo g[MAX_QUADS];
-    int ia_all[4 * MAX_QUADS], ib_all[4 * MAX_QUADS];
     for (int q0 = 0; q0 < count; q0 += 4 * MAX_QUADS) {
         int len = count - q0 < 4 * MAX_QUADS ? count - q0 : 4 * MAX_QUADS;
-        int nq = geometry4(d, wall, idx + q0, len, ia_all, ib_all, g, rest, &nrest);
+        const int *ia_all = ia0 + q0, *ib_all = ib0 + q0;
+        int nq = geometry4(d, wall, idx + q0, ia_all, ib_all, len, g, rest, &nrest);
         for (int j = 0; j < nq; j++) {
             const quad_geo *e = g + j;
             const int *kq = idx + q0 + e->at, *ia = ia_all + e->at, *ib = ib_all + e->at;
@@ -297,6 +292,42 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, int count,
     return nrest;
 }
 
+AVX2 void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, uint64_t *mr,
+                                   uint64_t *mss, uint64_t *mws)
+{
+    /* the classes hot[3 j + 2] of eight entries from three 8-int loads: 2, 5 of the first, 8,
+       11, 14 of the second, 17, 20, 23 of the third */
+    const __m256i i0 = _mm256_setr_epi32(2, 5, 0, 0, 0, 0, 0, 0);
+    const __m256i i1 = _mm256_setr_epi32(0, 0, 0, 3, 6, 0, 0, 0);
+    const __m256i i2 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 4, 7);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i vss = _mm256_set1_epi32(css), vws = _mm256_set1_epi32(cws);
+    int j = 0;
+    for (int w = 0; 64 * w < len; w++) {
+        mr[w] = mss[w] = mws[w] = 0;
+    }
+    for (; j + 8 <= len; j += 8) {
+        const int *h = hot + 3 * j;
+        __m256i c = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)h), i0);
+        c = _mm256_blend_epi32(c, _mm256_permutevar8x32_epi32(
+                                      _mm256_loadu_si256((const __m256i *)(h + 8)), i1), 0x1C);
+        c = _mm256_blend_epi32(c, _mm256_permutevar8x32_epi32(
+                                      _mm256_loadu_si256((const __m256i *)(h + 16)), i2), 0xE0);
+        const unsigned z = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c, zero)));
+        const unsigned s = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c, vss)));
+        const unsigned t = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c, vws)));
+        mr[j >> 6] |= (uint64_t)(~z & 255u) << (j & 63);
+        mss[j >> 6] |= (uint64_t)s << (j & 63);
+        mws[j >> 6] |= (uint64_t)t << (j & 63);
+    }
+    for (; j < len; j++) {
+        const int c = hot[3 * j + 2];
+        mr[j >> 6] |= (uint64_t)(c != 0) << (j & 63);
+        mss[j >> 6] |= (uint64_t)(c == css) << (j & 63);
+        mws[j >> 6] |= (uint64_t)(c == cws) << (j & 63);
+    }
+}
+
 AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
 {
     const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
@@ -317,18 +348,14 @@ AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
     }
 }
 
-AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
-                            int *rest, int *nrest)
+AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, const int *ia0, const int *ib0,
+                            int count, double f, int *in, int *rest, int *nrest)
 {
     const v4 vf = _mm256_set1_pd(f);
     int nin = 0;
     for (int q = 0; q + 4 <= count; q += 4) {
         const int *kq = idx + q;
-        int ia[4], ib[4];
-        for (int i = 0; i < 4; i++) {
-            ia[i] = d->hot[3 * kq[i]];
-            ib[i] = d->hot[3 * kq[i] + 1];
-        }
+        const int *ia = ia0 + q, *ib = ib0 + q;
         v4 xa0, xa1, xa2, ra, xb0, xb1, xb2, rb;
         if ((d->kind[ia[0]] | d->kind[ia[1]] | d->kind[ia[2]] | d->kind[ia[3]]) != IMP_DEM_SPHERE) {
             for (int i = 0; i < 4; i++) {  /* a wall or facet: the portable test */
