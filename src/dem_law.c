@@ -644,12 +644,26 @@ static void pad4(int *l, int *la, int *lb, int n)
    from the block's in a few classes only (a contact made or ended: the common change, ~1.4 per
    changed block in a deposition); 0 when it cannot (the caller sorts again). O(BLOCK). */
 enum { UPDATE_MAX = 8 };
-static int update_sorted(const int *hot, int k0, imp_dem_sorted *s)
+static int update_sorted(const int *hot, int k0, int simd, imp_dem_sorted *s)
 {
     const int *h = hot + 3 * k0;
     const int len = s->k1 - k0;
     int at[UPDATE_MAX], n = 0;
-    for (int j = 0; j < len; j++) {
+#ifdef IMP_DEM_HAVE_AVX2
+    if (simd) {  /* the differing ints, then their entries */
+        n = imp_dem_diff_avx2(s->hot, h, 3 * len, at, UPDATE_MAX);
+        if (n > UPDATE_MAX) {
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            if (at[i] % 3 != 2) {
+                return 0;  /* another pair: sort again */
+            }
+            at[i] /= 3;
+        }
+    }
+#endif
+    for (int j = 0; j < len && !simd; j++) {
         const int *o = s->hot + 3 * j, *x = h + 3 * j;
         if (((o[0] ^ x[0]) | (o[1] ^ x[1])) != 0) {
             return 0;  /* another pair: sort again */
@@ -706,7 +720,7 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
     if (s->k1 != k1 || s->css != css || s->cws != cws
         || (memcmp(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot) != 0
-            && !update_sorted(hot, k0, s))) {
+            && !update_sorted(hot, k0, simd, s))) {
         sort_block(hot, k0, k1, css, cws, simd, s);
     }
     memcpy(done, s->done, (size_t)(k1 - k0));

@@ -60,6 +60,9 @@ int imp_dem_law_avx2_supported(void);
    of mws: it is cws. */
 void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, uint64_t *mr,
                               uint64_t *mss, uint64_t *mws);
+/* The places i < n where x[i] != y[i], in increasing order, to at (at most max of them);
+   returns their count, or max + 1 when there are more. */
+int imp_dem_diff_avx2(const int *x, const int *y, int n, int *at, int max);
 /* The packed copies xr and (vw != NULL) vw (dem.h) of the particles 0 .. n-2 (the last: the
    caller), the same numbers as the portable copy. */
 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw);

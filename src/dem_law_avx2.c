@@ -328,6 +328,32 @@ AVX2 void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, ui
     }
 }
 
+AVX2 int imp_dem_diff_avx2(const int *x, const int *y, int n, int *at, int max)
+{
+    int c = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i e = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(x + i)),
+                                       _mm256_loadu_si256((const __m256i *)(y + i)));
+        unsigned m = ~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(e)) & 255u;
+        while (m != 0) {  /* rare */
+            if (c == max) {
+                return max + 1;
+            }
+            at[c++] = i + __builtin_ctz(m);
+            m &= m - 1;
+        }
+    }
+    for (; i < n; i++) {
+        if (x[i] != y[i]) {
+            if (c == max) {
+                return max + 1;
+            }
+            at[c++] = i;
+        }
+    }
+    return c;
+}
+
 AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
 {
     const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
