@@ -424,12 +424,11 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
    else) inlined, its particles from the row (IMP_DEM_ROW_AB), the arrays' pointers and the
    losses in locals (no store to d per interaction: it would chain every interaction to the one
    before through memory); the losses only when they are booked. */
-static void apply_list(imp_dem *d, const int *order, int n, const unsigned char *done,
-                       const double *rows, int k0, double *loss)
+static inline void apply_list_t(imp_dem *d, const int *order, int n, const unsigned char *done,
+                                const double *rows, int k0, double *loss, const int track)
 {
     double *force = d->force, *torque = d->torque;
     double l[2] = {loss[0], loss[1]};
-    const int track = d->p.track_energy;
     for (int j = 0; j < n; j++) {
         const int k = order[j], flags = done[k - k0];
         const double *o = rows + IMP_DEM_ROW * (size_t)(k - k0);
@@ -456,6 +455,16 @@ static void apply_list(imp_dem *d, const int *order, int n, const unsigned char 
         }
     }
     loss[0] = l[0], loss[1] = l[1];
+}
+
+static void apply_list(imp_dem *d, const int *order, int n, const unsigned char *done,
+                       const double *rows, int k0, double *loss)
+{
+    if (d->p.track_energy) {
+        apply_list_t(d, order, n, done, rows, k0, loss, 1);
+    } else {
+        apply_list_t(d, order, n, done, rows, k0, loss, 0);
+    }
 }
 
 /* The law of the interactions k = idx[0..count-1] on the portable path: first their geometry

@@ -17,6 +17,7 @@
 
 #include <immintrin.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define AVX2 __attribute__((target("avx2")))
 
@@ -82,6 +83,17 @@ static inline AVX2 void gather_vw(const double *vw, const int *i, v4 *v0, v4 *v1
     v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p1 + 4)), _mm_load_pd(p3 + 4), 1);
     *w1 = _mm256_unpacklo_pd(a, b);
     *w2 = _mm256_unpackhi_pd(a, b);
+}
+
+/* out[i] = base + size (k[i] - k0) for four indices k[i] >= k0 (pointers to the four
+   lanes' interactions or rows, computed together) */
+static inline AVX2 void lane_ptrs(const int *k, int k0, uintptr_t base, size_t size, void **out)
+{
+    __m256i v = _mm256_cvtepi32_epi64(
+        _mm_sub_epi32(_mm_loadu_si128((const __m128i *)k), _mm_set1_epi32(k0)));
+    v = _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_set1_epi64x((long long)size)),
+                         _mm256_set1_epi64x((long long)base));
+    _mm256_storeu_si256((__m256i *)out, v);
 }
 
 /* the 4-double runs base + 4 i for the four particle indices i[], as field vectors */
@@ -204,9 +216,9 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int 
             const quad_geo *e = g + j;
             const int *kq = idx + q0 + e->at, *ia = ia_all + e->at, *ib = ib_all + e->at;
             imp_dem_inter *I[4];
-            for (int i = 0; i < 4; i++) {
-                I[i] = d->inter + kq[i];
-            }
+            double *r[4];  /* the rows */
+            lane_ptrs(kq, 0, (uintptr_t)d->inter, sizeof(imp_dem_inter), (void **)I);
+            lane_ptrs(kq, k0, (uintptr_t)rows, IMP_DEM_ROW * sizeof(double), (void **)r);
             const v4 n0 = e->n0, n1 = e->n1, n2 = e->n2, un = e->un, ra = e->ra, rb = e->rb;
             /* the law (dem_law.c: law()) */
             v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
@@ -273,10 +285,6 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int 
             v4 t0 = sub(mul(n1, s2), mul(n2, s1));
             v4 t1 = sub(mul(n2, s0), mul(n0, s2));
             v4 t2 = sub(mul(n0, s1), mul(n1, s0));
-            double *r[4];
-            for (int i = 0; i < 4; i++) {
-                r[i] = rows + IMP_DEM_ROW * (size_t)(kq[i] - k0);
-            }
             store_rows(r, 0, f0, f1, f2, mul(la, t0));
             store_rows(r, 4, mul(la, t1), mul(la, t2), mul(lb, t0), mul(lb, t1));
             /* the particles' offsets 3 a, 3 b as two uint32_t per lane (imp_dem_row_ab) */
