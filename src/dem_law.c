@@ -522,6 +522,9 @@ static inline int bits_to_list(uint64_t m, int base, int *out)
     return n;
 }
 
+/* a mask of the n lowest bits (all 64 when n >= 64) */
+static inline uint64_t low_bits(int n) { return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1; }
+
 /* The sort of block k0..k1-1 (see run_block) into s: bit masks of the classes (one pass
    without branches: the classes alternate unpredictably), then the lists from the masks.
    O(BLOCK). */
@@ -552,8 +555,7 @@ static void sort_block(const int *hot, int k0, int k1, int css, int cws, int sim
     memset(s->done, 0, (size_t)len);
     for (int w = 0; w < BLOCK / 64 && 64 * w < len; w++) {
         const int base = k0 + 64 * w;
-        const int end = len - 64 * w < 64 ? len - 64 * w : 64;
-        const uint64_t valid = end == 64 ? ~(uint64_t)0 : ((uint64_t)1 << end) - 1;
+        const uint64_t valid = low_bits(len - 64 * w);
         int n = bits_to_list(mr[w], base, s->real + nr);
         for (int j = 0; j < n; j++) {
             s->done[s->real[nr + j] - k0] = 1;  /* DONE_FORCE; the portable law overwrites it */
