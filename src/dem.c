@@ -80,6 +80,8 @@ void imp_dem_free(imp_dem *d)
     free(d->scratch);
     free(d->done);
     free(d->order);
+    free(d->sorted);
+    free(d->vw);
     free(d->map);
     free(d->pend);
     imp_bp3d_free(d->bp);

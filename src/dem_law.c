@@ -161,16 +161,49 @@ static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss,
     return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * rb);
 }
 
-/* The packed copy of positions and radii (O(particles)). */
-static void pack(imp_dem *d)
+/* The packed copies of positions and radii (xr) and, for the AVX2 law (simd), of velocities
+   and angular velocities (vw, grown here when the particles outnumber it). O(particles). Returns
+   simd, or 0 when vw is out of memory (then the portable path, which gives the same results). */
+static int pack(imp_dem *d, int simd)
 {
-    const double *pos = d->pos, *radius = d->radius;
-    double *xr = d->xr;
-    for (int i = 0; i < d->n; i++) {
-        st2(xr + 4 * i, ld2(pos + 3 * i));
-        xr[4 * i + 2] = pos[3 * i + 2];
-        xr[4 * i + 3] = radius[i];
+    double *vw = NULL;
+    if (simd && d->n > d->vw_cap) {
+        int cap = d->n + d->n / 4 + 16;
+        double *p = aligned_alloc(64, (size_t)cap * 8 * sizeof *p);
+        if (p == NULL) {
+            simd = 0;
+        } else {
+            free(d->vw);
+            d->vw = p;
+            d->vw_cap = cap;
+        }
     }
+    if (simd) {
+        vw = d->vw;
+    }
+    int i = 0;
+#ifdef IMP_DEM_HAVE_AVX2
+    if (imp_dem_law_simd() && d->n > 0) {  /* all but the last */
+        imp_dem_pack_avx2(d, d->xr, vw);
+        i = d->n - 1;
+    }
+#endif
+    const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
+    double *xr = d->xr;
+    for (; i < d->n; i++) {
+        const size_t i3 = 3 * (size_t)i;
+        st2(xr + 4 * i, ld2(pos + i3));
+        xr[4 * i + 2] = pos[i3 + 2];
+        xr[4 * i + 3] = radius[i];
+        if (vw != NULL) {
+            double *o = vw + 8 * (size_t)i;
+            st2(o, ld2(vel + i3));
+            o[2] = vel[i3 + 2], o[3] = angvel[i3];
+            o[4] = angvel[i3 + 1], o[5] = angvel[i3 + 2];
+            o[6] = o[7] = 0.0;
+        }
+    }
+    return simd;
 }
 
 /* The geometry of one interaction of a block (pass 1): index, whether the functor found it
@@ -335,7 +368,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         /* slip (l - cap) / ks along the trial t, worked by the mean of the force before it
            (p, carried with the frame) and after it (cap along t): the spring's energy change
            plus this loss is exactly the trapezoid work (p + fs) / 2 . slip */
-        if (ks > 0.0) {
+        if (ks > 0.0 && d->p.track_energy) {  /* read only when booked */
             plastic = (l - cap) * (cap + (p0 * s0 + p1 * s1 + p2 * s2) / l) / (2.0 * ks);
         }
         s0 *= scale, s1 *= scale, s2 *= scale;
@@ -358,6 +391,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     out[IMP_DEM_ROW_TB + 2] = lb * t2;
     out[IMP_DEM_ROW_PLASTIC] = plastic;
     out[IMP_DEM_ROW_VISCOUS] = viscous;
+    out[IMP_DEM_ROW_AB] = imp_dem_row_ab(I->a, I->b);
     return flags | DONE_FORCE;
 }
 
@@ -390,13 +424,13 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 
 /* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
    their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
-   else) inlined, the arrays' pointers and the losses in locals (no store to d per interaction:
-   it would chain every interaction to the one before through memory). */
-static void apply_list(imp_dem *d, const int *order, int n, const unsigned char *done,
-                       const double *rows, int k0, double *loss)
+   else) inlined, its particles from the row (IMP_DEM_ROW_AB), the arrays' pointers and the
+   losses in locals (no store to d per interaction: it would chain every interaction to the one
+   before through memory); the losses only when they are booked. */
+static inline void apply_list_t(imp_dem *d, const int *order, int n, const unsigned char *done,
+                                const double *rows, int k0, double *loss, const int track)
 {
     double *force = d->force, *torque = d->torque;
-    const int *hot = d->hot;
     double l[2] = {loss[0], loss[1]};
     for (int j = 0; j < n; j++) {
         const int k = order[j], flags = done[k - k0];
@@ -407,9 +441,10 @@ static void apply_list(imp_dem *d, const int *order, int n, const unsigned char 
             }
             continue;
         }
-        const int a = hot[3 * k], b = hot[3 * k + 1];
-        double *fa = force + 3 * a, *fb = force + 3 * b;
-        double *ta = torque + 3 * a, *tb = torque + 3 * b;
+        uint32_t ab[2];
+        memcpy(ab, o + IMP_DEM_ROW_AB, sizeof ab);
+        double *fa = force + ab[0], *fb = force + ab[1];
+        double *ta = torque + ab[0], *tb = torque + ab[1];
         const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
         /* apply()'s sums, components 0 and 1 as pairs (the same operations per component) */
         const v2 f01 = ld2(F);
@@ -417,10 +452,22 @@ static void apply_list(imp_dem *d, const int *order, int n, const unsigned char 
         st2(fa, ld2(fa) - f01), fa[2] -= F[2];
         st2(tb, ld2(tb) - ld2(TB)), tb[2] -= TB[2];
         st2(ta, ld2(ta) - ld2(TA)), ta[2] -= TA[2];
-        l[0] += o[IMP_DEM_ROW_PLASTIC];
-        l[1] += o[IMP_DEM_ROW_VISCOUS];
+        if (track) {
+            l[0] += o[IMP_DEM_ROW_PLASTIC];
+            l[1] += o[IMP_DEM_ROW_VISCOUS];
+        }
     }
     loss[0] = l[0], loss[1] = l[1];
+}
+
+static void apply_list(imp_dem *d, const int *order, int n, const unsigned char *done,
+                       const double *rows, int k0, double *loss)
+{
+    if (d->p.track_energy) {
+        apply_list_t(d, order, n, done, rows, k0, loss, 1);
+    } else {
+        apply_list_t(d, order, n, done, rows, k0, loss, 0);
+    }
 }
 
 /* The law of the interactions k = idx[0..count-1] on the portable path: first their geometry
@@ -447,56 +494,261 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
     }
 }
 
+/* A block's sort by the class in the hot copy (potential, real sphere/sphere and wall/sphere
+   ones for the AVX2 law, other real ones), kept between steps (d->sorted) while the block's hot
+   copy is unchanged: the collider and the law change few blocks per step, and comparing 12
+   bytes per interaction costs much less than sorting them again. */
+typedef struct imp_dem_sorted imp_dem_sorted;
+struct imp_dem_sorted {
+    int k1, css, cws;           /* the block's end and the classes the AVX2 law took (-1: none) */
+    int nr, np, nss, nws, nslow;
+    int hot[3 * BLOCK];         /* the hot copy it was made from */
+    int real[BLOCK];            /* the real ones */
+    int pot[BLOCK];             /* the potential ones */
+    int fss[BLOCK + 3], fws[BLOCK + 3]; /* for the AVX2 law, padded to a multiple of 4 */
+    /* the particles a and b of pot, fss and fws (from the hot copy, which the sort is kept
+       with: the AVX2 code reads no hot copy) */
+    int pot_a[BLOCK], pot_b[BLOCK];
+    int ss_a[BLOCK + 3], ss_b[BLOCK + 3], ws_a[BLOCK + 3], ws_b[BLOCK + 3];
+    int slow[BLOCK];            /* the other real ones */
+    unsigned char done[BLOCK];  /* the serial pass's flags before the laws: DONE_FORCE if real */
+};
+
+/* the indices base + j of the set bits j of m, in increasing order, to out; returns their count */
+static inline int bits_to_list(uint64_t m, int base, int *out)
+{
+    int n = 0;
+    while (m != 0) {
+        out[n++] = base + __builtin_ctzll(m);
+        m &= m - 1;
+    }
+    return n;
+}
+
+/* a mask of the n lowest bits (all 64 when n >= 64) */
+static inline uint64_t low_bits(int n) { return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1; }
+
+/* The sort of block k0..k1-1 (see run_block) into s: bit masks of the classes (one pass
+   without branches: the classes alternate unpredictably), then the lists from the masks.
+   O(BLOCK). */
+static void sort_block(const int *hot, int k0, int k1, int css, int cws, int simd,
+                       imp_dem_sorted *s)
+{
+    _Static_assert(BLOCK % 64 == 0, "sort_block: 64 interactions per mask");
+    uint64_t mr[BLOCK / 64], mss[BLOCK / 64], mws[BLOCK / 64];
+    const int len = k1 - k0;
+#ifdef IMP_DEM_HAVE_AVX2
+    if (simd) {
+        imp_dem_class_masks_avx2(hot + 3 * k0, len, css, cws, mr, mss, mws);
+    }
+#endif
+    for (int w = 0; w < BLOCK / 64 && !simd; w++) {
+        uint64_t r = 0, ss = 0, ws = 0;
+        const int *h = hot + 3 * (k0 + 64 * w) + 2;
+        const int end = len - 64 * w < 64 ? len - 64 * w : 64;
+        for (int j = 0; j < end; j++) {
+            const int c = h[3 * j];
+            r |= (uint64_t)(c != 0) << j;
+            ss |= (uint64_t)(c == css) << j;
+            ws |= (uint64_t)(c == cws) << j;
+        }
+        mr[w] = r, mss[w] = ss, mws[w] = ws;
+    }
+    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
+    memset(s->done, 0, (size_t)len);
+    for (int w = 0; w < BLOCK / 64 && 64 * w < len; w++) {
+        const int base = k0 + 64 * w;
+        const uint64_t valid = low_bits(len - 64 * w);
+        int n = bits_to_list(mr[w], base, s->real + nr);
+        for (int j = 0; j < n; j++) {
+            s->done[s->real[nr + j] - k0] = 1;  /* DONE_FORCE; the portable law overwrites it */
+        }
+        nr += n;
+        np += bits_to_list(~mr[w] & valid, base, s->pot + np);
+        nss += bits_to_list(mss[w], base, s->fss + nss);
+        nws += bits_to_list(mws[w], base, s->fws + nws);
+        nslow += bits_to_list(mr[w] & ~mss[w] & ~mws[w], base, s->slow + nslow);
+    }
+    /* a last incomplete group of four is filled with copies of its last interaction: a copy
+       does the same arithmetic on the same data and writes the same results */
+    for (int q = nss; nss > 0 && (q & 3) != 0; q++) {
+        s->fss[q] = s->fss[nss - 1];
+    }
+    for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
+        s->fws[q] = s->fws[nws - 1];
+    }
+    for (int j = 0; j < np; j++) {
+        s->pot_a[j] = hot[3 * s->pot[j]], s->pot_b[j] = hot[3 * s->pot[j] + 1];
+    }
+    for (int j = 0; j < ((nss + 3) & ~3); j++) {
+        s->ss_a[j] = hot[3 * s->fss[j]], s->ss_b[j] = hot[3 * s->fss[j] + 1];
+    }
+    for (int j = 0; j < ((nws + 3) & ~3); j++) {
+        s->ws_a[j] = hot[3 * s->fws[j]], s->ws_b[j] = hot[3 * s->fws[j] + 1];
+    }
+    memcpy(s->hot, hot + 3 * k0, 3 * (size_t)len * sizeof *hot);
+    s->k1 = k1, s->css = css, s->cws = cws;
+    s->nr = nr, s->np = np, s->nss = nss, s->nws = nws, s->nslow = nslow;
+}
+
+/* k into the increasing list l[0..n-1] (and a, b at the same place of la, lb when not NULL);
+   returns the new count. O(n). */
+static int list_insert(int *l, int *la, int *lb, int n, int k, int a, int b)
+{
+    int i = n;
+    while (i > 0 && l[i - 1] > k) {
+        i--;
+    }
+    memmove(l + i + 1, l + i, (size_t)(n - i) * sizeof *l);
+    l[i] = k;
+    if (la != NULL) {
+        memmove(la + i + 1, la + i, (size_t)(n - i) * sizeof *la);
+        memmove(lb + i + 1, lb + i, (size_t)(n - i) * sizeof *lb);
+        la[i] = a, lb[i] = b;
+    }
+    return n + 1;
+}
+
+/* k out of the increasing list l[0..n-1] (and la, lb); returns the new count. O(n). */
+static int list_remove(int *l, int *la, int *lb, int n, int k)
+{
+    int i = 0;
+    while (i < n && l[i] != k) {
+        i++;
+    }
+    if (i == n) {
+        return n;
+    }
+    memmove(l + i, l + i + 1, (size_t)(n - i - 1) * sizeof *l);
+    if (la != NULL) {
+        memmove(la + i, la + i + 1, (size_t)(n - i - 1) * sizeof *la);
+        memmove(lb + i, lb + i + 1, (size_t)(n - i - 1) * sizeof *lb);
+    }
+    return n - 1;
+}
+
+/* the list of s holding interactions of class c, its parallel arrays and its count */
+static int *class_list(imp_dem_sorted *s, int c, int **la, int **lb, int **count)
+{
+    if (c == 0) {
+        *la = s->pot_a, *lb = s->pot_b, *count = &s->np;
+        return s->pot;
+    }
+    if (c == s->css) {
+        *la = s->ss_a, *lb = s->ss_b, *count = &s->nss;
+        return s->fss;
+    }
+    if (c == s->cws) {
+        *la = s->ws_a, *lb = s->ws_b, *count = &s->nws;
+        return s->fws;
+    }
+    *la = *lb = NULL, *count = &s->nslow;
+    return s->slow;
+}
+
+/* the padding of a list for the AVX2 law (sort_block) */
+static void pad4(int *l, int *la, int *lb, int n)
+{
+    for (int q = n; n > 0 && (q & 3) != 0; q++) {
+        l[q] = l[n - 1], la[q] = la[n - 1], lb[q] = lb[n - 1];
+    }
+}
+
+/* The cached sort s of block k0..s->k1-1 brought up to date in place when its hot copy differs
+   from the block's in a few classes only (a contact made or ended: the common change, ~1.4 per
+   changed block in a deposition); 0 when it cannot (the caller sorts again). O(BLOCK). */
+enum { UPDATE_MAX = 8 };
+static int update_sorted(const int *hot, int k0, int simd, imp_dem_sorted *s)
+{
+    const int *h = hot + 3 * k0;
+    const int len = s->k1 - k0;
+    int at[UPDATE_MAX], n = 0;
+#ifdef IMP_DEM_HAVE_AVX2
+    if (simd) {  /* the differing ints, then their entries */
+        n = imp_dem_diff_avx2(s->hot, h, 3 * len, at, UPDATE_MAX);
+        if (n > UPDATE_MAX) {
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            if (at[i] % 3 != 2) {
+                return 0;  /* another pair: sort again */
+            }
+            at[i] /= 3;
+        }
+    }
+#endif
+    for (int j = 0; j < len && !simd; j++) {
+        const int *o = s->hot + 3 * j, *x = h + 3 * j;
+        if (((o[0] ^ x[0]) | (o[1] ^ x[1])) != 0) {
+            return 0;  /* another pair: sort again */
+        }
+        if (o[2] != x[2]) {
+            if (n == UPDATE_MAX) {
+                return 0;
+            }
+            at[n++] = j;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const int j = at[i], k = k0 + j, c0 = s->hot[3 * j + 2], c1 = h[3 * j + 2];
+        const int a = h[3 * j], b = h[3 * j + 1];
+        if ((c0 != 0) != (c1 != 0)) {
+            s->nr = c1 != 0 ? list_insert(s->real, NULL, NULL, s->nr, k, 0, 0)
+                            : list_remove(s->real, NULL, NULL, s->nr, k);
+            s->done[j] = (unsigned char)(c1 != 0);
+        }
+        int *la, *lb, *count;
+        int *l0 = class_list(s, c0, &la, &lb, &count);
+        int *l1 = class_list(s, c1, &la, &lb, &count);
+        if (l0 != l1) {
+            l0 = class_list(s, c0, &la, &lb, &count);
+            *count = list_remove(l0, la, lb, *count, k);
+            l1 = class_list(s, c1, &la, &lb, &count);
+            *count = list_insert(l1, la, lb, *count, k, a, b);
+        }
+        s->hot[3 * j + 2] = c1;
+    }
+    pad4(s->fss, s->ss_a, s->ss_b, s->nss);
+    pad4(s->fws, s->ws_a, s->ws_b, s->nws);
+    return 1;
+}
+
 /* Interactions k0..k1-1: their flags to done[k - k0] and their rows to rows + IMP_DEM_ROW (k -
    k0), for the serial pass; the indices that may have something for it to do, in interaction
-   order, to *order (real when they are the real ones, else merged; returns their count). One pass
-   sorts the interactions by their hot copy's class (potential, real sphere/sphere, wall/sphere,
-   other) without branches (the classes alternate unpredictably); potential ones out of reach
-   are dropped (12 bytes and two positions read); with simd, the real ones of the common case
-   (linear law) go to the AVX2 law four at a time, the others (and the groups of four it gives
-   back) to the portable one. Writes only these interactions, their hot copies, done, rows,
-   real and merged (BLOCK entries each), so blocks can run in parallel. */
+   order, to *order (real when they are the real ones, else merged; returns their count). The
+   block's sort by class (sort_block; s: its cached copy when valid, else its place, or scratch
+   space of the caller's when there is no cache); potential ones out of reach are dropped (12
+   bytes and two positions read); with simd, the real ones of the common case (linear law) go to
+   the AVX2 law four at a time, the others (and the groups of four it gives back) to the
+   portable one. Writes only these interactions, their hot copies, s, done, rows, real and
+   merged (BLOCK entries each), so blocks can run in parallel. */
 static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
-                     unsigned char *done, double *rows, int *real, int *merged, const int **order)
+                     imp_dem_sorted *s, unsigned char *done, double *rows, int *merged,
+                     const int **order)
 {
-    int pot[BLOCK], slow[BLOCK], fss[BLOCK + 3], fws[BLOCK + 3];
-    int nr = 0, np = 0, nslow = 0, nss = 0, nws = 0;
+    int slow[BLOCK];
     const int *hot = d->hot;
     const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
     /* the classes the AVX2 law takes (-1: none) */
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
-    for (int k = k0; k < k1; k++) {
-        const int c = hot[3 * k + 2];
-        real[nr] = k;
-        pot[np] = k;
-        fss[nss] = k;  // cppcheck-suppress unreadVariable ; read by the AVX2 law
-        slow[nslow] = k;  /* the other real ones, split below */
-        nr += c != 0;
-        np += c == 0;
-        nss += c == css;
-        nslow += (c != 0) & (c != css);
-        done[k - k0] = (unsigned char)(c != 0);  /* DONE_FORCE; the portable law overwrites it */
+    if (s->k1 != k1 || s->css != css || s->cws != cws
+        || (memcmp(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot) != 0
+            && !update_sorted(hot, k0, simd, s))) {
+        sort_block(hot, k0, k1, css, cws, simd, s);
     }
-    if (cws >= 0) {  /* wall/sphere ones out of the others (few) */
-        int m = 0;
-        for (int j = 0; j < nslow; j++) {
-            int k = slow[j];
-            if (hot[3 * k + 2] == cws) {
-                fws[nws++] = k;
-            } else {
-                slow[m++] = k;
-            }
-        }
-        nslow = m;
-    }
-    const int nslow_real = nslow;
-    const int *test = pot;
+    memcpy(done, s->done, (size_t)(k1 - k0));
+    const int nr = s->nr, nslow_real = s->nslow;
+    const int *real = s->real;
+    memcpy(slow, s->slow, (size_t)nslow_real * sizeof *slow);
+    int nslow = nslow_real, np = s->np;
+    const int *test = s->pot;
 #ifdef IMP_DEM_HAVE_AVX2
     int rest[BLOCK];
     if (simd && ss) {  /* sphere/sphere ones four at a time, the others below */
         int nrest = 0;
-        nslow += imp_dem_reach_avx2(d, pot, np, f, slow + nslow, rest, &nrest);
+        nslow += imp_dem_reach_avx2(d, s->pot, s->pot_a, s->pot_b, np, f, slow + nslow, rest,
+                                    &nrest);
         test = rest;
         np = nrest;
     }
@@ -532,20 +784,33 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     }
 #ifdef IMP_DEM_HAVE_AVX2
     if (fast) {
-        /* a last incomplete group of four is filled with copies of its last interaction: a
-           copy does the same arithmetic on the same data and writes the same results */
-        for (int q = nss; nss > 0 && (q & 3) != 0; q++) {
-            fss[q] = fss[nss - 1];
-        }
-        for (int q = nws; nws > 0 && (q & 3) != 0; q++) {
-            fws[q] = fws[nws - 1];
-        }
-        nslow += imp_dem_law_avx2(d, 0, fss, (nss + 3) & ~3, dt, rows, k0, slow + nslow);
-        nslow += imp_dem_law_avx2(d, 1, fws, (nws + 3) & ~3, dt, rows, k0, slow + nslow);
+        nslow += imp_dem_law_avx2(d, 0, s->fss, s->ss_a, s->ss_b, (s->nss + 3) & ~3, dt, rows, k0,
+                                  slow + nslow);
+        nslow += imp_dem_law_avx2(d, 1, s->fws, s->ws_a, s->ws_b, (s->nws + 3) & ~3, dt, rows, k0,
+                                  slow + nslow);
     }
 #endif
     portable(d, slow, nslow, dt, done, rows, k0);
     return n;
+}
+
+/* The blocks' sorts kept between steps (d->sorted, grown when the blocks outnumber it; NULL
+   when out of memory: then each block sorts into its caller's space). */
+static imp_dem_sorted *sorted_cache(imp_dem *d, int nblocks)
+{
+    if (nblocks > d->sorted_cap) {
+        int cap = nblocks + nblocks / 2 + 1;
+        imp_dem_sorted *p = realloc(d->sorted, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return NULL;
+        }
+        for (int i = d->sorted_cap; i < cap; i++) {
+            p[i].k1 = -1;  /* invalid */
+        }
+        d->sorted = p;
+        d->sorted_cap = cap;
+    }
+    return d->sorted;
 }
 
 static int simd_mode = -1;  /* -1: not chosen yet */
@@ -584,9 +849,9 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const double f = d->p.interaction_radius;
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
-    const int simd = imp_dem_law_simd();
-    pack(d);
+    const int simd = pack(d, imp_dem_law_simd());
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
+    imp_dem_sorted *cache = sorted_cache(d, nblocks);
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */
 #ifdef _OPENMP
     if (omp_get_max_threads() > 1 && !omp_in_parallel()) {
@@ -595,10 +860,12 @@ int imp_dem_interactions(imp_dem *d, double dt)
         _Pragma("omp parallel for schedule(static, 2)")
         for (int blk = 0; blk < nblocks; blk++) {
             int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
-            int real[BLOCK], merged[BLOCK];
+            int merged[BLOCK];
             const int *order;
-            run_block(d, k0, k1, dt, f, ss, ws, simd, done + k0,
-                      scratch + IMP_DEM_ROW * (size_t)k0, real, merged, &order);
+            imp_dem_sorted own;  /* without the cache (out of memory) */
+            own.k1 = -1;
+            run_block(d, k0, k1, dt, f, ss, ws, simd, cache != NULL ? cache + blk : &own,
+                      done + k0, scratch + IMP_DEM_ROW * (size_t)k0, merged, &order);
         }
         int *order = d->order;
         int n = 0;
@@ -616,11 +883,14 @@ int imp_dem_interactions(imp_dem *d, double dt)
 #endif
     unsigned char done[BLOCK];
     double rows[BLOCK * IMP_DEM_ROW];
-    int real[BLOCK], merged[BLOCK];
+    int merged[BLOCK];
+    imp_dem_sorted own;  /* without the cache (out of memory) */
     for (int blk = 0; blk < nblocks; blk++) {
         int k0 = blk * BLOCK, k1 = k0 + BLOCK < m ? k0 + BLOCK : m;
         const int *order;
-        int n = run_block(d, k0, k1, dt, f, ss, ws, simd, done, rows, real, merged, &order);
+        own.k1 = -1;
+        int n = run_block(d, k0, k1, dt, f, ss, ws, simd, cache != NULL ? cache + blk : &own,
+                          done, rows, merged, &order);
         apply_list(d, order, n, done, rows, k0, loss);
     }
     if (d->p.track_energy) {

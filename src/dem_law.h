@@ -9,16 +9,31 @@
 #ifndef IMPACT_DEM_LAW_H
 #define IMPACT_DEM_LAW_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include "dem.h"
 
 enum {
     IMP_DEM_ROW_F = 0,        /* 3: force on b */
     IMP_DEM_ROW_TA = 3,       /* 3: la (n x F), subtracted from a's torque */
     IMP_DEM_ROW_TB = 6,       /* 3: lb (n x F), subtracted from b's torque */
-    IMP_DEM_ROW_PLASTIC = 9,  /* sliding loss */
+    IMP_DEM_ROW_PLASTIC = 9,  /* sliding loss (0 unless the energy is tracked) */
     IMP_DEM_ROW_VISCOUS = 10, /* viscous loss */
+    IMP_DEM_ROW_AB = 11,      /* the offsets 3 a and 3 b of the particles' vectors, as two
+                                 uint32_t (a's first) in the double's bytes: the serial pass
+                                 then reads no hot copy (rows with a force only) */
     IMP_DEM_ROW = 12          /* numbers per row (padded to a multiple of 4) */
 };
+
+/* the value of a row's IMP_DEM_ROW_AB for the particles a and b */
+static inline double imp_dem_row_ab(int a, int b)
+{
+    uint32_t ab[2] = {3u * (uint32_t)a, 3u * (uint32_t)b};
+    double v;
+    memcpy(&v, ab, sizeof v);
+    return v;
+}
 
 /* Whether the interaction loop uses its AVX2 path (1) or the portable one (0). The AVX2 path
    is used when the processor has AVX2 and IMPACT_DEM_SIMD=0 is not in the environment;
@@ -27,25 +42,37 @@ enum {
 int imp_dem_law_simd(void);
 int imp_dem_law_set_simd(int on);
 
-/* The AVX2 law of the real interactions k = idx[0..count-1] (count a multiple of 4) that are
-   sphere/sphere (wall == 0) or wall/sphere (wall == 1), linear law, four at a time (idx may
-   repeat an interaction in consecutive places: a copy computes and writes the same). Each
-   group of four whose geometry has a lane outside the common case (a gap, un < 0, or
-   concentric spheres) is left untouched and its indices (once each) appended to rest (for the
-   portable path); the others update their interactions and write their rows at
-   rows + IMP_DEM_ROW * (k - k0). Returns the count appended to rest. Only defined when
-   IMP_DEM_HAVE_AVX2. */
+/* The AVX2 law of the real interactions k = idx[0..count-1] (count a multiple of 4; their
+   particles ia[j], ib[j]: the hot copy's a and b) that are sphere/sphere (wall == 0) or
+   wall/sphere (wall == 1), linear law, four at a time (idx may repeat an interaction in
+   consecutive places: a copy computes and writes the same). Each group of four whose geometry
+   has a lane outside the common case (a gap, un < 0, or concentric spheres) is left untouched
+   and its indices (once each) appended to rest (for the portable path); the others update their
+   interactions and write their rows at rows + IMP_DEM_ROW * (k - k0). Returns the count
+   appended to rest. Only defined when IMP_DEM_HAVE_AVX2. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define IMP_DEM_HAVE_AVX2 1
-int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
-                     double *rows, int k0, int *rest);
+int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int *ia, const int *ib,
+                     int count, double dt, double *rows, int k0, int *rest);
 int imp_dem_law_avx2_supported(void);
-/* The reach test of the potential interactions idx[0..count-1] four at a time: those whose
+/* Bit masks of the classes of the hot copy's entries hot[0 .. 3 len - 1] (len <= 64 n for
+   masks of n words): bit j of mr: entry j is real (class non-zero); of mss: its class is css;
+   of mws: it is cws. */
+void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, uint64_t *mr,
+                              uint64_t *mss, uint64_t *mws);
+/* The places i < n where x[i] != y[i], in increasing order, to at (at most max of them);
+   returns their count, or max + 1 when there are more. */
+int imp_dem_diff_avx2(const int *x, const int *y, int n, int *at, int max);
+/* The packed copies xr and (vw != NULL) vw (dem.h) of the particles 0 .. n-2 (the last: the
+   caller), the same numbers as the portable copy. */
+void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw);
+/* The reach test of the potential interactions idx[0..count-1] (particles ia[j], ib[j]) four at
+   a time: those whose
    first particle is a sphere and that are within reach (dem_law.c: out_of_reach) to in
    (returns their count), the groups of four with a wall or facet and the last count % 4 to
    rest (*nrest counts them) for the portable test. */
-int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
-                       int *rest, int *nrest);
+int imp_dem_reach_avx2(const imp_dem *d, const int *idx, const int *ia, const int *ib, int count,
+                       double f, int *in, int *rest, int *nrest);
 #endif
 
 #endif

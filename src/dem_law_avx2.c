@@ -17,6 +17,7 @@
 
 #include <immintrin.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define AVX2 __attribute__((target("avx2")))
 
@@ -65,6 +66,34 @@ static inline AVX2 void gather3(const double *base, const int *i, v4 *x, v4 *y, 
     *x = _mm256_unpacklo_pd(a, b);
     *y = _mm256_unpackhi_pd(a, b);
     *z = _mm256_set_pd(p3[2], p2[2], p1[2], p0[2]);
+}
+
+/* velocities and angular velocities of the four particles i[] from the packed copy d->vw */
+static inline AVX2 void gather_vw(const double *vw, const int *i, v4 *v0, v4 *v1, v4 *v2,
+                                  v4 *w0, v4 *w1, v4 *w2)
+{
+    const double *p0 = vw + 8 * (size_t)i[0], *p1 = vw + 8 * (size_t)i[1];
+    const double *p2 = vw + 8 * (size_t)i[2], *p3 = vw + 8 * (size_t)i[3];
+    *v0 = _mm256_load_pd(p0);
+    *v1 = _mm256_load_pd(p1);
+    *v2 = _mm256_load_pd(p2);
+    *w0 = _mm256_load_pd(p3);
+    transpose(v0, v1, v2, w0);
+    v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p0 + 4)), _mm_load_pd(p2 + 4), 1);
+    v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p1 + 4)), _mm_load_pd(p3 + 4), 1);
+    *w1 = _mm256_unpacklo_pd(a, b);
+    *w2 = _mm256_unpackhi_pd(a, b);
+}
+
+/* out[i] = base + size (k[i] - k0) for four indices k[i] >= k0 (pointers to the four
+   lanes' interactions or rows, computed together) */
+static inline AVX2 void lane_ptrs(const int *k, int k0, uintptr_t base, size_t size, void **out)
+{
+    __m256i v = _mm256_cvtepi32_epi64(
+        _mm_sub_epi32(_mm_loadu_si128((const __m128i *)k), _mm_set1_epi32(k0)));
+    v = _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_set1_epi64x((long long)size)),
+                         _mm256_set1_epi64x((long long)base));
+    _mm256_storeu_si256((__m256i *)out, v);
 }
 
 /* the 4-double runs base + 4 i for the four particle indices i[], as field vectors */
@@ -124,19 +153,14 @@ enum { MAX_QUADS = 64 };
 /* Pass 1 over the groups of four: their geometry (the square root and division, whose latency
    then overlaps across groups instead of stalling each group's law), groups outside the common
    case to rest. Returns the count of kept groups in g. */
-static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count, int *ia_all,
-                          int *ib_all, quad_geo *g, int *rest, int *nrest)
+static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, const int *ia_all,
+                          const int *ib_all, int count, quad_geo *g, int *rest, int *nrest)
 {
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     int c = 0;
     for (int q = 0; q + 4 <= count; q += 4) {
         const int *kq = idx + q;
-        int *ia = ia_all + q, *ib = ib_all + q;
-        for (int i = 0; i < 4; i++) {  /* from the hot copy: the interaction's own lines are
-                                          left to pass 2 */
-            ia[i] = d->hot[3 * kq[i]];
-            ib[i] = d->hot[3 * kq[i] + 1];
-        }
+        const int *ia = ia_all + q, *ib = ib_all + q;
         /* dem_law.c: geometry() */
         v4 xa0, xa1, xa2, xa3, xb0, xb1, xb2;
         quad_geo *e = g + c;
@@ -174,26 +198,27 @@ static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, int count,
     return c;
 }
 
-AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, double dt,
-                          double *rows, int k0, int *rest)
+AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int *ia0,
+                          const int *ib0, int count, double dt, double *rows, int k0, int *rest)
 {
     int nrest = 0;
     const v4 zero = _mm256_setzero_pd(), half = _mm256_set1_pd(0.5), two = _mm256_set1_pd(2.0);
     const v4 vdt = _mm256_set1_pd(dt), hdt = _mm256_set1_pd(0.5 * dt);
     /* ra_spin of dem_law.c: walls do not spin */
     const v4 spin_a = _mm256_set1_pd(wall ? 0.0 : 1.0);
+    const int track = d->p.track_energy;
     quad_geo g[MAX_QUADS];
-    int ia_all[4 * MAX_QUADS], ib_all[4 * MAX_QUADS];
     for (int q0 = 0; q0 < count; q0 += 4 * MAX_QUADS) {
         int len = count - q0 < 4 * MAX_QUADS ? count - q0 : 4 * MAX_QUADS;
-        int nq = geometry4(d, wall, idx + q0, len, ia_all, ib_all, g, rest, &nrest);
+        const int *ia_all = ia0 + q0, *ib_all = ib0 + q0;
+        int nq = geometry4(d, wall, idx + q0, ia_all, ib_all, len, g, rest, &nrest);
         for (int j = 0; j < nq; j++) {
             const quad_geo *e = g + j;
             const int *kq = idx + q0 + e->at, *ia = ia_all + e->at, *ib = ib_all + e->at;
             imp_dem_inter *I[4];
-            for (int i = 0; i < 4; i++) {
-                I[i] = d->inter + kq[i];
-            }
+            double *r[4];  /* the rows */
+            lane_ptrs(kq, 0, (uintptr_t)d->inter, sizeof(imp_dem_inter), (void **)I);
+            lane_ptrs(kq, k0, (uintptr_t)rows, IMP_DEM_ROW * sizeof(double), (void **)r);
             const v4 n0 = e->n0, n1 = e->n1, n2 = e->n2, un = e->un, ra = e->ra, rb = e->rb;
             /* the law (dem_law.c: law()) */
             v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
@@ -202,10 +227,8 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
             load_run(I, RUN_FN, &fn_old, &s0, &s1, &s2);
             (void)un_old, (void)kn0, (void)fn_old;
             v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2;
-            gather3(d->angvel, ia, &wa0, &wa1, &wa2);
-            gather3(d->angvel, ib, &wb0, &wb1, &wb2);
-            gather3(d->vel, ia, &va0, &va1, &va2);
-            gather3(d->vel, ib, &vb0, &vb1, &vb2);
+            gather_vw(d->vw, ia, &va0, &va1, &va2, &wa0, &wa1, &wa2);
+            gather_vw(d->vw, ib, &vb0, &vb1, &vb2, &wb0, &wb1, &wb2);
             wa0 = mul(spin_a, wa0), wa1 = mul(spin_a, wa1), wa2 = mul(spin_a, wa2);
             v4 x0 = sub(mul(o1, n2), mul(o2, n1));
             v4 x1 = sub(mul(o2, n0), mul(o0, n2));
@@ -244,11 +267,13 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
             v4 plastic = zero;
             if (_mm256_movemask_pd(slide) != 0) {  /* Coulomb: slide (only those lanes) */
                 v4 l = _mm256_sqrt_pd(fs2), scale = _mm256_div_pd(cap, l);
-                v4 pdot = add(add(mul(p0, s0), mul(p1, s1)), mul(p2, s2));
-                v4 pl = _mm256_div_pd(mul(sub(l, cap), add(cap, _mm256_div_pd(pdot, l))),
-                                      mul(two, ks));
-                plastic = _mm256_and_pd(_mm256_and_pd(slide, _mm256_cmp_pd(ks, zero, _CMP_GT_OQ)),
-                                        pl);
+                if (track) {  /* the loss is read only when booked (two divisions) */
+                    v4 pdot = add(add(mul(p0, s0), mul(p1, s1)), mul(p2, s2));
+                    v4 pl = _mm256_div_pd(mul(sub(l, cap), add(cap, _mm256_div_pd(pdot, l))),
+                                          mul(two, ks));
+                    plastic = _mm256_and_pd(
+                        _mm256_and_pd(slide, _mm256_cmp_pd(ks, zero, _CMP_GT_OQ)), pl);
+                }
                 s0 = _mm256_blendv_pd(s0, mul(s0, scale), slide);
                 s1 = _mm256_blendv_pd(s1, mul(s1, scale), slide);
                 s2 = _mm256_blendv_pd(s2, mul(s2, scale), slide);
@@ -260,30 +285,111 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, int *idx, int count, doubl
             v4 t0 = sub(mul(n1, s2), mul(n2, s1));
             v4 t1 = sub(mul(n2, s0), mul(n0, s2));
             v4 t2 = sub(mul(n0, s1), mul(n1, s0));
-            double *r[4];
-            for (int i = 0; i < 4; i++) {
-                r[i] = rows + IMP_DEM_ROW * (size_t)(kq[i] - k0);
-            }
             store_rows(r, 0, f0, f1, f2, mul(la, t0));
             store_rows(r, 4, mul(la, t1), mul(la, t2), mul(lb, t0), mul(lb, t1));
-            store_rows(r, 8, mul(lb, t2), plastic, zero, zero);
+            /* the particles' offsets 3 a, 3 b as two uint32_t per lane (imp_dem_row_ab) */
+            __m128i a3 = _mm_loadu_si128((const __m128i *)ia);
+            __m128i b3 = _mm_loadu_si128((const __m128i *)ib);
+            a3 = _mm_add_epi32(a3, _mm_add_epi32(a3, a3));
+            b3 = _mm_add_epi32(b3, _mm_add_epi32(b3, b3));
+            v4 ab = _mm256_castsi256_pd(
+                _mm256_set_m128i(_mm_unpackhi_epi32(a3, b3), _mm_unpacklo_epi32(a3, b3)));
+            store_rows(r, 8, mul(lb, t2), plastic, zero, ab);
         }
     }
     return nrest;
 }
 
-AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, int count, double f, int *in,
-                            int *rest, int *nrest)
+AVX2 void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, uint64_t *mr,
+                                   uint64_t *mss, uint64_t *mws)
+{
+    /* the classes hot[3 j + 2] of eight entries from three 8-int loads: 2, 5 of the first, 8,
+       11, 14 of the second, 17, 20, 23 of the third */
+    const __m256i i0 = _mm256_setr_epi32(2, 5, 0, 0, 0, 0, 0, 0);
+    const __m256i i1 = _mm256_setr_epi32(0, 0, 0, 3, 6, 0, 0, 0);
+    const __m256i i2 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 4, 7);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i vss = _mm256_set1_epi32(css), vws = _mm256_set1_epi32(cws);
+    int j = 0;
+    for (int w = 0; 64 * w < len; w++) {
+        mr[w] = mss[w] = mws[w] = 0;
+    }
+    for (; j + 8 <= len; j += 8) {
+        const int *h = hot + 3 * j;
+        __m256i c = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)h), i0);
+        c = _mm256_blend_epi32(c, _mm256_permutevar8x32_epi32(
+                                      _mm256_loadu_si256((const __m256i *)(h + 8)), i1), 0x1C);
+        c = _mm256_blend_epi32(c, _mm256_permutevar8x32_epi32(
+                                      _mm256_loadu_si256((const __m256i *)(h + 16)), i2), 0xE0);
+        const unsigned z = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c, zero)));
+        const unsigned s = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c, vss)));
+        const unsigned t = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c, vws)));
+        mr[j >> 6] |= (uint64_t)(~z & 255u) << (j & 63);
+        mss[j >> 6] |= (uint64_t)s << (j & 63);
+        mws[j >> 6] |= (uint64_t)t << (j & 63);
+    }
+    for (; j < len; j++) {
+        const int c = hot[3 * j + 2];
+        mr[j >> 6] |= (uint64_t)(c != 0) << (j & 63);
+        mss[j >> 6] |= (uint64_t)(c == css) << (j & 63);
+        mws[j >> 6] |= (uint64_t)(c == cws) << (j & 63);
+    }
+}
+
+AVX2 int imp_dem_diff_avx2(const int *x, const int *y, int n, int *at, int max)
+{
+    int c = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i e = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(x + i)),
+                                       _mm256_loadu_si256((const __m256i *)(y + i)));
+        unsigned m = ~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(e)) & 255u;
+        while (m != 0) {  /* rare */
+            if (c == max) {
+                return max + 1;
+            }
+            at[c++] = i + __builtin_ctz(m);
+            m &= m - 1;
+        }
+    }
+    for (; i < n; i++) {
+        if (x[i] != y[i]) {
+            if (c == max) {
+                return max + 1;
+            }
+            at[c++] = i;
+        }
+    }
+    return c;
+}
+
+AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
+{
+    const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
+    const v4 zero = _mm256_setzero_pd();
+    /* 4-double loads at 3 i read 3 i + 3: the last particle by the portable code */
+    for (int i = 0; i + 1 < d->n; i++) {
+        const size_t i3 = 3 * (size_t)i;
+        _mm256_storeu_pd(xr + 4 * (size_t)i, _mm256_blend_pd(_mm256_loadu_pd(pos + i3),
+                                                             _mm256_broadcast_sd(radius + i), 8));
+        if (vw != NULL) {
+            double *o = vw + 8 * (size_t)i;
+            _mm256_store_pd(o, _mm256_blend_pd(_mm256_loadu_pd(vel + i3),
+                                               _mm256_broadcast_sd(angvel + i3), 8));
+            _mm256_store_pd(o + 4, _mm256_blend_pd(
+                                       _mm256_castpd128_pd256(_mm_loadu_pd(angvel + i3 + 1)),
+                                       zero, 12));
+        }
+    }
+}
+
+AVX2 int imp_dem_reach_avx2(const imp_dem *d, const int *idx, const int *ia0, const int *ib0,
+                            int count, double f, int *in, int *rest, int *nrest)
 {
     const v4 vf = _mm256_set1_pd(f);
     int nin = 0;
     for (int q = 0; q + 4 <= count; q += 4) {
         const int *kq = idx + q;
-        int ia[4], ib[4];
-        for (int i = 0; i < 4; i++) {
-            ia[i] = d->hot[3 * kq[i]];
-            ib[i] = d->hot[3 * kq[i] + 1];
-        }
+        const int *ia = ia0 + q, *ib = ib0 + q;
         v4 xa0, xa1, xa2, ra, xb0, xb1, xb2, rb;
         if ((d->kind[ia[0]] | d->kind[ia[1]] | d->kind[ia[2]] | d->kind[ia[3]]) != IMP_DEM_SPHERE) {
             for (int i = 0; i < 4; i++) {  /* a wall or facet: the portable test */

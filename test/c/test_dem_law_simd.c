@@ -231,10 +231,45 @@ TEST(hertz_bits)
     CHECK(seen.real > 100);
 }
 
+/* the AVX2 class masks of the sort (dem_law.c: sort_block) against their definition, on hot
+   copies of random classes and lengths (whole words of 64, groups of 8 and a tail) */
+TEST(class_masks)
+{
+#if defined(IMP_DEM_HAVE_AVX2)
+    if (!imp_dem_law_avx2_supported()) {
+        return;
+    }
+    uint32_t seed = 7;
+    int hot[3 * 128];
+    const int lens[] = {128, 127, 64, 63, 9, 8, 1};
+    for (int t = 0; t < 200; t++) {
+        int len = lens[t % 7];
+        for (int j = 0; j < 3 * len; j++) {
+            hot[j] = (int)(lcg(&seed) % 4);
+        }
+        int css = t % 3 == 0 ? -1 : 1, cws = t % 5 == 0 ? -1 : 2;
+        uint64_t mr[2], mss[2], mws[2];
+        imp_dem_class_masks_avx2(hot, len, css, cws, mr, mss, mws);
+        int bad = 0;
+        for (int j = 0; j < len; j++) {
+            int c = hot[3 * j + 2];
+            bad += (int)((mr[j >> 6] >> (j & 63)) & 1) != (c != 0);
+            bad += (int)((mss[j >> 6] >> (j & 63)) & 1) != (c == css);
+            bad += (int)((mws[j >> 6] >> (j & 63)) & 1) != (c == cws);
+        }
+        for (int j = len; j < 64 * ((len + 63) / 64); j++) {  /* no bits past the end */
+            bad += (int)(((mr[j >> 6] | mss[j >> 6] | mws[j >> 6]) >> (j & 63)) & 1);
+        }
+        CHECK(bad == 0);
+    }
+#endif
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(simd_switch);
+    RUN(class_masks);
     RUN(linear_bits);
     RUN(gaps_facet_bits);
     RUN(hertz_bits);
