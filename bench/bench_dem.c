@@ -428,9 +428,10 @@ static result run_yade(const char *script, const layout *L, long steps, double d
 static void print_side(const char *name, const result *r, int n)
 {
     printf("  %-6s %8.2f s wall %8.2f s CPU: %.3e particle-steps/s (wall), %.3e (CPU); last "
-           "quarter (%ld steps; the dense packing in a 20000-step run) %.3e (wall), %.3e "
-           "(CPU)\n", name, r->wall, r->cpu, n * (double)r->steps / r->wall, n * (double)r->steps / r->cpu, r->last_steps,
-           n * (double)r->last_steps / r->last_wall, n * (double)r->last_steps / r->last_cpu);
+           "quarter (%ld steps%s) %.3e (wall), %.3e (CPU)\n", name, r->wall, r->cpu,
+           n * (double)r->steps / r->wall, n * (double)r->steps / r->cpu, r->last_steps,
+           r->steps >= 20000 ? ": the dense packing" : "", n * (double)r->last_steps / r->last_wall,
+           n * (double)r->last_steps / r->last_cpu);
     printf("  %-6s peak RSS %.1f MiB (%.1f MiB before the scene, growth %.1f MiB); final mean "
            "z %.5f m, max z %.4f m, contacts %ld\n", "", r->hwm_mb, r->start_mb,
            r->hwm_mb - r->start_mb, r->mean_z, r->max_z, r->contacts);
