@@ -26,6 +26,7 @@
    to the particles in interaction order, so every particle's sums are made in the same order
    as by one interaction after the other. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -813,7 +814,8 @@ static imp_dem_sorted *sorted_cache(imp_dem *d, int nblocks)
     return d->sorted;
 }
 
-static int simd_mode = -1;  /* -1: not chosen yet */
+/* -1: not chosen yet; 0: portable; 1: AVX2. Atomic: worlds may step in several threads. */
+static atomic_int simd_mode = -1;
 
 static int simd_available(void)
 {
@@ -826,17 +828,20 @@ static int simd_available(void)
 
 int imp_dem_law_simd(void)
 {
-    if (simd_mode < 0) {
+    int m = atomic_load_explicit(&simd_mode, memory_order_relaxed);
+    if (m < 0) {
         const char *e = getenv("IMPACT_DEM_SIMD");
-        simd_mode = simd_available() && !(e != NULL && strcmp(e, "0") == 0);
+        m = simd_available() && !(e != NULL && strcmp(e, "0") == 0);
+        atomic_store_explicit(&simd_mode, m, memory_order_relaxed);
     }
-    return simd_mode;
+    return m;
 }
 
 int imp_dem_law_set_simd(int on)
 {
-    simd_mode = on && simd_available();
-    return simd_mode;
+    int m = on && simd_available();
+    atomic_store_explicit(&simd_mode, m, memory_order_relaxed);
+    return m;
 }
 
 /* Every interaction on its own (blocks of BLOCK), then, in interaction order, the erase
