@@ -35,6 +35,39 @@ static inline double imp_dem_row_ab(int a, int b)
     return v;
 }
 
+/* Interactions go by blocks of IMP_DEM_BLOCK (dem_law.c). */
+enum { IMP_DEM_BLOCK = 128 };
+
+typedef struct imp_dem_sorted imp_dem_sorted;
+/* A block's sort by the class in the hot copy (potential, real sphere/sphere and wall/sphere
+   ones for the AVX2 law, other real ones), kept between steps (d->sorted, dem_law_sort.c) while the block's hot
+   copy is unchanged: the collider and the law change few blocks per step, and comparing 12
+   bytes per interaction costs much less than sorting them again. */
+struct imp_dem_sorted {
+    int k1, css, cws;           /* the block's end and the classes the AVX2 law took (-1: none) */
+    int nr, np, nss, nws, nslow;
+    int hot[3 * IMP_DEM_BLOCK];         /* the hot copy it was made from */
+    int real[IMP_DEM_BLOCK];            /* the real ones */
+    int pot[IMP_DEM_BLOCK];             /* the potential ones */
+    int fss[IMP_DEM_BLOCK + 3], fws[IMP_DEM_BLOCK + 3]; /* for the AVX2 law, padded to a multiple of 4 */
+    /* the particles a and b of pot, fss and fws (from the hot copy, which the sort is kept
+       with: the AVX2 code reads no hot copy) */
+    int pot_a[IMP_DEM_BLOCK], pot_b[IMP_DEM_BLOCK];
+    int ss_a[IMP_DEM_BLOCK + 3], ss_b[IMP_DEM_BLOCK + 3], ws_a[IMP_DEM_BLOCK + 3], ws_b[IMP_DEM_BLOCK + 3];
+    int slow[IMP_DEM_BLOCK];            /* the other real ones */
+    unsigned char done[IMP_DEM_BLOCK];  /* the serial pass's flags before the laws: DONE_FORCE if real */
+};
+
+/* dem_law_sort.c. The sort of block k0..k1-1 into s: the hot copy's classes as bit masks (AVX2
+   with simd), then the lists; css, cws: the classes the AVX2 law takes (-1: none). O(BLOCK). */
+void imp_dem_sort_block(const int *hot, int k0, int k1, int css, int cws, int simd,
+                        imp_dem_sorted *s);
+/* The cached sort s brought up to date in place when the block's hot copy changed in a few
+   places only; 0 when it cannot (sort again). O(BLOCK). */
+int imp_dem_update_sorted(const int *hot, int k0, int simd, imp_dem_sorted *s);
+/* The blocks' cached sorts (d->sorted, grown to nblocks; NULL when out of memory). */
+imp_dem_sorted *imp_dem_sorted_cache(imp_dem *d, int nblocks);
+
 /* Whether the interaction loop uses its AVX2 path (1) or the portable one (0). The AVX2 path
    is used when the processor has AVX2 and IMPACT_DEM_SIMD=0 is not in the environment;
    imp_dem_law_set_simd(0) forces the portable path, (1) asks for AVX2 (when available).
