@@ -13,6 +13,17 @@
 #include "shape3d.h"
 #include "world.h"
 
+int imp_dem_simd_mode(atomic_int *mode, int (*available)(void))
+{
+    int m = atomic_load_explicit(mode, memory_order_relaxed);
+    if (m < 0) {
+        const char *env = getenv("IMPACT_DEM_SIMD");
+        m = available() && !(env != NULL && strcmp(env, "0") == 0);
+        atomic_store_explicit(mode, m, memory_order_relaxed);
+    }
+    return m;
+}
+
 imp_dem_params imp_dem_default_params(void)
 {
     imp_dem_params p;

@@ -30,6 +30,8 @@
 #ifndef IMPACT_DEM_H
 #define IMPACT_DEM_H
 
+#include <stdatomic.h>
+
 #include "broadphase3d.h"
 #include "mat3.h"
 #include "shape.h"
@@ -269,6 +271,11 @@ static inline int imp_dem_same_clump(const imp_dem *d, int a, int b)
 {
     return d->clump_of[a] >= 0 && d->clump_of[a] == d->clump_of[b];
 }
+
+/* The switch of an AVX2 path (dem_law.c, dem_newton.c): *mode is -1 until decided, then 0
+   (portable) or 1 (AVX2); decided once from available() and the environment (IMPACT_DEM_SIMD=0
+   forces the portable path). Atomic: worlds may step in several threads. */
+int imp_dem_simd_mode(atomic_int *mode, int (*available)(void));
 
 /* Yade's PWaveTimeStep: min over spheres of r / sqrt(E / rho). 0 when there are no spheres. */
 double imp_dem_p_wave_dt(const imp_dem *d);

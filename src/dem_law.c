@@ -588,16 +588,7 @@ static int simd_available(void)
 #endif
 }
 
-int imp_dem_law_simd(void)
-{
-    int m = atomic_load_explicit(&simd_mode, memory_order_relaxed);
-    if (m < 0) {
-        const char *e = getenv("IMPACT_DEM_SIMD");
-        m = simd_available() && !(e != NULL && strcmp(e, "0") == 0);
-        atomic_store_explicit(&simd_mode, m, memory_order_relaxed);
-    }
-    return m;
-}
+int imp_dem_law_simd(void) { return imp_dem_simd_mode(&simd_mode, simd_available); }
 
 int imp_dem_law_set_simd(int on)
 {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dem.h"
 #include "dem_newton.h"
 
 /* the AVX2 kernel: x86-64 with GCC or Clang (-DIMPACT_NO_SIMD builds the portable one only) */
@@ -441,16 +442,7 @@ static int cpu_avx2(void) { return 0; }
 /* -1: not decided yet; 0: portable; 1: AVX2. Atomic: worlds may step in several threads. */
 static atomic_int simd_mode = -1;
 
-int imp_dem_newton_simd(void)
-{
-    int m = atomic_load_explicit(&simd_mode, memory_order_relaxed);
-    if (m < 0) {
-        const char *env = getenv("IMPACT_DEM_SIMD");
-        m = cpu_avx2() && !(env != NULL && strcmp(env, "0") == 0);
-        atomic_store_explicit(&simd_mode, m, memory_order_relaxed);
-    }
-    return m;
-}
+int imp_dem_newton_simd(void) { return imp_dem_simd_mode(&simd_mode, cpu_avx2); }
 
 void imp_dem_newton_set_simd(int on)
 {
