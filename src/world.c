@@ -177,18 +177,24 @@ imp_body_id imp_world_background(const imp_world *w)
     return id;
 }
 
-imp_body *imp_world_body(imp_world *w, imp_body_id id)
+/* whether id names a live body (not stale, not out of range) */
+static int live(const imp_world *w, imp_body_id id)
 {
     if (id.slot < 0 || id.slot >= w->nslots) {
-        return NULL;
+        return 0;
     }
-    imp_body *b = &w->bodies[id.slot];
-    return (b->active && b->generation == id.generation) ? b : NULL;
+    const imp_body *b = &w->bodies[id.slot];
+    return b->active && b->generation == id.generation;
+}
+
+imp_body *imp_world_body(imp_world *w, imp_body_id id)
+{
+    return live(w, id) ? &w->bodies[id.slot] : NULL;
 }
 
 double *imp_world_body_state(imp_world *w, imp_body_id id)
 {
-    if (imp_world_body(w, id) == NULL) {
+    if (!live(w, id)) {
         return NULL;
     }
     w->state_version++;
@@ -197,14 +203,7 @@ double *imp_world_body_state(imp_world *w, imp_body_id id)
 
 const double *imp_world_body_state_read(const imp_world *w, imp_body_id id)
 {
-    if (id.slot < 0 || id.slot >= w->nslots) {
-        return NULL;
-    }
-    const imp_body *b = &w->bodies[id.slot];
-    if (!b->active || b->generation != id.generation) {
-        return NULL;
-    }
-    return w->y + (size_t)id.slot * (size_t)w->stride;
+    return live(w, id) ? w->y + (size_t)id.slot * (size_t)w->stride : NULL;
 }
 
 /* A physical inertia tensor: symmetric, positive definite, and each principal moment at most
