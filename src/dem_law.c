@@ -265,6 +265,20 @@ static inline void carry(const imp_dem *d, const imp_dem_inter *I, const double 
     *la = l_a, *lb = l_b;
 }
 
+/* The trial shear force t of the step: the carried force p moved on by ks dt times the
+   tangential part of the relative velocity vr, then kept tangent (the rotation in carry() is
+   first order). kdt = ks dt. */
+static inline void trial(const double p[3], const double vr[3], const double n[3], double kdt,
+                         double t[3])
+{
+    double vn = vr[0] * n[0] + vr[1] * n[1] + vr[2] * n[2];
+    t[0] = p[0] - kdt * (vr[0] - vn * n[0]);
+    t[1] = p[1] - kdt * (vr[1] - vn * n[1]);
+    t[2] = p[2] - kdt * (vr[2] - vn * n[2]);
+    double tn = t[0] * n[0] + t[1] * n[1] + t[2] * n[2];
+    t[0] -= tn * n[0], t[1] -= tn * n[1], t[2] -= tn * n[2];
+}
+
 /* The sliding loss of a loaded contact that opens (un < 0: the geometry of this step): its
    Coulomb limit mu fn fell to zero with the normal force, so its shear spring slips free. The
    slip is the whole trial force (carried and moved on by this step's displacement, as in law())
@@ -282,14 +296,8 @@ static double release(const imp_dem *d, const imp_dem_inter *I, const geo *e, do
     double p[3], vr[3], la, lb;
     const double *n = e->n;
     carry(d, I, n, e->un, e->ra, e->rb, dt, p, vr, &la, &lb);
-    double vn = dot(vr, n), t[3];
-    for (int k = 0; k < 3; k++) {
-        t[k] = p[k] - ks * dt * (vr[k] - vn * n[k]);
-    }
-    double tn = dot(t, n);
-    for (int k = 0; k < 3; k++) {
-        t[k] -= tn * n[k];
-    }
+    double t[3];
+    trial(p, vr, n, ks * dt, t);
     return dot(p, t) / (2.0 * ks);
 }
 
@@ -332,9 +340,6 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     double pc[3], vrc[3], la, lb;
     carry(d, I, n, un, ra, rb, dt, pc, vrc, &la, &lb);
     const double p0 = pc[0], p1 = pc[1], p2 = pc[2];
-    double s0 = p0, s1 = p1, s2 = p2;
-    const double vr0 = vrc[0], vr1 = vrc[1], vr2 = vrc[2];
-    double vn = vr0 * n0 + vr1 * n1 + vr2 * n2;
     double fn, ks, viscous = 0.0;
     if (d->p.law == IMP_DEM_LAW_HERTZ) {
         double s = sqrt(un);
@@ -355,13 +360,9 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         fn = I->kn * un;
     }
     ks = I->ks;
-    double kdt = ks * dt;
-    s0 -= kdt * (vr0 - vn * n0);
-    s1 -= kdt * (vr1 - vn * n1);
-    s2 -= kdt * (vr2 - vn * n2);
-    /* keep the shear force tangent (the rotation above is first order) */
-    double sn = s0 * n0 + s1 * n1 + s2 * n2;
-    s0 -= sn * n0, s1 -= sn * n1, s2 -= sn * n2;
+    double tr[3];
+    trial(pc, vrc, n, ks * dt, tr);
+    double s0 = tr[0], s1 = tr[1], s2 = tr[2];
     double fs2 = s0 * s0 + s1 * s1 + s2 * s2, cap = I->mu * (fn > 0.0 ? fn : 0.0);
     double plastic = 0.0;
     if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
