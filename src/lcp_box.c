@@ -129,19 +129,13 @@ static double schur_of(box *s, int j)
 
 static int c_add(box *s, int j, double schur)
 {
-    if (imp_chol_add_row(&s->ch, s->cset, s->pos, j, s->y, schur) != 0) return -1;
+    if (imp_lcp_clamp(&s->ch, s->cset, s->pos, j, s->y, schur, s->info) != 0) return -1;
     s->st[j] = B_C;
     s->ah[j] = 0.0;
-    s->info->additions++;
-    if (s->ch.m > s->info->max_clamped) s->info->max_clamped = s->ch.m;
     return 0;
 }
 
-static void c_del(box *s, int j)
-{
-    imp_chol_remove_row(&s->ch, s->cset, s->pos, j, s->work);
-    s->info->removals++;
-}
+static void c_del(box *s, int j) { imp_lcp_unclamp(&s->ch, s->cset, s->pos, j, s->work, s->info); }
 
 /* rows whose a is tracked in maxstep: at a bound */
 static int tracked(const box *s, int j) { return s->st[j] == B_LO || s->st[j] == B_HI; }

@@ -4,6 +4,7 @@
 #define IMPACT_LCP_INTERNAL_H
 
 #include "lcp.h"
+#include "lcp_chol.h"
 
 struct imp_lcp_workspace {
     int cap;          /* rows the buffers hold */
@@ -25,6 +26,29 @@ struct imp_lcp_workspace {
     double *ginv;     /* the general method's inverse of the clamped system (lcp_friction.c) */
     int ginv_cap;
 };
+
+/* The clamped set's changes for the Cholesky methods (lcp_solver.c, lcp_box.c): the row into
+   or out of the factor (imp_chol_add_row, imp_chol_remove_row), counted in info (additions,
+   removals, the largest set). imp_lcp_clamp returns 0, or -1 (nothing changed). */
+static inline int imp_lcp_clamp(imp_chol *ch, int *cset, int *pos, int row, const double *y,
+                                double schur, imp_lcp_info *info)
+{
+    if (imp_chol_add_row(ch, cset, pos, row, y, schur) != 0) {
+        return -1;
+    }
+    info->additions++;
+    if (ch->m > info->max_clamped) {
+        info->max_clamped = ch->m;
+    }
+    return 0;
+}
+
+static inline void imp_lcp_unclamp(imp_chol *ch, int *cset, int *pos, int row, double *work,
+                                   imp_lcp_info *info)
+{
+    imp_chol_remove_row(ch, cset, pos, row, work);
+    info->removals++;
+}
 
 /* Limits shared by both methods, filled by the driver. */
 typedef struct imp_lcp_limits {

@@ -108,20 +108,14 @@ static void nc_del(sym *s, int j)
 
 static int c_add(sym *s, int j, const double *y, double schur)
 {
-    if (imp_chol_add_row(&s->ch, s->cset, s->pos, j, y, schur) != 0) {
+    if (imp_lcp_clamp(&s->ch, s->cset, s->pos, j, y, schur, s->info) != 0) {
         return -1;
     }
     s->st[j] = S_C;
-    s->info->additions++;
-    if (s->ch.m > s->info->max_clamped) s->info->max_clamped = s->ch.m;
     return 0;
 }
 
-static void c_del(sym *s, int j)
-{
-    imp_chol_remove_row(&s->ch, s->cset, s->pos, j, s->work);
-    s->info->removals++;
-}
+static void c_del(sym *s, int j) { imp_lcp_unclamp(&s->ch, s->cset, s->pos, j, s->work, s->info); }
 
 /* t[j] += w0 r0[j] + w1 r1[j] + w2 r2[j] + w3 r3[j], j < len. Unrolled by two with
    restrict pointers so that the compiler's basic-block vectorizer uses SIMD at -O2. */
