@@ -76,6 +76,18 @@ local function wrench(rows, f, nb, dof)
   return w
 end
 
+-- a 2D unit block (mass 1, I = 1/6) on a slope at theta, in the slope's frame (x uphill, y
+-- normal), corners at (+-0.5, -0.5): its inverse mass, gravity, and the rows n1, t1, n2, t2
+local function slope_block(theta)
+  local minv = { { 1, 1, 12 / 2 } }
+  local fext = { { -G * math.sin(theta), -G * math.cos(theta), 0 } }
+  local rows = {
+    { { body = 1, j = { 0, 1, -0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
+    { { body = 1, j = { 0, 1, 0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
+  }
+  return minv, fext, rows
+end
+
 -- 3D stack of N unit cubes, 4 bottom-corner contacts per box (A has rank 3N)
 local function stack3d(N)
   local rows, minv, fext = {}, {}, {}
@@ -203,17 +215,11 @@ describe("impact.lcp.solve", function()
   end)
 
   it("holds a block on a slope below tan(theta) = mu and lets it slide above (auto, general, box)", function()
-    -- 2D unit block, slope frame (x uphill, y normal), corners at (+-0.5, -0.5);
     -- rows: n1, t1, n2, t2 with |t| <= mu n
     local mu = 0.5
     for _, method in ipairs({ "auto", "general", "box" }) do
       for _, theta in ipairs({ 0.3, 0.5, 0.6 }) do
-        local minv = { { 1, 1, 12 / 2 } }
-        local fext = { { -G * math.sin(theta), -G * math.cos(theta), 0 } }
-        local rows = {
-          { { body = 1, j = { 0, 1, -0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
-          { { body = 1, j = { 0, 1, 0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
-        }
+        local minv, fext, rows = slope_block(theta)
         local A, b = form(rows, minv, fext, 3)
         local f, a, info = lcp.solve(A, b, { friction = { [2] = 1, [4] = 3 }, mu = mu, method = method })
         assert.is_true(info.ok, info.message)
@@ -236,12 +242,7 @@ describe("impact.lcp.solve", function()
 
   it("applies dynamic friction to a sliding block (Baraff's sliding column)", function()
     local mu, theta = 0.5, 0.3
-    local minv = { { 1, 1, 12 / 2 } }
-    local fext = { { -G * math.sin(theta), -G * math.cos(theta), 0 } }
-    local rows = {
-      { { body = 1, j = { 0, 1, -0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
-      { { body = 1, j = { 0, 1, 0.5 } } }, { { body = 1, j = { 1, 0, 0.5 } } },
-    }
+    local minv, fext, rows = slope_block(theta)
     local A, b = form(rows, minv, fext, 3)
     -- sliding downhill (-x): kinetic friction pushes uphill and decelerates the block
     local f, _, info = lcp.solve(A, b, { friction = { [2] = 1, [4] = 3 }, mu = mu,
