@@ -63,7 +63,7 @@ typedef struct imp_poly2d {
     int *path_start;        /* npaths + 1 offsets into edges */
     imp_vec2 centroid;      /* in the user's shape coordinates */
     double radius;          /* bounding radius about the centroid */
-    double spacing;         /* decorated vertex spacing along arcs */
+    double spacing;         /* decorated vertex spacing along arcs (capped per turn) */
     double params[3];       /* preset parameters (circle: r; rectangle: w, h) */
 } imp_poly2d;
 
