@@ -147,8 +147,9 @@ describe("2D sizes out of range are refused with the option, value and range", f
   end)
 
   it("sizes that pass but give a degenerate outline say so (found by fuzzing)", function()
-    local msg = "these sizes give a degenerate outline (path 2 encloses no area): sizes and their "
-      .. "differences must exceed 2e-09 of the largest"
+    local msg = "these sizes give a degenerate outline (path 2 encloses no area): too thin for the "
+      .. "largest size, radii included (edges under 1e-9 of it, areas under 1e-12 of its square "
+      .. "count as none)"
     raises("impact.shape2d.frame: " .. msg, function()
       s2.frame { outer_width = 1.0864151279862211, outer_height = 1.0864100018179237,
         thickness = 0.54320498354059928 }
@@ -158,6 +159,10 @@ describe("2D sizes out of range are refused with the option, value and range", f
         s2.convex_top_block { height = 1.1865231556003345e-16, radius = 7.0596446368420587e-09,
           width = 3.2832055950018826e-16 }
       end)
+    raises("impact.shape2d.convex_top_block: these sizes give a degenerate outline", function()
+      s2.convex_top_block { height = 3.7556193951827754e-05, radius = 6688.5570794073492,
+        width = 0.025012203972469293 }
+    end)
   end)
 
   it("a corner radius a hair below half the side leaves no zero-length side", function()

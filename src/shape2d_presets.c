@@ -80,10 +80,11 @@ static imp_shape *outline(imp_shape *s, imp_poly2d_error *err)
 {
     if (s == NULL && err != NULL && err->status != IMP_POLY_NO_MEMORY &&
         err->status != IMP_POLY_BAD_SIZE && err->status != IMP_POLY_OK) {
-        char inner[120];
-        snprintf(inner, sizeof inner, "%.110s", err->message);
+        char inner[84];
+        snprintf(inner, sizeof inner, "%.80s", err->message);
         snprintf(err->message, sizeof err->message, "these sizes give a degenerate outline (%s): "
-                 "sizes and their differences must exceed %g of the largest", inner, MIN_RATIO);
+                 "too thin for the largest size, radii included (edges under 1e-9 of it, areas "
+                 "under 1e-12 of its square count as none)", inner);
         err->status = IMP_POLY_BAD_SIZE;
     }
     return s;
