@@ -1,5 +1,6 @@
 /* lua_shape2d.c: 2D shapes in Lua (impact.shape2d.* in the Lua front): constructors, the
    polygon builder's back end, per-edge geometry, distance and detection queries. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +11,32 @@
 #include "polygon2d.h"
 #include "shape2d_basic.h"
 
+/* an option holding a length: a positive finite number in [IMP_POLY2D_LENGTH_MIN,
+   IMP_POLY2D_LENGTH_MAX] (so areas and polar moments stay finite and normal) */
+static double opt_length(lua_State *L, int idx, const char *what, const char *key, double def)
+{
+    double v = imp_opt_number(L, idx, what, key, def, IMP_POSITIVE, NULL);
+    if (!(v >= IMP_POLY2D_LENGTH_MIN && v <= IMP_POLY2D_LENGTH_MAX)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "option '%s' must be a length in [%g, %g], got %g", key,
+                 IMP_POLY2D_LENGTH_MIN, IMP_POLY2D_LENGTH_MAX, v);
+        imp_error(L, what, "%s", msg);
+    }
+    return v;
+}
+
 static double opt_spacing(lua_State *L, const char *what)
 {
-    return imp_opt_number(L, 1, what, "spacing", IMP_POLY2D_DEFAULT_SPACING, IMP_POSITIVE, NULL);
+    return opt_length(L, 1, what, "spacing", IMP_POLY2D_DEFAULT_SPACING);
+}
+
+/* "option '<key>' must be <rel> <bound_text> = <bound>, got <v>" with %g numbers */
+static void relation_error(lua_State *L, const char *what, const char *key, const char *rel,
+                           double bound, double v)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "option '%s' must be %s = %g, got %g", key, rel, bound, v);
+    imp_error(L, what, "%s", msg);
 }
 
 static void push_built(lua_State *L, const char *what, imp_shape *s, const imp_poly2d_error *err)
@@ -33,7 +57,7 @@ static int l_ball(lua_State *L)
     const char *what = "impact.shape2d.ball";
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
-    double r = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
+    double r = opt_length(L, 1, what, "radius", 0.5);
     imp_poly2d_error err = {0, ""};
     push_built(L, what, imp_shape2d_ball(r, IMP_POLY2D_DEFAULT_SPACING, &err), &err);
     return 1;
@@ -45,8 +69,8 @@ static int l_block(lua_State *L)
     const char *what = "impact.shape2d.block";
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
-    double w = imp_opt_number(L, 1, what, "width", 1.0, IMP_POSITIVE, NULL);
-    double h = imp_opt_number(L, 1, what, "height", 1.0, IMP_POSITIVE, NULL);
+    double w = opt_length(L, 1, what, "width", 1.0);
+    double h = opt_length(L, 1, what, "height", 1.0);
     imp_poly2d_error err = {0, ""};
     push_built(L, what, imp_shape2d_block(w, h, &err), &err);
     return 1;
@@ -59,7 +83,7 @@ static int l_ngon(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
     int n = (int)imp_opt_integer(L, 1, what, "sides", 6, 3, 100000);
-    double r = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
+    double r = opt_length(L, 1, what, "radius", 0.5);
     imp_poly2d_error err = {0, ""};
     push_built(L, what, imp_shape2d_ngon(n, r, &err), &err);
     return 1;
@@ -71,12 +95,11 @@ static int l_rounded_block(lua_State *L)
     const char *what = "impact.shape2d.rounded_block";
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
-    double w = imp_opt_number(L, 1, what, "width", 1.0, IMP_POSITIVE, NULL);
-    double h = imp_opt_number(L, 1, what, "height", 1.0, IMP_POSITIVE, NULL);
-    double r = imp_opt_number(L, 1, what, "corner_radius", 0.1, IMP_POSITIVE, NULL);
+    double w = opt_length(L, 1, what, "width", 1.0);
+    double h = opt_length(L, 1, what, "height", 1.0);
+    double r = opt_length(L, 1, what, "corner_radius", 0.1);
     if (r > 0.5 * (w < h ? w : h)) {
-        imp_error(L, what, "option 'corner_radius' must be at most min(width, height) / 2 = %f, got %f",
-                  0.5 * (w < h ? w : h), r);
+        relation_error(L, what, "corner_radius", "at most min(width, height) / 2", 0.5 * (w < h ? w : h), r);
     }
     imp_poly2d_error err = {0, ""};
     push_built(L, what, imp_shape2d_rounded_block(w, h, r, opt_spacing(L, what), &err), &err);
@@ -89,12 +112,12 @@ static int l_frame(lua_State *L)
     const char *what = "impact.shape2d.frame";
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
-    double w = imp_opt_number(L, 1, what, "outer_width", 2.0, IMP_POSITIVE, NULL);
-    double h = imp_opt_number(L, 1, what, "outer_height", 2.0, IMP_POSITIVE, NULL);
-    double t = imp_opt_number(L, 1, what, "thickness", 0.2, IMP_POSITIVE, NULL);
+    double w = opt_length(L, 1, what, "outer_width", 2.0);
+    double h = opt_length(L, 1, what, "outer_height", 2.0);
+    double t = opt_length(L, 1, what, "thickness", 0.2);
     if (!(t < 0.5 * (w < h ? w : h))) {
-        imp_error(L, what, "option 'thickness' must be less than min(outer_width, outer_height) / 2 "
-                  "= %f, got %f", 0.5 * (w < h ? w : h), t);
+        relation_error(L, what, "thickness", "less than min(outer_width, outer_height) / 2",
+                       0.5 * (w < h ? w : h), t);
     }
     imp_poly2d_error err = {0, ""};
     push_built(L, what, imp_shape2d_frame(w, h, t, &err), &err);
@@ -107,11 +130,11 @@ static int arc_top(lua_State *L, int convex)
     const char *what = convex ? "impact.shape2d.convex_top_block" : "impact.shape2d.concave_top_block";
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
-    double w = imp_opt_number(L, 1, what, "width", 1.0, IMP_POSITIVE, NULL);
-    double h = imp_opt_number(L, 1, what, "height", 1.0, IMP_POSITIVE, NULL);
-    double r = imp_opt_number(L, 1, what, "radius", w, IMP_POSITIVE, NULL);
+    double w = opt_length(L, 1, what, "width", 1.0);
+    double h = opt_length(L, 1, what, "height", 1.0);
+    double r = opt_length(L, 1, what, "radius", w);
     if (r < 0.5 * w) {
-        imp_error(L, what, "option 'radius' must be at least width / 2 = %f, got %f", 0.5 * w, r);
+        relation_error(L, what, "radius", "at least width / 2", 0.5 * w, r);
     }
     imp_poly2d_error err = {0, ""};
     push_built(L, what, imp_shape2d_arc_top_block(w, h, r, convex, opt_spacing(L, what), &err), &err);
@@ -137,7 +160,7 @@ static int l_polygon(lua_State *L)
     const char *what = "impact.shape2d.path:build";
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 2, what, keys);
-    double spacing = imp_opt_number(L, 2, what, "spacing", IMP_POLY2D_DEFAULT_SPACING, IMP_POSITIVE, NULL);
+    double spacing = opt_length(L, 2, what, "spacing", IMP_POLY2D_DEFAULT_SPACING);
     lua_Integer n = luaL_len(L, 1);
     if (n > 10000000) {
         return imp_error(L, what, "too many path commands (%I)", (LUAI_UACINT)n);

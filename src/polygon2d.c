@@ -2,10 +2,12 @@
    class shared by every 2D shape (bounds, containment, body <-> world). */
 #include "polygon2d.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "edge2d.h"
 #include "mass2d.h"
@@ -358,51 +360,176 @@ static int previous_edge(const int *path_start, const imp_edge2d *edges, int i)
     return i == path_start[p] ? path_start[p + 1] - 1 : i - 1;
 }
 
-/* Crossing, touching and doubling back; O(E^2). */
+/* 1 when the path doubles back on itself at the start vertex of edge i */
+static int doubles_back(const int *path_start, const imp_edge2d *edges, int i)
+{
+    int pi = previous_edge(path_start, edges, i);
+    imp_vec2 tin = imp_edge2d_tangent_at(&edges[pi], 1.0), tout = imp_edge2d_tangent_at(&edges[i], 0.0);
+    return pi != i && imp_v2_dot(tin, tout) < 0.0 && fabs(imp_v2_cross(tin, tout)) <= 1e-9;
+}
+
+/* Whether edges i < j cross, touch or overlap other than at the shared end point joining
+   them in their path; fills err (may be NULL) and returns the status. */
+static int pair_check(const imp_edge2d *edges, int i, int j, const int *path_start, double tol,
+                      imp_poly2d_error *err)
+{
+    const imp_edge2d *e = &edges[i], *f = &edges[j];
+    imp_vec2 pts[2];
+    int n = imp_edge2d_intersect(e, f, tol, pts);
+    int ei = i - path_start[e->path] + 1, fj = j - path_start[f->path] + 1;
+    if (n < 0) {
+        return fail(err, IMP_POLY_CROSSING, "path %d edge %d (%s) and path %d edge %d (%s) "
+                    "overlap", e->path + 1, ei, edge_word(e), f->path + 1, fj, edge_word(f));
+    }
+    for (int k = 0; k < n; k++) {
+        /* meeting at a shared end point is how a path is joined */
+        int shared = 0;
+        if (e->path == f->path) {
+            int first = path_start[e->path], last = path_start[e->path + 1] - 1;
+            if (j == i + 1 && imp_v2_dist(pts[k], e->b) <= 2.0 * tol) {
+                shared = 1;
+            }
+            if (i == first && j == last && imp_v2_dist(pts[k], e->a) <= 2.0 * tol) {
+                shared = 1;
+            }
+        }
+        if (!shared) {
+            const char *what = e->path == f->path ? "path crosses or touches itself"
+                                                  : "paths cross or touch";
+            return fail(err, IMP_POLY_CROSSING, "%s: path %d edge %d (%s) meets path %d "
+                        "edge %d (%s) at (%g, %g)", what, e->path + 1, ei, edge_word(e),
+                        f->path + 1, fj, edge_word(f), pts[k].x, pts[k].y);
+        }
+    }
+    return IMP_POLY_OK;
+}
+
+typedef struct edge_box {
+    double lo, hi;  /* x interval */
+    int i;
+} edge_box;
+
+static int box_order(const void *pa, const void *pb)
+{
+    const edge_box *a = pa, *b = pb;
+    if (a->lo != b->lo) {
+        return a->lo < b->lo ? -1 : 1;
+    }
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Crossing, touching and doubling back. Reports the first fault in the order of a test of
+   every edge i (its start vertex, then every later edge j > i), but tests only the pairs
+   whose bounding circles, grown by 4 tol (the tests accept points within about 3 tol of an
+   edge), overlap: a sweep over their x intervals sorted, O(E log E + K) for K overlapping
+   intervals (O(E^2) at worst, e.g. many long parallel edges). */
 static int check_crossings(const imp_edge2d *edges, int ne, const int *path_start, double tol,
                            imp_poly2d_error *err)
 {
+    int best_i = ne, best_j = ne;  /* the first fault: (i, -1) doubling back, (i, j) a pair */
+    for (int i = 0; i < ne; i++) {
+        if (doubles_back(path_start, edges, i)) {
+            best_i = i, best_j = -1;
+            break;
+        }
+    }
+    edge_box *box = malloc((size_t)ne * sizeof *box);
+    double *ylo = malloc((size_t)ne * sizeof *ylo), *yhi = malloc((size_t)ne * sizeof *yhi);
+    if (box == NULL || ylo == NULL || yhi == NULL) {
+        free(box);
+        free(ylo);
+        free(yhi);
+        return fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+    }
     for (int i = 0; i < ne; i++) {
         const imp_edge2d *e = &edges[i];
-        /* doubling back at the start vertex of e */
-        int pi = previous_edge(path_start, edges, i);
-        imp_vec2 tin = imp_edge2d_tangent_at(&edges[pi], 1.0), tout = imp_edge2d_tangent_at(e, 0.0);
-        if (pi != i && imp_v2_dot(tin, tout) < 0.0 && fabs(imp_v2_cross(tin, tout)) <= 1e-9) {
+        double grow = e->br + 4.0 * tol + 1e-12 * (fabs(e->bc.x) + fabs(e->bc.y) + e->br);
+        box[i] = (edge_box){e->bc.x - grow, e->bc.x + grow, i};
+        ylo[i] = e->bc.y - grow;
+        yhi[i] = e->bc.y + grow;
+    }
+    qsort(box, (size_t)ne, sizeof *box, box_order);
+    for (int a = 0; a < ne; a++) {
+        for (int b = a + 1; b < ne && box[b].lo <= box[a].hi; b++) {
+            int i = box[a].i < box[b].i ? box[a].i : box[b].i;
+            int j = box[a].i < box[b].i ? box[b].i : box[a].i;
+            if (i > best_i || (i == best_i && j > best_j) || ylo[j] > yhi[i] || ylo[i] > yhi[j]) {
+                continue;
+            }
+            if (pair_check(edges, i, j, path_start, tol, NULL) != IMP_POLY_OK) {
+                best_i = i, best_j = j;
+            }
+        }
+    }
+    free(box);
+    free(ylo);
+    free(yhi);
+    if (best_i == ne) {
+        return IMP_POLY_OK;
+    }
+    if (best_j < 0) {
+        const imp_edge2d *e = &edges[best_i];
+        return fail(err, IMP_POLY_CROSSING, "path %d doubles back on itself at (%g, %g)",
+                    e->path + 1, e->a.x, e->a.y);
+    }
+    return pair_check(edges, best_i, best_j, path_start, tol, err);
+}
+
+/* The former O(E^2) test, kept to check the sweep against (POLY2D_CHECK_SWEEP builds). */
+#ifdef POLY2D_CHECK_SWEEP
+static int check_crossings_all(const imp_edge2d *edges, int ne, const int *path_start, double tol,
+                               imp_poly2d_error *err)
+{
+    for (int i = 0; i < ne; i++) {
+        if (doubles_back(path_start, edges, i)) {
             return fail(err, IMP_POLY_CROSSING, "path %d doubles back on itself at (%g, %g)",
-                        e->path + 1, e->a.x, e->a.y);
+                        edges[i].path + 1, edges[i].a.x, edges[i].a.y);
         }
         for (int j = i + 1; j < ne; j++) {
-            const imp_edge2d *f = &edges[j];
-            imp_vec2 pts[2];
-            int n = imp_edge2d_intersect(e, f, tol, pts);
-            int ei = i - path_start[e->path] + 1, fj = j - path_start[f->path] + 1;
-            if (n < 0) {
-                return fail(err, IMP_POLY_CROSSING, "path %d edge %d (%s) and path %d edge %d (%s) "
-                            "overlap", e->path + 1, ei, edge_word(e), f->path + 1, fj, edge_word(f));
-            }
-            for (int k = 0; k < n; k++) {
-                /* meeting at a shared end point is how a path is joined */
-                int shared = 0;
-                if (e->path == f->path) {
-                    int first = path_start[e->path], last = path_start[e->path + 1] - 1;
-                    if (j == i + 1 && imp_v2_dist(pts[k], e->b) <= 2.0 * tol) {
-                        shared = 1;
-                    }
-                    if (i == first && j == last && imp_v2_dist(pts[k], e->a) <= 2.0 * tol) {
-                        shared = 1;
-                    }
-                }
-                if (!shared) {
-                    const char *what = e->path == f->path ? "path crosses or touches itself"
-                                                          : "paths cross or touch";
-                    return fail(err, IMP_POLY_CROSSING, "%s: path %d edge %d (%s) meets path %d "
-                                "edge %d (%s) at (%g, %g)", what, e->path + 1, ei, edge_word(e),
-                                f->path + 1, fj, edge_word(f), pts[k].x, pts[k].y);
-                }
+            int st = pair_check(edges, i, j, path_start, tol, err);
+            if (st != IMP_POLY_OK) {
+                return st;
             }
         }
     }
     return IMP_POLY_OK;
+}
+
+static int check_crossings_checked(const imp_edge2d *edges, int ne, const int *path_start,
+                                   double tol, imp_poly2d_error *err)
+{
+    imp_poly2d_error e1 = {0, ""}, e2 = {0, ""};
+    int s1 = check_crossings(edges, ne, path_start, tol, &e1);
+    int s2 = check_crossings_all(edges, ne, path_start, tol, &e2);
+    if (s1 != s2 || strcmp(e1.message, e2.message) != 0) {
+        fprintf(stderr, "SWEEP MISMATCH: '%s' vs '%s'\n", e1.message, e2.message);
+        abort();
+    }
+    return fail(err, s1, "%s", e1.message);
+}
+#define check_crossings check_crossings_checked
+#endif
+
+/* How many pieces the decorated vertices cut an arc into: one every spacing along it, and at
+   least one every 45 degrees; but at most IMP_POLY2D_ARC_PIECES per full turn, so the count
+   is bounded by the arc's angle alone whatever its size or the spacing (each piece's chord
+   then strays from the arc by at most r (1 - cos(pi / IMP_POLY2D_ARC_PIECES)), 4.7e-6 r).
+   Arcs short enough for the spacing to stay under that cap (every arc of a radius below
+   about 48 at the default spacing 0.3) get exactly the count they always had. 1 .. 1024. */
+static int arc_pieces(const imp_edge2d *e, double spacing)
+{
+    double turn = fabs(e->sweep);
+    double by_angle = ceil(turn / (0.25 * IMP_PI));
+    double cap = ceil(turn * (IMP_POLY2D_ARC_PIECES / TWO_PI) - 1e-6); /* 256 for a quarter turn */
+    double by_length = ceil(e->length / spacing);
+    if (!(by_length <= cap)) {  /* also NaN */
+        by_length = cap;
+    }
+    double k = imp_max(by_angle, by_length);
+    if (!(k >= 1.0)) {
+        k = 1.0;
+    }
+    return k < IMP_POLY2D_ARC_PIECES ? (int)k : IMP_POLY2D_ARC_PIECES;
 }
 
 /* centre: the centroid when known exactly by symmetry (NULL: computed) */
@@ -413,8 +540,9 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         err->status = IMP_POLY_OK;
         err->message[0] = '\0';
     }
-    if (!(spacing > 0.0) || !isfinite(spacing)) {
-        fail(err, IMP_POLY_BAD_COMMAND, "spacing must be a positive finite number, got %g", spacing);
+    if (!(spacing >= IMP_POLY2D_LENGTH_MIN && spacing <= IMP_POLY2D_LENGTH_MAX)) {
+        fail(err, IMP_POLY_BAD_SIZE, "spacing must be a length in [%g, %g], got %g",
+             IMP_POLY2D_LENGTH_MIN, IMP_POLY2D_LENGTH_MAX, spacing);
         return NULL;
     }
     if (cmds == NULL || ncmds <= 0) {
@@ -441,11 +569,21 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
     if (hix >= lox) {
         ext = imp_max(ext, imp_max(hix - lox, hiy - loy));
     }
+    if (mag > IMP_POLY2D_LENGTH_MAX || ext > IMP_POLY2D_LENGTH_MAX) {
+        fail(err, IMP_POLY_BAD_SIZE, "coordinates and arc radii must be at most %g in size, got %g",
+             IMP_POLY2D_LENGTH_MAX, imp_max(mag, ext));
+        return NULL;
+    }
+    if (ext > 0.0 && ext < IMP_POLY2D_LENGTH_MIN) {
+        fail(err, IMP_POLY_BAD_SIZE, "the shape spans %g: shapes must span at least %g", ext,
+             IMP_POLY2D_LENGTH_MIN);
+        return NULL;
+    }
     double L = ext > 0.0 ? ext : 1.0;
     double tol = 1e-9 * L + 1e-13 * mag;
 
-    imp_edge2d *edges = malloc((size_t)(ncmds + 1) * sizeof *edges);
-    int *path_start = malloc((size_t)(ncmds + 2) * sizeof *path_start);
+    imp_edge2d *edges = malloc(((size_t)ncmds + 1) * sizeof *edges);
+    int *path_start = malloc(((size_t)ncmds + 2) * sizeof *path_start);
     imp_poly2d *g = calloc(1, sizeof *g);
     if (edges == NULL || path_start == NULL || g == NULL) {
         free(edges);
@@ -464,24 +602,61 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
     }
     g->nedges = ne;
     g->npaths = np;
+    if (np > IMP_POLY2D_MAX_PATHS) {
+        fail(err, IMP_POLY_TOO_BIG, "too many paths: %d (at most %d)", np, IMP_POLY2D_MAX_PATHS);
+        poly_destroy(g);
+        return NULL;
+    }
+    /* each path's box (arcs: their whole circle), grown by tol: a point outside it is outside
+       the path, which the nesting test below then need not walk */
+    double *pbox = malloc((size_t)np * 4 * sizeof *pbox);
+    if (pbox == NULL) {
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        poly_destroy(g);
+        return NULL;
+    }
+    for (int p = 0; p < np; p++) {
+        double *b = pbox + 4 * p;
+        b[0] = b[1] = INFINITY;
+        b[2] = b[3] = -INFINITY;
+        for (int i = path_start[p]; i < path_start[p + 1]; i++) {
+            const imp_edge2d *e = &edges[i];
+            double r = e->kind == IMP_EDGE_ARC ? e->r : 0.0;
+            imp_vec2 c = e->kind == IMP_EDGE_ARC ? e->c : e->a;
+            b[0] = imp_min(b[0], c.x - r), b[1] = imp_min(b[1], c.y - r);
+            b[2] = imp_max(b[2], c.x + r), b[3] = imp_max(b[3], c.y + r);
+            b[0] = imp_min(b[0], e->b.x), b[1] = imp_min(b[1], e->b.y);
+            b[2] = imp_max(b[2], e->b.x), b[3] = imp_max(b[3], e->b.y);
+        }
+        b[0] -= tol, b[1] -= tol, b[2] += tol, b[3] += tol;
+    }
 
     /* areas per path, orientation against nesting */
     imp_vec2 ref = edges[0].a;
     imp_mass2d total = {0, 0, 0, 0};
     for (int p = 0; p < np; p++) {
-        imp_mass2d m = {0, 0, 0, 0};
+        imp_mass2d m = {0, 0, 0, 0}, ms = {0, 0, 0, 0};
         for (int i = path_start[p]; i < path_start[p + 1]; i++) {
             imp_mass2d_add_edge(&m, &edges[i], ref);
+            imp_mass2d_add_edge_stable(&ms, &edges[i], ref);
+        }
+        /* the closed forms, unless shallow arcs of a large radius made them cancel: then the
+           sums free of that (equal to rounding otherwise) */
+        if (!(fabs(m.area - ms.area) <= 1e-9 * fabs(ms.area)) ||
+            !(fabs(m.j - ms.j) <= 1e-9 * fabs(ms.j))) {
+            m = ms;
         }
         if (fabs(m.area) <= 1e-12 * L * L) {
             fail(err, IMP_POLY_ZERO_AREA, "path %d encloses no area", p + 1);
+            free(pbox);
             poly_destroy(g);
             return NULL;
         }
         imp_vec2 q = imp_edge2d_point_at(&edges[path_start[p]], 0.5);
         int depth = 0;
         for (int o = 0; o < np; o++) {
-            if (o != p) {
+            const double *b = pbox + 4 * o;
+            if (o != p && q.x >= b[0] && q.y >= b[1] && q.x <= b[2] && q.y <= b[3]) {
                 depth += path_contains(edges, path_start[o], path_start[o + 1], q);
             }
         }
@@ -491,6 +666,7 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
                  "material stays on the left of every path)", p + 1,
                  hole ? "a hole" : "an outer boundary", m.area > 0.0 ? "counter-clockwise" : "clockwise",
                  hole ? "holes" : "outer boundaries", hole ? "clockwise" : "counter-clockwise");
+            free(pbox);
             poly_destroy(g);
             return NULL;
         }
@@ -499,6 +675,7 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         total.sy += m.sy;
         total.j += m.j;
     }
+    free(pbox);
     if (!(total.area > 1e-12 * L * L)) {
         fail(err, IMP_POLY_ZERO_AREA, "the polygon encloses no area");
         poly_destroy(g);
@@ -511,9 +688,15 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
     g->centroid = imp_v2_add(ref, cr);
     /* \int |p - c|^2 = J - 2 c.S + A |c|^2 (p, c relative to ref) */
     double polar = total.j - 2.0 * (cr.x * total.sx + cr.y * total.sy) + total.area * imp_v2_dot(cr, cr);
+    if (!imp_poly2d_mass_ok(total.area, polar)) {
+        fail(err, IMP_POLY_BAD_SIZE, "the shape's area (%g) and polar moment of area (%g) must "
+             "be positive finite normal numbers (size %g)", total.area, polar, L);
+        poly_destroy(g);
+        return NULL;
+    }
 
     /* centred geometry; end-point vertices, one per edge start */
-    int ndec = 0;
+    size_t ndec = 0;
     for (int i = 0; i < ne; i++) {
         imp_edge2d *e = &edges[i];
         e->a = imp_v2_sub(e->a, g->centroid);
@@ -521,12 +704,18 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         e->c = imp_v2_sub(e->c, g->centroid);
         imp_edge2d_finish(e);
         if (e->kind == IMP_EDGE_ARC) {
-            int k = (int)imp_max(ceil(e->length / spacing), ceil(fabs(e->sweep) / (0.25 * IMP_PI)));
-            ndec += k - 1;
+            ndec += (size_t)arc_pieces(e, spacing) - 1;
             g->narcs++;
         }
     }
-    g->vertices = malloc((size_t)(ne + ndec) * sizeof *g->vertices);
+    if ((size_t)ne + ndec > IMP_POLY2D_MAX_VERTICES) {
+        fail(err, IMP_POLY_TOO_BIG, "too many vertices: %zu end points and decorated vertices "
+             "along arcs (at most %d); use fewer edges or arcs", (size_t)ne + ndec,
+             IMP_POLY2D_MAX_VERTICES);
+        poly_destroy(g);
+        return NULL;
+    }
+    g->vertices = malloc(((size_t)ne + ndec) * sizeof *g->vertices);
     if (g->vertices == NULL) {
         fail(err, IMP_POLY_NO_MEMORY, "out of memory");
         poly_destroy(g);
@@ -564,7 +753,7 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
         if (e->kind != IMP_EDGE_ARC) {
             continue;
         }
-        int k = (int)imp_max(ceil(e->length / spacing), ceil(fabs(e->sweep) / (0.25 * IMP_PI)));
+        int k = arc_pieces(e, spacing);
         for (int j = 1; j < k; j++) {
             imp_vertex2d *v = &g->vertices[nv++];
             v->p = imp_edge2d_point_at(e, (double)j / k);
@@ -608,6 +797,11 @@ imp_shape *imp_shape2d_polygon_kind(int kind, const imp_path2d_cmd *cmds, int nc
                                  : kind == IMP_POLY_KIND_RECTANGLE ? &rectangle_class
                                                                    : &polygon_class;
     return build(cls, cmds, ncmds, spacing, centroid, err);
+}
+
+int imp_poly2d_mass_ok(double area, double polar)
+{
+    return area >= DBL_MIN && area <= DBL_MAX && polar >= DBL_MIN && polar <= DBL_MAX;
 }
 
 int imp_poly2d_fail(imp_poly2d_error *err, int status, const char *fmt, double value)

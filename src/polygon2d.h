@@ -63,7 +63,7 @@ typedef struct imp_poly2d {
     int *path_start;        /* npaths + 1 offsets into edges */
     imp_vec2 centroid;      /* in the user's shape coordinates */
     double radius;          /* bounding radius about the centroid */
-    double spacing;         /* decorated vertex spacing along arcs */
+    double spacing;         /* decorated vertex spacing along arcs (capped per turn) */
     double params[3];       /* preset parameters (circle: r; rectangle: w, h) */
 } imp_poly2d;
 
@@ -92,7 +92,9 @@ enum {
     IMP_POLY_CROSSING,     /* edges or paths that cross, touch or double back */
     IMP_POLY_ORIENTATION,  /* a path running the wrong way for its nesting */
     IMP_POLY_ZERO_AREA,    /* a path or a polygon without area */
-    IMP_POLY_NO_MEMORY
+    IMP_POLY_NO_MEMORY,
+    IMP_POLY_TOO_BIG,      /* too many edges or vertices, or sizes out of range */
+    IMP_POLY_BAD_SIZE      /* a size option or the shape's size out of the accepted range */
 };
 
 typedef struct imp_poly2d_error {
@@ -101,9 +103,20 @@ typedef struct imp_poly2d_error {
 } imp_poly2d_error;
 
 #define IMP_POLY2D_DEFAULT_SPACING 0.3
+/* At most this many pieces of decorated vertices per full turn of an arc (whatever its radius
+   or the spacing), and at most IMP_POLY2D_MAX_VERTICES vertices in all. */
+#define IMP_POLY2D_ARC_PIECES 1024
+#define IMP_POLY2D_MAX_VERTICES (1 << 26)
+#define IMP_POLY2D_MAX_PATHS 10000
+/* Accepted lengths (sizes, radii, spacing, coordinates): their squares and fourth powers (areas
+   and polar moments) stay far from overflow and underflow. */
+#define IMP_POLY2D_LENGTH_MIN 1e-60
+#define IMP_POLY2D_LENGTH_MAX 1e60
 
 /* Builds a polygon from ncmds commands; spacing (> 0) is the greatest distance between
-   decorated vertices along arcs (there is also one at least every 45 degrees). kind_name is
+   decorated vertices along arcs (there is also one at least every 45 degrees, and at most
+   IMP_POLY2D_ARC_PIECES pieces per full turn, so an arc's vertex count is bounded by its
+   angle alone). kind_name is
    the shape kind ("polygon" when NULL; "circle" or "rectangle" for the basic presets).
    Returns NULL with err filled (status and a message naming the path and edge) on bad input.
    Cost: O(E^2) for the crossing checks, E the number of edges. */
@@ -115,6 +128,8 @@ imp_shape *imp_shape2d_polygon(const imp_path2d_cmd *cmds, int ncmds, double spa
 enum { IMP_POLY_KIND_POLYGON = 0, IMP_POLY_KIND_CIRCLE = 1, IMP_POLY_KIND_RECTANGLE = 2 };
 imp_shape *imp_shape2d_polygon_kind(int kind, const imp_path2d_cmd *cmds, int ncmds, double spacing,
                                     const imp_vec2 *centroid, imp_poly2d_error *err);
+/* 1 when an area and a polar moment of area are positive, finite and normal. */
+int imp_poly2d_mass_ok(double area, double polar);
 /* Fills err (may be NULL) with status and a message formatted with one number; returns status. */
 int imp_poly2d_fail(imp_poly2d_error *err, int status, const char *fmt, double value);
 

@@ -7,8 +7,10 @@ local core = require("impact.core")
 
 local shape2d = {}
 
---- A disc: ball{radius = 0.5} (decorated vertices every 0.3 along the rim; for another
---- spacing build it as a path: path():move_to(r, 0):arc_to(r, 0, {center = {0, 0}}):close()).
+--- A disc: ball{radius = 0.5} (decorated vertices every 0.3 along the rim, at most 1024 a turn;
+--- for another spacing build it as a path: path():move_to(r, 0):arc_to(r, 0, {center = {0, 0}}):close()).
+--- Every length option (radius, width, height, corner_radius, thickness, spacing, ...) must be
+--- in [1e-60, 1e60], and sizes must exceed 2e-9 of the largest (the builder's tolerance).
 function shape2d.ball(opts) return core.shape2d_ball(opts or {}) end
 --- A rectangle centred on its centroid: block{width = 1, height = 1}.
 function shape2d.block(opts) return core.shape2d_block(opts or {}) end
@@ -71,6 +73,9 @@ Path.__index = Path
 ---   impact.shape2d.path():move_to(x, y):line_to(x, y, {collide = true})
 ---     :arc_to(x, y, {center = {cx, cy}, outside = true}):close():path():move_to(...)...
 ---     :build{spacing = 0.3}
+--- spacing: the greatest distance between decorated vertices along arcs (also one every 45
+--- degrees, and at most 1024 pieces per full turn whatever the arc's size). Coordinates and arc
+--- radii must be at most 1e60 in size, a shape must span at least 1e-60, at most 10000 paths.
 --- arc_to draws an arc about `center` to (x, y), which must be on the same circle; outside =
 --- true (the default) bulges away from the material (convex), false into it (concave). An arc
 --- back to its start point is a full circle. collide = false marks an edge that never collides.
