@@ -134,3 +134,45 @@ describe("stiff scenes under adaptive integrators", function()
     assert.matches("more than 200 internal steps", err)
   end)
 end)
+
+describe("the 2D engine's collision advance", function()
+  -- a ball bouncing elastically between two walls over a step of 1e6 s: the advance handled
+  -- collision after collision for ever
+  local function bouncing(strategy, dt)
+    local w = impact.world2d { strategy = strategy, dt = dt, gravity = { 0, 0 } }
+    w:add_body { name = "left", shape = impact.shape2d.block { width = 0.2, height = 2 },
+      position = { -1, 0 }, fixed = true }
+    w:add_body { name = "right", shape = impact.shape2d.block { width = 0.2, height = 2 },
+      position = { 1, 0 }, fixed = true }
+    local ball = w:add_body { name = "ball", shape = impact.shape2d.ball { radius = 0.1 },
+      position = { 0, 0 }, velocity = { 3, 0 }, elasticity = 1 }
+    return w, ball
+  end
+
+  for _, strategy in ipairs { "impulse", "contact" } do
+    it("bounds the trial steps of one step (" .. strategy .. ", dt = 1e6)", function()
+      local w, ball = bouncing(strategy, 1e6)
+      local ok, err, cpu = timed(w.step, w)
+      assert.is_false(ok)
+      assert.is_true(cpu < QUICK)
+      assert.matches("more than 100000 trial steps in one step %(integrator option "
+        .. "max_substeps%) at t = [%d.e+-]+ %(step [%d.e+-]+%); the last back%-up was for "
+        .. "bodies #%d and #3", err)
+      assert.matches("bodies involved: 'ball' %(#3%), '%a+' %(#[12]%)$", err)
+      assert.are.same({ 0, 0 }, ball.position)
+      assert.are.same({ 3, 0 }, ball.velocity)
+      assert.are.equal(0, w.time)
+    end)
+  end
+
+  it("a lower max_substeps bounds it sooner, and a sensible dt works", function()
+    local w = bouncing("impulse", 1e6)
+    w.integrator = { method = "rk4", max_substeps = 1000 }
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    assert.matches("more than 1000 trial steps", err)
+    w.dt = 10
+    w:step()
+    assert.near(10, w.time, 1e-12)
+  end)
+end)
