@@ -195,8 +195,9 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
         double t0 = t;
         if (++substeps > w->def.integrator.max_substeps) {
             snprintf(why, why_len, "more than %ld internal steps in one step at t = %.17g (step size "
-                                   "%g, %d pairs in contact); the contact may be chattering",
-                     w->def.integrator.max_substeps, t, imp_ode_get_h(c->main), c->ncontact);
+                                   "%g, %d pairs in contact)%s",
+                     w->def.integrator.max_substeps, t, imp_ode_get_h(c->main), c->ncontact,
+                     c->ncontact > 0 ? "; the contact may be chattering" : "");
             name_culprits(w, c->main, w->y);
             return IMP_ERR_SOLVER;
         }
