@@ -176,3 +176,60 @@ describe("the 2D engine's collision advance", function()
     assert.near(10, w.time, 1e-12)
   end)
 end)
+
+describe("a collapsed step size", function()
+  -- a stiff spring over a step of 1e9 s: the internal steps are ~1e-7 s, the step would take
+  -- ~1e16 of them; before, it ground to max_substeps (minutes at 1e6)
+  for _, method in ipairs { "rkf45", "rkck", "rk8pd", "msbdf" } do
+    it("fails at once under " .. method .. ", naming the body and the time", function()
+      local w = impact.world2d { gravity = { 0, 0 }, dt = 1e9, integrator = method }
+      local bob = w:add_body { name = "bob", shape = impact.shape2d.ball { radius = 0.1 }, mass = 1,
+        position = { 0.1, 0 } }
+      w:add_spring { body1 = bob, point1 = { 0, 0 }, body2 = w.background, point2 = { 0, 0 },
+        rest_length = 0, stiffness = 1e10 }
+      local ok, err, cpu = timed(w.step, w)
+      assert.is_false(ok)
+      assert.is_true(cpu < QUICK)
+      assert.matches("failed %(integrator " .. method .. "%): the step size collapsed: 200 "
+        .. "internal steps in a row shorter than 0.001 s %(1e%-12 of max%(|t|, dt%)%), the last "
+        .. "[%d.e+-]+ s at t = [%d.e+-]+; the world keeps its state at t = 0; bodies involved: "
+        .. "'bob' %(#1%)$", err)
+      assert.are.same({ 0.1, 0 }, bob.position)
+      assert.are.equal(1, w:stats().failures)
+    end)
+  end
+end)
+
+describe("compliant errors name two different bodies", function()
+  it("a missing contact pair material within one material names two bodies of it", function()
+    local w = impact.world2d { strategy = "compliant" }
+    w:add_body { name = "r1", shape = impact.shape2d.ball { radius = 0.1 }, material = "rubber",
+      position = { 0, 0 } }
+    w:add_body { name = "s", shape = impact.shape2d.ball { radius = 0.1 }, material = "steel",
+      position = { 5, 0 } }
+    w:add_body { name = "r2", shape = impact.shape2d.ball { radius = 0.1 }, material = "rubber",
+      position = { 1, 0 } }
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    -- before: bodies involved: 'r1' (#1), 'r1' (#1)
+    assert.matches("no contact pair material for 'rubber' and 'rubber'.*bodies involved: 'r1' "
+      .. "%(#1%), 'r2' %(#3%)$", err)
+  end)
+
+  it("a ball placed deep in a plate is refused, naming both", function()
+    local w = impact.world3d { strategy = "compliant" }
+    w:add_body { name = "plate", shape = impact.shape3d.box { size = { 1, 1, 0.1 } }, fixed = true,
+      material = "steel" }
+    local ball = w:add_body { name = "ball", shape = impact.shape3d.sphere { radius = 0.05 },
+      material = "steel", position = { 0, 0, 0.06 } }
+    local ok, err, cpu = timed(w.step, w)
+    assert.is_false(ok)
+    assert.is_true(cpu < QUICK)
+    assert.matches("bodies #1 and #2 overlap by 0.04 m at t = 0, more than a tenth of the "
+      .. "smaller one's bounding radius %(0.05 m%)", err)
+    assert.matches("bodies involved: 'plate' %(#1%), 'ball' %(#2%)$", err)
+    ball.position = { 0, 0, 0.1 }
+    w:step()
+    assert.near(0.01, w.time, 1e-15)
+  end)
+end)
