@@ -233,3 +233,35 @@ describe("compliant errors name two different bodies", function()
     assert.near(0.01, w.time, 1e-15)
   end)
 end)
+
+describe("a dt below the resolution of the time", function()
+  for _, strategy in ipairs { "none", "impulse", "contact", "compliant" } do
+    it("is an error, not steps that leave the time where it was (" .. strategy .. ")", function()
+      local w = impact.world2d { strategy = strategy,
+        integrator = strategy == "compliant" and "rkf45" or "rk4" }
+      local ball = w:add_body { name = "ball", shape = impact.shape2d.ball { radius = 0.1 },
+        material = "steel", position = { 0, 1 } }
+      w:step(100)
+      w.dt = 1e-20
+      local y = ball.position[2]
+      local ok, err = pcall(w.step, w, 10)
+      assert.is_false(ok)
+      assert.matches("World:step: step 101 from t = 1 failed: dt = 1e%-20 does not advance the "
+        .. "time %(below its resolution there%): use a larger dt; the world keeps its state at "
+        .. "t = 1$", err)
+      assert.are.equal(100, w.steps)
+      assert.are.equal(y, ball.position[2])
+    end)
+  end
+
+  for _, strategy in ipairs { "impulse", "contact" } do
+    it("a tiny dt still moves the bodies under " .. strategy, function()
+      -- before, a step shorter than 1e-12 s was taken as already done
+      local w = impact.world2d { strategy = strategy, dt = 1e-13, gravity = { 0, 0 } }
+      local ball = w:add_body { name = "ball", shape = impact.shape2d.ball { radius = 0.1 },
+        position = { 0, 1 }, velocity = { 1e3, 0 } }
+      w:step(10)
+      assert.near(1e-9, ball.position[1], 1e-20)
+    end)
+  end
+end)

@@ -231,7 +231,9 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
     double target = 0.5 * d->distance_tol, acc = d->collision_accuracy * target;
     double t = w->time;
     double h = t1 - t;
-    double slack = 1e-12 * fmax(1.0, fabs(t1));
+    /* the end is reached within slack, which is less than the step (else a tiny dt would
+       not move the bodies at all) */
+    double slack = fmin(1e-12 * fmax(1.0, fabs(t1)), 0.5 * h);
     int binary = 0, binary_accepts = 0, stuck = 0, handled = 0;
     long trials = 0;
     imp_rec2d last_blame;
