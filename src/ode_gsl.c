@@ -21,6 +21,7 @@ struct imp_ode {
        collapsed ones, and per slot how often its state held the largest scaled error */
     long step_substeps;
     long collapsed_run;
+    double window_t;   /* t at the start of the current window of WINDOW accepted steps */
     long *blame;
     int nblame;
 };
@@ -35,6 +36,11 @@ enum { BLAME_AFTER = 2000 };
    few short steps, which grow fivefold per step. */
 #define HMIN_REL 1e-12
 enum { COLLAPSE_RUN = 200 };
+/* Every WINDOW accepted internal steps of one world step, the progress over them is
+   extrapolated: when the rest of the step would need more than HOPELESS times max_substeps
+   internal steps at that pace, the step fails then rather than after max_substeps of them.
+   Valid scenes need at most about 1500 steps in all, not thousands of such short ones. */
+enum { WINDOW = 1000, HOPELESS = 100 };
 
 static int ode_rhs(double t, const double y[], double dydt[], void *params)
 {
@@ -162,6 +168,7 @@ void imp_ode_begin_step(imp_ode *o)
     }
     o->step_substeps = 0;
     o->collapsed_run = 0;
+    o->window_t = NAN;
 }
 
 long imp_ode_step_substeps(const imp_ode *o) { return o->step_substeps; }
@@ -220,6 +227,21 @@ static int after_accepted(imp_ode *o, double t0, double t, double t1, const doub
     double h = t - t0;
     if (++o->step_substeps > BLAME_AFTER) {
         o->blame[worst_slot(o, y)]++;
+    }
+    if (o->step_substeps == 1 || isnan(o->window_t)) {
+        o->window_t = t0;
+    }
+    if (o->step_substeps % WINDOW == 0 && t < t1) {
+        double pace = (t - o->window_t) / WINDOW;  /* mean accepted step of the window */
+        double need = (t1 - t) / pace;
+        o->window_t = t;
+        if (!(need <= (double)HOPELESS * (double)o->w->def.integrator.max_substeps)) {
+            snprintf(why, why_len, "the step size collapsed: the last %d internal steps took "
+                                   "%g s on average, the rest of the step (%g s from t = %.17g) "
+                                   "would take about %g more, over %d times max_substeps = %ld",
+                     WINDOW, pace, t1 - t, t, need, HOPELESS, o->w->def.integrator.max_substeps);
+            return GSL_ETOL;
+        }
     }
     double hmin = HMIN_REL * fmax(fabs(t), o->w->def.dt);
     if (h > hmin || t >= t1) {
