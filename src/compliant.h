@@ -94,6 +94,7 @@ typedef struct imp_compliant {
     imp_ode *locate;
     double *y_start, *y_try, *y_hi;
     int state_capacity;
+    long step_location_steps; /* internal steps of event location in the current world step */
     imp_compliant_stats stats;
 } imp_compliant;
 

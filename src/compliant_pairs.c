@@ -18,6 +18,17 @@ static void name_bodies(imp_world *w, int a, int b)
 {
     w->nerror_bodies = 0;
     w->error_bodies[w->nerror_bodies++] = a;
+    if (b == a) {  /* a pair within one (material, shape class): name a second body of it */
+        const imp_body *r = &w->bodies[a];
+        b = 0;
+        for (int i = a + 1; i < w->nslots && b == 0; i++) {
+            const imp_body *o = &w->bodies[i];
+            if (o->active && o->shape != NULL && o->collide && o->material == r->material
+                && o->shape->cls == r->shape->cls && o->fixed == r->fixed) {
+                b = i;
+            }
+        }
+    }
     if (b > 0) {
         w->error_bodies[w->nerror_bodies++] = b;
     }

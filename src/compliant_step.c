@@ -48,6 +48,73 @@ static int ensure_buffers(imp_world *w, size_t n)
     return 1;
 }
 
+/* Event location may re-integrate at most LOCATE_BUDGET times max_substeps internal steps in
+   one world step (each location bisects about 30 times). */
+enum { LOCATE_BUDGET = 10 };
+
+static void add_named(imp_world *w, int slot)
+{
+    for (int k = 0; k < w->nerror_bodies; k++) {
+        if (w->error_bodies[k] == slot) {
+            return;
+        }
+    }
+    if (w->nerror_bodies < 8) {
+        w->error_bodies[w->nerror_bodies++] = slot;
+    }
+}
+
+/* Names the bodies that limit the step size of stepper o (state y) and the bodies the first
+   of them is in contact with (the stiff contact) as the error's bodies. A non-finite state or
+   force is named by world_step.c from the state instead. */
+static void name_culprits(imp_world *w, const imp_ode *o, const double *y)
+{
+    const imp_compliant *c = w->compliant;
+    int slots[2];
+    int n = imp_ode_culprits(o, y, slots);
+    w->nerror_bodies = 0;
+    for (int k = 0; k < n; k++) {
+        add_named(w, slots[k]);
+    }
+    for (int k = 0; n > 0 && k < c->ncontact; k++) {
+        const imp_cpair *p = &c->pairs[c->contact[k].pair];
+        if (p->a == slots[0] || p->b == slots[0]) {
+            add_named(w, p->a == slots[0] ? p->b : p->a);
+        }
+    }
+}
+
+/* The compliant law is meant for small penetrations (Hertz: much smaller than the bodies).
+   A pair found deeper than DEEP_FRACTION of the smaller body's bounding radius at an event
+   instant without history (the start, or after the state was edited) was placed overlapping:
+   its contact would grind through ever shorter steps (a force of E times the overlap, its
+   direction flipping where two overlaps are equal), so the step refuses it and names both
+   bodies. Contacts that begin at located events are about 2 z_eps deep. */
+#define DEEP_FRACTION 0.1
+
+static imp_status check_overlaps(imp_world *w, double t, char *why, size_t why_len)
+{
+    const imp_compliant *c = w->compliant;
+    for (int k = 0; k < c->ncontact; k++) {
+        const imp_centry *e = &c->contact[k];
+        const imp_cpair *p = &c->pairs[e->pair];
+        double ra = w->bodies[p->a].shape->radius, rb = w->bodies[p->b].shape->radius;
+        double size = fmin(isfinite(ra) ? ra : INFINITY, isfinite(rb) ? rb : INFINITY);
+        if (isfinite(size) && -e->distance > DEEP_FRACTION * size) {
+            w->nerror_bodies = 0;
+            add_named(w, p->a);
+            add_named(w, p->b);
+            snprintf(why, why_len, "bodies #%d and #%d overlap by %g m at t = %.17g, more than "
+                                   "a tenth of the smaller one's bounding radius (%g m): the "
+                                   "compliant contact law is meant for small penetrations; "
+                                   "place them apart or touching", p->a, p->b, -e->distance, t,
+                     size);
+            return IMP_ERR_INVALID;
+        }
+    }
+    return IMP_OK;
+}
+
 /* y at time t_target, re-integrated from (t0, y_start) into y_try */
 static int reintegrate(imp_world *w, double t0, double t_target, char *why, size_t why_len)
 {
@@ -55,16 +122,27 @@ static int reintegrate(imp_world *w, double t0, double t_target, char *why, size
     size_t n = (size_t)w->nslots * (size_t)w->stride;
     memcpy(c->y_try, c->y_start, n * sizeof *c->y_try);
     imp_ode_reset(c->locate);
+    imp_ode_begin_step(c->locate);
     imp_ode_set_h(c->locate, t_target - t0);
     double t = t0;
     long steps = 0;
     while (t < t_target) {
-        if (++steps > w->def.integrator.max_substeps) {
-            snprintf(why, why_len, "more than %ld internal steps while locating an event at "
-                                   "t = %.17g", w->def.integrator.max_substeps, t);
+        if (++steps > w->def.integrator.max_substeps || ++c->step_location_steps > LOCATE_BUDGET
+                                                                * w->def.integrator.max_substeps) {
+            snprintf(why, why_len, "more than %ld internal steps while locating events in one "
+                                   "step, at t = %.17g (%d pairs in contact); the contact may be "
+                                   "chattering", steps > w->def.integrator.max_substeps
+                                   ? w->def.integrator.max_substeps
+                                   : LOCATE_BUDGET * w->def.integrator.max_substeps, t,
+                     c->ncontact);
+            name_culprits(w, c->locate, c->y_try);
             return 0;
         }
-        if (imp_ode_step(c->locate, &t, t_target, c->y_try, why, why_len) != 0) {
+        int status = imp_ode_step(c->locate, &t, t_target, c->y_try, why, why_len);
+        if (status != 0) {
+            if (!imp_ode_nonfinite(status)) {
+                name_culprits(w, c->locate, c->y_try);
+            }
             return 0;
         }
         imp_world_normalize_orientations(w, c->y_try);
@@ -104,20 +182,31 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
         if ((st = imp_compliant_event_actions(w, w->y, t, why, why_len)) != IMP_OK) {
             return st;
         }
+        if ((st = check_overlaps(w, t, why, why_len)) != IMP_OK) {
+            return st;
+        }
         imp_ode_reset(c->main);
         c->initialized = 1;
     }
+    imp_ode_begin_step(c->main);
+    c->step_location_steps = 0;
     long substeps = 0;
     while (t < t1) {
         double t0 = t;
         if (++substeps > w->def.integrator.max_substeps) {
             snprintf(why, why_len, "more than %ld internal steps in one step at t = %.17g (step size "
-                                   "%g, %d pairs in contact); the contact may be chattering",
-                     w->def.integrator.max_substeps, t, imp_ode_get_h(c->main), c->ncontact);
+                                   "%g, %d pairs in contact)%s",
+                     w->def.integrator.max_substeps, t, imp_ode_get_h(c->main), c->ncontact,
+                     c->ncontact > 0 ? "; the contact may be chattering" : "");
+            name_culprits(w, c->main, w->y);
             return IMP_ERR_SOLVER;
         }
         memcpy(c->y_start, w->y, n * sizeof *w->y);
-        if (imp_ode_step(c->main, &t, t1, w->y, why, why_len) != 0) {
+        int status = imp_ode_step(c->main, &t, t1, w->y, why, why_len);
+        if (status != 0) {
+            if (!imp_ode_nonfinite(status)) {
+                name_culprits(w, c->main, w->y);
+            }
             return IMP_ERR_SOLVER;
         }
         imp_world_normalize_orientations(w, w->y);

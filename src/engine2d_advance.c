@@ -231,13 +231,34 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
     double target = 0.5 * d->distance_tol, acc = d->collision_accuracy * target;
     double t = w->time;
     double h = t1 - t;
-    double slack = 1e-12 * fmax(1.0, fabs(t1));
+    /* the end is reached within slack, which is less than the step (else a tiny dt would
+       not move the bodies at all) */
+    double slack = fmin(1e-12 * fmax(1.0, fabs(t1)), 0.5 * h);
     int binary = 0, binary_accepts = 0, stuck = 0, handled = 0;
+    long trials = 0;
+    imp_rec2d last_blame;
+    last_blame.p = last_blame.q = 0;
     e->npending = 0;
     e->force_error = 0;
     while (t1 - t > slack) {
         if (h > t1 - t || !(h > 0.0)) {
             h = t1 - t;
+        }
+        if (++trials > w->def.integrator.max_substeps || !(t + h > t)) {
+            /* collisions over and over (a huge dt, huge speeds), or a time that no longer
+               advances: the step cannot end */
+            name_bodies(w, &last_blame);
+            int len = t + h > t
+                ? snprintf(why, why_size, "more than %ld trial steps in one step (integrator "
+                                          "option max_substeps) at t = %.17g (step %g)",
+                           w->def.integrator.max_substeps, t, h)
+                : snprintf(why, why_size, "the time no longer advances at t = %.17g (step %g)",
+                           t, h);
+            if (last_blame.p > 0 && len > 0 && (size_t)len < why_size) {
+                snprintf(why + len, why_size - (size_t)len, "; the last back-up was for bodies "
+                                                            "#%d and #%d", last_blame.q, last_blame.p);
+            }
+            return IMP_ERR_SOLVER;
         }
         memcpy(e->y0, w->y, n * sizeof *w->y);
         for (int i = 0; i < w->nslots; i++) {
@@ -288,6 +309,7 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
         if (ncol > 0) {
             /* back up */
             imp_rec2d blame = e->rec[worst];
+            last_blame = blame;
             memcpy(w->y, e->y0, n * sizeof *w->y);
             e->has_prev = 0;
             e->stats.backups++;

@@ -23,6 +23,20 @@ int imp_ode_advance(imp_ode *o, double *t, double t1, double *y, void (*after_su
    status with why filled. */
 int imp_ode_step(imp_ode *o, double *t, double t1, double *y, char *why, size_t why_len);
 double imp_ode_get_h(const imp_ode *o);
+/* Starts a world step's bookkeeping (imp_ode_advance does it itself): the count of accepted
+   internal steps, the collapse check and the blame. Both imp_ode_step and imp_ode_advance
+   fail (GSL_ETOL, why filled) when the step size collapses: 200 accepted internal steps in a
+   row shorter than 1e-12 of max(|t|, dt). */
+void imp_ode_begin_step(imp_ode *o);
+/* Whether a status of imp_ode_step / imp_ode_advance says the forces became non-finite. */
+int imp_ode_nonfinite(int status);
+/* Accepted internal steps since imp_ode_begin_step. */
+long imp_ode_step_substeps(const imp_ode *o);
+/* The bodies that limit the step size, into out (slots): after 2000 internal steps in one
+   world step, the one whose state most often had the largest scaled error estimate, and a
+   second one when it did at least a quarter as often; before, the one with the largest scaled
+   error of the last internal step (state y). Returns how many (0, 1 or 2). */
+int imp_ode_culprits(const imp_ode *o, const double *y, int out[2]);
 void imp_ode_set_h(imp_ode *o, double h);
 
 #endif

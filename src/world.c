@@ -23,7 +23,7 @@ imp_world_def imp_world_default_def(int dim)
     d.integrator.kind = IMP_RK4;
     d.integrator.rtol = 1e-8;
     d.integrator.atol = 1e-10;
-    d.integrator.max_substeps = 1000000;
+    d.integrator.max_substeps = 100000;
     d.strategy = IMP_STRATEGY_NONE;
     d.seed = 1;
     d.compliant = imp_compliant_default_def();

@@ -133,6 +133,17 @@ imp_status imp_world_step(imp_world *w)
     imp_integrator_kind kind = w->def.integrator.kind;
     w->nerror_bodies = 0;
     w->nevents = 0;
+    if (!(t1 > t0) || !isfinite(t1)) {  /* a dt below the resolution of the time, or huge */
+        w->stats.failures++;
+        snprintf(w->error, sizeof w->error,
+                 "step %ld from t = %.17g failed: dt = %g %s; the world keeps its state at "
+                 "t = %.17g", w->stats.steps + 1, w->time, w->def.dt,
+                 isfinite(t1) ? "does not advance the time (below its resolution there): use a "
+                                "larger dt"
+                              : "makes the end of the step non-finite",
+                 w->time);
+        return IMP_ERR_INVALID;
+    }
     memcpy(w->y_saved, w->y, n * sizeof *w->y);
     if (w->def.strategy == IMP_STRATEGY_COMPLIANT) {
         char why[400];
