@@ -1,0 +1,113 @@
+--- tools/fuzz/reduce.lua: minimising a failing call list. Delta debugging (Zeller's ddmin) and
+--- two first candidates from the generated names: the definitions a call needs, and its
+--- backward slice (every earlier call sharing a name with it, transitively).
+local gen = require("gen")
+
+local M = {}
+
+--- A 1-minimal sublist of items for which test(list) is true (test(items) must be true); test
+--- sees sublists in their original order and is asked each distinct sublist once.
+function M.ddmin(items, test)
+  local cache = {}
+  local function try(list)
+    local key = table.concat(list, ",")
+    if cache[key] == nil then cache[key] = test(list) and true or false end
+    return cache[key]
+  end
+  local n = 2
+  while #items >= 2 do
+    local size = math.ceil(#items / n)
+    local parts = {}
+    for i = 1, #items, size do parts[#parts + 1] = table.move(items, i, math.min(i + size - 1, #items),
+        1, {}) end
+    local reduced = false
+    for _, part in ipairs(parts) do
+      if try(part) then
+        items, n, reduced = part, 2, true
+        break
+      end
+    end
+    if not reduced then
+      for j = 1, #parts do
+        local comp = {}
+        for k, part in ipairs(parts) do
+          if k ~= j then table.move(part, 1, #part, #comp + 1, comp) end
+        end
+        if try(comp) then
+          items, n, reduced = comp, math.max(n - 1, 2), true
+          break
+        end
+      end
+    end
+    if not reduced then
+      if n >= #items then break end
+      n = math.min(n * 2, #items)
+    end
+  end
+  if #items == 1 and try({}) then items = {} end
+  return items
+end
+
+--- The indices 1..k-1 of calls that share a name (object or file) with call k, directly or
+--- through later calls: a backward slice.
+function M.slice(calls, k)
+  local names = gen.tokens(calls[k].src)
+  local keep = {}
+  for i = k - 1, 1, -1 do
+    local t = gen.tokens(calls[i].src)
+    local hit = false
+    for name in pairs(t) do
+      if names[name] then hit = true end
+    end
+    if hit then
+      keep[#keep + 1] = i
+      for name in pairs(t) do names[name] = true end
+    end
+  end
+  local out = {}
+  for i = #keep, 1, -1 do out[#out + 1] = keep[i] end
+  return out
+end
+
+--- The indices 1..k-1 of the calls that define (assign) the names call k uses, and those their
+--- definitions use: the smallest candidate, tried before the slice.
+function M.definitions(calls, k)
+  local need = gen.tokens(calls[k].src)
+  local keep = {}
+  for i = k - 1, 1, -1 do
+    local lhs = calls[i].src:match("^([%w_]+) = ")
+    if lhs and need[lhs] then
+      keep[#keep + 1] = i
+      need[lhs] = nil
+      for name in pairs(gen.tokens((calls[i].src:gsub("^[%w_]+ = ", "")))) do need[name] = true end
+    end
+  end
+  local out = {}
+  for i = #keep, 1, -1 do out[#out + 1] = keep[i] end
+  return out
+end
+
+--- Minimises: test(idx) says whether calls idx (indices below k) followed by call k still fail.
+--- Returns the indices kept, or nil when not even all of 1..k-1 fail.
+function M.minimise(calls, k, test)
+  local prefix = {}
+  for i = 1, k - 1 do prefix[i] = i end
+  local defs, sliced = M.definitions(calls, k), M.slice(calls, k)
+  local start
+  if #defs < #sliced and test(defs) then start = defs
+  elseif #sliced < #prefix and test(sliced) then start = sliced
+  elseif test(prefix) then start = prefix
+  else return nil end
+  return M.ddmin(start, test)
+end
+
+--- The signature of a worker record {kind, case, call, entry, detail} (silent, nan, message, hang).
+function M.record_signature(rec)
+  local kind, entry, detail = rec[1], rec[4], rec[5] or ""
+  if kind == "silent" then return "silent:" .. entry .. ":" .. detail end
+  if kind == "message" then return "message:" .. entry .. ":" .. (detail:match("^[^:]*") or detail) end
+  if kind == "hang" then return "hang:" .. entry end
+  return kind .. ":" .. entry
+end
+
+return M
