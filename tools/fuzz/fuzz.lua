@@ -13,7 +13,9 @@
 --- is 1 when anything but bad messages was found.
 ---
 --- Environment: FUZZ_SEED (1), FUZZ_CALLS (20000), FUZZ_CASE_CALLS (40), FUZZ_JOBS (2),
---- FUZZ_HANG (5 s, per call), FUZZ_BUILD (build-san), FUZZ_PRELOAD (LD_PRELOAD of the workers),
+--- FUZZ_HANG (5 s of CPU time per call, measured in the worker; a worker that makes no progress
+--- for 2 FUZZ_HANG + 1 s of wall time, a hang in C, is killed by the watchdog), FUZZ_BUILD
+--- (build-san), FUZZ_PRELOAD (LD_PRELOAD of the workers),
 --- FUZZ_OUT (FUZZ_BUILD/fuzz), FUZZ_MIN_TIME (30 s: the time for minimising), FUZZ_FAKE
 --- (the fuzzer's own spec: tools/fuzz/fake.lua stands in for impact).
 local dir = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "tools/fuzz"
@@ -90,11 +92,14 @@ function M.run_worker(cfg, args, tag, hang)
     "FUZZ_HANG=" .. tostring(hang or cfg.hang),
   }
   if cfg.fake then env[#env + 1] = "FUZZ_FAKE=1" end
-  if cfg.preload ~= "" then env[#env + 1] = "LD_PRELOAD=" .. sh(cfg.preload) end
   local quoted = {}
   for i, a in ipairs(args) do quoted[i] = sh(a == "PROGRESS" and progress or a) end
-  local cmd = string.format("env %s bash %s %s %s %s %s %s 2>%s", table.concat(env, " "),
-    sh(cfg.dir .. "/watchdog.sh"), sh(math.ceil(hang or cfg.hang)), sh(progress), cfg.lua,
+  -- the sanitizer runtime is preloaded in the worker only (not in bash and the watchdog's tools,
+  -- nor inherited from a caller running under it)
+  local cmd = string.format("env -u LD_PRELOAD %s bash %s %s %s env LD_PRELOAD=%s %s %s %s 2>%s",
+    table.concat(env, " "), sh(cfg.dir .. "/watchdog.sh"), sh(math.ceil(2 * (hang or cfg.hang)) + 1),
+    sh(progress),
+    sh(cfg.preload), cfg.lua,
     sh(cfg.dir .. "/worker.lua"), table.concat(quoted, " "), sh(errfile))
   local _, how, code = os.execute(cmd .. " >/dev/null")
   local rc = how == "exit" and code or 128 + (code or 0)
@@ -360,9 +365,8 @@ function M.main(over, print_fn)
         envs[#envs + 1] = key .. "=" .. sh(v)
       end
       table.sort(envs)
-      pipes[#pipes + 1] = io.popen(string.format("env %s %s %s lane %d %d %s %d", table.concat(envs,
-          " "), cfg.lua,
-        sh(cfg.dir .. "/fuzz.lua"), a, b, sh(path), j))
+      pipes[#pipes + 1] = io.popen(string.format("env -u LD_PRELOAD %s %s %s lane %d %d %s %d",
+        table.concat(envs, " "), cfg.lua, sh(cfg.dir .. "/fuzz.lua"), a, b, sh(path), j))
     end
   end
   for _, p in ipairs(pipes) do
@@ -408,7 +412,8 @@ function M.main(over, print_fn)
   local minimisers = {}
   local mjobs = math.max(1, math.min(cfg.jobs, #findings))
   for j = 1, mjobs do
-    minimisers[j] = io.popen(string.format("env FUZZ_SEED=%d FUZZ_CASE_CALLS=%d FUZZ_HANG=%s FUZZ_BUILD=%s "
+    minimisers[j] = io.popen(string.format("env -u LD_PRELOAD FUZZ_SEED=%d FUZZ_CASE_CALLS=%d FUZZ_HANG=%s "
+      .. "FUZZ_BUILD=%s "
       .. "FUZZ_PRELOAD=%s FUZZ_OUT=%s FUZZ_FAKE=%s FUZZ_MIN_TIME=%s %s %s minimise %s %d %d", cfg.seed,
       cfg.case_calls, sh(cfg.hang), sh(cfg.build), sh(cfg.preload), sh(cfg.out), sh(cfg.fake or ""),
       sh(cfg.min_time), cfg.lua, sh(cfg.dir .. "/fuzz.lua"), sh(ffile), j, mjobs))

@@ -300,6 +300,15 @@ local function size(lo, hi)
 end
 local function int(lo, hi, tlo, thi) return function(c) return c:int(lo, hi, tlo, thi) end end
 local function vec(n, kind, lo, hi) return function(c) return c:vec(n, kind, lo, hi) end end
+-- an array, or one number standing for all its elements (box size, ellipsoid radii, 3D inertia)
+local function vec_or_number(n, kind, lo, hi)
+  return function(c)
+    local src, bad, vals = c:vec(n, kind, lo, hi)
+    local x = tonumber(src)
+    if x then return src, verdict(kind, x), x end
+    return src, bad, vals
+  end
+end
 local function enum(list) return function(c) return c:enum(list) end end
 local function bool() return function(c) return c:bool() end end
 local function lit(s) return function() return s end end
@@ -404,7 +413,7 @@ end
 
 local function gen_size(c)  -- box size: a number or {sx, sy, sz}
   if c.r:chance(0.3) then return size(0.1, 2)(c) end
-  return c:vec(3, "pos", 0.1, 2)
+  return vec_or_number(3, "pos", 0.1, 2)(c)
 end
 
 local shape3d_presets = {
@@ -416,7 +425,7 @@ local shape3d_presets = {
       return l and (l[1] + l[2] + l[3]), l and math.max(l[1], l[2], l[3]) end },
   { "ellipsoid", { { "radii", function(c)
       if c.r:chance(0.3) then return size(0.1, 1)(c) end
-      return c:vec(3, "pos", 0.1, 1) end, 0.9 } },
+      return vec_or_number(3, "pos", 0.1, 1)(c) end, 0.9 } },
     function(v) local l = logs(size_list(v.radii, 3, { 0.5, 0.5, 0.5 }), 3)
       return l and (log10(FOUR_THIRDS_PI) + l[1] + l[2] + l[3]), l and math.max(l[1], l[2], l[3]) end },
   { "cylinder", { { "radius", size(0.1, 1), 0.9 }, { "length", size(0.1, 2), 0.9 },
@@ -655,7 +664,7 @@ local function add_body(c, wd)
   if mass_given then
     spec[#spec + 1] = { "mass", num("pos", 0.1, 10), 1 }
     if dim == 2 then spec[#spec + 1] = { "inertia", num("pos", 0.01, 1), 0.4 }
-    else spec[#spec + 1] = { "inertia", vec(3, "pos", 0.01, 1), 0.3 } end
+    else spec[#spec + 1] = { "inertia", vec_or_number(3, "pos", 0.01, 1), 0.3 } end
   else
     spec[#spec + 1] = { "density", num("pos", 10, 8000), 0.4 }
   end
@@ -1110,6 +1119,10 @@ local function engine_list(c)
       r:pick({ "x:pause()", "_ = x:unbalanced_force()", "x:close()", "x.dt = 1e-5", "collectgarbage()" })))
   end
   if r:chance(0.15) then add("function(x) _ = x:dem_stats() end") end
+  if r:chance(0.1) then
+    add(string.format("impact.dem.lua_engine{fn = function(x) %s end, label = %s}",
+      r:pick({ "_ = x:dem_energy()", "x:close()", "x.engines = nil" }), r:pick({ '"le"', "1", "nil" })))
+  end
   return "{" .. table.concat(parts, ", ") .. "}", bad
 end
 entry("World.engines =", 1.5, D3, function(c, wd)

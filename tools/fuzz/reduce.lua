@@ -76,9 +76,13 @@ function M.definitions(calls, k)
   local keep = {}
   for i = k - 1, 1, -1 do
     local lhs = calls[i].src:match("^([%w_]+) = ")
-    if lhs and need[lhs] then
+    local writes_file = false  -- every call naming a needed file may have written it
+    for name in pairs(gen.tokens(calls[i].src)) do
+      if need[name] and name:find("^impact_fuzz_") then writes_file = true end
+    end
+    if (lhs and need[lhs]) or writes_file then
       keep[#keep + 1] = i
-      need[lhs] = nil
+      if lhs then need[lhs] = nil end
       for name in pairs(gen.tokens((calls[i].src:gsub("^[%w_]+ = ", "")))) do need[name] = true end
     end
   end
