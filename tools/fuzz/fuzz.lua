@@ -78,7 +78,7 @@ end
 
 --- Runs one worker (args: the worker's arguments) with the watchdog; returns its exit status
 --- (250: killed by the watchdog), the case and call in progress, and its stderr.
-function M.run_worker(cfg, args, tag, hang)
+function M.run_worker(cfg, args, tag, hang, known_hangs)
   os.execute("mkdir -p " .. sh(cfg.out))
   local progress = cfg.out .. "/progress_" .. tag
   local errfile = cfg.out .. "/stderr_" .. tag
@@ -92,6 +92,12 @@ function M.run_worker(cfg, args, tag, hang)
     "FUZZ_HANG=" .. tostring(hang or cfg.hang),
   }
   if cfg.fake then env[#env + 1] = "FUZZ_FAKE=1" end
+  if known_hangs and next(known_hangs) then
+    local list = {}
+    for e in pairs(known_hangs) do list[#list + 1] = e end
+    table.sort(list)
+    env[#env + 1] = "FUZZ_KNOWN_HANGS=" .. sh(table.concat(list, "\n"))
+  end
   local quoted = {}
   for i, a in ipairs(args) do quoted[i] = sh(a == "PROGRESS" and progress or a) end
   -- the sanitizer runtime is preloaded in the worker only (not in bash and the watchdog's tools,
@@ -153,14 +159,16 @@ function M.lane(cfg, first, last, out_path, tag)
   local out = assert(io.open(out_path, "w"))
   local calls = 0
   local next_case = first
+  local known_hangs = {}
   while next_case <= last do
     local results = cfg.out .. "/results_" .. tag
     os.remove(results)
     local rc, case, call, stderr = M.run_worker(cfg, { "range", cfg.seed, next_case, last, cfg.case_calls,
-      "PROGRESS", results }, tag)
+      "PROGRESS", results }, tag, nil, known_hangs)
     for _, rec in ipairs(read_records(results)) do
       if rec[1] == "done" then calls = calls + tonumber(rec[3])
       else append(out, table.unpack(rec)) end
+      if rec[1] == "hang" then known_hangs[rec[4]] = true end
     end
     if rc == 0 then break end
     if case == nil then  -- the worker did not start: not a finding
@@ -171,6 +179,7 @@ function M.lane(cfg, first, last, out_path, tag)
     local entry = entry_of(cfg, case, call)
     local sig, desc = M.crash_signature(stderr, rc, entry)
     append(out, rc == 250 and "hang" or "crash", case, call, entry, desc, sig)
+    if rc == 250 then known_hangs[entry] = true end
     calls = calls + math.min(call, cfg.case_calls)
     next_case = case + 1
   end
@@ -247,14 +256,23 @@ function M.minimise(cfg, f, deadline, tag)
     os.remove(results)
     local rc = M.run_worker(cfg, { "minimise", casefile, f.kind, f.sig, k, "PROGRESS", results }, tag, hang)
     if rc == 0 then
+      local list
       for _, rec in ipairs(read_records(results)) do
         if rec[1] == "minimal" then
-          local list = {}
+          list = {}
           for i in rec[2]:gmatch("%d+") do list[#list + 1] = all[tonumber(i)] end
           list[#list + 1] = all[k]
-          local o = M.replay(cfg, f.case, list, files, tag, hang)
-          if reproduces(f, o, #list) then return list, o.errored end
+        elseif rec[1] == "src" and list then
+          local i = tonumber(rec[2])
+          local copy = {}
+          for key, v in pairs(list[i]) do copy[key] = v end
+          copy.src = rec[3]
+          list[i] = copy
         end
+      end
+      if list then
+        local o = M.replay(cfg, f.case, list, files, tag, hang)
+        if reproduces(f, o, #list) then return list, o.errored end
       end
     end
   end
@@ -283,6 +301,16 @@ function M.minimise(cfg, f, deadline, tag)
   local list = {}
   for _, i in ipairs(best) do list[#list + 1] = all[i] end
   if not teardown then list[#list + 1] = all[k] end
+  -- then the fields of the calls' options tables, while more than half the time is left
+  if os.time() < deadline - cfg.min_time / 2 then
+    list = reduce.shrink_fields(list, function(l)
+      if os.time() > deadline then return false end
+      local o = M.replay(cfg, f.case, l, files, tag, hang)
+      local ok = reproduces(f, o, teardown and #l + 1 or #l)
+      if ok then last_outcome = o end
+      return ok
+    end)
+  end
   -- the error status of each call for the reproducer (from a last run)
   local o = M.replay(cfg, f.case, list, files, tag, hang)
   if not reproduces(f, o, teardown and #list + 1 or #list) then o = last_outcome end
@@ -302,9 +330,11 @@ function M.minimise_lane(cfg, ffile, j, jobs)
   for _, rec in ipairs(read_records(ffile)) do
     if (tonumber(rec[1]) - 1) % jobs == j - 1 then mine[#mine + 1] = rec end
   end
-  -- hangs last: each of their tries takes the hang limit
+  -- the findings minimised inside one worker first (fast), then crashes (a process per try),
+  -- hangs last (each try takes the hang limit)
+  local cost = { silent = 1, nan = 1, message = 1, crash = 2, hang = 3 }
   table.sort(mine, function(a, b)
-    if (a[2] == "hang") ~= (b[2] == "hang") then return b[2] == "hang" end
+    if cost[a[2]] ~= cost[b[2]] then return cost[a[2]] < cost[b[2]] end
     return tonumber(a[1]) < tonumber(b[1])
   end)
   for _, rec in ipairs(mine) do

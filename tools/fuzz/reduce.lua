@@ -105,6 +105,64 @@ function M.minimise(calls, k, test)
   return M.ddmin(start, test)
 end
 
+--- The top-level fields of the first table constructor in a call's source: the text before its
+--- "{", the list of fields (source), the text after its "}"; nil when there is none.
+function M.fields(src)
+  local i, n = 1, #src
+  local start, depth, quote, base = nil, 0, nil, nil
+  local fields, field_start = {}, nil
+  while i <= n do
+    local ch = src:sub(i, i)
+    if quote then
+      if ch == "\\" then i = i + 1 elseif ch == quote then quote = nil end
+    elseif ch == '"' or ch == "'" then quote = ch
+    elseif ch == "{" or ch == "(" or ch == "[" then
+      if ch == "{" and start == nil then
+        start, field_start, base = i, i + 1, depth
+      end
+      depth = depth + 1
+    elseif ch == "}" or ch == ")" or ch == "]" then
+      depth = depth - 1
+      if start and depth == base then
+        local last = src:sub(field_start, i - 1):match("^%s*(.-)%s*$")
+        if last ~= "" then fields[#fields + 1] = last end
+        return src:sub(1, start - 1), fields, src:sub(i + 1)
+      end
+    elseif ch == "," and start and depth == base + 1 then
+      fields[#fields + 1] = src:sub(field_start, i - 1):match("^%s*(.-)%s*$")
+      field_start = i + 1
+    end
+    i = i + 1
+  end
+  return nil
+end
+
+--- Drops the fields of each call's first table constructor that the failure does not need:
+--- test(calls) says whether the changed list still fails. Returns the list (calls copied when
+--- changed).
+function M.shrink_fields(calls, test)
+  for c = 1, #calls do
+    local before, fields, after = M.fields(calls[c].src)
+    if before and #fields >= 1 then
+      local idx = {}
+      for i = 1, #fields do idx[i] = i end
+      local function with(sub)
+        local parts = {}
+        for _, i in ipairs(sub) do parts[#parts + 1] = fields[i] end
+        local list = table.move(calls, 1, #calls, 1, {})
+        local copy = {}
+        for key, v in pairs(calls[c]) do copy[key] = v end
+        copy.src = before .. "{" .. table.concat(parts, ", ") .. "}" .. after
+        list[c] = copy
+        return list
+      end
+      local best = M.ddmin(idx, function(sub) return test(with(sub)) end)
+      if #best < #fields then calls = with(best) end
+    end
+  end
+  return calls
+end
+
 --- The signature of a worker record {kind, case, call, entry, detail} (silent, nan, message, hang).
 function M.record_signature(rec)
   local kind, entry, detail = rec[1], rec[4], rec[5] or ""

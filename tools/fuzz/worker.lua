@@ -112,10 +112,15 @@ local function message_problem(err)
   return nil
 end
 
-local deadline, hung = math.huge, false
+-- a call hangs when it runs HANG s of CPU time or HANG s of wall time (a loaded machine); an
+-- entry that hung once in this worker (or in an earlier one of the lane: FUZZ_KNOWN_HANGS)
+-- gets 0.5 s, so a hang that recurs costs little
+local deadline, wall_deadline, hung = math.huge, math.huge, false
+local known_hangs = {}
+for entry in (os.getenv("FUZZ_KNOWN_HANGS") or ""):gmatch("[^\n]+") do known_hangs[entry] = true end
 local profile = (os.getenv("FUZZ_PROFILE") or "") ~= "" and {} or nil  -- seconds per entry, to stderr
 local function hook()
-  if os.clock() > deadline then
+  if os.clock() > deadline or os.time() > wall_deadline then
     hung = true
     error("fuzz: call exceeded the hang limit", 0)
   end
@@ -136,18 +141,22 @@ local function run_case(case, calls, statuses)
     else
       hung = false
       local t0 = os.clock()
-      deadline = t0 + HANG
+      local limit = known_hangs[call.entry] and math.min(HANG, 0.5) or HANG
+      deadline = t0 + limit
+      wall_deadline = os.time() + math.ceil(limit)
       debug.sethook(hook, "", 1000)
       local ok, err = pcall(chunk)
       debug.sethook()
-      deadline = math.huge
+      deadline, wall_deadline = math.huge, math.huge
       local took = os.clock() - t0
       if profile then profile[call.entry] = (profile[call.entry] or 0) + took end
       errored[i] = not ok
       if statuses then record("status", i, ok and "ok" or "err") end
-      if hung or took > HANG then
-        record("hang", case, i, call.entry, string.format("the call ran %.1f s (hang limit %g s)%s",
-          took, HANG, hung and " and was interrupted" or ""))
+      if hung or took > limit then
+        known_hangs[call.entry] = true
+        record("hang", case, i, call.entry, string.format(
+          "the call ran %.1f s of CPU time (hang limit %g s)%s", took, limit,
+          hung and " and was interrupted" or ""))
       elseif ok and call.bad and not fake then  -- (the fake target refuses nothing)
         record("silent", case, i, call.entry, call.bad)
       elseif not ok then
@@ -189,10 +198,7 @@ elseif mode == "minimise" then
   local spec = dofile(arg[2])
   local kind, sig, k = arg[3], arg[4], tonumber(arg[5])
   local calls = spec.calls
-  local function test(idx)
-    local list = {}
-    for _, i in ipairs(idx) do list[#list + 1] = calls[i] end
-    list[#list + 1] = calls[k]
+  local function test_list(list)
     for _, p in ipairs(spec.files or {}) do os.remove(p) end
     local found = false
     record = function(...)
@@ -206,8 +212,23 @@ elseif mode == "minimise" then
     record = write_record
     return found
   end
+  local function test(idx)
+    local list = {}
+    for _, i in ipairs(idx) do list[#list + 1] = calls[i] end
+    list[#list + 1] = calls[k]
+    return test_list(list)
+  end
   local best = reduce.minimise(calls, k, test)
-  if best then write_record("minimal", table.concat(best, ",")) end
+  if best then
+    write_record("minimal", table.concat(best, ","))
+    local list = {}
+    for _, i in ipairs(best) do list[#list + 1] = calls[i] end
+    list[#list + 1] = calls[k]
+    local shrunk = reduce.shrink_fields(list, test_list)
+    for i, call in ipairs(shrunk) do
+      if call.src ~= list[i].src then write_record("src", i, call.src) end
+    end
+  end
   for _, p in ipairs(spec.files or {}) do os.remove(p) end
 else
   io.stderr:write("usage: worker.lua range SEED FIRST LAST NCALLS PROGRESS RESULTS | "
