@@ -309,7 +309,7 @@ function M.minimise(cfg, f, deadline, tag)
       local ok = reproduces(f, o, teardown and #l + 1 or #l)
       if ok then last_outcome = o end
       return ok
-    end)
+    end, f.kind == "silent" and #list or nil)
   end
   -- the error status of each call for the reproducer (from a last run)
   local o = M.replay(cfg, f.case, list, files, tag, hang)

@@ -224,7 +224,7 @@ elseif mode == "minimise" then
     local list = {}
     for _, i in ipairs(best) do list[#list + 1] = calls[i] end
     list[#list + 1] = calls[k]
-    local shrunk = reduce.shrink_fields(list, test_list)
+    local shrunk = reduce.shrink_fields(list, test_list, kind == "silent" and #list or nil)
     for i, call in ipairs(shrunk) do
       if call.src ~= list[i].src then write_record("src", i, call.src) end
     end
