@@ -247,6 +247,7 @@ function M.minimise(cfg, f, deadline, tag)
   local all, files = gen.case(cfg.seed, f.case, cfg.case_calls)
   local k = f.call
   local teardown = k > #all
+  f.teardown = teardown
   local hang = math.min(cfg.hang, 1)
   local last_outcome
   if f.kind == "silent" or f.kind == "nan" or f.kind == "message" then
@@ -301,19 +302,26 @@ function M.minimise(cfg, f, deadline, tag)
   local list = {}
   for _, i in ipairs(best) do list[#list + 1] = all[i] end
   if not teardown then list[#list + 1] = all[k] end
-  -- then the fields of the calls' options tables, while more than half the time is left
-  if os.time() < deadline - cfg.min_time / 2 then
+  return M.finish(cfg, f, list, files, deadline, tag, false, last_outcome)
+end
+
+--- The last steps of minimising finding f to the calls `list`: when `shrink`, drops the option
+--- fields it does not need (while there is time); then a last run gives each call's error status.
+--- Returns the list and the statuses.
+function M.finish(cfg, f, list, files, deadline, tag, shrink, outcome)
+  local hang = math.min(cfg.hang, 1)
+  local function target(l) return f.teardown and #l + 1 or #l end
+  if shrink and os.time() < deadline then
     list = reduce.shrink_fields(list, function(l)
       if os.time() > deadline then return false end
       local o = M.replay(cfg, f.case, l, files, tag, hang)
-      local ok = reproduces(f, o, teardown and #l + 1 or #l)
-      if ok then last_outcome = o end
+      local ok = reproduces(f, o, target(l))
+      if ok then outcome = o end
       return ok
     end, f.kind == "silent" and #list or nil)
   end
-  -- the error status of each call for the reproducer (from a last run)
   local o = M.replay(cfg, f.case, list, files, tag, hang)
-  if not reproduces(f, o, teardown and #list + 1 or #list) then o = last_outcome end
+  if not reproduces(f, o, target(list)) then o = outcome end
   return list, o and o.errored or {}
 end
 
@@ -337,34 +345,41 @@ function M.minimise_lane(cfg, ffile, j, jobs)
     if cost[a[2]] ~= cost[b[2]] then return cost[a[2]] < cost[b[2]] end
     return tonumber(a[1]) < tonumber(b[1])
   end)
-  for _, rec in ipairs(mine) do
-    local i = tonumber(rec[1])
-    do
-      local f = { kind = rec[2], sig = rec[3], case = tonumber(rec[4]), call = tonumber(rec[5]),
-          entry = rec[6] }
-      local list, errored, how
-      if os.time() < deadline then
-        list, errored = M.minimise(cfg, f, deadline, "min" .. j)
-        how = list and (os.time() <= deadline and "minimised" or "partly minimised")
-          or "not minimised: it did not reproduce alone"
-      else
-        how = "not minimised: out of time, FUZZ_MIN_TIME"
-      end
-      if not list then
-        list = {}
-        local all = gen.case(cfg.seed, f.case, cfg.case_calls)
-        for c = 1, math.min(f.call, #all) do list[c] = all[c] end
-        errored = {}
-        for c = 1, #list - 1 do errored[c] = true end
-      end
-      local src = gen.reproducer(list, errored,
-          string.format("-- impact fuzz finding %d: %s at %s, FUZZ_SEED=%d "
-        .. "case %d (%s, %d call%s)", i, kind_names[f.kind], f.entry, cfg.seed, f.case, how, #list,
-        #list == 1 and "" or "s"))
-      local fh = assert(io.open(string.format("%s/finding_%d.lua", cfg.out, i), "w"))
-      fh:write(src)
-      fh:close()
+  -- phase 1: the calls of every finding; phase 2: the option fields, while there is time
+  local done = {}
+  for n, rec in ipairs(mine) do
+    local f = { kind = rec[2], sig = rec[3], case = tonumber(rec[4]), call = tonumber(rec[5]),
+      entry = rec[6] }
+    local list, errored, how
+    if os.time() < deadline then
+      list, errored = M.minimise(cfg, f, deadline, "min" .. j)
+      how = list and (os.time() <= deadline and "minimised" or "partly minimised")
+        or "not minimised: it did not reproduce alone"
+    else
+      how = "not minimised: out of time, FUZZ_MIN_TIME"
     end
+    local reduced = list ~= nil
+    if not list then
+      list = {}
+      local all = gen.case(cfg.seed, f.case, cfg.case_calls)
+      for c = 1, math.min(f.call, #all) do list[c] = all[c] end
+      errored = {}
+      for c = 1, #list - 1 do errored[c] = true end
+    end
+    done[n] = { i = tonumber(rec[1]), f = f, list = list, errored = errored, how = how, reduced = reduced }
+  end
+  for _, d in ipairs(done) do
+    local f = d.f
+    if d.reduced and (f.kind == "crash" or f.kind == "hang") and os.time() < deadline then
+      local _, files = gen.case(cfg.seed, f.case, cfg.case_calls)
+      d.list, d.errored = M.finish(cfg, f, d.list, files, deadline, "min" .. j, true)
+    end
+    local src = gen.reproducer(d.list, d.errored, string.format("-- impact fuzz finding %d: %s at %s, "
+      .. "FUZZ_SEED=%d case %d (%s, %d call%s)", d.i, kind_names[f.kind], f.entry, cfg.seed, f.case, d.how,
+      #d.list, #d.list == 1 and "" or "s"))
+    local fh = assert(io.open(string.format("%s/finding_%d.lua", cfg.out, d.i), "w"))
+    fh:write(src)
+    fh:close()
   end
 end
 
