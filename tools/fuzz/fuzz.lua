@@ -329,14 +329,14 @@ local kinds_order = { crash = 1, hang = 2, silent = 3, nan = 4, message = 5 }
 local kind_names = { crash = "crash", hang = "hang", silent = "silent acceptance",
   nan = "silent nonsense (non-finite state after a call that returned)", message = "bad error message" }
 
---- Minimises the findings j, j + jobs, ... listed in file ffile (lines: i kind sig case call
---- entry) and writes each reproducer to FUZZ_OUT/finding_i.lua, its first line saying how far
+--- Minimises the findings of lane j listed in file ffile (lines: i kind sig case call entry
+--- lane) and writes each reproducer to FUZZ_OUT/finding_i.lua, its first line saying how far
 --- it was minimised.
-function M.minimise_lane(cfg, ffile, j, jobs)
+function M.minimise_lane(cfg, ffile, j)
   local deadline = os.time() + cfg.min_time
   local mine = {}
   for _, rec in ipairs(read_records(ffile)) do
-    if (tonumber(rec[1]) - 1) % jobs == j - 1 then mine[#mine + 1] = rec end
+    if tonumber(rec[7]) == j then mine[#mine + 1] = rec end
   end
   -- the findings minimised inside one worker first (fast), then crashes (a process per try),
   -- hangs last (each try takes the hang limit)
@@ -450,12 +450,22 @@ function M.main(over, print_fn)
   local n = { crash = 0, hang = 0, silent = 0, nan = 0, message = 0 }
   local ffile = cfg.out .. "/findings"
   local fh = assert(io.open(ffile, "w"))
-  for i, f in ipairs(findings) do
-    append(fh, i, f.kind, f.sig, f.case, f.call, f.entry)
+  -- shared out in order of cost (the fast in-process kinds, crashes, hangs), round robin
+  local mjobs = math.max(1, math.min(cfg.jobs, #findings))
+  local order = {}
+  for i = 1, #findings do order[i] = i end
+  local cost = { silent = 1, nan = 1, message = 1, crash = 2, hang = 3 }
+  table.sort(order, function(a, b)
+    local ca, cb = cost[findings[a].kind], cost[findings[b].kind]
+    if ca ~= cb then return ca < cb end
+    return a < b
+  end)
+  for pos, i in ipairs(order) do
+    local f = findings[i]
+    append(fh, i, f.kind, f.sig, f.case, f.call, f.entry, (pos - 1) % mjobs + 1)
   end
   fh:close()
   local minimisers = {}
-  local mjobs = math.max(1, math.min(cfg.jobs, #findings))
   for j = 1, mjobs do
     minimisers[j] = io.popen(string.format("env -u LD_PRELOAD FUZZ_SEED=%d FUZZ_CASE_CALLS=%d FUZZ_HANG=%s "
       .. "FUZZ_BUILD=%s "
@@ -494,7 +504,7 @@ end
 
 if arg and arg[0] and arg[0]:match("fuzz%.lua$") and debug.getinfo(3) == nil then
   if arg[1] == "minimise" then
-    M.minimise_lane(M.config(), arg[2], tonumber(arg[3]), tonumber(arg[4]))
+    M.minimise_lane(M.config(), arg[2], tonumber(arg[3]))
   elseif arg[1] == "lane" then
     M.lane(M.config(), tonumber(arg[2]), tonumber(arg[3]), arg[4], "lane" .. (arg[5] or "1"))
   else
