@@ -250,33 +250,6 @@ function M.minimise(cfg, f, deadline, tag)
   f.teardown = teardown
   local hang = math.min(cfg.hang, 1)
   local last_outcome
-  if f.kind == "silent" or f.kind == "nan" or f.kind == "message" then
-    local casefile = cfg.out .. "/case_" .. tag .. ".lua"
-    local results = cfg.out .. "/replay_" .. tag
-    write_case(casefile, f.case, table.move(all, 1, k, 1, {}), files)
-    os.remove(results)
-    local rc = M.run_worker(cfg, { "minimise", casefile, f.kind, f.sig, k, "PROGRESS", results }, tag, hang)
-    if rc == 0 then
-      local list
-      for _, rec in ipairs(read_records(results)) do
-        if rec[1] == "minimal" then
-          list = {}
-          for i in rec[2]:gmatch("%d+") do list[#list + 1] = all[tonumber(i)] end
-          list[#list + 1] = all[k]
-        elseif rec[1] == "src" and list then
-          local i = tonumber(rec[2])
-          local copy = {}
-          for key, v in pairs(list[i]) do copy[key] = v end
-          copy.src = rec[3]
-          list[i] = copy
-        end
-      end
-      if list then
-        local o = M.replay(cfg, f.case, list, files, tag, hang)
-        if reproduces(f, o, #list) then return list, o.errored end
-      end
-    end
-  end
   local runs = 0
   local function test_idx(idx)
     if os.time() > deadline and runs > 0 then return false end
@@ -329,6 +302,69 @@ local kinds_order = { crash = 1, hang = 2, silent = 3, nan = 4, message = 5 }
 local kind_names = { crash = "crash", hang = "hang", silent = "silent acceptance",
   nan = "silent nonsense (non-finite state after a call that returned)", message = "bad error message" }
 
+--- Minimises in one worker process the findings of `recs` (records of the findings file) that do
+--- not kill it (silent acceptances, non-finite states, bad messages); returns {[n] = {list,
+--- errored}} for those it minimised.
+function M.minimise_in_worker(cfg, recs, tag)
+  local jobs, index = {}, {}
+  for n, rec in ipairs(recs) do
+    if rec[2] == "silent" or rec[2] == "nan" or rec[2] == "message" then
+      local all, files = gen.case(cfg.seed, tonumber(rec[4]), cfg.case_calls)
+      local k = tonumber(rec[5])
+      jobs[#jobs + 1] = { case = tonumber(rec[4]), calls = table.move(all, 1, k, 1, {}), files = files,
+        kind = rec[2], sig = rec[3], k = k }
+      index[#jobs] = n
+    end
+  end
+  local out = {}
+  if #jobs == 0 then return out end
+  local parts = { "return {\n" }
+  for _, job in ipairs(jobs) do
+    parts[#parts + 1] = string.format("{case = %d, kind = %q, sig = %q, k = %d, files = {", job.case,
+        job.kind,
+      job.sig, job.k)
+    for _, p in ipairs(job.files or {}) do parts[#parts + 1] = string.format("%q, ", p) end
+    parts[#parts + 1] = "}, calls = {\n"
+    for _, c in ipairs(job.calls) do
+      parts[#parts + 1] = string.format("{src = %q, entry = %q, bad = %s, check = %s},\n", c.src, c.entry,
+        c.bad and string.format("%q", c.bad) or "nil", c.check and "true" or "nil")
+    end
+    parts[#parts + 1] = "}},\n"
+  end
+  parts[#parts + 1] = "}\n"
+  local jobfile = cfg.out .. "/jobs_" .. tag .. ".lua"
+  local results = cfg.out .. "/batch_" .. tag
+  local fh = assert(io.open(jobfile, "w"))
+  fh:write(table.concat(parts))
+  fh:close()
+  os.remove(results)
+  M.run_worker(cfg, { "minimise", jobfile, "PROGRESS", results }, tag, math.min(cfg.hang, 1))
+  local lists = {}
+  for _, rec in ipairs(read_records(results)) do
+    local j = tonumber(rec[2])
+    local job = jobs[j]
+    if rec[1] == "minimal" and job then
+      local list = {}
+      for i in rec[3]:gmatch("%d+") do list[#list + 1] = job.calls[tonumber(i)] end
+      list[#list + 1] = job.calls[job.k]
+      lists[j] = { list = list, errored = {} }
+    elseif rec[1] == "src" and lists[j] then
+      local i = tonumber(rec[3])
+      local copy = {}
+      for key, v in pairs(lists[j].list[i]) do copy[key] = v end
+      copy.src = rec[4]
+      lists[j].list[i] = copy
+    elseif rec[1] == "status" and lists[j] then
+      lists[j].errored[tonumber(rec[3])] = rec[4] == "err"
+      lists[j].checked = true
+    end
+  end
+  for j, l in pairs(lists) do
+    if l.checked then out[index[j]] = l end
+  end
+  return out
+end
+
 --- Minimises the findings of lane j listed in file ffile (lines: i kind sig case call entry
 --- lane) and writes each reproducer to FUZZ_OUT/finding_i.lua, its first line saying how far
 --- it was minimised.
@@ -345,13 +381,17 @@ function M.minimise_lane(cfg, ffile, j)
     if cost[a[2]] ~= cost[b[2]] then return cost[a[2]] < cost[b[2]] end
     return tonumber(a[1]) < tonumber(b[1])
   end)
-  -- phase 1: the calls of every finding; phase 2: the option fields, while there is time
+  -- phase 0: the findings that do not kill a worker, all in one worker
+  local batch = M.minimise_in_worker(cfg, mine, "min" .. j)
+  -- phase 1: the calls of every other finding; phase 2: the option fields, while there is time
   local done = {}
   for n, rec in ipairs(mine) do
     local f = { kind = rec[2], sig = rec[3], case = tonumber(rec[4]), call = tonumber(rec[5]),
       entry = rec[6] }
     local list, errored, how
-    if os.time() < deadline then
+    if batch[n] then
+      list, errored, how = batch[n].list, batch[n].errored, "minimised"
+    elseif os.time() < deadline then
       list, errored = M.minimise(cfg, f, deadline, "min" .. j)
       how = list and (os.time() <= deadline and "minimised" or "partly minimised")
         or "not minimised: it did not reproduce alone"

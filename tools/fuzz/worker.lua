@@ -9,7 +9,7 @@
 ---   done <case> <calls>              status <call> ok|err (replays)
 --- Usage: lua5.4 worker.lua range SEED FIRST LAST NCALLS PROGRESS RESULTS
 ---        lua5.4 worker.lua replay CASEFILE PROGRESS RESULTS   (CASEFILE returns {calls = {...}})
----        lua5.4 worker.lua minimise CASEFILE KIND SIG K PROGRESS RESULTS
+---        lua5.4 worker.lua minimise JOBSFILE PROGRESS RESULTS
 --- FUZZ_HANG: the hang limit in seconds (default 5); FUZZ_FAKE=1 runs against tools/fuzz/fake.lua.
 local dir = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = dir .. "/?.lua;" .. package.path
@@ -29,7 +29,7 @@ end
 
 local mode = arg[1]
 local progress_path, results_path
-if mode == "range" or mode == "minimise" then progress_path, results_path = arg[6], arg[7]
+if mode == "range" then progress_path, results_path = arg[6], arg[7]
 else progress_path, results_path = arg[3], arg[4] end
 local progress = assert(io.open(progress_path, "w"))
 local results = assert(io.open(results_path, "a"))
@@ -192,44 +192,53 @@ elseif mode == "replay" then
   run_case(spec.case or 0, spec.calls, true)
   for _, p in ipairs(spec.files or {}) do os.remove(p) end
 elseif mode == "minimise" then
-  -- worker.lua minimise CASEFILE KIND SIG K PROGRESS RESULTS: delta debugging in this process
-  -- for a finding that does not kill it (each try in a fresh environment); prints "minimal i,j,..."
+  -- worker.lua minimise JOBSFILE PROGRESS RESULTS: delta debugging in this process for findings
+  -- that do not kill it (each try in a fresh environment). JOBSFILE returns a list of {case,
+  -- calls, files, kind, sig, k}; for job n the results are "minimal n i,j,..." (the calls kept
+  -- before call k), "src n i source" (a call whose option fields were reduced) and "status n i
+  -- ok|err" (the calls' error status in the reproducer).
   local reduce = require("reduce")
-  local spec = dofile(arg[2])
-  local kind, sig, k = arg[3], arg[4], tonumber(arg[5])
-  local calls = spec.calls
-  local function test_list(list)
-    for _, p in ipairs(spec.files or {}) do os.remove(p) end
-    local found = false
-    record = function(...)
-      local rec = { ... }
-      for i = 2, 3 do rec[i] = tostring(rec[i]) end
-      if rec[1] == kind and tonumber(rec[3]) == #list and reduce.record_signature(rec) == sig then
-        found = true
+  for n, job in ipairs(dofile(arg[2])) do
+    local kind, sig, k, calls = job.kind, job.sig, job.k, job.calls
+    local statuses
+    local function test_list(list)
+      for _, p in ipairs(job.files or {}) do os.remove(p) end
+      local found = false
+      record = function(...)
+        local rec = { ... }
+        if rec[1] == "status" then statuses[tonumber(rec[2])] = rec[3] end
+        for i = 2, 3 do rec[i] = tostring(rec[i]) end
+        if rec[1] == kind and tonumber(rec[3]) == #list and reduce.record_signature(rec) == sig then
+          found = true
+        end
+      end
+      statuses = {}
+      run_case(job.case or 0, list, true)
+      record = write_record
+      return found
+    end
+    local function test(idx)
+      local list = {}
+      for _, i in ipairs(idx) do list[#list + 1] = calls[i] end
+      list[#list + 1] = calls[k]
+      return test_list(list)
+    end
+    local best = reduce.minimise(calls, k, test)
+    if best then
+      write_record("minimal", n, table.concat(best, ","))
+      local list = {}
+      for _, i in ipairs(best) do list[#list + 1] = calls[i] end
+      list[#list + 1] = calls[k]
+      local shrunk = reduce.shrink_fields(list, test_list, kind == "silent" and #list or nil)
+      for i, call in ipairs(shrunk) do
+        if call.src ~= list[i].src then write_record("src", n, i, call.src) end
+      end
+      if test_list(shrunk) then
+        for i = 1, #shrunk do write_record("status", n, i, statuses[i] or "ok") end
       end
     end
-    run_case(spec.case or 0, list)
-    record = write_record
-    return found
+    for _, p in ipairs(job.files or {}) do os.remove(p) end
   end
-  local function test(idx)
-    local list = {}
-    for _, i in ipairs(idx) do list[#list + 1] = calls[i] end
-    list[#list + 1] = calls[k]
-    return test_list(list)
-  end
-  local best = reduce.minimise(calls, k, test)
-  if best then
-    write_record("minimal", table.concat(best, ","))
-    local list = {}
-    for _, i in ipairs(best) do list[#list + 1] = calls[i] end
-    list[#list + 1] = calls[k]
-    local shrunk = reduce.shrink_fields(list, test_list, kind == "silent" and #list or nil)
-    for i, call in ipairs(shrunk) do
-      if call.src ~= list[i].src then write_record("src", i, call.src) end
-    end
-  end
-  for _, p in ipairs(spec.files or {}) do os.remove(p) end
 else
   io.stderr:write("usage: worker.lua range SEED FIRST LAST NCALLS PROGRESS RESULTS | "
     .. "replay CASEFILE PROGRESS "
