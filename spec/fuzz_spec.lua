@@ -91,7 +91,7 @@ describe("the fuzzer on a fake target", function()
   teardown(function() os.execute("rm -rf '" .. out_dir .. "'") end)
 
   it("minimises a crash to the world, its close and the step", function()
-    local calls = gen.case(1, 0, 40)
+    local calls = gen.case(1, 0, 16)
     table.insert(calls, 6, { src = "w:close()", entry = "World:close" })
     calls[#calls + 1] = { src = "w:step()", entry = "World:step" }
     -- the finding as a lane reports it: the case of these calls, the call in progress
