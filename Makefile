@@ -42,7 +42,7 @@ comma      := ,
 CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
-.PHONY: all deps test check-all sanitize valgrind lint bench demo run install install-c \
+.PHONY: all deps test check-all sanitize fuzz valgrind lint bench demo run install install-c \
         clean help ctests benches
 .DEFAULT_GOAL := all
 
@@ -54,6 +54,7 @@ help:
 	@echo "make test       deps + build + C unit tests + busted specs (fast suite)"
 	@echo "make check-all  the same with the slow physics studies"
 	@echo "make sanitize   the whole suite under ASan+UBSan"
+	@echo "make fuzz       the seeded fuzzer of the Lua API under ASan+UBSan (FUZZ_SEED, FUZZ_CALLS=$(FUZZ_CALLS))"
 	@echo "make valgrind   the whole suite under valgrind"
 	@echo "make lint       luacheck and cppcheck (when installed)"
 	@echo "make bench      benchmarks with figures"
@@ -101,6 +102,7 @@ test: deps
 check-all: deps
 	@$(MAKE) -s --no-print-directory all ctests
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh all
+	@$(MAKE) -s --no-print-directory fuzz FUZZ_CALLS=1000000
 
 sanitize: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
@@ -109,6 +111,15 @@ sanitize: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LUA_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so) $(CURDIR)/build-san/impact/core.so" \
 	  bash tools/run_tests.sh fast
+
+# the fuzzer (tools/fuzz/): FUZZ_CALLS calls of the whole Lua API in worker processes under the
+# sanitizer build; FUZZ_SEED, FUZZ_JOBS, FUZZ_HANG, FUZZ_MIN_TIME: see tools/fuzz/fuzz.lua
+FUZZ_CALLS ?= 20000
+fuzz: deps
+	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
+	@FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_BUILD=build-san LUA=$(LUA) \
+	  FUZZ_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so) $(CURDIR)/build-san/impact/core.so" \
+	  $(LUA) tools/fuzz/fuzz.lua
 
 valgrind: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-vg CFLAGS="-O1 -g" all ctests
