@@ -81,7 +81,7 @@ static int l_polyhedron(lua_State *L)
             imp_shape_release(s);
             s = NULL;
         }
-        imp_lua_push_shape(L, s);
+        imp_lua_push_solid_shape(L, s, what, "option 'points'");
         return 1;
     }
     if (lua_getfield(L, 1, "faces") != LUA_TTABLE) {
@@ -138,7 +138,7 @@ static int l_polyhedron(lua_State *L)
     if (s == NULL && st == IMP_POLY_EBADARG) {
         imp_error(L, what, "%s", msg);
     }
-    imp_lua_push_shape(L, s);
+    imp_lua_push_solid_shape(L, s, what, "option 'vertices'");
     return 1;
 }
 
