@@ -308,3 +308,139 @@ describe("re-entrancy: handlers and engines", function()
     assert.is_true(is_closed(c.w))
   end)
 end)
+
+describe("numbers are checked where they enter", function()
+  local shape3d = impact.shape3d
+  local range = "its volume and inertia must be positive finite numbers with finite inverses"
+
+  it("shapes whose volume or inertia is 0, inf or NaN", function()
+    assert.has_error(function() shape3d.sphere { radius = 1e300 } end,
+      "impact.shape3d.sphere: radius = 1e+300 gives a shape with a volume of inf; " .. range
+      .. " (keep lengths roughly between 1e-60 and 1e60)")
+    assert.has_error(function() shape3d.sphere { radius = 1e-300 } end,
+      "impact.shape3d.sphere: radius = 1e-300 gives a shape with a volume of 0; " .. range
+      .. " (keep lengths roughly between 1e-60 and 1e60)")
+    local cases = {
+      { shape3d.box, { size = 1e200 }, "impact.shape3d.box: size = {1e+200, 1e+200, 1e+200}, "
+        .. "smoothing = 0 gives a shape with a volume of" },
+      { shape3d.cylinder, { length = 5e-324 }, "impact.shape3d.cylinder: radius = 0.5, length = "
+        .. "4.94066e-324, smoothing = 0 gives a shape with a volume of 0" },
+      { shape3d.cone, { radius = 1e-160 }, "impact.shape3d.cone: radius = 1e-160, length = 1, "
+        .. "smoothing = 0 gives a shape with a volume of 1.0494e-320" },
+      { shape3d.capsule, { radius = 1e-200, length = 0 }, "impact.shape3d.capsule: radius = "
+        .. "1e-200, length = 0 gives a shape with a volume of 0" },
+      { shape3d.ellipsoid, { radii = { 1e200, 1, 1 } }, "impact.shape3d.ellipsoid: radii = "
+        .. "{1e+200, 1, 1} gives a shape with an inertia per unit density of diagonal "
+        .. "{1.67552e+200, inf, inf}" },
+      { shape3d.convex, { points = { { 0, 0, 0 }, { 1e-70, 0, 0 }, { 0, 1e-70, 0 }, { 0, 0, 1e-70 } } },
+        "impact.shape3d.convex: option 'points' gives a shape with an inertia per unit density" },
+      { shape3d.polyhedron, { points = { { 0, 0, 0 }, { 1e-70, 0, 0 }, { 0, 1e-70, 0 },
+        { 0, 0, 1e-70 } } }, "impact.shape3d.polyhedron: option 'points' gives a shape with" },
+    }
+    for _, c in ipairs(cases) do
+      local ok, err = pcall(c[1], c[2])
+      assert.is_false(ok)
+      assert.are.equal(c[3], err:sub(1, #c[3]))
+      assert.truthy(err:find(range, 1, true), err)
+    end
+    -- the usual sizes are untouched
+    assert.near(4 / 3 * math.pi * 1e-45, shape3d.sphere { radius = 1e-15 }:volume(), 1e-58)
+    assert.near(1e30, shape3d.box { size = 1e10 }:volume(), 1e16)
+  end)
+
+  it("masses of inf or whose inverse is inf, where the value is given", function()
+    local w = impact.world3d {}
+    local ball = shape3d.sphere { radius = 1 }
+    assert.has_error(function() w:add_body { shape = ball, mass = 1e-320 } end,
+      "World:add_body: option 'mass' must be a positive finite number whose inverse is finite, "
+      .. "got 9.99989e-321")
+    assert.has_error(function() w:add_body { shape = ball, density = 1e308 } end,
+      "World:add_body: a density of 1e+308 (option 'density') times the shape's volume (4.18879) "
+      .. "gives a mass of inf; the mass must be a positive finite number whose inverse is finite")
+    assert.has_error(function() w:add_body { shape = ball, density = 1e-320 } end,
+      "World:add_body: a density of 9.99989e-321 (option 'density') times the shape's volume "
+      .. "(4.18879) gives a mass of 4.18869e-320; the mass must be a positive finite number whose "
+      .. "inverse is finite")
+    local w2 = impact.world2d {}
+    assert.has_error(function()
+      w2:add_body { shape = impact.shape2d.ball { radius = 1 }, density = 1e308 }
+    end, "World:add_body: a density of 1e+308 (option 'density') times the shape's area (3.14159) "
+      .. "gives a mass of inf; the mass must be a positive finite number whose inverse is finite")
+    assert.are.equal(0, #w)
+    assert.are.equal(0, #w2)
+    -- the shape's inertia scaled to a huge mass on a tiny shape
+    assert.has_error(function()
+      w:add_body { shape = shape3d.sphere { radius = 1e-50 }, mass = 1e300 }
+    end, "World:add_body: the shape's inertia at a mass of 1e+300: the inertia is not finite")
+    -- fixed bodies need no mass
+    w:add_body { shape = ball, fixed = true, density = 1e308 }
+  end)
+
+  it("explicit inertias whose inverse is not finite", function()
+    local w = impact.world3d {}
+    assert.has_error(function() w:add_body { mass = 1, inertia = { 1e-320, 1e-320, 1e-320 } } end,
+      "World:add_body: option 'inertia' = {{9.99989e-321, 0, 0}, {0, 9.99989e-321, 0}, "
+      .. "{0, 0, 9.99989e-321}}: the inertia tensor's smallest principal moment is too small (its "
+      .. "inverse is not finite)")
+    local w2 = impact.world2d {}
+    assert.has_error(function() w2:add_body { mass = 1, inertia = 1e-320 } end,
+      "World:add_body: option 'inertia' = 9.99989e-321: the inertia must be a positive finite "
+      .. "number whose inverse is finite")
+  end)
+
+  it("positions, velocities, orientations, forces and impulses of NaN or inf", function()
+    local nan, inf = 0 / 0, math.huge
+    local w = impact.world3d {}
+    local b = w:add_body { shape = shape3d.sphere { radius = 1 }, mass = 1 }
+    for _, x in ipairs { nan, inf, -inf } do
+      assert.has_error(function() b.position = { x, 0, 0 } end)
+      assert.has_error(function() b.velocity = { 0, x, 0 } end)
+      assert.has_error(function() b.angular_velocity = { 0, 0, x } end)
+      assert.has_error(function() b.orientation = { 1, x, 0, 0 } end)
+      assert.has_error(function() b:apply_force { x, 0, 0 } end)
+      assert.has_error(function() b:apply_force({ 1, 0, 0 }, { x, 0, 0 }) end)
+      assert.has_error(function() b:apply_impulse { 0, 0, x } end)
+      assert.has_error(function() b:apply_torque { 0, x, 0 } end)
+    end
+    assert.has_error(function() b.orientation = { 1e300, 1e300, 0, 0 } end,
+      "Body.orientation must be a nonzero quaternion {w, x, y, z} of finite norm, got one of "
+      .. "norm inf")
+    -- a bad value leaves the body as it was (no half-written vector)
+    b.position = { 1, 2, 3 }
+    assert.has_error(function() b.position = { 5, 6, "x" } end)
+    assert.are.same({ 1, 2, 3 }, b.position)
+    w.gravity = { 0, 0, -1 }
+    assert.has_error(function() w.gravity = { 7, nan, 0 } end)
+    assert.are.same({ 0, 0, -1 }, w.gravity)
+    w.damping = { linear = 0.5, angular = 0.25 }
+    assert.has_error(function() w.damping = { linear = 0.1, angular = -1 } end)
+    assert.are.same({ linear = 0.5, angular = 0.25 }, w.damping)
+    w.gravitation = { G = 2, softening = 0.5 }
+    assert.has_error(function() w.gravitation = { G = 3, softening = inf } end)
+    assert.are.same({ G = 2, softening = 0.5 }, w.gravitation)
+  end)
+
+  it("a default spring rest length that is not finite", function()
+    local w = impact.world3d {}
+    local a = w:add_body { shape = shape3d.sphere { radius = 1 }, mass = 1 }
+    local b = w:add_body { shape = shape3d.sphere { radius = 1 }, mass = 1, position = { 3, 0, 0 } }
+    assert.has_error(function()
+      w:add_spring { body1 = a, body2 = b, point1 = { 1e300, 0, 0 }, point2 = { -1e300, 0, 0 } }
+    end, "World:add_spring: the distance between the points is not finite (inf); give "
+      .. "'rest_length' or points closer together")
+  end)
+
+  it("sparsify: areas of inf, huge body ids, negative lengths", function()
+    local function c(b1, b2, area)
+      return { point = { 0, 0, 0 }, area = area or 1, bodies = { b1, b2 }, objects = { 1, 2 } }
+    end
+    assert.has_error(function() shape3d.sparsify { c(0, 1, math.huge) } end,
+      "impact.shape3d.sparsify: contacts[1].area must be a finite number >= 0, got inf")
+    -- ids are names: the largest allowed costs no table of that size
+    assert.are.same(shape3d.sparsify({ c(3, 0), c(3, 5) }, {}),
+      shape3d.sparsify({ c(2147483646, 0), c(2147483646, 5) }, {}))
+    assert.has_error(function()
+      shape3d.sparsify(setmetatable({}, { __len = function() return -3 end }))
+    end, "impact.shape3d.sparsify: the number of contacts must be from 0 to 10000000, got -3")
+  end)
+end)
