@@ -87,6 +87,8 @@ local entries = {
   { "World:erase_interaction", "dem", function(c) return c.w:erase_interaction(c.a, c.b) end },
   { "World:dem_stats", "dem", function(c) return c.w:dem_stats() end },
   { "World:dem_energy", "dem", function(c) return c.w:dem_energy() end },
+  { "impact.core.dem_export", "dem", function(c) return impact.core.dem_export(c.w) end },
+  { "impact.core.dem_collide", "dem", function(c) return impact.core.dem_collide(c.w, 0, 1) end },
   { "Body:apply_force", "default", function(c, f, at) return c.a:apply_force(f, at) end,
     function() return { 1, 2 } end, function() return { 0.1, 0 } end },
   { "Body:apply_torque (3D)", "3d", function(c, t) return c.a:apply_torque(t) end,
@@ -197,15 +199,13 @@ describe("re-entrancy: Lua code closing the world inside a C method", function()
     end
 
     it(name .. ": finalizers of earlier garbage closing the world at any allocation", function()
-      local outcomes = {}
       collectgarbage("incremental", 0, 1000)
-      for _ = 1, 15 do
+      for _ = 1, 6 do
         local c = context(kind)
         local args = args_of(entry, c)
         for _ = 1, 20 do finalizer(function() c.w:close() end) end
         local ok, err = pcall(call, c, table.unpack(args, 1, #entry - 3))
         if not ok then
-          outcomes[#outcomes + 1] = err
           local msg = tostring(err)
           assert.is_truthy(msg:find("the world was closed while", 1, true)
             or msg:find("world is closed", 1, true), msg)
