@@ -397,7 +397,6 @@ void imp_lua_open_body(lua_State *L)
         {"to_world", l_to_world},
         {"to_body", l_to_body},
         {"point_velocity", l_point_velocity},
-        {"is_valid", l_is_valid},
         {NULL, NULL}};
     if (luaL_newmetatable(L, IMP_BODY_MT)) {
         lua_pushcfunction(L, l_body_tostring);
@@ -407,6 +406,8 @@ void imp_lua_open_body(lua_State *L)
         lua_newtable(L);
         imp_lua_set_guarded(L, changing, "Body:", IMP_ON_BODY, IMP_EXCLUSIVE);
         imp_lua_set_guarded(L, reading, "Body:", IMP_ON_BODY, IMP_SHARED);
+        lua_pushcfunction(L, l_is_valid);  /* false, not an error, once the world is closed */
+        lua_setfield(L, -2, "is_valid");
         lua_pushvalue(L, -1);
         lua_setfield(L, -4, "Body");
         lua_pushcclosure(L, l_body_index, 1);
