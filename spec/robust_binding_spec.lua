@@ -455,3 +455,18 @@ describe("closed worlds", function()
     assert.are.equal(c.w, c.a.world)
   end)
 end)
+
+describe("found by fuzzing", function()
+  it("a dem body so far out that its box has no extent (lo + r rounds to lo)", function()
+    local s = impact.shape3d.sphere { radius = 0.5 }
+    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
+    w:add_body { shape = s, mass = 1 }
+    local b = w:add_body { shape = s, mass = 1, position = { 0, 0, 0.9 } }
+    local f = w:add_body { shape = s, fixed = true, position = { 0, 0, -3 } }
+    w:step(2)
+    w:remove_body(b)
+    f.position = { 1e200, -1.9179515705892136, 1.481953222367884 }
+    w:step(1)  -- the sweep met the box's max before its min and ran off its list
+    assert.are.same({ 1e200, -1.9179515705892136, 1.481953222367884 }, f.position)
+  end)
+end)

@@ -260,6 +260,10 @@ static void may_end(imp_bp3d *bp, int a, int b)
 
 static int less(const ep *x, const ep *y)
 {
+    if (x->v == y->v && x->id == y->id) {  /* a box of no extent (a point, or lo + r rounding
+                                               to lo far from the origin): its min first */
+        return !x->is_max && y->is_max;
+    }
     return x->v < y->v || (x->v == y->v && x->is_max && !y->is_max);
 }
 

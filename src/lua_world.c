@@ -2,6 +2,7 @@
    adding and removing bodies, stepping, energies and statistics. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lua_world.h"
@@ -49,21 +50,39 @@ static world_ud *guarded_world(lua_State *L, int on)
     return lua_touserdata(L, -1);
 }
 
+/* Raises the error on top again. f ran in a frame of its own, called from C, so its argument
+   errors read "bad argument #2 to '?' (...)"; raised again from this frame (the one Lua
+   called), they name the method and count its arguments as before. */
+static int reraise(lua_State *L)
+{
+    static const char head[] = "bad argument #", name[] = " to '?' (";
+    const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (m == NULL || strncmp(m, head, sizeof head - 1) != 0) {
+        return lua_error(L);
+    }
+    char *end;
+    long arg = strtol(m + sizeof head - 1, &end, 10);
+    size_t rest = strlen(end);
+    if (end == m + sizeof head - 1 || arg < 1 || arg > 1000 || strncmp(end, name, sizeof name - 1) != 0
+        || end[rest - 1] != ')') {
+        return lua_error(L);
+    }
+    const char *extra = lua_pushlstring(L, end + sizeof name - 1, rest - (sizeof name - 1) - 1);
+    return luaL_argerror(L, (int)arg, extra);
+}
+
 /* f == NULL: the function is the first upvalue of the running closure (l_guarded) */
 static int guarded(lua_State *L, int n, lua_CFunction f, int on, const char *what, int mode)
 {
     static const char *const closed[] = {"the world is closed", "this body's world is closed",
                                          "this spring's world is closed"};
     world_ud *u = guarded_world(L, on);
-    if (u == NULL) {  /* not ours: the function raises its own type error */
+    if (f == NULL) {
+        f = lua_tocfunction(L, lua_upvalueindex(1));  /* a C function without upvalues */
+    }
+    if (u == NULL) {  /* not ours: the function raises its own type error, from this frame */
         lua_settop(L, n);
-        if (f != NULL) {
-            return f(L);
-        }
-        lua_pushvalue(L, lua_upvalueindex(1));
-        lua_insert(L, 1);
-        lua_call(L, n, LUA_MULTRET);
-        return lua_gettop(L);
+        return f(L);
     }
     int base = lua_gettop(L);
     if (!imp_lua_world_open(u)) {
@@ -75,11 +94,7 @@ static int guarded(lua_State *L, int n, lua_CFunction f, int on, const char *wha
                           what, u->running);
     }
     luaL_checkstack(L, n + 2, what);
-    if (f != NULL) {
-        lua_pushcfunction(L, f);
-    } else {
-        lua_pushvalue(L, lua_upvalueindex(1));
-    }
+    lua_pushcfunction(L, f);
     for (int i = 1; i <= n; i++) {
         lua_pushvalue(L, i);
     }
@@ -97,7 +112,7 @@ static int guarded(lua_State *L, int n, lua_CFunction f, int on, const char *wha
         return luaL_error(L, "the world was closed while %s was running", what);
     }
     if (status != LUA_OK) {
-        return lua_error(L);
+        return reraise(L);
     }
     return lua_gettop(L) - base;
 }
@@ -107,7 +122,7 @@ int imp_lua_guarded_call(lua_State *L, int n, lua_CFunction f, int on, const cha
     return guarded(L, n, f, on, what, mode);
 }
 
-/* upvalues: the function, its name, on * 2 + mode */
+/* upvalues: the function (a C function without upvalues), its name, on * 2 + mode */
 static int l_guarded(lua_State *L)
 {
     int flags = (int)lua_tointeger(L, lua_upvalueindex(3));
@@ -144,7 +159,11 @@ void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_pref
     while (lua_next(L, t) != 0) {
         lua_CFunction f = lua_tocfunction(L, -1);
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        if (f != NULL && f != l_guarded && f != l_world_close && k != NULL
+        int upvalues = f != NULL && lua_getupvalue(L, -1, 1) != NULL;
+        if (upvalues) {
+            lua_pop(L, 1);  /* a closure: left as it is (the guard calls bare C functions) */
+        }
+        if (f != NULL && !upvalues && f != l_guarded && f != l_world_close && k != NULL
             && strncmp(k, name_prefix, np) == 0) {
             const char *name = lua_pushfstring(L, "%s%s", prefix, k);
             push_guarded(L, -2, name, on, IMP_EXCLUSIVE);
