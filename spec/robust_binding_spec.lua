@@ -457,6 +457,12 @@ describe("closed worlds", function()
 end)
 
 describe("found by fuzzing", function()
+  it("an empty compliant 3D world steps (the sweep sorted no end points through NULL)", function()
+    local w = impact.world3d { strategy = "compliant" }
+    w:step(2)
+    assert.near(2 * w.dt, w.time, 1e-15)
+  end)
+
   it("a dem body so far out that its box has no extent (lo + r rounds to lo)", function()
     local s = impact.shape3d.sphere { radius = 0.5 }
     local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
