@@ -476,3 +476,18 @@ describe("found by fuzzing", function()
     assert.are.same({ 1e200, -1.9179515705892136, 1.481953222367884 }, f.position)
   end)
 end)
+
+describe("run lengths", function()
+  it("a run longer than 2^53 steps is refused at once (it ran for ever with fn, raised "
+    .. "about World:step without)", function()
+    local w = impact.world2d {}
+    assert.has_error(function() w:run { until_time = 1e300 } end,
+      "World:run: until_time = 1e+300 asks for 1e+302 steps of dt = 0.01; at most 2^53 steps "
+      .. "are accepted")
+    assert.has_error(function() w:run { duration = 1e300, fn = function() end } end,
+      "World:run: duration = 1e+300 asks for 1e+302 steps of dt = 0.01; at most 2^53 steps are "
+      .. "accepted")
+    w:run { until_time = -5 }  -- in the past: no step
+    assert.are.equal(0, w.steps)
+  end)
+end)

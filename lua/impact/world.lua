@@ -186,7 +186,13 @@ function World:run(opts)
   local dt, t0 = self.dt, self.time
   if not steps then
     local t_end = until_time or (t0 + duration)
-    steps = math.max(0, math.ceil((t_end - t0) / dt - 1e-9))
+    local count = math.max(0, math.ceil((t_end - t0) / dt - 1e-9))
+    steps = math.tointeger(count)
+    if not steps or steps > 2 ^ 53 then
+      error(string.format("World:run: %s = %g asks for %g steps of dt = %g; at most 2^53 steps "
+        .. "are accepted", until_time and "until_time" or "duration", until_time or duration,
+        count, dt), 2)
+    end
   end
   if not fn then return self:step(steps) end
   fn(self)
