@@ -260,6 +260,10 @@ static void may_end(imp_bp3d *bp, int a, int b)
 
 static int less(const ep *x, const ep *y)
 {
+    if (x->v == y->v && x->id == y->id) {  /* a box of no extent (a point, or lo + r rounding
+                                               to lo far from the origin): its min first */
+        return !x->is_max && y->is_max;
+    }
     return x->v < y->v || (x->v == y->v && x->is_max && !y->is_max);
 }
 
@@ -710,7 +714,9 @@ static int rebuild(imp_bp3d *bp)
             }
         }
         refresh_values(bp, k);
-        qsort(a, (size_t)(2 * n), sizeof *a, cmp_ep);
+        if (n > 0) {  /* no boxes: a may be NULL, which qsort must not get */
+            qsort(a, (size_t)(2 * n), sizeof *a, cmp_ep);
+        }
         for (int i = 0; i < 2 * n; i++) {
             bp->at[6 * a[i].id + 2 * k + a[i].is_max] = i;
         }

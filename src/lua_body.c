@@ -70,7 +70,7 @@ static imp_body_id check_live(lua_State *L, int idx, imp_world **w)
     body_ud *u = to_body_ud(L, idx);
     world_ud *wu = body_world(L, idx);
     lua_pop(L, 1);
-    if (wu->w == NULL) {
+    if (!imp_lua_world_open(wu)) {
         luaL_error(L, "this body's world is closed");
     }
     if (imp_world_body(wu->w, u->id) == NULL) {
@@ -221,28 +221,16 @@ static int l_is_valid(lua_State *L)
 {
     body_ud *u = to_body_ud(L, 1);
     world_ud *wu = body_world(L, 1);
-    lua_pushboolean(L, wu->w != NULL && imp_world_body(wu->w, u->id) != NULL);
+    lua_pushboolean(L, imp_lua_world_open(wu) && imp_world_body(wu->w, u->id) != NULL);
     return 1;
 }
 
 /* ---- properties -------------------------------------------------------------------------- */
 
-static int l_body_index(lua_State *L)
+/* the property k of a body (under the guard) */
+static int body_property(lua_State *L)
 {
-    const char *k = luaL_checkstring(L, 2);
-    lua_getfield(L, lua_upvalueindex(1), k);  /* methods */
-    if (!lua_isnil(L, -1)) {
-        return 1;
-    }
-    lua_pop(L, 1);
-    if (strcmp(k, "name") == 0 || strcmp(k, "data") == 0) {
-        lua_getiuservalue(L, 1, k[0] == 'n' ? BODY_UV_NAME : BODY_UV_DATA);
-        return 1;
-    }
-    if (strcmp(k, "world") == 0) {
-        body_world(L, 1);
-        return 1;
-    }
+    const char *k = lua_tostring(L, 2);
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     const imp_body *b = imp_world_body(w, id);
@@ -285,21 +273,34 @@ static int l_body_index(lua_State *L)
     return 1;
 }
 
-static int l_body_newindex(lua_State *L)
+static int l_body_index(lua_State *L)
 {
     const char *k = luaL_checkstring(L, 2);
-    if (strcmp(k, "name") == 0 || strcmp(k, "data") == 0) {
-        if (k[0] == 'n' && !lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) {
-            return luaL_error(L, "Body.name must be a string, got %s", imp_describe(L, 3));
-        }
-        lua_settop(L, 3);
-        lua_setiuservalue(L, 1, k[0] == 'n' ? BODY_UV_NAME : BODY_UV_DATA);
-        return 0;
+    lua_getfield(L, lua_upvalueindex(1), k);  /* methods */
+    if (!lua_isnil(L, -1)) {
+        return 1;
     }
+    lua_pop(L, 1);
+    if (strcmp(k, "name") == 0 || strcmp(k, "data") == 0) {
+        lua_getiuservalue(L, 1, k[0] == 'n' ? BODY_UV_NAME : BODY_UV_DATA);
+        return 1;
+    }
+    if (strcmp(k, "world") == 0) {
+        body_world(L, 1);
+        return 1;
+    }
+    const char *what = lua_pushfstring(L, "Body.%s", k);
+    return imp_lua_guarded_call(L, 2, body_property, IMP_ON_BODY, what, IMP_SHARED);
+}
+
+/* sets the property k of a body (under the guard): the value is read whole before the body
+   changes, so an error leaves the body as it was */
+static int body_set(lua_State *L)
+{
+    const char *k = lua_tostring(L, 2);
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     const imp_body *b = imp_world_body(w, id);
-    double *y = imp_world_body_state(w, id);  /* counts as an edit */
     int dim = w->def.dim, vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
     int is_velocity = strcmp(k, "velocity") == 0 || strcmp(k, "spin") == 0
                    || strcmp(k, "angular_velocity") == 0;
@@ -312,32 +313,57 @@ static int l_body_newindex(lua_State *L)
     const char *what = "Body";
     lua_pushfstring(L, "Body.%s", k);
     const char *name = lua_tostring(L, -1);
+    double v[4];
+    int at, n;  /* where in the body's state, how many numbers */
     if (strcmp(k, "position") == 0) {
-        imp_to_vector(L, 3, what, name, dim, y);
+        imp_to_vector(L, 3, what, name, dim, v);
+        at = 0, n = dim;
     } else if (strcmp(k, "velocity") == 0) {
-        imp_to_vector(L, 3, what, name, dim, y + vo);
+        imp_to_vector(L, 3, what, name, dim, v);
+        at = vo, n = dim;
     } else if ((dim == 2 && strcmp(k, "angle") == 0) || (dim == 2 && strcmp(k, "spin") == 0)) {
-        double v = lua_tonumber(L, 3);
-        if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(v)) {
+        v[0] = lua_tonumber(L, 3);
+        if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(v[0])) {
             return luaL_error(L, "%s must be a finite number, got %s", name, imp_describe(L, 3));
         }
-        y[k[0] == 'a' ? 2 : 5] = v;
+        at = k[0] == 'a' ? 2 : 5, n = 1;
     } else if (dim == 3 && strcmp(k, "orientation") == 0) {
-        double q[4];
-        imp_to_vector(L, 3, what, name, 4, q);
-        imp_quat u = imp_q(q[0], q[1], q[2], q[3]);
-        if (!(imp_q_norm(u) > 0.0)) {
-            return luaL_error(L, "%s must be a nonzero quaternion {w, x, y, z}", name);
+        imp_to_vector(L, 3, what, name, 4, v);
+        imp_quat u = imp_q(v[0], v[1], v[2], v[3]);
+        double norm = imp_q_norm(u);
+        if (!(norm > 0.0) || !isfinite(norm)) {
+            return luaL_error(L, "%s must be a nonzero quaternion {w, x, y, z} of finite norm, "
+                                 "got one of norm %s", name, imp_push_g(L, norm));
         }
         u = imp_q_normalize(u);
-        y[3] = u.w, y[4] = u.x, y[5] = u.y, y[6] = u.z;
+        v[0] = u.w, v[1] = u.x, v[2] = u.y, v[3] = u.z;
+        at = 3, n = 4;
     } else if (dim == 3 && strcmp(k, "angular_velocity") == 0) {
-        imp_to_vector(L, 3, what, name, 3, y + 10);
+        imp_to_vector(L, 3, what, name, 3, v);
+        at = 10, n = 3;
     } else {
         return luaL_error(L, "Body: '%s' cannot be set (settable: position, velocity, %s, name, "
                              "data)", k, dim == 2 ? "angle, spin" : "orientation, angular_velocity");
     }
+    double *y = imp_world_body_state(w, id);  /* counts as an edit */
+    memcpy(y + at, v, (size_t)n * sizeof *v);
     return 0;
+}
+
+static int l_body_newindex(lua_State *L)
+{
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "name") == 0 || strcmp(k, "data") == 0) {
+        if (k[0] == 'n' && !lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) {
+            return luaL_error(L, "Body.name must be a string, got %s", imp_describe(L, 3));
+        }
+        lua_settop(L, 3);
+        lua_setiuservalue(L, 1, k[0] == 'n' ? BODY_UV_NAME : BODY_UV_DATA);
+        return 0;
+    }
+    lua_settop(L, 3);
+    const char *what = lua_pushfstring(L, "Body.%s", k);
+    return imp_lua_guarded_call(L, 3, body_set, IMP_ON_BODY, what, IMP_EXCLUSIVE);
 }
 
 static int l_body_tostring(lua_State *L)
@@ -357,10 +383,12 @@ static int l_body_tostring(lua_State *L)
 
 void imp_lua_open_body(lua_State *L)
 {
-    static const luaL_Reg methods[] = {
+    static const luaL_Reg changing[] = {
         {"apply_force", l_apply_force},
         {"apply_torque", l_apply_torque},
         {"apply_impulse", l_apply_impulse},
+        {NULL, NULL}};
+    static const luaL_Reg reading[] = {
         {"kinetic_energy", l_kinetic_energy},
         {"translational_energy", l_translational_energy},
         {"rotational_energy", l_rotational_energy},
@@ -369,14 +397,17 @@ void imp_lua_open_body(lua_State *L)
         {"to_world", l_to_world},
         {"to_body", l_to_body},
         {"point_velocity", l_point_velocity},
-        {"is_valid", l_is_valid},
         {NULL, NULL}};
     if (luaL_newmetatable(L, IMP_BODY_MT)) {
         lua_pushcfunction(L, l_body_tostring);
         lua_setfield(L, -2, "__tostring");
         lua_pushcfunction(L, l_body_newindex);
         lua_setfield(L, -2, "__newindex");
-        luaL_newlib(L, methods);
+        lua_newtable(L);
+        imp_lua_set_guarded(L, changing, "Body:", IMP_ON_BODY, IMP_EXCLUSIVE);
+        imp_lua_set_guarded(L, reading, "Body:", IMP_ON_BODY, IMP_SHARED);
+        lua_pushcfunction(L, l_is_valid);  /* false, not an error, once the world is closed */
+        lua_setfield(L, -2, "is_valid");
         lua_pushvalue(L, -1);
         lua_setfield(L, -4, "Body");
         lua_pushcclosure(L, l_body_index, 1);

@@ -232,8 +232,8 @@ static int l_render_png(lua_State *L)
     lua_Integer w = luaL_checkinteger(L, 2), h = luaL_checkinteger(L, 3);
     const char *file = luaL_checkstring(L, 4);
     if (w < 1 || h < 1 || w > 16384 || h > 16384) {
-        return imp_error(L, WHAT, "width and height must be integers in [1, 16384], got %d x %d",
-                         (int)w, (int)h);
+        return imp_error(L, WHAT, "width and height must be integers in [1, 16384], got %I x %I",
+                         (LUAI_UACINT)w, (LUAI_UACINT)h);
     }
     double bg[4] = {1.0, 1.0, 1.0, 1.0};
     if (!lua_isnoneornil(L, 5)) {

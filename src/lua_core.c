@@ -23,6 +23,12 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_dem(L);
     imp_lua_open_outline(L);
     imp_lua_open_canvas(L);
+    /* every C method of World not guarded by its file yet (the dem ones), and the dem engine
+       functions of core taking the world first, run under the re-entrancy guard (lua_world.h) */
+    lua_getfield(L, -1, "World");
+    imp_lua_guard_table(L, "World:", "", IMP_ON_WORLD);
+    lua_pop(L, 1);
+    imp_lua_guard_table(L, "impact.core.", "dem_", IMP_ON_WORLD);
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

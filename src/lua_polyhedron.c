@@ -3,6 +3,7 @@
    polytope_intersect.h, contact_polyhedral.h). */
 #include "lua_polyhedron.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,7 @@ static int l_polyhedron(lua_State *L)
             imp_shape_release(s);
             s = NULL;
         }
-        imp_lua_push_shape(L, s);
+        imp_lua_push_solid_shape(L, s, what, "option 'points'");
         return 1;
     }
     if (lua_getfield(L, 1, "faces") != LUA_TTABLE) {
@@ -138,7 +139,7 @@ static int l_polyhedron(lua_State *L)
     if (s == NULL && st == IMP_POLY_EBADARG) {
         imp_error(L, what, "%s", msg);
     }
-    imp_lua_push_shape(L, s);
+    imp_lua_push_solid_shape(L, s, what, "option 'vertices'");
     return 1;
 }
 
@@ -309,6 +310,19 @@ static int adj_lookup(void *ud, int body, int o1, int o2)
     return 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* the index of id in the sorted ids[0..m), or -1 */
+static int dense_index(const int *ids, int m, int id)
+{
+    const int *p = bsearch(&id, ids, (size_t)m, sizeof *ids, cmp_int);
+    return p != NULL ? (int)(p - ids) : -1;
+}
+
 static int int_field(lua_State *L, int idx, int k, const char *what, const char *name, int i)
 {
     lua_geti(L, idx, k);
@@ -340,12 +354,12 @@ static int l_sparsify(lua_State *L)
     o.minarea = imp_opt_number(L, 2, what, "minarea", 0.0, IMP_NONNEGATIVE, NULL);
     o.mindist = imp_opt_number(L, 2, what, "mindist", 1e-6, IMP_NONNEGATIVE, NULL);
     lua_Integer n = luaL_len(L, 1);
-    if (n > 10000000) {
-        imp_error(L, what, "too many contacts (%I)", (LUAI_UACINT)n);
+    if (n < 0 || n > 10000000) {
+        imp_error(L, what, "the number of contacts must be from 0 to 10000000, got %I", (LUAI_UACINT)n);
     }
     imp_sparse_contact *c = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof *c, 0);
     unsigned char *keep = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1), 0);
-    int nb = 0;
+    int *ids = lua_newuserdatauv(L, (size_t)(n > 0 ? 2 * n : 1) * sizeof *ids, 0);
     for (lua_Integer i = 1; i <= n; i++) {
         if (lua_geti(L, 1, i) != LUA_TTABLE) {
             imp_error(L, what, "contacts[%I] must be a table, got %s", (LUAI_UACINT)i, imp_describe(L, -1));
@@ -359,8 +373,9 @@ static int l_sparsify(lua_State *L)
         lua_getfield(L, t, "area");
         int ok;
         ci->area = lua_tonumberx(L, -1, &ok);
-        if (!ok || !(ci->area >= 0.0)) {
-            imp_error(L, what, "contacts[%I].area must be a number >= 0, got %s", (LUAI_UACINT)i, imp_describe(L, -1));
+        if (!ok || !(ci->area >= 0.0) || !isfinite(ci->area)) {
+            imp_error(L, what, "contacts[%I].area must be a finite number >= 0, got %s", (LUAI_UACINT)i,
+                      imp_describe(L, -1));
         }
         lua_pop(L, 1);
         const char *names[2] = {"bodies", "objects"};
@@ -375,11 +390,28 @@ static int l_sparsify(lua_State *L)
             }
             lua_pop(L, 1);
         }
-        nb = ci->body[0] + 1 > nb ? ci->body[0] + 1 : nb;
-        nb = ci->body[1] + 1 > nb ? ci->body[1] + 1 : nb;
         lua_getfield(L, t, "new");
         ci->is_new = lua_isnil(L, -1) ? 1 : lua_toboolean(L, -1);
         lua_pop(L, 2);
+    }
+    /* the body ids numbered densely in their order (any id up to 2^31 - 2 without a table of
+       that size); the adjacency triples follow */
+    int nb = 0;
+    for (lua_Integer i = 0; i < n; i++) {
+        ids[2 * i] = c[i].body[0];
+        ids[2 * i + 1] = c[i].body[1];
+    }
+    if (n > 0) {
+        qsort(ids, (size_t)(2 * n), sizeof *ids, cmp_int);
+        for (lua_Integer i = 0; i < 2 * n; i++) {
+            if (i == 0 || ids[i] != ids[nb - 1]) {
+                ids[nb++] = ids[i];
+            }
+        }
+    }
+    for (lua_Integer i = 0; i < n; i++) {
+        c[i].body[0] = dense_index(ids, nb, c[i].body[0]);
+        c[i].body[1] = dense_index(ids, nb, c[i].body[1]);
     }
     adj_set adj = {NULL, 0};
     if (lua_getfield(L, 2, "adjacent") != LUA_TNIL) {
@@ -387,6 +419,10 @@ static int l_sparsify(lua_State *L)
             imp_error(L, what, "option 'adjacent' must be a list of {body, object, object}, got %s", imp_describe(L, -1));
         }
         lua_Integer na = luaL_len(L, -1);
+        if (na < 0 || na > 10000000) {
+            imp_error(L, what, "option 'adjacent' must hold from 0 to 10000000 entries, got %I",
+                      (LUAI_UACINT)na);
+        }
         int *tr = lua_newuserdatauv(L, (size_t)(na > 0 ? na : 1) * 3 * sizeof(int), 0);
         for (lua_Integer i = 1; i <= na; i++) {
             if (lua_geti(L, -2, i) != LUA_TTABLE) {
@@ -395,7 +431,7 @@ static int l_sparsify(lua_State *L)
             }
             int b = int_field(L, -1, 1, what, "adjacent", (int)i), o1 = int_field(L, -1, 2, what, "adjacent", (int)i),
                 o2 = int_field(L, -1, 3, what, "adjacent", (int)i);
-            tr[3 * (i - 1)] = b, tr[3 * (i - 1) + 1] = o1 < o2 ? o1 : o2, tr[3 * (i - 1) + 2] = o1 < o2 ? o2 : o1;
+            tr[3 * (i - 1)] = dense_index(ids, nb, b), tr[3 * (i - 1) + 1] = o1 < o2 ? o1 : o2, tr[3 * (i - 1) + 2] = o1 < o2 ? o2 : o1;
             lua_pop(L, 1);
         }
         adj.t = tr;

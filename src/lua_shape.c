@@ -1,4 +1,5 @@
 /* lua_shape.c: the impact.Shape userdata shared by every shape kind, 2D and 3D. */
+#include <stdio.h>
 #include <string.h>
 
 #include "lua_util.h"
@@ -17,6 +18,29 @@ void imp_lua_push_shape(lua_State *L, imp_shape *s)
     u->shape = NULL;
     luaL_setmetatable(L, IMP_SHAPE_MT);
     u->shape = s;
+}
+
+void imp_lua_push_solid_shape(lua_State *L, imp_shape *s, const char *what, const char *given)
+{
+    const char *bad = s != NULL ? imp_shape_check_mass(s) : NULL;
+    if (bad == NULL) {
+        imp_lua_push_shape(L, s);
+        return;
+    }
+    char got[160];
+    if (bad[0] != 'i') {
+        snprintf(got, sizeof got, "%s of %g", bad, s->measure);
+    } else if (s->dim == 2) {
+        snprintf(got, sizeof got, "polar inertia per unit density of %g", s->inertia.m[2][2]);
+    } else {
+        snprintf(got, sizeof got, "inertia per unit density of diagonal {%g, %g, %g}",
+                 s->inertia.m[0][0], s->inertia.m[1][1], s->inertia.m[2][2]);
+    }
+    int dim = s->dim;
+    imp_shape_release(s);
+    imp_error(L, what, "%s gives a shape with %s %s; its %s and inertia must be positive finite "
+              "numbers with finite inverses (keep lengths roughly between 1e-60 and 1e60)",
+              given, bad[0] == 'i' ? "an" : "a", got, dim == 2 ? "area" : "volume");
 }
 
 imp_shape *imp_lua_test_shape(lua_State *L, int idx)

@@ -1,5 +1,6 @@
 /* lua_shape3d.c: constructors of 3D shapes and the 3D distance query (impact.shape3d.* in the
    Lua front). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "collide3d.h"
@@ -26,7 +27,9 @@ static int l_sphere(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
     double r = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
-    imp_lua_push_shape(L, imp_shape3d_sphere(r));
+    char given[160];
+    snprintf(given, sizeof given, "radius = %g", r);
+    imp_lua_push_solid_shape(L, imp_shape3d_sphere(r), what, given);
     return 1;
 }
 
@@ -60,7 +63,10 @@ static int l_box(lua_State *L)
     imp_opt_check_keys(L, 1, what, keys);
     opt_triple(L, what, "size", 1.0, size);
     double r = opt_smoothing(L, what, IMP_S3_BOX, size);
-    imp_lua_push_shape(L, imp_shape3d_box_smoothed(size[0], size[1], size[2], r));
+    char given[160];
+    snprintf(given, sizeof given, "size = {%g, %g, %g}, smoothing = %g", size[0], size[1],
+             size[2], r);
+    imp_lua_push_solid_shape(L, imp_shape3d_box_smoothed(size[0], size[1], size[2], r), what, given);
     return 1;
 }
 
@@ -72,7 +78,9 @@ static int l_ellipsoid(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     imp_opt_check_keys(L, 1, what, keys);
     opt_triple(L, what, "radii", 0.5, radii);
-    imp_lua_push_shape(L, imp_shape3d_ellipsoid(radii[0], radii[1], radii[2]));
+    char given[160];
+    snprintf(given, sizeof given, "radii = {%g, %g, %g}", radii[0], radii[1], radii[2]);
+    imp_lua_push_solid_shape(L, imp_shape3d_ellipsoid(radii[0], radii[1], radii[2]), what, given);
     return 1;
 }
 
@@ -84,7 +92,9 @@ static int l_capsule(lua_State *L)
     imp_opt_check_keys(L, 1, what, keys);
     double rad = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
     double len = imp_opt_number(L, 1, what, "length", 1.0, IMP_NONNEGATIVE, NULL);
-    imp_lua_push_shape(L, imp_shape3d_capsule(rad, len));
+    char given[160];
+    snprintf(given, sizeof given, "radius = %g, length = %g", rad, len);
+    imp_lua_push_solid_shape(L, imp_shape3d_capsule(rad, len), what, given);
     return 1;
 }
 
@@ -99,7 +109,9 @@ static int radius_length_shape(lua_State *L, const char *what, int kind,
     p[0] = imp_opt_number(L, 1, what, "radius", 0.5, IMP_POSITIVE, NULL);
     p[1] = imp_opt_number(L, 1, what, "length", 1.0, IMP_POSITIVE, NULL);
     double r = opt_smoothing(L, what, kind, p);
-    imp_lua_push_shape(L, make(p[0], p[1], r));
+    char given[160];
+    snprintf(given, sizeof given, "radius = %g, length = %g, smoothing = %g", p[0], p[1], r);
+    imp_lua_push_solid_shape(L, make(p[0], p[1], r), what, given);
     return 1;
 }
 
@@ -142,7 +154,7 @@ static int l_convex(lua_State *L)
     } else if (s == NULL && st == IMP_S3_EBADARG) {
         imp_error(L, what, "the points must be finite");
     }
-    imp_lua_push_shape(L, s);
+    imp_lua_push_solid_shape(L, s, what, "option 'points'");
     return 1;
 }
 

@@ -13,7 +13,7 @@ static imp_spring *check_spring(lua_State *L, int idx, imp_world **w)
     lua_getiuservalue(L, idx, 1);
     world_ud *wu = lua_touserdata(L, -1);
     lua_pop(L, 1);
-    if (wu->w == NULL) {
+    if (!imp_lua_world_open(wu)) {
         luaL_error(L, "this spring's world is closed");
     }
     imp_spring *sp = imp_world_spring(wu->w, u->id);
@@ -54,6 +54,10 @@ int imp_lua_world_add_spring(lua_State *L)
         imp_point_world(w, w->y, d.body2.slot, d.point2, p2, v);
         d.rest_length = sqrt((p2[0] - p1[0]) * (p2[0] - p1[0]) + (p2[1] - p1[1]) * (p2[1] - p1[1])
                              + (p2[2] - p1[2]) * (p2[2] - p1[2]));
+        if (!isfinite(d.rest_length)) {
+            return imp_error(L, what, "the distance between the points is not finite (%s); give "
+                             "'rest_length' or points closer together", imp_push_g(L, d.rest_length));
+        }
     }
     imp_spring_id id = imp_world_add_spring(w, &d);
     if (id.index < 0) {
@@ -142,11 +146,11 @@ static int l_spring_newindex(lua_State *L)
 
 void imp_lua_open_spring(lua_State *L)
 {
+    static const luaL_Reg reading[] = {{"__index", l_spring_index}, {NULL, NULL}};
+    static const luaL_Reg changing[] = {{"__newindex", l_spring_newindex}, {NULL, NULL}};
     if (luaL_newmetatable(L, IMP_SPRING_MT)) {
-        lua_pushcfunction(L, l_spring_index);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, l_spring_newindex);
-        lua_setfield(L, -2, "__newindex");
+        imp_lua_set_guarded(L, reading, "Spring.", IMP_ON_SPRING, IMP_SHARED);
+        imp_lua_set_guarded(L, changing, "Spring.", IMP_ON_SPRING, IMP_EXCLUSIVE);
     }
     lua_pop(L, 1);
 }

@@ -17,6 +17,13 @@ int imp_error(lua_State *L, const char *what, const char *fmt, ...)
     return lua_error(L);
 }
 
+const char *imp_push_g(lua_State *L, double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%g", v);
+    return lua_pushstring(L, buf);
+}
+
 const char *imp_describe(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);

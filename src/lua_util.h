@@ -43,6 +43,8 @@ void imp_push_vector(lua_State *L, const double *v, int n);
 void imp_push_mat3(lua_State *L, const imp_mat3 *m);
 /* Writes a short description of the value at idx (for error messages) onto the stack. */
 const char *imp_describe(lua_State *L, int idx);
+/* Pushes v formatted with %g ("nan", "inf" included) and returns it. */
+const char *imp_push_g(lua_State *L, double v);
 /* Raises "<what>: <message>" with printf-style arguments (Lua's lua_pushfstring formats). */
 int imp_error(lua_State *L, const char *what, const char *fmt, ...);
 
@@ -50,6 +52,10 @@ int imp_error(lua_State *L, const char *what, const char *fmt, ...);
 #define IMP_SHAPE_MT "impact.Shape"
 void imp_lua_push_shape(lua_State *L, imp_shape *s); /* takes over the caller's reference */
 imp_shape *imp_lua_check_shape(lua_State *L, int idx);
+/* The same for a shape a body can be made of: when its volume (area) or inertia per unit
+   density is not a positive finite number with a finite inverse, releases it and raises
+   "<what>: <given> gives a shape whose volume is inf; ..." (given: the options, "radius = 1e+300"). */
+void imp_lua_push_solid_shape(lua_State *L, imp_shape *s, const char *what, const char *given);
 imp_shape *imp_lua_test_shape(lua_State *L, int idx);
 
 /* Registration hooks, called by luaopen_impact_core with the module table on top. */

@@ -1,6 +1,8 @@
 /* lua_world.c: the impact.World userdata: construction from an options table, properties,
    adding and removing bodies, stepping, energies and statistics. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lua_world.h"
@@ -10,13 +12,168 @@ static world_ud *to_world_ud(lua_State *L, int idx)
     return luaL_checkudata(L, idx, IMP_WORLD_MT);
 }
 
+int imp_lua_world_open(const world_ud *u) { return u->w != NULL && !u->closed; }
+
 imp_world *imp_lua_check_world(lua_State *L, int idx)
 {
     world_ud *u = to_world_ud(L, idx);
-    if (u->w == NULL) {
+    if (!imp_lua_world_open(u)) {
         luaL_error(L, "the world is closed");
     }
     return u->w;
+}
+
+/* ---- re-entrancy guard (see lua_world.h) --------------------------------------------------- */
+
+static int l_world_close(lua_State *L);
+
+static void free_world(world_ud *u)
+{
+    u->closed = 1;
+    imp_world_free(u->w);
+    u->w = NULL;
+}
+
+/* The world userdata reached from argument 1 when it is of the kind `on`, pushed (it anchors
+   the world for the whole call); NULL, nothing pushed, otherwise. */
+static world_ud *guarded_world(lua_State *L, int on)
+{
+    static const char *const mts[] = {IMP_WORLD_MT, IMP_BODY_MT, IMP_SPRING_MT};
+    if (luaL_testudata(L, 1, mts[on]) == NULL) {
+        return NULL;
+    }
+    if (on == IMP_ON_WORLD) {
+        lua_pushvalue(L, 1);
+    } else {
+        lua_getiuservalue(L, 1, 1);  /* BODY_UV_WORLD, and a spring's world */
+    }
+    return lua_touserdata(L, -1);
+}
+
+/* Raises the error on top again. f ran in a frame of its own, called from C, so its argument
+   errors read "bad argument #2 to '?' (...)"; raised again from this frame (the one Lua
+   called), they name the method and count its arguments as before. */
+static int reraise(lua_State *L)
+{
+    static const char head[] = "bad argument #", name[] = " to '?' (";
+    const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (m == NULL || strncmp(m, head, sizeof head - 1) != 0) {
+        return lua_error(L);
+    }
+    char *end;
+    long arg = strtol(m + sizeof head - 1, &end, 10);
+    size_t rest = strlen(end);
+    if (end == m + sizeof head - 1 || arg < 1 || arg > 1000 || strncmp(end, name, sizeof name - 1) != 0
+        || end[rest - 1] != ')') {
+        return lua_error(L);
+    }
+    const char *extra = lua_pushlstring(L, end + sizeof name - 1, rest - (sizeof name - 1) - 1);
+    return luaL_argerror(L, (int)arg, extra);
+}
+
+/* f == NULL: the function is the first upvalue of the running closure (l_guarded) */
+static int guarded(lua_State *L, int n, lua_CFunction f, int on, const char *what, int mode)
+{
+    static const char *const closed[] = {"the world is closed", "this body's world is closed",
+                                         "this spring's world is closed"};
+    world_ud *u = guarded_world(L, on);
+    if (f == NULL) {
+        f = lua_tocfunction(L, lua_upvalueindex(1));  /* a C function without upvalues */
+    }
+    if (u == NULL) {  /* not ours: the function raises its own type error, from this frame */
+        lua_settop(L, n);
+        return f(L);
+    }
+    int base = lua_gettop(L);
+    if (!imp_lua_world_open(u)) {
+        return luaL_error(L, "%s", closed[on]);
+    }
+    if (mode == IMP_EXCLUSIVE && u->busy > 0) {
+        return luaL_error(L, "%s: the world is in use by %s, which ran the code making this call "
+                             "(a metamethod or a finalizer); a world cannot be changed from there",
+                          what, u->running);
+    }
+    luaL_checkstack(L, n + 2, what);
+    lua_pushcfunction(L, f);
+    for (int i = 1; i <= n; i++) {
+        lua_pushvalue(L, i);
+    }
+    if (u->busy++ == 0) {
+        u->running = what;
+    }
+    int status = lua_pcall(L, n, LUA_MULTRET, 0);
+    if (--u->busy == 0) {
+        u->running = NULL;
+        if (u->closed) {
+            free_world(u);
+        }
+    }
+    if (u->closed) {
+        return luaL_error(L, "the world was closed while %s was running", what);
+    }
+    if (status != LUA_OK) {
+        return reraise(L);
+    }
+    return lua_gettop(L) - base;
+}
+
+int imp_lua_guarded_call(lua_State *L, int n, lua_CFunction f, int on, const char *what, int mode)
+{
+    return guarded(L, n, f, on, what, mode);
+}
+
+/* upvalues: the function (a C function without upvalues), its name, on * 2 + mode */
+static int l_guarded(lua_State *L)
+{
+    int flags = (int)lua_tointeger(L, lua_upvalueindex(3));
+    return guarded(L, lua_gettop(L), NULL, flags >> 1, lua_tostring(L, lua_upvalueindex(2)),
+                   flags & 1);
+}
+
+/* pushes the function at idx wrapped */
+static void push_guarded(lua_State *L, int idx, const char *name, int on, int mode)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushvalue(L, idx);
+    lua_pushstring(L, name);
+    lua_pushinteger(L, on * 2 + mode);
+    lua_pushcclosure(L, l_guarded, 3);
+}
+
+void imp_lua_set_guarded(lua_State *L, const luaL_Reg *l, const char *prefix, int on, int mode)
+{
+    for (; l->name != NULL; l++) {
+        lua_pushcfunction(L, l->func);
+        const char *name = lua_pushfstring(L, "%s%s", prefix, l->name);
+        push_guarded(L, -2, name, on, mode);
+        lua_setfield(L, -4, l->name);
+        lua_pop(L, 2);
+    }
+}
+
+void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_prefix, int on)
+{
+    int t = lua_gettop(L);
+    size_t np = strlen(name_prefix);
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+        lua_CFunction f = lua_tocfunction(L, -1);
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        int upvalues = f != NULL && lua_getupvalue(L, -1, 1) != NULL;
+        if (upvalues) {
+            lua_pop(L, 1);  /* a closure: left as it is (the guard calls bare C functions) */
+        }
+        if (f != NULL && !upvalues && f != l_guarded && f != l_world_close && k != NULL
+            && strncmp(k, name_prefix, np) == 0) {
+            const char *name = lua_pushfstring(L, "%s%s", prefix, k);
+            push_guarded(L, -2, name, on, IMP_EXCLUSIVE);
+            lua_pushvalue(L, -4);
+            lua_insert(L, -2);
+            lua_rawset(L, t);  /* an existing key: allowed during the traversal */
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
 }
 
 /* ---- options ---------------------------------------------------------------------------- */
@@ -156,7 +313,7 @@ static int l_world_new(lua_State *L)
         return imp_error(L, what, "strategy \"%s\" is for 2D worlds", imp_strategy_names[def.strategy]);
     }
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
-    u->w = NULL;
+    memset(u, 0, sizeof *u);
     u->material_version = -1;
     luaL_setmetatable(L, IMP_WORLD_MT);
     lua_newtable(L);
@@ -173,11 +330,21 @@ static int l_world_new(lua_State *L)
     return 1;
 }
 
+/* w:close() (also __close): frees the world now, or when the methods running on it return */
 static int l_world_close(lua_State *L)
 {
     world_ud *u = to_world_ud(L, 1);
-    imp_world_free(u->w);
-    u->w = NULL;
+    u->closed = 1;
+    if (u->busy == 0) {
+        free_world(u);
+    }
+    return 0;
+}
+
+/* __gc: nothing can run on the world any more (a busy count left only by lua_close) */
+static int l_world_gc(lua_State *L)
+{
+    free_world(to_world_ud(L, 1));
     return 0;
 }
 
@@ -280,6 +447,19 @@ static int l_add_body(lua_State *L)
     if (d.shape == NULL && !d.fixed && (!has_mass || !d.has_inertia)) {
         return imp_error(L, what, "a body needs a 'shape', or both 'mass' and 'inertia'");
     }
+    double mass = has_mass ? d.mass : d.shape != NULL ? d.density * d.shape->measure : 1.0;
+    if (!d.fixed && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
+        if (has_mass) {
+            return imp_error(L, what, "option 'mass' must be a positive finite number whose inverse "
+                             "is finite, got %s", imp_push_g(L, mass));
+        }
+        char buf[200];
+        snprintf(buf, sizeof buf, "a density of %g (%s) times the shape's %s (%g) gives a mass of "
+                 "%g", d.density, has_density ? "option 'density'" : "of option 'material'",
+                 dim == 2 ? "area" : "volume", d.shape->measure, mass);
+        return imp_error(L, what, "%s; the mass must be a positive finite number whose inverse is "
+                         "finite", buf);
+    }
     int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
     imp_opt_vector(L, 2, what, "position", dim, d.state);
     imp_opt_vector(L, 2, what, "velocity", dim, d.state + vo);
@@ -321,7 +501,18 @@ static int l_add_body(lua_State *L)
     }
     imp_body_id id = imp_world_add_body(w, &d);
     if (id.slot < 0) {
-        return imp_error(L, what, "%s", imp_world_error(w));
+        char given[240] = "";
+        if (d.has_inertia && dim == 2) {
+            snprintf(given, sizeof given, "option 'inertia' = %g: ", d.inertia.m[2][2]);
+        } else if (d.has_inertia) {
+            const imp_mat3 *m = &d.inertia;
+            snprintf(given, sizeof given, "option 'inertia' = {{%g, %g, %g}, {%g, %g, %g}, "
+                     "{%g, %g, %g}}: ", m->m[0][0], m->m[0][1], m->m[0][2], m->m[1][0],
+                     m->m[1][1], m->m[1][2], m->m[2][0], m->m[2][1], m->m[2][2]);
+        } else if (d.shape != NULL && !d.fixed) {
+            snprintf(given, sizeof given, "the shape's inertia at a mass of %g: ", mass);
+        }
+        return imp_error(L, what, "%s%s", given, imp_world_error(w));
     }
     imp_lua_new_body(L, 1, id, name_idx, data_idx, shape_idx);
     return 1;
@@ -521,18 +712,11 @@ static void push_integrator(lua_State *L, const imp_integrator_def *d)
     lua_setfield(L, -2, "max_substeps");
 }
 
-static int l_world_index(lua_State *L)
+/* the property k of w (under the guard) */
+static int world_property(lua_State *L)
 {
-    world_ud *u = to_world_ud(L, 1);
-    const char *k = luaL_checkstring(L, 2);
-    lua_getfield(L, lua_upvalueindex(1), k);  /* methods first */
-    if (!lua_isnil(L, -1)) {
-        return 1;
-    }
-    if (u->w == NULL) {
-        return luaL_error(L, "the world is closed (reading '%s')", k);
-    }
-    imp_world *w = u->w;
+    imp_world *w = imp_lua_check_world(L, 1);
+    const char *k = lua_tostring(L, 2);
     if (strcmp(k, "time") == 0) {
         lua_pushnumber(L, w->time);
     } else if (strcmp(k, "dt") == 0) {
@@ -569,6 +753,21 @@ static int l_world_index(lua_State *L)
     return 1;
 }
 
+static int l_world_index(lua_State *L)
+{
+    world_ud *u = to_world_ud(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    lua_getfield(L, lua_upvalueindex(1), k);  /* methods first */
+    if (!lua_isnil(L, -1)) {
+        return 1;
+    }
+    if (!imp_lua_world_open(u)) {
+        return luaL_error(L, "the world is closed (reading '%s')", k);
+    }
+    const char *what = lua_pushfstring(L, "World.%s", k);
+    return imp_lua_guarded_call(L, 2, world_property, IMP_ON_WORLD, what, IMP_SHARED);
+}
+
 static int l_world_newindex(lua_State *L)
 {
     static const char *const keys[] = {"dt", "gravity", "integrator", "damping", "gravitation",
@@ -590,21 +789,32 @@ static int l_world_newindex(lua_State *L)
     case 0:
         imp_world_set_dt(w, imp_opt_number(L, 4, what, "dt", 0.0, IMP_POSITIVE, NULL));
         break;
-    case 1:
-        imp_opt_vector(L, 4, what, "gravity", w->def.dim, w->def.gravity);
+    case 1: {
+        double g[3] = {0, 0, 0};
+        imp_opt_vector(L, 4, what, "gravity", w->def.dim, g);
+        memcpy(w->def.gravity, g, sizeof g);
         break;
+    }
     case 2: {
         imp_integrator_def d = w->def.integrator;
         read_integrator(L, 3, what, &d);
         imp_world_set_integrator(w, &d);
         break;
     }
-    case 3:
-        read_damping(L, 3, what, &w->def.linear_damping, &w->def.angular_damping);
+    case 3: {
+        double lin = w->def.linear_damping, ang = w->def.angular_damping;
+        read_damping(L, 3, what, &lin, &ang);
+        w->def.linear_damping = lin;
+        w->def.angular_damping = ang;
         break;
-    case 4:
-        read_gravitation(L, 3, what, &w->def);
+    }
+    case 4: {
+        imp_world_def d = w->def;
+        read_gravitation(L, 3, what, &d);
+        w->def.gravitation_g = d.gravitation_g;
+        w->def.gravitation_softening = d.gravitation_softening;
         break;
+    }
     case 5:
         if (imp_world_set_strategy(w, (imp_strategy)imp_opt_enum(L, 4, what, "strategy",
                                                                  imp_strategy_names, 0)) != IMP_OK) {
@@ -621,7 +831,7 @@ static int l_world_newindex(lua_State *L)
 static int l_world_tostring(lua_State *L)
 {
     world_ud *u = to_world_ud(L, 1);
-    if (u->w == NULL) {
+    if (!imp_lua_world_open(u)) {
         lua_pushliteral(L, "impact.World(closed)");
     } else {
         lua_pushfstring(L, "impact.World(%dD, %d bodies, t = %f)", u->w->def.dim, u->w->nbodies,
@@ -638,36 +848,42 @@ static int l_world_len(lua_State *L)
 
 void imp_lua_open_world(lua_State *L)
 {
-    static const luaL_Reg methods[] = {
+    /* the methods that change the world, then those that only read it */
+    static const luaL_Reg changing[] = {
         {"add_body", l_add_body},
         {"remove_body", l_remove_body},
-        {"bodies", l_bodies},
         {"_step", l_step},
+        {"add_spring", imp_lua_world_add_spring},
+        {"remove_spring", imp_lua_world_remove_spring},
+        {NULL, NULL}};
+    static const luaL_Reg reading[] = {
+        {"bodies", l_bodies},
         {"energy", l_energy},
         {"momentum", l_momentum},
         {"angular_momentum", l_angular_momentum},
         {"stats", l_stats},
         {"state_hash", l_state_hash},
         {"random", l_random},
-        {"add_spring", imp_lua_world_add_spring},
-        {"remove_spring", imp_lua_world_remove_spring},
-        {"close", l_world_close},
         {NULL, NULL}};
+    static const luaL_Reg set[] = {{"__newindex", l_world_newindex}, {NULL, NULL}};
+    static const luaL_Reg len[] = {{"__len", l_world_len}, {NULL, NULL}};
     if (luaL_newmetatable(L, IMP_WORLD_MT)) {
-        lua_pushcfunction(L, l_world_close);
+        lua_pushcfunction(L, l_world_gc);
         lua_setfield(L, -2, "__gc");
         lua_pushcfunction(L, l_world_close);
         lua_setfield(L, -2, "__close");
         lua_pushcfunction(L, l_world_tostring);
         lua_setfield(L, -2, "__tostring");
-        lua_pushcfunction(L, l_world_len);
-        lua_setfield(L, -2, "__len");
-        lua_pushcfunction(L, l_world_newindex);
-        lua_setfield(L, -2, "__newindex");
-        luaL_newlib(L, methods);
-        luaL_setfuncs(L, imp_lua_contact_methods, 0);
-        luaL_setfuncs(L, imp_lua_query_methods, 0);
-        luaL_setfuncs(L, imp_lua_engine2d_methods, 0);
+        imp_lua_set_guarded(L, set, "World.", IMP_ON_WORLD, IMP_EXCLUSIVE);
+        imp_lua_set_guarded(L, len, "World.", IMP_ON_WORLD, IMP_SHARED);
+        lua_newtable(L);
+        imp_lua_set_guarded(L, changing, "World:", IMP_ON_WORLD, IMP_EXCLUSIVE);
+        imp_lua_set_guarded(L, reading, "World:", IMP_ON_WORLD, IMP_SHARED);
+        lua_pushcfunction(L, l_world_close);
+        lua_setfield(L, -2, "close");
+        imp_lua_set_guarded(L, imp_lua_contact_methods, "World:", IMP_ON_WORLD, IMP_EXCLUSIVE);
+        imp_lua_set_guarded(L, imp_lua_query_methods, "World:", IMP_ON_WORLD, IMP_SHARED);
+        imp_lua_set_guarded(L, imp_lua_engine2d_methods, "World:", IMP_ON_WORLD, IMP_EXCLUSIVE);
         lua_pushvalue(L, -1);
         lua_setfield(L, -4, "World");  /* core.World: the methods, extended by the Lua front */
         lua_pushcclosure(L, l_world_index, 1);

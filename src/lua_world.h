@@ -20,8 +20,17 @@
 enum { WORLD_UV_BODIES = 1, WORLD_UV_SPRINGS = 2, WORLD_NUV = 2 };
 enum { BODY_UV_WORLD = 1, BODY_UV_NAME = 2, BODY_UV_DATA = 3, BODY_UV_SHAPE = 4, BODY_NUV = 4 };
 
+/* Re-entrancy: Lua code can run inside a C method (metamethods of its arguments, finalizers
+   at any allocation). Each entry point that touches the imp_world runs through
+   imp_lua_guarded_call, which counts it in busy: w:close() while busy only marks the world
+   closed (new calls raise "the world is closed") and the last method to finish frees it and
+   raises "the world was closed while <method> was running"; an exclusive method (one that
+   changes the world) refuses to start while another method of the world is running. */
 typedef struct world_ud {
-    imp_world *w;  /* NULL once closed */
+    imp_world *w;          /* NULL once freed */
+    int closed;            /* w:close() was called; w is freed when busy drops to 0 */
+    int busy;              /* guarded calls running on this world */
+    const char *running;   /* the outermost of them (its name), for errors */
     lua_Integer material_version;  /* of the palette when the pair table was resolved */
 } world_ud;
 
@@ -32,6 +41,26 @@ typedef struct body_ud {
 typedef struct spring_ud {
     imp_spring_id id;
 } spring_ud;
+
+/* What the value at argument 1 of a guarded function is (its world is guarded). */
+enum { IMP_ON_WORLD = 0, IMP_ON_BODY = 1, IMP_ON_SPRING = 2 };
+/* IMP_SHARED: may run while another method of the world runs (reads nothing but the world,
+   changes nothing the running method may hold); IMP_EXCLUSIVE: refuses to. */
+enum { IMP_SHARED = 0, IMP_EXCLUSIVE = 1 };
+
+/* Calls f with the values 1..n of the current frame as arguments, the world reached from
+   argument 1 (see `on`) marked busy meanwhile, and returns f's results (on top of the stack).
+   When argument 1 is not of the kind `on` says, calls f directly (it raises its type error).
+   what names the call in errors ("World:add_body"); it must stay valid during the call. */
+int imp_lua_guarded_call(lua_State *L, int n, lua_CFunction f, int on, const char *what, int mode);
+/* Like luaL_setfuncs(L, l, 0) for the table on top of the stack, each function wrapped in
+   imp_lua_guarded_call under the name prefix..name. */
+void imp_lua_set_guarded(lua_State *L, const luaL_Reg *l, const char *prefix, int on, int mode);
+/* Wraps (as exclusive) every C function of the table on top of the stack that is not wrapped
+   yet; lua_core.c runs it on core.World and the dem functions after all files registered. */
+void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_prefix, int on);
+/* The world userdata's state: 1 when open (not closed, not freed). */
+int imp_lua_world_open(const world_ud *u);
 
 /* The open world at idx (raises when not a world or closed). */
 imp_world *imp_lua_check_world(lua_State *L, int idx);

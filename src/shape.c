@@ -1,6 +1,7 @@
 /* shape.c: reference counting and dispatch for the generic shape. */
 #include "shape.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 imp_shape *imp_shape_new(const imp_shape_class *cls, void *data)
@@ -46,4 +47,25 @@ void imp_shape_bounds_by_radius(const imp_shape *s, const double *pose, double l
         lo[i] = c - r;
         hi[i] = c + r;
     }
+}
+
+/* a positive finite number whose inverse is finite */
+static int invertible(double v) { return v > 0.0 && isfinite(v) && isfinite(1.0 / v); }
+
+const char *imp_shape_check_mass(const imp_shape *s)
+{
+    if (!invertible(s->measure)) {
+        return s->dim == 2 ? "area" : "volume";
+    }
+    if (s->dim == 2) {
+        return invertible(s->inertia.m[2][2]) ? NULL : "inertia";
+    }
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            if (!isfinite(s->inertia.m[i][j]) || (i == j && !invertible(s->inertia.m[i][i]))) {
+                return "inertia";
+            }
+        }
+    }
+    return NULL;
 }

@@ -50,4 +50,8 @@ void imp_shape_bounds(const imp_shape *s, const double *pose, double lo[3], doub
    if loose, bounds function for any kind. */
 void imp_shape_bounds_by_radius(const imp_shape *s, const double *pose, double lo[3], double hi[3]);
 
+/* NULL when the shape's area or volume and its inertia per unit density are positive finite
+   numbers with finite inverses (what a body of it needs); else which of "area", "volume" or
+   "inertia" is not (a size too large or too small for doubles). */
+const char *imp_shape_check_mass(const imp_shape *s);
 #endif

@@ -214,7 +214,9 @@ static const char *check_inertia(int dim, const imp_mat3 *in)
         return "the inertia is not finite";
     }
     if (dim == 2) {
-        return in->m[2][2] > 0.0 ? NULL : "the inertia must be positive";
+        return in->m[2][2] > 0.0 && isfinite(1.0 / in->m[2][2])
+                   ? NULL
+                   : "the inertia must be a positive finite number whose inverse is finite";
     }
     double scale = 0.0;
     for (int i = 0; i < 3; i++) {
@@ -234,6 +236,10 @@ static const char *check_inertia(int dim, const imp_mat3 *in)
     imp_m3_sym_eigen(in, e, &v);
     if (!(e[0] > 0.0)) {
         return "the inertia tensor must be positive definite";
+    }
+    if (!isfinite(1.0 / e[0])) {
+        return "the inertia tensor's smallest principal moment is too small (its inverse is not "
+               "finite)";
     }
     if (e[2] > (e[0] + e[1]) * (1.0 + 1e-9)) {
         return "the inertia tensor is not physical (a principal moment exceeds the sum of the "
@@ -294,6 +300,11 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         inertia = def->inertia;
     } else if (s == NULL && !def->fixed) {
         set_error(w, "a body without a shape needs an inertia");
+        return fail;
+    }
+    if (!def->fixed && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
+        snprintf(w->error, sizeof w->error, "the mass (%g) must be a positive finite number "
+                 "whose inverse is finite", mass);
         return fail;
     }
     if (!def->fixed || def->has_inertia) {

@@ -100,17 +100,11 @@ local function call_all(w, list, arg)
   end
 end
 
---- w:step([n]): n steps of dt (default 1), delivering "step" events after each.
---- On a failure the world keeps its last good state and the error says when and which bodies.
-function World:step(n)
-  n = n or 1
-  if math.type(n) ~= "integer" or n < 0 then
-    error("World:step: the number of steps must be an integer >= 0, got " .. tostring(n), 2)
-  end
-  if dispatching[self] then
-    error("World:step: cannot step the world from inside one of its 'step' handlers", 2)
-  end
-  if not has_handlers(self) then return c_step(self, n) end
+-- stepping[w]: a step of w is running (from World:step); a Lua engine of the dem strategy or
+-- a handler stepping w again is refused
+local stepping = setmetatable({}, { __mode = "k" })
+
+local function step_with_handlers(self, n)
   local per_world = listeners[self]
   for _ = 1, n do
     c_step(self, 1)
@@ -125,6 +119,27 @@ function World:step(n)
     call_all(self, per_world.step, self)
     dispatching[self] = nil
   end
+end
+
+--- w:step([n]): n steps of dt (default 1), delivering "step" events after each.
+--- On a failure the world keeps its last good state and the error says when and which bodies.
+function World:step(n)
+  n = n or 1
+  if math.type(n) ~= "integer" or n < 0 then
+    error("World:step: the number of steps must be an integer >= 0, got " .. tostring(n), 2)
+  end
+  if dispatching[self] then
+    error("World:step: cannot step the world from inside one of its 'step' handlers", 2)
+  end
+  if stepping[self] then
+    error("World:step: cannot step the world from inside one of its own steps (an engine or "
+      .. "a handler run by the step)", 2)
+  end
+  stepping[self] = true
+  local ok, err = pcall(has_handlers(self) and step_with_handlers or c_step, self, n)
+  stepping[self] = nil
+  dispatching[self] = nil
+  if not ok then error(err, 0) end
 end
 
 local run_keys = { until_time = true, duration = true, steps = true, every = true, fn = true }
@@ -171,7 +186,13 @@ function World:run(opts)
   local dt, t0 = self.dt, self.time
   if not steps then
     local t_end = until_time or (t0 + duration)
-    steps = math.max(0, math.ceil((t_end - t0) / dt - 1e-9))
+    local count = math.max(0, math.ceil((t_end - t0) / dt - 1e-9))
+    steps = math.tointeger(count)
+    if not steps or steps > 2 ^ 53 then
+      error(string.format("World:run: %s = %g asks for %g steps of dt = %g; at most 2^53 steps "
+        .. "are accepted", until_time and "until_time" or "duration", until_time or duration,
+        count, dt), 2)
+    end
   end
   if not fn then return self:step(steps) end
   fn(self)
