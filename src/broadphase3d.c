@@ -715,7 +715,9 @@ static int rebuild(imp_bp3d *bp)
             }
         }
         refresh_values(bp, k);
-        qsort(a, (size_t)(2 * n), sizeof *a, cmp_ep);
+        if (n > 0) {  /* no boxes: no arrays yet (qsort of NULL is undefined) */
+            qsort(a, (size_t)(2 * n), sizeof *a, cmp_ep);
+        }
         for (int i = 0; i < 2 * n; i++) {
             bp->at[6 * a[i].id + 2 * k + a[i].is_max] = i;
         }

@@ -468,8 +468,10 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     d->n = count;
     d->nclumps = nc;
     /* particle indices changed: forces of this step so far are void */
-    memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
-    memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
+    if (count > 0) {  /* an empty world has no arrays (memset of NULL is undefined) */
+        memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
+        memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
+    }
     /* keep the interactions between bodies that remain, renumbered */
     int kept = 0;
     if (old_slot != NULL) {

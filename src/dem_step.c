@@ -18,8 +18,10 @@
 
 void imp_dem_reset_forces(imp_dem *d)
 {
-    memset(d->force, 0, (size_t)d->n * 3 * sizeof *d->force);
-    memset(d->torque, 0, (size_t)d->n * 3 * sizeof *d->torque);
+    if (d->n > 0) {  /* an empty world has no arrays (memset of NULL is undefined) */
+        memset(d->force, 0, (size_t)d->n * 3 * sizeof *d->force);
+        memset(d->torque, 0, (size_t)d->n * 3 * sizeof *d->torque);
+    }
 }
 
 /* O(n). Also books the work of gravity and the energy taken by the damping, both with the
