@@ -102,6 +102,12 @@ imp_status imp_dem_world_step(imp_world *w)
         snprintf(w->error, sizeof w->error, "dem strategy: %s", d->error);
         return IMP_ERR_NOMEM;
     }
+    int fast = imp_dem_check_dt(d, w->def.dt, w->error, sizeof w->error);
+    if (fast >= 0) {  /* before Newton: the bodies keep their state */
+        w->nerror_bodies = 1;
+        w->error_bodies[0] = d->slot[fast];
+        return IMP_ERR_INVALID;
+    }
     imp_dem_newton(d, w->def.gravity, w->def.dt);
     int bad = imp_dem_first_nonfinite(d);
     if (bad >= 0) {
