@@ -73,6 +73,21 @@ describe("dem broad phase: boxes of zero extent and huge coordinates", function(
   end)
 end)
 
+describe("dem builders found by fuzzing", function()
+  it("dem.add_facet_box checks its corners and open_top", function()
+    local w = impact.world3d { strategy = "dem" }
+    assert.matches("impact.dem.add_facet_box: option 'hi' must be a point {x, y, z} of finite "
+      .. "numbers, got {1, 1, nan}", err_of(dem.add_facet_box, w, { lo = { 0, 0, 0 }, hi = { 1, 1, 0 / 0 } }))
+    assert.matches("option 'lo' must be a point {x, y, z} of finite numbers, got 5",
+      err_of(dem.add_facet_box, w, { lo = 5, hi = { 1, 1, 1 } }))
+    assert.matches("option 'hi' must be above 'lo' on every axis, got lo%[3%] = 0, hi%[3%] = 0",
+      err_of(dem.add_facet_box, w, { lo = { 0, 0, 0 }, hi = { 1, 1, 0 } }))
+    assert.matches("option 'open_top' must be a boolean, got 5",
+      err_of(dem.add_facet_box, w, { lo = { 0, 0, 0 }, hi = { 1, 1, 1 }, open_top = 5 }))
+    assert.equal(0, #w:bodies())
+  end)
+end)
+
 describe("dem on an empty world", function()
   it("steps, queries, saves and loads a world with no bodies (and one emptied)", function()
     local w = impact.world3d { strategy = "dem" }

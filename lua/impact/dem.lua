@@ -451,8 +451,30 @@ function dem.add_facet_box(w, opts)
   opts = check_keys("impact.dem.add_facet_box", opts, { lo = true, hi = true, open_top = true,
                                                         material = true })
   local lo, hi = opts.lo, opts.hi
-  if type(lo) ~= "table" or type(hi) ~= "table" then
-    error("impact.dem.add_facet_box: options 'lo' and 'hi' must be points", 2)
+  for _, key in ipairs { "lo", "hi" } do
+    local v = opts[key]
+    local ok = type(v) == "table" and #v == 3
+    for k = 1, 3 do ok = ok and finite(v[k]) == nil end
+    if not ok then
+      local got = shown(v)
+      if type(v) == "table" then
+        local t = {}
+        for k = 1, math.max(#v, 1) do t[k] = shown(v[k]) end
+        got = "{" .. table.concat(t, ", ") .. "}"
+      end
+      error(string.format("impact.dem.add_facet_box: option '%s' must be a point {x, y, z} of "
+        .. "finite numbers, got %s", key, got), 2)
+    end
+  end
+  for k = 1, 3 do
+    if hi[k] <= lo[k] then
+      error(string.format("impact.dem.add_facet_box: option 'hi' must be above 'lo' on every "
+        .. "axis, got lo[%d] = %s, hi[%d] = %s", k, shown(lo[k]), k, shown(hi[k])), 2)
+    end
+  end
+  if opts.open_top ~= nil and type(opts.open_top) ~= "boolean" then
+    error("impact.dem.add_facet_box: option 'open_top' must be a boolean, got "
+      .. shown(opts.open_top), 2)
   end
   local function p(i, j, k) return { i == 0 and lo[1] or hi[1], j == 0 and lo[2] or hi[2],
                                      k == 0 and lo[3] or hi[3] } end
