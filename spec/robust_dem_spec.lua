@@ -503,3 +503,23 @@ describe("dem dt far above the P-wave estimate", function()
     assert.is_true(b.position[3] < 1)
   end)
 end)
+
+describe("impact.batch reads its data as data", function()
+  it("a job's result holding code is an unreadable result, not run; poll must be a number", function()
+    local script = os.tmpname()
+    write(script, 'local f = io.open(os.getenv("IMPACT_BATCH_RESULT"), "w") '
+      .. 'f:write("while true do end") f:close()')
+    local dir = os.tmpname()
+    os.remove(dir)
+    local r = impact.batch { script = script, params = { {} }, dir = dir }
+    os.execute("rm -rf '" .. dir .. "'")
+    os.remove(script)
+    assert.is_false(r[1].ok)
+    assert.matches("unreadable result: impact.batch: .*job_1.result: line 1, column 1: expected a "
+      .. "value", r[1].error)
+    assert.matches("option 'poll' must be a number of seconds in %[0, 60%], got \"1; echo x\"",
+      err_of(impact.batch, { script = "spec/data/batch_job.lua", params = { {} }, poll = "1; echo x" }))
+    assert.matches("option 'poll' must be a number of seconds in %[0, 60%], got nan",
+      err_of(impact.batch, { script = "spec/data/batch_job.lua", params = { {} }, poll = 0 / 0 }))
+  end)
+end)

@@ -16,8 +16,7 @@ local function fail(path, text, pos, msg)
     line = line + 1
     col = pos - nl
   end
-  error(string.format("impact.dem.load: %s is not a saved dem scene: line %d, column %d: %s",
-    path, line, col, msg), 0)
+  error(string.format(path, line, col, msg), 0)
 end
 
 -- what stands at pos, for messages
@@ -30,8 +29,16 @@ end
 
 local escapes = { ["\\"] = "\\", ['"'] = '"', ["\n"] = "\n", r = "\r", n = "\n", t = "\t" }
 
---- dem_file.parse(text, path): the value of a scene file's text (raises on anything else).
-function dem_file.parse(text, path)
+--- dem_file.parse(text, path, opts): the value of a scene file's text (raises on anything
+--- else). opts (impact.batch's data, written with %.17g) may allow decimal numbers
+--- (decimals = true), a bare 0/0 (bare_nan = true) and float keys (float_keys = true), and
+--- set the message's start (what: a format with the path, line, column and message); bare =
+--- true reads a value alone (no 'return').
+function dem_file.parse(text, path, opts)
+  opts = opts or {}
+  path = string.format(opts.what or "impact.dem.load: %s is not a saved dem scene: line %%d, "
+    .. "column %%d: %%s", (path:gsub("%%", "%%%%")))
+  local max_depth = opts.max_depth or MAX_DEPTH
   local pos = 1
   local function skip() pos = text:find("[^ \t\r\n]", pos) or #text + 1 end
   local function expect(token, what)
@@ -75,9 +82,12 @@ function dem_file.parse(text, path)
 
   local function number_literal()
     local tok = text:match("^%-?0[xX]%x+%.?%x*[pP][%+%-]?%d+", pos)
+    if tok == nil and opts.decimals then
+      tok = text:match("^%-?%d+%.?%d*[eE][%+%-]?%d+", pos) or text:match("^%-?%d+%.%d+", pos)
+    end
     if tok then
       pos = pos + #tok
-      return (tonumber(tok))
+      return tonumber(tok) + 0.0
     end
     tok = text:match("^%-?%d+", pos)
     if tok and not text:find("^[%w%.]", pos + #tok) then
@@ -92,7 +102,7 @@ function dem_file.parse(text, path)
   local value
 
   local function table_literal(depth)
-    if depth > MAX_DEPTH then fail(path, text, pos, "tables nested too deeply") end
+    if depth > max_depth then fail(path, text, pos, "tables nested too deeply") end
     pos = pos + 1
     local t, n = {}, 0
     while true do
@@ -107,7 +117,8 @@ function dem_file.parse(text, path)
         pos = pos + 1
         skip()
         local k = value(depth + 1)
-        if type(k) ~= "string" and math.type(k) ~= "integer" then
+        if type(k) ~= "string" and math.type(k) ~= "integer"
+            and not (opts.float_keys and k == k and type(k) == "number") then
           fail(path, text, at + 1, "a key must be a string or an integer, got " .. tostring(k))
         end
         if t[k] ~= nil then fail(path, text, at, "the key " .. string.format("%q", k)
@@ -140,7 +151,8 @@ function dem_file.parse(text, path)
     if c == "{" then return table_literal(depth) end
     if c == '"' then return string_literal() end
     for word, v in pairs { ["true"] = true, ["false"] = false, ["(0/0)"] = 0 / 0,
-                           ["math.huge"] = math.huge, ["-math.huge"] = -math.huge } do
+                           ["math.huge"] = math.huge, ["-math.huge"] = -math.huge,
+                           ["0/0"] = opts.bare_nan and 0 / 0 or nil } do
       if text:sub(pos, pos + #word - 1) == word and not text:find("^[%w_]", pos + #word) then
         pos = pos + #word
         return v
@@ -152,9 +164,11 @@ function dem_file.parse(text, path)
       .. found(text, pos))
   end
 
-  expect("return", "'return'")
-  if not text:find("^[ \t\r\n{]", pos) then
-    fail(path, text, pos, "expected a table after 'return', got " .. found(text, pos))
+  if not opts.bare then  -- a chunk "return value" (else the value alone)
+    expect("return", "'return'")
+    if not text:find("^[ \t\r\n{]", pos) then
+      fail(path, text, pos, "expected a table after 'return', got " .. found(text, pos))
+    end
   end
   local v = value(1)
   skip()
