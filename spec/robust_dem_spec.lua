@@ -438,6 +438,11 @@ describe("dem engine fields edited after construction", function()
     assert.matches("field 'kind' cannot be changed", err_of(function() newton.kind = "collider" end))
     assert.matches("unknown field \"dampnig\" %(accepted: damping, dead, label, track_energy%)",
       err_of(function() newton.dampnig = 0.1 end))
+    loop.geometry[2] = "cube_cube"  -- an entry of a list edited in place: checked at the step
+    assert.matches("impact.dem.interaction_loop %(\"loop\"%): field 'geometry' must be a list of "
+      .. "facet_sphere, sphere_sphere, wall_sphere, got {\"sphere_sphere\", \"cube_cube\", "
+      .. "\"facet_sphere\"}", err_of(w.step, w))
+    loop.geometry[2] = "wall_sphere"
     assert.equal(0.2, newton.damping)
     assert.is_false(loop.never_erase)
     assert.equal(1e7, loop.physics.young)

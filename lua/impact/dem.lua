@@ -16,8 +16,11 @@
 ---   w:run { steps = 20000 }
 ---
 --- The engine list is data: engines are tables whose fields (damping, verlet_distance, dead,
---- ...) may be changed between steps; a Lua function (or a table with a run method) is an
---- engine too and may sit anywhere in the list. The per-interaction work is in C
+--- ...) may be changed between steps, each assignment checked as at construction (a bad value
+--- or an unknown field is an error where it is made); a Lua function (or a table with a run
+--- method) is an engine too and may sit anywhere in the list. A step whose contacts hold a
+--- sphere with dt above 10 times its P-wave step (w:p_wave_dt()) is an error (the state would
+--- blow up); without contacts any dt steps. The per-interaction work is in C
 --- (src/dem_*.c). Without an engine list a dem world steps the default list in C (Yade's
 --- defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
 ---
@@ -30,7 +33,7 @@
 --- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
 --- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause(),
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
---- continue bit-identically. impact.recorder records dem worlds like any other; impact.batch
+--- continue bit-identically (dem.load reads the file as data and checks every field). impact.recorder records dem worlds like any other; impact.batch
 --- runs parameter sweeps.
 local core = require("impact.core")
 local world = require("impact.world")
@@ -52,6 +55,14 @@ local function shown(v)
   if v ~= v then return "nan" end
   if math.type(v) == "float" then return string.format("%.17g", v) end
   return tostring(v)
+end
+
+-- a list's entries shown, {a, b, ...} (other values as shown)
+local function shown_list(v)
+  if type(v) ~= "table" then return shown(v) end
+  local t = {}
+  for k = 1, math.max(#v, 1) do t[k] = shown(v[k]) end
+  return "{" .. table.concat(t, ", ") .. "}"
 end
 
 local function check_keys(what, opts, accepted)
@@ -456,14 +467,8 @@ function dem.add_facet_box(w, opts)
     local ok = type(v) == "table" and #v == 3
     for k = 1, 3 do ok = ok and finite(v[k]) == nil end
     if not ok then
-      local got = shown(v)
-      if type(v) == "table" then
-        local t = {}
-        for k = 1, math.max(#v, 1) do t[k] = shown(v[k]) end
-        got = "{" .. table.concat(t, ", ") .. "}"
-      end
       error(string.format("impact.dem.add_facet_box: option '%s' must be a point {x, y, z} of "
-        .. "finite numbers, got %s", key, got), 2)
+        .. "finite numbers, got %s", key, shown_list(v)), 2)
     end
   end
   for k = 1, 3 do
@@ -588,6 +593,14 @@ function dem.default_engines(opts)
 end
 
 local function configure(w, e)
+  -- the lists are plain tables whose entries may have been edited in place: checked again
+  for _, k in ipairs { "geometry", "law" } do
+    local bad = engine_checks.interaction_loop[k](e[k], e)
+    if bad then
+      error(string.format("%s: field '%s' must be %s, got %s", engine_name(e), k, bad,
+        shown_list(e[k])), 0)
+    end
+  end
   local bits = 0
   for _, g in ipairs(e.geometry) do bits = bits | geometry_bits[g] end
   local p = e.physics
