@@ -33,8 +33,8 @@
 --- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
 --- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause(),
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
---- continue bit-identically (dem.load reads the file as data and checks every field). impact.recorder records dem worlds like any other; impact.batch
---- runs parameter sweeps.
+--- continue bit-identically (dem.load reads the file as data and checks every field).
+--- impact.recorder records dem worlds like any other; impact.batch runs parameter sweeps.
 local core = require("impact.core")
 local world = require("impact.world")
 
