@@ -245,6 +245,9 @@ describe("dem.load of damaged files", function()
     assert.matches("not a saved dem scene", err_of(dem.load, "spec/data/batch_job.lua"))
     assert.matches("impact.dem.load: the path must be a string, got 5", err_of(dem.load, 5))
     assert.matches("No such file", err_of(dem.load, "/nonexistent/x.lua"))
+    assert.matches("impact.dem.load: cannot read /tmp", err_of(dem.load, "/tmp"))
+    assert.matches("/dev/null is not a saved dem scene: line 1, column 1: expected 'return', got "
+      .. "the end of the file", err_of(dem.load, "/dev/null"))
   end)
 
   -- the cases of issue #15 (segfaults, a hang, bad values loaded silently), each a clear error
