@@ -260,10 +260,6 @@ static void may_end(imp_bp3d *bp, int a, int b)
 
 static int less(const ep *x, const ep *y)
 {
-    if (x->v == y->v && x->id == y->id) {  /* a box of no extent (a point, or lo + r rounding
-                                               to lo far from the origin): its min first */
-        return !x->is_max && y->is_max;
-    }
     return x->v < y->v || (x->v == y->v && x->is_max && !y->is_max);
 }
 
@@ -344,7 +340,10 @@ static void sort_axis(imp_bp3d *bp, int k)
 }
 
 /* the new inflated box of id into the three axes: the end point on the side of the motion
-   first, so the min does not pass its own max */
+   first, so the min does not pass its own max. A box of zero extent on an axis (lo == hi: a
+   flat facet, or a coordinate so large that x + r == x) sorts its max before its min, which
+   can block the first end point at the other one; settling the first again once the other is
+   in place finishes it (otherwise a no-op: it is already in place) */
 static void settle_box(imp_bp3d *bp, int id)
 {
     for (int k = 0; k < 3; k++) {
@@ -357,9 +356,11 @@ static void settle_box(imp_bp3d *bp, int id)
         if (down) {
             settle(bp, k, imin);
             settle(bp, k, bp->at[6 * id + 2 * k + 1]);
+            settle(bp, k, bp->at[6 * id + 2 * k]);
         } else {
             settle(bp, k, imax);
             settle(bp, k, bp->at[6 * id + 2 * k]);
+            settle(bp, k, bp->at[6 * id + 2 * k + 1]);
         }
     }
 }
@@ -714,7 +715,7 @@ static int rebuild(imp_bp3d *bp)
             }
         }
         refresh_values(bp, k);
-        if (n > 0) {  /* no boxes: a may be NULL, which qsort must not get */
+        if (n > 0) {  /* no boxes: no arrays yet (qsort of NULL is undefined) */
             qsort(a, (size_t)(2 * n), sizeof *a, cmp_ep);
         }
         for (int i = 0; i < 2 * n; i++) {
@@ -726,21 +727,32 @@ static int rebuild(imp_bp3d *bp)
         }
     }
     if (n < 256 || grid_pairs(bp) != 0) {
-        /* sweep: a box meets every box still open when its min end point comes */
+        /* sweep: a box meets every box still open when its min end point comes. apos: the
+           box's place among the open ones, -1 before its min, -2 after its max. A box of zero
+           extent on the axis (lo == hi) comes max first: it meets the open boxes at its min and
+           stays closed (no box opening later can overlap it: intervals are open). */
         int nact = 0;
         const ep *a = bp->ax[best];
+        for (int i = 0; i < n; i++) {
+            bp->apos[i] = -1;
+        }
         for (int i = 0; i < 2 * n; i++) {
             int id = a[i].id;
             if (a[i].is_max) {
                 int p = bp->apos[id];
-                bp->active[p] = bp->active[--nact];
-                bp->apos[bp->active[p]] = p;
+                if (p >= 0) {
+                    bp->active[p] = bp->active[--nact];
+                    bp->apos[bp->active[p]] = p;
+                }
+                bp->apos[id] = -2;
             } else {
                 for (int q = 0; q < nact; q++) {
                     may_begin(bp, id, bp->active[q]);
                 }
-                bp->apos[id] = nact;
-                bp->active[nact++] = id;
+                if (bp->apos[id] == -1) {
+                    bp->apos[id] = nact;
+                    bp->active[nact++] = id;
+                }
             }
         }
     }

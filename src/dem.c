@@ -468,8 +468,10 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     d->n = count;
     d->nclumps = nc;
     /* particle indices changed: forces of this step so far are void */
-    memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
-    memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
+    if (count > 0) {  /* an empty world has no arrays (memset of NULL is undefined) */
+        memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
+        memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
+    }
     /* keep the interactions between bodies that remain, renumbered */
     int kept = 0;
     if (old_slot != NULL) {
@@ -647,20 +649,53 @@ imp_status imp_dem_sync_bodies(imp_world *w) { return sync(w, 0); }
 
 /* ---- queries ------------------------------------------------------------------------------ */
 
+/* the P-wave step of particle i when it is a free sphere, else +inf */
+static double p_wave_of(const imp_dem *d, int i)
+{
+    if (d->kind[i] != IMP_DEM_SPHERE || d->fixed[i]) {
+        return INFINITY;  /* fixed spheres do not vibrate */
+    }
+    double r = d->radius[i];
+    double rho = d->clump_of[i] >= 0 ? d->clumps[d->clump_of[i]].density
+                                     : d->mass[i] / (4.0 / 3.0 * IMP_PI * r * r * r);
+    return r / sqrt(d->young[i] / rho);
+}
+
 double imp_dem_p_wave_dt(const imp_dem *d)
 {
     double best = INFINITY;
     for (int i = 0; i < d->n; i++) {
-        if (d->kind[i] != IMP_DEM_SPHERE || d->fixed[i]) {
-            continue;  /* fixed spheres do not vibrate */
-        }
-        double r = d->radius[i];
-        double rho = d->clump_of[i] >= 0 ? d->clumps[d->clump_of[i]].density
-                                         : d->mass[i] / (4.0 / 3.0 * IMP_PI * r * r * r);
-        double dt = r / sqrt(d->young[i] / rho);
+        double dt = p_wave_of(d, i);
         best = dt < best ? dt : best;
     }
     return isfinite(best) ? best : 0.0;
+}
+
+int imp_dem_check_dt(const imp_dem *d, double dt, char *msg, size_t len)
+{
+    double est = imp_dem_p_wave_dt(d);
+    if (!(est > 0.0) || dt <= IMP_DEM_DT_FACTOR * est) {
+        return -1;  /* no free sphere, or within the bound for all of them */
+    }
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        if (!I->real) {
+            continue;
+        }
+        for (int j = 0; j < 2; j++) {
+            int i = j == 0 ? I->a : I->b;
+            double own = p_wave_of(d, i);
+            if (dt > IMP_DEM_DT_FACTOR * own) {
+                snprintf(msg, len, "dt = %g s is %.3g times the P-wave estimate %g s of a sphere "
+                         "in contact (above %g times it the contacts are unstable: the state "
+                         "would become non-finite or meaningless); use dt <= %g s, e.g. w.dt = "
+                         "0.5 * w:p_wave_dt() (= %g s)", dt, dt / own, own, IMP_DEM_DT_FACTOR,
+                         IMP_DEM_DT_FACTOR * own, 0.5 * est);
+                return i;
+            }
+        }
+    }
+    return -1;
 }
 
 int imp_dem_real_count(const imp_dem *d)

@@ -31,6 +31,7 @@
 #define IMPACT_DEM_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "broadphase3d.h"
 #include "mat3.h"
@@ -279,6 +280,14 @@ int imp_dem_simd_mode(atomic_int *mode, int (*available)(void));
 
 /* Yade's PWaveTimeStep: min over spheres of r / sqrt(E / rho). 0 when there are no spheres. */
 double imp_dem_p_wave_dt(const imp_dem *d);
+/* The largest dt accepted with contacts: IMP_DEM_DT_FACTOR times the P-wave estimate of the
+   spheres in them (the linear law is stable up to about twice the estimate for one contact,
+   less with several: far above it the state blows up to non-finite values or is nonsense). */
+#define IMP_DEM_DT_FACTOR 10.0
+/* After the interaction loop: -1 when dt is within IMP_DEM_DT_FACTOR times the P-wave estimate
+   of every free sphere in a real interaction, else such a sphere (particle index), with the
+   message in msg. O(n) when within the global estimate's bound, else O(n + interactions). */
+int imp_dem_check_dt(const imp_dem *d, double dt, char *msg, size_t len);
 /* Yade's unbalancedForce: mean over dynamic particles of |contact force + m g| over the mean
    magnitude of the real interactions' forces; NaN when there are none. */
 double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3]);

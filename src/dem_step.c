@@ -18,8 +18,10 @@
 
 void imp_dem_reset_forces(imp_dem *d)
 {
-    memset(d->force, 0, (size_t)d->n * 3 * sizeof *d->force);
-    memset(d->torque, 0, (size_t)d->n * 3 * sizeof *d->torque);
+    if (d->n > 0) {  /* an empty world has no arrays (memset of NULL is undefined) */
+        memset(d->force, 0, (size_t)d->n * 3 * sizeof *d->force);
+        memset(d->torque, 0, (size_t)d->n * 3 * sizeof *d->torque);
+    }
 }
 
 /* O(n). Also books the work of gravity and the energy taken by the damping, both with the
@@ -99,6 +101,12 @@ imp_status imp_dem_world_step(imp_world *w)
     if (imp_dem_collide(d) != 0 || imp_dem_interactions(d, w->def.dt) != 0) {
         snprintf(w->error, sizeof w->error, "dem strategy: %s", d->error);
         return IMP_ERR_NOMEM;
+    }
+    int fast = imp_dem_check_dt(d, w->def.dt, w->error, sizeof w->error);
+    if (fast >= 0) {  /* before Newton: the bodies keep their state */
+        w->nerror_bodies = 1;
+        w->error_bodies[0] = d->slot[fast];
+        return IMP_ERR_INVALID;
     }
     imp_dem_newton(d, w->def.gravity, w->def.dt);
     int bad = imp_dem_first_nonfinite(d);

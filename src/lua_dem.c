@@ -96,6 +96,14 @@ static int l_interaction_loop(lua_State *L)
     if (imp_dem_interactions(d, w->def.dt) != 0) {
         return luaL_error(L, "dem interaction loop: %s", d->error);
     }
+    char msg[512];
+    int fast = imp_dem_check_dt(d, w->def.dt, msg, sizeof msg);
+    if (fast >= 0) {  /* before Newton: the bodies keep their state */
+        lua_pushfstring(L, "dem interaction loop: %s; bodies involved: ", msg);
+        imp_lua_body_label(L, 1, d->slot[fast]);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
     return 0;
 }
 

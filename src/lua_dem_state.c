@@ -2,6 +2,9 @@
    particles (shape, mass, material, exact state), the interactions with their history in
    their order, the pending erasures, time, iteration and parameters. The sweep is not saved:
    exporting restarts it in the saved world too, so both continue from the same state. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dem.h"
@@ -125,12 +128,29 @@ static int l_export(lua_State *L)
     return 1;
 }
 
+/* The readers below check types and ranges themselves (impact.dem.load checks the whole
+   scene first, with better messages; these keep a direct call from crashing). */
 static double num_at(lua_State *L, int t, int i)
 {
+    if (!lua_istable(L, t)) {
+        luaL_error(L, "impact.dem.load: a list expected, got %s", luaL_typename(L, t));
+    }
     lua_rawgeti(L, t, i);
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return v;
+}
+
+/* an integer in [lo, hi] (longs within +-1e18: exact as doubles and in range) */
+#define IMP_LONG_BOUND 1000000000000000000L
+static long int_of(lua_State *L, double v, long lo, long hi)
+{
+    if (!(v >= (double)lo && v <= (double)hi) || v != floor(v)) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "an integer in [%ld, %ld] expected, got %g", lo, hi, v);
+        luaL_error(L, "impact.dem.load: %s", buf);
+    }
+    return (long)v;
 }
 
 static double field(lua_State *L, int t, const char *k)
@@ -141,13 +161,23 @@ static double field(lua_State *L, int t, const char *k)
     return v;
 }
 
+/* t[k] onto the stack; raises unless it is a table */
+static void sub_table(lua_State *L, int t, const char *k)
+{
+    lua_getfield(L, t, k);
+    if (!lua_istable(L, -1)) {
+        luaL_error(L, "impact.dem.load: field '%s' must be a table, got %s", k,
+                   luaL_typename(L, -1));
+    }
+}
+
 /* core.dem_import(w, t): after the bodies were added in the saved order */
 static int l_import(lua_State *L)
 {
     imp_world *w;
     imp_dem *d = synced(L, &w);
     luaL_checktype(L, 2, LUA_TTABLE);
-    lua_getfield(L, 2, "particles");
+    sub_table(L, 2, "particles");
     int pt = lua_gettop(L);
     int nbodies = d->n;
     for (int c = 0; c < d->nclumps; c++) {
@@ -162,7 +192,10 @@ static int l_import(lua_State *L)
             continue;
         }
         lua_rawgeti(L, pt, ++e);
-        lua_getfield(L, -1, "state");
+        if (!lua_istable(L, -1)) {
+            return luaL_error(L, "impact.dem.load: particle %d must be a table", e);
+        }
+        sub_table(L, lua_gettop(L), "state");
         double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
         w->state_version++;  /* an edit: the dem reloads its copy */
         for (int k = 0; k < IMP_STRIDE_3D; k++) {
@@ -173,8 +206,8 @@ static int l_import(lua_State *L)
         imp_body *b = &w->bodies[d->slot[i]];
         b->mass = field(L, -1, "mass");
         b->inv_mass = field(L, -1, "inv_mass");
-        lua_getfield(L, -1, "inertia");
-        lua_getfield(L, -2, "inv_inertia");
+        sub_table(L, lua_gettop(L), "inertia");
+        sub_table(L, lua_gettop(L) - 1, "inv_inertia");
         for (int k = 0; k < 9; k++) {
             b->inertia.m[k / 3][k % 3] = num_at(L, -2, k + 1);
             b->inv_inertia.m[k / 3][k % 3] = num_at(L, -1, k + 1);
@@ -188,7 +221,7 @@ static int l_import(lua_State *L)
     }
     /* the clumps' angular momenta as they were (recomputing them from the angular velocity
        rounds differently) */
-    lua_getfield(L, 2, "particles");
+    sub_table(L, 2, "particles");
     for (int c = 0, e = 0, i = 0; i < d->n; i++) {
         if (d->member[i] > 0) {
             continue;
@@ -198,6 +231,9 @@ static int l_import(lua_State *L)
             continue;
         }
         lua_rawgeti(L, -1, e);
+        if (!lua_istable(L, -1)) {
+            return luaL_error(L, "impact.dem.load: particle %d must be a table", e);
+        }
         lua_getfield(L, -1, "angular_momentum");
         if (lua_istable(L, -1)) {
             for (int k = 0; k < 3; k++) {
@@ -209,29 +245,29 @@ static int l_import(lua_State *L)
     }
     lua_pop(L, 1);
     w->time_base = field(L, 2, "time_base");
-    w->steps_since_base = (long)field(L, 2, "steps_since_base");
+    w->steps_since_base = int_of(L, field(L, 2, "steps_since_base"), 0, IMP_LONG_BOUND);
     w->time = w->time_base + (double)w->steps_since_base * w->def.dt;
-    w->stats.steps = (long)field(L, 2, "steps");
-    d->iter = (long)field(L, 2, "iter");
-    d->collider_runs = (long)field(L, 2, "collider_runs");
-    lua_getfield(L, 2, "energy");
+    w->stats.steps = int_of(L, field(L, 2, "steps"), 0, IMP_LONG_BOUND);
+    d->iter = int_of(L, field(L, 2, "iter"), 0, IMP_LONG_BOUND);
+    d->collider_runs = int_of(L, field(L, 2, "collider_runs"), 0, IMP_LONG_BOUND);
+    sub_table(L, 2, "energy");
     d->energy.gravity_work = num_at(L, -1, 1);
     d->energy.damping = num_at(L, -1, 2);
     d->energy.plastic = num_at(L, -1, 3);
     d->energy.viscous = num_at(L, -1, 4);  /* 0 in scenes saved before it was booked */
     lua_pop(L, 1);
-    lua_getfield(L, 2, "params");
+    sub_table(L, 2, "params");
     d->p.damping = num_at(L, -1, 1);
     d->p.verlet = num_at(L, -1, 2);
     d->p.interaction_radius = num_at(L, -1, 3);
-    d->p.geometry = (int)num_at(L, -1, 4);
-    d->p.law = (int)num_at(L, -1, 5);
-    d->p.never_erase = (int)num_at(L, -1, 6);
+    d->p.geometry = (int)int_of(L, num_at(L, -1, 4), 0, 7);
+    d->p.law = (int)int_of(L, num_at(L, -1, 5), 0, 1);
+    d->p.never_erase = (int)int_of(L, num_at(L, -1, 6), 0, 1);
     double young = num_at(L, -1, 7);
     d->p.ks_ratio = num_at(L, -1, 8);
     d->p.friction_angle = num_at(L, -1, 9);
     d->p.poisson = num_at(L, -1, 10);
-    d->p.track_energy = (int)num_at(L, -1, 11);
+    d->p.track_energy = (int)int_of(L, num_at(L, -1, 11), 0, 1);
     d->p.en = num_at(L, -1, 12);
     lua_pop(L, 1);
     d->p.young = young;
@@ -245,20 +281,21 @@ static int l_import(lua_State *L)
         imp_dem_erase(d, d->ninter - 1);
     }
     d->npending = 0;
-    lua_getfield(L, 2, "interactions");
+    sub_table(L, 2, "interactions");
     int it = lua_gettop(L);
-    int m = (int)luaL_len(L, it);
+    int m = (int)int_of(L, (double)luaL_len(L, it), 0, INT_MAX / 4);
     for (int k = 0; k < m; k++) {
         lua_rawgeti(L, it, k + 1);
-        int a = (int)num_at(L, -1, 1), b = (int)num_at(L, -1, 2);
+        int a = (int)int_of(L, num_at(L, -1, 1), 0, d->n - 1);
+        int b = (int)int_of(L, num_at(L, -1, 2), 0, d->n - 1);
         if (a < 0 || b < 0 || a >= d->n || b >= d->n || a == b
             || imp_dem_add_potential(d, a, b) != k) {
             return luaL_error(L, "impact.dem.load: bad interaction %d", k + 1);
         }
         imp_dem_inter *I = &d->inter[k];
         I->a = a, I->b = b;  /* as saved (add_potential orders the same way) */
-        I->real = (int)num_at(L, -1, 3);
-        I->pending = (int)num_at(L, -1, 4);
+        I->real = (int)int_of(L, num_at(L, -1, 3), 0, 1);
+        I->pending = (int)int_of(L, num_at(L, -1, 4), 0, 1);
         I->un = num_at(L, -1, 5);
         for (int j = 0; j < 3; j++) {
             I->n[j] = num_at(L, -1, 6 + j);
@@ -270,18 +307,19 @@ static int l_import(lua_State *L)
         I->kn0 = num_at(L, -1, 12);
         I->ks0 = num_at(L, -1, 13);
         I->fn = num_at(L, -1, 14);
-        I->created = (long)num_at(L, -1, 18);
+        I->created = int_of(L, num_at(L, -1, 18), -IMP_LONG_BOUND, IMP_LONG_BOUND);
         I->cn0 = num_at(L, -1, 19);
         d->hot[3 * k] = a, d->hot[3 * k + 1] = b, d->hot[3 * k + 2] = I->real ? imp_dem_hot_class(d, a) : 0;
         d->npending += I->pending;
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
-    lua_getfield(L, 2, "pending");
-    int np = (int)luaL_len(L, -1) / 2;
+    sub_table(L, 2, "pending");
+    int np = (int)int_of(L, (double)luaL_len(L, -1), 0, INT_MAX / 4) / 2;
     d->pend_n = 0;
     for (int e = 0; e < np; e++) {
-        int k = imp_dem_find(d, (int)num_at(L, -1, 2 * e + 1), (int)num_at(L, -1, 2 * e + 2));
+        int k = imp_dem_find(d, (int)int_of(L, num_at(L, -1, 2 * e + 1), 0, d->n - 1),
+                             (int)int_of(L, num_at(L, -1, 2 * e + 2), 0, d->n - 1));
         if (k >= 0 && d->inter[k].pending) {
             d->inter[k].pending = 0;  /* re-requested below, in the saved order */
             d->npending--;

@@ -63,10 +63,11 @@ local function encode(v)
   return table.concat(out)
 end
 
+-- read as data, never run (a damaged or hostile file cannot hang or run code in the driver)
 local function decode(s, what)
-  local chunk, err = load("return " .. s, what, "t", { math = { huge = math.huge } })
-  if not chunk then error(err, 0) end
-  return chunk()
+  return require("impact.dem_file").parse(s, (what:gsub("^=", "")),
+    { bare = true, decimals = true, bare_nan = true, float_keys = true, max_depth = 40,
+      what = "impact.batch: %s: line %%d, column %%d: %%s" })
 end
 
 local function shell_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
@@ -117,6 +118,14 @@ local function run(opts)
   local jobs = opts.jobs or 1
   if math.type(jobs) ~= "integer" or jobs < 1 then
     error(what .. ": option 'jobs' must be an integer >= 1, got " .. tostring(jobs), 3)
+  end
+  local poll = opts.poll or 0.05
+  -- luacheck: push ignore 581
+  if type(poll) ~= "number" or not (poll >= 0 and poll <= 60) then  -- NaN fails too
+    -- luacheck: pop
+    error(what .. ": option 'poll' must be a number of seconds in [0, 60], got "
+      .. (type(poll) == "string" and string.format("%q", poll) or poll ~= poll and "nan"
+          or tostring(poll)), 3)
   end
   local dir = opts.dir
   if dir == nil then
@@ -174,7 +183,7 @@ local function run(opts)
     for i = 1, next_job - 1 do
       if records[i].running and collect(i) then progressed = true end
     end
-    if not progressed then os.execute("sleep " .. (opts.poll or 0.05)) end
+    if not progressed then os.execute(string.format("sleep %.3f", poll)) end
   end
   return records
 end

@@ -16,8 +16,11 @@
 ---   w:run { steps = 20000 }
 ---
 --- The engine list is data: engines are tables whose fields (damping, verlet_distance, dead,
---- ...) may be changed between steps; a Lua function (or a table with a run method) is an
---- engine too and may sit anywhere in the list. The per-interaction work is in C
+--- ...) may be changed between steps, each assignment checked as at construction (a bad value
+--- or an unknown field is an error where it is made); a Lua function (or a table with a run
+--- method) is an engine too and may sit anywhere in the list. A step whose contacts hold a
+--- sphere with dt above 10 times its P-wave step (w:p_wave_dt()) is an error (the state would
+--- blow up); without contacts any dt steps. The per-interaction work is in C
 --- (src/dem_*.c). Without an engine list a dem world steps the default list in C (Yade's
 --- defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
 ---
@@ -30,8 +33,8 @@
 --- Queries on a dem world: w:interactions{all = false}, w:erase_interaction(b1, b2),
 --- w:p_wave_dt(), w:unbalanced_force(), w:dem_energy(), w:dem_stats(), w:pause(),
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
---- continue bit-identically. impact.recorder records dem worlds like any other; impact.batch
---- runs parameter sweeps.
+--- continue bit-identically (dem.load reads the file as data and checks every field).
+--- impact.recorder records dem worlds like any other; impact.batch runs parameter sweeps.
 local core = require("impact.core")
 local world = require("impact.world")
 
@@ -41,12 +44,25 @@ local c_step = World._step
 
 local dem = {}
 
+-- Engines are proxies: their fields live in fields_of[e], and every assignment (at
+-- construction, later edits, dem.load) goes through the field's check (engine_checks below),
+-- so an edit between steps is validated where it is made.
 local Engine = {}
-Engine.__index = Engine
+local fields_of = setmetatable({}, { __mode = "k" })
 
 local function shown(v)
   if type(v) == "string" then return string.format("%q", v) end
+  if v ~= v then return "nan" end
+  if math.type(v) == "float" then return string.format("%.17g", v) end
   return tostring(v)
+end
+
+-- a list's entries shown, {a, b, ...} (other values as shown)
+local function shown_list(v)
+  if type(v) ~= "table" then return shown(v) end
+  local t = {}
+  for k = 1, math.max(#v, 1) do t[k] = shown(v[k]) end
+  return "{" .. table.concat(t, ", ") .. "}"
 end
 
 local function check_keys(what, opts, accepted)
@@ -84,12 +100,179 @@ local function callable(f)
   return type(mt) == "table" and mt.__call ~= nil
 end
 
+-- checks of a field's value: nil when accepted, else what is accepted
+local function finite(v, lo, hi, below)
+  if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge or (lo and v < lo)
+      or (hi and v > hi) or (below and v >= below) then
+    if below then return string.format("a finite number in [%g, %g)", lo, below) end
+    if lo and hi then return string.format("a finite number in [%g, %g]", lo, hi) end
+    if lo then return string.format("a finite number >= %g", lo) end
+    return "a finite number"
+  end
+end
+local function boolean(v) if type(v) ~= "boolean" then return "a boolean" end end
+local function optional(check)
+  return function(v, e) if v ~= nil then return check(v, e) end end
+end
+local function callable_check(v) if not callable(v) then return "a function" end end
+
+local geometry_bits = { sphere_sphere = 1, wall_sphere = 2, facet_sphere = 4 }
+local laws = { cundall_strack = { law = 0, physics = "frict" },
+               hertz_mindlin = { law = 1, physics = "mindlin" } }
+
+local function names_of(t)
+  local names = {}
+  for k in pairs(t) do names[#names + 1] = k end
+  table.sort(names)
+  return table.concat(names, ", ")
+end
+
+-- a list of names from accepted (a plain table, checked entry by entry)
+local function name_list_check(accepted, exactly_one)
+  return function(v)
+    local what = "a list of " .. (exactly_one and "one of " or "") .. names_of(accepted)
+    if type(v) ~= "table" or getmetatable(v) ~= nil then return what end
+    local n = 0
+    for k in pairs(v) do
+      if math.type(k) ~= "integer" or k < 1 then return what end
+      n = math.max(n, k)
+    end
+    if n ~= #v or (exactly_one and n ~= 1) then return what end
+    for _, name in ipairs(v) do
+      if type(name) ~= "string" or not accepted[name] then return what end
+    end
+  end
+end
+
+-- physics functors (dem.frict, dem.mindlin): proxies too
+local Functor = {}
+local functor_checks = {
+  frict = { young = function(v) return finite(v, 0) end,
+            ks_ratio = function(v) return finite(v, 0) end,
+            friction_angle = function(v) return finite(v, 0, math.pi / 2) end,
+            poisson = function(v) return finite(v, 0, 0.5) end },
+  mindlin = { young = function(v) return finite(v, 0) end,
+              poisson = function(v) return finite(v, 0, 0.5) end,
+              en = function(v) return finite(v, 0, 1) end,
+              friction_angle = function(v) return finite(v, 0, math.pi / 2) end,
+              ks_ratio = function(v) return finite(v, 0) end },
+}
+
+local function set_field(what, checks, store, k, v, owner, level)
+  if k == "kind" or k == "functor" then
+    error(string.format("%s: field '%s' cannot be changed (make another one)", what, k), level + 1)
+  end
+  local check = checks[k]
+  if check == nil then
+    local names = {}
+    for name in pairs(checks) do
+      if name:sub(1, 1) ~= "_" then names[#names + 1] = name end
+    end
+    table.sort(names)
+    error(string.format("%s: unknown field %s (accepted: %s)", what, shown(k),
+      table.concat(names, ", ")), level + 1)
+  end
+  local accepted = check(v, owner)
+  if accepted then
+    error(string.format("%s: field '%s' must be %s, got %s", what, k, accepted, shown(v)),
+      level + 1)
+  end
+  store[k] = v
+end
+
+Functor.__index = function(p, k) return fields_of[p][k] end
+Functor.__newindex = function(p, k, v)
+  local kind = fields_of[p].functor
+  set_field("impact.dem." .. kind, functor_checks[kind], fields_of[p], k, v, p, 2)
+end
+Functor.__pairs = function(p) return next, fields_of[p], nil end
+
+local function functor(kind, values)
+  local p = setmetatable({}, Functor)
+  fields_of[p] = { functor = kind }
+  for k, v in pairs(values) do p[k] = v end
+  return p
+end
+
+local function is_functor(p) return getmetatable(p) == Functor end
+
+local every_keys = { "iterations", "time", "wall" }
+local function every_period(key, check)
+  return function(v, e)
+    if v == nil then return nil end
+    local bad = check(v)
+    if bad then return bad end
+    for _, k in ipairs(every_keys) do
+      if k ~= key and fields_of[e][k] ~= nil then
+        return "nil while '" .. k .. "' is set (give exactly one of iterations, time, wall)"
+      end
+    end
+  end
+end
+
+local common_checks = { label = optional(function(v)
+                          if type(v) ~= "string" then return "a string" end end),
+                        dead = boolean }
+local engine_checks = {
+  force_resetter = {},
+  collider = { verlet_distance = function(v) return finite(v) end,
+               interaction_radius = function(v) return finite(v, 1) end },
+  interaction_loop = {
+    geometry = name_list_check(geometry_bits),
+    law = function(v, e)
+      local bad = name_list_check(laws, true)(v)
+      if bad then return bad end
+      local p = fields_of[e].physics
+      if p ~= nil and p.functor ~= laws[v[1]].physics then
+        return string.format("a law for the engine's %q physics", p.functor)
+      end
+    end,
+    physics = function(v, e)
+      if not is_functor(v) then return "dem.frict{...} or dem.mindlin{...}" end
+      local law = fields_of[e].law
+      if law ~= nil and laws[law[1]].physics ~= v.functor then
+        return string.format("the %q physics of the law %q", laws[law[1]].physics, law[1])
+      end
+    end,
+    never_erase = boolean,
+    interaction_radius = function(v) return finite(v, 1) end },
+  newton = { damping = function(v) return finite(v, 0, nil, 1) end, track_energy = boolean },
+  every = {
+    iterations = every_period("iterations", function(v)
+      if math.type(v) ~= "integer" or v < 1 then return "an integer >= 1" end end),
+    time = every_period("time", function(v) return finite(v, 0) end),
+    wall = every_period("wall", function(v) return finite(v, 0) end),
+    fn = callable_check,
+    _last = optional(function(v) if type(v) ~= "number" then return "a number" end end) },
+  lua = { fn = callable_check },
+}
+for _, checks in pairs(engine_checks) do
+  for k, check in pairs(common_checks) do checks[k] = check end
+end
+
+local function engine_name(e)
+  local st = fields_of[e]
+  return "impact.dem." .. st.kind .. (st.label and string.format(" (%q)", st.label) or "")
+end
+
+Engine.__index = function(e, k)
+  local v = fields_of[e][k]
+  if v == nil then return Engine[k] end
+  return v
+end
+Engine.__newindex = function(e, k, v)
+  set_field(engine_name(e), engine_checks[fields_of[e].kind], fields_of[e], k, v, e, 2)
+end
+Engine.__pairs = function(e) return next, fields_of[e], nil end
+
 local function engine(kind, label)
   if label ~= nil and type(label) ~= "string" then
     error(string.format("impact.dem.%s: option 'label' must be a string, got %s", kind,
       shown(label)), 3)
   end
-  return setmetatable({ kind = kind, label = label, dead = false }, Engine)
+  local e = setmetatable({}, Engine)
+  fields_of[e] = { kind = kind, label = label, dead = false }
+  return e
 end
 
 --- dem.force_resetter{label}: zeroes the forces and torques (Yade's ForceResetter).
@@ -121,10 +304,11 @@ end
 function dem.frict(opts)
   local what = "impact.dem.frict"
   opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true })
-  return { functor = "frict", young = number(what, opts, "young", 1e9, 0),
-           ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
-           friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
-           poisson = 0.3 }
+  return functor("frict", { young = number(what, opts, "young", 1e9, 0),
+                            ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
+                            friction_angle = number(what, opts, "friction_angle", 0.5, 0,
+                                                    math.pi / 2),
+                            poisson = 0.3 })
 end
 
 --- dem.mindlin{young = 1e9, poisson = 0.3, friction_angle = 0.5, en = 1}: Hertz-Mindlin physics
@@ -133,16 +317,13 @@ end
 function dem.mindlin(opts)
   local what = "impact.dem.mindlin"
   opts = check_keys(what, opts, { young = true, poisson = true, friction_angle = true, en = true })
-  return { functor = "mindlin", young = number(what, opts, "young", 1e9, 0),
-           poisson = number(what, opts, "poisson", 0.3, 0, 0.5),
-           en = number(what, opts, "en", 1, 0, 1),
-           friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
-           ks_ratio = 0 }
+  return functor("mindlin", { young = number(what, opts, "young", 1e9, 0),
+                              poisson = number(what, opts, "poisson", 0.3, 0, 0.5),
+                              en = number(what, opts, "en", 1, 0, 1),
+                              friction_angle = number(what, opts, "friction_angle", 0.5, 0,
+                                                      math.pi / 2),
+                              ks_ratio = 0 })
 end
-
-local geometry_bits = { sphere_sphere = 1, wall_sphere = 2, facet_sphere = 4 }
-local laws = { cundall_strack = { law = 0, physics = "frict" },
-               hertz_mindlin = { law = 1, physics = "mindlin" } }
 
 local function name_list(what, key, v, accepted)
   if type(v) ~= "table" then
@@ -185,7 +366,12 @@ function dem.interaction_loop(opts)
   end
   local p = physics[1]
   if p == "frict" then p = dem.frict() elseif p == "mindlin" then p = dem.mindlin() end
-  if type(p) ~= "table" or (p.functor ~= "frict" and p.functor ~= "mindlin") then
+  if type(p) == "table" and not is_functor(p) and functor_checks[p.functor] then
+    local values = {}  -- a plain table of the functor's fields: checked as dem.frict/mindlin do
+    for k, v in pairs(p) do if k ~= "functor" then values[k] = v end end
+    p = functor(p.functor, values)
+  end
+  if not is_functor(p) then
     error(string.format("%s: option 'physics': unknown functor %s (accepted: \"frict\", "
       .. "\"mindlin\", dem.frict{...}, dem.mindlin{...})", what, shown(p)), 2)
   end
@@ -194,7 +380,10 @@ function dem.interaction_loop(opts)
       laws[law[1]].physics, p.functor), 2)
   end
   e.geometry, e.law, e.physics = geometry, law, p
-  e.never_erase = opts.never_erase and true or false
+  if opts.never_erase ~= nil and type(opts.never_erase) ~= "boolean" then
+    error(what .. ": option 'never_erase' must be a boolean, got " .. shown(opts.never_erase), 2)
+  end
+  e.never_erase = opts.never_erase or false
   e.interaction_radius = number(what, opts, "interaction_radius", 1, 1)
   return e
 end
@@ -210,7 +399,10 @@ function dem.newton(opts)
   local d = number(what, opts, "damping", 0.2, 0, 1)
   if d >= 1 then error(what .. ": option 'damping' must be below 1, got " .. d, 2) end
   e.damping = d
-  e.track_energy = opts.track_energy and true or false
+  if opts.track_energy ~= nil and type(opts.track_energy) ~= "boolean" then
+    error(what .. ": option 'track_energy' must be a boolean, got " .. shown(opts.track_energy), 2)
+  end
+  e.track_energy = opts.track_energy or false
   return e
 end
 
@@ -270,8 +462,24 @@ function dem.add_facet_box(w, opts)
   opts = check_keys("impact.dem.add_facet_box", opts, { lo = true, hi = true, open_top = true,
                                                         material = true })
   local lo, hi = opts.lo, opts.hi
-  if type(lo) ~= "table" or type(hi) ~= "table" then
-    error("impact.dem.add_facet_box: options 'lo' and 'hi' must be points", 2)
+  for _, key in ipairs { "lo", "hi" } do
+    local v = opts[key]
+    local ok = type(v) == "table" and #v == 3
+    for k = 1, 3 do ok = ok and finite(v[k]) == nil end
+    if not ok then
+      error(string.format("impact.dem.add_facet_box: option '%s' must be a point {x, y, z} of "
+        .. "finite numbers, got %s", key, shown_list(v)), 2)
+    end
+  end
+  for k = 1, 3 do
+    if hi[k] <= lo[k] then
+      error(string.format("impact.dem.add_facet_box: option 'hi' must be above 'lo' on every "
+        .. "axis, got lo[%d] = %s, hi[%d] = %s", k, shown(lo[k]), k, shown(hi[k])), 2)
+    end
+  end
+  if opts.open_top ~= nil and type(opts.open_top) ~= "boolean" then
+    error("impact.dem.add_facet_box: option 'open_top' must be a boolean, got "
+      .. shown(opts.open_top), 2)
   end
   local function p(i, j, k) return { i == 0 and lo[1] or hi[1], j == 0 and lo[2] or hi[2],
                                      k == 0 and lo[3] or hi[3] } end
@@ -385,6 +593,14 @@ function dem.default_engines(opts)
 end
 
 local function configure(w, e)
+  -- the lists are plain tables whose entries may have been edited in place: checked again
+  for _, k in ipairs { "geometry", "law" } do
+    local bad = engine_checks.interaction_loop[k](e[k], e)
+    if bad then
+      error(string.format("%s: field '%s' must be %s, got %s", engine_name(e), k, bad,
+        shown_list(e[k])), 0)
+    end
+  end
   local bits = 0
   for _, g in ipairs(e.geometry) do bits = bits | geometry_bits[g] end
   local p = e.physics
@@ -413,6 +629,9 @@ local runners = {
       due = t - e._last >= e.time
       if due then e._last = t end
     else
+      if not e.wall then
+        error(engine_name(e) .. ": give exactly one of iterations, time, wall (all are nil)", 0)
+      end
       local t = core.dem_wall_clock()
       e._last = e._last or t
       due = t - e._last >= e.wall
@@ -634,55 +853,115 @@ function dem.lua_engine(opts)
   return e
 end
 
+-- the engines of a saved scene as engine objects: every field through the engine's checks
+local engine_required = {
+  force_resetter = {}, collider = { "verlet_distance", "interaction_radius" },
+  interaction_loop = { "geometry", "law", "physics", "never_erase", "interaction_radius" },
+  newton = { "damping", "track_energy" }, every = { "fn" }, lua = { "fn" },
+}
+local function load_engines(saved, path, functions)
+  local list = {}
+  for i, fields in ipairs(saved.engines) do
+    local where = string.format("impact.dem.load: %s: engines[%d]", path, i)
+    if type(fields) ~= "table" or engine_required[fields.kind] == nil then
+      error(string.format("%s must be an engine ({kind = \"collider\", ...}: kinds %s), got %s",
+        where, names_of(engine_required), type(fields) == "table" and "kind " .. shown(fields.kind)
+          or shown(fields)), 0)
+    end
+    local e = engine(fields.kind)
+    local ok, err = pcall(function()
+      e.label = fields.label  -- first: it names the engine in the errors below
+      for k, v in pairs(fields) do
+        if k == "physics" and type(v) == "table" and functor_checks[v.functor] then
+          local values = {}
+          for pk, pv in pairs(v) do if pk ~= "functor" then values[pk] = pv end end
+          v = functor(v.functor, values)
+        end
+        if k ~= "kind" and k ~= "label" then e[k] = v end
+      end
+      if e.kind == "lua" or e.kind == "every" then
+        if e.label == nil then error("field 'label' must be a string (the key of its function)", 0) end
+        if not callable(functions[e.label]) then
+          error(string.format("needs its function: opts.functions[%q]", e.label), 0)
+        end
+        e.fn = functions[e.label]
+      end
+      for _, k in ipairs(engine_required[e.kind]) do
+        if e[k] == nil then error(string.format("field '%s' is missing", k), 0) end
+      end
+      if e.kind == "every" and e.iterations == nil and e.time == nil and e.wall == nil then
+        error("give exactly one of iterations, time, wall", 0)
+      end
+    end)
+    if not ok then
+      error(string.format("%s (%q): %s", where, e.label or e.kind,
+        tostring(err):gsub("^[^:]*:%d+: ", "")), 0)
+    end
+    list[i] = e
+  end
+  return list
+end
+
 --- dem.load(path, {functions = {label = fn, ...}}): the world saved by dem.save, ready to
---- continue; Lua engines get their functions back by label.
+--- continue; Lua engines get their functions back by label. The file is read as data (see
+--- impact.dem_file), and every field is checked before the world is built: a damaged file
+--- gives an error naming the file and the field, and no world.
 function dem.load(path, opts)
   opts = check_keys("impact.dem.load", opts, { functions = true })
-  local chunk, err = loadfile(path, "t", { math = { huge = math.huge } })
-  if not chunk then error("impact.dem.load: " .. tostring(err), 2) end
-  local ok, saved = pcall(chunk)
-  if not ok or type(saved) ~= "table" or saved.format ~= "impact.dem 1" then
-    error("impact.dem.load: " .. path .. " is not a saved dem scene", 2)
+  if type(path) ~= "string" then
+    error("impact.dem.load: the path must be a string, got " .. shown(path), 2)
   end
+  local functions = opts.functions or {}
+  if type(functions) ~= "table" then
+    error("impact.dem.load: option 'functions' must be a table {label = fn, ...}, got "
+      .. shown(functions), 2)
+  end
+  local f, err = io.open(path, "rb")
+  if not f then error("impact.dem.load: " .. tostring(err), 2) end
+  local text = f:read("a")
+  f:close()
+  if type(text) ~= "string" then error("impact.dem.load: cannot read " .. path, 2) end
+  local dem_file = require("impact.dem_file")
+  local ok, saved = pcall(dem_file.parse, text, path)
+  if ok then ok, err = pcall(dem_file.check, saved, path) else err = saved end
+  local list
+  if ok and saved.has_engines then
+    ok, list = pcall(load_engines, saved, path, functions)
+    if not ok then err = list end
+  end
+  if not ok then error(err, 2) end
   local st = saved.state
-  local w = world.world3d { strategy = "dem", gravity = st.gravity, dt = st.dt }
-  local shape3d = require("impact.shape3d")
-  for i, p in ipairs(st.particles) do
-    local shape
-    if p.kind == 0 then shape = shape3d.sphere { radius = p.radius }
-    elseif p.kind == 1 then shape = shape3d.wall { normal = p.normal }
-    elseif p.kind == 3 then
-      local centres, radii, sp = {}, {}, p.spheres
-      for m = 1, #sp // 4 do
-        for k = 1, 3 do centres[#centres + 1] = sp[4 * (m - 1) + k] end
-        radii[m] = sp[4 * m]
-      end
-      shape = core.dem_clump(centres, radii)
-    else
-      local v = p.vertices
-      shape = core.dem_facet({ v[1], v[2], v[3] }, { v[4], v[5], v[6] }, { v[7], v[8], v[9] })
-    end
-    local s = p.state
-    w:add_body { shape = shape, fixed = p.fixed, mass = (not p.fixed) and p.mass or nil,
-                 material = p.material, name = saved.names[i] or nil,
-                 position = { s[1], s[2], s[3] } }
-  end
-  core.dem_import(w, st)
-  if saved.has_engines then
-    local functions = opts.functions or {}
-    local list = {}
-    for i, e in ipairs(saved.engines) do
-      local copy = setmetatable({}, Engine)
-      for k, v in pairs(e) do copy[k] = v end
-      if copy.kind == "lua" or copy.kind == "every" then
-        copy.fn = functions[copy.label]
-        if not callable(copy.fn) then
-          error(string.format("impact.dem.load: engine %d (%q) needs its function: "
-            .. "opts.functions[%q]", i, copy.label, copy.label), 2)
+  local w
+  ok, err = pcall(function()
+    w = world.world3d { strategy = "dem", gravity = st.gravity, dt = st.dt }
+    local shape3d = require("impact.shape3d")
+    for i, p in ipairs(st.particles) do
+      local shape
+      if p.kind == 0 then shape = shape3d.sphere { radius = p.radius }
+      elseif p.kind == 1 then shape = shape3d.wall { normal = p.normal }
+      elseif p.kind == 3 then
+        local centres, radii, sp = {}, {}, p.spheres
+        for m = 1, #sp // 4 do
+          for k = 1, 3 do centres[#centres + 1] = sp[4 * (m - 1) + k] end
+          radii[m] = sp[4 * m]
         end
+        shape = core.dem_clump(centres, radii)
+      else
+        local v = p.vertices
+        shape = core.dem_facet({ v[1], v[2], v[3] }, { v[4], v[5], v[6] }, { v[7], v[8], v[9] })
       end
-      list[i] = copy
+      local s = p.state
+      local bok, berr = pcall(w.add_body, w, { shape = shape, fixed = p.fixed,
+        mass = (not p.fixed) and p.mass or nil, material = p.material,
+        name = saved.names[i] or nil, position = { s[1], s[2], s[3] } })
+      if not bok then error(string.format("state.particles[%d]: %s", i, tostring(berr)), 0) end
     end
+    core.dem_import(w, st)
+  end)
+  if not ok then
+    error(string.format("impact.dem.load: %s: %s", path, tostring(err)), 2)
+  end
+  if saved.has_engines then
     engines_of[w] = list
     world.steppers[w] = step
   end

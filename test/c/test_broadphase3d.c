@@ -271,6 +271,79 @@ TEST(unbounded_box_pairs_with_everything_it_reaches)
     imp_bp3d_free(bp);
 }
 
+/* degenerate boxes (issue #15): zero extent on some axes (a flat facet; a coordinate so large
+   that x + r == x), boxes that touch exactly or coincide, on a coarse grid so that equal end
+   points are common; rebuilt (the sweep) and updated (one at a time and by re-sorting), every
+   step equal to brute force */
+static void degenerate_boxes(int n, int movers, double scale, int *ok)
+{
+    *ok = 0;
+    double *lo = malloc(3 * (size_t)n * sizeof *lo), *hi = malloc(3 * (size_t)n * sizeof *hi);
+    double *ilo = malloc(3 * (size_t)n * sizeof *ilo), *ihi = malloc(3 * (size_t)n * sizeof *ihi);
+    int maxp = n * n / 2 + 1;
+    int *ref = malloc(2 * (size_t)maxp * sizeof *ref), *cur = malloc(2 * (size_t)maxp * sizeof *cur);
+    imp_bp3d *bp = imp_bp3d_new(0.0);
+    CHECK(bp != NULL);
+    for (int s = 0; s < 60; s++) {
+        for (int i = 0; i < n; i++) {
+            if (s > 0 && i % movers != 0) {
+                continue;
+            }
+            for (int d = 0; d < 3; d++) {
+                double a = scale * (1.0 + floor(8.0 * urand()) / 8.0), e = floor(3.0 * urand()) / 8.0;
+                lo[3 * i + d] = a;
+                hi[3 * i + d] = urand() < 0.5 ? a : a + scale * e; /* often zero extent */
+            }
+        }
+        if (s == 30) {
+            CHECK(imp_bp3d_rebuild(bp) == 0);
+        }
+        CHECK(imp_bp3d_update(bp, n, lo, hi) == 0);
+        for (int i = 0; i < n; i++) {
+            imp_bp3d_box(bp, i, ilo + 3 * i, ihi + 3 * i);
+        }
+        int nref = brute(n, ilo, ihi, NULL, ref, maxp);
+        CHECK(imp_bp3d_pairs(bp, cur, maxp) == nref);
+        CHECK(memcmp(ref, cur, 2 * (size_t)nref * sizeof(int)) == 0);
+    }
+    imp_bp3d_free(bp);
+    free(lo), free(hi), free(ilo), free(ihi), free(ref), free(cur);
+    *ok = 1;
+}
+
+TEST(degenerate_boxes_match_brute_force)
+{
+    int ok;
+    degenerate_boxes(40, 1, 1.0, &ok); /* every box moves: re-sorted axes */
+    CHECK(ok);
+    degenerate_boxes(80, 16, 1.0, &ok); /* a few move: settled one at a time */
+    CHECK(ok);
+    degenerate_boxes(300, 40, 1.0, &ok); /* >= 256 boxes: the grid builds the first pairs */
+    CHECK(ok);
+    degenerate_boxes(40, 8, 1e300, &ok); /* huge coordinates */
+    CHECK(ok);
+}
+
+/* boxes where x + r == x: one box at 1e16 alone, and two boxes of radius 1e-13 at 1e4 side by
+   side (both zero extent at that magnitude): no crash, no pair */
+TEST(boxes_of_zero_extent_alone_or_side_by_side)
+{
+    double lo[6] = {1e16 - 0.1, -0.1, -0.1, 1e4 - 1e-13, 0.0, 0.0};
+    double hi[6] = {1e16 + 0.1, 0.1, 0.1, 1e4 + 1e-13, 0.0, 0.0};
+    imp_bp3d *bp = imp_bp3d_new(0.0);
+    CHECK(imp_bp3d_update(bp, 1, lo, hi) == 0);
+    CHECK(imp_bp3d_pair_count(bp) == 0);
+    lo[0] = hi[0] = 1e4, lo[1] = hi[1] = lo[2] = hi[2] = 0.0;
+    CHECK(imp_bp3d_update(bp, 2, lo, hi) == 0);
+    CHECK(imp_bp3d_pair_count(bp) == 0);
+    for (int s = 0; s < 4; s++) {
+        lo[0] = hi[0] = lo[3] = hi[3] = 1e300 * (s + 1);
+        CHECK(imp_bp3d_update(bp, 2, lo, hi) == 0);
+        CHECK(imp_bp3d_pair_count(bp) == 0);
+    }
+    imp_bp3d_free(bp);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -280,5 +353,7 @@ int main(int argc, char **argv)
     RUN(exclusions);
     RUN(touching_boxes_do_not_overlap_and_nan_is_rejected);
     RUN(unbounded_box_pairs_with_everything_it_reaches);
+    RUN(degenerate_boxes_match_brute_force);
+    RUN(boxes_of_zero_extent_alone_or_side_by_side);
     return CHECK_END("broadphase3d");
 }

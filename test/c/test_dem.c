@@ -225,6 +225,39 @@ TEST(unsupported_shape)
     imp_world_free(w);
 }
 
+/* issue #15: an empty dem world steps (no arrays: no memset of NULL), also after its only body
+   was removed; a sphere in contact with dt above IMP_DEM_DT_FACTOR times its P-wave step is an
+   error before Newton (the body keeps its state), within it steps as before */
+TEST(empty_world_and_dt_bound)
+{
+    imp_world *w = dem_world(-9.81, 1e-4);
+    CHECK(imp_world_step(w) == IMP_OK);
+    imp_body_id b = add_sphere(w, 0.01, 2600, 0, 0, 1, 0);
+    CHECK(imp_world_step(w) == IMP_OK);
+    CHECK(imp_world_remove_body(w, b) == IMP_OK);
+    CHECK(imp_world_step(w) == IMP_OK);
+    imp_world_free(w);
+
+    double r = 0.01, rho = 2600, E = 1e9;
+    double pwave = r / sqrt(E / rho), up[3] = {0, 0, 1};
+    for (int k = 0; k < 2; k++) {
+        double dt = (k == 0 ? 11.0 : 9.0) * pwave;
+        w = dem_world(-9.81, dt);
+        add_wall(w, up, 0, 0, 0);
+        imp_body_id s = add_sphere(w, r, rho, 0, 0, 0.99 * r, 0);
+        imp_status st = imp_world_step(w);
+        if (k == 0) {
+            CHECK(st == IMP_ERR_INVALID);
+            CHECK(strstr(imp_world_error(w), "times the P-wave estimate") != NULL);
+            CHECK(w->nerror_bodies == 1 && w->error_bodies[0] == s.slot);
+            CHECK(imp_world_body_state(w, s)[2] == 0.99 * r);
+        } else {
+            CHECK(st == IMP_OK);
+        }
+        imp_world_free(w);
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -234,5 +267,6 @@ int main(int argc, char **argv)
     RUN(lifecycle);
     RUN(pair_map);
     RUN(unsupported_shape);
+    RUN(empty_world_and_dt_bound);
     return CHECK_END("dem");
 }
