@@ -13,7 +13,7 @@ local function ball3() return impact.shape3d.sphere { radius = 0.5 } end
 local function context(kind)
   local c = {}
   if kind == "dem" then
-    c.w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
+    c.w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 }, dt = 1e-4 }
     c.a = c.w:add_body { shape = ball3(), density = 2600, name = "a" }
     c.b = c.w:add_body { shape = ball3(), density = 2600, position = { 0, 0, 0.9 }, name = "b" }
     c.w:step(1)
@@ -465,7 +465,7 @@ describe("found by fuzzing", function()
 
   it("a dem body so far out that its box has no extent (lo + r rounds to lo)", function()
     local s = impact.shape3d.sphere { radius = 0.5 }
-    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
+    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 }, dt = 1e-5 }
     w:add_body { shape = s, mass = 1 }
     local b = w:add_body { shape = s, mass = 1, position = { 0, 0, 0.9 } }
     local f = w:add_body { shape = s, fixed = true, position = { 0, 0, -3 } }
