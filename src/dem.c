@@ -31,7 +31,7 @@ imp_dem_params imp_dem_default_params(void)
     p.damping = 0.2;
     p.verlet = -0.1;
     p.interaction_radius = 1.0;
-    p.geometry = IMP_DEM_GEOM_SPHERE_SPHERE | IMP_DEM_GEOM_WALL_SPHERE;
+    p.geometry = IMP_DEM_GEOM_SPHERE_SPHERE | IMP_DEM_GEOM_WALL_SPHERE | IMP_DEM_GEOM_FACET_SPHERE;
     p.law = IMP_DEM_LAW_LINEAR;
     p.never_erase = 0;
     p.young = 1e9;          /* Yade's FrictMat defaults */

@@ -15,8 +15,8 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
     d->collision_accuracy = imp_opt_number(L, idx, what, "collision_accuracy", d->collision_accuracy,
                                            IMP_POSITIVE, NULL);
     if (d->collision_accuracy > 1.0) {
-        imp_error(L, what, "option 'collision_accuracy' must be in (0, 1], got %g",
-                  d->collision_accuracy);
+        imp_error(L, what, "option 'collision_accuracy' must be in (0, 1], got %s",
+                  imp_push_g(L, d->collision_accuracy));
     }
     d->extra_accel = (imp_extra_accel)imp_opt_enum(L, idx, what, "extra_accel", imp_extra_accel_names,
                                                    d->extra_accel);
@@ -235,7 +235,7 @@ static int l_set_pair(lua_State *L)
     double fr = imp_opt_number(L, 2, what, "friction", -1.0, IMP_NONNEGATIVE, &has_f);
     double el = imp_opt_number(L, 2, what, "elasticity", -1.0, IMP_NONNEGATIVE, &has_e);
     if (has_e && el > 1.0) {
-        return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %g", el);
+        return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %s", imp_push_g(L, el));
     }
     if (!has_f && !has_e) {
         return imp_error(L, what, "give 'friction' or 'elasticity' (or both)");

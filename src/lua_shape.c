@@ -27,14 +27,17 @@ void imp_lua_push_solid_shape(lua_State *L, imp_shape *s, const char *what, cons
         imp_lua_push_shape(L, s);
         return;
     }
-    char got[160];
+    char got[160], a[32], b[32], c[32];
     if (bad[0] != 'i') {
-        snprintf(got, sizeof got, "%s of %g", bad, s->measure);
+        snprintf(got, sizeof got, "%s of %s", bad, imp_format_g(a, sizeof a, s->measure));
     } else if (s->dim == 2) {
-        snprintf(got, sizeof got, "polar inertia per unit density of %g", s->inertia.m[2][2]);
+        snprintf(got, sizeof got, "polar inertia per unit density of %s",
+                 imp_format_g(a, sizeof a, s->inertia.m[2][2]));
     } else {
-        snprintf(got, sizeof got, "inertia per unit density of diagonal {%g, %g, %g}",
-                 s->inertia.m[0][0], s->inertia.m[1][1], s->inertia.m[2][2]);
+        snprintf(got, sizeof got, "inertia per unit density of diagonal {%s, %s, %s}",
+                 imp_format_g(a, sizeof a, s->inertia.m[0][0]),
+                 imp_format_g(b, sizeof b, s->inertia.m[1][1]),
+                 imp_format_g(c, sizeof c, s->inertia.m[2][2]));
     }
     int dim = s->dim;
     imp_shape_release(s);

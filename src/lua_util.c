@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int imp_error(lua_State *L, const char *what, const char *fmt, ...)
@@ -17,11 +18,35 @@ int imp_error(lua_State *L, const char *what, const char *fmt, ...)
     return lua_error(L);
 }
 
+const char *imp_format_g(char *buf, size_t size, double v)
+{
+    if (isnan(v)) {  /* printf spells the NaN of 0/0 or inf - inf "-nan" */
+        snprintf(buf, size, "nan");
+    } else {
+        snprintf(buf, size, "%g", v);
+    }
+    return buf;
+}
+
+const char *imp_format_exact(char *buf, size_t size, double v)
+{
+    if (isnan(v) || isinf(v)) {
+        return imp_format_g(buf, size, v);
+    }
+    for (int digits = 6; digits < 17; digits++) {  /* the shortest that reads back as v */
+        snprintf(buf, size, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) {
+            return buf;
+        }
+    }
+    snprintf(buf, size, "%.17g", v);
+    return buf;
+}
+
 const char *imp_push_g(lua_State *L, double v)
 {
     char buf[64];
-    snprintf(buf, sizeof buf, "%g", v);
-    return lua_pushstring(L, buf);
+    return lua_pushstring(L, imp_format_g(buf, sizeof buf, v));
 }
 
 const char *imp_describe(lua_State *L, int idx)
@@ -33,12 +58,7 @@ const char *imp_describe(lua_State *L, int idx)
             return lua_pushfstring(L, "%I", (LUAI_UACINT)lua_tointeger(L, idx));
         } else {
             char buf[64];
-            double v = lua_tonumber(L, idx);
-            if (isnan(v)) {
-                return lua_pushliteral(L, "nan");
-            }
-            snprintf(buf, sizeof buf, "%.17g", v);
-            return lua_pushstring(L, buf);
+            return lua_pushstring(L, imp_format_exact(buf, sizeof buf, lua_tonumber(L, idx)));
         }
     case LUA_TSTRING:
         return lua_pushfstring(L, "\"%s\"", lua_tostring(L, idx));

@@ -43,7 +43,12 @@ void imp_push_vector(lua_State *L, const double *v, int n);
 void imp_push_mat3(lua_State *L, const imp_mat3 *m);
 /* Writes a short description of the value at idx (for error messages) onto the stack. */
 const char *imp_describe(lua_State *L, int idx);
-/* Pushes v formatted with %g ("nan", "inf" included) and returns it. */
+/* v for a message: %g, with NaN spelled "nan" (printf may write "-nan"); returns buf. */
+const char *imp_format_g(char *buf, size_t size, double v);
+/* v for a message when its exact value matters: the shortest %g form (at least 6 digits)
+   that reads back as v ("-0.1", not "-0.10000000000000001"); NaN as "nan"; returns buf. */
+const char *imp_format_exact(char *buf, size_t size, double v);
+/* Pushes v formatted by imp_format_g and returns it. */
 const char *imp_push_g(lua_State *L, double v);
 /* Raises "<what>: <message>" with printf-style arguments (Lua's lua_pushfstring formats). */
 int imp_error(lua_State *L, const char *what, const char *fmt, ...);

@@ -244,7 +244,7 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
     d->d_max = imp_opt_number(L, idx, what, "d_max", d->d_max, IMP_POSITIVE, NULL);
     d->cor_min = imp_opt_number(L, idx, what, "cor_min", d->cor_min, IMP_POSITIVE, NULL);
     if (d->cor_min >= 1.0) {
-        imp_error(L, what, "option 'cor_min' must be below 1, got %f", d->cor_min);
+        imp_error(L, what, "option 'cor_min' must be below 1, got %s", imp_push_g(L, d->cor_min));
     }
     d->event_tol = imp_opt_number(L, idx, what, "event_tol", d->event_tol, IMP_POSITIVE, NULL);
     d->damping = imp_opt_enum(L, idx, what, "damping", dampings, d->damping);
@@ -427,7 +427,8 @@ static int l_add_body(lua_State *L)
     if (dim == 2) {  /* engine2d */
         d.elasticity = imp_opt_number(L, 2, what, "elasticity", 1.0, IMP_NONNEGATIVE, NULL);
         if (d.elasticity > 1.0) {
-            return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %g", d.elasticity);
+            return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %s",
+                             imp_push_g(L, d.elasticity));
         }
         d.friction = imp_opt_number(L, 2, what, "friction", 0.0, IMP_NONNEGATIVE, NULL);
     }

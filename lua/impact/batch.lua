@@ -14,6 +14,7 @@
 --- runs `lua5.4 script` with the same module paths as the driver; its stdout and stderr go to
 --- dir/job_<i>.log. Returns one record per parameter set, in order:
 --- { params, ok, exit_code, result, log (the file), error (the log's last lines on failure) }.
+local describe = require("impact.options").describe
 local batch = {}
 
 local function serialize(v, out, depth)
@@ -117,7 +118,7 @@ local function run(opts)
   end
   local jobs = opts.jobs or 1
   if math.type(jobs) ~= "integer" or jobs < 1 then
-    error(what .. ": option 'jobs' must be an integer >= 1, got " .. tostring(jobs), 3)
+    error(what .. ": option 'jobs' must be an integer >= 1, got " .. describe(jobs), 3)
   end
   local poll = opts.poll or 0.05
   -- luacheck: push ignore 581

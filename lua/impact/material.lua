@@ -10,6 +10,7 @@
 --- default 0.01. A body takes a material by name: w:add_body{ ..., material = "steel" }; its
 --- density then defaults to the material's.
 local core = require("impact.core")
+local describe = require("impact.options").describe
 
 local registry = { materials = {}, pairs = {}, version = 0 }
 core.material_registry(registry)
@@ -21,7 +22,7 @@ local function check_number(what, key, v, lo, hi, lo_open, hi_open)
   if not ok then
     local range = (lo and ((lo_open and "(" or "[") .. lo) or "(-inf") .. ", "
       .. ((hi and (hi .. (hi_open and ")" or "]"))) or "inf)")
-    error(string.format("%s: '%s' must be a number in %s, got %s", what, key, range, tostring(v)), 3)
+    error(string.format("%s: '%s' must be a number in %s, got %s", what, key, range, describe(v)), 3)
   end
   return v
 end

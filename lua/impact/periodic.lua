@@ -1,6 +1,7 @@
 --- impact.periodic: the schedule shared by the recorder, films, VTK series and the viewer.
 --- The caller samples at the start; then each time the simulated time passes a multiple of
 --- `every` after the start (every = 0: after each step), or every N steps.
+local describe = require("impact.options").describe
 local M = {}
 
 --- Checks `every` (seconds: a finite number >= 0) and returns it; raises naming `what`, as if
@@ -10,7 +11,7 @@ function M.check_every(every, what, level)
   -- luacheck: push ignore 581
   if type(every) ~= "number" or not (every >= 0) or every == math.huge then
     -- luacheck: pop
-    error(what .. ": option 'every' must be a finite number >= 0, got " .. tostring(every), level + 1)
+    error(what .. ": option 'every' must be a finite number >= 0, got " .. describe(every), level + 1)
   end
   return every
 end

@@ -11,6 +11,7 @@
 --- Contacts are drawn when a list is given (a point, its normal, a force arrow), e.g. built from
 --- w:contacts() (whose force is the magnitude along the normal).
 local periodic = require("impact.periodic")
+local describe = require("impact.options").describe
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
@@ -327,7 +328,7 @@ function M.encode(frames, opts)
   end
   local fps = opts.fps or 25
   if type(fps) ~= "number" or not (fps > 0 and fps <= 1000) then
-    error(what .. ": option 'fps' must be a number in (0, 1000], got " .. tostring(fps), 3)
+    error(what .. ": option 'fps' must be a number in (0, 1000], got " .. describe(fps), 3)
   end
   local pattern
   if frames.format then

@@ -9,6 +9,7 @@
 --- epsilon is the geometric epsilon: bodies within it touch, with gap 0 (default: 1e-6 of the
 --- two bodies' size, the sum of their bounding radii). Polyhedral bodies: polyhedra, unsmoothed
 --- convex hulls and unsmoothed boxes.
+local describe = require("impact.options").describe
 local shape3d = require("impact.shape3d")
 
 local M = {}
@@ -33,7 +34,7 @@ function M.settings(opts, level)
     end
     if type(v) ~= "number" or v ~= v or v < 0 or v == math.huge then
       error(string.format("impact.world3d: option polyhedra.%s must be a finite number >= 0, got %s",
-        k, tostring(v)), level + 1)
+        k, describe(v)), level + 1)
     end
     out[k] = v
   end

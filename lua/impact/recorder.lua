@@ -20,6 +20,7 @@
 --- Contact counts: the world reports no contacts yet (strategy "none"); a function column can
 --- record them once it does.
 local periodic = require("impact.periodic")
+local describe = require("impact.options").describe
 local Recorder = {}
 Recorder.__index = Recorder
 
@@ -69,7 +70,7 @@ local function new(opts)
   local every = periodic.check_every(opts.every or 0, "impact.recorder", 2)
   local every_steps = opts.every_steps
   if every_steps ~= nil and (math.type(every_steps) ~= "integer" or every_steps < 1) then
-    error("impact.recorder: option 'every_steps' must be an integer >= 1, got " .. tostring(every_steps), 2)
+    error("impact.recorder: option 'every_steps' must be an integer >= 1, got " .. describe(every_steps), 2)
   end
   if every_steps ~= nil and opts.every ~= nil then
     error("impact.recorder: give either 'every' (seconds) or 'every_steps', not both", 2)

@@ -1,6 +1,7 @@
 --- impact.world: the parts of the World interface written in Lua: stepping with events,
 --- run{}, on/off, body lookup. The C binding (src/lua_world.c) supplies the rest.
 local core = require("impact.core")
+local describe = require("impact.options").describe
 
 local World = core.World
 
@@ -126,7 +127,7 @@ end
 function World:step(n)
   n = n or 1
   if math.type(n) ~= "integer" or n < 0 then
-    error("World:step: the number of steps must be an integer >= 0, got " .. tostring(n), 2)
+    error("World:step: the number of steps must be an integer >= 0, got " .. describe(n), 2)
   end
   if dispatching[self] then
     error("World:step: cannot step the world from inside one of its 'step' handlers", 2)
@@ -150,7 +151,7 @@ local function number_option(opts, key, positive)
   if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge
       or (positive and v < 0) then
     error(string.format("World:run: option '%s' must be a finite number%s, got %s", key,
-      positive and " >= 0" or "", tostring(v)), 3)
+      positive and " >= 0" or "", describe(v)), 3)
   end
   return v
 end
@@ -177,7 +178,7 @@ function World:run(opts)
     error("World:run: give exactly one of until_time, duration, steps", 2)
   end
   if steps ~= nil and (math.type(steps) ~= "integer" or steps < 0) then
-    error("World:run: option 'steps' must be an integer >= 0, got " .. tostring(steps), 2)
+    error("World:run: option 'steps' must be an integer >= 0, got " .. describe(steps), 2)
   end
   local fn = opts.fn
   if fn ~= nil and not callable(fn) then
