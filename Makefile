@@ -42,7 +42,7 @@ comma      := ,
 CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
-.PHONY: all deps test check-all sanitize fuzz valgrind lint bench demo run install install-c \
+.PHONY: all deps test check-all sanitize fuzz valgrind lint bench hashes demo run install install-c \
         clean help ctests benches
 .DEFAULT_GOAL := all
 
@@ -58,6 +58,7 @@ help:
 	@echo "make valgrind   the whole suite under valgrind"
 	@echo "make lint       luacheck and cppcheck (when installed)"
 	@echo "make bench      benchmarks with figures"
+	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
 	@echo "make run SCRIPT=examples/orbit.lua   run any scene script"
 	@echo "make install    install the Lua module (LIBDIR, LUADIR) and bin/impact (BINDIR); install-c: header + library"
@@ -137,6 +138,9 @@ lint:
 bench: deps
 	@$(MAKE) -s --no-print-directory all benches
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_bench.sh
+
+hashes: all
+	@$(LUA_ENV) $(LUA) tools/state_hashes.lua
 
 demo: deps
 	@$(MAKE) -s --no-print-directory all
