@@ -457,6 +457,45 @@ describe("closed worlds", function()
 end)
 
 describe("found by fuzzing", function()
+  it("a dem spin whose square overflows fails the step, not the orientation (also 8 at a time)", function()
+    for _, n in ipairs { 1, 12 } do
+      local w = impact.world3d { strategy = "dem" }
+      local bodies = {}
+      for i = 1, n do
+        bodies[i] = w:add_body { shape = impact.shape3d.sphere { radius = 0.1 }, position = { i, 0, 0 } }
+      end
+      local b = bodies[n]
+      b.angular_velocity = { 0, 0.5, 1e300 }
+      local ok, err = pcall(w.step, w)
+      assert.is_false(ok)
+      assert.matches("non%-finite", err)
+      assert.matches("#" .. n, err)
+      assert.same({ 1, 0, 0, 0 }, b.orientation)
+      assert.equal(0, w.time)
+    end
+  end)
+
+  it("an impulse that would make a velocity non-finite is refused and changes nothing", function()
+    local w = impact.world3d {}
+    local b = w:add_body { mass = 1e-160, inertia = { 0.4, 0.3, 0.1 } }
+    local ok, err = pcall(b.apply_impulse, b, { 1e300, -0.7, -5.5 })
+    assert.is_false(ok)
+    assert.matches("Body:apply_impulse: the impulse would make the body's velocity non%-finite %(mass 1e%-160 kg%)", err)
+    assert.same({ 0, 0, 0 }, b.velocity)
+    b:apply_impulse({ 1e-160, 0, 0 }, { 0, 1, 0 })  -- a finite one still acts, spin included
+    assert.same({ 1, 0, 0 }, b.velocity)
+    local w2 = impact.world2d {}
+    local b2 = w2:add_body { mass = 1e-300, inertia = 1 }
+    assert.has_error(function() b2:apply_impulse { 1e300, 0 } end)
+    assert.same({ 0, 0 }, b2.velocity)
+  end)
+
+  it("a path point of NaN is named 'nan'", function()
+    local ok, err = pcall(function() impact.shape2d.path():move_to(0 / 0, 0) end)
+    assert.is_false(ok)
+    assert.matches("argument x must be a finite number, got nan$", err)
+  end)
+
   it("an empty compliant 3D world steps (the sweep sorted no end points through NULL)", function()
     local w = impact.world3d { strategy = "compliant" }
     w:step(2)

@@ -99,13 +99,14 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
         double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
         v[0] = v0, v[1] = v1, v[2] = v2;
         x[0] += dt * v0, x[1] += dt * v1, x[2] += dt * v2;
-        /* NaN and infinities survive the sum (a finite overflow only costs a full scan) */
-        bad += !isfinite(x[0] + x[1] + x[2] + v0 + v1 + v2);
         const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
         om[0] = w[0], om[1] = w[1], om[2] = w[2];
         /* orientation: q <- rotation(w dt) q, renormalized by one Newton step of 1/sqrt
            (the product of unit quaternions drifts from unit length by rounding only) */
         double w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+        /* NaN and infinities survive the sum (a finite overflow only costs a full scan); w2
+           overflowing would make the orientation NaN */
+        bad += !isfinite(x[0] + x[1] + x[2] + v0 + v1 + v2 + w2);
         if (w2 > 0.0) {
             double ch, k;
             turn(w2, dt, &ch, &k);
@@ -328,10 +329,6 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     xy = KEEP(xy, add(xy, mul(dt, vy)));
     xz = KEEP(xz, add(xz, mul(dt, vz)));
     store3x8(a->pos + 3 * i, xx, xy, xz);
-    v8 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
-    v8 fin = V8_CMP(vandnot(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
-    int finite = mask8(fin) | (~moving & 0xff);
-    int bad = finite == 0xff ? 0 : 8 - __builtin_popcount((unsigned)finite);
     ox = KEEP(ox, add(ox, mul(dt, ld0)));
     oy = KEEP(oy, add(oy, mul(dt, ld1)));
     oz = KEEP(oz, add(oz, mul(dt, ld2)));
@@ -339,6 +336,10 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     store3x8(a->angvel + 3 * i, ox, oy, oz);
     /* orientation, as in the portable kernel; lanes without spin keep their quaternion */
     v8 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
+    v8 sum = add(add(add(add(add(add(xx, xy), xz), vx), vy), vz), w2);
+    v8 fin = V8_CMP(vandnot(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
+    int finite = mask8(fin) | (~moving & 0xff);
+    int bad = finite == 0xff ? 0 : 8 - __builtin_popcount((unsigned)finite);
     v8 spin = V8_CMP(w2, splat(0.0), _CMP_GT_OQ);
     if (!all) {
         spin = vand(spin, mv);

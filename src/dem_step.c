@@ -61,9 +61,15 @@ int imp_dem_first_nonfinite(const imp_dem *d)
     if (!d->newton_bad && d->nclumps == 0) {
         return -1;  /* Newton checked every moving particle; fixed ones do not change */
     }
-    for (int i = 0; i < 3 * d->n; i++) {
-        if (!isfinite(d->pos[i]) || !isfinite(d->vel[i])) {
-            return i / 3;
+    for (int i = 0; i < d->n; i++) {
+        const double *x = d->pos + 3 * i, *v = d->vel + 3 * i, *w = d->angvel + 3 * i;
+        int finite = 1;
+        for (int k = 0; k < 3; k++) {
+            finite &= isfinite(x[k]) && isfinite(v[k]);
+        }
+        /* a spin whose square overflows turns the orientation to NaN */
+        if (!finite || !isfinite(w[0] * w[0] + w[1] * w[1] + w[2] * w[2])) {
+            return i;
         }
     }
     return -1;

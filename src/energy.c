@@ -1,4 +1,7 @@
 /* energy.c: energies and momenta of bodies and worlds; body point transforms and impulses. */
+#include <math.h>
+#include <string.h>
+
 #include "forces.h"
 #include "quat.h"
 #include "vec2.h"
@@ -161,32 +164,45 @@ void imp_body_point_velocity(const imp_world *w, imp_body_id id, const double *p
     imp_v3_store(v, imp_v3_add(imp_v3_load(yi + IMP_VEL_3D), imp_v3_cross(imp_v3_load(yi + 10), r)));
 }
 
-void imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const double *at)
+imp_status imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const double *at)
 {
     imp_body *b = &w->bodies[id.slot];
     if (b->fixed) {
-        return;
+        return IMP_OK;
     }
     double *yi = w->y + (size_t)id.slot * (size_t)w->stride;
+    double v[6];  /* the new velocities, kept only when finite */
+    int first, n;
     if (w->def.dim == 2) {
-        yi[3] += j[0] * b->inv_mass;
-        yi[4] += j[1] * b->inv_mass;
+        first = 3, n = 3;
+        v[0] = yi[3] + j[0] * b->inv_mass;
+        v[1] = yi[4] + j[1] * b->inv_mass;
+        v[2] = yi[5];
         if (at != NULL) {
             const double r[2] = {at[0] - yi[0], at[1] - yi[1]};
-            yi[5] += (r[0] * j[1] - r[1] * j[0]) * b->inv_inertia.m[2][2];
+            v[2] += (r[0] * j[1] - r[1] * j[0]) * b->inv_inertia.m[2][2];
         }
-        return;
+    } else {
+        first = IMP_VEL_3D, n = 6;  /* velocity, then angular velocity (yi + 10) */
+        for (int k = 0; k < 3; k++) {
+            v[k] = yi[IMP_VEL_3D + k] + j[k] * b->inv_mass;
+            v[3 + k] = yi[IMP_VEL_3D + 3 + k];
+        }
+        if (at != NULL) {
+            imp_quat q = orientation_of(yi);
+            imp_vec3 dl = imp_v3_cross(imp_v3_sub(imp_v3_load(at), imp_v3_load(yi)), imp_v3_load(j));
+            /* dw = R I^-1 R^T dL */
+            imp_vec3 dw = imp_q_rotate(q, imp_m3_mulv(&b->inv_inertia, imp_q_unrotate(q, dl)));
+            imp_v3_store(v + 3, imp_v3_add(imp_v3_load(v + 3), dw));
+        }
     }
-    for (int k = 0; k < 3; k++) {
-        yi[IMP_VEL_3D + k] += j[k] * b->inv_mass;
+    for (int k = 0; k < n; k++) {
+        if (!isfinite(v[k])) {
+            return IMP_ERR_NONFINITE;
+        }
     }
-    if (at != NULL) {
-        imp_quat q = orientation_of(yi);
-        imp_vec3 dl = imp_v3_cross(imp_v3_sub(imp_v3_load(at), imp_v3_load(yi)), imp_v3_load(j));
-        /* dw = R I^-1 R^T dL */
-        imp_vec3 dw = imp_q_rotate(q, imp_m3_mulv(&b->inv_inertia, imp_q_unrotate(q, dl)));
-        imp_v3_store(yi + 10, imp_v3_add(imp_v3_load(yi + 10), dw));
-    }
+    memcpy(yi + first, v, (size_t)n * sizeof *v);
+    return IMP_OK;
 }
 
 void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const double *at)

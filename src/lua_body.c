@@ -144,7 +144,11 @@ static int l_apply_impulse(lua_State *L)
     imp_body_id id = check_live(L, 1, &w);
     double j[3] = {0, 0, 0}, at[3];
     imp_check_vector(L, 2, "Body:apply_impulse", w->def.dim, j);
-    imp_body_apply_impulse(w, id, j, opt_point(L, 3, "Body:apply_impulse", w->def.dim, at));
+    if (imp_body_apply_impulse(w, id, j, opt_point(L, 3, "Body:apply_impulse", w->def.dim, at)) !=
+        IMP_OK) {
+        return imp_error(L, "Body:apply_impulse", "the impulse would make the body's velocity "
+                         "non-finite (mass %s kg); nothing was changed", imp_push_g(L, 1.0 / w->bodies[id.slot].inv_mass));
+    }
     return 0;
 }
 

@@ -223,8 +223,9 @@ void imp_body_point_velocity(const imp_world *w, imp_body_id id, const double *p
 /* Inertia tensor about the centre of mass in the world frame (3D; 2D: m[2][2]). */
 imp_mat3 imp_body_world_inertia(const imp_world *w, imp_body_id id);
 
-/* Applies an impulse j (N s) at a world point now: velocities jump. */
-void imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const double *at);
+/* Applies an impulse j (N s) at a world point now (NULL: the centre): velocities jump.
+   IMP_ERR_NONFINITE, and nothing changed, when the new velocities would not be finite. */
+imp_status imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const double *at);
 /* Adds a force (N) at a world point (NULL: the centre) held during the next step. */
 void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const double *at);
 void imp_body_apply_torque(imp_world *w, imp_body_id id, const double *t);

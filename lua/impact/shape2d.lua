@@ -28,9 +28,12 @@ function shape2d.concave_top_block(opts) return core.shape2d_concave_top_block(o
 
 local function finite(v) return type(v) == "number" and v == v and v > -math.huge and v < math.huge end
 
+local describe_number = require("impact.options").describe
+
 local function describe(v)
   if type(v) == "string" then return string.format("%q", v) end
-  if type(v) == "number" or type(v) == "boolean" or v == nil then return tostring(v) end
+  if type(v) == "number" then return describe_number(v) end
+  if type(v) == "boolean" or v == nil then return tostring(v) end
   return type(v)
 end
 

@@ -164,7 +164,7 @@ TEST(impulse_changes_momentum_and_spin)
     imp_world *w = imp_world_new(&def);
     imp_body_id b = add_ball(w, 1.0, 2.0, 0.0, 0.0);
     double j[2] = {0.0, 4.0}, at[2] = {1.0, 0.0};
-    imp_body_apply_impulse(w, b, j, at);
+    CHECK(imp_body_apply_impulse(w, b, j, at) == IMP_OK);
     const double *y = imp_world_body_state(w, b);
     CHECK_NEAR(y[4], 2.0, 1e-15);                  /* j / m */
     CHECK_NEAR(y[5], 4.0 / (0.5 * 2.0), 1e-15);    /* (r x j) / I, I = m r^2 / 2 */

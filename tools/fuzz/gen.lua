@@ -1042,7 +1042,11 @@ entry("impact.lcp.solve", 2, nil, function(c)
   local opts, b3 = c:opts({ { "method", enum({ "auto", "symmetric", "general", "lemke", "box" }), 0.3 },
     { "order", enum({ "greedy", "index" }), 0.2 }, { "tolerance", num("pos", 1e-12, 1e-6), 0.2 },
     { "pivot_tolerance", num("pos", 1e-14, 1e-8), 0.1 }, { "max_pivots", int(0, 1000000000, 1, 1000), 0.2 },
-    { "mu", num("nonneg", 0, 1), n >= 2 and 0.3 or 0 },
+    { "mu", function(cc)  -- a number, or a table {[row] = mu} (the empty one sets none)
+        local src, bad = cc:num("nonneg", 0, 1)
+        if src == "{}" then bad = nil end
+        return src, bad
+      end, n >= 2 and 0.3 or 0 },
     { "friction", lit("{[2] = 1}"), n >= 2 and 0.3 or 0 },
     { "bilateral", function(cc) local t = {}
         for i = 1, n do t[i] = cc.r:chance(0.3) and "true" or "false" end
