@@ -1043,9 +1043,9 @@ entry("impact.lcp.solve", 2, nil, function(c)
     { "order", enum({ "greedy", "index" }), 0.2 }, { "tolerance", num("pos", 1e-12, 1e-6), 0.2 },
     { "pivot_tolerance", num("pos", 1e-14, 1e-8), 0.1 }, { "max_pivots", int(0, 1000000000, 1, 1000), 0.2 },
     { "mu", function(cc)  -- a number, or a table {[row] = mu} (the empty one sets none)
-        local src, bad = cc:num("nonneg", 0, 1)
-        if src == "{}" then bad = nil end
-        return src, bad
+        local src, why = cc:num("nonneg", 0, 1)
+        if src == "{}" then why = nil end
+        return src, why
       end, n >= 2 and 0.3 or 0 },
     { "friction", lit("{[2] = 1}"), n >= 2 and 0.3 or 0 },
     { "bilateral", function(cc) local t = {}
