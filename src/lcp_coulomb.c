@@ -1,0 +1,462 @@
+/* lcp_coulomb.c: the driver of the 3D Coulomb contact solver (lcp_coulomb.h): input checks,
+   workspace, scaling, and the alternation of semismooth Newton (lcp_coulomb_newton.c) and
+   nonsmooth Gauss-Seidel (lcp_coulomb_local.c) phases, keeping the best iterate.
+
+   Newton phase: at r, Phi and a generalized Jacobian; the step dr; a non-monotone Armijo
+   line search (Grippo, Lampariello & Lucidi 1986) on theta = 1/2 |Phi|^2 against the largest
+   of the last 5 values, steps halved down to 2^-20. The phase ends on convergence, on a
+   failed line search or linear solve, or when the error has not halved in 12 iterations.
+   Gauss-Seidel phase: sweeps (10, 20, 40, ... per fallback) until the error stops
+   decreasing or reaches the tolerance; Newton then starts again from its answer.
+   Rho: per contact from the diagonal block, rho_N = 1 / W_NN, rho_T = 2 / (W_T1T1 + W_T2T2)
+   (Siconos' NSN_AC uses the same kind of block-diagonal choice); bilateral rows 1 / W_kk. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lcp_coulomb_internal.h"
+
+void imp_coulomb_default_options(imp_coulomb_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->method = IMP_COULOMB_AUTO;
+    opts->tolerance = 1e-10;
+    opts->max_iterations = 200;
+    opts->max_sweeps = 2000;
+}
+
+const char *imp_coulomb_status_name(imp_coulomb_status s)
+{
+    switch (s) {
+    case IMP_COULOMB_OK: return "ok";
+    case IMP_COULOMB_MAX_ITER: return "max_iterations";
+    case IMP_COULOMB_TIME_LIMIT: return "time_limit";
+    case IMP_COULOMB_BAD_INPUT: return "bad_input";
+    case IMP_COULOMB_NO_MEMORY: return "no_memory";
+    }
+    return "unknown";
+}
+
+imp_coulomb_workspace *imp_coulomb_workspace_create(int n)
+{
+    imp_coulomb_workspace *ws = calloc(1, sizeof *ws);
+    if (ws == NULL) return NULL;
+    if (imp_coulomb_workspace_reserve(ws, n > 0 ? n : 1) != 0) {
+        imp_coulomb_workspace_destroy(ws);
+        return NULL;
+    }
+    return ws;
+}
+
+#define FREE(x) (free(x), (x) = NULL)
+static void free_vectors(imp_coulomb_workspace *ws)
+{
+    FREE(ws->crow);
+    FREE(ws->brow);
+    FREE(ws->pos);
+    FREE(ws->perm);
+    FREE(ws->kind);
+    FREE(ws->rho);
+    FREE(ws->wdiag);
+    FREE(ws->ja);
+    FREE(ws->jb);
+    FREE(ws->phi);
+    FREE(ws->dr);
+    FREE(ws->rt);
+    FREE(ws->ut);
+    FREE(ws->rbest);
+    FREE(ws->ubest);
+    FREE(ws->rhs);
+}
+
+void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws)
+{
+    if (ws == NULL) return;
+    free_vectors(ws);
+    free(ws->H);
+    free(ws);
+}
+
+int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n)
+{
+    if (n <= ws->cap) return 0;
+    free_vectors(ws);
+    size_t N = (size_t)n;
+    ws->crow = malloc(N * sizeof(int));
+    ws->brow = malloc(N * sizeof(int));
+    ws->pos = malloc(N * sizeof(int));
+    ws->perm = malloc(N * sizeof(int));
+    ws->kind = malloc(N);
+    ws->rho = malloc(N * sizeof(double));
+    ws->wdiag = malloc(9 * N * sizeof(double) + sizeof(double));
+    ws->ja = malloc(3 * N * sizeof(double) + sizeof(double));
+    ws->jb = malloc(3 * N * sizeof(double) + sizeof(double));
+    ws->phi = malloc(N * sizeof(double));
+    ws->dr = malloc(N * sizeof(double));
+    ws->rt = malloc(N * sizeof(double));
+    ws->ut = malloc(N * sizeof(double));
+    ws->rbest = malloc(N * sizeof(double));
+    ws->ubest = malloc(N * sizeof(double));
+    ws->rhs = malloc(N * sizeof(double));
+    if (!ws->crow || !ws->brow || !ws->pos || !ws->perm || !ws->kind || !ws->rho || !ws->wdiag || !ws->ja ||
+        !ws->jb || !ws->phi || !ws->dr || !ws->rt || !ws->ut || !ws->rbest || !ws->ubest || !ws->rhs) {
+        free_vectors(ws);
+        ws->cap = 0;
+        return -1;
+    }
+    ws->cap = n;
+    return 0;
+}
+
+static int grow_h(imp_coulomb_workspace *ws, int m)
+{
+    size_t need = (size_t)m * (size_t)m;
+    if (need <= ws->hcap) return 0;
+    double *h = realloc(ws->H, need * sizeof(double));
+    if (h == NULL) return -1;
+    ws->H = h;
+    ws->hcap = need;
+    return 0;
+}
+
+double imp_coulomb_error(const imp_coulomb_problem *p, const double *r, double *u)
+{
+    const imp_coulomb_csr *W = &p->W;
+    int n = W->n;
+    imp_coulomb_matvec(W, p->q, r, u);
+    double e2 = 0.0, nq = 0.0, nr = 0.0, nu = 0.0;
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        nq += p->q[i] * p->q[i];
+        nr += r[i] * r[i];
+        nu += u[i] * u[i];
+    }
+    int rows[3], k = 0;
+    for (int i = 0; i < n; i++) {
+        if (p->bilateral != NULL && p->bilateral[i]) {
+            e2 += u[i] * u[i];
+            continue;
+        }
+        rows[k++] = i;
+        if (k < 3) continue;
+        double rc[3] = {r[rows[0]], r[rows[1]], r[rows[2]]}, uc[3] = {u[rows[0]], u[rows[1]], u[rows[2]]};
+        e2 += imp_coulomb_local_error2(rc, uc, p->mu[c++]);
+        k = 0;
+    }
+    double s = fmax(sqrt(nq), fmax(sqrt(nr), sqrt(nu)));
+    double e = sqrt(e2);
+    return s > 2.220446049250313e-16 ? e / s : e;
+}
+
+/* the error with the workspace's contact list (no row search) */
+static double error_ws(const imp_coulomb_problem *p, const imp_coulomb_workspace *ws, const double *r,
+                       double *u)
+{
+    int n = p->W.n;
+    imp_coulomb_matvec(&p->W, p->q, r, u);
+    double e2 = 0.0, nq = 0.0, nr = 0.0, nu = 0.0;
+    for (int i = 0; i < n; i++) {
+        nq += p->q[i] * p->q[i];
+        nr += r[i] * r[i];
+        nu += u[i] * u[i];
+    }
+    for (int c = 0; c < ws->nc; c++) {
+        const int *rows = ws->crow + 3 * c;
+        double rc[3] = {r[rows[0]], r[rows[1]], r[rows[2]]}, uc[3] = {u[rows[0]], u[rows[1]], u[rows[2]]};
+        e2 += imp_coulomb_local_error2(rc, uc, p->mu[c]);
+    }
+    for (int b = 0; b < ws->nb; b++) e2 += u[ws->brow[b]] * u[ws->brow[b]];
+    double s = fmax(sqrt(nq), fmax(sqrt(nr), sqrt(nu)));
+    double e = sqrt(e2);
+    return s > 2.220446049250313e-16 ? e / s : e;
+}
+
+static const char *check_input(const imp_coulomb_problem *p, int *nc_out)
+{
+    const imp_coulomb_csr *W = &p->W;
+    int n = W->n;
+    if (n < 0) return "n must be >= 0";
+    if (n == 0) {
+        *nc_out = 0;
+        return NULL;
+    }
+    if (W->row_ptr == NULL || p->q == NULL) return "W and q are required";
+    if (W->row_ptr[0] != 0) return "W.row_ptr[0] must be 0";
+    for (int i = 0; i < n; i++) {
+        if (W->row_ptr[i + 1] < W->row_ptr[i]) return "W.row_ptr must not decrease";
+        for (int k = W->row_ptr[i]; k < W->row_ptr[i + 1]; k++) {
+            if (W->col[k] < 0 || W->col[k] >= n) return "W has a column index out of range";
+            if (!isfinite(W->val[k])) return "W has a NaN or infinite entry";
+        }
+        if (!isfinite(p->q[i])) return "q has a NaN or infinite entry";
+    }
+    int nn = 0;
+    for (int i = 0; i < n; i++) nn += (p->bilateral == NULL || !p->bilateral[i]);
+    if (nn % 3 != 0) return "the contact (non-bilateral) rows must come three per contact";
+    if (nn > 0 && p->mu == NULL) return "mu is required";
+    for (int c = 0; c < nn / 3; c++) {
+        if (!(p->mu[c] >= 0.0) || !isfinite(p->mu[c])) return "mu must be finite and >= 0";
+    }
+    *nc_out = nn / 3;
+    return NULL;
+}
+
+static double now(void)
+{
+    return (double)clock() / (double)CLOCKS_PER_SEC;
+}
+
+static void classify(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, const double *r, const double *u,
+                     imp_coulomb_info *info)
+{
+    info->open = info->sticking = info->sliding = 0;
+    for (int c = 0; c < ws->nc; c++) {
+        const int *rows = ws->crow + 3 * c;
+        double rc[3] = {r[rows[0]], r[rows[1]], r[rows[2]]}, uc[3] = {u[rows[0]], u[rows[1]], u[rows[2]]};
+        double phi[3];
+        int k = imp_coulomb_ac(rc, uc, p->mu[c], ws->rho[rows[0]], ws->rho[rows[1]], phi, NULL, NULL);
+        if (k == 0) info->open++;
+        else if (k == 1) info->sticking++;
+        else info->sliding++;
+    }
+}
+
+typedef struct run {
+    const imp_coulomb_problem *p;
+    imp_coulomb_workspace *ws;
+    double *r, *u;
+    double err, best_err, tol;
+    int it_left, sw_left;
+    double t_end;
+    int timed_out;
+    int used_newton, used_nsgs;
+    imp_coulomb_info *info;
+} run;
+
+static void note(run *R, int by_nsgs)
+{
+    int n = R->p->W.n;
+    if (R->err < R->best_err) {
+        R->best_err = R->err;
+        memcpy(R->ws->rbest, R->r, (size_t)n * sizeof(double));
+        memcpy(R->ws->ubest, R->u, (size_t)n * sizeof(double));
+        if (by_nsgs) R->used_nsgs = 1;
+        else R->used_newton = 1;
+    }
+}
+
+static int out_of_time(run *R)
+{
+    if (R->t_end > 0.0 && now() > R->t_end) R->timed_out = 1;
+    return R->timed_out;
+}
+
+/* returns 1 when converged, 0 when stalled, -1 on no memory */
+static int newton_phase(run *R)
+{
+    const imp_coulomb_problem *p = R->p;
+    imp_coulomb_workspace *ws = R->ws;
+    int n = p->W.n;
+    double hist[5];
+    int nh = 0;
+    double phase_best = R->err;
+    int since = 0;
+    while (R->it_left > 0 && !out_of_time(R)) {
+        if (R->err <= R->tol) return 1;
+        double theta = imp_coulomb_phi(p, ws, R->r, R->u, ws->phi, 1);
+        hist[nh % 5] = theta;
+        nh++;
+        int m = 0;
+        for (int c = 0; c < ws->nc; c++) m += ws->kind[c] != 0 ? 3 : 0;
+        m += ws->nb;
+        if (grow_h(ws, m) != 0) return -1;
+        R->it_left--;
+        R->info->iterations++;
+        if (imp_coulomb_newton_direction(p, ws, R->r, R->u) != 0) return 0;
+        double ref = hist[0];
+        for (int k = 1; k < (nh < 5 ? nh : 5); k++) ref = fmax(ref, hist[k]);
+        double t = 1.0;
+        int ok = 0;
+        for (int ls = 0; ls <= 20; ls++) {
+            for (int i = 0; i < n; i++) ws->rt[i] = R->r[i] + t * ws->dr[i];
+            imp_coulomb_matvec(&p->W, p->q, ws->rt, ws->ut);
+            double th = imp_coulomb_phi(p, ws, ws->rt, ws->ut, ws->rhs, 0);
+            if (isfinite(th) && th <= ref - 2e-4 * t * theta) {
+                ok = 1;
+                break;
+            }
+            t *= 0.5;
+        }
+        if (!ok) return 0;
+        memcpy(R->r, ws->rt, (size_t)n * sizeof(double));
+        R->err = error_ws(p, ws, R->r, R->u);
+        note(R, 0);
+        if (R->err <= R->tol) return 1;
+        if (R->err < 0.5 * phase_best) {
+            phase_best = R->err;
+            since = 0;
+        } else if (++since >= 12) {
+            return 0;
+        }
+    }
+    return R->err <= R->tol;
+}
+
+/* returns 1 when converged */
+static int nsgs_phase(run *R, int sweeps, int until_cap)
+{
+    const imp_coulomb_problem *p = R->p;
+    imp_coulomb_workspace *ws = R->ws;
+    double phase_start = R->err;
+    int done = 0;
+    while (R->sw_left > 0 && !out_of_time(R)) {
+        if (R->err <= R->tol) return 1;
+        imp_coulomb_sweep(p, ws, R->r);
+        R->sw_left--;
+        R->info->sweeps++;
+        done++;
+        R->err = error_ws(p, ws, R->r, R->u);
+        note(R, 1);
+        if (R->err <= R->tol) return 1;
+        if (!until_cap && done >= sweeps && R->err < phase_start) break;
+        if (!until_cap && done >= 4 * sweeps) break;
+    }
+    return R->err <= R->tol;
+}
+
+imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_coulomb_options *opts,
+                                     imp_coulomb_workspace *ws, double *r, double *u,
+                                     imp_coulomb_info *info)
+{
+    imp_coulomb_options o;
+    if (opts == NULL) imp_coulomb_default_options(&o);
+    else o = *opts;
+    memset(info, 0, sizeof *info);
+    info->method = "none";
+    int nc = 0;
+    const char *bad = p == NULL ? "no problem" : check_input(p, &nc);
+    if (bad == NULL && (r == NULL || u == NULL)) bad = "r and u are required";
+    if (bad != NULL) {
+        info->status = IMP_COULOMB_BAD_INPUT;
+        info->message = bad;
+        return info->status;
+    }
+    int n = p->W.n;
+    info->contacts = nc;
+    if (o.warm_start != NULL) {
+        for (int i = 0; i < n; i++) {
+            if (!isfinite(o.warm_start[i])) {
+                info->status = IMP_COULOMB_BAD_INPUT;
+                info->message = "warm_start has a NaN or infinite entry";
+                return info->status;
+            }
+        }
+    }
+    if (!(o.tolerance > 0.0)) o.tolerance = 1e-10;
+    if (o.max_iterations <= 0) o.max_iterations = 200;
+    if (o.max_sweeps <= 0) o.max_sweeps = o.method == IMP_COULOMB_NSGS ? 100000 : 2000;
+    imp_coulomb_workspace *own = NULL;
+    if (ws == NULL) {
+        ws = own = imp_coulomb_workspace_create(n);
+        if (ws == NULL) goto nomem;
+    } else if (imp_coulomb_workspace_reserve(ws, n) != 0) {
+        goto nomem;
+    }
+    /* contacts, bilateral rows, diagonal blocks, scaling */
+    ws->nc = ws->nb = 0;
+    {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (p->bilateral != NULL && p->bilateral[i]) ws->brow[ws->nb++] = i;
+            else ws->crow[k++] = i;
+        }
+        ws->nc = nc;
+    }
+    for (int c = 0; c < nc; c++) {
+        const int *rows = ws->crow + 3 * c;
+        double *D = ws->wdiag + 9 * c;
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++) D[3 * a + b] = imp_coulomb_entry(&p->W, rows[a], rows[b]);
+        }
+        double rn = D[0] > 0.0 ? 1.0 / D[0] : 1.0;
+        double tt = D[4] + D[8];
+        double rt = tt > 0.0 ? 2.0 / tt : rn;
+        ws->rho[rows[0]] = rn;
+        ws->rho[rows[1]] = ws->rho[rows[2]] = rt;
+    }
+    for (int b = 0; b < ws->nb; b++) {
+        int k = ws->brow[b];
+        double d = imp_coulomb_entry(&p->W, k, k);
+        ws->wdiag[9 * nc + b] = d;
+        ws->rho[k] = d > 0.0 ? 1.0 / d : 1.0;
+    }
+    for (int i = 0; i < n; i++) r[i] = o.warm_start != NULL ? o.warm_start[i] : 0.0;
+    run R = {0};
+    R.p = p;
+    R.ws = ws;
+    R.r = r;
+    R.u = u;
+    R.tol = o.tolerance;
+    R.it_left = o.max_iterations;
+    R.sw_left = o.max_sweeps;
+    R.t_end = o.max_time > 0.0 ? now() + o.max_time : 0.0;
+    R.info = info;
+    R.err = error_ws(p, ws, r, u);
+    R.best_err = INFINITY;
+    note(&R, 0);
+    R.used_newton = 0;
+    int conv = R.err <= R.tol;
+    if (!conv && o.method == IMP_COULOMB_NSGS) {
+        conv = nsgs_phase(&R, 0, 1);
+    } else if (!conv && o.method == IMP_COULOMB_NEWTON) {
+        int k = newton_phase(&R);
+        if (k < 0) goto nomem;
+        conv = k;
+    } else if (!conv) {
+        int sweeps = 10;
+        while (!conv && (R.it_left > 0 || R.sw_left > 0) && !R.timed_out) {
+            int k = R.it_left > 0 ? newton_phase(&R) : 0;
+            if (k < 0) goto nomem;
+            if (k > 0) {
+                conv = 1;
+                break;
+            }
+            if (R.sw_left <= 0) {
+                if (R.it_left > 0) continue; /* Newton again from where it stopped? no progress possible */
+                break;
+            }
+            info->fallbacks++;
+            /* the sweeps start from the best iterate */
+            memcpy(r, ws->rbest, (size_t)n * sizeof(double));
+            R.err = R.best_err;
+            conv = nsgs_phase(&R, sweeps, R.it_left <= 0);
+            sweeps = sweeps < 1000 ? 2 * sweeps : sweeps;
+        }
+    }
+    /* the best iterate */
+    memcpy(r, ws->rbest, (size_t)n * sizeof(double));
+    info->error = error_ws(p, ws, r, u);
+    classify(p, ws, r, u, info);
+    info->method = R.used_newton && R.used_nsgs ? "newton+nsgs"
+                   : R.used_nsgs                ? "nsgs"
+                   : R.used_newton              ? "newton"
+                                                : "start";
+    if (info->error <= R.tol) {
+        info->status = IMP_COULOMB_OK;
+        info->message = "converged";
+    } else if (R.timed_out) {
+        info->status = IMP_COULOMB_TIME_LIMIT;
+        info->message = "time limit reached; the best answer found is returned";
+    } else {
+        info->status = IMP_COULOMB_MAX_ITER;
+        info->message = "iteration limits reached; the best answer found is returned";
+    }
+    imp_coulomb_workspace_destroy(own);
+    return info->status;
+nomem:
+    imp_coulomb_workspace_destroy(own);
+    info->status = IMP_COULOMB_NO_MEMORY;
+    info->message = "out of memory";
+    return info->status;
+}

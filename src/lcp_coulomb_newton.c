@@ -1,0 +1,110 @@
+/* lcp_coulomb_newton.c: the Alart-Curnier function of the whole problem and the semismooth
+   Newton direction (lcp_coulomb.h).
+
+   With u = W r + q and Phi(r) = Phi_AC(r, W r + q), a generalized Jacobian is H = A + B W
+   (A, B block diagonal: 3x3 per contact, from imp_coulomb_ac; bilateral row k: Phi_k =
+   rho_k u_k). The rows of open contacts are those of the identity (Phi = r), so their step is
+   dr = -r, known beforehand: it is moved to the right-hand side and only the other rows
+   (sticking and sliding contacts, bilateral rows) enter the dense system, which is solved by
+   imp_coulomb_lu_solve. */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "lcp_coulomb_internal.h"
+
+double imp_coulomb_phi(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, const double *r,
+                       const double *u, double *phi, int jac)
+{
+    double m = 0.0;
+    for (int c = 0; c < ws->nc; c++) {
+        const int *rows = ws->crow + 3 * c;
+        double rc[3], uc[3], pc[3];
+        for (int i = 0; i < 3; i++) {
+            rc[i] = r[rows[i]];
+            uc[i] = u[rows[i]];
+        }
+        int kind = imp_coulomb_ac(rc, uc, p->mu[c], ws->rho[rows[0]], ws->rho[rows[1]], pc,
+                                  jac ? ws->ja + 9 * c : NULL, jac ? ws->jb + 9 * c : NULL);
+        if (jac) ws->kind[c] = (signed char)kind;
+        for (int i = 0; i < 3; i++) {
+            phi[rows[i]] = pc[i];
+            m += pc[i] * pc[i];
+        }
+    }
+    for (int b = 0; b < ws->nb; b++) {
+        int k = ws->brow[b];
+        phi[k] = ws->rho[k] * u[k];
+        m += phi[k] * phi[k];
+    }
+    return 0.5 * m;
+}
+
+/* adds v at column j of the reduced row hrow, or moves it to the right-hand side when row j
+   is eliminated (its step is -phi_j) */
+static inline void add(const imp_coulomb_workspace *ws, double *hrow, double *rhs, int j, double v)
+{
+    int pj = ws->pos[j];
+    if (pj >= 0) {
+        hrow[pj] += v;
+    } else {
+        *rhs += v * ws->phi[j];
+    }
+}
+
+static void add_wrow(const imp_coulomb_problem *p, const imp_coulomb_workspace *ws, double *hrow,
+                     double *rhs, int row, double coef)
+{
+    const imp_coulomb_csr *W = &p->W;
+    for (int k = W->row_ptr[row]; k < W->row_ptr[row + 1]; k++) add(ws, hrow, rhs, W->col[k], coef * W->val[k]);
+}
+
+int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws,
+                                 const double *r, const double *u)
+{
+    (void)r;
+    (void)u;
+    int n = p->W.n, m = 0;
+    for (int i = 0; i < n; i++) ws->pos[i] = -1;
+    for (int c = 0; c < ws->nc; c++) {
+        if (ws->kind[c] == 0) continue;
+        for (int i = 0; i < 3; i++) ws->pos[ws->crow[3 * c + i]] = m++;
+    }
+    for (int b = 0; b < ws->nb; b++) ws->pos[ws->brow[b]] = m++;
+    size_t need = (size_t)m * (size_t)m;
+    if (need > ws->hcap) return -2; /* the driver grows H */
+    double *H = ws->H;
+    memset(H, 0, need * sizeof(double));
+    double hmax = 0.0;
+    for (int c = 0; c < ws->nc; c++) {
+        if (ws->kind[c] == 0) continue;
+        const int *rows = ws->crow + 3 * c;
+        const double *A = ws->ja + 9 * c, *B = ws->jb + 9 * c;
+        for (int a = 0; a < 3; a++) {
+            int k = ws->pos[rows[a]];
+            double *hrow = H + (size_t)k * m, rhs = -ws->phi[rows[a]];
+            for (int l = 0; l < 3; l++) {
+                if (A[3 * a + l] != 0.0) add(ws, hrow, &rhs, rows[l], A[3 * a + l]);
+            }
+            for (int l = 0; l < 3; l++) {
+                if (B[3 * a + l] != 0.0) add_wrow(p, ws, hrow, &rhs, rows[l], B[3 * a + l]);
+            }
+            ws->rhs[k] = rhs;
+        }
+    }
+    for (int b = 0; b < ws->nb; b++) {
+        int row = ws->brow[b], k = ws->pos[row];
+        double rhs = -ws->phi[row];
+        add_wrow(p, ws, H + (size_t)k * m, &rhs, row, ws->rho[row]);
+        ws->rhs[k] = rhs;
+    }
+    for (size_t e = 0; e < need; e++) hmax = fmax(hmax, fabs(H[e]));
+    if (m > 0 && imp_coulomb_lu_solve(H, m, ws->perm, ws->rhs, 1e-13 * (hmax > 0.0 ? hmax : 1.0)) != 0) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = ws->pos[i];
+        ws->dr[i] = k >= 0 ? ws->rhs[k] : -ws->phi[i];
+    }
+    return 0;
+}
