@@ -4,8 +4,14 @@
 
    Newton phase: at r, Phi and a generalized Jacobian; the step dr; a non-monotone Armijo
    line search (Grippo, Lampariello & Lucidi 1986) on theta = 1/2 |Phi|^2 against the largest
-   of the last 5 values, steps halved down to 2^-20. The phase ends on convergence, on a
-   failed line search or linear solve, or when the error has not halved in 12 iterations.
+   of the last 5 values, steps halved down to 2^-20. The Jacobian is regularized by
+   delta = min(1, lam * error) (lcp_coulomb_newton.c) with lam adapted as in
+   Levenberg-Marquardt: divided by 4 (down to 1) after a full step that cut the error by 10 %,
+   else multiplied by 4, and by 16 when the line search fails (the step is then computed
+   again). This is what solves the rank-deficient problems (redundant contacts of stacked
+   boxes: BoxesStack1 in 22 iterations, where the plain Newton step is dominated by the
+   null space of W). The phase ends on convergence, on a failed line search with delta
+   already at 1, or when the error has not halved in 12 iterations.
    Gauss-Seidel phase: sweeps (10, 20, 40, ... per fallback) until the error stops
    decreasing or reaches the tolerance; Newton then starts again from its answer.
    Rho: per contact from the diagonal block, rho_N = 1 / W_NN, rho_T = 2 / (W_T1T1 + W_T2T2)
@@ -14,6 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef COULOMB_TRACE
+#include <stdio.h>
+#define TRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define TRACE(...) ((void)0)
+#endif
 
 #include "lcp_coulomb_internal.h"
 
@@ -231,6 +243,7 @@ typedef struct run {
     double t_end;
     int timed_out;
     int used_newton, used_nsgs;
+    double reg_max, reg_mul, lam;
     imp_coulomb_info *info;
 } run;
 
@@ -273,7 +286,8 @@ static int newton_phase(run *R)
         if (grow_h(ws, m) != 0) return -1;
         R->it_left--;
         R->info->iterations++;
-        if (imp_coulomb_newton_direction(p, ws, R->r, R->u) != 0) return 0;
+        double delta = fmin(R->reg_max, R->lam * R->err);
+        if (imp_coulomb_newton_direction(p, ws, delta) != 0) return 0;
         double ref = hist[0];
         for (int k = 1; k < (nh < 5 ? nh : 5); k++) ref = fmax(ref, hist[k]);
         double t = 1.0;
@@ -288,9 +302,20 @@ static int newton_phase(run *R)
             }
             t *= 0.5;
         }
-        if (!ok) return 0;
+        if (!ok) {
+            TRACE("newton it %d: line search failed (m %d, theta %g, lam %g)\n", R->info->iterations, m, theta, R->lam);
+            if (R->lam * R->err < R->reg_max) {
+                R->lam *= 16.0;
+                continue;
+            }
+            return 0;
+        }
         memcpy(R->r, ws->rt, (size_t)n * sizeof(double));
+        double prev = R->err;
         R->err = error_ws(p, ws, R->r, R->u);
+        if (t == 1.0 && R->err < 0.9 * prev) R->lam = fmax(0.25 * R->lam, R->reg_mul);
+        else R->lam = fmin(4.0 * R->lam, 1e6);
+        TRACE("newton it %d: m %d theta %.3e t %g err %.3e\n", R->info->iterations, m, theta, t, R->err);
         note(R, 0);
         if (R->err <= R->tol) return 1;
         if (R->err < 0.5 * phase_best) {
@@ -320,6 +345,7 @@ static int nsgs_phase(run *R, int sweeps, int until_cap)
         note(R, 1);
         if (R->err <= R->tol) return 1;
         if (!until_cap && done >= sweeps && R->err < phase_start) break;
+        if (done % 10 == 0) TRACE("nsgs sweep %d err %.3e\n", R->info->sweeps, R->err);
         if (!until_cap && done >= 4 * sweeps) break;
     }
     return R->err <= R->tol;
@@ -402,6 +428,9 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     R.sw_left = o.max_sweeps;
     R.t_end = o.max_time > 0.0 ? now() + o.max_time : 0.0;
     R.info = info;
+    R.reg_max = 1.0;
+    R.reg_mul = 1.0;
+    R.lam = R.reg_mul;
     R.err = error_ws(p, ws, r, u);
     R.best_err = INFINITY;
     note(&R, 0);

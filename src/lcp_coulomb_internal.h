@@ -52,10 +52,10 @@ void imp_coulomb_local_solve(const double W[9], const double q[3], double mu, do
    their first row), updating r in place. */
 void imp_coulomb_sweep(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double *r);
 
-/* Newton direction at r (u = W r + q, phi filled by the caller with imp_coulomb_phi): dr
-   receives the step. Returns 0, or -1 when the linear solve failed. */
-int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws,
-                                 const double *r, const double *u);
+/* Newton direction at the point where the caller evaluated imp_coulomb_phi (with jac = 1,
+   into ws->phi): dr receives the step. delta >= 0 regularizes (W + delta diag(1/rho) in the
+   Jacobian). Returns 0, or -1 when the linear solve failed. */
+int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double delta);
 /* Phi at (r, u) into phi; Jacobian blocks into ws->ja / jb when jac; returns 1/2 |Phi|^2 */
 double imp_coulomb_phi(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, const double *r,
                        const double *u, double *phi, int jac);

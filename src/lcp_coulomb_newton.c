@@ -6,7 +6,13 @@
    rho_k u_k). The rows of open contacts are those of the identity (Phi = r), so their step is
    dr = -r, known beforehand: it is moved to the right-hand side and only the other rows
    (sticking and sliding contacts, bilateral rows) enter the dense system, which is solved by
-   imp_coulomb_lu_solve. */
+   imp_coulomb_lu_solve.
+
+   Regularization (Levenberg-Marquardt style, as a proximal term): W is replaced by
+   W + eta D in the Jacobian only, D = diag(1 / rho) (the diagonal scale of W) and eta = delta
+   chosen by the driver in proportion to the current error, so rank-deficient W (redundant
+   contacts) gives a bounded, well-defined step and the convergence near a solution stays
+   fast (the perturbation vanishes with the error). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -59,11 +65,8 @@ static void add_wrow(const imp_coulomb_problem *p, const imp_coulomb_workspace *
     for (int k = W->row_ptr[row]; k < W->row_ptr[row + 1]; k++) add(ws, hrow, rhs, W->col[k], coef * W->val[k]);
 }
 
-int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws,
-                                 const double *r, const double *u)
+int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double delta)
 {
-    (void)r;
-    (void)u;
     int n = p->W.n, m = 0;
     for (int i = 0; i < n; i++) ws->pos[i] = -1;
     for (int c = 0; c < ws->nc; c++) {
@@ -87,7 +90,9 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
                 if (A[3 * a + l] != 0.0) add(ws, hrow, &rhs, rows[l], A[3 * a + l]);
             }
             for (int l = 0; l < 3; l++) {
-                if (B[3 * a + l] != 0.0) add_wrow(p, ws, hrow, &rhs, rows[l], B[3 * a + l]);
+                if (B[3 * a + l] == 0.0) continue;
+                add_wrow(p, ws, hrow, &rhs, rows[l], B[3 * a + l]);
+                if (delta > 0.0) add(ws, hrow, &rhs, rows[l], B[3 * a + l] * delta / ws->rho[rows[l]]);
             }
             ws->rhs[k] = rhs;
         }
@@ -96,6 +101,7 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
         int row = ws->brow[b], k = ws->pos[row];
         double rhs = -ws->phi[row];
         add_wrow(p, ws, H + (size_t)k * m, &rhs, row, ws->rho[row]);
+        H[(size_t)k * m + k] += delta;
         ws->rhs[k] = rhs;
     }
     for (size_t e = 0; e < need; e++) hmax = fmax(hmax, fabs(H[e]));
