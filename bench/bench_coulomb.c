@@ -149,6 +149,10 @@ static int run_one(const char *dir, const char *name, double tol, const char *du
     imp_coulomb_options o;
     imp_coulomb_default_options(&o);
     o.tolerance = tol;
+    if (getenv("COULOMB_MAXIT")) o.max_iterations = atoi(getenv("COULOMB_MAXIT"));
+    const char *meth = getenv("COULOMB_METHOD"); /* newton | nsgs (default auto) */
+    if (meth && strcmp(meth, "newton") == 0) o.method = IMP_COULOMB_NEWTON;
+    if (meth && strcmp(meth, "nsgs") == 0) o.method = IMP_COULOMB_NSGS;
     imp_coulomb_workspace *ws = imp_coulomb_workspace_create(n);
     imp_coulomb_info info;
     double best = 1e300, total = 0.0;

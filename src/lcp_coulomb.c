@@ -244,6 +244,7 @@ typedef struct run {
     int timed_out;
     int used_newton, used_nsgs;
     double reg_max, reg_mul, lam;
+    int stall;
     imp_coulomb_info *info;
 } run;
 
@@ -263,6 +264,16 @@ static int out_of_time(run *R)
 {
     if (R->t_end > 0.0 && now() > R->t_end) R->timed_out = 1;
     return R->timed_out;
+}
+
+/* back to the best iterate, with a 16 times larger regularization */
+static void restart(run *R)
+{
+    int n = R->p->W.n;
+    memcpy(R->r, R->ws->rbest, (size_t)n * sizeof(double));
+    memcpy(R->u, R->ws->ubest, (size_t)n * sizeof(double));
+    R->err = R->best_err;
+    R->lam = fmin(16.0 * R->lam, 1e6);
 }
 
 /* returns 1 when converged, 0 when stalled, -1 on no memory */
@@ -311,17 +322,16 @@ static int newton_phase(run *R)
             return 0;
         }
         memcpy(R->r, ws->rt, (size_t)n * sizeof(double));
-        double prev = R->err;
         R->err = error_ws(p, ws, R->r, R->u);
-        if (t == 1.0 && R->err < 0.9 * prev) R->lam = fmax(0.25 * R->lam, R->reg_mul);
-        else R->lam = fmin(4.0 * R->lam, 1e6);
+        if (t == 1.0) R->lam = fmax(0.25 * R->lam, R->reg_mul);
+        else if (t < 0.1) R->lam = fmin(4.0 * R->lam, 1e6);
         TRACE("newton it %d: m %d theta %.3e t %g err %.3e\n", R->info->iterations, m, theta, t, R->err);
         note(R, 0);
         if (R->err <= R->tol) return 1;
         if (R->err < 0.5 * phase_best) {
             phase_best = R->err;
             since = 0;
-        } else if (++since >= 12) {
+        } else if (++since >= R->stall) {
             return 0;
         }
     }
@@ -429,7 +439,12 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     R.t_end = o.max_time > 0.0 ? now() + o.max_time : 0.0;
     R.info = info;
     R.reg_max = 1.0;
-    R.reg_mul = 1.0;
+    R.reg_mul = 0.1;
+    R.stall = 30;
+#ifdef COULOMB_TRACE
+    if (getenv("REGMAX")) R.reg_max = atof(getenv("REGMAX"));
+    if (getenv("REGMUL")) R.reg_mul = atof(getenv("REGMUL"));
+#endif
     R.lam = R.reg_mul;
     R.err = error_ws(p, ws, r, u);
     R.best_err = INFINITY;
@@ -439,9 +454,12 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     if (!conv && o.method == IMP_COULOMB_NSGS) {
         conv = nsgs_phase(&R, 0, 1);
     } else if (!conv && o.method == IMP_COULOMB_NEWTON) {
-        int k = newton_phase(&R);
-        if (k < 0) goto nomem;
-        conv = k;
+        while (!conv && R.it_left > 0 && !R.timed_out) {
+            int k = newton_phase(&R);
+            if (k < 0) goto nomem;
+            conv = k;
+            if (!conv) restart(&R);
+        }
     } else if (!conv) {
         int sweeps = 10;
         while (!conv && (R.it_left > 0 || R.sw_left > 0) && !R.timed_out) {
@@ -452,15 +470,17 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
                 break;
             }
             if (R.sw_left <= 0) {
-                if (R.it_left > 0) continue; /* Newton again from where it stopped? no progress possible */
-                break;
+                restart(&R);
+                continue;
             }
             info->fallbacks++;
-            /* the sweeps start from the best iterate */
-            memcpy(r, ws->rbest, (size_t)n * sizeof(double));
-            R.err = R.best_err;
+            /* the sweeps start from the best iterate; Newton goes on from their answer when
+               it is better, else from the best iterate with a larger regularization */
+            double before = R.best_err;
+            restart(&R);
             conv = nsgs_phase(&R, sweeps, R.it_left <= 0);
             sweeps = sweeps < 1000 ? 2 * sweeps : sweeps;
+            if (!conv && !(R.best_err < before)) restart(&R);
         }
     }
     /* the best iterate */

@@ -77,7 +77,7 @@ static int l_coulomb(lua_State *L)
     size_t un = (size_t)n;
     double *q = scratch(L, un * sizeof(double));
     for (int i = 0; i < n; i++) q[i] = number_at(L, 2, i + 1, "q", 0);
-    lua_settop(L, 1);
+    lua_remove(L, 2); /* the q table; its copy (a userdata) stays anchored at 2 */
     unsigned char *bil = scratch(L, un);
     double *r = scratch(L, un * sizeof(double)), *u = scratch(L, un * sizeof(double));
     double *warm = scratch(L, un * sizeof(double));
