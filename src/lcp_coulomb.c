@@ -161,13 +161,18 @@ double imp_coulomb_error(const imp_coulomb_problem *p, const double *r, double *
     return s > 2.220446049250313e-16 ? e / s : e;
 }
 
-/* the error with the workspace's contact list (no row search) */
+/* the error with the workspace's contact list (no row search); infinite when max|r|
+   exceeds r_cap (see imp_coulomb_solve: an iterate drifting to infinity along the null
+   space of W has a relative error that falls for no good reason) */
 static double error_ws(const imp_coulomb_problem *p, const imp_coulomb_workspace *ws, const double *r,
-                       double *u)
+                       double *u, double r_cap)
 {
     int n = p->W.n;
     imp_coulomb_matvec(&p->W, p->q, r, u);
     double e2 = 0.0, nq = 0.0, nr = 0.0, nu = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (!(fabs(r[i]) <= r_cap)) return INFINITY;
+    }
     for (int i = 0; i < n; i++) {
         nq += p->q[i] * p->q[i];
         nr += r[i] * r[i];
@@ -243,8 +248,11 @@ typedef struct run {
     double t_end;
     int timed_out;
     int used_newton, used_nsgs;
-    double reg_max, reg_mul, lam;
+    double reg_max, reg_mul, lam, phi_scale, r_cap;
     int stall;
+    int free_steps;
+    int delta_abs;
+    int rho_k;
     imp_coulomb_info *info;
 } run;
 
@@ -266,14 +274,21 @@ static int out_of_time(run *R)
     return R->timed_out;
 }
 
-/* back to the best iterate, with a 16 times larger regularization */
+/* back to the best iterate, with the next scaling rho (times 10, 0.1, 100, 0.01, 1, ...
+   of the diagonal choice: the Alart-Curnier merit's valleys move with rho, and a stalled
+   Newton often goes through with another one) and the regularization reset */
 static void restart(run *R)
 {
+    static const double mult[] = {1.0, 10.0, 0.1, 100.0, 0.01};
     int n = R->p->W.n;
     memcpy(R->r, R->ws->rbest, (size_t)n * sizeof(double));
     memcpy(R->u, R->ws->ubest, (size_t)n * sizeof(double));
     R->err = R->best_err;
-    R->lam = fmin(16.0 * R->lam, 1e6);
+    R->lam = R->reg_mul;
+    int next = (R->rho_k + 1) % 5;
+    double f = mult[next] / mult[R->rho_k];
+    for (int i = 0; i < n; i++) R->ws->rho[i] *= f;
+    R->rho_k = next;
 }
 
 /* returns 1 when converged, 0 when stalled, -1 on no memory */
@@ -284,7 +299,7 @@ static int newton_phase(run *R)
     int n = p->W.n;
     double hist[5];
     int nh = 0;
-    double phase_best = R->err;
+    double phase_best = INFINITY;
     int since = 0;
     while (R->it_left > 0 && !out_of_time(R)) {
         if (R->err <= R->tol) return 1;
@@ -297,7 +312,7 @@ static int newton_phase(run *R)
         if (grow_h(ws, m) != 0) return -1;
         R->it_left--;
         R->info->iterations++;
-        double delta = fmin(R->reg_max, R->lam * R->err);
+        double delta = fmin(R->reg_max, R->lam * (R->delta_abs ? sqrt(2.0 * theta) / R->phi_scale : R->err));
         if (imp_coulomb_newton_direction(p, ws, delta) != 0) return 0;
         double ref = hist[0];
         for (int k = 1; k < (nh < 5 ? nh : 5); k++) ref = fmax(ref, hist[k]);
@@ -307,7 +322,7 @@ static int newton_phase(run *R)
             for (int i = 0; i < n; i++) ws->rt[i] = R->r[i] + t * ws->dr[i];
             imp_coulomb_matvec(&p->W, p->q, ws->rt, ws->ut);
             double th = imp_coulomb_phi(p, ws, ws->rt, ws->ut, ws->rhs, 0);
-            if (isfinite(th) && th <= ref - 2e-4 * t * theta) {
+            if (isfinite(th) && (th <= ref - 2e-4 * t * theta || R->free_steps > 0)) {
                 ok = 1;
                 break;
             }
@@ -322,14 +337,16 @@ static int newton_phase(run *R)
             return 0;
         }
         memcpy(R->r, ws->rt, (size_t)n * sizeof(double));
-        R->err = error_ws(p, ws, R->r, R->u);
+        R->err = error_ws(p, ws, R->r, R->u, R->r_cap);
         if (t == 1.0) R->lam = fmax(0.25 * R->lam, R->reg_mul);
         else if (t < 0.1) R->lam = fmin(4.0 * R->lam, 1e6);
         TRACE("newton it %d: m %d theta %.3e t %g err %.3e\n", R->info->iterations, m, theta, t, R->err);
         note(R, 0);
         if (R->err <= R->tol) return 1;
-        if (R->err < 0.5 * phase_best) {
-            phase_best = R->err;
+        /* progress is judged on the merit (absolute), not on the relative error, which also
+           falls when r drifts to infinity along the null space of W */
+        if (theta < 0.25 * phase_best) {
+            phase_best = theta;
             since = 0;
         } else if (++since >= R->stall) {
             return 0;
@@ -351,7 +368,7 @@ static int nsgs_phase(run *R, int sweeps, int until_cap)
         R->sw_left--;
         R->info->sweeps++;
         done++;
-        R->err = error_ws(p, ws, R->r, R->u);
+        R->err = error_ws(p, ws, R->r, R->u, R->r_cap);
         note(R, 1);
         if (R->err <= R->tol) return 1;
         if (!until_cap && done >= sweeps && R->err < phase_start) break;
@@ -421,6 +438,9 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
         ws->rho[rows[0]] = rn;
         ws->rho[rows[1]] = ws->rho[rows[2]] = rt;
     }
+#ifdef COULOMB_TRACE
+    if (getenv("RHOMUL")) for (int i = 0; i < n; i++) ws->rho[i] *= atof(getenv("RHOMUL"));
+#endif
     for (int b = 0; b < ws->nb; b++) {
         int k = ws->brow[b];
         double d = imp_coulomb_entry(&p->W, k, k);
@@ -442,13 +462,44 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     R.reg_mul = 0.1;
     R.stall = 30;
 #ifdef COULOMB_TRACE
+    if (getenv("FREE")) R.free_steps = atoi(getenv("FREE"));
+    if (getenv("DABS")) R.delta_abs = atoi(getenv("DABS"));
+#endif
+#ifdef COULOMB_TRACE
     if (getenv("REGMAX")) R.reg_max = atof(getenv("REGMAX"));
     if (getenv("REGMUL")) R.reg_mul = atof(getenv("REGMUL"));
 #endif
     R.lam = R.reg_mul;
-    R.err = error_ws(p, ws, r, u);
+    /* the scale of Phi: |Phi| at r = 0 (rho q_N over the approaching contacts), or at the
+       start, or 1 */
+    memset(ws->rt, 0, (size_t)n * sizeof(double));
+    imp_coulomb_matvec(&p->W, p->q, ws->rt, ws->ut);
+    R.phi_scale = sqrt(2.0 * imp_coulomb_phi(p, ws, ws->rt, ws->ut, ws->phi, 0));
+    /* the load scale sum |q_i| / W_ii; answers beyond 1e6 times it are taken as a drift to
+       infinity (never kept, never converged; the 1000:1 stack of the specs needs 51 times,
+       Siconos' problems at most 1) */
+    double fs = 0.0;
+    for (int c = 0; c < nc; c++) {
+        for (int a = 0; a < 3; a++) {
+            double d = ws->wdiag[9 * c + 4 * a];
+            if (d > 0.0) fs += fabs(p->q[ws->crow[3 * c + a]]) / d;
+        }
+    }
+    for (int b = 0; b < ws->nb; b++) {
+        double d = ws->wdiag[9 * nc + b];
+        if (d > 0.0) fs += fabs(p->q[ws->brow[b]]) / d;
+    }
+    R.r_cap = fs > 0.0 && isfinite(fs) ? 1e6 * fs : INFINITY;
+    if (o.warm_start != NULL) {
+        for (int i = 0; i < n; i++) R.r_cap = fmax(R.r_cap, 10.0 * fabs(r[i]));
+    }
+    R.err = error_ws(p, ws, r, u, R.r_cap);
+    R.phi_scale = fmax(R.phi_scale, sqrt(2.0 * imp_coulomb_phi(p, ws, r, u, ws->phi, 0)));
+    if (!(R.phi_scale > 0.0) || !isfinite(R.phi_scale)) R.phi_scale = 1.0;
     R.best_err = INFINITY;
     note(&R, 0);
+    memcpy(ws->rbest, r, (size_t)n * sizeof(double));
+    memcpy(ws->ubest, u, (size_t)n * sizeof(double));
     R.used_newton = 0;
     int conv = R.err <= R.tol;
     if (!conv && o.method == IMP_COULOMB_NSGS) {
@@ -485,7 +536,14 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     }
     /* the best iterate */
     memcpy(r, ws->rbest, (size_t)n * sizeof(double));
-    info->error = error_ws(p, ws, r, u);
+    info->error = error_ws(p, ws, r, u, INFINITY);
+#ifdef COULOMB_TRACE
+    {
+        double mr = 0.0;
+        for (int i = 0; i < n; i++) mr = fmax(mr, fabs(r[i]));
+        fprintf(stderr, "max|r| / load scale = %g\n", mr / (R.r_cap / 1e6));
+    }
+#endif
     classify(p, ws, r, u, info);
     info->method = R.used_newton && R.used_nsgs ? "newton+nsgs"
                    : R.used_nsgs                ? "nsgs"
