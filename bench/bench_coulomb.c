@@ -4,9 +4,12 @@
    and Gauss-Seidel sweeps. tools/run_bench.sh prints Siconos' NSGS and NSN_AC beside it
    (bench/coulomb_siconos.c) when libsiconos-numerics-dev is installed.
 
-   Usage: bench_coulomb [DIR (default ../shared/data/fclib)] [tol (default 1e-10)] [names...]
+   Usage: bench_coulomb [DIR (default ../shared/data/fclib)] [tol (default 1e-8)] [names...]
    Time: wall clock of imp_coulomb_solve with a prepared workspace (the CSR matrix is built
    once); solves under 0.2 s are repeated (at most 50 runs) and the fastest run is kept.
+   With IMPACT_SICONOS_FC3D set to the built bench/coulomb_siconos.c, each line also shows
+   Siconos' NSGS and NSN_AC on the same file at the same tolerance (their own reader and
+   sparse-block matrix), and the totals compare the three.
 
    The .dat format (Siconos' frictionContact_printInFile): dimension (3), number of contacts,
    then the matrix (NumericsMatrix): storage 0 = dense: size0 size1, again size0 size1, then
@@ -14,6 +17,7 @@
    block rows, block columns, the cumulative block sizes of rows and of columns, the sizes of
    the row-pointer and column-index arrays, both arrays, then each block's number and its
    entries column by column; then q (3 nc) and mu (nc). */
+#define _POSIX_C_SOURCE 200809L /* popen, clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +134,9 @@ static const char *const PROBS[] = {"FrictionContact3D_1c", "Rover1041", "NESphe
                                     "Capsules-i101-404", "Capsules-i122-1617", "RockPile_tob1",
                                     "KaplasTower-i1061-4.hdf5", NULL};
 
+static double totals[3];
+static int solved[3], have_peer;
+
 static int run_one(const char *dir, const char *name, double tol, const char *dump)
 {
     char path[1024];
@@ -166,9 +173,35 @@ static int run_one(const char *dir, const char *name, double tol, const char *du
         runs++;
     }
     if (info.status == IMP_COULOMB_BAD_INPUT) printf("%s: %s\n", name, info.message);
-    printf("%-28s nc=%4d  %10.3f ms  error %.1e  %-14s it %3d  sweeps %5d  %s  (stick %d slide %d open %d)\n", name,
-           P.nc, 1e3 * best, info.error, imp_coulomb_status_name(info.status), info.iterations, info.sweeps,
-           info.method, info.sticking, info.sliding, info.open);
+    char ours[128];
+    snprintf(ours, sizeof ours, "%9.3f %7.1e %-3s", 1e3 * best, info.error,
+             info.status == IMP_COULOMB_OK ? "ok" : info.status == IMP_COULOMB_MAX_ITER ? "cap" : "-");
+    totals[0] += best;
+    solved[0] += info.status == IMP_COULOMB_OK;
+    const char *peer = getenv("IMPACT_SICONOS_FC3D");
+    char theirs[256] = "";
+    if (peer && *peer) {
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "'%s' '%s' %g", peer, path, tol);
+        FILE *pp = popen(cmd, "r");
+        double ms[2], er[2];
+        int inf[2];
+        char n1[16], n2[16];
+        if (pp && fscanf(pp, "%15s %lf %lf %d %15s %lf %lf %d", n1, &ms[0], &er[0], &inf[0], n2, &ms[1], &er[1], &inf[1]) == 8) {
+            snprintf(theirs, sizeof theirs, " | %9.3f %7.1e %-3s | %9.3f %7.1e %-3s", ms[0], er[0],
+                     inf[0] == 0 ? "ok" : "no", ms[1], er[1], inf[1] == 0 ? "ok" : "no");
+            for (int k = 0; k < 2; k++) {
+                totals[k + 1] += 1e-3 * ms[k];
+                solved[k + 1] += inf[k] == 0 && er[k] <= tol;
+            }
+            have_peer = 1;
+        } else {
+            snprintf(theirs, sizeof theirs, " | Siconos peer failed");
+        }
+        if (pp) pclose(pp);
+    }
+    printf("%-27s %4d | %s%s   (it %d, sweeps %d, %s; stick %d slide %d open %d)\n", name, P.nc, ours, theirs,
+           info.iterations, info.sweeps, info.method, info.sticking, info.sliding, info.open);
     fflush(stdout);
     if (dump) {
         FILE *f = fopen(dump, "w");
@@ -186,9 +219,12 @@ static int run_one(const char *dir, const char *name, double tol, const char *du
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "../shared/data/fclib";
-    double tol = argc > 2 ? atof(argv[2]) : 1e-10;
+    double tol = argc > 2 ? atof(argv[2]) : 1e-8;
     const char *dump = getenv("COULOMB_DUMP");
-    printf("3D Coulomb contact (impact.lcp.coulomb, semismooth Newton on Alart-Curnier + NSGS) on Siconos' fc3d problems, tol %g\n", tol);
+    printf("3D Coulomb contact on Siconos' fc3d problems (../shared/data/fclib), tol %g: impact.lcp.coulomb\n"
+           "(semismooth Newton on Alart-Curnier + NSGS fallback) beside Siconos 4.4 NSGS and NSN_AC when installed.\n"
+           "Times in ms (wall clock, fastest of up to 50 runs within 0.2 s), error = Siconos' fc3d_compute_error,\n"
+           "ok = reached tol, cap = iteration caps (best answer returned), no = Siconos info != 0.\n", tol);
     char probe[1024];
     snprintf(probe, sizeof probe, "%s/%s.dat", dir, PROBS[0]);
     FILE *t = fopen(probe, "r");
@@ -197,12 +233,16 @@ int main(int argc, char **argv)
         return 0;
     }
     fclose(t);
+    const char *peer = getenv("IMPACT_SICONOS_FC3D");
+    printf("%-27s %4s | %-23s%s\n", "problem", "nc", "impact ms, error", peer && *peer ? " | Siconos NSGS ms, error  | Siconos NSN_AC ms, error" : "");
     int failed = 0;
     if (argc > 3) {
         for (int k = 3; k < argc; k++) failed += run_one(dir, argv[k], tol, dump);
     } else {
         for (int k = 0; PROBS[k]; k++) failed += run_one(dir, PROBS[k], tol, NULL);
     }
-    printf("%d problem(s) not solved to %g\n", failed, tol);
+    printf("total: impact %.3f s, %d solved to %g", totals[0], solved[0], tol);
+    if (have_peer) printf("; Siconos NSGS %.3f s, %d solved; NSN_AC %.3f s, %d solved", totals[1], solved[1], totals[2], solved[2]);
+    printf("\n%d problem(s) not solved to %g by impact\n", failed, tol);
     return 0;
 }
