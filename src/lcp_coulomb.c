@@ -417,7 +417,7 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
         goto nomem;
     }
     /* contacts, bilateral rows, diagonal blocks, scaling */
-    ws->nc = ws->nb = 0;
+    ws->nb = 0;
     {
         int k = 0;
         for (int i = 0; i < n; i++) {
@@ -503,7 +503,7 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     R.used_newton = 0;
     int conv = R.err <= R.tol;
     if (!conv && o.method == IMP_COULOMB_NSGS) {
-        conv = nsgs_phase(&R, 0, 1);
+        (void)nsgs_phase(&R, 0, 1);
     } else if (!conv && o.method == IMP_COULOMB_NEWTON) {
         while (!conv && R.it_left > 0 && !R.timed_out) {
             int k = newton_phase(&R);
@@ -516,17 +516,14 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
         while (!conv && (R.it_left > 0 || R.sw_left > 0) && !R.timed_out) {
             int k = R.it_left > 0 ? newton_phase(&R) : 0;
             if (k < 0) goto nomem;
-            if (k > 0) {
-                conv = 1;
-                break;
-            }
+            if (k > 0) break;
             if (R.sw_left <= 0) {
                 restart(&R);
                 continue;
             }
             info->fallbacks++;
             /* the sweeps start from the best iterate; Newton goes on from their answer when
-               it is better, else from the best iterate with a larger regularization */
+               it is better, else from the best iterate with the next rho */
             double before = R.best_err;
             restart(&R);
             conv = nsgs_phase(&R, sweeps, R.it_left <= 0);
