@@ -67,7 +67,12 @@ static void free_vectors(imp_coulomb_workspace *ws)
     FREE(ws->crow);
     FREE(ws->brow);
     FREE(ws->pos);
-    FREE(ws->perm);
+    FREE(ws->lrow);
+    FREE(ws->ext);
+    FREE(ws->node_of);
+    FREE(ws->order);
+    FREE(ws->qbuf);
+    FREE(ws->deg);
     FREE(ws->kind);
     FREE(ws->rho);
     FREE(ws->wdiag);
@@ -98,7 +103,12 @@ int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n)
     ws->crow = malloc(N * sizeof(int));
     ws->brow = malloc(N * sizeof(int));
     ws->pos = malloc(N * sizeof(int));
-    ws->perm = malloc(N * sizeof(int));
+    ws->lrow = malloc(N * sizeof(int));
+    ws->ext = malloc(N * sizeof(int));
+    ws->node_of = malloc(N * sizeof(int));
+    ws->order = malloc(N * sizeof(int));
+    ws->qbuf = malloc(N * sizeof(int));
+    ws->deg = malloc(N * sizeof(int));
     ws->kind = malloc(N);
     ws->rho = malloc(N * sizeof(double));
     ws->wdiag = malloc(9 * N * sizeof(double) + sizeof(double));
@@ -111,7 +121,7 @@ int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n)
     ws->rbest = malloc(N * sizeof(double));
     ws->ubest = malloc(N * sizeof(double));
     ws->rhs = malloc(N * sizeof(double));
-    if (!ws->crow || !ws->brow || !ws->pos || !ws->perm || !ws->kind || !ws->rho || !ws->wdiag || !ws->ja ||
+    if (!ws->crow || !ws->brow || !ws->pos || !ws->lrow || !ws->ext || !ws->node_of || !ws->order || !ws->qbuf || !ws->deg || !ws->kind || !ws->rho || !ws->wdiag || !ws->ja ||
         !ws->jb || !ws->phi || !ws->dr || !ws->rt || !ws->ut || !ws->rbest || !ws->ubest || !ws->rhs) {
         free_vectors(ws);
         ws->cap = 0;
@@ -447,6 +457,7 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
         ws->wdiag[9 * nc + b] = d;
         ws->rho[k] = d > 0.0 ? 1.0 / d : 1.0;
     }
+    imp_coulomb_order(p, ws);
     for (int i = 0; i < n; i++) r[i] = o.warm_start != NULL ? o.warm_start[i] : 0.0;
     run R = {0};
     R.p = p;

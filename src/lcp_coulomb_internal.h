@@ -13,7 +13,10 @@ struct imp_coulomb_workspace {
     int *crow;          /* contact c: rows crow[3c], crow[3c+1], crow[3c+2] (N, T1, T2) */
     int *brow;          /* bilateral rows */
     int *pos;           /* reduced Newton index of a row, or -1 (eliminated) */
-    int *perm;          /* LU row permutation */
+    int *lrow, *ext;    /* LU: last row reaching each column, right extent of each row */
+    int *node_of;       /* row -> node (contact c: c; bilateral row b: nc + b) */
+    int *order;         /* nodes in reverse Cuthill-McKee order (the Newton system's order) */
+    int *qbuf, *deg;    /* ordering scratch */
     signed char *kind;  /* per contact: 0 open, 1 sticking, 2 sliding */
     double *rho;        /* per row: the Alart-Curnier scaling */
     double *wdiag;      /* per contact: the 3x3 diagonal block of W (row-major); per
@@ -60,10 +63,15 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
 double imp_coulomb_phi(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, const double *r,
                        const double *u, double *phi, int jac);
 
-/* Dense LU with partial pivoting of H (m x m row-major, overwritten), solving H x = b in
-   place. Pivots below tiny (relative to the largest entry) are replaced by +-tiny (a static
-   pivot: the rank-deficient directions get a bounded step). Returns 0, or -1 for a non-finite
-   answer. */
-int imp_coulomb_lu_solve(double *H, int m, int *perm, double *b, double tiny);
+/* LU with partial pivoting of H (m x m row-major, overwritten), solving H x = b in place,
+   within the envelope: lrow[k] is the last row with a nonzero in column k at or below the
+   diagonal (nondecreasing in k) and ext[i] the last column of row i (grown by the fill;
+   overwritten). Pivots below tiny are replaced by +-tiny (a static pivot: the rank-deficient
+   directions get a bounded step). Returns 0, or -1 for a non-finite answer. */
+int imp_coulomb_lu_solve(double *H, int m, const int *lrow, int *ext, double *b, double tiny);
+
+/* Orders the nodes (contacts, then bilateral rows) by reverse Cuthill-McKee on the block
+   graph of W, into ws->order (fills ws->node_of). */
+void imp_coulomb_order(const imp_coulomb_problem *p, imp_coulomb_workspace *ws);
 
 #endif

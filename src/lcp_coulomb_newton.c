@@ -5,8 +5,9 @@
    (A, B block diagonal: 3x3 per contact, from imp_coulomb_ac; bilateral row k: Phi_k =
    rho_k u_k). The rows of open contacts are those of the identity (Phi = r), so their step is
    dr = -r, known beforehand: it is moved to the right-hand side and only the other rows
-   (sticking and sliding contacts, bilateral rows) enter the dense system, which is solved by
-   imp_coulomb_lu_solve.
+   (sticking and sliding contacts, bilateral rows) enter the system, in the reverse
+   Cuthill-McKee order of lcp_coulomb_order.c, which is solved by imp_coulomb_lu_solve
+   within its envelope.
 
    Regularization (Levenberg-Marquardt style, as a proximal term): W is replaced by
    W + eta D in the Jacobian only, D = diag(1 / rho) (the diagonal scale of W) and eta = delta
@@ -69,11 +70,16 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
 {
     int n = p->W.n, m = 0;
     for (int i = 0; i < n; i++) ws->pos[i] = -1;
-    for (int c = 0; c < ws->nc; c++) {
-        if (ws->kind[c] == 0) continue;
-        for (int i = 0; i < 3; i++) ws->pos[ws->crow[3 * c + i]] = m++;
+    /* the rows of the nodes in reverse Cuthill-McKee order (open contacts left out) */
+    for (int k = 0; k < ws->nc + ws->nb; k++) {
+        int v = ws->order[k];
+        if (v < ws->nc) {
+            if (ws->kind[v] == 0) continue;
+            for (int i = 0; i < 3; i++) ws->pos[ws->crow[3 * v + i]] = m++;
+        } else {
+            ws->pos[ws->brow[v - ws->nc]] = m++;
+        }
     }
-    for (int b = 0; b < ws->nb; b++) ws->pos[ws->brow[b]] = m++;
     size_t need = (size_t)m * (size_t)m;
     if (need > ws->hcap) return -2; /* the driver grows H */
     double *H = ws->H;
@@ -104,8 +110,26 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
         H[(size_t)k * m + k] += delta;
         ws->rhs[k] = rhs;
     }
-    for (size_t e = 0; e < need; e++) hmax = fmax(hmax, fabs(H[e]));
-    if (m > 0 && imp_coulomb_lu_solve(H, m, ws->perm, ws->rhs, 1e-13 * (hmax > 0.0 ? hmax : 1.0)) != 0) {
+    /* the envelope: first and last nonzero column of each row (the diagonal included),
+       then the last row reaching each column */
+    int *first = ws->qbuf, *lrow = ws->lrow, *ext = ws->ext;
+    for (int i = 0; i < m; i++) {
+        const double *hr = H + (size_t)i * m;
+        int f = 0, e = m - 1;
+        while (f < i && hr[f] == 0.0) f++;
+        while (e > i && hr[e] == 0.0) e--;
+        first[i] = f;
+        ext[i] = e;
+        lrow[i] = i;
+        for (int j = f; j <= e; j++) hmax = fmax(hmax, fabs(hr[j]));
+    }
+    for (int i = 0; i < m; i++) {
+        if (lrow[first[i]] < i) lrow[first[i]] = i;
+    }
+    for (int k = 1; k < m; k++) {
+        if (lrow[k] < lrow[k - 1]) lrow[k] = lrow[k - 1];
+    }
+    if (m > 0 && imp_coulomb_lu_solve(H, m, lrow, ext, ws->rhs, 1e-13 * (hmax > 0.0 ? hmax : 1.0)) != 0) {
         return -1;
     }
     for (int i = 0; i < n; i++) {
