@@ -151,6 +151,10 @@ static int run_one(const char *dir, const char *name, double tol, const char *du
     int *work = malloc(sizeof(int) * (size_t)n + 1);
     double *val = malloc(sizeof(double) * (size_t)P.nnz + 1);
     double *r = malloc(sizeof(double) * (size_t)n), *u = malloc(sizeof(double) * (size_t)n);
+    if (getenv("COULOMB_PERTURB")) { /* experiments: the last bit of every other entry */
+        int seed = atoi(getenv("COULOMB_PERTURB"));
+        for (int e = 0; e < P.nnz; e++) P.tv[e] *= 1.0 + 0x1p-52 * (double)(((e + seed) % 3) - 1);
+    }
     imp_coulomb_csr_from_triplets(n, P.nnz, P.ti, P.tj, P.tv, work, rp, col, val);
     imp_coulomb_problem prob = {{n, rp, col, val}, P.q, P.mu, NULL};
     imp_coulomb_options o;

@@ -5,15 +5,18 @@
    Newton phase: at r, Phi and a generalized Jacobian; the step dr; a non-monotone Armijo
    line search (Grippo, Lampariello & Lucidi 1986) on theta = 1/2 |Phi|^2 against the largest
    of the last 5 values, steps halved down to 2^-20. The Jacobian is regularized by
-   delta = min(1, lam * error) (lcp_coulomb_newton.c) with lam adapted as in
-   Levenberg-Marquardt: divided by 4 (down to 1) after a full step that cut the error by 10 %,
-   else multiplied by 4, and by 16 when the line search fails (the step is then computed
-   again). This is what solves the rank-deficient problems (redundant contacts of stacked
-   boxes: BoxesStack1 in 22 iterations, where the plain Newton step is dominated by the
-   null space of W). The phase ends on convergence, on a failed line search with delta
-   already at 1, or when the error has not halved in 12 iterations.
-   Gauss-Seidel phase: sweeps (10, 20, 40, ... per fallback) until the error stops
-   decreasing or reaches the tolerance; Newton then starts again from its answer.
+   delta = min(1, lam * error) (lcp_coulomb_newton.c), lam adapted as in Levenberg-Marquardt:
+   divided by 4 (down to 1) after a full step, multiplied by 4 after a step cut below 0.1, by
+   16 when the line search fails (the step is then computed again). This is what solves the
+   rank-deficient problems (redundant contacts of stacked boxes, where the plain Newton step
+   is dominated by the null space of W) and the 1000:1 stacks. The phase ends on
+   convergence, on a failed line search with delta already at 1, or when theta has not
+   fallen by 4 in 15 iterations.
+   After a stall: back to the best iterate with the next rho (times 10, 0.1, 100, 0.01, 1, ...:
+   the merit's valleys move with rho; RockPile_tob1 converges after one such switch), and
+   Gauss-Seidel sweeps (10, 20, 40, ... per fallback) until the error stops decreasing or
+   reaches the tolerance; Newton goes on from their answer when it is better.
+   Iterates beyond 1e6 times the load scale are a drift to infinity (never kept).
    Rho: per contact from the diagonal block, rho_N = 1 / W_NN, rho_T = 2 / (W_T1T1 + W_T2T2)
    (Siconos' NSN_AC uses the same kind of block-diagonal choice); bilateral rows 1 / W_kk. */
 #include <math.h>
@@ -258,10 +261,8 @@ typedef struct run {
     double t_end;
     int timed_out;
     int used_newton, used_nsgs;
-    double reg_max, reg_mul, lam, phi_scale, r_cap;
+    double reg_max, reg_mul, lam, r_cap;
     int stall;
-    int free_steps;
-    int delta_abs;
     int rho_k;
     imp_coulomb_info *info;
 } run;
@@ -322,7 +323,7 @@ static int newton_phase(run *R)
         if (grow_h(ws, m) != 0) return -1;
         R->it_left--;
         R->info->iterations++;
-        double delta = fmin(R->reg_max, R->lam * (R->delta_abs ? sqrt(2.0 * theta) / R->phi_scale : R->err));
+        double delta = fmin(R->reg_max, R->lam * R->err);
         if (imp_coulomb_newton_direction(p, ws, delta) != 0) return 0;
         double ref = hist[0];
         for (int k = 1; k < (nh < 5 ? nh : 5); k++) ref = fmax(ref, hist[k]);
@@ -332,7 +333,7 @@ static int newton_phase(run *R)
             for (int i = 0; i < n; i++) ws->rt[i] = R->r[i] + t * ws->dr[i];
             imp_coulomb_matvec(&p->W, p->q, ws->rt, ws->ut);
             double th = imp_coulomb_phi(p, ws, ws->rt, ws->ut, ws->rhs, 0);
-            if (isfinite(th) && (th <= ref - 2e-4 * t * theta || R->free_steps > 0)) {
+            if (isfinite(th) && th <= ref - 2e-4 * t * theta) {
                 ok = 1;
                 break;
             }
@@ -448,9 +449,6 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
         ws->rho[rows[0]] = rn;
         ws->rho[rows[1]] = ws->rho[rows[2]] = rt;
     }
-#ifdef COULOMB_TRACE
-    if (getenv("RHOMUL")) for (int i = 0; i < n; i++) ws->rho[i] *= atof(getenv("RHOMUL"));
-#endif
     for (int b = 0; b < ws->nb; b++) {
         int k = ws->brow[b];
         double d = imp_coulomb_entry(&p->W, k, k);
@@ -470,22 +468,9 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     R.t_end = o.max_time > 0.0 ? now() + o.max_time : 0.0;
     R.info = info;
     R.reg_max = 1.0;
-    R.reg_mul = 0.1;
-    R.stall = 30;
-#ifdef COULOMB_TRACE
-    if (getenv("FREE")) R.free_steps = atoi(getenv("FREE"));
-    if (getenv("DABS")) R.delta_abs = atoi(getenv("DABS"));
-#endif
-#ifdef COULOMB_TRACE
-    if (getenv("REGMAX")) R.reg_max = atof(getenv("REGMAX"));
-    if (getenv("REGMUL")) R.reg_mul = atof(getenv("REGMUL"));
-#endif
+    R.reg_mul = 1.0;
+    R.stall = 15;
     R.lam = R.reg_mul;
-    /* the scale of Phi: |Phi| at r = 0 (rho q_N over the approaching contacts), or at the
-       start, or 1 */
-    memset(ws->rt, 0, (size_t)n * sizeof(double));
-    imp_coulomb_matvec(&p->W, p->q, ws->rt, ws->ut);
-    R.phi_scale = sqrt(2.0 * imp_coulomb_phi(p, ws, ws->rt, ws->ut, ws->phi, 0));
     /* the load scale sum |q_i| / W_ii; answers beyond 1e6 times it are taken as a drift to
        infinity (never kept, never converged; the 1000:1 stack of the specs needs 51 times,
        Siconos' problems at most 1) */
@@ -505,8 +490,6 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
         for (int i = 0; i < n; i++) R.r_cap = fmax(R.r_cap, 10.0 * fabs(r[i]));
     }
     R.err = error_ws(p, ws, r, u, R.r_cap);
-    R.phi_scale = fmax(R.phi_scale, sqrt(2.0 * imp_coulomb_phi(p, ws, r, u, ws->phi, 0)));
-    if (!(R.phi_scale > 0.0) || !isfinite(R.phi_scale)) R.phi_scale = 1.0;
     R.best_err = INFINITY;
     note(&R, 0);
     memcpy(ws->rbest, r, (size_t)n * sizeof(double));

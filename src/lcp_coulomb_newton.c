@@ -17,6 +17,9 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#ifdef COULOMB_TRACE
+#include <stdio.h>
+#endif
 
 #include "lcp_coulomb_internal.h"
 
@@ -129,6 +132,13 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
     for (int k = 1; k < m; k++) {
         if (lrow[k] < lrow[k - 1]) lrow[k] = lrow[k - 1];
     }
+#ifdef COULOMB_TRACE
+    {
+        double sl = 0, su = 0;
+        for (int k = 0; k < m; k++) { sl += lrow[k] - k; su += ext[k] - k; }
+        fprintf(stderr, "envelope m %d mean lower %.1f mean upper %.1f\n", m, sl / (m ? m : 1), su / (m ? m : 1));
+    }
+#endif
     if (m > 0 && imp_coulomb_lu_solve(H, m, lrow, ext, ws->rhs, 1e-13 * (hmax > 0.0 ? hmax : 1.0)) != 0) {
         return -1;
     }
