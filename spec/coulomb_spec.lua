@@ -366,6 +366,19 @@ describe("impact.lcp.coulomb", function()
       assert.are.equal("nsgs", info.method)
       assert.is_true(info.sweeps > 0)
     end)
+    it("above 4096 Newton rows (the dense Newton matrix) the sweeps solve it alone", function()
+      local n = 4200
+      local M, q = {n = n, i = {}, j = {}, v = {}}, {}
+      for i = 1, n do
+        M.i[i], M.j[i], M.v[i] = i, i, 1.0
+        q[i] = (i % 3 == 1) and -1.0 or 0.3
+      end
+      local r, _, info = lcp.coulomb{M = M, q = q, mu = 0.5, tol = 1e-12}
+      assert.is_true(info.ok)
+      assert.are.equal("nsgs", info.method)
+      assert.are.equal(1, r[1])
+      assert.near(-0.3, r[2], 1e-12) -- |q_T| = 0.42 < mu r_N = 0.5: sticks
+    end)
     it("an empty problem is solved", function()
       local r, u, info = lcp.coulomb{M = {}, q = {}}
       assert.are.same({}, r)

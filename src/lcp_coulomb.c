@@ -320,6 +320,11 @@ static int newton_phase(run *R)
         int m = 0;
         for (int c = 0; c < ws->nc; c++) m += ws->kind[c] != 0 ? 3 : 0;
         m += ws->nb;
+        if (m > IMP_COULOMB_NEWTON_MAX_ROWS) {
+            /* the dense storage of the Newton matrix would be too large: sweeps only */
+            R->it_left = 0;
+            return 0;
+        }
         if (grow_h(ws, m) != 0) return -1;
         R->it_left--;
         R->info->iterations++;

@@ -28,6 +28,11 @@
 #ifndef IMPACT_LCP_COULOMB_H
 #define IMPACT_LCP_COULOMB_H
 
+/* Newton systems of more rows than this (sticking and sliding contacts' rows plus bilateral
+   rows) are not formed (their dense storage would take m^2 doubles: 134 MB here); the solve
+   then goes on with the Gauss-Seidel sweeps alone. */
+#define IMP_COULOMB_NEWTON_MAX_ROWS 4096
+
 typedef enum imp_coulomb_status {
     IMP_COULOMB_OK = 0,          /* error <= tolerance */
     IMP_COULOMB_MAX_ITER = 1,    /* iteration or sweep cap reached: the best answer found */
