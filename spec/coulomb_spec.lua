@@ -368,12 +368,12 @@ describe("impact.lcp.coulomb", function()
     end)
     it("above 4096 Newton rows (the dense Newton matrix) the sweeps solve it alone", function()
       local n = 4200
-      local M, q = {n = n, i = {}, j = {}, v = {}}, {}
+      local D, q = {n = n, i = {}, j = {}, v = {}}, {}
       for i = 1, n do
-        M.i[i], M.j[i], M.v[i] = i, i, 1.0
+        D.i[i], D.j[i], D.v[i] = i, i, 1.0
         q[i] = (i % 3 == 1) and -1.0 or 0.3
       end
-      local r, _, info = lcp.coulomb{M = M, q = q, mu = 0.5, tol = 1e-12}
+      local r, _, info = lcp.coulomb{M = D, q = q, mu = 0.5, tol = 1e-12}
       assert.is_true(info.ok)
       assert.are.equal("nsgs", info.method)
       assert.are.equal(1, r[1])
