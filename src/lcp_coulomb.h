@@ -15,16 +15,20 @@
    Error: Siconos' fc3d_compute_error, sqrt(sum_c |r_c - P_K(r_c - u_c - mu|u_T| e_N)|^2
    + sum_bilateral u_k^2) / max(|q|, |r|, |u|) (2-norms; not divided when that is <= eps).
 
-   Method (lcp_coulomb_newton.c): a semismooth (generalized) Newton method on the
-   Alart-Curnier function (Alart & Curnier 1991; Christensen, Klarbring, Pang & Stromberg
-   1998) with a per-contact scaling rho from the diagonal blocks of W, a non-monotone Armijo
-   line search on the merit 1/2 |Phi|^2, and a fallback to projected (nonsmooth) Gauss-Seidel
-   sweeps with exact local 3x3 solves (lcp_coulomb_local.c), whose answer warm-starts Newton
-   again. The Newton system is solved on the rows that are not trivially determined (open
-   contacts are eliminated) by a dense LU with partial pivoting and a tiny static pivot for
-   rank-deficient W (lcp_coulomb_lu.c). Every returned r is the best iterate found (least
-   error); the status says whether it reached the tolerance. Caps: Newton iterations, sweeps,
-   and an optional wall-clock limit (off by default: results are then deterministic). */
+   Method (driver lcp_coulomb.c, Newton step lcp_coulomb_newton.c, Alart-Curnier function
+   lcp_coulomb_ac.c): a semismooth (generalized) Newton method on the Alart-Curnier function
+   (Alart & Curnier 1991; Christensen, Klarbring, Pang & Stromberg 1998) with a per-contact
+   scaling rho from the diagonal blocks of W, a Levenberg-Marquardt regularization of the
+   Jacobian for rank-deficient W, a non-monotone Armijo line search on the merit
+   1/2 |Phi|^2, restarts from the best iterate with another rho when it stalls, and a
+   fallback to nonsmooth Gauss-Seidel sweeps with exact local 3x3 solves
+   (lcp_coulomb_local.c), whose answer warm-starts Newton again. The Newton system is solved
+   on the rows that are not trivially determined (open contacts are eliminated), in reverse
+   Cuthill-McKee order (lcp_coulomb_order.c), by an LU with partial pivoting inside the
+   envelope and a tiny static pivot (lcp_coulomb_lu.c); W is kept in compressed rows
+   (lcp_coulomb_sparse.c). Every returned r is the best iterate found (least error); the
+   status says whether it reached the tolerance. Caps: Newton iterations, sweeps, and an
+   optional time limit (processor time; off by default: results are then deterministic). */
 #ifndef IMPACT_LCP_COULOMB_H
 #define IMPACT_LCP_COULOMB_H
 
@@ -68,7 +72,7 @@ typedef struct imp_coulomb_options {
     double tolerance;       /* on the error; <= 0: 1e-10 */
     int max_iterations;     /* Newton iterations in all; <= 0: 200 */
     int max_sweeps;         /* Gauss-Seidel sweeps in all; <= 0: 2000 (NSGS alone: 100000) */
-    double max_time;        /* seconds of wall clock; <= 0: no limit */
+    double max_time;        /* seconds of processor time (clock()); <= 0: no limit */
     const double *warm_start; /* n values of r, or NULL (start at r = 0) */
 } imp_coulomb_options;
 

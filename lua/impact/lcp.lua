@@ -58,7 +58,7 @@ end
 --              three consecutive ones each)
 --   tol = 1e-10 (Siconos' error measure), method = "auto" | "newton" | "nsgs",
 --   max_iterations = 200 (Newton), max_sweeps = 2000 (Gauss-Seidel; 100000 for "nsgs"),
---   max_time (seconds, default none), warm_start = r from an earlier solve
+--   max_time (processor seconds, default none), warm_start = r from an earlier solve
 -- Returns r, u and info: ok, status ("ok", "max_iterations", "time_limit"), message, method
 -- ("newton", "nsgs", "newton+nsgs": what produced the answer), error (Siconos'
 -- fc3d_compute_error of r), tolerance, iterations, sweeps, fallbacks, contacts, sticking,
