@@ -325,7 +325,10 @@ static int newton_phase(run *R)
             R->it_left = 0;
             return 0;
         }
-        if (grow_h(ws, m) != 0) return -1;
+        /* room for every row at once (up to the limit): a later solve of the same size
+           never allocates, whatever its active set */
+        int nmax = n < IMP_COULOMB_NEWTON_MAX_ROWS ? n : IMP_COULOMB_NEWTON_MAX_ROWS;
+        if (grow_h(ws, nmax) != 0) return -1;
         R->it_left--;
         R->info->iterations++;
         double delta = fmin(R->reg_max, R->lam * R->err);

@@ -90,8 +90,9 @@ typedef struct imp_coulomb_info {
 
 typedef struct imp_coulomb_workspace imp_coulomb_workspace;
 
-/* A workspace for n rows (grown on demand; a solve of a problem that fits allocates
-   nothing). NULL without memory. */
+/* A workspace for n rows (grown on demand). The first Newton step of a solve also sizes the
+   Newton matrix for all rows (min(n, IMP_COULOMB_NEWTON_MAX_ROWS)^2 doubles); from then on,
+   solves of up to that size allocate nothing. NULL without memory. */
 imp_coulomb_workspace *imp_coulomb_workspace_create(int n);
 void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws);
 int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n);
