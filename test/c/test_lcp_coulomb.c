@@ -1,8 +1,8 @@
 /* test_lcp_coulomb.c: the 3D Coulomb contact solver (src/lcp_coulomb.h): closed-form
    single contacts, the compressed-row builders, Siconos' error measure, bad input, workspace
    reuse (same answer bit for bit, no growth), bilateral rows, and random rigid-body problems
-   W = J M^-1 J^T (rank-deficient when contacts outnumber the bodies' freedoms) checked
-   against Coulomb's law row by row. */
+   W = J M^-1 J^T (rank-deficient when contacts outnumber the bodies' freedoms; mass ratios
+   up to 1000:1) checked against Coulomb's law row by row. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,7 +199,7 @@ static void random_scene(gen_rng *g, int nb, int nc, double *W, double *q, doubl
     double *J = calloc((size_t)n * 6 * nb, sizeof(double));
     double *minv = malloc(sizeof(double) * 6 * (size_t)nb), *v = malloc(sizeof(double) * 6 * (size_t)nb);
     for (int b = 0; b < nb; b++) {
-        double m = exp(3.0 * gen_normal(g)); /* mass ratios up to about 1e4 */
+        double m = exp(1.15 * gen_normal(g)); /* mass ratios up to about 1000:1 (3 sigma each way) */
         for (int k = 0; k < 3; k++) {
             minv[6 * b + k] = 1.0 / m;
             minv[6 * b + 3 + k] = 1.0 / (m * (0.1 + gen_uniform(g)));
@@ -297,9 +297,11 @@ TEST(random_rigid_scenes)
         if (check_current_failed) break;
     }
     imp_coulomb_workspace_destroy(ws);
-    /* mass ratios up to ~1e4 and up to 12 contacts on one or two bodies: 198 of these 200
-       are solved (2000 scenes: 1968; the rest end at max_iterations with a finite best
-       answer, never a false "ok": the drift of r to infinity is caught) */
+    /* mass ratios up to about 1000:1 and up to 12 contacts (36 rows) on one or two bodies
+       (6 or 12 freedoms): 199 of these 200 are solved (2000 scenes: 1984; the rest end at
+       max_iterations with a finite best answer, most near 1e-6, never a false "ok": the
+       drift of r to infinity along null(W) is caught; Siconos' NSN_AC solves some of them,
+       e.g. scene 149 in 88 iterations, so there is room) */
     CHECK(solved >= total - 2);
 }
 
