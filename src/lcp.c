@@ -203,6 +203,13 @@ static const char *check_input(const imp_lcp_problem *p)
     return NULL;
 }
 
+/* A is taken as symmetric when each |A_ij - A_ji| is within the rounding of its assembly:
+   for A = J M^-1 J^T an entry is a sum of at most n products whose absolute sum is at most
+   sqrt(A_ii A_jj) (Cauchy-Schwarz), so two summation orders differ by at most about
+   n eps sqrt(A_ii A_jj); the bound taken is 4 n eps sqrt(|A_ii A_jj|), and never less than
+   the former 1e-13 max|A|. (KaplasTower's assembled M is off by 7.29e-11 = 1.05e-13
+   max|A|: rounding, now accepted; a genuinely nonsymmetric A, e.g. from a skew term, is
+   off by far more.) */
 static int is_symmetric(const imp_lcp_problem *p)
 {
     int n = p->n;
@@ -211,12 +218,26 @@ static int is_symmetric(const imp_lcp_problem *p)
         double v = fabs(p->A[k]);
         sA = v > sA ? v : sA;
     }
+    double floor_tol = 1e-13 * sA, acc = 4.0 * n * DBL_EPSILON;
     for (int i = 0; i < n; i++) {
+        double aii = fabs(p->A[(size_t)i * n + i]);
         for (int j = 0; j < i; j++) {
-            if (fabs(p->A[(size_t)i * n + j] - p->A[(size_t)j * n + i]) > 1e-13 * sA) return 0;
+            double d = fabs(p->A[(size_t)i * n + j] - p->A[(size_t)j * n + i]);
+            if (d <= floor_tol) continue;
+            if (d > acc * sqrt(aii * fabs(p->A[(size_t)j * n + j]))) return 0;
         }
     }
     return 1;
+}
+
+/* how far f misses the LCP, in units of the tolerance's scales (imp_lcp_check's tests:
+   0 for an exact answer; the larger, the worse) */
+static double badness(const imp_lcp_info *info)
+{
+    double sf = info->scale_f + DBL_MIN, sa = info->scale_a + DBL_MIN;
+    double b = fmax(fmax(-info->min_f / sf, -info->min_a / sa), info->max_comp / (sf * sa));
+    b = fmax(b, fmax(info->max_bilateral / sa, info->max_friction));
+    return isfinite(b) ? fmax(b, 0.0) : INFINITY;
 }
 
 static int has_friction(const imp_lcp_problem *p)
@@ -300,9 +321,10 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
             : (!fric && !bil) ? IMP_LCP_LEMKE : IMP_LCP_GENERAL;
     }
     int fallback = opts->method != m && !fric && !bil;
-    /* auto with friction reports the general (friction) family whichever of its two
-       methods solved it; opts.method = IMP_LCP_BOX reports IMP_LCP_BOX */
-    info->method = (m == IMP_LCP_BOX && opts->method != m) ? IMP_LCP_GENERAL : m;
+    /* info.method says which method produced the answer (under auto with friction: box
+       when the box-bounded steps solved it or gave the better of two failed answers, else
+       general) */
+    info->method = m;
     if (n == 0) {
         info->status = IMP_LCP_OK;
         info->message = "empty problem";
@@ -337,6 +359,16 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
            not at all (cycling on redundant contacts), and the caller has a fallback */
         imp_lcp_limits lim2 = lim;
         if (lim2.max_pivots > 2 * n + 500) lim2.max_pivots = 2 * n + 500;
+        /* the box steps' answer, kept in a (the output array, recomputed below) in case
+           the general method does worse */
+        imp_lcp_status box_st = st != IMP_LCP_OK ? st : IMP_LCP_NUMERICAL;
+        for (int i = 0; i < n; i++) {
+            if (!isfinite(f[i])) f[i] = 0.0;
+        }
+        imp_lcp_info box_info = keep;
+        imp_lcp_check(p, f, ws->work, lim.tol, &box_info);
+        double box_bad = badness(&box_info);
+        memcpy(a, f, (size_t)n * sizeof(double));
         imp_lcp_status st2 = run_method(IMP_LCP_GENERAL, p, &lim2, ws->st, ws, f, info, &msg2);
         info->pivots += keep.pivots;
         info->additions += keep.additions;
@@ -345,6 +377,20 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
         st = st2;
         msg = st2 == IMP_LCP_OK ? "solved by the general method after the box-bounded steps failed"
                                 : msg2;
+        if (st2 != IMP_LCP_OK || !imp_lcp_check(p, f, ws->work, lim.tol, info)) {
+            /* both failed: the better answer of the two is returned */
+            for (int i = 0; i < n; i++) {
+                if (!isfinite(f[i])) f[i] = 0.0;
+            }
+            imp_lcp_check(p, f, ws->work, lim.tol, info);
+            if (box_bad < badness(info)) {
+                memcpy(f, a, (size_t)n * sizeof(double));
+                info->method = IMP_LCP_BOX;
+                st = box_st;
+                msg = "the box-bounded steps and the general method both failed; the box steps' "
+                      "answer (the better one) is returned";
+            }
+        }
     } else if (fallback && m == IMP_LCP_LEMKE &&
                (st == IMP_LCP_OUTSIDE_CLASS || st == IMP_LCP_PIVOT_LIMIT)) {
         /* Lemke found no solution and no proof that none exists: Baraff's pivoting with a

@@ -28,11 +28,14 @@ int imp_lcp_cone(int k, int inscribed, double *dirs, double *mu_factor, double *
     }
     double half = IMP_PI / (2.0 * k);
     for (int j = 0; dirs != NULL && j < k; j++) {
+        /* the direction at pi/2 (even k) exactly (0, 1): cos(pi/2) rounds to 6.1e-17 */
         double phi = j * IMP_PI / k;
-        dirs[2 * j] = cos(phi);
-        dirs[2 * j + 1] = sin(phi);
+        dirs[2 * j] = 2 * j == k ? 0.0 : cos(phi);
+        dirs[2 * j + 1] = 2 * j == k ? 1.0 : sin(phi);
     }
-    if (mu_factor != NULL) *mu_factor = inscribed ? sin(half) : tan(half);
+    /* k = 2: tan(pi/4) = 1 exactly (it rounds to 0.99999999999999989), so the pyramid's
+       friction rows are exactly the tangent rows with bound mu */
+    if (mu_factor != NULL) *mu_factor = inscribed ? sin(half) : k == 2 ? 1.0 : tan(half);
     if (max_error != NULL) *max_error = inscribed ? 1.0 - cos(half) : 1.0 / cos(half) - 1.0;
     return 0;
 }

@@ -294,8 +294,10 @@ static int l_cone(lua_State *L)
     return 3;
 }
 
+void imp_lua_open_coulomb(lua_State *L); /* lua_coulomb.c: impact.lcp.coulomb */
 void imp_lua_open_lcp(lua_State *L)
 {
     static const luaL_Reg fns[] = {{"lcp_solve", l_solve}, {"lcp_cone", l_cone}, {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
+    imp_lua_open_coulomb(L);
 }

@@ -24,6 +24,8 @@ if [ -z "${IMPACT_BOX2D_BENCH:-}" ] && [ -f "$peer_src/bench_box2d.cpp" ]; then
         echo "Box2D peer skipped: libbox2d-dev not installed (apt-get install libbox2d-dev)"
     fi
 fi
+# Siconos' NSGS and NSN_AC beside bench_coulomb (3D Coulomb friction), when libsiconos-numerics-dev is installed
+[ -z "${IMPACT_SICONOS_FC3D:-}" ] && [ -f /usr/include/siconos/numerics/FrictionContactProblem.h ] && mkdir -p "$BUILD/peers" && "${CC:-cc}" -O2 -std=c11 -I/usr/include/siconos -I/usr/include/siconos/numerics bench/coulomb_siconos.c -o "$BUILD/peers/coulomb_siconos" -lsiconos_numerics -lm && export IMPACT_SICONOS_FC3D="$BUILD/peers/coulomb_siconos"
 for b in "$BUILD"/bench/bench_*; do
     [ -x "$b" ] || continue
     echo

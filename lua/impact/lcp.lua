@@ -45,4 +45,27 @@ function lcp.cone(k, opts)
   return core.lcp_cone(k, opts)
 end
 
+--- 3D contact with exact Coulomb friction (the true cone; src/lcp_coulomb.h):
+--   local r, u, info = impact.lcp.coulomb{M = M, q = q, mu = 0.5}
+-- Finds r with u = M r + q such that every contact (three rows: normal, tangent 1,
+-- tangent 2) obeys Coulomb's law: r in the cone |r_T| <= mu r_N, u_N >= 0, r_N u_N = 0,
+-- sticking (u_T = 0) inside the cone, sliding on its edge with the friction opposite to
+-- the slip; bilateral (joint) rows have u = 0. Fields:
+--   M          dense rows {{...}, ...} or sparse triplets {n = n, i = {...}, j = {...},
+--              v = {...}} (1-based, duplicates summed)
+--   q          n numbers;  mu = one number, or one per contact
+--   bilateral  a list of row numbers {4, 5} or n booleans (the other rows form the contacts,
+--              three consecutive ones each)
+--   tol = 1e-10 (Siconos' error measure), method = "auto" | "newton" | "nsgs",
+--   max_iterations = 200 (Newton), max_sweeps = 2000 (Gauss-Seidel; 100000 for "nsgs"),
+--   max_time (processor seconds, default none), warm_start = r from an earlier solve
+-- Returns r, u and info: ok, status ("ok", "max_iterations", "time_limit"), message, method
+-- ("newton", "nsgs", "newton+nsgs": what produced the answer), error (Siconos'
+-- fc3d_compute_error of r), tolerance, iterations, sweeps, fallbacks, contacts, sticking,
+-- sliding, open. A solve that does not reach tol returns the best answer found, with
+-- info.ok false; bad arguments raise errors.
+function lcp.coulomb(problem)
+  return core.lcp_coulomb(problem)
+end
+
 return lcp

@@ -789,7 +789,7 @@ static void slope_case(int dim, double theta, double mu, double push, int slidin
     imp_lcp_status st = solve(&p, f, a, &info);
     if (st != IMP_LCP_OK) CHECK_FAIL_AT("dim %d theta %g mu %g: %s (%s)", dim, theta, mu, imp_lcp_status_name(st), info.message);
     CHECK(st == IMP_LCP_OK);
-    CHECK(info.method == IMP_LCP_GENERAL);
+    CHECK(info.method == IMP_LCP_BOX); /* auto: the box steps solve it, and info.method says so (#23) */
     body_acc(&q.s, f, acc);
     double fx = push - G * sin(theta), fnormal = G * cos(theta); /* m = 1 */
     double sum_n = 0, sum_t = 0;
