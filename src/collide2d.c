@@ -480,6 +480,17 @@ static double chord_inside(const imp_poly2d *g, imp_vec2 a, imp_vec2 b, int *end
     *ends_inside = 0;
     imp_vec2 D = imp_v2_sub(b, a);
     double lo = 0.0, hi = 1.0;
+    if (g->tree != NULL) {
+        /* the loop below stops early only when the answer is 0 (lo > hi, or a parallel edge
+           outside), where *ends_inside does not matter (a chord within the margin grazes);
+           otherwise lo and hi are the greatest and least over every edge: the edge tree
+           finds those values without the edges that cannot change them */
+        if (imp_edge2d_tree_clip(g, a, b, &lo, &hi)) {
+            return 0.0;
+        }
+        *ends_inside = hi >= 1.0 && lo <= 1.0;
+        return hi > lo ? (hi - lo) * imp_v2_len(D) : 0.0;
+    }
     for (int k = 0; k < g->nedges && lo <= hi; k++) {
         const imp_edge2d *e = &g->edges[k];
         double f = imp_v2_dot(imp_v2_sub(a, e->a), e->n), dn = imp_v2_dot(D, e->n);

@@ -56,6 +56,32 @@ static int build_node(imp_poly2d *g, imp_edge2d_node *nodes, int *used, int firs
         spread = imp_max(spread, imp_v2_len(imp_v2_sub(e->n, r->n)));
         nd->emin = imp_min(nd->emin, imp_v2_dot(imp_v2_sub(e->a, r->a), e->n));
     }
+    /* the oriented box along the chord of the chain */
+    imp_vec2 u = imp_v2_sub(g->edges[first + count - 1].b, r->a);
+    double lu = imp_v2_len(u);
+    u = lu > 0.0 ? imp_v2_scale(u, 1.0 / lu) : imp_v2(1.0, 0.0);
+    imp_vec2 v = imp_v2_perp(u);
+    double ulo = INFINITY, uhi = -INFINITY, vlo = INFINITY, vhi = -INFINITY;
+    for (int i = first; i < first + count; i++) {
+        const imp_edge2d *e = &g->edges[i];
+        imp_vec2 pts[2] = {e->a, e->b};
+        double pad = 0.0;
+        int np = 2;
+        if (e->kind != IMP_EDGE_LINE) {
+            pts[0] = e->bc;
+            pad = e->br;
+            np = 1;
+        }
+        for (int j = 0; j < np; j++) {
+            double pu = imp_v2_dot(pts[j], u), pv = imp_v2_dot(pts[j], v);
+            ulo = imp_min(ulo, pu - pad), uhi = imp_max(uhi, pu + pad);
+            vlo = imp_min(vlo, pv - pad), vhi = imp_max(vhi, pv + pad);
+        }
+    }
+    double cu = 0.5 * (ulo + uhi), cv = 0.5 * (vlo + vhi);
+    nd->oc[0] = cu * u.x + cv * v.x, nd->oc[1] = cu * u.y + cv * v.y;
+    nd->ou[0] = u.x, nd->ou[1] = u.y;
+    nd->oh[0] = 0.5 * (uhi - ulo), nd->oh[1] = 0.5 * (vhi - vlo);
     /* the normals' angle from n_r (chord spread = 2 sin(beta / 2)) */
     double beta = 2.0 * asin(imp_min(0.5 * spread, 1.0));
     nd->cosb = cos(beta);
@@ -297,4 +323,50 @@ int imp_edge2d_tree_beyond(const imp_poly2d *g, imp_vec2 p, double far, int firs
     beyond_max(&s, 0);
     *most = s.m;
     return -1;
+}
+
+/* ---- clipping a segment by a convex polygon's lines --------------------------------------- */
+
+typedef struct clip_q {
+    const imp_poly2d *g;
+    imp_vec2 a, d;
+    double lo, hi, slack;
+    int parallel_out;
+} clip_q;
+
+/* which 0: edges that may raise lo (the point at lo beyond their line), 1: lower hi */
+static void clip_node(clip_q *s, int k, int which)
+{
+    const imp_edge2d_node *nd = &s->g->tree[k];
+    imp_vec2 x = imp_v2_madd(s->a, which ? s->hi : s->lo, s->d);
+    if (nd->lines && beyond_bound(s->g, nd, x) + s->slack <= 0.0) {
+        return;
+    }
+    if (nd->left >= 0) {
+        clip_node(s, nd->left, which);
+        clip_node(s, nd->right, which);
+        return;
+    }
+    for (int i = nd->first; i < nd->first + nd->count; i++) {
+        const imp_edge2d *e = &s->g->edges[i];
+        double f = imp_v2_dot(imp_v2_sub(s->a, e->a), e->n), dn = imp_v2_dot(s->d, e->n);
+        if (dn == 0.0) {
+            s->parallel_out |= f > 0.0;
+        } else if (dn < 0.0) {
+            s->lo = fmax(s->lo, -f / dn);
+        } else {
+            s->hi = fmin(s->hi, -f / dn);
+        }
+    }
+}
+
+int imp_edge2d_tree_clip(const imp_poly2d *g, imp_vec2 a, imp_vec2 b, double *lo, double *hi)
+{
+    clip_q s = {g, a, imp_v2_sub(b, a), *lo, *hi,
+                IMP_EDGE_TREE_SLACK * (g->radius + fabs(a.x) + fabs(a.y) + fabs(b.x) + fabs(b.y)), 0};
+    clip_node(&s, 0, 0);
+    clip_node(&s, 0, 1);
+    *lo = s.lo;
+    *hi = s.hi;
+    return s.parallel_out;
 }

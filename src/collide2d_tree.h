@@ -30,6 +30,10 @@ typedef struct imp_edge2d_node {
        (p - a_k) . n_k = (p - a_r) . n_k - (a_k - a_r) . n_k are bounded by the normals' largest
        angle beta from n_r (cosb, sinb) and emin = min (a_k - a_r) . n_k (beyond_bound) */
     double cosb, sinb, emin;
+    /* an oriented box about the chain of edges: centre oc, axes ou (along the chain's chord)
+       and its left normal, half extents oh; it holds the straight edges' end points and the
+       arcs' bounding discs (thin for a chain of a smooth outline, unlike the box lo, hi) */
+    double oc[2], ou[2], oh[2];
     int lines;
     int first, count;    /* edges [first, first + count) */
     int left, right;     /* child nodes, -1 for a leaf */
@@ -67,5 +71,12 @@ int imp_edge2d_tree_nearest(const imp_poly2d *g, imp_vec2 p, double *best, imp_v
    m = d > m ? d : m"). */
 int imp_edge2d_tree_beyond(const imp_poly2d *g, imp_vec2 p, double far, int first, double start,
                            double *most);
+
+/* For g (with a tree) of straight edges, every edge k against the segment a -> b, D = b - a:
+   f = (a - a_k) . n_k, dn = D . n_k; lo = fmax(lo, -f / dn) for dn < 0, hi = fmin(hi, -f / dn)
+   for dn > 0 (the final values do not depend on the order); returns 1 when some edge has
+   dn == 0 and f > 0. Only edges whose line has the point at lo (or hi) beyond it can change
+   them: the others are skipped. */
+int imp_edge2d_tree_clip(const imp_poly2d *g, imp_vec2 a, imp_vec2 b, double *lo, double *hi);
 
 #endif

@@ -155,6 +155,77 @@ static void gap_b(gap_q *q, int k)
     }
 }
 
+/* an oriented box (collide2d_tree.h) moved by x: centre, unit axis u (v its left normal),
+   half extents */
+typedef struct obox {
+    imp_vec2 c, u;
+    double h[2];
+} obox;
+
+static obox node_obox(const imp_edge2d_node *nd, imp_xf2 x)
+{
+    obox o = {imp_xf2_apply(x, imp_v2(nd->oc[0], nd->oc[1])), imp_xf2_rot(x, imp_v2(nd->ou[0], nd->ou[1])),
+              {nd->oh[0], nd->oh[1]}};
+    return o;
+}
+
+/* separation of two oriented boxes along the unit axis w */
+static double obox_sep(const obox *a, const obox *b, imp_vec2 w)
+{
+    double ca = imp_v2_dot(a->c, w), cb = imp_v2_dot(b->c, w);
+    double ha = a->h[0] * fabs(imp_v2_dot(a->u, w)) + a->h[1] * fabs(imp_v2_cross(a->u, w));
+    double hb = b->h[0] * fabs(imp_v2_dot(b->u, w)) + b->h[1] * fabs(imp_v2_cross(b->u, w));
+    return imp_max(imp_max(cb - hb - (ca + ha), ca - ha - (cb + hb)), 0.0);
+}
+
+/* a lower bound of the distance between two oriented boxes: their separation along each of
+   their axes and along the line of their centres (projections do not lengthen distances) */
+static double obox_gap(const obox *a, const obox *b)
+{
+    double s = imp_max(obox_sep(a, b, a->u), obox_sep(a, b, imp_v2_perp(a->u)));
+    s = imp_max(s, imp_max(obox_sep(a, b, b->u), obox_sep(a, b, imp_v2_perp(b->u))));
+    imp_vec2 w = imp_v2_sub(b->c, a->c);
+    double lw = sqrt(w.x * w.x + w.y * w.y);
+    return lw > 0.0 ? imp_max(s, obox_sep(a, b, imp_v2_scale(w, 1.0 / lw))) : s;
+}
+
+/* node ka of a's tree against node kb of b's (both trees): pairs of nodes further apart than
+   the best (with slack) are skipped, the bigger node is split, the nearer child first */
+static void gap_pair(gap_q *q, int ka, int kb)
+{
+    const imp_edge2d_node *na = &q->ga->tree[ka], *nb = &q->gb->tree[kb];
+    obox oa = node_obox(na, imp_xf2_identity()), ob = node_obox(nb, q->rel);
+    if (obox_gap(&oa, &ob) - q->slack > q->best) {
+        return;
+    }
+    if (na->left < 0 && nb->left < 0) {
+        for (int j = nb->first; j < nb->first + nb->count; j++) {
+            imp_edge2d eb = imp_edge2d_transform(&q->gb->edges[j], q->rel);
+            for (int i = na->first; i < na->first + na->count; i++) {
+                imp_vec2 qa, qb;
+                double d = imp_edge2d_edge_distance(&q->ga->edges[i], &eb, &qa, &qb);
+                if (d < q->best || (d == q->best && (j < q->bj || (j == q->bj && i < q->bi)))) {
+                    q->best = d;
+                    q->bj = j, q->bi = i;
+                    q->pa = qa, q->pb = qb;
+                }
+            }
+        }
+        return;
+    }
+    int split_a = nb->left < 0 || (na->left >= 0 && na->count >= nb->count);
+    const imp_edge2d_node *n = split_a ? na : nb;
+    int c0 = n->left, c1 = n->right;
+    obox o0 = split_a ? node_obox(&q->ga->tree[c0], imp_xf2_identity()) : node_obox(&q->gb->tree[c0], q->rel);
+    obox o1 = split_a ? node_obox(&q->ga->tree[c1], imp_xf2_identity()) : node_obox(&q->gb->tree[c1], q->rel);
+    const obox *other = split_a ? &ob : &oa;
+    if (obox_gap(&o1, other) < obox_gap(&o0, other)) {
+        c0 = n->right, c1 = n->left;
+    }
+    gap_pair(q, split_a ? c0 : ka, split_a ? kb : c0);
+    gap_pair(q, split_a ? c1 : ka, split_a ? kb : c1);
+}
+
 /* closest distance between the edge sets when no edges cross; *crossing = 1 when some do
    (then 0 is returned and pa, pb are left as they are). The answer is the plain loop's
    (gap_loop), found by branch and bound: the loop takes the first closest pair, unless that
@@ -174,7 +245,11 @@ static double edge_gap(const imp_poly2d *ga, const imp_poly2d *gb, imp_xf2 rel, 
     }
     gap_q q = {ga, gb, rel, IMP_EDGE_TREE_SLACK * (ga->radius + gb->radius + fabs(rel.p.x) + fabs(rel.p.y)),
                INFINITY, -1, -1, imp_v2(0, 0), imp_v2(0, 0)};
-    gap_b(&q, 0);
+    if (ga->tree != NULL && gb->tree != NULL) {
+        gap_pair(&q, 0, 0);
+    } else {
+        gap_b(&q, 0);
+    }
     if (q.bj >= 0) {
         imp_edge2d eb = imp_edge2d_transform(&gb->edges[q.bj], rel);
         const imp_edge2d *ea = &ga->edges[q.bi];
@@ -261,13 +336,14 @@ static void proj_edge(proj_q *q, int i)
     }
 }
 
-/* the range of x . n over a node's box moved by x */
+/* the range of x . n over a node's oriented box moved by x */
 static void proj_bounds(const proj_q *q, const imp_edge2d_node *nd, double *lo, double *hi)
 {
-    double mx0 = nd->lo[0] * q->m.x, mx1 = nd->hi[0] * q->m.x;
-    double my0 = nd->lo[1] * q->m.y, my1 = nd->hi[1] * q->m.y;
-    *lo = q->t + imp_min(mx0, mx1) + imp_min(my0, my1) - q->slack;
-    *hi = q->t + imp_max(mx0, mx1) + imp_max(my0, my1) + q->slack;
+    double c = q->t + nd->oc[0] * q->m.x + nd->oc[1] * q->m.y;
+    double mu = nd->ou[0] * q->m.x + nd->ou[1] * q->m.y, mv = nd->ou[0] * q->m.y - nd->ou[1] * q->m.x;
+    double h = nd->oh[0] * fabs(mu) + nd->oh[1] * fabs(mv);
+    *lo = c - h - q->slack;
+    *hi = c + h + q->slack;
 }
 
 /* the greatest (up = 1) or least value: the more promising child first; a node whose bound

@@ -224,11 +224,19 @@ int imp_shape2d_contains(const imp_shape *s, imp_vec2 p)
         return 0;
     }
     imp_vec2 q = imp_v2_sub(p, g->centroid);
-    for (int i = 0; i < g->nedges; i++) {
-        imp_vec2 c;
-        int interior;
-        if (imp_edge2d_closest(&g->edges[i], q, &c, &interior) == 0.0) {
-            return 1;
+    /* on the boundary: an edge at distance 0, whose bounding disc holds q (edge tree) */
+    double slack = imp_edge2d_tree_slack(g, q, 0.0);
+    const double box[4] = {q.x - slack, q.y - slack, q.x + slack, q.y + slack};
+    imp_edge2d_iter it;
+    imp_edge2d_iter_init(&it, g);
+    int first, last;
+    while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+        for (int i = first; i < last; i++) {
+            imp_vec2 c;
+            int interior;
+            if (imp_edge2d_closest(&g->edges[i], q, &c, &interior) == 0.0) {
+                return 1;
+            }
         }
     }
     return imp_poly2d_contains_centred(g, q);
