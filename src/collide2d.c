@@ -213,30 +213,30 @@ static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, imp_xf2
         imp_edge2d_iter_init(&it, ga);
         int first, last;
         while (imp_edge2d_iter_next(&it, box, &first, &last)) {
-        for (int i = first; i < last; i++) {
-            const imp_edge2d *ea = &ga->edges[i];
-            if ((ea->flags & IMP_EDGE_NO_COLLIDE) || (bline && ea->kind == IMP_EDGE_LINE)) {
-                continue;
-            }
-            if (imp_v2_dist(ea->bc, eb.bc) > ea->br + eb.br + c->tol) {
-                continue;
-            }
-            if (ea->kind == IMP_EDGE_ARC && eb.kind == IMP_EDGE_LINE) {
-                if (ea->convex) {
-                    arc_line(c, A, i, ea, B, j, &eb, xa);
+            for (int i = first; i < last; i++) {
+                const imp_edge2d *ea = &ga->edges[i];
+                if ((ea->flags & IMP_EDGE_NO_COLLIDE) || (bline && ea->kind == IMP_EDGE_LINE)) {
+                    continue;
                 }
-            } else if (ea->kind == IMP_EDGE_LINE) {
-                if (eb.convex) {
-                    arc_line(c, B, j, &eb, A, i, ea, xa);
+                if (imp_v2_dist(ea->bc, eb.bc) > ea->br + eb.br + c->tol) {
+                    continue;
                 }
-            } else if (ea->convex && eb.convex) {
-                convex_convex(c, A, i, ea, B, j, &eb, xa);
-            } else if (!ea->convex && eb.convex) {
-                concave_convex(c, A, i, ea, B, j, &eb, xa);
-            } else if (ea->convex && !eb.convex) {
-                concave_convex(c, B, j, &eb, A, i, ea, xa);
+                if (ea->kind == IMP_EDGE_ARC && eb.kind == IMP_EDGE_LINE) {
+                    if (ea->convex) {
+                        arc_line(c, A, i, ea, B, j, &eb, xa);
+                    }
+                } else if (ea->kind == IMP_EDGE_LINE) {
+                    if (eb.convex) {
+                        arc_line(c, B, j, &eb, A, i, ea, xa);
+                    }
+                } else if (ea->convex && eb.convex) {
+                    convex_convex(c, A, i, ea, B, j, &eb, xa);
+                } else if (!ea->convex && eb.convex) {
+                    concave_convex(c, A, i, ea, B, j, &eb, xa);
+                } else if (ea->convex && !eb.convex) {
+                    concave_convex(c, B, j, &eb, A, i, ea, xa);
+                }
             }
-        }
         }
     }
 }
@@ -395,65 +395,65 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
     imp_edge2d_iter_init(&it, gn);
     int first, last;
     while (imp_edge2d_iter_next(&it, box, &first, &last)) {
-    for (int k = first; k < last; k++) {
-        const imp_edge2d *e = &gn->edges[k];
-        /* bounding-circle pruning on squared lengths (no hypot in the hot loop) */
-        double reach = e->br + reach_tol;
-        if (!collides(e) || imp_v2_len2(imp_v2_sub(p, e->bc)) > reach * reach) {
-            continue;
-        }
-        imp_vec2 q;
-        int interior;
-        double dist = imp_edge2d_closest_within(e, p, reach_tol, &q, &interior);
-        if (dist > reach_tol) {
-            continue;
-        }
-        int at_a = dist <= rho && imp_v2_len2(imp_v2_sub(p, e->a)) <= r2;
-        if (at_a || (dist <= rho && imp_v2_len2(imp_v2_sub(p, e->b)) <= r2)) {
-            imp_vec2 end = at_a ? e->a : e->b;
-            imp_vec2 n = imp_edge2d_normal_at(e, end);
-            near_edge = 1;  /* no vertex/vertex contact for a corner on a corner */
-            double d = imp_edge2d_support_distance(e, p);
-            if (meets(pc, n, d > 0.0 ? d : 0.0)) {
-                imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
-                h.vertex = i;
-                h.normal_edge = k;
-                h.normal_curvature = imp_edge2d_curvature(e);
-                emit(c, P, N, xn, &h, end, p, n, d > 0.0 ? d : 0.0, 0);
+        for (int k = first; k < last; k++) {
+            const imp_edge2d *e = &gn->edges[k];
+            /* bounding-circle pruning on squared lengths (no hypot in the hot loop) */
+            double reach = e->br + reach_tol;
+            if (!collides(e) || imp_v2_len2(imp_v2_sub(p, e->bc)) > reach * reach) {
+                continue;
             }
-            continue;
-        }
-        if (dist > c->tol) {
-            continue;
-        }
-        if (interior) {
-            double d = imp_edge2d_support_distance(e, p);
-            imp_vec2 n = imp_edge2d_normal_at(e, q);
-            /* touching (within the margin), or near the edge's end (within distance_tol of
-               N's corner, where N's two faces compete): only a face the corner meets. A
-               corner on the line of a face its own edge runs into (aligned boxes
-               overlapping), or hanging beside N's side face at the height of N's top (a box
-               overhanging a block's end), does not meet that face. */
-            double t2 = c->tol * c->tol;
-            int doubt = d <= margin || imp_v2_len2(imp_v2_sub(q, e->a)) <= t2 ||
-                        imp_v2_len2(imp_v2_sub(q, e->b)) <= t2;
-            if (d >= -margin && (!doubt || meets(pc, n, d > 0.0 ? d : 0.0))) {
-                near_edge = 1;
-                imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
-                h.vertex = i;
-                h.normal_edge = k;
-                h.normal_curvature = imp_edge2d_curvature(e);
-                emit(c, P, N, xn, &h, q, p, n, d > 0.0 ? d : 0.0, 0);
+            imp_vec2 q;
+            int interior;
+            double dist = imp_edge2d_closest_within(e, p, reach_tol, &q, &interior);
+            if (dist > reach_tol) {
+                continue;
             }
-        } else {
-            int vi = (q.x == e->a.x && q.y == e->a.y) ? e->v0 : e->v1;
-            if (gn->vertices[vi].corner && dist < bvd) {
-                bvd = dist;
-                bv = vi;
-                bvq = q;
+            int at_a = dist <= rho && imp_v2_len2(imp_v2_sub(p, e->a)) <= r2;
+            if (at_a || (dist <= rho && imp_v2_len2(imp_v2_sub(p, e->b)) <= r2)) {
+                imp_vec2 end = at_a ? e->a : e->b;
+                imp_vec2 n = imp_edge2d_normal_at(e, end);
+                near_edge = 1;  /* no vertex/vertex contact for a corner on a corner */
+                double d = imp_edge2d_support_distance(e, p);
+                if (meets(pc, n, d > 0.0 ? d : 0.0)) {
+                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                    h.vertex = i;
+                    h.normal_edge = k;
+                    h.normal_curvature = imp_edge2d_curvature(e);
+                    emit(c, P, N, xn, &h, end, p, n, d > 0.0 ? d : 0.0, 0);
+                }
+                continue;
+            }
+            if (dist > c->tol) {
+                continue;
+            }
+            if (interior) {
+                double d = imp_edge2d_support_distance(e, p);
+                imp_vec2 n = imp_edge2d_normal_at(e, q);
+                /* touching (within the margin), or near the edge's end (within distance_tol of
+                   N's corner, where N's two faces compete): only a face the corner meets. A
+                   corner on the line of a face its own edge runs into (aligned boxes
+                   overlapping), or hanging beside N's side face at the height of N's top (a box
+                   overhanging a block's end), does not meet that face. */
+                double t2 = c->tol * c->tol;
+                int doubt = d <= margin || imp_v2_len2(imp_v2_sub(q, e->a)) <= t2 ||
+                            imp_v2_len2(imp_v2_sub(q, e->b)) <= t2;
+                if (d >= -margin && (!doubt || meets(pc, n, d > 0.0 ? d : 0.0))) {
+                    near_edge = 1;
+                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                    h.vertex = i;
+                    h.normal_edge = k;
+                    h.normal_curvature = imp_edge2d_curvature(e);
+                    emit(c, P, N, xn, &h, q, p, n, d > 0.0 ? d : 0.0, 0);
+                }
+            } else {
+                int vi = (q.x == e->a.x && q.y == e->a.y) ? e->v0 : e->v1;
+                if (gn->vertices[vi].corner && dist < bvd) {
+                    bvd = dist;
+                    bv = vi;
+                    bvq = q;
+                }
             }
         }
-    }
     }
     if (near_edge || bv < 0 || !(bvd > margin) || has_vertex_vertex(c, N, bv, P, i)) {
         return;
@@ -567,20 +567,20 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                 imp_edge2d_iter_init(&it, gn);
                 int first, last;
                 while (imp_edge2d_iter_next(&it, box, &first, &last)) {
-                for (int k = first; k < last; k++) {
-                    const imp_edge2d *e = &gn->edges[k];
-                    if (!collides(e) ||
-                        imp_edge2d_beyond_segment(e->bc, po, p, e->br * (1.0 + 1e-12))) {
-                        continue;
+                    for (int k = first; k < last; k++) {
+                        const imp_edge2d *e = &gn->edges[k];
+                        if (!collides(e) ||
+                            imp_edge2d_beyond_segment(e->bc, po, p, e->br * (1.0 + 1e-12))) {
+                            continue;
+                        }
+                        double s;
+                        imp_vec2 q;
+                        if (imp_edge2d_segment_hit(e, po, p, &s, &q) && s < best_s) {
+                            best_s = s;
+                            best_e = k;
+                            best_q = q;
+                        }
                     }
-                    double s;
-                    imp_vec2 q;
-                    if (imp_edge2d_segment_hit(e, po, p, &s, &q) && s < best_s) {
-                        best_s = s;
-                        best_e = k;
-                        best_q = q;
-                    }
-                }
                 }
                 if (best_e >= 0) {
                     if (yields && has_edge_edge(c, P, v->edge_in, v->edge_out, N, best_e)) {
@@ -667,31 +667,31 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                 imp_edge2d_iter_init(&it, gn);
                 int first, last;
                 while (imp_edge2d_iter_next(&it, box, &first, &last)) {
-                for (int k = first; k < last; k++) {
-                    const imp_edge2d *e = &gn->edges[k];
-                    if (k == be || !collides(e)) {
-                        continue;
+                    for (int k = first; k < last; k++) {
+                        const imp_edge2d *e = &gn->edges[k];
+                        if (k == be || !collides(e)) {
+                            continue;
+                        }
+                        imp_vec2 q;
+                        int interior;
+                        double d = imp_edge2d_closest(e, p, &q, &interior);
+                        double depth = -imp_edge2d_support_distance(e, p);
+                        if (depth > limit || d - fabs(depth) > margin) {
+                            continue;
+                        }
+                        double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
+                        if (sc >= -CONE_SLACK && depth < found) {
+                            found = depth;
+                            bk = k;
+                            bkq = q;
+                        }
+                        if (sc > top) {
+                            top = sc;
+                            sk = k;
+                            skq = q;
+                            sdepth = depth;
+                        }
                     }
-                    imp_vec2 q;
-                    int interior;
-                    double d = imp_edge2d_closest(e, p, &q, &interior);
-                    double depth = -imp_edge2d_support_distance(e, p);
-                    if (depth > limit || d - fabs(depth) > margin) {
-                        continue;
-                    }
-                    double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
-                    if (sc >= -CONE_SLACK && depth < found) {
-                        found = depth;
-                        bk = k;
-                        bkq = q;
-                    }
-                    if (sc > top) {
-                        top = sc;
-                        sk = k;
-                        skq = q;
-                        sdepth = depth;
-                    }
-                }
                 }
                 if (bk < 0 && sk >= 0) {
                     bk = sk;

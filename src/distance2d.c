@@ -235,13 +235,13 @@ static double edge_gap(const imp_poly2d *ga, const imp_poly2d *gb, imp_xf2 rel, 
                        imp_vec2 *pa, imp_vec2 *pb)
 {
     double best = INFINITY;
+    if (ga->tree == NULL && gb->tree == NULL) {  /* small polygons: the plain loop at once */
+        *crossing = gap_loop(ga, gb, rel, &best, pa, pb);
+        return *crossing ? 0.0 : best;
+    }
     *crossing = gap_loop(ga, gb, rel, &best, NULL, NULL);
     if (*crossing || pa == NULL) {
         return *crossing ? 0.0 : best;
-    }
-    if (ga->tree == NULL && gb->tree == NULL) {
-        gap_loop(ga, gb, rel, &best, pa, pb);
-        return best;
     }
     gap_q q = {ga, gb, rel, IMP_EDGE_TREE_SLACK * (ga->radius + gb->radius + fabs(rel.p.x) + fabs(rel.p.y)),
                INFINITY, -1, -1, imp_v2(0, 0), imp_v2(0, 0)};
