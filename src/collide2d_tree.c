@@ -35,7 +35,7 @@ static int build_node(imp_poly2d *g, imp_edge2d_node *nodes, int *used, int firs
         nd->hi[0] = nd->hi[1] = -INFINITY;
         for (int i = first; i < first + count; i++) {
             const imp_edge2d *e = &g->edges[i];
-            double c[2] = {e->bc.x, e->bc.y};
+            const double c[2] = {e->bc.x, e->bc.y};
             for (int a = 0; a < 2; a++) {
                 nd->lo[a] = imp_min(nd->lo[a], c[a] - e->br);
                 nd->hi[a] = imp_max(nd->hi[a], c[a] + e->br);
