@@ -5,7 +5,10 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 
+#include "collide2d_tree.h"
 #include "edge2d.h"
 #include "polygon2d.h"
 #include "scalar.h"
@@ -199,29 +202,40 @@ static void edge_pass(ctx *c, const imp_body2d *A, const imp_poly2d *ga, imp_xf2
             continue;
         }
         int bline = gb->edges[j].kind == IMP_EDGE_LINE; /* straight/straight: vertex tests */
+        if (bline && ga->narcs == 0) {
+            continue;
+        }
         imp_edge2d eb = imp_edge2d_transform(&gb->edges[j], rel);
-        for (int i = 0; i < ga->nedges; i++) {
-            const imp_edge2d *ea = &ga->edges[i];
-            if ((ea->flags & IMP_EDGE_NO_COLLIDE) || (bline && ea->kind == IMP_EDGE_LINE)) {
-                continue;
-            }
-            if (imp_v2_dist(ea->bc, eb.bc) > ea->br + eb.br + c->tol) {
-                continue;
-            }
-            if (ea->kind == IMP_EDGE_ARC && eb.kind == IMP_EDGE_LINE) {
-                if (ea->convex) {
-                    arc_line(c, A, i, ea, B, j, &eb, xa);
+        /* a's edges whose discs may come within tol of eb's (edge tree; in order) */
+        double reach = eb.br + c->tol + imp_edge2d_tree_slack(ga, eb.bc, eb.br + c->tol);
+        const double box[4] = {eb.bc.x - reach, eb.bc.y - reach, eb.bc.x + reach, eb.bc.y + reach};
+        imp_edge2d_iter it;
+        imp_edge2d_iter_init(&it, ga);
+        int first, last;
+        while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+            for (int i = first; i < last; i++) {
+                const imp_edge2d *ea = &ga->edges[i];
+                if ((ea->flags & IMP_EDGE_NO_COLLIDE) || (bline && ea->kind == IMP_EDGE_LINE)) {
+                    continue;
                 }
-            } else if (ea->kind == IMP_EDGE_LINE) {
-                if (eb.convex) {
-                    arc_line(c, B, j, &eb, A, i, ea, xa);
+                if (imp_v2_dist(ea->bc, eb.bc) > ea->br + eb.br + c->tol) {
+                    continue;
                 }
-            } else if (ea->convex && eb.convex) {
-                convex_convex(c, A, i, ea, B, j, &eb, xa);
-            } else if (!ea->convex && eb.convex) {
-                concave_convex(c, A, i, ea, B, j, &eb, xa);
-            } else if (ea->convex && !eb.convex) {
-                concave_convex(c, B, j, &eb, A, i, ea, xa);
+                if (ea->kind == IMP_EDGE_ARC && eb.kind == IMP_EDGE_LINE) {
+                    if (ea->convex) {
+                        arc_line(c, A, i, ea, B, j, &eb, xa);
+                    }
+                } else if (ea->kind == IMP_EDGE_LINE) {
+                    if (eb.convex) {
+                        arc_line(c, B, j, &eb, A, i, ea, xa);
+                    }
+                } else if (ea->convex && eb.convex) {
+                    convex_convex(c, A, i, ea, B, j, &eb, xa);
+                } else if (!ea->convex && eb.convex) {
+                    concave_convex(c, A, i, ea, B, j, &eb, xa);
+                } else if (ea->convex && !eb.convex) {
+                    concave_convex(c, B, j, &eb, A, i, ea, xa);
+                }
             }
         }
     }
@@ -280,19 +294,8 @@ static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first, d
             return first;
         }
     }
-    for (int k = 0; k < g->nedges; k++) {
-        const imp_edge2d *e = &g->edges[k];
-        if (k == first) {
-            continue;
-        }
-        double d = imp_v2_dot(imp_v2_sub(p, e->a), e->n);
-        if (d > far) {
-            return k;
-        }
-        m = d > m ? d : m;
-    }
-    *most = m;
-    return -1;
+    /* the loop over the other edges in order (through the edge tree for large g) */
+    return imp_edge2d_tree_beyond(g, p, far, first, m, most);
 }
 
 /* slack of the corner tests (cosines of unit vectors, about 0.06 degrees): a corner flush
@@ -385,62 +388,70 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
     int near_edge = 0, bv = -1;
     double bvd = INFINITY;
     imp_vec2 bvq = p;
-    for (int k = 0; k < gn->nedges; k++) {
-        const imp_edge2d *e = &gn->edges[k];
-        /* bounding-circle pruning on squared lengths (no hypot in the hot loop) */
-        double reach = e->br + reach_tol;
-        if (!collides(e) || imp_v2_len2(imp_v2_sub(p, e->bc)) > reach * reach) {
-            continue;
-        }
-        imp_vec2 q;
-        int interior;
-        double dist = imp_edge2d_closest_within(e, p, reach_tol, &q, &interior);
-        if (dist > reach_tol) {
-            continue;
-        }
-        int at_a = dist <= rho && imp_v2_len2(imp_v2_sub(p, e->a)) <= r2;
-        if (at_a || (dist <= rho && imp_v2_len2(imp_v2_sub(p, e->b)) <= r2)) {
-            imp_vec2 end = at_a ? e->a : e->b;
-            imp_vec2 n = imp_edge2d_normal_at(e, end);
-            near_edge = 1;  /* no vertex/vertex contact for a corner on a corner */
-            double d = imp_edge2d_support_distance(e, p);
-            if (meets(pc, n, d > 0.0 ? d : 0.0)) {
-                imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
-                h.vertex = i;
-                h.normal_edge = k;
-                h.normal_curvature = imp_edge2d_curvature(e);
-                emit(c, P, N, xn, &h, end, p, n, d > 0.0 ? d : 0.0, 0);
+    /* the edges whose discs may come within reach_tol of p (edge tree; in order) */
+    double far = reach_tol + imp_edge2d_tree_slack(gn, p, reach_tol);
+    const double box[4] = {p.x - far, p.y - far, p.x + far, p.y + far};
+    imp_edge2d_iter it;
+    imp_edge2d_iter_init(&it, gn);
+    int first, last;
+    while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+        for (int k = first; k < last; k++) {
+            const imp_edge2d *e = &gn->edges[k];
+            /* bounding-circle pruning on squared lengths (no hypot in the hot loop) */
+            double reach = e->br + reach_tol;
+            if (!collides(e) || imp_v2_len2(imp_v2_sub(p, e->bc)) > reach * reach) {
+                continue;
             }
-            continue;
-        }
-        if (dist > c->tol) {
-            continue;
-        }
-        if (interior) {
-            double d = imp_edge2d_support_distance(e, p);
-            imp_vec2 n = imp_edge2d_normal_at(e, q);
-            /* touching (within the margin), or near the edge's end (within distance_tol of
-               N's corner, where N's two faces compete): only a face the corner meets. A
-               corner on the line of a face its own edge runs into (aligned boxes
-               overlapping), or hanging beside N's side face at the height of N's top (a box
-               overhanging a block's end), does not meet that face. */
-            double t2 = c->tol * c->tol;
-            int doubt = d <= margin || imp_v2_len2(imp_v2_sub(q, e->a)) <= t2 ||
-                        imp_v2_len2(imp_v2_sub(q, e->b)) <= t2;
-            if (d >= -margin && (!doubt || meets(pc, n, d > 0.0 ? d : 0.0))) {
-                near_edge = 1;
-                imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
-                h.vertex = i;
-                h.normal_edge = k;
-                h.normal_curvature = imp_edge2d_curvature(e);
-                emit(c, P, N, xn, &h, q, p, n, d > 0.0 ? d : 0.0, 0);
+            imp_vec2 q;
+            int interior;
+            double dist = imp_edge2d_closest_within(e, p, reach_tol, &q, &interior);
+            if (dist > reach_tol) {
+                continue;
             }
-        } else {
-            int vi = (q.x == e->a.x && q.y == e->a.y) ? e->v0 : e->v1;
-            if (gn->vertices[vi].corner && dist < bvd) {
-                bvd = dist;
-                bv = vi;
-                bvq = q;
+            int at_a = dist <= rho && imp_v2_len2(imp_v2_sub(p, e->a)) <= r2;
+            if (at_a || (dist <= rho && imp_v2_len2(imp_v2_sub(p, e->b)) <= r2)) {
+                imp_vec2 end = at_a ? e->a : e->b;
+                imp_vec2 n = imp_edge2d_normal_at(e, end);
+                near_edge = 1;  /* no vertex/vertex contact for a corner on a corner */
+                double d = imp_edge2d_support_distance(e, p);
+                if (meets(pc, n, d > 0.0 ? d : 0.0)) {
+                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                    h.vertex = i;
+                    h.normal_edge = k;
+                    h.normal_curvature = imp_edge2d_curvature(e);
+                    emit(c, P, N, xn, &h, end, p, n, d > 0.0 ? d : 0.0, 0);
+                }
+                continue;
+            }
+            if (dist > c->tol) {
+                continue;
+            }
+            if (interior) {
+                double d = imp_edge2d_support_distance(e, p);
+                imp_vec2 n = imp_edge2d_normal_at(e, q);
+                /* touching (within the margin), or near the edge's end (within distance_tol of
+                   N's corner, where N's two faces compete): only a face the corner meets. A
+                   corner on the line of a face its own edge runs into (aligned boxes
+                   overlapping), or hanging beside N's side face at the height of N's top (a box
+                   overhanging a block's end), does not meet that face. */
+                double t2 = c->tol * c->tol;
+                int doubt = d <= margin || imp_v2_len2(imp_v2_sub(q, e->a)) <= t2 ||
+                            imp_v2_len2(imp_v2_sub(q, e->b)) <= t2;
+                if (d >= -margin && (!doubt || meets(pc, n, d > 0.0 ? d : 0.0))) {
+                    near_edge = 1;
+                    imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
+                    h.vertex = i;
+                    h.normal_edge = k;
+                    h.normal_curvature = imp_edge2d_curvature(e);
+                    emit(c, P, N, xn, &h, q, p, n, d > 0.0 ? d : 0.0, 0);
+                }
+            } else {
+                int vi = (q.x == e->a.x && q.y == e->a.y) ? e->v0 : e->v1;
+                if (gn->vertices[vi].corner && dist < bvd) {
+                    bvd = dist;
+                    bv = vi;
+                    bvq = q;
+                }
             }
         }
     }
@@ -469,6 +480,17 @@ static double chord_inside(const imp_poly2d *g, imp_vec2 a, imp_vec2 b, int *end
     *ends_inside = 0;
     imp_vec2 D = imp_v2_sub(b, a);
     double lo = 0.0, hi = 1.0;
+    if (g->tree != NULL) {
+        /* the loop below stops early only when the answer is 0 (lo > hi, or a parallel edge
+           outside), where *ends_inside does not matter (a chord within the margin grazes);
+           otherwise lo and hi are the greatest and least over every edge: the edge tree
+           finds those values without the edges that cannot change them */
+        if (imp_edge2d_tree_clip(g, a, b, &lo, &hi)) {
+            return 0.0;
+        }
+        *ends_inside = hi >= 1.0 && lo <= 1.0;
+        return hi > lo ? (hi - lo) * imp_v2_len(D) : 0.0;
+    }
     for (int k = 0; k < g->nedges && lo <= hi; k++) {
         const imp_edge2d *e = &g->edges[k];
         double f = imp_v2_dot(imp_v2_sub(a, e->a), e->n), dn = imp_v2_dot(D, e->n);
@@ -537,18 +559,27 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                 double best_s = 2.0;
                 int best_e = -1;
                 imp_vec2 best_q = p;
-                for (int k = 0; k < gn->nedges; k++) {
-                    const imp_edge2d *e = &gn->edges[k];
-                    if (!collides(e) ||
-                        imp_edge2d_beyond_segment(e->bc, po, p, e->br * (1.0 + 1e-12))) {
-                        continue;
-                    }
-                    double s;
-                    imp_vec2 q;
-                    if (imp_edge2d_segment_hit(e, po, p, &s, &q) && s < best_s) {
-                        best_s = s;
-                        best_e = k;
-                        best_q = q;
+                /* the edges whose discs may meet the path's box (edge tree; in order) */
+                double sl = imp_edge2d_tree_slack(gn, p, fabs(po.x) + fabs(po.y));
+                const double box[4] = {fmin(po.x, p.x) - sl, fmin(po.y, p.y) - sl,
+                                       fmax(po.x, p.x) + sl, fmax(po.y, p.y) + sl};
+                imp_edge2d_iter it;
+                imp_edge2d_iter_init(&it, gn);
+                int first, last;
+                while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+                    for (int k = first; k < last; k++) {
+                        const imp_edge2d *e = &gn->edges[k];
+                        if (!collides(e) ||
+                            imp_edge2d_beyond_segment(e->bc, po, p, e->br * (1.0 + 1e-12))) {
+                            continue;
+                        }
+                        double s;
+                        imp_vec2 q;
+                        if (imp_edge2d_segment_hit(e, po, p, &s, &q) && s < best_s) {
+                            best_s = s;
+                            best_e = k;
+                            best_q = q;
+                        }
                     }
                 }
                 if (best_e >= 0) {
@@ -610,21 +641,8 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                of a box sunk into an aligned box lies on (or a little nearer to) the other's
                side face, but penetrates its top face, the face its own edges run along. */
             double best = INFINITY;
-            int be = -1;
             imp_vec2 bq = p;
-            for (int k = 0; k < gn->nedges; k++) {
-                if (!collides(&gn->edges[k])) {
-                    continue;
-                }
-                imp_vec2 q;
-                int interior;
-                double d = imp_edge2d_closest(&gn->edges[k], p, &q, &interior);
-                if (d < best) {
-                    best = d;
-                    be = k;
-                    bq = q;
-                }
-            }
+            int be = imp_edge2d_tree_nearest(gn, p, &best, &bq);
             double score = be >= 0 && best <= c->tol
                                ? bearing(&pc, imp_edge2d_normal_at(&gn->edges[be], bq), 1.0)
                                : 0.0;
@@ -634,29 +652,45 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                 int bk = -1, sk = -1;
                 imp_vec2 bkq = p, skq = p;
                 double sdepth = 0.0;
-                for (int k = 0; k < gn->nedges; k++) {
-                    const imp_edge2d *e = &gn->edges[k];
-                    if (k == be || !collides(e)) {
-                        continue;
-                    }
-                    imp_vec2 q;
-                    int interior;
-                    double d = imp_edge2d_closest(e, p, &q, &interior);
-                    double depth = -imp_edge2d_support_distance(e, p);
-                    if (depth > limit || d - fabs(depth) > margin) {
-                        continue;
-                    }
-                    double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
-                    if (sc >= -CONE_SLACK && depth < found) {
-                        found = depth;
-                        bk = k;
-                        bkq = q;
-                    }
-                    if (sc > top) {
-                        top = sc;
-                        sk = k;
-                        skq = q;
-                        sdepth = depth;
+                /* strictly convex straight-edged N: every depth is at least -most (the same
+                   products as most's), so the faces that pass the tests below lie within
+                   max(limit, most, 0) + margin of p: the edge tree skips the others (in
+                   order); else every edge */
+                double box[4] = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+                if (lines) {
+                    double reach = fmax(fmax(limit, most), 0.0) + margin;
+                    reach += 2.0 * imp_edge2d_tree_slack(gn, p, reach);
+                    box[0] = p.x - reach, box[1] = p.y - reach;
+                    box[2] = p.x + reach, box[3] = p.y + reach;
+                }
+                imp_edge2d_iter it;
+                imp_edge2d_iter_init(&it, gn);
+                int first, last;
+                while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+                    for (int k = first; k < last; k++) {
+                        const imp_edge2d *e = &gn->edges[k];
+                        if (k == be || !collides(e)) {
+                            continue;
+                        }
+                        imp_vec2 q;
+                        int interior;
+                        double d = imp_edge2d_closest(e, p, &q, &interior);
+                        double depth = -imp_edge2d_support_distance(e, p);
+                        if (depth > limit || d - fabs(depth) > margin) {
+                            continue;
+                        }
+                        double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
+                        if (sc >= -CONE_SLACK && depth < found) {
+                            found = depth;
+                            bk = k;
+                            bkq = q;
+                        }
+                        if (sc > top) {
+                            top = sc;
+                            sk = k;
+                            skq = q;
+                            sdepth = depth;
+                        }
                     }
                 }
                 if (bk < 0 && sk >= 0) {
@@ -725,10 +759,115 @@ static int duplicates(const imp_hit2d *a, const imp_hit2d *b, double tol)
     return dx * dx + dy * dy <= tol * tol && (mirror ? -dot : dot) >= 0.9;
 }
 
+/* Many results (large polygons overlapping): the kept results' impact points in a hash grid
+   of cells a little wider than tol, so that a result meets only the kept results near it
+   (duplicates are within tol: in the 3 x 3 cells about its own); the first duplicate in the
+   kept order is the one with the least position among those, as in the plain loop below.
+   -1 (nothing changed) when the grid cannot be allocated or the coordinates are too large
+   for cell numbers. */
+enum { DEDUP_GRID_MIN = 64 };
+
+typedef struct dedup_cell {
+    int64_t x, y;
+    int head; /* first kept position in the cell, -1: empty slot */
+} dedup_cell;
+
+static int64_t dedup_coord(double v, double inv) { return (int64_t)floor(v * inv); }
+
+static dedup_cell *dedup_slot(dedup_cell *t, size_t mask, int64_t x, int64_t y)
+{
+    uint64_t k = (uint64_t)x * 0x9E3779B97F4A7C15ULL ^ (uint64_t)y * 0xC2B2AE3D27D4EB4FULL;
+    size_t i = (size_t)(k ^ (k >> 29)) & mask;
+    while (t[i].head != -1 && (t[i].x != x || t[i].y != y)) {
+        i = (i + 1) & mask;
+    }
+    return &t[i];
+}
+
+static int drop_duplicates_grid(imp_hit2d *h, int n, double tol)
+{
+    double inv = 1.0 / (tol * (1.0 + 1e-6));
+    for (int i = 0; i < n; i++) {
+        if (!(fabs(h[i].point[0] * inv) < 1e15 && fabs(h[i].point[1] * inv) < 1e15)) {
+            return -1;
+        }
+    }
+    size_t size = 1;
+    while (size < 2 * (size_t)n) {
+        size *= 2;
+    }
+    dedup_cell *t = malloc(size * sizeof *t);
+    int *next = malloc((size_t)n * sizeof *next);
+    if (t == NULL || next == NULL) {
+        free(t);
+        free(next);
+        return -1;
+    }
+    for (size_t k = 0; k < size; k++) {
+        t[k].head = -1;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t cx = dedup_coord(h[i].point[0], inv), cy = dedup_coord(h[i].point[1], inv);
+        int found = -1;
+        for (int64_t dx = -1; dx <= 1; dx++) {
+            for (int64_t dy = -1; dy <= 1; dy++) {
+                for (int j = dedup_slot(t, size - 1, cx + dx, cy + dy)->head; j >= 0; j = next[j]) {
+                    if ((found < 0 || j < found) && duplicates(&h[j], &h[i], tol)) {
+                        found = j;
+                    }
+                }
+            }
+        }
+        if (found < 0) {
+            h[m] = h[i];
+            dedup_cell *c = dedup_slot(t, size - 1, cx, cy);
+            if (c->head == -1) {
+                c->x = cx, c->y = cy;
+                c->head = -2;
+            }
+            next[m] = c->head == -2 ? -1 : c->head;
+            c->head = m++;
+            continue;
+        }
+        if (h[found].type == IMP_HIT_VERTEX_VERTEX && h[i].type == IMP_HIT_VERTEX_EDGE) {
+            /* the vertex/edge result replaces it: move it to its new cell */
+            dedup_cell *c = dedup_slot(t, size - 1, dedup_coord(h[found].point[0], inv),
+                                       dedup_coord(h[found].point[1], inv));
+            int *link = &c->head;
+            while (*link != found) {
+                link = &next[*link];
+            }
+            *link = next[found];
+            if (c->head == -1) {
+                c->head = -2; /* emptied: the slot stays taken (probe chains go on through it) */
+            }
+            h[found] = h[i];
+            c = dedup_slot(t, size - 1, cx, cy);
+            if (c->head == -1) {
+                c->x = cx, c->y = cy;
+                c->head = -2;
+            }
+            next[found] = c->head == -2 ? -1 : c->head;
+            c->head = found;
+        }
+    }
+    free(t);
+    free(next);
+    return m;
+}
+
 /* Drops duplicates in place, keeping vertex/edge over vertex/vertex, else the first found.
-   O(m^2) in the results of the pair (a handful). Returns the new count. */
+   O(m^2) in the results of the pair (a handful); through a hash grid (drop_duplicates_grid,
+   the same answer) for more than DEDUP_GRID_MIN. Returns the new count. */
 static int drop_duplicates(imp_hit2d *h, int n, double tol)
 {
+    if (n > DEDUP_GRID_MIN) {
+        int m = drop_duplicates_grid(h, n, tol);
+        if (m >= 0) {
+            return m;
+        }
+    }
     int m = 0;
     for (int i = 0; i < n; i++) {
         int keep = 1;

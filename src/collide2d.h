@@ -109,8 +109,11 @@ typedef struct imp_hit2d {
    returned count; the duplicate merging runs only when everything fitted, so the second call
    may return fewer). Returns -1 when a shape is not a 2D polygon, the tolerances are bad or a
    pose or velocity is not finite.
-   Cost: O(Ea Eb) edge pairs (pruned by bounding circles) + O(Va Eb + Vb Ea) vertex tests
-   after a bounding-circle rejection; no allocation. */
+   Cost: for small polygons O(Ea Eb) edge pairs (pruned by bounding circles) + O(Va Eb + Vb Ea)
+   vertex tests after a bounding-circle rejection; polygons of more than IMP_EDGE_TREE_MIN
+   edges look up the edges near each feature in their edge tree (collide2d_tree.h: about
+   O((Va + Vb + arcs) log E) for ordinary outlines, the same results bit for bit). No
+   allocation, except a hash grid for merging duplicates among more than 64 results. */
 int imp_collide2d_detect(const imp_body2d *a, const imp_body2d *b, const imp_detect2d_params *p,
                          imp_hit2d *out, int capacity);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collide2d_tree.h"
 #include "edge2d.h"
 #include "mass2d.h"
 #include "scalar.h"
@@ -23,6 +24,7 @@ static void poly_destroy(void *data)
         free(g->edges);
         free(g->vertices);
         free(g->path_start);
+        free(g->tree);
         free(g);
     }
 }
@@ -197,9 +199,22 @@ static int path_contains(const imp_edge2d *edges, int first, int last, imp_vec2 
     return n & 1;
 }
 
+/* The parity of the ray's crossings: an edge can only be crossed when its bounding disc
+   reaches the height q.y and right of q.x (its crossing points lie on it), so the edge tree
+   skips the others (the count's parity does not depend on the order). */
 int imp_poly2d_contains_centred(const imp_poly2d *g, imp_vec2 q)
 {
-    return path_contains(g->edges, 0, g->nedges, q);
+    double slack = imp_edge2d_tree_slack(g, q, 0.0);
+    const double box[4] = {q.x - slack, q.y - slack, INFINITY, q.y + slack};
+    imp_edge2d_iter it;
+    imp_edge2d_iter_init(&it, g);
+    int n = 0, first, last;
+    while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+        for (int i = first; i < last; i++) {
+            n += ray_crossings(&g->edges[i], q);
+        }
+    }
+    return n & 1;
 }
 
 int imp_shape2d_contains(const imp_shape *s, imp_vec2 p)
@@ -209,11 +224,19 @@ int imp_shape2d_contains(const imp_shape *s, imp_vec2 p)
         return 0;
     }
     imp_vec2 q = imp_v2_sub(p, g->centroid);
-    for (int i = 0; i < g->nedges; i++) {
-        imp_vec2 c;
-        int interior;
-        if (imp_edge2d_closest(&g->edges[i], q, &c, &interior) == 0.0) {
-            return 1;
+    /* on the boundary: an edge at distance 0, whose bounding disc holds q (edge tree) */
+    double slack = imp_edge2d_tree_slack(g, q, 0.0);
+    const double box[4] = {q.x - slack, q.y - slack, q.x + slack, q.y + slack};
+    imp_edge2d_iter it;
+    imp_edge2d_iter_init(&it, g);
+    int first, last;
+    while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+        for (int i = first; i < last; i++) {
+            imp_vec2 c;
+            int interior;
+            if (imp_edge2d_closest(&g->edges[i], q, &c, &interior) == 0.0) {
+                return 1;
+            }
         }
     }
     return imp_poly2d_contains_centred(g, q);
@@ -770,6 +793,11 @@ static imp_shape *build(const imp_shape_class *cls, const imp_path2d_cmd *cmds, 
     }
     g->radius = radius;
     g->spacing = spacing;
+    if (imp_edge2d_tree_build(g) != 0) {
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        poly_destroy(g);
+        return NULL;
+    }
 
     imp_shape *s = imp_shape_new(cls, g);
     if (s == NULL) {

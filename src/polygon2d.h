@@ -65,6 +65,8 @@ typedef struct imp_poly2d {
     double radius;          /* bounding radius about the centroid */
     double spacing;         /* decorated vertex spacing along arcs (capped per turn) */
     double params[3];       /* preset parameters (circle: r; rectangle: w, h) */
+    struct imp_edge2d_node *tree; /* edge tree (collide2d_tree.h), NULL for small polygons */
+    int ntree;              /* its node count */
 } imp_poly2d;
 
 /* ---- Building ---------------------------------------------------------------------------- */
@@ -160,7 +162,7 @@ imp_shape *imp_shape2d_arc_top_block(double width, double height, double radius,
 imp_vec2 imp_shape2d_to_world(const imp_shape *s, const double *pose, imp_vec2 p);
 imp_vec2 imp_shape2d_to_body(const imp_shape *s, const double *pose, imp_vec2 w);
 /* 1 when the shape-coordinates point lies inside the material (boundary counts as inside).
-   O(E). */
+   O(E) for small polygons, the edges near the ray through the edge tree for large ones. */
 int imp_shape2d_contains(const imp_shape *s, imp_vec2 p);
 
 /* Broad-phase box {lo_x, lo_y, hi_x, hi_y} of a 2D shape: its exact bounds at pose, merged

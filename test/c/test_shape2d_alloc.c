@@ -1,7 +1,7 @@
 /* test_shape2d_alloc.c: the 2D polygon builder fails cleanly when memory runs out at any of
    its allocations (edges, path offsets, the crossing sweep's boxes, the paths' boxes, the
-   vertices, the shape): NULL with IMP_POLY_NO_MEMORY, nothing leaked (make sanitize checks
-   leaks). This binary replaces malloc and calloc by wrappers around glibc's own that fail the
+   vertices, the edge tree of a large polygon, the shape): NULL with IMP_POLY_NO_MEMORY,
+   nothing leaked (make sanitize checks leaks). This binary replaces malloc and calloc by wrappers around glibc's own that fail the
    n-th call; under ASan or valgrind (whose allocator replaces these wrappers too) the test
    only builds once. */
 #include <stddef.h>
@@ -77,9 +77,43 @@ TEST(builder_out_of_memory)
     imp_shape_release(s);
 }
 
+/* a polygon of more than 32 edges also allocates its edge tree (collide2d_tree.h) */
+TEST(edge_tree_out_of_memory)
+{
+    imp_poly2d_error err;
+#if INJECTING
+    int failures = 0;
+    for (long k = 0; k < 64; k++) {
+        fail_at = k;
+        n_alloc = 0;
+        imp_shape *s = imp_shape2d_ngon(100, 1.0, &err);
+        fail_at = -1;
+        if (n_alloc == 0) {
+            if (s != NULL) {
+                imp_shape_release(s);
+            }
+            failures = 6;
+            break;
+        }
+        if (s != NULL) {
+            CHECK(imp_shape2d_poly(s)->tree != NULL);
+            imp_shape_release(s);
+            break;
+        }
+        CHECK(err.status == IMP_POLY_NO_MEMORY);
+        failures++;
+    }
+    CHECK(failures >= 6);
+#endif
+    imp_shape *s = imp_shape2d_ngon(100, 1.0, &err);
+    CHECK(s != NULL && imp_shape2d_poly(s)->tree != NULL);
+    imp_shape_release(s);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(builder_out_of_memory);
+    RUN(edge_tree_out_of_memory);
     return CHECK_END("shape2d_alloc");
 }
