@@ -115,7 +115,7 @@ sanitize: deps
 
 # the fuzzer (tools/fuzz/): FUZZ_CALLS calls of the whole Lua API in worker processes under the
 # sanitizer build; FUZZ_SEED, FUZZ_JOBS, FUZZ_HANG, FUZZ_MIN_TIME: see tools/fuzz/fuzz.lua
-FUZZ_CALLS ?= 20000
+FUZZ_CALLS ?= 100000
 fuzz: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
 	@FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_BUILD=build-san LUA=$(LUA) \

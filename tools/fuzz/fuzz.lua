@@ -12,7 +12,7 @@
 --- The last lines are "N silent acceptances" and "N calls, N crashes, N hangs"; the exit status
 --- is 1 when anything but bad messages was found.
 ---
---- Environment: FUZZ_SEED (1), FUZZ_CALLS (20000), FUZZ_CASE_CALLS (40), FUZZ_JOBS (2),
+--- Environment: FUZZ_SEED (1), FUZZ_CALLS (100000), FUZZ_CASE_CALLS (40), FUZZ_JOBS (2),
 --- FUZZ_HANG (5 s of CPU time per call, measured in the worker; a worker that makes no progress
 --- for 2 FUZZ_HANG + 1 s of wall time, a hang in C, is killed by the watchdog), FUZZ_BUILD
 --- (build-san), FUZZ_PRELOAD (LD_PRELOAD of the workers),
@@ -35,7 +35,7 @@ end
 function M.config(over)
   local cfg = {
     seed = math.tointeger(tonumber(getenv("FUZZ_SEED", "1"))) or 1,
-    calls = math.tointeger(tonumber(getenv("FUZZ_CALLS", "20000"))) or 20000,
+    calls = math.tointeger(tonumber(getenv("FUZZ_CALLS", "100000"))) or 100000,
     case_calls = math.tointeger(tonumber(getenv("FUZZ_CASE_CALLS", "40"))) or 40,
     jobs = math.tointeger(tonumber(getenv("FUZZ_JOBS", "2"))) or 2,
     hang = tonumber(getenv("FUZZ_HANG", "5")) or 5,

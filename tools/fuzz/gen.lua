@@ -732,9 +732,19 @@ entry("World:run", 3, nil, function(c, wd)
   local spec = { { "every", num("nonneg", 0, 0.05), 0.4 },
     { "fn", function(cc) return cc.r:pick({ "function() end", "function(x) x:energy() end",
       "function(x) x:close() end", "function(x) pcall(x.step, x) end", "1" }) end, 0.3 } }
+  -- a run of a legal but huge length asks for up to 2^53 steps (World:run refuses more) when dt
+  -- is huge too (dt = 2^53, duration = 1e30: 1e14 steps), work asked for, not a hang: huge
+  -- lengths are 1e300, beyond 2^53 steps of any dt the fuzzer makes but 1e300 (then one step)
+  local function length(kind, lo, hi)
+    return function(cc)
+      local src, bad, v = cc:num(kind, lo, hi)
+      if type(v) == "number" and v > 1e6 and v < math.huge then src = "1e300" end
+      return src, bad
+    end
+  end
   if which == 1 then spec[#spec + 1] = { "steps", step_count, 1 }
-  elseif which == 2 then spec[#spec + 1] = { "duration", num("nonneg", 0, 0.05), 1 }
-  else spec[#spec + 1] = { "until_time", num("any", 0, 0.1), 1 } end
+  elseif which == 2 then spec[#spec + 1] = { "duration", length("nonneg", 0, 0.05), 1 }
+  else spec[#spec + 1] = { "until_time", length("any", 0, 0.1), 1 } end
   local src, bad = c:opts(spec)
   if src:find("fn = 1") then bad = bad or "fn: not a function" end
   c:emit(string.format("%s:run(%s)", wd.name, src), "World:run", bad, true)
@@ -904,6 +914,7 @@ entry("World:add_joint", 1.5, D2, function(c, wd)
     if cc.r:chance(0.6) then return cc:enum({ "both", "x", "y" }) end
     local v, b = cc:vec(2, "any", -1, 1)
     if v == "{0, 0}" then b = "zero normal" end
+    if v == '"x"' then b = nil end  -- a vector's wrong type that is a legal name here
     return v, b end, 0.7 } })
   local j = c:fresh("j")
   c:emit(string.format("%s = %s:add_joint(%s)", j, wd.name, src), "World:add_joint", bad)
