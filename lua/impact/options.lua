@@ -67,10 +67,11 @@ local function shown_key(k, how)
   return shown(k)
 end
 
---- options.accepted_text(accepted): the sorted, comma-separated names of a set or a list.
+--- options.accepted_text(accepted): the sorted, comma-separated names of a set {name = true}
+--- or a list {"name", ...}.
 function options.accepted_text(accepted)
   local names = {}
-  if #accepted > 0 then
+  if type(accepted[1]) == "string" then
     for i = 1, #accepted do names[i] = tostring(accepted[i]) end
   else
     for k in pairs(accepted) do names[#names + 1] = tostring(k) end
@@ -80,7 +81,7 @@ function options.accepted_text(accepted)
 end
 
 local function as_set(accepted)
-  if #accepted == 0 then return accepted end
+  if type(accepted[1]) ~= "string" then return accepted end  -- a set {name = true}
   local set = {}
   for i = 1, #accepted do set[accepted[i]] = true end
   return set
