@@ -191,7 +191,7 @@ end
 function options.boolean(what, opts, key, default, how)
   local v = opts[key]
   if v == nil and not (how and how.required) then return default end
-  if type(v) ~= "boolean" then fail(what, key, how or no_how, "a boolean", v) end
+  if type(v) ~= "boolean" then fail(what, key, how or no_how, (how or no_how).text or "a boolean", v) end
   return v
 end
 
