@@ -191,16 +191,16 @@ static void read_integrator(lua_State *L, int idx, const char *what, imp_integra
         imp_error(L, what, "option 'integrator' must be a method name or a table {method = ..., "
                            "rtol = ..., atol = ...}, got %s", imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    d->kind = (imp_integrator_kind)imp_opt_enum(L, idx, what, "method", imp_integrator_names, d->kind);
-    d->rtol = imp_opt_number(L, idx, what, "rtol", d->rtol, IMP_NONNEGATIVE, NULL);
-    d->atol = imp_opt_number(L, idx, what, "atol", d->atol, IMP_NONNEGATIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "integrator", keys);
+    d->kind = (imp_integrator_kind)imp_opt_enum(L, idx, what, "integrator.method", imp_integrator_names, d->kind);
+    d->rtol = imp_opt_number(L, idx, what, "integrator.rtol", d->rtol, IMP_NONNEGATIVE, NULL);
+    d->atol = imp_opt_number(L, idx, what, "integrator.atol", d->atol, IMP_NONNEGATIVE, NULL);
     if (d->rtol == 0.0 && d->atol == 0.0) {
-        imp_error(L, what, "options 'rtol' and 'atol' cannot both be 0");
+        imp_error(L, what, "options 'integrator.rtol' and 'integrator.atol' cannot both be 0");
     }
-    d->hmax = imp_opt_number(L, idx, what, "hmax", d->hmax, IMP_NONNEGATIVE, NULL);
-    d->h0 = imp_opt_number(L, idx, what, "h0", d->h0, IMP_NONNEGATIVE, NULL);
-    d->max_substeps = (long)imp_opt_integer(L, idx, what, "max_substeps", d->max_substeps, 1,
+    d->hmax = imp_opt_number(L, idx, what, "integrator.hmax", d->hmax, IMP_NONNEGATIVE, NULL);
+    d->h0 = imp_opt_number(L, idx, what, "integrator.h0", d->h0, IMP_NONNEGATIVE, NULL);
+    d->max_substeps = (long)imp_opt_integer(L, idx, what, "integrator.max_substeps", d->max_substeps, 1,
                                             1000000000);
 }
 
@@ -211,9 +211,9 @@ static void read_damping(lua_State *L, int idx, const char *what, double *lin, d
         imp_error(L, what, "option 'damping' must be a table {linear = c, angular = c}, got %s",
                   imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    *lin = imp_opt_number(L, idx, what, "linear", *lin < 0 ? 0.0 : *lin, IMP_NONNEGATIVE, NULL);
-    *ang = imp_opt_number(L, idx, what, "angular", *ang < 0 ? 0.0 : *ang, IMP_NONNEGATIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "damping", keys);
+    *lin = imp_opt_number(L, idx, what, "damping.linear", *lin < 0 ? 0.0 : *lin, IMP_NONNEGATIVE, NULL);
+    *ang = imp_opt_number(L, idx, what, "damping.angular", *ang < 0 ? 0.0 : *ang, IMP_NONNEGATIVE, NULL);
 }
 
 static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_def *d)
@@ -223,9 +223,9 @@ static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_
         imp_error(L, what, "option 'gravitation' must be a table {G = ..., softening = 0}, got %s",
                   imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    d->gravitation_g = imp_opt_number(L, idx, what, "G", 0.0, IMP_NONNEGATIVE, NULL);
-    d->gravitation_softening = imp_opt_number(L, idx, what, "softening", 0.0, IMP_NONNEGATIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "gravitation", keys);
+    d->gravitation_g = imp_opt_number(L, idx, what, "gravitation.G", 0.0, IMP_NONNEGATIVE, NULL);
+    d->gravitation_softening = imp_opt_number(L, idx, what, "gravitation.softening", 0.0, IMP_NONNEGATIVE, NULL);
 }
 
 static void read_compliant(lua_State *L, int idx, const char *what, imp_compliant_def *d)
@@ -237,18 +237,18 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
         imp_error(L, what, "option 'compliant' must be a table {nz_max =, z_eps =, k_red =, "
                            "d_max =, cor_min =, event_tol =, damping =, verlet =}, got %s", imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    d->nz_max = (int)imp_opt_integer(L, idx, what, "nz_max", d->nz_max, 1, 1000000);
-    d->z_eps = imp_opt_number(L, idx, what, "z_eps", d->z_eps, IMP_POSITIVE, NULL);
-    d->k_red = imp_opt_number(L, idx, what, "k_red", d->k_red, IMP_POSITIVE, NULL);
-    d->d_max = imp_opt_number(L, idx, what, "d_max", d->d_max, IMP_POSITIVE, NULL);
-    d->cor_min = imp_opt_number(L, idx, what, "cor_min", d->cor_min, IMP_POSITIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "compliant", keys);
+    d->nz_max = (int)imp_opt_integer(L, idx, what, "compliant.nz_max", d->nz_max, 1, 1000000);
+    d->z_eps = imp_opt_number(L, idx, what, "compliant.z_eps", d->z_eps, IMP_POSITIVE, NULL);
+    d->k_red = imp_opt_number(L, idx, what, "compliant.k_red", d->k_red, IMP_POSITIVE, NULL);
+    d->d_max = imp_opt_number(L, idx, what, "compliant.d_max", d->d_max, IMP_POSITIVE, NULL);
+    d->cor_min = imp_opt_number(L, idx, what, "compliant.cor_min", d->cor_min, IMP_POSITIVE, NULL);
     if (d->cor_min >= 1.0) {
-        imp_error(L, what, "option 'cor_min' must be below 1, got %s", imp_push_g(L, d->cor_min));
+        imp_error(L, what, "option 'compliant.cor_min' must be below 1, got %s", imp_push_g(L, d->cor_min));
     }
-    d->event_tol = imp_opt_number(L, idx, what, "event_tol", d->event_tol, IMP_POSITIVE, NULL);
-    d->damping = imp_opt_enum(L, idx, what, "damping", dampings, d->damping);
-    d->verlet = imp_opt_number(L, idx, what, "verlet", d->verlet, IMP_NONNEGATIVE, NULL);
+    d->event_tol = imp_opt_number(L, idx, what, "compliant.event_tol", d->event_tol, IMP_POSITIVE, NULL);
+    d->damping = imp_opt_enum(L, idx, what, "compliant.damping", dampings, d->damping);
+    d->verlet = imp_opt_number(L, idx, what, "compliant.verlet", d->verlet, IMP_NONNEGATIVE, NULL);
 }
 
 /* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
