@@ -94,7 +94,9 @@ end
 local function check_range(r, name)
   if r == nil then return nil end
   if type(r) ~= "table" or not finite(r[1]) or not finite(r[2]) or r[2] <= r[1] then
-    fail("option '%s' must be {lo, hi} with finite lo < hi, got %s", name, tostring(r))
+    local got = type(r) == "table" and string.format("{%s, %s}", options.shown(r[1]), options.shown(r[2]))
+      or options.shown(r)
+    fail("option '%s' must be {lo, hi} with finite lo < hi, got %s", name, got)
   end
   return r
 end
