@@ -213,3 +213,34 @@ describe("every public constructor", function()
     end)
   end
 end)
+
+describe("the property tables of World and Body", function()
+  -- every name is reachable: the tables are searched by binary search, so an entry out of
+  -- order would read as nil
+  it("read every property, and refuse to set a read-only one", function()
+    for _, dim in ipairs { 2, 3 } do
+      local w = dim == 2 and impact.world2d {} or impact.world3d {}
+      for _, k in ipairs { "background", "damping", "dim", "dt", "gravitation", "gravity", "integrator",
+                           "seed", "steps", "strategy", "time" } do
+        assert.is_not_nil(w[k], k)
+      end
+      assert.is_nil(w.no_such_property)
+      has("World: 'time' cannot be set (settable: dt, gravity", err_of(function() w.time = 1 end))
+      has("World: 'bogus' cannot be set", err_of(function() w.bogus = 1 end))
+      local shape = dim == 2 and impact.shape2d.ball { radius = 1 } or impact.shape3d.sphere { radius = 1 }
+      local b = w:add_body { shape = shape, mass = 1 }
+      local common = { "fixed", "id", "inertia", "is_background", "mass", "position", "shape", "velocity" }
+      local own = dim == 2 and { "angle", "spin" } or { "angular_velocity", "orientation", "world_inertia" }
+      local other = dim == 2 and { "angular_velocity", "orientation", "world_inertia" } or { "angle", "spin" }
+      for _, k in ipairs(common) do assert.is_not_nil(b[k], k) end
+      for _, k in ipairs(own) do assert.is_not_nil(b[k], k) end
+      for _, k in ipairs(other) do assert.is_nil(b[k], k) end
+      has("Body: 'mass' cannot be set", err_of(function() b.mass = 2 end))
+      has("Body: '" .. other[1] .. "' cannot be set", err_of(function() b[other[1]] = 1 end))
+      b.position = dim == 2 and { 1, 2 } or { 1, 2, 3 }
+      assert.equals(2, b.position[2])
+      w.dt = 0.5
+      assert.equals(0.5, w.dt)
+    end
+  end)
+end)

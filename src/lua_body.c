@@ -1,7 +1,6 @@
 /* lua_body.c: the impact.Body userdata: state properties, mass properties, forces, impulses,
    energies and point transforms. A body removed from its world, or whose world was closed,
    raises a clear error when used. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "lua_world.h"
@@ -232,7 +231,7 @@ static int l_is_valid(lua_State *L)
 
 /* ---- properties -------------------------------------------------------------------------- */
 
-/* A name-to-function table (sorted by name, searched by bsearch): the getter pushes the value;
+/* A name-to-function table (sorted by name, binary search): the getter pushes the value;
    the reader, for a settable property, reads the value at 3 into v and returns how many numbers
    go where in the body's state (*at), or raises. dims: the dimensions the property exists in. */
 typedef struct {
@@ -366,15 +365,23 @@ static const body_prop body_props[] = {
     {"world_inertia", 0, IN_3D, 0, get_world_inertia, NULL},
 };
 
-static int compare_prop_name(const void *key, const void *entry)
-{
-    return strcmp((const char *)key, ((const body_prop *)entry)->name);
-}
-
+/* the entry named k, by binary search; NULL when there is none */
 static const body_prop *find_body_prop(const char *k)
 {
-    return bsearch(k, body_props, sizeof body_props / sizeof body_props[0], sizeof body_props[0],
-                   compare_prop_name);
+    size_t lo = 0, hi = sizeof body_props / sizeof body_props[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(k, body_props[mid].name);
+        if (c == 0) {
+            return &body_props[mid];
+        }
+        if (c < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return NULL;
 }
 
 /* the property p of a body; L's argument 1 is the body */

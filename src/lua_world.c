@@ -713,7 +713,7 @@ static void push_integrator(lua_State *L, const imp_integrator_def *d)
     lua_setfield(L, -2, "max_substeps");
 }
 
-/* ---- properties: a name-to-function table (sorted by name, searched by bsearch) ---------- */
+/* ---- properties: a name-to-function table (sorted by name, binary search) ---------- */
 
 typedef struct {
     const char *name;
@@ -820,15 +820,23 @@ static const world_prop world_props[] = {
     {"time", 1, get_time, NULL},
 };
 
-static int compare_prop_name(const void *key, const void *entry)
-{
-    return strcmp((const char *)key, ((const world_prop *)entry)->name);
-}
-
+/* the entry named k, by binary search; NULL when there is none */
 static const world_prop *find_world_prop(const char *k)
 {
-    return bsearch(k, world_props, sizeof world_props / sizeof world_props[0], sizeof world_props[0],
-                   compare_prop_name);
+    size_t lo = 0, hi = sizeof world_props / sizeof world_props[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(k, world_props[mid].name);
+        if (c == 0) {
+            return &world_props[mid];
+        }
+        if (c < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return NULL;
 }
 
 /* the property k of w (under the guard) */
