@@ -34,3 +34,20 @@ local rec = impact.recorder { w, every = 0, columns = { t = "time", y = { ball, 
 local recorded = timed(function() w:run { steps = steps } end)
 print(string.format("  recording 2 columns every step:       %7.2f us/step (%d rows)",
   1e6 * recorded / steps, rec:count()))
+
+-- property reads: a number (w.time, b.mass) and a vector (b.position), through the
+-- name-to-function tables of src/lua_world.c and src/lua_body.c
+local reads = 1000000
+local function per_read(fn)
+  local best = math.huge
+  for _ = 1, 3 do best = math.min(best, timed(fn)) end
+  return 1e9 * best / reads
+end
+w = scene(10)
+ball = w:bodies()[1]
+local sum = 0
+local t_time = per_read(function() for _ = 1, reads do sum = sum + w.time end end)
+local t_mass = per_read(function() for _ = 1, reads do sum = sum + ball.mass end end)
+local t_pos = per_read(function() for _ = 1, reads do sum = sum + ball.position[1] end end)
+print(string.format("  property read w.time / b.mass / b.position: %.0f / %.0f / %.0f ns", t_time, t_mass,
+  t_pos))

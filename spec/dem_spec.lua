@@ -514,7 +514,7 @@ describe("dem engine list and interaction lifecycle", function()
     local ok, err = pcall(w.step, w)
     assert.is_false(ok)
     assert.matches("only spheres, walls and facets", err)
-    assert.matches("impact.dem.newton: option 'damping' must be a finite number in %[0, 1%]",
+    assert.matches("impact.dem.newton: option 'damping' must be a finite number in %[0, 1%)",
       select(2, pcall(dem.newton, { damping = 2 })))
     assert.matches("unknown option \"verlet\"", select(2, pcall(dem.collider, { verlet = 1 })))
     assert.matches("unknown functor \"box_sphere\"",

@@ -31,9 +31,9 @@ describe("world options", function()
     assert.matches('impact.world2d: option \'strategy\' must be one of "none", "compliant", "dem", '
       .. '"impulse", "contact", got "bogus"',
       err_of(impact.world2d, { strategy = "bogus" }))
-    assert.matches('option \'method\' must be one of "euler", "modified_euler", "rk4", "rkf45", '
+    assert.matches('option \'integrator.method\' must be one of "euler", "modified_euler", "rk4", "rkf45", '
       .. '"rkck", "rk8pd", "msbdf", got "rk5"', err_of(impact.world2d, { integrator = "rk5" }))
-    assert.matches("options 'rtol' and 'atol' cannot both be 0",
+    assert.matches("options 'integrator.rtol' and 'integrator.atol' cannot both be 0",
       err_of(impact.world2d, { integrator = { method = "rkf45", rtol = 0, atol = 0 } }))
     assert.matches("option 'seed' must be an integer from 0 to", err_of(impact.world2d, { seed = 1.5 }))
     assert.matches("option 'damping' must be a table", err_of(impact.world2d, { damping = 1 }))

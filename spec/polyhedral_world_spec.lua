@@ -66,7 +66,7 @@ describe("w:polyhedral_contacts", function()
     assert.error_matches(function() impact.world3d { polyhedra = { eps = 1 } } end,
       "unknown option polyhedra.eps")
     assert.error_matches(function() impact.world3d { polyhedra = { minarea = -1 } } end,
-      "option polyhedra.minarea must be a finite number >= 0, got %-1")
+      "option 'polyhedra.minarea' must be a finite number >= 0, got %-1")
     assert.error_matches(function() impact.world2d { polyhedra = {} } end,
       "option 'polyhedra' is for 3D worlds")
   end)

@@ -231,50 +231,179 @@ static int l_is_valid(lua_State *L)
 
 /* ---- properties -------------------------------------------------------------------------- */
 
+/* A name-to-function table (sorted by name, binary search): the getter pushes the value;
+   the reader, for a settable property, reads the value at 3 into v and returns how many numbers
+   go where in the body's state (*at), or raises. dims: the dimensions the property exists in. */
+typedef struct {
+    imp_world *w;
+    imp_body_id id;
+    const imp_body *b;
+    const double *y;  /* the body's state */
+    int dim, vo;      /* the dimension, the offset of the velocity in y */
+} body_view;
+
+typedef struct {
+    const char *name;
+    int plain;     /* get pushes a number or boolean without allocating: needs no guard */
+    int dims;      /* bit 2: 2D, bit 3: 3D */
+    int velocity;  /* a fixed body refuses it */
+    void (*get)(lua_State *L, const body_view *v);
+    int (*read)(lua_State *L, const char *name, int dim, double *v, int *at);
+} body_prop;
+
+enum { IN_2D = 1 << 2, IN_3D = 1 << 3, IN_ALL = IN_2D | IN_3D };
+
+static void get_angle(lua_State *L, const body_view *v) { lua_pushnumber(L, v->y[2]); }
+static void get_angular_velocity(lua_State *L, const body_view *v) { imp_push_vector(L, v->y + 10, 3); }
+static void get_fixed(lua_State *L, const body_view *v) { lua_pushboolean(L, v->b->fixed); }
+static void get_id(lua_State *L, const body_view *v) { lua_pushinteger(L, v->id.slot); }
+
+static void get_inertia(lua_State *L, const body_view *v)
+{
+    if (v->dim == 2) {
+        lua_pushnumber(L, v->b->inertia.m[2][2]);
+    } else {
+        imp_push_mat3(L, &v->b->inertia);
+    }
+}
+
+static void get_is_background(lua_State *L, const body_view *v) { lua_pushboolean(L, v->id.slot == 0); }
+static void get_mass(lua_State *L, const body_view *v) { lua_pushnumber(L, v->b->mass); }
+static void get_orientation(lua_State *L, const body_view *v) { imp_push_vector(L, v->y + 3, 4); }
+static void get_position(lua_State *L, const body_view *v) { imp_push_vector(L, v->y, v->dim); }
+
+static void get_shape(lua_State *L, const body_view *v)
+{
+    (void)v;
+    lua_getiuservalue(L, 1, BODY_UV_SHAPE);
+}
+
+static void get_spin(lua_State *L, const body_view *v) { lua_pushnumber(L, v->y[5]); }
+static void get_velocity(lua_State *L, const body_view *v) { imp_push_vector(L, v->y + v->vo, v->dim); }
+
+static void get_world_inertia(lua_State *L, const body_view *v)
+{
+    imp_mat3 i = imp_body_world_inertia(v->w, v->id);
+    imp_push_mat3(L, &i);
+}
+
+static int read_number(lua_State *L, const char *name, double *v)
+{
+    v[0] = lua_tonumber(L, 3);
+    if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(v[0])) {
+        return luaL_error(L, "%s must be a finite number, got %s", name, imp_describe(L, 3));
+    }
+    return 1;
+}
+
+static int read_angle(lua_State *L, const char *name, int dim, double *v, int *at)
+{
+    (void)dim;
+    *at = 2;
+    return read_number(L, name, v);
+}
+
+static int read_spin(lua_State *L, const char *name, int dim, double *v, int *at)
+{
+    (void)dim;
+    *at = 5;
+    return read_number(L, name, v);
+}
+
+static int read_position(lua_State *L, const char *name, int dim, double *v, int *at)
+{
+    imp_to_vector(L, 3, "Body", name, dim, v);
+    *at = 0;
+    return dim;
+}
+
+static int read_velocity(lua_State *L, const char *name, int dim, double *v, int *at)
+{
+    imp_to_vector(L, 3, "Body", name, dim, v);
+    *at = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    return dim;
+}
+
+static int read_orientation(lua_State *L, const char *name, int dim, double *v, int *at)
+{
+    (void)dim;
+    imp_to_vector(L, 3, "Body", name, 4, v);
+    imp_quat u = imp_q(v[0], v[1], v[2], v[3]);
+    double norm = imp_q_norm(u);
+    if (!(norm > 0.0) || !isfinite(norm)) {
+        return luaL_error(L, "%s must be a nonzero quaternion {w, x, y, z} of finite norm, "
+                             "got one of norm %s", name, imp_push_g(L, norm));
+    }
+    u = imp_q_normalize(u);
+    v[0] = u.w, v[1] = u.x, v[2] = u.y, v[3] = u.z;
+    *at = 3;
+    return 4;
+}
+
+static int read_angular_velocity(lua_State *L, const char *name, int dim, double *v, int *at)
+{
+    (void)dim;
+    imp_to_vector(L, 3, "Body", name, 3, v);
+    *at = 10;
+    return 3;
+}
+
+/* sorted by name (strcmp order) */
+static const body_prop body_props[] = {
+    {"angle", 1, IN_2D, 0, get_angle, read_angle},
+    {"angular_velocity", 0, IN_3D, 1, get_angular_velocity, read_angular_velocity},
+    {"fixed", 1, IN_ALL, 0, get_fixed, NULL},
+    {"id", 1, IN_ALL, 0, get_id, NULL},
+    {"inertia", 0, IN_ALL, 0, get_inertia, NULL},
+    {"is_background", 1, IN_ALL, 0, get_is_background, NULL},
+    {"mass", 1, IN_ALL, 0, get_mass, NULL},
+    {"orientation", 0, IN_3D, 0, get_orientation, read_orientation},
+    {"position", 0, IN_ALL, 0, get_position, read_position},
+    {"shape", 0, IN_ALL, 0, get_shape, NULL},
+    {"spin", 1, IN_2D, 1, get_spin, read_spin},
+    {"velocity", 0, IN_ALL, 1, get_velocity, read_velocity},
+    {"world_inertia", 0, IN_3D, 0, get_world_inertia, NULL},
+};
+
+/* the entry named k, by binary search; NULL when there is none */
+static const body_prop *find_body_prop(const char *k)
+{
+    size_t lo = 0, hi = sizeof body_props / sizeof body_props[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(k, body_props[mid].name);
+        if (c == 0) {
+            return &body_props[mid];
+        }
+        if (c < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return NULL;
+}
+
+/* the property p of a body; L's argument 1 is the body */
+static int push_body_prop(lua_State *L, const body_prop *p)
+{
+    body_view v;
+    v.id = check_live(L, 1, &v.w);
+    v.dim = v.w->def.dim;
+    if (p == NULL || !(p->dims & (1 << v.dim))) {
+        return 0;
+    }
+    v.b = imp_world_body(v.w, v.id);
+    v.y = imp_world_body_state_read(v.w, v.id);
+    v.vo = v.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    p->get(L, &v);
+    return 1;
+}
+
 /* the property k of a body (under the guard) */
 static int body_property(lua_State *L)
 {
-    const char *k = lua_tostring(L, 2);
-    imp_world *w;
-    imp_body_id id = check_live(L, 1, &w);
-    const imp_body *b = imp_world_body(w, id);
-    const double *y = imp_world_body_state_read(w, id);
-    int dim = w->def.dim, vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-    if (strcmp(k, "position") == 0) {
-        imp_push_vector(L, y, dim);
-    } else if (strcmp(k, "velocity") == 0) {
-        imp_push_vector(L, y + vo, dim);
-    } else if (dim == 2 && strcmp(k, "angle") == 0) {
-        lua_pushnumber(L, y[2]);
-    } else if (dim == 2 && strcmp(k, "spin") == 0) {
-        lua_pushnumber(L, y[5]);
-    } else if (dim == 3 && strcmp(k, "orientation") == 0) {
-        imp_push_vector(L, y + 3, 4);
-    } else if (dim == 3 && strcmp(k, "angular_velocity") == 0) {
-        imp_push_vector(L, y + 10, 3);
-    } else if (strcmp(k, "mass") == 0) {
-        lua_pushnumber(L, b->mass);
-    } else if (strcmp(k, "inertia") == 0) {
-        if (dim == 2) {
-            lua_pushnumber(L, b->inertia.m[2][2]);
-        } else {
-            imp_push_mat3(L, &b->inertia);
-        }
-    } else if (strcmp(k, "world_inertia") == 0 && dim == 3) {
-        imp_mat3 i = imp_body_world_inertia(w, id);
-        imp_push_mat3(L, &i);
-    } else if (strcmp(k, "fixed") == 0) {
-        lua_pushboolean(L, b->fixed);
-    } else if (strcmp(k, "shape") == 0) {
-        lua_getiuservalue(L, 1, BODY_UV_SHAPE);
-    } else if (strcmp(k, "id") == 0) {
-        lua_pushinteger(L, id.slot);
-    } else if (strcmp(k, "is_background") == 0) {
-        lua_pushboolean(L, id.slot == 0);
-    } else {
-        return 0;
-    }
-    return 1;
+    return push_body_prop(L, find_body_prop(lua_tostring(L, 2)));
 }
 
 static int l_body_index(lua_State *L)
@@ -293,6 +422,10 @@ static int l_body_index(lua_State *L)
         body_world(L, 1);
         return 1;
     }
+    const body_prop *p = find_body_prop(k);
+    if (p != NULL && p->plain) {
+        return push_body_prop(L, p);
+    }
     const char *what = lua_pushfstring(L, "Body.%s", k);
     return imp_lua_guarded_call(L, 2, body_property, IMP_ON_BODY, what, IMP_SHARED);
 }
@@ -302,53 +435,25 @@ static int l_body_index(lua_State *L)
 static int body_set(lua_State *L)
 {
     const char *k = lua_tostring(L, 2);
+    const body_prop *p = find_body_prop(k);
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     const imp_body *b = imp_world_body(w, id);
-    int dim = w->def.dim, vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-    int is_velocity = strcmp(k, "velocity") == 0 || strcmp(k, "spin") == 0
-                   || strcmp(k, "angular_velocity") == 0;
-    if (is_velocity && b->fixed) {
+    int dim = w->def.dim;
+    if (p != NULL && p->velocity && b->fixed) {
         return luaL_error(L, "Body.%s: a fixed body does not move", k);
     }
     if (id.slot == 0) {
         return luaL_error(L, "Body.%s: the background cannot be moved", k);
     }
-    const char *what = "Body";
-    lua_pushfstring(L, "Body.%s", k);
-    const char *name = lua_tostring(L, -1);
-    double v[4];
-    int at, n;  /* where in the body's state, how many numbers */
-    if (strcmp(k, "position") == 0) {
-        imp_to_vector(L, 3, what, name, dim, v);
-        at = 0, n = dim;
-    } else if (strcmp(k, "velocity") == 0) {
-        imp_to_vector(L, 3, what, name, dim, v);
-        at = vo, n = dim;
-    } else if ((dim == 2 && strcmp(k, "angle") == 0) || (dim == 2 && strcmp(k, "spin") == 0)) {
-        v[0] = lua_tonumber(L, 3);
-        if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(v[0])) {
-            return luaL_error(L, "%s must be a finite number, got %s", name, imp_describe(L, 3));
-        }
-        at = k[0] == 'a' ? 2 : 5, n = 1;
-    } else if (dim == 3 && strcmp(k, "orientation") == 0) {
-        imp_to_vector(L, 3, what, name, 4, v);
-        imp_quat u = imp_q(v[0], v[1], v[2], v[3]);
-        double norm = imp_q_norm(u);
-        if (!(norm > 0.0) || !isfinite(norm)) {
-            return luaL_error(L, "%s must be a nonzero quaternion {w, x, y, z} of finite norm, "
-                                 "got one of norm %s", name, imp_push_g(L, norm));
-        }
-        u = imp_q_normalize(u);
-        v[0] = u.w, v[1] = u.x, v[2] = u.y, v[3] = u.z;
-        at = 3, n = 4;
-    } else if (dim == 3 && strcmp(k, "angular_velocity") == 0) {
-        imp_to_vector(L, 3, what, name, 3, v);
-        at = 10, n = 3;
-    } else {
+    if (p == NULL || p->read == NULL || !(p->dims & (1 << dim))) {
         return luaL_error(L, "Body: '%s' cannot be set (settable: position, velocity, %s, name, "
                              "data)", k, dim == 2 ? "angle, spin" : "orientation, angular_velocity");
     }
+    const char *name = lua_pushfstring(L, "Body.%s", k);
+    double v[4];
+    int at = 0;
+    int n = p->read(L, name, dim, v, &at);
     double *y = imp_world_body_state(w, id);  /* counts as an edit */
     memcpy(y + at, v, (size_t)n * sizeof *v);
     return 0;

@@ -1,6 +1,7 @@
 /* lua_util.c: option-table and vector helpers for the binding files. */
 #include "lua_util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,6 +74,26 @@ const char *imp_describe(lua_State *L, int idx)
 
 void imp_opt_check_keys(lua_State *L, int idx, const char *what, const char *const accepted[])
 {
+    imp_opt_check_nested_keys(L, idx, what, NULL, accepted);
+}
+
+/* whether s is a Lua name (shown bare after "parent.") */
+static int is_name(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_')) {
+        return 0;
+    }
+    for (s++; *s != '\0'; s++) {
+        if (!(isalnum((unsigned char)*s) || *s == '_')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void imp_opt_check_nested_keys(lua_State *L, int idx, const char *what, const char *parent,
+                               const char *const accepted[])
+{
     idx = lua_absindex(L, idx);
     if (lua_isnil(L, idx)) {
         return;
@@ -95,7 +116,14 @@ void imp_opt_check_keys(lua_State *L, int idx, const char *what, const char *con
         }
         if (!known) {
             luaL_Buffer b;
-            const char *key = imp_describe(L, -1);
+            const char *key;
+            if (parent == NULL) {
+                key = imp_describe(L, -1);
+            } else if (lua_type(L, -1) == LUA_TSTRING && is_name(lua_tostring(L, -1))) {
+                key = lua_pushfstring(L, "%s.%s", parent, lua_tostring(L, -1));
+            } else {
+                key = lua_pushfstring(L, "%s[%s]", parent, imp_describe(L, -1));
+            }
             luaL_buffinit(L, &b);
             for (int i = 0; accepted[i] != NULL; i++) {
                 if (i > 0) {
@@ -109,13 +137,15 @@ void imp_opt_check_keys(lua_State *L, int idx, const char *what, const char *con
     }
 }
 
+/* pushes the option named key ("name" or "parent.name": the field after the last '.') */
 static int get_field(lua_State *L, int idx, const char *key)
 {
     if (lua_isnil(L, idx)) {
         lua_pushnil(L);
         return LUA_TNIL;
     }
-    return lua_getfield(L, idx, key);
+    const char *dot = strrchr(key, '.');
+    return lua_getfield(L, idx, dot != NULL ? dot + 1 : key);
 }
 
 static const char *const constraint_text[] = {"a finite number", "a positive finite number",

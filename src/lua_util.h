@@ -2,7 +2,8 @@
 
    Errors name the function, the option, the value and what is accepted, e.g.
      impact.world2d: option 'dt' must be a positive finite number, got -1
-     impact.world2d: unknown option 'gravty' (accepted: gravity, dt, ...) */
+     impact.world2d: unknown option "gravty" (accepted: gravity, dt, ...)
+     impact.world2d: unknown option integrator.rtoll (accepted: method, rtol, ...) */
 #ifndef IMPACT_LUA_UTIL_H
 #define IMPACT_LUA_UTIL_H
 
@@ -15,8 +16,15 @@
 enum { IMP_ANY = 0, IMP_POSITIVE = 1, IMP_NONNEGATIVE = 2, IMP_UNIT = 3 /* in [0, 1] */ };
 
 /* Raises unless the value at idx is nil or a table whose keys are all strings in accepted
-   (a NULL-terminated list). */
+   (a NULL-terminated list).
+
+   Options nested in a table are named by their path: the key passed to the imp_opt_* readers
+   may be "parent.key" (the field read is the part after the last '.', the message names the
+   whole path: "option 'integrator.rtol' must be ..."), and imp_opt_check_nested_keys names an
+   unknown key as parent.key: "unknown option integrator.rtoll (accepted: method, rtol, ...)". */
 void imp_opt_check_keys(lua_State *L, int idx, const char *what, const char *const accepted[]);
+void imp_opt_check_nested_keys(lua_State *L, int idx, const char *what, const char *parent,
+                               const char *const accepted[]);
 /* Number option: returns def when absent; raises when not a finite number meeting the
    constraint. *present (may be NULL) says whether the key was given. */
 double imp_opt_number(lua_State *L, int idx, const char *what, const char *key, double def,

@@ -191,16 +191,16 @@ static void read_integrator(lua_State *L, int idx, const char *what, imp_integra
         imp_error(L, what, "option 'integrator' must be a method name or a table {method = ..., "
                            "rtol = ..., atol = ...}, got %s", imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    d->kind = (imp_integrator_kind)imp_opt_enum(L, idx, what, "method", imp_integrator_names, d->kind);
-    d->rtol = imp_opt_number(L, idx, what, "rtol", d->rtol, IMP_NONNEGATIVE, NULL);
-    d->atol = imp_opt_number(L, idx, what, "atol", d->atol, IMP_NONNEGATIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "integrator", keys);
+    d->kind = (imp_integrator_kind)imp_opt_enum(L, idx, what, "integrator.method", imp_integrator_names, d->kind);
+    d->rtol = imp_opt_number(L, idx, what, "integrator.rtol", d->rtol, IMP_NONNEGATIVE, NULL);
+    d->atol = imp_opt_number(L, idx, what, "integrator.atol", d->atol, IMP_NONNEGATIVE, NULL);
     if (d->rtol == 0.0 && d->atol == 0.0) {
-        imp_error(L, what, "options 'rtol' and 'atol' cannot both be 0");
+        imp_error(L, what, "options 'integrator.rtol' and 'integrator.atol' cannot both be 0");
     }
-    d->hmax = imp_opt_number(L, idx, what, "hmax", d->hmax, IMP_NONNEGATIVE, NULL);
-    d->h0 = imp_opt_number(L, idx, what, "h0", d->h0, IMP_NONNEGATIVE, NULL);
-    d->max_substeps = (long)imp_opt_integer(L, idx, what, "max_substeps", d->max_substeps, 1,
+    d->hmax = imp_opt_number(L, idx, what, "integrator.hmax", d->hmax, IMP_NONNEGATIVE, NULL);
+    d->h0 = imp_opt_number(L, idx, what, "integrator.h0", d->h0, IMP_NONNEGATIVE, NULL);
+    d->max_substeps = (long)imp_opt_integer(L, idx, what, "integrator.max_substeps", d->max_substeps, 1,
                                             1000000000);
 }
 
@@ -211,9 +211,9 @@ static void read_damping(lua_State *L, int idx, const char *what, double *lin, d
         imp_error(L, what, "option 'damping' must be a table {linear = c, angular = c}, got %s",
                   imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    *lin = imp_opt_number(L, idx, what, "linear", *lin < 0 ? 0.0 : *lin, IMP_NONNEGATIVE, NULL);
-    *ang = imp_opt_number(L, idx, what, "angular", *ang < 0 ? 0.0 : *ang, IMP_NONNEGATIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "damping", keys);
+    *lin = imp_opt_number(L, idx, what, "damping.linear", *lin < 0 ? 0.0 : *lin, IMP_NONNEGATIVE, NULL);
+    *ang = imp_opt_number(L, idx, what, "damping.angular", *ang < 0 ? 0.0 : *ang, IMP_NONNEGATIVE, NULL);
 }
 
 static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_def *d)
@@ -223,9 +223,9 @@ static void read_gravitation(lua_State *L, int idx, const char *what, imp_world_
         imp_error(L, what, "option 'gravitation' must be a table {G = ..., softening = 0}, got %s",
                   imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    d->gravitation_g = imp_opt_number(L, idx, what, "G", 0.0, IMP_NONNEGATIVE, NULL);
-    d->gravitation_softening = imp_opt_number(L, idx, what, "softening", 0.0, IMP_NONNEGATIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "gravitation", keys);
+    d->gravitation_g = imp_opt_number(L, idx, what, "gravitation.G", 0.0, IMP_NONNEGATIVE, NULL);
+    d->gravitation_softening = imp_opt_number(L, idx, what, "gravitation.softening", 0.0, IMP_NONNEGATIVE, NULL);
 }
 
 static void read_compliant(lua_State *L, int idx, const char *what, imp_compliant_def *d)
@@ -237,18 +237,18 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
         imp_error(L, what, "option 'compliant' must be a table {nz_max =, z_eps =, k_red =, "
                            "d_max =, cor_min =, event_tol =, damping =, verlet =}, got %s", imp_describe(L, idx));
     }
-    imp_opt_check_keys(L, idx, what, keys);
-    d->nz_max = (int)imp_opt_integer(L, idx, what, "nz_max", d->nz_max, 1, 1000000);
-    d->z_eps = imp_opt_number(L, idx, what, "z_eps", d->z_eps, IMP_POSITIVE, NULL);
-    d->k_red = imp_opt_number(L, idx, what, "k_red", d->k_red, IMP_POSITIVE, NULL);
-    d->d_max = imp_opt_number(L, idx, what, "d_max", d->d_max, IMP_POSITIVE, NULL);
-    d->cor_min = imp_opt_number(L, idx, what, "cor_min", d->cor_min, IMP_POSITIVE, NULL);
+    imp_opt_check_nested_keys(L, idx, what, "compliant", keys);
+    d->nz_max = (int)imp_opt_integer(L, idx, what, "compliant.nz_max", d->nz_max, 1, 1000000);
+    d->z_eps = imp_opt_number(L, idx, what, "compliant.z_eps", d->z_eps, IMP_POSITIVE, NULL);
+    d->k_red = imp_opt_number(L, idx, what, "compliant.k_red", d->k_red, IMP_POSITIVE, NULL);
+    d->d_max = imp_opt_number(L, idx, what, "compliant.d_max", d->d_max, IMP_POSITIVE, NULL);
+    d->cor_min = imp_opt_number(L, idx, what, "compliant.cor_min", d->cor_min, IMP_POSITIVE, NULL);
     if (d->cor_min >= 1.0) {
-        imp_error(L, what, "option 'cor_min' must be below 1, got %s", imp_push_g(L, d->cor_min));
+        imp_error(L, what, "option 'compliant.cor_min' must be below 1, got %s", imp_push_g(L, d->cor_min));
     }
-    d->event_tol = imp_opt_number(L, idx, what, "event_tol", d->event_tol, IMP_POSITIVE, NULL);
-    d->damping = imp_opt_enum(L, idx, what, "damping", dampings, d->damping);
-    d->verlet = imp_opt_number(L, idx, what, "verlet", d->verlet, IMP_NONNEGATIVE, NULL);
+    d->event_tol = imp_opt_number(L, idx, what, "compliant.event_tol", d->event_tol, IMP_POSITIVE, NULL);
+    d->damping = imp_opt_enum(L, idx, what, "compliant.damping", dampings, d->damping);
+    d->verlet = imp_opt_number(L, idx, what, "compliant.verlet", d->verlet, IMP_NONNEGATIVE, NULL);
 }
 
 /* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
@@ -713,44 +713,141 @@ static void push_integrator(lua_State *L, const imp_integrator_def *d)
     lua_setfield(L, -2, "max_substeps");
 }
 
+/* ---- properties: a name-to-function table (sorted by name, binary search) ---------- */
+
+typedef struct {
+    const char *name;
+    int plain;  /* get pushes a number without allocating: it runs no Lua code, needs no guard */
+    void (*get)(lua_State *L, imp_world *w);  /* pushes the value */
+    /* sets it from the value at 3 ({name = value} at 4, so the option readers name the key) */
+    void (*set)(lua_State *L, imp_world *w, const char *what);
+} world_prop;
+
+static void get_background(lua_State *L, imp_world *w)
+{
+    (void)w;
+    imp_lua_push_body(L, 1, 0);
+}
+
+static void get_damping(lua_State *L, imp_world *w)
+{
+    lua_createtable(L, 0, 2);
+    lua_pushnumber(L, w->def.linear_damping);
+    lua_setfield(L, -2, "linear");
+    lua_pushnumber(L, w->def.angular_damping);
+    lua_setfield(L, -2, "angular");
+}
+
+static void get_dim(lua_State *L, imp_world *w) { lua_pushinteger(L, w->def.dim); }
+static void get_dt(lua_State *L, imp_world *w) { lua_pushnumber(L, w->def.dt); }
+
+static void get_gravitation(lua_State *L, imp_world *w)
+{
+    lua_createtable(L, 0, 2);
+    lua_pushnumber(L, w->def.gravitation_g);
+    lua_setfield(L, -2, "G");
+    lua_pushnumber(L, w->def.gravitation_softening);
+    lua_setfield(L, -2, "softening");
+}
+
+static void get_gravity(lua_State *L, imp_world *w) { imp_push_vector(L, w->def.gravity, w->def.dim); }
+static void get_integrator(lua_State *L, imp_world *w) { push_integrator(L, &w->def.integrator); }
+static void get_seed(lua_State *L, imp_world *w) { lua_pushinteger(L, (lua_Integer)w->def.seed); }
+static void get_steps(lua_State *L, imp_world *w) { lua_pushinteger(L, w->stats.steps); }
+
+static void get_strategy(lua_State *L, imp_world *w)
+{
+    lua_pushstring(L, imp_strategy_names[w->def.strategy]);
+}
+
+static void get_time(lua_State *L, imp_world *w) { lua_pushnumber(L, w->time); }
+
+static void set_damping(lua_State *L, imp_world *w, const char *what)
+{
+    double lin = w->def.linear_damping, ang = w->def.angular_damping;
+    read_damping(L, 3, what, &lin, &ang);
+    w->def.linear_damping = lin;
+    w->def.angular_damping = ang;
+}
+
+static void set_dt(lua_State *L, imp_world *w, const char *what)
+{
+    imp_world_set_dt(w, imp_opt_number(L, 4, what, "dt", 0.0, IMP_POSITIVE, NULL));
+}
+
+static void set_gravitation(lua_State *L, imp_world *w, const char *what)
+{
+    imp_world_def d = w->def;
+    read_gravitation(L, 3, what, &d);
+    w->def.gravitation_g = d.gravitation_g;
+    w->def.gravitation_softening = d.gravitation_softening;
+}
+
+static void set_gravity(lua_State *L, imp_world *w, const char *what)
+{
+    double g[3] = {0, 0, 0};
+    imp_opt_vector(L, 4, what, "gravity", w->def.dim, g);
+    memcpy(w->def.gravity, g, sizeof g);
+}
+
+static void set_integrator(lua_State *L, imp_world *w, const char *what)
+{
+    imp_integrator_def d = w->def.integrator;
+    read_integrator(L, 3, what, &d);
+    imp_world_set_integrator(w, &d);
+}
+
+static void set_strategy(lua_State *L, imp_world *w, const char *what)
+{
+    imp_strategy s = (imp_strategy)imp_opt_enum(L, 4, what, "strategy", imp_strategy_names, 0);
+    if (imp_world_set_strategy(w, s) != IMP_OK) {
+        imp_error(L, what, "%s", imp_world_error(w));
+    }
+}
+
+/* sorted by name (strcmp order) */
+static const world_prop world_props[] = {
+    {"background", 0, get_background, NULL},
+    {"damping", 0, get_damping, set_damping},
+    {"dim", 1, get_dim, NULL},
+    {"dt", 1, get_dt, set_dt},
+    {"gravitation", 0, get_gravitation, set_gravitation},
+    {"gravity", 0, get_gravity, set_gravity},
+    {"integrator", 0, get_integrator, set_integrator},
+    {"seed", 1, get_seed, NULL},
+    {"steps", 1, get_steps, NULL},
+    {"strategy", 0, get_strategy, set_strategy},
+    {"time", 1, get_time, NULL},
+};
+
+/* the entry named k, by binary search; NULL when there is none */
+static const world_prop *find_world_prop(const char *k)
+{
+    size_t lo = 0, hi = sizeof world_props / sizeof world_props[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(k, world_props[mid].name);
+        if (c == 0) {
+            return &world_props[mid];
+        }
+        if (c < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return NULL;
+}
+
 /* the property k of w (under the guard) */
 static int world_property(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    const char *k = lua_tostring(L, 2);
-    if (strcmp(k, "time") == 0) {
-        lua_pushnumber(L, w->time);
-    } else if (strcmp(k, "dt") == 0) {
-        lua_pushnumber(L, w->def.dt);
-    } else if (strcmp(k, "gravity") == 0) {
-        imp_push_vector(L, w->def.gravity, w->def.dim);
-    } else if (strcmp(k, "dim") == 0) {
-        lua_pushinteger(L, w->def.dim);
-    } else if (strcmp(k, "strategy") == 0) {
-        lua_pushstring(L, imp_strategy_names[w->def.strategy]);
-    } else if (strcmp(k, "integrator") == 0) {
-        push_integrator(L, &w->def.integrator);
-    } else if (strcmp(k, "steps") == 0) {
-        lua_pushinteger(L, w->stats.steps);
-    } else if (strcmp(k, "background") == 0) {
-        imp_lua_push_body(L, 1, 0);
-    } else if (strcmp(k, "damping") == 0) {
-        lua_createtable(L, 0, 2);
-        lua_pushnumber(L, w->def.linear_damping);
-        lua_setfield(L, -2, "linear");
-        lua_pushnumber(L, w->def.angular_damping);
-        lua_setfield(L, -2, "angular");
-    } else if (strcmp(k, "gravitation") == 0) {
-        lua_createtable(L, 0, 2);
-        lua_pushnumber(L, w->def.gravitation_g);
-        lua_setfield(L, -2, "G");
-        lua_pushnumber(L, w->def.gravitation_softening);
-        lua_setfield(L, -2, "softening");
-    } else if (strcmp(k, "seed") == 0) {
-        lua_pushinteger(L, (lua_Integer)w->def.seed);
-    } else {
+    const world_prop *p = find_world_prop(lua_tostring(L, 2));
+    if (p == NULL) {
         return 0;  /* nil */
     }
+    p->get(L, w);
     return 1;
 }
 
@@ -765,67 +862,29 @@ static int l_world_index(lua_State *L)
     if (!imp_lua_world_open(u)) {
         return luaL_error(L, "the world is closed (reading '%s')", k);
     }
+    const world_prop *p = find_world_prop(k);
+    if (p != NULL && p->plain) {
+        p->get(L, u->w);
+        return 1;
+    }
     const char *what = lua_pushfstring(L, "World.%s", k);
     return imp_lua_guarded_call(L, 2, world_property, IMP_ON_WORLD, what, IMP_SHARED);
 }
 
 static int l_world_newindex(lua_State *L)
 {
-    static const char *const keys[] = {"dt", "gravity", "integrator", "damping", "gravitation",
-                                       "strategy", NULL};
     imp_world *w = imp_lua_check_world(L, 1);
     const char *k = luaL_checkstring(L, 2);
-    const char *what = "World";
+    const world_prop *p = find_world_prop(k);
+    if (p == NULL || p->set == NULL) {
+        return luaL_error(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
+                             "damping, gravitation, strategy)", k);
+    }
     lua_settop(L, 3);
     lua_createtable(L, 0, 1);  /* {k = value} so the option readers name the key */
     lua_pushvalue(L, 3);
     lua_setfield(L, 4, k);
-    int i;
-    for (i = 0; keys[i] != NULL; i++) {
-        if (strcmp(k, keys[i]) == 0) {
-            break;
-        }
-    }
-    switch (i) {
-    case 0:
-        imp_world_set_dt(w, imp_opt_number(L, 4, what, "dt", 0.0, IMP_POSITIVE, NULL));
-        break;
-    case 1: {
-        double g[3] = {0, 0, 0};
-        imp_opt_vector(L, 4, what, "gravity", w->def.dim, g);
-        memcpy(w->def.gravity, g, sizeof g);
-        break;
-    }
-    case 2: {
-        imp_integrator_def d = w->def.integrator;
-        read_integrator(L, 3, what, &d);
-        imp_world_set_integrator(w, &d);
-        break;
-    }
-    case 3: {
-        double lin = w->def.linear_damping, ang = w->def.angular_damping;
-        read_damping(L, 3, what, &lin, &ang);
-        w->def.linear_damping = lin;
-        w->def.angular_damping = ang;
-        break;
-    }
-    case 4: {
-        imp_world_def d = w->def;
-        read_gravitation(L, 3, what, &d);
-        w->def.gravitation_g = d.gravitation_g;
-        w->def.gravitation_softening = d.gravitation_softening;
-        break;
-    }
-    case 5:
-        if (imp_world_set_strategy(w, (imp_strategy)imp_opt_enum(L, 4, what, "strategy",
-                                                                 imp_strategy_names, 0)) != IMP_OK) {
-            return imp_error(L, what, "%s", imp_world_error(w));
-        }
-        break;
-    default:
-        return luaL_error(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
-                             "damping, gravitation, strategy)", k);
-    }
+    p->set(L, w, "World");
     return 0;
 }
 

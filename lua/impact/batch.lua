@@ -14,7 +14,7 @@
 --- runs `lua5.4 script` with the same module paths as the driver; its stdout and stderr go to
 --- dir/job_<i>.log. Returns one record per parameter set, in order:
 --- { params, ok, exit_code, result, log (the file), error (the log's last lines on failure) }.
-local describe = require("impact.options").describe
+local options = require("impact.options")
 local batch = {}
 
 local function serialize(v, out, depth)
@@ -102,13 +102,7 @@ local run_keys = { script = true, params = true, jobs = true, dir = true, lua = 
 
 local function run(opts)
   local what = "impact.batch"
-  if type(opts) ~= "table" then error(what .. ": options must be a table, got " .. type(opts), 3) end
-  for k in pairs(opts) do
-    if not run_keys[k] then
-      error(string.format("%s: unknown option %q (accepted: dir, jobs, lua, params, poll, script)",
-        what, tostring(k)), 3)
-    end
-  end
+  options.check_keys(what, opts, run_keys, { level = 3 })
   if type(opts.script) ~= "string" or not io.open(opts.script, "r") then
     error(string.format("%s: option 'script' must name a readable file, got %s", what,
       tostring(opts.script)), 3)
@@ -116,25 +110,15 @@ local function run(opts)
   if type(opts.params) ~= "table" or #opts.params == 0 then
     error(what .. ": option 'params' must be a non-empty list of parameter tables", 3)
   end
-  local jobs = opts.jobs or 1
-  if math.type(jobs) ~= "integer" or jobs < 1 then
-    error(what .. ": option 'jobs' must be an integer >= 1, got " .. describe(jobs), 3)
-  end
-  local poll = opts.poll or 0.05
-  -- luacheck: push ignore 581
-  if type(poll) ~= "number" or not (poll >= 0 and poll <= 60) then  -- NaN fails too
-    -- luacheck: pop
-    error(what .. ": option 'poll' must be a number of seconds in [0, 60], got "
-      .. (type(poll) == "string" and string.format("%q", poll) or poll ~= poll and "nan"
-          or tostring(poll)), 3)
-  end
-  local dir = opts.dir
+  local jobs = options.integer(what, opts, "jobs", 1, { min = 1, level = 3 })
+  local poll = options.number(what, opts, "poll", 0.05,
+    { min = 0, max = 60, text = "a number of seconds in [0, 60]", level = 3 })
+  local dir = options.string(what, opts, "dir", nil, { level = 3 })
   if dir == nil then
     dir = os.tmpname()  -- a unique name; the file itself is not needed
     os.remove(dir)
     dir = dir .. "_batch"
   end
-  if type(dir) ~= "string" then error(what .. ": option 'dir' must be a string", 3) end
   os.execute("mkdir -p " .. shell_quote(dir))
   local lua = opts.lua or "lua5.4"
   local env = string.format("LUA_PATH_5_4=%s LUA_CPATH_5_4=%s", shell_quote(package.path),

@@ -35,6 +35,7 @@
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
 --- continue bit-identically (dem.load reads the file as data and checks every field).
 --- impact.recorder records dem worlds like any other; impact.batch runs parameter sweeps.
+local options = require("impact.options")
 local core = require("impact.core")
 local world = require("impact.world")
 
@@ -65,32 +66,14 @@ local function shown_list(v)
   return "{" .. table.concat(t, ", ") .. "}"
 end
 
+-- the option checks of impact.options, erroring at the caller of the public function
 local function check_keys(what, opts, accepted)
-  if opts == nil then return {} end
-  if type(opts) ~= "table" then
-    error(string.format("%s: options must be a table, got %s", what, type(opts)), 3)
-  end
-  for k in pairs(opts) do
-    if not accepted[k] then
-      local names = {}
-      for name in pairs(accepted) do names[#names + 1] = name end
-      table.sort(names)
-      error(string.format("%s: unknown option %s (accepted: %s)", what, shown(k),
-        table.concat(names, ", ")), 3)
-    end
-  end
-  return opts
+  local checked = options.check_keys(what, opts, accepted, { optional = true, level = 3 })
+  return checked
 end
 
 local function number(what, opts, key, default, lo, hi)
-  local v = opts[key]
-  if v == nil then return default end
-  if type(v) ~= "number" or v ~= v or (lo and v < lo) or (hi and v > hi)
-      or v == math.huge or v == -math.huge then
-    error(string.format("%s: option '%s' must be a finite number%s, got %s", what, key,
-      (lo and hi) and string.format(" in [%g, %g]", lo, hi) or (lo and " >= " .. lo or ""),
-      shown(v)), 3)
-  end
+  local v = options.number(what, opts, key, default, { min = lo, max = hi, level = 3 })
   return v
 end
 
@@ -266,10 +249,7 @@ end
 Engine.__pairs = function(e) return next, fields_of[e], nil end
 
 local function engine(kind, label)
-  if label ~= nil and type(label) ~= "string" then
-    error(string.format("impact.dem.%s: option 'label' must be a string, got %s", kind,
-      shown(label)), 3)
-  end
+  options.string("impact.dem." .. kind, { label = label }, "label", nil, { level = 3 })
   local e = setmetatable({}, Engine)
   fields_of[e] = { kind = kind, label = label, dead = false }
   return e
@@ -380,10 +360,7 @@ function dem.interaction_loop(opts)
       laws[law[1]].physics, p.functor), 2)
   end
   e.geometry, e.law, e.physics = geometry, law, p
-  if opts.never_erase ~= nil and type(opts.never_erase) ~= "boolean" then
-    error(what .. ": option 'never_erase' must be a boolean, got " .. shown(opts.never_erase), 2)
-  end
-  e.never_erase = opts.never_erase or false
+  e.never_erase = options.boolean(what, opts, "never_erase", false)
   e.interaction_radius = number(what, opts, "interaction_radius", 1, 1)
   return e
 end
@@ -396,13 +373,8 @@ function dem.newton(opts)
   local what = "impact.dem.newton"
   opts = check_keys(what, opts, { damping = true, label = true, track_energy = true })
   local e = engine("newton", opts.label)
-  local d = number(what, opts, "damping", 0.2, 0, 1)
-  if d >= 1 then error(what .. ": option 'damping' must be below 1, got " .. d, 2) end
-  e.damping = d
-  if opts.track_energy ~= nil and type(opts.track_energy) ~= "boolean" then
-    error(what .. ": option 'track_energy' must be a boolean, got " .. shown(opts.track_energy), 2)
-  end
-  e.track_energy = opts.track_energy or false
+  e.damping = options.number(what, opts, "damping", 0.2, { min = 0, max = 1, max_open = true })
+  e.track_energy = options.boolean(what, opts, "track_energy", false)
   return e
 end
 
@@ -419,16 +391,10 @@ function dem.every(opts)
     if opts[k] ~= nil then given = given + 1 end
   end
   if given ~= 1 then error(what .. ": give exactly one of iterations, time, wall", 2) end
-  if opts.iterations ~= nil and (math.type(opts.iterations) ~= "integer" or opts.iterations < 1) then
-    error(what .. ": option 'iterations' must be an integer >= 1, got " .. shown(opts.iterations), 2)
-  end
-  e.iterations = opts.iterations
+  e.iterations = options.integer(what, opts, "iterations", nil, { min = 1 })
   e.time = opts.time and number(what, opts, "time", nil, 0)
   e.wall = opts.wall and number(what, opts, "wall", nil, 0)
-  if not callable(opts.fn) then
-    error(what .. ": option 'fn' must be a function, got " .. type(opts.fn), 2)
-  end
-  e.fn = opts.fn
+  e.fn = options.func(what, opts, "fn", nil, { required = true })
   return e
 end
 
@@ -477,10 +443,7 @@ function dem.add_facet_box(w, opts)
         .. "axis, got lo[%d] = %s, hi[%d] = %s", k, shown(lo[k]), k, shown(hi[k])), 2)
     end
   end
-  if opts.open_top ~= nil and type(opts.open_top) ~= "boolean" then
-    error("impact.dem.add_facet_box: option 'open_top' must be a boolean, got "
-      .. shown(opts.open_top), 2)
-  end
+  options.boolean("impact.dem.add_facet_box", opts, "open_top", false)
   local function p(i, j, k) return { i == 0 and lo[1] or hi[1], j == 0 and lo[2] or hi[2],
                                      k == 0 and lo[3] or hi[3] } end
   -- each face as two triangles of its corners (a, b, c, d in order around the face)
@@ -847,7 +810,7 @@ end
 --- dem.lua_engine{fn = f, label = "name"}: a Lua engine with a label (so it can be saved).
 function dem.lua_engine(opts)
   opts = check_keys("impact.dem.lua_engine", opts, { fn = true, label = true })
-  if not callable(opts.fn) then error("impact.dem.lua_engine: option 'fn' must be a function", 2) end
+  options.func("impact.dem.lua_engine", opts, "fn", nil, { required = true })
   local e = engine("lua", opts.label)
   e.fn = opts.fn
   return e

@@ -10,36 +10,20 @@
 --- default 0.01. A body takes a material by name: w:add_body{ ..., material = "steel" }; its
 --- density then defaults to the material's.
 local core = require("impact.core")
-local describe = require("impact.options").describe
+local options = require("impact.options")
 
 local registry = { materials = {}, pairs = {}, version = 0 }
 core.material_registry(registry)
 
+-- impact.options' checks, naming properties, erroring at the caller of the public function
 local function check_number(what, key, v, lo, hi, lo_open, hi_open)
-  local ok = type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge
-  if ok and lo then ok = lo_open and v > lo or (not lo_open and v >= lo) end
-  if ok and hi then ok = hi_open and v < hi or (not hi_open and v <= hi) end
-  if not ok then
-    local range = (lo and ((lo_open and "(" or "[") .. lo) or "(-inf") .. ", "
-      .. ((hi and (hi .. (hi_open and ")" or "]"))) or "inf)")
-    error(string.format("%s: '%s' must be a number in %s, got %s", what, key, range, describe(v)), 3)
-  end
-  return v
+  local r = options.check_number(what, key, v, { min = lo, max = hi, min_open = lo_open, max_open = hi_open,
+    noun = "property", level = 3 })
+  return r
 end
 
 local function check_keys(what, props, accepted)
-  if type(props) ~= "table" then
-    error(what .. ": properties must be a table, got " .. type(props), 3)
-  end
-  for k in pairs(props) do
-    if not accepted[k] then
-      local names = {}
-      for n in pairs(accepted) do names[#names + 1] = n end
-      table.sort(names)
-      error(string.format("%s: unknown property %q (accepted: %s)", what, tostring(k),
-        table.concat(names, ", ")), 3)
-    end
-  end
+  options.check_keys(what, props, accepted, { noun = "property", level = 3 })
 end
 
 local material = {}

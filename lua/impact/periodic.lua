@@ -1,19 +1,14 @@
 --- impact.periodic: the schedule shared by the recorder, films, VTK series and the viewer.
 --- The caller samples at the start; then each time the simulated time passes a multiple of
 --- `every` after the start (every = 0: after each step), or every N steps.
-local describe = require("impact.options").describe
+local options = require("impact.options")
 local M = {}
 
 --- Checks `every` (seconds: a finite number >= 0) and returns it; raises naming `what`, as if
 --- from the function `level` levels up (2: the caller of the constructor that calls this).
 function M.check_every(every, what, level)
-  -- written so that NaN fails the check
-  -- luacheck: push ignore 581
-  if type(every) ~= "number" or not (every >= 0) or every == math.huge then
-    -- luacheck: pop
-    error(what .. ": option 'every' must be a finite number >= 0, got " .. describe(every), level + 1)
-  end
-  return every
+  local v = options.check_number(what, "every", every, { min = 0, level = level + 1 })
+  return v
 end
 
 --- Calls fn() after each step of w at which a sample is due: each multiple of `every` seconds

@@ -11,7 +11,7 @@
 --- Contacts are drawn when a list is given (a point, its normal, a force arrow), e.g. built from
 --- w:contacts() (whose force is the magnitude along the normal).
 local periodic = require("impact.periodic")
-local describe = require("impact.options").describe
+local options = require("impact.options")
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
@@ -26,12 +26,8 @@ local accepted_text = "background, contacts, file, force_scale, format, height, 
   .. "show_normals, style, time, view, width"
 
 local function check_frame_opts(opts, what, extra)
-  for k in pairs(opts) do
-    if not frame_keys[k] and not (extra and extra[k]) then
-      error(string.format("%s: unknown option %q (accepted: %s%s)", what, tostring(k), accepted_text,
-        extra and ", " .. extra._text or ""), 3)
-    end
-  end
+  options.check_keys(what, opts, frame_keys, { extra = extra, level = 3,
+    accepted_text = accepted_text .. (extra and ", " .. extra._text or "") })
   local width, height = opts.width or 800, opts.height or 600
   if math.type(width) ~= "integer" or math.type(height) ~= "integer" or width < 16 or height < 16 then
     error(string.format("%s: width and height must be integers >= 16, got %s x %s", what,
@@ -326,10 +322,8 @@ function M.encode(frames, opts)
   if ext ~= "gif" and ext ~= "mp4" then
     error(what .. ": the film's file must end in .gif or .mp4, got " .. opts.file, 3)
   end
-  local fps = opts.fps or 25
-  if type(fps) ~= "number" or not (fps > 0 and fps <= 1000) then
-    error(what .. ": option 'fps' must be a number in (0, 1000], got " .. describe(fps), 3)
-  end
+  local fps = options.number(what, opts, "fps", 25,
+    { min = 0, min_open = true, max = 1000, text = "a number in (0, 1000]", level = 3 })
   local pattern
   if frames.format then
     if frames.format ~= "png" then

@@ -13,6 +13,8 @@ local draw = require("impact.draw")
 
 local M = {}
 
+local options = require("impact.options")
+
 local plot_keys = { file = true, width = true, height = true, title = true, x_label = true,
   y_label = true, x_range = true, y_range = true, legend = true, grid = true, background = true,
   series = true }
@@ -92,7 +94,9 @@ end
 local function check_range(r, name)
   if r == nil then return nil end
   if type(r) ~= "table" or not finite(r[1]) or not finite(r[2]) or r[2] <= r[1] then
-    fail("option '%s' must be {lo, hi} with finite lo < hi, got %s", name, tostring(r))
+    local got = type(r) == "table" and string.format("{%s, %s}", options.shown(r[1]), options.shown(r[2]))
+      or options.shown(r)
+    fail("option '%s' must be {lo, hi} with finite lo < hi, got %s", name, got)
   end
   return r
 end
@@ -103,12 +107,7 @@ local function check_series(opts)
   end
   for i, s in ipairs(opts.series) do
     if type(s) ~= "table" then fail("series %d must be a table, got %s", i, type(s)) end
-    for k in pairs(s) do
-      if not series_keys[k] then
-        fail("series %d: unknown option %q (accepted: color, dash, label, points, width, x, y)", i,
-          tostring(k))
-      end
-    end
+    options.check_keys("impact.plot", s, series_keys, { parent = "series[" .. i .. "]", level = 3 })
     if type(s.x) ~= "table" or type(s.y) ~= "table" then
       fail("series %d needs x and y, arrays of numbers", i)
     end
@@ -131,13 +130,7 @@ end
 --- the layout { left, top, width, height (of the plotting area, pixels), x = fn, y = fn (data to
 --- pixels), x_range, y_range }.
 function M.plot(opts)
-  if type(opts) ~= "table" then fail("options must be a table, got %s", type(opts)) end
-  for k in pairs(opts) do
-    if not plot_keys[k] then
-      fail("unknown option %q (accepted: background, file, grid, height, legend, series, title, "
-        .. "width, x_label, x_range, y_label, y_range)", tostring(k))
-    end
-  end
+  options.check_keys("impact.plot", opts, plot_keys)
   check_series(opts)
   local width, height = opts.width or 640, opts.height or 400
   if math.type(width) ~= "integer" or math.type(height) ~= "integer" or width < 100 or height < 80 then

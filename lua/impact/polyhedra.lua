@@ -9,7 +9,7 @@
 --- epsilon is the geometric epsilon: bodies within it touch, with gap 0 (default: 1e-6 of the
 --- two bodies' size, the sum of their bounding radii). Polyhedral bodies: polyhedra, unsmoothed
 --- convex hulls and unsmoothed boxes.
-local describe = require("impact.options").describe
+local options = require("impact.options")
 local shape3d = require("impact.shape3d")
 
 local M = {}
@@ -23,20 +23,14 @@ function M.settings(opts, level)
   local p = type(opts) == "table" and opts.polyhedra or nil
   local out = { minarea = defaults.minarea, threshold = defaults.threshold, mindist = defaults.mindist }
   if p == nil then return out end
+  local what = "impact.world3d"
   if type(p) ~= "table" then
-    error("impact.world3d: option 'polyhedra' must be a table {epsilon =, minarea =, threshold =, "
-      .. "mindist =}, got " .. tostring(p), level + 1)
+    options.check_number(what, "polyhedra", p, { level = level + 1,
+      text = "a table {epsilon =, minarea =, threshold =, mindist =}" })
   end
-  for k, v in pairs(p) do
-    if not keys[k] then
-      error(string.format("impact.world3d: unknown option polyhedra.%s (accepted: epsilon, mindist, "
-        .. "minarea, threshold)", tostring(k)), level + 1)
-    end
-    if type(v) ~= "number" or v ~= v or v < 0 or v == math.huge then
-      error(string.format("impact.world3d: option polyhedra.%s must be a finite number >= 0, got %s",
-        k, describe(v)), level + 1)
-    end
-    out[k] = v
+  options.check_keys(what, p, keys, { parent = "polyhedra", level = level + 1 })
+  for k in pairs(keys) do
+    out[k] = options.number(what, p, k, out[k], { parent = "polyhedra", min = 0, level = level + 1 })
   end
   return out
 end

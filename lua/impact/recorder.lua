@@ -20,7 +20,7 @@
 --- Contact counts: the world reports no contacts yet (strategy "none"); a function column can
 --- record them once it does.
 local periodic = require("impact.periodic")
-local describe = require("impact.options").describe
+local options = require("impact.options")
 local Recorder = {}
 Recorder.__index = Recorder
 
@@ -53,25 +53,14 @@ end
 local accepted = { [1] = true, every = true, every_steps = true, columns = true }
 
 local function new(opts)
-  if type(opts) ~= "table" then
-    error("impact.recorder: options must be a table, got " .. type(opts), 2)
-  end
-  for k in pairs(opts) do
-    if not accepted[k] then
-      error(string.format("impact.recorder: unknown option %q (accepted: [1] = world, every, "
-        .. "every_steps, columns)",
-        tostring(k)), 2)
-    end
-  end
+  options.check_keys("impact.recorder", opts, accepted,
+    { accepted_text = "[1] = world, every, every_steps, columns" })
   local w = opts[1]
   if w == nil or type(w) ~= "userdata" then
     error("impact.recorder: the first element must be the world to record", 2)
   end
   local every = periodic.check_every(opts.every or 0, "impact.recorder", 2)
-  local every_steps = opts.every_steps
-  if every_steps ~= nil and (math.type(every_steps) ~= "integer" or every_steps < 1) then
-    error("impact.recorder: option 'every_steps' must be an integer >= 1, got " .. describe(every_steps), 2)
-  end
+  local every_steps = options.integer("impact.recorder", opts, "every_steps", nil, { min = 1 })
   if every_steps ~= nil and opts.every ~= nil then
     error("impact.recorder: give either 'every' (seconds) or 'every_steps', not both", 2)
   end

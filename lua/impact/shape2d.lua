@@ -28,14 +28,8 @@ function shape2d.concave_top_block(opts) return core.shape2d_concave_top_block(o
 
 local function finite(v) return type(v) == "number" and v == v and v > -math.huge and v < math.huge end
 
-local describe_number = require("impact.options").describe
-
-local function describe(v)
-  if type(v) == "string" then return string.format("%q", v) end
-  if type(v) == "number" then return describe_number(v) end
-  if type(v) == "boolean" or v == nil then return tostring(v) end
-  return type(v)
-end
+local options = require("impact.options")
+local describe = options.shown
 
 local function check_xy(fname, x, y)
   if not finite(x) then
@@ -49,23 +43,13 @@ local function check_xy(fname, x, y)
 end
 
 local function check_opts(fname, opts, accepted)
-  if opts == nil then return {} end
-  if type(opts) ~= "table" then
-    error(string.format("impact.shape2d.path:%s: options must be a table, got %s", fname,
-      describe(opts)), 3)
+  local what = "impact.shape2d.path:" .. fname
+  if opts ~= nil and type(opts) ~= "table" then
+    error(string.format("%s: options must be a table, got %s", what, describe(opts)), 3)
   end
-  for k in pairs(opts) do
-    local ok = false
-    for _, a in ipairs(accepted) do if k == a then ok = true end end
-    if not ok then
-      error(string.format("impact.shape2d.path:%s: unknown option %s (accepted: %s)", fname,
-        describe(k), table.concat(accepted, ", ")), 3)
-    end
-  end
-  if opts.collide ~= nil and type(opts.collide) ~= "boolean" then
-    error(string.format("impact.shape2d.path:%s: option 'collide' must be true or false, got %s",
-      fname, describe(opts.collide)), 3)
-  end
+  opts = options.check_keys(what, opts, accepted,
+    { optional = true, accepted_text = table.concat(accepted, ", "), level = 3 })
+  options.boolean(what, opts, "collide", nil, { text = "true or false", level = 3 })
   return opts
 end
 

@@ -9,6 +9,7 @@
 --- The page is lua/impact/viewer.html with the run embedded as JSON. Opening it with
 --- "#frame=12" or "#t=1.5" shows that moment paused; the element #status says what is drawn.
 local periodic = require("impact.periodic")
+local options = require("impact.options")
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
@@ -101,13 +102,7 @@ end
 --- keeps a frame (every body's pose) at the start and each `every` seconds until rec:stop().
 function M.recorder(opts)
   local what = "impact.viewer.recorder"
-  if type(opts) ~= "table" then error(what .. ": options must be a table, got " .. type(opts), 2) end
-  for k in pairs(opts) do
-    if not rec_keys[k] then
-      error(string.format("%s: unknown option %q (accepted: [1] = world, contacts, every)", what,
-        tostring(k)), 2)
-    end
-  end
+  options.check_keys(what, opts, rec_keys, { accepted_text = "[1] = world, contacts, every" })
   local w = opts[1]
   if type(w) ~= "userdata" or type(w.bodies) ~= "function" then
     error(what .. ": the first element must be the world to record", 2)
@@ -214,11 +209,7 @@ function M.write(rec, opts)
   if type(opts) ~= "table" or type(opts.file) ~= "string" then
     error(what .. ": options must be a table with file = \"name.html\"", 3)
   end
-  for k in pairs(opts) do
-    if not write_keys[k] then
-      error(string.format("%s: unknown option %q (accepted: file, size, title, view)", what, tostring(k)), 3)
-    end
-  end
+  options.check_keys(what, opts, write_keys, { level = 3 })
   if opts.size ~= nil and (type(opts.size) ~= "table" or math.type(opts.size[1]) ~= "integer"
       or math.type(opts.size[2]) ~= "integer" or opts.size[1] < 16 or opts.size[2] < 16) then
     error(what .. ": option 'size' must be {width, height}, integers >= 16", 3)

@@ -15,6 +15,7 @@
 --- Point fields: radius, body_id, velocity (of that material point); cell fields: body_id (-1
 --- for contacts), force, force_magnitude.
 local periodic = require("impact.periodic")
+local options = require("impact.options")
 local core = require("impact.core")
 local draw = require("impact.draw")
 local files = require("impact.files")
@@ -299,13 +300,8 @@ local series_keys = { [1] = true, every = true, dir = true, name = true, contact
 --- stopped early). Stop with series:stop().
 function M.series(opts)
   local what = "impact.vtk.series"
-  if type(opts) ~= "table" then error(what .. ": options must be a table, got " .. type(opts), 2) end
-  for k in pairs(opts) do
-    if not series_keys[k] then
-      error(string.format("%s: unknown option %q (accepted: [1] = world, contacts, dir, every, "
-        .. "force_scale, name)", what, tostring(k)), 2)
-    end
-  end
+  options.check_keys(what, opts, series_keys,
+    { accepted_text = "[1] = world, contacts, dir, every, force_scale, name" })
   local w = opts[1]
   if type(w) ~= "userdata" or type(w.bodies) ~= "function" then
     error(what .. ": the first element must be the world to export", 2)

@@ -1,7 +1,8 @@
 --- impact.world: the parts of the World interface written in Lua: stepping with events,
 --- run{}, on/off, body lookup. The C binding (src/lua_world.c) supplies the rest.
 local core = require("impact.core")
-local describe = require("impact.options").describe
+local options = require("impact.options")
+local describe = options.describe
 
 local World = core.World
 
@@ -146,13 +147,7 @@ end
 local run_keys = { until_time = true, duration = true, steps = true, every = true, fn = true }
 
 local function number_option(opts, key, positive)
-  local v = opts[key]
-  if v == nil then return nil end
-  if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge
-      or (positive and v < 0) then
-    error(string.format("World:run: option '%s' must be a finite number%s, got %s", key,
-      positive and " >= 0" or "", describe(v)), 3)
-  end
+  local v = options.number("World:run", opts, key, nil, { min = positive and 0 or nil, level = 3 })
   return v
 end
 
@@ -160,15 +155,7 @@ end
 --- Steps the world; f(w), when given, is called at the start and then each time the
 --- simulated time passes a multiple of `every` after the start (every = 0: after each step).
 function World:run(opts)
-  if type(opts) ~= "table" then
-    error("World:run: options must be a table, got " .. type(opts), 2)
-  end
-  for k in pairs(opts) do
-    if not run_keys[k] then
-      error(string.format("World:run: unknown option %q (accepted: duration, every, fn, steps, "
-        .. "until_time)", tostring(k)), 2)
-    end
-  end
+  options.check_keys("World:run", opts, run_keys)
   local until_time = number_option(opts, "until_time")
   local duration = number_option(opts, "duration", true)
   local every = number_option(opts, "every", true) or 0
@@ -177,13 +164,8 @@ function World:run(opts)
   if given ~= 1 then
     error("World:run: give exactly one of until_time, duration, steps", 2)
   end
-  if steps ~= nil and (math.type(steps) ~= "integer" or steps < 0) then
-    error("World:run: option 'steps' must be an integer >= 0, got " .. describe(steps), 2)
-  end
-  local fn = opts.fn
-  if fn ~= nil and not callable(fn) then
-    error("World:run: option 'fn' must be a function, got " .. type(fn), 2)
-  end
+  options.integer("World:run", opts, "steps", nil, { min = 0 })
+  local fn = options.func("World:run", opts, "fn", nil)
   local dt, t0 = self.dt, self.time
   if not steps then
     local t_end = until_time or (t0 + duration)
