@@ -126,9 +126,34 @@ local function hook()
   end
 end
 
+-- The material registry is global to the process: a case's materials and contact pairs would
+-- change the next cases (a hang found only after another case defined a rubber pair "did not
+-- reproduce alone"). Each case starts from the registry as loaded (the built-in palette).
+local registry
+if not fake then
+  for i = 1, math.huge do
+    local name, value = debug.getupvalue(impact.material.define, i)
+    if name == nil then break end
+    if name == "registry" then registry = value break end
+  end
+  assert(registry, "fuzz worker: impact.material's registry not found")
+end
+local function copy(t)
+  local out = {}
+  for k, v in pairs(t) do out[k] = type(v) == "table" and copy(v) or v end
+  return out
+end
+local builtin = registry and { materials = copy(registry.materials), pairs = copy(registry.pairs) }
+local function reset_registry()
+  if not registry then return end
+  registry.materials, registry.pairs = copy(builtin.materials), copy(builtin.pairs)
+  registry.version = registry.version + 1
+end
+
 --- runs the calls of one case in a fresh environment; status[i] = true when call i raised
 local function run_case(case, calls, statuses)
   if fake then fake.reset() end
+  reset_registry()
   local env = setmetatable({ impact = impact, F = F }, { __index = _G })
   local errored = {}
   for i, call in ipairs(calls) do
