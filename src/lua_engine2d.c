@@ -270,7 +270,7 @@ int imp_lua_engine2d_contacts(lua_State *L)
     }
     double *f = NULL;
     int nrec;
-    if (w->def.strategy == IMP_STRATEGY_CONTACT) {
+    if (imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
         /* the forces at this state: one evaluation of the equations of motion */
         f = lua_newuserdatauv(L, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *f, 0);
         if (imp_engine2d_evaluate(w, f) != 0) {

@@ -21,7 +21,9 @@
 #include "engine2d.h"
 #include "events.h"
 #include "material.h"
+#include "profile.h"
 #include "rng.h"
+#include "strategy.h"
 #include "status.h"
 
 typedef enum imp_integrator_kind {
@@ -148,6 +150,7 @@ typedef struct imp_world {
     long steps_since_base;
     imp_rng rng;
     imp_stats stats;
+    imp_profile profile;     /* seconds per named stage of the last and of all steps */
     unsigned bodies_version; /* changes when bodies are added or removed */
     unsigned state_version;  /* changes when the state may have been edited between steps
                                 (imp_world_body_state; writers of y outside a step bump it):
