@@ -21,8 +21,8 @@ static int ensure_buffers(imp_world *w, size_t n)
     }
     imp_ode_free(c->main);
     imp_ode_free(c->locate);
-    c->main = imp_ode_new(w, n);
-    c->locate = imp_ode_new(w, n);
+    c->main = imp_world_ode_new(w, n);
+    c->locate = imp_world_ode_new(w, n);
     if (c->main == NULL || c->locate == NULL) {
         return 0;
     }

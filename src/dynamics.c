@@ -13,6 +13,11 @@
 #include "strategy.h"
 #include "world.h"
 
+void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
+{
+    imp_world_derivative(ctx, t, y, dydt);
+}
+
 void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
 {
     (void)t;

@@ -18,13 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d.h"
+#include "engine2d_symplectic.h"
 #include "integrate_fixed.h"
 #include "world.h"
-
-static void rhs(void *ctx, double t, const double *y, double *dydt)
-{
-    imp_world_derivative(ctx, t, y, dydt);
-}
 
 static int pending_has(const imp_engine2d *e, int p, int q)
 {
@@ -267,7 +264,11 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
         e->has_prev = 1;
         e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
         e->have_frozen = 0;
-        imp_fixed_step(kind, rhs, w, t, h, w->y, n, w->work);
+        if (imp_engine2d_symplectic(w)) {  /* the 2D engine's semi-implicit Euler */
+            imp_engine2d_symplectic_step(w, imp_world_rhs, t, h, w->y, n, w->work);
+        } else {
+            imp_fixed_step(kind, imp_world_rhs, w, t, h, w->y, n, w->work);
+        }
         e->freeze = 0;
         w->stats.substeps++;
         if (e->force_error) {

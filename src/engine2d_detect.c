@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collide2d_batch.h"
+#include "engine2d.h"
 #include "world.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};

@@ -16,6 +16,7 @@
    Cost: O(n^2) for A, then O(n^3) per LCP solve. */
 #include <string.h>
 
+#include "engine2d.h"
 #include "world.h"
 
 static int solve(imp_world *w, const double *A, const double *b, const unsigned char *bil, int n,

@@ -18,6 +18,7 @@
    bounded instead of growing as under explicit Euler). Cost: one evaluation, O(n). */
 #include "engine2d_symplectic.h"
 
+#include "engine2d.h"
 #include "strategy.h"
 #include "world.h"
 

@@ -10,6 +10,8 @@
 #ifndef IMPACT_LUA_WORLD_H
 #define IMPACT_LUA_WORLD_H
 
+#include "compliant.h"
+#include "engine2d.h"
 #include "lua_util.h"
 #include "world.h"
 

@@ -12,14 +12,10 @@
 #include "strategy.h"
 #include "world.h"
 
-static void rhs(void *ctx, double t, const double *y, double *dydt)
-{
-    imp_world_derivative(ctx, t, y, dydt);
-}
-
 /* multistep methods keep a history: only renormalize when the drift matters, then restart */
-static void after_substep(imp_world *w)
+static void after_substep(void *ctx)
 {
+    imp_world *w = ctx;
     if (w->def.integrator.kind != IMP_MSBDF) {
         imp_world_normalize_orientations(w, w->y);
         return;
@@ -50,16 +46,25 @@ static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
         } else if (w->ode != NULL && memcmp(w->y_end, w->y, n * sizeof *w->y) != 0) {
             imp_ode_reset(w->ode);  /* the state was edited since the last step */
         }
-        if (w->ode == NULL && (w->ode = imp_ode_new(w, n)) == NULL) {
+        if (w->ode == NULL && (w->ode = imp_world_ode_new(w, n)) == NULL) {
             snprintf(why, why_len, "out of memory for the %s integrator", imp_integrator_names[kind]);
             return IMP_ERR_NOMEM;
         }
         double t = t0;
         int st = imp_ode_advance(w->ode, &t, t1, w->y, after_substep, why, why_len);
+        if (st != 0 && !imp_ode_nonfinite(st)) {
+            /* too many or too short steps: the body that limits the step size (a non-finite
+               state or force is named by the shell, from the state itself) */
+            int culprits[2];
+            w->nerror_bodies = imp_ode_culprits(w->ode, w->y, culprits);
+            for (int k = 0; k < w->nerror_bodies; k++) {
+                w->error_bodies[k] = culprits[k];
+            }
+        }
         imp_profile_add(&w->profile, IMP_STAGE_INTEGRATE, start);
         return st != 0 ? IMP_ERR_SOLVER : IMP_OK;
     }
-    imp_fixed_step(kind, rhs, w, t0, t1 - t0, w->y, n, w->work);
+    imp_fixed_step(kind, imp_world_rhs, w, t0, t1 - t0, w->y, n, w->work);
     imp_world_normalize_orientations(w, w->y);
     w->stats.substeps++;
     imp_profile_add(&w->profile, IMP_STAGE_INTEGRATE, start);

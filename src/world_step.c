@@ -9,6 +9,14 @@
 #include "strategy.h"
 #include "world.h"
 
+imp_ode *imp_world_ode_new(imp_world *w, size_t n)
+{
+    imp_ode_sys sys = {.rhs = imp_world_rhs, .ctx = w, .def = &w->def.integrator,
+                       .dt = &w->def.dt, .stride = (size_t)w->stride,
+                       .substeps = &w->stats.substeps, .rejected = &w->stats.rejected};
+    return imp_ode_new(&sys, n);
+}
+
 static size_t state_size(const imp_world *w) { return (size_t)w->nslots * (size_t)w->stride; }
 
 void imp_world_normalize_orientations(const imp_world *w, double *y)
