@@ -219,10 +219,11 @@ void imp_engine2d_finish_record(const struct imp_world *w, const double *y, imp_
 
 /* Handles collisions among the records rec[0..n) at state y (velocities change in y).
    Records whose index is flagged in elastic use their elasticity, the others 0 (contacts,
-   joints) under simultaneous handling. Returns 1 when an impulse was applied, 0 when none
-   was needed, -1 when the LCP failed or memory ran out. */
+   joints) under simultaneous handling. mode: how (usually the world's collision_handling).
+   Returns 1 when an impulse was applied, 0 when none was needed, -1 when the LCP failed or
+   memory ran out. */
 int imp_engine2d_handle(struct imp_world *w, double *y, imp_rec2d *rec, int n,
-                        const unsigned char *elastic);
+                        const unsigned char *elastic, imp_collision_handling mode);
 
 /* Adds the contact forces at state y to f (6 per slot: force x, y, z, torque x, y, z), from
    the records of a static detection at y. Returns 0, -1 on failure. */

@@ -658,6 +658,18 @@ static int l_stats(lua_State *L)
     lua_pushnumber(L, w->time);
     lua_setfield(L, -2, "time");
     imp_lua_engine2d_stats(L, w);
+    /* profile = {last = {stage = s, ...}, total = {...}}: seconds per named stage (profile.h) */
+    lua_createtable(L, 0, 2);
+    for (int k = 0; k < 2; k++) {
+        const double *v = k == 0 ? w->profile.last : w->profile.total;
+        lua_createtable(L, 0, IMP_STAGE_COUNT);
+        for (int i = 0; i < IMP_STAGE_COUNT; i++) {
+            lua_pushnumber(L, v[i]);
+            lua_setfield(L, -2, imp_stage_names[i]);
+        }
+        lua_setfield(L, -2, k == 0 ? "last" : "total");
+    }
+    lua_setfield(L, -2, "profile");
     return 1;
 }
 
