@@ -179,10 +179,11 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
     c->nlast_saved = c->nlast;
     double t = w->time;
     imp_profile *prof = &w->profile;
-    double clock = imp_profile_now();
+    double clock;
     if (!c->initialized) {  /* the start, and after edits, is an event instant */
+        clock = imp_profile_now();
         st = imp_compliant_event_actions(w, w->y, t, why, why_len);
-        clock = imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
+        imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
         if (st != IMP_OK) {
             return st;
         }

@@ -43,15 +43,16 @@ static void destroy(imp_world *w)
     w->compliant = NULL;
 }
 
-static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, double v), void *ctx)
+static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, double v, int count),
+                  void *ctx)
 {
     const imp_compliant *c = w->compliant;
-    put(ctx, "events", c ? (double)c->stats.events : 0.0);
-    put(ctx, "contacts", c && c->initialized ? c->ncontact : 0.0);
-    put(ctx, "contacts_begun", c ? (double)c->stats.contacts_begun : 0.0);
-    put(ctx, "contacts_ended", c ? (double)c->stats.contacts_ended : 0.0);
-    put(ctx, "location_steps", c ? (double)c->stats.location_steps : 0.0);
-    put(ctx, "candidate_pairs", c && c->bp ? c->npairs : 0.0);
+    put(ctx, "events", c ? (double)c->stats.events : 0.0, 1);
+    put(ctx, "contacts", c && c->initialized ? c->ncontact : 0.0, 1);
+    put(ctx, "contacts_begun", c ? (double)c->stats.contacts_begun : 0.0, 1);
+    put(ctx, "contacts_ended", c ? (double)c->stats.contacts_ended : 0.0, 1);
+    put(ctx, "location_steps", c ? (double)c->stats.location_steps : 0.0, 1);
+    put(ctx, "candidate_pairs", c && c->bp ? c->npairs : 0.0, 1);
 }
 
 const imp_strategy_ops imp_strategy_compliant = {

@@ -21,20 +21,21 @@ static void destroy(imp_world *w)  /* the state both strategies share */
     w->engine2d = NULL;
 }
 
-static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, double v), void *ctx)
+static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, double v, int count),
+                  void *ctx)
 {
     imp_engine2d_stats z = {0};
     const imp_engine2d_stats *s = w->engine2d != NULL ? &w->engine2d->stats : &z;
-    put(ctx, "collisions", (double)s->collisions);
-    put(ctx, "impulse_solves", (double)s->impulse_solves);
-    put(ctx, "backups", (double)s->backups);
-    put(ctx, "binary_searches", (double)s->binary_searches);
-    put(ctx, "ode_steps", (double)s->steps);
-    put(ctx, "lcp_solves", (double)s->lcp_solves);
-    put(ctx, "lcp_failures", (double)s->lcp_failures);
-    put(ctx, "max_contact_rows", (double)s->max_contacts);
-    put(ctx, "pgs_sweeps", (double)s->pgs_sweeps);
-    put(ctx, "max_contact_force", w->engine2d != NULL ? w->engine2d->max_force : 0.0);
+    put(ctx, "collisions", (double)s->collisions, 1);
+    put(ctx, "impulse_solves", (double)s->impulse_solves, 1);
+    put(ctx, "backups", (double)s->backups, 1);
+    put(ctx, "binary_searches", (double)s->binary_searches, 1);
+    put(ctx, "ode_steps", (double)s->steps, 1);
+    put(ctx, "lcp_solves", (double)s->lcp_solves, 1);
+    put(ctx, "lcp_failures", (double)s->lcp_failures, 1);
+    put(ctx, "max_contact_rows", (double)s->max_contacts, 1);
+    put(ctx, "pgs_sweeps", (double)s->pgs_sweeps, 1);
+    put(ctx, "max_contact_force", w->engine2d != NULL ? w->engine2d->max_force : 0.0, 0);
 }
 
 const imp_strategy_ops imp_strategy_impulse = {

@@ -52,9 +52,10 @@ typedef struct imp_strategy_ops {
     void (*restore)(struct imp_world *w);
     /* Forgets what it cached about the state (the strategy was switched); NULL: nothing. */
     void (*invalidate)(struct imp_world *w);
-    /* Calls put(ctx, name, value) for each of its counters; NULL: none. */
-    void (*stats)(const struct imp_world *w, void (*put)(void *ctx, const char *name, double v),
-                  void *ctx);
+    /* Calls put(ctx, name, value, count) for each of its counters (count: an integer), 0 when
+       its state does not exist yet; NULL: none. */
+    void (*stats)(const struct imp_world *w,
+                  void (*put)(void *ctx, const char *name, double v, int count), void *ctx);
 } imp_strategy_ops;
 
 /* The table of strategy s (an imp_strategy value), NULL when out of range. */
