@@ -7,10 +7,19 @@
 #include "strategy.h"
 #include "world.h"
 
+static imp_status create(imp_world *w)
+{
+    if (w->compliant == NULL && (w->compliant = imp_compliant_new(&w->def.compliant)) == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    return IMP_OK;
+}
+
 static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
 {
     size_t n = (size_t)w->nslots * (size_t)w->stride;
-    if (w->compliant != NULL && memcmp(w->y_end, w->y, n * sizeof *w->y) != 0) {
+    if (w->compliant != NULL && w->compliant->initialized
+        && memcmp(w->y_end, w->y, n * sizeof *w->y) != 0) {
         imp_compliant_invalidate(w->compliant);  /* the state was edited */
     }
     return imp_compliant_advance(w, t1, why, why_len);
@@ -58,6 +67,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
 const imp_strategy_ops imp_strategy_compliant = {
     .name = "compliant",
     .dims = IMP_DIM2 | IMP_DIM3,
+    .create = create,
     .destroy = destroy,
     .advance = advance,
     .forces = forces,

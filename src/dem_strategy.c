@@ -54,6 +54,15 @@ static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
     return IMP_OK;
 }
 
+static imp_status create(imp_world *w)
+{
+    if (w->dem == NULL && (w->dem = imp_dem_new()) == NULL) {
+        snprintf(w->error, sizeof w->error, "dem strategy: out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    return IMP_OK;
+}
+
 static void destroy(imp_world *w)
 {
     imp_dem_free(w->dem);
@@ -64,6 +73,7 @@ const imp_strategy_ops imp_strategy_dem = {
     .name = "dem",
     .dims = IMP_DIM3,
     .flags = IMP_STRATEGY_OWN_STATE | IMP_STRATEGY_DIMS_AT_STEP,  /* imp_dem_sync says so */
+    .create = create,
     .destroy = destroy,
     .advance = advance,
 };

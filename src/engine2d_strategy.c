@@ -15,6 +15,11 @@ static void contact_forces(imp_world *w, const double *y, double *f)
     }
 }
 
+static imp_status create(imp_world *w)
+{
+    return imp_engine2d_get(w) != NULL ? IMP_OK : IMP_ERR_NOMEM;
+}
+
 static void destroy(imp_world *w)  /* the state both strategies share */
 {
     imp_engine2d_free(w->engine2d);
@@ -42,6 +47,7 @@ const imp_strategy_ops imp_strategy_impulse = {
     .name = "impulse",
     .dims = IMP_DIM2,
     .flags = IMP_STRATEGY_COLLISIONS,
+    .create = create,
     .destroy = destroy,
     .advance = imp_engine2d_advance,
     .stats = stats,
@@ -51,6 +57,7 @@ const imp_strategy_ops imp_strategy_contact = {
     .name = "contact",
     .dims = IMP_DIM2,
     .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_CONTACT_FORCES,
+    .create = create,
     .destroy = destroy,
     .advance = imp_engine2d_advance,
     .forces = contact_forces,

@@ -121,7 +121,12 @@ imp_status imp_world_step(imp_world *w)
         memcpy(w->y_saved, w->y, n * sizeof *w->y);
     }
     char why[400];
-    imp_status st = ops->advance(w, t1, why, sizeof why);
+    imp_status st = IMP_OK;
+    if (ops->create != NULL && (st = ops->create(w)) != IMP_OK) {
+        snprintf(why, sizeof why, "out of memory for the %s strategy", ops->name);
+    } else {
+        st = ops->advance(w, t1, why, sizeof why);
+    }
     if (st != IMP_OK) {
         if (own) {  /* the strategy kept its state and wrote the error itself */
             imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
