@@ -146,11 +146,11 @@ imp_status imp_world_step(imp_world *w)
             return st;
         }
     }
-    for (int i = 0; i < w->nslots; i++) {  /* applied forces last one step */
-        memset(w->bodies[i].force, 0, sizeof w->bodies[i].force);
-        memset(w->bodies[i].torque, 0, sizeof w->bodies[i].torque);
-    }
-    if (!own) {
+    if (!own) {  /* (dem reads no applied forces) */
+        for (int i = 0; i < w->nslots; i++) {  /* applied forces last one step */
+            memset(w->bodies[i].force, 0, sizeof w->bodies[i].force);
+            memset(w->bodies[i].torque, 0, sizeof w->bodies[i].torque);
+        }
         memcpy(w->y_end, w->y, n * sizeof *w->y);
     }
     w->steps_since_base++;
