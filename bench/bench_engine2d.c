@@ -22,6 +22,7 @@
 
 #include "bench_scenes2d.h"
 #include "bench_util.h"
+#include "engine2d.h"
 #include "polygon2d.h"
 #include "world.h"
 

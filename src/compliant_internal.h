@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "compliant.h"
 #include "ode_gsl.h"
 #include "world.h"
 

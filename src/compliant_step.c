@@ -21,8 +21,8 @@ static int ensure_buffers(imp_world *w, size_t n)
     }
     imp_ode_free(c->main);
     imp_ode_free(c->locate);
-    c->main = imp_ode_new(w, n);
-    c->locate = imp_ode_new(w, n);
+    c->main = imp_world_ode_new(w, n);
+    c->locate = imp_world_ode_new(w, n);
     if (c->main == NULL || c->locate == NULL) {
         return 0;
     }
@@ -178,8 +178,13 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
     memcpy(c->last_saved, c->last, (size_t)c->nlast * sizeof *c->last);
     c->nlast_saved = c->nlast;
     double t = w->time;
+    imp_profile *prof = &w->profile;
+    double clock;
     if (!c->initialized) {  /* the start, and after edits, is an event instant */
-        if ((st = imp_compliant_event_actions(w, w->y, t, why, why_len)) != IMP_OK) {
+        clock = imp_profile_now();
+        st = imp_compliant_event_actions(w, w->y, t, why, why_len);
+        imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
+        if (st != IMP_OK) {
             return st;
         }
         if ((st = check_overlaps(w, t, why, why_len)) != IMP_OK) {
@@ -202,7 +207,9 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
             return IMP_ERR_SOLVER;
         }
         memcpy(c->y_start, w->y, n * sizeof *w->y);
+        clock = imp_profile_now();
         int status = imp_ode_step(c->main, &t, t1, w->y, why, why_len);
+        clock = imp_profile_add(prof, IMP_STAGE_INTEGRATE, clock);
         if (status != 0) {
             if (!imp_ode_nonfinite(status)) {
                 name_culprits(w, c->main, w->y);
@@ -210,7 +217,9 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
             return IMP_ERR_SOLVER;
         }
         imp_world_normalize_orientations(w, w->y);
-        if ((st = imp_compliant_update_pairs(w, w->y, why, why_len)) != IMP_OK) {
+        st = imp_compliant_update_pairs(w, w->y, why, why_len);
+        clock = imp_profile_add(prof, IMP_STAGE_PAIRS, clock);
+        if (st != IMP_OK) {
             return st;
         }
         if (!imp_compliant_step_actions(w, w->y)) {
@@ -236,7 +245,10 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
         }
         t = hi;
         memcpy(w->y, c->y_hi, n * sizeof *w->y);
-        if ((st = imp_compliant_event_actions(w, w->y, t, why, why_len)) != IMP_OK) {
+        clock = imp_profile_add(prof, IMP_STAGE_LOCATE, clock);
+        st = imp_compliant_event_actions(w, w->y, t, why, why_len);
+        imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
+        if (st != IMP_OK) {
             return st;
         }
         c->stats.events++;

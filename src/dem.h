@@ -15,7 +15,7 @@
      imp_dem_newton         NewtonIntegrator (leapfrog, gravity, Cundall damping; clumps as
                             rigid bodies, dem_clump.c)
      imp_dem_finish_step    time += dt, iteration += 1
-   imp_dem_world_step runs that default list (the Lua front can run its own list instead).
+   the dem strategy's advance (dem_strategy.c) runs that default list (the Lua front can run its own list instead).
 
    Interaction lifecycle (Yade, "Sanitizing contact logic", seed 001):
      potential: created by the collider when the (enlarged) boxes of two particles begin to
@@ -210,9 +210,6 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt);
 int imp_dem_first_nonfinite(const imp_dem *d);
 /* Advances the world's time and iteration by one step. */
 void imp_dem_finish_step(struct imp_world *w);
-
-/* The default engine list over one step of the world (imp_world_step's dem branch). */
-imp_status imp_dem_world_step(struct imp_world *w);
 
 /* Interactions: lookup (index or -1); requestErase (Yade: reset to potential, the collider
    erases it when the boxes no longer overlap). */

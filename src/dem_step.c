@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "dem.h"
 #include "dem_newton.h"
@@ -84,49 +83,4 @@ void imp_dem_finish_step(imp_world *w)
     if (w->dem != NULL) {
         w->dem->iter++;
     }
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-imp_status imp_dem_world_step(imp_world *w)
-{
-    double start = now_seconds();
-    w->nerror_bodies = 0;
-    w->nevents = 0;
-    imp_status st = imp_dem_sync(w);
-    if (st != IMP_OK) {
-        return st;
-    }
-    imp_dem *d = w->dem;
-    imp_dem_reset_forces(d);
-    if (imp_dem_collide(d) != 0 || imp_dem_interactions(d, w->def.dt) != 0) {
-        snprintf(w->error, sizeof w->error, "dem strategy: %s", d->error);
-        return IMP_ERR_NOMEM;
-    }
-    int fast = imp_dem_check_dt(d, w->def.dt, w->error, sizeof w->error);
-    if (fast >= 0) {  /* before Newton: the bodies keep their state */
-        w->nerror_bodies = 1;
-        w->error_bodies[0] = d->slot[fast];
-        return IMP_ERR_INVALID;
-    }
-    imp_dem_newton(d, w->def.gravity, w->def.dt);
-    int bad = imp_dem_first_nonfinite(d);
-    if (bad >= 0) {
-        snprintf(w->error, sizeof w->error, "dem strategy: the state became non-finite at "
-                 "step %ld (t = %.17g); is dt below the P-wave estimate?", w->stats.steps + 1,
-                 w->time);
-        w->nerror_bodies = 1;
-        w->error_bodies[0] = d->slot[bad];
-        d->built = 0;  /* reload the last stored (finite) state at the next step */
-        return IMP_ERR_NONFINITE;
-    }
-    imp_dem_store(w);
-    imp_dem_finish_step(w);
-    w->stats.step_seconds += now_seconds() - start;
-    return IMP_OK;
 }

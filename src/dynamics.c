@@ -10,7 +10,13 @@
 
 #include "forces.h"
 #include "quat.h"
+#include "strategy.h"
 #include "world.h"
+
+void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
+{
+    imp_world_derivative(ctx, t, y, dydt);
+}
 
 void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
 {
@@ -22,11 +28,9 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
     imp_forces_body(w, y, f);
     imp_forces_springs(w, y, f);
     imp_forces_gravitation(w, y, f);
-    if (w->def.strategy == IMP_STRATEGY_COMPLIANT && w->compliant != NULL) {
-        imp_compliant_forces(w, y, f);
-    }
-    if (w->def.strategy == IMP_STRATEGY_CONTACT && w->engine2d != NULL) {
-        imp_engine2d_contact_forces(w, y, f);  /* failures flagged in engine2d->force_error */
+    const imp_strategy_ops *ops = imp_world_strategy(w);
+    if (ops->forces != NULL) {  /* the strategy's contact forces (compliant, contact) */
+        ops->forces(w, y, f);
     }
     for (int i = 0; i < n; i++) {
         const imp_body *b = &w->bodies[i];

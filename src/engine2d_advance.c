@@ -13,18 +13,20 @@
    found penetrating before that are close enough are handled. max_backups back-ups in a row
    without progress is an error naming the time and the bodies; the caller then restores the
    state of the start of the world step.
-   Cost per trial step: the ODE step, one detection, and one static detection per back-up. */
+   Cost per trial step: the ODE step, one detection, and one static detection per back-up.
+
+   The step reads as its stages (timed into the world's profile, profile.h): per trial step
+   check_progress, integrate, detect, penetrations, then back_up or accept (collisions: the
+   impulses; contacts: the tracking at the step's end); after the loop joint_small_impacts.
+   The collision-handling mode is an argument of imp_engine2d_handle (joints: simultaneous). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d.h"
+#include "engine2d_symplectic.h"
 #include "integrate_fixed.h"
 #include "world.h"
-
-static void rhs(void *ctx, double t, const double *y, double *dydt)
-{
-    imp_world_derivative(ctx, t, y, dydt);
-}
 
 static int pending_has(const imp_engine2d *e, int p, int q)
 {
@@ -151,7 +153,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         }
     }
     e->nrec = keep;
-    int st = imp_engine2d_handle(w, w->y, e->rec, keep, elastic);
+    int st = imp_engine2d_handle(w, w->y, e->rec, keep, elastic, w->def.engine2d.collision_handling);
     if (st > 0) {
         push_collision_events(w, t, e->rec, keep);
         e->npending = 0;
@@ -204,210 +206,331 @@ static void name_bodies(imp_world *w, const imp_rec2d *r)
     }
 }
 
-imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_size)
+/* One world step of the collision advance: its state between the stages. */
+typedef struct advance {
+    imp_world *w;
+    imp_engine2d *e;
+    const imp_engine2d_def *d;
+    imp_profile *prof;
+    size_t n;               /* state numbers */
+    double target, acc;     /* the half gap aimed at, and the accuracy around it */
+    double t, t1, h;        /* now, the end of the world step, the next trial step */
+    int binary, binary_accepts, stuck, handled;
+    long trials;
+    imp_rec2d last_blame;   /* the worst record of the last back-up */
+    char *why;
+    size_t why_size;
+} advance;
+
+/* The buffers of one world step; the 2D check. */
+static imp_status prepare(advance *a)
 {
+    imp_world *w = a->w;
     if (w->def.dim != 2) {
-        snprintf(why, why_size, "the %s strategy is for 2D worlds", imp_strategy_names[w->def.strategy]);
+        snprintf(a->why, a->why_size, "the %s strategy is for 2D worlds",
+                 imp_strategy_names[w->def.strategy]);
         return IMP_ERR_INVALID;
     }
-    imp_engine2d *e = imp_engine2d_get(w);
-    size_t n = (size_t)w->nslots * IMP_STRIDE_2D;
+    imp_engine2d *e = a->e = imp_engine2d_get(w);
+    size_t n = a->n;
     if (e == NULL || imp_engine2d_reserve_slots(e, w->nslots) != 0 || (e->y_cap < (int)n && (free(e->y0), e->y0 = malloc(n * sizeof *e->y0)) == NULL)) {
-        snprintf(why, why_size, "out of memory");
+        snprintf(a->why, a->why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
     if (e->y_cap < (int)n) {
         free(e->y_rec);
         e->y_rec = malloc(n * sizeof *e->y_rec);
         if (e->y_rec == NULL) {
-            snprintf(why, why_size, "out of memory");
+            snprintf(a->why, a->why_size, "out of memory");
             return IMP_ERR_NOMEM;
         }
         e->y_cap = (int)n;
         e->rec_reusable = 0;
     }
-    const imp_engine2d_def *d = &w->def.engine2d;
-    imp_integrator_kind kind = w->def.integrator.kind <= IMP_RK4 ? w->def.integrator.kind : IMP_RK4;
-    double target = 0.5 * d->distance_tol, acc = d->collision_accuracy * target;
-    double t = w->time;
-    double h = t1 - t;
-    /* the end is reached within slack, which is less than the step (else a tiny dt would
-       not move the bodies at all) */
-    double slack = fmin(1e-12 * fmax(1.0, fabs(t1)), 0.5 * h);
-    int binary = 0, binary_accepts = 0, stuck = 0, handled = 0;
-    long trials = 0;
-    imp_rec2d last_blame;
-    last_blame.p = last_blame.q = 0;
-    e->npending = 0;
-    e->force_error = 0;
-    while (t1 - t > slack) {
-        if (h > t1 - t || !(h > 0.0)) {
-            h = t1 - t;
+    return IMP_OK;
+}
+
+/* The trial step can still be taken: within max_substeps trial steps, the time advancing. */
+static imp_status check_progress(advance *a)
+{
+    imp_world *w = a->w;
+    double t = a->t, h = a->h;
+    if (++a->trials > w->def.integrator.max_substeps || !(t + h > t)) {
+        /* collisions over and over (a huge dt, huge speeds), or a time that no longer
+           advances: the step cannot end */
+        name_bodies(w, &a->last_blame);
+        int len = t + h > t
+            ? snprintf(a->why, a->why_size, "more than %ld trial steps in one step (integrator "
+                                            "option max_substeps) at t = %.17g (step %g)",
+                       w->def.integrator.max_substeps, t, h)
+            : snprintf(a->why, a->why_size, "the time no longer advances at t = %.17g (step %g)",
+                       t, h);
+        if (a->last_blame.p > 0 && len > 0 && (size_t)len < a->why_size) {
+            snprintf(a->why + len, a->why_size - (size_t)len, "; the last back-up was for bodies "
+                     "#%d and #%d", a->last_blame.q, a->last_blame.p);
         }
-        if (++trials > w->def.integrator.max_substeps || !(t + h > t)) {
-            /* collisions over and over (a huge dt, huge speeds), or a time that no longer
-               advances: the step cannot end */
-            name_bodies(w, &last_blame);
-            int len = t + h > t
-                ? snprintf(why, why_size, "more than %ld trial steps in one step (integrator "
-                                          "option max_substeps) at t = %.17g (step %g)",
-                           w->def.integrator.max_substeps, t, h)
-                : snprintf(why, why_size, "the time no longer advances at t = %.17g (step %g)",
-                           t, h);
-            if (last_blame.p > 0 && len > 0 && (size_t)len < why_size) {
-                snprintf(why + len, why_size - (size_t)len, "; the last back-up was for bodies "
-                                                            "#%d and #%d", last_blame.q, last_blame.p);
-            }
-            return IMP_ERR_SOLVER;
-        }
-        memcpy(e->y0, w->y, n * sizeof *w->y);
-        for (int i = 0; i < w->nslots; i++) {
-            memcpy(e->prev_pose + 3 * i, w->y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *w->y);
-        }
-        e->has_prev = 1;
-        e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
-        e->have_frozen = 0;
-        imp_fixed_step(kind, rhs, w, t, h, w->y, n, w->work);
-        e->freeze = 0;
-        w->stats.substeps++;
-        if (e->force_error) {
-            snprintf(why, why_size, "the contact forces could not be solved at t = %.17g", t);
-            return IMP_ERR_SOLVER;
-        }
-        for (size_t i = 0; i < n; i++) {
-            if (!isfinite(w->y[i])) {
-                snprintf(why, why_size, "the state became non-finite near t = %.17g", t);
-                return IMP_ERR_NONFINITE;
-            }
-        }
-        if (imp_engine2d_detect(w, w->y, 1) < 0) {
-            snprintf(why, why_size, "collision detection failed (out of memory or bad shapes)");
-            return IMP_ERR_NOMEM;
-        }
-        int ncol = 0, have_estimate = 1, worst = -1;
-        double est = h;
-        for (int i = 0; i < e->nrec; i++) {
-            const imp_rec2d *r = &e->rec[i];
-            if (!colliding(r, target, acc)) {
-                continue;
-            }
-            ncol++;
-            if (worst < 0 || r->distance < e->rec[worst].distance) {
-                worst = i;
-            }
-            if (pending_add(e, r->p, r->q) != 0) {
-                snprintf(why, why_size, "out of memory");
-                return IMP_ERR_NOMEM;
-            }
-            double te = estimate(r, e->y0, h, target);
-            if (isfinite(te)) {
-                est = te < est ? te : est;
-            } else {
-                have_estimate = 0;
-            }
-        }
-        if (ncol > 0) {
-            /* back up */
-            imp_rec2d blame = e->rec[worst];
-            last_blame = blame;
-            memcpy(w->y, e->y0, n * sizeof *w->y);
-            e->has_prev = 0;
-            e->stats.backups++;
-            stuck++;
-            if (stuck >= d->max_backups) {
-                name_bodies(w, &blame);
-                snprintf(why, why_size,
-                         "a collision between bodies #%d and #%d was not resolved after %d "
-                         "back-ups at t = %.17g (distance %g, normal velocity %g)",
-                         blame.q, blame.p, stuck, t, blame.distance, blame.velocity);
-                return IMP_ERR_SOLVER;
-            }
-            if (imp_engine2d_detect(w, w->y, 0) < 0) {
-                snprintf(why, why_size, "collision detection failed");
-                return IMP_ERR_NOMEM;
-            }
-            int untouched;
-            int st = handle_close(w, t, 1, &untouched);
-            if (st < 0) {
-                name_bodies(w, &blame);
-                snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
-                return IMP_ERR_SOLVER;
-            }
-            if (st > 0) {
-                handled = 1;
-                binary = 0;
-                h = t1 - t;
-                continue;
-            }
-            if (untouched) {  /* a static detection at y0, as the next step's first evaluation */
-                records_reusable(w, n);
-            }
-            if (stuck >= 3) {
-                binary = 1;
-            }
-            if (!binary && have_estimate && est > 1e-12 && est < h) {
-                h = est;
-            } else {
-                binary = 1;
-                binary_accepts = 0;
-                h *= 0.5;
-                e->stats.binary_searches++;
-            }
-            continue;
-        }
-        /* accept */
-        t += h;
-        e->stats.steps++;
-        if (h > 1e-7) {
-            stuck = 0;
-        }
-        if (!(t1 - t > slack) && imp_engine2d_track_contacts(w, t) != 0) {
-            snprintf(why, why_size, "out of memory");  /* the step's last state: the pairs touching */
-            return IMP_ERR_NOMEM;
-        }
-        int untouched;
-        int st = handle_close(w, t, 0, &untouched);
-        if (st < 0) {
-            snprintf(why, why_size, "the collision impulses could not be solved at t = %.17g", t);
-            return IMP_ERR_SOLVER;
-        }
-        if (st == 0) {  /* the records describe w->y: the next step's first evaluation uses them */
-            records_reusable(w, n);
-        }
-        if (st > 0) {
-            handled = 1;
-            binary = 0;
-        }
-        if (binary && ++binary_accepts >= 2) {
-            binary = 0;
-        }
-        if (!binary) {
-            h = t1 - t;
+        return IMP_ERR_SOLVER;
+    }
+    return IMP_OK;
+}
+
+/* Stage "integrate": saves the state and takes a trial step of a->h from a->t. */
+static imp_status integrate(advance *a)
+{
+    imp_world *w = a->w;
+    imp_engine2d *e = a->e;
+    size_t n = a->n;
+    double start = imp_profile_now();
+    memcpy(e->y0, w->y, n * sizeof *w->y);
+    for (int i = 0; i < w->nslots; i++) {
+        memcpy(e->prev_pose + 3 * i, w->y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *w->y);
+    }
+    e->has_prev = 1;
+    e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
+    e->have_frozen = 0;
+    if (imp_engine2d_symplectic(w)) {  /* the 2D engine's semi-implicit Euler */
+        imp_engine2d_symplectic_step(w, imp_world_rhs, a->t, a->h, w->y, n, w->work);
+    } else {  /* the world's fixed-step method; RK4 for an adaptive one */
+        imp_integrator_kind kind = w->def.integrator.kind <= IMP_RK4 ? w->def.integrator.kind : IMP_RK4;
+        imp_fixed_step(kind, imp_world_rhs, w, a->t, a->h, w->y, n, w->work);
+    }
+    e->freeze = 0;
+    w->stats.substeps++;
+    imp_profile_add(a->prof, IMP_STAGE_INTEGRATE, start);
+    if (e->force_error) {
+        snprintf(a->why, a->why_size, "the contact forces could not be solved at t = %.17g", a->t);
+        return IMP_ERR_SOLVER;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(w->y[i])) {
+            snprintf(a->why, a->why_size, "the state became non-finite near t = %.17g", a->t);
+            return IMP_ERR_NONFINITE;
         }
     }
-    if (!handled && d->joint_small_impacts) {
-        /* small impacts on joints: zero their velocity errors (myPhysicsLab's
-           setJointSmallImpacts); contacts take part so the joints do not push into them */
-        if (imp_engine2d_detect(w, w->y, 0) < 0) {
-            snprintf(why, why_size, "collision detection failed");
+    return IMP_OK;
+}
+
+/* Stage "detect": the records at w->y (use_prev: swept from the poses before the trial
+   step). */
+static imp_status detect(advance *a, int use_prev, const char *what)
+{
+    double start = imp_profile_now();
+    int st = imp_engine2d_detect(a->w, a->w->y, use_prev);
+    imp_profile_add(a->prof, IMP_STAGE_DETECT, start);
+    if (st < 0) {
+        snprintf(a->why, a->why_size, "%s", what);
+        return IMP_ERR_NOMEM;
+    }
+    return IMP_OK;
+}
+
+/* Part of stage "detect": the penetrating records after a trial step (*ncol of them, the
+   deepest *worst), remembered as pending; *est the estimated moment the gap is half the
+   tolerance (a->h when none is earlier), *have_estimate 0 when a record gives none. */
+static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, int *have_estimate)
+{
+    imp_engine2d *e = a->e;
+    double start = imp_profile_now();
+    imp_status st = IMP_OK;
+    *ncol = 0, *worst = -1, *est = a->h, *have_estimate = 1;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        if (!colliding(r, a->target, a->acc)) {
+            continue;
+        }
+        (*ncol)++;
+        if (*worst < 0 || r->distance < e->rec[*worst].distance) {
+            *worst = i;
+        }
+        if (pending_add(e, r->p, r->q) != 0) {
+            snprintf(a->why, a->why_size, "out of memory");
+            st = IMP_ERR_NOMEM;
+            break;
+        }
+        double te = estimate(r, e->y0, a->h, a->target);
+        if (isfinite(te)) {
+            *est = te < *est ? te : *est;
+        } else {
+            *have_estimate = 0;
+        }
+    }
+    imp_profile_add(a->prof, IMP_STAGE_DETECT, start);
+    return st;
+}
+
+/* Stage "collisions": handle_close timed. */
+static int collisions(advance *a, int after_backup, int *untouched)
+{
+    double start = imp_profile_now();
+    int st = handle_close(a->w, a->t, after_backup, untouched);
+    imp_profile_add(a->prof, IMP_STAGE_COLLISIONS, start);
+    return st;
+}
+
+/* A trial step found penetrations: back to its start, handle the collisions close enough
+   there, else choose a shorter trial step (the estimate, or half). */
+static imp_status back_up(advance *a, int worst, double est, int have_estimate)
+{
+    imp_world *w = a->w;
+    imp_engine2d *e = a->e;
+    imp_rec2d blame = e->rec[worst];
+    a->last_blame = blame;
+    memcpy(w->y, e->y0, a->n * sizeof *w->y);
+    e->has_prev = 0;
+    e->stats.backups++;
+    a->stuck++;
+    if (a->stuck >= a->d->max_backups) {
+        name_bodies(w, &blame);
+        snprintf(a->why, a->why_size,
+                 "a collision between bodies #%d and #%d was not resolved after %d "
+                 "back-ups at t = %.17g (distance %g, normal velocity %g)",
+                 blame.q, blame.p, a->stuck, a->t, blame.distance, blame.velocity);
+        return IMP_ERR_SOLVER;
+    }
+    imp_status s = detect(a, 0, "collision detection failed");
+    if (s != IMP_OK) {
+        return s;
+    }
+    int untouched;
+    int st = collisions(a, 1, &untouched);
+    if (st < 0) {
+        name_bodies(w, &blame);
+        snprintf(a->why, a->why_size, "the collision impulses could not be solved at t = %.17g", a->t);
+        return IMP_ERR_SOLVER;
+    }
+    if (st > 0) {
+        a->handled = 1;
+        a->binary = 0;
+        a->h = a->t1 - a->t;
+        return IMP_OK;
+    }
+    if (untouched) {  /* a static detection at y0, as the next step's first evaluation */
+        records_reusable(w, a->n);
+    }
+    if (a->stuck >= 3) {
+        a->binary = 1;
+    }
+    if (!a->binary && have_estimate && est > 1e-12 && est < a->h) {
+        a->h = est;
+    } else {
+        a->binary = 1;
+        a->binary_accepts = 0;
+        a->h *= 0.5;
+        e->stats.binary_searches++;
+    }
+    return IMP_OK;
+}
+
+/* A trial step without penetration: keep it; at the step's end track the contacts (stage
+   "contacts"); handle the collisions close enough; choose the next trial step. */
+static imp_status accept(advance *a, double slack)
+{
+    imp_world *w = a->w;
+    imp_engine2d *e = a->e;
+    a->t += a->h;
+    e->stats.steps++;
+    if (a->h > 1e-7) {
+        a->stuck = 0;
+    }
+    if (!(a->t1 - a->t > slack)) {  /* the step's last state: the pairs touching */
+        double start = imp_profile_now();
+        int st = imp_engine2d_track_contacts(w, a->t);
+        imp_profile_add(a->prof, IMP_STAGE_CONTACTS, start);
+        if (st != 0) {
+            snprintf(a->why, a->why_size, "out of memory");
             return IMP_ERR_NOMEM;
         }
-        int joints = 0, keep = 0;
-        for (int i = 0; i < e->nrec; i++) {
-            if (e->rec[i].connector >= 0 || e->rec[i].distance < d->distance_tol) {
-                joints += e->rec[i].bilateral;
-                e->rec[keep++] = e->rec[i];
-            }
+    }
+    int untouched;
+    int st = collisions(a, 0, &untouched);
+    if (st < 0) {
+        snprintf(a->why, a->why_size, "the collision impulses could not be solved at t = %.17g", a->t);
+        return IMP_ERR_SOLVER;
+    }
+    if (st == 0) {  /* the records describe w->y: the next step's first evaluation uses them */
+        records_reusable(w, a->n);
+    }
+    if (st > 0) {
+        a->handled = 1;
+        a->binary = 0;
+    }
+    if (a->binary && ++a->binary_accepts >= 2) {
+        a->binary = 0;
+    }
+    if (!a->binary) {
+        a->h = a->t1 - a->t;
+    }
+    return IMP_OK;
+}
+
+/* Stage "joints": after a step without collisions, small impacts on joints: zero their
+   velocity errors (myPhysicsLab's setJointSmallImpacts); contacts take part so the joints do
+   not push into them. One simultaneous solve with elasticity 0 (not the serial ricochets). */
+static imp_status joint_small_impacts(advance *a)
+{
+    imp_world *w = a->w;
+    imp_engine2d *e = a->e;
+    imp_status s = detect(a, 0, "collision detection failed");
+    if (s != IMP_OK) {
+        return s;
+    }
+    double start = imp_profile_now();
+    int joints = 0, keep = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        if (e->rec[i].connector >= 0 || e->rec[i].distance < a->d->distance_tol) {
+            joints += e->rec[i].bilateral;
+            e->rec[keep++] = e->rec[i];
         }
-        /* one simultaneous solve with elasticity 0 (not the serial ricochets) */
-        imp_collision_handling mode = w->def.engine2d.collision_handling;
-        w->def.engine2d.collision_handling = IMP_HANDLING_SIMULTANEOUS;
-        int st = joints > 0 ? imp_engine2d_handle(w, w->y, e->rec, keep, NULL) : 0;
-        w->def.engine2d.collision_handling = mode;
-        if (st < 0) {
-            snprintf(why, why_size, "the joint impulses could not be solved at t = %.17g", t);
-            return IMP_ERR_SOLVER;
+    }
+    int st = joints > 0 ? imp_engine2d_handle(w, w->y, e->rec, keep, NULL, IMP_HANDLING_SIMULTANEOUS) : 0;
+    imp_profile_add(a->prof, IMP_STAGE_JOINTS, start);
+    if (st < 0) {
+        snprintf(a->why, a->why_size, "the joint impulses could not be solved at t = %.17g", a->t);
+        return IMP_ERR_SOLVER;
+    }
+    return IMP_OK;
+}
+
+imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_size)
+{
+    advance a = {.w = w, .d = &w->def.engine2d, .prof = &w->profile,
+                 .n = (size_t)w->nslots * IMP_STRIDE_2D, .t = w->time, .t1 = t1,
+                 .why = why, .why_size = why_size};
+    imp_status st = prepare(&a);
+    if (st != IMP_OK) {
+        return st;
+    }
+    imp_engine2d *e = a.e;
+    a.target = 0.5 * a.d->distance_tol;
+    a.acc = a.d->collision_accuracy * a.target;
+    a.h = t1 - a.t;
+    /* the end is reached within slack, which is less than the step (else a tiny dt would
+       not move the bodies at all) */
+    double slack = fmin(1e-12 * fmax(1.0, fabs(t1)), 0.5 * a.h);
+    a.last_blame.p = a.last_blame.q = 0;
+    e->npending = 0;
+    e->force_error = 0;
+    while (t1 - a.t > slack) {
+        if (a.h > t1 - a.t || !(a.h > 0.0)) {
+            a.h = t1 - a.t;
         }
+        if ((st = check_progress(&a)) != IMP_OK || (st = integrate(&a)) != IMP_OK
+            || (st = detect(&a, 1, "collision detection failed (out of memory or bad shapes)"))
+                   != IMP_OK) {
+            return st;
+        }
+        int ncol, worst, have_estimate;
+        double est;
+        if ((st = penetrations(&a, &ncol, &worst, &est, &have_estimate)) != IMP_OK) {
+            return st;
+        }
+        st = ncol > 0 ? back_up(&a, worst, est, have_estimate) : accept(&a, slack);
+        if (st != IMP_OK) {
+            return st;
+        }
+    }
+    if (!a.handled && a.d->joint_small_impacts) {
+        return joint_small_impacts(&a);
     }
     return IMP_OK;
 }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d.h"
 #include "engine2d_symplectic.h"
 #include "world.h"
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collide2d_batch.h"
+#include "engine2d.h"
 #include "world.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
@@ -329,14 +330,14 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
         /* round-off of touching bodies: a contact (or an imminent collision) at distance 0 */
         r->distance = 0.0;
         r->kind = h->normal_velocity < -d->velocity_tol ? IMP_HIT_IMMINENT : IMP_HIT_CONTACT;
-    } else if (h->kind == IMP_HIT_COLLISION && w->def.strategy == IMP_STRATEGY_CONTACT
+    } else if (h->kind == IMP_HIT_COLLISION && imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)
                && d->contact_solver == IMP_SOLVER_PGS && depth < 2.0 * target
                && speed <= d->velocity_tol) {
         /* PGS leaves residuals: a slow shallow penetration (less than distance_tol) stays a
            contact, pushed back to the half gap by the extra acceleration's distance term */
         r->kind = IMP_HIT_CONTACT;
     } else if (h->kind == IMP_HIT_COLLISION && !h->swept
-               && w->def.strategy == IMP_STRATEGY_CONTACT
+               && imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)
                && depth < d->collision_accuracy * target
                && h->normal_velocity <= d->velocity_tol
                && -h->normal_velocity * w->def.dt < depth) {

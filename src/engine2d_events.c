@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d.h"
 #include "world.h"
 
 static int cmp_touch(const void *a, const void *b)

@@ -16,6 +16,7 @@
    Cost: O(n^2) for A, then O(n^3) per LCP solve. */
 #include <string.h>
 
+#include "engine2d.h"
 #include "world.h"
 
 static int solve(imp_world *w, const double *A, const double *b, const unsigned char *bil, int n,
@@ -121,7 +122,7 @@ static int subset(imp_world *w, const imp_rec2d *rec, int n, int focus, const do
 }
 
 int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
-                        const unsigned char *elastic)
+                        const unsigned char *elastic, imp_collision_handling mode)
 {
     imp_engine2d *e = w->engine2d;
     if (n <= 0) {
@@ -132,7 +133,6 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
         return -1;
     }
     int pgs = w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
-    imp_collision_handling mode = w->def.engine2d.collision_handling;
     if (!pgs || mode != IMP_HANDLING_SIMULTANEOUS) {  /* PGS alone never forms A */
         if (imp_engine2d_reserve_matrix(e, n) != 0 || imp_engine2d_build_A(w, rec, n, e->A) != 0) {
             return -1;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d.h"
 #include "world.h"
 
 static unsigned long long pair_key(int a, int b)

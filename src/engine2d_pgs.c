@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d.h"
 #include "world.h"
 
 const char *const imp_contact_solver_names[] = {"lcp", "pgs", NULL};

@@ -18,6 +18,8 @@
    bounded instead of growing as under explicit Euler). Cost: one evaluation, O(n). */
 #include "engine2d_symplectic.h"
 
+#include "engine2d.h"
+#include "strategy.h"
 #include "world.h"
 
 const char *const imp_time_stepping_names[] = {"ode", "symplectic_euler", NULL};
@@ -25,7 +27,7 @@ const char *const imp_time_stepping_names[] = {"ode", "symplectic_euler", NULL};
 int imp_engine2d_symplectic(const imp_world *w)
 {
     return w->def.dim == 2 && w->def.engine2d.time_stepping == IMP_STEPPING_SYMPLECTIC_EULER
-           && (w->def.strategy == IMP_STRATEGY_IMPULSE || w->def.strategy == IMP_STRATEGY_CONTACT);
+           && imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS);
 }
 
 void imp_engine2d_symplectic_step(imp_world *w,

@@ -1,17 +1,9 @@
-/* integrate_fixed.c: explicit Euler, Heun's "modified Euler" and classical RK4 (and the 2D
-   engine's semi-implicit Euler, engine2d_symplectic.c, when the world asks for it). */
+/* integrate_fixed.c: explicit Euler, Heun's "modified Euler" and classical RK4. */
 #include "integrate_fixed.h"
 
-#include "engine2d_symplectic.h"
-
-void imp_fixed_step(imp_integrator_kind kind, imp_rhs_fn f, imp_world *w, double t, double h,
+void imp_fixed_step(imp_integrator_kind kind, imp_rhs_fn f, void *ctx, double t, double h,
                     double *y, size_t n, double *work)
 {
-    if (imp_engine2d_symplectic(w)) {
-        imp_engine2d_symplectic_step(w, f, t, h, y, n, work);
-        return;
-    }
-    void *ctx = w;
     double *k1 = work, *k2 = work + n, *k3 = work + 2 * n, *k4 = work + 3 * n, *yt = work + 4 * n;
     f(ctx, t, y, k1);
     if (kind == IMP_EULER) {

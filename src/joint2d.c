@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d.h"
 #include "world.h"
 
 int imp_engine2d_connector_alive(const imp_world *w, const imp_connector2d *c)

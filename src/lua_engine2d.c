@@ -33,28 +33,6 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
                                     d->time_stepping);
 }
 
-/* Adds the engine's counters to the table on top of the stack. */
-void imp_lua_engine2d_stats(lua_State *L, const imp_world *w)
-{
-    imp_engine2d_stats z;
-    memset(&z, 0, sizeof z);
-    const imp_engine2d_stats *s = w->engine2d != NULL ? &w->engine2d->stats : &z;
-    const struct {
-        const char *k;
-        long v;
-    } f[] = {{"collisions", s->collisions},     {"impulse_solves", s->impulse_solves},
-             {"backups", s->backups},           {"binary_searches", s->binary_searches},
-             {"ode_steps", s->steps},           {"lcp_solves", s->lcp_solves},
-             {"lcp_failures", s->lcp_failures}, {"max_contact_rows", s->max_contacts},
-             {"pgs_sweeps", s->pgs_sweeps}};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        lua_pushinteger(L, (lua_Integer)f[i].v);
-        lua_setfield(L, -2, f[i].k);
-    }
-    lua_pushnumber(L, w->engine2d != NULL ? w->engine2d->max_force : 0.0);
-    lua_setfield(L, -2, "max_contact_force");
-}
-
 static void push_connector(lua_State *L, const imp_connector2d *c, int index)
 {
     static const char *const kinds[] = {"joint", "rope", "rod"};
@@ -270,7 +248,7 @@ int imp_lua_engine2d_contacts(lua_State *L)
     }
     double *f = NULL;
     int nrec;
-    if (w->def.strategy == IMP_STRATEGY_CONTACT) {
+    if (imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
         /* the forces at this state: one evaluation of the equations of motion */
         f = lua_newuserdatauv(L, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *f, 0);
         if (imp_engine2d_evaluate(w, f) != 0) {

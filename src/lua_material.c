@@ -174,7 +174,7 @@ static int l_events(lua_State *L)
 static int l_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    if (w->def.strategy == IMP_STRATEGY_IMPULSE || w->def.strategy == IMP_STRATEGY_CONTACT) {
+    if (imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
         return imp_lua_engine2d_contacts(L);  /* lua_engine2d.c */
     }
     const imp_compliant *c = w->compliant;

@@ -630,6 +630,17 @@ static void set_int(lua_State *L, const char *k, long v)
     lua_setfield(L, -2, k);
 }
 
+static void put_stat(void *ctx, const char *name, double v, int count)
+{
+    lua_State *L = ctx;
+    if (count) {
+        lua_pushinteger(L, (lua_Integer)v);
+    } else {
+        lua_pushnumber(L, v);
+    }
+    lua_setfield(L, -2, name);
+}
+
 static int l_stats(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
@@ -648,16 +659,34 @@ static int l_stats(lua_State *L)
     set_int(L, "springs", nsprings);
     lua_pushnumber(L, s->step_seconds);
     lua_setfield(L, -2, "step_seconds");
-    const imp_compliant *c = w->compliant;
-    set_int(L, "events", c ? c->stats.events : 0);
-    set_int(L, "contacts", c && c->initialized ? c->ncontact : 0);
-    set_int(L, "contacts_begun", c ? c->stats.contacts_begun : 0);
-    set_int(L, "contacts_ended", c ? c->stats.contacts_ended : 0);
-    set_int(L, "location_steps", c ? c->stats.location_steps : 0);
-    set_int(L, "candidate_pairs", c && c->bp ? c->npairs : 0);
     lua_pushnumber(L, w->time);
     lua_setfield(L, -2, "time");
-    imp_lua_engine2d_stats(L, w);
+    /* every strategy's counters (0 for those not used yet), through the registry */
+    void (*done[IMP_STRATEGY_COUNT])(const imp_world *, void (*)(void *, const char *, double, int),
+                                     void *);
+    for (int i = 0; i < IMP_STRATEGY_COUNT; i++) {
+        const imp_strategy_ops *o = imp_strategy_ops_of(i);
+        int seen = o->stats == NULL;
+        for (int k = 0; k < i && !seen; k++) {
+            seen = done[k] == o->stats;  /* impulse and contact share theirs */
+        }
+        done[i] = o->stats;
+        if (!seen) {
+            o->stats(w, put_stat, L);
+        }
+    }
+    /* profile = {last = {stage = s, ...}, total = {...}}: seconds per named stage (profile.h) */
+    lua_createtable(L, 0, 2);
+    for (int k = 0; k < 2; k++) {
+        const double *v = k == 0 ? w->profile.last : w->profile.total;
+        lua_createtable(L, 0, IMP_STAGE_COUNT);
+        for (int i = 0; i < IMP_STAGE_COUNT; i++) {
+            lua_pushnumber(L, v[i]);
+            lua_setfield(L, -2, imp_stage_names[i]);
+        }
+        lua_setfield(L, -2, k == 0 ? "last" : "total");
+    }
+    lua_setfield(L, -2, "profile");
     return 1;
 }
 

@@ -10,6 +10,8 @@
 #ifndef IMPACT_LUA_WORLD_H
 #define IMPACT_LUA_WORLD_H
 
+#include "compliant.h"
+#include "engine2d.h"
 #include "lua_util.h"
 #include "world.h"
 
@@ -86,9 +88,9 @@ void imp_lua_world_sync_materials(lua_State *L, int world_idx);
 extern const luaL_Reg imp_lua_contact_methods[];  /* World:_events, World:contacts */
 extern const luaL_Reg imp_lua_query_methods[];    /* World:distance */
 
-/* The 2D engine (lua_engine2d.c): world options, statistics, connector methods. */
+/* The 2D engine (lua_engine2d.c): world options, connector methods (its statistics come
+   from its strategy table, engine2d_strategy.c). */
 void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d_def *d);
-void imp_lua_engine2d_stats(lua_State *L, const imp_world *w);
 extern const luaL_Reg imp_lua_engine2d_methods[];
 int imp_lua_engine2d_contacts(lua_State *L);  /* World:contacts under impulse / contact */
 

@@ -1,16 +1,17 @@
-/* ode_gsl.c: the world's equations of motion driven by gsl_odeiv2 (rkf45, rkck, rk8pd,
+/* ode_gsl.c: a right-hand side (ode_gsl.h) driven by gsl_odeiv2 (rkf45, rkck, rk8pd,
    msbdf). GSL's error handler is switched off by the Lua module; here every status is
    checked and turned into a message. */
 #include "ode_gsl.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct imp_ode {
-    imp_world *w;
+    imp_ode_sys p;     /* the right-hand side, settings and counters */
     size_t dim;
     gsl_odeiv2_system sys;
     gsl_odeiv2_driver *driver;
@@ -48,7 +49,7 @@ enum { WINDOW = 250, HOPELESS = 100 };
 static int ode_rhs(double t, const double y[], double dydt[], void *params)
 {
     imp_ode *o = params;
-    imp_world_derivative(o->w, t, y, dydt);
+    o->p.rhs(o->p.ctx, t, y, dydt);
     for (size_t i = 0; i < o->dim; i++) {
         if (!isfinite(dydt[i])) {
             return GSL_EBADFUNC;
@@ -64,13 +65,13 @@ static int ode_jacobian(double t, const double y[], double *dfdy, double dfdt[],
     imp_ode *o = params;
     size_t n = o->dim;
     memcpy(o->jac_y, y, n * sizeof *y);
-    imp_world_derivative(o->w, t, y, o->jac_f0);
+    o->p.rhs(o->p.ctx, t, y, o->jac_f0);
     for (size_t j = 0; j < n; j++) {
         double yj = y[j];
         double h = 1.4901161193847656e-08 * fmax(fabs(yj), 1.0);  /* sqrt(DBL_EPSILON) */
         o->jac_y[j] = yj + h;
         h = o->jac_y[j] - yj;  /* the step actually represented */
-        imp_world_derivative(o->w, t, o->jac_y, o->jac_f1);
+        o->p.rhs(o->p.ctx, t, o->jac_y, o->jac_f1);
         o->jac_y[j] = yj;
         for (size_t i = 0; i < n; i++) {
             dfdy[i * n + j] = (o->jac_f1[i] - o->jac_f0[i]) / h;
@@ -96,12 +97,12 @@ static const gsl_odeiv2_step_type *step_type(imp_integrator_kind k)
     }
 }
 
-imp_ode *imp_ode_new(imp_world *w, size_t dim)
+imp_ode *imp_ode_new(const imp_ode_sys *sys, size_t dim)
 {
     /* GSL's default error handler aborts the process; the core checks every status instead,
        also when it is used from C without the Lua module. */
     gsl_set_error_handler_off();
-    const imp_integrator_def *d = &w->def.integrator;
+    const imp_integrator_def *d = sys->def;
     const gsl_odeiv2_step_type *type = step_type(d->kind);
     if (type == NULL || dim == 0) {
         return NULL;
@@ -110,13 +111,13 @@ imp_ode *imp_ode_new(imp_world *w, size_t dim)
     if (o == NULL) {
         return NULL;
     }
-    o->w = w;
+    o->p = *sys;
     o->dim = dim;
     o->sys.function = ode_rhs;
     o->sys.jacobian = d->kind == IMP_MSBDF ? ode_jacobian : NULL;
     o->sys.dimension = dim;
     o->sys.params = o;
-    o->h = d->h0 > 0.0 ? d->h0 : w->def.dt / 100.0;
+    o->h = d->h0 > 0.0 ? d->h0 : *sys->dt / 100.0;
     if (d->kind == IMP_MSBDF) {
         o->jac_y = malloc(3 * dim * sizeof *o->jac_y);
         if (o->jac_y == NULL) {
@@ -126,7 +127,7 @@ imp_ode *imp_ode_new(imp_world *w, size_t dim)
         o->jac_f0 = o->jac_y + dim;
         o->jac_f1 = o->jac_y + 2 * dim;
     }
-    o->nblame = (int)(dim / (size_t)w->stride);
+    o->nblame = (int)(dim / sys->stride);
     o->blame = calloc((size_t)o->nblame, sizeof *o->blame);
     if (o->blame == NULL) {
         imp_ode_free(o);
@@ -182,7 +183,7 @@ int imp_ode_nonfinite(int status) { return status == GSL_EBADFUNC; }
    scaled as GSL's control scales it (atol + rtol |y|); 0 when there is none. */
 static int worst_slot(const imp_ode *o, const double *y)
 {
-    const imp_integrator_def *d = &o->w->def.integrator;
+    const imp_integrator_def *d = o->p.def;
     const double *yerr = o->driver->e->yerr;
     double worst = -1.0;
     size_t at = 0;
@@ -193,7 +194,7 @@ static int worst_slot(const imp_ode *o, const double *y)
             at = i;
         }
     }
-    return worst > 0.0 ? (int)(at / (size_t)o->w->stride) : 0;
+    return worst > 0.0 ? (int)(at / o->p.stride) : 0;
 }
 
 int imp_ode_culprits(const imp_ode *o, const double *y, int out[2])
@@ -238,15 +239,15 @@ static int after_accepted(imp_ode *o, double t0, double t, double t1, const doub
         double pace = (t - o->window_t) / WINDOW;  /* mean accepted step of the window */
         double need = (t1 - t) / pace;
         o->window_t = t;
-        if (!(need <= (double)HOPELESS * (double)o->w->def.integrator.max_substeps)) {
+        if (!(need <= (double)HOPELESS * (double)o->p.def->max_substeps)) {
             snprintf(why, why_len, "the step size collapsed: the last %d internal steps took "
                                    "%g s on average, the rest of the step (%g s from t = %.17g) "
                                    "would take about %g more, over %d times max_substeps = %ld",
-                     WINDOW, pace, t1 - t, t, need, HOPELESS, o->w->def.integrator.max_substeps);
+                     WINDOW, pace, t1 - t, t, need, HOPELESS, o->p.def->max_substeps);
             return GSL_ETOL;
         }
     }
-    double hmin = HMIN_REL * fmax(fabs(t), o->w->def.dt);
+    double hmin = HMIN_REL * fmax(fabs(t), *o->p.dt);
     if (h > hmin || t >= t1) {
         o->collapsed_run = 0;
         return GSL_SUCCESS;
@@ -270,8 +271,7 @@ static void gsl_failure(int status, char *why, size_t why_len)
 
 int imp_ode_step(imp_ode *o, double *t, double t1, double *y, char *why, size_t why_len)
 {
-    imp_world *w = o->w;
-    const imp_integrator_def *d = &w->def.integrator;
+    const imp_integrator_def *d = o->p.def;
     gsl_odeiv2_evolve *e = o->driver->e;
     unsigned long count0 = e->count, failed0 = e->failed_steps;
     if (d->hmax > 0.0 && o->h > d->hmax) {
@@ -284,16 +284,15 @@ int imp_ode_step(imp_ode *o, double *t, double t1, double *y, char *why, size_t 
     } else {
         status = after_accepted(o, t0, *t, t1, y, why, why_len);
     }
-    w->stats.substeps += (long)(e->count - count0);
-    w->stats.rejected += (long)(e->failed_steps - failed0);
+    *o->p.substeps += (long)(e->count - count0);
+    *o->p.rejected += (long)(e->failed_steps - failed0);
     return status;
 }
 
-int imp_ode_advance(imp_ode *o, double *t, double t1, double *y, void (*after_substep)(imp_world *),
+int imp_ode_advance(imp_ode *o, double *t, double t1, double *y, void (*after_substep)(void *ctx),
                     char *why, size_t why_len)
 {
-    imp_world *w = o->w;
-    const imp_integrator_def *d = &w->def.integrator;
+    const imp_integrator_def *d = o->p.def;
     gsl_odeiv2_evolve *e = o->driver->e;
     unsigned long count0 = e->count, failed0 = e->failed_steps;
     long substeps = 0;
@@ -320,18 +319,9 @@ int imp_ode_advance(imp_ode *o, double *t, double t1, double *y, void (*after_su
             status = GSL_EMAXITER;
             break;
         }
-        after_substep(w);
+        after_substep(o->p.ctx);
     }
-    if (status != GSL_SUCCESS && status != GSL_EBADFUNC) {
-        /* too many or too short steps: the body that limits the step size (a non-finite
-           state or force is named by the caller, from the state itself) */
-        int culprits[2];
-        w->nerror_bodies = imp_ode_culprits(o, y, culprits);
-        for (int k = 0; k < w->nerror_bodies; k++) {
-            w->error_bodies[k] = culprits[k];
-        }
-    }
-    w->stats.substeps += (long)(e->count - count0);
-    w->stats.rejected += (long)(e->failed_steps - failed0);
+    *o->p.substeps += (long)(e->count - count0);
+    *o->p.rejected += (long)(e->failed_steps - failed0);
     return status;
 }

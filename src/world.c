@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dem.h"
 #include "ode_gsl.h"
 #include "quat.h"
+#include "strategy.h"
 
 const char *const imp_integrator_names[] = {"euler", "modified_euler", "rk4", "rkf45", "rkck",
                                             "rk8pd", "msbdf", NULL};
@@ -110,10 +110,8 @@ imp_world *imp_world_new(const imp_world_def *def)
         || !(def->angular_damping >= 0.0) || !(def->gravitation_g >= 0.0)
         || !(def->gravitation_softening >= 0.0) || !isfinite(def->linear_damping)
         || !isfinite(def->angular_damping) || !isfinite(def->gravitation_g)
-        || !isfinite(def->gravitation_softening) || def->strategy < 0
-        || def->strategy >= IMP_STRATEGY_COUNT
-        || ((def->strategy == IMP_STRATEGY_IMPULSE || def->strategy == IMP_STRATEGY_CONTACT)
-            && def->dim != 2)) {
+        || !isfinite(def->gravitation_softening)
+        || !imp_strategy_supports(def->strategy, def->dim)) {
         return NULL;
     }
     imp_world *w = calloc(1, sizeof *w);
@@ -154,9 +152,12 @@ void imp_world_free(imp_world *w)
         }
     }
     imp_ode_free(w->ode);
-    imp_compliant_free(w->compliant);
-    imp_dem_free(w->dem);
-    imp_engine2d_free(w->engine2d);
+    for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {
+        const imp_strategy_ops *o = imp_strategy_ops_of(s);
+        if (o->destroy != NULL) {
+            o->destroy(w);
+        }
+    }
     imp_materials_free(&w->materials);
     free(w->events);
     free(w->bodies);
@@ -498,13 +499,19 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
         set_error(w, "unknown strategy");
         return IMP_ERR_INVALID;
     }
-    if ((st == IMP_STRATEGY_IMPULSE || st == IMP_STRATEGY_CONTACT) && w->def.dim != 2) {
-        set_error(w, "the impulse and contact strategies are for 2D worlds");
+    if (!imp_strategy_supports(st, w->def.dim)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the %s strategy is for %s worlds", imp_strategy_names[st],
+                 w->def.dim == 2 ? "3D" : "2D");
+        set_error(w, msg);
         return IMP_ERR_INVALID;
     }
     w->def.strategy = st;
-    if (w->compliant != NULL) {
-        imp_compliant_invalidate(w->compliant);
+    for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {  /* caches about the state */
+        const imp_strategy_ops *o = imp_strategy_ops_of(s);
+        if (o->invalidate != NULL) {
+            o->invalidate(w);
+        }
     }
     return IMP_OK;
 }

@@ -17,26 +17,15 @@
 #include <stddef.h>
 
 #include "body.h"
-#include "compliant.h"
-#include "engine2d.h"
+#include "compliant_def.h"
+#include "engine2d_def.h"
 #include "events.h"
+#include "integrator_def.h"
 #include "material.h"
+#include "profile.h"
 #include "rng.h"
+#include "strategy.h"
 #include "status.h"
-
-typedef enum imp_integrator_kind {
-    IMP_EULER = 0,           /* explicit Euler, fixed step (for comparison only) */
-    IMP_MODIFIED_EULER,      /* Heun's method, fixed step, 2 evaluations */
-    IMP_RK4,                 /* classical Runge-Kutta, fixed step, 4 evaluations */
-    IMP_RKF45,               /* GSL adaptive: Runge-Kutta-Fehlberg 4(5) */
-    IMP_RKCK,                /* GSL adaptive: Runge-Kutta Cash-Karp 4(5) */
-    IMP_RK8PD,               /* GSL adaptive: Runge-Kutta Prince-Dormand 8(9) */
-    IMP_MSBDF,               /* GSL adaptive: multistep BDF for stiff problems (Jacobian by
-                                finite differences of the right-hand side) */
-    IMP_INTEGRATOR_COUNT
-} imp_integrator_kind;
-
-extern const char *const imp_integrator_names[]; /* indexed by imp_integrator_kind, NULL-ended */
 
 typedef enum imp_strategy {
     IMP_STRATEGY_NONE = 0,   /* bodies pass through each other */
@@ -49,14 +38,6 @@ typedef enum imp_strategy {
 } imp_strategy;
 
 extern const char *const imp_strategy_names[];
-
-typedef struct imp_integrator_def {
-    imp_integrator_kind kind;
-    double rtol, atol;   /* adaptive methods: per-component error bound atol + rtol |y| */
-    double hmax;         /* adaptive: largest internal step (s); 0 = dt */
-    double h0;           /* adaptive: first internal step (s); 0 = dt / 100 */
-    long max_substeps;   /* adaptive: internal steps allowed in one world step */
-} imp_integrator_def;
 
 typedef struct imp_world_def {
     int dim;                 /* 2 or 3 */
@@ -148,14 +129,16 @@ typedef struct imp_world {
     long steps_since_base;
     imp_rng rng;
     imp_stats stats;
+    imp_profile profile;     /* seconds per named stage of the last and of all steps */
     unsigned bodies_version; /* changes when bodies are added or removed */
     unsigned state_version;  /* changes when the state may have been edited between steps
                                 (imp_world_body_state; writers of y outside a step bump it):
                                 the dem strategy reloads its copy only then */
     imp_material_table materials;
-    imp_compliant *compliant;  /* the compliant strategy's state, NULL until used */
-    struct imp_dem *dem;       /* the dem strategy's state (dem.h), NULL until used */
-    imp_engine2d *engine2d;    /* the 2D engine's state and connectors, NULL until used */
+    /* the strategies' states (each strategy's header), NULL until used */
+    struct imp_compliant *compliant;  /* compliant.h */
+    struct imp_dem *dem;              /* dem.h */
+    struct imp_engine2d *engine2d;    /* engine2d.h: the 2D engine's state and connectors */
     imp_event *events;       /* what happened during the last step */
     int nevents, event_capacity;
     /* scratch, sized with capacity: no allocation inside a step */
@@ -203,6 +186,11 @@ const char *imp_world_error(const imp_world *w);
 
 /* Time derivative of the whole state at (t, y): the equations of motion. */
 void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt);
+/* The same as an imp_rhs_fn (ctx: the world), for the integrators. */
+void imp_world_rhs(void *ctx, double t, const double *y, double *dydt);
+/* The adaptive integrator (ode_gsl.h) over the world's equations of motion, its settings
+   and stats, for a state of n numbers; NULL when out of memory. */
+imp_ode *imp_world_ode_new(imp_world *w, size_t n);
 
 imp_energy imp_world_energy(const imp_world *w);
 /* Linear momentum (2D: 2 numbers, 3D: 3). */

@@ -1,18 +1,20 @@
-/* world_step.c: one step of a world: save the last good state, integrate over dt with the
-   chosen method, keep quaternions unit, check the new state, or roll back and say why. */
+/* world_step.c: the one shell of every strategy's step (strategy.h): save the last good
+   state, call the strategy's advance over dt, check the new state, commit the time, the stats
+   and the profile, or roll back (the strategy's restore) and say when and which bodies. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
-#include "dem.h"
-#include "integrate_fixed.h"
 #include "ode_gsl.h"
 #include "quat.h"
+#include "strategy.h"
 #include "world.h"
 
-static void rhs(void *ctx, double t, const double *y, double *dydt)
+imp_ode *imp_world_ode_new(imp_world *w, size_t n)
 {
-    imp_world_derivative(ctx, t, y, dydt);
+    imp_ode_sys sys = {.rhs = imp_world_rhs, .ctx = w, .def = &w->def.integrator,
+                       .dt = &w->def.dt, .stride = (size_t)w->stride,
+                       .substeps = &w->stats.substeps, .rejected = &w->stats.rejected};
+    return imp_ode_new(&sys, n);
 }
 
 static size_t state_size(const imp_world *w) { return (size_t)w->nslots * (size_t)w->stride; }
@@ -29,26 +31,6 @@ void imp_world_normalize_orientations(const imp_world *w, double *y)
         }
         imp_quat u = imp_q_normalize(imp_q(q[0], q[1], q[2], q[3]));
         q[0] = u.w, q[1] = u.x, q[2] = u.y, q[3] = u.z;
-    }
-}
-
-/* multistep methods keep a history: only renormalize when the drift matters, then restart */
-static void after_substep(imp_world *w)
-{
-    if (w->def.integrator.kind != IMP_MSBDF) {
-        imp_world_normalize_orientations(w, w->y);
-        return;
-    }
-    if (w->def.dim != 3) {
-        return;
-    }
-    for (int i = 1; i < w->nslots; i++) {
-        const double *q = w->y + (size_t)i * IMP_STRIDE_3D + 3;
-        if (w->bodies[i].active && fabs(imp_q_norm(imp_q(q[0], q[1], q[2], q[3])) - 1.0) > 1e-9) {
-            imp_world_normalize_orientations(w, w->y);
-            imp_ode_reset(w->ode);
-            return;
-        }
     }
 }
 
@@ -100,8 +82,9 @@ static imp_status fail(imp_world *w, imp_status st, const double *bad_state, con
     if (w->ode != NULL) {
         imp_ode_reset(w->ode);
     }
-    if (w->compliant != NULL) {
-        imp_compliant_restore(w->compliant);
+    const imp_strategy_ops *ops = imp_world_strategy(w);
+    if (ops->restore != NULL) {
+        ops->restore(w);
     }
     w->nevents = 0;
     w->stats.failures++;
@@ -112,28 +95,18 @@ static imp_status fail(imp_world *w, imp_status st, const double *bad_state, con
     return st;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int adaptive(imp_integrator_kind k) { return k >= IMP_RKF45; }
-
 imp_status imp_world_step(imp_world *w)
 {
-    if (w->def.strategy == IMP_STRATEGY_DEM) {  /* its own explicit integrator (dem.h) */
-        return imp_dem_world_step(w);
-    }
-    double start = now_seconds();
+    const imp_strategy_ops *ops = imp_world_strategy(w);
+    int own = (ops->flags & IMP_STRATEGY_OWN_STATE) != 0;
+    imp_profile_begin(&w->profile);
+    double start = imp_profile_now();
     size_t n = state_size(w);
     double t0 = w->time;
     double t1 = w->time_base + (double)(w->steps_since_base + 1) * w->def.dt;
-    imp_integrator_kind kind = w->def.integrator.kind;
     w->nerror_bodies = 0;
     w->nevents = 0;
-    if (!(t1 > t0) || !isfinite(t1)) {  /* a dt below the resolution of the time, or huge */
+    if (!own && (!(t1 > t0) || !isfinite(t1))) {  /* a dt below the time's resolution, or huge */
         w->stats.failures++;
         snprintf(w->error, sizeof w->error,
                  "step %ld from t = %.17g failed: dt = %g %s; the world keeps its state at "
@@ -144,57 +117,47 @@ imp_status imp_world_step(imp_world *w)
                  w->time);
         return IMP_ERR_INVALID;
     }
-    memcpy(w->y_saved, w->y, n * sizeof *w->y);
-    if (w->def.strategy == IMP_STRATEGY_COMPLIANT) {
-        char why[400];
-        if (w->compliant != NULL && memcmp(w->y_end, w->y, n * sizeof *w->y) != 0) {
-            imp_compliant_invalidate(w->compliant);  /* the state was edited */
-        }
-        imp_status st = imp_compliant_advance(w, t1, why, sizeof why);
-        if (st != IMP_OK) {
-            return fail(w, st, w->y, why);
-        }
-    } else if (w->def.strategy == IMP_STRATEGY_IMPULSE || w->def.strategy == IMP_STRATEGY_CONTACT) {
-        char why[400];  /* engine2d.h: the collision advance */
-        imp_status st = imp_engine2d_advance(w, t1, why, sizeof why);
-        if (st != IMP_OK) {
-            return fail(w, st, w->y, why);
-        }
-    } else if (adaptive(kind)) {
-        if (w->ode != NULL && imp_ode_dim(w->ode) != n) {
-            imp_ode_free(w->ode);
-            w->ode = NULL;
-        } else if (w->ode != NULL && memcmp(w->y_end, w->y, n * sizeof *w->y) != 0) {
-            imp_ode_reset(w->ode);  /* the state was edited since the last step */
-        }
-        if (w->ode == NULL && (w->ode = imp_ode_new(w, n)) == NULL) {
-            snprintf(w->error, sizeof w->error, "out of memory for the %s integrator",
-                     imp_integrator_names[kind]);
-            return IMP_ERR_NOMEM;
-        }
-        double t = t0;
-        char why[256];
-        if (imp_ode_advance(w->ode, &t, t1, w->y, after_substep, why, sizeof why) != 0) {
-            return fail(w, IMP_ERR_SOLVER, w->y, why);
-        }
+    if (!own) {
+        memcpy(w->y_saved, w->y, n * sizeof *w->y);
+    }
+    char why[400];
+    imp_status st = IMP_OK;
+    if (ops->create != NULL && (st = ops->create(w)) != IMP_OK) {
+        snprintf(why, sizeof why, "out of memory for the %s strategy", ops->name);
     } else {
-        imp_fixed_step(kind, rhs, w, t0, t1 - t0, w->y, n, w->work);
-        imp_world_normalize_orientations(w, w->y);
-        w->stats.substeps++;
+        st = ops->advance(w, t1, why, sizeof why);
     }
-    for (size_t i = 0; i < n; i++) {
+    if (st != IMP_OK) {
+        if (own) {  /* the strategy kept its state and wrote the error itself */
+            imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
+            imp_profile_end(&w->profile);
+            return st;
+        }
+        st = fail(w, st, w->y, why);
+        imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
+        imp_profile_end(&w->profile);
+        return st;
+    }
+    for (size_t i = 0; !own && i < n; i++) {
         if (!isfinite(w->y[i])) {
-            return fail(w, IMP_ERR_NONFINITE, w->y, "the state became non-finite");
+            st = fail(w, IMP_ERR_NONFINITE, w->y, "the state became non-finite");
+            imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
+            imp_profile_end(&w->profile);
+            return st;
         }
     }
-    for (int i = 0; i < w->nslots; i++) {  /* applied forces last one step */
-        memset(w->bodies[i].force, 0, sizeof w->bodies[i].force);
-        memset(w->bodies[i].torque, 0, sizeof w->bodies[i].torque);
+    if (!own) {  /* (dem reads no applied forces) */
+        for (int i = 0; i < w->nslots; i++) {  /* applied forces last one step */
+            memset(w->bodies[i].force, 0, sizeof w->bodies[i].force);
+            memset(w->bodies[i].torque, 0, sizeof w->bodies[i].torque);
+        }
+        memcpy(w->y_end, w->y, n * sizeof *w->y);
     }
-    memcpy(w->y_end, w->y, n * sizeof *w->y);
     w->steps_since_base++;
     w->time = t1;
     w->stats.steps++;
-    w->stats.step_seconds += now_seconds() - start;
+    imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
+    imp_profile_end(&w->profile);
+    w->stats.step_seconds += w->profile.last[IMP_STAGE_STEP];
     return IMP_OK;
 }

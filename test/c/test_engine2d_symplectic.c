@@ -3,6 +3,7 @@
    ignored outside the impulse and contact strategies, and one block resting on the ground
    held at its gap by contact forces equal to its weight. */
 #include "check.h"
+#include "engine2d.h"
 #include "engine2d_symplectic.h"
 #include "polygon2d.h"
 #include "shape2d_basic.h"

@@ -1,0 +1,79 @@
+/* dem_strategy.c: the "dem" strategy's table (strategy.h): the default engine list over one
+   world step. It keeps its own copy of the state (dem.h) and stores it into the world's only
+   after a good step, so the shell neither saves nor rolls back the world's state.
+   Stages: reset_forces, collide, interactions, newton. */
+#include <math.h>
+#include <stdio.h>
+
+#include "dem.h"
+#include "strategy.h"
+#include "world.h"
+
+static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
+{
+    (void)t1, (void)why, (void)why_len;  /* the errors go to the world's message */
+    imp_status st = imp_dem_sync(w);
+    if (st != IMP_OK) {
+        return st;
+    }
+    imp_dem *d = w->dem;
+    imp_profile *p = &w->profile;
+    double t = imp_profile_now();
+    imp_dem_reset_forces(d);
+    t = imp_profile_add(p, IMP_STAGE_RESET_FORCES, t);
+    int failed = imp_dem_collide(d) != 0;
+    t = imp_profile_add(p, IMP_STAGE_COLLIDE, t);
+    failed = failed || imp_dem_interactions(d, w->def.dt) != 0;
+    t = imp_profile_add(p, IMP_STAGE_INTERACTIONS, t);
+    if (failed) {
+        snprintf(w->error, sizeof w->error, "dem strategy: %s", d->error);
+        return IMP_ERR_NOMEM;
+    }
+    int fast = imp_dem_check_dt(d, w->def.dt, w->error, sizeof w->error);
+    if (fast >= 0) {  /* before Newton: the bodies keep their state */
+        w->nerror_bodies = 1;
+        w->error_bodies[0] = d->slot[fast];
+        return IMP_ERR_INVALID;
+    }
+    t = imp_profile_now();
+    imp_dem_newton(d, w->def.gravity, w->def.dt);
+    imp_profile_add(p, IMP_STAGE_NEWTON, t);
+    int bad = imp_dem_first_nonfinite(d);
+    if (bad >= 0) {
+        snprintf(w->error, sizeof w->error, "dem strategy: the state became non-finite at "
+                 "step %ld (t = %.17g); is dt below the P-wave estimate?", w->stats.steps + 1,
+                 w->time);
+        w->nerror_bodies = 1;
+        w->error_bodies[0] = d->slot[bad];
+        d->built = 0;  /* reload the last stored (finite) state at the next step */
+        return IMP_ERR_NONFINITE;
+    }
+    imp_dem_store(w);
+    w->stats.substeps++;  /* the shell commits the time and the step count */
+    d->iter++;
+    return IMP_OK;
+}
+
+static imp_status create(imp_world *w)
+{
+    if (w->dem == NULL && (w->dem = imp_dem_new()) == NULL) {
+        snprintf(w->error, sizeof w->error, "dem strategy: out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    return IMP_OK;
+}
+
+static void destroy(imp_world *w)
+{
+    imp_dem_free(w->dem);
+    w->dem = NULL;
+}
+
+const imp_strategy_ops imp_strategy_dem = {
+    .name = "dem",
+    .dims = IMP_DIM3,
+    .flags = IMP_STRATEGY_OWN_STATE | IMP_STRATEGY_DIMS_AT_STEP,  /* imp_dem_sync says so */
+    .create = create,
+    .destroy = destroy,
+    .advance = advance,
+};

@@ -1,0 +1,62 @@
+/* engine2d_def.h: the options of the 2D engine's strategies (impulse, contact), plain data
+   the world's definition holds (world.h); the engine itself is engine2d.h. */
+#ifndef IMPACT_ENGINE2D_DEF_H
+#define IMPACT_ENGINE2D_DEF_H
+
+typedef enum imp_collision_handling {
+    IMP_HANDLING_SIMULTANEOUS = 0,  /* one LCP over all collisions */
+    IMP_HANDLING_SERIAL = 1,        /* one collision at a time, random order, then a last pass */
+    IMP_HANDLING_HYBRID = 2         /* serial, but a body's simultaneous collisions together */
+} imp_collision_handling;
+
+extern const char *const imp_collision_handling_names[];
+
+typedef enum imp_extra_accel {
+    IMP_EXTRA_NONE = 0,
+    IMP_EXTRA_VELOCITY = 1,                  /* e = v / h at contacts */
+    IMP_EXTRA_VELOCITY_AND_DISTANCE = 2,     /* e = (2 v h + (d - gap)) / h^2 at contacts */
+    IMP_EXTRA_VELOCITY_JOINTS = 3,           /* the same, joints included */
+    IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS = 4
+} imp_extra_accel;
+
+extern const char *const imp_extra_accel_names[];
+
+typedef struct imp_engine2d_def {
+    imp_collision_handling collision_handling;
+    double distance_tol;        /* m: touching below this gap (myPhysicsLab 0.01) */
+    double velocity_tol;        /* m/s: contacts move slower than this along the normal (0.5) */
+    double collision_accuracy;  /* in (0, 1]: handle within accuracy * gap/2 of gap/2 (0.6) */
+    imp_extra_accel extra_accel;
+    double extra_accel_dt;      /* s: h of the extra acceleration (0: the world's dt) */
+    int max_backups;            /* back-ups in a row before the step fails (30) */
+    int joint_small_impacts;    /* after a step without collisions, zero the joints' velocity */
+    int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting) or IMP_SOLVER_PGS */
+    int pgs_iterations;         /* PGS sweeps per solve (warm-started) */
+    int time_stepping;          /* IMP_STEPPING_ODE or IMP_STEPPING_SYMPLECTIC_EULER */
+} imp_engine2d_def;
+
+/* How a trial step advances the bodies (engine2d_symplectic.c): with the world's integrator,
+   the contact forces solved at each of its evaluations (ODE), or by one semi-implicit Euler
+   step with one velocity-level contact solve. */
+typedef enum imp_time_stepping {
+    IMP_STEPPING_ODE = 0,
+    IMP_STEPPING_SYMPLECTIC_EULER = 1
+} imp_time_stepping;
+
+extern const char *const imp_time_stepping_names[];
+
+/* How the contact and impulse LCPs are solved: exactly by Baraff's pivoting (lcp.h; O(n^3)
+   per solve, dense), or approximately by projected Gauss-Seidel over the Jacobian rows
+   (O(rows) per sweep, warm-started from the last solve's forces of the same feature pairs;
+   for large scenes such as pyramids of hundreds of boxes). PGS leaves residuals, so under it
+   the contact strategy keeps slow (|v| <= velocity_tol) penetrations shallower than
+   distance_tol as contacts that the extra acceleration pushes back to the half gap, instead
+   of backing up; and a trial step's later RK4 stages reuse the contacts found at its first
+   stage, moved rigidly with the bodies (exact for vertices and straight edges), instead of
+   detecting again. */
+enum { IMP_SOLVER_LCP = 0, IMP_SOLVER_PGS = 1 };
+extern const char *const imp_contact_solver_names[];
+
+imp_engine2d_def imp_engine2d_default_def(void);
+
+#endif

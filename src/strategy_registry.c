@@ -1,0 +1,34 @@
+/* strategy_registry.c: the one place strategies are registered (strategy.h). */
+#include "strategy.h"
+
+#include "world.h"
+
+static const imp_strategy_ops *const registry[IMP_STRATEGY_COUNT] = {
+    [IMP_STRATEGY_NONE] = &imp_strategy_none,
+    [IMP_STRATEGY_COMPLIANT] = &imp_strategy_compliant,
+    [IMP_STRATEGY_DEM] = &imp_strategy_dem,
+    [IMP_STRATEGY_IMPULSE] = &imp_strategy_impulse,
+    [IMP_STRATEGY_CONTACT] = &imp_strategy_contact,
+};
+
+const imp_strategy_ops *imp_strategy_ops_of(int s)
+{
+    return s >= 0 && s < IMP_STRATEGY_COUNT ? registry[s] : NULL;
+}
+
+const imp_strategy_ops *imp_world_strategy(const imp_world *w)
+{
+    return registry[w->def.strategy];
+}
+
+int imp_strategy_supports(int s, int dim)
+{
+    const imp_strategy_ops *o = imp_strategy_ops_of(s);
+    return o != NULL && (dim == 2 || dim == 3)
+           && ((o->dims & (1u << dim)) != 0 || (o->flags & IMP_STRATEGY_DIMS_AT_STEP) != 0);
+}
+
+int imp_world_strategy_has(const imp_world *w, unsigned flag)
+{
+    return (registry[w->def.strategy]->flags & flag) != 0;
+}
