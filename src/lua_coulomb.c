@@ -21,30 +21,6 @@ void imp_lua_open_coulomb(lua_State *L);
 
 static const char *const WHAT = "impact.lcp.coulomb";
 
-static void *scratch(lua_State *L, size_t bytes)
-{
-    void *p = lua_newuserdatauv(L, bytes > 0 ? bytes : 1, 0);
-    memset(p, 0, bytes > 0 ? bytes : 1);
-    return p;
-}
-
-/* the finite number at t[i], naming name[i] (or name[row][i]) in the error */
-static double number_at(lua_State *L, int t, lua_Integer i, const char *name, lua_Integer row)
-{
-    lua_geti(L, t, i);
-    int isnum = 0;
-    double v = lua_tonumberx(L, -1, &isnum);
-    if (!isnum || v != v || v - v != 0.0) {
-        const char *d = imp_describe(L, -1);
-        if (row > 0) {
-            imp_error(L, WHAT, "M[%I][%I] must be a finite number, got %s", (LUAI_UACINT)row, (LUAI_UACINT)i, d);
-        }
-        imp_error(L, WHAT, "%s[%I] must be a finite number, got %s", name, (LUAI_UACINT)i, d);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
 /* an integer in 1..n at t[i] */
 static int index_at(lua_State *L, int t, lua_Integer i, const char *name, int n)
 {
@@ -75,13 +51,13 @@ static int l_coulomb(lua_State *L)
     if (nn > 20000) imp_error(L, WHAT, "q has %I rows; at most 20000 are accepted", (LUAI_UACINT)nn);
     int n = (int)nn;
     size_t un = (size_t)n;
-    double *q = scratch(L, un * sizeof(double));
-    for (int i = 0; i < n; i++) q[i] = number_at(L, 2, i + 1, "q", 0);
+    double *q = imp_lua_scratch(L, un * sizeof(double));
+    for (int i = 0; i < n; i++) q[i] = imp_number_at(L, WHAT, 2, i + 1, "q", 0);
     lua_remove(L, 2); /* the q table; its copy (a userdata) stays anchored at 2 */
-    unsigned char *bil = scratch(L, un);
-    double *r = scratch(L, un * sizeof(double)), *u = scratch(L, un * sizeof(double));
-    double *warm = scratch(L, un * sizeof(double));
-    int *rp = scratch(L, (un + 1) * sizeof(int));
+    unsigned char *bil = imp_lua_scratch(L, un);
+    double *r = imp_lua_scratch(L, un * sizeof(double)), *u = imp_lua_scratch(L, un * sizeof(double));
+    double *warm = imp_lua_scratch(L, un * sizeof(double));
+    int *rp = imp_lua_scratch(L, (un + 1) * sizeof(int));
     int top = lua_gettop(L);
 
     /* bilateral rows */
@@ -125,7 +101,7 @@ static int l_coulomb(lua_State *L)
     int nc = (n - nb) / 3;
 
     /* mu */
-    double *mu = scratch(L, (size_t)(nc > 0 ? nc : 1) * sizeof(double));
+    double *mu = imp_lua_scratch(L, (size_t)(nc > 0 ? nc : 1) * sizeof(double));
     top = lua_gettop(L);
     lua_getfield(L, 1, "mu");
     if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -138,7 +114,7 @@ static int l_coulomb(lua_State *L)
                       (LUAI_UACINT)lua_rawlen(L, -1));
         }
         for (int c = 0; c < nc; c++) {
-            mu[c] = number_at(L, lua_gettop(L), c + 1, "mu", 0);
+            mu[c] = imp_number_at(L, WHAT, lua_gettop(L), c + 1, "mu", 0);
             if (!(mu[c] >= 0.0)) {
                 lua_geti(L, -1, c + 1);
                 imp_error(L, WHAT, "mu[%d] must be >= 0, got %s", c + 1, imp_describe(L, -1));
@@ -180,15 +156,15 @@ static int l_coulomb(lua_State *L)
         }
         if (len[0] > 50000000) imp_error(L, WHAT, "M has %I triplets; at most 50000000 are accepted", (LUAI_UACINT)len[0]);
         int ne = (int)len[0];
-        int *ti = scratch(L, (size_t)ne * sizeof(int) + 1), *tj = scratch(L, (size_t)ne * sizeof(int) + 1);
-        double *tv = scratch(L, (size_t)ne * sizeof(double) + 1);
-        int *work = scratch(L, un * sizeof(int) + 1);
-        col = scratch(L, (size_t)ne * sizeof(int) + 1);
-        val = scratch(L, (size_t)ne * sizeof(double) + 1);
+        int *ti = imp_lua_scratch(L, (size_t)ne * sizeof(int) + 1), *tj = imp_lua_scratch(L, (size_t)ne * sizeof(int) + 1);
+        double *tv = imp_lua_scratch(L, (size_t)ne * sizeof(double) + 1);
+        int *work = imp_lua_scratch(L, un * sizeof(int) + 1);
+        col = imp_lua_scratch(L, (size_t)ne * sizeof(int) + 1);
+        val = imp_lua_scratch(L, (size_t)ne * sizeof(double) + 1);
         for (int e = 0; e < ne; e++) {
             ti[e] = index_at(L, mt + 1, e + 1, "i", n);
             tj[e] = index_at(L, mt + 2, e + 1, "j", n);
-            tv[e] = number_at(L, mt + 3, e + 1, "M.v", 0);
+            tv[e] = imp_number_at(L, WHAT, mt + 3, e + 1, "M.v", 0);
         }
         nnz = imp_coulomb_csr_from_triplets(n, ne, ti, tj, tv, work, rp, col, val);
     } else {
@@ -207,7 +183,7 @@ static int l_coulomb(lua_State *L)
                 int row = lua_gettop(L);
                 if (pass == 1) rp[i] = nnz;
                 for (int j = 0; j < n; j++) {
-                    double v = number_at(L, row, j + 1, "M", i + 1);
+                    double v = imp_number_at(L, WHAT, row, j + 1, "M", i + 1);
                     if (v == 0.0) continue;
                     if (pass == 1) {
                         col[nnz] = j;
@@ -218,8 +194,8 @@ static int l_coulomb(lua_State *L)
                 lua_pop(L, 1);
             }
             if (pass == 0) {
-                col = scratch(L, (size_t)nnz * sizeof(int) + 1);
-                val = scratch(L, (size_t)nnz * sizeof(double) + 1);
+                col = imp_lua_scratch(L, (size_t)nnz * sizeof(int) + 1);
+                val = imp_lua_scratch(L, (size_t)nnz * sizeof(double) + 1);
                 lua_insert(L, mt); /* keep M on top for the second pass: scratch goes below */
                 lua_insert(L, mt);
                 mt += 2;

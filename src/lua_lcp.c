@@ -19,31 +19,6 @@
 static const char *const WHAT = "impact.lcp.solve";
 static const char *const STATE_NAMES[] = {"free", "clamped", "lower", "upper", "sliding", "redundant", NULL};
 
-/* scratch owned by a userdata, so an error raised half-way leaks nothing */
-static void *scratch(lua_State *L, size_t bytes)
-{
-    void *p = lua_newuserdatauv(L, bytes > 0 ? bytes : 1, 0);
-    memset(p, 0, bytes > 0 ? bytes : 1);
-    return p;
-}
-
-static double number_at(lua_State *L, int t, lua_Integer i, const char *name, lua_Integer row)
-{
-    lua_geti(L, t, i);
-    int isnum = 0;
-    double v = lua_tonumberx(L, -1, &isnum);
-    if (!isnum || v != v || v - v != 0.0) {
-        const char *d = imp_describe(L, -1);
-        if (row > 0) {
-            imp_error(L, WHAT, "%s[%I][%I] must be a finite number, got %s", name, (LUAI_UACINT)row,
-                      (LUAI_UACINT)i, d);
-        }
-        imp_error(L, WHAT, "%s[%I] must be a finite number, got %s", name, (LUAI_UACINT)i, d);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
 /* a sparse option table {[row] = value} over rows 1..n: calls back per entry */
 static void check_row_key(lua_State *L, const char *opt, int n)
 {
@@ -81,22 +56,22 @@ static int l_solve(lua_State *L)
     }
     imp_opt_check_keys(L, 3, WHAT, keys);
     size_t un = (size_t)n;
-    double *A = scratch(L, un * un * sizeof(double));
-    double *b = scratch(L, un * sizeof(double));
-    double *f = scratch(L, un * sizeof(double));
-    double *a = scratch(L, un * sizeof(double));
-    double *mu = scratch(L, un * sizeof(double));
-    int *fn = scratch(L, un * sizeof(int));
-    unsigned char *bil = scratch(L, un);
-    signed char *sl = scratch(L, un), *st = scratch(L, un), *warm = scratch(L, un);
+    double *A = imp_lua_scratch(L, un * un * sizeof(double));
+    double *b = imp_lua_scratch(L, un * sizeof(double));
+    double *f = imp_lua_scratch(L, un * sizeof(double));
+    double *a = imp_lua_scratch(L, un * sizeof(double));
+    double *mu = imp_lua_scratch(L, un * sizeof(double));
+    int *fn = imp_lua_scratch(L, un * sizeof(int));
+    unsigned char *bil = imp_lua_scratch(L, un);
+    signed char *sl = imp_lua_scratch(L, un), *st = imp_lua_scratch(L, un), *warm = imp_lua_scratch(L, un);
     int top = lua_gettop(L); /* above the scratch userdata: they stay anchored until return */
     for (int i = 0; i < n; i++) {
-        b[i] = number_at(L, 2, i + 1, "b", 0);
+        b[i] = imp_number_at(L, WHAT, 2, i + 1, "b", 0);
         lua_geti(L, 1, i + 1);
         if (!lua_istable(L, -1) || (lua_Integer)lua_rawlen(L, -1) != n) {
             imp_error(L, WHAT, "A[%d] must be an array of %d numbers, got %s", i + 1, n, imp_describe(L, -1));
         }
-        for (int j = 0; j < n; j++) A[(size_t)i * un + j] = number_at(L, lua_gettop(L), j + 1, "A", i + 1);
+        for (int j = 0; j < n; j++) A[(size_t)i * un + j] = imp_number_at(L, WHAT, lua_gettop(L), j + 1, "A", i + 1);
         lua_pop(L, 1);
         fn[i] = -1;
     }

@@ -333,3 +333,28 @@ void imp_push_mat3(lua_State *L, const imp_mat3 *m)
         lua_rawseti(L, -2, i + 1);
     }
 }
+
+void *imp_lua_scratch(lua_State *L, size_t bytes)
+{
+    void *p = lua_newuserdatauv(L, bytes > 0 ? bytes : 1, 0);
+    memset(p, 0, bytes > 0 ? bytes : 1);
+    return p;
+}
+
+double imp_number_at(lua_State *L, const char *what, int t, lua_Integer i, const char *name,
+                     lua_Integer row)
+{
+    lua_geti(L, t, i);
+    int isnum = 0;
+    double v = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || v != v || v - v != 0.0) {
+        const char *d = imp_describe(L, -1);
+        if (row > 0) {
+            imp_error(L, what, "%s[%I][%I] must be a finite number, got %s", name, (LUAI_UACINT)row,
+                      (LUAI_UACINT)i, d);
+        }
+        imp_error(L, what, "%s[%I] must be a finite number, got %s", name, (LUAI_UACINT)i, d);
+    }
+    lua_pop(L, 1);
+    return v;
+}

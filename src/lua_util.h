@@ -83,4 +83,11 @@ void imp_lua_open_lcp(lua_State *L);
    orientation = {w, x, y, z}} (normalized; zero raises). Absent fields keep the identity.
    Fills pose in a body's state layout (3 or 7 numbers). */
 void imp_opt_pose(lua_State *L, int idx, const char *what, int dim, double *pose);
+/* Scratch memory owned by a new userdata on the stack (zeroed, at least 1 byte), so an error
+   raised half-way through a call leaks nothing. */
+void *imp_lua_scratch(lua_State *L, size_t bytes);
+/* The finite number at t[i] (popped), or an error naming name[i] (or name[row][i] when row > 0). */
+double imp_number_at(lua_State *L, const char *what, int t, lua_Integer i, const char *name,
+                     lua_Integer row);
+
 #endif
