@@ -10,7 +10,8 @@
 --- Usage: lua5.4 worker.lua range SEED FIRST LAST NCALLS PROGRESS RESULTS
 ---        lua5.4 worker.lua replay CASEFILE PROGRESS RESULTS   (CASEFILE returns {calls = {...}})
 ---        lua5.4 worker.lua minimise JOBSFILE PROGRESS RESULTS
---- FUZZ_HANG: the hang limit in seconds (default 15: about 5 s of a normal build); FUZZ_FAKE=1 runs against tools/fuzz/fake.lua.
+--- FUZZ_HANG: the hang limit in seconds (default 15: about 5 s of a normal build);
+--- FUZZ_FAKE=1 runs against tools/fuzz/fake.lua.
 local dir = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = dir .. "/?.lua;" .. package.path
 local gen = require("gen")
