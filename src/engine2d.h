@@ -6,7 +6,7 @@
    - Detection (engine2d_detect.c): imp_collide2d_batch over the world's 2D bodies gives
      records (collision / contact / imminent) with the distance and normal velocity of each
      touching feature pair; connectors (joint2d.c) add their own records.
-   - Collision advance (engine2d_advance.c): step; on a penetration go back to the saved state
+   - Collision advance (engine2d_step.c): step; on a penetration go back to the saved state
      and step to the estimated moment the gap is distance_tol / 2 (binary search when no
      estimate works); handle the collisions there with impulses; a bounded number of back-ups
      in a row is an error naming the time and the bodies.

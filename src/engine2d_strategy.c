@@ -1,6 +1,6 @@
 /* engine2d_strategy.c: the tables (strategy.h) of the 2D engine's strategies, "impulse"
    (collisions by impulses) and "contact" (collisions plus contact forces from an LCP inside
-   every evaluation). Both step with the collision advance (engine2d_advance.c).
+   every evaluation). Both step with the collision advance (engine2d_step.c).
    Stages: integrate (contact_solve inside it), detect, collisions, contacts, joints. */
 #include "engine2d.h"
 #include "strategy.h"

@@ -3,7 +3,7 @@
 
    The frictional problem of lcp.h (static rows bounded by mu f_n, sliding rows following
    -sigma mu f_n) makes the effective clamped matrix of Baraff's friction states
-   nonsymmetric (Baraff 1994, sections 5-7; lcp_friction.c). With many redundant contacts
+   nonsymmetric (Baraff 1994, sections 5-7; lcp_general.c). With many redundant contacts
    (four coincident corner points per box pair in a 2D pyramid, each with a tangent row) that
    matrix is singular in directions the symmetric theory cannot see, and the pivoting cycles
    or stops on a ray. Here the bounds are frozen instead: with c_t = mu_t f_n (f_n from the
@@ -16,7 +16,7 @@
    is a box-constrained LCP with the symmetric PSD A itself: Dantzig's principal pivoting
    with bounds (as in Baraff's section 4 drive-to-zero / fdirection / maxstep, and ODE's
    Dantzig solver with lo/hi) keeps the clamped block a principal submatrix of A, so every
-   PSD fact of lcp_solver.c holds: a row joins the clamped set only with a positive Schur
+   PSD fact of lcp_symmetric.c holds: a row joins the clamped set only with a positive Schur
    complement, a redundant row (zero Schur complement) is pushed to a bound or out instead of
    being divided by, and the incremental Cholesky factor (lcp_chol.c) never breaks down. The
    outer iteration (the first with zero friction, then c = mu f_n of the last iterate)
@@ -26,10 +26,10 @@
    previous clamped set (factored afresh, O(m^3), then repaired), so a resting stack needs
    about one full solve plus a few cheap ones. The fixed point is not guaranteed to exist
    for every mu (Baraff 1991: the frictional problem is NP-hard); the iteration cap ends the
-   search and the driver falls back to lcp_friction.c.
+   search and the driver falls back to lcp_general.c.
 
    Cost per pivot O(m^2 + n m) (two triangular solves, Delta a on the rows at a bound);
-   about n pivots per full solve: O(n^3). The problem is equilibrated as in lcp_solver.c
+   about n pivots per full solve: O(n^3). The problem is equilibrated as in lcp_symmetric.c
    (d_i = 1/sqrt(A_ii)). */
 #include <math.h>
 #include <stdlib.h>
@@ -586,7 +586,7 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
     s.ch.ld = ws->cap;
     s.ch.m = 0;
     s.ptol = lim->ptol;
-    /* its own share of the cap: the driver falls back to lcp_friction.c after a failure */
+    /* its own share of the cap: the driver falls back to lcp_general.c after a failure */
     s.max_pivots = lim->max_pivots < 15 * n + 1000 ? lim->max_pivots : 15 * n + 1000;
     s.info = info;
     s.msg = msg;

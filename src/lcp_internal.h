@@ -1,5 +1,5 @@
-/* lcp_internal.h: the workspace shared by the two LCP methods (lcp_solver.c, symmetric;
-   lcp_friction.c, general) and the driver (lcp.c). Not part of the public API. */
+/* lcp_internal.h: the workspace shared by the two LCP methods (lcp_symmetric.c, symmetric;
+   lcp_general.c, general) and the driver (lcp.c). Not part of the public API. */
 #ifndef IMPACT_LCP_INTERNAL_H
 #define IMPACT_LCP_INTERNAL_H
 
@@ -23,11 +23,11 @@ struct imp_lcp_workspace {
     double *lem;      /* Lemke's B^-1, B and vectors (lcp_lemke.c), grown on first use */
     int *lem_i;
     int lem_cap;
-    double *ginv;     /* the general method's inverse of the clamped system (lcp_friction.c) */
+    double *ginv;     /* the general method's inverse of the clamped system (lcp_general.c) */
     int ginv_cap;
 };
 
-/* The clamped set's changes for the Cholesky methods (lcp_solver.c, lcp_box.c): the row into
+/* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
    or out of the factor (imp_chol_add_row, imp_chol_remove_row), counted in info (additions,
    removals, the largest set). imp_lcp_clamp returns 0, or -1 (nothing changed). */
 static inline int imp_lcp_clamp(imp_chol *ch, int *cset, int *pos, int row, const double *y,

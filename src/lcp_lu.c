@@ -1,7 +1,7 @@
 /* lcp_lu.c: the dense LU solve shared by the LCP methods: Gaussian elimination with partial
    pivoting (Golub & Van Loan, "Matrix Computations", algorithm 3.4.1) applied to the
    right-hand side as it goes. Used for the reference path and final re-solves of
-   lcp_friction.c, Lemke's final refactorization (lcp_lemke.c) and the exact re-solve of a
+   lcp_general.c, Lemke's final refactorization (lcp_lemke.c) and the exact re-solve of a
    stable friction state in lcp_box.c. */
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* test_lcp_friction.c: the general (friction) method's incremental inverse of the clamped
-   system (src/lcp_friction.c) against its reference path, which rebuilds and LU-factors the
+   system (src/lcp_general.c) against its reference path, which rebuilds and LU-factors the
    system at every pivot (opts.general_refactor = 1): the same pivot sequence (status,
    pivot and set-change counts) and the same forces to rounding, on 2D box stacks with
    Coulomb friction, random sideways pushes and random mu (sticking, sliding and failing
@@ -23,7 +23,7 @@ static void solve_with(const imp_lcp_problem *p, int refactor, run *r)
     imp_lcp_options o;
     imp_lcp_default_options(&o);
     o.general_refactor = refactor;
-    o.method = IMP_LCP_GENERAL; /* this file tests lcp_friction.c (auto tries lcp_box.c first) */
+    o.method = IMP_LCP_GENERAL; /* this file tests lcp_general.c (auto tries lcp_box.c first) */
     r->f = calloc((size_t)p->n, sizeof(double));
     r->a = calloc((size_t)p->n, sizeof(double));
     r->st = imp_lcp_solve(p, &o, NULL, r->f, r->a, NULL, &r->info);

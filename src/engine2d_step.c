@@ -1,4 +1,4 @@
-/* engine2d_advance.c: the collision advance of the 2D engine (myPhysicsLab's
+/* engine2d_step.c: the collision advance of the 2D engine (myPhysicsLab's
    CollisionAdvance.advance, see the "Advance Strategy" section of the engine2D overview).
 
    Over one world step: save the state and take a trial ODE step (the world's fixed-step

@@ -1,4 +1,4 @@
-/* lcp_friction.c: the general pivoting method: Baraff's drive-to-zero with Coulomb friction
+/* lcp_general.c: the general pivoting method: Baraff's drive-to-zero with Coulomb friction
    (D. Baraff, "Fast Contact Force Computation for Nonpenetrating Rigid Bodies", SIGGRAPH
    1994, sections 5-7) and for nonsymmetric matrices.
 

@@ -1,4 +1,4 @@
-/* lcp_solver.c: Baraff's pivoting method for the frictionless LCP with a symmetric PSD
+/* lcp_symmetric.c: Baraff's pivoting method for the frictionless LCP with a symmetric PSD
    matrix (D. Baraff, "Fast Contact Force Computation for Nonpenetrating Rigid Bodies",
    SIGGRAPH 1994, sections 3-4; it is Dantzig's principal pivoting method).
 
