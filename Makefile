@@ -1,7 +1,9 @@
 # impact: build, test and install. `make help` lists the targets.
 #
-# The physics core (src/*.c except src/lua_*.c) builds into build/libimpact.a with no Lua in
-# it; the Lua binding (src/lua_*.c) links it into the Lua C module build/impact/core.so.
+# The physics core (src/<layer>/*.c except src/lua) builds into build/libimpact.a with no Lua
+# in it; the Lua binding (src/lua/*.c) links it into the Lua C module build/impact/core.so.
+# Each layer's files see only the include paths of the layers below it (INC_<layer>), so an
+# upward include fails to compile; ARCHITECTURE.md draws the layers.
 # C unit tests are test/c/test_*.c (one binary each), benchmarks bench/bench_*.c and bench/*.lua.
 
 LUA         ?= lua5.4
@@ -25,8 +27,25 @@ CLIBDIR     ?= $(DESTDIR)$(PREFIX)/lib
 BINDIR      ?= $(DESTDIR)$(PREFIX)/bin
 SAN          = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-CORE_SRC  := $(filter-out src/lua_%.c,$(wildcard src/*.c))
-BIND_SRC  := $(wildcard src/lua_*.c)
+CORE_SRC  := $(filter-out src/lua/%.c,$(wildcard src/*/*.c))
+BIND_SRC  := $(wildcard src/lua/*.c)
+# the layers, bottom up: each lists the include paths its files may use (their own folder is
+# found by the compiler for "" includes)
+INC_base       =
+INC_shape      = -Isrc/base
+INC_geom2d     = $(INC_shape) -Isrc/shape
+INC_geom3d     = $(INC_shape) -Isrc/shape
+INC_broadphase = -Isrc/base
+INC_lcp        = -Isrc/base
+INC_polyhedra  = $(INC_geom3d) -Isrc/geom3d
+INC_viz        = $(INC_shape) -Isrc/shape -Isrc/geom2d -Isrc/geom3d
+INC_proximity  = $(INC_shape) -Isrc/shape -Isrc/geom2d -Isrc/geom3d
+INC_core       = $(INC_shape) -Isrc/shape
+INC_engine2d   = $(INC_core) -Isrc/core -Isrc/geom2d -Isrc/broadphase -Isrc/lcp
+INC_compliant  = $(INC_core) -Isrc/core -Isrc/proximity -Isrc/broadphase -Isrc/geom2d -Isrc/geom3d
+INC_dem        = $(INC_core) -Isrc/core -Isrc/broadphase -Isrc/geom3d
+INC_ALL        = $(addprefix -I,$(filter-out src/lua,$(wildcard src/*)))
+INC_lua        = $(INC_ALL)
 CORE_OBJ  := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 BIND_OBJ  := $(BIND_SRC:src/%.c=$(BUILD)/obj/%.o)
 LIB       := $(BUILD)/libimpact.a
@@ -66,15 +85,15 @@ help:
 deps:
 	@sh tools/deps.sh
 
-# core: no Lua headers on its include path
+# core: no Lua headers on its include path; each layer its own include paths
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(GSL_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(INC_$(firstword $(subst /, ,$*))) $(GSL_CFLAGS) -c $< -o $@
 
 # binding: the only objects that see Lua
-$(BUILD)/obj/lua_%.o: src/lua_%.c
+$(BUILD)/obj/lua/%.o: src/lua/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(GSL_CFLAGS) $(CAIRO_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(INC_lua) -I$(LUA_INCDIR) $(GSL_CFLAGS) $(CAIRO_CFLAGS) -c $< -o $@
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -87,11 +106,11 @@ $(SO): $(BIND_OBJ) $(LIB)
 
 $(BUILD)/test/%: test/c/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Isrc -Itest/c $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS_ALL) $(INC_ALL) -Itest/c $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Isrc -Ibench $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS_ALL) $(INC_ALL) -Ibench $(GSL_CFLAGS) $< -o $@ $(LIB) $(GSL_LIBS) $(LDFLAGS)
 
 ctests: $(CTESTS)
 benches: $(CBENCHES)
@@ -160,7 +179,7 @@ install: all
 
 install-c: all
 	install -d $(INCDIR) $(CLIBDIR)
-	install -m 0644 $(filter-out src/lua_%.h,$(wildcard src/*.h)) $(INCDIR)/
+	install -m 0644 $(filter-out src/lua/%.h,$(wildcard src/*/*.h)) $(INCDIR)/
 	install -m 0644 $(LIB) $(CLIBDIR)/libimpact.a
 
 clean:

@@ -1,4 +1,4 @@
-/* bench_coulomb.c: the 3D Coulomb contact solver (src/lcp_coulomb.h) on Siconos' frictional
+/* bench_coulomb.c: the 3D Coulomb contact solver (src/lcp/lcp_coulomb.h) on Siconos' frictional
    contact test problems (the .dat files of ../shared/data/fclib, Siconos' text format), per
    problem: contacts, time, error (Siconos' fc3d_compute_error), status, Newton iterations
    and Gauss-Seidel sweeps. tools/run_bench.sh prints Siconos' NSGS and NSN_AC beside it

@@ -32,9 +32,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../src/dem.h"
-#include "../src/shape3d.h"
-#include "../src/world.h"
+#include "dem.h"
+#include "shape3d.h"
+#include "world.h"
 #include "bench_util.h"
 
 #ifdef _OPENMP

@@ -1,5 +1,5 @@
 /* bench_lcp.c: time per solve of the contact LCP solver (Baraff's pivoting method with an
-   incremental Cholesky factor, src/lcp_symmetric.c) on random PSD problems of rank n/2 and on
+   incremental Cholesky factor, src/lcp/lcp_symmetric.c) on random PSD problems of rank n/2 and on
    2D / 3D box stacks, for n = 100 ... 2000, with the log-log slope of time against n.
 
    Usage: bench_lcp [max_n]   (default 2000)

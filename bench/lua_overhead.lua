@@ -36,7 +36,7 @@ print(string.format("  recording 2 columns every step:       %7.2f us/step (%d r
   1e6 * recorded / steps, rec:count()))
 
 -- property reads: a number (w.time, b.mass) and a vector (b.position), through the
--- name-to-function tables of src/lua_world.c and src/lua_body.c
+-- name-to-function tables of src/lua/lua_world.c and src/lua/lua_body.c
 local reads = 1000000
 local function per_read(fn)
   local best = math.huge

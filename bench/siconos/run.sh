@@ -16,7 +16,7 @@ if [ ! -f "$hdr" ]; then
     exit 0
 fi
 mkdir -p "$BUILD/bench"
-"$CC" -O2 -std=c11 -I/usr/include/siconos -I/usr/include/siconos/numerics -Isrc \
+"$CC" -O2 -std=c11 -I/usr/include/siconos -I/usr/include/siconos/numerics -Isrc/base \
     bench/siconos/siconos_peer.c -o "$BUILD/bench/siconos_peer" -lsiconos_numerics -lm ||
     { echo "Siconos peer: build failed"; exit 0; }
 # Lemke at n = 2000 takes ~10 s and PGS does not converge on tall stacks: Siconos runs up

@@ -715,7 +715,7 @@ function World:set_engines(list)
 end
 
 -- w.engines = {...} (Yade's O.engines = [...]) and reading w.engines back: a field of every
--- world (src/lua_dem.c); the field replaces the method w:engines(), which still works while a
+-- world (src/lua/lua_dem.c); the field replaces the method w:engines(), which still works while a
 -- list is set (the copy is callable)
 World.engines = nil
 core.dem_world_engines_field(function(w) return list_copy(engines_of[w]) end,

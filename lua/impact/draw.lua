@@ -1,5 +1,5 @@
 --- impact.draw: display lists of paths and texts in pixel units (y down), written as SVG (text
---- written here) or PNG (through cairo, src/lua_canvas.c). Plots and pictures build display lists;
+--- written here) or PNG (through cairo, src/lua/lua_canvas.c). Plots and pictures build display lists;
 --- both formats show the same items.
 ---
 ---   items = { { kind = "path", d = { "M", x, y, "L", x, y, "A", cx, cy, r, a0, a1, "Z" },

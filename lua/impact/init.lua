@@ -1,6 +1,6 @@
 --- impact: rigid-body simulation scripted in Lua. `local impact = require "impact"`.
 ---
----   impact.world2d{...}, impact.world3d{...}   worlds (lua/impact/world.lua, src/lua_world.c)
+---   impact.world2d{...}, impact.world3d{...}   worlds (lua/impact/world.lua, src/lua/lua_world.c)
 ---   impact.shape2d.*, impact.shape3d.*         shapes
 ---   impact.recorder{w, every =, columns =}     recorded series and CSV
 ---   impact.material, impact.contact_pair      the compliant strategy's materials

@@ -1,6 +1,7 @@
 --- impact.polyhedra: queries between the polyhedral bodies of a 3D world, over the volumetric
---- intersection of convex polyhedra (Solfec; src/polytope_intersect.c, src/contact_polyhedral.c)
---- and Solfec's sparsification of contact points (src/contact_sparsify.c).
+--- intersection of convex polyhedra (Solfec; src/polyhedra/polytope_intersect.c,
+--- src/polyhedra/contact_polyhedral.c) and Solfec's sparsification of contact points
+--- (src/polyhedra/contact_sparsify.c).
 ---
 ---   impact.world3d { polyhedra = { epsilon = nil, minarea = 0, threshold = 0.01, mindist = 1e-6 } }
 ---   w:intersection(a, b)          the intersection and contact of two bodies, or nil, distance

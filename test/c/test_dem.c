@@ -3,10 +3,10 @@
    on a wall (overlap m g / kn), the interaction lifecycle and the pair map. */
 #include "check.h"
 
-#include "../../src/dem.h"
-#include "../../src/scalar.h"
-#include "../../src/shape3d.h"
-#include "../../src/world.h"
+#include "dem.h"
+#include "scalar.h"
+#include "shape3d.h"
+#include "world.h"
 
 static imp_world *dem_world(double gz, double dt)
 {

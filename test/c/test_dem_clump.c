@@ -3,8 +3,8 @@
    integration over slices for collinear members (whose union is a solid of revolution). */
 #include "check.h"
 
-#include "../../src/dem.h"
-#include "../../src/scalar.h"
+#include "dem.h"
+#include "scalar.h"
 
 static double ball(double r) { return 4.0 / 3.0 * IMP_PI * r * r * r; }
 

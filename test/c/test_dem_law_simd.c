@@ -15,10 +15,10 @@
 #include <omp.h>
 #endif
 
-#include "../../src/dem.h"
-#include "../../src/dem_law.h"
-#include "../../src/shape3d.h"
-#include "../../src/world.h"
+#include "dem.h"
+#include "dem_law.h"
+#include "shape3d.h"
+#include "world.h"
 
 typedef struct scene_opts {
     int law, never_erase, facet, threads;

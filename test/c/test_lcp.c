@@ -1,4 +1,4 @@
-/* test_lcp.c: the contact LCP solver (src/lcp.h) over the case categories T1-T19 of the
+/* test_lcp.c: the contact LCP solver (src/lcp/lcp.h) over the case categories T1-T19 of the
    project's lcp.md section 4.2, checking the invariants of section 4.1 with a recomputed
    from scratch here (not the solver's own residuals), tolerances relative to the scale
    (s_A = max|A|, s_b = max|b|, s_f = max|f|). Where A is singular, a (unique for PSD A) and
@@ -1111,7 +1111,7 @@ static int enumerate_general(int n, const double *A, const double *b, double *so
 /* expectation per file (spec/data/lcp/README.md and FORMAT.md): SOLVE = must return ok
    with valid residuals (and the reference z where unique); FAIL = must report a failure
    (no solution exists). Every file now solves or fails as documented: Baraff's method for
-   the symmetric PSD ones, Lemke's method (src/lcp_lemke.c) for the rest. */
+   the symmetric PSD ones, Lemke's method (src/lcp/lcp_lemke.c) for the rest. */
 enum { SOLVE, FAIL };
 typedef struct dcase { const char *name; int expect; int nz; double z[9]; } dcase;
 

@@ -1,4 +1,4 @@
-/* test_lcp_box.c: friction with a symmetric PSD A by box-bounded steps (src/lcp_box.c), on
+/* test_lcp_box.c: friction with a symmetric PSD A by box-bounded steps (src/lcp/lcp_box.c), on
    the problems that defeat Baraff's friction states (lcp_general.c): 2D pyramids of boxes
    whose contact points come in coincident pairs, as the 2D engine reports them (A singular,
    many redundant normal and tangent rows), and random frictional stacks. Every accepted

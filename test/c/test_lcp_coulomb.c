@@ -1,4 +1,4 @@
-/* test_lcp_coulomb.c: the 3D Coulomb contact solver (src/lcp_coulomb.h): closed-form
+/* test_lcp_coulomb.c: the 3D Coulomb contact solver (src/lcp/lcp_coulomb.h): closed-form
    single contacts, the compressed-row builders, Siconos' error measure, bad input, workspace
    reuse (same answer bit for bit, no growth), bilateral rows, and random rigid-body problems
    W = J M^-1 J^T (rank-deficient when contacts outnumber the bodies' freedoms; mass ratios

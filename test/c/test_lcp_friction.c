@@ -1,5 +1,5 @@
 /* test_lcp_friction.c: the general (friction) method's incremental inverse of the clamped
-   system (src/lcp_general.c) against its reference path, which rebuilds and LU-factors the
+   system (src/lcp/lcp_general.c) against its reference path, which rebuilds and LU-factors the
    system at every pivot (opts.general_refactor = 1): the same pivot sequence (status,
    pivot and set-change counts) and the same forces to rounding, on 2D box stacks with
    Coulomb friction, random sideways pushes and random mu (sticking, sliding and failing

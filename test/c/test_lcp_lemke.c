@@ -1,4 +1,4 @@
-/* test_lcp_lemke.c: Lemke's method (src/lcp_lemke.c), reached as method IMP_LCP_LEMKE and as
+/* test_lcp_lemke.c: Lemke's method (src/lcp/lcp_lemke.c), reached as method IMP_LCP_LEMKE and as
    the automatic fallback for matrices that are not symmetric PSD. References: planted
    solutions (unique for P-matrices), an independent enumeration of complementary bases for
    small problems, Farkas certificates worked out by hand, and agreement of a (unique for

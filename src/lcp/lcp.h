@@ -30,7 +30,7 @@
      O(n^2) per pivot, O(n^3) per solve (opts.general_refactor = 1 restores the O(n^4)
      refactor-at-every-pivot reference). No termination guarantee exists for friction (Baraff 1991 shows the
      consistency question is NP-hard), so it relies on the pivot cap and reports failures.
-   - box (friction with a symmetric PSD A, static or sliding rows; src/lcp_box.c): the
+   - box (friction with a symmetric PSD A, static or sliding rows; src/lcp/lcp_box.c): the
      friction bounds are frozen at mu times the normal forces of the previous iterate (the
      mean of the last two), each bounded problem is solved exactly by the pivoting with bounds
      (the clamped block stays a principal submatrix of A, so redundant contacts are pushed
@@ -161,7 +161,7 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
                              imp_lcp_workspace *ws, double *f, double *a, signed char *state,
                              imp_lcp_info *info);
 
-/* Polyhedral friction cone for 3D contacts (src/lcp_cone.c): k tangent directions per
+/* Polyhedral friction cone for 3D contacts (src/lcp/lcp_cone.c): k tangent directions per
    contact (2 <= k <= IMP_LCP_CONE_MAX), direction j = cos(j pi/k) t1 + sin(j pi/k) t2 in
    the contact's tangent basis (t1, t2), written to dirs (2k numbers: cos, sin) when dirs is
    not NULL. Give each direction its own friction row (J row = d_j . relative velocity)
