@@ -214,6 +214,8 @@ void imp_dem_finish_step(struct imp_world *w);
 /* Interactions: lookup (index or -1); requestErase (Yade: reset to potential, the collider
    erases it when the boxes no longer overlap). */
 int imp_dem_find(const imp_dem *d, int a, int b);
+/* Clears the interaction map and enters every interaction again (dem_map.c). */
+void imp_dem_map_rebuild(imp_dem *d);
 void imp_dem_request_erase(imp_dem *d, int index);
 /* Creates a potential interaction (a != b); its index, or -1 when out of memory. */
 int imp_dem_add_potential(imp_dem *d, int a, int b);

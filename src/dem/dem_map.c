@@ -1,0 +1,179 @@
+/* dem_map.c: the interaction container of the dem strategy: a dense array of interactions and
+   an open-addressing map keyed by the unordered pair of particles; adding a potential
+   interaction, finding, erasing and requesting erasure. */
+#include "dem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t pair_hash(int a, int b)
+{
+    unsigned lo = (unsigned)(a < b ? a : b), hi = (unsigned)(a < b ? b : a);
+    unsigned long long k = ((unsigned long long)lo << 32) | hi;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k;
+}
+
+static int same_pair(const imp_dem_inter *I, int a, int b)
+{
+    return (I->a == a && I->b == b) || (I->a == b && I->b == a);
+}
+
+/* the map slot holding the pair, or the empty slot where it would go */
+static size_t map_probe(const imp_dem *d, int a, int b)
+{
+    size_t mask = (size_t)d->map_cap - 1, h = pair_hash(a, b) & mask;
+    while (d->map[h] != 0 && !same_pair(&d->inter[d->map[h] - 1], a, b)) {
+        h = (h + 1) & mask;
+    }
+    return h;
+}
+
+/* Clears the map and enters every interaction again (after the map grew or the interactions
+   were renumbered). */
+void imp_dem_map_rebuild(imp_dem *d)
+{
+    if (d->map_cap == 0) {
+        return;
+    }
+    memset(d->map, 0, (size_t)d->map_cap * sizeof *d->map);
+    for (int i = 0; i < d->ninter; i++) {
+        d->map[map_probe(d, d->inter[i].a, d->inter[i].b)] = i + 1;
+    }
+}
+
+static int map_grow(imp_dem *d)
+{
+    int cap = d->map_cap ? 2 * d->map_cap : 1024;
+    int *m = calloc((size_t)cap, sizeof *m);
+    if (m == NULL) {
+        return -1;
+    }
+    free(d->map);
+    d->map = m;
+    d->map_cap = cap;
+    imp_dem_map_rebuild(d);
+    return 0;
+}
+
+int imp_dem_find(const imp_dem *d, int a, int b)
+{
+    if (d->map_cap == 0) {
+        return -1;
+    }
+    return d->map[map_probe(d, a, b)] - 1;
+}
+
+int imp_dem_add_potential(imp_dem *d, int a, int b)
+{
+    if (2 * (d->ninter + 1) > d->map_cap && map_grow(d) != 0) {
+        return -1;
+    }
+    if (d->ninter == d->inter_cap) {
+        int cap = d->inter_cap ? 2 * d->inter_cap : 1024;
+        imp_dem_inter *p = realloc(d->inter, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        d->inter = p;
+        int *h = realloc(d->hot, (size_t)cap * 3 * sizeof *h);
+        if (h == NULL) {
+            return -1;
+        }
+        d->hot = h;
+        double *sc = realloc(d->scratch, (size_t)cap * IMP_DEM_SCRATCH * sizeof *sc);
+        if (sc == NULL) {
+            return -1;
+        }
+        d->scratch = sc;
+        unsigned char *dn = realloc(d->done, (size_t)cap);
+        if (dn == NULL) {
+            return -1;
+        }
+        d->done = dn;
+        int *od = realloc(d->order, (size_t)cap * sizeof *od);
+        if (od == NULL) {
+            return -1;
+        }
+        d->order = od;
+        d->inter_cap = cap;
+    }
+    /* a wall is always the first of a wall/sphere pair; spheres in index order */
+    int kind_a = d->kind[a], kind_b = d->kind[b];
+    if (kind_b != IMP_DEM_SPHERE || (kind_a == kind_b && a > b)) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    imp_dem_inter *I = &d->inter[d->ninter];
+    memset(I, 0, sizeof *I);
+    I->a = a;
+    I->b = b;
+    int *h = d->hot + 3 * d->ninter;
+    h[0] = a, h[1] = b, h[2] = 0;
+    d->map[map_probe(d, a, b)] = ++d->ninter;
+    return d->ninter - 1;
+}
+
+/* removes map slot h, shifting back the entries of its probe run (linear probing deletion) */
+static void map_delete(imp_dem *d, size_t h)
+{
+    size_t mask = (size_t)d->map_cap - 1;
+    d->map[h] = 0;
+    for (size_t j = (h + 1) & mask; d->map[j] != 0; j = (j + 1) & mask) {
+        const imp_dem_inter *I = &d->inter[d->map[j] - 1];
+        size_t home = pair_hash(I->a, I->b) & mask;
+        /* the entry at j may move to h when h lies cyclically in [home, j) */
+        if (((j - home) & mask) >= ((j - h) & mask)) {
+            d->map[h] = d->map[j];
+            d->map[j] = 0;
+            h = j;
+        }
+    }
+}
+
+void imp_dem_erase(imp_dem *d, int index)
+{
+    imp_dem_inter *I = &d->inter[index];
+    d->npending -= I->pending;
+    map_delete(d, map_probe(d, I->a, I->b));
+    int last = d->ninter - 1;
+    if (index != last) {
+        d->inter[index] = d->inter[last];
+        memcpy(d->hot + 3 * index, d->hot + 3 * last, 3 * sizeof *d->hot);
+        d->map[map_probe(d, d->inter[index].a, d->inter[index].b)] = index + 1;
+    }
+    d->ninter--;
+}
+
+void imp_dem_request_erase(imp_dem *d, int index)
+{
+    imp_dem_inter *I = &d->inter[index];
+    if (!I->pending) {
+        if (d->pend_n == d->pend_cap) {
+            int cap = d->pend_cap ? 2 * d->pend_cap : 256;
+            int *p = realloc(d->pend, (size_t)cap * 2 * sizeof *p);
+            if (p != NULL) {
+                d->pend = p;
+                d->pend_cap = cap;
+            }
+        }
+        if (d->pend_n < d->pend_cap) {
+            d->pend[2 * d->pend_n] = I->a;
+            d->pend[2 * d->pend_n + 1] = I->b;
+            d->pend_n++;
+        } else {
+            d->pend_scan = 1;  /* out of memory: the collider scans everything */
+        }
+    }
+    d->npending += !I->pending;
+    I->real = 0;
+    d->hot[3 * index + 2] = 0;
+    I->pending = 1;
+    I->un = 0.0;
+    I->fn = 0.0;
+    I->kn = I->ks = I->mu = 0.0;
+    I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
+}
