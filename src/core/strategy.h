@@ -58,8 +58,9 @@ typedef struct imp_strategy_ops {
                   void (*put)(void *ctx, const char *name, double v, int count), void *ctx);
 } imp_strategy_ops;
 
-/* The table of strategy s (an imp_strategy value), NULL when out of range. */
-const imp_strategy_ops *imp_strategy_ops_of(int s);
+/* The table of strategy s (an imp_strategy value) in worlds of dim dimensions, NULL when
+   out of range. */
+const imp_strategy_ops *imp_strategy_ops_of(int s, int dim);
 /* The table of the world's strategy. */
 const imp_strategy_ops *imp_world_strategy(const struct imp_world *w);
 /* Whether strategy s exists and runs in dim dimensions (with IMP_STRATEGY_DIMS_AT_STEP:
@@ -74,5 +75,7 @@ extern const imp_strategy_ops imp_strategy_compliant;  /* compliant_strategy.c *
 extern const imp_strategy_ops imp_strategy_dem;        /* dem_strategy.c */
 extern const imp_strategy_ops imp_strategy_impulse;    /* engine2d_strategy.c */
 extern const imp_strategy_ops imp_strategy_contact;    /* engine2d_strategy.c */
+extern const imp_strategy_ops imp_strategy_impulse3d;  /* engine3d_strategy.c */
+extern const imp_strategy_ops imp_strategy_contact3d;  /* engine3d_strategy.c */
 
 #endif

@@ -153,9 +153,11 @@ void imp_world_free(imp_world *w)
     }
     imp_ode_free(w->ode);
     for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {
-        const imp_strategy_ops *o = imp_strategy_ops_of(s);
-        if (o->destroy != NULL) {
-            o->destroy(w);
+        for (int dim = 2; dim <= 3; dim++) {
+            const imp_strategy_ops *o = imp_strategy_ops_of(s, dim);
+            if (o->destroy != NULL) {
+                o->destroy(w);
+            }
         }
     }
     imp_materials_free(&w->materials);
@@ -508,7 +510,7 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
     }
     w->def.strategy = st;
     for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {  /* caches about the state */
-        const imp_strategy_ops *o = imp_strategy_ops_of(s);
+        const imp_strategy_ops *o = imp_strategy_ops_of(s, w->def.dim);
         if (o->invalidate != NULL) {
             o->invalidate(w);
         }

@@ -31,9 +31,9 @@ typedef enum imp_strategy {
     IMP_STRATEGY_NONE = 0,   /* bodies pass through each other */
     IMP_STRATEGY_COMPLIANT,  /* elastic-dissipative contact forces, events located (compliant.h) */
     IMP_STRATEGY_DEM,        /* 3D discrete elements, leapfrog + Cundall damping (dem.h) */
-    /* engine2d.h (2D only) */
-    IMP_STRATEGY_IMPULSE,    /* collisions by impulses, with the collision advance */
-    IMP_STRATEGY_CONTACT,    /* collisions plus contact forces from an LCP */
+    /* engine2d.h in 2D worlds, engine3d.h in 3D worlds */
+    IMP_STRATEGY_IMPULSE,    /* collisions by impulses */
+    IMP_STRATEGY_CONTACT,    /* collisions plus contact forces */
     IMP_STRATEGY_COUNT
 } imp_strategy;
 
@@ -139,6 +139,7 @@ typedef struct imp_world {
     struct imp_compliant *compliant;  /* compliant.h */
     struct imp_dem *dem;              /* dem.h */
     struct imp_engine2d *engine2d;    /* engine2d.h: the 2D engine's state and connectors */
+    struct imp_engine3d *engine3d;    /* engine3d.h: the 3D engine's state */
     imp_event *events;       /* what happened during the last step */
     int nevents, event_capacity;
     /* scratch, sized with capacity: no allocation inside a step */

@@ -178,6 +178,33 @@ void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_pref
 
 /* ---- options ---------------------------------------------------------------------------- */
 
+/* The 3D engine steps at velocity level (engine3d.h): the options of the 2D engine's
+   collision advance with the world's integrator have no meaning there and are refused. */
+static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
+{
+    static const char *const advance_only[] = {"collision_accuracy", "extra_accel", "extra_accel_dt",
+                                               "max_backups", "joint_small_impacts", NULL};
+    for (int i = 0; advance_only[i] != NULL; i++) {
+        lua_getfield(L, idx, advance_only[i]);
+        int given = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (given) {
+            imp_error(L, what, "option '%s' belongs to time_stepping = \"ode\" (the collision advance), "
+                      "which 3D worlds do not have: 3D impulse and contact step at velocity level "
+                      "(time_stepping = \"symplectic_euler\")", advance_only[i]);
+        }
+    }
+    lua_getfield(L, idx, "time_stepping");
+    int given = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (given && d->time_stepping != IMP_STEPPING_SYMPLECTIC_EULER) {
+        imp_error(L, what, "option 'time_stepping' must be \"symplectic_euler\" in 3D worlds, got "
+                  "\"%s\" (3D impulse and contact step at velocity level)",
+                  imp_time_stepping_names[d->time_stepping]);
+    }
+    d->time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
+}
+
 static void read_integrator(lua_State *L, int idx, const char *what, imp_integrator_def *d)
 {
     static const char *const keys[] = {"method", "rtol", "atol", "hmax", "h0", "max_substeps", NULL};
@@ -309,8 +336,9 @@ static int l_world_new(lua_State *L)
     }
     def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
     imp_lua_read_engine2d(L, 2, what, &def.engine2d);
-    if ((def.strategy == IMP_STRATEGY_IMPULSE || def.strategy == IMP_STRATEGY_CONTACT) && dim != 2) {
-        return imp_error(L, what, "strategy \"%s\" is for 2D worlds", imp_strategy_names[def.strategy]);
+    if (dim == 3 && imp_strategy_supports(def.strategy, 3)
+        && (imp_strategy_ops_of(def.strategy, 3)->flags & IMP_STRATEGY_COLLISIONS) != 0) {
+        check_engine3d_options(L, 2, what, &def.engine2d);
     }
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
     memset(u, 0, sizeof *u);
@@ -395,7 +423,8 @@ static int l_add_body(lua_State *L)
                                         NULL};
     static const char *const keys3[] = {"shape", "mass", "density", "inertia", "position",
                                         "orientation", "velocity", "angular_velocity", "fixed",
-                                        "name", "damping", "data", "material", "collide", NULL};
+                                        "name", "damping", "data", "material", "collide",
+                                        "elasticity", "friction", NULL};
     const char *what = "World:add_body";
     imp_world *w = imp_lua_check_world(L, 1);
     int dim = w->def.dim;
@@ -424,7 +453,7 @@ static int l_add_body(lua_State *L)
     }
     d.fixed = imp_opt_boolean(L, 2, what, "fixed", 0);
     d.collide = imp_opt_boolean(L, 2, what, "collide", 1);
-    if (dim == 2) {  /* engine2d */
+    {  /* the impulse and contact strategies (engine2d in 2D, engine3d in 3D) */
         d.elasticity = imp_opt_number(L, 2, what, "elasticity", 1.0, IMP_NONNEGATIVE, NULL);
         if (d.elasticity > 1.0) {
             return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %s",
@@ -665,7 +694,7 @@ static int l_stats(lua_State *L)
     void (*done[IMP_STRATEGY_COUNT])(const imp_world *, void (*)(void *, const char *, double, int),
                                      void *);
     for (int i = 0; i < IMP_STRATEGY_COUNT; i++) {
-        const imp_strategy_ops *o = imp_strategy_ops_of(i);
+        const imp_strategy_ops *o = imp_strategy_ops_of(i, w->def.dim);
         int seen = o->stats == NULL;
         for (int k = 0; k < i && !seen; k++) {
             seen = done[k] == o->stats;  /* impulse and contact share theirs */

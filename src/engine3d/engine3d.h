@@ -1,0 +1,146 @@
+/* engine3d.h: the 3D rigid-body engine of the "impulse" and "contact" strategies in 3D worlds:
+   velocity-level time stepping with exact Coulomb friction (Stewart & Trinkle 1996; Anitescu &
+   Potra 1997; Moreau-Jean), one contact problem per step.
+
+   One step of h from (x0, v0) (engine3d_step.c):
+     1. detect (engine3d_detect.c): a sort-and-sweep broad phase over the bodies' boxes grown
+        by what they can travel in the step, then each pair's contact manifold (manifold3d.h:
+        up to four points sharing a normal, with feature keys). The points are matched by key
+        with the last step's, so each starts from its last impulse (warm start) and begins and
+        ends are known (events).
+     2. v* = v0 + h M^-1 F(x0, v0): gravity, springs, applied and gyroscopic forces.
+     3. contact_solve (engine3d_solve.c): the impulses r_c (normal, two tangents) such that
+          v1 = v* + M^-1 J^T r,   u = J v1 + b,
+          per point: r in the Coulomb cone |r_T| <= mu r_N (the true, circular cone, so
+          friction is isotropic), u_N >= 0, r_N u_N = 0, and the friction opposes the slip
+          (|r_T| < mu r_N => u_T = 0) -- Siconos' frictional contact problem with
+          W = J M^-1 J^T (lcp_coulomb.h), solved exactly (contact_solver = "lcp") or by
+          matrix-free projected Gauss-Seidel sweeps over the points ("pgs").
+        b_N holds what the normal velocity may be: a gap d > 0 may close within the step
+        (b_N = d / h: speculative contact, no tunnelling at any speed); a penetration deeper
+        than a slop is pushed out at a fraction of its depth per step; an approaching contact
+        faster than velocity_tol that closes within the step bounces with the restitution e
+        (u_N >= -e u_N(v0), Newton's law).
+     4. x1 = x0 + h v1, orientations by the exact rotation of w1 h.
+   Strategies: "contact" puts every point within the margin in the problem; "impulse" only
+   the points that approach (u_N(v*) + b_N < 0) -- collisions by impulses, a body at rest
+   held by the inelastic impulse that stops its approach each step. collision_handling
+   "simultaneous" solves all points at once; "serial" one pair at a time in a random order
+   until none approaches, then a last simultaneous pass with e = 0; "hybrid" the same with
+   a body's pairs together. */
+#ifndef IMPACT_ENGINE3D_H
+#define IMPACT_ENGINE3D_H
+
+#include <stddef.h>
+
+#include "broadphase3d.h"
+#include "lcp_coulomb.h"
+#include "status.h"
+
+struct imp_world;
+
+/* One contact point of a body pair. */
+typedef struct imp_e3_point {
+    int a, b;             /* slots, a < b (0: the background) */
+    unsigned key;         /* feature key within the pair (manifold3d.h) */
+    double normal[3];     /* unit, from a towards b */
+    double t1[3], t2[3];  /* tangents: (normal, t1, t2) right-handed */
+    double pa[3], pb[3];  /* world points on a and b at detection */
+    double ra[3], rb[3];  /* pa - centre of a, pb - centre of b */
+    double distance;      /* signed gap along the normal at detection */
+    double mu, e;         /* friction coefficient and restitution of the pair */
+    double u0;            /* normal velocity at v0 (< 0 approaching) */
+    double bias;          /* b_N */
+    double r[3];          /* impulse (N s) of the last solve: normal, t1, t2 */
+    double rimp;          /* serial handling: the normal impulses of the impacts */
+    int fresh;            /* 1 when the key was not there the step before */
+    int active;           /* in this step's contact problem */
+} imp_e3_point;
+
+typedef struct imp_e3_pair_override {
+    int a, b;
+    double friction, elasticity;
+} imp_e3_pair_override;
+
+typedef struct imp_engine3d_stats {
+    long steps;
+    long solves;         /* contact problems solved */
+    long solve_failures; /* solves that stopped above their tolerance (the best answer used) */
+    long sweeps;         /* Gauss-Seidel sweeps (pgs, or the exact solver's fallback) */
+    long newton_iterations;
+    long collisions;     /* impacts faster than velocity_tol */
+    int max_points;      /* most contact points in one step */
+    int points;          /* contact points of the last step */
+    int pairs;           /* body pairs touching in the last step */
+    double last_error;   /* the exact solver's error of the last solve (Siconos') */
+    double max_penetration; /* deepest penetration at the last detection (m, >= 0) */
+} imp_engine3d_stats;
+
+typedef struct imp_engine3d {
+    /* broad phase over the colliding bodies */
+    imp_bp3d *bp;
+    int *bp_slot;         /* broad-phase id -> slot */
+    int nbp;
+    unsigned bodies_version;
+    int bp_built;
+    double *lo, *hi;      /* 3 per id */
+    int *pair_list;       /* the broad phase's pairs of ids, 2 each, sorted */
+    int npairs_bp, pair_cap;
+    /* contact points of this step and of the last one, sorted by (a, b, key) */
+    imp_e3_point *pts, *prev;
+    int npts, nprev, pts_cap, prev_cap;
+    int swapped;          /* the last step swapped pts and prev (undone by restore) */
+    /* per slot, sized with the world's capacity */
+    int slot_cap;
+    double *inv_iw;       /* 9 per slot: world inverse inertia */
+    double *vel;          /* 6 per slot: v, w during the solve */
+    int *body_head;       /* first active point of the slot, -1 */
+    int *pt_next;         /* 2 per point: next point of side a / side b */
+    /* the exact solver's problem */
+    int rows_cap;
+    double *q, *mu, *r, *u, *warm;
+    int *row_ptr;
+    int *col;
+    double *val;
+    size_t nnz_cap;
+    int *mark;            /* per point: the last row block that saw it */
+    int *act;             /* the active points */
+    int *rowof;           /* per point: its row block, -1 when inactive */
+    int *nbr;             /* the points coupled to one point */
+    int pts_arrays_cap;
+    double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
+    imp_coulomb_workspace *ws;
+    /* per-pair overrides of friction and elasticity, sorted by (a, b) */
+    imp_e3_pair_override *pairs;
+    int npairs, pairs_cap;
+    imp_engine3d_stats stats;
+    int failed_a, failed_b;  /* bodies named by a failed solve */
+} imp_engine3d;
+
+/* The world's 3D engine, made on first use; NULL when out of memory. */
+imp_engine3d *imp_engine3d_get(struct imp_world *w);
+void imp_engine3d_free(imp_engine3d *e);
+
+/* The strategy's advance (strategy.h): steps of the world's dt to t1. */
+imp_status imp_engine3d_advance(struct imp_world *w, double t1, char *why, size_t why_len);
+/* Undoes the last step's swap of the contact lists (after the shell rolled a step back). */
+void imp_engine3d_restore(struct imp_world *w);
+
+/* Detection at the world's state (engine3d_detect.c): fills e->pts for step h (the margin
+   grows with what bodies can travel in h; h = 0: distance_tol only). 0 or a status. */
+imp_status imp_engine3d_detect(struct imp_world *w, imp_engine3d *e, double h);
+
+/* The contact problem of the active points at velocities e->vel (engine3d_solve.c): on
+   return e->vel holds v1 and each point its impulse r. 0 or IMP_ERR_NOMEM / IMP_ERR_SOLVER
+   (why filled). */
+imp_status imp_engine3d_solve(struct imp_world *w, imp_engine3d *e, char *why, size_t why_len);
+
+/* Per-pair friction and elasticity overriding the bodies' (a != b slots); 0, -1 without
+   memory. The lookup gives NULL when none. */
+int imp_engine3d_set_pair(struct imp_world *w, int a, int b, double friction, double elasticity);
+const imp_e3_pair_override *imp_engine3d_pair(const imp_engine3d *e, int a, int b);
+
+/* Makes sure the per-slot arrays hold the world's capacity; 0 or -1. */
+int imp_engine3d_reserve_slots(imp_engine3d *e, int slots);
+
+#endif

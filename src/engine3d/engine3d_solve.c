@@ -1,0 +1,419 @@
+/* engine3d_solve.c: the 3D engine's velocity-level contact problem (engine3d.h, step 3).
+
+   Point c between bodies a (sign -1) and b (sign +1): E = [n t1 t2] (columns), on each side
+   A = r x E (the columns r x n, r x t1, r x t2) and IA = I^-1 A (world inverse inertia).
+   The velocity of b relative to a at c in the contact frame is
+       u_c = sum over its sides k of s_k (E^T v_k + A_k^T w_k),
+   an impulse r_c (in the frame) changes body k by dv = s_k m^-1 E r_c, dw = s_k IA_k r_c, so
+       W_cd = sum over the bodies k the points share of s_ck s_dk (m_k^-1 E_c^T E_d + A_ck^T IA_dk).
+   Fixed bodies carry nothing (m^-1 = 0, I^-1 = 0) and link no points.
+   "lcp": W in compressed rows, solved by the exact Coulomb solver (lcp_coulomb.h: Newton on
+   the Alart-Curnier function, Gauss-Seidel fallback) from the warm start. Cost: the rows'
+   assembly O(sum over bodies of points^2), the solve that of lcp_coulomb.
+   "pgs": no matrix; sweeps over the points, each solving its normal row then its tangent
+   pair against the current velocities and projecting the friction onto the disc
+   |r_T| <= mu r_N (circular: isotropic), applied at once to the two bodies. O(points) per
+   sweep, pgs_iterations sweeps at most (fewer when no impulse changes by more than 1e-12 of
+   the largest). Both deterministic: fixed orders, no threads. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine3d.h"
+#include "world.h"
+
+enum { JAC = 54 };  /* per point: side a then side b, each E (9), A (9), IA (9) row-major 3x3 */
+
+static double *jac(const imp_engine3d *e, int c, int side) { return e->jac + (size_t)c * JAC + 27 * side; }
+
+/* m[i][j] = column j, component i */
+static void cross_cols(const double r[3], const double *E, double *A)
+{
+    for (int j = 0; j < 3; j++) {
+        double x = E[0 * 3 + j], y = E[1 * 3 + j], z = E[2 * 3 + j];
+        A[0 * 3 + j] = r[1] * z - r[2] * y;
+        A[1 * 3 + j] = r[2] * x - r[0] * z;
+        A[2 * 3 + j] = r[0] * y - r[1] * x;
+    }
+}
+
+static void mul33(const double *M, const double *X, double *out)
+{
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            out[i * 3 + j] = M[i * 3] * X[j] + M[i * 3 + 1] * X[3 + j] + M[i * 3 + 2] * X[6 + j];
+        }
+    }
+}
+
+/* out += s * (im * Ec^T Ed + Ac^T IAd) */
+static void add_block(double s, double im, const double *jc, const double *jd, double *out)
+{
+    const double *Ec = jc, *Ac = jc + 9, *Ed = jd, *IAd = jd + 18;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            double v = 0.0;
+            for (int k = 0; k < 3; k++) {
+                v += im * Ec[k * 3 + i] * Ed[k * 3 + j] + Ac[k * 3 + i] * IAd[k * 3 + j];
+            }
+            out[i * 3 + j] += s * v;
+        }
+    }
+}
+
+static int dynamic(const imp_world *w, int s) { return s > 0 && !w->bodies[s].fixed; }
+
+/* The Jacobian blocks of every active point and the per-body lists. */
+static void prepare(imp_world *w, imp_engine3d *e)
+{
+    for (int s = 0; s < w->nslots; s++) {
+        e->body_head[s] = -1;
+    }
+    for (int c = e->npts - 1; c >= 0; c--) {
+        const imp_e3_point *p = &e->pts[c];
+        if (!p->active) {
+            continue;
+        }
+        for (int side = 0; side < 2; side++) {
+            double *J = jac(e, c, side);
+            for (int i = 0; i < 3; i++) {
+                J[i * 3 + 0] = p->normal[i];
+                J[i * 3 + 1] = p->t1[i];
+                J[i * 3 + 2] = p->t2[i];
+            }
+            int s = side == 0 ? p->a : p->b;
+            cross_cols(side == 0 ? p->ra : p->rb, J, J + 9);
+            mul33(e->inv_iw + 9 * (size_t)s, J + 9, J + 18);
+            if (dynamic(w, s)) {  /* push front: lists end up in point order */
+                e->pt_next[2 * c + side] = e->body_head[s];
+                e->body_head[s] = 2 * c + side;
+            }
+        }
+    }
+}
+
+/* u = J_c vel (contact frame) */
+static void rel_velocity(const imp_engine3d *e, int c, double u[3])
+{
+    const imp_e3_point *p = &e->pts[c];
+    u[0] = u[1] = u[2] = 0.0;
+    for (int side = 0; side < 2; side++) {
+        const double *J = jac(e, c, side);
+        const double *v = e->vel + 6 * (size_t)(side == 0 ? p->a : p->b);
+        double sg = side == 0 ? -1.0 : 1.0;
+        for (int j = 0; j < 3; j++) {
+            double x = 0.0;
+            for (int k = 0; k < 3; k++) {
+                x += J[k * 3 + j] * v[k] + J[9 + k * 3 + j] * v[3 + k];
+            }
+            u[j] += sg * x;
+        }
+    }
+}
+
+/* vel += M^-1 J_c^T dr */
+static void apply(imp_world *w, imp_engine3d *e, int c, const double dr[3])
+{
+    const imp_e3_point *p = &e->pts[c];
+    for (int side = 0; side < 2; side++) {
+        int s = side == 0 ? p->a : p->b;
+        if (!dynamic(w, s)) {
+            continue;
+        }
+        const double *J = jac(e, c, side);
+        double sg = side == 0 ? -1.0 : 1.0, im = w->bodies[s].inv_mass;
+        double *v = e->vel + 6 * (size_t)s;
+        for (int k = 0; k < 3; k++) {
+            double P = J[k * 3] * dr[0] + J[k * 3 + 1] * dr[1] + J[k * 3 + 2] * dr[2];
+            double dw = J[18 + k * 3] * dr[0] + J[18 + k * 3 + 1] * dr[1] + J[18 + k * 3 + 2] * dr[2];
+            v[k] += sg * im * P;
+            v[3 + k] += sg * dw;
+        }
+    }
+}
+
+static void diag_block(const imp_world *w, const imp_engine3d *e, int c, double *Wcc)
+{
+    const imp_e3_point *p = &e->pts[c];
+    memset(Wcc, 0, 9 * sizeof *Wcc);
+    for (int side = 0; side < 2; side++) {
+        int s = side == 0 ? p->a : p->b;
+        if (dynamic(w, s)) {
+            add_block(1.0, w->bodies[s].inv_mass, jac(e, c, side), jac(e, c, side), Wcc);
+        }
+    }
+}
+
+static int reserve(imp_engine3d *e, int n)
+{
+    if (n <= e->rows_cap) {
+        return 0;
+    }
+    int cap = e->rows_cap > 0 ? e->rows_cap : 96;
+    while (cap < n) {
+        cap *= 2;
+    }
+    double **d[] = {&e->q, &e->mu, &e->r, &e->u, &e->warm};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+        double *x = realloc(*d[i], (size_t)cap * sizeof **d[i]);
+        if (x == NULL) {
+            return -1;
+        }
+        *d[i] = x;
+    }
+    int *rp = realloc(e->row_ptr, (size_t)(cap + 1) * sizeof *rp);
+    if (rp == NULL) {
+        return -1;
+    }
+    e->row_ptr = rp;
+    e->rows_cap = cap;
+    return 0;
+}
+
+static int reserve_points(imp_engine3d *e, int n)
+{
+    if (n <= e->pts_arrays_cap) {
+        return 0;
+    }
+    size_t need = (size_t)n;
+    double *j = realloc(e->jac, need * JAC * sizeof *j);
+    if (j == NULL) {
+        return -1;
+    }
+    e->jac = j;
+    int **arr[] = {&e->mark, &e->act, &e->rowof, &e->nbr};
+    for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
+        int *x = realloc(*arr[i], need * sizeof *x);
+        if (x == NULL) {
+            return -1;
+        }
+        *arr[i] = x;
+    }
+    int *nx = realloc(e->pt_next, need * 2 * sizeof *nx);
+    if (nx == NULL) {
+        return -1;
+    }
+    e->pt_next = nx;
+    e->pts_arrays_cap = n;
+    return 0;
+}
+
+static int reserve_nnz(imp_engine3d *e, size_t nnz)
+{
+    if (nnz <= e->nnz_cap) {
+        return 0;
+    }
+    size_t cap = e->nnz_cap > 0 ? e->nnz_cap : 1024;
+    while (cap < nnz) {
+        cap *= 2;
+    }
+    int *col = realloc(e->col, cap * sizeof *col);
+    if (col == NULL) {
+        return -1;
+    }
+    e->col = col;
+    double *val = realloc(e->val, cap * sizeof *val);
+    if (val == NULL) {
+        return -1;
+    }
+    e->val = val;
+    e->nnz_cap = cap;
+    return 0;
+}
+
+/* The points sharing a moving body with point c (c included), in e->nbr; their count. */
+static int neighbours(const imp_world *w, imp_engine3d *e, int c, int stamp)
+{
+    const imp_e3_point *p = &e->pts[c];
+    int count = 0;
+    for (int side = 0; side < 2; side++) {
+        int s = side == 0 ? p->a : p->b;
+        if (!dynamic(w, s)) {
+            continue;
+        }
+        for (int it = e->body_head[s]; it >= 0; it = e->pt_next[it]) {
+            int d = it / 2;
+            if (e->mark[d] != stamp) {
+                e->mark[d] = stamp;
+                e->nbr[count++] = d;
+            }
+        }
+    }
+    return count;
+}
+
+/* W_cd: the sum over the moving bodies c and d share */
+static void coupling(const imp_world *w, const imp_engine3d *e, int c, int d, double *blk)
+{
+    const imp_e3_point *p = &e->pts[c], *q = &e->pts[d];
+    memset(blk, 0, 9 * sizeof *blk);
+    for (int cs = 0; cs < 2; cs++) {
+        int sc = cs == 0 ? p->a : p->b;
+        if (!dynamic(w, sc)) {
+            continue;
+        }
+        for (int ds = 0; ds < 2; ds++) {
+            if ((ds == 0 ? q->a : q->b) == sc) {
+                double sg = (cs == 0 ? -1.0 : 1.0) * (ds == 0 ? -1.0 : 1.0);
+                add_block(sg, w->bodies[sc].inv_mass, jac(e, c, cs), jac(e, d, ds), blk);
+            }
+        }
+    }
+}
+
+static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why, size_t why_len)
+{
+    const int *act = e->act;
+    int n = 3 * nact;
+    if (reserve(e, n) != 0) {
+        return IMP_ERR_NOMEM;
+    }
+    for (int c = 0; c < e->npts; c++) {
+        e->rowof[c] = -1;
+        e->mark[c] = -1;
+    }
+    for (int i = 0; i < nact; i++) {
+        e->rowof[act[i]] = i;
+    }
+    size_t k = 0;
+    double blk[9];
+    for (int i = 0; i < nact; i++) {
+        int c = act[i];
+        int count = neighbours(w, e, c, i);
+        if (reserve_nnz(e, k + 9 * (size_t)count) != 0) {
+            return IMP_ERR_NOMEM;
+        }
+        for (int r = 0; r < 3; r++) {
+            e->row_ptr[3 * i + r] = (int)(k + (size_t)r * 3 * (size_t)count);
+        }
+        for (int j = 0; j < count; j++) {
+            int d = e->nbr[j];
+            coupling(w, e, c, d, blk);
+            for (int r = 0; r < 3; r++) {
+                for (int m = 0; m < 3; m++) {
+                    size_t idx = k + (size_t)r * 3 * (size_t)count + (size_t)j * 3 + (size_t)m;
+                    e->col[idx] = 3 * e->rowof[d] + m;
+                    e->val[idx] = blk[r * 3 + m];
+                }
+            }
+        }
+        k += 9 * (size_t)count;
+    }
+    e->row_ptr[n] = (int)k;
+    for (int i = 0; i < nact; i++) {
+        int c = act[i];
+        double u[3];
+        rel_velocity(e, c, u);
+        e->q[3 * i] = u[0] + e->pts[c].bias;
+        e->q[3 * i + 1] = u[1];
+        e->q[3 * i + 2] = u[2];
+        e->mu[i] = e->pts[c].mu;
+        memcpy(e->warm + 3 * i, e->pts[c].r, 3 * sizeof(double));
+    }
+    if (e->ws == NULL && (e->ws = imp_coulomb_workspace_create(n)) == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    imp_coulomb_problem prob = {.W = {.n = n, .row_ptr = e->row_ptr, .col = e->col, .val = e->val},
+                                .q = e->q, .mu = e->mu, .bilateral = NULL};
+    imp_coulomb_options opt;
+    imp_coulomb_default_options(&opt);
+    opt.tolerance = 1e-10;
+    opt.warm_start = e->warm;
+    imp_coulomb_info info;
+    imp_coulomb_status st = imp_coulomb_solve(&prob, &opt, e->ws, e->r, e->u, &info);
+    e->stats.solves++;
+    e->stats.sweeps += info.sweeps;
+    e->stats.newton_iterations += info.iterations;
+    e->stats.last_error = info.error;
+    if (st == IMP_COULOMB_NO_MEMORY) {
+        return IMP_ERR_NOMEM;
+    }
+    if (st == IMP_COULOMB_BAD_INPUT) {
+        snprintf(why, why_len, "the contact problem of %d points is not valid (%s)", nact, info.message);
+        e->failed_a = e->pts[act[0]].a;
+        e->failed_b = e->pts[act[0]].b;
+        return IMP_ERR_SOLVER;
+    }
+    if (st != IMP_COULOMB_OK) {
+        e->stats.solve_failures++;
+    }
+    for (int i = 0; i < nact; i++) {
+        int c = act[i];
+        memcpy(e->pts[c].r, e->r + 3 * i, 3 * sizeof(double));
+        apply(w, e, c, e->r + 3 * i);
+    }
+    return IMP_OK;
+}
+
+static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act)
+{
+    /* warm start */
+    for (int i = 0; i < nact; i++) {
+        apply(w, e, act[i], e->pts[act[i]].r);
+    }
+    int sweeps = w->def.engine2d.pgs_iterations > 0 ? w->def.engine2d.pgs_iterations : 50;
+    double Wcc[9];
+    int done = 0;
+    for (int sw = 0; sw < sweeps && !done; sw++) {
+        double change = 0.0, largest = 0.0;
+        for (int i = 0; i < nact; i++) {
+            int c = act[i];
+            imp_e3_point *p = &e->pts[c];
+            diag_block(w, e, c, Wcc);
+            double u[3];
+            rel_velocity(e, c, u);
+            double old[3] = {p->r[0], p->r[1], p->r[2]};
+            double rn = Wcc[0] > 0.0 ? fmax(0.0, old[0] - (u[0] + p->bias) / Wcc[0]) : 0.0;
+            /* tangent pair: 2x2 solve of the tangent block against u_T, with the normal's change */
+            double dn = rn - old[0];
+            double ut1 = u[1] + Wcc[3] * dn, ut2 = u[2] + Wcc[6] * dn;
+            double a = Wcc[4], b = Wcc[5], d = Wcc[8];
+            double det = a * d - b * b;
+            double x1 = 0.0, x2 = 0.0;
+            if (det > 0.0) {
+                x1 = (d * ut1 - b * ut2) / det;
+                x2 = (a * ut2 - b * ut1) / det;
+            }
+            double rt1 = old[1] - x1, rt2 = old[2] - x2;
+            double lim = p->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
+            if (len > lim) {
+                double sc = len > 0.0 ? lim / len : 0.0;
+                rt1 *= sc;
+                rt2 *= sc;
+            }
+            double dr[3] = {rn - old[0], rt1 - old[1], rt2 - old[2]};
+            p->r[0] = rn;
+            p->r[1] = rt1;
+            p->r[2] = rt2;
+            apply(w, e, c, dr);
+            change = fmax(change, fabs(dr[0]) + fabs(dr[1]) + fabs(dr[2]));
+            largest = fmax(largest, rn);
+        }
+        e->stats.sweeps++;
+        done = change <= 1e-12 * largest;
+    }
+    e->stats.solves++;
+    return IMP_OK;
+}
+
+imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t why_len)
+{
+    if (reserve_points(e, e->npts) != 0) {
+        return IMP_ERR_NOMEM;
+    }
+    prepare(w, e);
+    int nact = 0;
+    for (int c = 0; c < e->npts; c++) {
+        if (e->pts[c].active) {
+            e->act[nact++] = c;
+        }
+    }
+    if (nact == 0) {
+        return IMP_OK;
+    }
+    if (w->def.engine2d.contact_solver == IMP_SOLVER_PGS) {
+        return solve_pgs(w, e, nact, e->act);
+    }
+    return solve_exact(w, e, nact, why, why_len);
+}

@@ -1,0 +1,352 @@
+/* engine3d_step.c: one step of the 3D engine (engine3d.h): detect, v*, the contact problem
+   (serial impacts first under collision_handling "serial" / "hybrid"), positions, events.
+   Stages: detect, integrate (v* and the positions), collisions (serial impacts),
+   contact_solve, contacts (events). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine3d.h"
+#include "quat.h"
+#include "world.h"
+
+/* Fractions of distance_tol: penetrations shallower than the slop are left alone; deeper ones
+   are pushed out by BAUMGARTE of their depth beyond the slop per step. */
+#define SLOP_FRACTION 0.1
+#define BAUMGARTE 0.2
+/* Passes over the pairs in serial handling before the last (simultaneous) pass. */
+#define SERIAL_PASSES 200
+
+static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
+{
+    for (int s = 0; s < w->nslots; s++) {
+        double *out = e->inv_iw + 9 * (size_t)s;
+        const imp_body *b = &w->bodies[s];
+        if (s == 0 || !b->active || b->fixed) {
+            memset(out, 0, 9 * sizeof *out);
+            continue;
+        }
+        const double *q = w->y + (size_t)s * IMP_STRIDE_3D + 3;
+        imp_mat3 R = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
+        imp_mat3 I = imp_m3_rotate_tensor(&R, &b->inv_inertia);
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                out[3 * i + j] = I.m[i][j];
+            }
+        }
+    }
+}
+
+/* normal velocity of b relative to a at point p, with per-slot velocities v (6 each) */
+static double normal_velocity(const imp_e3_point *p, const double *va, const double *vb)
+{
+    double u = 0.0;
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        double wa = va[3 + j] * p->ra[k] - va[3 + k] * p->ra[j];
+        double wb = vb[3 + j] * p->rb[k] - vb[3 + k] * p->rb[j];
+        u += p->normal[i] * ((vb[i] + wb) - (va[i] + wa));
+    }
+    return u;
+}
+
+static const double *slot_velocity(const imp_world *w, int s)
+{
+    static const double zero[6] = {0, 0, 0, 0, 0, 0};
+    if (s == 0 || w->bodies[s].fixed) {
+        return zero;
+    }
+    return w->y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
+}
+
+static double slop(const imp_world *w) { return SLOP_FRACTION * w->def.engine2d.distance_tol; }
+
+/* b_N of a point (engine3d.h), with restitution when with_restitution */
+static double bias_of(const imp_world *w, const imp_e3_point *p, double h, int with_restitution)
+{
+    double d = p->distance, vtol = w->def.engine2d.velocity_tol;
+    if (with_restitution && p->e > 0.0 && p->u0 < -vtol && d <= -h * p->u0) {
+        return p->e * p->u0;  /* u_N >= -e u0: Newton's law */
+    }
+    if (d > 0.0) {
+        return d / h;  /* the gap may close, not more */
+    }
+    double s = slop(w);
+    return d < -s ? BAUMGARTE * (d + s) / h : 0.0;
+}
+
+static int is_impact(const imp_world *w, const imp_e3_point *p, double h)
+{
+    return p->u0 < -w->def.engine2d.velocity_tol && p->distance <= -h * p->u0;
+}
+
+/* Serial handling: the impacts pair by pair (a body's pairs together under hybrid) in a random
+   order, with restitution, until none approaches; impulses add up in r. */
+static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len)
+{
+    int hybrid = w->def.engine2d.collision_handling == IMP_HANDLING_HYBRID;
+    for (int pass = 0; pass < SERIAL_PASSES; pass++) {
+        /* the pairs (runs of points of one (a, b)) that approach now */
+        int groups = 0;
+        for (int c = 0; c < e->npts; c++) {
+            imp_e3_point *p = &e->pts[c];
+            p->active = 0;
+            const double *va = e->vel + 6 * (size_t)p->a, *vb = e->vel + 6 * (size_t)p->b;
+            double un = normal_velocity(p, va, vb);
+            if (un < -w->def.engine2d.velocity_tol && p->distance <= -h * un) {
+                groups++;
+                p->active = 1;
+            }
+        }
+        if (groups == 0) {
+            return IMP_OK;
+        }
+        /* one random approaching point picks the group to handle */
+        int pick = (int)imp_rng_below(&w->rng, (unsigned long long)groups), seen = 0, chosen = -1;
+        for (int c = 0; c < e->npts && chosen < 0; c++) {
+            if (e->pts[c].active && seen++ == pick) {
+                chosen = c;
+            }
+        }
+        int a = e->pts[chosen].a, b = e->pts[chosen].b;
+        for (int c = 0; c < e->npts; c++) {
+            imp_e3_point *p = &e->pts[c];
+            int mine = p->a == a && p->b == b;
+            if (hybrid && p->active) {  /* the moving bodies' other approaching pairs */
+                int sa = a > 0 && !w->bodies[a].fixed ? a : -1, sb = !w->bodies[b].fixed ? b : -1;
+                mine |= p->a == sa || p->b == sa || p->a == sb || p->b == sb;
+            }
+            double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
+            p->active = mine && un < 0.0 && p->distance <= -h * un;
+            if (p->active) {
+                p->bias = p->e * fmin(un, 0.0);  /* u_N >= -e u_N(now) */
+                p->r[0] = p->r[1] = p->r[2] = 0.0;
+            }
+        }
+        /* solve with q = J vel + bias: vel already holds the earlier impulses */
+        imp_status st = imp_engine3d_solve(w, e, why, why_len);
+        if (st != IMP_OK) {
+            return st;
+        }
+        for (int c = 0; c < e->npts; c++) {
+            if (e->pts[c].active) {
+                e->pts[c].rimp += e->pts[c].r[0];
+            }
+        }
+        e->stats.collisions++;
+    }
+    return IMP_OK;
+}
+
+static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
+{
+    for (int s = 1; s < w->nslots; s++) {
+        const imp_body *b = &w->bodies[s];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        double *y = w->y + (size_t)s * IMP_STRIDE_3D;
+        const double *v = e->vel + 6 * (size_t)s;
+        for (int k = 0; k < 3; k++) {
+            y[IMP_VEL_3D + k] = v[k];
+            y[IMP_VEL_3D + 3 + k] = v[3 + k];
+            y[k] += h * v[k];
+        }
+        double wl = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+        if (wl > 0.0) {
+            imp_quat dq = imp_q_from_axis_angle(imp_v3(v[3] / wl, v[4] / wl, v[5] / wl), wl * h);
+            imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
+            y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
+        }
+    }
+}
+
+/* a pair touches when a point is within distance_tol or carries an impulse */
+static int touching(const imp_world *w, const imp_e3_point *p, int n, int i)
+{
+    int a = p[i].a, b = p[i].b, t = 0;
+    for (int k = i; k < n && p[k].a == a && p[k].b == b; k++) {
+        t |= p[k].distance <= w->def.engine2d.distance_tol || p[k].r[0] > 0.0;
+    }
+    return t;
+}
+
+static int pair_end(const imp_e3_point *p, int n, int i)
+{
+    int k = i;
+    while (k < n && p[k].a == p[i].a && p[k].b == p[i].b) {
+        k++;
+    }
+    return k;
+}
+
+static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n, double value, double impulse)
+{
+    imp_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.time = w->time;
+    ev.body1 = p->a;
+    ev.body2 = p->b;
+    double c[3] = {0, 0, 0};
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; i < 3; i++) {
+            c[i] += 0.5 * (p[k].pa[i] + p[k].pb[i]) / n;
+        }
+    }
+    memcpy(ev.point, c, sizeof c);
+    memcpy(ev.normal, p->normal, sizeof ev.normal);
+    ev.value = value;
+    ev.impulse = impulse;
+    imp_world_push_event(w, &ev);
+}
+
+/* contact_begin / contact_end by comparing the touching pairs of this step and the last
+   (both sorted by (a, b)); collision for each pair with an impact. */
+static void events(imp_world *w, imp_engine3d *e, double h)
+{
+    int i = 0, j = 0;
+    while (i < e->npts || j < e->nprev) {
+        int cmp;
+        if (i >= e->npts) {
+            cmp = 1;
+        } else if (j >= e->nprev) {
+            cmp = -1;
+        } else {
+            const imp_e3_point *p = &e->pts[i], *q = &e->prev[j];
+            cmp = p->a != q->a ? (p->a < q->a ? -1 : 1) : (p->b != q->b ? (p->b < q->b ? -1 : 1) : 0);
+        }
+        int inow = cmp <= 0 ? pair_end(e->pts, e->npts, i) : i;
+        int jnow = cmp >= 0 ? pair_end(e->prev, e->nprev, j) : j;
+        int now = cmp <= 0 && touching(w, e->pts, e->npts, i);
+        int before = cmp >= 0 && touching(w, e->prev, e->nprev, j);
+        if (cmp <= 0) {
+            double u0 = 0.0, imp = 0.0;
+            int impact = 0;
+            for (int k = i; k < inow; k++) {
+                u0 = fmin(u0, e->pts[k].u0);
+                imp += e->pts[k].r[0] + e->pts[k].rimp;
+                impact |= is_impact(w, &e->pts[k], h) && e->pts[k].r[0] + e->pts[k].rimp > 0.0;
+            }
+            if (now && !before) {
+                push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], inow - i, -u0, 0.0);
+            }
+            if (impact) {
+                push(w, IMP_EVENT_COLLISION, &e->pts[i], inow - i, u0, imp);
+            }
+        }
+        if (before && !now) {
+            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], jnow - j, 0.0, 0.0);
+        }
+        i = inow;
+        j = jnow;
+    }
+}
+
+imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_len)
+{
+    imp_engine3d *e = imp_engine3d_get(w);
+    if (e == NULL || imp_engine3d_reserve_slots(e, w->nslots) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine");
+        return IMP_ERR_NOMEM;
+    }
+    double h = t1 - w->time;
+    e->swapped = 0;
+    e->failed_a = e->failed_b = -1;
+    double t = imp_profile_now();
+    imp_status st = imp_engine3d_detect(w, e, h);
+    t = imp_profile_add(&w->profile, IMP_STAGE_DETECT, t);
+    if (st != IMP_OK) {
+        snprintf(why, why_len, "out of memory in the 3D detection");
+        return st;
+    }
+    /* v* = v0 + h M^-1 F(x0, v0) */
+    double *dydt = w->work;
+    imp_world_derivative(w, w->time, w->y, dydt);
+    for (int s = 0; s < w->nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s;
+        const imp_body *b = &w->bodies[s];
+        if (s == 0 || !b->active || b->fixed) {
+            memset(v, 0, 6 * sizeof *v);
+            continue;
+        }
+        const double *y = w->y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        for (int k = 0; k < 6; k++) {
+            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+        }
+    }
+    world_inverse_inertia(w, e);
+    int strategy_contact = imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES);
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        p->rimp = 0.0;
+        p->u0 = normal_velocity(p, slot_velocity(w, p->a), slot_velocity(w, p->b));
+    }
+    t = imp_profile_add(&w->profile, IMP_STAGE_INTEGRATE, t);
+    int serial = w->def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
+    if (serial) {
+        st = serial_impacts(w, e, h, why, why_len);
+        t = imp_profile_add(&w->profile, IMP_STAGE_COLLISIONS, t);
+        if (st != IMP_OK) {
+            return st;
+        }
+    }
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        p->bias = bias_of(w, p, h, !serial);
+        if (serial) {
+            p->r[0] = p->r[1] = p->r[2] = 0.0;  /* the impacts' impulses are in vel already */
+        }
+        if (strategy_contact) {
+            p->active = 1;
+        } else {
+            double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
+            p->active = un + p->bias < 0.0;
+        }
+    }
+    st = imp_engine3d_solve(w, e, why, why_len);
+    t = imp_profile_add(&w->profile, IMP_STAGE_CONTACT_SOLVE, t);
+    if (st != IMP_OK) {
+        if (e->failed_a >= 0 && w->nerror_bodies < 8) {
+            w->error_bodies[w->nerror_bodies++] = e->failed_a;
+            w->error_bodies[w->nerror_bodies++] = e->failed_b;
+        }
+        return st;
+    }
+    for (int c = 0; c < e->npts; c++) {
+        e->stats.collisions += !serial && is_impact(w, &e->pts[c], h) && e->pts[c].r[0] > 0.0;
+    }
+    integrate_positions(w, e, h);
+    t = imp_profile_add(&w->profile, IMP_STAGE_INTEGRATE, t);
+    events(w, e, h);
+    /* this step's points become the last ones */
+    imp_e3_point *tp = e->prev;
+    int tc = e->prev_cap;
+    e->prev = e->pts;
+    e->prev_cap = e->pts_cap;
+    e->nprev = e->npts;
+    e->pts = tp;
+    e->pts_cap = tc;
+    e->npts = 0;
+    e->swapped = 1;
+    e->stats.steps++;
+    imp_profile_add(&w->profile, IMP_STAGE_CONTACTS, t);
+    return IMP_OK;
+}
+
+void imp_engine3d_restore(imp_world *w)
+{
+    imp_engine3d *e = w->engine3d;
+    if (e == NULL || !e->swapped) {
+        return;
+    }
+    imp_e3_point *tp = e->prev;
+    int tc = e->prev_cap;
+    e->npts = e->nprev;
+    e->prev = e->pts;
+    e->prev_cap = e->pts_cap;
+    e->pts = tp;
+    e->pts_cap = tc;
+    e->nprev = 0;  /* the list before the failed step is gone: warm starts restart */
+    e->swapped = 0;
+}

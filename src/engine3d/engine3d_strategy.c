@@ -1,0 +1,182 @@
+/* engine3d_strategy.c: the tables (strategy.h) of the 3D engine's strategies, "impulse" and
+   "contact" in 3D worlds (engine3d.h), its state's life and its per-pair materials. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine3d.h"
+#include "strategy.h"
+#include "world.h"
+
+imp_engine3d *imp_engine3d_get(imp_world *w)
+{
+    if (w->engine3d == NULL) {
+        w->engine3d = calloc(1, sizeof *w->engine3d);
+    }
+    return w->engine3d;
+}
+
+void imp_engine3d_free(imp_engine3d *e)
+{
+    if (e == NULL) {
+        return;
+    }
+    imp_bp3d_free(e->bp);
+    imp_coulomb_workspace_destroy(e->ws);
+    void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel,
+                      e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
+                      e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->pairs};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        free(arrays[i]);
+    }
+    free(e);
+}
+
+int imp_engine3d_reserve_slots(imp_engine3d *e, int slots)
+{
+    if (slots <= e->slot_cap) {
+        return 0;
+    }
+    int cap = e->slot_cap > 0 ? e->slot_cap : 16;
+    while (cap < slots) {
+        cap *= 2;
+    }
+    double *iw = realloc(e->inv_iw, (size_t)cap * 9 * sizeof *iw);
+    if (iw == NULL) {
+        return -1;
+    }
+    e->inv_iw = iw;
+    double *v = realloc(e->vel, (size_t)cap * 6 * sizeof *v);
+    if (v == NULL) {
+        return -1;
+    }
+    e->vel = v;
+    int *h = realloc(e->body_head, (size_t)cap * sizeof *h);
+    if (h == NULL) {
+        return -1;
+    }
+    e->body_head = h;
+    e->slot_cap = cap;
+    return 0;
+}
+
+static int find_pair(const imp_engine3d *e, int a, int b)
+{
+    int lo = 0, hi = e->npairs - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        const imp_e3_pair_override *p = &e->pairs[mid];
+        int c = p->a != a ? (p->a < a ? -1 : 1) : (p->b != b ? (p->b < b ? -1 : 1) : 0);
+        if (c == 0) {
+            return mid;
+        }
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return -(lo + 1);
+}
+
+int imp_engine3d_set_pair(imp_world *w, int a, int b, double friction, double elasticity)
+{
+    imp_engine3d *e = imp_engine3d_get(w);
+    if (e == NULL) {
+        return -1;
+    }
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    int at = find_pair(e, a, b);
+    if (at < 0) {
+        at = -at - 1;
+        if (e->npairs == e->pairs_cap) {
+            int cap = e->pairs_cap > 0 ? 2 * e->pairs_cap : 8;
+            imp_e3_pair_override *p = realloc(e->pairs, (size_t)cap * sizeof *p);
+            if (p == NULL) {
+                return -1;
+            }
+            e->pairs = p;
+            e->pairs_cap = cap;
+        }
+        memmove(e->pairs + at + 1, e->pairs + at, (size_t)(e->npairs - at) * sizeof *e->pairs);
+        e->npairs++;
+    }
+    e->pairs[at] = (imp_e3_pair_override){a, b, friction, elasticity};
+    return 0;
+}
+
+const imp_e3_pair_override *imp_engine3d_pair(const imp_engine3d *e, int a, int b)
+{
+    if (e == NULL || e->npairs == 0) {
+        return NULL;
+    }
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    int at = find_pair(e, a, b);
+    return at >= 0 ? &e->pairs[at] : NULL;
+}
+
+static imp_status create(imp_world *w)
+{
+    return imp_engine3d_get(w) != NULL ? IMP_OK : IMP_ERR_NOMEM;
+}
+
+static void destroy(imp_world *w)
+{
+    imp_engine3d_free(w->engine3d);
+    w->engine3d = NULL;
+}
+
+static void invalidate(imp_world *w)
+{
+    if (w->engine3d != NULL) {
+        w->engine3d->nprev = 0;
+        w->engine3d->bp_built = 0;
+    }
+}
+
+static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, double v, int count), void *ctx)
+{
+    imp_engine3d_stats z = {0};
+    const imp_engine3d_stats *s = w->engine3d != NULL ? &w->engine3d->stats : &z;
+    put(ctx, "collisions", (double)s->collisions, 1);
+    put(ctx, "contact_solves", (double)s->solves, 1);
+    put(ctx, "solve_failures", (double)s->solve_failures, 1);
+    put(ctx, "sweeps", (double)s->sweeps, 1);
+    put(ctx, "newton_iterations", (double)s->newton_iterations, 1);
+    put(ctx, "contact_points", (double)s->points, 1);
+    put(ctx, "contact_pairs", (double)s->pairs, 1);
+    put(ctx, "max_contact_points", (double)s->max_points, 1);
+    put(ctx, "solver_error", s->last_error, 0);
+    put(ctx, "max_penetration", s->max_penetration, 0);
+}
+
+const imp_strategy_ops imp_strategy_impulse3d = {
+    .name = "impulse",
+    .dims = IMP_DIM3,
+    .flags = IMP_STRATEGY_COLLISIONS,
+    .create = create,
+    .destroy = destroy,
+    .advance = imp_engine3d_advance,
+    .restore = imp_engine3d_restore,
+    .invalidate = invalidate,
+    .stats = stats,
+};
+
+const imp_strategy_ops imp_strategy_contact3d = {
+    .name = "contact",
+    .dims = IMP_DIM3,
+    .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_CONTACT_FORCES,
+    .create = create,
+    .destroy = destroy,
+    .advance = imp_engine3d_advance,
+    .restore = imp_engine3d_restore,
+    .invalidate = invalidate,
+    .stats = stats,
+};
