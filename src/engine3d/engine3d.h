@@ -22,9 +22,11 @@
         faster than velocity_tol that closes within the step bounces with the restitution e
         (u_N >= -e u_N(v0), Newton's law).
      4. x1 = x0 + h v1, orientations by the exact rotation of w1 h.
-   Strategies: "contact" puts every point within the margin in the problem; "impulse" only
-   the points that approach (u_N(v*) + b_N < 0) -- collisions by impulses, a body at rest
-   held by the inelastic impulse that stops its approach each step. collision_handling
+   Strategies: "contact" puts every point within the margin in the problem (speculative
+   points included); "impulse" the points that touch (gap <= distance_tol) or would close
+   their gap within the step (u_N(v*) + b_N < 0) -- collisions by impulses, a body at rest
+   held by the inelastic impulse that stops its approach each step. At velocity level the
+   two differ only by that set: a point left out carries no impulse either way. collision_handling
    "simultaneous" solves all points at once; "serial" one pair at a time in a random order
    until none approaches, then a last simultaneous pass with e = 0; "hybrid" the same with
    a body's pairs together. */

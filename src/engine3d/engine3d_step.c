@@ -301,7 +301,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
             p->active = 1;
         } else {
             double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
-            p->active = un + p->bias < 0.0;
+            p->active = un + p->bias < 0.0 || p->distance <= w->def.engine2d.distance_tol;
         }
     }
     st = imp_engine3d_solve(w, e, why, why_len);
