@@ -71,6 +71,7 @@ typedef struct imp_engine3d_stats {
     long sweeps;         /* Gauss-Seidel sweeps (pgs, or the exact solver's fallback) */
     long newton_iterations;
     long collisions;     /* impacts faster than velocity_tol */
+    long exact_skipped;  /* "lcp" problems too large for the exact solver, swept instead */
     int max_points;      /* most contact points in one step */
     int points;          /* contact points of the last step */
     int pairs;           /* body pairs touching in the last step */
@@ -96,6 +97,7 @@ typedef struct imp_engine3d {
     int slot_cap;
     double *inv_iw;       /* 9 per slot: world inverse inertia */
     double *vel;          /* 6 per slot: v, w during the solve */
+    double *vel_save;     /* 6 per slot: vel before the exact solver's warm-up sweeps */
     int *body_head;       /* first active point of the slot, -1 */
     int *pt_next;         /* 2 per point: next point of side a / side b */
     /* the exact solver's problem */

@@ -23,7 +23,19 @@
 #include "engine3d.h"
 #include "world.h"
 
-enum { JAC = 54 };  /* per point: side a then side b, each E (9), A (9), IA (9) row-major 3x3 */
+enum { JAC = 54 };
+
+/* The exact solver's settings per step: Siconos' error at most TOLERANCE, or the best answer
+   after MAX_NEWTON Newton iterations and MAX_SWEEPS fallback sweeps (counted in the stats as
+   a solve failure); PRESWEEPS matrix-free sweeps first, for its warm start. */
+#define TOLERANCE 1e-10
+#define MAX_NEWTON 100
+#define MAX_SWEEPS 500
+#define PRESWEEPS 10
+/* Above this many rows the Newton systems (LU inside the envelope of W, about rows x
+   bandwidth^2 per iteration) cost more than a step should: such problems are solved by the
+   sweeps of "pgs" (counted in the stats as exact_skipped). */
+#define EXACT_MAX_ROWS 1200  /* per point: side a then side b, each E (9), A (9), IA (9) row-major 3x3 */
 
 static double *jac(const imp_engine3d *e, int c, int side) { return e->jac + (size_t)c * JAC + 27 * side; }
 
@@ -262,8 +274,16 @@ static void coupling(const imp_world *w, const imp_engine3d *e, int c, int d, do
     }
 }
 
+static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps);
+
 static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why, size_t why_len)
 {
+    /* a few sweeps improve the warm start (Newton then needs a few iterations where it
+       needed tens from the last step's impulses); the velocities are put back */
+    size_t nv = 6 * (size_t)w->nslots;
+    memcpy(e->vel_save, e->vel, nv * sizeof *e->vel);
+    solve_pgs(w, e, nact, e->act, PRESWEEPS);
+    memcpy(e->vel, e->vel_save, nv * sizeof *e->vel);
     const int *act = e->act;
     int n = 3 * nact;
     if (reserve(e, n) != 0) {
@@ -318,8 +338,10 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
                                 .q = e->q, .mu = e->mu, .bilateral = NULL};
     imp_coulomb_options opt;
     imp_coulomb_default_options(&opt);
-    opt.tolerance = 1e-10;
+    opt.tolerance = TOLERANCE;
     opt.warm_start = e->warm;
+    opt.max_iterations = MAX_NEWTON;
+    opt.max_sweeps = MAX_SWEEPS;
     imp_coulomb_info info;
     imp_coulomb_status st = imp_coulomb_solve(&prob, &opt, e->ws, e->r, e->u, &info);
     e->stats.solves++;
@@ -346,13 +368,12 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     return IMP_OK;
 }
 
-static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act)
+static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps)
 {
     /* warm start */
     for (int i = 0; i < nact; i++) {
         apply(w, e, act[i], e->pts[act[i]].r);
     }
-    int sweeps = w->def.engine2d.pgs_iterations > 0 ? w->def.engine2d.pgs_iterations : 50;
     double Wcc[9];
     int done = 0;
     for (int sw = 0; sw < sweeps && !done; sw++) {
@@ -412,8 +433,9 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
     if (nact == 0) {
         return IMP_OK;
     }
-    if (w->def.engine2d.contact_solver == IMP_SOLVER_PGS) {
-        return solve_pgs(w, e, nact, e->act);
+    if (w->def.engine2d.contact_solver == IMP_SOLVER_PGS || 3 * nact > EXACT_MAX_ROWS) {
+        e->stats.exact_skipped += w->def.engine2d.contact_solver != IMP_SOLVER_PGS;
+        return solve_pgs(w, e, nact, e->act, w->def.engine2d.pgs_iterations);
     }
     return solve_exact(w, e, nact, why, why_len);
 }

@@ -22,7 +22,7 @@ void imp_engine3d_free(imp_engine3d *e)
     }
     imp_bp3d_free(e->bp);
     imp_coulomb_workspace_destroy(e->ws);
-    void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel,
+    void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->pairs};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
@@ -50,6 +50,11 @@ int imp_engine3d_reserve_slots(imp_engine3d *e, int slots)
         return -1;
     }
     e->vel = v;
+    v = realloc(e->vel_save, (size_t)cap * 6 * sizeof *v);
+    if (v == NULL) {
+        return -1;
+    }
+    e->vel_save = v;
     int *h = realloc(e->body_head, (size_t)cap * sizeof *h);
     if (h == NULL) {
         return -1;
@@ -149,6 +154,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     put(ctx, "contact_solves", (double)s->solves, 1);
     put(ctx, "solve_failures", (double)s->solve_failures, 1);
     put(ctx, "sweeps", (double)s->sweeps, 1);
+    put(ctx, "exact_skipped", (double)s->exact_skipped, 1);
     put(ctx, "newton_iterations", (double)s->newton_iterations, 1);
     put(ctx, "contact_points", (double)s->points, 1);
     put(ctx, "contact_pairs", (double)s->pairs, 1);

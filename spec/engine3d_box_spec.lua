@@ -1,0 +1,164 @@
+-- Boxes under the 3D contact strategy: flat contacts with a multi-point manifold and exact,
+-- isotropic Coulomb friction. Expected values are closed forms of rigid-body statics and
+-- dynamics (/work/shared/reference/contact3d.md section 2); tolerances say what they allow.
+local impact = require("impact")
+local shape3d = impact.shape3d
+
+local g = 9.81
+
+local function world(opts)
+  opts = opts or {}
+  return impact.world3d { strategy = opts.strategy or "contact", gravity = { 0, 0, -g },
+                          dt = opts.dt or 1 / 240, contact_solver = opts.solver }
+end
+
+-- a fixed slab whose top face passes through the origin, tilted by theta about y; returns
+-- the slope's unit normal and its unit down-slope direction
+local function slope(w, theta, mu)
+  local n = { -math.sin(theta), 0, math.cos(theta) }
+  w:add_body { shape = shape3d.box { size = { 400, 40, 1 } }, fixed = true, friction = mu,
+               position = { -0.5 * n[1], 0, -0.5 * n[3] },
+               orientation = { math.cos(-theta / 2), 0, math.sin(-theta / 2), 0 } }
+  return n, { -math.cos(theta), 0, -math.sin(theta) }
+end
+
+local function on_slope(n, s, height)  -- a point at height above the slope's origin
+  return { n[1] * height, n[2] * height, n[3] * height }, s
+end
+
+local function dot(a, b) return a[1] * b[1] + a[2] * b[2] + a[3] * b[3] end
+
+local function tilt_quat(theta) return { math.cos(-theta / 2), 0, math.sin(-theta / 2), 0 } end
+
+describe("3D contact: boxes", function()
+  it("a box on a 30 degree slope with mu = 0.3 slides at g (sin - mu cos); with mu = 0.6 it stays", function()
+    local th = math.rad(30)
+    for _, mu in ipairs { 0.3, 0.6 } do
+      local w = world {}
+      local n, down = slope(w, th, mu)
+      local p0 = on_slope(n, down, 0.25)
+      local box = w:add_body { shape = shape3d.box { size = { 0.5, 0.5, 0.5 } }, mass = 1, position = p0,
+                               orientation = tilt_quat(th), friction = mu }
+      w:run { duration = 2 }
+      local d = { box.position[1] - p0[1], box.position[2] - p0[2], box.position[3] - p0[3] }
+      if mu == 0.3 then
+        local a = g * (math.sin(th) - mu * math.cos(th))  -- 2.35629 m/s^2
+        assert.near(a * w.time, dot(box.velocity, down), 0.01 * a * w.time)
+        assert.near(0.5 * a * w.time ^ 2, dot(d, down), 0.01 * 0.5 * a * w.time ^ 2)
+      else  -- mu > tan 30 = 0.577: static friction holds without creep
+        assert.is_true(math.sqrt(dot(d, d)) < 1e-3, "drift " .. math.sqrt(dot(d, d)))
+      end
+      assert.is_true(math.abs(dot(d, n)) < 1e-3)  -- on the slope
+    end
+  end)
+
+  it("a cube fired at 20 m/s stops after v0^2 / (2 mu g) = 24.027 m, in any direction (isotropy)", function()
+    -- Jolt's TestFriction: 2 m cube, mu = sqrt(0.9 * 0.8); a pyramid cone would stop at 45
+    -- degrees after 16.8 m (ODE); the exact cone decelerates at mu g in every direction
+    local mu = math.sqrt(0.9 * 0.8)
+    local stops = {}
+    for _, deg in ipairs { 0, 45, 30 } do
+      local w = world { dt = 1 / 60 }
+      w:add_body { shape = shape3d.box { size = { 400, 400, 1 } }, fixed = true, friction = mu,
+                   position = { 0, 0, -0.5 } }
+      local c, s = math.cos(math.rad(deg)), math.sin(math.rad(deg))
+      local box = w:add_body { shape = shape3d.box { size = { 2, 2, 2 } }, mass = 8, position = { 0, 0, 1 },
+                               velocity = { 20 * c, 20 * s, 0 }, friction = mu }
+      w:run { duration = 3 }
+      local p = box.position
+      stops[deg] = math.sqrt(p[1] ^ 2 + p[2] ^ 2)
+      assert.near(deg, math.deg(math.atan(p[2], p[1])), 0.01)
+      -- semi-implicit Euler with dt = 1/60 stops within one step's travel of the exact 24.027
+      assert.near(20 ^ 2 / (2 * mu * g), stops[deg], 0.01 * 24.027)
+      assert.near(0, math.sqrt(box.velocity[1] ^ 2 + box.velocity[2] ^ 2), 1e-9)
+    end
+    assert.near(stops[0], stops[45], 1e-6 * stops[0])
+    assert.near(stops[0], stops[30], 1e-6 * stops[0])
+  end)
+
+  it("a 1 x 2 box pushed at its top tips at F = m g b / H = 2.4525 N (mu = 0.8), slides first with mu = 0.2", function()
+    -- tipping about the front edge: F H = m g (width / 2), H = 2, width 1, m = 1
+    -- sliding: F > mu m g (0.8: 7.848 N; 0.2: 1.962 N)
+    local function push(force, mu)
+      local w = world {}
+      w:add_body { shape = shape3d.box { size = { 100, 100, 1 } }, fixed = true, friction = mu,
+                   position = { 0, 0, -0.5 } }
+      local box = w:add_body { shape = shape3d.box { size = { 1, 1, 2 } }, mass = 1, position = { 0, 0, 1 },
+                               friction = mu }
+      for _ = 1, 480 do
+        box:apply_force({ force, 0, 0 }, box:to_world { -0.5, 0, 1 })
+        w:step()
+      end
+      return box
+    end
+    local still = push(2.3, 0.8)
+    assert.is_true(math.abs(still.angular_velocity[2]) < 1e-6 and math.abs(still.position[1]) < 1e-4)
+    local tipping = push(2.6, 0.8)
+    assert.is_true(tipping.angular_velocity[2] > 0.05, "tips about the front edge")
+    local sliding = push(2.3, 0.2)  -- 2.3 > 1.962: slides; 2.3 < 2.4525: does not tip
+    assert.is_true(sliding.velocity[1] > 0.5)
+    assert.is_true(math.abs(sliding.angular_velocity[2]) < 1e-6)
+  end)
+
+  it("Housner's rocking block keeps 1 - 1.5 sin^2(alpha) of its angular velocity at an impact", function()
+    -- rectangular block, half-width b, half-height h, alpha = atan(b / h); inelastic impact
+    -- on the other edge, no slip (Housner 1963)
+    local b, h = 0.2, 0.8
+    local alpha = math.atan(b / h)
+    local expected = 1 - 1.5 * math.sin(alpha) ^ 2
+    local w = world { dt = 1 / 4000 }
+    w:add_body { shape = shape3d.box { size = { 100, 100, 1 } }, fixed = true, friction = 2,
+                 position = { 0, 0, -0.5 } }
+    -- start leaning on the edge x = +b by theta0 = alpha / 2, at rest
+    local th0 = alpha / 2
+    local R = math.sqrt(b * b + h * h)
+    local cx = b - R * math.sin(alpha - th0)
+    local cz = R * math.cos(alpha - th0)
+    local block = w:add_body { shape = shape3d.box { size = { 2 * b, 1, 2 * h } }, mass = 1,
+                               position = { cx, 0, cz }, friction = 2, elasticity = 0,
+                               orientation = { math.cos(-th0 / 2), 0, math.sin(-th0 / 2), 0 } }
+    local before, after
+    local last = 0
+    while w.time < 2 and not after do
+      local wy = block.angular_velocity[2]
+      w:step()
+      local now = block.angular_velocity[2]
+      if wy > 0.05 and now < wy * 0.97 and not before then
+        before = wy
+        w:step()
+        after = block.angular_velocity[2]
+      end
+      last = now
+    end
+    assert.is_not_nil(before, "no impact seen (last w " .. last .. ")")
+    assert.near(expected, after / before, 0.01)
+  end)
+
+  it("a pyramid of 14 cubes stands (max displacement < 1 cm over 2 s)", function()
+    for _, solver in ipairs { "lcp", "pgs" } do
+      local w = world { dt = 1 / 60, solver = solver }
+      w:add_body { shape = shape3d.box { size = { 40, 40, 1 } }, fixed = true, friction = 0.6,
+                   position = { 0, 0, -0.5 } }
+      local cubes, start = {}, {}
+      for k = 0, 2 do
+        local m = 3 - k
+        for i = 0, m - 1 do
+          for j = 0, m - 1 do
+            local p = { i - (m - 1) / 2, j - (m - 1) / 2, 0.5 + k }
+            cubes[#cubes + 1] = w:add_body { shape = shape3d.box { size = { 1, 1, 1 } }, density = 1,
+                                             position = p, friction = 0.6 }
+            start[#start + 1] = p
+          end
+        end
+      end
+      w:run { duration = 2 }
+      local worst = 0
+      for i, c in ipairs(cubes) do
+        local p = c.position
+        worst = math.max(worst, math.sqrt((p[1] - start[i][1]) ^ 2 + (p[2] - start[i][2]) ^ 2
+                                          + (p[3] - start[i][3]) ^ 2))
+      end
+      assert.is_true(worst < 0.01, solver .. ": moved " .. worst)
+    end
+  end)
+end)
