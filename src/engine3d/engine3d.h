@@ -113,6 +113,7 @@ typedef struct imp_engine3d {
     int *nbr;             /* the points coupled to one point */
     int pts_arrays_cap;
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
+    double *wcc;          /* per point: its diagonal block W_cc (9) */
     imp_coulomb_workspace *ws;
     /* per-pair overrides of friction and elasticity, sorted by (a, b) */
     imp_e3_pair_override *pairs;

@@ -105,6 +105,18 @@ static void prepare(imp_world *w, imp_engine3d *e)
     }
 }
 
+static void diag_block(const imp_world *w, const imp_engine3d *e, int c, double *Wcc);
+
+/* The diagonal blocks W_cc of the active points. */
+static void prepare_diagonal(const imp_world *w, imp_engine3d *e)
+{
+    for (int c = 0; c < e->npts; c++) {
+        if (e->pts[c].active) {
+            diag_block(w, e, c, e->wcc + 9 * (size_t)c);
+        }
+    }
+}
+
 /* u = J_c vel (contact frame) */
 static void rel_velocity(const imp_engine3d *e, int c, double u[3])
 {
@@ -194,6 +206,11 @@ static int reserve_points(imp_engine3d *e, int n)
         return -1;
     }
     e->jac = j;
+    j = realloc(e->wcc, need * 9 * sizeof *j);
+    if (j == NULL) {
+        return -1;
+    }
+    e->wcc = j;
     int **arr[] = {&e->mark, &e->act, &e->rowof, &e->nbr};
     for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
         int *x = realloc(*arr[i], need * sizeof *x);
@@ -374,14 +391,13 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
     for (int i = 0; i < nact; i++) {
         apply(w, e, act[i], e->pts[act[i]].r);
     }
-    double Wcc[9];
     int done = 0;
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
         for (int i = 0; i < nact; i++) {
             int c = act[i];
             imp_e3_point *p = &e->pts[c];
-            diag_block(w, e, c, Wcc);
+            const double *Wcc = e->wcc + 9 * (size_t)c;
             double u[3];
             rel_velocity(e, c, u);
             double old[3] = {p->r[0], p->r[1], p->r[2]};
@@ -424,6 +440,7 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
         return IMP_ERR_NOMEM;
     }
     prepare(w, e);
+    prepare_diagonal(w, e);
     int nact = 0;
     for (int c = 0; c < e->npts; c++) {
         if (e->pts[c].active) {

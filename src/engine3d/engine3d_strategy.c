@@ -24,7 +24,7 @@ void imp_engine3d_free(imp_engine3d *e)
     imp_coulomb_workspace_destroy(e->ws);
     void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
-                      e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->pairs};
+                      e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->wcc, e->pairs};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         free(arrays[i]);
     }
