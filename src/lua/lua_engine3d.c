@@ -16,14 +16,15 @@ static void point_velocity(const imp_world *w, int s, const double *p, double *v
         return;
     }
     const double *lin = y + IMP_VEL_3D, *ang = y + IMP_VEL_3D + 3;
-    double r[3] = {p[0] - y[0], p[1] - y[1], p[2] - y[2]};
+    const double r[3] = {p[0] - y[0], p[1] - y[1], p[2] - y[2]};
     v[0] = lin[0] + ang[1] * r[2] - ang[2] * r[1];
     v[1] = lin[1] + ang[2] * r[0] - ang[0] * r[2];
     v[2] = lin[2] + ang[0] * r[1] - ang[1] * r[0];
 }
 
 /* w:contacts() (3D, impulse and contact): one entry per contact point of the last step (those
-   the detection kept within the step's margin), sorted by body pair:
+   the detection kept within the step's margin), sorted by body pair; none before the first
+   step and after bodies are added or removed:
      body1, body2   the bodies (body1 has the lower slot), normal from body1 toward body2
      point          the midpoint of the two bodies' closest points at the start of the step
      distance       the signed gap there (< 0: penetration)
@@ -39,7 +40,8 @@ int imp_lua_engine3d_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     const imp_engine3d *e = w->engine3d;
-    int n = e != NULL ? e->nprev : 0;
+    /* none when bodies came or went since the last step's detection (its slots are stale) */
+    int n = e != NULL && e->bodies_version == w->bodies_version ? e->nprev : 0;
     double h = w->def.dt;
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
