@@ -121,11 +121,21 @@ for _, strategy in ipairs({ "impulse", "contact" }) do
       local drop = 0.5
       local w, slab, ball = sphere_on_slab(strategy, 0.5 + drop)
       w:set_pair { body1 = ball, body2 = slab, elasticity = 1 }
-      local up
+      local up, ended
       w:on("collision", function() up = up or ball.velocity[3] end)
+      w:on("contact_end", function(e)
+        assert.equal(slab, e.body1)
+        assert.equal(ball, e.body2)
+        assert.near({ 0, 0, 1 }, e.normal, 1e-12)
+        assert.is_nil(e.impulse)
+        ended = ended or w.time
+      end)
       w:run { duration = 0.35 }
-      -- right after the impact the ball goes up at the fall's speed, less one step of gravity
+      -- right after the impact the ball goes up at the fall's speed, less one step of gravity,
+      -- and leaves the slab
       assert.near(math.sqrt(2 * g * drop), up, { rel = 0.02 })
+      assert.is_not_nil(ended)
+      assert.is_true(ended < 0.34)
     end)
   end)
 end
