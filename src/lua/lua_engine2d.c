@@ -3,6 +3,7 @@
    w:connectors(), the engine's statistics in w:stats(). */
 #include <string.h>
 
+#include "lua_engine3d.h"
 #include "lua_world.h"
 
 /* Reads the engine options of the world options table at idx into d. */
@@ -87,6 +88,7 @@ static int l_add_joint(lua_State *L)
     static const char *const keys[] = {"body1", "point1", "body2", "point2", "normal", NULL};
     const char *what = "World:add_joint";
     imp_world *w = imp_lua_check_world(L, 1);
+    imp_lua_engine3d_no_connectors(L, w, what);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
@@ -124,6 +126,7 @@ static int l_add_rope(lua_State *L)
     static const char *const keys[] = {"body1", "point1", "body2", "point2", "length", "rod", NULL};
     const char *what = "World:add_rope";
     imp_world *w = imp_lua_check_world(L, 1);
+    imp_lua_engine3d_no_connectors(L, w, what);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
@@ -141,6 +144,7 @@ static int l_add_rope(lua_State *L)
 
 static int check_connector(lua_State *L, imp_world *w, int idx, const char *what)
 {
+    imp_lua_engine3d_no_connectors(L, w, what);
     if (!lua_istable(L, idx)) {
         return imp_error(L, what, "argument #1 must be a connector (from add_joint or add_rope), "
                                   "got %s", imp_describe(L, idx));
@@ -198,6 +202,11 @@ static int l_set_pair(lua_State *L)
     static const char *const keys[] = {"body1", "body2", "friction", "elasticity", NULL};
     const char *what = "World:set_pair";
     imp_world *w = imp_lua_check_world(L, 1);
+    if (!imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
+        return imp_error(L, what, "pair coefficients are used by the strategies \"impulse\" and "
+                         "\"contact\"; this world's strategy is \"%s\"",
+                         imp_strategy_names[w->def.strategy]);
+    }
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
@@ -217,6 +226,9 @@ static int l_set_pair(lua_State *L)
     }
     if (!has_f && !has_e) {
         return imp_error(L, what, "give 'friction' or 'elasticity' (or both)");
+    }
+    if (w->def.dim == 3) {
+        return imp_lua_engine3d_set_pair(L, w, a.slot, b.slot, has_f, fr, has_e, el);
     }
     const imp_pair2d *old = imp_engine2d_pair(w, a.slot, b.slot);
     if (old != NULL) {  /* keep what is not given */

@@ -2,6 +2,7 @@
    Lua registry) and a world's material table; contact events and current contacts. */
 #include <string.h>
 
+#include "lua_engine3d.h"
 #include "lua_world.h"
 
 #define REGISTRY_KEY "impact.materials"
@@ -175,7 +176,8 @@ static int l_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     if (imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
-        return imp_lua_engine2d_contacts(L);  /* lua_engine2d.c */
+        return w->def.dim == 3 ? imp_lua_engine3d_contacts(L)  /* lua_engine3d.c */
+                               : imp_lua_engine2d_contacts(L); /* lua_engine2d.c */
     }
     const imp_compliant *c = w->compliant;
     int n = (w->def.strategy == IMP_STRATEGY_COMPLIANT && c != NULL && c->initialized) ? c->ncontact : 0;

@@ -186,13 +186,13 @@ static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_
                                                "max_backups", "joint_small_impacts", NULL};
     for (int i = 0; advance_only[i] != NULL; i++) {
         lua_getfield(L, idx, advance_only[i]);
-        int given = !lua_isnil(L, -1);
-        lua_pop(L, 1);
-        if (given) {
-            imp_error(L, what, "option '%s' belongs to time_stepping = \"ode\" (the collision advance), "
-                      "which 3D worlds do not have: 3D impulse and contact step at velocity level "
-                      "(time_stepping = \"symplectic_euler\")", advance_only[i]);
+        if (!lua_isnil(L, -1)) {
+            imp_error(L, what, "option '%s' (got %s) belongs to time_stepping = \"ode\" (the collision "
+                      "advance), which 3D worlds do not have: 3D impulse and contact step at velocity "
+                      "level (time_stepping = \"symplectic_euler\"); leave it out",
+                      advance_only[i], imp_describe(L, -1));
         }
+        lua_pop(L, 1);
     }
     lua_getfield(L, idx, "time_stepping");
     int given = !lua_isnil(L, -1);
