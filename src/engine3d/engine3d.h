@@ -44,6 +44,7 @@ struct imp_world;
 /* One contact point of a body pair. */
 typedef struct imp_e3_point {
     int a, b;             /* slots, a < b (0: the background) */
+    unsigned gen_a, gen_b; /* their generations (a point of a removed body matches nothing) */
     unsigned key;         /* feature key within the pair (manifold3d.h) */
     double normal[3];     /* unit, from a towards b */
     double t1[3], t2[3];  /* tangents: (normal, t1, t2) right-handed */
@@ -55,12 +56,17 @@ typedef struct imp_e3_point {
     double bias;          /* b_N */
     double r[3];          /* impulse (N s) of the last solve: normal, t1, t2 */
     double rimp;          /* serial handling: the normal impulses of the impacts */
+    double acc, acc_u0;   /* an impact's normal impulse so far (it may take two steps: a
+                             speculative one closes the gap) and its approach velocity: one
+                             collision event when it is over */
     int fresh;            /* 1 when the key was not there the step before */
+    int going;            /* an impact impulse this step */
     int active;           /* in this step's contact problem */
 } imp_e3_point;
 
 typedef struct imp_e3_pair_override {
     int a, b;
+    unsigned gen_a, gen_b;  /* the bodies' generations: a body later put in the slot has none */
     double friction, elasticity;
 } imp_e3_pair_override;
 
@@ -143,7 +149,7 @@ imp_status imp_engine3d_solve(struct imp_world *w, imp_engine3d *e, char *why, s
 /* Per-pair friction and elasticity overriding the bodies' (a != b slots); 0, -1 without
    memory. The lookup gives NULL when none. */
 int imp_engine3d_set_pair(struct imp_world *w, int a, int b, double friction, double elasticity);
-const imp_e3_pair_override *imp_engine3d_pair(const imp_engine3d *e, int a, int b);
+const imp_e3_pair_override *imp_engine3d_pair(const struct imp_world *w, int a, int b);
 
 /* Makes sure the per-slot arrays hold the world's capacity; 0 or -1. */
 int imp_engine3d_reserve_slots(imp_engine3d *e, int slots);

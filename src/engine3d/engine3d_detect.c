@@ -105,7 +105,7 @@ static void tangents(const double n[3], double t1[3], double t2[3])
         a[2] = 1.0;
     }
     double d = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
-    double t[3] = {a[0] - d * n[0], a[1] - d * n[1], a[2] - d * n[2]};
+    const double t[3] = {a[0] - d * n[0], a[1] - d * n[1], a[2] - d * n[2]};
     double l = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
     for (int k = 0; k < 3; k++) {
         t1[k] = t[k] / l;
@@ -127,8 +127,10 @@ static int cmp_point(const void *x, const void *y)
     return p->key < q->key ? -1 : (p->key > q->key ? 1 : 0);
 }
 
-static const imp_e3_point *find_prev(const imp_engine3d *e, int a, int b, unsigned key)
+static const imp_e3_point *find_prev(const imp_engine3d *e, const imp_e3_point *want)
 {
+    int a = want->a, b = want->b;
+    unsigned key = want->key;
     int lo = 0, hi = e->nprev - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
@@ -137,7 +139,7 @@ static const imp_e3_point *find_prev(const imp_engine3d *e, int a, int b, unsign
               : p->b != b ? (p->b < b ? -1 : 1)
               : p->key != key ? (p->key < key ? -1 : 1) : 0;
         if (c == 0) {
-            return p;
+            return p->gen_a == want->gen_a && p->gen_b == want->gen_b ? p : NULL;
         }
         if (c < 0) {
             lo = mid + 1;
@@ -150,7 +152,8 @@ static const imp_e3_point *find_prev(const imp_engine3d *e, int a, int b, unsign
 
 static void pair_material(const imp_world *w, const imp_engine3d *e, int a, int b, double *mu, double *el)
 {
-    const imp_e3_pair_override *o = imp_engine3d_pair(e, a, b);
+    (void)e;
+    const imp_e3_pair_override *o = imp_engine3d_pair(w, a, b);
     if (o != NULL) {
         *mu = o->friction;
         *el = o->elasticity;
@@ -182,6 +185,8 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, double mar
         memset(p, 0, sizeof *p);
         p->a = a;
         p->b = b;
+        p->gen_a = ba->generation;
+        p->gen_b = bb->generation;
         p->key = mp->key;
         memcpy(p->normal, m.normal, sizeof p->normal);
         tangents(p->normal, p->t1, p->t2);
@@ -256,7 +261,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         }
         npairs = m;
     }
-    if (nb > 0) {
+    if (nb > 0) {  /* (npairs + nb > 1 here: sorted below) */
         if (grow((void **)&e->pair_list, &e->pair_cap, npairs + nb, 2 * sizeof *e->pair_list) != 0) {
             return IMP_ERR_NOMEM;
         }
@@ -286,7 +291,9 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             return st;
         }
     }
-    qsort(e->pts, (size_t)e->npts, sizeof *e->pts, cmp_point);
+    if (e->npts > 1) {
+        qsort(e->pts, (size_t)e->npts, sizeof *e->pts, cmp_point);
+    }
     /* warm starts: the last impulse of the same feature, its friction re-expressed in the
        new tangents */
     double pen = 0.0;
@@ -297,11 +304,13 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             pairs++;
         }
         pen = fmax(pen, -p->distance);
-        const imp_e3_point *o = find_prev(e, p->a, p->b, p->key);
+        const imp_e3_point *o = find_prev(e, p);
         if (o == NULL) {
             continue;
         }
         p->fresh = 0;
+        p->acc = o->acc;
+        p->acc_u0 = o->acc_u0;
         double ft[3];
         for (int k = 0; k < 3; k++) {
             ft[k] = o->r[1] * o->t1[k] + o->r[2] * o->t2[k];

@@ -400,7 +400,7 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             const double *Wcc = e->wcc + 9 * (size_t)c;
             double u[3];
             rel_velocity(e, c, u);
-            double old[3] = {p->r[0], p->r[1], p->r[2]};
+            const double old[3] = {p->r[0], p->r[1], p->r[2]};
             double rn = Wcc[0] > 0.0 ? fmax(0.0, old[0] - (u[0] + p->bias) / Wcc[0]) : 0.0;
             /* tangent pair: 2x2 solve of the tangent block against u_T, with the normal's change */
             double dn = rn - old[0];

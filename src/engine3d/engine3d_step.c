@@ -66,7 +66,7 @@ static double bias_of(const imp_world *w, const imp_e3_point *p, double h, int w
 {
     double d = p->distance, vtol = w->def.engine2d.velocity_tol;
     if (with_restitution && p->e > 0.0 && p->u0 < -vtol && d <= -h * p->u0) {
-        return p->e * p->u0;  /* u_N >= -e u0: Newton's law */
+        return p->e * p->u0;  /* u_N >= -e u0: Newton's law (e = 0: the gap closes, below) */
     }
     if (d > 0.0) {
         return d / h;  /* the gap may close, not more */
@@ -203,7 +203,40 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
 
 /* contact_begin / contact_end by comparing the touching pairs of this step and the last
    (both sorted by (a, b)); collision for each pair with an impact. */
-static void events(imp_world *w, imp_engine3d *e, double h)
+/* a pair's impact impulses so far */
+static double pair_acc(const imp_e3_point *p, int from, int to, double *u0)
+{
+    double acc = 0.0;
+    *u0 = 0.0;
+    for (int k = from; k < to; k++) {
+        acc += p[k].acc;
+        *u0 = fmin(*u0, p[k].acc_u0);
+    }
+    return acc;
+}
+
+/* Collects this step's impact impulses into the points' acc (matched across steps). */
+static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h)
+{
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        double r = p->r[0] + p->rimp;
+        if (is_impact(w, p, h) && r > 0.0) {
+            if (p->acc == 0.0) {
+                p->acc_u0 = p->u0;
+            }
+            p->acc += r;
+            p->going = 1;
+        } else {
+            p->going = 0;
+        }
+    }
+}
+
+/* contact_begin / contact_end by comparing the touching pairs of this step and the last
+   (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
+   (the step after the last one, or the pair's end). */
+static void events(imp_world *w, imp_engine3d *e)
 {
     int i = 0, j = 0;
     while (i < e->npts || j < e->nprev) {
@@ -220,22 +253,33 @@ static void events(imp_world *w, imp_engine3d *e, double h)
         int jnow = cmp >= 0 ? pair_end(e->prev, e->nprev, j) : j;
         int now = cmp <= 0 && touching(w, e->pts, e->npts, i);
         int before = cmp >= 0 && touching(w, e->prev, e->nprev, j);
+        const imp_e3_point *q = cmp >= 0 ? &e->prev[j] : NULL;
+        int stale = q != NULL && (q->gen_a != w->bodies[q->a].generation
+                                  || q->gen_b != w->bodies[q->b].generation);
         if (cmp <= 0) {
-            double u0 = 0.0, imp = 0.0;
-            int impact = 0;
+            double u0 = 0.0;
+            int going = 0;
             for (int k = i; k < inow; k++) {
                 u0 = fmin(u0, e->pts[k].u0);
-                imp += e->pts[k].r[0] + e->pts[k].rimp;
-                impact |= is_impact(w, &e->pts[k], h) && e->pts[k].r[0] + e->pts[k].rimp > 0.0;
+                going |= e->pts[k].going;
             }
             if (now && !before) {
                 push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], inow - i, -u0, 0.0);
             }
-            if (impact) {
-                push(w, IMP_EVENT_COLLISION, &e->pts[i], inow - i, u0, imp);
+            double au0, acc = pair_acc(e->pts, i, inow, &au0);
+            if (acc > 0.0 && !going) {
+                push(w, IMP_EVENT_COLLISION, &e->pts[i], inow - i, au0, acc);
+                for (int k = i; k < inow; k++) {
+                    e->pts[k].acc = e->pts[k].acc_u0 = 0.0;
+                }
+            }
+        } else if (!stale) {  /* the pair is gone: an impact still open ends here */
+            double au0, acc = pair_acc(e->prev, j, jnow, &au0);
+            if (acc > 0.0) {
+                push(w, IMP_EVENT_COLLISION, &e->prev[j], jnow - j, au0, acc);
             }
         }
-        if (before && !now) {
+        if (before && !now && !stale) {
             push(w, IMP_EVENT_CONTACT_END, &e->prev[j], jnow - j, 0.0, 0.0);
         }
         i = inow;
@@ -318,7 +362,8 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     }
     integrate_positions(w, e, h);
     t = imp_profile_add(&w->profile, IMP_STAGE_INTEGRATE, t);
-    events(w, e, h);
+    accumulate_impacts(w, e, h);
+    events(w, e);
     /* this step's points become the last ones */
     imp_e3_point *tp = e->prev;
     int tc = e->prev_cap;

@@ -109,12 +109,14 @@ int imp_engine3d_set_pair(imp_world *w, int a, int b, double friction, double el
         memmove(e->pairs + at + 1, e->pairs + at, (size_t)(e->npairs - at) * sizeof *e->pairs);
         e->npairs++;
     }
-    e->pairs[at] = (imp_e3_pair_override){a, b, friction, elasticity};
+    e->pairs[at] = (imp_e3_pair_override){a, b, w->bodies[a].generation, w->bodies[b].generation,
+                                          friction, elasticity};
     return 0;
 }
 
-const imp_e3_pair_override *imp_engine3d_pair(const imp_engine3d *e, int a, int b)
+const imp_e3_pair_override *imp_engine3d_pair(const imp_world *w, int a, int b)
 {
+    const imp_engine3d *e = w->engine3d;
     if (e == NULL || e->npairs == 0) {
         return NULL;
     }
@@ -124,7 +126,11 @@ const imp_e3_pair_override *imp_engine3d_pair(const imp_engine3d *e, int a, int 
         b = t;
     }
     int at = find_pair(e, a, b);
-    return at >= 0 ? &e->pairs[at] : NULL;
+    if (at < 0 || e->pairs[at].gen_a != w->bodies[a].generation
+        || e->pairs[at].gen_b != w->bodies[b].generation) {
+        return NULL;
+    }
+    return &e->pairs[at];
 }
 
 static imp_status create(imp_world *w)

@@ -90,7 +90,7 @@ int imp_lua_engine3d_contacts(lua_State *L)
 int imp_lua_engine3d_set_pair(lua_State *L, imp_world *w, int a, int b, int has_f, double friction,
                               int has_e, double elasticity)
 {
-    const imp_e3_pair_override *old = imp_engine3d_pair(w->engine3d, a, b);
+    const imp_e3_pair_override *old = imp_engine3d_pair(w, a, b);
     if (!has_f) {  /* keep what is not given: the pair's, else the bodies' (the engine's rule) */
         friction = old != NULL ? old->friction : fmin(w->bodies[a].friction, w->bodies[b].friction);
     }
