@@ -34,7 +34,7 @@
 
 #include "dem.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 #include "bench_util.h"
 
 #ifdef _OPENMP

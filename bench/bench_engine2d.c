@@ -24,7 +24,7 @@
 #include "bench_util.h"
 #include "engine2d.h"
 #include "polygon2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* the pit of examples/block_pile.lua and n blocks from the world's generator */
 static double pile(int n, double until, long *collisions, double *energy_drift)

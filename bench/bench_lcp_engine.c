@@ -16,7 +16,7 @@
 #include "bench_util.h"
 #include "engine2d.h"
 #include "polygon2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static void run(int base, int steps, imp_time_stepping stepping)
 {

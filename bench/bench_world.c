@@ -7,7 +7,7 @@
 #include "bench_util.h"
 #include "shape2d_basic.h"
 #include "shape3d_basic.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* n spinning boxes falling under gravity, RK4; returns seconds per step */
 static double free_bodies(int n, int steps)

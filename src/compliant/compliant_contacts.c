@@ -8,7 +8,7 @@
 #include "compliant_internal.h"
 #include "forces.h"
 #include "quat.h"
-#include "world.h"
+#include "world_internal.h"
 
 imp_compliant_def imp_compliant_default_def(void)
 {

@@ -5,7 +5,7 @@
 
 #include "compliant.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_status create(imp_world *w)
 {

@@ -11,7 +11,7 @@
 #include "forces.h"
 #include "quat.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
 {

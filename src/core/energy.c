@@ -5,7 +5,7 @@
 #include "forces.h"
 #include "quat.h"
 #include "vec2.h"
-#include "world.h"
+#include "world_internal.h"
 
 static const double *state_of(const imp_world *w, int slot)
 {

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "status.h"
+#include <impact/status.h>
 
 struct imp_world;
 

@@ -10,7 +10,7 @@
 #include "ode_gsl.h"
 #include "quat.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* multistep methods keep a history: only renormalize when the drift matters, then restart */
 static void after_substep(void *ctx)

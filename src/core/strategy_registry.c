@@ -1,7 +1,7 @@
 /* strategy_registry.c: the one place strategies are registered (strategy.h). */
 #include "strategy.h"
 
-#include "world.h"
+#include "world_internal.h"
 
 static const imp_strategy_ops *const registry[IMP_STRATEGY_COUNT] = {
     [IMP_STRATEGY_NONE] = &imp_strategy_none,

@@ -1,5 +1,5 @@
 /* world.c: creating a world, adding and removing bodies and springs, options. */
-#include "world.h"
+#include "world_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,18 +100,56 @@ static int reserve(imp_world *w, int cap)
     return 1;
 }
 
-imp_world *imp_world_new(const imp_world_def *def)
+static imp_status bad_def(char *why, size_t why_len, const char *name, double v,
+                          const char *accepted)
+{
+    if (why != NULL && why_len > 0) {
+        snprintf(why, why_len, "world definition: %s = %g, expected %s", name, v, accepted);
+    }
+    return IMP_ERR_INVALID;
+}
+
+imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_len)
 {
     if (def->dim != 2 && def->dim != 3) {
-        return NULL;
+        return bad_def(why, why_len, "dim", def->dim, "2 or 3");
     }
-    if (!all_finite(def->gravity, 3) || !(def->dt > 0.0) || !isfinite(def->dt)
-        || !valid_integrator(&def->integrator) || !(def->linear_damping >= 0.0)
-        || !(def->angular_damping >= 0.0) || !(def->gravitation_g >= 0.0)
-        || !(def->gravitation_softening >= 0.0) || !isfinite(def->linear_damping)
-        || !isfinite(def->angular_damping) || !isfinite(def->gravitation_g)
-        || !isfinite(def->gravitation_softening)
-        || !imp_strategy_supports(def->strategy, def->dim)) {
+    static const char *const g_names[3] = {"gravity[0]", "gravity[1]", "gravity[2]"};
+    for (int i = 0; i < 3; i++) {
+        if (!isfinite(def->gravity[i])) {
+            return bad_def(why, why_len, g_names[i], def->gravity[i], "a finite number");
+        }
+    }
+    if (!(def->dt > 0.0) || !isfinite(def->dt)) {
+        return bad_def(why, why_len, "dt", def->dt, "a positive finite number of seconds");
+    }
+    if (!valid_integrator(&def->integrator)) {
+        return bad_def(why, why_len, "integrator.kind", def->integrator.kind,
+                       "a known kind with finite rtol, atol >= 0 (not both 0), hmax, h0 >= 0 and "
+                       "max_substeps > 0");
+    }
+    const struct {
+        const char *name;
+        double v;
+    } nonneg[4] = {{"linear_damping", def->linear_damping},
+                   {"angular_damping", def->angular_damping},
+                   {"gravitation_g", def->gravitation_g},
+                   {"gravitation_softening", def->gravitation_softening}};
+    for (int i = 0; i < 4; i++) {
+        if (!(nonneg[i].v >= 0.0) || !isfinite(nonneg[i].v)) {
+            return bad_def(why, why_len, nonneg[i].name, nonneg[i].v, "a finite number >= 0");
+        }
+    }
+    if (!imp_strategy_supports(def->strategy, def->dim)) {
+        return bad_def(why, why_len, "strategy", def->strategy,
+                       "an imp_strategy that runs in the world's dimension");
+    }
+    return IMP_OK;
+}
+
+imp_world *imp_world_new(const imp_world_def *def)
+{
+    if (imp_world_check_def(def, NULL, 0) != IMP_OK) {
         return NULL;
     }
     imp_world *w = calloc(1, sizeof *w);

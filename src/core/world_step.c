@@ -7,7 +7,7 @@
 #include "ode_gsl.h"
 #include "quat.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 imp_ode *imp_world_ode_new(imp_world *w, size_t n)
 {

@@ -36,7 +36,7 @@
 #include "broadphase3d.h"
 #include "mat3.h"
 #include "shape.h"
-#include "status.h"
+#include <impact/status.h>
 
 struct imp_world;
 struct imp_dem_sorted;

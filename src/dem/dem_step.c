@@ -13,7 +13,7 @@
 #include "dem.h"
 #include "dem_newton.h"
 #include "quat.h"
-#include "world.h"
+#include "world_internal.h"
 
 void imp_dem_reset_forces(imp_dem *d)
 {

@@ -7,7 +7,7 @@
 
 #include "dem.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
 {

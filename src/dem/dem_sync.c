@@ -11,7 +11,7 @@
 #include "quat.h"
 #include "scalar.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 
 #define GROW(ptr, count)                                                   \
     do {                                                                   \

@@ -24,10 +24,10 @@
 
 #include "broadphase2d.h"
 #include "collide2d.h"
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "pairset.h"
-#include "engine2d_def.h"
-#include "status.h"
+#include <impact/engine2d_def.h>
+#include <impact/status.h>
 
 struct imp_world;
 

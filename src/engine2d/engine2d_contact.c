@@ -29,7 +29,7 @@
 
 #include "engine2d.h"
 #include "engine2d_symplectic.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* velocity-level distance term: the fraction of the gap error closed per step (Baumgarte) */
 #define IMP_ENGINE2D_BAUMGARTE 0.2

@@ -6,7 +6,7 @@
 
 #include "collide2d_batch.h"
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
 const char *const imp_extra_accel_names[] = {"none", "velocity", "velocity_and_distance",

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static int cmp_touch(const void *a, const void *b)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static int solve(imp_world *w, const double *A, const double *b, const unsigned char *bil, int n,
                  double *f)

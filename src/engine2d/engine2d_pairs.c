@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static unsigned long long pair_key(int a, int b)
 {

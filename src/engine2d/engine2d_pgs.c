@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 const char *const imp_contact_solver_names[] = {"lcp", "pgs", NULL};
 

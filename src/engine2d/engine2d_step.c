@@ -26,7 +26,7 @@
 #include "engine2d.h"
 #include "engine2d_symplectic.h"
 #include "integrate_fixed.h"
-#include "world.h"
+#include "world_internal.h"
 
 static int pending_has(const imp_engine2d *e, int p, int q)
 {

@@ -4,7 +4,7 @@
    Stages: integrate (contact_solve inside it), detect, collisions, contacts, joints. */
 #include "engine2d.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 static void contact_forces(imp_world *w, const double *y, double *f)
 {

@@ -20,7 +20,7 @@
 
 #include "engine2d.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 const char *const imp_time_stepping_names[] = {"ode", "symplectic_euler", NULL};
 

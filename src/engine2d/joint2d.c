@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 int imp_engine2d_connector_alive(const imp_world *w, const imp_connector2d *c)
 {

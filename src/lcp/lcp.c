@@ -1,6 +1,6 @@
 /* lcp.c: the LCP driver: workspace, input checks, choice of method, residual checks and
    the honest status (see lcp.h). */
-#include "lcp.h"
+#include <impact/lcp.h>
 
 #include <float.h>
 #include <math.h>

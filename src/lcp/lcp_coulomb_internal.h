@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "lcp_coulomb.h"
+#include <impact/coulomb.h>
 
 struct imp_coulomb_workspace {
     int cap;            /* rows the vectors hold */

@@ -14,7 +14,7 @@
    the field, the value and what is accepted. */
 #include <string.h>
 
-#include "lcp_coulomb.h"
+#include <impact/coulomb.h>
 #include "lua_util.h"
 
 void imp_lua_open_coulomb(lua_State *L);

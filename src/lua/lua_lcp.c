@@ -13,7 +13,7 @@
    arguments raise errors naming the argument, the value and what is accepted. */
 #include <string.h>
 
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "lua_util.h"
 
 static const char *const WHAT = "impact.lcp.solve";

@@ -6,7 +6,7 @@
 #include "dem.h"
 #include "scalar.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_world *dem_world(double gz, double dt)
 {

@@ -7,7 +7,7 @@
 #include "engine2d_symplectic.h"
 #include "polygon2d.h"
 #include "shape2d_basic.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_world *world(imp_strategy strategy, double dt)
 {

@@ -4,7 +4,7 @@
 #include "scalar.h"
 #include "shape2d_basic.h"
 #include "shape3d_basic.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_body_id add_ball(imp_world *w, double r, double mass, double x, double y)
 {

@@ -1,7 +1,7 @@
-/* compliant_def.h: the options of the compliant strategy, plain data the world's definition
+/* impact/compliant_def.h: the options of the compliant strategy, plain data the world's definition
    holds (world.h); the strategy itself is compliant.h. */
-#ifndef IMPACT_COMPLIANT_DEF_H
-#define IMPACT_COMPLIANT_DEF_H
+#ifndef IMPACT_PUBLIC_COMPLIANT_DEF_H
+#define IMPACT_PUBLIC_COMPLIANT_DEF_H
 
 typedef struct imp_compliant_def {
     int nz_max;          /* zero-crossing functions: the most pairs watched at once */

@@ -1,4 +1,4 @@
-/* lcp.h: the contact linear complementarity problem (LCP), solved by Baraff's pivoting
+/* impact/lcp.h: the contact linear complementarity problem (LCP), solved by Baraff's pivoting
    method (D. Baraff, "Fast Contact Force Computation for Nonpenetrating Rigid Bodies",
    SIGGRAPH 1994), independent of bodies.
 
@@ -49,8 +49,8 @@
    component-wise bounds: a four-sided pyramid aligned with the tangent axes; use mu / sqrt(2)
    for a pyramid inscribed in the cone). A sliding contact gets one tangent row along its slip
    direction with sliding = +-1. */
-#ifndef IMPACT_LCP_H
-#define IMPACT_LCP_H
+#ifndef IMPACT_PUBLIC_LCP_H
+#define IMPACT_PUBLIC_LCP_H
 
 #include <stddef.h>
 

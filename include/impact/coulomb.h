@@ -1,4 +1,4 @@
-/* lcp_coulomb.h: 3D contact with exact Coulomb friction (the true, circular cone), the
+/* impact/coulomb.h: 3D contact with exact Coulomb friction (the true, circular cone), the
    "reduced" frictional contact problem of Siconos (FrictionContactProblem), with optional
    bilateral (joint) rows. Independent of bodies: rows and a matrix.
 
@@ -29,8 +29,8 @@
    (lcp_coulomb_sparse.c). Every returned r is the best iterate found (least error); the
    status says whether it reached the tolerance. Caps: Newton iterations, sweeps, and an
    optional time limit (processor time; off by default: results are then deterministic). */
-#ifndef IMPACT_LCP_COULOMB_H
-#define IMPACT_LCP_COULOMB_H
+#ifndef IMPACT_PUBLIC_COULOMB_H
+#define IMPACT_PUBLIC_COULOMB_H
 
 /* Newton systems of more rows than this (sticking and sliding contacts' rows plus bilateral
    rows) are not formed (their dense storage would take m^2 doubles: 134 MB here); the solve
