@@ -42,8 +42,8 @@ typedef struct imp_strategy_ops {
     imp_status (*create)(struct imp_world *w);
     /* Frees the strategy's state (the world's free). */
     void (*destroy)(struct imp_world *w);
-    /* Advances w->y from w->time to t1. On failure fills why (or, with
-       IMP_STRATEGY_OWN_STATE, the world's error) and may name bodies in w->error_bodies. */
+    /* Advances w->data.y from w->data.time to t1. On failure fills why (or, with
+       IMP_STRATEGY_OWN_STATE, the world's error) and may name bodies in w->data.error_bodies. */
     imp_status (*advance)(struct imp_world *w, double t1, char *why, size_t why_len);
     /* Adds its forces at state y into f (6 per slot) inside an ODE evaluation; NULL: none. */
     void (*forces)(struct imp_world *w, const double *y, double *f);

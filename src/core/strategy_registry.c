@@ -18,7 +18,7 @@ const imp_strategy_ops *imp_strategy_ops_of(int s)
 
 const imp_strategy_ops *imp_world_strategy(const imp_world *w)
 {
-    return registry[w->def.strategy];
+    return registry[w->model.def.strategy];
 }
 
 int imp_strategy_supports(int s, int dim)
@@ -30,5 +30,5 @@ int imp_strategy_supports(int s, int dim)
 
 int imp_world_strategy_has(const imp_world *w, unsigned flag)
 {
-    return (registry[w->def.strategy]->flags & flag) != 0;
+    return (registry[w->model.def.strategy]->flags & flag) != 0;
 }

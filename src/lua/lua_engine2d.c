@@ -177,7 +177,7 @@ static int l_connector_error(lua_State *L)
     int i = check_connector(L, w, 2, "World:connector_error");
     const imp_connector2d *c = &w->engine2d->conn[i];
     double p1[2], p2[2];
-    imp_engine2d_connector_points(w, w->y, c, p1, p2);
+    imp_engine2d_connector_points(w, w->data.y, c, p1, p2);
     double dist = hypot(p1[0] - p2[0], p1[1] - p2[1]), err;
     if (c->kind == IMP_JOINT) {
         err = c->both ? dist : fabs(c->normal[0] * (p1[0] - p2[0]) + c->normal[1] * (p1[1] - p2[1]));
@@ -243,20 +243,20 @@ int imp_lua_engine2d_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     imp_engine2d *e = imp_engine2d_get(w);
-    if (e == NULL || imp_engine2d_reserve_slots(e, w->nslots) != 0) {
+    if (e == NULL || imp_engine2d_reserve_slots(e, w->model.nslots) != 0) {
         return luaL_error(L, "World:contacts: out of memory");
     }
     double *f = NULL;
     int nrec;
     if (imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
         /* the forces at this state: one evaluation of the equations of motion */
-        f = lua_newuserdatauv(L, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *f, 0);
+        f = lua_newuserdatauv(L, (size_t)w->model.nslots * IMP_STRIDE_2D * sizeof *f, 0);
         if (imp_engine2d_evaluate(w, f) != 0) {
             return luaL_error(L, "World:contacts: the contact forces could not be solved");
         }
         nrec = e->nrec;
     } else {
-        nrec = imp_engine2d_detect(w, w->y, 0);
+        nrec = imp_engine2d_detect(w, w->data.y, 0);
         if (nrec < 0) {
             return luaL_error(L, "World:contacts: detection failed");
         }
