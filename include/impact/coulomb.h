@@ -32,6 +32,8 @@
 #ifndef IMPACT_PUBLIC_COULOMB_H
 #define IMPACT_PUBLIC_COULOMB_H
 
+#include <impact/status.h>
+
 /* Newton systems of more rows than this (sticking and sliding contacts' rows plus bilateral
    rows) are not formed (their dense storage would take m^2 doubles: 134 MB here); the solve
    then goes on with the Gauss-Seidel sweeps alone. */
@@ -95,7 +97,8 @@ typedef struct imp_coulomb_workspace imp_coulomb_workspace;
    solves of up to that size allocate nothing. NULL without memory. */
 imp_coulomb_workspace *imp_coulomb_workspace_create(int n);
 void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws);
-int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n);
+/* Grows the workspace to n rows: IMP_OK, or IMP_ERR_NOMEM. */
+imp_status imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n);
 
 void imp_coulomb_default_options(imp_coulomb_options *opts);
 

@@ -54,6 +54,8 @@
 
 #include <stddef.h>
 
+#include <impact/status.h>
+
 typedef enum imp_lcp_status {
     IMP_LCP_OK = 0,
     IMP_LCP_INFEASIBLE = 1,      /* a ray with no limit was found: no solution exists */
@@ -148,8 +150,8 @@ typedef struct imp_lcp_workspace imp_lcp_workspace;
    does not allocate when the workspace is already big enough). Returns NULL without memory. */
 imp_lcp_workspace *imp_lcp_workspace_create(int n_max);
 void imp_lcp_workspace_destroy(imp_lcp_workspace *ws);
-/* Grows the workspace to n rows; returns 0 on success, -1 without memory. */
-int imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n);
+/* Grows the workspace to n rows: IMP_OK, or IMP_ERR_NOMEM (the workspace is then empty). */
+imp_status imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n);
 
 void imp_lcp_default_options(imp_lcp_options *opts);
 

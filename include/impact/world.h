@@ -114,6 +114,9 @@ typedef struct imp_stats {
 typedef struct imp_world imp_world;
 
 imp_world_def imp_world_default_def(int dim);
+/* Gives def the strategy s, and the integration method it needs by default (the compliant
+   strategy: an adaptive one, RK8PD); set other integrator options after. */
+void imp_world_def_set_strategy(imp_world_def *def, imp_strategy s);
 imp_body_def imp_body_default_def(int dim);
 /* IMP_OK when def is accepted, else IMP_ERR_INVALID with a message in why (may be NULL)
    naming the option, its value and what is accepted. */

@@ -67,6 +67,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
 const imp_strategy_ops imp_strategy_compliant = {
     .name = "compliant",
     .dims = IMP_DIM2 | IMP_DIM3,
+    .flags = IMP_STRATEGY_ADAPTIVE,
     .create = create,
     .destroy = destroy,
     .advance = advance,

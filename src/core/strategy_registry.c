@@ -28,6 +28,16 @@ int imp_strategy_supports(int s, int dim)
            && ((o->dims & (1u << dim)) != 0 || (o->flags & IMP_STRATEGY_DIMS_AT_STEP) != 0);
 }
 
+const char *imp_strategy_dims_name(int s)
+{
+    const imp_strategy_ops *o = imp_strategy_ops_of(s);
+    if (o == NULL) {
+        return "";
+    }
+    unsigned d = o->dims & (IMP_DIM2 | IMP_DIM3);
+    return d == (IMP_DIM2 | IMP_DIM3) ? "2D or 3D" : d == IMP_DIM2 ? "2D" : d == IMP_DIM3 ? "3D" : "";
+}
+
 int imp_world_strategy_has(const imp_world *w, unsigned flag)
 {
     return (registry[w->model.def.strategy]->flags & flag) != 0;

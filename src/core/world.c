@@ -31,6 +31,15 @@ imp_world_def imp_world_default_def(int dim)
     return d;
 }
 
+void imp_world_def_set_strategy(imp_world_def *def, imp_strategy s)
+{
+    def->strategy = s;
+    const imp_strategy_ops *o = imp_strategy_ops_of(s);
+    if (o != NULL && (o->flags & IMP_STRATEGY_ADAPTIVE) != 0) {
+        def->integrator.kind = IMP_RK8PD;
+    }
+}
+
 imp_body_def imp_body_default_def(int dim)
 {
     imp_body_def d;
@@ -423,6 +432,7 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
 {
     imp_body *b = imp_world_body(w, id);
     if (b == NULL) {
+        set_error(w, "a stale body handle (its body was removed)");
         return IMP_ERR_STALE;
     }
     if (id.slot == 0) {
@@ -512,6 +522,7 @@ imp_status imp_world_remove_spring(imp_world *w, imp_spring_id id)
 {
     imp_spring *sp = imp_world_spring(w, id);
     if (sp == NULL) {
+        set_error(w, "a stale spring handle (its spring was removed)");
         return IMP_ERR_STALE;
     }
     sp->active = 0;
@@ -540,7 +551,7 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
     if (!imp_strategy_supports(st, w->model.def.dim)) {
         char msg[160];
         snprintf(msg, sizeof msg, "the %s strategy is for %s worlds", imp_strategy_names[st],
-                 w->model.def.dim == 2 ? "3D" : "2D");
+                 imp_strategy_dims_name(st));
         set_error(w, msg);
         return IMP_ERR_INVALID;
     }

@@ -286,11 +286,10 @@ static int l_world_new(lua_State *L)
     imp_opt_check_keys(L, 2, what, keys);
     imp_world_def def = imp_world_default_def(dim);
     imp_opt_vector(L, 2, what, "gravity", dim, def.gravity);
-    def.strategy = (imp_strategy)imp_opt_enum(L, 2, what, "strategy", imp_strategy_names, 0);
+    /* the strategy with the integrator it needs by default (the options may change it) */
+    imp_world_def_set_strategy(
+        &def, (imp_strategy)imp_opt_enum(L, 2, what, "strategy", imp_strategy_names, 0));
     def.dt = imp_opt_number(L, 2, what, "dt", def.dt, IMP_POSITIVE, NULL);
-    if (def.strategy == IMP_STRATEGY_COMPLIANT) {  /* needs an adaptive method */
-        def.integrator.kind = IMP_RK8PD;
-    }
     if (push_option(L, 2, "integrator")) {
         read_integrator(L, -1, what, &def.integrator);
         lua_settop(L, 2);
@@ -309,8 +308,9 @@ static int l_world_new(lua_State *L)
     }
     def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
     imp_lua_read_engine2d(L, 2, what, &def.engine2d);
-    if ((def.strategy == IMP_STRATEGY_IMPULSE || def.strategy == IMP_STRATEGY_CONTACT) && dim != 2) {
-        return imp_error(L, what, "strategy \"%s\" is for 2D worlds", imp_strategy_names[def.strategy]);
+    if (!imp_strategy_supports(def.strategy, dim)) {  /* the strategy's table says */
+        return imp_error(L, what, "strategy \"%s\" is for %s worlds", imp_strategy_names[def.strategy],
+                         imp_strategy_dims_name(def.strategy));
     }
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
     memset(u, 0, sizeof *u);
