@@ -71,7 +71,7 @@ all: $(SO) $(LIB)
 help:
 	@echo "make deps       install the Debian packages impact needs (as root), or say which"
 	@echo "make            build $(SO) and $(LIB)"
-	@echo "make test       deps + build + C unit tests + busted specs (fast suite)"
+	@echo "make test       deps + build + the installed C API check + C unit tests + busted specs (fast suite)"
 	@echo "make check-all  the same with the slow physics studies"
 	@echo "make sanitize   the whole suite under ASan+UBSan"
 	@echo "make fuzz       the seeded fuzzer of the Lua API under ASan+UBSan (FUZZ_SEED, FUZZ_CALLS=$(FUZZ_CALLS))"
