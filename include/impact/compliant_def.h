@@ -1,5 +1,5 @@
 /* impact/compliant_def.h: the options of the compliant strategy, plain data the world's definition
-   holds (world.h); the strategy itself is compliant.h. */
+   holds (impact/world.h); the strategy itself is src/compliant/compliant.h. */
 #ifndef IMPACT_PUBLIC_COMPLIANT_DEF_H
 #define IMPACT_PUBLIC_COMPLIANT_DEF_H
 

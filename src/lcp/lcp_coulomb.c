@@ -1,4 +1,4 @@
-/* lcp_coulomb.c: the driver of the 3D Coulomb contact solver (lcp_coulomb.h): input checks,
+/* lcp_coulomb.c: the driver of the 3D Coulomb contact solver (impact/coulomb.h): input checks,
    workspace, scaling, and the alternation of semismooth Newton (lcp_coulomb_newton.c) and
    nonsmooth Gauss-Seidel (lcp_coulomb_local.c) phases, keeping the best iterate.
 

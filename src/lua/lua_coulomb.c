@@ -1,5 +1,5 @@
 /* lua_coulomb.c: impact.lcp.coulomb{...} -> r, u, info, the 3D Coulomb contact solver of
-   src/lcp/lcp_coulomb.h for tests, researchers and scripts. Fields of the argument table:
+   include/impact/coulomb.h for tests, researchers and scripts. Fields of the argument table:
      M          dense rows {{...}, ...} (n rows of n numbers) or sparse triplets
                 {n = n, i = {...}, j = {...}, v = {...}} (1-based; duplicates are summed)
      q          n numbers
