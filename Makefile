@@ -22,7 +22,7 @@ PREFIX      ?= /usr/local
 # LIBDIR and LUADIR: LuaRocks' make build type overrides these.
 LIBDIR      ?= $(DESTDIR)$(PREFIX)/lib/lua/$(LUA_VERSION)
 LUADIR      ?= $(DESTDIR)$(PREFIX)/share/lua/$(LUA_VERSION)
-INCDIR      ?= $(DESTDIR)$(PREFIX)/include/impact
+INCDIR      ?= $(DESTDIR)$(PREFIX)/include
 CLIBDIR     ?= $(DESTDIR)$(PREFIX)/lib
 BINDIR      ?= $(DESTDIR)$(PREFIX)/bin
 SAN          = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -31,12 +31,13 @@ CORE_SRC  := $(filter-out src/lua/%.c,$(wildcard src/*/*.c))
 BIND_SRC  := $(wildcard src/lua/*.c)
 # the layers, bottom up: each lists the include paths its files may use (their own folder is
 # found by the compiler for "" includes)
-INC_base       =
-INC_shape      = -Isrc/base
+# include/: the public headers (impact/*.h), seen by every layer
+INC_base       = -Iinclude
+INC_shape      = $(INC_base) -Isrc/base
 INC_geom2d     = $(INC_shape) -Isrc/shape
 INC_geom3d     = $(INC_shape) -Isrc/shape
-INC_broadphase = -Isrc/base
-INC_lcp        = -Isrc/base
+INC_broadphase = $(INC_base) -Isrc/base
+INC_lcp        = $(INC_base) -Isrc/base
 INC_polyhedra  = $(INC_geom3d) -Isrc/geom3d
 INC_viz        = $(INC_shape) -Isrc/shape -Isrc/geom2d -Isrc/geom3d
 INC_proximity  = $(INC_shape) -Isrc/shape -Isrc/geom2d -Isrc/geom3d
@@ -45,7 +46,7 @@ INC_engine2d   = $(INC_core) -Isrc/core -Isrc/geom2d -Isrc/broadphase -Isrc/lcp
 INC_compliant  = $(INC_core) -Isrc/core -Isrc/proximity -Isrc/broadphase -Isrc/geom2d -Isrc/geom3d
 INC_dem        = $(INC_core) -Isrc/core -Isrc/broadphase -Isrc/geom3d
 INC_engine3d   = $(INC_core) -Isrc/core -Isrc/geom3d -Isrc/broadphase -Isrc/lcp -Isrc/polyhedra
-INC_ALL        = $(addprefix -I,$(filter-out src/lua,$(wildcard src/*)))
+INC_ALL        = $(INC_base) $(addprefix -I,$(filter-out src/lua,$(wildcard src/*)))
 INC_lua        = $(INC_ALL)
 CORE_OBJ  := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 BIND_OBJ  := $(BIND_SRC:src/%.c=$(BUILD)/obj/%.o)
@@ -63,7 +64,7 @@ CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
 .PHONY: all deps test check-all sanitize fuzz valgrind lint bench hashes demo run install install-c \
-        clean help ctests benches
+        check-install-c clean help ctests benches
 .DEFAULT_GOAL := all
 
 all: $(SO) $(LIB)
@@ -71,7 +72,7 @@ all: $(SO) $(LIB)
 help:
 	@echo "make deps       install the Debian packages impact needs (as root), or say which"
 	@echo "make            build $(SO) and $(LIB)"
-	@echo "make test       deps + build + C unit tests + busted specs (fast suite)"
+	@echo "make test       deps + build + the installed C API check + C unit tests + busted specs (fast suite)"
 	@echo "make check-all  the same with the slow physics studies"
 	@echo "make sanitize   the whole suite under ASan+UBSan"
 	@echo "make fuzz       the seeded fuzzer of the Lua API under ASan+UBSan (FUZZ_SEED, FUZZ_CALLS=$(FUZZ_CALLS))"
@@ -81,7 +82,9 @@ help:
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
 	@echo "make run SCRIPT=examples/orbit.lua   run any scene script"
-	@echo "make install    install the Lua module (LIBDIR, LUADIR) and bin/impact (BINDIR); install-c: header + library"
+	@echo "make install    install the Lua module (LIBDIR, LUADIR) and bin/impact (BINDIR)"
+	@echo "make install-c  install the C API: include/impact/*.h into INCDIR/impact and libimpact.a into CLIBDIR"
+	@echo "make check-install-c   install-c into a temporary prefix, build and run test/c/test_public_api.c against it"
 
 deps:
 	@sh tools/deps.sh
@@ -118,6 +121,7 @@ benches: $(CBENCHES)
 
 test: deps
 	@$(MAKE) -s --no-print-directory all ctests
+	@$(MAKE) -s --no-print-directory check-install-c
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh fast
 
 check-all: deps
@@ -178,10 +182,22 @@ install: all
 	install -d $(BINDIR)
 	install -m 0755 bin/impact $(BINDIR)/impact
 
-install-c: all
-	install -d $(INCDIR) $(CLIBDIR)
-	install -m 0644 $(filter-out src/lua/%.h,$(wildcard src/*/*.h)) $(INCDIR)/
+# the C API: the public headers include/impact/*.h (as $(INCDIR)/impact/) and the library; the
+# internal headers under src/ are not installed
+install-c: $(LIB)
+	install -d $(INCDIR)/impact $(CLIBDIR)
+	install -m 0644 include/impact/*.h $(INCDIR)/impact/
 	install -m 0644 $(LIB) $(CLIBDIR)/libimpact.a
+
+# installs the C API into a temporary prefix and builds test/c/test_public_api.c against the
+# installed headers and library alone (no -Isrc), then runs it (part of make test)
+check-install-c: $(LIB)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	 $(MAKE) -s --no-print-directory install-c PREFIX="$$tmp" >/dev/null && \
+	 $(CC) $(CFLAGS) $(WARN) $(OPENMP) -I"$$tmp/include" test/c/test_public_api.c \
+	   -o "$$tmp/test_public_api" "$$tmp/lib/libimpact.a" $(GSL_LIBS) $(LDFLAGS) && \
+	 "$$tmp/test_public_api" > "$$tmp/out" 2>&1; rc=$$?; \
+	 sed 's/^public_api:/install-c: public_api (installed headers):/' "$$tmp/out"; exit $$rc
 
 clean:
 	rm -rf build build-san build-vg

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "lcp_coulomb.h"
+#include <impact/coulomb.h>
 
 typedef struct fc3d {
     int nc, n, nnz;

@@ -34,7 +34,7 @@
 
 #include "dem.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 #include "bench_util.h"
 
 #ifdef _OPENMP
@@ -135,7 +135,7 @@ static measure measure_now(const imp_world *w)
     const imp_dem *d = w->dem;
     measure m;
     memset(&m, 0, sizeof m);
-    imp_dem_energy e = imp_dem_energy_now(d, w->def.dt);
+    imp_dem_energy e = imp_dem_energy_now(d, w->model.def.dt);
     m.ke = e.kinetic;
     int ns = 0;
     for (int i = 0; i < d->n; i++) {
@@ -160,7 +160,7 @@ static measure measure_now(const imp_world *w)
         }
     }
     m.coord = (2.0 * m.n_ss + m.n_sw) / ns;
-    m.unbalanced = imp_dem_unbalanced_force(d, w->def.gravity);
+    m.unbalanced = imp_dem_unbalanced_force(d, w->model.def.gravity);
     return m;
 }
 
@@ -172,7 +172,7 @@ static int run(const layout *L, long steps, double damping)
         fprintf(stderr, "bench_dem: could not build N = %d\n", L->n);
         return 1;
     }
-    double dt = w->def.dt;
+    double dt = w->model.def.dt;
     printf("deposition N = %d (%dx%dx%d), damping %.2f, dt = %.15g s, %ld steps\n", L->n, L->nx,
            L->ny, L->nz, damping, dt, steps);
     static const long marks[] = {500, 1000, 2000, 3000, 5000, 7500, 10000, 15000, 20000};

@@ -24,7 +24,7 @@
 #include "bench_util.h"
 #include "engine2d.h"
 #include "polygon2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* the pit of examples/block_pile.lua and n blocks from the world's generator */
 static double pile(int n, double until, long *collisions, double *energy_drift)
@@ -41,8 +41,8 @@ static double pile(int n, double until, long *collisions, double *energy_drift)
     bench_add_block(w, 6, 0.6, -3.2, -3.2, -0.5, 1, 1, 1, 0);
     bench_add_block(w, 6, 0.6, 3.2, -3.2, 0.5, 1, 1, 1, 0);
     for (int i = 0; i < n; i++) {
-        double wd = 0.5 + imp_rng_uniform(&w->rng), ht = 0.5 + imp_rng_uniform(&w->rng);
-        double angle = imp_rng_uniform(&w->rng) * 6.28;
+        double wd = 0.5 + imp_rng_uniform(&w->data.rng), ht = 0.5 + imp_rng_uniform(&w->data.rng);
+        double angle = imp_rng_uniform(&w->data.rng) * 6.28;
         bench_add_block(w, wd, ht, -4 + (i % 5) * 2, -1 + 2 * (i / 5), angle, 0, 1, 0.8, 0);
     }
     double t0 = bench_now();
@@ -124,11 +124,11 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     }
     double maxdx = 0.0, maxang = 0.0;
     for (int i = 0; i < nb; i++) {
-        const double *y = w->y + (size_t)slot[i] * IMP_STRIDE_2D;
+        const double *y = w->data.y + (size_t)slot[i] * IMP_STRIDE_2D;
         maxdx = fmax(maxdx, fabs(y[0] - start[2 * i]));
         maxang = fmax(maxang, fabs(y[2]));
     }
-    const double *top = w->y + (size_t)slot[nb - 1] * IMP_STRIDE_2D;
+    const double *top = w->data.y + (size_t)slot[nb - 1] * IMP_STRIDE_2D;
     double dy = top[1] - start[2 * nb - 1];
     pyramid_result res;
     res.stands = done == steps && maxang < 0.1 && fabs(dy) < 1.0 && (steps < 600 || ke[2] < 1.0);

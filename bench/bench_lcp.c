@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "../test/c/lcp_gen.h"
-#include "lcp.h"
+#include <impact/lcp.h>
 
 static double now(void)
 {

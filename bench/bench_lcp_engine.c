@@ -16,7 +16,7 @@
 #include "bench_util.h"
 #include "engine2d.h"
 #include "polygon2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static void run(int base, int steps, imp_time_stepping stepping)
 {
@@ -47,7 +47,7 @@ static void run(int base, int steps, imp_time_stepping stepping)
     }
     double wall = bench_now() - t0;
     double maxang = 0.0;
-    for (int k = 1; k <= nb; k++) maxang = fmax(maxang, fabs(w->y[(size_t)k * IMP_STRIDE_2D + 2]));
+    for (int k = 1; k <= nb; k++) maxang = fmax(maxang, fabs(w->data.y[(size_t)k * IMP_STRIDE_2D + 2]));
     const imp_engine2d_stats *st = &w->engine2d->stats;
     printf("  pyramid base %d (%d boxes), %s, exact LCP: %.1f ms/step over %d steps (%.1f ms per "
            "LCP solve); %ld LCP solves, %ld not ok (PGS fallback), largest problem %ld rows; "

@@ -4,7 +4,7 @@
 #define IMPACT_BENCH_SCENES2D_H
 
 #include "polygon2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* a wd x ht block at (x, y, angle) with the given density, elasticity and friction */
 static inline imp_body_id bench_add_block(imp_world *w, double wd, double ht, double x, double y,

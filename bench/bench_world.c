@@ -7,7 +7,7 @@
 #include "bench_util.h"
 #include "shape2d_basic.h"
 #include "shape3d_basic.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* n spinning boxes falling under gravity, RK4; returns seconds per step */
 static double free_bodies(int n, int steps)
@@ -103,7 +103,7 @@ static void spring_chain(int n, double sim_seconds)
     double wall = bench_now() - t0;
     printf("  spring chain, %d discs, rk8pd rtol 1e-8: %.3f s wall for %.1f s simulated "
            "(%.3f ms/step, %ld substeps, %ld rhs evaluations)\n",
-           n, wall, sim_seconds, 1e3 * wall / steps, w->stats.substeps, w->stats.rhs_evaluations);
+           n, wall, sim_seconds, 1e3 * wall / steps, w->data.stats.substeps, w->data.stats.rhs_evaluations);
     imp_world_free(w);
 }
 

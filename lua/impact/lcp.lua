@@ -45,7 +45,7 @@ function lcp.cone(k, opts)
   return core.lcp_cone(k, opts)
 end
 
---- 3D contact with exact Coulomb friction (the true cone; src/lcp/lcp_coulomb.h):
+--- 3D contact with exact Coulomb friction (the true cone; include/impact/coulomb.h):
 --   local r, u, info = impact.lcp.coulomb{M = M, q = q, mu = 0.5}
 -- Finds r with u = M r + q such that every contact (three rows: normal, tangent 1,
 -- tangent 2) obeys Coulomb's law: r in the cone |r_T| <= mu r_N, u_N >= 0, r_N u_N = 0,

@@ -2,11 +2,9 @@
 #ifndef IMPACT_MAT3_H
 #define IMPACT_MAT3_H
 
-#include "vec3.h"
+#include <impact/types.h>
 
-typedef struct imp_mat3 {
-    double m[3][3];
-} imp_mat3;
+#include "vec3.h"
 
 static inline imp_mat3 imp_m3_zero(void)
 {

@@ -1,5 +1,5 @@
 /* status.c: names of the core's status codes. */
-#include "status.h"
+#include <impact/status.h>
 
 const char *imp_status_name(imp_status s)
 {

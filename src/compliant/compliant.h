@@ -21,10 +21,10 @@
 
 #include <stddef.h>
 
-#include "compliant_def.h"
+#include <impact/compliant_def.h>
 #include "compliant_law.h"
 #include "proximity.h"
-#include "status.h"
+#include <impact/status.h>
 
 struct imp_world;
 

@@ -8,7 +8,7 @@
 #include "compliant_internal.h"
 #include "forces.h"
 #include "quat.h"
-#include "world.h"
+#include "world_internal.h"
 
 imp_compliant_def imp_compliant_default_def(void)
 {
@@ -69,12 +69,12 @@ void imp_compliant_invalidate(imp_compliant *c) { c->initialized = 0; }
 
 static const double *pose(const imp_world *w, const double *y, int slot)
 {
-    return y + (size_t)slot * (size_t)w->stride;
+    return y + (size_t)slot * (size_t)w->model.stride;
 }
 
 static void pair_geometry(const imp_world *w, const double *y, const imp_cpair *p, imp_proximity *g)
 {
-    if (imp_proximity_query(w->bodies[p->a].shape, pose(w, y, p->a), w->bodies[p->b].shape,
+    if (imp_proximity_query(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
                             pose(w, y, p->b), g) != 0) {
         memset(g, 0, sizeof *g);
         g->distance = INFINITY;  /* unreachable: pairs are checked when built */
@@ -85,10 +85,10 @@ static void pair_geometry(const imp_world *w, const double *y, const imp_cpair *
 static double box_gap(const imp_world *w, const double *y, const imp_cpair *p)
 {
     double la[3], ha[3], lb[3], hb[3];
-    imp_shape_bounds(w->bodies[p->a].shape, pose(w, y, p->a), la, ha);
-    imp_shape_bounds(w->bodies[p->b].shape, pose(w, y, p->b), lb, hb);
+    imp_shape_bounds(w->model.bodies[p->a].shape, pose(w, y, p->a), la, ha);
+    imp_shape_bounds(w->model.bodies[p->b].shape, pose(w, y, p->b), lb, hb);
     double g2 = 0.0;
-    for (int k = 0; k < w->def.dim; k++) {
+    for (int k = 0; k < w->model.def.dim; k++) {
         double g = fmax(lb[k] - ha[k], la[k] - hb[k]);
         if (g > 0.0) {
             g2 += g * g;
@@ -192,7 +192,7 @@ static const imp_centry *find_key(const imp_centry *arr, int n, long long key)
 static void point_velocity(const imp_world *w, const double *y, int slot, const double *p, double v[3])
 {
     const double *s = pose(w, y, slot);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         v[0] = s[3] - s[5] * (p[1] - s[1]);
         v[1] = s[4] + s[5] * (p[0] - s[0]);
         v[2] = 0.0;
@@ -219,10 +219,10 @@ static double penetration_rate(const imp_world *w, const double *y, const imp_cp
 static void make_law(const imp_world *w, const imp_cpair *p, double ddelta_minus, imp_contact_law *law)
 {
     const imp_compliant_def *d = &w->compliant->def;
-    const imp_material *ma = &w->materials.items[w->bodies[p->a].material];
-    const imp_material *mb = &w->materials.items[w->bodies[p->b].material];
-    const imp_pair_material *pm = imp_materials_pair(&w->materials, w->bodies[p->a].material,
-                                                     w->bodies[p->b].material);
+    const imp_material *ma = &w->model.materials.items[w->model.bodies[p->a].material];
+    const imp_material *mb = &w->model.materials.items[w->model.bodies[p->b].material];
+    const imp_pair_material *pm = imp_materials_pair(&w->model.materials, w->model.bodies[p->a].material,
+                                                     w->model.bodies[p->b].material);
     law->c_res = imp_law_c_res(ma->E, ma->nu, mb->E, mb->nu);
     imp_law_geometry(p->kind_a, p->radius_a, p->kind_b, p->radius_b, &law->c_geo, &law->n_geo,
                      &law->mu_r_geo);
@@ -395,12 +395,12 @@ int imp_compliant_crossed(const imp_world *w, const double *y)
 static void add_at(const imp_world *w, const double *y, double *f, int slot, const double *force,
                    const double *point, const double *torque)
 {
-    if (w->bodies[slot].fixed) {
+    if (w->model.bodies[slot].fixed) {
         return;
     }
     const double *s = pose(w, y, slot);
     double *fi = f + 6 * slot;
-    imp_vec3 r = imp_v3(point[0] - s[0], point[1] - s[1], w->def.dim == 3 ? point[2] - s[2] : 0.0);
+    imp_vec3 r = imp_v3(point[0] - s[0], point[1] - s[1], w->model.def.dim == 3 ? point[2] - s[2] : 0.0);
     imp_vec3 t = imp_v3_add(imp_v3_cross(r, imp_v3_load(force)), imp_v3_load(torque));
     for (int k = 0; k < 3; k++) {
         fi[k] += force[k];
@@ -458,12 +458,12 @@ static double apply_law(const imp_world *w, const double *y, const imp_centry *e
         return 0.0;
     }
     imp_cpoint pts[IMP_MANIFOLD_MAX];
-    int n = imp_proximity_manifold(w->bodies[p->a].shape, pose(w, y, p->a), w->bodies[p->b].shape,
+    int n = imp_proximity_manifold(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
                                    pose(w, y, p->b), &g, pts);
     /* relative angular velocity of b with respect to a */
     const double *sa = pose(w, y, p->a), *sb = pose(w, y, p->b);
     double wrel[3] = {0, 0, 0};
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         wrel[2] = sb[5] - sa[5];
     } else {
         for (int k = 0; k < 3; k++) {

@@ -7,7 +7,7 @@
 
 #include "compliant.h"
 #include "ode_gsl.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* (Re)builds the candidate pairs; fails on a body without material, a pair of shapes with no
    contact geometry, or a pair of materials with no contact pair material. */

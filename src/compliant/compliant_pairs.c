@@ -16,13 +16,13 @@ static long long pair_key(int a, int b) { return ((long long)a << 32) | (long lo
 
 static void name_bodies(imp_world *w, int a, int b)
 {
-    w->nerror_bodies = 0;
-    w->error_bodies[w->nerror_bodies++] = a;
+    w->data.nerror_bodies = 0;
+    w->data.error_bodies[w->data.nerror_bodies++] = a;
     if (b == a) {  /* a pair within one (material, shape class): name a second body of it */
-        const imp_body *r = &w->bodies[a];
+        const imp_body *r = &w->model.bodies[a];
         b = 0;
-        for (int i = a + 1; i < w->nslots && b == 0; i++) {
-            const imp_body *o = &w->bodies[i];
+        for (int i = a + 1; i < w->model.nslots && b == 0; i++) {
+            const imp_body *o = &w->model.bodies[i];
             if (o->active && o->shape != NULL && o->collide && o->material == r->material
                 && o->shape->cls == r->shape->cls && o->fixed == r->fixed) {
                 b = i;
@@ -30,7 +30,7 @@ static void name_bodies(imp_world *w, int a, int b)
         }
     }
     if (b > 0) {
-        w->error_bodies[w->nerror_bodies++] = b;
+        w->data.error_bodies[w->data.nerror_bodies++] = b;
     }
 }
 
@@ -39,7 +39,7 @@ static int not_both_fixed(void *user, int a, int b)
 {
     const imp_world *w = user;
     const imp_compliant *c = w->compliant;
-    return !(w->bodies[c->bp_slot[a]].fixed && w->bodies[c->bp_slot[b]].fixed);
+    return !(w->model.bodies[c->bp_slot[a]].fixed && w->model.bodies[c->bp_slot[b]].fixed);
 }
 
 /* The checks, over kinds and materials rather than body pairs: O(bodies * kinds). For each
@@ -47,8 +47,8 @@ static int not_both_fixed(void *user, int a, int b)
    shape class) among the bodies seen, the pair (i, j) must be supported. */
 static imp_status check(imp_world *w, char *why, size_t why_len)
 {
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *b = &w->bodies[i];
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *b = &w->model.bodies[i];
         if (colliding(b) && b->material < 0) {
             name_bodies(w, i, 0);
             snprintf(why, why_len, "body #%d has no material: the compliant strategy needs one "
@@ -59,14 +59,14 @@ static imp_status check(imp_world *w, char *why, size_t why_len)
     /* representatives: the first body of each distinct (material, shape class) */
     enum { MAX_REPS = 256 };
     int reps[MAX_REPS], counts[MAX_REPS], nreps = 0;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *b = &w->bodies[i];
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *b = &w->model.bodies[i];
         if (!colliding(b)) {
             continue;
         }
         int k = 0;
         for (; k < nreps; k++) {
-            const imp_body *r = &w->bodies[reps[k]];
+            const imp_body *r = &w->model.bodies[reps[k]];
             if (r->material == b->material && r->shape->cls == b->shape->cls && r->fixed == b->fixed) {
                 break;
             }
@@ -80,7 +80,7 @@ static imp_status check(imp_world *w, char *why, size_t why_len)
     }
     for (int x = 0; x < nreps; x++) {
         for (int y = x; y < nreps; y++) {
-            const imp_body *bi = &w->bodies[reps[x]], *bj = &w->bodies[reps[y]];
+            const imp_body *bi = &w->model.bodies[reps[x]], *bj = &w->model.bodies[reps[y]];
             if ((bi->fixed && bj->fixed) || (x == y && counts[x] < 2)) {
                 continue;  /* fixed bodies never meet; a body never meets itself */
             }
@@ -90,12 +90,12 @@ static imp_status check(imp_world *w, char *why, size_t why_len)
                          bi->shape->cls->name, bj->shape->cls->name);
                 return IMP_ERR_INVALID;
             }
-            if (!imp_materials_pair(&w->materials, bi->material, bj->material)->defined) {
+            if (!imp_materials_pair(&w->model.materials, bi->material, bj->material)->defined) {
                 name_bodies(w, reps[x], reps[y]);
                 snprintf(why, why_len, "no contact pair material for '%s' and '%s' "
                                        "(define it with impact.contact_pair.define)",
-                         w->materials.items[bi->material].name,
-                         w->materials.items[bj->material].name);
+                         w->model.materials.items[bi->material].name,
+                         w->model.materials.items[bj->material].name);
                 return IMP_ERR_INVALID;
             }
         }
@@ -146,8 +146,8 @@ imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
     }
     int nb = 0;
     double smallest = INFINITY;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *b = &w->bodies[i];
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *b = &w->model.bodies[i];
         if (colliding(b)) {
             nb++;
             if (!b->fixed && isfinite(b->shape->radius) && b->shape->radius < smallest) {
@@ -173,8 +173,8 @@ imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
         c->box_cap = nb;
     }
     c->nboxes = 0;
-    for (int i = 1; i < w->nslots; i++) {  /* box ids in slot order: id order is slot order */
-        if (colliding(&w->bodies[i])) {
+    for (int i = 1; i < w->model.nslots; i++) {  /* box ids in slot order: id order is slot order */
+        if (colliding(&w->model.bodies[i])) {
             c->bp_slot[c->nboxes++] = i;
         }
     }
@@ -189,8 +189,8 @@ imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
     imp_bp3d_set_filter(c->bp, not_both_fixed, w);
     c->npairs = 0;
     c->ncontact = c->nno_contact = 0;  /* rebuilt by the event actions that follow */
-    c->bodies_version = w->bodies_version;
-    return imp_compliant_update_pairs(w, w->y, why, why_len);
+    c->bodies_version = w->model.bodies_version;
+    return imp_compliant_update_pairs(w, w->data.y, why, why_len);
 }
 
 static int insert_pair(imp_world *w, int a, int b)
@@ -223,8 +223,8 @@ static int insert_pair(imp_world *w, int a, int b)
     p->key = key;
     p->a = a;
     p->b = b;
-    p->kind_a = imp_shape_ball_radius(w->bodies[a].shape, &p->radius_a) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
-    p->kind_b = imp_shape_ball_radius(w->bodies[b].shape, &p->radius_b) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
+    p->kind_a = imp_shape_ball_radius(w->model.bodies[a].shape, &p->radius_a) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
+    p->kind_b = imp_shape_ball_radius(w->model.bodies[b].shape, &p->radius_b) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
     c->npairs++;
     return 1;
 }
@@ -234,9 +234,9 @@ imp_status imp_compliant_update_pairs(imp_world *w, const double *y, char *why, 
     imp_compliant *c = w->compliant;
     for (int i = 0; i < c->nboxes; i++) {
         int slot = c->bp_slot[i];
-        imp_shape_bounds(w->bodies[slot].shape, y + (size_t)slot * (size_t)w->stride,
+        imp_shape_bounds(w->model.bodies[slot].shape, y + (size_t)slot * (size_t)w->model.stride,
                          c->box_lo + 3 * i, c->box_hi + 3 * i);
-        if (w->def.dim == 2) {
+        if (w->model.def.dim == 2) {
             c->box_lo[3 * i + 2] = c->box_hi[3 * i + 2] = 0.0;
         }
     }

@@ -54,13 +54,13 @@ enum { LOCATE_BUDGET = 10 };
 
 static void add_named(imp_world *w, int slot)
 {
-    for (int k = 0; k < w->nerror_bodies; k++) {
-        if (w->error_bodies[k] == slot) {
+    for (int k = 0; k < w->data.nerror_bodies; k++) {
+        if (w->data.error_bodies[k] == slot) {
             return;
         }
     }
-    if (w->nerror_bodies < 8) {
-        w->error_bodies[w->nerror_bodies++] = slot;
+    if (w->data.nerror_bodies < 8) {
+        w->data.error_bodies[w->data.nerror_bodies++] = slot;
     }
 }
 
@@ -72,7 +72,7 @@ static void name_culprits(imp_world *w, const imp_ode *o, const double *y)
     const imp_compliant *c = w->compliant;
     int slots[2];
     int n = imp_ode_culprits(o, y, slots);
-    w->nerror_bodies = 0;
+    w->data.nerror_bodies = 0;
     for (int k = 0; k < n; k++) {
         add_named(w, slots[k]);
     }
@@ -98,10 +98,10 @@ static imp_status check_overlaps(imp_world *w, double t, char *why, size_t why_l
     for (int k = 0; k < c->ncontact; k++) {
         const imp_centry *e = &c->contact[k];
         const imp_cpair *p = &c->pairs[e->pair];
-        double ra = w->bodies[p->a].shape->radius, rb = w->bodies[p->b].shape->radius;
+        double ra = w->model.bodies[p->a].shape->radius, rb = w->model.bodies[p->b].shape->radius;
         double size = fmin(isfinite(ra) ? ra : INFINITY, isfinite(rb) ? rb : INFINITY);
         if (isfinite(size) && -e->distance > DEEP_FRACTION * size) {
-            w->nerror_bodies = 0;
+            w->data.nerror_bodies = 0;
             add_named(w, p->a);
             add_named(w, p->b);
             snprintf(why, why_len, "bodies #%d and #%d overlap by %g m at t = %.17g, more than "
@@ -119,7 +119,7 @@ static imp_status check_overlaps(imp_world *w, double t, char *why, size_t why_l
 static int reintegrate(imp_world *w, double t0, double t_target, char *why, size_t why_len)
 {
     imp_compliant *c = w->compliant;
-    size_t n = (size_t)w->nslots * (size_t)w->stride;
+    size_t n = (size_t)w->model.nslots * (size_t)w->model.stride;
     memcpy(c->y_try, c->y_start, n * sizeof *c->y_try);
     imp_ode_reset(c->locate);
     imp_ode_begin_step(c->locate);
@@ -127,13 +127,13 @@ static int reintegrate(imp_world *w, double t0, double t_target, char *why, size
     double t = t0;
     long steps = 0;
     while (t < t_target) {
-        if (++steps > w->def.integrator.max_substeps || ++c->step_location_steps > LOCATE_BUDGET
-                                                                * w->def.integrator.max_substeps) {
+        if (++steps > w->model.def.integrator.max_substeps || ++c->step_location_steps > LOCATE_BUDGET
+                                                                * w->model.def.integrator.max_substeps) {
             snprintf(why, why_len, "more than %ld internal steps while locating events in one "
                                    "step, at t = %.17g (%d pairs in contact); the contact may be "
-                                   "chattering", steps > w->def.integrator.max_substeps
-                                   ? w->def.integrator.max_substeps
-                                   : LOCATE_BUDGET * w->def.integrator.max_substeps, t,
+                                   "chattering", steps > w->model.def.integrator.max_substeps
+                                   ? w->model.def.integrator.max_substeps
+                                   : LOCATE_BUDGET * w->model.def.integrator.max_substeps, t,
                      c->ncontact);
             name_culprits(w, c->locate, c->y_try);
             return 0;
@@ -153,36 +153,36 @@ static int reintegrate(imp_world *w, double t0, double t_target, char *why, size
 
 imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_len)
 {
-    if (w->def.integrator.kind < IMP_RKF45) {
+    if (w->model.def.integrator.kind < IMP_RKF45) {
         snprintf(why, why_len, "the compliant strategy needs an adaptive integrator (rkf45, rkck, "
-                               "rk8pd or msbdf), not %s", imp_integrator_names[w->def.integrator.kind]);
+                               "rk8pd or msbdf), not %s", imp_integrator_names[w->model.def.integrator.kind]);
         return IMP_ERR_INVALID;
     }
-    if (w->compliant == NULL && (w->compliant = imp_compliant_new(&w->def.compliant)) == NULL) {
+    if (w->compliant == NULL && (w->compliant = imp_compliant_new(&w->model.def.compliant)) == NULL) {
         snprintf(why, why_len, "out of memory for the compliant strategy");
         return IMP_ERR_NOMEM;
     }
     imp_compliant *c = w->compliant;
     imp_status st;
-    if (c->bp == NULL || c->bodies_version != w->bodies_version) {
+    if (c->bp == NULL || c->bodies_version != w->model.bodies_version) {
         if ((st = imp_compliant_build_pairs(w, why, why_len)) != IMP_OK) {
             return st;
         }
         c->initialized = 0;
     }
-    size_t n = (size_t)w->nslots * (size_t)w->stride;
+    size_t n = (size_t)w->model.nslots * (size_t)w->model.stride;
     if (!ensure_buffers(w, n)) {
         snprintf(why, why_len, "out of memory for the compliant integrators");
         return IMP_ERR_NOMEM;
     }
     memcpy(c->last_saved, c->last, (size_t)c->nlast * sizeof *c->last);
     c->nlast_saved = c->nlast;
-    double t = w->time;
-    imp_profile *prof = &w->profile;
+    double t = w->data.time;
+    imp_profile *prof = &w->data.profile;
     double clock;
     if (!c->initialized) {  /* the start, and after edits, is an event instant */
         clock = imp_profile_now();
-        st = imp_compliant_event_actions(w, w->y, t, why, why_len);
+        st = imp_compliant_event_actions(w, w->data.y, t, why, why_len);
         imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
         if (st != IMP_OK) {
             return st;
@@ -198,36 +198,36 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
     long substeps = 0;
     while (t < t1) {
         double t0 = t;
-        if (++substeps > w->def.integrator.max_substeps) {
+        if (++substeps > w->model.def.integrator.max_substeps) {
             snprintf(why, why_len, "more than %ld internal steps in one step at t = %.17g (step size "
                                    "%g, %d pairs in contact)%s",
-                     w->def.integrator.max_substeps, t, imp_ode_get_h(c->main), c->ncontact,
+                     w->model.def.integrator.max_substeps, t, imp_ode_get_h(c->main), c->ncontact,
                      c->ncontact > 0 ? "; the contact may be chattering" : "");
-            name_culprits(w, c->main, w->y);
+            name_culprits(w, c->main, w->data.y);
             return IMP_ERR_SOLVER;
         }
-        memcpy(c->y_start, w->y, n * sizeof *w->y);
+        memcpy(c->y_start, w->data.y, n * sizeof *w->data.y);
         clock = imp_profile_now();
-        int status = imp_ode_step(c->main, &t, t1, w->y, why, why_len);
+        int status = imp_ode_step(c->main, &t, t1, w->data.y, why, why_len);
         clock = imp_profile_add(prof, IMP_STAGE_INTEGRATE, clock);
         if (status != 0) {
             if (!imp_ode_nonfinite(status)) {
-                name_culprits(w, c->main, w->y);
+                name_culprits(w, c->main, w->data.y);
             }
             return IMP_ERR_SOLVER;
         }
-        imp_world_normalize_orientations(w, w->y);
-        st = imp_compliant_update_pairs(w, w->y, why, why_len);
+        imp_world_normalize_orientations(w, w->data.y);
+        st = imp_compliant_update_pairs(w, w->data.y, why, why_len);
         clock = imp_profile_add(prof, IMP_STAGE_PAIRS, clock);
         if (st != IMP_OK) {
             return st;
         }
-        if (!imp_compliant_step_actions(w, w->y)) {
+        if (!imp_compliant_step_actions(w, w->data.y)) {
             continue;
         }
         /* locate the first crossing in (t0, t] */
         double lo = t0, hi = t;
-        memcpy(c->y_hi, w->y, n * sizeof *w->y);
+        memcpy(c->y_hi, w->data.y, n * sizeof *w->data.y);
         while (hi - lo > c->def.event_tol) {
             double mid = lo + 0.5 * (hi - lo);
             if (mid <= lo || mid >= hi) {
@@ -238,15 +238,15 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
             }
             if (imp_compliant_crossed(w, c->y_try)) {
                 hi = mid;
-                memcpy(c->y_hi, c->y_try, n * sizeof *w->y);
+                memcpy(c->y_hi, c->y_try, n * sizeof *w->data.y);
             } else {
                 lo = mid;
             }
         }
         t = hi;
-        memcpy(w->y, c->y_hi, n * sizeof *w->y);
+        memcpy(w->data.y, c->y_hi, n * sizeof *w->data.y);
         clock = imp_profile_add(prof, IMP_STAGE_LOCATE, clock);
-        st = imp_compliant_event_actions(w, w->y, t, why, why_len);
+        st = imp_compliant_event_actions(w, w->data.y, t, why, why_len);
         imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
         if (st != IMP_OK) {
             return st;

@@ -5,11 +5,11 @@
 
 #include "compliant.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_status create(imp_world *w)
 {
-    if (w->compliant == NULL && (w->compliant = imp_compliant_new(&w->def.compliant)) == NULL) {
+    if (w->compliant == NULL && (w->compliant = imp_compliant_new(&w->model.def.compliant)) == NULL) {
         return IMP_ERR_NOMEM;
     }
     return IMP_OK;
@@ -17,9 +17,9 @@ static imp_status create(imp_world *w)
 
 static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
 {
-    size_t n = (size_t)w->nslots * (size_t)w->stride;
+    size_t n = (size_t)w->model.nslots * (size_t)w->model.stride;
     if (w->compliant != NULL && w->compliant->initialized
-        && memcmp(w->y_end, w->y, n * sizeof *w->y) != 0) {
+        && memcmp(w->scratch.y_end, w->data.y, n * sizeof *w->data.y) != 0) {
         imp_compliant_invalidate(w->compliant);  /* the state was edited */
     }
     return imp_compliant_advance(w, t1, why, why_len);
@@ -67,6 +67,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
 const imp_strategy_ops imp_strategy_compliant = {
     .name = "compliant",
     .dims = IMP_DIM2 | IMP_DIM3,
+    .flags = IMP_STRATEGY_ADAPTIVE,
     .create = create,
     .destroy = destroy,
     .advance = advance,

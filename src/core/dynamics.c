@@ -11,7 +11,7 @@
 #include "forces.h"
 #include "quat.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
 {
@@ -21,9 +21,9 @@ void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
 void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
 {
     (void)t;
-    int n = w->nslots, s = w->stride, dim = w->def.dim;
+    int n = w->model.nslots, s = w->model.stride, dim = w->model.def.dim;
     int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-    double *f = w->force;
+    double *f = w->scratch.force;
     memset(f, 0, (size_t)n * 6 * sizeof *f);
     imp_forces_body(w, y, f);
     imp_forces_springs(w, y, f);
@@ -33,7 +33,7 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
         ops->forces(w, y, f);
     }
     for (int i = 0; i < n; i++) {
-        const imp_body *b = &w->bodies[i];
+        const imp_body *b = &w->model.bodies[i];
         const double *yi = y + (size_t)i * (size_t)s;
         double *di = dydt + (size_t)i * (size_t)s;
         if (!b->active || b->fixed) {
@@ -67,5 +67,5 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
         imp_vec3 dwb = imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, imp_v3_cross(wb, lb)));
         imp_v3_store(di + 10, imp_m3_mulv(&r, dwb));
     }
-    w->stats.rhs_evaluations++;
+    w->data.stats.rhs_evaluations++;
 }

@@ -5,11 +5,11 @@
 #include "forces.h"
 #include "quat.h"
 #include "vec2.h"
-#include "world.h"
+#include "world_internal.h"
 
 static const double *state_of(const imp_world *w, int slot)
 {
-    return w->y + (size_t)slot * (size_t)w->stride;
+    return w->data.y + (size_t)slot * (size_t)w->model.stride;
 }
 
 static imp_quat orientation_of(const double *yi)
@@ -19,8 +19,8 @@ static imp_quat orientation_of(const double *yi)
 
 imp_mat3 imp_body_world_inertia(const imp_world *w, imp_body_id id)
 {
-    const imp_body *b = &w->bodies[id.slot];
-    if (w->def.dim == 2) {
+    const imp_body *b = &w->model.bodies[id.slot];
+    if (w->model.def.dim == 2) {
         return b->inertia;
     }
     imp_mat3 r = imp_q_to_mat3(orientation_of(state_of(w, id.slot)));
@@ -29,13 +29,13 @@ imp_mat3 imp_body_world_inertia(const imp_world *w, imp_body_id id)
 
 double imp_body_kinetic_energy(const imp_world *w, imp_body_id id)
 {
-    const imp_body *b = &w->bodies[id.slot];
+    const imp_body *b = &w->model.bodies[id.slot];
     if (b->fixed) {
         return 0.0;
     }
-    const double *v = state_of(w, id.slot) + (w->def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D);
+    const double *v = state_of(w, id.slot) + (w->model.def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D);
     double v2 = 0.0;
-    for (int k = 0; k < w->def.dim; k++) {
+    for (int k = 0; k < w->model.def.dim; k++) {
         v2 += v[k] * v[k];
     }
     return 0.5 * b->mass * v2;
@@ -43,12 +43,12 @@ double imp_body_kinetic_energy(const imp_world *w, imp_body_id id)
 
 double imp_body_rotational_energy(const imp_world *w, imp_body_id id)
 {
-    const imp_body *b = &w->bodies[id.slot];
+    const imp_body *b = &w->model.bodies[id.slot];
     if (b->fixed) {
         return 0.0;
     }
     const double *yi = state_of(w, id.slot);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         return 0.5 * b->inertia.m[2][2] * yi[5] * yi[5];
     }
     /* in the body frame: 1/2 w_b . I w_b */
@@ -58,22 +58,22 @@ double imp_body_rotational_energy(const imp_world *w, imp_body_id id)
 
 void imp_body_momentum(const imp_world *w, imp_body_id id, double p[3])
 {
-    const imp_body *b = &w->bodies[id.slot];
-    const double *v = state_of(w, id.slot) + (w->def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D);
+    const imp_body *b = &w->model.bodies[id.slot];
+    const double *v = state_of(w, id.slot) + (w->model.def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D);
     for (int k = 0; k < 3; k++) {
-        p[k] = (!b->fixed && k < w->def.dim) ? b->mass * v[k] : 0.0;
+        p[k] = (!b->fixed && k < w->model.def.dim) ? b->mass * v[k] : 0.0;
     }
 }
 
 void imp_body_angular_momentum(const imp_world *w, imp_body_id id, double l[3])
 {
-    const imp_body *b = &w->bodies[id.slot];
+    const imp_body *b = &w->model.bodies[id.slot];
     l[0] = l[1] = l[2] = 0.0;
     if (b->fixed) {
         return;
     }
     const double *yi = state_of(w, id.slot);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         l[2] = b->mass * (yi[0] * yi[4] - yi[1] * yi[3]) + b->inertia.m[2][2] * yi[5];
         return;
     }
@@ -88,16 +88,16 @@ void imp_body_angular_momentum(const imp_world *w, imp_body_id id, double l[3])
 imp_energy imp_world_energy(const imp_world *w)
 {
     imp_energy e = {0, 0, 0, 0};
-    for (int i = 1; i < w->nslots; i++) {
-        if (!w->bodies[i].active) {
+    for (int i = 1; i < w->model.nslots; i++) {
+        if (!w->model.bodies[i].active) {
             continue;
         }
-        imp_body_id id = {i, w->bodies[i].generation};
+        imp_body_id id = {i, w->model.bodies[i].generation};
         e.kinetic += imp_body_kinetic_energy(w, id);
         e.rotational += imp_body_rotational_energy(w, id);
     }
-    e.potential = imp_potential_gravity(w, w->y) + imp_potential_springs(w, w->y)
-                + imp_potential_gravitation(w, w->y);
+    e.potential = imp_potential_gravity(w, w->data.y) + imp_potential_springs(w, w->data.y)
+                + imp_potential_gravitation(w, w->data.y);
     e.total = e.kinetic + e.rotational + e.potential;
     return e;
 }
@@ -105,11 +105,11 @@ imp_energy imp_world_energy(const imp_world *w)
 void imp_world_momentum(const imp_world *w, double p[3])
 {
     p[0] = p[1] = p[2] = 0.0;
-    for (int i = 1; i < w->nslots; i++) {
-        if (!w->bodies[i].active) {
+    for (int i = 1; i < w->model.nslots; i++) {
+        if (!w->model.bodies[i].active) {
             continue;
         }
-        imp_body_id id = {i, w->bodies[i].generation};
+        imp_body_id id = {i, w->model.bodies[i].generation};
         double pi[3];
         imp_body_momentum(w, id, pi);
         p[0] += pi[0], p[1] += pi[1], p[2] += pi[2];
@@ -119,11 +119,11 @@ void imp_world_momentum(const imp_world *w, double p[3])
 void imp_world_angular_momentum(const imp_world *w, double l[3])
 {
     l[0] = l[1] = l[2] = 0.0;
-    for (int i = 1; i < w->nslots; i++) {
-        if (!w->bodies[i].active) {
+    for (int i = 1; i < w->model.nslots; i++) {
+        if (!w->model.bodies[i].active) {
             continue;
         }
-        imp_body_id id = {i, w->bodies[i].generation};
+        imp_body_id id = {i, w->model.bodies[i].generation};
         double li[3];
         imp_body_angular_momentum(w, id, li);
         l[0] += li[0], l[1] += li[1], l[2] += li[2];
@@ -132,9 +132,9 @@ void imp_world_angular_momentum(const imp_world *w, double l[3])
 
 void imp_body_to_world(const imp_world *w, imp_body_id id, const double *p_body, double *p_world)
 {
-    double p[3] = {p_body[0], p_body[1], w->def.dim == 3 ? p_body[2] : 0.0}, pos[3], vel[3];
-    imp_point_world(w, w->y, id.slot, p, pos, vel);
-    for (int k = 0; k < w->def.dim; k++) {
+    double p[3] = {p_body[0], p_body[1], w->model.def.dim == 3 ? p_body[2] : 0.0}, pos[3], vel[3];
+    imp_point_world(w, w->data.y, id.slot, p, pos, vel);
+    for (int k = 0; k < w->model.def.dim; k++) {
         p_world[k] = pos[k];
     }
 }
@@ -142,7 +142,7 @@ void imp_body_to_world(const imp_world *w, imp_body_id id, const double *p_body,
 void imp_body_to_body(const imp_world *w, imp_body_id id, const double *p_world, double *p_body)
 {
     const double *yi = state_of(w, id.slot);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         imp_vec2 r = imp_v2_rotate(imp_v2(p_world[0] - yi[0], p_world[1] - yi[1]), -yi[2]);
         p_body[0] = r.x, p_body[1] = r.y;
         return;
@@ -154,7 +154,7 @@ void imp_body_to_body(const imp_world *w, imp_body_id id, const double *p_world,
 void imp_body_point_velocity(const imp_world *w, imp_body_id id, const double *p_world, double *v)
 {
     const double *yi = state_of(w, id.slot);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         imp_vec2 r = imp_v2(p_world[0] - yi[0], p_world[1] - yi[1]);
         imp_vec2 u = imp_v2_add(imp_v2(yi[3], yi[4]), imp_v2_cross_sv(yi[5], r));
         v[0] = u.x, v[1] = u.y;
@@ -166,14 +166,14 @@ void imp_body_point_velocity(const imp_world *w, imp_body_id id, const double *p
 
 imp_status imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const double *at)
 {
-    imp_body *b = &w->bodies[id.slot];
+    imp_body *b = &w->model.bodies[id.slot];
     if (b->fixed) {
         return IMP_OK;
     }
-    double *yi = w->y + (size_t)id.slot * (size_t)w->stride;
+    double *yi = w->data.y + (size_t)id.slot * (size_t)w->model.stride;
     double v[6];  /* the new velocities, kept only when finite */
     int first, n;
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         first = 3, n = 3;
         v[0] = yi[3] + j[0] * b->inv_mass;
         v[1] = yi[4] + j[1] * b->inv_mass;
@@ -207,9 +207,9 @@ imp_status imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j,
 
 void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const double *at)
 {
-    imp_body *b = &w->bodies[id.slot];
+    imp_body *b = &w->model.bodies[id.slot];
     const double *yi = state_of(w, id.slot);
-    int dim = w->def.dim;
+    int dim = w->model.def.dim;
     for (int k = 0; k < dim; k++) {
         b->force[k] += f[k];
     }
@@ -226,8 +226,8 @@ void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const d
 
 void imp_body_apply_torque(imp_world *w, imp_body_id id, const double *t)
 {
-    imp_body *b = &w->bodies[id.slot];
-    if (w->def.dim == 2) {
+    imp_body *b = &w->model.bodies[id.slot];
+    if (w->model.def.dim == 2) {
         b->torque[2] += t[0];
         return;
     }

@@ -6,24 +6,24 @@
 
 static const double *body_state(const imp_world *w, const double *y, int slot)
 {
-    return y + (size_t)slot * (size_t)w->stride;
+    return y + (size_t)slot * (size_t)w->model.stride;
 }
 
 void imp_forces_body(const imp_world *w, const double *y, double *f)
 {
-    int dim = w->def.dim;
+    int dim = w->model.def.dim;
     int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *b = &w->bodies[i];
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *b = &w->model.bodies[i];
         if (!b->active || b->fixed) {
             continue;
         }
         const double *yi = body_state(w, y, i);
-        double cl = b->linear_damping >= 0.0 ? b->linear_damping : w->def.linear_damping;
-        double ca = b->angular_damping >= 0.0 ? b->angular_damping : w->def.angular_damping;
+        double cl = b->linear_damping >= 0.0 ? b->linear_damping : w->model.def.linear_damping;
+        double ca = b->angular_damping >= 0.0 ? b->angular_damping : w->model.def.angular_damping;
         double *fi = f + 6 * i;
         for (int k = 0; k < dim; k++) {
-            fi[k] += b->mass * w->def.gravity[k] + b->force[k] - cl * yi[vo + k];
+            fi[k] += b->mass * w->model.def.gravity[k] + b->force[k] - cl * yi[vo + k];
         }
         if (dim == 2) {
             fi[5] += b->torque[2] - ca * yi[5];
@@ -39,7 +39,7 @@ void imp_point_world(const imp_world *w, const double *y, int slot, const double
                      double pos[3], double vel[3])
 {
     const double *yi = body_state(w, y, slot);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         imp_vec2 r = imp_v2_rotate(imp_v2(p_body[0], p_body[1]), yi[2]);
         imp_vec2 v = imp_v2_add(imp_v2(yi[3], yi[4]), imp_v2_cross_sv(yi[5], r));
         pos[0] = yi[0] + r.x, pos[1] = yi[1] + r.y, pos[2] = 0.0;
@@ -56,7 +56,7 @@ void imp_point_world(const imp_world *w, const double *y, int slot, const double
 static void add_force_at(const imp_world *w, const double *y, double *f, int i, const double *fv,
                          const double *p)
 {
-    if (w->bodies[i].fixed) {
+    if (w->model.bodies[i].fixed) {
         return;
     }
     const double *yi = body_state(w, y, i);
@@ -64,7 +64,7 @@ static void add_force_at(const imp_world *w, const double *y, double *f, int i, 
     fi[0] += fv[0];
     fi[1] += fv[1];
     fi[2] += fv[2];
-    imp_vec3 r = imp_v3(p[0] - yi[0], p[1] - yi[1], w->def.dim == 3 ? p[2] - yi[2] : 0.0);
+    imp_vec3 r = imp_v3(p[0] - yi[0], p[1] - yi[1], w->model.def.dim == 3 ? p[2] - yi[2] : 0.0);
     imp_vec3 tq = imp_v3_cross(r, imp_v3_load(fv));
     fi[3] += tq.x;
     fi[4] += tq.y;
@@ -88,8 +88,8 @@ static double spring_geometry(const imp_world *w, const double *y, const imp_spr
 
 void imp_forces_springs(const imp_world *w, const double *y, double *f)
 {
-    for (int i = 0; i < w->nsprings; i++) {
-        const imp_spring *sp = &w->springs[i];
+    for (int i = 0; i < w->model.nsprings; i++) {
+        const imp_spring *sp = &w->model.springs[i];
         if (!sp->active) {
             continue;
         }
@@ -109,21 +109,21 @@ void imp_forces_springs(const imp_world *w, const double *y, double *f)
    f when f != NULL and returns the potential energy -G m_i m_j / sqrt(r^2 + eps^2). O(n^2). */
 static double gravitation(const imp_world *w, const double *y, double *f)
 {
-    double g = w->def.gravitation_g;
+    double g = w->model.def.gravitation_g;
     if (g == 0.0) {
         return 0.0;
     }
-    double eps2 = w->def.gravitation_softening * w->def.gravitation_softening;
-    int dim = w->def.dim;
+    double eps2 = w->model.def.gravitation_softening * w->model.def.gravitation_softening;
+    int dim = w->model.def.dim;
     double energy = 0.0;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *bi = &w->bodies[i];
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *bi = &w->model.bodies[i];
         if (!bi->active || !(bi->mass > 0.0)) {
             continue;
         }
         const double *yi = body_state(w, y, i);
-        for (int j = i + 1; j < w->nslots; j++) {
-            const imp_body *bj = &w->bodies[j];
+        for (int j = i + 1; j < w->model.nslots; j++) {
+            const imp_body *bj = &w->model.bodies[j];
             if (!bj->active || !(bj->mass > 0.0) || (bi->fixed && bj->fixed)) {
                 continue;
             }
@@ -164,14 +164,14 @@ void imp_forces_gravitation(const imp_world *w, const double *y, double *f)
 double imp_potential_gravity(const imp_world *w, const double *y)
 {
     double e = 0.0;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *b = &w->bodies[i];
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *b = &w->model.bodies[i];
         if (!b->active || b->fixed) {
             continue;
         }
         const double *yi = body_state(w, y, i);
-        for (int k = 0; k < w->def.dim; k++) {
-            e -= b->mass * w->def.gravity[k] * yi[k];
+        for (int k = 0; k < w->model.def.dim; k++) {
+            e -= b->mass * w->model.def.gravity[k] * yi[k];
         }
     }
     return e;
@@ -180,8 +180,8 @@ double imp_potential_gravity(const imp_world *w, const double *y)
 double imp_potential_springs(const imp_world *w, const double *y)
 {
     double e = 0.0;
-    for (int i = 0; i < w->nsprings; i++) {
-        const imp_spring *sp = &w->springs[i];
+    for (int i = 0; i < w->model.nsprings; i++) {
+        const imp_spring *sp = &w->model.springs[i];
         if (!sp->active) {
             continue;
         }

@@ -3,7 +3,7 @@
 #ifndef IMPACT_FORCES_H
 #define IMPACT_FORCES_H
 
-#include "world.h"
+#include "world_internal.h"
 
 /* uniform gravity, applied forces and torques, linear and angular damping */
 void imp_forces_body(const imp_world *w, const double *y, double *f);

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "integrator_def.h"
+#include <impact/integrator.h>
 
 /* Advances the state y (n numbers) from t by h with euler, modified_euler (Heun) or rk4,
    f(ctx, t, y, dydt) being its equations of motion. work holds 5 n numbers.

@@ -1,5 +1,5 @@
 /* material.c: a world's material table. */
-#include "material.h"
+#include <impact/material.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "integrator_def.h"
+#include <impact/integrator.h>
 
 typedef struct imp_ode imp_ode;
 

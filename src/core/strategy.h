@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "status.h"
+#include <impact/status.h>
 
 struct imp_world;
 
@@ -31,7 +31,10 @@ enum {
     IMP_STRATEGY_OWN_STATE = 1 << 2,
     /* A world of another dimension may choose it (kept from before the registry): its step
        then fails saying which dimension it needs, instead of the world's creation (dem). */
-    IMP_STRATEGY_DIMS_AT_STEP = 1 << 3
+    IMP_STRATEGY_DIMS_AT_STEP = 1 << 3,
+    /* Needs an adaptive integrator: a world definition given this strategy by
+       imp_world_def_set_strategy starts with the adaptive default (RK8PD) (compliant). */
+    IMP_STRATEGY_ADAPTIVE = 1 << 4
 };
 
 typedef struct imp_strategy_ops {
@@ -42,8 +45,8 @@ typedef struct imp_strategy_ops {
     imp_status (*create)(struct imp_world *w);
     /* Frees the strategy's state (the world's free). */
     void (*destroy)(struct imp_world *w);
-    /* Advances w->y from w->time to t1. On failure fills why (or, with
-       IMP_STRATEGY_OWN_STATE, the world's error) and may name bodies in w->error_bodies. */
+    /* Advances w->data.y from w->data.time to t1. On failure fills why (or, with
+       IMP_STRATEGY_OWN_STATE, the world's error) and may name bodies in w->data.error_bodies. */
     imp_status (*advance)(struct imp_world *w, double t1, char *why, size_t why_len);
     /* Adds its forces at state y into f (6 per slot) inside an ODE evaluation; NULL: none. */
     void (*forces)(struct imp_world *w, const double *y, double *f);
@@ -66,6 +69,9 @@ const imp_strategy_ops *imp_world_strategy(const struct imp_world *w);
 /* Whether strategy s exists and runs in dim dimensions (with IMP_STRATEGY_DIMS_AT_STEP:
    whether a world of dim dimensions may choose it). */
 int imp_strategy_supports(int s, int dim);
+/* The dimensions strategy s runs in, for messages: "2D", "3D", "2D or 3D" ("" when s is out
+   of range). */
+const char *imp_strategy_dims_name(int s);
 /* Whether the world's strategy has the flag. */
 int imp_world_strategy_has(const struct imp_world *w, unsigned flag);
 

@@ -1,5 +1,5 @@
 /* world.c: creating a world, adding and removing bodies and springs, options. */
-#include "world.h"
+#include "world_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,19 @@ imp_world_def imp_world_default_def(int dim)
     d.seed = 1;
     d.compliant = imp_compliant_default_def();
     d.engine2d = imp_engine2d_default_def();
+    if (dim == 3) {  /* the 3D engine steps at velocity level only (engine3d.h) */
+        d.engine2d.time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
+    }
     return d;
+}
+
+void imp_world_def_set_strategy(imp_world_def *def, imp_strategy s)
+{
+    def->strategy = s;
+    const imp_strategy_ops *o = imp_strategy_ops_of(s, def->dim);
+    if (o != NULL && (o->flags & IMP_STRATEGY_ADAPTIVE) != 0) {
+        def->integrator.kind = IMP_RK8PD;
+    }
 }
 
 imp_body_def imp_body_default_def(int dim)
@@ -60,7 +72,7 @@ static int all_finite(const double *v, int n)
 
 static void set_error(imp_world *w, const char *msg)
 {
-    snprintf(w->error, sizeof w->error, "%s", msg);
+    snprintf(w->data.error, sizeof w->data.error, "%s", msg);
 }
 
 static int valid_integrator(const imp_integrator_def *d)
@@ -74,20 +86,20 @@ static int valid_integrator(const imp_integrator_def *d)
 /* Grows every per-slot array to hold cap slots. */
 static int reserve(imp_world *w, int cap)
 {
-    if (cap <= w->capacity) {
+    if (cap <= w->model.capacity) {
         return 1;
     }
-    size_t s = (size_t)w->stride;
+    size_t s = (size_t)w->model.stride;
     size_t n = (size_t)cap;
-    imp_body *b = realloc(w->bodies, n * sizeof *b);
+    imp_body *b = realloc(w->model.bodies, n * sizeof *b);
     if (b == NULL) {
         return 0;
     }
     /* new slots start at generation 0; a slot keeps its generation once used, so handles to
        a removed body stay stale when its slot is reused (even past a shrink of nslots) */
-    memset(b + w->capacity, 0, (n - (size_t)w->capacity) * sizeof *b);
-    w->bodies = b;
-    double **arrays[5] = {&w->y, &w->y_saved, &w->y_end, &w->force, &w->work};
+    memset(b + w->model.capacity, 0, (n - (size_t)w->model.capacity) * sizeof *b);
+    w->model.bodies = b;
+    double **arrays[5] = {&w->data.y, &w->scratch.y_saved, &w->scratch.y_end, &w->scratch.force, &w->scratch.work};
     const size_t sizes[5] = {n * s, n * s, n * s, n * 6, 5 * n * s};
     for (int i = 0; i < 5; i++) {
         double *p = realloc(*arrays[i], sizes[i] * sizeof *p);
@@ -96,48 +108,86 @@ static int reserve(imp_world *w, int cap)
         }
         *arrays[i] = p;
     }
-    w->capacity = cap;
+    w->model.capacity = cap;
     return 1;
+}
+
+static imp_status bad_def(char *why, size_t why_len, const char *name, double v,
+                          const char *accepted)
+{
+    if (why != NULL && why_len > 0) {
+        snprintf(why, why_len, "world definition: %s = %g, expected %s", name, v, accepted);
+    }
+    return IMP_ERR_INVALID;
+}
+
+imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_len)
+{
+    if (def->dim != 2 && def->dim != 3) {
+        return bad_def(why, why_len, "dim", def->dim, "2 or 3");
+    }
+    static const char *const g_names[3] = {"gravity[0]", "gravity[1]", "gravity[2]"};
+    for (int i = 0; i < 3; i++) {
+        if (!isfinite(def->gravity[i])) {
+            return bad_def(why, why_len, g_names[i], def->gravity[i], "a finite number");
+        }
+    }
+    if (!(def->dt > 0.0) || !isfinite(def->dt)) {
+        return bad_def(why, why_len, "dt", def->dt, "a positive finite number of seconds");
+    }
+    if (!valid_integrator(&def->integrator)) {
+        return bad_def(why, why_len, "integrator.kind", def->integrator.kind,
+                       "a known kind with finite rtol, atol >= 0 (not both 0), hmax, h0 >= 0 and "
+                       "max_substeps > 0");
+    }
+    const struct {
+        const char *name;
+        double v;
+    } nonneg[4] = {{"linear_damping", def->linear_damping},
+                   {"angular_damping", def->angular_damping},
+                   {"gravitation_g", def->gravitation_g},
+                   {"gravitation_softening", def->gravitation_softening}};
+    for (int i = 0; i < 4; i++) {
+        if (!(nonneg[i].v >= 0.0) || !isfinite(nonneg[i].v)) {
+            return bad_def(why, why_len, nonneg[i].name, nonneg[i].v, "a finite number >= 0");
+        }
+    }
+    if (!imp_strategy_supports(def->strategy, def->dim)) {
+        return bad_def(why, why_len, "strategy", def->strategy,
+                       "an imp_strategy that runs in the world's dimension");
+    }
+    return IMP_OK;
 }
 
 imp_world *imp_world_new(const imp_world_def *def)
 {
-    if (def->dim != 2 && def->dim != 3) {
-        return NULL;
-    }
-    if (!all_finite(def->gravity, 3) || !(def->dt > 0.0) || !isfinite(def->dt)
-        || !valid_integrator(&def->integrator) || !(def->linear_damping >= 0.0)
-        || !(def->angular_damping >= 0.0) || !(def->gravitation_g >= 0.0)
-        || !(def->gravitation_softening >= 0.0) || !isfinite(def->linear_damping)
-        || !isfinite(def->angular_damping) || !isfinite(def->gravitation_g)
-        || !isfinite(def->gravitation_softening)
-        || !imp_strategy_supports(def->strategy, def->dim)) {
+    if (imp_world_check_def(def, NULL, 0) != IMP_OK) {
         return NULL;
     }
     imp_world *w = calloc(1, sizeof *w);
     if (w == NULL) {
         return NULL;
     }
-    w->def = *def;
-    w->stride = def->dim == 2 ? IMP_STRIDE_2D : IMP_STRIDE_3D;
+    w->model.def = *def;
+    w->model.stride = def->dim == 2 ? IMP_STRIDE_2D : IMP_STRIDE_3D;
     if (!reserve(w, 16)) {
         imp_world_free(w);
         return NULL;
     }
     /* slot 0: the fixed background, at the origin with no shape and no mass */
-    imp_body *bg = &w->bodies[0];
+    imp_body *bg = &w->model.bodies[0];
     memset(bg, 0, sizeof *bg);
     bg->active = 1;
     bg->fixed = 1;
     bg->inertia = bg->inv_inertia = imp_m3_zero();
     bg->linear_damping = bg->angular_damping = -1.0;
     bg->material = -1;
-    memset(w->y, 0, (size_t)w->stride * sizeof *w->y);
+    memset(w->data.y, 0, (size_t)w->model.stride * sizeof *w->data.y);
     if (def->dim == 3) {
-        w->y[3] = 1.0;
+        w->data.y[3] = 1.0;
     }
-    w->nslots = 1;
-    imp_rng_seed(&w->rng, def->seed);
+    w->model.nslots = 1;
+    imp_rng_seed(&w->data.rng, def->seed);
     return w;
 }
 
@@ -146,12 +196,12 @@ void imp_world_free(imp_world *w)
     if (w == NULL) {
         return;
     }
-    for (int i = 0; i < w->nslots; i++) {
-        if (w->bodies[i].active) {
-            imp_shape_release(w->bodies[i].shape);
+    for (int i = 0; i < w->model.nslots; i++) {
+        if (w->model.bodies[i].active) {
+            imp_shape_release(w->model.bodies[i].shape);
         }
     }
-    imp_ode_free(w->ode);
+    imp_ode_free(w->scratch.ode);
     for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {
         for (int dim = 2; dim <= 3; dim++) {
             const imp_strategy_ops *o = imp_strategy_ops_of(s, dim);
@@ -160,39 +210,39 @@ void imp_world_free(imp_world *w)
             }
         }
     }
-    imp_materials_free(&w->materials);
-    free(w->events);
-    free(w->bodies);
-    free(w->y);
-    free(w->y_saved);
-    free(w->y_end);
-    free(w->force);
-    free(w->work);
-    free(w->springs);
+    imp_materials_free(&w->model.materials);
+    free(w->data.events);
+    free(w->model.bodies);
+    free(w->data.y);
+    free(w->scratch.y_saved);
+    free(w->scratch.y_end);
+    free(w->scratch.force);
+    free(w->scratch.work);
+    free(w->model.springs);
     free(w);
 }
 
-const char *imp_world_error(const imp_world *w) { return w->error; }
+const char *imp_world_error(const imp_world *w) { return w->data.error; }
 
 imp_body_id imp_world_background(const imp_world *w)
 {
-    imp_body_id id = {0, w->bodies[0].generation};
+    imp_body_id id = {0, w->model.bodies[0].generation};
     return id;
 }
 
 /* whether id names a live body (not stale, not out of range) */
 static int live(const imp_world *w, imp_body_id id)
 {
-    if (id.slot < 0 || id.slot >= w->nslots) {
+    if (id.slot < 0 || id.slot >= w->model.nslots) {
         return 0;
     }
-    const imp_body *b = &w->bodies[id.slot];
+    const imp_body *b = &w->model.bodies[id.slot];
     return b->active && b->generation == id.generation;
 }
 
 imp_body *imp_world_body(imp_world *w, imp_body_id id)
 {
-    return live(w, id) ? &w->bodies[id.slot] : NULL;
+    return live(w, id) ? &w->model.bodies[id.slot] : NULL;
 }
 
 double *imp_world_body_state(imp_world *w, imp_body_id id)
@@ -200,13 +250,13 @@ double *imp_world_body_state(imp_world *w, imp_body_id id)
     if (!live(w, id)) {
         return NULL;
     }
-    w->state_version++;
-    return w->y + (size_t)id.slot * (size_t)w->stride;
+    w->data.state_version++;
+    return w->data.y + (size_t)id.slot * (size_t)w->model.stride;
 }
 
 const double *imp_world_body_state_read(const imp_world *w, imp_body_id id)
 {
-    return live(w, id) ? w->y + (size_t)id.slot * (size_t)w->stride : NULL;
+    return live(w, id) ? w->data.y + (size_t)id.slot * (size_t)w->model.stride : NULL;
 }
 
 /* A physical inertia tensor: symmetric, positive definite, and each principal moment at most
@@ -254,16 +304,16 @@ static const char *check_inertia(int dim, const imp_mat3 *in)
 imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
 {
     imp_body_id fail = {-1, 0};
-    int dim = w->def.dim;
+    int dim = w->model.def.dim;
     const imp_shape *s = def->shape;
     if (s != NULL && s->dim != dim) {
-        snprintf(w->error, sizeof w->error, "a %dD shape (%s) cannot go into a %dD world", s->dim,
+        snprintf(w->data.error, sizeof w->data.error, "a %dD shape (%s) cannot go into a %dD world", s->dim,
                  s->cls->name, dim);
         return fail;
     }
     double state[IMP_STRIDE_3D];
     memcpy(state, def->state, sizeof state);
-    if (!all_finite(state, w->stride)) {
+    if (!all_finite(state, w->model.stride)) {
         set_error(w, "the initial state (position, orientation or velocity) is not finite");
         return fail;
     }
@@ -306,7 +356,7 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         return fail;
     }
     if (!def->fixed && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
-        snprintf(w->error, sizeof w->error, "the mass (%g) must be a positive finite number "
+        snprintf(w->data.error, sizeof w->data.error, "the mass (%g) must be a positive finite number "
                  "whose inverse is finite", mass);
         return fail;
     }
@@ -329,20 +379,20 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     }
     /* a freed slot, lowest first (deterministic), else a new one */
     int slot = -1;
-    for (int i = 1; i < w->nslots; i++) {
-        if (!w->bodies[i].active) {
+    for (int i = 1; i < w->model.nslots; i++) {
+        if (!w->model.bodies[i].active) {
             slot = i;
             break;
         }
     }
     if (slot < 0) {
-        if (w->nslots == w->capacity && !reserve(w, 2 * w->capacity)) {
+        if (w->model.nslots == w->model.capacity && !reserve(w, 2 * w->model.capacity)) {
             set_error(w, "out of memory");
             return fail;
         }
-        slot = w->nslots++;
+        slot = w->model.nslots++;
     }
-    imp_body *b = &w->bodies[slot];
+    imp_body *b = &w->model.bodies[slot];
     unsigned gen = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = gen;
@@ -365,20 +415,20 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     }
     b->linear_damping = def->linear_damping;
     b->angular_damping = def->angular_damping;
-    b->material = def->material >= 0 && def->material < w->materials.n ? def->material : -1;
+    b->material = def->material >= 0 && def->material < w->model.materials.n ? def->material : -1;
     b->collide = def->collide;
     b->elasticity = def->elasticity;
     b->friction = def->friction;
-    w->bodies_version++;
-    double *y = w->y + (size_t)slot * (size_t)w->stride;
-    memcpy(y, state, (size_t)w->stride * sizeof *y);
+    w->model.bodies_version++;
+    double *y = w->data.y + (size_t)slot * (size_t)w->model.stride;
+    memcpy(y, state, (size_t)w->model.stride * sizeof *y);
     if (def->fixed) {  /* fixed bodies do not move */
         int v = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-        for (int i = v; i < w->stride; i++) {
+        for (int i = v; i < w->model.stride; i++) {
             y[i] = 0.0;
         }
     }
-    w->nbodies++;
+    w->model.nbodies++;
     imp_body_id id = {slot, b->generation};
     return id;
 }
@@ -387,6 +437,7 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
 {
     imp_body *b = imp_world_body(w, id);
     if (b == NULL) {
+        set_error(w, "a stale body handle (its body was removed)");
         return IMP_ERR_STALE;
     }
     if (id.slot == 0) {
@@ -394,8 +445,8 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
         return IMP_ERR_INVALID;
     }
     /* springs attached to the body go with it */
-    for (int i = 0; i < w->nsprings; i++) {
-        imp_spring *sp = &w->springs[i];
+    for (int i = 0; i < w->model.nsprings; i++) {
+        imp_spring *sp = &w->model.springs[i];
         if (sp->active && (sp->def.body1.slot == id.slot || sp->def.body2.slot == id.slot)) {
             sp->active = 0;
             sp->generation++;
@@ -405,12 +456,12 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
     b->shape = NULL;
     b->active = 0;
     b->generation++;
-    w->bodies_version++;
-    memset(w->y + (size_t)id.slot * (size_t)w->stride, 0, (size_t)w->stride * sizeof *w->y);
-    w->nbodies--;
+    w->model.bodies_version++;
+    memset(w->data.y + (size_t)id.slot * (size_t)w->model.stride, 0, (size_t)w->model.stride * sizeof *w->data.y);
+    w->model.nbodies--;
     /* drop trailing freed slots so the state vector shrinks */
-    while (w->nslots > 1 && !w->bodies[w->nslots - 1].active) {
-        w->nslots--;
+    while (w->model.nslots > 1 && !w->model.bodies[w->model.nslots - 1].active) {
+        w->model.nslots--;
     }
     return IMP_OK;
 }
@@ -436,27 +487,27 @@ imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def)
         return fail;
     }
     int index = -1;
-    for (int i = 0; i < w->nsprings; i++) {
-        if (!w->springs[i].active) {
+    for (int i = 0; i < w->model.nsprings; i++) {
+        if (!w->model.springs[i].active) {
             index = i;
             break;
         }
     }
     if (index < 0) {
-        if (w->nsprings == w->spring_capacity) {
-            int cap = w->spring_capacity ? 2 * w->spring_capacity : 8;
-            imp_spring *p = realloc(w->springs, (size_t)cap * sizeof *p);
+        if (w->model.nsprings == w->model.spring_capacity) {
+            int cap = w->model.spring_capacity ? 2 * w->model.spring_capacity : 8;
+            imp_spring *p = realloc(w->model.springs, (size_t)cap * sizeof *p);
             if (p == NULL) {
                 set_error(w, "out of memory");
                 return fail;
             }
-            w->springs = p;
-            w->spring_capacity = cap;
+            w->model.springs = p;
+            w->model.spring_capacity = cap;
         }
-        index = w->nsprings++;
-        w->springs[index].generation = 0;
+        index = w->model.nsprings++;
+        w->model.springs[index].generation = 0;
     }
-    imp_spring *sp = &w->springs[index];
+    imp_spring *sp = &w->model.springs[index];
     sp->def = *def;
     sp->active = 1;
     imp_spring_id id = {index, sp->generation};
@@ -465,10 +516,10 @@ imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def)
 
 imp_spring *imp_world_spring(imp_world *w, imp_spring_id id)
 {
-    if (id.index < 0 || id.index >= w->nsprings) {
+    if (id.index < 0 || id.index >= w->model.nsprings) {
         return NULL;
     }
-    imp_spring *sp = &w->springs[id.index];
+    imp_spring *sp = &w->model.springs[id.index];
     return (sp->active && sp->generation == id.generation) ? sp : NULL;
 }
 
@@ -476,6 +527,7 @@ imp_status imp_world_remove_spring(imp_world *w, imp_spring_id id)
 {
     imp_spring *sp = imp_world_spring(w, id);
     if (sp == NULL) {
+        set_error(w, "a stale spring handle (its spring was removed)");
         return IMP_ERR_STALE;
     }
     sp->active = 0;
@@ -489,9 +541,9 @@ imp_status imp_world_set_integrator(imp_world *w, const imp_integrator_def *def)
         set_error(w, "invalid integrator settings");
         return IMP_ERR_INVALID;
     }
-    w->def.integrator = *def;
-    imp_ode_free(w->ode);  /* rebuilt at the next step */
-    w->ode = NULL;
+    w->model.def.integrator = *def;
+    imp_ode_free(w->scratch.ode);  /* rebuilt at the next step */
+    w->scratch.ode = NULL;
     return IMP_OK;
 }
 
@@ -501,16 +553,16 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
         set_error(w, "unknown strategy");
         return IMP_ERR_INVALID;
     }
-    if (!imp_strategy_supports(st, w->def.dim)) {
+    if (!imp_strategy_supports(st, w->model.def.dim)) {
         char msg[160];
         snprintf(msg, sizeof msg, "the %s strategy is for %s worlds", imp_strategy_names[st],
-                 w->def.dim == 2 ? "3D" : "2D");
+                 imp_strategy_dims_name(st));
         set_error(w, msg);
         return IMP_ERR_INVALID;
     }
-    w->def.strategy = st;
+    w->model.def.strategy = st;
     for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {  /* caches about the state */
-        const imp_strategy_ops *o = imp_strategy_ops_of(s, w->def.dim);
+        const imp_strategy_ops *o = imp_strategy_ops_of(s, w->model.def.dim);
         if (o->invalidate != NULL) {
             o->invalidate(w);
         }
@@ -520,17 +572,17 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
 
 int imp_world_push_event(imp_world *w, const imp_event *e)
 {
-    if (w->nevents == w->event_capacity) {
+    if (w->data.nevents == w->data.event_capacity) {
         /* grows only when a step produces more events than any step before */
-        int cap = w->event_capacity ? 2 * w->event_capacity : 64;
-        imp_event *p = realloc(w->events, (size_t)cap * sizeof *p);
+        int cap = w->data.event_capacity ? 2 * w->data.event_capacity : 64;
+        imp_event *p = realloc(w->data.events, (size_t)cap * sizeof *p);
         if (p == NULL) {
             return 0;
         }
-        w->events = p;
-        w->event_capacity = cap;
+        w->data.events = p;
+        w->data.event_capacity = cap;
     }
-    w->events[w->nevents++] = *e;
+    w->data.events[w->data.nevents++] = *e;
     return 1;
 }
 
@@ -540,22 +592,22 @@ imp_status imp_world_set_dt(imp_world *w, double dt)
         set_error(w, "dt must be a positive finite number");
         return IMP_ERR_INVALID;
     }
-    w->time_base = w->time;
-    w->steps_since_base = 0;
-    w->def.dt = dt;
+    w->data.time_base = w->data.time;
+    w->data.steps_since_base = 0;
+    w->model.def.dt = dt;
     return IMP_OK;
 }
 
 unsigned long long imp_world_state_hash(const imp_world *w)
 {
     unsigned long long h = 1469598103934665603ULL;
-    const unsigned char *p = (const unsigned char *)w->y;
-    size_t n = (size_t)w->nslots * (size_t)w->stride * sizeof *w->y;
+    const unsigned char *p = (const unsigned char *)w->data.y;
+    size_t n = (size_t)w->model.nslots * (size_t)w->model.stride * sizeof *w->data.y;
     for (size_t i = 0; i < n; i++) {
         h = (h ^ p[i]) * 1099511628211ULL;
     }
-    p = (const unsigned char *)&w->time;
-    for (size_t i = 0; i < sizeof w->time; i++) {
+    p = (const unsigned char *)&w->data.time;
+    for (size_t i = 0; i < sizeof w->data.time; i++) {
         h = (h ^ p[i]) * 1099511628211ULL;
     }
     return h;

@@ -7,26 +7,26 @@
 #include "ode_gsl.h"
 #include "quat.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 imp_ode *imp_world_ode_new(imp_world *w, size_t n)
 {
-    imp_ode_sys sys = {.rhs = imp_world_rhs, .ctx = w, .def = &w->def.integrator,
-                       .dt = &w->def.dt, .stride = (size_t)w->stride,
-                       .substeps = &w->stats.substeps, .rejected = &w->stats.rejected};
+    imp_ode_sys sys = {.rhs = imp_world_rhs, .ctx = w, .def = &w->model.def.integrator,
+                       .dt = &w->model.def.dt, .stride = (size_t)w->model.stride,
+                       .substeps = &w->data.stats.substeps, .rejected = &w->data.stats.rejected};
     return imp_ode_new(&sys, n);
 }
 
-static size_t state_size(const imp_world *w) { return (size_t)w->nslots * (size_t)w->stride; }
+static size_t state_size(const imp_world *w) { return (size_t)w->model.nslots * (size_t)w->model.stride; }
 
 void imp_world_normalize_orientations(const imp_world *w, double *y)
 {
-    if (w->def.dim != 3) {
+    if (w->model.def.dim != 3) {
         return;
     }
-    for (int i = 1; i < w->nslots; i++) {
+    for (int i = 1; i < w->model.nslots; i++) {
         double *q = y + (size_t)i * IMP_STRIDE_3D + 3;
-        if (!w->bodies[i].active) {
+        if (!w->model.bodies[i].active) {
             continue;
         }
         imp_quat u = imp_q_normalize(imp_q(q[0], q[1], q[2], q[3]));
@@ -38,15 +38,15 @@ void imp_world_normalize_orientations(const imp_world *w, double *y)
    the largest acceleration. */
 static void blame_bodies(imp_world *w, const double *y)
 {
-    int s = w->stride;
-    double *d = w->work;  /* free after a failed step */
-    imp_world_derivative(w, w->time, y, d);
-    w->nerror_bodies = 0;
+    int s = w->model.stride;
+    double *d = w->scratch.work;  /* free after a failed step */
+    imp_world_derivative(w, w->data.time, y, d);
+    w->data.nerror_bodies = 0;
     int worst = -1;
     double worst_a = -1.0;
-    int vo = w->def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-    for (int i = 1; i < w->nslots; i++) {
-        if (!w->bodies[i].active) {
+    int vo = w->model.def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    for (int i = 1; i < w->model.nslots; i++) {
+        if (!w->model.bodies[i].active) {
             continue;
         }
         int bad = 0;
@@ -59,39 +59,39 @@ static void blame_bodies(imp_world *w, const double *y)
                 a += dk * dk;
             }
         }
-        if (bad && w->nerror_bodies < 8) {
-            w->error_bodies[w->nerror_bodies++] = i;
+        if (bad && w->data.nerror_bodies < 8) {
+            w->data.error_bodies[w->data.nerror_bodies++] = i;
         }
         if (!bad && a > worst_a) {
             worst_a = a;
             worst = i;
         }
     }
-    if (w->nerror_bodies == 0 && worst > 0) {
-        w->error_bodies[w->nerror_bodies++] = worst;
+    if (w->data.nerror_bodies == 0 && worst > 0) {
+        w->data.error_bodies[w->data.nerror_bodies++] = worst;
     }
 }
 
 static imp_status fail(imp_world *w, imp_status st, const double *bad_state, const char *why)
 {
-    if (w->nerror_bodies == 0) {  /* unless the failing stage named them already */
+    if (w->data.nerror_bodies == 0) {  /* unless the failing stage named them already */
         blame_bodies(w, bad_state);
     }
-    memcpy(w->y, w->y_saved, state_size(w) * sizeof *w->y);
-    memcpy(w->y_end, w->y, state_size(w) * sizeof *w->y);
-    if (w->ode != NULL) {
-        imp_ode_reset(w->ode);
+    memcpy(w->data.y, w->scratch.y_saved, state_size(w) * sizeof *w->data.y);
+    memcpy(w->scratch.y_end, w->data.y, state_size(w) * sizeof *w->data.y);
+    if (w->scratch.ode != NULL) {
+        imp_ode_reset(w->scratch.ode);
     }
     const imp_strategy_ops *ops = imp_world_strategy(w);
     if (ops->restore != NULL) {
         ops->restore(w);
     }
-    w->nevents = 0;
-    w->stats.failures++;
-    snprintf(w->error, sizeof w->error,
+    w->data.nevents = 0;
+    w->data.stats.failures++;
+    snprintf(w->data.error, sizeof w->data.error,
              "step %ld from t = %.17g failed (integrator %s): %s; the world keeps its state at "
              "t = %.17g",
-             w->stats.steps + 1, w->time, imp_integrator_names[w->def.integrator.kind], why, w->time);
+             w->data.stats.steps + 1, w->data.time, imp_integrator_names[w->model.def.integrator.kind], why, w->data.time);
     return st;
 }
 
@@ -99,26 +99,26 @@ imp_status imp_world_step(imp_world *w)
 {
     const imp_strategy_ops *ops = imp_world_strategy(w);
     int own = (ops->flags & IMP_STRATEGY_OWN_STATE) != 0;
-    imp_profile_begin(&w->profile);
+    imp_profile_begin(&w->data.profile);
     double start = imp_profile_now();
     size_t n = state_size(w);
-    double t0 = w->time;
-    double t1 = w->time_base + (double)(w->steps_since_base + 1) * w->def.dt;
-    w->nerror_bodies = 0;
-    w->nevents = 0;
+    double t0 = w->data.time;
+    double t1 = w->data.time_base + (double)(w->data.steps_since_base + 1) * w->model.def.dt;
+    w->data.nerror_bodies = 0;
+    w->data.nevents = 0;
     if (!own && (!(t1 > t0) || !isfinite(t1))) {  /* a dt below the time's resolution, or huge */
-        w->stats.failures++;
-        snprintf(w->error, sizeof w->error,
+        w->data.stats.failures++;
+        snprintf(w->data.error, sizeof w->data.error,
                  "step %ld from t = %.17g failed: dt = %g %s; the world keeps its state at "
-                 "t = %.17g", w->stats.steps + 1, w->time, w->def.dt,
+                 "t = %.17g", w->data.stats.steps + 1, w->data.time, w->model.def.dt,
                  isfinite(t1) ? "does not advance the time (below its resolution there): use a "
                                 "larger dt"
                               : "makes the end of the step non-finite",
-                 w->time);
+                 w->data.time);
         return IMP_ERR_INVALID;
     }
     if (!own) {
-        memcpy(w->y_saved, w->y, n * sizeof *w->y);
+        memcpy(w->scratch.y_saved, w->data.y, n * sizeof *w->data.y);
     }
     char why[400];
     imp_status st = IMP_OK;
@@ -129,35 +129,35 @@ imp_status imp_world_step(imp_world *w)
     }
     if (st != IMP_OK) {
         if (own) {  /* the strategy kept its state and wrote the error itself */
-            imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
-            imp_profile_end(&w->profile);
+            imp_profile_add(&w->data.profile, IMP_STAGE_STEP, start);
+            imp_profile_end(&w->data.profile);
             return st;
         }
-        st = fail(w, st, w->y, why);
-        imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
-        imp_profile_end(&w->profile);
+        st = fail(w, st, w->data.y, why);
+        imp_profile_add(&w->data.profile, IMP_STAGE_STEP, start);
+        imp_profile_end(&w->data.profile);
         return st;
     }
     for (size_t i = 0; !own && i < n; i++) {
-        if (!isfinite(w->y[i])) {
-            st = fail(w, IMP_ERR_NONFINITE, w->y, "the state became non-finite");
-            imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
-            imp_profile_end(&w->profile);
+        if (!isfinite(w->data.y[i])) {
+            st = fail(w, IMP_ERR_NONFINITE, w->data.y, "the state became non-finite");
+            imp_profile_add(&w->data.profile, IMP_STAGE_STEP, start);
+            imp_profile_end(&w->data.profile);
             return st;
         }
     }
     if (!own) {  /* (dem reads no applied forces) */
-        for (int i = 0; i < w->nslots; i++) {  /* applied forces last one step */
-            memset(w->bodies[i].force, 0, sizeof w->bodies[i].force);
-            memset(w->bodies[i].torque, 0, sizeof w->bodies[i].torque);
+        for (int i = 0; i < w->model.nslots; i++) {  /* applied forces last one step */
+            memset(w->model.bodies[i].force, 0, sizeof w->model.bodies[i].force);
+            memset(w->model.bodies[i].torque, 0, sizeof w->model.bodies[i].torque);
         }
-        memcpy(w->y_end, w->y, n * sizeof *w->y);
+        memcpy(w->scratch.y_end, w->data.y, n * sizeof *w->data.y);
     }
-    w->steps_since_base++;
-    w->time = t1;
-    w->stats.steps++;
-    imp_profile_add(&w->profile, IMP_STAGE_STEP, start);
-    imp_profile_end(&w->profile);
-    w->stats.step_seconds += w->profile.last[IMP_STAGE_STEP];
+    w->data.steps_since_base++;
+    w->data.time = t1;
+    w->data.stats.steps++;
+    imp_profile_add(&w->data.profile, IMP_STAGE_STEP, start);
+    imp_profile_end(&w->data.profile);
+    w->data.stats.step_seconds += w->data.profile.last[IMP_STAGE_STEP];
     return IMP_OK;
 }

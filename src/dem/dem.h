@@ -36,7 +36,7 @@
 #include "broadphase3d.h"
 #include "mat3.h"
 #include "shape.h"
-#include "status.h"
+#include <impact/status.h>
 
 struct imp_world;
 struct imp_dem_sorted;
@@ -190,7 +190,7 @@ void imp_dem_free(imp_dem *d);
 
 /* The world's dem state (created on first use); NULL when out of memory. Brings it in step
    with the world: rebuilt when bodies changed, reloaded when the state was edited. Returns
-   IMP_OK, or an error (unsupported shape, a moving wall) with the message in w->error. */
+   IMP_OK, or an error (unsupported shape, a moving wall) with the message in w->data.error. */
 imp_status imp_dem_sync(struct imp_world *w);
 /* The same without looking for edits (O(1) unless bodies were added or removed): for engines
    run within a step after imp_dem_sync. */

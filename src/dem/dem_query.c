@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "scalar.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* the P-wave step of particle i when it is a free sphere, else +inf */
 static double p_wave_of(const imp_dem *d, int i)

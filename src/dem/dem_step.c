@@ -13,7 +13,7 @@
 #include "dem.h"
 #include "dem_newton.h"
 #include "quat.h"
-#include "world.h"
+#include "world_internal.h"
 
 void imp_dem_reset_forces(imp_dem *d)
 {
@@ -76,10 +76,10 @@ int imp_dem_first_nonfinite(const imp_dem *d)
 
 void imp_dem_finish_step(imp_world *w)
 {
-    w->steps_since_base++;
-    w->time = w->time_base + (double)w->steps_since_base * w->def.dt;
-    w->stats.steps++;
-    w->stats.substeps++;
+    w->data.steps_since_base++;
+    w->data.time = w->data.time_base + (double)w->data.steps_since_base * w->model.def.dt;
+    w->data.stats.steps++;
+    w->data.stats.substeps++;
     if (w->dem != NULL) {
         w->dem->iter++;
     }

@@ -7,7 +7,7 @@
 
 #include "dem.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
 {
@@ -17,39 +17,39 @@ static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
         return st;
     }
     imp_dem *d = w->dem;
-    imp_profile *p = &w->profile;
+    imp_profile *p = &w->data.profile;
     double t = imp_profile_now();
     imp_dem_reset_forces(d);
     t = imp_profile_add(p, IMP_STAGE_RESET_FORCES, t);
     int failed = imp_dem_collide(d) != 0;
     t = imp_profile_add(p, IMP_STAGE_COLLIDE, t);
-    failed = failed || imp_dem_interactions(d, w->def.dt) != 0;
+    failed = failed || imp_dem_interactions(d, w->model.def.dt) != 0;
     t = imp_profile_add(p, IMP_STAGE_INTERACTIONS, t);
     if (failed) {
-        snprintf(w->error, sizeof w->error, "dem strategy: %s", d->error);
+        snprintf(w->data.error, sizeof w->data.error, "dem strategy: %s", d->error);
         return IMP_ERR_NOMEM;
     }
-    int fast = imp_dem_check_dt(d, w->def.dt, w->error, sizeof w->error);
+    int fast = imp_dem_check_dt(d, w->model.def.dt, w->data.error, sizeof w->data.error);
     if (fast >= 0) {  /* before Newton: the bodies keep their state */
-        w->nerror_bodies = 1;
-        w->error_bodies[0] = d->slot[fast];
+        w->data.nerror_bodies = 1;
+        w->data.error_bodies[0] = d->slot[fast];
         return IMP_ERR_INVALID;
     }
     t = imp_profile_now();
-    imp_dem_newton(d, w->def.gravity, w->def.dt);
+    imp_dem_newton(d, w->model.def.gravity, w->model.def.dt);
     imp_profile_add(p, IMP_STAGE_NEWTON, t);
     int bad = imp_dem_first_nonfinite(d);
     if (bad >= 0) {
-        snprintf(w->error, sizeof w->error, "dem strategy: the state became non-finite at "
-                 "step %ld (t = %.17g); is dt below the P-wave estimate?", w->stats.steps + 1,
-                 w->time);
-        w->nerror_bodies = 1;
-        w->error_bodies[0] = d->slot[bad];
+        snprintf(w->data.error, sizeof w->data.error, "dem strategy: the state became non-finite at "
+                 "step %ld (t = %.17g); is dt below the P-wave estimate?", w->data.stats.steps + 1,
+                 w->data.time);
+        w->data.nerror_bodies = 1;
+        w->data.error_bodies[0] = d->slot[bad];
         d->built = 0;  /* reload the last stored (finite) state at the next step */
         return IMP_ERR_NONFINITE;
     }
     imp_dem_store(w);
-    w->stats.substeps++;  /* the shell commits the time and the step count */
+    w->data.stats.substeps++;  /* the shell commits the time and the step count */
     d->iter++;
     return IMP_OK;
 }
@@ -57,7 +57,7 @@ static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
 static imp_status create(imp_world *w)
 {
     if (w->dem == NULL && (w->dem = imp_dem_new()) == NULL) {
-        snprintf(w->error, sizeof w->error, "dem strategy: out of memory");
+        snprintf(w->data.error, sizeof w->data.error, "dem strategy: out of memory");
         return IMP_ERR_NOMEM;
     }
     return IMP_OK;

@@ -11,7 +11,7 @@
 #include "quat.h"
 #include "scalar.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 
 #define GROW(ptr, count)                                                   \
     do {                                                                   \
@@ -56,10 +56,10 @@ static int reserve_particles(imp_dem *d, int n)
 
 static imp_status sync_error(imp_world *w, imp_status st, const char *msg, int slot)
 {
-    snprintf(w->error, sizeof w->error, "dem strategy: %s (body #%d)", msg, slot);
-    w->nerror_bodies = 0;
+    snprintf(w->data.error, sizeof w->data.error, "dem strategy: %s (body #%d)", msg, slot);
+    w->data.nerror_bodies = 0;
     if (slot > 0) {
-        w->error_bodies[w->nerror_bodies++] = slot;
+        w->data.error_bodies[w->data.nerror_bodies++] = slot;
     }
     return st;
 }
@@ -75,7 +75,7 @@ static void wall_normal(const imp_convex3d *c, const double *q, double out[3])
 /* the particles of clump body s from particle i on (clump index c); returns the next index */
 static int add_clump(imp_world *w, imp_dem *d, int s, int i, int c)
 {
-    const imp_body *b = &w->bodies[s];
+    const imp_body *b = &w->model.bodies[s];
     const double *cen, *rad;
     int k = imp_dem_clump_members(b->shape, &cen, &rad, NULL);
     imp_dem_clump *C = &d->clumps[c];
@@ -89,7 +89,7 @@ static int add_clump(imp_world *w, imp_dem *d, int s, int i, int c)
     C->density = b->mass / b->shape->measure;
     C->inertia = b->inertia;
     C->inv_inertia = b->inv_inertia;
-    double young = b->material >= 0 ? w->materials.items[b->material].E : d->p.young;
+    double young = b->material >= 0 ? w->model.materials.items[b->material].E : d->p.young;
     for (int m = 0; m < k; m++, i++) {
         d->slot[i] = s;
         d->kind[i] = IMP_DEM_SPHERE;
@@ -113,7 +113,7 @@ static int add_clump(imp_world *w, imp_dem *d, int s, int i, int c)
 /* the new index of the particle that was member m of the body at slot s, or -1 */
 static int renumber(const imp_world *w, const imp_dem *d, const int *map, int s, int m)
 {
-    if (s >= w->nslots || map[s] < 0) {
+    if (s >= w->model.nslots || map[s] < 0) {
         return -1;
     }
     int first = map[s];
@@ -127,9 +127,9 @@ static int renumber(const imp_world *w, const imp_dem *d, const int *map, int s,
 static imp_status rebuild(imp_world *w, imp_dem *d)
 {
     int count = 0, nclumps = 0;
-    for (int s = 1; s < w->nslots; s++) {
-        if (w->bodies[s].active) {
-            int k = imp_dem_clump_members(w->bodies[s].shape, NULL, NULL, NULL);
+    for (int s = 1; s < w->model.nslots; s++) {
+        if (w->model.bodies[s].active) {
+            int k = imp_dem_clump_members(w->model.bodies[s].shape, NULL, NULL, NULL);
             count += k > 0 ? k : 1;
             nclumps += k > 0;
         }
@@ -153,7 +153,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
         d->clumps = cl;
         d->clump_cap = nclumps;
     }
-    int *map = realloc(d->slot_to_particle, (size_t)w->nslots * sizeof *map);
+    int *map = realloc(d->slot_to_particle, (size_t)w->model.nslots * sizeof *map);
     if (reserve_particles(d, count) != 0 || map == NULL) {
         free(old_slot);
         if (map != NULL) {
@@ -162,10 +162,10 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
         return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
     }
     d->slot_to_particle = map;
-    d->nslot_map = w->nslots;
+    d->nslot_map = w->model.nslots;
     int nfacets = 0;
-    for (int s = 1; s < w->nslots; s++) {
-        nfacets += w->bodies[s].active && imp_dem_is_facet(w->bodies[s].shape);
+    for (int s = 1; s < w->model.nslots; s++) {
+        nfacets += w->model.bodies[s].active && imp_dem_is_facet(w->model.bodies[s].shape);
     }
     double *fv = realloc(d->facet_v, (size_t)(nfacets > 0 ? nfacets : 1) * 9 * sizeof *fv);
     if (fv == NULL) {
@@ -175,9 +175,9 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     d->facet_v = fv;
     d->nfacets = nfacets;
     int i = 0, nf = 0, nc = 0;
-    for (int s = 0; s < w->nslots; s++) {
+    for (int s = 0; s < w->model.nslots; s++) {
         map[s] = -1;
-        const imp_body *b = &w->bodies[s];
+        const imp_body *b = &w->model.bodies[s];
         if (s == 0 || !b->active) {
             continue;
         }
@@ -210,7 +210,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
         d->inv_mass[i] = b->inv_mass;
         /* a sphere's inertia is isotropic: one number */
         d->inv_inertia[i] = b->fixed ? 0.0 : 1.0 / b->inertia.m[0][0];
-        d->young[i] = b->material >= 0 ? w->materials.items[b->material].E : d->p.young;
+        d->young[i] = b->material >= 0 ? w->model.materials.items[b->material].E : d->p.young;
         i++;
     }
     int old_n = d->n;
@@ -248,7 +248,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     imp_dem_map_rebuild(d);
     imp_bp3d_free(d->bp);  /* a fresh sweep: its begin events meet the kept interactions */
     d->bp = NULL;
-    d->bodies_version = w->bodies_version;
+    d->bodies_version = w->model.bodies_version;
     d->built = 1;
     return IMP_OK;
 }
@@ -256,7 +256,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
 /* particle i's position, orientation and velocities from the world's state vector */
 static void load_one(imp_world *w, imp_dem *d, int i)
 {
-    const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+    const double *y = w->data.y + (size_t)d->slot[i] * IMP_STRIDE_3D;
     for (int k = 0; k < 3; k++) {
         d->pos[3 * i + k] = y[k];
         d->vel[3 * i + k] = y[IMP_VEL_3D + k];
@@ -266,10 +266,10 @@ static void load_one(imp_world *w, imp_dem *d, int i)
         d->quat[4 * i + k] = y[3 + k];
     }
     if (d->kind[i] == IMP_DEM_WALL) {
-        const imp_convex3d *c = imp_shape3d_data(w->bodies[d->slot[i]].shape);
+        const imp_convex3d *c = imp_shape3d_data(w->model.bodies[d->slot[i]].shape);
         wall_normal(c, d->quat + 4 * i, d->wall_n + 3 * i);
     } else if (d->kind[i] == IMP_DEM_FACET) {  /* vertices: position + R (v - centroid) */
-        const imp_shape *sh = w->bodies[d->slot[i]].shape;
+        const imp_shape *sh = w->model.bodies[d->slot[i]].shape;
         const imp_convex3d *c = imp_shape3d_data(sh);
         imp_quat q = imp_q(y[3], y[4], y[5], y[6]);
         double *out = d->facet_v + 9 * d->facet[i];
@@ -286,11 +286,11 @@ static void load_one(imp_world *w, imp_dem *d, int i)
    outside since the last store), all of them when all is set. O(n), streaming. */
 static void load(imp_world *w, imp_dem *d, int all)
 {
-    int redo = all || w->def.dt != d->clump_dt;
-    d->clump_dt = w->def.dt;
+    int redo = all || w->model.def.dt != d->clump_dt;
+    d->clump_dt = w->model.def.dt;
     for (int c = 0; c < d->nclumps; c++) {  /* clumps: their own copy, then the members */
         imp_dem_clump *C = &d->clumps[c];
-        const double *y = w->y + (size_t)C->slot * IMP_STRIDE_3D;
+        const double *y = w->data.y + (size_t)C->slot * IMP_STRIDE_3D;
         int same = !redo;
         for (int k = 0; k < 3 && same; k++) {
             same = y[k] == C->pos[k] && y[7 + k] == C->vel[k] && y[10 + k] == C->angvel[k];
@@ -299,7 +299,7 @@ static void load(imp_world *w, imp_dem *d, int all)
             same = y[3 + k] == C->quat[k];
         }
         if (!same) {
-            imp_dem_clump_load(d, c, y, w->def.dt);
+            imp_dem_clump_load(d, c, y, w->model.def.dt);
         }
     }
     for (int i = 0; i < d->n; i++) {
@@ -312,7 +312,7 @@ static void load(imp_world *w, imp_dem *d, int all)
         }
         /* bitwise comparison of the 13 numbers, in four blocks (memcmp of a few constant
            bytes is inlined as wide loads) */
-        const double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+        const double *y = w->data.y + (size_t)d->slot[i] * IMP_STRIDE_3D;
         int same = memcmp(y, d->pos + 3 * i, 3 * sizeof *y) == 0
                    && memcmp(y + 3, d->quat + 4 * i, 4 * sizeof *y) == 0
                    && memcmp(y + IMP_VEL_3D, d->vel + 3 * i, 3 * sizeof *y) == 0
@@ -331,7 +331,7 @@ void imp_dem_store(imp_world *w)
     const int n = d->n, *slot = d->slot, *clump_of = d->clump_of;
     const unsigned char *fixed = d->fixed;
     const double *pos = d->pos, *quat = d->quat, *vel = d->vel, *angvel = d->angvel;
-    double *state = w->y;
+    double *state = w->data.y;
     for (int i = 0; i < n; i++) {
         if (fixed[i] | (clump_of[i] >= 0)) {
             continue;
@@ -347,7 +347,7 @@ void imp_dem_store(imp_world *w)
         if (C->fixed) {
             continue;
         }
-        double *y = w->y + (size_t)C->slot * IMP_STRIDE_3D;
+        double *y = w->data.y + (size_t)C->slot * IMP_STRIDE_3D;
         for (int k = 0; k < 3; k++) {
             y[k] = C->pos[k];
             y[IMP_VEL_3D + k] = C->vel[k];
@@ -361,7 +361,7 @@ void imp_dem_store(imp_world *w)
 
 static imp_status sync(imp_world *w, int edits)
 {
-    if (w->def.dim != 3) {
+    if (w->model.def.dim != 3) {
         return sync_error(w, IMP_ERR_INVALID, "the dem strategy needs a 3D world", 0);
     }
     if (w->dem == NULL && (w->dem = imp_dem_new()) == NULL) {
@@ -369,7 +369,7 @@ static imp_status sync(imp_world *w, int edits)
     }
     imp_dem *d = w->dem;
     int fresh = 0;
-    if (!d->built || d->bodies_version != w->bodies_version) {
+    if (!d->built || d->bodies_version != w->model.bodies_version) {
         imp_status st = rebuild(w, d);
         if (st != IMP_OK) {
             d->built = 0;
@@ -380,9 +380,9 @@ static imp_status sync(imp_world *w, int edits)
     /* reload what was edited since the last store (everything after a rebuild); only when
        something may have been edited (the world's state version moved) or dt changed (the
        clumps' angular momenta refer to the half step) */
-    if (fresh || (edits && (w->state_version != d->state_version || w->def.dt != d->clump_dt))) {
+    if (fresh || (edits && (w->data.state_version != d->state_version || w->model.def.dt != d->clump_dt))) {
         load(w, d, fresh);
-        d->state_version = w->state_version;
+        d->state_version = w->data.state_version;
         d->boxes_stale = 1;  /* walls and facets may have moved too */
     }
     return IMP_OK;

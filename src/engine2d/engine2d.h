@@ -24,10 +24,10 @@
 
 #include "broadphase2d.h"
 #include "collide2d.h"
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "pairset.h"
-#include "engine2d_def.h"
-#include "status.h"
+#include <impact/engine2d_def.h>
+#include <impact/status.h>
 
 struct imp_world;
 
@@ -98,7 +98,7 @@ typedef struct imp_engine2d {
     int nconn, conn_cap;
     imp_pairset exclude;          /* body pairs that never collide (joined by a connector) */
     int exclude_dirty;
-    unsigned exclude_bodies_version;  /* w->bodies_version when exclude was built */
+    unsigned exclude_bodies_version;  /* w->model.bodies_version when exclude was built */
     /* detection scratch */
     imp_body2d *b2;
     imp_body2d_xf *b2_xf;         /* their transforms, computed once per detection */
@@ -128,7 +128,7 @@ typedef struct imp_engine2d {
     double *y_rec;                /* the state of the last detection (reused by the first
                                      evaluation of the next step when nothing changed) */
     int rec_reusable;
-    unsigned rec_bodies_version;  /* w->bodies_version, nslots and conn_version at that time */
+    unsigned rec_bodies_version;  /* w->model.bodies_version, nslots and conn_version at that time */
     int rec_nslots;
     unsigned conn_version;        /* bumped when connectors are added or removed */
     unsigned rec_conn_version;
@@ -193,8 +193,8 @@ const imp_pair2d *imp_engine2d_pair(const struct imp_world *w, int a, int b);
 imp_engine2d *imp_engine2d_get(struct imp_world *w);
 void imp_engine2d_free(imp_engine2d *e);
 
-/* Advances the world from w->time to t1 (impulse or contact strategy). On failure returns a
-   status, writes why, names the bodies in w->error_bodies; the caller restores the state. */
+/* Advances the world from w->data.time to t1 (impulse or contact strategy). On failure returns a
+   status, writes why, names the bodies in w->data.error_bodies; the caller restores the state. */
 imp_status imp_engine2d_advance(struct imp_world *w, double t1, char *why, size_t why_size);
 
 /* Detection at state y: fills e->rec (collisions, contacts, imminent collisions of body

@@ -29,7 +29,7 @@
 
 #include "engine2d.h"
 #include "engine2d_symplectic.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* velocity-level distance term: the fraction of the gap error closed per step (Baumgarte) */
 #define IMP_ENGINE2D_BAUMGARTE 0.2
@@ -38,7 +38,7 @@
 static double point_accel_dot(const imp_world *w, const double *y, const double *f, int s,
                               const double *u, const double *dir)
 {
-    const imp_body *b = &w->bodies[s];
+    const imp_body *b = &w->model.bodies[s];
     if (s == 0 || b->fixed) {
         return 0.0;
     }
@@ -195,12 +195,12 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         return 0;
     }
     e->forces_evaluations++;
-    int reuse = e->rec_reusable && e->rec_bodies_version == w->bodies_version
-                && e->rec_nslots == w->nslots && e->rec_conn_version == e->conn_version
-                && memcmp(y, e->y_rec, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *y) == 0;
+    int reuse = e->rec_reusable && e->rec_bodies_version == w->model.bodies_version
+                && e->rec_nslots == w->model.nslots && e->rec_conn_version == e->conn_version
+                && memcmp(y, e->y_rec, (size_t)w->model.nslots * IMP_STRIDE_2D * sizeof *y) == 0;
     e->rec_reusable = 0;  /* the records are compacted below */
     /* (a semi-implicit step has one evaluation: nothing to keep for later stages) */
-    int pgs_freeze = e->freeze && w->def.engine2d.contact_solver == IMP_SOLVER_PGS
+    int pgs_freeze = e->freeze && w->model.def.engine2d.contact_solver == IMP_SOLVER_PGS
                      && !(e->step_h > 0.0);
     if (pgs_freeze && e->have_frozen) {
         /* a later stage of the trial step: its contacts moved with the bodies */
@@ -208,16 +208,16 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             e->force_error = 1;
             return -1;
         }
-        if (e->cs_cap < w->nslots) {
-            double *p = realloc(e->cs, 2 * (size_t)w->nslots * sizeof *p);
+        if (e->cs_cap < w->model.nslots) {
+            double *p = realloc(e->cs, 2 * (size_t)w->model.nslots * sizeof *p);
             if (p == NULL) {
                 e->force_error = 1;
                 return -1;
             }
             e->cs = p;
-            e->cs_cap = w->nslots;
+            e->cs_cap = w->model.nslots;
         }
-        for (int i = 0; i < w->nslots; i++) {  /* one sin and cos per body, not per record */
+        for (int i = 0; i < w->model.nslots; i++) {  /* one sin and cos per body, not per record */
             double a = y[(size_t)i * IMP_STRIDE_2D + 2];
             e->cs[2 * i] = cos(a);
             e->cs[2 * i + 1] = sin(a);
@@ -243,7 +243,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             return -1;
         }
     }
-    const imp_engine2d_def *d = &w->def.engine2d;
+    const imp_engine2d_def *d = &w->model.def.engine2d;
     /* keep the contacts and connectors, then add the friction rows; under semi-implicit
        Euler also the inelastic (elasticity 0) imminent collisions: the velocity-level
        problem stops them within the step (Stewart & Trinkle), no impulse needed */
@@ -295,7 +295,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
        over the step being taken: v_n / h asks v_n = 0 at its end, and the distance term
        (d - gap) / h^2 closes the gap error in one step (the ODE form (2 v h + x) / h^2 would
        make that map unstable: its eigenvalues are (-1 +- sqrt 5) / 2) */
-    double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : velocity_level ? e->step_h : w->def.dt;
+    double h = d->extra_accel_dt > 0.0 ? d->extra_accel_dt : velocity_level ? e->step_h : w->model.def.dt;
     imp_extra_accel pol = d->extra_accel;
     int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
     int with_distance = pol == IMP_EXTRA_VELOCITY_AND_DISTANCE
@@ -367,7 +367,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         const int s[2] = {r->p, r->q};
         const double *jr[2] = {r->jp, r->jq};
         for (int u = 0; u < 2; u++) {
-            if (s[u] == 0 || w->bodies[s[u]].fixed) {
+            if (s[u] == 0 || w->model.bodies[s[u]].fixed) {
                 continue;
             }
             f[6 * s[u]] += jr[u][0] * fi;
@@ -386,8 +386,8 @@ int imp_engine2d_evaluate(imp_world *w, double *dydt)
     imp_engine2d *e = w->engine2d;
     e->force_error = 0;
     /* under semi-implicit Euler the forces are those a step of dt from here would use */
-    e->step_h = imp_engine2d_symplectic(w) ? w->def.dt : 0.0;
-    imp_world_derivative(w, w->time, w->y, dydt);
+    e->step_h = imp_engine2d_symplectic(w) ? w->model.def.dt : 0.0;
+    imp_world_derivative(w, w->data.time, w->data.y, dydt);
     e->step_h = 0.0;
     return e->force_error ? -1 : 0;
 }

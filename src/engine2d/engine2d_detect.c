@@ -6,7 +6,7 @@
 
 #include "collide2d_batch.h"
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
 const char *const imp_extra_accel_names[] = {"none", "velocity", "velocity_and_distance",
@@ -203,7 +203,7 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     if (r->connector < 0) {
         r->velocity = point_velocity_dot(yp, rp, n) - point_velocity_dot(yq, rq, n);
     }
-    const imp_body *bp = &w->bodies[r->p], *bq = &w->bodies[r->q];
+    const imp_body *bp = &w->model.bodies[r->p], *bq = &w->model.bodies[r->q];
     double ep = r->p == 0 ? 1.0 : bp->elasticity, eq = r->q == 0 ? 1.0 : bq->elasticity;
     r->elasticity = ep < eq ? ep : eq;
     double fp = r->p == 0 ? 1e300 : bp->friction, fq = r->q == 0 ? 1e300 : bq->friction;
@@ -308,7 +308,7 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
                            double target, imp_rec2d *r)
 {
     if (h->kind == IMP_HIT_COLLISION && !h->swept && h->distance < 0.0
-        && h->normal_velocity > w->def.engine2d.velocity_tol) {
+        && h->normal_velocity > w->model.def.engine2d.velocity_tol) {
         return 0;
     }
     memset(r, 0, sizeof *r);
@@ -323,7 +323,7 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
     r->distance = h->distance;
     r->target = target;
     r->swept = h->swept;
-    const imp_engine2d_def *d = &w->def.engine2d;
+    const imp_engine2d_def *d = &w->model.def.engine2d;
     double depth = -h->distance, speed = fabs(h->normal_velocity);
     if (h->kind == IMP_HIT_COLLISION && h->distance <= 0.0
         && h->distance > -IMP_ENGINE2D_TINY * 2.0 * target) {
@@ -340,7 +340,7 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
                && imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)
                && depth < d->collision_accuracy * target
                && h->normal_velocity <= d->velocity_tol
-               && -h->normal_velocity * w->def.dt < depth) {
+               && -h->normal_velocity * w->model.def.dt < depth) {
         /* A resting overlap, not a collision: a static penetration (the vertex was inside at
            the start of the step; one entering during it is a swept result) that moves apart
            slowly, or approaches too slowly for its depth to be reached within a step
@@ -380,12 +380,12 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
 {
     imp_engine2d *e = w->engine2d;
     e->rec_reusable = 0;
-    if (imp_engine2d_reserve_slots(e, w->nslots) != 0) {
+    if (imp_engine2d_reserve_slots(e, w->model.nslots) != 0) {
         return -1;
     }
-    if (e->exclude_dirty || e->exclude_bodies_version != w->bodies_version) {
+    if (e->exclude_dirty || e->exclude_bodies_version != w->model.bodies_version) {
         /* rebuilt when connectors or bodies change (a freed slot may be reused) */
-        e->exclude_bodies_version = w->bodies_version;
+        e->exclude_bodies_version = w->model.bodies_version;
         imp_pairset_clear(&e->exclude);
         for (int i = 0; i < e->nconn; i++) {
             const imp_connector2d *c = &e->conn[i];
@@ -397,8 +397,8 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
         e->exclude_dirty = 0;
     }
     int nb = 0;
-    for (int i = 1; i < w->nslots; i++) {
-        const imp_body *b = &w->bodies[i];
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *b = &w->model.bodies[i];
         if (!b->active || !b->collide || b->shape == NULL) {
             continue;
         }
@@ -415,7 +415,7 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
         e->still[nb] = (unsigned char)(b->fixed != 0);
         nb++;
     }
-    imp_detect2d_params par = {w->def.engine2d.distance_tol, w->def.engine2d.velocity_tol};
+    imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol};
     int m;
     for (;;) {
         m = imp_collide2d_batch_xf(e->b2, nb, e->still, &e->bp, &e->exclude, &par, e->boxes,
@@ -434,7 +434,7 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     if (imp_engine2d_reserve_records(e, m) != 0) {
         return -1;
     }
-    double target = 0.5 * w->def.engine2d.distance_tol;
+    double target = 0.5 * w->model.def.engine2d.distance_tol;
     int nr = 0;
     for (int k = 0; k < m; k++) {
         nr += record_from_hit(w, y, &e->hits[k], target, &e->rec[nr]);
@@ -452,13 +452,13 @@ int imp_engine2d_build_A(imp_world *w, const imp_rec2d *rec, int n, double *A)
        (Baraff 94; myPhysicsLab's sign rule is the sign of the Jacobian rows). Rows are
        listed per movable body, so only rows sharing a body are visited. */
     imp_engine2d *e = w->engine2d;
-    if (e->adj_slots < w->nslots + 1) {
-        int *p = realloc(e->adj_start, ((size_t)w->nslots + 1) * sizeof *p);
+    if (e->adj_slots < w->model.nslots + 1) {
+        int *p = realloc(e->adj_start, ((size_t)w->model.nslots + 1) * sizeof *p);
         if (p == NULL) {
             return -1;
         }
         e->adj_start = p;
-        e->adj_slots = w->nslots + 1;
+        e->adj_slots = w->model.nslots + 1;
     }
     if (e->adj_rows < 2 * n) {
         int *p = realloc(e->adj_list, 2 * (size_t)n * sizeof *p);
@@ -469,33 +469,33 @@ int imp_engine2d_build_A(imp_world *w, const imp_rec2d *rec, int n, double *A)
         e->adj_rows = 2 * n;
     }
     int *start = e->adj_start, *list = e->adj_list;
-    memset(start, 0, ((size_t)w->nslots + 1) * sizeof *start);
+    memset(start, 0, ((size_t)w->model.nslots + 1) * sizeof *start);
     for (int i = 0; i < n; i++) {
         const int s[2] = {rec[i].p, rec[i].q};
         for (int u = 0; u < 2; u++) {
-            if (s[u] != 0 && !w->bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
+            if (s[u] != 0 && !w->model.bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
                 start[s[u] + 1]++;
             }
         }
     }
-    for (int b = 0; b < w->nslots; b++) {
+    for (int b = 0; b < w->model.nslots; b++) {
         start[b + 1] += start[b];
     }
     for (int i = 0; i < n; i++) {  /* fill (start[b] advances; restored below) */
         const int s[2] = {rec[i].p, rec[i].q};
         for (int u = 0; u < 2; u++) {
-            if (s[u] != 0 && !w->bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
+            if (s[u] != 0 && !w->model.bodies[s[u]].fixed && (u == 0 || s[1] != s[0])) {
                 list[start[s[u]]++] = 2 * i + u;  /* row and which side */
             }
         }
     }
-    for (int b = w->nslots; b > 0; b--) {
+    for (int b = w->model.nslots; b > 0; b--) {
         start[b] = start[b - 1];
     }
     start[0] = 0;
     memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
-    for (int b = 1; b < w->nslots; b++) {
-        const imp_body *bd = &w->bodies[b];
+    for (int b = 1; b < w->model.nslots; b++) {
+        const imp_body *bd = &w->model.bodies[b];
         double im = bd->inv_mass, ii = bd->inv_inertia.m[2][2];
         for (int x = start[b]; x < start[b + 1]; x++) {
             int i = list[x] >> 1;

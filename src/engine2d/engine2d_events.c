@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static int cmp_touch(const void *a, const void *b)
 {
@@ -32,9 +32,9 @@ static void push(imp_world *w, imp_event_kind kind, double t, const imp_touch2d 
 int imp_engine2d_track_contacts(imp_world *w, double t)
 {
     imp_engine2d *e = w->engine2d;
-    if (e->touch_bodies_version != w->bodies_version) {
+    if (e->touch_bodies_version != w->model.bodies_version) {
         e->ntouch = 0;  /* bodies came or went: start over without events for stale slots */
-        e->touch_bodies_version = w->bodies_version;
+        e->touch_bodies_version = w->model.bodies_version;
     }
     int n = e->nrec;
     if (n > e->touch_cap) {
@@ -53,7 +53,7 @@ int imp_engine2d_track_contacts(imp_world *w, double t)
     int m = 0;
     for (int i = 0; i < n; i++) {
         const imp_rec2d *r = &e->rec[i];
-        if (r->connector >= 0 || !(r->distance < w->def.engine2d.distance_tol)) {
+        if (r->connector >= 0 || !(r->distance < w->model.def.engine2d.distance_tol)) {
             continue;
         }
         int flip = r->q > r->p;

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static int solve(imp_world *w, const double *A, const double *b, const unsigned char *bil, int n,
                  double *f)
@@ -63,7 +63,7 @@ static int solve_all(imp_world *w, const imp_rec2d *rec, const double *A, const 
     /* PGS, or the fallback when the pivoting gave up (counted in lcp_failures) */
     w->engine2d->stats.lcp_solves++;
     memset(f, 0, (size_t)n * sizeof *f);
-    int sweeps = 4 * w->def.engine2d.pgs_iterations;
+    int sweeps = 4 * w->model.def.engine2d.pgs_iterations;
     return imp_engine2d_pgs(w, rec, n, b, bil, NULL, NULL, NULL, pgs || sweeps > 500 ? sweeps : 500, f);
 }
 
@@ -76,7 +76,7 @@ static double record_velocity(const double *y, const imp_rec2d *r)
            + r->jq[1] * vq[1] + r->jq[2] * vq[2];
 }
 
-static int movable(const imp_world *w, int slot) { return slot != 0 && !w->bodies[slot].fixed; }
+static int movable(const imp_world *w, int slot) { return slot != 0 && !w->model.bodies[slot].fixed; }
 
 /* Rows of the serial sub-problem around the focus: the focus; the joints reachable from its
    movable bodies through joints; under hybrid the approaching non-joint records sharing a
@@ -132,7 +132,7 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
     if (imp_engine2d_reserve_lcp(e, 2 * n) != 0) {
         return -1;
     }
-    int pgs = w->def.engine2d.contact_solver == IMP_SOLVER_PGS;
+    int pgs = w->model.def.engine2d.contact_solver == IMP_SOLVER_PGS;
     if (!pgs || mode != IMP_HANDLING_SIMULTANEOUS) {  /* PGS alone never forms A */
         if (imp_engine2d_reserve_matrix(e, n) != 0 || imp_engine2d_build_A(w, rec, n, e->A) != 0) {
             return -1;
@@ -163,7 +163,7 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
                 perm[i] = i;
             }
             for (int i = n - 1; i > 0; i--) {  /* Fisher-Yates with the world's generator */
-                int j = (int)imp_rng_below(&w->rng, (uint64_t)i + 1u);
+                int j = (int)imp_rng_below(&w->data.rng, (uint64_t)i + 1u);
                 int t = perm[i];
                 perm[i] = perm[j];
                 perm[j] = t;
@@ -245,7 +245,7 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
         const int s[2] = {r->p, r->q};
         const double *jr[2] = {r->jp, r->jq};
         for (int u = 0; u < 2; u++) {
-            const imp_body *bd = &w->bodies[s[u]];
+            const imp_body *bd = &w->model.bodies[s[u]];
             if (!movable(w, s[u])) {
                 continue;
             }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static unsigned long long pair_key(int a, int b)
 {
@@ -55,8 +55,8 @@ int imp_engine2d_set_pair(imp_world *w, int a, int b, double friction, double el
     }
     imp_pair2d *p = &e->pairs[at];
     p->key = key;
-    p->gen_lo = w->bodies[a < b ? a : b].generation;
-    p->gen_hi = w->bodies[a < b ? b : a].generation;
+    p->gen_lo = w->model.bodies[a < b ? a : b].generation;
+    p->gen_hi = w->model.bodies[a < b ? b : a].generation;
     p->friction = friction;
     p->elasticity = elasticity;
     return 0;
@@ -70,8 +70,8 @@ const imp_pair2d *imp_engine2d_pair(const imp_world *w, int a, int b)
         return NULL;
     }
     const imp_pair2d *p = &e->pairs[at];
-    if (p->gen_lo != w->bodies[a < b ? a : b].generation
-        || p->gen_hi != w->bodies[a < b ? b : a].generation) {
+    if (p->gen_lo != w->model.bodies[a < b ? a : b].generation
+        || p->gen_hi != w->model.bodies[a < b ? b : a].generation) {
         return NULL;  /* set for bodies since removed */
     }
     return p;

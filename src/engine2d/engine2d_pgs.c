@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 const char *const imp_contact_solver_names[] = {"lcp", "pgs", NULL};
 
-static int movable(const imp_world *w, int s) { return s != 0 && !w->bodies[s].fixed; }
+static int movable(const imp_world *w, int s) { return s != 0 && !w->model.bodies[s].fixed; }
 
 /* A row packed for the sweeps. Every row of engine2d.h has J_p = (n, r_p x n) and
    J_q = -(n, r_q x n) with rp = J_p[2], rq = J_q[2]: the row keeps them and b already divided
@@ -116,7 +116,7 @@ static int order_rows(const imp_world *w, const imp_rec2d *rec, int n, const int
             src[np++] = i;
         }
     }
-    double gx = w->def.gravity[0], gy = w->def.gravity[1];
+    double gx = w->model.def.gravity[0], gy = w->model.def.gravity[1];
     if (gx != 0.0 || gy != 0.0) {
         int nr = 0;
         for (int k = 0; k < np; k++) {
@@ -209,14 +209,14 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
                      const signed char *sliding, int iterations, double *f)
 {
     imp_engine2d *e = w->engine2d;
-    if (e->pgs_acc_cap < w->nslots) {
+    if (e->pgs_acc_cap < w->model.nslots) {
         /* acc (3 per slot), then inverse mass and inertia (2 per slot) */
-        double *p = realloc(e->pgs_acc, 5 * (size_t)w->nslots * sizeof *p);
+        double *p = realloc(e->pgs_acc, 5 * (size_t)w->model.nslots * sizeof *p);
         if (p == NULL) {
             return -1;
         }
         e->pgs_acc = p;
-        e->pgs_acc_cap = w->nslots;
+        e->pgs_acc_cap = w->model.nslots;
     }
     int fresh = 0;
     if (e->pgs_row_cap < n + 1) {
@@ -244,11 +244,11 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
     pgs_run *runs = (pgs_run *)(fp + e->pgs_row_cap);
     int *src = (int *)(runs + e->pgs_row_cap), *kind = src + e->pgs_row_cap, *pos = kind + e->pgs_row_cap;
     double *acc = e->pgs_acc, *inv = acc + 3 * (size_t)e->pgs_acc_cap;
-    memset(acc, 0, 3 * (size_t)w->nslots * sizeof *acc);
-    for (int s = 0; s < w->nslots; s++) {
+    memset(acc, 0, 3 * (size_t)w->model.nslots * sizeof *acc);
+    for (int s = 0; s < w->model.nslots; s++) {
         int mv = movable(w, s);
-        inv[2 * s] = mv ? w->bodies[s].inv_mass : 0.0;
-        inv[2 * s + 1] = mv ? w->bodies[s].inv_inertia.m[2][2] : 0.0;
+        inv[2 * s] = mv ? w->model.bodies[s].inv_mass : 0.0;
+        inv[2 * s + 1] = mv ? w->model.bodies[s].inv_inertia.m[2][2] : 0.0;
     }
     int np = order_rows(w, rec, n, fric_normal, src, pos, kind, runs, cache);
     for (int k = 0; k < np; k++) {

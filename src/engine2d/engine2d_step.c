@@ -26,7 +26,7 @@
 #include "engine2d.h"
 #include "engine2d_symplectic.h"
 #include "integrate_fixed.h"
-#include "world.h"
+#include "world_internal.h"
 
 static int pending_has(const imp_engine2d *e, int p, int q)
 {
@@ -99,26 +99,26 @@ static void push_collision_events(imp_world *w, double t, const imp_rec2d *rec, 
     }
 }
 
-/* The records describe the state w->y: the next trial step's first evaluation of the contact
+/* The records describe the state w->data.y: the next trial step's first evaluation of the contact
    forces takes them instead of detecting again at the same state. */
 static void records_reusable(imp_world *w, size_t n)
 {
     imp_engine2d *e = w->engine2d;
-    memcpy(e->y_rec, w->y, n * sizeof *w->y);
+    memcpy(e->y_rec, w->data.y, n * sizeof *w->data.y);
     e->rec_reusable = 1;
-    e->rec_bodies_version = w->bodies_version;
-    e->rec_nslots = w->nslots;
+    e->rec_bodies_version = w->model.bodies_version;
+    e->rec_nslots = w->model.nslots;
     e->rec_conn_version = e->conn_version;
 }
 
-/* Handles, at state w->y and time t, the touching records when one of them is a collision to
+/* Handles, at state w->data.y and time t, the touching records when one of them is a collision to
    handle (imminent, or a pair found penetrating) that is close enough. Returns 1 when
    impulses were applied, 0 when there was nothing to handle, -1 on failure; *untouched = 1
    when the records and the state were left as they were (nothing close enough). */
 static int handle_close(imp_world *w, double t, int after_backup, int *untouched)
 {
     imp_engine2d *e = w->engine2d;
-    const imp_engine2d_def *d = &w->def.engine2d;
+    const imp_engine2d_def *d = &w->model.def.engine2d;
     double target = 0.5 * d->distance_tol, acc = d->collision_accuracy * target;
     int n = e->nrec, want = 0;
     if (imp_engine2d_reserve_lcp(e, 2 * n + 2) != 0) {
@@ -153,7 +153,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         }
     }
     e->nrec = keep;
-    int st = imp_engine2d_handle(w, w->y, e->rec, keep, elastic, w->def.engine2d.collision_handling);
+    int st = imp_engine2d_handle(w, w->data.y, e->rec, keep, elastic, w->model.def.engine2d.collision_handling);
     if (st > 0) {
         push_collision_events(w, t, e->rec, keep);
         e->npending = 0;
@@ -197,12 +197,12 @@ static double estimate(const imp_rec2d *r, const double *y0, double h, double ta
 
 static void name_bodies(imp_world *w, const imp_rec2d *r)
 {
-    w->nerror_bodies = 0;
+    w->data.nerror_bodies = 0;
     if (r->p > 0) {
-        w->error_bodies[w->nerror_bodies++] = r->p;
+        w->data.error_bodies[w->data.nerror_bodies++] = r->p;
     }
     if (r->q > 0) {
-        w->error_bodies[w->nerror_bodies++] = r->q;
+        w->data.error_bodies[w->data.nerror_bodies++] = r->q;
     }
 }
 
@@ -226,14 +226,14 @@ typedef struct advance {
 static imp_status prepare(advance *a)
 {
     imp_world *w = a->w;
-    if (w->def.dim != 2) {
+    if (w->model.def.dim != 2) {
         snprintf(a->why, a->why_size, "the %s strategy is for 2D worlds",
-                 imp_strategy_names[w->def.strategy]);
+                 imp_strategy_names[w->model.def.strategy]);
         return IMP_ERR_INVALID;
     }
     imp_engine2d *e = a->e = imp_engine2d_get(w);
     size_t n = a->n;
-    if (e == NULL || imp_engine2d_reserve_slots(e, w->nslots) != 0 || (e->y_cap < (int)n && (free(e->y0), e->y0 = malloc(n * sizeof *e->y0)) == NULL)) {
+    if (e == NULL || imp_engine2d_reserve_slots(e, w->model.nslots) != 0 || (e->y_cap < (int)n && (free(e->y0), e->y0 = malloc(n * sizeof *e->y0)) == NULL)) {
         snprintf(a->why, a->why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -255,14 +255,14 @@ static imp_status check_progress(advance *a)
 {
     imp_world *w = a->w;
     double t = a->t, h = a->h;
-    if (++a->trials > w->def.integrator.max_substeps || !(t + h > t)) {
+    if (++a->trials > w->model.def.integrator.max_substeps || !(t + h > t)) {
         /* collisions over and over (a huge dt, huge speeds), or a time that no longer
            advances: the step cannot end */
         name_bodies(w, &a->last_blame);
         int len = t + h > t
             ? snprintf(a->why, a->why_size, "more than %ld trial steps in one step (integrator "
                                             "option max_substeps) at t = %.17g (step %g)",
-                       w->def.integrator.max_substeps, t, h)
+                       w->model.def.integrator.max_substeps, t, h)
             : snprintf(a->why, a->why_size, "the time no longer advances at t = %.17g (step %g)",
                        t, h);
         if (a->last_blame.p > 0 && len > 0 && (size_t)len < a->why_size) {
@@ -281,28 +281,28 @@ static imp_status integrate(advance *a)
     imp_engine2d *e = a->e;
     size_t n = a->n;
     double start = imp_profile_now();
-    memcpy(e->y0, w->y, n * sizeof *w->y);
-    for (int i = 0; i < w->nslots; i++) {
-        memcpy(e->prev_pose + 3 * i, w->y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *w->y);
+    memcpy(e->y0, w->data.y, n * sizeof *w->data.y);
+    for (int i = 0; i < w->model.nslots; i++) {
+        memcpy(e->prev_pose + 3 * i, w->data.y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *w->data.y);
     }
     e->has_prev = 1;
     e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
     e->have_frozen = 0;
     if (imp_engine2d_symplectic(w)) {  /* the 2D engine's semi-implicit Euler */
-        imp_engine2d_symplectic_step(w, imp_world_rhs, a->t, a->h, w->y, n, w->work);
+        imp_engine2d_symplectic_step(w, imp_world_rhs, a->t, a->h, w->data.y, n, w->scratch.work);
     } else {  /* the world's fixed-step method; RK4 for an adaptive one */
-        imp_integrator_kind kind = w->def.integrator.kind <= IMP_RK4 ? w->def.integrator.kind : IMP_RK4;
-        imp_fixed_step(kind, imp_world_rhs, w, a->t, a->h, w->y, n, w->work);
+        imp_integrator_kind kind = w->model.def.integrator.kind <= IMP_RK4 ? w->model.def.integrator.kind : IMP_RK4;
+        imp_fixed_step(kind, imp_world_rhs, w, a->t, a->h, w->data.y, n, w->scratch.work);
     }
     e->freeze = 0;
-    w->stats.substeps++;
+    w->data.stats.substeps++;
     imp_profile_add(a->prof, IMP_STAGE_INTEGRATE, start);
     if (e->force_error) {
         snprintf(a->why, a->why_size, "the contact forces could not be solved at t = %.17g", a->t);
         return IMP_ERR_SOLVER;
     }
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(w->y[i])) {
+        if (!isfinite(w->data.y[i])) {
             snprintf(a->why, a->why_size, "the state became non-finite near t = %.17g", a->t);
             return IMP_ERR_NONFINITE;
         }
@@ -310,12 +310,12 @@ static imp_status integrate(advance *a)
     return IMP_OK;
 }
 
-/* Stage "detect": the records at w->y (use_prev: swept from the poses before the trial
+/* Stage "detect": the records at w->data.y (use_prev: swept from the poses before the trial
    step). */
 static imp_status detect(advance *a, int use_prev, const char *what)
 {
     double start = imp_profile_now();
-    int st = imp_engine2d_detect(a->w, a->w->y, use_prev);
+    int st = imp_engine2d_detect(a->w, a->w->data.y, use_prev);
     imp_profile_add(a->prof, IMP_STAGE_DETECT, start);
     if (st < 0) {
         snprintf(a->why, a->why_size, "%s", what);
@@ -375,7 +375,7 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     imp_engine2d *e = a->e;
     imp_rec2d blame = e->rec[worst];
     a->last_blame = blame;
-    memcpy(w->y, e->y0, a->n * sizeof *w->y);
+    memcpy(w->data.y, e->y0, a->n * sizeof *w->data.y);
     e->has_prev = 0;
     e->stats.backups++;
     a->stuck++;
@@ -447,7 +447,7 @@ static imp_status accept(advance *a, double slack)
         snprintf(a->why, a->why_size, "the collision impulses could not be solved at t = %.17g", a->t);
         return IMP_ERR_SOLVER;
     }
-    if (st == 0) {  /* the records describe w->y: the next step's first evaluation uses them */
+    if (st == 0) {  /* the records describe w->data.y: the next step's first evaluation uses them */
         records_reusable(w, a->n);
     }
     if (st > 0) {
@@ -482,7 +482,7 @@ static imp_status joint_small_impacts(advance *a)
             e->rec[keep++] = e->rec[i];
         }
     }
-    int st = joints > 0 ? imp_engine2d_handle(w, w->y, e->rec, keep, NULL, IMP_HANDLING_SIMULTANEOUS) : 0;
+    int st = joints > 0 ? imp_engine2d_handle(w, w->data.y, e->rec, keep, NULL, IMP_HANDLING_SIMULTANEOUS) : 0;
     imp_profile_add(a->prof, IMP_STAGE_JOINTS, start);
     if (st < 0) {
         snprintf(a->why, a->why_size, "the joint impulses could not be solved at t = %.17g", a->t);
@@ -493,8 +493,8 @@ static imp_status joint_small_impacts(advance *a)
 
 imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_size)
 {
-    advance a = {.w = w, .d = &w->def.engine2d, .prof = &w->profile,
-                 .n = (size_t)w->nslots * IMP_STRIDE_2D, .t = w->time, .t1 = t1,
+    advance a = {.w = w, .d = &w->model.def.engine2d, .prof = &w->data.profile,
+                 .n = (size_t)w->model.nslots * IMP_STRIDE_2D, .t = w->data.time, .t1 = t1,
                  .why = why, .why_size = why_size};
     imp_status st = prepare(&a);
     if (st != IMP_OK) {

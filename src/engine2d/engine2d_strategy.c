@@ -4,14 +4,14 @@
    Stages: integrate (contact_solve inside it), detect, collisions, contacts, joints. */
 #include "engine2d.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 static void contact_forces(imp_world *w, const double *y, double *f)
 {
     if (w->engine2d != NULL) {
         double t = imp_profile_now();
         imp_engine2d_contact_forces(w, y, f);  /* failures flagged in engine2d->force_error */
-        imp_profile_add(&w->profile, IMP_STAGE_CONTACT_SOLVE, t);
+        imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     }
 }
 

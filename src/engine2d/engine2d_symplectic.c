@@ -20,13 +20,13 @@
 
 #include "engine2d.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 const char *const imp_time_stepping_names[] = {"ode", "symplectic_euler", NULL};
 
 int imp_engine2d_symplectic(const imp_world *w)
 {
-    return w->def.dim == 2 && w->def.engine2d.time_stepping == IMP_STEPPING_SYMPLECTIC_EULER
+    return w->model.def.dim == 2 && w->model.def.engine2d.time_stepping == IMP_STEPPING_SYMPLECTIC_EULER
            && imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS);
 }
 

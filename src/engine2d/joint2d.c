@@ -8,14 +8,14 @@
 #include <string.h>
 
 #include "engine2d.h"
-#include "world.h"
+#include "world_internal.h"
 
 int imp_engine2d_connector_alive(const imp_world *w, const imp_connector2d *c)
 {
-    if (!c->active || c->body1 >= w->nslots || c->body2 >= w->nslots) {
+    if (!c->active || c->body1 >= w->model.nslots || c->body2 >= w->model.nslots) {
         return 0;
     }
-    const imp_body *b1 = &w->bodies[c->body1], *b2 = &w->bodies[c->body2];
+    const imp_body *b1 = &w->model.bodies[c->body1], *b2 = &w->model.bodies[c->body2];
     return b1->active && b2->active && b1->generation == c->gen1 && b2->generation == c->gen2;
 }
 
@@ -41,7 +41,7 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
         snprintf(why, why_size, "out of memory");
         return -1;
     }
-    if (w->def.dim != 2) {
+    if (w->model.def.dim != 2) {
         snprintf(why, why_size, "joints, ropes and rods are for 2D worlds");
         return -1;
     }
@@ -49,7 +49,7 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
         snprintf(why, why_size, "a connector needs two different bodies");
         return -1;
     }
-    if (w->bodies[c->body1].fixed && w->bodies[c->body2].fixed) {
+    if (w->model.bodies[c->body1].fixed && w->model.bodies[c->body2].fixed) {
         snprintf(why, why_size, "a connector between two fixed bodies does nothing");
         return -1;
     }
@@ -93,8 +93,8 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
     e->conn[index] = *c;
     e->conn[index].generation = gen;
     e->conn[index].active = 1;
-    e->conn[index].gen1 = w->bodies[c->body1].generation;
-    e->conn[index].gen2 = w->bodies[c->body2].generation;
+    e->conn[index].gen1 = w->model.bodies[c->body1].generation;
+    e->conn[index].gen2 = w->model.bodies[c->body2].generation;
     e->exclude_dirty = 1;
     e->conn_version++;
     return index;
@@ -134,7 +134,7 @@ static void point_velocity(const double *ys, const double *pw, double *v)
 int imp_engine2d_connector_records(imp_world *w, const double *y)
 {
     imp_engine2d *e = w->engine2d;
-    double dtol = w->def.engine2d.distance_tol;
+    double dtol = w->model.def.engine2d.distance_tol;
     for (int i = 0; i < e->nconn; i++) {
         const imp_connector2d *c = &e->conn[i];
         if (!imp_engine2d_connector_alive(w, c)) {

@@ -36,8 +36,8 @@
 #include <stddef.h>
 
 #include "broadphase3d.h"
-#include "lcp_coulomb.h"
-#include "status.h"
+#include <impact/coulomb.h>
+#include <impact/status.h>
 
 struct imp_world;
 

@@ -10,7 +10,7 @@
 #include "engine3d.h"
 #include "manifold3d.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static int grow(void **p, int *cap, int need, size_t size)
 {
@@ -39,8 +39,8 @@ static int is_colliding(const imp_body *b)
 static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
 {
     int n = 0;
-    for (int i = 0; i < w->nslots; i++) {
-        n += is_colliding(&w->bodies[i]);
+    for (int i = 0; i < w->model.nslots; i++) {
+        n += is_colliding(&w->model.bodies[i]);
     }
     int cap = e->nbp;
     if (grow((void **)&e->bp_slot, &cap, n > 0 ? n : 1, sizeof *e->bp_slot) != 0) {
@@ -57,8 +57,8 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     }
     e->hi = hi;
     n = 0;
-    for (int i = 0; i < w->nslots; i++) {
-        if (is_colliding(&w->bodies[i])) {
+    for (int i = 0; i < w->model.nslots; i++) {
+        if (is_colliding(&w->model.bodies[i])) {
             e->bp_slot[n++] = i;
         }
     }
@@ -75,7 +75,7 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
         imp_bp3d_set_body(e->bp, k, e->bp_slot[k]);
     }
     e->npairs_bp = 0;  /* every pair begins again */
-    e->bodies_version = w->bodies_version;
+    e->bodies_version = w->model.bodies_version;
     e->bp_built = 1;
     return IMP_OK;
 }
@@ -159,7 +159,7 @@ static void pair_material(const imp_world *w, const imp_engine3d *e, int a, int 
         *el = o->elasticity;
         return;
     }
-    const imp_body *ba = &w->bodies[a], *bb = &w->bodies[b];
+    const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
     *mu = fmin(ba->friction, bb->friction);
     *el = fmin(ba->elasticity, bb->elasticity);
 }
@@ -167,8 +167,8 @@ static void pair_material(const imp_world *w, const imp_engine3d *e, int a, int 
 /* Appends the manifold of the pair (a, b) within margin. */
 static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, double margin)
 {
-    const imp_body *ba = &w->bodies[a], *bb = &w->bodies[b];
-    const double *ya = w->y + (size_t)a * IMP_STRIDE_3D, *yb = w->y + (size_t)b * IMP_STRIDE_3D;
+    const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
+    const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     imp_manifold3d m;
     imp_manifold3d_compute(ba->shape, ya, bb->shape, yb, margin, &m);
     if (m.count == 0 || (m.status != IMP_NP_OK && m.status != IMP_NP_MAXITER)) {
@@ -215,17 +215,17 @@ static int cmp_pair(const void *x, const void *y)
 
 imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
 {
-    if (!e->bp_built || e->bodies_version != w->bodies_version) {
+    if (!e->bp_built || e->bodies_version != w->model.bodies_version) {
         imp_status st = rebuild_bp(w, e);
         if (st != IMP_OK) {
             return st;
         }
     }
-    double tol = w->def.engine2d.distance_tol;
+    double tol = w->model.def.engine2d.distance_tol;
     for (int k = 0; k < e->nbp; k++) {
         int s = e->bp_slot[k];
-        const imp_body *b = &w->bodies[s];
-        const double *y = w->y + (size_t)s * IMP_STRIDE_3D;
+        const imp_body *b = &w->model.bodies[s];
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);
         double grow_by = tol + h * speed_bound(b, y);
         for (int i = 0; i < 3; i++) {
@@ -280,11 +280,11 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             sa = sb;
             sb = t;
         }
-        const imp_body *ba = &w->bodies[sa], *bb = &w->bodies[sb];
+        const imp_body *ba = &w->model.bodies[sa], *bb = &w->model.bodies[sb];
         if (ba->fixed && bb->fixed) {
             continue;
         }
-        const double *ya = w->y + (size_t)sa * IMP_STRIDE_3D, *yb = w->y + (size_t)sb * IMP_STRIDE_3D;
+        const double *ya = w->data.y + (size_t)sa * IMP_STRIDE_3D, *yb = w->data.y + (size_t)sb * IMP_STRIDE_3D;
         double margin = tol + h * (speed_bound(ba, ya) + speed_bound(bb, yb));
         imp_status st = narrow(w, e, sa, sb, margin);
         if (st != IMP_OK) {

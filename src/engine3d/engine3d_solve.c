@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "engine3d.h"
-#include "world.h"
+#include "world_internal.h"
 
 enum { JAC = 54 };
 
@@ -74,12 +74,12 @@ static void add_block(double s, double im, const double *jc, const double *jd, d
     }
 }
 
-static int dynamic(const imp_world *w, int s) { return s > 0 && !w->bodies[s].fixed; }
+static int dynamic(const imp_world *w, int s) { return s > 0 && !w->model.bodies[s].fixed; }
 
 /* The Jacobian blocks of every active point and the per-body lists. */
 static void prepare(imp_world *w, imp_engine3d *e)
 {
-    for (int s = 0; s < w->nslots; s++) {
+    for (int s = 0; s < w->model.nslots; s++) {
         e->body_head[s] = -1;
     }
     for (int c = e->npts - 1; c >= 0; c--) {
@@ -146,7 +146,7 @@ static void apply(imp_world *w, imp_engine3d *e, int c, const double dr[3])
             continue;
         }
         const double *J = jac(e, c, side);
-        double sg = side == 0 ? -1.0 : 1.0, im = w->bodies[s].inv_mass;
+        double sg = side == 0 ? -1.0 : 1.0, im = w->model.bodies[s].inv_mass;
         double *v = e->vel + 6 * (size_t)s;
         for (int k = 0; k < 3; k++) {
             double P = J[k * 3] * dr[0] + J[k * 3 + 1] * dr[1] + J[k * 3 + 2] * dr[2];
@@ -164,7 +164,7 @@ static void diag_block(const imp_world *w, const imp_engine3d *e, int c, double 
     for (int side = 0; side < 2; side++) {
         int s = side == 0 ? p->a : p->b;
         if (dynamic(w, s)) {
-            add_block(1.0, w->bodies[s].inv_mass, jac(e, c, side), jac(e, c, side), Wcc);
+            add_block(1.0, w->model.bodies[s].inv_mass, jac(e, c, side), jac(e, c, side), Wcc);
         }
     }
 }
@@ -285,7 +285,7 @@ static void coupling(const imp_world *w, const imp_engine3d *e, int c, int d, do
         for (int ds = 0; ds < 2; ds++) {
             if ((ds == 0 ? q->a : q->b) == sc) {
                 double sg = (cs == 0 ? -1.0 : 1.0) * (ds == 0 ? -1.0 : 1.0);
-                add_block(sg, w->bodies[sc].inv_mass, jac(e, c, cs), jac(e, d, ds), blk);
+                add_block(sg, w->model.bodies[sc].inv_mass, jac(e, c, cs), jac(e, d, ds), blk);
             }
         }
     }
@@ -297,7 +297,7 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
 {
     /* a few sweeps improve the warm start (Newton then needs a few iterations where it
        needed tens from the last step's impulses); the velocities are put back */
-    size_t nv = 6 * (size_t)w->nslots;
+    size_t nv = 6 * (size_t)w->model.nslots;
     memcpy(e->vel_save, e->vel, nv * sizeof *e->vel);
     solve_pgs(w, e, nact, e->act, PRESWEEPS);
     memcpy(e->vel, e->vel_save, nv * sizeof *e->vel);
@@ -450,9 +450,9 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
     if (nact == 0) {
         return IMP_OK;
     }
-    if (w->def.engine2d.contact_solver == IMP_SOLVER_PGS || 3 * nact > EXACT_MAX_ROWS) {
-        e->stats.exact_skipped += w->def.engine2d.contact_solver != IMP_SOLVER_PGS;
-        return solve_pgs(w, e, nact, e->act, w->def.engine2d.pgs_iterations);
+    if (w->model.def.engine2d.contact_solver == IMP_SOLVER_PGS || 3 * nact > EXACT_MAX_ROWS) {
+        e->stats.exact_skipped += w->model.def.engine2d.contact_solver != IMP_SOLVER_PGS;
+        return solve_pgs(w, e, nact, e->act, w->model.def.engine2d.pgs_iterations);
     }
     return solve_exact(w, e, nact, why, why_len);
 }

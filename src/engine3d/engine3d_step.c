@@ -8,7 +8,7 @@
 
 #include "engine3d.h"
 #include "quat.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* Fractions of distance_tol: penetrations shallower than the slop are left alone; deeper ones
    are pushed out by BAUMGARTE of their depth beyond the slop per step. */
@@ -19,14 +19,14 @@
 
 static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
 {
-    for (int s = 0; s < w->nslots; s++) {
+    for (int s = 0; s < w->model.nslots; s++) {
         double *out = e->inv_iw + 9 * (size_t)s;
-        const imp_body *b = &w->bodies[s];
+        const imp_body *b = &w->model.bodies[s];
         if (s == 0 || !b->active || b->fixed) {
             memset(out, 0, 9 * sizeof *out);
             continue;
         }
-        const double *q = w->y + (size_t)s * IMP_STRIDE_3D + 3;
+        const double *q = w->data.y + (size_t)s * IMP_STRIDE_3D + 3;
         imp_mat3 R = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
         imp_mat3 I = imp_m3_rotate_tensor(&R, &b->inv_inertia);
         for (int i = 0; i < 3; i++) {
@@ -53,18 +53,18 @@ static double normal_velocity(const imp_e3_point *p, const double *va, const dou
 static const double *slot_velocity(const imp_world *w, int s)
 {
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    if (s == 0 || w->bodies[s].fixed) {
+    if (s == 0 || w->model.bodies[s].fixed) {
         return zero;
     }
-    return w->y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
+    return w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
 }
 
-static double slop(const imp_world *w) { return SLOP_FRACTION * w->def.engine2d.distance_tol; }
+static double slop(const imp_world *w) { return SLOP_FRACTION * w->model.def.engine2d.distance_tol; }
 
 /* b_N of a point (engine3d.h), with restitution when with_restitution */
 static double bias_of(const imp_world *w, const imp_e3_point *p, double h, int with_restitution)
 {
-    double d = p->distance, vtol = w->def.engine2d.velocity_tol;
+    double d = p->distance, vtol = w->model.def.engine2d.velocity_tol;
     if (with_restitution && p->e > 0.0 && p->u0 < -vtol && d <= -h * p->u0) {
         return p->e * p->u0;  /* u_N >= -e u0: Newton's law (e = 0: the gap closes, below) */
     }
@@ -77,14 +77,14 @@ static double bias_of(const imp_world *w, const imp_e3_point *p, double h, int w
 
 static int is_impact(const imp_world *w, const imp_e3_point *p, double h)
 {
-    return p->u0 < -w->def.engine2d.velocity_tol && p->distance <= -h * p->u0;
+    return p->u0 < -w->model.def.engine2d.velocity_tol && p->distance <= -h * p->u0;
 }
 
 /* Serial handling: the impacts pair by pair (a body's pairs together under hybrid) in a random
    order, with restitution, until none approaches; impulses add up in r. */
 static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len)
 {
-    int hybrid = w->def.engine2d.collision_handling == IMP_HANDLING_HYBRID;
+    int hybrid = w->model.def.engine2d.collision_handling == IMP_HANDLING_HYBRID;
     for (int pass = 0; pass < SERIAL_PASSES; pass++) {
         /* the pairs (runs of points of one (a, b)) that approach now */
         int groups = 0;
@@ -93,7 +93,7 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
             p->active = 0;
             const double *va = e->vel + 6 * (size_t)p->a, *vb = e->vel + 6 * (size_t)p->b;
             double un = normal_velocity(p, va, vb);
-            if (un < -w->def.engine2d.velocity_tol && p->distance <= -h * un) {
+            if (un < -w->model.def.engine2d.velocity_tol && p->distance <= -h * un) {
                 groups++;
                 p->active = 1;
             }
@@ -102,7 +102,7 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
             return IMP_OK;
         }
         /* one random approaching point picks the group to handle */
-        int pick = (int)imp_rng_below(&w->rng, (unsigned long long)groups), seen = 0, chosen = -1;
+        int pick = (int)imp_rng_below(&w->data.rng, (unsigned long long)groups), seen = 0, chosen = -1;
         for (int c = 0; c < e->npts && chosen < 0; c++) {
             if (e->pts[c].active && seen++ == pick) {
                 chosen = c;
@@ -113,7 +113,7 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
             imp_e3_point *p = &e->pts[c];
             int mine = p->a == a && p->b == b;
             if (hybrid && p->active) {  /* the moving bodies' other approaching pairs */
-                int sa = a > 0 && !w->bodies[a].fixed ? a : -1, sb = !w->bodies[b].fixed ? b : -1;
+                int sa = a > 0 && !w->model.bodies[a].fixed ? a : -1, sb = !w->model.bodies[b].fixed ? b : -1;
                 mine |= p->a == sa || p->b == sa || p->a == sb || p->b == sb;
             }
             double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
@@ -140,12 +140,12 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
 
 static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
 {
-    for (int s = 1; s < w->nslots; s++) {
-        const imp_body *b = &w->bodies[s];
+    for (int s = 1; s < w->model.nslots; s++) {
+        const imp_body *b = &w->model.bodies[s];
         if (!b->active || b->fixed) {
             continue;
         }
-        double *y = w->y + (size_t)s * IMP_STRIDE_3D;
+        double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         const double *v = e->vel + 6 * (size_t)s;
         for (int k = 0; k < 3; k++) {
             y[IMP_VEL_3D + k] = v[k];
@@ -166,7 +166,7 @@ static int touching(const imp_world *w, const imp_e3_point *p, int n, int i)
 {
     int a = p[i].a, b = p[i].b, t = 0;
     for (int k = i; k < n && p[k].a == a && p[k].b == b; k++) {
-        t |= p[k].distance <= w->def.engine2d.distance_tol || p[k].r[0] > 0.0;
+        t |= p[k].distance <= w->model.def.engine2d.distance_tol || p[k].r[0] > 0.0;
     }
     return t;
 }
@@ -185,7 +185,7 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
     imp_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
-    ev.time = w->time;
+    ev.time = w->data.time;
     ev.body1 = p->a;
     ev.body2 = p->b;
     double c[3] = {0, 0, 0};
@@ -254,8 +254,8 @@ static void events(imp_world *w, imp_engine3d *e)
         int now = cmp <= 0 && touching(w, e->pts, e->npts, i);
         int before = cmp >= 0 && touching(w, e->prev, e->nprev, j);
         const imp_e3_point *q = cmp >= 0 ? &e->prev[j] : NULL;
-        int stale = q != NULL && (q->gen_a != w->bodies[q->a].generation
-                                  || q->gen_b != w->bodies[q->b].generation);
+        int stale = q != NULL && (q->gen_a != w->model.bodies[q->a].generation
+                                  || q->gen_b != w->model.bodies[q->b].generation);
         if (cmp <= 0) {
             double u0 = 0.0;
             int going = 0;
@@ -290,31 +290,31 @@ static void events(imp_world *w, imp_engine3d *e)
 imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_len)
 {
     imp_engine3d *e = imp_engine3d_get(w);
-    if (e == NULL || imp_engine3d_reserve_slots(e, w->nslots) != 0) {
+    if (e == NULL || imp_engine3d_reserve_slots(e, w->model.nslots) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine");
         return IMP_ERR_NOMEM;
     }
-    double h = t1 - w->time;
+    double h = t1 - w->data.time;
     e->swapped = 0;
     e->failed_a = e->failed_b = -1;
     double t = imp_profile_now();
     imp_status st = imp_engine3d_detect(w, e, h);
-    t = imp_profile_add(&w->profile, IMP_STAGE_DETECT, t);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
     if (st != IMP_OK) {
         snprintf(why, why_len, "out of memory in the 3D detection");
         return st;
     }
     /* v* = v0 + h M^-1 F(x0, v0) */
-    double *dydt = w->work;
-    imp_world_derivative(w, w->time, w->y, dydt);
-    for (int s = 0; s < w->nslots; s++) {
+    double *dydt = w->scratch.work;
+    imp_world_derivative(w, w->data.time, w->data.y, dydt);
+    for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
-        const imp_body *b = &w->bodies[s];
+        const imp_body *b = &w->model.bodies[s];
         if (s == 0 || !b->active || b->fixed) {
             memset(v, 0, 6 * sizeof *v);
             continue;
         }
-        const double *y = w->y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
         for (int k = 0; k < 6; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
         }
@@ -326,11 +326,11 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
         p->rimp = 0.0;
         p->u0 = normal_velocity(p, slot_velocity(w, p->a), slot_velocity(w, p->b));
     }
-    t = imp_profile_add(&w->profile, IMP_STAGE_INTEGRATE, t);
-    int serial = w->def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+    int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
     if (serial) {
         st = serial_impacts(w, e, h, why, why_len);
-        t = imp_profile_add(&w->profile, IMP_STAGE_COLLISIONS, t);
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_COLLISIONS, t);
         if (st != IMP_OK) {
             return st;
         }
@@ -345,15 +345,15 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
             p->active = 1;
         } else {
             double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
-            p->active = un + p->bias < 0.0 || p->distance <= w->def.engine2d.distance_tol;
+            p->active = un + p->bias < 0.0 || p->distance <= w->model.def.engine2d.distance_tol;
         }
     }
     st = imp_engine3d_solve(w, e, why, why_len);
-    t = imp_profile_add(&w->profile, IMP_STAGE_CONTACT_SOLVE, t);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     if (st != IMP_OK) {
-        if (e->failed_a >= 0 && w->nerror_bodies < 8) {
-            w->error_bodies[w->nerror_bodies++] = e->failed_a;
-            w->error_bodies[w->nerror_bodies++] = e->failed_b;
+        if (e->failed_a >= 0 && w->data.nerror_bodies < 8) {
+            w->data.error_bodies[w->data.nerror_bodies++] = e->failed_a;
+            w->data.error_bodies[w->data.nerror_bodies++] = e->failed_b;
         }
         return st;
     }
@@ -361,7 +361,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
         e->stats.collisions += !serial && is_impact(w, &e->pts[c], h) && e->pts[c].r[0] > 0.0;
     }
     integrate_positions(w, e, h);
-    t = imp_profile_add(&w->profile, IMP_STAGE_INTEGRATE, t);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     accumulate_impacts(w, e, h);
     events(w, e);
     /* this step's points become the last ones */
@@ -375,7 +375,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     e->npts = 0;
     e->swapped = 1;
     e->stats.steps++;
-    imp_profile_add(&w->profile, IMP_STAGE_CONTACTS, t);
+    imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
     return IMP_OK;
 }
 

@@ -5,7 +5,7 @@
 
 #include "engine3d.h"
 #include "strategy.h"
-#include "world.h"
+#include "world_internal.h"
 
 imp_engine3d *imp_engine3d_get(imp_world *w)
 {
@@ -109,7 +109,7 @@ int imp_engine3d_set_pair(imp_world *w, int a, int b, double friction, double el
         memmove(e->pairs + at + 1, e->pairs + at, (size_t)(e->npairs - at) * sizeof *e->pairs);
         e->npairs++;
     }
-    e->pairs[at] = (imp_e3_pair_override){a, b, w->bodies[a].generation, w->bodies[b].generation,
+    e->pairs[at] = (imp_e3_pair_override){a, b, w->model.bodies[a].generation, w->model.bodies[b].generation,
                                           friction, elasticity};
     return 0;
 }
@@ -126,8 +126,8 @@ const imp_e3_pair_override *imp_engine3d_pair(const imp_world *w, int a, int b)
         b = t;
     }
     int at = find_pair(e, a, b);
-    if (at < 0 || e->pairs[at].gen_a != w->bodies[a].generation
-        || e->pairs[at].gen_b != w->bodies[b].generation) {
+    if (at < 0 || e->pairs[at].gen_a != w->model.bodies[a].generation
+        || e->pairs[at].gen_b != w->model.bodies[b].generation) {
         return NULL;
     }
     return &e->pairs[at];

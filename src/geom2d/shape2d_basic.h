@@ -6,11 +6,9 @@
 
 #include "shape.h"
 
-/* NULL when out of memory or when radius is not a positive finite number. Decorated vertices
-   at the default spacing (IMP_POLY2D_DEFAULT_SPACING). */
-imp_shape *imp_shape2d_circle(double radius);
-/* NULL when out of memory or when width, height are not positive finite numbers. */
-imp_shape *imp_shape2d_rectangle(double width, double height);
+/* imp_shape2d_circle and imp_shape2d_rectangle are public: impact/shape.h (included by
+   shape.h). */
+
 /* The parameters of a circle {r, 0} or rectangle {w, h} shape (NULL for other kinds). */
 const double *imp_shape2d_basic_params(const imp_shape *s);
 

@@ -53,31 +53,9 @@ typedef struct imp_convex3d {
                                     one allocation, freed with the shape; NULL otherwise */
 } imp_convex3d;
 
-/* Status codes of constructors. */
-enum { IMP_S3_OK = 0, IMP_S3_EBADARG = 1, IMP_S3_ENOMEM = 2, IMP_S3_EFLAT = 3 };
-
-/* Constructors: NULL when out of memory or when the arguments are invalid. The callers (the
-   Lua binding) validate sizes first; imp_shape3d_check_* say what is wrong (NULL = fine). */
-imp_shape *imp_shape3d_sphere(double radius);
-imp_shape *imp_shape3d_box(double sx, double sy, double sz);
-/* A box of outer size sx x sy x sz whose edges and corners are rounded with radius r,
-   0 <= r <= min(s)/2. */
-imp_shape *imp_shape3d_box_smoothed(double sx, double sy, double sz, double r);
-imp_shape *imp_shape3d_ellipsoid(double a, double b, double c);
-/* Cylinder of radius R and length L along z, edges rounded with r <= min(R, L/2). */
-imp_shape *imp_shape3d_cylinder(double radius, double length, double r);
-/* Capsule: the segment z in [-L/2, L/2] swept by a sphere of the radius (total length L + 2 radius). */
-imp_shape *imp_shape3d_capsule(double radius, double length);
-/* Cone of base radius R at z = 0 and apex at z = L; rounded with r below the inradius
-   R L / (R + sqrt(R^2 + L^2)) of its axial section, inscribed in the sharp cone. */
-imp_shape *imp_shape3d_cone(double radius, double length, double r);
-/* Convex hull of n points (3n doubles) swept by a sphere of radius r >= 0; *status (may be
-   NULL) gets IMP_S3_EFLAT when the points span no volume, IMP_S3_ENOMEM, IMP_S3_EBADARG. */
-imp_shape *imp_shape3d_convex(const double *points, int n, double r, int *status);
-/* The half-space n.x <= 0 of shape coordinates: a wall through the body's position with the
-   outward unit normal n (normalized here; NULL for +z). Volume, inertia and bounding radius are
-   infinite: a wall only makes sense on a fixed body. NULL for a zero or non-finite normal. */
-imp_shape *imp_shape3d_wall(const double *normal);
+/* The constructors (imp_shape3d_sphere, ... imp_shape3d_wall) are public: impact/shape.h
+   (included by shape.h). The callers (the Lua binding) validate sizes first;
+   imp_shape3d_check_* say what is wrong (NULL = fine). */
 
 /* NULL when fine, else a message naming what is wrong. */
 const char *imp_shape3d_check_smoothing(int kind, const double *params, double r);

@@ -192,8 +192,22 @@ void imp_shape3d_core_support(const imp_convex3d *c, const double d[3], double o
     }
 }
 
+/* The public constructors refuse sizes that are not positive finite numbers (NULL). */
+static int sizes_ok(const double *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] > 0.0) || !isfinite(v[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 imp_shape *imp_shape3d_sphere(double radius)
 {
+    if (!sizes_ok(&radius, 1)) {
+        return NULL;
+    }
     imp_convex3d *c;
     imp_shape *s = imp_shape3d_alloc(IMP_S3_SPHERE, &c);
     if (s != NULL) {
@@ -211,6 +225,9 @@ imp_shape *imp_shape3d_sphere(double radius)
 
 imp_shape *imp_shape3d_ellipsoid(double a, double b, double cc)
 {
+    if (!sizes_ok((const double[3]){a, b, cc}, 3)) {
+        return NULL;
+    }
     imp_convex3d *c;
     imp_shape *s = imp_shape3d_alloc(IMP_S3_ELLIPSOID, &c);
     if (s != NULL) {
@@ -229,6 +246,10 @@ imp_shape *imp_shape3d_ellipsoid(double a, double b, double cc)
 
 imp_shape *imp_shape3d_box_smoothed(double sx, double sy, double sz, double r)
 {
+    if (!sizes_ok((const double[3]){sx, sy, sz}, 3)
+        || imp_shape3d_check_smoothing(IMP_S3_BOX, (const double[3]){sx, sy, sz}, r) != NULL) {
+        return NULL;
+    }
     imp_convex3d *c;
     imp_shape *s = imp_shape3d_alloc(IMP_S3_BOX, &c);
     if (s != NULL) {
@@ -254,6 +275,10 @@ imp_shape *imp_shape3d_box(double sx, double sy, double sz)
 
 imp_shape *imp_shape3d_cylinder(double radius, double length, double r)
 {
+    if (!sizes_ok((const double[2]){radius, length}, 2)
+        || imp_shape3d_check_smoothing(IMP_S3_CYLINDER, (const double[2]){radius, length}, r) != NULL) {
+        return NULL;
+    }
     imp_convex3d *c;
     imp_shape *s = imp_shape3d_alloc(IMP_S3_CYLINDER, &c);
     if (s != NULL) {
@@ -280,6 +305,9 @@ imp_shape *imp_shape3d_cylinder(double radius, double length, double r)
 
 imp_shape *imp_shape3d_capsule(double radius, double length)
 {
+    if (!sizes_ok(&radius, 1) || !(length >= 0.0) || !isfinite(length)) {
+        return NULL;
+    }
     imp_convex3d *c;
     imp_shape *s = imp_shape3d_alloc(IMP_S3_CAPSULE, &c);
     if (s != NULL) {
@@ -308,6 +336,10 @@ imp_shape *imp_shape3d_capsule(double radius, double length)
    base normal -z to the slant normal n = (L, R) / s) and at the apex (from n to +z). */
 imp_shape *imp_shape3d_cone(double radius, double length, double r)
 {
+    if (!sizes_ok((const double[2]){radius, length}, 2)
+        || imp_shape3d_check_smoothing(IMP_S3_CONE, (const double[2]){radius, length}, r) != NULL) {
+        return NULL;
+    }
     imp_convex3d *c;
     imp_shape *s = imp_shape3d_alloc(IMP_S3_CONE, &c);
     if (s != NULL) {

@@ -1,6 +1,6 @@
 /* lcp.c: the LCP driver: workspace, input checks, choice of method, residual checks and
    the honest status (see lcp.h). */
-#include "lcp.h"
+#include <impact/lcp.h>
 
 #include <float.h>
 #include <math.h>
@@ -29,10 +29,10 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     ws->cap = 0;
 }
 
-int imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n)
+imp_status imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n)
 {
     if (n <= ws->cap) {
-        return 0;
+        return IMP_OK;
     }
     ws_free_buffers(ws);
     size_t c = (size_t)n;
@@ -42,7 +42,7 @@ int imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n)
     ws->st = malloc(c + 1);
     if (ws->big == NULL || ws->sc == NULL || ws->cset == NULL || ws->st == NULL) {
         ws_free_buffers(ws);
-        return -1;
+        return IMP_ERR_NOMEM;
     }
     ws->fh = ws->sc + c;
     ws->ah = ws->fh + c;
@@ -60,7 +60,7 @@ int imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n)
     ws->rlo = ws->first + c;
     ws->rhi = ws->rlo + c;
     ws->cap = n;
-    return 0;
+    return IMP_OK;
 }
 
 imp_lcp_workspace *imp_lcp_workspace_create(int n_max)

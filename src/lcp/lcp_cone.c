@@ -15,7 +15,7 @@
    -h sign(d_j . slip)), which is what the friction rows' bound states produce. (The
    construction is the usual polyhedral approximation of the Coulomb cone, e.g. Stewart &
    Trinkle 1996, written here for Baraff's bounded friction rows.) */
-#include "lcp.h"
+#include <impact/lcp.h>
 
 #include <math.h>
 

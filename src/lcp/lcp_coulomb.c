@@ -1,4 +1,4 @@
-/* lcp_coulomb.c: the driver of the 3D Coulomb contact solver (lcp_coulomb.h): input checks,
+/* lcp_coulomb.c: the driver of the 3D Coulomb contact solver (impact/coulomb.h): input checks,
    workspace, scaling, and the alternation of semismooth Newton (lcp_coulomb_newton.c) and
    nonsmooth Gauss-Seidel (lcp_coulomb_local.c) phases, keeping the best iterate.
 
@@ -98,9 +98,9 @@ void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws)
     free(ws);
 }
 
-int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n)
+imp_status imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n)
 {
-    if (n <= ws->cap) return 0;
+    if (n <= ws->cap) return IMP_OK;
     free_vectors(ws);
     size_t N = (size_t)n;
     ws->crow = malloc(N * sizeof(int));
@@ -128,10 +128,10 @@ int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n)
         !ws->jb || !ws->phi || !ws->dr || !ws->rt || !ws->ut || !ws->rbest || !ws->ubest || !ws->rhs) {
         free_vectors(ws);
         ws->cap = 0;
-        return -1;
+        return IMP_ERR_NOMEM;
     }
     ws->cap = n;
-    return 0;
+    return IMP_OK;
 }
 
 static int grow_h(imp_coulomb_workspace *ws, int m)

@@ -1,11 +1,11 @@
-/* lcp_coulomb_internal.h: the workspace and the pieces of the Coulomb solver (lcp_coulomb.h)
+/* lcp_coulomb_internal.h: the workspace and the pieces of the Coulomb solver (impact/coulomb.h)
    shared by its files. Not part of the public API. */
 #ifndef IMPACT_LCP_COULOMB_INTERNAL_H
 #define IMPACT_LCP_COULOMB_INTERNAL_H
 
 #include <stddef.h>
 
-#include "lcp_coulomb.h"
+#include <impact/coulomb.h>
 
 struct imp_coulomb_workspace {
     int cap;            /* rows the vectors hold */

@@ -1,5 +1,5 @@
 /* lcp_coulomb_newton.c: the Alart-Curnier function of the whole problem and the semismooth
-   Newton direction (lcp_coulomb.h).
+   Newton direction (impact/coulomb.h).
 
    With u = W r + q and Phi(r) = Phi_AC(r, W r + q), a generalized Jacobian is H = A + B W
    (A, B block diagonal: 3x3 per contact, from imp_coulomb_ac; bilateral row k: Phi_k =

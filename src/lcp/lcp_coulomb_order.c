@@ -1,4 +1,4 @@
-/* lcp_coulomb_order.c: the order of the Newton system's unknowns (lcp_coulomb.h): reverse
+/* lcp_coulomb_order.c: the order of the Newton system's unknowns (impact/coulomb.h): reverse
    Cuthill-McKee (Cuthill & McKee 1969; George 1971) on the graph of the contacts and
    bilateral rows, two nodes joined when W couples them. Contacts touching the same bodies
    end up close together, so the Newton matrix has a narrow envelope (a tower of boxes: a

@@ -1,4 +1,4 @@
-/* lcp_coulomb_sparse.c: the compressed-row matrix of the Coulomb solver (lcp_coulomb.h):
+/* lcp_coulomb_sparse.c: the compressed-row matrix of the Coulomb solver (impact/coulomb.h):
    building it from dense rows or triplets, products with it. */
 #include <stddef.h>
 

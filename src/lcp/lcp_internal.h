@@ -3,7 +3,7 @@
 #ifndef IMPACT_LCP_INTERNAL_H
 #define IMPACT_LCP_INTERNAL_H
 
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "lcp_chol.h"
 
 struct imp_lcp_workspace {

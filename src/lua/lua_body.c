@@ -118,8 +118,8 @@ static int l_apply_force(lua_State *L)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     double f[3] = {0, 0, 0}, at[3];
-    imp_check_vector(L, 2, "Body:apply_force", w->def.dim, f);
-    imp_body_apply_force(w, id, f, opt_point(L, 3, "Body:apply_force", w->def.dim, at));
+    imp_check_vector(L, 2, "Body:apply_force", w->model.def.dim, f);
+    imp_body_apply_force(w, id, f, opt_point(L, 3, "Body:apply_force", w->model.def.dim, at));
     return 0;
 }
 
@@ -128,7 +128,7 @@ static int l_apply_torque(lua_State *L)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     double t[3] = {0, 0, 0};
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         t[0] = luaL_checknumber(L, 2);
         luaL_argcheck(L, isfinite(t[0]), 2, "the torque must be finite");
     } else {
@@ -143,11 +143,11 @@ static int l_apply_impulse(lua_State *L)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     double j[3] = {0, 0, 0}, at[3];
-    imp_check_vector(L, 2, "Body:apply_impulse", w->def.dim, j);
-    if (imp_body_apply_impulse(w, id, j, opt_point(L, 3, "Body:apply_impulse", w->def.dim, at)) !=
+    imp_check_vector(L, 2, "Body:apply_impulse", w->model.def.dim, j);
+    if (imp_body_apply_impulse(w, id, j, opt_point(L, 3, "Body:apply_impulse", w->model.def.dim, at)) !=
         IMP_OK) {
         return imp_error(L, "Body:apply_impulse", "the impulse would make the body's velocity "
-                         "non-finite (mass %s kg); nothing was changed", imp_push_g(L, 1.0 / w->bodies[id.slot].inv_mass));
+                         "non-finite (mass %s kg); nothing was changed", imp_push_g(L, 1.0 / w->model.bodies[id.slot].inv_mass));
     }
     return 0;
 }
@@ -182,7 +182,7 @@ static int l_momentum(lua_State *L)
     imp_body_id id = check_live(L, 1, &w);
     double p[3];
     imp_body_momentum(w, id, p);
-    imp_push_vector(L, p, w->def.dim);
+    imp_push_vector(L, p, w->model.def.dim);
     return 1;
 }
 
@@ -192,7 +192,7 @@ static int l_angular_momentum(lua_State *L)
     imp_body_id id = check_live(L, 1, &w);
     double l[3];
     imp_body_angular_momentum(w, id, l);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         lua_pushnumber(L, l[2]);
     } else {
         imp_push_vector(L, l, 3);
@@ -208,9 +208,9 @@ static int point_method(lua_State *L, const char *what, point_fn fn)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     double p[3], q[3];
-    imp_check_vector(L, 2, what, w->def.dim, p);
+    imp_check_vector(L, 2, what, w->model.def.dim, p);
     fn(w, id, p, q);
-    imp_push_vector(L, q, w->def.dim);
+    imp_push_vector(L, q, w->model.def.dim);
     return 1;
 }
 
@@ -389,7 +389,7 @@ static int push_body_prop(lua_State *L, const body_prop *p)
 {
     body_view v;
     v.id = check_live(L, 1, &v.w);
-    v.dim = v.w->def.dim;
+    v.dim = v.w->model.def.dim;
     if (p == NULL || !(p->dims & (1 << v.dim))) {
         return 0;
     }
@@ -439,7 +439,7 @@ static int body_set(lua_State *L)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     const imp_body *b = imp_world_body(w, id);
-    int dim = w->def.dim;
+    int dim = w->model.def.dim;
     if (p != NULL && p->velocity && b->fixed) {
         return luaL_error(L, "Body.%s: a fixed body does not move", k);
     }

@@ -1,5 +1,5 @@
 /* lua_coulomb.c: impact.lcp.coulomb{...} -> r, u, info, the 3D Coulomb contact solver of
-   src/lcp/lcp_coulomb.h for tests, researchers and scripts. Fields of the argument table:
+   include/impact/coulomb.h for tests, researchers and scripts. Fields of the argument table:
      M          dense rows {{...}, ...} (n rows of n numbers) or sparse triplets
                 {n = n, i = {...}, j = {...}, v = {...}} (1-based; duplicates are summed)
      q          n numbers
@@ -14,7 +14,7 @@
    the field, the value and what is accepted. */
 #include <string.h>
 
-#include "lcp_coulomb.h"
+#include <impact/coulomb.h>
 #include "lua_util.h"
 
 void imp_lua_open_coulomb(lua_State *L);

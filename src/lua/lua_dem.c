@@ -15,9 +15,9 @@
 static imp_dem *dem_of(lua_State *L, imp_world **wp, int edits)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    if (w->def.strategy != IMP_STRATEGY_DEM) {
+    if (w->model.def.strategy != IMP_STRATEGY_DEM) {
         luaL_error(L, "the world's strategy is \"%s\", not \"dem\"",
-                   imp_strategy_names[w->def.strategy]);
+                   imp_strategy_names[w->model.def.strategy]);
     }
     if ((edits ? imp_dem_sync(w) : imp_dem_sync_bodies(w)) != IMP_OK) {
         luaL_error(L, "%s", imp_world_error(w));
@@ -39,7 +39,7 @@ static void set_young(imp_world *w, imp_dem *d, double young)
     }
     d->p.young = young;
     for (int i = 0; i < d->n; i++) {
-        if (w->bodies[d->slot[i]].material < 0) {
+        if (w->model.bodies[d->slot[i]].material < 0) {
             d->young[i] = young;
         }
     }
@@ -93,11 +93,11 @@ static int l_interaction_loop(lua_State *L)
 {
     imp_world *w;
     imp_dem *d = engine_dem(L, &w);
-    if (imp_dem_interactions(d, w->def.dt) != 0) {
+    if (imp_dem_interactions(d, w->model.def.dt) != 0) {
         return luaL_error(L, "dem interaction loop: %s", d->error);
     }
     char msg[512];
-    int fast = imp_dem_check_dt(d, w->def.dt, msg, sizeof msg);
+    int fast = imp_dem_check_dt(d, w->model.def.dt, msg, sizeof msg);
     if (fast >= 0) {  /* before Newton: the bodies keep their state */
         lua_pushfstring(L, "dem interaction loop: %s; bodies involved: ", msg);
         imp_lua_body_label(L, 1, d->slot[fast]);
@@ -115,11 +115,11 @@ static int l_newton(lua_State *L)
     imp_dem *d = engine_dem(L, &w);
     d->p.damping = luaL_checknumber(L, 2);
     d->p.track_energy = lua_toboolean(L, 3);
-    imp_dem_newton(d, w->def.gravity, w->def.dt);
+    imp_dem_newton(d, w->model.def.gravity, w->model.def.dt);
     if (imp_dem_first_nonfinite(d) >= 0) {
         d->built = 0;  /* reload the last stored (finite) state */
         return luaL_error(L, "dem newton: the state became non-finite at t = %f; is dt "
-                             "below the P-wave estimate (w:p_wave_dt())?", w->time);
+                             "below the P-wave estimate (w:p_wave_dt())?", w->data.time);
     }
     imp_dem_store(w);
     return 0;
@@ -389,7 +389,7 @@ static int l_unbalanced_force(lua_State *L)
 {
     imp_world *w;
     imp_dem *d = check_dem(L, &w);
-    lua_pushnumber(L, imp_dem_unbalanced_force(d, w->def.gravity));
+    lua_pushnumber(L, imp_dem_unbalanced_force(d, w->model.def.gravity));
     return 1;
 }
 
@@ -399,7 +399,7 @@ static int l_dem_energy(lua_State *L)
 {
     imp_world *w;
     imp_dem *d = check_dem(L, &w);
-    imp_dem_energy e = imp_dem_energy_now(d, w->def.dt);
+    imp_dem_energy e = imp_dem_energy_now(d, w->model.def.dt);
     lua_createtable(L, 0, 7);
     lua_pushboolean(L, d->p.track_energy);
     lua_setfield(L, -2, "tracked");

@@ -15,7 +15,7 @@
 static imp_dem *synced(lua_State *L, imp_world **wp)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    if (w->def.strategy != IMP_STRATEGY_DEM || imp_dem_sync(w) != IMP_OK) {
+    if (w->model.def.strategy != IMP_STRATEGY_DEM || imp_dem_sync(w) != IMP_OK) {
         luaL_error(L, "impact.dem: not a dem world, or %s", imp_world_error(w));
     }
     *wp = w;
@@ -46,11 +46,11 @@ static int l_export(lua_State *L)
     imp_world *w;
     imp_dem *d = synced(L, &w);
     lua_createtable(L, 0, 16);
-    setn(L, "time_base", w->time_base);
-    seti(L, "steps_since_base", w->steps_since_base);
-    seti(L, "steps", w->stats.steps);
-    setn(L, "dt", w->def.dt);
-    setv(L, "gravity", w->def.gravity, 3);
+    setn(L, "time_base", w->data.time_base);
+    seti(L, "steps_since_base", w->data.steps_since_base);
+    seti(L, "steps", w->data.stats.steps);
+    setn(L, "dt", w->model.def.dt);
+    setv(L, "gravity", w->model.def.gravity, 3);
     seti(L, "iter", d->iter);
     seti(L, "collider_runs", d->collider_runs);
     double en[4] = {d->energy.gravity_work, d->energy.damping, d->energy.plastic,
@@ -63,7 +63,7 @@ static int l_export(lua_State *L)
     lua_createtable(L, d->n, 0);
     int nb = 0;
     for (int i = 0; i < d->n; i++) {
-        const imp_body *b = &w->bodies[d->slot[i]];
+        const imp_body *b = &w->model.bodies[d->slot[i]];
         const imp_convex3d *c = imp_shape3d_data(b->shape);
         if (d->member[i] > 0) {
             continue;  /* one entry per body: a clump's is its first member's */
@@ -97,10 +97,10 @@ static int l_export(lua_State *L)
             setv(L, "vertices", c->vert, 9);
         }
         if (b->material >= 0) {
-            lua_pushstring(L, w->materials.items[b->material].name);
+            lua_pushstring(L, w->model.materials.items[b->material].name);
             lua_setfield(L, -2, "material");
         }
-        setv(L, "state", w->y + (size_t)d->slot[i] * IMP_STRIDE_3D, IMP_STRIDE_3D);
+        setv(L, "state", w->data.y + (size_t)d->slot[i] * IMP_STRIDE_3D, IMP_STRIDE_3D);
         lua_rawseti(L, -2, ++nb);
     }
     lua_setfield(L, -2, "particles");
@@ -196,14 +196,14 @@ static int l_import(lua_State *L)
             return luaL_error(L, "impact.dem.load: particle %d must be a table", e);
         }
         sub_table(L, lua_gettop(L), "state");
-        double *y = w->y + (size_t)d->slot[i] * IMP_STRIDE_3D;
-        w->state_version++;  /* an edit: the dem reloads its copy */
+        double *y = w->data.y + (size_t)d->slot[i] * IMP_STRIDE_3D;
+        w->data.state_version++;  /* an edit: the dem reloads its copy */
         for (int k = 0; k < IMP_STRIDE_3D; k++) {
             y[k] = num_at(L, -1, k + 1);
         }
         lua_pop(L, 1);
         /* the exact mass properties (recomputing them from a density may round differently) */
-        imp_body *b = &w->bodies[d->slot[i]];
+        imp_body *b = &w->model.bodies[d->slot[i]];
         b->mass = field(L, -1, "mass");
         b->inv_mass = field(L, -1, "inv_mass");
         sub_table(L, lua_gettop(L), "inertia");
@@ -244,10 +244,10 @@ static int l_import(lua_State *L)
         c++;
     }
     lua_pop(L, 1);
-    w->time_base = field(L, 2, "time_base");
-    w->steps_since_base = int_of(L, field(L, 2, "steps_since_base"), 0, IMP_LONG_BOUND);
-    w->time = w->time_base + (double)w->steps_since_base * w->def.dt;
-    w->stats.steps = int_of(L, field(L, 2, "steps"), 0, IMP_LONG_BOUND);
+    w->data.time_base = field(L, 2, "time_base");
+    w->data.steps_since_base = int_of(L, field(L, 2, "steps_since_base"), 0, IMP_LONG_BOUND);
+    w->data.time = w->data.time_base + (double)w->data.steps_since_base * w->model.def.dt;
+    w->data.stats.steps = int_of(L, field(L, 2, "steps"), 0, IMP_LONG_BOUND);
     d->iter = int_of(L, field(L, 2, "iter"), 0, IMP_LONG_BOUND);
     d->collider_runs = int_of(L, field(L, 2, "collider_runs"), 0, IMP_LONG_BOUND);
     sub_table(L, 2, "energy");
@@ -272,7 +272,7 @@ static int l_import(lua_State *L)
     lua_pop(L, 1);
     d->p.young = young;
     for (int i = 0; i < d->n; i++) {
-        if (w->bodies[d->slot[i]].material < 0) {
+        if (w->model.bodies[d->slot[i]].material < 0) {
             d->young[i] = young;
         }
     }

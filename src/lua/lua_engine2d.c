@@ -181,7 +181,7 @@ static int l_connector_error(lua_State *L)
     int i = check_connector(L, w, 2, "World:connector_error");
     const imp_connector2d *c = &w->engine2d->conn[i];
     double p1[2], p2[2];
-    imp_engine2d_connector_points(w, w->y, c, p1, p2);
+    imp_engine2d_connector_points(w, w->data.y, c, p1, p2);
     double dist = hypot(p1[0] - p2[0], p1[1] - p2[1]), err;
     if (c->kind == IMP_JOINT) {
         err = c->both ? dist : fabs(c->normal[0] * (p1[0] - p2[0]) + c->normal[1] * (p1[1] - p2[1]));
@@ -205,7 +205,7 @@ static int l_set_pair(lua_State *L)
     if (!imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
         return imp_error(L, what, "pair coefficients are used by the strategies \"impulse\" and "
                          "\"contact\"; this world's strategy is \"%s\"",
-                         imp_strategy_names[w->def.strategy]);
+                         imp_strategy_names[w->model.def.strategy]);
     }
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
@@ -227,7 +227,7 @@ static int l_set_pair(lua_State *L)
     if (!has_f && !has_e) {
         return imp_error(L, what, "give 'friction' or 'elasticity' (or both)");
     }
-    if (w->def.dim == 3) {
+    if (w->model.def.dim == 3) {
         return imp_lua_engine3d_set_pair(L, w, a.slot, b.slot, has_f, fr, has_e, el);
     }
     const imp_pair2d *old = imp_engine2d_pair(w, a.slot, b.slot);
@@ -255,20 +255,20 @@ int imp_lua_engine2d_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     imp_engine2d *e = imp_engine2d_get(w);
-    if (e == NULL || imp_engine2d_reserve_slots(e, w->nslots) != 0) {
+    if (e == NULL || imp_engine2d_reserve_slots(e, w->model.nslots) != 0) {
         return luaL_error(L, "World:contacts: out of memory");
     }
     double *f = NULL;
     int nrec;
     if (imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
         /* the forces at this state: one evaluation of the equations of motion */
-        f = lua_newuserdatauv(L, (size_t)w->nslots * IMP_STRIDE_2D * sizeof *f, 0);
+        f = lua_newuserdatauv(L, (size_t)w->model.nslots * IMP_STRIDE_2D * sizeof *f, 0);
         if (imp_engine2d_evaluate(w, f) != 0) {
             return luaL_error(L, "World:contacts: the contact forces could not be solved");
         }
         nrec = e->nrec;
     } else {
-        nrec = imp_engine2d_detect(w, w->y, 0);
+        nrec = imp_engine2d_detect(w, w->data.y, 0);
         if (nrec < 0) {
             return luaL_error(L, "World:contacts: detection failed");
         }

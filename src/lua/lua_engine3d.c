@@ -10,8 +10,8 @@
 /* the velocity of the point p (world) of the body in slot s, at the world's state */
 static void point_velocity(const imp_world *w, int s, const double *p, double *v)
 {
-    const double *y = w->y + (size_t)s * IMP_STRIDE_3D;
-    if (s == 0 || w->bodies[s].fixed) {  /* as the engine: at rest */
+    const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+    if (s == 0 || w->model.bodies[s].fixed) {  /* as the engine: at rest */
         v[0] = v[1] = v[2] = 0.0;
         return;
     }
@@ -41,8 +41,8 @@ int imp_lua_engine3d_contacts(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     const imp_engine3d *e = w->engine3d;
     /* none when bodies came or went since the last step's detection (its slots are stale) */
-    int n = e != NULL && e->bodies_version == w->bodies_version ? e->nprev : 0;
-    double h = w->def.dt;
+    int n = e != NULL && e->bodies_version == w->model.bodies_version ? e->nprev : 0;
+    double h = w->model.def.dt;
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         const imp_e3_point *p = &e->prev[i];
@@ -79,7 +79,7 @@ int imp_lua_engine3d_contacts(lua_State *L)
         lua_setfield(L, -2, "friction");
         lua_pushnumber(L, p->e);
         lua_setfield(L, -2, "elasticity");
-        int touching = p->distance <= w->def.engine2d.distance_tol || rn > 0.0;
+        int touching = p->distance <= w->model.def.engine2d.distance_tol || rn > 0.0;
         lua_pushstring(L, touching ? "contact" : "imminent");
         lua_setfield(L, -2, "kind");
         lua_rawseti(L, -2, i + 1);
@@ -92,11 +92,11 @@ int imp_lua_engine3d_set_pair(lua_State *L, imp_world *w, int a, int b, int has_
 {
     const imp_e3_pair_override *old = imp_engine3d_pair(w, a, b);
     if (!has_f) {  /* keep what is not given: the pair's, else the bodies' (the engine's rule) */
-        friction = old != NULL ? old->friction : fmin(w->bodies[a].friction, w->bodies[b].friction);
+        friction = old != NULL ? old->friction : fmin(w->model.bodies[a].friction, w->model.bodies[b].friction);
     }
     if (!has_e) {
         elasticity = old != NULL ? old->elasticity
-                                 : fmin(w->bodies[a].elasticity, w->bodies[b].elasticity);
+                                 : fmin(w->model.bodies[a].elasticity, w->model.bodies[b].elasticity);
     }
     if (imp_engine3d_set_pair(w, a, b, friction, elasticity) != 0) {
         return luaL_error(L, "World:set_pair: out of memory");
@@ -106,7 +106,7 @@ int imp_lua_engine3d_set_pair(lua_State *L, imp_world *w, int a, int b, int has_
 
 void imp_lua_engine3d_no_connectors(lua_State *L, const imp_world *w, const char *what)
 {
-    if (w->def.dim == 3) {
+    if (w->model.def.dim == 3) {
         imp_error(L, what, "this world is 3D: joints, ropes and rods are only available in 2D worlds "
                   "(impact.world2d, strategy \"impulse\" or \"contact\"); 3D joints are not "
                   "available yet (issue #17, \"Joints in 3D\")");

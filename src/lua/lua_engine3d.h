@@ -5,7 +5,7 @@
 #define IMPACT_LUA_ENGINE3D_H
 
 #include "lua_util.h"
-#include "world.h"
+#include "world_internal.h"
 
 /* World:contacts() in a 3D world under impulse / contact: the contact points of the last step. */
 int imp_lua_engine3d_contacts(lua_State *L);

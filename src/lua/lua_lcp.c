@@ -1,5 +1,5 @@
 /* lua_lcp.c: impact.lcp.solve(A, b, opts) -> f, a, info (the contact LCP solver of
-   src/lcp/lcp.h for tests and researchers). A is a table of n rows of n numbers, b n numbers.
+   include/impact/lcp.h for tests and researchers). A is a table of n rows of n numbers, b n numbers.
    Options:
      bilateral  = {true, false, ...}     n booleans (joint rows: f free, a = 0)
      friction   = {[t] = k, ...}         friction row t bounded by mu times normal row k
@@ -13,7 +13,7 @@
    arguments raise errors naming the argument, the value and what is accepted. */
 #include <string.h>
 
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "lua_util.h"
 
 static const char *const WHAT = "impact.lcp.solve";

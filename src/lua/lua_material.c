@@ -51,7 +51,7 @@ static double field_number(lua_State *L, int idx, const char *k, double def)
 /* Looks up every pair of the world's materials in the palette. */
 static void resolve_pairs(lua_State *L, world_ud *u)
 {
-    imp_material_table *t = &u->w->materials;
+    imp_material_table *t = &u->w->model.materials;
     push_registry_table(L, "pairs");
     for (int i = 0; i < t->n; i++) {
         for (int j = i; j < t->n; j++) {
@@ -115,7 +115,7 @@ int imp_lua_world_material(lua_State *L, int world_idx, int name_idx, const char
     double E = field_number(L, m, "E", 0.0), nu = field_number(L, m, "nu", 0.0);
     *density = field_number(L, m, "density", 1.0);
     lua_pop(L, 2);
-    int index = imp_materials_put(&u->w->materials, name, E, nu, *density);
+    int index = imp_materials_put(&u->w->model.materials, name, E, nu, *density);
     if (index < 0) {
         return luaL_error(L, "%s: out of memory", what);
     }
@@ -126,7 +126,7 @@ int imp_lua_world_material(lua_State *L, int world_idx, int name_idx, const char
 void imp_lua_world_sync_materials(lua_State *L, int world_idx)
 {
     world_ud *u = luaL_checkudata(L, world_idx, IMP_WORLD_MT);
-    if (u->w->materials.n > 0 && registry_version(L) != u->material_version) {
+    if (u->w->model.materials.n > 0 && registry_version(L) != u->material_version) {
         resolve_pairs(L, u);
     }
 }
@@ -142,9 +142,9 @@ static void push_event_kind(lua_State *L, imp_event_kind k)
 static int l_events(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    lua_createtable(L, w->nevents, 0);
-    for (int i = 0; i < w->nevents; i++) {
-        const imp_event *e = &w->events[i];
+    lua_createtable(L, w->data.nevents, 0);
+    for (int i = 0; i < w->data.nevents; i++) {
+        const imp_event *e = &w->data.events[i];
         lua_createtable(L, 0, 8);
         push_event_kind(L, e->kind);
         lua_setfield(L, -2, "kind");
@@ -154,9 +154,9 @@ static int l_events(lua_State *L)
         lua_setfield(L, -2, "body1");
         imp_lua_push_body(L, 1, e->body2);
         lua_setfield(L, -2, "body2");
-        imp_push_vector(L, e->point, w->def.dim);
+        imp_push_vector(L, e->point, w->model.def.dim);
         lua_setfield(L, -2, "point");
-        imp_push_vector(L, e->normal, w->def.dim);
+        imp_push_vector(L, e->normal, w->model.def.dim);
         lua_setfield(L, -2, "normal");
         if (e->kind == IMP_EVENT_CONTACT_BEGIN || e->kind == IMP_EVENT_COLLISION) {
             lua_pushnumber(L, e->value);
@@ -176,18 +176,18 @@ static int l_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     if (imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
-        return w->def.dim == 3 ? imp_lua_engine3d_contacts(L)  /* lua_engine3d.c */
+        return w->model.def.dim == 3 ? imp_lua_engine3d_contacts(L)  /* lua_engine3d.c */
                                : imp_lua_engine2d_contacts(L); /* lua_engine2d.c */
     }
     const imp_compliant *c = w->compliant;
-    int n = (w->def.strategy == IMP_STRATEGY_COMPLIANT && c != NULL && c->initialized) ? c->ncontact : 0;
+    int n = (w->model.def.strategy == IMP_STRATEGY_COMPLIANT && c != NULL && c->initialized) ? c->ncontact : 0;
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         const imp_centry *e = &c->contact[i];
         const imp_cpair *p = &c->pairs[e->pair];
         imp_proximity g;
-        imp_proximity_query(w->bodies[p->a].shape, w->y + (size_t)p->a * (size_t)w->stride,
-                            w->bodies[p->b].shape, w->y + (size_t)p->b * (size_t)w->stride, &g);
+        imp_proximity_query(w->model.bodies[p->a].shape, w->data.y + (size_t)p->a * (size_t)w->model.stride,
+                            w->model.bodies[p->b].shape, w->data.y + (size_t)p->b * (size_t)w->model.stride, &g);
         double mid[3];
         for (int k = 0; k < 3; k++) {
             mid[k] = 0.5 * (g.point_a[k] + g.point_b[k]);
@@ -197,13 +197,13 @@ static int l_contacts(lua_State *L)
         lua_setfield(L, -2, "body1");
         imp_lua_push_body(L, 1, p->b);
         lua_setfield(L, -2, "body2");
-        imp_push_vector(L, mid, w->def.dim);
+        imp_push_vector(L, mid, w->model.def.dim);
         lua_setfield(L, -2, "point");
-        imp_push_vector(L, g.normal, w->def.dim);
+        imp_push_vector(L, g.normal, w->model.def.dim);
         lua_setfield(L, -2, "normal");
         lua_pushnumber(L, g.distance);
         lua_setfield(L, -2, "distance");
-        lua_pushnumber(L, imp_compliant_entry_force(w, w->y, e));
+        lua_pushnumber(L, imp_compliant_entry_force(w, w->data.y, e));
         lua_setfield(L, -2, "force");
         lua_pushnumber(L, e->ddelta_minus);
         lua_setfield(L, -2, "normal_velocity");

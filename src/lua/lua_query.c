@@ -22,7 +22,7 @@ static int l_distance(lua_State *L)
         return luaL_error(L, "World:distance: no distance between a %s and a %s",
                           ba->shape->cls->name, bb->shape->cls->name);
     }
-    int dim = w->def.dim;
+    int dim = w->model.def.dim;
     lua_pushnumber(L, p.distance);
     imp_push_vector(L, p.normal, dim);
     imp_push_vector(L, p.point_a, dim);

@@ -42,16 +42,16 @@ int imp_lua_world_add_spring(lua_State *L)
     if (d.body1.slot == d.body2.slot) {
         return imp_error(L, what, "options 'body1' and 'body2' must be different bodies");
     }
-    imp_opt_vector(L, 2, what, "point1", w->def.dim, d.point1);
-    imp_opt_vector(L, 2, what, "point2", w->def.dim, d.point2);
+    imp_opt_vector(L, 2, what, "point1", w->model.def.dim, d.point1);
+    imp_opt_vector(L, 2, what, "point2", w->model.def.dim, d.point2);
     d.stiffness = imp_opt_number(L, 2, what, "stiffness", 0.0, IMP_NONNEGATIVE, NULL);
     d.damping = imp_opt_number(L, 2, what, "damping", 0.0, IMP_NONNEGATIVE, NULL);
     int has_rest;
     d.rest_length = imp_opt_number(L, 2, what, "rest_length", 0.0, IMP_NONNEGATIVE, &has_rest);
     if (!has_rest) {  /* default: the current distance, so the spring starts relaxed */
         double p1[3], p2[3], v[3];
-        imp_point_world(w, w->y, d.body1.slot, d.point1, p1, v);
-        imp_point_world(w, w->y, d.body2.slot, d.point2, p2, v);
+        imp_point_world(w, w->data.y, d.body1.slot, d.point1, p1, v);
+        imp_point_world(w, w->data.y, d.body2.slot, d.point2, p2, v);
         d.rest_length = sqrt((p2[0] - p1[0]) * (p2[0] - p1[0]) + (p2[1] - p1[1]) * (p2[1] - p1[1])
                              + (p2[2] - p1[2]) * (p2[2] - p1[2]));
         if (!isfinite(d.rest_length)) {
@@ -97,8 +97,8 @@ static int l_spring_index(lua_State *L)
     imp_spring *sp = check_spring(L, 1, &w);
     const char *k = luaL_checkstring(L, 2);
     double p1[3], p2[3], v1[3], v2[3];
-    imp_point_world(w, w->y, sp->def.body1.slot, sp->def.point1, p1, v1);
-    imp_point_world(w, w->y, sp->def.body2.slot, sp->def.point2, p2, v2);
+    imp_point_world(w, w->data.y, sp->def.body1.slot, sp->def.point1, p1, v1);
+    imp_point_world(w, w->data.y, sp->def.body2.slot, sp->def.point2, p2, v2);
     double len = sqrt((p2[0] - p1[0]) * (p2[0] - p1[0]) + (p2[1] - p1[1]) * (p2[1] - p1[1])
                       + (p2[2] - p1[2]) * (p2[2] - p1[2]));
     if (strcmp(k, "rest_length") == 0) {
@@ -116,7 +116,7 @@ static int l_spring_index(lua_State *L)
         lua_getiuservalue(L, 1, 1);
         imp_lua_push_body(L, lua_gettop(L), k[4] == '1' ? sp->def.body1.slot : sp->def.body2.slot);
     } else if (strcmp(k, "point1") == 0 || strcmp(k, "point2") == 0) {
-        imp_push_vector(L, k[5] == '1' ? p1 : p2, w->def.dim);
+        imp_push_vector(L, k[5] == '1' ? p1 : p2, w->model.def.dim);
     } else {
         return 0;
     }

@@ -313,11 +313,10 @@ static int l_world_new(lua_State *L)
     imp_opt_check_keys(L, 2, what, keys);
     imp_world_def def = imp_world_default_def(dim);
     imp_opt_vector(L, 2, what, "gravity", dim, def.gravity);
-    def.strategy = (imp_strategy)imp_opt_enum(L, 2, what, "strategy", imp_strategy_names, 0);
+    /* the strategy with the integrator it needs by default (the options may change it) */
+    imp_world_def_set_strategy(
+        &def, (imp_strategy)imp_opt_enum(L, 2, what, "strategy", imp_strategy_names, 0));
     def.dt = imp_opt_number(L, 2, what, "dt", def.dt, IMP_POSITIVE, NULL);
-    if (def.strategy == IMP_STRATEGY_COMPLIANT) {  /* needs an adaptive method */
-        def.integrator.kind = IMP_RK8PD;
-    }
     if (push_option(L, 2, "integrator")) {
         read_integrator(L, -1, what, &def.integrator);
         lua_settop(L, 2);
@@ -336,8 +335,11 @@ static int l_world_new(lua_State *L)
     }
     def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
     imp_lua_read_engine2d(L, 2, what, &def.engine2d);
-    if (dim == 3 && imp_strategy_supports(def.strategy, 3)
-        && (imp_strategy_ops_of(def.strategy, 3)->flags & IMP_STRATEGY_COLLISIONS) != 0) {
+    if (!imp_strategy_supports(def.strategy, dim)) {  /* the strategy's table says */
+        return imp_error(L, what, "strategy \"%s\" is for %s worlds", imp_strategy_names[def.strategy],
+                         imp_strategy_dims_name(def.strategy));
+    }
+    if (dim == 3 && (imp_strategy_ops_of(def.strategy, 3)->flags & IMP_STRATEGY_COLLISIONS) != 0) {
         check_engine3d_options(L, 2, what, &def.engine2d);
     }
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
@@ -427,7 +429,7 @@ static int l_add_body(lua_State *L)
                                         "elasticity", "friction", NULL};
     const char *what = "World:add_body";
     imp_world *w = imp_lua_check_world(L, 1);
-    int dim = w->def.dim;
+    int dim = w->model.def.dim;
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, dim == 2 ? keys2 : keys3);
@@ -510,7 +512,7 @@ static int l_add_body(lua_State *L)
         imp_opt_vector(L, 2, what, "angular_velocity", 3, d.state + 10);
     }
     if (d.fixed) {
-        for (int i = vo; i < w->stride; i++) {
+        for (int i = vo; i < w->model.stride; i++) {
             if (d.state[i] != 0.0) {
                 return imp_error(L, what, "a fixed body cannot have a velocity or spin");
             }
@@ -561,8 +563,8 @@ static int l_remove_body(lua_State *L)
     lua_rawseti(L, -2, id.slot);
     /* springs attached to the body were removed with it */
     lua_getiuservalue(L, 1, WORLD_UV_SPRINGS);
-    for (int i = 0; i < w->nsprings; i++) {
-        if (!w->springs[i].active) {
+    for (int i = 0; i < w->model.nsprings; i++) {
+        if (!w->model.springs[i].active) {
             lua_pushnil(L);
             lua_rawseti(L, -2, i);
         }
@@ -574,10 +576,10 @@ static int l_remove_body(lua_State *L)
 static int l_bodies(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    lua_createtable(L, w->nbodies, 0);
+    lua_createtable(L, w->model.nbodies, 0);
     int k = 0;
-    for (int i = 1; i < w->nslots; i++) {
-        if (w->bodies[i].active) {
+    for (int i = 1; i < w->model.nslots; i++) {
+        if (w->model.bodies[i].active) {
             imp_lua_push_body(L, 1, i);
             lua_rawseti(L, -2, ++k);
         }
@@ -601,9 +603,9 @@ static int l_step(lua_State *L)
             luaL_buffinit(L, &b);
             luaL_addstring(&b, "World:step: ");
             luaL_addstring(&b, imp_world_error(w));
-            for (int k = 0; k < w->nerror_bodies; k++) {
+            for (int k = 0; k < w->data.nerror_bodies; k++) {
                 luaL_addstring(&b, k == 0 ? "; bodies involved: " : ", ");
-                imp_lua_body_label(L, 1, w->error_bodies[k]);
+                imp_lua_body_label(L, 1, w->data.error_bodies[k]);
                 luaL_addvalue(&b);
             }
             luaL_pushresult(&b);
@@ -636,7 +638,7 @@ static int l_momentum(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     double p[3];
     imp_world_momentum(w, p);
-    imp_push_vector(L, p, w->def.dim);
+    imp_push_vector(L, p, w->model.def.dim);
     return 1;
 }
 
@@ -645,7 +647,7 @@ static int l_angular_momentum(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     double l[3];
     imp_world_angular_momentum(w, l);
-    if (w->def.dim == 2) {
+    if (w->model.def.dim == 2) {
         lua_pushnumber(L, l[2]);
     } else {
         imp_push_vector(L, l, 3);
@@ -673,10 +675,10 @@ static void put_stat(void *ctx, const char *name, double v, int count)
 static int l_stats(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    const imp_stats *s = &w->stats;
+    const imp_stats *s = &w->data.stats;
     int nsprings = 0;
-    for (int i = 0; i < w->nsprings; i++) {
-        nsprings += w->springs[i].active;
+    for (int i = 0; i < w->model.nsprings; i++) {
+        nsprings += w->model.springs[i].active;
     }
     lua_createtable(L, 0, 10);
     set_int(L, "steps", s->steps);
@@ -684,17 +686,17 @@ static int l_stats(lua_State *L)
     set_int(L, "rejected_substeps", s->rejected);
     set_int(L, "rhs_evaluations", s->rhs_evaluations);
     set_int(L, "failures", s->failures);
-    set_int(L, "bodies", w->nbodies);
+    set_int(L, "bodies", w->model.nbodies);
     set_int(L, "springs", nsprings);
     lua_pushnumber(L, s->step_seconds);
     lua_setfield(L, -2, "step_seconds");
-    lua_pushnumber(L, w->time);
+    lua_pushnumber(L, w->data.time);
     lua_setfield(L, -2, "time");
     /* every strategy's counters (0 for those not used yet), through the registry */
     void (*done[IMP_STRATEGY_COUNT])(const imp_world *, void (*)(void *, const char *, double, int),
                                      void *);
     for (int i = 0; i < IMP_STRATEGY_COUNT; i++) {
-        const imp_strategy_ops *o = imp_strategy_ops_of(i, w->def.dim);
+        const imp_strategy_ops *o = imp_strategy_ops_of(i, w->model.def.dim);
         int seen = o->stats == NULL;
         for (int k = 0; k < i && !seen; k++) {
             seen = done[k] == o->stats;  /* impulse and contact share theirs */
@@ -707,7 +709,7 @@ static int l_stats(lua_State *L)
     /* profile = {last = {stage = s, ...}, total = {...}}: seconds per named stage (profile.h) */
     lua_createtable(L, 0, 2);
     for (int k = 0; k < 2; k++) {
-        const double *v = k == 0 ? w->profile.last : w->profile.total;
+        const double *v = k == 0 ? w->data.profile.last : w->data.profile.total;
         lua_createtable(L, 0, IMP_STAGE_COUNT);
         for (int i = 0; i < IMP_STAGE_COUNT; i++) {
             lua_pushnumber(L, v[i]);
@@ -734,7 +736,7 @@ static int l_random(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     int nargs = lua_gettop(L) - 1;
     if (nargs == 0) {
-        lua_pushnumber(L, imp_rng_uniform(&w->rng));
+        lua_pushnumber(L, imp_rng_uniform(&w->data.rng));
         return 1;
     }
     lua_Integer lo = 1, hi;
@@ -746,8 +748,8 @@ static int l_random(lua_State *L)
     }
     luaL_argcheck(L, lo <= hi, nargs == 1 ? 2 : 3, "interval is empty");
     lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo + 1u;
-    lua_Unsigned r = span == 0 ? (lua_Unsigned)imp_rng_next(&w->rng)
-                               : (lua_Unsigned)imp_rng_below(&w->rng, span);
+    lua_Unsigned r = span == 0 ? (lua_Unsigned)imp_rng_next(&w->data.rng)
+                               : (lua_Unsigned)imp_rng_below(&w->data.rng, span);
     lua_pushinteger(L, (lua_Integer)((lua_Unsigned)lo + r));
     return 1;
 }
@@ -790,42 +792,42 @@ static void get_background(lua_State *L, imp_world *w)
 static void get_damping(lua_State *L, imp_world *w)
 {
     lua_createtable(L, 0, 2);
-    lua_pushnumber(L, w->def.linear_damping);
+    lua_pushnumber(L, w->model.def.linear_damping);
     lua_setfield(L, -2, "linear");
-    lua_pushnumber(L, w->def.angular_damping);
+    lua_pushnumber(L, w->model.def.angular_damping);
     lua_setfield(L, -2, "angular");
 }
 
-static void get_dim(lua_State *L, imp_world *w) { lua_pushinteger(L, w->def.dim); }
-static void get_dt(lua_State *L, imp_world *w) { lua_pushnumber(L, w->def.dt); }
+static void get_dim(lua_State *L, imp_world *w) { lua_pushinteger(L, w->model.def.dim); }
+static void get_dt(lua_State *L, imp_world *w) { lua_pushnumber(L, w->model.def.dt); }
 
 static void get_gravitation(lua_State *L, imp_world *w)
 {
     lua_createtable(L, 0, 2);
-    lua_pushnumber(L, w->def.gravitation_g);
+    lua_pushnumber(L, w->model.def.gravitation_g);
     lua_setfield(L, -2, "G");
-    lua_pushnumber(L, w->def.gravitation_softening);
+    lua_pushnumber(L, w->model.def.gravitation_softening);
     lua_setfield(L, -2, "softening");
 }
 
-static void get_gravity(lua_State *L, imp_world *w) { imp_push_vector(L, w->def.gravity, w->def.dim); }
-static void get_integrator(lua_State *L, imp_world *w) { push_integrator(L, &w->def.integrator); }
-static void get_seed(lua_State *L, imp_world *w) { lua_pushinteger(L, (lua_Integer)w->def.seed); }
-static void get_steps(lua_State *L, imp_world *w) { lua_pushinteger(L, w->stats.steps); }
+static void get_gravity(lua_State *L, imp_world *w) { imp_push_vector(L, w->model.def.gravity, w->model.def.dim); }
+static void get_integrator(lua_State *L, imp_world *w) { push_integrator(L, &w->model.def.integrator); }
+static void get_seed(lua_State *L, imp_world *w) { lua_pushinteger(L, (lua_Integer)w->model.def.seed); }
+static void get_steps(lua_State *L, imp_world *w) { lua_pushinteger(L, w->data.stats.steps); }
 
 static void get_strategy(lua_State *L, imp_world *w)
 {
-    lua_pushstring(L, imp_strategy_names[w->def.strategy]);
+    lua_pushstring(L, imp_strategy_names[w->model.def.strategy]);
 }
 
-static void get_time(lua_State *L, imp_world *w) { lua_pushnumber(L, w->time); }
+static void get_time(lua_State *L, imp_world *w) { lua_pushnumber(L, w->data.time); }
 
 static void set_damping(lua_State *L, imp_world *w, const char *what)
 {
-    double lin = w->def.linear_damping, ang = w->def.angular_damping;
+    double lin = w->model.def.linear_damping, ang = w->model.def.angular_damping;
     read_damping(L, 3, what, &lin, &ang);
-    w->def.linear_damping = lin;
-    w->def.angular_damping = ang;
+    w->model.def.linear_damping = lin;
+    w->model.def.angular_damping = ang;
 }
 
 static void set_dt(lua_State *L, imp_world *w, const char *what)
@@ -835,22 +837,22 @@ static void set_dt(lua_State *L, imp_world *w, const char *what)
 
 static void set_gravitation(lua_State *L, imp_world *w, const char *what)
 {
-    imp_world_def d = w->def;
+    imp_world_def d = w->model.def;
     read_gravitation(L, 3, what, &d);
-    w->def.gravitation_g = d.gravitation_g;
-    w->def.gravitation_softening = d.gravitation_softening;
+    w->model.def.gravitation_g = d.gravitation_g;
+    w->model.def.gravitation_softening = d.gravitation_softening;
 }
 
 static void set_gravity(lua_State *L, imp_world *w, const char *what)
 {
     double g[3] = {0, 0, 0};
-    imp_opt_vector(L, 4, what, "gravity", w->def.dim, g);
-    memcpy(w->def.gravity, g, sizeof g);
+    imp_opt_vector(L, 4, what, "gravity", w->model.def.dim, g);
+    memcpy(w->model.def.gravity, g, sizeof g);
 }
 
 static void set_integrator(lua_State *L, imp_world *w, const char *what)
 {
-    imp_integrator_def d = w->def.integrator;
+    imp_integrator_def d = w->model.def.integrator;
     read_integrator(L, 3, what, &d);
     imp_world_set_integrator(w, &d);
 }
@@ -952,15 +954,15 @@ static int l_world_tostring(lua_State *L)
     if (!imp_lua_world_open(u)) {
         lua_pushliteral(L, "impact.World(closed)");
     } else {
-        lua_pushfstring(L, "impact.World(%dD, %d bodies, t = %f)", u->w->def.dim, u->w->nbodies,
-                        u->w->time);
+        lua_pushfstring(L, "impact.World(%dD, %d bodies, t = %f)", u->w->model.def.dim, u->w->model.nbodies,
+                        u->w->data.time);
     }
     return 1;
 }
 
 static int l_world_len(lua_State *L)
 {
-    lua_pushinteger(L, imp_lua_check_world(L, 1)->nbodies);
+    lua_pushinteger(L, imp_lua_check_world(L, 1)->model.nbodies);
     return 1;
 }
 

@@ -13,7 +13,7 @@
 #include "compliant.h"
 #include "engine2d.h"
 #include "lua_util.h"
-#include "world.h"
+#include "world_internal.h"
 
 #define IMP_WORLD_MT "impact.World"
 #define IMP_BODY_MT "impact.Body"

@@ -23,6 +23,10 @@ imp_shape *imp_shape_new(const imp_shape_class *cls, void *data)
 
 void imp_shape_retain(imp_shape *s) { s->refcount++; }
 
+int imp_shape_dim(const imp_shape *s) { return s->dim; }
+
+double imp_shape_measure(const imp_shape *s) { return s->measure; }
+
 void imp_shape_release(imp_shape *s)
 {
     if (s == NULL || --s->refcount > 0) {

@@ -1,4 +1,5 @@
-/* shape.h: the generic shape every body carries, 2D or 3D.
+/* shape.h: the generic shape every body carries, 2D or 3D: its definition, for the geometry
+   modules (users see it opaque: impact/shape.h, with retain, release and the constructors).
 
    A shape is immutable once built and reference-counted: bodies and Lua handles retain it.
    Each kind of shape (circle, polygon with arcs, sphere, smoothed box, ...) supplies an
@@ -11,9 +12,9 @@
 #ifndef IMPACT_SHAPE_H
 #define IMPACT_SHAPE_H
 
-#include "mat3.h"
+#include <impact/shape.h>
 
-struct imp_shape;
+#include "mat3.h"
 
 /* A pose in the layout of a body's state: 2D {x, y, angle}; 3D {x, y, z, qw, qx, qy, qz}.
    The position is that of the centroid. */
@@ -27,7 +28,7 @@ typedef struct imp_shape_class {
     imp_shape_bounds_fn bounds;   /* axis-aligned bounds at a pose */
 } imp_shape_class;
 
-typedef struct imp_shape {
+struct imp_shape {
     const imp_shape_class *cls;
     int refcount;
     int dim;
@@ -37,13 +38,10 @@ typedef struct imp_shape {
                              the polar moment of the lamina, is used */
     double radius;        /* bounding radius about the centroid */
     void *data;           /* kind-specific; owned by the shape */
-} imp_shape;
+};
 
 /* A new shape with refcount 1; NULL when out of memory (data is then destroyed). */
 imp_shape *imp_shape_new(const imp_shape_class *cls, void *data);
-void imp_shape_retain(imp_shape *s);
-/* Drops one reference; frees the shape at zero. NULL is accepted. */
-void imp_shape_release(imp_shape *s);
 void imp_shape_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3]);
 
 /* Bounds of a disc/ball of the shape's bounding radius around the pose's position: a valid,

@@ -11,7 +11,7 @@
 #define IMPACT_OUTLINE_H
 
 #include "shape.h"
-#include "status.h"
+#include <impact/status.h>
 
 typedef enum imp_path_op {
     IMP_PATH_MOVE = 0,  /* start a sub-path at (x, y) */

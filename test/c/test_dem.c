@@ -6,7 +6,7 @@
 #include "dem.h"
 #include "scalar.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_world *dem_world(double gz, double dt)
 {
@@ -60,7 +60,7 @@ TEST(free_fall_damped)
     double a = -(1.0 - d) * g;
     CHECK_NEAR(y[2], 1.0 + a * dt * dt * 100.0 * 101.0 / 2.0, 1e-12);
     CHECK_NEAR(y[IMP_VEL_3D + 2], a * dt * 100.0, 1e-12);
-    CHECK_NEAR(w->time, 0.1, 1e-15);
+    CHECK_NEAR(w->data.time, 0.1, 1e-15);
     imp_world_free(w);
 }
 
@@ -249,7 +249,7 @@ TEST(empty_world_and_dt_bound)
         if (k == 0) {
             CHECK(st == IMP_ERR_INVALID);
             CHECK(strstr(imp_world_error(w), "times the P-wave estimate") != NULL);
-            CHECK(w->nerror_bodies == 1 && w->error_bodies[0] == s.slot);
+            CHECK(w->data.nerror_bodies == 1 && w->data.error_bodies[0] == s.slot);
             CHECK(imp_world_body_state(w, s)[2] == 0.99 * r);
         } else {
             CHECK(st == IMP_OK);

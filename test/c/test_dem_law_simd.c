@@ -18,7 +18,7 @@
 #include "dem.h"
 #include "dem_law.h"
 #include "shape3d.h"
-#include "world.h"
+#include "world_internal.h"
 
 typedef struct scene_opts {
     int law, never_erase, facet, threads;

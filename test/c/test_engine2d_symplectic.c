@@ -7,7 +7,7 @@
 #include "engine2d_symplectic.h"
 #include "polygon2d.h"
 #include "shape2d_basic.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_world *world(imp_strategy strategy, double dt)
 {
@@ -43,7 +43,7 @@ TEST(free_motion_closed_forms)
     CHECK(w != NULL);
     imp_body_id b = add_box(w, 1, 1, 0, 100, 0);
     imp_body_id f = add_box(w, 1, 1, 50, 0, 1);
-    double *y = w->y + (size_t)b.slot * IMP_STRIDE_2D;
+    double *y = w->data.y + (size_t)b.slot * IMP_STRIDE_2D;
     y[3] = 2.0;
     y[4] = 3.0;
     y[5] = 0.7;
@@ -83,7 +83,7 @@ TEST(block_resting_on_ground)
 {
     imp_world *w = world(IMP_STRATEGY_CONTACT, 1.0 / 60.0);
     add_box(w, 10, 1, 0, -0.5, 1);
-    double gap = 0.5 * w->def.engine2d.distance_tol;
+    double gap = 0.5 * w->model.def.engine2d.distance_tol;
     imp_body_id b = add_box(w, 2, 1, 0.25, 0.5 + gap, 0);
     for (int i = 0; i < 60; i++) {
         CHECK(imp_world_step(w) == IMP_OK);
@@ -92,7 +92,7 @@ TEST(block_resting_on_ground)
     CHECK_NEAR(s[1], 0.5 + gap, 1e-12);
     CHECK_NEAR(s[4], 0.0, 1e-12);
     double dydt[3 * IMP_STRIDE_2D];  /* ground, block and the background slot 0 */
-    CHECK(w->nslots == 3);
+    CHECK(w->model.nslots == 3);
     CHECK(imp_engine2d_evaluate(w, dydt) == 0);
     double total = 0.0;
     for (int i = 0; i < w->engine2d->nrec; i++) {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "lcp_gen.h"
 
 static imp_lcp_status solve_method(const imp_lcp_problem *p, imp_lcp_method m, double *f,

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lcp_coulomb.h"
+#include <impact/coulomb.h>
 #include "lcp_coulomb_internal.h"
 #include "lcp_gen.h"
 

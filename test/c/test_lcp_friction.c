@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "lcp_gen.h"
 
 #define G 9.81

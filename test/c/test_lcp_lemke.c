@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lcp.h"
+#include <impact/lcp.h>
 #include "lcp_gen.h"
 
 

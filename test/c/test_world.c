@@ -4,7 +4,7 @@
 #include "scalar.h"
 #include "shape2d_basic.h"
 #include "shape3d_basic.h"
-#include "world.h"
+#include "world_internal.h"
 
 static imp_body_id add_ball(imp_world *w, double r, double mass, double x, double y)
 {
@@ -39,7 +39,7 @@ TEST(projectile_is_exact_with_rk4)
         CHECK(imp_world_step(w) == IMP_OK);
     }
     const double *y = imp_world_body_state(w, id);
-    CHECK_NEAR(w->time, 2.0, 1e-15);
+    CHECK_NEAR(w->data.time, 2.0, 1e-15);
     CHECK_NEAR(y[0], 4.0, 1e-12);
     CHECK_NEAR(y[1], 10.0 - 0.5 * 9.81 * 4.0, 1e-12);
     imp_world_free(w);
@@ -58,7 +58,7 @@ TEST(handles_detect_removed_bodies)
     CHECK(c.slot == a.slot && c.generation != a.generation);
     CHECK(imp_world_body(w, a) == NULL && imp_world_body(w, c) != NULL);
     CHECK(imp_world_remove_body(w, imp_world_background(w)) == IMP_ERR_INVALID);
-    CHECK(w->nbodies == 2 && imp_world_body(w, b) != NULL);
+    CHECK(w->model.nbodies == 2 && imp_world_body(w, b) != NULL);
     /* removing the last body shrinks the slots; the slot, reused, keeps a new generation */
     imp_body_id last = add_ball(w, 0.5, 1.0, 6, 0);
     CHECK(imp_world_remove_body(w, last) == IMP_OK);
@@ -123,7 +123,7 @@ TEST(failed_step_keeps_last_good_state)
     CHECK(st == IMP_ERR_NONFINITE);
     CHECK(imp_world_body_state(w, b)[0] == last_x);
     CHECK(isfinite(last_x));
-    CHECK(w->nerror_bodies == 1 && w->error_bodies[0] == b.slot);
+    CHECK(w->data.nerror_bodies == 1 && w->data.error_bodies[0] == b.slot);
     CHECK(strstr(imp_world_error(w), "non-finite") != NULL);
     imp_world_free(w);
 }

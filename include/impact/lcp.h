@@ -1,4 +1,4 @@
-/* lcp.h: the contact linear complementarity problem (LCP), solved by Baraff's pivoting
+/* impact/lcp.h: the contact linear complementarity problem (LCP), solved by Baraff's pivoting
    method (D. Baraff, "Fast Contact Force Computation for Nonpenetrating Rigid Bodies",
    SIGGRAPH 1994), independent of bodies.
 
@@ -49,10 +49,12 @@
    component-wise bounds: a four-sided pyramid aligned with the tangent axes; use mu / sqrt(2)
    for a pyramid inscribed in the cone). A sliding contact gets one tangent row along its slip
    direction with sliding = +-1. */
-#ifndef IMPACT_LCP_H
-#define IMPACT_LCP_H
+#ifndef IMPACT_PUBLIC_LCP_H
+#define IMPACT_PUBLIC_LCP_H
 
 #include <stddef.h>
+
+#include <impact/status.h>
 
 typedef enum imp_lcp_status {
     IMP_LCP_OK = 0,
@@ -148,8 +150,8 @@ typedef struct imp_lcp_workspace imp_lcp_workspace;
    does not allocate when the workspace is already big enough). Returns NULL without memory. */
 imp_lcp_workspace *imp_lcp_workspace_create(int n_max);
 void imp_lcp_workspace_destroy(imp_lcp_workspace *ws);
-/* Grows the workspace to n rows; returns 0 on success, -1 without memory. */
-int imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n);
+/* Grows the workspace to n rows: IMP_OK, or IMP_ERR_NOMEM (the workspace is then empty). */
+imp_status imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n);
 
 void imp_lcp_default_options(imp_lcp_options *opts);
 

@@ -1,7 +1,7 @@
-/* events.h: what happened during a step, queued in C and handed to Lua after the step, so
+/* impact/events.h: what happened during a step, queued in C and handed to Lua after the step, so
    Lua never re-enters a half-finished step. */
-#ifndef IMPACT_EVENTS_H
-#define IMPACT_EVENTS_H
+#ifndef IMPACT_PUBLIC_EVENTS_H
+#define IMPACT_PUBLIC_EVENTS_H
 
 typedef enum imp_event_kind {
     IMP_EVENT_CONTACT_BEGIN = 0,

@@ -1,7 +1,7 @@
-/* engine2d_def.h: the options of the 2D engine's strategies (impulse, contact), plain data
-   the world's definition holds (world.h); the engine itself is engine2d.h. */
-#ifndef IMPACT_ENGINE2D_DEF_H
-#define IMPACT_ENGINE2D_DEF_H
+/* impact/engine2d_def.h: the options of the 2D engine's strategies (impulse, contact), plain data
+   the world's definition holds (impact/world.h); the engine itself is src/engine2d/engine2d.h. */
+#ifndef IMPACT_PUBLIC_ENGINE2D_DEF_H
+#define IMPACT_PUBLIC_ENGINE2D_DEF_H
 
 typedef enum imp_collision_handling {
     IMP_HANDLING_SIMULTANEOUS = 0,  /* one LCP over all collisions */

@@ -1,7 +1,7 @@
-/* compliant_def.h: the options of the compliant strategy, plain data the world's definition
-   holds (world.h); the strategy itself is compliant.h. */
-#ifndef IMPACT_COMPLIANT_DEF_H
-#define IMPACT_COMPLIANT_DEF_H
+/* impact/compliant_def.h: the options of the compliant strategy, plain data the world's definition
+   holds (impact/world.h); the strategy itself is src/compliant/compliant.h. */
+#ifndef IMPACT_PUBLIC_COMPLIANT_DEF_H
+#define IMPACT_PUBLIC_COMPLIANT_DEF_H
 
 typedef struct imp_compliant_def {
     int nz_max;          /* zero-crossing functions: the most pairs watched at once */

@@ -1,7 +1,7 @@
-/* status.h: status codes of the C core. The core reports errors as values; the world keeps a
+/* impact/status.h: status codes of the C core. The core reports errors as values; the world keeps a
    message (imp_world_error) saying what went wrong, when, and which bodies. */
-#ifndef IMPACT_STATUS_H
-#define IMPACT_STATUS_H
+#ifndef IMPACT_PUBLIC_STATUS_H
+#define IMPACT_PUBLIC_STATUS_H
 
 typedef enum imp_status {
     IMP_OK = 0,

@@ -1,8 +1,8 @@
-/* integrator_def.h: the integration methods, their settings and the form of a right-hand
+/* impact/integrator.h: the integration methods, their settings and the form of a right-hand
    side, shared by the world and the integrators (integrate_fixed.h, ode_gsl.h), which know
    nothing of worlds. */
-#ifndef IMPACT_INTEGRATOR_DEF_H
-#define IMPACT_INTEGRATOR_DEF_H
+#ifndef IMPACT_PUBLIC_INTEGRATOR_H
+#define IMPACT_PUBLIC_INTEGRATOR_H
 
 typedef enum imp_integrator_kind {
     IMP_EULER = 0,           /* explicit Euler, fixed step (for comparison only) */

@@ -1,4 +1,4 @@
-/* lcp_coulomb.h: 3D contact with exact Coulomb friction (the true, circular cone), the
+/* impact/coulomb.h: 3D contact with exact Coulomb friction (the true, circular cone), the
    "reduced" frictional contact problem of Siconos (FrictionContactProblem), with optional
    bilateral (joint) rows. Independent of bodies: rows and a matrix.
 
@@ -29,8 +29,10 @@
    (lcp_coulomb_sparse.c). Every returned r is the best iterate found (least error); the
    status says whether it reached the tolerance. Caps: Newton iterations, sweeps, and an
    optional time limit (processor time; off by default: results are then deterministic). */
-#ifndef IMPACT_LCP_COULOMB_H
-#define IMPACT_LCP_COULOMB_H
+#ifndef IMPACT_PUBLIC_COULOMB_H
+#define IMPACT_PUBLIC_COULOMB_H
+
+#include <impact/status.h>
 
 /* Newton systems of more rows than this (sticking and sliding contacts' rows plus bilateral
    rows) are not formed (their dense storage would take m^2 doubles: 134 MB here); the solve
@@ -95,7 +97,8 @@ typedef struct imp_coulomb_workspace imp_coulomb_workspace;
    solves of up to that size allocate nothing. NULL without memory. */
 imp_coulomb_workspace *imp_coulomb_workspace_create(int n);
 void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws);
-int imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n);
+/* Grows the workspace to n rows: IMP_OK, or IMP_ERR_NOMEM. */
+imp_status imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n);
 
 void imp_coulomb_default_options(imp_coulomb_options *opts);
 

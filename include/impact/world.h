@@ -1,5 +1,4 @@
-/* world.h: a world of rigid bodies in 2D or 3D, its options, forces and time stepping.
-   The public C interface of impact's core (no Lua in it):
+/* impact/world.h: a world of rigid bodies in 2D or 3D, its options, forces and time stepping.
 
      imp_world_def def = imp_world_default_def(2);
      imp_world *w = imp_world_new(&def);
@@ -10,22 +9,24 @@
      for (int i = 0; i < 100; i++) if (imp_world_step(w) != IMP_OK) puts(imp_world_error(w));
      imp_world_free(w);
 
-   Bodies are named by handles {slot, generation}; slot 0 is the fixed background. */
-#ifndef IMPACT_WORLD_H
-#define IMPACT_WORLD_H
+   Bodies are named by handles {slot, generation}; slot 0 is the fixed background. The world
+   is opaque: its definition, time, counts, stats, profile, events and error are read through
+   the functions below. Errors: functions that can fail return imp_status, and
+   imp_world_error says what went wrong, when, and which bodies (imp_world_error_bodies). */
+#ifndef IMPACT_PUBLIC_WORLD_H
+#define IMPACT_PUBLIC_WORLD_H
 
 #include <stddef.h>
 
-#include "body.h"
-#include "compliant_def.h"
-#include "engine2d_def.h"
-#include "events.h"
-#include "integrator_def.h"
-#include "material.h"
-#include "profile.h"
-#include "rng.h"
-#include "strategy.h"
-#include "status.h"
+#include <impact/body.h>
+#include <impact/compliant_def.h>
+#include <impact/engine2d_def.h>
+#include <impact/events.h>
+#include <impact/integrator.h>
+#include <impact/material.h>
+#include <impact/profile.h>
+#include <impact/status.h>
+#include <impact/types.h>
 
 typedef enum imp_strategy {
     IMP_STRATEGY_NONE = 0,   /* bodies pass through each other */
@@ -110,52 +111,17 @@ typedef struct imp_stats {
     double step_seconds; /* wall time spent in steps */
 } imp_stats;
 
-typedef struct imp_ode imp_ode; /* the adaptive integrator's GSL objects (ode_gsl.c) */
-
-typedef struct imp_world {
-    imp_world_def def;
-    int stride;              /* state numbers per body */
-    /* model */
-    imp_body *bodies;        /* slots; [0] is the background */
-    int nslots;              /* slots in use (active or freed), >= 1 */
-    int capacity;
-    int nbodies;             /* active bodies, the background not counted */
-    imp_spring *springs;
-    int nsprings, spring_capacity;
-    /* state */
-    double *y;               /* nslots * stride numbers, capacity * stride allocated */
-    double time;             /* = time_base + steps_since_base * dt */
-    double time_base;
-    long steps_since_base;
-    imp_rng rng;
-    imp_stats stats;
-    imp_profile profile;     /* seconds per named stage of the last and of all steps */
-    unsigned bodies_version; /* changes when bodies are added or removed */
-    unsigned state_version;  /* changes when the state may have been edited between steps
-                                (imp_world_body_state; writers of y outside a step bump it):
-                                the dem strategy reloads its copy only then */
-    imp_material_table materials;
-    /* the strategies' states (each strategy's header), NULL until used */
-    struct imp_compliant *compliant;  /* compliant.h */
-    struct imp_dem *dem;              /* dem.h */
-    struct imp_engine2d *engine2d;    /* engine2d.h: the 2D engine's state and connectors */
-    struct imp_engine3d *engine3d;    /* engine3d.h: the 3D engine's state */
-    imp_event *events;       /* what happened during the last step */
-    int nevents, event_capacity;
-    /* scratch, sized with capacity: no allocation inside a step */
-    double *y_saved;         /* the last good state */
-    double *y_end;           /* the state at the end of the last step (detects edits) */
-    double *work;            /* fixed-step integrators: 5 state vectors */
-    double *force;           /* per slot: force[3], torque[3] accumulated in an evaluation */
-    imp_ode *ode;            /* adaptive integrators; rebuilt between steps when sizes change */
-    int error_bodies[8];     /* slots named by the last error */
-    int nerror_bodies;
-    char error[512];
-} imp_world;
+typedef struct imp_world imp_world;
 
 imp_world_def imp_world_default_def(int dim);
+/* Gives def the strategy s, and the integration method it needs by default (the compliant
+   strategy: an adaptive one, RK8PD); set other integrator options after. */
+void imp_world_def_set_strategy(imp_world_def *def, imp_strategy s);
 imp_body_def imp_body_default_def(int dim);
-/* NULL when out of memory or def invalid (dim not 2 or 3, dt <= 0, non-finite numbers). */
+/* IMP_OK when def is accepted, else IMP_ERR_INVALID with a message in why (may be NULL)
+   naming the option, its value and what is accepted. */
+imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_len);
+/* NULL when out of memory or def invalid (imp_world_check_def says why). */
 imp_world *imp_world_new(const imp_world_def *def);
 void imp_world_free(imp_world *w);
 
@@ -185,14 +151,6 @@ imp_status imp_world_set_dt(imp_world *w, double dt);
 imp_status imp_world_step(imp_world *w);
 const char *imp_world_error(const imp_world *w);
 
-/* Time derivative of the whole state at (t, y): the equations of motion. */
-void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt);
-/* The same as an imp_rhs_fn (ctx: the world), for the integrators. */
-void imp_world_rhs(void *ctx, double t, const double *y, double *dydt);
-/* The adaptive integrator (ode_gsl.h) over the world's equations of motion, its settings
-   and stats, for a state of n numbers; NULL when out of memory. */
-imp_ode *imp_world_ode_new(imp_world *w, size_t n);
-
 imp_energy imp_world_energy(const imp_world *w);
 /* Linear momentum (2D: 2 numbers, 3D: 3). */
 void imp_world_momentum(const imp_world *w, double p[3]);
@@ -219,14 +177,28 @@ imp_status imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j,
 void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const double *at);
 void imp_body_apply_torque(imp_world *w, imp_body_id id, const double *t);
 
-/* Keeps every 3D body's quaternion in y unit. */
-void imp_world_normalize_orientations(const imp_world *w, double *y);
 /* Switches the strategy between steps. */
 imp_status imp_world_set_strategy(imp_world *w, imp_strategy s);
-/* Appends an event to the queue of the current step; 0 when out of memory. */
-int imp_world_push_event(imp_world *w, const imp_event *e);
 
 /* 64-bit FNV-1a hash of the bits of the state vector and time: equal runs, equal hashes. */
 unsigned long long imp_world_state_hash(const imp_world *w);
+
+/* ---- Reading the world (it is opaque: these are the ways in) ---- */
+const imp_world_def *imp_world_get_def(const imp_world *w);
+int imp_world_dim(const imp_world *w);
+double imp_world_time(const imp_world *w);
+/* Active bodies, the background not counted. */
+int imp_world_body_count(const imp_world *w);
+/* Slots in use (active or freed, the background's included): slot numbers are below it. */
+int imp_world_slot_count(const imp_world *w);
+imp_stats imp_world_stats(const imp_world *w);
+/* Seconds per named stage of the last step and of all steps. */
+const imp_profile *imp_world_profile(const imp_world *w);
+/* What happened during the last step: *n events (valid until the next step). */
+const imp_event *imp_world_events(const imp_world *w, int *n);
+/* The slots the last error named: *n of them. */
+const int *imp_world_error_bodies(const imp_world *w, int *n);
+/* The world's materials (imp_materials_put and friends), by index in imp_body_def.material. */
+imp_material_table *imp_world_materials(imp_world *w);
 
 #endif

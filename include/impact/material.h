@@ -1,8 +1,8 @@
-/* material.h: the materials of a world's bodies and the contact-pair materials between them
+/* impact/material.h: the materials of a world's bodies and the contact-pair materials between them
    (compliant strategy). The Lua front keeps the palette; a world holds the materials its
    bodies use, by index, and the pair table between them. */
-#ifndef IMPACT_MATERIAL_H
-#define IMPACT_MATERIAL_H
+#ifndef IMPACT_PUBLIC_MATERIAL_H
+#define IMPACT_PUBLIC_MATERIAL_H
 
 typedef struct imp_material {
     char name[48];

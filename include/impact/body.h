@@ -1,10 +1,10 @@
-/* body.h: the model of a rigid body (what does not change while the world runs).
+/* impact/body.h: the model of a rigid body (what does not change while the world runs).
    Its state (position, orientation, velocities) lives in the world's state vector. */
-#ifndef IMPACT_BODY_H
-#define IMPACT_BODY_H
+#ifndef IMPACT_PUBLIC_BODY_H
+#define IMPACT_PUBLIC_BODY_H
 
-#include "mat3.h"
-#include "shape.h"
+#include <impact/shape.h>
+#include <impact/types.h>
 
 /* Layout of one body's state in the world's state vector:
      2D: x, y, angle, vx, vy, spin                                  (6 numbers)

@@ -1,0 +1,95 @@
+/* world_internal.h: the definition of a world (users see it opaque: impact/world.h) and the
+   functions the core and the strategies share. Not installed. */
+#ifndef IMPACT_WORLD_INTERNAL_H
+#define IMPACT_WORLD_INTERNAL_H
+
+#include <stddef.h>
+
+#include <impact/world.h>
+
+#include "profile.h"
+#include "rng.h"
+#include "shape.h"
+#include "strategy.h"
+
+typedef struct imp_ode imp_ode; /* the adaptive integrator's GSL objects (ode_gsl.c) */
+
+/* A world is its model, its data and its scratch, kept apart as MuJoCo keeps mjModel and
+   mjData: the model says what the world is made of, the data what it is doing now, the
+   scratch holds working arrays of no meaning between steps. */
+
+/* The model: the options, the bodies' and springs' descriptions, the materials. Written only
+   between steps, by the world's functions (world.c: add and remove bodies and springs, set the
+   integrator, dt or strategy) and the binding's edits of a body's description; a step reads it
+   and never writes it. */
+typedef struct imp_world_model {
+    imp_world_def def;
+    int stride;              /* state numbers per body */
+    imp_body *bodies;        /* slots; [0] is the background */
+    int nslots;              /* slots in use (active or freed), >= 1 */
+    int capacity;            /* slots allocated (bodies, data.y and the scratch arrays) */
+    int nbodies;             /* active bodies, the background not counted */
+    imp_spring *springs;
+    int nsprings, spring_capacity;
+    imp_material_table materials;
+    unsigned bodies_version; /* changes when bodies are added or removed */
+} imp_world_model;
+
+/* The data: what changes as the world runs. Written by the step (world_step.c's shell and the
+   strategy's advance) and, between steps, by edits of the state (which bump state_version). */
+typedef struct imp_world_data {
+    double *y;               /* nslots * stride numbers, capacity * stride allocated */
+    double time;             /* = time_base + steps_since_base * dt */
+    double time_base;
+    long steps_since_base;
+    imp_rng rng;
+    imp_stats stats;
+    imp_profile profile;     /* seconds per named stage of the last and of all steps */
+    unsigned state_version;  /* changes when the state may have been edited between steps
+                                (imp_world_body_state; writers of y outside a step bump it):
+                                the dem strategy reloads its copy only then */
+    imp_event *events;       /* what happened during the last step */
+    int nevents, event_capacity;
+    int error_bodies[8];     /* slots named by the last error */
+    int nerror_bodies;
+    char error[512];
+} imp_world_data;
+
+/* The scratch: sized with the model's capacity between steps (no allocation inside a step),
+   written by the step and by the integrators it calls; nothing outside a step relies on its
+   contents but y_end (the state the last step left, to detect edits). */
+typedef struct imp_world_scratch {
+    double *y_saved;         /* the last good state */
+    double *y_end;           /* the state at the end of the last step (detects edits) */
+    double *work;            /* fixed-step integrators: 5 state vectors */
+    double *force;           /* per slot: force[3], torque[3] accumulated in an evaluation */
+    imp_ode *ode;            /* adaptive integrators; rebuilt between steps when sizes change */
+} imp_world_scratch;
+
+struct imp_world {
+    imp_world_model model;
+    imp_world_data data;
+    imp_world_scratch scratch;
+    /* the strategies' own model, data and scratch (each strategy's header), NULL until used;
+       written by the strategy's hooks only */
+    struct imp_compliant *compliant;  /* compliant.h */
+    struct imp_dem *dem;              /* dem.h */
+    struct imp_engine2d *engine2d;    /* engine2d.h: the 2D engine's state and connectors */
+    struct imp_engine3d *engine3d;    /* engine3d.h: the 3D engine's state */
+};
+
+/* Time derivative of the whole state at (t, y): the equations of motion. */
+void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt);
+/* The same as an imp_rhs_fn (ctx: the world), for the integrators. */
+void imp_world_rhs(void *ctx, double t, const double *y, double *dydt);
+/* The adaptive integrator (ode_gsl.h) over the world's equations of motion, its settings
+   and stats, for a state of n numbers; NULL when out of memory. */
+imp_ode *imp_world_ode_new(imp_world *w, size_t n);
+
+/* Keeps every 3D body's quaternion in y unit. */
+void imp_world_normalize_orientations(const imp_world *w, double *y);
+
+/* Appends an event to the queue of the current step; 0 when out of memory. */
+int imp_world_push_event(imp_world *w, const imp_event *e);
+
+#endif
