@@ -192,7 +192,7 @@ static int inside(imp_vec3 p, const plane_side *sd, int ns, double tol)
 /* ---- the three paths ---- */
 
 typedef struct frame {
-    const imp_support3d *ref, *inc;
+    const imp_support3d *inc;
     int ref_is_b;
     imp_vec3 nf;     /* the reference's outward normal (towards the incident shape) */
     double plane;    /* nf.x of the reference surface (core face + sweep) */
@@ -273,7 +273,7 @@ static void wall(const imp_support3d *x, const imp_support3d *w, int x_is_a, dou
                  imp_vec3 *normal)
 {
     imp_vec3 m = imp_m3_mulv(&w->rot, imp_v3_load(w->c->core)); /* outward: from the wall to x */
-    frame fr = {w, x, x_is_a, m, imp_v3_dot(m, w->origin), (unsigned)KIND_WALL << 30, margin, 0.0};
+    frame fr = {x, x_is_a, m, imp_v3_dot(m, w->origin), (unsigned)KIND_WALL << 30, margin, 0.0};
     imp_feature3d inc;
     imp_feature3d_incident(x, imp_v3_neg(m), &inc);
     fr.prefix |= (inc.id & 127u) << 14;
@@ -325,22 +325,21 @@ typedef struct refsearch {
     double tol;   /* numerical tolerance (witness points on a face plane) */
     int side;     /* 0 none, 1 A, 2 B */
     double sep;
-    imp_feature3d *best, *trial; /* two buffers, swapped when the trial wins */
+    int best;     /* buf[best] holds the best face, buf[1 - best] the trial */
+    imp_feature3d buf[2];
 } refsearch;
 
 /* face *rs->trial of s (side 1 A, 2 B) against the other shape o */
 static void consider(refsearch *rs, const imp_support3d *s, const imp_support3d *o, int side)
 {
-    const imp_feature3d *f = rs->trial;
+    const imp_feature3d *f = &rs->buf[1 - rs->best];
     imp_vec3 nf = f->normal;
     double sep = imp_v3_dot(nf, imp_support3d_full(o, imp_v3_neg(nf))) - imp_v3_dot(nf, f->v[0]) - s->sweep;
     if (!(sep >= rs->distance - rs->valid)) {
         return;
     }
     if (rs->side == 0 || sep > rs->sep + rs->bias) {
-        imp_feature3d *t = rs->best;
-        rs->best = rs->trial;
-        rs->trial = t;
+        rs->best = 1 - rs->best;
         rs->side = side;
         rs->sep = sep;
     }
@@ -354,37 +353,43 @@ static void faces_through(refsearch *rs, const imp_support3d *s, const imp_suppo
         double off;
         imp_vec3 nk = imp_feature3d_plane(s, k, &off);
         if (imp_v3_len2(nk) > 0.0 && fabs(imp_v3_dot(nk, p) - off - s->sweep) <= rs->tol &&
-            imp_feature3d_face(s, nk, rs->trial)) {
+            imp_feature3d_face(s, nk, &rs->buf[1 - rs->best])) {
             consider(rs, s, o, side);
         }
     }
 }
 
-/* the reference face into *ref (the search's buffers are fa and fb): 1 A, 2 B, 0 none */
-static int reference(const imp_support3d *a, const imp_support3d *b, const imp_contact3d *c, double scale,
-                     imp_feature3d *fa, imp_feature3d *fb, const imp_feature3d **ref)
+/* the reference face: rs->side 1 A, 2 B, 0 none; the face in rs->buf[rs->best] */
+static void reference(const imp_support3d *a, const imp_support3d *b, const imp_contact3d *c, double scale,
+                      refsearch *rs)
 {
     imp_vec3 n = imp_v3_load(c->normal);
     /* faces are preferred over the narrow phase's axis when nearly as good, and the first valid
        face (A's) over a later one unless clearly better, so that the choice does not flip while a
        resting pair rocks a little (as Gregorius's relative and absolute tolerances for boxes) */
     double d = fabs(c->distance);
-    refsearch rs = {c->distance, 0.1 * d + 2e-3 * scale, 0.05 * d + 1e-3 * scale, 1e-6 * scale, 0, 0.0, fa, fb};
+    rs->distance = c->distance;
+    rs->valid = 0.1 * d + 2e-3 * scale;
+    rs->bias = 0.05 * d + 1e-3 * scale;
+    rs->tol = 1e-6 * scale;
+    rs->side = 0;
+    rs->sep = 0.0;
+    rs->best = 0;
     /* the faces along n, within about 8 degrees of it (n is reliable away from exact touching) */
-    int touching = d <= rs.tol;
+    int touching = d <= rs->tol;
     double cmin = touching ? 0.0 : 0.99;
-    if (imp_feature3d_face(a, n, rs.trial) && imp_v3_dot(rs.trial->normal, n) > cmin) {
-        consider(&rs, a, b, 1);
+    imp_feature3d *t = &rs->buf[1 - rs->best];
+    if (imp_feature3d_face(a, n, t) && imp_v3_dot(t->normal, n) > cmin) {
+        consider(rs, a, b, 1);
     }
-    if (imp_feature3d_face(b, imp_v3_neg(n), rs.trial) && -imp_v3_dot(rs.trial->normal, n) > cmin) {
-        consider(&rs, b, a, 2);
+    t = &rs->buf[1 - rs->best];
+    if (imp_feature3d_face(b, imp_v3_neg(n), t) && -imp_v3_dot(t->normal, n) > cmin) {
+        consider(rs, b, a, 2);
     }
     if (touching) {
-        faces_through(&rs, a, b, 1, imp_v3_load(c->point_a));
-        faces_through(&rs, b, a, 2, imp_v3_load(c->point_b));
+        faces_through(rs, a, b, 1, imp_v3_load(c->point_a));
+        faces_through(rs, b, a, 2, imp_v3_load(c->point_b));
     }
-    *ref = rs.best;
-    return rs.side;
 }
 
 /* ---- reduction ---- */
@@ -504,7 +509,7 @@ int imp_manifold3d_compute(const imp_shape *a, const double *pose_a, const imp_s
     imp_support3d_init(&sb, b, pose_b);
     imp_vec3 n = imp_v3_load(c.normal);
     cands cs;
-    imp_feature3d fa, fb;
+    refsearch rs;
     cs.n = 0;
     double scale;
     if (sa.c->kind == IMP_S3_WALL || sb.c->kind == IMP_S3_WALL) {
@@ -513,13 +518,14 @@ int imp_manifold3d_compute(const imp_shape *a, const double *pose_a, const imp_s
         wall(a_wall ? &sb : &sa, a_wall ? &sa : &sb, !a_wall, margin, &cs, &n);
     } else {
         scale = sa.scale + sb.scale;
-        const imp_feature3d *rf;
-        int r = reference(&sa, &sb, &c, scale, &fa, &fb, &rf);
+        reference(&sa, &sb, &c, scale, &rs);
+        int r = rs.side;
         if (r != 0) {
+            const imp_feature3d *rf = &rs.buf[rs.best];
             const imp_support3d *ref = r == 1 ? &sa : &sb;
-            frame fr = {ref, r == 1 ? &sb : &sa, r == 2, rf->normal,
+            frame fr = {r == 1 ? &sb : &sa, r == 2, rf->normal,
                         imp_v3_dot(rf->normal, rf->v[0]) + ref->sweep,
-                        (unsigned)KIND_CLIP << 30 | (r == 2 ? 1u : 0u) << 29 | (rf->id & 255u) << 21, margin,
+                        (r == 2 ? 1u : 0u) << 29 /* kind KIND_CLIP = 0 */ | (rf->id & 255u) << 21, margin,
                         1e-3 * imp_min(sa.scale, sb.scale)};
             clipped(&fr, rf, &cs, scale);
             if (cs.n > 0) {

@@ -3,41 +3,48 @@
    to step, for the 3D engine's stacks (a box resting on a face gets its 4 corners).
 
    Method. The narrow phase (collide3d.h) gives the distance d and a normal n; d > margin gives
-   no point. Otherwise:
+   no point. Otherwise (s = the sum of the shapes' scales):
    1. Reference face. The face of A most aligned with +n and the face of B most aligned with -n
       (box and hull faces, cylinder caps and the cone's base, a disc being the regular polygon of
-      IMP_FEAT_DISC = 8 vertices inscribed in it) are candidates; a candidate's separation along
-      its own normal f is the support gap of the whole shapes along f. A candidate whose
-      separation is within 1e-6 of the shapes' scale of d is as good a separating (or least
-      penetrating) axis as n, and so a valid reference: the one with the larger separation wins
-      (A unless B's is larger by more than that tolerance, so keys do not flip on rounding). The
-      manifold's normal is then f (pointing from A to B).
+      IMP_FEAT_DISC = 8 vertices inscribed in it), when within about 8 degrees of n, are
+      candidates; at exact touching (|d| <= 1e-6 s, where the narrow phase's normal is not
+      reliable) so is every face through the witness points. A candidate's separation is the
+      support gap of the whole shapes along its outward normal f; it is valid when within
+      0.1 |d| + 2e-3 s of d (faces are preferred when nearly as good as the best axis: stable
+      points on slightly rocking stacks, as the relative and absolute tolerances of Gregorius's
+      box contacts). The first valid candidate (A's before B's) stays unless a later one's
+      separation is larger by 0.05 |d| + 1e-3 s, so the choice does not flip while a resting
+      pair rocks. The manifold's normal is then f (pointing from A to B).
    2. Incident feature: the other shape's support feature towards the reference face: a box's or
       hull's face most anti-parallel to f; a cylinder's cap or side line, a capsule's segment or a
       cone's base or slant line when within about 6 degrees of flat; else the core's support
       point. It is clipped against the reference polygon's side planes (Sutherland-Hodgman; a
-      segment by its parameter range), each point is offset by the incident shape's sweep
-      towards the reference, and its distance is measured from the reference plane (offset by
-      the reference's sweep) along f. The points within margin are kept. For a disc or a curved
-      line the exact support point is added when it is deeper than every feature point.
-   3. No reference face (edge on edge, curved on curved): when both supports are straight
-      segments within 1e-3 rad of perpendicular to n and parallel within 1e-3 rad, the two ends
-      of their overlap; otherwise the narrow phase's single point.
+      segment by its parameter range; a vertex up to 1e-3 of the smaller shape's scale outside a
+      side is kept as it is, so a box corner flush with the face below keeps its key while it
+      wanders), each point is offset by the incident shape's sweep towards the reference, and its
+      distance is measured from the reference plane (offset by the reference's sweep) along f.
+      The points within margin are kept. For a disc the exact support point is added when it is
+      deeper than every polygon vertex.
+   3. No reference face (edge on edge, curved on curved) or nothing left after clipping: when
+      both supports are straight segments within 1e-3 rad of perpendicular to n and parallel
+      within 1e-3 rad, the two ends of their overlap; otherwise the narrow phase's single point.
    4. Walls: the other shape's incident feature towards the wall, every point within margin of
       the plane (no clipping: the wall is unbounded).
-   5. More than IMP_MANIFOLD3D_MAX points: the deepest is kept (the first of those within 1e-9 of
-      the scale of the minimum), then the farthest from it in the contact plane, then the one
-      maximising the triangle's area, then the one adding the most area (all ties to the lower
-      index). Coincident points (within 1e-9 of the scale) are merged.
-   If clipping leaves nothing (rounding at a boundary), the narrow phase's point stands.
+   5. More than IMP_MANIFOLD3D_MAX points: coincident points (within 1e-9 s) merge, then the
+      deepest is kept (the first in feature order within a quarter of the margin of the deepest,
+      so a resting polygon's rocking does not move the choice), then the farthest from it in the
+      contact plane, then the one maximising the triangle's area, then the one adding the most
+      area (ties, within 1e-3 relative, to the first in feature order).
 
    Keys (32 bits): bits 30-31 the kind (0 clipped against a reference face, 1 wall, 2 segment
    pair, 3 the single narrow-phase point); for kind 0 bit 29 says the reference is B, bits 21-28
-   hold the reference face's index, bits 14-20 the incident feature's index (both mod 128/256),
-   bits 0-13 the point: an incident vertex (its index, < 64), the crossing of incident edge i with
-   reference side j (64 + 64 i + j), a reference corner inside the incident face (4160 +
-   64 j + k), the exact support point of a curved feature (8256). Equal while the same features
-   touch, distinct within a manifold. */
+   hold the reference face's index, bits 14-20 the incident feature's index (mod 256 and 128),
+   bits 0-13 the point: an incident vertex (its place in the face, < 64), the crossing of incident
+   edge i with reference side j (64 + 64 i + j), a reference corner inside the incident face
+   (4160 + 64 j + k, j < k), the exact support point of a disc (8256). Equal while the same
+   features touch, distinct within a manifold.
+
+   The function is imp_manifold3d_compute (C does not allow it the struct's name). */
 #ifndef IMPACT_MANIFOLD3D_H
 #define IMPACT_MANIFOLD3D_H
 
