@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "manifold3d_feature.h"
+#include "manifold3d_reduce.h"
 #include "scalar.h"
 #include "support3d.h"
 
@@ -401,6 +402,16 @@ static double tri_area(imp_vec3 a, imp_vec3 b, imp_vec3 c, imp_vec3 n)
     return 0.5 * imp_v3_dot(imp_v3_cross(imp_v3_sub(b, a), imp_v3_sub(c, a)), n);
 }
 
+static int index_of(const int *keep, int nk, int i)
+{
+    for (int j = 0; j < nk; j++) {
+        if (keep[j] == i) {
+            return j;
+        }
+    }
+    return 0;
+}
+
 /* the first of the kept candidates whose value is at least best - tol (ties to the lower index,
    with a tolerance so that rounding does not flip the choice) */
 static int first_within(const int *keep, const double *val, int nk, double best, double tol)
@@ -413,16 +424,17 @@ static int first_within(const int *keep, const double *val, int nk, double best,
     return keep[0];
 }
 
-/* picks up to IMP_MANIFOLD3D_MAX of the candidates into sel; returns the count */
-static int reduce(const cands *cs, imp_vec3 n, double scale, double margin, int *sel)
+int imp_manifold3d_reduce(const imp_vec3 *pa, const double *dist, int n, imp_vec3 nrm, double scale,
+                          double margin, int *sel)
 {
     double lt = 1e-9 * scale, at = 1e-9 * scale * scale;
     /* drop coincident duplicates (the first stays) */
-    int keep[CLIP_MAX + 1], nk = 0;
-    for (int i = 0; i < cs->n; i++) {
+    int keep[IMP_MANIFOLD3D_REDUCE_MAX], nk = 0;
+    n = n < IMP_MANIFOLD3D_REDUCE_MAX ? n : IMP_MANIFOLD3D_REDUCE_MAX;
+    for (int i = 0; i < n; i++) {
         int dup = 0;
         for (int j = 0; j < nk && !dup; j++) {
-            dup = imp_v3_dist(cs->c[i].pa, cs->c[keep[j]].pa) <= lt;
+            dup = imp_v3_dist(pa[i], pa[keep[j]]) <= lt;
         }
         if (!dup) {
             keep[nk++] = i;
@@ -434,18 +446,18 @@ static int reduce(const cands *cs, imp_vec3 n, double scale, double margin, int 
         }
         return nk;
     }
-    double val[CLIP_MAX + 1], best = -INFINITY;
-    imp_vec3 q[CLIP_MAX + 1];
+    double val[IMP_MANIFOLD3D_REDUCE_MAX], best = -INFINITY;
+    imp_vec3 q[IMP_MANIFOLD3D_REDUCE_MAX];
     for (int j = 0; j < nk; j++) {
-        q[j] = flat(cs->c[keep[j]].pa, n);
-        val[j] = -cs->c[keep[j]].dist;
+        q[j] = flat(pa[keep[j]], nrm);
+        val[j] = -dist[keep[j]];
         best = imp_max(best, val[j]);
     }
     /* 1. the deepest: the first within a quarter of the margin of the deepest (a resting
        polygon's depths differ by its rocking, which must not move the choice) */
     int m = 0;
     sel[m++] = first_within(keep, val, nk, best, imp_max(0.25 * margin, lt));
-    imp_vec3 p1 = flat(cs->c[sel[0]].pa, n);
+    imp_vec3 p1 = q[index_of(keep, nk, sel[0])];
     /* 2. the farthest from it in the contact plane (relative ties within 1e-3) */
     best = 0.0;
     for (int j = 0; j < nk; j++) {
@@ -456,26 +468,26 @@ static int reduce(const cands *cs, imp_vec3 n, double scale, double margin, int 
         return m;
     }
     sel[m++] = first_within(keep, val, nk, best, 1e-3 * best);
-    imp_vec3 p2 = flat(cs->c[sel[1]].pa, n);
+    imp_vec3 p2 = q[index_of(keep, nk, sel[1])];
     /* 3. the largest triangle */
     best = 0.0;
     for (int j = 0; j < nk; j++) {
-        val[j] = fabs(tri_area(p1, p2, q[j], n));
+        val[j] = fabs(tri_area(p1, p2, q[j], nrm));
         best = imp_max(best, val[j]);
     }
     if (!(best > at)) {
         return m;
     }
     sel[m++] = first_within(keep, val, nk, best, 1e-3 * best);
-    imp_vec3 p3 = flat(cs->c[sel[2]].pa, n);
+    imp_vec3 p3 = q[index_of(keep, nk, sel[2])];
     /* 4. the largest gain of area: the sum of the areas q adds beyond the triangle's edges */
-    double sg = tri_area(p1, p2, p3, n) > 0.0 ? 1.0 : -1.0;
+    double sg = tri_area(p1, p2, p3, nrm) > 0.0 ? 1.0 : -1.0;
     imp_vec3 t[3] = {p1, p2, p3};
     best = 0.0;
     for (int j = 0; j < nk; j++) {
         double g = 0.0;
         for (int e = 0; e < 3; e++) {
-            g += imp_max(0.0, -sg * tri_area(t[e], t[(e + 1) % 3], q[j], n));
+            g += imp_max(0.0, -sg * tri_area(t[e], t[(e + 1) % 3], q[j], nrm));
         }
         val[j] = g;
         best = imp_max(best, g);
@@ -541,7 +553,13 @@ int imp_manifold3d_compute(const imp_shape *a, const double *pose_a, const imp_s
         push(&cs, imp_v3_load(c.point_a), imp_v3_load(c.point_b), c.distance, (unsigned)KIND_SINGLE << 30);
     }
     int sel[IMP_MANIFOLD3D_MAX];
-    int m = reduce(&cs, n, scale, margin, sel);
+    imp_vec3 pa[CLIP_MAX + 1];
+    double dist[CLIP_MAX + 1];
+    for (int i = 0; i < cs.n; i++) {
+        pa[i] = cs.c[i].pa;
+        dist[i] = cs.c[i].dist;
+    }
+    int m = imp_manifold3d_reduce(pa, dist, cs.n, n, scale, margin, sel);
     imp_v3_store(out->normal, n);
     for (int i = 0; i < m; i++) {
         const cand *k = &cs.c[sel[i]];
