@@ -133,7 +133,7 @@ int imp_poly_manifold(const imp_shape *a, const double *pose_a, const imp_shape 
     }
     /* each candidate's pair of surface points; the sparsification's view of it */
     imp_vec3 pa[CAND], pb[CAND];
-    double dist[CAND];
+    double dist[CAND] = {0};
     imp_sparse_contact sc[CAND];
     for (int i = 0; i < nc; i++) {
         imp_vec3 v = imp_v3_load(s.vert + 3 * c[i].vert);
@@ -159,7 +159,7 @@ int imp_poly_manifold(const imp_shape *a, const double *pose_a, const imp_shape 
         memset(keep, 1, sizeof keep);
     }
     /* the survivors, reduced */
-    int idx[CAND], m = 0;
+    int idx[CAND] = {0}, m = 0;
     imp_vec3 qa[CAND];
     double qd[CAND];
     for (int i = 0; i < nc; i++) {
