@@ -315,6 +315,41 @@ TEST(cylinder_standing_and_lying)
     imp_shape_release(c);
 }
 
+TEST(cylinder_caps)
+{
+    /* two cylinders R = 0.5, L = 1 stacked cap to cap (the lower one's top at z = 0.5): the
+       8-gons coincide, reduced to 4 points, all on the circle of radius 0.5 at z = 0.5, distance
+       0; the upper one turned by 22.5 deg: the 8-gons' overlap (a 16-gon) reduced to 4 points,
+       all within the circle, at z = 0.5 */
+    imp_shape *c = imp_shape3d_cylinder(0.5, 1.0, 0.0), *box = imp_shape3d_box(0.6, 0.6, 0.6);
+    double pa[7], pb[7];
+    pose_set(pa, imp_v3(0, 0, 0), imp_q_identity());
+    imp_manifold3d m;
+    for (int k = 0; k < 2; k++) {
+        pose_set(pb, imp_v3(0, 0, 1), imp_q_from_axis_angle(imp_v3(0, 0, 1), k * PI / 8));
+        CHECK(imp_manifold3d_compute(c, pa, c, pb, 0.01, &m) == IMP_NP_OK && sane(&m, 0.01) && m.count == 4);
+        CHECK(normal_is(&m, imp_v3(0, 0, 1)));
+        for (int i = 0; i < 4; i++) {
+            imp_vec3 p = imp_v3_load(m.points[i].point_a);
+            double r = hypot(p.x, p.y);
+            CHECK(k == 0 ? fabs(r - 0.5) <= TOL : r <= 0.5 + TOL);
+            CHECK_NEAR(p.z, 0.5, TOL);
+            CHECK_NEAR(m.points[i].distance, 0.0, TOL);
+        }
+    }
+    /* a 0.6 cube standing on the cap: its corners (+-0.3, +-0.3) are 0.424 from the axis,
+       inside the 8-gon (inradius 0.5 cos 22.5 deg = 0.462): the 4 corners at z = 0.5 */
+    pose_set(pb, imp_v3(0, 0, 0.8), imp_q_identity());
+    imp_vec3 want[4];
+    square(0, 0, 0.3, 0.0, 0.5, want);
+    CHECK(imp_manifold3d_compute(c, pa, box, pb, 0.01, &m) == IMP_NP_OK && sane(&m, 0.01));
+    CHECK(normal_is(&m, imp_v3(0, 0, 1)) && match(&m, want, 4, 1, 0.0));
+    CHECK(imp_manifold3d_compute(box, pb, c, pa, 0.01, &m) == IMP_NP_OK && sane(&m, 0.01));
+    CHECK(normal_is(&m, imp_v3(0, 0, -1)) && match(&m, want, 4, 0, 0.0));
+    imp_shape_release(c);
+    imp_shape_release(box);
+}
+
 TEST(cone_on_base)
 {
     /* cone R = 0.5, L = 1: the centroid is L/4 above the base, so a pose z = 0.25 puts the base on
@@ -634,6 +669,7 @@ int main(int argc, char **argv)
     RUN(sphere_on_box);
     RUN(capsule_flat);
     RUN(cylinder_standing_and_lying);
+    RUN(cylinder_caps);
     RUN(cone_on_base);
     RUN(hull_face_down);
     RUN(smoothed_box_gap);
