@@ -142,7 +142,7 @@ static poly *clip_polygon(poly *buf, const plane_side *sd, int ns, double tol)
 static int clip_segment(const imp_feature3d *f, const plane_side *sd, int ns, double tol, imp_vec3 *p, unsigned *code)
 {
     double t0 = 0.0, t1 = 1.0;
-    unsigned c0 = f->vid[0] & 63u, c1 = f->vid[1] & 63u;
+    unsigned c0 = 0u, c1 = 1u; /* the ends' places in the feature */
     imp_vec3 a = f->v[0], e = imp_v3_sub(f->v[1], f->v[0]);
     for (int k = 0; k < ns; k++) {
         if (imp_v3_len2(sd[k].s) == 0.0) {
@@ -279,7 +279,7 @@ static void wall(const imp_support3d *x, const imp_support3d *w, int x_is_a, dou
     imp_feature3d_incident(x, imp_v3_neg(m), &inc);
     fr.prefix |= (inc.id & 127u) << 14;
     for (int i = 0; i < inc.n; i++) {
-        emit(&fr, cs, inc.v[i], inc.type == IMP_FEAT_POINT ? 0u : inc.vid[i] & 63u);
+        emit(&fr, cs, inc.v[i], (unsigned)i); /* its place in the feature (< 64) */
     }
     emit_support(&fr, cs, &inc, NULL, 0, 0.0, x->scale);
     *normal = x_is_a ? imp_v3_neg(m) : m;
