@@ -50,8 +50,8 @@ static int topo_adjacent(const imp_sparse_contact *c, const imp_sparse_contact *
     return near_obj(adj, ud, c->body[0], c->object[0], d0) && near_obj(adj, ud, c->body[1], c->object[1], d1);
 }
 
-int imp_contact_sparsify(const imp_sparse_contact *c, int n, int nbodies, const imp_sparsify_opts *o,
-                         imp_adjacent_fn adjacent, void *ud, unsigned char *keep)
+int imp_contact_sparsify_ws(const imp_sparse_contact *c, int n, int nbodies, const imp_sparsify_opts *o,
+                            imp_adjacent_fn adjacent, void *ud, unsigned char *keep, int *work)
 {
     if (n < 0 || nbodies < 0 || !(o->threshold >= 0.0 && o->threshold <= 1.0) || !(o->minarea >= 0.0) ||
         !(o->mindist >= 0.0)) {
@@ -65,12 +65,9 @@ int imp_contact_sparsify(const imp_sparse_contact *c, int n, int nbodies, const 
         }
     }
     /* contacts by body (CSR); a contact within one body is listed once */
-    int *start = calloc((size_t)nbodies + 1, sizeof(int));
-    int *list = malloc((size_t)(2 * n + 1) * sizeof(int));
-    if (start == NULL || list == NULL) {
-        free(start);
-        free(list);
-        return IMP_SPARSIFY_ENOMEM;
+    int *start = work, *fill = work + nbodies + 1, *list = work + 2 * (nbodies + 1);
+    for (int b = 0; b <= nbodies; b++) {
+        start[b] = 0;
     }
     for (int i = 0; i < n; i++) {
         start[c[i].body[0] + 1]++;
@@ -81,12 +78,6 @@ int imp_contact_sparsify(const imp_sparse_contact *c, int n, int nbodies, const 
     for (int b = 0; b < nbodies; b++) {
         start[b + 1] += start[b];
     }
-    int *fill = malloc((size_t)(nbodies + 1) * sizeof(int));
-    if (fill == NULL) {
-        free(start);
-        free(list);
-        return IMP_SPARSIFY_ENOMEM;
-    }
     for (int b = 0; b < nbodies; b++) {
         fill[b] = start[b];
     }
@@ -96,7 +87,6 @@ int imp_contact_sparsify(const imp_sparse_contact *c, int n, int nbodies, const 
             list[fill[c[i].body[1]]++] = i;
         }
     }
-    free(fill);
     for (int i = 0; i < n; i++) {
         const imp_sparse_contact *ci = &c[i];
         int del = 0;
@@ -128,7 +118,20 @@ int imp_contact_sparsify(const imp_sparse_contact *c, int n, int nbodies, const 
         }
         keep[i] = (unsigned char)!del;
     }
-    free(start);
-    free(list);
     return IMP_SPARSIFY_OK;
+}
+
+int imp_contact_sparsify(const imp_sparse_contact *c, int n, int nbodies, const imp_sparsify_opts *o,
+                         imp_adjacent_fn adjacent, void *ud, unsigned char *keep)
+{
+    if (n < 0 || nbodies < 0) {
+        return IMP_SPARSIFY_EBADARG;
+    }
+    int *work = malloc(IMP_SPARSIFY_WORK(n, nbodies) * sizeof(int));
+    if (work == NULL) {
+        return IMP_SPARSIFY_ENOMEM;
+    }
+    int st = imp_contact_sparsify_ws(c, n, nbodies, o, adjacent, ud, keep, work);
+    free(work);
+    return st;
 }

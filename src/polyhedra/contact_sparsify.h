@@ -42,4 +42,9 @@ enum { IMP_SPARSIFY_OK = 0, IMP_SPARSIFY_EBADARG = 1, IMP_SPARSIFY_ENOMEM = 2 };
 int imp_contact_sparsify(const imp_sparse_contact *c, int n, int nbodies, const imp_sparsify_opts *opts,
                          imp_adjacent_fn adjacent, void *ud, unsigned char *keep);
 
+/* The same with caller scratch of IMP_SPARSIFY_WORK(n, nbodies) ints (no allocation). */
+#define IMP_SPARSIFY_WORK(n, nbodies) ((size_t)(2 * (n) + 1) + 2 * ((size_t)(nbodies) + 1))
+int imp_contact_sparsify_ws(const imp_sparse_contact *c, int n, int nbodies, const imp_sparsify_opts *opts,
+                            imp_adjacent_fn adjacent, void *ud, unsigned char *keep, int *work);
+
 #endif
