@@ -3,7 +3,7 @@
 -- stepped at 1 ms for 0.75 s under the 3D contact strategy. A semicircular arch under its
 -- own weight needs a thickness of about 0.107 of its mean radius (Milankovitch; Heyman's
 -- 0.106): thicker, it stands; thinner, a four-hinge mechanism opens and it falls.
--- Run: bin/impact examples/masonry_arch.lua [thickness ratio, default 0.15] [vtk folder]
+-- Run: make run SCRIPT=examples/masonry_arch.lua; with arguments (paths set as in README): lua5.4 examples/masonry_arch.lua 0.08 out/arch
 local impact = require("impact")
 
 local M = {}
@@ -45,7 +45,7 @@ function M.kinetic_energy(blocks)
   return k
 end
 
-if ... == nil or (arg and arg[0] and arg[0]:match("masonry_arch")) then
+if arg and arg[0] and arg[0]:match("masonry_arch%.lua$") then
   local ratio = tonumber(arg and arg[1]) or 0.15
   local folder = arg and arg[2]
   local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -9.81 }, dt = 1e-3 }

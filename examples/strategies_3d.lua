@@ -4,7 +4,7 @@
 --   compliant: Modia3D's elastic-dissipative law, GSL's rk8pd and located contact events
 -- Each prints the first rebound height of the dropped balls (theory: h cor^2 = 0.49 h), the
 -- rolling ball's speed (theory: 5/7 of its throw, 0.714), and the processor time.
--- Run: bin/impact examples/strategies_3d.lua
+-- Run: make run SCRIPT=examples/strategies_3d.lua
 local impact = require("impact")
 
 local cor, mu = 0.7, 0.5
