@@ -33,6 +33,7 @@ typedef struct imp_engine2d_def {
     int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting) or IMP_SOLVER_PGS */
     int pgs_iterations;         /* PGS sweeps per solve (warm-started) */
     int time_stepping;          /* IMP_STEPPING_ODE or IMP_STEPPING_SYMPLECTIC_EULER */
+    int contact_points;         /* 3D: IMP_POINTS_CLIPPING or IMP_POINTS_VOLUMETRIC */
 } imp_engine2d_def;
 
 /* How a trial step advances the bodies (engine2d_symplectic.c): with the world's integrator,
@@ -44,6 +45,16 @@ typedef enum imp_time_stepping {
 } imp_time_stepping;
 
 extern const char *const imp_time_stepping_names[];
+
+/* How the 3D engine finds the contact points of a pair: by clipping the touching features
+   (manifold3d.h, every pair), or, for pairs of polyhedra (polyhedra, unsmoothed hulls and
+   boxes), from their volumetric intersection as Solfec does (manifold_polyhedral.h). */
+typedef enum imp_contact_points {
+    IMP_POINTS_CLIPPING = 0,
+    IMP_POINTS_VOLUMETRIC = 1
+} imp_contact_points;
+
+extern const char *const imp_contact_points_names[];
 
 /* How the contact and impulse LCPs are solved: exactly by Baraff's pivoting (lcp.h; O(n^3)
    per solve, dense), or approximately by projected Gauss-Seidel over the Jacobian rows

@@ -36,6 +36,7 @@
 #include <stddef.h>
 
 #include "broadphase3d.h"
+#include "polytope_intersect.h"
 #include <impact/coulomb.h>
 #include <impact/status.h>
 
@@ -121,6 +122,7 @@ typedef struct imp_engine3d {
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
     double *wcc;          /* per point: its diagonal block W_cc (9) */
     imp_coulomb_workspace *ws;
+    imp_poly_work poly;   /* the volumetric intersection's scratch (contact_points) */
     /* per-pair overrides of friction and elasticity, sorted by (a, b) */
     imp_e3_pair_override *pairs;
     int npairs, pairs_cap;

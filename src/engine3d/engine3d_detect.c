@@ -9,6 +9,9 @@
 #include "collide3d.h"
 #include "engine3d.h"
 #include "manifold3d.h"
+#include "contact_polyhedral.h"
+#include "manifold_polyhedral.h"
+#include "polyhedron.h"
 #include "shape3d.h"
 #include "world_internal.h"
 
@@ -164,13 +167,28 @@ static void pair_material(const imp_world *w, const imp_engine3d *e, int a, int 
     *el = fmin(ba->elasticity, bb->elasticity);
 }
 
+/* A convex polyhedron with planar faces (polyhedra, unsmoothed hulls and boxes). */
+static int polyhedral(const imp_shape *s)
+{
+    const imp_convex3d *c = imp_shape3d_data(s);
+    return c != NULL && c->sweep == 0.0
+           && ((c->kind == IMP_S3_CONVEX && c->faces != NULL) || c->kind == IMP_S3_BOX);
+}
+
 /* Appends the manifold of the pair (a, b) within margin. */
 static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, double margin)
 {
     const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     imp_manifold3d m;
-    imp_manifold3d_compute(ba->shape, ya, bb->shape, yb, margin, &m);
+    if (w->model.def.engine2d.contact_points == IMP_POINTS_VOLUMETRIC && polyhedral(ba->shape)
+        && polyhedral(bb->shape)) {
+        if (imp_poly_manifold(ba->shape, ya, bb->shape, yb, 0.0, margin, &e->poly, &m) == IMP_PC_ENOMEM) {
+            return IMP_ERR_NOMEM;
+        }
+    } else {
+        imp_manifold3d_compute(ba->shape, ya, bb->shape, yb, margin, &m);
+    }
     if (m.count == 0 || (m.status != IMP_NP_OK && m.status != IMP_NP_MAXITER)) {
         return IMP_OK;
     }

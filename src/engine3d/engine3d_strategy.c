@@ -7,6 +7,8 @@
 #include "strategy.h"
 #include "world_internal.h"
 
+const char *const imp_contact_points_names[] = {"clipping", "volumetric", NULL};
+
 imp_engine3d *imp_engine3d_get(imp_world *w)
 {
     if (w->engine3d == NULL) {
@@ -22,6 +24,7 @@ void imp_engine3d_free(imp_engine3d *e)
     }
     imp_bp3d_free(e->bp);
     imp_coulomb_workspace_destroy(e->ws);
+    imp_poly_work_free(&e->poly);
     void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->wcc, e->pairs};

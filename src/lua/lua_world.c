@@ -203,6 +203,8 @@ static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_
                   imp_time_stepping_names[d->time_stepping]);
     }
     d->time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
+    d->contact_points = imp_opt_enum(L, idx, what, "contact_points", imp_contact_points_names,
+                                     d->contact_points);
 }
 
 static void read_integrator(lua_State *L, int idx, const char *what, imp_integrator_def *d)
@@ -297,7 +299,7 @@ static int l_world_new(lua_State *L)
                                        "collision_handling", "distance_tol", "velocity_tol",
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
                                        "max_backups", "joint_small_impacts", "contact_solver",
-                                       "pgs_iterations", "time_stepping",
+                                       "pgs_iterations", "time_stepping", "contact_points",
                                        /* read by lua/impact/polyhedra.lua (3D) */
                                        "polyhedra", NULL};
     int dim = (int)luaL_checkinteger(L, 1);
@@ -341,6 +343,10 @@ static int l_world_new(lua_State *L)
     }
     if (dim == 3 && (imp_strategy_ops_of(def.strategy, 3)->flags & IMP_STRATEGY_COLLISIONS) != 0) {
         check_engine3d_options(L, 2, what, &def.engine2d);
+    } else if (imp_opt_string(L, 2, what, "contact_points") != NULL) {
+        return imp_error(L, what, "option 'contact_points' belongs to the 3D impulse and contact "
+                         "strategies (this world: %dD, strategy \"%s\")", dim,
+                         imp_strategy_names[def.strategy]);
     }
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
     memset(u, 0, sizeof *u);
