@@ -2,7 +2,8 @@
 -- of 1 kg on a fixed table, Coulomb friction mu = 0.8, pushed along x by F = 8 cos t. The
 -- friction can hold mu m g = 7.848 N, so the block slides only while |F| exceeds that (near
 -- t = 0, pi, 2 pi, ...) and sticks in between: a test of static friction without creep and of
--- the exact stick/slip transitions. Run: make run SCRIPT=examples/block_sliding.lua; with arguments (paths set as in README): lua5.4 examples/block_sliding.lua pgs
+-- the exact stick/slip transitions. Run: make run SCRIPT=examples/block_sliding.lua; with
+-- arguments (paths set as in README): lua5.4 examples/block_sliding.lua pgs
 local impact = require("impact")
 
 local solver = arg and arg[1] or "lcp"

@@ -3,7 +3,8 @@
 -- stepped at 1 ms for 0.75 s under the 3D contact strategy. A semicircular arch under its
 -- own weight needs a thickness of about 0.107 of its mean radius (Milankovitch; Heyman's
 -- 0.106): thicker, it stands; thinner, a four-hinge mechanism opens and it falls.
--- Run: make run SCRIPT=examples/masonry_arch.lua; with arguments (paths set as in README): lua5.4 examples/masonry_arch.lua 0.08 out/arch
+-- Run: make run SCRIPT=examples/masonry_arch.lua; with arguments (paths set as in README):
+-- lua5.4 examples/masonry_arch.lua 0.08 out/arch
 local impact = require("impact")
 
 local M = {}

@@ -49,10 +49,12 @@ for _, strategy in ipairs { "impulse", "contact", "compliant" } do
 end
 
 print("three steel balls on a steel plate (cor 0.7, mu 0.5), 2 s")
-print(string.format("%-10s %-22s %-22s %-12s %s", "strategy", "rebound of 0.5 m drop", "rebound of 1 m drop",
-  "roll speed", "cpu s"))
+print(string.format("%-10s %-22s %-22s %-12s %s", "strategy", "rebound of 0.5 m drop",
+  "rebound of 1 m drop", "roll speed", "cpu s"))
 for _, res in ipairs(results) do
-  print(string.format("%-10s %-22.4f %-22.4f %-12.4f %.3f", res.strategy, res.top[1], res.top[2], res.roll, res.cpu))
+  print(string.format("%-10s %-22.4f %-22.4f %-12.4f %.3f", res.strategy, res.top[1], res.top[2],
+    res.roll, res.cpu))
 end
-print(string.format("%-10s %-22.4f %-22.4f %-12.4f", "theory", heights[1] * cor ^ 2, heights[2] * cor ^ 2, 5 / 7))
+print(string.format("%-10s %-22.4f %-22.4f %-12.4f", "theory", heights[1] * cor ^ 2,
+  heights[2] * cor ^ 2, 5 / 7))
 return results

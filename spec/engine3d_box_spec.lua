@@ -76,7 +76,8 @@ describe("3D contact: boxes", function()
     assert.near(stops[0], stops[30], 1e-6 * stops[0])
   end)
 
-  it("a 1 x 2 box pushed at its top tips at F = m g b / H = 2.4525 N (mu = 0.8), slides first with mu = 0.2", function()
+  it("a 1 x 2 box pushed at its top tips at F = m g b / H = 2.4525 N (mu = 0.8), slides first "
+     .. "with mu = 0.2", function()
     -- tipping about the front edge: F H = m g (width / 2), H = 2, width 1, m = 1
     -- sliding: F > mu m g (0.8: 7.848 N; 0.2: 1.962 N)
     local function push(force, mu)

@@ -75,7 +75,8 @@ describe("3D impulse and contact strategies", function()
     assert.near(2, a:momentum()[1] + b:momentum()[1], 1e-12)
   end)
 
-  it("Newton's cradle: serial handling sends the momentum to the last ball, simultaneous spreads it", function()
+  it("Newton's cradle: serial handling sends the momentum to the last ball, simultaneous "
+     .. "spreads it", function()
     -- serial: one collision at a time; simultaneous, 3 balls, e = 1 (one LCP): v' = (-1/3, 2/3, 2/3) v
     -- (p12 = 4v/3, p23 = 2v/3 from u12 = v, u23 = 0 with both impulses positive); both keep
     -- momentum and kinetic energy
