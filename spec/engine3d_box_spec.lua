@@ -104,6 +104,33 @@ describe("3D contact: boxes", function()
     assert.is_true(math.abs(sliding.angular_velocity[2]) < 1e-6)
   end)
 
+  it("a 1 x 2 box on a slope tips past atan(1/2) = 26.565 deg (mu = 0.8), slides past atan(mu) first "
+     .. "when mu = 0.4", function()
+    -- statics: it tips when the weight's line leaves the base (tan theta > b / h = 0.5), it
+    -- slides when tan theta > mu; the one reached first wins
+    local function run(deg, mu)
+      local th = math.rad(deg)
+      local w = world {}
+      local n = slope(w, th, mu)
+      local box = w:add_body { shape = shape3d.box { size = { 1, 1, 2 } }, mass = 1, friction = mu,
+                               position = { n[1], 0, n[3] }, orientation = tilt_quat(th) }
+      w:run { duration = 1.5 }
+      local v = box.velocity
+      return math.sqrt(v[1] ^ 2 + v[2] ^ 2 + v[3] ^ 2), math.abs(box.angular_velocity[2]), w.time
+    end
+    local speed, spin = run(25, 0.8)
+    assert.is_true(speed < 1e-6 and spin < 1e-6)   -- below both limits: stays
+    speed, spin = run(28, 0.8)
+    assert.is_true(spin > 0.5)                       -- past 26.565 deg, below atan 0.8 = 38.7: tips
+    speed, spin = run(20, 0.4)
+    assert.is_true(speed < 1e-6 and spin < 1e-6)   -- below atan 0.4 = 21.8 deg: stays
+    local t
+    speed, spin, t = run(23, 0.4)                    -- slides, does not tip
+    local th = math.rad(23)
+    assert.near(g * (math.sin(th) - 0.4 * math.cos(th)) * t, speed, 1e-3)
+    assert.is_true(spin < 1e-6)
+  end)
+
   it("Housner's rocking block keeps 1 - 1.5 sin^2(alpha) of its angular velocity at an impact", function()
     -- rectangular block, half-width b, half-height h, alpha = atan(b / h); inelastic impact
     -- on the other edge, no slip (Housner 1963)

@@ -138,4 +138,21 @@ describe("3D impulse and contact strategies", function()
     end
     assert.equal(run(), run())
   end)
+
+  it("a step that would leave the numbers fails naming the body, and the world keeps its state", function()
+    local w = world { dt = 1 / 60 }
+    ground(w)
+    local ball = w:add_body { shape = shape3d.sphere { radius = 0.5 }, mass = 1, position = { 0, 0, 0.5 } }
+    w:step(3)
+    local rocket = w:add_body { shape = shape3d.sphere { radius = 0.5 }, mass = 1, name = "rocket",
+                                position = { 1.79e308, 0, 5 }, velocity = { 1.79e308, 0, 0 } }
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    assert.matches("step 4 from t = 0.05", err, 1, true)
+    assert.matches("'rocket' (#", err, 1, true)
+    assert.matches("the world keeps its state", err, 1, true)
+    assert.near(0.05, w.time, 1e-15)
+    assert.equal(1.79e308, rocket.position[1])
+    assert.near(0.5, ball.position[3], 1e-9)
+  end)
 end)

@@ -34,7 +34,10 @@ enum {
     IMP_STRATEGY_DIMS_AT_STEP = 1 << 3,
     /* Needs an adaptive integrator: a world definition given this strategy by
        imp_world_def_set_strategy starts with the adaptive default (RK8PD) (compliant). */
-    IMP_STRATEGY_ADAPTIVE = 1 << 4
+    IMP_STRATEGY_ADAPTIVE = 1 << 4,
+    /* Steps the state by its own scheme, not with the world's integrator (the 3D engine's
+       velocity-level steps): its errors do not name an integrator. */
+    IMP_STRATEGY_OWN_STEPPING = 1 << 5
 };
 
 typedef struct imp_strategy_ops {

@@ -88,10 +88,13 @@ static imp_status fail(imp_world *w, imp_status st, const double *bad_state, con
     }
     w->data.nevents = 0;
     w->data.stats.failures++;
+    char how[64] = "";
+    if ((ops->flags & IMP_STRATEGY_OWN_STEPPING) == 0) {
+        snprintf(how, sizeof how, " (integrator %s)", imp_integrator_names[w->model.def.integrator.kind]);
+    }
     snprintf(w->data.error, sizeof w->data.error,
-             "step %ld from t = %.17g failed (integrator %s): %s; the world keeps its state at "
-             "t = %.17g",
-             w->data.stats.steps + 1, w->data.time, imp_integrator_names[w->model.def.integrator.kind], why, w->data.time);
+             "step %ld from t = %.17g failed%s: %s; the world keeps its state at t = %.17g",
+             w->data.stats.steps + 1, w->data.time, how, why, w->data.time);
     return st;
 }
 

@@ -199,7 +199,11 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, double mar
     pair_material(w, e, a, b, &mu, &el);
     for (int k = 0; k < m.count; k++) {
         const imp_manifold3d_point *mp = &m.points[k];
-        imp_e3_point *p = &e->pts[e->npts++];
+        if (!isfinite(mp->distance) || !isfinite(mp->point_a[0] + mp->point_a[1] + mp->point_a[2])
+            || !isfinite(mp->point_b[0] + mp->point_b[1] + mp->point_b[2])) {
+            continue;  /* coordinates beyond the doubles' range: no contact to hold */
+        }
+        imp_e3_point *p = &e->pts[e->npts++];  /* (grown for m.count above) */
         memset(p, 0, sizeof *p);
         p->a = a;
         p->b = b;

@@ -298,12 +298,6 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     e->swapped = 0;
     e->failed_a = e->failed_b = -1;
     double t = imp_profile_now();
-    imp_status st = imp_engine3d_detect(w, e, h);
-    t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
-    if (st != IMP_OK) {
-        snprintf(why, why_len, "out of memory in the 3D detection");
-        return st;
-    }
     /* v* = v0 + h M^-1 F(x0, v0) */
     double *dydt = w->scratch.work;
     imp_world_derivative(w, w->data.time, w->data.y, dydt);
@@ -315,9 +309,27 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
             continue;
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        int finite = 1;
         for (int k = 0; k < 6; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+            finite &= isfinite(v[k]) && isfinite(v[k] * h);
         }
+        for (int k = 0; k < 7; k++) {
+            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
+        }
+        if (!finite) {  /* before the contacts: this body, not its neighbours, is at fault */
+            snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
+                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s, y[0], y[1], y[2], v[0], v[1], v[2]);
+            w->data.nerror_bodies = 0;
+            w->data.error_bodies[w->data.nerror_bodies++] = s;
+            return IMP_ERR_NONFINITE;
+        }
+    }
+    imp_status st = imp_engine3d_detect(w, e, h);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
+    if (st != IMP_OK) {
+        snprintf(why, why_len, "out of memory in the 3D detection");
+        return st;
     }
     world_inverse_inertia(w, e);
     int strategy_contact = imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES);

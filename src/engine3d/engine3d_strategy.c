@@ -175,7 +175,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
 const imp_strategy_ops imp_strategy_impulse3d = {
     .name = "impulse",
     .dims = IMP_DIM3,
-    .flags = IMP_STRATEGY_COLLISIONS,
+    .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_OWN_STEPPING,
     .create = create,
     .destroy = destroy,
     .advance = imp_engine3d_advance,
@@ -187,7 +187,7 @@ const imp_strategy_ops imp_strategy_impulse3d = {
 const imp_strategy_ops imp_strategy_contact3d = {
     .name = "contact",
     .dims = IMP_DIM3,
-    .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_CONTACT_FORCES,
+    .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_CONTACT_FORCES | IMP_STRATEGY_OWN_STEPPING,
     .create = create,
     .destroy = destroy,
     .advance = imp_engine3d_advance,
