@@ -62,6 +62,7 @@ typedef struct imp_e3_point {
                              collision event when it is over */
     int fresh;            /* 1 when the key was not there the step before */
     int going;            /* an impact impulse this step */
+    int handled;          /* serial handling solved it as an impact this step */
     int active;           /* in this step's contact problem */
 } imp_e3_point;
 

@@ -121,6 +121,7 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
             if (p->active) {
                 p->bias = p->e * fmin(un, 0.0);  /* u_N >= -e u_N(now) */
                 p->r[0] = p->r[1] = p->r[2] = 0.0;
+                p->handled = 1;
             }
         }
         /* solve with q = J vel + bias: vel already holds the earlier impulses */
@@ -336,6 +337,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     for (int c = 0; c < e->npts; c++) {
         imp_e3_point *p = &e->pts[c];
         p->rimp = 0.0;
+        p->handled = 0;
         p->u0 = normal_velocity(p, slot_velocity(w, p->a), slot_velocity(w, p->b));
     }
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
@@ -350,8 +352,9 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     for (int c = 0; c < e->npts; c++) {
         imp_e3_point *p = &e->pts[c];
         p->bias = bias_of(w, p, h, !serial);
-        if (serial) {
-            p->r[0] = p->r[1] = p->r[2] = 0.0;  /* the impacts' impulses are in vel already */
+        if (p->handled) {  /* its impacts' impulses are in vel already; the others keep their
+                              warm start */
+            p->r[0] = p->r[1] = p->r[2] = 0.0;
         }
         if (strategy_contact) {
             p->active = 1;
