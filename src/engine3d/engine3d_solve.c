@@ -117,42 +117,49 @@ static void prepare_diagonal(const imp_world *w, imp_engine3d *e)
     }
 }
 
-/* u = J_c vel (contact frame) */
+/* u = J_c vel (contact frame): E^T (v_b - v_a) + A_b^T w_b - A_a^T w_a, the sides of fixed
+   bodies (no velocity) skipped */
 static void rel_velocity(const imp_engine3d *e, int c, double u[3])
 {
     const imp_e3_point *p = &e->pts[c];
-    u[0] = u[1] = u[2] = 0.0;
-    for (int side = 0; side < 2; side++) {
-        const double *J = jac(e, c, side);
-        const double *v = e->vel + 6 * (size_t)(side == 0 ? p->a : p->b);
-        double sg = side == 0 ? -1.0 : 1.0;
+    const double *E = jac(e, c, 0);
+    const double *va = e->vel + 6 * (size_t)p->a, *vb = e->vel + 6 * (size_t)p->b;
+    double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+    for (int j = 0; j < 3; j++) {
+        u[j] = E[j] * dv[0] + E[3 + j] * dv[1] + E[6 + j] * dv[2];
+    }
+    if (p->a > 0) {
+        const double *A = jac(e, c, 0) + 9;
         for (int j = 0; j < 3; j++) {
-            double x = 0.0;
-            for (int k = 0; k < 3; k++) {
-                x += J[k * 3 + j] * v[k] + J[9 + k * 3 + j] * v[3 + k];
-            }
-            u[j] += sg * x;
+            u[j] -= A[j] * va[3] + A[3 + j] * va[4] + A[6 + j] * va[5];
         }
+    }
+    const double *A = jac(e, c, 1) + 9;
+    for (int j = 0; j < 3; j++) {
+        u[j] += A[j] * vb[3] + A[3 + j] * vb[4] + A[6 + j] * vb[5];
     }
 }
 
-/* vel += M^-1 J_c^T dr */
+/* vel += M^-1 J_c^T dr: P = E dr on b, -P on a; dw = +-IA dr */
 static void apply(imp_world *w, imp_engine3d *e, int c, const double dr[3])
 {
     const imp_e3_point *p = &e->pts[c];
+    const double *E = jac(e, c, 0);
+    double P[3];
+    for (int k = 0; k < 3; k++) {
+        P[k] = E[k * 3] * dr[0] + E[k * 3 + 1] * dr[1] + E[k * 3 + 2] * dr[2];
+    }
     for (int side = 0; side < 2; side++) {
         int s = side == 0 ? p->a : p->b;
         if (!dynamic(w, s)) {
             continue;
         }
-        const double *J = jac(e, c, side);
-        double sg = side == 0 ? -1.0 : 1.0, im = w->model.bodies[s].inv_mass;
+        const double *IA = jac(e, c, side) + 18;
+        double sg = side == 0 ? -1.0 : 1.0, im = sg * w->model.bodies[s].inv_mass;
         double *v = e->vel + 6 * (size_t)s;
         for (int k = 0; k < 3; k++) {
-            double P = J[k * 3] * dr[0] + J[k * 3 + 1] * dr[1] + J[k * 3 + 2] * dr[2];
-            double dw = J[18 + k * 3] * dr[0] + J[18 + k * 3 + 1] * dr[1] + J[18 + k * 3 + 2] * dr[2];
-            v[k] += sg * im * P;
-            v[3 + k] += sg * dw;
+            v[k] += im * P[k];
+            v[3 + k] += sg * (IA[k * 3] * dr[0] + IA[k * 3 + 1] * dr[1] + IA[k * 3 + 2] * dr[2]);
         }
     }
 }
