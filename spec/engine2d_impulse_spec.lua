@@ -229,7 +229,7 @@ describe("engine2d impulse strategy", function()
     assert.has_error(function() impact.world2d { strategy = "impulse", collision_handling = "x" } end)
     assert.has_error(function() impact.world2d { distance_tol = -1 } end)
     assert.has_error(function() impact.world2d { collision_accuracy = 2 } end)
-    assert.has_error(function() impact.world3d { strategy = "impulse", max_backups = 3 } end)
+    assert.has_error(function() impact.world3d { strategy = "impulse", extra_accel = "velocity" } end)
     local w = impact.world2d {}
     assert.has_error(function() w:add_body { shape = shape2d.ball {}, elasticity = 1.5 } end)
     assert.has_error(function() w:add_body { shape = shape2d.ball {}, friction = -1 } end)

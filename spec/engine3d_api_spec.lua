@@ -168,8 +168,7 @@ describe("3D impulse and contact: what the 3D engine refuses", function()
   end)
 
   it("the options of the 2D collision advance, naming the option and its value", function()
-    local refused = { collision_accuracy = 0.5, extra_accel = "velocity", extra_accel_dt = 0.1,
-                      max_backups = 3, joint_small_impacts = true }
+    local refused = { extra_accel = "velocity", extra_accel_dt = 0.1, joint_small_impacts = true }
     for _, strategy in ipairs({ "impulse", "contact" }) do
       for key, value in pairs(refused) do
         local ok, err = pcall(impact.world3d, { strategy = strategy, [key] = value })

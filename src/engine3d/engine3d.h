@@ -54,6 +54,7 @@ typedef struct imp_e3_point {
     double distance;      /* signed gap along the normal at detection */
     double mu, e;         /* friction coefficient and restitution of the pair */
     double u0;            /* normal velocity at v0 (< 0 approaching) */
+    double ustar;         /* normal velocity at v* (the step's free motion) */
     double bias;          /* b_N */
     double r[3];          /* impulse (N s) of the last solve: normal, t1, t2 */
     double rimp;          /* serial handling: the normal impulses of the impacts */
@@ -79,6 +80,7 @@ typedef struct imp_engine3d_stats {
     long sweeps;         /* Gauss-Seidel sweeps (pgs, or the exact solver's fallback) */
     long newton_iterations;
     long collisions;     /* impacts faster than velocity_tol */
+    long backups;        /* steps split at a time of impact */
     long exact_skipped;  /* "lcp" problems too large for the exact solver, swept instead */
     int max_points;      /* most contact points in one step */
     int points;          /* contact points of the last step */
@@ -101,6 +103,7 @@ typedef struct imp_engine3d {
     imp_e3_point *pts, *prev;
     int npts, nprev, pts_cap, prev_cap;
     int swapped;          /* the last step swapped pts and prev (undone by restore) */
+    double now;           /* the time at the start of the current sub-step (events) */
     /* per slot, sized with the world's capacity */
     int slot_cap;
     double *inv_iw;       /* 9 per slot: world inverse inertia */

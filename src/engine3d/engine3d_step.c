@@ -66,7 +66,9 @@ static double bias_of(const imp_world *w, const imp_e3_point *p, double h, int w
 {
     double d = p->distance, vtol = w->model.def.engine2d.velocity_tol;
     if (with_restitution && p->e > 0.0 && p->u0 < -vtol && d <= -h * p->u0) {
-        return p->e * p->u0;  /* u_N >= -e u0: Newton's law (e = 0: the gap closes, below) */
+        /* Newton's law at the impact, then the step's free motion (gravity over h):
+           u_N >= -e u0 + (u*_N - u0) (e = 0: the gap closes, below) */
+        return p->e * p->u0 - (p->ustar - p->u0);
     }
     if (d > 0.0) {
         return d / h;  /* the gap may close, not more */
@@ -119,7 +121,9 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
             double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
             p->active = mine && un < 0.0 && p->distance <= -h * un;
             if (p->active) {
-                p->bias = p->e * fmin(un, 0.0);  /* u_N >= -e u_N(now) */
+                /* u_N >= -e (u_N now without the step's free motion) + that motion */
+                double free = p->ustar - p->u0;
+                p->bias = p->e * fmin(un - free, 0.0) - free;
                 p->r[0] = p->r[1] = p->r[2] = 0.0;
                 p->handled = 1;
             }
@@ -186,7 +190,7 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
     imp_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
-    ev.time = w->data.time;
+    ev.time = w->engine3d->now;
     ev.body1 = p->a;
     ev.body2 = p->b;
     double c[3] = {0, 0, 0};
@@ -288,20 +292,38 @@ static void events(imp_world *w, imp_engine3d *e)
     }
 }
 
-imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_len)
+/* The earliest estimated time of impact within h of a point approaching faster than
+   velocity_tol whose gap exceeds collision_accuracy * distance_tol / 2 (the 2D engine's
+   tolerance on its half gap); h when none. The gap of a free step of length tau is
+   d + tau (u0 + a tau) under symplectic Euler (a: the normal acceleration of the free motion,
+   (u*_N - u0) / h), zero at tau = 2 d / (-u0 + sqrt(u0^2 - 4 a d)). */
+static double time_of_impact(const imp_world *w, const imp_engine3d *e, double h)
 {
-    imp_engine3d *e = imp_engine3d_get(w);
-    if (e == NULL || imp_engine3d_reserve_slots(e, w->model.nslots) != 0) {
-        snprintf(why, why_len, "out of memory for the 3D engine");
-        return IMP_ERR_NOMEM;
+    const imp_engine2d_def *d = &w->model.def.engine2d;
+    double near = d->collision_accuracy * 0.5 * d->distance_tol, first = h;
+    for (int c = 0; c < e->npts; c++) {
+        const imp_e3_point *p = &e->pts[c];
+        if (p->u0 < -d->velocity_tol && p->distance > near && p->distance + h * p->ustar < 0.0) {
+            double a = (p->ustar - p->u0) / h, disc = p->u0 * p->u0 - 4.0 * a * p->distance;
+            if (disc >= 0.0) {
+                first = fmin(first, 2.0 * p->distance / (-p->u0 + sqrt(disc)));
+            }
+        }
     }
-    double h = t1 - w->data.time;
-    e->swapped = 0;
-    e->failed_a = e->failed_b = -1;
+    return first;
+}
+
+/* One velocity-level step of at most h_max from the world's state at time now (engine3d.h):
+   shortened to the first time of impact when may_split; *h_used says how long it was. */
+static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_max, int may_split,
+                          double *h_used, char *why, size_t why_len)
+{
+    double h = h_max;
+    e->now = now;
     double t = imp_profile_now();
-    /* v* = v0 + h M^-1 F(x0, v0) */
+    /* a = M^-1 F(x0, v0); v* = v0 + h a once h is known */
     double *dydt = w->scratch.work;
-    imp_world_derivative(w, w->data.time, w->data.y, dydt);
+    imp_world_derivative(w, now, w->data.y, dydt);
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
@@ -339,8 +361,31 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
         p->rimp = 0.0;
         p->handled = 0;
         p->u0 = normal_velocity(p, slot_velocity(w, p->a), slot_velocity(w, p->b));
+        p->ustar = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
     }
+    if (may_split) {  /* back up to the first impact: the step ends there */
+        double toi = time_of_impact(w, e, h_max);
+        if (toi < h_max * (1.0 - 1e-9) && toi > h_max * 1e-9) {
+            h = toi;
+            e->stats.backups++;
+            for (int s = 1; s < w->model.nslots; s++) {
+                const imp_body *b = &w->model.bodies[s];
+                if (!b->active || b->fixed) {
+                    continue;
+                }
+                const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+                for (int k = 0; k < 6; k++) {
+                    e->vel[6 * (size_t)s + k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+                }
+            }
+        }
+    }
+    *h_used = h;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        p->ustar = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
+    }
     int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
     if (serial) {
         st = serial_impacts(w, e, h, why, why_len);
@@ -389,8 +434,35 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     e->pts_cap = tc;
     e->npts = 0;
     e->swapped = 1;
-    e->stats.steps++;
     imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
+    return IMP_OK;
+}
+
+imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_len)
+{
+    imp_engine3d *e = imp_engine3d_get(w);
+    if (e == NULL || imp_engine3d_reserve_slots(e, w->model.nslots) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine");
+        return IMP_ERR_NOMEM;
+    }
+    e->swapped = 0;
+    e->failed_a = e->failed_b = -1;
+    double t0 = w->data.time, h = t1 - t0, done = 0.0;
+    int backups = 0, max_backups = w->model.def.engine2d.max_backups;
+    while (done < h) {
+        double left = h - done, used;
+        imp_status st = substep(w, e, t0 + done, left, backups < max_backups, &used, why, why_len);
+        if (st != IMP_OK) {
+            return st;
+        }
+        if (used < left) {
+            backups++;
+            done += used;
+        } else {
+            done = h;
+        }
+    }
+    e->stats.steps++;
     return IMP_OK;
 }
 

@@ -160,6 +160,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     imp_engine3d_stats z = {0};
     const imp_engine3d_stats *s = w->engine3d != NULL ? &w->engine3d->stats : &z;
     put(ctx, "collisions", (double)s->collisions, 1);
+    put(ctx, "backups", (double)s->backups, 1);
     put(ctx, "contact_solves", (double)s->solves, 1);
     put(ctx, "solve_failures", (double)s->solve_failures, 1);
     put(ctx, "sweeps", (double)s->sweeps, 1);

@@ -182,8 +182,8 @@ void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_pref
    collision advance with the world's integrator have no meaning there and are refused. */
 static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
 {
-    static const char *const advance_only[] = {"collision_accuracy", "extra_accel", "extra_accel_dt",
-                                               "max_backups", "joint_small_impacts", NULL};
+    static const char *const advance_only[] = {"extra_accel", "extra_accel_dt", "joint_small_impacts",
+                                               NULL};
     for (int i = 0; advance_only[i] != NULL; i++) {
         lua_getfield(L, idx, advance_only[i]);
         if (!lua_isnil(L, -1)) {
