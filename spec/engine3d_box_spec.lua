@@ -217,6 +217,27 @@ describe("3D contact: boxes", function()
     assert.is_true(worst < 1e-3, "moved " .. worst)
   end)
 
+  it("100 cubes poured into a container lose energy at every step and come to rest inside", function()
+    -- dissipative contact (restitution 0, friction): the total energy (kinetic + potential)
+    -- may only fall; penetrations are pushed apart on pseudo-velocities (split impulse), which
+    -- move positions and add no kinetic energy
+    local pile = dofile("examples/box_pile_3d.lua")
+    local w, cubes = pile.build(100)
+    local e0 = w:energy().total
+    local rise = -math.huge
+    for _ = 1, 600 do
+      w:step()
+      rise = math.max(rise, w:energy().total - e0)
+    end
+    assert.is_true(rise <= 0, "energy rose by " .. rise .. " J")
+    local ke = 0
+    for _, c in ipairs(cubes) do ke = ke + c:kinetic_energy() end
+    assert.is_true(ke < 1e-6, "kinetic energy " .. ke)
+    local where = pile.summary(cubes)
+    assert.equal(0, where.escaped)
+    assert.is_true(w:stats().max_penetration < 0.01)  -- within distance_tol
+  end)
+
   it("Solfec's stick-slip block under F = 8 cos t (mu = 0.8) follows the closed form", function()
     -- m = 1, friction limit L = mu m g = 7.848 N: sticks while |F| <= L; slides from ts in
     -- the direction s of F with v(t) = 8 (sin t - sin ts) - s L (t - ts) until v = 0 (found by

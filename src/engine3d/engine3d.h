@@ -58,6 +58,7 @@ typedef struct imp_e3_point {
     double bias;          /* b_N */
     double r[3];          /* impulse (N s) of the last solve: normal, t1, t2 */
     double rimp;          /* serial handling: the normal impulses of the impacts */
+    double lambda;        /* the split impulse's pseudo-impulse (positions only) */
     double acc, acc_u0;   /* an impact's normal impulse so far (it may take two steps: a
                              speculative one closes the gap) and its approach velocity: one
                              collision event when it is over */
@@ -109,6 +110,8 @@ typedef struct imp_engine3d {
     double *inv_iw;       /* 9 per slot: world inverse inertia */
     double *vel;          /* 6 per slot: v, w during the solve */
     double *vel_save;     /* 6 per slot: vel before the exact solver's warm-up sweeps */
+    double *pvel;         /* 6 per slot: the split impulse's pseudo-velocities */
+    int nact;             /* the points of the last solve (act[0 .. nact-1]) */
     int *body_head;       /* first active point of the slot, -1 */
     int *pt_next;         /* 2 per point: next point of side a / side b */
     /* the exact solver's problem */
@@ -151,6 +154,11 @@ imp_status imp_engine3d_detect(struct imp_world *w, imp_engine3d *e, double h);
    return e->vel holds v1 and each point its impulse r. 0 or IMP_ERR_NOMEM / IMP_ERR_SOLVER
    (why filled). */
 imp_status imp_engine3d_solve(struct imp_world *w, imp_engine3d *e, char *why, size_t why_len);
+
+/* Pushes the points of the last solve that penetrate deeper than slop apart by beta of that
+   depth over the step, on pseudo-velocities (e->pvel) that move positions only. */
+void imp_engine3d_push_apart(struct imp_world *w, imp_engine3d *e, double h, double slop, double beta,
+                             int sweeps);
 
 /* Per-pair friction and elasticity overriding the bodies' (a != b slots); 0, -1 without
    memory. The lookup gives NULL when none. */

@@ -454,6 +454,7 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
             e->act[nact++] = c;
         }
     }
+    e->nact = nact;
     if (nact == 0) {
         return IMP_OK;
     }
@@ -462,4 +463,49 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
         return solve_pgs(w, e, nact, e->act, w->model.def.engine2d.pgs_iterations);
     }
     return solve_exact(w, e, nact, why, why_len);
+}
+
+/* Split impulse (engine3d.h): pseudo-impulses lambda >= 0 on the normals of the points of the
+   last solve that penetrate deeper than slop, by projected Gauss-Seidel on pseudo-velocities
+   pv (zero at the start) so that J_N pv >= beta (-d - slop) / h; pv moves the positions of
+   this step only, never the velocities, so pushing bodies apart adds no kinetic energy (the
+   velocity problem itself only stops the approach: u_N >= 0). O(points) per sweep. */
+void imp_engine3d_push_apart(imp_world *w, imp_engine3d *e, double h, double slop, double beta, int sweeps)
+{
+    memset(e->pvel, 0, 6 * (size_t)w->model.nslots * sizeof *e->pvel);
+    int any = 0;
+    for (int i = 0; i < e->nact; i++) {
+        imp_e3_point *p = &e->pts[e->act[i]];
+        p->lambda = 0.0;
+        any |= p->distance < -slop;
+    }
+    if (!any) {
+        return;
+    }
+    double *vel = e->vel;
+    e->vel = e->pvel;  /* rel_velocity and apply act on the pseudo-velocities */
+    for (int sw = 0; sw < sweeps; sw++) {
+        double change = 0.0, largest = 0.0;
+        for (int i = 0; i < e->nact; i++) {
+            int c = e->act[i];
+            imp_e3_point *p = &e->pts[c];
+            double wnn = e->wcc[9 * (size_t)c];
+            if (!(p->distance < -slop) || !(wnn > 0.0)) {
+                continue;
+            }
+            double u[3];
+            rel_velocity(e, c, u);
+            double target = beta * (-p->distance - slop) / h;
+            double l = fmax(0.0, p->lambda + (target - u[0]) / wnn);
+            double dr[3] = {l - p->lambda, 0.0, 0.0};
+            p->lambda = l;
+            apply(w, e, c, dr);
+            change = fmax(change, fabs(dr[0]));
+            largest = fmax(largest, l);
+        }
+        if (change <= 1e-12 * largest) {
+            break;
+        }
+    }
+    e->vel = vel;
 }

@@ -14,6 +14,8 @@
    are pushed out by BAUMGARTE of their depth beyond the slop per step. */
 #define SLOP_FRACTION 0.1
 #define BAUMGARTE 0.2
+/* Sweeps of the split impulse's position pass. */
+#define PUSH_SWEEPS 20
 /* Passes over the pairs in serial handling before the last (simultaneous) pass. */
 #define SERIAL_PASSES 200
 
@@ -73,8 +75,7 @@ static double bias_of(const imp_world *w, const imp_e3_point *p, double h, int w
     if (d > 0.0) {
         return d / h;  /* the gap may close, not more */
     }
-    double s = slop(w);
-    return d < -s ? BAUMGARTE * (d + s) / h : 0.0;
+    return 0.0;  /* a penetration: the approach stops; push_apart moves them apart */
 }
 
 static int is_impact(const imp_world *w, const imp_e3_point *p, double h)
@@ -143,6 +144,7 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
     return IMP_OK;
 }
 
+/* x1 = x0 + h (v1 + pv) (pv: the split impulse's pseudo-velocity, positions only) */
 static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
 {
     for (int s = 1; s < w->model.nslots; s++) {
@@ -151,10 +153,13 @@ static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
             continue;
         }
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
-        const double *v = e->vel + 6 * (size_t)s;
+        const double *vv = e->vel + 6 * (size_t)s, *pv = e->pvel + 6 * (size_t)s;
+        double v[6];
+        for (int k = 0; k < 6; k++) {
+            y[IMP_VEL_3D + k] = vv[k];
+            v[k] = vv[k] + pv[k];
+        }
         for (int k = 0; k < 3; k++) {
-            y[IMP_VEL_3D + k] = v[k];
-            y[IMP_VEL_3D + 3 + k] = v[3 + k];
             y[k] += h * v[k];
         }
         double wl = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
@@ -420,6 +425,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     for (int c = 0; c < e->npts; c++) {
         e->stats.collisions += !serial && is_impact(w, &e->pts[c], h) && e->pts[c].r[0] > 0.0;
     }
+    imp_engine3d_push_apart(w, e, h, slop(w), BAUMGARTE, PUSH_SWEEPS);
     integrate_positions(w, e, h);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     accumulate_impacts(w, e, h);

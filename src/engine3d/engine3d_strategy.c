@@ -25,7 +25,7 @@ void imp_engine3d_free(imp_engine3d *e)
     imp_bp3d_free(e->bp);
     imp_coulomb_workspace_destroy(e->ws);
     imp_poly_work_free(&e->poly);
-    void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save,
+    void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->wcc, e->pairs};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
@@ -58,6 +58,11 @@ int imp_engine3d_reserve_slots(imp_engine3d *e, int slots)
         return -1;
     }
     e->vel_save = v;
+    v = realloc(e->pvel, (size_t)cap * 6 * sizeof *v);
+    if (v == NULL) {
+        return -1;
+    }
+    e->pvel = v;
     int *h = realloc(e->body_head, (size_t)cap * sizeof *h);
     if (h == NULL) {
         return -1;
