@@ -124,7 +124,7 @@ static void rel_velocity(const imp_engine3d *e, int c, double u[3])
     const imp_e3_point *p = &e->pts[c];
     const double *E = jac(e, c, 0);
     const double *va = e->vel + 6 * (size_t)p->a, *vb = e->vel + 6 * (size_t)p->b;
-    double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+    const double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
     for (int j = 0; j < 3; j++) {
         u[j] = E[j] * dv[0] + E[3 + j] * dv[1] + E[6 + j] * dv[2];
     }
