@@ -61,6 +61,9 @@ static const double *slot_velocity(const imp_world *w, int s)
     return w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
 }
 
+/* NaN without its sign bit (printf writes "-nan" otherwise) */
+static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
+
 static double slop(const imp_world *w) { return SLOP_FRACTION * w->model.def.engine2d.distance_tol; }
 
 /* b_N of a point (engine3d.h), with restitution when with_restitution */
@@ -347,7 +350,9 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         }
         if (!finite) {  /* before the contacts: this body, not its neighbours, is at fault */
             snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
-                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s, y[0], y[1], y[2], v[0], v[1], v[2]);
+                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
+                     unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
+                     unsigned_nan(v[1]), unsigned_nan(v[2]));
             w->data.nerror_bodies = 0;
             w->data.error_bodies[w->data.nerror_bodies++] = s;
             return IMP_ERR_NONFINITE;

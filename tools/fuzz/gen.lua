@@ -569,7 +569,7 @@ end
 -- ---- worlds ------------------------------------------------------------------------------
 
 local STRATEGIES = { [2] = { "none", "impulse", "contact", "compliant" }, [3] = { "none", "compliant",
-    "dem" } }
+    "dem", "impulse", "contact" } }
 local INTEGRATORS = { "euler", "modified_euler", "rk4", "rkf45", "rkck", "rk8pd", "msbdf" }
 
 local function integrator(c)
@@ -590,7 +590,11 @@ end
 local function world_options(c, dim, strategy)
   local spec = {
     { "gravity", vec(dim, "any", -20, 20), 0.5 },
-    { "strategy", function() if c.r:chance(0.97) then return string.format("%q", strategy) end
+    { "strategy", function()
+        -- 3D impulse and contact: always the intended one (their options' verdicts depend on it)
+        if c.r:chance(0.97) or (dim == 3 and (strategy == "impulse" or strategy == "contact")) then
+          return string.format("%q", strategy)
+        end
         return c:enum(STRATEGIES[dim]) end, 1 },
     { "dt", num("pos", 1e-3, 0.05), 0.6 },
     { "integrator", integrator, 0.2 },
@@ -620,6 +624,31 @@ local function world_options(c, dim, strategy)
       spec[#spec + 1] = f
     end
   else
+    local rigid = strategy == "impulse" or strategy == "contact"
+    local refused = function(src)  -- the 2D engine's force-level options: refused in 3D
+      return function() return src, rigid and "refused in 3D" or nil end
+    end
+    local e3 = {
+      { "collision_handling", enum({ "simultaneous", "serial", "hybrid" }) },
+      { "distance_tol", num("pos", 1e-3, 0.05) }, { "velocity_tol", num("pos", 0.05, 1) },
+      { "collision_accuracy", num("unitpos", 0.01, 1) }, { "max_backups", int(1, 100000, 1, 50) },
+      { "contact_solver", enum({ "lcp", "pgs" }) }, { "pgs_iterations", int(1, 100000, 1, 200) },
+      { "contact_points", function(cc)
+          local src, bad = cc:enum({ "clipping", "volumetric" })
+          if not rigid then bad = bad or "contact_points outside the 3D rigid strategies" end
+          return src, bad
+        end },
+      { "extra_accel", refused('"velocity"') }, { "extra_accel_dt", refused("0.01") },
+      { "joint_small_impacts", refused("true") },
+      { "time_stepping", function(cc)
+          if cc.r:chance(0.7) then return '"symplectic_euler"' end
+          return '"ode"', rigid and "time_stepping ode in 3D" or nil
+        end },
+    }
+    for _, f in ipairs(e3) do
+      f[3] = rigid and 0.15 or 0.02
+      spec[#spec + 1] = f
+    end
     spec[#spec + 1] = { "polyhedra", function(cc) return cc:opts({ { "epsilon", num("nonneg", 1e-9,
         1e-3), 0.4 },
       { "minarea", num("nonneg", 0, 0.01), 0.4 }, { "threshold", num("nonneg", 0, 0.1), 0.4 },
@@ -681,6 +710,8 @@ local function add_body(c, wd)
       if m == 3 then return "{1e-170, 0, 0, 1e-170}" end
       return cc:vec(4, "any", -1, 1) end, 0.3 }
     spec[#spec + 1] = { "angular_velocity", vec(3, "any", -5, 5), 0.3 }
+    spec[#spec + 1] = { "elasticity", num("nonneg", 0, 1), 0.3 }
+    spec[#spec + 1] = { "friction", num("nonneg", 0, 1), 0.3 }
   end
   local src, bad, vals = c:opts(spec)
   -- the mass properties the body gets must be finite and nonzero
@@ -926,11 +957,13 @@ entry("World:add_rope", 1, D2, function(c, wd)
   c:emit(string.format("%s = %s:add_rope(%s)", j, wd.name, src), "World:add_rope", bad)
   c.joints[#c.joints + 1] = j
 end)
-entry("World:set_pair", 1, D2, function(c, wd)
+entry("World:set_pair", 1, nil, function(c, wd)
   local a, x1 = sbody(c, wd)
   local b, x2 = sbody(c, wd)
   local src, bad = c:opts({ { "body1", lit(a), 1 }, { "body2", lit(b), 1 },
     { "friction", num("nonneg", 0, 1), 0.6 }, { "elasticity", num("nonneg", 0, 1), 0.6 } })
+  -- (a world whose strategy is neither impulse nor contact refuses it too: the world's actual
+  -- strategy may differ from wd.strategy, so that refusal is not predicted here)
   c:emit(string.format("%s:set_pair(%s)", wd.name, src), "World:set_pair",
     first(x1 and "body1: not a body", x2 and "body2: not a body", bad))
 end)
