@@ -37,6 +37,10 @@ enum { JAC = 54 };
    sweeps of "pgs" (counted in the stats as exact_skipped). */
 #define EXACT_MAX_ROWS 1200  /* per point: side a then side b, each E (9), A (9), IA (9) row-major 3x3 */
 
+/* the sweeps' max without a libm call (operands are finite or the comparison keeps a) */
+static inline double larger(double a, double b) { return b > a ? b : a; }
+static inline double max0(double a) { return a > 0.0 ? a : 0.0; }
+
 static double *jac(const imp_engine3d *e, int c, int side) { return e->jac + (size_t)c * JAC + 27 * side; }
 
 /* m[i][j] = column j, component i */
@@ -408,7 +412,7 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             double u[3];
             rel_velocity(e, c, u);
             const double old[3] = {p->r[0], p->r[1], p->r[2]};
-            double rn = Wcc[0] > 0.0 ? fmax(0.0, old[0] - (u[0] + p->bias) / Wcc[0]) : 0.0;
+            double rn = Wcc[0] > 0.0 ? max0(old[0] - (u[0] + p->bias) / Wcc[0]) : 0.0;
             /* tangent pair: 2x2 solve of the tangent block against u_T, with the normal's change */
             double dn = rn - old[0];
             double ut1 = u[1] + Wcc[3] * dn, ut2 = u[2] + Wcc[6] * dn;
@@ -431,8 +435,8 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             p->r[1] = rt1;
             p->r[2] = rt2;
             apply(w, e, c, dr);
-            change = fmax(change, fabs(dr[0]) + fabs(dr[1]) + fabs(dr[2]));
-            largest = fmax(largest, rn);
+            change = larger(change, fabs(dr[0]) + fabs(dr[1]) + fabs(dr[2]));
+            largest = larger(largest, rn);
         }
         e->stats.sweeps++;
         done = change <= 1e-12 * largest;
@@ -496,12 +500,12 @@ void imp_engine3d_push_apart(imp_world *w, imp_engine3d *e, double h, double slo
             double u[3];
             rel_velocity(e, c, u);
             double target = beta * (-p->distance - slop) / h;
-            double l = fmax(0.0, p->lambda + (target - u[0]) / wnn);
+            double l = max0(p->lambda + (target - u[0]) / wnn);
             double dr[3] = {l - p->lambda, 0.0, 0.0};
             p->lambda = l;
             apply(w, e, c, dr);
-            change = fmax(change, fabs(dr[0]));
-            largest = fmax(largest, l);
+            change = larger(change, fabs(dr[0]));
+            largest = larger(largest, l);
         }
         if (change <= 1e-12 * largest) {
             break;
