@@ -132,7 +132,7 @@ static inline double b3_uniform(uint32_t *state, double lo, double hi)
     return lo + (hi - lo) * (double)(*state >> 8) / 16777216.0;
 }
 
-static void b3_pyramid(b3_scene *s, int base, int layers3d)
+static inline void b3_pyramid(b3_scene *s, int base, int layers3d)
 {
     s->steps = 500;
     double ext = base + 10.0;  /* the ground reaches 5 m beyond the base on each side */
@@ -152,7 +152,7 @@ static void b3_pyramid(b3_scene *s, int base, int layers3d)
     }
 }
 
-static void b3_pile(b3_scene *s, int n)
+static inline void b3_pile(b3_scene *s, int n)
 {
     const double hi = B3_PILE_HALF_INNER, t = 1.0, wall = 20.0;
     s->steps = 1000;
@@ -181,7 +181,7 @@ static void b3_pile(b3_scene *s, int n)
 }
 
 /* Builds scene name at size (<= 0: its default); 0, or -1 for an unknown name. */
-static int b3_build(b3_scene *s, const char *name, double size)
+static inline int b3_build(b3_scene *s, const char *name, double size)
 {
     memset(s, 0, sizeof *s);
     s->name = name;
@@ -268,7 +268,7 @@ static inline void b3_observe(const b3_scene *s, b3_outcome *o, int step, const 
 /* At the end: state(i) gives dynamic body i's 13 numbers (x, q, v, w). */
 typedef const double *(*b3_state_fn)(void *ctx, int i);
 
-static void b3_final(const b3_scene *s, b3_outcome *o, b3_state_fn state, void *ctx)
+static inline void b3_final(const b3_scene *s, b3_outcome *o, b3_state_fn state, void *ctx)
 {
     int n = s->ndyn;
     double ke = 0.0;
@@ -323,7 +323,7 @@ static void b3_final(const b3_scene *s, b3_outcome *o, b3_state_fn state, void *
 /* The peers' result line (no newline): engine, solver, iterations, the steps done of
    s->steps, seconds spent stepping, why the run stopped ("-" when complete) and the scene's
    figures. With no step done, the figures are nan. */
-static void b3_print(const b3_scene *s, const b3_outcome *o, const char *engine, const char *solver, int iters,
+static inline void b3_print(const b3_scene *s, const b3_outcome *o, const char *engine, const char *solver, int iters,
                      int done, double seconds, const char *stop)
 {
     b3_outcome none;

@@ -211,6 +211,11 @@ int main(int argc, char **argv)
         fputs(USAGE, stderr);
         return 2;
     }
+    double most = strcmp(o.scene, "pyramid2d") == 0 ? 1000 : strcmp(o.scene, "pyramid3d") == 0 ? 100 : 1e6;
+    if (o.size > most) {
+        fprintf(stderr, "bench_engine3d: %s size %g: expected at most %g\n", o.scene, o.size, most);
+        return 2;
+    }
     b3_scene s;
     if (b3_build(&s, o.scene, o.size) != 0) {
         fprintf(stderr, "bench_engine3d: unknown scene '%s'\n%s", o.scene, USAGE);
