@@ -29,11 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <impact/shape.h>
+#include <impact/world.h>
+
 #include "bench3d_scenes.h"
 #include "bench_util.h"
-#include "shape3d.h"
 #include "strategy.h"
-#include "world.h"
 
 #define USAGE                                                                                       \
     "usage: bench_engine3d <scene> [size] [--solver lcp|pgs] [--iters N] [--steps N] [--max-wall S]\n" \
