@@ -11,18 +11,20 @@
    unless given (one contact problem per step, as the peers solve), the engine's default
    distance_tol and velocity_tol. Every body has friction mu (the pair takes the smaller of
    its two bodies', so each contact gets mu) and elasticity 0. The contact problem is solved
-   exactly (--solver lcp: Siconos-style error <= 1e-10) or by --iters projected Gauss-Seidel
-   sweeps (pgs; 10 by default, as the peers' Bullet and ODE QuickStep runs).
+   exactly (--solver lcp: Siconos-style error <= 1e-10; the engine sweeps a problem of more
+   than its exact solver's row cap instead, with --iters sweeps or its default) or by --iters
+   projected Gauss-Seidel sweeps (pgs; 10 by default, as the peers' Bullet and ODE QuickStep).
 
    ms_per_step times imp_world_step only (CLOCK_MONOTONIC around each call, summed). contacts:
    the contact points the engine held, mean per step (points within its margin, speculative
    ones included, as the peers count points up to 0.02 m apart); pen_max / pen_end: the
    deepest penetration at each step's detection. After the peers' keys come impact's own:
-   residual (the exact solver's error of the last step's solve; na under pgs, which computes
-   none), residual_max (its largest over the run), unsolved (solves that stopped above the
-   tolerance), sunk (dynamic cubes whose centre ended under the surface they started on:
-   fell through), handling, peak_rss_mb. A step that fails stops the run (stop=error, the world's
-   message on stderr). With no arguments it prints how it is run and exits 0 (make bench
+   residual (Siconos' error of the run's last exact solve; na when none ran: pgs computes no
+   error), residual_max (its largest over the run), swept_steps (steps whose problem the lcp
+   setting left to the sweeps, above the exact solver's row cap), unsolved (solves that
+   stopped above the tolerance), sunk (dynamic cubes whose centre ended under the surface
+   they started on: fell through), handling, peak_rss_mb. A step that fails stops the run
+   (stop=error, the world's message on stderr). With no arguments it prints how it is run and exits 0 (make bench
    runs every bench binary bare; the 3D scenes are run by tools/bench3d_peers.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -53,7 +55,7 @@ typedef struct options {
 
 /* the strategy's counters of the last step, by name */
 typedef struct step_stats {
-    double points, penetration, error, unsolved;
+    double points, penetration, error, unsolved, solves, skipped;
 } step_stats;
 
 static void take_stat(void *ctx, const char *name, double v, int count)
@@ -68,6 +70,10 @@ static void take_stat(void *ctx, const char *name, double v, int count)
         s->error = v;
     } else if (strcmp(name, "solve_failures") == 0) {
         s->unsolved = v;
+    } else if (strcmp(name, "contact_solves") == 0) {
+        s->solves = v;
+    } else if (strcmp(name, "exact_skipped") == 0) {
+        s->skipped = v;
     }
 }
 
@@ -88,7 +94,7 @@ static int parse(int argc, char **argv, options *o)
     static const char *const handlings[] = {"simultaneous", "serial", "hybrid", NULL};
     memset(o, 0, sizeof *o);
     o->solver = IMP_SOLVER_LCP;
-    o->iters = 10;
+    o->iters = 0;  /* pgs: 10 (the peers' Bullet and ODE iterations); lcp: the engine's default */
     o->handling = IMP_HANDLING_SIMULTANEOUS;
     int size_seen = 0;
     for (int i = 1; i < argc; i++) {
@@ -138,6 +144,9 @@ static int parse(int argc, char **argv, options *o)
             return -1;
         }
     }
+    if (o->solver == IMP_SOLVER_PGS && o->iters == 0) {
+        o->iters = 10;
+    }
     return o->scene != NULL ? 0 : -1;
 }
 
@@ -151,7 +160,9 @@ static imp_world *make_world(const b3_scene *s, const options *o, imp_body_id *d
     def.strategy = IMP_STRATEGY_CONTACT;
     def.engine2d.time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
     def.engine2d.contact_solver = o->solver;
-    def.engine2d.pgs_iterations = o->iters;
+    if (o->iters > 0) {
+        def.engine2d.pgs_iterations = o->iters;  /* lcp: the sweeps of problems it does not take */
+    }
     def.engine2d.collision_handling = (imp_collision_handling)o->handling;
     imp_world *w = imp_world_new(&def);
     if (w == NULL) {
@@ -235,7 +246,8 @@ int main(int argc, char **argv)
     const imp_strategy_ops *ops = imp_world_strategy(w);
     b3_outcome out;
     b3_outcome_init(&out);
-    double seconds = 0.0, residual = NAN, residual_max = 0.0, unsolved = 0.0;
+    double seconds = 0.0, residual = NAN, residual_max = NAN, unsolved = 0.0, solves = 0.0, skipped = 0.0;
+    long skipped_steps = 0;
     int done = 0;
     const char *stop = "-";
     for (int step = 1; step <= s.steps; step++) {
@@ -253,16 +265,20 @@ int main(int argc, char **argv)
             break;
         }
         done = step;
-        step_stats ss = {0, 0, NAN, 0};
+        step_stats ss = {0, 0, NAN, 0, 0, 0};
         if (ops->stats != NULL) {
             ops->stats(w, take_stat, &ss);
         }
         b3_contacts(&out, ss.points, ss.penetration);
-        residual = ss.error;
         unsolved = ss.unsolved;
-        if (isfinite(ss.error) && ss.error > residual_max) {
-            residual_max = ss.error;
+        /* the error is the last exact solve's: only a step with one updates it */
+        if (o.solver != IMP_SOLVER_PGS && ss.solves - solves > ss.skipped - skipped) {
+            residual = ss.error;
+            residual_max = isnan(residual_max) ? ss.error : fmax(residual_max, ss.error);
         }
+        skipped_steps += ss.skipped > skipped;
+        solves = ss.solves;
+        skipped = ss.skipped;
         if (b3_wants_state(&s, step)) {
             const double *y = imp_world_body_state_read(w, dyn[0]);
             b3_observe(&s, &out, step, y, y + 7);
@@ -275,12 +291,14 @@ int main(int argc, char **argv)
     char engine[32];
     snprintf(engine, sizeof engine, "impact-%s", ops->name);
     int pgs = o.solver == IMP_SOLVER_PGS;
-    b3_print(&s, &out, engine, pgs ? "pgs" : "lcp", pgs ? o.iters : 0, done, seconds, stop);
-    if (pgs || done == 0) {
+    int sweeps = o.iters > 0 ? o.iters : imp_world_get_def(w)->engine2d.pgs_iterations;
+    b3_print(&s, &out, engine, pgs ? "pgs" : "lcp", pgs ? sweeps : 0, done, seconds, stop);
+    if (isnan(residual)) {
         printf(" residual=na residual_max=na");
     } else {
         printf(" residual=%.3g residual_max=%.3g", residual, residual_max);
     }
+    printf(" swept_steps=%ld", pgs ? 0 : skipped_steps);
     printf(" unsolved=%.0f sunk=%d handling=%s peak_rss_mb=%.1f\n", unsolved, done > 0 ? out.sunk : 0,
            imp_collision_handling_names[o.handling], bench_peak_mib());
     imp_world_free(w);
