@@ -77,7 +77,8 @@ typedef struct b3_outcome {
     double pen_max, pen_end;
     double x1, v1, stop_t;
     double fig[4];
-    int sunk;         /* dynamic centres under the surface they started on (fell through) */
+    int sunk;         /* dynamic centres under the surface they started on, within its extent:
+                         fell through it (not off its edge) */
 } b3_outcome;
 
 static inline b3_box *b3_push(b3_scene *s, double sx, double sy, double sz, double x, double y, double z,
@@ -278,8 +279,15 @@ static inline void b3_final(const b3_scene *s, b3_outcome *o, b3_state_fn state,
         const b3_box *b = b3_dyn(s, i);
         double inertia = b->mass * b->size[0] * b->size[0] / 6.0;  /* a cube: m a^2 / 6 */
         ke += 0.5 * b->mass * b3_dot(v, v) + 0.5 * inertia * b3_dot(w, w);
-        /* the ground's and the floor's top is z = 0; the incline's surface passes through 0 */
-        o->sunk += (s->kind == B3_INCLINE ? b3_dot(y, s->nrm) : y[2]) < 0.0;
+        /* the ground's and the floor's top (box 0) is z = 0; the incline's surface passes
+           through 0 */
+        const b3_box *g = &s->box[0];
+        if (s->kind == B3_INCLINE) {
+            o->sunk += b3_dot(y, s->nrm) < 0.0;
+        } else {
+            o->sunk += y[2] < 0.0 && fabs(y[0] - g->pos[0]) <= 0.5 * g->size[0] &&
+                       fabs(y[1] - g->pos[1]) <= 0.5 * g->size[1];
+        }
     }
     if (s->kind == B3_PYRAMID2D || s->kind == B3_PYRAMID3D) {
         double dmax = 0.0;

@@ -22,8 +22,8 @@
    residual (Siconos' error of the run's last exact solve; na when none ran: pgs computes no
    error), residual_max (its largest over the run), swept_steps (steps whose problem the lcp
    setting left to the sweeps, above the exact solver's row cap), unsolved (solves that
-   stopped above the tolerance), sunk (dynamic cubes whose centre ended under the surface
-   they started on: fell through), handling, peak_rss_mb. A step that fails stops the run
+   stopped above the tolerance), sunk (dynamic cubes whose centre ended under the ground or
+   floor, inside its extent: fell through it, not off its edge), handling, peak_rss_mb. A step that fails stops the run
    (stop=error, the world's message on stderr). With no arguments it prints how it is run and exits 0 (make bench
    runs every bench binary bare; the 3D scenes are run by tools/bench3d_peers.sh). */
 #define _POSIX_C_SOURCE 200809L

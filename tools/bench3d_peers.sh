@@ -185,8 +185,8 @@ BEGIN {
 cat <<'EOF'
 x_impact: ms/step over impact's first run of the scene. outcome a/b: measured / analytic (slide: distance
 travelled m, stop time s (never: still above 0.01 m/s at 3 s), v(1 s); incline: s(2 s), v(1 s)). stands: no
-cube moved 0.1 m in 500 steps. sunk: impact's cubes whose centre ended under the ground (fell through or off
-its edge). contacts: mean points per step. residual, res_max: impact's exact-solver error (Siconos') of the
+cube moved 0.1 m in 500 steps. sunk: impact's cubes whose centre ended under the ground, inside its extent
+(fell through it, not off its edge). contacts: mean points per step. residual, res_max: impact's exact-solver error (Siconos') of the
 run's last exact solve and its largest (na: none ran; pgs computes none). swept=N: impact-lcp steps whose
 problem was above the exact solver's row cap and was swept (PGS) instead.
 EOF
