@@ -4,8 +4,9 @@
 # engine after the other, single-threaded. Prints a table: scene, size, engine, ms/step, that
 # time over impact's, steps done, the outcome (pyramids: stands and max_disp; pile: escaped
 # cubes and mean_z; slide: stop distance and direction; incline: s2 against the analytic), mean
-# contact points per step, and impact's complementarity residual (the exact solver's error of
-# the last step; na under pgs). The raw result lines go to $BUILD/bench3d/lines.txt.
+# contact points per step, and impact's complementarity residual (Siconos' error of the run's
+# last exact solve and the largest one; na under pgs). The raw result lines (the peers' format,
+# then impact's own keys) go to $BUILD/bench3d/lines.txt.
 #
 # The peers are built from their own folders with their own Makefiles, in copies under
 # $BUILD/bench3d/peers (the shared folders are read-only): Bullet and ODE when libbullet-dev and
@@ -22,7 +23,8 @@
 #                       exact one (lcp) for the one-body scenes and the pyramids up to pyramid3d 5
 #                       (the engine sweeps a problem above its exact solver's row cap: swept=N), pgs
 #                       beyond
-#        IMPACT_ITERS=N pgs sweeps (default 10, the peers' Bullet and ODE iterations)
+#        IMPACT_ITERS=N pgs sweeps (default 10, the peers' Bullet and ODE iterations; for lcp,
+#                       the sweeps of the problems above the row cap: the engine's default)
 #        SCENES="pyramid3d:5 slide:0"   only these runs (scene:size)
 #        RAW=1          print the raw result lines too
 #        BUILD, IMPACT_PEERS (default ../shared/peers)
@@ -32,7 +34,7 @@ BUILD=${BUILD:-build}
 PEERS=${IMPACT_PEERS:-../shared/peers}
 MAXWALL=${MAXWALL:-20}
 SOLVER=${IMPACT_SOLVER:-auto}
-ITERS=${IMPACT_ITERS:-10}
+ITERS=${IMPACT_ITERS:-}
 OUT="$BUILD/bench3d"
 LINES="$OUT/lines.txt"
 IMPACT="$BUILD/bench/bench_engine3d"
@@ -131,7 +133,10 @@ for r in $runs; do
     {
         echo "# begin $scene $size"
         for s in $(impact_solvers "$scene" "$size"); do
-            one_run "impact-$s" "" "$IMPACT" "$scene" "$size" --solver "$s" --iters "$ITERS" --max-wall "$MAXWALL"
+            sweeps=$ITERS
+            [ "$s" = pgs ] && sweeps=${ITERS:-10}
+            one_run "impact-$s" "" "$IMPACT" "$scene" "$size" --solver "$s" ${sweeps:+--iters "$sweeps"} \
+                --max-wall "$MAXWALL"
         done
         one_run Bullet "$BULLET_NOTE" "$BULLET" "$scene" "$size" --max-wall "$MAXWALL"
         one_run ODE-quick "$ODE_NOTE" "$ODE" "$scene" "$size" --quick --max-wall "$MAXWALL"
@@ -186,9 +191,9 @@ cat <<'EOF'
 x_impact: ms/step over impact's first run of the scene. outcome a/b: measured / analytic (slide: distance
 travelled m, stop time s (never: still above 0.01 m/s at 3 s), v(1 s); incline: s(2 s), v(1 s)). stands: no
 cube moved 0.1 m in 500 steps. sunk: impact's cubes whose centre ended under the ground, inside its extent
-(fell through it, not off its edge). contacts: mean points per step. residual, res_max: impact's exact-solver error (Siconos') of the
-run's last exact solve and its largest (na: none ran; pgs computes none). swept=N: impact-lcp steps whose
-problem was above the exact solver's row cap and was swept (PGS) instead.
+(fell through it, not off its edge). contacts: mean points per step. residual, res_max: impact's exact-solver
+error (Siconos') of the run's last exact solve and the largest (na: none ran; pgs computes none). swept=N:
+impact-lcp steps whose problem was above the exact solver's row cap and was swept (PGS) instead.
 EOF
 echo "raw lines: $LINES"
 exit 0
