@@ -63,7 +63,7 @@ comma      := ,
 CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
-.PHONY: all deps test check-all sanitize fuzz valgrind lint bench hashes demo run install install-c \
+.PHONY: all deps test check-all sanitize fuzz valgrind lint bench bench3d hashes demo run install install-c \
         check-install-c clean help ctests benches
 .DEFAULT_GOAL := all
 
@@ -78,7 +78,8 @@ help:
 	@echo "make fuzz       the seeded fuzzer of the Lua API under ASan+UBSan (FUZZ_SEED, FUZZ_CALLS=$(FUZZ_CALLS))"
 	@echo "make valgrind   the whole suite under valgrind"
 	@echo "make lint       luacheck and cppcheck (when installed)"
-	@echo "make bench      benchmarks with figures"
+	@echo "make bench      benchmarks with figures, then the 3D table of make bench3d"
+	@echo "make bench3d    the 3D contact scenes beside Bullet, ODE and Box3D (tools/bench3d_peers.sh; QUICK=1, MAXWALL=S)"
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
 	@echo "make run SCRIPT=examples/orbit.lua   run any scene script"
@@ -162,6 +163,13 @@ lint:
 bench: deps
 	@$(MAKE) -s --no-print-directory all benches
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_bench.sh
+	@echo
+	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
+
+# the 3D engine beside Bullet 3.24, ODE 0.16 and Box3D on the peers' scenes, one table
+bench3d: deps
+	@$(MAKE) -s --no-print-directory all $(BUILD)/bench/bench_engine3d
+	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
 
 hashes: all
 	@$(LUA_ENV) $(LUA) tools/state_hashes.lua

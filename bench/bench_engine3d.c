@@ -1,0 +1,308 @@
+/* bench_engine3d.c: the 3D engine (contact strategy) on the scenes of the 3D peers' benches
+   (bench3d_scenes.h: pyramid2d, pyramid3d, pile, slide, incline, as in
+   ../shared/peers/bullet-ode and ../shared/peers/box3d), printing the peers' result line so
+   that tools/bench3d_peers.sh can set impact beside Bullet 3.24, ODE 0.16 and Box3D in one run.
+
+     bench_engine3d <scene> [size] [--solver lcp|pgs] [--iters N] [--steps N] [--max-wall S]
+                    [--handling simultaneous|serial|hybrid]
+
+   The world: dim 3, strategy "contact", time_stepping "symplectic_euler" (one velocity-level
+   contact solve per step), dt = 1/60, g = 9.81 along -z, collision_handling "simultaneous"
+   unless given (one contact problem per step, as the peers solve), the engine's default
+   distance_tol and velocity_tol. Every body has friction mu (the pair takes the smaller of
+   its two bodies', so each contact gets mu) and elasticity 0. The contact problem is solved
+   exactly (--solver lcp: Siconos-style error <= 1e-10; the engine sweeps a problem of more
+   than its exact solver's row cap instead, with --iters sweeps or its default) or by --iters
+   projected Gauss-Seidel sweeps (pgs; 10 by default, as the peers' Bullet and ODE QuickStep).
+
+   ms_per_step times imp_world_step only (CLOCK_MONOTONIC around each call, summed). contacts:
+   the contact points the engine held, mean per step (points within its margin, speculative
+   ones included, as the peers count points up to 0.02 m apart); pen_max / pen_end: the
+   deepest penetration at each step's detection. After the peers' keys come impact's own:
+   residual (Siconos' error of the run's last exact solve; na when none ran: pgs computes no
+   error), residual_max (its largest over the run), swept_steps (steps whose problem the lcp
+   setting left to the sweeps, above the exact solver's row cap), unsolved (solves that
+   stopped above the tolerance), sunk (dynamic cubes whose centre ended under the ground or
+   floor, inside its extent: fell through it, not off its edge), handling, peak_rss_mb. A step that fails stops the run
+   (stop=error, the world's message on stderr). With no arguments it prints how it is run and exits 0 (make bench
+   runs every bench binary bare; the 3D scenes are run by tools/bench3d_peers.sh). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <impact/shape.h>
+#include <impact/world.h>
+
+#include "bench3d_scenes.h"
+#include "bench_util.h"
+#include "strategy.h"
+
+#define USAGE                                                                                       \
+    "usage: bench_engine3d <scene> [size] [--solver lcp|pgs] [--iters N] [--steps N] [--max-wall S]\n" \
+    "                      [--handling simultaneous|serial|hybrid]\n"                                  \
+    "scenes: pyramid2d [B=20] | pyramid3d [B=5] | pile [N=300] | slide [angle_deg=0] | incline [mu=0.3]\n"
+
+typedef struct options {
+    const char *scene;
+    double size;
+    int solver;      /* IMP_SOLVER_LCP or IMP_SOLVER_PGS */
+    int iters;
+    int steps;       /* > 0: instead of the scene's */
+    double max_wall; /* > 0: stop once stepping used this many seconds */
+    int handling;
+} options;
+
+/* the strategy's counters of the last step, by name */
+typedef struct step_stats {
+    double points, penetration, error, unsolved, solves, skipped;
+} step_stats;
+
+static void take_stat(void *ctx, const char *name, double v, int count)
+{
+    (void)count;
+    step_stats *s = ctx;
+    if (strcmp(name, "contact_points") == 0) {
+        s->points = v;
+    } else if (strcmp(name, "max_penetration") == 0) {
+        s->penetration = v;
+    } else if (strcmp(name, "solver_error") == 0) {
+        s->error = v;
+    } else if (strcmp(name, "solve_failures") == 0) {
+        s->unsolved = v;
+    } else if (strcmp(name, "contact_solves") == 0) {
+        s->solves = v;
+    } else if (strcmp(name, "exact_skipped") == 0) {
+        s->skipped = v;
+    }
+}
+
+static int parse_enum(const char *v, const char *const *names, int *out)
+{
+    for (int i = 0; names[i] != NULL; i++) {
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+    static const char *const solvers[] = {"lcp", "pgs", NULL};
+    static const char *const handlings[] = {"simultaneous", "serial", "hybrid", NULL};
+    memset(o, 0, sizeof *o);
+    o->solver = IMP_SOLVER_LCP;
+    o->iters = 0;  /* pgs: 10 (the peers' Bullet and ODE iterations); lcp: the engine's default */
+    o->handling = IMP_HANDLING_SIMULTANEOUS;
+    int size_seen = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (strcmp(a, "--solver") == 0 && v != NULL) {
+            if (parse_enum(v, solvers, &o->solver) != 0) {
+                fprintf(stderr, "bench_engine3d: --solver '%s': expected lcp or pgs\n", v);
+                return -1;
+            }
+            i++;
+        } else if (strcmp(a, "--handling") == 0 && v != NULL) {
+            if (parse_enum(v, handlings, &o->handling) != 0) {
+                fprintf(stderr, "bench_engine3d: --handling '%s': expected simultaneous, serial or hybrid\n", v);
+                return -1;
+            }
+            i++;
+        } else if ((strcmp(a, "--iters") == 0 || strcmp(a, "--steps") == 0) && v != NULL) {
+            long n = strtol(v, &end, 10);
+            if (*end != '\0' || n < 1 || n > 100000000) {
+                fprintf(stderr, "bench_engine3d: %s '%s': expected a whole number >= 1\n", a, v);
+                return -1;
+            }
+            *(a[2] == 'i' ? &o->iters : &o->steps) = (int)n;
+            i++;
+        } else if (strcmp(a, "--max-wall") == 0 && v != NULL) {
+            o->max_wall = strtod(v, &end);
+            if (*end != '\0' || !(o->max_wall >= 0.0)) {
+                fprintf(stderr, "bench_engine3d: --max-wall '%s': expected seconds >= 0\n", v);
+                return -1;
+            }
+            i++;
+        } else if (a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
+            fprintf(stderr, "bench_engine3d: unknown option '%s'\n", a);
+            return -1;
+        } else if (o->scene == NULL) {
+            o->scene = a;
+        } else if (!size_seen) {
+            o->size = strtod(a, &end);
+            if (*end != '\0' || !isfinite(o->size)) {
+                fprintf(stderr, "bench_engine3d: size '%s': expected a number\n", a);
+                return -1;
+            }
+            size_seen = 1;
+        } else {
+            fprintf(stderr, "bench_engine3d: unexpected argument '%s'\n", a);
+            return -1;
+        }
+    }
+    if (o->solver == IMP_SOLVER_PGS && o->iters == 0) {
+        o->iters = 10;
+    }
+    return o->scene != NULL ? 0 : -1;
+}
+
+/* the scene's boxes in a new world; ids of the dynamic ones in dyn. NULL on failure. */
+static imp_world *make_world(const b3_scene *s, const options *o, imp_body_id *dyn)
+{
+    imp_world_def def = imp_world_default_def(3);
+    def.dt = B3_DT;
+    def.gravity[0] = def.gravity[1] = 0.0;
+    def.gravity[2] = -B3_G;
+    def.strategy = IMP_STRATEGY_CONTACT;
+    def.engine2d.time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
+    def.engine2d.contact_solver = o->solver;
+    if (o->iters > 0) {
+        def.engine2d.pgs_iterations = o->iters;  /* lcp: the sweeps of problems it does not take */
+    }
+    def.engine2d.collision_handling = (imp_collision_handling)o->handling;
+    imp_world *w = imp_world_new(&def);
+    if (w == NULL) {
+        fprintf(stderr, "bench_engine3d: the world could not be made\n");
+        return NULL;
+    }
+    for (int i = 0; i < s->nfixed + s->ndyn; i++) {
+        const b3_box *b = &s->box[i];
+        imp_body_def bd = imp_body_default_def(3);
+        bd.shape = imp_shape3d_box(b->size[0], b->size[1], b->size[2]);
+        if (bd.shape == NULL) {
+            fprintf(stderr, "bench_engine3d: out of memory for a box\n");
+            imp_world_free(w);
+            return NULL;
+        }
+        bd.density = B3_DENSITY;
+        bd.fixed = b->mass <= 0.0;
+        bd.friction = s->mu;
+        bd.elasticity = 0.0;
+        memcpy(bd.state, b->pos, 3 * sizeof(double));
+        memcpy(bd.state + 3, b->q, 4 * sizeof(double));
+        memcpy(bd.state + 7, b->vel, 3 * sizeof(double));
+        imp_body_id id = imp_world_add_body(w, &bd);
+        imp_shape_release(bd.shape);
+        if (id.slot < 0) {
+            fprintf(stderr, "bench_engine3d: box %d not added: %s\n", i, imp_world_error(w));
+            imp_world_free(w);
+            return NULL;
+        }
+        if (i >= s->nfixed) {
+            dyn[i - s->nfixed] = id;
+        }
+    }
+    return w;
+}
+
+typedef struct state_ctx {
+    const imp_world *w;
+    const imp_body_id *dyn;
+} state_ctx;
+
+static const double *state_of(void *ctx, int i)
+{
+    const state_ctx *c = ctx;
+    return imp_world_body_state_read(c->w, c->dyn[i]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 1) {
+        printf("bench_engine3d: the 3D contact scenes beside Bullet, ODE and Box3D are run by "
+               "tools/bench3d_peers.sh (make bench runs it)\n%s",
+               USAGE);
+        return 0;
+    }
+    options o;
+    if (parse(argc, argv, &o) != 0) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    double most = strcmp(o.scene, "pyramid2d") == 0 ? 1000 : strcmp(o.scene, "pyramid3d") == 0 ? 100 : 1e6;
+    if (o.size > most) {
+        fprintf(stderr, "bench_engine3d: %s size %g: expected at most %g\n", o.scene, o.size, most);
+        return 2;
+    }
+    b3_scene s;
+    if (b3_build(&s, o.scene, o.size) != 0) {
+        fprintf(stderr, "bench_engine3d: unknown scene '%s'\n%s", o.scene, USAGE);
+        return 2;
+    }
+    if (o.steps > 0) {
+        s.steps = o.steps;
+    }
+    imp_body_id *dyn = malloc((size_t)s.ndyn * sizeof *dyn);
+    imp_world *w = dyn != NULL ? make_world(&s, &o, dyn) : NULL;
+    if (w == NULL) {
+        free(dyn);
+        free(s.box);
+        return 1;
+    }
+    const imp_strategy_ops *ops = imp_world_strategy(w);
+    b3_outcome out;
+    b3_outcome_init(&out);
+    double seconds = 0.0, residual = NAN, residual_max = NAN, unsolved = 0.0, solves = 0.0, skipped = 0.0;
+    long skipped_steps = 0;
+    int done = 0;
+    const char *stop = "-";
+    for (int step = 1; step <= s.steps; step++) {
+        if (o.max_wall > 0.0 && seconds >= o.max_wall) {
+            stop = "wall";
+            break;
+        }
+        double t0 = bench_now();
+        imp_status st = imp_world_step(w);
+        seconds += bench_now() - t0;
+        if (st != IMP_OK) {
+            fprintf(stderr, "bench_engine3d: %s %g: step %d failed: %s\n", s.name, s.size, step,
+                    imp_world_error(w));
+            stop = "error";
+            break;
+        }
+        done = step;
+        step_stats ss = {0, 0, NAN, 0, 0, 0};
+        if (ops->stats != NULL) {
+            ops->stats(w, take_stat, &ss);
+        }
+        b3_contacts(&out, ss.points, ss.penetration);
+        unsolved = ss.unsolved;
+        /* the error is the last exact solve's: only a step with one updates it */
+        if (o.solver != IMP_SOLVER_PGS && ss.solves - solves > ss.skipped - skipped) {
+            residual = ss.error;
+            residual_max = isnan(residual_max) ? ss.error : fmax(residual_max, ss.error);
+        }
+        skipped_steps += ss.skipped > skipped;
+        solves = ss.solves;
+        skipped = ss.skipped;
+        if (b3_wants_state(&s, step)) {
+            const double *y = imp_world_body_state_read(w, dyn[0]);
+            b3_observe(&s, &out, step, y, y + 7);
+        }
+    }
+    if (done > 0) {
+        state_ctx c = {w, dyn};
+        b3_final(&s, &out, state_of, &c);
+    }
+    char engine[32];
+    snprintf(engine, sizeof engine, "impact-%s", ops->name);
+    int pgs = o.solver == IMP_SOLVER_PGS;
+    int sweeps = o.iters > 0 ? o.iters : imp_world_get_def(w)->engine2d.pgs_iterations;
+    b3_print(&s, &out, engine, pgs ? "pgs" : "lcp", pgs ? sweeps : 0, done, seconds, stop);
+    if (isnan(residual)) {
+        printf(" residual=na residual_max=na");
+    } else {
+        printf(" residual=%.3g residual_max=%.3g", residual, residual_max);
+    }
+    printf(" swept_steps=%ld", pgs ? 0 : skipped_steps);
+    printf(" unsolved=%.0f sunk=%d handling=%s peak_rss_mb=%.1f\n", unsolved, done > 0 ? out.sunk : 0,
+           imp_collision_handling_names[o.handling], bench_peak_mib());
+    imp_world_free(w);
+    free(dyn);
+    free(s.box);
+    return 0;
+}

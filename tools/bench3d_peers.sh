@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# bench3d_peers.sh: impact's 3D contact engine beside Bullet 3.24, ODE 0.16 (QuickStep) and
+# Box3D on the peers' scenes (../shared/peers/bullet-ode README "Scenes"), all in one run, one
+# engine after the other, single-threaded. Prints a table: scene, size, engine, ms/step, that
+# time over impact's, steps done, the outcome (pyramids: stands and max_disp; pile: escaped
+# cubes and mean_z; slide: stop distance and direction; incline: s2 against the analytic), mean
+# contact points per step, and impact's complementarity residual (Siconos' error of the run's
+# last exact solve and the largest one; na under pgs). The raw result lines (the peers' format,
+# then impact's own keys) go to $BUILD/bench3d/lines.txt.
+#
+# The peers are built from their own folders with their own Makefiles, in copies under
+# $BUILD/bench3d/peers (the shared folders are read-only): Bullet and ODE when libbullet-dev and
+# libode-dev are installed (apt-get install libbullet-dev libode-dev), Box3D always (its
+# sources are there; the first build takes about 20 s). A peer that is missing or does not
+# build is printed as "not installed" / "build failed"; the bench never fails for a peer.
+#
+# usage: tools/bench3d_peers.sh            every scene at every size of issue 24
+#        QUICK=1 tools/bench3d_peers.sh    the small sizes (pyramid2d 20, pyramid3d 5, pile 300)
+# Both also run the peers' extra tiny pyramids (pyramid2d 4, pyramid3d 3: 10 and 14 cubes), whose
+# contact problems (about 100 and 600 rows) the exact solver takes whole.
+# env:   MAXWALL=S      stop any run once its timed stepping used S seconds (default 20)
+#        IMPACT_SOLVER=auto|lcp|pgs|both   impact's contact solver: auto (default) takes the
+#                       exact one (lcp) for the one-body scenes and the pyramids up to pyramid3d 5
+#                       (the engine sweeps a problem above its exact solver's row cap: swept=N), pgs
+#                       beyond
+#        IMPACT_ITERS=N pgs sweeps (default 10, the peers' Bullet and ODE iterations; for lcp,
+#                       the sweeps of the problems above the row cap: the engine's default)
+#        SCENES="pyramid3d:5 slide:0"   only these runs (scene:size)
+#        RAW=1          print the raw result lines too
+#        BUILD, IMPACT_PEERS (default ../shared/peers)
+set -u
+cd "$(dirname "$0")/.." || exit 0
+BUILD=${BUILD:-build}
+PEERS=${IMPACT_PEERS:-../shared/peers}
+MAXWALL=${MAXWALL:-20}
+SOLVER=${IMPACT_SOLVER:-auto}
+ITERS=${IMPACT_ITERS:-}
+OUT="$BUILD/bench3d"
+LINES="$OUT/lines.txt"
+IMPACT="$BUILD/bench/bench_engine3d"
+mkdir -p "$OUT/peers"
+: >"$LINES"
+
+echo "impact 3D contact beside Bullet, ODE and Box3D: $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)," \
+    "load $(cut -d' ' -f1-3 /proc/loadavg), max wall ${MAXWALL} s per run; compare ratios of this run only"
+
+if [ ! -x "$IMPACT" ]; then
+    echo "bench3d: $IMPACT is not built (make benches)"
+    exit 0
+fi
+
+# --- the peers: copies of their folders, built with their Makefiles -----------------------
+BULLET="" ODE="" BOX3D=""
+BULLET_NOTE="not installed (apt-get install libbullet-dev)"
+ODE_NOTE="not installed (apt-get install libode-dev)"
+if [ ! -f "$PEERS/bullet-ode/Makefile" ]; then
+    BULLET_NOTE="not installed ($PEERS/bullet-ode missing)"
+    ODE_NOTE=$BULLET_NOTE
+fi
+BOX3D_NOTE="not installed ($PEERS/box3d missing)"
+copy_peer() {  # copy_peer NAME: $PEERS/NAME into $OUT/peers/NAME (newer files only, times kept)
+    [ -d "$PEERS/$1" ] || return 1
+    mkdir -p "$OUT/peers/$1" && cp -R -p -u "$PEERS/$1/." "$OUT/peers/$1/" && chmod -R u+w "$OUT/peers/$1"
+}
+if [ -f "$PEERS/bullet-ode/Makefile" ] && command -v pkg-config >/dev/null 2>&1; then
+    targets=""
+    pkg-config --exists bullet-float64 2>/dev/null && targets="$targets bench_bullet"
+    pkg-config --exists ode 2>/dev/null && targets="$targets bench_ode"
+    if [ -n "$targets" ] && copy_peer bullet-ode; then
+        # shellcheck disable=SC2086
+        if make -s -C "$OUT/peers/bullet-ode" $targets >"$OUT/peers/bullet-ode.log" 2>&1; then
+            case $targets in *bench_bullet*) BULLET="$OUT/peers/bullet-ode/bench_bullet" ;; esac
+            case $targets in *bench_ode*) ODE="$OUT/peers/bullet-ode/bench_ode" ;; esac
+        else
+            BULLET_NOTE="build failed ($OUT/peers/bullet-ode.log)"
+            ODE_NOTE="build failed ($OUT/peers/bullet-ode.log)"
+        fi
+    fi
+fi
+if [ -f "$PEERS/box3d/Makefile" ]; then
+    if copy_peer box3d && copy_peer bullet-ode; then  # bench_box3d includes ../bullet-ode/common.h
+        if make -s -C "$OUT/peers/box3d" bench_box3d >"$OUT/peers/box3d.log" 2>&1; then
+            BOX3D="$OUT/peers/box3d/bench_box3d"
+        else
+            BOX3D_NOTE="build failed ($OUT/peers/box3d.log)"
+        fi
+    fi
+fi
+
+# --- the runs ----------------------------------------------------------------------------
+if [ -n "${SCENES:-}" ]; then
+    runs=$SCENES
+elif [ -n "${QUICK:-}" ] && [ "${QUICK:-}" != 0 ]; then
+    runs="pyramid2d:4 pyramid2d:20 pyramid3d:3 pyramid3d:5 pile:300 slide:0 slide:45 incline:0.3 incline:0.6"
+else
+    runs="pyramid2d:4 pyramid2d:20 pyramid2d:50 pyramid2d:100 pyramid3d:3 pyramid3d:5 pyramid3d:10 pyramid3d:15
+          pile:300 pile:1000 slide:0 slide:45 incline:0.3 incline:0.6"
+fi
+# a run that ignores --max-wall (setup of a large scene, a hang) is ended after this
+LIMIT=$(awk -v m="$MAXWALL" 'BEGIN { printf "%d", 3 * m + 120 }')
+
+impact_solvers() {  # impact_solvers SCENE SIZE
+    case $SOLVER in
+    lcp | pgs) echo "$SOLVER" ;;
+    both) echo "lcp pgs" ;;
+    *) case "$1:$2" in
+        slide:* | incline:* | pyramid3d:5 | pyramid3d:3 | pyramid2d:4) echo lcp ;;
+        *) echo pgs ;;
+        esac ;;
+    esac
+}
+
+# one_run LABEL NOTE CMD...: the result line of one engine (or "# LABEL NOTE" when it is not
+# there or gave no line)
+one_run() {
+    local label=$1 note=$2 line
+    shift 2
+    if [ -z "$1" ]; then
+        echo "# $label $note"
+        return
+    fi
+    line=$(timeout "$LIMIT" "$@" 2>>"$OUT/stderr.txt" | grep '^engine=' | tail -1)
+    if [ -n "$line" ]; then
+        echo "label=$label $line"
+    else
+        echo "# $label failed (exit or timeout after $LIMIT s; stderr in $OUT/stderr.txt)"
+    fi
+}
+
+: >"$OUT/stderr.txt"
+for r in $runs; do
+    scene=${r%%:*} size=${r#*:}
+    {
+        echo "# begin $scene $size"
+        for s in $(impact_solvers "$scene" "$size"); do
+            sweeps=$ITERS
+            [ "$s" = pgs ] && sweeps=${ITERS:-10}
+            one_run "impact-$s" "" "$IMPACT" "$scene" "$size" --solver "$s" ${sweeps:+--iters "$sweeps"} \
+                --max-wall "$MAXWALL"
+        done
+        one_run Bullet "$BULLET_NOTE" "$BULLET" "$scene" "$size" --max-wall "$MAXWALL"
+        one_run ODE-quick "$ODE_NOTE" "$ODE" "$scene" "$size" --quick --max-wall "$MAXWALL"
+        one_run Box3D "$BOX3D_NOTE" "$BOX3D" "$scene" "$size" --max-wall "$MAXWALL"
+        echo "# end $scene $size"
+    } >>"$LINES"
+done
+
+[ -n "${RAW:-}" ] && [ "${RAW:-}" != 0 ] && cat "$LINES"
+
+# --- the table -----------------------------------------------------------------------------
+awk -v scenes="$runs" '
+function val(k) { return (k in f) ? f[k] : "-" }
+function num(x, d) { return (x == "nan" || x == "-" || x == "") ? x : sprintf("%." d "f", x) }
+BEGIN {
+    printf "%-9s %-5s %-12s %9s %7s %-9s %-56s %8s %9s %9s\n", "scene", "size", "engine", "ms/step", "x_impact",
+        "steps", "outcome", "contacts", "residual", "res_max"
+    ref = ""
+}
+/^# begin / { cur_scene = $3; cur_size = $4; ref = ""; next }
+/^# end / { next }
+/^# / {
+    label = $2; $1 = ""; $2 = ""; note = substr($0, 3)
+    printf "%-9s %-5s %-12s %s\n", cur_scene, cur_size, label, note
+    next
+}
+/^label=/ {
+    delete f
+    for (i = 1; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
+    ms = f["ms_per_step"]
+    if (ref == "" && f["label"] ~ /^impact/ && ms != "nan") ref = ms
+    ratio = (ref != "" && ms != "nan" && ref + 0 > 0) ? sprintf("%.2f", ms / ref) : "-"
+    steps = f["steps"] (f["complete"] == "1" ? "" : " " f["stop"])
+    sc = f["scene"]
+    if (sc ~ /^pyramid/)
+        out = "stands=" f["stands"] " max_disp=" num(f["max_disp"], 3) " top_dz=" num(f["top_dz"], 3)
+    else if (sc == "pile")
+        out = "escaped=" f["escaped"] " mean_z=" num(f["mean_z"], 2) " ke=" f["ke_end"]
+    else if (sc == "slide")
+        out = "dist=" num(f["stop_dist"], 2) "/" num(f["exp_stop_dist"], 2) " dir=" num(f["stop_dir_deg"], 1) \
+              " t=" (f["stop_t"] + 0 < 0 ? "never" : num(f["stop_t"], 2)) "/" num(f["exp_stop_t"], 2) \
+              " v1=" num(f["v1"], 2) "/" num(f["exp_v1"], 2)
+    else
+        out = "s2=" num(f["s2"], 3) "/" num(f["exp_s2"], 3) " v1=" num(f["v1"], 3) "/" num(f["exp_v1"], 3)
+    if (("sunk" in f) && f["sunk"] != "0") out = out " sunk=" f["sunk"]
+    if (("swept_steps" in f) && f["swept_steps"] != "0") out = out " swept=" f["swept_steps"]
+    printf "%-9s %-5s %-12s %9s %7s %-9s %-56s %8s %9s %9s\n", sc, f["size"], f["label"], num(ms, 3), ratio, steps,
+        out, num(f["contacts"], 0), val("residual"), val("residual_max")
+}
+' "$LINES"
+cat <<'EOF'
+x_impact: ms/step over impact's first run of the scene. outcome a/b: measured / analytic (slide: distance
+travelled m, stop time s (never: still above 0.01 m/s at 3 s), v(1 s); incline: s(2 s), v(1 s)). stands: no
+cube moved 0.1 m in 500 steps. sunk: impact's cubes whose centre ended under the ground, inside its extent
+(fell through it, not off its edge). contacts: mean points per step. residual, res_max: impact's exact-solver
+error (Siconos') of the run's last exact solve and the largest (na: none ran; pgs computes none). swept=N:
+impact-lcp steps whose problem was above the exact solver's row cap and was swept (PGS) instead.
+EOF
+echo "raw lines: $LINES"
+exit 0
