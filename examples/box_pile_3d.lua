@@ -14,7 +14,7 @@ function M.build(n, opts)
   opts = opts or {}
   local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -9.81 }, dt = 1 / 60,
                              contact_solver = opts.solver or "pgs", pgs_iterations = opts.sweeps or 20,
-                             collision_handling = opts.handling,
+                             collision_handling = opts.handling, max_backups = opts.max_backups,
                              seed = 12345 }
   local mu = 0.6
   w:add_body { shape = impact.shape3d.box { size = { 12, 12, 1 } }, fixed = true, position = { 0, 0, -0.5 },

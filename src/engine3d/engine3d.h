@@ -105,6 +105,7 @@ typedef struct imp_engine3d {
     int npts, nprev, pts_cap, prev_cap;
     int swapped;          /* the last step swapped pts and prev (undone by restore) */
     double now;           /* the time at the start of the current sub-step (events) */
+    double h_last;        /* the length of the last sub-step (its impulses warm-start the next) */
     /* per slot, sized with the world's capacity */
     int slot_cap;
     double *inv_iw;       /* 9 per slot: world inverse inertia */

@@ -372,6 +372,11 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         p->handled = 0;
         p->u0 = normal_velocity(p, slot_velocity(w, p->a), slot_velocity(w, p->b));
         p->ustar = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
+        if (p->u0 < -w->model.def.engine2d.velocity_tol) {
+            /* an impact: its impulse is no force held from the last step (a warm start from
+               an earlier impact would be a kick) */
+            p->r[0] = p->r[1] = p->r[2] = 0.0;
+        }
     }
     if (may_split) {  /* back up to the first impact: the step ends there */
         double toi = time_of_impact(w, e, h_max);
@@ -391,6 +396,17 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         }
     }
     *h_used = h;
+    if (e->h_last > 0.0 && h < e->h_last) {
+        /* warm starts into a shorter sub-step: a held force's impulse shrinks with the step;
+           never scaled up (an impulse that stopped a motion does not grow with the step) */
+        double scale = h / e->h_last;
+        for (int c = 0; c < e->npts; c++) {
+            for (int k = 0; k < 3; k++) {
+                e->pts[c].r[k] *= scale;
+            }
+        }
+    }
+    e->h_last = h;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int c = 0; c < e->npts; c++) {
         imp_e3_point *p = &e->pts[c];
