@@ -13,7 +13,10 @@
    W + eta D in the Jacobian only, D = diag(1 / rho) (the diagonal scale of W) and eta = delta
    chosen by the driver in proportion to the current error, so rank-deficient W (redundant
    contacts) gives a bounded, well-defined step and the convergence near a solution stays
-   fast (the perturbation vanishes with the error). */
+   fast (the perturbation vanishes with the error).
+
+   When the caller gives W's factors J Minv J^T and the system has more rows than dofs,
+   the same system is solved in dof space instead (lcp_coulomb_body.c). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -85,6 +88,15 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
     }
     size_t need = (size_t)m * (size_t)m;
     if (need > ws->hcap) return -2; /* the driver grows H */
+    /* W given by its factors with fewer dofs than rows: the dof-space system
+       (lcp_coulomb_body.c), unless a block of it is (nearly) singular */
+    const imp_coulomb_factors *fac = p->factors;
+    if (fac != NULL && m > 0 && ws->path != 1 && (fac->ndof < m || ws->path == 2) && fac->ndof <= ws->bcap &&
+        (size_t)fac->ndof * (size_t)fac->ndof <= ws->hcap && imp_coulomb_body_direction(p, ws, delta) == 0) {
+        ws->body_steps++;
+        return 0;
+    }
+    ws->rows_steps++;
     double *H = ws->H;
     memset(H, 0, need * sizeof(double));
     double hmax = 0.0;
