@@ -109,8 +109,9 @@ typedef struct imp_coulomb_info {
 typedef struct imp_coulomb_workspace imp_coulomb_workspace;
 
 /* A workspace for n rows (grown on demand). The first Newton step of a solve also sizes the
-   Newton matrix for all rows (min(n, IMP_COULOMB_NEWTON_MAX_ROWS)^2 doubles); from then on,
-   solves of up to that size allocate nothing. NULL without memory. */
+   Newton matrix for all rows (min(n, IMP_COULOMB_NEWTON_MAX_ROWS)^2 doubles) and, with
+   factors, the dof-space scratch (8 ndof numbers); from then on, solves of up to those sizes
+   allocate nothing. NULL without memory. */
 imp_coulomb_workspace *imp_coulomb_workspace_create(int n);
 void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws);
 /* Grows the workspace to n rows: IMP_OK, or IMP_ERR_NOMEM. */

@@ -57,9 +57,9 @@ void imp_coulomb_body_free(imp_coulomb_workspace *ws)
 
 int imp_coulomb_body_reserve(imp_coulomb_workspace *ws, int ndof)
 {
-    if (ndof <= ws->bcap) return 0;
+    if (ndof <= ws->bcap && ws->bz != NULL) return 0;
     imp_coulomb_body_free(ws);
-    size_t N = (size_t)ndof;
+    size_t N = ndof > 0 ? (size_t)ndof : 1;
     ws->bz = malloc(N * sizeof(double));
     ws->bw = malloc(N * sizeof(double));
     ws->bs = calloc(N, sizeof(double));

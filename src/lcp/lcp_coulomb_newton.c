@@ -91,7 +91,7 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
     /* W given by its factors with fewer dofs than rows: the dof-space system
        (lcp_coulomb_body.c), unless a block of it is (nearly) singular */
     const imp_coulomb_factors *fac = p->factors;
-    if (fac != NULL && m > 0 && ws->path != 1 && (fac->ndof < m || ws->path == 2) && fac->ndof <= ws->bcap &&
+    if (fac != NULL && m > 0 && ws->path != 1 && (fac->ndof < m || ws->path == 2) && ws->bz != NULL && fac->ndof <= ws->bcap &&
         (size_t)fac->ndof * (size_t)fac->ndof <= ws->hcap && imp_coulomb_body_direction(p, ws, delta) == 0) {
         ws->body_steps++;
         return 0;

@@ -411,6 +411,22 @@ TEST(singular_block_falls_back)
     scene_free(&s);
 }
 
+TEST(no_dofs)
+{
+    /* a contact between fixed bodies: W = 0, J = 0 with no columns; the dof-space path
+       solves Dw dr = -phi alone, as the rows' path does */
+    int rp[4] = {0, 0, 0, 0}, mrp[1] = {0}, col[1] = {0};
+    double val[1] = {0.0}, q[3] = {-1.0, 0.5, -0.2}, mu = 0.5, r[3] = {1.0, 0.1, 0.0}, d1[3], d2[3];
+    imp_coulomb_factors f = {0, {3, rp, col, val}, {0, mrp, col, val}};
+    imp_coulomb_problem p = {{3, rp, col, val}, q, &mu, NULL, &f};
+    for (int k = 0; k < 2; k++) {
+        double delta = k == 0 ? 0.5 : 1e-3;
+        CHECK(imp_coulomb_test_direction(&p, r, delta, 1, d1) == 0);
+        CHECK(imp_coulomb_test_direction(&p, r, delta, 2, d2) == 1);
+        for (int i = 0; i < 3; i++) CHECK_CLOSE(d2[i], d1[i], 1e-14, 1e-300);
+    }
+}
+
 /* solves with and without factors: both at the tolerance, same status; the dof-space path
    used when (and only when) the dofs are fewer than the Newton rows */
 static void solve_both(scene *s, int expect_body, int *bodies)
@@ -500,6 +516,7 @@ int main(int argc, char **argv)
     RUN(directions_agree_pyramid_and_corners);
     RUN(directions_agree_bilateral);
     RUN(singular_block_falls_back);
+    RUN(no_dofs);
     RUN(solves_with_and_without_factors);
     RUN(bad_factors);
     return CHECK_END("lcp_coulomb_body");
