@@ -68,9 +68,10 @@ typedef struct imp_coulomb_csr {
    semidefinite (e.g. 6x6 blocks per moving body; fixed bodies have no dofs). The caller
    guarantees W == J Minv J^T (within round-off); W is still required (u = W r + q, the
    error and the Gauss-Seidel sweeps use it). With factors, a Newton iteration whose system
-   has more rows than ndof solves it in dof space (lcp_coulomb_body.c: Woodbury's identity,
-   an ndof x ndof system instead of the rows' one), unless a diagonal block of the Jacobian
-   is (nearly) singular: that iteration then takes the rows' path. */
+   has more rows than the dofs its rows touch solves it in dof space (lcp_coulomb_body.c:
+   Woodbury's identity, a system on those dofs instead of the rows' one), unless a diagonal
+   block of the Jacobian is (nearly) singular: that iteration then takes the rows' path.
+   Dofs no row touches cost nothing. */
 typedef struct imp_coulomb_factors {
     int ndof;
     imp_coulomb_csr J;    /* W.n rows, columns < ndof */
@@ -110,7 +111,7 @@ typedef struct imp_coulomb_workspace imp_coulomb_workspace;
 
 /* A workspace for n rows (grown on demand). The first Newton step of a solve also sizes the
    Newton matrix for all rows (min(n, IMP_COULOMB_NEWTON_MAX_ROWS)^2 doubles) and, with
-   factors, the dof-space scratch (8 ndof numbers); from then on, solves of up to those sizes
+   factors, the dof-space scratch (10 ndof numbers); from then on, solves of up to those sizes
    allocate nothing. NULL without memory. */
 imp_coulomb_workspace *imp_coulomb_workspace_create(int n);
 void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws);

@@ -402,7 +402,7 @@ static int newton_phase(run *R)
            never allocates, whatever its active set */
         int nmax = n < IMP_COULOMB_NEWTON_MAX_ROWS ? n : IMP_COULOMB_NEWTON_MAX_ROWS;
         if (grow_h(ws, nmax) != 0) return -1;
-        if (p->factors != NULL && p->factors->ndof < nmax && imp_coulomb_body_reserve(ws, p->factors->ndof) != 0) {
+        if (p->factors != NULL && imp_coulomb_body_reserve(ws, p->factors->ndof) != 0) {
             return -1;
         }
         R->it_left--;

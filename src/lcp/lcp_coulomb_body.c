@@ -50,8 +50,10 @@ void imp_coulomb_body_free(imp_coulomb_workspace *ws)
     free(ws->blrow);
     free(ws->bext);
     free(ws->bfirst);
+    free(ws->bmap);
+    free(ws->bdofs);
     ws->bz = ws->bw = ws->bs = NULL;
-    ws->bmark = ws->blist = ws->blrow = ws->bext = ws->bfirst = NULL;
+    ws->bmark = ws->blist = ws->blrow = ws->bext = ws->bfirst = ws->bmap = ws->bdofs = NULL;
     ws->bcap = 0;
 }
 
@@ -68,7 +70,10 @@ int imp_coulomb_body_reserve(imp_coulomb_workspace *ws, int ndof)
     ws->blrow = malloc(N * sizeof(int));
     ws->bext = malloc(N * sizeof(int));
     ws->bfirst = malloc(N * sizeof(int));
-    if (!ws->bz || !ws->bw || !ws->bs || !ws->bmark || !ws->blist || !ws->blrow || !ws->bext || !ws->bfirst) {
+    ws->bmap = malloc(N * sizeof(int));
+    ws->bdofs = malloc(N * sizeof(int));
+    if (!ws->bz || !ws->bw || !ws->bs || !ws->bmark || !ws->blist || !ws->blrow || !ws->bext || !ws->bfirst ||
+        !ws->bmap || !ws->bdofs) {
         imp_coulomb_body_free(ws);
         return -1;
     }
@@ -163,21 +168,28 @@ static int add_jminv(const imp_coulomb_factors *f, imp_coulomb_workspace *ws, in
     return nl;
 }
 
-/* C += J_i^T (sum_l g_l J_{rows l} Minv) for one active row i (C = ws->H, nd x nd) */
+/* C += J_i^T (sum_l g_l J_{rows l} Minv) for one active row i (C = ws->H, nt x nt on the
+   dofs the active rows touch, numbered by bmap; a column outside multiplies z = 0 there)
+   and bz += J_i^T (Dw^-1 b)_i */
 static void add_row(const imp_coulomb_factors *f, imp_coulomb_workspace *ws, int i, const int *rows,
-                    const double *g, int cnt)
+                    const double *g, int cnt, int nt)
 {
     const imp_coulomb_csr *J = &f->J;
-    int nd = f->ndof, nl = 0;
+    const int *map = ws->bmap;
+    int nl = 0;
     for (int l = 0; l < cnt; l++) {
         if (g[l] != 0.0) nl = add_jminv(f, ws, rows[l], g[l], nl);
     }
     for (int k = J->row_ptr[i]; k < J->row_ptr[i + 1]; k++) {
         double ja = J->val[k];
         if (ja == 0.0) continue;
-        double *ca = ws->H + (size_t)J->col[k] * (size_t)nd;
-        for (int t = 0; t < nl; t++) ca[ws->blist[t]] += ja * ws->bs[ws->blist[t]];
-        ws->bz[J->col[k]] += ja * ws->dr[i];
+        int a = map[J->col[k]];
+        double *ca = ws->H + (size_t)a * (size_t)nt;
+        for (int t = 0; t < nl; t++) {
+            int j = ws->blist[t];
+            if (map[j] >= 0) ca[map[j]] += ja * ws->bs[j];
+        }
+        ws->bz[a] += ja * ws->dr[i];
     }
     for (int t = 0; t < nl; t++) {
         ws->bs[ws->blist[t]] = 0.0;
@@ -220,11 +232,33 @@ static int solve_dofs(imp_coulomb_workspace *ws, int nd)
     return 0;
 }
 
-int imp_coulomb_body_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double delta)
+int imp_coulomb_body_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double delta, int m)
 {
     const imp_coulomb_factors *f = p->factors;
     const imp_coulomb_csr *J = &f->J;
     int nd = f->ndof, nc = ws->nc;
+    /* the dofs the active rows touch, in the caller's order (the others' rows of the dof
+       system are those of I with a zero right-hand side: z = 0 there) */
+    int *map = ws->bmap, nt = 0;
+    for (int d = 0; d < nd; d++) map[d] = -1;
+    for (int c = 0; c < nc; c++) {
+        if (ws->kind[c] == 0) continue;
+        for (int a = 0; a < 3; a++) {
+            int i = ws->crow[3 * c + a];
+            for (int k = J->row_ptr[i]; k < J->row_ptr[i + 1]; k++) map[J->col[k]] = -2;
+        }
+    }
+    for (int bi = 0; bi < ws->nb; bi++) {
+        int i = ws->brow[bi];
+        for (int k = J->row_ptr[i]; k < J->row_ptr[i + 1]; k++) map[J->col[k]] = -2;
+    }
+    for (int d = 0; d < nd; d++) {
+        if (map[d] == -2) {
+            map[d] = nt;
+            ws->bdofs[nt++] = d;
+        }
+    }
+    if (nt >= m && ws->path != 2) return -1; /* no gain: the rows' path */
     if (blocks(ws, delta) != 0) return -1;
     /* the open contacts' part of the right-hand side: t = Minv J_open^T phi_open */
     double *y = ws->bz, *t = ws->bw;
@@ -262,22 +296,31 @@ int imp_coulomb_body_direction(const imp_coulomb_problem *p, imp_coulomb_workspa
         ws->dr[k] = ws->dwi[9 * nc + bi] * (-ws->phi[k] + ws->rho[k] * v);
     }
     /* C = I + J^T G J Minv and its right-hand side J^T Dw^-1 b */
-    memset(ws->H, 0, (size_t)nd * (size_t)nd * sizeof(double));
-    memset(ws->bz, 0, (size_t)nd * sizeof(double));
+    memset(ws->H, 0, (size_t)nt * (size_t)nt * sizeof(double));
+    memset(ws->bz, 0, (size_t)nt * sizeof(double));
     for (int c = 0; c < nc; c++) {
         if (ws->kind[c] == 0) continue;
         const int *rows = ws->crow + 3 * c;
-        for (int a = 0; a < 3; a++) add_row(f, ws, rows[a], rows, ws->gb + 9 * c + 3 * a, 3);
+        for (int a = 0; a < 3; a++) add_row(f, ws, rows[a], rows, ws->gb + 9 * c + 3 * a, 3, nt);
     }
     for (int bi = 0; bi < ws->nb; bi++) {
         int k = ws->brow[bi];
-        add_row(f, ws, k, &k, ws->gb + 9 * nc + bi, 1);
+        add_row(f, ws, k, &k, ws->gb + 9 * nc + bi, 1, nt);
     }
-    for (int d = 0; d < nd; d++) ws->H[(size_t)d * nd + d] += 1.0;
-    if (solve_dofs(ws, nd) != 0) return -1;
-    /* w = Minv z; dr = Dw^-1 b - G J w on the active rows */
+    for (int d = 0; d < nt; d++) ws->H[(size_t)d * nt + d] += 1.0;
+    if (solve_dofs(ws, nt) != 0) return -1;
+    /* w = Minv z on the touched dofs (all the active rows read); dr = Dw^-1 b - G J w */
     double *w = ws->bw;
-    mul(&f->Minv, ws->bz, w);
+    const imp_coulomb_csr *M = &f->Minv;
+    for (int t2 = 0; t2 < nt; t2++) {
+        int d = ws->bdofs[t2];
+        double x = 0.0;
+        for (int k = M->row_ptr[d]; k < M->row_ptr[d + 1]; k++) {
+            int j = map[M->col[k]];
+            if (j >= 0) x += M->val[k] * ws->bz[j];
+        }
+        w[d] = x;
+    }
     for (int c = 0; c < nc; c++) {
         if (ws->kind[c] == 0) continue;
         const int *rows = ws->crow + 3 * c;

@@ -30,7 +30,7 @@ struct imp_coulomb_workspace {
                            one value each (at 9 nc + k) */
     int bcap;           /* dofs the following hold */
     double *bz, *bw, *bs; /* dof vectors */
-    int *bmark, *blist, *blrow, *bext, *bfirst; /* dof scratch */
+    int *bmark, *blist, *blrow, *bext, *bfirst, *bmap, *bdofs; /* dof scratch */
     int path;           /* 0: either path; 1: the rows' path only; 2: the dof-space path
                            whenever factors are given (test hook) */
     int body_steps, rows_steps; /* Newton directions of the last solve by each path */
@@ -74,11 +74,12 @@ double imp_coulomb_phi(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, 
 
 /* The Newton direction in dof space (lcp_coulomb_body.c), for p->factors: the same system
    as imp_coulomb_newton_direction (rows pos[i] >= 0 active, m of them; ws->phi, ja, jb
-   evaluated), solved through Woodbury's identity; ws->dr receives the step. Returns 0, or
-   -1 when a diagonal block of the Jacobian or the dof system is (nearly) singular (the
-   caller then takes the rows' path). Needs imp_coulomb_body_reserve(ws, ndof) and room for
-   ndof^2 doubles in ws->H. */
-int imp_coulomb_body_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double delta);
+   evaluated), solved through Woodbury's identity on the dofs the active rows touch;
+   ws->dr receives the step. Returns 0, or -1 when a diagonal block of the Jacobian or the
+   dof system is (nearly) singular, or when the active rows touch m dofs or more (unless
+   ws->path is 2): the caller then takes the rows' path. Needs
+   imp_coulomb_body_reserve(ws, ndof) and room for ndof^2 doubles in ws->H. */
+int imp_coulomb_body_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double delta, int m);
 /* Grows the dof scratch of ws to ndof: 0, or -1 without memory. */
 int imp_coulomb_body_reserve(imp_coulomb_workspace *ws, int ndof);
 void imp_coulomb_body_free(imp_coulomb_workspace *ws);

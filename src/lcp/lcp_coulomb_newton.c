@@ -88,11 +88,12 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
     }
     size_t need = (size_t)m * (size_t)m;
     if (need > ws->hcap) return -2; /* the driver grows H */
-    /* W given by its factors with fewer dofs than rows: the dof-space system
-       (lcp_coulomb_body.c), unless a block of it is (nearly) singular */
+    /* W given by its factors: the dof-space system (lcp_coulomb_body.c) when the active
+       rows touch fewer dofs than there are rows (then it fits H) and no block of it is
+       (nearly) singular; the driver reserved the dof scratch */
     const imp_coulomb_factors *fac = p->factors;
-    if (fac != NULL && m > 0 && ws->path != 1 && (fac->ndof < m || ws->path == 2) && ws->bz != NULL && fac->ndof <= ws->bcap &&
-        (size_t)fac->ndof * (size_t)fac->ndof <= ws->hcap && imp_coulomb_body_direction(p, ws, delta) == 0) {
+    int body = fac != NULL && m > 0 && ws->path != 1 && ws->bz != NULL && fac->ndof <= ws->bcap;
+    if (body && imp_coulomb_body_direction(p, ws, delta, m) == 0) {
         ws->body_steps++;
         return 0;
     }

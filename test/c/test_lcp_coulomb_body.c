@@ -175,10 +175,12 @@ static void scene_free(scene *s)
     free(s->wrp), free(s->wcol), free(s->wval);
 }
 
-/* a column of k boxes (half sizes 0.3 .. 0.6, offsets up to 0.2) on the ground */
-static void stack_scene(scene *s, gen_rng *g, int k)
+/* a column of k boxes (half sizes 0.3 .. 0.6, offsets up to 0.2) on the ground, and extra
+   bodies touching nothing (their dofs in Minv, no row of J on them) */
+static void stack_scene(scene *s, gen_rng *g, int k, int extra)
 {
-    scene_init(s, g, k, 0.5);
+    scene_init(s, g, k + extra, 0.5);
+    for (int b = k; b < k + extra; b++) s->x[b][0] = 10.0 * b;
     double z = 0.0, hx0 = 0, hy0 = 0, cx0 = 0, cy0 = 0;
     for (int b = 0; b < k; b++) {
         double hx = 0.3 + 0.3 * gen_uniform(g), hy = 0.3 + 0.3 * gen_uniform(g), hz = 0.2 + 0.3 * gen_uniform(g);
@@ -339,7 +341,7 @@ TEST(directions_agree_stacks)
     int count = 0;
     for (int k = 1; k <= 6 && !check_current_failed; k++) {
         scene s;
-        stack_scene(&s, &g, k);
+        stack_scene(&s, &g, k, 0);
         scene_finish(&s);
         compare_directions(&s, &g, &count);
         scene_free(&s);
@@ -373,7 +375,7 @@ TEST(directions_agree_bilateral)
     int count = 0;
     for (int k = 2; k <= 4 && !check_current_failed; k++) {
         scene s;
-        stack_scene(&s, &g, k);
+        stack_scene(&s, &g, k, 0);
         /* box 0 to box k-1 by a joint at box 1's centre, and box k-1 pinned to the world */
         ball_joint(&s, 0, k - 1, s.x[1]);
         double top[3] = {s.x[k - 1][0] + 0.1, s.x[k - 1][1], s.x[k - 1][2] + 0.2};
@@ -392,7 +394,7 @@ TEST(singular_block_falls_back)
     gen_rng g;
     gen_seed(&g, 74);
     scene s;
-    stack_scene(&s, &g, 3);
+    stack_scene(&s, &g, 3, 0);
     ball_joint(&s, 0, 2, s.x[1]);
     scene_finish(&s);
     int n = s.n;
@@ -461,7 +463,7 @@ TEST(solves_with_and_without_factors)
     int bodies = 0;
     for (int k = 2; k <= 8 && !check_current_failed; k++) {
         scene s;
-        stack_scene(&s, &g, k);
+        stack_scene(&s, &g, k, 0);
         if (k % 3 == 0) ball_joint(&s, 0, 1, s.x[0]);
         scene_finish(&s);
         solve_both(&s, 1, &bodies);
@@ -472,7 +474,16 @@ TEST(solves_with_and_without_factors)
     scene_finish(&s);
     solve_both(&s, 1, &bodies);
     scene_free(&s);
-    CHECK(bodies == 8);
+    /* more dofs than rows, but the rows touch fewer */
+    stack_scene(&s, &g, 4, 12);
+    scene_finish(&s);
+    CHECK(s.nd > s.n);
+    solve_both(&s, 1, &bodies);
+    int count = 0;
+    compare_directions(&s, &g, &count);
+    CHECK(count == 12);
+    scene_free(&s);
+    CHECK(bodies == 9);
     corner_scene(&s, &g, 6);
     scene_finish(&s);
     solve_both(&s, 0, &bodies);
@@ -484,7 +495,7 @@ TEST(bad_factors)
     gen_rng g;
     gen_seed(&g, 76);
     scene s;
-    stack_scene(&s, &g, 2);
+    stack_scene(&s, &g, 2, 0);
     scene_finish(&s);
     double r[64], u[64];
     imp_coulomb_info info;
