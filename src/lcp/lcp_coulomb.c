@@ -18,7 +18,10 @@
    reaches the tolerance; Newton goes on from their answer when it is better.
    Iterates beyond 1e6 times the load scale are a drift to infinity (never kept).
    Rho: per contact from the diagonal block, rho_N = 1 / W_NN, rho_T = 2 / (W_T1T1 + W_T2T2)
-   (Siconos' NSN_AC uses the same kind of block-diagonal choice); bilateral rows 1 / W_kk. */
+   (Siconos' NSN_AC uses the same kind of block-diagonal choice); bilateral rows 1 / W_kk.
+   With W's factors J Minv J^T (p->factors), each Newton direction is computed in dof space
+   when the active rows touch fewer dofs than there are rows (lcp_coulomb_body.c); the rest
+   (line search, error, sweeps) uses W as without them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
