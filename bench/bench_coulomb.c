@@ -156,7 +156,7 @@ static int run_one(const char *dir, const char *name, double tol, const char *du
         for (int e = 0; e < P.nnz; e++) P.tv[e] *= 1.0 + 0x1p-52 * (double)(((e + seed) % 3) - 1);
     }
     imp_coulomb_csr_from_triplets(n, P.nnz, P.ti, P.tj, P.tv, work, rp, col, val);
-    imp_coulomb_problem prob = {{n, rp, col, val}, P.q, P.mu, NULL};
+    imp_coulomb_problem prob = {{n, rp, col, val}, P.q, P.mu, NULL, NULL};
     imp_coulomb_options o;
     imp_coulomb_default_options(&o);
     o.tolerance = tol;

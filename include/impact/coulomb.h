@@ -62,11 +62,28 @@ typedef struct imp_coulomb_csr {
     const double *val;
 } imp_coulomb_csr;
 
+/* W = J Minv J^T given by its factors, for systems of bodies (J: the rows' velocity
+   Jacobian, Minv: the inverse mass matrix). J in compressed rows, J.n = W.n rows, column
+   indices in 0 .. ndof-1; Minv in compressed rows, Minv.n = ndof, symmetric positive
+   semidefinite (e.g. 6x6 blocks per moving body; fixed bodies have no dofs). The caller
+   guarantees W == J Minv J^T (within round-off); W is still required (u = W r + q, the
+   error and the Gauss-Seidel sweeps use it). With factors, a Newton iteration whose system
+   has more rows than the dofs its rows touch solves it in dof space (lcp_coulomb_body.c:
+   Woodbury's identity, a system on those dofs instead of the rows' one), unless a diagonal
+   block of the Jacobian is (nearly) singular: that iteration then takes the rows' path.
+   Dofs no row touches cost nothing. */
+typedef struct imp_coulomb_factors {
+    int ndof;
+    imp_coulomb_csr J;    /* W.n rows, columns < ndof */
+    imp_coulomb_csr Minv; /* ndof rows and columns */
+} imp_coulomb_factors;
+
 typedef struct imp_coulomb_problem {
     imp_coulomb_csr W;
     const double *q;                /* n */
     const double *mu;               /* one per contact */
     const unsigned char *bilateral; /* n flags (nonzero = bilateral row) or NULL */
+    const imp_coulomb_factors *factors; /* W's factors, or NULL (then W alone) */
 } imp_coulomb_problem;
 
 typedef struct imp_coulomb_options {
@@ -93,8 +110,9 @@ typedef struct imp_coulomb_info {
 typedef struct imp_coulomb_workspace imp_coulomb_workspace;
 
 /* A workspace for n rows (grown on demand). The first Newton step of a solve also sizes the
-   Newton matrix for all rows (min(n, IMP_COULOMB_NEWTON_MAX_ROWS)^2 doubles); from then on,
-   solves of up to that size allocate nothing. NULL without memory. */
+   Newton matrix for all rows (min(n, IMP_COULOMB_NEWTON_MAX_ROWS)^2 doubles) and, with
+   factors, the dof-space scratch (10 ndof numbers); from then on, solves of up to those sizes
+   allocate nothing. NULL without memory. */
 imp_coulomb_workspace *imp_coulomb_workspace_create(int n);
 void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws);
 /* Grows the workspace to n rows: IMP_OK, or IMP_ERR_NOMEM. */

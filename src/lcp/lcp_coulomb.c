@@ -18,7 +18,10 @@
    reaches the tolerance; Newton goes on from their answer when it is better.
    Iterates beyond 1e6 times the load scale are a drift to infinity (never kept).
    Rho: per contact from the diagonal block, rho_N = 1 / W_NN, rho_T = 2 / (W_T1T1 + W_T2T2)
-   (Siconos' NSN_AC uses the same kind of block-diagonal choice); bilateral rows 1 / W_kk. */
+   (Siconos' NSN_AC uses the same kind of block-diagonal choice); bilateral rows 1 / W_kk.
+   With W's factors J Minv J^T (p->factors), each Newton direction is computed in dof space
+   when the active rows touch fewer dofs than there are rows (lcp_coulomb_body.c); the rest
+   (line search, error, sweeps) uses W as without them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,12 +91,15 @@ static void free_vectors(imp_coulomb_workspace *ws)
     FREE(ws->rbest);
     FREE(ws->ubest);
     FREE(ws->rhs);
+    FREE(ws->dwi);
+    FREE(ws->gb);
 }
 
 void imp_coulomb_workspace_destroy(imp_coulomb_workspace *ws)
 {
     if (ws == NULL) return;
     free_vectors(ws);
+    imp_coulomb_body_free(ws);
     free(ws->H);
     free(ws);
 }
@@ -124,7 +130,10 @@ imp_status imp_coulomb_workspace_reserve(imp_coulomb_workspace *ws, int n)
     ws->rbest = malloc(N * sizeof(double));
     ws->ubest = malloc(N * sizeof(double));
     ws->rhs = malloc(N * sizeof(double));
-    if (!ws->crow || !ws->brow || !ws->pos || !ws->lrow || !ws->ext || !ws->node_of || !ws->order || !ws->qbuf || !ws->deg || !ws->kind || !ws->rho || !ws->wdiag || !ws->ja ||
+    ws->dwi = malloc(3 * N * sizeof(double) + sizeof(double));
+    ws->gb = malloc(3 * N * sizeof(double) + sizeof(double));
+    if (!ws->dwi || !ws->gb ||
+        !ws->crow || !ws->brow || !ws->pos || !ws->lrow || !ws->ext || !ws->node_of || !ws->order || !ws->qbuf || !ws->deg || !ws->kind || !ws->rho || !ws->wdiag || !ws->ja ||
         !ws->jb || !ws->phi || !ws->dr || !ws->rt || !ws->ut || !ws->rbest || !ws->ubest || !ws->rhs) {
         free_vectors(ws);
         ws->cap = 0;
@@ -202,6 +211,39 @@ static double error_ws(const imp_coulomb_problem *p, const imp_coulomb_workspace
     return s > 2.220446049250313e-16 ? e / s : e;
 }
 
+/* a compressed-row matrix with cols columns: 0, or what is wrong (1 .. 3) */
+static int check_csr(const imp_coulomb_csr *A, int cols)
+{
+    if (A->n > 0 && (A->row_ptr == NULL || A->row_ptr[0] != 0 || A->col == NULL || A->val == NULL)) return 1;
+    for (int i = 0; i < A->n; i++) {
+        if (A->row_ptr[i + 1] < A->row_ptr[i]) return 1;
+        for (int k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            if (A->col[k] < 0 || A->col[k] >= cols) return 2;
+            if (!isfinite(A->val[k])) return 3;
+        }
+    }
+    return 0;
+}
+
+/* W's factors: sizes and entries (not W == J Minv J^T, which the caller guarantees) */
+static const char *check_factors(const imp_coulomb_problem *p)
+{
+    static const char *msg[2][4] = {
+        {NULL, "factors.J: row_ptr, col and val are required, row_ptr[0] = 0 and nondecreasing",
+         "factors.J has a column index out of range (0 .. ndof-1)", "factors.J has a NaN or infinite entry"},
+        {NULL, "factors.Minv: row_ptr, col and val are required, row_ptr[0] = 0 and nondecreasing",
+         "factors.Minv has a column index out of range (0 .. ndof-1)", "factors.Minv has a NaN or infinite entry"}};
+    const imp_coulomb_factors *f = p->factors;
+    if (f == NULL) return NULL;
+    if (f->ndof < 0) return "factors.ndof must be >= 0";
+    if (f->J.n != p->W.n) return "factors.J.n must equal W.n (one row of J per row of W)";
+    if (f->Minv.n != f->ndof) return "factors.Minv.n must equal factors.ndof";
+    int k = check_csr(&f->J, f->ndof);
+    if (k != 0) return msg[0][k];
+    k = check_csr(&f->Minv, f->ndof);
+    return k != 0 ? msg[1][k] : NULL;
+}
+
 static const char *check_input(const imp_coulomb_problem *p, int *nc_out)
 {
     const imp_coulomb_csr *W = &p->W;
@@ -229,7 +271,7 @@ static const char *check_input(const imp_coulomb_problem *p, int *nc_out)
         if (!(p->mu[c] >= 0.0) || !isfinite(p->mu[c])) return "mu must be finite and >= 0";
     }
     *nc_out = nn / 3;
-    return NULL;
+    return check_factors(p);
 }
 
 static double now(void)
@@ -250,6 +292,40 @@ static void classify(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, co
         else if (k == 1) info->sticking++;
         else info->sliding++;
     }
+}
+
+/* contacts, bilateral rows, diagonal blocks, scaling, order */
+static void setup(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, int nc)
+{
+    int n = p->W.n;
+    ws->nb = 0;
+    {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (p->bilateral != NULL && p->bilateral[i]) ws->brow[ws->nb++] = i;
+            else ws->crow[k++] = i;
+        }
+        ws->nc = nc;
+    }
+    for (int c = 0; c < nc; c++) {
+        const int *rows = ws->crow + 3 * c;
+        double *D = ws->wdiag + 9 * c;
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++) D[3 * a + b] = imp_coulomb_entry(&p->W, rows[a], rows[b]);
+        }
+        double rn = D[0] > 0.0 ? 1.0 / D[0] : 1.0;
+        double tt = D[4] + D[8];
+        double rt = tt > 0.0 ? 2.0 / tt : rn;
+        ws->rho[rows[0]] = rn;
+        ws->rho[rows[1]] = ws->rho[rows[2]] = rt;
+    }
+    for (int b = 0; b < ws->nb; b++) {
+        int k = ws->brow[b];
+        double d = imp_coulomb_entry(&p->W, k, k);
+        ws->wdiag[9 * nc + b] = d;
+        ws->rho[k] = d > 0.0 ? 1.0 / d : 1.0;
+    }
+    imp_coulomb_order(p, ws);
 }
 
 typedef struct run {
@@ -329,6 +405,9 @@ static int newton_phase(run *R)
            never allocates, whatever its active set */
         int nmax = n < IMP_COULOMB_NEWTON_MAX_ROWS ? n : IMP_COULOMB_NEWTON_MAX_ROWS;
         if (grow_h(ws, nmax) != 0) return -1;
+        if (p->factors != NULL && imp_coulomb_body_reserve(ws, p->factors->ndof) != 0) {
+            return -1;
+        }
         R->it_left--;
         R->info->iterations++;
         double delta = fmin(R->reg_max, R->lam * R->err);
@@ -435,35 +514,8 @@ imp_coulomb_status imp_coulomb_solve(const imp_coulomb_problem *p, const imp_cou
     } else if (imp_coulomb_workspace_reserve(ws, n) != 0) {
         goto nomem;
     }
-    /* contacts, bilateral rows, diagonal blocks, scaling */
-    ws->nb = 0;
-    {
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            if (p->bilateral != NULL && p->bilateral[i]) ws->brow[ws->nb++] = i;
-            else ws->crow[k++] = i;
-        }
-        ws->nc = nc;
-    }
-    for (int c = 0; c < nc; c++) {
-        const int *rows = ws->crow + 3 * c;
-        double *D = ws->wdiag + 9 * c;
-        for (int a = 0; a < 3; a++) {
-            for (int b = 0; b < 3; b++) D[3 * a + b] = imp_coulomb_entry(&p->W, rows[a], rows[b]);
-        }
-        double rn = D[0] > 0.0 ? 1.0 / D[0] : 1.0;
-        double tt = D[4] + D[8];
-        double rt = tt > 0.0 ? 2.0 / tt : rn;
-        ws->rho[rows[0]] = rn;
-        ws->rho[rows[1]] = ws->rho[rows[2]] = rt;
-    }
-    for (int b = 0; b < ws->nb; b++) {
-        int k = ws->brow[b];
-        double d = imp_coulomb_entry(&p->W, k, k);
-        ws->wdiag[9 * nc + b] = d;
-        ws->rho[k] = d > 0.0 ? 1.0 / d : 1.0;
-    }
-    imp_coulomb_order(p, ws);
+    setup(p, ws, nc);
+    ws->body_steps = ws->rows_steps = 0;
     for (int i = 0; i < n; i++) r[i] = o.warm_start != NULL ? o.warm_start[i] : 0.0;
     run R = {0};
     R.p = p;
@@ -565,4 +617,28 @@ nomem:
     info->status = IMP_COULOMB_NO_MEMORY;
     info->message = "out of memory";
     return info->status;
+}
+
+int imp_coulomb_test_direction(const imp_coulomb_problem *p, const double *r, double delta, int path,
+                               double *dr)
+{
+    int nc = 0;
+    if (p == NULL || check_input(p, &nc) != NULL || p->W.n == 0) return -1;
+    int n = p->W.n, nd = p->factors != NULL ? p->factors->ndof : 0;
+    imp_coulomb_workspace *ws = imp_coulomb_workspace_create(n);
+    if (ws == NULL) return -1;
+    int ret = -1;
+    double *u = malloc((size_t)n * sizeof(double));
+    if (u == NULL || grow_h(ws, n > nd ? n : nd) != 0 || imp_coulomb_body_reserve(ws, nd) != 0) goto done;
+    setup(p, ws, nc);
+    imp_coulomb_matvec(&p->W, p->q, r, u);
+    (void)imp_coulomb_phi(p, ws, r, u, ws->phi, 1);
+    ws->path = path;
+    if (imp_coulomb_newton_direction(p, ws, delta) != 0) goto done;
+    memcpy(dr, ws->dr, (size_t)n * sizeof(double));
+    ret = ws->body_steps > 0;
+done:
+    free(u);
+    imp_coulomb_workspace_destroy(ws);
+    return ret;
 }

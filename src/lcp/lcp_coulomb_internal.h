@@ -25,6 +25,15 @@ struct imp_coulomb_workspace {
     double *phi, *dr, *rt, *ut, *rbest, *ubest, *rhs;
     double *H;          /* the reduced Newton matrix, hcap x hcap, grown on first use */
     size_t hcap;
+    /* the dof-space Newton path (lcp_coulomb_body.c) */
+    double *dwi, *gb;   /* per contact Dw^-1 and Dw^-1 B (3x3 row-major); per bilateral row
+                           one value each (at 9 nc + k) */
+    int bcap;           /* dofs the following hold */
+    double *bz, *bw, *bs; /* dof vectors */
+    int *bmark, *blist, *blrow, *bext, *bfirst, *bmap, *bdofs; /* dof scratch */
+    int path;           /* 0: either path; 1: the rows' path only; 2: the dof-space path
+                           whenever factors are given (test hook) */
+    int body_steps, rows_steps; /* Newton directions of the last solve by each path */
 };
 
 /* u = W r + q */
@@ -62,6 +71,25 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
 /* Phi at (r, u) into phi; Jacobian blocks into ws->ja / jb when jac; returns 1/2 |Phi|^2 */
 double imp_coulomb_phi(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, const double *r,
                        const double *u, double *phi, int jac);
+
+/* The Newton direction in dof space (lcp_coulomb_body.c), for p->factors: the same system
+   as imp_coulomb_newton_direction (rows pos[i] >= 0 active, m of them; ws->phi, ja, jb
+   evaluated), solved through Woodbury's identity on the dofs the active rows touch;
+   ws->dr receives the step. Returns 0, or -1 when a diagonal block of the Jacobian or the
+   dof system is (nearly) singular, or when the active rows touch m dofs or more (unless
+   ws->path is 2): the caller then takes the rows' path. Needs
+   imp_coulomb_body_reserve(ws, ndof) and room for ndof^2 doubles in ws->H. */
+int imp_coulomb_body_direction(const imp_coulomb_problem *p, imp_coulomb_workspace *ws, double delta, int m);
+/* Grows the dof scratch of ws to ndof: 0, or -1 without memory. */
+int imp_coulomb_body_reserve(imp_coulomb_workspace *ws, int ndof);
+void imp_coulomb_body_free(imp_coulomb_workspace *ws);
+
+/* Test hook: the Newton direction of p at r with the regularization delta, by the rows'
+   path (path 1) or by the dof-space path whenever p->factors is set, whatever the sizes
+   (path 2); dr (n) receives it. Returns 1 when the dof-space path produced it, 0 when the
+   rows' path did, -1 on bad input, no memory or a failed solve. */
+int imp_coulomb_test_direction(const imp_coulomb_problem *p, const double *r, double delta, int path,
+                               double *dr);
 
 /* LU with partial pivoting of H (m x m row-major, overwritten), solving H x = b in place,
    within the envelope: lrow[k] is the last row with a nonzero in column k at or below the

@@ -13,7 +13,10 @@
    W + eta D in the Jacobian only, D = diag(1 / rho) (the diagonal scale of W) and eta = delta
    chosen by the driver in proportion to the current error, so rank-deficient W (redundant
    contacts) gives a bounded, well-defined step and the convergence near a solution stays
-   fast (the perturbation vanishes with the error). */
+   fast (the perturbation vanishes with the error).
+
+   When the caller gives W's factors J Minv J^T and the system has more rows than dofs,
+   the same system is solved in dof space instead (lcp_coulomb_body.c). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -85,6 +88,16 @@ int imp_coulomb_newton_direction(const imp_coulomb_problem *p, imp_coulomb_works
     }
     size_t need = (size_t)m * (size_t)m;
     if (need > ws->hcap) return -2; /* the driver grows H */
+    /* W given by its factors: the dof-space system (lcp_coulomb_body.c) when the active
+       rows touch fewer dofs than there are rows (then it fits H) and no block of it is
+       (nearly) singular; the driver reserved the dof scratch */
+    const imp_coulomb_factors *fac = p->factors;
+    int body = fac != NULL && m > 0 && ws->path != 1 && ws->bz != NULL && fac->ndof <= ws->bcap;
+    if (body && imp_coulomb_body_direction(p, ws, delta, m) == 0) {
+        ws->body_steps++;
+        return 0;
+    }
+    ws->rows_steps++;
     double *H = ws->H;
     memset(H, 0, need * sizeof(double));
     double hmax = 0.0;

@@ -218,7 +218,7 @@ static int l_coulomb(lua_State *L)
     o.max_time = imp_opt_number(L, 1, WHAT, "max_time", 0.0, IMP_NONNEGATIVE, NULL);
     if (imp_opt_vector(L, 1, WHAT, "warm_start", n, warm)) o.warm_start = warm;
 
-    imp_coulomb_problem p = {{n, rp, col, val}, q, mu, nb > 0 ? bil : NULL};
+    imp_coulomb_problem p = {{n, rp, col, val}, q, mu, nb > 0 ? bil : NULL, NULL};
     imp_coulomb_info info;
     imp_coulomb_workspace *ws = imp_coulomb_workspace_create(n);
     if (ws == NULL) return luaL_error(L, "%s: out of memory", WHAT);

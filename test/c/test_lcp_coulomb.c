@@ -29,7 +29,7 @@ static void dense_make(dense_prob *d, int n, const double *A, const double *q, c
     d->col = malloc(sizeof(int) * (size_t)(nnz + 1));
     d->val = malloc(sizeof(double) * (size_t)(nnz + 1));
     imp_coulomb_csr_from_dense(n, A, d->rp, d->col, d->val);
-    imp_coulomb_problem p = {{n, d->rp, d->col, d->val}, q, mu, bil};
+    imp_coulomb_problem p = {{n, d->rp, d->col, d->val}, q, mu, bil, NULL};
     d->p = p;
 }
 
