@@ -130,6 +130,11 @@ typedef struct imp_engine3d {
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
     double *wcc;          /* per point: its diagonal block W_cc (9) */
     imp_coulomb_workspace *ws;
+    imp_coulomb_factors fac;  /* W = J Minv J^T for the exact solver's dof-space Newton steps */
+    int *dof;             /* per slot: its first dof, -1 for fixed bodies */
+    int *fj_rp, *fj_col, *fm_rp, *fm_col;
+    double *fj_val, *fm_val;
+    int fac_slots, fac_rows, fac_dofs;
     imp_poly_work poly;   /* the volumetric intersection's scratch (contact_points) */
     /* per-pair overrides of friction and elasticity, sorted by (a, b) */
     imp_e3_pair_override *pairs;

@@ -304,6 +304,107 @@ static void coupling(const imp_world *w, const imp_engine3d *e, int c, int d, do
 
 static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps);
 
+static int grow_ints(int **p, size_t n)
+{
+    int *q = realloc(*p, (n > 0 ? n : 1) * sizeof *q);
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    return 0;
+}
+
+static int grow_doubles(double **p, size_t n)
+{
+    double *q = realloc(*p, (n > 0 ? n : 1) * sizeof *q);
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    return 0;
+}
+
+/* W's factors for the exact solver (W = J Minv J^T; its Newton steps then work on the moving
+   bodies' 6 dofs each where the rows outnumber them, as redundant flat contacts make them):
+   J's rows are the active points' Jacobian rows (12 entries at most: 6 per moving body),
+   Minv the moving bodies' 1/m and world inverse inertia. 0, or -1 without memory. */
+static int factors(const imp_world *w, imp_engine3d *e, int nact)
+{
+    int ns = w->model.nslots, n = 3 * nact, nd = 0;
+    if (e->fac_slots < ns) {
+        if (grow_ints(&e->dof, (size_t)ns) != 0) {
+            return -1;
+        }
+        e->fac_slots = ns;
+    }
+    for (int s = 0; s < ns; s++) {
+        e->dof[s] = dynamic(w, s) && w->model.bodies[s].active ? nd : -1;
+        nd += e->dof[s] >= 0 ? 6 : 0;
+    }
+    if (e->fac_rows < n) {
+        if (grow_ints(&e->fj_rp, (size_t)n + 1) != 0 || grow_ints(&e->fj_col, 12 * (size_t)n) != 0
+            || grow_doubles(&e->fj_val, 12 * (size_t)n) != 0) {
+            return -1;
+        }
+        e->fac_rows = n;
+    }
+    if (e->fac_dofs < nd) {
+        if (grow_ints(&e->fm_rp, (size_t)nd + 1) != 0 || grow_ints(&e->fm_col, 3 * (size_t)nd) != 0
+            || grow_doubles(&e->fm_val, 3 * (size_t)nd) != 0) {
+            return -1;
+        }
+        e->fac_dofs = nd;
+    }
+    int k = 0;
+    for (int i = 0; i < nact; i++) {
+        const imp_e3_point *p = &e->pts[e->act[i]];
+        for (int j = 0; j < 3; j++) {
+            e->fj_rp[3 * i + j] = k;
+            for (int side = 0; side < 2; side++) {
+                int s = side == 0 ? p->a : p->b;
+                if (e->dof[s] < 0) {
+                    continue;
+                }
+                const double *J = jac(e, e->act[i], side);
+                double sg = side == 0 ? -1.0 : 1.0;
+                for (int c = 0; c < 3; c++) {  /* linear: +-E's column j; angular: +-A's */
+                    e->fj_col[k] = e->dof[s] + c;
+                    e->fj_val[k++] = sg * J[c * 3 + j];
+                }
+                for (int c = 0; c < 3; c++) {
+                    e->fj_col[k] = e->dof[s] + 3 + c;
+                    e->fj_val[k++] = sg * J[9 + c * 3 + j];
+                }
+            }
+        }
+    }
+    e->fj_rp[n] = k;
+    k = 0;
+    for (int s = 0; s < ns; s++) {
+        int d = e->dof[s];
+        if (d < 0) {
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {
+            e->fm_rp[d + c] = k;
+            e->fm_col[k] = d + c;
+            e->fm_val[k++] = w->model.bodies[s].inv_mass;
+        }
+        for (int r = 0; r < 3; r++) {
+            e->fm_rp[d + 3 + r] = k;
+            for (int c = 0; c < 3; c++) {
+                e->fm_col[k] = d + 3 + c;
+                e->fm_val[k++] = e->inv_iw[9 * (size_t)s + 3 * r + c];
+            }
+        }
+    }
+    e->fm_rp[nd] = k;
+    e->fac.ndof = nd;
+    e->fac.J = (imp_coulomb_csr){.n = n, .row_ptr = e->fj_rp, .col = e->fj_col, .val = e->fj_val};
+    e->fac.Minv = (imp_coulomb_csr){.n = nd, .row_ptr = e->fm_rp, .col = e->fm_col, .val = e->fm_val};
+    return 0;
+}
+
 static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why, size_t why_len)
 {
     /* a few sweeps improve the warm start (Newton then needs a few iterations where it
@@ -362,8 +463,11 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     if (e->ws == NULL && (e->ws = imp_coulomb_workspace_create(n)) == NULL) {
         return IMP_ERR_NOMEM;
     }
+    if (factors(w, e, nact) != 0) {
+        return IMP_ERR_NOMEM;
+    }
     imp_coulomb_problem prob = {.W = {.n = n, .row_ptr = e->row_ptr, .col = e->col, .val = e->val},
-                                .q = e->q, .mu = e->mu, .bilateral = NULL};
+                                .q = e->q, .mu = e->mu, .bilateral = NULL, .factors = &e->fac};
     imp_coulomb_options opt;
     imp_coulomb_default_options(&opt);
     opt.tolerance = TOLERANCE;
