@@ -35,7 +35,7 @@ enum { JAC = 54 };
 /* Above this many rows the Newton systems (LU inside the envelope of W, about rows x
    bandwidth^2 per iteration) cost more than a step should: such problems are solved by the
    sweeps of "pgs" (counted in the stats as exact_skipped). */
-#define EXACT_MAX_ROWS 1200  /* per point: side a then side b, each E (9), A (9), IA (9) row-major 3x3 */
+#define EXACT_MAX_ROWS 4096  /* per point: side a then side b, each E (9), A (9), IA (9) row-major 3x3 */
 
 /* the sweeps' max without a libm call (operands are finite or the comparison keeps a) */
 static inline double larger(double a, double b) { return b > a ? b : a; }
