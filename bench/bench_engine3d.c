@@ -4,7 +4,7 @@
    that tools/bench3d_peers.sh can set impact beside Bullet 3.24, ODE 0.16 and Box3D in one run.
 
      bench_engine3d <scene> [size] [--solver lcp|pgs] [--iters N] [--steps N] [--max-wall S]
-                    [--handling simultaneous|serial|hybrid]
+                    [--handling simultaneous|serial|hybrid] [--substeps N]
 
    The world: dim 3, strategy "contact", time_stepping "symplectic_euler" (one velocity-level
    contact solve per step), dt = 1/60, g = 9.81 along -z, collision_handling "simultaneous"
@@ -40,7 +40,7 @@
 
 #define USAGE                                                                                       \
     "usage: bench_engine3d <scene> [size] [--solver lcp|pgs] [--iters N] [--steps N] [--max-wall S]\n" \
-    "                      [--handling simultaneous|serial|hybrid]\n"                                  \
+    "                      [--handling simultaneous|serial|hybrid] [--substeps N]\n"                                  \
     "scenes: pyramid2d [B=20] | pyramid3d [B=5] | pile [N=300] | slide [angle_deg=0] | incline [mu=0.3]\n"
 
 typedef struct options {
@@ -48,6 +48,7 @@ typedef struct options {
     double size;
     int solver;      /* IMP_SOLVER_LCP or IMP_SOLVER_PGS */
     int iters;
+    int substeps;    /* the 3D engine's sub-steps per step (1) */
     int steps;       /* > 0: instead of the scene's */
     double max_wall; /* > 0: stop once stepping used this many seconds */
     int handling;
@@ -112,13 +113,15 @@ static int parse(int argc, char **argv, options *o)
                 return -1;
             }
             i++;
-        } else if ((strcmp(a, "--iters") == 0 || strcmp(a, "--steps") == 0) && v != NULL) {
+        } else if ((strcmp(a, "--iters") == 0 || strcmp(a, "--steps") == 0
+                    || strcmp(a, "--substeps") == 0) && v != NULL) {
             long n = strtol(v, &end, 10);
-            if (*end != '\0' || n < 1 || n > 100000000) {
-                fprintf(stderr, "bench_engine3d: %s '%s': expected a whole number >= 1\n", a, v);
+            if (*end != '\0' || n < 1 || n > 100000000 || (a[3] == 'u' && n > 1000)) {
+                fprintf(stderr, "bench_engine3d: %s '%s': expected a whole number >= 1%s\n", a, v,
+                        a[3] == 'u' ? " and <= 1000" : "");
                 return -1;
             }
-            *(a[2] == 'i' ? &o->iters : &o->steps) = (int)n;
+            *(a[2] == 'i' ? &o->iters : a[3] == 'u' ? &o->substeps : &o->steps) = (int)n;
             i++;
         } else if (strcmp(a, "--max-wall") == 0 && v != NULL) {
             o->max_wall = strtod(v, &end);
@@ -164,6 +167,7 @@ static imp_world *make_world(const b3_scene *s, const options *o, imp_body_id *d
         def.engine2d.pgs_iterations = o->iters;  /* lcp: the sweeps of problems it does not take */
     }
     def.engine2d.collision_handling = (imp_collision_handling)o->handling;
+    def.engine2d.substeps = o->substeps > 0 ? o->substeps : 1;
     imp_world *w = imp_world_new(&def);
     if (w == NULL) {
         fprintf(stderr, "bench_engine3d: the world could not be made\n");

@@ -34,6 +34,9 @@ typedef struct imp_engine2d_def {
     int pgs_iterations;         /* PGS sweeps per solve (warm-started) */
     int time_stepping;          /* IMP_STEPPING_ODE or IMP_STEPPING_SYMPLECTIC_EULER */
     int contact_points;         /* 3D: IMP_POINTS_CLIPPING or IMP_POINTS_VOLUMETRIC */
+    int substeps;               /* 3D: equal sub-steps per step, each with its own contact
+                                   problem (1; as Box3D's sub-stepping: tall stacks settle
+                                   with fewer sweeps) */
 } imp_engine2d_def;
 
 /* How a trial step advances the bodies (engine2d_symplectic.c): with the world's integrator,

@@ -27,6 +27,7 @@ imp_engine2d_def imp_engine2d_default_def(void)
     d.joint_small_impacts = 0;
     d.contact_solver = IMP_SOLVER_LCP;
     d.pgs_iterations = 50;
+    d.substeps = 1;
     return d;
 }
 

@@ -474,19 +474,23 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     }
     e->swapped = 0;
     e->failed_a = e->failed_b = -1;
-    double t0 = w->data.time, h = t1 - t0, done = 0.0;
+    double t0 = w->data.time, h = t1 - t0;
     int backups = 0, max_backups = w->model.def.engine2d.max_backups;
-    while (done < h) {
-        double left = h - done, used;
-        imp_status st = substep(w, e, t0 + done, left, backups < max_backups, &used, why, why_len);
-        if (st != IMP_OK) {
-            return st;
-        }
-        if (used < left) {
-            backups++;
-            done += used;
-        } else {
-            done = h;
+    int k = w->model.def.engine2d.substeps > 1 ? w->model.def.engine2d.substeps : 1;
+    for (int i = 0; i < k; i++) {  /* the sub-steps of equal length, each cut at impacts */
+        double start = t0 + h * i / k, len = i == k - 1 ? t1 - start : h / k, done = 0.0;
+        while (done < len) {
+            double left = len - done, used;
+            imp_status st = substep(w, e, start + done, left, backups < max_backups, &used, why, why_len);
+            if (st != IMP_OK) {
+                return st;
+            }
+            if (used < left) {
+                backups++;
+                done += used;
+            } else {
+                done = len;
+            }
         }
     }
     e->stats.steps++;

@@ -205,6 +205,7 @@ static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_
     d->time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
     d->contact_points = imp_opt_enum(L, idx, what, "contact_points", imp_contact_points_names,
                                      d->contact_points);
+    d->substeps = (int)imp_opt_integer(L, idx, what, "substeps", d->substeps, 1, 1000);
 }
 
 static void read_integrator(lua_State *L, int idx, const char *what, imp_integrator_def *d)
@@ -299,7 +300,7 @@ static int l_world_new(lua_State *L)
                                        "collision_handling", "distance_tol", "velocity_tol",
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
                                        "max_backups", "joint_small_impacts", "contact_solver",
-                                       "pgs_iterations", "time_stepping", "contact_points",
+                                       "pgs_iterations", "time_stepping", "contact_points", "substeps",
                                        /* read by lua/impact/polyhedra.lua (3D) */
                                        "polyhedra", NULL};
     int dim = (int)luaL_checkinteger(L, 1);
@@ -343,10 +344,18 @@ static int l_world_new(lua_State *L)
     }
     if (dim == 3 && (imp_strategy_ops_of(def.strategy, 3)->flags & IMP_STRATEGY_COLLISIONS) != 0) {
         check_engine3d_options(L, 2, what, &def.engine2d);
-    } else if (imp_opt_string(L, 2, what, "contact_points") != NULL) {
-        return imp_error(L, what, "option 'contact_points' belongs to the 3D impulse and contact "
-                         "strategies (this world: %dD, strategy \"%s\")", dim,
-                         imp_strategy_names[def.strategy]);
+    } else {
+        static const char *const only3d[] = {"contact_points", "substeps", NULL};
+        for (int i = 0; only3d[i] != NULL; i++) {
+            lua_getfield(L, 2, only3d[i]);
+            int given = !lua_isnil(L, -1);
+            lua_pop(L, 1);
+            if (given) {
+                return imp_error(L, what, "option '%s' belongs to the 3D impulse and contact "
+                                 "strategies (this world: %dD, strategy \"%s\")", only3d[i], dim,
+                                 imp_strategy_names[def.strategy]);
+            }
+        }
     }
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
     memset(u, 0, sizeof *u);

@@ -633,6 +633,11 @@ local function world_options(c, dim, strategy)
       { "distance_tol", num("pos", 1e-3, 0.05) }, { "velocity_tol", num("pos", 0.05, 1) },
       { "collision_accuracy", num("unitpos", 0.01, 1) }, { "max_backups", int(1, 100000, 1, 50) },
       { "contact_solver", enum({ "lcp", "pgs" }) }, { "pgs_iterations", int(1, 100000, 1, 200) },
+      { "substeps", function(cc)
+          local src, bad = int(1, 1000, 1, 4)(cc)
+          if not rigid then bad = bad or "substeps outside the 3D rigid strategies" end
+          return src, bad
+        end },
       { "contact_points", function(cc)
           local src, bad = cc:enum({ "clipping", "volumetric" })
           if not rigid then bad = bad or "contact_points outside the 3D rigid strategies" end
