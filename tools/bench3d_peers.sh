@@ -25,6 +25,8 @@
 #                       beyond
 #        IMPACT_ITERS=N pgs sweeps (default 10, the peers' Bullet and ODE iterations; for lcp,
 #                       the sweeps of the problems above the row cap: the engine's default)
+#        IMPACT_SUBSTEPS=K  sub-steps per step for pgs runs (default 4, as Box3D's; 1: one
+#                       contact problem per step, as Bullet and ODE)
 #        SCENES="pyramid3d:5 slide:0"   only these runs (scene:size)
 #        RAW=1          print the raw result lines too
 #        BUILD, IMPACT_PEERS (default ../shared/peers)
@@ -35,6 +37,7 @@ PEERS=${IMPACT_PEERS:-../shared/peers}
 MAXWALL=${MAXWALL:-20}
 SOLVER=${IMPACT_SOLVER:-auto}
 ITERS=${IMPACT_ITERS:-}
+SUBSTEPS=${IMPACT_SUBSTEPS:-4}
 OUT="$BUILD/bench3d"
 LINES="$OUT/lines.txt"
 IMPACT="$BUILD/bench/bench_engine3d"
@@ -133,10 +136,10 @@ for r in $runs; do
     {
         echo "# begin $scene $size"
         for s in $(impact_solvers "$scene" "$size"); do
-            sweeps=$ITERS
-            [ "$s" = pgs ] && sweeps=${ITERS:-10}
+            sweeps=$ITERS sub=1
+            [ "$s" = pgs ] && sweeps=${ITERS:-10} && sub=$SUBSTEPS
             one_run "impact-$s" "" "$IMPACT" "$scene" "$size" --solver "$s" ${sweeps:+--iters "$sweeps"} \
-                --max-wall "$MAXWALL"
+                --substeps "$sub" --max-wall "$MAXWALL"
         done
         one_run Bullet "$BULLET_NOTE" "$BULLET" "$scene" "$size" --max-wall "$MAXWALL"
         one_run ODE-quick "$ODE_NOTE" "$ODE" "$scene" "$size" --quick --max-wall "$MAXWALL"
