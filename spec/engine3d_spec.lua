@@ -75,6 +75,25 @@ describe("3D impulse and contact strategies", function()
     assert.near(2, a:momentum()[1] + b:momentum()[1], 1e-12)
   end)
 
+  it("two spinning boxes colliding off centre keep momentum, angular momentum and (e = 1, "
+     .. "frictionless) energy", function()
+    -- no gravity: the impulses are internal, equal and opposite at shared points, so linear and
+    -- angular momentum (about the origin) are kept exactly; a single elastic impact point with
+    -- Newton's law keeps the energy too
+    local w = world { dt = 1 / 240, handling = "simultaneous" }
+    w.gravity = { 0, 0, 0 }
+    w:add_body { shape = shape3d.box { size = { 1, 1, 1 } }, mass = 1, position = { 0, 0, 0 },
+                 velocity = { 2, 0.3, 0 }, angular_velocity = { 0, 0, 1 }, elasticity = 1, friction = 0 }
+    w:add_body { shape = shape3d.box { size = { 1, 1, 1 } }, mass = 2, position = { 3, 0.4, 0.2 },
+                 orientation = { math.cos(0.2), 0, 0, math.sin(0.2) }, elasticity = 1, friction = 0 }
+    local p0, l0, e0 = w:momentum(), w:angular_momentum(), w:energy().total
+    w:run { duration = 3 }
+    assert.is_true(w:stats().collisions >= 1)
+    assert.near(p0, w:momentum(), 1e-12)
+    assert.near(l0, w:angular_momentum(), 1e-12)
+    assert.near(e0, w:energy().total, 1e-12 * e0)
+  end)
+
   it("Newton's cradle: serial handling sends the momentum to the last ball, simultaneous "
      .. "spreads it", function()
     -- serial: one collision at a time; simultaneous, 3 balls, e = 1 (one LCP): v' = (-1/3, 2/3, 2/3) v
