@@ -84,6 +84,9 @@ typedef struct imp_engine3d_stats {
     int pairs;           /* body pairs touching in the last step */
     double last_error;   /* the exact solver's error of the last solve (Siconos') */
     double max_penetration; /* deepest penetration at the last detection (m, >= 0) */
+    long manifolds;      /* narrow-phase calls: pair manifolds (manifold3d.h) and gaps (collide3d.h) */
+    long recycled;       /* pair manifolds rebuilt from the last one (engine3d_cache.h) */
+    long apart;          /* pairs skipped: still farther apart than the margin (engine3d_cache.h) */
 } imp_engine3d_stats;
 
 typedef struct imp_engine3d {
@@ -96,6 +99,16 @@ typedef struct imp_engine3d {
     double *lo, *hi;      /* 3 per id */
     int *pair_list;       /* the broad phase's pairs of ids, 2 each, sorted */
     int npairs_bp, pair_cap;
+    int *pair_entry;      /* per pair of pair_list: its cached manifold in cache, -1 */
+    int *pair_tmp, *entry_tmp; /* pair_cap: the pair list's merge buffers */
+    int *ev_tmp, ev_cap;  /* the broad phase's begins or ends, sorted */
+    /* contact recycling (engine3d_cache.h): the pairs' last manifolds, a pool with a free list */
+    struct imp_e3_cached *cache;
+    int ncache, cache_cap;
+    int *cache_free;
+    int nfree, free_cap;
+    struct imp_e3_pose *pose; /* per broad-phase id: its pose at this detection */
+    double *speed;        /* per broad-phase id: the bound on its points' speed */
     /* contact points of this step and of the last one, sorted by (a, b, key) */
     imp_e3_point *pts, *prev;
     int npts, nprev, pts_cap, prev_cap;
