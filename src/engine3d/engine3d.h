@@ -5,7 +5,10 @@
    One step of h from (x0, v0) (engine3d_step.c):
      1. detect (engine3d_detect.c): a sort-and-sweep broad phase over the bodies' boxes grown
         by what they can travel in the step, then each pair's contact manifold (manifold3d.h:
-        up to four points sharing a normal, with feature keys). The points are matched by key
+        up to four points sharing a normal, with feature keys). A pair whose bodies moved
+        little relative to each other since its manifold was computed rebuilds it from the
+        bodies' frames, and a pair still farther apart than its margin by its last gap is
+        skipped (contact recycling, engine3d_cache.h). The points are matched by key
         with the last step's, so each starts from its last impulse (warm start) and begins and
         ends are known (events).
      2. v* = v0 + h M^-1 F(x0, v0): gravity, springs, applied and gyroscopic forces.
