@@ -300,6 +300,8 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, int ia, in
     pair_material(w, e, a, b, &mu, &el);
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     int first = e->npts;
+    double t1[3], t2[3];  /* the points share the normal */
+    tangents(m.normal, t1, t2);
     for (int k = 0; k < m.count; k++) {
         const imp_manifold3d_point *mp = &m.points[k];
         if (!isfinite(mp->distance) || !isfinite(mp->point_a[0] + mp->point_a[1] + mp->point_a[2])
@@ -320,7 +322,8 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, int ia, in
         p->gen_b = bb->generation;
         p->key = mp->key;
         memcpy(p->normal, m.normal, sizeof p->normal);
-        tangents(p->normal, p->t1, p->t2);
+        memcpy(p->t1, t1, sizeof t1);
+        memcpy(p->t2, t2, sizeof t2);
         memcpy(p->pa, mp->point_a, sizeof p->pa);
         memcpy(p->pb, mp->point_b, sizeof p->pb);
         for (int i = 0; i < 3; i++) {
