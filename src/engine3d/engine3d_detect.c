@@ -1,7 +1,9 @@
 /* engine3d_detect.c: the 3D engine's detection: broad phase over the colliding bodies, each
-   near pair's contact manifold, and the match of its points with the last step's (warm starts
-   and contact events). O(n + swaps) for the broad phase, O(pairs) narrow phase, O(p log p) to
-   sort the points. No allocation once the arrays have grown to the scene. */
+   near pair's contact manifold (recycled or skipped when its bodies barely moved relative to
+   each other: engine3d_cache.h), and the match of its points with the last step's (warm starts
+   and contact events). O(n + swaps) for the broad phase, O(pairs + events log events) to keep
+   its pair list, O(pairs) narrow phase, O(p) to match the points (they come sorted by pair and
+   key). No allocation once the arrays have grown to the scene. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
