@@ -5,7 +5,10 @@
    One step of h from (x0, v0) (engine3d_step.c):
      1. detect (engine3d_detect.c): a sort-and-sweep broad phase over the bodies' boxes grown
         by what they can travel in the step, then each pair's contact manifold (manifold3d.h:
-        up to four points sharing a normal, with feature keys). The points are matched by key
+        up to four points sharing a normal, with feature keys). A pair whose bodies moved
+        little relative to each other since its manifold was computed rebuilds it from the
+        bodies' frames, and a pair still farther apart than its margin by its last gap is
+        skipped (contact recycling, engine3d_cache.h). The points are matched by key
         with the last step's, so each starts from its last impulse (warm start) and begins and
         ends are known (events).
      2. v* = v0 + h M^-1 F(x0, v0): gravity, springs, applied and gyroscopic forces.
@@ -88,6 +91,9 @@ typedef struct imp_engine3d_stats {
     int pairs;           /* body pairs touching in the last step */
     double last_error;   /* the exact solver's error of the last solve (Siconos') */
     double max_penetration; /* deepest penetration at the last detection (m, >= 0) */
+    long manifolds;      /* narrow-phase calls: pair manifolds (manifold3d.h) and gaps (collide3d.h) */
+    long recycled;       /* pair manifolds rebuilt from the last one (engine3d_cache.h) */
+    long apart;          /* pairs skipped: still farther apart than the margin (engine3d_cache.h) */
 } imp_engine3d_stats;
 
 typedef struct imp_engine3d {
@@ -100,6 +106,16 @@ typedef struct imp_engine3d {
     double *lo, *hi;      /* 3 per id */
     int *pair_list;       /* the broad phase's pairs of ids, 2 each, sorted */
     int npairs_bp, pair_cap;
+    int *pair_entry;      /* per pair of pair_list: its cached manifold in cache, -1 */
+    int *pair_tmp, *entry_tmp; /* pair_cap: the pair list's merge buffers */
+    int *ev_tmp, ev_cap;  /* the broad phase's begins or ends, sorted */
+    /* contact recycling (engine3d_cache.h): the pairs' last manifolds, a pool with a free list */
+    struct imp_e3_cached *cache;
+    int ncache, cache_cap;
+    int *cache_free;
+    int nfree, free_cap;
+    struct imp_e3_pose *pose; /* per broad-phase id: its pose at this detection */
+    double *speed;        /* per broad-phase id: the bound on its points' speed */
     /* contact points of this step and of the last one, sorted by (a, b, key) */
     imp_e3_point *pts, *prev;
     int npts, nprev, pts_cap, prev_cap;

@@ -1,13 +1,16 @@
 /* engine3d_detect.c: the 3D engine's detection: broad phase over the colliding bodies, each
-   near pair's contact manifold, and the match of its points with the last step's (warm starts
-   and contact events). O(n + swaps) for the broad phase, O(pairs) narrow phase, O(p log p) to
-   sort the points. No allocation once the arrays have grown to the scene. */
+   near pair's contact manifold (recycled or skipped when its bodies barely moved relative to
+   each other: engine3d_cache.h), and the match of its points with the last step's (warm starts
+   and contact events). O(n + swaps) for the broad phase, O(pairs + events log events) to keep
+   its pair list, O(pairs) narrow phase, O(p) to match the points (they come sorted by pair and
+   key). No allocation once the arrays have grown to the scene. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collide3d.h"
 #include "engine3d.h"
+#include "engine3d_cache.h"
 #include "manifold3d.h"
 #include "contact_polyhedral.h"
 #include "manifold_polyhedral.h"
@@ -59,6 +62,16 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
         return IMP_ERR_NOMEM;
     }
     e->hi = hi;
+    imp_e3_pose *pose = realloc(e->pose, (size_t)(n > 0 ? n : 1) * sizeof *pose);
+    if (pose == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    e->pose = pose;
+    double *speed = realloc(e->speed, (size_t)(n > 0 ? n : 1) * sizeof *speed);
+    if (speed == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    e->speed = speed;
     n = 0;
     for (int i = 0; i < w->model.nslots; i++) {
         if (is_colliding(&w->model.bodies[i])) {
@@ -77,7 +90,9 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     for (int k = 0; k < n; k++) {
         imp_bp3d_set_body(e->bp, k, e->bp_slot[k]);
     }
-    e->npairs_bp = 0;  /* every pair begins again */
+    e->npairs_bp = 0;  /* every pair begins again, with no cached manifold */
+    e->ncache = 0;
+    e->nfree = 0;
     e->bodies_version = w->model.bodies_version;
     e->bp_built = 1;
     return IMP_OK;
@@ -130,29 +145,6 @@ static int cmp_point(const void *x, const void *y)
     return p->key < q->key ? -1 : (p->key > q->key ? 1 : 0);
 }
 
-static const imp_e3_point *find_prev(const imp_engine3d *e, const imp_e3_point *want)
-{
-    int a = want->a, b = want->b;
-    unsigned key = want->key;
-    int lo = 0, hi = e->nprev - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        const imp_e3_point *p = &e->prev[mid];
-        int c = p->a != a ? (p->a < a ? -1 : 1)
-              : p->b != b ? (p->b < b ? -1 : 1)
-              : p->key != key ? (p->key < key ? -1 : 1) : 0;
-        if (c == 0) {
-            return p->gen_a == want->gen_a && p->gen_b == want->gen_b ? p : NULL;
-        }
-        if (c < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return NULL;
-}
-
 static void pair_material(const imp_world *w, const imp_engine3d *e, int a, int b, double *mu, double *el)
 {
     (void)e;
@@ -175,19 +167,130 @@ static int polyhedral(const imp_shape *s)
            && ((c->kind == IMP_S3_CONVEX && c->faces != NULL) || c->kind == IMP_S3_BOX);
 }
 
-/* Appends the manifold of the pair (a, b) within margin. */
-static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, double margin)
+/* A free entry of the manifold cache (its index), -1 without memory. */
+static int cache_alloc(imp_engine3d *e)
+{
+    if (e->nfree > 0) {
+        return e->cache_free[--e->nfree];
+    }
+    if (grow((void **)&e->cache, &e->cache_cap, e->ncache + 1, sizeof *e->cache) != 0) {
+        return -1;
+    }
+    /* (the free list can take every entry back) */
+    if (grow((void **)&e->cache_free, &e->free_cap, e->cache_cap, sizeof *e->cache_free) != 0) {
+        return -1;
+    }
+    e->cache[e->ncache].count = 0;
+    e->cache[e->ncache].gap = -1.0;
+    return e->ncache++;
+}
+
+static void cache_release(imp_engine3d *e, int entry)
+{
+    if (entry >= 0) {
+        e->cache_free[e->nfree++] = entry;
+    }
+}
+
+/* the smaller scale of the two shapes (walls aside) */
+static double pair_scale(const imp_shape *a, const imp_shape *b)
+{
+    const imp_convex3d *ca = imp_shape3d_data(a), *cb = imp_shape3d_data(b);
+    double sa = ca->kind == IMP_S3_WALL ? INFINITY : ca->scale;
+    double sb = cb->kind == IMP_S3_WALL ? INFINITY : cb->scale;
+    return fmin(sa, sb);
+}
+
+static int usable(const imp_manifold3d *m)
+{
+    if (m->count == 0 || (m->status != IMP_NP_OK && m->status != IMP_NP_MAXITER)) {
+        return 0;
+    }
+    for (int k = 0; k < m->count; k++) {
+        const imp_manifold3d_point *mp = &m->points[k];
+        if (!isfinite(mp->distance) || !isfinite(mp->point_a[0] + mp->point_a[1] + mp->point_a[2])
+            || !isfinite(mp->point_b[0] + mp->point_b[1] + mp->point_b[2])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The manifold of the pair (a, b) (broad-phase ids ia, ib) within margin: recycled from the
+   pair's cache entry *entry when it fits (engine3d_cache.h), else computed and kept there. */
+static imp_status pair_manifold(imp_world *w, imp_engine3d *e, int a, int b, int ia, int ib, double margin,
+                                int *entry, imp_manifold3d *m)
 {
     const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
-    const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
-    imp_manifold3d m;
+    const imp_e3_pose *pa = &e->pose[ia], *pb = &e->pose[ib];
+    double tol = w->model.def.engine2d.distance_tol;
     if (w->model.def.engine2d.contact_points == IMP_POINTS_VOLUMETRIC && polyhedral(ba->shape)
         && polyhedral(bb->shape)) {
-        if (imp_poly_manifold(ba->shape, ya, bb->shape, yb, 0.0, margin, &e->poly, &m) == IMP_PC_ENOMEM) {
+        const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
+        e->stats.manifolds++;
+        if (imp_poly_manifold(ba->shape, ya, bb->shape, yb, 0.0, margin, &e->poly, m) == IMP_PC_ENOMEM) {
             return IMP_ERR_NOMEM;
         }
-    } else {
-        imp_manifold3d_compute(ba->shape, ya, bb->shape, yb, margin, &m);
+        return IMP_OK;
+    }
+    double rad_a = ba->shape->radius, rad_b = bb->shape->radius, scale = pair_scale(ba->shape, bb->shape);
+    const imp_e3_cached *c = *entry >= 0 ? &e->cache[*entry] : NULL;
+    if (c != NULL && c->count > 0
+        && imp_e3_cache_fits(c, a, b, ba->generation, bb->generation, pa, pb, rad_a, rad_b, scale, margin, tol)) {
+        imp_e3_cache_points(c, pa, pb, margin, m);
+        e->stats.recycled++;
+        return IMP_OK;
+    }
+    if (c != NULL && c->count == 0
+        && imp_e3_cache_apart(c, a, b, ba->generation, bb->generation, pa, pb, rad_a, rad_b, scale, margin)) {
+        m->status = IMP_NP_OK;
+        m->count = 0;
+        e->stats.apart++;
+        return IMP_OK;
+    }
+    const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
+    if (c == NULL || c->count == 0) {
+        /* apart the last time (or new): the narrow phase first, its gap kept when beyond the
+           margin (the manifold would have no point: manifold3d.h) */
+        imp_contact3d nc;
+        int ns = imp_collide3d(ba->shape, ya, bb->shape, yb, &nc);
+        e->stats.manifolds++;
+        if ((ns == IMP_NP_OK || ns == IMP_NP_MAXITER) && nc.distance > margin && isfinite(nc.distance)) {
+            if (*entry < 0 && (*entry = cache_alloc(e)) < 0) {
+                return IMP_ERR_NOMEM;
+            }
+            imp_e3_cache_store_gap(&e->cache[*entry], a, b, ba->generation, bb->generation, nc.distance, pa, pb);
+            m->status = ns;
+            m->count = 0;
+            return IMP_OK;
+        }
+    }
+    imp_manifold3d_compute(ba->shape, ya, bb->shape, yb, margin, m);
+    e->stats.manifolds++;
+    if (!usable(m)) {
+        if (*entry >= 0) {
+            e->cache[*entry].count = 0;
+            e->cache[*entry].gap = -1.0;
+        }
+        return IMP_OK;
+    }
+    if (*entry < 0 && (*entry = cache_alloc(e)) < 0) {
+        return IMP_ERR_NOMEM;
+    }
+    imp_e3_cache_store(&e->cache[*entry], a, b, ba->generation, bb->generation, m,
+                       imp_e3_manifold_ref(m, ba->shape, bb->shape), pa, pb, margin);
+    return IMP_OK;
+}
+
+/* Appends the manifold of the pair (a, b) (broad-phase ids ia, ib) within margin, its points
+   in key order. */
+static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, int ia, int ib, double margin, int *entry)
+{
+    const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
+    imp_manifold3d m;
+    imp_status st = pair_manifold(w, e, a, b, ia, ib, margin, entry, &m);
+    if (st != IMP_OK) {
+        return st;
     }
     if (m.count == 0 || (m.status != IMP_NP_OK && m.status != IMP_NP_MAXITER)) {
         return IMP_OK;
@@ -197,13 +300,23 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, double mar
     }
     double mu, el;
     pair_material(w, e, a, b, &mu, &el);
+    const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
+    int first = e->npts;
+    double t1[3], t2[3];  /* the points share the normal */
+    tangents(m.normal, t1, t2);
     for (int k = 0; k < m.count; k++) {
         const imp_manifold3d_point *mp = &m.points[k];
         if (!isfinite(mp->distance) || !isfinite(mp->point_a[0] + mp->point_a[1] + mp->point_a[2])
             || !isfinite(mp->point_b[0] + mp->point_b[1] + mp->point_b[2])) {
             continue;  /* coordinates beyond the doubles' range: no contact to hold */
         }
-        imp_e3_point *p = &e->pts[e->npts++];  /* (grown for m.count above) */
+        /* in key order among the pair's points (insertion) */
+        int at = e->npts++;  /* (grown for m.count above) */
+        while (at > first && e->pts[at - 1].key > mp->key) {
+            e->pts[at] = e->pts[at - 1];
+            at--;
+        }
+        imp_e3_point *p = &e->pts[at];
         memset(p, 0, sizeof *p);
         p->a = a;
         p->b = b;
@@ -211,7 +324,8 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, double mar
         p->gen_b = bb->generation;
         p->key = mp->key;
         memcpy(p->normal, m.normal, sizeof p->normal);
-        tangents(p->normal, p->t1, p->t2);
+        memcpy(p->t1, t1, sizeof t1);
+        memcpy(p->t2, t2, sizeof t2);
         memcpy(p->pa, mp->point_a, sizeof p->pa);
         memcpy(p->pb, mp->point_b, sizeof p->pb);
         for (int i = 0; i < 3; i++) {
@@ -235,6 +349,115 @@ static int cmp_pair(const void *x, const void *y)
     return p[1] < q[1] ? -1 : (p[1] > q[1] ? 1 : 0);
 }
 
+/* pair_list, pair_entry, pair_tmp and entry_tmp hold at least need pairs; 0 or -1 */
+static int grow_pairs(imp_engine3d *e, int need)
+{
+    if (need <= e->pair_cap) {
+        return 0;
+    }
+    int c = e->pair_cap > 0 ? e->pair_cap : 64;
+    while (c < need) {
+        c *= 2;
+    }
+    int *arrays[4] = {e->pair_list, e->pair_tmp, e->pair_entry, e->entry_tmp};
+    const int per[4] = {2, 2, 1, 1};
+    for (int k = 0; k < 4; k++) {
+        int *q = realloc(arrays[k], (size_t)c * (size_t)per[k] * sizeof *q);
+        if (q == NULL) {
+            return -1;
+        }
+        arrays[k] = q;
+        switch (k) {
+        case 0: e->pair_list = q; break;
+        case 1: e->pair_tmp = q; break;
+        case 2: e->pair_entry = q; break;
+        default: e->entry_tmp = q; break;
+        }
+    }
+    e->pair_cap = c;
+    return 0;
+}
+
+/* The n pairs of events ev (2 ints each) sorted into e->ev_tmp; NULL without memory. */
+static const int *sorted_events(imp_engine3d *e, const int *ev, int n)
+{
+    if (grow((void **)&e->ev_tmp, &e->ev_cap, n, 2 * sizeof *e->ev_tmp) != 0) {
+        return NULL;
+    }
+    memcpy(e->ev_tmp, ev, (size_t)n * 2 * sizeof *ev);
+    qsort(e->ev_tmp, (size_t)n, 2 * sizeof *e->ev_tmp, cmp_pair);
+    return e->ev_tmp;
+}
+
+static int pair_less(const int *p, const int *q) { return p[0] < q[0] || (p[0] == q[0] && p[1] < q[1]); }
+
+/* The broad phase's pairs kept sorted (with their cache entries) from its begin and end
+   events: O(pairs + events log events). */
+static imp_status update_pairs(imp_engine3d *e)
+{
+    int npairs = e->npairs_bp;
+    int nb = 0, ne = 0;
+    const int *begins = e->nbp > 0 ? imp_bp3d_begins(e->bp, &nb) : NULL;
+    const int *ends = e->nbp > 0 ? imp_bp3d_ends(e->bp, &ne) : NULL;
+    if (grow_pairs(e, npairs + nb > 0 ? npairs + nb : 1) != 0) {
+        return IMP_ERR_NOMEM;
+    }
+    if (ne > 0) {
+        const int *se = sorted_events(e, ends, ne);
+        if (se == NULL) {
+            return IMP_ERR_NOMEM;
+        }
+        int m = 0, j = 0;
+        for (int i = 0; i < npairs; i++) {
+            const int *p = e->pair_list + 2 * i;
+            while (j < ne && pair_less(se + 2 * j, p)) {
+                j++;
+            }
+            if (j < ne && se[2 * j] == p[0] && se[2 * j + 1] == p[1]) {
+                cache_release(e, e->pair_entry[i]);
+                continue;
+            }
+            e->pair_list[2 * m] = p[0];
+            e->pair_list[2 * m + 1] = p[1];
+            e->pair_entry[m] = e->pair_entry[i];
+            m++;
+        }
+        npairs = m;
+    }
+    if (nb > 0) {
+        const int *sb = sorted_events(e, begins, nb);
+        if (sb == NULL) {
+            return IMP_ERR_NOMEM;
+        }
+        int i = 0, j = 0, m = 0;
+        while (i < npairs || j < nb) {
+            const int *p = e->pair_list + 2 * i, *q = sb + 2 * j;
+            int take_old = j >= nb || (i < npairs && !pair_less(q, p));
+            if (take_old && j < nb && p[0] == q[0] && p[1] == q[1]) {
+                j++;  /* a begin of a pair already there: kept once */
+            }
+            e->pair_tmp[2 * m] = take_old ? p[0] : q[0];
+            e->pair_tmp[2 * m + 1] = take_old ? p[1] : q[1];
+            e->entry_tmp[m] = take_old ? e->pair_entry[i] : -1;
+            m++;
+            if (take_old) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        int *t = e->pair_list;
+        e->pair_list = e->pair_tmp;
+        e->pair_tmp = t;
+        t = e->pair_entry;
+        e->pair_entry = e->entry_tmp;
+        e->entry_tmp = t;
+        npairs = m;
+    }
+    e->npairs_bp = npairs;
+    return IMP_OK;
+}
+
 imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
 {
     if (!e->bp_built || e->bodies_version != w->model.bodies_version) {
@@ -248,8 +471,10 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         int s = e->bp_slot[k];
         const imp_body *b = &w->model.bodies[s];
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+        imp_e3_pose_of(y, &e->pose[k]);
         imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);
-        double grow_by = tol + h * speed_bound(b, y);
+        e->speed[k] = speed_bound(b, y);
+        double grow_by = tol + h * e->speed[k];
         for (int i = 0; i < 3; i++) {
             e->lo[3 * k + i] -= grow_by;
             e->hi[3 * k + i] += grow_by;
@@ -259,77 +484,50 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     if (e->nbp > 0 && imp_bp3d_update(e->bp, e->nbp, e->lo, e->hi) != 0) {
         return IMP_ERR_NOMEM;
     }
-    int npairs = e->nbp > 0 ? imp_bp3d_pair_count(e->bp) : 0;
-    if (grow((void **)&e->pair_list, &e->pair_cap, npairs > 0 ? npairs : 1, 2 * sizeof *e->pair_list) != 0) {
-        return IMP_ERR_NOMEM;
+    imp_status st = update_pairs(e);
+    if (st != IMP_OK) {
+        return st;
     }
-    /* the broad phase's pairs, kept sorted here from its begin and end events */
-    npairs = e->npairs_bp;
-    int nb = 0, ne = 0;
-    const int *begins = e->nbp > 0 ? imp_bp3d_begins(e->bp, &nb) : NULL;
-    const int *ends = e->nbp > 0 ? imp_bp3d_ends(e->bp, &ne) : NULL;
-    if (ne > 0) {
-        int m = 0;
-        for (int i = 0; i < npairs; i++) {
-            int gone = 0;
-            for (int j = 0; j < ne && !gone; j++) {
-                gone = ends[2 * j] == e->pair_list[2 * i] && ends[2 * j + 1] == e->pair_list[2 * i + 1];
-            }
-            if (!gone) {
-                e->pair_list[2 * m] = e->pair_list[2 * i];
-                e->pair_list[2 * m + 1] = e->pair_list[2 * i + 1];
-                m++;
-            }
-        }
-        npairs = m;
-    }
-    if (nb > 0) {  /* (npairs + nb > 1 here: sorted below) */
-        if (grow((void **)&e->pair_list, &e->pair_cap, npairs + nb, 2 * sizeof *e->pair_list) != 0) {
-            return IMP_ERR_NOMEM;
-        }
-        for (int j = 0; j < nb; j++) {
-            e->pair_list[2 * npairs] = begins[2 * j];
-            e->pair_list[2 * npairs + 1] = begins[2 * j + 1];
-            npairs++;
-        }
-        qsort(e->pair_list, (size_t)npairs, 2 * sizeof *e->pair_list, cmp_pair);
-    }
-    e->npairs_bp = npairs;
+    int npairs = e->npairs_bp;
     for (int i = 0; i < npairs; i++) {
-        int sa = e->bp_slot[e->pair_list[2 * i]], sb = e->bp_slot[e->pair_list[2 * i + 1]];
-        if (sa > sb) {
-            int t = sa;
-            sa = sb;
-            sb = t;
-        }
+        int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
+        int sa = e->bp_slot[ia], sb = e->bp_slot[ib];
         const imp_body *ba = &w->model.bodies[sa], *bb = &w->model.bodies[sb];
         if (ba->fixed && bb->fixed) {
             continue;
         }
-        const double *ya = w->data.y + (size_t)sa * IMP_STRIDE_3D, *yb = w->data.y + (size_t)sb * IMP_STRIDE_3D;
-        double margin = tol + h * (speed_bound(ba, ya) + speed_bound(bb, yb));
-        imp_status st = narrow(w, e, sa, sb, margin);
+        double margin = tol + h * (e->speed[ia] + e->speed[ib]);
+        st = narrow(w, e, sa, sb, ia, ib, margin, &e->pair_entry[i]);
         if (st != IMP_OK) {
             return st;
         }
     }
-    if (e->npts > 1) {
-        qsort(e->pts, (size_t)e->npts, sizeof *e->pts, cmp_point);
+    /* the pairs came in (a, b) order, each pair's points in key order: sorted already (the
+       sort stays for safety) */
+    for (int i = 1; i < e->npts; i++) {
+        if (cmp_point(&e->pts[i - 1], &e->pts[i]) > 0) {
+            qsort(e->pts, (size_t)e->npts, sizeof *e->pts, cmp_point);
+            break;
+        }
     }
     /* warm starts: the last impulse of the same feature, its friction re-expressed in the
        new tangents */
     double pen = 0.0;
-    int pairs = 0;
+    int pairs = 0, j = 0;
     for (int i = 0; i < e->npts; i++) {
         imp_e3_point *p = &e->pts[i];
         if (i == 0 || p->a != p[-1].a || p->b != p[-1].b) {
             pairs++;
         }
         pen = fmax(pen, -p->distance);
-        const imp_e3_point *o = find_prev(e, p);
-        if (o == NULL) {
+        while (j < e->nprev && cmp_point(&e->prev[j], p) < 0) {  /* both sorted: a merge */
+            j++;
+        }
+        if (j == e->nprev || cmp_point(&e->prev[j], p) != 0 || e->prev[j].gen_a != p->gen_a
+            || e->prev[j].gen_b != p->gen_b) {
             continue;
         }
+        const imp_e3_point *o = &e->prev[j];
         p->fresh = 0;
         p->acc = o->acc;
         p->acc_u0 = o->acc_u0;

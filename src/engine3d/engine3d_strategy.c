@@ -28,7 +28,9 @@ void imp_engine3d_free(imp_engine3d *e)
     void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->wcc, e->pairs, e->dof,
-                      e->fj_rp, e->fj_col, e->fj_val, e->fm_rp, e->fm_col, e->fm_val};
+                      e->fj_rp, e->fj_col, e->fj_val, e->fm_rp, e->fm_col, e->fm_val,
+                      e->pair_entry, e->pair_tmp, e->entry_tmp, e->ev_tmp, e->cache, e->cache_free, e->pose,
+                      e->speed};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         free(arrays[i]);
     }
@@ -177,6 +179,9 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     put(ctx, "max_contact_points", (double)s->max_points, 1);
     put(ctx, "solver_error", s->last_error, 0);
     put(ctx, "max_penetration", s->max_penetration, 0);
+    put(ctx, "manifolds", (double)s->manifolds, 1);
+    put(ctx, "manifolds_recycled", (double)s->recycled, 1);
+    put(ctx, "pairs_apart", (double)s->apart, 1);
 }
 
 const imp_strategy_ops imp_strategy_impulse3d = {

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "collide3d_box.h"
 #include "gjk.h"
 #include "mpr.h"
 #include "shape3d.h"
@@ -269,17 +270,26 @@ static void general_fn(const imp_support3d *a, const imp_support3d *b, imp_conta
     out->status = general(a, b, out);
 }
 
+/* boxes: the separating axes when the cores overlap (collide3d_box.c), else the general path */
+static void pair_box_box(const imp_support3d *a, const imp_support3d *b, imp_contact3d *out)
+{
+    if (!imp_collide3d_box_box(a, b, out)) {
+        general_fn(a, b, out);
+    }
+}
+
 /* collide[kind of A][kind of B]; NULL = general path. Rows and columns in the order sphere,
    ellipsoid, box, cylinder, capsule, cone, convex, wall. Pairs listed once with A <= B; the
    mirrored ones are answered by swapping (see dispatch). */
 #define S pair_segments
 #define X pair_sphere_box
 #define W pair_any_wall
+#define B pair_box_box
 static const pair_fn collide[IMP_S3_KINDS][IMP_S3_KINDS] = {
     /*             sph   ell   box   cyl   cap   cone  conv  wall */
     /* sphere */ {S,    NULL, X,    NULL, S,    NULL, NULL, W},
     /* ellips */ {NULL, NULL, NULL, NULL, NULL, NULL, NULL, W},
-    /* box    */ {NULL, NULL, NULL, NULL, NULL, NULL, NULL, W},
+    /* box    */ {NULL, NULL, B,    NULL, NULL, NULL, NULL, W},
     /* cyl    */ {NULL, NULL, NULL, NULL, NULL, NULL, NULL, W},
     /* capsul */ {NULL, NULL, NULL, NULL, S,    NULL, NULL, W},
     /* cone   */ {NULL, NULL, NULL, NULL, NULL, NULL, NULL, W},
@@ -289,6 +299,7 @@ static const pair_fn collide[IMP_S3_KINDS][IMP_S3_KINDS] = {
 #undef S
 #undef X
 #undef W
+#undef B
 
 static void swap_result(imp_contact3d *out)
 {

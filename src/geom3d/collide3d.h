@@ -27,7 +27,8 @@ typedef struct imp_contact3d {
 } imp_contact3d;
 
 /* The pair's answer through the dispatch table (analytic for sphere/sphere, sphere/capsule,
-   capsule/capsule, sphere/box, anything/wall; GJK, MPR and EPA otherwise). Poses are
+   capsule/capsule, sphere/box, anything/wall, box/box when their cores overlap
+   (collide3d_box.h); GJK, MPR and EPA otherwise). Poses are
    {x, y, z, qw, qx, qy, qz} of the centroids. Returns out->status. Deterministic, no
    allocation (EPA works in a per-thread buffer). Tolerances are relative to the shapes' sizes
    s = the sum of their bounding radii: GJK stops at a duality gap of 1e-11 s, EPA when the
