@@ -147,6 +147,17 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
     return IMP_OK;
 }
 
+/* exchanges the arrays of this step's points and the last step's */
+static void swap_lists(imp_engine3d *e)
+{
+    imp_e3_point *tp = e->prev;
+    int tc = e->prev_cap;
+    e->prev = e->pts;
+    e->prev_cap = e->pts_cap;
+    e->pts = tp;
+    e->pts_cap = tc;
+}
+
 /* x1 = x0 + h (v1 + pv) (pv: the split impulse's pseudo-velocity, positions only) */
 static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
 {
@@ -452,13 +463,9 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     accumulate_impacts(w, e, h);
     events(w, e);
     /* this step's points become the last ones */
-    imp_e3_point *tp = e->prev;
-    int tc = e->prev_cap;
-    e->prev = e->pts;
-    e->prev_cap = e->pts_cap;
-    e->nprev = e->npts;
-    e->pts = tp;
-    e->pts_cap = tc;
+    int n = e->npts;
+    swap_lists(e);
+    e->nprev = n;
     e->npts = 0;
     e->swapped = 1;
     imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
@@ -503,13 +510,9 @@ void imp_engine3d_restore(imp_world *w)
     if (e == NULL || !e->swapped) {
         return;
     }
-    imp_e3_point *tp = e->prev;
-    int tc = e->prev_cap;
-    e->npts = e->nprev;
-    e->prev = e->pts;
-    e->prev_cap = e->pts_cap;
-    e->pts = tp;
-    e->pts_cap = tc;
+    int n = e->nprev;
+    swap_lists(e);
+    e->npts = n;
     e->nprev = 0;  /* the list before the failed step is gone: warm starts restart */
     e->swapped = 0;
 }
