@@ -109,18 +109,6 @@ static void prepare(imp_world *w, imp_engine3d *e)
     }
 }
 
-static void diag_block(const imp_world *w, const imp_engine3d *e, int c, double *Wcc);
-
-/* The diagonal blocks W_cc of the active points. */
-static void prepare_diagonal(const imp_world *w, imp_engine3d *e)
-{
-    for (int c = 0; c < e->npts; c++) {
-        if (e->pts[c].active) {
-            diag_block(w, e, c, e->wcc + 9 * (size_t)c);
-        }
-    }
-}
-
 /* u = J_c vel (contact frame): E^T (v_b - v_a) + A_b^T w_b - A_a^T w_a, the sides of fixed
    bodies (no velocity) skipped */
 static void rel_velocity(const imp_engine3d *e, int c, double u[3])
@@ -168,14 +156,75 @@ static void apply(imp_world *w, imp_engine3d *e, int c, const double dr[3])
     }
 }
 
-static void diag_block(const imp_world *w, const imp_engine3d *e, int c, double *Wcc)
+
+/* The sweeps' forms (no Jacobian blocks: the point's frame and lever arms and the bodies'
+   world inverse inertia, a third of the memory per point): u = E^T (v_b + w_b x r_b - v_a -
+   w_a x r_a); an impulse dr moves b by (m^-1 P, I^-1 (r_b x P)) with P = E dr, and a by the
+   opposite. */
+static inline void pt_rel_velocity(const imp_engine3d *e, const imp_e3_point *p, double u[3])
 {
-    const imp_e3_point *p = &e->pts[c];
+    const double *va = e->vel + 6 * (size_t)p->a, *vb = e->vel + 6 * (size_t)p->b;
+    double d[3];
+    d[0] = vb[0] + vb[4] * p->rb[2] - vb[5] * p->rb[1];
+    d[1] = vb[1] + vb[5] * p->rb[0] - vb[3] * p->rb[2];
+    d[2] = vb[2] + vb[3] * p->rb[1] - vb[4] * p->rb[0];
+    if (p->a > 0) {
+        d[0] -= va[0] + va[4] * p->ra[2] - va[5] * p->ra[1];
+        d[1] -= va[1] + va[5] * p->ra[0] - va[3] * p->ra[2];
+        d[2] -= va[2] + va[3] * p->ra[1] - va[4] * p->ra[0];
+    }
+    u[0] = p->normal[0] * d[0] + p->normal[1] * d[1] + p->normal[2] * d[2];
+    u[1] = p->t1[0] * d[0] + p->t1[1] * d[1] + p->t1[2] * d[2];
+    u[2] = p->t2[0] * d[0] + p->t2[1] * d[1] + p->t2[2] * d[2];
+}
+
+static inline void pt_apply(const imp_world *w, imp_engine3d *e, const imp_e3_point *p, const double dr[3])
+{
+    double P[3];
+    for (int k = 0; k < 3; k++) {
+        P[k] = p->normal[k] * dr[0] + p->t1[k] * dr[1] + p->t2[k] * dr[2];
+    }
+    for (int side = 0; side < 2; side++) {
+        int s = side == 0 ? p->a : p->b;
+        if (!dynamic(w, s)) {
+            continue;
+        }
+        const double *r = side == 0 ? p->ra : p->rb, *I = e->inv_iw + 9 * (size_t)s;
+        double sg = side == 0 ? -1.0 : 1.0, im = sg * w->model.bodies[s].inv_mass;
+        const double t[3] = {sg * (r[1] * P[2] - r[2] * P[1]), sg * (r[2] * P[0] - r[0] * P[2]),
+                             sg * (r[0] * P[1] - r[1] * P[0])};
+        double *v = e->vel + 6 * (size_t)s;
+        for (int k = 0; k < 3; k++) {
+            v[k] += im * P[k];
+            v[3 + k] += I[3 * k] * t[0] + I[3 * k + 1] * t[1] + I[3 * k + 2] * t[2];
+        }
+    }
+}
+
+/* W_cc = sum over the point's moving bodies of m^-1 I + (r x E)^T I^-1 (r x E) */
+static void pt_diag_block(const imp_world *w, const imp_engine3d *e, const imp_e3_point *p, double *Wcc)
+{
+    double E[9];
+    for (int i = 0; i < 3; i++) {
+        E[i * 3] = p->normal[i];
+        E[i * 3 + 1] = p->t1[i];
+        E[i * 3 + 2] = p->t2[i];
+    }
     memset(Wcc, 0, 9 * sizeof *Wcc);
     for (int side = 0; side < 2; side++) {
         int s = side == 0 ? p->a : p->b;
-        if (dynamic(w, s)) {
-            add_block(1.0, w->model.bodies[s].inv_mass, jac(e, c, side), jac(e, c, side), Wcc);
+        if (!dynamic(w, s)) {
+            continue;
+        }
+        double A[9], IA[9];
+        cross_cols(side == 0 ? p->ra : p->rb, E, A);
+        mul33(e->inv_iw + 9 * (size_t)s, A, IA);
+        double im = w->model.bodies[s].inv_mass;
+        for (int i = 0; i < 3; i++) {
+            Wcc[i * 3 + i] += im;
+            for (int j = 0; j < 3; j++) {
+                Wcc[i * 3 + j] += A[i] * IA[j] + A[3 + i] * IA[3 + j] + A[6 + i] * IA[6 + j];
+            }
         }
     }
 }
@@ -504,7 +553,7 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
 {
     /* warm start */
     for (int i = 0; i < nact; i++) {
-        apply(w, e, act[i], e->pts[act[i]].r);
+        pt_apply(w, e, &e->pts[act[i]], e->pts[act[i]].r);
     }
     int done = 0;
     for (int sw = 0; sw < sweeps && !done; sw++) {
@@ -514,7 +563,7 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             imp_e3_point *p = &e->pts[c];
             const double *Wcc = e->wcc + 9 * (size_t)c;
             double u[3];
-            rel_velocity(e, c, u);
+            pt_rel_velocity(e, p, u);
             const double old[3] = {p->r[0], p->r[1], p->r[2]};
             double rn = Wcc[0] > 0.0 ? max0(old[0] - (u[0] + p->bias) / Wcc[0]) : 0.0;
             /* tangent pair: 2x2 solve of the tangent block against u_T, with the normal's change */
@@ -538,7 +587,7 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             p->r[0] = rn;
             p->r[1] = rt1;
             p->r[2] = rt2;
-            apply(w, e, c, dr);
+            pt_apply(w, e, p, dr);
             change = larger(change, fabs(dr[0]) + fabs(dr[1]) + fabs(dr[2]));
             largest = larger(largest, rn);
         }
@@ -554,8 +603,6 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
     if (reserve_points(e, e->npts) != 0) {
         return IMP_ERR_NOMEM;
     }
-    prepare(w, e);
-    prepare_diagonal(w, e);
     int nact = 0;
     for (int c = 0; c < e->npts; c++) {
         if (e->pts[c].active) {
@@ -566,10 +613,14 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
     if (nact == 0) {
         return IMP_OK;
     }
+    for (int i = 0; i < nact; i++) {  /* the sweeps' diagonal blocks */
+        pt_diag_block(w, e, &e->pts[e->act[i]], e->wcc + 9 * (size_t)e->act[i]);
+    }
     if (w->model.def.engine2d.contact_solver == IMP_SOLVER_PGS || 3 * nact > EXACT_MAX_ROWS) {
         e->stats.exact_skipped += w->model.def.engine2d.contact_solver != IMP_SOLVER_PGS;
         return solve_pgs(w, e, nact, e->act, w->model.def.engine2d.pgs_iterations);
     }
+    prepare(w, e);  /* the Jacobian blocks of W's rows and factors */
     return solve_exact(w, e, nact, why, why_len);
 }
 
@@ -602,12 +653,12 @@ void imp_engine3d_push_apart(imp_world *w, imp_engine3d *e, double h, double slo
                 continue;
             }
             double u[3];
-            rel_velocity(e, c, u);
+            pt_rel_velocity(e, p, u);
             double target = beta * (-p->distance - slop) / h;
             double l = max0(p->lambda + (target - u[0]) / wnn);
             double dr[3] = {l - p->lambda, 0.0, 0.0};
             p->lambda = l;
-            apply(w, e, c, dr);
+            pt_apply(w, e, p, dr);
             change = larger(change, fabs(dr[0]));
             largest = larger(largest, l);
         }
