@@ -19,8 +19,8 @@
    the contact points the engine held, mean per step (points within its margin, speculative
    ones included, as the peers count points up to 0.02 m apart); pen_max / pen_end: the
    deepest penetration at each step's detection. After the peers' keys come impact's own:
-   residual (Siconos' error of the run's last exact solve; na when none ran: pgs computes no
-   error), residual_max (its largest over the run), swept_steps (steps whose problem the lcp
+   residual (Siconos' error of the run's last solve, exact or swept; na when none ran),
+   residual_max (its largest over the run), swept_steps (steps whose problem the lcp
    setting left to the sweeps, above the exact solver's row cap), unsolved (solves that
    stopped above the tolerance), sunk (dynamic cubes whose centre ended under the ground or
    floor, inside its extent: fell through it, not off its edge), handling, peak_rss_mb. A step that fails stops the run
@@ -275,8 +275,8 @@ int main(int argc, char **argv)
         }
         b3_contacts(&out, ss.points, ss.penetration);
         unsolved = ss.unsolved;
-        /* the error is the last exact solve's: only a step with one updates it */
-        if (o.solver != IMP_SOLVER_PGS && ss.solves - solves > ss.skipped - skipped) {
+        /* the error of the step's last solve (exact, or the sweeps' measured the same way) */
+        if (ss.solves > solves) {
             residual = ss.error;
             residual_max = isnan(residual_max) ? ss.error : fmax(residual_max, ss.error);
         }

@@ -351,7 +351,7 @@ static void coupling(const imp_world *w, const imp_engine3d *e, int c, int d, do
     }
 }
 
-static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps);
+static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup);
 
 static int grow_ints(int **p, size_t n)
 {
@@ -460,7 +460,7 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
        needed tens from the last step's impulses); the velocities are put back */
     size_t nv = 6 * (size_t)w->model.nslots;
     memcpy(e->vel_save, e->vel, nv * sizeof *e->vel);
-    solve_pgs(w, e, nact, e->act, PRESWEEPS);
+    solve_pgs(w, e, nact, e->act, PRESWEEPS, 1);
     memcpy(e->vel, e->vel_save, nv * sizeof *e->vel);
     const int *act = e->act;
     int n = 3 * nact;
@@ -549,9 +549,59 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     return IMP_OK;
 }
 
-static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps)
+/* The projection of x = (x_N, x_T) on the cone |x_T| <= mu x_N. */
+static void project_cone(const double x[3], double mu, double out[3])
 {
-    /* warm start */
+    double t = sqrt(x[1] * x[1] + x[2] * x[2]);
+    if (t <= mu * x[0]) {
+        out[0] = x[0], out[1] = x[1], out[2] = x[2];
+    } else if (mu * t <= -x[0]) {
+        out[0] = out[1] = out[2] = 0.0;
+    } else {
+        double n = (x[0] + mu * t) / (1.0 + mu * mu);
+        out[0] = n;
+        out[1] = mu * n * x[1] / t;
+        out[2] = mu * n * x[2] / t;
+    }
+}
+
+/* Siconos' error of the sweeps' answer (lcp_coulomb.h's measure), matrix-free: u = J v1 + b
+   from the velocities, sqrt(sum |r - P_K(r - u - mu |u_T| e_N)|^2) / max(|q|, |r|, |u|). */
+static double sweeps_error(const imp_engine3d *e, int nact, const int *act, double q2)
+{
+    double num = 0.0, r2 = 0.0, u2 = 0.0;
+    for (int i = 0; i < nact; i++) {
+        const imp_e3_point *p = &e->pts[act[i]];
+        double u[3], x[3], pk[3];
+        pt_rel_velocity(e, p, u);
+        u[0] += p->bias;
+        double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+        x[0] = p->r[0] - u[0] - p->mu * ut;
+        x[1] = p->r[1] - u[1];
+        x[2] = p->r[2] - u[2];
+        project_cone(x, p->mu, pk);
+        for (int k = 0; k < 3; k++) {
+            num += (p->r[k] - pk[k]) * (p->r[k] - pk[k]);
+            r2 += p->r[k] * p->r[k];
+            u2 += u[k] * u[k];
+        }
+    }
+    double den = sqrt(fmax(q2, fmax(r2, u2)));
+    return den > 1e-300 ? sqrt(num) / den : sqrt(num);
+}
+
+/* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */
+static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup)
+{
+    /* |q| (u at v*, for the error), then the warm start */
+    double q2 = 0.0;
+    for (int i = 0; i < nact; i++) {
+        const imp_e3_point *p = &e->pts[act[i]];
+        double u[3];
+        pt_rel_velocity(e, p, u);
+        u[0] += p->bias;
+        q2 += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    }
     for (int i = 0; i < nact; i++) {
         pt_apply(w, e, &e->pts[act[i]], e->pts[act[i]].r);
     }
@@ -591,10 +641,13 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             change = larger(change, fabs(dr[0]) + fabs(dr[1]) + fabs(dr[2]));
             largest = larger(largest, rn);
         }
-        e->stats.sweeps++;
+        e->stats.sweeps += !warmup;
         done = change <= 1e-12 * largest;
     }
-    e->stats.solves++;
+    if (!warmup) {
+        e->stats.solves++;
+        e->stats.last_error = sweeps_error(e, nact, act, q2);
+    }
     return IMP_OK;
 }
 
@@ -618,7 +671,7 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
     }
     if (w->model.def.engine2d.contact_solver == IMP_SOLVER_PGS || 3 * nact > EXACT_MAX_ROWS) {
         e->stats.exact_skipped += w->model.def.engine2d.contact_solver != IMP_SOLVER_PGS;
-        return solve_pgs(w, e, nact, e->act, w->model.def.engine2d.pgs_iterations);
+        return solve_pgs(w, e, nact, e->act, w->model.def.engine2d.pgs_iterations, 0);
     }
     prepare(w, e);  /* the Jacobian blocks of W's rows and factors */
     return solve_exact(w, e, nact, why, why_len);
