@@ -590,59 +590,150 @@ static double sweeps_error(const imp_engine3d *e, int nact, const int *act, doub
     return den > 1e-300 ? sqrt(num) / den : sqrt(num);
 }
 
+/* the sweeps' row: a point's data packed contiguously in the sweep order (the points
+   themselves carry much more), its diagonal block's inverse terms precomputed */
+struct imp_e3_row {
+    double n[3], t1[3], t2[3], ra[3], rb[3];
+    double r[3], bias, mu;
+    double inv_nn, w1n, w2n, x11, x12, x22; /* 1/W_nn; W_t1n, W_t2n; the tangent block's inverse */
+    double ima, imb;                        /* 1/m of a and b (0: fixed) */
+    int a, b;                               /* slots; -1 for a fixed side */
+};
+
+static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *act)
+{
+    if (e->rows_cap_pgs < nact) {
+        struct imp_e3_row *rw = realloc(e->rows, (size_t)(nact > 0 ? nact : 1) * sizeof *rw);
+        if (rw == NULL) {
+            return -1;
+        }
+        e->rows = rw;
+        e->rows_cap_pgs = nact;
+    }
+    for (int i = 0; i < nact; i++) {
+        const imp_e3_point *p = &e->pts[act[i]];
+        struct imp_e3_row *q = &e->rows[i];
+        const double *W = e->wcc + 9 * (size_t)act[i];
+        memcpy(q->n, p->normal, sizeof q->n);
+        memcpy(q->t1, p->t1, sizeof q->t1);
+        memcpy(q->t2, p->t2, sizeof q->t2);
+        memcpy(q->ra, p->ra, sizeof q->ra);
+        memcpy(q->rb, p->rb, sizeof q->rb);
+        memcpy(q->r, p->r, sizeof q->r);
+        q->bias = p->bias;
+        q->mu = p->mu;
+        q->inv_nn = W[0] > 0.0 ? 1.0 / W[0] : 0.0;
+        q->w1n = W[3];
+        q->w2n = W[6];
+        double det = W[4] * W[8] - W[5] * W[5];
+        q->x11 = det > 0.0 ? W[8] / det : 0.0;
+        q->x12 = det > 0.0 ? -W[5] / det : 0.0;
+        q->x22 = det > 0.0 ? W[4] / det : 0.0;
+        q->a = dynamic(w, p->a) ? p->a : -1;
+        q->b = dynamic(w, p->b) ? p->b : -1;
+        q->ima = q->a >= 0 ? w->model.bodies[p->a].inv_mass : 0.0;
+        q->imb = q->b >= 0 ? w->model.bodies[p->b].inv_mass : 0.0;
+    }
+    return 0;
+}
+
+static inline void row_velocity(const imp_engine3d *e, const struct imp_e3_row *q, double u[3])
+{
+    double d[3] = {0.0, 0.0, 0.0};
+    if (q->b >= 0) {
+        const double *vb = e->vel + 6 * (size_t)q->b;
+        d[0] = vb[0] + vb[4] * q->rb[2] - vb[5] * q->rb[1];
+        d[1] = vb[1] + vb[5] * q->rb[0] - vb[3] * q->rb[2];
+        d[2] = vb[2] + vb[3] * q->rb[1] - vb[4] * q->rb[0];
+    }
+    if (q->a >= 0) {
+        const double *va = e->vel + 6 * (size_t)q->a;
+        d[0] -= va[0] + va[4] * q->ra[2] - va[5] * q->ra[1];
+        d[1] -= va[1] + va[5] * q->ra[0] - va[3] * q->ra[2];
+        d[2] -= va[2] + va[3] * q->ra[1] - va[4] * q->ra[0];
+    }
+    u[0] = q->n[0] * d[0] + q->n[1] * d[1] + q->n[2] * d[2];
+    u[1] = q->t1[0] * d[0] + q->t1[1] * d[1] + q->t1[2] * d[2];
+    u[2] = q->t2[0] * d[0] + q->t2[1] * d[1] + q->t2[2] * d[2];
+}
+
+static inline void row_apply(imp_engine3d *e, const struct imp_e3_row *q, const double dr[3])
+{
+    double P[3];
+    for (int k = 0; k < 3; k++) {
+        P[k] = q->n[k] * dr[0] + q->t1[k] * dr[1] + q->t2[k] * dr[2];
+    }
+    if (q->b >= 0) {
+        const double *r = q->rb, *I = e->inv_iw + 9 * (size_t)q->b;
+        const double t[3] = {r[1] * P[2] - r[2] * P[1], r[2] * P[0] - r[0] * P[2], r[0] * P[1] - r[1] * P[0]};
+        double *v = e->vel + 6 * (size_t)q->b;
+        for (int k = 0; k < 3; k++) {
+            v[k] += q->imb * P[k];
+            v[3 + k] += I[3 * k] * t[0] + I[3 * k + 1] * t[1] + I[3 * k + 2] * t[2];
+        }
+    }
+    if (q->a >= 0) {
+        const double *r = q->ra, *I = e->inv_iw + 9 * (size_t)q->a;
+        const double t[3] = {r[1] * P[2] - r[2] * P[1], r[2] * P[0] - r[0] * P[2], r[0] * P[1] - r[1] * P[0]};
+        double *v = e->vel + 6 * (size_t)q->a;
+        for (int k = 0; k < 3; k++) {
+            v[k] -= q->ima * P[k];
+            v[3 + k] -= I[3 * k] * t[0] + I[3 * k + 1] * t[1] + I[3 * k + 2] * t[2];
+        }
+    }
+}
+
 /* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */
 static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup)
 {
+    if (pack_rows(w, e, nact, act) != 0) {
+        return IMP_ERR_NOMEM;
+    }
+    struct imp_e3_row *rows = e->rows;
     /* |q| (u at v*, for the error), then the warm start */
     double q2 = 0.0;
     for (int i = 0; i < nact; i++) {
-        const imp_e3_point *p = &e->pts[act[i]];
         double u[3];
-        pt_rel_velocity(e, p, u);
-        u[0] += p->bias;
+        row_velocity(e, &rows[i], u);
+        u[0] += rows[i].bias;
         q2 += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     }
     for (int i = 0; i < nact; i++) {
-        pt_apply(w, e, &e->pts[act[i]], e->pts[act[i]].r);
+        row_apply(e, &rows[i], rows[i].r);
     }
     int done = 0;
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
         for (int i = 0; i < nact; i++) {
-            int c = act[i];
-            imp_e3_point *p = &e->pts[c];
-            const double *Wcc = e->wcc + 9 * (size_t)c;
+            struct imp_e3_row *q = &rows[i];
             double u[3];
-            pt_rel_velocity(e, p, u);
-            const double old[3] = {p->r[0], p->r[1], p->r[2]};
-            double rn = Wcc[0] > 0.0 ? max0(old[0] - (u[0] + p->bias) / Wcc[0]) : 0.0;
-            /* tangent pair: 2x2 solve of the tangent block against u_T, with the normal's change */
+            row_velocity(e, q, u);
+            const double old[3] = {q->r[0], q->r[1], q->r[2]};
+            double rn = max0(old[0] - (u[0] + q->bias) * q->inv_nn);
+            /* tangent pair: the tangent block's inverse against u_T, with the normal's change */
             double dn = rn - old[0];
-            double ut1 = u[1] + Wcc[3] * dn, ut2 = u[2] + Wcc[6] * dn;
-            double a = Wcc[4], b = Wcc[5], d = Wcc[8];
-            double det = a * d - b * b;
-            double x1 = 0.0, x2 = 0.0;
-            if (det > 0.0) {
-                x1 = (d * ut1 - b * ut2) / det;
-                x2 = (a * ut2 - b * ut1) / det;
-            }
-            double rt1 = old[1] - x1, rt2 = old[2] - x2;
-            double lim = p->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
+            double ut1 = u[1] + q->w1n * dn, ut2 = u[2] + q->w2n * dn;
+            double rt1 = old[1] - (q->x11 * ut1 + q->x12 * ut2);
+            double rt2 = old[2] - (q->x12 * ut1 + q->x22 * ut2);
+            double lim = q->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
             if (len > lim) {
                 double sc = len > 0.0 ? lim / len : 0.0;
                 rt1 *= sc;
                 rt2 *= sc;
             }
-            double dr[3] = {rn - old[0], rt1 - old[1], rt2 - old[2]};
-            p->r[0] = rn;
-            p->r[1] = rt1;
-            p->r[2] = rt2;
-            pt_apply(w, e, p, dr);
+            const double dr[3] = {rn - old[0], rt1 - old[1], rt2 - old[2]};
+            q->r[0] = rn;
+            q->r[1] = rt1;
+            q->r[2] = rt2;
+            row_apply(e, q, dr);
             change = larger(change, fabs(dr[0]) + fabs(dr[1]) + fabs(dr[2]));
             largest = larger(largest, rn);
         }
         e->stats.sweeps += !warmup;
         done = change <= 1e-12 * largest;
+    }
+    for (int i = 0; i < nact; i++) {
+        memcpy(e->pts[act[i]].r, rows[i].r, 3 * sizeof(double));
     }
     if (!warmup) {
         e->stats.solves++;
