@@ -13,7 +13,7 @@
    "pgs": no matrix; sweeps over the points, each solving its normal row then its tangent
    pair against the current velocities and projecting the friction onto the disc
    |r_T| <= mu r_N (circular: isotropic), applied at once to the two bodies. O(points) per
-   sweep, pgs_iterations sweeps at most (fewer when no impulse changes by more than 1e-12 of
+   sweep, pgs_iterations sweeps at most (fewer when no impulse changes by more than 1e-7 of
    the largest). Both deterministic: fixed orders, no threads. */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +32,9 @@ enum { JAC = 54 };
 #define MAX_NEWTON 100
 #define MAX_SWEEPS 500
 #define PRESWEEPS 10
+/* The sweeps stop early once no impulse changed by more than this fraction of the largest in
+   a sweep (the 2D engine's PGS stops at 1e-7 too). */
+#define SWEEP_TOLERANCE 1e-7
 /* Above this many rows the Newton systems (LU inside the envelope of W, about rows x
    bandwidth^2 per iteration) cost more than a step should: such problems are solved by the
    sweeps of "pgs" (counted in the stats as exact_skipped). */
@@ -730,7 +733,7 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             largest = larger(largest, rn);
         }
         e->stats.sweeps += !warmup;
-        done = change <= 1e-12 * largest;
+        done = change <= SWEEP_TOLERANCE * largest;
     }
     for (int i = 0; i < nact; i++) {
         memcpy(e->pts[act[i]].r, rows[i].r, 3 * sizeof(double));
