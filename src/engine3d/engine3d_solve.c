@@ -71,12 +71,12 @@ static void add_block(double s, double im, const double *jc, const double *jd, d
 {
     const double *Ec = jc, *Ac = jc + 9, *Ed = jd, *IAd = jd + 18;
     for (int i = 0; i < 3; i++) {
+        const double e0 = Ec[i], e1 = Ec[3 + i], e2 = Ec[6 + i];
+        const double a0 = Ac[i], a1 = Ac[3 + i], a2 = Ac[6 + i];
         for (int j = 0; j < 3; j++) {
-            double v = 0.0;
-            for (int k = 0; k < 3; k++) {
-                v += im * Ec[k * 3 + i] * Ed[k * 3 + j] + Ac[k * 3 + i] * IAd[k * 3 + j];
-            }
-            out[i * 3 + j] += s * v;
+            double lin = e0 * Ed[j] + e1 * Ed[3 + j] + e2 * Ed[6 + j];
+            double ang = a0 * IAd[j] + a1 * IAd[3 + j] + a2 * IAd[6 + j];
+            out[i * 3 + j] += s * (im * lin + ang);
         }
     }
 }
