@@ -161,6 +161,29 @@ typedef struct imp_engine3d {
     int failed_a, failed_b;  /* bodies named by a failed solve */
 } imp_engine3d;
 
+/* The velocity of b relative to a at a contact point, in the point's frame (normal, t1, t2):
+   u = E^T (v_b + w_b x r_b - v_a - w_a x r_a); va, vb: the bodies' (v, w), NULL for a side
+   that does not move. */
+static inline void imp_e3_frame_velocity(const double *va, const double *vb, const double n[3],
+                                         const double t1[3], const double t2[3], const double ra[3],
+                                         const double rb[3], double u[3])
+{
+    double d[3] = {0.0, 0.0, 0.0};
+    if (vb != NULL) {
+        d[0] = vb[0] + vb[4] * rb[2] - vb[5] * rb[1];
+        d[1] = vb[1] + vb[5] * rb[0] - vb[3] * rb[2];
+        d[2] = vb[2] + vb[3] * rb[1] - vb[4] * rb[0];
+    }
+    if (va != NULL) {
+        d[0] -= va[0] + va[4] * ra[2] - va[5] * ra[1];
+        d[1] -= va[1] + va[5] * ra[0] - va[3] * ra[2];
+        d[2] -= va[2] + va[3] * ra[1] - va[4] * ra[0];
+    }
+    u[0] = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
+    u[1] = t1[0] * d[0] + t1[1] * d[1] + t1[2] * d[2];
+    u[2] = t2[0] * d[0] + t2[1] * d[1] + t2[2] * d[2];
+}
+
 /* The world's 3D engine, made on first use; NULL when out of memory. */
 imp_engine3d *imp_engine3d_get(struct imp_world *w);
 void imp_engine3d_free(imp_engine3d *e);

@@ -112,88 +112,33 @@ static void prepare(imp_world *w, imp_engine3d *e)
     }
 }
 
-/* u = J_c vel (contact frame): E^T (v_b - v_a) + A_b^T w_b - A_a^T w_a, the sides of fixed
-   bodies (no velocity) skipped */
-static void rel_velocity(const imp_engine3d *e, int c, double u[3])
-{
-    const imp_e3_point *p = &e->pts[c];
-    const double *E = jac(e, c, 0);
-    const double *va = e->vel + 6 * (size_t)p->a, *vb = e->vel + 6 * (size_t)p->b;
-    const double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
-    for (int j = 0; j < 3; j++) {
-        u[j] = E[j] * dv[0] + E[3 + j] * dv[1] + E[6 + j] * dv[2];
-    }
-    if (p->a > 0) {
-        const double *A = jac(e, c, 0) + 9;
-        for (int j = 0; j < 3; j++) {
-            u[j] -= A[j] * va[3] + A[3 + j] * va[4] + A[6 + j] * va[5];
-        }
-    }
-    const double *A = jac(e, c, 1) + 9;
-    for (int j = 0; j < 3; j++) {
-        u[j] += A[j] * vb[3] + A[3 + j] * vb[4] + A[6 + j] * vb[5];
-    }
-}
-
-/* vel += M^-1 J_c^T dr: P = E dr on b, -P on a; dw = +-IA dr */
-static void apply(imp_world *w, imp_engine3d *e, int c, const double dr[3])
-{
-    const imp_e3_point *p = &e->pts[c];
-    const double *E = jac(e, c, 0);
-    double P[3];
-    for (int k = 0; k < 3; k++) {
-        P[k] = E[k * 3] * dr[0] + E[k * 3 + 1] * dr[1] + E[k * 3 + 2] * dr[2];
-    }
-    for (int side = 0; side < 2; side++) {
-        int s = side == 0 ? p->a : p->b;
-        if (!dynamic(w, s)) {
-            continue;
-        }
-        const double *IA = jac(e, c, side) + 18;
-        double sg = side == 0 ? -1.0 : 1.0, im = sg * w->model.bodies[s].inv_mass;
-        double *v = e->vel + 6 * (size_t)s;
-        for (int k = 0; k < 3; k++) {
-            v[k] += im * P[k];
-            v[3 + k] += sg * (IA[k * 3] * dr[0] + IA[k * 3 + 1] * dr[1] + IA[k * 3 + 2] * dr[2]);
-        }
-    }
-}
-
-
 /* The sweeps' forms (no Jacobian blocks: the point's frame and lever arms and the bodies'
    world inverse inertia, a third of the memory per point): u = E^T (v_b + w_b x r_b - v_a -
    w_a x r_a); an impulse dr moves b by (m^-1 P, I^-1 (r_b x P)) with P = E dr, and a by the
    opposite. */
 static inline void pt_rel_velocity(const imp_engine3d *e, const imp_e3_point *p, double u[3])
 {
-    const double *va = e->vel + 6 * (size_t)p->a, *vb = e->vel + 6 * (size_t)p->b;
-    double d[3];
-    d[0] = vb[0] + vb[4] * p->rb[2] - vb[5] * p->rb[1];
-    d[1] = vb[1] + vb[5] * p->rb[0] - vb[3] * p->rb[2];
-    d[2] = vb[2] + vb[3] * p->rb[1] - vb[4] * p->rb[0];
-    if (p->a > 0) {
-        d[0] -= va[0] + va[4] * p->ra[2] - va[5] * p->ra[1];
-        d[1] -= va[1] + va[5] * p->ra[0] - va[3] * p->ra[2];
-        d[2] -= va[2] + va[3] * p->ra[1] - va[4] * p->ra[0];
-    }
-    u[0] = p->normal[0] * d[0] + p->normal[1] * d[1] + p->normal[2] * d[2];
-    u[1] = p->t1[0] * d[0] + p->t1[1] * d[1] + p->t1[2] * d[2];
-    u[2] = p->t2[0] * d[0] + p->t2[1] * d[1] + p->t2[2] * d[2];
+    imp_e3_frame_velocity(p->a > 0 ? e->vel + 6 * (size_t)p->a : NULL, e->vel + 6 * (size_t)p->b,
+                          p->normal, p->t1, p->t2, p->ra, p->rb, u);
 }
 
-static inline void pt_apply(const imp_world *w, imp_engine3d *e, const imp_e3_point *p, const double dr[3])
+/* vel += M^-1 J^T dr for a point in the frame (n, t1, t2) with lever arms ra, rb between the
+   slots a and b (-1: a side that does not move) of inverse masses ima, imb */
+static inline void frame_apply(imp_engine3d *e, const double n[3], const double t1[3], const double t2[3],
+                               const double ra[3], const double rb[3], int a, int b, double ima,
+                               double imb, const double dr[3])
 {
     double P[3];
     for (int k = 0; k < 3; k++) {
-        P[k] = p->normal[k] * dr[0] + p->t1[k] * dr[1] + p->t2[k] * dr[2];
+        P[k] = n[k] * dr[0] + t1[k] * dr[1] + t2[k] * dr[2];
     }
     for (int side = 0; side < 2; side++) {
-        int s = side == 0 ? p->a : p->b;
-        if (!dynamic(w, s)) {
+        int s = side == 0 ? a : b;
+        if (s < 0) {
             continue;
         }
-        const double *r = side == 0 ? p->ra : p->rb, *I = e->inv_iw + 9 * (size_t)s;
-        double sg = side == 0 ? -1.0 : 1.0, im = sg * w->model.bodies[s].inv_mass;
+        const double *r = side == 0 ? ra : rb, *I = e->inv_iw + 9 * (size_t)s;
+        double sg = side == 0 ? -1.0 : 1.0, im = sg * (side == 0 ? ima : imb);
         const double t[3] = {sg * (r[1] * P[2] - r[2] * P[1]), sg * (r[2] * P[0] - r[0] * P[2]),
                              sg * (r[0] * P[1] - r[1] * P[0])};
         double *v = e->vel + 6 * (size_t)s;
@@ -202,6 +147,13 @@ static inline void pt_apply(const imp_world *w, imp_engine3d *e, const imp_e3_po
             v[3 + k] += I[3 * k] * t[0] + I[3 * k + 1] * t[1] + I[3 * k + 2] * t[2];
         }
     }
+}
+
+static inline void pt_apply(const imp_world *w, imp_engine3d *e, const imp_e3_point *p, const double dr[3])
+{
+    int a = dynamic(w, p->a) ? p->a : -1, b = dynamic(w, p->b) ? p->b : -1;
+    frame_apply(e, p->normal, p->t1, p->t2, p->ra, p->rb, a, b,
+                a >= 0 ? w->model.bodies[a].inv_mass : 0.0, b >= 0 ? w->model.bodies[b].inv_mass : 0.0, dr);
 }
 
 /* W_cc = sum over the point's moving bodies of m^-1 I + (r x E)^T I^-1 (r x E) */
@@ -505,7 +457,7 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     for (int i = 0; i < nact; i++) {
         int c = act[i];
         double u[3];
-        rel_velocity(e, c, u);
+        pt_rel_velocity(e, &e->pts[c], u);
         e->q[3 * i] = u[0] + e->pts[c].bias;
         e->q[3 * i + 1] = u[1];
         e->q[3 * i + 2] = u[2];
@@ -547,7 +499,7 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     for (int i = 0; i < nact; i++) {
         int c = act[i];
         memcpy(e->pts[c].r, e->r + 3 * i, 3 * sizeof(double));
-        apply(w, e, c, e->r + 3 * i);
+        pt_apply(w, e, &e->pts[c], e->r + 3 * i);
     }
     return IMP_OK;
 }
@@ -642,48 +594,13 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
 
 static inline void row_velocity(const imp_engine3d *e, const struct imp_e3_row *q, double u[3])
 {
-    double d[3] = {0.0, 0.0, 0.0};
-    if (q->b >= 0) {
-        const double *vb = e->vel + 6 * (size_t)q->b;
-        d[0] = vb[0] + vb[4] * q->rb[2] - vb[5] * q->rb[1];
-        d[1] = vb[1] + vb[5] * q->rb[0] - vb[3] * q->rb[2];
-        d[2] = vb[2] + vb[3] * q->rb[1] - vb[4] * q->rb[0];
-    }
-    if (q->a >= 0) {
-        const double *va = e->vel + 6 * (size_t)q->a;
-        d[0] -= va[0] + va[4] * q->ra[2] - va[5] * q->ra[1];
-        d[1] -= va[1] + va[5] * q->ra[0] - va[3] * q->ra[2];
-        d[2] -= va[2] + va[3] * q->ra[1] - va[4] * q->ra[0];
-    }
-    u[0] = q->n[0] * d[0] + q->n[1] * d[1] + q->n[2] * d[2];
-    u[1] = q->t1[0] * d[0] + q->t1[1] * d[1] + q->t1[2] * d[2];
-    u[2] = q->t2[0] * d[0] + q->t2[1] * d[1] + q->t2[2] * d[2];
+    imp_e3_frame_velocity(q->a >= 0 ? e->vel + 6 * (size_t)q->a : NULL,
+                          q->b >= 0 ? e->vel + 6 * (size_t)q->b : NULL, q->n, q->t1, q->t2, q->ra, q->rb, u);
 }
 
 static inline void row_apply(imp_engine3d *e, const struct imp_e3_row *q, const double dr[3])
 {
-    double P[3];
-    for (int k = 0; k < 3; k++) {
-        P[k] = q->n[k] * dr[0] + q->t1[k] * dr[1] + q->t2[k] * dr[2];
-    }
-    if (q->b >= 0) {
-        const double *r = q->rb, *I = e->inv_iw + 9 * (size_t)q->b;
-        const double t[3] = {r[1] * P[2] - r[2] * P[1], r[2] * P[0] - r[0] * P[2], r[0] * P[1] - r[1] * P[0]};
-        double *v = e->vel + 6 * (size_t)q->b;
-        for (int k = 0; k < 3; k++) {
-            v[k] += q->imb * P[k];
-            v[3 + k] += I[3 * k] * t[0] + I[3 * k + 1] * t[1] + I[3 * k + 2] * t[2];
-        }
-    }
-    if (q->a >= 0) {
-        const double *r = q->ra, *I = e->inv_iw + 9 * (size_t)q->a;
-        const double t[3] = {r[1] * P[2] - r[2] * P[1], r[2] * P[0] - r[0] * P[2], r[0] * P[1] - r[1] * P[0]};
-        double *v = e->vel + 6 * (size_t)q->a;
-        for (int k = 0; k < 3; k++) {
-            v[k] -= q->ima * P[k];
-            v[3 + k] -= I[3 * k] * t[0] + I[3 * k + 1] * t[1] + I[3 * k + 2] * t[2];
-        }
-    }
+    frame_apply(e, q->n, q->t1, q->t2, q->ra, q->rb, q->a, q->b, q->ima, q->imb, dr);
 }
 
 /* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */

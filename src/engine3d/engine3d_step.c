@@ -39,17 +39,29 @@ static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
     }
 }
 
-/* normal velocity of b relative to a at point p, with per-slot velocities v (6 each) */
+/* normal velocity of b relative to a at point p, with the bodies' (v, w) va, vb */
 static double normal_velocity(const imp_e3_point *p, const double *va, const double *vb)
 {
-    double u = 0.0;
-    for (int i = 0; i < 3; i++) {
-        int j = (i + 1) % 3, k = (i + 2) % 3;
-        double wa = va[3 + j] * p->ra[k] - va[3 + k] * p->ra[j];
-        double wb = vb[3 + j] * p->rb[k] - vb[3 + k] * p->rb[j];
-        u += p->normal[i] * ((vb[i] + wb) - (va[i] + wa));
+    double u[3];
+    imp_e3_frame_velocity(va, vb, p->normal, p->t1, p->t2, p->ra, p->rb, u);
+    return u[0];
+}
+
+/* e->vel = v* = v0 + h M^-1 F(x0, v0) from the derivative dydt (0 for bodies that do not move) */
+static void free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+{
+    for (int s = 0; s < w->model.nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s;
+        const imp_body *b = &w->model.bodies[s];
+        if (s == 0 || !b->active || b->fixed) {
+            memset(v, 0, 6 * sizeof *v);
+            continue;
+        }
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        for (int k = 0; k < 6; k++) {
+            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+        }
     }
-    return u;
 }
 
 static const double *slot_velocity(const imp_world *w, int s)
@@ -343,17 +355,15 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     /* a = M^-1 F(x0, v0); v* = v0 + h a once h is known */
     double *dydt = w->scratch.work;
     imp_world_derivative(w, now, w->data.y, dydt);
-    for (int s = 0; s < w->model.nslots; s++) {
-        double *v = e->vel + 6 * (size_t)s;
+    free_velocities(w, e, dydt, h);
+    for (int s = 1; s < w->model.nslots; s++) {
         const imp_body *b = &w->model.bodies[s];
-        if (s == 0 || !b->active || b->fixed) {
-            memset(v, 0, 6 * sizeof *v);
+        if (!b->active || b->fixed) {
             continue;
         }
-        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
         int finite = 1;
         for (int k = 0; k < 6; k++) {
-            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
             finite &= isfinite(v[k]) && isfinite(v[k] * h);
         }
         for (int k = 0; k < 7; k++) {
@@ -394,16 +404,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         if (toi < h_max * (1.0 - 1e-9) && toi > h_max * 1e-9) {
             h = toi;
             e->stats.backups++;
-            for (int s = 1; s < w->model.nslots; s++) {
-                const imp_body *b = &w->model.bodies[s];
-                if (!b->active || b->fixed) {
-                    continue;
-                }
-                const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
-                for (int k = 0; k < 6; k++) {
-                    e->vel[6 * (size_t)s + k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
-                }
-            }
+            free_velocities(w, e, dydt, h);
         }
     }
     *h_used = h;
