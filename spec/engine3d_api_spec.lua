@@ -167,7 +167,7 @@ describe("3D impulse and contact: what the 3D engine refuses", function()
     end
   end)
 
-  it("the options of the 2D collision advance, naming the option and its value", function()
+  it("the options of the 2D engine's force-level contact, naming the option and its value", function()
     local refused = { extra_accel = "velocity", extra_accel_dt = 0.1, joint_small_impacts = true }
     for _, strategy in ipairs({ "impulse", "contact" }) do
       for key, value in pairs(refused) do

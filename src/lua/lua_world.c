@@ -178,26 +178,40 @@ void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_pref
 
 /* ---- options ---------------------------------------------------------------------------- */
 
+static int push_option(lua_State *L, int idx, const char *key)
+{
+    if (lua_getfield(L, idx, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether the options table at idx sets key. */
+static int option_given(lua_State *L, int idx, const char *key)
+{
+    if (!push_option(L, idx, key)) {
+        return 0;
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
 /* The 3D engine steps at velocity level (engine3d.h): the options of the 2D engine's
-   collision advance with the world's integrator have no meaning there and are refused. */
+   force-level contact inside its integrator have no meaning there and are refused. */
 static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
 {
     static const char *const advance_only[] = {"extra_accel", "extra_accel_dt", "joint_small_impacts",
                                                NULL};
     for (int i = 0; advance_only[i] != NULL; i++) {
-        lua_getfield(L, idx, advance_only[i]);
-        if (!lua_isnil(L, -1)) {
-            imp_error(L, what, "option '%s' (got %s) belongs to time_stepping = \"ode\" (the collision "
-                      "advance), which 3D worlds do not have: 3D impulse and contact step at velocity "
-                      "level (time_stepping = \"symplectic_euler\"); leave it out",
-                      advance_only[i], imp_describe(L, -1));
+        if (push_option(L, idx, advance_only[i])) {
+            imp_error(L, what, "option '%s' (got %s) belongs to the 2D engine's force-level contact "
+                      "inside its integrator (time_stepping = \"ode\"), which 3D worlds do not have: "
+                      "3D impulse and contact step at velocity level (time_stepping = "
+                      "\"symplectic_euler\"); leave it out", advance_only[i], imp_describe(L, -1));
         }
-        lua_pop(L, 1);
     }
-    lua_getfield(L, idx, "time_stepping");
-    int given = !lua_isnil(L, -1);
-    lua_pop(L, 1);
-    if (given && d->time_stepping != IMP_STEPPING_SYMPLECTIC_EULER) {
+    if (option_given(L, idx, "time_stepping") && d->time_stepping != IMP_STEPPING_SYMPLECTIC_EULER) {
         imp_error(L, what, "option 'time_stepping' must be \"symplectic_euler\" in 3D worlds, got "
                   "\"%s\" (3D impulse and contact step at velocity level)",
                   imp_time_stepping_names[d->time_stepping]);
@@ -282,14 +296,6 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
 }
 
 /* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
-static int push_option(lua_State *L, int idx, const char *key)
-{
-    if (lua_getfield(L, idx, key) == LUA_TNIL) {
-        lua_pop(L, 1);
-        return 0;
-    }
-    return 1;
-}
 
 /* core.world_new(dim, options) */
 static int l_world_new(lua_State *L)
@@ -347,10 +353,7 @@ static int l_world_new(lua_State *L)
     } else {
         static const char *const only3d[] = {"contact_points", "substeps", NULL};
         for (int i = 0; only3d[i] != NULL; i++) {
-            lua_getfield(L, 2, only3d[i]);
-            int given = !lua_isnil(L, -1);
-            lua_pop(L, 1);
-            if (given) {
+            if (option_given(L, 2, only3d[i])) {
                 return imp_error(L, what, "option '%s' belongs to the 3D impulse and contact "
                                  "strategies (this world: %dD, strategy \"%s\")", only3d[i], dim,
                                  imp_strategy_names[def.strategy]);
