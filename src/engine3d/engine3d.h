@@ -211,6 +211,8 @@ void imp_engine3d_push_apart(struct imp_world *w, imp_engine3d *e, double h, dou
    memory. The lookup gives NULL when none. */
 int imp_engine3d_set_pair(struct imp_world *w, int a, int b, double friction, double elasticity);
 const imp_e3_pair_override *imp_engine3d_pair(const struct imp_world *w, int a, int b);
+/* The pair's friction and elasticity: its override, else the smaller of its bodies'. */
+void imp_engine3d_pair_material(const struct imp_world *w, int a, int b, double *mu, double *el);
 
 /* Makes sure the per-slot arrays hold the world's capacity; 0 or -1. */
 int imp_engine3d_reserve_slots(imp_engine3d *e, int slots);

@@ -145,9 +145,8 @@ static int cmp_point(const void *x, const void *y)
     return p->key < q->key ? -1 : (p->key > q->key ? 1 : 0);
 }
 
-static void pair_material(const imp_world *w, const imp_engine3d *e, int a, int b, double *mu, double *el)
+void imp_engine3d_pair_material(const imp_world *w, int a, int b, double *mu, double *el)
 {
-    (void)e;
     const imp_e3_pair_override *o = imp_engine3d_pair(w, a, b);
     if (o != NULL) {
         *mu = o->friction;
@@ -299,7 +298,7 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, int ia, in
         return IMP_ERR_NOMEM;
     }
     double mu, el;
-    pair_material(w, e, a, b, &mu, &el);
+    imp_engine3d_pair_material(w, a, b, &mu, &el);
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     int first = e->npts;
     double t1[3], t2[3];  /* the points share the normal */

@@ -90,13 +90,13 @@ int imp_lua_engine3d_contacts(lua_State *L)
 int imp_lua_engine3d_set_pair(lua_State *L, imp_world *w, int a, int b, int has_f, double friction,
                               int has_e, double elasticity)
 {
-    const imp_e3_pair_override *old = imp_engine3d_pair(w, a, b);
-    if (!has_f) {  /* keep what is not given: the pair's, else the bodies' (the engine's rule) */
-        friction = old != NULL ? old->friction : fmin(w->model.bodies[a].friction, w->model.bodies[b].friction);
+    double mu, el;  /* keep what is not given: the pair's, else the bodies' (the engine's rule) */
+    imp_engine3d_pair_material(w, a, b, &mu, &el);
+    if (!has_f) {
+        friction = mu;
     }
     if (!has_e) {
-        elasticity = old != NULL ? old->elasticity
-                                 : fmin(w->model.bodies[a].elasticity, w->model.bodies[b].elasticity);
+        elasticity = el;
     }
     if (imp_engine3d_set_pair(w, a, b, friction, elasticity) != 0) {
         return luaL_error(L, "World:set_pair: out of memory");
