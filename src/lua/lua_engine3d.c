@@ -1,7 +1,6 @@
 /* lua_engine3d.c: the Lua side of the 3D engine (engine3d.h) in 3D worlds under the impulse
    and contact strategies: w:contacts() from the contact points of the last step, the per-pair
    coefficients of w:set_pair, and the clear refusal of the 2D engine's connectors. */
-#include <math.h>
 
 #include "engine3d.h"
 #include "lua_engine3d.h"
