@@ -167,8 +167,9 @@ describe("3D impulse and contact: what the 3D engine refuses", function()
     end
   end)
 
-  it("the options of the 2D engine's force-level contact, naming the option and its value", function()
-    local refused = { extra_accel = "velocity", extra_accel_dt = 0.1, joint_small_impacts = true }
+  it("the extra acceleration outside time_stepping = \"ode\", and joint_small_impacts (no 3D joints), "
+     .. "naming the option and its value", function()
+    local refused = { extra_accel = "velocity", extra_accel_dt = 0.1 }
     for _, strategy in ipairs({ "impulse", "contact" }) do
       for key, value in pairs(refused) do
         local ok, err = pcall(impact.world3d, { strategy = strategy, [key] = value })
@@ -176,15 +177,25 @@ describe("3D impulse and contact: what the 3D engine refuses", function()
         assert.matches("impact.world3d: option '" .. key .. "' (got ", err, 1, true)
         assert.matches(tostring(value), err, 1, true)
         assert.matches("symplectic_euler", err, 1, true)
+        assert.matches("time_stepping = \"ode\"", err, 1, true)
       end
-      local ok, err = pcall(impact.world3d, { strategy = strategy, time_stepping = "ode" })
+      for _, stepping in ipairs({ "ode", "symplectic_euler" }) do
+        local ok, err = pcall(impact.world3d, { strategy = strategy, time_stepping = stepping,
+                                                joint_small_impacts = true })
+        assert.is_false(ok)
+        assert.matches("impact.world3d: option 'joint_small_impacts' (got true) acts on joints, and 3D "
+                       .. "worlds have no joints yet", err, 1, true)
+      end
+      local ok, err = pcall(impact.world3d, { strategy = strategy, time_stepping = "ode", substeps = 2 })
       assert.is_false(ok)
-      assert.matches("option 'time_stepping' must be \"symplectic_euler\" in 3D worlds, got \"ode\"",
-                     err, 1, true)
-      -- what applies in 3D is accepted
+      assert.matches("option 'substeps' (got 2) cuts the velocity-level steps", err, 1, true)
+      -- what applies in 3D is accepted: both time steppings, the extra acceleration under "ode"
       local w = impact.world3d { strategy = strategy, collision_handling = "serial",
                                  distance_tol = 0.02, velocity_tol = 0.1, contact_solver = "pgs",
                                  pgs_iterations = 50, time_stepping = "symplectic_euler" }
+      assert.equal(strategy, w.strategy)
+      w = impact.world3d { strategy = strategy, time_stepping = "ode", extra_accel = "velocity",
+                           extra_accel_dt = 0.1, max_backups = 10, integrator = "rk4" }
       assert.equal(strategy, w.strategy)
     end
   end)

@@ -28,7 +28,7 @@ imp_world_def imp_world_default_def(int dim)
     d.seed = 1;
     d.compliant = imp_compliant_default_def();
     d.engine2d = imp_engine2d_default_def();
-    if (dim == 3) {  /* the 3D engine steps at velocity level only (engine3d.h) */
+    if (dim == 3) {  /* the 3D engine steps at velocity level by default (engine3d.h; "ode": engine3d_ode.h) */
         d.engine2d.time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
     }
     return d;

@@ -159,6 +159,7 @@ typedef struct imp_engine3d {
     int npairs, pairs_cap;
     imp_engine3d_stats stats;
     int failed_a, failed_b;  /* bodies named by a failed solve */
+    struct imp_e3_ode *ode;  /* the force-level stepping's state (engine3d_ode.h), NULL */
 } imp_engine3d;
 
 /* The velocity of b relative to a at a contact point, in the point's frame (normal, t1, t2):
@@ -213,6 +214,15 @@ int imp_engine3d_set_pair(struct imp_world *w, int a, int b, double friction, do
 const imp_e3_pair_override *imp_engine3d_pair(const struct imp_world *w, int a, int b);
 /* The pair's friction and elasticity: its override, else the smaller of its bodies'. */
 void imp_engine3d_pair_material(const struct imp_world *w, int a, int b, double *mu, double *el);
+
+/* For the force-level stepping (engine3d_ode.h), from engine3d_step.c: e->inv_iw at the
+   world's state; the serial impacts of collision_handling "serial" / "hybrid" (points
+   approaching faster than velocity_tol with gap <= -h u_N, u_N >= -e u_N; impulses in rimp,
+   velocities in e->vel); the events of this step's points against the last step's, then
+   this step's points become the last ones. */
+void imp_engine3d_inverse_inertia(struct imp_world *w, imp_engine3d *e);
+imp_status imp_engine3d_serial_impacts(struct imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len);
+void imp_engine3d_finish(struct imp_world *w, imp_engine3d *e);
 
 /* Makes sure the per-slot arrays hold the world's capacity; 0 or -1. */
 int imp_engine3d_reserve_slots(imp_engine3d *e, int slots);

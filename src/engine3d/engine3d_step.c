@@ -517,3 +517,21 @@ void imp_engine3d_restore(imp_world *w)
     e->nprev = 0;  /* the list before the failed step is gone: warm starts restart */
     e->swapped = 0;
 }
+
+/* The force-level stepping's uses of this file (engine3d_ode.c). */
+void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e); }
+
+imp_status imp_engine3d_serial_impacts(imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len)
+{
+    return serial_impacts(w, e, h, why, why_len);
+}
+
+void imp_engine3d_finish(imp_world *w, imp_engine3d *e)
+{
+    events(w, e);
+    int n = e->npts;
+    swap_lists(e);
+    e->nprev = n;
+    e->npts = 0;
+    e->swapped = 1;
+}

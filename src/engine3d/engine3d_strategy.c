@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine3d.h"
+#include "engine3d_ode.h"
 #include "strategy.h"
 #include "world_internal.h"
 
@@ -25,6 +26,7 @@ void imp_engine3d_free(imp_engine3d *e)
     imp_bp3d_free(e->bp);
     imp_coulomb_workspace_destroy(e->ws);
     imp_poly_work_free(&e->poly);
+    imp_e3_ode_free(e->ode);
     void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->wcc, e->rows, e->pairs, e->dof,
@@ -163,6 +165,16 @@ static void invalidate(imp_world *w)
     }
 }
 
+/* time_stepping "ode": the world's integrator with force-level contact (engine3d_ode.h);
+   else the velocity-level steps (engine3d_step.c) */
+static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
+{
+    if (w->model.def.engine2d.time_stepping == IMP_STEPPING_ODE) {
+        return imp_engine3d_ode_advance(w, t1, why, why_len);
+    }
+    return imp_engine3d_advance(w, t1, why, why_len);
+}
+
 static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, double v, int count), void *ctx)
 {
     imp_engine3d_stats z = {0};
@@ -182,6 +194,14 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     put(ctx, "manifolds", (double)s->manifolds, 1);
     put(ctx, "manifolds_recycled", (double)s->recycled, 1);
     put(ctx, "pairs_apart", (double)s->apart, 1);
+    if (w->model.def.engine2d.time_stepping == IMP_STEPPING_ODE) {  /* the force-level stepping's */
+        imp_e3_ode zo = {0};
+        const imp_e3_ode *o = w->engine3d != NULL && w->engine3d->ode != NULL ? w->engine3d->ode : &zo;
+        put(ctx, "ode_steps", (double)o->ode_steps, 1);
+        put(ctx, "binary_searches", (double)o->binary_searches, 1);
+        put(ctx, "force_solves", (double)o->force_solves, 1);
+        put(ctx, "force_solve_failures", (double)o->force_failures, 1);
+    }
 }
 
 const imp_strategy_ops imp_strategy_impulse3d = {
@@ -190,7 +210,7 @@ const imp_strategy_ops imp_strategy_impulse3d = {
     .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_OWN_STEPPING,
     .create = create,
     .destroy = destroy,
-    .advance = imp_engine3d_advance,
+    .advance = advance,
     .restore = imp_engine3d_restore,
     .invalidate = invalidate,
     .stats = stats,
@@ -202,7 +222,8 @@ const imp_strategy_ops imp_strategy_contact3d = {
     .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_CONTACT_FORCES | IMP_STRATEGY_OWN_STEPPING,
     .create = create,
     .destroy = destroy,
-    .advance = imp_engine3d_advance,
+    .advance = advance,
+    .forces = imp_engine3d_ode_forces,  /* only inside the "ode" advance's integrator */
     .restore = imp_engine3d_restore,
     .invalidate = invalidate,
     .stats = stats,

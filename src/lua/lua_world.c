@@ -197,26 +197,31 @@ static int option_given(lua_State *L, int idx, const char *key)
     return 1;
 }
 
-/* The 3D engine steps at velocity level (engine3d.h): the options of the 2D engine's
-   force-level contact inside its integrator have no meaning there and are refused. */
+/* The 3D engine steps at velocity level (time_stepping = "symplectic_euler", the 3D default,
+   engine3d.h) or with the world's integrator and force-level contact ("ode", engine3d_ode.h,
+   where extra_accel and extra_accel_dt mean what they mean in 2D). joint_small_impacts is
+   refused: there are no 3D joints. The extra acceleration's options are refused at velocity
+   level, where they have no meaning. */
 static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
 {
-    static const char *const advance_only[] = {"extra_accel", "extra_accel_dt", "joint_small_impacts",
-                                               NULL};
-    for (int i = 0; advance_only[i] != NULL; i++) {
-        if (push_option(L, idx, advance_only[i])) {
-            imp_error(L, what, "option '%s' (got %s) belongs to the 2D engine's force-level contact "
-                      "inside its integrator (time_stepping = \"ode\"), which 3D worlds do not have: "
-                      "3D impulse and contact step at velocity level (time_stepping = "
-                      "\"symplectic_euler\"); leave it out", advance_only[i], imp_describe(L, -1));
+    if (push_option(L, idx, "joint_small_impacts")) {
+        imp_error(L, what, "option 'joint_small_impacts' (got %s) acts on joints, and 3D worlds have no "
+                  "joints yet; leave it out", imp_describe(L, -1));
+    }
+    if (d->time_stepping == IMP_STEPPING_ODE && push_option(L, idx, "substeps")) {
+        imp_error(L, what, "option 'substeps' (got %s) cuts the velocity-level steps "
+                  "(time_stepping = \"symplectic_euler\"); under time_stepping = \"ode\" the integrator "
+                  "steps and backs up on its own: leave it out", imp_describe(L, -1));
+    }
+    static const char *const ode_only[] = {"extra_accel", "extra_accel_dt", NULL};
+    for (int i = 0; ode_only[i] != NULL && d->time_stepping != IMP_STEPPING_ODE; i++) {
+        if (push_option(L, idx, ode_only[i])) {
+            imp_error(L, what, "option '%s' (got %s) belongs to the force-level contact inside the "
+                      "integrator (time_stepping = \"ode\"); this world steps at velocity level "
+                      "(time_stepping = \"symplectic_euler\", the 3D default): give time_stepping = "
+                      "\"ode\" or leave it out", ode_only[i], imp_describe(L, -1));
         }
     }
-    if (option_given(L, idx, "time_stepping") && d->time_stepping != IMP_STEPPING_SYMPLECTIC_EULER) {
-        imp_error(L, what, "option 'time_stepping' must be \"symplectic_euler\" in 3D worlds, got "
-                  "\"%s\" (3D impulse and contact step at velocity level)",
-                  imp_time_stepping_names[d->time_stepping]);
-    }
-    d->time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
     d->contact_points = imp_opt_enum(L, idx, what, "contact_points", imp_contact_points_names,
                                      d->contact_points);
     d->substeps = (int)imp_opt_integer(L, idx, what, "substeps", d->substeps, 1, 1000);
