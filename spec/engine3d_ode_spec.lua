@@ -27,12 +27,12 @@ end
 
 local function dot(a, b) return a[1] * b[1] + a[2] * b[2] + a[3] * b[3] end
 
+-- translational plus rotational kinetic energy, (1/2) m v.v + (1/2) w.(I w) (I: world frame)
 local function kinetic(body)
-  local v, om = body.velocity, body.angular_velocity
-  local i = body.inertia
+  local v, om, i = body.velocity, body.angular_velocity, body.world_inertia
   local rot = 0
-  if type(i) == "table" and type(i[1]) == "number" then  -- principal moments (spheres: equal)
-    rot = 0.5 * (i[1] * om[1] ^ 2 + i[2] * om[2] ^ 2 + i[3] * om[3] ^ 2)
+  for r = 1, 3 do
+    for c = 1, 3 do rot = rot + 0.5 * om[r] * i[r][c] * om[c] end
   end
   return 0.5 * body.mass * dot(v, v) + rot
 end
@@ -70,7 +70,7 @@ describe("3D contact under time_stepping = \"ode\"", function()
       local v = box.velocity
       local decel = (4 - math.sqrt(v[1] ^ 2 + v[2] ^ 2)) / 0.5
       assert.near(mu * g, decel, 0.01 * mu * g)
-      assert.near(deg, math.deg(math.atan(v[2], v[1])) % 360, 0.01)  -- along its slip only
+      assert.is_true(math.abs(c * v[2] - s * v[1]) < 1e-6, "the friction acts along the slip only")
       assert.near(0.5 + half_gap, box.position[3], 1e-3)
     end
   end)
@@ -95,6 +95,16 @@ describe("3D contact under time_stepping = \"ode\"", function()
         assert.near(0.5 * a * w.time ^ 2, dot(d, down), 0.01 * 0.5 * a * w.time ^ 2)
       else  -- mu > tan 30 = 0.577: static friction holds without creep
         assert.is_true(math.sqrt(dot(d, d)) < 1e-3, "drift " .. math.sqrt(dot(d, d)))
+        -- statics: the slope carries m g cos 30 along its normal and m g sin 30 up the slope,
+        -- inside the cone (sin 30 < mu cos 30)
+        local fn, ft = 0, { 0, 0, 0 }
+        for _, c in ipairs(w:contacts()) do
+          fn = fn + c.normal_force
+          for k = 1, 3 do ft[k] = ft[k] + c.friction_force[k] end
+          assert.is_true(math.sqrt(dot(c.friction_force, c.friction_force)) <= mu * c.normal_force + 1e-9)
+        end
+        assert.near(g * math.cos(th), fn, 1e-6 * g)
+        assert.near(-g * math.sin(th), dot(ft, down), 1e-6 * g)
       end
       assert.is_true(math.abs(dot(d, n)) < 1e-3)  -- on the slope
     end
@@ -245,6 +255,95 @@ describe("3D contact under time_stepping = \"ode\"", function()
     assert.are.equal(1, seen.contact_end)
     local s = w:stats()
     assert.is_true(s.ode_steps > 0 and s.backups > 0 and s.force_solves > 0)
+  end)
+
+  it("every shape rests at the half gap above its lowest point, on a box and on a wall", function()
+    -- the extra acceleration brings a resting contact to distance_tol / 2 at rest (2D's meaning)
+    local lying_x = { math.cos(math.pi / 4), 0, math.sin(math.pi / 4), 0 }  -- z axis onto x
+    local function cuboid_points(sx, sy, sz)
+      local pts = {}
+      for _, x in ipairs { -sx / 2, sx / 2 } do
+        for _, y in ipairs { -sy / 2, sy / 2 } do
+          for _, z in ipairs { -sz / 2, sz / 2 } do pts[#pts + 1] = { x, y, z } end
+        end
+      end
+      return pts
+    end
+    local cases = {
+      { "sphere", shape3d.sphere { radius = 0.3 }, 0.3 },
+      { "box", shape3d.box { size = { 0.4, 0.6, 0.8 } }, 0.4 },
+      { "smoothed box", shape3d.box { size = { 0.4, 0.6, 0.8 }, smoothing = 0.05 }, 0.4 },
+      { "ellipsoid", shape3d.ellipsoid { radii = { 0.5, 0.4, 0.3 } }, 0.3 },
+      { "cylinder standing", shape3d.cylinder { radius = 0.3, length = 1 }, 0.5 },
+      { "cylinder lying", shape3d.cylinder { radius = 0.3, length = 1 }, 0.3, lying_x },
+      { "capsule lying", shape3d.capsule { radius = 0.2, length = 0.6 }, 0.2, lying_x },
+      { "cone on its base", shape3d.cone { radius = 0.4, length = 0.9 }, 0.225 },  -- centroid: h / 4
+      { "convex hull", shape3d.convex { points = cuboid_points(1, 0.8, 0.5) }, 0.25 },
+      { "polyhedron", shape3d.polyhedron { points = cuboid_points(1, 1, 1) }, 0.5 },
+    }
+    for _, floor in ipairs { "box", "wall" } do
+      for _, points in ipairs { "clipping", "volumetric" } do
+        local w = impact.world3d { strategy = "contact", time_stepping = "ode", gravity = { 0, 0, -g },
+                                   dt = 1 / 240, contact_points = points }
+        if floor == "box" then
+          ground(w, {})
+        else
+          w:add_body { shape = shape3d.wall { normal = { 0, 0, 1 } }, fixed = true, friction = 0.5 }
+        end
+        local bodies = {}
+        for i, case in ipairs(cases) do  -- dropped from 5 cm
+          bodies[i] = w:add_body { shape = case[2], density = 500, friction = 0.5, elasticity = 0,
+                                   position = { 3 * i, 0, case[3] + 0.05 }, orientation = case[4] }
+        end
+        w:run { duration = 2 }
+        for i, case in ipairs(cases) do
+          local b, what = bodies[i], case[1] .. " on a " .. floor .. " (" .. points .. ")"
+          assert.near(case[3] + half_gap, b.position[3], 1e-6, what)
+          assert.near(3 * i, b.position[1], 1e-6, what)
+          assert.is_true(kinetic(b) < 1e-12, what)
+        end
+      end
+    end
+  end)
+
+  it("runs bit for bit the same twice", function()
+    local function run()
+      local w = world { handling = "hybrid" }
+      ground(w, { friction = 0.4 })
+      local bodies = {}
+      for i = 1, 4 do
+        bodies[i] = w:add_body { shape = i % 2 == 0 and shape3d.box { size = { 0.5, 0.4, 0.3 } }
+                                   or shape3d.sphere { radius = 0.2 }, mass = i, elasticity = 0.3, friction = 0.4,
+                                 position = { 0.3 * i, 0.1 * i, 0.5 + 0.6 * i }, velocity = { -0.5, 0.2 * i, 0 },
+                                 orientation = { math.cos(0.1 * i), math.sin(0.1 * i), 0, 0 } }
+      end
+      w:run { duration = 1 }
+      local out = {}
+      for i = 1, 4 do
+        for _, x in ipairs(bodies[i].position) do out[#out + 1] = string.format("%a", x) end
+        for _, x in ipairs(bodies[i].velocity) do out[#out + 1] = string.format("%a", x) end
+      end
+      return table.concat(out, " ")
+    end
+    assert.are.equal(run(), run())
+  end)
+
+  it("a step that cannot resolve a collision fails naming the time and the bodies, keeping the state", function()
+    -- max_backups = 1: the first trial step crosses the floor at 10 m/s and may back up once only
+    local w = impact.world3d { strategy = "contact", time_stepping = "ode", gravity = { 0, 0, -g }, dt = 1 / 20,
+                               max_backups = 1 }
+    local floor = ground(w, {})
+    local ball = w:add_body { shape = shape3d.sphere { radius = 0.3 }, mass = 1, position = { 0, 0, 0.5 },
+                              velocity = { 0, 0, -10 } }
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    assert.matches("step 1 from t = 0 failed", err, 1, true)
+    assert.matches("a collision between bodies #" .. floor.id .. " and #" .. ball.id
+                   .. " was not resolved after 1 back-ups at t = 0", err, 1, true)
+    assert.matches("the world keeps its state at t = 0", err, 1, true)
+    assert.are.equal(0, w.time)
+    assert.are.same({ 0, 0, 0.5 }, ball.position)
+    assert.are.same({ 0, 0, -10 }, ball.velocity)
   end)
 
   it("refuses what has no meaning in 3D, with the option, the value and what to do", function()

@@ -32,7 +32,10 @@
    two differ only by that set: a point left out carries no impulse either way. collision_handling
    "simultaneous" solves all points at once; "serial" one pair at a time in a random order
    until none approaches, then a last simultaneous pass with e = 0; "hybrid" the same with
-   a body's pairs together. */
+   a body's pairs together.
+   time_stepping = "ode" steps instead with the world's integrator, force-level contact and
+   the collision advance of the 2D engine (engine3d_ode.h); "symplectic_euler" (the 3D
+   default) is what this header describes. */
 #ifndef IMPACT_ENGINE3D_H
 #define IMPACT_ENGINE3D_H
 

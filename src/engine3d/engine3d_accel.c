@@ -237,12 +237,17 @@ static void add_block(double s, double im, const double *Ei, const double *Ai, c
     }
 }
 
-/* W's block of active points i, j (3 x 3, row-major); 0 when they share no moving body */
-static int coupling(const imp_world *w, const imp_engine3d *e, const imp_e3_ode *o, int i, int j, double *blk)
+/* whether points p and q share a moving body (W couples them) */
+static int shares(const imp_world *w, const imp_e3_point *p, const imp_e3_point *q)
+{
+    return ((p->a == q->a || p->a == q->b) && moving(w, p->a)) || ((p->b == q->a || p->b == q->b) && moving(w, p->b));
+}
+
+/* W's block of active points i, j (3 x 3, row-major) */
+static void coupling(const imp_world *w, const imp_engine3d *e, const imp_e3_ode *o, int i, int j, double *blk)
 {
     const imp_e3_point *p = &e->pts[o->act[i]], *q = &e->pts[o->act[j]];
     const int sp[2] = {p->a, p->b}, sq[2] = {q->a, q->b};
-    int any = 0;
     memset(blk, 0, 9 * sizeof *blk);
     for (int x = 0; x < 2; x++) {
         for (int y = 0; y < 2; y++) {
@@ -252,10 +257,8 @@ static int coupling(const imp_world *w, const imp_engine3d *e, const imp_e3_ode 
             const double *Ji = o->jac + (size_t)i * JACS + SIDE * x, *Jj = o->jac + (size_t)j * JACS + SIDE * y;
             double s = (x == 0 ? -1.0 : 1.0) * (y == 0 ? -1.0 : 1.0);
             add_block(s, w->model.bodies[sp[x]].inv_mass, Ji, Ji + 9, Jj, Jj + 18, blk);
-            any = 1;
         }
     }
-    return any;
 }
 
 static void apply_force(const imp_world *w, const imp_e3_point *p, const double r[3], double *f)
@@ -291,6 +294,103 @@ static void fail(imp_e3_ode *o, int a, int b)
     o->force_error = 1;
 }
 
+static int grow_ints(int **p, int *cap, int n)
+{
+    if (n <= *cap) {
+        return 0;
+    }
+    int *q = realloc(*p, (size_t)n * sizeof *q);
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* W = J M^-1 J^T by its factors (coulomb.h) for the m active points; 0 or -1. */
+static int factors(const imp_world *w, const imp_engine3d *e, imp_e3_ode *o, int m)
+{
+    int ns = w->model.nslots, n = 3 * m, nd = 0;
+    int cap = o->dof_cap;
+    if (grow_ints(&o->dof, &cap, ns) != 0) {
+        return -1;
+    }
+    o->dof_cap = cap;
+    for (int s = 0; s < ns; s++) {
+        o->dof[s] = moving(w, s) ? nd : -1;
+        nd += o->dof[s] >= 0 ? 6 : 0;
+    }
+    if (o->fj_cap < n) {  /* (a cap of 0 makes grow_ints take exactly the size asked) */
+        int c1 = 0, c2 = 0;
+        double *v = realloc(o->fj_val, 12 * (size_t)n * sizeof *v);
+        if (v == NULL) {
+            return -1;
+        }
+        o->fj_val = v;
+        if (grow_ints(&o->fj_rp, &c1, n + 1) != 0 || grow_ints(&o->fj_col, &c2, 12 * n) != 0) {
+            return -1;
+        }
+        o->fj_cap = n;
+    }
+    if (o->fm_cap < nd) {
+        int c1 = 0, c2 = 0;
+        double *v = realloc(o->fm_val, 3 * (size_t)nd * sizeof *v);
+        if (v == NULL) {
+            return -1;
+        }
+        o->fm_val = v;
+        if (grow_ints(&o->fm_rp, &c1, nd + 1) != 0 || grow_ints(&o->fm_col, &c2, 3 * nd) != 0) {
+            return -1;
+        }
+        o->fm_cap = nd;
+    }
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        const imp_e3_point *p = &e->pts[o->act[i]];
+        for (int j = 0; j < 3; j++) {
+            o->fj_rp[3 * i + j] = k;
+            for (int side = 0; side < 2; side++) {
+                int d = o->dof[side == 0 ? p->a : p->b];
+                if (d < 0) {
+                    continue;
+                }
+                const double *J = o->jac + (size_t)i * JACS + SIDE * side;
+                double sg = side == 0 ? -1.0 : 1.0;
+                for (int c = 0; c < 6; c++) {  /* linear: E's column j; angular: A's */
+                    o->fj_col[k] = d + c;
+                    o->fj_val[k++] = sg * J[c < 3 ? 3 * c + j : 9 + 3 * (c - 3) + j];
+                }
+            }
+        }
+    }
+    o->fj_rp[n] = k;
+    k = 0;
+    for (int s = 0; s < ns; s++) {
+        int d = o->dof[s];
+        if (d < 0) {
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {
+            o->fm_rp[d + c] = k;
+            o->fm_col[k] = d + c;
+            o->fm_val[k++] = w->model.bodies[s].inv_mass;
+        }
+        for (int r = 0; r < 3; r++) {
+            o->fm_rp[d + 3 + r] = k;
+            for (int c = 0; c < 3; c++) {
+                o->fm_col[k] = d + 3 + c;
+                o->fm_val[k++] = e->inv_iw[9 * (size_t)s + 3 * r + c];
+            }
+        }
+    }
+    o->fm_rp[nd] = k;
+    o->fac.ndof = nd;
+    o->fac.J = (imp_coulomb_csr){.n = n, .row_ptr = o->fj_rp, .col = o->fj_col, .val = o->fj_val};
+    o->fac.Minv = (imp_coulomb_csr){.n = nd, .row_ptr = o->fm_rp, .col = o->fm_col, .val = o->fm_val};
+    return 0;
+}
+
 /* Solves the problem of the active points (o->act[0 .. m-1]); 0 or -1. */
 static int solve(imp_world *w, imp_engine3d *e, imp_e3_ode *o, int m, double dt)
 {
@@ -298,22 +398,21 @@ static int solve(imp_world *w, imp_engine3d *e, imp_e3_ode *o, int m, double dt)
     size_t k = 0;
     double blk[9];
     for (int i = 0; i < m; i++) {
-        for (int r = 0; r < 3; r++) {
-            o->row_ptr[3 * i + r] = -1;
-        }
         size_t start = k;
         int count = 0;
+        const imp_e3_point *p = &e->pts[o->act[i]];
         for (int j = 0; j < m; j++) {
-            count += coupling(w, e, o, i, j, blk);
+            count += shares(w, p, &e->pts[o->act[j]]);
         }
         if (reserve_nnz(o, k + 9 * (size_t)count) != 0) {
             return -1;
         }
         int at = 0;
         for (int j = 0; j < m; j++) {
-            if (!coupling(w, e, o, i, j, blk)) {
+            if (!shares(w, p, &e->pts[o->act[j]])) {
                 continue;
             }
+            coupling(w, e, o, i, j, blk);
             for (int r = 0; r < 3; r++) {
                 for (int c = 0; c < 3; c++) {
                     size_t idx = start + (size_t)r * 3 * (size_t)count + (size_t)at * 3 + (size_t)c;
@@ -339,8 +438,11 @@ static int solve(imp_world *w, imp_engine3d *e, imp_e3_ode *o, int m, double dt)
     if (o->ws == NULL && (o->ws = imp_coulomb_workspace_create(n)) == NULL) {
         return -1;
     }
+    if (factors(w, e, o, m) != 0) {
+        return -1;
+    }
     imp_coulomb_problem prob = {.W = {.n = n, .row_ptr = o->row_ptr, .col = o->col, .val = o->val},
-                                .q = o->q, .mu = o->mu, .bilateral = NULL, .factors = NULL};
+                                .q = o->q, .mu = o->mu, .bilateral = NULL, .factors = &o->fac};
     imp_coulomb_options opt;
     imp_coulomb_default_options(&opt);
     opt.tolerance = TOLERANCE;

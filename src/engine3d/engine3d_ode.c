@@ -42,7 +42,8 @@ void imp_e3_ode_free(imp_e3_ode *o)
     }
     imp_coulomb_workspace_destroy(o->ws);
     void *arrays[] = {o->y0, o->pending, o->elastic, o->acc, o->act, o->jac, o->q, o->mu, o->r, o->u,
-                      o->warm, o->row_ptr, o->col, o->val};
+                      o->warm, o->row_ptr, o->col, o->val, o->dof, o->fj_rp, o->fj_col, o->fm_rp, o->fm_col,
+                      o->fj_val, o->fm_val};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         free(arrays[i]);
     }

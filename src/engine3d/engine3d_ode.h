@@ -46,6 +46,13 @@ typedef struct imp_e3_ode {
     double *val;
     size_t nnz_cap;
     imp_coulomb_workspace *ws;
+    /* W's factors J and M^-1 (coulomb.h): the Newton steps in the moving bodies' dofs */
+    int *dof;             /* per slot: its first dof, -1 */
+    int dof_cap;
+    int *fj_rp, *fj_col, *fm_rp, *fm_col;
+    double *fj_val, *fm_val;
+    int fj_cap, fm_cap;
+    imp_coulomb_factors fac;
     /* counters (w:stats()) */
     long ode_steps, binary_searches, force_solves, force_failures;
 } imp_e3_ode;
