@@ -89,7 +89,8 @@ static imp_status fail(imp_world *w, imp_status st, const double *bad_state, con
     w->data.nevents = 0;
     w->data.stats.failures++;
     char how[64] = "";
-    if ((ops->flags & IMP_STRATEGY_OWN_STEPPING) == 0) {
+    if ((ops->flags & IMP_STRATEGY_OWN_STEPPING) == 0 || w->model.def.engine2d.time_stepping == IMP_STEPPING_ODE) {
+        /* (the 3D engine steps by its own scheme unless time_stepping = "ode") */
         snprintf(how, sizeof how, " (integrator %s)", imp_integrator_names[w->model.def.integrator.kind]);
     }
     snprintf(w->data.error, sizeof w->data.error,
