@@ -34,6 +34,8 @@
 
 /* myPhysicsLab's small impulse: below it no collision event (a resting contact's nudge) */
 #define SMALL_IMPULSE 1e-4
+/* the 2D impulses' "small" approach (engine2d_impulse.c): slower is no collision to handle */
+#define SMALL_VELOCITY 1e-5
 
 void imp_e3_ode_free(imp_e3_ode *o)
 {
@@ -144,8 +146,12 @@ static int colliding(const advance *a, const imp_e3_point *p, double u)
         }
         double depth = -p->distance;
         if (a->contact && fabs(u) <= d->velocity_tol
-            && depth < (d->contact_solver == IMP_SOLVER_PGS ? 2.0 * a->target : d->collision_accuracy * a->target)) {
-            return 0;  /* a slow shallow overlap: a contact its force and extra acceleration hold */
+            && (depth < (d->contact_solver == IMP_SOLVER_PGS ? 2.0 * a->target : d->collision_accuracy * a->target)
+                || (depth < d->distance_tol && -u * a->w->model.def.dt < depth))) {
+            /* a slow overlap, shallow, or approaching too slowly for its depth to be made by a
+               step (a resting contact's drift): a contact its force and extra acceleration hold
+               (backing up cannot undo it), as 2D's resting overlaps */
+            return 0;
         }
         return 1;
     }
@@ -237,8 +243,11 @@ static int handle_close(advance *a, int after_backup)
         p->handled = 0;
         int imminent = u < -d->velocity_tol && p->distance >= 0.0 && p->distance <= d->distance_tol;
         int coll = imminent || pending_has(o, p->a, p->b);
-        o->elastic[c] = (unsigned char)(coll && u < 0.0);
-        if (coll && u < 0.0 && p->distance >= (imminent ? lo : 0.0) && p->distance < a->target + a->acc) {
+        o->elastic[c] = (unsigned char)(coll && u < -SMALL_VELOCITY);
+        /* (a pair found penetrating may be so already here: backing up cannot undo that, its
+           impulse stops the approach) */
+        double from = imminent ? lo : -d->distance_tol;
+        if (coll && u < -SMALL_VELOCITY && p->distance >= from && p->distance < a->target + a->acc) {
             want = 1;
         }
     }
