@@ -625,8 +625,15 @@ local function world_options(c, dim, strategy)
     end
   else
     local rigid = strategy == "impulse" or strategy == "contact"
-    local refused = function(src)  -- the 2D engine's force-level options: refused in 3D
+    -- the time stepping first: the verdicts of extra_accel, extra_accel_dt and substeps depend on it
+    local ode = rigid and c.r:chance(0.3)
+    local refused = function(src)  -- joint_small_impacts: no joints in 3D
       return function() return src, rigid and "refused in 3D" or nil end
+    end
+    local ode_only = function(src)  -- the extra acceleration: time_stepping "ode" only
+      return function()
+        return src, rigid and not ode and "extra_accel outside time_stepping ode in 3D" or nil
+      end
     end
     local e3 = {
       { "collision_handling", enum({ "simultaneous", "serial", "hybrid" }) },
@@ -636,6 +643,7 @@ local function world_options(c, dim, strategy)
       { "substeps", function(cc)
           local src, bad = int(1, 1000, 1, 4)(cc)
           if not rigid then bad = bad or "substeps outside the 3D rigid strategies" end
+          if ode then bad = bad or "substeps under time_stepping ode" end
           return src, bad
         end },
       { "contact_points", function(cc)
@@ -643,15 +651,15 @@ local function world_options(c, dim, strategy)
           if not rigid then bad = bad or "contact_points outside the 3D rigid strategies" end
           return src, bad
         end },
-      { "extra_accel", refused('"velocity"') }, { "extra_accel_dt", refused("0.01") },
+      { "extra_accel", ode_only('"velocity"') }, { "extra_accel_dt", ode_only("0.01") },
       { "joint_small_impacts", refused("true") },
       { "time_stepping", function(cc)
-          if cc.r:chance(0.7) then return '"symplectic_euler"' end
-          return '"ode"', rigid and "time_stepping ode in 3D" or nil
-        end },
+          if rigid then return ode and '"ode"' or '"symplectic_euler"' end
+          return cc.r:chance(0.7) and '"symplectic_euler"' or '"ode"'
+        end, ode and 1 or nil },
     }
     for _, f in ipairs(e3) do
-      f[3] = rigid and 0.15 or 0.02
+      f[3] = f[3] or (rigid and 0.15 or 0.02)
       spec[#spec + 1] = f
     end
     spec[#spec + 1] = { "polyhedra", function(cc) return cc:opts({ { "epsilon", num("nonneg", 1e-9,
