@@ -104,6 +104,7 @@ typedef struct imp_engine2d {
     imp_body2d_xf *b2_xf;         /* their transforms, computed once per detection */
     unsigned char *still;
     double *boxes;
+    int *group;                   /* 2 per slot: union-find parents, then marks (coupled bodies) */
     double *prev_pose;            /* 3 per slot: poses at the start of the trial step */
     int has_prev;
     int slot_cap;

@@ -17,7 +17,9 @@
      straight normal turning with the normal body:  2 (w_q x n) . dv - w_q^2 n . (u1 - u2),
      normal fixed in the world (joints):            0,
    dv = v_p(u1) - v_q(u2). Extra acceleration against drift and jitter (ContactSim's
-   policies, h = extra_accel_dt): v / h, or (2 v h + (d - gap)) / h^2.
+   policies, h = extra_accel_dt): v / h, or (2 v h + (d - gap)) / h^2; a contact closer than
+   the half gap is held where it is below the accuracy band and pushed out slowly within it
+   (distance_error), never thrown apart.
    Friction rows (tangent t = perp(n)), bounded |f_t| <= mu f_n, aim at stopping the slip v_t
    within h (b_t = t . (A_p - A_q) + v_t / h): a slipping contact saturates at the bound
    against the slip (Coulomb's dynamic friction), a sticking one holds with no tangential
@@ -33,6 +35,9 @@
 
 /* velocity-level distance term: the fraction of the gap error closed per step (Baumgarte) */
 #define IMP_ENGINE2D_BAUMGARTE 0.2
+/* the time over which a contact closer than the half gap (within the accuracy band) is pushed
+   back to it */
+#define IMP_ENGINE2D_PUSH_TIME 0.1
 
 /* acceleration of the material point u of slot s (force array f, state y) along dir */
 static double point_accel_dot(const imp_world *w, const double *y, const double *f, int s,
@@ -82,6 +87,27 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     const double ndot[2] = {-wq * n[1], wq * n[0]};
     b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - wq * wq * along;
     return b;
+}
+
+/* The gap error the distance term of the extra acceleration closes: d - gap for connectors
+   and for a contact within the accuracy band of the half gap or above it (where the collision
+   advance puts bodies: the term holds them at the half gap); 0 for a contact closer than the
+   band (bodies touching, placed so or squeezed there: held where they are); d for an overlap
+   (back to touching). A contact can only push: one pushed out from d toward the half gap by
+   the critically damped term leaves with the speed |d - gap| / (e h) it reached when the
+   force ran out (no pull can stop it), an energy gain that grows as h shrinks (touching
+   balls of a cradle flew apart, a stack of touching boxes bounced). The band's push is at
+   most collision_accuracy of the half gap, and only where the advance placed the bodies; it
+   aims at the separation speed -x0 / IMP_ENGINE2D_PUSH_TIME (a time fixed, not h), so what
+   is left of it when the push runs out is below collision_accuracy * gap / PUSH_TIME
+   (0.03 m/s at the defaults) whatever the step. */
+static double distance_error(const imp_rec2d *r, double band)
+{
+    double x0 = r->distance - r->target;
+    if (r->connector >= 0 || x0 >= -band) {
+        return x0;
+    }
+    return r->distance < 0.0 ? r->distance : 0.0;
 }
 
 /* The friction row of contact r, written into t: tangent perp(n) through r's point, its
@@ -300,6 +326,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
     int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
     int with_distance = pol == IMP_EXTRA_VELOCITY_AND_DISTANCE
                         || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
+    double band = d->collision_accuracy * 0.5 * d->distance_tol;
     for (int i = 0; i < n; i++) {
         const imp_rec2d *r = &e->rec[i];
         e->bil[i] = (unsigned char)(r->bilateral != 0);
@@ -318,11 +345,17 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             double x0 = r->distance - r->target;
             b += r->velocity / h + (x0 > 0.0 ? x0 : 0.0) / (h * h);
         } else if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
-            double v0 = r->velocity, x0 = r->distance - r->target;
+            double v0 = r->velocity, x0 = distance_error(r, band);
             if (velocity_level) {
                 b += with_distance ? (v0 * h + IMP_ENGINE2D_BAUMGARTE * x0) / (h * h) : v0 / h;
             } else {
-                b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
+                if (with_distance && x0 < 0.0 && r->connector < 0) {
+                    /* pushed out: the separation speed aimed at is -x0 / tau (tau fixed, not
+                       h), what is left when the push runs out: energy bounded for any h */
+                    b += 2.0 * (v0 + x0 / IMP_ENGINE2D_PUSH_TIME) / h;
+                } else {
+                    b += with_distance ? (2.0 * v0 * h + x0) / (h * h) : v0 / h;
+                }
             }
         }
         e->b[i] = b;
