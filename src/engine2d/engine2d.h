@@ -90,6 +90,9 @@ typedef struct imp_engine2d_stats {
     long lcp_failures;     /* LCP solves that did not report IMP_LCP_OK */
     long max_contacts;     /* largest contact-force problem (rows) */
     long pgs_sweeps;       /* PGS sweeps done (all solves) */
+    double lcp_residual;   /* largest complementarity residual of the exact contact-force
+                              solves' answers (natural residual, bilateral and friction
+                              violations, relative to the problem's scales) */
 } imp_engine2d_stats;
 
 typedef struct imp_engine2d {
