@@ -19,7 +19,7 @@
    dv = v_p(u1) - v_q(u2). Extra acceleration against drift and jitter (ContactSim's
    policies, h = extra_accel_dt): v / h, or (2 v h + (d - gap)) / h^2. The distance term's
    push of a contact closer than the half gap (d - gap < 0) goes only to loaded contacts
-   (see push_loaded).
+   (see push_speed).
    Friction rows (tangent t = perp(n)), bounded |f_t| <= mu f_n, aim at stopping the slip v_t
    within h (b_t = t . (A_p - A_q) + v_t / h): a slipping contact saturates at the bound
    against the slip (Coulomb's dynamic friction), a sticking one holds with no tangential
