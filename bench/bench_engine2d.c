@@ -151,14 +151,15 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     return res;
 }
 
-/* Box2D 2.4.1 on the same pyramid, in this run: one run of the peers' program
-   (../shared/peers/box2d-chipmunk/bench_box2d.cpp, which tools/run_bench.sh builds into
-   build/peers and names in IMPACT_BOX2D_BENCH), its mean ms/step; NAN when it is not there. */
-static double box2d_pyramid(int base)
+/* A peer on the same pyramid, in this run: one run of the peer's program (Box2D 2.4.1:
+   ../shared/peers/box2d-chipmunk/bench_box2d.cpp; Box2D v3: ../shared/peers/box2d-v3, which
+   tools/run_bench.sh builds into build/peers and names in the environment variable env), its
+   mean ms/step; NAN when it is not there. */
+static double peer_pyramid(const char *env, const char *fallback, int base)
 {
-    const char *path = getenv("IMPACT_BOX2D_BENCH");
+    const char *path = getenv(env);
     if (path == NULL) {
-        path = "build/peers/bench_box2d";
+        path = fallback;
     }
     if (access(path, X_OK) != 0 || strchr(path, '\'') != NULL) {
         return NAN;
@@ -183,6 +184,16 @@ static double box2d_pyramid(int base)
     return ms;
 }
 
+static double box2d_pyramid(int base)
+{
+    return peer_pyramid("IMPACT_BOX2D_BENCH", "build/peers/bench_box2d", base);
+}
+
+static double box2d_v3_pyramid(int base)
+{
+    return peer_pyramid("IMPACT_BOX2D_V3_BENCH", "build/peers/bench_box2d_v3", base);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -200,17 +211,27 @@ static double median(double *v, int n)
    the same load; medians over runs, as in peers-2d.md. */
 static void pyramid_vs_box2d(int base, int runs, int sweeps)
 {
-    double ours[7], theirs[7];
-    int stands = 1, have_box2d = 1;
+    double ours[7], theirs[7], v3[7];
+    int stands = 1, have_box2d = 1, have_v3 = 1;
     for (int r = 0; r < runs; r++) {
         theirs[r] = box2d_pyramid(base);
         have_box2d &= isfinite(theirs[r]);
+        v3[r] = box2d_v3_pyramid(base);
+        have_v3 &= isfinite(v3[r]);
         pyramid_result p = pyramid(base, 600, sweeps, IMP_RK4, IMP_STEPPING_SYMPLECTIC_EULER,
                                    r == runs - 1);
         ours[r] = p.ms;
         stands &= p.stands;
     }
     double mo = median(ours, runs);
+    if (have_v3) {
+        double m3 = median(v3, runs);
+        printf("  -> base %d: Box2D v3 (4 sub-steps, 1 thread) %.3f ms/step in the same run "
+               "(median of %d runs): impact %.2fx Box2D v3\n", base, m3, runs, mo / m3);
+    } else {
+        printf("  -> base %d: Box2D v3 not run (make bench builds it from ../shared/peers/box2d-v3; "
+               "or set IMPACT_BOX2D_V3_BENCH)\n", base);
+    }
     if (!have_box2d) {
         printf("  -> base %d: %.3f ms/step (median of %d runs); Box2D 2.4.1 not run (make bench "
                "builds it from ../shared/peers/box2d-chipmunk when libbox2d-dev is "

@@ -51,10 +51,10 @@ static void run(int base, int steps, imp_time_stepping stepping)
     const imp_engine2d_stats *st = &w->engine2d->stats;
     printf("  pyramid base %d (%d boxes), %s, exact LCP: %.1f ms/step over %d steps (%.1f ms per "
            "LCP solve); %ld LCP solves, %ld not ok (PGS fallback), largest problem %ld rows; "
-           "max angle %.1e rad\n",
+           "largest complementarity residual %.1e (relative); max angle %.1e rad\n",
            base, nb, stepping == IMP_STEPPING_SYMPLECTIC_EULER ? "symplectic_euler" : "rk4",
            1e3 * wall / (done > 0 ? done : 1), done, 1e3 * wall / (st->lcp_solves > 0 ? (double)st->lcp_solves : 1.0),
-           st->lcp_solves, st->lcp_failures, st->max_contacts, maxang);
+           st->lcp_solves, st->lcp_failures, st->max_contacts, st->lcp_residual, maxang);
     fflush(stdout);
     imp_world_free(w);
 }

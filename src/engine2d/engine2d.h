@@ -90,6 +90,9 @@ typedef struct imp_engine2d_stats {
     long lcp_failures;     /* LCP solves that did not report IMP_LCP_OK */
     long max_contacts;     /* largest contact-force problem (rows) */
     long pgs_sweeps;       /* PGS sweeps done (all solves) */
+    double lcp_residual;   /* largest complementarity residual of the exact contact-force
+                              solves' answers (natural residual, bilateral and friction
+                              violations, relative to the problem's scales) */
 } imp_engine2d_stats;
 
 typedef struct imp_engine2d {
@@ -104,6 +107,7 @@ typedef struct imp_engine2d {
     imp_body2d_xf *b2_xf;         /* their transforms, computed once per detection */
     unsigned char *still;
     double *boxes;
+    int *group;                   /* 2 per slot: union-find parents, then marks (coupled bodies) */
     double *prev_pose;            /* 3 per slot: poses at the start of the trial step */
     int has_prev;
     int slot_cap;

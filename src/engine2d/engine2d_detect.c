@@ -50,6 +50,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->b2_xf);
     free(e->still);
     free(e->boxes);
+    free(e->group);
     free(e->prev_pose);
     imp_bp2d_free(&e->bp);
     free(e->hits);
@@ -156,7 +157,8 @@ int imp_engine2d_reserve_slots(imp_engine2d *e, int n)
     int cap = n > 2 * e->slot_cap ? n : 2 * e->slot_cap;
     if (grow((void **)&e->b2, sizeof *e->b2, cap) || grow((void **)&e->b2_xf, sizeof *e->b2_xf, cap)
         || grow((void **)&e->still, 1, cap)
-        || grow((void **)&e->boxes, 4 * sizeof *e->boxes, cap)) {
+        || grow((void **)&e->boxes, 4 * sizeof *e->boxes, cap)
+        || grow((void **)&e->group, 2 * sizeof *e->group, cap)) {
         return -1;
     }
     double *pp = realloc(e->prev_pose, 3 * (size_t)cap * sizeof *pp);

@@ -40,6 +40,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     put(ctx, "lcp_failures", (double)s->lcp_failures, 1);
     put(ctx, "max_contact_rows", (double)s->max_contacts, 1);
     put(ctx, "pgs_sweeps", (double)s->pgs_sweeps, 1);
+    put(ctx, "lcp_residual", s->lcp_residual, 0);
     put(ctx, "max_contact_force", w->engine2d != NULL ? w->engine2d->max_force : 0.0, 0);
 }
 

@@ -1,0 +1,106 @@
+-- myPhysicsLab's SpeedTest scenes (src/test/SpeedTest.ts) under the 2D engine, checked against
+-- closed forms and beside myPhysicsLab's own figures.
+local impact = require("impact")
+local shape2d = impact.shape2d
+
+-- The ball of ball_vs_wall with every collision exactly at the half gap: linear damping
+-- (v' = -k v, k = c / m) between reflections off the lines |x|, |y| = L (the inner faces less
+-- the radius and the half gap), each multiplying the normal velocity by -e. Event-driven, in
+-- closed form. Returns the position, the velocity and the number of reflections at time T.
+local function ideal_ball_in_box(p, v, k, e, L, T)
+  p, v = { p[1], p[2] }, { v[1], v[2] }
+  local t, n = 0, 0
+  local function drift(s)
+    for i = 1, 2 do
+      p[i] = p[i] + v[i] * (1 - math.exp(-k * s)) / k
+      v[i] = v[i] * math.exp(-k * s)
+    end
+  end
+  while true do
+    local best, axis = math.huge, nil
+    for i = 1, 2 do
+      local q = ((v[i] > 0 and L or -L) - p[i]) * k / v[i]
+      if q < 1 then
+        local s = -math.log(1 - q) / k
+        if s < best then best, axis = s, i end
+      end
+    end
+    if t + best > T then
+      drift(T - t)
+      return p, v, n
+    end
+    drift(best)
+    p[axis] = v[axis] > 0 and L or -L
+    v[axis] = -e * v[axis]
+    t, n = t + best, n + 1
+  end
+end
+
+describe("engine2d myPhysicsLab SpeedTest", function()
+  for _, strategy in ipairs({ "impulse", "contact" }) do
+    it("ball_vs_wall (" .. strategy .. "): a fast small ball stays in a box of 0.01 thick walls",
+       function()
+      -- r 0.2, m 0.1, from (-5, 0) at (200, 153) m/s, elasticity 0.95, damping 0.05 (rotation
+      -- 0.15 of it), walls 12 x 12 inside, RK4 with dt 0.025, 10 s
+      local w = impact.world2d { strategy = strategy, dt = 0.025, gravity = { 0, 0 },
+                                 collision_handling = "serial",
+                                 damping = { linear = 0.05, angular = 0.05 * 0.15 } }
+      local th, side = 0.01, 12
+      local function wall(x, y, wd, ht)
+        w:add_body { shape = shape2d.block { width = wd, height = ht }, position = { x, y },
+                     fixed = true, elasticity = 1 }
+      end
+      wall(0, -side / 2 - th / 2, side + 2 * th, th)
+      wall(side / 2 + th / 2, 0, th, side + 2 * th)
+      wall(0, side / 2 + th / 2, side + 2 * th, th)
+      wall(-side / 2 - th / 2, 0, th, side + 2 * th)
+      local ball = w:add_body { shape = shape2d.ball { radius = 0.2 }, mass = 0.1,
+                                position = { -5, 0 }, velocity = { 200, 153 }, elasticity = 0.95 }
+      w:run { until_time = 10 }
+      local p, v, n = ideal_ball_in_box({ -5, 0 }, { 200, 153 }, 0.05 / 0.1, 0.95,
+                                        side / 2 - 0.2 - 0.005, 10)
+      assert.equal(37, n)  -- myPhysicsLab's count
+      assert.equal(n, w:stats().collisions)
+      assert.equal(0, w:stats().binary_searches)
+      -- the velocity depends only on the time and the number of reflections: v0 e^(-k t) (-e)^n
+      -- per axis; myPhysicsLab's (0.4830918, -0.4310427)
+      assert.near(v, ball.velocity, 1e-8)
+      assert.near({ 0.4830918, -0.4310427 }, ball.velocity, 1e-7)
+      -- the position: each collision is handled within the accuracy band (0.6 of the half gap)
+      -- of the half gap, so the ball is within a few of those of the ideal path
+      -- (myPhysicsLab's ImpulseSim ends at (-4.349276, 4.4247788), 3.6e-4 and 2.0e-4 from it)
+      assert.near(p, ball.position, 1e-3)
+    end)
+  end
+
+  for _, strategy in ipairs({ "impulse", "contact" }) do
+    it("small_small (" .. strategy .. "): a fast diamond through a small block within a step",
+       function()
+      -- a 1 x 1 block turned 45 degrees at 100 m/s crosses the 1 x 1.3 block's width in less
+      -- than one 0.1 s step (modified Euler: no evaluation in the middle); elastic, equal
+      -- masses: they exchange velocities when the diamond's corner is at the half gap from
+      -- the face x = 4.5, i.e. its centre at 4.495 - sqrt(1/2), at t = (that + 30) / 100
+      local w = impact.world2d { strategy = strategy, dt = 0.1, gravity = { 0, 0 },
+                                 integrator = "modified_euler", collision_handling = "serial" }
+      local a = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
+                             position = { -30, 0 }, angle = math.pi / 4, velocity = { 100, 0 },
+                             elasticity = 1 }
+      local b = w:add_body { shape = shape2d.block { width = 1, height = 1.3 }, mass = 1,
+                             position = { 5, 0 }, elasticity = 1 }
+      local e0 = w:energy().total
+      w:run { until_time = 1 }
+      local xc = 4.495 - math.sqrt(0.5)
+      local tc = (xc + 30) / 100
+      assert.near({ xc, 0 }, a.position, 1e-9)
+      assert.near({ 0, 0 }, a.velocity, 1e-9)
+      assert.near(math.pi / 4, a.angle, 1e-12)
+      assert.near({ 5 + 100 * (1 - tc), 0 }, b.position, 1e-9)
+      assert.near({ 100, 0 }, b.velocity, 1e-9)
+      -- myPhysicsLab: 3.7878932 and 71.2121068 (tolerance 1e-5), 1 collision, energy kept
+      assert.near(3.7878932, a.position[1], 1e-5)
+      assert.near(71.2121068, b.position[1], 1e-5)
+      assert.equal(1, w:stats().collisions)
+      assert.near(e0, w:energy().total, 1e-9 * e0)
+    end)
+  end
+end)
