@@ -22,7 +22,7 @@ local series_keys = { x = true, y = true, label = true, color = true, width = tr
   points = true }
 
 local function fail(fmt, ...)
-  error("impact.plot: " .. string.format(fmt, ...), 3)
+  error("impact.plot: " .. string.format(fmt, ...), options.user_level())
 end
 
 local function finite(v)

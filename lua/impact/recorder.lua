@@ -104,7 +104,7 @@ function Recorder:sample()
     local v = read(self.world)
     if type(v) ~= "number" then
       error(string.format("impact.recorder: column %q gave %s, not a number", self.names[i],
-        tostring(v)), 2)
+        tostring(v)), options.user_level())
     end
     local col = self.data[i]
     col[#col + 1] = v

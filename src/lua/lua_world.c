@@ -497,6 +497,10 @@ static int l_add_body(lua_State *L)
     if (d.shape == NULL && !d.fixed && (!has_mass || !d.has_inertia)) {
         return imp_error(L, what, "a body needs a 'shape', or both 'mass' and 'inertia'");
     }
+    if (!d.fixed && d.shape != NULL && strcmp(d.shape->cls->name, "wall") == 0) {
+        return imp_error(L, what, "a wall (impact.shape3d.wall) is an infinite half-space: its body must "
+                         "be fixed (fixed = true)");
+    }
     double mass = has_mass ? d.mass : d.shape != NULL ? d.density * d.shape->measure : 1.0;
     if (!d.fixed && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
         if (has_mass) {
