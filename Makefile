@@ -82,7 +82,8 @@ help:
 	@echo "make bench3d    the 3D contact scenes beside Bullet, ODE and Box3D (tools/bench3d_peers.sh; QUICK=1, MAXWALL=S)"
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
-	@echo "make run SCRIPT=examples/orbit.lua   run any scene script"
+	@echo "make run SCRIPT=examples/figure_eight.lua   run any scene script"
+	@echo "make docs       the API reference (LDoc) as HTML in doc/ (installs lua-ldoc when missing)"
 	@echo "make install    install the Lua module (LIBDIR, LUADIR) and bin/impact (BINDIR)"
 	@echo "make install-c  install the C API: include/impact/*.h into INCDIR/impact and libimpact.a into CLIBDIR"
 	@echo "make check-install-c   install-c into a temporary prefix, build and run test/c/test_public_api.c against it"
@@ -180,7 +181,7 @@ demo: deps
 
 run: deps
 	@$(MAKE) -s --no-print-directory all
-	@test -n "$(SCRIPT)" || { echo "usage: make run SCRIPT=examples/orbit.lua"; exit 2; }
+	@test -n "$(SCRIPT)" || { echo "usage: make run SCRIPT=examples/figure_eight.lua (or any scene script)"; exit 2; }
 	@$(LUA_ENV) $(LUA) $(SCRIPT)
 
 install: all

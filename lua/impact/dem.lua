@@ -614,9 +614,10 @@ local runners = {
 --- e:run(w): runs the engine once (the stepper calls it; user code rarely needs to).
 function Engine:run(w) return runners[self.kind](self, w) end
 
--- engines_of[w]: the world's engine list; paused[w]: w:pause() was called during a step
+-- engines_of[w]: the world's engine list; paused[w]: w:pause() was called (world.lua keeps it:
+-- w.paused)
 local engines_of = setmetatable({}, { __mode = "k" })
-local paused = setmetatable({}, { __mode = "k" })
+local paused = world.paused
 
 local function as_engine(what, i, e, level)
   if getmetatable(e) == Engine then return e end
@@ -633,7 +634,6 @@ end
 local function step(w, n)
   local list = engines_of[w]
   if not list or w.strategy ~= "dem" then return c_step(w, n) end
-  paused[w] = nil
   local sync, finish = core.dem_sync, core.dem_finish_step
   for _ = 1, n do
     sync(w)
@@ -645,10 +645,7 @@ local function step(w, n)
       end
     end
     finish(w)
-    if paused[w] then
-      paused[w] = nil
-      break
-    end
+    if paused[w] then break end
   end
 end
 
@@ -729,8 +726,7 @@ function World:engine(label)
   return nil
 end
 
---- w:pause(): from an engine, stops the current w:step(n) / w:run after this step.
-function World:pause() paused[self] = true end
+-- w:pause(): lua/impact/world.lua (every strategy)
 
 -- ---- saving and loading ----------------------------------------------------------------
 
