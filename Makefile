@@ -63,7 +63,7 @@ comma      := ,
 CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
-.PHONY: all deps test check-all sanitize fuzz valgrind lint bench bench3d hashes demo run install install-c \
+.PHONY: docs all deps test check-all sanitize fuzz valgrind lint bench bench3d hashes demo run install install-c \
         check-install-c clean help ctests benches
 .DEFAULT_GOAL := all
 
@@ -171,6 +171,14 @@ bench: deps
 bench3d: deps
 	@$(MAKE) -s --no-print-directory all $(BUILD)/bench/bench_engine3d
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
+
+# the API reference as HTML in doc/ (config.ld: lua/impact/*.lua, doc/api/*.luadoc, the
+# chapters of doc/manual/); LDoc and its Markdown come from the Debian packages
+docs:
+	@sh tools/deps.sh lua-ldoc lua-markdown
+	@mkdir -p $(BUILD) && ldoc . >$(BUILD)/ldoc.log 2>&1 || { cat $(BUILD)/ldoc.log; exit 1; }
+	@grep -i 'warning\|error' $(BUILD)/ldoc.log || true
+	@echo "docs: open doc/index.html"
 
 hashes: all
 	@$(LUA_ENV) $(LUA) tools/state_hashes.lua

@@ -7,6 +7,7 @@
 --- every = S, columns = {...} (recorder columns for --record), view = {xmin, ymin, xmax, ymax}
 --- (2D pictures), contacts = function(w) -> list }. The scene runs with `arg` holding the
 --- arguments after "--".
+-- @module impact.cli
 local M = {}
 
 M.usage = [[

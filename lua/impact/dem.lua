@@ -35,6 +35,7 @@
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
 --- continue bit-identically (dem.load reads the file as data and checks every field).
 --- impact.recorder records dem worlds like any other; impact.batch runs parameter sweeps.
+-- @module impact.dem
 local options = require("impact.options")
 local core = require("impact.core")
 local world = require("impact.world")

@@ -8,6 +8,7 @@
 ---   impact.dem.*                              Yade-style engines of the dem strategy
 ---   impact.batch{script =, params =, jobs =}   parameter sweeps in worker processes
 ---   impact.plot{...}, impact.picture, impact.vtk, impact.viewer   plots, pictures, films, exports
+-- @module impact
 local core = require("impact.core")
 local world = require("impact.world")
 local materials = require("impact.material")

@@ -10,6 +10,7 @@
 ---   noun   = "option"      the word before the name ("property" for materials)
 ---   required = true        a missing (nil) option is an error (else it gives the default)
 ---   min, max, min_open, max_open, integer, text: the number's range (see check_number)
+-- @module impact.options
 local options = {}
 
 --- options.describe(v): v as an error message shows it. Numbers print with %g when that reads

@@ -9,6 +9,7 @@
 --- widened to whole ticks), legend = true, grid = true, background = "white".
 --- A series: x, y (arrays of numbers of the same length; NaN leaves a gap), label, color (default
 --- the palette in order), width = 2, dash = true | {on, off}, points = true (markers, no line).
+-- @module impact.plot
 local draw = require("impact.draw")
 
 local M = {}

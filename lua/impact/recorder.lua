@@ -19,6 +19,7 @@
 ---
 --- Contact counts: the world reports no contacts yet (strategy "none"); a function column can
 --- record them once it does.
+-- @module impact.recorder
 local periodic = require("impact.periodic")
 local options = require("impact.options")
 local Recorder = {}

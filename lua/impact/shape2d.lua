@@ -3,6 +3,7 @@
 --- impact.Shape with area(), centroid(), inertia(density), mass(density), bounds(pose),
 --- kind and dim. Every path keeps the material on its left: outer boundaries run
 --- counter-clockwise, holes clockwise.
+-- @module impact.shape2d
 local core = require("impact.core")
 
 local shape2d = {}

@@ -1,5 +1,6 @@
 --- impact.world: the parts of the World interface written in Lua: stepping with events,
 --- run{}, on/off, body lookup. The C binding (src/lua/lua_world.c) supplies the rest.
+-- @module impact.world
 local core = require("impact.core")
 local options = require("impact.options")
 local describe = options.describe
