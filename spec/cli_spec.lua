@@ -177,7 +177,8 @@ local b = w:add_body { shape = impact.shape2d.ball { radius = 0.1 }, mass = 1, p
 return { world = w, until_time = 0.2, columns = { t = "time", height = function() return b.position[2] end,
   e = "energy.total" } }
 ]])
-    code, _, err = impact(dir, "run " .. fscene .. " --plot " .. dir .. "/f.svg --record " .. dir .. "/f.csv --quiet")
+    code, _, err = impact(dir, string.format("run %s --plot %s/f.svg --record %s/f.csv --quiet", fscene,
+      dir, dir))
     assert.are.equal(0, code, err)
     texts = {}
     for t in read(dir .. "/f.svg"):gmatch("<text[^>]*>([^<]*)</text>") do texts[t] = true end

@@ -42,7 +42,8 @@ describe("error messages", function()
     local m = message(shape3d.polyhedron, { vertices = tet_vertices,
       faces = { { 1, 3, 2 }, { 1, 2, 4 }, { 2, 3, 4 }, { 1, 4, 4 } } })
     assert.are.equal("impact.shape3d.polyhedron: face 4 lists vertex 4 twice", m)
-    m = message(shape3d.polyhedron, { vertices = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 }, { 5, 5, 5 } },
+    m = message(shape3d.polyhedron, {
+      vertices = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 }, { 5, 5, 5 } },
       faces = { { 1, 3, 2 }, { 1, 2, 4 }, { 2, 3, 4 }, { 1, 4, 3 } } })
     assert.are.equal("impact.shape3d.polyhedron: vertex 5 is in no face", m)
     m = message(shape3d.polyhedron, { vertices = tet_vertices,
@@ -56,7 +57,8 @@ describe("error messages", function()
     local path = os.tmpname()
     local m = message(impact.dem.save, w, path)
     os.remove(path)
-    assert.are.equal('impact.dem: the world\'s strategy is "none", not "dem" (impact.world3d {strategy = "dem"})', m)
+    assert.are.equal('impact.dem: the world\'s strategy is "none", not "dem" '
+      .. '(impact.world3d {strategy = "dem"})', m)
   end)
 
   it("of dem.save name the Lua engine without a label", function()

@@ -63,7 +63,8 @@ describe("documentation blocks", function()
 
   for _, doc in ipairs(documents) do
     for _, b in ipairs(lua_blocks(doc)) do
-      local name = string.format("%s:%d %s", doc, b.line, b.mark or (b.shown and "prints what it shows" or "runs"))
+      local name = string.format("%s:%d %s", doc, b.line,
+        b.mark or (b.shown and "prints what it shows" or "runs"))
       local needs = b.mark and b.mark:match("^needs (%S+)$")
       if needs and not installed(needs) then
         pending(name .. " (" .. needs .. " is not installed)")

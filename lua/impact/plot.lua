@@ -292,7 +292,8 @@ end
 --- {opts, ...}, file =, width = 640, background =}, each panel the options of plot{} (its
 --- height 260 pixels unless given; no file). Returns the items, width and height.
 function M.stack(opts)
-  options.check_keys("impact.plot.stack", opts, { panels = true, file = true, width = true, background = true })
+  options.check_keys("impact.plot.stack", opts,
+    { panels = true, file = true, width = true, background = true })
   if type(opts.panels) ~= "table" or #opts.panels == 0 then
     fail("stack: option 'panels' must be a non-empty array of plot options")
   end

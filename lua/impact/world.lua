@@ -230,7 +230,11 @@ function World:run(opts)
       done = done + batch
       if not fn then
         local took = core.clock() - started
-        if took < 0.01 then adaptive = adaptive * 2 elseif took > 0.04 and adaptive > 1 then adaptive = adaptive // 2 end
+        if took < 0.01 then
+          adaptive = adaptive * 2
+        elseif took > 0.04 and adaptive > 1 then
+          adaptive = adaptive // 2
+        end
       elseif every == 0 then
         fn(self)
       elseif self.time >= next_sample - slack then
