@@ -83,7 +83,7 @@ help:
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
 	@echo "make run SCRIPT=examples/figure_eight.lua   run any scene script"
-	@echo "make docs       the API reference (LDoc) as HTML in doc/ (installs lua-ldoc when missing)"
+	@echo "make docs       the API reference (LDoc) as HTML in doc/ (installs lua-ldoc, lua-markdown when missing)"
 	@echo "make install    install the Lua module (LIBDIR, LUADIR) and bin/impact (BINDIR)"
 	@echo "make install-c  install the C API: include/impact/*.h into INCDIR/impact and libimpact.a into CLIBDIR"
 	@echo "make check-install-c   install-c into a temporary prefix, build and run test/c/test_public_api.c against it"

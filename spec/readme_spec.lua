@@ -28,6 +28,25 @@ local function lua_blocks(path)
   return list
 end
 
+-- the @usage examples of the API reference (doc/api/*.luadoc, lua/impact/*.lua): { code, line }
+local function usage_blocks(path)
+  local list, current = {}, nil
+  local n = 0
+  for l in io.lines(path) do
+    n = n + 1
+    local first = l:match("^%-%-+%s*@usage%s?(.*)$")
+    if first then
+      current = { code = first .. "\n", line = n }
+      list[#list + 1] = current
+    elseif current and l:match("^%-%-") and not l:match("^%-%-+%s*@") and not l:match("^%-%-%-") then
+      current.code = current.code .. l:gsub("^%-%- ?", "") .. "\n"
+    else
+      current = nil
+    end
+  end
+  return list
+end
+
 local function installed(cmd)
   return os.execute("command -v " .. cmd .. " >/dev/null 2>&1") == true
 end
@@ -60,6 +79,26 @@ describe("documentation blocks", function()
     end
     assert.is_true(marked <= 2, marked .. " README blocks are marked")
   end)
+
+  do
+    local p = assert(io.popen("ls doc/api/*.luadoc lua/impact/*.lua"))
+    local paths = {}
+    for path in p:lines() do paths[#paths + 1] = path end
+    p:close()
+    local count = 0
+    for _, path in ipairs(paths) do
+      for _, u in ipairs(usage_blocks(path)) do
+        count = count + 1
+        it(string.format("%s:%d @usage runs", path, u.line), function()
+          local dir = files.tmpdir()
+          local out, ok = files.run_script('local impact = require "impact"\n' .. u.code, { dir = dir })
+          os.execute("rm -rf '" .. dir .. "'")
+          assert.is_true(ok, out)
+        end)
+      end
+    end
+    it("(the reference has @usage examples)", function() assert.is_true(count >= 1) end)
+  end
 
   for _, doc in ipairs(documents) do
     for _, b in ipairs(lua_blocks(doc)) do

@@ -52,11 +52,10 @@ local dem = {}
 local Engine = {}
 local fields_of = setmetatable({}, { __mode = "k" })
 
+-- a value as messages show it: numbers as short as reads back exactly (options.describe)
 local function shown(v)
   if type(v) == "string" then return string.format("%q", v) end
-  if v ~= v then return "nan" end
-  if math.type(v) == "float" then return string.format("%.17g", v) end
-  return tostring(v)
+  return options.describe(v)
 end
 
 -- a list's entries shown, {a, b, ...} (other values as shown)
@@ -466,7 +465,7 @@ end
 
 --- dem.clump{spheres = {{center = {x, y, z}, radius = r}, ...}}: the shape of a clump (Yade's
 --- Clump): a rigid union of spheres, centres in shape coordinates. Its mass properties are
---- those of the union (overlaps counted once; see README). w:add_clump places one.
+--- those of the union (overlaps counted once; see doc/manual/05-dem.md). w:add_clump places one.
 function dem.clump(opts)
   local what = "impact.dem.clump"
   opts = check_keys(what, opts, { spheres = true })

@@ -263,7 +263,8 @@ end
 local polyhedra = require("impact.polyhedra")
 polyhedra.install(World)
 
---- impact.world2d{...} and impact.world3d{...}: see README and API docs for the options.
+--- impact.world2d{...} and impact.world3d{...}: the options are listed in doc/api/world.luadoc
+--- (make docs: the World page) and doc/manual/01-worlds-bodies-shapes.md.
 function M.world2d(opts)
   if type(opts) == "table" and opts.polyhedra ~= nil then
     error("impact.world2d: option 'polyhedra' is for 3D worlds", 2)
