@@ -54,7 +54,7 @@ describe("the reference (make docs)", function()
     end
   end)
 
-  it("documents every option of impact.world2d/world3d and of w:add_body", function()
+  it("documents every option of impact.world2d/world3d, w:add_body and w:add_spring", function()
     local world_doc = files.read("doc/api/world.luadoc")
     local body_doc = files.read("doc/api/body.luadoc")
     for _, ctor in ipairs { impact.world2d, impact.world3d } do
@@ -64,6 +64,10 @@ describe("the reference (make docs)", function()
       local w = ctor {}
       for _, k in ipairs(accepted(function() w:add_body { not_an_option = 1 } end)) do
         assert.is_truthy(body_doc:find("@field " .. k .. " ", 1, true), "add_body option " .. k)
+      end
+      local spring_doc = files.read("doc/api/spring.luadoc")
+      for _, k in ipairs(accepted(function() w:add_spring { not_an_option = 1 } end)) do
+        assert.is_truthy(spring_doc:find("@field " .. k .. " ", 1, true), "add_spring option " .. k)
       end
     end
   end)
@@ -134,6 +138,7 @@ describe("the reference (make docs)", function()
     assert.is_true(ok == true, out)
     assert.is_nil(out:find("[Ww]arning"), out)
     for _, page in ipairs { "index.html", "classes/World.html", "classes/Body.html", "classes/Shape.html",
+                            "classes/Spring.html",
                             "modules/impact.dem.html", "modules/impact.lcp.html",
                             "topics/05-dem.md.html" } do
       assert.is_truthy(io.open(dir .. "/" .. page, "r"), page .. " was not written")
