@@ -63,7 +63,7 @@ comma      := ,
 CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
-.PHONY: all deps test check-all sanitize fuzz valgrind lint bench bench3d hashes demo run install install-c \
+.PHONY: docs all deps test check-all sanitize fuzz valgrind lint bench bench3d hashes demo run install install-c \
         check-install-c clean help ctests benches
 .DEFAULT_GOAL := all
 
@@ -82,7 +82,8 @@ help:
 	@echo "make bench3d    the 3D contact scenes beside Bullet, ODE and Box3D (tools/bench3d_peers.sh; QUICK=1, MAXWALL=S)"
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
-	@echo "make run SCRIPT=examples/orbit.lua   run any scene script"
+	@echo "make run SCRIPT=examples/figure_eight.lua   run any scene script"
+	@echo "make docs       the API reference (LDoc) as HTML in doc/ (installs lua-ldoc, lua-markdown when missing)"
 	@echo "make install    install the Lua module (LIBDIR, LUADIR) and bin/impact (BINDIR)"
 	@echo "make install-c  install the C API: include/impact/*.h into INCDIR/impact and libimpact.a into CLIBDIR"
 	@echo "make check-install-c   install-c into a temporary prefix, build and run test/c/test_public_api.c against it"
@@ -171,6 +172,14 @@ bench3d: deps
 	@$(MAKE) -s --no-print-directory all $(BUILD)/bench/bench_engine3d
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
 
+# the API reference as HTML in doc/ (config.ld: lua/impact/*.lua, doc/api/*.luadoc, the
+# chapters of doc/manual/); LDoc and its Markdown come from the Debian packages
+docs:
+	@sh tools/deps.sh lua-ldoc lua-markdown
+	@mkdir -p $(BUILD) && ldoc . >$(BUILD)/ldoc.log 2>&1 || { cat $(BUILD)/ldoc.log; exit 1; }
+	@grep -i 'warning\|error' $(BUILD)/ldoc.log || true
+	@echo "docs: open doc/index.html"
+
 hashes: all
 	@$(LUA_ENV) $(LUA) tools/state_hashes.lua
 
@@ -180,7 +189,7 @@ demo: deps
 
 run: deps
 	@$(MAKE) -s --no-print-directory all
-	@test -n "$(SCRIPT)" || { echo "usage: make run SCRIPT=examples/orbit.lua"; exit 2; }
+	@test -n "$(SCRIPT)" || { echo "usage: make run SCRIPT=examples/figure_eight.lua (or any scene script)"; exit 2; }
 	@$(LUA_ENV) $(LUA) $(SCRIPT)
 
 install: all

@@ -127,4 +127,74 @@ return w
     assert.are.equal(1, code)
     assert.matches("no end time: give %-%-until T", err)
   end)
+
+  it("prints impact.version with --version", function()
+    local code, out = impact(dir, "--version")
+    assert.are.equal(0, code)
+    assert.are.equal("impact " .. require("impact").version .. " (Lua 5.4)\n", out)
+    assert.matches("^%d+%.%d+%.%d+", require("impact").version)
+  end)
+
+  it("runs busted under Lua 5.4 with impact's paths: bin/impact spec [files]", function()
+    local pass = write(dir .. "/pass_spec.lua", [[
+local impact = require "impact"
+describe("under bin/impact spec", function()
+  it("runs Lua 5.4 and finds impact", function()
+    assert.are.equal("Lua 5.4", _VERSION)
+    assert.is_function(impact.world2d)
+  end)
+end)
+]])
+    local fail = write(dir .. "/fail_spec.lua", [[
+describe("a failing spec", function() it("fails", function() assert.are.equal(1, 2) end) end)
+]])
+    local code, out = impact(dir, "spec " .. pass)
+    assert.are.equal(0, code, out)
+    assert.matches("1 success / 0 failures / 0 errors", out)
+    code, out = impact(dir, "spec " .. fail)
+    assert.are_not.equal(0, code, out)
+    assert.matches("0 successes / 1 failure", out)
+    -- busted's own options pass through, the paths survive the ';' (no --lpath cut)
+    code, out = impact(dir, "spec --output=TAP " .. pass)
+    assert.are.equal(0, code, out)
+    assert.matches("ok 1 ", out)
+    local _, usage = impact(dir, "--help")
+    assert.matches("impact spec %[busted options%] %[spec files or folders%]", usage)
+  end)
+
+  it("plots one axis per kind of quantity, without the step counter, function columns too", function()
+    local scene = write(dir .. "/scene.lua", scene2d)
+    local code, _, err = impact(dir, "run " .. scene .. " --plot " .. dir .. "/p.svg --quiet")
+    assert.are.equal(0, code, err)
+    local texts = {}
+    for t in read(dir .. "/p.svg"):gmatch("<text[^>]*>([^<]*)</text>") do texts[t] = true end
+    assert.is_true(texts["energy (J)"] and texts["position (m)"] and texts["ball.y"] and texts.kinetic)
+    assert.is_nil(texts.steps)
+    local fscene = write(dir .. "/fscene.lua", [[
+local impact = require "impact"
+local w = impact.world2d { dt = 0.01 }
+local b = w:add_body { shape = impact.shape2d.ball { radius = 0.1 }, mass = 1, position = {0, 1} }
+return { world = w, until_time = 0.2, columns = { t = "time", height = function() return b.position[2] end,
+  e = "energy.total" } }
+]])
+    code, _, err = impact(dir, string.format("run %s --plot %s/f.svg --record %s/f.csv --quiet", fscene,
+      dir, dir))
+    assert.are.equal(0, code, err)
+    texts = {}
+    for t in read(dir .. "/f.svg"):gmatch("<text[^>]*>([^<]*)</text>") do texts[t] = true end
+    assert.is_true(texts.height and texts.e and texts["energy (J)"] and texts.other)
+    assert.matches("^e,height,t\n", read(dir .. "/f.csv"))
+  end)
+end)
+
+describe("make run", function()
+  it("without SCRIPT names an example that exists", function()
+    local makefile = assert(io.open("Makefile")):read("a")
+    local named = 0
+    for script in makefile:gmatch("make run SCRIPT=([%w_/.-]+%.lua)") do
+      named = named + 1
+      assert.is_truthy(io.open(script, "r"), "the Makefile names a missing " .. script)
+    end
+    assert.is_true(named >= 2)
+  end)
 end)

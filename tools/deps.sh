@@ -1,9 +1,16 @@
 #!/bin/sh
 # Installs the Debian packages impact needs when any is missing (as root), or prints the one
-# command to run. Does nothing when all are present.
+# command to run. Does nothing when all are present. With arguments: those packages instead
+# (make docs: tools/deps.sh lua-ldoc lua-markdown).
 pkgs="gcc libc6-dev make lua5.4 liblua5.4-dev libgsl-dev libcairo2-dev lua-busted"
+cmds="lua5.4 busted cc"
+if [ $# -gt 0 ]; then
+    pkgs="$*"
+    cmds=""
+    case " $pkgs " in *" lua-ldoc "*) cmds="ldoc" ;; esac
+fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    for c in lua5.4 busted cc; do
+    for c in $cmds; do
         command -v "$c" >/dev/null 2>&1 || { echo "deps: '$c' not found; install Lua 5.4, its headers, GSL, cairo and busted"; exit 1; }
     done
     exit 0

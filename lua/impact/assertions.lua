@@ -7,6 +7,7 @@
 -- number (absolute tolerance) or a table { abs = a, rel = r }: each element must satisfy
 -- |actual - expected| <= abs + rel * |expected|. NaN is never near anything.
 -- assert.conserved(world, quantity, tol, duration) runs the world and checks a quantity.
+-- @module impact.assertions
 local luassert = require("luassert")
 local say = require("say")
 local util = require("luassert.util")

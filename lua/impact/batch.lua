@@ -14,6 +14,7 @@
 --- runs `lua5.4 script` with the same module paths as the driver; its stdout and stderr go to
 --- dir/job_<i>.log. Returns one record per parameter set, in order:
 --- { params, ok, exit_code, result, log (the file), error (the log's last lines on failure) }.
+-- @module impact.batch
 local options = require("impact.options")
 local batch = {}
 

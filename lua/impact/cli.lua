@@ -7,11 +7,17 @@
 --- every = S, columns = {...} (recorder columns for --record), view = {xmin, ymin, xmax, ymax}
 --- (2D pictures), contacts = function(w) -> list }. The scene runs with `arg` holding the
 --- arguments after "--".
+-- @module impact.cli
 local M = {}
 
 M.usage = [[
 usage: impact run SCENE.lua [options] [-- scene arguments]
+       impact spec [busted options] [spec files or folders]
        impact --help | --version
+
+impact spec runs busted under Lua 5.4 with impact's module paths set (the Debian busted
+command starts the default `lua`, which may be Lua 5.1 and cannot load impact); without
+files it runs the specs in ./spec. Its exit code is busted's.
 
 Runs a scene: a Lua file that returns its world, or a table
   { world = w, until_time = T, every = S, columns = {...}, view = {...}, contacts = fn }.
@@ -43,9 +49,10 @@ local value_options = { ["--until"] = "until_time", ["--every"] = "every", ["--r
 function M.parse(args)
   local o = { scene_args = {} }
   if args[1] == "-h" or args[1] == "--help" or args[1] == "help" then return { help = true } end
-  if args[1] == "--version" then return { version = true } end
+  if args[1] == "--version" or args[1] == "version" then return { version = true } end
+  if args[1] == "spec" then return { spec = { table.unpack(args, 2) } } end
   if args[1] ~= "run" then
-    return nil, args[1] and string.format("unknown command %q (expected: run)", args[1])
+    return nil, args[1] and string.format("unknown command %q (expected: run, spec)", args[1])
       or "no command given"
   end
   local i = 2
@@ -128,45 +135,6 @@ local function default_columns(w)
   return cols
 end
 
-local function format_seconds(s)
-  if s ~= s or s == math.huge then return "?" end
-  if s < 60 then return string.format("%.1f s", s) end
-  if s < 3600 then return string.format("%d min %02d s", s // 60, math.floor(s % 60)) end
-  return string.format("%d h %02d min", s // 3600, math.floor(s % 3600 / 60))
-end
-
--- progress on stderr: a bar redrawn in place on a terminal, a plain line each 10 % otherwise
-local function progress_reporter(mode, t0, t_end, clock)
-  local start, last_draw, next_tenth = clock(), -1, 1
-  local width = 30
-  return function(w, done_steps, finished)
-    local now = clock()
-    local frac = t_end > t0 and math.min(1, (w.time - t0) / (t_end - t0)) or 1
-    local elapsed = now - start
-    local rate = elapsed > 0 and done_steps / elapsed or 0
-    local left = frac > 0 and elapsed * (1 - frac) / frac or math.huge
-    if mode == "bar" then
-      if not finished and now - last_draw < 0.1 then return end
-      last_draw = now
-      local n = math.floor(frac * width + 0.5)
-      io.stderr:write(string.format("\r[%s%s] %3d%%  t = %.4g / %.4g s  %.0f steps/s  left %s   ",
-        string.rep("#", n), string.rep(".", width - n), math.floor(100 * frac), w.time, t_end, rate,
-        finished and "0 s" or format_seconds(left)))
-      if finished then io.stderr:write("\n") end
-    else
-      while frac * 10 >= next_tenth - 1e-9 and next_tenth <= 10 do
-        io.stderr:write(string.format("impact: %3d%%  t = %.6g / %.6g s  %.0f steps/s  left %s\n",
-          next_tenth * 10, w.time, t_end, rate, format_seconds(left)))
-        next_tenth = next_tenth + 1
-      end
-    end
-  end
-end
-
-local function stderr_is_terminal()
-  return os.execute("test -t 2") == true
-end
-
 -- runs the scene with its outputs; returns a summary line; raises on failure (after writing the
 -- outputs gathered so far)
 local function run(o)
@@ -234,8 +202,9 @@ local function run(o)
   end
 
   local steps = math.max(0, math.ceil((t_end - t0) / w.dt - 1e-9))
-  local mode = o.quiet and "none" or (stderr_is_terminal() and "bar" or "lines")
-  local report = mode ~= "none" and progress_reporter(mode, t0, t_end, core.clock) or nil
+  local progress = require("impact.progress")
+  local mode = o.quiet and "none" or (progress.stderr_is_terminal() and "bar" or "lines")
+  local report = mode ~= "none" and progress.reporter(mode, t0, t_end, core.clock) or nil
   local started = core.clock()
   local done, batch = 0, 1
   local ok, err = pcall(function()
@@ -268,6 +237,38 @@ local function run(o)
   return line
 end
 
+-- a word quoted for sh
+local function quoted(a)
+  return "'" .. tostring(a):gsub("'", "'\\''") .. "'"
+end
+
+--- The command that runs busted under this Lua with this process's module paths (the paths
+--- go through LUA_PATH_5_4 / LUA_CPATH_5_4: busted's --lpath is cut at ';' when it re-executes
+--- itself). Returns the command line, or nil and a message when busted is not installed.
+function M.spec_command(args, env)
+  env = env or {}
+  local busted = env.busted
+  if not busted then
+    local p = io.popen("command -v busted 2>/dev/null")
+    busted = p and p:read("l")
+    if p then p:close() end
+  end
+  if not busted or busted == "" then
+    return nil, "busted is not installed (Debian: apt-get install lua-busted)"
+  end
+  local lua = env.lua or (arg and arg[-1]) or "lua5.4"
+  if not lua:match("5%.4") then lua = "lua5.4" end
+  local words = { "LUA_PATH_5_4=" .. quoted(env.path or package.path),
+    "LUA_CPATH_5_4=" .. quoted(env.cpath or package.cpath), quoted(lua), quoted(busted) }
+  local any_file = false
+  for _, a in ipairs(args) do
+    words[#words + 1] = quoted(a)
+    if a:sub(1, 1) ~= "-" then any_file = true end
+  end
+  if not any_file then words[#words + 1] = "spec" end
+  return table.concat(words, " ")
+end
+
 --- Runs the command line args; returns the exit code (0, 1 scene failed, 2 bad command line).
 function M.main(args)
   local o, err = M.parse(args or {})
@@ -280,8 +281,18 @@ function M.main(args)
     return 0
   end
   if o.version then
-    io.stdout:write(require("impact")._VERSION, "\n")
+    io.stdout:write(require("impact")._VERSION, " (", _VERSION, ")\n")
     return 0
+  end
+  if o.spec then
+    local cmd, why = M.spec_command(o.spec)
+    if not cmd then
+      io.stderr:write("impact: ", why, "\n")
+      return 1
+    end
+    local ok, how, code = os.execute(cmd)
+    if ok then return 0 end
+    return how == "exit" and code or 1
   end
   local ok, result = pcall(run, o)
   if not ok then

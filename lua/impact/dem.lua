@@ -35,6 +35,7 @@
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
 --- continue bit-identically (dem.load reads the file as data and checks every field).
 --- impact.recorder records dem worlds like any other; impact.batch runs parameter sweeps.
+-- @module impact.dem
 local options = require("impact.options")
 local core = require("impact.core")
 local world = require("impact.world")
@@ -51,11 +52,10 @@ local dem = {}
 local Engine = {}
 local fields_of = setmetatable({}, { __mode = "k" })
 
+-- a value as messages show it: numbers as short as reads back exactly (options.describe)
 local function shown(v)
   if type(v) == "string" then return string.format("%q", v) end
-  if v ~= v then return "nan" end
-  if math.type(v) == "float" then return string.format("%.17g", v) end
-  return tostring(v)
+  return options.describe(v)
 end
 
 -- a list's entries shown, {a, b, ...} (other values as shown)
@@ -465,7 +465,7 @@ end
 
 --- dem.clump{spheres = {{center = {x, y, z}, radius = r}, ...}}: the shape of a clump (Yade's
 --- Clump): a rigid union of spheres, centres in shape coordinates. Its mass properties are
---- those of the union (overlaps counted once; see README). w:add_clump places one.
+--- those of the union (overlaps counted once; see doc/manual/05-dem.md). w:add_clump places one.
 function dem.clump(opts)
   local what = "impact.dem.clump"
   opts = check_keys(what, opts, { spheres = true })
@@ -614,9 +614,10 @@ local runners = {
 --- e:run(w): runs the engine once (the stepper calls it; user code rarely needs to).
 function Engine:run(w) return runners[self.kind](self, w) end
 
--- engines_of[w]: the world's engine list; paused[w]: w:pause() was called during a step
+-- engines_of[w]: the world's engine list; paused[w]: w:pause() was called (world.lua keeps it:
+-- w.paused)
 local engines_of = setmetatable({}, { __mode = "k" })
-local paused = setmetatable({}, { __mode = "k" })
+local paused = world.paused
 
 local function as_engine(what, i, e, level)
   if getmetatable(e) == Engine then return e end
@@ -633,7 +634,6 @@ end
 local function step(w, n)
   local list = engines_of[w]
   if not list or w.strategy ~= "dem" then return c_step(w, n) end
-  paused[w] = nil
   local sync, finish = core.dem_sync, core.dem_finish_step
   for _ = 1, n do
     sync(w)
@@ -645,10 +645,7 @@ local function step(w, n)
       end
     end
     finish(w)
-    if paused[w] then
-      paused[w] = nil
-      break
-    end
+    if paused[w] then break end
   end
 end
 
@@ -729,8 +726,7 @@ function World:engine(label)
   return nil
 end
 
---- w:pause(): from an engine, stops the current w:step(n) / w:run after this step.
-function World:pause() paused[self] = true end
+-- w:pause(): lua/impact/world.lua (every strategy)
 
 -- ---- saving and loading ----------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 --- string in double quotes (the escapes of %q), an integer, a hexadecimal float (%a), (0/0),
 --- math.huge, -math.huge, true or false; white space between tokens. Anything else is an
 --- error naming the file, the line and column, what was expected and what was found.
+-- @module impact.dem_file
 local dem_file = {}
 
 local MAX_DEPTH = 16

@@ -11,6 +11,7 @@
 --- "A" is an arc about (cx, cy) of radius r from angle a0 to a1 (radians in pixel space: increasing
 --- angles turn clockwise on the screen); the path's current point must be the arc's start.
 --- Colors are "#rrggbb", "#rrggbbaa", a name from draw.named, or {r, g, b [, a]} in [0, 1].
+-- @module impact.draw
 local core = require("impact.core")
 local files = require("impact.files")
 

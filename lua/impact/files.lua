@@ -1,5 +1,6 @@
 --- impact.files: the few file-system helpers the exporters need (directories, shell quoting,
 --- looking for a program), through the shell since Lua has no directory functions.
+-- @module impact.files
 local M = {}
 
 --- s quoted for a POSIX shell.

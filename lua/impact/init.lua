@@ -8,13 +8,18 @@
 ---   impact.dem.*                              Yade-style engines of the dem strategy
 ---   impact.batch{script =, params =, jobs =}   parameter sweeps in worker processes
 ---   impact.plot{...}, impact.picture, impact.vtk, impact.viewer   plots, pictures, films, exports
+-- @module impact
 local core = require("impact.core")
 local world = require("impact.world")
 local materials = require("impact.material")
 
+-- the version: rockspec/impact-scm-1.rockspec builds the source tree as it is
+local version = "0.1.0-scm"
+
 local impact = {
   _NAME = "impact",
-  _VERSION = "impact scm",
+  _VERSION = "impact " .. version,
+  version = version,
   core = core,
   world2d = world.world2d,
   world3d = world.world3d,

@@ -23,6 +23,7 @@
 -- set_changes, max_clamped, clamped, warm_started, min_f, min_a, max_comp, max_bilateral,
 -- max_friction, natural_residual, scale_f, scale_a, state (per row: "free", "clamped",
 -- "lower", "upper", "sliding", "redundant"). A failed solve is reported in info, not raised.
+-- @module impact.lcp
 local core = require("impact.core")
 
 local lcp = {}

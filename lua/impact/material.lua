@@ -9,6 +9,7 @@
 --- (sliding friction) and mu_r (rolling resistance) >= 0; vsmall (m/s) and wsmall (rad/s) > 0,
 --- default 0.01. A body takes a material by name: w:add_body{ ..., material = "steel" }; its
 --- density then defaults to the material's.
+-- @module impact.material
 local core = require("impact.core")
 local options = require("impact.options")
 

@@ -10,6 +10,7 @@
 ---   noun   = "option"      the word before the name ("property" for materials)
 ---   required = true        a missing (nil) option is an error (else it gives the default)
 ---   min, max, min_open, max_open, integer, text: the number's range (see check_number)
+-- @module impact.options
 local options = {}
 
 --- options.describe(v): v as an error message shows it. Numbers print with %g when that reads
@@ -30,6 +31,22 @@ end
 
 local describe = options.describe
 local no_how = {}
+
+-- the folder of impact's Lua files ("@./lua/impact/" from a source tree)
+local lib_source = debug.getinfo(1, "S").source:match("^(@.*[/\\])") or "@impact/"
+
+--- options.user_level(): the level to give error() from the function calling this one so that
+--- the message points at the nearest caller outside impact's own Lua files (the user's script
+--- line), whatever the depth of the library's helpers; 1 when there is none.
+function options.user_level()
+  local level = 2  -- error()'s level 1 is the function calling this one, getinfo's level 2
+  while true do
+    local info = debug.getinfo(level + 1, "S")
+    if info == nil then return 1 end
+    if info.what ~= "C" and info.source:sub(1, #lib_source) ~= lib_source then return level end
+    level = level + 1
+  end
+end
 
 --- options.shown(v): a value as "got ..." shows it: numbers by describe, strings quoted, nil and
 --- booleans as themselves, other values by their type (as the C binding's imp_describe does).

@@ -1,6 +1,7 @@
 --- impact.periodic: the schedule shared by the recorder, films, VTK series and the viewer.
 --- The caller samples at the start; then each time the simulated time passes a multiple of
 --- `every` after the start (every = 0: after each step), or every N steps.
+-- @module impact.periodic
 local options = require("impact.options")
 local M = {}
 

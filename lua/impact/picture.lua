@@ -10,6 +10,7 @@
 --- Bodies are filled with the palette (fixed bodies grey) and outlined; arcs are drawn as arcs.
 --- Contacts are drawn when a list is given (a point, its normal, a force arrow), e.g. built from
 --- w:contacts() (whose force is the magnitude along the normal).
+-- @module impact.picture
 local periodic = require("impact.periodic")
 local options = require("impact.options")
 local core = require("impact.core")

@@ -9,6 +9,7 @@
 --- widened to whole ticks), legend = true, grid = true, background = "white".
 --- A series: x, y (arrays of numbers of the same length; NaN leaves a gap), label, color (default
 --- the palette in order), width = 2, dash = true | {on, off}, points = true (markers, no line).
+-- @module impact.plot
 local draw = require("impact.draw")
 
 local M = {}
@@ -22,7 +23,7 @@ local series_keys = { x = true, y = true, label = true, color = true, width = tr
   points = true }
 
 local function fail(fmt, ...)
-  error("impact.plot: " .. string.format(fmt, ...), 3)
+  error("impact.plot: " .. string.format(fmt, ...), options.user_level())
 end
 
 local function finite(v)
@@ -253,6 +254,63 @@ function M.plot(opts)
   end
   return items, width, height, { left = left, top = top, width = pw, height = ph, x = px, y = py,
     x_range = { x0, x1 }, y_range = { y0, y1 } }
+end
+
+-- the items moved down by dy pixels
+local function shifted(items, dy)
+  local out = {}
+  for i, item in ipairs(items) do
+    local c = {}
+    for k, v in pairs(item) do c[k] = v end
+    if item.kind == "text" then
+      c.y = item.y + dy
+    elseif item.d then
+      local d, j = {}, 1
+      while j <= #item.d do
+        local op = item.d[j]
+        d[#d + 1] = op
+        if op == "M" or op == "L" then
+          d[#d + 1], d[#d + 2] = item.d[j + 1], item.d[j + 2] + dy
+          j = j + 3
+        elseif op == "A" then
+          d[#d + 1], d[#d + 2], d[#d + 3], d[#d + 4], d[#d + 5] = item.d[j + 1], item.d[j + 2] + dy,
+            item.d[j + 3], item.d[j + 4], item.d[j + 5]
+          j = j + 6
+        else
+          j = j + 1
+        end
+      end
+      c.d = d
+    end
+    if item.clip then c.clip = { item.clip[1], item.clip[2] + dy, item.clip[3], item.clip[4] } end
+    out[i] = c
+  end
+  return out
+end
+
+--- Several plots one above the other in one file, sharing the width: plot.stack{panels =
+--- {opts, ...}, file =, width = 640, background =}, each panel the options of plot{} (its
+--- height 260 pixels unless given; no file). Returns the items, width and height.
+function M.stack(opts)
+  options.check_keys("impact.plot.stack", opts,
+    { panels = true, file = true, width = true, background = true })
+  if type(opts.panels) ~= "table" or #opts.panels == 0 then
+    fail("stack: option 'panels' must be a non-empty array of plot options")
+  end
+  local items, width, y = {}, opts.width or 640, 0
+  for _, p in ipairs(opts.panels) do
+    local popts = {}
+    for k, v in pairs(p) do popts[k] = v end
+    popts.file, popts.width, popts.height = nil, width, p.height or 260
+    local panel_items, _, h = M.plot(popts)
+    table.move(shifted(panel_items, y), 1, #panel_items, #items + 1, items)
+    y = y + h
+  end
+  if opts.file ~= nil then
+    draw.write(items, { file = opts.file, width = width, height = y,
+      background = opts.background == nil and "white" or opts.background })
+  end
+  return items, width, y
 end
 
 return setmetatable(M, { __call = function(_, opts) return M.plot(opts) end })

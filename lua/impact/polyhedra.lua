@@ -10,6 +10,7 @@
 --- epsilon is the geometric epsilon: bodies within it touch, with gap 0 (default: 1e-6 of the
 --- two bodies' size, the sum of their bounding radii). Polyhedral bodies: polyhedra, unsmoothed
 --- convex hulls and unsmoothed boxes.
+-- @module impact.polyhedra
 local options = require("impact.options")
 local shape3d = require("impact.shape3d")
 

@@ -19,6 +19,7 @@
 ---
 --- Contact counts: the world reports no contacts yet (strategy "none"); a function column can
 --- record them once it does.
+-- @module impact.recorder
 local periodic = require("impact.periodic")
 local options = require("impact.options")
 local Recorder = {}
@@ -48,6 +49,20 @@ local function source_reader(name, src)
   error(string.format("impact.recorder: column %q: source must be a function(world), \"time\", "
     .. "\"steps\", \"energy.<kinetic|rotational|potential|total>\" or {body, property, index}, got %s",
     name, tostring(src)), 4)
+end
+
+-- the kind of quantity a column holds, for the default plot's axes: "time", "steps" (a
+-- counter, left out of the default plot), "energy (J)", a body property with its unit, or
+-- "other" (functions: one axis for all of them)
+local property_units = { position = "position (m)", velocity = "velocity (m/s)", angle = "angle (rad)",
+  spin = "spin (rad/s)", angular_velocity = "angular velocity (rad/s)", orientation = "orientation",
+  kinetic_energy = "energy (J)", translational_energy = "energy (J)", rotational_energy = "energy (J)",
+  momentum = "momentum (kg m/s)", angular_momentum = "angular momentum (kg m^2/s)" }
+local function kind_of(src)
+  if src == "time" or src == "steps" then return src end
+  if type(src) == "string" and src:match("^energy%.") then return "energy (J)" end
+  if type(src) == "table" and type(src[2]) == "string" then return property_units[src[2]] or src[2] end
+  return "other"
 end
 
 local accepted = { [1] = true, every = true, every_steps = true, columns = true }
@@ -88,9 +103,11 @@ local function new(opts)
   end
   local self = setmetatable({ world = w, every = every, every_steps = every_steps, names = names,
     readers = readers, sources = {}, data = {}, t0 = w.time, steps0 = w.steps }, Recorder)
+  self.kinds = {}
   for i, name in ipairs(names) do
     local src = #opts.columns > 0 and opts.columns[i][2] or opts.columns[name]
     self.sources[i] = type(src) == "string" and src or nil
+    self.kinds[i] = kind_of(src)
   end
   for i = 1, #names do self.data[i] = {} end
   self:sample()
@@ -104,7 +121,7 @@ function Recorder:sample()
     local v = read(self.world)
     if type(v) ~= "number" then
       error(string.format("impact.recorder: column %q gave %s, not a number", self.names[i],
-        tostring(v)), 2)
+        tostring(v)), options.user_level())
     end
     local col = self.data[i]
     col[#col + 1] = v
@@ -171,33 +188,54 @@ function Recorder:plot(opts)
     end
     x = x or self.names[1]
   end
-  local ys = opts.y
-  if type(ys) == "string" then ys = { ys } end
-  if ys == nil then
-    ys = {}
-    for _, n in ipairs(self.names) do
-      if n ~= x then ys[#ys + 1] = n end
-    end
-  end
-  if type(ys) ~= "table" or #ys == 0 then
-    error("Recorder:plot: option 'y' must be a column name or a non-empty array of them", 2)
-  end
   local ok, xs = pcall(self.series, self, x)
   if not ok then error("Recorder:plot: option 'x': no column " .. tostring(x), 2) end
-  local series = {}
-  for i, name in ipairs(ys) do
-    local ok_y, values = pcall(self.series, self, name)
-    if not ok_y then
-      error(string.format("Recorder:plot: option 'y': no column %s (columns: %s)", tostring(name),
-        table.concat(self.names, ", ")), 2)
+  local ys = opts.y
+  if type(ys) == "string" then ys = { ys } end
+  local groups  -- the default: one axis per kind of quantity, the step counter left out
+  if ys == nil then
+    groups = {}
+    local by_kind = {}
+    for i, n in ipairs(self.names) do
+      local kind = self.kinds and self.kinds[i] or "other"
+      if n ~= x and kind ~= "steps" and kind ~= "time" then
+        if not by_kind[kind] then
+          by_kind[kind] = { kind = kind, names = {} }
+          groups[#groups + 1] = by_kind[kind]
+        end
+        table.insert(by_kind[kind].names, n)
+      end
     end
-    series[i] = { x = xs, y = values, label = name }
+    if #groups == 0 then
+      error("Recorder:plot: nothing to plot besides the x column " .. tostring(x), 2)
+    end
+  elseif type(ys) ~= "table" or #ys == 0 then
+    error("Recorder:plot: option 'y' must be a column name or a non-empty array of them", 2)
+  else
+    groups = { { names = ys } }
   end
-  local popts = { series = series, x_label = x }
-  for k, v in pairs(opts) do
-    if k ~= "x" and k ~= "y" then popts[k] = v end
+  local panels = {}
+  for g, group in ipairs(groups) do
+    local series = {}
+    for i, name in ipairs(group.names) do
+      local ok_y, values = pcall(self.series, self, name)
+      if not ok_y then
+        error(string.format("Recorder:plot: option 'y': no column %s (columns: %s)", tostring(name),
+          table.concat(self.names, ", ")), 2)
+      end
+      series[i] = { x = xs, y = values, label = name }
+    end
+    local popts = { series = series, x_label = x, y_label = #groups > 1 and group.kind or nil }
+    for k, v in pairs(opts) do
+      if k ~= "x" and k ~= "y" and k ~= "file" and (g == 1 or k ~= "title") then popts[k] = v end
+    end
+    panels[g] = popts
   end
-  return plot(popts)
+  if #panels == 1 then
+    panels[1].file = opts.file
+    return plot(panels[1])
+  end
+  return plot.stack { panels = panels, file = opts.file, width = opts.width, background = opts.background }
 end
 
 --- A CSV file (a header line of names, then rows of numbers) as a recorder that is not

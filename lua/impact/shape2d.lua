@@ -3,6 +3,7 @@
 --- impact.Shape with area(), centroid(), inertia(density), mass(density), bounds(pose),
 --- kind and dim. Every path keeps the material on its left: outer boundaries run
 --- counter-clockwise, holes clockwise.
+-- @module impact.shape2d
 local core = require("impact.core")
 
 local shape2d = {}
@@ -139,5 +140,14 @@ end
 ---   body, normal_body, vertex, edge, normal_edge, normal_vertex, decorated, swept,
 ---   point, point_primary, normal, distance, normal_velocity, curvature, normal_curvature }.
 function shape2d.detect(body_a, body_b, opts) return core.shape2d_detect(body_a, body_b, opts) end
+
+-- the same as methods of every shape: s:edges(), s:vertices{decorated = true}, s:contains(p),
+-- s:edge_distance(i, p), s:to_world(pose, p), s:to_body(pose, p) (a 3D shape raises, naming it)
+do
+  local methods = getmetatable(core.shape2d_block { width = 1, height = 1 }).methods
+  for _, name in ipairs { "edges", "vertices", "contains", "edge_distance", "to_world", "to_body" } do
+    methods[name] = shape2d[name]
+  end
+end
 
 return shape2d

@@ -7,6 +7,7 @@
 --- shrinks by r); a convex hull grows by r. Shapes are centred on their centroid except the
 --- cone (base centre at the origin, apex at z = length) and the convex hull (the coordinates
 --- of its points); the axis of cylinders, capsules and cones is z.
+-- @module impact.shape3d
 local core = require("impact.core")
 
 local shape3d = {}

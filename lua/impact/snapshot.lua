@@ -3,6 +3,7 @@
 --- position, velocity, angle and spin | orientation and angular_velocity }, ... } }. A snapshot can stand
 --- in for a world
 --- wherever a picture or an export takes one.
+-- @module impact.snapshot
 local M = {}
 
 --- A snapshot of world w (a snapshot is returned as it is).

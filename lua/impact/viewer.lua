@@ -8,6 +8,7 @@
 ---
 --- The page is lua/impact/viewer.html with the run embedded as JSON. Opening it with
 --- "#frame=12" or "#t=1.5" shows that moment paused; the element #status says what is drawn.
+-- @module impact.viewer
 local periodic = require("impact.periodic")
 local options = require("impact.options")
 local core = require("impact.core")

@@ -14,6 +14,7 @@
 --- caller, e.g. built from w:contacts()) are Lines from the point along force * force_scale.
 --- Point fields: radius, body_id, velocity (of that material point); cell fields: body_id (-1
 --- for contacts), force, force_magnitude.
+-- @module impact.vtk
 local periodic = require("impact.periodic")
 local options = require("impact.options")
 local core = require("impact.core")

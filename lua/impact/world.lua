@@ -1,5 +1,6 @@
 --- impact.world: the parts of the World interface written in Lua: stepping with events,
 --- run{}, on/off, body lookup. The C binding (src/lua/lua_world.c) supplies the rest.
+-- @module impact.world
 local core = require("impact.core")
 local options = require("impact.options")
 local describe = options.describe
@@ -103,6 +104,26 @@ local function call_all(w, list, arg)
   end
 end
 
+-- paused[w]: w:pause() (or w.paused = true) was called; the step or run in progress stops after
+-- the current step, and w.paused stays true until the next w:step or w:run
+M.paused = setmetatable({}, { __mode = "k" })
+local paused = M.paused
+
+--- w:pause(): stops the w:step(n) or w:run in progress after the current step (call it from a
+--- step handler, a run's fn or a dem engine); w.paused is then true until the next w:step/w:run.
+function World:pause() paused[self] = true end
+
+-- w.paused: read and set from Lua (the field is kept here, src/lua/lua_world.c asks for it)
+core.world_fields.paused = {
+  get = function(w) return paused[w] == true end,
+  set = function(w, v)
+    if type(v) ~= "boolean" then
+      error("World.paused must be a boolean, got " .. options.shown(v), options.user_level())
+    end
+    paused[w] = v or nil
+  end,
+}
+
 -- stepping[w]: a step of w is running (from World:step); a Lua engine of the dem strategy or
 -- a handler stepping w again is refused
 local stepping = setmetatable({}, { __mode = "k" })
@@ -121,6 +142,7 @@ local function step_with_handlers(self, n)
     end
     call_all(self, per_world.step, self)
     dispatching[self] = nil
+    if paused[self] then break end
   end
 end
 
@@ -139,13 +161,15 @@ function World:step(n)
       .. "a handler run by the step)", 2)
   end
   stepping[self] = true
+  paused[self] = nil
   local ok, err = pcall(has_handlers(self) and step_with_handlers or c_step, self, n)
   stepping[self] = nil
   dispatching[self] = nil
   if not ok then error(err, 0) end
 end
 
-local run_keys = { until_time = true, duration = true, steps = true, every = true, fn = true }
+local run_keys = { until_time = true, duration = true, steps = true, every = true, fn = true,
+                   progress = true }
 
 local function number_option(opts, key, positive)
   local v = options.number("World:run", opts, key, nil, { min = positive and 0 or nil, level = 3 })
@@ -178,25 +202,53 @@ function World:run(opts)
         count, dt), 2)
     end
   end
-  if not fn then return self:step(steps) end
-  fn(self)
-  local slack = 1e-9 * dt
-  local next_sample = t0 + every
-  local done = 0
-  while done < steps do
-    local batch = 1
-    if every > 0 then
-      batch = math.max(1, math.ceil((next_sample - self.time) / dt - 1e-9))
-      batch = math.min(batch, steps - done)
+  local progress = opts.progress
+  if progress ~= nil and type(progress) ~= "boolean" then
+    error("World:run: option 'progress' must be a boolean, got " .. options.shown(progress), 2)
+  end
+  if not fn and not progress then return self:step(steps) end
+  local report
+  if progress then
+    local reporter = require("impact.progress")
+    report = reporter.reporter(reporter.stderr_is_terminal() and "bar" or "lines", t0, t0 + steps * dt)
+  end
+  local ok, err = pcall(function()
+    if fn then fn(self) end
+    local slack = 1e-9 * dt
+    local next_sample = t0 + every
+    local done, adaptive = 0, 1
+    while done < steps do
+      local batch = 1
+      if not fn then
+        batch = math.min(adaptive, steps - done)  -- batches of about 20 ms between reports
+      elseif every > 0 then
+        batch = math.max(1, math.ceil((next_sample - self.time) / dt - 1e-9))
+        batch = math.min(batch, steps - done)
+      end
+      local started = report and core.clock()
+      self:step(batch)
+      done = done + batch
+      if not fn then
+        local took = core.clock() - started
+        if took < 0.01 then
+          adaptive = adaptive * 2
+        elseif took > 0.04 and adaptive > 1 then
+          adaptive = adaptive // 2
+        end
+      elseif every == 0 then
+        fn(self)
+      elseif self.time >= next_sample - slack then
+        fn(self)
+        next_sample = t0 + (math.floor((self.time - t0) / every + 1e-9) + 1) * every
+      end
+      if report then report(self, done, false) end
+      if paused[self] then break end
     end
-    self:step(batch)
-    done = done + batch
-    if every == 0 then
-      fn(self)
-    elseif self.time >= next_sample - slack then
-      fn(self)
-      next_sample = t0 + (math.floor((self.time - t0) / every + 1e-9) + 1) * every
-    end
+    if report then report(self, done, true) end
+  end)
+  if not ok then
+    if report then io.stderr:write("\n") end
+    error(err, 0)
   end
 end
 
@@ -211,7 +263,8 @@ end
 local polyhedra = require("impact.polyhedra")
 polyhedra.install(World)
 
---- impact.world2d{...} and impact.world3d{...}: see README and API docs for the options.
+--- impact.world2d{...} and impact.world3d{...}: the options are listed in doc/api/world.luadoc
+--- (make docs: the World page) and doc/manual/01-worlds-bodies-shapes.md.
 function M.world2d(opts)
   if type(opts) == "table" and opts.polyhedra ~= nil then
     error("impact.world2d: option 'polyhedra' is for 3D worlds", 2)

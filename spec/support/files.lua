@@ -35,4 +35,33 @@ function M.run_with_threads(script, threads)
   return out
 end
 
+-- the search path with "./" entries made absolute (for scripts run in another folder)
+local function absolute(path, cwd)
+  local parts = {}
+  for entry in (path .. ";"):gmatch("([^;]*);") do
+    parts[#parts + 1] = entry:sub(1, 2) == "./" and cwd .. entry:sub(2) or entry
+  end
+  return table.concat(parts, ";")
+end
+
+--- Runs a Lua script in a fresh lua5.4 with the specs' module paths (made absolute) in the
+--- folder opts.dir (default: here), with opts.threads OpenMP threads (default 1). Returns its
+--- output, whether it succeeded and its exit code (it does not raise).
+function M.run_script(script, opts)
+  opts = opts or {}
+  local cwd = os.getenv("PWD") or "."
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write(script)
+  f:close()
+  local cmd = string.format("cd %q && OMP_NUM_THREADS=%d OMP_WAIT_POLICY=passive LUA_PATH_5_4=%q "
+    .. "LUA_CPATH_5_4=%q lua5.4 %s 2>&1", opts.dir or ".", opts.threads or 1,
+    absolute(package.path, cwd), absolute(package.cpath, cwd), path)
+  local p = assert(io.popen(cmd))
+  local out = p:read("a")
+  local ok, _, code = p:close()
+  os.remove(path)
+  return out, ok == true, code
+end
+
 return M

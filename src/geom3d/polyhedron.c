@@ -3,6 +3,7 @@
 #include "polyhedron.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,11 +241,15 @@ done:
     return out;
 }
 
-static imp_shape *fail(int *status, int code, char *msg, size_t len, const char *fmt, int a, int b, double x)
+/* sets *status and writes the message (printf format and its arguments) into msg */
+static imp_shape *fail(int *status, int code, char *msg, size_t len, const char *fmt, ...)
 {
     *status = code;
     if (msg != NULL && len > 0) {
-        snprintf(msg, len, fmt, a, b, x);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
     }
     return NULL;
 }
@@ -254,10 +259,10 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
 {
     const int BAD = IMP_POLY_EBADARG;
     if (nv < 4) {
-        return fail(status, BAD, msg, msglen, "needs at least 4 vertices, got %d%.0d%.0f", nv, 0, 0.0);
+        return fail(status, BAD, msg, msglen, "needs at least 4 vertices, got %d", nv);
     }
     if (nf < 4) {
-        return fail(status, BAD, msg, msglen, "needs at least 4 faces, got %d%.0d%.0f", nf, 0, 0.0);
+        return fail(status, BAD, msg, msglen, "needs at least 4 faces, got %d", nf);
     }
     double lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
@@ -267,7 +272,7 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
         for (int k = 0; k < 3; k++) {
             double x = vert[3 * i + k];
             if (!isfinite(x)) {
-                return fail(status, BAD, msg, msglen, "vertex %d has a non-finite coordinate%.0d%.0f", i + 1, 0, 0.0);
+                return fail(status, BAD, msg, msglen, "vertex %d has a non-finite coordinate", i + 1);
             }
             lo[k] = fmin(lo[k], x);
             hi[k] = fmax(hi[k], x);
@@ -279,8 +284,8 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
     int ne2 = 0;
     for (int f = 0; f < nf; f++) {
         if (face_size[f] < 3) {
-            return fail(status, BAD, msg, msglen, "face %d has %d vertices (at least 3 needed)%.0f", f + 1,
-                        face_size[f], 0.0);
+            return fail(status, BAD, msg, msglen, "face %d has %d vertices (at least 3 needed)", f + 1,
+                        face_size[f]);
         }
         ne2 += face_size[f];
     }
@@ -298,13 +303,13 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
         int n = face_size[f];
         for (int k = 0; k < n; k++) {
             if (fi[k] < 0 || fi[k] >= nv) {
-                fail(status, BAD, msg, msglen, "face %d refers to vertex %d, which does not exist%.0f", f + 1,
-                     fi[k] + 1, 0.0);
+                fail(status, BAD, msg, msglen, "face %d refers to vertex %d, which does not exist", f + 1,
+                     fi[k] + 1);
                 goto done;
             }
             for (int m = 0; m < k; m++) {
                 if (fi[m] == fi[k]) {
-                    fail(status, BAD, msg, msglen, "face %d lists vertex %d twice%.0f", f + 1, fi[k] + 1, 0.0);
+                    fail(status, BAD, msg, msglen, "face %d lists vertex %d twice", f + 1, fi[k] + 1);
                     goto done;
                 }
             }
@@ -317,7 +322,7 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
     }
     for (int i = 0; i < nv; i++) {
         if (!used[i]) {
-            fail(status, BAD, msg, msglen, "vertex %d is in no face%.0d%.0f", i + 1, 0, 0.0);
+            fail(status, BAD, msg, msglen, "vertex %d is in no face", i + 1);
             goto done;
         }
     }
@@ -326,22 +331,21 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
         if (e[i].from == e[i + 1].from && e[i].to == e[i + 1].to) {
             fail(status, BAD, msg, msglen,
                  "edge (%d, %d) has the same direction in two faces: every face must be "
-                 "counter-clockwise seen from outside%.0f",
-                 e[i].from + 1, e[i].to + 1, 0.0);
+                 "counter-clockwise seen from outside",
+                 e[i].from + 1, e[i].to + 1);
             goto done;
         }
     }
     for (int i = 0; i < ne2; i++) {
         if (find_dedge(e, ne2, e[i].to, e[i].from) < 0) {
-            fail(status, BAD, msg, msglen, "edge (%d, %d) belongs to one face only: the surface is not closed%.0f",
-                 e[i].from + 1, e[i].to + 1, 0.0);
+            fail(status, BAD, msg, msglen, "edge (%d, %d) belongs to one face only: the surface is not closed",
+                 e[i].from + 1, e[i].to + 1);
             goto done;
         }
     }
     if (nv - ne2 / 2 + nf != 2) {
         fail(status, BAD, msg, msglen,
-             "the faces do not bound one simple solid (V - E + F = %d, expected 2)%.0d%.0f", nv - ne2 / 2 + nf, 0,
-             0.0);
+             "the faces do not bound one simple solid (V - E + F = %d, expected 2)", nv - ne2 / 2 + nf);
         goto done;
     }
     /* planes, planarity, convex faces */
@@ -354,7 +358,7 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
         newell(vert, fi, n, p);
         double l = sqrt(dot3(p, p));
         if (!(l > tol * size)) {
-            fail(status, BAD, msg, msglen, "face %d has no area%.0d%.0f", f + 1, 0, 0.0);
+            fail(status, BAD, msg, msglen, "face %d has no area", f + 1);
             goto done;
         }
         vol += dot3(p, vtx(vert, fi[0])) / 6.0; /* (n A) . x / 3, with |p| = 2 A */
@@ -376,9 +380,8 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
     }
     if (!(vol > 0.0)) {
         fail(status, BAD, msg, msglen,
-             "the faces are clockwise seen from outside (the volume is %.0d%.0d%g): reverse each face's "
-             "vertex order",
-             0, 0, vol);
+             "the faces are clockwise seen from outside (the volume is %g): reverse each face's "
+             "vertex order", vol);
         goto done;
     }
     at = 0;
@@ -392,8 +395,8 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
             const double w[3] = {c[0] - b[0], c[1] - b[1], c[2] - b[2]};
             double x[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
             if (!(dot3(x, p) > tol * size)) {
-                fail(status, BAD, msg, msglen, "face %d has a reflex or straight angle at vertex %d%.0f", f + 1,
-                     fi[k] + 1, 0.0);
+                fail(status, BAD, msg, msglen, "face %d has a reflex or straight angle at vertex %d", f + 1,
+                     fi[k] + 1);
                 goto done;
             }
         }
@@ -414,8 +417,8 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
         int j = find_dedge(e, ne2, e[i].to, e[i].from);
         int f = e[i].face, g = e[j].face;
         if (f < g && dot3(pl + 4 * f, pl + 4 * g) > 1.0 - 1e-12) {
-            fail(status, BAD, msg, msglen, "faces %d and %d share an edge and lie in one plane: merge them%.0f",
-                 f + 1, g + 1, 0.0);
+            fail(status, BAD, msg, msglen, "faces %d and %d share an edge and lie in one plane: merge them",
+                 f + 1, g + 1);
             goto done;
         }
     }
@@ -441,7 +444,7 @@ imp_shape *imp_polyhedron_new(const double *vert, int nv, const int *face_size, 
         if (map[i] < 0) {
             imp_shape_release(s);
             s = NULL;
-            fail(status, BAD, msg, msglen, "vertex %d is not a corner of the solid%.0d%.0f", i + 1, 0, 0.0);
+            fail(status, BAD, msg, msglen, "vertex %d is not a corner of the solid", i + 1);
             goto done;
         }
     }

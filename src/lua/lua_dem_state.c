@@ -15,8 +15,12 @@
 static imp_dem *synced(lua_State *L, imp_world **wp)
 {
     imp_world *w = imp_lua_check_world(L, 1);
-    if (w->model.def.strategy != IMP_STRATEGY_DEM || imp_dem_sync(w) != IMP_OK) {
-        luaL_error(L, "impact.dem: not a dem world, or %s", imp_world_error(w));
+    if (w->model.def.strategy != IMP_STRATEGY_DEM) {
+        luaL_error(L, "impact.dem: the world's strategy is \"%s\", not \"dem\" (impact.world3d "
+                   "{strategy = \"dem\"})", imp_strategy_names[w->model.def.strategy]);
+    }
+    if (imp_dem_sync(w) != IMP_OK) {
+        luaL_error(L, "impact.dem: %s", imp_world_error(w));
     }
     *wp = w;
     return w->dem;

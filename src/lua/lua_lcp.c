@@ -105,8 +105,9 @@ static int l_solve(lua_State *L)
         while (lua_next(L, -2) != 0) {
             check_row_key(L, "friction", n);
             if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) {
-                imp_error(L, WHAT, "friction[%I] must be a normal row number 1..%d, got %s",
-                          (LUAI_UACINT)lua_tointeger(L, -2), n, imp_describe(L, -1));
+                lua_Integer row = lua_tointeger(L, -2);  /* before imp_describe pushes */
+                imp_error(L, WHAT, "friction[%I] must be a normal row number 1..%d, got %s", (LUAI_UACINT)row,
+                          n, imp_describe(L, -1));
             }
             fn[lua_tointeger(L, -2) - 1] = (int)lua_tointeger(L, -1) - 1;
             lua_pop(L, 1);
@@ -128,7 +129,8 @@ static int l_solve(lua_State *L)
             int isnum = 0;
             double m = lua_tonumberx(L, -1, &isnum);
             if (!isnum || !(m >= 0.0) || m - m != 0.0) {
-                imp_error(L, WHAT, "mu[%I] must be a finite number >= 0, got %s", (LUAI_UACINT)lua_tointeger(L, -2),
+                lua_Integer row = lua_tointeger(L, -2);  /* before imp_describe pushes */
+                imp_error(L, WHAT, "mu[%I] must be a finite number >= 0, got %s", (LUAI_UACINT)row,
                           imp_describe(L, -1));
             }
             mu[lua_tointeger(L, -2) - 1] = m;
@@ -149,8 +151,8 @@ static int l_solve(lua_State *L)
             check_row_key(L, "sliding", n);
             lua_Integer v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
             if (v != 1 && v != -1) {
-                imp_error(L, WHAT, "sliding[%I] must be -1 or 1, got %s", (LUAI_UACINT)lua_tointeger(L, -2),
-                          imp_describe(L, -1));
+                lua_Integer row = lua_tointeger(L, -2);  /* before imp_describe pushes */
+                imp_error(L, WHAT, "sliding[%I] must be -1 or 1, got %s", (LUAI_UACINT)row, imp_describe(L, -1));
             }
             int t = (int)lua_tointeger(L, -2) - 1;
             if (fn[t] < 0) {

@@ -198,6 +198,8 @@ void imp_lua_open_shape(lua_State *L)
         lua_pushcfunction(L, shape_tostring);
         lua_setfield(L, -2, "__tostring");
         luaL_newlib(L, methods);
+        lua_pushvalue(L, -1);  /* the metatable's field methods: shape2d.lua adds the 2D ones */
+        lua_setfield(L, -3, "methods");
         lua_pushcclosure(L, shape_index, 1);
         lua_setfield(L, -2, "__index");
     }

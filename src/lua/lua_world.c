@@ -502,6 +502,10 @@ static int l_add_body(lua_State *L)
     if (d.shape == NULL && !d.fixed && (!has_mass || !d.has_inertia)) {
         return imp_error(L, what, "a body needs a 'shape', or both 'mass' and 'inertia'");
     }
+    if (!d.fixed && d.shape != NULL && strcmp(d.shape->cls->name, "wall") == 0) {
+        return imp_error(L, what, "a wall (impact.shape3d.wall) is an infinite half-space: its body must "
+                         "be fixed (fixed = true)");
+    }
     double mass = has_mass ? d.mass : d.shape != NULL ? d.density * d.shape->measure : 1.0;
     if (!d.fixed && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
         if (has_mass) {
@@ -903,6 +907,24 @@ static const world_prop world_props[] = {
     {"time", 1, get_time, NULL},
 };
 
+/* Fields of worlds kept by the Lua front (world.lua: w.paused): core.world_fields[k] =
+   {get = fn(w), set = fn(w, v)}, also at the registry's "impact.world_fields". Pushes the entry
+   and returns 1 when k has one, else pushes nothing and returns 0. */
+#define WORLD_FIELDS "impact.world_fields"
+static int lua_field(lua_State *L, const char *k)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, WORLD_FIELDS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (lua_getfield(L, -1, k) != LUA_TTABLE) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_remove(L, -2);
+    return 1;
+}
+
 /* the entry named k, by binary search; NULL when there is none */
 static const world_prop *find_world_prop(const char *k)
 {
@@ -950,6 +972,12 @@ static int l_world_index(lua_State *L)
         p->get(L, u->w);
         return 1;
     }
+    if (p == NULL && lua_field(L, k)) {  /* a field kept by the Lua front: its get(w) */
+        lua_getfield(L, -1, "get");
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 1);
+        return 1;
+    }
     const char *what = lua_pushfstring(L, "World.%s", k);
     return imp_lua_guarded_call(L, 2, world_property, IMP_ON_WORLD, what, IMP_SHARED);
 }
@@ -959,9 +987,16 @@ static int l_world_newindex(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     const char *k = luaL_checkstring(L, 2);
     const world_prop *p = find_world_prop(k);
+    if (p == NULL && lua_field(L, k)) {  /* a field kept by the Lua front: its set(w, value) */
+        lua_getfield(L, -1, "set");
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 3);
+        lua_call(L, 2, 0);
+        return 0;
+    }
     if (p == NULL || p->set == NULL) {
         return luaL_error(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
-                             "damping, gravitation, strategy)", k);
+                             "damping, gravitation, strategy, paused)", k);
     }
     lua_settop(L, 3);
     lua_createtable(L, 0, 1);  /* {k = value} so the option readers name the key */
@@ -1040,4 +1075,11 @@ void imp_lua_open_world(lua_State *L)
     lua_pop(L, 1);
     lua_pushcfunction(L, l_world_new);
     lua_setfield(L, -2, "world_new");
+    if (lua_getfield(L, LUA_REGISTRYINDEX, WORLD_FIELDS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, WORLD_FIELDS);
+    }
+    lua_setfield(L, -2, "world_fields");
 }
