@@ -3,10 +3,15 @@
 local impact = require("impact")
 local shape2d, shape3d = impact.shape2d, impact.shape3d
 
-local function message(f, ...)
+local function raw_message(f, ...)
   local ok, err = pcall(f, ...)
   assert.is_false(ok)
   return tostring(err)
+end
+
+-- the message without the "file:line: " it starts with (checked on its own below)
+local function message(f, ...)
+  return (raw_message(f, ...):gsub("^[^:\n]*:%d+: ", "", 1))
 end
 
 local function has(needle, m)
@@ -104,15 +109,37 @@ describe("error messages", function()
     local b = w:add_body { shape = shape2d.ball { radius = 1 }, mass = 1 }
     local here = debug.getinfo(1, "S").short_src
     for _, m in ipairs {
-      message(function() impact.recorder { w, columns = { y = { b, "nope" } } } end),
-      message(function() impact.plot { file = os.tmpname() .. ".svg", series = {} } end),
-      message(function() w:run { bogus = 1 } end),
-      message(function() w:step(-1) end),
-      message(function() w.paused = 3 end),
-      message(function() impact.dem.newton { damping = 2 } end),
+      raw_message(function() impact.recorder { w, columns = { y = { b, "nope" } } } end),
+      raw_message(function() impact.plot { file = os.tmpname() .. ".svg", series = {} } end),
+      raw_message(function() w:run { bogus = 1 } end),
+      raw_message(function() w:step(-1) end),
+      raw_message(function() w.paused = 3 end),
+      raw_message(function() impact.dem.newton { damping = 2 } end),
     } do
       assert.is_nil(m:find("lua/impact/", 1, true), m)
       assert.is_truthy(m:find(here, 1, true), m)
+    end
+  end)
+
+  it("raised in C point at the caller's line, through impact's Lua wrappers too", function()
+    local here = debug.getinfo(1, "S").short_src
+    local w = impact.world2d { strategy = "contact" }
+    local b = w:add_body { shape = shape2d.ball { radius = 1 }, mass = 1 }
+    local w3 = impact.world3d { strategy = "contact" }
+    local cases = {  -- each returns its own line, then what pcall gave
+      function() return debug.getinfo(1, "l").currentline, pcall(shape2d.ball, { radius = -1 }) end,
+      function() return debug.getinfo(1, "l").currentline, pcall(shape3d.box, { size = { 1, 1 } }) end,
+      function() return debug.getinfo(1, "l").currentline, pcall(impact.world3d, { strategy = "x" }) end,
+      function() return debug.getinfo(1, "l").currentline, pcall(b.apply_force, b, { 0 / 0, 0 }) end,
+      function() return debug.getinfo(1, "l").currentline, pcall(w.add_body, w, { mass = -1 }) end,
+      function() return debug.getinfo(1, "l").currentline, pcall(impact.lcp.solve, { { 1 } }, { 1, 2 }) end,
+      function() return debug.getinfo(1, "l").currentline, pcall(w3.add_joint, w3, {}) end,
+    }
+    for _, case in ipairs(cases) do
+      local line, ok, err = case()
+      assert.is_false(ok)
+      local at = here .. ":" .. line .. ": "
+      assert.are.equal(at, tostring(err):sub(1, #at), tostring(err))
     end
   end)
 

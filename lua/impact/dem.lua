@@ -854,7 +854,7 @@ local function load_engines(saved, path, functions)
     end)
     if not ok then
       error(string.format("%s (%q): %s", where, e.label or e.kind,
-        tostring(err):gsub("^[^:]*:%d+: ", "")), 0)
+        options.without_position(err)), 0)
     end
     list[i] = e
   end

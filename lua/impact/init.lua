@@ -10,6 +10,8 @@
 ---   impact.plot{...}, impact.picture, impact.vtk, impact.viewer   plots, pictures, films, exports
 -- @module impact
 local core = require("impact.core")
+-- errors raised in C point at the nearest line outside these files (the user's)
+core.set_library_source(debug.getinfo(1, "S").source:match("^(@.*[/\\])") or "@impact/")
 local world = require("impact.world")
 local materials = require("impact.material")
 

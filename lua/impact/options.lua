@@ -48,6 +48,12 @@ function options.user_level()
   end
 end
 
+--- options.without_position(msg): an error message without its leading "chunk:line: " (for
+--- a message caught by pcall and raised again under another name, at another level).
+function options.without_position(msg)
+  return (tostring(msg):gsub("^[^:\n]*:%d+: ", "", 1))
+end
+
 --- options.shown(v): a value as "got ..." shows it: numbers by describe, strings quoted, nil and
 --- booleans as themselves, other values by their type (as the C binding's imp_describe does).
 function options.shown(v)

@@ -118,7 +118,7 @@ function M.install(World)
     if o.epsilon == nil and settings(self).epsilon then o = { epsilon = settings(self).epsilon } end
     local ok, r = pcall(shape3d.intersection, a.shape, pose(a), b.shape, pose(b), o)
     if not ok then
-      local msg = tostring(r):gsub("^impact%.shape3d%.intersection: ", "")
+      local msg = options.without_position(r):gsub("^impact%.shape3d%.intersection: ", "")
         :gsub("argument #1 %(shape_a%)", "body a's shape"):gsub("argument #3 %(shape_b%)", "body b's shape")
       error(what .. ": " .. msg, 2)
     end

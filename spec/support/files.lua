@@ -17,24 +17,6 @@ function M.read(path)
   return s
 end
 
---- Runs a Lua script in a fresh lua5.4 with `threads` OpenMP threads (passive waiting) and the
---- specs' module paths; raises with its output when it fails, else returns what it printed.
-function M.run_with_threads(script, threads)
-  local path = os.tmpname()
-  local f = assert(io.open(path, "w"))
-  f:write(script)
-  f:close()
-  local cmd = string.format("OMP_NUM_THREADS=%d OMP_WAIT_POLICY=passive LUA_PATH_5_4=%q "
-    .. "LUA_CPATH_5_4=%q lua5.4 %s 2>&1",
-    threads, package.path, package.cpath, path)
-  local p = assert(io.popen(cmd))
-  local out = p:read("a")
-  local ok = p:close()
-  os.remove(path)
-  if not ok then error("the script failed: " .. out, 2) end
-  return out
-end
-
 -- the search path with "./" entries made absolute (for scripts run in another folder)
 local function absolute(path, cwd)
   local parts = {}
@@ -50,18 +32,29 @@ end
 function M.run_script(script, opts)
   opts = opts or {}
   local cwd = os.getenv("PWD") or "."
-  local path = os.tmpname()
+  -- in opts.dir, the script is opts.name (default "script.lua"), so that messages read
+  -- "script.lua:3: ..." as they would for a user's file
+  local path = opts.dir and (opts.dir .. "/" .. (opts.name or "script.lua")) or os.tmpname()
   local f = assert(io.open(path, "w"))
   f:write(script)
   f:close()
   local cmd = string.format("cd %q && OMP_NUM_THREADS=%d OMP_WAIT_POLICY=passive LUA_PATH_5_4=%q "
     .. "LUA_CPATH_5_4=%q lua5.4 %s 2>&1", opts.dir or ".", opts.threads or 1,
-    absolute(package.path, cwd), absolute(package.cpath, cwd), path)
+    absolute(package.path, cwd), absolute(package.cpath, cwd),
+    opts.dir and (opts.name or "script.lua") or path)
   local p = assert(io.popen(cmd))
   local out = p:read("a")
   local ok, _, code = p:close()
   os.remove(path)
   return out, ok == true, code
+end
+
+--- Runs a Lua script in a fresh lua5.4 with `threads` OpenMP threads (passive waiting) and the
+--- specs' module paths; raises with its output when it fails, else returns what it printed.
+function M.run_with_threads(script, threads)
+  local out, ok = M.run_script(script, { threads = threads })
+  if not ok then error("the script failed: " .. out, 2) end
+  return out
 end
 
 return M

@@ -71,15 +71,15 @@ static imp_body_id check_live(lua_State *L, int idx, imp_world **w)
     world_ud *wu = body_world(L, idx);
     lua_pop(L, 1);
     if (!imp_lua_world_open(wu)) {
-        luaL_error(L, "this body's world is closed");
+        imp_raise(L, "this body's world is closed");
     }
     if (imp_world_body(wu->w, u->id) == NULL) {
         lua_getiuservalue(L, idx, BODY_UV_NAME);
         const char *name = lua_tostring(L, -1);
         if (name != NULL) {
-            luaL_error(L, "body '%s' (#%d) was removed from its world", name, u->id.slot);
+            imp_raise(L, "body '%s' (#%d) was removed from its world", name, u->id.slot);
         }
-        luaL_error(L, "body #%d was removed from its world", u->id.slot);
+        imp_raise(L, "body #%d was removed from its world", u->id.slot);
     }
     *w = wu->w;
     return u->id;
@@ -291,7 +291,7 @@ static int read_number(lua_State *L, const char *name, double *v)
 {
     v[0] = lua_tonumber(L, 3);
     if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(v[0])) {
-        return luaL_error(L, "%s must be a finite number, got %s", name, imp_describe(L, 3));
+        return imp_raise(L, "%s must be a finite number, got %s", name, imp_describe(L, 3));
     }
     return 1;
 }
@@ -331,7 +331,7 @@ static int read_orientation(lua_State *L, const char *name, int dim, double *v, 
     imp_quat u = imp_q(v[0], v[1], v[2], v[3]);
     double norm = imp_q_norm(u);
     if (!(norm > 0.0) || !isfinite(norm)) {
-        return luaL_error(L, "%s must be a nonzero quaternion {w, x, y, z} of finite norm, "
+        return imp_raise(L, "%s must be a nonzero quaternion {w, x, y, z} of finite norm, "
                              "got one of norm %s", name, imp_push_g(L, norm));
     }
     u = imp_q_normalize(u);
@@ -441,13 +441,13 @@ static int body_set(lua_State *L)
     const imp_body *b = imp_world_body(w, id);
     int dim = w->model.def.dim;
     if (p != NULL && p->velocity && b->fixed) {
-        return luaL_error(L, "Body.%s: a fixed body does not move", k);
+        return imp_raise(L, "Body.%s: a fixed body does not move", k);
     }
     if (id.slot == 0) {
-        return luaL_error(L, "Body.%s: the background cannot be moved", k);
+        return imp_raise(L, "Body.%s: the background cannot be moved", k);
     }
     if (p == NULL || p->read == NULL || !(p->dims & (1 << dim))) {
-        return luaL_error(L, "Body: '%s' cannot be set (settable: position, velocity, %s, name, "
+        return imp_raise(L, "Body: '%s' cannot be set (settable: position, velocity, %s, name, "
                              "data)", k, dim == 2 ? "angle, spin" : "orientation, angular_velocity");
     }
     const char *name = lua_pushfstring(L, "Body.%s", k);
@@ -464,7 +464,7 @@ static int l_body_newindex(lua_State *L)
     const char *k = luaL_checkstring(L, 2);
     if (strcmp(k, "name") == 0 || strcmp(k, "data") == 0) {
         if (k[0] == 'n' && !lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) {
-            return luaL_error(L, "Body.name must be a string, got %s", imp_describe(L, 3));
+            return imp_raise(L, "Body.name must be a string, got %s", imp_describe(L, 3));
         }
         lua_settop(L, 3);
         lua_setiuservalue(L, 1, k[0] == 'n' ? BODY_UV_NAME : BODY_UV_DATA);

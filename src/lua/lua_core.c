@@ -8,6 +8,14 @@
 
 LUAMOD_API int luaopen_impact_core(lua_State *L);
 
+/* core.set_library_source(prefix): the source prefix of impact's own Lua files ("@./lua/impact/"),
+   whose frames errors skip to point at the user's line (lua_util.h, imp_where) */
+static int set_library_source(lua_State *L)
+{
+    imp_set_library_source(L, luaL_checkstring(L, 1));
+    return 0;
+}
+
 LUAMOD_API int luaopen_impact_core(lua_State *L)
 {
     luaL_checkversion(L);
@@ -29,6 +37,8 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_guard_table(L, "World:", "", IMP_ON_WORLD);
     lua_pop(L, 1);
     imp_lua_guard_table(L, "impact.core.", "dem_", IMP_ON_WORLD);
+    lua_pushcfunction(L, set_library_source);
+    lua_setfield(L, -2, "set_library_source");
     lua_pushliteral(L, "impact.core");
     lua_setfield(L, -2, "_NAME");
     return 1;

@@ -221,11 +221,11 @@ static int l_coulomb(lua_State *L)
     imp_coulomb_problem p = {{n, rp, col, val}, q, mu, nb > 0 ? bil : NULL, NULL};
     imp_coulomb_info info;
     imp_coulomb_workspace *ws = imp_coulomb_workspace_create(n);
-    if (ws == NULL) return luaL_error(L, "%s: out of memory", WHAT);
+    if (ws == NULL) return imp_raise(L, "%s: out of memory", WHAT);
     imp_coulomb_solve(&p, &o, ws, r, u, &info);
     imp_coulomb_workspace_destroy(ws);
     if (info.status == IMP_COULOMB_BAD_INPUT) return imp_error(L, WHAT, "%s", info.message);
-    if (info.status == IMP_COULOMB_NO_MEMORY) return luaL_error(L, "%s: out of memory", WHAT);
+    if (info.status == IMP_COULOMB_NO_MEMORY) return imp_raise(L, "%s: out of memory", WHAT);
 
     imp_push_vector(L, r, n);
     imp_push_vector(L, u, n);

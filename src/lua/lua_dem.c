@@ -16,11 +16,11 @@ static imp_dem *dem_of(lua_State *L, imp_world **wp, int edits)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     if (w->model.def.strategy != IMP_STRATEGY_DEM) {
-        luaL_error(L, "the world's strategy is \"%s\", not \"dem\"",
+        imp_raise(L, "the world's strategy is \"%s\", not \"dem\"",
                    imp_strategy_names[w->model.def.strategy]);
     }
     if ((edits ? imp_dem_sync(w) : imp_dem_sync_bodies(w)) != IMP_OK) {
-        luaL_error(L, "%s", imp_world_error(w));
+        imp_raise(L, "%s", imp_world_error(w));
     }
     if (wp != NULL) {
         *wp = w;
@@ -66,7 +66,7 @@ static int l_collide(lua_State *L)
     d->p.verlet = luaL_checknumber(L, 2);
     d->p.interaction_radius = luaL_checknumber(L, 3);
     if (imp_dem_collide(d) != 0) {
-        return luaL_error(L, "dem collider: %s", d->error);
+        return imp_raise(L, "dem collider: %s", d->error);
     }
     return 0;
 }
@@ -94,14 +94,15 @@ static int l_interaction_loop(lua_State *L)
     imp_world *w;
     imp_dem *d = engine_dem(L, &w);
     if (imp_dem_interactions(d, w->model.def.dt) != 0) {
-        return luaL_error(L, "dem interaction loop: %s", d->error);
+        return imp_raise(L, "dem interaction loop: %s", d->error);
     }
     char msg[512];
     int fast = imp_dem_check_dt(d, w->model.def.dt, msg, sizeof msg);
     if (fast >= 0) {  /* before Newton: the bodies keep their state */
+        imp_where(L);
         lua_pushfstring(L, "dem interaction loop: %s; bodies involved: ", msg);
         imp_lua_body_label(L, 1, d->slot[fast]);
-        lua_concat(L, 2);
+        lua_concat(L, 3);
         return lua_error(L);
     }
     return 0;
@@ -118,7 +119,7 @@ static int l_newton(lua_State *L)
     imp_dem_newton(d, w->model.def.gravity, w->model.def.dt);
     if (imp_dem_first_nonfinite(d) >= 0) {
         d->built = 0;  /* reload the last stored (finite) state */
-        return luaL_error(L, "dem newton: the state became non-finite at t = %f; is dt "
+        return imp_raise(L, "dem newton: the state became non-finite at t = %f; is dt "
                              "below the P-wave estimate (w:p_wave_dt())?", w->data.time);
     }
     imp_dem_store(w);

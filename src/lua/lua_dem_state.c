@@ -16,11 +16,11 @@ static imp_dem *synced(lua_State *L, imp_world **wp)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     if (w->model.def.strategy != IMP_STRATEGY_DEM) {
-        luaL_error(L, "impact.dem: the world's strategy is \"%s\", not \"dem\" (impact.world3d "
+        imp_raise(L, "impact.dem: the world's strategy is \"%s\", not \"dem\" (impact.world3d "
                    "{strategy = \"dem\"})", imp_strategy_names[w->model.def.strategy]);
     }
     if (imp_dem_sync(w) != IMP_OK) {
-        luaL_error(L, "impact.dem: %s", imp_world_error(w));
+        imp_raise(L, "impact.dem: %s", imp_world_error(w));
     }
     *wp = w;
     return w->dem;
@@ -137,7 +137,7 @@ static int l_export(lua_State *L)
 static double num_at(lua_State *L, int t, int i)
 {
     if (!lua_istable(L, t)) {
-        luaL_error(L, "impact.dem.load: a list expected, got %s", luaL_typename(L, t));
+        imp_raise(L, "impact.dem.load: a list expected, got %s", luaL_typename(L, t));
     }
     lua_rawgeti(L, t, i);
     double v = lua_tonumber(L, -1);
@@ -152,7 +152,7 @@ static long int_of(lua_State *L, double v, long lo, long hi)
     if (!(v >= (double)lo && v <= (double)hi) || v != floor(v)) {
         char buf[128];
         snprintf(buf, sizeof buf, "an integer in [%ld, %ld] expected, got %g", lo, hi, v);
-        luaL_error(L, "impact.dem.load: %s", buf);
+        imp_raise(L, "impact.dem.load: %s", buf);
     }
     return (long)v;
 }
@@ -170,7 +170,7 @@ static void sub_table(lua_State *L, int t, const char *k)
 {
     lua_getfield(L, t, k);
     if (!lua_istable(L, -1)) {
-        luaL_error(L, "impact.dem.load: field '%s' must be a table, got %s", k,
+        imp_raise(L, "impact.dem.load: field '%s' must be a table, got %s", k,
                    luaL_typename(L, -1));
     }
 }
@@ -188,7 +188,7 @@ static int l_import(lua_State *L)
         nbodies -= d->clumps[c].count - 1;
     }
     if ((int)luaL_len(L, pt) != nbodies) {
-        return luaL_error(L, "impact.dem.load: %d bodies saved, %d in the world",
+        return imp_raise(L, "impact.dem.load: %d bodies saved, %d in the world",
                           (int)luaL_len(L, pt), nbodies);
     }
     for (int i = 0, e = 0; i < d->n; i++) {  /* exact states (add_body may renormalize) */
@@ -197,7 +197,7 @@ static int l_import(lua_State *L)
         }
         lua_rawgeti(L, pt, ++e);
         if (!lua_istable(L, -1)) {
-            return luaL_error(L, "impact.dem.load: particle %d must be a table", e);
+            return imp_raise(L, "impact.dem.load: particle %d must be a table", e);
         }
         sub_table(L, lua_gettop(L), "state");
         double *y = w->data.y + (size_t)d->slot[i] * IMP_STRIDE_3D;
@@ -221,7 +221,7 @@ static int l_import(lua_State *L)
     lua_settop(L, 2);
     d->built = 0;  /* particles (and clumps) again from the exact masses and states */
     if (imp_dem_sync(w) != IMP_OK) {
-        return luaL_error(L, "%s", imp_world_error(w));
+        return imp_raise(L, "%s", imp_world_error(w));
     }
     /* the clumps' angular momenta as they were (recomputing them from the angular velocity
        rounds differently) */
@@ -236,7 +236,7 @@ static int l_import(lua_State *L)
         }
         lua_rawgeti(L, -1, e);
         if (!lua_istable(L, -1)) {
-            return luaL_error(L, "impact.dem.load: particle %d must be a table", e);
+            return imp_raise(L, "impact.dem.load: particle %d must be a table", e);
         }
         lua_getfield(L, -1, "angular_momentum");
         if (lua_istable(L, -1)) {
@@ -294,7 +294,7 @@ static int l_import(lua_State *L)
         int b = (int)int_of(L, num_at(L, -1, 2), 0, d->n - 1);
         if (a < 0 || b < 0 || a >= d->n || b >= d->n || a == b
             || imp_dem_add_potential(d, a, b) != k) {
-            return luaL_error(L, "impact.dem.load: bad interaction %d", k + 1);
+            return imp_raise(L, "impact.dem.load: bad interaction %d", k + 1);
         }
         imp_dem_inter *I = &d->inter[k];
         I->a = a, I->b = b;  /* as saved (add_potential orders the same way) */

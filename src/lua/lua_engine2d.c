@@ -236,7 +236,7 @@ static int l_set_pair(lua_State *L)
         el = has_e ? el : old->elasticity;
     }
     if (imp_engine2d_set_pair(w, a.slot, b.slot, fr, el) != 0) {
-        return luaL_error(L, "%s: out of memory", what);
+        return imp_raise(L, "%s: out of memory", what);
     }
     return 0;
 }
@@ -256,7 +256,7 @@ int imp_lua_engine2d_contacts(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     imp_engine2d *e = imp_engine2d_get(w);
     if (e == NULL || imp_engine2d_reserve_slots(e, w->model.nslots) != 0) {
-        return luaL_error(L, "World:contacts: out of memory");
+        return imp_raise(L, "World:contacts: out of memory");
     }
     double *f = NULL;
     int nrec;
@@ -264,13 +264,13 @@ int imp_lua_engine2d_contacts(lua_State *L)
         /* the forces at this state: one evaluation of the equations of motion */
         f = lua_newuserdatauv(L, (size_t)w->model.nslots * IMP_STRIDE_2D * sizeof *f, 0);
         if (imp_engine2d_evaluate(w, f) != 0) {
-            return luaL_error(L, "World:contacts: the contact forces could not be solved");
+            return imp_raise(L, "World:contacts: the contact forces could not be solved");
         }
         nrec = e->nrec;
     } else {
         nrec = imp_engine2d_detect(w, w->data.y, 0);
         if (nrec < 0) {
-            return luaL_error(L, "World:contacts: detection failed");
+            return imp_raise(L, "World:contacts: detection failed");
         }
     }
     lua_createtable(L, nrec, 0);

@@ -98,7 +98,7 @@ int imp_lua_engine3d_set_pair(lua_State *L, imp_world *w, int a, int b, int has_
         elasticity = el;
     }
     if (imp_engine3d_set_pair(w, a, b, friction, elasticity) != 0) {
-        return luaL_error(L, "World:set_pair: out of memory");
+        return imp_raise(L, "World:set_pair: out of memory");
     }
     return 0;
 }

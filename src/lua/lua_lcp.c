@@ -199,7 +199,7 @@ static int l_solve(lua_State *L)
         return imp_error(L, WHAT, "%s", info.message);
     }
     if (status == IMP_LCP_NO_MEMORY) {
-        return luaL_error(L, "%s: out of memory", WHAT);
+        return imp_raise(L, "%s: out of memory", WHAT);
     }
     imp_push_vector(L, f, n);
     imp_push_vector(L, a, n);

@@ -21,7 +21,7 @@ static void push_registry_table(lua_State *L, const char *field)
 {
     lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
     if (!lua_istable(L, -1)) {
-        luaL_error(L, "the material palette is not loaded (require \"impact\")");
+        imp_raise(L, "the material palette is not loaded (require \"impact\")");
     }
     lua_getfield(L, -1, field);
     lua_remove(L, -2);
@@ -117,7 +117,7 @@ int imp_lua_world_material(lua_State *L, int world_idx, int name_idx, const char
     lua_pop(L, 2);
     int index = imp_materials_put(&u->w->model.materials, name, E, nu, *density);
     if (index < 0) {
-        return luaL_error(L, "%s: out of memory", what);
+        return imp_raise(L, "%s: out of memory", what);
     }
     resolve_pairs(L, u);
     return index;

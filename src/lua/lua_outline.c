@@ -28,7 +28,7 @@ static int l_shape_outline(lua_State *L)
     imp_shape *s = imp_lua_check_shape(L, 1);
     int n = imp_shape2d_outline(s, NULL, 0);
     if (n < 0) {
-        return luaL_error(L, "impact.core.shape_outline: no outline for a %dD %s shape", s->dim,
+        return imp_raise(L, "impact.core.shape_outline: no outline for a %dD %s shape", s->dim,
                           s->cls->name);
     }
     imp_path_cmd *cmds = lua_newuserdatauv(L, (size_t)n * sizeof *cmds, 0);
@@ -62,7 +62,7 @@ static int l_shape_mesh(lua_State *L)
     imp_mesh m = {0, 0, 0, NULL, NULL, NULL, 0.0};
     imp_mesh_kind kind = imp_shape3d_mesh(s, &m);
     if (kind == IMP_MESH_NONE) {
-        return luaL_error(L, "impact.core.shape_mesh: no mesh for a %dD %s shape", s->dim,
+        return imp_raise(L, "impact.core.shape_mesh: no mesh for a %dD %s shape", s->dim,
                           s->cls->name);
     }
     if (kind == IMP_MESH_POINT) {

@@ -224,7 +224,7 @@ static int l_intersection(lua_State *L)
     imp_poly_contact c;
     int st = imp_polyhedra_contact(a, pa, b, pb, eps, w, &s, &c);
     if (st == IMP_PC_ENOMEM) {
-        return luaL_error(L, "%s: out of memory", what);
+        return imp_raise(L, "%s: out of memory", what);
     }
     lua_createtable(L, 0, 16);
     lua_pushstring(L, names[st]);
@@ -439,7 +439,7 @@ static int l_sparsify(lua_State *L)
     }
     int st = imp_contact_sparsify(c, (int)n, nb, &o, adj_lookup, &adj, keep);
     if (st == IMP_SPARSIFY_ENOMEM) {
-        return luaL_error(L, "%s: out of memory", what);
+        return imp_raise(L, "%s: out of memory", what);
     }
     lua_createtable(L, (int)n, 0);
     for (lua_Integer i = 1; i <= n; i++) {

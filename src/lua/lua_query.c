@@ -11,15 +11,15 @@ static int l_distance(lua_State *L)
     imp_body_id b = imp_lua_check_body_of(L, 3, w, "World:distance", "argument #2");
     const imp_body *ba = imp_world_body(w, a), *bb = imp_world_body(w, b);
     if (ba->shape == NULL || bb->shape == NULL) {
-        return luaL_error(L, "World:distance: both bodies need a shape");
+        return imp_raise(L, "World:distance: both bodies need a shape");
     }
     if (a.slot == b.slot) {
-        return luaL_error(L, "World:distance: the two bodies must be different");
+        return imp_raise(L, "World:distance: the two bodies must be different");
     }
     imp_proximity p;
     if (imp_proximity_query(ba->shape, imp_world_body_state_read(w, a), bb->shape,
                             imp_world_body_state_read(w, b), &p) != 0) {
-        return luaL_error(L, "World:distance: no distance between a %s and a %s",
+        return imp_raise(L, "World:distance: no distance between a %s and a %s",
                           ba->shape->cls->name, bb->shape->cls->name);
     }
     int dim = w->model.def.dim;

@@ -12,7 +12,7 @@ typedef struct shape_ud {
 void imp_lua_push_shape(lua_State *L, imp_shape *s)
 {
     if (s == NULL) {
-        luaL_error(L, "out of memory building a shape");
+        imp_raise(L, "out of memory building a shape");
     }
     shape_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
     u->shape = NULL;
@@ -102,7 +102,7 @@ static int shape_area(lua_State *L)
 {
     imp_shape *s = imp_lua_check_shape(L, 1);
     if (s->dim != 2) {
-        return luaL_error(L, "area() is for 2D shapes; a %s has volume()", s->cls->name);
+        return imp_raise(L, "area() is for 2D shapes; a %s has volume()", s->cls->name);
     }
     lua_pushnumber(L, s->measure);
     return 1;
@@ -112,7 +112,7 @@ static int shape_volume(lua_State *L)
 {
     imp_shape *s = imp_lua_check_shape(L, 1);
     if (s->dim != 3) {
-        return luaL_error(L, "volume() is for 3D shapes; a %s has area()", s->cls->name);
+        return imp_raise(L, "volume() is for 3D shapes; a %s has area()", s->cls->name);
     }
     lua_pushnumber(L, s->measure);
     return 1;

@@ -43,7 +43,7 @@ static void push_built(lua_State *L, const char *what, imp_shape *s, const imp_p
 {
     if (s == NULL) {
         if (err->status == IMP_POLY_NO_MEMORY || err->status == IMP_POLY_OK) {
-            luaL_error(L, "%s: out of memory building a shape", what);
+            imp_raise(L, "%s: out of memory building a shape", what);
         }
         imp_error(L, what, "%s", err->message);
     }

@@ -14,11 +14,11 @@ static imp_spring *check_spring(lua_State *L, int idx, imp_world **w)
     world_ud *wu = lua_touserdata(L, -1);
     lua_pop(L, 1);
     if (!imp_lua_world_open(wu)) {
-        luaL_error(L, "this spring's world is closed");
+        imp_raise(L, "this spring's world is closed");
     }
     imp_spring *sp = imp_world_spring(wu->w, u->id);
     if (sp == NULL) {
-        luaL_error(L, "this spring was removed from its world");
+        imp_raise(L, "this spring was removed from its world");
     }
     *w = wu->w;
     return sp;
@@ -81,7 +81,7 @@ int imp_lua_world_remove_spring(lua_State *L)
     imp_world *sw;
     check_spring(L, 2, &sw);
     if (sw != w) {
-        return luaL_error(L, "World:remove_spring: the spring belongs to another world");
+        return imp_raise(L, "World:remove_spring: the spring belongs to another world");
     }
     spring_ud *u = lua_touserdata(L, 2);
     imp_world_remove_spring(w, u->id);
@@ -134,11 +134,11 @@ static int l_spring_newindex(lua_State *L)
                   : strcmp(k, "damping") == 0     ? &sp->def.damping
                                                   : NULL;
     if (field == NULL) {
-        return luaL_error(L, "Spring: '%s' cannot be set (settable: rest_length, stiffness, "
+        return imp_raise(L, "Spring: '%s' cannot be set (settable: rest_length, stiffness, "
                              "damping)", k);
     }
     if (lua_type(L, 3) != LUA_TNUMBER || !(v >= 0.0) || !isfinite(v)) {
-        return luaL_error(L, "Spring.%s must be a finite number >= 0, got %s", k, imp_describe(L, 3));
+        return imp_raise(L, "Spring.%s must be a finite number >= 0, got %s", k, imp_describe(L, 3));
     }
     *field = v;
     return 0;

@@ -8,14 +8,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define LIBRARY_SOURCE_KEY "impact.library_source"
+
+void imp_set_library_source(lua_State *L, const char *prefix)
+{
+    lua_pushstring(L, prefix);
+    lua_setfield(L, LUA_REGISTRYINDEX, LIBRARY_SOURCE_KEY);
+}
+
+void imp_where(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, LIBRARY_SOURCE_KEY);
+    size_t nlib = 0;
+    const char *lib = lua_tolstring(L, -1, &nlib);
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) {
+            continue;  /* a C function, or a Lua one without line information */
+        }
+        if (lib != NULL && nlib > 0 && strncmp(ar.source, lib, nlib) == 0) {
+            continue;  /* one of impact's own Lua files */
+        }
+        lua_pop(L, 1);
+        lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_pushliteral(L, "");
+}
+
+int imp_raise(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    imp_where(L);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
 int imp_error(lua_State *L, const char *what, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    imp_where(L);
     lua_pushfstring(L, "%s: ", what);
     lua_pushvfstring(L, fmt, ap);
     va_end(ap);
-    lua_concat(L, 2);
+    lua_concat(L, 3);
     return lua_error(L);
 }
 

@@ -15,6 +15,14 @@
 /* constraints on a number option */
 enum { IMP_ANY = 0, IMP_POSITIVE = 1, IMP_NONNEGATIVE = 2, IMP_UNIT = 3 /* in [0, 1] */ };
 
+/* Errors point at the user's line: imp_where pushes "chunk:line: " of the nearest Lua frame
+   outside impact's own Lua files (whose sources start with the prefix given once by
+   imp_set_library_source, from impact/init.lua), or "" when there is none. imp_raise is
+   luaL_error with that position; imp_error prefixes "what: " to the message as well. */
+void imp_set_library_source(lua_State *L, const char *prefix);
+void imp_where(lua_State *L);
+int imp_raise(lua_State *L, const char *fmt, ...);
+
 /* Raises unless the value at idx is nil or a table whose keys are all strings in accepted
    (a NULL-terminated list).
 

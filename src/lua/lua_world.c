@@ -18,7 +18,7 @@ imp_world *imp_lua_check_world(lua_State *L, int idx)
 {
     world_ud *u = to_world_ud(L, idx);
     if (!imp_lua_world_open(u)) {
-        luaL_error(L, "the world is closed");
+        imp_raise(L, "the world is closed");
     }
     return u->w;
 }
@@ -86,10 +86,10 @@ static int guarded(lua_State *L, int n, lua_CFunction f, int on, const char *wha
     }
     int base = lua_gettop(L);
     if (!imp_lua_world_open(u)) {
-        return luaL_error(L, "%s", closed[on]);
+        return imp_raise(L, "%s", closed[on]);
     }
     if (mode == IMP_EXCLUSIVE && u->busy > 0) {
-        return luaL_error(L, "%s: the world is in use by %s, which ran the code making this call "
+        return imp_raise(L, "%s: the world is in use by %s, which ran the code making this call "
                              "(a metamethod or a finalizer); a world cannot be changed from there",
                           what, u->running);
     }
@@ -109,7 +109,7 @@ static int guarded(lua_State *L, int n, lua_CFunction f, int on, const char *wha
         }
     }
     if (u->closed) {
-        return luaL_error(L, "the world was closed while %s was running", what);
+        return imp_raise(L, "the world was closed while %s was running", what);
     }
     if (status != LUA_OK) {
         return reraise(L);
@@ -375,7 +375,7 @@ static int l_world_new(lua_State *L)
     lua_setiuservalue(L, -2, WORLD_UV_SPRINGS);
     u->w = imp_world_new(&def);
     if (u->w == NULL) {
-        return luaL_error(L, "%s: out of memory", what);
+        return imp_raise(L, "%s: out of memory", what);
     }
     imp_body_id bg = imp_world_background(u->w);
     imp_lua_new_body(L, lua_gettop(L), bg, 0, 0, 0);
@@ -582,7 +582,7 @@ static int l_remove_body(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     imp_body_id id = imp_lua_check_body_of(L, 2, w, "World:remove_body", "argument #1");
     if (id.slot == 0) {
-        return luaL_error(L, "World:remove_body: the background cannot be removed");
+        return imp_raise(L, "World:remove_body: the background cannot be removed");
     }
     imp_world_remove_body(w, id);
     lua_getiuservalue(L, 1, WORLD_UV_BODIES);
@@ -627,6 +627,7 @@ static int l_step(lua_State *L)
     for (lua_Integer i = 0; i < n; i++) {
         if (imp_world_step(w) != IMP_OK) {
             luaL_Buffer b;
+            imp_where(L);
             luaL_buffinit(L, &b);
             luaL_addstring(&b, "World:step: ");
             luaL_addstring(&b, imp_world_error(w));
@@ -636,6 +637,7 @@ static int l_step(lua_State *L)
                 luaL_addvalue(&b);
             }
             luaL_pushresult(&b);
+            lua_concat(L, 2);
             return lua_error(L);
         }
     }
@@ -965,7 +967,7 @@ static int l_world_index(lua_State *L)
         return 1;
     }
     if (!imp_lua_world_open(u)) {
-        return luaL_error(L, "the world is closed (reading '%s')", k);
+        return imp_raise(L, "the world is closed (reading '%s')", k);
     }
     const world_prop *p = find_world_prop(k);
     if (p != NULL && p->plain) {
@@ -995,7 +997,7 @@ static int l_world_newindex(lua_State *L)
         return 0;
     }
     if (p == NULL || p->set == NULL) {
-        return luaL_error(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
+        return imp_raise(L, "World: '%s' cannot be set (settable: dt, gravity, integrator, "
                              "damping, gravitation, strategy, paused)", k);
     }
     lua_settop(L, 3);
