@@ -144,7 +144,6 @@ typedef struct imp_engine3d {
     int *nbr;             /* the points coupled to one point */
     int pts_arrays_cap;
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
-    double *wcc;          /* per point: its diagonal block W_cc (9) */
     struct imp_e3_row *rows; /* the sweeps' packed rows (engine3d_solve.c) */
     int rows_cap_pgs;
     imp_coulomb_workspace *ws;

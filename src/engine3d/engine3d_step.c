@@ -399,10 +399,12 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
             p->r[0] = p->r[1] = p->r[2] = 0.0;
         }
     }
+    int cut = 0;
     if (may_split) {  /* back up to the first impact: the step ends there */
         double toi = time_of_impact(w, e, h_max);
         if (toi < h_max * (1.0 - 1e-9) && toi > h_max * 1e-9) {
             h = toi;
+            cut = 1;
             e->stats.backups++;
             free_velocities(w, e, dydt, h);
         }
@@ -420,7 +422,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     }
     e->h_last = h;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
-    for (int c = 0; c < e->npts; c++) {
+    for (int c = 0; c < e->npts && cut; c++) {  /* v* of the shorter step */
         imp_e3_point *p = &e->pts[c];
         p->ustar = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
     }
