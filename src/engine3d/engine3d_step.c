@@ -327,13 +327,23 @@ static void events(imp_world *w, imp_engine3d *e)
    velocity_tol whose gap exceeds collision_accuracy * distance_tol / 2 (the 2D engine's
    tolerance on its half gap); h when none. The gap of a free step of length tau is
    d + tau (u0 + a tau) under symplectic Euler (a: the normal acceleration of the free motion,
-   (u*_N - u0) / h), zero at tau = 2 d / (-u0 + sqrt(u0^2 - 4 a d)). */
+   (u*_N - u0) / h), zero at tau = 2 d / (-u0 + sqrt(u0^2 - 4 a d)).
+   Under simultaneous handling a plastic point (e = 0) cuts no step: its speculative bound
+   (b_N = d / h) stops it exactly at contact, together with every other point closing within
+   the step, as one simultaneous impact. A cut at the first point's time of impact would make
+   the step's impacts sequential (one corner of a tilted face, then the others), which is
+   serial handling; the cut stays where it is needed: restitution (Newton's law at the impact
+   velocity) and the serial and hybrid orders. */
 static double time_of_impact(const imp_world *w, const imp_engine3d *e, double h)
 {
     const imp_engine2d_def *d = &w->model.def.engine2d;
     double near = d->collision_accuracy * 0.5 * d->distance_tol, first = h;
+    int simultaneous = d->collision_handling == IMP_HANDLING_SIMULTANEOUS;
     for (int c = 0; c < e->npts; c++) {
         const imp_e3_point *p = &e->pts[c];
+        if (p->e == 0.0 && simultaneous) {
+            continue;  /* plastic: stopped at contact by its speculative bound, with the others */
+        }
         if (p->u0 < -d->velocity_tol && p->distance > near && p->distance + h * p->ustar < 0.0) {
             double a = (p->ustar - p->u0) / h, disc = p->u0 * p->u0 - 4.0 * a * p->distance;
             if (disc >= 0.0) {
