@@ -39,7 +39,7 @@ local function drop(handling, elasticity, height)
 end
 
 describe("3D contact: a tilted cube landing on a face", function()
-  it("a plastic landing under simultaneous handling cuts no step, gains no energy, rests on a face", function()
+  it("a plastic landing (simultaneous) cuts no step, gains no energy, rests on a face", function()
     local w, cube = drop("simultaneous", 0, 10)
     local bound, ke_after = nil, 0
     local lowest = math.huge
