@@ -120,6 +120,8 @@ typedef struct imp_engine3d {
     imp_e3_point *pts, *prev;
     int npts, nprev, pts_cap, prev_cap;
     int swapped;          /* the last step swapped pts and prev (undone by restore) */
+    int skip_error;       /* 1: the sweeps of this sub-step leave last_error alone (all but the
+                             step's last sub-step: the step reports its last solve's error) */
     double now;           /* the time at the start of the current sub-step (events) */
     double h_last;        /* the length of the last sub-step (its impulses warm-start the next) */
     /* per slot, sized with the world's capacity */

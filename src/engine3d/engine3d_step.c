@@ -499,6 +499,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     int k = w->model.def.engine2d.substeps > 1 ? w->model.def.engine2d.substeps : 1;
     for (int i = 0; i < k; i++) {  /* the sub-steps of equal length, each cut at impacts */
         double start = t0 + h * i / k, len = i == k - 1 ? t1 - start : h / k, done = 0.0;
+        e->skip_error = i < k - 1;
         while (done < len) {
             double left = len - done, used;
             imp_status st = substep(w, e, start + done, left, backups < max_backups, &used, why, why_len);
@@ -513,6 +514,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
             }
         }
     }
+    e->skip_error = 0;
     e->stats.steps++;
     return IMP_OK;
 }
