@@ -50,28 +50,30 @@ struct imp_world;
 
 /* One contact point of a body pair. */
 typedef struct imp_e3_point {
+    /* first, in one 64-byte line: what the passes over all points (events, matching, the
+       per-pair walks) read */
     int a, b;             /* slots, a < b (0: the background) */
-    unsigned gen_a, gen_b; /* their generations (a point of a removed body matches nothing) */
     unsigned key;         /* feature key within the pair (manifold3d.h) */
-    double normal[3];     /* unit, from a towards b */
-    double t1[3], t2[3];  /* tangents: (normal, t1, t2) right-handed */
-    double pa[3], pb[3];  /* world points on a and b at detection */
-    double ra[3], rb[3];  /* pa - centre of a, pb - centre of b */
-    double distance;      /* signed gap along the normal at detection */
-    double mu, e;         /* friction coefficient and restitution of the pair */
-    double u0;            /* normal velocity at v0 (< 0 approaching) */
-    double ustar;         /* normal velocity at v* (the step's free motion) */
-    double bias;          /* b_N */
-    double r[3];          /* impulse (N s) of the last solve: normal, t1, t2 */
-    double rimp;          /* serial handling: the normal impulses of the impacts */
-    double lambda;        /* the split impulse's pseudo-impulse (positions only) */
-    double acc, acc_u0;   /* an impact's normal impulse so far (it may take two steps: a
-                             speculative one closes the gap) and its approach velocity: one
-                             collision event when it is over */
-    int fresh;            /* 1 when the key was not there the step before */
     int going;            /* an impact impulse this step */
+    double distance;      /* signed gap along the normal at detection */
+    double r[3];          /* impulse (N s) of the last solve: normal, t1, t2 */
+    double u0;            /* normal velocity at v0 (< 0 approaching) */
+    double acc;           /* an impact's normal impulse so far (it may take two steps: a
+                             speculative one closes the gap) ... */
+    double acc_u0;        /* ... and its approach velocity: one collision event when it is over */
+    unsigned gen_a, gen_b; /* their generations (a point of a removed body matches nothing) */
+    int fresh;            /* 1 when the key was not there the step before */
     int handled;          /* serial handling solved it as an impact this step */
     int active;           /* in this step's contact problem */
+    double normal[3];     /* unit, from a towards b */
+    double t1[3], t2[3];  /* tangents: (normal, t1, t2) right-handed */
+    double ra[3], rb[3];  /* pa - centre of a, pb - centre of b */
+    double mu, e;         /* friction coefficient and restitution of the pair */
+    double ustar;         /* normal velocity at v* (the step's free motion) */
+    double bias;          /* b_N */
+    double rimp;          /* serial handling: the normal impulses of the impacts */
+    double lambda;        /* the split impulse's pseudo-impulse (positions only) */
+    double pa[3], pb[3];  /* world points on a and b at detection */
 } imp_e3_point;
 
 typedef struct imp_e3_pair_override {
@@ -123,6 +125,8 @@ typedef struct imp_engine3d {
     imp_e3_point *pts, *prev;
     int npts, nprev, pts_cap, prev_cap;
     int swapped;          /* the last step swapped pts and prev (undone by restore) */
+    int skip_error;       /* 1: the sweeps of this sub-step leave last_error alone (all but the
+                             step's last sub-step: the step reports its last solve's error) */
     double now;           /* the time at the start of the current sub-step (events) */
     double h_last;        /* the length of the last sub-step (its impulses warm-start the next) */
     /* per slot, sized with the world's capacity */
@@ -147,7 +151,6 @@ typedef struct imp_engine3d {
     int *nbr;             /* the points coupled to one point */
     int pts_arrays_cap;
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
-    double *wcc;          /* per point: its diagonal block W_cc (9) */
     struct imp_e3_row *rows; /* the sweeps' packed rows (engine3d_solve.c) */
     int rows_cap_pgs;
     imp_coulomb_workspace *ws;

@@ -156,31 +156,51 @@ static inline void pt_apply(const imp_world *w, imp_engine3d *e, const imp_e3_po
                 a >= 0 ? w->model.bodies[a].inv_mass : 0.0, b >= 0 ? w->model.bodies[b].inv_mass : 0.0, dr);
 }
 
-/* W_cc = sum over the point's moving bodies of m^-1 I + (r x E)^T I^-1 (r x E) */
-static void pt_diag_block(const imp_world *w, const imp_engine3d *e, const imp_e3_point *p, double *Wcc)
+/* The entries of W_cc = sum over the point's moving bodies of m^-1 I + (r x E)^T I^-1 (r x E)
+   that the sweeps use: W[0] (nn), W[3] (t1 n), W[6] (t2 n), W[4] (t1 t1), W[5] (t1 t2), W[8]
+   (t2 t2), row-major; each summed side a then side b, m^-1 first on the diagonal. */
+static inline void cross3(const double r[3], const double c[3], double out[3])
 {
-    double E[9];
-    for (int i = 0; i < 3; i++) {
-        E[i * 3] = p->normal[i];
-        E[i * 3 + 1] = p->t1[i];
-        E[i * 3 + 2] = p->t2[i];
-    }
-    memset(Wcc, 0, 9 * sizeof *Wcc);
+    out[0] = r[1] * c[2] - r[2] * c[1];
+    out[1] = r[2] * c[0] - r[0] * c[2];
+    out[2] = r[0] * c[1] - r[1] * c[0];
+}
+
+static inline void mul3(const double *I, const double a[3], double out[3])
+{
+    out[0] = I[0] * a[0] + I[1] * a[1] + I[2] * a[2];
+    out[1] = I[3] * a[0] + I[4] * a[1] + I[5] * a[2];
+    out[2] = I[6] * a[0] + I[7] * a[1] + I[8] * a[2];
+}
+
+static inline double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void pt_diag_block(const imp_world *w, const imp_engine3d *e, const imp_e3_point *p, double W[9])
+{
+    W[0] = W[3] = W[6] = W[4] = W[5] = W[8] = 0.0;
     for (int side = 0; side < 2; side++) {
         int s = side == 0 ? p->a : p->b;
         if (!dynamic(w, s)) {
             continue;
         }
-        double A[9], IA[9];
-        cross_cols(side == 0 ? p->ra : p->rb, E, A);
-        mul33(e->inv_iw + 9 * (size_t)s, A, IA);
+        const double *r = side == 0 ? p->ra : p->rb, *I = e->inv_iw + 9 * (size_t)s;
+        double a0[3], a1[3], a2[3], i0[3], i1[3], i2[3];  /* r x E_j, I^-1 (r x E_j) */
+        cross3(r, p->normal, a0);
+        cross3(r, p->t1, a1);
+        cross3(r, p->t2, a2);
+        mul3(I, a0, i0);
+        mul3(I, a1, i1);
+        mul3(I, a2, i2);
         double im = w->model.bodies[s].inv_mass;
-        for (int i = 0; i < 3; i++) {
-            Wcc[i * 3 + i] += im;
-            for (int j = 0; j < 3; j++) {
-                Wcc[i * 3 + j] += A[i] * IA[j] + A[3 + i] * IA[3 + j] + A[6 + i] * IA[6 + j];
-            }
-        }
+        W[0] += im;
+        W[0] += dot3(a0, i0);
+        W[3] += dot3(a1, i0);
+        W[6] += dot3(a2, i0);
+        W[4] += im;
+        W[4] += dot3(a1, i1);
+        W[5] += dot3(a1, i2);
+        W[8] += im;
+        W[8] += dot3(a2, i2);
     }
 }
 
@@ -221,11 +241,6 @@ static int reserve_points(imp_engine3d *e, int n)
         return -1;
     }
     e->jac = j;
-    j = realloc(e->wcc, need * 9 * sizeof *j);
-    if (j == NULL) {
-        return -1;
-    }
-    e->wcc = j;
     int **arr[] = {&e->mark, &e->act, &e->rowof, &e->nbr};
     for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
         int *x = realloc(*arr[i], need * sizeof *x);
@@ -550,7 +565,8 @@ static double sweeps_error(const imp_engine3d *e, int nact, const int *act, doub
 struct imp_e3_row {
     double n[3], t1[3], t2[3], ra[3], rb[3];
     double r[3], bias, mu;
-    double inv_nn, w1n, w2n, x11, x12, x22; /* 1/W_nn; W_t1n, W_t2n; the tangent block's inverse */
+    double wnn, inv_nn, w1n, w2n;           /* W_nn, 1/W_nn; W_t1n, W_t2n */
+    double x11, x12, x22;                   /* the tangent block's inverse */
     double ima, imb;                        /* 1/m of a and b (0: fixed) */
     int a, b;                               /* slots; -1 for a fixed side */
 };
@@ -568,7 +584,8 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
     for (int i = 0; i < nact; i++) {
         const imp_e3_point *p = &e->pts[act[i]];
         struct imp_e3_row *q = &e->rows[i];
-        const double *W = e->wcc + 9 * (size_t)act[i];
+        double W[9];
+        pt_diag_block(w, e, p, W);
         memcpy(q->n, p->normal, sizeof q->n);
         memcpy(q->t1, p->t1, sizeof q->t1);
         memcpy(q->t2, p->t2, sizeof q->t2);
@@ -577,6 +594,7 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         memcpy(q->r, p->r, sizeof q->r);
         q->bias = p->bias;
         q->mu = p->mu;
+        q->wnn = W[0];
         q->inv_nn = W[0] > 0.0 ? 1.0 / W[0] : 0.0;
         q->w1n = W[3];
         q->w2n = W[6];
@@ -603,6 +621,88 @@ static inline void row_apply(imp_engine3d *e, const struct imp_e3_row *q, const 
     frame_apply(e, q->n, q->t1, q->t2, q->ra, q->rb, q->a, q->b, q->ima, q->imb, dr);
 }
 
+/* One sweep over the n rows of one body pair (they share the slots a and b): each row's
+   normal then its tangent pair against the current velocities, the friction projected on the
+   disc, the change applied at once to both bodies (frame_apply's arithmetic, in the same
+   order), the bodies' velocities kept in locals for the run. */
+static void sweep_run(imp_engine3d *e, struct imp_e3_row *rows, int n, double *change_io, double *largest_io)
+{
+    static const double zero9[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int a = rows[0].a, b = rows[0].b;
+    double zero_a[6] = {0, 0, 0, 0, 0, 0}, zero_b[6] = {0, 0, 0, 0, 0, 0};
+    double *restrict va = a >= 0 ? e->vel + 6 * (size_t)a : zero_a;
+    double *restrict vb = b >= 0 ? e->vel + 6 * (size_t)b : zero_b;
+    const double *Ia = a >= 0 ? e->inv_iw + 9 * (size_t)a : zero9;
+    const double *Ib = b >= 0 ? e->inv_iw + 9 * (size_t)b : zero9;
+    double change = *change_io, largest = *largest_io;
+    for (int i = 0; i < n; i++) {
+        struct imp_e3_row *q = &rows[i];
+        const double *ra = q->ra, *rb = q->rb;
+        /* imp_e3_frame_velocity */
+        double d0 = vb[0] + vb[4] * rb[2] - vb[5] * rb[1];
+        double d1 = vb[1] + vb[5] * rb[0] - vb[3] * rb[2];
+        double d2 = vb[2] + vb[3] * rb[1] - vb[4] * rb[0];
+        if (a >= 0) {
+            d0 -= va[0] + va[4] * ra[2] - va[5] * ra[1];
+            d1 -= va[1] + va[5] * ra[0] - va[3] * ra[2];
+            d2 -= va[2] + va[3] * ra[1] - va[4] * ra[0];
+        }
+        double u0 = q->n[0] * d0 + q->n[1] * d1 + q->n[2] * d2;
+        double u1 = q->t1[0] * d0 + q->t1[1] * d1 + q->t1[2] * d2;
+        double u2 = q->t2[0] * d0 + q->t2[1] * d1 + q->t2[2] * d2;
+        const double old0 = q->r[0], old1 = q->r[1], old2 = q->r[2];
+        double rn = max0(old0 - (u0 + q->bias) * q->inv_nn);
+        if (rn == 0.0 && old0 == 0.0 && old1 == 0.0 && old2 == 0.0) {
+            continue;  /* apart and carrying nothing: no friction either (|r_T| <= mu 0), no change */
+        }
+        /* tangent pair: the tangent block's inverse against u_T, with the normal's change */
+        double dn = rn - old0;
+        double ut1 = u1 + q->w1n * dn, ut2 = u2 + q->w2n * dn;
+        double rt1 = old1 - (q->x11 * ut1 + q->x12 * ut2);
+        double rt2 = old2 - (q->x12 * ut1 + q->x22 * ut2);
+        double lim = q->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
+        if (len > lim) {
+            double sc = len > 0.0 ? lim / len : 0.0;
+            rt1 *= sc;
+            rt2 *= sc;
+        }
+        const double dr0 = rn - old0, dr1 = rt1 - old1, dr2 = rt2 - old2;
+        q->r[0] = rn;
+        q->r[1] = rt1;
+        q->r[2] = rt2;
+        /* frame_apply */
+        double P0 = q->n[0] * dr0 + q->t1[0] * dr1 + q->t2[0] * dr2;
+        double P1 = q->n[1] * dr0 + q->t1[1] * dr1 + q->t2[1] * dr2;
+        double P2 = q->n[2] * dr0 + q->t1[2] * dr1 + q->t2[2] * dr2;
+        if (a >= 0) {
+            double im = -1.0 * q->ima;
+            double t0 = -1.0 * (ra[1] * P2 - ra[2] * P1), t1 = -1.0 * (ra[2] * P0 - ra[0] * P2),
+                   t2 = -1.0 * (ra[0] * P1 - ra[1] * P0);
+            va[0] += im * P0;
+            va[3] += Ia[0] * t0 + Ia[1] * t1 + Ia[2] * t2;
+            va[1] += im * P1;
+            va[4] += Ia[3] * t0 + Ia[4] * t1 + Ia[5] * t2;
+            va[2] += im * P2;
+            va[5] += Ia[6] * t0 + Ia[7] * t1 + Ia[8] * t2;
+        }
+        if (b >= 0) {
+            double im = q->imb;
+            double t0 = rb[1] * P2 - rb[2] * P1, t1 = rb[2] * P0 - rb[0] * P2,
+                   t2 = rb[0] * P1 - rb[1] * P0;
+            vb[0] += im * P0;
+            vb[3] += Ib[0] * t0 + Ib[1] * t1 + Ib[2] * t2;
+            vb[1] += im * P1;
+            vb[4] += Ib[3] * t0 + Ib[4] * t1 + Ib[5] * t2;
+            vb[2] += im * P2;
+            vb[5] += Ib[6] * t0 + Ib[7] * t1 + Ib[8] * t2;
+        }
+        change = larger(change, fabs(dr0) + fabs(dr1) + fabs(dr2));
+        largest = larger(largest, rn);
+    }
+    *change_io = change;
+    *largest_io = largest;
+}
+
 /* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */
 static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup)
 {
@@ -611,8 +711,9 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
     }
     struct imp_e3_row *rows = e->rows;
     /* |q| (u at v*, for the error), then the warm start */
+    int measure = !warmup && !e->skip_error;
     double q2 = 0.0;
-    for (int i = 0; i < nact; i++) {
+    for (int i = 0; i < nact && measure; i++) {
         double u[3];
         row_velocity(e, &rows[i], u);
         u[0] += rows[i].bias;
@@ -624,30 +725,13 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
     int done = 0;
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
-        for (int i = 0; i < nact; i++) {
-            struct imp_e3_row *q = &rows[i];
-            double u[3];
-            row_velocity(e, q, u);
-            const double old[3] = {q->r[0], q->r[1], q->r[2]};
-            double rn = max0(old[0] - (u[0] + q->bias) * q->inv_nn);
-            /* tangent pair: the tangent block's inverse against u_T, with the normal's change */
-            double dn = rn - old[0];
-            double ut1 = u[1] + q->w1n * dn, ut2 = u[2] + q->w2n * dn;
-            double rt1 = old[1] - (q->x11 * ut1 + q->x12 * ut2);
-            double rt2 = old[2] - (q->x12 * ut1 + q->x22 * ut2);
-            double lim = q->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
-            if (len > lim) {
-                double sc = len > 0.0 ? lim / len : 0.0;
-                rt1 *= sc;
-                rt2 *= sc;
+        for (int i = 0; i < nact;) {  /* a pair's points in a row */
+            int end = i + 1;
+            while (end < nact && rows[end].a == rows[i].a && rows[end].b == rows[i].b) {
+                end++;
             }
-            const double dr[3] = {rn - old[0], rt1 - old[1], rt2 - old[2]};
-            q->r[0] = rn;
-            q->r[1] = rt1;
-            q->r[2] = rt2;
-            row_apply(e, q, dr);
-            change = larger(change, fabs(dr[0]) + fabs(dr[1]) + fabs(dr[2]));
-            largest = larger(largest, rn);
+            sweep_run(e, rows + i, end - i, &change, &largest);
+            i = end;
         }
         e->stats.sweeps += !warmup;
         done = change <= SWEEP_TOLERANCE * largest;
@@ -657,7 +741,9 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
     }
     if (!warmup) {
         e->stats.solves++;
-        e->stats.last_error = sweeps_error(e, nact, act, q2);
+        if (measure) {
+            e->stats.last_error = sweeps_error(e, nact, act, q2);
+        }
     }
     return IMP_OK;
 }
@@ -676,9 +762,6 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
     e->nact = nact;
     if (nact == 0) {
         return IMP_OK;
-    }
-    for (int i = 0; i < nact; i++) {  /* the sweeps' diagonal blocks */
-        pt_diag_block(w, e, &e->pts[e->act[i]], e->wcc + 9 * (size_t)e->act[i]);
     }
     if (w->model.def.engine2d.contact_solver == IMP_SOLVER_PGS || 3 * nact > EXACT_MAX_ROWS) {
         e->stats.exact_skipped += w->model.def.engine2d.contact_solver != IMP_SOLVER_PGS;
@@ -712,7 +795,7 @@ void imp_engine3d_push_apart(imp_world *w, imp_engine3d *e, double h, double slo
         for (int i = 0; i < e->nact; i++) {
             int c = e->act[i];
             imp_e3_point *p = &e->pts[c];
-            double wnn = e->wcc[9 * (size_t)c];
+            double wnn = e->rows[i].wnn;  /* the rows of the last solve: act's order */
             if (!(p->distance < -slop) || !(wnn > 0.0)) {
                 continue;
             }

@@ -327,21 +327,44 @@ static void events(imp_world *w, imp_engine3d *e)
    velocity_tol whose gap exceeds collision_accuracy * distance_tol / 2 (the 2D engine's
    tolerance on its half gap); h when none. The gap of a free step of length tau is
    d + tau (u0 + a tau) under symplectic Euler (a: the normal acceleration of the free motion,
-   (u*_N - u0) / h), zero at tau = 2 d / (-u0 + sqrt(u0^2 - 4 a d)). */
-static double time_of_impact(const imp_world *w, const imp_engine3d *e, double h)
+   (u*_N - u0) / h), zero at tau = 2 d / (-u0 + sqrt(u0^2 - 4 a d)). Per point: first is the
+   earliest so far, returned or replaced.
+   Under simultaneous handling a plastic point (e = 0) cuts no step: its speculative bound
+   (b_N = d / h) stops it exactly at contact, together with every other point closing within
+   the step, as one simultaneous impact. A cut at the first point's time of impact would make
+   the step's impacts sequential (one corner of a tilted face, then the others), which is
+   serial handling; the cut stays where it is needed: restitution (Newton's law at the impact
+   velocity) and the serial and hybrid orders. */
+static double impact_time(const imp_engine2d_def *d, const imp_e3_point *p, double h, double near, double first)
 {
-    const imp_engine2d_def *d = &w->model.def.engine2d;
-    double near = d->collision_accuracy * 0.5 * d->distance_tol, first = h;
-    for (int c = 0; c < e->npts; c++) {
-        const imp_e3_point *p = &e->pts[c];
-        if (p->u0 < -d->velocity_tol && p->distance > near && p->distance + h * p->ustar < 0.0) {
-            double a = (p->ustar - p->u0) / h, disc = p->u0 * p->u0 - 4.0 * a * p->distance;
-            if (disc >= 0.0) {
-                first = fmin(first, 2.0 * p->distance / (-p->u0 + sqrt(disc)));
-            }
+    if (p->e == 0.0 && d->collision_handling == IMP_HANDLING_SIMULTANEOUS) {
+        return first;  /* plastic: stopped at contact by its speculative bound, with the others */
+    }
+    if (p->u0 < -d->velocity_tol && p->distance > near && p->distance + h * p->ustar < 0.0) {
+        double a = (p->ustar - p->u0) / h, disc = p->u0 * p->u0 - 4.0 * a * p->distance;
+        if (disc >= 0.0) {
+            first = fmin(first, 2.0 * p->distance / (-p->u0 + sqrt(disc)));
         }
     }
     return first;
+}
+
+/* A point's b_N and whether it is in the step's problem (engine3d.h), for a step of h whose
+   free motion e->vel holds. */
+static void point_problem(const imp_world *w, const imp_engine3d *e, imp_e3_point *p, double h, int serial,
+                          int strategy_contact)
+{
+    p->bias = bias_of(w, p, h, !serial);
+    if (p->handled) {  /* its impacts' impulses are in vel already; the others keep their
+                          warm start */
+        p->r[0] = p->r[1] = p->r[2] = 0.0;
+    }
+    if (strategy_contact) {
+        p->active = 1;
+    } else {
+        double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
+        p->active = un + p->bias < 0.0 || p->distance <= w->model.def.engine2d.distance_tol;
+    }
 }
 
 /* One velocity-level step of at most h_max from the world's state at time now (engine3d.h):
@@ -387,22 +410,34 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     }
     world_inverse_inertia(w, e);
     int strategy_contact = imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES);
+    int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
+    const imp_engine2d_def *def = &w->model.def.engine2d;
+    double near = def->collision_accuracy * 0.5 * def->distance_tol, toi = h_max;
+    /* one pass over the points: their velocities, the first time of impact and (simultaneous
+       handling, for the step of h_max: done again below if the step is cut) their problem */
     for (int c = 0; c < e->npts; c++) {
         imp_e3_point *p = &e->pts[c];
         p->rimp = 0.0;
         p->handled = 0;
         p->u0 = normal_velocity(p, slot_velocity(w, p->a), slot_velocity(w, p->b));
         p->ustar = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
-        if (p->u0 < -w->model.def.engine2d.velocity_tol) {
+        if (p->u0 < -def->velocity_tol) {
             /* an impact: its impulse is no force held from the last step (a warm start from
                an earlier impact would be a kick) */
             p->r[0] = p->r[1] = p->r[2] = 0.0;
         }
+        if (may_split) {
+            toi = impact_time(def, p, h_max, near, toi);
+        }
+        if (!serial) {
+            point_problem(w, e, p, h_max, serial, strategy_contact);
+        }
     }
+    int cut = 0;
     if (may_split) {  /* back up to the first impact: the step ends there */
-        double toi = time_of_impact(w, e, h_max);
         if (toi < h_max * (1.0 - 1e-9) && toi > h_max * 1e-9) {
             h = toi;
+            cut = 1;
             e->stats.backups++;
             free_velocities(w, e, dydt, h);
         }
@@ -420,11 +455,10 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     }
     e->h_last = h;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
-    for (int c = 0; c < e->npts; c++) {
+    for (int c = 0; c < e->npts && cut; c++) {  /* v* of the shorter step */
         imp_e3_point *p = &e->pts[c];
         p->ustar = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
     }
-    int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
     if (serial) {
         st = serial_impacts(w, e, h, why, why_len);
         t = imp_profile_add(&w->data.profile, IMP_STAGE_COLLISIONS, t);
@@ -432,19 +466,8 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
             return st;
         }
     }
-    for (int c = 0; c < e->npts; c++) {
-        imp_e3_point *p = &e->pts[c];
-        p->bias = bias_of(w, p, h, !serial);
-        if (p->handled) {  /* its impacts' impulses are in vel already; the others keep their
-                              warm start */
-            p->r[0] = p->r[1] = p->r[2] = 0.0;
-        }
-        if (strategy_contact) {
-            p->active = 1;
-        } else {
-            double un = normal_velocity(p, e->vel + 6 * (size_t)p->a, e->vel + 6 * (size_t)p->b);
-            p->active = un + p->bias < 0.0 || p->distance <= w->model.def.engine2d.distance_tol;
-        }
+    for (int c = 0; c < e->npts && (serial || cut); c++) {
+        point_problem(w, e, &e->pts[c], h, serial, strategy_contact);
     }
     st = imp_engine3d_solve(w, e, why, why_len);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
@@ -487,6 +510,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     int k = w->model.def.engine2d.substeps > 1 ? w->model.def.engine2d.substeps : 1;
     for (int i = 0; i < k; i++) {  /* the sub-steps of equal length, each cut at impacts */
         double start = t0 + h * i / k, len = i == k - 1 ? t1 - start : h / k, done = 0.0;
+        e->skip_error = i < k - 1;
         while (done < len) {
             double left = len - done, used;
             imp_status st = substep(w, e, start + done, left, backups < max_backups, &used, why, why_len);
@@ -501,6 +525,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
             }
         }
     }
+    e->skip_error = 0;
     e->stats.steps++;
     return IMP_OK;
 }

@@ -29,7 +29,7 @@ void imp_engine3d_free(imp_engine3d *e)
     imp_e3_ode_free(e->ode);
     void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
-                      e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->wcc, e->rows, e->pairs, e->dof,
+                      e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->rows, e->pairs, e->dof,
                       e->fj_rp, e->fj_col, e->fj_val, e->fm_rp, e->fm_col, e->fm_val,
                       e->pair_entry, e->pair_tmp, e->entry_tmp, e->ev_tmp, e->cache, e->cache_free, e->pose,
                       e->speed};
