@@ -20,9 +20,9 @@
 --- or an unknown field is an error where it is made); a Lua function (or a table with a run
 --- method) is an engine too and may sit anywhere in the list. A step whose contacts hold a
 --- sphere with dt above 10 times its P-wave step (w:p_wave_dt()) is an error (the state would
---- blow up); without contacts any dt steps. The per-interaction work is in C
---- (src/dem_*.c). Without an engine list a dem world steps the default list in C (Yade's
---- defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
+--- blow up); above its P-wave step a warning is given (w:dem_warnings); without contacts any
+--- dt steps. The per-interaction work is in C (src/dem_*.c). Without an engine list a dem
+--- world steps the default list in C (Yade's defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
 ---
 --- Bodies: spheres (impact.shape3d.sphere), fixed infinite walls (impact.shape3d.wall: the
 --- half-space behind the plane, one-sided), fixed facets (dem.add_facet, dem.add_facet_box;
@@ -630,6 +630,56 @@ local function as_engine(what, i, e, level)
     .. "with a run method, got %s", what, i, shown(e)), level + 1)
 end
 
+-- ---- the dt warning --------------------------------------------------------------------
+
+-- warn_of[w] = {dt = false | nil, handler = fn | nil}; warned[w]: the default handler wrote
+-- its line for w
+local warn_of = setmetatable({}, { __mode = "k" })
+local warned = setmetatable({}, { __mode = "k" })
+local take_dt_warning = core.dem_take_dt_warning
+
+local function default_handler(warning)
+  if warned[warning.world] then return end
+  warned[warning.world] = true
+  io.stderr:write("impact.dem: warning: ", warning.message, "\n")
+end
+
+-- after steps of w: the dt warning, if the steps counted one and it is not silenced
+local function deliver_warnings(w)
+  local steps, ratio, body = take_dt_warning(w)
+  if not steps then return end
+  local opts = warn_of[w]
+  if opts and opts.dt == false then return end
+  local handler = opts and opts.handler or default_handler
+  handler({ kind = "dt", world = w, steps = steps, ratio = ratio, body = body, time = w.time,
+            message = string.format("dt = %g s is %.3g times the P-wave step of a sphere in "
+              .. "contact%s (%d step%s up to t = %g s); the contacts may gain energy and launch "
+              .. "particles: use w.dt = 0.5 * w:p_wave_dt() (= %g s), or silence this with "
+              .. "w:dem_warnings{dt = false}", w.dt, ratio,
+              body and body.name and string.format(" (%q)", body.name) or "", steps,
+              steps == 1 and "" or "s", w.time, 0.5 * w:p_wave_dt()) })
+end
+
+--- w:dem_warnings{dt = true, handler = fn}: the warning given when a step's contacts hold a
+--- sphere whose P-wave step (w:p_wave_dt(), r / sqrt(E / rho)) is below dt: the linear and
+--- Hertz contacts are then on the edge of stability (above 10 times it the step is an error).
+--- After each w:step / w:run batch with such steps, handler(warning) is called with warning =
+--- {kind = "dt", world, steps (counted since the last one), ratio (the largest dt / step),
+--- body (that sphere), time, message}; the default handler writes the message to stderr, once
+--- per world. dt = false silences it. Returns nothing.
+function World:dem_warnings(opts)
+  opts = check_keys("World:dem_warnings", opts, { dt = true, handler = true })
+  local dt = options.boolean("World:dem_warnings", opts, "dt", true)
+  local handler = options.func("World:dem_warnings", opts, "handler", nil)
+  warn_of[self] = { dt = dt, handler = handler }
+end
+
+-- worlds stepping the default list in C: the warning after their steps too
+World._step = function(w, n)
+  c_step(w, n)
+  deliver_warnings(w)
+end
+
 local function step(w, n)
   local list = engines_of[w]
   if not list or w.strategy ~= "dem" then return c_step(w, n) end
@@ -650,6 +700,7 @@ local function step(w, n)
       break
     end
   end
+  deliver_warnings(w)
 end
 
 -- reading w.engines gives a copy of the list (assign it back to change the list), callable so
