@@ -22,7 +22,8 @@
 --- sphere with dt above 10 times its P-wave step (w:p_wave_dt()) is an error (the state would
 --- blow up); above its P-wave step a warning is given (w:dem_warnings); without contacts any
 --- dt steps. The per-interaction work is in C (src/dem_*.c). Without an engine list a dem
---- world steps the default list in C (Yade's defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
+--- world steps the default list in C (Yade's defaults: damping 0.2, young 1e9, ks_ratio
+--- 0.25, friction angle 0.5; verlet distance -0.1).
 ---
 --- Bodies: spheres (impact.shape3d.sphere), fixed infinite walls (impact.shape3d.wall: the
 --- half-space behind the plane, one-sided), fixed facets (dem.add_facet, dem.add_facet_box;
