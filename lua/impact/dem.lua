@@ -464,6 +464,66 @@ function dem.add_facet_box(w, opts)
   return bodies
 end
 
+--- dem.import_stl(w, {file = path, scale = 1, shift = {0, 0, 0}, material}): fixed facet
+--- bodies for the triangles of an STL file, ASCII or binary (Yade's ymport.stl; see
+--- impact.dem_stl), each vertex p placed at scale * p + shift. Degenerate triangles (zero
+--- area) are skipped. Returns the bodies.
+function dem.import_stl(w, opts)
+  local what = "impact.dem.import_stl"
+  opts = check_keys(what, opts, { file = true, scale = true, shift = true, material = true })
+  local path = options.string(what, opts, "file", nil, { required = true })
+  local scale = number(what, opts, "scale", 1, 0)
+  local shift = options.vector(what, opts, "shift", { 0, 0, 0 }, 3)
+  local ok, triangles = pcall(require("impact.dem_stl").read, path)
+  if not ok then error(what .. ": " .. tostring(triangles), 2) end
+  local bodies = {}
+  for _, t in ipairs(triangles) do
+    local v = {}
+    for i = 1, 3 do
+      v[i] = { scale * t[i][1] + shift[1], scale * t[i][2] + shift[2], scale * t[i][3] + shift[3] }
+    end
+    local e1 = { v[2][1] - v[1][1], v[2][2] - v[1][2], v[2][3] - v[1][3] }
+    local e2 = { v[3][1] - v[1][1], v[3][2] - v[1][2], v[3][3] - v[1][3] }
+    local cx = e1[2] * e2[3] - e1[3] * e2[2]
+    local cy = e1[3] * e2[1] - e1[1] * e2[3]
+    local cz = e1[1] * e2[2] - e1[2] * e2[1]
+    if cx * cx + cy * cy + cz * cz > 0 then
+      bodies[#bodies + 1] = dem.add_facet(w, { vertices = v, material = opts.material })
+    end
+  end
+  return bodies
+end
+
+local packing = require("impact.dem_packing")
+dem.cloud = packing.cloud
+dem.regular = packing.regular
+
+--- dem.add_spheres(w, spheres, {density = 2600 | mass | material, fixed = false}): a sphere
+--- body for each {center = {x, y, z}, radius = r} of the list (dem.cloud, dem.regular).
+--- Returns the bodies.
+function dem.add_spheres(w, spheres, opts)
+  local what = "impact.dem.add_spheres"
+  opts = check_keys(what, opts, { density = true, material = true, fixed = true })
+  if type(spheres) ~= "table" then
+    error(what .. ": the spheres must be a list of {center = {x, y, z}, radius = r}, got "
+      .. shown(spheres), 2)
+  end
+  local shape3d = require("impact.shape3d")
+  local bodies = {}
+  for i, s in ipairs(spheres) do
+    if type(s) ~= "table" or type(s.center) ~= "table" or type(s.radius) ~= "number" then
+      error(string.format("%s: spheres[%d] must be {center = {x, y, z}, radius = r}, got %s",
+        what, i, shown(s)), 2)
+    end
+    local ok, b = pcall(w.add_body, w, { shape = shape3d.sphere { radius = s.radius },
+      position = s.center, density = opts.density, material = opts.material,
+      fixed = opts.fixed })
+    if not ok then error(string.format("%s: spheres[%d]: %s", what, i, tostring(b)), 2) end
+    bodies[i] = b
+  end
+  return bodies
+end
+
 --- dem.clump{spheres = {{center = {x, y, z}, radius = r}, ...}}: the shape of a clump (Yade's
 --- Clump): a rigid union of spheres, centres in shape coordinates. Its mass properties are
 --- those of the union (overlaps counted once; see README). w:add_clump places one.
