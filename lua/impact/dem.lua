@@ -494,6 +494,7 @@ function dem.import_stl(w, opts)
   return bodies
 end
 
+dem.measure_columns = require("impact.dem_measure").measure_columns  -- and w:stress() etc.
 local packing = require("impact.dem_packing")
 dem.cloud = packing.cloud
 dem.regular = packing.regular
