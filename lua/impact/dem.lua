@@ -498,6 +498,11 @@ dem.measure_columns = require("impact.dem_measure").measure_columns  -- and w:st
 local packing = require("impact.dem_packing")
 dem.cloud = packing.cloud
 dem.regular = packing.regular
+--- dem.dense_pack{box, psd, num, seed, ...}: a dense random packing by compaction (see
+--- impact.dem_compaction): returns the spheres and the steps taken.
+function dem.dense_pack(opts)
+  return require("impact.dem_compaction").dense_pack(dem, opts)
+end
 
 --- dem.add_spheres(w, spheres, {density = 2600 | mass | material, fixed = false}): a sphere
 --- body for each {center = {x, y, z}, radius = r} of the list (dem.cloud, dem.regular).
