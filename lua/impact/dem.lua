@@ -36,6 +36,13 @@
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
 --- continue bit-identically (dem.load reads the file as data and checks every field).
 --- impact.recorder records dem worlds like any other; impact.batch runs parameter sweeps.
+---
+--- Samples (impact.dem_packing, dem_compaction, dem_stl): dem.cloud{box, psd, porosity, num,
+--- seed} (Yade's makeCloud), dem.regular{box, radius, kind = "cubic" | "hexagonal"},
+--- dem.dense_pack{box, psd, ...} (compaction), dem.add_spheres(w, list, {density}),
+--- dem.import_stl(w, {file}) and dem.add_facet_box. Measures (impact.dem_measure): w:stress{},
+--- w:porosity{}, w:coordination(), w:fabric(), dem.measure_columns{} for impact.recorder and
+--- impact.plot.live. w:dem_warnings{dt, handler}: the dt warning.
 local options = require("impact.options")
 local core = require("impact.core")
 local world = require("impact.world")
