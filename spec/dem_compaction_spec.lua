@@ -40,6 +40,16 @@ describe("dem.dense_pack", function()
     end
     local contacts = m.sphere_contacts + m.boundary_contacts
     assert.near(3, contacts / n, 0.3)
+    -- Love-Weber under gravity: each sphere at rest carries its weight, so the sum of
+    -- f (x) (x_c - x_p) gives V szz = -g sum m z (the floor's contacts at z = 0 add nothing and
+    -- the frictionless side walls no vertical force), whatever V: to the unbalanced force
+    local V = 1
+    local szz = w:stress { volume = V }[3][3]
+    local moment = 0
+    for _, b in ipairs(w:bodies()) do
+      if not b.fixed then moment = moment + b.mass * 9.81 * b.position[3] end
+    end
+    assert.near(-moment, szz * V, 0.02 * moment)
   end)
 
   it("checks its options", function()
