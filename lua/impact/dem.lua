@@ -49,7 +49,10 @@ local world = require("impact.world")
 
 local World = core.World
 local Body = core.Body
-local c_step = World._step
+-- the C step, kept where a second load of this module (specs clearing package.loaded) finds
+-- it rather than the wrapper the first load installed (below)
+World._dem_c_step = World._dem_c_step or World._step
+local c_step = World._dem_c_step
 
 local dem = {}
 
@@ -707,9 +710,10 @@ end
 -- ---- the dt warning --------------------------------------------------------------------
 
 -- warn_of[w] = {dt = false | nil, handler = fn | nil}; warned[w]: the default handler wrote
--- its line for w
-local warn_of = setmetatable({}, { __mode = "k" })
-local warned = setmetatable({}, { __mode = "k" })
+-- its line for w (shared by every load of this module, as the C step is)
+World._dem_warn_of = World._dem_warn_of or setmetatable({}, { __mode = "k" })
+World._dem_warned = World._dem_warned or setmetatable({}, { __mode = "k" })
+local warn_of, warned = World._dem_warn_of, World._dem_warned
 local take_dt_warning = core.dem_take_dt_warning
 
 local function default_handler(warning)
