@@ -20,9 +20,10 @@
 --- or an unknown field is an error where it is made); a Lua function (or a table with a run
 --- method) is an engine too and may sit anywhere in the list. A step whose contacts hold a
 --- sphere with dt above 10 times its P-wave step (w:p_wave_dt()) is an error (the state would
---- blow up); without contacts any dt steps. The per-interaction work is in C
---- (src/dem_*.c). Without an engine list a dem world steps the default list in C (Yade's
---- defaults: damping 0.2, young 1e9, ks_ratio 0.25, friction angle 0.5; verlet distance -0.1).
+--- blow up); above its P-wave step a warning is given (w:dem_warnings); without contacts any
+--- dt steps. The per-interaction work is in C (src/dem_*.c). Without an engine list a dem
+--- world steps the default list in C (Yade's defaults: damping 0.2, young 1e9, ks_ratio
+--- 0.25, friction angle 0.5; verlet distance -0.1).
 ---
 --- Bodies: spheres (impact.shape3d.sphere), fixed infinite walls (impact.shape3d.wall: the
 --- half-space behind the plane, one-sided), fixed facets (dem.add_facet, dem.add_facet_box;
@@ -35,6 +36,13 @@
 --- w.engines, w:engine(label), b:members(). dem.save(w, path) / dem.load(path) keep the whole scene and
 --- continue bit-identically (dem.load reads the file as data and checks every field).
 --- impact.recorder records dem worlds like any other; impact.batch runs parameter sweeps.
+---
+--- Samples (impact.dem_packing, dem_compaction, dem_stl): dem.cloud{box, psd, porosity, num,
+--- seed} (Yade's makeCloud), dem.regular{box, radius, kind = "cubic" | "hexagonal"},
+--- dem.dense_pack{box, psd, ...} (compaction), dem.add_spheres(w, list, {density}),
+--- dem.import_stl(w, {file}) and dem.add_facet_box. Measures (impact.dem_measure): w:stress{},
+--- w:porosity{}, w:coordination(), w:fabric(), dem.measure_columns{} for impact.recorder and
+--- impact.plot.live. w:dem_warnings{dt, handler}: the dt warning.
 -- @module impact.dem
 local options = require("impact.options")
 local core = require("impact.core")
@@ -42,7 +50,10 @@ local world = require("impact.world")
 
 local World = core.World
 local Body = core.Body
-local c_step = World._step
+-- the C step, kept where a second load of this module (specs clearing package.loaded) finds
+-- it rather than the wrapper the first load installed (below)
+World._dem_c_step = World._dem_c_step or World._step
+local c_step = World._dem_c_step
 
 local dem = {}
 
@@ -463,6 +474,72 @@ function dem.add_facet_box(w, opts)
   return bodies
 end
 
+--- dem.import_stl(w, {file = path, scale = 1, shift = {0, 0, 0}, material}): fixed facet
+--- bodies for the triangles of an STL file, ASCII or binary (Yade's ymport.stl; see
+--- impact.dem_stl), each vertex p placed at scale * p + shift. Degenerate triangles (zero
+--- area) are skipped. Returns the bodies.
+function dem.import_stl(w, opts)
+  local what = "impact.dem.import_stl"
+  opts = check_keys(what, opts, { file = true, scale = true, shift = true, material = true })
+  local path = options.string(what, opts, "file", nil, { required = true })
+  local scale = number(what, opts, "scale", 1, 0)
+  local shift = options.vector(what, opts, "shift", { 0, 0, 0 }, 3)
+  local ok, triangles = pcall(require("impact.dem_stl").read, path)
+  if not ok then error(what .. ": " .. options.without_position(triangles), 2) end
+  local bodies = {}
+  for _, t in ipairs(triangles) do
+    local v = {}
+    for i = 1, 3 do
+      v[i] = { scale * t[i][1] + shift[1], scale * t[i][2] + shift[2], scale * t[i][3] + shift[3] }
+    end
+    local e1 = { v[2][1] - v[1][1], v[2][2] - v[1][2], v[2][3] - v[1][3] }
+    local e2 = { v[3][1] - v[1][1], v[3][2] - v[1][2], v[3][3] - v[1][3] }
+    local cx = e1[2] * e2[3] - e1[3] * e2[2]
+    local cy = e1[3] * e2[1] - e1[1] * e2[3]
+    local cz = e1[1] * e2[2] - e1[2] * e2[1]
+    if cx * cx + cy * cy + cz * cz > 0 then
+      bodies[#bodies + 1] = dem.add_facet(w, { vertices = v, material = opts.material })
+    end
+  end
+  return bodies
+end
+
+dem.measure_columns = require("impact.dem_measure").measure_columns  -- and w:stress() etc.
+local packing = require("impact.dem_packing")
+dem.cloud = packing.cloud
+dem.regular = packing.regular
+--- dem.dense_pack{box, psd, num, seed, ...}: a dense random packing by compaction (see
+--- impact.dem_compaction): returns the spheres and the steps taken.
+function dem.dense_pack(opts)
+  return require("impact.dem_compaction").dense_pack(dem, opts)
+end
+
+--- dem.add_spheres(w, spheres, {density = 2600 | mass | material, fixed = false}): a sphere
+--- body for each {center = {x, y, z}, radius = r} of the list (dem.cloud, dem.regular).
+--- Returns the bodies.
+function dem.add_spheres(w, spheres, opts)
+  local what = "impact.dem.add_spheres"
+  opts = check_keys(what, opts, { density = true, material = true, fixed = true })
+  if type(spheres) ~= "table" then
+    error(what .. ": the spheres must be a list of {center = {x, y, z}, radius = r}, got "
+      .. shown(spheres), 2)
+  end
+  local shape3d = require("impact.shape3d")
+  local bodies = {}
+  for i, s in ipairs(spheres) do
+    if type(s) ~= "table" or type(s.center) ~= "table" or type(s.radius) ~= "number" then
+      error(string.format("%s: spheres[%d] must be {center = {x, y, z}, radius = r}, got %s",
+        what, i, shown(s)), 2)
+    end
+    local ok, b = pcall(w.add_body, w, { shape = shape3d.sphere { radius = s.radius },
+      position = s.center, density = opts.density, material = opts.material,
+      fixed = opts.fixed })
+    if not ok then error(string.format("%s: spheres[%d]: %s", what, i, options.without_position(b)), 2) end
+    bodies[i] = b
+  end
+  return bodies
+end
+
 --- dem.clump{spheres = {{center = {x, y, z}, radius = r}, ...}}: the shape of a clump (Yade's
 --- Clump): a rigid union of spheres, centres in shape coordinates. Its mass properties are
 --- those of the union (overlaps counted once; see doc/manual/05-dem.md). w:add_clump places one.
@@ -631,6 +708,57 @@ local function as_engine(what, i, e, level)
     .. "with a run method, got %s", what, i, shown(e)), level + 1)
 end
 
+-- ---- the dt warning --------------------------------------------------------------------
+
+-- warn_of[w] = {dt = false | nil, handler = fn | nil}; warned[w]: the default handler wrote
+-- its line for w (shared by every load of this module, as the C step is)
+World._dem_warn_of = World._dem_warn_of or setmetatable({}, { __mode = "k" })
+World._dem_warned = World._dem_warned or setmetatable({}, { __mode = "k" })
+local warn_of, warned = World._dem_warn_of, World._dem_warned
+local take_dt_warning = core.dem_take_dt_warning
+
+local function default_handler(warning)
+  if warned[warning.world] then return end
+  warned[warning.world] = true
+  io.stderr:write("impact.dem: warning: ", warning.message, "\n")
+end
+
+-- after steps of w: the dt warning, if the steps counted one and it is not silenced
+local function deliver_warnings(w)
+  local steps, ratio, body = take_dt_warning(w)
+  if not steps then return end
+  local opts = warn_of[w]
+  if opts and opts.dt == false then return end
+  local handler = opts and opts.handler or default_handler
+  handler({ kind = "dt", world = w, steps = steps, ratio = ratio, body = body, time = w.time,
+            message = string.format("dt = %g s is %.3g times the P-wave step of a sphere in "
+              .. "contact%s (%d step%s up to t = %g s); the contacts may gain energy and launch "
+              .. "particles: use w.dt = 0.5 * w:p_wave_dt() (= %g s), or silence this with "
+              .. "w:dem_warnings{dt = false}", w.dt, ratio,
+              body and body.name and string.format(" (%q)", body.name) or "", steps,
+              steps == 1 and "" or "s", w.time, 0.5 * w:p_wave_dt()) })
+end
+
+--- w:dem_warnings{dt = true, handler = fn}: the warning given when a step's contacts hold a
+--- sphere whose P-wave step (w:p_wave_dt(), r / sqrt(E / rho)) is below dt: the linear and
+--- Hertz contacts are then on the edge of stability (above 10 times it the step is an error).
+--- After each w:step / w:run batch with such steps, handler(warning) is called with warning =
+--- {kind = "dt", world, steps (counted since the last one), ratio (the largest dt / step),
+--- body (that sphere), time, message}; the default handler writes the message to stderr, once
+--- per world. dt = false silences it. Returns nothing.
+function World:dem_warnings(opts)
+  opts = check_keys("World:dem_warnings", opts, { dt = true, handler = true })
+  local dt = options.boolean("World:dem_warnings", opts, "dt", true)
+  local handler = options.func("World:dem_warnings", opts, "handler", nil)
+  warn_of[self] = { dt = dt, handler = handler }
+end
+
+-- worlds stepping the default list in C: the warning after their steps too
+World._step = function(w, n)
+  c_step(w, n)
+  deliver_warnings(w)
+end
+
 local function step(w, n)
   local list = engines_of[w]
   if not list or w.strategy ~= "dem" then return c_step(w, n) end
@@ -647,6 +775,7 @@ local function step(w, n)
     finish(w)
     if paused[w] then break end
   end
+  deliver_warnings(w)
 end
 
 -- reading w.engines gives a copy of the list (assign it back to change the list), callable so

@@ -313,4 +313,8 @@ function M.stack(opts)
   return items, width, y
 end
 
+--- impact.plot.live{w, columns, every | every_steps, file, x, y, redraw, ...}: a plot redrawn
+--- while the world runs (impact.plot_live).
+function M.live(opts) return require("impact.plot_live").live(opts) end
+
 return setmetatable(M, { __call = function(_, opts) return M.plot(opts) end })

@@ -181,6 +181,12 @@ typedef struct imp_dem {
     long collider_runs;
     int newton_bad;        /* particles the last imp_dem_newton left non-finite */
     imp_dem_energy energy;
+    /* steps whose real interactions held a free sphere with dt above its own P-wave step
+       (imp_dem_check_dt), since the count was last taken; the largest dt / step ratio among
+       them and that sphere's body (world slot) */
+    long dt_warn_steps;
+    double dt_warn_ratio;
+    int dt_warn_slot;
     char error[256];
 } imp_dem;
 
@@ -285,8 +291,10 @@ double imp_dem_p_wave_dt(const imp_dem *d);
 #define IMP_DEM_DT_FACTOR 10.0
 /* After the interaction loop: -1 when dt is within IMP_DEM_DT_FACTOR times the P-wave estimate
    of every free sphere in a real interaction, else such a sphere (particle index), with the
-   message in msg. O(n) when within the global estimate's bound, else O(n + interactions). */
-int imp_dem_check_dt(const imp_dem *d, double dt, char *msg, size_t len);
+   message in msg. A step with dt above the P-wave step of such a sphere (but within the
+   factor) is counted in d->dt_warn_* (the warning of the Lua front). O(n) when dt is within
+   the global estimate, else O(n + interactions). */
+int imp_dem_check_dt(imp_dem *d, double dt, char *msg, size_t len);
 /* Yade's unbalancedForce: mean over dynamic particles of |contact force + m g| over the mean
    magnitude of the real interactions' forces; NaN when there are none. */
 double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3]);
@@ -296,6 +304,18 @@ double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3]);
    interaction loop (dem.c). The balance gravity_work = kinetic + elastic + damping + plastic
    then holds to O(dt^2) (spec/dem_energy_spec.lua). */
 imp_dem_energy imp_dem_energy_now(const imp_dem *d, double dt);
+/* The bulk measures (dem_measure.c) over the sphere particles and the contacts (real
+   interactions with overlap >= 0). */
+typedef struct imp_dem_measures {
+    int spheres;              /* sphere particles (clump members included) */
+    int sphere_contacts;      /* sphere/sphere contacts */
+    int boundary_contacts;    /* wall or facet against a sphere */
+    double solid_volume;      /* sum of the spheres' volumes (overlaps counted twice) */
+    double lo[3], hi[3];      /* the box of the spheres (Yade's aabbExtrema); inf when none */
+    double stress_sum[9];     /* Love-Weber: sum of f (x) (x_c - x_p), row-major; divide by V */
+    double fabric[9];         /* mean of n (x) n over the sphere/sphere contacts */
+} imp_dem_measures;
+void imp_dem_measure(const imp_dem *d, imp_dem_measures *out);
 /* Real interactions (counted), all interactions. */
 int imp_dem_real_count(const imp_dem *d);
 

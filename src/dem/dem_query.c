@@ -32,12 +32,14 @@ double imp_dem_p_wave_dt(const imp_dem *d)
     return isfinite(best) ? best : 0.0;
 }
 
-int imp_dem_check_dt(const imp_dem *d, double dt, char *msg, size_t len)
+int imp_dem_check_dt(imp_dem *d, double dt, char *msg, size_t len)
 {
     double est = imp_dem_p_wave_dt(d);
-    if (!(est > 0.0) || dt <= IMP_DEM_DT_FACTOR * est) {
-        return -1;  /* no free sphere, or within the bound for all of them */
+    if (!(est > 0.0) || dt <= est) {
+        return -1;  /* no free sphere, or within the P-wave step of all of them */
     }
+    double worst = 0.0;
+    int worst_i = -1;
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
         if (!I->real) {
@@ -54,6 +56,17 @@ int imp_dem_check_dt(const imp_dem *d, double dt, char *msg, size_t len)
                          IMP_DEM_DT_FACTOR * own, 0.5 * est);
                 return i;
             }
+            if (dt > own && dt / own > worst) {
+                worst = dt / own;
+                worst_i = i;
+            }
+        }
+    }
+    if (worst_i >= 0) {
+        d->dt_warn_steps++;
+        if (worst > d->dt_warn_ratio) {
+            d->dt_warn_ratio = worst;
+            d->dt_warn_slot = d->slot[worst_i];
         }
     }
     return -1;

@@ -459,6 +459,7 @@ void imp_lua_open_dem(lua_State *L)
         {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
     imp_lua_open_dem_state(L);
+    imp_lua_open_dem_measure(L);
     lua_getfield(L, -1, "World");  /* the World methods (imp_lua_open_world ran first) */
     luaL_setfuncs(L, methods, 0);
     lua_pop(L, 1);

@@ -10,5 +10,7 @@
 void imp_lua_open_dem(lua_State *L);
 /* core.dem_export / core.dem_import (lua_dem_state.c), registered by imp_lua_open_dem. */
 void imp_lua_open_dem_state(lua_State *L);
+/* core.dem_measure / core.dem_take_dt_warning (lua_dem_measure.c), registered by imp_lua_open_dem. */
+void imp_lua_open_dem_measure(lua_State *L);
 
 #endif
