@@ -45,7 +45,7 @@ function M.dense_pack(dem, opts)
   if num then cloud_opts.num = num else cloud_opts.porosity = 1 - 0.64 * volume
       / ((top[1] - column[1]) * (top[2] - column[2]) * (top[3] - column[3])) end
   local ok, spheres = pcall(dem.cloud, cloud_opts)
-  if not ok then error(tostring(spheres):gsub("impact%.dem%.cloud", what), 3) end
+  if not ok then error((options.without_position(spheres):gsub("impact%.dem%.cloud", what)), 3) end
   local w = impact_world.world3d { strategy = "dem", gravity = { 0, 0, -9.81 } }
   local function wall(normal, at)
     w:add_body { shape = shape3d.wall { normal = normal }, fixed = true, position = at }

@@ -43,14 +43,14 @@ local function live(opts)
     if record_keys[k] then rec_opts[k] = v elseif k ~= "redraw" then plot_opts[k] = v end
   end
   local ok, rec = pcall(recorder, rec_opts)
-  if not ok then error(tostring(rec):gsub("^impact%.recorder", what), 2) end
+  if not ok then error((options.without_position(rec):gsub("^impact%.recorder", what)), 2) end
   local self = setmetatable({ recorder = rec, plot_opts = plot_opts, world = opts[1],
                               samples = 0 }, Live)
   ok = pcall(self.draw, self)
   if not ok then  -- the plot options are checked on the first drawing
     rec:stop()
     local _, err = pcall(self.draw, self)
-    error(what .. ": " .. tostring(err):gsub("^[^:]*:%d+: ", ""), 2)
+    error(what .. ": " .. options.without_position(err), 2)
   end
   self.handler = periodic.on_schedule(opts[1], rec.every, function()
     self.samples = self.samples + 1
