@@ -35,6 +35,8 @@ typedef struct imp_cpair {
     int a, b;
     int kind_a, kind_b;  /* IMP_LAW_SPHERE or IMP_LAW_OTHER */
     double radius_a, radius_b;
+    int patch;           /* 3D, neither a sphere: a contact patch (compliant_patch.h) */
+    double area;         /* m^2: the patch area of a patch pair (the smaller largest face) */
 } imp_cpair;
 
 /* An entry of the contact dictionaries. */
@@ -54,16 +56,19 @@ typedef struct imp_compliant_stats {
     long events;          /* event instants located and processed */
     long location_steps;  /* re-integrations made while locating events */
     long contacts_begun, contacts_ended;
+    long overlaps;        /* pairs found deeply interpenetrated at an event without history */
 } imp_compliant_stats;
 
 typedef struct imp_ode imp_ode;
 struct imp_bp3d;
+struct imp_poly_work;
 
 typedef struct imp_compliant {
     imp_compliant_def def;
     imp_cpair *pairs;         /* the candidate pairs, sorted by key */
     int npairs, pair_cap;
     struct imp_bp3d *bp;      /* sort-and-sweep over the colliding bodies' boxes */
+    struct imp_poly_work *poly; /* scratch of the volumetric patches (grown once, then reused) */
     int *bp_slot;             /* box id -> body slot */
     double *box_lo, *box_hi;  /* 3 numbers per box */
     int nboxes, box_cap;

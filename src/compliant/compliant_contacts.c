@@ -6,6 +6,8 @@
 
 #include "broadphase3d.h"
 #include "compliant_internal.h"
+#include "compliant_patch.h"
+#include "polytope_intersect.h"
 #include "forces.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -23,13 +25,14 @@ imp_compliant *imp_compliant_new(const imp_compliant_def *def)
         return NULL;
     }
     c->def = *def;
+    c->poly = calloc(1, sizeof *c->poly);
     size_t n = (size_t)def->nz_max;
     c->contact = calloc(n, sizeof *c->contact);
     c->last = calloc(n, sizeof *c->last);
     c->last_saved = calloc(n, sizeof *c->last_saved);
     c->no_contact = calloc(n, sizeof *c->no_contact);
     c->set = calloc(n, sizeof *c->set);
-    if (!c->contact || !c->last || !c->last_saved || !c->no_contact || !c->set) {
+    if (!c->poly || !c->contact || !c->last || !c->last_saved || !c->no_contact || !c->set) {
         imp_compliant_free(c);
         return NULL;
     }
@@ -43,6 +46,10 @@ void imp_compliant_free(imp_compliant *c)
     }
     free(c->pairs);
     imp_bp3d_free(c->bp);
+    if (c->poly != NULL) {
+        imp_poly_work_free(c->poly);
+        free(c->poly);
+    }
     free(c->bp_slot);
     free(c->box_lo);
     free(c->box_hi);
@@ -224,8 +231,12 @@ static void make_law(const imp_world *w, const imp_cpair *p, double ddelta_minus
     const imp_pair_material *pm = imp_materials_pair(&w->model.materials, w->model.bodies[p->a].material,
                                                      w->model.bodies[p->b].material);
     law->c_res = imp_law_c_res(ma->E, ma->nu, mb->E, mb->nu);
-    imp_law_geometry(p->kind_a, p->radius_a, p->kind_b, p->radius_b, &law->c_geo, &law->n_geo,
-                     &law->mu_r_geo);
+    if (p->patch) {
+        imp_law_flat_geometry(p->area, &law->c_geo, &law->n_geo, &law->mu_r_geo);
+    } else {
+        imp_law_geometry(p->kind_a, p->radius_a, p->kind_b, p->radius_b, &law->c_geo, &law->n_geo,
+                         &law->mu_r_geo);
+    }
     law->k_red = d->k_red;
     law->cor_reg = imp_law_cor_reg(pm->cor, d->cor_min, ddelta_minus, pm->vsmall);
     law->d = d->damping == IMP_DAMPING_FLORES
@@ -266,8 +277,66 @@ static imp_status too_many(imp_world *w, double t, char *why, size_t why_len)
     return IMP_ERR_INVALID;
 }
 
-imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, char *why,
-                                       size_t why_len)
+static int patch_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts);
+
+/* The elastic energy stored in pair p at y under law (J): K delta^(n+1) / (n+1) at the deepest
+   point, or the sum over a patch's points of share K (delta_i - delta_on)^2 / 2. */
+static double stored_energy(const imp_world *w, const double *y, const imp_cpair *p,
+                            const imp_centry *e, const imp_contact_law *law)
+{
+    double k = law->k_red * law->c_res * law->c_geo;
+    if (!p->patch) {
+        double depth = -e->distance;
+        return depth > 0.0 ? k * pow(depth, law->n_geo + 1.0) / (law->n_geo + 1.0) : 0.0;
+    }
+    imp_cpoint pts[IMP_MANIFOLD_MAX];
+    int n = patch_points(w, y, p, pts);
+    double onset = 2.0 * w->compliant->def.z_eps, energy = 0.0;
+    for (int i = 0; i < n; i++) {
+        double d = pts[i].depth - onset;
+        energy += d > 0.0 ? IMP_PATCH_SHARE * k * d * d / 2.0 : 0.0;
+    }
+    return energy;
+}
+
+/* An episode that begins where no contact was located: the penetration was given, not reached.
+   Its law takes as approach speed the one whose kinetic energy (reduced mass) the stored
+   elastic energy equals, so the bodies part with the pair's restitution rather than the
+   near-zero one of a slow approach; an overlap deeper than a hundredth of the smaller bounding
+   radius is reported. */
+static void begin_unlocated(imp_world *w, const double *y, double t, imp_centry *e)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    const imp_body *ba = &w->model.bodies[p->a], *bb = &w->model.bodies[p->b];
+    double inv_m = ba->inv_mass + bb->inv_mass;
+    double energy = stored_energy(w, y, p, e, &e->law);
+    if (inv_m > 0.0 && energy > 0.0) {
+        double v = sqrt(2.0 * energy * inv_m);
+        if (v > e->ddelta_minus) {
+            e->ddelta_minus = v;
+            make_law(w, p, v, &e->law);
+        }
+    }
+    double size = fmin(ba->shape->radius, bb->shape->radius);
+    if (isfinite(size) && -e->distance > 0.01 * size) {
+        imp_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = IMP_EVENT_OVERLAP;
+        ev.time = t;
+        ev.body1 = p->a;
+        ev.body2 = p->b;
+        for (int k = 0; k < 3; k++) {
+            ev.point[k] = 0.5 * (e->geom.point_a[k] + e->geom.point_b[k]);
+            ev.normal[k] = e->geom.normal[k];
+        }
+        ev.value = -e->distance;
+        imp_world_push_event(w, &ev);
+        w->compliant->stats.overlaps++;
+    }
+}
+
+imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, int located,
+                                       char *why, size_t why_len)
 {
     imp_compliant *c = w->compliant;
     double z_eps = c->def.z_eps;
@@ -303,7 +372,11 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
         const imp_cpair *p = &c->pairs[e->pair];
         e->ddelta_minus = penetration_rate(w, y, p, &e->geom);
         make_law(w, p, e->ddelta_minus, &e->law);
-        push_contact_event(w, IMP_EVENT_CONTACT_BEGIN, t, e);
+        imp_centry shown = *e;  /* the event reports the measured approach speed */
+        if (!located) {
+            begin_unlocated(w, y, t, e);
+        }
+        push_contact_event(w, IMP_EVENT_CONTACT_BEGIN, t, &shown);
         c->stats.contacts_begun++;
     }
     for (int i = 0; i < c->nlast; i++) {
@@ -412,8 +485,8 @@ static void add_at(const imp_world *w, const double *y, double *f, int slot, con
 
 /* the law at one contact point; returns the normal force, adds the forces when f != NULL */
 static double apply_point(const imp_world *w, const double *y, const imp_cpair *p,
-                          const imp_contact_law *law, const imp_cpoint *cp, const double *wrel,
-                          double *f)
+                          const imp_contact_law *law, const imp_cpoint *cp, double share,
+                          double onset, const double *wrel, double *f)
 {
     double va[3], vb[3], vrel[3], vt[3];
     point_velocity(w, y, p->a, cp->point_a, va);
@@ -423,7 +496,7 @@ static double apply_point(const imp_world *w, const double *y, const imp_cpair *
         vrel[k] = vb[k] - va[k];
         vn += vrel[k] * cp->normal[k];
     }
-    double fn = imp_law_normal_force(law, cp->depth, -vn);
+    double fn = share * imp_law_normal_force(law, cp->depth - onset, -vn);
     if (f == NULL || fn == 0.0) {
         return fn;
     }
@@ -447,19 +520,49 @@ static double apply_point(const imp_world *w, const double *y, const imp_cpair *
     return fn;
 }
 
+/* the penetrating points of a patch pair at y (compliant_patch.h) */
+static int patch_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts)
+{
+    imp_manifold3d m;
+    if (imp_compliant_patch(w->compliant, w->model.bodies[p->a].shape, pose(w, y, p->a),
+                            w->model.bodies[p->b].shape, pose(w, y, p->b), &m) != 0) {
+        return 0;  /* out of memory for the scratch: no force (the scratch grew at the first use) */
+    }
+    int n = 0;
+    for (int i = 0; i < m.count; i++) {
+        if (!(m.points[i].distance < 0.0)) {
+            continue;
+        }
+        imp_cpoint *c = &pts[n++];
+        c->depth = -m.points[i].distance;
+        memcpy(c->normal, m.normal, sizeof c->normal);
+        memcpy(c->point_a, m.points[i].point_a, sizeof c->point_a);
+        memcpy(c->point_b, m.points[i].point_b, sizeof c->point_b);
+    }
+    return n;
+}
+
 /* the law over the manifold of one entry at y; returns the total normal force, adds the
    forces when f != NULL */
 static double apply_law(const imp_world *w, const double *y, const imp_centry *e, double *f)
 {
     const imp_cpair *p = &w->compliant->pairs[e->pair];
-    imp_proximity g;
-    pair_geometry(w, y, p, &g);
-    if (!(g.distance < 0.0)) {
-        return 0.0;
-    }
     imp_cpoint pts[IMP_MANIFOLD_MAX];
-    int n = imp_proximity_manifold(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
+    int n;
+    double share = 1.0, onset = 0.0;
+    if (p->patch) {
+        n = patch_points(w, y, p, pts);
+        share = IMP_PATCH_SHARE;
+        onset = 2.0 * w->compliant->def.z_eps;
+    } else {
+        imp_proximity g;
+        pair_geometry(w, y, p, &g);
+        if (!(g.distance < 0.0)) {
+            return 0.0;
+        }
+        n = imp_proximity_manifold(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
                                    pose(w, y, p->b), &g, pts);
+    }
     /* relative angular velocity of b with respect to a */
     const double *sa = pose(w, y, p->a), *sb = pose(w, y, p->b);
     double wrel[3] = {0, 0, 0};
@@ -472,7 +575,7 @@ static double apply_law(const imp_world *w, const double *y, const imp_centry *e
     }
     double total = 0.0;
     for (int i = 0; i < n; i++) {
-        total += apply_point(w, y, p, &e->law, &pts[i], wrel, f);
+        total += apply_point(w, y, p, &e->law, &pts[i], share, onset, wrel, f);
     }
     return total;
 }

@@ -182,7 +182,7 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
     double clock;
     if (!c->initialized) {  /* the start, and after edits, is an event instant */
         clock = imp_profile_now();
-        st = imp_compliant_event_actions(w, w->data.y, t, why, why_len);
+        st = imp_compliant_event_actions(w, w->data.y, t, 0, why, why_len);
         imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
         if (st != IMP_OK) {
             return st;
@@ -246,7 +246,7 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
         t = hi;
         memcpy(w->data.y, c->y_hi, n * sizeof *w->data.y);
         clock = imp_profile_add(prof, IMP_STAGE_LOCATE, clock);
-        st = imp_compliant_event_actions(w, w->data.y, t, why, why_len);
+        st = imp_compliant_event_actions(w, w->data.y, t, 1, why, why_len);
         imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
         if (st != IMP_OK) {
             return st;

@@ -1,0 +1,49 @@
+/* compliant_patch.h: the contact patch of a flat (non-sphere) pair in 3D under the compliant law.
+
+   Modia3D's documents (seed 002) keep to point contact and smooth every shape, because a single
+   deepest point jumps between the corners of a face lying on a face and the integrator fails on
+   the jumping force. A 3D pair of which neither shape is a sphere is instead a PATCH pair:
+
+   Points. Its contact points are the manifold of the two shapes (at most 4 points sharing one
+   normal): the volumetric intersection (manifold_polyhedral.h, Solfec) when both shapes are
+   polytopes and one of them is a polyhedron or an unsmoothed hull; the clipped manifold
+   (manifold3d.h) otherwise (boxes, smoothed hulls, walls, cylinders, ...). A point's depth is
+   minus its distance; a corner that lifts leaves the patch at depth 0, so the sum below does
+   not jump as the body rocks (only the reduction of more than 4 candidates to 4 can move a
+   point, on faces with more than 4 corners).
+
+   Law per point. Each point carries the share IMP_PATCH_SHARE = 1/4 of the pair's stiffness
+   and feels the law of compliant_law.h with the flat factors of imp_law_flat_geometry:
+       f_i = share k_red c_res c_geo (delta_i - delta_on) (1 + d ddelta_i),   n_geo = 1,
+   c_geo = 2 a, a = sqrt(A / pi) (Boussinesq's rigid flat punch of radius a on an elastic
+   half-space: F = 2 a E* delta), A the patch area of the pair (imp_compliant_flat_area: the
+   smaller of the two shapes' largest faces). A face resting on its 4 corners gets the full
+   punch stiffness 2 a c_res, an edge half of it, a corner a quarter.
+
+   Onset. delta_on = 2 z_eps: a contact begins (seed 000) when the distance falls below
+   -2 z_eps; measuring the law's penetration from there makes the force start at 0, so no
+   energy is injected at each begin (flat steel contacts rest a few nanometres deep, less than
+   z_eps, and the jump k 2 z_eps threw a resting box off the plate thousands of times a second).
+   A box of weight m g at rest on a face thus sinks
+       delta = 2 z_eps + m g / (k_red c_res 2 a).
+   Smoothing (a sweep radius) is never required; a smoothed box is still a patch pair. */
+#ifndef IMPACT_COMPLIANT_PATCH_H
+#define IMPACT_COMPLIANT_PATCH_H
+
+#include "compliant.h"
+#include "manifold3d.h"
+#include "shape.h"
+
+#define IMP_PATCH_SHARE 0.25
+
+/* The area of the largest flat face of shape s (m^2): a box's largest face, a polyhedron's or
+   hull's largest planar face (coplanar triangles merged), the cap of a cylinder or cone, pi r^2
+   for a capsule, pi a b (the two largest semi-axes) for an ellipsoid; INFINITY for a wall. */
+double imp_compliant_flat_area(const imp_shape *s);
+
+/* The patch of shapes a and b at their poses (points within distance 0 only); count 0 when
+   apart. Returns 0, or -1 when out of memory for the volumetric intersection. */
+int imp_compliant_patch(imp_compliant *c, const imp_shape *a, const double *pose_a, const imp_shape *b,
+                        const double *pose_b, imp_manifold3d *out);
+
+#endif
