@@ -61,14 +61,12 @@ typedef struct imp_compliant_stats {
 
 typedef struct imp_ode imp_ode;
 struct imp_bp3d;
-struct imp_poly_work;
 
 typedef struct imp_compliant {
     imp_compliant_def def;
     imp_cpair *pairs;         /* the candidate pairs, sorted by key */
     int npairs, pair_cap;
     struct imp_bp3d *bp;      /* sort-and-sweep over the colliding bodies' boxes */
-    struct imp_poly_work *poly; /* scratch of the volumetric patches (grown once, then reused) */
     int *bp_slot;             /* box id -> body slot */
     double *box_lo, *box_hi;  /* 3 numbers per box */
     int nboxes, box_cap;

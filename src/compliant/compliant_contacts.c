@@ -7,7 +7,6 @@
 #include "broadphase3d.h"
 #include "compliant_internal.h"
 #include "compliant_patch.h"
-#include "polytope_intersect.h"
 #include "forces.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -25,14 +24,13 @@ imp_compliant *imp_compliant_new(const imp_compliant_def *def)
         return NULL;
     }
     c->def = *def;
-    c->poly = calloc(1, sizeof *c->poly);
     size_t n = (size_t)def->nz_max;
     c->contact = calloc(n, sizeof *c->contact);
     c->last = calloc(n, sizeof *c->last);
     c->last_saved = calloc(n, sizeof *c->last_saved);
     c->no_contact = calloc(n, sizeof *c->no_contact);
     c->set = calloc(n, sizeof *c->set);
-    if (!c->poly || !c->contact || !c->last || !c->last_saved || !c->no_contact || !c->set) {
+    if (!c->contact || !c->last || !c->last_saved || !c->no_contact || !c->set) {
         imp_compliant_free(c);
         return NULL;
     }
@@ -46,10 +44,6 @@ void imp_compliant_free(imp_compliant *c)
     }
     free(c->pairs);
     imp_bp3d_free(c->bp);
-    if (c->poly != NULL) {
-        imp_poly_work_free(c->poly);
-        free(c->poly);
-    }
     free(c->bp_slot);
     free(c->box_lo);
     free(c->box_hi);
@@ -524,10 +518,8 @@ static double apply_point(const imp_world *w, const double *y, const imp_cpair *
 static int patch_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts)
 {
     imp_manifold3d m;
-    if (imp_compliant_patch(w->compliant, w->model.bodies[p->a].shape, pose(w, y, p->a),
-                            w->model.bodies[p->b].shape, pose(w, y, p->b), &m) != 0) {
-        return 0;  /* out of memory for the scratch: no force (the scratch grew at the first use) */
-    }
+    imp_compliant_patch(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
+                        pose(w, y, p->b), &m);
     int n = 0;
     for (int i = 0; i < m.count; i++) {
         if (!(m.points[i].distance < 0.0)) {

@@ -4,8 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact_polyhedral.h"
-#include "manifold_polyhedral.h"
 #include "polyhedron.h"
 #include "shape3d.h"
 
@@ -90,28 +88,11 @@ double imp_compliant_flat_area(const imp_shape *s)
     return area;
 }
 
-/* the volumetric intersection answers when both are polytopes and one has polyhedral faces */
-static int volumetric(const imp_shape *a, const imp_shape *b)
+void imp_compliant_patch(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
+                         imp_manifold3d *out)
 {
-    int nv, nf;
-    return imp_polytope_sizes(a, &nv, &nf) && imp_polytope_sizes(b, &nv, &nf)
-        && (imp_polyhedron_faces(a) != NULL || imp_polyhedron_faces(b) != NULL);
-}
-
-int imp_compliant_patch(imp_compliant *c, const imp_shape *a, const double *pose_a, const imp_shape *b,
-                        const double *pose_b, imp_manifold3d *out)
-{
-    if (volumetric(a, b)) {
-        int st = imp_poly_manifold(a, pose_a, b, pose_b, 0.1 * c->def.z_eps, 0.0, c->poly, out);
-        if (st == IMP_PC_ENOMEM) {
-            out->count = 0;
-            return -1;
-        }
-    } else {
-        imp_manifold3d_compute(a, pose_a, b, pose_b, 0.0, out);
-    }
+    imp_manifold3d_compute(a, pose_a, b, pose_b, 0.0, out);
     if (out->status != IMP_NP_OK && out->status != IMP_NP_MAXITER) {
         out->count = 0;
     }
-    return 0;
 }

@@ -4,13 +4,15 @@
    deepest point jumps between the corners of a face lying on a face and the integrator fails on
    the jumping force. A 3D pair of which neither shape is a sphere is instead a PATCH pair:
 
-   Points. Its contact points are the manifold of the two shapes (at most 4 points sharing one
-   normal): the volumetric intersection (manifold_polyhedral.h, Solfec) when both shapes are
-   polytopes and one of them is a polyhedron or an unsmoothed hull; the clipped manifold
-   (manifold3d.h) otherwise (boxes, smoothed hulls, walls, cylinders, ...). A point's depth is
+   Points. Its contact points are the clipped manifold of the two shapes (manifold3d.h: at most 4
+   points sharing one normal, the incident face clipped against the reference face; boxes, hulls
+   smoothed or not, polyhedra by their planar faces, walls, cylinders, ...). A point's depth is
    minus its distance; a corner that lifts leaves the patch at depth 0, so the sum below does
    not jump as the body rocks (only the reduction of more than 4 candidates to 4 can move a
-   point, on faces with more than 4 corners).
+   point, on faces with more than 4 corners). Solfec's volumetric manifold
+   (manifold_polyhedral.h) was tried for polyhedra and left out: where an edge lands on a face,
+   its normal (the area-weighted average of the wedge's faces) tilts with the wedge's shape and
+   the step size collapsed at the first touch.
 
    Law per point. Each point carries the share IMP_PATCH_SHARE = 1/4 of the pair's stiffness
    and feels the law of compliant_law.h with the flat factors of imp_law_flat_geometry:
@@ -42,8 +44,8 @@
 double imp_compliant_flat_area(const imp_shape *s);
 
 /* The patch of shapes a and b at their poses (points within distance 0 only); count 0 when
-   apart. Returns 0, or -1 when out of memory for the volumetric intersection. */
-int imp_compliant_patch(imp_compliant *c, const imp_shape *a, const double *pose_a, const imp_shape *b,
-                        const double *pose_b, imp_manifold3d *out);
+   apart. Deterministic, no allocation. */
+void imp_compliant_patch(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
+                         imp_manifold3d *out);
 
 #endif
