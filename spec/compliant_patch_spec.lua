@@ -109,10 +109,12 @@ describe("a cube dropped on a plate settles on a face", function()
         assert.near(depth, h - body.position[3], { rel = 1e-4 })
         assert.near({ 0, 0, 0 }, body.velocity, 1e-9)
         assert.near({ 0, 0, 0 }, body.angular_velocity, 1e-7)
-        -- it ends in contact, after a few bounces (one begin and one end per bounce)
+        -- it ends in contact, after a bounded number of bounces (one begin and one end per
+        -- bounce): cor 0.7 takes the 1.4 m/s impact below vsmall = 0.01 m/s in about 14
+        -- bounces, which an edge landing doubles or so as the cube rocks onto its face
         assert.are.equal(1, #w:contacts())
         assert.are.equal(n.contact_end + 1, n.contact_begin)
-        assert.is_true(n.contact_begin < 40, n.contact_begin .. " contacts begun")
+        assert.is_true(n.contact_begin < 60, n.contact_begin .. " contacts begun")
       end)
     end
   end

@@ -49,6 +49,12 @@ typedef struct imp_centry {
     int has_geometry;    /* geom is valid (the bounding boxes overlapped) */
     imp_proximity geom;
     imp_contact_law law; /* contact entries: frozen at the start of the episode */
+    /* patch pairs in contact: the patch taken after the last accepted step (or event), as
+       material points of each body and the normal in the reference body's frame, so every
+       evaluation within a step sees one smooth force (compliant_patch.h) */
+    int npatch;
+    int normal_in_b;     /* the normal turns with body b (b holds the reference face) */
+    double patch_a[4][3], patch_b[4][3], patch_normal[3];
     double ddelta_minus; /* m/s: penetration rate when the episode began */
 } imp_centry;
 

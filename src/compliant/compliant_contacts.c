@@ -271,7 +271,8 @@ static imp_status too_many(imp_world *w, double t, char *why, size_t why_len)
     return IMP_ERR_INVALID;
 }
 
-static int patch_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts);
+static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts);
+static void freeze_patch(const imp_world *w, const double *y, imp_centry *e);
 
 /* The elastic energy stored in pair p at y under law (J): K delta^(n+1) / (n+1) at the deepest
    point, or the sum over a patch's points of share K (delta_i - delta_on)^2 / 2. */
@@ -284,7 +285,7 @@ static double stored_energy(const imp_world *w, const double *y, const imp_cpair
         return depth > 0.0 ? k * pow(depth, law->n_geo + 1.0) / (law->n_geo + 1.0) : 0.0;
     }
     imp_cpoint pts[IMP_MANIFOLD_MAX];
-    int n = patch_points(w, y, p, pts);
+    int n = patch_points(w, y, e, pts);
     double onset = 2.0 * w->compliant->def.z_eps, energy = 0.0;
     for (int i = 0; i < n; i++) {
         double d = pts[i].depth - onset;
@@ -360,15 +361,21 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
     /* episodes: continue with the frozen law, or begin with a new one */
     for (int i = 0; i < c->ncontact; i++) {
         imp_centry *e = &c->contact[i];
+        const imp_cpair *p = &c->pairs[e->pair];
         const imp_centry *old = find_key(c->last, c->nlast, e->key);
         if (old != NULL) {
             e->law = old->law;
             e->ddelta_minus = old->ddelta_minus;
+            if (p->patch) {
+                freeze_patch(w, y, e);
+            }
             continue;
         }
-        const imp_cpair *p = &c->pairs[e->pair];
         e->ddelta_minus = penetration_rate(w, y, p, &e->geom);
         make_law(w, p, e->ddelta_minus, &e->law);
+        if (p->patch) {
+            freeze_patch(w, y, e);
+        }
         imp_centry shown = *e;  /* the event reports the measured approach speed */
         if (!located) {
             begin_unlocated(w, y, t, e);
@@ -517,12 +524,58 @@ static double apply_point(const imp_world *w, const double *y, const imp_cpair *
     return fn;
 }
 
-/* the penetrating points of a patch pair at y (compliant_patch.h) */
-static int patch_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts)
+static imp_quat orientation(const double *s)
+{
+    return imp_q_normalize(imp_q(s[3], s[4], s[5], s[6]));
+}
+
+/* Takes entry e's patch at y (a patch pair): material points and the normal in its body's frame. */
+/* whether a point of manifold m moves relative to the other body faster than vsmall */
+static int sliding(const imp_world *w, const double *y, const imp_cpair *p, const imp_manifold3d *m,
+                   double vsmall)
+{
+    for (int i = 0; i < m->count; i++) {
+        double va[3], vb[3], v2 = 0.0;
+        point_velocity(w, y, p->a, m->points[i].point_a, va);
+        point_velocity(w, y, p->b, m->points[i].point_b, vb);
+        for (int k = 0; k < 3; k++) {
+            v2 += (vb[k] - va[k]) * (vb[k] - va[k]);
+        }
+        if (!(v2 < vsmall * vsmall)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void freeze_patch(const imp_world *w, const double *y, imp_centry *e)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    const imp_shape *sa = w->model.bodies[p->a].shape, *sb = w->model.bodies[p->b].shape;
+    const double *ya = pose(w, y, p->a), *yb = pose(w, y, p->b);
+    double margin = 0.01 * fmin(sa->radius, sb->radius);
+    imp_manifold3d m;
+    imp_compliant_patch(sa, ya, sb, yb, isfinite(margin) ? margin : 0.0, &m);
+    if (!imp_compliant_patch_material(&m) || sliding(w, y, p, &m, e->law.vsmall)) {
+        e->npatch = -1;  /* crossings, a narrow-phase point, sliding: taken anew at each evaluation */
+        return;
+    }
+    imp_quat qa = orientation(ya), qb = orientation(yb);
+    e->npatch = m.count < 4 ? m.count : 4;
+    e->normal_in_b = imp_compliant_patch_normal_in_b(sb, &m);
+    imp_v3_store(e->patch_normal, imp_q_unrotate(e->normal_in_b ? qb : qa, imp_v3_load(m.normal)));
+    for (int i = 0; i < e->npatch; i++) {
+        imp_v3_store(e->patch_a[i], imp_q_unrotate(qa, imp_v3_sub(imp_v3_load(m.points[i].point_a), imp_v3_load(ya))));
+        imp_v3_store(e->patch_b[i], imp_q_unrotate(qb, imp_v3_sub(imp_v3_load(m.points[i].point_b), imp_v3_load(yb))));
+    }
+}
+
+/* the penetrating points of a patch pair at y, taken now */
+static int live_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts)
 {
     imp_manifold3d m;
     imp_compliant_patch(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
-                        pose(w, y, p->b), &m);
+                        pose(w, y, p->b), 0.0, &m);
     int n = 0;
     for (int i = 0; i < m.count; i++) {
         if (!(m.points[i].distance < 0.0)) {
@@ -537,6 +590,44 @@ static int patch_points(const imp_world *w, const double *y, const imp_cpair *p,
     return n;
 }
 
+/* the penetrating points at y of entry e's patch: its vertices taken at the step's start, or the
+   patch taken now */
+static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    if (e->npatch < 0) {
+        return live_points(w, y, p, pts);
+    }
+    const double *ya = pose(w, y, p->a), *yb = pose(w, y, p->b);
+    imp_quat qa = orientation(ya), qb = orientation(yb);
+    imp_vec3 n = imp_q_rotate(e->normal_in_b ? qb : qa, imp_v3_load(e->patch_normal));
+    int count = 0;
+    for (int i = 0; i < e->npatch; i++) {
+        imp_vec3 pa = imp_v3_add(imp_v3_load(ya), imp_q_rotate(qa, imp_v3_load(e->patch_a[i])));
+        imp_vec3 pb = imp_v3_add(imp_v3_load(yb), imp_q_rotate(qb, imp_v3_load(e->patch_b[i])));
+        double depth = -imp_v3_dot(imp_v3_sub(pb, pa), n);
+        if (!(depth > 0.0)) {
+            continue;
+        }
+        imp_cpoint *c = &pts[count++];
+        c->depth = depth;
+        imp_v3_store(c->normal, n);
+        imp_v3_store(c->point_a, pa);
+        imp_v3_store(c->point_b, pb);
+    }
+    return count;
+}
+
+void imp_compliant_freeze_patches(imp_world *w, const double *y)
+{
+    imp_compliant *c = w->compliant;
+    for (int i = 0; i < c->ncontact; i++) {
+        if (c->pairs[c->contact[i].pair].patch) {
+            freeze_patch(w, y, &c->contact[i]);
+        }
+    }
+}
+
 /* the law over the manifold of one entry at y; returns the total normal force, adds the
    forces when f != NULL */
 static double apply_law(const imp_world *w, const double *y, const imp_centry *e, double *f)
@@ -546,7 +637,7 @@ static double apply_law(const imp_world *w, const double *y, const imp_centry *e
     int n;
     double share = 1.0, onset = 0.0;
     if (p->patch) {
-        n = patch_points(w, y, p, pts);
+        n = patch_points(w, y, e, pts);
         share = IMP_PATCH_SHARE;
         onset = 2.0 * w->compliant->def.z_eps;
     } else {

@@ -25,6 +25,9 @@ int imp_compliant_find_pair(const imp_compliant *c, long long key);
    smaller bounding radius queues an overlap warning. */
 imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, int located,
                                        char *why, size_t why_len);
+/* Takes the patches of the patch pairs in contact at y (after an accepted step with no
+   crossing; the event actions take them themselves). */
+void imp_compliant_freeze_patches(imp_world *w, const double *y);
 /* The actions after a completed step; returns 1 when a zero crossing happened. */
 int imp_compliant_step_actions(imp_world *w, const double *y);
 /* Whether a zero crossing happened at y, with the dictionaries left as they are. */

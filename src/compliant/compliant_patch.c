@@ -88,10 +88,31 @@ double imp_compliant_flat_area(const imp_shape *s)
     return area;
 }
 
-void imp_compliant_patch(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
-                         imp_manifold3d *out)
+int imp_compliant_patch_normal_in_b(const imp_shape *b, const imp_manifold3d *m)
 {
-    imp_manifold3d_compute(a, pose_a, b, pose_b, 0.0, out);
+    const imp_convex3d *cb = imp_shape3d_data(b);
+    if (cb != NULL && cb->kind == IMP_S3_WALL) {
+        return 1;
+    }
+    unsigned key = m->count > 0 ? m->points[0].key : 0u;
+    return (key >> 30) == 0u && ((key >> 29) & 1u) != 0u;
+}
+
+int imp_compliant_patch_material(const imp_manifold3d *m)
+{
+    for (int i = 0; i < m->count; i++) {
+        unsigned key = m->points[i].key, kind = key >> 30;
+        if (!(kind == 1u || (kind == 0u && (key & 0x3FFFu) < 64u))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void imp_compliant_patch(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
+                         double margin, imp_manifold3d *out)
+{
+    imp_manifold3d_compute(a, pose_a, b, pose_b, margin, out);
     if (out->status != IMP_NP_OK && out->status != IMP_NP_MAXITER) {
         out->count = 0;
     }

@@ -28,7 +28,20 @@
    z_eps, and the jump k 2 z_eps threw a resting box off the plate thousands of times a second).
    A box of weight m g at rest on a face thus sinks
        delta = 2 z_eps + m g / (k_red c_res 2 a).
-   Smoothing (a sweep radius) is never required; a smoothed box is still a patch pair. */
+   Smoothing (a sweep radius) is never required; a smoothed box is still a patch pair.
+
+   Within a step. The manifold is taken after each accepted step and at each event, with the
+   points within a margin of a hundredth of the smaller bounding radius (lifted corners come
+   with depth <= 0 and no force). When all its points are vertices of the incident shape (a
+   face or an edge resting on a face or a wall), they are kept as material points of each body
+   with the normal turning with the body that holds the reference face, and every evaluation
+   inside the next step measures them at its state: a vertex's distance to the reference plane
+   is exact as the bodies move, the choice of points changes only between steps, and the
+   manifold is computed once per step instead of at each of the method's stages (a resting box
+   costs half as much). Otherwise (crossings of edges, which slide along the edges as the
+   bodies move, or the narrow phase's single point) the manifold is taken anew at each
+   evaluation: frozen crossings jump by the sliding distance at each step and the step size
+   collapsed on sliding, tumbling boxes. */
 #ifndef IMPACT_COMPLIANT_PATCH_H
 #define IMPACT_COMPLIANT_PATCH_H
 
@@ -43,9 +56,16 @@
    for a capsule, pi a b (the two largest semi-axes) for an ellipsoid; INFINITY for a wall. */
 double imp_compliant_flat_area(const imp_shape *s);
 
-/* The patch of shapes a and b at their poses (points within distance 0 only); count 0 when
-   apart. Deterministic, no allocation. */
+/* The patch of shapes a and b at their poses: the points within margin (m >= 0; count 0 when
+   apart). Deterministic, no allocation. */
 void imp_compliant_patch(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
-                         imp_manifold3d *out);
+                         double margin, imp_manifold3d *out);
+/* Whether every point of the manifold is a vertex of the incident shape (manifold3d.h's keys:
+   a wall's points, or clipped points coded below 64), which a step can follow as material
+   points; crossings of edges, reference corners and narrow-phase points cannot. */
+int imp_compliant_patch_material(const imp_manifold3d *m);
+/* Whether the manifold's normal belongs to B's face (a clipped manifold whose reference face is
+   B's, manifold3d.h's keys: kind 0 and bit 29; a wall as B), so that it turns with B. */
+int imp_compliant_patch_normal_in_b(const imp_shape *b, const imp_manifold3d *m);
 
 #endif

@@ -223,6 +223,7 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
             return st;
         }
         if (!imp_compliant_step_actions(w, w->data.y)) {
+            imp_compliant_freeze_patches(w, w->data.y);  /* the next step's patches */
             continue;
         }
         /* locate the first crossing in (t0, t] */
