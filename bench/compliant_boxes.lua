@@ -4,7 +4,8 @@
 -- end says whether it settled. Deterministic scene: 4 layers of 5 boxes, each layer turned.
 local impact = require("impact")
 
-local n, side, t_end = tonumber(os.getenv("COMPLIANT_BOXES_N")) or 20, 0.1, tonumber(os.getenv("COMPLIANT_BOXES_T")) or 1
+local n = tonumber(os.getenv("COMPLIANT_BOXES_N")) or 20
+local side, t_end = 0.1, tonumber(os.getenv("COMPLIANT_BOXES_T")) or 1
 
 -- steel, with a contact pair of low restitution so the pile settles on the plate
 impact.material.define("bench_steel", { E = 2.0e11, nu = 0.3, density = 8000 })
@@ -45,7 +46,8 @@ for _, strategy in ipairs { "compliant", "contact" } do
   for _, b in ipairs(bodies) do zmin = math.min(zmin, b.position[3]) end
   if ok then
     print(string.format("  %-9s %7.3f s wall per simulated second, %7d internal steps, %5d contacts "
-      .. "begun, %3d in contact at the end, kinetic energy %.3g J, lowest centre %.4f m", strategy, cpu / t_end,
+      .. "begun, %3d in contact at the end, kinetic energy %.3g J, lowest centre %.4f m", strategy,
+      cpu / t_end,
       s.substeps or 0, s.contacts_begun or 0, #w:contacts(), ke, zmin))
   else
     print(string.format("  %-9s failed after %.2f s wall at t = %g: %s", strategy, cpu, w.time, err))

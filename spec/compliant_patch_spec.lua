@@ -37,7 +37,9 @@ end
 local cubes = {
   box = function() return impact.shape3d.box { size = { side, side, side } } end,
   hull = function() return impact.shape3d.convex { points = cube_points() } end,
-  ["smoothed hull"] = function() return impact.shape3d.convex { points = cube_points(), smoothing = 0.005 } end,
+  ["smoothed hull"] = function()
+    return impact.shape3d.convex { points = cube_points(), smoothing = 0.005 }
+  end,
   polyhedron = function() return impact.shape3d.polyhedron { points = cube_points() } end,
 }
 local cube_names = { "box", "hull", "smoothed hull", "polyhedron" }
@@ -169,7 +171,8 @@ describe("bodies placed overlapping", function()
     impact.contact_pair.define(name, name, { cor = cor, mu_k = 0, mu_r = 0 })
     local w = impact.world3d { strategy = "compliant", gravity = { 0, 0, 0 }, dt = 0.001 }
     local r = 0.05
-    local a = w:add_body { shape = impact.shape3d.sphere { radius = r }, material = name, position = { 0, 0, 0 } }
+    local a = w:add_body { shape = impact.shape3d.sphere { radius = r }, material = name,
+      position = { 0, 0, 0 } }
     local b = w:add_body { shape = impact.shape3d.sphere { radius = r }, material = name,
       position = { 2 * r - depth, 0, 0 } }
     return w, a, b, r

@@ -49,7 +49,8 @@ end
 --- contact began, for contact_begin only), "collision" (the same fields, impulse = the normal
 --- impulse in N s and normal_velocity < 0 before the impact; impulse and contact strategies,
 --- 2D and 3D), "overlap" (a warning: body1 and body2 start interpenetrated deeper than a
---- hundredth of the smaller one's bounding radius, event.depth in m; compliant). Events of a step are delivered in the order they happened, then the step handlers.
+--- hundredth of the smaller one's bounding radius, event.depth in m; compliant). Events of a
+--- step are delivered in the order they happened, then the step handlers.
 --- Returns fn, so it can be passed to w:off. Handlers run between steps, never inside one.
 function World:on(event, fn)
   if type(event) ~= "string" or not event_names[event] then

@@ -11,7 +11,8 @@ static const double pi = 3.14159265358979323846;
 
 static double tri_area(const double *p, const double *q, const double *r, double n[3])
 {
-    double u[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, v[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
+    const double u[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+    const double v[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
     n[0] = u[1] * v[2] - u[2] * v[1];
     n[1] = u[2] * v[0] - u[0] * v[2];
     n[2] = u[0] * v[1] - u[1] * v[0];
