@@ -6,11 +6,8 @@
 typedef enum imp_event_kind {
     IMP_EVENT_CONTACT_BEGIN = 0,
     IMP_EVENT_CONTACT_END = 1,
-    IMP_EVENT_COLLISION = 2,  /* engine2d: an impulse at a collision (value: the normal
+    IMP_EVENT_COLLISION = 2   /* engine2d: an impulse at a collision (value: the normal
                                  velocity before it, impulse: its size) */
-    IMP_EVENT_OVERLAP = 3     /* compliant: a warning, two bodies found deeply interpenetrated
-                                 where no contact was located (the start, or after an edit);
-                                 value: the depth (m) */
 } imp_event_kind;
 
 typedef struct imp_event {
@@ -19,9 +16,12 @@ typedef struct imp_event {
     int body1, body2;   /* slots, body1 < body2 */
     double point[3];    /* world: midway between the two bodies' contact points */
     double normal[3];   /* unit, from body1 towards body2 */
-    double value;       /* contact_begin: the penetration rate at the start (m/s); overlap: the
-                           depth (m) */
+    double value;       /* contact_begin: the penetration rate at the start (m/s) */
     double impulse;     /* collision: the impulse (N s) along the normal */
+    double overlap;     /* contact_begin (compliant): the depth (m) of a pair found deeply
+                           interpenetrated where no contact was located (the start, or after an
+                           edit), deeper than a hundredth of the smaller bounding radius: a
+                           warning; 0 otherwise */
 } imp_event;
 
 #endif

@@ -23,7 +23,6 @@ local event_names = {
   contact_begin = "fn(event) when two bodies start touching (compliant, impulse, contact)",
   contact_end = "fn(event) when they stop touching (compliant, impulse, contact)",
   collision = "fn(event) after a collision impulse (impulse and contact strategies)",
-  overlap = "fn(event) when two bodies start deeply interpenetrated (compliant)",
 }
 
 -- listeners[world][event] = { fn, ... }; an ephemeron table, so worlds are still collected
@@ -46,11 +45,11 @@ end
 --- w:on(event, fn): calls fn after each occurrence of event: "step" (fn(world)),
 --- "contact_begin" and "contact_end" (fn(event), event = {kind, time, body1, body2, point,
 --- normal, normal_velocity}; normal_velocity, the approach speed along the normal when the
---- contact began, for contact_begin only), "collision" (the same fields, impulse = the normal
+--- contact began, for contact_begin only; overlap, under compliant, the depth of a pair found
+--- interpenetrated deeper than a hundredth of the smaller bounding radius at the start or after
+--- an edit: a warning), "collision" (the same fields, impulse = the normal
 --- impulse in N s and normal_velocity < 0 before the impact; impulse and contact strategies,
---- 2D and 3D), "overlap" (a warning: body1 and body2 start interpenetrated deeper than a
---- hundredth of the smaller one's bounding radius, event.depth in m; compliant). Events of a
---- step are delivered in the order they happened, then the step handlers.
+--- 2D and 3D). Events of a step are delivered in the order they happened, then the step handlers.
 --- Returns fn, so it can be passed to w:off. Handlers run between steps, never inside one.
 function World:on(event, fn)
   if type(event) ~= "string" or not event_names[event] then
@@ -117,8 +116,7 @@ local function step_with_handlers(self, n)
     dispatching[self] = true
     if (per_world.contact_begin and #per_world.contact_begin > 0)
         or (per_world.contact_end and #per_world.contact_end > 0)
-        or (per_world.collision and #per_world.collision > 0)
-        or (per_world.overlap and #per_world.overlap > 0) then
+        or (per_world.collision and #per_world.collision > 0) then
       for _, e in ipairs(self:_events()) do
         call_all(self, per_world[e.kind], e)
       end

@@ -12,6 +12,12 @@
    More than nz_max pairs in contact is an error. The law's constants are frozen for each
    contact episode (copied from last_contact while a pair stays in contact).
 
+   Flat pairs: a 3D pair of which neither body is a sphere is one contact with a patch of up to
+   4 points under the flat-punch law (compliant_patch.h); spheres keep Hertz's single point.
+   A pair found penetrating at an instant without history (the start, an edit) begins with the
+   approach speed of its stored elastic energy; its contact_begin carries a warning (the event's
+   overlap) when it is deeper than a hundredth of the smaller bounding radius.
+
    Cost: the candidate pairs are those whose boxes, grown by a verlet margin, overlap, kept by
    a sort-and-sweep broad phase (broadphase3d.h) updated after each accepted step (O(bodies +
    swaps)); they are visited after each accepted step (O(candidates)); each evaluation of the

@@ -243,7 +243,8 @@ static void make_law(const imp_world *w, const imp_cpair *p, double ddelta_minus
     law->wsmall = pm->wsmall;
 }
 
-static void push_contact_event(imp_world *w, imp_event_kind kind, double t, const imp_centry *e)
+static void push_contact_event(imp_world *w, imp_event_kind kind, double t, const imp_centry *e,
+                               double overlap)
 {
     const imp_cpair *p = &w->compliant->pairs[e->pair];
     imp_event ev;
@@ -259,6 +260,7 @@ static void push_contact_event(imp_world *w, imp_event_kind kind, double t, cons
         }
     }
     ev.value = kind == IMP_EVENT_CONTACT_BEGIN ? e->ddelta_minus : 0.0;
+    ev.overlap = overlap;
     imp_world_push_event(w, &ev);
 }
 
@@ -297,9 +299,9 @@ static double stored_energy(const imp_world *w, const double *y, const imp_cpair
 /* An episode that begins where no contact was located: the penetration was given, not reached.
    Its law (sphere and patch pairs) takes as approach speed the one whose kinetic energy
    (reduced mass) the stored elastic energy equals, so the bodies part with the pair's restitution rather than the
-   near-zero one of a slow approach; an overlap deeper than a hundredth of the smaller bounding
-   radius is reported. */
-static void begin_unlocated(imp_world *w, const double *y, double t, imp_centry *e)
+   near-zero one of a slow approach. Returns the depth when deeper than a hundredth of the
+   smaller bounding radius (the warning its contact_begin carries), else 0. */
+static double begin_unlocated(imp_world *w, const double *y, imp_centry *e)
 {
     const imp_cpair *p = &w->compliant->pairs[e->pair];
     const imp_body *ba = &w->model.bodies[p->a], *bb = &w->model.bodies[p->b];
@@ -317,20 +319,10 @@ static void begin_unlocated(imp_world *w, const double *y, double t, imp_centry 
     }
     double size = fmin(ba->shape->radius, bb->shape->radius);
     if (isfinite(size) && -e->distance > 0.01 * size) {
-        imp_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = IMP_EVENT_OVERLAP;
-        ev.time = t;
-        ev.body1 = p->a;
-        ev.body2 = p->b;
-        for (int k = 0; k < 3; k++) {
-            ev.point[k] = 0.5 * (e->geom.point_a[k] + e->geom.point_b[k]);
-            ev.normal[k] = e->geom.normal[k];
-        }
-        ev.value = -e->distance;
-        imp_world_push_event(w, &ev);
         w->compliant->stats.overlaps++;
+        return -e->distance;
     }
+    return 0.0;
 }
 
 imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, int located,
@@ -377,10 +369,8 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
             freeze_patch(w, y, e);
         }
         imp_centry shown = *e;  /* the event reports the measured approach speed */
-        if (!located) {
-            begin_unlocated(w, y, t, e);
-        }
-        push_contact_event(w, IMP_EVENT_CONTACT_BEGIN, t, &shown);
+        double overlap = located ? 0.0 : begin_unlocated(w, y, e);
+        push_contact_event(w, IMP_EVENT_CONTACT_BEGIN, t, &shown, overlap);
         c->stats.contacts_begun++;
     }
     for (int i = 0; i < c->nlast; i++) {
@@ -393,7 +383,7 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
             /* the pair index may have changed if bodies were added or removed */
             ended.pair = imp_compliant_find_pair(c, ended.key);
             if (ended.pair >= 0) {
-                push_contact_event(w, IMP_EVENT_CONTACT_END, t, &ended);
+                push_contact_event(w, IMP_EVENT_CONTACT_END, t, &ended, 0.0);
             }
             c->stats.contacts_ended++;
         }

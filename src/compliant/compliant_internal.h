@@ -21,8 +21,8 @@ int imp_compliant_find_pair(const imp_compliant *c, long long key);
    (t, y), start or continue episodes, queue contact_begin / contact_end events. located = 0
    at an instant without history (the start, or after an edit): a pair found penetrating there
    begins with the approach speed its stored elastic energy stands for (so an initial overlap
-   pushes the bodies apart with the pair's restitution), and one deeper than a hundredth of the
-   smaller bounding radius queues an overlap warning. */
+   pushes the bodies apart with the pair's restitution), and the contact_begin of one deeper
+   than a hundredth of the smaller bounding radius carries the depth as a warning (overlap). */
 imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, int located,
                                        char *why, size_t why_len);
 /* Takes the patches of the patch pairs in contact at y (after an accepted step with no

@@ -135,7 +135,6 @@ static void push_event_kind(lua_State *L, imp_event_kind k)
 {
     lua_pushstring(L, k == IMP_EVENT_CONTACT_BEGIN ? "contact_begin"
                       : k == IMP_EVENT_COLLISION   ? "collision"
-                      : k == IMP_EVENT_OVERLAP     ? "overlap"
                                                    : "contact_end");
 }
 
@@ -163,9 +162,9 @@ static int l_events(lua_State *L)
             lua_pushnumber(L, e->value);
             lua_setfield(L, -2, "normal_velocity");
         }
-        if (e->kind == IMP_EVENT_OVERLAP) {  /* compliant */
-            lua_pushnumber(L, e->value);
-            lua_setfield(L, -2, "depth");
+        if (e->kind == IMP_EVENT_CONTACT_BEGIN && e->overlap > 0.0) {  /* compliant: a warning */
+            lua_pushnumber(L, e->overlap);
+            lua_setfield(L, -2, "overlap");
         }
         if (e->kind == IMP_EVENT_COLLISION) {  /* engine2d */
             lua_pushnumber(L, e->impulse);
