@@ -1,7 +1,8 @@
 -- A pile of 20 steel boxes (10 cm) poured onto a steel plate: the compliant strategy (contact
 -- patches, issue #19) beside the 3D contact strategy ("contact": impulses and LCP contact
--- forces) on the same scene. Wall time per simulated second; the pile's kinetic energy at the
--- end says whether it settled. Times are CPU (os.clock), one thread. Deterministic scene: 4 layers of 5 boxes, each layer turned.
+-- forces) on the same scene. CPU time (os.clock, one thread) per simulated second; the pile's
+-- kinetic energy at the end says whether it settled. Deterministic scene: 4 layers of 5 boxes,
+-- each layer turned.
 local impact = require("impact")
 
 local n = tonumber(os.getenv("COMPLIANT_BOXES_N")) or 20
