@@ -3,6 +3,7 @@
 -- the smaller largest face), measured from the contact's onset 2 z_eps; initial overlaps push
 -- bodies apart with their stored energy, and deep ones warn (contact_begin's overlap).
 local impact = require("impact")
+local soak = require("spec.support.soak")
 
 local g = 9.81
 local z_eps = 1e-8  -- the default hysteresis (seed 000)
@@ -61,7 +62,9 @@ describe("a steel box resting on a steel plate", function()
     local cpu = os.clock() - t0
     assert.are.equal(1, n.contact_begin)
     assert.are.equal(0, n.contact_end)
-    assert.is_true(cpu < 0.5, "CPU " .. cpu .. " s")
+    if not soak.sanitized() then  -- the bound is the optimized build's; ASan is several times slower
+      assert.is_true(cpu < 0.5, "CPU " .. cpu .. " s")
+    end
     local mass = rho * side ^ 3
     assert.near(mass, box.mass, { rel = 1e-12 })
     local depth = 2 * z_eps + mass * g / punch(side * side)
@@ -101,7 +104,7 @@ describe("a cube dropped on a plate settles on a face", function()
           position = { 0, 0, 0.1 }, orientation = { math.cos(half), math.sin(half), 0, 0 } }
         local t0 = os.clock()
         w:run { until_time = 1.5 }
-        assert.is_true(os.clock() - t0 < 10)
+        assert.is_true(soak.sanitized() or os.clock() - t0 < 10)
         -- at rest on a face: upright, at half its height less the punch's static depth
         local zz = upright(body.orientation)
         assert.near(1, zz, 1e-9)
