@@ -18,6 +18,10 @@ typedef struct imp_event {
     double normal[3];   /* unit, from body1 towards body2 */
     double value;       /* contact_begin: the penetration rate at the start (m/s) */
     double impulse;     /* collision: the impulse (N s) along the normal */
+    double overlap;     /* contact_begin (compliant): the depth (m) of a pair found deeply
+                           interpenetrated where no contact was located (the start, or after an
+                           edit), deeper than a hundredth of the smaller bounding radius: a
+                           warning; 0 otherwise */
 } imp_event;
 
 #endif

@@ -46,7 +46,9 @@ end
 --- w:on(event, fn): calls fn after each occurrence of event: "step" (fn(world)),
 --- "contact_begin" and "contact_end" (fn(event), event = {kind, time, body1, body2, point,
 --- normal, normal_velocity}; normal_velocity, the approach speed along the normal when the
---- contact began, for contact_begin only), "collision" (the same fields, impulse = the normal
+--- contact began, for contact_begin only; overlap, under compliant, the depth of a pair found
+--- interpenetrated deeper than a hundredth of the smaller bounding radius at the start or after
+--- an edit: a warning), "collision" (the same fields, impulse = the normal
 --- impulse in N s and normal_velocity < 0 before the impact; impulse and contact strategies,
 --- 2D and 3D). Events of a step are delivered in the order they happened, then the step handlers.
 --- Returns fn, so it can be passed to w:off. Handlers run between steps, never inside one.

@@ -12,6 +12,12 @@
    More than nz_max pairs in contact is an error. The law's constants are frozen for each
    contact episode (copied from last_contact while a pair stays in contact).
 
+   Flat pairs: a 3D pair of which neither body is a sphere is one contact with a patch of up to
+   4 points under the flat-punch law (compliant_patch.h); spheres keep Hertz's single point.
+   A pair found penetrating at an instant without history (the start, an edit) begins with the
+   approach speed of its stored elastic energy; its contact_begin carries a warning (the event's
+   overlap) when it is deeper than a hundredth of the smaller bounding radius.
+
    Cost: the candidate pairs are those whose boxes, grown by a verlet margin, overlap, kept by
    a sort-and-sweep broad phase (broadphase3d.h) updated after each accepted step (O(bodies +
    swaps)); they are visited after each accepted step (O(candidates)); each evaluation of the
@@ -35,6 +41,8 @@ typedef struct imp_cpair {
     int a, b;
     int kind_a, kind_b;  /* IMP_LAW_SPHERE or IMP_LAW_OTHER */
     double radius_a, radius_b;
+    int patch;           /* 3D, neither a sphere: a contact patch (compliant_patch.h) */
+    double area;         /* m^2: the patch area of a patch pair (the smaller largest face) */
 } imp_cpair;
 
 /* An entry of the contact dictionaries. */
@@ -47,6 +55,12 @@ typedef struct imp_centry {
     int has_geometry;    /* geom is valid (the bounding boxes overlapped) */
     imp_proximity geom;
     imp_contact_law law; /* contact entries: frozen at the start of the episode */
+    /* patch pairs in contact: the patch taken after the last accepted step (or event), as
+       material points of each body and the normal in the reference body's frame, so every
+       evaluation within a step sees one smooth force (compliant_patch.h) */
+    int npatch;
+    int normal_in_b;     /* the normal turns with body b (b holds the reference face) */
+    double patch_a[4][3], patch_b[4][3], patch_normal[3];
     double ddelta_minus; /* m/s: penetration rate when the episode began */
 } imp_centry;
 
@@ -54,6 +68,7 @@ typedef struct imp_compliant_stats {
     long events;          /* event instants located and processed */
     long location_steps;  /* re-integrations made while locating events */
     long contacts_begun, contacts_ended;
+    long overlaps;        /* pairs found deeply interpenetrated at an event without history */
 } imp_compliant_stats;
 
 typedef struct imp_ode imp_ode;

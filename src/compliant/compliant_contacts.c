@@ -6,6 +6,7 @@
 
 #include "broadphase3d.h"
 #include "compliant_internal.h"
+#include "compliant_patch.h"
 #include "forces.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -224,8 +225,12 @@ static void make_law(const imp_world *w, const imp_cpair *p, double ddelta_minus
     const imp_pair_material *pm = imp_materials_pair(&w->model.materials, w->model.bodies[p->a].material,
                                                      w->model.bodies[p->b].material);
     law->c_res = imp_law_c_res(ma->E, ma->nu, mb->E, mb->nu);
-    imp_law_geometry(p->kind_a, p->radius_a, p->kind_b, p->radius_b, &law->c_geo, &law->n_geo,
-                     &law->mu_r_geo);
+    if (p->patch) {
+        imp_law_flat_geometry(p->area, &law->c_geo, &law->n_geo, &law->mu_r_geo);
+    } else {
+        imp_law_geometry(p->kind_a, p->radius_a, p->kind_b, p->radius_b, &law->c_geo, &law->n_geo,
+                         &law->mu_r_geo);
+    }
     law->k_red = d->k_red;
     law->cor_reg = imp_law_cor_reg(pm->cor, d->cor_min, ddelta_minus, pm->vsmall);
     law->d = d->damping == IMP_DAMPING_FLORES
@@ -238,7 +243,8 @@ static void make_law(const imp_world *w, const imp_cpair *p, double ddelta_minus
     law->wsmall = pm->wsmall;
 }
 
-static void push_contact_event(imp_world *w, imp_event_kind kind, double t, const imp_centry *e)
+static void push_contact_event(imp_world *w, imp_event_kind kind, double t, const imp_centry *e,
+                               double overlap)
 {
     const imp_cpair *p = &w->compliant->pairs[e->pair];
     imp_event ev;
@@ -254,6 +260,7 @@ static void push_contact_event(imp_world *w, imp_event_kind kind, double t, cons
         }
     }
     ev.value = kind == IMP_EVENT_CONTACT_BEGIN ? e->ddelta_minus : 0.0;
+    ev.overlap = overlap;
     imp_world_push_event(w, &ev);
 }
 
@@ -266,8 +273,60 @@ static imp_status too_many(imp_world *w, double t, char *why, size_t why_len)
     return IMP_ERR_INVALID;
 }
 
-imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, char *why,
-                                       size_t why_len)
+static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts);
+static void freeze_patch(const imp_world *w, const double *y, imp_centry *e);
+
+/* The elastic energy stored in pair p at y under law (J): K delta^(n+1) / (n+1) at the deepest
+   point, or the sum over a patch's points of share K (delta_i - delta_on)^2 / 2. */
+static double stored_energy(const imp_world *w, const double *y, const imp_cpair *p,
+                            const imp_centry *e, const imp_contact_law *law)
+{
+    double k = law->k_red * law->c_res * law->c_geo;
+    if (!p->patch) {
+        double depth = -e->distance;
+        return depth > 0.0 ? k * pow(depth, law->n_geo + 1.0) / (law->n_geo + 1.0) : 0.0;
+    }
+    imp_cpoint pts[IMP_MANIFOLD_MAX];
+    int n = patch_points(w, y, e, pts);
+    double onset = 2.0 * w->compliant->def.z_eps, energy = 0.0;
+    for (int i = 0; i < n; i++) {
+        double d = pts[i].depth - onset;
+        energy += d > 0.0 ? IMP_PATCH_SHARE * k * d * d / 2.0 : 0.0;
+    }
+    return energy;
+}
+
+/* An episode that begins where no contact was located: the penetration was given, not reached.
+   Its law (sphere and patch pairs) takes as approach speed the one whose kinetic energy
+   (reduced mass) the stored elastic energy equals, so the bodies part with the pair's restitution rather than the
+   near-zero one of a slow approach. Returns the depth when deeper than a hundredth of the
+   smaller bounding radius (the warning its contact_begin carries), else 0. */
+static double begin_unlocated(imp_world *w, const double *y, imp_centry *e)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    const imp_body *ba = &w->model.bodies[p->a], *bb = &w->model.bodies[p->b];
+    double inv_m = ba->inv_mass + bb->inv_mass;
+    /* 2D polygon pairs keep the slow approach's damping: their features jump along parallel
+       edges and a springy release there costs ~1e4 internal steps per 0.1 ms */
+    int smooth = p->patch || p->kind_a == IMP_LAW_SPHERE || p->kind_b == IMP_LAW_SPHERE;
+    double energy = smooth ? stored_energy(w, y, p, e, &e->law) : 0.0;
+    if (inv_m > 0.0 && energy > 0.0) {
+        double v = sqrt(2.0 * energy * inv_m);
+        if (v > e->ddelta_minus) {
+            e->ddelta_minus = v;
+            make_law(w, p, v, &e->law);
+        }
+    }
+    double size = fmin(ba->shape->radius, bb->shape->radius);
+    if (isfinite(size) && -e->distance > 0.01 * size) {
+        w->compliant->stats.overlaps++;
+        return -e->distance;
+    }
+    return 0.0;
+}
+
+imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, int located,
+                                       char *why, size_t why_len)
 {
     imp_compliant *c = w->compliant;
     double z_eps = c->def.z_eps;
@@ -294,16 +353,24 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
     /* episodes: continue with the frozen law, or begin with a new one */
     for (int i = 0; i < c->ncontact; i++) {
         imp_centry *e = &c->contact[i];
+        const imp_cpair *p = &c->pairs[e->pair];
         const imp_centry *old = find_key(c->last, c->nlast, e->key);
         if (old != NULL) {
             e->law = old->law;
             e->ddelta_minus = old->ddelta_minus;
+            if (p->patch) {
+                freeze_patch(w, y, e);
+            }
             continue;
         }
-        const imp_cpair *p = &c->pairs[e->pair];
         e->ddelta_minus = penetration_rate(w, y, p, &e->geom);
         make_law(w, p, e->ddelta_minus, &e->law);
-        push_contact_event(w, IMP_EVENT_CONTACT_BEGIN, t, e);
+        if (p->patch) {
+            freeze_patch(w, y, e);
+        }
+        imp_centry shown = *e;  /* the event reports the measured approach speed */
+        double overlap = located ? 0.0 : begin_unlocated(w, y, e);
+        push_contact_event(w, IMP_EVENT_CONTACT_BEGIN, t, &shown, overlap);
         c->stats.contacts_begun++;
     }
     for (int i = 0; i < c->nlast; i++) {
@@ -316,7 +383,7 @@ imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, 
             /* the pair index may have changed if bodies were added or removed */
             ended.pair = imp_compliant_find_pair(c, ended.key);
             if (ended.pair >= 0) {
-                push_contact_event(w, IMP_EVENT_CONTACT_END, t, &ended);
+                push_contact_event(w, IMP_EVENT_CONTACT_END, t, &ended, 0.0);
             }
             c->stats.contacts_ended++;
         }
@@ -412,8 +479,8 @@ static void add_at(const imp_world *w, const double *y, double *f, int slot, con
 
 /* the law at one contact point; returns the normal force, adds the forces when f != NULL */
 static double apply_point(const imp_world *w, const double *y, const imp_cpair *p,
-                          const imp_contact_law *law, const imp_cpoint *cp, const double *wrel,
-                          double *f)
+                          const imp_contact_law *law, const imp_cpoint *cp, double share,
+                          double onset, const double *wrel, double *f)
 {
     double va[3], vb[3], vrel[3], vt[3];
     point_velocity(w, y, p->a, cp->point_a, va);
@@ -423,7 +490,7 @@ static double apply_point(const imp_world *w, const double *y, const imp_cpair *
         vrel[k] = vb[k] - va[k];
         vn += vrel[k] * cp->normal[k];
     }
-    double fn = imp_law_normal_force(law, cp->depth, -vn);
+    double fn = share * imp_law_normal_force(law, cp->depth - onset, -vn);
     if (f == NULL || fn == 0.0) {
         return fn;
     }
@@ -447,19 +514,131 @@ static double apply_point(const imp_world *w, const double *y, const imp_cpair *
     return fn;
 }
 
+static imp_quat orientation(const double *s)
+{
+    return imp_q_normalize(imp_q(s[3], s[4], s[5], s[6]));
+}
+
+/* Takes entry e's patch at y (a patch pair): material points and the normal in its body's frame. */
+/* whether a point of manifold m moves relative to the other body faster than vsmall */
+static int sliding(const imp_world *w, const double *y, const imp_cpair *p, const imp_manifold3d *m,
+                   double vsmall)
+{
+    for (int i = 0; i < m->count; i++) {
+        double va[3], vb[3], v2 = 0.0;
+        point_velocity(w, y, p->a, m->points[i].point_a, va);
+        point_velocity(w, y, p->b, m->points[i].point_b, vb);
+        for (int k = 0; k < 3; k++) {
+            v2 += (vb[k] - va[k]) * (vb[k] - va[k]);
+        }
+        if (!(v2 < vsmall * vsmall)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void freeze_patch(const imp_world *w, const double *y, imp_centry *e)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    const imp_shape *sa = w->model.bodies[p->a].shape, *sb = w->model.bodies[p->b].shape;
+    const double *ya = pose(w, y, p->a), *yb = pose(w, y, p->b);
+    double margin = 0.01 * fmin(sa->radius, sb->radius);
+    imp_manifold3d m;
+    imp_compliant_patch(sa, ya, sb, yb, isfinite(margin) ? margin : 0.0, &m);
+    if (!imp_compliant_patch_material(&m) || sliding(w, y, p, &m, e->law.vsmall)) {
+        e->npatch = -1;  /* crossings, a narrow-phase point, sliding: taken anew at each evaluation */
+        return;
+    }
+    imp_quat qa = orientation(ya), qb = orientation(yb);
+    e->npatch = m.count < 4 ? m.count : 4;
+    e->normal_in_b = imp_compliant_patch_normal_in_b(sb, &m);
+    imp_v3_store(e->patch_normal, imp_q_unrotate(e->normal_in_b ? qb : qa, imp_v3_load(m.normal)));
+    for (int i = 0; i < e->npatch; i++) {
+        imp_v3_store(e->patch_a[i], imp_q_unrotate(qa, imp_v3_sub(imp_v3_load(m.points[i].point_a), imp_v3_load(ya))));
+        imp_v3_store(e->patch_b[i], imp_q_unrotate(qb, imp_v3_sub(imp_v3_load(m.points[i].point_b), imp_v3_load(yb))));
+    }
+}
+
+/* the penetrating points of a patch pair at y, taken now */
+static int live_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts)
+{
+    imp_manifold3d m;
+    imp_compliant_patch(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
+                        pose(w, y, p->b), 0.0, &m);
+    int n = 0;
+    for (int i = 0; i < m.count; i++) {
+        if (!(m.points[i].distance < 0.0)) {
+            continue;
+        }
+        imp_cpoint *c = &pts[n++];
+        c->depth = -m.points[i].distance;
+        memcpy(c->normal, m.normal, sizeof c->normal);
+        memcpy(c->point_a, m.points[i].point_a, sizeof c->point_a);
+        memcpy(c->point_b, m.points[i].point_b, sizeof c->point_b);
+    }
+    return n;
+}
+
+/* the penetrating points at y of entry e's patch: its vertices taken at the step's start, or the
+   patch taken now */
+static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts)
+{
+    const imp_cpair *p = &w->compliant->pairs[e->pair];
+    if (e->npatch < 0) {
+        return live_points(w, y, p, pts);
+    }
+    const double *ya = pose(w, y, p->a), *yb = pose(w, y, p->b);
+    imp_quat qa = orientation(ya), qb = orientation(yb);
+    imp_vec3 n = imp_q_rotate(e->normal_in_b ? qb : qa, imp_v3_load(e->patch_normal));
+    int count = 0;
+    for (int i = 0; i < e->npatch; i++) {
+        imp_vec3 pa = imp_v3_add(imp_v3_load(ya), imp_q_rotate(qa, imp_v3_load(e->patch_a[i])));
+        imp_vec3 pb = imp_v3_add(imp_v3_load(yb), imp_q_rotate(qb, imp_v3_load(e->patch_b[i])));
+        double depth = -imp_v3_dot(imp_v3_sub(pb, pa), n);
+        if (!(depth > 0.0)) {
+            continue;
+        }
+        imp_cpoint *c = &pts[count++];
+        c->depth = depth;
+        imp_v3_store(c->normal, n);
+        imp_v3_store(c->point_a, pa);
+        imp_v3_store(c->point_b, pb);
+    }
+    return count;
+}
+
+void imp_compliant_freeze_patches(imp_world *w, const double *y)
+{
+    imp_compliant *c = w->compliant;
+    for (int i = 0; i < c->ncontact; i++) {
+        if (c->pairs[c->contact[i].pair].patch) {
+            freeze_patch(w, y, &c->contact[i]);
+        }
+    }
+}
+
 /* the law over the manifold of one entry at y; returns the total normal force, adds the
    forces when f != NULL */
 static double apply_law(const imp_world *w, const double *y, const imp_centry *e, double *f)
 {
     const imp_cpair *p = &w->compliant->pairs[e->pair];
-    imp_proximity g;
-    pair_geometry(w, y, p, &g);
-    if (!(g.distance < 0.0)) {
-        return 0.0;
-    }
     imp_cpoint pts[IMP_MANIFOLD_MAX];
-    int n = imp_proximity_manifold(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
+    int n;
+    double share = 1.0, onset = 0.0;
+    if (p->patch) {
+        n = patch_points(w, y, e, pts);
+        share = IMP_PATCH_SHARE;
+        onset = 2.0 * w->compliant->def.z_eps;
+    } else {
+        imp_proximity g;
+        pair_geometry(w, y, p, &g);
+        if (!(g.distance < 0.0)) {
+            return 0.0;
+        }
+        n = imp_proximity_manifold(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
                                    pose(w, y, p->b), &g, pts);
+    }
     /* relative angular velocity of b with respect to a */
     const double *sa = pose(w, y, p->a), *sb = pose(w, y, p->b);
     double wrel[3] = {0, 0, 0};
@@ -472,7 +651,7 @@ static double apply_law(const imp_world *w, const double *y, const imp_centry *e
     }
     double total = 0.0;
     for (int i = 0; i < n; i++) {
-        total += apply_point(w, y, p, &e->law, &pts[i], wrel, f);
+        total += apply_point(w, y, p, &e->law, &pts[i], share, onset, wrel, f);
     }
     return total;
 }

@@ -18,9 +18,16 @@ imp_status imp_compliant_update_pairs(imp_world *w, const double *y, char *why, 
 /* The index of the pair with that key, or -1. */
 int imp_compliant_find_pair(const imp_compliant *c, long long key);
 /* Seed 000's actions at an event instant: rebuild the dictionaries from the distances at
-   (t, y), start or continue episodes, queue contact_begin / contact_end events. */
-imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, char *why,
-                                       size_t why_len);
+   (t, y), start or continue episodes, queue contact_begin / contact_end events. located = 0
+   at an instant without history (the start, or after an edit): a pair found penetrating there
+   begins with the approach speed its stored elastic energy stands for (so an initial overlap
+   pushes the bodies apart with the pair's restitution), and the contact_begin of one deeper
+   than a hundredth of the smaller bounding radius carries the depth as a warning (overlap). */
+imp_status imp_compliant_event_actions(imp_world *w, const double *y, double t, int located,
+                                       char *why, size_t why_len);
+/* Takes the patches of the patch pairs in contact at y (after an accepted step with no
+   crossing; the event actions take them themselves). */
+void imp_compliant_freeze_patches(imp_world *w, const double *y);
 /* The actions after a completed step; returns 1 when a zero crossing happened. */
 int imp_compliant_step_actions(imp_world *w, const double *y);
 /* Whether a zero crossing happened at y, with the dictionaries left as they are. */

@@ -37,6 +37,14 @@ void imp_law_geometry(int kind1, double r1, int kind2, double r2, double *c_geo,
     }
 }
 
+void imp_law_flat_geometry(double area, double *c_geo, double *n_geo, double *mu_r_geo)
+{
+    double a = sqrt(area / 3.14159265358979323846);
+    *c_geo = 2.0 * a;
+    *n_geo = 1.0;
+    *mu_r_geo = a;
+}
+
 double imp_law_cor_reg(double cor, double cor_min, double ddelta_minus, double vsmall)
 {
     double cor_lim = cor > cor_min ? cor : cor_min;
@@ -54,7 +62,7 @@ double imp_law_normal_force(const imp_contact_law *law, double delta, double dde
     if (!(delta > 0.0)) {
         return 0.0;
     }
-    double p = law->n_geo == 1.5 ? delta * sqrt(delta) : pow(delta, law->n_geo);
+    double p = law->n_geo == 1.5 ? delta * sqrt(delta) : law->n_geo == 1.0 ? delta : pow(delta, law->n_geo);
     double f = law->c_res * law->c_geo * p * (1.0 + law->d * ddelta);
     return f > 0.0 ? law->k_red * f : 0.0;
 }
@@ -66,7 +74,7 @@ static double restitution_acc(double x, double v, double chi, double n)
     if (!(x > 0.0)) {
         return 0.0;
     }
-    double f = (n == 1.5 ? x * sqrt(x) : pow(x, n)) * (1.0 + chi * v);
+    double f = (n == 1.5 ? x * sqrt(x) : n == 1.0 ? x : pow(x, n)) * (1.0 + chi * v);
     return f > 0.0 ? -f : 0.0;
 }
 

@@ -35,6 +35,10 @@ double imp_law_c_res(double e1, double nu1, double e2, double nu2);
 /* c_geo, n_geo, mu_r_geo from the kinds and radii of the two bodies (radius used for spheres). */
 void imp_law_geometry(int kind1, double r1, int kind2, double r2, double *c_geo, double *n_geo,
                       double *mu_r_geo);
+/* The flat factors of a patch (compliant_patch.h): Boussinesq's rigid flat punch of radius
+   a = sqrt(area / pi) on an elastic half-space, F = 2 a E* delta: c_geo = 2 a (m), n_geo = 1,
+   mu_r_geo = a (the rolling lever: the patch's radius). */
+void imp_law_flat_geometry(double area, double *c_geo, double *n_geo, double *mu_r_geo);
 /* cor_reg = cor_lim + (cor_min - cor_lim) exp(ln(0.01) |v| / vsmall), cor_lim = max(cor_min, cor) */
 double imp_law_cor_reg(double cor, double cor_min, double ddelta_minus, double vsmall);
 /* d = min(d_max, 8 (1 - cor_reg) / (5 cor_reg reg(|ddelta-|, vsmall))) */

@@ -9,6 +9,7 @@
 
 #include "broadphase3d.h"
 #include "compliant_internal.h"
+#include "compliant_patch.h"
 
 static int colliding(const imp_body *b) { return b->active && b->shape != NULL && b->collide; }
 
@@ -225,6 +226,10 @@ static int insert_pair(imp_world *w, int a, int b)
     p->b = b;
     p->kind_a = imp_shape_ball_radius(w->model.bodies[a].shape, &p->radius_a) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
     p->kind_b = imp_shape_ball_radius(w->model.bodies[b].shape, &p->radius_b) ? IMP_LAW_SPHERE : IMP_LAW_OTHER;
+    p->patch = w->model.def.dim == 3 && p->kind_a == IMP_LAW_OTHER && p->kind_b == IMP_LAW_OTHER;
+    p->area = p->patch ? fmin(imp_compliant_flat_area(w->model.bodies[a].shape),
+                              imp_compliant_flat_area(w->model.bodies[b].shape))
+                       : 0.0;
     c->npairs++;
     return 1;
 }

@@ -182,7 +182,7 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
     double clock;
     if (!c->initialized) {  /* the start, and after edits, is an event instant */
         clock = imp_profile_now();
-        st = imp_compliant_event_actions(w, w->data.y, t, why, why_len);
+        st = imp_compliant_event_actions(w, w->data.y, t, 0, why, why_len);
         imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
         if (st != IMP_OK) {
             return st;
@@ -223,6 +223,7 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
             return st;
         }
         if (!imp_compliant_step_actions(w, w->data.y)) {
+            imp_compliant_freeze_patches(w, w->data.y);  /* the next step's patches */
             continue;
         }
         /* locate the first crossing in (t0, t] */
@@ -246,7 +247,7 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
         t = hi;
         memcpy(w->data.y, c->y_hi, n * sizeof *w->data.y);
         clock = imp_profile_add(prof, IMP_STAGE_LOCATE, clock);
-        st = imp_compliant_event_actions(w, w->data.y, t, why, why_len);
+        st = imp_compliant_event_actions(w, w->data.y, t, 1, why, why_len);
         imp_profile_add(prof, IMP_STAGE_EVENTS, clock);
         if (st != IMP_OK) {
             return st;

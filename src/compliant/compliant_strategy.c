@@ -60,6 +60,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     put(ctx, "contacts", c && c->initialized ? c->ncontact : 0.0, 1);
     put(ctx, "contacts_begun", c ? (double)c->stats.contacts_begun : 0.0, 1);
     put(ctx, "contacts_ended", c ? (double)c->stats.contacts_ended : 0.0, 1);
+    put(ctx, "overlaps", c ? (double)c->stats.overlaps : 0.0, 1);
     put(ctx, "location_steps", c ? (double)c->stats.location_steps : 0.0, 1);
     put(ctx, "candidate_pairs", c && c->bp ? c->npairs : 0.0, 1);
 }

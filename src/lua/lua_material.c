@@ -162,6 +162,10 @@ static int l_events(lua_State *L)
             lua_pushnumber(L, e->value);
             lua_setfield(L, -2, "normal_velocity");
         }
+        if (e->kind == IMP_EVENT_CONTACT_BEGIN && e->overlap > 0.0) {  /* compliant: a warning */
+            lua_pushnumber(L, e->overlap);
+            lua_setfield(L, -2, "overlap");
+        }
         if (e->kind == IMP_EVENT_COLLISION) {  /* engine2d */
             lua_pushnumber(L, e->impulse);
             lua_setfield(L, -2, "impulse");

@@ -1,6 +1,8 @@
 /* The formulas of the compliant contact law (seed 002), against their definitions. */
 #include "check.h"
 #include "compliant_law.h"
+#include "compliant_patch.h"
+#include "shape3d.h"
 
 TEST(reg_is_smooth_at_vsmall_with_minimum_vsmall_over_3)
 {
@@ -81,6 +83,39 @@ TEST(restitution_function_ends_and_inverse)
     CHECK(imp_law_restitution(8.0 * 0.7 / (5.0 * 0.3), 1.5) < 0.27);
 }
 
+TEST(flat_punch_factors_and_patch_areas)
+{
+    double c, n, m, pi = 3.14159265358979323846;
+    /* Boussinesq's flat punch: F = 2 a E* delta, a = sqrt(A / pi) */
+    imp_law_flat_geometry(pi * 0.04, &c, &n, &m);
+    CHECK_CLOSE(c, 0.4, 1e-15, 0.0);
+    CHECK(n == 1.0);
+    CHECK_CLOSE(m, 0.2, 1e-15, 0.0);
+    /* the largest flat face: a 0.1 x 0.2 x 0.3 box has 0.06; its rounded twin the core's face */
+    imp_shape *box = imp_shape3d_box(0.1, 0.2, 0.3);
+    imp_shape *rounded = imp_shape3d_box_smoothed(0.1, 0.2, 0.3, 0.01);
+    CHECK(box != NULL && rounded != NULL);
+    CHECK_CLOSE(imp_compliant_flat_area(box), 0.2 * 0.3, 1e-14, 0.0);
+    CHECK_CLOSE(imp_compliant_flat_area(rounded), 0.18 * 0.28, 1e-14, 0.0);
+    /* a hull of a 0.1 x 0.2 x 0.3 box's corners: its largest face from merged triangles */
+    double pts[24];
+    int status = 0;
+    for (int i = 0; i < 8; i++) {
+        pts[3 * i] = (i & 1) ? 0.05 : -0.05;
+        pts[3 * i + 1] = (i & 2) ? 0.1 : -0.1;
+        pts[3 * i + 2] = (i & 4) ? 0.15 : -0.15;
+    }
+    imp_shape *hull = imp_shape3d_convex(pts, 8, 0.0, &status);
+    imp_shape *smooth = imp_shape3d_convex(pts, 8, 0.005, &status);
+    CHECK(hull != NULL && smooth != NULL);
+    CHECK_CLOSE(imp_compliant_flat_area(hull), 0.2 * 0.3, 1e-12, 0.0);
+    CHECK_CLOSE(imp_compliant_flat_area(smooth), 0.2 * 0.3, 1e-12, 0.0);
+    imp_shape_release(box);
+    imp_shape_release(rounded);
+    imp_shape_release(hull);
+    imp_shape_release(smooth);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -91,5 +126,6 @@ int main(int argc, char **argv)
     RUN(flores_damping_and_its_cap);
     RUN(normal_force_clamped_and_reduced);
     RUN(restitution_function_ends_and_inverse);
+    RUN(flat_punch_factors_and_patch_areas);
     return CHECK_END("compliant_law");
 }
