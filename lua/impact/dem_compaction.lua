@@ -2,6 +2,7 @@
 --- randomDensePack, done here by gravity): a loose cloud (dem.cloud) above a box of walls
 --- falls, frictionless, with strong numerical damping, until it is at rest; the spheres lying
 --- wholly inside the box are the packing.
+-- @module impact.dem_compaction
 local impact_world = require("impact.world")
 local shape3d = require("impact.shape3d")
 local options = require("impact.options")

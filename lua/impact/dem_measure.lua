@@ -13,6 +13,7 @@
 --- Without volume or box the volume is the box of the spheres themselves (Yade's
 --- aabbExtrema). The stress counts each sphere once whatever its neighbours (a clump's members
 --- as separate particles, without the clump's internal forces: an approximation for clumps).
+-- @module impact.dem_measure
 local core = require("impact.core")
 local options = require("impact.options")
 

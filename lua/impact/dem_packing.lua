@@ -9,6 +9,7 @@
 ---
 --- The random numbers are this module's own (splitmix64), so a seed gives the same cloud on
 --- every machine.
+-- @module impact.dem_packing
 local options = require("impact.options")
 
 local packing = {}

@@ -7,6 +7,7 @@
 --- 12 float32, a uint16). A file of exactly 84 + 50 n bytes is read as binary (some binary
 --- headers begin with "solid" too). The normals in the file are ignored (facets touch spheres
 --- on both sides).
+-- @module impact.dem_stl
 local stl = {}
 
 local function read_ascii(text, path)

@@ -10,6 +10,7 @@
 --- plot options (file: .svg or .png, x, y, title, x_label, y_label, width, height, ...) are
 --- Recorder:plot's. The file is written at the start and after every `redraw` samples (default
 --- 1), replaced whole each time (a viewer reloading it sees the run progress).
+-- @module impact.plot_live
 local periodic = require("impact.periodic")
 local options = require("impact.options")
 local recorder = require("impact.recorder")
