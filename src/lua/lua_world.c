@@ -478,13 +478,14 @@ static int l_add_body(lua_State *L)
     }
     d.fixed = imp_opt_boolean(L, 2, what, "fixed", 0);
     d.collide = imp_opt_boolean(L, 2, what, "collide", 1);
+    int has_elasticity, has_friction;
     {  /* the impulse and contact strategies (engine2d in 2D, engine3d in 3D) */
-        d.elasticity = imp_opt_number(L, 2, what, "elasticity", 1.0, IMP_NONNEGATIVE, NULL);
+        d.elasticity = imp_opt_number(L, 2, what, "elasticity", 1.0, IMP_NONNEGATIVE, &has_elasticity);
         if (d.elasticity > 1.0) {
             return imp_error(L, what, "option 'elasticity' must be in [0, 1], got %s",
                              imp_push_g(L, d.elasticity));
         }
-        d.friction = imp_opt_number(L, 2, what, "friction", 0.0, IMP_NONNEGATIVE, NULL);
+        d.friction = imp_opt_number(L, 2, what, "friction", 0.0, IMP_NONNEGATIVE, &has_friction);
     }
     if (imp_opt_string(L, 2, what, "material") != NULL) {
         lua_getfield(L, 2, "material");
@@ -493,6 +494,14 @@ static int l_add_body(lua_State *L)
         lua_pop(L, 1);
         if (!has_mass && !has_density) {
             d.density = material_density;
+        }
+        /* the material's contact pair with itself gives what elasticity and friction leave out
+           (its cor and mu_k), so a steel body is not elastic and frictionless under impulse
+           and contact */
+        const imp_pair_material *self = imp_materials_pair(&w->model.materials, d.material, d.material);
+        if (self != NULL && self->defined) {
+            d.elasticity = has_elasticity ? d.elasticity : self->cor;
+            d.friction = has_friction ? d.friction : self->mu_k;
         }
     }
     if (push_option(L, 2, "inertia")) {
