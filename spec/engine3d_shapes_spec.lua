@@ -7,13 +7,7 @@ local impact = require("impact")
 local shape3d = impact.shape3d
 
 local function hull_of_cuboid(sx, sy, sz, r)
-  local pts = {}
-  for _, x in ipairs { -sx / 2, sx / 2 } do
-    for _, y in ipairs { -sy / 2, sy / 2 } do
-      for _, z in ipairs { -sz / 2, sz / 2 } do pts[#pts + 1] = { x, y, z } end
-    end
-  end
-  return shape3d.convex { points = pts, smoothing = r }
+  return shape3d.convex { points = require("spec.support.scenes3d").cuboid_points(sx, sy, sz), smoothing = r }
 end
 
 local lying_x = { math.cos(math.pi / 4), 0, math.sin(math.pi / 4), 0 }  -- z axis turned onto x
