@@ -11,6 +11,7 @@ local M = {}
 
 M.usage = [[
 usage: impact run SCENE.lua [options] [-- scene arguments]
+       impact batch SWEEP.lua [options]   (impact batch --help)
        impact --help | --version
 
 Runs a scene: a Lua file that returns its world, or a table
@@ -45,7 +46,7 @@ function M.parse(args)
   if args[1] == "-h" or args[1] == "--help" or args[1] == "help" then return { help = true } end
   if args[1] == "--version" then return { version = true } end
   if args[1] ~= "run" then
-    return nil, args[1] and string.format("unknown command %q (expected: run)", args[1])
+    return nil, args[1] and string.format("unknown command %q (expected: run or batch)", args[1])
       or "no command given"
   end
   local i = 2
@@ -270,6 +271,7 @@ end
 
 --- Runs the command line args; returns the exit code (0, 1 scene failed, 2 bad command line).
 function M.main(args)
+  if args and args[1] == "batch" then return require("impact.batch_cli").main(args) end
   local o, err = M.parse(args or {})
   if not o then
     io.stderr:write("impact: ", err, "\n", M.usage, "\n")
