@@ -202,4 +202,46 @@ return { script = %q, params = params, dir = %q, launcher = "mpi" }
     assert.equal(log1, read(dir .. "/out/job_1.log"))
     os.execute("rm -rf '" .. dir .. "'")
   end)
+
+  it("impact.mpi: rank, size, strings with zero bytes both ways, tags, argument errors, finalize",
+    function()
+    if not (have_mpirun and have_module) then
+      pending("Open MPI not installed (apt-get install openmpi-bin libopenmpi-dev, then make): "
+        .. "the impact.mpi check is skipped")
+      return
+    end
+    local dir = tmpdir()
+    local f = assert(io.open(dir .. "/api.lua", "w"))
+    f:write([==[
+local mpi = require("impact.mpi")
+assert(not mpi.initialized())
+assert(select(2, pcall(mpi.rank)):find("MPI is not running", 1, true))
+local rank, size = mpi.init()
+assert(mpi.initialized() and mpi.rank() == rank and mpi.size() == size and size == 2)
+local big = string.rep("a\0b", 400000)
+if rank == 0 then
+  mpi.send(1, big, 7)
+  local s, src, tag = mpi.recv(1)
+  assert(s == "" and src == 1 and tag == 3, "empty message back")
+  assert(select(2, pcall(mpi.send, 2, "x")):find("rank must be in [0, 1], got 2", 1, true))
+  assert(select(2, pcall(mpi.send, 1, "x", -1)):find("tag must be in [0, 32767], got -1", 1, true))
+  assert(select(2, pcall(mpi.recv, -1)):find("rank must be in [0, 1], got -1", 1, true))
+  print("rank 0 ok")
+else
+  local s, src, tag = mpi.recv(0, 7)
+  assert(s == big and src == 0 and tag == 7, "big message with zero bytes")
+  mpi.send(0, "", 3)
+end
+mpi.finalize()
+assert(not mpi.initialized())
+assert(select(2, pcall(mpi.init)):find("already finalized", 1, true))
+]==])
+    f:close()
+    local code, out = sh(string.format("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      .. "ASAN_OPTIONS=detect_leaks=0 LUA_PATH_5_4=%q LUA_CPATH_5_4=%q mpirun -np 2 --oversubscribe "
+      .. "lua5.4 %s/api.lua", package.path, package.cpath, dir))
+    assert.equal(0, code, out)
+    assert.matches("rank 0 ok", out)
+    os.execute("rm -rf '" .. dir .. "'")
+  end)
 end)
