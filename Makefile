@@ -27,7 +27,7 @@ CLIBDIR     ?= $(DESTDIR)$(PREFIX)/lib
 BINDIR      ?= $(DESTDIR)$(PREFIX)/bin
 SAN          = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-CORE_SRC  := $(filter-out src/lua/%.c,$(wildcard src/*/*.c))
+CORE_SRC  := $(filter-out src/lua/%.c src/mpi/%.c,$(wildcard src/*/*.c))
 BIND_SRC  := $(wildcard src/lua/*.c)
 # the layers, bottom up: each lists the include paths its files may use (their own folder is
 # found by the compiler for "" includes)
@@ -46,7 +46,7 @@ INC_engine2d   = $(INC_core) -Isrc/core -Isrc/geom2d -Isrc/broadphase -Isrc/lcp
 INC_compliant  = $(INC_core) -Isrc/core -Isrc/proximity -Isrc/broadphase -Isrc/geom2d -Isrc/geom3d
 INC_dem        = $(INC_core) -Isrc/core -Isrc/broadphase -Isrc/geom3d
 INC_engine3d   = $(INC_core) -Isrc/core -Isrc/geom3d -Isrc/broadphase -Isrc/lcp -Isrc/polyhedra
-INC_ALL        = $(INC_base) $(addprefix -I,$(filter-out src/lua,$(wildcard src/*)))
+INC_ALL        = $(INC_base) $(addprefix -I,$(filter-out src/lua src/mpi,$(wildcard src/*)))
 INC_lua        = $(INC_ALL)
 CORE_OBJ  := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 BIND_OBJ  := $(BIND_SRC:src/%.c=$(BUILD)/obj/%.o)
@@ -109,6 +109,16 @@ $(LIB): $(CORE_OBJ)
 $(SO): $(BIND_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(OPENMP) $(SO_KEEP) $(LIBFLAG) -o $@ $(BIND_OBJ) $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
+
+# impact.mpi (src/mpi/): the optional Lua binding to the system MPI for impact.batch's sweeps,
+# built only when mpicc is installed (apt-get install openmpi-bin libopenmpi-dev)
+MPICC      ?= $(shell command -v mpicc 2>/dev/null)
+MPI_SO     := $(if $(MPICC),$(BUILD)/impact/mpi.so)
+all: $(MPI_SO)
+$(BUILD)/impact/mpi.so: src/mpi/lua_mpi.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) -fPIC -I$(LUA_INCDIR) $$($(MPICC) -showme:compile) -Wl,-z,nodelete \
+	  $(LIBFLAG) -o $@ $< $$($(MPICC) -showme:link) $(LDFLAGS)
 
 $(BUILD)/test/%: test/c/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -195,6 +205,7 @@ run: deps
 install: all
 	install -d $(LIBDIR)/impact $(LUADIR)/impact
 	install -m 0755 $(SO) $(LIBDIR)/impact/core.so
+	$(if $(MPI_SO),install -m 0755 $(MPI_SO) $(LIBDIR)/impact/mpi.so)
 	install -m 0644 lua/impact/*.lua lua/impact/*.html $(LUADIR)/impact/
 	install -d $(BINDIR)
 	install -m 0755 bin/impact $(BINDIR)/impact

@@ -13,6 +13,7 @@ local M = {}
 M.usage = [[
 usage: impact run SCENE.lua [options] [-- scene arguments]
        impact spec [busted options] [spec files or folders]
+       impact batch SWEEP.lua [options]   (impact batch --help)
        impact --help | --version
 
 impact spec runs busted under Lua 5.4 with impact's module paths set (the Debian busted
@@ -52,7 +53,7 @@ function M.parse(args)
   if args[1] == "--version" or args[1] == "version" then return { version = true } end
   if args[1] == "spec" then return { spec = { table.unpack(args, 2) } } end
   if args[1] ~= "run" then
-    return nil, args[1] and string.format("unknown command %q (expected: run, spec)", args[1])
+    return nil, args[1] and string.format("unknown command %q (expected: run, spec or batch)", args[1])
       or "no command given"
   end
   local i = 2
@@ -271,6 +272,7 @@ end
 
 --- Runs the command line args; returns the exit code (0, 1 scene failed, 2 bad command line).
 function M.main(args)
+  if args and args[1] == "batch" then return require("impact.batch_cli").main(args) end
   local o, err = M.parse(args or {})
   if not o then
     io.stderr:write("impact: ", err, "\n", M.usage, "\n")
