@@ -1,6 +1,7 @@
 --- impact.batch_cli: `impact batch SWEEP.lua [options]`, the command line of impact.batch.
 --- SWEEP.lua returns the table of impact.batch options ({ script =, params =, dir =, ... }); the
 --- options given here override its fields.
+-- @module impact.batch_cli
 local jobs_files = require("impact.batch_jobs")
 local M = {}
 

@@ -3,6 +3,7 @@
 --- written when it started), .log (stdout and stderr), .result (what impact.batch.result wrote)
 --- and .rc (its exit code, written last). A job is done when its .rc says 0 and its .params
 --- match the sweep's: a rerun of the sweep skips it (resume).
+-- @module impact.batch_jobs
 local jobs = {}
 
 local function serialize(v, out, depth)

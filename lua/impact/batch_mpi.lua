@@ -4,6 +4,7 @@
 --- dir as under the local launcher. With one rank, rank 0 runs every job itself.
 --- Messages (tag 1): a worker sends "ready" (first) or "done <i>"; rank 0 answers "job <i>" or
 --- "stop".
+-- @module impact.batch_mpi
 local jobs_files = require("impact.batch_jobs")
 local M = {}
 local TAG = 1

@@ -5,6 +5,7 @@
 ---   collect.sbatch   gathers the records into dir/results.lua (impact.batch.collect)
 ---   submit.sh        submits the array, then the collect step after it (afterany)
 --- `sbatch` (a list of strings) adds #SBATCH lines to both scripts, e.g. { "--time=01:00:00" }.
+-- @module impact.batch_slurm
 local jobs_files = require("impact.batch_jobs")
 local M = {}
 local q = jobs_files.shell_quote
