@@ -145,6 +145,15 @@ function World:step(n)
   if not ok then error(err, 0) end
 end
 
+-- the shortest decimal form of x that reads back as x
+local function shortest(x)
+  for digits = 15, 16 do
+    local s = string.format("%." .. digits .. "g", x)
+    if tonumber(s) == x then return s end
+  end
+  return string.format("%.17g", x)
+end
+
 local run_keys = { until_time = true, duration = true, steps = true, every = true, fn = true }
 
 local function number_option(opts, key, positive)
@@ -168,6 +177,11 @@ function World:run(opts)
   options.integer("World:run", opts, "steps", nil, { min = 0 })
   local fn = options.func("World:run", opts, "fn", nil)
   local dt, t0 = self.dt, self.time
+  if until_time and until_time < t0 then
+    error(string.format("World:run: until_time = %s has already passed (the world's time is "
+      .. "%s); give a later time, or duration = D to run on from now", shortest(until_time),
+      shortest(t0)), 2)
+  end
   if not steps then
     local t_end = until_time or (t0 + duration)
     local count = math.max(0, math.ceil((t_end - t0) / dt - 1e-9))
