@@ -50,7 +50,8 @@ describe("w:ray_cast in 2D", function()
     local R, a = 2, 0.4
     for _, convex in ipairs { true, false } do
       local w = world2()
-      local shape = (convex and s2.convex_top_block or s2.concave_top_block) { width = 2, height = 1, radius = R }
+      local make = convex and s2.convex_top_block or s2.concave_top_block
+      local shape = make { width = 2, height = 1, radius = R }
       local c = shape:centroid()
       local b = w:add_body { shape = shape, mass = 1, position = { 0, 0 } }
       -- the arc passes through the top corners (+-1, 1): its centre is on x = 0
@@ -147,7 +148,8 @@ describe("w:ray_cast in 3D", function()
     local cyl = w:add_body { shape = s3.cylinder { radius = 1, length = 2 }, mass = 1 }
     expect_hit(w, { -5, 0, 0.3 }, { 5, 0, 0.3 }, cyl, { -1, 0, 0.3 }, { -1, 0, 0 }, 1e-9)
     expect_hit(w, { 0.5, 0, 5 }, { 0.5, 0, -5 }, cyl, { 0.5, 0, 1 }, { 0, 0, 1 }, 1e-9)
-    local cap = w:add_body { shape = s3.capsule { radius = 0.5, length = 2 }, mass = 1, position = { 10, 0, 0 } }
+    local cap = w:add_body { shape = s3.capsule { radius = 0.5, length = 2 }, mass = 1,
+      position = { 10, 0, 0 } }
     expect_hit(w, { 10, 0, 5 }, { 10, 0, -5 }, cap, { 10, 0, 1.5 }, { 0, 0, 1 }, 1e-9)
     local x = -sqrt(0.25 - 0.04)
     expect_hit(w, { 5, 0, 1.2 }, { 15, 0, 1.2 }, cap, { 10 + x, 0, 1.2 }, { x / 0.5, 0, 0.2 / 0.5 }, 1e-9)
@@ -308,8 +310,10 @@ describe("query arguments", function()
       err(w.ray_cast, { 1, 2 }, { 1, 2, 3 }))
     assert.matches("World:ray_cast: argument #2 .*nan", err(w.ray_cast, { 1, 2, 3 }, { 0 / 0, 2, 3 }))
     assert.matches("World:ray_cast: argument #2 must be a point", err(w.ray_cast, { 1, 2, 3 }, "up"))
-    assert.matches("World:ray_cast: .*unknown option \"first\"", err(w.ray_cast, { 0, 0, 0 }, { 1, 0, 0 }, { first = true }))
-    assert.matches("World:ray_cast: argument #3 must be an options table", err(w.ray_cast, { 0, 0, 0 }, { 1, 0, 0 }, true))
+    assert.matches("World:ray_cast: .*unknown option \"first\"",
+      err(w.ray_cast, { 0, 0, 0 }, { 1, 0, 0 }, { first = true }))
+    assert.matches("World:ray_cast: argument #3 must be an options table",
+      err(w.ray_cast, { 0, 0, 0 }, { 1, 0, 0 }, true))
     assert.matches("World:query_box: lo must not exceed hi: lo%[2%] = 1 > hi%[2%] = 0",
       err(w.query_box, { 0, 1, 0 }, { 1, 0, 1 }))
     assert.matches("World:query_point: argument #1 .*inf", err(w.query_point, { 1 / 0, 0, 0 }))

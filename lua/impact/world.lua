@@ -239,6 +239,20 @@ function M.world3d(opts)
   return w
 end
 
+--- Queries (written in C: src/lua/lua_query.c, src/query/), in 2D and 3D worlds of every strategy:
+--- w:ray_cast(from, to): the first body the segment from -> to enters, as
+---   {body, point, normal, fraction} (point = from + fraction (to - from), normal outward), or nil;
+---   a segment starting inside a body hits it at fraction 0, point = from, normal against the
+---   segment (Box2D ignores such a body; impact reports it). w:ray_cast(from, to, {all = true}):
+---   every body entered, one hit each, sorted by fraction then body (an empty table for none).
+--- w:query_box(lo, hi): the bodies whose bounding boxes overlap the box [lo, hi], by slot.
+--- w:query_point(p): the bodies whose material contains p, by slot.
+--- Exact for 2D polygons (straight and circular edges), spheres, walls, sharp boxes, hulls and
+--- polyhedra; conservative advancement to 1e-10 of the shape's size for the other smooth 3D
+--- shapes. They run on a box hierarchy built at the first query after the bodies moved (the
+--- time, the state or the bodies changed: O(n log^2 n)), reused by every query until then
+--- (O(log n) per body crossed); w:query_tree_builds() counts the builds.
+
 M.World = World
 M.Body = core.Body
 return M
