@@ -111,17 +111,24 @@ static int l_ray_cast(lua_State *L)
     if (n < 0) {
         return imp_error(L, what, "out of memory");
     }
-    if (!all) {
-        if (n == 0) {
-            lua_pushnil(L);
+    if (n == 0) {
+        if (all) {
+            lua_newtable(L);
         } else {
-            push_hit(L, &c->hits[0], dim);
+            lua_pushnil(L);
         }
+        return 1;
+    }
+    /* a copy of the results: pushing them may run finalizers that query this world again */
+    imp_query_hit *h = lua_newuserdatauv(L, (size_t)n * sizeof *h, 0);
+    memcpy(h, c->hits, (size_t)n * sizeof *h);
+    if (!all) {
+        push_hit(L, &h[0], dim);
         return 1;
     }
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
-        push_hit(L, &c->hits[i], dim);
+        push_hit(L, &h[i], dim);
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -129,9 +136,14 @@ static int l_ray_cast(lua_State *L)
 
 static int push_slots(lua_State *L, const imp_query_cache *c, int n)
 {
+    /* a copy (see l_ray_cast) */
+    int *slots = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof *slots, 0);
+    if (n > 0) {
+        memcpy(slots, c->slots, (size_t)n * sizeof *slots);
+    }
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
-        imp_lua_push_body(L, 1, c->slots[i]);
+        imp_lua_push_body(L, 1, slots[i]);
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
