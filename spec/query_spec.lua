@@ -141,6 +141,10 @@ describe("w:ray_cast in 3D", function()
     local l = sqrt(g[1] ^ 2 + g[2] ^ 2 + g[3] ^ 2)
     expect_hit(w, { x, y, 10 }, { x, y, -10 }, b, { x, y, z }, { g[1] / l, g[2] / l, g[3] / l }, 1e-9)
     along(w, b, { 0, 0, 0 }, { 0, 1, 0 }, 2, nil, 1e-9)
+    -- a grazing segment, 1e-6 below the top: the entry x = -sqrt(1 - (z/3)^2) exactly
+    local zg = 3 - 1e-6
+    local xg = -sqrt(1 - (zg / 3) ^ 2)
+    assert.near(xg, w:ray_cast({ -5, 0, zg }, { 5, 0, zg }).point[1], 1e-12)
   end)
 
   it("hits cylinders, capsules and cones on their sides and caps", function()

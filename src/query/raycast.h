@@ -8,15 +8,19 @@
    (Box2D reports no hit there; we report it, so a ray cast from inside a body finds it).
 
    2D (raycast2d.c): polygons with straight and circular edges (circles and rectangles are
-   such polygons): exact, O(E) for E edges. 3D (raycast3d.c): spheres, walls, unsmoothed boxes,
-   polyhedra and unsmoothed hulls exact (closed forms, slab clipping); every other convex shape
-   (ellipsoids, smoothed boxes, cylinders, capsules, cones, smoothed hulls) by conservative
-   advancement on the distance from the ray's point to the shape's core (GJK on the support
-   function) minus the sweep: the step is the distance itself, so the segment never passes
-   the surface; it stops within 1e-10 of the shape's size of the surface, or reports a miss as
-   soon as the distance stops decreasing along the segment (the distance to a convex set is a
-   convex function of f), or after 10000 steps (a ray grazing the surface closer than the
-   tolerance counts as a miss there). */
+   such polygons): exact, O(E) for E edges. 3D (raycast3d.c): spheres, ellipsoids, walls,
+   unsmoothed boxes, polyhedra and unsmoothed hulls exact (closed forms, slab clipping); every
+   other convex shape (smoothed boxes, cylinders, capsules, cones, smoothed hulls) by
+   conservative advancement on the distance from the ray's point to the shape's core (closed
+   forms for box, segment, cylinder and cone cores; GJK on the support function for hulls)
+   minus the sweep: the step is the distance itself, so the segment never passes the surface;
+   it stops within 1e-10 of the shape's size of the surface (the point is then that close to
+   the surface; its fraction is off by that distance over the sine of the angle between the
+   segment and the surface), or reports a miss as soon as the distance stops decreasing along
+   the segment (the distance to a convex set is a convex function of f), or after 10000 steps
+   (a segment grazing the surface, within about 1e-8 of the size, may count as a miss). The
+   normal comes from the core's closest point (a sweep away, well conditioned) or, for sharp
+   cylinders and cones, from the face the point lies on. */
 #ifndef IMPACT_RAYCAST_H
 #define IMPACT_RAYCAST_H
 

@@ -227,6 +227,33 @@ static int ray_sphere(const imp_support3d *sp, imp_vec3 w0, imp_vec3 wd, imp_ray
     return 1;
 }
 
+/* An ellipsoid: in coordinates scaled by its semi-axes it is the unit ball. */
+static int ray_ellipsoid(const imp_convex3d *c, const imp_support3d *sp, imp_vec3 w0, imp_vec3 wd,
+                         imp_ray_hit *hit)
+{
+    imp_vec3 a = imp_m3_tmulv(&sp->rot, imp_v3_sub(w0, sp->origin));
+    imp_vec3 d = imp_m3_tmulv(&sp->rot, wd);
+    imp_vec3 inv = imp_v3(1.0 / c->core[0], 1.0 / c->core[1], 1.0 / c->core[2]);
+    imp_vec3 m = imp_v3_mul(a, inv), e = imp_v3_mul(d, inv);
+    double qa = imp_v3_dot(e, e), qb = imp_v3_dot(m, e), qc = imp_v3_dot(m, m) - 1.0;
+    if (qc <= 0.0) {
+        store_hit(hit, 0.0, w0, imp_v3_neg(wd));
+        return 1;
+    }
+    double disc = qb * qb - qa * qc;
+    if (qb >= 0.0 || disc < 0.0) {
+        return 0;
+    }
+    double f = qc / (-qb + sqrt(disc));
+    if (f > 1.0) {
+        return 0;
+    }
+    imp_vec3 q = imp_v3_madd(a, f, d); /* the gradient of the quadric there */
+    imp_vec3 n = imp_v3_mul(imp_v3_mul(q, inv), inv);
+    store_hit(hit, f, imp_v3_madd(w0, f, wd), imp_m3_mulv(&sp->rot, n));
+    return 1;
+}
+
 static int ray_wall(const imp_convex3d *c, const imp_support3d *sp, imp_vec3 w0, imp_vec3 w1,
                     imp_vec3 wd, imp_ray_hit *hit)
 {
@@ -288,6 +315,9 @@ int imp_raycast3d(const imp_shape *s, const double *pose, const double from[3], 
     }
     if (c->kind == IMP_S3_SPHERE) {
         return ray_sphere(&sp, w0, wd, hit);
+    }
+    if (c->kind == IMP_S3_ELLIPSOID && c->sweep == 0.0) {
+        return ray_ellipsoid(c, &sp, w0, wd, hit);
     }
     if ((c->kind == IMP_S3_BOX && c->sweep == 0.0) || (c->kind == IMP_S3_CONVEX && c->faces != NULL)) {
         return ray_polytope(c, &sp, w0, wd, hit);
