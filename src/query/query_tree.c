@@ -16,9 +16,9 @@ void imp_query_tree_free(imp_query_tree *t)
 
 int imp_query_tree_reserve(imp_query_tree *t, int n)
 {
-    if (n > t->cap) {
+    if (n > t->cap || t->id == NULL) {
         imp_query_tree_free(t);
-        size_t m = (size_t)n;
+        size_t m = (size_t)(n > 0 ? n : 1);
         t->id = malloc(m * sizeof *t->id);
         t->lo = malloc(3 * m * sizeof *t->lo);
         t->hi = malloc(3 * m * sizeof *t->hi);

@@ -127,7 +127,9 @@ int imp_query_ray(imp_query_cache *c, const imp_world *w, const double *from, co
     if (r.failed) {
         return -1;
     }
-    qsort(c->hits, (size_t)c->nhits, sizeof *c->hits, cmp_hit);
+    if (c->nhits > 1) {
+        qsort(c->hits, (size_t)c->nhits, sizeof *c->hits, cmp_hit);
+    }
     return c->nhits;
 }
 
@@ -169,7 +171,9 @@ static int box_query(imp_query_cache *c, const imp_world *w, const double *lo, c
     if (imp_query_tree_box(&c->tree, l, h, on_slot, c)) {
         return -1;
     }
-    qsort(c->slots, (size_t)c->nslots_out, sizeof *c->slots, cmp_int);
+    if (c->nslots_out > 1) {
+        qsort(c->slots, (size_t)c->nslots_out, sizeof *c->slots, cmp_int);
+    }
     return c->nslots_out;
 }
 
