@@ -46,6 +46,7 @@ INC_engine2d   = $(INC_core) -Isrc/core -Isrc/geom2d -Isrc/broadphase -Isrc/lcp
 INC_compliant  = $(INC_core) -Isrc/core -Isrc/proximity -Isrc/broadphase -Isrc/geom2d -Isrc/geom3d
 INC_dem        = $(INC_core) -Isrc/core -Isrc/broadphase -Isrc/geom3d
 INC_engine3d   = $(INC_core) -Isrc/core -Isrc/geom3d -Isrc/broadphase -Isrc/lcp -Isrc/polyhedra
+INC_query      = $(INC_core) -Isrc/core -Isrc/geom2d -Isrc/geom3d
 INC_ALL        = $(INC_base) $(addprefix -I,$(filter-out src/lua src/mpi,$(wildcard src/*)))
 INC_lua        = $(INC_ALL)
 CORE_OBJ  := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)

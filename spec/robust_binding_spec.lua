@@ -528,7 +528,10 @@ describe("run lengths", function()
     assert.has_error(function() w:run { duration = 1e300, fn = function() end } end,
       "World:run: duration = 1e+300 asks for 1e+302 steps of dt = 0.01; at most 2^53 steps are "
       .. "accepted")
-    w:run { until_time = -5 }  -- in the past: no step
+    -- in the past: refused, no step (issue #17: it used to do nothing silently)
+    assert.has_error(function() w:run { until_time = -5 } end,
+      "World:run: until_time = -5 has already passed (the world's time is 0); give a later time, "
+      .. "or duration = D to run on from now")
     assert.are.equal(0, w.steps)
   end)
 end)

@@ -194,6 +194,11 @@ function World:run(opts)
   options.integer("World:run", opts, "steps", nil, { min = 0 })
   local fn = options.func("World:run", opts, "fn", nil)
   local dt, t0 = self.dt, self.time
+  if until_time and until_time < t0 then
+    error(string.format("World:run: until_time = %s has already passed (the world's time is "
+      .. "%s); give a later time, or duration = D to run on from now", options.describe(until_time),
+      options.describe(t0)), 2)
+  end
   if not steps then
     local t_end = until_time or (t0 + duration)
     local count = math.max(0, math.ceil((t_end - t0) / dt - 1e-9))
@@ -279,6 +284,20 @@ function M.world3d(opts)
   polyhedra.set(w, settings)
   return w
 end
+
+--- Queries (written in C: src/lua/lua_query.c, src/query/), in 2D and 3D worlds of every strategy:
+--- w:ray_cast(from, to): the first body the segment from -> to enters, as
+---   {body, point, normal, fraction} (point = from + fraction (to - from), normal outward), or nil;
+---   a segment starting inside a body hits it at fraction 0, point = from, normal against the
+---   segment (Box2D ignores such a body; impact reports it). w:ray_cast(from, to, {all = true}):
+---   every body entered, one hit each, sorted by fraction then body (an empty table for none).
+--- w:query_box(lo, hi): the bodies whose bounding boxes overlap the box [lo, hi], by slot.
+--- w:query_point(p): the bodies whose material contains p, by slot.
+--- Exact for 2D polygons (straight and circular edges), spheres, walls, sharp boxes, hulls and
+--- polyhedra; conservative advancement to 1e-10 of the shape's size for the other smooth 3D
+--- shapes. They run on a box hierarchy built at the first query after the bodies moved (the
+--- time, the state or the bodies changed: O(n log^2 n)), reused by every query until then
+--- (O(log n) per body crossed); w:query_tree_builds() counts the builds.
 
 M.World = World
 M.Body = core.Body

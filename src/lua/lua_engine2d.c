@@ -82,6 +82,19 @@ static int add_connector(lua_State *L, imp_world *w, const char *what, imp_conne
     return 1;
 }
 
+/* Connectors act only under the strategies that handle collisions (impulse: through the
+   collision impulses, and every step with joint_small_impacts; contact: as bilateral rows of
+   the contact forces); elsewhere nothing would read them, so adding one is refused. */
+static void require_connector_strategy(lua_State *L, const imp_world *w, const char *what)
+{
+    if (!imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
+        imp_error(L, what, "joints, ropes and rods act only under the strategies \"contact\" and "
+                  "\"impulse\" (2D worlds); this world's strategy is \"%s\", which would ignore "
+                  "them: create the world with strategy = \"contact\"",
+                  imp_strategy_names[w->model.def.strategy]);
+    }
+}
+
 /* w:add_joint{body1 =, point1 =, body2 = (background), point2 =, normal = "both"} */
 static int l_add_joint(lua_State *L)
 {
@@ -89,6 +102,7 @@ static int l_add_joint(lua_State *L)
     const char *what = "World:add_joint";
     imp_world *w = imp_lua_check_world(L, 1);
     imp_lua_engine3d_no_connectors(L, w, what);
+    require_connector_strategy(L, w, what);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
@@ -127,6 +141,7 @@ static int l_add_rope(lua_State *L)
     const char *what = "World:add_rope";
     imp_world *w = imp_lua_check_world(L, 1);
     imp_lua_engine3d_no_connectors(L, w, what);
+    require_connector_strategy(L, w, what);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);

@@ -349,13 +349,18 @@ static int l_world_new(lua_State *L)
     }
     def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
     imp_lua_read_engine2d(L, 2, what, &def.engine2d);
-    if (!imp_strategy_supports(def.strategy, dim)) {  /* the strategy's table says */
+    if (!imp_strategy_supports(def.strategy, dim) ||  /* the strategy's table says */
+        (imp_strategy_ops_of(def.strategy, dim)->dims & (1u << dim)) == 0) {  /* dem: 3D only */
         return imp_error(L, what, "strategy \"%s\" is for %s worlds", imp_strategy_names[def.strategy],
                          imp_strategy_dims_name(def.strategy));
     }
     if (dim == 3 && (imp_strategy_ops_of(def.strategy, 3)->flags & IMP_STRATEGY_COLLISIONS) != 0) {
         check_engine3d_options(L, 2, what, &def.engine2d);
     } else {
+        if (dim == 3 && option_given(L, 2, "joint_small_impacts")) {
+            return imp_error(L, what, "option 'joint_small_impacts' acts on the joints of 2D worlds "
+                             "(strategies \"impulse\" and \"contact\"); this world is 3D: leave it out");
+        }
         static const char *const only3d[] = {"contact_points", "substeps", NULL};
         for (int i = 0; only3d[i] != NULL; i++) {
             if (option_given(L, 2, only3d[i])) {
@@ -895,9 +900,28 @@ static void set_integrator(lua_State *L, imp_world *w, const char *what)
     imp_world_set_integrator(w, &d);
 }
 
+static int active_connectors(const imp_world *w)
+{
+    int n = 0;
+    for (int i = 0; w->engine2d != NULL && i < w->engine2d->nconn; i++) {
+        n += w->engine2d->conn[i].active != 0;
+    }
+    return n;
+}
+
 static void set_strategy(lua_State *L, imp_world *w, const char *what)
 {
     imp_strategy s = (imp_strategy)imp_opt_enum(L, 4, what, "strategy", imp_strategy_names, 0);
+    if ((imp_strategy_ops_of(s, w->model.def.dim)->dims & (1u << w->model.def.dim)) == 0) {
+        imp_error(L, what, "strategy \"%s\" is for %s worlds (this world is %dD)", imp_strategy_names[s],
+                  imp_strategy_dims_name(s), w->model.def.dim);
+    }
+    if (active_connectors(w) > 0 &&
+        (imp_strategy_ops_of(s, w->model.def.dim)->flags & IMP_STRATEGY_COLLISIONS) == 0) {
+        imp_error(L, what, "this world has joints, ropes or rods, which strategy \"%s\" would ignore "
+                  "(they act under \"contact\" and \"impulse\"): remove them first",
+                  imp_strategy_names[s]);
+    }
     if (imp_world_set_strategy(w, s) != IMP_OK) {
         imp_error(L, what, "%s", imp_world_error(w));
     }

@@ -1,0 +1,69 @@
+-- Clear errors instead of silence (issue #17 item 2): what a world cannot honour is refused
+-- when it is asked for, with a message that says so.
+local impact = require("impact")
+local s2 = impact.shape2d
+
+local function err(f, ...) local ok, e = pcall(f, ...) assert.is_false(ok) return e end
+
+describe("refusals", function()
+  it("refuses joints, ropes and rods under strategies that would ignore them (2D)", function()
+    for _, strategy in ipairs { "none", "compliant" } do
+      local w = impact.world2d { strategy = strategy }
+      local b = w:add_body { shape = s2.ball { radius = 0.1 }, mass = 1, position = { 1, 0 } }
+      assert.matches("World:add_joint: joints, ropes and rods act only under the strategies "
+        .. "\"contact\" and \"impulse\".*strategy is \"" .. strategy .. "\"",
+        err(w.add_joint, w, { body1 = b, point1 = { -1, 0 } }))
+      assert.matches("World:add_rope: .*strategy is \"" .. strategy .. "\"",
+        err(w.add_rope, w, { body1 = b, length = 1 }))
+      assert.matches("World:add_rope: .*strategy is \"" .. strategy .. "\"",
+        err(w.add_rope, w, { body1 = b, length = 1, rod = true }))
+    end
+  end)
+
+  it("keeps joints honoured: a pinned bar under contact stays on its pin", function()
+    local w = impact.world2d { strategy = "contact", gravity = { 0, -9.81 } }
+    local b = w:add_body { shape = s2.block { width = 0.1, height = 2 }, mass = 1, position = { 0, -1 } }
+    local j = w:add_joint { body1 = b, point1 = { 0, 1 }, point2 = { 0, 0 } }
+    w:run { duration = 0.5 }
+    assert.is_true(w:connector_error(j) < 1e-6)
+  end)
+
+  it("refuses to switch a world holding connectors to a strategy that would ignore them", function()
+    local w = impact.world2d { strategy = "contact" }
+    local b = w:add_body { shape = s2.ball { radius = 0.1 }, mass = 1, position = { 1, 0 } }
+    w:add_joint { body1 = b, point1 = { -1, 0 } }
+    for _, strategy in ipairs { "none", "compliant" } do
+      assert.matches("strategy \"" .. strategy .. "\" would ignore",
+        err(function() w.strategy = strategy end))
+    end
+    assert.equal("contact", w.strategy)
+  end)
+
+  it("refuses the dem strategy on a 2D world, at construction and later", function()
+    assert.matches("impact.world2d: strategy \"dem\" is for 3D worlds",
+      err(impact.world2d, { strategy = "dem" }))
+    local w = impact.world2d {}
+    assert.matches("strategy \"dem\" is for 3D worlds %(this world is 2D%)",
+      err(function() w.strategy = "dem" end))
+  end)
+
+  it("refuses the 2D-only joint option on 3D worlds of every strategy", function()
+    for _, strategy in ipairs { "none", "compliant", "dem", "impulse", "contact" } do
+      assert.matches("impact.world3d: option 'joint_small_impacts'",
+        err(impact.world3d, { strategy = strategy, joint_small_impacts = true }))
+    end
+    local w = impact.world3d {}
+    local b = w:add_body { shape = impact.shape3d.sphere { radius = 1 }, mass = 1 }
+    assert.matches("World:add_joint: this world is 3D", err(w.add_joint, w, { body1 = b }))
+  end)
+
+  it("refuses a run whose end time has already passed", function()
+    local w = impact.world2d { dt = 0.01 }
+    w:run { until_time = 0.2 }
+    assert.matches("World:run: until_time = 0.1 has already passed %(the world's time is 0.2",
+      err(w.run, w, { until_time = 0.1 }))
+    local t = w.time
+    w:run { until_time = t }  -- already there: nothing to do, no error
+    assert.equal(t, w.time)
+  end)
+end)
