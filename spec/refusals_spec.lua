@@ -20,6 +20,28 @@ describe("refusals", function()
     end
   end)
 
+  it("refuses joints and rods under impulse without joint_small_impacts, and holds them with it", function()
+    -- without the small impacts after each step nothing holds a joint under impulse: a ball on
+    -- a 1 m rod would fall 4.9 m in 1 s; with them it stays on its circle
+    local w = impact.world2d { strategy = "impulse", gravity = { 0, -9.81 } }
+    local b = w:add_body { shape = s2.ball { radius = 0.05 }, mass = 1, position = { 1, 0 } }
+    assert.matches("World:add_joint: under the strategy \"impulse\" a joint or rod .*joint_small_impacts = true",
+      err(w.add_joint, w, { body1 = b, point1 = { -1, 0 } }))
+    assert.matches("World:add_rope: under the strategy \"impulse\" a joint or rod",
+      err(w.add_rope, w, { body1 = b, length = 1, rod = true }))
+    w = impact.world2d { strategy = "impulse", gravity = { 0, -9.81 }, dt = 0.001, joint_small_impacts = true }
+    b = w:add_body { shape = s2.ball { radius = 0.05 }, mass = 1, position = { 1, 0 } }
+    w:add_rope { body1 = b, length = 1, rod = true }
+    w:run { until_time = 1 }
+    assert.near(1, math.sqrt(b.position[1] ^ 2 + b.position[2] ^ 2), 0.02)
+    -- and a contact world holding a joint cannot switch to impulse without them
+    w = impact.world2d { strategy = "contact" }
+    b = w:add_body { shape = s2.ball { radius = 0.1 }, mass = 1, position = { 1, 0 } }
+    w:add_joint { body1 = b, point1 = { -1, 0 } }
+    assert.matches("strategy \"impulse\" would ignore with joint_small_impacts = false",
+      err(function() w.strategy = "impulse" end))
+  end)
+
   it("keeps joints honoured: a pinned bar under contact stays on its pin", function()
     local w = impact.world2d { strategy = "contact", gravity = { 0, -9.81 } }
     local b = w:add_body { shape = s2.block { width = 0.1, height = 2 }, mass = 1, position = { 0, -1 } }

@@ -26,7 +26,7 @@ local function context(kind)
     c.w = impact.world2d { strategy = kind ~= "default" and kind or nil, gravity = { 0, -1 } }
     c.a = c.w:add_body { shape = ball2(), mass = 1, name = "a" }
     c.b = c.w:add_body { shape = ball2(), mass = 1, position = { 3, 0 }, name = "b" }
-    if kind == "impulse" then
+    if kind == "impulse" or kind == "contact" then
       c.conn = c.w:add_rope { body1 = c.a, body2 = c.b, length = 4 }
     else
       c.sp = c.w:add_spring { body1 = c.a, body2 = c.b, stiffness = 1 }
@@ -62,7 +62,7 @@ local entries = {
   { "World:distance", "default", function(c) return c.w:distance(c.a, c.b) end },
   { "World:set_pair", "impulse", function(c, o) return c.w:set_pair(o) end,
     function(c) return { body1 = c.a, body2 = c.b, friction = 0.5 } end },
-  { "World:add_joint", "impulse", function(c, o) return c.w:add_joint(o) end,
+  { "World:add_joint", "contact", function(c, o) return c.w:add_joint(o) end,
     function(c) return { body1 = c.a, point1 = { 0, 0.5 }, normal = { 0, 1 } } end },
   { "World:add_rope", "impulse", function(c, o) return c.w:add_rope(o) end,
     function(c) return { body1 = c.a, body2 = c.b, point2 = { 0, 0.1 }, length = 5 } end },

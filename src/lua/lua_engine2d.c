@@ -85,13 +85,23 @@ static int add_connector(lua_State *L, imp_world *w, const char *what, imp_conne
 /* Connectors act only under the strategies that handle collisions (impulse: through the
    collision impulses, and every step with joint_small_impacts; contact: as bilateral rows of
    the contact forces); elsewhere nothing would read them, so adding one is refused. */
-static void require_connector_strategy(lua_State *L, const imp_world *w, const char *what)
+static void require_connector_strategy(lua_State *L, const imp_world *w, const char *what,
+                                       int bilateral)
 {
     if (!imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
         imp_error(L, what, "joints, ropes and rods act only under the strategies \"contact\" and "
                   "\"impulse\" (2D worlds); this world's strategy is \"%s\", which would ignore "
                   "them: create the world with strategy = \"contact\"",
                   imp_strategy_names[w->model.def.strategy]);
+    }
+    /* under impulse a joint or rod is held only by the small impacts after each step: without
+       them it would be ignored (a ball on a rod falls away); a rope acts by collisions */
+    if (bilateral && !imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)
+        && !w->model.def.engine2d.joint_small_impacts) {
+        imp_error(L, what, "under the strategy \"impulse\" a joint or rod is held only by small "
+                  "impacts after each step, and this world has joint_small_impacts = false, so it "
+                  "would be ignored: create the world with joint_small_impacts = true, or with "
+                  "strategy = \"contact\" (forces that hold it continuously)");
     }
 }
 
@@ -102,7 +112,7 @@ static int l_add_joint(lua_State *L)
     const char *what = "World:add_joint";
     imp_world *w = imp_lua_check_world(L, 1);
     imp_lua_engine3d_no_connectors(L, w, what);
-    require_connector_strategy(L, w, what);
+    require_connector_strategy(L, w, what, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
@@ -141,14 +151,15 @@ static int l_add_rope(lua_State *L)
     const char *what = "World:add_rope";
     imp_world *w = imp_lua_check_world(L, 1);
     imp_lua_engine3d_no_connectors(L, w, what);
-    require_connector_strategy(L, w, what);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
+    int rod = imp_opt_boolean(L, 2, what, "rod", 0);
+    require_connector_strategy(L, w, what, rod);
     imp_connector2d c;
     memset(&c, 0, sizeof c);
     read_points(L, w, what, &c);
-    c.kind = imp_opt_boolean(L, 2, what, "rod", 0) ? IMP_ROD : IMP_ROPE;
+    c.kind = rod ? IMP_ROD : IMP_ROPE;
     int has_length;
     c.length = imp_opt_number(L, 2, what, "length", 0.0, IMP_POSITIVE, &has_length);
     if (!has_length) {

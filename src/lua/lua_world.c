@@ -900,11 +900,13 @@ static void set_integrator(lua_State *L, imp_world *w, const char *what)
     imp_world_set_integrator(w, &d);
 }
 
-static int active_connectors(const imp_world *w)
+/* the world's connectors (bilateral: joints and rods only) */
+static int active_connectors(const imp_world *w, int bilateral)
 {
     int n = 0;
     for (int i = 0; w->engine2d != NULL && i < w->engine2d->nconn; i++) {
-        n += w->engine2d->conn[i].active != 0;
+        const imp_connector2d *c = &w->engine2d->conn[i];
+        n += c->active != 0 && (!bilateral || c->kind != IMP_ROPE);
     }
     return n;
 }
@@ -916,10 +918,17 @@ static void set_strategy(lua_State *L, imp_world *w, const char *what)
         imp_error(L, what, "strategy \"%s\" is for %s worlds (this world is %dD)", imp_strategy_names[s],
                   imp_strategy_dims_name(s), w->model.def.dim);
     }
-    if (active_connectors(w) > 0 &&
-        (imp_strategy_ops_of(s, w->model.def.dim)->flags & IMP_STRATEGY_COLLISIONS) == 0) {
+    unsigned flags = imp_strategy_ops_of(s, w->model.def.dim)->flags;
+    if (active_connectors(w, 0) > 0 && (flags & IMP_STRATEGY_COLLISIONS) == 0) {
         imp_error(L, what, "this world has joints, ropes or rods, which strategy \"%s\" would ignore "
                   "(they act under \"contact\" and \"impulse\"): remove them first",
+                  imp_strategy_names[s]);
+    }
+    if (active_connectors(w, 1) > 0 && (flags & IMP_STRATEGY_CONTACT_FORCES) == 0
+        && !w->model.def.engine2d.joint_small_impacts) {
+        imp_error(L, what, "this world has joints or rods, which strategy \"%s\" would ignore with "
+                  "joint_small_impacts = false (it holds them only by small impacts after each "
+                  "step): remove them first, or create the world with joint_small_impacts = true",
                   imp_strategy_names[s]);
     }
     if (imp_world_set_strategy(w, s) != IMP_OK) {
