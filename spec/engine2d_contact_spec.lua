@@ -185,7 +185,8 @@ describe("engine2d contact strategy", function()
 
   it("a removed body's connector is gone and its slot's new body collides again", function()
     -- (impulse holds a joint by the small impacts after each step)
-    local w = impact.world2d { strategy = "impulse", dt = 0.01, gravity = { 0, 0 }, joint_small_impacts = true }
+    local w = impact.world2d { strategy = "impulse", dt = 0.01, gravity = { 0, 0 },
+                               joint_small_impacts = true }
     local a = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0, 0 } }
     local b = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { 0.5, 0 } }
     local j = w:add_joint { body1 = a, point1 = { 0.25, 0 }, body2 = b, point2 = { -0.25, 0 } }

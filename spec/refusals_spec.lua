@@ -25,11 +25,13 @@ describe("refusals", function()
     -- a 1 m rod would fall 4.9 m in 1 s; with them it stays on its circle
     local w = impact.world2d { strategy = "impulse", gravity = { 0, -9.81 } }
     local b = w:add_body { shape = s2.ball { radius = 0.05 }, mass = 1, position = { 1, 0 } }
-    assert.matches("World:add_joint: under the strategy \"impulse\" a joint or rod .*joint_small_impacts = true",
+    assert.matches("World:add_joint: under the strategy \"impulse\" a joint or rod "
+      .. ".*joint_small_impacts = true",
       err(w.add_joint, w, { body1 = b, point1 = { -1, 0 } }))
     assert.matches("World:add_rope: under the strategy \"impulse\" a joint or rod",
       err(w.add_rope, w, { body1 = b, length = 1, rod = true }))
-    w = impact.world2d { strategy = "impulse", gravity = { 0, -9.81 }, dt = 0.001, joint_small_impacts = true }
+    w = impact.world2d { strategy = "impulse", gravity = { 0, -9.81 }, dt = 0.001,
+                         joint_small_impacts = true }
     b = w:add_body { shape = s2.ball { radius = 0.05 }, mass = 1, position = { 1, 0 } }
     w:add_rope { body1 = b, length = 1, rod = true }
     w:run { until_time = 1 }
