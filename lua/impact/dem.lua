@@ -505,6 +505,7 @@ function dem.import_stl(w, opts)
 end
 
 dem.measure_columns = require("impact.dem_measure").measure_columns  -- and w:stress() etc.
+require("impact.dem_cell")  -- w:set_cell{size | hsize, vel_grad}, w:cell()
 local packing = require("impact.dem_packing")
 dem.cloud = packing.cloud
 dem.regular = packing.regular

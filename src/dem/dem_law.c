@@ -53,8 +53,8 @@ static inline void st2(double *p, v2 v) { memcpy(p, &v, sizeof v); }
 
 /* Geometry: overlap and unit normal (a to b). Returns 0 when the pair has no functor or (for
    a potential interaction) is out of reach. *ra, *rb: the radii for physics and arms. */
-static inline int geometry(const imp_dem *d, int a, int b, int real, const double *prev_n,
-                           double *un, double n[3], double *ra, double *rb)
+static inline int geometry(const imp_dem *d, const imp_dem_inter *I, int a, int b, int real,
+                           const double *prev_n, double *un, double n[3], double *ra, double *rb)
 {
     double f = d->p.interaction_radius;
     const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
@@ -65,6 +65,11 @@ static inline int geometry(const imp_dem *d, int a, int b, int real, const doubl
         }
         *ra = d->radius[a];
         double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+        if (d->cell.on) {  /* b's image (dem_cell.c) */
+            double o[3];
+            imp_dem_cell_offset(d, I, o, NULL);
+            dx[0] += o[0], dx[1] += o[1], dx[2] += o[2];
+        }
         double d2 = dot(dx, dx), reach = f * (*ra + *rb);
         if (!real && d2 > reach * reach) {
             return 0;
@@ -160,6 +165,18 @@ static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss,
     }
     double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
     return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * rb);
+}
+
+/* out_of_reach in a periodic cell (spheres only): with b's image */
+static int out_of_reach_cell(const imp_dem *d, int k, double f, int ss)
+{
+    const imp_dem_inter *I = &d->inter[k];
+    const double *xa = d->pos + 3 * I->a, *xb = d->pos + 3 * I->b;
+    double o[3];
+    imp_dem_cell_offset(d, I, o, NULL);
+    double dx[3] = {xb[0] - xa[0] + o[0], xb[1] - xa[1] + o[1], xb[2] - xa[2] + o[2]};
+    double reach = f * (d->radius[I->a] + d->radius[I->b]);
+    return !ss || dot(dx, dx) > reach * reach;
 }
 
 /* The packed copies of positions and radii (xr) and, for the AVX2 law (simd), of velocities
@@ -262,6 +279,11 @@ static inline void carry(const imp_dem *d, const imp_dem_inter *I, const double 
     vr[0] = (pvb[0] - pva[0]) - (m1 * n2 - m2 * n1);
     vr[1] = (pvb[1] - pva[1]) - (m2 * n0 - m0 * n2);
     vr[2] = (pvb[2] - pva[2]) - (m0 * n1 - m1 * n0);
+    if (d->cell.on) {  /* b's image moves with the cell: + L H S */
+        double o[3], vo[3];
+        imp_dem_cell_offset(d, I, o, vo);
+        vr[0] += vo[0], vr[1] += vo[1], vr[2] += vo[2];
+    }
     *la = l_a, *lb = l_b;
 }
 
@@ -349,6 +371,11 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         if (I->cn0 > 0.0) {  /* viscous normal damping against the normal relative velocity */
             const double *pva = d->vel + 3 * I->a, *pvb = d->vel + 3 * I->b;
             double vsep = (pvb[0] - pva[0]) * n0 + (pvb[1] - pva[1]) * n1 + (pvb[2] - pva[2]) * n2;
+            if (d->cell.on) {
+                double o[3], vo[3];
+                imp_dem_cell_offset(d, I, o, vo);
+                vsep += vo[0] * n0 + vo[1] * n1 + vo[2] * n2;
+            }
             double fv = -I->cn0 * sqrt(s) * vsep;
             /* its loss over the step's normal displacement -vsep dt, with the mean of the
                viscous force before (the last total minus its elastic part) and now */
@@ -486,7 +513,8 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
         const int *h = d->hot + 3 * k;
         geo *e = g + c;
         e->k = k;
-        e->ok = geometry(d, h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra, &e->rb);
+        e->ok = geometry(d, &d->inter[k], h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra,
+                         &e->rb);
         c += e->ok || h[2];
     }
     for (int j = 0; j < c; j++) {
@@ -528,7 +556,8 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     const int *test = s->pot;
 #ifdef IMP_DEM_HAVE_AVX2
     int rest[BLOCK];
-    if (simd && ss) {  /* sphere/sphere ones four at a time, the others below */
+    if (simd && ss && !d->cell.on) {  /* sphere/sphere ones four at a time, the others below
+                                         (in a periodic cell all below: the images) */
         int nrest = 0;
         nslow += imp_dem_reach_avx2(d, s->pot, s->pot_a, s->pot_b, np, f, slow + nslow, rest,
                                     &nrest);
@@ -537,7 +566,8 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     }
 #endif
     for (int j = 0; j < np; j++) {
-        if (!out_of_reach(d, hot + 3 * test[j], f, ss, ws)) {
+        if (d->cell.on ? !out_of_reach_cell(d, test[j], f, ss)
+                       : !out_of_reach(d, hot + 3 * test[j], f, ss, ws)) {
             slow[nslow++] = test[j];
         }
     }

@@ -317,6 +317,14 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
     set_number(L, "mu", I->mu);
     lua_pushinteger(L, I->created);
     lua_setfield(L, -2, "created");
+    if (d->cell.on) {  /* the periodic shift of body2's image (Yade's cellDist) */
+        lua_createtable(L, 3, 0);
+        for (int k = 0; k < 3; k++) {
+            lua_pushinteger(L, I->cell[k]);
+            lua_rawseti(L, -2, k + 1);
+        }
+        lua_setfield(L, -2, "cell_shift");
+    }
 }
 
 /* World:interactions([{all = false}]): the real interactions (all = true: potential ones
@@ -460,6 +468,7 @@ void imp_lua_open_dem(lua_State *L)
     luaL_setfuncs(L, fns, 0);
     imp_lua_open_dem_state(L);
     imp_lua_open_dem_measure(L);
+    imp_lua_open_dem_cell(L);
     lua_getfield(L, -1, "World");  /* the World methods (imp_lua_open_world ran first) */
     luaL_setfuncs(L, methods, 0);
     lua_pop(L, 1);
