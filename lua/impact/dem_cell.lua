@@ -90,7 +90,7 @@ function World:set_cell(opts)
   if opts.size ~= nil then
     local s = options.vector(what, opts, "size", nil, 3, { level = level })
     for i = 1, 3 do
-      if not (s[i] > 0) then
+      if s[i] <= 0 then
         error(string.format("%s: option 'size' must hold three positive lengths, got size[%d] = %s",
           what, i, options.shown(s[i])), level)
       end

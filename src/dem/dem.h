@@ -65,6 +65,8 @@ typedef struct imp_dem_params {
     double poisson;            /* Hertz-Mindlin: Poisson's ratio */
     double en;                 /* Hertz-Mindlin: normal restitution of the viscous damping
                                   (Tsuji et al. 1992); 1 = none */
+    double rolling;            /* rolling resistance eta_r >= 0 (0: none): a rolling moment
+                                  limited by eta_r min(ra, rb) fn (dem_law.c) */
 } imp_dem_params;
 
 /* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere and
@@ -89,6 +91,7 @@ typedef struct imp_dem_inter {
     int cell[3];       /* periodic cell (dem_cell.c): the shift S of b's image, which sits at
                           x_b + H S relative to a (Yade's cellDist); 0 without a cell */
     int seen;          /* periodic collider: the run that last found the pair */
+    double mr[3];      /* rolling resistance: the rolling moment on b (on a: the opposite) */
 } imp_dem_inter;
 
 /* A clump (Yade's Clump): a rigid body whose shape is a union of spheres (dem_clump*.c). Its

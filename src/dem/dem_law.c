@@ -323,6 +323,39 @@ static double release(const imp_dem *d, const imp_dem_inter *I, const geo *e, do
     return dot(p, t) / (2.0 * ks);
 }
 
+/* Rolling resistance (the idea of Yade's rolling-resistance laws, e.g.
+   Law2_ScGeom6D_CohFrictPhys_CohesionMoment): an elastic-plastic rolling moment M on b (on a:
+   -M) against the relative rolling rotation, the relative angular velocity w_b - w_a without
+   its twist part along n: M -= kr dt w_roll, kept tangent (M . n = 0), capped at
+   eta_r min(ra, rb) fn; kr = 2 ks ra rb (Yade's alphaKr = 2). A sphere rolling on a plane under
+   its weight then decelerates at eta_r g / (1 + I / (m r^2)) (spec/dem_rolling_spec.lua). Into
+   the row's torque terms (subtracted: a's gets +M, b's -M, giving -M on a and +M on b). The
+   work of the moment is not booked in the energy. */
+static void rolling(const imp_dem *d, imp_dem_inter *I, const double *n, double ra, double rb,
+                    double fn, double dt, double *out)
+{
+    const double *wa = d->angvel + 3 * I->a, *wb = d->angvel + 3 * I->b;
+    const double sa = ra_spin(d, I->a);
+    double w[3] = {wb[0] - sa * wa[0], wb[1] - sa * wa[1], wb[2] - sa * wa[2]};
+    double wn = dot(w, n), kr = 2.0 * I->ks * ra * rb, *m = I->mr;
+    for (int k = 0; k < 3; k++) {
+        m[k] -= kr * dt * (w[k] - wn * n[k]);
+    }
+    double mn = dot(m, n);
+    for (int k = 0; k < 3; k++) {
+        m[k] -= mn * n[k];
+    }
+    double m2 = dot(m, m), cap = d->p.rolling * (ra < rb ? ra : rb) * (fn > 0.0 ? fn : 0.0);
+    if (m2 > cap * cap) {
+        double s = cap / sqrt(m2);
+        m[0] *= s, m[1] *= s, m[2] *= s;
+    }
+    for (int k = 0; k < 3; k++) {
+        out[IMP_DEM_ROW_TA + k] += m[k];
+        out[IMP_DEM_ROW_TB + k] -= m[k];
+    }
+}
+
 /* Pass 2 for one interaction with its geometry e: physics when it becomes real, the law.
    Writes only the interaction, its hot copy and its row out (dem_law.h), so interactions can
    be processed in parallel; returns DONE_* flags for the serial pass. */
@@ -342,6 +375,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         I->pending = 0;
         I->created = d->iter;
         I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
+        I->mr[0] = I->mr[1] = I->mr[2] = 0.0;
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
     }
     if (un < 0.0) {  /* a gap: the linear and Hertz laws have no attraction */
@@ -418,6 +452,9 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     out[IMP_DEM_ROW_TB] = lb * t0;
     out[IMP_DEM_ROW_TB + 1] = lb * t1;
     out[IMP_DEM_ROW_TB + 2] = lb * t2;
+    if (d->p.rolling > 0.0) {
+        rolling(d, I, n, ra, rb, fn, dt, out);
+    }
     out[IMP_DEM_ROW_PLASTIC] = plastic;
     out[IMP_DEM_ROW_VISCOUS] = viscous;
     out[IMP_DEM_ROW_AB] = imp_dem_row_ab(I->a, I->b);
@@ -539,7 +576,7 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
 {
     int slow[BLOCK];
     const int *hot = d->hot;
-    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
+    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR && !(d->p.rolling > 0.0);
     /* the classes the AVX2 law takes (-1: none) */
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;

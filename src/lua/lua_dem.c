@@ -72,7 +72,7 @@ static int l_collide(lua_State *L)
 }
 
 /* core.dem_configure(w, geometry_bits, law, young, ks_ratio, friction_angle, poisson,
-   never_erase, en): the interaction loop's functors, also used by the default engine list */
+   never_erase, en, rolling): the interaction loop's functors, also used by the default engine list */
 static int l_configure(lua_State *L)
 {
     imp_world *w;
@@ -85,6 +85,7 @@ static int l_configure(lua_State *L)
     d->p.poisson = luaL_checknumber(L, 7);
     d->p.never_erase = lua_toboolean(L, 8);
     d->p.en = luaL_optnumber(L, 9, 1.0);
+    d->p.rolling = luaL_optnumber(L, 10, 0.0);
     return 0;
 }
 
