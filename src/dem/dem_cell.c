@@ -199,7 +199,7 @@ static double nearest(const imp_dem *d, int a, int b, int sheared, int S[3])
             for (int l = lo; l <= hi; l++) {
                 double s[3] = {s0[0] + i, s0[1] + j, s0[2] + l}, o[3];
                 mul(c->h, s, o);
-                double e[3] = {dx[0] + o[0], dx[1] + o[1], dx[2] + o[2]};
+                const double e[3] = {dx[0] + o[0], dx[1] + o[1], dx[2] + o[2]};
                 double d2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
                 if (d2 < best) {
                     best = d2;
@@ -366,9 +366,10 @@ void imp_dem_cell_after(imp_dem *d, double dt)
     int wrapped = grow(&c->wrap, &c->wrap_cap, 4 * d->n) == 0;  /* else no wrap this step */
     int any = 0;
     for (int i = 0; i < d->n; i++) {
-        double *x = d->pos + 3 * i, *v = d->vel + 3 * i, u[3], a[3];
+        double *x = d->pos + 3 * i, *v = d->vel + 3 * i;
         if (wrapped) {
             int *wr = c->wrap + 3 * i;
+            double u[3];
             if (d->fixed[i]) {  /* stays where the world has it */
                 wr[0] = wr[1] = wr[2] = 0;
                 continue;
@@ -388,6 +389,7 @@ void imp_dem_cell_after(imp_dem *d, double dt)
             }
         }
         if (!d->fixed[i]) {
+            double a[3];
             mul(c->L, x, a);
             v[0] += a[0], v[1] += a[1], v[2] += a[2];
         }
