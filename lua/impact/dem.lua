@@ -144,7 +144,8 @@ local functor_checks = {
   frict = { young = function(v) return finite(v, 0) end,
             ks_ratio = function(v) return finite(v, 0) end,
             friction_angle = function(v) return finite(v, 0, math.pi / 2) end,
-            poisson = function(v) return finite(v, 0, 0.5) end },
+            poisson = function(v) return finite(v, 0, 0.5) end,
+            rolling = function(v) return finite(v, 0) end },
   mindlin = { young = function(v) return finite(v, 0) end,
               poisson = function(v) return finite(v, 0, 0.5) end,
               en = function(v) return finite(v, 0, 1) end,
@@ -288,18 +289,23 @@ function dem.collider(opts)
   return e
 end
 
---- dem.frict{young = 1e9, ks_ratio = 0.25, friction_angle = 0.5}: the frictional physics
+--- dem.frict{young = 1e9, ks_ratio = 0.25, friction_angle = 0.5, rolling = 0}: the frictional physics
 --- functor (Yade's Ip2_FrictMat_FrictMat_FrictPhys): kn = 2 E1 R1 E2 R2 / (E1 R1 + E2 R2),
 --- ks = ks_ratio kn, mu = tan(friction_angle). A body with a material (impact.material) uses
---- the material's E; `young` is for bodies without one.
+--- the material's E; `young` is for bodies without one. rolling = eta_r >= 0 (default 0: none)
+--- adds rolling resistance (Yade's rolling-resistance idea): an elastic-plastic moment against
+--- the relative rolling, stiffness 2 ks r1 r2, limited by eta_r min(r1, r2) fn (a sphere rolling
+--- on a plane decelerates at eta_r g / 1.4); its work is not booked in w:dem_energy().
 function dem.frict(opts)
   local what = "impact.dem.frict"
-  opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true })
+  opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true,
+                                  rolling = true })
   return functor("frict", { young = number(what, opts, "young", 1e9, 0),
                             ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
                             friction_angle = number(what, opts, "friction_angle", 0.5, 0,
                                                     math.pi / 2),
-                            poisson = 0.3 })
+                            poisson = 0.3,
+                            rolling = number(what, opts, "rolling", 0, 0) })
 end
 
 --- dem.mindlin{young = 1e9, poisson = 0.3, friction_angle = 0.5, en = 1}: Hertz-Mindlin physics
@@ -505,6 +511,7 @@ function dem.import_stl(w, opts)
 end
 
 dem.measure_columns = require("impact.dem_measure").measure_columns  -- and w:stress() etc.
+require("impact.dem_cell")  -- w:set_cell{size | hsize, vel_grad}, w:cell()
 local packing = require("impact.dem_packing")
 dem.cloud = packing.cloud
 dem.regular = packing.regular
@@ -645,7 +652,7 @@ local function configure(w, e)
   for _, g in ipairs(e.geometry) do bits = bits | geometry_bits[g] end
   local p = e.physics
   core.dem_configure(w, bits, laws[e.law[1]].law, p.young, p.ks_ratio, p.friction_angle,
-    p.poisson, e.never_erase, p.en or 1)
+    p.poisson, e.never_erase, p.en or 1, p.rolling or 0)
 end
 
 local runners = {

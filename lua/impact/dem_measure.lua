@@ -20,7 +20,7 @@ local options = require("impact.options")
 local World = core.World
 local M = {}
 
-local function volume_of(what, opts, m)
+local function volume_of(what, w, opts, m)
   opts = options.check_keys(what, opts, { volume = true, box = true }, { level = 3 })
   if opts.volume ~= nil and opts.box ~= nil then
     error(what .. ": give 'volume' or 'box', not both", 3)
@@ -29,6 +29,12 @@ local function volume_of(what, opts, m)
     return options.number(what, opts, "volume", nil, { min = 0, min_open = true, level = 3 })
   end
   local lo, hi = m.lo, m.hi
+  local cell = opts.box == nil and core.dem_cell(w) or nil
+  if cell ~= nil then  -- a periodic cell: its volume
+    local h = cell.h
+    return h[1] * (h[5] * h[9] - h[6] * h[8]) - h[2] * (h[4] * h[9] - h[6] * h[7])
+      + h[3] * (h[4] * h[8] - h[5] * h[7])
+  end
   if opts.box ~= nil then
     local box = opts.box
     if type(box) ~= "table" or #box ~= 2 then
@@ -48,7 +54,7 @@ end
 
 local function stress(what, w, opts)
   local m = core.dem_measure(w)
-  local v = volume_of(what, opts, m)
+  local v = volume_of(what, w, opts, m)
   local s = m.stress_sum
   return { { s[1] / v, s[2] / v, s[3] / v }, { s[4] / v, s[5] / v, s[6] / v },
            { s[7] / v, s[8] / v, s[9] / v } }, m, v
@@ -65,7 +71,7 @@ end
 --- w:porosity{volume | box}: 1 - (sum of the spheres' volumes) / V.
 function World:porosity(opts)
   local m = core.dem_measure(self)
-  local v = volume_of("World:porosity", opts or {}, m)
+  local v = volume_of("World:porosity", self, opts or {}, m)
   return 1 - m.solid_volume / v
 end
 

@@ -77,6 +77,7 @@ void imp_dem_free(imp_dem *d)
         return;
     }
     free_particles(d);
+    imp_dem_cell_free(d);
     free(d->slot_to_particle);
     free(d->clumps);
     free(d->inter);

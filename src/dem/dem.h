@@ -65,6 +65,8 @@ typedef struct imp_dem_params {
     double poisson;            /* Hertz-Mindlin: Poisson's ratio */
     double en;                 /* Hertz-Mindlin: normal restitution of the viscous damping
                                   (Tsuji et al. 1992); 1 = none */
+    double rolling;            /* rolling resistance eta_r >= 0 (0: none): a rolling moment
+                                  limited by eta_r min(ra, rb) fn (dem_law.c) */
 } imp_dem_params;
 
 /* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere and
@@ -86,6 +88,10 @@ typedef struct imp_dem_inter {
     int real;          /* geometry and physics exist */
     int pending;       /* erase requested; the collider decides at its next run */
     long created;      /* iteration at which it became real */
+    int cell[3];       /* periodic cell (dem_cell.c): the shift S of b's image, which sits at
+                          x_b + H S relative to a (Yade's cellDist); 0 without a cell */
+    int seen;          /* periodic collider: the run that last found the pair */
+    double mr[3];      /* rolling resistance: the rolling moment on b (on a: the opposite) */
 } imp_dem_inter;
 
 /* A clump (Yade's Clump): a rigid body whose shape is a union of spheres (dem_clump*.c). Its
@@ -116,8 +122,24 @@ typedef struct imp_dem_energy {
     double kinetic;        /* translational + rotational, now (leapfrog mid-step velocities) */
 } imp_dem_energy;
 
+/* A periodic cell (Yade's O.cell, dem_cell.c): a parallelepiped whose base vectors are the
+   columns of H (hSize), deformed homogeneously by the velocity gradient L: dH/dt = L H. Particles'
+   velocities are the total ones, v = v' + L x with v' the fluctuation (what Newton integrates and
+   damps); positions are wrapped into the cell after each step. */
+typedef struct imp_dem_cell {
+    int on;
+    double h[9], h0[9], hinv[9]; /* row-major; h0: H when the cell was set (for the strain) */
+    double L[9];                 /* row-major, 1/s */
+    int *wrap;                   /* 3 per particle: the wraps of the last step (scratch) */
+    int wrap_cap;
+    int *bin_start, *bin_list;   /* the periodic collider's grid (scratch) */
+    int bin_cap, list_cap;
+    int run;                     /* collider runs (the interactions' seen stamps) */
+} imp_dem_cell;
+
 typedef struct imp_dem {
     imp_dem_params p;
+    imp_dem_cell cell;
     /* particles, n of them */
     int n, cap;
     int *slot;             /* world slot of each particle */
@@ -316,6 +338,22 @@ typedef struct imp_dem_measures {
     double fabric[9];         /* mean of n (x) n over the sphere/sphere contacts */
 } imp_dem_measures;
 void imp_dem_measure(const imp_dem *d, imp_dem_measures *out);
+/* Periodic cell (dem_cell.c). Sets the cell to H (row-major, base vectors as columns) and L;
+   0, or -1 with the message in d->error (H singular or not finite, L not finite). Only spheres
+   (no walls, facets, clumps) may be in a periodic world; the collider checks (and the size of
+   the particles against the cell) at each run. */
+int imp_dem_cell_set(imp_dem *d, const double h[9], const double L[9]);
+void imp_dem_cell_clear(imp_dem *d);
+/* The image offset H S of interaction I (zero without a cell) and its affine velocity L H S. */
+void imp_dem_cell_offset(const imp_dem *d, const imp_dem_inter *I, double o[3], double vo[3]);
+/* The periodic collider (called by imp_dem_collide when the cell is on); 0 or -1 (d->error). */
+int imp_dem_cell_collide(imp_dem *d);
+/* Newton's periodic parts (imp_dem_newton): before, total velocities to fluctuations and the
+   affine displacement dt L x; after, H advanced, positions wrapped, total velocities again. */
+void imp_dem_cell_before(imp_dem *d, double dt);
+void imp_dem_cell_after(imp_dem *d, double dt);
+void imp_dem_cell_free(imp_dem *d);
+
 /* Real interactions (counted), all interactions. */
 int imp_dem_real_count(const imp_dem *d);
 

@@ -116,6 +116,9 @@ static void settle_pending(imp_dem *d, int k, int have_sweep)
 
 int imp_dem_collide(imp_dem *d)
 {
+    if (d->cell.on) {
+        return imp_dem_cell_collide(d);
+    }
     int skip = boxes_unchanged(d) && verlet_distance(d, d->box_rmin) == d->bp_verlet;
     double rmin = skip ? d->box_rmin : boxes(d);
     double v = verlet_distance(d, rmin);

@@ -53,8 +53,8 @@ static inline void st2(double *p, v2 v) { memcpy(p, &v, sizeof v); }
 
 /* Geometry: overlap and unit normal (a to b). Returns 0 when the pair has no functor or (for
    a potential interaction) is out of reach. *ra, *rb: the radii for physics and arms. */
-static inline int geometry(const imp_dem *d, int a, int b, int real, const double *prev_n,
-                           double *un, double n[3], double *ra, double *rb)
+static inline int geometry(const imp_dem *d, const imp_dem_inter *I, int a, int b, int real,
+                           const double *prev_n, double *un, double n[3], double *ra, double *rb)
 {
     double f = d->p.interaction_radius;
     const double *xa = d->pos + 3 * a, *xb = d->pos + 3 * b;
@@ -65,6 +65,11 @@ static inline int geometry(const imp_dem *d, int a, int b, int real, const doubl
         }
         *ra = d->radius[a];
         double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+        if (d->cell.on) {  /* b's image (dem_cell.c) */
+            double o[3];
+            imp_dem_cell_offset(d, I, o, NULL);
+            dx[0] += o[0], dx[1] += o[1], dx[2] += o[2];
+        }
         double d2 = dot(dx, dx), reach = f * (*ra + *rb);
         if (!real && d2 > reach * reach) {
             return 0;
@@ -160,6 +165,18 @@ static inline int out_of_reach(const imp_dem *d, const int *h, double f, int ss,
     }
     double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
     return d->kind[a] == IMP_DEM_WALL && (!ws || dot(d->wall_n + 3 * a, dx) > f * rb);
+}
+
+/* out_of_reach in a periodic cell (spheres only): with b's image */
+static int out_of_reach_cell(const imp_dem *d, int k, double f, int ss)
+{
+    const imp_dem_inter *I = &d->inter[k];
+    const double *xa = d->pos + 3 * I->a, *xb = d->pos + 3 * I->b;
+    double o[3];
+    imp_dem_cell_offset(d, I, o, NULL);
+    double dx[3] = {xb[0] - xa[0] + o[0], xb[1] - xa[1] + o[1], xb[2] - xa[2] + o[2]};
+    double reach = f * (d->radius[I->a] + d->radius[I->b]);
+    return !ss || dot(dx, dx) > reach * reach;
 }
 
 /* The packed copies of positions and radii (xr) and, for the AVX2 law (simd), of velocities
@@ -262,6 +279,11 @@ static inline void carry(const imp_dem *d, const imp_dem_inter *I, const double 
     vr[0] = (pvb[0] - pva[0]) - (m1 * n2 - m2 * n1);
     vr[1] = (pvb[1] - pva[1]) - (m2 * n0 - m0 * n2);
     vr[2] = (pvb[2] - pva[2]) - (m0 * n1 - m1 * n0);
+    if (d->cell.on) {  /* b's image moves with the cell: + L H S */
+        double o[3], vo[3];
+        imp_dem_cell_offset(d, I, o, vo);
+        vr[0] += vo[0], vr[1] += vo[1], vr[2] += vo[2];
+    }
     *la = l_a, *lb = l_b;
 }
 
@@ -301,6 +323,39 @@ static double release(const imp_dem *d, const imp_dem_inter *I, const geo *e, do
     return dot(p, t) / (2.0 * ks);
 }
 
+/* Rolling resistance (the idea of Yade's rolling-resistance laws, e.g.
+   Law2_ScGeom6D_CohFrictPhys_CohesionMoment): an elastic-plastic rolling moment M on b (on a:
+   -M) against the relative rolling rotation, the relative angular velocity w_b - w_a without
+   its twist part along n: M -= kr dt w_roll, kept tangent (M . n = 0), capped at
+   eta_r min(ra, rb) fn; kr = 2 ks ra rb (Yade's alphaKr = 2). A sphere rolling on a plane under
+   its weight then decelerates at eta_r g / (1 + I / (m r^2)) (spec/dem_rolling_spec.lua). Into
+   the row's torque terms (subtracted: a's gets +M, b's -M, giving -M on a and +M on b). The
+   work of the moment is not booked in the energy. */
+static void rolling(const imp_dem *d, imp_dem_inter *I, const double *n, double ra, double rb,
+                    double fn, double dt, double *out)
+{
+    const double *wa = d->angvel + 3 * I->a, *wb = d->angvel + 3 * I->b;
+    const double sa = ra_spin(d, I->a);
+    double w[3] = {wb[0] - sa * wa[0], wb[1] - sa * wa[1], wb[2] - sa * wa[2]};
+    double wn = dot(w, n), kr = 2.0 * I->ks * ra * rb, *m = I->mr;
+    for (int k = 0; k < 3; k++) {
+        m[k] -= kr * dt * (w[k] - wn * n[k]);
+    }
+    double mn = dot(m, n);
+    for (int k = 0; k < 3; k++) {
+        m[k] -= mn * n[k];
+    }
+    double m2 = dot(m, m), cap = d->p.rolling * (ra < rb ? ra : rb) * (fn > 0.0 ? fn : 0.0);
+    if (m2 > cap * cap) {
+        double s = cap / sqrt(m2);
+        m[0] *= s, m[1] *= s, m[2] *= s;
+    }
+    for (int k = 0; k < 3; k++) {
+        out[IMP_DEM_ROW_TA + k] += m[k];
+        out[IMP_DEM_ROW_TB + k] -= m[k];
+    }
+}
+
 /* Pass 2 for one interaction with its geometry e: physics when it becomes real, the law.
    Writes only the interaction, its hot copy and its row out (dem_law.h), so interactions can
    be processed in parallel; returns DONE_* flags for the serial pass. */
@@ -320,6 +375,7 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         I->pending = 0;
         I->created = d->iter;
         I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
+        I->mr[0] = I->mr[1] = I->mr[2] = 0.0;
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
     }
     if (un < 0.0) {  /* a gap: the linear and Hertz laws have no attraction */
@@ -349,6 +405,11 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         if (I->cn0 > 0.0) {  /* viscous normal damping against the normal relative velocity */
             const double *pva = d->vel + 3 * I->a, *pvb = d->vel + 3 * I->b;
             double vsep = (pvb[0] - pva[0]) * n0 + (pvb[1] - pva[1]) * n1 + (pvb[2] - pva[2]) * n2;
+            if (d->cell.on) {
+                double o[3], vo[3];
+                imp_dem_cell_offset(d, I, o, vo);
+                vsep += vo[0] * n0 + vo[1] * n1 + vo[2] * n2;
+            }
             double fv = -I->cn0 * sqrt(s) * vsep;
             /* its loss over the step's normal displacement -vsep dt, with the mean of the
                viscous force before (the last total minus its elastic part) and now */
@@ -391,6 +452,9 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     out[IMP_DEM_ROW_TB] = lb * t0;
     out[IMP_DEM_ROW_TB + 1] = lb * t1;
     out[IMP_DEM_ROW_TB + 2] = lb * t2;
+    if (d->p.rolling > 0.0) {
+        rolling(d, I, n, ra, rb, fn, dt, out);
+    }
     out[IMP_DEM_ROW_PLASTIC] = plastic;
     out[IMP_DEM_ROW_VISCOUS] = viscous;
     out[IMP_DEM_ROW_AB] = imp_dem_row_ab(I->a, I->b);
@@ -486,7 +550,8 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
         const int *h = d->hot + 3 * k;
         geo *e = g + c;
         e->k = k;
-        e->ok = geometry(d, h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra, &e->rb);
+        e->ok = geometry(d, &d->inter[k], h[0], h[1], h[2], d->inter[k].n, &e->un, e->n, &e->ra,
+                         &e->rb);
         c += e->ok || h[2];
     }
     for (int j = 0; j < c; j++) {
@@ -511,7 +576,7 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
 {
     int slow[BLOCK];
     const int *hot = d->hot;
-    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR;
+    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR && !(d->p.rolling > 0.0);
     /* the classes the AVX2 law takes (-1: none) */
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
@@ -528,7 +593,8 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     const int *test = s->pot;
 #ifdef IMP_DEM_HAVE_AVX2
     int rest[BLOCK];
-    if (simd && ss) {  /* sphere/sphere ones four at a time, the others below */
+    if (simd && ss && !d->cell.on) {  /* sphere/sphere ones four at a time, the others below
+                                         (in a periodic cell all below: the images) */
         int nrest = 0;
         nslow += imp_dem_reach_avx2(d, s->pot, s->pot_a, s->pot_b, np, f, slow + nslow, rest,
                                     &nrest);
@@ -537,7 +603,8 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     }
 #endif
     for (int j = 0; j < np; j++) {
-        if (!out_of_reach(d, hot + 3 * test[j], f, ss, ws)) {
+        if (d->cell.on ? !out_of_reach_cell(d, test[j], f, ss)
+                       : !out_of_reach(d, hot + 3 * test[j], f, ss, ws)) {
             slow[nslow++] = test[j];
         }
     }

@@ -145,6 +145,7 @@ static inline AVX2 void store_rows(double *const *r, int at, v4 f0, v4 f1, v4 f2
 /* the geometry of a group of four (pass 1) */
 typedef struct quad_geo {
     v4 n0, n1, n2, un, ra, rb;
+    v4 vo0, vo1, vo2;  /* periodic cell: the images' affine velocities L H S (else unset) */
     int at;  /* its first index in idx */
 } quad_geo;
 
@@ -167,6 +168,22 @@ static AVX2 int geometry4(const imp_dem *d, int wall, const int *idx, const int 
         gather4(d->xr, ia, &xa0, &xa1, &xa2, &xa3);
         gather4(d->xr, ib, &xb0, &xb1, &xb2, &e->rb);
         v4 dx0 = sub(xb0, xa0), dx1 = sub(xb1, xa1), dx2 = sub(xb2, xa2);
+        if (d->cell.on) {  /* b's image (dem_cell.c), as in dem_law.c: geometry() */
+            double o[3][4], vo[3][4];
+            for (int i = 0; i < 4; i++) {
+                double oi[3], voi[3];
+                imp_dem_cell_offset(d, &d->inter[kq[i]], oi, voi);
+                for (int k = 0; k < 3; k++) {
+                    o[k][i] = oi[k], vo[k][i] = voi[k];
+                }
+            }
+            dx0 = add(dx0, _mm256_loadu_pd(o[0]));
+            dx1 = add(dx1, _mm256_loadu_pd(o[1]));
+            dx2 = add(dx2, _mm256_loadu_pd(o[2]));
+            e->vo0 = _mm256_loadu_pd(vo[0]);
+            e->vo1 = _mm256_loadu_pd(vo[1]);
+            e->vo2 = _mm256_loadu_pd(vo[2]);
+        }
         v4 bad;
         if (!wall) {
             e->ra = xa3;
@@ -253,6 +270,9 @@ AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int 
             v4 vr0 = sub(sub(vb0, va0), sub(mul(m1, n2), mul(m2, n1)));
             v4 vr1 = sub(sub(vb1, va1), sub(mul(m2, n0), mul(m0, n2)));
             v4 vr2 = sub(sub(vb2, va2), sub(mul(m0, n1), mul(m1, n0)));
+            if (d->cell.on) {  /* the image moves with the cell */
+                vr0 = add(vr0, e->vo0), vr1 = add(vr1, e->vo1), vr2 = add(vr2, e->vo2);
+            }
             v4 vn = add(add(mul(vr0, n0), mul(vr1, n1)), mul(vr2, n2));
             v4 fn = mul(kn, un);
             v4 kdt = mul(ks, vdt);

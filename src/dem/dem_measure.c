@@ -44,8 +44,12 @@ void imp_dem_measure(const imp_dem *d, imp_dem_measures *out)
         }
         if (d->kind[I->a] == IMP_DEM_SPHERE) {
             out->sphere_contacts++;
+            double o[3] = {0.0, 0.0, 0.0};
+            if (d->cell.on) {  /* the branch vector to b's image */
+                imp_dem_cell_offset(d, I, o, NULL);
+            }
             for (int j = 0; j < 3; j++) {
-                l[j] = -(d->pos[3 * I->b + j] - d->pos[3 * I->a + j]);
+                l[j] = -(d->pos[3 * I->b + j] + o[j] - d->pos[3 * I->a + j]);
             }
             for (int a = 0; a < 3; a++) {
                 for (int b = 0; b < 3; b++) {

@@ -42,6 +42,9 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
     double wg = 0.0, wd = 0.0;
     int bad = 0;  /* particles left with a non-finite position or velocity */
     (void)imp_dem_newton_simd();  /* decided here, not by the threads */
+    if (d->cell.on) {
+        imp_dem_cell_before(d, dt);
+    }
 #ifdef _OPENMP
     _Pragma("omp parallel for if (!a.track) reduction(+ : wg, wd, bad) schedule(static)")
 #endif
@@ -50,6 +53,9 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
         bad += imp_dem_newton_range(&a, c * CHUNK, i1, &wg, &wd);
     }
     imp_dem_clump_newton(d, gravity, dt, &wg, &wd);
+    if (d->cell.on) {
+        imp_dem_cell_after(d, dt);
+    }
     d->energy.gravity_work += wg;
     d->energy.damping += wd;
     d->newton_bad = bad;

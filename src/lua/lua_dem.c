@@ -72,7 +72,7 @@ static int l_collide(lua_State *L)
 }
 
 /* core.dem_configure(w, geometry_bits, law, young, ks_ratio, friction_angle, poisson,
-   never_erase, en): the interaction loop's functors, also used by the default engine list */
+   never_erase, en, rolling): the interaction loop's functors, also used by the default engine list */
 static int l_configure(lua_State *L)
 {
     imp_world *w;
@@ -85,6 +85,7 @@ static int l_configure(lua_State *L)
     d->p.poisson = luaL_checknumber(L, 7);
     d->p.never_erase = lua_toboolean(L, 8);
     d->p.en = luaL_optnumber(L, 9, 1.0);
+    d->p.rolling = luaL_optnumber(L, 10, 0.0);
     return 0;
 }
 
@@ -317,6 +318,14 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
     set_number(L, "mu", I->mu);
     lua_pushinteger(L, I->created);
     lua_setfield(L, -2, "created");
+    if (d->cell.on) {  /* the periodic shift of body2's image (Yade's cellDist) */
+        lua_createtable(L, 3, 0);
+        for (int k = 0; k < 3; k++) {
+            lua_pushinteger(L, I->cell[k]);
+            lua_rawseti(L, -2, k + 1);
+        }
+        lua_setfield(L, -2, "cell_shift");
+    }
 }
 
 /* World:interactions([{all = false}]): the real interactions (all = true: potential ones
@@ -460,6 +469,7 @@ void imp_lua_open_dem(lua_State *L)
     luaL_setfuncs(L, fns, 0);
     imp_lua_open_dem_state(L);
     imp_lua_open_dem_measure(L);
+    imp_lua_open_dem_cell(L);
     lua_getfield(L, -1, "World");  /* the World methods (imp_lua_open_world ran first) */
     luaL_setfuncs(L, methods, 0);
     lua_pop(L, 1);

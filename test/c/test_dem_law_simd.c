@@ -23,6 +23,7 @@
 typedef struct scene_opts {
     int law, never_erase, facet, threads;
     double interaction_radius, friction_angle;
+    int periodic;  /* no walls nor gravity: a sheared periodic cell (dem_cell.c) */
 } scene_opts;
 
 static uint32_t lcg(uint32_t *s)
@@ -54,7 +55,7 @@ static imp_world *scene(const scene_opts *o)
     imp_world_def def = imp_world_default_def(3);
     def.strategy = IMP_STRATEGY_DEM;
     def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -9.81;
+    def.gravity[2] = o->periodic ? 0.0 : -9.81;
     imp_world *w = imp_world_new(&def);
     if (w == NULL) {
         return NULL;
@@ -62,7 +63,7 @@ static imp_world *scene(const scene_opts *o)
     const double L = 0.065;
     const double walls[5][6] = {{0.2, 0.1, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, L, 0, 0},
                                 {0, 1, 0, 0, 0, 0}, {0, -1, 0, 0, L, 0}};
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 5 && !o->periodic; k++) {
         add_fixed(w, imp_shape3d_wall(walls[k]), walls[k][3], walls[k][4], walls[k][5]);
     }
     if (o->facet) {  /* across the corner x = y = 0, a little above the floor */
@@ -77,7 +78,7 @@ static imp_world *scene(const scene_opts *o)
         bd.density = 2600.0;
         bd.state[0] = 0.006 + ix * 0.0105 + uniform(&seed, -0.0005, 0.0005);
         bd.state[1] = 0.006 + iy * 0.0105 + uniform(&seed, -0.0005, 0.0005);
-        bd.state[2] = 0.02 + iz * 0.0105;
+        bd.state[2] = (o->periodic ? 0.006 : 0.02) + iz * 0.0105;
         for (int k = 0; k < 3; k++) {
             bd.state[IMP_VEL_3D + k] = uniform(&seed, -0.3, 0.3);
             bd.state[IMP_VEL_3D + 3 + k] = uniform(&seed, -40.0, 40.0);
@@ -104,6 +105,14 @@ static imp_world *scene(const scene_opts *o)
         imp_world_free(w);
         return NULL;
     }
+    if (o->periodic) {  /* the lattice's cell, sheared in x along y */
+        const double h[9] = {0.063, 0, 0, 0, 0.063, 0, 0, 0, 0.084};
+        const double grad[9] = {0, 20.0, 0, 0, 0, 0, 0, 0, -2.0};
+        if (imp_dem_cell_set(d, h, grad) != 0) {
+            imp_world_free(w);
+            return NULL;
+        }
+    }
     imp_world_set_dt(w, 0.5 * imp_dem_p_wave_dt(d));
     return w;
 }
@@ -122,19 +131,20 @@ static int same_bits(const imp_dem *a, const imp_dem *b)
 }
 
 typedef struct tally {
-    int real, sliding, gaps;
+    int real, sliding, gaps, across;  /* across: real ones with a periodic shift */
 } tally;
 
 /* what the scene now holds: real contacts, sliding ones, real ones with a gap */
 static tally count(const imp_dem *d)
 {
-    tally t = {0, 0, 0};
+    tally t = {0, 0, 0, 0};
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
         if (!I->real) {
             continue;
         }
         t.real++;
+        t.across += (I->cell[0] | I->cell[1] | I->cell[2]) != 0;
         t.gaps += I->un < 0.0;
         double fs = sqrt(I->fs[0] * I->fs[0] + I->fs[1] * I->fs[1] + I->fs[2] * I->fs[2]);
         t.sliding += I->fn > 0.0 && fs >= I->mu * I->fn * (1.0 - 1e-12);
@@ -166,6 +176,7 @@ static int compare_runs(const scene_opts *o, int steps, tally *seen)
                 seen->real = t.real > seen->real ? t.real : seen->real;
                 seen->sliding = t.sliding > seen->sliding ? t.sliding : seen->sliding;
                 seen->gaps = t.gaps > seen->gaps ? t.gaps : seen->gaps;
+                seen->across = t.across > seen->across ? t.across : seen->across;
             }
         }
     }
@@ -195,8 +206,8 @@ TEST(simd_switch)
 /* linear law, walls and spheres, sliding and sticking contacts: the common case */
 TEST(linear_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3};
-    tally seen = {0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0};
+    tally seen = {0, 0, 0, 0};
     CHECK(compare_runs(&o, 600, &seen) == -1);
     CHECK(seen.real > 100);     /* the groups of four were there ... */
     CHECK(seen.sliding > 10);   /* ... with sliding lanes */
@@ -206,8 +217,8 @@ TEST(linear_bits)
    the portable path), and a facet */
 TEST(gaps_facet_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5};
-    tally seen = {0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5, 0};
+    tally seen = {0, 0, 0, 0};
     CHECK(compare_runs(&o, 600, &seen) == -1);
     CHECK(seen.real > 200);
     CHECK(seen.gaps > 10);
@@ -216,8 +227,8 @@ TEST(gaps_facet_bits)
 /* the same with two threads (blocks in parallel, the serial pass after them) */
 TEST(linear_bits_two_threads)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3};
-    tally seen = {0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3, 0};
+    tally seen = {0, 0, 0, 0};
     CHECK(compare_runs(&o, 200, &seen) == -1);
     CHECK(seen.real > 50);
 }
@@ -225,10 +236,20 @@ TEST(linear_bits_two_threads)
 /* Hertz-Mindlin with viscous damping: all on the portable path, the switch changes nothing */
 TEST(hertz_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3};
-    tally seen = {0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3, 0};
+    tally seen = {0, 0, 0, 0};
     CHECK(compare_runs(&o, 400, &seen) == -1);
     CHECK(seen.real > 100);
+}
+
+/* a sheared periodic cell: the images' offsets and affine velocities in both laws */
+TEST(periodic_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 1};
+    tally seen = {0, 0, 0, 0};
+    CHECK(compare_runs(&o, 400, &seen) == -1);
+    CHECK(seen.real > 100);
+    CHECK(seen.across > 20);
 }
 
 /* the AVX2 class masks of the sort (dem_law.c: sort_block) against their definition, on hot
@@ -274,5 +295,6 @@ int main(int argc, char **argv)
     RUN(gaps_facet_bits);
     RUN(hertz_bits);
     RUN(linear_bits_two_threads);
+    RUN(periodic_bits);
     return CHECK_END("dem_law_simd");
 }
