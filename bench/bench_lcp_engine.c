@@ -4,8 +4,9 @@
    coincident contact points and every evaluation is a frictional LCP of 450-800 rows. For
    RK4 (four evaluations per step, more when the engine backs up) and optionally symplectic
    Euler (one): wall ms per step, LCP solves, how many did not report ok (the engine then
-   falls back to projected Gauss-Seidel), and the largest tilt. A step or two only: the
-   exact solve is O(n^3) and dense. */
+   falls back to projected Gauss-Seidel), and the largest tilt; for contact_solver "lcp"
+   (Baraff's pivoting) and "coulomb" (coulomb.h's Newton, engine2d_coulomb.c). A few steps
+   only: the exact solves are dense. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
