@@ -30,7 +30,9 @@ typedef struct imp_engine2d_def {
     double extra_accel_dt;      /* s: h of the extra acceleration (0: the world's dt) */
     int max_backups;            /* back-ups in a row before the step fails (30) */
     int joint_small_impacts;    /* after a step without collisions, zero the joints' velocity */
-    int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting) or IMP_SOLVER_PGS */
+    int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting), IMP_SOLVER_PGS, or
+                                   IMP_SOLVER_COULOMB (2D: coulomb.h's Newton, the 3D engine
+                                   treats it as "lcp") */
     int pgs_iterations;         /* PGS sweeps per solve (warm-started) */
     int time_stepping;          /* IMP_STEPPING_ODE or IMP_STEPPING_SYMPLECTIC_EULER */
     int contact_points;         /* 3D: IMP_POINTS_CLIPPING or IMP_POINTS_VOLUMETRIC */
@@ -68,7 +70,7 @@ extern const char *const imp_contact_points_names[];
    of backing up; and a trial step's later RK4 stages reuse the contacts found at its first
    stage, moved rigidly with the bodies (exact for vertices and straight edges), instead of
    detecting again. */
-enum { IMP_SOLVER_LCP = 0, IMP_SOLVER_PGS = 1 };
+enum { IMP_SOLVER_LCP = 0, IMP_SOLVER_PGS = 1, IMP_SOLVER_COULOMB = 2 };
 extern const char *const imp_contact_solver_names[];
 
 imp_engine2d_def imp_engine2d_default_def(void);

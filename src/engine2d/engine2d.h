@@ -93,6 +93,9 @@ typedef struct imp_engine2d_stats {
     double lcp_residual;   /* largest complementarity residual of the exact contact-force
                               solves' answers (natural residual, bilateral and friction
                               violations, relative to the problem's scales) */
+    long coulomb_solves;   /* contact-force solves handed to the Coulomb solver (coulomb.h)
+                              after the pivoting gave up */
+    long coulomb_failures; /* those that did not reach its tolerance (then PGS) */
 } imp_engine2d_stats;
 
 typedef struct imp_engine2d {
@@ -166,6 +169,14 @@ typedef struct imp_engine2d {
     int nwarm, warm_cap;
     int *warm_hash;
     size_t warm_hash_size;
+    /* the exact Coulomb solver's scratch (engine2d_coulomb.c) and the forces of the last
+       exact solve by row key (its warm start) */
+    struct imp_e2_coulomb *coulomb;
+    unsigned long long *fwarm_key;
+    double *fwarm_f;
+    int nfwarm, fwarm_cap;
+    int *fwarm_hash;
+    size_t fwarm_hash_size;
     double max_force;
     double step_h;                /* s: the semi-implicit step being taken (0: none) */
 } imp_engine2d;
@@ -253,6 +264,27 @@ int imp_engine2d_pgs(struct imp_world *w, const imp_rec2d *rec, int n, const dou
    none); store saves rec's keys with f. O(n log n). */
 void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f);
 int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f);
+/* The same for the forces of the exact solves (a table of their own: the pivoting's warm
+   start keeps row states in the one above). */
+void imp_engine2d_fwarm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f);
+int imp_engine2d_fwarm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f);
+
+/* The rows in e (A, b, bil, fric_normal, mu set; rows 0..m normal or bilateral, m..n
+   friction rows, all static) solved by the exact Coulomb solver (engine2d_coulomb.c), from
+   warm (n forces, or NULL: zero); f receives the best answer found. 0, or -1 out of memory /
+   bad input. */
+typedef struct imp_e2_coulomb_info {
+    double tolerance;   /* in: on coulomb.h's error (<= 0: 1e-10) */
+    int max_iterations, max_sweeps; /* in: caps (<= 0: coulomb.h's) */
+    int no_factors;     /* in: nonzero: W alone (no dof-space path) */
+    int ok;             /* out: the error reached the tolerance */
+    double error;
+    int iterations, sweeps;
+} imp_e2_coulomb_info;
+int imp_engine2d_coulomb(struct imp_world *w, int n, int m, double *f, const double *warm,
+                         imp_e2_coulomb_info *info);
+void imp_engine2d_coulomb_free(struct imp_e2_coulomb *c);
+
 /* Grows the solver's vectors to n rows; 0 or -1. */
 int imp_engine2d_reserve_lcp(imp_engine2d *e, int n);
 /* Grows the dense matrices A, Asub (and the LCP workspace) to n rows; 0 or -1. */

@@ -86,6 +86,10 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->warm_key);
     free(e->warm_f);
     free(e->warm_hash);
+    free(e->fwarm_key);
+    free(e->fwarm_f);
+    free(e->fwarm_hash);
+    imp_engine2d_coulomb_free(e->coulomb);
     free(e->pending);
     free(e);
 }

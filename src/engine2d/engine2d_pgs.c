@@ -16,7 +16,7 @@
 #include "engine2d.h"
 #include "world_internal.h"
 
-const char *const imp_contact_solver_names[] = {"lcp", "pgs", NULL};
+const char *const imp_contact_solver_names[] = {"lcp", "pgs", "coulomb", NULL};
 
 static int movable(const imp_world *w, int s) { return s != 0 && !w->model.bodies[s].fixed; }
 
@@ -379,70 +379,106 @@ int imp_engine2d_pgs(imp_world *w, const imp_rec2d *rec, int n, const double *b,
    2^k >= 2 n slots (indices + 1, 0 = empty) in warm_hash. O(n) to store, O(1) to fetch. */
 static size_t hash_slot(unsigned long long key, size_t mask) { return (size_t)(key ^ (key >> 29)) & mask; }
 
-void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f)
+/* one keyed table (pointers into the engine: the pivoting's row states or PGS forces, and
+   the exact solves' forces) */
+typedef struct warm_table {
+    unsigned long long **key;
+    double **f;
+    int *n, *cap;
+    int **hash;
+    size_t *hash_size;
+} warm_table;
+
+static void table_fetch(const warm_table *e, const imp_rec2d *rec, int n, double *f)
 {
-    size_t mask = e->warm_hash_size - 1;
+    size_t mask = *e->hash_size - 1;
     for (int i = 0; i < n; i++) {
         unsigned long long key = rec[i].key;
         f[i] = 0.0;
-        if (i < e->nwarm && e->warm_key[i] == key) {
-            f[i] = e->warm_f[i];
+        if (i < *e->n && (*e->key)[i] == key) {
+            f[i] = (*e->f)[i];
             continue;
         }
-        if (e->warm_hash_size == 0) {
+        if (*e->hash_size == 0) {
             continue;
         }
         for (size_t h = hash_slot(key, mask);; h = (h + 1) & mask) {
-            int k = e->warm_hash[h];
+            int k = (*e->hash)[h];
             if (k == 0) {
                 break;
             }
-            if (e->warm_key[k - 1] == key) {
-                f[i] = e->warm_f[k - 1];
+            if ((*e->key)[k - 1] == key) {
+                f[i] = (*e->f)[k - 1];
                 break;
             }
         }
     }
 }
 
-int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f)
+static int table_store(warm_table *e, const imp_rec2d *rec, int n, const double *f)
 {
     size_t size = 16;
     while (size < 2 * (size_t)n) {
         size *= 2;
     }
-    if (n > e->warm_cap) {
-        unsigned long long *k = realloc(e->warm_key, (size_t)n * sizeof *k);
+    if (n > *e->cap) {
+        unsigned long long *k = realloc(*e->key, (size_t)n * sizeof *k);
         if (k == NULL) {
             return -1;
         }
-        e->warm_key = k;
-        double *v = realloc(e->warm_f, (size_t)n * sizeof *v);
+        *e->key = k;
+        double *v = realloc(*e->f, (size_t)n * sizeof *v);
         if (v == NULL) {
             return -1;
         }
-        e->warm_f = v;
-        e->warm_cap = n;
+        *e->f = v;
+        *e->cap = n;
     }
-    if (size > e->warm_hash_size) {
-        int *hsh = realloc(e->warm_hash, size * sizeof *hsh);
+    if (size > *e->hash_size) {
+        int *hsh = realloc(*e->hash, size * sizeof *hsh);
         if (hsh == NULL) {
             return -1;
         }
-        e->warm_hash = hsh;
-        e->warm_hash_size = size;
+        *e->hash = hsh;
+        *e->hash_size = size;
     }
-    size_t mask = e->warm_hash_size - 1;
-    memset(e->warm_hash, 0, e->warm_hash_size * sizeof *e->warm_hash);
+    size_t mask = *e->hash_size - 1;
+    memset(*e->hash, 0, *e->hash_size * sizeof **e->hash);
     for (int i = 0; i < n; i++) {
-        e->warm_key[i] = rec[i].key;
-        e->warm_f[i] = f[i];
+        (*e->key)[i] = rec[i].key;
+        (*e->f)[i] = f[i];
         size_t h = hash_slot(rec[i].key, mask);
-        while (e->warm_hash[h] != 0) {
+        while ((*e->hash)[h] != 0) {
             h = (h + 1) & mask;
         }
-        e->warm_hash[h] = i + 1;
+        (*e->hash)[h] = i + 1;
     }
-    e->nwarm = n;
+    *e->n = n;
     return 0;
+}
+
+void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f)
+{
+    imp_engine2d *x = (imp_engine2d *)e;  /* (the table is only read) */
+    warm_table t = {&x->warm_key, &x->warm_f, &x->nwarm, &x->warm_cap, &x->warm_hash, &x->warm_hash_size};
+    table_fetch(&t, rec, n, f);
+}
+
+int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f)
+{
+    warm_table t = {&e->warm_key, &e->warm_f, &e->nwarm, &e->warm_cap, &e->warm_hash, &e->warm_hash_size};
+    return table_store(&t, rec, n, f);
+}
+
+void imp_engine2d_fwarm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f)
+{
+    imp_engine2d *x = (imp_engine2d *)e;
+    warm_table t = {&x->fwarm_key, &x->fwarm_f, &x->nfwarm, &x->fwarm_cap, &x->fwarm_hash, &x->fwarm_hash_size};
+    table_fetch(&t, rec, n, f);
+}
+
+int imp_engine2d_fwarm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f)
+{
+    warm_table t = {&e->fwarm_key, &e->fwarm_f, &e->nfwarm, &e->fwarm_cap, &e->fwarm_hash, &e->fwarm_hash_size};
+    return table_store(&t, rec, n, f);
 }

@@ -41,6 +41,8 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     put(ctx, "max_contact_rows", (double)s->max_contacts, 1);
     put(ctx, "pgs_sweeps", (double)s->pgs_sweeps, 1);
     put(ctx, "lcp_residual", s->lcp_residual, 0);
+    put(ctx, "coulomb_solves", (double)s->coulomb_solves, 1);
+    put(ctx, "coulomb_failures", (double)s->coulomb_failures, 1);
     put(ctx, "max_contact_force", w->engine2d != NULL ? w->engine2d->max_force : 0.0, 0);
 }
 
