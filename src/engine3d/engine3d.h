@@ -172,7 +172,11 @@ typedef struct imp_engine3d {
     /* detection once per step (engine3d_step.c): per slot the motion of its last sub-step,
        12 numbers (the displacement, then the rotation row-major), and detect's speed rule */
     double *dpose;
+    double *travel;       /* per slot: what the last detection's margin allows it to travel (m;
+                             infinite for bodies outside the broad phase), what it travelled
+                             since, by how much it turned since (rad) */
     int dpose_cap;
+    int once;             /* this step detects once (dpose and travel are sized and kept) */
     int rows_keep;        /* 1: this solve's points are the last solve's, in the same order, moved
                              (refresh_points): the sweeps' rows keep their frames and diagonal
                              blocks, only lever arms, warm starts and b_N are taken again */

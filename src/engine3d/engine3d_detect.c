@@ -479,6 +479,9 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             memcpy(yv + IMP_VEL_3D, e->vel + 6 * (size_t)s, 6 * sizeof *yv);
             e->speed[k] = fmax(e->speed[k], speed_bound(b, yv));
         }
+        if (e->once) {  /* the step's later sub-steps reuse these points while it stays within */
+            e->travel[3 * (size_t)s] = h * e->speed[k];
+        }
         double grow_by = tol + h * e->speed[k];
         for (int i = 0; i < 3; i++) {
             e->lo[3 * k + i] -= grow_by;

@@ -19,6 +19,11 @@
 #define PUSH_SWEEPS 20
 /* Passes over the pairs in serial handling before the last (simultaneous) pass. */
 #define SERIAL_PASSES 200
+/* Detection once per step: the sub-steps detect again once a body's points moved by more than
+   MAX_TRAVEL distance_tol (the slop: the moved points stand for resting contacts, not for
+   bodies in flight, whose features change) or it turned by more than MAX_TURN rad since */
+#define MAX_TRAVEL 0.1
+#define MAX_TURN 0.02
 
 static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
 {
@@ -173,11 +178,11 @@ static void swap_lists(imp_engine3d *e)
 
 /* x1 = x0 + h (v1 + pv) (pv: the split impulse's pseudo-velocity, positions only); each
    slot's motion goes to e->dpose when it is there (refresh_points) */
-static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
+static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         const imp_body *b = &w->model.bodies[s];
-        double *m = e->dpose != NULL ? e->dpose + 12 * (size_t)s : NULL;
+        double *m = e->once ? e->dpose + 12 * (size_t)s : NULL;
         if (m != NULL) {  /* no motion: the identity */
             memset(m, 0, 12 * sizeof *m);
             m[3] = m[7] = m[11] = 1.0;
@@ -199,6 +204,11 @@ static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
             }
         }
         double wl = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+        if (m != NULL) {  /* a bound on how far its points moved (as detect's speed bound) */
+            double rad = isfinite(b->shape->radius) ? b->shape->radius : 0.0;
+            e->travel[3 * (size_t)s + 1] += h * (sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + wl * rad);
+            e->travel[3 * (size_t)s + 2] += h * wl;
+        }
         if (wl > 0.0) {
             imp_quat dq = imp_q_from_axis_angle(imp_v3(v[3] / wl, v[4] / wl, v[5] / wl), wl * h);
             imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
@@ -450,6 +460,21 @@ static void point_problem(const imp_world *w, const imp_engine3d *e, imp_e3_poin
 
 /* One velocity-level step of at most h_max from the world's state at time now (engine3d.h):
    shortened to the first time of impact when may_split; *h_used says how long it was. */
+/* 1 when a body travelled farther since the last detection than its margin allowed for or
+   than MAX_TRAVEL distance_tol, or turned by more than MAX_TURN (its points' normals and
+   features are the detection's) */
+static int travelled_beyond(const imp_world *w, const imp_engine3d *e)
+{
+    double most = MAX_TRAVEL * w->model.def.engine2d.distance_tol;
+    for (int s = 1; s < w->model.nslots; s++) {
+        const double *t = e->travel + 3 * (size_t)s;
+        if (t[1] > t[0] || t[1] > most || t[2] > MAX_TURN) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* detect: 0 moves the last sub-step's points (refresh_points), else the detection covers
    span (>= h_max: the rest of the step when the later sub-steps reuse its points). */
 static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_max, int may_split, int detect,
@@ -486,6 +511,10 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         }
     }
     imp_status st;
+    for (int k = 0; k < w->model.nslots && detect && e->once; k++) {  /* (detect sets the budgets) */
+        e->travel[3 * (size_t)k] = INFINITY;
+        e->travel[3 * (size_t)k + 1] = e->travel[3 * (size_t)k + 2] = 0.0;
+    }
     if (!detect) {
         refresh_points(w, e);
         st = IMP_OK;
@@ -616,13 +645,18 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     int once = k > 1 && def->contact_solver == IMP_SOLVER_PGS && def->collision_handling == IMP_HANDLING_SIMULTANEOUS;
     if (once && e->dpose_cap < w->model.nslots) {
         double *m = realloc(e->dpose, (size_t)w->model.nslots * 12 * sizeof *m);
+        if (m != NULL) {
+            e->dpose = m;
+            m = realloc(e->travel, (size_t)w->model.nslots * 3 * sizeof *m);
+        }
         if (m == NULL) {
             snprintf(why, why_len, "out of memory for the 3D engine");
             return IMP_ERR_NOMEM;
         }
-        e->dpose = m;
+        e->travel = m;
         e->dpose_cap = w->model.nslots;
     }
+    e->once = once;
     int redetect = 1;  /* the first sub-step, and the one after a cut */
     for (int i = 0; i < k; i++) {  /* the sub-steps of equal length, each cut at impacts */
         double start = t0 + h * i / k, len = i == k - 1 ? t1 - start : h / k, done = 0.0;
@@ -633,9 +667,12 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
             imp_status st = substep(w, e, start + done, left, backups < max_backups, !once || redetect, span, &used,
                                     why, why_len);
             if (st != IMP_OK) {
+                e->once = 0;
                 return st;
             }
-            redetect = used < left;
+            /* again after a cut, or once a body went farther than the margin allowed for
+               (an impact's momentum passed on within the step): no contact is missed */
+            redetect = used < left || (once && travelled_beyond(w, e));
             if (used < left) {
                 backups++;
                 done += used;
@@ -645,6 +682,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
         }
     }
     e->skip_error = 0;
+    e->once = 0;
     e->stats.steps++;
     return IMP_OK;
 }
