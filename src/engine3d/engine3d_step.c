@@ -663,7 +663,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
         e->skip_error = i < k - 1;
         while (done < len) {
             double left = len - done, used;
-            double span = once ? h : left;  /* one margin over the step: recycling holds */
+            double span = once ? t1 - (start + done) : left;
             imp_status st = substep(w, e, start + done, left, backups < max_backups, !once || redetect, span, &used,
                                     why, why_len);
             if (st != IMP_OK) {
