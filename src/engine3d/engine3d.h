@@ -177,6 +177,8 @@ typedef struct imp_engine3d {
                              since, by how much it turned since (rad) */
     int dpose_cap;
     int once;             /* this step detects once (dpose and travel are sized and kept) */
+    int moving;           /* the last step's bodies moved beyond what its points stand for: this
+                             step detects at every sub-step */
     int rows_keep;        /* 1: this solve's points are the last solve's, in the same order, moved
                              (refresh_points): the sweeps' rows keep their frames and diagonal
                              blocks, only lever arms, warm starts and b_N are taken again */

@@ -657,14 +657,16 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
         e->dpose_cap = w->model.nslots;
     }
     e->once = once;
-    int redetect = 1;  /* the first sub-step, and the one after a cut */
+    /* the first sub-step detects, and the one after a cut or a body's move; a step after one
+       whose bodies moved detects at every sub-step (its margin its own: recycling holds) */
+    int redetect = 1, reuse = once && !e->moving, moved = 0;
     for (int i = 0; i < k; i++) {  /* the sub-steps of equal length, each cut at impacts */
         double start = t0 + h * i / k, len = i == k - 1 ? t1 - start : h / k, done = 0.0;
         e->skip_error = i < k - 1;
         while (done < len) {
             double left = len - done, used;
-            double span = once ? t1 - (start + done) : left;
-            imp_status st = substep(w, e, start + done, left, backups < max_backups, !once || redetect, span, &used,
+            double span = reuse ? t1 - (start + done) : left;
+            imp_status st = substep(w, e, start + done, left, backups < max_backups, !reuse || redetect, span, &used,
                                     why, why_len);
             if (st != IMP_OK) {
                 e->once = 0;
@@ -672,7 +674,9 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
             }
             /* again after a cut, or once a body went farther than the margin allowed for
                (an impact's momentum passed on within the step): no contact is missed */
-            redetect = used < left || (once && travelled_beyond(w, e));
+            int beyond = once && travelled_beyond(w, e);
+            moved |= beyond;
+            redetect = used < left || beyond;
             if (used < left) {
                 backups++;
                 done += used;
@@ -683,6 +687,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     }
     e->skip_error = 0;
     e->once = 0;
+    e->moving = moved;
     e->stats.steps++;
     return IMP_OK;
 }
