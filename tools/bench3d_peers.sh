@@ -26,6 +26,8 @@
 #                       above its exact solver's row cap, swept=N)
 #        IMPACT_ITERS=N pgs sweeps (default 10, the peers' Bullet and ODE iterations; for lcp,
 #                       the sweeps of the problems above the row cap: the engine's default)
+#        IMPACT_PRIOR=PATH  another build's bench_engine3d (an earlier commit's), run right after
+#                       impact's own on the same settings as "prior-pgs" / "prior-lcp"
 #        IMPACT_SUBSTEPS=K  sub-steps per step for pgs runs (default 4, as Box3D's; 1: one
 #                       contact problem per step, as Bullet and ODE)
 #        SCENES="pyramid3d:5 slide:0"   only these runs (scene:size)
@@ -141,6 +143,8 @@ for r in $runs; do
             [ "$s" = pgs ] && sweeps=${ITERS:-10} && sub=$SUBSTEPS
             one_run "impact-$s" "" "$IMPACT" "$scene" "$size" --solver "$s" ${sweeps:+--iters "$sweeps"} \
                 --substeps "$sub" --max-wall "$MAXWALL"
+            [ -n "${IMPACT_PRIOR:-}" ] && one_run "prior-$s" "" "$IMPACT_PRIOR" "$scene" "$size" --solver "$s" \
+                ${sweeps:+--iters "$sweeps"} --substeps "$sub" --max-wall "$MAXWALL"
         done
         one_run Bullet "$BULLET_NOTE" "$BULLET" "$scene" "$size" --max-wall "$MAXWALL"
         one_run ODE-quick "$ODE_NOTE" "$ODE" "$scene" "$size" --quick --max-wall "$MAXWALL"

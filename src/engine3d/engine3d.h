@@ -65,6 +65,8 @@ typedef struct imp_e3_point {
     int fresh;            /* 1 when the key was not there the step before */
     int handled;          /* serial handling solved it as an impact this step */
     int active;           /* in this step's contact problem */
+    int was_touching;     /* its pair's touching test held for it in the last sub-step (detection
+                             once per step, engine3d_step.c) */
     double normal[3];     /* unit, from a towards b */
     double t1[3], t2[3];  /* tangents: (normal, t1, t2) right-handed */
     double ra[3], rb[3];  /* pa - centre of a, pb - centre of b */
@@ -153,6 +155,7 @@ typedef struct imp_engine3d {
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
     struct imp_e3_row *rows; /* the sweeps' packed rows (engine3d_solve.c) */
     int rows_cap_pgs;
+    int rows_n;           /* the rows packed by the last solve */
     imp_coulomb_workspace *ws;
     imp_coulomb_factors fac;  /* W = J Minv J^T for the exact solver's dof-space Newton steps */
     int *dof;             /* per slot: its first dof, -1 for fixed bodies */
@@ -166,6 +169,21 @@ typedef struct imp_engine3d {
     imp_engine3d_stats stats;
     int failed_a, failed_b;  /* bodies named by a failed solve */
     struct imp_e3_ode *ode;  /* the force-level stepping's state (engine3d_ode.h), NULL */
+    /* detection once per step (engine3d_step.c): per slot the motion of its last sub-step,
+       12 numbers (the displacement, then the rotation row-major), and detect's speed rule */
+    double *dpose;
+    double *travel;       /* per slot: what the last detection's margin allows it to travel (m;
+                             infinite for bodies outside the broad phase), what it travelled
+                             since, by how much it turned since (rad) */
+    int dpose_cap;
+    int once;             /* this step detects once (dpose and travel are sized and kept) */
+    int moving;           /* the last step's bodies moved beyond what its points stand for: this
+                             step detects at every sub-step */
+    int rows_keep;        /* 1: this solve's points are the last solve's, in the same order, moved
+                             (refresh_points): the sweeps' rows keep their frames and diagonal
+                             blocks, only lever arms, warm starts and b_N are taken again */
+    int span_bound;       /* 1: detect bounds a body's speed by the larger of its velocity and
+                             e->vel (the velocity at the end of the span h it is given) */
 } imp_engine3d;
 
 /* The velocity of b relative to a at a contact point, in the point's frame (normal, t1, t2):
@@ -201,7 +219,8 @@ imp_status imp_engine3d_advance(struct imp_world *w, double t1, char *why, size_
 void imp_engine3d_restore(struct imp_world *w);
 
 /* Detection at the world's state (engine3d_detect.c): fills e->pts for step h (the margin
-   grows with what bodies can travel in h; h = 0: distance_tol only). 0 or a status. */
+   grows with what bodies can travel in h; h = 0: distance_tol only; with e->span_bound the
+   speed bound also takes e->vel, the free velocity at the end of h). 0 or a status. */
 imp_status imp_engine3d_detect(struct imp_world *w, imp_engine3d *e, double h);
 
 /* The contact problem of the active points at velocities e->vel (engine3d_solve.c): on

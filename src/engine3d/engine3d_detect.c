@@ -473,6 +473,15 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         imp_e3_pose_of(y, &e->pose[k]);
         imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);
         e->speed[k] = speed_bound(b, y);
+        if (e->span_bound && !b->fixed) {  /* the velocity is linear in time over the span:
+                                              its norm is largest at one end */
+            double yv[IMP_STRIDE_3D] = {0};
+            memcpy(yv + IMP_VEL_3D, e->vel + 6 * (size_t)s, 6 * sizeof *yv);
+            e->speed[k] = fmax(e->speed[k], speed_bound(b, yv));
+        }
+        if (e->once) {  /* the step's later sub-steps reuse these points while it stays within */
+            e->travel[3 * (size_t)s] = h * e->speed[k];
+        }
         double grow_by = tol + h * e->speed[k];
         for (int i = 0; i < 3; i++) {
             e->lo[3 * k + i] -= grow_by;

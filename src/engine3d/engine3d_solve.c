@@ -571,8 +571,25 @@ struct imp_e3_row {
     int a, b;                               /* slots; -1 for a fixed side */
 };
 
+/* The rows of the active points act. With e->rows_keep (the same points as the last solve,
+   moved with their bodies within the step) the diagonal blocks stay those of the step's first
+   sub-step: they only scale each row's correction (the sweeps' fixed point, u_N + b_N = 0 or
+   r_N = 0 and the friction law, uses the current lever arms and inertia), as Box2D v3 keeps
+   its effective masses over a step's sub-steps. */
 static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *act)
 {
+    if (e->rows_keep && e->rows_n == nact) {
+        for (int i = 0; i < nact; i++) {
+            const imp_e3_point *p = &e->pts[act[i]];
+            struct imp_e3_row *q = &e->rows[i];
+            memcpy(q->ra, p->ra, sizeof q->ra);
+            memcpy(q->rb, p->rb, sizeof q->rb);
+            memcpy(q->r, p->r, sizeof q->r);
+            q->bias = p->bias;
+        }
+        return 0;
+    }
+    e->rows_n = nact;
     if (e->rows_cap_pgs < nact) {
         struct imp_e3_row *rw = realloc(e->rows, (size_t)(nact > 0 ? nact : 1) * sizeof *rw);
         if (rw == NULL) {

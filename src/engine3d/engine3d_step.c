@@ -4,6 +4,7 @@
    contact_solve, contacts (events). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine3d.h"
@@ -18,6 +19,11 @@
 #define PUSH_SWEEPS 20
 /* Passes over the pairs in serial handling before the last (simultaneous) pass. */
 #define SERIAL_PASSES 200
+/* Detection once per step: the sub-steps detect again once a body's points moved by more than
+   MAX_TRAVEL distance_tol (the slop: the moved points stand for resting contacts, not for
+   bodies in flight, whose features change) or it turned by more than MAX_TURN rad since */
+#define MAX_TRAVEL 0.1
+#define MAX_TURN 0.02
 
 static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
 {
@@ -170,12 +176,18 @@ static void swap_lists(imp_engine3d *e)
     e->pts_cap = tc;
 }
 
-/* x1 = x0 + h (v1 + pv) (pv: the split impulse's pseudo-velocity, positions only) */
-static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
+/* x1 = x0 + h (v1 + pv) (pv: the split impulse's pseudo-velocity, positions only); each
+   slot's motion goes to e->dpose when it is there (refresh_points) */
+static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
 {
-    for (int s = 1; s < w->model.nslots; s++) {
+    for (int s = 0; s < w->model.nslots; s++) {
         const imp_body *b = &w->model.bodies[s];
-        if (!b->active || b->fixed) {
+        double *m = e->once ? e->dpose + 12 * (size_t)s : NULL;
+        if (m != NULL) {  /* no motion: the identity */
+            memset(m, 0, 12 * sizeof *m);
+            m[3] = m[7] = m[11] = 1.0;
+        }
+        if (s == 0 || !b->active || b->fixed) {
             continue;
         }
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
@@ -187,14 +199,68 @@ static void integrate_positions(imp_world *w, const imp_engine3d *e, double h)
         }
         for (int k = 0; k < 3; k++) {
             y[k] += h * v[k];
+            if (m != NULL) {
+                m[k] = h * v[k];
+            }
         }
         double wl = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+        if (m != NULL) {  /* a bound on how far its points moved (as detect's speed bound) */
+            double rad = isfinite(b->shape->radius) ? b->shape->radius : 0.0;
+            e->travel[3 * (size_t)s + 1] += h * (sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + wl * rad);
+            e->travel[3 * (size_t)s + 2] += h * wl;
+        }
         if (wl > 0.0) {
             imp_quat dq = imp_q_from_axis_angle(imp_v3(v[3] / wl, v[4] / wl, v[5] / wl), wl * h);
             imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
             y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
+            if (m != NULL) {
+                imp_mat3 r = imp_q_to_mat3(dq);
+                for (int i = 0; i < 3; i++) {
+                    for (int j = 0; j < 3; j++) {
+                        m[3 + 3 * i + j] = r.m[i][j];
+                    }
+                }
+            }
         }
     }
+}
+
+/* Detection once per step: this sub-step's points are the last sub-step's, moved with their
+   bodies (e->dpose: each body's displacement and rotation over that sub-step). Each point's
+   anchors turn and move with their bodies, its gap changes by the normal component of the
+   anchors' relative motion, d += n . ((dx_b + R_b r_b - r_b) - (dx_a + R_a r_a - r_a)), the
+   normal and tangents are kept (as Box2D v3's and Box3D's sub-steps do). A contact that was
+   beyond the step's margin at its detection cannot close within the step (the margin covers
+   what the bodies can travel in it), so none is missed. The impulses stay: warm starts. */
+static void refresh_points(const imp_world *w, imp_engine3d *e)
+{
+    int n = e->nprev;
+    swap_lists(e);  /* no copy: the last sub-step's points are this one's */
+    e->npts = n;
+    e->nprev = 0;
+    double tol = w->model.def.engine2d.distance_tol;
+    double pen = 0.0;
+    for (int c = 0; c < n; c++) {
+        imp_e3_point *p = &e->pts[c];
+        p->was_touching = p->distance <= tol || p->r[0] > 0.0;  /* touching() of the last sub-step */
+        const double *ma = e->dpose + 12 * (size_t)p->a, *mb = e->dpose + 12 * (size_t)p->b;
+        double ra[3], rb[3], gap = 0.0;
+        for (int i = 0; i < 3; i++) {
+            ra[i] = ma[3 + 3 * i] * p->ra[0] + ma[4 + 3 * i] * p->ra[1] + ma[5 + 3 * i] * p->ra[2];
+            rb[i] = mb[3 + 3 * i] * p->rb[0] + mb[4 + 3 * i] * p->rb[1] + mb[5 + 3 * i] * p->rb[2];
+            double da = ma[i] + ra[i] - p->ra[i], db = mb[i] + rb[i] - p->rb[i];
+            gap += p->normal[i] * (db - da);
+            p->pa[i] += da;
+            p->pb[i] += db;
+            p->ra[i] = ra[i];
+            p->rb[i] = rb[i];
+        }
+        p->distance += gap;
+        p->fresh = 0;
+        pen = fmax(pen, -p->distance);
+    }
+    e->stats.points = n;
+    e->stats.max_penetration = pen;
 }
 
 /* a pair touches when a point is within distance_tol or carries an impulse */
@@ -269,6 +335,46 @@ static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h)
     }
 }
 
+/* The begin and collision events of this step's pair at points i .. end - 1 (touching now,
+   and before: in the last step). */
+static void current_pair_events(imp_world *w, imp_engine3d *e, int i, int end, int now, int before)
+{
+    double u0 = 0.0;
+    int going = 0;
+    for (int k = i; k < end; k++) {
+        u0 = fmin(u0, e->pts[k].u0);
+        going |= e->pts[k].going;
+    }
+    if (now && !before) {
+        push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], end - i, -u0, 0.0);
+    }
+    double au0, acc = pair_acc(e->pts, i, end, &au0);
+    if (acc > 0.0 && !going) {
+        push(w, IMP_EVENT_COLLISION, &e->pts[i], end - i, au0, acc);
+        for (int k = i; k < end; k++) {
+            e->pts[k].acc = e->pts[k].acc_u0 = 0.0;
+        }
+    }
+}
+
+/* events() when this sub-step's points are the last one's moved (refresh_points): the same
+   pairs, touching before by the points' was_touching */
+static void events_same(imp_world *w, imp_engine3d *e)
+{
+    for (int i = 0; i < e->npts;) {
+        int end = pair_end(e->pts, e->npts, i), before = 0;
+        for (int k = i; k < end; k++) {
+            before |= e->pts[k].was_touching;
+        }
+        int now = touching(w, e->pts, e->npts, i);
+        current_pair_events(w, e, i, end, now, before);
+        if (before && !now) {
+            push(w, IMP_EVENT_CONTACT_END, &e->pts[i], end - i, 0.0, 0.0);
+        }
+        i = end;
+    }
+}
+
 /* contact_begin / contact_end by comparing the touching pairs of this step and the last
    (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
    (the step after the last one, or the pair's end). */
@@ -293,22 +399,7 @@ static void events(imp_world *w, imp_engine3d *e)
         int stale = q != NULL && (q->gen_a != w->model.bodies[q->a].generation
                                   || q->gen_b != w->model.bodies[q->b].generation);
         if (cmp <= 0) {
-            double u0 = 0.0;
-            int going = 0;
-            for (int k = i; k < inow; k++) {
-                u0 = fmin(u0, e->pts[k].u0);
-                going |= e->pts[k].going;
-            }
-            if (now && !before) {
-                push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], inow - i, -u0, 0.0);
-            }
-            double au0, acc = pair_acc(e->pts, i, inow, &au0);
-            if (acc > 0.0 && !going) {
-                push(w, IMP_EVENT_COLLISION, &e->pts[i], inow - i, au0, acc);
-                for (int k = i; k < inow; k++) {
-                    e->pts[k].acc = e->pts[k].acc_u0 = 0.0;
-                }
-            }
+            current_pair_events(w, e, i, inow, now, before);
         } else if (!stale) {  /* the pair is gone: an impact still open ends here */
             double au0, acc = pair_acc(e->prev, j, jnow, &au0);
             if (acc > 0.0) {
@@ -369,8 +460,25 @@ static void point_problem(const imp_world *w, const imp_engine3d *e, imp_e3_poin
 
 /* One velocity-level step of at most h_max from the world's state at time now (engine3d.h):
    shortened to the first time of impact when may_split; *h_used says how long it was. */
-static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_max, int may_split,
-                          double *h_used, char *why, size_t why_len)
+/* 1 when a body travelled farther since the last detection than its margin allowed for or
+   than MAX_TRAVEL distance_tol, or turned by more than MAX_TURN (its points' normals and
+   features are the detection's) */
+static int travelled_beyond(const imp_world *w, const imp_engine3d *e)
+{
+    double most = MAX_TRAVEL * w->model.def.engine2d.distance_tol;
+    for (int s = 1; s < w->model.nslots; s++) {
+        const double *t = e->travel + 3 * (size_t)s;
+        if (t[1] > t[0] || t[1] > most || t[2] > MAX_TURN) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* detect: 0 moves the last sub-step's points (refresh_points), else the detection covers
+   span (>= h_max: the rest of the step when the later sub-steps reuse its points). */
+static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_max, int may_split, int detect,
+                          double span, double *h_used, char *why, size_t why_len)
 {
     double h = h_max;
     e->now = now;
@@ -402,7 +510,23 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
             return IMP_ERR_NONFINITE;
         }
     }
-    imp_status st = imp_engine3d_detect(w, e, h);
+    imp_status st;
+    for (int k = 0; k < w->model.nslots && detect && e->once; k++) {  /* (detect sets the budgets) */
+        e->travel[3 * (size_t)k] = INFINITY;
+        e->travel[3 * (size_t)k + 1] = e->travel[3 * (size_t)k + 2] = 0.0;
+    }
+    if (!detect) {
+        refresh_points(w, e);
+        st = IMP_OK;
+    } else if (span > h_max) {  /* the margin covers the step's motion: v* at its end too */
+        free_velocities(w, e, dydt, span);
+        e->span_bound = 1;
+        st = imp_engine3d_detect(w, e, span);
+        e->span_bound = 0;
+        free_velocities(w, e, dydt, h);
+    } else {
+        st = imp_engine3d_detect(w, e, h);
+    }
     t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
     if (st != IMP_OK) {
         snprintf(why, why_len, "out of memory in the 3D detection");
@@ -469,7 +593,9 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     for (int c = 0; c < e->npts && (serial || cut); c++) {
         point_problem(w, e, &e->pts[c], h, serial, strategy_contact);
     }
+    e->rows_keep = !detect && strategy_contact;  /* every point active, as in the last solve */
     st = imp_engine3d_solve(w, e, why, why_len);
+    e->rows_keep = 0;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     if (st != IMP_OK) {
         if (e->failed_a >= 0 && w->data.nerror_bodies < 8) {
@@ -485,7 +611,11 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     integrate_positions(w, e, h);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     accumulate_impacts(w, e, h);
-    events(w, e);
+    if (detect) {
+        events(w, e);
+    } else {
+        events_same(w, e);
+    }
     /* this step's points become the last ones */
     int n = e->npts;
     swap_lists(e);
@@ -508,15 +638,45 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     double t0 = w->data.time, h = t1 - t0;
     int backups = 0, max_backups = w->model.def.engine2d.max_backups;
     int k = w->model.def.engine2d.substeps > 1 ? w->model.def.engine2d.substeps : 1;
+    /* the swept problem in sub-steps under simultaneous handling detects once per step, the
+       later sub-steps moving its points (refresh_points); the exact solver, serial and hybrid
+       handling and single steps detect at every sub-step */
+    const imp_engine2d_def *def = &w->model.def.engine2d;
+    int once = k > 1 && def->contact_solver == IMP_SOLVER_PGS && def->collision_handling == IMP_HANDLING_SIMULTANEOUS;
+    if (once && e->dpose_cap < w->model.nslots) {
+        double *m = realloc(e->dpose, (size_t)w->model.nslots * 12 * sizeof *m);
+        if (m != NULL) {
+            e->dpose = m;
+            m = realloc(e->travel, (size_t)w->model.nslots * 3 * sizeof *m);
+        }
+        if (m == NULL) {
+            snprintf(why, why_len, "out of memory for the 3D engine");
+            return IMP_ERR_NOMEM;
+        }
+        e->travel = m;
+        e->dpose_cap = w->model.nslots;
+    }
+    e->once = once;
+    /* the first sub-step detects, and the one after a cut or a body's move; a step after one
+       whose bodies moved detects at every sub-step (its margin its own: recycling holds) */
+    int redetect = 1, reuse = once && !e->moving, moved = 0;
     for (int i = 0; i < k; i++) {  /* the sub-steps of equal length, each cut at impacts */
         double start = t0 + h * i / k, len = i == k - 1 ? t1 - start : h / k, done = 0.0;
         e->skip_error = i < k - 1;
         while (done < len) {
             double left = len - done, used;
-            imp_status st = substep(w, e, start + done, left, backups < max_backups, &used, why, why_len);
+            double span = reuse ? t1 - (start + done) : left;
+            imp_status st = substep(w, e, start + done, left, backups < max_backups, !reuse || redetect, span, &used,
+                                    why, why_len);
             if (st != IMP_OK) {
+                e->once = 0;
                 return st;
             }
+            /* again after a cut, or once a body went farther than the margin allowed for
+               (an impact's momentum passed on within the step): no contact is missed */
+            int beyond = once && travelled_beyond(w, e);
+            moved |= beyond;
+            redetect = used < left || beyond;
             if (used < left) {
                 backups++;
                 done += used;
@@ -526,6 +686,8 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
         }
     }
     e->skip_error = 0;
+    e->once = 0;
+    e->moving = moved;
     e->stats.steps++;
     return IMP_OK;
 }
