@@ -595,7 +595,12 @@ local function world_options(c, dim, strategy)
         if c.r:chance(0.97) or (dim == 3 and (strategy == "impulse" or strategy == "contact")) then
           return string.format("%q", strategy)
         end
-        return c:enum(STRATEGIES[dim]) end, 1 },
+        -- another strategy; in 3D not a rigid one, whose options' verdicts differ
+        local others = {}
+        for _, s in ipairs(STRATEGIES[dim]) do
+          if dim == 2 or (s ~= "impulse" and s ~= "contact") then others[#others + 1] = s end
+        end
+        return c:enum(others) end, 1 },
     { "dt", num("pos", 1e-3, 0.05), 0.6 },
     { "integrator", integrator, 0.2 },
     { "damping", damping, 0.15 },
