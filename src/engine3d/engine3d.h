@@ -238,6 +238,11 @@ void imp_engine3d_push_apart(struct imp_world *w, imp_engine3d *e, double h, dou
 int imp_engine3d_set_pair(struct imp_world *w, int a, int b, double friction, double elasticity);
 const imp_e3_pair_override *imp_engine3d_pair(const struct imp_world *w, int a, int b);
 /* The pair's friction and elasticity: its override, else the smaller of its bodies'. */
+/* M^-1 in CSR over the moving bodies' dofs (dof[s]: body s's first of 6, -1 when it does not
+   move; nd of them): 1/m on the linear dofs, the world inverse inertia on the angular ones
+   (for imp_coulomb_factors; the velocity step's exact path and the ode path's force solve). */
+void imp_e3_minv_csr(const struct imp_world *w, const imp_engine3d *e, const int *dof, int ns, int nd,
+                     int *rp, int *col, double *val);
 void imp_engine3d_pair_material(const struct imp_world *w, int a, int b, double *mu, double *el);
 
 /* For the force-level stepping (engine3d_ode.h), from engine3d_step.c: e->inv_iw at the

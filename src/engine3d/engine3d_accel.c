@@ -365,26 +365,7 @@ static int factors(const imp_world *w, const imp_engine3d *e, imp_e3_ode *o, int
         }
     }
     o->fj_rp[n] = k;
-    k = 0;
-    for (int s = 0; s < ns; s++) {
-        int d = o->dof[s];
-        if (d < 0) {
-            continue;
-        }
-        for (int c = 0; c < 3; c++) {
-            o->fm_rp[d + c] = k;
-            o->fm_col[k] = d + c;
-            o->fm_val[k++] = w->model.bodies[s].inv_mass;
-        }
-        for (int r = 0; r < 3; r++) {
-            o->fm_rp[d + 3 + r] = k;
-            for (int c = 0; c < 3; c++) {
-                o->fm_col[k] = d + 3 + c;
-                o->fm_val[k++] = e->inv_iw[9 * (size_t)s + 3 * r + c];
-            }
-        }
-    }
-    o->fm_rp[nd] = k;
+    imp_e3_minv_csr(w, e, o->dof, ns, nd, o->fm_rp, o->fm_col, o->fm_val);
     o->fac.ndof = nd;
     o->fac.J = (imp_coulomb_csr){.n = n, .row_ptr = o->fj_rp, .col = o->fj_col, .val = o->fj_val};
     o->fac.Minv = (imp_coulomb_csr){.n = nd, .row_ptr = o->fm_rp, .col = o->fm_col, .val = o->fm_val};

@@ -398,30 +398,36 @@ static int factors(const imp_world *w, imp_engine3d *e, int nact)
         }
     }
     e->fj_rp[n] = k;
-    k = 0;
-    for (int s = 0; s < ns; s++) {
-        int d = e->dof[s];
-        if (d < 0) {
-            continue;
-        }
-        for (int c = 0; c < 3; c++) {
-            e->fm_rp[d + c] = k;
-            e->fm_col[k] = d + c;
-            e->fm_val[k++] = w->model.bodies[s].inv_mass;
-        }
-        for (int r = 0; r < 3; r++) {
-            e->fm_rp[d + 3 + r] = k;
-            for (int c = 0; c < 3; c++) {
-                e->fm_col[k] = d + 3 + c;
-                e->fm_val[k++] = e->inv_iw[9 * (size_t)s + 3 * r + c];
-            }
-        }
-    }
-    e->fm_rp[nd] = k;
+    imp_e3_minv_csr(w, e, e->dof, ns, nd, e->fm_rp, e->fm_col, e->fm_val);
     e->fac.ndof = nd;
     e->fac.J = (imp_coulomb_csr){.n = n, .row_ptr = e->fj_rp, .col = e->fj_col, .val = e->fj_val};
     e->fac.Minv = (imp_coulomb_csr){.n = nd, .row_ptr = e->fm_rp, .col = e->fm_col, .val = e->fm_val};
     return 0;
+}
+
+void imp_e3_minv_csr(const imp_world *w, const imp_engine3d *e, const int *dof, int ns, int nd,
+                     int *rp, int *col, double *val)
+{
+    int k = 0;
+    for (int s = 0; s < ns; s++) {
+        int d = dof[s];
+        if (d < 0) {
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {  /* 1/m on the linear dofs */
+            rp[d + c] = k;
+            col[k] = d + c;
+            val[k++] = w->model.bodies[s].inv_mass;
+        }
+        for (int r = 0; r < 3; r++) {  /* the world inverse inertia on the angular ones */
+            rp[d + 3 + r] = k;
+            for (int c = 0; c < 3; c++) {
+                col[k] = d + 3 + c;
+                val[k++] = e->inv_iw[9 * (size_t)s + 3 * r + c];
+            }
+        }
+    }
+    rp[nd] = k;
 }
 
 static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why, size_t why_len)
