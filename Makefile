@@ -62,6 +62,8 @@ OPENMP     ?= -fopenmp
 SO_KEEP     = $(if $(OPENMP),-Wl$(comma)-z$(comma)nodelete)
 comma      := ,
 CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
+# the builds that test, sanitize, fuzz, valgrind and bench start run one compiler per core
+JOBS      ?= $(shell nproc 2>/dev/null || echo 1)
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
 .PHONY: docs all deps test check-all sanitize fuzz valgrind lint bench bench3d hashes demo run install install-c \
@@ -133,17 +135,17 @@ ctests: $(CTESTS)
 benches: $(CBENCHES)
 
 test: deps
-	@$(MAKE) -s --no-print-directory all ctests
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all ctests
 	@$(MAKE) -s --no-print-directory check-install-c
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh fast
 
 check-all: deps
-	@$(MAKE) -s --no-print-directory all ctests
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all ctests
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_tests.sh all
 	@$(MAKE) -s --no-print-directory fuzz FUZZ_CALLS=1000000
 
 sanitize: deps
-	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
+	@$(MAKE) -s --no-print-directory -j$(JOBS) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all ctests
 	@BUILD=build-san LUA=$(LUA) ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -154,13 +156,13 @@ sanitize: deps
 # sanitizer build; FUZZ_SEED, FUZZ_JOBS, FUZZ_HANG, FUZZ_MIN_TIME: see tools/fuzz/fuzz.lua
 FUZZ_CALLS ?= 100000
 fuzz: deps
-	@$(MAKE) -s --no-print-directory BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
+	@$(MAKE) -s --no-print-directory -j$(JOBS) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
 	@FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_BUILD=build-san LUA=$(LUA) \
 	  FUZZ_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so) $(CURDIR)/build-san/impact/core.so" \
 	  $(LUA) tools/fuzz/fuzz.lua
 
 valgrind: deps
-	@$(MAKE) -s --no-print-directory BUILD=build-vg CFLAGS="-O1 -g" all ctests
+	@$(MAKE) -s --no-print-directory -j$(JOBS) BUILD=build-vg CFLAGS="-O1 -g" all ctests
 	@BUILD=build-vg LUA=$(LUA) RUNNER="valgrind -q --suppressions=$(CURDIR)/test/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
 	  bash tools/run_tests.sh fast
 
@@ -173,14 +175,14 @@ lint:
 	 else echo "cppcheck not installed; skipped"; fi
 
 bench: deps
-	@$(MAKE) -s --no-print-directory all benches
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all benches
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_bench.sh
 	@echo
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
 
 # the 3D engine beside Bullet 3.24, ODE 0.16 and Box3D on the peers' scenes, one table
 bench3d: deps
-	@$(MAKE) -s --no-print-directory all $(BUILD)/bench/bench_engine3d
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(BUILD)/bench/bench_engine3d
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
 
 # the API reference as HTML in doc/ (config.ld: lua/impact/*.lua, doc/api/*.luadoc, the
@@ -195,11 +197,11 @@ hashes: all
 	@$(LUA_ENV) $(LUA) tools/state_hashes.lua
 
 demo: deps
-	@$(MAKE) -s --no-print-directory all
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all
 	@$(LUA_ENV) $(LUA) examples/tennis_racket.lua
 
 run: deps
-	@$(MAKE) -s --no-print-directory all
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all
 	@test -n "$(SCRIPT)" || { echo "usage: make run SCRIPT=examples/figure_eight.lua (or any scene script)"; exit 2; }
 	@$(LUA_ENV) $(LUA) $(SCRIPT)
 
