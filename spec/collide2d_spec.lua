@@ -159,6 +159,23 @@ describe("shape2d.detect", function()
     assert.are.equal(2, #s2.detect({ shape = s, angle = math.pi }, { shape = blk, position = { 0, 0.705 } }))
   end)
 
+  it("equal boxes aligned and sunk into each other side-on: a penetration through the side faces",
+     function()
+    -- each box's corners lie on the lines of the other's top and bottom faces, with its material
+    -- below the top line (above the bottom one): not touching those faces, but sunk through
+    -- the side face by the overlap (such boxes meeting head-on had passed through each other)
+    local box = s2.block { width = 1, height = 1 }
+    for _, overlap in ipairs { 0.1, 0.5 } do
+      local hits = s2.detect({ shape = box, position = { -(1 - overlap), 0 } }, { shape = box })
+      assert.is_true(#hits > 0)
+      for _, h in ipairs(hits) do
+        assert.near(-overlap, h.distance, 1e-12)
+        assert.near(0, h.normal[2], 1e-12)
+        assert.near(1, math.abs(h.normal[1]), 1e-12)
+      end
+    end
+  end)
+
   it("rejects bad bodies", function()
     assert.has_error(function() s2.detect({ shape = 1 }, {}) end,
       "impact.shape2d.detect: option 'shape' must be a 2D shape, got 1")

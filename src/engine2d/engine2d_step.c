@@ -221,37 +221,47 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
 }
 
 /* When, after the start of the trial step of length h, record r (found at its end with
-   distance d2 and normal velocity v2 < 0) was at distance target: with the normal velocity v1
-   at the start (the record's Jacobian applied to the saved velocities y0) the normal
-   acceleration is a = (v2 - v1) / h, and going back s from the end, d = d2 - v2 s + a s^2 / 2
-   (myPhysicsLab's estimated collision time, constant acceleration); the smaller positive
-   root s. Uniform motion gives h + (target - d2) / v2. NaN when there is no estimate. */
-static double estimate(const imp_rec2d *r, const double *y0, double h, double target)
+   distance d2 and normal velocity v2 < 0) was at distance target (myPhysicsLab's estimated
+   collision time after a back-up, updateCollision): the record is moved back with its bodies
+   to the saved state y0, giving the distance d1 and the normal velocity v1 there; with the
+   constant normal acceleration a = (v2 - v1) / h, d1 + v1 s + a s^2 / 2 = target, the
+   earliest root s in (0, h]. Uniform motion gives (target - d1) / v1. NaN when there is no
+   estimate. cs: 2 per slot, scratch for the cosines and sines of y0's angles. */
+static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, const double *y0,
+                       double *cs, double h, double target)
 {
-    double v2 = r->velocity, d2 = r->distance;
+    double v2 = r->velocity;
     if (!(v2 < -1e-3)) {
         return NAN;
     }
-    const double *vp = y0 + (size_t)r->p * IMP_STRIDE_2D + 3, *vq = y0 + (size_t)r->q * IMP_STRIDE_2D + 3;
-    double v1 = r->jp[0] * vp[0] + r->jp[1] * vp[1] + r->jp[2] * vp[2] + r->jq[0] * vq[0]
-                + r->jq[1] * vq[1] + r->jq[2] * vq[2];
-    double a = (v2 - v1) / h, c = d2 - target;  /* 1/2 a s^2 - v2 s + c = 0, c < 0 */
-    double s;
-    if (fabs(a) * h < 1e-9 * fabs(v2)) {
-        s = c / v2;
-    } else {
-        double disc = v2 * v2 - 2.0 * a * c;
-        if (!(disc >= 0.0)) {
-            return h + (target - d2) / v2;
-        }
-        /* the root with the smaller |s|, written to avoid cancellation */
-        double q = -0.5 * (-v2 + sqrt(disc));  /* B = -v2 > 0: q = -(B + sqrt(disc)) / 2 */
-        s = c / q;
-        if (!(s > 0.0)) {
-            s = q / (0.5 * a);
-        }
+    imp_rec2d m = *r;
+    imp_engine2d_localize(w, y, &m);
+    const int sl[2] = {m.p, m.q};
+    for (int k = 0; k < 2; k++) {
+        double ang = y0[(size_t)sl[k] * IMP_STRIDE_2D + 2];
+        cs[2 * sl[k]] = cos(ang);
+        cs[2 * sl[k] + 1] = sin(ang);
     }
-    return s > 0.0 ? h - s : NAN;
+    imp_engine2d_relocate(w, y0, cs, &m);
+    double d1 = m.distance, v1 = m.velocity;
+    double a = (v2 - v1) / h, c = d1 - target;  /* a s^2 / 2 + v1 s + c = 0 */
+    double s;
+    if (!(c > 0.0)) {
+        return NAN;  /* already within the half gap at the start */
+    }
+    if (fabs(a) * h < 1e-9 * fabs(v1) || fabs(a) < 1e-12) {
+        s = v1 < 0.0 ? -c / v1 : NAN;
+    } else {
+        double disc = v1 * v1 - 2.0 * a * c;
+        if (!(disc >= 0.0)) {
+            return NAN;
+        }
+        double q = -0.5 * (v1 + copysign(sqrt(disc), v1));
+        double s1 = q / (0.5 * a), s2 = c / q;
+        double lo = fmin(s1, s2), hi = fmax(s1, s2);
+        s = lo > 0.0 ? lo : hi;
+    }
+    return s > 0.0 && s <= h ? s : NAN;
 }
 
 static void name_bodies(imp_world *w, const imp_rec2d *r)
@@ -305,6 +315,15 @@ static imp_status prepare(advance *a)
         }
         e->y_cap = (int)n;
         e->rec_reusable = 0;
+    }
+    if (e->cs_cap < w->model.nslots) {  /* (the estimates' scratch) */
+        double *p = realloc(e->cs, 2 * (size_t)w->model.nslots * sizeof *p);
+        if (p == NULL) {
+            snprintf(a->why, a->why_size, "out of memory");
+            return IMP_ERR_NOMEM;
+        }
+        e->cs = p;
+        e->cs_cap = w->model.nslots;
     }
     return IMP_OK;
 }
@@ -406,7 +425,7 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
             st = IMP_ERR_NOMEM;
             break;
         }
-        double te = estimate(r, e->y0, a->h, a->target);
+        double te = estimate(a->w, r, a->w->data.y, e->y0, e->cs, a->h, a->target);
         if (isfinite(te)) {
             *est = te < *est ? te : *est;
         } else {

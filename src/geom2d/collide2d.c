@@ -647,49 +647,58 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                                ? bearing(&pc, imp_edge2d_normal_at(&gn->edges[be], bq), 1.0)
                                : 0.0;
             if (score < -CONE_SLACK) {
-                /* the least deep face it bears, else the one it bears best */
+                /* the least deep face it bears, else the one it bears best; when no face
+                   within distance_tol of the nearest is one it bears, the least deep face
+                   it bears at any depth: a box's corner on the line of another's top face
+                   with its material below that line (equal boxes meeting head-on, aligned,
+                   one's corners running along the other's top and bottom lines) is not
+                   touching the top face but sunk through the side face */
                 double limit = best + c->tol, found = INFINITY, top = score;
                 int bk = -1, sk = -1;
                 imp_vec2 bkq = p, skq = p;
                 double sdepth = 0.0;
-                /* strictly convex straight-edged N: every depth is at least -most (the same
-                   products as most's), so the faces that pass the tests below lie within
-                   max(limit, most, 0) + margin of p: the edge tree skips the others (in
-                   order); else every edge */
-                double box[4] = {-INFINITY, -INFINITY, INFINITY, INFINITY};
-                if (lines) {
-                    double reach = fmax(fmax(limit, most), 0.0) + margin;
-                    reach += 2.0 * imp_edge2d_tree_slack(gn, p, reach);
-                    box[0] = p.x - reach, box[1] = p.y - reach;
-                    box[2] = p.x + reach, box[3] = p.y + reach;
-                }
-                imp_edge2d_iter it;
-                imp_edge2d_iter_init(&it, gn);
-                int first, last;
-                while (imp_edge2d_iter_next(&it, box, &first, &last)) {
-                    for (int k = first; k < last; k++) {
-                        const imp_edge2d *e = &gn->edges[k];
-                        if (k == be || !collides(e)) {
-                            continue;
-                        }
-                        imp_vec2 q;
-                        int interior;
-                        double d = imp_edge2d_closest(e, p, &q, &interior);
-                        double depth = -imp_edge2d_support_distance(e, p);
-                        if (depth > limit || d - fabs(depth) > margin) {
-                            continue;
-                        }
-                        double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
-                        if (sc >= -CONE_SLACK && depth < found) {
-                            found = depth;
-                            bk = k;
-                            bkq = q;
-                        }
-                        if (sc > top) {
-                            top = sc;
-                            sk = k;
-                            skq = q;
-                            sdepth = depth;
+                for (int pass = 0; pass < 2 && bk < 0 && sk < 0; pass++) {
+                    /* strictly convex straight-edged N: every depth is at least -most (the
+                       same products as most's), so the faces that pass the tests below lie
+                       within max(limit, most, 0) + margin of p: the edge tree skips the
+                       others (in order); else every edge */
+                    double box[4] = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+                    if (pass == 1) {
+                        limit = INFINITY;
+                    } else if (lines) {
+                        double reach = fmax(fmax(limit, most), 0.0) + margin;
+                        reach += 2.0 * imp_edge2d_tree_slack(gn, p, reach);
+                        box[0] = p.x - reach, box[1] = p.y - reach;
+                        box[2] = p.x + reach, box[3] = p.y + reach;
+                    }
+                    imp_edge2d_iter it;
+                    imp_edge2d_iter_init(&it, gn);
+                    int first, last;
+                    while (imp_edge2d_iter_next(&it, box, &first, &last)) {
+                        for (int k = first; k < last; k++) {
+                            const imp_edge2d *e = &gn->edges[k];
+                            if (k == be || !collides(e)) {
+                                continue;
+                            }
+                            imp_vec2 q;
+                            int interior;
+                            double d = imp_edge2d_closest(e, p, &q, &interior);
+                            double depth = -imp_edge2d_support_distance(e, p);
+                            if (depth > limit || d - fabs(depth) > margin) {
+                                continue;
+                            }
+                            double sc = bearing(&pc, imp_edge2d_normal_at(e, q), 1.0);
+                            if (sc >= -CONE_SLACK && depth < found) {
+                                found = depth;
+                                bk = k;
+                                bkq = q;
+                            }
+                            if (pass == 0 && sc > top) {
+                                top = sc;
+                                sk = k;
+                                skq = q;
+                                sdepth = depth;
+                            }
                         }
                     }
                 }

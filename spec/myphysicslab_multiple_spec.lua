@@ -1,0 +1,192 @@
+-- myPhysicsLab's MultipleCollisionTest scenes (src/test/MultipleCollisionTest.ts) under the 2D
+-- engine, against the states its suite asserts at t = 2 (or 1) with its tolerance 1e-6, and its
+-- energy check (kept to 1e-6: every collision is elastic, no gravity, no damping).
+-- Common setup (its commonSetup1): RK4, dt 0.025, distance_tol 0.01, velocity_tol 0.5,
+-- collision_accuracy 0.6, extra acceleration "velocity" under contact, masses 1, elasticity 1.
+-- Under serial handling myPhysicsLab handles simultaneous collisions in a random order (its seed);
+-- a scene symmetric about an axis then ends in its state or in that state's mirror image, both
+-- asserted here as the mirror pair.
+local impact = require("impact")
+local shape2d = impact.shape2d
+
+local TOL = 1e-6
+local DTOL = 0.01  -- distance_tol
+
+local function world(strategy, handling)
+  return impact.world2d { strategy = strategy, dt = 0.025, gravity = { 0, 0 },
+                          collision_handling = handling, distance_tol = DTOL, velocity_tol = 0.5,
+                          collision_accuracy = 0.6, integrator = "rk4",
+                          extra_accel = strategy == "contact" and "velocity" or nil }
+end
+
+local function block(w, width, height, x, y, angle, vx, vy, spin, mass)
+  return w:add_body { shape = shape2d.block { width = width, height = height }, mass = mass or 1,
+                      position = { x, y }, angle = angle or 0, velocity = { vx or 0, vy or 0 },
+                      spin = spin or 0, elasticity = 1 }
+end
+
+local function wall(w, width, height, x, y)
+  return w:add_body { shape = shape2d.block { width = width, height = height }, fixed = true,
+                      position = { x, y }, elasticity = 1 }
+end
+
+local function ball(w, x, y, vx)
+  return w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { x, y },
+                      velocity = { vx or 0, 0 }, elasticity = 1 }
+end
+
+-- myPhysicsLab's variables of a body: x, vx, y, vy, angle, spin
+local function vars(b)
+  return { b.position[1], b.velocity[1], b.position[2], b.velocity[2], b.angle, b.spin }
+end
+
+local function worst(bodies, expected, map)
+  local m = 0
+  for i, b in ipairs(bodies) do
+    local got = vars(b)
+    local want = expected[map and map[i] or i]
+    for k = 1, 6 do
+      m = math.max(m, math.abs(got[k] - want[k]))
+    end
+  end
+  return m
+end
+
+-- runs w to T and checks the state against expected (one row of six per body), or, when mirror
+-- is given (a function of the expected rows), against either
+local function check(w, bodies, expected, T, mirror)
+  local e0 = w:energy().total
+  w:run { until_time = T }
+  local err = worst(bodies, expected)
+  if mirror then
+    local m, map = mirror(expected)
+    err = math.min(err, worst(bodies, m, map))
+  end
+  assert.is_true(err <= TOL, ("state %.3g from myPhysicsLab's"):format(err))
+  assert.near(e0, w:energy().total, 1e-6)
+end
+
+-- the mirror image about the x axis: y, vy, angle and spin change sign
+local function mirror_x(rows, map)
+  local out = {}
+  for i, r in ipairs(rows) do
+    out[i] = { r[1], r[2], -r[3], -r[4], -r[5], -r[6] }
+  end
+  return out, map
+end
+
+describe("myPhysicsLab MultipleCollisionTest", function()
+  -- one hits wall: a square block falls flat on a fixed wall, both corners at once
+  for _, h in ipairs { "simultaneous", "hybrid" } do
+    it("test1_0 (" .. h .. "): the block bounces straight back", function()
+      local w = world("impulse", h)
+      local b = block(w, 1, 1, 0, 2, 0, 0, -3)
+      wall(w, 3, 1, 0, -2)
+      check(w, { b }, { { 0, 0, 2.01, 3, 0, 0 } }, 2)
+    end)
+  end
+  it("test1_1 (serial): one corner first, the block spins off", function()
+    local w = world("impulse", "serial")
+    local b = block(w, 1, 1, 0, 2, 0, 0, -3)
+    wall(w, 3, 1, 0, -2)
+    -- mirror about the y axis: x, vx, angle, spin change sign
+    check(w, { b }, { { 0, 0, 1.7696, 2.76, -2.8848, -2.88 } }, 2, function(rows)
+      local r = rows[1]
+      return { { -r[1], -r[2], r[3], r[4], -r[5], -r[6] } }
+    end)
+  end)
+
+  -- one hits two: a ball or block hits two resting in contact (contact strategy)
+  for _, kind in ipairs { "ball", "block" } do
+    local function make(w, x, vx)
+      if kind == "ball" then return ball(w, x, 0, vx) end
+      return block(w, 1, 1, x, 0, 0, vx)
+    end
+    it("test2_0 (simultaneous, " .. kind .. "s): all three move", function()
+      local w = world("contact", "simultaneous")
+      local a, b, c = make(w, -3, 3), make(w, 0, 0), make(w, 1 + DTOL / 2, 0)
+      check(w, { a, b, c }, { { -2.34, -1, 0, 0, 0, 0 }, { 2.67, 2, 0, 0, 0, 0 },
+                              { 3.675, 2, 0, 0, 0, 0 } }, 2)
+    end)
+    local handlings = kind == "ball" and { "serial", "hybrid" } or { "hybrid" }
+    for _, h in ipairs(handlings) do
+      it("test2_1 (" .. h .. ", " .. kind .. "s): only the last one moves", function()
+        local w = world("contact", h)
+        local a, b, c = make(w, -3, 3), make(w, 0, 0), make(w, 1 + DTOL / 2, 0)
+        check(w, { a, b, c }, { { -1.005, 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0 },
+                                { 5.01, 3, 0, 0, 0, 0 } }, 2)
+      end)
+    end
+  end
+
+  -- two hits one asymmetric: two balls reach a resting one at the same moment
+  for _, h in ipairs { "simultaneous", "hybrid", "serial" } do
+    it("test3 (" .. h .. ")", function()
+      local w = world("impulse", h)
+      local a = ball(w, -5 + DTOL / 2, 0, 3)
+      local b = ball(w, 0, 0, 0)
+      local c = ball(w, 3, 0, -1.5)
+      local expected = h == "serial"
+        and { { -2.01, -1.5, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0 }, { 3.015, 3, 0, 0, 0, 0 } }
+        or { { -2.345, -2, 0, 0, 0, 0 }, { 0.67, 1, 0, 0, 0, 0 }, { 2.68, 2.5, 0, 0, 0, 0 } }
+      check(w, { a, b, c }, expected, 2)
+    end)
+  end
+
+  -- one hits two separate: a block (mass 2) hits two separated balls at once
+  for _, h in ipairs { "simultaneous", "hybrid", "serial" } do
+    it("test4 (" .. h .. ")", function()
+      local w = world("impulse", h)
+      local a = block(w, 1, 3, -4, 0, 0, 3, 0, 0, 2)
+      local b = ball(w, 0, 1)
+      local c = ball(w, 0, -1)
+      if h == "serial" then
+        -- mirror about the x axis: the two balls trade places
+        check(w, { a, b, c }, { { -0.9981859, 0.0068027, 0, 0, 0.1635374, 0.1632653 },
+                                { 3.1344671, 3.1292517, 1, 0, 0, 0 },
+                                { 2.8619048, 2.8571429, -1, 0, 0, 0 } }, 2,
+              function(rows) return mirror_x(rows, { 1, 3, 2 }) end)
+      else
+        check(w, { a, b, c }, { { -1.005, 0, 0, 0, 0, 0 }, { 3.005, 3, 1, 0, 0, 0 },
+                                { 3.005, 3, -1, 0, 0, 0 } }, 2)
+      end
+    end)
+  end
+
+  -- one hits two on wall: the striker bounces off, the two against the wall stay put
+  for _, kind in ipairs { "ball", "block" } do
+    local handlings = kind == "ball" and { "simultaneous", "hybrid", "serial" }
+                      or { "simultaneous", "hybrid" }
+    for _, h in ipairs(handlings) do
+      it("test5_0 (" .. h .. ", " .. kind .. "s)", function()
+        local w = world("contact", h)
+        local function make(x, vx)
+          if kind == "ball" then return ball(w, x, 0, vx) end
+          return block(w, 1, 1, x, 0, 0, vx)
+        end
+        local a, b, c = make(-3, 3), make(0, 0), make(1 + DTOL / 2, 0)
+        wall(w, 1, 3, 1.5 + 0.5 + DTOL, 0)
+        check(w, { a, b, c }, { { -5.01, -3, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0 },
+                                { 1.005, 0, 0, 0, 0, 0 } }, 2)
+      end)
+    end
+  end
+
+  -- center spin: a spinning block between two resting ones hits both at once
+  for _, h in ipairs { "simultaneous", "hybrid", "serial" } do
+    it("test6 (" .. h .. ")", function()
+      local w = world("impulse", h)
+      local a = block(w, 1, 3, 0, 0, 0, 0, 0, 2)
+      local b = block(w, 1, 3, 2.8, 0, math.pi / 2)
+      local c = block(w, 1, 3, -2.8, 0, -math.pi / 2)
+      local expected = h == "serial"
+        and { { 0.1855924, 0.3179762, 0.2040219, 0.3495516, 0.4374322, -0.6771538 },
+              { 3.0447046, 0.4192534, 0.269004, 0.4608857, 1.2334118, -0.5780423 },
+              { -3.230297, -0.7372296, -0.473026, -0.8104373, -2.1640649, -1.0164494 } }
+        or { { 0, 0, 0, 0, 0.3612164, -0.8077347 },
+             { 3.1539628, 0.6064458, 0.3891116, 0.6666666, 1.082773, -0.8361323 },
+             { -3.1539628, -0.6064458, -0.3891116, -0.6666666, -2.0588196, -0.8361323 } }
+      check(w, { a, b, c }, expected, 1)
+    end)
+  end
+end)
