@@ -152,6 +152,37 @@ describe("kinematic bodies", function()
     end)
   end
 
+  it("carry a 2D joint: a pendulum on a pivot moving at constant velocity keeps its period", function()
+    -- Galileo: in the pivot's (inertial) frame the pendulum swings as on a fixed pin
+    local th0, g = 0.5, 10
+    local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -g } }
+    local pivot = w:add_body { shape = shape2d.ball { radius = 0.1 }, kinematic = true,
+                               velocity = { 0.7, 0 }, collide = false }
+    local bar = w:add_body { shape = shape2d.block { width = 0.2, height = 2 }, mass = 1,
+                             position = { math.sin(th0), -math.cos(th0) }, angle = th0,
+                             velocity = { 0.7, 0 }, collide = false }
+    local j = w:add_joint { body1 = bar, point1 = { 0, 1 }, body2 = pivot, point2 = { 0, 0 } }
+    local I = (0.2 ^ 2 + 2 ^ 2) / 12 + 1  -- about the pin (Steiner)
+    local T = require("spec.support.analytic").pendulum_period(I, 1, g, 1, th0)
+    local crossings, prev, worst = {}, bar.angle, 0
+    while #crossings < 3 do
+      w:step()
+      local a = bar.angle
+      if prev > 0 and a <= 0 then crossings[#crossings + 1] = w.time - w.dt * a / (a - prev) end
+      prev = a
+      worst = math.max(worst, (w:connector_error(j)))
+    end
+    assert.near(T, crossings[2] - crossings[1], 1e-5 * T)
+    assert.near(T, crossings[3] - crossings[2], 1e-5 * T)
+    assert.is_true(worst < 1e-5, "joint error " .. worst)
+    assert.near(0.7 * w.time, pivot.position[1], 1e-12)
+    -- a connector between a kinematic and a fixed body does nothing: refused
+    local f = w:add_body { shape = shape2d.ball { radius = 0.1 }, fixed = true, collide = false }
+    local ok, msg = pcall(w.add_joint, w, { body1 = pivot, point1 = { 0, 0 }, body2 = f, point2 = { 0, 0 } })
+    assert.is_false(ok)
+    assert.matches("two fixed or kinematic bodies", msg, 1, true)
+  end)
+
   it("are unaffected by gravity, forces and impulses", function()
     for _, strategy in ipairs({ "none", "impulse", "contact", "compliant" }) do
       local w = impact.world3d { strategy = strategy, dt = 0.01, gravity = { 0, 0, -10 } }
