@@ -23,7 +23,8 @@ end
 local function unit(dim, strategy, add, z, opts)
   local def = opts or {}
   if dim == 2 then  -- (a ball under compliant: its flat polygon contacts are stiff to integrate)
-    def.shape = strategy == "compliant" and shape2d.ball { radius = 0.5 } or shape2d.block { width = 1, height = 1 }
+    def.shape = strategy == "compliant" and shape2d.ball { radius = 0.5 }
+      or shape2d.block { width = 1, height = 1 }
     def.position = { 0, z }
   else
     def.shape = strategy == "dem" and shape3d.sphere { radius = 0.5 } or shape3d.box { size = { 1, 1, 1 } }
@@ -111,7 +112,7 @@ describe("collision filters", function()
       local w, add = world(dim, strategy)
       local low = unit(dim, strategy, add, 0.5, { fixed = true })
       local high = unit(dim, strategy, add, 1.6)
-      local last_end = -1
+      local last_end
       w:on("contact_end", function(e)
         if (e.body1 == low and e.body2 == high) or (e.body1 == high and e.body2 == low) then
           last_end = e.time

@@ -136,7 +136,8 @@ describe("kinematic bodies", function()
           or w:add_body { shape = shape3d.box { size = { 1, 4, 4 } }, position = { -2, 0, 0 },
                           kinematic = true, velocity = { v, 0, 0 }, elasticity = e }
         local m = 2
-        local ball = dim == 2 and w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = m, elasticity = e }
+        local ball = dim == 2
+          and w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = m, elasticity = e }
           or w:add_body { shape = shape3d.sphere { radius = 0.5 }, mass = m, elasticity = e }
         w:run { until_time = 3 }
         -- an elastic impact on an infinite mass sends it off at 2 v; a plastic one at v
@@ -154,7 +155,7 @@ describe("kinematic bodies", function()
 
   it("carry a 2D joint: a pendulum on a pivot moving at constant velocity keeps its period", function()
     -- Galileo: in the pivot's (inertial) frame the pendulum swings as on a fixed pin
-    local th0, g = 0.5, 10
+    local th0 = 0.5
     local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, -g } }
     local pivot = w:add_body { shape = shape2d.ball { radius = 0.1 }, kinematic = true,
                                velocity = { 0.7, 0 }, collide = false }
