@@ -145,6 +145,33 @@ describe("collision filters", function()
     end)
   end
 
+  it("filter the queries as Box2D's query filter does", function()
+    local w = impact.world3d {}
+    local s = shape3d.sphere { radius = 1 }
+    local near = w:add_body { shape = s, position = { -3, 0, 0 }, filter = { category = 2 } }
+    local far = w:add_body { shape = s, position = { 3, 0, 0 } }
+    local picky = w:add_body { shape = s, position = { 6, 0, 0 }, filter = { mask = 4 } }
+    assert.equal(near, w:ray_cast({ -10, 0, 0 }, { 10, 0, 0 }).body)
+    -- a query of category 1 (the default) finds the bodies whose masks take 1 and whose
+    -- categories its mask takes
+    local hit = w:ray_cast({ -10, 0, 0 }, { 10, 0, 0 }, { filter = { mask = 1 } })
+    assert.equal(far, hit.body)
+    assert.near(0.6, hit.fraction, 1e-12)  -- enters at x = 2
+    local hits = w:ray_cast({ -10, 0, 0 }, { 10, 0, 0 }, { all = true, filter = { category = 4 } })
+    assert.equal(3, #hits)
+    hits = w:ray_cast({ -10, 0, 0 }, { 10, 0, 0 }, { all = true, filter = { category = 2 } })
+    assert.equal(2, #hits)  -- picky's mask (4) misses category 2
+    assert.equal(near, hits[1].body)
+    assert.equal(far, hits[2].body)
+    assert.same({ near, far, picky }, w:query_box({ -10, -1, -1 }, { 10, 1, 1 }))
+    assert.same({ near }, w:query_box({ -10, -1, -1 }, { 10, 1, 1 }, { filter = { mask = 2 } }))
+    assert.same({ picky }, w:query_point({ 6, 0, 0 }, { filter = { category = 4 } }))
+    assert.same({}, w:query_point({ 6, 0, 0 }, { filter = { category = 1 } }))
+    local ok, err = pcall(w.query_point, w, { 0, 0, 0 }, { filter = { group = 1 } })
+    assert.is_false(ok)
+    assert.matches("unknown option filter.group (accepted: category, mask)", err, 1, true)
+  end)
+
   it("refuses bad filters with clear errors", function()
     local w = impact.world2d {}
     local s = shape2d.ball { radius = 1 }
