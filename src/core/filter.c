@@ -189,9 +189,12 @@ void imp_kinematic_drive(imp_world *w, double dt)
             nv = 6;
         }
         int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-        double *ye = w->scratch.y_end + (size_t)i * (size_t)stride;
         memcpy(y + vo, v, (size_t)nv * sizeof *v);
-        memcpy(ye + vo, v, (size_t)nv * sizeof *v);
+        /* not an edit (the strategies keep their contacts), except for a multistep integrator,
+           whose history a change of velocity would falsify: it restarts as after an edit */
+        if (w->model.def.integrator.kind != IMP_MSBDF) {
+            memcpy(w->scratch.y_end + (size_t)i * (size_t)stride + vo, v, (size_t)nv * sizeof *v);
+        }
     }
 }
 

@@ -46,7 +46,8 @@ void imp_filter_forget_slot(imp_world *w, int s);
 
 /* The step's shell: kinematic bodies with a target get the velocity that reaches it over dt
    (before the advance; written to the state and to the state the last step left, so the
-   strategies do not take it for an edit), and are put exactly on it after a good advance. */
+   strategies do not take it for an edit, unless the integrator is multistep: msbdf), and are
+   put exactly on it after a good advance. */
 void imp_kinematic_drive(imp_world *w, double dt);
 void imp_kinematic_land(imp_world *w);
 
