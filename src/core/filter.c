@@ -124,7 +124,7 @@ imp_status imp_body_set_target(imp_world *w, imp_body_id id, const double *pose)
         return IMP_ERR_INVALID;
     }
     int n = w->model.def.dim == 2 ? 3 : 7;
-    double p[7];
+    double p[7] = {0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         if (!isfinite(pose[i])) {
             snprintf(w->data.error, sizeof w->data.error, "the target pose must be finite");
