@@ -34,6 +34,25 @@ typedef struct imp_body {
     int collide;            /* takes part in contact */
     double elasticity;      /* engine2d: coefficient of restitution */
     double friction;        /* engine2d: Coulomb friction coefficient */
+    /* kinematic: moved by its velocity, or towards a target pose (imp_body_set_target), with
+       infinite mass for every purpose (forces, gravity and contacts leave it as it is); not
+       fixed (fixed is 0), inv_mass and inv_inertia are 0 */
+    int kinematic;
+    int has_target;         /* kinematic: target holds the pose to reach at the next step's end */
+    double target[7];       /* 2D: x, y, angle; 3D: x, y, z, qw, qx, qy, qz */
+    /* collision filter (Box2D's and LOVE's): two bodies of the same non-zero group collide
+       when the group is positive and never when it is negative; otherwise they collide when
+       (category_a & mask_b) != 0 and (category_b & mask_a) != 0. 16 bits each. */
+    unsigned category;      /* default 0x0001 */
+    unsigned mask;          /* default 0xFFFF */
+    int group;              /* -32768 .. 32767, default 0 */
 } imp_body;
+
+/* The collision filter's bits (category and mask) and its group's range. */
+enum {
+    IMP_FILTER_BITS = 0xFFFF,
+    IMP_FILTER_GROUP_MIN = -32768,
+    IMP_FILTER_GROUP_MAX = 32767
+};
 
 #endif

@@ -69,6 +69,10 @@ typedef struct imp_body_def {
     int collide;             /* takes part in contact (default 1) */
     double elasticity;       /* impulse/contact strategies: coefficient of restitution (1) */
     double friction;         /* contact strategy: Coulomb coefficient (0) */
+    int kinematic;           /* moved by its velocity, infinite mass (body.h); not with fixed */
+    int has_filter;          /* 0: the default filter (category 1, mask 0xFFFF, group 0) */
+    unsigned category, mask; /* with has_filter: 16 bits each (body.h) */
+    int group;               /* with has_filter: -32768 .. 32767 */
 } imp_body_def;
 
 typedef struct imp_body_id {
@@ -141,6 +145,23 @@ imp_body_id imp_world_background(const imp_world *w);
 imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def);
 imp_status imp_world_remove_spring(imp_world *w, imp_spring_id id);
 imp_spring *imp_world_spring(imp_world *w, imp_spring_id id);
+
+/* Collision filtering (filter.c). A body's filter: IMP_ERR_INVALID (nothing changed) when a
+   value is out of range (category and mask in 0 .. 0xFFFF, group in -32768 .. 32767). */
+imp_status imp_body_set_filter(imp_world *w, imp_body_id id, unsigned category, unsigned mask,
+                               int group);
+/* Whether bodies a and b never collide whatever their filters (no_collide = 1) or collide as
+   their filters say (no_collide = 0); IMP_ERR_NOMEM, IMP_ERR_STALE. */
+imp_status imp_world_set_no_collide(imp_world *w, imp_body_id a, imp_body_id b, int no_collide);
+/* Whether the broad phases pair a and b: at least one of them moves freely (neither fixed nor
+   kinematic), their filters let them, and no_collide does not forbid them (collide = 0 and
+   shapes are the strategies' business). 0 for a stale handle. */
+int imp_world_should_collide(const imp_world *w, imp_body_id a, imp_body_id b);
+/* A kinematic body's pose (2D: x, y, angle; 3D: x, y, z, qw, qx, qy, qz) at the end of the
+   next step: the step sets its velocity to the secant that reaches it (rotation: the
+   quaternion's, about a fixed axis) and ends with the body there. IMP_ERR_INVALID when the
+   body is not kinematic or the pose not finite (a zero quaternion). */
+imp_status imp_body_set_target(imp_world *w, imp_body_id id, const double *pose);
 
 /* Changes the integrator or the step between steps. */
 imp_status imp_world_set_integrator(imp_world *w, const imp_integrator_def *def);

@@ -83,6 +83,7 @@ typedef struct imp_compliant {
     double *box_lo, *box_hi;  /* 3 numbers per box */
     int nboxes, box_cap;
     unsigned bodies_version;  /* of the world when pairs were built */
+    unsigned filter_version;  /* of the world when pairs were built (filters changed: rebuilt) */
     imp_centry *contact, *last, *no_contact, *set;
     int ncontact, nlast, nno_contact, nset;
     imp_centry *last_saved;   /* last at the start of the world step, restored on failure */

@@ -10,6 +10,7 @@
 #include "broadphase3d.h"
 #include "compliant_internal.h"
 #include "compliant_patch.h"
+#include "filter.h"
 
 static int colliding(const imp_body *b) { return b->active && b->shape != NULL && b->collide; }
 
@@ -35,12 +36,12 @@ static void name_bodies(imp_world *w, int a, int b)
     }
 }
 
-/* fixed bodies never meet each other */
+/* fixed bodies never meet each other, nor kinematic ones; the filters (filter.h) */
 static int not_both_fixed(void *user, int a, int b)
 {
     const imp_world *w = user;
     const imp_compliant *c = w->compliant;
-    return !(w->model.bodies[c->bp_slot[a]].fixed && w->model.bodies[c->bp_slot[b]].fixed);
+    return imp_filter_pair(w, c->bp_slot[a], c->bp_slot[b]);
 }
 
 /* The checks, over kinds and materials rather than body pairs: O(bodies * kinds). For each
@@ -191,6 +192,7 @@ imp_status imp_compliant_build_pairs(imp_world *w, char *why, size_t why_len)
     c->npairs = 0;
     c->ncontact = c->nno_contact = 0;  /* rebuilt by the event actions that follow */
     c->bodies_version = w->model.bodies_version;
+    c->filter_version = w->model.filter_version;
     return imp_compliant_update_pairs(w, w->data.y, why, why_len);
 }
 

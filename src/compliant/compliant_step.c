@@ -164,7 +164,8 @@ imp_status imp_compliant_advance(imp_world *w, double t1, char *why, size_t why_
     }
     imp_compliant *c = w->compliant;
     imp_status st;
-    if (c->bp == NULL || c->bodies_version != w->model.bodies_version) {
+    if (c->bp == NULL || c->bodies_version != w->model.bodies_version
+        || c->filter_version != w->model.filter_version) {
         if ((st = imp_compliant_build_pairs(w, why, why_len)) != IMP_OK) {
             return st;
         }

@@ -30,7 +30,7 @@ imp_mat3 imp_body_world_inertia(const imp_world *w, imp_body_id id)
 double imp_body_kinetic_energy(const imp_world *w, imp_body_id id)
 {
     const imp_body *b = &w->model.bodies[id.slot];
-    if (b->fixed) {
+    if (b->fixed || b->kinematic) {
         return 0.0;
     }
     const double *v = state_of(w, id.slot) + (w->model.def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D);
@@ -44,7 +44,7 @@ double imp_body_kinetic_energy(const imp_world *w, imp_body_id id)
 double imp_body_rotational_energy(const imp_world *w, imp_body_id id)
 {
     const imp_body *b = &w->model.bodies[id.slot];
-    if (b->fixed) {
+    if (b->fixed || b->kinematic) {
         return 0.0;
     }
     const double *yi = state_of(w, id.slot);
@@ -61,7 +61,7 @@ void imp_body_momentum(const imp_world *w, imp_body_id id, double p[3])
     const imp_body *b = &w->model.bodies[id.slot];
     const double *v = state_of(w, id.slot) + (w->model.def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D);
     for (int k = 0; k < 3; k++) {
-        p[k] = (!b->fixed && k < w->model.def.dim) ? b->mass * v[k] : 0.0;
+        p[k] = (!b->fixed && !b->kinematic && k < w->model.def.dim) ? b->mass * v[k] : 0.0;
     }
 }
 
@@ -69,7 +69,7 @@ void imp_body_angular_momentum(const imp_world *w, imp_body_id id, double l[3])
 {
     const imp_body *b = &w->model.bodies[id.slot];
     l[0] = l[1] = l[2] = 0.0;
-    if (b->fixed) {
+    if (b->fixed || b->kinematic) {
         return;
     }
     const double *yi = state_of(w, id.slot);
@@ -167,7 +167,7 @@ void imp_body_point_velocity(const imp_world *w, imp_body_id id, const double *p
 imp_status imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j, const double *at)
 {
     imp_body *b = &w->model.bodies[id.slot];
-    if (b->fixed) {
+    if (b->fixed || b->kinematic) {
         return IMP_OK;
     }
     double *yi = w->data.y + (size_t)id.slot * (size_t)w->model.stride;

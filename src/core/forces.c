@@ -15,7 +15,7 @@ void imp_forces_body(const imp_world *w, const double *y, double *f)
     int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
     for (int i = 1; i < w->model.nslots; i++) {
         const imp_body *b = &w->model.bodies[i];
-        if (!b->active || b->fixed) {
+        if (!b->active || b->fixed || b->kinematic) {
             continue;
         }
         const double *yi = body_state(w, y, i);
@@ -166,7 +166,7 @@ double imp_potential_gravity(const imp_world *w, const double *y)
     double e = 0.0;
     for (int i = 1; i < w->model.nslots; i++) {
         const imp_body *b = &w->model.bodies[i];
-        if (!b->active || b->fixed) {
+        if (!b->active || b->fixed || b->kinematic) {
             continue;
         }
         const double *yi = body_state(w, y, i);

@@ -37,7 +37,9 @@ enum {
     IMP_STRATEGY_ADAPTIVE = 1 << 4,
     /* Steps the state by its own scheme, not with the world's integrator (the 3D engine's
        velocity-level steps): its errors do not name an integrator. */
-    IMP_STRATEGY_OWN_STEPPING = 1 << 5
+    IMP_STRATEGY_OWN_STEPPING = 1 << 5,
+    /* Cannot move kinematic bodies (dem): a step of a world holding one fails saying so. */
+    IMP_STRATEGY_NO_KINEMATIC = 1 << 6
 };
 
 typedef struct imp_strategy_ops {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "ode_gsl.h"
 #include "quat.h"
 #include "strategy.h"
@@ -182,6 +183,8 @@ imp_world *imp_world_new(const imp_world_def *def)
     bg->inertia = bg->inv_inertia = imp_m3_zero();
     bg->linear_damping = bg->angular_damping = -1.0;
     bg->material = -1;
+    bg->category = 1u;
+    bg->mask = IMP_FILTER_BITS;
     memset(w->data.y, 0, (size_t)w->model.stride * sizeof *w->data.y);
     if (def->dim == 3) {
         w->data.y[3] = 1.0;
@@ -219,6 +222,7 @@ void imp_world_free(imp_world *w)
     free(w->scratch.force);
     free(w->scratch.work);
     free(w->model.springs);
+    free(w->model.no_collide);
     free(w);
 }
 
@@ -326,6 +330,19 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         q = imp_q_normalize(q);
         state[3] = q.w, state[4] = q.x, state[5] = q.y, state[6] = q.z;
     }
+    if (def->fixed && def->kinematic) {
+        set_error(w, "a body is fixed or kinematic, not both");
+        return fail;
+    }
+    unsigned category = def->has_filter ? def->category : 1u;
+    unsigned mask = def->has_filter ? def->mask : (unsigned)IMP_FILTER_BITS;
+    int group = def->has_filter ? def->group : 0;
+    if (category > IMP_FILTER_BITS || mask > IMP_FILTER_BITS || group < IMP_FILTER_GROUP_MIN
+        || group > IMP_FILTER_GROUP_MAX) {
+        set_error(w, "a filter's category and mask are in 0 .. 0xFFFF and its group in -32768 .. 32767");
+        return fail;
+    }
+    int still = def->fixed || def->kinematic;  /* infinite mass */
     /* mass properties */
     double mass = 0.0;
     imp_mat3 inertia = imp_m3_zero();
@@ -345,22 +362,22 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         }
         mass = def->density * s->measure;
         inertia = imp_m3_scale(&s->inertia, def->density);
-    } else if (!def->fixed) {
+    } else if (!still) {
         set_error(w, "a body without a shape needs a mass and an inertia");
         return fail;
     }
     if (def->has_inertia) {
         inertia = def->inertia;
-    } else if (s == NULL && !def->fixed) {
+    } else if (s == NULL && !still) {
         set_error(w, "a body without a shape needs an inertia");
         return fail;
     }
-    if (!def->fixed && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
+    if (!still && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
         snprintf(w->data.error, sizeof w->data.error, "the mass (%g) must be a positive finite number "
                  "whose inverse is finite", mass);
         return fail;
     }
-    if (!def->fixed || def->has_inertia) {
+    if (!still || def->has_inertia) {
         const char *why = check_inertia(dim, &inertia);
         if (why != NULL) {
             set_error(w, why);
@@ -400,9 +417,9 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     b->fixed = def->fixed;
     b->mass = mass;
     b->inertia = inertia;
-    b->inv_mass = def->fixed ? 0.0 : 1.0 / mass;
+    b->inv_mass = still ? 0.0 : 1.0 / mass;
     b->inv_inertia = imp_m3_zero();
-    if (!def->fixed) {
+    if (!still) {
         if (dim == 2) {
             b->inv_inertia.m[2][2] = 1.0 / inertia.m[2][2];
         } else {
@@ -419,6 +436,11 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     b->collide = def->collide;
     b->elasticity = def->elasticity;
     b->friction = def->friction;
+    b->kinematic = def->kinematic != 0;
+    b->category = category;
+    b->mask = mask;
+    b->group = group;
+    w->model.nkinematic += b->kinematic;
     w->model.bodies_version++;
     double *y = w->data.y + (size_t)slot * (size_t)w->model.stride;
     memcpy(y, state, (size_t)w->model.stride * sizeof *y);
@@ -452,6 +474,8 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
             sp->generation++;
         }
     }
+    imp_filter_forget_slot(w, id.slot);
+    w->model.nkinematic -= b->kinematic;
     imp_shape_release(b->shape);
     b->shape = NULL;
     b->active = 0;

@@ -33,6 +33,13 @@ typedef struct imp_world_model {
     int nsprings, spring_capacity;
     imp_material_table materials;
     unsigned bodies_version; /* changes when bodies are added or removed */
+    /* pairs of slots that never collide (imp_world_set_no_collide): keys (min << 32) | max,
+       ascending (filter.c) */
+    unsigned long long *no_collide;
+    int nno_collide, no_collide_cap;
+    unsigned filter_version; /* changes when a filter or the no_collide pairs change: strategies
+                                that keep pairs between steps drop the filtered ones then */
+    int nkinematic;          /* active kinematic bodies */
 } imp_world_model;
 
 /* The data: what changes as the world runs. Written by the step (world_step.c's shell and the

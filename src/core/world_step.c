@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "filter.h"
 #include "ode_gsl.h"
 #include "quat.h"
 #include "strategy.h"
@@ -121,6 +122,16 @@ imp_status imp_world_step(imp_world *w)
                  w->data.time);
         return IMP_ERR_INVALID;
     }
+    if (w->model.nkinematic > 0 && (ops->flags & IMP_STRATEGY_NO_KINEMATIC) != 0) {
+        w->data.stats.failures++;
+        snprintf(w->data.error, sizeof w->data.error,
+                 "step %ld from t = %.17g failed: the %s strategy does not move kinematic bodies "
+                 "(the world has %d); use impulse, contact or compliant, or make them fixed; the "
+                 "world keeps its state at t = %.17g", w->data.stats.steps + 1, w->data.time,
+                 ops->name, w->model.nkinematic, w->data.time);
+        return IMP_ERR_INVALID;
+    }
+    imp_kinematic_drive(w, t1 - t0);
     if (!own) {
         memcpy(w->scratch.y_saved, w->data.y, n * sizeof *w->data.y);
     }
@@ -150,6 +161,7 @@ imp_status imp_world_step(imp_world *w)
             return st;
         }
     }
+    imp_kinematic_land(w);
     if (!own) {  /* (dem reads no applied forces) */
         for (int i = 0; i < w->model.nslots; i++) {  /* applied forces last one step */
             memset(w->model.bodies[i].force, 0, sizeof w->model.bodies[i].force);

@@ -195,6 +195,10 @@ typedef struct imp_dem {
     int boxes_stale;       /* the collider must make every box (set by a rebuild or a reload) */
     double box_f, box_rmin; /* the interaction-radius factor and smallest radius of the boxes
                               last made */
+    /* collision filters (dem_filter.c): the world, set by each sync; the world's
+       filter_version the interactions were last checked against */
+    const struct imp_world *world;
+    unsigned filter_version;
     /* bookkeeping */
     unsigned bodies_version;
     unsigned state_version; /* the world's state_version the copy was last checked against */
@@ -238,6 +242,12 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt);
 int imp_dem_first_nonfinite(const imp_dem *d);
 /* Advances the world's time and iteration by one step. */
 void imp_dem_finish_step(struct imp_world *w);
+
+/* Collision filters (dem_filter.c, the world's filter.h): whether particles a and b may
+   interact; and, when the world's filters changed since the last call, the erasure of every
+   interaction they now forbid (potential or real). */
+int imp_dem_filter_allows(const imp_dem *d, int a, int b);
+void imp_dem_filter_update(imp_dem *d);
 
 /* Interactions: lookup (index or -1); requestErase (Yade: reset to potential, the collider
    erases it when the boxes no longer overlap). */

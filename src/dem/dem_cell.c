@@ -216,6 +216,9 @@ static double nearest(const imp_dem *d, int a, int b, int sheared, int S[3])
 static int found(imp_dem *d, int a, int b, const int S[3])
 {
     int k = imp_dem_find(d, a, b);
+    if (k < 0 && !imp_dem_filter_allows(d, a, b)) {
+        return 0;  /* the collision filters forbid it (dem_filter.c) */
+    }
     if (k < 0 && (k = imp_dem_add_potential(d, a, b)) < 0) {
         snprintf(d->error, sizeof d->error, "out of memory for the interactions");
         return -1;

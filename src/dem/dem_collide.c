@@ -116,6 +116,7 @@ static void settle_pending(imp_dem *d, int k, int have_sweep)
 
 int imp_dem_collide(imp_dem *d)
 {
+    imp_dem_filter_update(d);
     if (d->cell.on) {
         return imp_dem_cell_collide(d);
     }
@@ -179,7 +180,7 @@ int imp_dem_collide(imp_dem *d)
     for (int e = 0; e < count; e++) {
         int a = begins[2 * e], b = begins[2 * e + 1];
         if ((d->kind[a] != IMP_DEM_SPHERE && d->kind[b] != IMP_DEM_SPHERE)
-            || imp_dem_same_clump(d, a, b)) {
+            || imp_dem_same_clump(d, a, b) || !imp_dem_filter_allows(d, a, b)) {
             continue;  /* walls and facets do not interact, nor members of one clump */
         }
         if (imp_dem_find(d, a, b) < 0 && imp_dem_add_potential(d, a, b) < 0) {

@@ -72,7 +72,8 @@ static void destroy(imp_world *w)
 const imp_strategy_ops imp_strategy_dem = {
     .name = "dem",
     .dims = IMP_DIM3,
-    .flags = IMP_STRATEGY_OWN_STATE | IMP_STRATEGY_DIMS_AT_STEP,  /* imp_dem_sync says so */
+    .flags = IMP_STRATEGY_OWN_STATE | IMP_STRATEGY_DIMS_AT_STEP  /* imp_dem_sync says so */
+             | IMP_STRATEGY_NO_KINEMATIC,
     .create = create,
     .destroy = destroy,
     .advance = advance,

@@ -368,6 +368,7 @@ static imp_status sync(imp_world *w, int edits)
         return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
     }
     imp_dem *d = w->dem;
+    d->world = w;  /* the collision filters (dem_filter.c) */
     int fresh = 0;
     if (!d->built || d->bodies_version != w->model.bodies_version) {
         imp_status st = rebuild(w, d);

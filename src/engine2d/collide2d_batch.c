@@ -5,9 +5,10 @@
 
 #include "polygon2d.h"
 
-int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char *still,
-                           imp_bp2d *bp, const imp_pairset *exclude, const imp_detect2d_params *p,
-                           double *boxes, imp_body2d_xf *xf, imp_hit2d *out, int capacity)
+int imp_collide2d_batch_keep(const imp_body2d *bodies, int n, const unsigned char *still,
+                             imp_bp2d *bp, const imp_pairset *exclude, imp_collide2d_keep keep,
+                             const void *ctx, const imp_detect2d_params *p, double *boxes,
+                             imp_body2d_xf *xf, imp_hit2d *out, int capacity)
 {
     if (n < 0 || (n > 0 && (bodies == NULL || boxes == NULL)) || bp == NULL || p == NULL ||
         !(p->distance_tol > 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {
@@ -43,6 +44,9 @@ int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char 
         if (exclude != NULL && imp_pairset_contains(exclude, bodies[i].id, bodies[j].id)) {
             continue;
         }
+        if (keep != NULL && !keep(ctx, bodies[i].id, bodies[j].id)) {
+            continue;
+        }
         int room = capacity - total;
         imp_hit2d *o = room > 0 ? out + total : NULL;
         int cap = room > 0 ? room : 0;
@@ -55,6 +59,14 @@ int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char 
         total += m;
     }
     return total;
+}
+
+int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char *still,
+                           imp_bp2d *bp, const imp_pairset *exclude, const imp_detect2d_params *p,
+                           double *boxes, imp_body2d_xf *xf, imp_hit2d *out, int capacity)
+{
+    return imp_collide2d_batch_keep(bodies, n, still, bp, exclude, NULL, NULL, p, boxes, xf, out,
+                                    capacity);
 }
 
 int imp_collide2d_batch(const imp_body2d *bodies, int n, const unsigned char *still, imp_bp2d *bp,

@@ -28,4 +28,15 @@ int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char 
                            imp_bp2d *bp, const imp_pairset *exclude, const imp_detect2d_params *p,
                            double *boxes, imp_body2d_xf *xf, imp_hit2d *out, int capacity);
 
+/* Whether the pair of bodies with ids a and b (imp_body2d.id) is kept (a filter; ctx is the
+   caller's). */
+typedef int (*imp_collide2d_keep)(const void *ctx, int a, int b);
+
+/* The same with a filter asked about every candidate pair left after still and exclude (keep
+   NULL: none), before its narrow phase. */
+int imp_collide2d_batch_keep(const imp_body2d *bodies, int n, const unsigned char *still,
+                             imp_bp2d *bp, const imp_pairset *exclude, imp_collide2d_keep keep,
+                             const void *ctx, const imp_detect2d_params *p, double *boxes,
+                             imp_body2d_xf *xf, imp_hit2d *out, int capacity);
+
 #endif

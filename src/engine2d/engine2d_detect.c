@@ -6,6 +6,7 @@
 
 #include "collide2d_batch.h"
 #include "engine2d.h"
+#include "filter.h"
 #include "world_internal.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
@@ -383,6 +384,9 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
     return 1;
 }
 
+/* the world's collision filter (filter.h) over two slots */
+static int keep_pair(const void *ctx, int a, int b) { return imp_filter_pair(ctx, a, b); }
+
 int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
 {
     imp_engine2d *e = w->engine2d;
@@ -425,8 +429,8 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol};
     int m;
     for (;;) {
-        m = imp_collide2d_batch_xf(e->b2, nb, e->still, &e->bp, &e->exclude, &par, e->boxes,
-                                   e->b2_xf, e->hits, e->hit_cap);
+        m = imp_collide2d_batch_keep(e->b2, nb, e->still, &e->bp, &e->exclude, keep_pair, w,
+                                     &par, e->boxes, e->b2_xf, e->hits, e->hit_cap);
         if (m < 0) {
             return -1;
         }

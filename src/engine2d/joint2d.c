@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine2d.h"
+#include "filter.h"
 #include "world_internal.h"
 
 int imp_engine2d_connector_alive(const imp_world *w, const imp_connector2d *c)
@@ -49,8 +50,8 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
         snprintf(why, why_size, "a connector needs two different bodies");
         return -1;
     }
-    if (w->model.bodies[c->body1].fixed && w->model.bodies[c->body2].fixed) {
-        snprintf(why, why_size, "a connector between two fixed bodies does nothing");
+    if (!imp_body_free(&w->model.bodies[c->body1]) && !imp_body_free(&w->model.bodies[c->body2])) {
+        snprintf(why, why_size, "a connector between two fixed or kinematic bodies does nothing");
         return -1;
     }
     for (int k = 0; k < 2; k++) {

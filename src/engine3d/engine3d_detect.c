@@ -11,6 +11,7 @@
 #include "collide3d.h"
 #include "engine3d.h"
 #include "engine3d_cache.h"
+#include "filter.h"
 #include "manifold3d.h"
 #include "contact_polyhedral.h"
 #include "manifold_polyhedral.h"
@@ -500,8 +501,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     for (int i = 0; i < npairs; i++) {
         int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
         int sa = e->bp_slot[ia], sb = e->bp_slot[ib];
-        const imp_body *ba = &w->model.bodies[sa], *bb = &w->model.bodies[sb];
-        if (ba->fixed && bb->fixed) {
+        if (!imp_filter_pair(w, sa, sb)) {  /* fixed or kinematic pairs, filters (filter.h) */
             continue;
         }
         double margin = tol + h * (e->speed[ia] + e->speed[ib]);

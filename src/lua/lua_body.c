@@ -256,6 +256,18 @@ enum { IN_2D = 1 << 2, IN_3D = 1 << 3, IN_ALL = IN_2D | IN_3D };
 static void get_angle(lua_State *L, const body_view *v) { lua_pushnumber(L, v->y[2]); }
 static void get_angular_velocity(lua_State *L, const body_view *v) { imp_push_vector(L, v->y + 10, 3); }
 static void get_fixed(lua_State *L, const body_view *v) { lua_pushboolean(L, v->b->fixed); }
+static void get_kinematic(lua_State *L, const body_view *v) { lua_pushboolean(L, v->b->kinematic); }
+static void get_filter(lua_State *L, const body_view *v) { imp_lua_push_filter(L, v->b); }
+
+static void get_motion(lua_State *L, const body_view *v)
+{
+    lua_getiuservalue(L, 1, BODY_UV_WORLD);
+    if (lua_getiuservalue(L, -1, WORLD_UV_MOTIONS) == LUA_TTABLE) {
+        lua_rawgeti(L, -1, v->id.slot);
+    } else {
+        lua_pushnil(L);
+    }
+}
 static void get_id(lua_State *L, const body_view *v) { lua_pushinteger(L, v->id.slot); }
 
 static void get_inertia(lua_State *L, const body_view *v)
@@ -352,11 +364,14 @@ static int read_angular_velocity(lua_State *L, const char *name, int dim, double
 static const body_prop body_props[] = {
     {"angle", 1, IN_2D, 0, get_angle, read_angle},
     {"angular_velocity", 0, IN_3D, 1, get_angular_velocity, read_angular_velocity},
+    {"filter", 0, IN_ALL, 0, get_filter, NULL},
     {"fixed", 1, IN_ALL, 0, get_fixed, NULL},
     {"id", 1, IN_ALL, 0, get_id, NULL},
     {"inertia", 0, IN_ALL, 0, get_inertia, NULL},
     {"is_background", 1, IN_ALL, 0, get_is_background, NULL},
+    {"kinematic", 1, IN_ALL, 0, get_kinematic, NULL},
     {"mass", 1, IN_ALL, 0, get_mass, NULL},
+    {"motion", 0, IN_ALL, 0, get_motion, NULL},
     {"orientation", 0, IN_3D, 0, get_orientation, read_orientation},
     {"position", 0, IN_ALL, 0, get_position, read_position},
     {"shape", 0, IN_ALL, 0, get_shape, NULL},
@@ -440,6 +455,37 @@ static int body_set(lua_State *L)
     imp_body_id id = check_live(L, 1, &w);
     const imp_body *b = imp_world_body(w, id);
     int dim = w->model.def.dim;
+    if (strcmp(k, "filter") == 0) {
+        unsigned cat, mask;
+        int group;
+        imp_lua_read_filter(L, 3, "Body.filter", "Body.filter", &cat, &mask, &group);
+        if (imp_body_set_filter(w, id, cat, mask, group) != IMP_OK) {
+            return imp_raise(L, "Body.filter: %s", imp_world_error(w));
+        }
+        return 0;
+    }
+    if (strcmp(k, "motion") == 0) {
+        int given = !lua_isnil(L, 3);
+        if (!b->kinematic) {
+            return imp_raise(L, "Body.motion: only a kinematic body (kinematic = true) follows "
+                                "a motion");
+        }
+        lua_getiuservalue(L, 1, BODY_UV_WORLD);
+        int world_idx = lua_gettop(L);
+        if (given) {
+            lua_pushvalue(L, 3);
+            int fn = lua_gettop(L);
+            if (!lua_isfunction(L, fn) && luaL_getmetafield(L, fn, "__call") == LUA_TNIL) {
+                return imp_raise(L, "Body.motion must be a function of time or nil, got %s",
+                                 imp_describe(L, 3));
+            }
+            lua_settop(L, fn);
+            imp_lua_set_motion(L, world_idx, id.slot, fn);
+        } else {
+            imp_lua_set_motion(L, world_idx, id.slot, 0);
+        }
+        return 0;
+    }
     if (p != NULL && p->velocity && b->fixed) {
         return imp_raise(L, "Body.%s: a fixed body does not move", k);
     }
@@ -448,7 +494,7 @@ static int body_set(lua_State *L)
     }
     if (p == NULL || p->read == NULL || !(p->dims & (1 << dim))) {
         return imp_raise(L, "Body: '%s' cannot be set (settable: position, velocity, %s, name, "
-                             "data)", k, dim == 2 ? "angle, spin" : "orientation, angular_velocity");
+                             "data, filter, motion)", k, dim == 2 ? "angle, spin" : "orientation, angular_velocity");
     }
     const char *name = lua_pushfstring(L, "Body.%s", k);
     double v[4];
@@ -496,6 +542,9 @@ void imp_lua_open_body(lua_State *L)
         {"apply_force", l_apply_force},
         {"apply_torque", l_apply_torque},
         {"apply_impulse", l_apply_impulse},
+        {"set_filter", imp_lua_body_set_filter},
+        {"no_collide", imp_lua_body_no_collide},
+        {"collide_with", imp_lua_body_collide_with},
         {NULL, NULL}};
     static const luaL_Reg reading[] = {
         {"kinetic_energy", l_kinetic_energy},
@@ -506,6 +555,7 @@ void imp_lua_open_body(lua_State *L)
         {"to_world", l_to_world},
         {"to_body", l_to_body},
         {"point_velocity", l_point_velocity},
+        {"should_collide", imp_lua_body_should_collide},
         {NULL, NULL}};
     if (luaL_newmetatable(L, IMP_BODY_MT)) {
         lua_pushcfunction(L, l_body_tostring);

@@ -1,5 +1,6 @@
 /* lua_query.c: geometric queries on a world: w:distance(a, b), w:ray_cast(from, to [, opts]),
-   w:query_box(lo, hi), w:query_point(p), w:query_tree_builds(). The queries' box hierarchy
+   w:query_box(lo, hi [, opts]), w:query_point(p [, opts]), w:query_tree_builds(); opts.filter
+   = {category =, mask =} keeps the bodies Box2D's query filter keeps. The queries' box hierarchy
    (src/query/query_world.h) is kept per world in a weak-keyed registry table, rebuilt lazily
    when the bodies moved. */
 #include <string.h>
@@ -81,7 +82,57 @@ static void push_hit(lua_State *L, const imp_query_hit *h, int dim)
     lua_setfield(L, -2, "fraction");
 }
 
-/* World:ray_cast(from, to [, {all = true}]) */
+/* A query filter, as Box2D's b2QueryFilter: a body is found when (its category & mask) != 0
+   and (its mask & category) != 0; on = 0: every body. */
+typedef struct {
+    int on;
+    unsigned category, mask;
+} query_filter;
+
+/* option 'filter' = {category =, mask =} of the options table at idx (keys left out: 1 and
+   0xFFFF) */
+static query_filter read_query_filter(lua_State *L, int idx, const char *what)
+{
+    static const char *const keys[] = {"category", "mask", NULL};
+    query_filter f = {0, 1u, IMP_FILTER_BITS};
+    lua_getfield(L, idx, "filter");
+    if (!lua_isnil(L, -1)) {
+        if (!lua_istable(L, -1)) {
+            imp_error(L, what, "option 'filter' must be a table {category =, mask =}, got %s",
+                      imp_describe(L, -1));
+        }
+        imp_opt_check_nested_keys(L, -1, what, "filter", keys);
+        f.on = 1;
+        f.category = (unsigned)imp_opt_integer(L, -1, what, "filter.category", 1, 0, IMP_FILTER_BITS);
+        f.mask = (unsigned)imp_opt_integer(L, -1, what, "filter.mask", IMP_FILTER_BITS, 0, IMP_FILTER_BITS);
+    }
+    lua_pop(L, 1);
+    return f;
+}
+
+/* the options table {filter =} of a box or point query at idx (none or nil: no filter) */
+static query_filter query_options(lua_State *L, int idx, const char *what, const char *arg)
+{
+    query_filter f = {0, 1u, IMP_FILTER_BITS};
+    if (lua_isnoneornil(L, idx)) {
+        return f;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        imp_error(L, what, "%s must be an options table {filter = {category =, mask =}}, got %s",
+                  arg, imp_describe(L, idx));
+    }
+    static const char *const keys[] = {"filter", NULL};
+    imp_opt_check_keys(L, idx, what, keys);
+    return read_query_filter(L, idx, what);
+}
+
+static int passes(const imp_world *w, const query_filter *f, int slot)
+{
+    const imp_body *b = &w->model.bodies[slot];
+    return !f->on || ((b->category & f->mask) != 0 && (b->mask & f->category) != 0);
+}
+
+/* World:ray_cast(from, to [, {all = true, filter = {category =, mask =}}]) */
 static int l_ray_cast(lua_State *L)
 {
     const char *what = "World:ray_cast";
@@ -90,14 +141,16 @@ static int l_ray_cast(lua_State *L)
     double from[3], to[3];
     check_point(L, 2, what, dim, from);
     check_point(L, 3, what, dim, to);
+    query_filter f = {0, 1u, IMP_FILTER_BITS};
     if (!lua_isnoneornil(L, 4)) {
         if (lua_type(L, 4) != LUA_TTABLE) {
-            return imp_error(L, what, "argument #3 must be an options table {all = boolean}, got %s",
-                             imp_describe(L, 4));
+            return imp_error(L, what, "argument #3 must be an options table {all = boolean, "
+                             "filter = {category =, mask =}}, got %s", imp_describe(L, 4));
         }
-        static const char *const keys[] = {"all", NULL};
+        static const char *const keys[] = {"all", "filter", NULL};
         imp_opt_check_keys(L, 4, what, keys);
         all = imp_opt_boolean(L, 4, what, "all", 0);
+        f = read_query_filter(L, 4, what);
     }
     int same = 1;
     for (int a = 0; a < dim; a++) {
@@ -107,10 +160,17 @@ static int l_ray_cast(lua_State *L)
         return imp_error(L, what, "the segment has no length: from and to are the same point");
     }
     imp_query_cache *c = world_cache(L);
-    int n = imp_query_ray(c, w, from, to, all);
+    int n = imp_query_ray(c, w, from, to, all || f.on);  /* filtered: the first that passes */
     if (n < 0) {
         return imp_error(L, what, "out of memory");
     }
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (passes(w, &f, c->hits[i].slot)) {
+            c->hits[kept++] = c->hits[i];
+        }
+    }
+    n = kept;
     if (n == 0) {
         if (all) {
             lua_newtable(L);
@@ -134,8 +194,16 @@ static int l_ray_cast(lua_State *L)
     return 1;
 }
 
-static int push_slots(lua_State *L, const imp_query_cache *c, int n)
+static int push_slots(lua_State *L, imp_query_cache *c, int n, const imp_world *w,
+                      const query_filter *f)
 {
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (passes(w, f, c->slots[i])) {
+            c->slots[kept++] = c->slots[i];
+        }
+    }
+    n = kept;
     /* a copy (see l_ray_cast) */
     int *slots = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof *slots, 0);
     if (n > 0) {
@@ -149,7 +217,7 @@ static int push_slots(lua_State *L, const imp_query_cache *c, int n)
     return 1;
 }
 
-/* World:query_box(lo, hi) */
+/* World:query_box(lo, hi [, {filter =}]) */
 static int l_query_box(lua_State *L)
 {
     const char *what = "World:query_box";
@@ -158,6 +226,7 @@ static int l_query_box(lua_State *L)
     double lo[3], hi[3];
     check_point(L, 2, what, dim, lo);
     check_point(L, 3, what, dim, hi);
+    query_filter f = query_options(L, 4, what, "argument #3");
     for (int a = 0; a < dim; a++) {
         if (lo[a] > hi[a]) {
             return imp_error(L, what, "lo must not exceed hi: lo[%d] = %s > hi[%d] = %s", a + 1,
@@ -169,22 +238,23 @@ static int l_query_box(lua_State *L)
     if (n < 0) {
         return imp_error(L, what, "out of memory");
     }
-    return push_slots(L, c, n);
+    return push_slots(L, c, n, w, &f);
 }
 
-/* World:query_point(p) */
+/* World:query_point(p [, {filter =}]) */
 static int l_query_point(lua_State *L)
 {
     const char *what = "World:query_point";
     imp_world *w = imp_lua_check_world(L, 1);
     double p[3];
     check_point(L, 2, what, w->model.def.dim, p);
+    query_filter f = query_options(L, 3, what, "argument #2");
     imp_query_cache *c = world_cache(L);
     int n = imp_query_point(c, w, p);
     if (n < 0) {
         return imp_error(L, what, "out of memory");
     }
-    return push_slots(L, c, n);
+    return push_slots(L, c, n, w, &f);
 }
 
 /* World:query_tree_builds(): how many times the queries' box hierarchy was built (diagnostics:

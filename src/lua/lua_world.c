@@ -444,17 +444,31 @@ static void read_inertia(lua_State *L, int idx, const char *what, int dim, imp_b
     }
 }
 
+/* whether the value at idx can be called (a function, or a value whose metatable has __call) */
+static int callable(lua_State *L, int idx)
+{
+    if (lua_isfunction(L, idx)) {
+        return 1;
+    }
+    int ok = luaL_getmetafield(L, idx, "__call") != LUA_TNIL;
+    if (ok) {
+        lua_pop(L, 1);
+    }
+    return ok;
+}
+
 /* World:add_body{shape =, mass =, density =, ...} */
 static int l_add_body(lua_State *L)
 {
     static const char *const keys2[] = {"shape", "mass", "density", "inertia", "position",
                                         "angle", "velocity", "spin", "fixed", "name", "damping",
                                         "data", "material", "collide", "elasticity", "friction",
-                                        NULL};
+                                        "kinematic", "motion", "filter", NULL};
     static const char *const keys3[] = {"shape", "mass", "density", "inertia", "position",
                                         "orientation", "velocity", "angular_velocity", "fixed",
                                         "name", "damping", "data", "material", "collide",
-                                        "elasticity", "friction", NULL};
+                                        "elasticity", "friction", "kinematic", "motion", "filter",
+                                        NULL};
     const char *what = "World:add_body";
     imp_world *w = imp_lua_check_world(L, 1);
     int dim = w->model.def.dim;
@@ -483,6 +497,42 @@ static int l_add_body(lua_State *L)
     }
     d.fixed = imp_opt_boolean(L, 2, what, "fixed", 0);
     d.collide = imp_opt_boolean(L, 2, what, "collide", 1);
+    int motion_idx = 0;
+    if (push_option(L, 2, "motion")) {
+        if (!callable(L, -1)) {
+            return imp_error(L, what, "option 'motion' must be a function of time, got %s",
+                             imp_describe(L, -1));
+        }
+        motion_idx = lua_gettop(L);
+        if (option_given(L, 2, "kinematic") && !imp_opt_boolean(L, 2, what, "kinematic", 1)) {
+            return imp_error(L, what, "option 'motion' moves a kinematic body: leave out "
+                             "kinematic = false");
+        }
+    }
+    d.kinematic = motion_idx != 0 || imp_opt_boolean(L, 2, what, "kinematic", 0);
+    if (d.kinematic) {
+        if (d.fixed) {
+            return imp_error(L, what, "a body is fixed or kinematic, not both (give one of "
+                             "fixed = true, kinematic = true)");
+        }
+        static const char *const massive[] = {"mass", "inertia", NULL};
+        for (int i = 0; massive[i] != NULL; i++) {
+            if (option_given(L, 2, massive[i])) {
+                return imp_error(L, what, "a kinematic body has infinite mass: option '%s' does "
+                                 "not apply to it (leave it out)", massive[i]);
+            }
+        }
+        if (imp_world_strategy_has(w, IMP_STRATEGY_NO_KINEMATIC)) {
+            return imp_error(L, what, "the %s strategy does not move kinematic bodies (use "
+                             "impulse, contact or compliant, or fixed = true)",
+                             imp_strategy_names[w->model.def.strategy]);
+        }
+    }
+    if (push_option(L, 2, "filter")) {
+        d.has_filter = 1;
+        imp_lua_read_filter(L, -1, what, "option 'filter'", &d.category, &d.mask, &d.group);
+        lua_pop(L, 1);
+    }
     int has_elasticity, has_friction;
     {  /* the impulse and contact strategies (engine2d in 2D, engine3d in 3D) */
         d.elasticity = imp_opt_number(L, 2, what, "elasticity", 1.0, IMP_NONNEGATIVE, &has_elasticity);
@@ -513,7 +563,7 @@ static int l_add_body(lua_State *L)
         read_inertia(L, -1, what, dim, &d);
         lua_pop(L, 1);
     }
-    if (d.shape == NULL && !d.fixed && (!has_mass || !d.has_inertia)) {
+    if (d.shape == NULL && !d.fixed && !d.kinematic && (!has_mass || !d.has_inertia)) {
         return imp_error(L, what, "a body needs a 'shape', or both 'mass' and 'inertia'");
     }
     if (!d.fixed && d.shape != NULL && strcmp(d.shape->cls->name, "wall") == 0) {
@@ -521,7 +571,7 @@ static int l_add_body(lua_State *L)
                          "be fixed (fixed = true)");
     }
     double mass = has_mass ? d.mass : d.shape != NULL ? d.density * d.shape->measure : 1.0;
-    if (!d.fixed && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
+    if (!d.fixed && !d.kinematic && !(mass > 0.0 && isfinite(mass) && isfinite(1.0 / mass))) {
         if (has_mass) {
             return imp_error(L, what, "option 'mass' must be a positive finite number whose inverse "
                              "is finite, got %s", imp_push_g(L, mass));
@@ -551,6 +601,19 @@ static int l_add_body(lua_State *L)
             }
         }
         imp_opt_vector(L, 2, what, "angular_velocity", 3, d.state + 10);
+    }
+    if (motion_idx != 0) {
+        static const char *const placed[] = {"position", "angle", "orientation", "velocity",
+                                             "spin", "angular_velocity", NULL};
+        for (int i = 0; placed[i] != NULL; i++) {
+            if (option_given(L, 2, placed[i])) {
+                return imp_error(L, what, "option 'motion' gives the body's pose and velocity: "
+                                 "leave out '%s'", placed[i]);
+            }
+        }
+        double pose[7];
+        imp_lua_motion_pose(L, motion_idx, w->data.time, dim, what, "(being added)", d.state, pose);
+        memcpy(d.state, pose, (size_t)(dim == 2 ? 3 : 7) * sizeof *pose);
     }
     if (d.fixed) {
         for (int i = vo; i < w->model.stride; i++) {
@@ -588,6 +651,9 @@ static int l_add_body(lua_State *L)
         return imp_error(L, what, "%s%s", given, imp_world_error(w));
     }
     imp_lua_new_body(L, 1, id, name_idx, data_idx, shape_idx);
+    if (motion_idx != 0) {
+        imp_lua_set_motion(L, 1, id.slot, motion_idx);
+    }
     return 1;
 }
 
@@ -599,6 +665,7 @@ static int l_remove_body(lua_State *L)
         return imp_raise(L, "World:remove_body: the background cannot be removed");
     }
     imp_world_remove_body(w, id);
+    imp_lua_set_motion(L, 1, id.slot, 0);
     lua_getiuservalue(L, 1, WORLD_UV_BODIES);
     lua_pushnil(L);
     lua_rawseti(L, -2, id.slot);
@@ -639,6 +706,7 @@ static int l_step(lua_State *L)
     luaL_argcheck(L, n >= 0, 2, "the number of steps must be >= 0");
     imp_lua_world_sync_materials(L, 1);
     for (lua_Integer i = 0; i < n; i++) {
+        imp_lua_drive_motions(L, 1);
         if (imp_world_step(w) != IMP_OK) {
             luaL_Buffer b;
             imp_where(L);

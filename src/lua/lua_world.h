@@ -19,7 +19,8 @@
 #define IMP_BODY_MT "impact.Body"
 #define IMP_SPRING_MT "impact.Spring"
 
-enum { WORLD_UV_BODIES = 1, WORLD_UV_SPRINGS = 2, WORLD_NUV = 2 };
+/* WORLD_UV_MOTIONS: the kinematic bodies' motion functions by slot (lua_motion.c) */
+enum { WORLD_UV_BODIES = 1, WORLD_UV_SPRINGS = 2, WORLD_UV_MOTIONS = 3, WORLD_NUV = 3 };
 enum { BODY_UV_WORLD = 1, BODY_UV_NAME = 2, BODY_UV_DATA = 3, BODY_UV_SHAPE = 4, BODY_NUV = 4 };
 
 /* Re-entrancy: Lua code can run inside a C method (metamethods of its arguments, finalizers
@@ -101,5 +102,30 @@ void imp_lua_open_spring(lua_State *L);
 /* World:add_spring and World:remove_spring (lua_spring.c). */
 int imp_lua_world_add_spring(lua_State *L);
 int imp_lua_world_remove_spring(lua_State *L);
+
+/* Collision filters (lua_filter.c). Reads the filter table at idx ({category =, mask =,
+   group =}; absent keys take the defaults 1, 0xFFFF, 0) into *cat, *mask, *group; errors name
+   what and the table as `name` ("option 'filter'", "Body.filter"). */
+void imp_lua_read_filter(lua_State *L, int idx, const char *what, const char *name, unsigned *cat,
+                         unsigned *mask, int *group);
+/* Pushes {category =, mask =, group =} of a body. */
+void imp_lua_push_filter(lua_State *L, const imp_body *b);
+/* Body methods: set_filter, no_collide, collide_with (changing), should_collide (reading). */
+int imp_lua_body_set_filter(lua_State *L);
+int imp_lua_body_no_collide(lua_State *L);
+int imp_lua_body_collide_with(lua_State *L);
+int imp_lua_body_should_collide(lua_State *L);
+
+/* Motion functions of kinematic bodies (lua_motion.c). The pose the callable at fn_idx gives
+   for time t (2D: {x, y, angle}, angle optional; 3D: {x, y, z}[, {qw, qx, qy, qz}]; what is
+   left out keeps the value of current, a pose of 3 or 7 numbers) into pose; errors say what
+   and label (the body). */
+void imp_lua_motion_pose(lua_State *L, int fn_idx, double t, int dim, const char *what,
+                         const char *label, const double *current, double *pose);
+/* Before a step of the world at world_idx: each kinematic body with a motion function gets
+   the pose it gives for the end of the step as its target (imp_body_set_target). */
+void imp_lua_drive_motions(lua_State *L, int world_idx);
+/* Sets (fn_idx > 0) or clears (0) the motion function of slot in the world at world_idx. */
+void imp_lua_set_motion(lua_State *L, int world_idx, int slot, int fn_idx);
 
 #endif

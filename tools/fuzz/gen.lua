@@ -111,6 +111,9 @@ local function new_context(seed, index)
     recorders = {}, handlers = {}, files = {}, worlds = {}, materials = { "steel", "rubber",
     "wood", "aluminium", "glass" } }, C)
   c.p_valid = r:range(0.55, 0.9)
+  -- a second stream for the choices added later (collision filters, kinematic bodies), so the
+  -- main stream, and with it every case made before them, stays as it was
+  c.xr = M.rng(seed, index + 0x40000000)
   return c
 end
 
@@ -681,6 +684,41 @@ local function new_world(c, name, dim, strategy)
   c.worlds[#c.worlds + 1] = { name = name, dim = dim, strategy = strategy }
 end
 
+--- runs f(c) with the second stream as c.r (its draws leave the main stream alone)
+local function on_xr(c, f, ...)
+  local saved = c.r
+  c.r = c.xr
+  local a, b, v = f(c, ...)
+  c.r = saved
+  return a, b, v
+end
+
+--- a collision filter {category, mask, group} (16-bit bits, a group in -32768..32767), or one
+--- the API must refuse (draws from the second stream)
+local function filter_src(c)
+  local r = c.xr
+  local k = r:int(12)
+  if k == 1 then return "{category = 1.5}", "not an integer" end
+  if k == 2 then return "{mask = 65536}", "bits out of range" end
+  if k == 3 then return "{group = -40000}", "group out of range" end
+  if k == 4 then return "{catgory = 1}", "unknown key" end
+  if k == 5 then return r:pick({ "1", '"x"' }), "not a table" end
+  local parts = {}
+  if r:chance(0.6) then parts[#parts + 1] = "category = " .. r:pick({ "0", "1", "2", "4", "0xFFFF" }) end
+  if r:chance(0.6) then parts[#parts + 1] = "mask = " .. r:pick({ "0", "1", "3", "0xFFFE", "0xFFFF" }) end
+  if r:chance(0.5) then
+    parts[#parts + 1] = "group = " .. r:pick({ "0", "1", "-1", "2", "-32768", "32767" })
+  end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+
+--- src (an options table's source, maybe inside setmetatable) with "key = value, " first in it
+local function with_option(src, opt)
+  local head = src:match("^setmetatable%(%{") or "{"
+  local rest = src:sub(#head + 1)
+  return head .. opt .. (rest:sub(1, 1) == "}" and "" or ", ") .. rest
+end
+
 -- ---- bodies ------------------------------------------------------------------------------
 
 local function add_body(c, wd)
@@ -732,8 +770,24 @@ local function add_body(c, wd)
     spec[#spec + 1] = { "friction", num("nonneg", 0, 1), 0.3 }
   end
   local src, bad, vals = c:opts(spec)
-  -- the mass properties the body gets must be finite and nonzero
-  if not bad and fixed_src == "false" and info.logvol then
+  -- collision filters and kinematic bodies, from the second stream
+  local xr = c.xr
+  if xr:chance(0.1) then
+    local f, why = filter_src(c)
+    src, bad = with_option(src, "filter = " .. f), bad or (why and ("filter: " .. why))
+  end
+  if xr:chance(0.08) then
+    local k, why = on_xr(c, C.bool)
+    src, bad = with_option(src, "kinematic = " .. k), bad or (why and ("kinematic: " .. why))
+    vals.kinematic = k == "true"
+    if not bad and vals.kinematic then  -- infinite mass: not fixed, no mass or inertia, not dem
+      if fixed_src == "true" then bad = "fixed and kinematic"
+      elseif vals.mass_given or vals.inertia_given then bad = "kinematic with a mass"
+      elseif wd.strategy == "dem" then bad = "kinematic under dem" end
+    end
+  end
+  -- the mass properties the body gets must be finite and nonzero (kinematic: infinite anyway)
+  if not bad and fixed_src == "false" and info.logvol and not vals.kinematic then
     local lm
     if vals.mass_given then lm = finite(vals.mass) and vals.mass > 0 and log10(vals.mass) or nil
     else
@@ -845,6 +899,7 @@ entry("Body property get", 3, nil, function(c, wd)
   local b = sbody(c, wd)
   local k = c.r:pick({ "position", "velocity", "angle", "spin", "orientation", "angular_velocity", "mass",
     "inertia", "world_inertia", "shape", "fixed", "name", "data", "id", "world", "is_background", "nothing" })
+  if c.xr:chance(0.15) then k = c.xr:pick({ "kinematic", "filter", "motion" }) end
   local form = c.r:int(4)
   if form == 1 then c:emit(string.format("_ = tostring(%s)", b), "tostring(Body)")
   else c:emit(string.format("_ = %s.%s", b, k), "Body." .. k) end
@@ -869,6 +924,7 @@ entry("Body property set", 4, nil, function(c, wd)
   elseif k == 6 then key = "data" src = "{}"
   elseif k == 7 then key = r:pick({ "mass", "fixed", "id", "shape", "bogus" }) src = "1" bad = "not settable"
   else key = "position" src = c:evil(dim) end
+  if c.xr:chance(0.1) then key = "filter" src, bad = filter_src(c) end
   c:emit(string.format("%s.%s = %s", b, key, src), "Body." .. key .. " =", bad and (key .. ": " .. bad), true)
 end)
 entry("Body methods", 5, nil, function(c, wd)
@@ -879,6 +935,16 @@ entry("Body methods", 5, nil, function(c, wd)
     "rotational_energy", "momentum", "angular_momentum", "to_world", "to_body", "point_velocity", "is_valid",
     "members" })
   local args, bad = "", nil
+  if c.xr:chance(0.15) then  -- collision filters: the second stream
+    m = c.xr:pick({ "no_collide", "collide_with", "should_collide", "set_filter" })
+    if m == "set_filter" then
+      args, bad = filter_src(c)
+    else
+      local o, why = on_xr(c, C.body, wd.name)
+      args, bad = o, why or (o == b and "the body itself" or nil)
+    end
+    return c:emit(string.format("_ = %s:%s(%s)", b, m, args), "Body:" .. m, bad and (m .. ": " .. bad), true)
+  end
   if m == "apply_force" or m == "apply_impulse" then
     local f, b1 = c:vec(dim, "any", -10, 10)
     args, bad = f, b1
