@@ -80,6 +80,61 @@ describe("myPhysicsLab RopeTest", function()
     assert.equal(0, w:stats().collisions)
   end)
 
+  -- a block and a ball on a rope of length 4 (block's top to the ball's point (0.2, 0.3)),
+  -- spinning apart at 4 m/s each way, no gravity: the rope jerks taut (elasticity 0.8) until it
+  -- stays taut; then a taut rope does no work
+  local function double_rope(thrust)
+    local w = world(0.01, 0)
+    local v = thrust and 0 or 4
+    local b1 = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
+                            position = { -1.5, 0 }, angle = math.pi / 4, velocity = { 0, -v },
+                            elasticity = 0.8 }
+    local b2 = w:add_body { shape = shape2d.ball { radius = 1 }, mass = 1, position = { 1.5, 0 },
+                            angle = 3 * math.pi / 4, velocity = { 0, v }, elasticity = 0.8 }
+    w:add_rope { body1 = b1, point1 = { 0, 1 }, body2 = b2, point2 = { 0.2, 0.3 }, length = 4 }
+    if thrust then
+      b1:apply_force({ -2, 0 })
+      w:on("step", function() b1:apply_force({ -2, 0 }) end)
+    end
+    return w
+  end
+
+  it("double_rope_spin_test: once taut the rope holds, no collision and energy kept to 1e-4",
+     function()
+    local w = double_rope(false)
+    w:run { until_time = 4 }
+    assert.is_true(w:stats().collisions > 0)  -- the jerks
+    local e4, c4 = w:energy().total, w:stats().collisions
+    w:run { until_time = 8 }
+    assert.equal(c4, w:stats().collisions)
+    assert.near(e4, w:energy().total, 1e-4)
+  end)
+
+  it("double_rope_thrust_test: pushed, the pair tows taut without further jerks", function()
+    local w = double_rope(true)
+    w:run { until_time = 6 }
+    local c6 = w:stats().collisions
+    w:run { until_time = 10 }
+    assert.equal(c6, w:stats().collisions)
+  end)
+
+  it("pendulum_rope_bounce_test: a block dropped onto its slack rope settles into swinging taut",
+     function()
+    -- the block from (-2, 0) at angle pi/4, the rope slack; no collision from t = 4 to 8 and
+    -- energy kept to 0.002 there (myPhysicsLab's assertions)
+    local w = world(0.01, 10)
+    local b = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
+                           position = { -2, 0 }, angle = math.pi / 4, elasticity = 0.8 }
+    w:add_rope { body1 = b, point1 = { 0, 1 }, body2 = w.background, point2 = { 0, 2 },
+                 length = 4 }
+    w:run { until_time = 4 }
+    assert.is_true(w:stats().collisions > 0)
+    local e4, c4 = w:energy().total, w:stats().collisions
+    w:run { until_time = 8 }
+    assert.equal(c4, w:stats().collisions)
+    assert.near(e4, w:energy().total, 0.002)
+  end)
+
   it("double_rod_thrust_test: a block and a ball on a rod, the block pushed, state to 1e-4",
      function()
     -- no gravity; a constant force (-2, 0) N at the block's centre; the rod aligned as

@@ -20,7 +20,7 @@ void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
 
 void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
 {
-    (void)t;
+    w->scratch.rhs_time = t;  /* (the 2D contact strategy's stages, engine2d_step.c) */
     int n = w->model.nslots, s = w->model.stride, dim = w->model.def.dim;
     int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
     double *f = w->scratch.force;

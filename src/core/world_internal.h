@@ -71,6 +71,7 @@ typedef struct imp_world_scratch {
     double *work;            /* fixed-step integrators: 5 state vectors */
     double *force;           /* per slot: force[3], torque[3] accumulated in an evaluation */
     imp_ode *ode;            /* adaptive integrators; rebuilt between steps when sizes change */
+    double rhs_time;         /* the time of the equations of motion's current evaluation */
 } imp_world_scratch;
 
 struct imp_world {

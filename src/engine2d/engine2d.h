@@ -179,6 +179,14 @@ typedef struct imp_engine2d {
     size_t fwarm_hash_size;
     double max_force;
     double step_h;                /* s: the semi-implicit step being taken (0: none) */
+    /* ContactSim's abandoned trial step (engine2d_step.c): a later stage of the trial step's
+       integration whose detection finds a penetration ends the step's contact forces there */
+    int stage_watch;              /* 1 while a trial step integrates (contact strategy, ODE) */
+    double stage_t0;              /* the trial step's start */
+    int stage_hit;                /* a stage found penetrating records */
+    double stage_t;               /* that stage's time */
+    imp_rec2d *stage_rec;         /* those records, localized at that stage */
+    int nstage_rec, stage_rec_cap;
 } imp_engine2d;
 
 typedef struct imp_touch2d {

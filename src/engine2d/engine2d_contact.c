@@ -342,11 +342,61 @@ static int solve_rows(imp_world *w, int n, int m, int nf, int pgs)
     return 0;
 }
 
+/* A record of a stage that abandons its trial step: a body pair found penetrating while
+   approaching (myPhysicsLab's illegal records; a slow overlap kept as a contact is not one).
+   Ropes are left to the step's end: a taut rope's stages stretch it by the chord of their
+   curved path (and a rope taut at its very length, not at the half gap, would cut every
+   step short). */
+static int stage_illegal(const imp_rec2d *r)
+{
+    return r->connector < 0 && r->kind == IMP_HIT_COLLISION && r->distance < 0.0 && r->velocity < 0.0;
+}
+
+/* A later stage of a watched trial step (engine2d_step.c) whose records e->rec (describing
+   y) penetrate (stage_illegal): keeps them, localized at y, with the stage's time. 0, or -1
+   out of memory. */
+static int watch_stage(imp_world *w, imp_engine2d *e, const double *y)
+{
+    if (!e->stage_watch || e->stage_hit || !(w->scratch.rhs_time > e->stage_t0)) {
+        return 0;
+    }
+    int n = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        n += stage_illegal(&e->rec[i]);
+    }
+    if (n == 0) {
+        return 0;
+    }
+    if (n > e->stage_rec_cap) {
+        imp_rec2d *p = realloc(e->stage_rec, (size_t)n * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->stage_rec = p;
+        e->stage_rec_cap = n;
+    }
+    int k = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        if (stage_illegal(&e->rec[i])) {
+            e->stage_rec[k] = e->rec[i];
+            imp_engine2d_localize(w, y, &e->stage_rec[k]);
+            k++;
+        }
+    }
+    e->nstage_rec = k;
+    e->stage_hit = 1;
+    e->stage_t = w->scratch.rhs_time;
+    return 0;
+}
+
 int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
 {
     imp_engine2d *e = w->engine2d;
     if (e == NULL) {
         return 0;
+    }
+    if (e->stage_watch && e->stage_hit) {
+        return 0;  /* the trial step is abandoned: its later stages need no contact forces */
     }
     e->forces_evaluations++;
     int reuse = e->rec_reusable && e->rec_bodies_version == w->model.bodies_version
@@ -397,6 +447,13 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             return -1;
         }
     }
+    if (watch_stage(w, e, y) != 0) {
+        e->force_error = 1;
+        return -1;
+    }
+    if (e->stage_hit) {
+        return 0;
+    }
     const imp_engine2d_def *d = &w->model.def.engine2d;
     /* keep the contacts and connectors, then add the friction rows; under semi-implicit
        Euler also the inelastic (elasticity 0) imminent collisions: the velocity-level
@@ -405,7 +462,12 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
     int m = 0, nf = 0;
     for (int i = 0; i < e->nrec; i++) {
         const imp_rec2d *r = &e->rec[i];
-        if (r->connector >= 0 || r->kind == IMP_HIT_CONTACT
+        /* a taut rope is a contact while its ends move apart or together slower than
+           velocity_tol (myPhysicsLab's contact test); a faster one is slackening (left
+           free) or jerking taut (a collision) */
+        int rope_contact = r->connector >= 0 && !r->bilateral
+                           && fabs(r->velocity) < w->model.def.engine2d.velocity_tol;
+        if ((r->connector >= 0 && r->bilateral) || rope_contact || r->kind == IMP_HIT_CONTACT
             || (velocity_level && r->kind == IMP_HIT_IMMINENT && r->elasticity == 0.0)) {
             nf += r->connector < 0 && r->friction > 0.0;
             if (m != i) {
@@ -473,12 +535,13 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             continue;
         }
         double b = bare[i] = gap_accel(w, y, f, r);
-        if (r->connector < 0 && r->kind == IMP_HIT_IMMINENT) {
+        if (r->kind == IMP_HIT_IMMINENT) {  /* (a rope jerking taut too) */
             /* an inelastic approach (velocity level): do not cross the half gap within the
                step, v_n >= -max(d - gap, 0) / h (a speculative contact), never pulled */
             double x0 = r->distance - r->target;
             b += r->velocity / h + (x0 > 0.0 ? x0 : 0.0) / (h * h);
-        } else if (pol != IMP_EXTRA_NONE && (r->connector < 0 || joints_too)) {
+        } else if (pol != IMP_EXTRA_NONE && (!r->bilateral || joints_too)) {
+            /* contacts and ropes; joints and rods under the *_joints policies */
             double v0 = r->velocity, x0 = r->distance - r->target;
             if (with_distance && r->connector < 0 && x0 < -tiny) {
                 push[i] = x0;

@@ -65,7 +65,7 @@ static int colliding(const imp_rec2d *r, double target, double acc)
     if (r->bilateral) {
         return 0;
     }
-    if (r->connector >= 0) {
+    if (r->connector >= 0 && r->kind != IMP_HIT_IMMINENT) {
         return r->distance < 0.0;  /* a rope stretched beyond its length */
     }
     return r->kind == IMP_HIT_COLLISION || (r->kind == IMP_HIT_IMMINENT && r->distance < target - acc);
@@ -183,7 +183,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     for (int i = 0; i < n && !want; i++) {
         const imp_rec2d *r = &e->rec[i];
         int coll = !r->bilateral
-                   && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT) || pending_has(e, r->p, r->q));
+                   && (r->kind == IMP_HIT_IMMINENT || pending_has(e, r->p, r->q));
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
         if (coll && r->velocity < 0.0 && r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
             && r->distance < target + acc) {
@@ -201,7 +201,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     for (int i = 0; i < n; i++) {
         const imp_rec2d *r = &e->rec[i];
         if (r->connector >= 0 || r->distance < d->distance_tol) {
-            int coll = !r->bilateral && ((r->connector < 0 && r->kind == IMP_HIT_IMMINENT)
+            int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT
                                          || pending_has(e, r->p, r->q));
             e->rec[keep] = *r;
             elastic[keep] = (unsigned char)coll;
@@ -226,7 +226,8 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
    to the saved state y0, giving the distance d1 and the normal velocity v1 there; with the
    constant normal acceleration a = (v2 - v1) / h, d1 + v1 s + a s^2 / 2 = target, the
    earliest root s in (0, h]. Uniform motion gives (target - d1) / v1. NaN when there is no
-   estimate. cs: 2 per slot, scratch for the cosines and sines of y0's angles. */
+   estimate. cs: 2 per slot, scratch for the cosines and sines of y0's angles; y: the state r
+   describes, NULL when r's body-frame copies are set already. */
 static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, const double *y0,
                        double *cs, double h, double target)
 {
@@ -235,7 +236,9 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
         return NAN;
     }
     imp_rec2d m = *r;
-    imp_engine2d_localize(w, y, &m);
+    if (y != NULL) {  /* (NULL: r is localized already) */
+        imp_engine2d_localize(w, y, &m);
+    }
     const int sl[2] = {m.p, m.q};
     for (int k = 0; k < 2; k++) {
         double ang = y0[(size_t)sl[k] * IMP_STRIDE_2D + 2];
@@ -366,11 +369,17 @@ static imp_status integrate(advance *a)
     e->has_prev = 1;
     e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
     e->have_frozen = 0;
+    e->stage_hit = 0;
     if (imp_engine2d_symplectic(w)) {  /* the 2D engine's semi-implicit Euler */
         imp_engine2d_symplectic_step(w, imp_world_rhs, a->t, a->h, w->data.y, n, w->scratch.work);
     } else {  /* the world's fixed-step method; RK4 for an adaptive one */
         imp_integrator_kind kind = w->model.def.integrator.kind <= IMP_RK4 ? w->model.def.integrator.kind : IMP_RK4;
+        /* contact forces: a later stage that finds a penetration abandons the trial step
+           there (myPhysicsLab's ContactSim), its records standing for the step's end */
+        e->stage_watch = w->model.def.strategy == IMP_STRATEGY_CONTACT;
+        e->stage_t0 = a->t;
         imp_fixed_step(kind, imp_world_rhs, w, a->t, a->h, w->data.y, n, w->scratch.work);
+        e->stage_watch = 0;
     }
     e->freeze = 0;
     w->data.stats.substeps++;
@@ -411,13 +420,18 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
     double start = imp_profile_now();
     imp_status st = IMP_OK;
     *ncol = 0, *worst = -1, *est = a->h, *have_estimate = 1;
-    for (int i = 0; i < e->nrec; i++) {
-        const imp_rec2d *r = &e->rec[i];
+    /* an abandoned trial step: the records of the stage that found them, at its time */
+    const imp_rec2d *rec = e->stage_hit ? e->stage_rec : e->rec;
+    int nrec = e->stage_hit ? e->nstage_rec : e->nrec;
+    double h = e->stage_hit ? e->stage_t - a->t : a->h;
+    const double *y = e->stage_hit ? NULL : a->w->data.y;
+    for (int i = 0; i < nrec; i++) {
+        const imp_rec2d *r = &rec[i];
         if (!colliding(r, a->target, a->acc)) {
             continue;
         }
         (*ncol)++;
-        if (*worst < 0 || r->distance < e->rec[*worst].distance) {
+        if (*worst < 0 || r->distance < rec[*worst].distance) {
             *worst = i;
         }
         if (pending_add(e, r->p, r->q) != 0) {
@@ -425,7 +439,7 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
             st = IMP_ERR_NOMEM;
             break;
         }
-        double te = estimate(a->w, r, a->w->data.y, e->y0, e->cs, a->h, a->target);
+        double te = estimate(a->w, r, y, e->y0, e->cs, h, a->target);
         if (isfinite(te)) {
             *est = te < *est ? te : *est;
         } else {
@@ -451,7 +465,7 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
 {
     imp_world *w = a->w;
     imp_engine2d *e = a->e;
-    imp_rec2d blame = e->rec[worst];
+    imp_rec2d blame = e->stage_hit ? e->stage_rec[worst] : e->rec[worst];
     a->last_blame = blame;
     memcpy(w->data.y, e->y0, a->n * sizeof *w->data.y);
     e->has_prev = 0;

@@ -213,6 +213,9 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
         r->target = c->kind == IMP_ROPE ? 0.5 * dtol : 0.0;  /* a rope is caught at the half gap */
         imp_engine2d_finish_record(w, y, r);
         r->velocity = r->normal[0] * dv[0] + r->normal[1] * dv[1];
+        if (c->kind == IMP_ROPE && r->velocity < -w->model.def.engine2d.velocity_tol) {
+            r->kind = IMP_HIT_IMMINENT;  /* jerking taut: a collision when it reaches the half gap */
+        }
         r->friction = 0.0;
         r->key = imp_engine2d_key(-1, i, 2, 0, 0, 0);
         const double *yq = y + (size_t)r->q * IMP_STRIDE_2D;
