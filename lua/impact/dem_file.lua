@@ -276,7 +276,7 @@ local particle_keys = { kind = true, slot = true, fixed = true, mass = true, ine
 local state_keys = { time_base = true, steps_since_base = true, steps = true, dt = true,
                      gravity = true, iter = true, collider_runs = true, energy = true,
                      params = true, particles = true, interactions = true, pending = true,
-                     pend_scan = true }
+                     pend_scan = true, moments = true, params2 = true }
 
 -- one saved body; returns its kind and the number of particles it gives
 local function check_particle(c, where, p)
@@ -439,6 +439,18 @@ function dem_file.check(saved, path)
         math.sqrt(nn)), true)
     end
     c.int(where .. "[18] (created)", I[18])
+  end
+  if st.moments ~= nil then  -- 7 per interaction: rolling moment, twist, bonded, adhesions
+    c.numbers("state.moments", st.moments, 7 * #st.interactions)
+    for k = 1, #st.interactions do
+      c.int(string.format("state.moments[%d] (bonded)", 7 * k - 2), st.moments[7 * k - 2], 0, 1)
+      c.num(string.format("state.moments[%d] (normal adhesion)", 7 * k - 1), st.moments[7 * k - 1], 0)
+      c.num(string.format("state.moments[%d] (shear adhesion)", 7 * k), st.moments[7 * k], 0)
+    end
+  end
+  if st.params2 ~= nil then
+    c.numbers("state.params2", st.params2, 1)
+    c.num("state.params2[1] (twisting)", st.params2[1], 0)
   end
   local pend = c.list("state.pending", st.pending)
   if #pend % 2 ~= 0 then

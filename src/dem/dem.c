@@ -69,6 +69,7 @@ static void free_particles(imp_dem *d)
     free(d->lo);
     free(d->hi);
     free(d->xr);
+    free(d->kin);
 }
 
 void imp_dem_free(imp_dem *d)

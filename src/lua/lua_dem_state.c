@@ -118,6 +118,20 @@ static int l_export(lua_State *L)
         lua_rawseti(L, -2, k + 1);
     }
     lua_setfield(L, -2, "interactions");
+    /* the moments and bonds of the interactions, 7 numbers each: the rolling moment, the
+       twisting moment, bonded, the normal and shear adhesion */
+    lua_createtable(L, 7 * d->ninter, 0);
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        double v[7] = {I->mr[0], I->mr[1], I->mr[2], I->mt, I->bonded, I->adh_n, I->adh_s};
+        for (int j = 0; j < 7; j++) {
+            lua_pushnumber(L, v[j]);
+            lua_rawseti(L, -2, 7 * k + j + 1);
+        }
+    }
+    lua_setfield(L, -2, "moments");
+    double extra[1] = {d->p.twisting};
+    setv(L, "params2", extra, 1);
     lua_createtable(L, 2 * d->pend_n, 0);
     for (int e = 0; e < 2 * d->pend_n; e++) {
         lua_pushinteger(L, d->pend[e]);
@@ -317,6 +331,25 @@ static int l_import(lua_State *L)
         d->npending += I->pending;
         lua_pop(L, 1);
     }
+    lua_pop(L, 1);
+    /* moments and bonds (absent from scenes saved before they existed) */
+    lua_getfield(L, 2, "moments");
+    if (lua_istable(L, -1)) {
+        for (int k = 0; k < m; k++) {
+            imp_dem_inter *I = &d->inter[k];
+            for (int j = 0; j < 3; j++) {
+                I->mr[j] = num_at(L, -1, 7 * k + j + 1);
+            }
+            I->mt = num_at(L, -1, 7 * k + 4);
+            I->bonded = num_at(L, -1, 7 * k + 5) != 0.0;
+            I->adh_n = num_at(L, -1, 7 * k + 6);
+            I->adh_s = num_at(L, -1, 7 * k + 7);
+        }
+    }
+    lua_pop(L, 1);
+    d->nbonds = imp_dem_bond_count(d);
+    lua_getfield(L, 2, "params2");
+    d->p.twisting = lua_istable(L, -1) ? num_at(L, -1, 1) : 0.0;
     lua_pop(L, 1);
     sub_table(L, 2, "pending");
     int np = (int)int_of(L, (double)luaL_len(L, -1), 0, INT_MAX / 4) / 2;
