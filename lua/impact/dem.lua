@@ -159,6 +159,7 @@ local functor_checks = {
             poisson = function(v) return finite(v, 0, 0.5) end,
             rolling = function(v) return finite(v, 0) end,
             twisting = function(v) return finite(v, 0) end,
+            wall_friction_angle = optional(function(v) return finite(v, 0, math.pi / 2) end),
             cohesion = function(v) return cohesion_check(v) end,
             set_cohesion_now = boolean },
   mindlin = { young = function(v) return finite(v, 0) end,
@@ -323,19 +324,25 @@ end
 --- radius). A bond holds tension kn |un| up to the normal adhesion and shear up to the shear
 --- adhesion + mu fn, and carries elastic rolling and twisting moments (stiffness 2 ks r1 r2);
 --- past either limit it breaks for good (Yade's fragile bonds) and the contact is frictional.
+--- wall_friction_angle (rad, default: friction_angle) is the friction angle of walls and facets
+--- against spheres, mu = tan(min(friction_angle, wall_friction_angle)) (Yade: the walls' own
+--- material; frictionless platens in a triaxial test: 0).
+---
 --- w:bond_all{normal, shear} bonds at once; w:bond_count() counts the intact bonds. Bonds need
 --- the linear law.
 function dem.frict(opts)
   local what = "impact.dem.frict"
   opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true,
                                   rolling = true, twisting = true, cohesion = true,
-                                  set_cohesion_now = true })
+                                  set_cohesion_now = true, wall_friction_angle = true })
   local values = { young = number(what, opts, "young", 1e9, 0),
                    ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
                    friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
                    poisson = 0.3,
                    rolling = number(what, opts, "rolling", 0, 0),
                    twisting = number(what, opts, "twisting", 0, 0),
+                   wall_friction_angle = opts.wall_friction_angle ~= nil
+                     and number(what, opts, "wall_friction_angle", nil, 0, math.pi / 2) or nil,
                    set_cohesion_now = options.boolean(what, opts, "set_cohesion_now", false) }
   if opts.cohesion ~= nil then
     local bad = cohesion_check(opts.cohesion)
@@ -697,7 +704,7 @@ local function configure(w, e)
   core.dem_configure(w, bits, laws[e.law[1]].law, p.young, p.ks_ratio, p.friction_angle,
     p.poisson, e.never_erase, p.en or 1, p.rolling or 0, p.twisting or 0,
     p.set_cohesion_now and p.cohesion ~= nil, p.cohesion and p.cohesion.normal or 0,
-    p.cohesion and p.cohesion.shear or 0)
+    p.cohesion and p.cohesion.shear or 0, p.wall_friction_angle or -1)
 end
 
 -- after an interaction loop that bonded its interactions (set_cohesion_now): done, once

@@ -449,8 +449,9 @@ function dem_file.check(saved, path)
     end
   end
   if st.params2 ~= nil then
-    c.numbers("state.params2", st.params2, 1)
+    c.numbers("state.params2", st.params2, 2)
     c.num("state.params2[1] (twisting)", st.params2[1], 0)
+    c.num("state.params2[2] (wall friction angle, < 0: none)", st.params2[2], nil, math.pi / 2)
   end
   local pend = c.list("state.pending", st.pending)
   if #pend % 2 ~= 0 then

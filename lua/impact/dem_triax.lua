@@ -9,7 +9,7 @@
 ---       w:cell().strain); it sets the diagonal of the cell's velocity gradient.
 ---   dem.triax{walls = {x_lo, x_hi, y_lo, y_hi, z_lo, z_hi}, goal = {g1, g2, g3},
 ---             stress_mask = 7, strain_rate, max_unbalanced = 0.01, tolerance = 1e-3,
----             gain = 0.25, done = fn, label}
+---             gain = 0.8, done = fn, label}
 ---       an engine moving six walls of a box (dem.aabb_walls): axes in stress_mask are servoed
 ---       to the stress goal[k] (Pa, compression < 0), the others strained at the rate goal[k]
 ---       (1/s, compression < 0) by both walls moving at goal[k] L / 2.
@@ -268,7 +268,7 @@ function M.install(dem)
     { unsaved = "its walls are bodies (build the engine again after dem.load)" })
 
   --- dem.triax{walls, goal, stress_mask = 7, strain_rate, max_unbalanced = 0.01, tolerance =
-  --- 1e-3, gain = 0.25, done, label}: see the module's text.
+  --- 1e-3, gain = 0.8, done, label}: see the module's text.
   function dem.triax(opts)
     if type(opts) == "table" and opts.walls == nil then
       error("impact.dem.triax: option 'walls' is required (dem.aabb_walls(w, {lo, hi}))", 2)
@@ -276,7 +276,7 @@ function M.install(dem)
     return build("impact.dem.triax", triax_make, opts,
       { walls = true, goal = true, stress_mask = true, strain_rate = true,
         max_unbalanced = true, tolerance = true, gain = true, done = true, label = true },
-      { stress_mask = 7, max_unbalanced = 0.01, tolerance = 1e-3, gain = 0.25 })
+      { stress_mask = 7, max_unbalanced = 0.01, tolerance = 1e-3, gain = 0.8 })
   end
 
   --- dem.aabb_walls(w, {lo = {x, y, z}, hi = {x, y, z}, material}): six fixed walls on the

@@ -74,6 +74,9 @@ typedef struct imp_dem_params {
                                   cohesion_n pi r^2 and cohesion_s pi r^2 (Pa; r the smaller
                                   radius) */
     double cohesion_n, cohesion_s;
+    double wall_friction_angle; /* rad; >= 0: the friction angle of walls and facets against
+                                  spheres, mu = tan(min(friction_angle, it)) (Yade: the walls'
+                                  material); < 0 (default): friction_angle */
 } imp_dem_params;
 
 /* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere and

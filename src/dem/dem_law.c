@@ -115,7 +115,12 @@ static inline int geometry(const imp_dem *d, const imp_dem_inter *I, int a, int 
 static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 {
     double ea = d->young[I->a], eb = d->young[I->b];
-    double mu = tan(d->p.friction_angle);
+    double phi = d->p.friction_angle;
+    if (d->kind[I->a] != IMP_DEM_SPHERE && d->p.wall_friction_angle >= 0.0
+        && d->p.wall_friction_angle < phi) {
+        phi = d->p.wall_friction_angle;
+    }
+    double mu = tan(phi);
     I->mu = mu;
     if (d->p.law == IMP_DEM_LAW_HERTZ) {
         double nu = d->p.poisson;

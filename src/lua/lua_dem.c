@@ -72,7 +72,8 @@ static int l_collide(lua_State *L)
 }
 
 /* core.dem_configure(w, geometry_bits, law, young, ks_ratio, friction_angle, poisson,
-   never_erase, en, rolling, twisting, cohesion_now, cohesion_n, cohesion_s): the interaction loop's functors, also used by the default
+   never_erase, en, rolling, twisting, cohesion_now, cohesion_n, cohesion_s,
+   wall_friction_angle): the interaction loop's functors, also used by the default
    engine list */
 static int l_configure(lua_State *L)
 {
@@ -91,6 +92,7 @@ static int l_configure(lua_State *L)
     d->p.cohesion_now = lua_toboolean(L, 12);
     d->p.cohesion_n = luaL_optnumber(L, 13, 0.0);
     d->p.cohesion_s = luaL_optnumber(L, 14, 0.0);
+    d->p.wall_friction_angle = luaL_optnumber(L, 15, -1.0);
     return 0;
 }
 

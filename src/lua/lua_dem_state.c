@@ -130,8 +130,8 @@ static int l_export(lua_State *L)
         }
     }
     lua_setfield(L, -2, "moments");
-    double extra[1] = {d->p.twisting};
-    setv(L, "params2", extra, 1);
+    double extra[2] = {d->p.twisting, d->p.wall_friction_angle};
+    setv(L, "params2", extra, 2);
     lua_createtable(L, 2 * d->pend_n, 0);
     for (int e = 0; e < 2 * d->pend_n; e++) {
         lua_pushinteger(L, d->pend[e]);
@@ -350,6 +350,7 @@ static int l_import(lua_State *L)
     d->nbonds = imp_dem_bond_count(d);
     lua_getfield(L, 2, "params2");
     d->p.twisting = lua_istable(L, -1) ? num_at(L, -1, 1) : 0.0;
+    d->p.wall_friction_angle = lua_istable(L, -1) ? num_at(L, -1, 2) : -1.0;
     lua_pop(L, 1);
     sub_table(L, 2, "pending");
     int np = (int)int_of(L, (double)luaL_len(L, -1), 0, INT_MAX / 4) / 2;
