@@ -5,7 +5,6 @@
 -- the rate the twisting limit eta_t r fn gives, and the AVX2 and portable paths agree bit for bit.
 local impact = require("impact")
 local dem = impact.dem
-local core = impact.core
 
 local E, r, rho = 1e7, 0.01, 2600
 local mass = rho * 4 / 3 * math.pi * r ^ 3
@@ -146,7 +145,7 @@ describe("dem twisting resistance", function()
   -- about z: its spin has no tangential velocity at the contact, so only the twisting moment
   -- acts; once it slides the moment is eta_t r fn = eta_t r m g and the spin decreases at
   -- eta_t r m g / I
-  local function spin(eta, simd)
+  local function spin(eta)
     local g = 9.81
     local w = world { 0, 0, -g }
     sphere(w, { 0, 0, 0 }, true)

@@ -218,7 +218,7 @@ function M.install(dem)
     for j = 1, 6 do pos[j] = walls[j].position[(j + 1) // 2] end
     local size = { pos[2] - pos[1], pos[4] - pos[3], pos[6] - pos[5] }
     for k = 1, 3 do
-      if not (size[k] > 0) then
+      if size[k] <= 0 or size[k] ~= size[k] then
         error(string.format("impact.dem.triax: the walls of axis %d crossed (length %s)", k,
           c.shown(size[k])), 0)
       end
@@ -287,7 +287,7 @@ function M.install(dem)
     local lo = options.vector(what, opts, "lo", nil, 3, { required = true, level = 3 })
     local hi = options.vector(what, opts, "hi", nil, 3, { required = true, level = 3 })
     for k = 1, 3 do
-      if not (hi[k] > lo[k]) then
+      if hi[k] <= lo[k] then
         error(string.format("%s: option 'hi' must be above 'lo' on every axis, got lo[%d] = %s, "
           .. "hi[%d] = %s", what, k, c.shown(lo[k]), k, c.shown(hi[k])), 2)
       end
