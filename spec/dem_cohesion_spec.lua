@@ -225,3 +225,35 @@ io.write(w:bond_count(), " ", w:state_hash())
     assert.equal(a, run("", 2))
   end)
 end)
+
+describe("dem bonds: saving", function()
+  it("dem.save keeps bonds, their adhesions and the moments: the loaded world continues bit for bit",
+    function()
+      local function build()
+        local w = world { 0, 0, -9.81 }
+        for i = 0, 3 do
+          for j = 0, 3 do
+            sphere(w, { 2 * r * i, 2 * r * j, r + 1e-4 * ((i * 7 + j * 3) % 5) }, false)
+          end
+        end
+        w:add_body { shape = impact.shape3d.wall { normal = { 0, 0, 1 } }, fixed = true,
+                     position = { 0, 0, 0 } }
+        engines(w, dem.frict { young = E, twisting = 0.2, rolling = 0.1,
+                               cohesion = { normal = 20, shear = 20 }, set_cohesion_now = true }, 0.2)
+        return w
+      end
+      local w = build()
+      w:run { steps = 100 }
+      w:bodies()[3].angular_velocity = { 0, 0, 50 }
+      w:run { steps = 100 }
+      local path = os.tmpname()
+      dem.save(w, path)
+      local w2 = dem.load(path)
+      os.remove(path)
+      w:run { steps = 300 }
+      w2:run { steps = 300 }
+      assert.is_true(w:bond_count() > 0)
+      assert.are.equal(w:bond_count(), w2:bond_count())
+      assert.are.equal(w:state_hash(), w2:state_hash())
+    end)
+end)

@@ -214,3 +214,34 @@ describe("examples/triaxial_test.lua", function()
     os.execute("rm -rf '" .. dir .. "'")
   end)
 end)
+
+describe("dem.peri_triax: saving", function()
+  it("dem.save keeps the engine and dem.load gives its done function back by label", function()
+    local L = 0.1
+    local w = impact.world3d { strategy = "dem", gravity = { 0, 0, 0 } }
+    dem.add_spheres(w, dem.cloud { box = { { 0, 0, 0 }, { L, L, L } },
+                                   psd = { mean = 0.017, spread = 0.1 }, porosity = 0.55, seed = 4 },
+                    { density = 2600 })
+    w:set_cell { size = { L, L, L } }
+    engines(w, dem.peri_triax { goal = { -1e4, -1e4, -1e4 }, strain_rate = 10, label = "triax",
+                                done = function() end }, 0.6)
+    w:run { steps = 300 }
+    local path = os.tmpname()
+    dem.save(w, path)
+    local calls = 0
+    local w2 = dem.load(path, { functions = { triax = function() calls = calls + 1 end } })
+    os.remove(path)
+    assert.is_true(w2:engine("triax").done ~= nil)
+    w:run { steps = 200 }
+    w2:run { steps = 200 }
+    assert.are.equal(w:state_hash(), w2:state_hash())
+    assert.are.same(w:engine("triax").stress, w2:engine("triax").stress)
+    -- a dem.triax holds bodies: refused, with the reason
+    local w3 = impact.world3d { strategy = "dem", gravity = { 0, 0, 0 } }
+    local walls = dem.aabb_walls(w3, { lo = { 0, 0, 0 }, hi = { L, L, L } })
+    w3.engines = { dem.triax { walls = walls, goal = { -1, -1, -1 }, strain_rate = 1 } }
+    local ok, err = pcall(dem.save, w3, os.tmpname())
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("cannot be saved", 1, true), err)
+  end)
+end)
