@@ -43,6 +43,11 @@
 --- dem.import_stl(w, {file}) and dem.add_facet_box. Measures (impact.dem_measure): w:stress{},
 --- w:porosity{}, w:coordination(), w:fabric(), dem.measure_columns{} for impact.recorder and
 --- impact.plot.live. w:dem_warnings{dt, handler}: the dt warning.
+---
+--- Loading (impact.dem_triax): dem.peri_triax{goal, stress_mask, strain_rate, ...} (Yade's
+--- PeriTriaxController), dem.triax{walls, goal, ...} with dem.aabb_walls (TriaxialStressController),
+--- w:set_velocity(b, v) (a fixed body moves with it), w:force_on(b); contact laws: dem.frict's
+--- rolling, twisting, cohesion and set_cohesion_now, w:bond_all{normal, shear}, w:bond_count().
 -- @module impact.dem
 local options = require("impact.options")
 local core = require("impact.core")
