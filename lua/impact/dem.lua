@@ -43,6 +43,11 @@
 --- dem.import_stl(w, {file}) and dem.add_facet_box. Measures (impact.dem_measure): w:stress{},
 --- w:porosity{}, w:coordination(), w:fabric(), dem.measure_columns{} for impact.recorder and
 --- impact.plot.live. w:dem_warnings{dt, handler}: the dt warning.
+---
+--- Loading (impact.dem_triax): dem.peri_triax{goal, stress_mask, strain_rate, ...} (Yade's
+--- PeriTriaxController), dem.triax{walls, goal, ...} with dem.aabb_walls (TriaxialStressController),
+--- w:set_velocity(b, v) (a fixed body moves with it), w:force_on(b); contact laws: dem.frict's
+--- rolling, twisting, cohesion and set_cohesion_now, w:bond_all{normal, shear}, w:bond_count().
 -- @module impact.dem
 local options = require("impact.options")
 local core = require("impact.core")
@@ -138,6 +143,18 @@ local function name_list_check(accepted, exactly_one)
   end
 end
 
+-- a cohesion {normal = Pa, shear = Pa} (both finite and >= 0; a plain table)
+local function cohesion_check(v)
+  local what = "a table {normal = Pa, shear = Pa} of finite numbers >= 0"
+  if type(v) ~= "table" or getmetatable(v) ~= nil then return what end
+  for k, x in pairs(v) do
+    if (k ~= "normal" and k ~= "shear") or finite(x, 0) then
+      return what .. string.format(" (the entry %s = %s is not)", shown(k), shown(x))
+    end
+  end
+  if v.normal == nil or v.shear == nil then return what .. " (give both)" end
+end
+
 -- physics functors (dem.frict, dem.mindlin): proxies too
 local Functor = {}
 local functor_checks = {
@@ -145,7 +162,11 @@ local functor_checks = {
             ks_ratio = function(v) return finite(v, 0) end,
             friction_angle = function(v) return finite(v, 0, math.pi / 2) end,
             poisson = function(v) return finite(v, 0, 0.5) end,
-            rolling = function(v) return finite(v, 0) end },
+            rolling = function(v) return finite(v, 0) end,
+            twisting = function(v) return finite(v, 0) end,
+            wall_friction_angle = optional(function(v) return finite(v, 0, math.pi / 2) end),
+            cohesion = function(v) return cohesion_check(v) end,
+            set_cohesion_now = boolean },
   mindlin = { young = function(v) return finite(v, 0) end,
               poisson = function(v) return finite(v, 0, 0.5) end,
               en = function(v) return finite(v, 0, 1) end,
@@ -296,16 +317,50 @@ end
 --- adds rolling resistance (Yade's rolling-resistance idea): an elastic-plastic moment against
 --- the relative rolling, stiffness 2 ks r1 r2, limited by eta_r min(r1, r2) fn (a sphere rolling
 --- on a plane decelerates at eta_r g / 1.4); its work is not booked in w:dem_energy().
+---
+--- twisting = eta_t >= 0 (default 0: none) adds twisting resistance (Yade's CohesionMoment
+--- law, twist part): an elastic-plastic moment about the contact normal against the relative
+--- spin about it, stiffness 2 ks r1 r2, limited by eta_t min(r1, r2) fn.
+---
+--- cohesion = {normal = Pa, shear = Pa} with set_cohesion_now = true (Yade's CohFrictMat
+--- normalCohesion, shearCohesion and setCohesionNow): at the end of the interaction loop's
+--- next run every real interaction becomes a cohesive bond (then set_cohesion_now turns
+--- false), of normal adhesion normal pi r^2 and shear adhesion shear pi r^2 (r the smaller
+--- radius). A bond holds tension kn |un| up to the normal adhesion and shear up to the shear
+--- adhesion + mu fn, and carries elastic rolling and twisting moments (stiffness 2 ks r1 r2);
+--- past either limit it breaks for good (Yade's fragile bonds) and the contact is frictional.
+--- wall_friction_angle (rad, default: friction_angle) is the friction angle of walls and facets
+--- against spheres, mu = tan(min(friction_angle, wall_friction_angle)) (Yade: the walls' own
+--- material; frictionless platens in a triaxial test: 0).
+---
+--- w:bond_all{normal, shear} bonds at once; w:bond_count() counts the intact bonds. Bonds need
+--- the linear law.
 function dem.frict(opts)
   local what = "impact.dem.frict"
   opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true,
-                                  rolling = true })
-  return functor("frict", { young = number(what, opts, "young", 1e9, 0),
-                            ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
-                            friction_angle = number(what, opts, "friction_angle", 0.5, 0,
-                                                    math.pi / 2),
-                            poisson = 0.3,
-                            rolling = number(what, opts, "rolling", 0, 0) })
+                                  rolling = true, twisting = true, cohesion = true,
+                                  set_cohesion_now = true, wall_friction_angle = true })
+  local values = { young = number(what, opts, "young", 1e9, 0),
+                   ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
+                   friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
+                   poisson = 0.3,
+                   rolling = number(what, opts, "rolling", 0, 0),
+                   twisting = number(what, opts, "twisting", 0, 0),
+                   wall_friction_angle = opts.wall_friction_angle ~= nil
+                     and number(what, opts, "wall_friction_angle", nil, 0, math.pi / 2) or nil,
+                   set_cohesion_now = options.boolean(what, opts, "set_cohesion_now", false) }
+  if opts.cohesion ~= nil then
+    local bad = cohesion_check(opts.cohesion)
+    if bad then
+      error(string.format("%s: option 'cohesion' must be %s, got %s", what, bad,
+        shown(opts.cohesion)), 2)
+    end
+    values.cohesion = { normal = opts.cohesion.normal, shear = opts.cohesion.shear }
+  end
+  if values.set_cohesion_now and values.cohesion == nil then
+    error(what .. ": option 'set_cohesion_now' needs option 'cohesion' = {normal = Pa, shear = Pa}", 2)
+  end
+  return functor("frict", values)
 end
 
 --- dem.mindlin{young = 1e9, poisson = 0.3, friction_angle = 0.5, en = 1}: Hertz-Mindlin physics
@@ -652,7 +707,18 @@ local function configure(w, e)
   for _, g in ipairs(e.geometry) do bits = bits | geometry_bits[g] end
   local p = e.physics
   core.dem_configure(w, bits, laws[e.law[1]].law, p.young, p.ks_ratio, p.friction_angle,
-    p.poisson, e.never_erase, p.en or 1, p.rolling or 0)
+    p.poisson, e.never_erase, p.en or 1, p.rolling or 0, p.twisting or 0,
+    p.set_cohesion_now and p.cohesion ~= nil, p.cohesion and p.cohesion.normal or 0,
+    p.cohesion and p.cohesion.shear or 0, p.wall_friction_angle or -1)
+end
+
+-- after an interaction loop that bonded its interactions (set_cohesion_now): done, once
+local function cohesion_now(w, e)
+  local p = e.physics
+  if p.set_cohesion_now then
+    p.set_cohesion_now = false
+    configure(w, e)
+  end
 end
 
 local runners = {
@@ -661,6 +727,7 @@ local runners = {
   interaction_loop = function(e, w)
     configure(w, e)
     core.dem_interaction_loop(w)
+    cohesion_now(w, e)
   end,
   newton = function(e, w) core.dem_newton(w, e.damping, e.track_energy) end,
   every = function(e, w)
@@ -902,6 +969,8 @@ local function literal(v, out)
   end
 end
 
+-- the saved fields of engines defined by other modules (dem._define_engine)
+local extra_fields = {}
 local engine_fields = { kind = true, label = true, dead = true, verlet_distance = true,
                         interaction_radius = true, geometry = true, law = true, physics = true,
                         never_erase = true, damping = true, track_energy = true,
@@ -921,9 +990,19 @@ function dem.save(w, path)
       error(string.format("impact.dem.save: engine %d runs Lua code and has no label (give it "
         .. "one, or wrap it: dem.lua_engine{label = ..., fn = ...})", i), 2)
     end
+    local extra = extra_fields[e.kind]
+    if extra and extra.unsaved then
+      error(string.format("impact.dem.save: engine %d (%s) cannot be saved: %s", i,
+        engine_name(e), extra.unsaved), 2)
+    end
+    if extra and e.done ~= nil and not e.label then
+      error(string.format("impact.dem.save: engine %d (%s) has a done function and no label "
+        .. "(give it one: dem.load takes the function back in opts.functions[label])", i,
+        engine_name(e)), 2)
+    end
     local saved = {}
     for k, v in pairs(e) do
-      if engine_fields[k] then saved[k] = v end
+      if engine_fields[k] or (extra and extra[k]) then saved[k] = v end
     end
     engines[i] = saved
   end
@@ -973,6 +1052,9 @@ local function load_engines(saved, path, functions)
           v = functor(v.functor, values)
         end
         if k ~= "kind" and k ~= "label" then e[k] = v end
+      end
+      if extra_fields[e.kind] and e.label ~= nil and functions[e.label] ~= nil then
+        e.done = functions[e.label]
       end
       if e.kind == "lua" or e.kind == "every" then
         if e.label == nil then error("field 'label' must be a string (the key of its function)", 0) end
@@ -1062,5 +1144,22 @@ function dem.load(path, opts)
   end
   return w
 end
+
+-- Engines defined by other modules (impact.dem_triax): kind, the checks of their fields, the
+-- runner (runner(e, w, fields): fields is the engine's store, for the values it reports), the
+-- fields a saved one must have and those it saves (saved.unsaved: why it cannot be saved).
+-- Returns the constructor engine(label) and the check helpers.
+function dem._define_engine(kind, checks, runner, required, saved)
+  for k, check in pairs(common_checks) do checks[k] = check end
+  engine_checks[kind] = checks
+  runners[kind] = function(e, w) return runner(e, w, fields_of[e]) end
+  engine_required[kind] = required
+  extra_fields[kind] = saved
+  return function(label) return engine(kind, label) end
+end
+dem._checks = { finite = finite, boolean = boolean, optional = optional,
+                callable = callable_check, shown = shown, check_keys = check_keys }
+
+require("impact.dem_triax").install(dem)
 
 return dem

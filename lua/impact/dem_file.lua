@@ -276,7 +276,8 @@ local particle_keys = { kind = true, slot = true, fixed = true, mass = true, ine
 local state_keys = { time_base = true, steps_since_base = true, steps = true, dt = true,
                      gravity = true, iter = true, collider_runs = true, energy = true,
                      params = true, particles = true, interactions = true, pending = true,
-                     pend_scan = true }
+                     pend_scan = true, moments = true, params2 = true,
+                     cell = true }
 
 -- one saved body; returns its kind and the number of particles it gives
 local function check_particle(c, where, p)
@@ -439,6 +440,24 @@ function dem_file.check(saved, path)
         math.sqrt(nn)), true)
     end
     c.int(where .. "[18] (created)", I[18])
+  end
+  if st.moments ~= nil then  -- 10 per interaction: rolling moment, twist, bonded, adhesions, shift
+    c.numbers("state.moments", st.moments, 10 * #st.interactions)
+    for k = 1, #st.interactions do
+      local o = 10 * (k - 1)
+      c.int(string.format("state.moments[%d] (bonded)", o + 5), st.moments[o + 5], 0, 1)
+      c.num(string.format("state.moments[%d] (normal adhesion)", o + 6), st.moments[o + 6], 0)
+      c.num(string.format("state.moments[%d] (shear adhesion)", o + 7), st.moments[o + 7], 0)
+      for j = 8, 10 do
+        c.int(string.format("state.moments[%d] (cell shift)", o + j), st.moments[o + j], -1e9, 1e9)
+      end
+    end
+  end
+  if st.cell ~= nil then c.numbers("state.cell", st.cell, 27) end
+  if st.params2 ~= nil then
+    c.numbers("state.params2", st.params2, 2)
+    c.num("state.params2[1] (twisting)", st.params2[1], 0)
+    c.num("state.params2[2] (wall friction angle, < 0: none)", st.params2[2], nil, math.pi / 2)
   end
   local pend = c.list("state.pending", st.pending)
   if #pend % 2 ~= 0 then

@@ -8,7 +8,8 @@
 ---   w:fabric()                              mean n (x) n over the sphere/sphere contacts
 ---   dem.measure_columns{volume | box}       recorder columns: sxx ... szz, sxy, syz, sxz,
 ---                                           p (mean stress, compression > 0), q (von Mises),
----                                           porosity, coordination, unbalanced
+---                                           porosity, coordination, unbalanced, bonds
+---                                           (the intact cohesive bonds)
 ---
 --- Without volume or box the volume is the box of the spheres themselves (Yade's
 --- aabbExtrema). The stress counts each sphere once whatever its neighbours (a clump's members
@@ -92,7 +93,8 @@ end
 
 --- dem.measure_columns{volume | box}: a map of recorder columns (impact.recorder's columns =
 --- ...): sxx, syy, szz, sxy, syz, sxz (Pa, tension > 0), p = -trace / 3 (compression > 0),
---- q = the von Mises deviatoric stress, porosity, coordination, unbalanced (w:unbalanced_force()).
+--- q = the von Mises deviatoric stress, porosity, coordination, unbalanced (w:unbalanced_force()),
+--- bonds (w:bond_count()).
 function M.measure_columns(opts)
   opts = opts or {}
   options.check_keys("impact.dem.measure_columns", opts, { volume = true, box = true },
@@ -115,6 +117,7 @@ function M.measure_columns(opts)
     porosity = function(w) return w:porosity(opts) end,
     coordination = function(w) return w:coordination() end,
     unbalanced = function(w) return w:unbalanced_force() end,
+    bonds = function(w) return core.dem_bond_count(w) end,
   }
 end
 

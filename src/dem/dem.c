@@ -32,6 +32,7 @@ imp_dem_params imp_dem_default_params(void)
     p.friction_angle = 0.5;
     p.poisson = 0.3;
     p.en = 1.0;
+    p.wall_friction_angle = -1.0;  /* walls and facets: the friction angle of the spheres */
     return p;
 }
 
@@ -69,6 +70,7 @@ static void free_particles(imp_dem *d)
     free(d->lo);
     free(d->hi);
     free(d->xr);
+    free(d->kin);
 }
 
 void imp_dem_free(imp_dem *d)

@@ -67,6 +67,16 @@ typedef struct imp_dem_params {
                                   (Tsuji et al. 1992); 1 = none */
     double rolling;            /* rolling resistance eta_r >= 0 (0: none): a rolling moment
                                   limited by eta_r min(ra, rb) fn (dem_law.c) */
+    double twisting;           /* twisting resistance eta_t >= 0 (0: none): a twisting moment
+                                  about n limited by eta_t min(ra, rb) fn (dem_law.c) */
+    int cohesion_now;          /* the interaction loop bonds every interaction it finds real
+                                  (Yade's setCohesionNow; linear law), with the adhesions
+                                  cohesion_n pi r^2 and cohesion_s pi r^2 (Pa; r the smaller
+                                  radius) */
+    double cohesion_n, cohesion_s;
+    double wall_friction_angle; /* rad; >= 0: the friction angle of walls and facets against
+                                  spheres, mu = tan(min(friction_angle, it)) (Yade: the walls'
+                                  material); < 0 (default): friction_angle */
 } imp_dem_params;
 
 /* One interaction between particles a and b: sphere/sphere with a < b; wall/sphere and
@@ -92,6 +102,9 @@ typedef struct imp_dem_inter {
                           x_b + H S relative to a (Yade's cellDist); 0 without a cell */
     int seen;          /* periodic collider: the run that last found the pair */
     double mr[3];      /* rolling resistance: the rolling moment on b (on a: the opposite) */
+    double mt;         /* twisting resistance: the twisting moment on b along n (on a: -mt n) */
+    double adh_n, adh_s; /* a cohesive bond's normal and shear adhesion (N), while bonded */
+    int bonded;        /* an intact cohesive bond (Yade's CohFrictPhys, imp_dem_bond_all) */
 } imp_dem_inter;
 
 /* A clump (Yade's Clump): a rigid body whose shape is a union of spheres (dem_clump*.c). Its
@@ -210,6 +223,11 @@ typedef struct imp_dem {
     /* steps whose real interactions held a free sphere with dt above its own P-wave step
        (imp_dem_check_dt), since the count was last taken; the largest dt / step ratio among
        them and that sphere's body (world slot) */
+    int nbonds;            /* intact cohesive bonds (never below the true count: the AVX2 law
+                              is off while it is not 0) */
+    int nkin;              /* fixed particles that move with a prescribed velocity */
+    int *kin;              /* their indices (kin_cap entries) */
+    int kin_cap;
     long dt_warn_steps;
     double dt_warn_ratio;
     int dt_warn_slot;
@@ -346,6 +364,9 @@ typedef struct imp_dem_measures {
     double lo[3], hi[3];      /* the box of the spheres (Yade's aabbExtrema); inf when none */
     double stress_sum[9];     /* Love-Weber: sum of f (x) (x_c - x_p), row-major; divide by V */
     double fabric[9];         /* mean of n (x) n over the sphere/sphere contacts */
+    double stiff[3];          /* sum over the sphere/sphere contacts of kn (l_k n_k)^2 (l the
+                                 branch vector): V d(sigma_kk) / d(eps_kk) for an affine strain
+                                 along axis k (the stiffness of dem.peri_triax) */
 } imp_dem_measures;
 void imp_dem_measure(const imp_dem *d, imp_dem_measures *out);
 /* Periodic cell (dem_cell.c). Sets the cell to H (row-major, base vectors as columns) and L;
@@ -363,6 +384,20 @@ int imp_dem_cell_collide(imp_dem *d);
 void imp_dem_cell_before(imp_dem *d, double dt);
 void imp_dem_cell_after(imp_dem *d, double dt);
 void imp_dem_cell_free(imp_dem *d);
+
+/* Cohesive bonds (dem_law.c; Yade's CohFrictPhys with setCohesionNow): every real interaction
+   gets a bond of normal adhesion cn pi r^2 and shear adhesion cs pi r^2 (cn, cs: the normal
+   and shear cohesion, Pa; r the smaller sphere radius); returns the count of bonds made, or -1
+   (message in d->error) when the law is not the linear one or a value is negative or not
+   finite. A bond holds tension up to the normal adhesion and shear up to the shear adhesion
+   plus mu fn, and carries elastic rolling and twisting moments; past either limit it breaks
+   for good and the contact is frictional again. */
+int imp_dem_bond_all(imp_dem *d, double cn, double cs);
+/* The intact bonds (counted). */
+int imp_dem_bond_count(const imp_dem *d);
+/* The force, torque and the sum of the normal stiffnesses kn of the real interactions that
+   act on particle i (a servo's wall stiffness), from the last interaction loop. */
+void imp_dem_particle_load(const imp_dem *d, int i, double f[3], double t[3], double *kn_sum);
 
 /* Real interactions (counted), all interactions. */
 int imp_dem_real_count(const imp_dem *d);

@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,7 +115,12 @@ static inline int geometry(const imp_dem *d, const imp_dem_inter *I, int a, int 
 static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 {
     double ea = d->young[I->a], eb = d->young[I->b];
-    double mu = tan(d->p.friction_angle);
+    double phi = d->p.friction_angle;
+    if (d->kind[I->a] != IMP_DEM_SPHERE && d->p.wall_friction_angle >= 0.0
+        && d->p.wall_friction_angle < phi) {
+        phi = d->p.wall_friction_angle;
+    }
+    double mu = tan(phi);
     I->mu = mu;
     if (d->p.law == IMP_DEM_LAW_HERTZ) {
         double nu = d->p.poisson;
@@ -147,7 +153,8 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
 
 /* DONE_FORCE must be 1 (run_block); DONE_LOSS: the row's sliding loss alone is to be booked */
-enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, DONE_LOSS = 8 };
+enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, DONE_LOSS = 8, DONE_BREAK = 16,
+       DONE_BOND = 32 };
 _Static_assert((int)IMP_DEM_SCRATCH == (int)IMP_DEM_ROW, "dem.h: the scratch holds one row per interaction");
 
 /* A potential interaction out of reach (the geometry functors' test, on the hot copy h)? The
@@ -346,13 +353,37 @@ static void rolling(const imp_dem *d, imp_dem_inter *I, const double *n, double 
         m[k] -= mn * n[k];
     }
     double m2 = dot(m, m), cap = d->p.rolling * (ra < rb ? ra : rb) * (fn > 0.0 ? fn : 0.0);
-    if (m2 > cap * cap) {
+    if (!I->bonded && m2 > cap * cap) {  /* a bond's moment is elastic */
         double s = cap / sqrt(m2);
         m[0] *= s, m[1] *= s, m[2] *= s;
     }
     for (int k = 0; k < 3; k++) {
         out[IMP_DEM_ROW_TA + k] += m[k];
         out[IMP_DEM_ROW_TB + k] -= m[k];
+    }
+}
+
+/* Twisting resistance (the idea of Yade's CohesionMoment law, twist part): an elastic-plastic
+   moment mt n on b (on a: -mt n) against the relative spin about the normal, (w_b - w_a) . n:
+   mt -= kt dt (w_b - w_a) . n, kt = 2 ks ra rb (Yade's alphaKtw = 2), capped at
+   eta_t min(ra, rb) fn (a bond's is elastic). A sphere spinning about the normal of its contact
+   then decelerates at eta_t r fn / I once it slides (spec/dem_cohesion_spec.lua). Its work is
+   not booked in the energy. */
+static void twisting(const imp_dem *d, imp_dem_inter *I, const double *n, double ra, double rb,
+                     double fn, double dt, double *out)
+{
+    const double *wa = d->angvel + 3 * I->a, *wb = d->angvel + 3 * I->b;
+    const double sa = ra_spin(d, I->a);
+    double w[3] = {wb[0] - sa * wa[0], wb[1] - sa * wa[1], wb[2] - sa * wa[2]};
+    double m = I->mt - 2.0 * I->ks * ra * rb * dt * dot(w, n);
+    double cap = d->p.twisting * (ra < rb ? ra : rb) * (fn > 0.0 ? fn : 0.0);
+    if (!I->bonded && fabs(m) > cap) {
+        m = m > 0.0 ? cap : -cap;
+    }
+    I->mt = m;
+    for (int k = 0; k < 3; k++) {
+        out[IMP_DEM_ROW_TA + k] += m * n[k];
+        out[IMP_DEM_ROW_TB + k] -= m * n[k];
     }
 }
 
@@ -376,9 +407,22 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         I->created = d->iter;
         I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
         I->mr[0] = I->mr[1] = I->mr[2] = 0.0;
+        I->mt = 0.0;
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
     }
-    if (un < 0.0) {  /* a gap: the linear and Hertz laws have no attraction */
+    if (d->p.cohesion_now && !I->bonded && d->p.law == IMP_DEM_LAW_LINEAR) {
+        double rmin = ra < rb ? ra : rb, area = IMP_PI * rmin * rmin;
+        I->adh_n = d->p.cohesion_n * area;
+        I->adh_s = d->p.cohesion_s * area;
+        I->bonded = 1;
+        flags |= DONE_BOND;
+    }
+    /* a bond (linear law) whose tension kn |un| exceeds its normal adhesion breaks */
+    if (I->bonded && un < 0.0 && (d->p.law != IMP_DEM_LAW_LINEAR || -(I->kn * un) > I->adh_n)) {
+        I->bonded = 0;
+        flags |= DONE_BREAK;
+    }
+    if (un < 0.0 && !I->bonded) {  /* a gap: the linear and Hertz laws have no attraction */
         if (!fresh && d->p.track_energy) {
             out[IMP_DEM_ROW_PLASTIC] = release(d, I, e, dt);
             flags |= DONE_LOSS;
@@ -426,6 +470,17 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     double s0 = tr[0], s1 = tr[1], s2 = tr[2];
     double fs2 = s0 * s0 + s1 * s1 + s2 * s2, cap = I->mu * (fn > 0.0 ? fn : 0.0);
     double plastic = 0.0;
+    if (I->bonded) {  /* a bond holds shear up to its adhesion plus friction (Yade: fragile) */
+        double bcap = I->adh_s + I->mu * fn;
+        bcap = bcap > 0.0 ? bcap : 0.0;
+        if (fs2 > bcap * bcap) {  /* broken: frictional from now on, no tension */
+            I->bonded = 0;
+            flags |= DONE_BREAK;
+            fn = fn > 0.0 ? fn : 0.0;
+        } else {
+            cap = bcap;
+        }
+    }
     if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
         double l = sqrt(fs2), scale = cap / l;
         /* slip (l - cap) / ks along the trial t, worked by the mean of the force before it
@@ -452,8 +507,11 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     out[IMP_DEM_ROW_TB] = lb * t0;
     out[IMP_DEM_ROW_TB + 1] = lb * t1;
     out[IMP_DEM_ROW_TB + 2] = lb * t2;
-    if (d->p.rolling > 0.0) {
+    if (d->p.rolling > 0.0 || I->bonded) {
         rolling(d, I, n, ra, rb, fn, dt, out);
+    }
+    if (d->p.twisting > 0.0 || I->bonded) {
+        twisting(d, I, n, ra, rb, fn, dt, out);
     }
     out[IMP_DEM_ROW_PLASTIC] = plastic;
     out[IMP_DEM_ROW_VISCOUS] = viscous;
@@ -466,6 +524,8 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
 static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
 {
     d->npending -= (flags & DONE_UNPEND) != 0;
+    d->nbonds -= (flags & DONE_BREAK) != 0;
+    d->nbonds += (flags & DONE_BOND) != 0;
     if (flags & DONE_LOSS) {
         loss[0] += o[IMP_DEM_ROW_PLASTIC];
     }
@@ -576,7 +636,10 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
 {
     int slow[BLOCK];
     const int *hot = d->hot;
-    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR && !(d->p.rolling > 0.0);
+    /* rolling, twisting and bonds: every interaction on the portable law (the AVX2 one has
+       neither moments nor bonds), so both paths give the same bits */
+    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR && !(d->p.rolling > 0.0)
+                     && !(d->p.twisting > 0.0) && d->nbonds == 0 && !d->p.cohesion_now;
     /* the classes the AVX2 law takes (-1: none) */
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
@@ -724,4 +787,61 @@ int imp_dem_interactions(imp_dem *d, double dt)
         d->energy.viscous += loss[1];
     }
     return 0;
+}
+
+int imp_dem_bond_all(imp_dem *d, double cn, double cs)
+{
+    if (d->p.law != IMP_DEM_LAW_LINEAR) {
+        snprintf(d->error, sizeof d->error,
+                 "cohesive bonds need the linear law (\"cundall_strack\" with dem.frict)");
+        return -1;
+    }
+    if (!(cn >= 0.0) || !(cs >= 0.0) || !isfinite(cn) || !isfinite(cs)) {
+        snprintf(d->error, sizeof d->error,
+                 "the cohesion must be finite numbers >= 0, got normal %g, shear %g", cn, cs);
+        return -1;
+    }
+    int made = 0;
+    for (int k = 0; k < d->ninter; k++) {
+        imp_dem_inter *I = &d->inter[k];
+        if (!I->real) {
+            continue;
+        }
+        double rb = d->radius[I->b], ra = d->kind[I->a] == IMP_DEM_SPHERE ? d->radius[I->a] : rb;
+        double r = ra < rb ? ra : rb, area = IMP_PI * r * r;
+        I->adh_n = cn * area;
+        I->adh_s = cs * area;
+        made += !I->bonded;
+        I->bonded = 1;
+    }
+    d->nbonds += made;
+    return made;
+}
+
+int imp_dem_bond_count(const imp_dem *d)
+{
+    int n = 0;
+    for (int k = 0; k < d->ninter; k++) {
+        n += d->inter[k].bonded;
+    }
+    return n;
+}
+
+void imp_dem_particle_load(const imp_dem *d, int i, double f[3], double t[3], double *kn_sum)
+{
+    f[0] = f[1] = f[2] = t[0] = t[1] = t[2] = 0.0;
+    *kn_sum = 0.0;
+    if (i < 0 || i >= d->n) {
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        f[k] = d->force[3 * i + k];
+        t[k] = d->torque[3 * i + k];
+    }
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        if (I->real && (I->a == i || I->b == i) && I->un >= 0.0) {
+            *kn_sum += I->kn;
+        }
+    }
 }

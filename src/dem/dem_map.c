@@ -138,6 +138,7 @@ void imp_dem_erase(imp_dem *d, int index)
 {
     imp_dem_inter *I = &d->inter[index];
     d->npending -= I->pending;
+    d->nbonds -= I->bonded;
     map_delete(d, map_probe(d, I->a, I->b));
     int last = d->ninter - 1;
     if (index != last) {
@@ -176,4 +177,6 @@ void imp_dem_request_erase(imp_dem *d, int index)
     I->fn = 0.0;
     I->kn = I->ks = I->mu = 0.0;
     I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
+    d->nbonds -= I->bonded;  /* a bond erased from outside (World:erase_interaction) */
+    I->bonded = 0;
 }

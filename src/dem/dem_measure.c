@@ -34,8 +34,8 @@ void imp_dem_measure(const imp_dem *d, imp_dem_measures *out)
     }
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
-        if (!I->real || I->un < 0.0) {
-            continue;  /* potential, or distant (a gap): not a contact */
+        if (!I->real || (I->un < 0.0 && !I->bonded)) {
+            continue;  /* potential, or distant (a gap) without a bond: not a contact */
         }
         const double *n = I->n;
         double f[3], l[3];
@@ -55,6 +55,9 @@ void imp_dem_measure(const imp_dem *d, imp_dem_measures *out)
                 for (int b = 0; b < 3; b++) {
                     out->fabric[3 * a + b] += n[a] * n[b];
                 }
+            }
+            for (int a = 0; a < 3; a++) {
+                out->stiff[a] += I->kn * (l[a] * n[a]) * (l[a] * n[a]);
             }
         } else {
             out->boundary_contacts++;

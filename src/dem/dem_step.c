@@ -53,6 +53,21 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
         bad += imp_dem_newton_range(&a, c * CHUNK, i1, &wg, &wd);
     }
     imp_dem_clump_newton(d, gravity, dt, &wg, &wd);
+    for (int j = 0; j < d->nkin; j++) {  /* fixed bodies with a prescribed velocity (Yade's
+                                           non-dynamic bodies): x += dt v */
+        int i = d->kin[j];
+        const double *v = d->vel + 3 * i;
+        for (int k = 0; k < 3; k++) {
+            d->pos[3 * i + k] += dt * v[k];
+        }
+        if (d->kind[i] == IMP_DEM_FACET) {
+            double *fv = d->facet_v + 9 * d->facet[i];
+            for (int m = 0; m < 9; m++) {
+                fv[m] += dt * v[m % 3];
+            }
+        }
+        d->boxes_stale = 1;  /* the collider makes every box again */
+    }
     if (d->cell.on) {
         imp_dem_cell_after(d, dt);
     }

@@ -342,6 +342,10 @@ void imp_dem_store(imp_world *w)
         memcpy(y + IMP_VEL_3D, vel + 3 * i, 3 * sizeof *y);
         memcpy(y + IMP_VEL_3D + 3, angvel + 3 * i, 3 * sizeof *y);
     }
+    for (int j = 0; j < d->nkin; j++) {  /* moving fixed bodies: their positions */
+        int i = d->kin[j];
+        memcpy(state + (size_t)slot[i] * IMP_STRIDE_3D, pos + 3 * i, 3 * sizeof *state);
+    }
     for (int c = 0; c < d->nclumps; c++) {
         const imp_dem_clump *C = &d->clumps[c];
         if (C->fixed) {
@@ -356,6 +360,37 @@ void imp_dem_store(imp_world *w)
         for (int k = 0; k < 4; k++) {
             y[3 + k] = C->quat[k];
         }
+    }
+}
+
+/* The fixed particles (not clump members) whose velocity is not zero: moved by Newton with it.
+   0, or -1 when out of memory. O(n), after a load. */
+static int kinematic_list(imp_dem *d)
+{
+    if (d->kin_cap < d->n) {
+        int *k = realloc(d->kin, (size_t)d->n * sizeof *k);
+        if (k == NULL) {
+            return -1;
+        }
+        d->kin = k;
+        d->kin_cap = d->n;
+    }
+    d->nkin = 0;
+    for (int i = 0; i < d->n; i++) {
+        const double *v = d->vel + 3 * i;
+        if (d->fixed[i] && d->clump_of[i] < 0 && (v[0] != 0.0 || v[1] != 0.0 || v[2] != 0.0)) {
+            d->kin[d->nkin++] = i;
+        }
+    }
+    return 0;
+}
+
+/* the intact bonds, counted again (after a rebuild dropped interactions) */
+static void count_bonds(imp_dem *d)
+{
+    d->nbonds = 0;
+    for (int k = 0; k < d->ninter; k++) {
+        d->nbonds += d->inter[k].bonded;
     }
 }
 
@@ -377,6 +412,7 @@ static imp_status sync(imp_world *w, int edits)
             return st;
         }
         fresh = 1;
+        count_bonds(d);
     }
     /* reload what was edited since the last store (everything after a rebuild); only when
        something may have been edited (the world's state version moved) or dt changed (the
@@ -385,6 +421,9 @@ static imp_status sync(imp_world *w, int edits)
         load(w, d, fresh);
         d->state_version = w->data.state_version;
         d->boxes_stale = 1;  /* walls and facets may have moved too */
+        if (kinematic_list(d) != 0) {
+            return sync_error(w, IMP_ERR_NOMEM, "out of memory", 0);
+        }
     }
     return IMP_OK;
 }

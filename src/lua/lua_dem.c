@@ -72,7 +72,9 @@ static int l_collide(lua_State *L)
 }
 
 /* core.dem_configure(w, geometry_bits, law, young, ks_ratio, friction_angle, poisson,
-   never_erase, en, rolling): the interaction loop's functors, also used by the default engine list */
+   never_erase, en, rolling, twisting, cohesion_now, cohesion_n, cohesion_s,
+   wall_friction_angle): the interaction loop's functors, also used by the default
+   engine list */
 static int l_configure(lua_State *L)
 {
     imp_world *w;
@@ -86,7 +88,90 @@ static int l_configure(lua_State *L)
     d->p.never_erase = lua_toboolean(L, 8);
     d->p.en = luaL_optnumber(L, 9, 1.0);
     d->p.rolling = luaL_optnumber(L, 10, 0.0);
+    d->p.twisting = luaL_optnumber(L, 11, 0.0);
+    d->p.cohesion_now = lua_toboolean(L, 12);
+    d->p.cohesion_n = luaL_optnumber(L, 13, 0.0);
+    d->p.cohesion_s = luaL_optnumber(L, 14, 0.0);
+    d->p.wall_friction_angle = luaL_optnumber(L, 15, -1.0);
     return 0;
+}
+
+/* core.dem_bond_all(w, normal_cohesion, shear_cohesion): bonds every real interaction;
+   returns the count of bonds made */
+static int l_bond_all(lua_State *L)
+{
+    imp_dem *d = check_dem(L, NULL);
+    int made = imp_dem_bond_all(d, luaL_checknumber(L, 2), luaL_checknumber(L, 3));
+    if (made < 0) {
+        return imp_raise(L, "%s", d->error);
+    }
+    lua_pushinteger(L, made);
+    return 1;
+}
+
+/* core.dem_set_velocity(w, body, vx, vy, vz): the velocity a fixed body (wall, facet, fixed
+   sphere) moves with from the next step on (Yade's non-dynamic bodies with a state.vel) */
+static int l_set_velocity(lua_State *L)
+{
+    imp_world *w;
+    check_dem(L, &w);
+    imp_body_id b = imp_lua_check_body_of(L, 2, w, "World:set_velocity", "body");
+    double v[3];
+    for (int k = 0; k < 3; k++) {
+        v[k] = luaL_checknumber(L, 3 + k);
+        if (!isfinite(v[k])) {
+            return imp_raise(L, "World:set_velocity: the velocity must be finite, got component "
+                                "%d = %f", k + 1, v[k]);
+        }
+    }
+    const imp_body *body = imp_world_body(w, b);
+    if (!body->fixed) {
+        return imp_raise(L, "World:set_velocity: the body is free (set b.velocity); only fixed "
+                            "bodies are moved with a prescribed velocity");
+    }
+    if (imp_dem_clump_members(body->shape, NULL, NULL, NULL) > 0) {
+        return imp_raise(L, "World:set_velocity: a fixed clump cannot move");
+    }
+    double *y = imp_world_body_state(w, b);  /* counts as an edit */
+    memcpy(y + IMP_VEL_3D, v, sizeof v);
+    return 0;
+}
+
+/* core.dem_bond_count(w): the intact bonds */
+static int l_bond_count(lua_State *L)
+{
+    lua_pushinteger(L, imp_dem_bond_count(check_dem(L, NULL)));
+    return 1;
+}
+
+/* core.dem_force_on(w, body): fx, fy, fz, tx, ty, tz and the sum of kn over the body's
+   contacts, from the last interaction loop (a clump: its members summed, torques about each
+   member's centre) */
+static int l_force_on(lua_State *L)
+{
+    imp_world *w;
+    imp_dem *d = check_dem(L, &w);
+    imp_body_id b = imp_lua_check_body_of(L, 2, w, "World:force_on", "body");
+    int p = b.slot < d->nslot_map ? d->slot_to_particle[b.slot] : -1;
+    double f[3] = {0.0, 0.0, 0.0}, t[3] = {0.0, 0.0, 0.0}, kn = 0.0;
+    int count = p < 0 ? 0 : (d->clump_of[p] >= 0 ? d->clumps[d->clump_of[p]].count : 1);
+    for (int m = 0; m < count; m++) {
+        double fm[3], tm[3], km;
+        imp_dem_particle_load(d, p + m, fm, tm, &km);
+        for (int k = 0; k < 3; k++) {
+            f[k] += fm[k];
+            t[k] += tm[k];
+        }
+        kn += km;
+    }
+    for (int k = 0; k < 3; k++) {
+        lua_pushnumber(L, f[k]);
+    }
+    for (int k = 0; k < 3; k++) {
+        lua_pushnumber(L, t[k]);
+    }
+    lua_pushnumber(L, kn);
+    return 7;
 }
 
 /* core.dem_interaction_loop(w) with the configured functors */
@@ -318,6 +403,13 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
     set_number(L, "mu", I->mu);
     lua_pushinteger(L, I->created);
     lua_setfield(L, -2, "created");
+    lua_pushboolean(L, I->bonded);
+    lua_setfield(L, -2, "bonded");
+    double mt[3] = {I->mt * I->n[0], I->mt * I->n[1], I->mt * I->n[2]};
+    imp_push_vector(L, mt, 3);
+    lua_setfield(L, -2, "twisting_moment");
+    imp_push_vector(L, I->mr, 3);
+    lua_setfield(L, -2, "rolling_moment");
     if (d->cell.on) {  /* the periodic shift of body2's image (Yade's cellDist) */
         lua_createtable(L, 3, 0);
         for (int k = 0; k < 3; k++) {
@@ -449,6 +541,10 @@ void imp_lua_open_dem(lua_State *L)
         {"dem_reset_forces", l_reset_forces},
         {"dem_collide", l_collide},
         {"dem_configure", l_configure},
+        {"dem_bond_all", l_bond_all},
+        {"dem_bond_count", l_bond_count},
+        {"dem_force_on", l_force_on},
+        {"dem_set_velocity", l_set_velocity},
         {"dem_interaction_loop", l_interaction_loop},
         {"dem_newton", l_newton},
         {"dem_finish_step", l_finish_step},

@@ -41,6 +41,7 @@ static int l_measure(lua_State *L)
     push_numbers(L, "hi", m.hi, 3);
     push_numbers(L, "stress_sum", m.stress_sum, 9);
     push_numbers(L, "fabric", m.fabric, 9);
+    push_numbers(L, "stiff", m.stiff, 3);
     return 1;
 }
 

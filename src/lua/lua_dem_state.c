@@ -118,6 +118,28 @@ static int l_export(lua_State *L)
         lua_rawseti(L, -2, k + 1);
     }
     lua_setfield(L, -2, "interactions");
+    /* the moments, bonds and periodic shifts of the interactions, 10 numbers each: the rolling
+       moment, the twisting moment, bonded, the normal and shear adhesion, the cell shift */
+    lua_createtable(L, 10 * d->ninter, 0);
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        double v[10] = {I->mr[0], I->mr[1], I->mr[2], I->mt, I->bonded, I->adh_n, I->adh_s,
+                        I->cell[0], I->cell[1], I->cell[2]};
+        for (int j = 0; j < 10; j++) {
+            lua_pushnumber(L, v[j]);
+            lua_rawseti(L, -2, 10 * k + j + 1);
+        }
+    }
+    lua_setfield(L, -2, "moments");
+    double extra[2] = {d->p.twisting, d->p.wall_friction_angle};
+    setv(L, "params2", extra, 2);
+    if (d->cell.on) {  /* the periodic cell: H, H0 and the velocity gradient */
+        double cell[27];
+        memcpy(cell, d->cell.h, sizeof d->cell.h);
+        memcpy(cell + 9, d->cell.h0, sizeof d->cell.h0);
+        memcpy(cell + 18, d->cell.L, sizeof d->cell.L);
+        setv(L, "cell", cell, 27);
+    }
     lua_createtable(L, 2 * d->pend_n, 0);
     for (int e = 0; e < 2 * d->pend_n; e++) {
         lua_pushinteger(L, d->pend[e]);
@@ -280,6 +302,23 @@ static int l_import(lua_State *L)
             d->young[i] = young;
         }
     }
+    /* the periodic cell (before the interactions: setting it clears their shifts); the
+       bodies' velocities are the saved total ones, so it is set with a zero gradient, which
+       changes none of them, and then given its own */
+    imp_dem_cell_clear(d);
+    lua_getfield(L, 2, "cell");
+    if (lua_istable(L, -1)) {
+        double cell[27], zero[9] = {0};
+        for (int k = 0; k < 27; k++) {
+            cell[k] = num_at(L, -1, k + 1);
+        }
+        if (imp_dem_cell_set(d, cell, zero) != 0) {
+            return imp_raise(L, "impact.dem.load: state.cell: %s", d->error);
+        }
+        memcpy(d->cell.h0, cell + 9, sizeof d->cell.h0);
+        memcpy(d->cell.L, cell + 18, sizeof d->cell.L);
+    }
+    lua_pop(L, 1);
     /* interactions, in their order */
     while (d->ninter > 0) {
         imp_dem_erase(d, d->ninter - 1);
@@ -317,6 +356,27 @@ static int l_import(lua_State *L)
         d->npending += I->pending;
         lua_pop(L, 1);
     }
+    lua_pop(L, 1);
+    /* moments, bonds and cell shifts (absent from scenes saved before they existed) */
+    lua_getfield(L, 2, "moments");
+    if (lua_istable(L, -1)) {
+        for (int k = 0; k < m; k++) {
+            imp_dem_inter *I = &d->inter[k];
+            for (int j = 0; j < 3; j++) {
+                I->mr[j] = num_at(L, -1, 10 * k + j + 1);
+                I->cell[j] = (int)int_of(L, num_at(L, -1, 10 * k + j + 8), -INT_MAX / 2, INT_MAX / 2);
+            }
+            I->mt = num_at(L, -1, 10 * k + 4);
+            I->bonded = num_at(L, -1, 10 * k + 5) != 0.0;
+            I->adh_n = num_at(L, -1, 10 * k + 6);
+            I->adh_s = num_at(L, -1, 10 * k + 7);
+        }
+    }
+    lua_pop(L, 1);
+    d->nbonds = imp_dem_bond_count(d);
+    lua_getfield(L, 2, "params2");
+    d->p.twisting = lua_istable(L, -1) ? num_at(L, -1, 1) : 0.0;
+    d->p.wall_friction_angle = lua_istable(L, -1) ? num_at(L, -1, 2) : -1.0;
     lua_pop(L, 1);
     sub_table(L, 2, "pending");
     int np = (int)int_of(L, (double)luaL_len(L, -1), 0, INT_MAX / 4) / 2;
