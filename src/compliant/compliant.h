@@ -13,7 +13,9 @@
    contact episode (copied from last_contact while a pair stays in contact).
 
    Flat pairs: a 3D pair of which neither body is a sphere is one contact with a patch of up to
-   4 points under the flat-punch law (compliant_patch.h); spheres keep Hertz's single point.
+   4 points under the flat-punch law (compliant_patch.h), weighed against the narrow phase's
+   point where the face is deeper than the true penetration, with a smooth onset ramp, so the
+   right-hand side stays continuous as piles lean and rock; spheres keep Hertz's single point.
    A pair found penetrating at an instant without history (the start, an edit) begins with the
    approach speed of its stored elastic energy; its contact_begin carries a warning (the event's
    overlap) when it is deeper than a hundredth of the smaller bounding radius.

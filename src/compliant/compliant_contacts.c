@@ -273,7 +273,8 @@ static imp_status too_many(imp_world *w, double t, char *why, size_t why_len)
     return IMP_ERR_INVALID;
 }
 
-static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts);
+static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts,
+                        double *wts);
 static void freeze_patch(const imp_world *w, const double *y, imp_centry *e);
 
 /* The elastic energy stored in pair p at y under law (J): K delta^(n+1) / (n+1) at the deepest
@@ -287,11 +288,12 @@ static double stored_energy(const imp_world *w, const double *y, const imp_cpair
         return depth > 0.0 ? k * pow(depth, law->n_geo + 1.0) / (law->n_geo + 1.0) : 0.0;
     }
     imp_cpoint pts[IMP_MANIFOLD_MAX];
-    int n = patch_points(w, y, e, pts);
+    double wts[IMP_MANIFOLD_MAX];
+    int n = patch_points(w, y, e, pts, wts);
     double onset = 2.0 * w->compliant->def.z_eps, energy = 0.0;
     for (int i = 0; i < n; i++) {
-        double d = pts[i].depth - onset;
-        energy += d > 0.0 ? IMP_PATCH_SHARE * k * d * d / 2.0 : 0.0;
+        energy += wts[i] * IMP_PATCH_SHARE * k
+                  * imp_law_onset_ramp_energy(pts[i].depth - onset, IMP_PATCH_RAMP * onset);
     }
     return energy;
 }
@@ -490,7 +492,11 @@ static double apply_point(const imp_world *w, const double *y, const imp_cpair *
         vrel[k] = vb[k] - va[k];
         vn += vrel[k] * cp->normal[k];
     }
-    double fn = share * imp_law_normal_force(law, cp->depth - onset, -vn);
+    double u = cp->depth - onset;
+    if (onset > 0.0) {  /* a patch point: the onset ramp (compliant_patch.h) */
+        u = imp_law_onset_ramp(u, IMP_PATCH_RAMP * onset);
+    }
+    double fn = share * imp_law_normal_force(law, u, -vn);
     if (f == NULL || fn == 0.0) {
         return fn;
     }
@@ -546,8 +552,13 @@ static void freeze_patch(const imp_world *w, const double *y, imp_centry *e)
     double margin = 0.01 * fmin(sa->radius, sb->radius);
     imp_manifold3d m;
     imp_compliant_patch(sa, ya, sb, yb, isfinite(margin) ? margin : 0.0, &m);
-    if (!imp_compliant_patch_material(&m) || sliding(w, y, p, &m, e->law.vsmall)) {
-        e->npatch = -1;  /* crossings, a narrow-phase point, sliding: taken anew at each evaluation */
+    imp_proximity g;
+    pair_geometry(w, y, p, &g);
+    if (!imp_compliant_patch_material(&m) || sliding(w, y, p, &m, e->law.vsmall)
+        || imp_compliant_patch_weight(&m, &g, 2.0 * w->compliant->def.z_eps) < 1.0) {
+        /* crossings, a narrow-phase point, sliding, a face deeper than the narrow phase's
+           depth (blended with its point): taken anew at each evaluation */
+        e->npatch = -1;
         return;
     }
     imp_quat qa = orientation(ya), qb = orientation(yb);
@@ -560,33 +571,48 @@ static void freeze_patch(const imp_world *w, const double *y, imp_centry *e)
     }
 }
 
-/* the penetrating points of a patch pair at y, taken now */
-static int live_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts)
+/* the penetrating points of a patch pair at y, taken now: the patch's points with the weight of
+   imp_compliant_patch_weight, the narrow phase's deepest point with the rest */
+static int live_points(const imp_world *w, const double *y, const imp_cpair *p, imp_cpoint *pts,
+                       double *wts)
 {
+    const imp_shape *sa = w->model.bodies[p->a].shape, *sb = w->model.bodies[p->b].shape;
     imp_manifold3d m;
-    imp_compliant_patch(w->model.bodies[p->a].shape, pose(w, y, p->a), w->model.bodies[p->b].shape,
-                        pose(w, y, p->b), 0.0, &m);
+    imp_compliant_patch(sa, pose(w, y, p->a), sb, pose(w, y, p->b), 0.0, &m);
+    imp_proximity g;
+    pair_geometry(w, y, p, &g);
+    double weight = imp_compliant_patch_weight(&m, &g, 2.0 * w->compliant->def.z_eps);
     int n = 0;
-    for (int i = 0; i < m.count; i++) {
+    for (int i = 0; weight > 0.0 && i < m.count; i++) {
         if (!(m.points[i].distance < 0.0)) {
             continue;
         }
-        imp_cpoint *c = &pts[n++];
+        imp_cpoint *c = &pts[n];
+        wts[n++] = weight;
         c->depth = -m.points[i].distance;
         memcpy(c->normal, m.normal, sizeof c->normal);
         memcpy(c->point_a, m.points[i].point_a, sizeof c->point_a);
         memcpy(c->point_b, m.points[i].point_b, sizeof c->point_b);
+    }
+    if (weight < 1.0 && g.distance < 0.0) {
+        imp_cpoint *c = &pts[n];
+        wts[n++] = 1.0 - weight;
+        c->depth = -g.distance;
+        memcpy(c->normal, g.normal, sizeof c->normal);
+        memcpy(c->point_a, g.point_a, sizeof c->point_a);
+        memcpy(c->point_b, g.point_b, sizeof c->point_b);
     }
     return n;
 }
 
 /* the penetrating points at y of entry e's patch: its vertices taken at the step's start, or the
    patch taken now */
-static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts)
+static int patch_points(const imp_world *w, const double *y, const imp_centry *e, imp_cpoint *pts,
+                        double *wts)
 {
     const imp_cpair *p = &w->compliant->pairs[e->pair];
     if (e->npatch < 0) {
-        return live_points(w, y, p, pts);
+        return live_points(w, y, p, pts, wts);
     }
     const double *ya = pose(w, y, p->a), *yb = pose(w, y, p->b);
     imp_quat qa = orientation(ya), qb = orientation(yb);
@@ -599,6 +625,7 @@ static int patch_points(const imp_world *w, const double *y, const imp_centry *e
         if (!(depth > 0.0)) {
             continue;
         }
+        wts[count] = 1.0;
         imp_cpoint *c = &pts[count++];
         c->depth = depth;
         imp_v3_store(c->normal, n);
@@ -624,10 +651,11 @@ static double apply_law(const imp_world *w, const double *y, const imp_centry *e
 {
     const imp_cpair *p = &w->compliant->pairs[e->pair];
     imp_cpoint pts[IMP_MANIFOLD_MAX];
+    double wts[IMP_MANIFOLD_MAX];
     int n;
     double share = 1.0, onset = 0.0;
     if (p->patch) {
-        n = patch_points(w, y, e, pts);
+        n = patch_points(w, y, e, pts, wts);
         share = IMP_PATCH_SHARE;
         onset = 2.0 * w->compliant->def.z_eps;
     } else {
@@ -651,7 +679,8 @@ static double apply_law(const imp_world *w, const double *y, const imp_centry *e
     }
     double total = 0.0;
     for (int i = 0; i < n; i++) {
-        total += apply_point(w, y, p, &e->law, &pts[i], share, onset, wrel, f);
+        total += apply_point(w, y, p, &e->law, &pts[i], p->patch ? share * wts[i] : share, onset,
+                             wrel, f);
     }
     return total;
 }

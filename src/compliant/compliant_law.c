@@ -67,6 +67,30 @@ double imp_law_normal_force(const imp_contact_law *law, double delta, double dde
     return f > 0.0 ? law->k_red * f : 0.0;
 }
 
+double imp_law_onset_ramp(double u, double h)
+{
+    if (!(u > -h)) {
+        return 0.0;
+    }
+    if (!(u < h)) {
+        return u;
+    }
+    double x = (u + h) / (2.0 * h);
+    return 2.0 * h * x * x * x * (1.0 - 0.5 * x);
+}
+
+double imp_law_onset_ramp_energy(double u, double h)
+{
+    if (!(u > -h)) {
+        return 0.0;
+    }
+    if (!(u < h)) {
+        return 0.6 * h * h + 0.5 * (u * u - h * h);
+    }
+    double x = (u + h) / (2.0 * h), x4 = x * x * x * x;
+    return 4.0 * h * h * x4 * (0.25 - 0.1 * x);
+}
+
 /* dimensionless impact: x'' = -x^n (1 + chi x'), x(0) = 0, x'(0) = 1, the force clamped at 0;
    RK4 with a step small against the contact time (about 3.2 for n = 1.5, pi for n = 1) */
 static double restitution_acc(double x, double v, double chi, double n)

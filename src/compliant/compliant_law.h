@@ -60,4 +60,13 @@ double imp_law_damping_calibrated(double cor_reg, double n_geo, double ddelta_mi
 /* The normal force magnitude for penetration delta and penetration rate ddelta (>= 0). */
 double imp_law_normal_force(const imp_contact_law *law, double delta, double ddelta);
 
+/* The onset ramp of a patch point's penetration u (measured from the contact's onset,
+   compliant_patch.h) over the half-width h > 0: 0 for u <= -h, u for u >= h, and in between
+   2h x^3 (1 - x/2), x = (u + h) / (2h): its first two derivatives are continuous (the law's
+   kink at the onset, a jump of the force's slope that an adaptive integrator crosses only with
+   tiny steps, becomes a ramp whose second derivative is continuous), and it is exact beyond h. */
+double imp_law_onset_ramp(double u, double h);
+/* The integral of imp_law_onset_ramp from -h to u: the elastic energy per unit stiffness. */
+double imp_law_onset_ramp_energy(double u, double h);
+
 #endif

@@ -110,6 +110,29 @@ int imp_compliant_patch_material(const imp_manifold3d *m)
     return 1;
 }
 
+double imp_compliant_patch_weight(const imp_manifold3d *m, const imp_proximity *g, double floor)
+{
+    double deepest = 0.0;
+    for (int i = 0; i < m->count; i++) {
+        if (m->points[i].key >> 30 != 0u) {
+            return 1.0;  /* a wall's vertices, a segment pair, the narrow phase's own point */
+        }
+        deepest = fmax(deepest, -m->points[i].distance);
+    }
+    if (m->count == 0) {
+        return 0.0;
+    }
+    double band = fmax(-g->distance, floor);
+    double x = (deepest - fmax(-g->distance, 0.0) - 1e-3 * band) / ((1.0 - 1e-3) * band);
+    if (!(x > 0.0)) {
+        return 1.0;
+    }
+    if (!(x < 1.0)) {
+        return 0.0;
+    }
+    return 1.0 - x * x * (3.0 - 2.0 * x);
+}
+
 void imp_compliant_patch(const imp_shape *a, const double *pose_a, const imp_shape *b, const double *pose_b,
                          double margin, imp_manifold3d *out)
 {
