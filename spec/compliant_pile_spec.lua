@@ -3,7 +3,6 @@
 -- statics: the pile comes to rest, no pair sinks deeper than the law's static depth scale, the
 -- plate carries the whole weight, and resting pairs neither begin nor end.
 local impact = require("impact")
-local soak = require("spec.support.soak")
 
 local g = 9.81
 local z_eps = 1e-8  -- the default hysteresis (seed 000)
@@ -39,15 +38,12 @@ describe("a pile of six steel boxes poured onto a steel plate", function()
   local events = {}
   w:on("contact_begin", function(e) events[#events + 1] = e end)
   w:on("contact_end", function(e) events[#events + 1] = e end)
-  local t0 = os.clock()
   local ok, err = pcall(w.run, w, { until_time = 0.6 })
-  local cpu = os.clock() - t0
 
-  it("settles with the default settings, in a bounded time", function()
+  -- (its cost, CPU per simulated second beside the contact strategy's, is in make bench:
+  -- bench/compliant_boxes.lua)
+  it("settles with the default settings (within the default max_substeps)", function()
     assert.is_true(ok, tostring(err))
-    if not soak.sanitized() then  -- the optimized build's bound; ASan is several times slower
-      assert.is_true(cpu < 20, "CPU " .. cpu .. " s")
-    end
   end)
 
   it("comes to rest", function()
