@@ -575,7 +575,22 @@ struct imp_e3_row {
     double x11, x12, x22;                   /* the tangent block's inverse */
     double ima, imb;                        /* 1/m of a and b (0: fixed) */
     int a, b;                               /* slots; -1 for a fixed side */
+    int run;                                /* at a pair's first row: its rows (the pair's
+                                               points are consecutive), else 0 */
 };
+
+/* the rows' runs: each pair's first row holds how many rows the pair has */
+static void mark_runs(struct imp_e3_row *rows, int n)
+{
+    for (int i = 0; i < n;) {
+        int end = i + 1;
+        while (end < n && rows[end].a == rows[i].a && rows[end].b == rows[i].b) {
+            rows[end++].run = 0;
+        }
+        rows[i].run = end - i;
+        i = end;
+    }
+}
 
 /* The rows of the active points act. With e->rows_keep (the same points as the last solve,
    moved with their bodies within the step) the diagonal blocks stay those of the step's first
@@ -630,6 +645,7 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         q->ima = q->a >= 0 ? w->model.bodies[p->a].inv_mass : 0.0;
         q->imb = q->b >= 0 ? w->model.bodies[p->b].inv_mass : 0.0;
     }
+    mark_runs(e->rows, nact);
     return 0;
 }
 
@@ -639,9 +655,54 @@ static inline void row_velocity(const imp_engine3d *e, const struct imp_e3_row *
                           q->b >= 0 ? e->vel + 6 * (size_t)q->b : NULL, q->n, q->t1, q->t2, q->ra, q->rb, u);
 }
 
-static inline void row_apply(imp_engine3d *e, const struct imp_e3_row *q, const double dr[3])
+/* vel += M^-1 J^T dr for row q between the bodies of velocities va, vb and world inverse
+   inertia Ia, Ib (frame_apply's arithmetic, in the same order); a side that does not move is
+   left alone */
+__attribute__((always_inline))  /* the sweep must not pay a call per row */
+static inline void run_apply(double *restrict va, double *restrict vb, const double *Ia, const double *Ib,
+                             int a_moves, int b_moves, const struct imp_e3_row *q, double dr0, double dr1,
+                             double dr2)
 {
-    frame_apply(e, q->n, q->t1, q->t2, q->ra, q->rb, q->a, q->b, q->ima, q->imb, dr);
+    const double *ra = q->ra, *rb = q->rb;
+    double P0 = q->n[0] * dr0 + q->t1[0] * dr1 + q->t2[0] * dr2;
+    double P1 = q->n[1] * dr0 + q->t1[1] * dr1 + q->t2[1] * dr2;
+    double P2 = q->n[2] * dr0 + q->t1[2] * dr1 + q->t2[2] * dr2;
+    if (a_moves) {
+        double im = -1.0 * q->ima;
+        double t0 = -1.0 * (ra[1] * P2 - ra[2] * P1), t1 = -1.0 * (ra[2] * P0 - ra[0] * P2),
+               t2 = -1.0 * (ra[0] * P1 - ra[1] * P0);
+        va[0] += im * P0;
+        va[3] += Ia[0] * t0 + Ia[1] * t1 + Ia[2] * t2;
+        va[1] += im * P1;
+        va[4] += Ia[3] * t0 + Ia[4] * t1 + Ia[5] * t2;
+        va[2] += im * P2;
+        va[5] += Ia[6] * t0 + Ia[7] * t1 + Ia[8] * t2;
+    }
+    if (b_moves) {
+        double im = q->imb;
+        double t0 = rb[1] * P2 - rb[2] * P1, t1 = rb[2] * P0 - rb[0] * P2, t2 = rb[0] * P1 - rb[1] * P0;
+        vb[0] += im * P0;
+        vb[3] += Ib[0] * t0 + Ib[1] * t1 + Ib[2] * t2;
+        vb[1] += im * P1;
+        vb[4] += Ib[3] * t0 + Ib[4] * t1 + Ib[5] * t2;
+        vb[2] += im * P2;
+        vb[5] += Ib[6] * t0 + Ib[7] * t1 + Ib[8] * t2;
+    }
+}
+
+/* The warm start of the n rows of one body pair: each row's impulse applied (row_apply) */
+static void warm_run(imp_engine3d *e, const struct imp_e3_row *rows, int n)
+{
+    int a = rows[0].a, b = rows[0].b;
+    if (a < 0 && b < 0) {
+        return;
+    }
+    double *va = a >= 0 ? e->vel + 6 * (size_t)a : NULL, *vb = b >= 0 ? e->vel + 6 * (size_t)b : NULL;
+    const double *Ia = a >= 0 ? e->inv_iw + 9 * (size_t)a : NULL, *Ib = b >= 0 ? e->inv_iw + 9 * (size_t)b : NULL;
+    for (int i = 0; i < n; i++) {
+        const struct imp_e3_row *q = &rows[i];
+        run_apply(va, vb, Ia, Ib, a >= 0, b >= 0, q, q->r[0], q->r[1], q->r[2]);
+    }
 }
 
 /* One sweep over the n rows of one body pair (they share the slots a and b): each row's
@@ -693,32 +754,7 @@ static void sweep_run(imp_engine3d *e, struct imp_e3_row *rows, int n, double *c
         q->r[0] = rn;
         q->r[1] = rt1;
         q->r[2] = rt2;
-        /* frame_apply */
-        double P0 = q->n[0] * dr0 + q->t1[0] * dr1 + q->t2[0] * dr2;
-        double P1 = q->n[1] * dr0 + q->t1[1] * dr1 + q->t2[1] * dr2;
-        double P2 = q->n[2] * dr0 + q->t1[2] * dr1 + q->t2[2] * dr2;
-        if (a >= 0) {
-            double im = -1.0 * q->ima;
-            double t0 = -1.0 * (ra[1] * P2 - ra[2] * P1), t1 = -1.0 * (ra[2] * P0 - ra[0] * P2),
-                   t2 = -1.0 * (ra[0] * P1 - ra[1] * P0);
-            va[0] += im * P0;
-            va[3] += Ia[0] * t0 + Ia[1] * t1 + Ia[2] * t2;
-            va[1] += im * P1;
-            va[4] += Ia[3] * t0 + Ia[4] * t1 + Ia[5] * t2;
-            va[2] += im * P2;
-            va[5] += Ia[6] * t0 + Ia[7] * t1 + Ia[8] * t2;
-        }
-        if (b >= 0) {
-            double im = q->imb;
-            double t0 = rb[1] * P2 - rb[2] * P1, t1 = rb[2] * P0 - rb[0] * P2,
-                   t2 = rb[0] * P1 - rb[1] * P0;
-            vb[0] += im * P0;
-            vb[3] += Ib[0] * t0 + Ib[1] * t1 + Ib[2] * t2;
-            vb[1] += im * P1;
-            vb[4] += Ib[3] * t0 + Ib[4] * t1 + Ib[5] * t2;
-            vb[2] += im * P2;
-            vb[5] += Ib[6] * t0 + Ib[7] * t1 + Ib[8] * t2;
-        }
+        run_apply(va, vb, Ia, Ib, a >= 0, b >= 0, q, dr0, dr1, dr2);
         change = larger(change, fabs(dr0) + fabs(dr1) + fabs(dr2));
         largest = larger(largest, rn);
     }
@@ -742,20 +778,17 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
         u[0] += rows[i].bias;
         q2 += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     }
-    for (int i = 0; i < nact; i++) {
-        row_apply(e, &rows[i], rows[i].r);
+    for (int i = 0; i < nact; i += rows[i].run) {
+        warm_run(e, rows + i, rows[i].run);
     }
     int done = 0;
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
-        for (int i = 0; i < nact;) {  /* a pair's points in a row */
-            int end = i + 1;
-            while (end < nact && rows[end].a == rows[i].a && rows[end].b == rows[i].b) {
-                end++;
-            }
-            sweep_run(e, rows + i, end - i, &change, &largest);
-            i = end;
+        for (int i = 0; i < nact; i += rows[i].run) {  /* a pair's points in a row */
+            sweep_run(e, rows + i, rows[i].run, &change, &largest);
         }
+        /* (bilateral rows, e.g. joints, would be swept here: once per sweep, after the
+           contact runs, against the same e->vel) */
         e->stats.sweeps += !warmup;
         done = change <= SWEEP_TOLERANCE * largest;
     }
