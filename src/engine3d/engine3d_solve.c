@@ -14,13 +14,15 @@
    pair against the current velocities and projecting the friction onto the disc
    |r_T| <= mu r_N (circular: isotropic), applied at once to the two bodies. O(points) per
    sweep, pgs_iterations sweeps at most (fewer when no impulse changes by more than 1e-7 of
-   the largest). Both deterministic: fixed orders, no threads. */
+   the largest). The sweep runs with AVX2 when the processor has it (engine3d_sweep_avx2.c,
+   bit-identical to the portable sweep here). Both deterministic: fixed orders, no threads. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine3d.h"
+#include "engine3d_sweep.h"
 #include "world_internal.h"
 
 enum { JAC = 54 };
@@ -566,19 +568,6 @@ static double sweeps_error(const imp_engine3d *e, int nact, const int *act, doub
     return den > 1e-300 ? sqrt(num) / den : sqrt(num);
 }
 
-/* the sweeps' row: a point's data packed contiguously in the sweep order (the points
-   themselves carry much more), its diagonal block's inverse terms precomputed */
-struct imp_e3_row {
-    double n[3], t1[3], t2[3], ra[3], rb[3];
-    double r[3], bias, mu;
-    double wnn, inv_nn, w1n, w2n;           /* W_nn, 1/W_nn; W_t1n, W_t2n */
-    double x11, x12, x22;                   /* the tangent block's inverse */
-    double ima, imb;                        /* 1/m of a and b (0: fixed) */
-    int a, b;                               /* slots; -1 for a fixed side */
-    int run;                                /* at a pair's first row: its rows (the pair's
-                                               points are consecutive), else 0 */
-};
-
 /* the rows' runs: each pair's first row holds how many rows the pair has */
 static void mark_runs(struct imp_e3_row *rows, int n)
 {
@@ -603,8 +592,8 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         for (int i = 0; i < nact; i++) {
             const imp_e3_point *p = &e->pts[act[i]];
             struct imp_e3_row *q = &e->rows[i];
-            memcpy(q->ra, p->ra, sizeof q->ra);
-            memcpy(q->rb, p->rb, sizeof q->rb);
+            memcpy(q->ra, p->ra, 3 * sizeof(double));
+            memcpy(q->rb, p->rb, 3 * sizeof(double));
             memcpy(q->r, p->r, sizeof q->r);
             q->bias = p->bias;
         }
@@ -624,11 +613,21 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         struct imp_e3_row *q = &e->rows[i];
         double W[9];
         pt_diag_block(w, e, p, W);
-        memcpy(q->n, p->normal, sizeof q->n);
-        memcpy(q->t1, p->t1, sizeof q->t1);
-        memcpy(q->t2, p->t2, sizeof q->t2);
-        memcpy(q->ra, p->ra, sizeof q->ra);
-        memcpy(q->rb, p->rb, sizeof q->rb);
+        for (int k = 0; k < 3; k++) {
+            q->n[k] = p->normal[k];
+            q->t1[k] = p->t1[k];
+            q->t2[k] = p->t2[k];
+            q->ra[k] = p->ra[k];
+            q->rb[k] = p->rb[k];
+        }
+        double *erow[3] = {q->e0, q->e1, q->e2};
+        for (int k = 0; k < 3; k++) {
+            erow[k][0] = p->normal[k];
+            erow[k][1] = p->t1[k];
+            erow[k][2] = p->t2[k];
+            erow[k][3] = 0.0;
+        }
+        q->n[3] = q->t1[3] = q->t2[3] = q->ra[3] = q->rb[3] = 0.0;
         memcpy(q->r, p->r, sizeof q->r);
         q->bias = p->bias;
         q->mu = p->mu;
@@ -762,6 +761,25 @@ static void sweep_run(imp_engine3d *e, struct imp_e3_row *rows, int n, double *c
     *largest_io = largest;
 }
 
+/* The sweeps' AVX2 path (engine3d_sweep_avx2.c): bit-identical to the portable one, used when
+   the processor has AVX2 and IMPACT_E3_SIMD=0 is not in the environment. set: 0 forces the
+   portable path, 1 asks for AVX2 (when available), -1 leaves it; returns the path in use. */
+int imp_e3_sweep_simd(int set)
+{
+    static int mode = -1;
+#if defined(IMP_E3_HAVE_AVX2)
+    if (mode < 0 || set >= 0) {
+        const char *env = getenv("IMPACT_E3_SIMD");
+        int want = set >= 0 ? set : !(env != NULL && strcmp(env, "0") == 0);
+        mode = want && imp_e3_avx2_supported();
+    }
+#else
+    (void)set;
+    mode = 0;
+#endif
+    return mode;
+}
+
 /* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */
 static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup)
 {
@@ -781,11 +799,17 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
     for (int i = 0; i < nact; i += rows[i].run) {
         warm_run(e, rows + i, rows[i].run);
     }
-    int done = 0;
+    int done = 0, simd = imp_e3_sweep_simd(-1);
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
-        for (int i = 0; i < nact; i += rows[i].run) {  /* a pair's points in a row */
-            sweep_run(e, rows + i, rows[i].run, &change, &largest);
+        if (simd) {
+#if defined(IMP_E3_HAVE_AVX2)
+            imp_e3_sweep_avx2(e->vel, e->inv_iw, rows, nact, &change, &largest);
+#endif
+        } else {
+            for (int i = 0; i < nact; i += rows[i].run) {  /* a pair's points in a row */
+                sweep_run(e, rows + i, rows[i].run, &change, &largest);
+            }
         }
         /* (bilateral rows, e.g. joints, would be swept here: once per sweep, after the
            contact runs, against the same e->vel) */
