@@ -796,10 +796,16 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
         u[0] += rows[i].bias;
         q2 += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     }
-    for (int i = 0; i < nact; i += rows[i].run) {
-        warm_run(e, rows + i, rows[i].run);
-    }
     int done = 0, simd = imp_e3_sweep_simd(-1);
+    if (simd) {
+#if defined(IMP_E3_HAVE_AVX2)
+        imp_e3_warm_avx2(e->vel, e->inv_iw, rows, nact);
+#endif
+    } else {
+        for (int i = 0; i < nact; i += rows[i].run) {
+            warm_run(e, rows + i, rows[i].run);
+        }
+    }
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
         if (simd) {

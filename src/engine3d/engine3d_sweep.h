@@ -34,6 +34,9 @@ int imp_e3_sweep_simd(int set);
 #define IMP_E3_HAVE_AVX2 1
 void imp_e3_sweep_avx2(double *vel, const double *inv_iw, struct imp_e3_row *rows, int n, double *change,
                        double *largest);
+/* The warm start with the AVX2 instructions: each row's impulse r applied to its bodies, as
+   the portable warm start (engine3d_solve.c's warm_run) does, bit for bit. */
+void imp_e3_warm_avx2(double *vel, const double *inv_iw, const struct imp_e3_row *rows, int n);
 int imp_e3_avx2_supported(void);
 #endif
 

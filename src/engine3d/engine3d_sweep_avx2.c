@@ -147,6 +147,57 @@ static AVX2 void sweep_run(double *vel, const double *inv_iw, struct imp_e3_row 
     *largest_io = largest;
 }
 
+/* the warm start of one run: each row's impulse r applied as the sweep applies its change */
+static AVX2 void warm_run(double *vel, const double *inv_iw, const struct imp_e3_row *rows, int n)
+{
+    const __m256i m3 = _mm256_set_epi64x(0, -1, -1, -1);
+    const v4 minus = _mm256_set1_pd(-1.0);
+    int a = rows[0].a, b = rows[0].b;
+    const v4 zero = _mm256_setzero_pd();
+    v4 val = zero, vaw = zero, vbl = zero, vbw = zero, ia[3] = {zero, zero, zero}, ib[3] = {zero, zero, zero};
+    if (a >= 0) {
+        val = _mm256_maskload_pd(vel + 6 * (size_t)a, m3);
+        vaw = _mm256_maskload_pd(vel + 6 * (size_t)a + 3, m3);
+        columns(inv_iw + 9 * (size_t)a, m3, ia);
+    }
+    if (b >= 0) {
+        vbl = _mm256_maskload_pd(vel + 6 * (size_t)b, m3);
+        vbw = _mm256_maskload_pd(vel + 6 * (size_t)b + 3, m3);
+        columns(inv_iw + 9 * (size_t)b, m3, ib);
+    }
+    for (int i = 0; i < n; i++) {
+        const struct imp_e3_row *q = &rows[i];
+        v4 P = add(add(mul(_mm256_loadu_pd(q->n), _mm256_set1_pd(q->r[0])),
+                       mul(_mm256_loadu_pd(q->t1), _mm256_set1_pd(q->r[1]))),
+                   mul(_mm256_loadu_pd(q->t2), _mm256_set1_pd(q->r[2])));
+        if (a >= 0) {
+            v4 t = mul(minus, cross(_mm256_loadu_pd(q->ra), P));
+            val = add(val, mul(_mm256_set1_pd(-1.0 * q->ima), P));
+            vaw = add(vaw, inertia_times(ia, t));
+        }
+        if (b >= 0) {
+            v4 t = cross(_mm256_loadu_pd(q->rb), P);
+            vbl = add(vbl, mul(_mm256_set1_pd(q->imb), P));
+            vbw = add(vbw, inertia_times(ib, t));
+        }
+    }
+    if (a >= 0) {
+        _mm256_maskstore_pd(vel + 6 * (size_t)a, m3, val);
+        _mm256_maskstore_pd(vel + 6 * (size_t)a + 3, m3, vaw);
+    }
+    if (b >= 0) {
+        _mm256_maskstore_pd(vel + 6 * (size_t)b, m3, vbl);
+        _mm256_maskstore_pd(vel + 6 * (size_t)b + 3, m3, vbw);
+    }
+}
+
+AVX2 void imp_e3_warm_avx2(double *vel, const double *inv_iw, const struct imp_e3_row *rows, int n)
+{
+    for (int i = 0; i < n; i += rows[i].run) {
+        warm_run(vel, inv_iw, rows + i, rows[i].run);
+    }
+}
+
 AVX2 void imp_e3_sweep_avx2(double *vel, const double *inv_iw, struct imp_e3_row *rows, int n, double *change,
                             double *largest)
 {
