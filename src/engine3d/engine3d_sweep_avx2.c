@@ -55,10 +55,24 @@ static inline AVX2 v4 inertia_times(const v4 *c, v4 t)
     return add(add(mul(c[0], lane(t, 0)), mul(c[1], lane(t, 1))), mul(c[2], lane(t, 2)));
 }
 
-/* the columns (I[j], I[3 + j], I[6 + j], 0) of the row-major 3 x 3 matrix I */
-static inline AVX2 void columns(const double *I, __m256i m3, v4 c[3])
+/* (p[0], p[1], p[2], 0) without reading p[3]; and back, writing p[0 .. 2] only (plain loads
+   and stores: the masked ones are slow on some processors) */
+static inline AVX2 v4 load3(const double *p)
 {
-    v4 r0 = _mm256_maskload_pd(I, m3), r1 = _mm256_maskload_pd(I + 3, m3), r2 = _mm256_maskload_pd(I + 6, m3);
+    return _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p)), _mm_load_sd(p + 2), 1);
+}
+
+static inline AVX2 void store3(double *p, v4 x)
+{
+    _mm_storeu_pd(p, _mm256_castpd256_pd128(x));
+    _mm_store_sd(p + 2, _mm256_extractf128_pd(x, 1));
+}
+
+/* the columns (I[j], I[3 + j], I[6 + j], 0) of the row-major 3 x 3 matrix I */
+static inline AVX2 void columns(const double *I, v4 c[3])
+{
+    /* the rows' fourth lanes are not used */
+    v4 r0 = _mm256_loadu_pd(I), r1 = _mm256_loadu_pd(I + 3), r2 = load3(I + 6);
     v4 z = _mm256_setzero_pd();
     v4 t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
     v4 t2 = _mm256_unpacklo_pd(r2, z), t3 = _mm256_unpackhi_pd(r2, z);
@@ -73,21 +87,20 @@ static inline double max0(double a) { return a > 0.0 ? a : 0.0; }
 static AVX2 void sweep_run(double *vel, const double *inv_iw, struct imp_e3_row *rows, int n, double *change_io,
                            double *largest_io)
 {
-    const __m256i m3 = _mm256_set_epi64x(0, -1, -1, -1);
     const v4 zero = _mm256_setzero_pd(), minus = _mm256_set1_pd(-1.0);
     int a = rows[0].a, b = rows[0].b;
     v4 val = zero, vaw = zero, vbl = zero, vbw = zero, ia[3] = {zero, zero, zero}, ib[3] = {zero, zero, zero};
     if (a >= 0) {
         const double *v = vel + 6 * (size_t)a, *I = inv_iw + 9 * (size_t)a;
-        val = _mm256_maskload_pd(v, m3);
-        vaw = _mm256_maskload_pd(v + 3, m3);
-        columns(I, m3, ia);
+        val = load3(v);
+        vaw = load3(v + 3);
+        columns(I, ia);
     }
     if (b >= 0) {
         const double *v = vel + 6 * (size_t)b, *I = inv_iw + 9 * (size_t)b;
-        vbl = _mm256_maskload_pd(v, m3);
-        vbw = _mm256_maskload_pd(v + 3, m3);
-        columns(I, m3, ib);
+        vbl = load3(v);
+        vbw = load3(v + 3);
+        columns(I, ib);
     }
     double change = *change_io, largest = *largest_io;
     for (int i = 0; i < n; i++) {
@@ -99,8 +112,9 @@ static AVX2 void sweep_run(double *vel, const double *inv_iw, struct imp_e3_row 
         }
         v4 u = add(add(mul(_mm256_loadu_pd(q->e0), lane(d, 0)), mul(_mm256_loadu_pd(q->e1), lane(d, 1))),
                    mul(_mm256_loadu_pd(q->e2), lane(d, 2)));
-        double uu[4];
-        _mm256_storeu_pd(uu, u);
+        __m128d ulo = _mm256_castpd256_pd128(u);
+        const double uu[3] = {_mm_cvtsd_f64(ulo), _mm_cvtsd_f64(_mm_unpackhi_pd(ulo, ulo)),
+                              _mm_cvtsd_f64(_mm256_extractf128_pd(u, 1))};
         const double old0 = q->r[0], old1 = q->r[1], old2 = q->r[2];
         double rn = max0(old0 - (uu[0] + q->bias) * q->inv_nn);
         if (rn == 0.0 && old0 == 0.0 && old1 == 0.0 && old2 == 0.0) {
@@ -136,12 +150,12 @@ static AVX2 void sweep_run(double *vel, const double *inv_iw, struct imp_e3_row 
         largest = larger(largest, rn);
     }
     if (a >= 0) {
-        _mm256_maskstore_pd(vel + 6 * (size_t)a, m3, val);
-        _mm256_maskstore_pd(vel + 6 * (size_t)a + 3, m3, vaw);
+        store3(vel + 6 * (size_t)a, val);
+        store3(vel + 6 * (size_t)a + 3, vaw);
     }
     if (b >= 0) {
-        _mm256_maskstore_pd(vel + 6 * (size_t)b, m3, vbl);
-        _mm256_maskstore_pd(vel + 6 * (size_t)b + 3, m3, vbw);
+        store3(vel + 6 * (size_t)b, vbl);
+        store3(vel + 6 * (size_t)b + 3, vbw);
     }
     *change_io = change;
     *largest_io = largest;
@@ -150,20 +164,19 @@ static AVX2 void sweep_run(double *vel, const double *inv_iw, struct imp_e3_row 
 /* the warm start of one run: each row's impulse r applied as the sweep applies its change */
 static AVX2 void warm_run(double *vel, const double *inv_iw, const struct imp_e3_row *rows, int n)
 {
-    const __m256i m3 = _mm256_set_epi64x(0, -1, -1, -1);
     const v4 minus = _mm256_set1_pd(-1.0);
     int a = rows[0].a, b = rows[0].b;
     const v4 zero = _mm256_setzero_pd();
     v4 val = zero, vaw = zero, vbl = zero, vbw = zero, ia[3] = {zero, zero, zero}, ib[3] = {zero, zero, zero};
     if (a >= 0) {
-        val = _mm256_maskload_pd(vel + 6 * (size_t)a, m3);
-        vaw = _mm256_maskload_pd(vel + 6 * (size_t)a + 3, m3);
-        columns(inv_iw + 9 * (size_t)a, m3, ia);
+        val = load3(vel + 6 * (size_t)a);
+        vaw = load3(vel + 6 * (size_t)a + 3);
+        columns(inv_iw + 9 * (size_t)a, ia);
     }
     if (b >= 0) {
-        vbl = _mm256_maskload_pd(vel + 6 * (size_t)b, m3);
-        vbw = _mm256_maskload_pd(vel + 6 * (size_t)b + 3, m3);
-        columns(inv_iw + 9 * (size_t)b, m3, ib);
+        vbl = load3(vel + 6 * (size_t)b);
+        vbw = load3(vel + 6 * (size_t)b + 3);
+        columns(inv_iw + 9 * (size_t)b, ib);
     }
     for (int i = 0; i < n; i++) {
         const struct imp_e3_row *q = &rows[i];
@@ -182,12 +195,12 @@ static AVX2 void warm_run(double *vel, const double *inv_iw, const struct imp_e3
         }
     }
     if (a >= 0) {
-        _mm256_maskstore_pd(vel + 6 * (size_t)a, m3, val);
-        _mm256_maskstore_pd(vel + 6 * (size_t)a + 3, m3, vaw);
+        store3(vel + 6 * (size_t)a, val);
+        store3(vel + 6 * (size_t)a + 3, vaw);
     }
     if (b >= 0) {
-        _mm256_maskstore_pd(vel + 6 * (size_t)b, m3, vbl);
-        _mm256_maskstore_pd(vel + 6 * (size_t)b + 3, m3, vbw);
+        store3(vel + 6 * (size_t)b, vbl);
+        store3(vel + 6 * (size_t)b + 3, vbw);
     }
 }
 
