@@ -125,9 +125,15 @@ one_run() {
         echo "# $label $note"
         return
     fi
-    line=$(timeout "$LIMIT" "$@" 2>>"$OUT/stderr.txt" | grep '^engine=' | tail -1)
+    local cpu=""
+    if [ -x /usr/bin/time ]; then  # the run's user CPU seconds (setup included), the children's
+        line=$(/usr/bin/time -o "$OUT/cpu.txt" -f '%U' timeout "$LIMIT" "$@" 2>>"$OUT/stderr.txt" | grep '^engine=' | tail -1)
+        cpu=$(tail -1 "$OUT/cpu.txt" 2>/dev/null)
+    else
+        line=$(timeout "$LIMIT" "$@" 2>>"$OUT/stderr.txt" | grep '^engine=' | tail -1)
+    fi
     if [ -n "$line" ]; then
-        echo "label=$label $line"
+        echo "label=$label $line${cpu:+ cpu_s=$cpu}"
     else
         echo "# $label failed (exit or timeout after $LIMIT s; stderr in $OUT/stderr.txt)"
     fi
@@ -160,11 +166,11 @@ awk -v scenes="$runs" '
 function val(k) { return (k in f) ? f[k] : "-" }
 function num(x, d) { return (x == "nan" || x == "-" || x == "") ? x : sprintf("%." d "f", x) }
 BEGIN {
-    printf "%-9s %-5s %-12s %9s %7s %-9s %-56s %8s %9s %9s\n", "scene", "size", "engine", "ms/step", "x_impact",
-        "steps", "outcome", "contacts", "residual", "res_max"
-    ref = ""
+    printf "%-9s %-5s %-12s %9s %7s %9s %7s %-9s %-56s %8s %9s %9s\n", "scene", "size", "engine", "ms/step", "x_impact",
+        "cpu_ms", "x_cpu", "steps", "outcome", "contacts", "residual", "res_max"
+    ref = ""; cref = ""
 }
-/^# begin / { cur_scene = $3; cur_size = $4; ref = ""; next }
+/^# begin / { cur_scene = $3; cur_size = $4; ref = ""; cref = ""; next }
 /^# end / { next }
 /^# / {
     label = $2; $1 = ""; $2 = ""; note = substr($0, 3)
@@ -177,6 +183,9 @@ BEGIN {
     ms = f["ms_per_step"]
     if (ref == "" && f["label"] ~ /^impact/ && ms != "nan") ref = ms
     ratio = (ref != "" && ms != "nan" && ref + 0 > 0) ? sprintf("%.2f", ms / ref) : "-"
+    cms = ("cpu_s" in f && f["steps"] + 0 > 0) ? 1000 * f["cpu_s"] / f["steps"] : "-"
+    if (cref == "" && f["label"] ~ /^impact/ && cms != "-") cref = cms
+    cratio = (cref != "" && cms != "-" && cref + 0 > 0) ? sprintf("%.2f", cms / cref) : "-"
     steps = f["steps"] (f["complete"] == "1" ? "" : " " f["stop"])
     sc = f["scene"]
     if (sc ~ /^pyramid/)
@@ -191,12 +200,14 @@ BEGIN {
         out = "s2=" num(f["s2"], 3) "/" num(f["exp_s2"], 3) " v1=" num(f["v1"], 3) "/" num(f["exp_v1"], 3)
     if (("sunk" in f) && f["sunk"] != "0") out = out " sunk=" f["sunk"]
     if (("swept_steps" in f) && f["swept_steps"] != "0") out = out " swept=" f["swept_steps"]
-    printf "%-9s %-5s %-12s %9s %7s %-9s %-56s %8s %9s %9s\n", sc, f["size"], f["label"], num(ms, 3), ratio, steps,
-        out, num(f["contacts"], 0), val("residual"), val("residual_max")
+    printf "%-9s %-5s %-12s %9s %7s %9s %7s %-9s %-56s %8s %9s %9s\n", sc, f["size"], f["label"], num(ms, 3), ratio,
+        num(cms, 3), cratio, steps, out, num(f["contacts"], 0), val("residual"), val("residual_max")
 }
 ' "$LINES"
 cat <<'EOF'
-x_impact: ms/step over impact's first run of the scene. outcome a/b: measured / analytic (slide: distance
+x_impact: ms/step over impact's first run of the scene. cpu_ms: the run's user CPU time over its steps
+(setup included: the whole process, /usr/bin/time), x_cpu its ratio to impact's; under load it is the
+steadier figure (ms/step is wall-clock time of the steps). outcome a/b: measured / analytic (slide: distance
 travelled m, stop time s (never: still above 0.01 m/s at 3 s), v(1 s); incline: s(2 s), v(1 s)). stands: no
 cube moved 0.1 m in 500 steps. sunk: impact's cubes whose centre ended under the ground, inside its extent
 (fell through it, not off its edge). contacts: mean points per step. residual, res_max: impact's exact-solver

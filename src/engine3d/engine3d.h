@@ -153,7 +153,7 @@ typedef struct imp_engine3d {
     int *nbr;             /* the points coupled to one point */
     int pts_arrays_cap;
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
-    struct imp_e3_row *rows; /* the sweeps' packed rows (engine3d_solve.c) */
+    struct imp_e3_row *rows; /* the sweeps' packed rows (engine3d_sweep.h) */
     int rows_cap_pgs;
     int rows_n;           /* the rows packed by the last solve */
     imp_coulomb_workspace *ws;

@@ -14,13 +14,15 @@
    pair against the current velocities and projecting the friction onto the disc
    |r_T| <= mu r_N (circular: isotropic), applied at once to the two bodies. O(points) per
    sweep, pgs_iterations sweeps at most (fewer when no impulse changes by more than 1e-7 of
-   the largest). Both deterministic: fixed orders, no threads. */
+   the largest). The sweep runs with AVX2 when the processor has it (engine3d_sweep_avx2.c,
+   bit-identical to the portable sweep here). Both deterministic: fixed orders, no threads. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine3d.h"
+#include "engine3d_sweep.h"
 #include "world_internal.h"
 
 enum { JAC = 54 };
@@ -566,16 +568,18 @@ static double sweeps_error(const imp_engine3d *e, int nact, const int *act, doub
     return den > 1e-300 ? sqrt(num) / den : sqrt(num);
 }
 
-/* the sweeps' row: a point's data packed contiguously in the sweep order (the points
-   themselves carry much more), its diagonal block's inverse terms precomputed */
-struct imp_e3_row {
-    double n[3], t1[3], t2[3], ra[3], rb[3];
-    double r[3], bias, mu;
-    double wnn, inv_nn, w1n, w2n;           /* W_nn, 1/W_nn; W_t1n, W_t2n */
-    double x11, x12, x22;                   /* the tangent block's inverse */
-    double ima, imb;                        /* 1/m of a and b (0: fixed) */
-    int a, b;                               /* slots; -1 for a fixed side */
-};
+/* the rows' runs: each pair's first row holds how many rows the pair has */
+static void mark_runs(struct imp_e3_row *rows, int n)
+{
+    for (int i = 0; i < n;) {
+        int end = i + 1;
+        while (end < n && rows[end].a == rows[i].a && rows[end].b == rows[i].b) {
+            rows[end++].run = 0;
+        }
+        rows[i].run = end - i;
+        i = end;
+    }
+}
 
 /* The rows of the active points act. With e->rows_keep (the same points as the last solve,
    moved with their bodies within the step) the diagonal blocks stay those of the step's first
@@ -588,8 +592,8 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         for (int i = 0; i < nact; i++) {
             const imp_e3_point *p = &e->pts[act[i]];
             struct imp_e3_row *q = &e->rows[i];
-            memcpy(q->ra, p->ra, sizeof q->ra);
-            memcpy(q->rb, p->rb, sizeof q->rb);
+            memcpy(q->ra, p->ra, 3 * sizeof(double));
+            memcpy(q->rb, p->rb, 3 * sizeof(double));
             memcpy(q->r, p->r, sizeof q->r);
             q->bias = p->bias;
         }
@@ -609,11 +613,21 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         struct imp_e3_row *q = &e->rows[i];
         double W[9];
         pt_diag_block(w, e, p, W);
-        memcpy(q->n, p->normal, sizeof q->n);
-        memcpy(q->t1, p->t1, sizeof q->t1);
-        memcpy(q->t2, p->t2, sizeof q->t2);
-        memcpy(q->ra, p->ra, sizeof q->ra);
-        memcpy(q->rb, p->rb, sizeof q->rb);
+        for (int k = 0; k < 3; k++) {
+            q->n[k] = p->normal[k];
+            q->t1[k] = p->t1[k];
+            q->t2[k] = p->t2[k];
+            q->ra[k] = p->ra[k];
+            q->rb[k] = p->rb[k];
+        }
+        double *erow[3] = {q->e0, q->e1, q->e2};
+        for (int k = 0; k < 3; k++) {
+            erow[k][0] = p->normal[k];
+            erow[k][1] = p->t1[k];
+            erow[k][2] = p->t2[k];
+            erow[k][3] = 0.0;
+        }
+        q->n[3] = q->t1[3] = q->t2[3] = q->ra[3] = q->rb[3] = 0.0;
         memcpy(q->r, p->r, sizeof q->r);
         q->bias = p->bias;
         q->mu = p->mu;
@@ -630,6 +644,7 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         q->ima = q->a >= 0 ? w->model.bodies[p->a].inv_mass : 0.0;
         q->imb = q->b >= 0 ? w->model.bodies[p->b].inv_mass : 0.0;
     }
+    mark_runs(e->rows, nact);
     return 0;
 }
 
@@ -639,9 +654,54 @@ static inline void row_velocity(const imp_engine3d *e, const struct imp_e3_row *
                           q->b >= 0 ? e->vel + 6 * (size_t)q->b : NULL, q->n, q->t1, q->t2, q->ra, q->rb, u);
 }
 
-static inline void row_apply(imp_engine3d *e, const struct imp_e3_row *q, const double dr[3])
+/* vel += M^-1 J^T dr for row q between the bodies of velocities va, vb and world inverse
+   inertia Ia, Ib (frame_apply's arithmetic, in the same order); a side that does not move is
+   left alone */
+__attribute__((always_inline))  /* the sweep must not pay a call per row */
+static inline void run_apply(double *restrict va, double *restrict vb, const double *Ia, const double *Ib,
+                             int a_moves, int b_moves, const struct imp_e3_row *q, double dr0, double dr1,
+                             double dr2)
 {
-    frame_apply(e, q->n, q->t1, q->t2, q->ra, q->rb, q->a, q->b, q->ima, q->imb, dr);
+    const double *ra = q->ra, *rb = q->rb;
+    double P0 = q->n[0] * dr0 + q->t1[0] * dr1 + q->t2[0] * dr2;
+    double P1 = q->n[1] * dr0 + q->t1[1] * dr1 + q->t2[1] * dr2;
+    double P2 = q->n[2] * dr0 + q->t1[2] * dr1 + q->t2[2] * dr2;
+    if (a_moves) {
+        double im = -1.0 * q->ima;
+        double t0 = -1.0 * (ra[1] * P2 - ra[2] * P1), t1 = -1.0 * (ra[2] * P0 - ra[0] * P2),
+               t2 = -1.0 * (ra[0] * P1 - ra[1] * P0);
+        va[0] += im * P0;
+        va[3] += Ia[0] * t0 + Ia[1] * t1 + Ia[2] * t2;
+        va[1] += im * P1;
+        va[4] += Ia[3] * t0 + Ia[4] * t1 + Ia[5] * t2;
+        va[2] += im * P2;
+        va[5] += Ia[6] * t0 + Ia[7] * t1 + Ia[8] * t2;
+    }
+    if (b_moves) {
+        double im = q->imb;
+        double t0 = rb[1] * P2 - rb[2] * P1, t1 = rb[2] * P0 - rb[0] * P2, t2 = rb[0] * P1 - rb[1] * P0;
+        vb[0] += im * P0;
+        vb[3] += Ib[0] * t0 + Ib[1] * t1 + Ib[2] * t2;
+        vb[1] += im * P1;
+        vb[4] += Ib[3] * t0 + Ib[4] * t1 + Ib[5] * t2;
+        vb[2] += im * P2;
+        vb[5] += Ib[6] * t0 + Ib[7] * t1 + Ib[8] * t2;
+    }
+}
+
+/* The warm start of the n rows of one body pair: each row's impulse applied (row_apply) */
+static void warm_run(imp_engine3d *e, const struct imp_e3_row *rows, int n)
+{
+    int a = rows[0].a, b = rows[0].b;
+    if (a < 0 && b < 0) {
+        return;
+    }
+    double *va = a >= 0 ? e->vel + 6 * (size_t)a : NULL, *vb = b >= 0 ? e->vel + 6 * (size_t)b : NULL;
+    const double *Ia = a >= 0 ? e->inv_iw + 9 * (size_t)a : NULL, *Ib = b >= 0 ? e->inv_iw + 9 * (size_t)b : NULL;
+    for (int i = 0; i < n; i++) {
+        const struct imp_e3_row *q = &rows[i];
+        run_apply(va, vb, Ia, Ib, a >= 0, b >= 0, q, q->r[0], q->r[1], q->r[2]);
+    }
 }
 
 /* One sweep over the n rows of one body pair (they share the slots a and b): each row's
@@ -693,37 +753,31 @@ static void sweep_run(imp_engine3d *e, struct imp_e3_row *rows, int n, double *c
         q->r[0] = rn;
         q->r[1] = rt1;
         q->r[2] = rt2;
-        /* frame_apply */
-        double P0 = q->n[0] * dr0 + q->t1[0] * dr1 + q->t2[0] * dr2;
-        double P1 = q->n[1] * dr0 + q->t1[1] * dr1 + q->t2[1] * dr2;
-        double P2 = q->n[2] * dr0 + q->t1[2] * dr1 + q->t2[2] * dr2;
-        if (a >= 0) {
-            double im = -1.0 * q->ima;
-            double t0 = -1.0 * (ra[1] * P2 - ra[2] * P1), t1 = -1.0 * (ra[2] * P0 - ra[0] * P2),
-                   t2 = -1.0 * (ra[0] * P1 - ra[1] * P0);
-            va[0] += im * P0;
-            va[3] += Ia[0] * t0 + Ia[1] * t1 + Ia[2] * t2;
-            va[1] += im * P1;
-            va[4] += Ia[3] * t0 + Ia[4] * t1 + Ia[5] * t2;
-            va[2] += im * P2;
-            va[5] += Ia[6] * t0 + Ia[7] * t1 + Ia[8] * t2;
-        }
-        if (b >= 0) {
-            double im = q->imb;
-            double t0 = rb[1] * P2 - rb[2] * P1, t1 = rb[2] * P0 - rb[0] * P2,
-                   t2 = rb[0] * P1 - rb[1] * P0;
-            vb[0] += im * P0;
-            vb[3] += Ib[0] * t0 + Ib[1] * t1 + Ib[2] * t2;
-            vb[1] += im * P1;
-            vb[4] += Ib[3] * t0 + Ib[4] * t1 + Ib[5] * t2;
-            vb[2] += im * P2;
-            vb[5] += Ib[6] * t0 + Ib[7] * t1 + Ib[8] * t2;
-        }
+        run_apply(va, vb, Ia, Ib, a >= 0, b >= 0, q, dr0, dr1, dr2);
         change = larger(change, fabs(dr0) + fabs(dr1) + fabs(dr2));
         largest = larger(largest, rn);
     }
     *change_io = change;
     *largest_io = largest;
+}
+
+/* The sweeps' AVX2 path (engine3d_sweep_avx2.c): bit-identical to the portable one, used when
+   the processor has AVX2 and IMPACT_E3_SIMD=0 is not in the environment. set: 0 forces the
+   portable path, 1 asks for AVX2 (when available), -1 leaves it; returns the path in use. */
+int imp_e3_sweep_simd(int set)
+{
+    static int mode = -1;
+#if defined(IMP_E3_HAVE_AVX2)
+    if (mode < 0 || set >= 0) {
+        const char *env = getenv("IMPACT_E3_SIMD");
+        int want = set >= 0 ? set : !(env != NULL && strcmp(env, "0") == 0);
+        mode = want && imp_e3_avx2_supported();
+    }
+#else
+    (void)set;
+    mode = 0;
+#endif
+    return mode;
 }
 
 /* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */
@@ -742,20 +796,29 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
         u[0] += rows[i].bias;
         q2 += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     }
-    for (int i = 0; i < nact; i++) {
-        row_apply(e, &rows[i], rows[i].r);
+    int done = 0, simd = imp_e3_sweep_simd(-1);
+    if (simd) {
+#if defined(IMP_E3_HAVE_AVX2)
+        imp_e3_warm_avx2(e->vel, e->inv_iw, rows, nact);
+#endif
+    } else {
+        for (int i = 0; i < nact; i += rows[i].run) {
+            warm_run(e, rows + i, rows[i].run);
+        }
     }
-    int done = 0;
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
-        for (int i = 0; i < nact;) {  /* a pair's points in a row */
-            int end = i + 1;
-            while (end < nact && rows[end].a == rows[i].a && rows[end].b == rows[i].b) {
-                end++;
+        if (simd) {
+#if defined(IMP_E3_HAVE_AVX2)
+            imp_e3_sweep_avx2(e->vel, e->inv_iw, rows, nact, &change, &largest);
+#endif
+        } else {
+            for (int i = 0; i < nact; i += rows[i].run) {  /* a pair's points in a row */
+                sweep_run(e, rows + i, rows[i].run, &change, &largest);
             }
-            sweep_run(e, rows + i, end - i, &change, &largest);
-            i = end;
         }
+        /* (bilateral rows, e.g. joints, would be swept here: once per sweep, after the
+           contact runs, against the same e->vel) */
         e->stats.sweeps += !warmup;
         done = change <= SWEEP_TOLERANCE * largest;
     }

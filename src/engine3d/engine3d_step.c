@@ -48,9 +48,15 @@ static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
 /* normal velocity of b relative to a at point p, with the bodies' (v, w) va, vb */
 static double normal_velocity(const imp_e3_point *p, const double *va, const double *vb)
 {
-    double u[3];
-    imp_e3_frame_velocity(va, vb, p->normal, p->t1, p->t2, p->ra, p->rb, u);
-    return u[0];
+    /* imp_e3_frame_velocity's first component, in the same order */
+    const double *ra = p->ra, *rb = p->rb, *n = p->normal;
+    double d0 = vb[0] + vb[4] * rb[2] - vb[5] * rb[1];
+    double d1 = vb[1] + vb[5] * rb[0] - vb[3] * rb[2];
+    double d2 = vb[2] + vb[3] * rb[1] - vb[4] * rb[0];
+    d0 -= va[0] + va[4] * ra[2] - va[5] * ra[1];
+    d1 -= va[1] + va[5] * ra[0] - va[3] * ra[2];
+    d2 -= va[2] + va[3] * ra[1] - va[4] * ra[0];
+    return n[0] * d0 + n[1] * d1 + n[2] * d2;
 }
 
 /* e->vel = v* = v0 + h M^-1 F(x0, v0) from the derivative dydt (0 for bodies that do not move) */
