@@ -116,6 +116,41 @@ for _, method in ipairs { "rkf45", "rkck", "rk8pd" } do
   end)
 end
 
+-- 3D impulse and contact: a sphere, a box and a hull dropped onto a plate, one box on another,
+-- under each solver, sub-stepping, handling and time stepping
+local function scene3d(opts)
+  local w = impact.world3d(opts)
+  w:add_body { shape = impact.shape3d.box { size = { 4, 4, 0.2 } }, fixed = true,
+               position = { 0, 0, -0.1 }, friction = 0.5 }
+  local function add(def)
+    def.friction, def.elasticity, def.density = 0.5, 0.3, 1000
+    return w:add_body(def)
+  end
+  add { shape = impact.shape3d.sphere { radius = 0.1 }, position = { -0.5, 0, 0.4 },
+        velocity = { 0.5, 0.2, -3 } }
+  add { shape = impact.shape3d.box { size = { 0.3, 0.3, 0.3 } }, position = { 0, 0, 0.15 } }
+  add { shape = impact.shape3d.box { size = { 0.2, 0.2, 0.2 } }, position = { 0.02, 0, 0.4 },
+        orientation = { math.cos(0.2), 0, 0, math.sin(0.2) } }
+  add { shape = impact.shape3d.convex { points = { { 0, 0, 0 }, { 0.2, 0, 0 }, { 0, 0.2, 0 },
+                                                   { 0, 0, 0.2 } } },
+        position = { 0.6, 0.3, 0.3 }, angular_velocity = { 1, 2, 0 } }
+  return w, 0.5
+end
+for _, v in ipairs {
+  { "3d impulse", { strategy = "impulse" } },
+  { "3d contact lcp", { strategy = "contact", contact_solver = "lcp" } },
+  { "3d contact pgs", { strategy = "contact", contact_solver = "pgs" } },
+  { "3d contact pgs substeps 4", { strategy = "contact", contact_solver = "pgs", substeps = 4 } },
+  { "3d contact serial", { strategy = "contact", collision_handling = "serial" } },
+  { "3d contact ode", { strategy = "contact", time_stepping = "ode", integrator = "rk4" } },
+} do
+  scene(v[1], function()
+    local opts = v[2]
+    opts.dt = 0.005
+    return scene3d(opts)
+  end)
+end
+
 -- 3D dem: a small deposition in a box of walls, with facets, a clump and energy tracking
 scene("3d dem", function()
   local w = impact.world3d { strategy = "dem", gravity = { 0, 0, -9.81 }, seed = 5 }
