@@ -10,6 +10,7 @@
 
 #include "collide3d.h"
 #include "engine3d.h"
+#include "engine3d_joints.h"
 #include "engine3d_cache.h"
 #include "manifold3d.h"
 #include "contact_polyhedral.h"
@@ -501,7 +502,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
         int sa = e->bp_slot[ia], sb = e->bp_slot[ib];
         const imp_body *ba = &w->model.bodies[sa], *bb = &w->model.bodies[sb];
-        if (ba->fixed && bb->fixed) {
+        if ((ba->fixed && bb->fixed) || imp_e3_joints_exclude(w, e, sa, sb)) {  /* (joined: no contact) */
             continue;
         }
         double margin = tol + h * (e->speed[ia] + e->speed[ib]);
