@@ -151,7 +151,7 @@ describe("3D joints", function()
     for _, solver in ipairs(solvers) do
       local w = world { solver = solver }
       local box = w:add_body { shape = s3.box { size = { 0.2, 0.2, 0.2 } }, mass = 1 }
-      local j = w:add_joint { kind = "slider", body1 = box, anchor = { 0, 0, 0 }, axis = { 0, 0, 1 },
+      w:add_joint { kind = "slider", body1 = box, anchor = { 0, 0, 0 }, axis = { 0, 0, 1 },
                               limits = { -0.5, 0.5 } }
       local lowest = 0
       for _ = 1, 1000 do
@@ -165,7 +165,7 @@ describe("3D joints", function()
       -- angle (body1's turn about the axis relative to body2) rises to hi and stays there
       w = world { solver = solver }
       local bar = w:add_body { shape = s3.box { size = { 1, 0.1, 0.1 } }, mass = 1, position = { 0.5, 0, 0 } }
-      j = w:add_joint { kind = "hinge", body1 = bar, anchor = { 0, 0, 0 }, axis = { 0, 1, 0 },
+      local j = w:add_joint { kind = "hinge", body1 = bar, anchor = { 0, 0, 0 }, axis = { 0, 1, 0 },
                         limits = { -0.3, 0.3 } }
       local lo, hi = 0, 0
       for _ = 1, 2000 do
@@ -346,7 +346,8 @@ describe("3D joints", function()
     -- grows as the torque's impulse, within the scheme's O(h) (its explicit gyroscopic term)
     for _, solver in ipairs(solvers) do
       local w = world { solver = solver, gravity = { 0, 0, 0 } }
-      local a = w:add_body { shape = s3.box { size = { 0.4, 0.2, 0.2 } }, mass = 1, position = { -0.2, 0, 0 } }
+      local a = w:add_body { shape = s3.box { size = { 0.4, 0.2, 0.2 } }, mass = 1,
+                             position = { -0.2, 0, 0 } }
       local b = w:add_body { shape = s3.box { size = { 0.4, 0.2, 0.2 } }, mass = 3, position = { 0.2, 0, 0 } }
       local j = w:add_joint { kind = "fixed", body1 = a, body2 = b, anchor = { 0, 0, 0 } }
       local tau = { 0.02, -0.01, 0.03 }
@@ -380,8 +381,8 @@ describe("3D joints: the API", function()
       assert.matches("World:add_joint: joints, ropes and rods act only under the strategies "
         .. "\"contact\" and \"impulse\"; this world's strategy is \"" .. strategy .. "\"",
         err(w.add_joint, w, { kind = "ball", body1 = b }), 1, true)
-      assert.matches("World:add_rope: joints, ropes and rods act only", err(w.add_rope, w, { body1 = b, length = 1 }),
-        1, true)
+      assert.matches("World:add_rope: joints, ropes and rods act only",
+        err(w.add_rope, w, { body1 = b, length = 1 }), 1, true)
     end
     local w = impact.world3d { strategy = "contact", time_stepping = "ode" }
     local b = w:add_body { shape = s3.sphere { radius = 0.1 }, mass = 1 }
@@ -394,14 +395,16 @@ describe("3D joints: the API", function()
     local b = w:add_body { shape = s3.sphere { radius = 0.1 }, mass = 1 }
     local cases = {
       { { body1 = b }, "option 'kind' is required in a 3D world" },
-      { { kind = "pin", body1 = b }, "option 'kind' must be one of \"ball\", \"hinge\", \"slider\", \"fixed\", got" },
+      { { kind = "pin", body1 = b },
+        "option 'kind' must be one of \"ball\", \"hinge\", \"slider\", \"fixed\", got" },
       { { kind = "ball" }, "option 'body1' is required" },
       { { kind = "ball", body1 = b, normal = "x" }, "unknown option" },
       { { kind = "hinge", body1 = b }, "option 'axis' is required for a hinge joint" },
       { { kind = "hinge", body1 = b, axis = { 0, 0, 0 } }, "option 'axis' must be a nonzero vector" },
       { { kind = "hinge", body1 = b, axis = { 0, 0 / 0, 1 } }, "option 'axis'" },
       { { kind = "ball", body1 = b, anchor = { 1, 0 / 0, 0 } }, "option 'anchor'" },
-      { { kind = "ball", body1 = b, axis = { 0, 0, 1 } }, "option 'axis' is for the kinds \"hinge\" and \"slider\"" },
+      { { kind = "ball", body1 = b, axis = { 0, 0, 1 } },
+        "option 'axis' is for the kinds \"hinge\" and \"slider\"" },
       { { kind = "fixed", body1 = b, limits = { 0, 1 } }, "option 'limits' is for the kinds" },
       { { kind = "slider", body1 = b, axis = { 1, 0, 0 }, limits = { 1, 0 } }, "lo <= hi" },
       { { kind = "hinge", body1 = b, axis = { 1, 0, 0 }, limits = { -4, 0 } }, "within [-pi, pi]" },
@@ -420,8 +423,8 @@ describe("3D joints: the API", function()
       assert.matches(case[2], e, 1, true)
     end
     assert.matches("World:add_rope: option 'length' is required", err(w.add_rope, w, { body1 = b }), 1, true)
-    assert.matches("World:add_rope: unknown option", err(w.add_rope, w, { body1 = b, length = 1, kind = "x" }), 1,
-      true)
+    assert.matches("World:add_rope: unknown option",
+      err(w.add_rope, w, { body1 = b, length = 1, kind = "x" }), 1, true)
     local f = w:add_body { shape = s3.sphere { radius = 0.1 }, fixed = true, position = { 1, 0, 0 } }
     assert.matches("do not move does nothing", err(w.add_joint, w, { kind = "ball", body1 = f }), 1, true)
   end)

@@ -84,7 +84,8 @@ describe("refusals", function()
       err(w.add_joint, w, { body1 = b }))
     w = impact.world3d { strategy = "contact" }
     b = w:add_body { shape = impact.shape3d.sphere { radius = 1 }, mass = 1 }
-    assert.matches("World:add_joint: option 'kind' is required in a 3D world", err(w.add_joint, w, { body1 = b }))
+    assert.matches("World:add_joint: option 'kind' is required in a 3D world",
+      err(w.add_joint, w, { body1 = b }))
   end)
 
   it("refuses a run whose end time has already passed", function()
