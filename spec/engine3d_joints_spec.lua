@@ -341,6 +341,32 @@ describe("3D joints", function()
     end
   end)
 
+  it("a hinged bar resting on frictionless ground: joint and contact share its weight by moments", function()
+    -- a 2 kg bar hinged at one end 0.5 m above the ground falls onto it and rests: with no
+    -- friction the ground pushes straight up, so moments about the hinge give the ground's force
+    -- N = m g (x_centre - x_hinge) / (x_contact - x_hinge), the hinge the rest
+    for _, solver in ipairs(solvers) do
+      for _, strategy in ipairs { "contact", "impulse" } do
+        local w = world { solver = solver, strategy = strategy }
+        w:add_body { shape = s3.box { size = { 10, 10, 1 } }, fixed = true, position = { 0, 0, -0.5 },
+                     friction = 0, elasticity = 0 }
+        local m = 2
+        local bar = w:add_body { shape = s3.box { size = { 1, 0.1, 0.05 } }, mass = m,
+                                 position = { 0.5, 0, 0.5 }, friction = 0, elasticity = 0 }
+        local j = w:add_joint { kind = "hinge", body1 = bar, anchor = { 0, 0, 0.5 }, axis = { 0, 1, 0 } }
+        w:run { duration = 3 }
+        local n, moment = 0, 0
+        for _, c in ipairs(w:contacts()) do
+          n = n + c.normal_force
+          moment = moment + c.normal_force * c.point[1]
+        end
+        assert.near(m * g * bar.position[1] / (moment / n), n, 1e-6 * n, solver .. " " .. strategy)
+        assert.is_true(n > 0.4 * m * g and n < 0.6 * m * g)  -- about half: it rests near its far end
+        assert.is_true(lin_err(w, j) < 1e-9 and norm(bar.angular_velocity) < 1e-6)
+      end
+    end
+  end)
+
   it("a fixed joint makes one rigid body of two: no relative motion, angular momentum = torque t", function()
     -- the joint's impulses are internal: the pair's momentum stays 0 and its angular momentum
     -- grows as the torque's impulse, within the scheme's O(h) (its explicit gyroscopic term)

@@ -73,6 +73,9 @@ struct imp_e3_joints {
     double *val;
     int *base;             /* per joint row: its first full row */
     int base_cap;
+    /* the joints on each moving slot (W couples rows through shared bodies) */
+    int *slot_head, slot_cap;
+    int *jnext, *jfirst, *jcount, *jmark, *jmark2, jcap;
     imp_coulomb_workspace *ws;
 };
 
@@ -791,6 +794,8 @@ void imp_e3_joints_push(imp_world *w, imp_engine3d *e, double h)
         (p) = np_;                                                      \
     } while (0)
 
+static int grow_triplets(struct imp_e3_joints *js, size_t need);
+
 static int reserve_full(struct imp_e3_joints *js, int n, size_t nnz, int nrows)
 {
     if (n > js->full_cap) {
@@ -810,20 +815,53 @@ static int reserve_full(struct imp_e3_joints *js, int n, size_t nnz, int nrows)
         GROW(js->work, n);
         js->full_cap = n;
     }
-    if (nnz > js->tcap) {
-        GROW(js->ti, nnz);
-        GROW(js->tj, nnz);
-        GROW(js->tv, nnz);
-        GROW(js->tri, nnz);
-        GROW(js->trj, nnz);
-        GROW(js->trv, nnz);
-        GROW(js->col, nnz);
-        GROW(js->val, nnz);
-        js->tcap = nnz;
+    if (grow_triplets(js, nnz) != 0) {
+        return -1;
     }
     if (nrows > js->base_cap) {
         GROW(js->base, nrows);
         js->base_cap = nrows;
+    }
+    return 0;
+}
+
+/* the per-slot lists of the joints that have rows, and each joint's rows (contiguous) */
+static int joint_lists(const imp_world *w, struct imp_e3_joints *js)
+{
+    int ns = w->model.nslots;
+    if (ns > js->slot_cap) {
+        GROW(js->slot_head, ns);
+        js->slot_cap = ns;
+    }
+    if (js->n > js->jcap) {
+        GROW(js->jnext, 2 * js->n);
+        GROW(js->jfirst, js->n);
+        GROW(js->jcount, js->n);
+        GROW(js->jmark, js->n);
+        GROW(js->jmark2, js->n);
+        js->jcap = js->n;
+    }
+    for (int s = 0; s < ns; s++) {
+        js->slot_head[s] = -1;
+    }
+    for (int i = 0; i < js->n; i++) {
+        js->jcount[i] = 0;
+        js->jmark[i] = js->jmark2[i] = -1;
+    }
+    for (int i = 0; i < js->nrows; i++) {
+        int j = js->rows[i].joint;
+        if (js->jcount[j]++ == 0) {
+            js->jfirst[j] = i;
+        }
+    }
+    for (int j = js->n - 1; j >= 0; j--) {
+        for (int side = 0; side < 2 && js->jcount[j] > 0; side++) {
+            int s = moving(w, side == 0 ? js->j[j].s1 : js->j[j].s2);
+            if (s >= 0) {
+                js->jnext[2 * j + side] = js->slot_head[s];
+                js->slot_head[s] = 2 * j + side;
+            }
+        }
     }
     return 0;
 }
@@ -867,12 +905,33 @@ static double contact_coupling(const imp_world *w, const imp_e3_point *p, int m,
     return v;
 }
 
+static int grow_triplets(struct imp_e3_joints *js, size_t need)
+{
+    if (need <= js->tcap) {
+        return 0;
+    }
+    size_t cap = js->tcap > 0 ? js->tcap : 1024;
+    while (cap < need) {
+        cap *= 2;
+    }
+    GROW(js->ti, cap);
+    GROW(js->tj, cap);
+    GROW(js->tv, cap);
+    GROW(js->tri, cap);
+    GROW(js->trj, cap);
+    GROW(js->trv, cap);
+    GROW(js->col, cap);
+    GROW(js->val, cap);
+    js->tcap = cap;
+    return 0;
+}
+
 static int push_triplet(struct imp_e3_joints *js, size_t *k, int i, int j, double v)
 {
     if (v == 0.0) {
         return 0;
     }
-    if (*k >= js->tcap) {
+    if (*k >= js->tcap && grow_triplets(js, *k + 1) != 0) {
         return -1;
     }
     js->ti[*k] = i;
@@ -891,9 +950,8 @@ imp_coulomb_status imp_e3_joints_solve_exact(imp_world *w, imp_engine3d *e, int 
         n += js->rows[i].kind == ROW_UNI ? 3 : 1;
     }
     size_t cnnz = (size_t)contacts->W.row_ptr[nc];
-    size_t nnz = cnnz + 2 * (size_t)n + 2 * (size_t)js->nrows * (size_t)nc
-                 + (size_t)js->nrows * (size_t)js->nrows;
-    if (reserve_full(js, n, nnz, js->nrows) != 0) {
+    size_t nnz = cnnz + 2 * (size_t)n + 36 * (size_t)js->nrows;  /* grown if need be */
+    if (reserve_full(js, n, nnz, js->nrows) != 0 || joint_lists(w, js) != 0) {
         return IMP_COULOMB_NO_MEMORY;
     }
     /* the full problem: contacts, then per joint row one row (three for a unilateral one) */
@@ -929,29 +987,49 @@ imp_coulomb_status imp_e3_joints_solve_exact(imp_world *w, imp_engine3d *e, int 
             js->bil[row++] = 1;
         }
     }
-    for (int i = 0; i < js->nrows; i++) {
-        const imp_j3_row *r = &js->rows[i];
-        int ri = js->base[i];
-        for (int c = 0; c < nact; c++) {
-            const imp_e3_point *p = &e->pts[e->act[c]];
-            int ma = moving(w, p->a), mb = moving(w, p->b);
-            if ((ma < 0 || (ma != r->a && ma != r->b)) && (mb < 0 || (mb != r->a && mb != r->b))) {
-                continue;
-            }
-            for (int m = 0; m < 3; m++) {
-                double v = contact_coupling(w, p, m, r);
-                if (push_triplet(js, &k, ri, 3 * c + m, v) != 0 || push_triplet(js, &k, 3 * c + m, ri, v) != 0) {
-                    return IMP_COULOMB_NO_MEMORY;
+    /* W's joint blocks: a contact and a joint row share a moving body, two joint rows too */
+    for (int c = 0; c < nact; c++) {
+        const imp_e3_point *p = &e->pts[e->act[c]];
+        for (int side = 0; side < 2; side++) {
+            int s = moving(w, side == 0 ? p->a : p->b);
+            for (int it = s >= 0 ? js->slot_head[s] : -1; it >= 0; it = js->jnext[it]) {
+                int j = it / 2;
+                if (js->jmark[j] == c) {
+                    continue;
+                }
+                js->jmark[j] = c;
+                for (int i = js->jfirst[j]; i < js->jfirst[j] + js->jcount[j]; i++) {
+                    for (int m = 0; m < 3; m++) {
+                        double v = contact_coupling(w, p, m, &js->rows[i]);
+                        if (push_triplet(js, &k, js->base[i], 3 * c + m, v) != 0
+                            || push_triplet(js, &k, 3 * c + m, js->base[i], v) != 0) {
+                            return IMP_COULOMB_NO_MEMORY;
+                        }
+                    }
                 }
             }
         }
-        for (int j = 0; j < js->nrows; j++) {
-            double v = row_coupling(r, &js->rows[j]);
-            if (j == i && !(v > 0.0)) {
-                v = 1.0;  /* a row no body can follow: decoupled, its impulse 0 */
-            }
-            if (push_triplet(js, &k, ri, js->base[j], v) != 0) {
-                return IMP_COULOMB_NO_MEMORY;
+    }
+    for (int j = 0; j < js->n; j++) {
+        for (int side = 0; side < 2 && js->jcount[j] > 0; side++) {
+            int s = moving(w, side == 0 ? js->j[j].s1 : js->j[j].s2);
+            for (int it = s >= 0 ? js->slot_head[s] : -1; it >= 0; it = js->jnext[it]) {
+                int l = it / 2;
+                if (js->jmark2[l] == j) {
+                    continue;
+                }
+                js->jmark2[l] = j;
+                for (int i = js->jfirst[j]; i < js->jfirst[j] + js->jcount[j]; i++) {
+                    for (int m = js->jfirst[l]; m < js->jfirst[l] + js->jcount[l]; m++) {
+                        double v = row_coupling(&js->rows[i], &js->rows[m]);
+                        if (m == i && !(v > 0.0)) {
+                            v = 1.0;  /* a row no body can follow: decoupled, its impulse 0 */
+                        }
+                        if (push_triplet(js, &k, js->base[i], js->base[m], v) != 0) {
+                            return IMP_COULOMB_NO_MEMORY;
+                        }
+                    }
+                }
             }
         }
     }
@@ -1056,7 +1134,8 @@ void imp_e3_joints_free(struct imp_e3_joints *js)
     imp_pairset_free(&js->exclude);
     void *arrays[] = {js->j, js->rows, js->q, js->mu, js->warm, js->r, js->u, js->qr, js->wr, js->mur, js->bil,
                       js->bilr, js->map, js->back, js->ti, js->tj, js->tri, js->trj, js->tv, js->trv, js->rp,
-                      js->col, js->work, js->val, js->base};
+                      js->col, js->work, js->val, js->base, js->slot_head, js->jnext, js->jfirst,
+                      js->jcount, js->jmark, js->jmark2};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         free(arrays[i]);
     }
