@@ -691,6 +691,13 @@ imp_status imp_e3_joints_begin(imp_world *w, imp_engine3d *e, double h)
 
 int imp_e3_joints_armed(const imp_engine3d *e) { return e->joints != NULL && e->joints->armed; }
 
+void imp_e3_joints_disarm(imp_engine3d *e)
+{
+    if (e->joints != NULL) {
+        e->joints->armed = 0;
+    }
+}
+
 /* vel += M^-1 J^T dl */
 static void row_apply(const imp_j3_row *r, double *vel, double dl)
 {

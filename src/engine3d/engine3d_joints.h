@@ -1,28 +1,36 @@
 /* engine3d_joints.h: joints, ropes and rods of the 3D engine (engine3d.h) as rows of its
    velocity-level contact problem, for the "impulse" and "contact" strategies under
-   time_stepping = "symplectic_euler".
+   time_stepping = "symplectic_euler" (the Lua side refuses them under "ode").
 
-   A joint holds body2 (or the background) to body1 by scalar rows, each a velocity
-   Jacobian J (linear and angular parts per body) with u = J v, an impulse lambda and bounds:
+   A joint holds body1 to body2 (the base: the background by default) by scalar rows, each a
+   velocity Jacobian J (linear and angular parts per body) with u = J v, an impulse lambda and
+   bounds:
      equality rows     u + b = 0, lambda free          (the joint's geometry, rods)
-     unilateral rows   u + b >= 0, lambda >= 0, complementary  (limits, taut ropes)
+     unilateral rows   u + b >= 0, lambda >= 0, complementary  (limits, ropes)
      motor rows        u = speed while |lambda| <= max_force dt
-   b is 0 for held equality rows, the gap over the step for a unilateral row (as a contact's
-   speculative bound: a slack rope or a limit not reached may close within the step, no more),
-   -speed for a motor. The rows of a kind, at the world's state x0 (p = x + R p_body the anchors,
-   a = R axis, (b, c) two perpendiculars carried by body1, b' the copy of b carried by body2):
+   A unilateral row's b is its gap over the step when open (as a contact's speculative bound:
+   a slack rope or a limit not reached may close within the step, no more); a motor's is
+   -speed. Below 1 is the base (body2) and 2 the follower (body1); p = x + R p_body the anchors,
+   a = R axis, (b, c) two perpendiculars to the axis carried by the base, b' the copy of b
+   carried by the follower. The rows of a kind, at the step's start state x0:
      ball     p2 - p1 = 0 along x, y, z                                  (3 rows)
      hinge    ball, a2 . b1 = 0, a2 . c1 = 0                             (5 rows)
      slider   (p2 - p1) . b1 = 0, (p2 - p1) . c1 = 0, a2 . b1 = 0, a2 . c1 = 0, b2' . c1 = 0
      fixed    ball, a2 . b1 = 0, a2 . c1 = 0, b2' . c1 = 0               (6 rows)
      rod      |p2 - p1| = length;   rope   |p2 - p1| <= length
    Their Jacobians are the exact time derivatives of these functions, e.g. d/dt (a2 . b1) =
-   (w2 - w1) . (a2 x b1). The hinge's angle is atan2((b1 x b2') . a1, b1 . b2') in (-pi, pi];
-   the slider's travel a1 . (p2 - p1); limits bound them, a motor drives their rate.
+   (w2 - w1) . (a2 x b1). The hinge's angle is atan2((b1 x b2') . a1, b1 . b2') in (-pi, pi],
+   the slider's travel a1 . (p2 - p1): body1's relative to body2; limits bound them, a motor
+   drives their rate.
+
+   Each row's curvature along the step at the state's velocities v0, C(x0 + h v0) - C(x0) -
+   h J v0 (second order in h), is added to b (over h): the step then ends on the constraint
+   instead of leaving it along the tangent, and the velocity turns with the constraint and
+   keeps its length (no energy drawn off by the projection each step).
 
    Order in the solve: the warm starts (the last step's impulses, scaled by the step's length)
    are applied, then each Gauss-Seidel sweep of "pgs" goes over the joints' rows after the
-   contacts (per joint: motor, limits, then the equality rows), with the contacts' convergence
+   contacts (per joint: motor, limits, then the equality rows), with the contacts' stopping
    test. Under "lcp" / "coulomb" the rows join the exact problem (coulomb.h): equality rows as
    bilateral rows, unilateral rows as frictionless contacts (mu = 0, their two tangent rows
    decoupled), a motor as a bilateral row; a motor whose impulse then exceeds max_force dt is
@@ -31,7 +39,7 @@
    impulse: no kinetic energy is added) correct BETA of each equality row's error (and of a
    violated limit or rope) per step.
    Serial impacts (collision_handling "serial" / "hybrid") are solved without the joints; the
-   step's last (simultaneous) solve then holds them. */
+   step's last (simultaneous) solve then holds them. Bodies a joint joins do not collide. */
 #ifndef IMPACT_ENGINE3D_JOINTS_H
 #define IMPACT_ENGINE3D_JOINTS_H
 
@@ -91,6 +99,8 @@ void imp_e3_joint_error(const struct imp_world *w, int i, double *linear, double
    then take part in the solves until push. */
 imp_status imp_e3_joints_begin(struct imp_world *w, imp_engine3d *e, double h);
 int imp_e3_joints_armed(const imp_engine3d *e);
+/* Drops the rows (a step that failed between begin and push leaves them armed). */
+void imp_e3_joints_disarm(imp_engine3d *e);
 /* pgs: the warm starts into e->vel, then one sweep over the rows (change, largest: the sweep's
    largest impulse change and impulse, as the contacts' sweeps). */
 void imp_e3_joints_warm(const struct imp_world *w, imp_engine3d *e);

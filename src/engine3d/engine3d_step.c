@@ -641,6 +641,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     }
     e->swapped = 0;
     e->failed_a = e->failed_b = -1;
+    imp_e3_joints_disarm(e);  /* joints: no rows left from a step that failed */
     double t0 = w->data.time, h = t1 - t0;
     int backups = 0, max_backups = w->model.def.engine2d.max_backups;
     int k = w->model.def.engine2d.substeps > 1 ? w->model.def.engine2d.substeps : 1;
