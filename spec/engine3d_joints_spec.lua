@@ -429,6 +429,7 @@ describe("3D joints: the API", function()
       { { kind = "hinge", body1 = b, axis = { 0, 0, 0 } }, "option 'axis' must be a nonzero vector" },
       { { kind = "hinge", body1 = b, axis = { 0, 0 / 0, 1 } }, "option 'axis'" },
       { { kind = "ball", body1 = b, anchor = { 1, 0 / 0, 0 } }, "option 'anchor'" },
+      { { kind = "ball", body1 = b, anchor = { 1e300, 0, 0 } }, "within 1e150 of the bodies' centres" },
       { { kind = "ball", body1 = b, axis = { 0, 0, 1 } },
         "option 'axis' is for the kinds \"hinge\" and \"slider\"" },
       { { kind = "fixed", body1 = b, limits = { 0, 1 } }, "option 'limits' is for the kinds" },

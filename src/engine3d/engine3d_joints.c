@@ -175,8 +175,11 @@ int imp_e3_joint_add(imp_world *w, const imp_joint3d_def *d, char *why, size_t w
         snprintf(why, why_len, "a %s between two bodies that do not move does nothing", kind);
         return -1;
     }
-    if (!finite3(d->point1) || !finite3(d->point2)) {
-        snprintf(why, why_len, "a %s's points must be finite", kind);
+    if (!finite3(d->point1) || !finite3(d->point2) || !isfinite(dot(d->point1, d->point1))
+        || !isfinite(dot(d->point2, d->point2))) {
+        snprintf(why, why_len, "a %s's points must be finite and within 1e150 of the bodies' centres "
+                 "(point1 = {%g, %g, %g}, point2 = {%g, %g, %g} in the bodies' frames)", kind, d->point1[0],
+                 d->point1[1], d->point1[2], d->point2[0], d->point2[1], d->point2[2]);
         return -1;
     }
     int axial = d->kind == IMP_J3_HINGE || d->kind == IMP_J3_SLIDER;

@@ -512,9 +512,10 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
         return IMP_ERR_NOMEM;
     }
     if (st == IMP_COULOMB_BAD_INPUT) {
-        snprintf(why, why_len, "the contact problem of %d points is not valid (%s)", nact, info.message);
-        e->failed_a = e->pts[act[0]].a;
-        e->failed_b = e->pts[act[0]].b;
+        snprintf(why, why_len, "the contact problem of %d points%s is not valid (%s)", nact,
+                 imp_e3_joints_armed(e) ? " and the joints' rows" : "", info.message);
+        e->failed_a = nact > 0 ? e->pts[act[0]].a : -1;  /* (none: joints alone) */
+        e->failed_b = nact > 0 ? e->pts[act[0]].b : -1;
         return IMP_ERR_SOLVER;
     }
     if (st != IMP_COULOMB_OK) {
