@@ -169,6 +169,7 @@ typedef struct imp_engine3d {
     imp_engine3d_stats stats;
     int failed_a, failed_b;  /* bodies named by a failed solve */
     struct imp_e3_ode *ode;  /* the force-level stepping's state (engine3d_ode.h), NULL */
+    struct imp_e3_joints *joints; /* joints, ropes and rods (engine3d_joints.h), NULL */
     /* detection once per step (engine3d_step.c): per slot the motion of its last sub-step,
        12 numbers (the displacement, then the rotation row-major), and detect's speed rule */
     double *dpose;

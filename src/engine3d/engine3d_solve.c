@@ -23,6 +23,7 @@
 
 #include "engine3d.h"
 #include "engine3d_sweep.h"
+#include "engine3d_joints.h"
 #include "world_internal.h"
 
 enum { JAC = 54 };
@@ -442,7 +443,7 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     memcpy(e->vel, e->vel_save, nv * sizeof *e->vel);
     const int *act = e->act;
     int n = 3 * nact;
-    if (reserve(e, n) != 0) {
+    if (reserve(e, n > 0 ? n : 1) != 0) {  /* (none: joints alone) */
         return IMP_ERR_NOMEM;
     }
     for (int c = 0; c < e->npts; c++) {
@@ -490,7 +491,7 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     if (e->ws == NULL && (e->ws = imp_coulomb_workspace_create(n)) == NULL) {
         return IMP_ERR_NOMEM;
     }
-    if (factors(w, e, nact) != 0) {
+    if (!imp_e3_joints_armed(e) && factors(w, e, nact) != 0) {  /* (joints: W alone) */
         return IMP_ERR_NOMEM;
     }
     imp_coulomb_problem prob = {.W = {.n = n, .row_ptr = e->row_ptr, .col = e->col, .val = e->val},
@@ -502,7 +503,9 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
     opt.max_iterations = MAX_NEWTON;
     opt.max_sweeps = MAX_SWEEPS;
     imp_coulomb_info info;
-    imp_coulomb_status st = imp_coulomb_solve(&prob, &opt, e->ws, e->r, e->u, &info);
+    imp_coulomb_status st = imp_e3_joints_armed(e)  /* joints: their rows join the problem */
+                                ? imp_e3_joints_solve_exact(w, e, nact, &prob, &opt, &info)
+                                : imp_coulomb_solve(&prob, &opt, e->ws, e->r, e->u, &info);
     e->stats.solves++;
     e->stats.sweeps += info.sweeps;
     e->stats.newton_iterations += info.iterations;
@@ -511,9 +514,10 @@ static imp_status solve_exact(imp_world *w, imp_engine3d *e, int nact, char *why
         return IMP_ERR_NOMEM;
     }
     if (st == IMP_COULOMB_BAD_INPUT) {
-        snprintf(why, why_len, "the contact problem of %d points is not valid (%s)", nact, info.message);
-        e->failed_a = e->pts[act[0]].a;
-        e->failed_b = e->pts[act[0]].b;
+        snprintf(why, why_len, "the contact problem of %d points%s is not valid (%s)", nact,
+                 imp_e3_joints_armed(e) ? " and the joints' rows" : "", info.message);
+        e->failed_a = nact > 0 ? e->pts[act[0]].a : -1;  /* (none: joints alone) */
+        e->failed_b = nact > 0 ? e->pts[act[0]].b : -1;
         return IMP_ERR_SOLVER;
     }
     if (st != IMP_COULOMB_OK) {
@@ -806,6 +810,10 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             warm_run(e, rows + i, rows[i].run);
         }
     }
+    int joints = !warmup && imp_e3_joints_armed(e);
+    if (joints) {  /* the joints' warm starts (engine3d_joints.h) */
+        imp_e3_joints_warm(w, e);
+    }
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
         if (simd) {
@@ -817,8 +825,9 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
                 sweep_run(e, rows + i, rows[i].run, &change, &largest);
             }
         }
-        /* (bilateral rows, e.g. joints, would be swept here: once per sweep, after the
-           contact runs, against the same e->vel) */
+        if (joints) {  /* the joints' rows, in the same sweep */
+            imp_e3_joints_sweep(w, e, &change, &largest);
+        }
         e->stats.sweeps += !warmup;
         done = change <= SWEEP_TOLERANCE * largest;
     }
@@ -846,7 +855,7 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
         }
     }
     e->nact = nact;
-    if (nact == 0) {
+    if (nact == 0 && !imp_e3_joints_armed(e)) {
         return IMP_OK;
     }
     if (w->model.def.engine2d.contact_solver == IMP_SOLVER_PGS || 3 * nact > EXACT_MAX_ROWS) {

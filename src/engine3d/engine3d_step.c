@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine3d.h"
+#include "engine3d_joints.h"
 #include "quat.h"
 #include "world_internal.h"
 
@@ -600,6 +601,10 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         point_problem(w, e, &e->pts[c], h, serial, strategy_contact);
     }
     e->rows_keep = !detect && strategy_contact;  /* every point active, as in the last solve */
+    if (imp_e3_joints_begin(w, e, h) != IMP_OK) {  /* joints: rows of this solve (engine3d_joints.h) */
+        snprintf(why, why_len, "out of memory for the 3D joints");
+        return IMP_ERR_NOMEM;
+    }
     st = imp_engine3d_solve(w, e, why, why_len);
     e->rows_keep = 0;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
@@ -614,6 +619,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         e->stats.collisions += !serial && is_impact(w, &e->pts[c], h) && e->pts[c].r[0] > 0.0;
     }
     imp_engine3d_push_apart(w, e, h, slop(w), BAUMGARTE, PUSH_SWEEPS);
+    imp_e3_joints_push(w, e, h);  /* joints: their drift corrected, their impulses kept */
     integrate_positions(w, e, h);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     accumulate_impacts(w, e, h);
@@ -641,6 +647,7 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     }
     e->swapped = 0;
     e->failed_a = e->failed_b = -1;
+    imp_e3_joints_disarm(e);  /* joints: no rows left from a step that failed */
     double t0 = w->data.time, h = t1 - t0;
     int backups = 0, max_backups = w->model.def.engine2d.max_backups;
     int k = w->model.def.engine2d.substeps > 1 ? w->model.def.engine2d.substeps : 1;

@@ -111,7 +111,9 @@ static int l_add_joint(lua_State *L)
     static const char *const keys[] = {"body1", "point1", "body2", "point2", "normal", NULL};
     const char *what = "World:add_joint";
     imp_world *w = imp_lua_check_world(L, 1);
-    imp_lua_engine3d_no_connectors(L, w, what);
+    if (w->model.def.dim == 3) {
+        return imp_lua_joint3d_add_joint(L, w);
+    }
     require_connector_strategy(L, w, what, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
@@ -150,7 +152,9 @@ static int l_add_rope(lua_State *L)
     static const char *const keys[] = {"body1", "point1", "body2", "point2", "length", "rod", NULL};
     const char *what = "World:add_rope";
     imp_world *w = imp_lua_check_world(L, 1);
-    imp_lua_engine3d_no_connectors(L, w, what);
+    if (w->model.def.dim == 3) {
+        return imp_lua_joint3d_add_rope(L, w);
+    }
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
@@ -170,7 +174,6 @@ static int l_add_rope(lua_State *L)
 
 static int check_connector(lua_State *L, imp_world *w, int idx, const char *what)
 {
-    imp_lua_engine3d_no_connectors(L, w, what);
     if (!lua_istable(L, idx)) {
         return imp_error(L, what, "argument #1 must be a connector (from add_joint or add_rope), "
                                   "got %s", imp_describe(L, idx));
@@ -194,6 +197,9 @@ static int check_connector(lua_State *L, imp_world *w, int idx, const char *what
 static int l_remove_connector(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
+    if (w->model.def.dim == 3) {
+        return imp_lua_joint3d_remove(L, w);
+    }
     int i = check_connector(L, w, 2, "World:remove_connector");
     imp_engine2d_remove_connector(w, i, w->engine2d->conn[i].generation);
     return 0;
@@ -204,6 +210,9 @@ static int l_remove_connector(lua_State *L)
 static int l_connector_error(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
+    if (w->model.def.dim == 3) {
+        return imp_lua_joint3d_error(L, w);
+    }
     int i = check_connector(L, w, 2, "World:connector_error");
     const imp_connector2d *c = &w->engine2d->conn[i];
     double p1[2], p2[2];

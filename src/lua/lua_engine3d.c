@@ -1,6 +1,6 @@
 /* lua_engine3d.c: the Lua side of the 3D engine (engine3d.h) in 3D worlds under the impulse
    and contact strategies: w:contacts() from the contact points of the last step, the per-pair
-   coefficients of w:set_pair, and the clear refusal of the 2D engine's connectors. */
+   coefficients of w:set_pair (the 3D connectors: lua_joint3d.c). */
 
 #include "engine3d.h"
 #include "lua_engine3d.h"
@@ -101,13 +101,4 @@ int imp_lua_engine3d_set_pair(lua_State *L, imp_world *w, int a, int b, int has_
         return imp_raise(L, "World:set_pair: out of memory");
     }
     return 0;
-}
-
-void imp_lua_engine3d_no_connectors(lua_State *L, const imp_world *w, const char *what)
-{
-    if (w->model.def.dim == 3) {
-        imp_error(L, what, "this world is 3D: joints, ropes and rods are only available in 2D worlds "
-                  "(impact.world2d, strategy \"impulse\" or \"contact\"); 3D joints are not "
-                  "available yet (issue #17, \"Joints in 3D\")");
-    }
 }

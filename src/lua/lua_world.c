@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine3d_joints.h"
 #include "lua_world.h"
 
 static world_ud *to_world_ud(lua_State *L, int idx)
@@ -200,13 +201,14 @@ static int option_given(lua_State *L, int idx, const char *key)
 /* The 3D engine steps at velocity level (time_stepping = "symplectic_euler", the 3D default,
    engine3d.h) or with the world's integrator and force-level contact ("ode", engine3d_ode.h,
    where extra_accel and extra_accel_dt mean what they mean in 2D). joint_small_impacts is
-   refused: there are no 3D joints. The extra acceleration's options are refused at velocity
+   refused: 3D joints are rows of every step's contact problem (engine3d_joints.h). The extra acceleration's options are refused at velocity
    level, where they have no meaning. */
 static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
 {
     if (push_option(L, idx, "joint_small_impacts")) {
-        imp_error(L, what, "option 'joint_small_impacts' (got %s) acts on joints, and 3D worlds have no "
-                  "joints yet; leave it out", imp_describe(L, -1));
+        imp_error(L, what, "option 'joint_small_impacts' (got %s) acts on joints of 2D worlds; 3D "
+                  "joints are held in every step's contact problem, under \"impulse\" too: leave it out",
+                  imp_describe(L, -1));
     }
     if (d->time_stepping == IMP_STEPPING_ODE && push_option(L, idx, "substeps")) {
         imp_error(L, what, "option 'substeps' (got %s) cuts the velocity-level steps "
@@ -968,10 +970,11 @@ static void set_integrator(lua_State *L, imp_world *w, const char *what)
     imp_world_set_integrator(w, &d);
 }
 
-/* the world's connectors (bilateral: joints and rods only) */
+/* the world's connectors (bilateral: joints and rods only; 3D joints hold under impulse
+   too, so they count only when not) */
 static int active_connectors(const imp_world *w, int bilateral)
 {
-    int n = 0;
+    int n = w->model.def.dim == 3 && !bilateral ? imp_e3_joints_alive(w) : 0;
     for (int i = 0; w->engine2d != NULL && i < w->engine2d->nconn; i++) {
         const imp_connector2d *c = &w->engine2d->conn[i];
         n += c->active != 0 && (!bilateral || c->kind != IMP_ROPE);
