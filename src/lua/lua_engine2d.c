@@ -174,15 +174,8 @@ static int l_add_rope(lua_State *L)
 
 static int check_connector(lua_State *L, imp_world *w, int idx, const char *what)
 {
-    if (!lua_istable(L, idx)) {
-        return imp_error(L, what, "argument #1 must be a connector (from add_joint or add_rope), "
-                                  "got %s", imp_describe(L, idx));
-    }
-    lua_getfield(L, idx, "index");
-    lua_getfield(L, idx, "generation");
-    int ok = lua_isinteger(L, -2) && lua_isinteger(L, -1);
-    lua_Integer index = lua_tointeger(L, -2), gen = lua_tointeger(L, -1);
-    lua_pop(L, 2);
+    lua_Integer index, gen;
+    int ok = imp_connector_handle(L, idx, what, &index, &gen);
     imp_engine2d *e = w->engine2d;
     if (!ok || e == NULL || index < 0 || index >= e->nconn || !e->conn[index].active
         || (lua_Integer)e->conn[index].generation != gen) {

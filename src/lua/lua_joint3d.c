@@ -269,15 +269,8 @@ int imp_lua_joint3d_add_rope(lua_State *L, imp_world *w)
 
 static int check_joint(lua_State *L, imp_world *w, int idx, const char *what)
 {
-    if (!lua_istable(L, idx)) {
-        return imp_error(L, what, "argument #1 must be a connector (from add_joint or add_rope), "
-                                  "got %s", imp_describe(L, idx));
-    }
-    lua_getfield(L, idx, "index");
-    lua_getfield(L, idx, "generation");
-    int ok = lua_isinteger(L, -2) && lua_isinteger(L, -1);
-    lua_Integer index = lua_tointeger(L, -2), gen = lua_tointeger(L, -1);
-    lua_pop(L, 2);
+    lua_Integer index, gen;
+    int ok = imp_connector_handle(L, idx, what, &index, &gen);
     unsigned g = 0;
     int alive = 0;
     if (!ok || index < 0 || index >= imp_e3_joint_count(w) || imp_e3_joint_def(w, (int)index, &g, &alive) == NULL

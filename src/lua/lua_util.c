@@ -399,3 +399,19 @@ double imp_number_at(lua_State *L, const char *what, int t, lua_Integer i, const
     lua_pop(L, 1);
     return v;
 }
+
+int imp_connector_handle(lua_State *L, int idx, const char *what, lua_Integer *index,
+                         lua_Integer *generation)
+{
+    if (!lua_istable(L, idx)) {
+        return imp_error(L, what, "argument #1 must be a connector (from add_joint or add_rope), "
+                                  "got %s", imp_describe(L, idx));
+    }
+    lua_getfield(L, idx, "index");
+    lua_getfield(L, idx, "generation");
+    int ok = lua_isinteger(L, -2) && lua_isinteger(L, -1);
+    *index = lua_tointeger(L, -2);
+    *generation = lua_tointeger(L, -1);
+    lua_pop(L, 2);
+    return ok;
+}

@@ -59,6 +59,11 @@ void imp_push_vector(lua_State *L, const double *v, int n);
 void imp_push_mat3(lua_State *L, const imp_mat3 *m);
 /* Writes a short description of the value at idx (for error messages) onto the stack. */
 const char *imp_describe(lua_State *L, int idx);
+/* The index and generation of the connector handle at idx (the table add_joint and add_rope
+   return, 2D and 3D); raises what's error when it is not a table; returns 0 when its fields are
+   not integers. */
+int imp_connector_handle(lua_State *L, int idx, const char *what, lua_Integer *index,
+                         lua_Integer *generation);
 /* v for a message: %g, with NaN spelled "nan" (printf may write "-nan"); returns buf. */
 const char *imp_format_g(char *buf, size_t size, double v);
 /* v for a message when its exact value matters: the shortest %g form (at least 6 digits)
