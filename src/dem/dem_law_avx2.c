@@ -15,11 +15,10 @@
 
 #if defined(IMP_DEM_HAVE_AVX2)
 
-#include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define AVX2 __attribute__((target("avx2")))
+#include "avx2.h"
 
 /* the in-place runs this file reads and writes as 4 doubles */
 _Static_assert(offsetof(imp_dem_inter, n) == offsetof(imp_dem_inter, un) + sizeof(double),
@@ -33,17 +32,7 @@ _Static_assert(offsetof(imp_dem_inter, fs) == offsetof(imp_dem_inter, fn) + size
 
 _Static_assert(IMP_DEM_SPHERE == 0, "imp_dem_reach_avx2 ors the kinds of four particles");
 
-typedef __m256d v4;
-
-int imp_dem_law_avx2_supported(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-}
-
-static inline AVX2 v4 add(v4 a, v4 b) { return _mm256_add_pd(a, b); }
-static inline AVX2 v4 sub(v4 a, v4 b) { return _mm256_sub_pd(a, b); }
-static inline AVX2 v4 mul(v4 a, v4 b) { return _mm256_mul_pd(a, b); }
+int imp_dem_law_avx2_supported(void) { return imp_avx2_supported(); }
 
 /* 4 x 4 transpose: rows r[i] become columns (its own inverse) */
 static inline AVX2 void transpose(v4 *r0, v4 *r1, v4 *r2, v4 *r3)

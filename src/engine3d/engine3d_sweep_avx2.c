@@ -13,22 +13,11 @@
 
 #if defined(IMP_E3_HAVE_AVX2)
 
-#include <immintrin.h>
 #include <math.h>
 
-#define AVX2 __attribute__((target("avx2")))
+#include "avx2.h"
 
-typedef __m256d v4;
-
-int imp_e3_avx2_supported(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-}
-
-static inline AVX2 v4 add(v4 a, v4 b) { return _mm256_add_pd(a, b); }
-static inline AVX2 v4 sub(v4 a, v4 b) { return _mm256_sub_pd(a, b); }
-static inline AVX2 v4 mul(v4 a, v4 b) { return _mm256_mul_pd(a, b); }
+int imp_e3_avx2_supported(void) { return imp_avx2_supported(); }
 static inline AVX2 v4 yzx(v4 a) { return _mm256_permute4x64_pd(a, 0xC9); }  /* (y, z, x, w) */
 static inline AVX2 v4 zxy(v4 a) { return _mm256_permute4x64_pd(a, 0xD2); }  /* (z, x, y, w) */
 static inline AVX2 v4 lane(v4 a, int i)
