@@ -598,7 +598,9 @@ local function world_options(c, dim, strategy)
         if c.r:chance(0.97) or (dim == 3 and (strategy == "impulse" or strategy == "contact")) then
           return string.format("%q", strategy)
         end
-        -- another strategy; in 3D not a rigid one, whose options' verdicts differ
+        -- another strategy; in 3D not a rigid one, whose options' verdicts differ; the
+        -- world's strategy is then not the one the generator draws by (c.swapped)
+        c.swapped = true
         local others = {}
         for _, s in ipairs(STRATEGIES[dim]) do
           if dim == 2 or (s ~= "impulse" and s ~= "contact") then others[#others + 1] = s end
@@ -679,9 +681,12 @@ local function world_options(c, dim, strategy)
 end
 
 local function new_world(c, name, dim, strategy)
+  c.swapped = false
   local src, bad = world_options(c, dim, strategy)
   c:emit(string.format("%s = impact.world%dd(%s)", name, dim, src), "impact.world" .. dim .. "d", bad)
-  c.worlds[#c.worlds + 1] = { name = name, dim = dim, strategy = strategy }
+  -- strategy: the one the draws follow; known: whether the world surely has it (verdicts that
+  -- depend on the strategy are given only then)
+  c.worlds[#c.worlds + 1] = { name = name, dim = dim, strategy = strategy, known = not c.swapped }
 end
 
 --- runs f(c) with the second stream as c.r (its draws leave the main stream alone)
@@ -783,7 +788,7 @@ local function add_body(c, wd)
     if not bad and vals.kinematic then  -- infinite mass: not fixed, no mass or inertia, not dem
       if fixed_src == "true" then bad = "fixed and kinematic"
       elseif vals.mass_given or vals.inertia_given then bad = "kinematic with a mass"
-      elseif wd.strategy == "dem" then bad = "kinematic under dem" end
+      elseif wd.strategy == "dem" and wd.known ~= false then bad = "kinematic under dem" end
     end
   end
   -- the mass properties the body gets must be finite and nonzero (kinematic: infinite anyway)
@@ -1217,6 +1222,7 @@ end)
 entry("World.strategy =", 0.6, nil, function(c, wd)
   c:emit(string.format("%s.strategy = %q", wd.name, c.r:pick(STRATEGIES[wd.dim])), "World.strategy =",
       nil, true)
+  wd.known = false  -- (the draws still follow wd.strategy, so the cases stay as they were)
 end)
 -- dem
 local function engine_list(c)
