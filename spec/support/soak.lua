@@ -20,6 +20,21 @@ function M.sanitized()
   return (os.getenv("LD_PRELOAD") or ""):find("asan", 1, true) ~= nil
 end
 
+--- True when the process runs under valgrind (its preloaded core library).
+function M.valgrind()
+  return (os.getenv("LD_PRELOAD") or ""):find("vgpreload", 1, true) ~= nil
+end
+
+--- How many times slower than the optimized build this process runs, at most: 1, 4 under
+--- AddressSanitizer (make sanitize), 100 under valgrind (make valgrind). The CPU bounds of the
+--- guards against hangs scale by it; a bound on the optimized build's cost is asserted only
+--- where it is 1.
+function M.slowdown()
+  if M.valgrind() then return 100 end
+  if M.sanitized() then return 4 end
+  return 1
+end
+
 --- {rss = KiB, hwm = KiB} from /proc/self/status, or nil where there is none.
 function M.process_memory()
   local f = io.open("/proc/self/status", "r")
