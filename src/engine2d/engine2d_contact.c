@@ -451,7 +451,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         e->force_error = 1;
         return -1;
     }
-    if (e->stage_hit) {
+    if (e->stage_watch && e->stage_hit) {  /* this stage abandons the trial step */
         return 0;
     }
     const imp_engine2d_def *d = &w->model.def.engine2d;
