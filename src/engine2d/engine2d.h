@@ -122,6 +122,8 @@ typedef struct imp_engine2d {
     /* solver scratch */
     imp_lcp_workspace *ws;
     double *A, *b, *f, *a, *vel, *jsum, *e;
+    double *fwarm;                /* the exact Coulomb solve's warm start (its own: jsum holds b
+                                     across the push solve) */
     unsigned char *bil;
     int *fric_normal, *perm, *rows;
     double *mu;

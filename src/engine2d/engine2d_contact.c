@@ -234,14 +234,14 @@ static int acceptable(const imp_lcp_problem *p, const imp_lcp_info *info)
 static int solve_coulomb(imp_world *w, int n, int m, int nf)
 {
     imp_engine2d *e = w->engine2d;
-    imp_engine2d_fwarm_fetch(e, e->rec, n, e->jsum);
+    imp_engine2d_fwarm_fetch(e, e->rec, n, e->fwarm);
     imp_e2_coulomb_info ci;
     memset(&ci, 0, sizeof ci);
     ci.tolerance = 1e-10;
     ci.max_iterations = 100;
     ci.max_sweeps = 500;
     e->stats.coulomb_solves++;
-    if (imp_engine2d_coulomb(w, n, m, e->f, e->jsum, &ci) != 0) {
+    if (imp_engine2d_coulomb(w, n, m, e->f, e->fwarm, &ci) != 0) {
         return -1;
     }
     imp_lcp_problem p = rows_problem(e, n, nf);

@@ -64,6 +64,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->a);
     free(e->vel);
     free(e->jsum);
+    free(e->fwarm);
     free(e->e);
     free(e->bil);
     free(e->fric_normal);
@@ -141,7 +142,8 @@ int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
     int cap = n > 2 * e->lcp_cap ? n : 2 * e->lcp_cap;
     if (grow((void **)&e->b, sizeof *e->b, cap) || grow((void **)&e->f, sizeof *e->f, cap)
         || grow((void **)&e->a, sizeof *e->a, cap) || grow((void **)&e->vel, sizeof *e->vel, cap)
-        || grow((void **)&e->jsum, sizeof *e->jsum, cap) || grow((void **)&e->e, sizeof *e->e, cap)
+        || grow((void **)&e->jsum, sizeof *e->jsum, cap)
+        || grow((void **)&e->fwarm, sizeof *e->fwarm, cap) || grow((void **)&e->e, sizeof *e->e, cap)
         || grow((void **)&e->bil, sizeof *e->bil, cap)
         || grow((void **)&e->fric_normal, sizeof *e->fric_normal, cap)
         || grow((void **)&e->perm, sizeof *e->perm, cap)
