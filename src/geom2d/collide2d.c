@@ -897,6 +897,101 @@ static int drop_duplicates(imp_hit2d *h, int n, double tol)
     return m;
 }
 
+/* myPhysicsLab's nearness of two contact points on edges of radii r1, r2 (signed: < 0 concave,
+   0 for a straight edge here): points closer than it describe one contact. Straight against
+   straight (or against a concave arc): tol; otherwise 2 r sqrt(2 tol / r) with r the smaller
+   convex radius, else the concave one (the distance along the curve at which the gap between
+   them reaches tol). */
+static double nearness(double k1, double k2, double tol)
+{
+    double r;
+    if (k1 == 0.0) {
+        r = k2 > 0.0 ? 1.0 / k2 : 0.0;
+    } else if (k2 == 0.0) {
+        r = k1 > 0.0 ? 1.0 / k1 : 0.0;
+    } else if (k1 > 0.0 && k2 > 0.0) {
+        r = 1.0 / (k1 > k2 ? k1 : k2);
+    } else {
+        r = -1.0 / (k1 < 0.0 ? k1 : k2);
+    }
+    return r > 0.0 ? 2.0 * r * sqrt(2.0 * tol / r) : tol;
+}
+
+/* Whether edge (body id, edge index) is one of the edges of vertex result v: its vertex's two
+   edges on its primary body, or its normal edge on its normal body. */
+static int vertex_has_edge(const imp_hit2d *v, const imp_poly2d *pv, int body, int edge)
+{
+    if (body == v->normal_body && edge == v->normal_edge) {
+        return 1;
+    }
+    if (body != v->body || v->vertex < 0 || v->vertex >= pv->nvertices) {
+        return 0;
+    }
+    const imp_vertex2d *x = &pv->vertices[v->vertex];
+    return edge == x->edge_in || edge == x->edge_out;
+}
+
+/* An edge/edge result and a static vertex/edge result of the same two bodies describing one
+   contact, by myPhysicsLab's rule (EdgeEdgeCollision.similarTo): both edges of the edge
+   result belong to the vertex result (the vertex's own edges or its normal edge), the points
+   are within nearness of each other and the normals within |cos| >= 0.9. A convex arc resting
+   on a face near the face's end then has one contact, not a second one at the corner whose
+   normal differs (its force would do work). */
+static int edge_vertex_similar(const imp_hit2d *e, const imp_hit2d *v, const imp_body2d *a,
+                               const imp_poly2d *ga, const imp_poly2d *gb, double tol)
+{
+    if (e->type != IMP_HIT_EDGE_EDGE || v->type != IMP_HIT_VERTEX_EDGE || v->swept || v->decorated) {
+        return 0;
+    }
+    if (!((e->body == v->body && e->normal_body == v->normal_body)
+          || (e->body == v->normal_body && e->normal_body == v->body))) {
+        return 0;
+    }
+    const imp_poly2d *pv = v->body == a->id ? ga : gb;
+    if (!vertex_has_edge(v, pv, e->body, e->edge) || !vertex_has_edge(v, pv, e->normal_body, e->normal_edge)) {
+        return 0;
+    }
+    double near = nearness(e->curvature, e->normal_curvature, tol);
+    double dx = e->point[0] - v->point[0], dy = e->point[1] - v->point[1];
+    double dot = e->normal[0] * v->normal[0] + e->normal[1] * v->normal[1];
+    return dx * dx + dy * dy <= near * near && fabs(dot) >= 0.9;
+}
+
+/* Drops, of each similar edge/edge and vertex/edge pair, the one farther apart (the greater
+   distance; the edge result on a tie). Returns the new count. O(m^2) in the pair's results,
+   run only when both kinds are present. */
+static int drop_similar_edge_vertex(imp_hit2d *h, int n, const imp_body2d *a, const imp_poly2d *ga,
+                                    const imp_poly2d *gb, double tol)
+{
+    int edges = 0;
+    for (int i = 0; i < n; i++) {
+        edges += h[i].type == IMP_HIT_EDGE_EDGE;
+    }
+    if (edges == 0 || edges == n) {
+        return n;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int keep = 1;
+        for (int j = 0; j < n && keep; j++) {
+            if (j == i) {
+                continue;
+            }
+            const imp_hit2d *e = h[i].type == IMP_HIT_EDGE_EDGE ? &h[i] : &h[j];
+            const imp_hit2d *v = e == &h[i] ? &h[j] : &h[i];
+            if (edge_vertex_similar(e, v, a, ga, gb, tol)) {
+                /* h[i] goes when it is the farther of the two (the vertex result on a tie) */
+                keep = h[i].distance < h[j].distance
+                       || (h[i].distance == h[j].distance && h[i].type == IMP_HIT_EDGE_EDGE);
+            }
+        }
+        if (keep) {
+            h[m++] = h[i];
+        }
+    }
+    return m;
+}
+
 int imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x)
 {
     x->poly = imp_shape2d_poly(b->shape);
@@ -948,6 +1043,7 @@ int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *ta, const 
     }
     if (c.n <= c.cap) {
         c.n = drop_duplicates(out, c.n, c.tol);
+        c.n = drop_similar_edge_vertex(out, c.n, a, ga, gb, c.tol);
     }
     return c.n;
 }
