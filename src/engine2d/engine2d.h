@@ -102,6 +102,8 @@ typedef struct imp_engine2d {
     /* connectors (kept across strategies) */
     imp_connector2d *conn;
     int nconn, conn_cap;
+    int joints_new;               /* a joint or rod added since the last step: under
+                                     joint_small_impacts the next step starts with them */
     imp_pairset exclude;          /* body pairs that never collide (joined by a connector) */
     int exclude_dirty;
     unsigned exclude_bodies_version;  /* w->model.bodies_version when exclude was built */

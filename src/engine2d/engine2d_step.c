@@ -602,6 +602,14 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
     a.last_blame.p = a.last_blame.q = 0;
     e->npending = 0;
     e->force_error = 0;
+    if (e->joints_new && a.d->joint_small_impacts) {
+        /* joints added since the last step whose bodies move apart at them start held: one
+           plastic impulse (myPhysicsLab's handleCollisions after building a scene) */
+        e->joints_new = 0;
+        if ((st = joint_small_impacts(&a)) != IMP_OK) {
+            return st;
+        }
+    }
     while (t1 - a.t > slack) {
         if (a.h > t1 - a.t || !(a.h > 0.0)) {
             a.h = t1 - a.t;

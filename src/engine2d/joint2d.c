@@ -98,6 +98,7 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
     e->conn[index].gen2 = w->model.bodies[c->body2].generation;
     e->exclude_dirty = 1;
     e->conn_version++;
+    e->joints_new |= c->kind != IMP_ROPE;
     return index;
 }
 
