@@ -4,6 +4,7 @@
 -- collision_accuracy 0.6, no damping, masses 1; its handling is serial (grouped, with a last
 -- pass); the simultaneous and hybrid modes reach the same states here and are checked too.
 local impact = require("impact")
+local worst = require("spec.support.myphysicslab").worst
 local shape2d = impact.shape2d
 
 local TOL = 1e-5
@@ -13,18 +14,6 @@ local function world(handling, extra, gravity)
                           collision_handling = handling, distance_tol = 0.01, velocity_tol = 0.5,
                           collision_accuracy = 0.6, integrator = "rk4", extra_accel = extra,
                           seed = 99999 }
-end
-
--- myPhysicsLab's variables of a body: x, vx, y, vy, angle, spin
-local function worst(bodies, expected)
-  local m = 0
-  for i, b in ipairs(bodies) do
-    local got = { b.position[1], b.velocity[1], b.position[2], b.velocity[2], b.angle, b.spin }
-    for k = 1, #expected[i] do
-      m = math.max(m, math.abs(got[k] - expected[i][k]))
-    end
-  end
-  return m
 end
 
 describe("myPhysicsLab CircleStraightTest", function()

@@ -4,6 +4,7 @@
 -- velocity_tol 0.5, collision_accuracy 0.6, serial handling, elasticity 0.8, extra
 -- acceleration "none" and small impacts on joints after each step.
 local impact = require("impact")
+local worst = require("spec.support.myphysicslab").worst
 local shape2d = impact.shape2d
 
 local TOL = 1e-5
@@ -15,17 +16,6 @@ local function world(gravity, opts)
                           collision_accuracy = 0.6, integrator = "rk4", seed = 99999,
                           extra_accel = opts.extra_accel or "none",
                           joint_small_impacts = opts.small_impacts ~= false }
-end
-
-local function worst(bodies, expected)
-  local m = 0
-  for i, b in ipairs(bodies) do
-    local got = { b.position[1], b.velocity[1], b.position[2], b.velocity[2], b.angle, b.spin }
-    for k = 1, 6 do
-      m = math.max(m, math.abs(got[k] - expected[i][k]))
-    end
-  end
-  return m
 end
 
 -- a 1 x 5 block (mass 1) hanging at an angle of pi / 3 from the world's origin by its point

@@ -7,6 +7,7 @@
 -- a scene symmetric about an axis then ends in its state or in that state's mirror image, both
 -- asserted here as the mirror pair.
 local impact = require("impact")
+local worst = require("spec.support.myphysicslab").worst
 local shape2d = impact.shape2d
 
 local TOL = 1e-6
@@ -33,23 +34,6 @@ end
 local function ball(w, x, y, vx)
   return w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, position = { x, y },
                       velocity = { vx or 0, 0 }, elasticity = 1 }
-end
-
--- myPhysicsLab's variables of a body: x, vx, y, vy, angle, spin
-local function vars(b)
-  return { b.position[1], b.velocity[1], b.position[2], b.velocity[2], b.angle, b.spin }
-end
-
-local function worst(bodies, expected, map)
-  local m = 0
-  for i, b in ipairs(bodies) do
-    local got = vars(b)
-    local want = expected[map and map[i] or i]
-    for k = 1, 6 do
-      m = math.max(m, math.abs(got[k] - want[k]))
-    end
-  end
-  return m
 end
 
 -- runs w to T and checks the state against expected (one row of six per body), or, when mirror

@@ -3,6 +3,7 @@
 -- commonSetup1): RK4, dt 0.01, distance_tol 0.01, velocity_tol 0.5, collision_accuracy 0.6,
 -- serial handling, extra acceleration "velocity", no damping, elasticity 0.8, masses 1.
 local impact = require("impact")
+local worst = require("spec.support.myphysicslab").worst
 local shape2d = impact.shape2d
 
 local function world(dt, gravity)
@@ -14,18 +15,6 @@ end
 local function rotate(a, p)
   local c, s = math.cos(a), math.sin(a)
   return { c * p[1] - s * p[2], s * p[1] + c * p[2] }
-end
-
--- the largest difference between the bodies' (x, vx, y, vy, angle, spin) and expected rows
-local function worst(bodies, expected)
-  local m = 0
-  for i, b in ipairs(bodies) do
-    local got = { b.position[1], b.velocity[1], b.position[2], b.velocity[2], b.angle, b.spin }
-    for k = 1, 6 do
-      m = math.max(m, math.abs(got[k] - expected[i][k]))
-    end
-  end
-  return m
 end
 
 -- a 1 x 3 block hanging from the fixed point (0, 2) by a rope (or rod) of length 4 tied to its
