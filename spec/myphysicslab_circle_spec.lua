@@ -84,4 +84,28 @@ describe("myPhysicsLab CircleStraightTest", function()
       end
     end)
   end
+
+  -- ball_falls_on_floor_stuck: under impulse alone (no contact forces) a ball of elasticity
+  -- 0.8 bouncing on a floor makes ever smaller bounces; they accumulate at the Zeno time
+  -- t0 (1 + 2 e / (1 - e)), t0 = sqrt(2 h / g) with h = 1.495 (to the half gap), about 8.98 s,
+  -- beyond which the strategy cannot go: its suite expects the run to fail before 15 s. The
+  -- failure is a clear error naming the bodies, after the Zeno time, and the world keeps its
+  -- last good state.
+  it("ball_falls_on_floor_stuck: impulse alone fails past the Zeno time, clearly", function()
+    local w = impact.world2d { strategy = "impulse", dt = 0.025, gravity = { 0, -3 },
+                               collision_handling = "serial", distance_tol = 0.01,
+                               velocity_tol = 0.5, collision_accuracy = 0.6, integrator = "rk4",
+                               seed = 99999 }
+    local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1,
+                              position = { 0, 0 }, elasticity = 0.8 }
+    w:add_body { shape = shape2d.block { width = 10, height = 1 }, fixed = true,
+                 position = { 0, -2.5 }, elasticity = 0.8 }
+    local ok, err = pcall(function() w:run { until_time = 15 } end)
+    assert.is_false(ok)
+    assert.matches("#1", err, 1, true)
+    assert.matches("#2", err, 1, true)
+    local t0 = math.sqrt(2 * 1.495 / 3)
+    assert.is_true(w.time > t0 * (1 + 2 * 0.8 / 0.2) and w.time < 15, tostring(w.time))
+    assert.is_true(ball.position[2] > -1.5 - 1e-6)  -- the last good state: not in the floor
+  end)
 end)
