@@ -108,4 +108,28 @@ describe("myPhysicsLab CircleStraightTest", function()
     assert.is_true(w.time > t0 * (1 + 2 * 0.8 / 0.2) and w.time < 15, tostring(w.time))
     assert.is_true(ball.position[2] > -1.5 - 1e-6)  -- the last good state: not in the floor
   end)
+
+  -- ball_block_collide: a ball (radius 0.75) whose centre of mass is 0.2 above its centre
+  -- (myPhysicsLab's setCenterOfMass, the moment about it kept at r^2 / 2) spinning at 1 rad/s
+  -- meets a block's corner at (1, -1) m/s, elasticity 1, no gravity: its state at t = 3 to
+  -- 1e-5, momentum and energy kept.
+  it("ball_block_collide: a ball with its centre of mass off its centre hits a corner", function()
+    local w = world("serial", "velocity")
+    local ball = w:add_body { shape = shape2d.ball { radius = 0.75 }, mass = 1,
+                              center_of_mass = { 0, 0.2 }, position = { -2, 2 },
+                              velocity = { 1, -1 }, spin = 1, elasticity = 1 }
+    local block = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
+                               position = { 0, 0 }, elasticity = 1 }
+    assert.near(0.75 ^ 2 / 2, ball.inertia, 1e-15)
+    local e0 = w:energy().total
+    w:run { until_time = 3 }
+    assert.equal(1, w:stats().collisions)
+    local err = worst({ ball, block }, {
+      { -1.135972, 0.0179439, 1.1812653, 0.0028806, 3.1087039, 1.0499788 },
+      { 2.135972, 0.9820561, -2.1812653, -1.0028806, 0.1358799, 0.0624735 } })
+    assert.is_true(err <= TOL, ("state %.3g from myPhysicsLab's"):format(err))
+    assert.near(e0, w:energy().total, 1e-12)
+    assert.near(1, ball.velocity[1] + block.velocity[1], 1e-12)
+    assert.near(-1, ball.velocity[2] + block.velocity[2], 1e-12)
+  end)
 end)

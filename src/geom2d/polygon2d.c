@@ -827,6 +827,81 @@ imp_shape *imp_shape2d_polygon_kind(int kind, const imp_path2d_cmd *cmds, int nc
     return build(cls, cmds, ncmds, spacing, centroid, err);
 }
 
+imp_shape *imp_shape2d_recentred(const imp_shape *s, double cx, double cy, imp_poly2d_error *err)
+{
+    if (err != NULL) {
+        err->status = IMP_POLY_OK;
+        err->message[0] = '\0';
+    }
+    const imp_poly2d *g0 = imp_shape2d_poly(s);
+    if (g0 == NULL) {
+        fail(err, IMP_POLY_BAD_COMMAND, "not a 2D shape");
+        return NULL;
+    }
+    if (!isfinite(cx) || !isfinite(cy) || fabs(cx) > IMP_POLY2D_LENGTH_MAX || fabs(cy) > IMP_POLY2D_LENGTH_MAX) {
+        fail(err, IMP_POLY_BAD_SIZE, "the reference point's coordinates must be finite and at most "
+             "%g in size", IMP_POLY2D_LENGTH_MAX);
+        return NULL;
+    }
+    /* centred coordinates move by d: a point q of the old frame is q + d in the new one */
+    imp_vec2 d = imp_v2_sub(g0->centroid, imp_v2(cx, cy));
+    imp_poly2d *g = calloc(1, sizeof *g);
+    if (g == NULL) {
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    *g = *g0;
+    g->tree = NULL;
+    g->ntree = 0;
+    g->edges = malloc((size_t)g0->nedges * sizeof *g->edges);
+    g->vertices = malloc((size_t)g0->nvertices * sizeof *g->vertices);
+    g->path_start = malloc(((size_t)g0->npaths + 1) * sizeof *g->path_start);
+    if (g->edges == NULL || g->vertices == NULL || g->path_start == NULL) {
+        poly_destroy(g);
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    memcpy(g->edges, g0->edges, (size_t)g0->nedges * sizeof *g->edges);
+    memcpy(g->vertices, g0->vertices, (size_t)g0->nvertices * sizeof *g->vertices);
+    memcpy(g->path_start, g0->path_start, ((size_t)g0->npaths + 1) * sizeof *g->path_start);
+    g->centroid = imp_v2(cx, cy);
+    double radius = 0.0;
+    for (int i = 0; i < g->nedges; i++) {
+        imp_edge2d *e = &g->edges[i];
+        e->a = imp_v2_add(e->a, d);
+        e->b = imp_v2_add(e->b, d);
+        e->c = imp_v2_add(e->c, d);
+        e->bc = imp_v2_add(e->bc, d);
+        radius = imp_max(radius, imp_v2_len(e->a));
+        if (e->kind == IMP_EDGE_ARC) {
+            double lc = imp_v2_len(e->c);
+            if (lc == 0.0 || imp_edge2d_in_span(e, e->c, 0.0)) {
+                radius = imp_max(radius, lc + e->r);
+            }
+        }
+    }
+    for (int i = 0; i < g->nvertices; i++) {
+        g->vertices[i].p = imp_v2_add(g->vertices[i].p, d);
+    }
+    g->radius = radius;
+    if (imp_edge2d_tree_build(g) != 0) {
+        poly_destroy(g);
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    imp_shape *r = imp_shape_new(s->cls, g);
+    if (r == NULL) {
+        fail(err, IMP_POLY_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    r->measure = s->measure;
+    r->centroid[0] = cx;
+    r->centroid[1] = cy;
+    r->inertia = s->inertia;
+    r->radius = radius;
+    return r;
+}
+
 int imp_poly2d_mass_ok(double area, double polar)
 {
     return area >= DBL_MIN && area <= DBL_MAX && polar >= DBL_MIN && polar <= DBL_MAX;

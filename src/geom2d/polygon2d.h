@@ -130,6 +130,14 @@ imp_shape *imp_shape2d_polygon(const imp_path2d_cmd *cmds, int ncmds, double spa
 enum { IMP_POLY_KIND_POLYGON = 0, IMP_POLY_KIND_CIRCLE = 1, IMP_POLY_KIND_RECTANGLE = 2 };
 imp_shape *imp_shape2d_polygon_kind(int kind, const imp_path2d_cmd *cmds, int ncmds, double spacing,
                                     const imp_vec2 *centroid, imp_poly2d_error *err);
+/* A copy of 2D shape s whose reference point (the origin of its body frame, the body's centre
+   of mass) is (cx, cy) in s's shape coordinates instead of its centroid: the same outline, the
+   same area, and the same polar moment per unit area about the true centroid (the moment of a
+   body given a centre of mass off its centroid is its own, as myPhysicsLab's
+   setCenterOfMass keeps it; give the body an inertia for another). Its centroid field holds
+   (cx, cy). NULL with err filled when s is not a 2D shape, the point is not finite, or out of
+   memory. O(E + V). */
+imp_shape *imp_shape2d_recentred(const imp_shape *s, double cx, double cy, imp_poly2d_error *err);
 /* 1 when an area and a polar moment of area are positive, finite and normal. */
 int imp_poly2d_mass_ok(double area, double polar);
 /* Fills err (may be NULL) with status and a message formatted with one number; returns status. */

@@ -7,6 +7,7 @@
 
 #include "engine3d_joints.h"
 #include "lua_world.h"
+#include "polygon2d.h"
 
 static world_ud *to_world_ud(lua_State *L, int idx)
 {
@@ -465,7 +466,7 @@ static int l_add_body(lua_State *L)
     static const char *const keys2[] = {"shape", "mass", "density", "inertia", "position",
                                         "angle", "velocity", "spin", "fixed", "name", "damping",
                                         "data", "material", "collide", "elasticity", "friction",
-                                        "kinematic", "motion", "filter", NULL};
+                                        "kinematic", "motion", "filter", "center_of_mass", NULL};
     static const char *const keys3[] = {"shape", "mass", "density", "inertia", "position",
                                         "orientation", "velocity", "angular_velocity", "fixed",
                                         "name", "damping", "data", "material", "collide",
@@ -489,6 +490,23 @@ static int l_add_body(lua_State *L)
             return imp_error(L, what, "option 'shape' is a %dD %s; a %dD world needs a %dD shape",
                              d.shape->dim, d.shape->cls->name, dim, dim);
         }
+        shape_idx = lua_gettop(L);
+    }
+    if (dim == 2 && option_given(L, 2, "center_of_mass")) {
+        /* the body's own copy of its shape, whose reference point is the centre of mass */
+        if (d.shape == NULL) {
+            return imp_error(L, what, "option 'center_of_mass' is a point in the shape's "
+                             "coordinates: give the body a 'shape'");
+        }
+        double c[2] = {0.0, 0.0};
+        imp_opt_vector(L, 2, what, "center_of_mass", 2, c);
+        imp_poly2d_error pe;
+        imp_shape *moved = imp_shape2d_recentred(d.shape, c[0], c[1], &pe);
+        if (moved == NULL) {
+            return imp_error(L, what, "option 'center_of_mass': %s", pe.message);
+        }
+        imp_lua_push_shape(L, moved);
+        d.shape = moved;
         shape_idx = lua_gettop(L);
     }
     int has_mass, has_density;
