@@ -156,12 +156,6 @@ typedef struct imp_engine3d {
     struct imp_e3_row *rows; /* the sweeps' packed rows (engine3d_sweep.h) */
     int rows_cap_pgs;
     int rows_n;           /* the rows packed by the last solve */
-    int *row_rank;        /* per active point (act's order): its row in the sweeps' order */
-    unsigned long long *colour_used; /* per slot: the colours its rows took (engine3d_solve.c) */
-    int row_rank_cap, colour_cap;
-    int rows_coloured;    /* the rows are in colours (rows[].group) */
-    struct imp_e3_block *blocks; /* the coloured sweep's blocks (engine3d_sweep.h) */
-    int blocks_cap;
     imp_coulomb_workspace *ws;
     imp_coulomb_factors fac;  /* W = J Minv J^T for the exact solver's dof-space Newton steps */
     int *dof;             /* per slot: its first dof, -1 for fixed bodies */

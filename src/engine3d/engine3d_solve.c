@@ -585,98 +585,17 @@ static void mark_runs(struct imp_e3_row *rows, int n)
     }
 }
 
-/* The sweeps' order (e->row_rank: act's i-th point is row row_rank[i]). In point order the
-   sweep is a chain: each point's change waits for the one before it through the bodies they
-   share (about a hundred cycles a point on this machine, whatever its instruction count).
-   Coloured, the points go in colours, no two points of a colour sharing a moving body (greedy,
-   in point order: each point takes the lowest colour neither of its bodies has yet; 64 at
-   most, a last colour in point order for the rest): within a colour no point reads what the
-   one before it wrote, so the processor overlaps them. Gauss-Seidel still, in another order,
-   deterministic (the colouring depends on the points' order and bodies only). The exact
-   solver's warm-up sweeps keep point order (its answer does not depend on them). */
-enum { COLOURS = 64 };
-
-int imp_e3_sweep_colour(int set)
-{
-    static int mode = -1;
-    if (mode < 0 || set >= 0) {
-        const char *env = getenv("IMPACT_E3_COLOUR");
-        mode = set >= 0 ? set != 0 : !(env != NULL && strcmp(env, "0") == 0);
-    }
-    return mode;
-}
-
-static int order_rows(const imp_world *w, imp_engine3d *e, int nact, const int *act, int coloured)
-{
-    if (e->row_rank_cap < nact) {
-        if (grow_ints(&e->row_rank, (size_t)nact) != 0) {
-            return -1;
-        }
-        e->row_rank_cap = nact;
-    }
-    e->rows_coloured = 0;
-    if (!coloured) {
-        for (int i = 0; i < nact; i++) {
-            e->row_rank[i] = i;
-        }
-        return 0;
-    }
-    if (e->colour_cap < w->model.nslots) {  /* all zero between solves */
-        unsigned long long *u = realloc(e->colour_used, (size_t)w->model.nslots * sizeof *u);
-        if (u == NULL) {
-            return -1;
-        }
-        memset(u, 0, (size_t)w->model.nslots * sizeof *u);
-        e->colour_used = u;
-        e->colour_cap = w->model.nslots;
-    }
-    unsigned long long *used = e->colour_used;
-    int count[COLOURS + 1] = {0}, *rank = e->row_rank;
-    for (int i = 0; i < nact; i++) {
-        const imp_e3_point *p = &e->pts[act[i]];
-        int a = dynamic(w, p->a) ? p->a : -1, b = dynamic(w, p->b) ? p->b : -1;
-        unsigned long long taken = (a >= 0 ? used[a] : 0) | (b >= 0 ? used[b] : 0);
-        int c = ~taken == 0 ? COLOURS : __builtin_ctzll(~taken);
-        if (c < COLOURS) {
-            unsigned long long bit = 1ULL << c;
-            used[a >= 0 ? a : 0] |= a >= 0 ? bit : 0;
-            used[b >= 0 ? b : 0] |= b >= 0 ? bit : 0;
-        }
-        rank[i] = c;
-        count[c]++;
-    }
-    int start[COLOURS + 1];
-    for (int c = 0, at = 0; c <= COLOURS; c++) {
-        start[c] = at;
-        at += count[c];
-    }
-    for (int c = 0; c <= COLOURS; c++) {  /* the colours' sizes at their first rows; the last
-                                              colour's rows one by one */
-        for (int i = start[c]; i < start[c] + count[c]; i++) {
-            e->rows[i].group = c < COLOURS ? (i == start[c] ? count[c] : 0) : 1;
-        }
-    }
-    for (int i = 0; i < nact; i++) {
-        rank[i] = start[rank[i]]++;
-        const imp_e3_point *p = &e->pts[act[i]];
-        used[p->a] = used[p->b] = 0;
-    }
-    used[0] = 0;
-    e->rows_coloured = 1;
-    return 0;
-}
-
 /* The rows of the active points act. With e->rows_keep (the same points as the last solve,
    moved with their bodies within the step) the diagonal blocks stay those of the step's first
    sub-step: they only scale each row's correction (the sweeps' fixed point, u_N + b_N = 0 or
    r_N = 0 and the friction law, uses the current lever arms and inertia), as Box2D v3 keeps
    its effective masses over a step's sub-steps. */
-static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *act, int coloured)
+static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *act)
 {
     if (e->rows_keep && e->rows_n == nact) {
         for (int i = 0; i < nact; i++) {
             const imp_e3_point *p = &e->pts[act[i]];
-            struct imp_e3_row *q = &e->rows[e->row_rank[i]];
+            struct imp_e3_row *q = &e->rows[i];
             memcpy(q->ra, p->ra, 3 * sizeof(double));
             memcpy(q->rb, p->rb, 3 * sizeof(double));
             memcpy(q->r, p->r, sizeof q->r);
@@ -693,12 +612,9 @@ static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *a
         e->rows = rw;
         e->rows_cap_pgs = nact;
     }
-    if (order_rows(w, e, nact, act, coloured) != 0) {
-        return -1;
-    }
     for (int i = 0; i < nact; i++) {
         const imp_e3_point *p = &e->pts[act[i]];
-        struct imp_e3_row *q = &e->rows[e->row_rank[i]];
+        struct imp_e3_row *q = &e->rows[i];
         double W[9];
         pt_diag_block(w, e, p, W);
         for (int k = 0; k < 3; k++) {
@@ -871,18 +787,17 @@ int imp_e3_sweep_simd(int set)
 /* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */
 static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup)
 {
-    if (pack_rows(w, e, nact, act, !warmup && imp_e3_sweep_colour(-1)) != 0) {
+    if (pack_rows(w, e, nact, act) != 0) {
         return IMP_ERR_NOMEM;
     }
     struct imp_e3_row *rows = e->rows;
-    const int *rank = e->row_rank;
     /* |q| (u at v*, for the error), then the warm start */
     int measure = !warmup && !e->skip_error;
     double q2 = 0.0;
     for (int i = 0; i < nact && measure; i++) {
         double u[3];
-        row_velocity(e, &rows[rank[i]], u);
-        u[0] += rows[rank[i]].bias;
+        row_velocity(e, &rows[i], u);
+        u[0] += rows[i].bias;
         q2 += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     }
     int done = 0, simd = imp_e3_sweep_simd(-1);
@@ -895,34 +810,13 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
             warm_run(e, rows + i, rows[i].run);
         }
     }
-    int nblocks = 0;
-    if (e->rows_coloured) {  /* the colours' rows four to a block (engine3d_sweep_colour.c) */
-        nblocks = imp_e3_blocks_count(rows, nact);
-        if (nblocks > e->blocks_cap) {
-            struct imp_e3_block *k = realloc(e->blocks, (size_t)nblocks * sizeof *k);
-            if (k == NULL) {
-                return IMP_ERR_NOMEM;
-            }
-            e->blocks = k;
-            e->blocks_cap = nblocks;
-        }
-        imp_e3_blocks_fill(e->blocks, rows, nact, e->inv_iw);
-    }
     int joints = !warmup && imp_e3_joints_armed(e);
     if (joints) {  /* the joints' warm starts (engine3d_joints.h) */
         imp_e3_joints_warm(w, e);
     }
     for (int sw = 0; sw < sweeps && !done; sw++) {
         double change = 0.0, largest = 0.0;
-        if (nblocks > 0) {
-            if (simd) {
-#if defined(IMP_E3_HAVE_AVX2)
-                imp_e3_blocks_sweep_avx2(e->vel, e->blocks, nblocks, &change, &largest);
-#endif
-            } else {
-                imp_e3_blocks_sweep(e->vel, e->blocks, nblocks, &change, &largest);
-            }
-        } else if (simd) {
+        if (simd) {
 #if defined(IMP_E3_HAVE_AVX2)
             imp_e3_sweep_avx2(e->vel, e->inv_iw, rows, nact, &change, &largest);
 #endif
@@ -937,11 +831,8 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
         e->stats.sweeps += !warmup;
         done = change <= SWEEP_TOLERANCE * largest;
     }
-    if (nblocks > 0) {
-        imp_e3_blocks_store(e->blocks, nblocks, rows);
-    }
     for (int i = 0; i < nact; i++) {
-        memcpy(e->pts[act[i]].r, rows[rank[i]].r, 3 * sizeof(double));
+        memcpy(e->pts[act[i]].r, rows[i].r, 3 * sizeof(double));
     }
     if (!warmup) {
         e->stats.solves++;
@@ -999,7 +890,7 @@ void imp_engine3d_push_apart(imp_world *w, imp_engine3d *e, double h, double slo
         for (int i = 0; i < e->nact; i++) {
             int c = e->act[i];
             imp_e3_point *p = &e->pts[c];
-            double wnn = e->rows[e->row_rank[i]].wnn;  /* the rows of the last solve */
+            double wnn = e->rows[i].wnn;  /* the rows of the last solve: act's order */
             if (!(p->distance < -slop) || !(wnn > 0.0)) {
                 continue;
             }
