@@ -127,6 +127,7 @@ static inline void pt_rel_velocity(const imp_engine3d *e, const imp_e3_point *p,
 
 /* vel += M^-1 J^T dr for a point in the frame (n, t1, t2) with lever arms ra, rb between the
    slots a and b (-1: a side that does not move) of inverse masses ima, imb */
+__attribute__((always_inline))  /* the position pass must not pay a call per point */
 static inline void frame_apply(imp_engine3d *e, const double n[3], const double t1[3], const double t2[3],
                                const double ra[3], const double rb[3], int a, int b, double ima,
                                double imb, const double dr[3])
