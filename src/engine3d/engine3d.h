@@ -74,7 +74,6 @@ typedef struct imp_e3_point {
     double ustar;         /* normal velocity at v* (the step's free motion) */
     double bias;          /* b_N */
     double rimp;          /* serial handling: the normal impulses of the impacts */
-    double lambda;        /* the split impulse's pseudo-impulse (positions only) */
     double pa[3], pb[3];  /* world points on a and b at detection */
 } imp_e3_point;
 
@@ -151,6 +150,7 @@ typedef struct imp_engine3d {
     int *act;             /* the active points */
     int *rowof;           /* per point: its row block, -1 when inactive */
     int *nbr;             /* the points coupled to one point */
+    struct imp_e3_push *push; /* the split impulse's points (engine3d_solve.c) */
     int pts_arrays_cap;
     double *jac;          /* per point: 2 x (E 9 + A 9 + IA 9) numbers */
     struct imp_e3_row *rows; /* the sweeps' packed rows (engine3d_sweep.h) */

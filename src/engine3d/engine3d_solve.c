@@ -127,6 +127,7 @@ static inline void pt_rel_velocity(const imp_engine3d *e, const imp_e3_point *p,
 
 /* vel += M^-1 J^T dr for a point in the frame (n, t1, t2) with lever arms ra, rb between the
    slots a and b (-1: a side that does not move) of inverse masses ima, imb */
+__attribute__((always_inline))  /* the position pass must not pay a call per point */
 static inline void frame_apply(imp_engine3d *e, const double n[3], const double t1[3], const double t2[3],
                                const double ra[3], const double rb[3], int a, int b, double ima,
                                double imb, const double dr[3])
@@ -233,12 +234,27 @@ static int reserve(imp_engine3d *e, int n)
     return 0;
 }
 
+/* A point of the split impulse's position pass (imp_engine3d_push_apart): its frame and lever
+   arms, target normal pseudo-velocity, W_nn, pseudo-impulse, the slots whose pseudo-velocities
+   it reads (va: -1 for the background) and moves (a, b: -1 for a side that does not move) and
+   their 1/m. */
+struct imp_e3_push {
+    double n[3], t1[3], t2[3], ra[3], rb[3];
+    double target, wnn, lambda, ima, imb;
+    int va, vb, a, b;
+};
+
 static int reserve_points(imp_engine3d *e, int n)
 {
     if (n <= e->pts_arrays_cap) {
         return 0;
     }
     size_t need = (size_t)n;
+    struct imp_e3_push *push = realloc(e->push, need * sizeof *push);
+    if (push == NULL) {
+        return -1;
+    }
+    e->push = push;
     double *j = realloc(e->jac, need * JAC * sizeof *j);
     if (j == NULL) {
         return -1;
@@ -590,17 +606,25 @@ static void mark_runs(struct imp_e3_row *rows, int n)
    sub-step: they only scale each row's correction (the sweeps' fixed point, u_N + b_N = 0 or
    r_N = 0 and the friction law, uses the current lever arms and inertia), as Box2D v3 keeps
    its effective masses over a step's sub-steps. */
+static inline int rows_kept(const imp_engine3d *e, int nact) { return e->rows_keep && e->rows_n == nact; }
+
+/* the kept rows from..to-1: what changed since the last solve (lever arms, warm starts, b_N) */
+static void refresh_rows(imp_engine3d *e, const int *act, int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        const imp_e3_point *p = &e->pts[act[i]];
+        struct imp_e3_row *q = &e->rows[i];
+        memcpy(q->ra, p->ra, 3 * sizeof(double));
+        memcpy(q->rb, p->rb, 3 * sizeof(double));
+        memcpy(q->r, p->r, sizeof q->r);
+        q->bias = p->bias;
+    }
+}
+
 static int pack_rows(const imp_world *w, imp_engine3d *e, int nact, const int *act)
 {
-    if (e->rows_keep && e->rows_n == nact) {
-        for (int i = 0; i < nact; i++) {
-            const imp_e3_point *p = &e->pts[act[i]];
-            struct imp_e3_row *q = &e->rows[i];
-            memcpy(q->ra, p->ra, 3 * sizeof(double));
-            memcpy(q->rb, p->rb, 3 * sizeof(double));
-            memcpy(q->r, p->r, sizeof q->r);
-            q->bias = p->bias;
-        }
+    if (rows_kept(e, nact)) {
+        refresh_rows(e, act, 0, nact);
         return 0;
     }
     e->rows_n = nact;
@@ -787,12 +811,15 @@ int imp_e3_sweep_simd(int set)
 /* warmup: the exact solver's warm-up sweeps (not counted as a solve, no error) */
 static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup)
 {
-    if (pack_rows(w, e, nact, act) != 0) {
+    /* |q| (u at v*, for the error), then the warm start */
+    int measure = !warmup && !e->skip_error;
+    /* kept rows with no |q| to take: each run refreshed then warm-started at once, in one
+       pass (the same operations in the same order as a refresh pass then a warm-start pass) */
+    int fused = !measure && rows_kept(e, nact);
+    if (!fused && pack_rows(w, e, nact, act) != 0) {
         return IMP_ERR_NOMEM;
     }
     struct imp_e3_row *rows = e->rows;
-    /* |q| (u at v*, for the error), then the warm start */
-    int measure = !warmup && !e->skip_error;
     double q2 = 0.0;
     for (int i = 0; i < nact && measure; i++) {
         double u[3];
@@ -801,7 +828,18 @@ static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *
         q2 += u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     }
     int done = 0, simd = imp_e3_sweep_simd(-1);
-    if (simd) {
+    if (fused) {
+        for (int i = 0; i < nact; i += rows[i].run) {
+            refresh_rows(e, act, i, i + rows[i].run);
+            if (simd) {
+#if defined(IMP_E3_HAVE_AVX2)
+                imp_e3_warm_avx2(e->vel, e->inv_iw, rows + i, rows[i].run);
+#endif
+            } else {
+                warm_run(e, rows + i, rows[i].run);
+            }
+        }
+    } else if (simd) {
 #if defined(IMP_E3_HAVE_AVX2)
         imp_e3_warm_avx2(e->vel, e->inv_iw, rows, nact);
 #endif
@@ -874,33 +912,47 @@ imp_status imp_engine3d_solve(imp_world *w, imp_engine3d *e, char *why, size_t w
 void imp_engine3d_push_apart(imp_world *w, imp_engine3d *e, double h, double slop, double beta, int sweeps)
 {
     memset(e->pvel, 0, 6 * (size_t)w->model.nslots * sizeof *e->pvel);
-    int any = 0;
+    /* the points the sweeps work on, in act's order, packed with what they read (one pass over
+       the points: the sweeps then stay in these few lines, not in the whole list) */
+    int n = 0;
     for (int i = 0; i < e->nact; i++) {
-        imp_e3_point *p = &e->pts[e->act[i]];
-        p->lambda = 0.0;
-        any |= p->distance < -slop;
+        const imp_e3_point *p = &e->pts[e->act[i]];
+        double wnn = e->rows[i].wnn;  /* the rows of the last solve: act's order */
+        if (!(p->distance < -slop) || !(wnn > 0.0)) {
+            continue;
+        }
+        struct imp_e3_push *q = &e->push[n++];
+        memcpy(q->n, p->normal, sizeof q->n);
+        memcpy(q->t1, p->t1, sizeof q->t1);
+        memcpy(q->t2, p->t2, sizeof q->t2);
+        memcpy(q->ra, p->ra, sizeof q->ra);
+        memcpy(q->rb, p->rb, sizeof q->rb);
+        q->target = beta * (-p->distance - slop) / h;
+        q->wnn = wnn;
+        q->lambda = 0.0;
+        q->va = p->a > 0 ? p->a : -1;  /* pt_rel_velocity's sides */
+        q->vb = p->b;
+        q->a = dynamic(w, p->a) ? p->a : -1;  /* pt_apply's */
+        q->b = dynamic(w, p->b) ? p->b : -1;
+        q->ima = q->a >= 0 ? w->model.bodies[q->a].inv_mass : 0.0;
+        q->imb = q->b >= 0 ? w->model.bodies[q->b].inv_mass : 0.0;
     }
-    if (!any) {
+    if (n == 0) {
         return;
     }
     double *vel = e->vel;
-    e->vel = e->pvel;  /* rel_velocity and apply act on the pseudo-velocities */
+    e->vel = e->pvel;  /* the velocities and the impulses' changes are the pseudo-velocities */
     for (int sw = 0; sw < sweeps; sw++) {
         double change = 0.0, largest = 0.0;
-        for (int i = 0; i < e->nact; i++) {
-            int c = e->act[i];
-            imp_e3_point *p = &e->pts[c];
-            double wnn = e->rows[i].wnn;  /* the rows of the last solve: act's order */
-            if (!(p->distance < -slop) || !(wnn > 0.0)) {
-                continue;
-            }
+        for (int k = 0; k < n; k++) {
+            struct imp_e3_push *q = &e->push[k];
             double u[3];
-            pt_rel_velocity(e, p, u);
-            double target = beta * (-p->distance - slop) / h;
-            double l = max0(p->lambda + (target - u[0]) / wnn);
-            double dr[3] = {l - p->lambda, 0.0, 0.0};
-            p->lambda = l;
-            pt_apply(w, e, p, dr);
+            imp_e3_frame_velocity(q->va >= 0 ? e->vel + 6 * (size_t)q->va : NULL, e->vel + 6 * (size_t)q->vb, q->n,
+                                  q->t1, q->t2, q->ra, q->rb, u);
+            double l = max0(q->lambda + (q->target - u[0]) / q->wnn);
+            double dr[3] = {l - q->lambda, 0.0, 0.0};
+            q->lambda = l;
+            frame_apply(e, q->n, q->t1, q->t2, q->ra, q->rb, q->a, q->b, q->ima, q->imb, dr);
             change = larger(change, fabs(dr[0]));
             largest = larger(largest, l);
         }

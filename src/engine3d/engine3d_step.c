@@ -324,13 +324,16 @@ static double pair_acc(const imp_e3_point *p, int from, int to, double *u0)
     return acc;
 }
 
-/* Collects this step's impact impulses into the points' acc (matched across steps). */
-static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h)
+/* Collects this step's impact impulses into the points' acc (matched across steps); counts
+   the simultaneous solve's impacts (not serial: serial_impacts counts its own). */
+static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, int serial)
 {
     for (int c = 0; c < e->npts; c++) {
         imp_e3_point *p = &e->pts[c];
         double r = p->r[0] + p->rimp;
-        if (is_impact(w, p, h) && r > 0.0) {
+        int impact = is_impact(w, p, h);
+        e->stats.collisions += !serial && impact && p->r[0] > 0.0;
+        if (impact && r > 0.0) {
             if (p->acc == 0.0) {
                 p->acc_u0 = p->u0;
             }
@@ -615,14 +618,11 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         }
         return st;
     }
-    for (int c = 0; c < e->npts; c++) {
-        e->stats.collisions += !serial && is_impact(w, &e->pts[c], h) && e->pts[c].r[0] > 0.0;
-    }
     imp_engine3d_push_apart(w, e, h, slop(w), BAUMGARTE, PUSH_SWEEPS);
     imp_e3_joints_push(w, e, h);  /* joints: their drift corrected, their impulses kept */
     integrate_positions(w, e, h);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
-    accumulate_impacts(w, e, h);
+    accumulate_impacts(w, e, h, serial);
     if (detect) {
         events(w, e);
     } else {
