@@ -439,6 +439,7 @@ static void import_bodies(lua_State *L, imp_world *w, int t)
             body_ud *bu = luaL_testudata(L, -1, IMP_BODY_MT);
             if (bu == NULL) {
                 imp_raise(L, "%s: %s: no body was built in the slot", WHAT, where);
+                return;
             }
             bu->id.generation = b->generation;
             lua_settop(L, e);
@@ -597,6 +598,7 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
     imp_engine2d *e = imp_engine2d_get(w);
     if (e == NULL) {
         imp_raise(L, "%s: out of memory", WHAT);
+        return;
     }
     e->conn_version = (unsigned)get_int(L, e2, "engine2d", "conn_version", 0, UINT32_MAX);
     lua_Integer n = push_list(L, e2, "connectors");
@@ -709,6 +711,7 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
     imp_engine3d *e = imp_engine3d_get(w);
     if (e == NULL) {
         imp_raise(L, "%s: out of memory", WHAT);
+        return;
     }
     lua_Integer n = push_list(L, e3, "joints");
     int list = lua_gettop(L);
@@ -718,6 +721,7 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
     if (n > 0) {
         if (e->joints == NULL && (e->joints = calloc(1, sizeof *e->joints)) == NULL) {
             imp_raise(L, "%s: out of memory", WHAT);
+            return;
         }
         struct imp_e3_joints *js = e->joints;
         if (n > js->cap) {
