@@ -27,8 +27,10 @@ local function exact(w)
   return table.concat(out, "\n")
 end
 
--- run n steps, save, run m more (A); load, run m (B): A == B, and the world moved
-local function continues(make, n, m)
+-- run n steps, save, run m more (A); load, run m (B): A == B, and the world moved; unless
+-- disturbed = true, A is also where a world never saved ends (saving keeps the caches that
+-- change the next results: the run goes on as if nothing happened)
+local function continues(make, n, m, disturbed)
   local w = make()
   w:step(n)
   local path = tmp()
@@ -41,6 +43,11 @@ local function continues(make, n, m)
   w2:step(m)
   assert.are.equal(a, exact(w2))
   assert.are_not.equal(saved_at, a)
+  if not disturbed then
+    local never = make()
+    never:step(n + m)
+    assert.are.equal(exact(never), a)
+  end
   os.remove(path)
   return w, w2
 end
@@ -76,6 +83,9 @@ local function scene2d(opts, connectors)
       w:add_spring { body1 = box, point1 = { 0, 0 }, body2 = w.background, point2 = { 2, 2 },
                      rest_length = 1, stiffness = 5, damping = 0.1 }
     end
+    local arch = s2.path():move_to(-0.3, 0):line_to(0.3, 0)
+      :arc_to(-0.3, 0, { center = { 0, 0 }, outside = true }):close():build { spacing = 0.1 }
+    w:add_body { shape = arch, position = { 2, 1 }, angle = 0.1, name = "arch" }
     local removed = w:add_body { shape = s2.ball { radius = 0.1 }, position = { 5, 5 } }
     w:remove_body(removed)  -- a freed slot the next body takes
     w:add_body { shape = s2.ball { radius = 0.15 }, position = { 0.2, 2 }, name = "late" }
@@ -115,6 +125,14 @@ local function scene3d(opts, connectors)
     end
     w:add_spring { body1 = box, point1 = { 0, 0, 0 }, body2 = w.background, point2 = { 2, 0, 2 },
                    rest_length = 1, stiffness = 5, damping = 0.1 }
+    local cube = {}
+    for _, x in ipairs { -0.2, 0.2 } do
+      for _, y in ipairs { -0.2, 0.2 } do
+        for _, z in ipairs { -0.2, 0.2 } do cube[#cube + 1] = { x, y, z } end
+      end
+    end
+    w:add_body { shape = s3.polyhedron { points = cube }, position = { -1, -1, 0.5 },
+                 orientation = { 0.9, 0.1, 0.2, 0 }, name = "polyhedron" }
     local removed = w:add_body { shape = s3.sphere { radius = 0.1 }, position = { 5, 5, 5 } }
     w:remove_body(removed)
     w:add_body { shape = s3.cylinder { radius = 0.15, length = 0.3 }, position = { 0.2, 0.2, 2 },
@@ -164,6 +182,20 @@ describe("World:save and impact.load continue bit for bit", function()
       end)
     end
   end
+  it("3D contact, a resting stack of boxes under PGS in sub-steps (contacts recycled)", function()
+    continues(function()
+      local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -9.81 }, dt = 0.01,
+                                 contact_solver = "pgs", substeps = 4,
+                                 collision_handling = "simultaneous" }
+      w:add_body { shape = s3.box { size = { 4, 4, 1 } }, fixed = true, position = { 0, 0, -0.5 } }
+      for i = 1, 4 do
+        w:add_body { shape = s3.box { size = { 1, 1, 0.5 } },
+                     position = { 0.01 * i, 0, 0.25 + 0.5 * (i - 1) } }
+      end
+      return w
+    end, 60, 60, true)  -- (the recycled manifolds are computed again after a save: the saved
+                        -- world's run differs from an unsaved one's in the last bits)
+  end)
   it("3D contact, time_stepping = \"ode\"", function()
     continues(scene3d({ strategy = "contact", gravity = { 0, 0, -9.81 }, dt = 0.01,
                         time_stepping = "ode" }, false), 20, 30)
@@ -210,6 +242,34 @@ describe("World:save and impact.load continue bit for bit", function()
   end)
 end)
 
+describe("a saved world", function()
+  it("keeps the polyhedra settings and answers queries after the save", function()
+    local w = impact.world3d { strategy = "contact", polyhedra = { threshold = 0.02, minarea = 1e-6 } }
+    w:add_body { shape = s3.sphere { radius = 0.5 }, position = { 0, 0, 1 } }
+    assert.is_truthy(w:ray_cast({ 0, 0, 5 }, { 0, 0, -5 }))
+    local path = tmp()
+    w:save(path)
+    local hit = w:ray_cast({ 0, 0, 5 }, { 0, 0, -5 })
+    assert.are.equal(1.5, hit.point[3])
+    local w2 = impact.load(path)
+    os.remove(path)
+    local settings = require("impact.polyhedra").get(w2)
+    assert.are.equal(0.02, settings.threshold)
+    assert.are.equal(1e-6, settings.minarea)
+    assert.are.equal(1.5, w2:ray_cast({ 0, 0, 5 }, { 0, 0, -5 }).point[3])
+  end)
+  it("may be empty", function()
+    local w = impact.world2d { strategy = "impulse", dt = 0.02 }
+    local path = tmp()
+    w:save(path)
+    local w2 = impact.load(path)
+    os.remove(path)
+    assert.are.equal(0, #w2:bodies())
+    assert.are.equal(0.02, w2.dt)
+    assert.are.equal("impulse", w2.strategy)
+  end)
+end)
+
 describe("impact.load refuses damaged files", function()
   local path
   local function saved_text()
@@ -249,6 +309,22 @@ describe("impact.load refuses damaged files", function()
     local text = saved_text()
     write((text:gsub('%["time"%]=[^,]+', '["time"]="soon"', 1)))
     refused("time must be a finite number, got \"soon\"")
+  end)
+  it("a body index out of range (checked as the world is built)", function()
+    local text = saved_text()
+    write((text:gsub('%["body1"%]=%d+', '["body1"]=99', 1)))
+    refused("body1 must be an integer in %[0, %d+%]")
+  end)
+  it("a damaged cache", function()
+    local text = saved_text()
+    write((text:gsub('%["warm_keys"%]="', '["warm_keys"]="zz', 1)))
+    refused("caches%.warm_keys must be a string of hexadecimal digits")
+  end)
+  it("options given for a world that is not a dem scene", function()
+    saved_text()
+    local ok, err = pcall(impact.load, path, { functions = {} })
+    assert.is_false(ok)
+    assert.is_truthy(tostring(err):find("option 'functions' is for dem scenes", 1, true), err)
   end)
   it("a wrong version", function()
     local text = saved_text()

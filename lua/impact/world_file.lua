@@ -7,10 +7,11 @@
 --- pairs, materials and their pair table, per-pair coefficients (set_pair), the 2D engine's
 --- joints and ropes and the 3D engine's joints, ropes and rods (with their warm starts).
 ---
---- What the strategies cache between steps (contact warm starts, cached manifolds, the
---- adaptive integrators' step sizes, the compliant strategy's contact episodes) is not
---- written: saving restarts those caches in the saved world too (it takes the state of a
---- world loaded from its own file), so the saved world and every world loaded from the file
+--- The strategies' caches that change the next results are written too (step sizes, warm
+--- starts, the last step's contact points and touching pairs, compliant contact episodes):
+--- saving does not disturb the run. The 3D engine's recycled manifolds and broad phases are
+--- not: saving computes them afresh in the saved world too (it takes the state of a world
+--- loaded from its own file), so the saved world and every world loaded from the file
 --- continue bit for bit alike. Lua-side state is not saved: step and contact handlers
 --- (w:on), recorders, motion functions (a world with one is refused), pause flags.
 --- A dem world is saved by impact.dem.save (engines included) and loaded by impact.load too.
@@ -120,6 +121,7 @@ local function describe_world(w, what)
     end
   end
   saved.shapes = list
+  if saved.dim == 3 then saved.polyhedra = require("impact.polyhedra").get(w) end
   -- the background's generation is 0 and its slot never freed: nothing to keep
   return saved
 end
@@ -138,7 +140,8 @@ end
 -- a new world from the saved table (checked); raises with a message without position
 local function build(saved)
   local world = require("impact.world")
-  local w = (saved.dim == 2 and world.world2d or world.world3d) { strategy = saved.strategy }
+  local w = (saved.dim == 2 and world.world2d or world.world3d) { strategy = saved.strategy,
+                                                                  polyhedra = saved.polyhedra }
   local ok, err = pcall(function()
     local made, placeholders = {}, {}
     local shape3d, shape2d = require("impact.shape3d"), require("impact.shape2d")
@@ -170,9 +173,10 @@ local function build(saved)
   return w
 end
 
+-- a message without its position and its "impact.load: "
 local function strip(err)
-  err = tostring(err)
-  return (err:gsub("^impact%.load: ", ""):gsub("^[^:\n]*:%d+: ", ""))
+  err = tostring(err):gsub("^[^:\n]*:%d+: ", "")
+  return (err:gsub("^impact%.load: ", ""))
 end
 
 --- w:save(path): writes the world to path (see the module's description); raises naming the
@@ -192,7 +196,7 @@ function M.save(w, path)
   out[#out + 1] = "\n"
   local text = table.concat(out)
   local f, err = io.open(path, "wb")
-  if not f then error(string.format("%s: cannot write %s: %s", what, path, tostring(err)), 2) end
+  if not f then error(string.format("%s: cannot write %s", what, tostring(err)), 2) end
   local wrote, werr = f:write(text)
   local closed, cerr = f:close()
   if not wrote or not closed then

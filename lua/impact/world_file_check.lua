@@ -12,7 +12,7 @@ local top_keys = { format = true, dim = true, strategy = true, def = true, nslot
                    time = true, time_base = true, steps_since_base = true, rng = true,
                    stats = true, y = true, bodies = true, springs = true, no_collide = true,
                    materials = true, material_pairs = true, engine2d = true, engine3d = true,
-                   shapes = true }
+                   shapes = true, caches = true, polyhedra = true }
 local body_keys = { active = true, generation = true, fixed = true, kinematic = true,
                     mass = true, inv_mass = true, inertia = true, inv_inertia = true,
                     force = true, torque = true, damping = true, material = true,
@@ -123,7 +123,11 @@ function M.world(saved, path, format)
     for i, p in ipairs(saved.material_pairs) do
       c.numbers(string.format("material_pairs[%d]", i), p, 6)
     end
-    for name, v in pairs { engine2d = saved.engine2d, engine3d = saved.engine3d } do
+    if saved.polyhedra ~= nil and dim ~= 3 then
+      c.bad("polyhedra", "absent in a 2D world", saved.polyhedra)
+    end
+    for name, v in pairs { engine2d = saved.engine2d, engine3d = saved.engine3d, caches = saved.caches,
+                           polyhedra = saved.polyhedra } do
       if type(v) ~= "table" then c.bad(name, "a table", v) end
     end
   end)

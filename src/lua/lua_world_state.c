@@ -5,10 +5,10 @@
    engine's connectors and per-pair coefficients, the 3D engine's joints (with their warm
    starts) and per-pair coefficients.
 
-   The strategies' caches (warm starts of contacts, cached manifolds, the adaptive
-   integrators' step sizes, the compliant strategy's contact episodes) are not exported:
-   World:save gives the saved world the state of a world loaded from its file
-   (core.world_state_swap), so both continue from the same state, bit for bit.
+   The strategies' caches that change the next results are kept by lua_world_state_cache.c
+   (step sizes, warm starts, last points, contact episodes); the others (cached manifolds,
+   broad phases) are rebuilt: World:save gives the saved world the state of a world loaded
+   from its file (core.world_state_swap), so both continue from the same state, bit for bit.
 
    Importing is done into a new world of the same dimension and strategy whose body slots the
    caller (world_file.lua) has filled: a body with its shape in each slot active in the file,
@@ -24,6 +24,7 @@
 #include "engine3d_joints_rows.h"
 #include "filter.h"
 #include "lua_world.h"
+#include "lua_world_state.h"
 
 #define WHAT "impact.load"
 
@@ -298,6 +299,7 @@ static int l_export(lua_State *L)
     if (w->engine3d != NULL) {
         export_engine3d(L, w);
     }
+    imp_lua_state_export_caches(L, w);
     return 1;
 }
 
@@ -856,6 +858,7 @@ static int l_import(lua_State *L)
     w->data.stats.rejected = st[2];
     w->data.stats.rhs_evaluations = st[3];
     w->data.stats.failures = st[4];
+    imp_lua_state_import_caches(L, w, 2);
     return 0;
 }
 
@@ -872,6 +875,9 @@ static int l_swap(lua_State *L)
     imp_world *w = a->w;
     a->w = b->w;
     b->w = w;
+    /* the world a holds now counts as edited for what was cached about the one it had (the
+       queries' box hierarchy, lua_query.c, compares state versions) */
+    a->w->data.state_version = w->data.state_version + 1;
     lua_Integer v = a->material_version;
     a->material_version = b->material_version;
     b->material_version = v;
