@@ -270,6 +270,49 @@ describe("a saved world", function()
   end)
 end)
 
+describe("events and contacts go on after a save", function()
+  local function events_of(w, m)
+    local seen = {}
+    local function log(e)
+      seen[#seen + 1] = string.format("%s %a %s %s", e.kind, e.time, e.body1.id, e.body2.id)
+    end
+    for _, kind in ipairs { "contact_begin", "contact_end", "collision" } do w:on(kind, log) end
+    w:step(m)
+    return table.concat(seen, "\n")
+  end
+  local function settling(dim)
+    return function()
+      local w = (dim == 2 and impact.world2d or impact.world3d) { strategy = "contact", dt = 0.01 }
+      local ground = dim == 2 and s2.block { width = 20, height = 1 } or s3.box { size = { 20, 20, 1 } }
+      local box = dim == 2 and s2.block { width = 0.5, height = 0.4 } or s3.box { size = { 0.5, 0.5, 0.4 } }
+      local up = function(z) return dim == 2 and { 0.1 * z, z } or { 0.1 * z, 0, z } end
+      w:add_body { shape = ground, fixed = true, position = up(-0.5), elasticity = 0 }
+      for i = 1, 3 do
+        w:add_body { shape = box, position = up(0.25 + 0.6 * i), elasticity = 0.3, friction = 0.5 }
+      end
+      return w
+    end
+  end
+  for _, case in ipairs { { "2D contact", settling(2) }, { "3D contact", settling(3) } } do
+    it(case[1] .. ": the same events as an unsaved run, and the same contacts at once", function()
+      local w = case[2]()
+      w:step(45)
+      local path = tmp()
+      w:save(path)
+      local w2 = impact.load(path)
+      os.remove(path)
+      assert.is_true(#w:contacts() > 0)
+      assert.are.equal(#w:contacts(), #w2:contacts())
+      local never = case[2]()
+      never:step(45)
+      local expected = events_of(never, 40)
+      assert.is_true(#expected > 0)
+      assert.are.equal(expected, events_of(w, 40))
+      assert.are.equal(expected, events_of(w2, 40))
+    end)
+  end
+end)
+
 describe("impact.load refuses damaged files", function()
   local path
   local function saved_text()

@@ -101,6 +101,8 @@ static void export_bodies(lua_State *L, const imp_world *w)
             seti(L, "category", b->category);
             seti(L, "mask", b->mask);
             seti(L, "group", b->group);
+            /* per-body fields other features add (sleeping: a body's sleep state) go here, in
+               import_bodies below and in body_keys of lua/impact/world_file_check.lua */
         }
         lua_rawseti(L, -2, i);
     }

@@ -253,6 +253,9 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
     }
     e->nprev = n;
     free(pts);
+    /* w:contacts() shows these points until the next step (the broad phase is rebuilt at the
+       next detection all the same: bp_built is 0) */
+    e->bodies_version = w->model.bodies_version;
     lua_getfield(L, t, "h_last3d");
     e->h_last = lua_tonumber(L, -1);
     lua_getfield(L, t, "moving3d");
