@@ -50,47 +50,35 @@ static int hexval(int c)
 }
 
 /* The records of `size` bytes in the hexadecimal string at key of the table at t (absent: 0
-   records, NULL): a new array (free it) and their count in *n; at most max records. */
+   records), at most max of them: an array in a userdata pushed on the stack (the caller pops
+   it; an error leaves nothing to free) and their count in *n. */
 static void *get_hex(lua_State *L, int t, const char *key, size_t size, int max, int *n)
 {
     *n = 0;
     lua_getfield(L, t, key);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        return NULL;
-    }
-    size_t len;
-    const char *s = lua_tolstring(L, -1, &len);
-    if (s == NULL || lua_type(L, -1) != LUA_TSTRING || len % (2 * size) != 0
-        || len / (2 * size) > (size_t)max) {
+    size_t len = 0;
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+    if (!lua_isnil(L, -1) && (s == NULL || len % (2 * size) != 0 || len / (2 * size) > (size_t)max)) {
         imp_raise(L, "%s: caches.%s must be a string of hexadecimal digits, %d per record, at "
                   "most %d records (this build's layout)", WHAT, key, (int)(2 * size), max);
-        return NULL;
     }
     size_t bytes = len / 2;
-    unsigned char *out = malloc(bytes > 0 ? bytes : 1);
-    if (out == NULL) {
-        imp_raise(L, "%s: out of memory", WHAT);
-        return NULL;
-    }
+    unsigned char *out = lua_newuserdatauv(L, bytes > 0 ? bytes : 1, 0);
     for (size_t i = 0; i < bytes; i++) {
         int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
         if (hi < 0 || lo < 0) {
-            free(out);
             imp_raise(L, "%s: caches.%s holds a character that is not a hexadecimal digit at %d",
                       WHAT, key, (int)(2 * i + 1));
-            return NULL;
         }
         out[i] = (unsigned char)(hi * 16 + lo);
     }
-    lua_pop(L, 1);
+    lua_remove(L, -2);
     *n = (int)(bytes / size);
     return out;
 }
 
-static void fail_slots(lua_State *L, void *buf, const char *key, int i)
+static void fail_slots(lua_State *L, const char *key, int i)
 {
-    free(buf);
     imp_raise(L, "%s: caches.%s: record %d names a slot outside the world's", WHAT, key, i + 1);
 }
 
@@ -164,22 +152,17 @@ static void import_warm(lua_State *L, imp_world *w, int t, const char *k_keys, c
     int nk, nf;
     unsigned long long *keys = get_hex(L, t, k_keys, sizeof *keys, 1 << 24, &nk);
     double *f = get_hex(L, t, k_f, sizeof *f, 1 << 24, &nf);
-    imp_rec2d *rec = nk > 0 ? calloc((size_t)nk, sizeof *rec) : NULL;
-    if (nk != nf || (nk > 0 && rec == NULL)) {
-        free(keys);
-        free(f);
-        free(rec);
+    if (nk != nf) {
         imp_raise(L, "%s: caches.%s and caches.%s must hold as many records", WHAT, k_keys, k_f);
-        return;
     }
+    imp_rec2d *rec = lua_newuserdatauv(L, (size_t)(nk > 0 ? nk : 1) * sizeof *rec, 0);
+    memset(rec, 0, (size_t)(nk > 0 ? nk : 1) * sizeof *rec);
     for (int i = 0; i < nk; i++) {
         rec[i].key = keys[i];
     }
     int st = nk == 0 ? 0 : exact ? imp_engine2d_fwarm_store(w->engine2d, rec, nk, f)
                                  : imp_engine2d_warm_store(w->engine2d, rec, nk, f);
-    free(keys);
-    free(f);
-    free(rec);
+    lua_pop(L, 3);
     if (st != 0) {
         imp_raise(L, "%s: out of memory", WHAT);
     }
@@ -199,7 +182,7 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
     for (int i = 0; i < n; i++) {
         long long a = (long long)(touch[i].key >> 32), b = (long long)(touch[i].key & 0xFFFFFFFFull);
         if (!slot_ok(w, a) || !slot_ok(w, b) || a >= b) {
-            fail_slots(L, touch, "touch2d", i);
+            fail_slots(L, "touch2d", i);
         }
     }
     if (n > e->touch_cap) {
@@ -209,7 +192,6 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         }
         imp_touch2d *y = x != NULL ? realloc(e->touch_new, (size_t)n * sizeof *y) : NULL;
         if (y == NULL) {
-            free(touch);
             imp_raise(L, "%s: out of memory", WHAT);
             return;
         }
@@ -221,7 +203,7 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
     }
     e->ntouch = n;
     e->touch_bodies_version = w->model.bodies_version;
-    free(touch);
+    lua_pop(L, 1);
 }
 
 static void import_engine3d(lua_State *L, imp_world *w, int t)
@@ -235,13 +217,12 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
     imp_e3_point *pts = get_hex(L, t, "points3d", sizeof *pts, 1 << 24, &n);
     for (int i = 0; i < n; i++) {
         if (!slot_ok(w, pts[i].a) || !slot_ok(w, pts[i].b) || pts[i].a >= pts[i].b) {
-            fail_slots(L, pts, "points3d", i);
+            fail_slots(L, "points3d", i);
         }
     }
     if (n > e->prev_cap) {
         imp_e3_point *x = realloc(e->prev, (size_t)n * sizeof *x);
         if (x == NULL) {
-            free(pts);
             imp_raise(L, "%s: out of memory", WHAT);
             return;
         }
@@ -252,7 +233,7 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
         memcpy(e->prev, pts, (size_t)n * sizeof *pts);
     }
     e->nprev = n;
-    free(pts);
+    lua_pop(L, 1);
     /* w:contacts() shows these points until the next step (the broad phase is rebuilt at the
        next detection all the same: bp_built is 0) */
     e->bodies_version = w->model.bodies_version;
@@ -278,14 +259,14 @@ static void import_compliant(lua_State *L, imp_world *w, int t, size_t n_state)
     for (int i = 0; i < n; i++) {
         long long a = last[i].key >> 32, b = last[i].key & 0xFFFFFFFFll;
         if (!slot_ok(w, a) || !slot_ok(w, b) || a >= b || last[i].npatch < 0 || last[i].npatch > 4) {
-            fail_slots(L, last, "compliant_last", i);
+            fail_slots(L, "compliant_last", i);
         }
     }
     if (n > 0) {
         memcpy(c->last, last, (size_t)n * sizeof *last);
     }
     c->nlast = n;
-    free(last);
+    lua_pop(L, 1);
     double h = opt_number(L, t, "compliant_h", 0.0);
     if (h > 0.0) {  /* the steppers and buffers the first step would make, with the step size */
         c->main = imp_world_ode_new(w, n_state);
