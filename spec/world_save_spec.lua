@@ -11,9 +11,23 @@ local function tmp()
   return string.format("%s/impact_world_save_%d_%d.lua", dir, math.random(1 << 30), counter)
 end
 
--- every body's state and the time, exactly
-local function exact(w)
+-- work counters (not results): an integrator started from a saved step size evaluates the
+-- equations once more; the 3D engine's recycled manifolds are computed again after a save
+local work = { rhs_evaluations = true, manifolds = true, manifolds_recycled = true,
+               pairs_apart = true }
+
+-- every body's state, the time and the counters of w:stats() (but the timings, and the work
+-- counters when skip_work), exactly
+local function exact(w, skip_work)
   local out = { string.format("t=%a steps=%d", w.time, w.steps) }
+  local stats, keys = w.strategy ~= "dem" and w:stats() or {}, {}
+  for k in pairs(stats) do
+    if k ~= "step_seconds" and k ~= "profile" and not (skip_work and work[k]) then
+      keys[#keys + 1] = k
+    end
+  end
+  table.sort(keys)
+  for _, k in ipairs(keys) do out[#out + 1] = string.format("%s=%s", k, tostring(stats[k])) end
   local keys = w.dim == 2 and { "position", "velocity" }
     or { "position", "orientation", "velocity", "angular_velocity" }
   for _, b in ipairs(w:bodies()) do
@@ -46,7 +60,7 @@ local function continues(make, n, m, disturbed)
   if not disturbed then
     local never = make()
     never:step(n + m)
-    assert.are.equal(exact(never), a)
+    assert.are.equal(exact(never, true), exact(w, true))
   end
   os.remove(path)
   return w, w2

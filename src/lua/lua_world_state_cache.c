@@ -7,7 +7,8 @@
    - the 3D engine's points of the last step (warm-start impulses, touching pairs for events),
      the last sub-step's length and whether the last step's bodies moved beyond their points;
    - the compliant strategy's contact episodes (each in-contact pair's frozen law and approach
-     speed), so the contacts a save finds go on with their law.
+     speed), so the contacts a save finds go on with their law;
+   - the strategies' counters (w:stats()).
    Records of plain numbers are written as the hexadecimal bytes of their C structs (this
    build's layout: the format's version names it); their slots are checked when read. */
 #include <math.h>
@@ -18,6 +19,7 @@
 #include "compliant.h"
 #include "engine2d.h"
 #include "engine3d.h"
+#include "engine3d_ode.h"
 #include "lua_world.h"
 #include "lua_world_state.h"
 #include "ode_gsl.h"
@@ -108,6 +110,7 @@ void imp_lua_state_export_caches(lua_State *L, const imp_world *w)
             lua_setfield(L, -2, "compliant_h");
         }
         set_hex(L, "compliant_last", c->last, (size_t)c->nlast * sizeof *c->last);
+        set_hex(L, "compliant_stats", &c->stats, sizeof c->stats);
     }
     const imp_engine2d *e2 = w->engine2d;
     if (e2 != NULL) {
@@ -116,6 +119,9 @@ void imp_lua_state_export_caches(lua_State *L, const imp_world *w)
         if (e2->touch_bodies_version == w->model.bodies_version) {
             set_hex(L, "touch2d", e2->touch, (size_t)e2->ntouch * sizeof *e2->touch);
         }
+        set_hex(L, "stats2d", &e2->stats, sizeof e2->stats);
+        double more[2] = {(double)e2->forces_evaluations, e2->max_force};
+        set_hex(L, "stats2d_more", more, sizeof more);
     }
     const imp_engine3d *e3 = w->engine3d;
     if (e3 != NULL) {
@@ -124,11 +130,29 @@ void imp_lua_state_export_caches(lua_State *L, const imp_world *w)
         lua_setfield(L, -2, "h_last3d");
         lua_pushinteger(L, e3->moving);
         lua_setfield(L, -2, "moving3d");
+        set_hex(L, "stats3d", &e3->stats, sizeof e3->stats);
+        if (e3->ode != NULL) {
+            long ode[4] = {e3->ode->ode_steps, e3->ode->binary_searches, e3->ode->force_solves,
+                           e3->ode->force_failures};
+            set_hex(L, "stats3d_ode", ode, sizeof ode);
+        }
     }
     lua_setfield(L, -2, "caches");
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
+
+/* the one record of size bytes at key (absent: nothing) into out; 1 when it was there */
+static int get_record(lua_State *L, int t, const char *key, void *out, size_t size)
+{
+    int n;
+    void *p = get_hex(L, t, key, size, 1, &n);
+    if (n == 1) {
+        memcpy(out, p, size);
+    }
+    lua_pop(L, 1);
+    return n == 1;
+}
 
 static double opt_number(lua_State *L, int t, const char *key, double def)
 {
@@ -204,6 +228,12 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
     e->ntouch = n;
     e->touch_bodies_version = w->model.bodies_version;
     lua_pop(L, 1);
+    get_record(L, t, "stats2d", &e->stats, sizeof e->stats);
+    double more[2];
+    if (get_record(L, t, "stats2d_more", more, sizeof more)) {
+        e->forces_evaluations = (long)more[0];
+        e->max_force = more[1];
+    }
 }
 
 static void import_engine3d(lua_State *L, imp_world *w, int t)
@@ -242,6 +272,18 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
     lua_getfield(L, t, "moving3d");
     e->moving = lua_tointeger(L, -1) != 0;
     lua_pop(L, 2);
+    get_record(L, t, "stats3d", &e->stats, sizeof e->stats);
+    long ode[4];
+    if (get_record(L, t, "stats3d_ode", ode, sizeof ode)) {
+        if (e->ode == NULL && (e->ode = calloc(1, sizeof *e->ode)) == NULL) {  /* as its advance makes it */
+            imp_raise(L, "%s: out of memory", WHAT);
+            return;
+        }
+        e->ode->ode_steps = ode[0];
+        e->ode->binary_searches = ode[1];
+        e->ode->force_solves = ode[2];
+        e->ode->force_failures = ode[3];
+    }
     if (!(e->h_last >= 0.0) || e->h_last == HUGE_VAL) {
         imp_raise(L, "%s: caches.h_last3d must be a finite number >= 0", WHAT);
     }
@@ -267,6 +309,7 @@ static void import_compliant(lua_State *L, imp_world *w, int t, size_t n_state)
     }
     c->nlast = n;
     lua_pop(L, 1);
+    get_record(L, t, "compliant_stats", &c->stats, sizeof c->stats);
     double h = opt_number(L, t, "compliant_h", 0.0);
     if (h > 0.0) {  /* the steppers and buffers the first step would make, with the step size */
         c->main = imp_world_ode_new(w, n_state);
