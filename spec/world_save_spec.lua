@@ -28,11 +28,11 @@ local function exact(w, skip_work)
   end
   table.sort(keys)
   for _, k in ipairs(keys) do out[#out + 1] = string.format("%s=%s", k, tostring(stats[k])) end
-  local keys = w.dim == 2 and { "position", "velocity" }
+  local fields = w.dim == 2 and { "position", "velocity" }
     or { "position", "orientation", "velocity", "angular_velocity" }
   for _, b in ipairs(w:bodies()) do
     local s = { tostring(b.name or b.id) }
-    for _, k in ipairs(keys) do
+    for _, k in ipairs(fields) do
       for _, v in ipairs(b[k]) do s[#s + 1] = string.format("%a", v) end
     end
     if w.dim == 2 then s[#s + 1] = string.format("%a %a", b.angle, b.spin) end
