@@ -272,6 +272,24 @@ describe("a saved world", function()
     assert.are.equal(1e-6, settings.minarea)
     assert.are.equal(1.5, w2:ray_cast({ 0, 0, 5 }, { 0, 0, -5 }).point[3])
   end)
+  it("keeps body handles stale once their bodies were removed", function()
+    local w = impact.world2d {}
+    local a = w:add_body { shape = s2.ball { radius = 1 }, name = "a" }
+    local b = w:add_body { shape = s2.ball { radius = 1 }, position = { 3, 0 } }
+    local slot = b.id
+    w:remove_body(b)  -- the last slot: freed past the last body
+    local path = tmp()
+    w:save(path)
+    local w2 = impact.load(path)
+    os.remove(path)
+    for _, world in ipairs { w, w2 } do
+      local c = world:add_body { shape = s2.ball { radius = 1 }, position = { 6, 0 } }
+      assert.are.equal(slot, c.id)
+    end
+    assert.has_error(function() return b.position end)
+    assert.are.equal("a", w:bodies()[1].name)
+    assert.are.same(a.position, w2:body("a").position)
+  end)
   it("may be empty", function()
     local w = impact.world2d { strategy = "impulse", dt = 0.02 }
     local path = tmp()

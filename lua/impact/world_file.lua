@@ -162,6 +162,14 @@ local function build(saved)
         error(string.format("bodies[%d]: built in slot %d", slot, b.id), 0)
       end
     end
+    -- slots past the last body that were freed: made and freed again (so the world holds
+    -- them, and their generations are read back)
+    local last = saved.nslots - 1
+    for _, t in ipairs(saved.trailing) do last = math.max(last, t[1]) end
+    for _ = saved.nslots, last do
+      placeholders[#placeholders + 1] = w:add_body { fixed = true, shape = saved.dim == 2
+        and shape2d.ball { radius = 1 } or shape3d.sphere { radius = 1 } }
+    end
     for _, b in ipairs(placeholders) do w:remove_body(b) end
     -- trailing freed slots are not in nslots: the world drops them as the file did
     core.world_state_import(w, saved)

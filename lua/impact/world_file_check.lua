@@ -12,7 +12,8 @@ local top_keys = { format = true, dim = true, strategy = true, def = true, nslot
                    time = true, time_base = true, steps_since_base = true, rng = true,
                    stats = true, y = true, bodies = true, springs = true, no_collide = true,
                    materials = true, material_pairs = true, engine2d = true, engine3d = true,
-                   shapes = true, caches = true, polyhedra = true }
+                   shapes = true, caches = true, polyhedra = true,
+                   trailing = true }
 local body_keys = { active = true, generation = true, fixed = true, kinematic = true,
                     mass = true, inv_mass = true, inertia = true, inv_inertia = true,
                     force = true, torque = true, damping = true, material = true,
@@ -115,6 +116,11 @@ function M.world(saved, path, format)
             "a unit quaternion", string.format("one of norm %g", math.sqrt(q)), true)
         end
       end
+    end
+    for i, t in ipairs(c.list("trailing", saved.trailing)) do
+      c.list(string.format("trailing[%d]", i), t, 2)
+      c.int(string.format("trailing[%d][1] (a slot)", i), t[1], nslots, 10000000)
+      c.int(string.format("trailing[%d][2] (a generation)", i), t[2], 0, 0xFFFFFFFF)
     end
     c.list("springs", saved.springs)
     c.list("no_collide", saved.no_collide)

@@ -107,6 +107,21 @@ static void export_bodies(lua_State *L, const imp_world *w)
         lua_rawseti(L, -2, i);
     }
     lua_setfield(L, -2, "bodies");
+    /* freed slots past the last body keep their generations too (stale handles stay stale) */
+    lua_newtable(L);
+    int k = 0;
+    for (int i = w->model.nslots; i < w->model.capacity; i++) {
+        if (w->model.bodies[i].generation != 0) {
+            lua_Integer pair[2] = {i, w->model.bodies[i].generation};
+            lua_createtable(L, 2, 0);
+            for (int j = 0; j < 2; j++) {
+                lua_pushinteger(L, pair[j]);
+                lua_rawseti(L, -2, j + 1);
+            }
+            lua_rawseti(L, -2, ++k);
+        }
+    }
+    lua_setfield(L, -2, "trailing");
 }
 
 static void export_springs(lua_State *L, const imp_world *w)
@@ -471,6 +486,26 @@ static void import_bodies(lua_State *L, imp_world *w, int t)
             nkin += b->kinematic;
         }
         lua_settop(L, list);
+    }
+    lua_pop(L, 1);
+    lua_Integer nt = push_list(L, t, "trailing");
+    for (lua_Integer k = 1; k <= nt; k++) {
+        lua_rawgeti(L, -1, k);
+        int e = lua_gettop(L);
+        if (!lua_istable(L, e)) {
+            imp_raise(L, "%s: trailing[%d] must be a list {slot, generation}", WHAT, (int)k);
+        }
+        lua_rawgeti(L, e, 1);
+        lua_rawgeti(L, e, 2);
+        int ok1, ok2;
+        lua_Integer slot = lua_tointegerx(L, -2, &ok1), gen = lua_tointegerx(L, -1, &ok2);
+        if (!ok1 || !ok2 || slot < w->model.nslots || slot >= w->model.capacity || gen < 0
+            || gen > UINT32_MAX) {
+            imp_raise(L, "%s: trailing[%d] must name a freed slot past the last body (%d to %d) "
+                      "and its generation", WHAT, (int)k, w->model.nslots, w->model.capacity - 1);
+        }
+        w->model.bodies[slot].generation = (unsigned)gen;
+        lua_settop(L, e - 1);
     }
     lua_pop(L, 1);
     w->model.nkinematic = nkin;
