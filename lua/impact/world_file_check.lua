@@ -13,7 +13,7 @@ local top_keys = { format = true, dim = true, strategy = true, def = true, nslot
                    stats = true, y = true, bodies = true, springs = true, no_collide = true,
                    materials = true, material_pairs = true, engine2d = true, engine3d = true,
                    shapes = true, caches = true, polyhedra = true,
-                   trailing = true }
+                   trailing = true, layout = true }
 local body_keys = { active = true, generation = true, fixed = true, kinematic = true,
                     mass = true, inv_mass = true, inertia = true, inv_inertia = true,
                     force = true, torque = true, damping = true, material = true,
@@ -83,6 +83,7 @@ function M.world(saved, path, format)
       c.bad("strategy", "one of \"none\", \"impulse\", \"contact\", \"compliant\"", saved.strategy)
     end
     if type(saved.def) ~= "string" then c.bad("def", "a string", saved.def) end
+    if type(saved.layout) ~= "string" then c.bad("layout", "a string", saved.layout) end
     local nslots = c.int("nslots", saved.nslots, 1, 10000000)
     c.num("time", saved.time)
     c.num("time_base", saved.time_base)

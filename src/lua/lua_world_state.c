@@ -272,6 +272,18 @@ static void export_engine3d(lua_State *L, const imp_world *w)
     lua_setfield(L, -2, "engine3d");
 }
 
+/* the sizes of the structs whose bytes a file holds (lua_world_state_cache.c too): a file
+   of another build's layout is refused */
+static const char *layout(char *buf, size_t n)
+{
+    snprintf(buf, n, "def %d, e2stats %d, touch2d %d, e3point %d, e3stats %d, centry %d, "
+             "cstats %d, %s-endian", (int)sizeof(imp_world_def), (int)sizeof(imp_engine2d_stats),
+             (int)sizeof(imp_touch2d), (int)sizeof(imp_e3_point), (int)sizeof(imp_engine3d_stats),
+             (int)sizeof(imp_centry), (int)sizeof(imp_compliant_stats),
+             *(const unsigned char *)&(const unsigned){1} ? "little" : "big");
+    return buf;
+}
+
 /* core.world_state_export(w) */
 static int l_export(lua_State *L)
 {
@@ -281,6 +293,9 @@ static int l_export(lua_State *L)
     lua_pushstring(L, imp_strategy_names[w->model.def.strategy]);
     lua_setfield(L, -2, "strategy");
     set_hex(L, "def", &w->model.def, sizeof w->model.def);
+    char buf[160];
+    lua_pushstring(L, layout(buf, sizeof buf));
+    lua_setfield(L, -2, "layout");
     seti(L, "nslots", w->model.nslots);
     setn(L, "time", w->data.time);
     setn(L, "time_base", w->data.time_base);
@@ -820,6 +835,15 @@ static int l_import(lua_State *L)
     imp_world *w = imp_lua_check_world(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
+    char buf[160];
+    lua_getfield(L, 2, "layout");
+    const char *lay = lua_tostring(L, -1);
+    if (lay == NULL || strcmp(lay, layout(buf, sizeof buf)) != 0) {
+        return imp_raise(L, "%s: the file was written by a build of impact whose saved records "
+                         "differ from this one's (layout \"%s\"; this build: \"%s\")", WHAT,
+                         lay != NULL ? lay : "none", buf);
+    }
+    lua_pop(L, 1);
     if (get_int(L, 2, "the world", "nslots", 1, INT32_MAX) != w->model.nslots) {
         return imp_raise(L, "%s: nslots does not match the bodies built", WHAT);
     }
