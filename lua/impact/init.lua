@@ -1,6 +1,7 @@
 --- impact: rigid-body simulation scripted in Lua. `local impact = require "impact"`.
 ---
 ---   impact.world2d{...}, impact.world3d{...}   worlds (lua/impact/world.lua, src/lua/lua_world.c)
+---   w:save(path), impact.load(path)           saved worlds (lua/impact/world_file.lua)
 ---   impact.shape2d.*, impact.shape3d.*         shapes
 ---   impact.recorder{w, every =, columns =}     recorded series and CSV
 ---   impact.material, impact.contact_pair      the compliant strategy's materials
@@ -25,6 +26,7 @@ local impact = {
   core = core,
   world2d = world.world2d,
   world3d = world.world3d,
+  load = require("impact.world_file").load,
   shape2d = require("impact.shape2d"),
   shape3d = require("impact.shape3d"),
   recorder = require("impact.recorder"),

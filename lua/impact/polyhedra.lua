@@ -38,6 +38,8 @@ function M.settings(opts, level)
 end
 
 function M.set(w, settings) settings_of[w] = settings end
+--- The world's settings as set (nil: the defaults), for World:save (lua/impact/world_file.lua).
+function M.get(w) return settings_of[w] end
 
 local function settings(w)
   return settings_of[w] or { minarea = defaults.minarea, threshold = defaults.threshold,

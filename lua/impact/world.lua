@@ -269,6 +269,7 @@ end
 
 local polyhedra = require("impact.polyhedra")
 polyhedra.install(World)
+require("impact.world_file").install(World)  -- w:save(path)
 
 --- impact.world2d{...} and impact.world3d{...}: the options are listed in doc/api/world.luadoc
 --- (make docs: the World page) and doc/manual/01-worlds-bodies-shapes.md.

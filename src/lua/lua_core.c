@@ -29,6 +29,7 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_material(L);
     imp_lua_open_lcp(L);
     imp_lua_open_dem(L);
+    imp_lua_open_world_state(L);
     imp_lua_open_outline(L);
     imp_lua_open_canvas(L);
     /* every C method of World not guarded by its file yet (the dem ones), and the dem engine

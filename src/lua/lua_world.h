@@ -99,6 +99,8 @@ void imp_lua_open_world(lua_State *L);
 void imp_lua_open_material(lua_State *L);
 void imp_lua_open_body(lua_State *L);
 void imp_lua_open_spring(lua_State *L);
+/* core.world_state_export / _import / _swap (lua_world_state.c): World:save, impact.load. */
+void imp_lua_open_world_state(lua_State *L);
 /* World:add_spring and World:remove_spring (lua_spring.c). */
 int imp_lua_world_add_spring(lua_State *L);
 int imp_lua_world_remove_spring(lua_State *L);
