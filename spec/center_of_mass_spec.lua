@@ -77,4 +77,27 @@ describe("center_of_mass (2D)", function()
     assert.is_false(ok)
     assert.matches('unknown option "center_of_mass"', err, 1, true)
   end)
+
+  it("is kept by World:save and impact.load (the body's shape is made again, recentred)",
+     function()
+    local function run(w, n)
+      for _ = 1, n do w:step() end
+      local b = w:bodies()[1]
+      return string.format("%a %a %a %a %a %a", b.position[1], b.position[2], b.angle,
+                           b.velocity[1], b.velocity[2], b.spin)
+    end
+    local w = impact.world2d { strategy = "contact", gravity = { 0, -10 } }
+    w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, center_of_mass = { 0.2, 0.1 },
+                 position = { 0, 0.8 }, spin = 1 }
+    w:add_body { shape = shape2d.block { width = 10, height = 1 }, fixed = true,
+                 position = { 0, -0.5 } }
+    run(w, 20)
+    local path = os.tmpname()
+    w:save(path)
+    local a = run(w, 40)
+    local w2 = impact.load(path)
+    os.remove(path)
+    assert.same({ 0.2, 0.1 }, w2:bodies()[1].shape:centroid())
+    assert.equal(a, run(w2, 40))
+  end)
 end)

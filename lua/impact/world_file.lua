@@ -105,7 +105,7 @@ local function describe_world(w, what)
             .. "constructors with plain data (tables of numbers and strings): it cannot be saved",
             what, label(b)), 3)
         end
-        list[#list + 1] = { ctor = r.ctor, args = r.args, n = r.n }
+        list[#list + 1] = { ctor = r.ctor, args = r.args, n = r.n, center = r.center }
         index[shape] = #list
       end
       entry.shape = index[shape]

@@ -97,7 +97,11 @@ function M.world(saved, path, format)
     local list = c.list("shapes", saved.shapes)
     for i, s in ipairs(list) do
       local where = string.format("shapes[%d]", i)
-      c.record(where, s, { ctor = true, args = true, n = true })
+      c.record(where, s, { ctor = true, args = true, n = true, center = true })
+      if s.center ~= nil then
+        if dim ~= 2 then c.bad(where .. ".center", "absent (3D shapes are not recentred)", s.center) end
+        c.numbers(where .. ".center", s.center, 2)
+      end
       if type(s.ctor) ~= "string" or not shapes.constructors[s.ctor]
           or s.ctor:sub(6, 7) ~= (dim == 2 and "2d" or "3d") and s.ctor:sub(1, 4) ~= "dem_" then
         c.bad(where .. ".ctor", string.format("the name of a %dD shape constructor", dim), s.ctor)

@@ -58,13 +58,30 @@ if not recipes then
   end
 end
 
---- M.recipe(shape): { ctor =, args =, n = } for a shape made by impact's constructors, or nil.
+-- a body's centre of mass off its shape's centroid (World:add_body's center_of_mass) makes a
+-- copy of the shape through core.shape2d_recentred: its recipe is the original's with center
+if not core._shape_recentred_wrapped and core.shape2d_recentred then
+  core._shape_recentred_wrapped = true
+  local recentre = core.shape2d_recentred
+  core.shape2d_recentred = function(shape, x, y)
+    local moved = recentre(shape, x, y)
+    local base = recipes[shape]
+    if base and base.center == nil then
+      recipes[moved] = { ctor = base.ctor, args = base.args, n = base.n, center = { x, y } }
+    end
+    return moved
+  end
+end
+
+--- M.recipe(shape): { ctor =, args =, n = [, center = {x, y}] } for a shape made by impact's
+--- constructors (center: recentred on that point), or nil.
 function M.recipe(shape) return recipes[shape] end
 
 --- M.make(recipe): the shape the recipe makes (raises as its constructor does).
 function M.make(r)
   local make = core[r.ctor]
   local shape = make(table.unpack(r.args, 1, r.n))
+  if r.center then shape = core.shape2d_recentred(shape, r.center[1], r.center[2]) end
   return shape
 end
 

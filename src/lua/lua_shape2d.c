@@ -443,6 +443,29 @@ static int l_detect(lua_State *L)
     return 1;
 }
 
+/* core.shape2d_recentred(shape, x, y): a copy of the 2D shape whose reference point (a body's
+   centre of mass) is (x, y) in its coordinates (World:add_body's center_of_mass) */
+int imp_lua_shape2d_recentred(lua_State *L)
+{
+    const char *what = "World:add_body";
+    imp_shape *s = imp_lua_test_shape(L, 1);
+    if (s == NULL || s->dim != 2) {
+        return imp_error(L, what, "option 'center_of_mass' needs a 2D shape, got %s",
+                         imp_describe(L, 1));
+    }
+    double x = luaL_checknumber(L, 2), y = luaL_checknumber(L, 3);
+    imp_poly2d_error err = {0, ""};
+    imp_shape *moved = imp_shape2d_recentred(s, x, y, &err);
+    if (moved == NULL) {
+        if (err.status == IMP_POLY_NO_MEMORY) {
+            imp_raise(L, "%s: out of memory building a shape", what);
+        }
+        return imp_error(L, what, "option 'center_of_mass': %s", err.message);
+    }
+    imp_lua_push_shape(L, moved);
+    return 1;
+}
+
 void imp_lua_open_shape2d(lua_State *L)
 {
     static const luaL_Reg fns[] = {{"shape2d_ball", l_ball},
@@ -453,6 +476,7 @@ void imp_lua_open_shape2d(lua_State *L)
                                    {"shape2d_convex_top_block", l_convex_top_block},
                                    {"shape2d_concave_top_block", l_concave_top_block},
                                    {"shape2d_polygon", l_polygon},
+                                   {"shape2d_recentred", imp_lua_shape2d_recentred},
                                    {"shape2d_edges", l_edges},
                                    {"shape2d_vertices", l_vertices},
                                    {"shape2d_edge_distance", l_edge_distance},

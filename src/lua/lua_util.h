@@ -83,6 +83,8 @@ imp_shape *imp_lua_check_shape(lua_State *L, int idx);
    "<what>: <given> gives a shape whose volume is inf; ..." (given: the options, "radius = 1e+300"). */
 void imp_lua_push_solid_shape(lua_State *L, imp_shape *s, const char *what, const char *given);
 imp_shape *imp_lua_test_shape(lua_State *L, int idx);
+/* core.shape2d_recentred(shape, x, y) (lua_shape2d.c) */
+int imp_lua_shape2d_recentred(lua_State *L);
 
 /* Registration hooks, called by luaopen_impact_core with the module table on top. */
 void imp_lua_open_shape(lua_State *L);

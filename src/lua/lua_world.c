@@ -500,13 +500,30 @@ static int l_add_body(lua_State *L)
         }
         double c[2] = {0.0, 0.0};
         imp_opt_vector(L, 2, what, "center_of_mass", 2, c);
-        imp_poly2d_error pe;
-        imp_shape *moved = imp_shape2d_recentred(d.shape, c[0], c[1], &pe);
-        if (moved == NULL) {
-            return imp_error(L, what, "option 'center_of_mass': %s", pe.message);
+        /* through impact.core's shape2d_recentred as loaded (World:save's shape records see
+           the copy there: impact.world_file_shapes) */
+        lua_getglobal(L, "package");
+        lua_getfield(L, -1, "loaded");
+        lua_getfield(L, -1, "impact.core");
+        if (lua_istable(L, -1)) {
+            lua_getfield(L, -1, "shape2d_recentred");
+        } else {
+            lua_pushnil(L);
         }
-        imp_lua_push_shape(L, moved);
-        d.shape = moved;
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            lua_pushcfunction(L, imp_lua_shape2d_recentred);
+        }
+        lua_replace(L, -4);
+        lua_settop(L, lua_gettop(L) - 2);
+        lua_pushvalue(L, shape_idx);
+        lua_pushnumber(L, c[0]);
+        lua_pushnumber(L, c[1]);
+        lua_call(L, 3, 1);
+        d.shape = imp_lua_test_shape(L, -1);
+        if (d.shape == NULL) {
+            return imp_error(L, what, "option 'center_of_mass': no shape was made");
+        }
         shape_idx = lua_gettop(L);
     }
     int has_mass, has_density;
