@@ -274,13 +274,21 @@ static void export_engine3d(lua_State *L, const imp_world *w)
 
 /* the sizes of the structs whose bytes a file holds (lua_world_state_cache.c too): a file
    of another build's layout is refused */
+static int little_endian(void)
+{
+    const unsigned one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
 static const char *layout(char *buf, size_t n)
 {
     snprintf(buf, n, "def %d, e2stats %d, touch2d %d, e3point %d, e3stats %d, centry %d, "
              "cstats %d, %s-endian", (int)sizeof(imp_world_def), (int)sizeof(imp_engine2d_stats),
              (int)sizeof(imp_touch2d), (int)sizeof(imp_e3_point), (int)sizeof(imp_engine3d_stats),
              (int)sizeof(imp_centry), (int)sizeof(imp_compliant_stats),
-             *(const unsigned char *)&(const unsigned){1} ? "little" : "big");
+             little_endian() ? "little" : "big");
     return buf;
 }
 
