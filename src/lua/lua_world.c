@@ -319,7 +319,8 @@ static void read_sleep(lua_State *L, int idx, const char *what, imp_world_def *d
     if (!engine || d->dim != 3) {
         imp_error(L, what, "option 'sleep' (got true) puts islands at rest to sleep under the 3D "
                   "\"impulse\" and \"contact\" strategies; this world is %dD with strategy \"%s\", "
-                  "which cannot honour it: leave it out or give sleep = false", d->dim, name);
+                  "which cannot honour it%s: leave it out or give sleep = false", d->dim, name,
+                  d->dim == 2 ? " (not in 2D worlds yet)" : "");
     }
     if (d->engine2d.time_stepping == IMP_STEPPING_ODE) {
         imp_error(L, what, "option 'sleep' (got true) needs the velocity-level steps (time_stepping = "
