@@ -256,6 +256,36 @@ describe("sleeping", function()
     assert.are.equal(2, st.islands)  -- the ground joins none: the stack and the lone box
   end)
 
+  it("delivers sleep and wake events, one per body, in worlds that sleep", function()
+    local w = world { solver = "pgs" }
+    ground(w)
+    local a, b = box(w, 0, 0.5), box(w, 3, 0.5)
+    local slept, woke = {}, {}
+    w:on("sleep", function(e) slept[#slept + 1] = e end)
+    w:on("wake", function(e) woke[#woke + 1] = e end)
+    assert.is_truthy(until_asleep(w, a, 100))
+    assert.are.equal(2, #slept)
+    for _, e in ipairs(slept) do
+      assert.are.equal("sleep", e.kind)
+      assert.near(w.time, e.time, 1e-12)
+      assert.are.equal(w.background, e.body2)
+    end
+    assert.is_true(slept[1].body1 == a and slept[2].body1 == b)
+    assert.are.same(a.position, slept[1].point)
+    b:wake()
+    w:step()
+    assert.are.equal(1, #woke)
+    assert.are.equal(b, woke[1].body1)
+    assert.are.equal("wake", woke[1].kind)
+    -- a world that does not sleep has no such events
+    local still = impact.world3d { strategy = "contact" }
+    local ok, err = pcall(still.on, still, "sleep", print)
+    assert.is_false(ok)
+    assert.matches("accepted: collision, contact_begin, contact_end, step)", err, 1, true)
+    assert.is_true(w.sleep)
+    assert.is_false(still.sleep)
+  end)
+
   it("removing a body of a sleeping island wakes the rest of it", function()
     local w = world { solver = "pgs" }
     ground(w)
@@ -284,6 +314,12 @@ describe("sleeping", function()
     local ok, err = pcall(impact.world3d, { strategy = "contact", sleep = true, sleep_time = -1 })
     assert.is_false(ok)
     assert.matches("sleep_time", err, 1, true)
+    -- nor can a sleeping world switch to such a strategy; between impulse and contact it may
+    local w = world {}
+    ok, err = pcall(function() w.strategy = "compliant" end)
+    assert.is_false(ok)
+    assert.matches("sleep = true", err, 1, true)
+    w.strategy = "impulse"
     -- sleep = false is accepted everywhere
     assert.is_truthy(impact.world3d { strategy = "compliant", sleep = false })
   end)

@@ -16,6 +16,7 @@ void imp_islands_free(imp_islands *s)
     free(s->island);
     free(s->gen);
     free(s->rest);
+    free(s->owed);
     free(s);
 }
 
@@ -57,7 +58,11 @@ static int grow(imp_islands *s, int cap, const imp_world *w)
     if (rest != NULL) {
         s->rest = rest;
     }
-    if (parent == NULL || island == NULL || gen == NULL || rest == NULL) {
+    unsigned char *owed = realloc(s->owed, (size_t)cap * sizeof *owed);
+    if (owed != NULL) {
+        s->owed = owed;
+    }
+    if (parent == NULL || island == NULL || gen == NULL || rest == NULL || owed == NULL) {
         return -1;  /* the arrays grown so far stay valid; cap is unchanged */
     }
     for (int i = s->cap; i < cap; i++) {
@@ -65,6 +70,7 @@ static int grow(imp_islands *s, int cap, const imp_world *w)
         s->island[i] = -1;
         s->gen[i] = w->model.bodies[i].generation;
         s->rest[i] = 0.0;
+        s->owed[i] = 0;
     }
     s->cap = cap;
     return 0;
@@ -87,9 +93,53 @@ void imp_islands_wake(imp_world *w, int slot)
             s->rest[i] = 0.0;
             s->nsleeping--;
             s->woke++;
+            s->owed[i] = 1;
+            s->nowed++;
         }
     }
     s->nsleeping_islands--;
+}
+
+void imp_islands_wake_all(imp_world *w)
+{
+    imp_islands *s = w->islands;
+    for (int i = 0; s != NULL && i < s->cap && s->nsleeping > 0; i++) {
+        imp_islands_wake(w, i);
+    }
+}
+
+/* a sleep or wake event of slot i at time t (island: its name) */
+static void push(imp_world *w, imp_event_kind kind, int i, double t, int island)
+{
+    imp_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.time = t;
+    ev.body1 = i;
+    ev.body2 = 0;
+    if (i < w->model.nslots) {
+        const double *y = w->data.y + (size_t)i * (size_t)w->model.stride;
+        ev.point[0] = y[0];
+        ev.point[1] = y[1];
+        ev.point[2] = w->model.def.dim == 3 ? y[2] : 0.0;
+    }
+    ev.value = island;
+    imp_world_push_event(w, &ev);
+}
+
+/* the wake events owed, at time t (bodies still there) */
+static void flush(imp_world *w, double t)
+{
+    imp_islands *s = w->islands;
+    for (int i = 0; i < s->cap && s->nowed > 0; i++) {
+        if (s->owed[i]) {
+            s->owed[i] = 0;
+            s->nowed--;
+            if (i < w->model.nslots && w->model.bodies[i].active && w->model.bodies[i].generation == s->gen[i]) {
+                push(w, IMP_EVENT_WAKE, i, t, -1);
+            }
+        }
+    }
 }
 
 /* whether sleeping slot i was edited since the last step (islands.h) */
@@ -135,6 +185,7 @@ imp_status imp_islands_prepare(imp_world *w)
         }
     }
     s->filter_version = w->model.filter_version;
+    flush(w, w->data.time);
     for (int i = 0; i < w->model.nslots; i++) {  /* a body new in its slot starts awake, at 0 */
         if (s->gen[i] != w->model.bodies[i].generation) {
             s->gen[i] = w->model.bodies[i].generation;
@@ -218,6 +269,7 @@ void imp_islands_finish(imp_world *w, double h)
         }
     }
     int n = w->model.nslots;
+    flush(w, w->data.time);  /* the wakes of this step */
     /* the rest times, then each root's becomes its island's least (as an island's sleep time is
        Box2D's: the least of its bodies'; a root's own time may so be lowered, which can only
        delay its sleep); the parent array then holds each slot's root */
@@ -255,6 +307,7 @@ void imp_islands_finish(imp_world *w, double h)
         s->island[i] = r;
         s->gen[i] = w->model.bodies[i].generation;
         s->nsleeping++;
+        push(w, IMP_EVENT_SLEEP, i, w->data.time + h, r);
         int vo = w->model.def.dim == 2 ? IMP_VEL_2D : IMP_VEL_3D, nv = w->model.def.dim == 2 ? 3 : 6;
         memset(w->data.y + (size_t)i * (size_t)w->model.stride + vo, 0, (size_t)nv * sizeof *w->data.y);
     }

@@ -19,6 +19,10 @@
    torque or impulse; a removed body; a filter change anywhere), when a joint or spring is added
    to or removed from one of its bodies, or through imp_islands_wake (Lua b:wake()).
 
+   Events (events.h): IMP_EVENT_SLEEP for each body falling asleep at the end of the step,
+   IMP_EVENT_WAKE for each body that woke during the step or between it and the last one (in
+   slot order, in the step's queue).
+
    With sleep off (the default) nothing here runs and every result is as it was. */
 #ifndef IMPACT_ISLANDS_H
 #define IMPACT_ISLANDS_H
@@ -39,6 +43,8 @@ typedef struct imp_islands {
     int nsleeping_islands;  /* sleeping islands */
     int nislands;           /* islands at the last build, asleep or awake */
     int woke;               /* bodies woke since the engine last cleared it */
+    unsigned char *owed;    /* per slot: a wake event owed (the body woke since the last flush) */
+    int nowed;
     unsigned filter_version;
 } imp_islands;
 
@@ -63,6 +69,8 @@ int imp_islands_resting_pair(const struct imp_world *w, int a, int b);
 /* Wakes the island of slot s (its rest time restarts from 0); nothing when it is awake or out
    of range. */
 void imp_islands_wake(struct imp_world *w, int slot);
+/* Wakes every island (a change of strategy). */
+void imp_islands_wake_all(struct imp_world *w);
 
 /* After a step of h: begin, link each pair that touches or is joined (either may be fixed or
    the background: no link then), finish (links the springs, updates the rest times, puts the

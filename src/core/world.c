@@ -604,6 +604,14 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
         set_error(w, msg);
         return IMP_ERR_INVALID;
     }
+    if (w->model.def.sleep && (w->model.def.dim != 3 || (st != IMP_STRATEGY_IMPULSE && st != IMP_STRATEGY_CONTACT))) {
+        char msg[200];  /* sleeping (islands.h): only the 3D impulse and contact strategies sleep */
+        snprintf(msg, sizeof msg, "the %s strategy cannot honour the world's option sleep = true "
+                 "(only the 3D impulse and contact strategies put islands to sleep)", imp_strategy_names[st]);
+        set_error(w, msg);
+        return IMP_ERR_INVALID;
+    }
+    imp_islands_wake_all(w);
     w->model.def.strategy = st;
     for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {  /* caches about the state */
         const imp_strategy_ops *o = imp_strategy_ops_of(s, w->model.def.dim);

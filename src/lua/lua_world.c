@@ -942,6 +942,7 @@ static void get_damping(lua_State *L, imp_world *w)
 }
 
 static void get_dim(lua_State *L, imp_world *w) { lua_pushinteger(L, w->model.def.dim); }
+static void get_sleep(lua_State *L, imp_world *w) { lua_pushboolean(L, w->model.def.sleep); }
 static void get_dt(lua_State *L, imp_world *w) { lua_pushnumber(L, w->model.def.dt); }
 
 static void get_gravitation(lua_State *L, imp_world *w)
@@ -1047,6 +1048,7 @@ static const world_prop world_props[] = {
     {"gravity", 0, get_gravity, set_gravity},
     {"integrator", 0, get_integrator, set_integrator},
     {"seed", 1, get_seed, NULL},
+    {"sleep", 1, get_sleep, NULL},
     {"steps", 1, get_steps, NULL},
     {"strategy", 0, get_strategy, set_strategy},
     {"time", 1, get_time, NULL},
