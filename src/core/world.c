@@ -167,6 +167,11 @@ imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_l
             return bad_def(why, why_len, sleeps[i].name, sleeps[i].v, "a finite number >= 0");
         }
     }
+    if (def->sleep && (def->dim != 3 || (def->strategy != IMP_STRATEGY_IMPULSE && def->strategy != IMP_STRATEGY_CONTACT)
+                       || def->engine2d.time_stepping != IMP_STEPPING_SYMPLECTIC_EULER)) {
+        return bad_def(why, why_len, "sleep", def->sleep, "0 unless the world is 3D with strategy impulse or "
+                       "contact at velocity level (time_stepping symplectic_euler)");
+    }
     if (!imp_strategy_supports(def->strategy, def->dim)) {
         return bad_def(why, why_len, "strategy", def->strategy,
                        "an imp_strategy that runs in the world's dimension");
