@@ -192,6 +192,33 @@ describe("sleeping", function()
     assert.is_true(b:is_awake())
   end)
 
+  it("b:sleep() puts a moving body's island to sleep at the step's end, unless sleep = false", function()
+    local w = world { solver = "pgs" }
+    ground(w, 0)
+    local a = box(w, 0, 0.5, { friction = 0 })
+    local b = box(w, 5, 0.5, { friction = 0, sleep = false })
+    a.velocity = { 1, 0, 0 }
+    b.velocity = { 1, 0, 0 }
+    w:step()
+    a:sleep()
+    b:sleep()
+    local x = a.position[1]
+    w:step()  -- frictionless: it slides dt at 1 m/s, then sleeps
+    assert.near(x + dt, a.position[1], 1e-12)
+    assert.is_false(a:is_awake())
+    assert.are.same({ 0, 0, 0 }, a.velocity)
+    assert.is_true(b:is_awake())
+    assert.near(1, b.velocity[1], 1e-12)
+    x = a.position[1]
+    w:run { duration = 1 }
+    assert.are.equal(x, a.position[1])
+    local still = impact.world3d { strategy = "contact" }
+    local c = still:add_body { shape = s3.sphere { radius = 1 }, mass = 1 }
+    local ok, err = pcall(c.sleep, c)
+    assert.is_false(ok)
+    assert.matches("does not sleep", err, 1, true)
+  end)
+
   it("a hanging joint chain at rest sleeps, and a motor joined to it wakes it", function()
     local w = world { solver = "pgs", sleep_time = 0.3 }
     local links, prev = {}, nil
@@ -245,8 +272,8 @@ describe("sleeping", function()
     local low = box(w, 0, 0.5)
     local high = box(w, 0, 1.5, { sleep = false })
     local alone = box(w, 5, 0.5)
-    assert.is_false(high.sleep)
-    assert.is_true(low.sleep)
+    assert.is_false(high.sleep_enabled)
+    assert.is_true(low.sleep_enabled)
     w:run { duration = 2 }
     assert.is_false(alone:is_awake())
     assert.is_true(low:is_awake())

@@ -17,6 +17,7 @@ void imp_islands_free(imp_islands *s)
     free(s->gen);
     free(s->rest);
     free(s->owed);
+    free(s->asked);
     free(s);
 }
 
@@ -62,7 +63,11 @@ static int grow(imp_islands *s, int cap, const imp_world *w)
     if (owed != NULL) {
         s->owed = owed;
     }
-    if (parent == NULL || island == NULL || gen == NULL || rest == NULL || owed == NULL) {
+    unsigned char *asked = realloc(s->asked, (size_t)cap * sizeof *asked);
+    if (asked != NULL) {
+        s->asked = asked;
+    }
+    if (parent == NULL || island == NULL || gen == NULL || rest == NULL || owed == NULL || asked == NULL) {
         return -1;  /* the arrays grown so far stay valid; cap is unchanged */
     }
     for (int i = s->cap; i < cap; i++) {
@@ -71,6 +76,7 @@ static int grow(imp_islands *s, int cap, const imp_world *w)
         s->gen[i] = w->model.bodies[i].generation;
         s->rest[i] = 0.0;
         s->owed[i] = 0;
+        s->asked[i] = 0;
     }
     s->cap = cap;
     return 0;
@@ -161,21 +167,46 @@ static int edited(const imp_world *w, const imp_islands *s, int i)
     return memcmp(w->data.y + (size_t)i * n, w->scratch.y_end + (size_t)i * n, n * sizeof *w->data.y) != 0;
 }
 
-imp_status imp_islands_prepare(imp_world *w)
+/* the islands' state, made and sized with the world's slots; NULL without memory */
+static imp_islands *ensure(imp_world *w)
 {
-    if (!imp_islands_on(w)) {
-        return IMP_OK;
-    }
     imp_islands *s = w->islands;
     if (s == NULL) {
         s = calloc(1, sizeof *s);
         if (s == NULL) {
-            return IMP_ERR_NOMEM;
+            return NULL;
         }
         s->filter_version = w->model.filter_version;
         w->islands = s;
     }
     if (s->cap < w->model.nslots && grow(s, w->model.capacity, w) != 0) {
+        return NULL;
+    }
+    return s;
+}
+
+imp_status imp_islands_ask_sleep(imp_world *w, int slot)
+{
+    if (!imp_islands_on(w)) {
+        return IMP_ERR_INVALID;
+    }
+    imp_islands *s = ensure(w);
+    if (s == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    if (slot > 0 && slot < w->model.nslots && w->model.bodies[slot].active && !w->model.bodies[slot].fixed) {
+        s->asked[slot] = 1;
+    }
+    return IMP_OK;
+}
+
+imp_status imp_islands_prepare(imp_world *w)
+{
+    if (!imp_islands_on(w)) {
+        return IMP_OK;
+    }
+    imp_islands *s = ensure(w);
+    if (s == NULL) {
         return IMP_ERR_NOMEM;
     }
     int all = s->filter_version != w->model.filter_version;  /* a filter changed: pairs may too */
@@ -288,7 +319,12 @@ void imp_islands_finish(imp_world *w, double h)
         if (r == i) {
             awake_islands++;
         } else if (s->rest[i] < s->rest[r]) {
-            s->rest[r] = s->rest[i];  /* (restored below for islands that stay awake) */
+            s->rest[r] = s->rest[i];
+        }
+        if (w->model.bodies[i].no_sleep) {  /* asked or not, this island stays awake */
+            s->asked[r] = 2;
+        } else if (s->asked[i] == 1 && s->asked[r] == 0) {
+            s->asked[r] = 1;
         }
     }
     int slept = 0;
@@ -297,7 +333,7 @@ void imp_islands_finish(imp_world *w, double h)
             continue;
         }
         int r = s->parent[i];
-        if (s->rest[r] < w->model.def.sleep_time) {
+        if (s->asked[r] != 1 && (s->rest[r] < w->model.def.sleep_time || s->asked[r] == 2)) {
             continue;
         }
         if (r == i) {
@@ -312,4 +348,5 @@ void imp_islands_finish(imp_world *w, double h)
         memset(w->data.y + (size_t)i * (size_t)w->model.stride + vo, 0, (size_t)nv * sizeof *w->data.y);
     }
     s->nislands = awake_islands - slept + s->nsleeping_islands;
+    memset(s->asked, 0, (size_t)n * sizeof *s->asked);
 }

@@ -44,6 +44,8 @@ typedef struct imp_islands {
     int nislands;           /* islands at the last build, asleep or awake */
     int woke;               /* bodies woke since the engine last cleared it */
     unsigned char *owed;    /* per slot: a wake event owed (the body woke since the last flush) */
+    unsigned char *asked;   /* per slot: 1 asked to sleep (imp_islands_ask_sleep); in a build,
+                               a root's 2 says a body of its island never sleeps */
     int nowed;
     unsigned filter_version;
 } imp_islands;
@@ -69,6 +71,10 @@ int imp_islands_resting_pair(const struct imp_world *w, int a, int b);
 /* Wakes the island of slot s (its rest time restarts from 0); nothing when it is awake or out
    of range. */
 void imp_islands_wake(struct imp_world *w, int slot);
+/* Puts the island of slot s to sleep at the end of the next step, at rest or not (Box2D's
+   b2Body_SetAwake(false), LOVE's setAwake(false)), unless a body of it has no_sleep; nothing
+   for a fixed body. 0, IMP_ERR_INVALID when the world does not sleep, or IMP_ERR_NOMEM. */
+imp_status imp_islands_ask_sleep(struct imp_world *w, int slot);
 /* Wakes every island (a change of strategy). */
 void imp_islands_wake_all(struct imp_world *w);
 

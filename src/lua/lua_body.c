@@ -222,7 +222,7 @@ static int l_point_velocity(lua_State *L)
     return point_method(L, "Body:point_velocity", imp_body_point_velocity);
 }
 
-/* sleeping (islands.h): b:is_awake() (false while its island sleeps) and b:wake() */
+/* sleeping (islands.h): b:is_awake() (false while its island sleeps), b:wake(), b:sleep() */
 static int l_is_awake(lua_State *L)
 {
     imp_world *w;
@@ -236,6 +236,20 @@ static int l_wake(lua_State *L)
     imp_world *w;
     imp_body_id id = check_live(L, 1, &w);
     imp_islands_wake(w, id.slot);
+    return 0;
+}
+
+static int l_sleep(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    imp_status st = imp_islands_ask_sleep(w, id.slot);
+    if (st == IMP_ERR_INVALID) {
+        return imp_error(L, "Body:sleep", "this world does not sleep (it was made without sleep = true)");
+    }
+    if (st != IMP_OK) {
+        return imp_raise(L, "Body:sleep: out of memory");
+    }
     return 0;
 }
 
@@ -394,7 +408,7 @@ static const body_prop body_props[] = {
     {"orientation", 0, IN_3D, 0, get_orientation, read_orientation},
     {"position", 0, IN_ALL, 0, get_position, read_position},
     {"shape", 0, IN_ALL, 0, get_shape, NULL},
-    {"sleep", 1, IN_ALL, 0, get_sleep, NULL},
+    {"sleep_enabled", 1, IN_ALL, 0, get_sleep, NULL},
     {"spin", 1, IN_2D, 1, get_spin, read_spin},
     {"velocity", 0, IN_ALL, 1, get_velocity, read_velocity},
     {"world_inertia", 0, IN_3D, 0, get_world_inertia, NULL},
@@ -566,6 +580,7 @@ void imp_lua_open_body(lua_State *L)
         {"no_collide", imp_lua_body_no_collide},
         {"collide_with", imp_lua_body_collide_with},
         {"wake", l_wake},
+        {"sleep", l_sleep},
         {NULL, NULL}};
     static const luaL_Reg reading[] = {
         {"kinetic_energy", l_kinetic_energy},
