@@ -46,6 +46,7 @@ typedef struct imp_body {
     unsigned category;      /* default 0x0001 */
     unsigned mask;          /* default 0xFFFF */
     int group;              /* -32768 .. 32767, default 0 */
+    int no_sleep;           /* never sleeps and keeps its island awake (islands.h) */
 } imp_body;
 
 /* The collision filter's bits (category and mask) and its group's range. */

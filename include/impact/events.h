@@ -6,8 +6,11 @@
 typedef enum imp_event_kind {
     IMP_EVENT_CONTACT_BEGIN = 0,
     IMP_EVENT_CONTACT_END = 1,
-    IMP_EVENT_COLLISION = 2   /* engine2d: an impulse at a collision (value: the normal
+    IMP_EVENT_COLLISION = 2,  /* engine2d: an impulse at a collision (value: the normal
                                  velocity before it, impulse: its size) */
+    IMP_EVENT_SLEEP = 3,      /* sleeping (islands.h): body1 fell asleep (body2 0, point its
+                                 position, value its island's name: the island's smallest slot) */
+    IMP_EVENT_WAKE = 4        /* body1 woke (the same fields) */
 } imp_event_kind;
 
 typedef struct imp_event {

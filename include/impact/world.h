@@ -53,6 +53,12 @@ typedef struct imp_world_def {
     unsigned long long seed;
     imp_compliant_def compliant;  /* settings of the compliant strategy */
     imp_engine2d_def engine2d;    /* settings of the impulse and contact strategies */
+    /* sleeping (src/core/islands.h; the 3D impulse and contact strategies at velocity level):
+       islands of touching or joined bodies at rest fall asleep, wake on contact or an edit */
+    int sleep;               /* 0: off (the default: every result as without it) */
+    double sleep_time;       /* s an island stays below the thresholds before it sleeps (0.5) */
+    double sleep_linear;     /* m/s: a body's speed threshold (0.05) */
+    double sleep_angular;    /* rad/s: a body's angular speed threshold (2 deg/s) */
 } imp_world_def;
 
 typedef struct imp_body_def {
@@ -73,6 +79,7 @@ typedef struct imp_body_def {
     int has_filter;          /* 0: the default filter (category 1, mask 0xFFFF, group 0) */
     unsigned category, mask; /* with has_filter: 16 bits each (body.h) */
     int group;               /* with has_filter: -32768 .. 32767 */
+    int no_sleep;            /* 1: never sleeps and keeps its island awake (default 0) */
 } imp_body_def;
 
 typedef struct imp_body_id {

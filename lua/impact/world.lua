@@ -24,7 +24,15 @@ local event_names = {
   contact_begin = "fn(event) when two bodies start touching (compliant, impulse, contact)",
   contact_end = "fn(event) when they stop touching (compliant, impulse, contact)",
   collision = "fn(event) after a collision impulse (impulse and contact strategies)",
+  sleep = "fn(event) when a body falls asleep (worlds with sleep = true)",
+  wake = "fn(event) when a sleeping body wakes (worlds with sleep = true)",
 }
+-- the events only a sleeping world delivers
+local sleep_events = { sleep = true, wake = true }
+local function sleeps(w)
+  local ok, on = pcall(function() return w.sleep end)
+  return ok and on == true
+end
 
 -- listeners[world][event] = { fn, ... }; an ephemeron table, so worlds are still collected
 local listeners = setmetatable({}, { __mode = "k" })
@@ -36,9 +44,11 @@ local function callable(f)
   return mt ~= nil and type(mt) == "table" and mt.__call ~= nil
 end
 
-local function accepted_events()
+local function accepted_events(w)
   local names = {}
-  for k in pairs(event_names) do names[#names + 1] = k end
+  for k in pairs(event_names) do
+    if not sleep_events[k] or sleeps(w) then names[#names + 1] = k end
+  end
   table.sort(names)
   return table.concat(names, ", ")
 end
@@ -50,12 +60,15 @@ end
 --- interpenetrated deeper than a hundredth of the smaller bounding radius at the start or after
 --- an edit: a warning), "collision" (the same fields, impulse = the normal
 --- impulse in N s and normal_velocity < 0 before the impact; impulse and contact strategies,
---- 2D and 3D). Events of a step are delivered in the order they happened, then the step handlers.
+--- 2D and 3D), "sleep" and "wake" in worlds with sleep = true (fn(event), event = {kind, time,
+--- body1 = the body, body2 = the background, point = its position}: a body fell asleep at the
+--- step's end, or woke during the step or since the last one). Events of a step are delivered in
+--- the order they happened, then the step handlers.
 --- Returns fn, so it can be passed to w:off. Handlers run between steps, never inside one.
 function World:on(event, fn)
-  if type(event) ~= "string" or not event_names[event] then
+  if type(event) ~= "string" or not event_names[event] or (sleep_events[event] and not sleeps(self)) then
     local shown = type(event) == "string" and string.format("%q", event) or tostring(event)
-    error(string.format("World:on: unknown event %s (accepted: %s)", shown, accepted_events()), 2)
+    error(string.format("World:on: unknown event %s (accepted: %s)", shown, accepted_events(self)), 2)
   end
   if not callable(fn) then
     error("World:on: the handler must be a function, got " .. type(fn), 2)
@@ -137,7 +150,8 @@ local function step_with_handlers(self, n)
     dispatching[self] = true
     if (per_world.contact_begin and #per_world.contact_begin > 0)
         or (per_world.contact_end and #per_world.contact_end > 0)
-        or (per_world.collision and #per_world.collision > 0) then
+        or (per_world.collision and #per_world.collision > 0)
+        or (per_world.sleep and #per_world.sleep > 0) or (per_world.wake and #per_world.wake > 0) then
       for _, e in ipairs(self:_events()) do
         call_all(self, per_world[e.kind], e)
       end

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "islands.h"
 #include "ode_gsl.h"
 #include "quat.h"
 #include "strategy.h"
@@ -32,6 +33,9 @@ imp_world_def imp_world_default_def(int dim)
     if (dim == 3) {  /* the 3D engine steps at velocity level by default (engine3d.h; "ode": engine3d_ode.h) */
         d.engine2d.time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
     }
+    d.sleep_time = 0.5;  /* sleeping (islands.h): Box2D's time to sleep and thresholds */
+    d.sleep_linear = 0.05;
+    d.sleep_angular = 2.0 * 3.14159265358979323846 / 180.0;
     return d;
 }
 
@@ -153,6 +157,21 @@ imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_l
             return bad_def(why, why_len, nonneg[i].name, nonneg[i].v, "a finite number >= 0");
         }
     }
+    const struct {
+        const char *name;
+        double v;
+    } sleeps[3] = {{"sleep_time", def->sleep_time}, {"sleep_linear", def->sleep_linear},
+                   {"sleep_angular", def->sleep_angular}};
+    for (int i = 0; i < 3; i++) {
+        if (!(sleeps[i].v >= 0.0) || !isfinite(sleeps[i].v)) {
+            return bad_def(why, why_len, sleeps[i].name, sleeps[i].v, "a finite number >= 0");
+        }
+    }
+    if (def->sleep && (def->dim != 3 || (def->strategy != IMP_STRATEGY_IMPULSE && def->strategy != IMP_STRATEGY_CONTACT)
+                       || def->engine2d.time_stepping != IMP_STEPPING_SYMPLECTIC_EULER)) {
+        return bad_def(why, why_len, "sleep", def->sleep, "0 unless the world is 3D with strategy impulse or "
+                       "contact at velocity level (time_stepping symplectic_euler)");
+    }
     if (!imp_strategy_supports(def->strategy, def->dim)) {
         return bad_def(why, why_len, "strategy", def->strategy,
                        "an imp_strategy that runs in the world's dimension");
@@ -213,6 +232,7 @@ void imp_world_free(imp_world *w)
             }
         }
     }
+    imp_islands_free(w->islands);
     imp_materials_free(&w->model.materials);
     free(w->data.events);
     free(w->model.bodies);
@@ -437,6 +457,7 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     b->elasticity = def->elasticity;
     b->friction = def->friction;
     b->kinematic = def->kinematic != 0;
+    b->no_sleep = def->no_sleep != 0;
     b->category = category;
     b->mask = mask;
     b->group = group;
@@ -534,6 +555,8 @@ imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def)
     imp_spring *sp = &w->model.springs[index];
     sp->def = *def;
     sp->active = 1;
+    imp_islands_wake(w, def->body1.slot);  /* sleeping: a new spring wakes its bodies */
+    imp_islands_wake(w, def->body2.slot);
     imp_spring_id id = {index, sp->generation};
     return id;
 }
@@ -554,6 +577,8 @@ imp_status imp_world_remove_spring(imp_world *w, imp_spring_id id)
         set_error(w, "a stale spring handle (its spring was removed)");
         return IMP_ERR_STALE;
     }
+    imp_islands_wake(w, sp->def.body1.slot);  /* sleeping: so does a removed one */
+    imp_islands_wake(w, sp->def.body2.slot);
     sp->active = 0;
     sp->generation++;
     return IMP_OK;
@@ -584,6 +609,14 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
         set_error(w, msg);
         return IMP_ERR_INVALID;
     }
+    if (w->model.def.sleep && (w->model.def.dim != 3 || (st != IMP_STRATEGY_IMPULSE && st != IMP_STRATEGY_CONTACT))) {
+        char msg[200];  /* sleeping (islands.h): only the 3D impulse and contact strategies sleep */
+        snprintf(msg, sizeof msg, "the %s strategy cannot honour the world's option sleep = true "
+                 "(only the 3D impulse and contact strategies put islands to sleep)", imp_strategy_names[st]);
+        set_error(w, msg);
+        return IMP_ERR_INVALID;
+    }
+    imp_islands_wake_all(w);
     w->model.def.strategy = st;
     for (int s = 0; s < IMP_STRATEGY_COUNT; s++) {  /* caches about the state */
         const imp_strategy_ops *o = imp_strategy_ops_of(s, w->model.def.dim);

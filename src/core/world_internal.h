@@ -84,6 +84,7 @@ struct imp_world {
     struct imp_dem *dem;              /* dem.h */
     struct imp_engine2d *engine2d;    /* engine2d.h: the 2D engine's state and connectors */
     struct imp_engine3d *engine3d;    /* engine3d.h: the 3D engine's state */
+    struct imp_islands *islands;      /* islands.h: sleeping, NULL until a step with sleep on */
 };
 
 /* Time derivative of the whole state at (t, y): the equations of motion. */

@@ -185,6 +185,9 @@ typedef struct imp_engine3d {
                              blocks, only lever arms, warm starts and b_N are taken again */
     int span_bound;       /* 1: detect bounds a body's speed by the larger of its velocity and
                              e->vel (the velocity at the end of the span h it is given) */
+    /* sleeping (engine3d_sleep.h): the last points of the sleeping islands, kept for their waking */
+    imp_e3_point *slept;
+    int nslept, slept_cap;
 } imp_engine3d;
 
 /* The velocity of b relative to a at a contact point, in the point's frame (normal, t1, t2):

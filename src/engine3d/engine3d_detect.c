@@ -11,6 +11,7 @@
 #include "collide3d.h"
 #include "engine3d.h"
 #include "engine3d_joints.h"
+#include "islands.h"
 #include "engine3d_cache.h"
 #include "filter.h"
 #include "manifold3d.h"
@@ -502,7 +503,8 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     for (int i = 0; i < npairs; i++) {
         int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
         int sa = e->bp_slot[ia], sb = e->bp_slot[ib];
-        if (!imp_filter_pair(w, sa, sb) || imp_e3_joints_exclude(w, e, sa, sb)) {
+        if (!imp_filter_pair(w, sa, sb) || imp_e3_joints_exclude(w, e, sa, sb)
+            || imp_islands_resting_pair(w, sa, sb)) {  /* (sleeping: islands.h) */
             /* fixed or kinematic pairs, filters (filter.h); joined bodies: no contact */
             continue;
         }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine3d_joints_rows.h"
+#include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
 
@@ -178,6 +179,8 @@ int imp_e3_joint_add(imp_world *w, const imp_joint3d_def *d, char *why, size_t w
     rott(R1, b, j->b1);
     rott(R1, c, j->c1);
     rott(R2, b, j->b2);
+    imp_islands_wake(w, d->body1);  /* sleeping: a new joint wakes its bodies */
+    imp_islands_wake(w, d->body2);
     return index;
 }
 
@@ -187,6 +190,8 @@ imp_status imp_e3_joint_remove(imp_world *w, int i, unsigned gen)
     if (js == NULL || i < 0 || i >= js->n || !js->j[i].active || js->j[i].generation != gen) {
         return IMP_ERR_STALE;
     }
+    imp_islands_wake(w, js->j[i].d.body1);  /* sleeping: so does a removed one */
+    imp_islands_wake(w, js->j[i].d.body2);
     js->j[i].active = 0;
     js->j[i].generation++;
     js->exclude_dirty = 1;
@@ -576,7 +581,7 @@ imp_status imp_e3_joints_begin(imp_world *w, imp_engine3d *e, double h)
     }
     for (int i = 0; i < js->n; i++) {
         imp_e3_joint *j = &js->j[i];
-        if (!alive(w, j)) {
+        if (!alive(w, j) || imp_islands_resting_pair(w, j->d.body1, j->d.body2)) {  /* (sleeping) */
             continue;
         }
         /* a held force's impulse scales with the step */

@@ -9,6 +9,8 @@
 
 #include "engine3d.h"
 #include "engine3d_joints.h"
+#include "engine3d_sleep.h"
+#include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
 
@@ -31,7 +33,7 @@ static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
     for (int s = 0; s < w->model.nslots; s++) {
         double *out = e->inv_iw + 9 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
-        if (s == 0 || !b->active || b->fixed) {
+        if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
             memset(out, 0, 9 * sizeof *out);
             continue;
         }
@@ -66,7 +68,7 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *d
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
-        if (s == 0 || !b->active || b->fixed) {
+        if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
             memset(v, 0, 6 * sizeof *v);
             continue;
         }
@@ -194,7 +196,7 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
             memset(m, 0, 12 * sizeof *m);
             m[3] = m[7] = m[11] = 1.0;
         }
-        if (s == 0 || !b->active || b->fixed) {
+        if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
             continue;
         }
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
@@ -528,14 +530,26 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     if (!detect) {
         refresh_points(w, e);
         st = IMP_OK;
-    } else if (span > h_max) {  /* the margin covers the step's motion: v* at its end too */
-        free_velocities(w, e, dydt, span);
-        e->span_bound = 1;
-        st = imp_engine3d_detect(w, e, span);
-        e->span_bound = 0;
-        free_velocities(w, e, dydt, h);
     } else {
-        st = imp_engine3d_detect(w, e, h);
+        /* sleeping: a detection that wakes an island is done again with it awake */
+        for (int woke = 1; woke;) {
+            woke = 0;
+            if (span > h_max) {  /* the margin covers the step's motion: v* at its end too */
+                free_velocities(w, e, dydt, span);
+                e->span_bound = 1;
+                st = imp_engine3d_detect(w, e, span);
+                e->span_bound = 0;
+                free_velocities(w, e, dydt, h);
+            } else {
+                st = imp_engine3d_detect(w, e, h);
+            }
+            if (st == IMP_OK && imp_e3_sleep_any(w)) {  /* sleeping */
+                st = imp_e3_sleep_detected(w, e, &woke);
+                if (woke) {
+                    free_velocities(w, e, dydt, h);
+                }
+            }
+        }
     }
     t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
     if (st != IMP_OK) {
@@ -641,7 +655,8 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
 imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_len)
 {
     imp_engine3d *e = imp_engine3d_get(w);
-    if (e == NULL || imp_engine3d_reserve_slots(e, w->model.nslots) != 0) {
+    if (e == NULL || imp_engine3d_reserve_slots(e, w->model.nslots) != 0
+        || imp_e3_sleep_begin(w, e) != IMP_OK) {  /* (sleeping: the edited islands wake) */
         snprintf(why, why_len, "out of memory for the 3D engine");
         return IMP_ERR_NOMEM;
     }
@@ -702,6 +717,10 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     e->once = 0;
     e->moving = moved;
     e->stats.steps++;
+    if (imp_e3_sleep_end(w, e, h) != IMP_OK) {  /* sleeping: the islands at rest fall asleep */
+        snprintf(why, why_len, "out of memory for the 3D engine's islands");
+        return IMP_ERR_NOMEM;
+    }
     return IMP_OK;
 }
 

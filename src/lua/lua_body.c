@@ -3,6 +3,7 @@
    raises a clear error when used. */
 #include <string.h>
 
+#include "islands.h"
 #include "lua_world.h"
 #include "quat.h"
 
@@ -221,6 +222,37 @@ static int l_point_velocity(lua_State *L)
     return point_method(L, "Body:point_velocity", imp_body_point_velocity);
 }
 
+/* sleeping (islands.h): b:is_awake() (false while its island sleeps), b:wake(), b:sleep() */
+static int l_is_awake(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    lua_pushboolean(L, !imp_islands_asleep(w, id.slot));
+    return 1;
+}
+
+static int l_wake(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    imp_islands_wake(w, id.slot);
+    return 0;
+}
+
+static int l_sleep(lua_State *L)
+{
+    imp_world *w;
+    imp_body_id id = check_live(L, 1, &w);
+    imp_status st = imp_islands_ask_sleep(w, id.slot);
+    if (st == IMP_ERR_INVALID) {
+        return imp_error(L, "Body:sleep", "this world does not sleep (it was made without sleep = true)");
+    }
+    if (st != IMP_OK) {
+        return imp_raise(L, "Body:sleep: out of memory");
+    }
+    return 0;
+}
+
 static int l_is_valid(lua_State *L)
 {
     body_ud *u = to_body_ud(L, 1);
@@ -257,6 +289,7 @@ static void get_angle(lua_State *L, const body_view *v) { lua_pushnumber(L, v->y
 static void get_angular_velocity(lua_State *L, const body_view *v) { imp_push_vector(L, v->y + 10, 3); }
 static void get_fixed(lua_State *L, const body_view *v) { lua_pushboolean(L, v->b->fixed); }
 static void get_kinematic(lua_State *L, const body_view *v) { lua_pushboolean(L, v->b->kinematic); }
+static void get_sleep(lua_State *L, const body_view *v) { lua_pushboolean(L, !v->b->no_sleep); }
 static void get_filter(lua_State *L, const body_view *v) { imp_lua_push_filter(L, v->b); }
 
 static void get_motion(lua_State *L, const body_view *v)
@@ -375,6 +408,7 @@ static const body_prop body_props[] = {
     {"orientation", 0, IN_3D, 0, get_orientation, read_orientation},
     {"position", 0, IN_ALL, 0, get_position, read_position},
     {"shape", 0, IN_ALL, 0, get_shape, NULL},
+    {"sleep_enabled", 1, IN_ALL, 0, get_sleep, NULL},
     {"spin", 1, IN_2D, 1, get_spin, read_spin},
     {"velocity", 0, IN_ALL, 1, get_velocity, read_velocity},
     {"world_inertia", 0, IN_3D, 0, get_world_inertia, NULL},
@@ -545,6 +579,8 @@ void imp_lua_open_body(lua_State *L)
         {"set_filter", imp_lua_body_set_filter},
         {"no_collide", imp_lua_body_no_collide},
         {"collide_with", imp_lua_body_collide_with},
+        {"wake", l_wake},
+        {"sleep", l_sleep},
         {NULL, NULL}};
     static const luaL_Reg reading[] = {
         {"kinetic_energy", l_kinetic_energy},
@@ -556,6 +592,7 @@ void imp_lua_open_body(lua_State *L)
         {"to_body", l_to_body},
         {"point_velocity", l_point_velocity},
         {"should_collide", imp_lua_body_should_collide},
+        {"is_awake", l_is_awake},
         {NULL, NULL}};
     if (luaL_newmetatable(L, IMP_BODY_MT)) {
         lua_pushcfunction(L, l_body_tostring);

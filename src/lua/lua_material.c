@@ -135,6 +135,8 @@ static void push_event_kind(lua_State *L, imp_event_kind k)
 {
     lua_pushstring(L, k == IMP_EVENT_CONTACT_BEGIN ? "contact_begin"
                       : k == IMP_EVENT_COLLISION   ? "collision"
+                      : k == IMP_EVENT_SLEEP       ? "sleep"  /* sleeping (islands.h) */
+                      : k == IMP_EVENT_WAKE        ? "wake"
                                                    : "contact_end");
 }
 

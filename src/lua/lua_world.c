@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine3d_joints.h"
+#include "islands.h"
 #include "lua_world.h"
 #include "polygon2d.h"
 
@@ -303,7 +304,30 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
     d->verlet = imp_opt_number(L, idx, what, "compliant.verlet", d->verlet, IMP_NONNEGATIVE, NULL);
 }
 
-/* the option at key of the table at idx, pushed when present; returns 0 (nothing pushed) when absent */
+/* Sleeping (islands.h): sleep = true, sleep_time, sleep_linear, sleep_angular; only where the
+   engine honours it (3D impulse and contact at velocity level). */
+static void read_sleep(lua_State *L, int idx, const char *what, imp_world_def *d)
+{
+    d->sleep = imp_opt_boolean(L, idx, what, "sleep", 0);
+    d->sleep_time = imp_opt_number(L, idx, what, "sleep_time", d->sleep_time, IMP_NONNEGATIVE, NULL);
+    d->sleep_linear = imp_opt_number(L, idx, what, "sleep_linear", d->sleep_linear, IMP_NONNEGATIVE, NULL);
+    d->sleep_angular = imp_opt_number(L, idx, what, "sleep_angular", d->sleep_angular, IMP_NONNEGATIVE, NULL);
+    if (!d->sleep) {
+        return;
+    }
+    const char *name = imp_strategy_names[d->strategy];
+    int engine = d->strategy == IMP_STRATEGY_IMPULSE || d->strategy == IMP_STRATEGY_CONTACT;
+    if (!engine || d->dim != 3) {
+        imp_error(L, what, "option 'sleep' (got true) puts islands at rest to sleep under the 3D "
+                  "\"impulse\" and \"contact\" strategies; this world is %dD with strategy \"%s\", "
+                  "which cannot honour it%s: leave it out or give sleep = false", d->dim, name,
+                  d->dim == 2 ? " (not in 2D worlds yet)" : "");
+    }
+    if (d->engine2d.time_stepping == IMP_STEPPING_ODE) {
+        imp_error(L, what, "option 'sleep' (got true) needs the velocity-level steps (time_stepping = "
+                  "\"symplectic_euler\", the 3D default), not time_stepping = \"ode\"");
+    }
+}
 
 /* core.world_new(dim, options) */
 static int l_world_new(lua_State *L)
@@ -315,6 +339,8 @@ static int l_world_new(lua_State *L)
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
                                        "max_backups", "joint_small_impacts", "contact_solver",
                                        "pgs_iterations", "time_stepping", "contact_points", "substeps",
+                                       /* sleeping (islands.h) */
+                                       "sleep", "sleep_time", "sleep_linear", "sleep_angular",
                                        /* read by lua/impact/polyhedra.lua (3D) */
                                        "polyhedra", NULL};
     int dim = (int)luaL_checkinteger(L, 1);
@@ -373,6 +399,7 @@ static int l_world_new(lua_State *L)
             }
         }
     }
+    read_sleep(L, 2, what, &def);
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
     memset(u, 0, sizeof *u);
     u->material_version = -1;
@@ -466,12 +493,13 @@ static int l_add_body(lua_State *L)
     static const char *const keys2[] = {"shape", "mass", "density", "inertia", "position",
                                         "angle", "velocity", "spin", "fixed", "name", "damping",
                                         "data", "material", "collide", "elasticity", "friction",
-                                        "kinematic", "motion", "filter", "center_of_mass", NULL};
+                                        "kinematic", "motion", "filter", "center_of_mass", "sleep",
+                                        NULL};
     static const char *const keys3[] = {"shape", "mass", "density", "inertia", "position",
                                         "orientation", "velocity", "angular_velocity", "fixed",
                                         "name", "damping", "data", "material", "collide",
                                         "elasticity", "friction", "kinematic", "motion", "filter",
-                                        NULL};
+                                        "sleep", NULL};
     const char *what = "World:add_body";
     imp_world *w = imp_lua_check_world(L, 1);
     int dim = w->model.def.dim;
@@ -534,6 +562,7 @@ static int l_add_body(lua_State *L)
     }
     d.fixed = imp_opt_boolean(L, 2, what, "fixed", 0);
     d.collide = imp_opt_boolean(L, 2, what, "collide", 1);
+    d.no_sleep = !imp_opt_boolean(L, 2, what, "sleep", 1);  /* islands.h */
     int motion_idx = 0;
     if (push_option(L, 2, "motion")) {
         if (!callable(L, -1)) {
@@ -836,6 +865,8 @@ static int l_stats(lua_State *L)
     set_int(L, "failures", s->failures);
     set_int(L, "bodies", w->model.nbodies);
     set_int(L, "springs", nsprings);
+    set_int(L, "sleeping", w->islands != NULL ? w->islands->nsleeping : 0);  /* islands.h */
+    set_int(L, "islands", w->islands != NULL ? w->islands->nislands : 0);
     lua_pushnumber(L, s->step_seconds);
     lua_setfield(L, -2, "step_seconds");
     lua_pushnumber(L, w->data.time);
@@ -947,6 +978,7 @@ static void get_damping(lua_State *L, imp_world *w)
 }
 
 static void get_dim(lua_State *L, imp_world *w) { lua_pushinteger(L, w->model.def.dim); }
+static void get_sleep(lua_State *L, imp_world *w) { lua_pushboolean(L, w->model.def.sleep); }
 static void get_dt(lua_State *L, imp_world *w) { lua_pushnumber(L, w->model.def.dt); }
 
 static void get_gravitation(lua_State *L, imp_world *w)
@@ -1052,6 +1084,7 @@ static const world_prop world_props[] = {
     {"gravity", 0, get_gravity, set_gravity},
     {"integrator", 0, get_integrator, set_integrator},
     {"seed", 1, get_seed, NULL},
+    {"sleep", 1, get_sleep, NULL},
     {"steps", 1, get_steps, NULL},
     {"strategy", 0, get_strategy, set_strategy},
     {"time", 1, get_time, NULL},

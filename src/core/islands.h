@@ -1,0 +1,88 @@
+/* islands.h: sleeping, as Box2D v3 has it (its ideas, written anew), for the engines that step
+   bodies at velocity level (the 3D impulse and contact strategies).
+
+   An island is a set of moving bodies (not fixed, not the background) linked by touching
+   contacts, joints or springs: found after each step by union-find over those pairs, each
+   island named by its smallest slot (deterministic). A fixed body joins no island: two piles
+   on one ground are two islands.
+
+   Each moving body accumulates the time it has stayed below the world's thresholds (speed
+   under sleep_linear and angular speed under sleep_angular); over the threshold, a body with
+   no_sleep, or a kinematic body following a target, it restarts from 0. An island whose least
+   time reaches sleep_time falls asleep whole: its velocities are set to 0, its bodies are
+   neither integrated nor detected against each other or fixed bodies, and its contacts are
+   kept aside (the engine's) for its waking.
+
+   A sleeping island wakes whole when an awake body comes within contact distance of one of its
+   bodies or approaches it (the engine's detection), when one of its bodies is edited between
+   steps (pose or velocity: its state differs from the last step's end; an applied force,
+   torque or impulse; a removed body; a filter change anywhere), when a joint or spring is added
+   to or removed from one of its bodies, or through imp_islands_wake (Lua b:wake()).
+
+   Events (events.h): IMP_EVENT_SLEEP for each body falling asleep at the end of the step,
+   IMP_EVENT_WAKE for each body that woke during the step or between it and the last one (in
+   slot order, in the step's queue).
+
+   With sleep off (the default) nothing here runs and every result is as it was. */
+#ifndef IMPACT_ISLANDS_H
+#define IMPACT_ISLANDS_H
+
+#include <stddef.h>
+
+#include <impact/status.h>
+
+struct imp_world;
+
+typedef struct imp_islands {
+    int cap;                /* slots the arrays hold */
+    int *parent;            /* union-find over slots: the scratch of one build */
+    int *island;            /* per slot: its island's name while asleep, -1 awake */
+    unsigned *gen;          /* per slot: the generation of the body the entries are about */
+    double *rest;           /* per slot: seconds below the thresholds */
+    int nsleeping;          /* sleeping bodies */
+    int nsleeping_islands;  /* sleeping islands */
+    int nislands;           /* islands at the last build, asleep or awake */
+    int woke;               /* bodies woke since the engine last cleared it */
+    unsigned char *owed;    /* per slot: a wake event owed (the body woke since the last flush) */
+    unsigned char *asked;   /* per slot: 1 asked to sleep (imp_islands_ask_sleep); in a build,
+                               a root's 2 says a body of its island never sleeps */
+    int nowed;
+    unsigned filter_version;
+} imp_islands;
+
+void imp_islands_free(imp_islands *s);
+
+/* Whether the world sleeps (its option sleep). */
+int imp_islands_on(const struct imp_world *w);
+
+/* At the start of a step: sizes the arrays with the world's slots (0 or IMP_ERR_NOMEM) and
+   wakes the islands whose bodies were edited since the last step (see above). */
+imp_status imp_islands_prepare(struct imp_world *w);
+
+/* 1 when slot s sleeps. */
+static inline int imp_islands_asleep_in(const imp_islands *s, int slot)
+{
+    return s != NULL && s->nsleeping > 0 && slot < s->cap && s->island[slot] >= 0;
+}
+int imp_islands_asleep(const struct imp_world *w, int slot);
+/* 1 when neither a nor b moves this step and one of them sleeps: their contact is left alone. */
+int imp_islands_resting_pair(const struct imp_world *w, int a, int b);
+
+/* Wakes the island of slot s (its rest time restarts from 0); nothing when it is awake or out
+   of range. */
+void imp_islands_wake(struct imp_world *w, int slot);
+/* Puts the island of slot s to sleep at the end of the next step, at rest or not (Box2D's
+   b2Body_SetAwake(false), LOVE's setAwake(false)), unless a body of it has no_sleep; nothing
+   for a fixed body. 0, IMP_ERR_INVALID when the world does not sleep, or IMP_ERR_NOMEM. */
+imp_status imp_islands_ask_sleep(struct imp_world *w, int slot);
+/* Wakes every island (a change of strategy). */
+void imp_islands_wake_all(struct imp_world *w);
+
+/* After a step of h: begin, link each pair that touches or is joined (either may be fixed or
+   the background: no link then), finish (links the springs, updates the rest times, puts the
+   islands at rest to sleep). */
+void imp_islands_begin(struct imp_world *w);
+void imp_islands_link(struct imp_world *w, int a, int b);
+void imp_islands_finish(struct imp_world *w, double h);
+
+#endif
