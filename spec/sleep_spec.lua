@@ -350,4 +350,36 @@ describe("sleeping", function()
     -- sleep = false is accepted everywhere
     assert.is_truthy(impact.world3d { strategy = "compliant", sleep = false })
   end)
+  it("is kept by World:save and impact.load: asleep after the load, the same run after", function()
+    local function state(w)
+      local out = { string.format("%a", w.time) }
+      for _, b in ipairs(w:bodies()) do
+        for _, k in ipairs { "position", "orientation", "velocity", "angular_velocity" } do
+          for _, v in ipairs(b[k]) do out[#out + 1] = string.format("%a", v) end
+        end
+        out[#out + 1] = tostring(b:is_awake())
+      end
+      local st = w:stats()
+      out[#out + 1] = st.sleeping .. "/" .. st.islands
+      return table.concat(out, " ")
+    end
+    local w = world()
+    ground(w)
+    box(w, 0, 0.5)
+    box(w, 0, 1.5, { sleep = true })
+    w:step(80)
+    assert.are.equal(2, w:stats().sleeping)
+    local path = os.tmpname()
+    w:save(path)
+    local w2 = impact.load(path)
+    os.remove(path)
+    assert.are.equal(state(w), state(w2))
+    -- a ball dropped on the sleeping stack wakes it in both, the same way
+    for _, x in ipairs { w, w2 } do
+      x:add_body { shape = s3.sphere { radius = 0.3 }, mass = 1, position = { 0, 0, 3 },
+                   elasticity = 0, friction = 0.5 }
+      x:step(150)
+    end
+    assert.are.equal(state(w), state(w2))
+  end)
 end)

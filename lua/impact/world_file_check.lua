@@ -12,14 +12,15 @@ local top_keys = { format = true, dim = true, strategy = true, def = true, nslot
                    time = true, time_base = true, steps_since_base = true, rng = true,
                    stats = true, y = true, bodies = true, springs = true, no_collide = true,
                    materials = true, material_pairs = true, engine2d = true, engine3d = true,
-                   shapes = true, caches = true, polyhedra = true,
+                   shapes = true, caches = true, polyhedra = true, islands = true,
                    trailing = true, layout = true }
 local body_keys = { active = true, generation = true, fixed = true, kinematic = true,
                     mass = true, inv_mass = true, inertia = true, inv_inertia = true,
                     force = true, torque = true, damping = true, material = true,
                     collide = true, elasticity = true, friction = true, has_target = true,
                     target = true, category = true, mask = true, group = true, shape = true,
-                    name = true, data = true,
+                    name = true, data = true, no_sleep = true, island = true, rest = true,
+                    asked = true,
                     -- per-body fields other features add (sleeping: the body's sleep state)
                     -- are listed here and read by lua/impact/world_file.lua
                   }

@@ -350,3 +350,54 @@ void imp_islands_finish(imp_world *w, double h)
     s->nislands = awake_islands - slept + s->nsleeping_islands;
     memset(s->asked, 0, (size_t)n * sizeof *s->asked);
 }
+
+int imp_islands_slot_state(const imp_world *w, int slot, int *island, double *rest, int *asked)
+{
+    const imp_islands *s = w->islands;
+    if (s == NULL || slot < 0 || slot >= s->cap) {
+        *island = -1;
+        *rest = 0.0;
+        *asked = 0;
+        return 0;
+    }
+    *island = s->island[slot];
+    *rest = s->rest[slot];
+    *asked = s->asked[slot] == 1;
+    return 1;
+}
+
+int imp_islands_count(const imp_world *w) { return w->islands != NULL ? w->islands->nislands : 0; }
+
+imp_status imp_islands_restore_slot(imp_world *w, int slot, int island, double rest, int asked)
+{
+    if (slot <= 0 || slot >= w->model.nslots || island < -1 || island >= w->model.nslots) {
+        return IMP_ERR_INVALID;
+    }
+    imp_islands *s = ensure(w);
+    if (s == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    s->island[slot] = island;
+    s->rest[slot] = rest;
+    s->asked[slot] = (unsigned char)(asked != 0);
+    s->gen[slot] = w->model.bodies[slot].generation;
+    return IMP_OK;
+}
+
+imp_status imp_islands_restored(imp_world *w, int nislands)
+{
+    imp_islands *s = ensure(w);
+    if (s == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    s->nsleeping = s->nsleeping_islands = 0;
+    for (int i = 0; i < s->cap; i++) {
+        if (s->island[i] >= 0) {
+            s->nsleeping++;
+            s->nsleeping_islands += s->island[i] == i;  /* an island is named by its smallest slot */
+        }
+    }
+    s->nislands = nislands;
+    s->filter_version = w->model.filter_version;
+    return IMP_OK;
+}

@@ -75,6 +75,17 @@ void imp_islands_wake(struct imp_world *w, int slot);
    b2Body_SetAwake(false), LOVE's setAwake(false)), unless a body of it has no_sleep; nothing
    for a fixed body. 0, IMP_ERR_INVALID when the world does not sleep, or IMP_ERR_NOMEM. */
 imp_status imp_islands_ask_sleep(struct imp_world *w, int slot);
+/* World:save and impact.load: a slot's state (its island's name while asleep or -1, its
+   seconds at rest, whether it was asked to sleep); 0 when the world has no island state yet
+   (then -1, 0, 0). */
+int imp_islands_slot_state(const struct imp_world *w, int slot, int *island, double *rest, int *asked);
+/* The world-wide count of islands at the last build (w:stats().islands). */
+int imp_islands_count(const struct imp_world *w);
+/* Restores slot s's state (after the bodies are in place); 0, IMP_ERR_NOMEM, or IMP_ERR_INVALID
+   for a slot out of range. imp_islands_restored then recounts the sleeping bodies and islands
+   and takes nislands as the last build's count. */
+imp_status imp_islands_restore_slot(struct imp_world *w, int slot, int island, double rest, int asked);
+imp_status imp_islands_restored(struct imp_world *w, int nislands);
 /* Wakes every island (a change of strategy). */
 void imp_islands_wake_all(struct imp_world *w);
 

@@ -24,6 +24,7 @@
 #include "engine3d_joints_rows.h"
 #include "filter.h"
 #include "lua_world.h"
+#include "islands.h"
 #include "lua_world_state.h"
 
 #define WHAT "impact.load"
@@ -101,6 +102,15 @@ static void export_bodies(lua_State *L, const imp_world *w)
             seti(L, "category", b->category);
             seti(L, "mask", b->mask);
             seti(L, "group", b->group);
+            seti(L, "no_sleep", b->no_sleep);
+            if (w->model.def.sleep) {  /* islands.h: asleep (its island's name), rest, asked */
+                int island, asked;
+                double rest;
+                imp_islands_slot_state(w, i, &island, &rest, &asked);
+                seti(L, "island", island);
+                setn(L, "rest", rest);
+                seti(L, "asked", asked);
+            }
             /* per-body fields other features add (sleeping: a body's sleep state) go here, in
                import_bodies below and in body_keys of lua/impact/world_file_check.lua */
         }
@@ -325,6 +335,7 @@ static int l_export(lua_State *L)
     lua_setfield(L, -2, "stats");
     setv(L, "y", w->data.y, w->model.nslots * w->model.stride);
     export_bodies(L, w);
+    seti(L, "islands", imp_islands_count(w));
     export_springs(L, w);
     lua_createtable(L, w->model.nno_collide, 0);
     for (int i = 0; i < w->model.nno_collide; i++) {
@@ -506,6 +517,15 @@ static void import_bodies(lua_State *L, imp_world *w, int t)
             b->category = (unsigned)get_int(L, e, where, "category", 0, IMP_FILTER_BITS);
             b->mask = (unsigned)get_int(L, e, where, "mask", 0, IMP_FILTER_BITS);
             b->group = (int)get_int(L, e, where, "group", IMP_FILTER_GROUP_MIN, IMP_FILTER_GROUP_MAX);
+            b->no_sleep = (int)get_int(L, e, where, "no_sleep", 0, 1);
+            if (w->model.def.sleep) {
+                int island = (int)get_int(L, e, where, "island", -1, w->model.nslots - 1);
+                double rest = get_num(L, e, where, "rest");
+                int asked = (int)get_int(L, e, where, "asked", 0, 1);
+                if (imp_islands_restore_slot(w, i, island, rest, asked) != IMP_OK) {
+                    imp_raise(L, "%s: %s: its sleep state cannot be restored", WHAT, where);
+                }
+            }
             nkin += b->kinematic;
         }
         lua_settop(L, list);
@@ -858,6 +878,10 @@ static int l_import(lua_State *L)
     import_def(L, w, 2);
     import_materials(L, w, 2);
     import_bodies(L, w, 2);
+    if (w->model.def.sleep
+        && imp_islands_restored(w, (int)get_int(L, 2, "the world", "islands", 0, INT32_MAX)) != IMP_OK) {
+        return imp_raise(L, "%s: out of memory", WHAT);
+    }
     size_t n = (size_t)w->model.nslots * (size_t)w->model.stride;
     double *y = malloc(n * sizeof *y);
     if (y == NULL) {
