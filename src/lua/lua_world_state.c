@@ -187,6 +187,7 @@ static void export_engine2d(lua_State *L, const imp_world *w)
     const imp_engine2d *e = w->engine2d;
     lua_createtable(L, 0, 3);
     seti(L, "conn_version", e->conn_version);
+    seti(L, "joints_new", e->joints_new);
     lua_createtable(L, e->nconn, 0);
     for (int i = 0; i < e->nconn; i++) {
         const imp_connector2d *c = &e->conn[i];
@@ -683,6 +684,7 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         return;
     }
     e->conn_version = (unsigned)get_int(L, e2, "engine2d", "conn_version", 0, UINT32_MAX);
+    e->joints_new = (int)get_int(L, e2, "engine2d", "joints_new", 0, 1);
     lua_Integer n = push_list(L, e2, "connectors");
     int list = lua_gettop(L);
     if (n > 1000000) {
