@@ -5,7 +5,8 @@
 -- just above the heap's apex; once poured, the heap settles (unbalanced force < 0.01). The angle
 -- is the slope of the heap's surface profile: the top of the highest sphere in rings of one
 -- diameter around the axis, fitted by least squares on the flank (outside the highest ring)
--- between 20 % and 80 % of the heap's height.
+-- between 20 % and 80 % of the heap's height, and above the monolayer of spheres that rolled
+-- away on the floor (1.5 diameters).
 --
 --   lua5.4 examples/dem_heap.lua [rolling] [spheres]     (default 0 and 1000)
 --   prints the profile and "angle of repose A degrees (rolling resistance R)"
@@ -58,6 +59,7 @@ repeat w:run { steps = 500 } until (w:unbalanced_force() < 0.01 and w.steps > po
 
 -- the surface profile: the top of the highest sphere in each ring of width 2 r; the flank is
 -- the rings outside the highest one (the apex may hold a small crater where the batches land)
+-- and above the rolled-off monolayer
 local top, ring = {}, 2 * r
 for _, b in ipairs(heap) do
   local p = b.position
@@ -77,7 +79,7 @@ for k = 0, rings do
   if top[k] then
     local rc, h = (k + 0.5) * ring, top[k] - base
     print(string.format("  %.3f %.4f", rc, h))
-    if k > highest and h > 0.2 * height and h < 0.8 * height then
+    if k > highest and h > math.max(0.2 * height, 3 * r) and h < 0.8 * height then
       xs[#xs + 1], ys[#ys + 1] = rc, h
     end
   end
