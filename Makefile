@@ -66,7 +66,7 @@ CFLAGS_ALL = $(CFLAGS) $(WARN) $(OPENMP) -fPIC -MMD -MP
 JOBS      ?= $(shell nproc 2>/dev/null || echo 1)
 LUA_ENV    = LUA_PATH_5_4="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH_5_4="./$(BUILD)/?.so;;"
 
-.PHONY: docs all deps test check-all sanitize fuzz valgrind lint bench bench3d hashes demo run install install-c \
+.PHONY: docs all deps test check-all sanitize fuzz valgrind lint bench bench3d bench-dem-large hashes demo run install install-c \
         check-install-c clean help ctests benches
 .DEFAULT_GOAL := all
 
@@ -82,6 +82,7 @@ help:
 	@echo "make valgrind   the whole suite under valgrind"
 	@echo "make lint       luacheck and cppcheck (when installed)"
 	@echo "make bench      benchmarks with figures, then the 3D table of make bench3d"
+	@echo "make bench-dem-large  the dem deposition at N = 1e5 and 1e6 beside LIGGGHTS (also in make bench)"
 	@echo "make bench3d    the 3D contact scenes beside Bullet, ODE and Box3D (tools/bench3d_peers.sh; QUICK=1, MAXWALL=S)"
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
@@ -179,6 +180,12 @@ bench: deps
 	@BUILD=$(BUILD) LUA=$(LUA) bash tools/run_bench.sh
 	@echo
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
+
+# the dem deposition at N = 100,000 and 1,000,000 (OpenMP and one core) beside LIGGGHTS; make
+# bench runs it too (with every bench_*); DEM_LARGE_SIZES, DEM_LARGE_STEPS: bench/bench_dem_large.c
+bench-dem-large: deps
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(BUILD)/bench/bench_dem_large
+	@$(BUILD)/bench/bench_dem_large
 
 # the 3D engine beside Bullet 3.24, ODE 0.16 and Box3D on the peers' scenes, one table
 bench3d: deps

@@ -1,0 +1,520 @@
+/* bench_dem_large.c: the gravity deposition of bench_dem.c (yade.md scenario A: integer-arithmetic
+   initial state, 5 infinite walls, linear Cundall-Strack law, E = 1e7, ks/kn = 0.3, friction
+   angle 0.5, damping 0.2, dt = 0.5 P-wave step) at N = 100,000 (125 x 50 x 16) and 1,000,000
+   (250 x 250 x 16): the 16 layers of bench_dem's N = 10,000 (25 x 25 x 16) on a wider floor.
+   Each size runs impact with OpenMP over every core, impact on one core, and LIGGGHTS on one
+   core (when `liggghts` is installed: ../shared/peers/liggghts/in.deposit, its inputs written
+   under $LIGGGHTS_WORK, default /tmp/liggghts_large, as that folder's gen.py writes them for
+   N = 1000 and 10,000), each in a process of its own, back to back; it prints particle-steps
+   per second (the steps only: scene building and LIGGGHTS' setup excluded), the peak resident
+   memory of the process (wait4's ru_maxrss, the figure of /usr/bin/time -v) and the packing
+   height (mean and max z of the sphere centres).
+
+     bench_dem_large                 both sizes (make bench, make bench-dem-large)
+     DEM_LARGE_SIZES=100000          one size only
+     DEM_LARGE_STEPS=20000           steps at N = 100,000 (default 20000: the pile settles, its
+                                     height is compared); DEM_LARGE_STEPS_1M at 1,000,000
+                                     (default 2000: falling phase, rates only)
+     DEM_LARGE_LIGGGHTS=0            impact only
+     DEM_LARGE_THREADS=1             impact on one core only
+
+   The scene is bench_dem's; LIGGGHTS' differs by its damping (contact dashpots of the
+   restitution Cundall's 0.2 gives a binary collision: ../shared/peers/liggghts/README.md), so its
+   pile is 5-7 % lower at N = 1000 and 10,000; Yade's (bench/yade_deposit.py) matches impact's
+   height within 0.1 % at N = 10,000. */
+#define _DEFAULT_SOURCE /* wait4 */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dem.h"
+#include "shape3d.h"
+#include "world_internal.h"
+#include "bench_util.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define D_GRID 0.026
+#define RHO 2600.0
+#define YOUNG 1e7
+#define KS_RATIO 0.3
+#define FRICTION 0.5
+#define DAMPING 0.2
+#define PI_ 3.14159265358979323846
+
+typedef struct layout {
+    int n, nx, ny, nz;
+} layout;
+
+static const layout layouts[] = {{100000, 125, 50, 16}, {1000000, 250, 250, 16}};
+
+static double radius(int i) { return 0.008 + 0.004 * ((i * 37) % 101) / 100.0; }
+
+static void initial(const layout *L, int i, double *p)
+{
+    int ix = i % L->nx, iy = (i / L->nx) % L->ny, iz = i / (L->nx * L->ny);
+    p[0] = (ix + 0.5) * D_GRID + 0.0008 * (((i * 53) % 17) - 8) / 8.0;
+    p[1] = (iy + 0.5) * D_GRID + 0.0008 * (((i * 71) % 19) - 9) / 9.0;
+    p[2] = (iz + 1.0) * D_GRID;
+}
+
+static imp_world *build(const layout *L)
+{
+    imp_world_def def = imp_world_default_def(3);
+    def.strategy = IMP_STRATEGY_DEM;
+    def.gravity[0] = def.gravity[1] = 0.0;
+    def.gravity[2] = -9.81;
+    imp_world *w = imp_world_new(&def);
+    if (w == NULL) {
+        return NULL;
+    }
+    double lx = L->nx * D_GRID, ly = L->ny * D_GRID;
+    const double walls[5][6] = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, lx, 0, 0},
+                                {0, 1, 0, 0, 0, 0}, {0, -1, 0, 0, ly, 0}};
+    for (int k = 0; k < 5; k++) {
+        imp_body_def bd = imp_body_default_def(3);
+        bd.shape = imp_shape3d_wall(walls[k]);
+        bd.fixed = 1;
+        bd.mass = 1.0;
+        memcpy(bd.state, walls[k] + 3, 3 * sizeof(double));
+        imp_world_add_body(w, &bd);
+        imp_shape_release(bd.shape);
+    }
+    for (int i = 0; i < L->n; i++) {
+        imp_body_def bd = imp_body_default_def(3);
+        bd.shape = imp_shape3d_sphere(radius(i));
+        bd.density = RHO;
+        initial(L, i, bd.state);
+        int slot = imp_world_add_body(w, &bd).slot;
+        imp_shape_release(bd.shape);
+        if (slot < 0) {
+            imp_world_free(w);
+            return NULL;
+        }
+    }
+    if (imp_dem_sync(w) != IMP_OK) {
+        imp_world_free(w);
+        return NULL;
+    }
+    imp_dem *d = w->dem;
+    d->p.young = YOUNG;
+    d->p.ks_ratio = KS_RATIO;
+    d->p.friction_angle = FRICTION;
+    d->p.damping = DAMPING;
+    d->p.verlet = -0.1;
+    d->built = 0; /* re-read the young modulus */
+    if (imp_dem_sync(w) != IMP_OK) {
+        imp_world_free(w);
+        return NULL;
+    }
+    imp_world_set_dt(w, 0.5 * imp_dem_p_wave_dt(d));
+    return w;
+}
+
+/* one run's figures (a child process writes them to a pipe) */
+typedef struct result {
+    int ok;
+    long steps;
+    double wall, cpu;      /* s, the steps only */
+    double build_wall;     /* s, building the scene (impact) or LIGGGHTS' whole run */
+    double mean_z, max_z;  /* sphere centres at the end, m */
+    long contacts;
+    double peak_mib;       /* the process's peak RSS (filled by the parent from wait4) */
+    unsigned long long hash;
+} result;
+
+static double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+static result run_impact(const layout *L, long steps, int threads)
+{
+    result r;
+    memset(&r, 0, sizeof r);
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+    double t0 = bench_now();
+    imp_world *w = build(L);
+    if (w == NULL) {
+        return r;
+    }
+    r.build_wall = bench_now() - t0;
+    double t1 = bench_now(), c1 = cpu_now();
+    for (long k = 0; k < steps; k++) {
+        if (imp_world_step(w) != IMP_OK) {
+            fprintf(stderr, "bench_dem_large: %s\n", imp_world_error(w));
+            imp_world_free(w);
+            return r;
+        }
+    }
+    r.wall = bench_now() - t1;
+    r.cpu = cpu_now() - c1;
+    r.steps = steps;
+    const imp_dem *d = w->dem;
+    int ns = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->kind[i] == IMP_DEM_SPHERE) {
+            r.mean_z += d->pos[3 * i + 2];
+            r.max_z = fmax(r.max_z, d->pos[3 * i + 2]);
+            ns++;
+        }
+    }
+    r.mean_z /= ns > 0 ? ns : 1;
+    r.contacts = imp_dem_real_count(d);
+    r.hash = imp_world_state_hash(w);
+    r.ok = 1;
+    imp_world_free(w);
+    return r;
+}
+
+/* impact in a child process: its own peak RSS */
+static result impact_child(const layout *L, long steps, int threads)
+{
+    result r;
+    memset(&r, 0, sizeof r);
+    int fd[2];
+    if (pipe(fd) != 0) {
+        return r;
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]), close(fd[1]);
+        return r;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        result c = run_impact(L, steps, threads);
+        ssize_t wr = write(fd[1], &c, sizeof c);
+        close(fd[1]);
+        _exit(wr == (ssize_t)sizeof c ? 0 : 1);
+    }
+    close(fd[1]);
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t k = read(fd[0], (char *)&r + got, sizeof r - got);
+        if (k <= 0) {
+            break;
+        }
+        got += (size_t)k;
+    }
+    close(fd[0]);
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    wait4(pid, &status, 0, &ru);
+    if (got != sizeof r) {
+        memset(&r, 0, sizeof r);
+    }
+    r.peak_mib = ru.ru_maxrss / 1024.0;
+    return r;
+}
+
+/* ---- LIGGGHTS ------------------------------------------------------------------------------ */
+
+static double mass_of(double r) { return 4.0 / 3.0 * PI_ * r * r * r * RHO; }
+
+static double rclass(int c) { return 0.008 + 0.004 * c / 100.0; }
+
+/* kn, kt, gamma of a type pair (1: the walls, 2 + c: radius class c), as gen.py: Yade's kn, the
+   dashpot of the restitution Cundall's damping gives a binary collision */
+static void pair(int ti, int tj, double out[3])
+{
+    int a = ti < tj ? ti : tj, b = ti < tj ? tj : ti;
+    double kn, meff;
+    if (a == 1 && b == 1) {
+        kn = YOUNG * 0.01, meff = mass_of(0.01);
+    } else if (a == 1) {
+        double r = rclass(b - 2);
+        kn = YOUNG * r, meff = mass_of(r);
+    } else {
+        double ra = rclass(a - 2), rb = rclass(b - 2);
+        kn = 2 * YOUNG * ra * YOUNG * rb / (YOUNG * ra + YOUNG * rb);
+        meff = mass_of(ra) * mass_of(rb) / (mass_of(ra) + mass_of(rb));
+    }
+    double e = sqrt((1 - DAMPING) / (1 + DAMPING)), le = log(e);
+    double xi = -le / sqrt(le * le + PI_ * PI_);
+    out[0] = kn, out[1] = KS_RATIO * kn, out[2] = 2 * xi * sqrt(kn / meff);
+}
+
+static int write_inputs(const char *dir, const layout *L)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/props.liggghts", dir);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        return 0;
+    }
+    const int nt = 102;
+    static const char *names[4] = {"kn", "kt", "gamman", "gammat"};
+    for (int k = 0; k < 4; k++) {
+        fprintf(f, "fix m%d all property/global %s peratomtypepair %d", k + 1, names[k], nt);
+        for (int i = 1; i <= nt; i++) {
+            for (int j = 1; j <= nt; j++) {
+                double v[3];
+                pair(i, j, v);
+                fprintf(f, " %.12g", v[k < 3 ? k : 2]);
+            }
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "fix m5 all property/global coefficientFriction peratomtypepair %d", nt);
+    for (int k = 0; k < nt * nt; k++) {
+        fprintf(f, " %.12g", tan(FRICTION));
+    }
+    fputc('\n', f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/data_%d.data", dir, L->n);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        return 0;
+    }
+    double lx = L->nx * D_GRID, ly = L->ny * D_GRID;
+    fprintf(f, "impact bench_dem_large deposition N = %d (%dx%dx%d)\n\n%d atoms\n%d atom types\n\n",
+            L->n, L->nx, L->ny, L->nz, L->n, nt);
+    fprintf(f, "%.6f %.6f xlo xhi\n%.6f %.6f ylo yhi\n%.6f %.6f zlo zhi\n\nAtoms\n\n", -0.002,
+            lx + 0.002, -0.002, ly + 0.002, -0.002, (L->nz + 1) * D_GRID + 0.02);
+    for (int i = 0; i < L->n; i++) {
+        double p[3];
+        initial(L, i, p);
+        fprintf(f, "%d %d %.17g %.17g %.17g %.17g %.17g\n", i + 1, (i * 37) % 101 + 2,
+                2 * radius(i), RHO, p[0], p[1], p[2]);
+    }
+    fclose(f);
+    return 1;
+}
+
+/* the peers' in.deposit: $IMPACT_PEERS/liggghts (default ../shared/peers), or ../../../shared/
+   peers from build/bench */
+static int find_input(const char *argv0, char *out, size_t size)
+{
+    const char *peers = getenv("IMPACT_PEERS");
+    snprintf(out, size, "%s/liggghts/in.deposit", peers != NULL ? peers : "../shared/peers");
+    if (access(out, R_OK) == 0) {
+        return 1;
+    }
+    const char *slash = strrchr(argv0, '/');
+    int dir = slash != NULL ? (int)(slash - argv0) : 1;
+    snprintf(out, size, "%.*s/../../../shared/peers/liggghts/in.deposit", dir,
+             slash != NULL ? argv0 : ".");
+    return access(out, R_OK) == 0;
+}
+
+/* one run of LIGGGHTS on the inputs in dir (one process, one thread): whether it succeeded, its
+   user CPU time (s) and its peak RSS (MiB, wait4's ru_maxrss) */
+static int exec_liggghts(const char *dir, const layout *L, long steps, const char *log_path,
+                         double *cpu, double *peak)
+{
+    char n[32], nx[32], ny[32], st[32], dump[1200];
+    snprintf(n, sizeof n, "%d", L->n);
+    snprintf(nx, sizeof nx, "%d", L->nx);
+    snprintf(ny, sizeof ny, "%d", L->ny);
+    snprintf(st, sizeof st, "%ld", steps);
+    snprintf(dump, sizeof dump, "%s/final_%d.dump", dir, L->n);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        return 0;
+    }
+    if (pid == 0) {
+        if (chdir(dir) != 0) {
+            _exit(127);
+        }
+        setenv("OMP_NUM_THREADS", "1", 1);
+        execlp("liggghts", "liggghts", "-in", "in.deposit", "-var", "N", n, "-var", "NX", nx,
+               "-var", "NY", ny, "-var", "STEPS", st, "-var", "DUMP", dump, "-log", log_path,
+               "-screen", "none", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    wait4(pid, &status, 0, &ru);
+    remove(dump);
+    *cpu = ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec;
+    *peak = ru.ru_maxrss / 1024.0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static result run_liggghts(const char *input, const char *dir, const layout *L, long steps)
+{
+    result r;
+    memset(&r, 0, sizeof r);
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "cp -f '%s' '%s/in.deposit' && chmod u+w '%s/in.deposit'", input, dir,
+             dir);
+    if (system(cmd) != 0 || !write_inputs(dir, L)) {
+        return r;
+    }
+    char log_path[1200];
+    snprintf(log_path, sizeof log_path, "%s/log_%d.lammps", dir, L->n);
+    /* the setup alone (0 steps), for the CPU time of the steps: the user CPU of the full run
+       less the setup's */
+    double setup_cpu = 0.0, full_cpu = 0.0, rss = 0.0;
+    if (!exec_liggghts(dir, L, 0, log_path, &setup_cpu, &rss)) {
+        return r;
+    }
+    double t0 = bench_now();
+    int ok = exec_liggghts(dir, L, steps, log_path, &full_cpu, &rss);
+    r.build_wall = bench_now() - t0;
+    r.peak_mib = rss;
+    r.cpu = full_cpu - setup_cpu;
+    if (!ok) {
+        return r;
+    }
+    FILE *f = fopen(log_path, "r");
+    if (f == NULL) {
+        return r;
+    }
+    /* the thermo columns: step atoms ke c_zmean c_zmax c_cnsum cpu; the last row before
+       "Loop time of T on 1 procs for S steps" */
+    char line[1024];
+    double last[7] = {0};
+    int in_thermo = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        double v[7];
+        const char *t = line + strspn(line, " \t");
+        if (strncmp(t, "Step ", 5) == 0) {
+            in_thermo = 1;
+        } else if (strncmp(t, "Loop time of ", 13) == 0) {
+            r.wall = atof(t + 13);
+            in_thermo = 0;
+        } else if (in_thermo && sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
+                                       &v[3], &v[4], &v[5], &v[6]) == 7) {
+            memcpy(last, v, sizeof last);
+        }
+    }
+    fclose(f);
+    r.steps = (long)last[0];
+    r.mean_z = last[3], r.max_z = last[4];
+    r.contacts = (long)(last[5] / 2); /* contact/atom counts each sphere-sphere pair twice */
+    r.ok = r.steps == steps && r.wall > 0.0;
+    return r;
+}
+
+static void show(const char *name, const result *r, int n)
+{
+    char cpu[96] = ""; /* LIGGGHTS reports its loop's wall time only */
+    if (r->cpu > 0.0) {
+        snprintf(cpu, sizeof cpu, " (CPU %.1f s: %.3e)", r->cpu, n * (double)r->steps / r->cpu);
+    }
+    printf("  %-22s %8.1f s: %.3e particle-steps/s (wall)%s; peak RSS %7.1f MiB; mean z %.5f "
+           "m, max z %.4f m, contacts %ld\n", name, r->wall, n * (double)r->steps / r->wall, cpu,
+           r->peak_mib, r->mean_z, r->max_z, r->contacts);
+}
+
+static long env_long(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    long x = v != NULL ? atol(v) : 0;
+    return x > 0 ? x : dflt;
+}
+
+static int listed(const char *list, int n)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%d", n);
+    size_t len = strlen(name);
+    for (const char *p = list; *p != '\0';) {
+        const char *end = strchr(p, ',');
+        size_t k = end != NULL ? (size_t)(end - p) : strlen(p);
+        if (k == len && strncmp(p, name, len) == 0) {
+            return 1;
+        }
+        p += k + (end != NULL);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    cores = cores > 0 ? cores : 1;
+    const char *sizes = getenv("DEM_LARGE_SIZES");
+    const char *lg = getenv("DEM_LARGE_LIGGGHTS");
+    const char *th = getenv("DEM_LARGE_THREADS");
+    int one_only = th != NULL && strcmp(th, "1") == 0;
+    char input[1200];
+    const char *why_not = NULL;
+    if (lg != NULL && strcmp(lg, "0") == 0) {
+        why_not = "DEM_LARGE_LIGGGHTS=0";
+    } else if (system("command -v liggghts > /dev/null 2>&1") != 0) {
+        why_not = "LIGGGHTS is not installed: apt-get install liggghts";
+    } else if (!find_input(argv[0], input, sizeof input)) {
+        why_not = "../shared/peers/liggghts/in.deposit not found (IMPACT_PEERS)";
+    }
+    const char *work = getenv("LIGGGHTS_WORK") ? getenv("LIGGGHTS_WORK") : "/tmp/liggghts_large";
+    if (why_not == NULL) {
+        mkdir(work, 0777);
+    }
+    printf("gravity deposition at large N (bench_dem's scene, 16 layers), %d cores\n", cores);
+    int rc = 0;
+    for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
+        const layout *L = &layouts[k];
+        if (sizes != NULL && !listed(sizes, L->n)) {
+            continue;
+        }
+        long steps = L->n == 100000 ? env_long("DEM_LARGE_STEPS", 20000)
+                                    : env_long("DEM_LARGE_STEPS_1M", 2000);
+        double dt = 0.5 * 0.008 / sqrt(YOUNG / RHO);
+        printf("\ndeposition N = %d (%dx%dx%d, floor %.2f x %.2f m), %ld steps of dt = %.6g s "
+               "(%.3f s)%s\n", L->n, L->nx, L->ny, L->nz, L->nx * D_GRID, L->ny * D_GRID, steps,
+               dt, steps * dt, steps >= 20000 ? "" : ": still falling, rates only");
+        result one = {0}, all = {0}, lig = {0};
+        if (!one_only && cores > 1) {
+            all = impact_child(L, steps, cores);
+            if (!all.ok) {
+                printf("  impact (%d threads): the run failed\n", cores);
+                rc = 1;
+                continue;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "impact, %d threads", cores);
+            show(name, &all, L->n);
+        }
+        /* the scene's building is not timed with the steps: imp_world_add_body scans the slots
+           for a free one, so building N bodies costs O(N^2) (minutes at N = 1e6) */
+        one = impact_child(L, steps, 1);
+        if (!one.ok) {
+            printf("  impact (1 thread): the run failed\n");
+            rc = 1;
+            continue;
+        }
+        show("impact, 1 thread", &one, L->n);
+        printf("  (impact built the scene in %.1f s: imp_world_add_body's scan for a free slot "
+               "makes N additions O(N^2))\n", one.build_wall);
+        if (all.ok && all.hash != one.hash) {
+            printf("  state hashes DIFFER across thread counts: %016llx vs %016llx\n", all.hash,
+                   one.hash);
+            rc = 1;
+        }
+        if (why_not != NULL) {
+            printf("  LIGGGHTS: not run (%s): no comparison\n", why_not);
+            continue;
+        }
+        lig = run_liggghts(input, work, L, steps);
+        if (!lig.ok) {
+            printf("  LIGGGHTS: the run failed (inputs and log in %s)\n", work);
+            continue;
+        }
+        show("LIGGGHTS 3.8, 1 core", &lig, L->n);
+        printf("  impact / LIGGGHTS (particle-steps/s, wall): one core %.2fx, %d threads %.2fx "
+               "(target 3x on one core); peak RSS %.1f vs %.1f MiB; mean z %+.2f %% (LIGGGHTS' "
+               "dashpots: 5-7 %% lower at N = 1000, 10000)\n", lig.wall / one.wall, cores,
+               all.ok ? lig.wall / all.wall : 0.0, one.peak_mib, lig.peak_mib,
+               100.0 * (one.mean_z - lig.mean_z) / lig.mean_z);
+    }
+    return rc;
+}
