@@ -136,14 +136,16 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     if (verbose) {
         printf("  pyramid base %d (%d boxes), %s, PGS %d sweeps: %.3f ms/step over %d steps; "
                "max|dx| %.2e m, max angle %.2e rad, top dy %+.2e m, KE 1 s / 5 s / 10 s "
-               "%.1e / %.1e / %.1e J; largest contact problem %ld rows, %.1f sweeps per step: %s\n",
+               "%.1e / %.1e / %.1e J; largest contact problem %ld rows, %.1f sweeps per step: %s "
+               "(state hash %016llx)\n",
                base, nb,
                stepping == IMP_STEPPING_SYMPLECTIC_EULER ? imp_time_stepping_names[stepping]
                                                          : imp_integrator_names[method],
                iterations, res.ms, done, maxdx, maxang, dy, ke[0], ke[1], ke[2],
                w->engine2d->stats.max_contacts,
                (double)w->engine2d->stats.pgs_sweeps / (done > 0 ? done : 1),
-               res.stands ? (steps < 600 ? "standing so far" : "stands") : "does not stand");
+               res.stands ? (steps < 600 ? "standing so far" : "stands") : "does not stand",
+               imp_world_state_hash(w));
     }
     free(start);
     free(slot);
@@ -244,8 +246,13 @@ static void pyramid_vs_box2d(int base, int runs, int sweeps)
            base, mo, mt, runs, mo / mt, stands ? "" : " (impact's pyramid did not stand)");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "pyramid") == 0) {
+        /* one symplectic Euler pyramid only (profiling: bench_engine2d pyramid BASE STEPS) */
+        pyramid(atoi(argv[2]), atoi(argv[3]), 20, IMP_RK4, IMP_STEPPING_SYMPLECTIC_EULER, 1);
+        return 0;
+    }
     printf("bench_engine2d: the 2D engine, contact strategy\n");
     const int sizes[2] = {10, 20};
     const double until[2] = {10.0, 12.0};

@@ -167,6 +167,27 @@ static double box_dist(const imp_poly2d *g, const imp_edge2d_node *nd, imp_vec2 
     return nd->lines ? imp_max(d, -beyond_bound(g, nd, p)) : d;
 }
 
+/* imp_edge2d_closest's distance from p to e and its closest point *q, or +INFINITY (q not set)
+   when that distance certainly exceeds best: for a straight edge, a squared distance above
+   best^2 by a relative 1e-12 (far above the rounding of either side and of hypot) needs no
+   hypot. The same distance and point otherwise, bit for bit (the sums of edge2d.c). */
+static double closest_unless_beyond(const imp_edge2d *e, imp_vec2 p, double best, imp_vec2 *q)
+{
+    if (e->kind == IMP_EDGE_LINE) {
+        double s = imp_v2_dot(imp_v2_sub(p, e->a), e->t);
+        imp_vec2 c = s <= 0.0 ? e->a : (s >= e->length ? e->b : imp_v2_madd(e->a, s, e->t));
+        imp_vec2 d = imp_v2_sub(p, c);
+        /* best^2 normal (no underflow): the bound holds */
+        if (best > 1e-100 && d.x * d.x + d.y * d.y > best * best * (1.0 + 1e-12)) {
+            return INFINITY;
+        }
+        *q = c;
+        return imp_v2_dist(p, c);
+    }
+    int interior;
+    return imp_edge2d_closest(e, p, q, &interior);
+}
+
 static void nearest_node(nearest_q *s, int k)
 {
     const imp_edge2d_node *nd = &s->g->tree[k];
@@ -188,8 +209,7 @@ static void nearest_node(nearest_q *s, int k)
             continue;
         }
         imp_vec2 q;
-        int interior;
-        double d = imp_edge2d_closest(e, s->p, &q, &interior);
+        double d = closest_unless_beyond(e, s->p, s->best, &q);
         /* the loop's strict d < best keeps the lowest index among equal distances */
         if (d < s->best || (d == s->best && s->be >= 0 && k2 < s->be)) {
             s->best = d;
@@ -208,8 +228,7 @@ int imp_edge2d_tree_nearest(const imp_poly2d *g, imp_vec2 p, double *best, imp_v
                 continue;
             }
             imp_vec2 qq;
-            int interior;
-            double d = imp_edge2d_closest(&g->edges[k], p, &qq, &interior);
+            double d = closest_unless_beyond(&g->edges[k], p, *best, &qq);
             if (d < *best) {
                 *best = d;
                 be = k;
