@@ -176,6 +176,22 @@ describe("shape2d.detect", function()
     end
   end)
 
+  it("keeps a corner slightly tilted against a face on that face (a settling pyramid)", function()
+    -- a box resting on the one below, the two turned by +-5.4e-4 rad (a relative tilt of about
+    -- 1.1e-3, a little beyond the corners' cone slack): the lower box's top corner, 0.0003
+    -- inside the upper box's bottom face, touches that face; it is not sunk through the upper
+    -- box's far side face (half a box deep), which had stopped the 1275-box pyramid
+    local box = s2.block { width = 1, height = 1 }
+    local lower = { shape = box, position = { 2.501161357, 0.499796643 }, angle = -5.446e-4, id = 1 }
+    local upper = { shape = box, position = { 3.002897774, 1.499453275 }, angle = 5.262e-4, id = 2 }
+    local hits = s2.detect(lower, upper)
+    assert.is_true(#hits > 0)
+    for _, h in ipairs(hits) do
+      assert.is_true(math.abs(h.distance) < 1e-3, tostring(h.distance))
+      assert.near(1, math.abs(h.normal[2]), 1e-5)
+    end
+  end)
+
   it("rejects bad bodies", function()
     assert.has_error(function() s2.detect({ shape = 1 }, {}) end,
       "impact.shape2d.detect: option 'shape' must be a 2D shape, got 1")

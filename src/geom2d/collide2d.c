@@ -302,6 +302,9 @@ static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first, d
    with a face, tilted by round-off or a solver's drift, bears it; one whose edge runs into
    the face (cosine -1 for aligned boxes) does not */
 #define CONE_SLACK 1e-3
+/* a corner bears a face worse than this (the cosine of its edge with the face's normal) when
+   its edge runs into the face, as two equal boxes meeting head-on, aligned */
+#define UNBORNE 0.5
 /* corners closer than this fraction of distance_tol coincide (touch_tests) */
 #define CORNER_TIE 1e-3
 
@@ -657,7 +660,11 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                 int bk = -1, sk = -1;
                 imp_vec2 bkq = p, skq = p;
                 double sdepth = 0.0;
-                for (int pass = 0; pass < 2 && bk < 0 && sk < 0; pass++) {
+                /* (the second pass only for a corner whose edge runs into the nearest face,
+                   bearing it worse than UNBORNE: a corner resting on a face tilted a little
+                   beyond CONE_SLACK, as in a settling pyramid, keeps that face) */
+                int passes = score < -UNBORNE ? 2 : 1;
+                for (int pass = 0; pass < passes && bk < 0 && sk < 0; pass++) {
                     /* strictly convex straight-edged N: every depth is at least -most (the
                        same products as most's), so the faces that pass the tests below lie
                        within max(limit, most, 0) + margin of p: the edge tree skips the
