@@ -11,6 +11,7 @@
 #include <time.h>
 
 LUAMOD_API int luaopen_impact_mpi(lua_State *L);
+int imp_mpi_dem_comm(lua_State *L); /* dem_comm.c: the dem strategy's message layer */
 
 static int mpi_up(void)
 {
@@ -144,6 +145,7 @@ static int l_finalize(lua_State *L)
 static const luaL_Reg funcs[] = {
     { "init", l_init }, { "initialized", l_initialized }, { "rank", l_rank }, { "size", l_size },
     { "send", l_send }, { "recv", l_recv }, { "wtime", l_wtime }, { "finalize", l_finalize },
+    { "dem_comm", imp_mpi_dem_comm },
     { NULL, NULL }
 };
 
