@@ -186,6 +186,13 @@ function M.stats(w)
   return core.dem_domain_stats(w)
 end
 
+local function rank_file(path, rank, size)
+  if size <= 1 then return path end
+  local stem, ext = path:match("^(.*)(%.[^./]*)$")
+  if not stem then stem, ext = path, "" end
+  return string.format("%s.rank%d%s", stem, rank, ext)
+end
+
 --- dem_mpi.file(path, w): path on one rank; with several, ".rank<r>" before its extension
 --- ("out.csv" -> "out.rank1.csv"), so each rank writes its own file.
 function M.file(path, w)
@@ -193,10 +200,121 @@ function M.file(path, w)
     error("impact.dem_mpi.file: path must be a string, got " .. shown(path), 2)
   end
   local s = st(w)
-  if s.size <= 1 then return path end
-  local stem, ext = path:match("^(.*)(%.[^./]*)$")
-  if not stem then stem, ext = path, "" end
-  return string.format("%s.rank%d%s", stem, s.rank, ext)
+  return rank_file(path, s.rank, s.size)
+end
+
+-- the decomposition beside a rank's scene file: one "key values..." line each, numbers in %a
+-- (exact), the roles as digits
+local function number_text(v)
+  if v == math.huge then return "inf" elseif v == -math.huge then return "-inf" end
+  return string.format("%a", v)
+end
+
+local function write_domain(path, t)
+  local f, err = io.open(path, "w")
+  if not f then error("impact.dem_mpi.save: " .. tostring(err), 3) end
+  local function list(v)
+    local out = {}
+    for i, x in ipairs(v) do out[i] = number_text(x) end
+    return table.concat(out, " ")
+  end
+  f:write("impact.dem_mpi 1\n")
+  for _, k in ipairs { "axis", "size", "rank", "updates", "migrated", "steps" } do
+    f:write(k, " ", string.format("%d", t[k]), "\n")
+  end
+  f:write("skin ", number_text(t.skin), "\n", "ghost ", number_text(t.ghost), "\n")
+  f:write("bounds ", list(t.bounds), "\n", "refs ", list(t.refs), "\n")
+  f:write("roles ", (t.roles:gsub(".", function(c) return tostring(c:byte()) end)), "\n")
+  f:close()
+end
+
+local function read_domain(path)
+  local f, err = io.open(path, "r")
+  if not f then error("impact.dem_mpi.load: " .. tostring(err), 3) end
+  local text = f:read("a")
+  f:close()
+  local function bad(what)
+    error(string.format("impact.dem_mpi.load: %s: %s", path, what), 4)
+  end
+  if text:sub(1, 15) ~= "impact.dem_mpi " then bad("not a decomposition file") end
+  local t = {}
+  for line in text:gmatch("[^\n]+") do
+    local k, rest = line:match("^(%w+) ?(.*)$")
+    if k then t[k] = rest end
+  end
+  local function num(s)
+    if s == "inf" then return math.huge elseif s == "-inf" then return -math.huge end
+    local v = tonumber(s)
+    if v == nil then bad("the number " .. shown(s)) end
+    return v
+  end
+  local out = {}
+  for _, k in ipairs { "axis", "size", "rank", "updates", "migrated", "steps" } do
+    out[k] = math.tointeger(num(t[k] or bad("no " .. k)))
+    if out[k] == nil then bad(k .. " is not an integer") end
+  end
+  out.skin, out.ghost = num(t.skin or bad("no skin")), num(t.ghost or bad("no ghost"))
+  for _, k in ipairs { "bounds", "refs" } do
+    local v = {}
+    for x in (t[k] or bad("no " .. k)):gmatch("%S+") do v[#v + 1] = num(x) end
+    out[k] = v
+  end
+  local roles = t.roles or bad("no roles")
+  if roles:find("[^0-3]") then bad("the roles") end
+  out.roles = roles:gsub(".", function(c) return string.char(c:byte() - 48) end)
+  return out
+end
+
+--- dem_mpi.save(w, path): dem.save of this rank's scene to dem_mpi.file(path, w) and, when
+--- decomposed, its decomposition beside it (that name .. ".domain"); every rank calls it.
+--- dem_mpi.load(path, opts) on as many ranks continues bit-identically.
+function M.save(w, path)
+  check_world("save", w)
+  if type(path) ~= "string" then
+    error("impact.dem_mpi.save: path must be a string, got " .. shown(path), 2)
+  end
+  local dem = require("impact.dem")
+  local file = M.file(path, w)
+  local t = core.dem_domain_export(w)
+  if not t then
+    dem.save(w, file)
+    return file
+  end
+  write_domain(file .. ".domain", t)
+  core.dem_domain_expose(w, true)  -- dem.save writes the dem state's particles: all of them
+  local ok, err = pcall(dem.save, w, file)
+  core.dem_domain_expose(w, false)
+  if not ok then error(err, 2) end
+  return file
+end
+
+--- dem_mpi.load(path, opts): the world dem_mpi.save wrote for this rank (opts as dem.load's),
+--- decomposed as it was; under mpirun each rank reads its own file.
+function M.load(path, opts)
+  if type(path) ~= "string" then
+    error("impact.dem_mpi.load: path must be a string, got " .. shown(path), 2)
+  end
+  local dem = require("impact.dem")
+  local rank, size, mpi = 0, 1, nil
+  if M.launched_size() > 1 then
+    mpi = load_mpi()
+    rank, size = mpi.init()
+  end
+  local file = rank_file(path, rank, size)
+  local w = dem.load(file, opts)
+  local f = io.open(file .. ".domain", "r")
+  if f then
+    f:close()
+    local t = read_domain(file .. ".domain")
+    if not mpi then
+      mpi = load_mpi()
+      rank, size = mpi.init()
+    end
+    local ok, err = pcall(core.dem_domain_restore, w, mpi.dem_comm(), t)
+    if not ok then error("impact.dem_mpi.load: " .. tostring(err), 2) end
+  end
+  state[w] = { rank = rank, size = size, mpi = mpi }
+  return w
 end
 
 return M

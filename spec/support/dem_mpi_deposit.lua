@@ -2,7 +2,8 @@
 -- density, walls, law and dt), nx x ny x nz spheres, run as one script on one rank or under
 -- mpirun (spec/dem_mpi_spec.lua, bench/dem_mpi_bench.lua). Arguments (key=value): nx, ny, nz,
 -- steps, out (rank 0 writes the results there as a Lua table), mpi (1: decompose even on one
--- rank), save=path/load=path (per-rank files after / before the steps), energy (0: off).
+-- rank), save=path with save_at=k (dem_mpi.save after step k of the steps), load=path (start
+-- from dem_mpi.load instead of building), energy (0: off).
 local impact = require("impact")
 local dem = impact.dem
 local dem_mpi = require("impact.dem_mpi")
@@ -44,10 +45,23 @@ local function build()
   return w
 end
 
-local w = build()
-local info = dem_mpi.decompose(w, { mpi = args.mpi == "1" or nil })
+local w, info
+if args.load then
+  w = dem_mpi.load(args.load)
+  info = { rank = dem_mpi.rank(w), size = dem_mpi.size(w) }
+else
+  w = build()
+  info = dem_mpi.decompose(w, { mpi = args.mpi == "1" or nil })
+end
 local cpu0 = os.clock()
-w:run { steps = steps }
+local save_at = tonumber(args.save_at or -1)
+if args.save and save_at >= 0 then
+  w:run { steps = save_at }
+  dem_mpi.save(w, args.save)
+  w:run { steps = steps - save_at }
+else
+  w:run { steps = steps }
+end
 local cpu = os.clock() - cpu0
 local p = dem_mpi.packing(w)
 local e = dem_mpi.energy(w)

@@ -19,6 +19,9 @@ typedef struct imp_dem_comm {
                     size_t rbytes);
     /* v[0..n-1] reduced over every rank in place (IMP_DEM_COMM_SUM or _MAX); 0 or -1. */
     int (*allreduce)(void *ctx, double *v, int n, int op);
+    /* Stops every rank after an error of this one inside a step (the others would wait for its
+       messages forever): says msg and does not return. NULL: none. */
+    void (*abort)(void *ctx, const char *msg);
 } imp_dem_comm;
 
 #endif

@@ -23,6 +23,8 @@ struct imp_dem_domain {
     unsigned bodies_version;
     unsigned char *role;     /* per world slot */
     int dirty;
+    int all;                 /* every body present (imp_dem_domain_expose), no stepping */
+    double *ref_slot;        /* while exposed: ref by world slot */
     /* per particle of the dem state (pcap entries) */
     unsigned char *skip;     /* Newton's mask: fixed or ghost */
     double *weight;          /* 1 owned, 0 ghost, 2 shared (imp_dem_pair_weight) */
@@ -92,7 +94,7 @@ static int free_sphere(const imp_dem *d, int i)
 
 int imp_dem_domain_present(const imp_dem_domain *m, int s)
 {
-    return m == NULL || s >= m->nslots || m->role[s] != IMP_DEM_AWAY;
+    return m == NULL || m->all || s >= m->nslots || m->role[s] != IMP_DEM_AWAY;
 }
 
 int imp_dem_domain_dirty(const imp_dem_domain *m) { return m != NULL && m->dirty; }
@@ -119,13 +121,15 @@ void imp_dem_domain_free(imp_dem_domain *m)
     }
     free(m->sbuf);
     free(m->rbuf);
+    free(m->ref_slot);
     free(m);
 }
 
 /* After the dem state was (re)built: the per-particle arrays, the ghost lists, and a check with
    the neighbours that each one's send list is the other's receive list (the same slots in the
-   same order). */
-static imp_status relist(imp_world *w, imp_dem_domain *m)
+   same order). The lists follow from the axis coordinates of the last update (ref): the current
+   ones at an update (by_slot NULL), else the saved ones by world slot. */
+static imp_status relist(imp_world *w, imp_dem_domain *m, const double *by_slot)
 {
     imp_dem *d = w->dem;
     const int n = d->n, ax = m->axis;
@@ -165,7 +169,7 @@ static imp_status relist(imp_world *w, imp_dem_domain *m)
     m->st.owned = m->st.ghosts = 0;
     for (int i = 0; i < n; i++) {
         int role = m->role[d->slot[i]];
-        double x = d->pos[3 * i + ax];
+        double x = by_slot != NULL ? by_slot[d->slot[i]] : d->pos[3 * i + ax];
         m->skip[i] = (unsigned char)(d->fixed[i] || role == IMP_DEM_GHOST);
         m->weight[i] = role == IMP_DEM_OWNED ? 1.0 : (role == IMP_DEM_GHOST ? 0.0 : 2.0);
         m->ref[i] = x;
@@ -355,7 +359,7 @@ static imp_status update(imp_world *w, imp_dem_domain *m)
     if (st != IMP_OK) {
         return st;
     }
-    return relist(w, m);
+    return relist(w, m, NULL);
 }
 
 imp_status imp_dem_domain_step(imp_world *w)
@@ -365,7 +369,7 @@ imp_status imp_dem_domain_step(imp_world *w)
     if (m == NULL) {
         return IMP_OK;
     }
-    if (w->model.bodies_version != m->bodies_version || m->dirty) {
+    if (w->model.bodies_version != m->bodies_version || m->dirty || m->all) {
         return fail(w, IMP_ERR_INVALID, "bodies were added, removed or changed after the scene "
                     "was decomposed (impact.dem_mpi.decompose): build the whole scene first");
     }
@@ -383,6 +387,9 @@ imp_status imp_dem_domain_step(imp_world *w)
     }
     imp_status st = !(moved <= 0.5 * m->skin) ? update(w, m) : exchange(w, m);
     m->st.domain_seconds += imp_profile_now() - t0 - (m->st.comm_seconds - c0);
+    if (st != IMP_OK && m->comm.abort != NULL) {
+        m->comm.abort(m->comm.ctx, w->data.error);  /* the other ranks wait for this one */
+    }
     return st;
 }
 
@@ -495,7 +502,7 @@ imp_status imp_dem_domain_attach(imp_world *w, const imp_dem_comm *comm, int axi
     d->domain = m;
     st = imp_dem_sync(w);
     if (st == IMP_OK) {
-        st = relist(w, m);
+        st = relist(w, m, NULL);
     }
     return st;
 }
@@ -573,4 +580,126 @@ imp_dem_energy imp_dem_domain_energy(const imp_dem *d, double dt)
     }
     e.elastic = el - 0.5 * dt * half_work;
     return e;
+}
+
+int imp_dem_domain_saved_of(const imp_dem *d, imp_dem_domain_saved *out)
+{
+    const imp_dem_domain *m = d->domain;
+    if (m == NULL) {
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    out->axis = m->axis;
+    out->size = m->comm.size;
+    out->rank = m->comm.rank;
+    out->skin = m->skin;
+    out->ghost = m->ghost;
+    out->bounds = m->bounds;
+    out->roles = m->role;
+    out->nroles = m->nslots;
+    out->refs = m->ref;
+    out->nrefs = d->n;
+    out->updates = m->st.updates;
+    out->migrated = m->st.migrated;
+    out->steps = m->st.steps;
+    return 0;
+}
+
+imp_status imp_dem_domain_restore(imp_world *w, const imp_dem_comm *comm,
+                                  const imp_dem_domain_saved *s)
+{
+    imp_status st = imp_dem_sync(w);
+    if (st != IMP_OK) {
+        return st;
+    }
+    imp_dem *d = w->dem;
+    char msg[200];
+    if (d->domain != NULL) {
+        return fail(w, IMP_ERR_INVALID, "the scene is already decomposed");
+    }
+    if (comm == NULL || comm->size != s->size || comm->rank != s->rank) {
+        snprintf(msg, sizeof msg, "the scene was saved by rank %d of %d, loaded by rank %d of %d "
+                 "(load it on as many ranks as saved it)", s->rank, s->size,
+                 comm != NULL ? comm->rank : 0, comm != NULL ? comm->size : 1);
+        return fail(w, IMP_ERR_INVALID, msg);
+    }
+    if (s->nroles != w->model.nslots || s->axis < 0 || s->axis > 2 || !(s->skin >= 0.0)
+        || !(s->ghost > 0.0)) {
+        return fail(w, IMP_ERR_INVALID, "the saved decomposition does not fit the scene");
+    }
+    imp_dem_domain *m = calloc(1, sizeof *m);
+    if (m == NULL || (m->bounds = malloc((size_t)(s->size + 1) * sizeof *m->bounds)) == NULL
+        || (m->role = malloc((size_t)s->nroles)) == NULL) {
+        imp_dem_domain_free(m);
+        return fail(w, IMP_ERR_NOMEM, "out of memory");
+    }
+    m->comm = *comm;
+    m->axis = s->axis;
+    m->skin = s->skin;
+    m->ghost = s->ghost;
+    m->nslots = s->nroles;
+    memcpy(m->bounds, s->bounds, (size_t)(s->size + 1) * sizeof *m->bounds);
+    for (int k = 0; k < s->nroles; k++) {
+        if (s->roles[k] > IMP_DEM_SHARED) {
+            imp_dem_domain_free(m);
+            return fail(w, IMP_ERR_INVALID, "the saved decomposition has a bad role");
+        }
+        m->role[k] = s->roles[k];
+    }
+    m->st.rank = comm->rank;
+    m->st.size = comm->size;
+    m->st.axis = s->axis;
+    m->st.lo = m->bounds[comm->rank];
+    m->st.hi = m->bounds[comm->rank + 1];
+    m->st.ghost = m->ghost;
+    m->st.skin = m->skin;
+    m->st.updates = s->updates;
+    m->st.migrated = s->migrated;
+    m->st.steps = s->steps;
+    m->dirty = 1;
+    d->domain = m;
+    st = imp_dem_sync(w);
+    if (st != IMP_OK) {
+        return st;
+    }
+    if (s->nrefs != d->n) {
+        return fail(w, IMP_ERR_INVALID, "the saved decomposition does not fit the scene");
+    }
+    if ((m->ref_slot = malloc((size_t)m->nslots * sizeof *m->ref_slot)) == NULL) {
+        return fail(w, IMP_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < d->n; i++) {
+        m->ref_slot[d->slot[i]] = s->refs[i];
+    }
+    return relist(w, m, m->ref_slot);
+}
+
+imp_status imp_dem_domain_expose(imp_world *w, int all)
+{
+    imp_dem *d = w->dem;
+    imp_dem_domain *m = d != NULL ? d->domain : NULL;
+    if (m == NULL || (all != 0) == m->all) {
+        return IMP_OK;
+    }
+    if (all) {
+        if (m->ref_slot == NULL && (m->ref_slot = malloc((size_t)m->nslots * sizeof *m->ref_slot)) == NULL) {
+            return fail(w, IMP_ERR_NOMEM, "out of memory");
+        }
+        for (int i = 0; i < d->n; i++) {
+            m->ref_slot[d->slot[i]] = m->ref[i];
+        }
+        m->all = 1;
+        m->dirty = 1;
+        d->newton_skip = NULL;
+        d->pair_w = NULL;
+        return imp_dem_sync(w);
+    }
+    m->all = 0;
+    m->dirty = 1;
+    imp_status st = imp_dem_sync(w);
+    st = st == IMP_OK ? relist(w, m, m->ref_slot) : st;
+    if (st != IMP_OK && m->comm.abort != NULL) {
+        m->comm.abort(m->comm.ctx, w->data.error);
+    }
+    return st;
 }

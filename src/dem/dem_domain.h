@@ -59,6 +59,28 @@ imp_status imp_dem_domain_attach(struct imp_world *w, const imp_dem_comm *comm, 
    exchange. IMP_OK, or an error in the world's message. */
 imp_status imp_dem_domain_step(struct imp_world *w);
 void imp_dem_domain_free(imp_dem_domain *m);
+/* A decomposition as saved with a scene (impact.dem_mpi.save: one file per rank), to continue it
+   bit-identically: the cuts, this rank's roles per world slot, the axis coordinates of the last
+   update per particle of the dem state (refs) and the counters. */
+typedef struct imp_dem_domain_saved {
+    int axis, size, rank;
+    double skin, ghost;
+    const double *bounds;         /* size + 1 */
+    const unsigned char *roles;   /* nroles = the world's slots */
+    int nroles;
+    const double *refs;           /* nrefs = the dem state's particles */
+    int nrefs;
+    long updates, migrated, steps;
+} imp_dem_domain_saved;
+/* The saved decomposition of this rank (pointers into the live one: valid until the next step). */
+int imp_dem_domain_saved_of(const imp_dem *d, imp_dem_domain_saved *out);
+/* all = 1: every body of the world in the dem state (for dem.save, which writes the particles;
+   no step until all = 0); all = 0: back to this rank's part, as it was (every rank at once). */
+imp_status imp_dem_domain_expose(struct imp_world *w, int all);
+/* Decomposes a loaded scene as saved (every rank at once, the same number of ranks); IMP_OK or
+   an error in the world's message. */
+imp_status imp_dem_domain_restore(struct imp_world *w, const imp_dem_comm *comm,
+                                  const imp_dem_domain_saved *s);
 /* Whether world slot s takes part in this rank's dem state (1 without a decomposition). */
 int imp_dem_domain_present(const imp_dem_domain *m, int s);
 /* Whether the roles changed since the dem state was built (it must be rebuilt). */

@@ -2,6 +2,8 @@
    for impact.dem_mpi: core.dem_domain_attach, _stats, _energy, _allreduce, _role, _summary. The
    message layer comes as a light userdata from impact.mpi.dem_comm() (src/mpi/dem_comm.c). */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dem.h"
 #include "dem_domain.h"
@@ -168,13 +170,122 @@ static int l_summary(lua_State *L)
     return 1;
 }
 
+static void list_field(lua_State *L, const char *k, const double *v, int n)
+{
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        lua_pushnumber(L, v[i]);
+        lua_seti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, k);
+}
+
+/* core.dem_domain_export(w) -> {axis, size, rank, skin, ghost, bounds, roles (a string, one
+   byte per world slot), refs, updates, migrated, steps}, or nil when not decomposed */
+static int l_export(lua_State *L)
+{
+    imp_dem_domain_saved s;
+    if (imp_dem_domain_saved_of(dem_at(L, NULL), &s) != 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 11);
+    const struct { const char *k; long v; } ints[] = {
+        {"axis", s.axis}, {"size", s.size}, {"rank", s.rank}, {"updates", s.updates},
+        {"migrated", s.migrated}, {"steps", s.steps}};
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        lua_pushinteger(L, ints[k].v);
+        lua_setfield(L, -2, ints[k].k);
+    }
+    field(L, "skin", s.skin), field(L, "ghost", s.ghost);
+    list_field(L, "bounds", s.bounds, s.size + 1);
+    list_field(L, "refs", s.refs, s.nrefs);
+    lua_pushlstring(L, (const char *)s.roles, (size_t)s.nroles);
+    lua_setfield(L, -2, "roles");
+    return 1;
+}
+
+static double *numbers(lua_State *L, int t, const char *k, int *n)
+{
+    lua_getfield(L, t, k);
+    luaL_checktype(L, -1, LUA_TTABLE);
+    lua_Integer len = luaL_len(L, -1);
+    if (len < 0 || len > 1 << 28) {
+        imp_raise(L, "the saved decomposition's %s has a bad length", k);
+    }
+    double *v = lua_newuserdatauv(L, (size_t)(len > 0 ? len : 1) * sizeof *v, 0);
+    for (lua_Integer i = 0; i < len; i++) {
+        lua_geti(L, -2, i + 1);
+        v[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    *n = (int)len;
+    return v;  /* the userdata stays on the stack until the call returns */
+}
+
+static long integer_at(lua_State *L, int t, const char *k)
+{
+    lua_getfield(L, t, k);
+    lua_Integer v = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    return (long)v;
+}
+
+/* core.dem_domain_expose(w, all): see imp_dem_domain_expose */
+static int l_expose(lua_State *L)
+{
+    imp_world *w;
+    dem_at(L, &w);
+    if (imp_dem_domain_expose(w, lua_toboolean(L, 2)) != IMP_OK) {
+        imp_raise(L, "%s", imp_world_error(w));
+    }
+    return 0;
+}
+
+/* core.dem_domain_restore(w, comm, saved): saved as core.dem_domain_export gave it */
+static int l_restore(lua_State *L)
+{
+    imp_world *w;
+    dem_at(L, &w);
+    luaL_checktype(L, 2, LUA_TLIGHTUSERDATA);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    imp_dem_domain_saved s;
+    memset(&s, 0, sizeof s);
+    s.axis = (int)integer_at(L, 3, "axis");
+    s.size = (int)integer_at(L, 3, "size");
+    s.rank = (int)integer_at(L, 3, "rank");
+    s.updates = integer_at(L, 3, "updates");
+    s.migrated = integer_at(L, 3, "migrated");
+    s.steps = integer_at(L, 3, "steps");
+    lua_getfield(L, 3, "skin");
+    s.skin = lua_tonumber(L, -1);
+    lua_getfield(L, 3, "ghost");
+    s.ghost = lua_tonumber(L, -1);
+    lua_pop(L, 2);
+    int nb = 0;
+    s.bounds = numbers(L, 3, "bounds", &nb);
+    if (s.size < 1 || nb != s.size + 1) {
+        imp_raise(L, "the saved decomposition's bounds do not match its size");
+    }
+    s.refs = numbers(L, 3, "refs", &s.nrefs);
+    lua_getfield(L, 3, "roles");
+    size_t nr = 0;
+    s.roles = (const unsigned char *)luaL_checklstring(L, -1, &nr);
+    s.nroles = (int)nr;
+    if (imp_dem_domain_restore(w, lua_touserdata(L, 2), &s) != IMP_OK) {
+        imp_raise(L, "%s", imp_world_error(w));
+    }
+    return 0;
+}
+
 void imp_lua_open_dem_domain(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         {"dem_domain_attach", l_attach},       {"dem_domain_stats", l_stats},
         {"dem_domain_energy", l_energy},       {"dem_domain_allreduce", l_allreduce},
         {"dem_domain_role", l_role},           {"dem_domain_summary", l_summary},
-        {"dem_domain_step", l_step},
+        {"dem_domain_step", l_step},           {"dem_domain_export", l_export},
+        {"dem_domain_restore", l_restore},     {"dem_domain_expose", l_expose},
         {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
 }

@@ -3,6 +3,7 @@
  * decomposition (dem_domain.c), which then calls these functions inside its steps. Sendrecv with
  * a tag of its own (impact.batch's messages use 0..32767 chosen by scripts: 32001 is reserved). */
 #include <limits.h>
+#include <stdio.h>
 #include <mpi.h>
 #include <lua.h>
 #include <lauxlib.h>
@@ -10,6 +11,7 @@
 #include "dem_comm.h"
 
 int imp_mpi_dem_comm(lua_State *L);
+int imp_mpi_dem_used(void);
 
 enum { DEM_TAG = 32001 };
 
@@ -30,6 +32,22 @@ static int comm_allreduce(void *ctx, double *v, int n, int op)
                          MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
 }
 
+static int used;
+
+static void comm_abort(void *ctx, const char *msg)
+{
+    int rank = 0;
+    (void)ctx;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "impact.dem_mpi: rank %d stops every rank: %s\n", rank, msg);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* whether the dem strategy's layer was handed out (lua_mpi.c's finalize then guards against a
+   rank that stopped on an error while the others wait for its messages) */
+int imp_mpi_dem_used(void) { return used; }
+
 /* impact.mpi.dem_comm() -> light userdata (the table lives as long as the module) */
 int imp_mpi_dem_comm(lua_State *L)
 {
@@ -43,6 +61,8 @@ int imp_mpi_dem_comm(lua_State *L)
     comm.ctx = NULL;
     comm.sendrecv = comm_sendrecv;
     comm.allreduce = comm_allreduce;
+    comm.abort = comm_abort;
+    used = 1;
     lua_pushlightuserdata(L, &comm);
     return 1;
 }
