@@ -147,14 +147,16 @@ function M.energy(w)
   return out
 end
 
---- dem_mpi.packing(w): {count, mean_z, top, mass} of the free spheres over the whole scene: their
---- number, the mean height of their centres, the highest z + r, their mass; collective.
+--- dem_mpi.packing(w): {count, mean_z, top, mass, mz} of the free spheres over the whole scene:
+--- their number, the mean height of their centres, the highest z + r, their mass and the sum of
+--- m z (gravity's potential energy is g mz); collective.
 function M.packing(w)
   check_world("packing", w)
   local p = core.dem_domain_summary(w)
-  local s = core.dem_domain_allreduce(w, { p.count, p.z_sum, p.mass }, false)
+  local s = core.dem_domain_allreduce(w, { p.count, p.z_sum, p.mass, p.mz_sum }, false)
   local top = core.dem_domain_allreduce(w, { p.top }, true)[1]
-  return { count = math.tointeger(s[1]) or s[1], mean_z = s[2] / s[1], top = top, mass = s[3] }
+  return { count = math.tointeger(s[1]) or s[1], mean_z = s[2] / s[1], top = top, mass = s[3],
+           mz = s[4] }
 end
 
 --- dem_mpi.count(w): the free spheres over the whole scene; collective.

@@ -53,6 +53,7 @@ else
   w = build()
   info = dem_mpi.decompose(w, { mpi = args.mpi == "1" or nil })
 end
+local mz0 = dem_mpi.packing(w).mz
 local cpu0 = os.clock()
 local save_at = tonumber(args.save_at or -1)
 if args.save and save_at >= 0 then
@@ -81,9 +82,9 @@ if info.rank == 0 and args.out then
   f:write(string.format("return { count = %d, mean_z = %.17g, top = %.17g, fingerprint = %.17g, "
     .. "gravity_work = %.17g, kinetic = %.17g, elastic = %.17g, damping = %.17g, plastic = %.17g, "
     .. "ranks = %d, cpu = %.6g, comm = %.6g, domain = %.6g, ghosts = %d, bytes = %.17g, "
-    .. "messages = %d, migrated = %d, updates = %d, steps = %d, n = %d }\n",
+    .. "messages = %d, migrated = %d, updates = %d, steps = %d, n = %d, mz0 = %.17g, mz = %.17g }\n",
     p.count, p.mean_z, p.top, fp, e.gravity_work, e.kinetic, e.elastic, e.damping, e.plastic,
     info.size, all[1], all[2], all[3], all[4], all[5], all[6], all[7], s.updates, steps,
-    nx * ny * nz))
+    nx * ny * nz, mz0, p.mz))
   f:close()
 end

@@ -144,12 +144,13 @@ static int l_role(lua_State *L)
     return 1;
 }
 
-/* core.dem_domain_summary(w) -> {count, z_sum, top, mass} over this rank's owned free spheres:
-   their number, the sum of their centres' z, the highest z + r, the sum of their masses */
+/* core.dem_domain_summary(w) -> {count, z_sum, top, mass, mz_sum} over this rank's owned free
+   spheres: their number, the sum of their centres' z, the highest z + r, the sum of their masses
+   and of m z */
 static int l_summary(lua_State *L)
 {
     imp_dem *d = dem_at(L, NULL);
-    double zsum = 0.0, top = -INFINITY, mass = 0.0;
+    double zsum = 0.0, top = -INFINITY, mass = 0.0, mz = 0.0;
     long count = 0;
     for (int i = 0; i < d->n; i++) {
         int s = d->slot[i];
@@ -162,11 +163,12 @@ static int l_summary(lua_State *L)
         zsum += d->pos[3 * i + 2];
         top = fmax(top, d->pos[3 * i + 2] + d->radius[i]);
         mass += d->mass[i];
+        mz += d->mass[i] * d->pos[3 * i + 2];
     }
     lua_createtable(L, 0, 4);
     lua_pushinteger(L, count);
     lua_setfield(L, -2, "count");
-    field(L, "z_sum", zsum), field(L, "top", top), field(L, "mass", mass);
+    field(L, "z_sum", zsum), field(L, "top", top), field(L, "mass", mass), field(L, "mz_sum", mz);
     return 1;
 }
 
