@@ -54,6 +54,7 @@ else
   info = dem_mpi.decompose(w, { mpi = args.mpi == "1" or nil })
 end
 local mz0 = dem_mpi.packing(w).mz
+local wall0 = require("impact.core").dem_wall_clock()
 local cpu0 = os.clock()
 local save_at = tonumber(args.save_at or -1)
 if args.save and save_at >= 0 then
@@ -64,6 +65,7 @@ else
   w:run { steps = steps }
 end
 local cpu = os.clock() - cpu0
+local wall = require("impact.core").dem_wall_clock() - wall0
 local p = dem_mpi.packing(w)
 local e = dem_mpi.energy(w)
 local s = dem_mpi.stats(w)
@@ -77,14 +79,16 @@ end
 fp = dem_mpi.reduce_sum(w, fp)
 local all = dem_mpi.reduce_sum(w, { cpu, s.comm_seconds, s.domain_seconds, s.ghosts, s.bytes_sent,
                                     s.messages, s.migrated })
+local most = dem_mpi.reduce_max(w, { wall, wall - s.comm_seconds })
 if info.rank == 0 and args.out then
   local f = assert(io.open(args.out, "w"))
   f:write(string.format("return { count = %d, mean_z = %.17g, top = %.17g, fingerprint = %.17g, "
     .. "gravity_work = %.17g, kinetic = %.17g, elastic = %.17g, damping = %.17g, plastic = %.17g, "
     .. "ranks = %d, cpu = %.6g, comm = %.6g, domain = %.6g, ghosts = %d, bytes = %.17g, "
-    .. "messages = %d, migrated = %d, updates = %d, steps = %d, n = %d, mz0 = %.17g, mz = %.17g }\n",
+    .. "messages = %d, migrated = %d, updates = %d, steps = %d, n = %d, mz0 = %.17g, mz = %.17g, "
+    .. "wall = %.6g, busy = %.6g }\n",
     p.count, p.mean_z, p.top, fp, e.gravity_work, e.kinetic, e.elastic, e.damping, e.plastic,
     info.size, all[1], all[2], all[3], all[4], all[5], all[6], all[7], s.updates, steps,
-    nx * ny * nz, mz0, p.mz))
+    nx * ny * nz, mz0, p.mz, most[1], most[2]))
   f:close()
 end
