@@ -18,7 +18,7 @@ local skip_why = not have_mpirun and "mpirun not installed (apt-get install open
 
 local dir = spec_files.tmpdir()
 -- Open MPI's own allocations are not ours to check; yield rather than spin when waiting (the
--- two ranks may share a core); a hung rank is stopped after 300 s
+-- two ranks may share a core); a hung run is stopped after 600 s
 local env = string.format("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
   .. "OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0 OMP_NUM_THREADS=1 "
   .. "LUA_PATH_5_4=%q LUA_CPATH_5_4=%q", package.path, package.cpath)
@@ -29,7 +29,7 @@ local function run(np, script, args)
   runs = runs + 1
   local out = string.format("%s/r%d.lua", dir, runs)
   local launcher = np == 0 and "" or string.format("mpirun -np %d --oversubscribe", np)
-  local cmd = string.format("%s timeout 300 %s lua5.4 spec/support/%s %s out=%s 2>&1", env,
+  local cmd = string.format("%s timeout 600 %s lua5.4 spec/support/%s %s out=%s 2>&1", env,
     launcher, script, args, out)
   local p = assert(io.popen(cmd))
   local text = p:read("a")

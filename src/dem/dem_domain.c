@@ -613,11 +613,11 @@ imp_status imp_dem_domain_restore(imp_world *w, const imp_dem_comm *comm,
         return st;
     }
     imp_dem *d = w->dem;
-    char msg[200];
     if (d->domain != NULL) {
         return fail(w, IMP_ERR_INVALID, "the scene is already decomposed");
     }
     if (comm == NULL || comm->size != s->size || comm->rank != s->rank) {
+        char msg[200];
         snprintf(msg, sizeof msg, "the scene was saved by rank %d of %d, loaded by rank %d of %d "
                  "(load it on as many ranks as saved it)", s->rank, s->size,
                  comm != NULL ? comm->rank : 0, comm != NULL ? comm->size : 1);
