@@ -119,10 +119,11 @@ $(SO): $(BIND_OBJ) $(LIB)
 MPICC      ?= $(shell command -v mpicc 2>/dev/null)
 MPI_SO     := $(if $(MPICC),$(BUILD)/impact/mpi.so)
 all: $(MPI_SO)
-$(BUILD)/impact/mpi.so: src/mpi/lua_mpi.c
+# (dem_comm.c: the dem strategy's message layer over ranks; it sees src/dem/dem_comm.h only)
+$(BUILD)/impact/mpi.so: $(wildcard src/mpi/*.c) src/dem/dem_comm.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) -fPIC -I$(LUA_INCDIR) $$($(MPICC) -showme:compile) -Wl,-z,nodelete \
-	  $(LIBFLAG) -o $@ $< $$($(MPICC) -showme:link) $(LDFLAGS)
+	$(CC) $(CFLAGS) $(WARN) -fPIC -I$(LUA_INCDIR) -Isrc/dem $$($(MPICC) -showme:compile) -Wl,-z,nodelete \
+	  $(LIBFLAG) -o $@ $(filter %.c,$^) $$($(MPICC) -showme:link) $(LDFLAGS)
 
 $(BUILD)/test/%: test/c/%.c $(LIB)
 	@mkdir -p $(@D)

@@ -837,8 +837,10 @@ local function step(w, n)
   local list = engines_of[w]
   if not list or w.strategy ~= "dem" then return c_step(w, n) end
   local sync, finish = core.dem_sync, core.dem_finish_step
+  local domain_step = core.dem_domain_step  -- several ranks (impact.dem_mpi); else nothing
   for _ = 1, n do
     sync(w)
+    domain_step(w)
     for i = 1, #list do
       local e = list[i]
       if not e.dead then

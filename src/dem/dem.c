@@ -2,6 +2,7 @@
    dem_map.c, the particles fed from the world's bodies in dem_sync.c, the scene-wide queries
    in dem_query.c). */
 #include "dem.h"
+#include "dem_domain.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,5 +93,6 @@ void imp_dem_free(imp_dem *d)
     free(d->map);
     free(d->pend);
     imp_bp3d_free(d->bp);
+    imp_dem_domain_free(d->domain);
     free(d);
 }

@@ -40,6 +40,7 @@
 
 struct imp_world;
 struct imp_dem_sorted;
+struct imp_dem_domain;
 
 enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1, IMP_DEM_FACET = 2 };
 /* a clump's entry in a saved scene (lua_dem_state.c); its members are spheres */
@@ -231,8 +232,20 @@ typedef struct imp_dem {
     long dt_warn_steps;
     double dt_warn_ratio;
     int dt_warn_slot;
+    /* several ranks (dem_domain.h): NULL on one; Newton's mask (fixed or ghost) and the
+       particles' shares of an interaction's energy (imp_dem_pair_weight), NULL without */
+    struct imp_dem_domain *domain;
+    const unsigned char *newton_skip;
+    const double *pair_w;
     char error[256];
 } imp_dem;
+
+/* The share of an interaction's energy booked on this rank: per particle 1 owned, 0 ghost, 2
+   shared (walls, facets, fixed spheres: on every rank, the other particle decides). */
+static inline double imp_dem_pair_weight(const double *w, int a, int b)
+{
+    return w[a] == 2.0 ? w[b] : (w[b] == 2.0 ? w[a] : 0.5 * (w[a] + w[b]));
+}
 
 imp_dem_params imp_dem_default_params(void);
 imp_dem *imp_dem_new(void);

@@ -526,8 +526,10 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
     d->npending -= (flags & DONE_UNPEND) != 0;
     d->nbonds -= (flags & DONE_BREAK) != 0;
     d->nbonds += (flags & DONE_BOND) != 0;
+    /* several ranks: this rank's share of the losses (x 1.0 exactly on one) */
+    const double wk = d->pair_w != NULL ? imp_dem_pair_weight(d->pair_w, d->hot[3 * k], d->hot[3 * k + 1]) : 1.0;
     if (flags & DONE_LOSS) {
-        loss[0] += o[IMP_DEM_ROW_PLASTIC];
+        loss[0] += wk * o[IMP_DEM_ROW_PLASTIC];
     }
     if (flags & DONE_ERASE) {
         imp_dem_request_erase(d, k);
@@ -544,8 +546,8 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
     fa[0] -= F[0], fa[1] -= F[1], fa[2] -= F[2];
     tb[0] -= TB[0], tb[1] -= TB[1], tb[2] -= TB[2];   /* (-lb n) x F */
     ta[0] -= TA[0], ta[1] -= TA[1], ta[2] -= TA[2];   /* (la n) x (-F) */
-    loss[0] += o[IMP_DEM_ROW_PLASTIC];
-    loss[1] += o[IMP_DEM_ROW_VISCOUS];
+    loss[0] += wk * o[IMP_DEM_ROW_PLASTIC];
+    loss[1] += wk * o[IMP_DEM_ROW_VISCOUS];
 }
 
 /* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
@@ -578,7 +580,11 @@ static inline void apply_list_t(imp_dem *d, const int *order, int n, const unsig
         st2(fa, ld2(fa) - f01), fa[2] -= F[2];
         st2(tb, ld2(tb) - ld2(TB)), tb[2] -= TB[2];
         st2(ta, ld2(ta) - ld2(TA)), ta[2] -= TA[2];
-        if (track) {
+        if (track && d->pair_w != NULL) {  /* several ranks: this rank's share */
+            const double wk = imp_dem_pair_weight(d->pair_w, (int)(ab[0] / 3), (int)(ab[1] / 3));
+            l[0] += wk * o[IMP_DEM_ROW_PLASTIC];
+            l[1] += wk * o[IMP_DEM_ROW_VISCOUS];
+        } else if (track) {
             l[0] += o[IMP_DEM_ROW_PLASTIC];
             l[1] += o[IMP_DEM_ROW_VISCOUS];
         }

@@ -33,7 +33,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
 {
     enum { CHUNK = 128 };
     const imp_dem_newton_args a = {
-        .fixed = d->fixed, .clump_of = d->clump_of, .pos = d->pos, .vel = d->vel,
+        .fixed = d->newton_skip != NULL ? d->newton_skip : d->fixed, .clump_of = d->clump_of, .pos = d->pos, .vel = d->vel,
         .angvel = d->angvel, .quat = d->quat, .force = d->force, .torque = d->torque,
         .inv_mass = d->inv_mass, .inv_inertia = d->inv_inertia, .mass = d->mass,
         .g = {gravity[0], gravity[1], gravity[2]}, .dt = dt, .hdt = 0.5 * dt,

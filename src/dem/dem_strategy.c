@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "dem.h"
+#include "dem_domain.h"
 #include "strategy.h"
 #include "world_internal.h"
 
@@ -13,6 +14,9 @@ static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
 {
     (void)t1, (void)why, (void)why_len;  /* the errors go to the world's message */
     imp_status st = imp_dem_sync(w);
+    if (st == IMP_OK && w->dem->domain != NULL) {
+        st = imp_dem_domain_step(w);  /* several ranks: the ghosts from their owners */
+    }
     if (st != IMP_OK) {
         return st;
     }

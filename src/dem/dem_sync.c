@@ -2,6 +2,7 @@
    rebuilt when bodies are added or removed (interactions renumbered), loaded when the state was
    edited between steps, stored back after a good step. */
 #include "dem.h"
+#include "dem_domain.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -128,7 +129,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
 {
     int count = 0, nclumps = 0;
     for (int s = 1; s < w->model.nslots; s++) {
-        if (w->model.bodies[s].active) {
+        if (w->model.bodies[s].active && imp_dem_domain_present(d->domain, s)) {
             int k = imp_dem_clump_members(w->model.bodies[s].shape, NULL, NULL, NULL);
             count += k > 0 ? k : 1;
             nclumps += k > 0;
@@ -178,8 +179,8 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     for (int s = 0; s < w->model.nslots; s++) {
         map[s] = -1;
         const imp_body *b = &w->model.bodies[s];
-        if (s == 0 || !b->active) {
-            continue;
+        if (s == 0 || !b->active || !imp_dem_domain_present(d->domain, s)) {
+            continue;  /* (several ranks: a body away from this rank's slab) */
         }
         if (imp_dem_clump_members(b->shape, NULL, NULL, NULL) > 0) {
             map[s] = i;
@@ -405,7 +406,8 @@ static imp_status sync(imp_world *w, int edits)
     imp_dem *d = w->dem;
     d->world = w;  /* the collision filters (dem_filter.c) */
     int fresh = 0;
-    if (!d->built || d->bodies_version != w->model.bodies_version) {
+    if (!d->built || d->bodies_version != w->model.bodies_version
+        || imp_dem_domain_dirty(d->domain)) {
         imp_status st = rebuild(w, d);
         if (st != IMP_OK) {
             d->built = 0;

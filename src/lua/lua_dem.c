@@ -566,6 +566,7 @@ void imp_lua_open_dem(lua_State *L)
     imp_lua_open_dem_state(L);
     imp_lua_open_dem_measure(L);
     imp_lua_open_dem_cell(L);
+    imp_lua_open_dem_domain(L);
     lua_getfield(L, -1, "World");  /* the World methods (imp_lua_open_world ran first) */
     luaL_setfuncs(L, methods, 0);
     lua_pop(L, 1);

@@ -14,5 +14,7 @@ void imp_lua_open_dem_state(lua_State *L);
 void imp_lua_open_dem_measure(lua_State *L);
 /* core.dem_set_cell / dem_clear_cell / dem_cell (lua_dem_cell.c), registered by imp_lua_open_dem. */
 void imp_lua_open_dem_cell(lua_State *L);
+/* core.dem_domain_* (lua_dem_domain.c: several ranks), registered by imp_lua_open_dem. */
+void imp_lua_open_dem_domain(lua_State *L);
 
 #endif

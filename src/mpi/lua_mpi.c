@@ -8,9 +8,13 @@
 #include <lua.h>
 #include <lauxlib.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 LUAMOD_API int luaopen_impact_mpi(lua_State *L);
+int imp_mpi_dem_comm(lua_State *L); /* dem_comm.c: the dem strategy's message layer */
+int imp_mpi_dem_used(void);
 
 static int mpi_up(void)
 {
@@ -134,16 +138,45 @@ static int l_wtime(lua_State *L)
     return 1;
 }
 
+/* With the dem strategy's layer in use, the ranks must all reach the end: a rank that stopped on
+ * an error (its Lua state closing) would wait in MPI_Finalize for ranks that wait for its
+ * messages. A barrier polled for IMPACT_MPI_FINALIZE_WAIT seconds (default 60) first, then
+ * MPI_Abort, so mpirun ends instead of hanging. */
+static void finish_or_abort(void)
+{
+    MPI_Request req;
+    int done = 0, rank = 0;
+    const char *env = getenv("IMPACT_MPI_FINALIZE_WAIT");
+    double wait = env != NULL ? atof(env) : 60.0, t0 = MPI_Wtime();
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &req) != MPI_SUCCESS) return;
+    while (!done && MPI_Wtime() - t0 < wait) {
+        struct timespec ts = { 0, 1000000 };
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done) nanosleep(&ts, NULL);
+    }
+    if (!done) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        fprintf(stderr, "impact.mpi: rank %d: the other ranks did not end within %g s (did one "
+                "stop on an error?): stopping every rank\n", rank, wait);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
 static int l_finalize(lua_State *L)
 {
     (void)L;
-    if (mpi_up()) MPI_Finalize();
+    if (mpi_up()) {
+        if (imp_mpi_dem_used()) finish_or_abort();
+        MPI_Finalize();
+    }
     return 0;
 }
 
 static const luaL_Reg funcs[] = {
     { "init", l_init }, { "initialized", l_initialized }, { "rank", l_rank }, { "size", l_size },
     { "send", l_send }, { "recv", l_recv }, { "wtime", l_wtime }, { "finalize", l_finalize },
+    { "dem_comm", imp_mpi_dem_comm },
     { NULL, NULL }
 };
 
