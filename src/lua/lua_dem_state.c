@@ -26,44 +26,26 @@ static imp_dem *synced(lua_State *L, imp_world **wp)
     return w->dem;
 }
 
-static void seti(lua_State *L, const char *k, lua_Integer v)
-{
-    lua_pushinteger(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static void setn(lua_State *L, const char *k, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static void setv(lua_State *L, const char *k, const double *v, int n)
-{
-    imp_push_vector(L, v, n);
-    lua_setfield(L, -2, k);
-}
-
 /* core.dem_export(w) */
 static int l_export(lua_State *L)
 {
     imp_world *w;
     imp_dem *d = synced(L, &w);
     lua_createtable(L, 0, 16);
-    setn(L, "time_base", w->data.time_base);
-    seti(L, "steps_since_base", w->data.steps_since_base);
-    seti(L, "steps", w->data.stats.steps);
-    setn(L, "dt", w->model.def.dt);
-    setv(L, "gravity", w->model.def.gravity, 3);
-    seti(L, "iter", d->iter);
-    seti(L, "collider_runs", d->collider_runs);
+    imp_lua_set_number(L, "time_base", w->data.time_base);
+    imp_lua_set_integer(L, "steps_since_base", w->data.steps_since_base);
+    imp_lua_set_integer(L, "steps", w->data.stats.steps);
+    imp_lua_set_number(L, "dt", w->model.def.dt);
+    imp_lua_set_vector(L, "gravity", w->model.def.gravity, 3);
+    imp_lua_set_integer(L, "iter", d->iter);
+    imp_lua_set_integer(L, "collider_runs", d->collider_runs);
     double en[4] = {d->energy.gravity_work, d->energy.damping, d->energy.plastic,
                     d->energy.viscous};
-    setv(L, "energy", en, 4);
+    imp_lua_set_vector(L, "energy", en, 4);
     double pr[12] = {d->p.damping, d->p.verlet, d->p.interaction_radius, d->p.geometry,
                      d->p.law, d->p.never_erase, d->p.young, d->p.ks_ratio,
                      d->p.friction_angle, d->p.poisson, d->p.track_energy, d->p.en};
-    setv(L, "params", pr, 12);
+    imp_lua_set_vector(L, "params", pr, 12);
     lua_createtable(L, d->n, 0);
     int nb = 0;
     for (int i = 0; i < d->n; i++) {
@@ -73,14 +55,14 @@ static int l_export(lua_State *L)
             continue;  /* one entry per body: a clump's is its first member's */
         }
         lua_createtable(L, 0, 8);
-        seti(L, "kind", d->clump_of[i] >= 0 ? IMP_DEM_SAVED_CLUMP : d->kind[i]);
-        seti(L, "slot", d->slot[i]);
+        imp_lua_set_integer(L, "kind", d->clump_of[i] >= 0 ? IMP_DEM_SAVED_CLUMP : d->kind[i]);
+        imp_lua_set_integer(L, "slot", d->slot[i]);
         lua_pushboolean(L, d->fixed[i]);
         lua_setfield(L, -2, "fixed");
-        setn(L, "mass", b->mass);
-        setv(L, "inertia", &b->inertia.m[0][0], 9);
-        setv(L, "inv_inertia", &b->inv_inertia.m[0][0], 9);
-        setn(L, "inv_mass", b->inv_mass);
+        imp_lua_set_number(L, "mass", b->mass);
+        imp_lua_set_vector(L, "inertia", &b->inertia.m[0][0], 9);
+        imp_lua_set_vector(L, "inv_inertia", &b->inv_inertia.m[0][0], 9);
+        imp_lua_set_number(L, "inv_mass", b->inv_mass);
         if (d->clump_of[i] >= 0) {  /* members (shape coordinates) and L */
             const double *cen, *rad;
             int n = imp_dem_clump_members(b->shape, &cen, &rad, NULL);
@@ -92,19 +74,19 @@ static int l_export(lua_State *L)
                 }
             }
             lua_setfield(L, -2, "spheres");
-            setv(L, "angular_momentum", d->clumps[d->clump_of[i]].L, 3);
+            imp_lua_set_vector(L, "angular_momentum", d->clumps[d->clump_of[i]].L, 3);
         } else if (d->kind[i] == IMP_DEM_SPHERE) {
-            setn(L, "radius", d->radius[i]);
+            imp_lua_set_number(L, "radius", d->radius[i]);
         } else if (d->kind[i] == IMP_DEM_WALL) {
-            setv(L, "normal", c->core, 3);
+            imp_lua_set_vector(L, "normal", c->core, 3);
         } else {
-            setv(L, "vertices", c->vert, 9);
+            imp_lua_set_vector(L, "vertices", c->vert, 9);
         }
         if (b->material >= 0) {
             lua_pushstring(L, w->model.materials.items[b->material].name);
             lua_setfield(L, -2, "material");
         }
-        setv(L, "state", w->data.y + (size_t)d->slot[i] * IMP_STRIDE_3D, IMP_STRIDE_3D);
+        imp_lua_set_vector(L, "state", w->data.y + (size_t)d->slot[i] * IMP_STRIDE_3D, IMP_STRIDE_3D);
         lua_rawseti(L, -2, ++nb);
     }
     lua_setfield(L, -2, "particles");
@@ -132,13 +114,13 @@ static int l_export(lua_State *L)
     }
     lua_setfield(L, -2, "moments");
     double extra[2] = {d->p.twisting, d->p.wall_friction_angle};
-    setv(L, "params2", extra, 2);
+    imp_lua_set_vector(L, "params2", extra, 2);
     if (d->cell.on) {  /* the periodic cell: H, H0 and the velocity gradient */
         double cell[27];
         memcpy(cell, d->cell.h, sizeof d->cell.h);
         memcpy(cell + 9, d->cell.h0, sizeof d->cell.h0);
         memcpy(cell + 18, d->cell.L, sizeof d->cell.L);
-        setv(L, "cell", cell, 27);
+        imp_lua_set_vector(L, "cell", cell, 27);
     }
     lua_createtable(L, 2 * d->pend_n, 0);
     for (int e = 0; e < 2 * d->pend_n; e++) {

@@ -366,6 +366,49 @@ void imp_push_vector(lua_State *L, const double *v, int n)
     }
 }
 
+void imp_lua_set_integer(lua_State *L, const char *k, lua_Integer v)
+{
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+void imp_lua_set_number(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+void imp_lua_set_vector(lua_State *L, const char *k, const double *v, int n)
+{
+    imp_push_vector(L, v, n);
+    lua_setfield(L, -2, k);
+}
+
+void imp_lua_set_hex(lua_State *L, const char *k, const void *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        luaL_addchar(&b, digits[c[i] >> 4]);
+        luaL_addchar(&b, digits[c[i] & 15]);
+    }
+    luaL_pushresult(&b);
+    lua_setfield(L, -2, k);
+}
+
+int imp_lua_hex_value(int c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    return -1;
+}
+
 void imp_push_mat3(lua_State *L, const imp_mat3 *m)
 {
     lua_createtable(L, 3, 0);

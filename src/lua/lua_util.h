@@ -55,6 +55,14 @@ void imp_check_vector(lua_State *L, int idx, const char *what, int n, double *ou
 void imp_to_vector(lua_State *L, int idx, const char *what, const char *name, int n, double *out);
 /* Pushes {v[0], ..., v[n-1]}. */
 void imp_push_vector(lua_State *L, const double *v, int n);
+/* t[k] = value for the table on top of the stack (the saved-state writers' records):
+   an integer, a number, {v[0], ..., v[n-1]}, or n bytes as 2n lowercase hex digits. */
+void imp_lua_set_integer(lua_State *L, const char *k, lua_Integer v);
+void imp_lua_set_number(lua_State *L, const char *k, double v);
+void imp_lua_set_vector(lua_State *L, const char *k, const double *v, int n);
+void imp_lua_set_hex(lua_State *L, const char *k, const void *p, size_t n);
+/* The value of a lowercase hex digit, or -1. */
+int imp_lua_hex_value(int c);
 /* Pushes a 3x3 matrix as {{...}, {...}, {...}}. */
 void imp_push_mat3(lua_State *L, const imp_mat3 *m);
 /* Writes a short description of the value at idx (for error messages) onto the stack. */

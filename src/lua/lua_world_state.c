@@ -31,24 +31,6 @@
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
-static void seti(lua_State *L, const char *k, lua_Integer v)
-{
-    lua_pushinteger(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static void setn(lua_State *L, const char *k, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static void setv(lua_State *L, const char *k, const double *v, int n)
-{
-    imp_push_vector(L, v, n);
-    lua_setfield(L, -2, k);
-}
-
 static void set_mat3(lua_State *L, const char *k, const imp_mat3 *m)
 {
     double v[9];
@@ -57,21 +39,7 @@ static void set_mat3(lua_State *L, const char *k, const imp_mat3 *m)
             v[3 * i + j] = m->m[i][j];
         }
     }
-    setv(L, k, v, 9);
-}
-
-static void set_hex(lua_State *L, const char *k, const void *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        luaL_addchar(&b, digits[c[i] >> 4]);
-        luaL_addchar(&b, digits[c[i] & 15]);
-    }
-    luaL_pushresult(&b);
-    lua_setfield(L, -2, k);
+    imp_lua_set_vector(L, k, v, 9);
 }
 
 static void export_bodies(lua_State *L, const imp_world *w)
@@ -80,36 +48,36 @@ static void export_bodies(lua_State *L, const imp_world *w)
     for (int i = 1; i < w->model.nslots; i++) {
         const imp_body *b = &w->model.bodies[i];
         lua_createtable(L, 0, 24);
-        seti(L, "active", b->active);
-        seti(L, "generation", b->generation);
+        imp_lua_set_integer(L, "active", b->active);
+        imp_lua_set_integer(L, "generation", b->generation);
         if (b->active) {
-            seti(L, "fixed", b->fixed);
-            seti(L, "kinematic", b->kinematic);
-            setn(L, "mass", b->mass);
-            setn(L, "inv_mass", b->inv_mass);
+            imp_lua_set_integer(L, "fixed", b->fixed);
+            imp_lua_set_integer(L, "kinematic", b->kinematic);
+            imp_lua_set_number(L, "mass", b->mass);
+            imp_lua_set_number(L, "inv_mass", b->inv_mass);
             set_mat3(L, "inertia", &b->inertia);
             set_mat3(L, "inv_inertia", &b->inv_inertia);
-            setv(L, "force", b->force, 3);
-            setv(L, "torque", b->torque, 3);
+            imp_lua_set_vector(L, "force", b->force, 3);
+            imp_lua_set_vector(L, "torque", b->torque, 3);
             double damping[2] = {b->linear_damping, b->angular_damping};
-            setv(L, "damping", damping, 2);
-            seti(L, "material", b->material);
-            seti(L, "collide", b->collide);
-            setn(L, "elasticity", b->elasticity);
-            setn(L, "friction", b->friction);
-            seti(L, "has_target", b->has_target);
-            setv(L, "target", b->target, 7);
-            seti(L, "category", b->category);
-            seti(L, "mask", b->mask);
-            seti(L, "group", b->group);
-            seti(L, "no_sleep", b->no_sleep);
+            imp_lua_set_vector(L, "damping", damping, 2);
+            imp_lua_set_integer(L, "material", b->material);
+            imp_lua_set_integer(L, "collide", b->collide);
+            imp_lua_set_number(L, "elasticity", b->elasticity);
+            imp_lua_set_number(L, "friction", b->friction);
+            imp_lua_set_integer(L, "has_target", b->has_target);
+            imp_lua_set_vector(L, "target", b->target, 7);
+            imp_lua_set_integer(L, "category", b->category);
+            imp_lua_set_integer(L, "mask", b->mask);
+            imp_lua_set_integer(L, "group", b->group);
+            imp_lua_set_integer(L, "no_sleep", b->no_sleep);
             if (w->model.def.sleep) {  /* islands.h: asleep (its island's name), rest, asked */
                 int island, asked;
                 double rest;
                 imp_islands_slot_state(w, i, &island, &rest, &asked);
-                seti(L, "island", island);
-                setn(L, "rest", rest);
-                seti(L, "asked", asked);
+                imp_lua_set_integer(L, "island", island);
+                imp_lua_set_number(L, "rest", rest);
+                imp_lua_set_integer(L, "asked", asked);
             }
             /* per-body fields other features add (sleeping: a body's sleep state) go here, in
                import_bodies below and in body_keys of lua/impact/world_file_check.lua */
@@ -140,17 +108,17 @@ static void export_springs(lua_State *L, const imp_world *w)
     for (int i = 0; i < w->model.nsprings; i++) {
         const imp_spring *s = &w->model.springs[i];
         lua_createtable(L, 0, 12);
-        seti(L, "active", s->active);
-        seti(L, "generation", s->generation);
-        seti(L, "body1", s->def.body1.slot);
-        seti(L, "gen1", s->def.body1.generation);
-        seti(L, "body2", s->def.body2.slot);
-        seti(L, "gen2", s->def.body2.generation);
-        setv(L, "point1", s->def.point1, 3);
-        setv(L, "point2", s->def.point2, 3);
-        setn(L, "rest_length", s->def.rest_length);
-        setn(L, "stiffness", s->def.stiffness);
-        setn(L, "damping", s->def.damping);
+        imp_lua_set_integer(L, "active", s->active);
+        imp_lua_set_integer(L, "generation", s->generation);
+        imp_lua_set_integer(L, "body1", s->def.body1.slot);
+        imp_lua_set_integer(L, "gen1", s->def.body1.generation);
+        imp_lua_set_integer(L, "body2", s->def.body2.slot);
+        imp_lua_set_integer(L, "gen2", s->def.body2.generation);
+        imp_lua_set_vector(L, "point1", s->def.point1, 3);
+        imp_lua_set_vector(L, "point2", s->def.point2, 3);
+        imp_lua_set_number(L, "rest_length", s->def.rest_length);
+        imp_lua_set_number(L, "stiffness", s->def.stiffness);
+        imp_lua_set_number(L, "damping", s->def.damping);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "springs");
@@ -164,9 +132,9 @@ static void export_materials(lua_State *L, const imp_world *w)
         lua_createtable(L, 0, 4);
         lua_pushstring(L, t->items[i].name);
         lua_setfield(L, -2, "name");
-        setn(L, "E", t->items[i].E);
-        setn(L, "nu", t->items[i].nu);
-        setn(L, "density", t->items[i].density);
+        imp_lua_set_number(L, "E", t->items[i].E);
+        imp_lua_set_number(L, "nu", t->items[i].nu);
+        imp_lua_set_number(L, "density", t->items[i].density);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "materials");
@@ -186,24 +154,24 @@ static void export_engine2d(lua_State *L, const imp_world *w)
 {
     const imp_engine2d *e = w->engine2d;
     lua_createtable(L, 0, 3);
-    seti(L, "conn_version", e->conn_version);
-    seti(L, "joints_new", e->joints_new);
+    imp_lua_set_integer(L, "conn_version", e->conn_version);
+    imp_lua_set_integer(L, "joints_new", e->joints_new);
     lua_createtable(L, e->nconn, 0);
     for (int i = 0; i < e->nconn; i++) {
         const imp_connector2d *c = &e->conn[i];
         lua_createtable(L, 0, 12);
-        seti(L, "kind", c->kind);
-        seti(L, "active", c->active);
-        seti(L, "generation", c->generation);
-        seti(L, "body1", c->body1);
-        seti(L, "body2", c->body2);
-        seti(L, "gen1", c->gen1);
-        seti(L, "gen2", c->gen2);
-        setv(L, "point1", c->point1, 2);
-        setv(L, "point2", c->point2, 2);
-        seti(L, "both", c->both);
-        setv(L, "normal", c->normal, 2);
-        setn(L, "length", c->length);
+        imp_lua_set_integer(L, "kind", c->kind);
+        imp_lua_set_integer(L, "active", c->active);
+        imp_lua_set_integer(L, "generation", c->generation);
+        imp_lua_set_integer(L, "body1", c->body1);
+        imp_lua_set_integer(L, "body2", c->body2);
+        imp_lua_set_integer(L, "gen1", c->gen1);
+        imp_lua_set_integer(L, "gen2", c->gen2);
+        imp_lua_set_vector(L, "point1", c->point1, 2);
+        imp_lua_set_vector(L, "point2", c->point2, 2);
+        imp_lua_set_integer(L, "both", c->both);
+        imp_lua_set_vector(L, "normal", c->normal, 2);
+        imp_lua_set_number(L, "length", c->length);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "connectors");
@@ -211,12 +179,12 @@ static void export_engine2d(lua_State *L, const imp_world *w)
     for (int i = 0; i < e->npairs; i++) {
         const imp_pair2d *p = &e->pairs[i];
         lua_createtable(L, 0, 6);
-        seti(L, "lo", (lua_Integer)(p->key >> 32));
-        seti(L, "hi", (lua_Integer)(p->key & 0xFFFFFFFFull));
-        seti(L, "gen_lo", p->gen_lo);
-        seti(L, "gen_hi", p->gen_hi);
-        setn(L, "friction", p->friction);
-        setn(L, "elasticity", p->elasticity);
+        imp_lua_set_integer(L, "lo", (lua_Integer)(p->key >> 32));
+        imp_lua_set_integer(L, "hi", (lua_Integer)(p->key & 0xFFFFFFFFull));
+        imp_lua_set_integer(L, "gen_lo", p->gen_lo);
+        imp_lua_set_integer(L, "gen_hi", p->gen_hi);
+        imp_lua_set_number(L, "friction", p->friction);
+        imp_lua_set_number(L, "elasticity", p->elasticity);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "pairs");
@@ -226,34 +194,34 @@ static void export_engine2d(lua_State *L, const imp_world *w)
 static void export_joint3d(lua_State *L, const imp_e3_joint *j)
 {
     lua_createtable(L, 0, 32);
-    seti(L, "kind", j->d.kind);
-    seti(L, "body1", j->d.body1);
-    seti(L, "body2", j->d.body2);
-    setv(L, "point1", j->d.point1, 3);
-    setv(L, "point2", j->d.point2, 3);
-    setv(L, "axis", j->d.axis, 3);
-    setn(L, "length", j->d.length);
-    seti(L, "has_limits", j->d.has_limits);
-    setn(L, "lo", j->d.lo);
-    setn(L, "hi", j->d.hi);
-    seti(L, "has_motor", j->d.has_motor);
-    setn(L, "speed", j->d.speed);
-    setn(L, "max_force", j->d.max_force);
-    seti(L, "s1", j->s1);
-    seti(L, "s2", j->s2);
-    setv(L, "p1", j->p1, 3);
-    setv(L, "p2", j->p2, 3);
-    setv(L, "ax1", j->ax1, 3);
-    setv(L, "ax2", j->ax2, 3);
-    setv(L, "b1", j->b1, 3);
-    setv(L, "c1", j->c1, 3);
-    setv(L, "b2", j->b2, 3);
-    seti(L, "gen1", j->gen1);
-    seti(L, "gen2", j->gen2);
-    seti(L, "generation", j->generation);
-    seti(L, "active", j->active);
-    setv(L, "lambda", j->lambda, SLOTS);
-    setn(L, "h_last", j->h_last);
+    imp_lua_set_integer(L, "kind", j->d.kind);
+    imp_lua_set_integer(L, "body1", j->d.body1);
+    imp_lua_set_integer(L, "body2", j->d.body2);
+    imp_lua_set_vector(L, "point1", j->d.point1, 3);
+    imp_lua_set_vector(L, "point2", j->d.point2, 3);
+    imp_lua_set_vector(L, "axis", j->d.axis, 3);
+    imp_lua_set_number(L, "length", j->d.length);
+    imp_lua_set_integer(L, "has_limits", j->d.has_limits);
+    imp_lua_set_number(L, "lo", j->d.lo);
+    imp_lua_set_number(L, "hi", j->d.hi);
+    imp_lua_set_integer(L, "has_motor", j->d.has_motor);
+    imp_lua_set_number(L, "speed", j->d.speed);
+    imp_lua_set_number(L, "max_force", j->d.max_force);
+    imp_lua_set_integer(L, "s1", j->s1);
+    imp_lua_set_integer(L, "s2", j->s2);
+    imp_lua_set_vector(L, "p1", j->p1, 3);
+    imp_lua_set_vector(L, "p2", j->p2, 3);
+    imp_lua_set_vector(L, "ax1", j->ax1, 3);
+    imp_lua_set_vector(L, "ax2", j->ax2, 3);
+    imp_lua_set_vector(L, "b1", j->b1, 3);
+    imp_lua_set_vector(L, "c1", j->c1, 3);
+    imp_lua_set_vector(L, "b2", j->b2, 3);
+    imp_lua_set_integer(L, "gen1", j->gen1);
+    imp_lua_set_integer(L, "gen2", j->gen2);
+    imp_lua_set_integer(L, "generation", j->generation);
+    imp_lua_set_integer(L, "active", j->active);
+    imp_lua_set_vector(L, "lambda", j->lambda, SLOTS);
+    imp_lua_set_number(L, "h_last", j->h_last);
 }
 
 static void export_engine3d(lua_State *L, const imp_world *w)
@@ -271,12 +239,12 @@ static void export_engine3d(lua_State *L, const imp_world *w)
     for (int i = 0; i < e->npairs; i++) {
         const imp_e3_pair_override *p = &e->pairs[i];
         lua_createtable(L, 0, 6);
-        seti(L, "a", p->a);
-        seti(L, "b", p->b);
-        seti(L, "gen_a", p->gen_a);
-        seti(L, "gen_b", p->gen_b);
-        setn(L, "friction", p->friction);
-        setn(L, "elasticity", p->elasticity);
+        imp_lua_set_integer(L, "a", p->a);
+        imp_lua_set_integer(L, "b", p->b);
+        imp_lua_set_integer(L, "gen_a", p->gen_a);
+        imp_lua_set_integer(L, "gen_b", p->gen_b);
+        imp_lua_set_number(L, "friction", p->friction);
+        imp_lua_set_number(L, "elasticity", p->elasticity);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "pairs");
@@ -308,17 +276,17 @@ static int l_export(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     lua_createtable(L, 0, 24);
-    seti(L, "dim", w->model.def.dim);
+    imp_lua_set_integer(L, "dim", w->model.def.dim);
     lua_pushstring(L, imp_strategy_names[w->model.def.strategy]);
     lua_setfield(L, -2, "strategy");
-    set_hex(L, "def", &w->model.def, sizeof w->model.def);
+    imp_lua_set_hex(L, "def", &w->model.def, sizeof w->model.def);
     char buf[160];
     lua_pushstring(L, layout(buf, sizeof buf));
     lua_setfield(L, -2, "layout");
-    seti(L, "nslots", w->model.nslots);
-    setn(L, "time", w->data.time);
-    setn(L, "time_base", w->data.time_base);
-    seti(L, "steps_since_base", w->data.steps_since_base);
+    imp_lua_set_integer(L, "nslots", w->model.nslots);
+    imp_lua_set_number(L, "time", w->data.time);
+    imp_lua_set_number(L, "time_base", w->data.time_base);
+    imp_lua_set_integer(L, "steps_since_base", w->data.steps_since_base);
     lua_createtable(L, 4, 0);
     for (int i = 0; i < 4; i++) {
         lua_pushinteger(L, (lua_Integer)w->data.rng.s[i]);
@@ -334,9 +302,9 @@ static int l_export(lua_State *L)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "stats");
-    setv(L, "y", w->data.y, w->model.nslots * w->model.stride);
+    imp_lua_set_vector(L, "y", w->data.y, w->model.nslots * w->model.stride);
     export_bodies(L, w);
-    seti(L, "islands", imp_islands_count(w));
+    imp_lua_set_integer(L, "islands", imp_islands_count(w));
     export_springs(L, w);
     lua_createtable(L, w->model.nno_collide, 0);
     for (int i = 0; i < w->model.nno_collide; i++) {
@@ -423,17 +391,6 @@ static lua_Integer push_list(lua_State *L, int idx, const char *key)
     return luaL_len(L, -1);
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    return -1;
-}
-
 static void import_def(lua_State *L, imp_world *w, int t)
 {
     lua_getfield(L, t, "def");
@@ -446,7 +403,7 @@ static void import_def(lua_State *L, imp_world *w, int t)
     }
     unsigned char *c = (unsigned char *)&def;
     for (size_t i = 0; i < sizeof def; i++) {
-        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+        int hi = imp_lua_hex_value(s[2 * i]), lo = imp_lua_hex_value(s[2 * i + 1]);
         if (hi < 0 || lo < 0) {
             imp_raise(L, "%s: def holds a character that is not a hexadecimal digit at %d", WHAT,
                       (int)(2 * i + 1));

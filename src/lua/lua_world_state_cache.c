@@ -26,31 +26,6 @@
 
 #define WHAT "impact.load"
 
-static void set_hex(lua_State *L, const char *k, const void *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        luaL_addchar(&b, digits[c[i] >> 4]);
-        luaL_addchar(&b, digits[c[i] & 15]);
-    }
-    luaL_pushresult(&b);
-    lua_setfield(L, -2, k);
-}
-
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    return -1;
-}
-
 /* The records of `size` bytes in the hexadecimal string at key of the table at t (absent: 0
    records), at most max of them: an array in a userdata pushed on the stack (the caller pops
    it; an error leaves nothing to free) and their count in *n. */
@@ -67,7 +42,7 @@ static void *get_hex(lua_State *L, int t, const char *key, size_t size, int max,
     size_t bytes = len / 2;
     unsigned char *out = lua_newuserdatauv(L, bytes > 0 ? bytes : 1, 0);
     for (size_t i = 0; i < bytes; i++) {
-        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+        int hi = imp_lua_hex_value(s[2 * i]), lo = imp_lua_hex_value(s[2 * i + 1]);
         if (hi < 0 || lo < 0) {
             imp_raise(L, "%s: caches.%s holds a character that is not a hexadecimal digit at %d",
                       WHAT, key, (int)(2 * i + 1));
@@ -92,8 +67,8 @@ static int slot_ok(const imp_world *w, long long s) { return s >= 0 && s < w->mo
 static void export_warm(lua_State *L, const char *k_keys, const char *k_f, const unsigned long long *keys,
                         const double *f, int n)
 {
-    set_hex(L, k_keys, keys, (size_t)n * sizeof *keys);
-    set_hex(L, k_f, f, (size_t)n * sizeof *f);
+    imp_lua_set_hex(L, k_keys, keys, (size_t)n * sizeof *keys);
+    imp_lua_set_hex(L, k_f, f, (size_t)n * sizeof *f);
 }
 
 void imp_lua_state_export_caches(lua_State *L, const imp_world *w)
@@ -109,32 +84,32 @@ void imp_lua_state_export_caches(lua_State *L, const imp_world *w)
             lua_pushnumber(L, imp_ode_get_h(c->main));
             lua_setfield(L, -2, "compliant_h");
         }
-        set_hex(L, "compliant_last", c->last, (size_t)c->nlast * sizeof *c->last);
-        set_hex(L, "compliant_stats", &c->stats, sizeof c->stats);
+        imp_lua_set_hex(L, "compliant_last", c->last, (size_t)c->nlast * sizeof *c->last);
+        imp_lua_set_hex(L, "compliant_stats", &c->stats, sizeof c->stats);
     }
     const imp_engine2d *e2 = w->engine2d;
     if (e2 != NULL) {
         export_warm(L, "warm_keys", "warm_f", e2->warm_key, e2->warm_f, e2->nwarm);
         export_warm(L, "fwarm_keys", "fwarm_f", e2->fwarm_key, e2->fwarm_f, e2->nfwarm);
         if (e2->touch_bodies_version == w->model.bodies_version) {
-            set_hex(L, "touch2d", e2->touch, (size_t)e2->ntouch * sizeof *e2->touch);
+            imp_lua_set_hex(L, "touch2d", e2->touch, (size_t)e2->ntouch * sizeof *e2->touch);
         }
-        set_hex(L, "stats2d", &e2->stats, sizeof e2->stats);
+        imp_lua_set_hex(L, "stats2d", &e2->stats, sizeof e2->stats);
         double more[2] = {(double)e2->forces_evaluations, e2->max_force};
-        set_hex(L, "stats2d_more", more, sizeof more);
+        imp_lua_set_hex(L, "stats2d_more", more, sizeof more);
     }
     const imp_engine3d *e3 = w->engine3d;
     if (e3 != NULL) {
-        set_hex(L, "points3d", e3->prev, (size_t)e3->nprev * sizeof *e3->prev);
+        imp_lua_set_hex(L, "points3d", e3->prev, (size_t)e3->nprev * sizeof *e3->prev);
         lua_pushnumber(L, e3->h_last);
         lua_setfield(L, -2, "h_last3d");
         lua_pushinteger(L, e3->moving);
         lua_setfield(L, -2, "moving3d");
-        set_hex(L, "stats3d", &e3->stats, sizeof e3->stats);
+        imp_lua_set_hex(L, "stats3d", &e3->stats, sizeof e3->stats);
         if (e3->ode != NULL) {
             long ode[4] = {e3->ode->ode_steps, e3->ode->binary_searches, e3->ode->force_solves,
                            e3->ode->force_failures};
-            set_hex(L, "stats3d_ode", ode, sizeof ode);
+            imp_lua_set_hex(L, "stats3d_ode", ode, sizeof ode);
         }
     }
     lua_setfield(L, -2, "caches");
