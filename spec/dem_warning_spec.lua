@@ -98,6 +98,37 @@ describe("dem dt warning", function()
     assert.has_error(function() w:step(1) end)
   end)
 
+  -- the global estimate is cached between steps: it must follow the bodies and the modulus,
+  -- each changed on its own
+  it("follows new bodies and a new modulus between steps", function()
+    local w = resting(true)
+    local got = {}
+    w:dem_warnings { handler = function(warning) got[#got + 1] = warning end }
+    w.dt = 0.9 * p_wave()
+    w:step(3)
+    assert.equals(0, #got)
+    -- a ball of radius R / 4 resting on the wall: its step is p_wave() / 4, dt 3.6 times it
+    local r = R / 4
+    local m = 4 / 3 * math.pi * r ^ 3 * rho
+    local small = w:add_body { shape = impact.shape3d.sphere { radius = r }, density = rho,
+                               position = { 0.1, 0, r - m * 9.81 / (E * r) } }
+    w:step(1)
+    assert.equals(1, #got)
+    assert.near(3.6, got[1].ratio, 1e-9)
+    assert.equals(small, got[1].body)
+    w:remove_body(small)
+    w:step(2)
+    assert.equals(1, #got)
+    -- 9 E: the ball's step is a third of p_wave(), dt is 2.7 times it
+    w.engines = { dem.force_resetter(), dem.collider {},
+                  dem.interaction_loop { physics = { dem.frict { young = 9 * E } } },
+                  dem.newton { damping = 0.2 } }
+    assert.near(p_wave() / 3, w:p_wave_dt(), 1e-12 * p_wave())
+    w:step(1)
+    assert.equals(2, #got)
+    assert.near(2.7, got[2].ratio, 1e-9)
+  end)
+
   it("checks its options", function()
     local w = resting(true)
     assert.has_error(function() w:dem_warnings { dt = 1 } end)

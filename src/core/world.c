@@ -209,6 +209,7 @@ imp_world *imp_world_new(const imp_world_def *def)
         w->data.y[3] = 1.0;
     }
     w->model.nslots = 1;
+    w->model.free_from = 1;
     imp_rng_seed(&w->data.rng, def->seed);
     return w;
 }
@@ -414,9 +415,10 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         set_error(w, "the elasticity must be in [0, 1] and the friction a finite number >= 0");
         return fail;
     }
-    /* a freed slot, lowest first (deterministic), else a new one */
+    /* a freed slot, lowest first (deterministic), else a new one; the slots below free_from
+       are all active, so the search starts there */
     int slot = -1;
-    for (int i = 1; i < w->model.nslots; i++) {
+    for (int i = w->model.free_from > 1 ? w->model.free_from : 1; i < w->model.nslots; i++) {
         if (!w->model.bodies[i].active) {
             slot = i;
             break;
@@ -429,6 +431,7 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         }
         slot = w->model.nslots++;
     }
+    w->model.free_from = slot + 1;
     imp_body *b = &w->model.bodies[slot];
     unsigned gen = b->generation;
     memset(b, 0, sizeof *b);
@@ -501,6 +504,9 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
     b->shape = NULL;
     b->active = 0;
     b->generation++;
+    if (id.slot < w->model.free_from) {
+        w->model.free_from = id.slot;
+    }
     w->model.bodies_version++;
     memset(w->data.y + (size_t)id.slot * (size_t)w->model.stride, 0, (size_t)w->model.stride * sizeof *w->data.y);
     w->model.nbodies--;

@@ -27,6 +27,8 @@ typedef struct imp_world_model {
     int stride;              /* state numbers per body */
     imp_body *bodies;        /* slots; [0] is the background */
     int nslots;              /* slots in use (active or freed), >= 1 */
+    int free_from;           /* every slot in [1, free_from) is active: the search for a freed
+                                slot starts there (world.c; O(1) amortized adds) */
     int capacity;            /* slots allocated (bodies, data.y and the scratch arrays) */
     int nbodies;             /* active bodies, the background not counted */
     imp_spring *springs;

@@ -237,6 +237,11 @@ typedef struct imp_dem {
     struct imp_dem_domain *domain;
     const unsigned char *newton_skip;
     const double *pair_w;
+    /* the P-wave estimate cached by imp_dem_check_dt: valid while pwave_ok (cleared by a
+       rebuild, the only writer of the particles' radii, masses, kinds and clump densities)
+       and the default Young modulus is still pwave_young (its setters write d->young) */
+    int pwave_ok;
+    double pwave_young, pwave_dt;
     char error[256];
 } imp_dem;
 
@@ -355,8 +360,9 @@ double imp_dem_p_wave_dt(const imp_dem *d);
 /* After the interaction loop: -1 when dt is within IMP_DEM_DT_FACTOR times the P-wave estimate
    of every free sphere in a real interaction, else such a sphere (particle index), with the
    message in msg. A step with dt above the P-wave step of such a sphere (but within the
-   factor) is counted in d->dt_warn_* (the warning of the Lua front). O(n) when dt is within
-   the global estimate, else O(n + interactions). */
+   factor) is counted in d->dt_warn_* (the warning of the Lua front). The global estimate is
+   cached (d->pwave_*): O(1) when dt is within it, else O(interactions); O(n) more after a
+   rebuild or a change of the default modulus. */
 int imp_dem_check_dt(imp_dem *d, double dt, char *msg, size_t len);
 /* Yade's unbalancedForce: mean over dynamic particles of |contact force + m g| over the mean
    magnitude of the real interactions' forces; NaN when there are none. */

@@ -34,7 +34,13 @@ double imp_dem_p_wave_dt(const imp_dem *d)
 
 int imp_dem_check_dt(imp_dem *d, double dt, char *msg, size_t len)
 {
-    double est = imp_dem_p_wave_dt(d);
+    /* O(n) only after a rebuild or a change of the default modulus, else the cached value */
+    if (!d->pwave_ok || d->pwave_young != d->p.young) {
+        d->pwave_dt = imp_dem_p_wave_dt(d);
+        d->pwave_young = d->p.young;
+        d->pwave_ok = 1;
+    }
+    double est = d->pwave_dt;
     if (!(est > 0.0) || dt <= est) {
         return -1;  /* no free sphere, or within the P-wave step of all of them */
     }

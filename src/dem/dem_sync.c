@@ -250,6 +250,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     imp_bp3d_free(d->bp);  /* a fresh sweep: its begin events meet the kept interactions */
     d->bp = NULL;
     d->bodies_version = w->model.bodies_version;
+    d->pwave_ok = 0;  /* radii, masses and moduli changed: imp_dem_check_dt computes it again */
     d->built = 1;
     return IMP_OK;
 }

@@ -68,6 +68,35 @@ TEST(handles_detect_removed_bodies)
     imp_world_free(w);
 }
 
+/* a freed slot is reused lowest first, whatever the order of removal and the slots added
+   since; with no freed slot an add takes a new slot at the end */
+TEST(freed_slots_are_reused_lowest_first)
+{
+    imp_world_def def = imp_world_default_def(2);
+    imp_world *w = imp_world_new(&def);
+    imp_body_id id[9];
+    for (int i = 1; i <= 8; i++) {
+        id[i] = add_ball(w, 0.5, 1.0, 2.0 * i, 0);
+        CHECK(id[i].slot == i);
+    }
+    CHECK(imp_world_remove_body(w, id[6]) == IMP_OK);
+    CHECK(imp_world_remove_body(w, id[2]) == IMP_OK);
+    CHECK(imp_world_remove_body(w, id[4]) == IMP_OK);
+    CHECK(add_ball(w, 0.5, 1.0, 0, 5).slot == 2);
+    CHECK(imp_world_remove_body(w, id[3]) == IMP_OK);
+    int want[] = {3, 4, 6, 9, 10};
+    for (int k = 0; k < 5; k++) {
+        CHECK(add_ball(w, 0.5, 1.0, 2.0 * k, 10).slot == want[k]);
+    }
+    /* trailing freed slots are dropped: the next add takes the lowest of them again */
+    CHECK(imp_world_remove_body(w, id[7]) == IMP_OK);
+    CHECK(w->model.nslots == 11);
+    CHECK(add_ball(w, 0.5, 1.0, 0, 20).slot == 7);
+    CHECK(add_ball(w, 0.5, 1.0, 2, 20).slot == 11);
+    CHECK(w->model.nbodies == 11);
+    imp_world_free(w);
+}
+
 TEST(invalid_bodies_are_refused_with_a_reason)
 {
     imp_world_def def = imp_world_default_def(3);
@@ -198,6 +227,7 @@ int main(int argc, char **argv)
     CHECK_BEGIN(argc, argv);
     RUN(projectile_is_exact_with_rk4);
     RUN(handles_detect_removed_bodies);
+    RUN(freed_slots_are_reused_lowest_first);
     RUN(invalid_bodies_are_refused_with_a_reason);
     RUN(failed_step_keeps_last_good_state);
     RUN(gyroscopic_torque_free_box_conserves_invariants);
