@@ -19,7 +19,7 @@
 -- 3. A dense packing dilates under shear (Reynolds' dilatancy): its volume grows past a small
 --    initial contraction, while the stress ratio rises to its peak.
 --
--- The fast test (a few hundred spheres, the normal suite) checks these on one sample; the #slow
+-- The first test (a few hundred spheres, #slow: minutes of CPU) checks these on one sample; the #slow
 -- study adds a larger sample and a rising rolling resistance (the peak angle must rise with it).
 local impact = require("impact")
 local dem = impact.dem
@@ -76,7 +76,9 @@ local function sheared(w, tri, law, friction_deg, rolling, rate, final)
 end
 
 describe("dem reference: triaxial test of a dense packing", function()
-  it("compacts to random close packing, then peaks in the published range and dilates", function()
+  -- (about 3 minutes of CPU, 8 under the sanitizers: #slow, run by make check-all, so the CI
+  -- run stays within its 10 minutes)
+  it("compacts to random close packing, then peaks in the published range and dilates #slow", function()
     local w, tri, law = compacted(0.013, 3)
     -- random close packing, isostatic
     local n = w:porosity()
