@@ -2,8 +2,8 @@
 -- deposition of bench/bench_dem.c with 2000 spheres (spec/support/dem_mpi_deposit.lua) on one
 -- rank and under mpirun -np 2, a sphere flying across the cut between the ranks
 -- (spec/support/dem_mpi_flight.lua), save and load per rank. Skipped with a message when
--- mpirun or the module impact.mpi (build/impact/mpi.so) is missing, and under valgrind (too
--- slow for 2000 spheres in two processes).
+-- mpirun or the module impact.mpi (build/impact/mpi.so) is missing, and under valgrind and the
+-- sanitizers (too slow for 2000 spheres in two processes).
 local spec_files = require("spec.support.files")
 local soak = require("spec.support.soak")
 local dem_mpi = require("impact.dem_mpi")
@@ -15,6 +15,8 @@ local have_module = package.searchpath("impact.mpi", package.cpath) ~= nil
 local skip_why = not have_mpirun and "mpirun not installed (apt-get install openmpi-bin libopenmpi-dev)"
   or not have_module and "impact.mpi not built (make, with Open MPI installed)"
   or soak.valgrind() and "too slow under valgrind"
+  or soak.sanitized() and "two ranks of 2000 spheres under ASan take half a minute of the CI "
+    .. "run's 10; make test runs it (and it passed under make sanitize when written)"
 
 local dir = spec_files.tmpdir()
 -- Open MPI's own allocations are not ours to check; yield rather than spin when waiting (the
