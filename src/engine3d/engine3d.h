@@ -77,6 +77,10 @@ typedef struct imp_e3_point {
     double pa[3], pb[3];  /* world points on a and b at detection */
 } imp_e3_point;
 
+/* The order of contact points by body pair, then key (qsort's comparator; engine3d_detect.c):
+   the order the step's points and the last step's are kept in. */
+int imp_e3_point_cmp(const void *x, const void *y);
+
 typedef struct imp_e3_pair_override {
     int a, b;
     unsigned gen_a, gen_b;  /* the bodies' generations: a body later put in the slot has none */

@@ -136,7 +136,7 @@ static void tangents(const double n[3], double t1[3], double t2[3])
     t2[2] = n[0] * t1[1] - n[1] * t1[0];
 }
 
-static int cmp_point(const void *x, const void *y)
+int imp_e3_point_cmp(const void *x, const void *y)
 {
     const imp_e3_point *p = x, *q = y;
     if (p->a != q->a) {
@@ -517,8 +517,8 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     /* the pairs came in (a, b) order, each pair's points in key order: sorted already (the
        sort stays for safety) */
     for (int i = 1; i < e->npts; i++) {
-        if (cmp_point(&e->pts[i - 1], &e->pts[i]) > 0) {
-            qsort(e->pts, (size_t)e->npts, sizeof *e->pts, cmp_point);
+        if (imp_e3_point_cmp(&e->pts[i - 1], &e->pts[i]) > 0) {
+            qsort(e->pts, (size_t)e->npts, sizeof *e->pts, imp_e3_point_cmp);
             break;
         }
     }
@@ -532,10 +532,10 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             pairs++;
         }
         pen = fmax(pen, -p->distance);
-        while (j < e->nprev && cmp_point(&e->prev[j], p) < 0) {  /* both sorted: a merge */
+        while (j < e->nprev && imp_e3_point_cmp(&e->prev[j], p) < 0) {  /* both sorted: a merge */
             j++;
         }
-        if (j == e->nprev || cmp_point(&e->prev[j], p) != 0 || e->prev[j].gen_a != p->gen_a
+        if (j == e->nprev || imp_e3_point_cmp(&e->prev[j], p) != 0 || e->prev[j].gen_a != p->gen_a
             || e->prev[j].gen_b != p->gen_b) {
             continue;
         }

@@ -10,18 +10,6 @@
 #include "islands.h"
 #include "world_internal.h"
 
-static int cmp_point(const void *x, const void *y)
-{
-    const imp_e3_point *p = x, *q = y;
-    if (p->a != q->a) {
-        return p->a < q->a ? -1 : 1;
-    }
-    if (p->b != q->b) {
-        return p->b < q->b ? -1 : 1;
-    }
-    return p->key < q->key ? -1 : (p->key > q->key ? 1 : 0);
-}
-
 static int reserve(imp_e3_point **p, int *cap, int need)
 {
     if (need <= *cap) {
@@ -64,7 +52,7 @@ static imp_status give_back(const imp_world *w, imp_engine3d *e)
         }
     }
     e->nslept = m;
-    qsort(e->prev, (size_t)e->nprev, sizeof *e->prev, cmp_point);
+    qsort(e->prev, (size_t)e->nprev, sizeof *e->prev, imp_e3_point_cmp);
     return IMP_OK;
 }
 
