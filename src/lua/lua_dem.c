@@ -360,12 +360,6 @@ static int l_world_engines_field(lua_State *L)
     return 0;
 }
 
-static void set_number(lua_State *L, const char *k, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
 static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter *I, int index)
 {
     lua_createtable(L, 0, 12);
@@ -390,7 +384,7 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
     if (!I->real) {
         return;
     }
-    set_number(L, "overlap", I->un);
+    imp_lua_set_number(L, "overlap", I->un);
     imp_push_vector(L, I->n, 3);
     lua_setfield(L, -2, "normal");
     double fn[3] = {I->fn * I->n[0], I->fn * I->n[1], I->fn * I->n[2]};
@@ -398,9 +392,9 @@ static void push_interaction(lua_State *L, const imp_dem *d, const imp_dem_inter
     lua_setfield(L, -2, "normal_force");
     imp_push_vector(L, I->fs, 3);
     lua_setfield(L, -2, "shear_force");
-    set_number(L, "kn", I->kn);
-    set_number(L, "ks", I->ks);
-    set_number(L, "mu", I->mu);
+    imp_lua_set_number(L, "kn", I->kn);
+    imp_lua_set_number(L, "ks", I->ks);
+    imp_lua_set_number(L, "mu", I->mu);
     lua_pushinteger(L, I->created);
     lua_setfield(L, -2, "created");
     lua_pushboolean(L, I->bonded);
@@ -505,12 +499,12 @@ static int l_dem_energy(lua_State *L)
     lua_createtable(L, 0, 7);
     lua_pushboolean(L, d->p.track_energy);
     lua_setfield(L, -2, "tracked");
-    set_number(L, "gravity_work", e.gravity_work);
-    set_number(L, "kinetic", e.kinetic);
-    set_number(L, "elastic", e.elastic);
-    set_number(L, "damping", e.damping);
-    set_number(L, "plastic", e.plastic);
-    set_number(L, "viscous", e.viscous);
+    imp_lua_set_number(L, "gravity_work", e.gravity_work);
+    imp_lua_set_number(L, "kinetic", e.kinetic);
+    imp_lua_set_number(L, "elastic", e.elastic);
+    imp_lua_set_number(L, "damping", e.damping);
+    imp_lua_set_number(L, "plastic", e.plastic);
+    imp_lua_set_number(L, "viscous", e.viscous);
     return 1;
 }
 

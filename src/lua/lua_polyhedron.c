@@ -191,12 +191,6 @@ static int work_gc(lua_State *L)
     return 0;
 }
 
-static void set_num(lua_State *L, const char *k, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
 /* intersection(a, pose_a, b, pose_b, {epsilon = }) -> table (see shape3d.lua) */
 static int l_intersection(lua_State *L)
 {
@@ -239,10 +233,10 @@ static int l_intersection(lua_State *L)
                                 "both bodies (treated as no contact)");
         lua_setfield(L, -2, "message");
     }
-    set_num(L, "epsilon", s.eps);
-    set_num(L, "distance", s.distance);
+    imp_lua_set_number(L, "epsilon", s.eps);
+    imp_lua_set_number(L, "distance", s.distance);
     if (s.status == IMP_PI_OK) {
-        set_num(L, "volume", s.volume);
+        imp_lua_set_number(L, "volume", s.volume);
         imp_push_vector(L, s.centroid, 3);
         lua_setfield(L, -2, "centroid");
         lua_createtable(L, s.nvert, 0);
@@ -266,7 +260,7 @@ static int l_intersection(lua_State *L)
             const imp_poly_view *v = s.poly_body[f] == 0 ? &s.a : &s.b;
             lua_pushinteger(L, v->surface[s.poly_face[f]]);
             lua_setfield(L, -2, "surface");
-            set_num(L, "area", s.poly_area[f]);
+            imp_lua_set_number(L, "area", s.poly_area[f]);
             lua_rawseti(L, -2, f + 1);
         }
         lua_setfield(L, -2, "faces");
@@ -278,8 +272,8 @@ static int l_intersection(lua_State *L)
         lua_setfield(L, -2, "point");
         imp_push_vector(L, c.normal, 3);
         lua_setfield(L, -2, "normal");
-        set_num(L, "area", c.area);
-        set_num(L, "gap", c.gap);
+        imp_lua_set_number(L, "area", c.area);
+        imp_lua_set_number(L, "gap", c.gap);
         lua_createtable(L, 2, 0);
         lua_pushinteger(L, c.surface_a);
         lua_rawseti(L, -2, 1);

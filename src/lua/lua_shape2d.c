@@ -216,12 +216,6 @@ static void set_v2(lua_State *L, const char *key, imp_vec2 v)
     lua_setfield(L, -2, key);
 }
 
-static void set_num(lua_State *L, const char *key, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, key);
-}
-
 /* shape2d_edges(shape): the edges in shape coordinates */
 static int l_edges(lua_State *L)
 {
@@ -236,16 +230,16 @@ static int l_edges(lua_State *L)
         lua_setfield(L, -2, "path");
         set_v2(L, "from", imp_v2_add(e->a, g->centroid));
         set_v2(L, "to", imp_v2_add(e->b, g->centroid));
-        set_num(L, "length", e->length);
-        set_num(L, "curvature", imp_edge2d_curvature(e));
+        imp_lua_set_number(L, "length", e->length);
+        imp_lua_set_number(L, "curvature", imp_edge2d_curvature(e));
         lua_pushboolean(L, !(e->flags & IMP_EDGE_NO_COLLIDE));
         lua_setfield(L, -2, "collide");
         if (e->kind == IMP_EDGE_LINE) {
             set_v2(L, "normal", e->n);
         } else {
             set_v2(L, "center", imp_v2_add(e->c, g->centroid));
-            set_num(L, "radius", e->r);
-            set_num(L, "sweep", e->sweep);
+            imp_lua_set_number(L, "radius", e->r);
+            imp_lua_set_number(L, "sweep", e->sweep);
             lua_pushboolean(L, e->convex);
             lua_setfield(L, -2, "convex");
         }
@@ -434,10 +428,10 @@ static int l_detect(lua_State *L)
         lua_setfield(L, -2, "point_primary");
         imp_push_vector(L, h->normal, 2);
         lua_setfield(L, -2, "normal");
-        set_num(L, "distance", h->distance);
-        set_num(L, "normal_velocity", h->normal_velocity);
-        set_num(L, "curvature", h->curvature);
-        set_num(L, "normal_curvature", h->normal_curvature);
+        imp_lua_set_number(L, "distance", h->distance);
+        imp_lua_set_number(L, "normal_velocity", h->normal_velocity);
+        imp_lua_set_number(L, "curvature", h->curvature);
+        imp_lua_set_number(L, "normal_curvature", h->normal_curvature);
         lua_rawseti(L, -2, i + 1);
     }
     return 1;

@@ -184,12 +184,6 @@ static const imp_convex3d *check_shape3d(lua_State *L, int idx, const char *what
     return c;
 }
 
-static void set_number(lua_State *L, const char *key, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, key);
-}
-
 /* parameters(shape): the constructor's parameters of a 3D shape as a table */
 static int l_parameters(lua_State *L)
 {
@@ -201,7 +195,7 @@ static int l_parameters(lua_State *L)
     lua_setfield(L, -2, "kind");
     switch (c->kind) {
     case IMP_S3_SPHERE:
-        set_number(L, "radius", c->params[0]);
+        imp_lua_set_number(L, "radius", c->params[0]);
         break;
     case IMP_S3_ELLIPSOID:
         imp_push_vector(L, c->params, 3);
@@ -210,17 +204,17 @@ static int l_parameters(lua_State *L)
     case IMP_S3_BOX:
         imp_push_vector(L, c->params, 3);
         lua_setfield(L, -2, "size");
-        set_number(L, "smoothing", c->sweep);
+        imp_lua_set_number(L, "smoothing", c->sweep);
         break;
     case IMP_S3_CYLINDER:
     case IMP_S3_CONE:
-        set_number(L, "radius", c->params[0]);
-        set_number(L, "length", c->params[1]);
-        set_number(L, "smoothing", c->sweep);
+        imp_lua_set_number(L, "radius", c->params[0]);
+        imp_lua_set_number(L, "length", c->params[1]);
+        imp_lua_set_number(L, "smoothing", c->sweep);
         break;
     case IMP_S3_CAPSULE:
-        set_number(L, "radius", c->params[0]);
-        set_number(L, "length", c->params[1]);
+        imp_lua_set_number(L, "radius", c->params[0]);
+        imp_lua_set_number(L, "length", c->params[1]);
         break;
     case IMP_S3_CONVEX:
         lua_createtable(L, c->nvert, 0);
@@ -229,7 +223,7 @@ static int l_parameters(lua_State *L)
             lua_rawseti(L, -2, i + 1);
         }
         lua_setfield(L, -2, "vertices");
-        set_number(L, "smoothing", c->sweep);
+        imp_lua_set_number(L, "smoothing", c->sweep);
         break;
     case IMP_S3_WALL:
         imp_push_vector(L, c->core, 3);

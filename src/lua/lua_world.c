@@ -832,12 +832,6 @@ static int l_angular_momentum(lua_State *L)
     return 1;
 }
 
-static void set_int(lua_State *L, const char *k, long v)
-{
-    lua_pushinteger(L, (lua_Integer)v);
-    lua_setfield(L, -2, k);
-}
-
 static void put_stat(void *ctx, const char *name, double v, int count)
 {
     lua_State *L = ctx;
@@ -858,15 +852,15 @@ static int l_stats(lua_State *L)
         nsprings += w->model.springs[i].active;
     }
     lua_createtable(L, 0, 10);
-    set_int(L, "steps", s->steps);
-    set_int(L, "substeps", s->substeps);
-    set_int(L, "rejected_substeps", s->rejected);
-    set_int(L, "rhs_evaluations", s->rhs_evaluations);
-    set_int(L, "failures", s->failures);
-    set_int(L, "bodies", w->model.nbodies);
-    set_int(L, "springs", nsprings);
-    set_int(L, "sleeping", w->islands != NULL ? w->islands->nsleeping : 0);  /* islands.h */
-    set_int(L, "islands", w->islands != NULL ? w->islands->nislands : 0);
+    imp_lua_set_integer(L, "steps", s->steps);
+    imp_lua_set_integer(L, "substeps", s->substeps);
+    imp_lua_set_integer(L, "rejected_substeps", s->rejected);
+    imp_lua_set_integer(L, "rhs_evaluations", s->rhs_evaluations);
+    imp_lua_set_integer(L, "failures", s->failures);
+    imp_lua_set_integer(L, "bodies", w->model.nbodies);
+    imp_lua_set_integer(L, "springs", nsprings);
+    imp_lua_set_integer(L, "sleeping", w->islands != NULL ? w->islands->nsleeping : 0);  /* islands.h */
+    imp_lua_set_integer(L, "islands", w->islands != NULL ? w->islands->nislands : 0);
     lua_pushnumber(L, s->step_seconds);
     lua_setfield(L, -2, "step_seconds");
     lua_pushnumber(L, w->data.time);
