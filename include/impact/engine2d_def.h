@@ -21,6 +21,23 @@ typedef enum imp_extra_accel {
 
 extern const char *const imp_extra_accel_names[];
 
+/* The soft step (contact_solver = "soft"), as Box2D v3 and Box3D step: each step is cut into
+   `substeps` equal sub-steps; in each, the contacts and joints are solved once with soft rows
+   (a spring of stiffness frequency hertz and damping ratio damping_ratio pulls overlaps out, at
+   most push_max m/s), then relaxed once without the spring (relax_iterations passes); then one
+   restitution pass for approaches faster than restitution_threshold. Joints use their own
+   joint_hertz and joint_damping_ratio. Defaults are Box2D v3's. */
+typedef struct imp_soft_def {
+    double hertz;                 /* Hz: contact stiffness frequency (30) */
+    double damping_ratio;         /* contact damping ratio (10) */
+    double push_max;              /* m/s: fastest push-out of an overlap (3) */
+    double joint_hertz;           /* Hz: joint stiffness frequency (60) */
+    double joint_damping_ratio;   /* joint damping ratio (2) */
+    double restitution_threshold; /* m/s: slower approaches do not bounce (1) */
+    int relax_iterations;         /* relax passes per sub-step (1) */
+    int iterations;               /* solve passes per sub-step (1) */
+} imp_soft_def;
+
 typedef struct imp_engine2d_def {
     imp_collision_handling collision_handling;
     double distance_tol;        /* m: touching below this gap (myPhysicsLab 0.01) */
@@ -30,15 +47,16 @@ typedef struct imp_engine2d_def {
     double extra_accel_dt;      /* s: h of the extra acceleration (0: the world's dt) */
     int max_backups;            /* back-ups in a row before the step fails (30) */
     int joint_small_impacts;    /* after a step without collisions, zero the joints' velocity */
-    int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting), IMP_SOLVER_PGS, or
+    int contact_solver;         /* IMP_SOLVER_LCP (exact pivoting), IMP_SOLVER_PGS,
                                    IMP_SOLVER_COULOMB (2D: coulomb.h's Newton, the 3D engine
-                                   treats it as "lcp") */
+                                   treats it as "lcp") or IMP_SOLVER_SOFT (the soft step) */
     int pgs_iterations;         /* PGS sweeps per solve (warm-started) */
     int time_stepping;          /* IMP_STEPPING_ODE or IMP_STEPPING_SYMPLECTIC_EULER */
     int contact_points;         /* 3D: IMP_POINTS_CLIPPING or IMP_POINTS_VOLUMETRIC */
-    int substeps;               /* 3D: equal sub-steps per step, each with its own contact
-                                   problem (1; as Box3D's sub-stepping: tall stacks settle
-                                   with fewer sweeps) */
+    int substeps;               /* 3D, and 2D under "soft": equal sub-steps per step, each with
+                                   its own contact problem (1, and 4 under "soft"; as Box3D's
+                                   sub-stepping: tall stacks settle with fewer sweeps) */
+    imp_soft_def soft;          /* contact_solver = "soft" */
 } imp_engine2d_def;
 
 /* How a trial step advances the bodies (engine2d_symplectic.c): with the world's integrator,
@@ -70,7 +88,7 @@ extern const char *const imp_contact_points_names[];
    of backing up; and a trial step's later RK4 stages reuse the contacts found at its first
    stage, moved rigidly with the bodies (exact for vertices and straight edges), instead of
    detecting again. */
-enum { IMP_SOLVER_LCP = 0, IMP_SOLVER_PGS = 1, IMP_SOLVER_COULOMB = 2 };
+enum { IMP_SOLVER_LCP = 0, IMP_SOLVER_PGS = 1, IMP_SOLVER_COULOMB = 2, IMP_SOLVER_SOFT = 3 };
 extern const char *const imp_contact_solver_names[];
 
 imp_engine2d_def imp_engine2d_default_def(void);

@@ -172,6 +172,28 @@ imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_l
         return bad_def(why, why_len, "sleep", def->sleep, "0 unless the world is 3D with strategy impulse or "
                        "contact at velocity level (time_stepping symplectic_euler)");
     }
+    const imp_soft_def *soft = &def->engine2d.soft;
+    const struct {
+        const char *name;
+        double v;
+    } softs[6] = {{"engine2d.soft.hertz", soft->hertz}, {"engine2d.soft.damping_ratio", soft->damping_ratio},
+                  {"engine2d.soft.push_max", soft->push_max}, {"engine2d.soft.joint_hertz", soft->joint_hertz},
+                  {"engine2d.soft.joint_damping_ratio", soft->joint_damping_ratio},
+                  {"engine2d.soft.restitution_threshold", soft->restitution_threshold}};
+    for (int i = 0; i < 6; i++) {
+        if (!(softs[i].v >= 0.0) || !isfinite(softs[i].v)) {
+            return bad_def(why, why_len, softs[i].name, softs[i].v, "a finite number >= 0");
+        }
+    }
+    if (soft->iterations < 1 || soft->relax_iterations < 0 || def->engine2d.substeps < 1) {
+        return bad_def(why, why_len, "engine2d.soft.iterations", soft->iterations,
+                       "soft.iterations >= 1, soft.relax_iterations >= 0 and substeps >= 1");
+    }
+    if (def->engine2d.contact_solver == IMP_SOLVER_SOFT
+        && def->engine2d.time_stepping != IMP_STEPPING_SYMPLECTIC_EULER) {
+        return bad_def(why, why_len, "engine2d.time_stepping", def->engine2d.time_stepping,
+                       "symplectic_euler under contact_solver soft");
+    }
     if (!imp_strategy_supports(def->strategy, def->dim)) {
         return bad_def(why, why_len, "strategy", def->strategy,
                        "an imp_strategy that runs in the world's dimension");

@@ -29,6 +29,14 @@ imp_engine2d_def imp_engine2d_default_def(void)
     d.contact_solver = IMP_SOLVER_LCP;
     d.pgs_iterations = 50;
     d.substeps = 1;
+    d.soft.hertz = 30.0;  /* the soft step: Box2D v3's and Box3D's defaults */
+    d.soft.damping_ratio = 10.0;
+    d.soft.push_max = 3.0;
+    d.soft.joint_hertz = 60.0;
+    d.soft.joint_damping_ratio = 2.0;
+    d.soft.restitution_threshold = 1.0;
+    d.soft.relax_iterations = 1;
+    d.soft.iterations = 1;
     return d;
 }
 

@@ -16,7 +16,7 @@
 #include "engine2d.h"
 #include "world_internal.h"
 
-const char *const imp_contact_solver_names[] = {"lcp", "pgs", "coulomb", NULL};
+const char *const imp_contact_solver_names[] = {"lcp", "pgs", "coulomb", "soft", NULL};
 
 static int movable(const imp_world *w, int s) { return s != 0 && !w->model.bodies[s].fixed; }
 

@@ -6,6 +6,62 @@
 #include "lua_engine3d.h"
 #include "lua_world.h"
 
+/* contact_solver = "soft" (engine2d_def.h's imp_soft_def): the step is velocity-level (a
+   time_stepping = "ode" given with it is refused), in 4 sub-steps unless substeps says
+   otherwise; the option table soft = {...} tunes it and is refused with any other solver. */
+static void read_soft(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
+{
+    static const char *const keys[] = {"hertz", "damping_ratio", "push_max", "joint_hertz",
+                                       "joint_damping_ratio", "restitution_threshold",
+                                       "iterations", "relax_iterations", NULL};
+    lua_getfield(L, idx, "soft");
+    int given = !lua_isnil(L, -1);
+    if (d->contact_solver != IMP_SOLVER_SOFT) {
+        if (given) {
+            imp_error(L, what, "option 'soft' (got %s) tunes contact_solver = \"soft\"; this world has "
+                      "contact_solver = \"%s\": give contact_solver = \"soft\" or leave it out",
+                      imp_describe(L, -1), imp_contact_solver_names[d->contact_solver]);
+        }
+        lua_pop(L, 1);
+        return;
+    }
+    if (d->time_stepping == IMP_STEPPING_ODE) {
+        lua_getfield(L, idx, "time_stepping");
+        if (!lua_isnil(L, -1)) {
+            imp_error(L, what, "contact_solver = \"soft\" steps at velocity level; it cannot run "
+                      "with time_stepping = \"ode\": leave time_stepping out or give \"symplectic_euler\"");
+        }
+        lua_pop(L, 1);
+        d->time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
+    }
+    d->substeps = 4;  /* Box2D v3's and Box3D's default; the substeps option may change it */
+    if (!given) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (!lua_istable(L, -1)) {
+        imp_error(L, what, "option 'soft' must be a table {hertz =, damping_ratio =, push_max =, "
+                  "joint_hertz =, joint_damping_ratio =, restitution_threshold =, iterations =, "
+                  "relax_iterations =}, got %s", imp_describe(L, -1));
+    }
+    int t = lua_gettop(L);
+    imp_soft_def *s = &d->soft;
+    imp_opt_check_nested_keys(L, t, what, "soft", keys);
+    s->hertz = imp_opt_number(L, t, what, "soft.hertz", s->hertz, IMP_POSITIVE, NULL);
+    s->damping_ratio = imp_opt_number(L, t, what, "soft.damping_ratio", s->damping_ratio,
+                                      IMP_NONNEGATIVE, NULL);
+    s->push_max = imp_opt_number(L, t, what, "soft.push_max", s->push_max, IMP_POSITIVE, NULL);
+    s->joint_hertz = imp_opt_number(L, t, what, "soft.joint_hertz", s->joint_hertz, IMP_POSITIVE, NULL);
+    s->joint_damping_ratio = imp_opt_number(L, t, what, "soft.joint_damping_ratio",
+                                            s->joint_damping_ratio, IMP_NONNEGATIVE, NULL);
+    s->restitution_threshold = imp_opt_number(L, t, what, "soft.restitution_threshold",
+                                              s->restitution_threshold, IMP_NONNEGATIVE, NULL);
+    s->iterations = (int)imp_opt_integer(L, t, what, "soft.iterations", s->iterations, 1, 1000);
+    s->relax_iterations = (int)imp_opt_integer(L, t, what, "soft.relax_iterations",
+                                               s->relax_iterations, 0, 1000);
+    lua_pop(L, 1);
+}
+
 /* Reads the engine options of the world options table at idx into d. */
 void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d_def *d)
 {
@@ -32,6 +88,7 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
                                              100000);
     d->time_stepping = imp_opt_enum(L, idx, what, "time_stepping", imp_time_stepping_names,
                                     d->time_stepping);
+    read_soft(L, idx, what, d);
 }
 
 static void push_connector(lua_State *L, const imp_connector2d *c, int index)

@@ -338,7 +338,7 @@ static int l_world_new(lua_State *L)
                                        "collision_handling", "distance_tol", "velocity_tol",
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
                                        "max_backups", "joint_small_impacts", "contact_solver",
-                                       "pgs_iterations", "time_stepping", "contact_points", "substeps",
+                                       "pgs_iterations", "time_stepping", "contact_points", "substeps", "soft",
                                        /* sleeping (islands.h) */
                                        "sleep", "sleep_time", "sleep_linear", "sleep_angular",
                                        /* read by lua/impact/polyhedra.lua (3D) */
@@ -390,8 +390,11 @@ static int l_world_new(lua_State *L)
             return imp_error(L, what, "option 'joint_small_impacts' acts on the joints of 2D worlds "
                              "(strategies \"impulse\" and \"contact\"); this world is 3D: leave it out");
         }
-        static const char *const only3d[] = {"contact_points", "substeps", NULL};
-        for (int i = 0; only3d[i] != NULL; i++) {
+        if (dim == 2 && def.engine2d.contact_solver == IMP_SOLVER_SOFT) {  /* the soft step's sub-steps */
+            def.engine2d.substeps = (int)imp_opt_integer(L, 2, what, "substeps", def.engine2d.substeps, 1, 1000);
+        }
+        static const char *const only3d[] = {"substeps", "contact_points", NULL};
+        for (int i = dim == 2 && def.engine2d.contact_solver == IMP_SOLVER_SOFT; only3d[i] != NULL; i++) {
             if (option_given(L, 2, only3d[i])) {
                 return imp_error(L, what, "option '%s' belongs to the 3D impulse and contact "
                                  "strategies (this world: %dD, strategy \"%s\")", only3d[i], dim,
