@@ -618,6 +618,24 @@ local function world_options(c, dim, strategy)
         { "event_tol", num("pos", 1e-12, 1e-8), 0.3 }, { "damping", enum({ "calibrated", "flores" }), 0.3 },
         { "verlet", num("nonneg", 0, 0.1), 0.3 } }) end, strategy == "compliant" and 0.4 or 0.03 },
   }
+  -- contact_solver = "soft" (decided first: the verdicts of time_stepping, substeps and soft
+  -- depend on it): velocity-level only, its table `soft` refused with any other solver
+  local rigid_strategy = strategy == "impulse" or strategy == "contact"
+  local soft = c.r:chance(rigid_strategy and 0.15 or 0.02)
+  local soft_table = function(cc)
+    local src, bad = cc:opts({ { "hertz", num("pos", 1, 120), 0.4 },
+      { "damping_ratio", num("nonneg", 0, 20), 0.4 }, { "push_max", num("pos", 0.1, 10), 0.3 },
+      { "joint_hertz", num("pos", 1, 120), 0.3 }, { "joint_damping_ratio", num("nonneg", 0, 10), 0.3 },
+      { "restitution_threshold", num("nonneg", 0, 2), 0.3 }, { "iterations", int(1, 1000, 1, 4), 0.3 },
+      { "relax_iterations", int(0, 1000, 0, 3), 0.3 } })
+    if not soft then bad = bad or "soft without contact_solver soft" end
+    return src, bad
+  end
+  local solver = function(cc)
+    if soft then return '"soft"' end
+    return cc:enum({ "lcp", "pgs" })
+  end
+  spec[#spec + 1] = { "soft", soft_table, soft and 0.5 or 0.01 }
   if dim == 2 then
     local e2 = {
       { "collision_handling", enum({ "simultaneous", "serial", "hybrid" }) },
@@ -626,11 +644,21 @@ local function world_options(c, dim, strategy)
       { "extra_accel", enum({ "none", "velocity", "velocity_and_distance", "velocity_joints",
         "velocity_and_distance_joints" }) },
       { "extra_accel_dt", num("nonneg", 0, 0.05) }, { "max_backups", int(1, 100000, 1, 50) },
-      { "joint_small_impacts", bool() }, { "contact_solver", enum({ "lcp", "pgs" }) },
-      { "pgs_iterations", int(1, 100000, 1, 200) }, { "time_stepping", enum({ "ode", "symplectic_euler" }) },
+      { "joint_small_impacts", bool() }, { "contact_solver", solver, soft and 1 or nil },
+      { "pgs_iterations", int(1, 100000, 1, 200) },
+      { "time_stepping", function(cc)
+          local src, bad = cc:enum({ "ode", "symplectic_euler" })
+          if soft and src == '"ode"' then bad = bad or "contact_solver soft under time_stepping ode" end
+          return src, bad
+        end },
+      { "substeps", function(cc)
+          local src, bad = int(1, 1000, 1, 4)(cc)
+          if not soft then bad = bad or "substeps in 2D without contact_solver soft" end
+          return src, bad
+        end, soft and 0.3 or 0.01 },
     }
     for _, f in ipairs(e2) do
-      f[3] = (strategy == "impulse" or strategy == "contact") and 0.2 or 0.03
+      f[3] = f[3] or (rigid_strategy and 0.2 or 0.03)
       spec[#spec + 1] = f
     end
   else
@@ -649,7 +677,7 @@ local function world_options(c, dim, strategy)
       { "collision_handling", enum({ "simultaneous", "serial", "hybrid" }) },
       { "distance_tol", num("pos", 1e-3, 0.05) }, { "velocity_tol", num("pos", 0.05, 1) },
       { "collision_accuracy", num("unitpos", 0.01, 1) }, { "max_backups", int(1, 100000, 1, 50) },
-      { "contact_solver", enum({ "lcp", "pgs" }) }, { "pgs_iterations", int(1, 100000, 1, 200) },
+      { "contact_solver", solver, soft and 1 or nil }, { "pgs_iterations", int(1, 100000, 1, 200) },
       { "substeps", function(cc)
           local src, bad = int(1, 1000, 1, 4)(cc)
           if not rigid then bad = bad or "substeps outside the 3D rigid strategies" end
@@ -664,8 +692,10 @@ local function world_options(c, dim, strategy)
       { "extra_accel", ode_only('"velocity"') }, { "extra_accel_dt", ode_only("0.01") },
       { "joint_small_impacts", refused("true") },
       { "time_stepping", function(cc)
-          if rigid then return ode and '"ode"' or '"symplectic_euler"' end
-          return cc.r:chance(0.7) and '"symplectic_euler"' or '"ode"'
+          local src
+          if rigid then src = ode and '"ode"' or '"symplectic_euler"'
+          else src = cc.r:chance(0.7) and '"symplectic_euler"' or '"ode"' end
+          return src, soft and src == '"ode"' and "contact_solver soft under time_stepping ode" or nil
         end, ode and 1 or nil },
     }
     for _, f in ipairs(e3) do
