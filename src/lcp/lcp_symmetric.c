@@ -44,6 +44,7 @@ typedef struct sym {
     signed char *st;
     imp_chol ch;
     double ptol, eps_a;
+    double eps_red;   /* a dependent bilateral row this close to satisfied is redundant */
     int max_pivots;
     imp_lcp_info *info;
     const char **msg;
@@ -239,8 +240,9 @@ static imp_lcp_status drive(sym *s, int d)
             double sd = -s->ah[d] / (sign * schur);
             best = sd > 0.0 ? sd : 0.0;
             jbest = d;
-        } else if (bil && fabs(s->ah[d]) <= s->eps_a) {
-            /* a bilateral row dependent on the clamped rows and already satisfied */
+        } else if (bil && fabs(s->ah[d]) <= s->eps_red) {
+            /* a bilateral row dependent on the clamped rows and satisfied within the
+               tolerance (imp_lcp_check judges the residual it leaves) */
             s->st[d] = S_RED;
             s->red[s->nred++] = d;
             return IMP_LCP_OK;
@@ -422,6 +424,10 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
         s.rhi[i] = lo < n ? hi : -1;
     }
     s.eps_a = 1e-13 * sb;
+    /* the residual a dependent bilateral row may keep: round-off in the joints' velocities
+       (a weld's four rows, rank 3, whose targets disagree by 1e-12) must not make the rows
+       "inconsistent"; the acceptance test bounds it by tol times the problem's scale */
+    s.eps_red = fmax(s.eps_a, lim->tol * sb);
     /* a PSD matrix has |A_ij| <= sqrt(A_ii A_jj) (so a zero diagonal means a zero row);
        without PSD the "no limit means infeasible" argument fails, so refuse honestly */
     for (int i = 0; i < n; i++) {
