@@ -305,6 +305,8 @@ static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first, d
 /* a corner bears a face worse than this (the cosine of its edge with the face's normal) when
    its edge runs into the face, as two equal boxes meeting head-on, aligned */
 #define UNBORNE 0.5
+/* a corner touches a corner (vertex/vertex contact) within this fraction of distance_tol */
+#define VERTEX_VERTEX_REACH 0.6
 /* corners closer than this fraction of distance_tol coincide (touch_tests) */
 #define CORNER_TIE 1e-3
 
@@ -458,7 +460,12 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
             }
         }
     }
-    if (near_edge || bv < 0 || !(bvd > margin) || has_vertex_vertex(c, N, bv, P, i)) {
+    /* myPhysicsLab's rule: corners touch corner to corner only within 0.6 distance_tol; two
+       corners farther apart pass each other (a shuttle's end corner sliding past a groove's
+       corner with 0.007 of clearance, 0.009 apart on the diagonal: a contact there would
+       stop it dead) or meet as a corner on an edge once closer */
+    if (near_edge || bv < 0 || !(bvd > margin) || bvd > VERTEX_VERTEX_REACH * c->tol
+        || has_vertex_vertex(c, N, bv, P, i)) {
         return;
     }
     imp_vec2 n = imp_v2_scale(imp_v2_sub(p, bvq), 1.0 / bvd);

@@ -1,0 +1,122 @@
+-- myPhysicsLab's do-nothing grinder (DoNothingTest.ts, DoNothingApp.ts): two shuttles
+-- (1 x 2.5, mass 1) slide in the two grooves (1.014 wide) between four fixed 4 x 4 blocks, a
+-- handle (0.8 x 6.2, mass 0.5) is pinned to both shuttles' centres and does not touch the
+-- blocks. No gravity; RK4, dt 0.025, distance_tol 0.01, velocity_tol 0.5, accuracy 0.6,
+-- elasticity 0.8, extra acceleration "velocity", small impacts on joints. Every shuttle's four
+-- corners touch its groove (a tight fit: many redundant contacts, more when a shuttle straddles
+-- the crossing).
+-- The turning force: 1 N at the handle's point (0, -3), along the handle's x axis. myPhysicsLab
+-- evaluates it at each Runge-Kutta stage; here it is w:apply_force, held over each step as
+-- the handle turns by up to 0.17 rad a step, so the states are compared at 0.1 (its own
+-- tolerance is 1e-5) or by the handle's phase and spin, and the physics at its own bounds: joints tight within 0.005, contact
+-- forces below 200 (its ComputeForces once found 6500 to 72000 here), the coasting grinder's
+-- energy kept to 1e-3.
+local impact = require("impact")
+local mpl = require("spec.support.myphysicslab")
+local shape2d = impact.shape2d
+
+local function grinder(handling)
+  local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
+    collision_handling = handling, distance_tol = 0.01, velocity_tol = 0.5,
+    collision_accuracy = 0.6, integrator = "rk4", seed = 1, extra_accel = "velocity",
+    joint_small_impacts = true }
+  -- the handle joins the shuttles' centres (0, 2) and (-2.5, 0): its length L, its +y axis
+  -- along the segment from the second to the first, its point (0, 2.8) on the first
+  local L, a = math.sqrt(2.5 ^ 2 + 2 ^ 2), math.atan(2, 2.5)
+  local g = {}
+  g.handle = w:add_body { shape = shape2d.block { width = 0.8, height = 6.2 }, mass = 0.5,
+    position = { -2.8 * math.cos(a), 2 - 2.8 * math.sin(a) }, angle = -math.pi / 2 + a,
+    elasticity = 0.8 }
+  g.s1 = w:add_body { shape = shape2d.block { width = 1, height = 2.5 }, mass = 1,
+    position = { 0, 2 }, angle = math.pi, elasticity = 0.8 }
+  g.s2 = w:add_body { shape = shape2d.block { width = 1, height = 2.5 }, mass = 1,
+    position = { -2.5, 0 }, angle = math.pi / 2, elasticity = 0.8 }
+  local d = 0.507 + 2
+  for i = 0, 1 do
+    for j = 0, 1 do
+      local f = w:add_body { shape = shape2d.block { width = 4, height = 4 }, fixed = true,
+        position = { d * (1 - 2 * i), d * (1 - 2 * j) }, elasticity = 0.8 }
+      g.handle:no_collide(f)
+    end
+  end
+  g.handle:no_collide(g.s1)
+  g.handle:no_collide(g.s2)
+  g.pins = { w:add_joint { body1 = g.s1, point1 = { 0, 0 }, body2 = g.handle, point2 = { 0, 2.8 },
+                           normal = "both" },
+             w:add_joint { body1 = g.s2, point1 = { 0, 0 }, body2 = g.handle,
+                           point2 = { 0, 2.8 - L }, normal = "both" } }
+  g.w, g.loose, g.force = w, 0, 0
+  return g
+end
+
+-- one step, with the turning force when asked; tracks the loosest pin and the largest force
+local function step(g, turning)
+  local h = g.handle
+  if turning then
+    local c, s = math.cos(h.angle), math.sin(h.angle)
+    h:apply_force({ c, s }, { h.position[1] + 3 * s, h.position[2] - 3 * c })
+  end
+  g.w:step()
+  g.loose = math.max(g.loose, g.w:connector_error(g.pins[1]), g.w:connector_error(g.pins[2]))
+  for _, c in ipairs(g.w:contacts()) do g.force = math.max(g.force, math.abs(c.force)) end
+end
+
+local function run(g, until_time, turning)
+  while g.w.time < until_time - 1e-9 do step(g, turning) end
+end
+
+describe("myPhysicsLab DoNothingTest", function()
+  for _, handling in ipairs { "serial", "hybrid", "simultaneous" } do
+    it("do_nothing_grinder_test1 (" .. handling .. "): turned 20 s by a constant force, the "
+      .. "joints tight within 0.005 and the contact forces below 200", function()
+      local g = grinder(handling)
+      local e0 = g.w:energy().total
+      run(g, 20, true)
+      -- its state: the handle at 61.0303112 rad (almost ten turns), 6.5543294 rad/s. The
+      -- force held over each step lags the turning handle: measured 0.014 rad and 0.12 %
+      -- behind; the shuttles' speeds (up to 20 m/s, changing at 130 m/s^2 there) then
+      -- differ by 0.3 m/s, so the phase and the spin are compared
+      assert.near(61.0303112, g.handle.angle, 0.05)
+      assert.near(6.5543294, g.handle.spin, 0.005 * 6.5543294)
+      assert.is_true(g.loose <= 0.005, ("joint error %.3g"):format(g.loose))
+      assert.is_true(g.force < 200, ("contact force %.3g"):format(g.force))
+      assert.is_true(g.w:energy().total > e0 + 100)  -- spun up: the force did work
+    end)
+  end
+
+  it("do_nothing_grinder_test2: spun up 10 s, then coasting to 40 s with its energy kept to "
+    .. "1e-3 and the joints tight within 0.005", function()
+    local g = grinder("serial")
+    run(g, 10, true)
+    local e10 = g.w:energy().total
+    run(g, 40, false)
+    local err = mpl.worst({ g.handle, g.s1, g.s2 }, {
+      { 1.8024594, 6.5378506, 0.307294, -0.7887431, 107.5135207, 3.0512303 },
+      { 0, 0, 2.4499844, -6.2884668, 3.1415927, 0 },
+      { 2.0609592, 7.4754767, 0, 0, 1.5707963, 0 } })
+    assert.is_true(err <= 0.1, ("state %.3g from myPhysicsLab's"):format(err))
+    assert.near(e10, g.w:energy().total, 1e-3)
+    assert.is_true(g.loose <= 0.005)
+    assert.equal(0, g.w:stats().collisions)
+  end)
+
+  it("a shuttle's corner passing a groove's corner 0.009 apart on the diagonal does not stop "
+    .. "the grinder (corner-to-corner contact only within 0.6 distance_tol)", function()
+    -- set spinning at 6 rad/s: the handle's angle a + pi/2 turns at 6, the shuttles follow
+    -- (s1 = (0, L sin a), s2 = (-L cos a, 0)); at 7.55 s a shuttle's end corner passed a
+    -- groove's corner 0.0092 apart on the diagonal (0.007 of clearance), and the corner-to-
+    -- corner contact there took every joule in one small-impact solve
+    local g = grinder("serial")
+    local L, a, om = math.sqrt(2.5 ^ 2 + 2 ^ 2), math.atan(2, 2.5), 6
+    local u = { math.cos(a), math.sin(a) }
+    g.s1.velocity = { 0, L * u[1] * om }
+    g.s2.velocity = { L * u[2] * om, 0 }
+    g.handle.velocity = { 2.8 * om * u[2], L * u[1] * om - 2.8 * om * u[1] }
+    g.handle.spin = om
+    local e0 = g.w:energy().total
+    run(g, 10, false)
+    assert.near(e0, g.w:energy().total, 1e-5 * e0)
+    assert.is_true(g.handle.spin > 5 and g.loose <= 0.005)
+    assert.equal(0, g.w:stats().collisions)
+  end)
+end)
