@@ -80,6 +80,21 @@ describe("dem on several ranks (impact.dem_mpi)", function()
     assert.near(one.plastic, two.plastic, { rel = 0.05 })
   end)
 
+  it("the same deposition on 4 ranks (two to a core here): packing height within 0.5 % of one "
+    .. "rank, energy books within 1 % #slow", function()
+    if skip_why then pending(skip_why .. ": the mpirun runs are skipped") return end
+    results()
+    local four = run(4, "dem_mpi_deposit.lua", "steps=6000")
+    assert.equal(2000, four.count)
+    assert.equal(4, four.ranks)
+    assert.is_true(four.ghosts > 0 and four.migrated > 0)
+    assert.near(one.mean_z, four.mean_z, { rel = 0.005 })
+    assert.near(9.81 * (four.mz0 - four.mz), four.gravity_work, { rel = 1e-3 })
+    assert.is_true(math.abs(gap(four)) < 0.01 * four.gravity_work)
+    assert.near(gap(one), gap(four), { abs = 1e-3 * one.gravity_work })
+    assert.near(one.gravity_work, four.gravity_work, { rel = 0.005 })
+  end)
+
   it("reruns on 2 ranks are bit-identical; save and load per rank continue bit-identically",
     function()
     if skip_why then pending(skip_why .. ": the mpirun runs are skipped") return end

@@ -8,9 +8,9 @@
 -- The turning force: 1 N at the handle's point (0, -3), along the handle's x axis. myPhysicsLab
 -- evaluates it at each Runge-Kutta stage; here it is w:apply_force, held over each step as
 -- the handle turns by up to 0.17 rad a step, so the states are compared at 0.1 (its own
--- tolerance is 1e-5) or by the handle's phase and spin, and the physics at its own bounds: joints tight within 0.005, contact
--- forces below 200 (its ComputeForces once found 6500 to 72000 here), the coasting grinder's
--- energy kept to 1e-3.
+-- tolerance is 1e-5) or by the handle's phase and spin, and the physics at its own bounds:
+-- joints tight within 0.005, contact forces below 200 (its ComputeForces once found 6500 to
+-- 72000 here), the coasting grinder's energy kept to 1e-3.
 local impact = require("impact")
 local mpl = require("spec.support.myphysicslab")
 local shape2d = impact.shape2d
