@@ -137,4 +137,50 @@ describe("myPhysicsLab MiscellanyTest", function()
     assert.is_true(de < 0)  -- damping takes energy
     assert.is_true(loose <= 1e-5)
   end)
+
+  -- chain: seven 1 x 3 links (mass 1) pinned end to end, 0.15 and 0.85 of their length along
+  -- their right side (ChainConfig.makeChain: body points (0, -1.05) and (0, 1.05) from the
+  -- centre), laid at -157.5, -135, ... -22.5 degrees from the pivot (-5, 4), whose last pin is
+  -- fixed where the chain ends (5.557, 4); gravity 4, RK4, extra acceleration
+  -- "velocity_joints", no small impacts
+  it("chain: a chain of seven links fixed at both ends, its state to 1e-4, energy to 2e-4, "
+    .. "joints within 1e-5", function()
+    local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -4 },
+      collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
+      collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity_joints",
+      joint_small_impacts = false }
+    local links, pins, p = {}, {}, { -5, 4 }
+    for i = 1, 7 do
+      local a = math.rad(-180 + 22.5 * i)
+      local s, c = math.sin(a), math.cos(a)
+      local centre = { p[1] - 1.05 * s, p[2] + 1.05 * c }
+      links[i] = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
+                              position = centre, angle = a, elasticity = 0.8 }
+      pins[#pins + 1] = i == 1
+        and w:add_joint { body1 = links[1], point1 = { 0, -1.05 }, body2 = w.background,
+                          point2 = p, normal = "both" }
+        or w:add_joint { body1 = links[i - 1], point1 = { 0, 1.05 }, body2 = links[i],
+                         point2 = { 0, -1.05 }, normal = "both" }
+      p = { centre[1] - 1.05 * s, centre[2] + 1.05 * c }
+    end
+    pins[#pins + 1] = w:add_joint { body1 = links[7], point1 = { 0, 1.05 }, body2 = w.background,
+                                    point2 = p, normal = "both" }
+    for i = 1, 7 do
+      for j = i + 1, 7 do links[i]:no_collide(links[j]) end
+    end
+    local e0 = w:energy().total
+    w:run { until_time = 3.5 }
+    local err = worst(links, {
+      { -4.3917922, 0.2739492, 3.1440883, 0.1946673, -2.5237903, 0.3200673 },
+      { -3.1342985, 0.3464647, 1.4629927, 0.230839, -2.4749292, -0.2441077 },
+      { -1.628153, 0.0725155, 0.0309381, -0.0300435, -2.1870376, -0.1194909 },
+      { 0.2787065, -0, -0.5759324, -0.1324303, -1.5707963, 0.0000001 },
+      { 2.185566, -0.0725155, 0.0309382, -0.0300434, -0.954555, 0.1194908 },
+      { 3.6917114, -0.3464645, 1.4629927, 0.230839, -0.6666634, 0.2441076 },
+      { 4.9492051, -0.2739491, 3.1440884, 0.1946673, -0.6178024, -0.3200672 } })
+    assert.is_true(err <= 1e-4, ("state %.3g from myPhysicsLab's"):format(err))
+    assert.near(e0, w:energy().total, 2e-4)
+    assert.equal(0, w:stats().collisions)
+    for _, j in ipairs(pins) do assert.is_true(w:connector_error(j) <= 1e-5) end
+  end)
 end)
