@@ -132,6 +132,8 @@ typedef struct imp_engine2d {
     signed char *sliding;
     int lcp_cap;                  /* rows the arrays above hold */
     double *Asub;                 /* a sub-problem's matrix (serial handling), mat_cap^2 */
+    int fail_bodies[8], nfail;    /* the movable bodies of the last impulse problem that could
+                                     not be solved (imp_engine2d_handle), for the error */
     int mat_cap;                  /* rows A and Asub hold (allocated only for the exact LCP) */
     signed char *state_in, *state_out;  /* LCP row states: warm start in, result out */
     int *adj_start, *adj_list;    /* rows per movable body (building A), nslots + 1 and 2 n */

@@ -121,10 +121,32 @@ static int subset(imp_world *w, const imp_rec2d *rec, int n, int focus, const do
     return m;
 }
 
+/* Notes the movable bodies of the rows (rows == NULL: the first m records) of a problem that
+   could not be solved, up to 8, for the step's error message. */
+static void note_failure(imp_world *w, const imp_rec2d *rec, const int *rows, int m)
+{
+    imp_engine2d *e = w->engine2d;
+    e->nfail = 0;
+    for (int u = 0; u < m && e->nfail < 8; u++) {
+        const imp_rec2d *r = &rec[rows != NULL ? rows[u] : u];
+        const int ends[2] = {r->p, r->q};
+        for (int k = 0; k < 2 && e->nfail < 8; k++) {
+            int seen = !movable(w, ends[k]);
+            for (int j = 0; j < e->nfail && !seen; j++) {
+                seen = e->fail_bodies[j] == ends[k];
+            }
+            if (!seen) {
+                e->fail_bodies[e->nfail++] = ends[k];
+            }
+        }
+    }
+}
+
 int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
                         const unsigned char *elastic, imp_collision_handling mode)
 {
     imp_engine2d *e = w->engine2d;
+    e->nfail = 0;
     if (n <= 0) {
         return 0;
     }
@@ -151,6 +173,7 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
             b[i] = (1.0 + el) * vel[i];
         }
         if (solve_all(w, rec, A, b, bil, n, jsum, pgs) != 0) {
+            note_failure(w, rec, NULL, n);
             return -1;
         }
     } else {
@@ -194,6 +217,7 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
                 sbil[u] = bil[rows[u]];
             }
             if (solve(w, As, b, sbil, m, f) != 0) {
+                note_failure(w, rec, rows, m);
                 return -1;
             }
             for (int u = 0; u < m; u++) {
@@ -223,6 +247,7 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
                 f[i] = 0.0;
             }
             if (solve_all(w, rec, A, b, bil, n, f, pgs) != 0) {
+                note_failure(w, rec, NULL, n);
                 return -1;
             }
             for (int i = 0; i < n; i++) {

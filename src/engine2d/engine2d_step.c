@@ -278,6 +278,23 @@ static void name_bodies(imp_world *w, const imp_rec2d *r)
     }
 }
 
+/* The bodies of the impulse problem that could not be solved (imp_engine2d_handle noted
+   them), else those of the record r (may be NULL). */
+static void name_failed_bodies(imp_world *w, const imp_rec2d *r)
+{
+    const imp_engine2d *e = w->engine2d;
+    w->data.nerror_bodies = 0;
+    if (e->nfail == 0) {
+        if (r != NULL) {
+            name_bodies(w, r);
+        }
+        return;
+    }
+    for (int i = 0; i < e->nfail; i++) {
+        w->data.error_bodies[w->data.nerror_bodies++] = e->fail_bodies[i];
+    }
+}
+
 /* One world step of the collision advance: its state between the stages. */
 typedef struct advance {
     imp_world *w;
@@ -486,7 +503,7 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     int untouched;
     int st = collisions(a, 1, &untouched);
     if (st < 0) {
-        name_bodies(w, &blame);
+        name_failed_bodies(w, &blame);
         snprintf(a->why, a->why_size, "the collision impulses could not be solved at t = %.17g", a->t);
         return IMP_ERR_SOLVER;
     }
@@ -536,6 +553,7 @@ static imp_status accept(advance *a, double slack)
     int untouched;
     int st = collisions(a, 0, &untouched);
     if (st < 0) {
+        name_failed_bodies(w, NULL);
         snprintf(a->why, a->why_size, "the collision impulses could not be solved at t = %.17g", a->t);
         return IMP_ERR_SOLVER;
     }
