@@ -29,7 +29,9 @@
 
 #include "engine3d.h"
 #include "engine3d_ode.h"
+#include "engine3d_sleep.h"
 #include "integrate_fixed.h"
+#include "islands.h"
 #include "world_internal.h"
 
 /* myPhysicsLab's small impulse: below it no collision event (a resting contact's nudge) */
@@ -351,7 +353,9 @@ static imp_status integrate(advance *a)
     imp_integrator_kind kind = w->model.def.integrator.kind <= IMP_RK4 ? w->model.def.integrator.kind : IMP_RK4;
     o->in_step = a->contact;
     o->force_error = 0;
-    imp_fixed_step(kind, imp_world_rhs, w, a->t, a->h, w->data.y, a->n, w->scratch.work);
+    /* sleeping (islands.h): sleeping bodies are held, their derivative 0 */
+    imp_fixed_step(kind, imp_islands_any(w->islands) ? imp_islands_rhs : imp_world_rhs, w, a->t, a->h, w->data.y,
+                   a->n, w->scratch.work);
     o->in_step = 0;
     w->data.stats.substeps++;
     imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, start);
@@ -502,6 +506,32 @@ static imp_status finish(advance *a)
     return IMP_OK;
 }
 
+/* Sleeping (islands.h): after a trial step's detection, the sleeping islands an awake body
+   touches or approaches wake (*woke: the trial step is taken again); else the points of
+   sleeping bodies are dropped. */
+static imp_status sleep_detected(advance *a, int *woke)
+{
+    imp_world *w = a->w;
+    imp_engine3d *e = a->e;
+    *woke = 0;
+    if (!imp_e3_sleep_any(w)) {
+        return IMP_OK;
+    }
+    for (int s = 0; s < w->model.nslots; s++) {  /* the velocities the wake test reads */
+        const double *v = velocity_of(w, s);
+        for (int k = 0; k < 6; k++) {
+            e->vel[6 * (size_t)s + k] = v != NULL ? v[k] : 0.0;
+        }
+    }
+    imp_status st = imp_e3_sleep_detected(w, e, woke);
+    if (st != IMP_OK) {
+        snprintf(a->why, a->why_len, "out of memory in the 3D engine's sleeping");
+    } else if (*woke) {
+        memcpy(w->data.y, a->o->y0, a->n * sizeof *w->data.y);
+    }
+    return st;
+}
+
 static imp_status prepare(advance *a)
 {
     imp_world *w = a->w;
@@ -525,6 +555,10 @@ static imp_status prepare(advance *a)
     e->failed_a = e->failed_b = -1;
     o->npending = 0;
     o->in_step = 0;
+    if (imp_e3_sleep_begin(w, e) != IMP_OK) {  /* sleeping: the edited islands wake */
+        snprintf(a->why, a->why_len, "out of memory for the 3D engine");
+        return IMP_ERR_NOMEM;
+    }
     return IMP_OK;
 }
 
@@ -548,6 +582,13 @@ imp_status imp_engine3d_ode_advance(imp_world *w, double t1, char *why, size_t w
         if ((st = check_progress(&a)) != IMP_OK || (st = integrate(&a)) != IMP_OK || (st = detect(&a)) != IMP_OK) {
             return st;
         }
+        int woke;
+        if ((st = sleep_detected(&a, &woke)) != IMP_OK) {
+            return st;
+        }
+        if (woke) {
+            continue;
+        }
         int ncol, worst, have_estimate;
         double est;
         if ((st = penetrations(&a, &ncol, &worst, &est, &have_estimate)) != IMP_OK) {
@@ -562,5 +603,9 @@ imp_status imp_engine3d_ode_advance(imp_world *w, double t1, char *why, size_t w
         return st;
     }
     a.e->stats.steps++;
+    if (imp_e3_sleep_end(w, a.e, t1 - w->data.time) != IMP_OK) {  /* sleeping: the islands at rest fall asleep */
+        snprintf(why, why_len, "out of memory for the 3D engine");
+        return IMP_ERR_NOMEM;
+    }
     return IMP_OK;
 }
