@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "engine3d.h"
+#include "engine3d_joints.h"
 #include "engine3d_ode.h"
 #include "engine3d_sleep.h"
 #include "integrate_fixed.h"
@@ -343,6 +344,22 @@ static imp_status check_progress(advance *a)
     return IMP_OK;
 }
 
+/* The equations of motion the trial steps integrate: the world's (sleeping bodies held,
+   islands.h), then the joints' forces (engine3d_joints_ode.c). */
+static void rhs(void *ctx, double t, const double *y, double *dydt)
+{
+    imp_world *w = ctx;
+    if (imp_islands_any(w->islands)) {
+        imp_islands_rhs(ctx, t, y, dydt);
+    } else {
+        imp_world_rhs(ctx, t, y, dydt);
+    }
+    imp_engine3d *e = w->engine3d;
+    if (e->joints != NULL && imp_e3_joints_ode_accel(w, e, y, dydt) != IMP_OK) {
+        e->ode->joint_error = 1;
+    }
+}
+
 /* Stage "integrate": saves the state and takes a trial step of a->h from a->t. */
 static imp_status integrate(advance *a)
 {
@@ -353,10 +370,13 @@ static imp_status integrate(advance *a)
     imp_integrator_kind kind = w->model.def.integrator.kind <= IMP_RK4 ? w->model.def.integrator.kind : IMP_RK4;
     o->in_step = a->contact;
     o->force_error = 0;
-    /* sleeping (islands.h): sleeping bodies are held, their derivative 0 */
-    imp_fixed_step(kind, imp_islands_any(w->islands) ? imp_islands_rhs : imp_world_rhs, w, a->t, a->h, w->data.y,
-                   a->n, w->scratch.work);
+    o->joint_error = 0;
+    imp_fixed_step(kind, rhs, w, a->t, a->h, w->data.y, a->n, w->scratch.work);
     o->in_step = 0;
+    if (o->joint_error) {
+        snprintf(a->why, a->why_len, "out of memory for the joints' forces at t = %.17g", a->t);
+        return IMP_ERR_NOMEM;
+    }
     w->data.stats.substeps++;
     imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, start);
     if (o->force_error) {
