@@ -67,6 +67,33 @@ describe("3D joints under time_stepping = \"ode\"", function()
     assert.near(0, bar.angular_velocity[3], 1e-9)
   end)
 
+  it("a motor spins up at max_force / I, then holds its speed; a limit stops a slider", function()
+    -- a 2 kg sphere (r = 0.5) on a hinge through its centre, no gravity: omega(t) =
+    -- min(speed, tau t / I), I = 2/5 m r^2 = 0.2
+    local w = impact.world3d { strategy = "contact", gravity = { 0, 0, 0 }, dt = 0.01, time_stepping = "ode" }
+    local ball = w:add_body { shape = s3.sphere { radius = 0.5 }, mass = 2 }
+    w:add_joint { kind = "hinge", body1 = ball, anchor = { 0, 0, 0 }, axis = { 0, 0, 1 },
+                  motor = { speed = 3, max_force = 0.2 } }
+    w:run { duration = 0.5 }
+    assert.near(0.2 * 0.5 / 0.2, ball.angular_velocity[3], 1e-9)
+    w:run { duration = 3 }
+    assert.near(3, ball.angular_velocity[3], 1e-9)
+    -- a box falling along a vertical slider stops at its lower limit: a force-level limit
+    -- closes without an impulse, so it passes the limit by about its speed times dt / 2 at
+    -- most, then is brought back onto it
+    w = world("contact")
+    local box = w:add_body { shape = s3.box { size = { 0.2, 0.2, 0.2 } }, mass = 1 }
+    w:add_joint { kind = "slider", body1 = box, anchor = { 0, 0, 0 }, axis = { 0, 0, 1 }, limits = { -0.5, 0.5 } }
+    local lowest = 0
+    for _ = 1, 200 do
+      w:step()
+      lowest = math.min(lowest, box.position[3])
+    end
+    assert.is_true(lowest > -0.5 - math.sqrt(2 * g * 0.5) * 0.01 / 2, tostring(lowest))
+    assert.near(-0.5, box.position[3], 1e-6)
+    assert.near(0, box.velocity[3], 1e-5)  -- (the row acts once the gap closes within dt)
+  end)
+
   it("a double pendulum keeps its energy and its joints' drift stays bounded", function()
     -- two 1 kg bobs on 1 m links (ball joints), the first released horizontal: chaotic, yet
     -- the energy is conserved (RK4, no friction) and the joints hold over the run
