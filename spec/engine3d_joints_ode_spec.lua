@@ -83,7 +83,8 @@ describe("3D joints under time_stepping = \"ode\"", function()
     -- most, then is brought back onto it
     w = world("contact")
     local box = w:add_body { shape = s3.box { size = { 0.2, 0.2, 0.2 } }, mass = 1 }
-    w:add_joint { kind = "slider", body1 = box, anchor = { 0, 0, 0 }, axis = { 0, 0, 1 }, limits = { -0.5, 0.5 } }
+    w:add_joint { kind = "slider", body1 = box, anchor = { 0, 0, 0 }, axis = { 0, 0, 1 },
+                  limits = { -0.5, 0.5 } }
     local lowest = 0
     for _ = 1, 200 do
       w:step()

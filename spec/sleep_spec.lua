@@ -1,7 +1,8 @@
--- Sleeping (src/core/islands.c, src/engine3d/engine3d_sleep.c, src/engine2d/engine2d_sleep.c): islands of touching or joined
--- bodies whose speeds stay under sleep_linear and sleep_angular for sleep_time fall asleep (not
--- integrated: their poses do not change, bit for bit), and wake on an awake body's contact or
--- approach, an applied force or impulse, an edit of their state, or a new joint. Each
+-- Sleeping (src/core/islands.c, src/engine3d/engine3d_sleep.c, src/engine2d/engine2d_sleep.c):
+-- islands of touching or joined bodies whose speeds stay under sleep_linear and sleep_angular
+-- for sleep_time fall asleep (not integrated: their poses do not change, bit for bit), and wake
+-- on an awake body's contact or approach, an applied force or impulse, an edit of their state,
+-- or a new joint. Each
 -- expectation follows from the rule itself or from the mechanics (momentum, the contact's
 -- distance tolerance, a pendulum's speed).
 local impact = require("impact")
@@ -443,7 +444,8 @@ describe("sleeping in 2D worlds", function()
       assert.are.equal(2, w:stats().sleeping)
       assert.are.equal(1, w:stats().islands)
       local r = 0.25
-      local ball = w:add_body { shape = s2.ball { radius = r }, mass = 1, position = { 0, 3.5 }, elasticity = 0 }
+      local ball = w:add_body { shape = s2.ball { radius = r }, mass = 1, position = { 0, 3.5 },
+                                elasticity = 0 }
       local woke = false
       for _ = 1, 100 do
         w:step()
@@ -520,7 +522,8 @@ describe("sleeping in 2D worlds", function()
           -- hanging straight down, at rest: it sleeps, and a push wakes it
           local h = world2d(ts, { strategy = strategy })
           local c = h:add_body { shape = s2.ball { radius = 0.05 }, mass = 1, position = { 0, -L } }
-          h:add_joint { body1 = c, point1 = { 0, L }, body2 = h.background, point2 = { 0, 0 }, normal = "both" }
+          h:add_joint { body1 = c, point1 = { 0, L }, body2 = h.background, point2 = { 0, 0 },
+                        normal = "both" }
           assert.is_truthy(until_asleep(h, c, 200), strategy)
           local p = pose2d(c)
           h:run { duration = 0.5 }
