@@ -1,7 +1,8 @@
--- Sleeping (src/core/islands.c, src/engine3d/engine3d_sleep.c): islands of touching or joined
--- bodies whose speeds stay under sleep_linear and sleep_angular for sleep_time fall asleep (not
--- integrated: their poses do not change, bit for bit), and wake on an awake body's contact or
--- approach, an applied force or impulse, an edit of their state, or a new joint. Each
+-- Sleeping (src/core/islands.c, src/engine3d/engine3d_sleep.c, src/engine2d/engine2d_sleep.c):
+-- islands of touching or joined bodies whose speeds stay under sleep_linear and sleep_angular
+-- for sleep_time fall asleep (not integrated: their poses do not change, bit for bit), and wake
+-- on an awake body's contact or approach, an applied force or impulse, an edit of their state,
+-- or a new joint. Each
 -- expectation follows from the rule itself or from the mechanics (momentum, the contact's
 -- distance tolerance, a pendulum's speed).
 local impact = require("impact")
@@ -327,11 +328,10 @@ describe("sleeping", function()
 
   it("is refused, with the reason, where the strategy cannot honour it", function()
     local cases = {
-      { impact.world2d, { strategy = "contact", sleep = true } },
+      { impact.world2d, { strategy = "compliant", sleep = true } },
       { impact.world3d, { strategy = "compliant", sleep = true } },
       { impact.world3d, { strategy = "dem", sleep = true } },
       { impact.world3d, { strategy = "none", sleep = true } },
-      { impact.world3d, { strategy = "contact", time_stepping = "ode", sleep = true } },
     }
     for _, c in ipairs(cases) do
       local ok, err = pcall(c[1], c[2])
@@ -381,5 +381,261 @@ describe("sleeping", function()
       x:step(150)
     end
     assert.are.equal(state(w), state(w2))
+  end)
+end)
+
+-- 2D worlds (engine2d_sleep.c) under both time steppings, and 3D worlds under "ode"
+-- (engine3d_ode.c): a sleeping body is held (its derivative 0) and its pairs with sleeping or
+-- fixed bodies are not detected.
+local s2 = impact.shape2d
+local steppings = { "symplectic_euler", "ode" }
+
+local function world2d(ts, opts)
+  opts = opts or {}
+  local o = { strategy = opts.strategy or "contact", gravity = { 0, -g }, dt = dt, time_stepping = ts,
+              sleep = opts.sleep, sleep_time = opts.sleep_time,
+              joint_small_impacts = opts.strategy == "impulse" or nil }
+  if opts.sleep == nil then o.sleep = true end
+  return impact.world2d(o)
+end
+
+local function ground2d(w, friction)
+  return w:add_body { shape = s2.block { width = 40, height = 1 }, fixed = true, position = { 0, -0.5 },
+                      friction = friction or 0.5, elasticity = 0 }
+end
+
+-- a unit block resting at the half gap (distance_tol / 2 = 0.005) above y0
+local function block2d(w, x, y0, opts)
+  opts = opts or {}
+  return w:add_body { shape = s2.block { width = 1, height = 1 }, mass = opts.mass or 1,
+                      position = { x, y0 + 0.505 }, friction = opts.friction or 0.5, elasticity = 0,
+                      sleep = opts.sleep }
+end
+
+local function pose2d(b) return { b.position[1], b.position[2], b.angle } end
+
+describe("sleeping in 2D worlds", function()
+  for _, ts in ipairs(steppings) do
+    it("a block on the ground falls asleep after sleep_time, its pose then fixed bit for bit (" .. ts .. ")",
+      function()
+        local w = world2d(ts)
+        ground2d(w)
+        local b = block2d(w, 0, 0)
+        local n = until_asleep(w, b, 200)
+        assert.is_truthy(n)
+        assert.is_true(n * dt >= 0.5 - 1e-12 and n * dt <= 0.5 + dt + 1e-12, tostring(n))
+        local st = w:stats()
+        assert.are.equal(1, st.sleeping)
+        assert.are.equal(1, st.islands)
+        assert.are.same({ 0, 0 }, b.velocity)
+        local p, ends = pose2d(b), 0
+        w:on("contact_end", function() ends = ends + 1 end)
+        w:run { duration = 1 }
+        assert.is_false(b:is_awake())
+        assert.is_true(same(p, pose2d(b)))
+        assert.are.equal(0, ends)  -- its contact with the ground holds while it sleeps
+      end)
+
+    it("a ball dropped on a sleeping stack wakes the island and momentum passes (" .. ts .. ")", function()
+      local w = world2d(ts)
+      ground2d(w)
+      local stack = { block2d(w, 0, 0), block2d(w, 0, 1.01) }
+      assert.is_truthy(until_asleep(w, stack[1], 300))
+      assert.are.equal(2, w:stats().sleeping)
+      assert.are.equal(1, w:stats().islands)
+      local r = 0.25
+      local ball = w:add_body { shape = s2.ball { radius = r }, mass = 1, position = { 0, 3.5 },
+                                elasticity = 0 }
+      local woke = false
+      for _ = 1, 100 do
+        w:step()
+        if stack[1]:is_awake() then woke = true break end
+      end
+      assert.is_true(woke)
+      for _, b in ipairs(stack) do assert.is_true(b:is_awake()) end
+      -- it woke as the ball arrived: free fall from 3.5 - r to the top face at 2.02 (within the
+      -- tolerance) takes sqrt(2 (1.23) / g) = 0.50 s
+      assert.near(math.sqrt(2 * (3.5 - r - 2.02) / g), w.time - 0.5, 0.1 + dt)
+      w:run { duration = 1 }
+      -- held: no penetration beyond distance_tol (0.01)
+      assert.is_true(ball.position[2] >= 2.02 + r - 0.01, tostring(ball.position[2]))
+      assert.is_true(stack[2].position[2] >= 1.515 - 0.02)
+    end)
+
+    it("a ball sliding into a sleeping block wakes it; the horizontal momentum is kept (" .. ts .. ")",
+      function()
+        local w = world2d(ts)
+        ground2d(w, 0)
+        local b = block2d(w, 0, 0, { friction = 0 })
+        assert.is_truthy(until_asleep(w, b, 100))
+        local m, v0, r = 0.5, 2, 0.25
+        local ball = w:add_body { shape = s2.ball { radius = r }, mass = m, position = { -2, r + 0.005 },
+                                  velocity = { v0, 0 }, friction = 0, elasticity = 0 }
+        w:run { duration = 1.5 }
+        assert.is_true(b:is_awake())
+        assert.near(m * v0, m * ball.velocity[1] + b.velocity[1], 1e-6 * m * v0)
+        assert.is_true(b.velocity[1] > 0.1)
+      end)
+
+    it("a force, an impulse or a set velocity wakes a sleeping block (" .. ts .. ")", function()
+      local function asleep()
+        local w = world2d(ts)
+        ground2d(w, 0)
+        local b = block2d(w, 0, 0, { friction = 0, mass = 2 })
+        assert.is_truthy(until_asleep(w, b, 100))
+        return w, b
+      end
+      local w, b = asleep()
+      b:apply_force { 4, 0 }
+      w:step()
+      assert.is_true(b:is_awake())
+      assert.near(4 * dt / 2, b.velocity[1], 1e-9)  -- frictionless: v = F dt / m
+      w, b = asleep()
+      b:apply_impulse { 1, 0 }
+      w:step()
+      assert.is_true(b:is_awake())
+      assert.near(0.5, b.velocity[1], 1e-9)
+      w, b = asleep()
+      b.velocity = { 0.3, 0 }
+      w:step()
+      assert.is_true(b:is_awake())
+      assert.is_true(b.position[1] > 0)
+    end)
+
+    it("a swinging pendulum never sleeps; one hanging at rest does, and its joint holds (" .. ts .. ")",
+      function()
+        for _, strategy in ipairs { "contact", "impulse" } do
+          local w = world2d(ts, { strategy = strategy })
+          local L, th = 1, math.rad(30)
+          local b = w:add_body { shape = s2.ball { radius = 0.05 }, mass = 1,
+                                 position = { L * math.sin(th), -L * math.cos(th) } }
+          -- pinned at the origin by its point (-L sin th, L cos th) (the body frame at angle 0)
+          w:add_joint { body1 = b, point1 = { -L * math.sin(th), L * math.cos(th) }, body2 = w.background,
+                        point2 = { 0, 0 }, normal = "both" }
+          local fastest = 0
+          for _ = 1, 300 do
+            w:step()
+            assert.is_true(b:is_awake())
+            fastest = math.max(fastest, math.sqrt(b.velocity[1] ^ 2 + b.velocity[2] ^ 2))
+          end
+          assert.near(math.sqrt(2 * g * L * (1 - math.cos(th))), fastest, 0.05)
+          -- hanging straight down, at rest: it sleeps, and a push wakes it
+          local h = world2d(ts, { strategy = strategy })
+          local c = h:add_body { shape = s2.ball { radius = 0.05 }, mass = 1, position = { 0, -L } }
+          h:add_joint { body1 = c, point1 = { 0, L }, body2 = h.background, point2 = { 0, 0 },
+                        normal = "both" }
+          assert.is_truthy(until_asleep(h, c, 200), strategy)
+          local p = pose2d(c)
+          h:run { duration = 0.5 }
+          assert.is_true(same(p, pose2d(c)))
+          c:apply_impulse { 0.5, 0 }
+          h:run { duration = 0.1 }
+          assert.is_true(c:is_awake())
+          if strategy == "contact" then  -- (the impulse strategy's joints drift awake or not)
+            assert.near(L, math.sqrt(c.position[1] ^ 2 + c.position[2] ^ 2), 1e-3)
+          end
+        end
+      end)
+  end
+
+  it("on or off changes nothing until a body sleeps (bit for bit)", function()
+    for _, ts in ipairs(steppings) do
+      local function run(sleep)
+        local w = world2d(ts, { sleep = sleep })
+        ground2d(w)
+        local a = block2d(w, 0, 0.3)
+        local b = w:add_body { shape = s2.ball { radius = 0.4 }, mass = 2, position = { 0.2, 2 },
+                               velocity = { 0.5, 0 }, elasticity = 0.3 }
+        w:run { duration = 0.3 }
+        return pose2d(a), pose2d(b)
+      end
+      local a0, b0 = run(false)
+      local a1, b1 = run(true)
+      assert.is_true(same(a0, a1) and same(b0, b1), ts)
+    end
+  end)
+
+  it("is kept by World:save and impact.load (2D)", function()
+    local function state(w)
+      local out = { string.format("%a", w.time) }
+      for _, b in ipairs(w:bodies()) do
+        for _, k in ipairs { "position", "velocity" } do
+          for _, v in ipairs(b[k]) do out[#out + 1] = string.format("%a", v) end
+        end
+        out[#out + 1] = string.format("%a", b.angle) .. tostring(b:is_awake())
+      end
+      local st = w:stats()
+      out[#out + 1] = st.sleeping .. "/" .. st.islands
+      return table.concat(out, " ")
+    end
+    local w = world2d("symplectic_euler")
+    ground2d(w)
+    block2d(w, 0, 0)
+    block2d(w, 3, 0)
+    w:step(60)
+    assert.are.equal(2, w:stats().sleeping)
+    local path = os.tmpname()
+    w:save(path)
+    local w2 = impact.load(path)
+    os.remove(path)
+    assert.are.equal(state(w), state(w2))
+    for _, x in ipairs { w, w2 } do
+      x:add_body { shape = s2.ball { radius = 0.3 }, mass = 1, position = { 0, 2 }, elasticity = 0 }
+      x:step(80)
+    end
+    assert.are.equal(state(w), state(w2))
+  end)
+end)
+
+describe("sleeping in 3D worlds under time_stepping = \"ode\"", function()
+  local function world_ode(strategy)
+    return impact.world3d { strategy = strategy, gravity = { 0, 0, -g }, dt = dt, time_stepping = "ode",
+                            sleep = true }
+  end
+
+  it("a box on the ground falls asleep, its pose fixed; a ball dropped on it wakes it", function()
+    local w = world_ode("contact")
+    ground(w)
+    local b = w:add_body { shape = s3.box { size = { 1, 1, 1 } }, mass = 1, position = { 0, 0, 0.505 },
+                           friction = 0.5, elasticity = 0 }
+    local n = until_asleep(w, b, 200)
+    assert.is_truthy(n)
+    assert.is_true(n * dt >= 0.5 - 1e-12, tostring(n))
+    local p = pose(b)
+    w:run { duration = 0.5 }
+    assert.is_true(same(p, pose(b)))
+    local r = 0.25
+    local ball = w:add_body { shape = s3.sphere { radius = r }, mass = 1, position = { 0, 0, 2 },
+                              friction = 0.5, elasticity = 0 }
+    local woke = false
+    for _ = 1, 100 do
+      w:step()
+      if b:is_awake() then woke = true break end
+    end
+    assert.is_true(woke)
+    w:run { duration = 0.5 }
+    assert.is_true(ball.position[3] >= 1.01 + r - 0.01, tostring(ball.position[3]))
+  end)
+
+  it("an applied force wakes it; on or off changes nothing until a body sleeps", function()
+    local w = world_ode("contact")
+    ground(w, 0)
+    local b = w:add_body { shape = s3.box { size = { 1, 1, 1 } }, mass = 2, position = { 0, 0, 0.505 },
+                           friction = 0, elasticity = 0 }
+    assert.is_truthy(until_asleep(w, b, 200))
+    b:apply_force { 4, 0, 0 }
+    w:step()
+    assert.is_true(b:is_awake())
+    assert.near(4 * dt / 2, b.velocity[1], 1e-9)
+    local function run(sleep)
+      local x = impact.world3d { strategy = "contact", gravity = { 0, 0, -g }, dt = dt, time_stepping = "ode",
+                                 sleep = sleep }
+      ground(x)
+      local s = x:add_body { shape = s3.sphere { radius = 0.4 }, mass = 2, position = { 0.2, 0, 1 },
+                             velocity = { 0.5, 0, 0 }, friction = 0.5, elasticity = 0.3 }
+      x:run { duration = 0.3 }
+      return pose(s)
+    end
+    assert.is_true(same(run(false), run(true)))
   end)
 end)

@@ -106,6 +106,19 @@ void imp_islands_wake(imp_world *w, int slot)
     s->nsleeping_islands--;
 }
 
+void imp_islands_rhs(void *ctx, double t, const double *y, double *dydt)
+{
+    imp_world *w = ctx;
+    imp_world_rhs(ctx, t, y, dydt);
+    const imp_islands *s = w->islands;
+    size_t n = (size_t)w->model.stride;
+    for (int i = 0; s != NULL && i < s->cap && i < w->model.nslots; i++) {
+        if (s->island[i] >= 0) {
+            memset(dydt + (size_t)i * n, 0, n * sizeof *dydt);
+        }
+    }
+}
+
 void imp_islands_wake_all(imp_world *w)
 {
     imp_islands *s = w->islands;

@@ -1,5 +1,7 @@
-/* islands.h: sleeping, as Box2D v3 has it (its ideas, written anew), for the engines that step
-   bodies at velocity level (the 3D impulse and contact strategies).
+/* islands.h: sleeping, as Box2D v3 has it (its ideas, written anew), for the 2D and 3D impulse
+   and contact strategies: at velocity level (time_stepping = "symplectic_euler") and under the
+   collision advance (time_stepping = "ode"), where a sleeping body is held: its derivative is 0
+   (imp_islands_rhs) and the detection skips its pairs with sleeping or fixed bodies.
 
    An island is a set of moving bodies (not fixed, not the background) linked by touching
    contacts, joints or springs: found after each step by union-find over those pairs, each
@@ -86,6 +88,13 @@ int imp_islands_count(const struct imp_world *w);
    and takes nislands as the last build's count. */
 imp_status imp_islands_restore_slot(struct imp_world *w, int slot, int island, double rest, int asked);
 imp_status imp_islands_restored(struct imp_world *w, int nislands);
+/* The world's equations of motion (imp_world_rhs) with the derivative of every sleeping body
+   set to 0: the right-hand side the "ode" steppers integrate while some body sleeps, so a
+   sleeping body's state stays bit for bit. ctx: the world. */
+void imp_islands_rhs(void *ctx, double t, const double *y, double *dydt);
+/* 1 when some body sleeps. */
+static inline int imp_islands_any(const imp_islands *s) { return s != NULL && s->nsleeping > 0; }
+
 /* Wakes every island (a change of strategy). */
 void imp_islands_wake_all(struct imp_world *w);
 

@@ -167,10 +167,8 @@ imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_l
             return bad_def(why, why_len, sleeps[i].name, sleeps[i].v, "a finite number >= 0");
         }
     }
-    if (def->sleep && (def->dim != 3 || (def->strategy != IMP_STRATEGY_IMPULSE && def->strategy != IMP_STRATEGY_CONTACT)
-                       || def->engine2d.time_stepping != IMP_STEPPING_SYMPLECTIC_EULER)) {
-        return bad_def(why, why_len, "sleep", def->sleep, "0 unless the world is 3D with strategy impulse or "
-                       "contact at velocity level (time_stepping symplectic_euler)");
+    if (def->sleep && def->strategy != IMP_STRATEGY_IMPULSE && def->strategy != IMP_STRATEGY_CONTACT) {
+        return bad_def(why, why_len, "sleep", def->sleep, "0 unless the strategy is impulse or contact");
     }
     const imp_soft_def *soft = &def->engine2d.soft;
     const struct {
@@ -637,10 +635,10 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
         set_error(w, msg);
         return IMP_ERR_INVALID;
     }
-    if (w->model.def.sleep && (w->model.def.dim != 3 || (st != IMP_STRATEGY_IMPULSE && st != IMP_STRATEGY_CONTACT))) {
-        char msg[200];  /* sleeping (islands.h): only the 3D impulse and contact strategies sleep */
+    if (w->model.def.sleep && st != IMP_STRATEGY_IMPULSE && st != IMP_STRATEGY_CONTACT) {
+        char msg[200];  /* sleeping (islands.h): only the impulse and contact strategies sleep */
         snprintf(msg, sizeof msg, "the %s strategy cannot honour the world's option sleep = true "
-                 "(only the 3D impulse and contact strategies put islands to sleep)", imp_strategy_names[st]);
+                 "(only the impulse and contact strategies put islands to sleep)", imp_strategy_names[st]);
         set_error(w, msg);
         return IMP_ERR_INVALID;
     }

@@ -7,6 +7,7 @@
 #include "collide2d_batch.h"
 #include "engine2d.h"
 #include "filter.h"
+#include "islands.h"
 #include "world_internal.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
@@ -434,7 +435,7 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
         if (d->has_prev) {
             memcpy(d->prev_pose, e->prev_pose + 3 * i, 3 * sizeof *yi);
         }
-        e->still[nb] = (unsigned char)(b->fixed != 0);
+        e->still[nb] = (unsigned char)(b->fixed != 0 || imp_islands_asleep_in(w->islands, i));  /* (sleeping) */
         nb++;
     }
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol};

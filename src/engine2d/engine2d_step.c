@@ -24,8 +24,10 @@
 #include <string.h>
 
 #include "engine2d.h"
+#include "engine2d_sleep.h"
 #include "engine2d_symplectic.h"
 #include "integrate_fixed.h"
+#include "islands.h"
 #include "world_internal.h"
 
 static int pending_has(const imp_engine2d *e, int p, int q)
@@ -387,15 +389,17 @@ static imp_status integrate(advance *a)
     e->freeze = 1;  /* PGS: the contacts of the step's first evaluation serve its stages */
     e->have_frozen = 0;
     e->stage_hit = 0;
+    /* sleeping (engine2d_sleep.h): sleeping bodies are held */
+    void (*rhs)(void *, double, const double *, double *) = imp_islands_any(w->islands) ? imp_islands_rhs : imp_world_rhs;
     if (imp_engine2d_symplectic(w)) {  /* the 2D engine's semi-implicit Euler */
-        imp_engine2d_symplectic_step(w, imp_world_rhs, a->t, a->h, w->data.y, n, w->scratch.work);
+        imp_engine2d_symplectic_step(w, rhs, a->t, a->h, w->data.y, n, w->scratch.work);
     } else {  /* the world's fixed-step method; RK4 for an adaptive one */
         imp_integrator_kind kind = w->model.def.integrator.kind <= IMP_RK4 ? w->model.def.integrator.kind : IMP_RK4;
         /* contact forces: a later stage that finds a penetration abandons the trial step
            there (myPhysicsLab's ContactSim), its records standing for the step's end */
         e->stage_watch = w->model.def.strategy == IMP_STRATEGY_CONTACT;
         e->stage_t0 = a->t;
-        imp_fixed_step(kind, imp_world_rhs, w, a->t, a->h, w->data.y, n, w->scratch.work);
+        imp_fixed_step(kind, rhs, w, a->t, a->h, w->data.y, n, w->scratch.work);
         e->stage_watch = 0;
     }
     e->freeze = 0;
@@ -620,6 +624,10 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
     a.last_blame.p = a.last_blame.q = 0;
     e->npending = 0;
     e->force_error = 0;
+    if (imp_e2_sleep_begin(w) != IMP_OK) {  /* sleeping: the edited islands wake */
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
     if (e->joints_new && a.d->joint_small_impacts) {
         /* joints added since the last step whose bodies move apart at them start held: one
            plastic impulse (myPhysicsLab's handleCollisions after building a scene) */
@@ -637,6 +645,11 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
                    != IMP_OK) {
             return st;
         }
+        if (imp_e2_sleep_detected(w, e)) {  /* sleeping: an island woke, the trial step again */
+            memcpy(w->data.y, e->y0, a.n * sizeof *w->data.y);
+            e->has_prev = 0;
+            continue;
+        }
         int ncol, worst, have_estimate;
         double est;
         if ((st = penetrations(&a, &ncol, &worst, &est, &have_estimate)) != IMP_OK) {
@@ -647,8 +660,9 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
             return st;
         }
     }
-    if (!a.handled && a.d->joint_small_impacts) {
-        return joint_small_impacts(&a);
+    if (!a.handled && a.d->joint_small_impacts && (st = joint_small_impacts(&a)) != IMP_OK) {
+        return st;
     }
+    imp_e2_sleep_end(w, e, t1 - w->data.time);  /* sleeping: the islands at rest fall asleep */
     return IMP_OK;
 }

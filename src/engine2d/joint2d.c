@@ -9,6 +9,7 @@
 
 #include "engine2d.h"
 #include "filter.h"
+#include "islands.h"
 #include "world_internal.h"
 
 int imp_engine2d_connector_alive(const imp_world *w, const imp_connector2d *c)
@@ -99,6 +100,8 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
     e->exclude_dirty = 1;
     e->conn_version++;
     e->joints_new |= c->kind != IMP_ROPE;
+    imp_islands_wake(w, c->body1);  /* sleeping: a new connector wakes its bodies */
+    imp_islands_wake(w, c->body2);
     return index;
 }
 
@@ -111,6 +114,8 @@ imp_status imp_engine2d_remove_connector(imp_world *w, int index, unsigned gener
     }
     e->conn[index].active = 0;
     e->conn[index].generation++;
+    imp_islands_wake(w, e->conn[index].body1);  /* sleeping: so does a removed one */
+    imp_islands_wake(w, e->conn[index].body2);
     e->exclude_dirty = 1;
     e->conn_version++;
     return IMP_OK;
@@ -139,7 +144,7 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
     double dtol = w->model.def.engine2d.distance_tol;
     for (int i = 0; i < e->nconn; i++) {
         const imp_connector2d *c = &e->conn[i];
-        if (!imp_engine2d_connector_alive(w, c)) {
+        if (!imp_engine2d_connector_alive(w, c) || imp_islands_resting_pair(w, c->body1, c->body2)) {  /* (sleeping) */
             continue;
         }
         double p1[2], p2[2], v1[2], v2[2];

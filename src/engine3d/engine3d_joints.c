@@ -711,3 +711,73 @@ void imp_e3_joints_free(struct imp_e3_joints *js)
     }
     free(js);
 }
+
+/* ---- the force-level ("ode") stepping's rows (engine3d_joints_ode.c) ---- */
+
+/* the pose of slot s at y moved by dt at y's velocities (a rotation about the fixed axis w) */
+static void moved_pose(const imp_world *w, const double *y, int s, double dt, double x[3], double R[9])
+{
+    pose_of(w, y, s, x, R);
+    if (s == 0 || w->model.bodies[s].fixed) {
+        return;
+    }
+    const double *ys = y + (size_t)s * IMP_STRIDE_3D, *v = ys + IMP_VEL_3D;
+    for (int k = 0; k < 3; k++) {
+        x[k] += dt * v[k];
+    }
+    double wl = sqrt(dot(v + 3, v + 3));
+    if (wl > 0.0) {
+        imp_quat dq = imp_q_from_axis_angle(imp_v3(v[3] / wl, v[4] / wl, v[5] / wl), wl * dt);
+        imp_mat3 m = imp_q_to_mat3(imp_q_normalize(imp_q_mul(dq, imp_q(ys[3], ys[4], ys[5], ys[6]))));
+        for (int i = 0; i < 3; i++) {
+            for (int k = 0; k < 3; k++) {
+                R[3 * i + k] = m.m[i][k];
+            }
+        }
+    }
+}
+
+imp_status imp_e3_joints_ode_reserve(imp_world *w, imp_engine3d *e)
+{
+    (void)w;
+    struct imp_e3_joints *js = e->joints;
+    if (js == NULL) {
+        return IMP_OK;
+    }
+    js->nrows = 0;
+    js->armed = 0;
+    return reserve_rows(js, SLOTS * js->n + SLOTS) != 0 ? IMP_ERR_NOMEM : IMP_OK;
+}
+
+int imp_e3_joint_rows_at(imp_world *w, imp_engine3d *e, int i, const double *y, double eps, double h,
+                         double *cm, double *cp)
+{
+    struct imp_e3_joints *js = e->joints;
+    const imp_e3_joint *j = &js->j[i];
+    if (!alive(w, j) || imp_islands_resting_pair(w, j->d.body1, j->d.body2)) {
+        return 0;
+    }
+    double x1[3], R1[9], x2[3], R2[9];
+    geo g;
+    int n0 = js->nrows, count[2];
+    for (int side = 0; side < 2; side++) {  /* the functions at y moved by -eps, +eps */
+        double *c = side == 0 ? cm : cp, dt = side == 0 ? -eps : eps;
+        moved_pose(w, y, j->s1, dt, x1, R1);
+        moved_pose(w, y, j->s2, dt, x2, R2);
+        geometry_at(j, x1, R1, x2, R2, &g);
+        joint_rows(w, e, js, i, &g, h, 0.0);
+        count[side] = js->nrows - n0;
+        for (int k = 0; k < count[side]; k++) {
+            c[k] = js->rows[n0 + k].c;
+        }
+        js->nrows = n0;
+    }
+    geometry(w, y, j, &g);
+    joint_rows(w, e, js, i, &g, h, 0.0);
+    int n = js->nrows - n0;
+    if (count[0] != n || count[1] != n) {  /* a rope or rod without direction on one side */
+        js->nrows = n0;
+        return -1;
+    }
+    return n;
+}

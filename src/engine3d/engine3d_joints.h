@@ -1,6 +1,7 @@
 /* engine3d_joints.h: joints, ropes and rods of the 3D engine (engine3d.h) as rows of its
    velocity-level contact problem, for the "impulse" and "contact" strategies under
-   time_stepping = "symplectic_euler" (the Lua side refuses them under "ode").
+   time_stepping = "symplectic_euler"; under "ode" the same rows at acceleration level
+   (engine3d_joints_ode.c).
 
    A joint holds body1 to body2 (the base: the background by default) by scalar rows, each a
    velocity Jacobian J (linear and angular parts per body) with u = J v, an impulse lambda and
@@ -113,6 +114,20 @@ imp_coulomb_status imp_e3_joints_solve_exact(struct imp_world *w, imp_engine3d *
 /* After the solve: the position correction into e->pvel (added to the contacts'), the
    impulses kept as the next step's warm starts; disarms. */
 void imp_e3_joints_push(struct imp_world *w, imp_engine3d *e, double h);
+
+/* The force-level ("ode") stepping (engine3d_joints_ode.c). reserve: room for every joint's
+   rows, none armed (0 or IMP_ERR_NOMEM). rows_at: appends joint i's rows at the state y (e->inv_iw
+   the inverse inertias at y; h the step of a unilateral or motor row's bias; impulses 0) and
+   writes their functions' values at y's poses moved by -eps (cm) and +eps (cp) at y's velocities
+   (SLOTS numbers each); the rows' count, 0 for a joint that is not alive or rests asleep, -1 (no
+   rows) when the moved poses give another count. */
+imp_status imp_e3_joints_ode_reserve(struct imp_world *w, imp_engine3d *e);
+int imp_e3_joint_rows_at(struct imp_world *w, imp_engine3d *e, int i, const double *y, double eps, double h,
+                         double *cm, double *cp);
+
+/* The joints' forces at the evaluated state y added to the accelerations in dydt (the world's
+   derivative there, 13 per slot), engine3d_joints_ode.c: 0 or IMP_ERR_NOMEM. */
+imp_status imp_e3_joints_ode_accel(struct imp_world *w, imp_engine3d *e, const double *y, double *dydt);
 
 void imp_e3_joints_free(struct imp_e3_joints *j);
 

@@ -28,8 +28,11 @@
 #include <string.h>
 
 #include "engine3d.h"
+#include "engine3d_joints.h"
 #include "engine3d_ode.h"
+#include "engine3d_sleep.h"
 #include "integrate_fixed.h"
+#include "islands.h"
 #include "world_internal.h"
 
 /* myPhysicsLab's small impulse: below it no collision event (a resting contact's nudge) */
@@ -341,6 +344,22 @@ static imp_status check_progress(advance *a)
     return IMP_OK;
 }
 
+/* The equations of motion the trial steps integrate: the world's (sleeping bodies held,
+   islands.h), then the joints' forces (engine3d_joints_ode.c). */
+static void rhs(void *ctx, double t, const double *y, double *dydt)
+{
+    imp_world *w = ctx;
+    if (imp_islands_any(w->islands)) {
+        imp_islands_rhs(ctx, t, y, dydt);
+    } else {
+        imp_world_rhs(ctx, t, y, dydt);
+    }
+    imp_engine3d *e = w->engine3d;
+    if (e->joints != NULL && imp_e3_joints_ode_accel(w, e, y, dydt) != IMP_OK) {
+        e->ode->joint_error = 1;
+    }
+}
+
 /* Stage "integrate": saves the state and takes a trial step of a->h from a->t. */
 static imp_status integrate(advance *a)
 {
@@ -351,8 +370,13 @@ static imp_status integrate(advance *a)
     imp_integrator_kind kind = w->model.def.integrator.kind <= IMP_RK4 ? w->model.def.integrator.kind : IMP_RK4;
     o->in_step = a->contact;
     o->force_error = 0;
-    imp_fixed_step(kind, imp_world_rhs, w, a->t, a->h, w->data.y, a->n, w->scratch.work);
+    o->joint_error = 0;
+    imp_fixed_step(kind, rhs, w, a->t, a->h, w->data.y, a->n, w->scratch.work);
     o->in_step = 0;
+    if (o->joint_error) {
+        snprintf(a->why, a->why_len, "out of memory for the joints' forces at t = %.17g", a->t);
+        return IMP_ERR_NOMEM;
+    }
     w->data.stats.substeps++;
     imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, start);
     if (o->force_error) {
@@ -502,6 +526,32 @@ static imp_status finish(advance *a)
     return IMP_OK;
 }
 
+/* Sleeping (islands.h): after a trial step's detection, the sleeping islands an awake body
+   touches or approaches wake (*woke: the trial step is taken again); else the points of
+   sleeping bodies are dropped. */
+static imp_status sleep_detected(advance *a, int *woke)
+{
+    imp_world *w = a->w;
+    imp_engine3d *e = a->e;
+    *woke = 0;
+    if (!imp_e3_sleep_any(w)) {
+        return IMP_OK;
+    }
+    for (int s = 0; s < w->model.nslots; s++) {  /* the velocities the wake test reads */
+        const double *v = velocity_of(w, s);
+        for (int k = 0; k < 6; k++) {
+            e->vel[6 * (size_t)s + k] = v != NULL ? v[k] : 0.0;
+        }
+    }
+    imp_status st = imp_e3_sleep_detected(w, e, woke);
+    if (st != IMP_OK) {
+        snprintf(a->why, a->why_len, "out of memory in the 3D engine's sleeping");
+    } else if (*woke) {
+        memcpy(w->data.y, a->o->y0, a->n * sizeof *w->data.y);
+    }
+    return st;
+}
+
 static imp_status prepare(advance *a)
 {
     imp_world *w = a->w;
@@ -525,6 +575,10 @@ static imp_status prepare(advance *a)
     e->failed_a = e->failed_b = -1;
     o->npending = 0;
     o->in_step = 0;
+    if (imp_e3_sleep_begin(w, e) != IMP_OK) {  /* sleeping: the edited islands wake */
+        snprintf(a->why, a->why_len, "out of memory for the 3D engine");
+        return IMP_ERR_NOMEM;
+    }
     return IMP_OK;
 }
 
@@ -548,6 +602,13 @@ imp_status imp_engine3d_ode_advance(imp_world *w, double t1, char *why, size_t w
         if ((st = check_progress(&a)) != IMP_OK || (st = integrate(&a)) != IMP_OK || (st = detect(&a)) != IMP_OK) {
             return st;
         }
+        int woke;
+        if ((st = sleep_detected(&a, &woke)) != IMP_OK) {
+            return st;
+        }
+        if (woke) {
+            continue;
+        }
         int ncol, worst, have_estimate;
         double est;
         if ((st = penetrations(&a, &ncol, &worst, &est, &have_estimate)) != IMP_OK) {
@@ -562,5 +623,9 @@ imp_status imp_engine3d_ode_advance(imp_world *w, double t1, char *why, size_t w
         return st;
     }
     a.e->stats.steps++;
+    if (imp_e3_sleep_end(w, a.e, t1 - w->data.time) != IMP_OK) {  /* sleeping: the islands at rest fall asleep */
+        snprintf(why, why_len, "out of memory for the 3D engine");
+        return IMP_ERR_NOMEM;
+    }
     return IMP_OK;
 }

@@ -28,6 +28,7 @@ typedef struct imp_e3_ode {
     int in_step;          /* 1 while the integrator runs (contact): the forces hook solves */
     int force_error;      /* a force solve failed in this trial step */
     int err_a, err_b;     /* its bodies */
+    int joint_error;      /* the joints' forces ran out of memory in this trial step */
     /* the collision advance */
     double *y0;           /* the state before the trial step */
     size_t y_cap;

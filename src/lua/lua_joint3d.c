@@ -13,18 +13,14 @@
 
 static const char *const joint_kinds[] = {"ball", "hinge", "slider", "fixed", NULL};
 
-/* Joints act in 3D under impulse and contact with the velocity-level step. */
+/* Joints act in 3D under impulse and contact, either time stepping (under "ode":
+   engine3d_joints_ode.c). */
 static void require_joint_strategy(lua_State *L, const imp_world *w, const char *what)
 {
     if (!imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
         imp_error(L, what, "joints, ropes and rods act only under the strategies \"contact\" and "
                   "\"impulse\"; this world's strategy is \"%s\", which would ignore them: create "
                   "the world with strategy = \"contact\"", imp_strategy_names[w->model.def.strategy]);
-    }
-    if (w->model.def.engine2d.time_stepping == IMP_STEPPING_ODE) {
-        imp_error(L, what, "3D joints, ropes and rods act under time_stepping = \"symplectic_euler\" "
-                  "(the 3D default); this world has time_stepping = \"ode\", which would ignore them: "
-                  "create the world without time_stepping = \"ode\"");
     }
 }
 

@@ -305,27 +305,17 @@ static void read_compliant(lua_State *L, int idx, const char *what, imp_complian
 }
 
 /* Sleeping (islands.h): sleep = true, sleep_time, sleep_linear, sleep_angular; only where the
-   engine honours it (3D impulse and contact at velocity level). */
+   engine honours it (the impulse and contact strategies, 2D and 3D, either time stepping). */
 static void read_sleep(lua_State *L, int idx, const char *what, imp_world_def *d)
 {
     d->sleep = imp_opt_boolean(L, idx, what, "sleep", 0);
     d->sleep_time = imp_opt_number(L, idx, what, "sleep_time", d->sleep_time, IMP_NONNEGATIVE, NULL);
     d->sleep_linear = imp_opt_number(L, idx, what, "sleep_linear", d->sleep_linear, IMP_NONNEGATIVE, NULL);
     d->sleep_angular = imp_opt_number(L, idx, what, "sleep_angular", d->sleep_angular, IMP_NONNEGATIVE, NULL);
-    if (!d->sleep) {
-        return;
-    }
-    const char *name = imp_strategy_names[d->strategy];
-    int engine = d->strategy == IMP_STRATEGY_IMPULSE || d->strategy == IMP_STRATEGY_CONTACT;
-    if (!engine || d->dim != 3) {
-        imp_error(L, what, "option 'sleep' (got true) puts islands at rest to sleep under the 3D "
-                  "\"impulse\" and \"contact\" strategies; this world is %dD with strategy \"%s\", "
-                  "which cannot honour it%s: leave it out or give sleep = false", d->dim, name,
-                  d->dim == 2 ? " (not in 2D worlds yet)" : "");
-    }
-    if (d->engine2d.time_stepping == IMP_STEPPING_ODE) {
-        imp_error(L, what, "option 'sleep' (got true) needs the velocity-level steps (time_stepping = "
-                  "\"symplectic_euler\", the 3D default), not time_stepping = \"ode\"");
+    if (d->sleep && d->strategy != IMP_STRATEGY_IMPULSE && d->strategy != IMP_STRATEGY_CONTACT) {
+        imp_error(L, what, "option 'sleep' (got true) puts islands at rest to sleep under the "
+                  "\"impulse\" and \"contact\" strategies; this world's strategy \"%s\" cannot "
+                  "honour it: leave it out or give sleep = false", imp_strategy_names[d->strategy]);
     }
 }
 
