@@ -52,6 +52,7 @@
 local options = require("impact.options")
 local core = require("impact.core")
 local world = require("impact.world")
+local literal = require("impact.literal")
 
 local World = core.World
 local Body = core.Body
@@ -935,42 +936,6 @@ end
 
 -- ---- saving and loading ----------------------------------------------------------------
 
--- a Lua literal of v: numbers exactly (hexadecimal floats), strings, booleans, tables
-local function literal(v, out)
-  local t = type(v)
-  if t == "number" then
-    if math.type(v) == "integer" then out[#out + 1] = string.format("%d", v)
-    elseif v ~= v then out[#out + 1] = "(0/0)"
-    elseif v == math.huge then out[#out + 1] = "math.huge"
-    elseif v == -math.huge then out[#out + 1] = "-math.huge"
-    else out[#out + 1] = string.format("%a", v) end
-  elseif t == "string" then out[#out + 1] = string.format("%q", v)
-  elseif t == "boolean" or t == "nil" then out[#out + 1] = tostring(v)
-  elseif t == "table" then
-    out[#out + 1] = "{"
-    local n = #v
-    for i = 1, n do
-      literal(v[i], out)
-      out[#out + 1] = ","
-    end
-    local keys = {}
-    for k in pairs(v) do
-      if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
-    end
-    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-    for _, k in ipairs(keys) do
-      out[#out + 1] = "["
-      literal(k, out)
-      out[#out + 1] = "]="
-      literal(v[k], out)
-      out[#out + 1] = ","
-    end
-    out[#out + 1] = "}"
-  else
-    error("impact.dem.save: cannot save a " .. t, 0)
-  end
-end
-
 -- the saved fields of engines defined by other modules (dem._define_engine)
 local extra_fields = {}
 local engine_fields = { kind = true, label = true, dead = true, verlet_distance = true,
@@ -1012,8 +977,8 @@ function dem.save(w, path)
   for _, b in ipairs(w:bodies()) do names[#names + 1] = b.name or false end
   local state = core.dem_export(w)
   local out = { "return " }
-  literal({ format = "impact.dem 1", state = state, names = names, engines = engines,
-            has_engines = engines_of[w] ~= nil }, out)
+  literal.write({ format = "impact.dem 1", state = state, names = names, engines = engines,
+                  has_engines = engines_of[w] ~= nil }, out, "impact.dem.save")
   local f, err = io.open(path, "wb")
   if not f then error("impact.dem.save: " .. tostring(err), 2) end
   f:write(table.concat(out), "\n")

@@ -19,54 +19,11 @@
 local core = require("impact.core")
 local shapes = require("impact.world_file_shapes")
 local check = require("impact.world_file_check")
+local literal = require("impact.literal")
 
 local M = {}
 
 local FORMAT = "impact.world 1"
-
--- a Lua literal of v into out: numbers exactly, strings quoted, tables with sorted keys
-local function literal(v, out, where)
-  local t = type(v)
-  if t == "number" then
-    if math.type(v) == "integer" then out[#out + 1] = string.format("%d", v)
-    elseif v ~= v then out[#out + 1] = "(0/0)"
-    elseif v == math.huge then out[#out + 1] = "math.huge"
-    elseif v == -math.huge then out[#out + 1] = "-math.huge"
-    else out[#out + 1] = string.format("%a", v) end
-  elseif t == "string" then out[#out + 1] = string.format("%q", v)
-  elseif t == "boolean" then out[#out + 1] = tostring(v)
-  elseif t == "table" then
-    out[#out + 1] = "{"
-    local n = #v
-    for i = 1, n do
-      literal(v[i], out, where)
-      out[#out + 1] = ","
-    end
-    local keys = {}
-    for k in pairs(v) do
-      if not (math.type(k) == "integer" and k >= 1 and k <= n) then
-        if type(k) ~= "string" and math.type(k) ~= "integer" then
-          error(string.format("%s: a key of type %s cannot be saved", where, type(k)), 0)
-        end
-        keys[#keys + 1] = k
-      end
-    end
-    table.sort(keys, function(a, b)
-      if type(a) == type(b) then return a < b end
-      return type(a) == "number"
-    end)
-    for _, k in ipairs(keys) do
-      out[#out + 1] = "["
-      literal(k, out, where)
-      out[#out + 1] = "]="
-      literal(v[k], out, where)
-      out[#out + 1] = ",\n"
-    end
-    out[#out + 1] = "}"
-  else
-    error(string.format("%s: a %s cannot be saved", where, t), 0)
-  end
-end
 
 -- whether v is plain data (what literal writes); no cycles, at most 32 deep
 local function plain(v, depth)
@@ -200,7 +157,7 @@ function M.save(w, path)
   end
   local saved = describe_world(w, what)
   local out = { "return " }
-  literal(saved, out, what)
+  literal.write(saved, out, what)
   out[#out + 1] = "\n"
   local text = table.concat(out)
   local f, err = io.open(path, "wb")
