@@ -1,0 +1,552 @@
+/* engine2d_soft.c: the soft step of the 2D engine (contact_solver = "soft"), after the
+   sub-stepping with soft constraints and relaxation of Box2D v3 (E. Catto, "Solver2D",
+   2024, its "soft step"); written from the method's description, no code of it.
+
+   One world step of length dt:
+   - detection once, at the step's start (engine2d_detect.c, connectors included); every
+     body-pair record and every connector row becomes a row with its Jacobian J = (jp, jq),
+     its separation C0 (the record's distance; contacts add the slop distance_tol / 2, so
+     they rest overlapping by about that much instead of chattering at 0), its normal
+     velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and (contacts with
+     friction) the tangent t = perp(n), prepared once with the anchors of the step's start;
+     impulses warm-started from the last step's rows of the same key;
+   - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
+   - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
+     accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
+     `relax_iterations` passes without the soft bias;
+   - after the sub-steps one restitution pass, then positions and velocities written back.
+
+   A row's separation during the step is C = C0 + J dx, dx the bodies' displacement since the
+   step began (linear in the angle: exact for the step's small rotations to first order).
+   Solve pass, row with accumulated impulse f (>= 0 unless bilateral):
+     C > 0 (a gap, "speculative"):  bias = C / h, rigid: the row lets the gap close in h,
+                                    no more;
+     C <= 0, soft:                  bias = max(C w / (2 z + h w), -push_max),
+                                    df = -m s (v + bias) - i f, with w = 2 pi hertz,
+                                    a = h w (2 z + h w), s = a / (1 + a), i = 1 / (1 + a)
+                                    (the implicit spring-damper of frequency hertz and damping
+                                    ratio z over h, as an impulse);
+     relax:                         bias = 0 (C <= 0), rigid: df = -m v.
+   Contacts use hertz (at most a quarter of the sub-step rate 1 / h), connectors joint_hertz
+   (the same cap) and their damping ratios. Friction rows are rigid, |f_t| <= mu f_n with the
+   contact's current normal impulse. Restitution: a contact approaching faster than
+   restitution_threshold at the step's start that carried a normal impulse gets
+   df = -m (v + e v0) (clamped f >= 0). Contact forces are the step's impulses over dt.
+   Cost: one detection, O(rows + bodies) per pass; no allocation once the arrays are sized. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine2d.h"
+#include "engine2d_soft.h"
+#include "filter.h"
+#include "forces.h"
+#include "strategy.h"
+#include "world_internal.h"
+
+enum { ROW_CONTACT = 0, ROW_BILATERAL = 1, ROW_UNILATERAL = 2 };
+
+/* One row (a contact point with its friction, or a connector row). The normal part of J:
+   jp = (n, rpn), jq = -(n, rqn); the tangent part (contacts): jp = (t, rpt), jq = -(t, rqt),
+   t = (-n1, n0). */
+typedef struct soft_row {
+    int p, q, type, rec;
+    double n0, n1, rpn, rqn, rpt, rqt;
+    double mp, ip, mq, iq;    /* inverse masses and inertias (0: fixed or kinematic) */
+    double mass_n, mass_t;    /* 1 / (J M^-1 J^T) */
+    double c0;                /* separation at the step's start (+ slop for contacts) */
+    double v0;                /* normal velocity at the step's start */
+    double mu, e;
+    double fn, ft;            /* accumulated impulses of the sub-step */
+    double fn_sum, ft_sum;    /* over the step */
+    double fn_max;
+} soft_row;
+
+struct imp_e2_soft {
+    soft_row *rows;
+    int nrows, row_cap;
+    double *vel, *dpos, *acc; /* 3 per slot */
+    int slot_cap;
+    unsigned long long *wkey; /* warm starts: the last step's rows by key */
+    double *wf;               /* 2 per key: normal, tangent */
+    int nwarm, warm_cap;
+    int *whash;
+    size_t whash_size;
+    int stepped;              /* e->rec holds the last step's records */
+    unsigned bodies_version;
+    int nslots;
+};
+
+void imp_engine2d_soft_free(struct imp_e2_soft *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    free(s->rows);
+    free(s->vel);
+    free(s->dpos);
+    free(s->acc);
+    free(s->wkey);
+    free(s->wf);
+    free(s->whash);
+    free(s);
+}
+
+int imp_engine2d_soft(const imp_world *w)
+{
+    return w->model.def.dim == 2 && w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT
+           && imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS);
+}
+
+static int reserve(struct imp_e2_soft *s, int rows, int slots)
+{
+    if (rows > s->row_cap) {
+        soft_row *r = realloc(s->rows, (size_t)rows * sizeof *r);
+        if (r == NULL) {
+            return -1;
+        }
+        s->rows = r;
+        s->row_cap = rows;
+    }
+    if (slots > s->slot_cap) {
+        double **arr[3] = {&s->vel, &s->dpos, &s->acc};
+        for (int k = 0; k < 3; k++) {
+            double *p = realloc(*arr[k], 3 * (size_t)slots * sizeof *p);
+            if (p == NULL) {
+                return -1;
+            }
+            *arr[k] = p;
+        }
+        s->slot_cap = slots;
+    }
+    return 0;
+}
+
+/* ---- warm starts: an open-addressing table of the last step's keys (2^k >= 2 n slots) */
+
+static size_t hash_slot(unsigned long long key, size_t mask) { return (size_t)(key ^ (key >> 31)) & mask; }
+
+static void warm_fetch(const struct imp_e2_soft *s, unsigned long long key, double *fn, double *ft)
+{
+    *fn = 0.0, *ft = 0.0;
+    if (s->whash_size == 0) {
+        return;
+    }
+    size_t mask = s->whash_size - 1;
+    for (size_t h = hash_slot(key, mask);; h = (h + 1) & mask) {
+        int k = s->whash[h];
+        if (k == 0) {
+            return;
+        }
+        if (s->wkey[k - 1] == key) {
+            *fn = s->wf[2 * (k - 1)];
+            *ft = s->wf[2 * (k - 1) + 1];
+            return;
+        }
+    }
+}
+
+static int warm_store(struct imp_e2_soft *s, const imp_rec2d *rec)
+{
+    int n = s->nrows;
+    size_t size = 16;
+    while (size < 2 * (size_t)n) {
+        size *= 2;
+    }
+    if (n > s->warm_cap) {
+        unsigned long long *k = realloc(s->wkey, (size_t)n * sizeof *k);
+        if (k == NULL) {
+            return -1;
+        }
+        s->wkey = k;
+        double *f = realloc(s->wf, 2 * (size_t)n * sizeof *f);
+        if (f == NULL) {
+            return -1;
+        }
+        s->wf = f;
+        s->warm_cap = n;
+    }
+    if (size > s->whash_size) {
+        int *h = realloc(s->whash, size * sizeof *h);
+        if (h == NULL) {
+            return -1;
+        }
+        s->whash = h;
+        s->whash_size = size;
+    }
+    size_t mask = s->whash_size - 1;
+    memset(s->whash, 0, s->whash_size * sizeof *s->whash);
+    for (int i = 0; i < n; i++) {
+        const soft_row *r = &s->rows[i];
+        unsigned long long key = rec[r->rec].key;
+        s->wkey[i] = key;
+        s->wf[2 * i] = r->fn;
+        s->wf[2 * i + 1] = r->ft;
+        size_t h = hash_slot(key, mask);
+        while (s->whash[h] != 0) {
+            h = (h + 1) & mask;
+        }
+        s->whash[h] = i + 1;
+    }
+    s->nwarm = n;
+    return 0;
+}
+
+/* ---- soft coefficients */
+
+typedef struct softness {
+    double bias_rate, mass_scale, impulse_scale;
+} softness;
+
+static softness make_soft(double hertz, double zeta, double h)
+{
+    softness s = {0.0, 1.0, 0.0};
+    if (!(hertz > 0.0)) {
+        return s;
+    }
+    double omega = 2.0 * 3.14159265358979323846 * hertz;
+    double a1 = 2.0 * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0 / (1.0 + a2);
+    s.bias_rate = omega / a1;
+    s.mass_scale = a2 * a3;
+    s.impulse_scale = a3;
+    return s;
+}
+
+/* ---- rows */
+
+static double cross(const double *r, double n0, double n1) { return r[0] * n1 - r[1] * n0; }
+
+/* Builds the rows from e->rec at state y (the step's start); O(records). */
+static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    int k = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        soft_row *o = &s->rows[k++];
+        o->p = r->p;
+        o->q = r->q;
+        o->rec = i;
+        o->type = r->connector < 0 ? ROW_CONTACT : r->bilateral ? ROW_BILATERAL : ROW_UNILATERAL;
+        const imp_body *bp = &w->model.bodies[r->p], *bq = &w->model.bodies[r->q];
+        int fp = r->p != 0 && imp_body_free(bp), fq = r->q != 0 && imp_body_free(bq) && r->q != r->p;
+        o->mp = fp ? bp->inv_mass : 0.0;
+        o->ip = fp ? bp->inv_inertia.m[2][2] : 0.0;
+        o->mq = fq ? bq->inv_mass : 0.0;
+        o->iq = fq ? bq->inv_inertia.m[2][2] : 0.0;
+        o->n0 = r->normal[0];
+        o->n1 = r->normal[1];
+        o->rpn = r->jp[2];
+        o->rqn = -r->jq[2];
+        double kn = (o->mp + o->mq) * (o->n0 * o->n0 + o->n1 * o->n1) + o->ip * o->rpn * o->rpn
+                    + o->iq * o->rqn * o->rqn;
+        o->mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
+        o->c0 = r->distance;
+        o->v0 = r->velocity;
+        o->mu = o->type == ROW_CONTACT ? r->friction : 0.0;
+        o->e = o->type == ROW_CONTACT ? r->elasticity : 0.0;
+        o->rpt = o->rqt = 0.0;
+        o->mass_t = 0.0;
+        if (o->mu > 0.0) {
+            const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+            const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+            const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+            double t0 = -o->n1, t1 = o->n0;
+            o->rpt = cross(rp, t0, t1);
+            o->rqt = cross(rq, t0, t1);
+            double kt = (o->mp + o->mq) + o->ip * o->rpt * o->rpt + o->iq * o->rqt * o->rqt;
+            o->mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
+        }
+        warm_fetch(s, r->key, &o->fn, &o->ft);
+        if (o->mass_n == 0.0 || !isfinite(o->fn) || !isfinite(o->ft)) {
+            o->fn = o->ft = 0.0;
+        }
+        if (o->mu == 0.0) {
+            o->ft = 0.0;
+        }
+        o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+    }
+    s->nrows = k;
+}
+
+/* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
+static inline void apply(const soft_row *o, double *v, double fn, double ft)
+{
+    double *vp = v + 3 * o->p, *vq = v + 3 * o->q;
+    double px = o->n0 * fn - o->n1 * ft, py = o->n1 * fn + o->n0 * ft;
+    vp[0] += o->mp * px;
+    vp[1] += o->mp * py;
+    vp[2] += o->ip * (o->rpn * fn + o->rpt * ft);
+    vq[0] -= o->mq * px;
+    vq[1] -= o->mq * py;
+    vq[2] -= o->iq * (o->rqn * fn + o->rqt * ft);
+}
+
+static void warm_start(struct imp_e2_soft *s)
+{
+    for (int i = 0; i < s->nrows; i++) {
+        const soft_row *o = &s->rows[i];
+        if (o->fn != 0.0 || o->ft != 0.0) {
+            apply(o, s->vel, o->fn, o->ft);
+        }
+    }
+}
+
+/* One pass over the rows: use_bias 1 for a solve pass (soft rows), 0 for a relax pass. */
+static void solve_pass(struct imp_e2_soft *s, double h, int use_bias, const softness *contact,
+                       const softness *joint, double push_max)
+{
+    double *v = s->vel, *dx = s->dpos, inv_h = 1.0 / h;
+    for (int i = 0; i < s->nrows; i++) {
+        soft_row *o = &s->rows[i];
+        double *vp = v + 3 * o->p, *vq = v + 3 * o->q;
+        const double *xp = dx + 3 * o->p, *xq = dx + 3 * o->q;
+        double dvx = vp[0] - vq[0], dvy = vp[1] - vq[1];
+        double vn = o->n0 * dvx + o->n1 * dvy + o->rpn * vp[2] - o->rqn * vq[2];
+        double c = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
+                   - o->rqn * xq[2];
+        double bias = 0.0, ms = 1.0, is = 0.0;
+        if (o->type == ROW_BILATERAL) {
+            if (use_bias) {
+                bias = joint->bias_rate * c;
+                ms = joint->mass_scale;
+                is = joint->impulse_scale;
+            }
+        } else if (c > 0.0) {
+            bias = c * inv_h;  /* speculative: the gap may close within h, no more */
+        } else if (use_bias) {
+            const softness *sf = o->type == ROW_CONTACT ? contact : joint;
+            bias = sf->bias_rate * c;
+            bias = bias < -push_max ? -push_max : bias;
+            ms = sf->mass_scale;
+            is = sf->impulse_scale;
+        }
+        double f0 = o->fn;
+        double f = f0 - o->mass_n * ms * (vn + bias) - is * f0;
+        if (o->type != ROW_BILATERAL && f < 0.0) {
+            f = 0.0;
+        }
+        double df = f - f0;
+        o->fn = f;
+        o->fn_max = f > o->fn_max ? f : o->fn_max;
+        double dft = 0.0;
+        if (o->mu > 0.0) {
+            /* friction with the velocities after the normal impulse */
+            double ax = o->mp * o->n0 * df, ay = o->mp * o->n1 * df, bx = o->mq * o->n0 * df,
+                   by = o->mq * o->n1 * df;
+            double wp = vp[2] + o->ip * o->rpn * df, wq = vq[2] - o->iq * o->rqn * df;
+            double vt = -o->n1 * (dvx + ax + bx) + o->n0 * (dvy + ay + by) + o->rpt * wp - o->rqt * wq;
+            double lim = o->mu * f, t0 = o->ft;
+            double t = t0 - o->mass_t * vt;
+            t = t > lim ? lim : t < -lim ? -lim : t;
+            dft = t - t0;
+            o->ft = t;
+        }
+        if (df != 0.0 || dft != 0.0) {
+            apply(o, v, df, dft);
+        }
+    }
+}
+
+/* the restitution pass after the sub-steps */
+static void restitution(struct imp_e2_soft *s, double threshold)
+{
+    for (int i = 0; i < s->nrows; i++) {
+        soft_row *o = &s->rows[i];
+        if (o->type != ROW_CONTACT || !(o->e > 0.0) || !(o->v0 < -threshold) || !(o->fn_max > 0.0)) {
+            continue;
+        }
+        const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+        double vn = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+        double f0 = o->fn, f = f0 - o->mass_n * (vn + o->e * o->v0);
+        f = f < 0.0 ? 0.0 : f;
+        o->fn = f;
+        o->fn_sum += f - f0;
+        apply(o, s->vel, f - f0, 0.0);
+    }
+}
+
+static void name_slot(imp_world *w, int a, int b)
+{
+    w->data.nerror_bodies = 0;
+    if (a > 0) {
+        w->data.error_bodies[w->data.nerror_bodies++] = a;
+    }
+    if (b > 0 && b != a) {
+        w->data.error_bodies[w->data.nerror_bodies++] = b;
+    }
+}
+
+/* the records after the step: forces, distances and velocities at its end, collision
+   events for the impacts */
+static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
+{
+    imp_engine2d *e = w->engine2d;
+    double vtol = w->model.def.engine2d.velocity_tol;
+    for (int i = 0; i < s->nrows; i++) {
+        const soft_row *o = &s->rows[i];
+        imp_rec2d *r = &e->rec[o->rec];
+        const double *xp = s->dpos + 3 * o->p, *xq = s->dpos + 3 * o->q;
+        const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+        double c = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2] - o->rqn * xq[2];
+        r->distance = c;
+        r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+        r->impulse = o->fn_sum;
+        r->force = o->fn_sum / dt;
+        r->friction_force = o->ft_sum / dt;
+        if (fabs(r->force) > e->max_force) {
+            e->max_force = fabs(r->force);
+        }
+        if (o->type != ROW_CONTACT) {
+            continue;
+        }
+        r->kind = IMP_HIT_CONTACT;
+        if (o->v0 < -vtol && o->fn_sum > 1e-4) {  /* an impact (resting contacts stay quiet) */
+            e->stats.collisions++;
+            imp_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.kind = IMP_EVENT_COLLISION;
+            ev.time = t1;
+            int flip = r->q > r->p;
+            ev.body1 = flip ? r->p : r->q;
+            ev.body2 = flip ? r->q : r->p;
+            ev.point[0] = r->point[0];
+            ev.point[1] = r->point[1];
+            ev.normal[0] = flip ? -r->normal[0] : r->normal[0];
+            ev.normal[1] = flip ? -r->normal[1] : r->normal[1];
+            ev.value = o->v0;
+            ev.impulse = o->fn_sum;
+            imp_world_push_event(w, &ev);
+        }
+    }
+}
+
+imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t why_size)
+{
+    imp_engine2d *e = imp_engine2d_get(w);
+    int ns = w->model.nslots;
+    if (e == NULL || (e->soft == NULL && (e->soft = calloc(1, sizeof *e->soft)) == NULL)) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    struct imp_e2_soft *s = e->soft;
+    s->stepped = 0;
+    const imp_engine2d_def *d = &w->model.def.engine2d;
+    const imp_soft_def *sd = &d->soft;
+    imp_profile *prof = &w->data.profile;
+    double t0 = w->data.time, dt = t1 - t0;
+    double *y = w->data.y;
+    if (!(dt > 0.0)) {
+        return IMP_OK;
+    }
+    double start = imp_profile_now();
+    e->has_prev = 0;
+    if (imp_engine2d_detect(w, y, 0) < 0) {
+        snprintf(why, why_size, "collision detection failed (out of memory or bad shapes) at t = %.17g", t0);
+        return IMP_ERR_NOMEM;
+    }
+    imp_profile_add(prof, IMP_STAGE_DETECT, start);
+    start = imp_profile_now();
+    if (reserve(s, e->nrec, ns) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    prepare_rows(w, s, y);
+    if (s->nrows > e->stats.max_contacts) {
+        e->stats.max_contacts = s->nrows;
+    }
+    /* the external accelerations, once per step */
+    double *f = w->scratch.force;
+    memset(f, 0, (size_t)ns * 6 * sizeof *f);
+    imp_forces_body(w, y, f);
+    imp_forces_springs(w, y, f);
+    imp_forces_gravitation(w, y, f);
+    w->data.stats.rhs_evaluations++;
+    double *v = s->vel, *dx = s->dpos, *acc = s->acc;
+    for (int i = 0; i < ns; i++) {
+        const imp_body *b = &w->model.bodies[i];
+        const double *yi = y + (size_t)i * IMP_STRIDE_2D;
+        int moves = b->active && !b->fixed && i != 0;
+        int free_body = moves && imp_body_free(b);
+        for (int k = 0; k < 3; k++) {
+            v[3 * i + k] = moves ? yi[3 + k] : 0.0;
+            dx[3 * i + k] = 0.0;
+        }
+        acc[3 * i] = free_body ? f[6 * i] * b->inv_mass : 0.0;
+        acc[3 * i + 1] = free_body ? f[6 * i + 1] * b->inv_mass : 0.0;
+        acc[3 * i + 2] = free_body ? f[6 * i + 5] * b->inv_inertia.m[2][2] : 0.0;
+    }
+    int nsub = d->substeps > 0 ? d->substeps : 1;
+    double h = dt / nsub;
+    double cap = 0.25 / h;
+    softness contact = make_soft(sd->hertz < cap ? sd->hertz : cap, sd->damping_ratio, h);
+    softness joint = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
+    for (int sub = 0; sub < nsub; sub++) {
+        for (int i = 0; i < 3 * ns; i++) {
+            v[i] += h * acc[i];
+        }
+        warm_start(s);
+        for (int it = 0; it < sd->iterations; it++) {
+            solve_pass(s, h, 1, &contact, &joint, sd->push_max);
+        }
+        for (int i = 0; i < 3 * ns; i++) {
+            dx[i] += h * v[i];
+        }
+        for (int it = 0; it < sd->relax_iterations; it++) {
+            solve_pass(s, h, 0, &contact, &joint, sd->push_max);
+        }
+        for (int i = 0; i < s->nrows; i++) {
+            s->rows[i].fn_sum += s->rows[i].fn;
+            s->rows[i].ft_sum += s->rows[i].ft;
+        }
+        e->stats.pgs_sweeps += sd->iterations + sd->relax_iterations;
+    }
+    restitution(s, sd->restitution_threshold);
+    for (int i = 1; i < ns; i++) {
+        const imp_body *b = &w->model.bodies[i];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        double *yi = y + (size_t)i * IMP_STRIDE_2D;
+        for (int k = 0; k < 3; k++) {
+            yi[k] += dx[3 * i + k];
+            yi[3 + k] = v[3 * i + k];
+        }
+        for (int k = 0; k < 6; k++) {
+            if (!isfinite(yi[k])) {
+                name_slot(w, i, 0);
+                snprintf(why, why_size, "the state of body #%d became non-finite near t = %.17g", i, t0);
+                return IMP_ERR_NONFINITE;
+            }
+        }
+    }
+    imp_profile_add(prof, IMP_STAGE_CONTACT_SOLVE, start);
+    if (warm_store(s, e->rec) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    finish_records(w, s, dt, t1);
+    e->stats.steps++;
+    e->stats.lcp_solves++;
+    w->data.stats.substeps += nsub;
+    start = imp_profile_now();
+    if (imp_engine2d_track_contacts(w, t1) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    imp_profile_add(prof, IMP_STAGE_CONTACTS, start);
+    s->stepped = 1;
+    s->bodies_version = w->model.bodies_version;
+    s->nslots = ns;
+    return IMP_OK;
+}
+
+int imp_engine2d_soft_contacts(imp_world *w)
+{
+    imp_engine2d *e = w->engine2d;
+    const struct imp_e2_soft *s = e->soft;
+    if (s != NULL && s->stepped && s->bodies_version == w->model.bodies_version && s->nslots == w->model.nslots) {
+        return e->nrec;
+    }
+    return imp_engine2d_detect(w, w->data.y, 0);
+}
