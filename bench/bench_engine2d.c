@@ -108,6 +108,10 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     if (g_solver == IMP_SOLVER_SOFT) {  /* Box2D v3's defaults (engine2d_def.h) */
         def.engine2d.substeps = 4;
         stepping = IMP_STEPPING_SYMPLECTIC_EULER;
+        const char *hz = getenv("IMPACT_SOFT_HERTZ");  /* (a study: another contact hertz) */
+        if (hz != NULL && atof(hz) > 0.0) {
+            def.engine2d.soft.hertz = atof(hz);
+        }
     }
     def.engine2d.extra_accel = IMP_EXTRA_VELOCITY;
     def.engine2d.collision_handling = IMP_HANDLING_SIMULTANEOUS;

@@ -5,9 +5,7 @@
    One world step of length dt:
    - detection once, at the step's start (engine2d_detect.c, connectors included); every
      body-pair record and every connector row becomes a row with its Jacobian J = (jp, jq),
-     its separation C0 (the record's distance; contacts add the slop distance_tol / 2, so
-     they rest overlapping by about that much instead of chattering at 0), its normal
-     velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and (contacts with
+     its separation C0 (the record's distance), its normal velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and (contacts with
      friction) the tangent t = perp(n), prepared once with the anchors of the step's start;
      impulses warm-started from the last step's rows of the same key;
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
@@ -27,8 +25,11 @@
                                     (the implicit spring-damper of frequency hertz and damping
                                     ratio z over h, as an impulse);
      relax:                         bias = 0 (C <= 0), rigid: df = -m v.
-   Contacts use hertz (at most a quarter of the sub-step rate 1 / h), connectors joint_hertz
-   (the same cap) and their damping ratios. Friction rows are rigid, |f_t| <= mu f_n with the
+   Contacts use hertz (at most a quarter of the sub-step rate 1 / h; twice that against a
+   body that does not move), connectors joint_hertz (the same cap) and their damping ratios.
+   A resting contact settles at the overlap where the soft bias balances its load, about
+   g / (2 pi hertz)^2 per unit of the weight over the row's effective mass (0.3 mm for a box
+   on a box at 30 Hz), well below distance_tol. Friction rows are rigid, |f_t| <= mu f_n with the
    contact's current normal impulse. Restitution: a contact approaching faster than
    restitution_threshold at the step's start that carried a normal impulse gets
    df = -m (v + e v0) (clamped f >= 0). Contact forces are the step's impulses over dt.
@@ -45,16 +46,21 @@
 #include "world_internal.h"
 
 enum { ROW_CONTACT = 0, ROW_BILATERAL = 1, ROW_UNILATERAL = 2 };
+/* a row's softness: contacts between moving bodies, contacts with a body that does not move
+   (fixed, kinematic, the background: twice the frequency, as Box2D v3's static softness), and
+   connectors */
+enum { SOFT_CONTACT = 0, SOFT_STATIC = 1, SOFT_JOINT = 2 };
 
 /* One row (a contact point with its friction, or a connector row). The normal part of J:
    jp = (n, rpn), jq = -(n, rqn); the tangent part (contacts): jp = (t, rpt), jq = -(t, rqt),
    t = (-n1, n0). */
 typedef struct soft_row {
-    int p, q, type, rec;
+    int p, q, type, rec, soft;
+    int flip;                 /* the record's p is the row's q (its normal reversed) */
     double n0, n1, rpn, rqn, rpt, rqt;
     double mp, ip, mq, iq;    /* inverse masses and inertias (0: fixed or kinematic) */
     double mass_n, mass_t;    /* 1 / (J M^-1 J^T) */
-    double c0;                /* separation at the step's start (+ slop for contacts) */
+    double c0;                /* separation at the step's start */
     double v0;                /* normal velocity at the step's start */
     double mu, e;
     double fn, ft;            /* accumulated impulses of the sub-step */
@@ -65,6 +71,10 @@ typedef struct soft_row {
 struct imp_e2_soft {
     soft_row *rows;
     int nrows, row_cap;
+    int *grp;                 /* the first row of each body pair's run, then nrows */
+    int ngrp;
+    int *ord, *ord2;          /* the records' order (row_cap each) */
+    int *cnt;                 /* counting sort: nslots + 1 */
     double *vel, *dpos, *acc; /* 3 per slot */
     int slot_cap;
     unsigned long long *wkey; /* warm starts: the last step's rows by key */
@@ -83,6 +93,10 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
         return;
     }
     free(s->rows);
+    free(s->grp);
+    free(s->ord);
+    free(s->ord2);
+    free(s->cnt);
     free(s->vel);
     free(s->dpos);
     free(s->acc);
@@ -100,15 +114,36 @@ int imp_engine2d_soft(const imp_world *w)
 
 static int reserve(struct imp_e2_soft *s, int rows, int slots)
 {
-    if (rows > s->row_cap) {
+    if (rows >= s->row_cap) {  /* (room for one more: never a zero-size block) */
+        rows++;
         soft_row *r = realloc(s->rows, (size_t)rows * sizeof *r);
         if (r == NULL) {
             return -1;
         }
         s->rows = r;
+        int *g = realloc(s->grp, ((size_t)rows + 1) * sizeof *g);
+        if (g == NULL) {
+            return -1;
+        }
+        s->grp = g;
+        int *o1 = realloc(s->ord, (size_t)rows * sizeof *o1);
+        if (o1 == NULL) {
+            return -1;
+        }
+        s->ord = o1;
+        int *o2 = realloc(s->ord2, (size_t)rows * sizeof *o2);
+        if (o2 == NULL) {
+            return -1;
+        }
+        s->ord2 = o2;
         s->row_cap = rows;
     }
     if (slots > s->slot_cap) {
+        int *c = realloc(s->cnt, ((size_t)slots + 1) * sizeof *c);
+        if (c == NULL) {
+            return -1;
+        }
+        s->cnt = c;
         double **arr[3] = {&s->vel, &s->dpos, &s->acc};
         for (int k = 0; k < 3; k++) {
             double *p = realloc(*arr[k], 3 * (size_t)slots * sizeof *p);
@@ -216,31 +251,67 @@ static softness make_soft(double hertz, double zeta, double h)
 
 static double cross(const double *r, double n0, double n1) { return r[0] * n1 - r[1] * n0; }
 
-/* Builds the rows from e->rec at state y (the step's start); O(records). */
+/* The records' order for the rows: by body pair (lower slot, then higher), stable (two
+   counting passes, O(records + slots)), so that a pair's rows are consecutive. */
+static void order_records(const imp_world *w, struct imp_e2_soft *s)
+{
+    const imp_engine2d *e = w->engine2d;
+    int n = e->nrec, ns = w->model.nslots, *cnt = s->cnt, *tmp = s->ord2, *ord = s->ord;
+    for (int pass = 0; pass < 2; pass++) {  /* by the higher slot, then by the lower */
+        const int *from = pass == 0 ? NULL : tmp;
+        int *to = pass == 0 ? tmp : ord;
+        memset(cnt, 0, ((size_t)ns + 1) * sizeof *cnt);
+        for (int j = 0; j < n; j++) {
+            const imp_rec2d *r = &e->rec[from != NULL ? from[j] : j];
+            int key = pass == 0 ? (r->p > r->q ? r->p : r->q) : (r->p < r->q ? r->p : r->q);
+            cnt[key + 1]++;
+        }
+        for (int k = 0; k < ns; k++) {
+            cnt[k + 1] += cnt[k];
+        }
+        for (int j = 0; j < n; j++) {
+            int i = from != NULL ? from[j] : j;
+            const imp_rec2d *r = &e->rec[i];
+            int key = pass == 0 ? (r->p > r->q ? r->p : r->q) : (r->p < r->q ? r->p : r->q);
+            to[cnt[key]++] = i;
+        }
+    }
+}
+
+/* Builds the rows from e->rec at state y (the step's start), in order_records' order, each
+   turned so that p < q (a record with p > q has its normal reversed and its sides swapped:
+   the same row, its tangent impulse of the opposite sign); O(records + slots). */
 static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
 {
     imp_engine2d *e = w->engine2d;
-    int k = 0;
-    for (int i = 0; i < e->nrec; i++) {
+    int k = 0, ng = 0;
+    order_records(w, s);
+    for (int j = 0; j < e->nrec; j++) {
+        int i = s->ord[j];
         const imp_rec2d *r = &e->rec[i];
         soft_row *o = &s->rows[k++];
-        o->p = r->p;
-        o->q = r->q;
+        int flip = r->p > r->q;
+        double sg = flip ? -1.0 : 1.0;
+        o->flip = flip;
+        o->p = flip ? r->q : r->p;
+        o->q = flip ? r->p : r->q;
         o->rec = i;
         o->type = r->connector < 0 ? ROW_CONTACT : r->bilateral ? ROW_BILATERAL : ROW_UNILATERAL;
-        const imp_body *bp = &w->model.bodies[r->p], *bq = &w->model.bodies[r->q];
-        int fp = r->p != 0 && imp_body_free(bp), fq = r->q != 0 && imp_body_free(bq) && r->q != r->p;
+        const imp_body *bp = &w->model.bodies[o->p], *bq = &w->model.bodies[o->q];
+        int fp = o->p != 0 && imp_body_free(bp), fq = o->q != 0 && imp_body_free(bq) && o->q != o->p;
         o->mp = fp ? bp->inv_mass : 0.0;
         o->ip = fp ? bp->inv_inertia.m[2][2] : 0.0;
         o->mq = fq ? bq->inv_mass : 0.0;
         o->iq = fq ? bq->inv_inertia.m[2][2] : 0.0;
-        o->n0 = r->normal[0];
-        o->n1 = r->normal[1];
-        o->rpn = r->jp[2];
-        o->rqn = -r->jq[2];
+        o->n0 = sg * r->normal[0];
+        o->n1 = sg * r->normal[1];
+        /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
+        o->rpn = flip ? r->jq[2] : r->jp[2];
+        o->rqn = flip ? -r->jp[2] : -r->jq[2];
         double kn = (o->mp + o->mq) * (o->n0 * o->n0 + o->n1 * o->n1) + o->ip * o->rpn * o->rpn
                     + o->iq * o->rqn * o->rqn;
         o->mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
+        o->soft = o->type != ROW_CONTACT ? SOFT_JOINT : !fp || !fq ? SOFT_STATIC : SOFT_CONTACT;
         o->c0 = r->distance;
         o->v0 = r->velocity;
         o->mu = o->type == ROW_CONTACT ? r->friction : 0.0;
@@ -248,7 +319,7 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
         o->rpt = o->rqt = 0.0;
         o->mass_t = 0.0;
         if (o->mu > 0.0) {
-            const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+            const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
             const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
             const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
             double t0 = -o->n1, t1 = o->n0;
@@ -257,7 +328,7 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
             double kt = (o->mp + o->mq) + o->ip * o->rpt * o->rpt + o->iq * o->rqt * o->rqt;
             o->mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
         }
-        warm_fetch(s, r->key, &o->fn, &o->ft);
+        warm_fetch(s, r->key, &o->fn, &o->ft);  /* (stored turned as now: the key fixes p, q) */
         if (o->mass_n == 0.0 || !isfinite(o->fn) || !isfinite(o->ft)) {
             o->fn = o->ft = 0.0;
         }
@@ -265,8 +336,13 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
             o->ft = 0.0;
         }
         o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+        if (k == 1 || o->p != o[-1].p || o->q != o[-1].q) {
+            s->grp[ng++] = k - 1;
+        }
     }
     s->nrows = k;
+    s->grp[ng] = k;
+    s->ngrp = ng;
 }
 
 /* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
@@ -292,59 +368,71 @@ static void warm_start(struct imp_e2_soft *s)
     }
 }
 
-/* One pass over the rows: use_bias 1 for a solve pass (soft rows), 0 for a relax pass. */
-static void solve_pass(struct imp_e2_soft *s, double h, int use_bias, const softness *contact,
-                       const softness *joint, double push_max)
+/* One pass over the rows: use_bias 1 for a solve pass (soft rows), 0 for a relax pass. The
+   rows of one body pair (a contact's points) are consecutive: the pair's velocities and
+   displacements stay in registers over them (s->grp: the groups' first rows). */
+static void solve_pass(struct imp_e2_soft *s, double h, int use_bias, const softness *soft,
+                       double push_max)
 {
-    double *v = s->vel, *dx = s->dpos, inv_h = 1.0 / h;
-    for (int i = 0; i < s->nrows; i++) {
-        soft_row *o = &s->rows[i];
-        double *vp = v + 3 * o->p, *vq = v + 3 * o->q;
-        const double *xp = dx + 3 * o->p, *xq = dx + 3 * o->q;
-        double dvx = vp[0] - vq[0], dvy = vp[1] - vq[1];
-        double vn = o->n0 * dvx + o->n1 * dvy + o->rpn * vp[2] - o->rqn * vq[2];
-        double c = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
-                   - o->rqn * xq[2];
-        double bias = 0.0, ms = 1.0, is = 0.0;
-        if (o->type == ROW_BILATERAL) {
-            if (use_bias) {
-                bias = joint->bias_rate * c;
-                ms = joint->mass_scale;
-                is = joint->impulse_scale;
+    double *v = s->vel, inv_h = 1.0 / h;
+    const double *dx = s->dpos;
+    for (int g = 0; g < s->ngrp; g++) {
+        int k0 = s->grp[g], k1 = s->grp[g + 1];
+        int sp = s->rows[k0].p, sq = s->rows[k0].q;
+        double *vp = v + 3 * sp, *vq = v + 3 * sq;
+        double p0 = vp[0], p1 = vp[1], p2 = vp[2], q0 = vq[0], q1 = vq[1], q2 = vq[2];
+        const double *xp = dx + 3 * sp, *xq = dx + 3 * sq;
+        double dx0 = xp[0] - xq[0], dx1 = xp[1] - xq[1], xp2 = xp[2], xq2 = xq[2];
+        for (int i = k0; i < k1; i++) {
+            soft_row *o = &s->rows[i];
+            double n0 = o->n0, n1 = o->n1, rpn = o->rpn, rqn = o->rqn;
+            double vn = n0 * (p0 - q0) + n1 * (p1 - q1) + rpn * p2 - rqn * q2;
+            double c = o->c0 + n0 * dx0 + n1 * dx1 + rpn * xp2 - rqn * xq2;
+            double bias = 0.0, ms = 1.0, is = 0.0;
+            if (c > 0.0 && o->type != ROW_BILATERAL) {
+                bias = c * inv_h;  /* speculative: the gap may close within h, no more */
+            } else if (use_bias) {
+                const softness *sf = &soft[o->soft];
+                bias = sf->bias_rate * c;
+                if (o->type != ROW_BILATERAL && bias < -push_max) {
+                    bias = -push_max;
+                }
+                ms = sf->mass_scale;
+                is = sf->impulse_scale;
             }
-        } else if (c > 0.0) {
-            bias = c * inv_h;  /* speculative: the gap may close within h, no more */
-        } else if (use_bias) {
-            const softness *sf = o->type == ROW_CONTACT ? contact : joint;
-            bias = sf->bias_rate * c;
-            bias = bias < -push_max ? -push_max : bias;
-            ms = sf->mass_scale;
-            is = sf->impulse_scale;
+            double f0 = o->fn;
+            double f = f0 - o->mass_n * ms * (vn + bias) - is * f0;
+            if (o->type != ROW_BILATERAL && f < 0.0) {
+                f = 0.0;
+            }
+            double df = f - f0;
+            o->fn = f;
+            o->fn_max = f > o->fn_max ? f : o->fn_max;
+            double mp = o->mp, mq = o->mq, ip = o->ip, iq = o->iq;
+            p0 += mp * n0 * df;
+            p1 += mp * n1 * df;
+            p2 += ip * rpn * df;
+            q0 -= mq * n0 * df;
+            q1 -= mq * n1 * df;
+            q2 -= iq * rqn * df;
+            if (o->mu > 0.0) {  /* rigid friction, with the velocities after the normal impulse */
+                double rpt = o->rpt, rqt = o->rqt;
+                double vt = -n1 * (p0 - q0) + n0 * (p1 - q1) + rpt * p2 - rqt * q2;
+                double lim = o->mu * f, t0 = o->ft;
+                double t = t0 - o->mass_t * vt;
+                t = t > lim ? lim : t < -lim ? -lim : t;
+                double dt = t - t0;
+                o->ft = t;
+                p0 -= mp * n1 * dt;
+                p1 += mp * n0 * dt;
+                p2 += ip * rpt * dt;
+                q0 += mq * n1 * dt;
+                q1 -= mq * n0 * dt;
+                q2 -= iq * rqt * dt;
+            }
         }
-        double f0 = o->fn;
-        double f = f0 - o->mass_n * ms * (vn + bias) - is * f0;
-        if (o->type != ROW_BILATERAL && f < 0.0) {
-            f = 0.0;
-        }
-        double df = f - f0;
-        o->fn = f;
-        o->fn_max = f > o->fn_max ? f : o->fn_max;
-        double dft = 0.0;
-        if (o->mu > 0.0) {
-            /* friction with the velocities after the normal impulse */
-            double ax = o->mp * o->n0 * df, ay = o->mp * o->n1 * df, bx = o->mq * o->n0 * df,
-                   by = o->mq * o->n1 * df;
-            double wp = vp[2] + o->ip * o->rpn * df, wq = vq[2] - o->iq * o->rqn * df;
-            double vt = -o->n1 * (dvx + ax + bx) + o->n0 * (dvy + ay + by) + o->rpt * wp - o->rqt * wq;
-            double lim = o->mu * f, t0 = o->ft;
-            double t = t0 - o->mass_t * vt;
-            t = t > lim ? lim : t < -lim ? -lim : t;
-            dft = t - t0;
-            o->ft = t;
-        }
-        if (df != 0.0 || dft != 0.0) {
-            apply(o, v, df, dft);
-        }
+        vq[0] = q0, vq[1] = q1, vq[2] = q2;
+        vp[0] = p0, vp[1] = p1, vp[2] = p2;
     }
 }
 
@@ -393,7 +481,7 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
         r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
         r->impulse = o->fn_sum;
         r->force = o->fn_sum / dt;
-        r->friction_force = o->ft_sum / dt;
+        r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
         if (fabs(r->force) > e->max_force) {
             e->max_force = fabs(r->force);
         }
@@ -479,21 +567,24 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     int nsub = d->substeps > 0 ? d->substeps : 1;
     double h = dt / nsub;
     double cap = 0.25 / h;
-    softness contact = make_soft(sd->hertz < cap ? sd->hertz : cap, sd->damping_ratio, h);
-    softness joint = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
+    double hz = sd->hertz < cap ? sd->hertz : cap;
+    softness soft[3];
+    soft[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
+    soft[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
+    soft[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
     for (int sub = 0; sub < nsub; sub++) {
         for (int i = 0; i < 3 * ns; i++) {
             v[i] += h * acc[i];
         }
         warm_start(s);
         for (int it = 0; it < sd->iterations; it++) {
-            solve_pass(s, h, 1, &contact, &joint, sd->push_max);
+            solve_pass(s, h, 1, soft, sd->push_max);
         }
         for (int i = 0; i < 3 * ns; i++) {
             dx[i] += h * v[i];
         }
         for (int it = 0; it < sd->relax_iterations; it++) {
-            solve_pass(s, h, 0, &contact, &joint, sd->push_max);
+            solve_pass(s, h, 0, soft, sd->push_max);
         }
         for (int i = 0; i < s->nrows; i++) {
             s->rows[i].fn_sum += s->rows[i].fn;
