@@ -83,6 +83,16 @@ struct imp_e2_soft {
     int *whash;
     size_t whash_size;
     int stepped;              /* e->rec holds the last step's records */
+    /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
+       localized, moved with the bodies at every step's end; reused while no body moved more
+       than CACHE_EPS from its pose at that detection and nothing else changed */
+    double *det_pose;         /* 3 per slot: the poses at the last full detection */
+    double *cs;               /* 2 per slot: cos, sin of the angles (relocation) */
+    int nbody;                /* body-pair records (the connectors' follow) */
+    int cache_ok;
+    unsigned det_bodies_version, det_filter_version, det_conn_version, end_state_version;
+    int det_nslots;
+    long full_detections, cached_steps;
     unsigned bodies_version;
     int nslots;
 };
@@ -97,6 +107,8 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->ord);
     free(s->ord2);
     free(s->cnt);
+    free(s->det_pose);
+    free(s->cs);
     free(s->vel);
     free(s->dpos);
     free(s->acc);
@@ -144,8 +156,8 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
             return -1;
         }
         s->cnt = c;
-        double **arr[3] = {&s->vel, &s->dpos, &s->acc};
-        for (int k = 0; k < 3; k++) {
+        double **arr[5] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs};
+        for (int k = 0; k < 5; k++) {
             double *p = realloc(*arr[k], 3 * (size_t)slots * sizeof *p);
             if (p == NULL) {
                 return -1;
@@ -465,20 +477,26 @@ static void name_slot(imp_world *w, int a, int b)
     }
 }
 
+static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y);
+
 /* the records after the step: forces, distances and velocities at its end, collision
    events for the impacts */
 static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
 {
     imp_engine2d *e = w->engine2d;
     double vtol = w->model.def.engine2d.velocity_tol;
+    move_records(w, s, w->data.y);
     for (int i = 0; i < s->nrows; i++) {
         const soft_row *o = &s->rows[i];
         imp_rec2d *r = &e->rec[o->rec];
-        const double *xp = s->dpos + 3 * o->p, *xq = s->dpos + 3 * o->q;
-        const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
-        double c = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2] - o->rqn * xq[2];
-        r->distance = c;
-        r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+        if (o->type != ROW_CONTACT) {  /* connector rows: their gap and rate moved linearly (the
+                                          same scalars whether the row was turned or not) */
+            const double *xp = s->dpos + 3 * o->p, *xq = s->dpos + 3 * o->q;
+            const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+            r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
+                          - o->rqn * xq[2];
+            r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+        }
         r->impulse = o->fn_sum;
         r->force = o->fn_sum / dt;
         r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
@@ -509,6 +527,77 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
     }
 }
 
+/* How far a body may move (m, and rad) from its pose at the last full detection before the
+   contacts are detected again: 1e-3 of distance_tol (a pair within distance_tol of touching
+   then, and not found, is still more than 0.999 distance_tol apart). */
+#define CACHE_EPS 1e-3
+
+/* 1 when the cached records serve the state y (see struct imp_e2_soft). O(slots). */
+static int cache_valid(const imp_world *w, const struct imp_e2_soft *s, const double *y)
+{
+    const imp_engine2d *e = w->engine2d;
+    if (!s->cache_ok || s->det_nslots != w->model.nslots || s->det_bodies_version != w->model.bodies_version
+        || s->det_filter_version != w->model.filter_version || s->det_conn_version != e->conn_version
+        || s->end_state_version != w->data.state_version) {
+        return 0;
+    }
+    double eps = CACHE_EPS * w->model.def.engine2d.distance_tol;
+    for (int i = 1; i < w->model.nslots; i++) {
+        const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
+        if (!(fabs(yi[0] - d[0]) < eps && fabs(yi[1] - d[1]) < eps && fabs(yi[2] - d[2]) < eps)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The records at the step's start: the cached body-pair records (moved with the bodies at
+   the last step's end) with the connectors' rows at y, or a full detection whose body-pair
+   records are localized for the cache. -1 when detection failed. */
+static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    if (cache_valid(w, s, y)) {
+        e->nrec = s->nbody;
+        s->cached_steps++;
+        return imp_engine2d_connector_records(w, y);
+    }
+    s->cache_ok = 0;
+    if (imp_engine2d_detect(w, y, 0) < 0) {
+        return -1;
+    }
+    s->full_detections++;
+    int nb = 0;
+    while (nb < e->nrec && e->rec[nb].connector < 0) {  /* (connectors come last) */
+        imp_engine2d_localize(w, y, &e->rec[nb]);
+        nb++;
+    }
+    s->nbody = nb;
+    for (int i = 0; i < w->model.nslots; i++) {
+        memcpy(s->det_pose + 3 * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+    }
+    s->det_nslots = w->model.nslots;
+    s->det_bodies_version = w->model.bodies_version;
+    s->det_filter_version = w->model.filter_version;
+    s->det_conn_version = e->conn_version;
+    return 0;
+}
+
+/* Moves the body-pair records with their bodies to the step's end state y (exact for
+   vertices and straight edges: imp_engine2d_relocate), for w:contacts() and the cache. */
+static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    for (int i = 0; i < w->model.nslots; i++) {
+        double a = y[(size_t)i * IMP_STRIDE_2D + 2];
+        s->cs[2 * i] = cos(a);
+        s->cs[2 * i + 1] = sin(a);
+    }
+    for (int i = 0; i < s->nbody && i < e->nrec; i++) {
+        imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
+    }
+}
+
 imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t why_size)
 {
     imp_engine2d *e = imp_engine2d_get(w);
@@ -529,7 +618,11 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     double start = imp_profile_now();
     e->has_prev = 0;
-    if (imp_engine2d_detect(w, y, 0) < 0) {
+    if (reserve(s, 0, ns) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    if (step_records(w, s, y) < 0) {
         snprintf(why, why_size, "collision detection failed (out of memory or bad shapes) at t = %.17g", t0);
         return IMP_ERR_NOMEM;
     }
@@ -629,15 +722,20 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->stepped = 1;
     s->bodies_version = w->model.bodies_version;
     s->nslots = ns;
+    s->cache_ok = 1;
+    s->end_state_version = w->data.state_version;
     return IMP_OK;
 }
 
 int imp_engine2d_soft_contacts(imp_world *w)
 {
     imp_engine2d *e = w->engine2d;
-    const struct imp_e2_soft *s = e->soft;
+    struct imp_e2_soft *s = e->soft;
     if (s != NULL && s->stepped && s->bodies_version == w->model.bodies_version && s->nslots == w->model.nslots) {
         return e->nrec;
+    }
+    if (s != NULL) {
+        s->cache_ok = 0;  /* (e->rec no longer holds the cached records) */
     }
     return imp_engine2d_detect(w, w->data.y, 0);
 }
