@@ -40,62 +40,11 @@
 
 #include "engine2d.h"
 #include "engine2d_soft.h"
+#include "engine2d_soft_internal.h"
 #include "filter.h"
 #include "forces.h"
 #include "strategy.h"
 #include "world_internal.h"
-
-enum { ROW_CONTACT = 0, ROW_BILATERAL = 1, ROW_UNILATERAL = 2 };
-/* a row's softness: contacts between moving bodies, contacts with a body that does not move
-   (fixed, kinematic, the background: twice the frequency, as Box2D v3's static softness), and
-   connectors */
-enum { SOFT_CONTACT = 0, SOFT_STATIC = 1, SOFT_JOINT = 2 };
-
-/* One row (a contact point with its friction, or a connector row). The normal part of J:
-   jp = (n, rpn), jq = -(n, rqn); the tangent part (contacts): jp = (t, rpt), jq = -(t, rqt),
-   t = (-n1, n0). */
-typedef struct soft_row {
-    int p, q, type, rec, soft;
-    int flip;                 /* the record's p is the row's q (its normal reversed) */
-    double n0, n1, rpn, rqn, rpt, rqt;
-    double mp, ip, mq, iq;    /* inverse masses and inertias (0: fixed or kinematic) */
-    double mass_n, mass_t;    /* 1 / (J M^-1 J^T) */
-    double c0;                /* separation at the step's start */
-    double v0;                /* normal velocity at the step's start */
-    double mu, e;
-    double fn, ft;            /* accumulated impulses of the sub-step */
-    double fn_sum, ft_sum;    /* over the step */
-    double fn_max;
-} soft_row;
-
-struct imp_e2_soft {
-    soft_row *rows;
-    int nrows, row_cap;
-    int *grp;                 /* the first row of each body pair's run, then nrows */
-    int ngrp;
-    int *ord, *ord2;          /* the records' order (row_cap each) */
-    int *cnt;                 /* counting sort: nslots + 1 */
-    double *vel, *dpos, *acc; /* 3 per slot */
-    int slot_cap;
-    unsigned long long *wkey; /* warm starts: the last step's rows by key */
-    double *wf;               /* 2 per key: normal, tangent */
-    int nwarm, warm_cap;
-    int *whash;
-    size_t whash_size;
-    int stepped;              /* e->rec holds the last step's records */
-    /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
-       localized, moved with the bodies at every step's end; reused while no body moved more
-       than CACHE_EPS from its pose at that detection and nothing else changed */
-    double *det_pose;         /* 3 per slot: the poses at the last full detection */
-    double *cs;               /* 2 per slot: cos, sin of the angles (relocation) */
-    int nbody;                /* body-pair records (the connectors' follow) */
-    int cache_ok;
-    unsigned det_bodies_version, det_filter_version, det_conn_version, end_state_version;
-    int det_nslots;
-    long full_detections, cached_steps;
-    unsigned bodies_version;
-    int nslots;
-};
 
 void imp_engine2d_soft_free(struct imp_e2_soft *s)
 {
@@ -115,6 +64,9 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->wkey);
     free(s->wf);
     free(s->whash);
+    free(s->blocks);
+    free(s->over);
+    free(s->colour_mask);
     free(s);
 }
 
@@ -240,10 +192,6 @@ static int warm_store(struct imp_e2_soft *s, const imp_rec2d *rec)
 }
 
 /* ---- soft coefficients */
-
-typedef struct softness {
-    double bias_rate, mass_scale, impulse_scale;
-} softness;
 
 static softness make_soft(double hertz, double zeta, double h)
 {
@@ -380,70 +328,70 @@ static void warm_start(struct imp_e2_soft *s)
     }
 }
 
-/* One pass over the rows: use_bias 1 for a solve pass (soft rows), 0 for a relax pass. The
-   rows of one body pair (a contact's points) are consecutive: the pair's velocities and
-   displacements stay in registers over them (s->grp: the groups' first rows). */
-static void solve_pass(struct imp_e2_soft *s, double h, int use_bias, const softness *soft,
-                       double push_max)
+/* One pass over the rows k0 .. k1 - 1 of one body pair: use_bias 1 for a solve pass (soft
+   rows), 0 for a relax pass; the pair's velocities and displacements stay in registers. */
+void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
+                            double push_max)
 {
-    double *v = s->vel, inv_h = 1.0 / h;
+    double *v = s->vel;
     const double *dx = s->dpos;
-    for (int g = 0; g < s->ngrp; g++) {
-        int k0 = s->grp[g], k1 = s->grp[g + 1];
-        int sp = s->rows[k0].p, sq = s->rows[k0].q;
-        double *vp = v + 3 * sp, *vq = v + 3 * sq;
-        double p0 = vp[0], p1 = vp[1], p2 = vp[2], q0 = vq[0], q1 = vq[1], q2 = vq[2];
-        const double *xp = dx + 3 * sp, *xq = dx + 3 * sq;
-        double dx0 = xp[0] - xq[0], dx1 = xp[1] - xq[1], xp2 = xp[2], xq2 = xq[2];
-        for (int i = k0; i < k1; i++) {
-            soft_row *o = &s->rows[i];
-            double n0 = o->n0, n1 = o->n1, rpn = o->rpn, rqn = o->rqn;
-            double vn = n0 * (p0 - q0) + n1 * (p1 - q1) + rpn * p2 - rqn * q2;
-            double c = o->c0 + n0 * dx0 + n1 * dx1 + rpn * xp2 - rqn * xq2;
-            double bias = 0.0, ms = 1.0, is = 0.0;
-            if (c > 0.0 && o->type != ROW_BILATERAL) {
-                bias = c * inv_h;  /* speculative: the gap may close within h, no more */
-            } else if (use_bias) {
-                const softness *sf = &soft[o->soft];
-                bias = sf->bias_rate * c;
-                if (o->type != ROW_BILATERAL && bias < -push_max) {
-                    bias = -push_max;
-                }
-                ms = sf->mass_scale;
-                is = sf->impulse_scale;
+    int sp = s->rows[k0].p, sq = s->rows[k0].q;
+    double *vp = v + 3 * sp, *vq = v + 3 * sq;
+    double p0 = vp[0], p1 = vp[1], p2 = vp[2], q0 = vq[0], q1 = vq[1], q2 = vq[2];
+    const double *xp = dx + 3 * sp, *xq = dx + 3 * sq;
+    double dx0 = xp[0] - xq[0], dx1 = xp[1] - xq[1], xp2 = xp[2], xq2 = xq[2];
+    for (int i = k0; i < k1; i++) {
+        soft_row *o = &s->rows[i];
+        double n0 = o->n0, n1 = o->n1, rpn = o->rpn, rqn = o->rqn;
+        double vn = n0 * (p0 - q0) + n1 * (p1 - q1) + rpn * p2 - rqn * q2;
+        double c = o->c0 + n0 * dx0 + n1 * dx1 + rpn * xp2 - rqn * xq2;
+        double bias = 0.0, ms = 1.0, is = 0.0;
+        if (c > 0.0 && o->type != ROW_BILATERAL) {
+            bias = c * inv_h;  /* speculative: the gap may close within h, no more */
+        } else if (use_bias) {
+            const softness *sf = &s->sf[o->soft];
+            bias = sf->bias_rate * c;
+            if (o->type != ROW_BILATERAL && bias < -push_max) {
+                bias = -push_max;
             }
-            double f0 = o->fn;
-            double f = f0 - o->mass_n * ms * (vn + bias) - is * f0;
-            if (o->type != ROW_BILATERAL && f < 0.0) {
-                f = 0.0;
-            }
-            double df = f - f0;
-            o->fn = f;
-            o->fn_max = f > o->fn_max ? f : o->fn_max;
-            double mp = o->mp, mq = o->mq, ip = o->ip, iq = o->iq;
-            p0 += mp * n0 * df;
-            p1 += mp * n1 * df;
-            p2 += ip * rpn * df;
-            q0 -= mq * n0 * df;
-            q1 -= mq * n1 * df;
-            q2 -= iq * rqn * df;
-            if (o->mu > 0.0) {  /* rigid friction, with the velocities after the normal impulse */
-                double rpt = o->rpt, rqt = o->rqt;
-                double vt = -n1 * (p0 - q0) + n0 * (p1 - q1) + rpt * p2 - rqt * q2;
-                double lim = o->mu * f, t0 = o->ft;
-                double t = t0 - o->mass_t * vt;
-                t = t > lim ? lim : t < -lim ? -lim : t;
-                double dt = t - t0;
-                o->ft = t;
-                p0 -= mp * n1 * dt;
-                p1 += mp * n0 * dt;
-                p2 += ip * rpt * dt;
-                q0 += mq * n1 * dt;
-                q1 -= mq * n0 * dt;
-                q2 -= iq * rqt * dt;
-            }
+            ms = sf->mass_scale;
+            is = sf->impulse_scale;
         }
+        double f0 = o->fn;
+        double f = f0 - o->mass_n * ms * (vn + bias) - is * f0;
+        if (o->type != ROW_BILATERAL && f < 0.0) {
+            f = 0.0;
+        }
+        double df = f - f0;
+        o->fn = f;
+        o->fn_max = f > o->fn_max ? f : o->fn_max;
+        double mp = o->mp, mq = o->mq, ip = o->ip, iq = o->iq;
+        p0 += mp * n0 * df;
+        p1 += mp * n1 * df;
+        p2 += ip * rpn * df;
+        q0 -= mq * n0 * df;
+        q1 -= mq * n1 * df;
+        q2 -= iq * rqn * df;
+        if (o->mu > 0.0) {  /* rigid friction, with the velocities after the normal impulse */
+            double rpt = o->rpt, rqt = o->rqt;
+            double vt = -n1 * (p0 - q0) + n0 * (p1 - q1) + rpt * p2 - rqt * q2;
+            double lim = o->mu * f, t0 = o->ft;
+            double t = t0 - o->mass_t * vt;
+            t = t > lim ? lim : t < -lim ? -lim : t;
+            double dt = t - t0;
+            o->ft = t;
+            p0 -= mp * n1 * dt;
+            p1 += mp * n0 * dt;
+            p2 += ip * rpt * dt;
+            q0 += mq * n1 * dt;
+            q1 -= mq * n0 * dt;
+            q2 -= iq * rqt * dt;
+        }
+    }
+    if (s->rows[k0].mq != 0.0 || s->rows[k0].iq != 0.0) {  /* (bodies that do not move: not written) */
         vq[0] = q0, vq[1] = q1, vq[2] = q2;
+    }
+    if (s->rows[k0].mp != 0.0 || s->rows[k0].ip != 0.0) {
         vp[0] = p0, vp[1] = p1, vp[2] = p2;
     }
 }
@@ -606,6 +554,9 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
+    if (e->soft->stepped == 0 && e->soft->nblocks == 0) {
+        e->soft->simd = imp_e2_soft_simd_available();  /* (chosen once) */
+    }
     struct imp_e2_soft *s = e->soft;
     s->stepped = 0;
     const imp_engine2d_def *d = &w->model.def.engine2d;
@@ -661,24 +612,28 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     double h = dt / nsub;
     double cap = 0.25 / h;
     double hz = sd->hertz < cap ? sd->hertz : cap;
-    softness soft[3];
-    soft[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
-    soft[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
-    soft[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
+    s->sf[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
+    s->sf[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
+    s->sf[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
+    if (imp_e2_soft_blocks(s, ns) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
     for (int sub = 0; sub < nsub; sub++) {
         for (int i = 0; i < 3 * ns; i++) {
             v[i] += h * acc[i];
         }
         warm_start(s);
         for (int it = 0; it < sd->iterations; it++) {
-            solve_pass(s, h, 1, soft, sd->push_max);
+            imp_e2_soft_blocks_pass(s, h, 1, sd->push_max);
         }
         for (int i = 0; i < 3 * ns; i++) {
             dx[i] += h * v[i];
         }
         for (int it = 0; it < sd->relax_iterations; it++) {
-            solve_pass(s, h, 0, soft, sd->push_max);
+            imp_e2_soft_blocks_pass(s, h, 0, sd->push_max);
         }
+        imp_e2_soft_blocks_store(s);
         for (int i = 0; i < s->nrows; i++) {
             s->rows[i].fn_sum += s->rows[i].fn;
             s->rows[i].ft_sum += s->rows[i].ft;
