@@ -146,6 +146,28 @@ describe("engine2d soft step", function()
     assert.is_true(w:connector_error(j) < 1e-2)
   end)
 
+  it("the contacts cached while nothing moves follow edits and new arrivals", function()
+    local w = soft_world()
+    ground(w, { friction = 0.5 })
+    local a = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1, position = { 0, 0.5 },
+                           friction = 0.5, elasticity = 0 }
+    w:run { duration = 1 }  -- at rest: the step reuses its contacts
+    local rest = a.position[2]
+    a.position = { 2, 1.5 }  -- an edit: detected again, it falls and lands at the same height
+    w:run { duration = 1.5 }
+    assert.near(2, a.position[1], 1e-3)
+    assert.near(rest, a.position[2], 1e-6)
+    -- a box dropped onto the resting one comes to rest on it
+    local b = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1, position = { 2, 1.55 },
+                           friction = 0.5, elasticity = 0 }
+    w:run { duration = 2 }
+    assert.near(2, b.position[1], 1e-3)
+    assert.is_true(math.abs(b.position[2] - 1.5) < 0.005, "top box at " .. b.position[2])
+    local load = 0
+    for _, c in ipairs(w:contacts()) do load = load + c.force end
+    assert.near(3 * g, load, { rel = 1e-6 })  -- the ground carries both boxes, the lower box one
+  end)
+
   it("works with kinematic bodies, filters, events and the stats", function()
     local w = soft_world({ strategy = "impulse" })
     ground(w, { friction = 0.5 })
