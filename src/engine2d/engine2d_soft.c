@@ -57,6 +57,7 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->ord2);
     free(s->cnt);
     free(s->det_pose);
+    free(s->touching);
     free(s->cs);
     free(s->vel);
     free(s->dpos);
@@ -100,6 +101,11 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
             return -1;
         }
         s->ord2 = o2;
+        unsigned char *t = realloc(s->touching, (size_t)rows);
+        if (t == NULL) {
+            return -1;
+        }
+        s->touching = t;
         s->row_cap = rows;
     }
     if (slots > s->slot_cap) {
@@ -476,9 +482,11 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
 }
 
 /* How far a body may move (m, and rad) from its pose at the last full detection before the
-   contacts are detected again: 1e-3 of distance_tol (a pair within distance_tol of touching
-   then, and not found, is still more than 0.999 distance_tol apart). */
-#define CACHE_EPS 1e-3
+   contacts are detected again: 2 % of distance_tol. The cached records are exact for their
+   features (vertices, straight edges: imp_engine2d_relocate); what the cache can miss is a
+   pair that was not within distance_tol then, which, both bodies having moved less than
+   that (a lever of up to 10 m turning by it included), still has a gap. */
+#define CACHE_EPS 0.02
 
 /* 1 when the cached records serve the state y (see struct imp_e2_soft). O(slots). */
 static int cache_valid(const imp_world *w, const struct imp_e2_soft *s, const double *y)
@@ -499,13 +507,33 @@ static int cache_valid(const imp_world *w, const struct imp_e2_soft *s, const do
     return 1;
 }
 
+/* p in the frame of the body at ys (cos c, sin sn of its angle) */
+static void to_body(const double *ys, double c, double sn, const double *p, double *out)
+{
+    double dx = p[0] - ys[0], dy = p[1] - ys[1];
+    out[0] = c * dx + sn * dy;
+    out[1] = -sn * dx + c * dy;
+}
+
+/* imp_engine2d_localize with the bodies' cosines and sines cs (2 per slot) at y */
+static void localize(const double *cs, const double *y, imp_rec2d *r)
+{
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    double cp = cs[2 * r->p], sp = cs[2 * r->p + 1], c = cs[2 * r->q], sn = cs[2 * r->q + 1];
+    to_body(yp, cp, sp, r->u1, r->lu1);
+    to_body(yq, c, sn, r->u2, r->lu2);
+    to_body(yq, c, sn, r->point, r->lpoint);
+    r->lnormal[0] = c * r->normal[0] + sn * r->normal[1];
+    r->lnormal[1] = -sn * r->normal[0] + c * r->normal[1];
+}
+
 /* The records at the step's start: the cached body-pair records (moved with the bodies at
    the last step's end) with the connectors' rows at y, or a full detection whose body-pair
    records are localized for the cache. -1 when detection failed. */
-static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y)
+static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, int cached)
 {
     imp_engine2d *e = w->engine2d;
-    if (cache_valid(w, s, y)) {
+    if (cached) {
         e->nrec = s->nbody;
         s->cached_steps++;
         return imp_engine2d_connector_records(w, y);
@@ -515,9 +543,14 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y)
         return -1;
     }
     s->full_detections++;
+    for (int i = 0; i < w->model.nslots; i++) {
+        double a = y[(size_t)i * IMP_STRIDE_2D + 2];
+        s->cs[2 * i] = cos(a);
+        s->cs[2 * i + 1] = sin(a);
+    }
     int nb = 0;
     while (nb < e->nrec && e->rec[nb].connector < 0) {  /* (connectors come last) */
-        imp_engine2d_localize(w, y, &e->rec[nb]);
+        localize(s->cs, y, &e->rec[nb]);
         nb++;
     }
     s->nbody = nb;
@@ -544,6 +577,24 @@ static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
     for (int i = 0; i < s->nbody && i < e->nrec; i++) {
         imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
     }
+}
+
+/* Whether the touching body pairs (engine2d_events.c: records closer than distance_tol) may
+   differ from those of the last tracking: always after a full detection; with the cached
+   records, only when one of them crossed distance_tol (the same records otherwise: the
+   tracking would find the same pairs and queue no event). Keeps each record's state in
+   s->touching. */
+static int touch_changed(const imp_world *w, struct imp_e2_soft *s, int cached)
+{
+    const imp_engine2d *e = w->engine2d;
+    double tol = w->model.def.engine2d.distance_tol;
+    int changed = !cached;
+    for (int i = 0; i < s->nbody; i++) {
+        unsigned char t = e->rec[i].distance < tol;
+        changed |= t != s->touching[i];
+        s->touching[i] = t;
+    }
+    return changed;
 }
 
 imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t why_size)
@@ -573,7 +624,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
-    if (step_records(w, s, y) < 0) {
+    int cached = cache_valid(w, s, y);
+    if (step_records(w, s, y, cached) < 0) {
         snprintf(why, why_size, "collision detection failed (out of memory or bad shapes) at t = %.17g", t0);
         return IMP_ERR_NOMEM;
     }
@@ -669,7 +721,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     e->stats.lcp_solves++;
     w->data.stats.substeps += nsub;
     start = imp_profile_now();
-    if (imp_engine2d_track_contacts(w, t1) != 0) {
+    if (touch_changed(w, s, cached) && imp_engine2d_track_contacts(w, t1) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }

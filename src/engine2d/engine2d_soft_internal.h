@@ -53,6 +53,7 @@ struct imp_e2_soft {
     double *det_pose;         /* 3 per slot: the poses at the last full detection */
     double *cs;               /* 2 per slot: cos, sin of the angles (relocation) */
     int nbody;                /* body-pair records (the connectors' follow) */
+    unsigned char *touching;  /* row_cap: each record closer than distance_tol at the last step */
     int cache_ok;
     unsigned det_bodies_version, det_filter_version, det_conn_version, end_state_version;
     int det_nslots;
