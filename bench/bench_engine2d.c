@@ -13,7 +13,13 @@
      time_stepping = "symplectic_euler" (one) beside Box2D 2.4.1 run by the peers' program in
      the same run (../shared/peers/box2d-chipmunk: make there, needs libbox2d-dev).
    Box2D 2.4.1 in that reference ran the 210-box pyramid at 0.364 ms/step and 1275 boxes at
-   2.92 ms/step on this VM (compare only figures of one run). */
+   2.92 ms/step on this VM (compare only figures of one run).
+   Then (issue 18 item 3) the same pyramids under contact_solver = "soft" (4 sub-steps, Box2D
+   v3's defaults) beside Box2D v3 (../shared/peers/box2d-v3, 4 sub-steps, 1 thread, no
+   sleeping), alternating runs: user CPU per step (ours: the process's CPU clock over the
+   steps; the peer's: its whole run's user CPU over its steps) and the boxes that moved more
+   than 10 cm. `bench_engine2d soft` runs only that comparison, `bench_engine2d soft BASE
+   STEPS` one soft pyramid (profiling); IMPACT_SOFT_HERTZ sets another contact hertz. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,11 +3,14 @@
    2024, its "soft step"); written from the method's description, no code of it.
 
    One world step of length dt:
-   - detection once, at the step's start (engine2d_detect.c, connectors included); every
-     body-pair record and every connector row becomes a row with its Jacobian J = (jp, jq),
-     its separation C0 (the record's distance), its normal velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and (contacts with
-     friction) the tangent t = perp(n), prepared once with the anchors of the step's start;
-     impulses warm-started from the last step's rows of the same key;
+   - detection once, at the step's start (engine2d_detect.c, connectors included), or the
+     last step's records moved with their bodies while nothing moved enough to need it
+     (step_records: the contact cache); every body-pair record and every connector row
+     becomes a row with its Jacobian J = (jp, jq), its separation C0 (the record's
+     distance), its normal velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and
+     (contacts with friction) the tangent t = perp(n), prepared once with the anchors of
+     the step's start; impulses warm-started from the last step's rows of the same key; the
+     rows ordered by body pair and the pairs coloured into blocks (engine2d_soft_blocks.c);
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
    - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
      accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
