@@ -85,11 +85,15 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         s->over = o;
         s->block_cap = cap;
     }
-    unsigned long long *mask = realloc(s->colour_mask, ((size_t)nslots + 1) * sizeof *mask);
-    if (mask == NULL) {
-        return -1;
+    if (nslots + 1 > s->mask_cap) {  /* (grown only: no allocation in a step once sized) */
+        unsigned long long *m = realloc(s->colour_mask, ((size_t)nslots + 1) * sizeof *m);
+        if (m == NULL) {
+            return -1;
+        }
+        s->colour_mask = m;
+        s->mask_cap = nslots + 1;
     }
-    s->colour_mask = mask;
+    unsigned long long *mask = s->colour_mask;
     memset(mask, 0, ((size_t)nslots + 1) * sizeof *mask);
     int *col = s->ord;  /* (free once the rows are built: row_cap >= groups) */
     int count[NCOLOURS] = {0};

@@ -66,6 +66,7 @@ struct imp_e2_soft {
     int *over;                /* groups solved one by one after the blocks (their first rows) */
     int nover;
     unsigned long long *colour_mask; /* per slot: colours taken */
+    int mask_cap;
     int simd;                 /* the blocks' AVX2 path is in use */
     softness sf[3];           /* the step's softness by SOFT_* */
 };
