@@ -13,11 +13,19 @@
      time_stepping = "symplectic_euler" (one) beside Box2D 2.4.1 run by the peers' program in
      the same run (../shared/peers/box2d-chipmunk: make there, needs libbox2d-dev).
    Box2D 2.4.1 in that reference ran the 210-box pyramid at 0.364 ms/step and 1275 boxes at
-   2.92 ms/step on this VM (compare only figures of one run). */
+   2.92 ms/step on this VM (compare only figures of one run).
+   Then (issue 18 item 3) the same pyramids under contact_solver = "soft" (4 sub-steps, Box2D
+   v3's defaults) beside Box2D v3 (../shared/peers/box2d-v3, 4 sub-steps, 1 thread, no
+   sleeping), alternating runs: user CPU per step (ours: the process's CPU clock over the
+   steps; the peer's: its whole run's user CPU over its steps) and the boxes that moved more
+   than 10 cm. `bench_engine2d soft` runs only that comparison, `bench_engine2d soft BASE
+   STEPS` one soft pyramid (profiling); IMPACT_SOFT_HERTZ sets another contact hertz. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_scenes2d.h"
@@ -66,8 +74,28 @@ static double pile(int n, double until, long *collisions, double *energy_drift)
 
 typedef struct pyramid_result {
     double ms;    /* mean wall ms per step */
+    double cpu_ms; /* mean user CPU ms per step */
     int stands;
+    int moved;    /* boxes more than 10 cm from their start at the end */
+    double max_disp;
 } pyramid_result;
+
+/* CPU seconds of this process (who = RUSAGE_SELF: its clock, fine-grained) or user CPU
+   seconds of its waited-for children */
+static double user_cpu(int who)
+{
+    if (who == RUSAGE_SELF) {
+        struct timespec ts;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    struct rusage u;
+    getrusage(who, &u);
+    return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec;
+}
+
+/* the solver of the next pyramid: PGS (the default) or the soft step (4 sub-steps) */
+static int g_solver = IMP_SOLVER_PGS;
 
 /* The pyramid of ../shared/reference/peers-2d.md, scene 1, under the contact strategy with
    PGS (iterations sweeps), the "velocity" extra acceleration (a distance term would push the
@@ -81,8 +109,16 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     def.strategy = IMP_STRATEGY_CONTACT;
     def.dt = 1.0 / 60.0;
     def.gravity[1] = -10.0;
-    def.engine2d.contact_solver = IMP_SOLVER_PGS;
+    def.engine2d.contact_solver = g_solver;
     def.engine2d.pgs_iterations = iterations;
+    if (g_solver == IMP_SOLVER_SOFT) {  /* Box2D v3's defaults (engine2d_def.h) */
+        def.engine2d.substeps = 4;
+        stepping = IMP_STEPPING_SYMPLECTIC_EULER;
+        const char *hz = getenv("IMPACT_SOFT_HERTZ");  /* (a study: another contact hertz) */
+        if (hz != NULL && atof(hz) > 0.0) {
+            def.engine2d.soft.hertz = atof(hz);
+        }
+    }
     def.engine2d.extra_accel = IMP_EXTRA_VELOCITY;
     def.engine2d.collision_handling = IMP_HANDLING_SIMULTANEOUS;
     def.engine2d.time_stepping = stepping;
@@ -102,12 +138,13 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
             k++;
         }
     }
-    double ke[3] = {NAN, NAN, NAN}, total = 0.0;
+    double ke[3] = {NAN, NAN, NAN}, total = 0.0, cpu = 0.0;
     int done = 0;
     for (int s = 1; s <= steps; s++) {
-        double t0 = bench_now();
+        double t0 = bench_now(), c0 = user_cpu(RUSAGE_SELF);
         imp_status st = imp_world_step(w);
         total += bench_now() - t0;
+        cpu += user_cpu(RUSAGE_SELF) - c0;
         if (st != IMP_OK) {
             printf("  pyramid %d: step %d failed: %s\n", nb, s, imp_world_error(w));
             break;
@@ -122,18 +159,34 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
             ke[2] = e.kinetic + e.rotational;
         }
     }
-    double maxdx = 0.0, maxang = 0.0;
+    double maxdx = 0.0, maxang = 0.0, maxdisp = 0.0;
+    int moved = 0;
     for (int i = 0; i < nb; i++) {
         const double *y = w->data.y + (size_t)slot[i] * IMP_STRIDE_2D;
         maxdx = fmax(maxdx, fabs(y[0] - start[2 * i]));
         maxang = fmax(maxang, fabs(y[2]));
+        double disp = hypot(y[0] - start[2 * i], y[1] - start[2 * i + 1]);
+        maxdisp = fmax(maxdisp, disp);
+        moved += disp > 0.1;
     }
     const double *top = w->data.y + (size_t)slot[nb - 1] * IMP_STRIDE_2D;
     double dy = top[1] - start[2 * nb - 1];
     pyramid_result res;
     res.stands = done == steps && maxang < 0.1 && fabs(dy) < 1.0 && (steps < 600 || ke[2] < 1.0);
     res.ms = 1e3 * total / (done > 0 ? done : 1);
-    if (verbose) {
+    res.cpu_ms = 1e3 * cpu / (done > 0 ? done : 1);
+    res.moved = moved;
+    res.max_disp = maxdisp;
+    if (verbose && g_solver == IMP_SOLVER_SOFT) {
+        printf("  pyramid base %d (%d boxes), soft step (%d sub-steps): %.3f ms/step user CPU "
+               "(%.3f wall) over %d steps; max displacement %.3f m, %d boxes moved > 10 cm, "
+               "max angle %.2e rad, KE 1 s / 5 s / 10 s %.1e / %.1e / %.1e J, %ld rows: %s "
+               "(state hash %016llx)\n",
+               base, nb, w->model.def.engine2d.substeps, res.cpu_ms, res.ms, done, maxdisp,
+               moved, maxang, ke[0], ke[1], ke[2], w->engine2d->stats.max_contacts,
+               res.stands ? (steps < 600 ? "standing so far" : "stands") : "does not stand",
+               imp_world_state_hash(w));
+    } else if (verbose) {
         printf("  pyramid base %d (%d boxes), %s, PGS %d sweeps: %.3f ms/step over %d steps; "
                "max|dx| %.2e m, max angle %.2e rad, top dy %+.2e m, KE 1 s / 5 s / 10 s "
                "%.1e / %.1e / %.1e J; largest contact problem %ld rows, %.1f sweeps per step: %s "
@@ -157,8 +210,13 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
    ../shared/peers/box2d-chipmunk/bench_box2d.cpp; Box2D v3: ../shared/peers/box2d-v3, which
    tools/run_bench.sh builds into build/peers and names in the environment variable env), its
    mean ms/step; NAN when it is not there. */
+static double peer_cpu_ms = NAN;  /* the last peer run's user CPU per step */
+static int peer_moved = -1;        /* and its boxes moved more than 10 cm */
+
 static double peer_pyramid(const char *env, const char *fallback, int base)
 {
+    peer_cpu_ms = NAN;
+    peer_moved = -1;
     const char *path = getenv(env);
     if (path == NULL) {
         path = fallback;
@@ -173,16 +231,25 @@ static double peer_pyramid(const char *env, const char *fallback, int base)
         return NAN;
     }
     char line[2048];
-    double ms = NAN;
+    double ms = NAN, c0 = user_cpu(RUSAGE_CHILDREN);
+    int steps = 600;
     while (fgets(line, sizeof line, p) != NULL) {
         const char *m = strstr(line, "ms_mean=");
         if (m != NULL) {
             ms = strtod(m + 8, NULL);
         }
+        if ((m = strstr(line, "moved_gt_10cm=")) != NULL) {
+            peer_moved = atoi(m + 14);
+        }
+        if ((m = strstr(line, " steps=")) != NULL) {
+            steps = atoi(m + 7);
+        }
     }
     if (pclose(p) != 0) {
         return NAN;
     }
+    /* the whole run's user CPU (the scene's setup is a small part of it) */
+    peer_cpu_ms = 1e3 * (user_cpu(RUSAGE_CHILDREN) - c0) / (steps > 0 ? steps : 1);
     return ms;
 }
 
@@ -246,8 +313,54 @@ static void pyramid_vs_box2d(int base, int runs, int sweeps)
            base, mo, mt, runs, mo / mt, stands ? "" : " (impact's pyramid did not stand)");
 }
 
+/* Issue 18 item 3: the soft step (contact_solver = "soft", 4 sub-steps) beside Box2D v3 (4
+   sub-steps, 1 thread) on the same pyramid, alternating runs; user CPU per step (the peer's
+   whole run over its steps, ours over the steps alone), medians; and how many boxes moved
+   more than 10 cm. */
+static void soft_vs_box2d_v3(int base, int runs)
+{
+    double ours[7], v3[7];
+    int moved = -1, v3_moved = -1, stands = 1, have_v3 = 1;
+    double disp = 0.0;
+    for (int r = 0; r < runs; r++) {
+        box2d_v3_pyramid(base);
+        v3[r] = peer_cpu_ms;
+        v3_moved = peer_moved;
+        have_v3 &= isfinite(v3[r]);
+        g_solver = IMP_SOLVER_SOFT;
+        pyramid_result p = pyramid(base, 600, 1, IMP_RK4, IMP_STEPPING_SYMPLECTIC_EULER, r == runs - 1);
+        g_solver = IMP_SOLVER_PGS;
+        ours[r] = p.cpu_ms;
+        moved = p.moved;
+        disp = p.max_disp;
+        stands &= p.stands;
+    }
+    double mo = median(ours, runs);
+    if (!have_v3) {
+        printf("  -> base %d soft: %.3f ms/step user CPU, %d boxes moved > 10 cm (max %.3f m)%s; "
+               "Box2D v3 not run\n", base, mo, moved, disp, stands ? "" : ", did not stand");
+        return;
+    }
+    double m3 = median(v3, runs);
+    printf("  -> base %d soft: impact %.3f ms/step, Box2D v3 %.3f ms/step user CPU (medians of %d "
+           "alternating runs): %.2fx Box2D v3; boxes moved > 10 cm: impact %d (max %.3f m), "
+           "Box2D v3 %d%s\n", base, mo, m3, runs, mo / m3, moved, disp, v3_moved,
+           stands ? "" : " (impact's pyramid did not stand)");
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "soft") == 0) {
+        /* one soft-step pyramid only (profiling: bench_engine2d soft BASE STEPS) */
+        g_solver = IMP_SOLVER_SOFT;
+        pyramid(atoi(argv[2]), atoi(argv[3]), 1, IMP_RK4, IMP_STEPPING_SYMPLECTIC_EULER, 1);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "soft") == 0) {  /* the soft step beside Box2D v3 only */
+        soft_vs_box2d_v3(20, 3);
+        soft_vs_box2d_v3(50, 3);
+        return 0;
+    }
     if (argc == 4 && strcmp(argv[1], "pyramid") == 0) {
         /* one symplectic Euler pyramid only (profiling: bench_engine2d pyramid BASE STEPS) */
         pyramid(atoi(argv[2]), atoi(argv[3]), 20, IMP_RK4, IMP_STEPPING_SYMPLECTIC_EULER, 1);
@@ -286,5 +399,7 @@ int main(int argc, char **argv)
     pyramid(20, 600, 20, IMP_RK4, IMP_STEPPING_ODE, 1);
     pyramid_vs_box2d(20, 3, 20);
     pyramid_vs_box2d(50, 1, 20);
+    soft_vs_box2d_v3(20, 3);
+    soft_vs_box2d_v3(50, 3);
     return 0;
 }

@@ -332,6 +332,7 @@ describe("sleeping", function()
       { impact.world3d, { strategy = "compliant", sleep = true } },
       { impact.world3d, { strategy = "dem", sleep = true } },
       { impact.world3d, { strategy = "none", sleep = true } },
+      { impact.world2d, { strategy = "contact", contact_solver = "soft", sleep = true } },
     }
     for _, c in ipairs(cases) do
       local ok, err = pcall(c[1], c[2])

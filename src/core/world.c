@@ -170,6 +170,9 @@ imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_l
     if (def->sleep && def->strategy != IMP_STRATEGY_IMPULSE && def->strategy != IMP_STRATEGY_CONTACT) {
         return bad_def(why, why_len, "sleep", def->sleep, "0 unless the strategy is impulse or contact");
     }
+    if (def->sleep && def->dim == 2 && def->engine2d.contact_solver == IMP_SOLVER_SOFT) {
+        return bad_def(why, why_len, "sleep", def->sleep, "0 under the 2D soft step");
+    }
     const imp_soft_def *soft = &def->engine2d.soft;
     const struct {
         const char *name;

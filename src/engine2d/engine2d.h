@@ -193,6 +193,7 @@ typedef struct imp_engine2d {
     double stage_t;               /* that stage's time */
     imp_rec2d *stage_rec;         /* those records, localized at that stage */
     int nstage_rec, stage_rec_cap;
+    struct imp_e2_soft *soft;     /* the soft step's rows and warm starts (engine2d_soft.c) */
 } imp_engine2d;
 
 typedef struct imp_touch2d {

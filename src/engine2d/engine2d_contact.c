@@ -396,8 +396,8 @@ static int watch_stage(imp_world *w, imp_engine2d *e, const double *y)
 int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
 {
     imp_engine2d *e = w->engine2d;
-    if (e == NULL) {
-        return 0;
+    if (e == NULL || w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT) {
+        return 0;  /* (the soft step solves its own rows: engine2d_soft.c) */
     }
     if (e->stage_watch && e->stage_hit) {
         return 0;  /* the trial step is abandoned: its later stages need no contact forces */

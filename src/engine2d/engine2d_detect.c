@@ -6,6 +6,7 @@
 
 #include "collide2d_batch.h"
 #include "engine2d.h"
+#include "engine2d_soft.h"
 #include "filter.h"
 #include "islands.h"
 #include "world_internal.h"
@@ -102,6 +103,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->fwarm_f);
     free(e->fwarm_hash);
     imp_engine2d_coulomb_free(e->coulomb);
+    imp_engine2d_soft_free(e->soft);
     free(e->pending);
     free(e);
 }

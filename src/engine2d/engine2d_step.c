@@ -25,6 +25,7 @@
 
 #include "engine2d.h"
 #include "engine2d_sleep.h"
+#include "engine2d_soft.h"
 #include "engine2d_symplectic.h"
 #include "integrate_fixed.h"
 #include "islands.h"
@@ -607,6 +608,9 @@ static imp_status joint_small_impacts(advance *a)
 
 imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_size)
 {
+    if (w->model.def.dim == 2 && imp_engine2d_soft(w)) {  /* contact_solver = "soft" */
+        return imp_engine2d_soft_advance(w, t1, why, why_size);
+    }
     advance a = {.w = w, .d = &w->model.def.engine2d, .prof = &w->data.profile,
                  .n = (size_t)w->model.nslots * IMP_STRIDE_2D, .t = w->data.time, .t1 = t1,
                  .why = why, .why_size = why_size};

@@ -3,6 +3,7 @@
    w:connectors(), the engine's statistics in w:stats(). */
 #include <string.h>
 
+#include "engine2d_soft.h"
 #include "lua_engine3d.h"
 #include "lua_world.h"
 
@@ -345,7 +346,12 @@ int imp_lua_engine2d_contacts(lua_State *L)
     }
     double *f = NULL;
     int nrec;
-    if (imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
+    if (imp_engine2d_soft(w)) {  /* the last soft step's records and forces */
+        nrec = imp_engine2d_soft_contacts(w);
+        if (nrec < 0) {
+            return imp_raise(L, "World:contacts: detection failed");
+        }
+    } else if (imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
         /* the forces at this state: one evaluation of the equations of motion */
         f = lua_newuserdatauv(L, (size_t)w->model.nslots * IMP_STRIDE_2D * sizeof *f, 0);
         if (imp_engine2d_evaluate(w, f) != 0) {

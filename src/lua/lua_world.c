@@ -317,6 +317,10 @@ static void read_sleep(lua_State *L, int idx, const char *what, imp_world_def *d
                   "\"impulse\" and \"contact\" strategies; this world's strategy \"%s\" cannot "
                   "honour it: leave it out or give sleep = false", imp_strategy_names[d->strategy]);
     }
+    if (d->sleep && d->dim == 2 && d->engine2d.contact_solver == IMP_SOLVER_SOFT) {
+        imp_error(L, what, "option 'sleep' (got true) is not honoured by the 2D soft step yet "
+                  "(contact_solver = \"soft\"): leave it out, or give another contact_solver");
+    }
 }
 
 /* core.world_new(dim, options) */

@@ -1,0 +1,751 @@
+/* engine2d_soft.c: the soft step of the 2D engine (contact_solver = "soft"), after the
+   sub-stepping with soft constraints and relaxation of Box2D v3 (E. Catto, "Solver2D",
+   2024, its "soft step"); written from the method's description, no code of it.
+
+   One world step of length dt:
+   - detection once, at the step's start (engine2d_detect.c, connectors included), or the
+     last step's records moved with their bodies while nothing moved enough to need it
+     (step_records: the contact cache); every body-pair record and every connector row
+     becomes a row with its Jacobian J = (jp, jq), its separation C0 (the record's
+     distance), its normal velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and
+     (contacts with friction) the tangent t = perp(n), prepared once with the anchors of
+     the step's start; impulses warm-started from the last step's rows of the same key; the
+     rows ordered by body pair and the pairs coloured into blocks (engine2d_soft_blocks.c);
+   - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
+   - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
+     accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
+     `relax_iterations` passes without the soft bias;
+   - after the sub-steps one restitution pass, then positions and velocities written back.
+
+   A row's separation during the step is C = C0 + J dx, dx the bodies' displacement since the
+   step began (linear in the angle: exact for the step's small rotations to first order).
+   Solve pass, row with accumulated impulse f (>= 0 unless bilateral):
+     C > 0 (a gap, "speculative"):  bias = C / h, rigid: the row lets the gap close in h,
+                                    no more;
+     C <= 0, soft:                  bias = max(C w / (2 z + h w), -push_max),
+                                    df = -m s (v + bias) - i f, with w = 2 pi hertz,
+                                    a = h w (2 z + h w), s = a / (1 + a), i = 1 / (1 + a)
+                                    (the implicit spring-damper of frequency hertz and damping
+                                    ratio z over h, as an impulse);
+     relax:                         bias = 0 (C <= 0), rigid: df = -m v.
+   Contacts use hertz (at most a quarter of the sub-step rate 1 / h; twice that against a
+   body that does not move), connectors joint_hertz (the same cap) and their damping ratios.
+   A resting contact settles at the overlap where the soft bias balances its load, about
+   g / (2 pi hertz)^2 per unit of the weight over the row's effective mass (0.3 mm for a box
+   on a box at 30 Hz), well below distance_tol. Friction rows are rigid, |f_t| <= mu f_n with the
+   contact's current normal impulse. Restitution: a contact approaching faster than
+   restitution_threshold at the step's start that carried a normal impulse gets
+   df = -m (v + e v0) (clamped f >= 0). Contact forces are the step's impulses over dt.
+   Cost: one detection, O(rows + bodies) per pass; no allocation once the arrays are sized. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine2d.h"
+#include "engine2d_soft.h"
+#include "engine2d_soft_internal.h"
+#include "filter.h"
+#include "forces.h"
+#include "strategy.h"
+#include "world_internal.h"
+
+void imp_engine2d_soft_free(struct imp_e2_soft *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    free(s->rows);
+    free(s->grp);
+    free(s->ord);
+    free(s->ord2);
+    free(s->cnt);
+    free(s->det_pose);
+    free(s->touching);
+    free(s->cs);
+    free(s->vel);
+    free(s->dpos);
+    free(s->acc);
+    free(s->wkey);
+    free(s->wf);
+    free(s->whash);
+    free(s->blocks);
+    free(s->over);
+    free(s->colour_mask);
+    free(s);
+}
+
+int imp_engine2d_soft(const imp_world *w)
+{
+    return w->model.def.dim == 2 && w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT
+           && imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS);
+}
+
+static int reserve(struct imp_e2_soft *s, int rows, int slots)
+{
+    if (rows >= s->row_cap) {  /* (room for one more: never a zero-size block) */
+        rows++;
+        soft_row *r = realloc(s->rows, (size_t)rows * sizeof *r);
+        if (r == NULL) {
+            return -1;
+        }
+        s->rows = r;
+        int *g = realloc(s->grp, ((size_t)rows + 1) * sizeof *g);
+        if (g == NULL) {
+            return -1;
+        }
+        s->grp = g;
+        int *o1 = realloc(s->ord, (size_t)rows * sizeof *o1);
+        if (o1 == NULL) {
+            return -1;
+        }
+        s->ord = o1;
+        int *o2 = realloc(s->ord2, (size_t)rows * sizeof *o2);
+        if (o2 == NULL) {
+            return -1;
+        }
+        s->ord2 = o2;
+        unsigned char *t = realloc(s->touching, (size_t)rows);
+        if (t == NULL) {
+            return -1;
+        }
+        s->touching = t;
+        s->row_cap = rows;
+    }
+    if (slots > s->slot_cap) {
+        int *c = realloc(s->cnt, ((size_t)slots + 1) * sizeof *c);
+        if (c == NULL) {
+            return -1;
+        }
+        s->cnt = c;
+        double **arr[5] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs};
+        for (int k = 0; k < 5; k++) {
+            double *p = realloc(*arr[k], 3 * (size_t)slots * sizeof *p);
+            if (p == NULL) {
+                return -1;
+            }
+            *arr[k] = p;
+        }
+        s->slot_cap = slots;
+    }
+    return 0;
+}
+
+/* ---- warm starts: an open-addressing table of the last step's keys (2^k >= 2 n slots) */
+
+static size_t hash_slot(unsigned long long key, size_t mask) { return (size_t)(key ^ (key >> 31)) & mask; }
+
+static void warm_fetch(const struct imp_e2_soft *s, unsigned long long key, double *fn, double *ft)
+{
+    *fn = 0.0, *ft = 0.0;
+    if (s->whash_size == 0) {
+        return;
+    }
+    size_t mask = s->whash_size - 1;
+    for (size_t h = hash_slot(key, mask);; h = (h + 1) & mask) {
+        int k = s->whash[h];
+        if (k == 0) {
+            return;
+        }
+        if (s->wkey[k - 1] == key) {
+            *fn = s->wf[2 * (k - 1)];
+            *ft = s->wf[2 * (k - 1) + 1];
+            return;
+        }
+    }
+}
+
+static int warm_store(struct imp_e2_soft *s, const imp_rec2d *rec)
+{
+    int n = s->nrows;
+    size_t size = 16;
+    while (size < 2 * (size_t)n) {
+        size *= 2;
+    }
+    if (n > s->warm_cap) {
+        unsigned long long *k = realloc(s->wkey, (size_t)n * sizeof *k);
+        if (k == NULL) {
+            return -1;
+        }
+        s->wkey = k;
+        double *f = realloc(s->wf, 2 * (size_t)n * sizeof *f);
+        if (f == NULL) {
+            return -1;
+        }
+        s->wf = f;
+        s->warm_cap = n;
+    }
+    if (size > s->whash_size) {
+        int *h = realloc(s->whash, size * sizeof *h);
+        if (h == NULL) {
+            return -1;
+        }
+        s->whash = h;
+        s->whash_size = size;
+    }
+    size_t mask = s->whash_size - 1;
+    memset(s->whash, 0, s->whash_size * sizeof *s->whash);
+    for (int i = 0; i < n; i++) {
+        const soft_row *r = &s->rows[i];
+        unsigned long long key = rec[r->rec].key;
+        s->wkey[i] = key;
+        s->wf[2 * i] = r->fn;
+        s->wf[2 * i + 1] = r->ft;
+        size_t h = hash_slot(key, mask);
+        while (s->whash[h] != 0) {
+            h = (h + 1) & mask;
+        }
+        s->whash[h] = i + 1;
+    }
+    s->nwarm = n;
+    return 0;
+}
+
+/* ---- soft coefficients */
+
+static softness make_soft(double hertz, double zeta, double h)
+{
+    softness s = {0.0, 1.0, 0.0};
+    if (!(hertz > 0.0)) {
+        return s;
+    }
+    double omega = 2.0 * 3.14159265358979323846 * hertz;
+    double a1 = 2.0 * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0 / (1.0 + a2);
+    s.bias_rate = omega / a1;
+    s.mass_scale = a2 * a3;
+    s.impulse_scale = a3;
+    return s;
+}
+
+/* ---- rows */
+
+static double cross(const double *r, double n0, double n1) { return r[0] * n1 - r[1] * n0; }
+
+/* The records' order for the rows: by body pair (lower slot, then higher), stable (two
+   counting passes, O(records + slots)), so that a pair's rows are consecutive. */
+static void order_records(const imp_world *w, struct imp_e2_soft *s)
+{
+    const imp_engine2d *e = w->engine2d;
+    int n = e->nrec, ns = w->model.nslots, *cnt = s->cnt, *tmp = s->ord2, *ord = s->ord;
+    for (int pass = 0; pass < 2; pass++) {  /* by the higher slot, then by the lower */
+        const int *from = pass == 0 ? NULL : tmp;
+        int *to = pass == 0 ? tmp : ord;
+        memset(cnt, 0, ((size_t)ns + 1) * sizeof *cnt);
+        for (int j = 0; j < n; j++) {
+            const imp_rec2d *r = &e->rec[from != NULL ? from[j] : j];
+            int key = pass == 0 ? (r->p > r->q ? r->p : r->q) : (r->p < r->q ? r->p : r->q);
+            cnt[key + 1]++;
+        }
+        for (int k = 0; k < ns; k++) {
+            cnt[k + 1] += cnt[k];
+        }
+        for (int j = 0; j < n; j++) {
+            int i = from != NULL ? from[j] : j;
+            const imp_rec2d *r = &e->rec[i];
+            int key = pass == 0 ? (r->p > r->q ? r->p : r->q) : (r->p < r->q ? r->p : r->q);
+            to[cnt[key]++] = i;
+        }
+    }
+}
+
+/* Builds the rows from e->rec at state y (the step's start), in order_records' order, each
+   turned so that p < q (a record with p > q has its normal reversed and its sides swapped:
+   the same row, its tangent impulse of the opposite sign); O(records + slots). */
+static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    int k = 0, ng = 0;
+    order_records(w, s);
+    for (int j = 0; j < e->nrec; j++) {
+        int i = s->ord[j];
+        const imp_rec2d *r = &e->rec[i];
+        soft_row *o = &s->rows[k++];
+        int flip = r->p > r->q;
+        double sg = flip ? -1.0 : 1.0;
+        o->flip = flip;
+        o->p = flip ? r->q : r->p;
+        o->q = flip ? r->p : r->q;
+        o->rec = i;
+        o->type = r->connector < 0 ? ROW_CONTACT : r->bilateral ? ROW_BILATERAL : ROW_UNILATERAL;
+        const imp_body *bp = &w->model.bodies[o->p], *bq = &w->model.bodies[o->q];
+        int fp = o->p != 0 && imp_body_free(bp), fq = o->q != 0 && imp_body_free(bq) && o->q != o->p;
+        o->mp = fp ? bp->inv_mass : 0.0;
+        o->ip = fp ? bp->inv_inertia.m[2][2] : 0.0;
+        o->mq = fq ? bq->inv_mass : 0.0;
+        o->iq = fq ? bq->inv_inertia.m[2][2] : 0.0;
+        o->n0 = sg * r->normal[0];
+        o->n1 = sg * r->normal[1];
+        /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
+        o->rpn = flip ? r->jq[2] : r->jp[2];
+        o->rqn = flip ? -r->jp[2] : -r->jq[2];
+        double kn = (o->mp + o->mq) * (o->n0 * o->n0 + o->n1 * o->n1) + o->ip * o->rpn * o->rpn
+                    + o->iq * o->rqn * o->rqn;
+        o->mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
+        o->soft = o->type != ROW_CONTACT ? SOFT_JOINT : !fp || !fq ? SOFT_STATIC : SOFT_CONTACT;
+        o->c0 = r->distance;
+        o->v0 = r->velocity;
+        o->mu = o->type == ROW_CONTACT ? r->friction : 0.0;
+        o->e = o->type == ROW_CONTACT ? r->elasticity : 0.0;
+        o->rpt = o->rqt = 0.0;
+        o->mass_t = 0.0;
+        if (o->mu > 0.0) {
+            const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
+            const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+            const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+            double t0 = -o->n1, t1 = o->n0;
+            o->rpt = cross(rp, t0, t1);
+            o->rqt = cross(rq, t0, t1);
+            double kt = (o->mp + o->mq) + o->ip * o->rpt * o->rpt + o->iq * o->rqt * o->rqt;
+            o->mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
+        }
+        warm_fetch(s, r->key, &o->fn, &o->ft);  /* (stored turned as now: the key fixes p, q) */
+        if (o->mass_n == 0.0 || !isfinite(o->fn) || !isfinite(o->ft)) {
+            o->fn = o->ft = 0.0;
+        }
+        if (o->mu == 0.0) {
+            o->ft = 0.0;
+        }
+        o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+        if (k == 1 || o->p != o[-1].p || o->q != o[-1].q) {
+            s->grp[ng++] = k - 1;
+        }
+    }
+    s->nrows = k;
+    s->grp[ng] = k;
+    s->ngrp = ng;
+}
+
+/* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
+static inline void apply(const soft_row *o, double *v, double fn, double ft)
+{
+    double *vp = v + 3 * o->p, *vq = v + 3 * o->q;
+    double px = o->n0 * fn - o->n1 * ft, py = o->n1 * fn + o->n0 * ft;
+    vp[0] += o->mp * px;
+    vp[1] += o->mp * py;
+    vp[2] += o->ip * (o->rpn * fn + o->rpt * ft);
+    vq[0] -= o->mq * px;
+    vq[1] -= o->mq * py;
+    vq[2] -= o->iq * (o->rqn * fn + o->rqt * ft);
+}
+
+static void warm_start(struct imp_e2_soft *s)
+{
+    for (int i = 0; i < s->nrows; i++) {
+        const soft_row *o = &s->rows[i];
+        if (o->fn != 0.0 || o->ft != 0.0) {
+            apply(o, s->vel, o->fn, o->ft);
+        }
+    }
+}
+
+/* One pass over the rows k0 .. k1 - 1 of one body pair: use_bias 1 for a solve pass (soft
+   rows), 0 for a relax pass; the pair's velocities and displacements stay in registers. */
+void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
+                            double push_max)
+{
+    double *v = s->vel;
+    const double *dx = s->dpos;
+    int sp = s->rows[k0].p, sq = s->rows[k0].q;
+    double *vp = v + 3 * sp, *vq = v + 3 * sq;
+    double p0 = vp[0], p1 = vp[1], p2 = vp[2], q0 = vq[0], q1 = vq[1], q2 = vq[2];
+    const double *xp = dx + 3 * sp, *xq = dx + 3 * sq;
+    double dx0 = xp[0] - xq[0], dx1 = xp[1] - xq[1], xp2 = xp[2], xq2 = xq[2];
+    for (int i = k0; i < k1; i++) {
+        soft_row *o = &s->rows[i];
+        double n0 = o->n0, n1 = o->n1, rpn = o->rpn, rqn = o->rqn;
+        double vn = n0 * (p0 - q0) + n1 * (p1 - q1) + rpn * p2 - rqn * q2;
+        double c = o->c0 + n0 * dx0 + n1 * dx1 + rpn * xp2 - rqn * xq2;
+        double bias = 0.0, ms = 1.0, is = 0.0;
+        if (c > 0.0 && o->type != ROW_BILATERAL) {
+            bias = c * inv_h;  /* speculative: the gap may close within h, no more */
+        } else if (use_bias) {
+            const softness *sf = &s->sf[o->soft];
+            bias = sf->bias_rate * c;
+            if (o->type != ROW_BILATERAL && bias < -push_max) {
+                bias = -push_max;
+            }
+            ms = sf->mass_scale;
+            is = sf->impulse_scale;
+        }
+        double f0 = o->fn;
+        double f = f0 - o->mass_n * ms * (vn + bias) - is * f0;
+        if (o->type != ROW_BILATERAL && f < 0.0) {
+            f = 0.0;
+        }
+        double df = f - f0;
+        o->fn = f;
+        o->fn_max = f > o->fn_max ? f : o->fn_max;
+        double mp = o->mp, mq = o->mq, ip = o->ip, iq = o->iq;
+        p0 += mp * n0 * df;
+        p1 += mp * n1 * df;
+        p2 += ip * rpn * df;
+        q0 -= mq * n0 * df;
+        q1 -= mq * n1 * df;
+        q2 -= iq * rqn * df;
+        if (o->mu > 0.0) {  /* rigid friction, with the velocities after the normal impulse */
+            double rpt = o->rpt, rqt = o->rqt;
+            double vt = -n1 * (p0 - q0) + n0 * (p1 - q1) + rpt * p2 - rqt * q2;
+            double lim = o->mu * f, t0 = o->ft;
+            double t = t0 - o->mass_t * vt;
+            t = t > lim ? lim : t < -lim ? -lim : t;
+            double dt = t - t0;
+            o->ft = t;
+            p0 -= mp * n1 * dt;
+            p1 += mp * n0 * dt;
+            p2 += ip * rpt * dt;
+            q0 += mq * n1 * dt;
+            q1 -= mq * n0 * dt;
+            q2 -= iq * rqt * dt;
+        }
+    }
+    if (s->rows[k0].mq != 0.0 || s->rows[k0].iq != 0.0) {  /* (bodies that do not move: not written) */
+        vq[0] = q0, vq[1] = q1, vq[2] = q2;
+    }
+    if (s->rows[k0].mp != 0.0 || s->rows[k0].ip != 0.0) {
+        vp[0] = p0, vp[1] = p1, vp[2] = p2;
+    }
+}
+
+/* the restitution pass after the sub-steps */
+static void restitution(struct imp_e2_soft *s, double threshold)
+{
+    for (int i = 0; i < s->nrows; i++) {
+        soft_row *o = &s->rows[i];
+        if (o->type != ROW_CONTACT || !(o->e > 0.0) || !(o->v0 < -threshold) || !(o->fn_max > 0.0)) {
+            continue;
+        }
+        const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+        double vn = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+        double f0 = o->fn, f = f0 - o->mass_n * (vn + o->e * o->v0);
+        f = f < 0.0 ? 0.0 : f;
+        o->fn = f;
+        o->fn_sum += f - f0;
+        apply(o, s->vel, f - f0, 0.0);
+    }
+}
+
+static void name_slot(imp_world *w, int a, int b)
+{
+    w->data.nerror_bodies = 0;
+    if (a > 0) {
+        w->data.error_bodies[w->data.nerror_bodies++] = a;
+    }
+    if (b > 0 && b != a) {
+        w->data.error_bodies[w->data.nerror_bodies++] = b;
+    }
+}
+
+static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y);
+
+/* the records after the step: forces, distances and velocities at its end, collision
+   events for the impacts */
+static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
+{
+    imp_engine2d *e = w->engine2d;
+    double vtol = w->model.def.engine2d.velocity_tol;
+    move_records(w, s, w->data.y);
+    for (int i = 0; i < s->nrows; i++) {
+        const soft_row *o = &s->rows[i];
+        imp_rec2d *r = &e->rec[o->rec];
+        if (o->type != ROW_CONTACT) {  /* connector rows: their gap and rate moved linearly (the
+                                          same scalars whether the row was turned or not) */
+            const double *xp = s->dpos + 3 * o->p, *xq = s->dpos + 3 * o->q;
+            const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+            r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
+                          - o->rqn * xq[2];
+            r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+        }
+        r->impulse = o->fn_sum;
+        r->force = o->fn_sum / dt;
+        r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
+        if (fabs(r->force) > e->max_force) {
+            e->max_force = fabs(r->force);
+        }
+        if (o->type != ROW_CONTACT) {
+            continue;
+        }
+        r->kind = IMP_HIT_CONTACT;
+        if (o->v0 < -vtol && o->fn_sum > 1e-4) {  /* an impact (resting contacts stay quiet) */
+            e->stats.collisions++;
+            imp_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.kind = IMP_EVENT_COLLISION;
+            ev.time = t1;
+            int flip = r->q > r->p;
+            ev.body1 = flip ? r->p : r->q;
+            ev.body2 = flip ? r->q : r->p;
+            ev.point[0] = r->point[0];
+            ev.point[1] = r->point[1];
+            ev.normal[0] = flip ? -r->normal[0] : r->normal[0];
+            ev.normal[1] = flip ? -r->normal[1] : r->normal[1];
+            ev.value = o->v0;
+            ev.impulse = o->fn_sum;
+            imp_world_push_event(w, &ev);
+        }
+    }
+}
+
+/* How far a body may move (m, and rad) from its pose at the last full detection before the
+   contacts are detected again: 2 % of distance_tol. The cached records are exact for their
+   features (vertices, straight edges: imp_engine2d_relocate); what the cache can miss is a
+   pair that was not within distance_tol then, which, both bodies having moved less than
+   that (a lever of up to 10 m turning by it included), still has a gap. */
+#define CACHE_EPS 0.02
+
+/* 1 when the cached records serve the state y (see struct imp_e2_soft). O(slots). */
+static int cache_valid(const imp_world *w, const struct imp_e2_soft *s, const double *y)
+{
+    const imp_engine2d *e = w->engine2d;
+    if (!s->cache_ok || s->det_nslots != w->model.nslots || s->det_bodies_version != w->model.bodies_version
+        || s->det_filter_version != w->model.filter_version || s->det_conn_version != e->conn_version
+        || s->end_state_version != w->data.state_version) {
+        return 0;
+    }
+    double eps = CACHE_EPS * w->model.def.engine2d.distance_tol;
+    for (int i = 1; i < w->model.nslots; i++) {
+        const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
+        if (!(fabs(yi[0] - d[0]) < eps && fabs(yi[1] - d[1]) < eps && fabs(yi[2] - d[2]) < eps)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* p in the frame of the body at ys (cos c, sin sn of its angle) */
+static void to_body(const double *ys, double c, double sn, const double *p, double *out)
+{
+    double dx = p[0] - ys[0], dy = p[1] - ys[1];
+    out[0] = c * dx + sn * dy;
+    out[1] = -sn * dx + c * dy;
+}
+
+/* imp_engine2d_localize with the bodies' cosines and sines cs (2 per slot) at y */
+static void localize(const double *cs, const double *y, imp_rec2d *r)
+{
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    double cp = cs[2 * r->p], sp = cs[2 * r->p + 1], c = cs[2 * r->q], sn = cs[2 * r->q + 1];
+    to_body(yp, cp, sp, r->u1, r->lu1);
+    to_body(yq, c, sn, r->u2, r->lu2);
+    to_body(yq, c, sn, r->point, r->lpoint);
+    r->lnormal[0] = c * r->normal[0] + sn * r->normal[1];
+    r->lnormal[1] = -sn * r->normal[0] + c * r->normal[1];
+}
+
+/* The records at the step's start: the cached body-pair records (moved with the bodies at
+   the last step's end) with the connectors' rows at y, or a full detection whose body-pair
+   records are localized for the cache. -1 when detection failed. */
+static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, int cached)
+{
+    imp_engine2d *e = w->engine2d;
+    if (cached) {
+        e->nrec = s->nbody;
+        s->cached_steps++;
+        return imp_engine2d_connector_records(w, y);
+    }
+    s->cache_ok = 0;
+    if (imp_engine2d_detect(w, y, 0) < 0) {
+        return -1;
+    }
+    s->full_detections++;
+    for (int i = 0; i < w->model.nslots; i++) {
+        double a = y[(size_t)i * IMP_STRIDE_2D + 2];
+        s->cs[2 * i] = cos(a);
+        s->cs[2 * i + 1] = sin(a);
+    }
+    int nb = 0;
+    while (nb < e->nrec && e->rec[nb].connector < 0) {  /* (connectors come last) */
+        localize(s->cs, y, &e->rec[nb]);
+        nb++;
+    }
+    s->nbody = nb;
+    for (int i = 0; i < w->model.nslots; i++) {
+        memcpy(s->det_pose + 3 * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+    }
+    s->det_nslots = w->model.nslots;
+    s->det_bodies_version = w->model.bodies_version;
+    s->det_filter_version = w->model.filter_version;
+    s->det_conn_version = e->conn_version;
+    return 0;
+}
+
+/* Moves the body-pair records with their bodies to the step's end state y (exact for
+   vertices and straight edges: imp_engine2d_relocate), for w:contacts() and the cache. */
+static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    for (int i = 0; i < w->model.nslots; i++) {
+        double a = y[(size_t)i * IMP_STRIDE_2D + 2];
+        s->cs[2 * i] = cos(a);
+        s->cs[2 * i + 1] = sin(a);
+    }
+    for (int i = 0; i < s->nbody && i < e->nrec; i++) {
+        imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
+    }
+}
+
+/* Whether the touching body pairs (engine2d_events.c: records closer than distance_tol) may
+   differ from those of the last tracking: always after a full detection; with the cached
+   records, only when one of them crossed distance_tol (the same records otherwise: the
+   tracking would find the same pairs and queue no event). Keeps each record's state in
+   s->touching. */
+static int touch_changed(const imp_world *w, struct imp_e2_soft *s, int cached)
+{
+    const imp_engine2d *e = w->engine2d;
+    double tol = w->model.def.engine2d.distance_tol;
+    int changed = !cached;
+    for (int i = 0; i < s->nbody; i++) {
+        unsigned char t = e->rec[i].distance < tol;
+        changed |= t != s->touching[i];
+        s->touching[i] = t;
+    }
+    return changed;
+}
+
+imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t why_size)
+{
+    imp_engine2d *e = imp_engine2d_get(w);
+    int ns = w->model.nslots;
+    if (e == NULL || (e->soft == NULL && (e->soft = calloc(1, sizeof *e->soft)) == NULL)) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    if (e->soft->stepped == 0 && e->soft->nblocks == 0) {
+        e->soft->simd = imp_e2_soft_simd_available();  /* (chosen once) */
+    }
+    struct imp_e2_soft *s = e->soft;
+    s->stepped = 0;
+    const imp_engine2d_def *d = &w->model.def.engine2d;
+    const imp_soft_def *sd = &d->soft;
+    imp_profile *prof = &w->data.profile;
+    double t0 = w->data.time, dt = t1 - t0;
+    double *y = w->data.y;
+    if (!(dt > 0.0)) {
+        return IMP_OK;
+    }
+    double start = imp_profile_now();
+    e->has_prev = 0;
+    if (reserve(s, 0, ns) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    int cached = cache_valid(w, s, y);
+    if (step_records(w, s, y, cached) < 0) {
+        snprintf(why, why_size, "collision detection failed (out of memory or bad shapes) at t = %.17g", t0);
+        return IMP_ERR_NOMEM;
+    }
+    imp_profile_add(prof, IMP_STAGE_DETECT, start);
+    start = imp_profile_now();
+    if (reserve(s, e->nrec, ns) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    prepare_rows(w, s, y);
+    if (s->nrows > e->stats.max_contacts) {
+        e->stats.max_contacts = s->nrows;
+    }
+    /* the external accelerations, once per step */
+    double *f = w->scratch.force;
+    memset(f, 0, (size_t)ns * 6 * sizeof *f);
+    imp_forces_body(w, y, f);
+    imp_forces_springs(w, y, f);
+    imp_forces_gravitation(w, y, f);
+    w->data.stats.rhs_evaluations++;
+    double *v = s->vel, *dx = s->dpos, *acc = s->acc;
+    for (int i = 0; i < ns; i++) {
+        const imp_body *b = &w->model.bodies[i];
+        const double *yi = y + (size_t)i * IMP_STRIDE_2D;
+        int moves = b->active && !b->fixed && i != 0;
+        int free_body = moves && imp_body_free(b);
+        for (int k = 0; k < 3; k++) {
+            v[3 * i + k] = moves ? yi[3 + k] : 0.0;
+            dx[3 * i + k] = 0.0;
+        }
+        acc[3 * i] = free_body ? f[6 * i] * b->inv_mass : 0.0;
+        acc[3 * i + 1] = free_body ? f[6 * i + 1] * b->inv_mass : 0.0;
+        acc[3 * i + 2] = free_body ? f[6 * i + 5] * b->inv_inertia.m[2][2] : 0.0;
+    }
+    int nsub = d->substeps > 0 ? d->substeps : 1;
+    double h = dt / nsub;
+    double cap = 0.25 / h;
+    double hz = sd->hertz < cap ? sd->hertz : cap;
+    s->sf[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
+    s->sf[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
+    s->sf[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
+    if (imp_e2_soft_blocks(s, ns) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    for (int sub = 0; sub < nsub; sub++) {
+        for (int i = 0; i < 3 * ns; i++) {
+            v[i] += h * acc[i];
+        }
+        warm_start(s);
+        for (int it = 0; it < sd->iterations; it++) {
+            imp_e2_soft_blocks_pass(s, h, 1, sd->push_max);
+        }
+        for (int i = 0; i < 3 * ns; i++) {
+            dx[i] += h * v[i];
+        }
+        for (int it = 0; it < sd->relax_iterations; it++) {
+            imp_e2_soft_blocks_pass(s, h, 0, sd->push_max);
+        }
+        imp_e2_soft_blocks_store(s);
+        for (int i = 0; i < s->nrows; i++) {
+            s->rows[i].fn_sum += s->rows[i].fn;
+            s->rows[i].ft_sum += s->rows[i].ft;
+        }
+        e->stats.pgs_sweeps += sd->iterations + sd->relax_iterations;
+    }
+    restitution(s, sd->restitution_threshold);
+    for (int i = 1; i < ns; i++) {
+        const imp_body *b = &w->model.bodies[i];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        double *yi = y + (size_t)i * IMP_STRIDE_2D;
+        for (int k = 0; k < 3; k++) {
+            yi[k] += dx[3 * i + k];
+            yi[3 + k] = v[3 * i + k];
+        }
+        for (int k = 0; k < 6; k++) {
+            if (!isfinite(yi[k])) {
+                name_slot(w, i, 0);
+                snprintf(why, why_size, "the state of body #%d became non-finite near t = %.17g", i, t0);
+                return IMP_ERR_NONFINITE;
+            }
+        }
+    }
+    imp_profile_add(prof, IMP_STAGE_CONTACT_SOLVE, start);
+    if (warm_store(s, e->rec) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    finish_records(w, s, dt, t1);
+    e->stats.steps++;
+    e->stats.lcp_solves++;
+    w->data.stats.substeps += nsub;
+    start = imp_profile_now();
+    if (touch_changed(w, s, cached) && imp_engine2d_track_contacts(w, t1) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    imp_profile_add(prof, IMP_STAGE_CONTACTS, start);
+    s->stepped = 1;
+    s->bodies_version = w->model.bodies_version;
+    s->nslots = ns;
+    s->cache_ok = 1;
+    s->end_state_version = w->data.state_version;
+    return IMP_OK;
+}
+
+int imp_engine2d_soft_contacts(imp_world *w)
+{
+    imp_engine2d *e = w->engine2d;
+    struct imp_e2_soft *s = e->soft;
+    if (s != NULL && s->stepped && s->bodies_version == w->model.bodies_version && s->nslots == w->model.nslots) {
+        return e->nrec;
+    }
+    if (s != NULL) {
+        s->cache_ok = 0;  /* (e->rec no longer holds the cached records) */
+    }
+    return imp_engine2d_detect(w, w->data.y, 0);
+}

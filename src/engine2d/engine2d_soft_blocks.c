@@ -1,0 +1,363 @@
+/* engine2d_soft_blocks.c: the soft step's rows in coloured blocks (engine2d_soft_internal.h).
+
+   Graph colouring: the body pairs (groups of rows) are given colours so that no two pairs of
+   one colour share a body that moves (bodies that do not move, fixed or kinematic, are only
+   read); each pair takes the lowest colour free at both its bodies (a 64-bit mask per body).
+   Within a colour the pairs are independent, so they are solved four at a time, one per lane
+   of an AVX2 register, with the operations of the portable code in the same order (no fused
+   multiply-add; IEEE addition, multiplication and comparisons are exact to the same bits
+   packed or not): the AVX2 path and the portable path give the same results bit for bit, and
+   the order of the solve is the colours' order either way. Pairs with more than two points,
+   connector rows, and pairs left without a colour are solved after the blocks, one by one.
+   The order is fixed by the rows' order: deterministic. Cost: O(rows + slots) to colour and
+   fill; a pass is O(rows). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine2d_soft_internal.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define IMP_E2_HAVE_AVX2 1
+#include "avx2.h"
+#endif
+
+enum { NCOLOURS = 64 };
+
+int imp_e2_soft_simd_available(void)
+{
+#if defined(IMP_E2_HAVE_AVX2)
+    const char *env = getenv("IMPACT_E2_SIMD");
+    if (env != NULL && strcmp(env, "0") == 0) {
+        return 0;
+    }
+    return imp_avx2_supported();
+#else
+    return 0;
+#endif
+}
+
+static int moves(double m, double i) { return m != 0.0 || i != 0.0; }
+
+/* the empty lane l of block b: slot 0, no mass, no rows */
+static void empty_lane(soft_block *b, int l)
+{
+    b->p[l] = b->q[l] = 0;
+    b->n0[l] = b->n1[l] = b->mp[l] = b->ip[l] = b->mq[l] = b->iq[l] = b->mu[l] = 0.0;
+    b->br[l] = 0.0, b->ms[l] = 1.0, b->is[l] = 0.0;
+    for (int k = 0; k < 2; k++) {
+        b->rpn[k][l] = b->rqn[k][l] = b->rpt[k][l] = b->rqt[k][l] = 0.0;
+        b->mass_n[k][l] = b->mass_t[k][l] = b->c0[k][l] = 0.0;
+        b->fn[k][l] = b->ft[k][l] = b->fn_max[k][l] = 0.0;
+        b->row[k][l] = -1;
+    }
+}
+
+/* row k of lane l from soft_row o (NULL: a row that does nothing) */
+static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
+{
+    b->rpn[k][l] = o != NULL ? o->rpn : 0.0;
+    b->rqn[k][l] = o != NULL ? o->rqn : 0.0;
+    b->rpt[k][l] = o != NULL ? o->rpt : 0.0;
+    b->rqt[k][l] = o != NULL ? o->rqt : 0.0;
+    b->mass_n[k][l] = o != NULL ? o->mass_n : 0.0;
+    b->mass_t[k][l] = o != NULL ? o->mass_t : 0.0;
+    b->c0[k][l] = o != NULL ? o->c0 : 0.0;
+    b->fn[k][l] = o != NULL ? o->fn : 0.0;
+    b->ft[k][l] = o != NULL ? o->ft : 0.0;
+    b->fn_max[k][l] = o != NULL ? o->fn_max : 0.0;
+    b->row[k][l] = o != NULL ? index : -1;
+}
+
+int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
+{
+    int ng = s->ngrp;
+    if (ng + 1 > s->block_cap) {  /* at most one block per group, plus one per colour */
+        int cap = ng + 1 + NCOLOURS;
+        soft_block *b = realloc(s->blocks, (size_t)cap * sizeof *b);
+        if (b == NULL) {
+            return -1;
+        }
+        s->blocks = b;
+        int *o = realloc(s->over, (size_t)cap * sizeof *o);
+        if (o == NULL) {
+            return -1;
+        }
+        s->over = o;
+        s->block_cap = cap;
+    }
+    if (nslots + 1 > s->mask_cap) {  /* (grown only: no allocation in a step once sized) */
+        unsigned long long *m = realloc(s->colour_mask, ((size_t)nslots + 1) * sizeof *m);
+        if (m == NULL) {
+            return -1;
+        }
+        s->colour_mask = m;
+        s->mask_cap = nslots + 1;
+    }
+    unsigned long long *mask = s->colour_mask;
+    memset(mask, 0, ((size_t)nslots + 1) * sizeof *mask);
+    int *col = s->ord;  /* (free once the rows are built: row_cap >= groups) */
+    int count[NCOLOURS] = {0};
+    s->nover = 0;
+    for (int g = 0; g < ng; g++) {
+        int k0 = s->grp[g], k1 = s->grp[g + 1];
+        const soft_row *o = &s->rows[k0];
+        col[g] = -1;
+        int fits = k1 - k0 <= 2 && o->type == ROW_CONTACT && (k1 - k0 == 1 || s->rows[k0 + 1].type == ROW_CONTACT);
+        int mp = moves(o->mp, o->ip), mq = moves(o->mq, o->iq);
+        unsigned long long used = (mp ? mask[o->p] : 0) | (mq ? mask[o->q] : 0);
+        if (!fits || used == ~0ULL) {
+            s->over[s->nover++] = g;
+            continue;
+        }
+        int c = __builtin_ctzll(~used);
+        unsigned long long bit = 1ULL << c;
+        if (mp) {
+            mask[o->p] |= bit;
+        }
+        if (mq) {
+            mask[o->q] |= bit;
+        }
+        col[g] = c;
+        count[c]++;
+    }
+    int first[NCOLOURS], fill[NCOLOURS], nb = 0;
+    for (int c = 0; c < NCOLOURS; c++) {
+        first[c] = nb;
+        fill[c] = 0;
+        nb += (count[c] + SOFT_LANES - 1) / SOFT_LANES;
+    }
+    for (int b = 0; b < nb; b++) {
+        for (int l = 0; l < SOFT_LANES; l++) {
+            empty_lane(&s->blocks[b], l);
+        }
+    }
+    for (int g = 0; g < ng; g++) {
+        int c = col[g];
+        if (c < 0) {
+            continue;
+        }
+        int at = fill[c]++;
+        soft_block *b = &s->blocks[first[c] + at / SOFT_LANES];
+        int l = at % SOFT_LANES, k0 = s->grp[g], k1 = s->grp[g + 1];
+        const soft_row *o = &s->rows[k0];
+        const softness *sf = &s->sf[o->soft];
+        b->p[l] = o->p;
+        b->q[l] = o->q;
+        b->n0[l] = o->n0;
+        b->n1[l] = o->n1;
+        b->mp[l] = o->mp, b->ip[l] = o->ip, b->mq[l] = o->mq, b->iq[l] = o->iq;
+        b->mu[l] = o->mu;
+        b->br[l] = sf->bias_rate, b->ms[l] = sf->mass_scale, b->is[l] = sf->impulse_scale;
+        fill_row(b, l, 0, o, k0);
+        fill_row(b, l, 1, k1 - k0 == 2 ? &s->rows[k0 + 1] : NULL, k0 + 1);
+    }
+    s->nblocks = nb;
+    return 0;
+}
+
+/* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
+   v[0 .. 5]: p's then q's). */
+static void lane_row(soft_block *b, int l, int k, double *v, const double *x, double inv_h, int use_bias,
+                     double push_max)
+{
+    double n0 = b->n0[l], n1 = b->n1[l], rpn = b->rpn[k][l], rqn = b->rqn[k][l];
+    double vn = n0 * (v[0] - v[3]) + n1 * (v[1] - v[4]) + rpn * v[2] - rqn * v[5];
+    double c = b->c0[k][l] + n0 * x[0] + n1 * x[1] + rpn * x[2] - rqn * x[3];
+    double bias = 0.0, ms = 1.0, is = 0.0;
+    if (c > 0.0) {
+        bias = c * inv_h;
+    } else if (use_bias) {
+        bias = b->br[l] * c;
+        if (bias < -push_max) {
+            bias = -push_max;
+        }
+        ms = b->ms[l];
+        is = b->is[l];
+    }
+    double f0 = b->fn[k][l];
+    double f = f0 - b->mass_n[k][l] * ms * (vn + bias) - is * f0;
+    if (f < 0.0) {
+        f = 0.0;
+    }
+    double df = f - f0;
+    b->fn[k][l] = f;
+    b->fn_max[k][l] = f > b->fn_max[k][l] ? f : b->fn_max[k][l];
+    double mp = b->mp[l], mq = b->mq[l], ip = b->ip[l], iq = b->iq[l];
+    v[0] += mp * n0 * df;
+    v[1] += mp * n1 * df;
+    v[2] += ip * rpn * df;
+    v[3] -= mq * n0 * df;
+    v[4] -= mq * n1 * df;
+    v[5] -= iq * rqn * df;
+    double rpt = b->rpt[k][l], rqt = b->rqt[k][l];
+    double vt = -n1 * (v[0] - v[3]) + n0 * (v[1] - v[4]) + rpt * v[2] - rqt * v[5];
+    double lim = b->mu[l] * f, t0 = b->ft[k][l];
+    double t = t0 - b->mass_t[k][l] * vt;
+    t = t > lim ? lim : t < -lim ? -lim : t;
+    double dt = t - t0;
+    b->ft[k][l] = t;
+    v[0] -= mp * n1 * dt;
+    v[1] += mp * n0 * dt;
+    v[2] += ip * rpt * dt;
+    v[3] += mq * n1 * dt;
+    v[4] -= mq * n0 * dt;
+    v[5] -= iq * rqt * dt;
+}
+
+static void blocks_pass_portable(struct imp_e2_soft *s, double inv_h, int use_bias, double push_max)
+{
+    double *vel = s->vel;
+    const double *dx = s->dpos;
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        for (int l = 0; l < SOFT_LANES; l++) {
+            double *vp = vel + 3 * b->p[l], *vq = vel + 3 * b->q[l];
+            const double *xp = dx + 3 * b->p[l], *xq = dx + 3 * b->q[l];
+            double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
+            const double x[4] = {xp[0] - xq[0], xp[1] - xq[1], xp[2], xq[2]};
+            lane_row(b, l, 0, v, x, inv_h, use_bias, push_max);
+            lane_row(b, l, 1, v, x, inv_h, use_bias, push_max);
+            if (moves(b->mq[l], b->iq[l])) {
+                vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
+            }
+            if (moves(b->mp[l], b->ip[l])) {
+                vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
+            }
+        }
+    }
+}
+
+#if defined(IMP_E2_HAVE_AVX2)
+static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
+static inline AVX2 v4 splat(double x) { return _mm256_set1_pd(x); }
+static inline AVX2 v4 neg(v4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
+/* a where m is set, else b */
+static inline AVX2 v4 pick(v4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, m); }
+static inline AVX2 v4 lt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+static inline AVX2 v4 gt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+static inline AVX2 v4 gather(const double *base, const int *slot, int k)
+{
+    return _mm256_set_pd(base[3 * slot[3] + k], base[3 * slot[2] + k], base[3 * slot[1] + k],
+                         base[3 * slot[0] + k]);
+}
+
+/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities */
+static inline AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 inv_h, int use_bias,
+                                  v4 push_max)
+{
+    const v4 zero = _mm256_setzero_pd();
+    v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
+    v4 vn = sub(add(add(mul(n0, sub(v[0], v[3])), mul(n1, sub(v[1], v[4]))), mul(rpn, v[2])), mul(rqn, v[5]));
+    v4 c = sub(add(add(add(ld(b->c0[k]), mul(n0, x[0])), mul(n1, x[1])), mul(rpn, x[2])), mul(rqn, x[3]));
+    v4 spec = gt(c, zero);
+    v4 bias, ms, is;
+    if (use_bias) {
+        v4 soft = mul(ld(b->br), c);
+        soft = pick(lt(soft, neg(push_max)), neg(push_max), soft);
+        bias = pick(spec, mul(c, inv_h), soft);
+        ms = pick(spec, splat(1.0), ld(b->ms));
+        is = pick(spec, zero, ld(b->is));
+    } else {
+        bias = pick(spec, mul(c, inv_h), zero);
+        ms = splat(1.0);
+        is = zero;
+    }
+    v4 f0 = ld(b->fn[k]);
+    v4 f = sub(sub(f0, mul(mul(ld(b->mass_n[k]), ms), add(vn, bias))), mul(is, f0));
+    f = pick(lt(f, zero), zero, f);
+    v4 df = sub(f, f0);
+    _mm256_storeu_pd(b->fn[k], f);
+    v4 fmax = ld(b->fn_max[k]);
+    _mm256_storeu_pd(b->fn_max[k], pick(gt(f, fmax), f, fmax));
+    v4 mp = ld(b->mp), mq = ld(b->mq), ip = ld(b->ip), iq = ld(b->iq);
+    v[0] = add(v[0], mul(mul(mp, n0), df));
+    v[1] = add(v[1], mul(mul(mp, n1), df));
+    v[2] = add(v[2], mul(mul(ip, rpn), df));
+    v[3] = sub(v[3], mul(mul(mq, n0), df));
+    v[4] = sub(v[4], mul(mul(mq, n1), df));
+    v[5] = sub(v[5], mul(mul(iq, rqn), df));
+    v4 rpt = ld(b->rpt[k]), rqt = ld(b->rqt[k]);
+    v4 vt = sub(add(add(mul(neg(n1), sub(v[0], v[3])), mul(n0, sub(v[1], v[4]))), mul(rpt, v[2])), mul(rqt, v[5]));
+    v4 lim = mul(ld(b->mu), f), t0 = ld(b->ft[k]);
+    v4 t = sub(t0, mul(ld(b->mass_t[k]), vt));
+    t = pick(gt(t, lim), lim, pick(lt(t, neg(lim)), neg(lim), t));
+    v4 dt = sub(t, t0);
+    _mm256_storeu_pd(b->ft[k], t);
+    v[0] = sub(v[0], mul(mul(mp, n1), dt));
+    v[1] = add(v[1], mul(mul(mp, n0), dt));
+    v[2] = add(v[2], mul(mul(ip, rpt), dt));
+    v[3] = add(v[3], mul(mul(mq, n1), dt));
+    v[4] = sub(v[4], mul(mul(mq, n0), dt));
+    v[5] = sub(v[5], mul(mul(iq, rqt), dt));
+}
+
+static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, double inv_h_s, int use_bias, double push_max_s)
+{
+    double *vel = s->vel;
+    const double *dx = s->dpos;
+    v4 inv_h = splat(inv_h_s), push_max = splat(push_max_s);
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        v4 v[6], x[4];
+        for (int k = 0; k < 3; k++) {
+            v[k] = gather(vel, b->p, k);
+            v[3 + k] = gather(vel, b->q, k);
+        }
+        x[0] = sub(gather(dx, b->p, 0), gather(dx, b->q, 0));
+        x[1] = sub(gather(dx, b->p, 1), gather(dx, b->q, 1));
+        x[2] = gather(dx, b->p, 2);
+        x[3] = gather(dx, b->q, 2);
+        block_row(b, 0, v, x, inv_h, use_bias, push_max);
+        block_row(b, 1, v, x, inv_h, use_bias, push_max);
+        double out[6][4];
+        for (int k = 0; k < 6; k++) {
+            _mm256_storeu_pd(out[k], v[k]);
+        }
+        for (int l = 0; l < SOFT_LANES; l++) {
+            if (moves(b->mq[l], b->iq[l])) {
+                double *vq = vel + 3 * b->q[l];
+                vq[0] = out[3][l], vq[1] = out[4][l], vq[2] = out[5][l];
+            }
+            if (moves(b->mp[l], b->ip[l])) {
+                double *vp = vel + 3 * b->p[l];
+                vp[0] = out[0][l], vp[1] = out[1][l], vp[2] = out[2][l];
+            }
+        }
+    }
+}
+#endif
+
+void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max)
+{
+    double inv_h = 1.0 / h;
+#if defined(IMP_E2_HAVE_AVX2)
+    if (s->simd) {
+        blocks_pass_avx2(s, inv_h, use_bias, push_max);
+    } else {
+        blocks_pass_portable(s, inv_h, use_bias, push_max);
+    }
+#else
+    blocks_pass_portable(s, inv_h, use_bias, push_max);
+#endif
+    for (int i = 0; i < s->nover; i++) {
+        int g = s->over[i];
+        imp_e2_soft_group_pass(s, s->grp[g], s->grp[g + 1], inv_h, use_bias, push_max);
+    }
+}
+
+void imp_e2_soft_blocks_store(struct imp_e2_soft *s)
+{
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        const soft_block *b = &s->blocks[bi];
+        for (int l = 0; l < SOFT_LANES; l++) {
+            for (int k = 0; k < 2; k++) {
+                int r = b->row[k][l];
+                if (r >= 0) {
+                    s->rows[r].fn = b->fn[k][l];
+                    s->rows[r].ft = b->ft[k][l];
+                    s->rows[r].fn_max = b->fn_max[k][l];
+                }
+            }
+        }
+    }
+}

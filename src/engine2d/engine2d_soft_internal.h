@@ -1,0 +1,104 @@
+/* engine2d_soft_internal.h: the soft step's rows and state, shared by engine2d_soft.c (the
+   step) and engine2d_soft_blocks.c (the coloured blocks and their solve passes). */
+#ifndef IMPACT_ENGINE2D_SOFT_INTERNAL_H
+#define IMPACT_ENGINE2D_SOFT_INTERNAL_H
+
+#include <stddef.h>
+
+enum { ROW_CONTACT = 0, ROW_BILATERAL = 1, ROW_UNILATERAL = 2 };
+/* a row's softness: contacts between moving bodies, contacts with a body that does not move
+   (fixed, kinematic, the background: twice the frequency, as Box2D v3's static softness), and
+   connectors */
+enum { SOFT_CONTACT = 0, SOFT_STATIC = 1, SOFT_JOINT = 2 };
+
+typedef struct softness {
+    double bias_rate, mass_scale, impulse_scale;
+} softness;
+
+/* One row (a contact point with its friction, or a connector row). The normal part of J:
+   jp = (n, rpn), jq = -(n, rqn); the tangent part (contacts): jp = (t, rpt), jq = -(t, rqt),
+   t = (-n1, n0). */
+typedef struct soft_row {
+    int p, q, type, rec, soft;
+    int flip;                 /* the record's p is the row's q (its normal reversed) */
+    double n0, n1, rpn, rqn, rpt, rqt;
+    double mp, ip, mq, iq;    /* inverse masses and inertias (0: fixed or kinematic) */
+    double mass_n, mass_t;    /* 1 / (J M^-1 J^T) */
+    double c0;                /* separation at the step's start */
+    double v0;                /* normal velocity at the step's start */
+    double mu, e;
+    double fn, ft;            /* accumulated impulses of the sub-step */
+    double fn_sum, ft_sum;    /* over the step */
+    double fn_max;
+} soft_row;
+
+struct imp_e2_soft {
+    soft_row *rows;
+    int nrows, row_cap;
+    int *grp;                 /* the first row of each body pair's run, then nrows */
+    int ngrp;
+    int *ord, *ord2;          /* the records' order (row_cap each) */
+    int *cnt;                 /* counting sort: nslots + 1 */
+    double *vel, *dpos, *acc; /* 3 per slot */
+    int slot_cap;
+    unsigned long long *wkey; /* warm starts: the last step's rows by key */
+    double *wf;               /* 2 per key: normal, tangent */
+    int nwarm, warm_cap;
+    int *whash;
+    size_t whash_size;
+    int stepped;              /* e->rec holds the last step's records */
+    /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
+       localized, moved with the bodies at every step's end; reused while no body moved more
+       than CACHE_EPS from its pose at that detection and nothing else changed */
+    double *det_pose;         /* 3 per slot: the poses at the last full detection */
+    double *cs;               /* 2 per slot: cos, sin of the angles (relocation) */
+    int nbody;                /* body-pair records (the connectors' follow) */
+    unsigned char *touching;  /* row_cap: each record closer than distance_tol at the last step */
+    int cache_ok;
+    unsigned det_bodies_version, det_filter_version, det_conn_version, end_state_version;
+    int det_nslots;
+    long full_detections, cached_steps;
+    unsigned bodies_version;
+    int nslots;
+    /* the coloured blocks (engine2d_soft_blocks.c) */
+    struct soft_block *blocks;
+    int nblocks, block_cap;
+    int *over;                /* groups solved one by one after the blocks (their first rows) */
+    int nover;
+    unsigned long long *colour_mask; /* per slot: colours taken */
+    int mask_cap;
+    int simd;                 /* the blocks' AVX2 path is in use */
+    softness sf[3];           /* the step's softness by SOFT_* */
+};
+
+/* Lanes of a block: up to 4 body pairs of one colour (no two sharing a body that moves), each
+   with up to 2 contact rows (a pair's points), as structure of arrays. A lane with one row has
+   a second that does nothing (mass 0); a block with fewer pairs has lanes that do nothing
+   (slot 0, mass 0). */
+enum { SOFT_LANES = 4 };
+typedef struct soft_block {
+    double n0[4], n1[4], mp[4], ip[4], mq[4], iq[4], mu[4];
+    double br[4], ms[4], is[4];                 /* the lanes' contact softness */
+    double rpn[2][4], rqn[2][4], rpt[2][4], rqt[2][4], mass_n[2][4], mass_t[2][4], c0[2][4];
+    double fn[2][4], ft[2][4], fn_max[2][4];
+    int p[4], q[4];
+    int row[2][4];                              /* the soft_row of each (-1: none) */
+} soft_block;
+
+/* Colours the groups of s (contact pairs of at most 2 rows; the others, connectors and pairs
+   with more points, go to s->over) and fills the blocks from the rows, each lane with its
+   contact softness (s->sf). 0, or -1 out of memory. O(rows +
+   slots). */
+int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots);
+/* One pass over the rows k0 .. k1 - 1 of one body pair (s->sf, push_max), the portable way. */
+void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
+                            double push_max);
+/* One pass over the blocks (use_bias: solve, else relax), then the groups in s->over by
+   row_pass. AVX2 when s->simd; the same results bit for bit either way. */
+void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max);
+/* The blocks' impulses back into their rows. */
+void imp_e2_soft_blocks_store(struct imp_e2_soft *s);
+/* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
+int imp_e2_soft_simd_available(void);
+
+#endif
