@@ -1,0 +1,593 @@
+/* engine3d_soft.c: the soft step of the 3D engine (engine3d_soft.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine3d.h"
+#include "engine3d_joints.h"
+#include "engine3d_sleep.h"
+#include "engine3d_soft.h"
+#include "islands.h"
+#include "quat.h"
+#include "world_internal.h"
+
+#define PI 3.14159265358979323846
+
+/* One contact point's row for the step: what the passes read, in one record. The frame, the
+   lever arms and the inverse inertias are the step's start's (fixed over the step), so each
+   row keeps its angular Jacobian per side, j = (r x n, r x t1, r x t2), and I^-1 j. */
+typedef struct imp_e3_soft_pt {
+    double n[3], t1[3], t2[3];
+    double ja[9], jb[9];  /* r_a x (n, t1, t2), r_b x (n, t1, t2) */
+    double ia[9], ib[9];  /* I_a^-1 ja, I_b^-1 jb (0 for a side that does not move) */
+    double ima, imb;      /* inverse masses */
+    double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
+    double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
+                             (one number for both: the impulse then lies along the slip, and
+                             sliding friction is mu rn against it in every direction) */
+    double w1n, w2n;      /* t1 K n, t2 K n: the tangent velocities a normal impulse makes */
+    double rn, rt1, rt2;  /* this sub-step's impulses (warm start, then the passes) */
+    double s;             /* the separation of the current sub-step */
+    double mu;
+    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
+    double ra[3], rb[3];  /* anchors from the centres at the step's start (fixed) */
+    double sep;           /* the detected gap */
+    /* read once per step */
+    double sum[3];        /* the step's impulses */
+    double e, u0;         /* restitution, normal velocity at the step's start */
+    double uhit;          /* the normal velocity before the step's first push (an impact's
+                             approach, gravity over the step's first sub-steps included) */
+    double maxn;          /* the largest normal impulse of the step */
+    int soft_static;      /* one side does not move: the stiffer softness */
+} imp_e3_soft_pt;
+
+struct imp_e3_soft {
+    imp_e3_soft_pt *pts;
+    int cap;
+    double *pose0;        /* 7 per slot: position and orientation at the step's start */
+    double *delta;        /* 12 per slot: displacement since then, rotation since (row-major) */
+    double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
+    int slot_cap;
+};
+
+imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h)
+{
+    imp_e3_softness s = {0.0, 1.0, 0.0};
+    if (!(hertz > 0.0)) {
+        return s;
+    }
+    double omega = 2.0 * PI * hertz, a1 = 2.0 * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0 / (1.0 + a2);
+    s.bias_rate = omega / a1;
+    s.mass_scale = a2 * a3;
+    s.impulse_scale = a3;
+    return s;
+}
+
+void imp_e3_soft_free(struct imp_e3_soft *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    free(s->pts);
+    free(s->pose0);
+    free(s->delta);
+    free(s->dydt);
+    free(s);
+}
+
+static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
+{
+    struct imp_e3_soft *s = e->soft;
+    if (s == NULL) {
+        s = calloc(1, sizeof *s);
+        if (s == NULL) {
+            return -1;
+        }
+        e->soft = s;
+    }
+    if (npts > s->cap) {
+        int cap = npts + npts / 2 + 16;
+        imp_e3_soft_pt *p = realloc(s->pts, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        s->pts = p;
+        s->cap = cap;
+    }
+    if (nslots > s->slot_cap) {
+        double *p0 = realloc(s->pose0, (size_t)nslots * 7 * sizeof *p0);
+        if (p0 == NULL) {
+            return -1;
+        }
+        s->pose0 = p0;
+        double *d = realloc(s->delta, (size_t)nslots * 12 * sizeof *d);
+        if (d == NULL) {
+            return -1;
+        }
+        s->delta = d;
+        double *dy = realloc(s->dydt, (size_t)nslots * stride * sizeof *dy);
+        if (dy == NULL) {
+            return -1;
+        }
+        s->dydt = dy;
+        s->slot_cap = nslots;
+    }
+    return 0;
+}
+
+static int moves(const imp_world *w, int s)
+{
+    const imp_body *b = &w->model.bodies[s];
+    return s > 0 && b->active && !b->fixed && !imp_islands_asleep_in(w->islands, s);
+}
+
+/* e->vel = v + h a for the moving bodies (v: the state's velocity), 0 for the others */
+static void free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+{
+    for (int s = 0; s < w->model.nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s;
+        if (!moves(w, s)) {
+            memset(v, 0, 6 * sizeof *v);
+            continue;
+        }
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        for (int k = 0; k < 6; k++) {
+            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+        }
+    }
+}
+
+static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
+
+/* the velocity step's failure (engine3d_step.c's words): a body whose state would not be finite */
+static imp_status check_finite(imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len)
+{
+    for (int s = 1; s < w->model.nslots; s++) {
+        const imp_body *b = &w->model.bodies[s];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
+        int finite = 1;
+        for (int k = 0; k < 6; k++) {
+            finite &= isfinite(v[k]) && isfinite(v[k] * h);
+        }
+        for (int k = 0; k < 7; k++) {
+            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
+        }
+        if (!finite) {
+            snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
+                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
+                     unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
+                     unsigned_nan(v[1]), unsigned_nan(v[2]));
+            w->data.nerror_bodies = 0;
+            w->data.error_bodies[w->data.nerror_bodies++] = s;
+            return IMP_ERR_NONFINITE;
+        }
+    }
+    return IMP_OK;
+}
+
+static inline void cross(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static inline void mul33(const double *I, const double a[3], double out[3])
+{
+    out[0] = I[0] * a[0] + I[1] * a[1] + I[2] * a[2];
+    out[1] = I[3] * a[0] + I[4] * a[1] + I[5] * a[2];
+    out[2] = I[6] * a[0] + I[7] * a[1] + I[8] * a[2];
+}
+
+/* The step's rows from the detected points (e->pts) at the world's state. */
+static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_last)
+{
+    struct imp_e3_soft *s = e->soft;
+    double vtol = w->model.def.engine2d.velocity_tol;
+    /* the last step's impulses (over its length h_last) as this sub-step's warm start */
+    double scale = h_last > 0.0 ? hs / h_last : 0.0;
+    static const double zero[6] = {0, 0, 0, 0, 0, 0};
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        imp_e3_soft_pt *q = &s->pts[c];
+        q->a = p->a;
+        q->b = p->b;
+        memcpy(q->n, p->normal, sizeof q->n);
+        memcpy(q->t1, p->t1, sizeof q->t1);
+        memcpy(q->t2, p->t2, sizeof q->t2);
+        memcpy(q->ra, p->ra, sizeof q->ra);
+        memcpy(q->rb, p->rb, sizeof q->rb);
+        int ma = moves(w, p->a), mb = moves(w, p->b);
+        q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
+        q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
+        const double *Ia = e->inv_iw + 9 * (size_t)p->a, *Ib = e->inv_iw + 9 * (size_t)p->b;
+        const double *dir[3] = {q->n, q->t1, q->t2};
+        for (int k = 0; k < 3; k++) {
+            cross(q->ra, dir[k], q->ja + 3 * k);
+            cross(q->rb, dir[k], q->jb + 3 * k);
+            mul33(Ia, q->ja + 3 * k, q->ia + 3 * k);
+            mul33(Ib, q->jb + 3 * k, q->ib + 3 * k);
+        }
+        double lin = q->ima + q->imb;
+        double kn = lin + dot(q->ja, q->ia) + dot(q->jb, q->ib);
+        q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
+        double k11 = lin + dot(q->ja + 3, q->ia + 3) + dot(q->jb + 3, q->ib + 3);
+        double k22 = lin + dot(q->ja + 6, q->ia + 6) + dot(q->jb + 6, q->ib + 6);
+        double k12 = 0.5 * (dot(q->ja + 3, q->ia + 6) + dot(q->jb + 3, q->ib + 6) + dot(q->ja + 6, q->ia + 3)
+                            + dot(q->jb + 6, q->ib + 3));
+        q->w1n = dot(q->ja + 3, q->ia) + dot(q->jb + 3, q->ib);
+        q->w2n = dot(q->ja + 6, q->ia) + dot(q->jb + 6, q->ib);
+        double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
+        q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
+        q->soft_static = q->ima == 0.0 || q->imb == 0.0;
+        q->sep = q->s = p->distance;
+        q->mu = p->mu;
+        q->e = p->e;
+        const double *va = ma ? w->data.y + (size_t)p->a * IMP_STRIDE_3D + IMP_VEL_3D : zero;
+        const double *vb = mb ? w->data.y + (size_t)p->b * IMP_STRIDE_3D + IMP_VEL_3D : zero;
+        double u[3];
+        imp_e3_frame_velocity(va, vb, q->n, q->t1, q->t2, q->ra, q->rb, u);
+        q->u0 = q->uhit = p->u0 = u[0];
+        p->ustar = p->u0;
+        p->rimp = 0.0;
+        p->handled = 0;
+        p->active = 1;
+        if (p->u0 < -vtol) {  /* an impact: no force held from the last step (a kick) */
+            p->r[0] = p->r[1] = p->r[2] = 0.0;
+        }
+        q->rn = p->r[0] * scale;
+        q->rt1 = p->r[1] * scale;
+        q->rt2 = p->r[2] * scale;
+        q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
+        q->maxn = 0.0;
+    }
+}
+
+/* the velocity of b relative to a at the point along the row's direction k (0: n, 1: t1, 2: t2) */
+static inline double row_velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, int k)
+{
+    const double *d = k == 0 ? q->n : k == 1 ? q->t1 : q->t2, *ja = q->ja + 3 * k, *jb = q->jb + 3 * k;
+    return d[0] * (vb[0] - va[0]) + d[1] * (vb[1] - va[1]) + d[2] * (vb[2] - va[2]) + jb[0] * vb[3]
+           + jb[1] * vb[4] + jb[2] * vb[5] - (ja[0] * va[3] + ja[1] * va[4] + ja[2] * va[5]);
+}
+
+/* the impulse dn n + d1 t1 + d2 t2 on b at the point, its opposite on a */
+static inline void apply(double *va, double *vb, const imp_e3_soft_pt *q, double dn, double d1, double d2)
+{
+    for (int k = 0; k < 3; k++) {
+        double P = dn * q->n[k] + d1 * q->t1[k] + d2 * q->t2[k];
+        va[k] -= q->ima * P;
+        vb[k] += q->imb * P;
+        va[3 + k] -= dn * q->ia[k] + d1 * q->ia[3 + k] + d2 * q->ia[6 + k];
+        vb[3 + k] += dn * q->ib[k] + d1 * q->ib[3 + k] + d2 * q->ib[6 + k];
+    }
+}
+
+static void warm_start(imp_engine3d *e, int n)
+{
+    const imp_e3_soft_pt *pts = e->soft->pts;
+    for (int c = 0; c < n; c++) {
+        const imp_e3_soft_pt *q = &pts[c];
+        if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
+            apply(e->vel + 6 * (size_t)q->a, e->vel + 6 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
+        }
+    }
+}
+
+/* the separation of the point in the sub-step: its anchors moved with their bodies since the
+   step began (delta: 12 per slot, the displacement then the rotation) */
+static inline double separation(const double *delta, const imp_e3_soft_pt *q)
+{
+    const double *ma = delta + 12 * (size_t)q->a, *mb = delta + 12 * (size_t)q->b;
+    double gap = 0.0;
+    for (int i = 0; i < 3; i++) {
+        double ra = ma[3 + 3 * i] * q->ra[0] + ma[4 + 3 * i] * q->ra[1] + ma[5 + 3 * i] * q->ra[2];
+        double rb = mb[3 + 3 * i] * q->rb[0] + mb[4 + 3 * i] * q->rb[1] + mb[5 + 3 * i] * q->rb[2];
+        gap += q->n[i] * ((mb[i] + rb - q->rb[i]) - (ma[i] + ra - q->ra[i]));
+    }
+    return q->sep + gap;
+}
+
+/* One pass over the points: each normal row (speculative, soft when use_bias, else rigid),
+   then its friction (the tangent block at once, on the disc mu rn), one impulse applied. A
+   solve pass (use_bias) takes the point's separation from its bodies' motion since the step
+   began; a relax pass, after the positions moved by hs v, that separation moved by hs u_N. */
+static void contact_pass(imp_engine3d *e, int n, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                         double hs, double push_max, int use_bias)
+{
+    imp_e3_soft_pt *pts = e->soft->pts;
+    double *vel = e->vel, inv_hs = 1.0 / hs;
+    const double *delta = e->soft->delta;
+    for (int c = 0; c < n; c++) {
+        imp_e3_soft_pt *q = &pts[c];
+        double *va = vel + 6 * (size_t)q->a, *vb = vel + 6 * (size_t)q->b;
+        double vn = row_velocity(va, vb, q, 0), u1 = row_velocity(va, vb, q, 1), u2 = row_velocity(va, vb, q, 2);
+        double s = use_bias ? separation(delta, q) : q->s + hs * vn;
+        q->s = s;
+        double bias = 0.0, ms = 1.0, is = 0.0;
+        if (s > 0.0) {
+            bias = s * inv_hs;  /* speculative: the gap may close, no more */
+        } else if (use_bias) {
+            const imp_e3_softness *sf = q->soft_static ? stiff : soft;
+            bias = sf->bias_rate * s;
+            bias = bias > -push_max ? bias : -push_max;
+            ms = sf->mass_scale;
+            is = sf->impulse_scale;
+        }
+        double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
+        rn = rn > 0.0 ? rn : 0.0;
+        double dn = rn - q->rn;
+        if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
+            q->uhit = vn < q->uhit ? vn : q->uhit;
+        }
+        q->rn = rn;
+        if (rn > q->maxn) {
+            q->maxn = rn;
+        }
+        u1 += q->w1n * dn;  /* the tangent velocities after the normal impulse */
+        u2 += q->w2n * dn;
+        double r1 = q->rt1 - q->mt * u1, r2 = q->rt2 - q->mt * u2;
+        double lim = q->mu * rn, len2 = r1 * r1 + r2 * r2;
+        if (len2 > lim * lim) {
+            double f = lim / sqrt(len2);
+            r1 *= f;
+            r2 *= f;
+        }
+        double d1 = r1 - q->rt1, d2 = r2 - q->rt2;
+        q->rt1 = r1;
+        q->rt2 = r2;
+        apply(va, vb, q, dn, d1, d2);
+    }
+}
+
+/* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points that approached faster
+   than the threshold and pushed (u_N(hit): the approach just before the first push, Box3D
+   takes the step's start's, slower by up to g h for a falling body). */
+static void restitution_pass(imp_engine3d *e, int n, double threshold)
+{
+    imp_e3_soft_pt *pts = e->soft->pts;
+    for (int c = 0; c < n; c++) {
+        imp_e3_soft_pt *q = &pts[c];
+        if (q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0) {
+            continue;
+        }
+        double *va = e->vel + 6 * (size_t)q->a, *vb = e->vel + 6 * (size_t)q->b;
+        double vn = row_velocity(va, vb, q, 0);
+        double rn = fmax(q->rn - q->mn * (vn + q->e * q->uhit), 0.0), dn = rn - q->rn;
+        q->rn = rn;
+        q->sum[0] += dn;
+        apply(va, vb, q, dn, 0.0, 0.0);
+    }
+}
+
+/* x += h v, orientations by the exact rotation of w h; the state's velocity = v; each moving
+   body's motion since the step began into delta */
+static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
+{
+    struct imp_e3_soft *sf = e->soft;
+    for (int s = 1; s < w->model.nslots; s++) {
+        if (!moves(w, s)) {
+            continue;
+        }
+        double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+        const double *v = e->vel + 6 * (size_t)s;
+        memcpy(y + IMP_VEL_3D, v, 6 * sizeof *v);
+        for (int k = 0; k < 3; k++) {
+            y[k] += h * v[k];
+        }
+        double wl = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+        if (wl > 0.0) {
+            imp_quat dq = imp_q_from_axis_angle(imp_v3(v[3] / wl, v[4] / wl, v[5] / wl), wl * h);
+            imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
+            y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
+        }
+        const double *p0 = sf->pose0 + 7 * (size_t)s;
+        double *m = sf->delta + 12 * (size_t)s;
+        for (int k = 0; k < 3; k++) {
+            m[k] = y[k] - p0[k];
+        }
+        imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
+        imp_mat3 r = imp_q_to_mat3(qd);
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                m[3 + 3 * i + j] = r.m[i][j];
+            }
+        }
+    }
+}
+
+/* the state's velocities = e->vel (after the relax passes and restitution) */
+static void store_velocities(imp_world *w, const imp_engine3d *e)
+{
+    for (int s = 1; s < w->model.nslots; s++) {
+        if (moves(w, s)) {
+            memcpy(w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D, e->vel + 6 * (size_t)s, 6 * sizeof(double));
+        }
+    }
+}
+
+/* Siconos' measure of the last sub-step's answer (engine3d_solve.c's sweeps_error): u = J v +
+   the speculative bound, sqrt(sum |r - P_K(r - u - mu |u_T| e_N)|^2) / max(|r|, |u|) */
+static double residual(const imp_engine3d *e, int n, double inv_hs)
+{
+    double num = 0.0, r2 = 0.0, u2 = 0.0;
+    const imp_e3_soft_pt *pts = e->soft->pts;
+    for (int c = 0; c < n; c++) {
+        const imp_e3_soft_pt *q = &pts[c];
+        if (q->mn == 0.0) {
+            continue;
+        }
+        double u[3], x[3], pk[3], r[3] = {q->rn, q->rt1, q->rt2};
+        const double *va = e->vel + 6 * (size_t)q->a, *vb = e->vel + 6 * (size_t)q->b;
+        u[0] = row_velocity(va, vb, q, 0) + fmax(q->s, 0.0) * inv_hs;
+        u[1] = row_velocity(va, vb, q, 1);
+        u[2] = row_velocity(va, vb, q, 2);
+        double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+        x[0] = r[0] - u[0] - q->mu * ut;
+        x[1] = r[1] - u[1];
+        x[2] = r[2] - u[2];
+        double t = sqrt(x[1] * x[1] + x[2] * x[2]);  /* the projection on the cone */
+        if (t <= q->mu * x[0]) {
+            pk[0] = x[0], pk[1] = x[1], pk[2] = x[2];
+        } else if (q->mu * t <= -x[0]) {
+            pk[0] = pk[1] = pk[2] = 0.0;
+        } else {
+            double nn = (x[0] + q->mu * t) / (1.0 + q->mu * q->mu);
+            pk[0] = nn, pk[1] = q->mu * nn * x[1] / t, pk[2] = q->mu * nn * x[2] / t;
+        }
+        for (int k = 0; k < 3; k++) {
+            num += (r[k] - pk[k]) * (r[k] - pk[k]);
+            r2 += r[k] * r[k];
+            u2 += u[k] * u[k];
+        }
+    }
+    double den = sqrt(fmax(r2, u2));
+    return den > 1e-300 ? sqrt(num) / den : sqrt(num);
+}
+
+/* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
+   the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
+   collision events) */
+static void finish_points(imp_engine3d *e, double vtol)
+{
+    const imp_e3_soft_pt *pts = e->soft->pts;
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        memcpy(p->r, pts[c].sum, sizeof p->r);
+        /* an impact: it pushed, first at an approach faster than velocity_tol */
+        int impact = pts[c].uhit < -vtol && pts[c].maxn > 0.0;
+        if (impact && p->r[0] > 0.0) {
+            e->stats.collisions++;
+            if (p->acc == 0.0) {
+                p->acc_u0 = pts[c].uhit;
+            }
+            p->acc += p->r[0];
+            p->going = 1;
+        } else {
+            p->going = 0;
+        }
+    }
+}
+
+/* detection once for the step, its margin covering the step's motion (the free velocity at
+   its end too); sleeping islands an awake body reaches wake and the detection runs again */
+static imp_status detect(imp_world *w, imp_engine3d *e, const double *dydt, double h)
+{
+    imp_status st = IMP_OK;
+    for (int woke = 1; woke;) {
+        woke = 0;
+        free_velocities(w, e, dydt, h);
+        e->span_bound = 1;
+        st = imp_engine3d_detect(w, e, h);
+        e->span_bound = 0;
+        if (st == IMP_OK && imp_e3_sleep_any(w)) {
+            st = imp_e3_sleep_detected(w, e, &woke);
+        }
+    }
+    return st;
+}
+
+imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *why, size_t why_len)
+{
+    const imp_engine2d_def *def = &w->model.def.engine2d;
+    const imp_soft_def *sd = &def->soft;
+    double t0 = w->data.time, h = t1 - t0;
+    int k = def->substeps > 1 ? def->substeps : 1, ns = w->model.nslots;
+    double hs = h / k, inv_hs = 1.0 / hs;
+    e->now = t0;
+    e->once = 0;
+    if (reserve(e, 0, ns, IMP_STRIDE_3D) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine's soft step");
+        return IMP_ERR_NOMEM;
+    }
+    struct imp_e3_soft *sf = e->soft;
+    double *dydt = sf->dydt, t = imp_profile_now();
+    imp_world_derivative(w, t0, w->data.y, dydt);
+    imp_status st = detect(w, e, dydt, h);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
+    if (st != IMP_OK) {
+        snprintf(why, why_len, "out of memory in the 3D detection");
+        return st;
+    }
+    int n = e->npts;
+    if (reserve(e, n, ns, IMP_STRIDE_3D) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine's soft step");
+        return IMP_ERR_NOMEM;
+    }
+    imp_engine3d_inverse_inertia(w, e);
+    for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
+        memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));
+        double *m = sf->delta + 12 * (size_t)s;
+        memset(m, 0, 12 * sizeof *m);
+        m[3] = m[7] = m[11] = 1.0;
+    }
+    prepare(w, e, hs, e->h_last > 0.0 ? e->h_last : h);
+    /* contacts at most a quarter of the sub-step rate (Box2D), twice against a still body */
+    double hz = fmin(sd->hertz, 0.25 * inv_hs);
+    imp_e3_softness soft = imp_e3_make_soft(hz, sd->damping_ratio, hs);
+    imp_e3_softness stiff = imp_e3_make_soft(2.0 * hz, sd->damping_ratio, hs);
+    imp_e3_softness jsoft = imp_e3_make_soft(fmin(sd->joint_hertz, 0.25 * inv_hs), sd->joint_damping_ratio, hs);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+    for (int i = 0; i < k; i++) {
+        double now = t0 + hs * i;
+        if (i > 0) {
+            imp_world_derivative(w, now, w->data.y, dydt);
+        }
+        free_velocities(w, e, dydt, hs);
+        st = check_finite(w, e, hs, why, why_len);
+        if (st != IMP_OK) {
+            return st;
+        }
+        if (imp_e3_joints_begin(w, e, hs) != IMP_OK) {
+            snprintf(why, why_len, "out of memory for the 3D joints");
+            return IMP_ERR_NOMEM;
+        }
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+        warm_start(e, n);
+        if (imp_e3_joints_armed(e)) {
+            imp_e3_joints_warm(w, e);
+        }
+        for (int it = 0; it < sd->iterations; it++) {
+            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 1);
+            imp_e3_soft_joints_pass(w, e, &jsoft, hs, 1);
+        }
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
+        integrate_positions(w, e, hs);
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+        for (int it = 0; it < sd->relax_iterations; it++) {
+            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 0);
+            imp_e3_soft_joints_pass(w, e, &jsoft, hs, 0);
+        }
+        imp_e3_soft_joints_store(e, hs);
+        store_velocities(w, e);
+        for (int c = 0; c < n; c++) {
+            imp_e3_soft_pt *q = &sf->pts[c];
+            q->sum[0] += q->rn;
+            q->sum[1] += q->rt1;
+            q->sum[2] += q->rt2;
+        }
+        e->stats.sweeps += sd->iterations + sd->relax_iterations;
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
+    }
+    e->stats.last_error = residual(e, n, inv_hs);
+    restitution_pass(e, n, sd->restitution_threshold);
+    store_velocities(w, e);
+    e->stats.solves++;
+    finish_points(e, def->velocity_tol);
+    e->h_last = h;
+    e->now = t0;
+    imp_engine3d_finish(w, e);  /* events; this step's points become the last ones */
+    imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
+    e->stats.steps++;
+    if (imp_e3_sleep_end(w, e, h) != IMP_OK) {
+        snprintf(why, why_len, "out of memory for the 3D engine's islands");
+        return IMP_ERR_NOMEM;
+    }
+    return IMP_OK;
+}
