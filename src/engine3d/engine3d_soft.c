@@ -8,19 +8,26 @@
 #include "engine3d_joints.h"
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
+#include "engine3d_sweep.h"
 #include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
 
+#if defined(IMP_E3_HAVE_AVX2)
+#include "avx2.h"
+#endif
+
 #define PI 3.14159265358979323846
 
 /* One contact point's row for the step: what the passes read, in one record. The frame, the
-   lever arms and the inverse inertias are the step's start's (fixed over the step), so each
-   row keeps its angular Jacobian per side, j = (r x n, r x t1, r x t2), and I^-1 j. */
+   lever arms and the inverse inertias are the step's start's (fixed over the step). The
+   3-vectors are 4 doubles (lane 3: 0) so that the AVX2 kernels load each in one go: the
+   frame's rows er[i] = (n_i, t1_i, t2_i), the angular Jacobians' rows ja[i] = ((r_a x n)_i,
+   (r_a x t1)_i, (r_a x t2)_i) (jb for b), the frame's columns ec = (n, t1, t2) and the bodies'
+   angular responses ia[k] = I_a^-1 (r_a x e_k) (ib for b). */
 typedef struct imp_e3_soft_pt {
-    double n[3], t1[3], t2[3];
-    double ja[9], jb[9];  /* r_a x (n, t1, t2), r_b x (n, t1, t2) */
-    double ia[9], ib[9];  /* I_a^-1 ja, I_b^-1 jb (0 for a side that does not move) */
+    double er[3][4], ja[3][4], jb[3][4];
+    double ec[3][4], ia[3][4], ib[3][4];
     double ima, imb;      /* inverse masses */
     double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
     double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
@@ -48,6 +55,8 @@ struct imp_e3_soft {
     double *pose0;        /* 7 per slot: position and orientation at the step's start */
     double *delta;        /* 12 per slot: displacement since then, rotation since (row-major) */
     double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
+    double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
+                             e->vel */
     int slot_cap;
 };
 
@@ -73,6 +82,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->pose0);
     free(s->delta);
     free(s->dydt);
+    free(s->sv);
     free(s);
 }
 
@@ -111,6 +121,11 @@ static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
             return -1;
         }
         s->dydt = dy;
+        double *sv = realloc(s->sv, (size_t)nslots * 8 * sizeof *sv);
+        if (sv == NULL) {
+            return -1;
+        }
+        s->sv = sv;
         s->slot_cap = nslots;
     }
     return 0;
@@ -198,31 +213,39 @@ static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_las
         imp_e3_soft_pt *q = &s->pts[c];
         q->a = p->a;
         q->b = p->b;
-        memcpy(q->n, p->normal, sizeof q->n);
-        memcpy(q->t1, p->t1, sizeof q->t1);
-        memcpy(q->t2, p->t2, sizeof q->t2);
         memcpy(q->ra, p->ra, sizeof q->ra);
         memcpy(q->rb, p->rb, sizeof q->rb);
         int ma = moves(w, p->a), mb = moves(w, p->b);
         q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
         q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
         const double *Ia = e->inv_iw + 9 * (size_t)p->a, *Ib = e->inv_iw + 9 * (size_t)p->b;
-        const double *dir[3] = {q->n, q->t1, q->t2};
+        const double *dir[3] = {p->normal, p->t1, p->t2};
+        double ja[3][3], jb[3][3], ia[3][3], ib[3][3];  /* per direction k */
         for (int k = 0; k < 3; k++) {
-            cross(q->ra, dir[k], q->ja + 3 * k);
-            cross(q->rb, dir[k], q->jb + 3 * k);
-            mul33(Ia, q->ja + 3 * k, q->ia + 3 * k);
-            mul33(Ib, q->jb + 3 * k, q->ib + 3 * k);
+            cross(q->ra, dir[k], ja[k]);
+            cross(q->rb, dir[k], jb[k]);
+            mul33(Ia, ja[k], ia[k]);
+            mul33(Ib, jb[k], ib[k]);
+        }
+        for (int k = 0; k < 3; k++) {
+            for (int i = 0; i < 3; i++) {
+                q->er[k][i] = dir[i][k];
+                q->ja[k][i] = ja[i][k];
+                q->jb[k][i] = jb[i][k];
+                q->ec[k][i] = dir[k][i];
+                q->ia[k][i] = ia[k][i];
+                q->ib[k][i] = ib[k][i];
+            }
+            q->er[k][3] = q->ja[k][3] = q->jb[k][3] = q->ec[k][3] = q->ia[k][3] = q->ib[k][3] = 0.0;
         }
         double lin = q->ima + q->imb;
-        double kn = lin + dot(q->ja, q->ia) + dot(q->jb, q->ib);
+        double kn = lin + dot(ja[0], ia[0]) + dot(jb[0], ib[0]);
         q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
-        double k11 = lin + dot(q->ja + 3, q->ia + 3) + dot(q->jb + 3, q->ib + 3);
-        double k22 = lin + dot(q->ja + 6, q->ia + 6) + dot(q->jb + 6, q->ib + 6);
-        double k12 = 0.5 * (dot(q->ja + 3, q->ia + 6) + dot(q->jb + 3, q->ib + 6) + dot(q->ja + 6, q->ia + 3)
-                            + dot(q->jb + 6, q->ib + 3));
-        q->w1n = dot(q->ja + 3, q->ia) + dot(q->jb + 3, q->ib);
-        q->w2n = dot(q->ja + 6, q->ia) + dot(q->jb + 6, q->ib);
+        double k11 = lin + dot(ja[1], ia[1]) + dot(jb[1], ib[1]);
+        double k22 = lin + dot(ja[2], ia[2]) + dot(jb[2], ib[2]);
+        double k12 = 0.5 * (dot(ja[1], ia[2]) + dot(jb[1], ib[2]) + dot(ja[2], ia[1]) + dot(jb[2], ib[1]));
+        q->w1n = dot(ja[1], ia[0]) + dot(jb[1], ib[0]);
+        q->w2n = dot(ja[2], ia[0]) + dot(jb[2], ib[0]);
         double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
         q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
         q->soft_static = q->ima == 0.0 || q->imb == 0.0;
@@ -232,7 +255,7 @@ static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_las
         const double *va = ma ? w->data.y + (size_t)p->a * IMP_STRIDE_3D + IMP_VEL_3D : zero;
         const double *vb = mb ? w->data.y + (size_t)p->b * IMP_STRIDE_3D + IMP_VEL_3D : zero;
         double u[3];
-        imp_e3_frame_velocity(va, vb, q->n, q->t1, q->t2, q->ra, q->rb, u);
+        imp_e3_frame_velocity(va, vb, p->normal, p->t1, p->t2, q->ra, q->rb, u);
         q->u0 = q->uhit = p->u0 = u[0];
         p->ustar = p->u0;
         p->rimp = 0.0;
@@ -249,35 +272,144 @@ static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_las
     }
 }
 
-/* the velocity of b relative to a at the point along the row's direction k (0: n, 1: t1, 2: t2) */
-static inline double row_velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, int k)
+/* The velocity of b relative to a at the point in its frame, u = (u_N, u_T1, u_T2, 0), from
+   the padded velocities va, vb (8 each): u = E^T (v_b - v_a) + J_b^T w_b - J_a^T w_a, summed in
+   this order (the AVX2 kernel's, lane by lane). */
+static inline void velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
 {
-    const double *d = k == 0 ? q->n : k == 1 ? q->t1 : q->t2, *ja = q->ja + 3 * k, *jb = q->jb + 3 * k;
-    return d[0] * (vb[0] - va[0]) + d[1] * (vb[1] - va[1]) + d[2] * (vb[2] - va[2]) + jb[0] * vb[3]
-           + jb[1] * vb[4] + jb[2] * vb[5] - (ja[0] * va[3] + ja[1] * va[4] + ja[2] * va[5]);
-}
-
-/* the impulse dn n + d1 t1 + d2 t2 on b at the point, its opposite on a */
-static inline void apply(double *va, double *vb, const imp_e3_soft_pt *q, double dn, double d1, double d2)
-{
-    for (int k = 0; k < 3; k++) {
-        double P = dn * q->n[k] + d1 * q->t1[k] + d2 * q->t2[k];
-        va[k] -= q->ima * P;
-        vb[k] += q->imb * P;
-        va[3 + k] -= dn * q->ia[k] + d1 * q->ia[3 + k] + d2 * q->ia[6 + k];
-        vb[3 + k] += dn * q->ib[k] + d1 * q->ib[3 + k] + d2 * q->ib[6 + k];
+    double d0 = vb[0] - va[0], d1 = vb[1] - va[1], d2 = vb[2] - va[2];
+    for (int k = 0; k < 4; k++) {
+        double x = d0 * q->er[0][k];
+        x = x + d1 * q->er[1][k];
+        x = x + d2 * q->er[2][k];
+        x = x + vb[4] * q->jb[0][k];
+        x = x + vb[5] * q->jb[1][k];
+        x = x + vb[6] * q->jb[2][k];
+        x = x - va[4] * q->ja[0][k];
+        x = x - va[5] * q->ja[1][k];
+        x = x - va[6] * q->ja[2][k];
+        u[k] = x;
     }
 }
 
-static void warm_start(imp_engine3d *e, int n)
+/* the impulse P = dn n + d1 t1 + d2 t2 on b at the point, -P on a: v_b += m_b^-1 P,
+   w_b += dn ib_n + d1 ib_t1 + d2 ib_t2, the opposite on a (the AVX2 kernel's order) */
+static inline void apply(double *va, double *vb, const imp_e3_soft_pt *q, double dn, double d1, double d2)
+{
+    for (int k = 0; k < 4; k++) {
+        double P = dn * q->ec[0][k];
+        P = P + d1 * q->ec[1][k];
+        P = P + d2 * q->ec[2][k];
+        double A = dn * q->ia[0][k];
+        A = A + d1 * q->ia[1][k];
+        A = A + d2 * q->ia[2][k];
+        double B = dn * q->ib[0][k];
+        B = B + d1 * q->ib[1][k];
+        B = B + d2 * q->ib[2][k];
+        va[k] = va[k] - q->ima * P;
+        vb[k] = vb[k] + q->imb * P;
+        va[4 + k] = va[4 + k] - A;
+        vb[4 + k] = vb[4 + k] + B;
+    }
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+/* velocity() and apply() with AVX2, lane by lane the same operations */
+static inline AVX2 v4 bcast(double x) { return _mm256_set1_pd(x); }
+
+static inline AVX2 void velocity_avx2(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
+{
+    v4 d = sub(_mm256_loadu_pd(vb), _mm256_loadu_pd(va));
+    double dd[4];
+    _mm256_storeu_pd(dd, d);
+    v4 x = mul(bcast(dd[0]), _mm256_loadu_pd(q->er[0]));
+    x = add(x, mul(bcast(dd[1]), _mm256_loadu_pd(q->er[1])));
+    x = add(x, mul(bcast(dd[2]), _mm256_loadu_pd(q->er[2])));
+    x = add(x, mul(bcast(vb[4]), _mm256_loadu_pd(q->jb[0])));
+    x = add(x, mul(bcast(vb[5]), _mm256_loadu_pd(q->jb[1])));
+    x = add(x, mul(bcast(vb[6]), _mm256_loadu_pd(q->jb[2])));
+    x = sub(x, mul(bcast(va[4]), _mm256_loadu_pd(q->ja[0])));
+    x = sub(x, mul(bcast(va[5]), _mm256_loadu_pd(q->ja[1])));
+    x = sub(x, mul(bcast(va[6]), _mm256_loadu_pd(q->ja[2])));
+    _mm256_storeu_pd(u, x);
+}
+
+static inline AVX2 void apply_avx2(double *va, double *vb, const imp_e3_soft_pt *q, double dn, double d1, double d2)
+{
+    v4 n = bcast(dn), t1 = bcast(d1), t2 = bcast(d2);
+    v4 P = mul(n, _mm256_loadu_pd(q->ec[0]));
+    P = add(P, mul(t1, _mm256_loadu_pd(q->ec[1])));
+    P = add(P, mul(t2, _mm256_loadu_pd(q->ec[2])));
+    v4 A = mul(n, _mm256_loadu_pd(q->ia[0]));
+    A = add(A, mul(t1, _mm256_loadu_pd(q->ia[1])));
+    A = add(A, mul(t2, _mm256_loadu_pd(q->ia[2])));
+    v4 B = mul(n, _mm256_loadu_pd(q->ib[0]));
+    B = add(B, mul(t1, _mm256_loadu_pd(q->ib[1])));
+    B = add(B, mul(t2, _mm256_loadu_pd(q->ib[2])));
+    _mm256_storeu_pd(va, sub(_mm256_loadu_pd(va), mul(bcast(q->ima), P)));
+    _mm256_storeu_pd(vb, add(_mm256_loadu_pd(vb), mul(bcast(q->imb), P)));
+    _mm256_storeu_pd(va + 4, sub(_mm256_loadu_pd(va + 4), A));
+    _mm256_storeu_pd(vb + 4, add(_mm256_loadu_pd(vb + 4), B));
+}
+#endif
+
+/* e->vel (6 per slot) to the passes' padded copy and back */
+static void to_padded(const imp_world *w, imp_engine3d *e)
+{
+    double *sv = e->soft->sv;
+    for (int s = 0; s < w->model.nslots; s++) {
+        const double *v = e->vel + 6 * (size_t)s;
+        double *p = sv + 8 * (size_t)s;
+        p[0] = v[0], p[1] = v[1], p[2] = v[2], p[3] = 0.0;
+        p[4] = v[3], p[5] = v[4], p[6] = v[5], p[7] = 0.0;
+    }
+}
+
+static void from_padded(const imp_world *w, imp_engine3d *e)
+{
+    const double *sv = e->soft->sv;
+    for (int s = 0; s < w->model.nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s;
+        const double *p = sv + 8 * (size_t)s;
+        v[0] = p[0], v[1] = p[1], v[2] = p[2];
+        v[3] = p[4], v[4] = p[5], v[5] = p[6];
+    }
+}
+
+static inline void warm_start_body(imp_engine3d *e, int n, int simd)
 {
     const imp_e3_soft_pt *pts = e->soft->pts;
+    double *sv = e->soft->sv;
     for (int c = 0; c < n; c++) {
         const imp_e3_soft_pt *q = &pts[c];
         if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
-            apply(e->vel + 6 * (size_t)q->a, e->vel + 6 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
+#if defined(IMP_E3_HAVE_AVX2)
+            if (simd) {
+                apply_avx2(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
+                continue;
+            }
+#else
+            (void)simd;
+#endif
+            apply(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
         }
     }
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+static AVX2 void warm_start_avx2(imp_engine3d *e, int n) { warm_start_body(e, n, 1); }
+#endif
+
+/* each point's impulse of the last sub-step applied to its bodies */
+static void warm_start(imp_engine3d *e, int n)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (imp_e3_sweep_simd(-1)) {
+        warm_start_avx2(e, n);
+        return;
+    }
+#endif
+    warm_start_body(e, n, 0);
 }
 
 /* the separation of the point in the sub-step: its anchors moved with their bodies since the
@@ -289,25 +421,37 @@ static inline double separation(const double *delta, const imp_e3_soft_pt *q)
     for (int i = 0; i < 3; i++) {
         double ra = ma[3 + 3 * i] * q->ra[0] + ma[4 + 3 * i] * q->ra[1] + ma[5 + 3 * i] * q->ra[2];
         double rb = mb[3 + 3 * i] * q->rb[0] + mb[4 + 3 * i] * q->rb[1] + mb[5 + 3 * i] * q->rb[2];
-        gap += q->n[i] * ((mb[i] + rb - q->rb[i]) - (ma[i] + ra - q->ra[i]));
+        gap += q->er[i][0] * ((mb[i] + rb - q->rb[i]) - (ma[i] + ra - q->ra[i]));
     }
     return q->sep + gap;
 }
 
 /* One pass over the points: each normal row (speculative, soft when use_bias, else rigid),
-   then its friction (the tangent block at once, on the disc mu rn), one impulse applied. A
-   solve pass (use_bias) takes the point's separation from its bodies' motion since the step
-   began; a relax pass, after the positions moved by hs v, that separation moved by hs u_N. */
-static void contact_pass(imp_engine3d *e, int n, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                         double hs, double push_max, int use_bias)
+   then its friction (both tangents at once, on the disc mu rn), one impulse applied. A solve
+   pass (use_bias) takes the point's separation from its bodies' motion since the step began;
+   a relax pass, after the positions moved by hs v, that separation moved by hs u_N. simd: the
+   AVX2 kernels (the same numbers). */
+static inline void contact_pass_body(imp_engine3d *e, int n, const imp_e3_softness *soft,
+                                     const imp_e3_softness *stiff, double hs, double push_max, int use_bias,
+                                     int simd)
 {
     imp_e3_soft_pt *pts = e->soft->pts;
-    double *vel = e->vel, inv_hs = 1.0 / hs;
+    double *sv = e->soft->sv, inv_hs = 1.0 / hs;
     const double *delta = e->soft->delta;
     for (int c = 0; c < n; c++) {
         imp_e3_soft_pt *q = &pts[c];
-        double *va = vel + 6 * (size_t)q->a, *vb = vel + 6 * (size_t)q->b;
-        double vn = row_velocity(va, vb, q, 0), u1 = row_velocity(va, vb, q, 1), u2 = row_velocity(va, vb, q, 2);
+        double *va = sv + 8 * (size_t)q->a, *vb = sv + 8 * (size_t)q->b, u[4];
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            velocity_avx2(va, vb, q, u);
+        } else {
+            velocity(va, vb, q, u);
+        }
+#else
+        (void)simd;
+        velocity(va, vb, q, u);
+#endif
+        double vn = u[0], u1 = u[1], u2 = u[2];
         double s = use_bias ? separation(delta, q) : q->s + hs * vn;
         q->s = s;
         double bias = 0.0, ms = 1.0, is = 0.0;
@@ -342,8 +486,42 @@ static void contact_pass(imp_engine3d *e, int n, const imp_e3_softness *soft, co
         double d1 = r1 - q->rt1, d2 = r2 - q->rt2;
         q->rt1 = r1;
         q->rt2 = r2;
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            apply_avx2(va, vb, q, dn, d1, d2);
+        } else {
+            apply(va, vb, q, dn, d1, d2);
+        }
+#else
         apply(va, vb, q, dn, d1, d2);
+#endif
     }
+}
+
+static void contact_pass_portable(imp_engine3d *e, int n, const imp_e3_softness *soft,
+                                  const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
+{
+    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 0);
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+static AVX2 void contact_pass_avx2(imp_engine3d *e, int n, const imp_e3_softness *soft,
+                                   const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
+{
+    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 1);
+}
+#endif
+
+static void contact_pass(imp_engine3d *e, int n, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                         double hs, double push_max, int use_bias)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (imp_e3_sweep_simd(-1)) {
+        contact_pass_avx2(e, n, soft, stiff, hs, push_max, use_bias);
+        return;
+    }
+#endif
+    contact_pass_portable(e, n, soft, stiff, hs, push_max, use_bias);
 }
 
 /* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points that approached faster
@@ -357,8 +535,9 @@ static void restitution_pass(imp_engine3d *e, int n, double threshold)
         if (q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0) {
             continue;
         }
-        double *va = e->vel + 6 * (size_t)q->a, *vb = e->vel + 6 * (size_t)q->b;
-        double vn = row_velocity(va, vb, q, 0);
+        double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b, u[4];
+        velocity(va, vb, q, u);
+        double vn = u[0];
         double rn = fmax(q->rn - q->mn * (vn + q->e * q->uhit), 0.0), dn = rn - q->rn;
         q->rn = rn;
         q->sum[0] += dn;
@@ -366,8 +545,8 @@ static void restitution_pass(imp_engine3d *e, int n, double threshold)
     }
 }
 
-/* x += h v, orientations by the exact rotation of w h; the state's velocity = v; each moving
-   body's motion since the step began into delta */
+/* x += h v (v: the padded velocities), orientations by the exact rotation of w h; the state's
+   velocity = v; each moving body's motion since the step began into delta */
 static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
 {
     struct imp_e3_soft *sf = e->soft;
@@ -376,7 +555,8 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
             continue;
         }
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
-        const double *v = e->vel + 6 * (size_t)s;
+        const double *p = sf->sv + 8 * (size_t)s;
+        const double v[6] = {p[0], p[1], p[2], p[4], p[5], p[6]};
         memcpy(y + IMP_VEL_3D, v, 6 * sizeof *v);
         for (int k = 0; k < 3; k++) {
             y[k] += h * v[k];
@@ -402,12 +582,14 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
     }
 }
 
-/* the state's velocities = e->vel (after the relax passes and restitution) */
+/* the state's velocities = the padded velocities (after the relax passes and restitution) */
 static void store_velocities(imp_world *w, const imp_engine3d *e)
 {
     for (int s = 1; s < w->model.nslots; s++) {
         if (moves(w, s)) {
-            memcpy(w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D, e->vel + 6 * (size_t)s, 6 * sizeof(double));
+            const double *p = e->soft->sv + 8 * (size_t)s;
+            double *y = w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
+            y[0] = p[0], y[1] = p[1], y[2] = p[2], y[3] = p[4], y[4] = p[5], y[5] = p[6];
         }
     }
 }
@@ -423,11 +605,10 @@ static double residual(const imp_engine3d *e, int n, double inv_hs)
         if (q->mn == 0.0) {
             continue;
         }
-        double u[3], x[3], pk[3], r[3] = {q->rn, q->rt1, q->rt2};
-        const double *va = e->vel + 6 * (size_t)q->a, *vb = e->vel + 6 * (size_t)q->b;
-        u[0] = row_velocity(va, vb, q, 0) + fmax(q->s, 0.0) * inv_hs;
-        u[1] = row_velocity(va, vb, q, 1);
-        u[2] = row_velocity(va, vb, q, 2);
+        double u[4], x[3], pk[3], r[3] = {q->rn, q->rt1, q->rt2};
+        const double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b;
+        velocity(va, vb, q, u);
+        u[0] += fmax(q->s, 0.0) * inv_hs;
         double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
         x[0] = r[0] - u[0] - q->mu * ut;
         x[1] = r[1] - u[1];
@@ -549,20 +730,30 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
             return IMP_ERR_NOMEM;
         }
         t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
-        warm_start(e, n);
-        if (imp_e3_joints_armed(e)) {
+        int joints = imp_e3_joints_armed(e);
+        if (joints) {  /* the joints' rows work on e->vel: copied there and back around them */
             imp_e3_joints_warm(w, e);
         }
+        to_padded(w, e);
+        warm_start(e, n);
         for (int it = 0; it < sd->iterations; it++) {
             contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 1);
-            imp_e3_soft_joints_pass(w, e, &jsoft, hs, 1);
+            if (joints) {
+                from_padded(w, e);
+                imp_e3_soft_joints_pass(w, e, &jsoft, hs, 1);
+                to_padded(w, e);
+            }
         }
         t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
         integrate_positions(w, e, hs);
         t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
         for (int it = 0; it < sd->relax_iterations; it++) {
             contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 0);
-            imp_e3_soft_joints_pass(w, e, &jsoft, hs, 0);
+            if (joints) {
+                from_padded(w, e);
+                imp_e3_soft_joints_pass(w, e, &jsoft, hs, 0);
+                to_padded(w, e);
+            }
         }
         imp_e3_soft_joints_store(e, hs);
         store_velocities(w, e);
