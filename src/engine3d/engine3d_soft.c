@@ -19,15 +19,13 @@
 
 #define PI 3.14159265358979323846
 
-/* One contact point's row for the step: what the passes read, in one record. The frame, the
-   lever arms and the inverse inertias are the step's start's (fixed over the step). The
-   3-vectors are 4 doubles (lane 3: 0) so that the AVX2 kernels load each in one go: the
-   frame's rows er[i] = (n_i, t1_i, t2_i), the angular Jacobians' rows ja[i] = ((r_a x n)_i,
-   (r_a x t1)_i, (r_a x t2)_i) (jb for b), the frame's columns ec = (n, t1, t2) and the bodies'
-   angular responses ia[k] = I_a^-1 (r_a x e_k) (ib for b). */
+/* One contact point's row for the step: what the passes read, in one record. The frame and
+   the lever arms are the step's start's (fixed over the step). The 3-vectors are 4 doubles
+   (lane 3: 0) so that the AVX2 kernels load each in one go: the frame's rows er[i] = (n_i,
+   t1_i, t2_i) (for u = E^T d), its columns ec = (n, t1, t2) (for P = E r). */
 typedef struct imp_e3_soft_pt {
-    double er[3][4], ja[3][4], jb[3][4];
-    double ec[3][4], ia[3][4], ib[3][4];
+    double er[3][4], ec[3][4];
+    double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
     double ima, imb;      /* inverse masses */
     double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
     double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
@@ -37,16 +35,15 @@ typedef struct imp_e3_soft_pt {
     double rn, rt1, rt2;  /* this sub-step's impulses (warm start, then the passes) */
     double s;             /* the separation of the current sub-step */
     double mu;
-    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
-    double ra[3], rb[3];  /* anchors from the centres at the step's start (fixed) */
     double sep;           /* the detected gap */
-    /* read once per step */
-    double sum[3];        /* the step's impulses */
-    double e, u0;         /* restitution, normal velocity at the step's start */
     double uhit;          /* the normal velocity before the step's first push (an impact's
                              approach, gravity over the step's first sub-steps included) */
     double maxn;          /* the largest normal impulse of the step */
+    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
     int soft_static;      /* one side does not move: the stiffer softness */
+    /* read once per sub-step or step */
+    double sum[3];        /* the step's impulses */
+    double e, u0;         /* restitution, normal velocity at the step's start */
 } imp_e3_soft_pt;
 
 struct imp_e3_soft {
@@ -57,6 +54,7 @@ struct imp_e3_soft {
     double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
     double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
                              e->vel */
+    double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
     int slot_cap;
 };
 
@@ -83,6 +81,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->delta);
     free(s->dydt);
     free(s->sv);
+    free(s->si);
     free(s);
 }
 
@@ -126,6 +125,11 @@ static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
             return -1;
         }
         s->sv = sv;
+        double *si = realloc(s->si, (size_t)nslots * 12 * sizeof *si);
+        if (si == NULL) {
+            return -1;
+        }
+        s->si = si;
         s->slot_cap = nslots;
     }
     return 0;
@@ -213,8 +217,9 @@ static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_las
         imp_e3_soft_pt *q = &s->pts[c];
         q->a = p->a;
         q->b = p->b;
-        memcpy(q->ra, p->ra, sizeof q->ra);
-        memcpy(q->rb, p->rb, sizeof q->rb);
+        memcpy(q->ra, p->ra, 3 * sizeof(double));
+        memcpy(q->rb, p->rb, 3 * sizeof(double));
+        q->ra[3] = q->rb[3] = 0.0;
         int ma = moves(w, p->a), mb = moves(w, p->b);
         q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
         q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
@@ -230,13 +235,9 @@ static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_las
         for (int k = 0; k < 3; k++) {
             for (int i = 0; i < 3; i++) {
                 q->er[k][i] = dir[i][k];
-                q->ja[k][i] = ja[i][k];
-                q->jb[k][i] = jb[i][k];
                 q->ec[k][i] = dir[k][i];
-                q->ia[k][i] = ia[k][i];
-                q->ib[k][i] = ib[k][i];
             }
-            q->er[k][3] = q->ja[k][3] = q->jb[k][3] = q->ec[k][3] = q->ia[k][3] = q->ib[k][3] = 0.0;
+            q->er[k][3] = q->ec[k][3] = 0.0;
         }
         double lin = q->ima + q->imb;
         double kn = lin + dot(ja[0], ia[0]) + dot(jb[0], ib[0]);
@@ -272,42 +273,57 @@ static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_las
     }
 }
 
+/* a x b lane by lane as the AVX2 kernel: (a_y b_z - a_z b_y, a_z b_x - a_x b_z, a_x b_y -
+   a_y b_x, 0) */
+static inline void cross4(const double *a, const double *b, double out[4])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+    out[3] = a[3] * b[3] - a[3] * b[3];
+}
+
 /* The velocity of b relative to a at the point in its frame, u = (u_N, u_T1, u_T2, 0), from
-   the padded velocities va, vb (8 each): u = E^T (v_b - v_a) + J_b^T w_b - J_a^T w_a, summed in
-   this order (the AVX2 kernel's, lane by lane). */
+   the padded velocities va, vb (8 each): d = ((v_b - v_a) + w_b x r_b) - w_a x r_a, then
+   u = d_0 er_0 + d_1 er_1 + d_2 er_2 (the AVX2 kernel's order, lane by lane). */
 static inline void velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
 {
-    double d0 = vb[0] - va[0], d1 = vb[1] - va[1], d2 = vb[2] - va[2];
+    double ca[4], cb[4], d[4];
+    cross4(vb + 4, q->rb, cb);
+    cross4(va + 4, q->ra, ca);
     for (int k = 0; k < 4; k++) {
-        double x = d0 * q->er[0][k];
-        x = x + d1 * q->er[1][k];
-        x = x + d2 * q->er[2][k];
-        x = x + vb[4] * q->jb[0][k];
-        x = x + vb[5] * q->jb[1][k];
-        x = x + vb[6] * q->jb[2][k];
-        x = x - va[4] * q->ja[0][k];
-        x = x - va[5] * q->ja[1][k];
-        x = x - va[6] * q->ja[2][k];
-        u[k] = x;
+        d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
+    }
+    for (int k = 0; k < 4; k++) {
+        double x = d[0] * q->er[0][k];
+        x = x + d[1] * q->er[1][k];
+        u[k] = x + d[2] * q->er[2][k];
     }
 }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 on b at the point, -P on a: v_b += m_b^-1 P,
-   w_b += dn ib_n + d1 ib_t1 + d2 ib_t2, the opposite on a (the AVX2 kernel's order) */
-static inline void apply(double *va, double *vb, const imp_e3_soft_pt *q, double dn, double d1, double d2)
+   w_b += I_b^-1 (r_b x P) (Ib: the inverse inertia's columns), the opposite on a (the AVX2
+   kernel's order) */
+static inline void apply(double *va, double *vb, const double *Ia, const double *Ib, const imp_e3_soft_pt *q,
+                         double dn, double d1, double d2)
 {
+    double P[4], ca[4], cb[4];
     for (int k = 0; k < 4; k++) {
-        double P = dn * q->ec[0][k];
-        P = P + d1 * q->ec[1][k];
-        P = P + d2 * q->ec[2][k];
-        double A = dn * q->ia[0][k];
-        A = A + d1 * q->ia[1][k];
-        A = A + d2 * q->ia[2][k];
-        double B = dn * q->ib[0][k];
-        B = B + d1 * q->ib[1][k];
-        B = B + d2 * q->ib[2][k];
-        va[k] = va[k] - q->ima * P;
-        vb[k] = vb[k] + q->imb * P;
+        double x = dn * q->ec[0][k];
+        x = x + d1 * q->ec[1][k];
+        P[k] = x + d2 * q->ec[2][k];
+    }
+    cross4(q->ra, P, ca);
+    cross4(q->rb, P, cb);
+    for (int k = 0; k < 4; k++) {
+        double A = ca[0] * Ia[k];
+        A = A + ca[1] * Ia[4 + k];
+        A = A + ca[2] * Ia[8 + k];
+        double B = cb[0] * Ib[k];
+        B = B + cb[1] * Ib[4 + k];
+        B = B + cb[2] * Ib[8 + k];
+        va[k] = va[k] - q->ima * P[k];
+        vb[k] = vb[k] + q->imb * P[k];
         va[4 + k] = va[4 + k] - A;
         vb[4 + k] = vb[4 + k] + B;
     }
@@ -315,43 +331,56 @@ static inline void apply(double *va, double *vb, const imp_e3_soft_pt *q, double
 
 #if defined(IMP_E3_HAVE_AVX2)
 /* velocity() and apply() with AVX2, lane by lane the same operations */
+static inline AVX2 v4 yzx(v4 a) { return _mm256_permute4x64_pd(a, 0xC9); }  /* (y, z, x, w) */
+static inline AVX2 v4 zxy(v4 a) { return _mm256_permute4x64_pd(a, 0xD2); }  /* (z, x, y, w) */
+static inline AVX2 v4 cross_avx2(v4 a, v4 b) { return sub(mul(yzx(a), zxy(b)), mul(zxy(a), yzx(b))); }
 static inline AVX2 v4 bcast(double x) { return _mm256_set1_pd(x); }
 
 static inline AVX2 void velocity_avx2(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
 {
-    v4 d = sub(_mm256_loadu_pd(vb), _mm256_loadu_pd(va));
-    double dd[4];
-    _mm256_storeu_pd(dd, d);
-    v4 x = mul(bcast(dd[0]), _mm256_loadu_pd(q->er[0]));
-    x = add(x, mul(bcast(dd[1]), _mm256_loadu_pd(q->er[1])));
-    x = add(x, mul(bcast(dd[2]), _mm256_loadu_pd(q->er[2])));
-    x = add(x, mul(bcast(vb[4]), _mm256_loadu_pd(q->jb[0])));
-    x = add(x, mul(bcast(vb[5]), _mm256_loadu_pd(q->jb[1])));
-    x = add(x, mul(bcast(vb[6]), _mm256_loadu_pd(q->jb[2])));
-    x = sub(x, mul(bcast(va[4]), _mm256_loadu_pd(q->ja[0])));
-    x = sub(x, mul(bcast(va[5]), _mm256_loadu_pd(q->ja[1])));
-    x = sub(x, mul(bcast(va[6]), _mm256_loadu_pd(q->ja[2])));
+    v4 cb = cross_avx2(_mm256_loadu_pd(vb + 4), _mm256_loadu_pd(q->rb));
+    v4 ca = cross_avx2(_mm256_loadu_pd(va + 4), _mm256_loadu_pd(q->ra));
+    v4 d = sub(add(sub(_mm256_loadu_pd(vb), _mm256_loadu_pd(va)), cb), ca);
+    v4 x = mul(_mm256_permute4x64_pd(d, 0x00), _mm256_loadu_pd(q->er[0]));
+    x = add(x, mul(_mm256_permute4x64_pd(d, 0x55), _mm256_loadu_pd(q->er[1])));
+    x = add(x, mul(_mm256_permute4x64_pd(d, 0xAA), _mm256_loadu_pd(q->er[2])));
     _mm256_storeu_pd(u, x);
 }
 
-static inline AVX2 void apply_avx2(double *va, double *vb, const imp_e3_soft_pt *q, double dn, double d1, double d2)
+static inline AVX2 void apply_avx2(double *va, double *vb, const double *Ia, const double *Ib,
+                                   const imp_e3_soft_pt *q, double dn, double d1, double d2)
 {
-    v4 n = bcast(dn), t1 = bcast(d1), t2 = bcast(d2);
-    v4 P = mul(n, _mm256_loadu_pd(q->ec[0]));
-    P = add(P, mul(t1, _mm256_loadu_pd(q->ec[1])));
-    P = add(P, mul(t2, _mm256_loadu_pd(q->ec[2])));
-    v4 A = mul(n, _mm256_loadu_pd(q->ia[0]));
-    A = add(A, mul(t1, _mm256_loadu_pd(q->ia[1])));
-    A = add(A, mul(t2, _mm256_loadu_pd(q->ia[2])));
-    v4 B = mul(n, _mm256_loadu_pd(q->ib[0]));
-    B = add(B, mul(t1, _mm256_loadu_pd(q->ib[1])));
-    B = add(B, mul(t2, _mm256_loadu_pd(q->ib[2])));
+    v4 P = mul(bcast(dn), _mm256_loadu_pd(q->ec[0]));
+    P = add(P, mul(bcast(d1), _mm256_loadu_pd(q->ec[1])));
+    P = add(P, mul(bcast(d2), _mm256_loadu_pd(q->ec[2])));
+    v4 ca = cross_avx2(_mm256_loadu_pd(q->ra), P), cb = cross_avx2(_mm256_loadu_pd(q->rb), P);
+    v4 A = mul(_mm256_permute4x64_pd(ca, 0x00), _mm256_loadu_pd(Ia));
+    A = add(A, mul(_mm256_permute4x64_pd(ca, 0x55), _mm256_loadu_pd(Ia + 4)));
+    A = add(A, mul(_mm256_permute4x64_pd(ca, 0xAA), _mm256_loadu_pd(Ia + 8)));
+    v4 B = mul(_mm256_permute4x64_pd(cb, 0x00), _mm256_loadu_pd(Ib));
+    B = add(B, mul(_mm256_permute4x64_pd(cb, 0x55), _mm256_loadu_pd(Ib + 4)));
+    B = add(B, mul(_mm256_permute4x64_pd(cb, 0xAA), _mm256_loadu_pd(Ib + 8)));
     _mm256_storeu_pd(va, sub(_mm256_loadu_pd(va), mul(bcast(q->ima), P)));
     _mm256_storeu_pd(vb, add(_mm256_loadu_pd(vb), mul(bcast(q->imb), P)));
     _mm256_storeu_pd(va + 4, sub(_mm256_loadu_pd(va + 4), A));
     _mm256_storeu_pd(vb + 4, add(_mm256_loadu_pd(vb + 4), B));
 }
 #endif
+
+/* the world inverse inertias (e->inv_iw, row-major) as padded columns */
+static void inertia_columns(const imp_world *w, imp_engine3d *e)
+{
+    for (int s = 0; s < w->model.nslots; s++) {
+        const double *I = e->inv_iw + 9 * (size_t)s;
+        double *c = e->soft->si + 12 * (size_t)s;
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < 3; i++) {
+                c[4 * j + i] = I[3 * i + j];
+            }
+            c[4 * j + 3] = 0.0;
+        }
+    }
+}
 
 /* e->vel (6 per slot) to the passes' padded copy and back */
 static void to_padded(const imp_world *w, imp_engine3d *e)
@@ -380,18 +409,21 @@ static inline void warm_start_body(imp_engine3d *e, int n, int simd)
 {
     const imp_e3_soft_pt *pts = e->soft->pts;
     double *sv = e->soft->sv;
+    const double *si = e->soft->si;
     for (int c = 0; c < n; c++) {
         const imp_e3_soft_pt *q = &pts[c];
         if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
 #if defined(IMP_E3_HAVE_AVX2)
             if (simd) {
-                apply_avx2(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
+                apply_avx2(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a,
+                           si + 12 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
                 continue;
             }
 #else
             (void)simd;
 #endif
-            apply(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
+            apply(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q,
+                  q->rn, q->rt1, q->rt2);
         }
     }
 }
@@ -437,7 +469,7 @@ static inline void contact_pass_body(imp_engine3d *e, int n, const imp_e3_softne
 {
     imp_e3_soft_pt *pts = e->soft->pts;
     double *sv = e->soft->sv, inv_hs = 1.0 / hs;
-    const double *delta = e->soft->delta;
+    const double *delta = e->soft->delta, *si = e->soft->si;
     for (int c = 0; c < n; c++) {
         imp_e3_soft_pt *q = &pts[c];
         double *va = sv + 8 * (size_t)q->a, *vb = sv + 8 * (size_t)q->b, u[4];
@@ -488,12 +520,12 @@ static inline void contact_pass_body(imp_engine3d *e, int n, const imp_e3_softne
         q->rt2 = r2;
 #if defined(IMP_E3_HAVE_AVX2)
         if (simd) {
-            apply_avx2(va, vb, q, dn, d1, d2);
+            apply_avx2(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
         } else {
-            apply(va, vb, q, dn, d1, d2);
+            apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
         }
 #else
-        apply(va, vb, q, dn, d1, d2);
+        apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
 #endif
     }
 }
@@ -541,7 +573,7 @@ static void restitution_pass(imp_engine3d *e, int n, double threshold)
         double rn = fmax(q->rn - q->mn * (vn + q->e * q->uhit), 0.0), dn = rn - q->rn;
         q->rn = rn;
         q->sum[0] += dn;
-        apply(va, vb, q, dn, 0.0, 0.0);
+        apply(va, vb, e->soft->si + 12 * (size_t)q->a, e->soft->si + 12 * (size_t)q->b, q, dn, 0.0, 0.0);
     }
 }
 
@@ -702,6 +734,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         return IMP_ERR_NOMEM;
     }
     imp_engine3d_inverse_inertia(w, e);
+    inertia_columns(w, e);
     for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
         memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));
         double *m = sf->delta + 12 * (size_t)s;
