@@ -50,7 +50,8 @@ struct imp_e3_soft {
     imp_e3_soft_pt *pts;
     int cap;
     double *pose0;        /* 7 per slot: position and orientation at the step's start */
-    double *delta;        /* 12 per slot: displacement since then, rotation since (row-major) */
+    double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
+                             by columns (each x, y, z, 0) */
     double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
     double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
                              e->vel */
@@ -110,7 +111,7 @@ static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
             return -1;
         }
         s->pose0 = p0;
-        double *d = realloc(s->delta, (size_t)nslots * 12 * sizeof *d);
+        double *d = realloc(s->delta, (size_t)nslots * 16 * sizeof *d);
         if (d == NULL) {
             return -1;
         }
@@ -445,18 +446,43 @@ static void warm_start(imp_engine3d *e, int n)
 }
 
 /* the separation of the point in the sub-step: its anchors moved with their bodies since the
-   step began (delta: 12 per slot, the displacement then the rotation) */
+   step began (delta: 16 per slot), s = sep + n . (o_b - o_a), o = ((dx + r_0 R_0) + r_1 R_1 +
+   r_2 R_2) - r (R_j: the rotation's columns), the dot product summed ((x0 + x1) + x2) + x3 */
 static inline double separation(const double *delta, const imp_e3_soft_pt *q)
 {
-    const double *ma = delta + 12 * (size_t)q->a, *mb = delta + 12 * (size_t)q->b;
-    double gap = 0.0;
-    for (int i = 0; i < 3; i++) {
-        double ra = ma[3 + 3 * i] * q->ra[0] + ma[4 + 3 * i] * q->ra[1] + ma[5 + 3 * i] * q->ra[2];
-        double rb = mb[3 + 3 * i] * q->rb[0] + mb[4 + 3 * i] * q->rb[1] + mb[5 + 3 * i] * q->rb[2];
-        gap += q->er[i][0] * ((mb[i] + rb - q->rb[i]) - (ma[i] + ra - q->ra[i]));
+    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
+    double x[4];
+    for (int k = 0; k < 4; k++) {
+        double oa = ma[k] + q->ra[0] * ma[4 + k];
+        oa = oa + q->ra[1] * ma[8 + k];
+        oa = oa + q->ra[2] * ma[12 + k];
+        oa = oa - q->ra[k];
+        double ob = mb[k] + q->rb[0] * mb[4 + k];
+        ob = ob + q->rb[1] * mb[8 + k];
+        ob = ob + q->rb[2] * mb[12 + k];
+        ob = ob - q->rb[k];
+        x[k] = (ob - oa) * q->ec[0][k];
     }
-    return q->sep + gap;
+    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
 }
+
+#if defined(IMP_E3_HAVE_AVX2)
+static inline AVX2 double separation_avx2(const double *delta, const imp_e3_soft_pt *q)
+{
+    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
+    v4 oa = add(_mm256_loadu_pd(ma), mul(_mm256_set1_pd(q->ra[0]), _mm256_loadu_pd(ma + 4)));
+    oa = add(oa, mul(_mm256_set1_pd(q->ra[1]), _mm256_loadu_pd(ma + 8)));
+    oa = add(oa, mul(_mm256_set1_pd(q->ra[2]), _mm256_loadu_pd(ma + 12)));
+    oa = sub(oa, _mm256_loadu_pd(q->ra));
+    v4 ob = add(_mm256_loadu_pd(mb), mul(_mm256_set1_pd(q->rb[0]), _mm256_loadu_pd(mb + 4)));
+    ob = add(ob, mul(_mm256_set1_pd(q->rb[1]), _mm256_loadu_pd(mb + 8)));
+    ob = add(ob, mul(_mm256_set1_pd(q->rb[2]), _mm256_loadu_pd(mb + 12)));
+    ob = sub(ob, _mm256_loadu_pd(q->rb));
+    double x[4];
+    _mm256_storeu_pd(x, mul(sub(ob, oa), _mm256_loadu_pd(q->ec[0])));
+    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
+}
+#endif
 
 /* One pass over the points: each normal row (speculative, soft when use_bias, else rigid),
    then its friction (both tangents at once, on the disc mu rn), one impulse applied. A solve
@@ -484,7 +510,14 @@ static inline void contact_pass_body(imp_engine3d *e, int n, const imp_e3_softne
         velocity(va, vb, q, u);
 #endif
         double vn = u[0], u1 = u[1], u2 = u[2];
-        double s = use_bias ? separation(delta, q) : q->s + hs * vn;
+        double s = q->s + hs * vn;
+        if (use_bias) {
+#if defined(IMP_E3_HAVE_AVX2)
+            s = simd ? separation_avx2(delta, q) : separation(delta, q);
+#else
+            s = separation(delta, q);
+#endif
+        }
         q->s = s;
         double bias = 0.0, ms = 1.0, is = 0.0;
         if (s > 0.0) {
@@ -600,15 +633,15 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
             y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
         }
         const double *p0 = sf->pose0 + 7 * (size_t)s;
-        double *m = sf->delta + 12 * (size_t)s;
+        double *m = sf->delta + 16 * (size_t)s;
         for (int k = 0; k < 3; k++) {
             m[k] = y[k] - p0[k];
         }
         imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
         imp_mat3 r = imp_q_to_mat3(qd);
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                m[3 + 3 * i + j] = r.m[i][j];
+        for (int j = 0; j < 3; j++) {  /* columns */
+            for (int i = 0; i < 3; i++) {
+                m[4 + 4 * j + i] = r.m[i][j];
             }
         }
     }
@@ -628,7 +661,7 @@ static void store_velocities(imp_world *w, const imp_engine3d *e)
 
 /* Siconos' measure of the last sub-step's answer (engine3d_solve.c's sweeps_error): u = J v +
    the speculative bound, sqrt(sum |r - P_K(r - u - mu |u_T| e_N)|^2) / max(|r|, |u|) */
-static double residual(const imp_engine3d *e, int n, double inv_hs)
+static inline double residual_body(const imp_engine3d *e, int n, double inv_hs, int simd)
 {
     double num = 0.0, r2 = 0.0, u2 = 0.0;
     const imp_e3_soft_pt *pts = e->soft->pts;
@@ -639,7 +672,16 @@ static double residual(const imp_engine3d *e, int n, double inv_hs)
         }
         double u[4], x[3], pk[3], r[3] = {q->rn, q->rt1, q->rt2};
         const double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b;
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            velocity_avx2(va, vb, q, u);
+        } else {
+            velocity(va, vb, q, u);
+        }
+#else
+        (void)simd;
         velocity(va, vb, q, u);
+#endif
         u[0] += fmax(q->s, 0.0) * inv_hs;
         double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
         x[0] = r[0] - u[0] - q->mu * ut;
@@ -662,6 +704,20 @@ static double residual(const imp_engine3d *e, int n, double inv_hs)
     }
     double den = sqrt(fmax(r2, u2));
     return den > 1e-300 ? sqrt(num) / den : sqrt(num);
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+static AVX2 double residual_avx2(const imp_engine3d *e, int n, double inv_hs) { return residual_body(e, n, inv_hs, 1); }
+#endif
+
+static double residual(const imp_engine3d *e, int n, double inv_hs)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (imp_e3_sweep_simd(-1)) {
+        return residual_avx2(e, n, inv_hs);
+    }
+#endif
+    return residual_body(e, n, inv_hs, 0);
 }
 
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
@@ -737,9 +793,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     inertia_columns(w, e);
     for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
         memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));
-        double *m = sf->delta + 12 * (size_t)s;
-        memset(m, 0, 12 * sizeof *m);
-        m[3] = m[7] = m[11] = 1.0;
+        double *m = sf->delta + 16 * (size_t)s;
+        memset(m, 0, 16 * sizeof *m);
+        m[4] = m[9] = m[14] = 1.0;
     }
     prepare(w, e, hs, e->h_last > 0.0 ? e->h_last : h);
     /* contacts at most a quarter of the sub-step rate (Box2D), twice against a still body */
