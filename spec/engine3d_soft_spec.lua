@@ -114,7 +114,9 @@ describe("3D soft step", function()
       local n = 5 - k
       local off = 0.5 * (n - 1)
       for i = 0, n - 1 do
-        for j = 0, n - 1 do pyr[#pyr + 1] = { cube(w, i - off, j - off, 0.5 + k), i - off, j - off, 0.5 + k } end
+        for j = 0, n - 1 do
+          pyr[#pyr + 1] = { cube(w, i - off, j - off, 0.5 + k), i - off, j - off, 0.5 + k }
+        end
       end
     end
     w:run { duration = 4 }
@@ -136,7 +138,8 @@ describe("3D soft step", function()
     end
     for _, p in ipairs(pyr) do
       local b = p[1]
-      local d = math.sqrt((b.position[1] - p[2]) ^ 2 + (b.position[2] - p[3]) ^ 2 + (b.position[3] - p[4]) ^ 2)
+      local q = b.position
+      local d = math.sqrt((q[1] - p[2]) ^ 2 + (q[2] - p[3]) ^ 2 + (q[3] - p[4]) ^ 2)
       assert.is_true(d < 5e-3, "a cube moved " .. d)
       assert.is_true(speed(b) < 1e-3, "speed " .. speed(b))
     end
@@ -214,10 +217,12 @@ describe("3D soft step", function()
       return tostring(msg)
     end
     assert.matches("soft.hertz", err { strategy = "contact", contact_solver = "soft", soft = { hertz = -1 } })
-    assert.matches("soft.iterations", err { strategy = "contact", contact_solver = "soft", soft = { iterations = 0 } })
+    assert.matches("soft.iterations",
+                   err { strategy = "contact", contact_solver = "soft", soft = { iterations = 0 } })
     assert.matches("'soft'", err { strategy = "contact", contact_solver = "pgs", soft = { hertz = 10 } })
     assert.matches("'soft' must be a table", err { strategy = "contact", contact_solver = "soft", soft = 3 })
-    assert.matches("time_stepping", err { strategy = "contact", contact_solver = "soft", time_stepping = "ode" })
+    assert.matches("time_stepping",
+                   err { strategy = "contact", contact_solver = "soft", time_stepping = "ode" })
     local ok = pcall(impact.world3d, { strategy = "contact", contact_solver = "soft", substeps = 8,
                                        soft = { hertz = 60, relax_iterations = 2 } })
     assert.is_true(ok)
