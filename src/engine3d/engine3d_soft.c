@@ -670,7 +670,8 @@ static inline double residual_body(const imp_engine3d *e, int n, double inv_hs, 
         if (q->mn == 0.0) {
             continue;
         }
-        double u[4], x[3], pk[3], r[3] = {q->rn, q->rt1, q->rt2};
+        const double r[3] = {q->rn, q->rt1, q->rt2};
+        double u[4], x[3], pk[3];
         const double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b;
 #if defined(IMP_E3_HAVE_AVX2)
         if (simd) {
