@@ -3,7 +3,7 @@
    ../shared/peers/bullet-ode and ../shared/peers/box3d), printing the peers' result line so
    that tools/bench3d_peers.sh can set impact beside Bullet 3.24, ODE 0.16 and Box3D in one run.
 
-     bench_engine3d <scene> [size] [--solver lcp|pgs] [--iters N] [--steps N] [--max-wall S]
+     bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]
                     [--handling simultaneous|serial|hybrid] [--substeps N]
 
    The world: dim 3, strategy "contact", time_stepping "symplectic_euler" (one velocity-level
@@ -13,7 +13,9 @@
    its two bodies', so each contact gets mu) and elasticity 0. The contact problem is solved
    exactly (--solver lcp: Siconos-style error <= 1e-10; the engine sweeps a problem of more
    than its exact solver's row cap instead, with --iters sweeps or its default) or by --iters
-   projected Gauss-Seidel sweeps (pgs; 10 by default, as the peers' Bullet and ODE QuickStep).
+   projected Gauss-Seidel sweeps (pgs; 10 by default, as the peers' Bullet and ODE QuickStep),
+   or by the soft step (soft: engine3d_soft.h, as Box3D's; 4 sub-steps unless --substeps, each
+   --iters solve passes (1) and one relax pass; the engine's soft defaults otherwise).
 
    ms_per_step times imp_world_step only (CLOCK_MONOTONIC around each call, summed). contacts:
    the contact points the engine held, mean per step (points within its margin, speculative
@@ -39,14 +41,14 @@
 #include "strategy.h"
 
 #define USAGE                                                                                       \
-    "usage: bench_engine3d <scene> [size] [--solver lcp|pgs] [--iters N] [--steps N] [--max-wall S]\n" \
+    "usage: bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]\n" \
     "                      [--handling simultaneous|serial|hybrid] [--substeps N]\n"                                  \
     "scenes: pyramid2d [B=20] | pyramid3d [B=5] | pile [N=300] | slide [angle_deg=0] | incline [mu=0.3]\n"
 
 typedef struct options {
     const char *scene;
     double size;
-    int solver;      /* IMP_SOLVER_LCP or IMP_SOLVER_PGS */
+    int solver;      /* IMP_SOLVER_LCP, IMP_SOLVER_PGS or IMP_SOLVER_SOFT */
     int iters;
     int substeps;    /* the 3D engine's sub-steps per step (1) */
     int steps;       /* > 0: instead of the scene's */
@@ -91,7 +93,7 @@ static int parse_enum(const char *v, const char *const *names, int *out)
 
 static int parse(int argc, char **argv, options *o)
 {
-    static const char *const solvers[] = {"lcp", "pgs", NULL};
+    static const char *const solvers[] = {"lcp", "pgs", "", "soft", NULL};  /* IMP_SOLVER_* */
     static const char *const handlings[] = {"simultaneous", "serial", "hybrid", NULL};
     memset(o, 0, sizeof *o);
     o->solver = IMP_SOLVER_LCP;
@@ -102,8 +104,8 @@ static int parse(int argc, char **argv, options *o)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
         if (strcmp(a, "--solver") == 0 && v != NULL) {
-            if (parse_enum(v, solvers, &o->solver) != 0) {
-                fprintf(stderr, "bench_engine3d: --solver '%s': expected lcp or pgs\n", v);
+            if (parse_enum(v, solvers, &o->solver) != 0 || v[0] == '\0') {
+                fprintf(stderr, "bench_engine3d: --solver '%s': expected lcp, pgs or soft\n", v);
                 return -1;
             }
             i++;
@@ -168,6 +170,10 @@ static imp_world *make_world(const b3_scene *s, const options *o, imp_body_id *d
     }
     def.engine2d.collision_handling = (imp_collision_handling)o->handling;
     def.engine2d.substeps = o->substeps > 0 ? o->substeps : 1;
+    if (o->solver == IMP_SOLVER_SOFT) {  /* Box3D's: 4 sub-steps, 1 solve and 1 relax pass each */
+        def.engine2d.substeps = o->substeps > 0 ? o->substeps : 4;
+        def.engine2d.soft.iterations = o->iters > 0 ? o->iters : 1;
+    }
     imp_world *w = imp_world_new(&def);
     if (w == NULL) {
         fprintf(stderr, "bench_engine3d: the world could not be made\n");
@@ -294,15 +300,19 @@ int main(int argc, char **argv)
     }
     char engine[32];
     snprintf(engine, sizeof engine, "impact-%s", ops->name);
-    int pgs = o.solver == IMP_SOLVER_PGS;
+    int pgs = o.solver == IMP_SOLVER_PGS, soft = o.solver == IMP_SOLVER_SOFT;
     int sweeps = o.iters > 0 ? o.iters : imp_world_get_def(w)->engine2d.pgs_iterations;
-    b3_print(&s, &out, engine, pgs ? "pgs" : "lcp", pgs ? sweeps : 0, done, seconds, stop);
+    if (soft) {  /* passes per step: solve and relax in each sub-step */
+        const imp_engine2d_def *d = &imp_world_get_def(w)->engine2d;
+        sweeps = d->substeps * (d->soft.iterations + d->soft.relax_iterations);
+    }
+    b3_print(&s, &out, engine, pgs ? "pgs" : soft ? "soft" : "lcp", pgs || soft ? sweeps : 0, done, seconds, stop);
     if (isnan(residual)) {
         printf(" residual=na residual_max=na");
     } else {
         printf(" residual=%.3g residual_max=%.3g", residual, residual_max);
     }
-    printf(" swept_steps=%ld", pgs ? 0 : skipped_steps);
+    printf(" swept_steps=%ld", pgs || soft ? 0 : skipped_steps);
     printf(" unsolved=%.0f sunk=%d handling=%s peak_rss_mb=%.1f\n", unsolved, done > 0 ? out.sunk : 0,
            imp_collision_handling_names[o.handling], bench_peak_mib());
     imp_world_free(w);

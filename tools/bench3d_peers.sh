@@ -5,7 +5,7 @@
 # time over impact's, steps done, the outcome (pyramids: stands and max_disp; pile: escaped
 # cubes and mean_z; slide: stop distance and direction; incline: s2 against the analytic), mean
 # contact points per step, and impact's complementarity residual (Siconos' error of the run's
-# last exact solve and the largest one; na under pgs). The raw result lines (the peers' format,
+# last solve and the largest one: exact, swept, or the soft step's last sub-step). The raw result lines (the peers' format,
 # then impact's own keys) go to $BUILD/bench3d/lines.txt.
 #
 # The peers are built from their own folders with their own Makefiles, in copies under
@@ -19,17 +19,20 @@
 # Both also run the peers' extra tiny pyramids (pyramid2d 4, pyramid3d 3: 10 and 14 cubes), whose
 # contact problems (about 100 and 600 rows) the exact solver takes whole.
 # env:   MAXWALL=S      stop any run once its timed stepping used S seconds (default 20)
-#        IMPACT_SOLVER=auto|lcp|pgs|both   impact's contact solver: auto (default) takes the
-#                       exact one (lcp) for the one-body scenes and the tiny pyramids (pyramid2d 4,
-#                       pyramid3d 3: problems of a few hundred rows, within issue 24's 1000 for
+#        IMPACT_SOLVER=auto|lcp|pgs|soft|both   impact's contact solver: auto (default) takes
+#                       the exact one (lcp) for the one-body scenes and the tiny pyramids (pyramid2d
+#                       4, pyramid3d 3: problems of a few hundred rows, within issue 24's 1000 for
 #                       exact forces), pgs beyond (lcp on a larger problem: the engine sweeps one
-#                       above its exact solver's row cap, swept=N)
+#                       above its exact solver's row cap, swept=N), and the soft step (soft, as
+#                       Box3D's) on every scene beside it; both: lcp and pgs
 #        IMPACT_ITERS=N pgs sweeps (default 10, the peers' Bullet and ODE iterations; for lcp,
 #                       the sweeps of the problems above the row cap: the engine's default)
 #        IMPACT_PRIOR=PATH  another build's bench_engine3d (an earlier commit's), run right after
 #                       impact's own on the same settings as "prior-pgs" / "prior-lcp"
 #        IMPACT_SUBSTEPS=K  sub-steps per step for pgs runs (default 4, as Box3D's; 1: one
 #                       contact problem per step, as Bullet and ODE)
+#        IMPACT_SOFT_SUBSTEPS=K, IMPACT_SOFT_ITERS=N  the soft step's sub-steps (4, Box3D's)
+#                       and solve passes per sub-step (1; one relax pass each)
 #        SCENES="pyramid3d:5 slide:0"   only these runs (scene:size)
 #        RAW=1          print the raw result lines too
 #        BUILD, IMPACT_PEERS (default ../shared/peers)
@@ -41,6 +44,8 @@ MAXWALL=${MAXWALL:-20}
 SOLVER=${IMPACT_SOLVER:-auto}
 ITERS=${IMPACT_ITERS:-}
 SUBSTEPS=${IMPACT_SUBSTEPS:-4}
+SOFT_SUBSTEPS=${IMPACT_SOFT_SUBSTEPS:-4}
+SOFT_ITERS=${IMPACT_SOFT_ITERS:-1}
 OUT="$BUILD/bench3d"
 LINES="$OUT/lines.txt"
 IMPACT="$BUILD/bench/bench_engine3d"
@@ -107,11 +112,11 @@ LIMIT=$(awk -v m="$MAXWALL" 'BEGIN { printf "%d", 3 * m + 120 }')
 
 impact_solvers() {  # impact_solvers SCENE SIZE
     case $SOLVER in
-    lcp | pgs) echo "$SOLVER" ;;
+    lcp | pgs | soft) echo "$SOLVER" ;;
     both) echo "lcp pgs" ;;
     *) case "$1:$2" in
-        slide:* | incline:* | pyramid3d:3 | pyramid2d:4) echo lcp ;;
-        *) echo pgs ;;
+        slide:* | incline:* | pyramid3d:3 | pyramid2d:4) echo lcp soft ;;
+        *) echo pgs soft ;;
         esac ;;
     esac
 }
@@ -147,6 +152,7 @@ for r in $runs; do
         for s in $(impact_solvers "$scene" "$size"); do
             sweeps=$ITERS sub=1
             [ "$s" = pgs ] && sweeps=${ITERS:-10} && sub=$SUBSTEPS
+            [ "$s" = soft ] && sweeps=$SOFT_ITERS && sub=$SOFT_SUBSTEPS
             one_run "impact-$s" "" "$IMPACT" "$scene" "$size" --solver "$s" ${sweeps:+--iters "$sweeps"} \
                 --substeps "$sub" --max-wall "$MAXWALL"
             [ -n "${IMPACT_PRIOR:-}" ] && one_run "prior-$s" "" "$IMPACT_PRIOR" "$scene" "$size" --solver "$s" \
@@ -211,7 +217,9 @@ steadier figure (ms/step is wall-clock time of the steps). outcome a/b: measured
 travelled m, stop time s (never: still above 0.01 m/s at 3 s), v(1 s); incline: s(2 s), v(1 s)). stands: no
 cube moved 0.1 m in 500 steps. sunk: impact's cubes whose centre ended under the ground, inside its extent
 (fell through it, not off its edge). contacts: mean points per step. residual, res_max: impact's exact-solver
-error (Siconos') of the run's last exact solve and the largest (na: none ran; pgs computes none). swept=N:
+error (Siconos') of the run's last solve and the largest (exact, swept, or the soft step's last sub-step,
+whose soft rows are not meant to be exact; na: none ran). impact-soft: the soft step (Box3D's: 4 sub-steps,
+one solve and one relax pass each, a restitution pass). swept=N:
 impact-lcp steps whose problem was above the exact solver's row cap and was swept (PGS) instead.
 EOF
 echo "raw lines: $LINES"

@@ -192,6 +192,7 @@ typedef struct imp_engine3d {
     /* sleeping (engine3d_sleep.h): the last points of the sleeping islands, kept for their waking */
     imp_e3_point *slept;
     int nslept, slept_cap;
+    struct imp_e3_soft *soft; /* contact_solver = "soft": the step's rows (engine3d_soft.h), NULL */
 } imp_engine3d;
 
 /* The velocity of b relative to a at a contact point, in the point's frame (normal, t1, t2):

@@ -10,6 +10,7 @@
 #include "engine3d.h"
 #include "engine3d_joints.h"
 #include "engine3d_sleep.h"
+#include "engine3d_soft.h"
 #include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -663,6 +664,9 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     e->swapped = 0;
     e->failed_a = e->failed_b = -1;
     imp_e3_joints_disarm(e);  /* joints: no rows left from a step that failed */
+    if (w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT) {  /* the soft step (engine3d_soft.h) */
+        return imp_e3_soft_advance(w, e, t1, why, why_len);
+    }
     double t0 = w->data.time, h = t1 - t0;
     int backups = 0, max_backups = w->model.def.engine2d.max_backups;
     int k = w->model.def.engine2d.substeps > 1 ? w->model.def.engine2d.substeps : 1;

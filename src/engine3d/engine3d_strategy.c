@@ -6,6 +6,7 @@
 #include "engine3d.h"
 #include "engine3d_joints.h"
 #include "engine3d_ode.h"
+#include "engine3d_soft.h"
 #include "strategy.h"
 #include "world_internal.h"
 
@@ -29,6 +30,7 @@ void imp_engine3d_free(imp_engine3d *e)
     imp_poly_work_free(&e->poly);
     imp_e3_ode_free(e->ode);
     imp_e3_joints_free(e->joints);
+    imp_e3_soft_free(e->soft);
     void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->rows, e->pairs, e->dof,

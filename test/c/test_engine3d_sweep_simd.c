@@ -4,7 +4,8 @@
    scalar or packed). Scenes: a tilted stack of cubes on a slab beside a falling cube and a
    spinning cube against a fixed wall (fixed sides on a and on b, runs of 1 to 4 points,
    sliding and sticking friction), under the contact strategy's PGS in 1 and 4 sub-steps and
-   under the exact solver (its warm-up sweeps take the same path); then the switch itself.
+   under the exact solver (its warm-up sweeps take the same path), and under the soft step
+   (engine3d_soft.c's AVX2 kernels, chosen by the same switch); then the switch itself.
    On a processor without AVX2 both runs take the portable sweep. */
 #include <math.h>
 #include <string.h>
@@ -96,6 +97,7 @@ static void same_both_ways(int solver, int substeps, int steps)
 TEST(pgs_one_substep) { same_both_ways(IMP_SOLVER_PGS, 1, 90); }
 TEST(pgs_four_substeps) { same_both_ways(IMP_SOLVER_PGS, 4, 90); }
 TEST(lcp_warmup_sweeps) { same_both_ways(IMP_SOLVER_LCP, 1, 40); }
+TEST(soft_step) { same_both_ways(IMP_SOLVER_SOFT, 4, 90); }
 
 TEST(switch_follows_the_processor)
 {
@@ -110,6 +112,7 @@ int main(int argc, char **argv)
     RUN(pgs_one_substep);
     RUN(pgs_four_substeps);
     RUN(lcp_warmup_sweeps);
+    RUN(soft_step);
     RUN(switch_follows_the_processor);
     return CHECK_END("engine3d_sweep_simd");
 }

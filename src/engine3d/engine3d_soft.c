@@ -1,0 +1,874 @@
+/* engine3d_soft.c: the soft step of the 3D engine (engine3d_soft.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine3d.h"
+#include "engine3d_joints.h"
+#include "engine3d_sleep.h"
+#include "engine3d_soft.h"
+#include "engine3d_sweep.h"
+#include "islands.h"
+#include "quat.h"
+#include "world_internal.h"
+
+#if defined(IMP_E3_HAVE_AVX2)
+#include "avx2.h"
+#endif
+
+#define PI 3.14159265358979323846
+
+/* One contact point's row for the step: what the passes read, in one record. The frame and
+   the lever arms are the step's start's (fixed over the step). The 3-vectors are 4 doubles
+   (lane 3: 0) so that the AVX2 kernels load each in one go: the frame's rows er[i] = (n_i,
+   t1_i, t2_i) (for u = E^T d), its columns ec = (n, t1, t2) (for P = E r). */
+typedef struct imp_e3_soft_pt {
+    double er[3][4], ec[3][4];
+    double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
+    double ima, imb;      /* inverse masses */
+    double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
+    double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
+                             (one number for both: the impulse then lies along the slip, and
+                             sliding friction is mu rn against it in every direction) */
+    double w1n, w2n;      /* t1 K n, t2 K n: the tangent velocities a normal impulse makes */
+    double rn, rt1, rt2;  /* this sub-step's impulses (warm start, then the passes) */
+    double s;             /* the separation of the current sub-step */
+    double mu;
+    double sep;           /* the detected gap */
+    double uhit;          /* the normal velocity before the step's first push (an impact's
+                             approach, gravity over the step's first sub-steps included) */
+    double maxn;          /* the largest normal impulse of the step */
+    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
+    int soft_static;      /* one side does not move: the stiffer softness */
+    /* read once per sub-step or step */
+    double sum[3];        /* the step's impulses */
+    double e, u0;         /* restitution, normal velocity at the step's start */
+} imp_e3_soft_pt;
+
+struct imp_e3_soft {
+    imp_e3_soft_pt *pts;
+    int cap;
+    double *pose0;        /* 7 per slot: position and orientation at the step's start */
+    double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
+                             by columns (each x, y, z, 0) */
+    double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
+    double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
+                             e->vel */
+    double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
+    int slot_cap;
+};
+
+imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h)
+{
+    imp_e3_softness s = {0.0, 1.0, 0.0};
+    if (!(hertz > 0.0)) {
+        return s;
+    }
+    double omega = 2.0 * PI * hertz, a1 = 2.0 * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0 / (1.0 + a2);
+    s.bias_rate = omega / a1;
+    s.mass_scale = a2 * a3;
+    s.impulse_scale = a3;
+    return s;
+}
+
+void imp_e3_soft_free(struct imp_e3_soft *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    free(s->pts);
+    free(s->pose0);
+    free(s->delta);
+    free(s->dydt);
+    free(s->sv);
+    free(s->si);
+    free(s);
+}
+
+static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
+{
+    struct imp_e3_soft *s = e->soft;
+    if (s == NULL) {
+        s = calloc(1, sizeof *s);
+        if (s == NULL) {
+            return -1;
+        }
+        e->soft = s;
+    }
+    if (npts > s->cap) {
+        int cap = npts + npts / 2 + 16;
+        imp_e3_soft_pt *p = realloc(s->pts, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        s->pts = p;
+        s->cap = cap;
+    }
+    if (nslots > s->slot_cap) {
+        double *p0 = realloc(s->pose0, (size_t)nslots * 7 * sizeof *p0);
+        if (p0 == NULL) {
+            return -1;
+        }
+        s->pose0 = p0;
+        double *d = realloc(s->delta, (size_t)nslots * 16 * sizeof *d);
+        if (d == NULL) {
+            return -1;
+        }
+        s->delta = d;
+        double *dy = realloc(s->dydt, (size_t)nslots * stride * sizeof *dy);
+        if (dy == NULL) {
+            return -1;
+        }
+        s->dydt = dy;
+        double *sv = realloc(s->sv, (size_t)nslots * 8 * sizeof *sv);
+        if (sv == NULL) {
+            return -1;
+        }
+        s->sv = sv;
+        double *si = realloc(s->si, (size_t)nslots * 12 * sizeof *si);
+        if (si == NULL) {
+            return -1;
+        }
+        s->si = si;
+        s->slot_cap = nslots;
+    }
+    return 0;
+}
+
+static int moves(const imp_world *w, int s)
+{
+    const imp_body *b = &w->model.bodies[s];
+    return s > 0 && b->active && !b->fixed && !imp_islands_asleep_in(w->islands, s);
+}
+
+/* e->vel = v + h a for the moving bodies (v: the state's velocity), 0 for the others */
+static void free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+{
+    for (int s = 0; s < w->model.nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s;
+        if (!moves(w, s)) {
+            memset(v, 0, 6 * sizeof *v);
+            continue;
+        }
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        for (int k = 0; k < 6; k++) {
+            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+        }
+    }
+}
+
+static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
+
+/* the velocity step's failure (engine3d_step.c's words): a body whose state would not be finite */
+static imp_status check_finite(imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len)
+{
+    for (int s = 1; s < w->model.nslots; s++) {
+        const imp_body *b = &w->model.bodies[s];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
+        int finite = 1;
+        for (int k = 0; k < 6; k++) {
+            finite &= isfinite(v[k]) && isfinite(v[k] * h);
+        }
+        for (int k = 0; k < 7; k++) {
+            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
+        }
+        if (!finite) {
+            snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
+                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
+                     unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
+                     unsigned_nan(v[1]), unsigned_nan(v[2]));
+            w->data.nerror_bodies = 0;
+            w->data.error_bodies[w->data.nerror_bodies++] = s;
+            return IMP_ERR_NONFINITE;
+        }
+    }
+    return IMP_OK;
+}
+
+static inline void cross(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static inline void mul33(const double *I, const double a[3], double out[3])
+{
+    out[0] = I[0] * a[0] + I[1] * a[1] + I[2] * a[2];
+    out[1] = I[3] * a[0] + I[4] * a[1] + I[5] * a[2];
+    out[2] = I[6] * a[0] + I[7] * a[1] + I[8] * a[2];
+}
+
+/* The step's rows from the detected points (e->pts) at the world's state. */
+static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_last)
+{
+    struct imp_e3_soft *s = e->soft;
+    double vtol = w->model.def.engine2d.velocity_tol;
+    /* the last step's impulses (over its length h_last) as this sub-step's warm start */
+    double scale = h_last > 0.0 ? hs / h_last : 0.0;
+    static const double zero[6] = {0, 0, 0, 0, 0, 0};
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        imp_e3_soft_pt *q = &s->pts[c];
+        q->a = p->a;
+        q->b = p->b;
+        memcpy(q->ra, p->ra, 3 * sizeof(double));
+        memcpy(q->rb, p->rb, 3 * sizeof(double));
+        q->ra[3] = q->rb[3] = 0.0;
+        int ma = moves(w, p->a), mb = moves(w, p->b);
+        q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
+        q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
+        const double *Ia = e->inv_iw + 9 * (size_t)p->a, *Ib = e->inv_iw + 9 * (size_t)p->b;
+        const double *dir[3] = {p->normal, p->t1, p->t2};
+        double ja[3][3], jb[3][3], ia[3][3], ib[3][3];  /* per direction k */
+        for (int k = 0; k < 3; k++) {
+            cross(q->ra, dir[k], ja[k]);
+            cross(q->rb, dir[k], jb[k]);
+            mul33(Ia, ja[k], ia[k]);
+            mul33(Ib, jb[k], ib[k]);
+        }
+        for (int k = 0; k < 3; k++) {
+            for (int i = 0; i < 3; i++) {
+                q->er[k][i] = dir[i][k];
+                q->ec[k][i] = dir[k][i];
+            }
+            q->er[k][3] = q->ec[k][3] = 0.0;
+        }
+        double lin = q->ima + q->imb;
+        double kn = lin + dot(ja[0], ia[0]) + dot(jb[0], ib[0]);
+        q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
+        double k11 = lin + dot(ja[1], ia[1]) + dot(jb[1], ib[1]);
+        double k22 = lin + dot(ja[2], ia[2]) + dot(jb[2], ib[2]);
+        double k12 = 0.5 * (dot(ja[1], ia[2]) + dot(jb[1], ib[2]) + dot(ja[2], ia[1]) + dot(jb[2], ib[1]));
+        q->w1n = dot(ja[1], ia[0]) + dot(jb[1], ib[0]);
+        q->w2n = dot(ja[2], ia[0]) + dot(jb[2], ib[0]);
+        double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
+        q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
+        q->soft_static = q->ima == 0.0 || q->imb == 0.0;
+        q->sep = q->s = p->distance;
+        q->mu = p->mu;
+        q->e = p->e;
+        const double *va = ma ? w->data.y + (size_t)p->a * IMP_STRIDE_3D + IMP_VEL_3D : zero;
+        const double *vb = mb ? w->data.y + (size_t)p->b * IMP_STRIDE_3D + IMP_VEL_3D : zero;
+        double u[3];
+        imp_e3_frame_velocity(va, vb, p->normal, p->t1, p->t2, q->ra, q->rb, u);
+        q->u0 = q->uhit = p->u0 = u[0];
+        p->ustar = p->u0;
+        p->rimp = 0.0;
+        p->handled = 0;
+        p->active = 1;
+        if (p->u0 < -vtol) {  /* an impact: no force held from the last step (a kick) */
+            p->r[0] = p->r[1] = p->r[2] = 0.0;
+        }
+        q->rn = p->r[0] * scale;
+        q->rt1 = p->r[1] * scale;
+        q->rt2 = p->r[2] * scale;
+        q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
+        q->maxn = 0.0;
+    }
+}
+
+/* a x b lane by lane as the AVX2 kernel: (a_y b_z - a_z b_y, a_z b_x - a_x b_z, a_x b_y -
+   a_y b_x, 0) */
+static inline void cross4(const double *a, const double *b, double out[4])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+    out[3] = a[3] * b[3] - a[3] * b[3];
+}
+
+/* The velocity of b relative to a at the point in its frame, u = (u_N, u_T1, u_T2, 0), from
+   the padded velocities va, vb (8 each): d = ((v_b - v_a) + w_b x r_b) - w_a x r_a, then
+   u = d_0 er_0 + d_1 er_1 + d_2 er_2 (the AVX2 kernel's order, lane by lane). */
+static inline void velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
+{
+    double ca[4], cb[4], d[4];
+    cross4(vb + 4, q->rb, cb);
+    cross4(va + 4, q->ra, ca);
+    for (int k = 0; k < 4; k++) {
+        d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
+    }
+    for (int k = 0; k < 4; k++) {
+        double x = d[0] * q->er[0][k];
+        x = x + d[1] * q->er[1][k];
+        u[k] = x + d[2] * q->er[2][k];
+    }
+}
+
+/* the impulse P = dn n + d1 t1 + d2 t2 on b at the point, -P on a: v_b += m_b^-1 P,
+   w_b += I_b^-1 (r_b x P) (Ib: the inverse inertia's columns), the opposite on a (the AVX2
+   kernel's order) */
+static inline void apply(double *va, double *vb, const double *Ia, const double *Ib, const imp_e3_soft_pt *q,
+                         double dn, double d1, double d2)
+{
+    double P[4], ca[4], cb[4];
+    for (int k = 0; k < 4; k++) {
+        double x = dn * q->ec[0][k];
+        x = x + d1 * q->ec[1][k];
+        P[k] = x + d2 * q->ec[2][k];
+    }
+    cross4(q->ra, P, ca);
+    cross4(q->rb, P, cb);
+    for (int k = 0; k < 4; k++) {
+        double A = ca[0] * Ia[k];
+        A = A + ca[1] * Ia[4 + k];
+        A = A + ca[2] * Ia[8 + k];
+        double B = cb[0] * Ib[k];
+        B = B + cb[1] * Ib[4 + k];
+        B = B + cb[2] * Ib[8 + k];
+        va[k] = va[k] - q->ima * P[k];
+        vb[k] = vb[k] + q->imb * P[k];
+        va[4 + k] = va[4 + k] - A;
+        vb[4 + k] = vb[4 + k] + B;
+    }
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+/* velocity() and apply() with AVX2, lane by lane the same operations */
+static inline AVX2 v4 yzx(v4 a) { return _mm256_permute4x64_pd(a, 0xC9); }  /* (y, z, x, w) */
+static inline AVX2 v4 zxy(v4 a) { return _mm256_permute4x64_pd(a, 0xD2); }  /* (z, x, y, w) */
+static inline AVX2 v4 cross_avx2(v4 a, v4 b) { return sub(mul(yzx(a), zxy(b)), mul(zxy(a), yzx(b))); }
+static inline AVX2 v4 bcast(double x) { return _mm256_set1_pd(x); }
+
+static inline AVX2 void velocity_avx2(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
+{
+    v4 cb = cross_avx2(_mm256_loadu_pd(vb + 4), _mm256_loadu_pd(q->rb));
+    v4 ca = cross_avx2(_mm256_loadu_pd(va + 4), _mm256_loadu_pd(q->ra));
+    v4 d = sub(add(sub(_mm256_loadu_pd(vb), _mm256_loadu_pd(va)), cb), ca);
+    v4 x = mul(_mm256_permute4x64_pd(d, 0x00), _mm256_loadu_pd(q->er[0]));
+    x = add(x, mul(_mm256_permute4x64_pd(d, 0x55), _mm256_loadu_pd(q->er[1])));
+    x = add(x, mul(_mm256_permute4x64_pd(d, 0xAA), _mm256_loadu_pd(q->er[2])));
+    _mm256_storeu_pd(u, x);
+}
+
+static inline AVX2 void apply_avx2(double *va, double *vb, const double *Ia, const double *Ib,
+                                   const imp_e3_soft_pt *q, double dn, double d1, double d2)
+{
+    v4 P = mul(bcast(dn), _mm256_loadu_pd(q->ec[0]));
+    P = add(P, mul(bcast(d1), _mm256_loadu_pd(q->ec[1])));
+    P = add(P, mul(bcast(d2), _mm256_loadu_pd(q->ec[2])));
+    v4 ca = cross_avx2(_mm256_loadu_pd(q->ra), P), cb = cross_avx2(_mm256_loadu_pd(q->rb), P);
+    v4 A = mul(_mm256_permute4x64_pd(ca, 0x00), _mm256_loadu_pd(Ia));
+    A = add(A, mul(_mm256_permute4x64_pd(ca, 0x55), _mm256_loadu_pd(Ia + 4)));
+    A = add(A, mul(_mm256_permute4x64_pd(ca, 0xAA), _mm256_loadu_pd(Ia + 8)));
+    v4 B = mul(_mm256_permute4x64_pd(cb, 0x00), _mm256_loadu_pd(Ib));
+    B = add(B, mul(_mm256_permute4x64_pd(cb, 0x55), _mm256_loadu_pd(Ib + 4)));
+    B = add(B, mul(_mm256_permute4x64_pd(cb, 0xAA), _mm256_loadu_pd(Ib + 8)));
+    _mm256_storeu_pd(va, sub(_mm256_loadu_pd(va), mul(bcast(q->ima), P)));
+    _mm256_storeu_pd(vb, add(_mm256_loadu_pd(vb), mul(bcast(q->imb), P)));
+    _mm256_storeu_pd(va + 4, sub(_mm256_loadu_pd(va + 4), A));
+    _mm256_storeu_pd(vb + 4, add(_mm256_loadu_pd(vb + 4), B));
+}
+#endif
+
+/* the world inverse inertias (e->inv_iw, row-major) as padded columns */
+static void inertia_columns(const imp_world *w, imp_engine3d *e)
+{
+    for (int s = 0; s < w->model.nslots; s++) {
+        const double *I = e->inv_iw + 9 * (size_t)s;
+        double *c = e->soft->si + 12 * (size_t)s;
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < 3; i++) {
+                c[4 * j + i] = I[3 * i + j];
+            }
+            c[4 * j + 3] = 0.0;
+        }
+    }
+}
+
+/* e->vel (6 per slot) to the passes' padded copy and back */
+static void to_padded(const imp_world *w, imp_engine3d *e)
+{
+    double *sv = e->soft->sv;
+    for (int s = 0; s < w->model.nslots; s++) {
+        const double *v = e->vel + 6 * (size_t)s;
+        double *p = sv + 8 * (size_t)s;
+        p[0] = v[0], p[1] = v[1], p[2] = v[2], p[3] = 0.0;
+        p[4] = v[3], p[5] = v[4], p[6] = v[5], p[7] = 0.0;
+    }
+}
+
+static void from_padded(const imp_world *w, imp_engine3d *e)
+{
+    const double *sv = e->soft->sv;
+    for (int s = 0; s < w->model.nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s;
+        const double *p = sv + 8 * (size_t)s;
+        v[0] = p[0], v[1] = p[1], v[2] = p[2];
+        v[3] = p[4], v[4] = p[5], v[5] = p[6];
+    }
+}
+
+static inline void warm_start_body(imp_engine3d *e, int n, int simd)
+{
+    const imp_e3_soft_pt *pts = e->soft->pts;
+    double *sv = e->soft->sv;
+    const double *si = e->soft->si;
+    for (int c = 0; c < n; c++) {
+        const imp_e3_soft_pt *q = &pts[c];
+        if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
+#if defined(IMP_E3_HAVE_AVX2)
+            if (simd) {
+                apply_avx2(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a,
+                           si + 12 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
+                continue;
+            }
+#else
+            (void)simd;
+#endif
+            apply(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q,
+                  q->rn, q->rt1, q->rt2);
+        }
+    }
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+static AVX2 void warm_start_avx2(imp_engine3d *e, int n) { warm_start_body(e, n, 1); }
+#endif
+
+/* each point's impulse of the last sub-step applied to its bodies */
+static void warm_start(imp_engine3d *e, int n)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (imp_e3_sweep_simd(-1)) {
+        warm_start_avx2(e, n);
+        return;
+    }
+#endif
+    warm_start_body(e, n, 0);
+}
+
+/* the separation of the point in the sub-step: its anchors moved with their bodies since the
+   step began (delta: 16 per slot), s = sep + n . (o_b - o_a), o = ((dx + r_0 R_0) + r_1 R_1 +
+   r_2 R_2) - r (R_j: the rotation's columns), the dot product summed ((x0 + x1) + x2) + x3 */
+static inline double separation(const double *delta, const imp_e3_soft_pt *q)
+{
+    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
+    double x[4];
+    for (int k = 0; k < 4; k++) {
+        double oa = ma[k] + q->ra[0] * ma[4 + k];
+        oa = oa + q->ra[1] * ma[8 + k];
+        oa = oa + q->ra[2] * ma[12 + k];
+        oa = oa - q->ra[k];
+        double ob = mb[k] + q->rb[0] * mb[4 + k];
+        ob = ob + q->rb[1] * mb[8 + k];
+        ob = ob + q->rb[2] * mb[12 + k];
+        ob = ob - q->rb[k];
+        x[k] = (ob - oa) * q->ec[0][k];
+    }
+    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+static inline AVX2 double separation_avx2(const double *delta, const imp_e3_soft_pt *q)
+{
+    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
+    v4 oa = add(_mm256_loadu_pd(ma), mul(_mm256_set1_pd(q->ra[0]), _mm256_loadu_pd(ma + 4)));
+    oa = add(oa, mul(_mm256_set1_pd(q->ra[1]), _mm256_loadu_pd(ma + 8)));
+    oa = add(oa, mul(_mm256_set1_pd(q->ra[2]), _mm256_loadu_pd(ma + 12)));
+    oa = sub(oa, _mm256_loadu_pd(q->ra));
+    v4 ob = add(_mm256_loadu_pd(mb), mul(_mm256_set1_pd(q->rb[0]), _mm256_loadu_pd(mb + 4)));
+    ob = add(ob, mul(_mm256_set1_pd(q->rb[1]), _mm256_loadu_pd(mb + 8)));
+    ob = add(ob, mul(_mm256_set1_pd(q->rb[2]), _mm256_loadu_pd(mb + 12)));
+    ob = sub(ob, _mm256_loadu_pd(q->rb));
+    double x[4];
+    _mm256_storeu_pd(x, mul(sub(ob, oa), _mm256_loadu_pd(q->ec[0])));
+    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
+}
+#endif
+
+/* One pass over the points: each normal row (speculative, soft when use_bias, else rigid),
+   then its friction (both tangents at once, on the disc mu rn), one impulse applied. A solve
+   pass (use_bias) takes the point's separation from its bodies' motion since the step began;
+   a relax pass, after the positions moved by hs v, that separation moved by hs u_N. simd: the
+   AVX2 kernels (the same numbers). */
+static inline void contact_pass_body(imp_engine3d *e, int n, const imp_e3_softness *soft,
+                                     const imp_e3_softness *stiff, double hs, double push_max, int use_bias,
+                                     int simd)
+{
+    imp_e3_soft_pt *pts = e->soft->pts;
+    double *sv = e->soft->sv, inv_hs = 1.0 / hs;
+    const double *delta = e->soft->delta, *si = e->soft->si;
+    for (int c = 0; c < n; c++) {
+        imp_e3_soft_pt *q = &pts[c];
+        double *va = sv + 8 * (size_t)q->a, *vb = sv + 8 * (size_t)q->b, u[4];
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            velocity_avx2(va, vb, q, u);
+        } else {
+            velocity(va, vb, q, u);
+        }
+#else
+        (void)simd;
+        velocity(va, vb, q, u);
+#endif
+        double vn = u[0], u1 = u[1], u2 = u[2];
+        double s = q->s + hs * vn;
+        if (use_bias) {
+#if defined(IMP_E3_HAVE_AVX2)
+            s = simd ? separation_avx2(delta, q) : separation(delta, q);
+#else
+            s = separation(delta, q);
+#endif
+        }
+        q->s = s;
+        double bias = 0.0, ms = 1.0, is = 0.0;
+        if (s > 0.0) {
+            bias = s * inv_hs;  /* speculative: the gap may close, no more */
+        } else if (use_bias) {
+            const imp_e3_softness *sf = q->soft_static ? stiff : soft;
+            bias = sf->bias_rate * s;
+            bias = bias > -push_max ? bias : -push_max;
+            ms = sf->mass_scale;
+            is = sf->impulse_scale;
+        }
+        double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
+        rn = rn > 0.0 ? rn : 0.0;
+        double dn = rn - q->rn;
+        if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
+            q->uhit = vn < q->uhit ? vn : q->uhit;
+        }
+        q->rn = rn;
+        if (rn > q->maxn) {
+            q->maxn = rn;
+        }
+        u1 += q->w1n * dn;  /* the tangent velocities after the normal impulse */
+        u2 += q->w2n * dn;
+        double r1 = q->rt1 - q->mt * u1, r2 = q->rt2 - q->mt * u2;
+        double lim = q->mu * rn, len2 = r1 * r1 + r2 * r2;
+        if (len2 > lim * lim) {
+            double f = lim / sqrt(len2);
+            r1 *= f;
+            r2 *= f;
+        }
+        double d1 = r1 - q->rt1, d2 = r2 - q->rt2;
+        q->rt1 = r1;
+        q->rt2 = r2;
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            apply_avx2(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
+        } else {
+            apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
+        }
+#else
+        apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
+#endif
+    }
+}
+
+static void contact_pass_portable(imp_engine3d *e, int n, const imp_e3_softness *soft,
+                                  const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
+{
+    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 0);
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+static AVX2 void contact_pass_avx2(imp_engine3d *e, int n, const imp_e3_softness *soft,
+                                   const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
+{
+    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 1);
+}
+#endif
+
+static void contact_pass(imp_engine3d *e, int n, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                         double hs, double push_max, int use_bias)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (imp_e3_sweep_simd(-1)) {
+        contact_pass_avx2(e, n, soft, stiff, hs, push_max, use_bias);
+        return;
+    }
+#endif
+    contact_pass_portable(e, n, soft, stiff, hs, push_max, use_bias);
+}
+
+/* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points that approached faster
+   than the threshold and pushed (u_N(hit): the approach just before the first push, Box3D
+   takes the step's start's, slower by up to g h for a falling body). */
+static void restitution_pass(imp_engine3d *e, int n, double threshold)
+{
+    imp_e3_soft_pt *pts = e->soft->pts;
+    for (int c = 0; c < n; c++) {
+        imp_e3_soft_pt *q = &pts[c];
+        if (q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0) {
+            continue;
+        }
+        double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b, u[4];
+        velocity(va, vb, q, u);
+        double vn = u[0];
+        double rn = fmax(q->rn - q->mn * (vn + q->e * q->uhit), 0.0), dn = rn - q->rn;
+        q->rn = rn;
+        q->sum[0] += dn;
+        apply(va, vb, e->soft->si + 12 * (size_t)q->a, e->soft->si + 12 * (size_t)q->b, q, dn, 0.0, 0.0);
+    }
+}
+
+/* x += h v (v: the padded velocities), orientations by the exact rotation of w h; the state's
+   velocity = v; each moving body's motion since the step began into delta */
+static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
+{
+    struct imp_e3_soft *sf = e->soft;
+    for (int s = 1; s < w->model.nslots; s++) {
+        if (!moves(w, s)) {
+            continue;
+        }
+        double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+        const double *p = sf->sv + 8 * (size_t)s;
+        const double v[6] = {p[0], p[1], p[2], p[4], p[5], p[6]};
+        memcpy(y + IMP_VEL_3D, v, 6 * sizeof *v);
+        for (int k = 0; k < 3; k++) {
+            y[k] += h * v[k];
+        }
+        double wl = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+        if (wl > 0.0) {
+            imp_quat dq = imp_q_from_axis_angle(imp_v3(v[3] / wl, v[4] / wl, v[5] / wl), wl * h);
+            imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
+            y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
+        }
+        const double *p0 = sf->pose0 + 7 * (size_t)s;
+        double *m = sf->delta + 16 * (size_t)s;
+        for (int k = 0; k < 3; k++) {
+            m[k] = y[k] - p0[k];
+        }
+        imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
+        imp_mat3 r = imp_q_to_mat3(qd);
+        for (int j = 0; j < 3; j++) {  /* columns */
+            for (int i = 0; i < 3; i++) {
+                m[4 + 4 * j + i] = r.m[i][j];
+            }
+        }
+    }
+}
+
+/* the state's velocities = the padded velocities (after the relax passes and restitution) */
+static void store_velocities(imp_world *w, const imp_engine3d *e)
+{
+    for (int s = 1; s < w->model.nslots; s++) {
+        if (moves(w, s)) {
+            const double *p = e->soft->sv + 8 * (size_t)s;
+            double *y = w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
+            y[0] = p[0], y[1] = p[1], y[2] = p[2], y[3] = p[4], y[4] = p[5], y[5] = p[6];
+        }
+    }
+}
+
+/* Siconos' measure of the last sub-step's answer (engine3d_solve.c's sweeps_error): u = J v +
+   the speculative bound, sqrt(sum |r - P_K(r - u - mu |u_T| e_N)|^2) / max(|r|, |u|) */
+static inline double residual_body(const imp_engine3d *e, int n, double inv_hs, int simd)
+{
+    double num = 0.0, r2 = 0.0, u2 = 0.0;
+    const imp_e3_soft_pt *pts = e->soft->pts;
+    for (int c = 0; c < n; c++) {
+        const imp_e3_soft_pt *q = &pts[c];
+        if (q->mn == 0.0) {
+            continue;
+        }
+        const double r[3] = {q->rn, q->rt1, q->rt2};
+        double u[4], x[3], pk[3];
+        const double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b;
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            velocity_avx2(va, vb, q, u);
+        } else {
+            velocity(va, vb, q, u);
+        }
+#else
+        (void)simd;
+        velocity(va, vb, q, u);
+#endif
+        u[0] += fmax(q->s, 0.0) * inv_hs;
+        double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+        x[0] = r[0] - u[0] - q->mu * ut;
+        x[1] = r[1] - u[1];
+        x[2] = r[2] - u[2];
+        double t = sqrt(x[1] * x[1] + x[2] * x[2]);  /* the projection on the cone */
+        if (t <= q->mu * x[0]) {
+            pk[0] = x[0], pk[1] = x[1], pk[2] = x[2];
+        } else if (q->mu * t <= -x[0]) {
+            pk[0] = pk[1] = pk[2] = 0.0;
+        } else {
+            double nn = (x[0] + q->mu * t) / (1.0 + q->mu * q->mu);
+            pk[0] = nn, pk[1] = q->mu * nn * x[1] / t, pk[2] = q->mu * nn * x[2] / t;
+        }
+        for (int k = 0; k < 3; k++) {
+            num += (r[k] - pk[k]) * (r[k] - pk[k]);
+            r2 += r[k] * r[k];
+            u2 += u[k] * u[k];
+        }
+    }
+    double den = sqrt(fmax(r2, u2));
+    return den > 1e-300 ? sqrt(num) / den : sqrt(num);
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+static AVX2 double residual_avx2(const imp_engine3d *e, int n, double inv_hs) { return residual_body(e, n, inv_hs, 1); }
+#endif
+
+static double residual(const imp_engine3d *e, int n, double inv_hs)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (imp_e3_sweep_simd(-1)) {
+        return residual_avx2(e, n, inv_hs);
+    }
+#endif
+    return residual_body(e, n, inv_hs, 0);
+}
+
+/* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
+   the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
+   collision events) */
+static void finish_points(imp_engine3d *e, double vtol)
+{
+    const imp_e3_soft_pt *pts = e->soft->pts;
+    for (int c = 0; c < e->npts; c++) {
+        imp_e3_point *p = &e->pts[c];
+        memcpy(p->r, pts[c].sum, sizeof p->r);
+        /* an impact: it pushed, first at an approach faster than velocity_tol */
+        int impact = pts[c].uhit < -vtol && pts[c].maxn > 0.0;
+        if (impact && p->r[0] > 0.0) {
+            e->stats.collisions++;
+            if (p->acc == 0.0) {
+                p->acc_u0 = pts[c].uhit;
+            }
+            p->acc += p->r[0];
+            p->going = 1;
+        } else {
+            p->going = 0;
+        }
+    }
+}
+
+/* detection once for the step, its margin covering the step's motion (the free velocity at
+   its end too); sleeping islands an awake body reaches wake and the detection runs again */
+static imp_status detect(imp_world *w, imp_engine3d *e, const double *dydt, double h)
+{
+    imp_status st = IMP_OK;
+    for (int woke = 1; woke;) {
+        woke = 0;
+        free_velocities(w, e, dydt, h);
+        e->span_bound = 1;
+        st = imp_engine3d_detect(w, e, h);
+        e->span_bound = 0;
+        if (st == IMP_OK && imp_e3_sleep_any(w)) {
+            st = imp_e3_sleep_detected(w, e, &woke);
+        }
+    }
+    return st;
+}
+
+imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *why, size_t why_len)
+{
+    const imp_engine2d_def *def = &w->model.def.engine2d;
+    const imp_soft_def *sd = &def->soft;
+    double t0 = w->data.time, h = t1 - t0;
+    int k = def->substeps > 1 ? def->substeps : 1, ns = w->model.nslots;
+    double hs = h / k, inv_hs = 1.0 / hs;
+    e->now = t0;
+    e->once = 0;
+    if (reserve(e, 0, ns, IMP_STRIDE_3D) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine's soft step");
+        return IMP_ERR_NOMEM;
+    }
+    struct imp_e3_soft *sf = e->soft;
+    double *dydt = sf->dydt, t = imp_profile_now();
+    imp_world_derivative(w, t0, w->data.y, dydt);
+    imp_status st = detect(w, e, dydt, h);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
+    if (st != IMP_OK) {
+        snprintf(why, why_len, "out of memory in the 3D detection");
+        return st;
+    }
+    int n = e->npts;
+    if (reserve(e, n, ns, IMP_STRIDE_3D) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine's soft step");
+        return IMP_ERR_NOMEM;
+    }
+    imp_engine3d_inverse_inertia(w, e);
+    inertia_columns(w, e);
+    for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
+        memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));
+        double *m = sf->delta + 16 * (size_t)s;
+        memset(m, 0, 16 * sizeof *m);
+        m[4] = m[9] = m[14] = 1.0;
+    }
+    prepare(w, e, hs, e->h_last > 0.0 ? e->h_last : h);
+    /* contacts at most a quarter of the sub-step rate (Box2D), twice against a still body */
+    double hz = fmin(sd->hertz, 0.25 * inv_hs);
+    imp_e3_softness soft = imp_e3_make_soft(hz, sd->damping_ratio, hs);
+    imp_e3_softness stiff = imp_e3_make_soft(2.0 * hz, sd->damping_ratio, hs);
+    imp_e3_softness jsoft = imp_e3_make_soft(fmin(sd->joint_hertz, 0.25 * inv_hs), sd->joint_damping_ratio, hs);
+    t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+    for (int i = 0; i < k; i++) {
+        double now = t0 + hs * i;
+        if (i > 0) {
+            imp_world_derivative(w, now, w->data.y, dydt);
+        }
+        free_velocities(w, e, dydt, hs);
+        st = check_finite(w, e, hs, why, why_len);
+        if (st != IMP_OK) {
+            return st;
+        }
+        if (imp_e3_joints_begin(w, e, hs) != IMP_OK) {
+            snprintf(why, why_len, "out of memory for the 3D joints");
+            return IMP_ERR_NOMEM;
+        }
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+        int joints = imp_e3_joints_armed(e);
+        if (joints) {  /* the joints' rows work on e->vel: copied there and back around them */
+            imp_e3_joints_warm(w, e);
+        }
+        to_padded(w, e);
+        warm_start(e, n);
+        for (int it = 0; it < sd->iterations; it++) {
+            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 1);
+            if (joints) {
+                from_padded(w, e);
+                imp_e3_soft_joints_pass(w, e, &jsoft, hs, 1);
+                to_padded(w, e);
+            }
+        }
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
+        integrate_positions(w, e, hs);
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+        for (int it = 0; it < sd->relax_iterations; it++) {
+            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 0);
+            if (joints) {
+                from_padded(w, e);
+                imp_e3_soft_joints_pass(w, e, &jsoft, hs, 0);
+                to_padded(w, e);
+            }
+        }
+        imp_e3_soft_joints_store(e, hs);
+        store_velocities(w, e);
+        for (int c = 0; c < n; c++) {
+            imp_e3_soft_pt *q = &sf->pts[c];
+            q->sum[0] += q->rn;
+            q->sum[1] += q->rt1;
+            q->sum[2] += q->rt2;
+        }
+        e->stats.sweeps += sd->iterations + sd->relax_iterations;
+        t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
+    }
+    e->stats.last_error = residual(e, n, inv_hs);
+    restitution_pass(e, n, sd->restitution_threshold);
+    store_velocities(w, e);
+    e->stats.solves++;
+    finish_points(e, def->velocity_tol);
+    e->h_last = h;
+    e->now = t0;
+    imp_engine3d_finish(w, e);  /* events; this step's points become the last ones */
+    imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
+    e->stats.steps++;
+    if (imp_e3_sleep_end(w, e, h) != IMP_OK) {
+        snprintf(why, why_len, "out of memory for the 3D engine's islands");
+        return IMP_ERR_NOMEM;
+    }
+    return IMP_OK;
+}
