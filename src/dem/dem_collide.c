@@ -16,6 +16,10 @@
 
 #include "dem.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 /* The collider's boxes: a sphere's is its centre +- f r (f: the interaction-radius factor); a
    wall's the half-space behind it, bounded on one axis when its normal is along an axis, else
    all space; a facet's the triangle's. Returns the smallest sphere radius (for a verlet
@@ -28,6 +32,9 @@ static double boxes(imp_dem *d)
     const double *pos = d->pos, *radius = d->radius;
     double *lo_all = d->lo, *hi_all = d->hi;
     double rmin = INFINITY;
+#ifdef _OPENMP /* each particle's box on its own; the smallest radius is the same in any order */
+    _Pragma("omp parallel for if (n >= 8192) reduction(min : rmin) schedule(static)")
+#endif
     for (int i = 0; i < n; i++) {
         double *lo = lo_all + 3 * i, *hi = hi_all + 3 * i;
         const double *x = pos + 3 * i;
@@ -66,6 +73,21 @@ static double boxes(imp_dem *d)
     return rmin;
 }
 
+/* 1 when every sphere of [i0, i1) lies inside its inflated box (boxes_unchanged's test) */
+static int box_block_inside(double f, const int *kind, const double *pos, const double *radius,
+                            const double *ilo, const double *ihi, int i0, int i1)
+{
+    int inside = 1;
+    for (int i = i0; i < i1; i++) {
+        const double *x = pos + 3 * i, *l = ilo + 3 * i, *h = ihi + 3 * i;
+        double r = f * radius[i];
+        inside &= (kind[i] != IMP_DEM_SPHERE)
+                  | ((x[0] - r >= l[0]) & (x[1] - r >= l[1]) & (x[2] - r >= l[2])
+                     & (x[0] + r <= h[0]) & (x[1] + r <= h[1]) & (x[2] + r <= h[2]));
+    }
+    return inside;
+}
+
 /* Whether a run would change nothing: no reload or rebuild since the boxes were last made, the
    same interaction-radius factor, and every sphere's box, made as boxes() makes it, inside its
    inflated copy (the broad phase's own test; a NaN fails it). Walls and facets are fixed: only
@@ -80,16 +102,21 @@ static int boxes_unchanged(const imp_dem *d)
     }
     const int n = d->n, *kind = d->kind;
     const double *pos = d->pos, *radius = d->radius;
-    for (int i0 = 0; i0 < n; i0 += 64) {
-        int i1 = i0 + 64 < n ? i0 + 64 : n, inside = 1;
-        for (int i = i0; i < i1; i++) {
-            const double *x = pos + 3 * i, *l = ilo + 3 * i, *h = ihi + 3 * i;
-            double r = f * radius[i];
-            inside &= (kind[i] != IMP_DEM_SPHERE)
-                      | ((x[0] - r >= l[0]) & (x[1] - r >= l[1]) & (x[2] - r >= l[2])
-                         & (x[0] + r <= h[0]) & (x[1] + r <= h[1]) & (x[2] + r <= h[2]));
+#ifdef _OPENMP
+    if (n >= 8192 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+        /* over the threads, every block (no early exit): an and of integers, in any order */
+        const int nblocks = (n + 63) / 64;
+        int all = 1;
+        _Pragma("omp parallel for reduction(& : all) schedule(static)")
+        for (int b = 0; b < nblocks; b++) {
+            int i0 = 64 * b, i1 = i0 + 64 < n ? i0 + 64 : n;
+            all &= box_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1);
         }
-        if (!inside) {
+        return all;
+    }
+#endif
+    for (int i0 = 0; i0 < n; i0 += 64) {
+        if (!box_block_inside(f, kind, pos, radius, ilo, ihi, i0, i0 + 64 < n ? i0 + 64 : n)) {
             return 0;
         }
     }
