@@ -15,6 +15,18 @@
 #include <stdio.h>
 
 #include "dem.h"
+#include "dem_law.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if defined(IMP_DEM_HAVE_AVX2) && !defined(IMPACT_NO_SIMD)
+#define HAVE_BOX_AVX2 1
+#include "avx2.h"
+#else
+#define HAVE_BOX_AVX2 0
+#endif
 
 /* The collider's boxes: a sphere's is its centre +- f r (f: the interaction-radius factor); a
    wall's the half-space behind it, bounded on one axis when its normal is along an axis, else
@@ -28,6 +40,9 @@ static double boxes(imp_dem *d)
     const double *pos = d->pos, *radius = d->radius;
     double *lo_all = d->lo, *hi_all = d->hi;
     double rmin = INFINITY;
+#ifdef _OPENMP /* each particle's box on its own; the smallest radius is the same in any order */
+    _Pragma("omp parallel for if (n >= 8192) reduction(min : rmin) schedule(static)")
+#endif
     for (int i = 0; i < n; i++) {
         double *lo = lo_all + 3 * i, *hi = hi_all + 3 * i;
         const double *x = pos + 3 * i;
@@ -66,6 +81,70 @@ static double boxes(imp_dem *d)
     return rmin;
 }
 
+/* 1 when every sphere of [i0, i1) lies inside its inflated box (boxes_unchanged's test) */
+static int box_block_inside(double f, const int *kind, const double *pos, const double *radius,
+                            const double *ilo, const double *ihi, int i0, int i1)
+{
+    int inside = 1;
+    for (int i = i0; i < i1; i++) {
+        const double *x = pos + 3 * i, *l = ilo + 3 * i, *h = ihi + 3 * i;
+        double r = f * radius[i];
+        inside &= (kind[i] != IMP_DEM_SPHERE)
+                  | ((x[0] - r >= l[0]) & (x[1] - r >= l[1]) & (x[2] - r >= l[2])
+                     & (x[0] + r <= h[0]) & (x[1] + r <= h[1]) & (x[2] + r <= h[2]));
+    }
+    return inside;
+}
+
+#if HAVE_BOX_AVX2
+/* box_block_inside four spheres at a time: their 12 coordinates as three vectors, each lane
+   with its sphere's f r and kind (the same subtraction, addition and ordered comparisons per
+   coordinate, so the same answer, NaN included); the last i1 - i0 mod 4 by the portable test */
+static AVX2 int box_block_inside_avx2(double f, const int *kind, const double *pos,
+                                      const double *radius, const double *ilo,
+                                      const double *ihi, int i0, int i1)
+{
+    const v4 vf = _mm256_set1_pd(f);
+    const __m128i sphere = _mm_set1_epi32(IMP_DEM_SPHERE);
+    v4 fail = _mm256_setzero_pd();
+    int i = i0;
+    for (; i + 4 <= i1; i += 4) {
+        const v4 r = mul(vf, _mm256_loadu_pd(radius + i));
+        const v4 s = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(
+            _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(kind + i)), sphere)));
+        /* lanes: {x0 y0 z0 x1}, {y1 z1 x2 y2}, {z2 x3 y3 z3} */
+        const v4 rk[3] = {_mm256_permute4x64_pd(r, 0x40), _mm256_permute4x64_pd(r, 0xa5),
+                          _mm256_permute4x64_pd(r, 0xfe)};
+        const v4 sk[3] = {_mm256_permute4x64_pd(s, 0x40), _mm256_permute4x64_pd(s, 0xa5),
+                          _mm256_permute4x64_pd(s, 0xfe)};
+        for (int k = 0; k < 3; k++) {
+            const size_t o = 3 * (size_t)i + 4 * (size_t)k;
+            const v4 x = _mm256_loadu_pd(pos + o);
+            const v4 ok = _mm256_and_pd(
+                _mm256_cmp_pd(sub(x, rk[k]), _mm256_loadu_pd(ilo + o), _CMP_GE_OQ),
+                _mm256_cmp_pd(add(x, rk[k]), _mm256_loadu_pd(ihi + o), _CMP_LE_OQ));
+            fail = _mm256_or_pd(fail, _mm256_andnot_pd(ok, sk[k]));
+        }
+    }
+    return _mm256_movemask_pd(fail) == 0
+           && box_block_inside(f, kind, pos, radius, ilo, ihi, i, i1);
+}
+#endif
+
+/* box_block_inside, with AVX2 when simd (the law's choice, dem_law.c) */
+static int box_inside(int simd, double f, const int *kind, const double *pos, const double *radius,
+                      const double *ilo, const double *ihi, int i0, int i1)
+{
+#if HAVE_BOX_AVX2
+    if (simd) {
+        return box_block_inside_avx2(f, kind, pos, radius, ilo, ihi, i0, i1);
+    }
+#else
+    (void)simd;
+#endif
+    return box_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1);
+}
+
 /* Whether a run would change nothing: no reload or rebuild since the boxes were last made, the
    same interaction-radius factor, and every sphere's box, made as boxes() makes it, inside its
    inflated copy (the broad phase's own test; a NaN fails it). Walls and facets are fixed: only
@@ -80,16 +159,22 @@ static int boxes_unchanged(const imp_dem *d)
     }
     const int n = d->n, *kind = d->kind;
     const double *pos = d->pos, *radius = d->radius;
-    for (int i0 = 0; i0 < n; i0 += 64) {
-        int i1 = i0 + 64 < n ? i0 + 64 : n, inside = 1;
-        for (int i = i0; i < i1; i++) {
-            const double *x = pos + 3 * i, *l = ilo + 3 * i, *h = ihi + 3 * i;
-            double r = f * radius[i];
-            inside &= (kind[i] != IMP_DEM_SPHERE)
-                      | ((x[0] - r >= l[0]) & (x[1] - r >= l[1]) & (x[2] - r >= l[2])
-                         & (x[0] + r <= h[0]) & (x[1] + r <= h[1]) & (x[2] + r <= h[2]));
+    const int simd = HAVE_BOX_AVX2 && imp_dem_law_simd();
+#ifdef _OPENMP
+    if (n >= 8192 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+        /* over the threads, every block (no early exit): an and of integers, in any order */
+        const int nblocks = (n + 63) / 64;
+        int all = 1;
+        _Pragma("omp parallel for reduction(& : all) schedule(static)")
+        for (int b = 0; b < nblocks; b++) {
+            int i0 = 64 * b, i1 = i0 + 64 < n ? i0 + 64 : n;
+            all &= box_inside(simd, f, kind, pos, radius, ilo, ihi, i0, i1);
         }
-        if (!inside) {
+        return all;
+    }
+#endif
+    for (int i0 = 0; i0 < n; i0 += 64) {
+        if (!box_inside(simd, f, kind, pos, radius, ilo, ihi, i0, i0 + 64 < n ? i0 + 64 : n)) {
             return 0;
         }
     }

@@ -186,9 +186,29 @@ static int out_of_reach_cell(const imp_dem *d, int k, double f, int ss)
     return !ss || dot(dx, dx) > reach * reach;
 }
 
+/* particle i's packed copies (pack's layout; vw may be NULL) */
+static inline void pack_one(const imp_dem *d, int i, double *xr, double *vw)
+{
+    const size_t i3 = 3 * (size_t)i;
+    const double *pos = d->pos, *vel = d->vel, *angvel = d->angvel;
+    st2(xr + 4 * i, ld2(pos + i3));
+    xr[4 * i + 2] = pos[i3 + 2];
+    xr[4 * i + 3] = d->radius[i];
+    if (vw != NULL) {
+        double *o = vw + 8 * (size_t)i;
+        st2(o, ld2(vel + i3));
+        o[2] = vel[i3 + 2], o[3] = angvel[i3];
+        o[4] = angvel[i3 + 1], o[5] = angvel[i3 + 2];
+        o[6] = o[7] = 0.0;
+    }
+}
+
 /* The packed copies of positions and radii (xr) and, for the AVX2 law (simd), of velocities
-   and angular velocities (vw, grown here when the particles outnumber it). O(particles). Returns
-   simd, or 0 when vw is out of memory (then the portable path, which gives the same results). */
+   and angular velocities (vw, grown here when the particles outnumber it). Only the law reads
+   them, and only for the particles of its interactions: with few interactions (a falling
+   cloud), only those particles' copies are made (the same values), else all. O(particles) or
+   O(interactions). Returns simd, or 0 when vw is out of memory (then the portable path, which
+   gives the same results). */
 static int pack(imp_dem *d, int simd)
 {
     double *vw = NULL;
@@ -206,27 +226,23 @@ static int pack(imp_dem *d, int simd)
     if (simd) {
         vw = d->vw;
     }
+    double *xr = d->xr;
+    if ((long)d->ninter * 8 < (long)d->n) {  /* both ends of each (some twice: the same bytes) */
+        for (int k = 0; k < d->ninter; k++) {
+            pack_one(d, d->inter[k].a, xr, vw);
+            pack_one(d, d->inter[k].b, xr, vw);
+        }
+        return simd;
+    }
     int i = 0;
 #ifdef IMP_DEM_HAVE_AVX2
     if (imp_dem_law_simd() && d->n > 0) {  /* all but the last */
-        imp_dem_pack_avx2(d, d->xr, vw);
+        imp_dem_pack_avx2(d, xr, vw);
         i = d->n - 1;
     }
 #endif
-    const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
-    double *xr = d->xr;
     for (; i < d->n; i++) {
-        const size_t i3 = 3 * (size_t)i;
-        st2(xr + 4 * i, ld2(pos + i3));
-        xr[4 * i + 2] = pos[i3 + 2];
-        xr[4 * i + 3] = radius[i];
-        if (vw != NULL) {
-            double *o = vw + 8 * (size_t)i;
-            st2(o, ld2(vel + i3));
-            o[2] = vel[i3 + 2], o[3] = angvel[i3];
-            o[4] = angvel[i3 + 1], o[5] = angvel[i3 + 2];
-            o[6] = o[7] = 0.0;
-        }
+        pack_one(d, i, xr, vw);
     }
     return simd;
 }

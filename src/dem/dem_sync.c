@@ -326,7 +326,8 @@ static void load(imp_world *w, imp_dem *d, int all)
 }
 
 /* O(n). The arrays in locals: the stores into the state vector could alias d's fields, which
-   would then be reloaded for every particle. */
+   would then be reloaded for every particle. Each particle has its own slot: over the threads
+   when there are many (the same bytes either way). */
 void imp_dem_store(imp_world *w)
 {
     imp_dem *d = w->dem;
@@ -334,6 +335,9 @@ void imp_dem_store(imp_world *w)
     const unsigned char *fixed = d->fixed;
     const double *pos = d->pos, *quat = d->quat, *vel = d->vel, *angvel = d->angvel;
     double *state = w->data.y;
+#ifdef _OPENMP
+    _Pragma("omp parallel for if (n >= 8192) schedule(static)")
+#endif
     for (int i = 0; i < n; i++) {
         if (fixed[i] | (clump_of[i] >= 0)) {
             continue;

@@ -117,11 +117,13 @@ static imp_world *scene(const scene_opts *o)
     return w;
 }
 
-/* bit equality of the two worlds' dem states */
+/* bit equality of the two worlds' dem states; the same collider runs (the collider's
+   unchanged-boxes test also takes the AVX2 path with the law: dem_collide.c) */
 static int same_bits(const imp_dem *a, const imp_dem *b)
 {
     size_t v = 3 * (size_t)a->n * sizeof(double);
-    if (a->n != b->n || a->ninter != b->ninter || memcmp(a->pos, b->pos, v) != 0
+    if (a->n != b->n || a->ninter != b->ninter || a->collider_runs != b->collider_runs
+        || memcmp(a->pos, b->pos, v) != 0
         || memcmp(a->vel, b->vel, v) != 0 || memcmp(a->angvel, b->angvel, v) != 0
         || memcmp(a->force, b->force, v) != 0 || memcmp(a->torque, b->torque, v) != 0
         || memcmp(&a->energy, &b->energy, sizeof a->energy) != 0) {
