@@ -261,6 +261,11 @@ void imp_engine3d_pair_material(const struct imp_world *w, int a, int b, double 
    this step's points become the last ones. */
 void imp_engine3d_inverse_inertia(struct imp_world *w, imp_engine3d *e);
 imp_status imp_engine3d_serial_impacts(struct imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len);
+/* engine3d_step.c, shared with the soft step (engine3d_soft.c): e->vel = v + h M^-1 F from the
+   derivative dydt (0 for bodies that do not move or sleep); the failure when a body's velocity
+   or position after h is not finite (IMP_ERR_NONFINITE, naming it). */
+void imp_e3_free_velocities(const struct imp_world *w, imp_engine3d *e, const double *dydt, double h);
+imp_status imp_e3_check_finite(struct imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len);
 void imp_engine3d_finish(struct imp_world *w, imp_engine3d *e);
 
 /* Makes sure the per-slot arrays hold the world's capacity; 0 or -1. */

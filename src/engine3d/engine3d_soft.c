@@ -142,52 +142,6 @@ static int moves(const imp_world *w, int s)
     return s > 0 && b->active && !b->fixed && !imp_islands_asleep_in(w->islands, s);
 }
 
-/* e->vel = v + h a for the moving bodies (v: the state's velocity), 0 for the others */
-static void free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
-{
-    for (int s = 0; s < w->model.nslots; s++) {
-        double *v = e->vel + 6 * (size_t)s;
-        if (!moves(w, s)) {
-            memset(v, 0, 6 * sizeof *v);
-            continue;
-        }
-        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
-        for (int k = 0; k < 6; k++) {
-            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
-        }
-    }
-}
-
-static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
-
-/* the velocity step's failure (engine3d_step.c's words): a body whose state would not be finite */
-static imp_status check_finite(imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len)
-{
-    for (int s = 1; s < w->model.nslots; s++) {
-        const imp_body *b = &w->model.bodies[s];
-        if (!b->active || b->fixed) {
-            continue;
-        }
-        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
-        int finite = 1;
-        for (int k = 0; k < 6; k++) {
-            finite &= isfinite(v[k]) && isfinite(v[k] * h);
-        }
-        for (int k = 0; k < 7; k++) {
-            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
-        }
-        if (!finite) {
-            snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
-                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
-                     unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
-                     unsigned_nan(v[1]), unsigned_nan(v[2]));
-            w->data.nerror_bodies = 0;
-            w->data.error_bodies[w->data.nerror_bodies++] = s;
-            return IMP_ERR_NONFINITE;
-        }
-    }
-    return IMP_OK;
-}
 
 static inline void cross(const double a[3], const double b[3], double out[3])
 {
@@ -752,7 +706,7 @@ static imp_status detect(imp_world *w, imp_engine3d *e, const double *dydt, doub
     imp_status st = IMP_OK;
     for (int woke = 1; woke;) {
         woke = 0;
-        free_velocities(w, e, dydt, h);
+        imp_e3_free_velocities(w, e, dydt, h);
         e->span_bound = 1;
         st = imp_engine3d_detect(w, e, h);
         e->span_bound = 0;
@@ -810,8 +764,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         if (i > 0) {
             imp_world_derivative(w, now, w->data.y, dydt);
         }
-        free_velocities(w, e, dydt, hs);
-        st = check_finite(w, e, hs, why, why_len);
+        imp_e3_free_velocities(w, e, dydt, hs);
+        st = imp_e3_check_finite(w, e, hs, why, why_len);
         if (st != IMP_OK) {
             return st;
         }

@@ -64,7 +64,7 @@ static double normal_velocity(const imp_e3_point *p, const double *va, const dou
 }
 
 /* e->vel = v* = v0 + h M^-1 F(x0, v0) from the derivative dydt (0 for bodies that do not move) */
-static void free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
@@ -80,6 +80,39 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *d
     }
 }
 
+static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
+
+/* The velocity step's failure before the contacts: a body whose velocity after the forces, or
+   position after h of it, is not finite (that body, not its neighbours, is at fault): the
+   error names it. */
+imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len)
+{
+    for (int s = 1; s < w->model.nslots; s++) {
+        const imp_body *b = &w->model.bodies[s];
+        if (!b->active || b->fixed) {
+            continue;
+        }
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
+        int finite = 1;
+        for (int k = 0; k < 6; k++) {
+            finite &= isfinite(v[k]) && isfinite(v[k] * h);
+        }
+        for (int k = 0; k < 7; k++) {
+            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
+        }
+        if (!finite) {
+            snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
+                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
+                     unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
+                     unsigned_nan(v[1]), unsigned_nan(v[2]));
+            w->data.nerror_bodies = 0;
+            w->data.error_bodies[w->data.nerror_bodies++] = s;
+            return IMP_ERR_NONFINITE;
+        }
+    }
+    return IMP_OK;
+}
+
 static const double *slot_velocity(const imp_world *w, int s)
 {
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
@@ -90,7 +123,6 @@ static const double *slot_velocity(const imp_world *w, int s)
 }
 
 /* NaN without its sign bit (printf writes "-nan" otherwise) */
-static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
 
 static double slop(const imp_world *w) { return SLOP_FRACTION * w->model.def.engine2d.distance_tol; }
 
@@ -499,29 +531,10 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     /* a = M^-1 F(x0, v0); v* = v0 + h a once h is known */
     double *dydt = w->scratch.work;
     imp_world_derivative(w, now, w->data.y, dydt);
-    free_velocities(w, e, dydt, h);
-    for (int s = 1; s < w->model.nslots; s++) {
-        const imp_body *b = &w->model.bodies[s];
-        if (!b->active || b->fixed) {
-            continue;
-        }
-        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
-        int finite = 1;
-        for (int k = 0; k < 6; k++) {
-            finite &= isfinite(v[k]) && isfinite(v[k] * h);
-        }
-        for (int k = 0; k < 7; k++) {
-            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
-        }
-        if (!finite) {  /* before the contacts: this body, not its neighbours, is at fault */
-            snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
-                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
-                     unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
-                     unsigned_nan(v[1]), unsigned_nan(v[2]));
-            w->data.nerror_bodies = 0;
-            w->data.error_bodies[w->data.nerror_bodies++] = s;
-            return IMP_ERR_NONFINITE;
-        }
+    imp_e3_free_velocities(w, e, dydt, h);
+    imp_status fin = imp_e3_check_finite(w, e, h, why, why_len);
+    if (fin != IMP_OK) {
+        return fin;
     }
     imp_status st;
     for (int k = 0; k < w->model.nslots && detect && e->once; k++) {  /* (detect sets the budgets) */
@@ -536,18 +549,18 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         for (int woke = 1; woke;) {
             woke = 0;
             if (span > h_max) {  /* the margin covers the step's motion: v* at its end too */
-                free_velocities(w, e, dydt, span);
+                imp_e3_free_velocities(w, e, dydt, span);
                 e->span_bound = 1;
                 st = imp_engine3d_detect(w, e, span);
                 e->span_bound = 0;
-                free_velocities(w, e, dydt, h);
+                imp_e3_free_velocities(w, e, dydt, h);
             } else {
                 st = imp_engine3d_detect(w, e, h);
             }
             if (st == IMP_OK && imp_e3_sleep_any(w)) {  /* sleeping */
                 st = imp_e3_sleep_detected(w, e, &woke);
                 if (woke) {
-                    free_velocities(w, e, dydt, h);
+                    imp_e3_free_velocities(w, e, dydt, h);
                 }
             }
         }
@@ -588,7 +601,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
             h = toi;
             cut = 1;
             e->stats.backups++;
-            free_velocities(w, e, dydt, h);
+            imp_e3_free_velocities(w, e, dydt, h);
         }
     }
     *h_used = h;
