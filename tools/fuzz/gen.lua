@@ -929,6 +929,7 @@ entry("World property set", 3, nil, function(c, wd)
   else key = "gravity" src = c:evil(dim) end
   c:emit(string.format("%s.%s = %s", wd.name, key, src), "World." .. key .. " =",
       bad and (key .. ": " .. bad), true)
+  if key == "strategy" then wd.known = false end  -- (as the World.strategy = entry)
 end)
 entry("Body property get", 3, nil, function(c, wd)
   local b = sbody(c, wd)
