@@ -17,7 +17,8 @@
        extra acceleration's distance term absorbs them),
        plus the extra acceleration (the 2D engine's, h = extra_accel_dt or dt; d* = distance_tol
        / 2): "velocity" u_N / h, "velocity_and_distance" (2 u_N h + d - d*) / h^2 (the
-       "_joints" forms mean the same here: there are no 3D joints);
+       "_joints" forms mean the same for the contacts: the 3D joints under "ode" are held by
+       engine3d_joints_ode.c, drift damped over the same h);
        tangents: + u_T / h: the friction aims at stopping the slip within h when the cone
        allows, else it slides on the cone's edge against the slip (dynamic friction
        -mu f_N along it), as the 2D engine's friction rows do.
