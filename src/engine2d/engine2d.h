@@ -206,6 +206,10 @@ typedef struct imp_touch2d {
    call and queues contact_begin / contact_end events at time t. 0, or -1 out of memory.
    O(k log k) for k records. */
 int imp_engine2d_track_contacts(struct imp_world *w, double t);
+/* A collision event of record r at time t (body1 the lower slot, the normal from it toward
+   body2), with the normal velocity before and the impulse; counts it in the statistics. */
+void imp_engine2d_push_collision(struct imp_world *w, double t, const imp_rec2d *r, double velocity,
+                                 double impulse);
 
 typedef struct imp_pair2d {
     unsigned long long key;   /* slot_lo << 32 | slot_hi */

@@ -1,6 +1,6 @@
-/* engine2d_events.c: contact_begin and contact_end events of the 2D engine: the body pairs
-   touching (a record closer than distance_tol) at the end of a step, compared with those of
-   the step before. */
+/* engine2d_events.c: events of the 2D engine: contact_begin and contact_end (the body pairs
+   touching, a record closer than distance_tol, at the end of a step, compared with those of
+   the step before) and collision (imp_engine2d_push_collision). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +27,26 @@ static void push(imp_world *w, imp_event_kind kind, double t, const imp_touch2d 
     ev.normal[0] = c->normal[0];
     ev.normal[1] = c->normal[1];
     ev.value = kind == IMP_EVENT_CONTACT_BEGIN ? c->velocity : 0.0;
+    imp_world_push_event(w, &ev);
+}
+
+void imp_engine2d_push_collision(imp_world *w, double t, const imp_rec2d *r, double velocity,
+                                 double impulse)
+{
+    w->engine2d->stats.collisions++;
+    imp_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = IMP_EVENT_COLLISION;
+    ev.time = t;
+    int flip = r->q > r->p;  /* body1 < body2, normal from body1 toward body2 */
+    ev.body1 = flip ? r->p : r->q;
+    ev.body2 = flip ? r->q : r->p;
+    ev.point[0] = r->point[0];
+    ev.point[1] = r->point[1];
+    ev.normal[0] = flip ? -r->normal[0] : r->normal[0];
+    ev.normal[1] = flip ? -r->normal[1] : r->normal[1];
+    ev.value = velocity;
+    ev.impulse = impulse;
     imp_world_push_event(w, &ev);
 }
 

@@ -465,21 +465,7 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
         }
         r->kind = IMP_HIT_CONTACT;
         if (o->v0 < -vtol && o->fn_sum > 1e-4) {  /* an impact (resting contacts stay quiet) */
-            e->stats.collisions++;
-            imp_event ev;
-            memset(&ev, 0, sizeof ev);
-            ev.kind = IMP_EVENT_COLLISION;
-            ev.time = t1;
-            int flip = r->q > r->p;
-            ev.body1 = flip ? r->p : r->q;
-            ev.body2 = flip ? r->q : r->p;
-            ev.point[0] = r->point[0];
-            ev.point[1] = r->point[1];
-            ev.normal[0] = flip ? -r->normal[0] : r->normal[0];
-            ev.normal[1] = flip ? -r->normal[1] : r->normal[1];
-            ev.value = o->v0;
-            ev.impulse = o->fn_sum;
-            imp_world_push_event(w, &ev);
+            imp_engine2d_push_collision(w, t1, r, o->v0, o->fn_sum);
         }
     }
 }

@@ -84,21 +84,7 @@ static void push_collision_events(imp_world *w, double t, const imp_rec2d *rec, 
         if (!(r->impulse > 1e-4)) {  /* myPhysicsLab's "small impulse": resting contacts */
             continue;
         }
-        w->engine2d->stats.collisions++;
-        imp_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = IMP_EVENT_COLLISION;
-        ev.time = t;
-        int flip = r->q > r->p;  /* body1 < body2, normal from body1 toward body2 */
-        ev.body1 = flip ? r->p : r->q;
-        ev.body2 = flip ? r->q : r->p;
-        ev.point[0] = r->point[0];
-        ev.point[1] = r->point[1];
-        ev.normal[0] = flip ? -r->normal[0] : r->normal[0];
-        ev.normal[1] = flip ? -r->normal[1] : r->normal[1];
-        ev.value = r->velocity;
-        ev.impulse = r->impulse;
-        imp_world_push_event(w, &ev);
+        imp_engine2d_push_collision(w, t, r, r->velocity, r->impulse);
     }
 }
 
