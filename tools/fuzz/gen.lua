@@ -662,7 +662,7 @@ local function world_options(c, dim, strategy)
       spec[#spec + 1] = f
     end
   else
-    local rigid = strategy == "impulse" or strategy == "contact"
+    local rigid = rigid_strategy
     -- the time stepping first: the verdicts of extra_accel, extra_accel_dt and substeps depend on it
     local ode = rigid and c.r:chance(0.3)
     local refused = function(src)  -- joint_small_impacts: no joints in 3D
