@@ -47,6 +47,7 @@ typedef struct imp_body {
     unsigned mask;          /* default 0xFFFF */
     int group;              /* -32768 .. 32767, default 0 */
     int no_sleep;           /* never sleeps and keeps its island awake (islands.h) */
+    int nloads;             /* its active loads (loads.c): a loaded body does not sleep */
 } imp_body;
 
 /* The collision filter's bits (category and mask) and its group's range. */

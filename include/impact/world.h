@@ -106,6 +106,29 @@ typedef struct imp_spring_id {
     unsigned generation;
 } imp_spring_id;
 
+/* A load: a force and a torque held on a body from step to step and evaluated at every stage
+   of the integrator (loads.c), as myPhysicsLab's force laws and Yade's permanent forces. The
+   force acts at point (body frame, from the centre of mass); with body_frame the force and
+   torque turn with the body (a thruster), else they keep their world directions. */
+typedef struct imp_load_def {
+    imp_body_id body;
+    double force[3];             /* N (2D: [0], [1]) */
+    double torque[3];            /* N m (2D: [2]) */
+    double point[3];             /* body frame */
+    int body_frame;              /* 1: force and torque in the body's frame; 0: the world's */
+} imp_load_def;
+
+typedef struct imp_load {
+    imp_load_def def;
+    int active;
+    unsigned generation;
+} imp_load;
+
+typedef struct imp_load_id {
+    int index;
+    unsigned generation;
+} imp_load_id;
+
 typedef struct imp_energy {
     double kinetic;      /* translational, 1/2 m v^2 */
     double rotational;   /* 1/2 w . I w */
@@ -152,6 +175,13 @@ imp_body_id imp_world_background(const imp_world *w);
 imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def);
 imp_status imp_world_remove_spring(imp_world *w, imp_spring_id id);
 imp_spring *imp_world_spring(imp_world *w, imp_spring_id id);
+
+/* Loads (loads.c): IMP_ERR_INVALID for a body of another world, the background, a fixed
+   body, or values not finite; IMP_ERR_NOMEM. A removed body's loads go with it. */
+imp_load_id imp_world_add_load(imp_world *w, const imp_load_def *def);
+imp_status imp_world_remove_load(imp_world *w, imp_load_id id);
+/* The load to read or edit between steps, or NULL for a stale handle. */
+imp_load *imp_world_load(imp_world *w, imp_load_id id);
 
 /* Collision filtering (filter.c). A body's filter: IMP_ERR_INVALID (nothing changed) when a
    value is out of range (category and mask in 0 .. 0xFFFF, group in -32768 .. 32767). */

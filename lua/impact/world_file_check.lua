@@ -13,7 +13,7 @@ local top_keys = { format = true, dim = true, strategy = true, def = true, nslot
                    stats = true, y = true, bodies = true, springs = true, no_collide = true,
                    materials = true, material_pairs = true, engine2d = true, engine3d = true,
                    shapes = true, caches = true, polyhedra = true, islands = true,
-                   trailing = true, layout = true }
+                   trailing = true, layout = true, loads = true }
 local body_keys = { active = true, generation = true, fixed = true, kinematic = true,
                     mass = true, inv_mass = true, inertia = true, inv_inertia = true,
                     force = true, torque = true, damping = true, material = true,
@@ -129,6 +129,7 @@ function M.world(saved, path, format)
       c.int(string.format("trailing[%d][2] (a generation)", i), t[2], 0, 0xFFFFFFFF)
     end
     c.list("springs", saved.springs)
+    if saved.loads ~= nil then c.list("loads", saved.loads) end
     c.list("no_collide", saved.no_collide)
     c.list("materials", saved.materials)
     c.list("material_pairs", saved.material_pairs, #saved.materials * #saved.materials)

@@ -12,6 +12,11 @@ void imp_forces_springs(const imp_world *w, const double *y, double *f);
 /* mutual gravitation G m_i m_j / (r^2 + eps^2) between every pair of bodies with mass */
 void imp_forces_gravitation(const imp_world *w, const double *y, double *f);
 
+/* the loads (loads.c): their forces and torques at the state y */
+void imp_forces_loads(const imp_world *w, const double *y, double *f);
+/* a removed body's loads go with it (world.c) */
+void imp_loads_forget_body(imp_world *w, int slot);
+
 double imp_potential_gravity(const imp_world *w, const double *y);
 double imp_potential_springs(const imp_world *w, const double *y);
 double imp_potential_gravitation(const imp_world *w, const double *y);

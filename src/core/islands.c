@@ -168,7 +168,7 @@ static int edited(const imp_world *w, const imp_islands *s, int i)
         return 1;  /* removed: its trailing slot is gone */
     }
     const imp_body *b = &w->model.bodies[i];
-    if (!b->active || b->fixed || b->generation != s->gen[i] || b->no_sleep) {
+    if (!b->active || b->fixed || b->generation != s->gen[i] || b->no_sleep || b->nloads > 0) {
         return 1;
     }
     for (int k = 0; k < 3; k++) {
@@ -282,8 +282,8 @@ void imp_islands_link(imp_world *w, int a, int b)
 static int at_rest(const imp_world *w, int i)
 {
     const imp_body *b = &w->model.bodies[i];
-    if (b->no_sleep || (b->kinematic && b->has_target)) {
-        return 0;
+    if (b->no_sleep || b->nloads > 0 || (b->kinematic && b->has_target)) {
+        return 0;  /* (a loaded body: a small load would let it fall asleep while it speeds up) */
     }
     const imp_world_def *d = &w->model.def;
     const double *y = w->data.y + (size_t)i * (size_t)w->model.stride;
@@ -334,7 +334,8 @@ void imp_islands_finish(imp_world *w, double h)
         } else if (s->rest[i] < s->rest[r]) {
             s->rest[r] = s->rest[i];
         }
-        if (w->model.bodies[i].no_sleep) {  /* asked or not, this island stays awake */
+        if (w->model.bodies[i].no_sleep || w->model.bodies[i].nloads > 0) {  /* asked or not,
+                                                                             it stays awake */
             s->asked[r] = 2;
         } else if (s->asked[i] == 1 && s->asked[r] == 0) {
             s->asked[r] = 1;

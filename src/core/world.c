@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "forces.h"
 #include "islands.h"
 #include "ode_gsl.h"
 #include "quat.h"
@@ -266,6 +267,7 @@ void imp_world_free(imp_world *w)
     free(w->scratch.force);
     free(w->scratch.work);
     free(w->model.springs);
+    free(w->model.loads);
     free(w->model.no_collide);
     free(w);
 }
@@ -521,6 +523,7 @@ imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
             sp->generation++;
         }
     }
+    imp_loads_forget_body(w, id.slot);
     imp_filter_forget_slot(w, id.slot);
     w->model.nkinematic -= b->kinematic;
     imp_shape_release(b->shape);

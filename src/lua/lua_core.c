@@ -26,6 +26,7 @@ LUAMOD_API int luaopen_impact_core(lua_State *L)
     imp_lua_open_world(L);
     imp_lua_open_body(L);
     imp_lua_open_spring(L);
+    imp_lua_open_load(L);
     imp_lua_open_material(L);
     imp_lua_open_lcp(L);
     imp_lua_open_dem(L);

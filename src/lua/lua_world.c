@@ -41,14 +41,14 @@ static void free_world(world_ud *u)
    the world for the whole call); NULL, nothing pushed, otherwise. */
 static world_ud *guarded_world(lua_State *L, int on)
 {
-    static const char *const mts[] = {IMP_WORLD_MT, IMP_BODY_MT, IMP_SPRING_MT};
+    static const char *const mts[] = {IMP_WORLD_MT, IMP_BODY_MT, IMP_SPRING_MT, IMP_LOAD_MT};
     if (luaL_testudata(L, 1, mts[on]) == NULL) {
         return NULL;
     }
     if (on == IMP_ON_WORLD) {
         lua_pushvalue(L, 1);
     } else {
-        lua_getiuservalue(L, 1, 1);  /* BODY_UV_WORLD, and a spring's world */
+        lua_getiuservalue(L, 1, 1);  /* BODY_UV_WORLD, and a spring's or a load's world */
     }
     return lua_touserdata(L, -1);
 }
@@ -1207,6 +1207,9 @@ void imp_lua_open_world(lua_State *L)
         {"_step", l_step},
         {"add_spring", imp_lua_world_add_spring},
         {"remove_spring", imp_lua_world_remove_spring},
+        {"add_load", imp_lua_world_add_load},
+        {"remove_load", imp_lua_world_remove_load},
+        {"loads", imp_lua_world_loads},
         {NULL, NULL}};
     static const luaL_Reg reading[] = {
         {"bodies", l_bodies},

@@ -18,6 +18,7 @@
 #define IMP_WORLD_MT "impact.World"
 #define IMP_BODY_MT "impact.Body"
 #define IMP_SPRING_MT "impact.Spring"
+#define IMP_LOAD_MT "impact.Load"
 
 /* WORLD_UV_MOTIONS: the kinematic bodies' motion functions by slot (lua_motion.c) */
 enum { WORLD_UV_BODIES = 1, WORLD_UV_SPRINGS = 2, WORLD_UV_MOTIONS = 3, WORLD_NUV = 3 };
@@ -46,7 +47,7 @@ typedef struct spring_ud {
 } spring_ud;
 
 /* What the value at argument 1 of a guarded function is (its world is guarded). */
-enum { IMP_ON_WORLD = 0, IMP_ON_BODY = 1, IMP_ON_SPRING = 2 };
+enum { IMP_ON_WORLD = 0, IMP_ON_BODY = 1, IMP_ON_SPRING = 2, IMP_ON_LOAD = 3 };
 /* IMP_SHARED: may run while another method of the world runs (reads nothing but the world,
    changes nothing the running method may hold); IMP_EXCLUSIVE: refuses to. */
 enum { IMP_SHARED = 0, IMP_EXCLUSIVE = 1 };
@@ -104,6 +105,11 @@ void imp_lua_open_world_state(lua_State *L);
 /* World:add_spring and World:remove_spring (lua_spring.c). */
 int imp_lua_world_add_spring(lua_State *L);
 int imp_lua_world_remove_spring(lua_State *L);
+/* World:add_load, World:remove_load, World:loads (lua_load.c). */
+void imp_lua_open_load(lua_State *L);
+int imp_lua_world_add_load(lua_State *L);
+int imp_lua_world_remove_load(lua_State *L);
+int imp_lua_world_loads(lua_State *L);
 
 /* Collision filters (lua_filter.c). Reads the filter table at idx ({category =, mask =,
    group =}; absent keys take the defaults 1, 0xFFFF, 0) into *cat, *mask, *group; errors name

@@ -124,6 +124,29 @@ static void export_springs(lua_State *L, const imp_world *w)
     lua_setfield(L, -2, "springs");
 }
 
+/* the loads (loads.c): only when there are any, so files of worlds without stay as they were */
+static void export_loads(lua_State *L, const imp_world *w)
+{
+    if (w->model.nloads == 0) {
+        return;
+    }
+    lua_createtable(L, w->model.nloads, 0);
+    for (int i = 0; i < w->model.nloads; i++) {
+        const imp_load *l = &w->model.loads[i];
+        lua_createtable(L, 0, 8);
+        imp_lua_set_integer(L, "active", l->active);
+        imp_lua_set_integer(L, "generation", l->generation);
+        imp_lua_set_integer(L, "body", l->def.body.slot);
+        imp_lua_set_integer(L, "gen", l->def.body.generation);
+        imp_lua_set_vector(L, "force", l->def.force, 3);
+        imp_lua_set_vector(L, "torque", l->def.torque, 3);
+        imp_lua_set_vector(L, "point", l->def.point, 3);
+        imp_lua_set_integer(L, "body_frame", l->def.body_frame);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "loads");
+}
+
 static void export_materials(lua_State *L, const imp_world *w)
 {
     const imp_material_table *t = &w->model.materials;
@@ -306,6 +329,7 @@ static int l_export(lua_State *L)
     export_bodies(L, w);
     imp_lua_set_integer(L, "islands", imp_islands_count(w));
     export_springs(L, w);
+    export_loads(L, w);
     lua_createtable(L, w->model.nno_collide, 0);
     for (int i = 0; i < w->model.nno_collide; i++) {
         lua_pushinteger(L, (lua_Integer)w->model.no_collide[i]);
@@ -572,6 +596,63 @@ static void import_springs(lua_State *L, imp_world *w, int t, int widx)
         lua_rawseti(L, -2, i);
     }
     lua_pop(L, 1);
+}
+
+/* the loads, when the file has any (export_loads); each body's count of them rebuilt */
+static void import_loads(lua_State *L, imp_world *w, int t)
+{
+    lua_getfield(L, t, "loads");
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_Integer n = push_list(L, t, "loads");
+    int list = lua_gettop(L);
+    if (n > 1000000) {
+        imp_raise(L, "%s: loads: too many (%d)", WHAT, (int)n);
+    }
+    if (n > w->model.load_capacity) {
+        imp_load *l = realloc(w->model.loads, (size_t)n * sizeof *l);
+        if (l == NULL) {
+            imp_raise(L, "%s: out of memory", WHAT);
+        }
+        w->model.loads = l;
+        w->model.load_capacity = (int)n;
+    }
+    char where[48];
+    for (int i = 0; i < n; i++) {
+        snprintf(where, sizeof where, "loads[%d]", i + 1);
+        lua_rawgeti(L, list, i + 1);
+        int e = lua_gettop(L);
+        if (!lua_istable(L, e)) {
+            imp_raise(L, "%s: %s must be a table", WHAT, where);
+        }
+        imp_load *l = &w->model.loads[i];
+        memset(l, 0, sizeof *l);
+        l->active = (int)get_int(L, e, where, "active", 0, 1);
+        l->generation = (unsigned)get_int(L, e, where, "generation", 0, UINT32_MAX);
+        l->def.body.slot = (int)get_int(L, e, where, "body", 0, w->model.nslots - 1);
+        l->def.body.generation = (unsigned)get_int(L, e, where, "gen", 0, UINT32_MAX);
+        get_vec(L, e, where, "force", 3, l->def.force);
+        get_vec(L, e, where, "torque", 3, l->def.torque);
+        get_vec(L, e, where, "point", 3, l->def.point);
+        l->def.body_frame = (int)get_int(L, e, where, "body_frame", 0, 1);
+        if (l->active && imp_world_body(w, l->def.body) == NULL) {
+            imp_raise(L, "%s: %s loads a body that is not in the file", WHAT, where);
+        }
+        lua_settop(L, list);
+    }
+    w->model.nloads = (int)n;
+    lua_pop(L, 1);
+    for (int i = 0; i < w->model.nslots; i++) {
+        w->model.bodies[i].nloads = 0;
+    }
+    for (int i = 0; i < w->model.nloads; i++) {
+        if (w->model.loads[i].active) {
+            w->model.bodies[w->model.loads[i].def.body.slot].nloads++;
+        }
+    }
 }
 
 static void import_materials(lua_State *L, imp_world *w, int t)
@@ -864,6 +945,7 @@ static int l_import(lua_State *L)
     free(y);
     w->data.state_version++;
     import_springs(L, w, 2, 1);
+    import_loads(L, w, 2);
     lua_Integer nc = push_list(L, 2, "no_collide");
     if (nc > 0) {
         unsigned long long *keys = realloc(w->model.no_collide, (size_t)nc * sizeof *keys);

@@ -1023,6 +1023,42 @@ entry("Spring", 1.5, nil, function(c, wd)
         bad and (key .. ": " .. bad), true)
   end
 end)
+entry("World:add_load", 1.5, nil, function(c, wd)
+  local b, x = sbody(c, wd)
+  local dim = wd.dim
+  local torque = dim == 2 and num("any", -5, 5) or vec(3, "any", -5, 5)
+  local src, bad, vals = c:opts({ { "body", lit(b), 1 }, { "force", vec(dim, "any", -10, 10), 0.6 },
+    { "torque", torque, 0.4 }, { "point", vec(dim, "any", -1, 1), 0.4 },
+    { "frame", enum({ "world", "body" }), 0.4 } })
+  local none = not vals.force_given and not vals.torque_given and "neither force nor torque"
+  local name = c:fresh("ld")
+  c:emit(string.format("%s = %s:add_load(%s)", name, wd.name, src), "World:add_load",
+    first(x and "body: not a body", bad, none))
+  c.loads = c.loads or {}
+  c.loads[#c.loads + 1] = name
+end)
+entry("Load", 1, nil, function(c, wd)
+  if c.loads == nil or #c.loads == 0 then
+    return c:emit(string.format("_ = %s:loads()", wd.name), "World:loads")
+  end
+  local r = c.r
+  local ld = r:pick(c.loads)
+  local k = r:int(4)
+  if k == 1 then c:emit(string.format("%s:remove_load(%s)", wd.name, ld), "World:remove_load")
+  elseif k == 2 then c:emit(string.format("_ = %s.%s", ld, r:pick({ "force", "torque", "point",
+    "frame", "body" })), "Load property get")
+  else
+    local key = r:pick({ "force", "point", "frame", "torque", "size" })
+    local v, bad
+    if key == "frame" then v, bad = c:enum({ "world", "body" })
+    elseif key == "torque" and wd.dim == 2 then v, bad = c:num("any", -5, 5)
+    elseif key == "torque" then v, bad = c:vec(3, "any", -5, 5)
+    elseif key == "size" then v, bad = "1", "not settable"
+    else v, bad = c:vec(wd.dim, "any", -5, 5) end
+    c:emit(string.format("%s.%s = %s", ld, key, v), "Load." .. key .. " =",
+      bad and (key .. ": " .. bad), true)
+  end
+end)
 entry("World:on", 2, nil, function(c, wd)
   local r = c.r
   local ev, bad = c:enum({ "step", "contact_begin", "contact_end", "collision" })
