@@ -102,6 +102,10 @@ imp_ode *imp_world_ode_new(imp_world *w, size_t n);
 /* Keeps every 3D body's quaternion in y unit. */
 void imp_world_normalize_orientations(const imp_world *w, double *y);
 
+/* Zeroes the forces and torques Body:apply_force / apply_torque held for the step that just
+   ended (world_step.c; the dem's own step end, dem_step.c). */
+void imp_world_clear_applied(imp_world *w);
+
 /* Appends an event to the queue of the current step; 0 when out of memory. */
 int imp_world_push_event(imp_world *w, const imp_event *e);
 

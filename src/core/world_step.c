@@ -100,6 +100,14 @@ static imp_status fail(imp_world *w, imp_status st, const double *bad_state, con
     return st;
 }
 
+void imp_world_clear_applied(imp_world *w)
+{
+    for (int i = 0; i < w->model.nslots; i++) {
+        memset(w->model.bodies[i].force, 0, sizeof w->model.bodies[i].force);
+        memset(w->model.bodies[i].torque, 0, sizeof w->model.bodies[i].torque);
+    }
+}
+
 imp_status imp_world_step(imp_world *w)
 {
     const imp_strategy_ops *ops = imp_world_strategy(w);
@@ -162,11 +170,8 @@ imp_status imp_world_step(imp_world *w)
         }
     }
     imp_kinematic_land(w);
-    if (!own) {  /* (dem reads no applied forces) */
-        for (int i = 0; i < w->model.nslots; i++) {  /* applied forces last one step */
-            memset(w->model.bodies[i].force, 0, sizeof w->model.bodies[i].force);
-            memset(w->model.bodies[i].torque, 0, sizeof w->model.bodies[i].torque);
-        }
+    imp_world_clear_applied(w);
+    if (!own) {
         memcpy(w->scratch.y_end, w->data.y, n * sizeof *w->data.y);
     }
     w->data.steps_since_base++;

@@ -268,6 +268,9 @@ void imp_dem_store(struct imp_world *w);
 
 /* The engines (call imp_dem_sync first). */
 void imp_dem_reset_forces(imp_dem *d);
+/* The world's applied forces and loads on the particles (dem_world_forces.c), after the reset;
+   -1 with the world's error set when the world has what the dem cannot honour (a spring). */
+int imp_dem_add_world_forces(imp_dem *d, struct imp_world *w);
 /* Returns 0, or -1 when out of memory (message in d->error). */
 int imp_dem_collide(imp_dem *d);
 int imp_dem_interactions(imp_dem *d, double dt);

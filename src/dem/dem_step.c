@@ -109,6 +109,7 @@ void imp_dem_finish_step(imp_world *w)
     w->data.time = w->data.time_base + (double)w->data.steps_since_base * w->model.def.dt;
     w->data.stats.steps++;
     w->data.stats.substeps++;
+    imp_world_clear_applied(w);  /* Body:apply_force lasts one step (the engines' steps too) */
     if (w->dem != NULL) {
         w->dem->iter++;
     }

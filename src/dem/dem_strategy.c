@@ -24,6 +24,9 @@ static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
     imp_profile *p = &w->data.profile;
     double t = imp_profile_now();
     imp_dem_reset_forces(d);
+    if (imp_dem_add_world_forces(d, w) != 0) {
+        return IMP_ERR_INVALID;
+    }
     t = imp_profile_add(p, IMP_STAGE_RESET_FORCES, t);
     int failed = imp_dem_collide(d) != 0;
     t = imp_profile_add(p, IMP_STAGE_COLLIDE, t);

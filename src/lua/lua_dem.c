@@ -55,7 +55,12 @@ static int l_sync(lua_State *L)
 /* core.dem_reset_forces(w) */
 static int l_reset_forces(lua_State *L)
 {
-    imp_dem_reset_forces(engine_dem(L, NULL));
+    imp_world *w;
+    imp_dem *d = engine_dem(L, &w);
+    imp_dem_reset_forces(d);
+    if (imp_dem_add_world_forces(d, w) != 0) {
+        return imp_raise(L, "%s", imp_world_error(w));
+    }
     return 0;
 }
 
