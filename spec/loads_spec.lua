@@ -49,6 +49,54 @@ describe("loads", function()
     assert.is_true(math.abs(b2.velocity[1] - F / m / om * math.sin(om * t)) > 5e-4)
   end)
 
+  it("a force given as a function of time, evaluated at every stage: a force turning in the "
+    .. "world at rate W on a free body: v = F / (m W) (sin W t, 1 - cos W t) to 1e-10", function()
+    local F, m, W = 3, 2, 5
+    local w = impact.world2d { gravity = { 0, 0 }, dt = 1e-3, integrator = "rk4" }
+    local b = block2d(w, { mass = m })
+    local l = w:add_load { body = b,
+      force = function(t) return { F * math.cos(W * t), F * math.sin(W * t) } end }
+    assert.equal("function", type(l.force))
+    w:run { until_time = 1 }
+    local t, q = w.time, F / (m * W)
+    assert.near(q * math.sin(W * t), b.velocity[1], 1e-10)
+    assert.near(q * (1 - math.cos(W * t)), b.velocity[2], 1e-10)
+    -- a torque function in 3D: w = integral of T(t) / I = (1 - cos t) / I for T = sin t
+    local w3 = impact.world3d { gravity = { 0, 0, 0 }, dt = 1e-3, integrator = "rk4" }
+    local c = w3:add_body { shape = shape3d.sphere { radius = 0.5 }, mass = 1 }
+    w3:add_load { body = c, torque = function(s) return { 0, 0, math.sin(s) } end }
+    w3:run { until_time = 1 }
+    assert.near((1 - math.cos(w3.time)) / 0.1, c.angular_velocity[3], 1e-9)
+    -- a value ends the function; a world with a function load is not saved
+    l.force = { 0, 0 }
+    assert.same({ 0, 0 }, l.force)
+    l.torque = function() return 0 end
+    assert.matches("load #1 has a function of time, which cannot be saved",
+      select(2, pcall(w.save, w, os.tmpname())))
+  end)
+
+  it("a function that fails or returns what is not a force fails the step at its time, and the "
+    .. "world keeps its last good state", function()
+    local w = impact.world2d { gravity = { 0, 0 }, dt = 0.01 }
+    local b = block2d(w)
+    local l = w:add_load { body = b, force = function(t) if t > 0.5 then error("no fuel") end
+                                                         return { 1, 0 } end }
+    local ok, e = pcall(w.run, w, { until_time = 1 })
+    assert.is_false(ok)
+    assert.matches("the force function of load #1 failed at t = 0.50%d*: .*no fuel", e)
+    assert.near(0.5, w.time, 1e-12)
+    assert.near(0.25, b.velocity[1], 1e-12)
+    l.force = function() return { 1 } end
+    assert.matches("it must return an array of 2 finite numbers, got table", select(2, pcall(w.step, w)))
+    l.force = function() return { 0 / 0, 1 } end
+    assert.matches("must return an array of 2 finite numbers", select(2, pcall(w.step, w)))
+    l.force, l.torque = { 0, 0 }, function() coroutine.yield() end
+    assert.matches("the torque function of load #1 failed", select(2, pcall(w.step, w)))
+    l.torque = function() return w:step() end  -- the world is stepping: it refuses
+    assert.matches("the torque function of load #1 failed", select(2, pcall(w.step, w)))
+    assert.near(0.5, w.time, 1e-12)
+  end)
+
   it("a force at a point off the centre turns the body: I dw/dt = r x F (2D), and a torque "
     .. "about a principal axis in 3D: w = T t / I", function()
     local w = impact.world2d { gravity = { 0, 0 }, dt = 1e-4 }

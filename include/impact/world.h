@@ -116,6 +116,7 @@ typedef struct imp_load_def {
     double torque[3];            /* N m (2D: [2]) */
     double point[3];             /* body frame */
     int body_frame;              /* 1: force and torque in the body's frame; 0: the world's */
+    int timed;                   /* 1: the world's load function gives them at each evaluation */
 } imp_load_def;
 
 typedef struct imp_load {
@@ -182,6 +183,12 @@ imp_load_id imp_world_add_load(imp_world *w, const imp_load_def *def);
 imp_status imp_world_remove_load(imp_world *w, imp_load_id id);
 /* The load to read or edit between steps, or NULL for a stale handle. */
 imp_load *imp_world_load(imp_world *w, imp_load_id id);
+/* The function that gives a timed load's force and torque at time t (its frame's; they come
+   in holding the load's def values), called at every evaluation of the forces; it returns 0,
+   or nonzero when it failed: the load's force is then NaN, so the step fails and the world
+   keeps its last good state. */
+typedef int (*imp_load_fn)(void *ctx, int index, double t, double force[3], double torque[3]);
+void imp_world_set_load_fn(imp_world *w, imp_load_fn fn, void *ctx);
 
 /* Collision filtering (filter.c). A body's filter: IMP_ERR_INVALID (nothing changed) when a
    value is out of range (category and mask in 0 .. 0xFFFF, group in -32768 .. 32767). */

@@ -28,7 +28,7 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
     imp_forces_body(w, y, f);
     imp_forces_springs(w, y, f);
     imp_forces_gravitation(w, y, f);
-    imp_forces_loads(w, y, f);
+    imp_forces_loads(w, t, y, f);
     const imp_strategy_ops *ops = imp_world_strategy(w);
     if (ops->forces != NULL) {  /* the strategy's contact forces (compliant, contact) */
         ops->forces(w, y, f);

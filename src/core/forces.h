@@ -13,7 +13,10 @@ void imp_forces_springs(const imp_world *w, const double *y, double *f);
 void imp_forces_gravitation(const imp_world *w, const double *y, double *f);
 
 /* the loads (loads.c): their forces and torques at the state y */
-void imp_forces_loads(const imp_world *w, const double *y, double *f);
+void imp_forces_loads(const imp_world *w, double t, const double *y, double *f);
+/* load i's force and torque at time t (timed loads: from the world's load function; NaN
+   forces when it failed) */
+void imp_load_values(const imp_world *w, int i, double t, double force[3], double torque[3]);
 /* a removed body's loads go with it (world.c) */
 void imp_loads_forget_body(imp_world *w, int slot);
 

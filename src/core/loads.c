@@ -103,7 +103,26 @@ void imp_loads_forget_body(imp_world *w, int slot)
     }
 }
 
-void imp_forces_loads(const imp_world *w, const double *y, double *f)
+void imp_world_set_load_fn(imp_world *w, imp_load_fn fn, void *ctx)
+{
+    w->model.load_fn = fn;
+    w->model.load_ctx = ctx;
+}
+
+void imp_load_values(const imp_world *w, int i, double t, double force[3], double torque[3])
+{
+    const imp_load *l = &w->model.loads[i];
+    for (int k = 0; k < 3; k++) {
+        force[k] = l->def.force[k];
+        torque[k] = l->def.torque[k];
+    }
+    if (l->def.timed && (w->model.load_fn == NULL
+                         || w->model.load_fn(w->model.load_ctx, i, t, force, torque) != 0)) {
+        force[0] = force[1] = force[2] = NAN;  /* the step fails; the world keeps its state */
+    }
+}
+
+void imp_forces_loads(const imp_world *w, double t, const double *y, double *f)
 {
     int dim = w->model.def.dim, stride = w->model.stride;
     for (int i = 0; i < w->model.nloads; i++) {
@@ -113,21 +132,23 @@ void imp_forces_loads(const imp_world *w, const double *y, double *f)
         if (!l->active || b->kinematic) {
             continue;
         }
+        double force[3], torque[3];
+        imp_load_values(w, i, t, force, torque);
         const double *yi = y + (size_t)slot * (size_t)stride;
         double *fi = f + 6 * slot;
         if (dim == 2) {
-            imp_vec2 F = imp_v2(l->def.force[0], l->def.force[1]);
+            imp_vec2 F = imp_v2(force[0], force[1]);
             if (l->def.body_frame) {
                 F = imp_v2_rotate(F, yi[2]);
             }
             imp_vec2 r = imp_v2_rotate(imp_v2(l->def.point[0], l->def.point[1]), yi[2]);
             fi[0] += F.x;
             fi[1] += F.y;
-            fi[5] += r.x * F.y - r.y * F.x + l->def.torque[2];
+            fi[5] += r.x * F.y - r.y * F.x + torque[2];
             continue;
         }
         imp_quat q = imp_q_normalize(imp_q(yi[3], yi[4], yi[5], yi[6]));
-        imp_vec3 F = imp_v3_load(l->def.force), T = imp_v3_load(l->def.torque);
+        imp_vec3 F = imp_v3_load(force), T = imp_v3_load(torque);
         if (l->def.body_frame) {
             F = imp_q_rotate(q, F);
             T = imp_q_rotate(q, T);

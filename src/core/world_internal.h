@@ -35,6 +35,8 @@ typedef struct imp_world_model {
     int nsprings, spring_capacity;
     imp_load *loads;         /* loads.c */
     int nloads, load_capacity;
+    imp_load_fn load_fn;     /* timed loads' values (imp_world_set_load_fn) */
+    void *load_ctx;
     imp_material_table materials;
     unsigned bodies_version; /* changes when bodies are added or removed */
     /* pairs of slots that never collide (imp_world_set_no_collide): keys (min << 32) | max,

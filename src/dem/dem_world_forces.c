@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "dem.h"
+#include "forces.h"
 #include "quat.h"
 #include "world_internal.h"
 
@@ -75,7 +76,9 @@ int imp_dem_add_world_forces(imp_dem *d, imp_world *w)
         }
         imp_quat q;
         imp_vec3 r = lever(d, i, l->def.point, &q);
-        imp_vec3 f = imp_v3_load(l->def.force), t = imp_v3_load(l->def.torque);
+        double fv[3], tv[3];
+        imp_load_values(w, k, w->data.time, fv, tv);
+        imp_vec3 f = imp_v3_load(fv), t = imp_v3_load(tv);
         if (l->def.body_frame) {
             f = imp_q_rotate(q, f);
             t = imp_q_rotate(q, t);

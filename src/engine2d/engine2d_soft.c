@@ -634,7 +634,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     imp_forces_body(w, y, f);
     imp_forces_springs(w, y, f);
     imp_forces_gravitation(w, y, f);
-    imp_forces_loads(w, y, f);
+    imp_forces_loads(w, w->data.time, y, f);
     w->data.stats.rhs_evaluations++;
     double *v = s->vel, *dx = s->dpos, *acc = s->acc;
     for (int i = 0; i < ns; i++) {

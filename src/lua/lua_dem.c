@@ -58,7 +58,14 @@ static int l_reset_forces(lua_State *L)
     imp_world *w;
     imp_dem *d = engine_dem(L, &w);
     imp_dem_reset_forces(d);
-    if (imp_dem_add_world_forces(d, w) != 0) {
+    imp_lua_loads_begin(L, 1);  /* timed loads' functions run on this thread */
+    int st = imp_dem_add_world_forces(d, w);
+    imp_lua_loads_end(L, 1);
+    const char *load_failure = imp_lua_loads_failure(L, 1);
+    if (load_failure != NULL) {
+        return imp_raise(L, "%s", load_failure);
+    }
+    if (st != 0) {
         return imp_raise(L, "%s", imp_world_error(w));
     }
     return 0;

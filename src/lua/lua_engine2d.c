@@ -354,7 +354,16 @@ int imp_lua_engine2d_contacts(lua_State *L)
     } else if (imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
         /* the forces at this state: one evaluation of the equations of motion */
         f = lua_newuserdatauv(L, (size_t)w->model.nslots * IMP_STRIDE_2D * sizeof *f, 0);
-        if (imp_engine2d_evaluate(w, f) != 0) {
+        int fidx = lua_gettop(L);
+        imp_lua_loads_begin(L, 1);  /* timed loads' functions run on this thread */
+        int failed = imp_engine2d_evaluate(w, f) != 0;
+        imp_lua_loads_end(L, 1);
+        lua_settop(L, fidx);
+        const char *load_failure = imp_lua_loads_failure(L, 1);
+        if (load_failure != NULL) {
+            return imp_raise(L, "World:contacts: %s", load_failure);
+        }
+        if (failed) {
             return imp_raise(L, "World:contacts: the contact forces could not be solved");
         }
         nrec = e->nrec;

@@ -2,7 +2,11 @@
    every stage of the integrator (loads.c):
    w:add_load{body =, force =, torque =, point =, frame = "world" | "body"} -> Load;
    w:remove_load(load), w:loads(). A Load reads body, force, torque, point, frame, and takes
-   new force, torque, point and frame between steps. */
+   new force, torque, point and frame between steps. force and torque may be functions of
+   time (a timed load): the core calls back (hook below) at each evaluation of the forces, on
+   the thread that steps the world, each call under lua_pcall; a function that fails or
+   returns what is not a force fails the step (the world keeps its last good state) and the
+   step's error gives its message. */
 #include <math.h>
 #include <string.h>
 
@@ -31,6 +35,153 @@ static imp_load *check_load(lua_State *L, int idx, imp_world **w)
     }
     *w = wu->w;
     return l;
+}
+
+/* the functions' table of the world at world_idx, made when missing, pushed */
+static int push_fns(lua_State *L, int world_idx)
+{
+    if (lua_getiuservalue(L, world_idx, WORLD_UV_LOADS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, world_idx, WORLD_UV_LOADS);
+    }
+    return lua_gettop(L);
+}
+
+/* the result at idx of a load's function as n numbers into out; an error message or NULL */
+static const char *result(lua_State *L, int idx, int n, double *out)
+{
+    if (n == 1) {
+        if (lua_type(L, idx) != LUA_TNUMBER || !isfinite(lua_tonumber(L, idx))) {
+            return "a finite number";
+        }
+        out[0] = lua_tonumber(L, idx);
+        return NULL;
+    }
+    if (!lua_istable(L, idx) || luaL_len(L, idx) != n) {
+        return n == 2 ? "an array of 2 finite numbers" : "an array of 3 finite numbers";
+    }
+    for (int k = 0; k < n; k++) {
+        lua_geti(L, idx, k + 1);
+        int ok = lua_type(L, -1) == LUA_TNUMBER && isfinite(lua_tonumber(L, -1));
+        out[k] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        if (!ok) {
+            return n == 2 ? "an array of 2 finite numbers" : "an array of 3 finite numbers";
+        }
+    }
+    return NULL;
+}
+
+/* imp_load_fn: the load's functions at t (world_ud *ctx) */
+static int hook(void *ctx, int index, double t, double force[3], double torque[3])
+{
+    world_ud *u = ctx;
+    lua_State *L = u->load_L;
+    if (u->load_failed) {
+        return 1;
+    }
+    if (L == NULL) {  /* (every stepping entry begins with imp_lua_loads_begin) */
+        snprintf(u->load_error, sizeof u->load_error, "a load's function was called outside a step");
+        u->load_failed = 1;
+        return 1;
+    }
+    int top = lua_gettop(L), dim = u->w->model.def.dim;
+    lua_rawgeti(L, u->load_fns, index + 1);
+    static const char *const names[] = {"force", "torque"};
+    for (int j = 0; j < 2; j++) {
+        if (!lua_istable(L, top + 1) || lua_rawgeti(L, top + 1, j + 1) != LUA_TFUNCTION) {
+            lua_settop(L, top + 1);
+            continue;
+        }
+        lua_pushnumber(L, t);
+        const char *bad = NULL;
+        if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+            bad = lua_tostring(L, -1) != NULL ? lua_tostring(L, -1) : "an error that is not a string";
+        } else {
+            int n = j == 1 && dim == 2 ? 1 : dim;
+            double v[3] = {0.0, 0.0, 0.0};
+            const char *want = result(L, top + 2, n, v);
+            if (want != NULL) {
+                bad = lua_pushfstring(L, "it must return %s, got %s", want, imp_describe(L, top + 2));
+            } else if (j == 0) {
+                memcpy(force, v, sizeof v);
+            } else if (dim == 2) {
+                torque[2] = v[0];
+            } else {
+                memcpy(torque, v, sizeof v);
+            }
+        }
+        if (bad != NULL) {
+            snprintf(u->load_error, sizeof u->load_error, "the %s function of load #%d failed at "
+                     "t = %.17g: %s", names[j], index + 1, t, bad);
+            u->load_failed = 1;
+            lua_settop(L, top);
+            return 1;
+        }
+        lua_settop(L, top + 1);
+    }
+    lua_settop(L, top);
+    return 0;
+}
+
+void imp_lua_loads_begin(lua_State *L, int world_idx)
+{
+    world_idx = lua_absindex(L, world_idx);
+    world_ud *u = luaL_checkudata(L, world_idx, IMP_WORLD_MT);
+    u->load_failed = 0;
+    u->load_error[0] = '\0';
+    u->load_L = L;
+    u->load_fns = push_fns(L, world_idx);
+}
+
+void imp_lua_loads_end(lua_State *L, int world_idx)
+{
+    world_ud *u = luaL_checkudata(L, world_idx, IMP_WORLD_MT);
+    if (u->load_L == L && u->load_fns > 0) {
+        lua_settop(L, u->load_fns - 1);
+    }
+    u->load_L = NULL;
+    u->load_fns = 0;
+}
+
+const char *imp_lua_loads_failure(lua_State *L, int world_idx)
+{
+    world_ud *u = luaL_checkudata(L, world_idx, IMP_WORLD_MT);
+    return u->load_failed ? u->load_error : NULL;
+}
+
+/* the functions of load index (force at [1], torque at [2]) from the values at fidx, tidx
+   (0: keep); sets the load's timed flag */
+static void set_fns(lua_State *L, int world_idx, imp_world *w, int index, int fidx, int tidx)
+{
+    int fns = push_fns(L, world_idx);
+    if (lua_rawgeti(L, fns, index + 1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 2, 0);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, fns, index + 1);
+    }
+    int e = lua_gettop(L);
+    int idx[2] = {fidx, tidx};
+    for (int j = 0; j < 2; j++) {
+        if (idx[j] > 0) {
+            if (lua_isfunction(L, idx[j])) {
+                lua_pushvalue(L, idx[j]);
+            } else {
+                lua_pushnil(L);
+            }
+            lua_rawseti(L, e, j + 1);
+        }
+    }
+    int timed = lua_rawgeti(L, e, 1) == LUA_TFUNCTION;
+    timed |= lua_rawgeti(L, e, 2) == LUA_TFUNCTION;
+    w->model.loads[index].def.timed = timed;
+    if (timed) {
+        imp_world_set_load_fn(w, hook, lua_touserdata(L, world_idx));
+    }
+    lua_settop(L, fns - 1);
 }
 
 static void push_load(lua_State *L, int world_idx, imp_load_id id)
@@ -75,13 +226,16 @@ int imp_lua_world_add_load(lua_State *L)
         return imp_error(L, what, "option 'body' must be a body that moves (not fixed, not the "
                          "background), got %s", imp_lua_body_label(L, 1, d.body.slot));
     }
-    int has_force = imp_opt_vector(L, 2, what, "force", dim, d.force);
-    lua_getfield(L, 2, "torque");
-    int has_torque = !lua_isnil(L, -1);
-    if (has_torque) {
-        to_torque(L, lua_gettop(L), what, "option 'torque'", dim, d.torque);
+    lua_getfield(L, 2, "force");  /* 4 */
+    int has_force = !lua_isnil(L, 4);
+    if (has_force && !lua_isfunction(L, 4)) {
+        imp_opt_vector(L, 2, what, "force", dim, d.force);
     }
-    lua_pop(L, 1);
+    lua_getfield(L, 2, "torque");  /* 5 */
+    int has_torque = !lua_isnil(L, 5);
+    if (has_torque && !lua_isfunction(L, 5)) {
+        to_torque(L, 5, what, "option 'torque'", dim, d.torque);
+    }
     if (!has_force && !has_torque) {
         return imp_error(L, what, "give option 'force' or 'torque' (or both)");
     }
@@ -91,6 +245,7 @@ int imp_lua_world_add_load(lua_State *L)
     if (id.index < 0) {
         return imp_error(L, what, "%s", imp_world_error(w));
     }
+    set_fns(L, 1, w, id.index, 4, 5);
     push_load(L, 1, id);
     return 1;
 }
@@ -104,6 +259,8 @@ int imp_lua_world_remove_load(lua_State *L)
         return imp_raise(L, "World:remove_load: the load belongs to another world");
     }
     load_ud *u = lua_touserdata(L, 2);
+    lua_pushnil(L);  /* 3: drop its functions */
+    set_fns(L, 1, w, u->id.index, 3, 3);
     imp_world_remove_load(w, u->id);
     return 0;
 }
@@ -131,6 +288,17 @@ static int l_load_index(lua_State *L)
     imp_load *l = check_load(L, 1, &w);
     const char *k = luaL_checkstring(L, 2);
     int dim = w->model.def.dim;
+    int fn = strcmp(k, "force") == 0 ? 1 : strcmp(k, "torque") == 0 ? 2 : 0;
+    if (fn > 0 && l->def.timed) {  /* a function of time, when it is one */
+        lua_getiuservalue(L, 1, 1);
+        push_fns(L, lua_gettop(L));
+        load_ud *u = lua_touserdata(L, 1);
+        if (lua_rawgeti(L, -1, u->id.index + 1) == LUA_TTABLE
+            && lua_rawgeti(L, -1, fn) == LUA_TFUNCTION) {
+            return 1;
+        }
+        lua_settop(L, 2);
+    }
     if (strcmp(k, "force") == 0) {
         imp_push_vector(L, l->def.force, dim);
     } else if (strcmp(k, "torque") == 0) {
@@ -159,6 +327,28 @@ static int l_load_newindex(lua_State *L)
     const char *k = luaL_checkstring(L, 2);
     int dim = w->model.def.dim;
     double v[3] = {0.0, 0.0, 0.0};  /* read whole before any is stored */
+    int fn = strcmp(k, "force") == 0 ? 1 : strcmp(k, "torque") == 0 ? 2 : 0;
+    if (fn > 0) {  /* a function of time, or a value (which ends the function) */
+        lua_settop(L, 3);
+        lua_getiuservalue(L, 1, 1);  /* 4: the world */
+        load_ud *u = lua_touserdata(L, 1);
+        if (lua_isfunction(L, 3)) {
+            set_fns(L, 4, w, u->id.index, fn == 1 ? 3 : 0, fn == 2 ? 3 : 0);
+            imp_islands_wake(w, l->def.body.slot);
+            return 0;
+        }
+        if (fn == 1) {
+            imp_to_vector(L, 3, "Load", "field 'force'", dim, v);
+            memcpy(l->def.force, v, sizeof v);
+        } else {
+            to_torque(L, 3, "Load", "field 'torque'", dim, v);
+            memcpy(l->def.torque, v, sizeof v);
+        }
+        lua_pushnil(L);  /* 5 */
+        set_fns(L, 4, w, u->id.index, fn == 1 ? 5 : 0, fn == 2 ? 5 : 0);
+        imp_islands_wake(w, l->def.body.slot);
+        return 0;
+    }
     if (strcmp(k, "force") == 0) {
         imp_to_vector(L, 3, "Load", "field 'force'", dim, v);
         memcpy(l->def.force, v, sizeof v);

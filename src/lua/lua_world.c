@@ -768,14 +768,19 @@ static int l_step(lua_State *L)
     lua_Integer n = luaL_optinteger(L, 2, 1);
     luaL_argcheck(L, n >= 0, 2, "the number of steps must be >= 0");
     imp_lua_world_sync_materials(L, 1);
+    lua_settop(L, 2);
     for (lua_Integer i = 0; i < n; i++) {
         imp_lua_drive_motions(L, 1);
-        if (imp_world_step(w) != IMP_OK) {
+        imp_lua_loads_begin(L, 1);  /* the timed loads' functions run on this thread */
+        imp_status st = imp_world_step(w);
+        imp_lua_loads_end(L, 1);
+        if (st != IMP_OK) {
+            const char *load_failure = imp_lua_loads_failure(L, 1);
             luaL_Buffer b;
             imp_where(L);
             luaL_buffinit(L, &b);
             luaL_addstring(&b, "World:step: ");
-            luaL_addstring(&b, imp_world_error(w));
+            luaL_addstring(&b, load_failure != NULL ? load_failure : imp_world_error(w));
             for (int k = 0; k < w->data.nerror_bodies; k++) {
                 luaL_addstring(&b, k == 0 ? "; bodies involved: " : ", ");
                 imp_lua_body_label(L, 1, w->data.error_bodies[k]);

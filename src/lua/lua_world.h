@@ -21,7 +21,9 @@
 #define IMP_LOAD_MT "impact.Load"
 
 /* WORLD_UV_MOTIONS: the kinematic bodies' motion functions by slot (lua_motion.c) */
-enum { WORLD_UV_BODIES = 1, WORLD_UV_SPRINGS = 2, WORLD_UV_MOTIONS = 3, WORLD_NUV = 3 };
+/* WORLD_UV_LOADS: the timed loads' functions by load index + 1 (lua_load.c) */
+enum { WORLD_UV_BODIES = 1, WORLD_UV_SPRINGS = 2, WORLD_UV_MOTIONS = 3, WORLD_UV_LOADS = 4,
+       WORLD_NUV = 4 };
 enum { BODY_UV_WORLD = 1, BODY_UV_NAME = 2, BODY_UV_DATA = 3, BODY_UV_SHAPE = 4, BODY_NUV = 4 };
 
 /* Re-entrancy: Lua code can run inside a C method (metamethods of its arguments, finalizers
@@ -36,6 +38,12 @@ typedef struct world_ud {
     int busy;              /* guarded calls running on this world */
     const char *running;   /* the outermost of them (its name), for errors */
     lua_Integer material_version;  /* of the palette when the pair table was resolved */
+    /* timed loads (lua_load.c): the thread stepping the world and the stack index of the
+       functions' table while it steps, and the first failure of a function in that step */
+    lua_State *load_L;
+    int load_fns;
+    int load_failed;
+    char load_error[400];
 } world_ud;
 
 typedef struct body_ud {
@@ -110,6 +118,12 @@ void imp_lua_open_load(lua_State *L);
 int imp_lua_world_add_load(lua_State *L);
 int imp_lua_world_remove_load(lua_State *L);
 int imp_lua_world_loads(lua_State *L);
+/* Around stepping the world at world_idx: begin lets the timed loads' functions run on L (it
+   pushes their table when there are any: end pops it); after a failed step, the message of a
+   function that failed in it, else NULL. */
+void imp_lua_loads_begin(lua_State *L, int world_idx);
+void imp_lua_loads_end(lua_State *L, int world_idx);
+const char *imp_lua_loads_failure(lua_State *L, int world_idx);
 
 /* Collision filters (lua_filter.c). Reads the filter table at idx ({category =, mask =,
    group =}; absent keys take the defaults 1, 0xFFFF, 0) into *cat, *mask, *group; errors name

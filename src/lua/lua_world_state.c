@@ -133,6 +133,10 @@ static void export_loads(lua_State *L, const imp_world *w)
     lua_createtable(L, w->model.nloads, 0);
     for (int i = 0; i < w->model.nloads; i++) {
         const imp_load *l = &w->model.loads[i];
+        if (l->active && l->def.timed) {
+            imp_raise(L, "World:save: load #%d has a function of time, which cannot be saved "
+                      "(give it a value, or remove it, before saving)", i + 1);
+        }
         lua_createtable(L, 0, 8);
         imp_lua_set_integer(L, "active", l->active);
         imp_lua_set_integer(L, "generation", l->generation);

@@ -1027,7 +1027,14 @@ entry("World:add_load", 1.5, nil, function(c, wd)
   local b, x = sbody(c, wd)
   local dim = wd.dim
   local torque = dim == 2 and num("any", -5, 5) or vec(3, "any", -5, 5)
-  local src, bad, vals = c:opts({ { "body", lit(b), 1 }, { "force", vec(dim, "any", -10, 10), 0.6 },
+  local force = vec(dim, "any", -10, 10)
+  if c.xr:chance(0.2) then  -- a function of time (the second stream): its failures fail a step
+    local zero = dim == 2 and "{0, 0}" or "{0, 0, 0}"
+    force = lit(c.xr:pick({ "function(t) return " .. zero .. " end", "function() error(\"f\") end",
+      "function() return 1 end", "function() " .. wd.name .. ":step() end",
+      "function(t) return {t, t, t} end", "function() collectgarbage() return " .. zero .. " end" }))
+  end
+  local src, bad, vals = c:opts({ { "body", lit(b), 1 }, { "force", force, 0.6 },
     { "torque", torque, 0.4 }, { "point", vec(dim, "any", -1, 1), 0.4 },
     { "frame", enum({ "world", "body" }), 0.4 } })
   local none = not vals.force_given and not vals.torque_given and "neither force nor torque"
