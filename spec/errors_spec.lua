@@ -48,6 +48,27 @@ describe("world options", function()
   end)
 end)
 
+describe("integrators a strategy would not use", function()
+  it("are refused, or fail the step, with what to do instead", function()
+    -- 2D impulse and contact back each step up to a collision's time: fixed-step methods only
+    local w = impact.world2d { strategy = "contact", integrator = "rkf45" }
+    w:add_body { shape = ball(), mass = 1 }
+    assert.matches("the 2D impulse and contact strategies step with a fixed%-step method.*not "
+      .. "rkf45: set w.integrator = \"rk4\"", err_of(w.step, w))
+    assert.equal(0, w.time)
+    w.integrator = "rk4"
+    w:step()
+    -- 3D velocity-level steps and dem: their own schemes
+    assert.matches("option 'integrator' would not be used: the 3D engine's velocity%-level steps",
+      err_of(impact.world3d, { strategy = "contact", integrator = "rk4" }))
+    assert.matches("option 'integrator' would not be used: the dem strategy steps by its own "
+      .. "leapfrog", err_of(impact.world3d, { strategy = "dem", integrator = "rk8pd" }))
+    local w3 = impact.world3d { strategy = "impulse" }
+    assert.matches("an integrator would not be used", err_of(function() w3.integrator = "euler" end))
+    assert.is_not_nil(impact.world3d { strategy = "contact", time_stepping = "ode", integrator = "rkf45" })
+  end)
+end)
+
 describe("body options", function()
   local w
   before_each(function() w = impact.world2d {} end)

@@ -202,6 +202,10 @@ describe("loads", function()
       "Load.frame must be \"world\" or \"body\", got \"local\"")
     assert.has_error(function() l.size = 1 end,
       "Load: 'size' cannot be set (settable: force, torque, point, frame)")
+    local w4 = impact.world2d {}
+    local l4 = w4:add_load { body = block2d(w4), torque = 1 }
+    w4:close()
+    assert.has_error(function() l4.frame = "body" end, "this load's world is closed")
     local w2 = impact.world2d {}
     local other = block2d(w2)
     assert.matches("belongs to another world", select(2, pcall(w2.remove_load, w2, l)))

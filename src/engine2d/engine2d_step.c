@@ -594,6 +594,14 @@ static imp_status joint_small_impacts(advance *a)
 
 imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_size)
 {
+    if (w->model.def.dim == 2 && w->model.def.integrator.kind > IMP_RK4) {
+        /* (before, the step took RK4 in its place without a word) */
+        snprintf(why, why_size, "the 2D impulse and contact strategies step with a fixed-step "
+                 "method (euler, modified_euler or rk4: the collision advance backs a step up to "
+                 "a collision's time), not %s: set w.integrator = \"rk4\"",
+                 imp_integrator_names[w->model.def.integrator.kind]);
+        return IMP_ERR_INVALID;
+    }
     if (w->model.def.dim == 2 && imp_engine2d_soft(w)) {  /* contact_solver = "soft" */
         return imp_engine2d_soft_advance(w, t1, why, why_size);
     }

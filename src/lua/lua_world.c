@@ -78,7 +78,8 @@ static int reraise(lua_State *L)
 static int guarded(lua_State *L, int n, lua_CFunction f, int on, const char *what, int mode)
 {
     static const char *const closed[] = {"the world is closed", "this body's world is closed",
-                                         "this spring's world is closed"};
+                                         "this spring's world is closed",
+                                         "this load's world is closed"};
     world_ud *u = guarded_world(L, on);
     if (f == NULL) {
         f = lua_tocfunction(L, lua_upvalueindex(1));  /* a C function without upvalues */
@@ -229,6 +230,24 @@ static void check_engine3d_options(lua_State *L, int idx, const char *what, imp_
     d->contact_points = imp_opt_enum(L, idx, what, "contact_points", imp_contact_points_names,
                                      d->contact_points);
     d->substeps = (int)imp_opt_integer(L, idx, what, "substeps", d->substeps, 1, 1000);
+}
+
+/* An integrator given to a world that steps by its own scheme would do nothing: the 3D
+   engine's velocity-level steps (time_stepping other than "ode") and the dem's leapfrog. */
+static void check_integrator_used(lua_State *L, const imp_world_def *def, const char *what,
+                                  const char *name)
+{
+    unsigned flags = imp_strategy_ops_of(def->strategy, def->dim)->flags;
+    if ((flags & IMP_STRATEGY_OWN_STATE) != 0) {
+        imp_error(L, what, "%s would not be used: the dem strategy steps by its own leapfrog "
+                  "(dem.newton, Yade's NewtonIntegrator): leave it out", name);
+    }
+    if ((flags & IMP_STRATEGY_OWN_STEPPING) != 0 && def->dim == 3
+        && def->engine2d.time_stepping != IMP_STEPPING_ODE) {
+        imp_error(L, what, "%s would not be used: the 3D engine's velocity-level steps "
+                  "(time_stepping = \"symplectic_euler\", the 3D default) have their own scheme; "
+                  "give time_stepping = \"ode\" to step with an integrator, or leave it out", name);
+    }
 }
 
 static void read_integrator(lua_State *L, int idx, const char *what, imp_integrator_def *d)
@@ -395,6 +414,9 @@ static int l_world_new(lua_State *L)
                                  imp_strategy_names[def.strategy]);
             }
         }
+    }
+    if (option_given(L, 2, "integrator")) {
+        check_integrator_used(L, &def, what, "option 'integrator'");
     }
     read_sleep(L, 2, what, &def);
     world_ud *u = lua_newuserdatauv(L, sizeof *u, WORLD_NUV);
@@ -1029,6 +1051,7 @@ static void set_gravity(lua_State *L, imp_world *w, const char *what)
 static void set_integrator(lua_State *L, imp_world *w, const char *what)
 {
     imp_integrator_def d = w->model.def.integrator;
+    check_integrator_used(L, &w->model.def, what, "an integrator");
     read_integrator(L, 3, what, &d);
     imp_world_set_integrator(w, &d);
 }

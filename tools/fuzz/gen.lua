@@ -591,6 +591,10 @@ local function damping(c)
 end
 
 local function world_options(c, dim, strategy)
+  local rigid_strategy = strategy == "impulse" or strategy == "contact"
+  -- 3D: the time stepping first (the verdicts of integrator, extra_accel, extra_accel_dt and
+  -- substeps depend on it)
+  local ode = dim == 3 and rigid_strategy and c.r:chance(0.3)
   local spec = {
     { "gravity", vec(dim, "any", -20, 20), 0.5 },
     { "strategy", function()
@@ -607,7 +611,13 @@ local function world_options(c, dim, strategy)
         end
         return c:enum(others) end, 1 },
     { "dt", num("pos", 1e-3, 0.05), 0.6 },
-    { "integrator", integrator, 0.2 },
+    { "integrator", function(cc)  -- unused (refused) by the dem and 3D velocity-level steps
+        local src, bad = integrator(cc)
+        if dim == 3 and not c.swapped and (strategy == "dem" or (rigid_strategy and not ode)) then
+          bad = bad or "an integrator the strategy would not use"
+        end
+        return src, bad
+      end, 0.2 },
     { "damping", damping, 0.15 },
     { "gravitation", function(cc) return cc:opts({ { "G", num("any", 0, 1), 0.8 },
         { "softening", num("nonneg", 0, 0.1), 0.5 } }) end, 0.08 },
@@ -620,7 +630,6 @@ local function world_options(c, dim, strategy)
   }
   -- contact_solver = "soft" (decided first: the verdicts of time_stepping, substeps and soft
   -- depend on it): velocity-level only, its table `soft` refused with any other solver
-  local rigid_strategy = strategy == "impulse" or strategy == "contact"
   local soft = c.r:chance(rigid_strategy and 0.15 or 0.02)
   local soft_table = function(cc)
     local src, bad = cc:opts({ { "hertz", num("pos", 1, 120), 0.4 },
@@ -663,8 +672,6 @@ local function world_options(c, dim, strategy)
     end
   else
     local rigid = rigid_strategy
-    -- the time stepping first: the verdicts of extra_accel, extra_accel_dt and substeps depend on it
-    local ode = rigid and c.r:chance(0.3)
     local refused = function(src)  -- joint_small_impacts: no joints in 3D
       return function() return src, rigid and "refused in 3D" or nil end
     end
