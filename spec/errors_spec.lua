@@ -58,7 +58,11 @@ describe("integrators a strategy would not use", function()
     assert.equal(0, w.time)
     w.integrator = "rk4"
     w:step()
-    -- 3D velocity-level steps and dem: their own schemes
+    -- semi-implicit Euler steps (2D symplectic_euler, the soft step), 3D velocity-level steps and
+    -- dem: their own schemes
+    assert.matches("option 'integrator' would not be used: time_stepping = \"symplectic_euler\"",
+      err_of(impact.world2d, { strategy = "contact", time_stepping = "symplectic_euler",
+                               integrator = "euler" }))
     assert.matches("option 'integrator' would not be used: the 3D engine's velocity%-level steps",
       err_of(impact.world3d, { strategy = "contact", integrator = "rk4" }))
     assert.matches("option 'integrator' would not be used: the dem strategy steps by its own "

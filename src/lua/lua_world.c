@@ -242,6 +242,12 @@ static void check_integrator_used(lua_State *L, const imp_world_def *def, const 
         imp_error(L, what, "%s would not be used: the dem strategy steps by its own leapfrog "
                   "(dem.newton, Yade's NewtonIntegrator): leave it out", name);
     }
+    if (def->dim == 2 && (flags & IMP_STRATEGY_COLLISIONS) != 0
+        && def->engine2d.time_stepping != IMP_STEPPING_ODE) {
+        imp_error(L, what, "%s would not be used: time_stepping = \"symplectic_euler\" (and the "
+                  "soft step) steps by semi-implicit Euler; give time_stepping = \"ode\" to step "
+                  "with an integrator, or leave it out", name);
+    }
     if ((flags & IMP_STRATEGY_OWN_STEPPING) != 0 && def->dim == 3
         && def->engine2d.time_stepping != IMP_STEPPING_ODE) {
         imp_error(L, what, "%s would not be used: the 3D engine's velocity-level steps "

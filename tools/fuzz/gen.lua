@@ -658,7 +658,7 @@ local function world_options(c, dim, strategy)
       { "time_stepping", function(cc)
           local src, bad = cc:enum({ "ode", "symplectic_euler" })
           if soft and src == '"ode"' then bad = bad or "contact_solver soft under time_stepping ode" end
-          return src, bad
+          return src, bad, src
         end },
       { "substeps", function(cc)
           local src, bad = int(1, 1000, 1, 4)(cc)
@@ -714,7 +714,14 @@ local function world_options(c, dim, strategy)
       { "minarea", num("nonneg", 0, 0.01), 0.4 }, { "threshold", num("nonneg", 0, 0.1), 0.4 },
       { "mindist", num("nonneg", 0, 1e-3), 0.4 } }) end, 0.08 }
   end
-  return c:opts(spec)
+  local src, bad, vals = c:opts(spec)
+  -- 2D impulse and contact stepping by semi-implicit Euler (asked, or the soft step's) refuse
+  -- an integrator, which they would not use
+  if dim == 2 and rigid_strategy and not c.swapped and vals.integrator_given
+      and (soft or vals.time_stepping == '"symplectic_euler"') then
+    bad = bad or "an integrator the strategy would not use"
+  end
+  return src, bad, vals
 end
 
 local function new_world(c, name, dim, strategy)
