@@ -235,6 +235,12 @@ imp_status imp_engine2d_advance(struct imp_world *w, double t1, char *why, size_
    pairs; connector records). use_prev: swept tests from e->prev_pose. Returns the number of
    records, -1 on failure (out of memory or bad geometry). O(n + k) broad phase + narrow phase. */
 int imp_engine2d_detect(struct imp_world *w, const double *y, int use_prev);
+/* Appends to the records the touching pairs at y that move apart faster than velocity_tol
+   (IMP_HIT_SEPARATING), for serial and hybrid handling: myPhysicsLab's collision handling
+   takes every touching pair, so an
+   impulse that turns one of them into an approach is handled in the same pass (two balls in a
+   frame: Erleben's infinite collisions). The records count, or -1. */
+int imp_engine2d_add_separating(struct imp_world *w, const double *y);
 
 /* The connectors' records at state y, appended to e->rec. Returns 0, -1 out of memory. */
 int imp_engine2d_connector_records(struct imp_world *w, const double *y);

@@ -401,10 +401,11 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
 /* the world's collision filter (filter.h) over two slots */
 static int keep_pair(const void *ctx, int a, int b) { return imp_filter_pair(ctx, a, b); }
 
-int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
+/* The narrow phase's hits at y into e->hits (their number, or -1), the touching pairs moving
+   apart included when keep_separating. */
+static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_separating)
 {
     imp_engine2d *e = w->engine2d;
-    e->rec_reusable = 0;
     if (imp_engine2d_reserve_slots(e, w->model.nslots) != 0) {
         return -1;
     }
@@ -440,7 +441,8 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
         e->still[nb] = (unsigned char)(b->fixed != 0 || imp_islands_asleep_in(w->islands, i));  /* (sleeping) */
         nb++;
     }
-    imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol};
+    imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol,
+                               keep_separating};
     int m;
     for (;;) {
         m = imp_collide2d_batch_keep(e->b2, nb, e->still, &e->bp, &e->exclude, keep_pair, w,
@@ -456,7 +458,15 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
         }
         e->hit_cap = m;
     }
-    if (imp_engine2d_reserve_records(e, m) != 0) {
+    return m;
+}
+
+int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
+{
+    imp_engine2d *e = w->engine2d;
+    e->rec_reusable = 0;
+    int m = gather_hits(w, y, use_prev, 0);
+    if (m < 0 || imp_engine2d_reserve_records(e, m) != 0) {
         return -1;
     }
     double target = 0.5 * w->model.def.engine2d.distance_tol;
@@ -467,6 +477,23 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     e->nrec = nr;
     if (imp_engine2d_connector_records(w, y) != 0) {
         return -1;
+    }
+    return e->nrec;
+}
+
+int imp_engine2d_add_separating(imp_world *w, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    e->rec_reusable = 0;
+    int m = gather_hits(w, y, 0, 1);
+    if (m < 0 || imp_engine2d_reserve_records(e, e->nrec + m) != 0) {
+        return -1;
+    }
+    double target = 0.5 * w->model.def.engine2d.distance_tol;
+    for (int k = 0; k < m; k++) {
+        if (e->hits[k].kind == IMP_HIT_SEPARATING) {
+            e->nrec += record_from_hit(w, y, &e->hits[k], target, &e->rec[e->nrec]);
+        }
     }
     return e->nrec;
 }

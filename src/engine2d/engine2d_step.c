@@ -183,6 +183,17 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     if (!want) {
         return 0;
     }
+    /* serial and hybrid: every touching pair takes part, those moving apart too (myPhysicsLab's
+       handling: an impulse that turns one of them into an approach is handled in the same
+       pass); simultaneous: one LCP over the approaching and resting ones (with the separating
+       ones too, its elastic solutions gained energy: engine2d_touching_spec) */
+    if (d->collision_handling != IMP_HANDLING_SIMULTANEOUS) {
+        if (imp_engine2d_add_separating(w, w->data.y) < 0
+            || imp_engine2d_reserve_lcp(e, 2 * e->nrec + 2) != 0) {
+            return -1;
+        }
+        n = e->nrec;
+    }
     /* keep the touching records and the connectors; the elastic flags go in e->sliding's
        storage (n bytes), free outside contact solves */
     unsigned char *elastic = (unsigned char *)e->sliding;

@@ -20,6 +20,7 @@
 
 typedef struct ctx {
     double tol, vtol;
+    int keep_separating;
     imp_hit2d *out;
     int cap, n;
     int unlimited;     /* penetration queries: no depth limits on arc/arc penetrations */
@@ -73,8 +74,13 @@ static int emit(ctx *c, const imp_body2d *P, const imp_body2d *N, imp_xf2 frame,
     int kind;
     if (swept || d < 0.0) {
         kind = IMP_HIT_COLLISION;
-    } else if (d > c->tol || vn > c->vtol) {
+    } else if (d > c->tol) {
         return 0;
+    } else if (vn > c->vtol) {
+        if (!c->keep_separating) {
+            return 0;
+        }
+        kind = IMP_HIT_SEPARATING;
     } else {
         kind = vn < -c->vtol ? IMP_HIT_IMMINENT : IMP_HIT_CONTACT;
     }
@@ -1040,7 +1046,8 @@ int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *ta, const 
         return -1;
     }
     const imp_poly2d *ga = ta->poly, *gb = tb->poly;
-    ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol, .out = out, .cap = capacity};
+    ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol,
+             .keep_separating = p->keep_separating, .out = out, .cap = capacity};
     /* bounding circles over the step (the centre of b relative to a, old and new) */
     imp_vec2 cb = imp_xf2_relative(ta->now, tb->now).p, cbo = cb;
     if (a->has_prev || b->has_prev) {

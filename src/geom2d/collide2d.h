@@ -79,9 +79,11 @@ typedef struct imp_body2d_xf {
 typedef struct imp_detect2d_params {
     double distance_tol;  /* > 0 */
     double velocity_tol;  /* >= 0 */
+    int keep_separating;  /* 1: also touching pairs moving apart faster than velocity_tol
+                             (IMP_HIT_SEPARATING: the collision handling's records); 0: not */
 } imp_detect2d_params;
 
-enum { IMP_HIT_COLLISION = 0, IMP_HIT_CONTACT = 1, IMP_HIT_IMMINENT = 2 };
+enum { IMP_HIT_COLLISION = 0, IMP_HIT_CONTACT = 1, IMP_HIT_IMMINENT = 2, IMP_HIT_SEPARATING = 3 };
 enum { IMP_HIT_VERTEX_EDGE = 0, IMP_HIT_EDGE_EDGE = 1, IMP_HIT_VERTEX_VERTEX = 2 };
 
 typedef struct imp_hit2d {
