@@ -154,7 +154,7 @@ static void warm_fetch(const struct imp_e2_soft *s, unsigned long long key, doub
     }
 }
 
-static int warm_store(struct imp_e2_soft *s, const imp_rec2d *rec)
+static int warm_store(struct imp_e2_soft *s)
 {
     int n = s->nrows;
     size_t size = 16;
@@ -184,19 +184,23 @@ static int warm_store(struct imp_e2_soft *s, const imp_rec2d *rec)
     }
     size_t mask = s->whash_size - 1;
     memset(s->whash, 0, s->whash_size * sizeof *s->whash);
+    int unique = 1;
     for (int i = 0; i < n; i++) {
         const soft_row *r = &s->rows[i];
-        unsigned long long key = rec[r->rec].key;
+        unsigned long long key = r->key;
         s->wkey[i] = key;
         s->wf[2 * i] = r->fn;
         s->wf[2 * i + 1] = r->ft;
         size_t h = hash_slot(key, mask);
         while (s->whash[h] != 0) {
+            unique &= s->wkey[s->whash[h] - 1] != key;
             h = (h + 1) & mask;
         }
         s->whash[h] = i + 1;
     }
     s->nwarm = n;
+    s->keys_unique = unique;
+    s->warm_stale = 0;
     return 0;
 }
 
@@ -247,9 +251,48 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
     }
 }
 
-/* Builds the rows from e->rec at state y (the step's start), in order_records' order, each
-   turned so that p < q (a record with p > q has its normal reversed and its sides swapped:
-   the same row, its tangent impulse of the opposite sign); O(records + slots). */
+/* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
+   and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0. */
+static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
+{
+    int flip = o->flip;
+    double sg = flip ? -1.0 : 1.0;
+    o->n0 = sg * r->normal[0];
+    o->n1 = sg * r->normal[1];
+    /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
+    o->rpn = flip ? r->jq[2] : r->jp[2];
+    o->rqn = flip ? -r->jp[2] : -r->jq[2];
+    double kn = (o->mp + o->mq) * (o->n0 * o->n0 + o->n1 * o->n1) + o->ip * o->rpn * o->rpn
+                + o->iq * o->rqn * o->rqn;
+    o->mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
+    o->c0 = r->distance;
+    o->v0 = r->velocity;
+    o->mu = o->type == ROW_CONTACT ? r->friction : 0.0;
+    o->e = o->type == ROW_CONTACT ? r->elasticity : 0.0;
+    o->rpt = o->rqt = 0.0;
+    o->mass_t = 0.0;
+    if (o->mu > 0.0) {
+        const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
+        const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+        const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+        double t0 = -o->n1, t1 = o->n0;
+        o->rpt = cross(rp, t0, t1);
+        o->rqt = cross(rq, t0, t1);
+        double kt = (o->mp + o->mq) + o->ip * o->rpt * o->rpt + o->iq * o->rqt * o->rqt;
+        o->mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
+    }
+    if (o->mass_n == 0.0 || !isfinite(o->fn) || !isfinite(o->ft)) {
+        o->fn = o->ft = 0.0;
+    }
+    if (o->mu == 0.0) {
+        o->ft = 0.0;
+    }
+    o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+}
+
+/* Builds the rows from e->rec at state y, in order_records' order, each turned so that
+   p < q (a record with p > q has its normal reversed and its sides swapped: the same row,
+   its tangent impulse of the opposite sign); O(records + slots). */
 static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
 {
     imp_engine2d *e = w->engine2d;
@@ -260,11 +303,11 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
         const imp_rec2d *r = &e->rec[i];
         soft_row *o = &s->rows[k++];
         int flip = r->p > r->q;
-        double sg = flip ? -1.0 : 1.0;
         o->flip = flip;
         o->p = flip ? r->q : r->p;
         o->q = flip ? r->p : r->q;
         o->rec = i;
+        o->key = r->key;
         o->type = r->connector < 0 ? ROW_CONTACT : r->bilateral ? ROW_BILATERAL : ROW_UNILATERAL;
         const imp_body *bp = &w->model.bodies[o->p], *bq = &w->model.bodies[o->q];
         int fp = o->p != 0 && imp_body_free(bp), fq = o->q != 0 && imp_body_free(bq) && o->q != o->p;
@@ -272,39 +315,9 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
         o->ip = fp ? bp->inv_inertia.m[2][2] : 0.0;
         o->mq = fq ? bq->inv_mass : 0.0;
         o->iq = fq ? bq->inv_inertia.m[2][2] : 0.0;
-        o->n0 = sg * r->normal[0];
-        o->n1 = sg * r->normal[1];
-        /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
-        o->rpn = flip ? r->jq[2] : r->jp[2];
-        o->rqn = flip ? -r->jp[2] : -r->jq[2];
-        double kn = (o->mp + o->mq) * (o->n0 * o->n0 + o->n1 * o->n1) + o->ip * o->rpn * o->rpn
-                    + o->iq * o->rqn * o->rqn;
-        o->mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
         o->soft = o->type != ROW_CONTACT ? SOFT_JOINT : !fp || !fq ? SOFT_STATIC : SOFT_CONTACT;
-        o->c0 = r->distance;
-        o->v0 = r->velocity;
-        o->mu = o->type == ROW_CONTACT ? r->friction : 0.0;
-        o->e = o->type == ROW_CONTACT ? r->elasticity : 0.0;
-        o->rpt = o->rqt = 0.0;
-        o->mass_t = 0.0;
-        if (o->mu > 0.0) {
-            const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
-            const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
-            const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
-            double t0 = -o->n1, t1 = o->n0;
-            o->rpt = cross(rp, t0, t1);
-            o->rqt = cross(rq, t0, t1);
-            double kt = (o->mp + o->mq) + o->ip * o->rpt * o->rpt + o->iq * o->rqt * o->rqt;
-            o->mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
-        }
         warm_fetch(s, r->key, &o->fn, &o->ft);  /* (stored turned as now: the key fixes p, q) */
-        if (o->mass_n == 0.0 || !isfinite(o->fn) || !isfinite(o->ft)) {
-            o->fn = o->ft = 0.0;
-        }
-        if (o->mu == 0.0) {
-            o->ft = 0.0;
-        }
-        o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+        row_geometry(o, r, y);
         if (k == 1 || o->p != o[-1].p || o->q != o[-1].q) {
             s->grp[ng++] = k - 1;
         }
@@ -312,6 +325,18 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
     s->nrows = k;
     s->grp[ng] = k;
     s->ngrp = ng;
+}
+
+/* The rows again from the same records, moved (a cached step after a step whose rows came
+   from them alone, their keys distinct): the same order, pairs and bodies; each row
+   warm-starts from its own last impulses, as the table would give it. O(rows). */
+static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+{
+    const imp_rec2d *rec = w->engine2d->rec;
+    for (int i = 0; i < s->nrows; i++) {
+        soft_row *o = &s->rows[i];
+        row_geometry(o, &rec[o->rec], y);
+    }
 }
 
 /* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
@@ -564,7 +589,11 @@ static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
         s->cs[2 * i + 1] = sin(a);
     }
     for (int i = 0; i < s->nbody && i < e->nrec; i++) {
-        imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
+        if (e->npairs == 0) {  /* (the bodies' coefficients do not change: the records' stay) */
+            imp_engine2d_move_record(y, s->cs, &e->rec[i]);
+        } else {
+            imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
+        }
     }
 }
 
@@ -599,6 +628,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     struct imp_e2_soft *s = e->soft;
     s->stepped = 0;
+    int layout_ok = s->layout_ok;
+    s->layout_ok = 0;  /* (until this step succeeds) */
     const imp_engine2d_def *d = &w->model.def.engine2d;
     const imp_soft_def *sd = &d->soft;
     imp_profile *prof = &w->data.profile;
@@ -624,7 +655,18 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
-    prepare_rows(w, s, y);
+    /* a cached step over the last step's rows refreshes them in place (the same rows,
+       pairs and blocks: the results bit for bit those of building them again) */
+    int refresh = cached && layout_ok && s->keys_unique && e->nrec == s->nbody && s->nrows == e->nrec;
+    if (refresh) {
+        refresh_rows(w, s, y);
+    } else {
+        if (s->warm_stale && warm_store(s) != 0) {  /* (the last step's rows, before they go) */
+            snprintf(why, why_size, "out of memory");
+            return IMP_ERR_NOMEM;
+        }
+        prepare_rows(w, s, y);
+    }
     if (s->nrows > e->stats.max_contacts) {
         e->stats.max_contacts = s->nrows;
     }
@@ -656,7 +698,9 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->sf[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
     s->sf[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
     s->sf[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
-    if (imp_e2_soft_blocks(s, ns) != 0) {
+    if (refresh) {
+        imp_e2_soft_blocks_refill(s);
+    } else if (imp_e2_soft_blocks(s, ns) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -701,7 +745,9 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         }
     }
     imp_profile_add(prof, IMP_STAGE_CONTACT_SOLVE, start);
-    if (warm_store(s, e->rec) != 0) {
+    if (refresh) {
+        s->warm_stale = 1;  /* (the rows keep the impulses the table would) */
+    } else if (warm_store(s) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -719,6 +765,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->bodies_version = w->model.bodies_version;
     s->nslots = ns;
     s->cache_ok = 1;
+    s->layout_ok = e->nrec == s->nbody;
     s->end_state_version = w->data.state_version;
     return IMP_OK;
 }

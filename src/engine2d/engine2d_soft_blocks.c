@@ -68,6 +68,19 @@ static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
     b->row[k][l] = o != NULL ? index : -1;
 }
 
+/* lane l's normal, friction, softness and rows from rows k0 and k1 (-1: none) of one pair */
+static void fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, int k0, int k1)
+{
+    const soft_row *o = &s->rows[k0];
+    const softness *sf = &s->sf[o->soft];
+    b->n0[l] = o->n0;
+    b->n1[l] = o->n1;
+    b->mu[l] = o->mu;
+    b->br[l] = sf->bias_rate, b->ms[l] = sf->mass_scale, b->is[l] = sf->impulse_scale;
+    fill_row(b, l, 0, o, k0);
+    fill_row(b, l, 1, k1 >= 0 ? &s->rows[k1] : NULL, k1);
+}
+
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
 {
     int ng = s->ngrp;
@@ -140,19 +153,25 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         soft_block *b = &s->blocks[first[c] + at / SOFT_LANES];
         int l = at % SOFT_LANES, k0 = s->grp[g], k1 = s->grp[g + 1];
         const soft_row *o = &s->rows[k0];
-        const softness *sf = &s->sf[o->soft];
         b->p[l] = o->p;
         b->q[l] = o->q;
-        b->n0[l] = o->n0;
-        b->n1[l] = o->n1;
         b->mp[l] = o->mp, b->ip[l] = o->ip, b->mq[l] = o->mq, b->iq[l] = o->iq;
-        b->mu[l] = o->mu;
-        b->br[l] = sf->bias_rate, b->ms[l] = sf->mass_scale, b->is[l] = sf->impulse_scale;
-        fill_row(b, l, 0, o, k0);
-        fill_row(b, l, 1, k1 - k0 == 2 ? &s->rows[k0 + 1] : NULL, k0 + 1);
+        fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
     }
     s->nblocks = nb;
     return 0;
+}
+
+void imp_e2_soft_blocks_refill(struct imp_e2_soft *s)
+{
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        for (int l = 0; l < SOFT_LANES; l++) {
+            if (b->row[0][l] >= 0) {
+                fill_lane(s, b, l, b->row[0][l], b->row[1][l]);
+            }
+        }
+    }
 }
 
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in

@@ -21,6 +21,7 @@ typedef struct softness {
 typedef struct soft_row {
     int p, q, type, rec, soft;
     int flip;                 /* the record's p is the row's q (its normal reversed) */
+    unsigned long long key;   /* the record's feature key (warm starts) */
     double n0, n1, rpn, rqn, rpt, rqt;
     double mp, ip, mq, iq;    /* inverse masses and inertias (0: fixed or kinematic) */
     double mass_n, mass_t;    /* 1 / (J M^-1 J^T) */
@@ -46,6 +47,12 @@ struct imp_e2_soft {
     int nwarm, warm_cap;
     int *whash;
     size_t whash_size;
+    int keys_unique;          /* the stored keys are distinct (row i warm-starts row i) */
+    int warm_stale;           /* the table is older than the rows (filled before the next
+                                 full build) */
+    int layout_ok;            /* the rows and blocks came from the body-pair records alone
+                                 (no connector rows) at the last step, which succeeded: a
+                                 cached step refreshes them in place */
     int stepped;              /* e->rec holds the last step's records */
     /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
        localized, moved with the bodies at every step's end; reused while no body moved more
@@ -90,6 +97,9 @@ typedef struct soft_block {
    contact softness (s->sf). 0, or -1 out of memory. O(rows +
    slots). */
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots);
+/* The blocks' rows again from s->rows, the same rows in the same lanes as the last
+   imp_e2_soft_blocks (their geometry and impulses changed, not their bodies). O(rows). */
+void imp_e2_soft_blocks_refill(struct imp_e2_soft *s);
 /* One pass over the rows k0 .. k1 - 1 of one body pair (s->sf, push_max), the portable way. */
 void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
                             double push_max);
