@@ -119,10 +119,11 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
         s->cnt = c;
         double **arr[5] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs};
         for (int k = 0; k < 5; k++) {
-            double *p = realloc(*arr[k], 3 * (size_t)slots * sizeof *p);
+            double *p = realloc(*arr[k], SOFT_SV * (size_t)slots * sizeof *p);
             if (p == NULL) {
                 return -1;
             }
+            memset(p, 0, SOFT_SV * (size_t)slots * sizeof *p);  /* (the pads stay 0) */
             *arr[k] = p;
         }
         s->slot_cap = slots;
@@ -342,7 +343,7 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
 /* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
 static inline void apply(const soft_row *o, double *v, double fn, double ft)
 {
-    double *vp = v + 3 * o->p, *vq = v + 3 * o->q;
+    double *vp = v + SOFT_SV * o->p, *vq = v + SOFT_SV * o->q;
     double px = o->n0 * fn - o->n1 * ft, py = o->n1 * fn + o->n0 * ft;
     vp[0] += o->mp * px;
     vp[1] += o->mp * py;
@@ -352,12 +353,16 @@ static inline void apply(const soft_row *o, double *v, double fn, double ft)
     vq[2] -= o->iq * (o->rqn * fn + o->rqt * ft);
 }
 
+/* the accumulated impulses applied again: the blocks' rows, then the others' */
 static void warm_start(struct imp_e2_soft *s)
 {
-    for (int i = 0; i < s->nrows; i++) {
-        const soft_row *o = &s->rows[i];
-        if (o->fn != 0.0 || o->ft != 0.0) {
-            apply(o, s->vel, o->fn, o->ft);
+    imp_e2_soft_blocks_warm(s);
+    for (int g = 0; g < s->nover; g++) {
+        for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
+            const soft_row *o = &s->rows[i];
+            if (o->fn != 0.0 || o->ft != 0.0) {
+                apply(o, s->vel, o->fn, o->ft);
+            }
         }
     }
 }
@@ -370,9 +375,9 @@ void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h,
     double *v = s->vel;
     const double *dx = s->dpos;
     int sp = s->rows[k0].p, sq = s->rows[k0].q;
-    double *vp = v + 3 * sp, *vq = v + 3 * sq;
+    double *vp = v + SOFT_SV * sp, *vq = v + SOFT_SV * sq;
     double p0 = vp[0], p1 = vp[1], p2 = vp[2], q0 = vq[0], q1 = vq[1], q2 = vq[2];
-    const double *xp = dx + 3 * sp, *xq = dx + 3 * sq;
+    const double *xp = dx + SOFT_SV * sp, *xq = dx + SOFT_SV * sq;
     double dx0 = xp[0] - xq[0], dx1 = xp[1] - xq[1], xp2 = xp[2], xq2 = xq[2];
     for (int i = k0; i < k1; i++) {
         soft_row *o = &s->rows[i];
@@ -438,7 +443,7 @@ static void restitution(struct imp_e2_soft *s, double threshold)
         if (o->type != ROW_CONTACT || !(o->e > 0.0) || !(o->v0 < -threshold) || !(o->fn_max > 0.0)) {
             continue;
         }
-        const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+        const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
         double vn = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
         double f0 = o->fn, f = f0 - o->mass_n * (vn + o->e * o->v0);
         f = f < 0.0 ? 0.0 : f;
@@ -473,8 +478,8 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
         imp_rec2d *r = &e->rec[o->rec];
         if (o->type != ROW_CONTACT) {  /* connector rows: their gap and rate moved linearly (the
                                           same scalars whether the row was turned or not) */
-            const double *xp = s->dpos + 3 * o->p, *xq = s->dpos + 3 * o->q;
-            const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+            const double *xp = s->dpos + SOFT_SV * o->p, *xq = s->dpos + SOFT_SV * o->q;
+            const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
             r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
                           - o->rqn * xq[2];
             r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
@@ -684,12 +689,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         int moves = b->active && !b->fixed && i != 0;
         int free_body = moves && imp_body_free(b);
         for (int k = 0; k < 3; k++) {
-            v[3 * i + k] = moves ? yi[3 + k] : 0.0;
-            dx[3 * i + k] = 0.0;
+            v[SOFT_SV * i + k] = moves ? yi[3 + k] : 0.0;
+            dx[SOFT_SV * i + k] = 0.0;
         }
-        acc[3 * i] = free_body ? f[6 * i] * b->inv_mass : 0.0;
-        acc[3 * i + 1] = free_body ? f[6 * i + 1] * b->inv_mass : 0.0;
-        acc[3 * i + 2] = free_body ? f[6 * i + 5] * b->inv_inertia.m[2][2] : 0.0;
+        acc[SOFT_SV * i] = free_body ? f[6 * i] * b->inv_mass : 0.0;
+        acc[SOFT_SV * i + 1] = free_body ? f[6 * i + 1] * b->inv_mass : 0.0;
+        acc[SOFT_SV * i + 2] = free_body ? f[6 * i + 5] * b->inv_inertia.m[2][2] : 0.0;
     }
     int nsub = d->substeps > 0 ? d->substeps : 1;
     double h = dt / nsub;
@@ -705,23 +710,25 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         return IMP_ERR_NOMEM;
     }
     for (int sub = 0; sub < nsub; sub++) {
-        for (int i = 0; i < 3 * ns; i++) {
+        for (int i = 0; i < SOFT_SV * ns; i++) {
             v[i] += h * acc[i];
         }
         warm_start(s);
         for (int it = 0; it < sd->iterations; it++) {
             imp_e2_soft_blocks_pass(s, h, 1, sd->push_max);
         }
-        for (int i = 0; i < 3 * ns; i++) {
+        for (int i = 0; i < SOFT_SV * ns; i++) {
             dx[i] += h * v[i];
         }
         for (int it = 0; it < sd->relax_iterations; it++) {
             imp_e2_soft_blocks_pass(s, h, 0, sd->push_max);
         }
-        imp_e2_soft_blocks_store(s);
-        for (int i = 0; i < s->nrows; i++) {
-            s->rows[i].fn_sum += s->rows[i].fn;
-            s->rows[i].ft_sum += s->rows[i].ft;
+        imp_e2_soft_blocks_store(s);  /* (with the blocks' rows' sums) */
+        for (int g = 0; g < s->nover; g++) {
+            for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
+                s->rows[i].fn_sum += s->rows[i].fn;
+                s->rows[i].ft_sum += s->rows[i].ft;
+            }
         }
         e->stats.pgs_sweeps += sd->iterations + sd->relax_iterations;
     }
@@ -733,8 +740,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         }
         double *yi = y + (size_t)i * IMP_STRIDE_2D;
         for (int k = 0; k < 3; k++) {
-            yi[k] += dx[3 * i + k];
-            yi[3 + k] = v[3 * i + k];
+            yi[k] += dx[SOFT_SV * i + k];
+            yi[3 + k] = v[SOFT_SV * i + k];
         }
         for (int k = 0; k < 6; k++) {
             if (!isfinite(yi[k])) {

@@ -143,6 +143,7 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         for (int l = 0; l < SOFT_LANES; l++) {
             empty_lane(&s->blocks[b], l);
         }
+        s->blocks[b].pm = s->blocks[b].qm = 0;
     }
     for (int g = 0; g < ng; g++) {
         int c = col[g];
@@ -156,6 +157,8 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         b->p[l] = o->p;
         b->q[l] = o->q;
         b->mp[l] = o->mp, b->ip[l] = o->ip, b->mq[l] = o->mq, b->iq[l] = o->iq;
+        b->pm |= moves(o->mp, o->ip) << l;
+        b->qm |= moves(o->mq, o->iq) << l;
         fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
     }
     s->nblocks = nb;
@@ -223,6 +226,49 @@ static void lane_row(soft_block *b, int l, int k, double *v, const double *x, do
     v[5] -= iq * rqt * dt;
 }
 
+/* lane l's velocities v (p's then q's) back, of the bodies that move */
+static void lane_store(const soft_block *b, int l, double *vel, const double *v)
+{
+    if (b->qm >> l & 1) {
+        double *vq = vel + SOFT_SV * b->q[l];
+        vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
+    }
+    if (b->pm >> l & 1) {
+        double *vp = vel + SOFT_SV * b->p[l];
+        vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
+    }
+}
+
+/* the warm start of lane l: its rows' impulses applied again (v as in lane_row) */
+static void lane_warm(const soft_block *b, int l, double *v)
+{
+    double n0 = b->n0[l], n1 = b->n1[l], mp = b->mp[l], mq = b->mq[l], ip = b->ip[l], iq = b->iq[l];
+    for (int k = 0; k < 2; k++) {
+        double fn = b->fn[k][l], ft = b->ft[k][l];
+        double px = n0 * fn - n1 * ft, py = n1 * fn + n0 * ft;
+        v[0] += mp * px;
+        v[1] += mp * py;
+        v[2] += ip * (b->rpn[k][l] * fn + b->rpt[k][l] * ft);
+        v[3] -= mq * px;
+        v[4] -= mq * py;
+        v[5] -= iq * (b->rqn[k][l] * fn + b->rqt[k][l] * ft);
+    }
+}
+
+static void blocks_warm_portable(struct imp_e2_soft *s)
+{
+    double *vel = s->vel;
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        const soft_block *b = &s->blocks[bi];
+        for (int l = 0; l < SOFT_LANES; l++) {
+            double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
+            double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
+            lane_warm(b, l, v);
+            lane_store(b, l, vel, v);
+        }
+    }
+}
+
 static void blocks_pass_portable(struct imp_e2_soft *s, double inv_h, int use_bias, double push_max)
 {
     double *vel = s->vel;
@@ -230,18 +276,13 @@ static void blocks_pass_portable(struct imp_e2_soft *s, double inv_h, int use_bi
     for (int bi = 0; bi < s->nblocks; bi++) {
         soft_block *b = &s->blocks[bi];
         for (int l = 0; l < SOFT_LANES; l++) {
-            double *vp = vel + 3 * b->p[l], *vq = vel + 3 * b->q[l];
-            const double *xp = dx + 3 * b->p[l], *xq = dx + 3 * b->q[l];
+            double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
+            const double *xp = dx + SOFT_SV * b->p[l], *xq = dx + SOFT_SV * b->q[l];
             double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
             const double x[4] = {xp[0] - xq[0], xp[1] - xq[1], xp[2], xq[2]};
             lane_row(b, l, 0, v, x, inv_h, use_bias, push_max);
             lane_row(b, l, 1, v, x, inv_h, use_bias, push_max);
-            if (moves(b->mq[l], b->iq[l])) {
-                vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
-            }
-            if (moves(b->mp[l], b->ip[l])) {
-                vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
-            }
+            lane_store(b, l, vel, v);
         }
     }
 }
@@ -254,14 +295,21 @@ static inline AVX2 v4 neg(v4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0));
 static inline AVX2 v4 pick(v4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, m); }
 static inline AVX2 v4 lt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
 static inline AVX2 v4 gt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
-static inline AVX2 v4 gather(const double *base, const int *slot, int k)
+/* the 3 values of the four slots' (base: SOFT_SV per slot) as out[0..2]: a 4-wide load per
+   slot (as its 4-wide store: store-to-load forwarding), transposed */
+static inline __attribute__((always_inline)) AVX2 void gather3(const double *base, const int *slot, v4 *out)
 {
-    return _mm256_set_pd(base[3 * slot[3] + k], base[3 * slot[2] + k], base[3 * slot[1] + k],
-                         base[3 * slot[0] + k]);
+    v4 a0 = ld(base + SOFT_SV * slot[0]), a1 = ld(base + SOFT_SV * slot[1]);
+    v4 a2 = ld(base + SOFT_SV * slot[2]), a3 = ld(base + SOFT_SV * slot[3]);
+    v4 t0 = _mm256_unpacklo_pd(a0, a1), t1 = _mm256_unpackhi_pd(a0, a1);
+    v4 t2 = _mm256_unpacklo_pd(a2, a3), t3 = _mm256_unpackhi_pd(a2, a3);
+    out[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    out[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    out[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
 }
 
 /* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities */
-static inline AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 inv_h, int use_bias,
+static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 inv_h, int use_bias,
                                   v4 push_max)
 {
     const v4 zero = _mm256_setzero_pd();
@@ -310,6 +358,38 @@ static inline AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 i
     v[5] = sub(v[5], mul(mul(iq, rqt), dt));
 }
 
+/* the lanes' velocities: p's then q's */
+static inline __attribute__((always_inline)) AVX2 void gather_vel(const soft_block *b, const double *vel, v4 *v)
+{
+    gather3(vel, b->p, v);
+    gather3(vel, b->q, v + 3);
+}
+
+/* the lanes' velocities back, q's then p's, of the bodies that move: transposed, one
+   4-wide store per slot (its pad 0) */
+static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_block *b, double *vel, const v4 *v)
+{
+    const v4 zero = _mm256_setzero_pd();
+    v4 lane[2][4];
+    for (int side = 0; side < 2; side++) {
+        const v4 *u = v + 3 * side;
+        v4 t0 = _mm256_unpacklo_pd(u[0], u[1]), t1 = _mm256_unpackhi_pd(u[0], u[1]);
+        v4 t2 = _mm256_unpacklo_pd(u[2], zero), t3 = _mm256_unpackhi_pd(u[2], zero);
+        lane[side][0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+        lane[side][1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+        lane[side][2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+        lane[side][3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+    }
+    for (int l = 0; l < SOFT_LANES; l++) {
+        if (b->qm >> l & 1) {
+            _mm256_storeu_pd(vel + SOFT_SV * b->q[l], lane[1][l]);
+        }
+        if (b->pm >> l & 1) {
+            _mm256_storeu_pd(vel + SOFT_SV * b->p[l], lane[0][l]);
+        }
+    }
+}
+
 static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, double inv_h_s, int use_bias, double push_max_s)
 {
     double *vel = s->vel;
@@ -318,30 +398,40 @@ static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, double inv_h_s, int use
     for (int bi = 0; bi < s->nblocks; bi++) {
         soft_block *b = &s->blocks[bi];
         v4 v[6], x[4];
-        for (int k = 0; k < 3; k++) {
-            v[k] = gather(vel, b->p, k);
-            v[3 + k] = gather(vel, b->q, k);
-        }
-        x[0] = sub(gather(dx, b->p, 0), gather(dx, b->q, 0));
-        x[1] = sub(gather(dx, b->p, 1), gather(dx, b->q, 1));
-        x[2] = gather(dx, b->p, 2);
-        x[3] = gather(dx, b->q, 2);
+        gather_vel(b, vel, v);
+        v4 xp[3], xq[3];
+        gather3(dx, b->p, xp);
+        gather3(dx, b->q, xq);
+        x[0] = sub(xp[0], xq[0]);
+        x[1] = sub(xp[1], xq[1]);
+        x[2] = xp[2];
+        x[3] = xq[2];
         block_row(b, 0, v, x, inv_h, use_bias, push_max);
         block_row(b, 1, v, x, inv_h, use_bias, push_max);
-        double out[6][4];
-        for (int k = 0; k < 6; k++) {
-            _mm256_storeu_pd(out[k], v[k]);
+        scatter_vel(b, vel, v);
+    }
+}
+
+/* lane_warm over the four lanes at once */
+static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s)
+{
+    double *vel = s->vel;
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        const soft_block *b = &s->blocks[bi];
+        v4 v[6];
+        gather_vel(b, vel, v);
+        v4 n0 = ld(b->n0), n1 = ld(b->n1), mp = ld(b->mp), mq = ld(b->mq), ip = ld(b->ip), iq = ld(b->iq);
+        for (int k = 0; k < 2; k++) {
+            v4 fn = ld(b->fn[k]), ft = ld(b->ft[k]);
+            v4 px = sub(mul(n0, fn), mul(n1, ft)), py = add(mul(n1, fn), mul(n0, ft));
+            v[0] = add(v[0], mul(mp, px));
+            v[1] = add(v[1], mul(mp, py));
+            v[2] = add(v[2], mul(ip, add(mul(ld(b->rpn[k]), fn), mul(ld(b->rpt[k]), ft))));
+            v[3] = sub(v[3], mul(mq, px));
+            v[4] = sub(v[4], mul(mq, py));
+            v[5] = sub(v[5], mul(iq, add(mul(ld(b->rqn[k]), fn), mul(ld(b->rqt[k]), ft))));
         }
-        for (int l = 0; l < SOFT_LANES; l++) {
-            if (moves(b->mq[l], b->iq[l])) {
-                double *vq = vel + 3 * b->q[l];
-                vq[0] = out[3][l], vq[1] = out[4][l], vq[2] = out[5][l];
-            }
-            if (moves(b->mp[l], b->ip[l])) {
-                double *vp = vel + 3 * b->p[l];
-                vp[0] = out[0][l], vp[1] = out[1][l], vp[2] = out[2][l];
-            }
-        }
+        scatter_vel(b, vel, v);
     }
 }
 #endif
@@ -364,6 +454,17 @@ void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, doub
     }
 }
 
+void imp_e2_soft_blocks_warm(struct imp_e2_soft *s)
+{
+#if defined(IMP_E2_HAVE_AVX2)
+    if (s->simd) {
+        blocks_warm_avx2(s);
+        return;
+    }
+#endif
+    blocks_warm_portable(s);
+}
+
 void imp_e2_soft_blocks_store(struct imp_e2_soft *s)
 {
     for (int bi = 0; bi < s->nblocks; bi++) {
@@ -372,9 +473,12 @@ void imp_e2_soft_blocks_store(struct imp_e2_soft *s)
             for (int k = 0; k < 2; k++) {
                 int r = b->row[k][l];
                 if (r >= 0) {
-                    s->rows[r].fn = b->fn[k][l];
-                    s->rows[r].ft = b->ft[k][l];
-                    s->rows[r].fn_max = b->fn_max[k][l];
+                    soft_row *o = &s->rows[r];
+                    o->fn = b->fn[k][l];
+                    o->ft = b->ft[k][l];
+                    o->fn_max = b->fn_max[k][l];
+                    o->fn_sum += o->fn;
+                    o->ft_sum += o->ft;
                 }
             }
         }

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+/* the doubles per slot of the velocities, displacements and accelerations: 3 and a 0, so
+   that the blocks move a slot's with one 4-wide load or store */
+enum { SOFT_SV = 4 };
+
 enum { ROW_CONTACT = 0, ROW_BILATERAL = 1, ROW_UNILATERAL = 2 };
 /* a row's softness: contacts between moving bodies, contacts with a body that does not move
    (fixed, kinematic, the background: twice the frequency, as Box2D v3's static softness), and
@@ -40,7 +44,7 @@ struct imp_e2_soft {
     int ngrp;
     int *ord, *ord2;          /* the records' order (row_cap each) */
     int *cnt;                 /* counting sort: nslots + 1 */
-    double *vel, *dpos, *acc; /* 3 per slot */
+    double *vel, *dpos, *acc; /* SOFT_SV per slot: x, y, angle, 0 */
     int slot_cap;
     unsigned long long *wkey; /* warm starts: the last step's rows by key */
     double *wf;               /* 2 per key: normal, tangent */
@@ -90,6 +94,7 @@ typedef struct soft_block {
     double fn[2][4], ft[2][4], fn_max[2][4];
     int p[4], q[4];
     int row[2][4];                              /* the soft_row of each (-1: none) */
+    int pm, qm;                                 /* bit l: lane l's p (q) moves */
 } soft_block;
 
 /* Colours the groups of s (contact pairs of at most 2 rows; the others, connectors and pairs
@@ -106,7 +111,10 @@ void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h,
 /* One pass over the blocks (use_bias: solve, else relax), then the groups in s->over by
    row_pass. AVX2 when s->simd; the same results bit for bit either way. */
 void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max);
-/* The blocks' impulses back into their rows. */
+/* The warm start of the blocks' rows (their impulses applied again), AVX2 when s->simd;
+   the same results bit for bit either way. */
+void imp_e2_soft_blocks_warm(struct imp_e2_soft *s);
+/* The blocks' impulses back into their rows, each added to the row's sums over the step. */
 void imp_e2_soft_blocks_store(struct imp_e2_soft *s);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
