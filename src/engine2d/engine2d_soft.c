@@ -723,7 +723,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         for (int it = 0; it < sd->relax_iterations; it++) {
             imp_e2_soft_blocks_pass(s, h, 0, sd->push_max);
         }
-        imp_e2_soft_blocks_store(s);  /* (with the blocks' rows' sums) */
+        imp_e2_soft_blocks_sum(s);
         for (int g = 0; g < s->nover; g++) {
             for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
                 s->rows[i].fn_sum += s->rows[i].fn;
@@ -732,6 +732,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         }
         e->stats.pgs_sweeps += sd->iterations + sd->relax_iterations;
     }
+    imp_e2_soft_blocks_store(s);
     restitution(s, sd->restitution_threshold);
     for (int i = 1; i < ns; i++) {
         const imp_body *b = &w->model.bodies[i];

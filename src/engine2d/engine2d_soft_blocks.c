@@ -47,7 +47,7 @@ static void empty_lane(soft_block *b, int l)
     for (int k = 0; k < 2; k++) {
         b->rpn[k][l] = b->rqn[k][l] = b->rpt[k][l] = b->rqt[k][l] = 0.0;
         b->mass_n[k][l] = b->mass_t[k][l] = b->c0[k][l] = 0.0;
-        b->fn[k][l] = b->ft[k][l] = b->fn_max[k][l] = 0.0;
+        b->fn[k][l] = b->ft[k][l] = b->fn_max[k][l] = b->fn_sum[k][l] = b->ft_sum[k][l] = 0.0;
         b->row[k][l] = -1;
     }
 }
@@ -65,6 +65,8 @@ static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
     b->fn[k][l] = o != NULL ? o->fn : 0.0;
     b->ft[k][l] = o != NULL ? o->ft : 0.0;
     b->fn_max[k][l] = o != NULL ? o->fn_max : 0.0;
+    b->fn_sum[k][l] = o != NULL ? o->fn_sum : 0.0;
+    b->ft_sum[k][l] = o != NULL ? o->ft_sum : 0.0;
     b->row[k][l] = o != NULL ? index : -1;
 }
 
@@ -465,6 +467,19 @@ void imp_e2_soft_blocks_warm(struct imp_e2_soft *s)
     blocks_warm_portable(s);
 }
 
+void imp_e2_soft_blocks_sum(struct imp_e2_soft *s)
+{
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        for (int k = 0; k < 2; k++) {
+            for (int l = 0; l < SOFT_LANES; l++) {
+                b->fn_sum[k][l] += b->fn[k][l];
+                b->ft_sum[k][l] += b->ft[k][l];
+            }
+        }
+    }
+}
+
 void imp_e2_soft_blocks_store(struct imp_e2_soft *s)
 {
     for (int bi = 0; bi < s->nblocks; bi++) {
@@ -477,8 +492,8 @@ void imp_e2_soft_blocks_store(struct imp_e2_soft *s)
                     o->fn = b->fn[k][l];
                     o->ft = b->ft[k][l];
                     o->fn_max = b->fn_max[k][l];
-                    o->fn_sum += o->fn;
-                    o->ft_sum += o->ft;
+                    o->fn_sum = b->fn_sum[k][l];
+                    o->ft_sum = b->ft_sum[k][l];
                 }
             }
         }

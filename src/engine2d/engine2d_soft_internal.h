@@ -92,6 +92,7 @@ typedef struct soft_block {
     double br[4], ms[4], is[4];                 /* the lanes' contact softness */
     double rpn[2][4], rqn[2][4], rpt[2][4], rqt[2][4], mass_n[2][4], mass_t[2][4], c0[2][4];
     double fn[2][4], ft[2][4], fn_max[2][4];
+    double fn_sum[2][4], ft_sum[2][4];          /* over the step's sub-steps */
     int p[4], q[4];
     int row[2][4];                              /* the soft_row of each (-1: none) */
     int pm, qm;                                 /* bit l: lane l's p (q) moves */
@@ -114,7 +115,9 @@ void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, doub
 /* The warm start of the blocks' rows (their impulses applied again), AVX2 when s->simd;
    the same results bit for bit either way. */
 void imp_e2_soft_blocks_warm(struct imp_e2_soft *s);
-/* The blocks' impulses back into their rows, each added to the row's sums over the step. */
+/* The sub-step's impulses added to the blocks' sums over the step. */
+void imp_e2_soft_blocks_sum(struct imp_e2_soft *s);
+/* The blocks' impulses and sums back into their rows (after the sub-steps). */
 void imp_e2_soft_blocks_store(struct imp_e2_soft *s);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
