@@ -458,10 +458,12 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
         nb++;
     }
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol};
+    /* the soft step: convex boxes and polygons by clipping (collide2d_clip.h), static tests */
+    int clip = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && !use_prev;
     int m;
     for (;;) {
         m = imp_collide2d_batch_keep(e->b2, nb, e->still, &e->bp, &e->exclude, keep_pair, w,
-                                     &par, e->boxes, e->b2_xf, e->hits, e->hit_cap);
+                                     &par, e->boxes, e->b2_xf, clip, e->hits, e->hit_cap);
         if (m < 0) {
             return -1;
         }
