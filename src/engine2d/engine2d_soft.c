@@ -630,6 +630,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     if (e->soft->stepped == 0 && e->soft->nblocks == 0) {
         e->soft->simd = imp_e2_soft_simd_available();  /* (chosen once) */
+        e->soft->threads = imp_e2_soft_threads_wanted();
     }
     struct imp_e2_soft *s = e->soft;
     s->stepped = 0;

@@ -13,6 +13,9 @@
    fill; a pass is O(rows). */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "engine2d_soft_internal.h"
 
@@ -21,7 +24,7 @@
 #include "avx2.h"
 #endif
 
-enum { NCOLOURS = 64 };
+enum { NCOLOURS = SOFT_COLOURS };
 
 int imp_e2_soft_simd_available(void)
 {
@@ -135,12 +138,14 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         col[g] = c;
         count[c]++;
     }
-    int first[NCOLOURS], fill[NCOLOURS], nb = 0;
+    int *first = s->colour_first, fill[NCOLOURS], nb = 0;
     for (int c = 0; c < NCOLOURS; c++) {
         first[c] = nb;
         fill[c] = 0;
         nb += (count[c] + SOFT_LANES - 1) / SOFT_LANES;
     }
+    first[NCOLOURS] = nb;
+    s->ncolours = NCOLOURS;
     for (int b = 0; b < nb; b++) {
         for (int l = 0; l < SOFT_LANES; l++) {
             empty_lane(&s->blocks[b], l);
@@ -257,10 +262,10 @@ static void lane_warm(const soft_block *b, int l, double *v)
     }
 }
 
-static void blocks_warm_portable(struct imp_e2_soft *s)
+static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
 {
     double *vel = s->vel;
-    for (int bi = 0; bi < s->nblocks; bi++) {
+    for (int bi = b0; bi < b1; bi++) {
         const soft_block *b = &s->blocks[bi];
         for (int l = 0; l < SOFT_LANES; l++) {
             double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
@@ -271,11 +276,12 @@ static void blocks_warm_portable(struct imp_e2_soft *s)
     }
 }
 
-static void blocks_pass_portable(struct imp_e2_soft *s, double inv_h, int use_bias, double push_max)
+static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double inv_h, int use_bias,
+                                 double push_max)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
-    for (int bi = 0; bi < s->nblocks; bi++) {
+    for (int bi = b0; bi < b1; bi++) {
         soft_block *b = &s->blocks[bi];
         for (int l = 0; l < SOFT_LANES; l++) {
             double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
@@ -392,12 +398,13 @@ static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_bl
     }
 }
 
-static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, double inv_h_s, int use_bias, double push_max_s)
+static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h_s, int use_bias,
+                                  double push_max_s)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
     v4 inv_h = splat(inv_h_s), push_max = splat(push_max_s);
-    for (int bi = 0; bi < s->nblocks; bi++) {
+    for (int bi = b0; bi < b1; bi++) {
         soft_block *b = &s->blocks[bi];
         v4 v[6], x[4];
         gather_vel(b, vel, v);
@@ -415,10 +422,10 @@ static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, double inv_h_s, int use
 }
 
 /* lane_warm over the four lanes at once */
-static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s)
+static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s, int b0, int b1)
 {
     double *vel = s->vel;
-    for (int bi = 0; bi < s->nblocks; bi++) {
+    for (int bi = b0; bi < b1; bi++) {
         const soft_block *b = &s->blocks[bi];
         v4 v[6];
         gather_vel(b, vel, v);
@@ -438,34 +445,87 @@ static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s)
 }
 #endif
 
+/* the blocks b0 .. b1 - 1: a solve or relax pass (warm 0), or the warm start (warm 1) */
+static void run_range(struct imp_e2_soft *s, int warm, int b0, int b1, double inv_h, int use_bias,
+                      double push_max)
+{
+#if defined(IMP_E2_HAVE_AVX2)
+    if (s->simd) {
+        if (warm) {
+            blocks_warm_avx2(s, b0, b1);
+        } else {
+            blocks_pass_avx2(s, b0, b1, inv_h, use_bias, push_max);
+        }
+        return;
+    }
+#endif
+    if (warm) {
+        blocks_warm_portable(s, b0, b1);
+    } else {
+        blocks_pass_portable(s, b0, b1, inv_h, use_bias, push_max);
+    }
+}
+
+int imp_e2_soft_threads_wanted(void)
+{
+#ifdef _OPENMP
+    const char *env = getenv("IMPACT_E2_THREADS");
+    int t = env != NULL ? atoi(env) : 1;
+    return t < 1 ? 1 : t > 64 ? 64 : t;
+#else
+    return 1;
+#endif
+}
+
+int imp_e2_soft_threads(const struct imp_e2_soft *s)
+{
+#ifdef _OPENMP
+    if (s->threads > 1 && s->nblocks >= SOFT_PARALLEL_BLOCKS && !omp_in_parallel()) {
+        return s->threads;
+    }
+#endif
+    return 1;
+}
+
+/* Every block, colour by colour; with threads, each colour's blocks split into one run of
+   consecutive blocks per thread, the colours separated by barriers: the blocks of a colour
+   share no moving body (each writes only its own bodies' velocities and reads no other's),
+   so the results are those of one thread, bit for bit, whatever the count. */
+static void run_blocks(struct imp_e2_soft *s, int warm, double inv_h, int use_bias, double push_max)
+{
+    int nt = imp_e2_soft_threads(s);
+    if (nt <= 1) {
+        run_range(s, warm, 0, s->nblocks, inv_h, use_bias, push_max);
+        return;
+    }
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), n = omp_get_num_threads();
+        for (int c = 0; c < s->ncolours; c++) {
+            int b0 = s->colour_first[c], len = s->colour_first[c + 1] - b0;
+            if (len == 0) {  /* (the same for every thread: no barrier) */
+                continue;
+            }
+            run_range(s, warm, b0 + (int)((long)len * t / n), b0 + (int)((long)len * (t + 1) / n), inv_h,
+                      use_bias, push_max);
+#pragma omp barrier
+        }
+    }
+#endif
+}
+
 void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max)
 {
     double inv_h = 1.0 / h;
-#if defined(IMP_E2_HAVE_AVX2)
-    if (s->simd) {
-        blocks_pass_avx2(s, inv_h, use_bias, push_max);
-    } else {
-        blocks_pass_portable(s, inv_h, use_bias, push_max);
-    }
-#else
-    blocks_pass_portable(s, inv_h, use_bias, push_max);
-#endif
+    run_blocks(s, 0, inv_h, use_bias, push_max);
     for (int i = 0; i < s->nover; i++) {
         int g = s->over[i];
         imp_e2_soft_group_pass(s, s->grp[g], s->grp[g + 1], inv_h, use_bias, push_max);
     }
 }
 
-void imp_e2_soft_blocks_warm(struct imp_e2_soft *s)
-{
-#if defined(IMP_E2_HAVE_AVX2)
-    if (s->simd) {
-        blocks_warm_avx2(s);
-        return;
-    }
-#endif
-    blocks_warm_portable(s);
-}
+void imp_e2_soft_blocks_warm(struct imp_e2_soft *s) { run_blocks(s, 1, 0.0, 0, 0.0); }
 
 void imp_e2_soft_blocks_sum(struct imp_e2_soft *s)
 {

@@ -8,6 +8,9 @@
 /* the doubles per slot of the velocities, displacements and accelerations: 3 and a 0, so
    that the blocks move a slot's with one 4-wide load or store */
 enum { SOFT_SV = 4 };
+/* the most colours (64-bit masks), and the blocks from which a pass runs on OpenMP's threads
+   (imp_e2_soft_threads: fewer, and the threads' barriers would cost more than they share) */
+enum { SOFT_COLOURS = 64, SOFT_PARALLEL_BLOCKS = 512 };
 
 enum { ROW_CONTACT = 0, ROW_BILATERAL = 1, ROW_UNILATERAL = 2 };
 /* a row's softness: contacts between moving bodies, contacts with a body that does not move
@@ -79,6 +82,9 @@ struct imp_e2_soft {
     unsigned long long *colour_mask; /* per slot: colours taken */
     int mask_cap;
     int simd;                 /* the blocks' AVX2 path is in use */
+    int threads;              /* the threads the blocks may run on (imp_e2_soft_threads) */
+    int colour_first[SOFT_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
+    int ncolours;
     softness sf[3];           /* the step's softness by SOFT_* */
 };
 
@@ -119,6 +125,11 @@ void imp_e2_soft_blocks_warm(struct imp_e2_soft *s);
 void imp_e2_soft_blocks_sum(struct imp_e2_soft *s);
 /* The blocks' impulses and sums back into their rows (after the sub-steps). */
 void imp_e2_soft_blocks_store(struct imp_e2_soft *s);
+/* The threads asked for by IMPACT_E2_THREADS (default 1; OpenMP builds only), read once. */
+int imp_e2_soft_threads_wanted(void);
+/* The threads the blocks' passes run on: s->threads when there are at least
+   SOFT_PARALLEL_BLOCKS blocks, else 1; the results are the same bit for bit either way. */
+int imp_e2_soft_threads(const struct imp_e2_soft *s);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
 
