@@ -11,6 +11,8 @@
      (contacts with friction) the tangent t = perp(n), prepared once with the anchors of
      the step's start; impulses warm-started from the last step's rows of the same key; the
      rows ordered by body pair and the pairs coloured into blocks (engine2d_soft_blocks.c);
+     a cached step after one whose rows came from the same records refreshes those rows and
+     blocks in place (refresh_rows: the same results as building them again);
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
    - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
      accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;

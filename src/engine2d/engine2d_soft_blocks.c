@@ -9,8 +9,11 @@
    packed or not): the AVX2 path and the portable path give the same results bit for bit, and
    the order of the solve is the colours' order either way. Pairs with more than two points,
    connector rows, and pairs left without a colour are solved after the blocks, one by one.
-   The order is fixed by the rows' order: deterministic. Cost: O(rows + slots) to colour and
-   fill; a pass is O(rows). */
+   The order is fixed by the rows' order: deterministic. With IMPACT_E2_THREADS > 1 (OpenMP)
+   each colour's blocks are split among the threads, the colours in order between barriers:
+   the same results bit for bit. A cached step refills the same blocks (their geometry and
+   impulses) without colouring again. Cost: O(rows + slots) to colour and fill; a pass is
+   O(rows). */
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
