@@ -3,12 +3,13 @@
 
 #include <stddef.h>
 
+#include "collide2d_clip.h"
 #include "polygon2d.h"
 
 int imp_collide2d_batch_keep(const imp_body2d *bodies, int n, const unsigned char *still,
                              imp_bp2d *bp, const imp_pairset *exclude, imp_collide2d_keep keep,
                              const void *ctx, const imp_detect2d_params *p, double *boxes,
-                             imp_body2d_xf *xf, imp_hit2d *out, int capacity)
+                             imp_body2d_xf *xf, int clip, imp_hit2d *out, int capacity)
 {
     if (n < 0 || (n > 0 && (bodies == NULL || boxes == NULL)) || bp == NULL || p == NULL ||
         !(p->distance_tol > 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {
@@ -50,9 +51,9 @@ int imp_collide2d_batch_keep(const imp_body2d *bodies, int n, const unsigned cha
         int room = capacity - total;
         imp_hit2d *o = room > 0 ? out + total : NULL;
         int cap = room > 0 ? room : 0;
-        int m = xf != NULL
-                    ? imp_collide2d_detect_xf(&bodies[i], &xf[i], &bodies[j], &xf[j], p, o, cap)
-                    : imp_collide2d_detect(&bodies[i], &bodies[j], p, o, cap);
+        int m = xf == NULL ? imp_collide2d_detect(&bodies[i], &bodies[j], p, o, cap)
+                : clip     ? imp_collide2d_clip_xf(&bodies[i], &xf[i], &bodies[j], &xf[j], p, o, cap)
+                           : imp_collide2d_detect_xf(&bodies[i], &xf[i], &bodies[j], &xf[j], p, o, cap);
         if (m < 0) {
             return -1;
         }
@@ -65,7 +66,7 @@ int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char 
                            imp_bp2d *bp, const imp_pairset *exclude, const imp_detect2d_params *p,
                            double *boxes, imp_body2d_xf *xf, imp_hit2d *out, int capacity)
 {
-    return imp_collide2d_batch_keep(bodies, n, still, bp, exclude, NULL, NULL, p, boxes, xf, out,
+    return imp_collide2d_batch_keep(bodies, n, still, bp, exclude, NULL, NULL, p, boxes, xf, 0, out,
                                     capacity);
 }
 

@@ -33,10 +33,12 @@ int imp_collide2d_batch_xf(const imp_body2d *bodies, int n, const unsigned char 
 typedef int (*imp_collide2d_keep)(const void *ctx, int a, int b);
 
 /* The same with a filter asked about every candidate pair left after still and exclude (keep
-   NULL: none), before its narrow phase. */
+   NULL: none), before its narrow phase; clip (with xf) 1: pairs of strictly convex
+   straight-edged polygons by imp_collide2d_clip_xf (collide2d_clip.h; the soft step), 0:
+   every pair by the general path. */
 int imp_collide2d_batch_keep(const imp_body2d *bodies, int n, const unsigned char *still,
                              imp_bp2d *bp, const imp_pairset *exclude, imp_collide2d_keep keep,
                              const void *ctx, const imp_detect2d_params *p, double *boxes,
-                             imp_body2d_xf *xf, imp_hit2d *out, int capacity);
+                             imp_body2d_xf *xf, int clip, imp_hit2d *out, int capacity);
 
 #endif

@@ -252,10 +252,15 @@ void imp_engine2d_localize(const struct imp_world *w, const double *y, imp_rec2d
    edges and vertices). */
 void imp_engine2d_relocate(const struct imp_world *w, const double *y, const double *cs,
                            imp_rec2d *r);
+/* imp_engine2d_relocate without its coefficients: r's elasticity, friction and impulses stay
+   (the soft step's contact cache, while no pair coefficient is set). */
+void imp_engine2d_move_record(const double *y, const double *cs, imp_rec2d *r);
 
 /* Fills the Jacobian rows, the relative normal velocity, elasticity and friction of r from
    the state y (r->point, r->u1, r->u2 and r->normal set). */
 void imp_engine2d_finish_record(const struct imp_world *w, const double *y, imp_rec2d *r);
+/* Its first half: the Jacobian rows and (body pairs) the relative normal velocity. */
+void imp_engine2d_record_jacobian(const double *y, imp_rec2d *r);
 
 /* Handles collisions among the records rec[0..n) at state y (velocities change in y).
    Records whose index is flagged in elastic use their elasticity, the others 0 (contacts,

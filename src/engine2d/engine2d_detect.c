@@ -208,7 +208,7 @@ static double point_velocity_dot(const double *ys, const double *r, const double
     return (ys[3] - ys[5] * r[1]) * n[0] + (ys[4] + ys[5] * r[0]) * n[1];
 }
 
-void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *r)
+void imp_engine2d_record_jacobian(const double *y, imp_rec2d *r)
 {
     const double *yp = y + (size_t)r->p * IMP_STRIDE_2D;
     const double *yq = y + (size_t)r->q * IMP_STRIDE_2D;
@@ -225,6 +225,11 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     if (r->connector < 0) {
         r->velocity = point_velocity_dot(yp, rp, n) - point_velocity_dot(yq, rq, n);
     }
+}
+
+/* the elasticity and friction of r (the bodies' smaller, or the pair's), its impulses 0 */
+static void record_coefficients(const imp_world *w, imp_rec2d *r)
+{
     const imp_body *bp = &w->model.bodies[r->p], *bq = &w->model.bodies[r->q];
     double ep = r->p == 0 ? 1.0 : bp->elasticity, eq = r->q == 0 ? 1.0 : bq->elasticity;
     r->elasticity = ep < eq ? ep : eq;
@@ -245,6 +250,12 @@ void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *
     r->impulse = 0.0;
     r->force = 0.0;
     r->friction_force = 0.0;
+}
+
+void imp_engine2d_finish_record(const imp_world *w, const double *y, imp_rec2d *r)
+{
+    imp_engine2d_record_jacobian(y, r);
+    record_coefficients(w, r);
 }
 
 static unsigned long long mix64(unsigned long long h)
@@ -285,7 +296,7 @@ void imp_engine2d_localize(const imp_world *w, const double *y, imp_rec2d *r)
     r->lnormal[1] = -sn * r->normal[0] + c * r->normal[1];
 }
 
-void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs, imp_rec2d *r)
+void imp_engine2d_move_record(const double *y, const double *cs, imp_rec2d *r)
 {
     const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
     double cp = cs[2 * r->p], sp = cs[2 * r->p + 1], c = cs[2 * r->q], sn = cs[2 * r->q + 1];
@@ -315,7 +326,13 @@ void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs
     double slide = r->curved ? 0.0 : t[0] * (r->u1[0] - pq[0]) + t[1] * (r->u1[1] - pq[1]);
     r->point[0] = pq[0] + slide * t[0];
     r->point[1] = pq[1] + slide * t[1];
-    imp_engine2d_finish_record(w, y, r);
+    imp_engine2d_record_jacobian(y, r);
+}
+
+void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs, imp_rec2d *r)
+{
+    imp_engine2d_move_record(y, cs, r);
+    record_coefficients(w, r);
 }
 
 /* Record from a detection result; 0 when the result makes no record: a static penetration
@@ -443,10 +460,12 @@ static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_sep
     }
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol,
                                keep_separating};
+    /* the soft step: convex boxes and polygons by clipping (collide2d_clip.h), static tests */
+    int clip = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && !use_prev && !keep_separating;
     int m;
     for (;;) {
         m = imp_collide2d_batch_keep(e->b2, nb, e->still, &e->bp, &e->exclude, keep_pair, w,
-                                     &par, e->boxes, e->b2_xf, e->hits, e->hit_cap);
+                                     &par, e->boxes, e->b2_xf, clip, e->hits, e->hit_cap);
         if (m < 0) {
             return -1;
         }

@@ -11,6 +11,8 @@
      (contacts with friction) the tangent t = perp(n), prepared once with the anchors of
      the step's start; impulses warm-started from the last step's rows of the same key; the
      rows ordered by body pair and the pairs coloured into blocks (engine2d_soft_blocks.c);
+     a cached step after one whose rows came from the same records refreshes those rows and
+     blocks in place (refresh_rows: the same results as building them again);
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
    - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
      accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
@@ -119,10 +121,11 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
         s->cnt = c;
         double **arr[5] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs};
         for (int k = 0; k < 5; k++) {
-            double *p = realloc(*arr[k], 3 * (size_t)slots * sizeof *p);
+            double *p = realloc(*arr[k], SOFT_SV * (size_t)slots * sizeof *p);
             if (p == NULL) {
                 return -1;
             }
+            memset(p, 0, SOFT_SV * (size_t)slots * sizeof *p);  /* (the pads stay 0) */
             *arr[k] = p;
         }
         s->slot_cap = slots;
@@ -154,7 +157,7 @@ static void warm_fetch(const struct imp_e2_soft *s, unsigned long long key, doub
     }
 }
 
-static int warm_store(struct imp_e2_soft *s, const imp_rec2d *rec)
+static int warm_store(struct imp_e2_soft *s)
 {
     int n = s->nrows;
     size_t size = 16;
@@ -184,19 +187,23 @@ static int warm_store(struct imp_e2_soft *s, const imp_rec2d *rec)
     }
     size_t mask = s->whash_size - 1;
     memset(s->whash, 0, s->whash_size * sizeof *s->whash);
+    int unique = 1;
     for (int i = 0; i < n; i++) {
         const soft_row *r = &s->rows[i];
-        unsigned long long key = rec[r->rec].key;
+        unsigned long long key = r->key;
         s->wkey[i] = key;
         s->wf[2 * i] = r->fn;
         s->wf[2 * i + 1] = r->ft;
         size_t h = hash_slot(key, mask);
         while (s->whash[h] != 0) {
+            unique &= s->wkey[s->whash[h] - 1] != key;
             h = (h + 1) & mask;
         }
         s->whash[h] = i + 1;
     }
     s->nwarm = n;
+    s->keys_unique = unique;
+    s->warm_stale = 0;
     return 0;
 }
 
@@ -247,9 +254,48 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
     }
 }
 
-/* Builds the rows from e->rec at state y (the step's start), in order_records' order, each
-   turned so that p < q (a record with p > q has its normal reversed and its sides swapped:
-   the same row, its tangent impulse of the opposite sign); O(records + slots). */
+/* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
+   and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0. */
+static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
+{
+    int flip = o->flip;
+    double sg = flip ? -1.0 : 1.0;
+    o->n0 = sg * r->normal[0];
+    o->n1 = sg * r->normal[1];
+    /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
+    o->rpn = flip ? r->jq[2] : r->jp[2];
+    o->rqn = flip ? -r->jp[2] : -r->jq[2];
+    double kn = (o->mp + o->mq) * (o->n0 * o->n0 + o->n1 * o->n1) + o->ip * o->rpn * o->rpn
+                + o->iq * o->rqn * o->rqn;
+    o->mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
+    o->c0 = r->distance;
+    o->v0 = r->velocity;
+    o->mu = o->type == ROW_CONTACT ? r->friction : 0.0;
+    o->e = o->type == ROW_CONTACT ? r->elasticity : 0.0;
+    o->rpt = o->rqt = 0.0;
+    o->mass_t = 0.0;
+    if (o->mu > 0.0) {
+        const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
+        const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+        const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+        double t0 = -o->n1, t1 = o->n0;
+        o->rpt = cross(rp, t0, t1);
+        o->rqt = cross(rq, t0, t1);
+        double kt = (o->mp + o->mq) + o->ip * o->rpt * o->rpt + o->iq * o->rqt * o->rqt;
+        o->mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
+    }
+    if (o->mass_n == 0.0 || !isfinite(o->fn) || !isfinite(o->ft)) {
+        o->fn = o->ft = 0.0;
+    }
+    if (o->mu == 0.0) {
+        o->ft = 0.0;
+    }
+    o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+}
+
+/* Builds the rows from e->rec at state y, in order_records' order, each turned so that
+   p < q (a record with p > q has its normal reversed and its sides swapped: the same row,
+   its tangent impulse of the opposite sign); O(records + slots). */
 static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
 {
     imp_engine2d *e = w->engine2d;
@@ -260,11 +306,11 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
         const imp_rec2d *r = &e->rec[i];
         soft_row *o = &s->rows[k++];
         int flip = r->p > r->q;
-        double sg = flip ? -1.0 : 1.0;
         o->flip = flip;
         o->p = flip ? r->q : r->p;
         o->q = flip ? r->p : r->q;
         o->rec = i;
+        o->key = r->key;
         o->type = r->connector < 0 ? ROW_CONTACT : r->bilateral ? ROW_BILATERAL : ROW_UNILATERAL;
         const imp_body *bp = &w->model.bodies[o->p], *bq = &w->model.bodies[o->q];
         int fp = o->p != 0 && imp_body_free(bp), fq = o->q != 0 && imp_body_free(bq) && o->q != o->p;
@@ -272,39 +318,9 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
         o->ip = fp ? bp->inv_inertia.m[2][2] : 0.0;
         o->mq = fq ? bq->inv_mass : 0.0;
         o->iq = fq ? bq->inv_inertia.m[2][2] : 0.0;
-        o->n0 = sg * r->normal[0];
-        o->n1 = sg * r->normal[1];
-        /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
-        o->rpn = flip ? r->jq[2] : r->jp[2];
-        o->rqn = flip ? -r->jp[2] : -r->jq[2];
-        double kn = (o->mp + o->mq) * (o->n0 * o->n0 + o->n1 * o->n1) + o->ip * o->rpn * o->rpn
-                    + o->iq * o->rqn * o->rqn;
-        o->mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
         o->soft = o->type != ROW_CONTACT ? SOFT_JOINT : !fp || !fq ? SOFT_STATIC : SOFT_CONTACT;
-        o->c0 = r->distance;
-        o->v0 = r->velocity;
-        o->mu = o->type == ROW_CONTACT ? r->friction : 0.0;
-        o->e = o->type == ROW_CONTACT ? r->elasticity : 0.0;
-        o->rpt = o->rqt = 0.0;
-        o->mass_t = 0.0;
-        if (o->mu > 0.0) {
-            const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
-            const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
-            const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
-            double t0 = -o->n1, t1 = o->n0;
-            o->rpt = cross(rp, t0, t1);
-            o->rqt = cross(rq, t0, t1);
-            double kt = (o->mp + o->mq) + o->ip * o->rpt * o->rpt + o->iq * o->rqt * o->rqt;
-            o->mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
-        }
         warm_fetch(s, r->key, &o->fn, &o->ft);  /* (stored turned as now: the key fixes p, q) */
-        if (o->mass_n == 0.0 || !isfinite(o->fn) || !isfinite(o->ft)) {
-            o->fn = o->ft = 0.0;
-        }
-        if (o->mu == 0.0) {
-            o->ft = 0.0;
-        }
-        o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+        row_geometry(o, r, y);
         if (k == 1 || o->p != o[-1].p || o->q != o[-1].q) {
             s->grp[ng++] = k - 1;
         }
@@ -314,10 +330,22 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
     s->ngrp = ng;
 }
 
+/* The rows again from the same records, moved (a cached step after a step whose rows came
+   from them alone, their keys distinct): the same order, pairs and bodies; each row
+   warm-starts from its own last impulses, as the table would give it. O(rows). */
+static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+{
+    const imp_rec2d *rec = w->engine2d->rec;
+    for (int i = 0; i < s->nrows; i++) {
+        soft_row *o = &s->rows[i];
+        row_geometry(o, &rec[o->rec], y);
+    }
+}
+
 /* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
 static inline void apply(const soft_row *o, double *v, double fn, double ft)
 {
-    double *vp = v + 3 * o->p, *vq = v + 3 * o->q;
+    double *vp = v + SOFT_SV * o->p, *vq = v + SOFT_SV * o->q;
     double px = o->n0 * fn - o->n1 * ft, py = o->n1 * fn + o->n0 * ft;
     vp[0] += o->mp * px;
     vp[1] += o->mp * py;
@@ -327,12 +355,16 @@ static inline void apply(const soft_row *o, double *v, double fn, double ft)
     vq[2] -= o->iq * (o->rqn * fn + o->rqt * ft);
 }
 
+/* the accumulated impulses applied again: the blocks' rows, then the others' */
 static void warm_start(struct imp_e2_soft *s)
 {
-    for (int i = 0; i < s->nrows; i++) {
-        const soft_row *o = &s->rows[i];
-        if (o->fn != 0.0 || o->ft != 0.0) {
-            apply(o, s->vel, o->fn, o->ft);
+    imp_e2_soft_blocks_warm(s);
+    for (int g = 0; g < s->nover; g++) {
+        for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
+            const soft_row *o = &s->rows[i];
+            if (o->fn != 0.0 || o->ft != 0.0) {
+                apply(o, s->vel, o->fn, o->ft);
+            }
         }
     }
 }
@@ -345,9 +377,9 @@ void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h,
     double *v = s->vel;
     const double *dx = s->dpos;
     int sp = s->rows[k0].p, sq = s->rows[k0].q;
-    double *vp = v + 3 * sp, *vq = v + 3 * sq;
+    double *vp = v + SOFT_SV * sp, *vq = v + SOFT_SV * sq;
     double p0 = vp[0], p1 = vp[1], p2 = vp[2], q0 = vq[0], q1 = vq[1], q2 = vq[2];
-    const double *xp = dx + 3 * sp, *xq = dx + 3 * sq;
+    const double *xp = dx + SOFT_SV * sp, *xq = dx + SOFT_SV * sq;
     double dx0 = xp[0] - xq[0], dx1 = xp[1] - xq[1], xp2 = xp[2], xq2 = xq[2];
     for (int i = k0; i < k1; i++) {
         soft_row *o = &s->rows[i];
@@ -413,7 +445,7 @@ static void restitution(struct imp_e2_soft *s, double threshold)
         if (o->type != ROW_CONTACT || !(o->e > 0.0) || !(o->v0 < -threshold) || !(o->fn_max > 0.0)) {
             continue;
         }
-        const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+        const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
         double vn = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
         double f0 = o->fn, f = f0 - o->mass_n * (vn + o->e * o->v0);
         f = f < 0.0 ? 0.0 : f;
@@ -448,8 +480,8 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
         imp_rec2d *r = &e->rec[o->rec];
         if (o->type != ROW_CONTACT) {  /* connector rows: their gap and rate moved linearly (the
                                           same scalars whether the row was turned or not) */
-            const double *xp = s->dpos + 3 * o->p, *xq = s->dpos + 3 * o->q;
-            const double *vp = s->vel + 3 * o->p, *vq = s->vel + 3 * o->q;
+            const double *xp = s->dpos + SOFT_SV * o->p, *xq = s->dpos + SOFT_SV * o->q;
+            const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
             r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
                           - o->rqn * xq[2];
             r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
@@ -564,7 +596,11 @@ static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
         s->cs[2 * i + 1] = sin(a);
     }
     for (int i = 0; i < s->nbody && i < e->nrec; i++) {
-        imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
+        if (e->npairs == 0) {  /* (the bodies' coefficients do not change: the records' stay) */
+            imp_engine2d_move_record(y, s->cs, &e->rec[i]);
+        } else {
+            imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
+        }
     }
 }
 
@@ -596,9 +632,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     if (e->soft->stepped == 0 && e->soft->nblocks == 0) {
         e->soft->simd = imp_e2_soft_simd_available();  /* (chosen once) */
+        e->soft->threads = imp_e2_soft_threads_wanted();
     }
     struct imp_e2_soft *s = e->soft;
     s->stepped = 0;
+    int layout_ok = s->layout_ok;
+    s->layout_ok = 0;  /* (until this step succeeds) */
     const imp_engine2d_def *d = &w->model.def.engine2d;
     const imp_soft_def *sd = &d->soft;
     imp_profile *prof = &w->data.profile;
@@ -624,7 +663,18 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
-    prepare_rows(w, s, y);
+    /* a cached step over the last step's rows refreshes them in place (the same rows,
+       pairs and blocks: the results bit for bit those of building them again) */
+    int refresh = cached && layout_ok && s->keys_unique && e->nrec == s->nbody && s->nrows == e->nrec;
+    if (refresh) {
+        refresh_rows(w, s, y);
+    } else {
+        if (s->warm_stale && warm_store(s) != 0) {  /* (the last step's rows, before they go) */
+            snprintf(why, why_size, "out of memory");
+            return IMP_ERR_NOMEM;
+        }
+        prepare_rows(w, s, y);
+    }
     if (s->nrows > e->stats.max_contacts) {
         e->stats.max_contacts = s->nrows;
     }
@@ -643,12 +693,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         int moves = b->active && !b->fixed && i != 0;
         int free_body = moves && imp_body_free(b);
         for (int k = 0; k < 3; k++) {
-            v[3 * i + k] = moves ? yi[3 + k] : 0.0;
-            dx[3 * i + k] = 0.0;
+            v[SOFT_SV * i + k] = moves ? yi[3 + k] : 0.0;
+            dx[SOFT_SV * i + k] = 0.0;
         }
-        acc[3 * i] = free_body ? f[6 * i] * b->inv_mass : 0.0;
-        acc[3 * i + 1] = free_body ? f[6 * i + 1] * b->inv_mass : 0.0;
-        acc[3 * i + 2] = free_body ? f[6 * i + 5] * b->inv_inertia.m[2][2] : 0.0;
+        acc[SOFT_SV * i] = free_body ? f[6 * i] * b->inv_mass : 0.0;
+        acc[SOFT_SV * i + 1] = free_body ? f[6 * i + 1] * b->inv_mass : 0.0;
+        acc[SOFT_SV * i + 2] = free_body ? f[6 * i + 5] * b->inv_inertia.m[2][2] : 0.0;
     }
     int nsub = d->substeps > 0 ? d->substeps : 1;
     double h = dt / nsub;
@@ -657,31 +707,36 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->sf[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
     s->sf[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
     s->sf[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
-    if (imp_e2_soft_blocks(s, ns) != 0) {
+    if (refresh) {
+        imp_e2_soft_blocks_refill(s);
+    } else if (imp_e2_soft_blocks(s, ns) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
     for (int sub = 0; sub < nsub; sub++) {
-        for (int i = 0; i < 3 * ns; i++) {
+        for (int i = 0; i < SOFT_SV * ns; i++) {
             v[i] += h * acc[i];
         }
         warm_start(s);
         for (int it = 0; it < sd->iterations; it++) {
             imp_e2_soft_blocks_pass(s, h, 1, sd->push_max);
         }
-        for (int i = 0; i < 3 * ns; i++) {
+        for (int i = 0; i < SOFT_SV * ns; i++) {
             dx[i] += h * v[i];
         }
         for (int it = 0; it < sd->relax_iterations; it++) {
             imp_e2_soft_blocks_pass(s, h, 0, sd->push_max);
         }
-        imp_e2_soft_blocks_store(s);
-        for (int i = 0; i < s->nrows; i++) {
-            s->rows[i].fn_sum += s->rows[i].fn;
-            s->rows[i].ft_sum += s->rows[i].ft;
+        imp_e2_soft_blocks_sum(s);
+        for (int g = 0; g < s->nover; g++) {
+            for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
+                s->rows[i].fn_sum += s->rows[i].fn;
+                s->rows[i].ft_sum += s->rows[i].ft;
+            }
         }
         e->stats.pgs_sweeps += sd->iterations + sd->relax_iterations;
     }
+    imp_e2_soft_blocks_store(s);
     restitution(s, sd->restitution_threshold);
     for (int i = 1; i < ns; i++) {
         const imp_body *b = &w->model.bodies[i];
@@ -690,8 +745,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         }
         double *yi = y + (size_t)i * IMP_STRIDE_2D;
         for (int k = 0; k < 3; k++) {
-            yi[k] += dx[3 * i + k];
-            yi[3 + k] = v[3 * i + k];
+            yi[k] += dx[SOFT_SV * i + k];
+            yi[3 + k] = v[SOFT_SV * i + k];
         }
         for (int k = 0; k < 6; k++) {
             if (!isfinite(yi[k])) {
@@ -702,7 +757,9 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         }
     }
     imp_profile_add(prof, IMP_STAGE_CONTACT_SOLVE, start);
-    if (warm_store(s, e->rec) != 0) {
+    if (refresh) {
+        s->warm_stale = 1;  /* (the rows keep the impulses the table would) */
+    } else if (warm_store(s) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -720,6 +777,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->bodies_version = w->model.bodies_version;
     s->nslots = ns;
     s->cache_ok = 1;
+    s->layout_ok = e->nrec == s->nbody;
     s->end_state_version = w->data.state_version;
     return IMP_OK;
 }

@@ -9,10 +9,16 @@
    packed or not): the AVX2 path and the portable path give the same results bit for bit, and
    the order of the solve is the colours' order either way. Pairs with more than two points,
    connector rows, and pairs left without a colour are solved after the blocks, one by one.
-   The order is fixed by the rows' order: deterministic. Cost: O(rows + slots) to colour and
-   fill; a pass is O(rows). */
+   The order is fixed by the rows' order: deterministic. With IMPACT_E2_THREADS > 1 (OpenMP)
+   each colour's blocks are split among the threads, the colours in order between barriers:
+   the same results bit for bit. A cached step refills the same blocks (their geometry and
+   impulses) without colouring again. Cost: O(rows + slots) to colour and fill; a pass is
+   O(rows). */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "engine2d_soft_internal.h"
 
@@ -21,7 +27,7 @@
 #include "avx2.h"
 #endif
 
-enum { NCOLOURS = 64 };
+enum { NCOLOURS = SOFT_COLOURS };
 
 int imp_e2_soft_simd_available(void)
 {
@@ -47,7 +53,7 @@ static void empty_lane(soft_block *b, int l)
     for (int k = 0; k < 2; k++) {
         b->rpn[k][l] = b->rqn[k][l] = b->rpt[k][l] = b->rqt[k][l] = 0.0;
         b->mass_n[k][l] = b->mass_t[k][l] = b->c0[k][l] = 0.0;
-        b->fn[k][l] = b->ft[k][l] = b->fn_max[k][l] = 0.0;
+        b->fn[k][l] = b->ft[k][l] = b->fn_max[k][l] = b->fn_sum[k][l] = b->ft_sum[k][l] = 0.0;
         b->row[k][l] = -1;
     }
 }
@@ -65,7 +71,22 @@ static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
     b->fn[k][l] = o != NULL ? o->fn : 0.0;
     b->ft[k][l] = o != NULL ? o->ft : 0.0;
     b->fn_max[k][l] = o != NULL ? o->fn_max : 0.0;
+    b->fn_sum[k][l] = o != NULL ? o->fn_sum : 0.0;
+    b->ft_sum[k][l] = o != NULL ? o->ft_sum : 0.0;
     b->row[k][l] = o != NULL ? index : -1;
+}
+
+/* lane l's normal, friction, softness and rows from rows k0 and k1 (-1: none) of one pair */
+static void fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, int k0, int k1)
+{
+    const soft_row *o = &s->rows[k0];
+    const softness *sf = &s->sf[o->soft];
+    b->n0[l] = o->n0;
+    b->n1[l] = o->n1;
+    b->mu[l] = o->mu;
+    b->br[l] = sf->bias_rate, b->ms[l] = sf->mass_scale, b->is[l] = sf->impulse_scale;
+    fill_row(b, l, 0, o, k0);
+    fill_row(b, l, 1, k1 >= 0 ? &s->rows[k1] : NULL, k1);
 }
 
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
@@ -120,16 +141,19 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         col[g] = c;
         count[c]++;
     }
-    int first[NCOLOURS], fill[NCOLOURS], nb = 0;
+    int *first = s->colour_first, fill[NCOLOURS], nb = 0;
     for (int c = 0; c < NCOLOURS; c++) {
         first[c] = nb;
         fill[c] = 0;
         nb += (count[c] + SOFT_LANES - 1) / SOFT_LANES;
     }
+    first[NCOLOURS] = nb;
+    s->ncolours = NCOLOURS;
     for (int b = 0; b < nb; b++) {
         for (int l = 0; l < SOFT_LANES; l++) {
             empty_lane(&s->blocks[b], l);
         }
+        s->blocks[b].pm = s->blocks[b].qm = 0;
     }
     for (int g = 0; g < ng; g++) {
         int c = col[g];
@@ -140,19 +164,27 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         soft_block *b = &s->blocks[first[c] + at / SOFT_LANES];
         int l = at % SOFT_LANES, k0 = s->grp[g], k1 = s->grp[g + 1];
         const soft_row *o = &s->rows[k0];
-        const softness *sf = &s->sf[o->soft];
         b->p[l] = o->p;
         b->q[l] = o->q;
-        b->n0[l] = o->n0;
-        b->n1[l] = o->n1;
         b->mp[l] = o->mp, b->ip[l] = o->ip, b->mq[l] = o->mq, b->iq[l] = o->iq;
-        b->mu[l] = o->mu;
-        b->br[l] = sf->bias_rate, b->ms[l] = sf->mass_scale, b->is[l] = sf->impulse_scale;
-        fill_row(b, l, 0, o, k0);
-        fill_row(b, l, 1, k1 - k0 == 2 ? &s->rows[k0 + 1] : NULL, k0 + 1);
+        b->pm |= moves(o->mp, o->ip) << l;
+        b->qm |= moves(o->mq, o->iq) << l;
+        fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
     }
     s->nblocks = nb;
     return 0;
+}
+
+void imp_e2_soft_blocks_refill(struct imp_e2_soft *s)
+{
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        for (int l = 0; l < SOFT_LANES; l++) {
+            if (b->row[0][l] >= 0) {
+                fill_lane(s, b, l, b->row[0][l], b->row[1][l]);
+            }
+        }
+    }
 }
 
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
@@ -204,25 +236,64 @@ static void lane_row(soft_block *b, int l, int k, double *v, const double *x, do
     v[5] -= iq * rqt * dt;
 }
 
-static void blocks_pass_portable(struct imp_e2_soft *s, double inv_h, int use_bias, double push_max)
+/* lane l's velocities v (p's then q's) back, of the bodies that move */
+static void lane_store(const soft_block *b, int l, double *vel, const double *v)
+{
+    if (b->qm >> l & 1) {
+        double *vq = vel + SOFT_SV * b->q[l];
+        vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
+    }
+    if (b->pm >> l & 1) {
+        double *vp = vel + SOFT_SV * b->p[l];
+        vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
+    }
+}
+
+/* the warm start of lane l: its rows' impulses applied again (v as in lane_row) */
+static void lane_warm(const soft_block *b, int l, double *v)
+{
+    double n0 = b->n0[l], n1 = b->n1[l], mp = b->mp[l], mq = b->mq[l], ip = b->ip[l], iq = b->iq[l];
+    for (int k = 0; k < 2; k++) {
+        double fn = b->fn[k][l], ft = b->ft[k][l];
+        double px = n0 * fn - n1 * ft, py = n1 * fn + n0 * ft;
+        v[0] += mp * px;
+        v[1] += mp * py;
+        v[2] += ip * (b->rpn[k][l] * fn + b->rpt[k][l] * ft);
+        v[3] -= mq * px;
+        v[4] -= mq * py;
+        v[5] -= iq * (b->rqn[k][l] * fn + b->rqt[k][l] * ft);
+    }
+}
+
+static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
+{
+    double *vel = s->vel;
+    for (int bi = b0; bi < b1; bi++) {
+        const soft_block *b = &s->blocks[bi];
+        for (int l = 0; l < SOFT_LANES; l++) {
+            double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
+            double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
+            lane_warm(b, l, v);
+            lane_store(b, l, vel, v);
+        }
+    }
+}
+
+static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double inv_h, int use_bias,
+                                 double push_max)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
-    for (int bi = 0; bi < s->nblocks; bi++) {
+    for (int bi = b0; bi < b1; bi++) {
         soft_block *b = &s->blocks[bi];
         for (int l = 0; l < SOFT_LANES; l++) {
-            double *vp = vel + 3 * b->p[l], *vq = vel + 3 * b->q[l];
-            const double *xp = dx + 3 * b->p[l], *xq = dx + 3 * b->q[l];
+            double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
+            const double *xp = dx + SOFT_SV * b->p[l], *xq = dx + SOFT_SV * b->q[l];
             double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
             const double x[4] = {xp[0] - xq[0], xp[1] - xq[1], xp[2], xq[2]};
             lane_row(b, l, 0, v, x, inv_h, use_bias, push_max);
             lane_row(b, l, 1, v, x, inv_h, use_bias, push_max);
-            if (moves(b->mq[l], b->iq[l])) {
-                vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
-            }
-            if (moves(b->mp[l], b->ip[l])) {
-                vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
-            }
+            lane_store(b, l, vel, v);
         }
     }
 }
@@ -235,14 +306,21 @@ static inline AVX2 v4 neg(v4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0));
 static inline AVX2 v4 pick(v4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, m); }
 static inline AVX2 v4 lt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
 static inline AVX2 v4 gt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
-static inline AVX2 v4 gather(const double *base, const int *slot, int k)
+/* the 3 values of the four slots' (base: SOFT_SV per slot) as out[0..2]: a 4-wide load per
+   slot (as its 4-wide store: store-to-load forwarding), transposed */
+static inline __attribute__((always_inline)) AVX2 void gather3(const double *base, const int *slot, v4 *out)
 {
-    return _mm256_set_pd(base[3 * slot[3] + k], base[3 * slot[2] + k], base[3 * slot[1] + k],
-                         base[3 * slot[0] + k]);
+    v4 a0 = ld(base + SOFT_SV * slot[0]), a1 = ld(base + SOFT_SV * slot[1]);
+    v4 a2 = ld(base + SOFT_SV * slot[2]), a3 = ld(base + SOFT_SV * slot[3]);
+    v4 t0 = _mm256_unpacklo_pd(a0, a1), t1 = _mm256_unpackhi_pd(a0, a1);
+    v4 t2 = _mm256_unpacklo_pd(a2, a3), t3 = _mm256_unpackhi_pd(a2, a3);
+    out[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    out[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    out[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
 }
 
 /* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities */
-static inline AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 inv_h, int use_bias,
+static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 inv_h, int use_bias,
                                   v4 push_max)
 {
     const v4 zero = _mm256_setzero_pd();
@@ -291,57 +369,177 @@ static inline AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 i
     v[5] = sub(v[5], mul(mul(iq, rqt), dt));
 }
 
-static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, double inv_h_s, int use_bias, double push_max_s)
+/* the lanes' velocities: p's then q's */
+static inline __attribute__((always_inline)) AVX2 void gather_vel(const soft_block *b, const double *vel, v4 *v)
+{
+    gather3(vel, b->p, v);
+    gather3(vel, b->q, v + 3);
+}
+
+/* the lanes' velocities back, q's then p's, of the bodies that move: transposed, one
+   4-wide store per slot (its pad 0) */
+static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_block *b, double *vel, const v4 *v)
+{
+    const v4 zero = _mm256_setzero_pd();
+    v4 lane[2][4];
+    for (int side = 0; side < 2; side++) {
+        const v4 *u = v + 3 * side;
+        v4 t0 = _mm256_unpacklo_pd(u[0], u[1]), t1 = _mm256_unpackhi_pd(u[0], u[1]);
+        v4 t2 = _mm256_unpacklo_pd(u[2], zero), t3 = _mm256_unpackhi_pd(u[2], zero);
+        lane[side][0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+        lane[side][1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+        lane[side][2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+        lane[side][3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+    }
+    for (int l = 0; l < SOFT_LANES; l++) {
+        if (b->qm >> l & 1) {
+            _mm256_storeu_pd(vel + SOFT_SV * b->q[l], lane[1][l]);
+        }
+        if (b->pm >> l & 1) {
+            _mm256_storeu_pd(vel + SOFT_SV * b->p[l], lane[0][l]);
+        }
+    }
+}
+
+static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h_s, int use_bias,
+                                  double push_max_s)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
     v4 inv_h = splat(inv_h_s), push_max = splat(push_max_s);
-    for (int bi = 0; bi < s->nblocks; bi++) {
+    for (int bi = b0; bi < b1; bi++) {
         soft_block *b = &s->blocks[bi];
         v4 v[6], x[4];
-        for (int k = 0; k < 3; k++) {
-            v[k] = gather(vel, b->p, k);
-            v[3 + k] = gather(vel, b->q, k);
-        }
-        x[0] = sub(gather(dx, b->p, 0), gather(dx, b->q, 0));
-        x[1] = sub(gather(dx, b->p, 1), gather(dx, b->q, 1));
-        x[2] = gather(dx, b->p, 2);
-        x[3] = gather(dx, b->q, 2);
+        gather_vel(b, vel, v);
+        v4 xp[3], xq[3];
+        gather3(dx, b->p, xp);
+        gather3(dx, b->q, xq);
+        x[0] = sub(xp[0], xq[0]);
+        x[1] = sub(xp[1], xq[1]);
+        x[2] = xp[2];
+        x[3] = xq[2];
         block_row(b, 0, v, x, inv_h, use_bias, push_max);
         block_row(b, 1, v, x, inv_h, use_bias, push_max);
-        double out[6][4];
-        for (int k = 0; k < 6; k++) {
-            _mm256_storeu_pd(out[k], v[k]);
+        scatter_vel(b, vel, v);
+    }
+}
+
+/* lane_warm over the four lanes at once */
+static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s, int b0, int b1)
+{
+    double *vel = s->vel;
+    for (int bi = b0; bi < b1; bi++) {
+        const soft_block *b = &s->blocks[bi];
+        v4 v[6];
+        gather_vel(b, vel, v);
+        v4 n0 = ld(b->n0), n1 = ld(b->n1), mp = ld(b->mp), mq = ld(b->mq), ip = ld(b->ip), iq = ld(b->iq);
+        for (int k = 0; k < 2; k++) {
+            v4 fn = ld(b->fn[k]), ft = ld(b->ft[k]);
+            v4 px = sub(mul(n0, fn), mul(n1, ft)), py = add(mul(n1, fn), mul(n0, ft));
+            v[0] = add(v[0], mul(mp, px));
+            v[1] = add(v[1], mul(mp, py));
+            v[2] = add(v[2], mul(ip, add(mul(ld(b->rpn[k]), fn), mul(ld(b->rpt[k]), ft))));
+            v[3] = sub(v[3], mul(mq, px));
+            v[4] = sub(v[4], mul(mq, py));
+            v[5] = sub(v[5], mul(iq, add(mul(ld(b->rqn[k]), fn), mul(ld(b->rqt[k]), ft))));
         }
-        for (int l = 0; l < SOFT_LANES; l++) {
-            if (moves(b->mq[l], b->iq[l])) {
-                double *vq = vel + 3 * b->q[l];
-                vq[0] = out[3][l], vq[1] = out[4][l], vq[2] = out[5][l];
-            }
-            if (moves(b->mp[l], b->ip[l])) {
-                double *vp = vel + 3 * b->p[l];
-                vp[0] = out[0][l], vp[1] = out[1][l], vp[2] = out[2][l];
-            }
-        }
+        scatter_vel(b, vel, v);
     }
 }
 #endif
 
+/* the blocks b0 .. b1 - 1: a solve or relax pass (warm 0), or the warm start (warm 1) */
+static void run_range(struct imp_e2_soft *s, int warm, int b0, int b1, double inv_h, int use_bias,
+                      double push_max)
+{
+#if defined(IMP_E2_HAVE_AVX2)
+    if (s->simd) {
+        if (warm) {
+            blocks_warm_avx2(s, b0, b1);
+        } else {
+            blocks_pass_avx2(s, b0, b1, inv_h, use_bias, push_max);
+        }
+        return;
+    }
+#endif
+    if (warm) {
+        blocks_warm_portable(s, b0, b1);
+    } else {
+        blocks_pass_portable(s, b0, b1, inv_h, use_bias, push_max);
+    }
+}
+
+int imp_e2_soft_threads_wanted(void)
+{
+#ifdef _OPENMP
+    const char *env = getenv("IMPACT_E2_THREADS");
+    int t = env != NULL ? atoi(env) : 1;
+    return t < 1 ? 1 : t > 64 ? 64 : t;
+#else
+    return 1;
+#endif
+}
+
+int imp_e2_soft_threads(const struct imp_e2_soft *s)
+{
+#ifdef _OPENMP
+    if (s->threads > 1 && s->nblocks >= SOFT_PARALLEL_BLOCKS && !omp_in_parallel()) {
+        return s->threads;
+    }
+#endif
+    return 1;
+}
+
+/* Every block, colour by colour; with threads, each colour's blocks split into one run of
+   consecutive blocks per thread, the colours separated by barriers: the blocks of a colour
+   share no moving body (each writes only its own bodies' velocities and reads no other's),
+   so the results are those of one thread, bit for bit, whatever the count. */
+static void run_blocks(struct imp_e2_soft *s, int warm, double inv_h, int use_bias, double push_max)
+{
+    int nt = imp_e2_soft_threads(s);
+    if (nt <= 1) {
+        run_range(s, warm, 0, s->nblocks, inv_h, use_bias, push_max);
+        return;
+    }
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), n = omp_get_num_threads();
+        for (int c = 0; c < s->ncolours; c++) {
+            int b0 = s->colour_first[c], len = s->colour_first[c + 1] - b0;
+            if (len == 0) {  /* (the same for every thread: no barrier) */
+                continue;
+            }
+            run_range(s, warm, b0 + (int)((long)len * t / n), b0 + (int)((long)len * (t + 1) / n), inv_h,
+                      use_bias, push_max);
+#pragma omp barrier
+        }
+    }
+#endif
+}
+
 void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max)
 {
     double inv_h = 1.0 / h;
-#if defined(IMP_E2_HAVE_AVX2)
-    if (s->simd) {
-        blocks_pass_avx2(s, inv_h, use_bias, push_max);
-    } else {
-        blocks_pass_portable(s, inv_h, use_bias, push_max);
-    }
-#else
-    blocks_pass_portable(s, inv_h, use_bias, push_max);
-#endif
+    run_blocks(s, 0, inv_h, use_bias, push_max);
     for (int i = 0; i < s->nover; i++) {
         int g = s->over[i];
         imp_e2_soft_group_pass(s, s->grp[g], s->grp[g + 1], inv_h, use_bias, push_max);
+    }
+}
+
+void imp_e2_soft_blocks_warm(struct imp_e2_soft *s) { run_blocks(s, 1, 0.0, 0, 0.0); }
+
+void imp_e2_soft_blocks_sum(struct imp_e2_soft *s)
+{
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        for (int k = 0; k < 2; k++) {
+            for (int l = 0; l < SOFT_LANES; l++) {
+                b->fn_sum[k][l] += b->fn[k][l];
+                b->ft_sum[k][l] += b->ft[k][l];
+            }
+        }
     }
 }
 
@@ -353,9 +551,12 @@ void imp_e2_soft_blocks_store(struct imp_e2_soft *s)
             for (int k = 0; k < 2; k++) {
                 int r = b->row[k][l];
                 if (r >= 0) {
-                    s->rows[r].fn = b->fn[k][l];
-                    s->rows[r].ft = b->ft[k][l];
-                    s->rows[r].fn_max = b->fn_max[k][l];
+                    soft_row *o = &s->rows[r];
+                    o->fn = b->fn[k][l];
+                    o->ft = b->ft[k][l];
+                    o->fn_max = b->fn_max[k][l];
+                    o->fn_sum = b->fn_sum[k][l];
+                    o->ft_sum = b->ft_sum[k][l];
                 }
             }
         }

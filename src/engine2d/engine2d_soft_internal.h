@@ -5,6 +5,13 @@
 
 #include <stddef.h>
 
+/* the doubles per slot of the velocities, displacements and accelerations: 3 and a 0, so
+   that the blocks move a slot's with one 4-wide load or store */
+enum { SOFT_SV = 4 };
+/* the most colours (64-bit masks), and the blocks from which a pass runs on OpenMP's threads
+   (imp_e2_soft_threads: fewer, and the threads' barriers would cost more than they share) */
+enum { SOFT_COLOURS = 64, SOFT_PARALLEL_BLOCKS = 512 };
+
 enum { ROW_CONTACT = 0, ROW_BILATERAL = 1, ROW_UNILATERAL = 2 };
 /* a row's softness: contacts between moving bodies, contacts with a body that does not move
    (fixed, kinematic, the background: twice the frequency, as Box2D v3's static softness), and
@@ -21,6 +28,7 @@ typedef struct softness {
 typedef struct soft_row {
     int p, q, type, rec, soft;
     int flip;                 /* the record's p is the row's q (its normal reversed) */
+    unsigned long long key;   /* the record's feature key (warm starts) */
     double n0, n1, rpn, rqn, rpt, rqt;
     double mp, ip, mq, iq;    /* inverse masses and inertias (0: fixed or kinematic) */
     double mass_n, mass_t;    /* 1 / (J M^-1 J^T) */
@@ -39,13 +47,19 @@ struct imp_e2_soft {
     int ngrp;
     int *ord, *ord2;          /* the records' order (row_cap each) */
     int *cnt;                 /* counting sort: nslots + 1 */
-    double *vel, *dpos, *acc; /* 3 per slot */
+    double *vel, *dpos, *acc; /* SOFT_SV per slot: x, y, angle, 0 */
     int slot_cap;
     unsigned long long *wkey; /* warm starts: the last step's rows by key */
     double *wf;               /* 2 per key: normal, tangent */
     int nwarm, warm_cap;
     int *whash;
     size_t whash_size;
+    int keys_unique;          /* the stored keys are distinct (row i warm-starts row i) */
+    int warm_stale;           /* the table is older than the rows (filled before the next
+                                 full build) */
+    int layout_ok;            /* the rows and blocks came from the body-pair records alone
+                                 (no connector rows) at the last step, which succeeded: a
+                                 cached step refreshes them in place */
     int stepped;              /* e->rec holds the last step's records */
     /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
        localized, moved with the bodies at every step's end; reused while no body moved more
@@ -68,6 +82,9 @@ struct imp_e2_soft {
     unsigned long long *colour_mask; /* per slot: colours taken */
     int mask_cap;
     int simd;                 /* the blocks' AVX2 path is in use */
+    int threads;              /* the threads the blocks may run on (imp_e2_soft_threads) */
+    int colour_first[SOFT_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
+    int ncolours;
     softness sf[3];           /* the step's softness by SOFT_* */
 };
 
@@ -81,8 +98,10 @@ typedef struct soft_block {
     double br[4], ms[4], is[4];                 /* the lanes' contact softness */
     double rpn[2][4], rqn[2][4], rpt[2][4], rqt[2][4], mass_n[2][4], mass_t[2][4], c0[2][4];
     double fn[2][4], ft[2][4], fn_max[2][4];
+    double fn_sum[2][4], ft_sum[2][4];          /* over the step's sub-steps */
     int p[4], q[4];
     int row[2][4];                              /* the soft_row of each (-1: none) */
+    int pm, qm;                                 /* bit l: lane l's p (q) moves */
 } soft_block;
 
 /* Colours the groups of s (contact pairs of at most 2 rows; the others, connectors and pairs
@@ -90,14 +109,27 @@ typedef struct soft_block {
    contact softness (s->sf). 0, or -1 out of memory. O(rows +
    slots). */
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots);
+/* The blocks' rows again from s->rows, the same rows in the same lanes as the last
+   imp_e2_soft_blocks (their geometry and impulses changed, not their bodies). O(rows). */
+void imp_e2_soft_blocks_refill(struct imp_e2_soft *s);
 /* One pass over the rows k0 .. k1 - 1 of one body pair (s->sf, push_max), the portable way. */
 void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
                             double push_max);
 /* One pass over the blocks (use_bias: solve, else relax), then the groups in s->over by
    row_pass. AVX2 when s->simd; the same results bit for bit either way. */
 void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max);
-/* The blocks' impulses back into their rows. */
+/* The warm start of the blocks' rows (their impulses applied again), AVX2 when s->simd;
+   the same results bit for bit either way. */
+void imp_e2_soft_blocks_warm(struct imp_e2_soft *s);
+/* The sub-step's impulses added to the blocks' sums over the step. */
+void imp_e2_soft_blocks_sum(struct imp_e2_soft *s);
+/* The blocks' impulses and sums back into their rows (after the sub-steps). */
 void imp_e2_soft_blocks_store(struct imp_e2_soft *s);
+/* The threads asked for by IMPACT_E2_THREADS (default 1; OpenMP builds only), read once. */
+int imp_e2_soft_threads_wanted(void);
+/* The threads the blocks' passes run on: s->threads when there are at least
+   SOFT_PARALLEL_BLOCKS blocks, else 1; the results are the same bit for bit either way. */
+int imp_e2_soft_threads(const struct imp_e2_soft *s);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
 
