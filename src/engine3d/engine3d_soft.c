@@ -166,65 +166,63 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     struct imp_e3_soft *s = e->soft;
     double vtol = w->model.def.engine2d.velocity_tol;
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    {
-        imp_e3_point *p = &e->pts[c];
-        imp_e3_soft_pt *q = &s->pts[at];
-        q->src = c;
-        q->a = p->a;
-        q->b = p->b;
-        memcpy(q->ra, p->ra, 3 * sizeof(double));
-        memcpy(q->rb, p->rb, 3 * sizeof(double));
-        q->ra[3] = q->rb[3] = 0.0;
-        q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
-        q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
-        const double *Ia = e->inv_iw + 9 * (size_t)p->a, *Ib = e->inv_iw + 9 * (size_t)p->b;
-        const double *dir[3] = {p->normal, p->t1, p->t2};
-        double ja[3][3], jb[3][3], ia[3][3], ib[3][3];  /* per direction k */
-        for (int k = 0; k < 3; k++) {
-            cross(q->ra, dir[k], ja[k]);
-            cross(q->rb, dir[k], jb[k]);
-            mul33(Ia, ja[k], ia[k]);
-            mul33(Ib, jb[k], ib[k]);
-        }
-        for (int k = 0; k < 3; k++) {
-            for (int i = 0; i < 3; i++) {
-                q->er[k][i] = dir[i][k];
-                q->ec[k][i] = dir[k][i];
-            }
-            q->er[k][3] = q->ec[k][3] = 0.0;
-        }
-        double lin = q->ima + q->imb;
-        double kn = lin + dot(ja[0], ia[0]) + dot(jb[0], ib[0]);
-        q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
-        double k11 = lin + dot(ja[1], ia[1]) + dot(jb[1], ib[1]);
-        double k22 = lin + dot(ja[2], ia[2]) + dot(jb[2], ib[2]);
-        double k12 = 0.5 * (dot(ja[1], ia[2]) + dot(jb[1], ib[2]) + dot(ja[2], ia[1]) + dot(jb[2], ib[1]));
-        q->w1n = dot(ja[1], ia[0]) + dot(jb[1], ib[0]);
-        q->w2n = dot(ja[2], ia[0]) + dot(jb[2], ib[0]);
-        double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
-        q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
-        q->soft_static = q->ima == 0.0 || q->imb == 0.0;
-        q->sep = q->s = p->distance;
-        q->mu = p->mu;
-        q->e = p->e;
-        const double *va = ma ? w->data.y + (size_t)p->a * IMP_STRIDE_3D + IMP_VEL_3D : zero;
-        const double *vb = mb ? w->data.y + (size_t)p->b * IMP_STRIDE_3D + IMP_VEL_3D : zero;
-        double u[3];
-        imp_e3_frame_velocity(va, vb, p->normal, p->t1, p->t2, q->ra, q->rb, u);
-        q->u0 = q->uhit = p->u0 = u[0];
-        p->ustar = p->u0;
-        p->rimp = 0.0;
-        p->handled = 0;
-        p->active = 1;
-        if (p->u0 < -vtol) {  /* an impact: no force held from the last step (a kick) */
-            p->r[0] = p->r[1] = p->r[2] = 0.0;
-        }
-        q->rn = p->r[0] * scale;
-        q->rt1 = p->r[1] * scale;
-        q->rt2 = p->r[2] * scale;
-        q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
-        q->maxn = 0.0;
+    imp_e3_point *p = &e->pts[c];
+    imp_e3_soft_pt *q = &s->pts[at];
+    q->src = c;
+    q->a = p->a;
+    q->b = p->b;
+    memcpy(q->ra, p->ra, 3 * sizeof(double));
+    memcpy(q->rb, p->rb, 3 * sizeof(double));
+    q->ra[3] = q->rb[3] = 0.0;
+    q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
+    q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
+    const double *Ia = e->inv_iw + 9 * (size_t)p->a, *Ib = e->inv_iw + 9 * (size_t)p->b;
+    const double *dir[3] = {p->normal, p->t1, p->t2};
+    double ja[3][3], jb[3][3], ia[3][3], ib[3][3];  /* per direction k */
+    for (int k = 0; k < 3; k++) {
+        cross(q->ra, dir[k], ja[k]);
+        cross(q->rb, dir[k], jb[k]);
+        mul33(Ia, ja[k], ia[k]);
+        mul33(Ib, jb[k], ib[k]);
     }
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 3; i++) {
+            q->er[k][i] = dir[i][k];
+            q->ec[k][i] = dir[k][i];
+        }
+        q->er[k][3] = q->ec[k][3] = 0.0;
+    }
+    double lin = q->ima + q->imb;
+    double kn = lin + dot(ja[0], ia[0]) + dot(jb[0], ib[0]);
+    q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
+    double k11 = lin + dot(ja[1], ia[1]) + dot(jb[1], ib[1]);
+    double k22 = lin + dot(ja[2], ia[2]) + dot(jb[2], ib[2]);
+    double k12 = 0.5 * (dot(ja[1], ia[2]) + dot(jb[1], ib[2]) + dot(ja[2], ia[1]) + dot(jb[2], ib[1]));
+    q->w1n = dot(ja[1], ia[0]) + dot(jb[1], ib[0]);
+    q->w2n = dot(ja[2], ia[0]) + dot(jb[2], ib[0]);
+    double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
+    q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
+    q->soft_static = q->ima == 0.0 || q->imb == 0.0;
+    q->sep = q->s = p->distance;
+    q->mu = p->mu;
+    q->e = p->e;
+    const double *va = ma ? w->data.y + (size_t)p->a * IMP_STRIDE_3D + IMP_VEL_3D : zero;
+    const double *vb = mb ? w->data.y + (size_t)p->b * IMP_STRIDE_3D + IMP_VEL_3D : zero;
+    double u[3];
+    imp_e3_frame_velocity(va, vb, p->normal, p->t1, p->t2, q->ra, q->rb, u);
+    q->u0 = q->uhit = p->u0 = u[0];
+    p->ustar = p->u0;
+    p->rimp = 0.0;
+    p->handled = 0;
+    p->active = 1;
+    if (p->u0 < -vtol) {  /* an impact: no force held from the last step (a kick) */
+        p->r[0] = p->r[1] = p->r[2] = 0.0;
+    }
+    q->rn = p->r[0] * scale;
+    q->rt1 = p->r[1] * scale;
+    q->rt2 = p->r[2] * scale;
+    q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
+    q->maxn = 0.0;
 }
 
 /* The step's rows from the detected points (e->pts) at the world's state, in pass order: the
