@@ -302,6 +302,11 @@ int main(int argc, char **argv)
             return 2;
         }
         b3_pile_variant(&s, o.column, o.straight, o.lean);
+        if (s.ndyn == 0) {
+            fprintf(stderr, "bench_engine3d: --column %d: the pile of %g has no cube in it\n", o.column, s.size);
+            free(s.box);
+            return 2;
+        }
     }
     if (o.steps > 0) {
         s.steps = o.steps;
