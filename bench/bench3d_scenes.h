@@ -226,6 +226,29 @@ static inline int b3_build(b3_scene *s, const char *name, double size)
     return 0;
 }
 
+/* The pile's study variants (bench_engine3d --column, --straight, --lean): column >= 0 keeps
+   only the cubes of that column (0 to 35, i % 36: the same starts); straight sets every cube
+   upright and stacks each column's cubes touching (centres at z = 0.5 + layer) instead of 1.5 m
+   apart; lean shifts layer k by k lean along x. */
+static inline void b3_pile_variant(b3_scene *s, int column, int straight, double lean)
+{
+    int kept = 0;
+    for (int i = 0; i < s->ndyn; i++) {
+        b3_box b = s->box[s->nfixed + i];
+        int layer = i / 36;
+        if (column >= 0 && i % 36 != column) {
+            continue;
+        }
+        if (straight) {
+            b.q[0] = 1.0, b.q[1] = b.q[2] = b.q[3] = 0.0;
+            b.pos[2] = 0.5 + layer;
+        }
+        b.pos[0] += layer * lean;
+        s->box[s->nfixed + kept++] = b;
+    }
+    s->ndyn = kept;
+}
+
 static inline const b3_box *b3_dyn(const b3_scene *s, int i) { return &s->box[s->nfixed + i]; }
 
 static inline double b3_dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }

@@ -5,6 +5,7 @@
 
      bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]
                     [--handling simultaneous|serial|hybrid] [--substeps N]
+                    [--diag K] [--column C] [--straight] [--lean L]
 
    The world: dim 3, strategy "contact", time_stepping "symplectic_euler" (one velocity-level
    contact solve per step), dt = 1/60, g = 9.81 along -z, collision_handling "simultaneous"
@@ -27,7 +28,13 @@
    stopped above the tolerance), sunk (dynamic cubes whose centre ended under the ground or
    floor, inside its extent: fell through it, not off its edge), handling, peak_rss_mb. A step that fails stops the run
    (stop=error, the world's message on stderr). With no arguments it prints how it is run and exits 0 (make bench
-   runs every bench binary bare; the 3D scenes are run by tools/bench3d_peers.sh). */
+   runs every bench binary bare; the 3D scenes are run by tools/bench3d_peers.sh).
+
+   The pile's study (manual chapter 10, the soft step's pile of 1000): --diag K prints a line
+   every K steps (cubes above z = 20 m and outside the box, kinetic energy, deepest penetration,
+   contact points and pairs, and the largest horizontal distance of a cube from its start);
+   --column C keeps one column of the pile, --straight stacks the columns upright and touching,
+   --lean L shifts layer k by k L along x (bench3d_scenes.h, b3_pile_variant). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +50,7 @@
 #define USAGE                                                                                       \
     "usage: bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]\n" \
     "                      [--handling simultaneous|serial|hybrid] [--substeps N]\n"                                  \
+    "                      [--diag K] [--column C] [--straight] [--lean L]  (pile studies)\n"                         \
     "scenes: pyramid2d [B=20] | pyramid3d [B=5] | pile [N=300] | slide [angle_deg=0] | incline [mu=0.3]\n"
 
 typedef struct options {
@@ -54,11 +62,15 @@ typedef struct options {
     int steps;       /* > 0: instead of the scene's */
     double max_wall; /* > 0: stop once stepping used this many seconds */
     int handling;
+    int diag;        /* > 0: a diagnostic line every diag steps */
+    int column;      /* >= 0: the pile's column kept */
+    int straight;
+    double lean;
 } options;
 
 /* the strategy's counters of the last step, by name */
 typedef struct step_stats {
-    double points, penetration, error, unsolved, solves, skipped;
+    double points, pairs, penetration, error, unsolved, solves, skipped;
 } step_stats;
 
 static void take_stat(void *ctx, const char *name, double v, int count)
@@ -67,6 +79,8 @@ static void take_stat(void *ctx, const char *name, double v, int count)
     step_stats *s = ctx;
     if (strcmp(name, "contact_points") == 0) {
         s->points = v;
+    } else if (strcmp(name, "contact_pairs") == 0) {
+        s->pairs = v;
     } else if (strcmp(name, "max_penetration") == 0) {
         s->penetration = v;
     } else if (strcmp(name, "solver_error") == 0) {
@@ -99,6 +113,7 @@ static int parse(int argc, char **argv, options *o)
     o->solver = IMP_SOLVER_LCP;
     o->iters = 0;  /* pgs: 10 (the peers' Bullet and ODE iterations); lcp: the engine's default */
     o->handling = IMP_HANDLING_SIMULTANEOUS;
+    o->column = -1;
     int size_seen = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -124,6 +139,25 @@ static int parse(int argc, char **argv, options *o)
                 return -1;
             }
             *(a[2] == 'i' ? &o->iters : a[3] == 'u' ? &o->substeps : &o->steps) = (int)n;
+            i++;
+        } else if ((strcmp(a, "--diag") == 0 || strcmp(a, "--column") == 0) && v != NULL) {
+            long n = strtol(v, &end, 10);
+            int col = a[2] == 'c';
+            if (*end != '\0' || n < (col ? 0 : 1) || n > (col ? 35 : 100000000)) {
+                fprintf(stderr, "bench_engine3d: %s '%s': expected a whole number %s\n", a, v,
+                        col ? "from 0 to 35" : ">= 1");
+                return -1;
+            }
+            *(col ? &o->column : &o->diag) = (int)n;
+            i++;
+        } else if (strcmp(a, "--straight") == 0) {
+            o->straight = 1;
+        } else if (strcmp(a, "--lean") == 0 && v != NULL) {
+            o->lean = strtod(v, &end);
+            if (*end != '\0' || !(fabs(o->lean) <= 1.0)) {
+                fprintf(stderr, "bench_engine3d: --lean '%s': expected metres per layer within [-1, 1]\n", v);
+                return -1;
+            }
             i++;
         } else if (strcmp(a, "--max-wall") == 0 && v != NULL) {
             o->max_wall = strtod(v, &end);
@@ -220,6 +254,24 @@ static const double *state_of(void *ctx, int i)
     return imp_world_body_state_read(c->w, c->dyn[i]);
 }
 
+/* --diag: one line of the run's state after step */
+static void print_diag(const b3_scene *s, const imp_world *w, const imp_body_id *dyn, int step, const step_stats *ss)
+{
+    int above = 0, out = 0;
+    double ke = 0.0, lateral = 0.0;
+    for (int i = 0; i < s->ndyn; i++) {
+        const double *y = imp_world_body_state_read(w, dyn[i]), *v = y + 7, *om = y + 10;
+        const b3_box *b = b3_dyn(s, i);
+        double inertia = b->mass * b->size[0] * b->size[0] / 6.0;
+        ke += 0.5 * b->mass * b3_dot(v, v) + 0.5 * inertia * b3_dot(om, om);
+        above += y[2] > 20.0;
+        out += fabs(y[0]) > B3_PILE_HALF_INNER || fabs(y[1]) > B3_PILE_HALF_INNER || y[2] < 0.0;
+        lateral = fmax(lateral, hypot(y[0] - b->pos[0], y[1] - b->pos[1]));
+    }
+    printf("diag step=%d above20=%d out=%d ke=%.4g pen=%.4f points=%.0f pairs=%.0f max_lateral=%.4f\n", step, above,
+           out, ke, ss->penetration, ss->points, ss->pairs, lateral);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 1) {
@@ -242,6 +294,19 @@ int main(int argc, char **argv)
     if (b3_build(&s, o.scene, o.size) != 0) {
         fprintf(stderr, "bench_engine3d: unknown scene '%s'\n%s", o.scene, USAGE);
         return 2;
+    }
+    if (o.column >= 0 || o.straight || o.lean != 0.0) {
+        if (s.kind != B3_PILE) {
+            fprintf(stderr, "bench_engine3d: --column, --straight and --lean are the pile's\n");
+            free(s.box);
+            return 2;
+        }
+        b3_pile_variant(&s, o.column, o.straight, o.lean);
+        if (s.ndyn == 0) {
+            fprintf(stderr, "bench_engine3d: --column %d: the pile of %g has no cube in it\n", o.column, s.size);
+            free(s.box);
+            return 2;
+        }
     }
     if (o.steps > 0) {
         s.steps = o.steps;
@@ -275,7 +340,7 @@ int main(int argc, char **argv)
             break;
         }
         done = step;
-        step_stats ss = {0, 0, NAN, 0, 0, 0};
+        step_stats ss = {0, 0, 0, NAN, 0, 0, 0};
         if (ops->stats != NULL) {
             ops->stats(w, take_stat, &ss);
         }
@@ -289,6 +354,9 @@ int main(int argc, char **argv)
         skipped_steps += ss.skipped > skipped;
         solves = ss.solves;
         skipped = ss.skipped;
+        if (o.diag > 0 && step % o.diag == 0) {
+            print_diag(&s, w, dyn, step, &ss);
+        }
         if (b3_wants_state(&s, step)) {
             const double *y = imp_world_body_state_read(w, dyn[0]);
             b3_observe(&s, &out, step, y, y + 7);

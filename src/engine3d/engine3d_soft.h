@@ -5,7 +5,9 @@
      matched with the last step's: warm starts, events), then per point its frame, lever arms
      (fixed over the step) and effective masses;
      per sub-step: v += hs M^-1 F (gravity, forces); the warm starts (each point's impulse of
-     the last sub-step); `iterations` solve passes over the points with soft rows; x += hs v;
+     the last sub-step); `iterations` solve passes over the points with soft rows (the points of
+     two moving bodies first, those against a body that does not move last: Box3D's priority of
+     static constraints); x += hs v;
      `relax_iterations` passes without the soft bias;
      after the sub-steps one restitution pass, then the step's impulses are kept (the sum over
      the sub-steps: w:contacts() gives them over dt; the next step's warm start is their mean
