@@ -75,7 +75,7 @@ run_args=()
 declare -A weight=([robust_binding]=39 [compliant_pile]=26 [robust_dem]=19 [dem_energy]=15
     [compliant_patch]=14 [robust_step]=10 [compliant]=8 [engine3d_ode]=8 [fuzz]=6
     [engine3d_joints]=4 [world_save]=3 [dem_cell]=3 [dem_packing]=3 [robust_geom2d]=3
-    [determinism]=2 [sleep]=2 [engine3d_soft]=2 [engine2d_soft]=2)
+    [determinism]=2 [sleep]=2 [engine3d_soft]=26 [engine2d_soft]=2)
 shard_a=() shard_b=()
 wa=0 wb=0
 pinned=$(grep -lE 'examples/|out/|readme|README|mpirun|batch' spec/*_spec.lua 2>/dev/null | tr '\n' ' ')
