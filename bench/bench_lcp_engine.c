@@ -99,14 +99,10 @@ static int study_problem(imp_world *w, int index, const char *prefix)
     int m = e->nrec, nf = 0;
     for (int i = 0; i < m; i++) nf += e->rec[i].connector < 0 && e->rec[i].friction > 0.0;
     int n = m + nf;
-    imp_lcp_problem p;
-    memset(&p, 0, sizeof p);
-    p.n = n;
-    p.A = e->A;
-    p.b = e->b;
-    p.bilateral = e->bil;
-    p.friction_normal = nf > 0 ? e->fric_normal : NULL;
-    p.mu = nf > 0 ? e->mu : NULL;
+    /* (as the engine poses it: engine2d_contact.c's rows_problem) */
+    const imp_lcp_problem p = {.n = n, .A = e->A, .b = e->b, .bilateral = e->bil,
+                               .friction_normal = nf > 0 ? e->fric_normal : NULL,
+                               .mu = nf > 0 ? e->mu : NULL};
     double *f = calloc((size_t)n, sizeof *f), *a = calloc((size_t)n, sizeof *a);
     double *Ar = malloc(sizeof *Ar * (size_t)n * (size_t)n);
     if (f == NULL || a == NULL || Ar == NULL) {
