@@ -19,7 +19,9 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     free(ws->lem_i);
     free(ws->ginv);
     free(ws->stick);
+    free(ws->stick_pair);
     ws->stick = NULL;
+    ws->stick_pair = NULL;
     ws->stick_cap = 0;
     ws->ginv = NULL;
     ws->ginv_cap = 0;

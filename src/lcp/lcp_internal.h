@@ -25,7 +25,8 @@ struct imp_lcp_workspace {
     int lem_cap;
     double *ginv;     /* the general method's inverse of the clamped system (lcp_general.c) */
     int ginv_cap;
-    double *stick;    /* the cone-edge problem (lcp_stick.c): 2 cap^2 + 2 cap doubles, cap ints */
+    double *stick;    /* the cone-edge problem (lcp_stick.c): 2 cap^2 + 2 cap doubles */
+    int *stick_pair;  /* its pairs of rows: cap */
     int stick_cap;
 };
 

@@ -51,15 +51,17 @@ imp_lcp_status imp_lcp_solve_stick(const imp_lcp_problem *p, const imp_lcp_limit
     size_t nn = (size_t)n * (size_t)n;
     if (ws->stick_cap < n) {
         free(ws->stick);
-        ws->stick = malloc(sizeof(double) * (2 * nn + 2 * (size_t)n) + sizeof(int) * (size_t)n + 1);
-        ws->stick_cap = ws->stick != NULL ? n : 0;
-        if (ws->stick == NULL) {
+        free(ws->stick_pair);
+        ws->stick = malloc(sizeof(double) * (2 * nn + 2 * (size_t)n) + 1);
+        ws->stick_pair = malloc(sizeof(int) * (size_t)n + 1);
+        ws->stick_cap = ws->stick != NULL && ws->stick_pair != NULL ? n : 0;
+        if (ws->stick_cap == 0) {
             *msg = "out of memory for the cone-edge problem";
             return IMP_LCP_NO_MEMORY;
         }
     }
     double *T = ws->stick, *Ag = T + nn, *bg = Ag + nn, *c = bg + n;
-    int *partner = (int *)(c + n);
+    int *partner = ws->stick_pair;
     for (int i = 0; i < n; i++) partner[i] = -1;
     for (int k = 0; k < n; k++) {
         int i = p->friction_normal[k];
