@@ -33,17 +33,6 @@ static imp_lcp_status stick(const imp_lcp_problem *p, double *f)
     return st;
 }
 
-/* the largest body acceleration |M^-1 (F_ext + J^T f)| (x, y, theta) */
-static double max_body_acc(const gen_sys *s, const double *f)
-{
-    double *w = malloc(sizeof(double) * 3 * (size_t)s->nb);
-    gen_sys_wrench(s, f, w);
-    double worst = 0.0;
-    for (int k = 0; k < 3 * s->nb; k++) worst = fmax(worst, fabs(s->minv[k] * (s->fext[k] + w[k])));
-    free(w);
-    return worst;
-}
-
 static void pyramid(int base)
 {
     gen_sys s;
@@ -61,7 +50,7 @@ static void pyramid(int base)
     p.mu = mu;
     imp_lcp_status st = stick(&p, f);
     int coulomb = gen_coulomb_ok(n, s.A, s.b, fn, mu, f, 1e-8);
-    double acc = max_body_acc(&s, f);
+    double acc = gen_max_body_acc(&s, f);
     double weight = 0.0; /* the vertical forces the contacts carry: the boxes' weights */
     double *w = malloc(sizeof(double) * 3 * (size_t)s.nb);
     gen_sys_wrench(&s, f, w);
@@ -99,19 +88,19 @@ static void box_on_ground(gen_sys *s, double P, int *fn, double *mu)
     gen_sys_form(s);
 }
 
+static imp_lcp_problem box_problem(const gen_sys *s, const int *fn, const double *mu)
+{
+    imp_lcp_problem p = {.n = 4, .A = s->A, .b = s->b, .friction_normal = fn, .mu = mu};
+    return p;
+}
+
 TEST(slipping_box_is_not_taken)
 {
     gen_sys s;
     int fn[4];
     double mu[4], f[4], a[4];
     box_on_ground(&s, 2.0, fn, mu); /* 2 < 0.5 g: it sticks, pushed by 2 N */
-    imp_lcp_problem p;
-    memset(&p, 0, sizeof p);
-    p.n = 4;
-    p.A = s.A;
-    p.b = s.b;
-    p.friction_normal = fn;
-    p.mu = mu;
+    imp_lcp_problem p = box_problem(&s, fn, mu);
     CHECK(stick(&p, f) == IMP_LCP_OK);
     CHECK(gen_coulomb_ok(4, s.A, s.b, fn, mu, f, 1e-9));
     /* friction holds the push (the tangent is (-n_y, n_x) = -x) */
@@ -140,13 +129,7 @@ TEST(sliding_rows_are_outside_its_class)
     double mu[4], f[4];
     signed char sliding[4] = {0, 1, 0, 1};
     box_on_ground(&s, 8.0, fn, mu);
-    imp_lcp_problem p;
-    memset(&p, 0, sizeof p);
-    p.n = 4;
-    p.A = s.A;
-    p.b = s.b;
-    p.friction_normal = fn;
-    p.mu = mu;
+    imp_lcp_problem p = box_problem(&s, fn, mu);
     p.sliding = sliding;
     imp_lcp_status st = stick(&p, f);
     gen_sys_free(&s);
