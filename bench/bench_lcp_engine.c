@@ -6,12 +6,24 @@
    Euler (one): wall ms per step, LCP solves, how many did not report ok (the engine then
    falls back to projected Gauss-Seidel), and the largest tilt; for contact_solver "lcp"
    (Baraff's pivoting) and "coulomb" (coulomb.h's Newton, engine2d_coulomb.c). A few steps
-   only: the exact solves are dense. */
+   only: the exact solves are dense.
+   Study mode (a fifth argument k > 0, symplectic Euler steps): after each step the next
+   step's contact problem is posed at its state (one more evaluation, which also updates the
+   warm starts: a study run is not the plain run) and, when its exact solve fails, taken
+   apart (study_problem): coincident contact
+   points of different body pairs, the rank of the normal block and of the whole A (the
+   bodies' 3 degrees of freedom bound it), the frictionless problem by the symmetric
+   method, the frictional one by the box steps and by the general method alone, and the
+   frictionless one regularized (A + 1e-8 diag A): the first k such problems; with a sixth
+   argument (a path prefix) each is also written to <prefix>.<i> (n, m, A, b, the rows'
+   flags, friction normals and mu). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <impact/lcp.h>
 
 #include "bench_scenes2d.h"
 #include "bench_util.h"
@@ -19,7 +31,155 @@
 #include "polygon2d.h"
 #include "world_internal.h"
 
-static void run(int base, int steps, imp_time_stepping stepping, int solver)
+
+/* rank of the symmetric PSD k x k leading block of A (leading dimension n), equilibrated by
+   its diagonal, by pivoted elimination down to pivots of 1e-9 */
+static int psd_rank(const double *A, int n, int k)
+{
+    double *M = malloc(sizeof *M * (size_t)k * (size_t)k);
+    char *used = calloc((size_t)k, 1);
+    int r = 0;
+    if (M == NULL || used == NULL) {
+        free(M);
+        free(used);
+        return -1;
+    }
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++) {
+            M[(size_t)i * k + j] = A[(size_t)i * n + j] / sqrt(A[(size_t)i * n + i] * A[(size_t)j * n + j]);
+        }
+    }
+    for (;;) {
+        int p = -1;
+        double best = 1e-9;
+        for (int i = 0; i < k; i++) {
+            if (!used[i] && M[(size_t)i * k + i] > best) {
+                best = M[(size_t)i * k + i];
+                p = i;
+            }
+        }
+        if (p < 0) break;
+        used[p] = 1;
+        r++;
+        for (int i = 0; i < k; i++) {
+            if (used[i]) continue;
+            double c = M[(size_t)i * k + p] / M[(size_t)p * k + p];
+            for (int j = 0; j < k; j++) M[(size_t)i * k + j] -= c * M[(size_t)p * k + j];
+        }
+    }
+    free(M);
+    free(used);
+    return r;
+}
+
+/* one solve of p by method (tolerance 1e-8, pivot tolerance 1e-6 as in the engine); the
+   residuals checked against check (the unregularized problem) */
+static void study_solve(const char *label, const imp_lcp_problem *p, const imp_lcp_problem *check,
+                        imp_lcp_method method, double *f, double *a)
+{
+    imp_lcp_options o;
+    imp_lcp_default_options(&o);
+    o.method = method;
+    o.tolerance = 1e-8;
+    o.pivot_tolerance = p == check ? 1e-6 : 1e-10;
+    imp_lcp_info info;
+    imp_lcp_status st = imp_lcp_solve(p, &o, NULL, f, a, NULL, &info);
+    imp_lcp_info c;
+    memset(&c, 0, sizeof c);
+    imp_lcp_check(check, f, a, 1e-8, &c);
+    printf("    %-34s %-12s %5d pivots, natural residual %.1e, friction %.1e, max f %.1f (%s)\n", label,
+           imp_lcp_status_name(st), info.pivots, c.natural_residual / (1.0 + c.scale_f),
+           c.max_friction, c.scale_f, info.message);
+}
+
+/* The study of the engine's last contact problem (see the header). 1 when it failed again. */
+static int study_problem(imp_world *w, int index, const char *prefix)
+{
+    imp_engine2d *e = w->engine2d;
+    int m = e->nrec, nf = 0;
+    for (int i = 0; i < m; i++) nf += e->rec[i].connector < 0 && e->rec[i].friction > 0.0;
+    int n = m + nf;
+    /* (as the engine poses it: engine2d_contact.c's rows_problem) */
+    const imp_lcp_problem p = {.n = n, .A = e->A, .b = e->b, .bilateral = e->bil,
+                               .friction_normal = nf > 0 ? e->fric_normal : NULL,
+                               .mu = nf > 0 ? e->mu : NULL};
+    double *f = calloc((size_t)n, sizeof *f), *a = calloc((size_t)n, sizeof *a);
+    double *Ar = malloc(sizeof *Ar * (size_t)n * (size_t)n);
+    if (f == NULL || a == NULL || Ar == NULL) {
+        free(f);
+        free(a);
+        free(Ar);
+        return 0;
+    }
+    imp_lcp_options o;
+    imp_lcp_default_options(&o);
+    o.tolerance = 1e-8;
+    o.pivot_tolerance = 1e-6;
+    imp_lcp_info info;
+    int failed = imp_lcp_solve(&p, &o, NULL, f, a, NULL, &info) != IMP_LCP_OK;
+    if (failed) {
+        int side = 0, coincident = 0;
+        for (int i = 0; i < m; i++) {
+            const imp_rec2d *r = &e->rec[i];
+            side += fabs(r->normal[0]) > 0.5;
+            for (int j = 0; j < i; j++) {
+                const imp_rec2d *t = &e->rec[j];
+                int same_pair = (r->p == t->p && r->q == t->q) || (r->p == t->q && r->q == t->p);
+                coincident += !same_pair && fabs(r->point[0] - t->point[0]) < 1e-6
+                              && fabs(r->point[1] - t->point[1]) < 1e-6;
+            }
+        }
+        printf("  problem %d (t = %.4f): %d rows, %d normal (%d with a horizontal normal), %d "
+               "friction; %d point pairs of different body pairs coincide; rank of the normal "
+               "block %d, of A %d; the whole solve: %s (%s)\n",
+               index, w->data.time, n, m, side, nf, coincident, psd_rank(e->A, n, m),
+               psd_rank(e->A, n, n), imp_lcp_status_name(info.status), info.message);
+        imp_lcp_problem q = p;
+        q.n = m;
+        q.friction_normal = NULL;
+        q.mu = NULL;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m; j++) Ar[(size_t)i * m + j] = e->A[(size_t)i * n + j];
+        }
+        q.A = Ar;
+        study_solve("frictionless, symmetric", &q, &q, IMP_LCP_SYMMETRIC, f, a);
+        imp_lcp_problem qr = q;
+        double *Areg = malloc(sizeof *Areg * (size_t)m * (size_t)m);
+        if (Areg != NULL) {
+            memcpy(Areg, Ar, sizeof *Areg * (size_t)m * (size_t)m);
+            for (int i = 0; i < m; i++) Areg[(size_t)i * m + i] *= 1.0 + 1e-8;
+            qr.A = Areg;
+            study_solve("frictionless, regularized 1e-8", &qr, &q, IMP_LCP_SYMMETRIC, f, a);
+            free(Areg);
+        }
+        study_solve("with friction, box steps", &p, &p, IMP_LCP_BOX, f, a);
+        study_solve("with friction, general method", &p, &p, IMP_LCP_GENERAL, f, a);
+        if (prefix != NULL) {
+            char path[512];
+            snprintf(path, sizeof path, "%s.%d", prefix, index);
+            FILE *fp = fopen(path, "wb");
+            if (fp != NULL) {
+                fwrite(&n, sizeof n, 1, fp);
+                fwrite(&m, sizeof m, 1, fp);
+                fwrite(e->A, sizeof *e->A, (size_t)n * (size_t)n, fp);
+                fwrite(e->b, sizeof *e->b, (size_t)n, fp);
+                fwrite(e->bil, 1, (size_t)n, fp);
+                for (int i = 0; nf > 0 && i < n; i++) {
+                    fwrite(&e->fric_normal[i], sizeof(int), 1, fp);
+                    fwrite(&e->mu[i], sizeof(double), 1, fp);
+                }
+                fclose(fp);
+            }
+        }
+    }
+    free(f);
+    free(a);
+    free(Ar);
+    return failed;
+}
+
+static void run(int base, int steps, imp_time_stepping stepping, int solver, int study,
+                const char *prefix)
 {
     imp_world_def def = imp_world_default_def(2);
     def.integrator.kind = IMP_RK4;
@@ -40,14 +200,27 @@ static void run(int base, int steps, imp_time_stepping stepping, int solver)
     }
     double t0 = bench_now();
     int done = 0;
+    int studied = 0;
+    double *dydt = study > 0 ? calloc((size_t)w->model.nslots * IMP_STRIDE_2D, sizeof *dydt) : NULL;
     for (int s = 0; s < steps; s++) {
         if (imp_world_step(w) != IMP_OK) {
             printf("  step %d failed: %s\n", s + 1, imp_world_error(w));
             break;
         }
         done++;
+        if (studied < study) {
+            /* the step's arrays are gone (its end detected again): pose the next step's
+               problem at this state, as the step would (this changes the warm starts, so
+               a study run is not the plain run) */
+            long again = w->engine2d->stats.lcp_failures;
+            if (dydt != NULL && imp_engine2d_evaluate(w, dydt) == 0
+                && w->engine2d->stats.lcp_failures > again) {
+                studied += study_problem(w, studied, prefix);
+            }
+        }
     }
     double wall = bench_now() - t0;
+    free(dydt);
     double maxang = 0.0;
     for (int k = 1; k <= nb; k++) maxang = fmax(maxang, fabs(w->data.y[(size_t)k * IMP_STRIDE_2D + 2]));
     const imp_engine2d_stats *st = &w->engine2d->stats;
@@ -67,20 +240,23 @@ static void run(int base, int steps, imp_time_stepping stepping, int solver)
 }
 
 /* usage: bench_lcp_engine [rk4 steps (1)] [symplectic Euler steps (0)] [solver: lcp,
-   coulomb or both (both)] [base (10)] */
+   coulomb, pgs or both (lcp and coulomb; both)] [base (10)] [problems to study (0)] [dump path prefix] */
 int main(int argc, char **argv)
 {
     int steps = argc > 1 ? atoi(argv[1]) : 1, se = argc > 2 ? atoi(argv[2]) : 0;
     const char *which = argc > 3 ? argv[3] : "both";
     int base = argc > 4 ? atoi(argv[4]) : 10;
+    int study = argc > 5 ? atoi(argv[5]) : 0;
+    const char *prefix = argc > 6 ? argv[6] : NULL;
     printf("bench_lcp_engine: the exact frictional LCP in the 2D engine\n");
     for (int solver = IMP_SOLVER_LCP; solver <= IMP_SOLVER_COULOMB; solver++) {
-        if (solver == IMP_SOLVER_PGS || (strcmp(which, "both") != 0
+        /* (PGS, the reference for the time per step, only when asked by name) */
+        if ((solver == IMP_SOLVER_PGS && strcmp(which, "pgs") != 0) || (strcmp(which, "both") != 0
                                          && strcmp(which, imp_contact_solver_names[solver]) != 0)) {
             continue;
         }
-        if (steps > 0) run(base, steps, IMP_STEPPING_ODE, solver);
-        if (se > 0) run(base, se, IMP_STEPPING_SYMPLECTIC_EULER, solver);
+        if (steps > 0) run(base, steps, IMP_STEPPING_ODE, solver, 0, NULL);
+        if (se > 0) run(base, se, IMP_STEPPING_SYMPLECTIC_EULER, solver, study, prefix);
     }
     return 0;
 }

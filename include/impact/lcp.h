@@ -36,7 +36,11 @@
      (the clamped block stays a principal submatrix of A, so redundant contacts are pushed
      out as in the symmetric method), until the iterate passes the Coulomb residual test.
      Auto uses it first for such problems and falls back to the general method when it finds
-     no fixed point; info.method then says IMP_LCP_GENERAL (the friction family).
+     no fixed point; info.method then says IMP_LCP_GENERAL (the friction family). When both
+     fail, auto tries last the friction cone's edges (2D: static rows, one per normal row;
+     src/lcp/lcp_stick.c): f_n = c+ + c-, f_t = mu (c+ - c-), c >= 0, a symmetric PSD
+     problem without friction rows for the symmetric method, whose answer is Coulomb's when
+     every contact sticks or separates, and is taken only when it passes the residual test.
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
    s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral

@@ -18,6 +18,11 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     free(ws->lem);
     free(ws->lem_i);
     free(ws->ginv);
+    free(ws->stick);
+    free(ws->stick_pair);
+    ws->stick = NULL;
+    ws->stick_pair = NULL;
+    ws->stick_cap = 0;
     ws->ginv = NULL;
     ws->ginv_cap = 0;
     ws->lem = NULL;
@@ -401,6 +406,35 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
             st = st2;
             msg = "solved by the general method after Lemke's method failed";
             info->method = IMP_LCP_GENERAL;
+        }
+    }
+    if (opts->method == IMP_LCP_AUTO && fric && asym
+        && (st != IMP_LCP_OK || !imp_lcp_check(p, f, a, lim.tol, info))) {
+        /* friction the box steps and the general method did not solve: through the cone's
+           edges (lcp_stick.c), taken when it solves the problem (every contact sticking or
+           separating), else the answer before is kept */
+        for (int i = 0; i < n; i++) {
+            if (!isfinite(f[i])) f[i] = 0.0;
+        }
+        imp_lcp_info before = *info;
+        memcpy(a, f, (size_t)n * sizeof(double));
+        const char *msg3 = msg;
+        imp_lcp_status st3 = imp_lcp_solve_stick(p, &lim, ws, f, info, &msg3);
+        info->pivots += before.pivots;
+        info->additions += before.additions;
+        info->removals += before.removals;
+        if (before.max_clamped > info->max_clamped) info->max_clamped = before.max_clamped;
+        int finite = 1;
+        for (int i = 0; finite && i < n; i++) finite = isfinite(f[i]);
+        int solved = finite && st3 == IMP_LCP_OK && imp_lcp_check(p, f, ws->work, lim.tol, info);
+        if (solved) {
+            st = IMP_LCP_OK;
+            msg = "solved through the friction cone's edges (every contact sticks or separates) "
+                  "after the box-bounded steps and the general method failed";
+            info->method = IMP_LCP_GENERAL;
+        } else {
+            memcpy(f, a, (size_t)n * sizeof(double));
+            info->method = before.method;
         }
     }
     for (int i = 0; i < n; i++) {

@@ -25,6 +25,9 @@ struct imp_lcp_workspace {
     int lem_cap;
     double *ginv;     /* the general method's inverse of the clamped system (lcp_general.c) */
     int ginv_cap;
+    double *stick;    /* the cone-edge problem (lcp_stick.c): 2 cap^2 + 2 cap doubles */
+    int *stick_pair;  /* its pairs of rows: cap */
+    int stick_cap;
 };
 
 /* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
@@ -74,6 +77,12 @@ imp_lcp_status imp_lcp_solve_general(const imp_lcp_problem *p, const imp_lcp_lim
    by Gaussian elimination with partial pivoting (lcp_lu.c). Returns -1 when a pivot's
    magnitude is not above tol or x is not finite. O(m^3). */
 int imp_lcp_lu_solve(double *M, int m, double *rhs, double tol);
+
+/* Static 2D friction with a symmetric PSD A through the friction cone's edges, exact when
+   every contact sticks or separates (lcp_stick.c). */
+imp_lcp_status imp_lcp_solve_stick(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                   imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   const char **msg);
 
 /* Friction with a symmetric PSD A as a fixed point of box-bounded problems (lcp_box.c). */
 imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits *lim,

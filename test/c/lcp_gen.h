@@ -132,6 +132,17 @@ static inline void gen_sys_wrench(const gen_sys *s, const double *f, double *out
         }
 }
 
+/* the largest body acceleration |M^-1 (F_ext + J^T f)| over the bodies' dofs */
+static inline double gen_max_body_acc(const gen_sys *s, const double *f)
+{
+    double *w = malloc(sizeof(double) * (size_t)s->dof * (size_t)s->nb);
+    gen_sys_wrench(s, f, w);
+    double worst = 0.0;
+    for (int k = 0; k < s->dof * s->nb; k++) worst = fmax(worst, fabs(s->minv[k] * (s->fext[k] + w[k])));
+    free(w);
+    return worst;
+}
+
 /* 2D stack of N boxes (width w, height 1; box k has mass masses[k] or 1 when masses is
    NULL), 2 bottom-corner contacts per box; row 2k+c is the contact under box k (k = 0 on
    the ground). Dofs (x, y, theta); normal (0, 1): J row = vy + theta_dot * rx. A is PD. */
