@@ -32,9 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dem.h"
-#include "shape3d.h"
-#include "world_internal.h"
+#include "../test/c/dem_scene.h"
 #include "bench_util.h"
 
 #ifdef _OPENMP
@@ -67,62 +65,10 @@ static const double yade_seg[3][9] = {{5250, 7016, 5175, 7444, 5233, 3353, 2733,
 
 static double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-static double radius(int i) { return 0.008 + 0.004 * ((i * 37) % 101) / 100.0; }
-
 static imp_world *build(const layout *L, double damping)
 {
-    const double D = 0.026, rho = 2600.0;
-    imp_world_def def = imp_world_default_def(3);
-    def.strategy = IMP_STRATEGY_DEM;
-    def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -9.81;
-    imp_world *w = imp_world_new(&def);
-    if (w == NULL) {
-        return NULL;
-    }
-    double lx = L->nx * D, ly = L->ny * D;
-    const double walls[5][6] = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, lx, 0, 0},
-                                {0, 1, 0, 0, 0, 0}, {0, -1, 0, 0, ly, 0}};
-    for (int k = 0; k < 5; k++) {
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_wall(walls[k]);
-        bd.fixed = 1;
-        bd.mass = 1.0;
-        memcpy(bd.state, walls[k] + 3, 3 * sizeof(double));
-        imp_world_add_body(w, &bd);
-        imp_shape_release(bd.shape);
-    }
-    for (int i = 0; i < L->n; i++) {
-        int ix = i % L->nx, iy = (i / L->nx) % L->ny, iz = i / (L->nx * L->ny);
-        double jx = 0.0008 * (((i * 53) % 17) - 8) / 8.0;
-        double jy = 0.0008 * (((i * 71) % 19) - 9) / 9.0;
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_sphere(radius(i));
-        bd.density = rho;
-        bd.state[0] = (ix + 0.5) * D + jx;
-        bd.state[1] = (iy + 0.5) * D + jy;
-        bd.state[2] = (iz + 1.0) * D;
-        if (imp_world_add_body(w, &bd).slot < 0) {
-            imp_shape_release(bd.shape);
-            imp_world_free(w);
-            return NULL;
-        }
-        imp_shape_release(bd.shape);
-    }
-    if (imp_dem_sync(w) != IMP_OK) {
-        imp_world_free(w);
-        return NULL;
-    }
-    imp_dem *d = w->dem;
-    d->p.young = 1e7;
-    d->p.ks_ratio = 0.3;
-    d->p.friction_angle = 0.5;
-    d->p.damping = damping;
-    d->p.verlet = getenv("DEM_VERLET") ? atof(getenv("DEM_VERLET")) : -0.1;
-    d->built = 0;  /* re-read the young modulus */
-    imp_dem_sync(w);
-    imp_world_set_dt(w, 0.5 * imp_dem_p_wave_dt(d));
-    return w;
+    double verlet = getenv("DEM_VERLET") ? atof(getenv("DEM_VERLET")) : -0.1;
+    return dem_scene_deposit(L->n, L->nx, L->ny, damping, verlet);
 }
 
 typedef struct measure {
