@@ -14,6 +14,11 @@
                                    3, and the fastest run of each is compared)
      bench_dem N STEPS [DAMPING]   impact alone, one run with checkpoints and Yade 2023.02a's
                                    figures from yade.md (N = 1000, 10000 or 50000)
+     bench_dem N STEPS DAMPING FROM
+                                   impact alone: FROM steps, then STEPS steps measured (CPU
+                                   rate, collider runs, contacts), the only ones callgrind
+                                   counts when run under valgrind --tool=callgrind
+                                   --instr-atstart=no (the contact phase: N = 10000 from 4000)
 
    Fairness: both start from the same state and run the same number of steps with the same dt,
    so they go through the same phases (free fall, impacts, dense packing); the time is that of
@@ -34,6 +39,13 @@
 
 #include "../test/c/dem_scene.h"
 #include "bench_util.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_CALLGRIND 1
+#endif
+#endif
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -190,6 +202,44 @@ static int run(const layout *L, long steps, double damping)
     }
     imp_world_free(w);
     return 0;
+}
+
+/* STEPS steps after FROM, alone under callgrind's instrumentation (when its header is there) */
+static int phase(const layout *L, long from, long steps, double damping)
+{
+    imp_world *w = build(L, damping);
+    if (w == NULL) {
+        fprintf(stderr, "bench_dem: could not build N = %d\n", L->n);
+        return 1;
+    }
+    int rc = 0;
+    for (long k = 0; k < from && rc == 0; k++) {
+        rc = imp_world_step(w) != IMP_OK;
+    }
+    const imp_dem *d = w->dem;
+    long runs = d->collider_runs;
+    int real = imp_dem_real_count(d);
+    double c0 = cpu_now();
+#ifdef BENCH_CALLGRIND
+    CALLGRIND_START_INSTRUMENTATION;
+#endif
+    for (long k = 0; k < steps && rc == 0; k++) {
+        rc = imp_world_step(w) != IMP_OK;
+    }
+#ifdef BENCH_CALLGRIND
+    CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+    double cpu = cpu_now() - c0;
+    if (rc != 0) {
+        fprintf(stderr, "bench_dem: %s\n", imp_world_error(w));
+    } else {
+        printf("deposition N = %d, steps %ld to %ld: %.3e particle-steps per CPU second, "
+               "collider runs %ld, real interactions %d to %d (all %d), state hash %016llx\n",
+               L->n, from, from + steps, L->n * (double)steps / cpu, d->collider_runs - runs,
+               real, imp_dem_real_count(d), d->ninter, imp_world_state_hash(w));
+    }
+    imp_world_free(w);
+    return rc;
 }
 
 /* ---- impact beside Yade ------------------------------------------------------------------- */
@@ -466,12 +516,14 @@ int main(int argc, char **argv)
         int n = atoi(argv[1]);
         long steps = atol(argv[2]);
         double damping = argc >= 4 ? atof(argv[3]) : 0.2;
+        long from = argc >= 5 ? atol(argv[4]) : -1;
         for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
             if (layouts[k].n == n && steps > 0) {
-                return run(&layouts[k], steps, damping);
+                return from >= 0 ? phase(&layouts[k], from, steps, damping)
+                                 : run(&layouts[k], steps, damping);
             }
         }
-        fprintf(stderr, "usage: bench_dem [N STEPS [DAMPING]] with N = 1000, 10000 or 50000\n");
+        fprintf(stderr, "usage: bench_dem [N STEPS [DAMPING [FROM]]] with N = 1000, 10000 or 50000\n");
         return 2;
     }
     char path[1024];
