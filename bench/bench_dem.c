@@ -14,6 +14,11 @@
                                    3, and the fastest run of each is compared)
      bench_dem N STEPS [DAMPING]   impact alone, one run with checkpoints and Yade 2023.02a's
                                    figures from yade.md (N = 1000, 10000 or 50000)
+     bench_dem N STEPS DAMPING FROM
+                                   impact alone: FROM steps, then STEPS steps measured (CPU
+                                   rate, collider runs, contacts), the only ones callgrind
+                                   counts when run under valgrind --tool=callgrind
+                                   --instr-atstart=no (the contact phase: N = 10000 from 4000)
 
    Fairness: both start from the same state and run the same number of steps with the same dt,
    so they go through the same phases (free fall, impacts, dense packing); the time is that of
@@ -32,10 +37,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dem.h"
-#include "shape3d.h"
-#include "world_internal.h"
+#include "../test/c/dem_scene.h"
 #include "bench_util.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_CALLGRIND 1
+#endif
+#endif
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -67,62 +77,10 @@ static const double yade_seg[3][9] = {{5250, 7016, 5175, 7444, 5233, 3353, 2733,
 
 static double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-static double radius(int i) { return 0.008 + 0.004 * ((i * 37) % 101) / 100.0; }
-
 static imp_world *build(const layout *L, double damping)
 {
-    const double D = 0.026, rho = 2600.0;
-    imp_world_def def = imp_world_default_def(3);
-    def.strategy = IMP_STRATEGY_DEM;
-    def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -9.81;
-    imp_world *w = imp_world_new(&def);
-    if (w == NULL) {
-        return NULL;
-    }
-    double lx = L->nx * D, ly = L->ny * D;
-    const double walls[5][6] = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, lx, 0, 0},
-                                {0, 1, 0, 0, 0, 0}, {0, -1, 0, 0, ly, 0}};
-    for (int k = 0; k < 5; k++) {
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_wall(walls[k]);
-        bd.fixed = 1;
-        bd.mass = 1.0;
-        memcpy(bd.state, walls[k] + 3, 3 * sizeof(double));
-        imp_world_add_body(w, &bd);
-        imp_shape_release(bd.shape);
-    }
-    for (int i = 0; i < L->n; i++) {
-        int ix = i % L->nx, iy = (i / L->nx) % L->ny, iz = i / (L->nx * L->ny);
-        double jx = 0.0008 * (((i * 53) % 17) - 8) / 8.0;
-        double jy = 0.0008 * (((i * 71) % 19) - 9) / 9.0;
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_sphere(radius(i));
-        bd.density = rho;
-        bd.state[0] = (ix + 0.5) * D + jx;
-        bd.state[1] = (iy + 0.5) * D + jy;
-        bd.state[2] = (iz + 1.0) * D;
-        if (imp_world_add_body(w, &bd).slot < 0) {
-            imp_shape_release(bd.shape);
-            imp_world_free(w);
-            return NULL;
-        }
-        imp_shape_release(bd.shape);
-    }
-    if (imp_dem_sync(w) != IMP_OK) {
-        imp_world_free(w);
-        return NULL;
-    }
-    imp_dem *d = w->dem;
-    d->p.young = 1e7;
-    d->p.ks_ratio = 0.3;
-    d->p.friction_angle = 0.5;
-    d->p.damping = damping;
-    d->p.verlet = getenv("DEM_VERLET") ? atof(getenv("DEM_VERLET")) : -0.1;
-    d->built = 0;  /* re-read the young modulus */
-    imp_dem_sync(w);
-    imp_world_set_dt(w, 0.5 * imp_dem_p_wave_dt(d));
-    return w;
+    double verlet = getenv("DEM_VERLET") ? atof(getenv("DEM_VERLET")) : -0.1;
+    return dem_scene_deposit(L->n, L->nx, L->ny, damping, verlet);
 }
 
 typedef struct measure {
@@ -244,6 +202,44 @@ static int run(const layout *L, long steps, double damping)
     }
     imp_world_free(w);
     return 0;
+}
+
+/* STEPS steps after FROM, alone under callgrind's instrumentation (when its header is there) */
+static int phase(const layout *L, long from, long steps, double damping)
+{
+    imp_world *w = build(L, damping);
+    if (w == NULL) {
+        fprintf(stderr, "bench_dem: could not build N = %d\n", L->n);
+        return 1;
+    }
+    int rc = 0;
+    for (long k = 0; k < from && rc == 0; k++) {
+        rc = imp_world_step(w) != IMP_OK;
+    }
+    const imp_dem *d = w->dem;
+    long runs = d->collider_runs;
+    int real = imp_dem_real_count(d);
+    double c0 = cpu_now();
+#ifdef BENCH_CALLGRIND
+    CALLGRIND_START_INSTRUMENTATION;
+#endif
+    for (long k = 0; k < steps && rc == 0; k++) {
+        rc = imp_world_step(w) != IMP_OK;
+    }
+#ifdef BENCH_CALLGRIND
+    CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+    double cpu = cpu_now() - c0;
+    if (rc != 0) {
+        fprintf(stderr, "bench_dem: %s\n", imp_world_error(w));
+    } else {
+        printf("deposition N = %d, steps %ld to %ld: %.3e particle-steps per CPU second, "
+               "collider runs %ld, real interactions %d to %d (all %d), state hash %016llx\n",
+               L->n, from, from + steps, L->n * (double)steps / cpu, d->collider_runs - runs,
+               real, imp_dem_real_count(d), d->ninter, imp_world_state_hash(w));
+    }
+    imp_world_free(w);
+    return rc;
 }
 
 /* ---- impact beside Yade ------------------------------------------------------------------- */
@@ -520,12 +516,14 @@ int main(int argc, char **argv)
         int n = atoi(argv[1]);
         long steps = atol(argv[2]);
         double damping = argc >= 4 ? atof(argv[3]) : 0.2;
+        long from = argc >= 5 ? atol(argv[4]) : -1;
         for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
             if (layouts[k].n == n && steps > 0) {
-                return run(&layouts[k], steps, damping);
+                return from >= 0 ? phase(&layouts[k], from, steps, damping)
+                                 : run(&layouts[k], steps, damping);
             }
         }
-        fprintf(stderr, "usage: bench_dem [N STEPS [DAMPING]] with N = 1000, 10000 or 50000\n");
+        fprintf(stderr, "usage: bench_dem [N STEPS [DAMPING [FROM]]] with N = 1000, 10000 or 50000\n");
         return 2;
     }
     char path[1024];

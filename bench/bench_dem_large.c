@@ -37,20 +37,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dem.h"
-#include "shape3d.h"
-#include "world_internal.h"
+#include "../test/c/dem_scene.h"
 #include "bench_util.h"
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-#define D_GRID 0.026
-#define RHO 2600.0
-#define YOUNG 1e7
-#define KS_RATIO 0.3
-#define FRICTION 0.5
+#define D_GRID DEM_SCENE_D
+#define RHO DEM_SCENE_RHO
+#define YOUNG DEM_SCENE_YOUNG
+#define KS_RATIO DEM_SCENE_KS_RATIO
+#define FRICTION DEM_SCENE_FRICTION
 #define DAMPING 0.2
 #define PI_ 3.14159265358979323846
 
@@ -60,68 +58,7 @@ typedef struct layout {
 
 static const layout layouts[] = {{100000, 125, 50, 16}, {1000000, 250, 250, 16}};
 
-static double radius(int i) { return 0.008 + 0.004 * ((i * 37) % 101) / 100.0; }
-
-static void initial(const layout *L, int i, double *p)
-{
-    int ix = i % L->nx, iy = (i / L->nx) % L->ny, iz = i / (L->nx * L->ny);
-    p[0] = (ix + 0.5) * D_GRID + 0.0008 * (((i * 53) % 17) - 8) / 8.0;
-    p[1] = (iy + 0.5) * D_GRID + 0.0008 * (((i * 71) % 19) - 9) / 9.0;
-    p[2] = (iz + 1.0) * D_GRID;
-}
-
-static imp_world *build(const layout *L)
-{
-    imp_world_def def = imp_world_default_def(3);
-    def.strategy = IMP_STRATEGY_DEM;
-    def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -9.81;
-    imp_world *w = imp_world_new(&def);
-    if (w == NULL) {
-        return NULL;
-    }
-    double lx = L->nx * D_GRID, ly = L->ny * D_GRID;
-    const double walls[5][6] = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, lx, 0, 0},
-                                {0, 1, 0, 0, 0, 0}, {0, -1, 0, 0, ly, 0}};
-    for (int k = 0; k < 5; k++) {
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_wall(walls[k]);
-        bd.fixed = 1;
-        bd.mass = 1.0;
-        memcpy(bd.state, walls[k] + 3, 3 * sizeof(double));
-        imp_world_add_body(w, &bd);
-        imp_shape_release(bd.shape);
-    }
-    for (int i = 0; i < L->n; i++) {
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_sphere(radius(i));
-        bd.density = RHO;
-        initial(L, i, bd.state);
-        int slot = imp_world_add_body(w, &bd).slot;
-        imp_shape_release(bd.shape);
-        if (slot < 0) {
-            imp_world_free(w);
-            return NULL;
-        }
-    }
-    if (imp_dem_sync(w) != IMP_OK) {
-        imp_world_free(w);
-        return NULL;
-    }
-    imp_dem *d = w->dem;
-    d->p.young = YOUNG;
-    d->p.ks_ratio = KS_RATIO;
-    d->p.friction_angle = FRICTION;
-    d->p.damping = DAMPING;
-    d->p.verlet = -0.1;
-    d->built = 0; /* re-read the young modulus */
-    if (imp_dem_sync(w) != IMP_OK) {
-        imp_world_free(w);
-        return NULL;
-    }
-    imp_world_set_dt(w, 0.5 * imp_dem_p_wave_dt(d));
-    return w;
-}
+static imp_world *build(const layout *L) { return dem_scene_deposit(L->n, L->nx, L->ny, DAMPING, -0.1); }
 
 /* one run's figures (a child process writes them to a pipe) */
 typedef struct result {
@@ -288,10 +225,10 @@ static int write_inputs(const char *dir, const layout *L)
     fprintf(f, "%.6f %.6f xlo xhi\n%.6f %.6f ylo yhi\n%.6f %.6f zlo zhi\n\nAtoms\n\n", -0.002,
             lx + 0.002, -0.002, ly + 0.002, -0.002, (L->nz + 1) * D_GRID + 0.02);
     for (int i = 0; i < L->n; i++) {
-        double p[3];
-        initial(L, i, p);
+        double p[13];
+        dem_scene_initial(L->nx, L->ny, i, p);
         fprintf(f, "%d %d %.17g %.17g %.17g %.17g %.17g\n", i + 1, (i * 37) % 101 + 2,
-                2 * radius(i), RHO, p[0], p[1], p[2]);
+                2 * dem_scene_radius(i), RHO, p[0], p[1], p[2]);
     }
     fclose(f);
     return 1;

@@ -54,6 +54,7 @@ struct imp_bp3d {
                              (at[6 id + 2 k], at[6 id + 2 k + 1]) */
     long swaps;
     int oom;
+    int refresh_all; /* imp_bp3d_set_refresh_all */
 };
 
 static uint64_t pair_key(int a, int b)
@@ -429,6 +430,8 @@ static void finish_events(imp_bp3d *bp)
         }
     }
 }
+
+void imp_bp3d_set_refresh_all(imp_bp3d *bp, int on) { bp->refresh_all = on != 0; }
 
 imp_bp3d *imp_bp3d_new(double verlet)
 {
@@ -815,6 +818,18 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
     if (bad) {
         bp->built = 0; /* inflated copies partly refreshed: the next update rebuilds */
         return -1;
+    }
+    if (bp->refresh_all && moved > 0 && moved < n) {
+        /* every box inflated again about its tight box (the others were inside their inflated
+           copies, so NaN-free) */
+        for (int i = 0; i < n; i++) {
+            bp->active[i] = i;
+            for (int k = 0; k < 3; k++) {
+                bp->lo[3 * i + k] = lo[3 * i + k] - d;
+                bp->hi[3 * i + k] = hi[3 * i + k] + d;
+            }
+        }
+        moved = n;
     }
     /* then the moved boxes into the sorted axes: a few one at a time, O(moved + swaps); many
        (a coherent motion, like a falling layer, where one at a time would swap them past each

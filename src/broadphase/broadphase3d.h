@@ -43,6 +43,12 @@ int imp_bp3d_exclude_bodies(imp_bp3d *bp, int body_a, int body_b);
 void imp_bp3d_include_bodies(imp_bp3d *bp, int body_a, int body_b);
 void imp_bp3d_set_filter(imp_bp3d *bp, imp_bp3d_filter fn, void *user);
 
+/* on = 1: an update in which some box left its inflated copy inflates every box again about
+   its tight box (Yade's InsertionSortCollider, LIGGGHTS' neighbour lists), so the next update
+   with work to do comes only when some box moved the verlet distance since this one: fewer
+   updates of O(n), each sorting every box (O(n + swaps)). 0 (the default): only the boxes that
+   left are inflated again. Either way the pairs are those of overlapping inflated boxes. */
+void imp_bp3d_set_refresh_all(imp_bp3d *bp, int on);
 /* Updates with n tight boxes lo[3n], hi[3n] (the same n as before; a different n rebuilds from
    scratch). Returns 0, or -1 when out of memory or a bound is NaN. */
 int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi);

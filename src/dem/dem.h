@@ -376,6 +376,9 @@ double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3]);
    interaction loop (dem.c). The balance gravity_work = kinetic + elastic + damping + plastic
    then holds to O(dt^2) (spec/dem_energy_spec.lua). */
 imp_dem_energy imp_dem_energy_now(const imp_dem *d, double dt);
+/* The springs' energy of imp_dem_energy_now (moved on to the half step), each interaction's
+   share weighted by imp_dem_pair_weight(weight, a, b) when weight is not NULL (dem_domain.c). */
+double imp_dem_springs_energy(const imp_dem *d, const double *weight, double dt);
 /* The bulk measures (dem_measure.c) over the sphere particles and the contacts (real
    interactions with overlap >= 0). */
 typedef struct imp_dem_measures {

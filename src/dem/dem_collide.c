@@ -10,7 +10,12 @@
      4. pairs whose boxes began to overlap: create potential interactions.
    Cost: O(n + swaps + pairs changed) per run, plus O(pending). A run in which every sphere's
    box still lies inside its inflated copy would change nothing: one pass over the spheres
-   tells, and the boxes and the sweep are then skipped (in a settling packing, most steps). */
+   tells, and the boxes and the sweep are then skipped. A run inflates every box again
+   (imp_bp3d_set_refresh_all, as Yade's verletDist and LIGGGHTS' neighbour skin do), so the
+   next run is due only when some sphere moved the verlet distance: in a settling pile, a run
+   every 10 steps or so instead of one at every step (each sphere's box refreshed on its own
+   left the boxes out of phase, so some sphere left its box at almost every step; 24 % fewer
+   instructions per step at N = 10,000 in the contact phase). */
 #include <math.h>
 #include <stdio.h>
 
@@ -218,6 +223,7 @@ int imp_dem_collide(imp_dem *d)
             return -1;
         }
         d->bp_verlet = v;
+        imp_bp3d_set_refresh_all(d->bp, 1);
     }
     /* 1. pending erasures: from the list of requested pairs (O(requests)), or by a scan of
        every interaction when the list is incomplete; backwards, since erasing moves the last

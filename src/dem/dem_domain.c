@@ -547,38 +547,7 @@ imp_dem_energy imp_dem_domain_energy(const imp_dem *d, double dt)
         e.kinetic += 0.5 * d->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         e.kinetic += 0.5 / d->inv_inertia[i] * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
     }
-    double el = 0.0, half_work = 0.0;
-    for (int k = 0; k < d->ninter; k++) {
-        const imp_dem_inter *I = &d->inter[k];
-        if (!I->real || I->un <= 0.0) {
-            continue;
-        }
-        const double wk = imp_dem_pair_weight(m->weight, I->a, I->b);
-        double fs2 = I->fs[0] * I->fs[0] + I->fs[1] * I->fs[1] + I->fs[2] * I->fs[2];
-        double ek = d->p.law == IMP_DEM_LAW_HERTZ ? 0.4 * I->kn0 * I->un * I->un * sqrt(I->un)
-                                                  : 0.5 * I->kn * I->un * I->un;
-        if (I->ks > 0.0) {
-            ek += 0.5 * fs2 / I->ks;
-        }
-        el += wk * ek;
-        int a = I->a, b = I->b;
-        const double *n = I->n, *va = d->vel + 3 * a, *vb = d->vel + 3 * b;
-        const double *wa = d->angvel + 3 * a, *wb = d->angvel + 3 * b;
-        double lb = d->radius[b] - 0.5 * I->un;
-        double la = d->kind[a] == IMP_DEM_SPHERE ? d->radius[a] - 0.5 * I->un : 0.0;
-        double mm[3], vr[3], hw = 0.0;
-        for (int j = 0; j < 3; j++) {
-            mm[j] = la * wa[j] + lb * wb[j];
-        }
-        vr[0] = vb[0] - va[0] - (mm[1] * n[2] - mm[2] * n[1]);
-        vr[1] = vb[1] - va[1] - (mm[2] * n[0] - mm[0] * n[2]);
-        vr[2] = vb[2] - va[2] - (mm[0] * n[1] - mm[1] * n[0]);
-        for (int j = 0; j < 3; j++) {
-            hw += (I->fn * n[j] + I->fs[j]) * vr[j];
-        }
-        half_work += wk * hw;
-    }
-    e.elastic = el - 0.5 * dt * half_work;
+    e.elastic = imp_dem_springs_energy(d, m->weight, dt);
     return e;
 }
 

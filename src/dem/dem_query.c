@@ -155,25 +155,34 @@ imp_dem_energy imp_dem_energy_now(const imp_dem *d, double dt)
         e.kinetic += 0.5 * d->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         e.kinetic += 0.5 / d->inv_inertia[i] * (om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
     }
-    /* The springs as the last interaction loop left them (time t), moved on to t + dt/2, where
-       the kinetic energy (leapfrog velocities) and the books are: minus the work their forces
-       F do over the first half of the step just integrated, F . vr dt / 2, vr the relative
-       velocity of the contact points (as in dem_law.c). Without it the sum would be off by
-       that work, which is of order dt while contacts are loaded and moving. */
-    double half_work = 0.0;
+    e.elastic = imp_dem_springs_energy(d, NULL, dt);
+    return e;
+}
+
+/* The springs as the last interaction loop left them (time t), moved on to t + dt/2, where the
+   kinetic energy (leapfrog velocities) and the books are: minus the work their forces F do over
+   the first half of the step just integrated, F . vr dt / 2, vr the relative velocity of the
+   contact points (as in dem_law.c). Without it the sum would be off by that work, which is of
+   order dt while contacts are loaded and moving. Each term is multiplied by the pair's share
+   (1 without weights: the same bits), and added in the same order either way, so one rank
+   decomposed books what no decomposition books. */
+double imp_dem_springs_energy(const imp_dem *d, const double *weight, double dt)
+{
+    double elastic = 0.0, half_work = 0.0;
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
         if (!I->real || I->un <= 0.0) {
             continue;
         }
+        const double wk = weight != NULL ? imp_dem_pair_weight(weight, I->a, I->b) : 1.0;
         double fs2 = I->fs[0] * I->fs[0] + I->fs[1] * I->fs[1] + I->fs[2] * I->fs[2];
         if (d->p.law == IMP_DEM_LAW_HERTZ) {  /* int kn0 u^1.5 du = 2/5 kn0 un^2.5 */
-            e.elastic += 0.4 * I->kn0 * I->un * I->un * sqrt(I->un);
+            elastic += wk * (0.4 * I->kn0 * I->un * I->un * sqrt(I->un));
         } else {
-            e.elastic += 0.5 * I->kn * I->un * I->un;
+            elastic += wk * (0.5 * I->kn * I->un * I->un);
         }
         if (I->ks > 0.0) {
-            e.elastic += 0.5 * fs2 / I->ks;
+            elastic += wk * (0.5 * fs2 / I->ks);
         }
         int a = I->a, b = I->b;
         const double *n = I->n, *va = d->vel + 3 * a, *vb = d->vel + 3 * b;
@@ -188,9 +197,8 @@ imp_dem_energy imp_dem_energy_now(const imp_dem *d, double dt)
         vr[1] = vb[1] - va[1] - (m[2] * n[0] - m[0] * n[2]);
         vr[2] = vb[2] - va[2] - (m[0] * n[1] - m[1] * n[0]);
         for (int j = 0; j < 3; j++) {
-            half_work += (I->fn * n[j] + I->fs[j]) * vr[j];
+            half_work += wk * ((I->fn * n[j] + I->fs[j]) * vr[j]);
         }
     }
-    e.elastic -= 0.5 * dt * half_work;
-    return e;
+    return elastic - 0.5 * dt * half_work;
 }

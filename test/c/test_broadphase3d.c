@@ -72,8 +72,10 @@ static int excl_ok(int a, int b)
 }
 
 /* every box moves (movers = 1), or only every movers-th box (the update then settles the
-   moved boxes one at a time instead of re-sorting the axes) */
-static void moving_boxes(int exclusions, int movers, int *ok)
+   moved boxes one at a time instead of re-sorting the axes); refresh: with
+   imp_bp3d_set_refresh_all, each update either keeps every inflated box or makes every one
+   anew about its tight box */
+static void moving_boxes(int exclusions, int movers, int refresh, int *ok)
 {
     int n = (int)box_count(), steps = movers > 1 ? 40 : 12;
     *ok = 0;
@@ -84,7 +86,8 @@ static void moving_boxes(int exclusions, int movers, int *ok)
     int maxp = 40 * n;
     int *prev = malloc(2 * maxp * sizeof *prev), *cur = malloc(2 * maxp * sizeof *cur);
     int *ref = malloc(2 * maxp * sizeof *ref);
-    int nprev = 0;
+    double *plo = calloc(3 * (size_t)n, sizeof *plo), *phi = calloc(3 * (size_t)n, sizeof *phi);
+    int nprev = 0, nfresh = 0;
     for (int i = 0; i < 3 * n; i++) {
         c[i] = side * urand();
         v[i] = (i / 3) % movers == 0 ? 0.004 * (2 * urand() - 1) : 0.0;
@@ -92,6 +95,7 @@ static void moving_boxes(int exclusions, int movers, int *ok)
     }
     imp_bp3d *bp = imp_bp3d_new(0.003);
     CHECK(bp != NULL);
+    imp_bp3d_set_refresh_all(bp, refresh);
     if (exclusions) {
         CHECK(imp_bp3d_reserve(bp, n) == 0);
         for (int i = 0; i < n; i++) {
@@ -120,6 +124,17 @@ static void moving_boxes(int exclusions, int movers, int *ok)
                 CHECK(ilo[3 * i + d] <= lo[3 * i + d] && ihi[3 * i + d] >= hi[3 * i + d]);
             }
         }
+        if (refresh) {
+            int kept = 1, fresh = 1;
+            for (int i = 0; i < 3 * n; i++) {
+                kept &= ilo[i] == plo[i] && ihi[i] == phi[i];
+                fresh &= ilo[i] == lo[i] - 0.003 && ihi[i] == hi[i] + 0.003;
+            }
+            CHECK(kept || fresh);
+            nfresh += fresh && s > 0;
+            memcpy(plo, ilo, 3 * (size_t)n * sizeof *plo);
+            memcpy(phi, ihi, 3 * (size_t)n * sizeof *phi);
+        }
         int nref = brute(n, ilo, ihi, exclusions ? excl_ok : NULL, ref, maxp);
         CHECK(nref == ncur);
         CHECK(memcmp(ref, cur, 2 * (size_t)ncur * sizeof(int)) == 0);
@@ -146,7 +161,9 @@ static void moving_boxes(int exclusions, int movers, int *ok)
         nprev = ncur;
     }
     CHECK(total_begin > 0 && total_end > 0); /* the scene did change */
+    CHECK(!refresh || nfresh > 0);             /* and the boxes were made anew */
     imp_bp3d_free(bp);
+    free(plo), free(phi);
     free(c), free(v), free(h), free(lo), free(hi), free(ilo), free(ihi), free(prev), free(cur), free(ref);
     *ok = 1;
 }
@@ -154,21 +171,28 @@ static void moving_boxes(int exclusions, int movers, int *ok)
 TEST(random_moving_boxes_match_brute_force)
 {
     int ok;
-    moving_boxes(0, 1, &ok);
+    moving_boxes(0, 1, 0, &ok);
     CHECK(ok);
 }
 
 TEST(few_moving_boxes_match_brute_force)
 {
     int ok;
-    moving_boxes(0, 20, &ok);
+    moving_boxes(0, 20, 0, &ok);
     CHECK(ok);
 }
 
 TEST(random_moving_boxes_with_exclusions_match_brute_force)
 {
     int ok;
-    moving_boxes(1, 1, &ok);
+    moving_boxes(1, 1, 0, &ok);
+    CHECK(ok);
+}
+
+TEST(refresh_all_keeps_or_remakes_every_box_and_matches_brute_force)
+{
+    int ok;
+    moving_boxes(0, 20, 1, &ok);
     CHECK(ok);
 }
 
@@ -350,6 +374,7 @@ int main(int argc, char **argv)
     RUN(random_moving_boxes_match_brute_force);
     RUN(few_moving_boxes_match_brute_force);
     RUN(random_moving_boxes_with_exclusions_match_brute_force);
+    RUN(refresh_all_keeps_or_remakes_every_box_and_matches_brute_force);
     RUN(exclusions);
     RUN(touching_boxes_do_not_overlap_and_nan_is_rejected);
     RUN(unbounded_box_pairs_with_everything_it_reaches);

@@ -5,7 +5,8 @@
    enough that the bottom layer lands on the floor and the layers touch within the run, every
    world state compared bit for bit (the store) along with the dem copy's forces and torques
    (the reset) and the collider's runs (the boxes: the sweep runs on the same steps). Without
-   OpenMP both runs are the same run. */
+   OpenMP both runs are the same run. The box and the spheres are made by dem_scene.h, the
+   benches' scene. */
 #include "check.h"
 
 #include <string.h>
@@ -14,49 +15,26 @@
 #include <omp.h>
 #endif
 
-#include "dem.h"
-#include "shape3d.h"
-#include "world_internal.h"
+#include "dem_scene.h"
 
 enum { NX = 24, NY = 24, NZ = 16, STEPS = 16 };
 
 static imp_world *scene(void)
 {
     const double D = 0.02;
-    imp_world_def def = imp_world_default_def(3);
-    def.strategy = IMP_STRATEGY_DEM;
-    def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -9.81;
-    imp_world *w = imp_world_new(&def);
+    imp_world *w = dem_scene_box(NX * D, NY * D);
     if (w == NULL) {
         return NULL;
     }
-    const double lx = NX * D, ly = NY * D;
-    const double walls[5][6] = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {-1, 0, 0, lx, 0, 0},
-                                {0, 1, 0, 0, 0, 0}, {0, -1, 0, 0, ly, 0}};
-    for (int k = 0; k < 5; k++) {
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_wall(walls[k]);
-        bd.fixed = 1;
-        bd.mass = 1.0;
-        memcpy(bd.state, walls[k] + 3, 3 * sizeof(double));
-        imp_world_add_body(w, &bd);
-        imp_shape_release(bd.shape);
-    }
     for (int i = 0; i < NX * NY * NZ; i++) {
         int ix = i % NX, iy = (i / NX) % NY, iz = i / (NX * NY);
-        imp_body_def bd = imp_body_default_def(3);
         double r = 0.0099 + 0.0002 * ((i * 37) % 11) / 10.0; /* gaps and overlaps: 0.2 mm */
-        bd.shape = imp_shape3d_sphere(r);
-        bd.density = 2600.0;
-        bd.state[0] = (ix + 0.5) * D;
-        bd.state[1] = (iy + 0.5) * D;
-        bd.state[2] = (iz + 0.5) * D - 0.0001 * (i % 3); /* some on the floor, some above */
-        bd.state[7] = 0.2 * ((i * 53) % 7 - 3);        /* sideways: sweeps along x */
-        bd.state[12] = 5.0 * ((i * 71) % 5 - 2);        /* spins about z */
-        int slot = imp_world_add_body(w, &bd).slot;
-        imp_shape_release(bd.shape);
-        if (slot < 0) {
+        double s[13] = {(ix + 0.5) * D, (iy + 0.5) * D,
+                        (iz + 0.5) * D - 0.0001 * (i % 3), /* some on the floor, some above */
+                        1.0, 0.0, 0.0, 0.0,
+                        0.2 * ((i * 53) % 7 - 3), 0.0, 0.0, /* sideways: sweeps along x */
+                        0.0, 0.0, 5.0 * ((i * 71) % 5 - 2)}; /* spins about z */
+        if (dem_scene_sphere(w, r, 2600.0, s) != 0) {
             imp_world_free(w);
             return NULL;
         }
