@@ -17,13 +17,9 @@
 local impact = require("impact")
 local core = require("impact.core")
 local dem = impact.dem
+local yade_run = dofile((arg[0]:match("^(.*)/[^/]*$") or ".") .. "/yade_run.lua")
 
--- one thread on both sides: OpenMP reads OMP_NUM_THREADS at start, so run again with it set
-if os.getenv("OMP_NUM_THREADS") ~= "1" then
-  local cmd = string.format("OMP_NUM_THREADS=1 %s %s %s", arg[-1] or "lua5.4", arg[0], arg[1] or "")
-  local ok = os.execute(cmd)
-  os.exit(ok and 0 or 1)
-end
+yade_run.one_thread()   -- one thread on both sides
 
 local side = math.tointeger(tonumber(arg[1] or "50"))
 local r, E, nu, phi, en, rho, g = 0.005, 1e7, 0.3, 0.5, 0.5, 2600, 9.81
@@ -87,44 +83,11 @@ print(string.format("bouncing spheres (Hertz-Mindlin, en = %g, no damping): %d s
 local us = summary(apex)
 show("impact", { wall = wall, cpu = cpu, steps = w.steps }, us)
 
-local why_not
-if os.getenv("DEM_BENCH_YADE") == "0" then
-  why_not = "DEM_BENCH_YADE=0"
-elseif not os.execute("command -v yade > /dev/null 2>&1") then
-  why_not = "Yade is not installed: apt-get install --no-install-recommends yade"
-end
-local script = "bench/yade_bounce.py"
-if not why_not and not io.open(script) then why_not = script .. " not found: run from the top" end
-if why_not then
-  print("  Yade: not run (" .. why_not .. "): no comparison")
-  return
-end
-local path = os.tmpname()
-local f = assert(io.open(path, "w"))
-f:write(string.format("scene %.17g %.17g %.17g %.17g %.17g %d %d\n", E, nu, phi, en, rho, steps,
-  chunk))
-for _, s in ipairs(spheres) do
-  f:write(string.format("%.17g %.17g %.17g %.17g\n", s.center[1], s.center[2], s.center[3], s.radius))
-end
-f:close()
-local pipe = assert(io.popen(string.format("OMP_NUM_THREADS=1 yade -n -x -j1 %s %s 2>&1", script,
-  path)))
-local y, yapex
-for line in pipe:lines() do
-  if line:match("^YADE_BOUNCE ") then
-    y = { version = line:match("version=(%S+)") }
-    for k, v in line:gmatch("([%w_]+)=([-%d.e+]+)") do y[k] = tonumber(v) end
-  elseif line:match("^YADE_APEX ") then
-    yapex = {}
-    for v in line:sub(11):gmatch("%S+") do yapex[#yapex + 1] = tonumber(v) end
-  end
-end
-pipe:close()
-os.remove(path)
-if not y or not y.cpu or not yapex then
-  print("  Yade: the run failed (yade -n -x -j1 " .. script .. "): no comparison")
-  return
-end
+local out = yade_run.beside("bench/yade_bounce.py", string.format("scene %.17g %.17g %.17g %.17g "
+  .. "%.17g %d %d", E, nu, phi, en, rho, steps, chunk), spheres, {}, { YADE_BOUNCE = true },
+  { YADE_APEX = true })
+if not out then return end
+local y, yapex = out.YADE_BOUNCE, out.YADE_APEX
 show("Yade", y, summary(yapex))
 local worst = 0
 for k = 1, #spheres do

@@ -14,14 +14,9 @@
 local impact = require("impact")
 local core = require("impact.core")
 local dem = impact.dem
+local yade_run = dofile((arg[0]:match("^(.*)/[^/]*$") or ".") .. "/yade_run.lua")
 
--- one thread on both sides: OpenMP reads OMP_NUM_THREADS at start, so run again with it set
-if os.getenv("OMP_NUM_THREADS") ~= "1" then
-  local cmd = string.format("OMP_NUM_THREADS=1 %s %s %s %s", arg[-1] or "lua5.4", arg[0],
-    arg[1] or "", arg[2] or "")
-  local ok = os.execute(cmd)
-  os.exit(ok and 0 or 1)
-end
+yade_run.one_thread()   -- one thread on both sides
 
 local n_approx = tonumber(arg[1] or "800")
 local final = tonumber(arg[2] or "0.1")
@@ -77,41 +72,10 @@ print(string.format("triaxial test (Yade's triax-tutorial scene, wall servo): %d
   .. "dt = %.4g s, one thread each", #spheres, E, ks, math.deg(phi), p, rate, final, w.dt))
 show("impact", us)
 
-local why_not
-if os.getenv("DEM_BENCH_YADE") == "0" then
-  why_not = "DEM_BENCH_YADE=0"
-elseif not os.execute("command -v yade > /dev/null 2>&1") then
-  why_not = "Yade is not installed: apt-get install --no-install-recommends yade"
-end
-local script = "bench/yade_triax.py"
-if not why_not and not io.open(script) then why_not = script .. " not found: run from the top" end
-if why_not then
-  print("  Yade: not run (" .. why_not .. "): no comparison")
-  return
-end
-local path = os.tmpname()
-local f = assert(io.open(path, "w"))
-f:write(string.format("box %.17g %.17g %.17g %.17g %.17g\n", L, E, ks, phi, rate))
-for _, sp in ipairs(spheres) do
-  f:write(string.format("%.17g %.17g %.17g %.17g\n", sp.center[1], sp.center[2], sp.center[3],
-    sp.radius))
-end
-f:close()
-local pipe = assert(io.popen(string.format("OMP_NUM_THREADS=1 yade -n -x -j1 %s %s %.17g %.17g 2>&1",
-  script, path, p, final)))
-local y
-for line in pipe:lines() do
-  if line:match("^YADE_TRIAX ") then
-    y = { version = line:match("version=(%S+)") }
-    for k, v in line:gmatch("([%w_]+)=([-%d.e+]+)") do y[k] = tonumber(v) end
-  end
-end
-pipe:close()
-os.remove(path)
-if not y or not y.cpu then
-  print("  Yade: the run failed (yade -n -x -j1 " .. script .. "): no comparison")
-  return
-end
+local out = yade_run.beside("bench/yade_triax.py", string.format("box %.17g %.17g %.17g %.17g %.17g",
+  L, E, ks, phi, rate), spheres, { p, final }, { YADE_TRIAX = true })
+if not out then return end
+local y = out.YADE_TRIAX
 show("Yade", y)
 print(string.format("  impact / Yade (Yade %s): %.2fx faster per step (CPU), %.2fx in total CPU; "
   .. "dt %.4g vs %.4g s; friction angle %+.1f deg, porosity %+.4f, s1 %+.1f %%", y.version,

@@ -1,9 +1,12 @@
 # yade_deposit.py: the gravity deposition of ../shared/reference/yade.md (scenario A) on Yade,
 # for bench_dem, which runs it beside impact's in the same `make bench`:
 #
-#     OMP_NUM_THREADS=1 yade -n -x -j1 bench/yade_deposit.py N DAMPING STEPS
+#     OMP_NUM_THREADS=1 yade -n -x -j1 bench/yade_deposit.py N DAMPING STEPS [EVERY]
 #
-# N = 1000 (10x10x10), 10000 (25x25x16) or 50000 (50x50x20). The scene is the one bench_dem
+# N = 1000 (10x10x10), 10000 (25x25x16), 50000 (50x50x20), or bench_dem_large's 100000
+# (125x50x16) and 1000000 (250x250x16). With EVERY > 0, a line "YADE_CHECK step=... mean_z=...
+# max_z=... cpu=..." every EVERY steps (the packing height on its way, for runs too long to
+# wait for: the same steps, run in chunks). The scene is the one bench_dem
 # builds (integer-arithmetic initial state, 5 infinite walls, FrictMat E = 1e7, ks/kn 0.3,
 # friction angle 0.5, density 2600, dt = 0.5 PWaveTimeStep, Yade's default engines and
 # verletDist). Timing covers O.run only (scene building and Yade's start-up excluded): wall
@@ -15,7 +18,9 @@ import time
 N_ARG = sys.argv[1] if len(sys.argv) > 1 else "1000"
 DAMP = float(sys.argv[2]) if len(sys.argv) > 2 else 0.2
 STEPS = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
-LAYOUTS = {"1000": (10, 10, 10), "10000": (25, 25, 16), "50000": (50, 50, 20)}
+EVERY = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+LAYOUTS = {"1000": (10, 10, 10), "10000": (25, 25, 16), "50000": (50, 50, 20),
+           "100000": (125, 50, 16), "1000000": (250, 250, 16)}
 NX, NY, NZ = LAYOUTS[N_ARG]
 N = NX * NY * NZ
 D = 0.026
@@ -57,14 +62,31 @@ O.engines = [
 ]
 O.dt = 0.5 * PWaveTimeStep()
 
+
+def heights():
+    z = [O.bodies[i].state.pos[2] for i in ids]
+    return z, sum(z) / len(z), max(z)
+
+
+def run_to(step):
+    while O.iter < step:
+        n = step - O.iter if EVERY <= 0 else min(step - O.iter, EVERY - O.iter % EVERY)
+        O.run(n, True)
+        if EVERY > 0 and O.iter % EVERY == 0:
+            _, mz, hz = heights()
+            print("YADE_CHECK step=%d mean_z=%.9f max_z=%.9f cpu=%.3f" % (
+                O.iter, mz, hz, time.process_time() - c0))
+            sys.stdout.flush()
+
+
 first = STEPS - STEPS // 4
 w0, c0 = time.perf_counter(), time.process_time()
-O.run(first, True)
+run_to(first)
 w1, c1 = time.perf_counter(), time.process_time()
-O.run(STEPS - first, True)
+run_to(STEPS)
 w2, c2 = time.perf_counter(), time.process_time()
 
-zs = [O.bodies[i].state.pos[2] for i in ids]
+zs, _, _ = heights()
 ke = sum(0.5 * O.bodies[i].state.mass * O.bodies[i].state.vel.squaredNorm() for i in ids)
 idset = set(ids)
 n_ss = n_sw = 0

@@ -18,8 +18,9 @@
 --   a taller heap. Without rolling resistance the spheres roll down the flanks and the heap
 --   stays below the contact friction angle atan(mu) = 26.6 degrees (Zhou et al. 1999, Physica A
 --   269 536, on rolling friction in sandpile formation). The papers' own figures for these
---   parameters were not at hand when this was written, so the angles are not checked against
---   them (issue #20 item 8a).
+--   parameters (and those of Itasca PFC's lifted-container repose example, this protocol)
+--   were looked for twice and not found (the list is in doc/manual/05-dem.md), so the angles
+--   are not checked against them (issue #20 item 8a).
 -- - Cundall's damping is not the papers' viscous contact damping: it slows every accelerating
 --   sphere, resists the avalanches and raises the angle (without rolling resistance: 30.3
 --   degrees at Yade's usual 0.2, 26.1 at 0.1, 21.3 at 0.05), so the study runs at 0.05.

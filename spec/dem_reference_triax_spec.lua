@@ -13,11 +13,14 @@
 --    rolling resistance peaks at about 20 to 32 degrees: the macroscopic friction of spheres
 --    grows with the contact friction and saturates near mu = 0.5 (Thornton 2000, Geotechnique 50
 --    43; Goncu & Luding 2013, Acta Geotechnica 8 629; Huang et al. 2014, IJNAMG 38 1276).
---    Checked against the papers so far: Goncu & Luding's abstract only ("the deviatoric stress
---    ratio increases with particle coefficient of friction starting from a non-zero value for
---    mu = 0 and saturating for large mu"); their figures and those of Thornton and of Huang et
---    al. (the peak at mu = 0.5, dense, low confinement) were not at hand, so the 20 to 32
---    degree bounds are not yet narrowed to a published figure (issue #20 item 8b). Sands
+--    Checked against the papers so far: abstracts only, which agree on the trend (Goncu &
+--    Luding: "the deviatoric stress ratio increases with particle coefficient of friction
+--    starting from a non-zero value for mu = 0 and saturating for large mu"; likewise Gong et
+--    al. 2019 for ellipsoids and Taboada et al. 2005 in 2D). The figures at mu = 0.5 (dense,
+--    low confinement) of these and of Thornton 2000, Thornton & Zhang 2005, Huang et al. 2014,
+--    Antony & Kruyt 2009 and Suiker & Fleck 2004 were looked for twice and not found (the list
+--    is in doc/manual/05-dem.md), so the 20 to 32 degree bounds are not yet narrowed to a
+--    published figure (issue #20 item 8b). Sands
 --    reach 35 to 45 degrees through their shape, which spheres lack: a rolling resistance stands
 --    for it and raises the angle (Iwashita & Oda 1998; Belheine et al. 2009, Computers and
 --    Geotechnics 36 320; Estrada et al. 2011, PRE 84 011306).
