@@ -172,8 +172,10 @@ describe("loads", function()
     w:run { until_time = 2 }
     assert.near(1, b.velocity[1], 1e-12)
     assert.equal(1, #w:loads())
+    assert.equal(1, w:stats().loads)
     w:remove_load(l)
     assert.equal(0, #w:loads())
+    assert.equal(0, w:stats().loads)
     local gone = "this load was removed from its world (or its body was)"
     assert.has_error(function() return l.force end, gone)
     local l2 = w:add_load { body = b, torque = 1 }

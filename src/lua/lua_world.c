@@ -877,9 +877,12 @@ static int l_stats(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
     const imp_stats *s = &w->data.stats;
-    int nsprings = 0;
+    int nsprings = 0, nloads = 0;
     for (int i = 0; i < w->model.nsprings; i++) {
         nsprings += w->model.springs[i].active;
+    }
+    for (int i = 0; i < w->model.nloads; i++) {
+        nloads += w->model.loads[i].active;
     }
     lua_createtable(L, 0, 10);
     imp_lua_set_integer(L, "steps", s->steps);
@@ -889,6 +892,7 @@ static int l_stats(lua_State *L)
     imp_lua_set_integer(L, "failures", s->failures);
     imp_lua_set_integer(L, "bodies", w->model.nbodies);
     imp_lua_set_integer(L, "springs", nsprings);
+    imp_lua_set_integer(L, "loads", nloads);
     imp_lua_set_integer(L, "sleeping", w->islands != NULL ? w->islands->nsleeping : 0);  /* islands.h */
     imp_lua_set_integer(L, "islands", w->islands != NULL ? w->islands->nislands : 0);
     lua_pushnumber(L, s->step_seconds);
