@@ -26,8 +26,10 @@ typedef struct imp_body {
     imp_mat3 inertia;     /* about the centre of mass, body frame (2D: m[2][2] only) */
     imp_mat3 inv_inertia; /* 0 for fixed bodies */
     imp_shape *shape;     /* retained; NULL for a shapeless body (the background) */
-    double force[3];      /* applied force, world frame, kept for the next step */
-    double torque[3];     /* applied torque, world frame (2D: [2]) */
+    double force[3];      /* applied force, world frame, kept for the next step: add to it
+                             with imp_body_apply_force, which marks it to be cleared after
+                             that step (a direct write is not cleared) */
+    double torque[3];     /* applied torque, world frame (2D: [2]); imp_body_apply_torque */
     double linear_damping;  /* N s/m; negative: the world's */
     double angular_damping; /* N m s; negative: the world's */
     int material;           /* index in the world's material table, -1 for none */

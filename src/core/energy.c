@@ -210,6 +210,7 @@ void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const d
     imp_body *b = &w->model.bodies[id.slot];
     const double *yi = state_of(w, id.slot);
     int dim = w->model.def.dim;
+    w->data.applied = 1;
     for (int k = 0; k < dim; k++) {
         b->force[k] += f[k];
     }
@@ -227,6 +228,7 @@ void imp_body_apply_force(imp_world *w, imp_body_id id, const double *f, const d
 void imp_body_apply_torque(imp_world *w, imp_body_id id, const double *t)
 {
     imp_body *b = &w->model.bodies[id.slot];
+    w->data.applied = 1;
     if (w->model.def.dim == 2) {
         b->torque[2] += t[0];
         return;

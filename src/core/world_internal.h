@@ -65,6 +65,8 @@ typedef struct imp_world_data {
     int nevents, event_capacity;
     int error_bodies[8];     /* slots named by the last error */
     int nerror_bodies;
+    int applied;             /* some body may hold a force or torque of Body:apply_force /
+                                apply_torque for the next step (imp_world_clear_applied) */
     char error[512];
 } imp_world_data;
 

@@ -102,6 +102,10 @@ static imp_status fail(imp_world *w, imp_status st, const double *bad_state, con
 
 void imp_world_clear_applied(imp_world *w)
 {
+    if (!w->data.applied) {  /* (no O(bodies) pass over zeros at every step: dem at 1e6) */
+        return;
+    }
+    w->data.applied = 0;
     for (int i = 0; i < w->model.nslots; i++) {
         memset(w->model.bodies[i].force, 0, sizeof w->model.bodies[i].force);
         memset(w->model.bodies[i].torque, 0, sizeof w->model.bodies[i].torque);

@@ -6,7 +6,8 @@
    centre of mass. Springs join bodies, which the dem's particles do not model: a world with
    one refuses to step (its interactions are the dem's contact laws and cohesive bonds). Ghost
    particles (several ranks) take them too, and their Newton step skips them. O(bodies +
-   loads) when any body has an applied force, O(loads) otherwise. */
+   loads) in a step after Body:apply_force or apply_torque (the world's applied flag),
+   O(springs + loads) otherwise. */
 #include <stdio.h>
 
 #include "dem.h"
@@ -54,7 +55,7 @@ int imp_dem_add_world_forces(imp_dem *d, imp_world *w)
         }
     }
     static const double centre[3] = {0.0, 0.0, 0.0};
-    for (int s = 1; s < w->model.nslots; s++) {
+    for (int s = 1; w->data.applied && s < w->model.nslots; s++) {
         const imp_body *b = &w->model.bodies[s];
         int i = particle_of(d, s);
         if (!b->active || i < 0) {

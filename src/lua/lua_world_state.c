@@ -490,6 +490,7 @@ static void import_bodies(lua_State *L, imp_world *w, int t)
             get_mat3(L, e, where, "inv_inertia", &b->inv_inertia);
             get_vec(L, e, where, "force", 3, b->force);
             get_vec(L, e, where, "torque", 3, b->torque);
+            w->data.applied = 1;  /* (the file's held forces, cleared after the next step) */
             double damping[2];
             get_vec(L, e, where, "damping", 2, damping);
             b->linear_damping = damping[0];
