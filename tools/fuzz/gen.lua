@@ -1037,11 +1037,19 @@ entry("Spring", 1.5, nil, function(c, wd)
         bad and (key .. ": " .. bad), true)
   end
 end)
+-- a load's force or torque: a function in place of the value is legal (one of time)
+local function or_function(gen)
+  return function(c)
+    local s, b, v = gen(c)
+    if s == "print" then b = nil end  -- the whole value, not an element of it
+    return s, b, v
+  end
+end
 entry("World:add_load", 1.5, nil, function(c, wd)
   local b, x = sbody(c, wd)
   local dim = wd.dim
-  local torque = dim == 2 and num("any", -5, 5) or vec(3, "any", -5, 5)
-  local force = vec(dim, "any", -10, 10)
+  local torque = or_function(dim == 2 and num("any", -5, 5) or vec(3, "any", -5, 5))
+  local force = or_function(vec(dim, "any", -10, 10))
   if c.xr:chance(0.2) then  -- a function of time (the second stream): its failures fail a step
     local zero = dim == 2 and "{0, 0}" or "{0, 0, 0}"
     force = lit(c.xr:pick({ "function(t) return " .. zero .. " end", "function() error(\"f\") end",
@@ -1072,9 +1080,10 @@ entry("Load", 1, nil, function(c, wd)
     local key = r:pick({ "force", "point", "frame", "torque", "size" })
     local v, bad
     if key == "frame" then v, bad = c:enum({ "world", "body" })
-    elseif key == "torque" and wd.dim == 2 then v, bad = c:num("any", -5, 5)
-    elseif key == "torque" then v, bad = c:vec(3, "any", -5, 5)
+    elseif key == "torque" and wd.dim == 2 then v, bad = or_function(num("any", -5, 5))(c)
+    elseif key == "torque" then v, bad = or_function(vec(3, "any", -5, 5))(c)
     elseif key == "size" then v, bad = "1", "not settable"
+    elseif key == "force" then v, bad = or_function(vec(wd.dim, "any", -5, 5))(c)
     else v, bad = c:vec(wd.dim, "any", -5, 5) end
     c:emit(string.format("%s.%s = %s", ld, key, v), "Load." .. key .. " =",
       bad and (key .. ": " .. bad), true)
