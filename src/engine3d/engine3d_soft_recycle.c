@@ -40,12 +40,24 @@ static int polyhedral(const imp_world *w, int s)
 
 static imp_quat quat_of(const double *q) { return imp_q(q[0], q[1], q[2], q[3]); }
 
+static void mul(const imp_mat3 *r, const double v[3], double out[3])
+{
+    for (int i = 0; i < 3; i++) {
+        out[i] = r->m[i][0] * v[0] + r->m[i][1] * v[1] + r->m[i][2] * v[2];
+    }
+}
+
 static void rotate(imp_quat q, const double v[3], double out[3])
 {
     imp_mat3 r = imp_q_to_mat3(q);
-    for (int i = 0; i < 3; i++) {
-        out[i] = r.m[i][0] * v[0] + r.m[i][1] * v[1] + r.m[i][2] * v[2];
-    }
+    mul(&r, v, out);
+}
+
+/* the rotation of slot s since orientation q0 (w, x, y, z) */
+static imp_mat3 turned(const imp_world *w, int s, const double q0[4])
+{
+    const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+    return imp_q_to_mat3(imp_q_mul(imp_q_normalize(quat_of(y + 3)), imp_q_conj(quat_of(q0))));
 }
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -138,9 +150,10 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
     r->f[0] = r->f[1] = r->f[2] = 0.0;
 }
 
-/* point o of the last step, kept: its gap and world points at the current poses */
+/* point o of the last step, kept: its gap and world points at the current poses (ra, rb: its
+   bodies' rotations since its manifold was computed) */
 static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e3_recycled *r,
-                          const imp_e3_point *now, imp_e3_point *p)
+                          const imp_e3_point *now, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
 {
     const double *ya = w->data.y + (size_t)o->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)o->b * IMP_STRIDE_3D;
     *p = *o;
@@ -151,10 +164,9 @@ static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e
     p->handled = 0;
     p->active = 0;
     p->u0 = p->ustar = p->bias = p->rimp = 0.0;
-    imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
     double ma[3], mb[3], o3[3];
-    rotate(imp_q_mul(qa, imp_q_conj(quat_of(r->qa))), o->ra, ma);
-    rotate(imp_q_mul(qb, imp_q_conj(quat_of(r->qb))), o->rb, mb);
+    mul(ra, o->ra, ma);
+    mul(rb, o->rb, mb);
     for (int k = 0; k < 3; k++) {
         p->pa[k] = ya[k] + ma[k];
         p->pb[k] = yb[k] + mb[k];
@@ -254,8 +266,10 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         }
         keep = keep && fits(w, &rc->prev[rc->map[j]], reach);
         if (keep) {
+            const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
+            imp_mat3 ra = turned(w, p0->a, r0->qa), rb = turned(w, p0->b, r0->qb);
             for (int k = j; k < pend; k++, n++) {
-                recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], p0, &rc->out[n]);
+                recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], p0, &ra, &rb, &rc->out[n]);
                 rc->cur[n] = rc->prev[rc->map[k]];
                 warm_from(e, rc, k, hs, h_last, &rc->out[n]);
             }
@@ -269,10 +283,14 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         i = end;
         j = pend;
     }
-    if (n > e->pts_cap && grow((void **)&e->pts, &e->pts_cap, n, sizeof *e->pts) != 0) {
-        return -1;
+    if (n > 0) {  /* the rebuilt list becomes the step's (the old one kept for the next) */
+        imp_e3_point *t = e->pts;
+        int cap = e->pts_cap;
+        e->pts = rc->out;
+        e->pts_cap = rc->out_cap;
+        rc->out = t;
+        rc->out_cap = cap;
     }
-    memcpy(e->pts, rc->out, (size_t)n * sizeof *e->pts);
     e->npts = n;
     rc->ncur = n;
     double pen = 0.0;
