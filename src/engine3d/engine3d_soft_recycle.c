@@ -28,6 +28,17 @@ static int grow(void **p, int *cap, int need, size_t size)
     return 0;
 }
 
+/* exchanges two arrays with their capacities */
+static void swap_arrays(void **a, int *ca, void **b, int *cb)
+{
+    void *t = *a;
+    int c = *ca;
+    *a = *b;
+    *ca = *cb;
+    *b = t;
+    *cb = c;
+}
+
 /* a box or a convex hull with faces, not swept: its points are its features' */
 static int polyhedral(const imp_world *w, int s)
 {
@@ -284,12 +295,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         j = pend;
     }
     if (n > 0) {  /* the rebuilt list becomes the step's (the old one kept for the next) */
-        imp_e3_point *t = e->pts;
-        int cap = e->pts_cap;
-        e->pts = rc->out;
-        e->pts_cap = rc->out_cap;
-        rc->out = t;
-        rc->out_cap = cap;
+        swap_arrays((void **)&e->pts, &e->pts_cap, (void **)&rc->out, &rc->out_cap);
     }
     e->npts = n;
     rc->ncur = n;
@@ -312,12 +318,7 @@ void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3])
 
 void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
-    imp_e3_recycled *t = rc->prev;
-    int c = rc->prev_cap;
-    rc->prev = rc->cur;
-    rc->prev_cap = rc->cur_cap;
-    rc->cur = t;
-    rc->cur_cap = c;
+    swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
     rc->nprev = rc->ncur;
     rc->ncur = 0;
 }
