@@ -32,7 +32,9 @@
 
    The pile's study (manual chapter 10, the soft step's pile of 1000): --diag K prints a line
    every K steps (cubes above z = 20 m and outside the box, kinetic energy, deepest penetration,
-   contact points and pairs, and the largest horizontal distance of a cube from its start);
+   contact points and pairs, the largest horizontal distance of a cube from its start, and the
+   last cube's x and y offsets from the first one's start (a straight column's lean) and its
+   height, and the kinetic energy's vertical and rotational parts);
    --column C keeps one column of the pile, --straight stacks the columns upright and touching,
    --lean L shifts layer k by k L along x (bench3d_scenes.h, b3_pile_variant). */
 #define _POSIX_C_SOURCE 200809L
@@ -258,18 +260,24 @@ static const double *state_of(void *ctx, int i)
 static void print_diag(const b3_scene *s, const imp_world *w, const imp_body_id *dyn, int step, const step_stats *ss)
 {
     int above = 0, out = 0;
-    double ke = 0.0, lateral = 0.0;
+    double ke = 0.0, ke_rot = 0.0, ke_z = 0.0, lateral = 0.0;
     for (int i = 0; i < s->ndyn; i++) {
         const double *y = imp_world_body_state_read(w, dyn[i]), *v = y + 7, *om = y + 10;
         const b3_box *b = b3_dyn(s, i);
         double inertia = b->mass * b->size[0] * b->size[0] / 6.0;
         ke += 0.5 * b->mass * b3_dot(v, v) + 0.5 * inertia * b3_dot(om, om);
+        ke_rot += 0.5 * inertia * b3_dot(om, om);
+        ke_z += 0.5 * b->mass * v[2] * v[2];
         above += y[2] > 20.0;
         out += fabs(y[0]) > B3_PILE_HALF_INNER || fabs(y[1]) > B3_PILE_HALF_INNER || y[2] < 0.0;
         lateral = fmax(lateral, hypot(y[0] - b->pos[0], y[1] - b->pos[1]));
     }
-    printf("diag step=%d above20=%d out=%d ke=%.4g pen=%.4f points=%.0f pairs=%.0f max_lateral=%.4f\n", step, above,
-           out, ke, ss->penetration, ss->points, ss->pairs, lateral);
+    /* the last cube's horizontal offset from the first one's start (a straight column's lean) */
+    const double *top = imp_world_body_state_read(w, dyn[s->ndyn - 1]);
+    printf("diag step=%d above20=%d out=%d ke=%.4g pen=%.4f points=%.0f pairs=%.0f max_lateral=%.4f top_x=%.4f "
+           "top_y=%.4f top_z=%.4f ke_z=%.4g ke_rot=%.4g\n",
+           step, above, out, ke, ss->penetration, ss->points, ss->pairs, lateral, top[0] - b3_dyn(s, 0)->pos[0],
+           top[1] - b3_dyn(s, 0)->pos[1], top[2], ke_z, ke_rot);
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include "engine3d_joints.h"
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
+#include "engine3d_soft_recycle.h"
 #include "engine3d_sweep.h"
 #include "islands.h"
 #include "quat.h"
@@ -58,6 +59,7 @@ struct imp_e3_soft {
                              e->vel */
     double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
     int slot_cap;
+    imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
 };
 
 imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h)
@@ -84,6 +86,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->dydt);
     free(s->sv);
     free(s->si);
+    imp_e3_recycle_free(&s->rc);
     free(s);
 }
 
@@ -160,8 +163,9 @@ static inline void mul33(const double *I, const double a[3], double out[3])
     out[2] = I[6] * a[0] + I[7] * a[1] + I[8] * a[2];
 }
 
-/* Point c's row (e->pts[c]) into s->pts[at]; ma, mb: whether its sides move. */
-static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int ma, int mb, double scale)
+/* Point c's row (e->pts[c]) into s->pts[at]; ma, mb: whether its sides move. Its warm start:
+   e->pts[c].r (engine3d_soft_recycle.h). */
+static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int ma, int mb)
 {
     struct imp_e3_soft *s = e->soft;
     double vtol = w->model.def.engine2d.velocity_tol;
@@ -218,9 +222,9 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     if (p->u0 < -vtol) {  /* an impact: no force held from the last step (a kick) */
         p->r[0] = p->r[1] = p->r[2] = 0.0;
     }
-    q->rn = p->r[0] * scale;
-    q->rt1 = p->r[1] * scale;
-    q->rt2 = p->r[2] * scale;
+    q->rn = p->r[0];
+    q->rt1 = p->r[1];
+    q->rt2 = p->r[2];
     q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
     q->maxn = 0.0;
 }
@@ -232,17 +236,15 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
    a light body pressed by a heavy one on the support (Box3D gives its static constraints the
    same priority); with them first, a 1 kg cube under a 10 kg one rocks on the ground with a
    growing amplitude (spec/engine3d_soft_spec.lua). */
-static void prepare(const imp_world *w, imp_engine3d *e, double hs, double h_last)
+static void prepare(const imp_world *w, imp_engine3d *e)
 {
-    /* the last step's impulses (over its length h_last) as this sub-step's warm start */
-    double scale = h_last > 0.0 ? hs / h_last : 0.0;
     int at = 0;
     for (int still = 0; still < 2; still++) {
         for (int c = 0; c < e->npts; c++) {
             const imp_e3_point *p = &e->pts[c];
             int ma = moves(w, p->a), mb = moves(w, p->b);
             if ((!ma || !mb) == still) {
-                prepare_row(w, e, c, at++, ma, mb, scale);
+                prepare_row(w, e, c, at++, ma, mb);
             }
         }
     }
@@ -759,6 +761,10 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         snprintf(why, why_len, "out of memory in the 3D detection");
         return st;
     }
+    if (imp_e3_recycle_begin(w, e, &sf->rc, hs, e->h_last > 0.0 ? e->h_last : h) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine's soft step");
+        return IMP_ERR_NOMEM;
+    }
     int n = e->npts;
     if (reserve(e, n, ns, IMP_STRIDE_3D) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
@@ -772,11 +778,12 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         memset(m, 0, 16 * sizeof *m);
         m[4] = m[9] = m[14] = 1.0;
     }
-    prepare(w, e, hs, e->h_last > 0.0 ? e->h_last : h);
-    /* contacts at most a quarter of the sub-step rate (Box2D), twice against a still body */
+    prepare(w, e);
+    /* contacts at most a quarter of the sub-step rate (Box2D), against a still body twice the
+       frequency at half the damping ratio (Box3D's static softness) */
     double hz = fmin(sd->hertz, 0.25 * inv_hs);
     imp_e3_softness soft = imp_e3_make_soft(hz, sd->damping_ratio, hs);
-    imp_e3_softness stiff = imp_e3_make_soft(2.0 * hz, sd->damping_ratio, hs);
+    imp_e3_softness stiff = imp_e3_make_soft(2.0 * hz, 0.5 * sd->damping_ratio, hs);
     imp_e3_softness jsoft = imp_e3_make_soft(fmin(sd->joint_hertz, 0.25 * inv_hs), sd->joint_damping_ratio, hs);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int i = 0; i < k; i++) {
@@ -834,6 +841,12 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     restitution_pass(e, n, sd->restitution_threshold);
     store_velocities(w, e);
     e->stats.solves++;
+    for (int c = 0; c < n; c++) {  /* the last sub-step's impulses: the next step's warm starts */
+        const imp_e3_soft_pt *q = &sf->pts[c];
+        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
+        imp_e3_recycle_force(&sf->rc, q->src, f);
+    }
+    imp_e3_recycle_end(&sf->rc);
     finish_points(e, def->velocity_tol);
     e->h_last = h;
     e->now = t0;

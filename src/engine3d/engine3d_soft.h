@@ -2,25 +2,27 @@
    imp_soft_def), as Box2D v3 and Box3D step. One step of h in k = substeps sub-steps of
    hs = h / k:
      detect once (engine3d_detect.c, the margin covering the whole step's motion; the points
-     matched with the last step's: warm starts, events), then per point its frame, lever arms
-     (fixed over the step) and effective masses;
+     matched with the last step's: warm starts, events); the pairs of polyhedra that moved
+     little keep their last manifold instead (engine3d_soft_recycle.h, Box3D's contact
+     recycling); then per point its frame, lever arms (fixed over the step) and effective masses;
      per sub-step: v += hs M^-1 F (gravity, forces); the warm starts (each point's impulse of
-     the last sub-step); `iterations` solve passes over the points with soft rows (the points of
-     two moving bodies first, those against a body that does not move last: Box3D's priority of
-     static constraints); x += hs v;
+     the last sub-step, the step before's for the first); `iterations` solve passes over the
+     points with soft rows (the points of two moving bodies first, those against a body that
+     does not move last: Box3D's priority of static constraints); x += hs v;
      `relax_iterations` passes without the soft bias;
      after the sub-steps one restitution pass, then the step's impulses are kept (the sum over
-     the sub-steps: w:contacts() gives them over dt; the next step's warm start is their mean
-     per sub-step).
+     the sub-steps: w:contacts() gives them over dt) and the last sub-step's (the next step's
+     warm starts).
    A point's separation in a sub-step is its detected gap moved by its anchors' relative motion
    since the step began, s = d + n . ((dx_b + R_b r_b - r_b) - (dx_a + R_a r_a - r_a)). Its
    normal row: s > 0, speculative (u_N + s / hs >= 0: the gap may close, no more); s <= 0 in a
    solve pass, the soft row of a spring of stiffness frequency hertz and damping ratio zeta
    over hs (omega = 2 pi hertz, a1 = 2 zeta + hs omega, a2 = hs omega a1: bias rate
    omega / a1, mass scale a2 / (1 + a2), impulse scale 1 / (1 + a2); the push-out speed at
-   most push_max; hertz at most a quarter of the sub-step rate, twice it against a body that
-   does not move, as Box2D's static softness); s <= 0 in a relax pass: rigid, u_N >= 0 (a
-   relax pass takes the solve pass's s moved by hs u_N: the positions moved by hs v since).
+   most push_max; hertz at most a quarter of the sub-step rate, twice it at half the damping
+   ratio against a body that does not move, as Box3D's static softness); s <= 0 in a relax
+   pass: rigid, u_N >= 0 (a relax pass takes the solve pass's s moved by hs u_N: the
+   positions moved by hs v since).
    Friction: a point's two tangent rows together, rigid, with one mass for both (1 / the
    tangent block's larger eigenvalue: the impulse then lies along the slip, so sliding friction
    is mu r_N against the slip in every direction), the impulse projected on the disc

@@ -1,0 +1,333 @@
+/* engine3d_soft_recycle.c: the soft step's contact recycling (engine3d_soft_recycle.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine3d_soft_recycle.h"
+#include "quat.h"
+#include "shape3d.h"
+#include "world_internal.h"
+
+/* Box3D's B3_CONTACT_RECYCLE_ANGULAR_DISTANCE: cos^2 of half of 10 degrees */
+#define TURN_COS2 0.99240388
+/* Box3D's recycle distance, 10 linear slops, in distance_tol (its slop is half of it) */
+#define REACH_TOLS 5.0
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    int c = need + need / 2 + 16;
+    void *q = realloc(*p, (size_t)c * size);
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* exchanges two arrays with their capacities */
+static void swap_arrays(void **a, int *ca, void **b, int *cb)
+{
+    void *t = *a;
+    int c = *ca;
+    *a = *b;
+    *ca = *cb;
+    *b = t;
+    *cb = c;
+}
+
+/* a box or a convex hull with faces, not swept: its points are its features' */
+static int polyhedral(const imp_world *w, int s)
+{
+    if (s <= 0) {
+        return 0;
+    }
+    const imp_convex3d *c = imp_shape3d_data(w->model.bodies[s].shape);
+    return c != NULL && c->sweep == 0.0 && ((c->kind == IMP_S3_CONVEX && c->faces != NULL) || c->kind == IMP_S3_BOX);
+}
+
+static imp_quat quat_of(const double *q) { return imp_q(q[0], q[1], q[2], q[3]); }
+
+static void mul(const imp_mat3 *r, const double v[3], double out[3])
+{
+    for (int i = 0; i < 3; i++) {
+        out[i] = r->m[i][0] * v[0] + r->m[i][1] * v[1] + r->m[i][2] * v[2];
+    }
+}
+
+static void rotate(imp_quat q, const double v[3], double out[3])
+{
+    imp_mat3 r = imp_q_to_mat3(q);
+    mul(&r, v, out);
+}
+
+/* the rotation of slot s since orientation q0 (w, x, y, z) */
+static imp_mat3 turned(const imp_world *w, int s, const double q0[4])
+{
+    const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+    return imp_q_to_mat3(imp_q_mul(imp_q_normalize(quat_of(y + 3)), imp_q_conj(quat_of(q0))));
+}
+
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static int same_point(const imp_e3_recycled *r, const imp_e3_point *p)
+{
+    return r->a == p->a && r->b == p->b && r->key == p->key && r->gen_a == p->gen_a && r->gen_b == p->gen_b;
+}
+
+/* record r before point p in the points' order (pair, then key) */
+static int before(const imp_e3_recycled *r, const imp_e3_point *p)
+{
+    if (r->a != p->a) {
+        return r->a < p->a;
+    }
+    if (r->b != p->b) {
+        return r->b < p->b;
+    }
+    return r->key < p->key;
+}
+
+/* rc->map[k]: the record of e->prev[k], -1 when it has none (sleeping islands take their
+   points aside and give them back: the last step's list is not always the records') */
+static void map_records(const imp_engine3d *e, imp_e3_recycle *rc)
+{
+    int r = 0;
+    for (int k = 0; k < e->nprev; k++) {
+        const imp_e3_point *p = &e->prev[k];
+        while (r < rc->nprev && before(&rc->prev[r], p)) {
+            r++;
+        }
+        rc->map[k] = r < rc->nprev && same_point(&rc->prev[r], p) ? r : -1;
+    }
+}
+
+/* Whether the pair (a, b), its manifold computed at the poses of record r, may keep it: both
+   polyhedra, neither turned by 10 degrees or more since, and the relative pose moved by less
+   than the reach: |change of x_b - x_a in a's frame| + 2 |sin(turn / 2)| R < reach (R the larger
+   bounding radius of the moving ones; Box3D's bound). */
+static int fits(const imp_world *w, const imp_e3_recycled *r, double reach)
+{
+    int a = r->a, b = r->b;
+    if (!polyhedral(w, a) || !polyhedral(w, b)) {
+        return 0;
+    }
+    const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
+    imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
+    imp_quat qa0 = quat_of(r->qa), qb0 = quat_of(r->qb);
+    double ca = qa.w * qa0.w + qa.x * qa0.x + qa.y * qa0.y + qa.z * qa0.z;
+    double cb = qb.w * qb0.w + qb.x * qb0.x + qb.y * qb0.y + qb.z * qb0.z;
+    if (!(ca * ca > TURN_COS2 && cb * cb > TURN_COS2)) {
+        return 0;
+    }
+    double d[3], d0[3], p[3], p0[3];
+    for (int k = 0; k < 3; k++) {
+        d[k] = yb[k] - ya[k];
+        d0[k] = r->xb[k] - r->xa[k];
+    }
+    rotate(imp_q_conj(qa), d, p);
+    rotate(imp_q_conj(qa0), d0, p0);
+    double dist = sqrt((p[0] - p0[0]) * (p[0] - p0[0]) + (p[1] - p0[1]) * (p[1] - p0[1])
+                       + (p[2] - p0[2]) * (p[2] - p0[2]));
+    imp_quat qr = imp_q_mul(imp_q_conj(imp_q_mul(imp_q_conj(qa0), qb0)), imp_q_mul(imp_q_conj(qa), qb));
+    double chord = 2.0 * sqrt(qr.x * qr.x + qr.y * qr.y + qr.z * qr.z), rad = 0.0;
+    const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
+    if (!ba->fixed) {
+        rad = ba->shape->radius;
+    }
+    if (!bb->fixed) {
+        rad = fmax(rad, bb->shape->radius);
+    }
+    return dist + chord * rad < reach;
+}
+
+/* the record of point p computed now (its manifold's pose, the gap's base) */
+static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycled *r)
+{
+    const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
+    r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
+    imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
+    r->qa[0] = qa.w, r->qa[1] = qa.x, r->qa[2] = qa.y, r->qa[3] = qa.z;
+    r->qb[0] = qb.w, r->qb[1] = qb.x, r->qb[2] = qb.y, r->qb[3] = qb.z;
+    double o[3];
+    for (int k = 0; k < 3; k++) {
+        r->xa[k] = ya[k];
+        r->xb[k] = yb[k];
+        o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
+    }
+    r->base = p->distance - dot3(p->normal, o);
+    r->f[0] = r->f[1] = r->f[2] = 0.0;
+}
+
+/* point o of the last step, kept: its gap and world points at the current poses (ra, rb: its
+   bodies' rotations since its manifold was computed) */
+static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e3_recycled *r,
+                          const imp_e3_point *now, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
+{
+    const double *ya = w->data.y + (size_t)o->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)o->b * IMP_STRIDE_3D;
+    *p = *o;
+    p->mu = now->mu;  /* the pair's material as it is now */
+    p->e = now->e;
+    p->fresh = 0;
+    p->going = 0;
+    p->handled = 0;
+    p->active = 0;
+    p->u0 = p->ustar = p->bias = p->rimp = 0.0;
+    double ma[3], mb[3], o3[3];
+    mul(ra, o->ra, ma);
+    mul(rb, o->rb, mb);
+    for (int k = 0; k < 3; k++) {
+        p->pa[k] = ya[k] + ma[k];
+        p->pb[k] = yb[k] + mb[k];
+        o3[k] = p->pb[k] - p->pa[k];
+    }
+    p->distance = r->base + dot3(p->normal, o3);
+}
+
+/* the warm start of point p (its record r_new filled) from the last step's point k of its pair
+   (-1: none) */
+static void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, double hs, double h_last,
+                      imp_e3_point *p)
+{
+    if (k < 0) {
+        p->r[0] = p->r[1] = p->r[2] = 0.0;
+        return;
+    }
+    const imp_e3_point *o = &e->prev[k];
+    double ft[3], r[3];
+    if (rc->map[k] >= 0) {  /* the last sub-step's */
+        for (int i = 0; i < 3; i++) {
+            r[i] = rc->prev[rc->map[k]].f[i] * hs;
+        }
+    } else {  /* the last step's over its length */
+        double s = h_last > 0.0 ? hs / h_last : 0.0;
+        for (int i = 0; i < 3; i++) {
+            r[i] = o->r[i] * s;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        ft[i] = r[1] * o->t1[i] + r[2] * o->t2[i];
+    }
+    p->r[0] = r[0];
+    p->r[1] = dot3(ft, p->t1);
+    p->r[2] = dot3(ft, p->t2);
+}
+
+/* the last step's point of the pair run [j, pend) for detected point p: the same key, else (a
+   new key) the nearest within tol whose key is gone from the run [i, end) of e->pts; -1 */
+static int match(const imp_engine3d *e, int i, int end, int j, int pend, const imp_e3_point *p, double tol)
+{
+    int best = -1;
+    double bd = tol * tol;
+    for (int k = j; k < pend; k++) {
+        const imp_e3_point *o = &e->prev[k];
+        if (o->key == p->key) {
+            return k;
+        }
+    }
+    for (int k = j; k < pend; k++) {
+        const imp_e3_point *o = &e->prev[k];
+        int kept = 0;
+        for (int m = i; m < end; m++) {
+            kept |= e->pts[m].key == o->key;
+        }
+        double d2 = 0.0;
+        for (int c = 0; c < 3; c++) {
+            d2 += (o->ra[c] - p->ra[c]) * (o->ra[c] - p->ra[c]);
+        }
+        if (!kept && d2 <= bd) {
+            bd = d2;
+            best = k;
+        }
+    }
+    return best;
+}
+
+int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs, double h_last)
+{
+    const imp_engine2d_def *def = &w->model.def.engine2d;
+    double tol = def->distance_tol, reach = REACH_TOLS * tol;
+    int allow = def->contact_points != IMP_POINTS_VOLUMETRIC;
+    int need = e->npts + e->nprev;
+    if (grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
+        || grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0
+        || grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
+        return -1;
+    }
+    map_records(e, rc);
+    int n = 0, j = 0;
+    for (int i = 0; i < e->npts;) {
+        const imp_e3_point *p0 = &e->pts[i];
+        int end = i;
+        while (end < e->npts && e->pts[end].a == p0->a && e->pts[end].b == p0->b) {
+            end++;
+        }
+        while (j < e->nprev && (e->prev[j].a < p0->a || (e->prev[j].a == p0->a && e->prev[j].b < p0->b))) {
+            j++;
+        }
+        int pend = j;
+        while (pend < e->nprev && e->prev[pend].a == p0->a && e->prev[pend].b == p0->b) {
+            pend++;
+        }
+        int keep = allow && pend > j && e->prev[j].gen_a == p0->gen_a && e->prev[j].gen_b == p0->gen_b;
+        for (int k = j; keep && k < pend; k++) {
+            keep = rc->map[k] >= 0;
+        }
+        keep = keep && fits(w, &rc->prev[rc->map[j]], reach);
+        if (keep) {
+            const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
+            imp_mat3 ra = turned(w, p0->a, r0->qa), rb = turned(w, p0->b, r0->qb);
+            for (int k = j; k < pend; k++, n++) {
+                recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], p0, &ra, &rb, &rc->out[n]);
+                rc->cur[n] = rc->prev[rc->map[k]];
+                warm_from(e, rc, k, hs, h_last, &rc->out[n]);
+            }
+        } else {
+            for (int c = i; c < end; c++, n++) {
+                rc->out[n] = e->pts[c];
+                record_now(w, &e->pts[c], &rc->cur[n]);
+                warm_from(e, rc, match(e, i, end, j, pend, &e->pts[c], tol), hs, h_last, &rc->out[n]);
+            }
+        }
+        i = end;
+        j = pend;
+    }
+    if (n > 0) {  /* the rebuilt list becomes the step's (the old one kept for the next) */
+        swap_arrays((void **)&e->pts, &e->pts_cap, (void **)&rc->out, &rc->out_cap);
+    }
+    e->npts = n;
+    rc->ncur = n;
+    double pen = 0.0;
+    for (int c = 0; c < n; c++) {
+        pen = fmax(pen, -e->pts[c].distance);
+    }
+    e->stats.points = n;
+    e->stats.max_penetration = pen;
+    if (n > e->stats.max_points) {
+        e->stats.max_points = n;
+    }
+    return 0;
+}
+
+void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3])
+{
+    memcpy(rc->cur[i].f, f, sizeof rc->cur[i].f);
+}
+
+void imp_e3_recycle_end(imp_e3_recycle *rc)
+{
+    swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+    rc->nprev = rc->ncur;
+    rc->ncur = 0;
+}
+
+void imp_e3_recycle_free(imp_e3_recycle *rc)
+{
+    free(rc->prev);
+    free(rc->cur);
+    free(rc->out);
+    free(rc->map);
+    memset(rc, 0, sizeof *rc);
+}

@@ -1,0 +1,57 @@
+/* engine3d_soft_recycle.h: the soft step's contact recycling (engine3d_soft.h), as Box3D's
+   (physics_world.c's collide task, "contact recycling"): a pair of polyhedra (boxes, convex
+   hulls) keeps the manifold it had the step before, its normal, tangents and anchors as they
+   were when it was computed, while neither body turned by more than 10 degrees and the pair's
+   relative pose moved by less than 5 distance_tol (Box3D's 10 linear slops) since; only the
+   points' gaps follow the bodies, s = s_0 + n . ((x_b + R_b r_b) - (x_a + R_a r_a)) with R the
+   rotation of each body since then (the soft step's rule within a step, carried over steps).
+   The new detection's points of such a pair are dropped.
+
+   Why (manual chapter 10, the soft step's pile of 1000): a tall stack of cubes on soft
+   contacts leans over when each step's fresh manifold turns its normal with the tilting faces,
+   and stands (sways and comes back) when the manifold is held: Box3D's own columns topple the
+   same way, at the same rate, when its recycling is switched off.
+
+   It also gives each point the first sub-step's warm start: the impulse of the last sub-step
+   of the step before (as Box3D), of the same point (its key), or for a point whose key is new
+   that of the nearest vanished point of its pair within distance_tol (a corner on the other
+   face's edge changes its key as it crosses it, at the same place). */
+#ifndef IMPACT_ENGINE3D_SOFT_RECYCLE_H
+#define IMPACT_ENGINE3D_SOFT_RECYCLE_H
+
+#include "engine3d.h"
+
+struct imp_world;
+
+/* One point's record, parallel to e->pts at the step's end (e->prev at the next step). */
+typedef struct imp_e3_recycled {
+    int a, b;              /* the point's identity, checked against e->prev */
+    unsigned key, gen_a, gen_b;
+    double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
+    double xa[3], xb[3];   /* and their centres */
+    double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
+    double f[3];           /* the last sub-step's impulses over its length (normal, t1, t2) */
+} imp_e3_recycled;
+
+typedef struct imp_e3_recycle {
+    imp_e3_recycled *prev, *cur;
+    int nprev, ncur, prev_cap, cur_cap;
+    imp_e3_point *out;     /* the step's points being rebuilt */
+    int *map;              /* e->prev's records (-1: none) */
+    int out_cap, map_cap;
+} imp_e3_recycle;
+
+/* After the step's detection: the pairs that qualify take their last manifold back (e->pts
+   rebuilt, in order), every point's r its first sub-step's warm start (over hs; h_last: the
+   last step's length, for points without a record). 0, or -1 without memory. */
+int imp_e3_recycle_begin(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs,
+                         double h_last);
+
+/* The step's end: point i (of e->pts) held f (its last sub-step's impulses over that
+   sub-step's length); then the records become the next step's. */
+void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3]);
+void imp_e3_recycle_end(imp_e3_recycle *rc);
+
+void imp_e3_recycle_free(imp_e3_recycle *rc);
+
+#endif
