@@ -408,7 +408,8 @@ int imp_manifold3d_reduce(const imp_vec3 *pa, const double *dist, int n, imp_vec
     for (int i = 0; i < n; i++) {
         int dup = 0;
         for (int j = 0; j < nk && !dup; j++) {
-            dup = imp_v3_dist(pa[i], pa[keep[j]]) <= lt;
+            double d2 = imp_v3_len2(imp_v3_sub(pa[i], pa[keep[j]]));
+            dup = !(d2 > 4.0 * lt * lt) && sqrt(d2) <= lt; /* (the root only near the bound) */
         }
         if (!dup) {
             keep[nk++] = i;

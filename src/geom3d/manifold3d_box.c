@@ -24,9 +24,12 @@ int imp_manifold3d_is_plain_box(const imp_shape *s)
 
 static imp_vec3 col(const imp_mat3 *r, int k) { return imp_v3(r->m[0][k], r->m[1][k], r->m[2][k]); }
 
-/* the separations along the 15 axes: sa[i] A's faces, sb[j] B's faces, the largest of all */
+static inline double max2(double x, double y) { return y > x ? y : x; }
+
+/* the separations along the 15 axes: sa[i] A's faces, sb[j] B's faces; the largest of all, or
+   of the faces' when that exceeds margin (a lower bound of the distance already) */
 static double separations(const imp_support3d *a, const imp_support3d *b, double C[3][3],
-                          const double ta[3], const double tb[3], double sa[3], double sb[3])
+                          const double ta[3], const double tb[3], double margin, double sa[3], double sb[3])
 {
     const double *ha = a->c->core, *hb = b->c->core;
     double ac[3][3];
@@ -39,7 +42,10 @@ static double separations(const imp_support3d *a, const imp_support3d *b, double
     for (int i = 0; i < 3; i++) {
         sa[i] = fabs(ta[i]) - ha[i] - (hb[0] * ac[i][0] + hb[1] * ac[i][1] + hb[2] * ac[i][2]);
         sb[i] = fabs(tb[i]) - hb[i] - (ha[0] * ac[0][i] + ha[1] * ac[1][i] + ha[2] * ac[2][i]);
-        best = fmax(best, fmax(sa[i], sb[i]));
+        best = max2(best, max2(sa[i], sb[i]));
+    }
+    if (best > margin) {
+        return best;
     }
     imp_vec3 t = imp_v3_sub(b->origin, a->origin);
     for (int i = 0; i < 3; i++) {
@@ -53,7 +59,7 @@ static double separations(const imp_support3d *a, const imp_support3d *b, double
             }
             /* uA_i1 . (uA_i x uB_j) = -uA_i2 . uB_j, uA_i2 . (...) = uA_i1 . uB_j; alike for B */
             double rad = ha[i1] * ac[i2][j] + ha[i2] * ac[i1][j] + hb[j1] * ac[i][j2] + hb[j2] * ac[i][j1];
-            best = fmax(best, (fabs(imp_v3_dot(t, l)) - rad) / len);
+            best = max2(best, (fabs(imp_v3_dot(t, l)) - rad) / len);
         }
     }
     return best;
@@ -121,13 +127,14 @@ int imp_manifold3d_box(const imp_support3d *a, const imp_support3d *b, double ma
         ta[i] = imp_v3_dot(ui, t);
         tb[i] = imp_v3_dot(col(&b->rot, i), t);
     }
-    double d = separations(a, b, C, ta, tb, sa, sb);
     memset(out, 0, sizeof *out);
     out->status = IMP_NP_OK;
-    *gap = d;
-    if (!isfinite(d)) {
-        return 0;
+    *gap = NAN;
+    if (!isfinite(ta[0] + ta[1] + ta[2] + tb[0] + tb[1] + tb[2] + C[0][0] + C[1][1] + C[2][2])) {
+        return 0;  /* poses beyond the doubles' range: the general path says so */
     }
+    double d = separations(a, b, C, ta, tb, margin, sa, sb);
+    *gap = d;
     if (d > margin) {
         return 1;
     }
