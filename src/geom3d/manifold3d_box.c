@@ -15,6 +15,8 @@
 #define BIAS_ABS 1e-3
 #define CLIP_TOL 1e-3 /* of the smaller scale: incident vertices this far outside a side kept */
 #define EDGE_MIN 1e-6 /* edge cross products shorter than this are left out */
+#define COS_FACE 0.99 /* a candidate face within about 8 degrees of the axis */
+#define TOUCH_TOL 1e-6 /* |d| within this of the scale: touching, the axis unreliable */
 
 int imp_manifold3d_is_plain_box(const imp_shape *s)
 {
@@ -24,12 +26,12 @@ int imp_manifold3d_is_plain_box(const imp_shape *s)
 
 static imp_vec3 col(const imp_mat3 *r, int k) { return imp_v3(r->m[0][k], r->m[1][k], r->m[2][k]); }
 
-static inline double max2(double x, double y) { return y > x ? y : x; }
-
 /* the separations along the 15 axes: sa[i] A's faces, sb[j] B's faces; the largest of all, or
-   of the faces' when that exceeds margin (a lower bound of the distance already) */
+   of the faces' when that exceeds margin (a lower bound of the distance already), and its axis
+   (unit, either sense; faces win ties, A's first) */
 static double separations(const imp_support3d *a, const imp_support3d *b, double C[3][3],
-                          const double ta[3], const double tb[3], double margin, double sa[3], double sb[3])
+                          const double ta[3], const double tb[3], double margin, double sa[3], double sb[3],
+                          imp_vec3 *axis)
 {
     const double *ha = a->c->core, *hb = b->c->core;
     double ac[3][3];
@@ -38,11 +40,17 @@ static double separations(const imp_support3d *a, const imp_support3d *b, double
             ac[i][j] = fabs(C[i][j]);
         }
     }
-    double best = -INFINITY;
     for (int i = 0; i < 3; i++) {
         sa[i] = fabs(ta[i]) - ha[i] - (hb[0] * ac[i][0] + hb[1] * ac[i][1] + hb[2] * ac[i][2]);
         sb[i] = fabs(tb[i]) - hb[i] - (ha[0] * ac[0][i] + ha[1] * ac[1][i] + ha[2] * ac[2][i]);
-        best = max2(best, max2(sa[i], sb[i]));
+    }
+    double best = -INFINITY;
+    for (int i = 0; i < 6; i++) {
+        double si = i < 3 ? sa[i] : sb[i - 3];
+        if (si > best) {
+            best = si;
+            *axis = i < 3 ? col(&a->rot, i) : col(&b->rot, i - 3);
+        }
     }
     if (best > margin) {
         return best;
@@ -59,10 +67,31 @@ static double separations(const imp_support3d *a, const imp_support3d *b, double
             }
             /* uA_i1 . (uA_i x uB_j) = -uA_i2 . uB_j, uA_i2 . (...) = uA_i1 . uB_j; alike for B */
             double rad = ha[i1] * ac[i2][j] + ha[i2] * ac[i1][j] + hb[j1] * ac[i][j2] + hb[j2] * ac[i][j1];
-            best = max2(best, (fabs(imp_v3_dot(t, l)) - rad) / len);
+            double se = (fabs(imp_v3_dot(t, l)) - rad) / len;
+            if (se > best) {
+                best = se;
+                *axis = imp_v3_scale(l, 1.0 / len);
+            }
         }
     }
     return best;
+}
+
+/* the face axis of the box (rotation r) most aligned with the unit n, either sense: its
+   index, and |cos| of the angle in *c */
+static int aligned(const imp_mat3 *r, imp_vec3 n, double *c)
+{
+    int k = 0;
+    double best = -1.0;
+    for (int i = 0; i < 3; i++) {
+        double x = fabs(imp_v3_dot(col(r, i), n));
+        if (x > best) {
+            best = x;
+            k = i;
+        }
+    }
+    *c = best;
+    return k;
 }
 
 /* the reference face's four side planes in its box's frame (axis ar, outward sign sr), in the
@@ -133,23 +162,32 @@ int imp_manifold3d_box(const imp_support3d *a, const imp_support3d *b, double ma
     if (!isfinite(ta[0] + ta[1] + ta[2] + tb[0] + tb[1] + tb[2] + C[0][0] + C[1][1] + C[2][2])) {
         return 0;  /* poses beyond the doubles' range: the general path says so */
     }
-    double d = separations(a, b, C, ta, tb, margin, sa, sb);
+    imp_vec3 axis = imp_v3(0, 0, 1);
+    double d = separations(a, b, C, ta, tb, margin, sa, sb, &axis);
     *gap = d;
     if (d > margin) {
         return 1;
     }
+    /* the candidate faces as manifold3d.h's: each box's face most aligned with the axis, within
+       about 8 degrees of it (any at exact touching, where the axis is not reliable: then each
+       box's face of the largest separation) */
     double scale = a->scale + b->scale, valid = VALID_REL * fabs(d) + VALID_ABS * scale;
-    double bias = BIAS_REL * fabs(d) + BIAS_ABS * scale;
-    int ia = 0, jb = 0;
-    for (int k = 1; k < 3; k++) {
-        ia = sa[k] > sa[ia] ? k : ia;
-        jb = sb[k] > sb[jb] ? k : jb;
+    double bias = BIAS_REL * fabs(d) + BIAS_ABS * scale, ca, cb;
+    int touching = fabs(d) <= TOUCH_TOL * scale;
+    int ia = aligned(&a->rot, axis, &ca), jb = aligned(&b->rot, axis, &cb);
+    if (touching) {
+        ia = jb = 0;
+        ca = cb = 1.0;
+        for (int k = 1; k < 3; k++) {
+            ia = sa[k] > sa[ia] ? k : ia;
+            jb = sb[k] > sb[jb] ? k : jb;
+        }
     }
     int side = 0;
-    if (sa[ia] >= d - valid) {
+    if (ca > COS_FACE && sa[ia] >= d - valid) {
         side = 1;
     }
-    if (sb[jb] >= d - valid && (side == 0 || sb[jb] > sa[ia] + bias)) {
+    if (cb > COS_FACE && sb[jb] >= d - valid && (side == 0 || sb[jb] > sa[ia] + bias)) {
         side = 2;
     }
     if (side == 0) {

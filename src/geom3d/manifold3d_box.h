@@ -6,9 +6,12 @@
    longer than 1e-6) is s(L) = |t . L| - rA(L) - rB(L); d = the largest is the boxes' signed
    distance when they overlap (the least penetration) and a lower bound of it when apart (exact
    when a face's prism holds the closest points). d > margin: no point. Otherwise the reference
-   face follows manifold3d.h's rule with d for the narrow phase's distance: A's face of the
-   largest separation, when within 0.1 |d| + 2e-3 s of d, unless B's best is larger by
-   0.05 |d| + 1e-3 s (s the sum of the scales); the incident face is the other box's face most
+   face follows manifold3d.h's rule with d and the axis of d for the narrow phase's distance
+   and normal (EPA's least translation is that axis when the boxes overlap): each box's face
+   most aligned with the axis is a candidate when within about 8 degrees of it (at exact
+   touching, |d| <= 1e-6 s, each box's face of the largest separation), valid when its
+   separation is within 0.1 |d| + 2e-3 s of d; A's stays unless B's is larger by
+   0.05 |d| + 1e-3 s (s the sum of the scales). The incident face is the other box's face most
    anti-parallel to the reference normal (box faces as manifold3d_feature.c's, so the keys are
    the general path's); it is clipped in the reference box's frame (whose side planes are its
    axes: manifold3d_clip.h, the same tolerance), the points within margin kept and reduced to

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "collide3d.h"
 #include "manifold3d.h"
 #include "manifold3d_box.h"
 #include "quat.h"
@@ -166,11 +167,91 @@ TEST(random_resting_pairs_against_the_general_path)
     CHECK(answered >= 0.9 * trials); /* (2868: hi overhanging lo's edge gives edge contacts) */
 }
 
+/* the same points as the general path's (by key) to tol, and the same normal */
+static int same_points(const imp_manifold3d *f, const imp_manifold3d *g, double tol)
+{
+    if (f->count != g->count) {
+        return 0;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!(fabs(f->normal[k] - g->normal[k]) <= 1e-9)) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < f->count; i++) {
+        const imp_manifold3d_point *p = &f->points[i], *q = by_key(g, p->key);
+        if (q == NULL || !(fabs(p->distance - q->distance) <= tol)) {
+            return 0;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (!(fabs(p->point_a[k] - q->point_a[k]) <= tol) || !(fabs(p->point_b[k] - q->point_b[k]) <= tol)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+TEST(random_penetrating_pairs_against_the_general_path)
+{
+    /* boxes of any orientation overlapping by up to 5 % of the smaller one's size: every pair
+       the box path answers with points (a face within 8 degrees of the axis of least
+       penetration, EPA's normal on the general path) gets the general path's face and points;
+       the others (edge on edge) are left to it */
+    imp_rng rng;
+    imp_rng_seed(&rng, 4242);
+    int same_face = 0, trials = 3000;
+    for (int trial = 0; trial < trials; trial++) {
+        double s0[3], s1[3];
+        for (int i = 0; i < 3; i++) {
+            s0[i] = 0.3 + 1.5 * imp_rng_uniform(&rng);
+            s1[i] = 0.3 + 1.5 * imp_rng_uniform(&rng);
+        }
+        imp_shape *a = imp_shape3d_box(s0[0], s0[1], s0[2]), *b = imp_shape3d_box(s1[0], s1[1], s1[2]);
+        double pa[7], pb[7], gap;
+        imp_quat qa = imp_q(imp_rng_uniform(&rng) - 0.5, imp_rng_uniform(&rng) - 0.5, imp_rng_uniform(&rng) - 0.5,
+                            imp_rng_uniform(&rng) - 0.5);
+        imp_quat qb = imp_q(imp_rng_uniform(&rng) - 0.5, imp_rng_uniform(&rng) - 0.5, imp_rng_uniform(&rng) - 0.5,
+                            imp_rng_uniform(&rng) - 0.5);
+        pose_set(pa, imp_v3(0, 0, 0), qa);
+        pose_set(pb, imp_v3(0, 0, 0), qb);
+        /* B moved along a random direction until the general path's distance is the target */
+        double th = 2 * 3.14159265358979323846 * imp_rng_uniform(&rng), z = 2 * imp_rng_uniform(&rng) - 1;
+        imp_vec3 dir = imp_v3(sqrt(1 - z * z) * cos(th), sqrt(1 - z * z) * sin(th), z);
+        double target = -0.05 * imp_rng_uniform(&rng) * fmin(fmin(s1[0], s1[1]), s1[2]), lo = 0.0, hi = 4.0;
+        imp_contact3d c;
+        for (int it = 0; it < 60; it++) {
+            double mid = 0.5 * (lo + hi);
+            pb[0] = mid * dir.x, pb[1] = mid * dir.y, pb[2] = mid * dir.z;
+            imp_collide3d(a, pa, b, pb, &c);
+            if (c.distance < target) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        double size = s0[0] + s0[1] + s0[2] + s1[0] + s1[1] + s1[2], margin = 0.01 * size;
+        imp_manifold3d fast, gen;
+        int ok = box_manifold(a, pa, b, pb, margin, &fast, &gap);
+        imp_manifold3d_compute(a, pa, b, pb, margin, &gen);
+        CHECK(gap <= c.distance + 1e-9 * size); /* a lower bound of the distance */
+        if (ok && fast.count > 0) {
+            CHECK(gen.count > 0 && gen.points[0].key >> 21 == fast.points[0].key >> 21); /* the same face */
+            CHECK(same_points(&fast, &gen, 1e-9 * size));
+            same_face++;
+        }
+        imp_shape_release(a);
+        imp_shape_release(b);
+    }
+    CHECK(same_face >= trials / 2); /* (1509, the other 1491 edge on edge) */
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(cube_on_slab_closed_form);
     RUN(edge_on_edge_is_left_to_the_general_path);
     RUN(random_resting_pairs_against_the_general_path);
+    RUN(random_penetrating_pairs_against_the_general_path);
     return CHECK_END("manifold3d_box");
 }
