@@ -109,35 +109,24 @@ static void sides(const double *h, int ar, int sr, imp_clip_side sd[4])
     }
 }
 
-/* the incident box's face most aligned with d (its frame), as manifold3d_feature.c's box_face:
+/* the incident box's face most aligned with d (its frame: manifold3d_feature.h's box face),
    its four corners mapped by x = M l + o into the reference frame; returns the face's id */
-static unsigned incident(const double *h, const double d[3], double M[3][3], const double o[3],
-                         imp_clip_poly *p)
+static unsigned incident(const double *h, const double d[3], double M[3][3], const double o[3], imp_clip_poly *p)
 {
-    int a = 0;
-    for (int k = 1; k < 3; k++) {
-        if (fabs(d[k]) > fabs(d[a])) {
-            a = k;
-        }
-    }
-    int sg = d[a] >= 0.0 ? 1 : -1, b = (a + 1) % 3, c = (a + 2) % 3;
-    static const int cb[4] = {-1, 1, 1, -1}, cc[4] = {-1, -1, 1, 1};
+    double l[4][3];
+    unsigned vid[4];
+    unsigned id = imp_feature3d_box_corners(h, d, l, vid);
     p->n = 4;
     for (int j = 0; j < 4; j++) {
-        int i = sg > 0 ? j : 3 - j;
-        double l[3];
-        l[a] = sg * h[a];
-        l[b] = cb[i] * h[b];
-        l[c] = cc[i] * h[c];
         double x[3];
         for (int r = 0; r < 3; r++) {
-            x[r] = M[r][0] * l[0] + M[r][1] * l[1] + M[r][2] * l[2] + o[r];
+            x[r] = M[r][0] * l[j][0] + M[r][1] * l[j][1] + M[r][2] * l[j][2] + o[r];
         }
         p->p[j] = imp_v3_load(x);
         p->code[j] = (unsigned)j;
         p->label[j] = (unsigned)j;
     }
-    return (unsigned)(2 * a + (sg > 0));
+    return id;
 }
 
 int imp_manifold3d_box(const imp_support3d *a, const imp_support3d *b, double margin, imp_manifold3d *out,
