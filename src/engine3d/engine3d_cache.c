@@ -34,19 +34,19 @@ void imp_e3_pose_of(const double *y, imp_e3_pose *out)
     out->q[3] = q.z;
 }
 
-/* R v and R^T v */
-static void rot(const double *r, const double v[3], double out[3])
+/* R v and R^T v (inline: the recycled points call them per point) */
+static inline void rot(const double *r, const double v[3], double out[3])
 {
-    for (int i = 0; i < 3; i++) {
-        out[i] = r[3 * i] * v[0] + r[3 * i + 1] * v[1] + r[3 * i + 2] * v[2];
-    }
+    out[0] = r[0] * v[0] + r[1] * v[1] + r[2] * v[2];
+    out[1] = r[3] * v[0] + r[4] * v[1] + r[5] * v[2];
+    out[2] = r[6] * v[0] + r[7] * v[1] + r[8] * v[2];
 }
 
-static void rot_t(const double *r, const double v[3], double out[3])
+static inline void rot_t(const double *r, const double v[3], double out[3])
 {
-    for (int i = 0; i < 3; i++) {
-        out[i] = r[i] * v[0] + r[3 + i] * v[1] + r[6 + i] * v[2];
-    }
+    out[0] = r[0] * v[0] + r[3] * v[1] + r[6] * v[2];
+    out[1] = r[1] * v[0] + r[4] * v[1] + r[7] * v[2];
+    out[2] = r[2] * v[0] + r[5] * v[1] + r[8] * v[2];
 }
 
 /* x_B - x_A in A's frame, x_A - x_B in B's frame, q_A* q_B */
@@ -104,22 +104,34 @@ void imp_e3_cache_store(imp_e3_cached *c, int sa, int sb, unsigned gen_a, unsign
 
 static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
-/* D of engine3d_cache.h since c was stored (and the chord of the rotation) */
-static double moved(const imp_e3_cached *c, const imp_e3_pose *pa, const imp_e3_pose *pb, double rad_a,
-                    double rad_b, double *chord_out)
+/* Whether D of engine3d_cache.h since c was stored is within limit (D <= limit, or D < limit
+   when strict) with the chord of the rotation at most chord_max: the chord first, then the
+   move seen from A, the one seen from B only when needed (D is the smaller of the two) */
+static int moved_within(const imp_e3_cached *c, const imp_e3_pose *pa, const imp_e3_pose *pb, double rad_a,
+                        double rad_b, double limit, int strict, double chord_max)
 {
-    double dab[3], dba[3], q[4];
-    relative(pa, pb, dab, dba, q);
+    imp_quat q = imp_q_mul(imp_q_conj(imp_q(pa->q[0], pa->q[1], pa->q[2], pa->q[3])),
+                           imp_q(pb->q[0], pb->q[1], pb->q[2], pb->q[3]));
     /* the rotation since: q0* q, whose vector part has length sin(theta / 2) */
-    imp_quat dq = imp_q_mul(imp_q_conj(imp_q(c->qrel[0], c->qrel[1], c->qrel[2], c->qrel[3])),
-                            imp_q(q[0], q[1], q[2], q[3]));
+    imp_quat dq = imp_q_mul(imp_q_conj(imp_q(c->qrel[0], c->qrel[1], c->qrel[2], c->qrel[3])), q);
     double chord = 2.0 * sqrt(dq.x * dq.x + dq.y * dq.y + dq.z * dq.z);
+    if (!(chord <= chord_max)) {
+        return 0;
+    }
+    const double d[3] = {pb->x[0] - pa->x[0], pb->x[1] - pa->x[1], pb->x[2] - pa->x[2]};
+    double dab[3];
+    rot_t(pa->r, d, dab);
     const double ea[3] = {dab[0] - c->dab[0], dab[1] - c->dab[1], dab[2] - c->dab[2]};
-    const double eb[3] = {dba[0] - c->dba[0], dba[1] - c->dba[1], dba[2] - c->dba[2]};
     double move_a = norm3(ea) + (isfinite(rad_b) ? chord * rad_b : INFINITY);
+    if (strict ? move_a < limit : move_a <= limit) {
+        return 1;
+    }
+    const double md[3] = {-d[0], -d[1], -d[2]};
+    double dba[3];
+    rot_t(pb->r, md, dba);
+    const double eb[3] = {dba[0] - c->dba[0], dba[1] - c->dba[1], dba[2] - c->dba[2]};
     double move_b = norm3(eb) + (isfinite(rad_a) ? chord * rad_a : INFINITY);
-    *chord_out = chord;
-    return fmin(move_a, move_b);
+    return strict ? move_b < limit : move_b <= limit;
 }
 
 void imp_e3_cache_store_gap(imp_e3_cached *c, int sa, int sb, unsigned gen_a, unsigned gen_b, double gap,
@@ -142,9 +154,7 @@ int imp_e3_cache_apart(const imp_e3_cached *c, int sa, int sb, unsigned gen_a, u
         || c->gen_b != gen_b) {
         return 0;
     }
-    double chord;
-    double move = moved(c, pa, pb, rad_a, rad_b, &chord);
-    return move < c->gap - margin - 1e-9 * scale;
+    return moved_within(c, pa, pb, rad_a, rad_b, c->gap - margin - 1e-9 * scale, 1, INFINITY);
 }
 
 int imp_e3_cache_fits(const imp_e3_cached *c, int sa, int sb, unsigned gen_a, unsigned gen_b,
@@ -155,9 +165,7 @@ int imp_e3_cache_fits(const imp_e3_cached *c, int sa, int sb, unsigned gen_a, un
         || !(fabs(margin - c->margin) <= MARGIN_BAND * tol)) {
         return 0;
     }
-    double chord;
-    double move = moved(c, pa, pb, rad_a, rad_b, &chord);
-    return chord <= CHORD_MAX && move <= MOVE_OF_TOL * tol && move <= MOVE_OF_SCALE * scale;
+    return moved_within(c, pa, pb, rad_a, rad_b, fmin(MOVE_OF_TOL * tol, MOVE_OF_SCALE * scale), 0, CHORD_MAX);
 }
 
 void imp_e3_cache_points(const imp_e3_cached *c, const imp_e3_pose *pa, const imp_e3_pose *pb, double margin,

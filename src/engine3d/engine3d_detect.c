@@ -15,6 +15,7 @@
 #include "engine3d_cache.h"
 #include "filter.h"
 #include "manifold3d.h"
+#include "manifold3d_box.h"
 #include "contact_polyhedral.h"
 #include "manifold_polyhedral.h"
 #include "polyhedron.h"
@@ -136,9 +137,9 @@ static void tangents(const double n[3], double t1[3], double t2[3])
     t2[2] = n[0] * t1[1] - n[1] * t1[0];
 }
 
-int imp_e3_point_cmp(const void *x, const void *y)
+/* the order of imp_e3_point_cmp, inline for the per-point loops */
+static inline int point_cmp(const imp_e3_point *p, const imp_e3_point *q)
 {
-    const imp_e3_point *p = x, *q = y;
     if (p->a != q->a) {
         return p->a < q->a ? -1 : 1;
     }
@@ -147,6 +148,8 @@ int imp_e3_point_cmp(const void *x, const void *y)
     }
     return p->key < q->key ? -1 : (p->key > q->key ? 1 : 0);
 }
+
+int imp_e3_point_cmp(const void *x, const void *y) { return point_cmp(x, y); }
 
 void imp_engine3d_pair_material(const imp_world *w, int a, int b, double *mu, double *el)
 {
@@ -218,6 +221,33 @@ static int usable(const imp_manifold3d *m)
     return 1;
 }
 
+/* Two plain boxes under the soft step: their manifold by separating axes (manifold3d_box.h),
+   kept in the pair's cache entry (its gap when apart: a lower bound, as the cache needs);
+   IMP_ERR_INVALID when the general path must answer (an edge on an edge). */
+static imp_status box_manifold(imp_engine3d *e, const imp_body *ba, const imp_body *bb, int a, int b,
+                               const double *ya, const double *yb, const imp_e3_pose *pa, const imp_e3_pose *pb,
+                               double margin, int *entry, imp_manifold3d *m)
+{
+    imp_support3d sa, sb;
+    double gap;
+    imp_support3d_init(&sa, ba->shape, ya);
+    imp_support3d_init(&sb, bb->shape, yb);
+    e->stats.manifolds++;
+    if (!imp_manifold3d_box(&sa, &sb, margin, m, &gap)) {
+        return IMP_ERR_INVALID;
+    }
+    if (*entry < 0 && (*entry = cache_alloc(e)) < 0) {
+        return IMP_ERR_NOMEM;
+    }
+    if (m->count == 0) {
+        imp_e3_cache_store_gap(&e->cache[*entry], a, b, ba->generation, bb->generation, gap, pa, pb);
+        return IMP_OK;
+    }
+    imp_e3_cache_store(&e->cache[*entry], a, b, ba->generation, bb->generation, m,
+                       imp_e3_manifold_ref(m, ba->shape, bb->shape), pa, pb, margin);
+    return IMP_OK;
+}
+
 /* The manifold of the pair (a, b) (broad-phase ids ia, ib) within margin: recycled from the
    pair's cache entry *entry when it fits (engine3d_cache.h), else computed and kept there. */
 static imp_status pair_manifold(imp_world *w, imp_engine3d *e, int a, int b, int ia, int ib, double margin,
@@ -251,6 +281,13 @@ static imp_status pair_manifold(imp_world *w, imp_engine3d *e, int a, int b, int
         return IMP_OK;
     }
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
+    if (w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && imp_manifold3d_is_plain_box(ba->shape)
+        && imp_manifold3d_is_plain_box(bb->shape)) {
+        imp_status bs = box_manifold(e, ba, bb, a, b, ya, yb, pa, pb, margin, entry, m);
+        if (bs != IMP_ERR_INVALID) {
+            return bs;
+        }
+    }
     if (c == NULL || c->count == 0) {
         /* apart the last time (or new): the narrow phase first, its gap kept when beyond the
            margin (the manifold would have no point: manifold3d.h) */
@@ -517,7 +554,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     /* the pairs came in (a, b) order, each pair's points in key order: sorted already (the
        sort stays for safety) */
     for (int i = 1; i < e->npts; i++) {
-        if (imp_e3_point_cmp(&e->pts[i - 1], &e->pts[i]) > 0) {
+        if (point_cmp(&e->pts[i - 1], &e->pts[i]) > 0) {
             qsort(e->pts, (size_t)e->npts, sizeof *e->pts, imp_e3_point_cmp);
             break;
         }
@@ -531,11 +568,11 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         if (i == 0 || p->a != p[-1].a || p->b != p[-1].b) {
             pairs++;
         }
-        pen = fmax(pen, -p->distance);
-        while (j < e->nprev && imp_e3_point_cmp(&e->prev[j], p) < 0) {  /* both sorted: a merge */
+        pen = -p->distance > pen ? -p->distance : pen;
+        while (j < e->nprev && point_cmp(&e->prev[j], p) < 0) {  /* both sorted: a merge */
             j++;
         }
-        if (j == e->nprev || imp_e3_point_cmp(&e->prev[j], p) != 0 || e->prev[j].gen_a != p->gen_a
+        if (j == e->nprev || point_cmp(&e->prev[j], p) != 0 || e->prev[j].gen_a != p->gen_a
             || e->prev[j].gen_b != p->gen_b) {
             continue;
         }

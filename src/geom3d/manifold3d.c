@@ -5,17 +5,15 @@
 #include <math.h>
 #include <string.h>
 
+#include "manifold3d_clip.h"
 #include "manifold3d_feature.h"
 #include "manifold3d_reduce.h"
 #include "scalar.h"
 #include "support3d.h"
 
-#define CLIP_MAX (2 * IMP_FEAT_MAX + 8)
 #define SIDE_MAX (IMP_FEAT_MAX + 4)
 
-/* local point codes (bits 0-13 of a key) */
-#define CODE_EDGE 64u     /* + 64 i + j: incident edge i crossing reference side j */
-#define CODE_CORNER 4160u /* + 64 j + k: reference corner (sides j < k) inside the incident face */
+/* the exact support point of a disc (bits 0-13 of a key; the other codes: manifold3d_clip.h) */
 #define CODE_SUPPORT 8256u
 
 enum { KIND_CLIP = 0u, KIND_WALL = 1u, KIND_PAIR = 2u, KIND_SINGLE = 3u };
@@ -28,27 +26,22 @@ typedef struct cand {
 
 typedef struct cands {
     int n;
-    cand c[CLIP_MAX + 1];
+    cand c[IMP_CLIP_MAX + 1];
 } cands;
 
 static void push(cands *cs, imp_vec3 pa, imp_vec3 pb, double dist, unsigned key)
 {
-    if (cs->n < CLIP_MAX + 1) {
+    if (cs->n < IMP_CLIP_MAX + 1) {
         cand *c = &cs->c[cs->n++];
         c->pa = pa, c->pb = pb, c->dist = dist, c->key = key;
     }
 }
 
-/* ---- clipping against the reference face's side planes ---- */
-
-typedef struct side {
-    imp_vec3 s; /* outward unit normal of the side plane */
-    double off; /* s.x <= off inside */
-} plane_side;
+/* ---- clipping against the reference face's side planes (manifold3d_clip.h) ---- */
 
 /* the side planes of a reference polygon (counter-clockwise about the unit normal nf); a
    two-vertex face (a segment) gets its two faces and its two ends */
-static int sides_of(const imp_feature3d *f, imp_vec3 nf, plane_side *out)
+static int sides_of(const imp_feature3d *f, imp_vec3 nf, imp_clip_side *out)
 {
     int m = 0;
     if (f->n == 2) {
@@ -61,10 +54,10 @@ static int sides_of(const imp_feature3d *f, imp_vec3 nf, plane_side *out)
         }
         e = imp_v3_scale(e, 1.0 / l);
         s = imp_v3_scale(s, 1.0 / ls);
-        out[0] = (plane_side){s, imp_v3_dot(s, f->v[0])};
-        out[1] = (plane_side){e, imp_v3_dot(e, f->v[1])};
-        out[2] = (plane_side){imp_v3_neg(s), -imp_v3_dot(s, f->v[0])};
-        out[3] = (plane_side){imp_v3_neg(e), -imp_v3_dot(e, f->v[0])};
+        out[0] = (imp_clip_side){s, imp_v3_dot(s, f->v[0])};
+        out[1] = (imp_clip_side){e, imp_v3_dot(e, f->v[1])};
+        out[2] = (imp_clip_side){imp_v3_neg(s), -imp_v3_dot(s, f->v[0])};
+        out[3] = (imp_clip_side){imp_v3_neg(e), -imp_v3_dot(e, f->v[0])};
         return 4;
     }
     for (int j = 0; j < f->n; j++) {
@@ -73,37 +66,18 @@ static int sides_of(const imp_feature3d *f, imp_vec3 nf, plane_side *out)
         double ls = imp_v3_len(s);
         if (ls > 0.0) {
             s = imp_v3_scale(s, 1.0 / ls);
-            out[m++] = (plane_side){s, imp_v3_dot(s, p)};
+            out[m++] = (imp_clip_side){s, imp_v3_dot(s, p)};
         } else {
-            out[m++] = (plane_side){imp_v3_zero(), 0.0}; /* a zero edge: no constraint */
+            out[m++] = (imp_clip_side){imp_v3_zero(), 0.0}; /* a zero edge: no constraint */
         }
     }
     return m;
 }
 
-static unsigned cross_code(unsigned label, unsigned k)
+/* Sutherland-Hodgman (manifold3d_clip.h) */
+imp_clip_poly *imp_clip_polygon(imp_clip_poly *buf, const imp_clip_side *sd, int ns, double tol)
 {
-    if (label < 64u) {
-        return CODE_EDGE + 64u * label + k;
-    }
-    unsigned j = label - 64u;
-    return CODE_CORNER + (j < k ? 64u * j + k : 64u * k + j);
-}
-
-typedef struct poly {
-    int n;
-    imp_vec3 p[CLIP_MAX];
-    unsigned code[CLIP_MAX];
-    unsigned label[CLIP_MAX]; /* of the edge from p[i] to p[i+1]: incident edge (< 64) or 64 + side */
-} poly;
-
-/* Sutherland-Hodgman: the polygon in buf[0] clipped by every side, ping-ponging between buf[0]
-   and buf[1]; returns the buffer holding the result. A vertex up to tol outside a side is kept
-   as it is (so that a vertex resting on a side keeps its key while it wanders by less than tol);
-   crossings are on the true plane. */
-static poly *clip_polygon(poly *buf, const plane_side *sd, int ns, double tol)
-{
-    poly *a = &buf[0], *b = &buf[1];
+    imp_clip_poly *a = &buf[0], *b = &buf[1];
     for (int k = 0; k < ns && a->n > 0; k++) {
         if (imp_v3_len2(sd[k].s) == 0.0) {
             continue;
@@ -114,7 +88,7 @@ static poly *clip_polygon(poly *buf, const plane_side *sd, int ns, double tol)
             double dp = imp_v3_dot(sd[k].s, a->p[i]) - sd[k].off;
             double dq = imp_v3_dot(sd[k].s, a->p[i1]) - sd[k].off;
             int inp = dp <= tol, inq = dq <= tol;
-            if (inp && b->n < CLIP_MAX) {
+            if (inp && b->n < IMP_CLIP_MAX) {
                 b->p[b->n] = a->p[i], b->code[b->n] = a->code[i];
                 /* p beyond the true plane and q out: p is its own exit, its edge runs along side k */
                 b->label[b->n] = !inq && dp > 0.0 ? 64u + (unsigned)k : a->label[i];
@@ -122,15 +96,15 @@ static poly *clip_polygon(poly *buf, const plane_side *sd, int ns, double tol)
             }
             /* a crossing of the true plane, unless the kept endpoint is already outside it */
             int cross = (inp && !inq && dp <= 0.0) || (!inp && inq && dq <= 0.0);
-            if (cross && b->n < CLIP_MAX) {
+            if (cross && b->n < IMP_CLIP_MAX) {
                 double t = imp_clamp(dp / (dp - dq), 0.0, 1.0);
                 b->p[b->n] = imp_v3_add(a->p[i], imp_v3_scale(imp_v3_sub(a->p[i1], a->p[i]), t));
-                b->code[b->n] = cross_code(a->label[i], (unsigned)k);
+                b->code[b->n] = imp_clip_cross_code(a->label[i], (unsigned)k);
                 b->label[b->n] = inp ? 64u + (unsigned)k : a->label[i];
                 b->n++;
             }
         }
-        poly *t = a;
+        imp_clip_poly *t = a;
         a = b;
         b = t;
     }
@@ -139,7 +113,7 @@ static poly *clip_polygon(poly *buf, const plane_side *sd, int ns, double tol)
 
 /* a segment clipped by the sides (parametric, the same tolerance rule); returns the number of
    points (0, 1, 2) */
-static int clip_segment(const imp_feature3d *f, const plane_side *sd, int ns, double tol, imp_vec3 *p, unsigned *code)
+static int clip_segment(const imp_feature3d *f, const imp_clip_side *sd, int ns, double tol, imp_vec3 *p, unsigned *code)
 {
     double t0 = 0.0, t1 = 1.0;
     unsigned c0 = 0u, c1 = 1u; /* the ends' places in the feature */
@@ -156,14 +130,14 @@ static int clip_segment(const imp_feature3d *f, const plane_side *sd, int ns, do
         if (d0 > tol && d1 <= 0.0) { /* entering across the true plane */
             double t = imp_clamp(d0 / (d0 - d1), 0.0, 1.0);
             if (t > t0) {
-                t0 = t, c0 = cross_code(0u, (unsigned)k);
+                t0 = t, c0 = imp_clip_cross_code(0u, (unsigned)k);
             }
         } else if (d0 > tol) { /* only the end b is kept, as it is */
             t0 = 1.0, c0 = c1;
         } else if (d1 > tol && d0 <= 0.0) { /* leaving */
             double t = imp_clamp(d0 / (d0 - d1), 0.0, 1.0);
             if (t < t1) {
-                t1 = t, c1 = cross_code(0u, (unsigned)k);
+                t1 = t, c1 = imp_clip_cross_code(0u, (unsigned)k);
             }
         } else if (d1 > tol) {
             t1 = 0.0, c1 = c0;
@@ -180,7 +154,7 @@ static int clip_segment(const imp_feature3d *f, const plane_side *sd, int ns, do
     return 2;
 }
 
-static int inside(imp_vec3 p, const plane_side *sd, int ns, double tol)
+static int inside(imp_vec3 p, const imp_clip_side *sd, int ns, double tol)
 {
     for (int k = 0; k < ns; k++) {
         if (imp_v3_dot(sd[k].s, p) - sd[k].off > tol) {
@@ -220,7 +194,7 @@ static void emit(const frame *fr, cands *cs, imp_vec3 core, unsigned code)
 }
 
 /* the exact support point of a curved incident feature, when deeper than all its points */
-static void emit_support(const frame *fr, cands *cs, const imp_feature3d *inc, const plane_side *sd, int ns, double tol,
+static void emit_support(const frame *fr, cands *cs, const imp_feature3d *inc, const imp_clip_side *sd, int ns, double tol,
                          double scale)
 {
     if (!inc->curved) {
@@ -239,7 +213,7 @@ static void emit_support(const frame *fr, cands *cs, const imp_feature3d *inc, c
 
 static void clipped(const frame *fr, const imp_feature3d *ref, cands *cs, double scale)
 {
-    plane_side sd[SIDE_MAX];
+    imp_clip_side sd[SIDE_MAX];
     int ns = sides_of(ref, fr->nf, sd);
     double tol = fr->clip_tol;
     imp_feature3d inc;
@@ -247,12 +221,12 @@ static void clipped(const frame *fr, const imp_feature3d *ref, cands *cs, double
     frame f = *fr;
     f.prefix |= (inc.id & 127u) << 14;
     if (inc.type == IMP_FEAT_POLYGON) {
-        poly buf[2];
+        imp_clip_poly buf[2];
         buf[0].n = inc.n;
         for (int i = 0; i < inc.n; i++) {
             buf[0].p[i] = inc.v[i], buf[0].code[i] = (unsigned)i, buf[0].label[i] = (unsigned)i;
         }
-        const poly *r = clip_polygon(buf, sd, ns, tol);
+        const imp_clip_poly *r = imp_clip_polygon(buf, sd, ns, tol);
         for (int i = 0; i < r->n; i++) {
             emit(&f, cs, r->p[i], r->code[i]);
         }
@@ -434,7 +408,8 @@ int imp_manifold3d_reduce(const imp_vec3 *pa, const double *dist, int n, imp_vec
     for (int i = 0; i < n; i++) {
         int dup = 0;
         for (int j = 0; j < nk && !dup; j++) {
-            dup = imp_v3_dist(pa[i], pa[keep[j]]) <= lt;
+            double d2 = imp_v3_len2(imp_v3_sub(pa[i], pa[keep[j]]));
+            dup = !(d2 > 4.0 * lt * lt) && sqrt(d2) <= lt; /* (the root only near the bound) */
         }
         if (!dup) {
             keep[nk++] = i;
@@ -553,8 +528,8 @@ int imp_manifold3d_compute(const imp_shape *a, const double *pose_a, const imp_s
         push(&cs, imp_v3_load(c.point_a), imp_v3_load(c.point_b), c.distance, (unsigned)KIND_SINGLE << 30);
     }
     int sel[IMP_MANIFOLD3D_MAX];
-    imp_vec3 pa[CLIP_MAX + 1];
-    double dist[CLIP_MAX + 1];
+    imp_vec3 pa[IMP_CLIP_MAX + 1];
+    double dist[IMP_CLIP_MAX + 1];
     for (int i = 0; i < cs.n; i++) {
         pa[i] = cs.c[i].pa;
         dist[i] = cs.c[i].dist;

@@ -53,9 +53,8 @@ static void point(const imp_support3d *s, imp_vec3 d, unsigned id, imp_feature3d
 
 /* ---- faces ---- */
 
-static int box_face(const imp_support3d *s, imp_vec3 dl, imp_feature3d *f)
+unsigned imp_feature3d_box_corners(const double *h, const double dd[3], double l[4][3], unsigned vid[4])
 {
-    const double *h = s->c->core, dd[3] = {dl.x, dl.y, dl.z};
     int a = 0;
     for (int k = 1; k < 3; k++) {
         if (fabs(dd[k]) > fabs(dd[a])) {
@@ -64,20 +63,29 @@ static int box_face(const imp_support3d *s, imp_vec3 dl, imp_feature3d *f)
     }
     int sg = dd[a] >= 0.0 ? 1 : -1, b = (a + 1) % 3, c = (a + 2) % 3;
     static const int cb[4] = {-1, 1, 1, -1}, cc[4] = {-1, -1, 1, 1};
-    f->n = 0;
     for (int j = 0; j < 4; j++) {
         int i = sg > 0 ? j : 3 - j; /* counter-clockwise about the outward axis */
-        double l[3];
-        l[a] = sg * h[a];
-        l[b] = cb[i] * h[b];
-        l[c] = cc[i] * h[c];
-        unsigned vid = (sg > 0 ? 1u : 0u) << a | (cb[i] > 0 ? 1u : 0u) << b | (cc[i] > 0 ? 1u : 0u) << c;
-        add(f, world(s, imp_v3(l[0], l[1], l[2])), vid);
+        l[j][a] = sg * h[a];
+        l[j][b] = cb[i] * h[b];
+        l[j][c] = cc[i] * h[c];
+        vid[j] = (sg > 0 ? 1u : 0u) << a | (cb[i] > 0 ? 1u : 0u) << b | (cc[i] > 0 ? 1u : 0u) << c;
+    }
+    return (unsigned)(2 * a + (sg > 0));
+}
+
+static int box_face(const imp_support3d *s, imp_vec3 dl, imp_feature3d *f)
+{
+    const double dd[3] = {dl.x, dl.y, dl.z};
+    double l[4][3];
+    unsigned vid[4];
+    f->id = imp_feature3d_box_corners(s->c->core, dd, l, vid);
+    f->n = 0;
+    for (int j = 0; j < 4; j++) {
+        add(f, world(s, imp_v3(l[j][0], l[j][1], l[j][2])), vid[j]);
     }
     double nl[3] = {0.0, 0.0, 0.0};
-    nl[a] = sg;
+    nl[f->id / 2] = f->id % 2 ? 1.0 : -1.0;
     f->normal = imp_m3_mulv(&s->rot, imp_v3(nl[0], nl[1], nl[2]));
-    f->id = (unsigned)(2 * a + (sg > 0));
     f->curved = 0;
     finish(f);
     return f->n >= 2;

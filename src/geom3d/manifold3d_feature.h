@@ -30,6 +30,12 @@ typedef struct imp_feature3d {
    distinct vertices). */
 int imp_feature3d_face(const imp_support3d *s, imp_vec3 d, imp_feature3d *f);
 
+/* A box's (half extents h) face whose outward normal is most aligned with dd (its frame; ties
+   to the lower axis): its four corners in its frame, counter-clockwise seen from outside, their
+   indices in the box (bit k: the corner's side along axis k) and the face's id (2 axis + 1 on
+   the positive side) as returned. */
+unsigned imp_feature3d_box_corners(const double *h, const double dd[3], double l[4][3], unsigned vid[4]);
+
 /* The shape's flat faces one by one (for a search when the narrow phase's normal is unreliable,
    at exact touching): their number (box 6, hull its faces or, smoothed, its triangles, cylinder 2,
    cone 1, 0 otherwise), and face k's world outward unit normal with the offset n.x of its core
