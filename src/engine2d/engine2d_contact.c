@@ -84,7 +84,9 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     }
     double wq = y[(size_t)r->q * IMP_STRIDE_2D + 5];
     const double ndot[2] = {-wq * n[1], wq * n[0]};
-    b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - wq * wq * along;
+    /* (a joint whose directions turn with body 2: without the n'' . (p1 - p2) term, -w_q^2 times
+       the joint's drift, as myPhysicsLab's b for its CoordType.BODY joints; joint2d.c) */
+    b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - (r->connector >= 0 ? 0.0 : wq * wq * along);
     return b;
 }
 
