@@ -76,7 +76,16 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     double along = n[0] * sep[0] + n[1] * sep[1];
     if (r->curved) {
         double vn = n[0] * dv[0] + n[1] * dv[1];
-        double vt2 = dv[0] * dv[0] + dv[1] * dv[1] - vn * vn;
+        double dv2 = dv[0] * dv[0] + dv[1] * dv[1], vt2 = dv2 - vn * vn;
+        if (r->connector >= 0) {
+            /* ropes and rods as myPhysicsLab's b (Curved Edge Physics, n' = dv / rho):
+               |dv|^2 / rho with rho = -(the rope's length now, the rod's rest length) */
+            double rho = r->bilateral ? -w->engine2d->conn[r->connector].length : along;
+            if (fabs(rho) > 1e-12) {
+                b += dv2 / rho;
+            }
+            return b;
+        }
         if (fabs(along) > 1e-12) {
             b += vt2 / along;
         }
