@@ -16,6 +16,14 @@ local function world(handling, extra, gravity)
                           seed = 99999 }
 end
 
+-- its commonSetup1 under mutual gravitation (G = 3) and no gravity, serial handling
+local function gravitating()
+  return impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
+                          collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
+                          collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
+                          seed = 99999, gravitation = { G = 3, softening = 0 } }
+end
+
 describe("myPhysicsLab CircleStraightTest", function()
   -- rotating_block_vs_ball_1 and _0: a 1 x 3 block turning at 0.5 rad/s and drifting at
   -- -0.2 m/s meets a ball (radius 0.75) at rest, no gravity; the approach is slower than
@@ -140,10 +148,7 @@ end)
 describe("myPhysicsLab CircleStraightTest ball_block_contact", function()
   it("their state to 1e-5 at 1 and 4 s (measured 5e-8), energy to 1e-5 and no collision "
     .. "after the first second", function()
-    local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
-      collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
-      collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity", seed = 99999,
-      gravitation = { G = 3, softening = 0 } }
+    local w = gravitating()
     local ball = w:add_body { shape = shape2d.ball { radius = 0.75 }, mass = 1,
       inertia = 0.75 ^ 2 / 2, center_of_mass = { 0, 0.2 }, position = { -0.2525, 0 },
       velocity = { 0, 0.6 }, spin = 1, elasticity = 0.8 }
@@ -167,15 +172,33 @@ end)
 
 -- CircleCircleTest.ts: circular edges against circular edges. Not matched:
 -- concave_circle_and_ball (a ball rocking in a block's concave arc: 0.03 from its state at 6 s
--- with the block's moment taken as its bounding box's, 0.22 with the true one; 8 collisions)
+-- with the block's moment taken as its bounding box's, 0.22 with the true one; 8 collisions,
+-- the same for every seed: an algorithmic difference not yet found; from 6 s to 9 s no
+-- collision and the energy kept to 1.9e-5, within its 1e-3)
 describe("myPhysicsLab CircleCircleTest", function()
+  it("concave_circle_and_ball: from 6 s to 9 s no collision and the energy kept to 1e-3 (its "
+    .. "assertions after the state check)", function()
+    -- TestShapes.makeConcaveCirclePoly: a 3 x 1.5 block whose top is a concave arc of radius 2
+    -- from (3, 1) to (0, 1), centre of mass (1.5, 0), its bounding box's moment (9 + 2.25) / 12;
+    -- a ball of radius 0.5 with its centre of mass at (0.2, 0) from the centre; G = 3
+    local w = gravitating()
+    local arc = shape2d.path():move_to(0, -0.5):line_to(3, -0.5):line_to(3, 1)
+      :arc_to(0, 1, { center = { 1.5, 1 + math.sqrt(4 - 2.25) }, outside = false }):close():build()
+    w:add_body { shape = arc, mass = 1, center_of_mass = { 1.5, 0 }, inertia = 0.9375,
+                 position = { 0, -2 }, elasticity = 0.8 }
+    w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 1, inertia = 0.125,
+                 center_of_mass = { 0.2, 0 }, position = { 0.5, -0.22 }, elasticity = 0.8 }
+    w:run { until_time = 6 }
+    local e6, c6 = w:energy().total, w:stats().collisions
+    w:run { until_time = 9 }
+    assert.near(e6, w:energy().total, 1e-3)  -- 1.9e-5
+    assert.equal(c6, w:stats().collisions)
+  end)
+
   it("ball_ball_contact: two balls with offset centres of mass rolling on each other under "
     .. "mutual gravitation (G = 3): their state to 1e-5 at 1 and 4 s, energy to 1e-5, no "
     .. "collision after the first step", function()
-    local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
-      collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
-      collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity", seed = 99999,
-      gravitation = { G = 3, softening = 0 } }
+    local w = gravitating()
     -- makeBall: mass 1, moment r^2 / 2 about the centre of mass wherever it is put
     local a = w:add_body { shape = shape2d.ball { radius = 0.75 }, mass = 1, inertia = 0.75 ^ 2 / 2,
       center_of_mass = { 0, 0.2 }, position = { -0.754, -0.2 }, spin = 1, elasticity = 0.8 }

@@ -7,19 +7,18 @@
 -- the crossing).
 -- The turning force: 1 N at the handle's point (0, -3), along the handle's x axis, a load in
 -- the handle's frame evaluated at every Runge-Kutta stage (w:add_load, as myPhysicsLab's
--- ConstantForceLaw of a body-frame Force). After 20 s (61 rad, ten turns) the states agree
--- to 0.013 and the handle's phase to 7e-4 rad: myPhysicsLab's own two joint policies
--- (test1 and test1b: small impacts and the "velocity" extra acceleration, or neither) end
--- 1.9e-3 rad apart, while impact's end within 2e-5 rad of each other, so its 1e-5 is a
--- property of its own joint-drift policy; the states are compared at 0.02 (0.003 for the
--- coasting grinder of test2, 0.0021 measured) and the physics at its own bounds: joints tight within 0.005,
--- contact forces below 200 (its ComputeForces once found 6500 to 72000 here), the coasting
--- grinder's energy kept to 1e-3.
+-- ConstantForceLaw of a body-frame Force). Its pins hold along the handle's own axes, turning
+-- with it (frame = "body"): with them the states after 20 s (61 rad, ten turns) and of the
+-- coasting grinder agree to 5e-8, within its 1e-5. With pins along the world's axes (the
+-- scenes below) they agree to 0.013 and 0.0021 (the handle's phase to 7e-4 rad), compared at
+-- 0.02 and 0.003; the physics at its own bounds in both: joints tight within 0.005, contact
+-- forces below 200 (its ComputeForces once found 6500 to 72000 here), the coasting grinder's
+-- energy kept to 1e-3.
 local impact = require("impact")
 local mpl = require("spec.support.myphysicslab")
 local shape2d = impact.shape2d
 
-local function grinder(handling, damping)
+local function grinder(handling, damping, frame)
   local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
     collision_handling = handling, distance_tol = 0.01, velocity_tol = 0.5,
     collision_accuracy = 0.6, integrator = "rk4", seed = 1, extra_accel = "velocity",
@@ -46,9 +45,9 @@ local function grinder(handling, damping)
   g.handle:no_collide(g.s1)
   g.handle:no_collide(g.s2)
   g.pins = { w:add_joint { body1 = g.s1, point1 = { 0, 0 }, body2 = g.handle, point2 = { 0, 2.8 },
-                           normal = "both" },
+                           normal = "both", frame = frame },
              w:add_joint { body1 = g.s2, point1 = { 0, 0 }, body2 = g.handle,
-                           point2 = { 0, 2.8 - L }, normal = "both" } }
+                           point2 = { 0, 2.8 - L }, normal = "both", frame = frame } }
   g.w, g.loose, g.force = w, 0, 0
   g.turning = w:add_load { body = g.handle, force = { 1, 0 }, point = { 0, -3 }, frame = "body" }
   return g
@@ -84,6 +83,35 @@ describe("myPhysicsLab DoNothingTest", function()
       assert.is_true(g.w:energy().total > e0 + 100)  -- spun up: the force did work
     end)
   end
+
+  -- Its pins hold along the handle's own axes, turning with it (myPhysicsLab's CoordType.BODY
+  -- joints): frame = "body". The states then agree to 5e-8 (test1 0.013 and test2 2.1e-3
+  -- with pins along the world's axes: the joints' drift between the small impacts enters the
+  -- acceleration through the turning normal, the grinder's spin amplifies it).
+  it("do_nothing_grinder_test1 and test2 with the pins in the handle's frame: its states to "
+    .. "1e-5", function()
+    local g = grinder("serial", nil, "body")
+    run(g, 20)
+    local err = mpl.worst({ g.handle, g.s1, g.s2 }, {
+      { -2.7257349, -4.1971916, -0.0918363, 2.5622131, 61.0303112, 6.5543294 },
+      { 0, -0, -0.7321898, 20.4279338, 3.1415927, -0 },
+      { -3.1166463, -4.7991321, 0, -0, 1.5707963, -0 } })
+    assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 4.8e-8
+    assert.is_true(g.loose <= 0.005 and g.force < 200)
+    g = grinder("serial", nil, "body")
+    run(g, 10)
+    g.w:remove_load(g.turning)
+    local e10 = g.w:energy().total
+    run(g, 40)
+    err = mpl.worst({ g.handle, g.s1, g.s2 }, {
+      { 1.8024594, 6.5378506, 0.307294, -0.7887431, 107.5135207, 3.0512303 },
+      { 0, 0, 2.4499844, -6.2884668, 3.1415927, 0 },
+      { 2.0609592, 7.4754767, 0, 0, 1.5707963, 0 } })
+    assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 4.6e-8
+    assert.near(e10, g.w:energy().total, 1e-3)
+    assert.is_true(g.loose <= 0.005)
+    assert.equal(0, g.w:stats().collisions)
+  end)
 
   it("do_nothing_grinder_test2: spun up 10 s, then coasting to 40 s with its energy kept to "
     .. "1e-3 and the joints tight within 0.005", function()

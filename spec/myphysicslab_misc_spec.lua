@@ -88,8 +88,12 @@ describe("myPhysicsLab MiscellanyTest", function()
   -- of mass 1, the last turned by pi; each pin two joint rows), launched with sloppy velocities
   -- that the first step's plastic joint impulse makes consistent; no gravity, RK4, serial
   -- handling, extra acceleration "velocity", small impacts on joints, DampingLaw(d, 0.15).
-  -- At dt 0.025 (three_body_spin_test1) impact ends 6e-3 from its state: not matched.
-  local function three_body_spin(dt, damping)
+  -- Its pins (JointUtil.attachRigidBody with CoordType.BODY) hold along the outer block's own
+  -- axes, turning with it: frame = "body". With pins along the world's axes the states at dt
+  -- 0.0025 and 0.001 agree too (1.5e-7, 4.3e-8), but at dt 0.025 (three_body_spin_test1) they
+  -- end 6e-3 away: the joints' drift between the small impacts enters the acceleration
+  -- through the turning normal (2 n' . (p1' - p2'), and no n'' . (p1 - p2) term in its b).
+  local function three_body_spin(dt, damping, frame)
     local w = impact.world2d { strategy = "contact", dt = dt, gravity = { 0, 0 },
       collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
       collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
@@ -104,15 +108,35 @@ describe("myPhysicsLab MiscellanyTest", function()
     b2:no_collide(b3)
     b1:no_collide(b3)
     local pins = { w:add_joint { body1 = b2, point1 = { 0, 2.7 }, body2 = b1, point2 = { 0, -1.3 },
-                                 normal = "both" },
+                                 normal = "both", frame = frame },
                    w:add_joint { body1 = b2, point1 = { 0, -2.7 }, body2 = b3,
-                                 point2 = { 0, -1.3 }, normal = "both" } }
+                                 point2 = { 0, -1.3 }, normal = "both", frame = frame } }
     w:step()  -- the joints' plastic impulse, then one step
     local e1 = w:energy().total
     w:run { until_time = 4 }
     local loose = math.max(w:connector_error(pins[1]), w:connector_error(pins[2]))
     return { b1, b2, b3 }, w:energy().total - e1, loose
   end
+
+  it("three_body_spin_test1 (dt 0.025, pins in the outer blocks' frames): its state to 1e-5, "
+    .. "joints within 0.005", function()
+    local bodies, _, loose = three_body_spin(0.025, 0, "body")
+    local err = worst(bodies, {
+      { 2.3679591, 2.5231233, 0.1758214, 4.7692645, 11.1720974, 6.6244896 },
+      { -1.070704, -0.9423498, 1.5687438, -10.3375145, 10.3514746, 3.0702532 },
+      { -4.5217775, -4.8577766, 3.3346085, -7.4710261, 14.0257479, -7.3496166 } })
+    assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 4.4e-8
+    assert.is_true(loose <= 0.005)
+    -- its dt 0.0025 state too (test2, 1.5e-7 with pins along the world's axes)
+    local de
+    bodies, de = three_body_spin(0.0025, 0, "body")
+    assert.is_true(math.abs(de) <= 1e-4)                                          -- 2.0e-6
+    err = worst(bodies, {
+      { 2.3693978, 2.5157571, 0.1774004, 4.7723935, 11.1720697, 6.6244608 },
+      { -1.0715336, -0.9428909, 1.5676422, -10.3428559, 10.3527691, 3.0711914 },
+      { -4.5244888, -4.8429361, 3.3316707, -7.4762159, 14.0249841, -7.3569172 } })
+    assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 5.0e-8
+  end)
 
   it("three_body_spin_test2 (dt 0.0025): its state to 1e-5, energy to 1e-4, joints within 1e-6",
     function()

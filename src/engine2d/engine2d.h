@@ -78,6 +78,8 @@ typedef struct imp_connector2d {
     int both;                    /* joint: hold along both world axes (a pin) */
     double normal[2];            /* joint with one direction: unit, world frame */
     double length;               /* rope / rod */
+    int body_frame;              /* joint: its normal(s) fixed in body 2's frame, turning with
+                                    it (myPhysicsLab's CoordType.BODY); 0: in the world's */
 } imp_connector2d;
 
 typedef struct imp_engine2d_stats {
@@ -326,6 +328,11 @@ int imp_engine2d_build_A(struct imp_world *w, const imp_rec2d *rec, int n, doubl
 
 /* Connectors. Points are in the bodies' frames relative to their centres. Return the index,
    -1 with a message in why. */
+/* Direction k (0 or 1: x then y of a pin) of joint c at state y, in the world: the joint's own
+   (a world direction), or turned by body 2's angle under body_frame. Returns 1 when it turns
+   with a moving body 2 (the gap's acceleration then has the normal's rate), else 0. */
+int imp_engine2d_joint_normal(const struct imp_world *w, const double *y, const imp_connector2d *c,
+                              int k, double n[2]);
 int imp_engine2d_add_connector(struct imp_world *w, const imp_connector2d *c, char *why,
                                size_t why_size);
 imp_status imp_engine2d_remove_connector(struct imp_world *w, int index, unsigned generation);

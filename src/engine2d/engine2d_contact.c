@@ -76,7 +76,16 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     double along = n[0] * sep[0] + n[1] * sep[1];
     if (r->curved) {
         double vn = n[0] * dv[0] + n[1] * dv[1];
-        double vt2 = dv[0] * dv[0] + dv[1] * dv[1] - vn * vn;
+        double dv2 = dv[0] * dv[0] + dv[1] * dv[1], vt2 = dv2 - vn * vn;
+        if (r->connector >= 0) {
+            /* ropes and rods as myPhysicsLab's b (Curved Edge Physics, n' = dv / rho):
+               |dv|^2 / rho with rho = -(the rope's length now, the rod's rest length) */
+            double rho = r->bilateral ? -w->engine2d->conn[r->connector].length : along;
+            if (fabs(rho) > 1e-12) {
+                b += dv2 / rho;
+            }
+            return b;
+        }
         if (fabs(along) > 1e-12) {
             b += vt2 / along;
         }
@@ -84,7 +93,9 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     }
     double wq = y[(size_t)r->q * IMP_STRIDE_2D + 5];
     const double ndot[2] = {-wq * n[1], wq * n[0]};
-    b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - wq * wq * along;
+    /* (a joint whose directions turn with body 2: without the n'' . (p1 - p2) term, -w_q^2 times
+       the joint's drift, as myPhysicsLab's b for its CoordType.BODY joints; joint2d.c) */
+    b += 2.0 * (ndot[0] * dv[0] + ndot[1] * dv[1]) - (r->connector >= 0 ? 0.0 : wq * wq * along);
     return b;
 }
 

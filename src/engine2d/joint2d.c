@@ -1,8 +1,9 @@
 /* joint2d.c: connectors of the 2D engine (myPhysicsLab's Joint and Rope): joints hold a point
-   of one body on a point of another body (or of the background) along one world direction or
-   both (a pin); ropes keep two points at most a length apart, rods exactly. They become
-   records (engine2d.h) solved with the contacts: joints and rods as bilateral rows, ropes as
-   unilateral rows when within distance_tol of taut. */
+   of one body on a point of another body (or of the background) along one direction or both
+   (a pin), the directions fixed in the world or in body 2's frame (turning with it, as
+   myPhysicsLab's CoordType.BODY); ropes keep two points at most a length apart, rods exactly.
+   They become records (engine2d.h) solved with the contacts: joints and rods as bilateral
+   rows, ropes as unilateral rows when within distance_tol of taut. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,23 @@ void imp_engine2d_connector_points(const imp_world *w, const double *y, const im
     (void)w;
     to_world(y + (size_t)c->body1 * IMP_STRIDE_2D, c->point1, p1);
     to_world(y + (size_t)c->body2 * IMP_STRIDE_2D, c->point2, p2);
+}
+
+int imp_engine2d_joint_normal(const imp_world *w, const double *y, const imp_connector2d *c, int k,
+                              double n[2])
+{
+    n[0] = c->both ? (k == 0 ? 1.0 : 0.0) : c->normal[0];
+    n[1] = c->both ? (k == 0 ? 0.0 : 1.0) : c->normal[1];
+    if (!c->body_frame) {
+        return 0;
+    }
+    /* myPhysicsLab's CoordType.BODY: the direction turns with body 2 (the background's frame,
+       and a fixed body's, do not turn) */
+    double a = y[(size_t)c->body2 * IMP_STRIDE_2D + 2], cs = cos(a), sn = sin(a);
+    double m0 = n[0], m1 = n[1];
+    n[0] = cs * m0 - sn * m1;
+    n[1] = sn * m0 + cs * m1;
+    return c->body2 != 0 && !w->model.bodies[c->body2].fixed;
 }
 
 int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why, size_t why_size)
@@ -155,11 +173,8 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
         if (c->kind == IMP_JOINT) {
             int nrows = c->both ? 2 : 1;
             for (int k = 0; k < nrows; k++) {
-                double n[2] = {c->normal[0], c->normal[1]};
-                if (c->both) {
-                    n[0] = k == 0 ? 1.0 : 0.0;
-                    n[1] = k == 0 ? 0.0 : 1.0;
-                }
+                double n[2];
+                int turning = imp_engine2d_joint_normal(w, y, c, k, n);
                 imp_rec2d *r = new_record(e);
                 if (r == NULL) {
                     return -1;
@@ -169,7 +184,7 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
                 r->kind = IMP_REC_JOINT;
                 r->bilateral = 1;
                 r->connector = i;
-                r->fixed_normal = 1;
+                r->fixed_normal = !turning;
                 r->normal[0] = n[0];
                 r->normal[1] = n[1];
                 /* the impact point is the body-2 attach point; body 1's lever arm goes to

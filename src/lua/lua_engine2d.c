@@ -163,10 +163,11 @@ static void require_connector_strategy(lua_State *L, const imp_world *w, const c
     }
 }
 
-/* w:add_joint{body1 =, point1 =, body2 = (background), point2 =, normal = "both"} */
+/* w:add_joint{body1 =, point1 =, body2 = (background), point2 =, normal = "both",
+   frame = "world"} */
 static int l_add_joint(lua_State *L)
 {
-    static const char *const keys[] = {"body1", "point1", "body2", "point2", "normal", NULL};
+    static const char *const keys[] = {"body1", "point1", "body2", "point2", "normal", "frame", NULL};
     const char *what = "World:add_joint";
     imp_world *w = imp_lua_check_world(L, 1);
     if (w->model.def.dim == 3) {
@@ -199,6 +200,23 @@ static int l_add_joint(lua_State *L)
     } else {
         return imp_error(L, what, "option 'normal' must be \"both\", \"x\", \"y\" or a vector "
                                   "{nx, ny}, got %s", imp_describe(L, -1));
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "frame");
+    if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "body") == 0) {
+        /* a pin's two rows along body2's axes, turning with it (myPhysicsLab's CoordType.BODY);
+           its rows take the points' relative motion only, as myPhysicsLab's, which is exact
+           for points held together, not for one direction along which they slide apart */
+        if (!c.both) {
+            lua_getfield(L, 2, "normal");
+            return imp_error(L, what, "option 'frame' = \"body\" is for pins (normal = \"both\"), "
+                                      "got normal = %s", imp_describe(L, -1));
+        }
+        c.body_frame = 1;
+    } else if (!lua_isnil(L, -1)
+               && !(lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "world") == 0)) {
+        return imp_error(L, what, "option 'frame' must be \"world\" or \"body\" (body2's frame), "
+                                  "got %s", imp_describe(L, -1));
     }
     lua_pop(L, 1);
     return add_connector(L, w, what, &c);
@@ -270,7 +288,9 @@ static int l_connector_error(lua_State *L)
     imp_engine2d_connector_points(w, w->data.y, c, p1, p2);
     double dist = hypot(p1[0] - p2[0], p1[1] - p2[1]), err;
     if (c->kind == IMP_JOINT) {
-        err = c->both ? dist : fabs(c->normal[0] * (p1[0] - p2[0]) + c->normal[1] * (p1[1] - p2[1]));
+        double n[2];
+        imp_engine2d_joint_normal(w, w->data.y, c, 0, n);
+        err = c->both ? dist : fabs(n[0] * (p1[0] - p2[0]) + n[1] * (p1[1] - p2[1]));
     } else if (c->kind == IMP_ROPE) {
         err = dist > c->length ? dist - c->length : 0.0;
     } else {

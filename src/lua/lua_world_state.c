@@ -198,6 +198,9 @@ static void export_engine2d(lua_State *L, const imp_world *w)
         imp_lua_set_vector(L, "point2", c->point2, 2);
         imp_lua_set_integer(L, "both", c->both);
         imp_lua_set_vector(L, "normal", c->normal, 2);
+        if (c->body_frame) {
+            imp_lua_set_integer(L, "body_frame", 1);
+        }
         imp_lua_set_number(L, "length", c->length);
         lua_rawseti(L, -2, i + 1);
     }
@@ -762,6 +765,10 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         get_vec(L, k, where, "point2", 2, c->point2);
         c->both = (int)get_int(L, k, where, "both", 0, 1);
         get_vec(L, k, where, "normal", 2, c->normal);
+        lua_getfield(L, k, "body_frame");  /* (absent in files from before the option) */
+        int has_frame = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        c->body_frame = has_frame ? (int)get_int(L, k, where, "body_frame", 0, 1) : 0;
         c->length = get_num(L, k, where, "length");
         lua_settop(L, list);
     }
