@@ -198,6 +198,11 @@ typedef struct imp_dem {
                                       kept between steps while the block's hot copy is the same
                                       (dem_law.c) */
     int sorted_cap;
+    /* the force resetter's bookkeeping (dem_step.c): a particle's force and torque may be
+       non-zero only when it is in an interaction, or when force_all is set */
+    int force_all;         /* anything may be non-zero: the world's forces were added, or an
+                              interaction was erased after the interaction loop ran */
+    int law_ran;           /* the interaction loop ran since the last reset */
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
     int pend_n, pend_cap;
@@ -266,7 +271,9 @@ imp_status imp_dem_sync_bodies(struct imp_world *w);
 /* Writes positions, orientations and velocities back into the world's state vector. */
 void imp_dem_store(struct imp_world *w);
 
-/* The engines (call imp_dem_sync first). */
+/* The engines (call imp_dem_sync first). The reset zeroes every force and torque: with few
+   interactions (a falling cloud) only those of their particles, the others being zero already
+   (d->force_all, d->law_ran). */
 void imp_dem_reset_forces(imp_dem *d);
 /* The world's applied forces and loads on the particles (dem_world_forces.c), after the reset;
    -1 with the world's error set when the world has what the dem cannot honour (a spring). */

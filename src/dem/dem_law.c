@@ -760,6 +760,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const double f = d->p.interaction_radius;
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
+    d->law_ran = 1;  /* forces on the interactions' particles (imp_dem_reset_forces) */
     const int simd = pack(d, imp_dem_law_simd());
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     imp_dem_sorted *cache = imp_dem_sorted_cache(d, nblocks);

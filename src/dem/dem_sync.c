@@ -325,28 +325,74 @@ static void load(imp_world *w, imp_dem *d, int all)
     }
 }
 
+/* One particle's 13 numbers into its slot's state y. With nt (x86-64 only), by non-temporal
+   stores (SSE2, part of x86-64): the slots of consecutive particles are consecutive, so the
+   write-combining buffers fill whole cache lines, which are written without being read first
+   (an ordinary store reads each line of the state vector before writing it: at N = 100,000,
+   where the state vector is not in cache, the store takes 30 % less time; below some 10,000
+   particles the state stays in cache and ordinary stores are faster). The same bytes. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <emmintrin.h>
+static inline void put_numbers(double *y, const double *src, int count, int nt)
+{
+    if (!nt) {
+        memcpy(y, src, (size_t)count * sizeof *y);
+        return;
+    }
+    for (int k = 0; k < count; k++) {
+        long long v;
+        memcpy(&v, src + k, sizeof v);
+        _mm_stream_si64((long long *)(void *)(y + k), v);
+    }
+}
+#define STORE_FENCE() _mm_sfence()
+#else
+static inline void put_numbers(double *y, const double *src, int count, int nt)
+{
+    (void)nt;
+    memcpy(y, src, (size_t)count * sizeof *y);
+}
+#define STORE_FENCE() ((void)0)
+#endif
+
+static inline void store_range(double *state, const imp_dem *d, int i0, int i1, int nt)
+{
+    const int *slot = d->slot, *clump_of = d->clump_of;
+    const unsigned char *fixed = d->fixed;
+    const double *pos = d->pos, *quat = d->quat, *vel = d->vel, *angvel = d->angvel;
+    for (int i = i0; i < i1; i++) {
+        if (fixed[i] | (clump_of[i] >= 0)) {
+            continue;
+        }
+        double *y = state + (size_t)slot[i] * IMP_STRIDE_3D;
+        put_numbers(y, pos + 3 * i, 3, nt);
+        put_numbers(y + 3, quat + 4 * i, 4, nt);
+        put_numbers(y + IMP_VEL_3D, vel + 3 * i, 3, nt);
+        put_numbers(y + IMP_VEL_3D + 3, angvel + 3 * i, 3, nt);
+    }
+}
+
 /* O(n). The arrays in locals: the stores into the state vector could alias d's fields, which
    would then be reloaded for every particle. Each particle has its own slot: over the threads
    when there are many (the same bytes either way). */
 void imp_dem_store(imp_world *w)
 {
     imp_dem *d = w->dem;
-    const int n = d->n, *slot = d->slot, *clump_of = d->clump_of;
-    const unsigned char *fixed = d->fixed;
-    const double *pos = d->pos, *quat = d->quat, *vel = d->vel, *angvel = d->angvel;
+    const int n = d->n, *slot = d->slot;
+    const double *pos = d->pos;
     double *state = w->data.y;
+    enum { CHUNK = 4096 };
+    const int nchunks = (n + CHUNK - 1) / CHUNK;
+    if (n < 8192) {
+        store_range(state, d, 0, n, 0);
+    } else {
 #ifdef _OPENMP
-    _Pragma("omp parallel for if (n >= 8192) schedule(static)")
+        _Pragma("omp parallel for schedule(static)")
 #endif
-    for (int i = 0; i < n; i++) {
-        if (fixed[i] | (clump_of[i] >= 0)) {
-            continue;
+        for (int c = 0; c < nchunks; c++) {
+            store_range(state, d, c * CHUNK, c * CHUNK + CHUNK < n ? c * CHUNK + CHUNK : n, 1);
+            STORE_FENCE();  /* this thread's non-temporal stores done before any later access */
         }
-        double *y = state + (size_t)slot[i] * IMP_STRIDE_3D;
-        memcpy(y, pos + 3 * i, 3 * sizeof *y);
-        memcpy(y + 3, quat + 4 * i, 4 * sizeof *y);
-        memcpy(y + IMP_VEL_3D, vel + 3 * i, 3 * sizeof *y);
-        memcpy(y + IMP_VEL_3D + 3, angvel + 3 * i, 3 * sizeof *y);
     }
     for (int j = 0; j < d->nkin; j++) {  /* moving fixed bodies: their positions */
         int i = d->kin[j];
