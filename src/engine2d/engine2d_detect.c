@@ -91,6 +91,8 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->cs);
     free(e->touch);
     free(e->touch_new);
+    free(e->touch_tmp);
+    free(e->touch_cnt);
     free(e->adj_start);
     free(e->adj_list);
     free(e->y_rec);

@@ -355,6 +355,19 @@ static inline void apply(const soft_row *o, double *v, double fn, double ft)
     vq[2] -= o->iq * (o->rqn * fn + o->rqt * ft);
 }
 
+/* y += a x over n slots of SOFT_SV doubles (a slot's four at once: vectorized) */
+static void add_scaled(double *restrict y, const double *restrict x, double a, int n)
+{
+    for (int i = 0; i < n; i++) {
+        double *yi = y + SOFT_SV * i;
+        const double *xi = x + SOFT_SV * i;
+        yi[0] += a * xi[0];
+        yi[1] += a * xi[1];
+        yi[2] += a * xi[2];
+        yi[3] += a * xi[3];
+    }
+}
+
 /* the accumulated impulses applied again: the blocks' rows, then the others' */
 static void warm_start(struct imp_e2_soft *s)
 {
@@ -714,20 +727,18 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         return IMP_ERR_NOMEM;
     }
     for (int sub = 0; sub < nsub; sub++) {
-        for (int i = 0; i < SOFT_SV * ns; i++) {
-            v[i] += h * acc[i];
-        }
+        add_scaled(v, acc, h, ns);
         warm_start(s);
         for (int it = 0; it < sd->iterations; it++) {
-            imp_e2_soft_blocks_pass(s, h, 1, sd->push_max);
+            imp_e2_soft_blocks_pass(s, h, 1, sd->push_max, 0);
         }
-        for (int i = 0; i < SOFT_SV * ns; i++) {
-            dx[i] += h * v[i];
+        add_scaled(dx, v, h, ns);
+        for (int it = 0; it < sd->relax_iterations; it++) {  /* (the last adds the blocks' sums) */
+            imp_e2_soft_blocks_pass(s, h, 0, sd->push_max, it == sd->relax_iterations - 1);
         }
-        for (int it = 0; it < sd->relax_iterations; it++) {
-            imp_e2_soft_blocks_pass(s, h, 0, sd->push_max);
+        if (sd->relax_iterations <= 0) {
+            imp_e2_soft_blocks_sum(s);
         }
-        imp_e2_soft_blocks_sum(s);
         for (int g = 0; g < s->nover; g++) {
             for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
                 s->rows[i].fn_sum += s->rows[i].fn;

@@ -116,8 +116,10 @@ void imp_e2_soft_blocks_refill(struct imp_e2_soft *s);
 void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
                             double push_max);
 /* One pass over the blocks (use_bias: solve, else relax), then the groups in s->over by
-   row_pass. AVX2 when s->simd; the same results bit for bit either way. */
-void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max);
+   row_pass; sum: each block row's impulses added to its sums over the step after it (as
+   imp_e2_soft_blocks_sum, in the same pass). AVX2 when s->simd; the same results bit for
+   bit either way. */
+void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max, int sum);
 /* The warm start of the blocks' rows (their impulses applied again), AVX2 when s->simd;
    the same results bit for bit either way. */
 void imp_e2_soft_blocks_warm(struct imp_e2_soft *s);
