@@ -58,26 +58,31 @@ static void empty_lane(soft_block *b, int l)
     }
 }
 
-/* row k of lane l from soft_row o (NULL: a row that does nothing) */
+/* row k of lane l from soft_row o (NULL: a row that does nothing, all 0) */
 static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
 {
-    b->rpn[k][l] = o != NULL ? o->rpn : 0.0;
-    b->rqn[k][l] = o != NULL ? o->rqn : 0.0;
-    b->rpt[k][l] = o != NULL ? o->rpt : 0.0;
-    b->rqt[k][l] = o != NULL ? o->rqt : 0.0;
-    b->mass_n[k][l] = o != NULL ? o->mass_n : 0.0;
-    b->mass_t[k][l] = o != NULL ? o->mass_t : 0.0;
-    b->c0[k][l] = o != NULL ? o->c0 : 0.0;
-    b->fn[k][l] = o != NULL ? o->fn : 0.0;
-    b->ft[k][l] = o != NULL ? o->ft : 0.0;
-    b->fn_max[k][l] = o != NULL ? o->fn_max : 0.0;
-    b->fn_sum[k][l] = o != NULL ? o->fn_sum : 0.0;
-    b->ft_sum[k][l] = o != NULL ? o->ft_sum : 0.0;
-    b->row[k][l] = o != NULL ? index : -1;
+    static const soft_row none;
+    if (o == NULL) {
+        o = &none;
+        index = -1;
+    }
+    b->rpn[k][l] = o->rpn;
+    b->rqn[k][l] = o->rqn;
+    b->rpt[k][l] = o->rpt;
+    b->rqt[k][l] = o->rqt;
+    b->mass_n[k][l] = o->mass_n;
+    b->mass_t[k][l] = o->mass_t;
+    b->c0[k][l] = o->c0;
+    b->fn[k][l] = o->fn;
+    b->ft[k][l] = o->ft;
+    b->fn_max[k][l] = o->fn_max;
+    b->fn_sum[k][l] = o->fn_sum;
+    b->ft_sum[k][l] = o->ft_sum;
+    b->row[k][l] = index;
 }
 
 /* lane l's normal, friction, softness and rows from rows k0 and k1 (-1: none) of one pair */
-static void fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, int k0, int k1)
+void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, int k0, int k1)
 {
     const soft_row *o = &s->rows[k0];
     const softness *sf = &s->sf[o->soft];
@@ -169,22 +174,10 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         b->mp[l] = o->mp, b->ip[l] = o->ip, b->mq[l] = o->mq, b->iq[l] = o->iq;
         b->pm |= moves(o->mp, o->ip) << l;
         b->qm |= moves(o->mq, o->iq) << l;
-        fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
+        imp_e2_soft_fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
     }
     s->nblocks = nb;
     return 0;
-}
-
-void imp_e2_soft_blocks_refill(struct imp_e2_soft *s)
-{
-    for (int bi = 0; bi < s->nblocks; bi++) {
-        soft_block *b = &s->blocks[bi];
-        for (int l = 0; l < SOFT_LANES; l++) {
-            if (b->row[0][l] >= 0) {
-                fill_lane(s, b, l, b->row[0][l], b->row[1][l]);
-            }
-        }
-    }
 }
 
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in

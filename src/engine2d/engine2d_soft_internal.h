@@ -109,9 +109,10 @@ typedef struct soft_block {
    contact softness (s->sf). 0, or -1 out of memory. O(rows +
    slots). */
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots);
-/* The blocks' rows again from s->rows, the same rows in the same lanes as the last
-   imp_e2_soft_blocks (their geometry and impulses changed, not their bodies). O(rows). */
-void imp_e2_soft_blocks_refill(struct imp_e2_soft *s);
+/* Lane l of block b from rows k0 and k1 (-1: none) of one body pair: its normal, friction,
+   softness (s->sf) and rows (their geometry and impulses; the lane's bodies are set by
+   imp_e2_soft_blocks and stay). */
+void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, struct soft_block *b, int l, int k0, int k1);
 /* One pass over the rows k0 .. k1 - 1 of one body pair (s->sf, push_max), the portable way. */
 void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
                             double push_max);
