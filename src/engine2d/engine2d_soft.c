@@ -33,9 +33,9 @@
    Contacts use hertz (at most a quarter of the sub-step rate 1 / h; twice that against a
    body that does not move), connectors joint_hertz (the same cap) and their damping ratios.
    A resting contact settles at the overlap where the soft bias balances its load, about
-   g / (2 pi hertz)^2 per unit of the weight over the row's effective mass (0.3 mm for a box
-   on a box at 30 Hz), well below distance_tol. Friction rows are rigid, |f_t| <= mu f_n with the
-   contact's current normal impulse. Restitution: a contact approaching faster than
+   g / (2 pi hertz)^2 per unit of the weight over the row's effective mass (0.17 mm for a box
+   on a box at 40 Hz, the 2D default; 0.3 mm at 30), well below distance_tol. Friction rows
+   are rigid, |f_t| <= mu f_n with the contact's current normal impulse. Restitution: a contact approaching faster than
    restitution_threshold at the step's start that carried a normal impulse gets
    df = -m (v + e v0) (clamped f >= 0). Contact forces are the step's impulses over dt.
    Cost: one detection, O(rows + bodies) per pass; no allocation once the arrays are sized. */
