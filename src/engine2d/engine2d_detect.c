@@ -317,8 +317,8 @@ void imp_engine2d_move_record(const double *y, const double *cs, imp_rec2d *r)
     double n0 = r->normal[0], n1 = r->normal[1];
     double old_u1u2 = n0 * (r->u1[0] - r->u2[0]) + n1 * (r->u1[1] - r->u2[1]);
     double gap0 = r->distance - old_u1u2;  /* distance = n . (u1 - u2) + constant (radii) */
-    double u1[2] = {yp[0] + cp * r->lu1[0] - sp * r->lu1[1], yp[1] + sp * r->lu1[0] + cp * r->lu1[1]};
-    double u2[2] = {yq[0] + c * r->lu2[0] - sn * r->lu2[1], yq[1] + sn * r->lu2[0] + c * r->lu2[1]};
+    const double u1[2] = {yp[0] + cp * r->lu1[0] - sp * r->lu1[1], yp[1] + sp * r->lu1[0] + cp * r->lu1[1]};
+    const double u2[2] = {yq[0] + c * r->lu2[0] - sn * r->lu2[1], yq[1] + sn * r->lu2[0] + c * r->lu2[1]};
     double n[2] = {c * r->lnormal[0] - sn * r->lnormal[1], sn * r->lnormal[0] + c * r->lnormal[1]};
     int curved = r->curved;
     if (curved) {  /* the normal turns with the line of centres */
