@@ -31,6 +31,7 @@
 #include "bench_scenes2d.h"
 #include "bench_util.h"
 #include "engine2d.h"
+#include "engine2d_soft.h"
 #include "polygon2d.h"
 #include "world_internal.h"
 
@@ -180,10 +181,11 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
     if (verbose && g_solver == IMP_SOLVER_SOFT) {
         printf("  pyramid base %d (%d boxes), soft step (%d sub-steps): %.3f ms/step user CPU "
                "(%.3f wall) over %d steps; max displacement %.3f m, %d boxes moved > 10 cm, "
-               "max angle %.2e rad, KE 1 s / 5 s / 10 s %.1e / %.1e / %.1e J, %ld rows: %s "
-               "(state hash %016llx)\n",
+               "max angle %.2e rad, KE 1 s / 5 s / 10 s %.1e / %.1e / %.1e J, %ld rows, %ld steps "
+               "detecting: %s (state hash %016llx)\n",
                base, nb, w->model.def.engine2d.substeps, res.cpu_ms, res.ms, done, maxdisp,
                moved, maxang, ke[0], ke[1], ke[2], w->engine2d->stats.max_contacts,
+               imp_engine2d_soft_detections(w),
                res.stands ? (steps < 600 ? "standing so far" : "stands") : "does not stand",
                imp_world_state_hash(w));
     } else if (verbose) {

@@ -155,6 +155,8 @@ typedef struct imp_engine2d {
     /* touching body pairs at the end of the last step (contact_begin / contact_end events) */
     struct imp_touch2d *touch, *touch_new;
     int ntouch, touch_cap;
+    struct imp_touch2d *touch_tmp; /* the counting sort's (engine2d_events.c) and its counts */
+    int *touch_cnt, touch_tmp_cap, touch_cnt_cap;
     unsigned touch_bodies_version;
     /* per-pair coefficients overriding the bodies' (engine2d_pairs.c), sorted by key */
     struct imp_pair2d *pairs;

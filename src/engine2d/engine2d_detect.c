@@ -31,7 +31,9 @@ imp_engine2d_def imp_engine2d_default_def(void)
     d.contact_solver = IMP_SOLVER_LCP;
     d.pgs_iterations = 50;
     d.substeps = 1;
-    d.soft.hertz = 30.0;  /* the soft step: Box2D v3's and Box3D's defaults */
+    d.soft.hertz = 35.0;  /* the 2D soft step: stiffer than Box2D v3's 30 (its 1275-box pyramid
+                             sinks less; 40 would settle slower, detecting more), well within
+                             the sub-step rate (the 3D one: 30, world.c) */
     d.soft.damping_ratio = 10.0;
     d.soft.push_max = 3.0;
     d.soft.joint_hertz = 60.0;
@@ -91,6 +93,8 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->cs);
     free(e->touch);
     free(e->touch_new);
+    free(e->touch_tmp);
+    free(e->touch_cnt);
     free(e->adj_start);
     free(e->adj_list);
     free(e->y_rec);
@@ -208,14 +212,14 @@ static double point_velocity_dot(const double *ys, const double *r, const double
     return (ys[3] - ys[5] * r[1]) * n[0] + (ys[4] + ys[5] * r[0]) * n[1];
 }
 
-void imp_engine2d_record_jacobian(const double *y, imp_rec2d *r)
+/* r's Jacobian rows and normal velocity at y, its bodies at yp and yq, its point pt and
+   normal n (values: r's stores cannot alias them) */
+static inline void jacobian_at(const double *yp, const double *yq, const double *pt, const double *n,
+                               imp_rec2d *r)
 {
-    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D;
-    const double *yq = y + (size_t)r->q * IMP_STRIDE_2D;
-    const double *n = r->normal;
     /* lever arms to the impact point (forces act along the normal through it) */
-    double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
-    double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+    double rp[2] = {pt[0] - yp[0], pt[1] - yp[1]};
+    double rq[2] = {pt[0] - yq[0], pt[1] - yq[1]};
     r->jp[0] = n[0];
     r->jp[1] = n[1];
     r->jp[2] = rp[0] * n[1] - rp[1] * n[0];
@@ -225,6 +229,14 @@ void imp_engine2d_record_jacobian(const double *y, imp_rec2d *r)
     if (r->connector < 0) {
         r->velocity = point_velocity_dot(yp, rp, n) - point_velocity_dot(yq, rq, n);
     }
+}
+
+void imp_engine2d_record_jacobian(const double *y, imp_rec2d *r)
+{
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D;
+    const double *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    const double pt[2] = {r->point[0], r->point[1]}, n[2] = {r->normal[0], r->normal[1]};
+    jacobian_at(yp, yq, pt, n, r);
 }
 
 /* the elasticity and friction of r (the bodies' smaller, or the pair's), its impulses 0 */
@@ -298,35 +310,39 @@ void imp_engine2d_localize(const imp_world *w, const double *y, imp_rec2d *r)
 
 void imp_engine2d_move_record(const double *y, const double *cs, imp_rec2d *r)
 {
+    /* (in locals: the same operations in the same order, without the reloads that r's stores
+       would force) */
     const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
     double cp = cs[2 * r->p], sp = cs[2 * r->p + 1], c = cs[2 * r->q], sn = cs[2 * r->q + 1];
-    double old_u1u2 = r->normal[0] * (r->u1[0] - r->u2[0]) + r->normal[1] * (r->u1[1] - r->u2[1]);
+    double n0 = r->normal[0], n1 = r->normal[1];
+    double old_u1u2 = n0 * (r->u1[0] - r->u2[0]) + n1 * (r->u1[1] - r->u2[1]);
     double gap0 = r->distance - old_u1u2;  /* distance = n . (u1 - u2) + constant (radii) */
-    r->u1[0] = yp[0] + cp * r->lu1[0] - sp * r->lu1[1];
-    r->u1[1] = yp[1] + sp * r->lu1[0] + cp * r->lu1[1];
-    r->u2[0] = yq[0] + c * r->lu2[0] - sn * r->lu2[1];
-    r->u2[1] = yq[1] + sn * r->lu2[0] + c * r->lu2[1];
-    r->normal[0] = c * r->lnormal[0] - sn * r->lnormal[1];
-    r->normal[1] = sn * r->lnormal[0] + c * r->lnormal[1];
-    if (r->curved) {  /* the normal turns with the line of centres */
-        double dx = r->u1[0] - r->u2[0], dy = r->u1[1] - r->u2[1], l = hypot(dx, dy);
+    const double u1[2] = {yp[0] + cp * r->lu1[0] - sp * r->lu1[1], yp[1] + sp * r->lu1[0] + cp * r->lu1[1]};
+    const double u2[2] = {yq[0] + c * r->lu2[0] - sn * r->lu2[1], yq[1] + sn * r->lu2[0] + c * r->lu2[1]};
+    double n[2] = {c * r->lnormal[0] - sn * r->lnormal[1], sn * r->lnormal[0] + c * r->lnormal[1]};
+    int curved = r->curved;
+    if (curved) {  /* the normal turns with the line of centres */
+        double dx = u1[0] - u2[0], dy = u1[1] - u2[1], l = hypot(dx, dy);
         double sign = old_u1u2 < 0.0 ? -1.0 : 1.0;
         if (l > 1e-12) {
-            r->normal[0] = sign * dx / l;
-            r->normal[1] = sign * dy / l;
+            n[0] = sign * dx / l;
+            n[1] = sign * dy / l;
         }
     }
-    double along = r->normal[0] * (r->u1[0] - r->u2[0]) + r->normal[1] * (r->u1[1] - r->u2[1]);
-    r->distance = along + gap0;
+    double along = n[0] * (u1[0] - u2[0]) + n[1] * (u1[1] - u2[1]);
     /* the impact point: the normal body's point moved with it, slid along the surface to
        face u1 (straight edges) */
     const double pq[2] = {yq[0] + c * r->lpoint[0] - sn * r->lpoint[1],
-                    yq[1] + sn * r->lpoint[0] + c * r->lpoint[1]};
-    const double t[2] = {-r->normal[1], r->normal[0]};
-    double slide = r->curved ? 0.0 : t[0] * (r->u1[0] - pq[0]) + t[1] * (r->u1[1] - pq[1]);
-    r->point[0] = pq[0] + slide * t[0];
-    r->point[1] = pq[1] + slide * t[1];
-    imp_engine2d_record_jacobian(y, r);
+                          yq[1] + sn * r->lpoint[0] + c * r->lpoint[1]};
+    const double t[2] = {-n[1], n[0]};
+    double slide = curved ? 0.0 : t[0] * (u1[0] - pq[0]) + t[1] * (u1[1] - pq[1]);
+    const double pt[2] = {pq[0] + slide * t[0], pq[1] + slide * t[1]};
+    r->u1[0] = u1[0], r->u1[1] = u1[1];
+    r->u2[0] = u2[0], r->u2[1] = u2[1];
+    r->normal[0] = n[0], r->normal[1] = n[1];
+    r->distance = along + gap0;
+    r->point[0] = pt[0], r->point[1] = pt[1];
+    jacobian_at(yp, yq, pt, n, r);
 }
 
 void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs, imp_rec2d *r)

@@ -14,6 +14,61 @@ static int cmp_touch(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* One stable counting pass of the m entries of from into to by the slot half (hi: the
+   lower 32 bits, else the upper) of their keys, each below n; cnt holds n + 1 counts. */
+static void count_pass(const imp_touch2d *from, imp_touch2d *to, int m, int n, int *cnt, int hi)
+{
+    memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
+    for (int i = 0; i < m; i++) {
+        unsigned long long k = from[i].key;
+        cnt[(hi ? k & 0xffffffffu : k >> 32) + 1]++;
+    }
+    for (int k = 0; k < n; k++) {
+        cnt[k + 1] += cnt[k];
+    }
+    for (int i = 0; i < m; i++) {
+        unsigned long long k = from[i].key;
+        to[cnt[hi ? k & 0xffffffffu : k >> 32]++] = from[i];
+    }
+}
+
+/* e->touch_new[0 .. m - 1] sorted by key, stable (equal keys keep the records' order): two
+   counting passes, O(m + slots), when m is not small beside the slots (nslots, a bound
+   checked here), else the library's merge sort (glibc's qsort: stable too, so either gives
+   the same order). -1 out of memory. */
+static int sort_touch(imp_engine2d *e, int m, int nslots)
+{
+    unsigned long long top = 0;
+    for (int i = 0; i < m && m >= 64; i++) {
+        unsigned long long k = e->touch_new[i].key, a = k >> 32, b = k & 0xffffffffu;
+        top |= a | b;  /* (an upper bound of the largest slot) */
+    }
+    if (m < 64 || m < nslots / 4 || top >= (unsigned long long)2 * (unsigned)nslots) {
+        qsort(e->touch_new, (size_t)m, sizeof *e->touch_new, cmp_touch);
+        return 0;
+    }
+    if (m > e->touch_tmp_cap) {
+        imp_touch2d *t = realloc(e->touch_tmp, (size_t)m * sizeof *t);
+        if (t == NULL) {
+            return -1;
+        }
+        e->touch_tmp = t;
+        e->touch_tmp_cap = m;
+    }
+    int n = (int)top + 1;
+    if (n + 1 > e->touch_cnt_cap) {
+        int *c = realloc(e->touch_cnt, ((size_t)n + 1) * sizeof *c);
+        if (c == NULL) {
+            return -1;
+        }
+        e->touch_cnt = c;
+        e->touch_cnt_cap = n + 1;
+    }
+    count_pass(e->touch_new, e->touch_tmp, m, n, e->touch_cnt, 1);
+    count_pass(e->touch_tmp, e->touch_new, m, n, e->touch_cnt, 0);
+    return 0;
+}
+
 static void push(imp_world *w, imp_event_kind kind, double t, const imp_touch2d *c)
 {
     imp_event ev;
@@ -95,11 +150,11 @@ int imp_engine2d_track_contacts(imp_world *w, double t)
             e->touch_new[m++] = e->touch[i];
         }
     }
-    if (m > 1) {
-        qsort(e->touch_new, (size_t)m, sizeof *e->touch_new, cmp_touch);
+    if (m > 1 && sort_touch(e, m, w->model.nslots) != 0) {
+        return -1;
     }
-    int u = 0;  /* unique keys, the first record of each pair (qsort is not stable: take the
-                   most approaching record of the pair, a deterministic choice) */
+    int u = 0;  /* unique keys: the most approaching record of each pair (the first in the
+                   records' order among equals: the sort is stable) */
     for (int i = 0; i < m; i++) {
         if (u > 0 && e->touch_new[u - 1].key == e->touch_new[i].key) {
             if (e->touch_new[i].velocity < e->touch_new[u - 1].velocity) {

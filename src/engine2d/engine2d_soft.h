@@ -25,6 +25,10 @@ imp_status imp_engine2d_soft_advance(struct imp_world *w, double t1, char *why, 
    the detection failed. */
 int imp_engine2d_soft_contacts(struct imp_world *w);
 
+/* The soft steps of w so far that detected the contacts (the others moved the last step's:
+   the contact cache); 0 before any. */
+long imp_engine2d_soft_detections(const struct imp_world *w);
+
 void imp_engine2d_soft_free(struct imp_e2_soft *s);
 
 #endif

@@ -58,26 +58,31 @@ static void empty_lane(soft_block *b, int l)
     }
 }
 
-/* row k of lane l from soft_row o (NULL: a row that does nothing) */
+/* row k of lane l from soft_row o (NULL: a row that does nothing, all 0) */
 static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
 {
-    b->rpn[k][l] = o != NULL ? o->rpn : 0.0;
-    b->rqn[k][l] = o != NULL ? o->rqn : 0.0;
-    b->rpt[k][l] = o != NULL ? o->rpt : 0.0;
-    b->rqt[k][l] = o != NULL ? o->rqt : 0.0;
-    b->mass_n[k][l] = o != NULL ? o->mass_n : 0.0;
-    b->mass_t[k][l] = o != NULL ? o->mass_t : 0.0;
-    b->c0[k][l] = o != NULL ? o->c0 : 0.0;
-    b->fn[k][l] = o != NULL ? o->fn : 0.0;
-    b->ft[k][l] = o != NULL ? o->ft : 0.0;
-    b->fn_max[k][l] = o != NULL ? o->fn_max : 0.0;
-    b->fn_sum[k][l] = o != NULL ? o->fn_sum : 0.0;
-    b->ft_sum[k][l] = o != NULL ? o->ft_sum : 0.0;
-    b->row[k][l] = o != NULL ? index : -1;
+    static const soft_row none;
+    if (o == NULL) {
+        o = &none;
+        index = -1;
+    }
+    b->rpn[k][l] = o->rpn;
+    b->rqn[k][l] = o->rqn;
+    b->rpt[k][l] = o->rpt;
+    b->rqt[k][l] = o->rqt;
+    b->mass_n[k][l] = o->mass_n;
+    b->mass_t[k][l] = o->mass_t;
+    b->c0[k][l] = o->c0;
+    b->fn[k][l] = o->fn;
+    b->ft[k][l] = o->ft;
+    b->fn_max[k][l] = o->fn_max;
+    b->fn_sum[k][l] = o->fn_sum;
+    b->ft_sum[k][l] = o->ft_sum;
+    b->row[k][l] = index;
 }
 
 /* lane l's normal, friction, softness and rows from rows k0 and k1 (-1: none) of one pair */
-static void fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, int k0, int k1)
+void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, int k0, int k1)
 {
     const soft_row *o = &s->rows[k0];
     const softness *sf = &s->sf[o->soft];
@@ -169,28 +174,16 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         b->mp[l] = o->mp, b->ip[l] = o->ip, b->mq[l] = o->mq, b->iq[l] = o->iq;
         b->pm |= moves(o->mp, o->ip) << l;
         b->qm |= moves(o->mq, o->iq) << l;
-        fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
+        imp_e2_soft_fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
     }
     s->nblocks = nb;
     return 0;
 }
 
-void imp_e2_soft_blocks_refill(struct imp_e2_soft *s)
-{
-    for (int bi = 0; bi < s->nblocks; bi++) {
-        soft_block *b = &s->blocks[bi];
-        for (int l = 0; l < SOFT_LANES; l++) {
-            if (b->row[0][l] >= 0) {
-                fill_lane(s, b, l, b->row[0][l], b->row[1][l]);
-            }
-        }
-    }
-}
-
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
    v[0 .. 5]: p's then q's). */
 static void lane_row(soft_block *b, int l, int k, double *v, const double *x, double inv_h, int use_bias,
-                     double push_max)
+                     double push_max, int sum)
 {
     double n0 = b->n0[l], n1 = b->n1[l], rpn = b->rpn[k][l], rqn = b->rqn[k][l];
     double vn = n0 * (v[0] - v[3]) + n1 * (v[1] - v[4]) + rpn * v[2] - rqn * v[5];
@@ -228,6 +221,10 @@ static void lane_row(soft_block *b, int l, int k, double *v, const double *x, do
     t = t > lim ? lim : t < -lim ? -lim : t;
     double dt = t - t0;
     b->ft[k][l] = t;
+    if (sum) {
+        b->fn_sum[k][l] += f;
+        b->ft_sum[k][l] += t;
+    }
     v[0] -= mp * n1 * dt;
     v[1] += mp * n0 * dt;
     v[2] += ip * rpt * dt;
@@ -280,7 +277,7 @@ static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
 }
 
 static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double inv_h, int use_bias,
-                                 double push_max)
+                                 double push_max, int sum)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
@@ -291,8 +288,8 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
             const double *xp = dx + SOFT_SV * b->p[l], *xq = dx + SOFT_SV * b->q[l];
             double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
             const double x[4] = {xp[0] - xq[0], xp[1] - xq[1], xp[2], xq[2]};
-            lane_row(b, l, 0, v, x, inv_h, use_bias, push_max);
-            lane_row(b, l, 1, v, x, inv_h, use_bias, push_max);
+            lane_row(b, l, 0, v, x, inv_h, use_bias, push_max, sum);
+            lane_row(b, l, 1, v, x, inv_h, use_bias, push_max, sum);
             lane_store(b, l, vel, v);
         }
     }
@@ -321,7 +318,7 @@ static inline __attribute__((always_inline)) AVX2 void gather3(const double *bas
 
 /* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities */
 static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 inv_h, int use_bias,
-                                  v4 push_max)
+                                  v4 push_max, int sum)
 {
     const v4 zero = _mm256_setzero_pd();
     v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
@@ -361,6 +358,10 @@ static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, 
     t = pick(gt(t, lim), lim, pick(lt(t, neg(lim)), neg(lim), t));
     v4 dt = sub(t, t0);
     _mm256_storeu_pd(b->ft[k], t);
+    if (sum) {
+        _mm256_storeu_pd(b->fn_sum[k], add(ld(b->fn_sum[k]), f));
+        _mm256_storeu_pd(b->ft_sum[k], add(ld(b->ft_sum[k]), t));
+    }
     v[0] = sub(v[0], mul(mul(mp, n1), dt));
     v[1] = add(v[1], mul(mul(mp, n0), dt));
     v[2] = add(v[2], mul(mul(ip, rpt), dt));
@@ -402,7 +403,7 @@ static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_bl
 }
 
 static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h_s, int use_bias,
-                                  double push_max_s)
+                                  double push_max_s, int sum)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
@@ -418,8 +419,8 @@ static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double 
         x[1] = sub(xp[1], xq[1]);
         x[2] = xp[2];
         x[3] = xq[2];
-        block_row(b, 0, v, x, inv_h, use_bias, push_max);
-        block_row(b, 1, v, x, inv_h, use_bias, push_max);
+        block_row(b, 0, v, x, inv_h, use_bias, push_max, sum);
+        block_row(b, 1, v, x, inv_h, use_bias, push_max, sum);
         scatter_vel(b, vel, v);
     }
 }
@@ -448,24 +449,25 @@ static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s, int b0, int b1)
 }
 #endif
 
-/* the blocks b0 .. b1 - 1: a solve or relax pass (warm 0), or the warm start (warm 1) */
+/* the blocks b0 .. b1 - 1: a solve or relax pass (warm 0; 2: adding the impulses to the
+   step's sums after it), or the warm start (warm 1) */
 static void run_range(struct imp_e2_soft *s, int warm, int b0, int b1, double inv_h, int use_bias,
                       double push_max)
 {
 #if defined(IMP_E2_HAVE_AVX2)
     if (s->simd) {
-        if (warm) {
+        if (warm == 1) {
             blocks_warm_avx2(s, b0, b1);
         } else {
-            blocks_pass_avx2(s, b0, b1, inv_h, use_bias, push_max);
+            blocks_pass_avx2(s, b0, b1, inv_h, use_bias, push_max, warm == 2);
         }
         return;
     }
 #endif
-    if (warm) {
+    if (warm == 1) {
         blocks_warm_portable(s, b0, b1);
     } else {
-        blocks_pass_portable(s, b0, b1, inv_h, use_bias, push_max);
+        blocks_pass_portable(s, b0, b1, inv_h, use_bias, push_max, warm == 2);
     }
 }
 
@@ -518,10 +520,10 @@ static void run_blocks(struct imp_e2_soft *s, int warm, double inv_h, int use_bi
 #endif
 }
 
-void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max)
+void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max, int sum)
 {
     double inv_h = 1.0 / h;
-    run_blocks(s, 0, inv_h, use_bias, push_max);
+    run_blocks(s, sum ? 2 : 0, inv_h, use_bias, push_max);
     for (int i = 0; i < s->nover; i++) {
         int g = s->over[i];
         imp_e2_soft_group_pass(s, s->grp[g], s->grp[g + 1], inv_h, use_bias, push_max);

@@ -109,15 +109,18 @@ typedef struct soft_block {
    contact softness (s->sf). 0, or -1 out of memory. O(rows +
    slots). */
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots);
-/* The blocks' rows again from s->rows, the same rows in the same lanes as the last
-   imp_e2_soft_blocks (their geometry and impulses changed, not their bodies). O(rows). */
-void imp_e2_soft_blocks_refill(struct imp_e2_soft *s);
+/* Lane l of block b from rows k0 and k1 (-1: none) of one body pair: its normal, friction,
+   softness (s->sf) and rows (their geometry and impulses; the lane's bodies are set by
+   imp_e2_soft_blocks and stay). */
+void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, struct soft_block *b, int l, int k0, int k1);
 /* One pass over the rows k0 .. k1 - 1 of one body pair (s->sf, push_max), the portable way. */
 void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
                             double push_max);
 /* One pass over the blocks (use_bias: solve, else relax), then the groups in s->over by
-   row_pass. AVX2 when s->simd; the same results bit for bit either way. */
-void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max);
+   row_pass; sum: each block row's impulses added to its sums over the step after it (as
+   imp_e2_soft_blocks_sum, in the same pass). AVX2 when s->simd; the same results bit for
+   bit either way. */
+void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max, int sum);
 /* The warm start of the blocks' rows (their impulses applied again), AVX2 when s->simd;
    the same results bit for bit either way. */
 void imp_e2_soft_blocks_warm(struct imp_e2_soft *s);
