@@ -28,6 +28,11 @@ struct imp_lcp_workspace {
     double *stick;    /* the cone-edge problem (lcp_stick.c): 2 cap^2 + 2 cap doubles */
     int *stick_pair;  /* its pairs of rows: cap */
     int stick_cap;
+    double *split;    /* the split friction problem (lcp_split.c): M, q, z */
+    size_t split_cap; /* doubles in split */
+    int *split_i;     /* its variables' rows and kinds, each row's first variable */
+    size_t split_icap;/* ints in split_i (in split_ws: bytes in st) */
+    struct imp_lcp_workspace *split_ws; /* Lemke's workspace for it */
 };
 
 /* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
@@ -93,6 +98,13 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
    bilateral rows and any square A. */
 imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limits *lim,
                                    imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   const char **msg);
+
+/* Friction (and bilateral rows) as a plain LCP of unilateral rows for Lemke's method
+   (lcp_split.c): Stewart and Trinkle's split of each friction row; eps / max|A| on the
+   multipliers' diagonal. */
+imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                   double eps, imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
 
 #endif
