@@ -301,14 +301,14 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
     imp_lcp_info before = *info;
     memcpy(a, f, (size_t)n * sizeof(double));
     memcpy(st_keep, ws->st, (size_t)n);
-    /* the multipliers' regularization (lcp_split.c), from the smallest that worked on the
-       pyramids' problems: the answers' residuals vary with it through rounding (the bases
-       of redundant contacts are ill-conditioned), not a trend */
-    static const double eps[] = {1e-9, 1e-8, 1e-7};
+    /* the multipliers' regularization and the scaling (lcp_split.c), in the order that
+       solved most of the pyramids' problems: an answer's residuals vary with them through
+       rounding (the bases of redundant contacts are ill-conditioned), not as a trend */
+    static const double eps[] = {1e-10, 1e-8, 1e-9, 1e-7};
     int solved = 0;
-    for (int k = 0; k < 3 && !solved; k++) {
+    for (int k = 0; k < 4 && !solved; k++) {
         const char *msg4 = *msg;
-        imp_lcp_status st4 = imp_lcp_solve_split(p, lim, eps[k], ws, f, info, &msg4);
+        imp_lcp_status st4 = imp_lcp_solve_split(p, lim, eps[k], k < 2, ws, f, info, &msg4);
         if (st4 == IMP_LCP_NO_MEMORY) break;
         int finite = 1;
         for (int i = 0; finite && i < n; i++) finite = isfinite(f[i]);

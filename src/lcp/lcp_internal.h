@@ -102,9 +102,9 @@ imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limit
 
 /* Friction (and bilateral rows) as a plain LCP of unilateral rows for Lemke's method
    (lcp_split.c): Stewart and Trinkle's split of each friction row; eps / max|A| on the
-   multipliers' diagonal. */
+   multipliers' diagonal; scale nonzero: rows and variables equilibrated by A's diagonal. */
 imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                   double eps, imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   double eps, int scale, imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
 
 #endif

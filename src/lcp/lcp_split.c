@@ -26,11 +26,11 @@
 
 enum { V_UNI, V_POS, V_NEG, V_MUL };
 
-/* The split problem's buffers in ws (grown on demand, kept): M (N x N), q, z and the
+/* The split problem's buffers in ws (grown on demand, kept): M (N x N), q, z, the scales and the
    variables' rows, kinds and the index of each original row's first variable. */
 static int split_reserve(imp_lcp_workspace *ws, int n, int N)
 {
-    size_t need = (size_t)N * (size_t)N + 2 * (size_t)N + 1;
+    size_t need = (size_t)N * (size_t)N + 3 * (size_t)N + 1;
     if (need > ws->split_cap) {
         free(ws->split);
         ws->split = malloc(need * sizeof(double));
@@ -117,8 +117,8 @@ static void find_duplicates(const imp_lcp_problem *p, double ta, double tb, int 
 }
 
 imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                   double eps, imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
-                                   const char **msg)
+                                   double eps, int scale, imp_lcp_workspace *ws, double *f,
+                                   imp_lcp_info *info, const char **msg)
 {
     int n = p->n, N = 0;
     /* (the variables' count is bounded first, without the duplicates) */
@@ -131,16 +131,12 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
         *msg = "out of memory for the split friction problem";
         return IMP_LCP_NO_MEMORY;
     }
-    double amax = 0.0, bmax = 0.0, load = 0.0;
+    double amax = 0.0, bmax = 0.0;
     for (size_t k = 0; k < (size_t)n * n; k++) amax = fmax(amax, fabs(p->A[k]));
-    for (int i = 0; i < n; i++) {
-        double d = p->A[(size_t)i * n + i];
-        bmax = fmax(bmax, fabs(p->b[i]));
-        if (d > 0.0) load = fmax(load, fabs(p->b[i]) / d);
-    }
-    /* b's of duplicates within a quarter of the tolerance on a (its scale max|b| + max|A|
-       max|f|, with max|f| at least the largest single row's load) */
-    double tb = 0.25 * lim->tol * (bmax + amax * load);
+    for (int i = 0; i < n; i++) bmax = fmax(bmax, fabs(p->b[i]));
+    /* b's of duplicates within half the tolerance on a times max|b| (a's scale is at least
+       that): each member's a is then off by at most a quarter of the tolerance */
+    double tb = 0.5 * lim->tol * bmax;
     int *rep = ws->split_i + 2 * N + 3 * n, *cnt = rep + n, *keep = cnt + n;
     find_duplicates(p, 1e-12 * amax, tb, rep, cnt, keep);
     N = 0;
@@ -226,6 +222,20 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
     for (int r = 0; r < N; r++) {
         if (kind[r] == V_NEG) q[r] = -q[first[row[r]]];
     }
+    /* scaled, w' = D w = (D M D) z' + D q with z = D z' (the same complementarity): each
+       force variable by 1 / sqrt(A_ii) of its row, a multiplier by sqrt(A_ii), so the
+       entries Lemke's tolerances compare are of one size (scale 0: D = I) */
+    double *D = z + N;
+    for (int r = 0; r < N; r++) {
+        double d = p->A[(size_t)row[r] * n + row[r]];
+        d = d > 0.0 ? sqrt(d) : 1.0;
+        D[r] = !scale ? 1.0 : kind[r] == V_MUL ? d : 1.0 / d;
+    }
+    for (int r = 0; r < N; r++) {
+        double *mr = M + (size_t)r * N;
+        for (int c = 0; c < N; c++) mr[c] *= D[r] * D[c];
+        q[r] *= D[r];
+    }
     imp_lcp_problem sp;
     memset(&sp, 0, sizeof sp);
     sp.n = N;
@@ -237,6 +247,7 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
     memset(&li, 0, sizeof li);
     imp_lcp_status st = imp_lcp_solve_lemke(&sp, &sl, ws->split_ws, z, &li, msg);
     info->pivots += li.pivots;
+    for (int r = 0; r < N; r++) z[r] *= D[r];
     info->clamped = 0;
     /* normal and bilateral rows (a group's force shared equally), then friction rows (in
        proportion to the members' normal forces), then sliding rows */

@@ -27,7 +27,7 @@ static imp_lcp_status split(const imp_lcp_problem *p, double eps, double *f)
     imp_lcp_info info;
     memset(&info, 0, sizeof info);
     const char *msg = "";
-    imp_lcp_status st = ws != NULL ? imp_lcp_solve_split(p, &lim, eps, ws, f, &info, &msg)
+    imp_lcp_status st = ws != NULL ? imp_lcp_solve_split(p, &lim, eps, 1, ws, f, &info, &msg)
                                    : IMP_LCP_NO_MEMORY;
     imp_lcp_workspace_destroy(ws);
     return st;
@@ -73,31 +73,12 @@ TEST(split_solves_a_resting_pyramid) { pyramid(4, 0.1, 1); }
 TEST(split_solves_a_slipping_pyramid) { pyramid(4, 0.9, 1); }
 TEST(auto_solves_slipping_pyramids) { pyramid(3, 0.9, 0); pyramid(4, 0.7, 0); }
 
-/* one unit box (m = 1, I = 1/6) on the ground, two corner contacts, pushed sideways by P;
-   rows (normal, friction) per corner, mu 0.5 */
-static void box_on_ground(gen_sys *s, double P, int *fn, double *mu)
-{
-    gen_sys_alloc(s, 4, 1, 3);
-    const double c[2] = {0.0, 0.5};
-    s->minv[0] = s->minv[1] = 1.0;
-    s->minv[2] = 6.0;
-    s->fext[0] = P;
-    s->fext[1] = -9.81;
-    gen_contact2d(s, 0, 0, c, -1, NULL, -0.5, 0.0, 0.0, 1.0);
-    gen_contact2d(s, 2, 0, c, -1, NULL, 0.5, 0.0, 0.0, 1.0);
-    for (int i = 0; i < 4; i += 2) {
-        fn[i] = -1, mu[i] = 0.0;
-        fn[i + 1] = i, mu[i + 1] = 0.5;
-    }
-    gen_sys_form(s);
-}
-
 TEST(slipping_box_is_at_its_bound)
 {
     gen_sys s;
     int fn[4];
     double mu[4], f[4];
-    box_on_ground(&s, 8.0, fn, mu); /* 8 > 0.5 g: it slips */
+    gen_box_on_ground(&s, 8.0, fn, mu); /* 8 > 0.5 g: it slips */
     imp_lcp_problem p = {.n = 4, .A = s.A, .b = s.b, .friction_normal = fn, .mu = mu};
     imp_lcp_status st = split(&p, 1e-9, f);
     int coulomb = gen_coulomb_ok(4, s.A, s.b, fn, mu, f, 1e-8);
@@ -117,7 +98,7 @@ TEST(sliding_rows_follow_their_normals)
     int fn[4];
     double mu[4], f[4];
     signed char sliding[4] = {0, -1, 0, -1};
-    box_on_ground(&s, 8.0, fn, mu);
+    gen_box_on_ground(&s, 8.0, fn, mu);
     imp_lcp_problem p = {.n = 4, .A = s.A, .b = s.b, .friction_normal = fn, .mu = mu,
                          .sliding = sliding};
     imp_lcp_status st = split(&p, 1e-9, f);
