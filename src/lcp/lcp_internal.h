@@ -67,6 +67,16 @@ typedef struct imp_lcp_limits {
     int general_refactor; /* general method: fresh LU at every pivot (reference path) */
 } imp_lcp_limits;
 
+/* The driver's default limits for n rows (tests calling a method directly). */
+static inline void imp_lcp_limits_default(imp_lcp_limits *lim, int n)
+{
+    lim->max_pivots = 50 * n + 1000;
+    lim->tol = 1e-9;
+    lim->ptol = 1e-11;
+    lim->order = IMP_LCP_ORDER_GREEDY;
+    lim->general_refactor = 0;
+}
+
 /* Each method fills f (the solution), info->pivots/additions/removals/max_clamped/clamped
    and state, and returns a status other than IMP_LCP_OK only on a failure it detected
    itself; the driver then checks the residuals. */

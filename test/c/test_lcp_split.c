@@ -20,10 +20,7 @@ static imp_lcp_status split(const imp_lcp_problem *p, double eps, double *f)
 {
     imp_lcp_workspace *ws = imp_lcp_workspace_create(p->n);
     imp_lcp_limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.max_pivots = 50 * p->n + 1000;
-    lim.tol = 1e-9;
-    lim.ptol = 1e-11;
+    imp_lcp_limits_default(&lim, p->n);
     imp_lcp_info info;
     memset(&info, 0, sizeof info);
     const char *msg = "";
