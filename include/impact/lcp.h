@@ -41,6 +41,11 @@
      src/lcp/lcp_stick.c): f_n = c+ + c-, f_t = mu (c+ - c-), c >= 0, a symmetric PSD
      problem without friction rows for the symmetric method, whose answer is Coulomb's when
      every contact sticks or separates, and is taken only when it passes the residual test.
+     Friction still unsolved then (auto, any A, n <= 300) goes to Lemke's method on Stewart and
+     Trinkle's split problem (src/lcp/lcp_split.c: f_t = p - m, p, m >= 0, with a multiplier
+     row mu f_n - p - m >= 0; duplicate rows merged; a tiny multiplier diagonal), which
+     ends on redundant, degenerate contacts where the pivoting above cycles; its answer is
+     taken only when it passes the residual test (info.method then says IMP_LCP_LEMKE).
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
    s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral

@@ -28,6 +28,11 @@ struct imp_lcp_workspace {
     double *stick;    /* the cone-edge problem (lcp_stick.c): 2 cap^2 + 2 cap doubles */
     int *stick_pair;  /* its pairs of rows: cap */
     int stick_cap;
+    double *split;    /* the split friction problem (lcp_split.c): M, q, z */
+    size_t split_cap; /* doubles in split */
+    int *split_i;     /* its variables' rows and kinds, each row's first variable */
+    size_t split_icap;/* ints in split_i (in split_ws: bytes in st) */
+    struct imp_lcp_workspace *split_ws; /* Lemke's workspace for it */
 };
 
 /* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
@@ -62,6 +67,16 @@ typedef struct imp_lcp_limits {
     int general_refactor; /* general method: fresh LU at every pivot (reference path) */
 } imp_lcp_limits;
 
+/* The driver's default limits for n rows (tests calling a method directly). */
+static inline void imp_lcp_limits_default(imp_lcp_limits *lim, int n)
+{
+    lim->max_pivots = 50 * n + 1000;
+    lim->tol = 1e-9;
+    lim->ptol = 1e-11;
+    lim->order = IMP_LCP_ORDER_GREEDY;
+    lim->general_refactor = 0;
+}
+
 /* Each method fills f (the solution), info->pivots/additions/removals/max_clamped/clamped
    and state, and returns a status other than IMP_LCP_OK only on a failure it detected
    itself; the driver then checks the residuals. */
@@ -93,6 +108,13 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
    bilateral rows and any square A. */
 imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limits *lim,
                                    imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   const char **msg);
+
+/* Friction (and bilateral rows) as a plain LCP of unilateral rows for Lemke's method
+   (lcp_split.c): Stewart and Trinkle's split of each friction row; eps / max|A| on the
+   multipliers' diagonal; scale nonzero: rows and variables equilibrated by A's diagonal. */
+imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                   double eps, int scale, imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
 
 #endif

@@ -182,6 +182,35 @@ static int refactor(lemke *L)
     return 0;
 }
 
+/* When the final basis is too ill-conditioned to refactor (redundant contacts), the updated x
+   carries the rounding of every pivot: two steps of iterative refinement with the updated
+   B^-1, x += B^-1 (q - B x), bring B x back to q. O(n^2) each. */
+static void refine(lemke *L)
+{
+    int n = L->n;
+    for (int it = 0; it < 2; it++) {
+        double *r = L->y, *cx = L->c;
+        for (int i = 0; i < n; i++) r[i] = L->q[i];
+        for (int k = 0; k < n; k++) {
+            int v = L->basis[k];
+            double xk = L->x[k];
+            if (v < n) r[v] -= xk;
+            else if (v < 2 * n) {
+                for (int i = 0; i < n; i++) r[i] += L->M[(size_t)i * n + (v - n)] * xk;
+            } else {
+                for (int i = 0; i < n; i++) r[i] += L->d[i] * xk;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            const double *bi = L->Binv + (size_t)i * n;
+            double s = 0.0;
+            for (int k = 0; k < n; k++) s += bi[k] * r[k];
+            cx[i] = s;
+        }
+        for (int i = 0; i < n; i++) L->x[i] += cx[i];
+    }
+}
+
 /* covering vector number k (deterministic): all ones, then increasing and decreasing
    weights, then ones with one heavy row */
 static void covering(double *d, int n, int k)
@@ -391,7 +420,8 @@ imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limit
         }
         *msg = "solved by enumerating complementary bases (Lemke's method ended on a ray)";
     } else if (refactor(&L) != 0) {
-        /* keep the updated x: the driver's residual check judges it */
+        /* keep the updated x, refined: the driver's residual check judges it */
+        refine(&L);
         *msg = "solved by Lemke's method (final basis ill-conditioned, not refactored)";
     } else {
         *msg = "solved by Lemke's method";

@@ -285,6 +285,25 @@ static inline int gen_pyramid2d_friction(gen_sys *s, int base, double mu_value, 
     return rows;
 }
 
+/* One unit box (m = 1, I = 1/6) on the ground, two corner contacts, pushed sideways by P:
+   rows (normal, friction) per corner, mu 0.5 (fn, mu filled). */
+static inline void gen_box_on_ground(gen_sys *s, double P, int *fn, double *mu)
+{
+    gen_sys_alloc(s, 4, 1, 3);
+    const double c[2] = {0.0, 0.5};
+    s->minv[0] = s->minv[1] = 1.0;
+    s->minv[2] = 6.0;
+    s->fext[0] = P;
+    s->fext[1] = -9.81;
+    gen_contact2d(s, 0, 0, c, -1, NULL, -0.5, 0.0, 0.0, 1.0);
+    gen_contact2d(s, 2, 0, c, -1, NULL, 0.5, 0.0, 0.0, 1.0);
+    for (int i = 0; i < 4; i += 2) {
+        fn[i] = -1, mu[i] = 0.0;
+        fn[i + 1] = i, mu[i + 1] = 0.5;
+    }
+    gen_sys_form(s);
+}
+
 /* The Coulomb conditions of a frictional solution (a = A f + b recomputed; sf = max|f|,
    sa = max|b| + max|A| sf): unilateral rows f >= -tau sf, a >= -tau sa, |f a| <= tau sf sa;
    static friction rows |f| <= mu f_n + tau sf, with a = 0 (|a| <= tau sa) strictly inside

@@ -21,10 +21,7 @@ static imp_lcp_status stick(const imp_lcp_problem *p, double *f)
 {
     imp_lcp_workspace *ws = imp_lcp_workspace_create(p->n);
     imp_lcp_limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.max_pivots = 50 * p->n + 1000;
-    lim.tol = 1e-9;
-    lim.ptol = 1e-11;
+    imp_lcp_limits_default(&lim, p->n);
     imp_lcp_info info;
     memset(&info, 0, sizeof info);
     const char *msg = "";
@@ -70,23 +67,6 @@ static void pyramid(int base)
 TEST(pyramid_sticks_exactly) { pyramid(4); }
 TEST(pyramid_55_boxes_sticks_exactly) { pyramid(10); }
 
-/* one unit box (m = 1, I = 1/6) on the ground, two corner contacts, pushed sideways by P */
-static void box_on_ground(gen_sys *s, double P, int *fn, double *mu)
-{
-    gen_sys_alloc(s, 4, 1, 3);
-    const double c[2] = {0.0, 0.5};
-    s->minv[0] = s->minv[1] = 1.0;
-    s->minv[2] = 6.0;
-    s->fext[0] = P;
-    s->fext[1] = -9.81;
-    gen_contact2d(s, 0, 0, c, -1, NULL, -0.5, 0.0, 0.0, 1.0);
-    gen_contact2d(s, 2, 0, c, -1, NULL, 0.5, 0.0, 0.0, 1.0);
-    for (int i = 0; i < 4; i += 2) {
-        fn[i] = -1, mu[i] = 0.0;
-        fn[i + 1] = i, mu[i + 1] = 0.5;
-    }
-    gen_sys_form(s);
-}
 
 static imp_lcp_problem box_problem(const gen_sys *s, const int *fn, const double *mu)
 {
@@ -99,14 +79,14 @@ TEST(slipping_box_is_not_taken)
     gen_sys s;
     int fn[4];
     double mu[4], f[4], a[4];
-    box_on_ground(&s, 2.0, fn, mu); /* 2 < 0.5 g: it sticks, pushed by 2 N */
+    gen_box_on_ground(&s, 2.0, fn, mu); /* 2 < 0.5 g: it sticks, pushed by 2 N */
     imp_lcp_problem p = box_problem(&s, fn, mu);
     CHECK(stick(&p, f) == IMP_LCP_OK);
     CHECK(gen_coulomb_ok(4, s.A, s.b, fn, mu, f, 1e-9));
     /* friction holds the push (the tangent is (-n_y, n_x) = -x) */
     CHECK_NEAR(f[1] + f[3], 2.0, 1e-9);
     gen_sys_free(&s);
-    box_on_ground(&s, 8.0, fn, mu); /* 8 > 0.5 g: it slips */
+    gen_box_on_ground(&s, 8.0, fn, mu); /* 8 > 0.5 g: it slips */
     p.A = s.A;
     p.b = s.b;
     CHECK(stick(&p, f) == IMP_LCP_OK);
@@ -128,7 +108,7 @@ TEST(sliding_rows_are_outside_its_class)
     int fn[4];
     double mu[4], f[4];
     signed char sliding[4] = {0, 1, 0, 1};
-    box_on_ground(&s, 8.0, fn, mu);
+    gen_box_on_ground(&s, 8.0, fn, mu);
     imp_lcp_problem p = box_problem(&s, fn, mu);
     p.sliding = sliding;
     imp_lcp_status st = stick(&p, f);
