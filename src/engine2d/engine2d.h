@@ -46,6 +46,8 @@ typedef struct imp_rec2d {
     int curved;           /* the normal turns about a centre of curvature (ropes, arcs) */
     int fixed_normal;     /* the normal is fixed in the world (joints along world axes) */
     int swept;            /* found by a vertex's path (a fast crossing), not statically */
+    int corners;          /* a corner against a corner (vertex/vertex) along a line that is no
+                             face's normal: that normal holds only near contact */
     double u1[2], u2[2];  /* world points whose motion gives the gap's acceleration: the
                              primary's vertex or arc centre, the normal body's point or arc centre */
     double point[2];      /* impact point (on the normal body) */

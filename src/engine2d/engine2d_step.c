@@ -71,7 +71,22 @@ static int colliding(const imp_rec2d *r, double target, double acc)
     if (r->connector >= 0 && r->kind != IMP_HIT_IMMINENT) {
         return r->distance < 0.0;  /* a rope stretched beyond its length */
     }
+    if (r->corners) {  /* closer than the half gap is allowed: see corners_close */
+        return r->kind == IMP_HIT_COLLISION;
+    }
     return r->kind == IMP_HIT_COLLISION || (r->kind == IMP_HIT_IMMINENT && r->distance < target - acc);
+}
+
+/* A corner approaching a corner is handled only within the accuracy of contact (0 <= distance
+   < acc), not at the half gap: the line of the corners is the collision's normal only at
+   contact; earlier (a corner passing a corner at the half gap to strike the other's edge just
+   beyond it, myPhysicsLab's oblique_corner_collision) it may be far from the normal of the
+   edge actually struck. The advance closes in on the contact by halving its steps until this
+   record is that close or the corner's vertex/edge record appears (its edge's normal, handled
+   closer than the half gap: see tiny in penetrations). */
+static int corners_close(const imp_rec2d *r, double acc)
+{
+    return r->distance >= 0.0 && r->distance < acc;
 }
 
 static void push_collision_events(imp_world *w, double t, const imp_rec2d *rec, int n)
@@ -174,8 +189,8 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         int coll = !r->bilateral
                    && (r->kind == IMP_HIT_IMMINENT || pending_has(e, r->p, r->q));
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
-        if (coll && r->velocity < 0.0 && r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
-            && r->distance < target + acc) {
+        if (coll && r->velocity < 0.0 && (r->corners ? corners_close(r, acc)
+            : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0) && r->distance < target + acc)) {
             want = 1;
         }
     }
@@ -305,6 +320,8 @@ typedef struct advance {
     double target, acc;     /* the half gap aimed at, and the accuracy around it */
     double t, t1, h;        /* now, the end of the world step, the next trial step */
     int binary, binary_accepts, stuck, handled;
+    int tiny;               /* the last trial step ends with an imminent collision closer than
+                               the half gap that it cannot reach (allowTiny): handled there */
     long trials;
     imp_rec2d last_blame;   /* the worst record of the last back-up */
     char *why;
@@ -444,9 +461,19 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
     int nrec = e->stage_hit ? e->nstage_rec : e->nrec;
     double h = e->stage_hit ? e->stage_t - a->t : a->h;
     const double *y = e->stage_hit ? NULL : a->w->data.y;
+    a->tiny = 0;
     for (int i = 0; i < nrec; i++) {
         const imp_rec2d *r = &rec[i];
         if (!colliding(r, a->target, a->acc)) {
+            continue;
+        }
+        if (!e->stage_hit && a->binary && r->kind == IMP_HIT_IMMINENT && r->distance >= 0.0
+            && -r->velocity * a->h < a->acc) {
+            /* myPhysicsLab's allowTiny: the binary search has narrowed the step below the
+               accuracy's worth of approach and the record is still closer than the half gap
+               (it appeared there: a corner passing a corner onto the edge beyond it), so no
+               back-up reaches the half gap: the step is kept and the collision handled there */
+            a->tiny = 1;
             continue;
         }
         (*ncol)++;
@@ -553,7 +580,7 @@ static imp_status accept(advance *a, double slack)
         }
     }
     int untouched;
-    int st = collisions(a, 0, &untouched);
+    int st = collisions(a, a->tiny, &untouched);
     if (st < 0) {
         name_failed_bodies(w, NULL);
         snprintf(a->why, a->why_size, "the collision impulses could not be solved at t = %.17g", a->t);

@@ -57,7 +57,7 @@ static imp_hit2d blank_hit(const imp_body2d *P, const imp_body2d *N, int type)
     h.kind = IMP_HIT_COLLISION;
     h.type = type;
     h.vertex = h.edge = h.normal_edge = h.normal_vertex = -1;
-    h.decorated = h.swept = 0;
+    h.decorated = h.swept = h.oblique = 0;
     h.curvature = h.normal_curvature = 0.0;
     h.distance = h.normal_velocity = 0.0;
     h.point[0] = h.point[1] = h.point_primary[0] = h.point_primary[1] = 0.0;
@@ -485,6 +485,7 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
     imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_VERTEX);
     h.vertex = i;
     h.normal_vertex = bv;
+    h.oblique = bearing(pc, n, 1.0) > CONE_SLACK && bearing(&nc, n, -1.0) > CONE_SLACK;
     emit(c, P, N, xn, &h, bvq, p, n, bvd, 0);
 }
 

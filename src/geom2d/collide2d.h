@@ -97,6 +97,9 @@ typedef struct imp_hit2d {
     int normal_vertex;    /* normal body's vertex (vertex/vertex), else -1 */
     int decorated;        /* 1: the vertex is a decorated (mid-arc) vertex */
     int swept;            /* 1: found by the swept vertex path */
+    int oblique;          /* vertex/vertex: 1 when the line of the corners is strictly inside
+                             both corners' normal cones (no face of either is along it: not
+                             coinciding corners of aligned faces); read for that type only */
     double point[2];      /* impact point, world, on the normal body's surface */
     double point_primary[2]; /* the primary's feature point (vertex, or deepest arc point) */
     double normal[2];     /* unit, world */
