@@ -378,7 +378,7 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
     r->distance = h->distance;
     r->target = target;
     r->swept = h->swept;
-    r->corners = h->type == IMP_HIT_VERTEX_VERTEX && h->oblique;
+    r->corners = h->type == IMP_HIT_VERTEX_VERTEX && h->cone_margin > IMP_COLLIDE2D_CONE_SLACK;
     const imp_engine2d_def *d = &w->model.def.engine2d;
     double depth = -h->distance, speed = fabs(h->normal_velocity);
     if (h->kind == IMP_HIT_COLLISION && h->distance <= 0.0

@@ -57,7 +57,8 @@ static imp_hit2d blank_hit(const imp_body2d *P, const imp_body2d *N, int type)
     h.kind = IMP_HIT_COLLISION;
     h.type = type;
     h.vertex = h.edge = h.normal_edge = h.normal_vertex = -1;
-    h.decorated = h.swept = h.oblique = 0;
+    h.decorated = h.swept = 0;
+    h.cone_margin = 0.0;
     h.curvature = h.normal_curvature = 0.0;
     h.distance = h.normal_velocity = 0.0;
     h.point[0] = h.point[1] = h.point_primary[0] = h.point_primary[1] = 0.0;
@@ -307,7 +308,7 @@ static int beyond_line(const imp_poly2d *g, imp_vec2 p, double far, int first, d
 /* slack of the corner tests (cosines of unit vectors, about 0.06 degrees): a corner flush
    with a face, tilted by round-off or a solver's drift, bears it; one whose edge runs into
    the face (cosine -1 for aligned boxes) does not */
-#define CONE_SLACK 1e-3
+#define CONE_SLACK IMP_COLLIDE2D_CONE_SLACK
 /* a corner bears a face worse than this (the cosine of its edge with the face's normal) when
    its edge runs into the face, as two equal boxes meeting head-on, aligned */
 #define UNBORNE 0.5
@@ -485,7 +486,7 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
     imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_VERTEX);
     h.vertex = i;
     h.normal_vertex = bv;
-    h.oblique = bearing(pc, n, 1.0) > CONE_SLACK && bearing(&nc, n, -1.0) > CONE_SLACK;
+    h.cone_margin = fmin(bearing(pc, n, 1.0), bearing(&nc, n, -1.0));
     emit(c, P, N, xn, &h, bvq, p, n, bvd, 0);
 }
 

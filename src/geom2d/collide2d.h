@@ -86,6 +86,10 @@ typedef struct imp_detect2d_params {
 enum { IMP_HIT_COLLISION = 0, IMP_HIT_CONTACT = 1, IMP_HIT_IMMINENT = 2, IMP_HIT_SEPARATING = 3 };
 enum { IMP_HIT_VERTEX_EDGE = 0, IMP_HIT_EDGE_EDGE = 1, IMP_HIT_VERTEX_VERTEX = 2 };
 
+/* the slack of a corner's normal cone: a normal within 1e-3 (cosine) of a corner's edge counts
+   as that edge's */
+#define IMP_COLLIDE2D_CONE_SLACK 1e-3
+
 typedef struct imp_hit2d {
     int body;             /* id of the primary body */
     int normal_body;      /* id of the normal body */
@@ -97,14 +101,15 @@ typedef struct imp_hit2d {
     int normal_vertex;    /* normal body's vertex (vertex/vertex), else -1 */
     int decorated;        /* 1: the vertex is a decorated (mid-arc) vertex */
     int swept;            /* 1: found by the swept vertex path */
-    int oblique;          /* vertex/vertex: 1 when the line of the corners is strictly inside
-                             both corners' normal cones (no face of either is along it: not
-                             coinciding corners of aligned faces); read for that type only */
     double point[2];      /* impact point, world, on the normal body's surface */
     double point_primary[2]; /* the primary's feature point (vertex, or deepest arc point) */
     double normal[2];     /* unit, world */
     double distance;      /* signed, < 0 penetration */
     double normal_velocity;
+    double cone_margin;   /* vertex/vertex: how far inside both corners' normal cones the line
+                             of the corners is (the smaller cosine from its edges; above
+                             IMP_COLLIDE2D_CONE_SLACK: no face of either lies along it, not
+                             coinciding corners of aligned faces); 0 for the other types */
     double curvature;     /* signed curvature of the primary's edge (0: vertex or straight) */
     double normal_curvature; /* of the normal body's edge (+1/r convex, -1/r concave, 0) */
 } imp_hit2d;

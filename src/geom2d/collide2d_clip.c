@@ -136,7 +136,7 @@ static void emit(sink *k, const side *P, int vertex, const side *N, int edge, im
         h->normal[0] = n.x, h->normal[1] = n.y;
         h->distance = d;
         h->normal_velocity = vn;
-        h->curvature = h->normal_curvature = 0.0;
+        h->curvature = h->normal_curvature = h->cone_margin = 0.0;
     }
     k->n++;
 }
