@@ -75,6 +75,8 @@ imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h)
     return s;
 }
 
+imp_e3_recycle *imp_e3_soft_recycle(imp_engine3d *e) { return e->soft != NULL ? &e->soft->rc : NULL; }
+
 void imp_e3_soft_free(struct imp_e3_soft *s)
 {
     if (s == NULL) {
