@@ -13,6 +13,8 @@
 #include "engine3d_joints.h"
 #include "islands.h"
 #include "engine3d_cache.h"
+#include "engine3d_soft.h"
+#include "engine3d_soft_recycle.h"
 #include "filter.h"
 #include "manifold3d.h"
 #include "manifold3d_box.h"
@@ -536,6 +538,12 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     if (st != IMP_OK) {
         return st;
     }
+    /* the soft step holds a pair's last manifold while its bodies barely moved: not detected
+       (engine3d_soft_recycle.h) */
+    imp_e3_recycle *rc = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT ? imp_e3_soft_recycle(e) : NULL;
+    if (rc != NULL && imp_e3_recycle_open(e, rc) != 0) {
+        return IMP_ERR_NOMEM;
+    }
     int npairs = e->npairs_bp;
     for (int i = 0; i < npairs; i++) {
         int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
@@ -546,6 +554,13 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             continue;
         }
         double margin = tol + h * (e->speed[ia] + e->speed[ib]);
+        int held = rc != NULL ? imp_e3_recycle_hold(w, e, rc, sa, sb, margin) : 0;
+        if (held != 0) {
+            if (held < 0) {
+                return IMP_ERR_NOMEM;
+            }
+            continue;
+        }
         st = narrow(w, e, sa, sb, ia, ib, margin, &e->pair_entry[i]);
         if (st != IMP_OK) {
             return st;

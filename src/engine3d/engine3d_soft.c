@@ -58,6 +58,7 @@ struct imp_e3_soft {
     double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
                              e->vel */
     double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
+    unsigned char *mv;    /* per slot: whether it moves this step (prepare) */
     int slot_cap;
     imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
 };
@@ -75,6 +76,8 @@ imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h)
     return s;
 }
 
+imp_e3_recycle *imp_e3_soft_recycle(imp_engine3d *e) { return e->soft != NULL ? &e->soft->rc : NULL; }
+
 void imp_e3_soft_free(struct imp_e3_soft *s)
 {
     if (s == NULL) {
@@ -86,6 +89,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->dydt);
     free(s->sv);
     free(s->si);
+    free(s->mv);
     imp_e3_recycle_free(&s->rc);
     free(s);
 }
@@ -135,6 +139,11 @@ static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
             return -1;
         }
         s->si = si;
+        unsigned char *mv = realloc(s->mv, (size_t)nslots * sizeof *mv);
+        if (mv == NULL) {
+            return -1;
+        }
+        s->mv = mv;
         s->slot_cap = nslots;
     }
     return 0;
@@ -146,21 +155,29 @@ static int moves(const imp_world *w, int s)
     return s > 0 && b->active && !b->fixed && !imp_islands_asleep_in(w->islands, s);
 }
 
-
-static inline void cross(const double a[3], const double b[3], double out[3])
+/* One side's part of the row's mass matrix K (its inverse inertia Ia, its anchor r, the frame
+   dir): m[0..5] += (n, n), (t1, t1), (t2, t2), (t1, t2), (t1, n), (t2, n) of (r x .)^T Ia (r x .)
+   (K is symmetric: t2 K t1 is t1 K t2). A side that does not move adds nothing (its Ia is 0). */
+static inline void side_mass(const double *Ia, const double r[3], const double *const dir[3], double m[6])
 {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static inline double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static inline void mul33(const double *I, const double a[3], double out[3])
-{
-    out[0] = I[0] * a[0] + I[1] * a[1] + I[2] * a[2];
-    out[1] = I[3] * a[0] + I[4] * a[1] + I[5] * a[2];
-    out[2] = I[6] * a[0] + I[7] * a[1] + I[8] * a[2];
+    const double *n = dir[0], *t = dir[1], *u = dir[2];
+    /* j_k = r x dir_k, written out (cross()'s operations) */
+    double j0x = r[1] * n[2] - r[2] * n[1], j0y = r[2] * n[0] - r[0] * n[2], j0z = r[0] * n[1] - r[1] * n[0];
+    double j1x = r[1] * t[2] - r[2] * t[1], j1y = r[2] * t[0] - r[0] * t[2], j1z = r[0] * t[1] - r[1] * t[0];
+    double j2x = r[1] * u[2] - r[2] * u[1], j2y = r[2] * u[0] - r[0] * u[2], j2z = r[0] * u[1] - r[1] * u[0];
+    /* Ia j_k (mul33()'s) */
+    double i0x = Ia[0] * j0x + Ia[1] * j0y + Ia[2] * j0z, i0y = Ia[3] * j0x + Ia[4] * j0y + Ia[5] * j0z,
+           i0z = Ia[6] * j0x + Ia[7] * j0y + Ia[8] * j0z;
+    double i1x = Ia[0] * j1x + Ia[1] * j1y + Ia[2] * j1z, i1y = Ia[3] * j1x + Ia[4] * j1y + Ia[5] * j1z,
+           i1z = Ia[6] * j1x + Ia[7] * j1y + Ia[8] * j1z;
+    double i2x = Ia[0] * j2x + Ia[1] * j2y + Ia[2] * j2z, i2y = Ia[3] * j2x + Ia[4] * j2y + Ia[5] * j2z,
+           i2z = Ia[6] * j2x + Ia[7] * j2y + Ia[8] * j2z;
+    m[0] += j0x * i0x + j0y * i0y + j0z * i0z;
+    m[1] += j1x * i1x + j1y * i1y + j1z * i1z;
+    m[2] += j2x * i2x + j2y * i2y + j2z * i2z;
+    m[3] += j1x * i2x + j1y * i2y + j1z * i2z;
+    m[4] += j1x * i0x + j1y * i0y + j1z * i0z;
+    m[5] += j2x * i0x + j2y * i0y + j2z * i0z;
 }
 
 /* Point c's row (e->pts[c]) into s->pts[at]; ma, mb: whether its sides move. Its warm start:
@@ -180,15 +197,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->ra[3] = q->rb[3] = 0.0;
     q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
     q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
-    const double *Ia = e->inv_iw + 9 * (size_t)p->a, *Ib = e->inv_iw + 9 * (size_t)p->b;
-    const double *dir[3] = {p->normal, p->t1, p->t2};
-    double ja[3][3], jb[3][3], ia[3][3], ib[3][3];  /* per direction k */
-    for (int k = 0; k < 3; k++) {
-        cross(q->ra, dir[k], ja[k]);
-        cross(q->rb, dir[k], jb[k]);
-        mul33(Ia, ja[k], ia[k]);
-        mul33(Ib, jb[k], ib[k]);
-    }
+    const double *const dir[3] = {p->normal, p->t1, p->t2};
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 3; i++) {
             q->er[k][i] = dir[i][k];
@@ -197,13 +206,17 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
         q->er[k][3] = q->ec[k][3] = 0.0;
     }
     double lin = q->ima + q->imb;
-    double kn = lin + dot(ja[0], ia[0]) + dot(jb[0], ib[0]);
+    double m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};  /* kn, k11, k22, k12, w1n, w2n */
+    if (ma) {
+        side_mass(e->inv_iw + 9 * (size_t)p->a, p->ra, dir, m);
+    }
+    if (mb) {
+        side_mass(e->inv_iw + 9 * (size_t)p->b, p->rb, dir, m);
+    }
+    double kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3];
     q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
-    double k11 = lin + dot(ja[1], ia[1]) + dot(jb[1], ib[1]);
-    double k22 = lin + dot(ja[2], ia[2]) + dot(jb[2], ib[2]);
-    double k12 = 0.5 * (dot(ja[1], ia[2]) + dot(jb[1], ib[2]) + dot(ja[2], ia[1]) + dot(jb[2], ib[1]));
-    q->w1n = dot(ja[1], ia[0]) + dot(jb[1], ib[0]);
-    q->w2n = dot(ja[2], ia[0]) + dot(jb[2], ib[0]);
+    q->w1n = m[4];
+    q->w2n = m[5];
     double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
     q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
     q->soft_static = q->ima == 0.0 || q->imb == 0.0;
@@ -235,14 +248,18 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
    row solved later has the last word on its bodies' velocities: a still support's rows last keep
    a light body pressed by a heavy one on the support (Box3D gives its static constraints the
    same priority); with them first, a 1 kg cube under a 10 kg one rocks on the ground with a
-   growing amplitude (spec/engine3d_soft_spec.lua). */
+   growing amplitude (spec/engine3d_soft_spec.lua). Whether each slot moves is taken once. */
 static void prepare(const imp_world *w, imp_engine3d *e)
 {
+    unsigned char *mv = e->soft->mv;
+    for (int s = 0; s < w->model.nslots; s++) {
+        mv[s] = (unsigned char)moves(w, s);
+    }
     int at = 0;
     for (int still = 0; still < 2; still++) {
         for (int c = 0; c < e->npts; c++) {
             const imp_e3_point *p = &e->pts[c];
-            int ma = moves(w, p->a), mb = moves(w, p->b);
+            int ma = mv[p->a], mb = mv[p->b];
             if ((!ma || !mb) == still) {
                 prepare_row(w, e, c, at++, ma, mb);
             }

@@ -57,6 +57,10 @@ imp_status imp_e3_soft_advance(struct imp_world *w, imp_engine3d *e, double t1, 
 
 void imp_e3_soft_free(struct imp_e3_soft *s);
 
+/* The soft step's held manifolds (engine3d_soft_recycle.h) for detection, NULL before its
+   first step. */
+struct imp_e3_recycle *imp_e3_soft_recycle(imp_engine3d *e);
+
 /* The joints under the soft step (engine3d_soft_joints.c): a pass over the armed rows (soft
    bias when use_bias, else rigid), and the rows' impulses kept as the next sub-step's warm
    starts (hs: the sub-step's length), the rows disarmed. */

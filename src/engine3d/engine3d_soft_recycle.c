@@ -64,11 +64,13 @@ static void rotate(imp_quat q, const double v[3], double out[3])
     mul(&r, v, out);
 }
 
-/* the rotation of slot s since orientation q0 (w, x, y, z) */
-static imp_mat3 turned(const imp_world *w, int s, const double q0[4])
+/* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
+static imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
+
+/* slot s's orientation now, normalised */
+static imp_quat orientation(const imp_world *w, int s)
 {
-    const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
-    return imp_q_to_mat3(imp_q_mul(imp_q_normalize(quat_of(y + 3)), imp_q_conj(quat_of(q0))));
+    return imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
 }
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -104,18 +106,15 @@ static void map_records(const imp_engine3d *e, imp_e3_recycle *rc)
     }
 }
 
-/* Whether the pair (a, b), its manifold computed at the poses of record r, may keep it: both
-   polyhedra, neither turned by 10 degrees or more since, and the relative pose moved by less
-   than the reach: |change of x_b - x_a in a's frame| + 2 |sin(turn / 2)| R < reach (R the larger
-   bounding radius of the moving ones; Box3D's bound). */
-static int fits(const imp_world *w, const imp_e3_recycled *r, double reach)
+/* Whether the pair (a, b) of polyhedra, its manifold computed at the poses of record r, now
+   at orientations qa, qb (normalised), may keep it: neither turned by 10 degrees or more
+   since, and the relative pose moved by less than the reach: |change of x_b - x_a in a's
+   frame| + 2 |sin(turn / 2)| R < reach (R the larger bounding radius of the moving ones;
+   Box3D's bound). */
+static int fits(const imp_world *w, const imp_e3_recycled *r, imp_quat qa, imp_quat qb, double reach)
 {
     int a = r->a, b = r->b;
-    if (!polyhedral(w, a) || !polyhedral(w, b)) {
-        return 0;
-    }
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
-    imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
     imp_quat qa0 = quat_of(r->qa), qb0 = quat_of(r->qb);
     double ca = qa.w * qa0.w + qa.x * qa0.x + qa.y * qa0.y + qa.z * qa0.z;
     double cb = qb.w * qb0.w + qb.x * qb0.x + qb.y * qb0.y + qb.z * qb0.z;
@@ -163,13 +162,13 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
 
 /* point o of the last step, kept: its gap and world points at the current poses (ra, rb: its
    bodies' rotations since its manifold was computed) */
-static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e3_recycled *r,
-                          const imp_e3_point *now, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
+static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e3_recycled *r, double mu,
+                          double el, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
 {
     const double *ya = w->data.y + (size_t)o->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)o->b * IMP_STRIDE_3D;
     *p = *o;
-    p->mu = now->mu;  /* the pair's material as it is now */
-    p->e = now->e;
+    p->mu = mu;  /* the pair's material as it is now */
+    p->e = el;
     p->fresh = 0;
     p->going = 0;
     p->handled = 0;
@@ -245,24 +244,115 @@ static int match(const imp_engine3d *e, int i, int end, int j, int pend, const i
     return best;
 }
 
-int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs, double h_last)
+int imp_e3_recycle_open(const imp_engine3d *e, imp_e3_recycle *rc)
 {
-    const imp_engine2d_def *def = &w->model.def.engine2d;
-    double tol = def->distance_tol, reach = REACH_TOLS * tol;
-    int allow = def->contact_points != IMP_POINTS_VOLUMETRIC;
-    int need = e->npts + e->nprev;
-    if (grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
-        || grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0
-        || grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
+    if (grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
         return -1;
     }
     map_records(e, rc);
-    int n = 0, j = 0;
+    rc->nheld = 0;
+    return 0;
+}
+
+int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b, double margin)
+{
+    const imp_engine2d_def *def = &w->model.def.engine2d;
+    if (def->contact_points == IMP_POINTS_VOLUMETRIC) {
+        return 0;
+    }
+    int j = 0, pend = e->nprev;  /* the pair's run in e->prev (sorted by pair, then key) */
+    while (j < pend) {
+        int mid = j + (pend - j) / 2;
+        const imp_e3_point *o = &e->prev[mid];
+        if (o->a < a || (o->a == a && o->b < b)) {
+            j = mid + 1;
+        } else {
+            pend = mid;
+        }
+    }
+    for (pend = j; pend < e->nprev && e->prev[pend].a == a && e->prev[pend].b == b;) {
+        pend++;
+    }
+    if (pend == j || e->prev[j].gen_a != w->model.bodies[a].generation
+        || e->prev[j].gen_b != w->model.bodies[b].generation) {
+        return 0;
+    }
+    for (int k = j; k < pend; k++) {
+        if (rc->map[k] < 0) {
+            return 0;
+        }
+    }
+    const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
+    if (!polyhedral(w, a) || !polyhedral(w, b)) {
+        return 0;
+    }
+    imp_quat qa = orientation(w, a), qb = orientation(w, b);
+    if (!fits(w, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
+        return 0;
+    }
+    if (grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
+        || grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
+        return -1;
+    }
+    double mu, el, gap = INFINITY;
+    imp_engine3d_pair_material(w, a, b, &mu, &el);
+    imp_mat3 ra = turned(qa, r0->qa), rb = turned(qb, r0->qb);
+    imp_e3_point *out = &e->pts[e->npts];
+    for (int k = j; k < pend; k++) {
+        recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], mu, el, &ra, &rb, &out[k - j]);
+        gap = fmin(gap, out[k - j].distance);
+    }
+    if (!(gap <= margin)) {
+        return 0;  /* apart as held: detected again */
+    }
+    e->npts += pend - j;
+    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend};
+    return 1;
+}
+
+static int held_cmp(const void *x, const void *y)
+{
+    const imp_e3_held *p = x, *q = y;
+    if (p->a != q->a) {
+        return p->a < q->a ? -1 : 1;
+    }
+    return p->b < q->b ? -1 : p->b > q->b;
+}
+
+int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs, double h_last)
+{
+    double tol = w->model.def.engine2d.distance_tol;
+    int need = e->npts + e->nprev;
+    if (grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
+        || grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0) {
+        return -1;
+    }
+    for (int h = 1; h < rc->nheld; h++) {  /* in the points' order (detection's pairs were) */
+        if (held_cmp(&rc->held[h - 1], &rc->held[h]) > 0) {
+            qsort(rc->held, (size_t)rc->nheld, sizeof *rc->held, held_cmp);
+            break;
+        }
+    }
+    int n = 0, j = 0, h = 0;
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
         int end = i;
         while (end < e->npts && e->pts[end].a == p0->a && e->pts[end].b == p0->b) {
             end++;
+        }
+        while (h < rc->nheld && (rc->held[h].a < p0->a || (rc->held[h].a == p0->a && rc->held[h].b < p0->b))) {
+            h++;
+        }
+        if (h < rc->nheld && rc->held[h].a == p0->a && rc->held[h].b == p0->b) {
+            const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held */
+            for (int c = i; c < end; c++, n++) {
+                int k = hp->j + (c - i);
+                rc->out[n] = e->pts[c];
+                rc->cur[n] = rc->prev[rc->map[k]];
+                warm_from(e, rc, k, hs, h_last, &rc->out[n]);
+            }
+            i = end;
+            continue;
         }
         while (j < e->nprev && (e->prev[j].a < p0->a || (e->prev[j].a == p0->a && e->prev[j].b < p0->b))) {
             j++;
@@ -271,29 +361,15 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         while (pend < e->nprev && e->prev[pend].a == p0->a && e->prev[pend].b == p0->b) {
             pend++;
         }
-        int keep = allow && pend > j && e->prev[j].gen_a == p0->gen_a && e->prev[j].gen_b == p0->gen_b;
-        for (int k = j; keep && k < pend; k++) {
-            keep = rc->map[k] >= 0;
-        }
-        keep = keep && fits(w, &rc->prev[rc->map[j]], reach);
-        if (keep) {
-            const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
-            imp_mat3 ra = turned(w, p0->a, r0->qa), rb = turned(w, p0->b, r0->qb);
-            for (int k = j; k < pend; k++, n++) {
-                recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], p0, &ra, &rb, &rc->out[n]);
-                rc->cur[n] = rc->prev[rc->map[k]];
-                warm_from(e, rc, k, hs, h_last, &rc->out[n]);
-            }
-        } else {
-            for (int c = i; c < end; c++, n++) {
-                rc->out[n] = e->pts[c];
-                record_now(w, &e->pts[c], &rc->cur[n]);
-                warm_from(e, rc, match(e, i, end, j, pend, &e->pts[c], tol), hs, h_last, &rc->out[n]);
-            }
+        for (int c = i; c < end; c++, n++) {
+            rc->out[n] = e->pts[c];
+            record_now(w, &e->pts[c], &rc->cur[n]);
+            warm_from(e, rc, match(e, i, end, j, pend, &e->pts[c], tol), hs, h_last, &rc->out[n]);
         }
         i = end;
         j = pend;
     }
+    rc->nheld = 0;
     if (n > 0) {  /* the rebuilt list becomes the step's (the old one kept for the next) */
         swap_arrays((void **)&e->pts, &e->pts_cap, (void **)&rc->out, &rc->out_cap);
     }
@@ -329,5 +405,6 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->cur);
     free(rc->out);
     free(rc->map);
+    free(rc->held);
     memset(rc, 0, sizeof *rc);
 }

@@ -5,7 +5,9 @@
    relative pose moved by less than 5 distance_tol (Box3D's 10 linear slops) since; only the
    points' gaps follow the bodies, s = s_0 + n . ((x_b + R_b r_b) - (x_a + R_a r_a)) with R the
    rotation of each body since then (the soft step's rule within a step, carried over steps).
-   The new detection's points of such a pair are dropped.
+   Detection does not compute such a pair's manifold (imp_e3_recycle_hold below): the held
+   points are rebuilt at the current poses instead, and kept while one of them is within the
+   detection's margin (a pair whose held points are all farther is detected again).
 
    Why (manual chapter 10, the soft step's pile of 1000): a tall stack of cubes on soft
    contacts leans over when each step's fresh manifold turns its normal with the tilting faces,
@@ -33,17 +35,34 @@ typedef struct imp_e3_recycled {
     double f[3];           /* the last sub-step's impulses over its length (normal, t1, t2) */
 } imp_e3_recycled;
 
+/* A pair held this step: its slots and its points' run [j, pend) in e->prev. */
+typedef struct imp_e3_held {
+    int a, b, j, pend;
+} imp_e3_held;
+
 typedef struct imp_e3_recycle {
     imp_e3_recycled *prev, *cur;
     int nprev, ncur, prev_cap, cur_cap;
+    imp_e3_held *held;     /* the pairs detection held (imp_e3_recycle_hold) */
+    int nheld, held_cap;
     imp_e3_point *out;     /* the step's points being rebuilt */
     int *map;              /* e->prev's records (-1: none) */
     int out_cap, map_cap;
 } imp_e3_recycle;
 
-/* After the step's detection: the pairs that qualify take their last manifold back (e->pts
-   rebuilt, in order), every point's r its first sub-step's warm start (over hs; h_last: the
-   last step's length, for points without a record). 0, or -1 without memory. */
+/* Detection's start (each time it runs): the last step's points matched with their records,
+   no pair held yet. 0, or -1 without memory. */
+int imp_e3_recycle_open(const imp_engine3d *e, imp_e3_recycle *rc);
+
+/* Detection's question for the pair of slots (a, b), a < b, within margin: when it qualifies
+   (the header's rule), its held points at the current poses are appended to e->pts (in key
+   order) and 1 is returned; 0 when the pair must be detected; -1 without memory. */
+int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b,
+                        double margin);
+
+/* After the step's detection: the held pairs take their records back, the others' points get
+   new ones (e->pts rebuilt, in order), every point's r its first sub-step's warm start (over
+   hs; h_last: the last step's length, for points without a record). 0, or -1 without memory. */
 int imp_e3_recycle_begin(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs,
                          double h_last);
 

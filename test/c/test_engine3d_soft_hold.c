@@ -1,0 +1,111 @@
+/* test_engine3d_soft_hold.c: the soft step's held manifolds are not detected again
+   (engine3d_soft_recycle.h, imp_e3_recycle_hold): a pair whose bodies barely moved since its
+   manifold was computed keeps it without a narrow-phase call, one that moved beyond the limits
+   is detected again. Expected values from statics and Coulomb friction:
+   - a unit cube set on a fixed slab comes to rest on it (its weight held with an overlap below
+     the slop), after which detection neither computes its manifold nor rebuilds it from its
+     cache (engine3d_cache.h), and the pair keeps its 4 points;
+   - a cube sliding at v0 on the slab (friction mu) stops after v0^2 / (2 mu g), the pair
+     detected again as it slides (it moves beyond 5 distance_tol in a step or two). */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine3d.h"
+#include "world_internal.h"
+#include <impact/shape.h>
+#include <impact/world.h>
+
+#define G 9.81
+#define MU 0.4
+
+static imp_body_id add_box(imp_world *w, double size, double thick, const double pos[3], double vx, int fixed)
+{
+    imp_body_def bd = imp_body_default_def(3);
+    bd.shape = imp_shape3d_box(size, size, thick);
+    bd.density = 1.0;
+    bd.fixed = fixed;
+    bd.friction = MU;
+    bd.elasticity = 0.0;
+    memcpy(bd.state, pos, 3 * sizeof(double));
+    bd.state[3] = 1.0;
+    bd.state[7] = vx;
+    imp_body_id id = imp_world_add_body(w, &bd);
+    imp_shape_release(bd.shape);
+    return id;
+}
+
+/* a soft world with a fixed 12 x 12 x 1 slab, its top at z = 0, and a unit cube at x, on it */
+static imp_world *scene(double x, double vx, imp_body_id *cube)
+{
+    imp_world_def def = imp_world_default_def(3);
+    def.dt = 1.0 / 60.0;
+    def.gravity[0] = def.gravity[1] = 0.0;
+    def.gravity[2] = -G;
+    def.strategy = IMP_STRATEGY_CONTACT;
+    def.engine2d.contact_solver = IMP_SOLVER_SOFT;
+    imp_world *w = imp_world_new(&def);
+    if (w == NULL) {
+        return NULL;
+    }
+    const double slab[3] = {0, 0, -0.5}, at[3] = {x, 0, 0.5};
+    add_box(w, 12, 1, slab, 0.0, 1);
+    *cube = add_box(w, 1, 1, at, vx, 0);
+    return w;
+}
+
+static int steps(imp_world *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (imp_world_step(w) != IMP_OK) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+TEST(a_resting_pair_is_held_without_detection)
+{
+    imp_body_id cube;
+    imp_world *w = scene(0.0, 0.0, &cube);
+    CHECK(w != NULL);
+    CHECK(steps(w, 30));
+    const imp_engine3d_stats *st = &w->engine3d->stats;
+    long computed = st->manifolds, rebuilt = st->recycled, skipped = st->apart;
+    CHECK(computed >= 1);
+    CHECK(steps(w, 60));
+    /* held: neither computed, nor rebuilt from detection's cache, nor skipped as apart */
+    CHECK(st->manifolds == computed && st->recycled == rebuilt && st->apart == skipped);
+    CHECK(st->points == 4);
+    const double *y = imp_world_body_state_read(w, cube);
+    double slop = 0.1 * w->model.def.engine2d.distance_tol;
+    CHECK(y[2] <= 0.5 && y[2] > 0.5 - slop);  /* resting, pressed in less than the slop */
+    CHECK(fabs(y[7]) + fabs(y[8]) + fabs(y[9]) < 1e-3);
+    imp_world_free(w);
+}
+
+TEST(a_sliding_pair_is_detected_again_and_stops_where_friction_says)
+{
+    const double v0 = 6.0, x0 = -4.0;
+    imp_body_id cube;
+    imp_world *w = scene(x0, v0, &cube);
+    CHECK(w != NULL);
+    CHECK(steps(w, 5));
+    long early = w->engine3d->stats.manifolds;
+    CHECK(steps(w, 5));
+    CHECK(w->engine3d->stats.manifolds > early);  /* moved beyond the limits: detected */
+    CHECK(steps(w, 110));
+    const double *y = imp_world_body_state_read(w, cube);
+    double slide = v0 * v0 / (2.0 * MU * G);  /* 4.59 m */
+    CHECK(fabs((y[0] - x0) - slide) < 0.03 * slide);
+    CHECK(fabs(y[7]) < 1e-3);
+    imp_world_free(w);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_BEGIN(argc, argv);
+    RUN(a_resting_pair_is_held_without_detection);
+    RUN(a_sliding_pair_is_detected_again_and_stops_where_friction_says);
+    return CHECK_END("engine3d_soft_hold");
+}
