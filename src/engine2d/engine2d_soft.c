@@ -5,7 +5,9 @@
    One world step of length dt:
    - detection once, at the step's start (engine2d_detect.c, connectors included), or the
      last step's records moved with their bodies while nothing moved enough to need it
-     (step_records: the contact cache); every body-pair record and every connector row
+     (step_records: the contact cache), or, when some bodies did, the narrow phase again on
+     their pairs only, the others' records kept (engine2d_soft_incr.c: the incremental
+     detection, in a full detection's order); every body-pair record and every connector row
      becomes a row with its Jacobian J = (jp, jq), its separation C0 (the record's
      distance), its normal velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and
      (contacts with friction) the tangent t = perp(n), prepared once with the anchors of
@@ -561,9 +563,9 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
 #define CACHE_REDETECT 0.5
 #endif
 
-/* 1 when the cached records serve the state y (see struct imp_e2_soft); 2 when they serve
-   it but for the pairs of the bodies that moved beyond the limit (flagged in s->moved: at most
-   half of them), 0 when everything is to be detected again. O(slots). */
+/* 1 when the cached records serve the state y (see struct imp_e2_soft); 2 when some body
+   moved beyond the limit: the pairs of the bodies flagged in s->moved (moved more than
+   CACHE_REDETECT of it) are to be detected again; 0 when everything is. O(slots). */
 static int cache_valid(const imp_world *w, struct imp_e2_soft *s, const double *y)
 {
     const imp_engine2d *e = w->engine2d;
@@ -574,7 +576,7 @@ static int cache_valid(const imp_world *w, struct imp_e2_soft *s, const double *
     }
     double eps = CACHE_EPS * w->model.def.engine2d.distance_tol;
     double near = CACHE_REDETECT * eps;
-    int beyond = 0, nmoved = 0;
+    int beyond = 0;
     s->moved[0] = 0;
     for (int i = 1; i < w->model.nslots; i++) {
         const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
@@ -582,7 +584,6 @@ static int cache_valid(const imp_world *w, struct imp_e2_soft *s, const double *
         int m = !(d0 < near && d1 < near && d2 < near);  /* (NaN: moved) */
         beyond |= !(d0 < eps && d1 < eps && d2 < eps);
         s->moved[i] = (unsigned char)m;
-        nmoved += m;
     }
     return !beyond ? 1 : 2;
 }
