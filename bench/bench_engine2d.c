@@ -19,7 +19,8 @@
    sleeping), alternating runs: user CPU per step (ours: the process's CPU clock over the
    steps; the peer's: its whole run's user CPU over its steps) and the boxes that moved more
    than 10 cm. `bench_engine2d soft` runs only that comparison, `bench_engine2d soft BASE
-   STEPS` one soft pyramid (profiling); IMPACT_SOFT_HERTZ sets another contact hertz. */
+   STEPS` one soft pyramid (profiling); IMPACT_SOFT_HERTZ sets another contact hertz;
+   IMPACT_E2_DETECT_CHECK=1 compares every incremental detection with a full one. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +189,15 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
                imp_engine2d_soft_detections(w),
                res.stands ? (steps < 600 ? "standing so far" : "stands") : "does not stand",
                imp_world_state_hash(w));
+        long chk[4];
+        double chk_dist;
+        imp_engine2d_soft_check_stats(w, chk, &chk_dist);
+        if (chk[0] > 0) {  /* (IMPACT_E2_DETECT_CHECK=1) */
+            printf("  incremental detection checked against a full one at %ld steps: pair order "
+                   "differing %ld, moved pairs' records differing %ld, kept pairs' keys differing "
+                   "%ld, kept records' largest distance difference %.3g m\n",
+                   chk[0], chk[1], chk[2], chk[3], chk_dist);
+        }
     } else if (verbose) {
         printf("  pyramid base %d (%d boxes), %s, PGS %d sweeps: %.3f ms/step over %d steps; "
                "max|dx| %.2e m, max angle %.2e rad, top dy %+.2e m, KE 1 s / 5 s / 10 s "

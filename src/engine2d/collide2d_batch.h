@@ -41,4 +41,17 @@ int imp_collide2d_batch_keep(const imp_body2d *bodies, int n, const unsigned cha
                              const void *ctx, const imp_detect2d_params *p, double *boxes,
                              imp_body2d_xf *xf, int clip, imp_hit2d *out, int capacity);
 
+/* The parts of imp_collide2d_batch_keep, for a caller that runs the narrow phase on some pairs
+   only (the soft step's incremental detection): the bodies' boxes (and transforms xf, may be
+   NULL) and the broad phase's update, returning its number of pairs (bp->pairs, indices into
+   bodies, in the broad phase's order) or -1; whether the pair of bodies i and j is skipped
+   (still, exclude, keep as above); the narrow phase of one pair into out (as
+   imp_collide2d_detect: its count, more than capacity when out was too small, -1 on error). */
+int imp_collide2d_batch_boxes(const imp_body2d *bodies, int n, imp_bp2d *bp,
+                              const imp_detect2d_params *p, double *boxes, imp_body2d_xf *xf);
+int imp_collide2d_batch_skip(const imp_body2d *bodies, int i, int j, const unsigned char *still,
+                             const imp_pairset *exclude, imp_collide2d_keep keep, const void *ctx);
+int imp_collide2d_batch_pair(const imp_body2d *bodies, const imp_body2d_xf *xf, int clip,
+                             const imp_detect2d_params *p, int i, int j, imp_hit2d *out, int capacity);
+
 #endif

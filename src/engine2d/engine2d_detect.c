@@ -435,9 +435,9 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
 /* the world's collision filter (filter.h) over two slots */
 static int keep_pair(const void *ctx, int a, int b) { return imp_filter_pair(ctx, a, b); }
 
-/* The narrow phase's hits at y into e->hits (their number, or -1), the touching pairs moving
-   apart included when keep_separating. */
-static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_separating)
+/* The detection's bodies at y into e->b2 and e->still (their number, or -1), the excluded
+   pairs (connectors) brought up to date. */
+static int gather_bodies(imp_world *w, const double *y, int use_prev)
 {
     imp_engine2d *e = w->engine2d;
     if (imp_engine2d_reserve_slots(e, w->model.nslots) != 0) {
@@ -475,6 +475,18 @@ static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_sep
         e->still[nb] = (unsigned char)(b->fixed != 0 || imp_islands_asleep_in(w->islands, i));  /* (sleeping) */
         nb++;
     }
+    return nb;
+}
+
+/* The narrow phase's hits at y into e->hits (their number, or -1), the touching pairs moving
+   apart included when keep_separating. */
+static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_separating)
+{
+    imp_engine2d *e = w->engine2d;
+    int nb = gather_bodies(w, y, use_prev);
+    if (nb < 0) {
+        return -1;
+    }
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol,
                                keep_separating};
     /* the soft step: convex boxes and polygons by clipping (collide2d_clip.h), static tests */
@@ -509,6 +521,80 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
     int nr = 0;
     for (int k = 0; k < m; k++) {
         nr += record_from_hit(w, y, &e->hits[k], target, &e->rec[nr]);
+    }
+    e->nrec = nr;
+    if (imp_engine2d_connector_records(w, y) != 0) {
+        return -1;
+    }
+    return e->nrec;
+}
+
+/* The run of old records of the pair of slots a and b (its length; its first in *first), 0
+   when there is none: old_start / old_list list the runs (first, length) by their smaller
+   slot. */
+static int old_run(const imp_rec2d *old, const int *old_start, const int *old_list, int a, int b,
+                   int *first)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    for (int x = old_start[lo]; x < old_start[lo + 1]; x++) {
+        const imp_rec2d *r = &old[old_list[2 * x]];
+        if (r->p == hi || r->q == hi) {
+            *first = old_list[2 * x];
+            return old_list[2 * x + 1];
+        }
+    }
+    return 0;
+}
+
+int imp_engine2d_detect_moved(imp_world *w, const double *y, const unsigned char *moved,
+                              const imp_rec2d *old, const int *old_start, const int *old_list)
+{
+    imp_engine2d *e = w->engine2d;
+    e->rec_reusable = 0;
+    int nb = gather_bodies(w, y, 0);
+    if (nb < 0) {
+        return -1;
+    }
+    const imp_engine2d_def *d = &w->model.def.engine2d;
+    imp_detect2d_params par = {d->distance_tol, d->velocity_tol, 0};
+    int np = imp_collide2d_batch_boxes(e->b2, nb, &e->bp, &par, e->boxes, e->b2_xf);
+    if (np < 0) {
+        return -1;
+    }
+    double target = 0.5 * d->distance_tol;
+    int nr = 0;
+    for (int k = 0; k < np; k++) {
+        int i = e->bp.pairs[2 * k], j = e->bp.pairs[2 * k + 1];
+        if (imp_collide2d_batch_skip(e->b2, i, j, e->still, &e->exclude, keep_pair, w)) {
+            continue;
+        }
+        int a = e->b2[i].id, b = e->b2[j].id;
+        if (!moved[a] && !moved[b]) {  /* the old records, moved with their bodies */
+            int first = 0, m = old_run(old, old_start, old_list, a, b, &first);
+            if (m > 0) {
+                if (imp_engine2d_reserve_records(e, nr + m) != 0) {
+                    return -1;
+                }
+                for (int x = 0; x < m; x++) {  /* (a run is short: no memcpy call) */
+                    e->rec[nr++] = old[first + x];
+                }
+            }
+            continue;
+        }
+        int m = imp_collide2d_batch_pair(e->b2, e->b2_xf, 1, &par, i, j, e->hits, e->hit_cap);
+        if (m > e->hit_cap) {
+            if (grow((void **)&e->hits, sizeof *e->hits, m)) {
+                return -1;
+            }
+            e->hit_cap = m;
+            m = imp_collide2d_batch_pair(e->b2, e->b2_xf, 1, &par, i, j, e->hits, e->hit_cap);
+        }
+        if (m < 0 || imp_engine2d_reserve_records(e, nr + m) != 0) {
+            return -1;
+        }
+        for (int h = 0; h < m; h++) {
+            nr += record_from_hit(w, y, &e->hits[h], target, &e->rec[nr]);
+        }
     }
     e->nrec = nr;
     if (imp_engine2d_connector_records(w, y) != 0) {

@@ -5,7 +5,9 @@
    One world step of length dt:
    - detection once, at the step's start (engine2d_detect.c, connectors included), or the
      last step's records moved with their bodies while nothing moved enough to need it
-     (step_records: the contact cache); every body-pair record and every connector row
+     (step_records: the contact cache), or, when some bodies did, the narrow phase again on
+     their pairs only, the others' records kept (engine2d_soft_incr.c: the incremental
+     detection, in a full detection's order); every body-pair record and every connector row
      becomes a row with its Jacobian J = (jp, jq), its separation C0 (the record's
      distance), its normal velocity v0, effective masses 1 / (J M^-1 J^T) for the normal and
      (contacts with friction) the tangent t = perp(n), prepared once with the anchors of
@@ -63,6 +65,10 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->cnt);
     free(s->det_pose);
     free(s->touching);
+    free(s->moved);
+    free(s->old_rec);
+    free(s->old_start);
+    free(s->old_list);
     free(s->cs);
     free(s->vel);
     free(s->dpos);
@@ -119,6 +125,11 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
             return -1;
         }
         s->cnt = c;
+        unsigned char *mv = realloc(s->moved, (size_t)slots);
+        if (mv == NULL) {
+            return -1;
+        }
+        s->moved = mv;
         double **arr[5] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs};
         for (int k = 0; k < 5; k++) {
             double *p = realloc(*arr[k], SOFT_SV * (size_t)slots * sizeof *p);
@@ -538,15 +549,24 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
     }
 }
 
-/* How far a body may move (m, and rad) from its pose at the last full detection before the
+/* How far a body may move (m, and rad) from its pose at its last detection before its
    contacts are detected again: 2 % of distance_tol. The cached records are exact for their
    features (vertices, straight edges: imp_engine2d_relocate); what the cache can miss is a
-   pair that was not within distance_tol then, which, both bodies having moved less than
-   that (a lever of up to 10 m turning by it included), still has a gap. */
+   pair that was not within distance_tol when last detected (when the later of its bodies'
+   detections ran), which, both bodies having moved less than twice that since (a lever of
+   up to 10 m turning by it included), still has a gap. */
 #define CACHE_EPS 0.02
+/* Once a body moved beyond that, the pairs of every body that moved more than this fraction
+   of it are detected again (engine2d_soft_incr.c): those would soon need it anyway, and
+   detecting them together saves the steps that would detect them one by one. */
+#ifndef CACHE_REDETECT
+#define CACHE_REDETECT 0.5
+#endif
 
-/* 1 when the cached records serve the state y (see struct imp_e2_soft). O(slots). */
-static int cache_valid(const imp_world *w, const struct imp_e2_soft *s, const double *y)
+/* 1 when the cached records serve the state y (see struct imp_e2_soft); 2 when some body
+   moved beyond the limit: the pairs of the bodies flagged in s->moved (moved more than
+   CACHE_REDETECT of it) are to be detected again; 0 when everything is. O(slots). */
+static int cache_valid(const imp_world *w, struct imp_e2_soft *s, const double *y)
 {
     const imp_engine2d *e = w->engine2d;
     if (!s->cache_ok || s->det_nslots != w->model.nslots || s->det_bodies_version != w->model.bodies_version
@@ -555,13 +575,17 @@ static int cache_valid(const imp_world *w, const struct imp_e2_soft *s, const do
         return 0;
     }
     double eps = CACHE_EPS * w->model.def.engine2d.distance_tol;
+    double near = CACHE_REDETECT * eps;
+    int beyond = 0;
+    s->moved[0] = 0;
     for (int i = 1; i < w->model.nslots; i++) {
         const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
-        if (!(fabs(yi[0] - d[0]) < eps && fabs(yi[1] - d[1]) < eps && fabs(yi[2] - d[2]) < eps)) {
-            return 0;
-        }
+        double d0 = fabs(yi[0] - d[0]), d1 = fabs(yi[1] - d[1]), d2 = fabs(yi[2] - d[2]);
+        int m = !(d0 < near && d1 < near && d2 < near);  /* (NaN: moved) */
+        beyond |= !(d0 < eps && d1 < eps && d2 < eps);
+        s->moved[i] = (unsigned char)m;
     }
-    return 1;
+    return !beyond ? 1 : 2;
 }
 
 /* p in the frame of the body at ys (cos c, sin sn of its angle) */
@@ -584,22 +608,26 @@ static void localize(const double *cs, const double *y, imp_rec2d *r)
     r->lnormal[1] = -sn * r->normal[0] + c * r->normal[1];
 }
 
-/* The records at the step's start: the cached body-pair records (moved with the bodies at
-   the last step's end) with the connectors' rows at y, or a full detection whose body-pair
-   records are localized for the cache. -1 when detection failed. */
+/* The records at the step's start (cached as cache_valid gives): the cached body-pair records
+   (moved with the bodies at the last step's end) with the connectors' rows at y (1), or a
+   detection, full (0) or of the moved bodies' pairs (2), whose new body-pair records are
+   localized for the cache. -1 when detection failed. */
 static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, int cached)
 {
     imp_engine2d *e = w->engine2d;
-    if (cached) {
+    if (cached == 1) {
         e->nrec = s->nbody;
         s->cached_steps++;
         return imp_engine2d_connector_records(w, y);
     }
     s->cache_ok = 0;
-    if (imp_engine2d_detect(w, y, 0) < 0) {
+    int part = cached == 2;
+    if ((part ? imp_e2_soft_redetect(w, s, y) : imp_engine2d_detect(w, y, 0)) < 0
+        || (part && s->check_on && imp_e2_soft_check(w, s, y) < 0)) {
         return -1;
     }
-    s->full_detections++;
+    s->full_detections += !part;
+    s->partial_detections += part;
     for (int i = 0; i < w->model.nslots; i++) {
         double a = y[(size_t)i * IMP_STRIDE_2D + 2];
         s->cs[2 * i] = cos(a);
@@ -607,12 +635,16 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     }
     int nb = 0;
     while (nb < e->nrec && e->rec[nb].connector < 0) {  /* (connectors come last) */
-        localize(s->cs, y, &e->rec[nb]);
+        if (!part || s->moved[e->rec[nb].p] || s->moved[e->rec[nb].q]) {
+            localize(s->cs, y, &e->rec[nb]);
+        }
         nb++;
     }
     s->nbody = nb;
     for (int i = 0; i < w->model.nslots; i++) {
-        memcpy(s->det_pose + 3 * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+        if (!part || s->moved[i]) {
+            memcpy(s->det_pose + 3 * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+        }
     }
     s->det_nslots = w->model.nslots;
     s->det_bodies_version = w->model.bodies_version;
@@ -669,6 +701,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     if (e->soft->stepped == 0 && e->soft->nblocks == 0) {
         e->soft->simd = imp_e2_soft_simd_available();  /* (chosen once) */
         e->soft->threads = imp_e2_soft_threads_wanted();
+        e->soft->check_on = imp_e2_soft_check_wanted();
     }
     struct imp_e2_soft *s = e->soft;
     s->stepped = 0;
@@ -701,7 +734,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     /* a cached step over the last step's rows refreshes them in place (the same rows,
        pairs and blocks: the results bit for bit those of building them again) */
-    int refresh = cached && layout_ok && s->keys_unique && e->nrec == s->nbody && s->nrows == e->nrec;
+    int refresh = cached == 1 && layout_ok && s->keys_unique && e->nrec == s->nbody && s->nrows == e->nrec;
     if (!refresh) {
         if (s->warm_stale && warm_store(s) != 0) {  /* (the last step's rows, before they go) */
             snprintf(why, why_size, "out of memory");
@@ -800,7 +833,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     e->stats.lcp_solves++;
     w->data.stats.substeps += nsub;
     start = imp_profile_now();
-    if (touch_changed(w, s, cached) && imp_engine2d_track_contacts(w, t1) != 0) {
+    if (touch_changed(w, s, cached == 1) && imp_engine2d_track_contacts(w, t1) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -816,7 +849,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
 
 long imp_engine2d_soft_detections(const imp_world *w)
 {
-    return w->engine2d != NULL && w->engine2d->soft != NULL ? w->engine2d->soft->full_detections : 0;
+    const struct imp_e2_soft *s = w->engine2d != NULL ? w->engine2d->soft : NULL;
+    return s != NULL ? s->full_detections + s->partial_detections : 0;
 }
 
 int imp_engine2d_soft_contacts(imp_world *w)

@@ -29,6 +29,26 @@ int imp_engine2d_soft_contacts(struct imp_world *w);
    the contact cache); 0 before any. */
 long imp_engine2d_soft_detections(const struct imp_world *w);
 
+/* The incremental detection's check (IMPACT_E2_DETECT_CHECK=1, engine2d_soft_check.c): out =
+   steps checked, steps whose pairs came in another order than a full detection's, records of
+   pairs of moved bodies not equal bit for bit to the full detection's, pairs kept from the
+   cache whose feature keys differ from it; *max_distance: the largest distance difference of
+   a kept record with the same keys. Zeros when unchecked. */
+void imp_engine2d_soft_check_stats(const struct imp_world *w, long out[4], double *max_distance);
+
 void imp_engine2d_soft_free(struct imp_e2_soft *s);
+
+struct imp_rec2d;
+
+/* The soft step's incremental detection (engine2d_detect.c): imp_engine2d_detect at y (no
+   previous poses) with the narrow phase run only on the pairs holding a slot flagged in
+   moved; every other pair the broad phase gives takes its run of records from old (each
+   pair's records contiguous; old_start, nslots + 1, and old_list: the runs, first record and
+   length, by their smaller slot), none when it has no run there. The records come in the
+   order of a full detection (the broad phase's pairs, then the connectors' rows). Returns
+   e->nrec, or -1 (out of memory, bad shapes). */
+int imp_engine2d_detect_moved(struct imp_world *w, const double *y, const unsigned char *moved,
+                              const struct imp_rec2d *old, const int *old_start,
+                              const int *old_list);
 
 #endif

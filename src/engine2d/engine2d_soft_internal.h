@@ -71,7 +71,18 @@ struct imp_e2_soft {
     int cache_ok;
     unsigned det_bodies_version, det_filter_version, det_conn_version, end_state_version;
     int det_nslots;
-    long full_detections, cached_steps;
+    long full_detections, cached_steps, partial_detections;
+    /* the incremental detection (engine2d_soft_incr.c): the bodies moved beyond the cache's
+       limit (per slot), the cached records (the buffer e->rec swaps with) and their runs by
+       smaller slot */
+    unsigned char *moved;
+    struct imp_rec2d *old_rec;
+    int *old_start, *old_list;
+    int old_cap, old_list_cap, old_slots;
+    int check_on;             /* IMPACT_E2_DETECT_CHECK=1 (engine2d_soft_check.c) */
+    long check[4];            /* its counts: checked steps, pair orders differing, records of
+                                 moved bodies' pairs differing, kept pairs' keys differing */
+    double check_max_dist;    /* the largest distance difference of a kept record */
     unsigned bodies_version;
     int nslots;
     /* the coloured blocks (engine2d_soft_blocks.c) */
@@ -135,5 +146,16 @@ int imp_e2_soft_threads_wanted(void);
 int imp_e2_soft_threads(const struct imp_e2_soft *s);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
+
+/* The incremental detection at y: the records of the pairs holding a slot in s->moved
+   detected again, the others' (e->rec[0 .. s->nbody)) kept (imp_engine2d_detect_moved).
+   Returns e->nrec, or -1. */
+struct imp_world;
+int imp_e2_soft_redetect(struct imp_world *w, struct imp_e2_soft *s, const double *y);
+/* IMPACT_E2_DETECT_CHECK=1 asks for the check below (read once). */
+int imp_e2_soft_check_wanted(void);
+/* After imp_e2_soft_redetect at y: a full detection compared with its records (counted in
+   s->check), the incremental records then restored. e->nrec, or -1. */
+int imp_e2_soft_check(struct imp_world *w, struct imp_e2_soft *s, const double *y);
 
 #endif

@@ -5,40 +5,12 @@
 #include "check.h"
 #include "engine2d.h"
 #include "engine2d_soft_internal.h"
-#include "polygon2d.h"
-#include "shape2d_basic.h"
+#include "soft_pyramid2d.h"
 #include "world_internal.h"
 
 enum { BASE = 40, STEPS = 4 };
 
-static imp_world *pyramid(void)
-{
-    imp_world_def def = imp_world_default_def(2);
-    def.strategy = IMP_STRATEGY_CONTACT;
-    def.dt = 1.0 / 60.0;
-    def.gravity[1] = -10.0;
-    def.engine2d.contact_solver = IMP_SOLVER_SOFT;
-    def.engine2d.substeps = 4;
-    def.engine2d.time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
-    imp_world *w = imp_world_new(&def);
-    imp_poly2d_error err;
-    for (int i = -1; i < BASE; i++) {
-        for (int j = i < 0 ? 0 : i; j < (i < 0 ? 1 : BASE); j++) {
-            imp_body_def d = imp_body_default_def(2);
-            d.shape = i < 0 ? imp_shape2d_block(200, 2, &err) : imp_shape2d_block(1, 1, &err);
-            d.fixed = i < 0;
-            d.density = 1.0;
-            d.friction = 0.6;
-            d.elasticity = 0.0;
-            d.state[0] = i < 0 ? 0.0 : 0.5 * (i + 1) + (j - i) - 0.5 * BASE;
-            d.state[1] = i < 0 ? -1.0 : 0.5 * (2 * i + 1);
-            d.state[2] = i < 0 ? 0.0 : 1e-4 * ((i * 7 + j * 3) % 5 - 2);  /* (not quite at rest) */
-            imp_world_add_body(w, &d);
-            imp_shape_release(d.shape);
-        }
-    }
-    return w;
-}
+static imp_world *pyramid(void) { return soft_pyramid2d(BASE, 200.0, 1e-4); }
 
 static int run_both(int simd_b, int threads_b)
 {
