@@ -4,11 +4,13 @@
    body-frame forces). Storage as the springs': a list with freed entries reused and handles
    checked by generation. Cost: O(loads) per evaluation. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "forces.h"
 #include "islands.h"
+#include "slots.h"
 #include "quat.h"
 #include "vec2.h"
 
@@ -36,25 +38,11 @@ imp_load_id imp_world_add_load(imp_world *w, const imp_load_def *def)
     if (!finite3(def->force) || !finite3(def->torque) || !finite3(def->point)) {
         return fail(w, "a load's force, torque and point must be finite");
     }
-    int index = -1;
-    for (int i = 0; i < w->model.nloads; i++) {
-        if (!w->model.loads[i].active) {
-            index = i;
-            break;
-        }
-    }
+    int index = imp_slots_take((void **)&w->model.loads, &w->model.nloads, &w->model.load_capacity,
+                               sizeof(imp_load), offsetof(imp_load, active),
+                               offsetof(imp_load, generation));
     if (index < 0) {
-        if (w->model.nloads == w->model.load_capacity) {
-            int cap = w->model.load_capacity ? 2 * w->model.load_capacity : 8;
-            imp_load *p = realloc(w->model.loads, (size_t)cap * sizeof *p);
-            if (p == NULL) {
-                return fail(w, "out of memory");
-            }
-            w->model.loads = p;
-            w->model.load_capacity = cap;
-        }
-        index = w->model.nloads++;
-        w->model.loads[index].generation = 0;
+        return fail(w, "out of memory");
     }
     imp_load *l = &w->model.loads[index];
     l->def = *def;

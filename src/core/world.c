@@ -2,12 +2,14 @@
 #include "world_internal.h"
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filter.h"
 #include "forces.h"
 #include "islands.h"
+#include "slots.h"
 #include "ode_gsl.h"
 #include "quat.h"
 #include "strategy.h"
@@ -564,26 +566,12 @@ imp_spring_id imp_world_add_spring(imp_world *w, const imp_spring_def *def)
         set_error(w, "a spring's rest length, stiffness and damping must be finite and >= 0");
         return fail;
     }
-    int index = -1;
-    for (int i = 0; i < w->model.nsprings; i++) {
-        if (!w->model.springs[i].active) {
-            index = i;
-            break;
-        }
-    }
+    int index = imp_slots_take((void **)&w->model.springs, &w->model.nsprings,
+                               &w->model.spring_capacity, sizeof(imp_spring),
+                               offsetof(imp_spring, active), offsetof(imp_spring, generation));
     if (index < 0) {
-        if (w->model.nsprings == w->model.spring_capacity) {
-            int cap = w->model.spring_capacity ? 2 * w->model.spring_capacity : 8;
-            imp_spring *p = realloc(w->model.springs, (size_t)cap * sizeof *p);
-            if (p == NULL) {
-                set_error(w, "out of memory");
-                return fail;
-            }
-            w->model.springs = p;
-            w->model.spring_capacity = cap;
-        }
-        index = w->model.nsprings++;
-        w->model.springs[index].generation = 0;
+        set_error(w, "out of memory");
+        return fail;
     }
     imp_spring *sp = &w->model.springs[index];
     sp->def = *def;

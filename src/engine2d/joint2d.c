@@ -5,12 +5,14 @@
    They become records (engine2d.h) solved with the contacts: joints and rods as bilateral
    rows, ropes as unilateral rows when within distance_tol of taut. */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine2d.h"
 #include "filter.h"
 #include "islands.h"
+#include "slots.h"
 #include "world_internal.h"
 
 int imp_engine2d_connector_alive(const imp_world *w, const imp_connector2d *c)
@@ -88,26 +90,12 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
                  c->length);
         return -1;
     }
-    int index = -1;
-    for (int i = 0; i < e->nconn; i++) {
-        if (!e->conn[i].active) {
-            index = i;
-            break;
-        }
-    }
+    int index = imp_slots_take((void **)&e->conn, &e->nconn, &e->conn_cap, sizeof(imp_connector2d),
+                               offsetof(imp_connector2d, active),
+                               offsetof(imp_connector2d, generation));
     if (index < 0) {
-        if (e->nconn == e->conn_cap) {
-            int cap = e->conn_cap ? 2 * e->conn_cap : 8;
-            imp_connector2d *p = realloc(e->conn, (size_t)cap * sizeof *p);
-            if (p == NULL) {
-                snprintf(why, why_size, "out of memory");
-                return -1;
-            }
-            e->conn = p;
-            e->conn_cap = cap;
-        }
-        index = e->nconn++;
-        e->conn[index].generation = 0;
+        snprintf(why, why_size, "out of memory");
+        return -1;
     }
     unsigned gen = e->conn[index].generation;
     e->conn[index] = *c;

@@ -2,12 +2,14 @@
    list, each step's rows and Jacobians, their Gauss-Seidel sweeps and the position
    correction (the exact Coulomb problem with them: engine3d_joints_exact.c). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine3d_joints_rows.h"
 #include "islands.h"
+#include "slots.h"
 #include "quat.h"
 #include "world_internal.h"
 
@@ -135,23 +137,11 @@ int imp_e3_joint_add(imp_world *w, const imp_joint3d_def *d, char *why, size_t w
         snprintf(why, why_len, "out of memory");
         return -1;
     }
-    int index = -1;
-    for (int i = 0; i < js->n && index < 0; i++) {
-        index = js->j[i].active ? -1 : i;
-    }
+    int index = imp_slots_take((void **)&js->j, &js->n, &js->cap, sizeof(imp_e3_joint),
+                               offsetof(imp_e3_joint, active), offsetof(imp_e3_joint, generation));
     if (index < 0) {
-        if (js->n == js->cap) {
-            int cap = js->cap ? 2 * js->cap : 8;
-            imp_e3_joint *p = realloc(js->j, (size_t)cap * sizeof *p);
-            if (p == NULL) {
-                snprintf(why, why_len, "out of memory");
-                return -1;
-            }
-            js->j = p;
-            js->cap = cap;
-        }
-        index = js->n++;
-        js->j[index].generation = 0;
+        snprintf(why, why_len, "out of memory");
+        return -1;
     }
     imp_e3_joint *j = &js->j[index];
     unsigned gen = j->generation;
