@@ -70,24 +70,31 @@ run_args=()
 # has two), each file whole in one of them. Specs that run examples, the README's blocks or
 # other processes (they write shared files under out/ or use both cores) stay together in
 # the first shard; the others go, heaviest first, to the shard with the least work so far
-# (their CPU seconds under the sanitizers, measured with IMPACT_SPEC_TIMES; 1 when unlisted).
+# (their CPU seconds under the sanitizers, children included, in tenths: measured with
+# IMPACT_SPEC_TIMES and /usr/bin/time; 2 when unlisted, the median of the small ones).
 # SPEC_SHARDS=1 runs them in one process.
-declare -A weight=([robust_binding]=39 [compliant_pile]=26 [robust_dem]=19 [dem_energy]=15
-    [compliant_patch]=14 [robust_step]=10 [compliant]=8 [engine3d_ode]=8 [fuzz]=6
-    [engine3d_joints]=4 [world_save]=3 [dem_cell]=3 [dem_packing]=3 [robust_geom2d]=3
-    [determinism]=2 [sleep]=2 [engine3d_soft]=26 [engine2d_soft]=2)
+declare -A weight=([dem_triax]=420 [compliant_pile]=307 [readme]=196 [robust_dem]=184
+    [dem_energy]=176 [fuzz]=142 [examples_results]=141 [robust_binding]=130
+    [compliant_patch]=120 [dem]=116 [dem_clump]=114 [robust_step]=97 [batch_launchers]=79
+    [compliant]=75 [engine3d_box]=61 [engine3d_ode]=54 [engine3d_arch]=54
+    [engine3d_joints]=53 [cli]=47 [picture]=39 [examples]=36 [doc]=36
+    [myphysicslab_do_nothing]=32 [determinism]=27 [dem_cohesion]=27 [robust_geom2d]=24
+    [dem_packing]=23 [world_save]=22 [engine3d_soft]=21 [dem_cell]=18
+    [engine3d_joints_ode]=16 [engine2d_touching]=15 [vtk]=11 [engine2d_examples]=10
+    [engine2d_robust]=9 [examples_viz]=8 [engine2d_soft]=8 [dem_compaction]=8 [kinematic]=7
+    [coulomb]=6 [engine2d_lcp_residual]=6 [sleep]=6 [myphysicslab_pile]=6 [lifetime]=6)
 shard_a=() shard_b=()
 wa=0 wb=0
 pinned=$(grep -lE 'examples/|out/|readme|README|mpirun|batch' spec/*_spec.lua 2>/dev/null | tr '\n' ' ')
 for f in $pinned; do
     shard_a+=("$f")
     n=$(basename "$f" _spec.lua)
-    wa=$((wa + ${weight[$n]:-1}))
+    wa=$((wa + ${weight[$n]:-2}))
 done
 rest=$(for f in spec/*_spec.lua; do
     case " $pinned " in *" $f "*) continue ;; esac
     n=$(basename "$f" _spec.lua)
-    printf '%s %s\n' "${weight[$n]:-1}" "$f"
+    printf '%s %s\n' "${weight[$n]:-2}" "$f"
 done | sort -k1,1nr -k2,2)
 while read -r w f; do
     [ -n "$f" ] || continue
