@@ -1127,12 +1127,22 @@ local function connector_opts(c, wd, extra)
   return src, first(x1 and "body1: not a body", x2 and "body2: not a body", bad)
 end
 entry("World:add_joint", 1.5, D2, function(c, wd)
+  local pin = true  -- normal absent or "both": a pin, which alone takes frame = "body"
   local src, bad = connector_opts(c, wd, { { "normal", function(cc)
-    if cc.r:chance(0.6) then return cc:enum({ "both", "x", "y" }) end
+    if cc.r:chance(0.6) then
+      local v, b = cc:enum({ "both", "x", "y" })
+      pin = v == '"both"'
+      return v, b
+    end
     local v, b = cc:vec(2, "any", -1, 1)
     if v == "{0, 0}" then b = "zero normal" end
     if v == '"x"' then b = nil end  -- a vector's wrong type that is a legal name here
-    return v, b end, 0.7 } })
+    pin = false
+    return v, b end, 0.7 },
+    { "frame", function(cc)
+      local v, b = cc:enum({ "world", "body" })
+      if v == '"body"' and not pin then b = "a body frame for a joint that is not a pin" end
+      return v, b end, 0.3 } })
   local j = c:fresh("j")
   c:emit(string.format("%s = %s:add_joint(%s)", j, wd.name, src), "World:add_joint", bad)
   c.joints[#c.joints + 1] = j
