@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "engine2d.h"
+#include "engine2d_move.h"
 #include "engine2d_soft.h"
 #include "engine2d_soft_internal.h"
 #include "filter.h"
@@ -70,6 +71,7 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->old_start);
     free(s->old_list);
     free(s->cs);
+    free(s->shaped_pose);
     free(s->vel);
     free(s->dpos);
     free(s->acc);
@@ -130,8 +132,8 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
             return -1;
         }
         s->moved = mv;
-        double **arr[5] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs};
-        for (int k = 0; k < 5; k++) {
+        double **arr[6] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs, &s->shaped_pose};
+        for (int k = 0; k < 6; k++) {
             double *p = realloc(*arr[k], SOFT_SV * (size_t)slots * sizeof *p);
             if (p == NULL) {
                 return -1;
@@ -266,8 +268,8 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
 }
 
 /* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
-   and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0. */
-static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
+   and type set), its sums 0; its impulses fn, ft left as they are (row_warm_check). */
+static inline __attribute__((always_inline)) void row_shape(soft_row *o, const imp_rec2d *r, const double *y)
 {
     /* (in locals: the stores to o cannot alias what is read) */
     int flip = o->flip;
@@ -292,13 +294,6 @@ static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
         double kt = (mp + mq) + ip * rpt * rpt + iq * rqt * rqt;
         mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
     }
-    double fn = o->fn, ft = o->ft;
-    if (mass_n == 0.0 || !isfinite(fn) || !isfinite(ft)) {
-        fn = ft = 0.0;
-    }
-    if (mu == 0.0) {
-        ft = 0.0;
-    }
     o->n0 = n0, o->n1 = n1, o->rpn = rpn, o->rqn = rqn;
     o->mass_n = mass_n;
     o->c0 = r->distance;
@@ -306,8 +301,28 @@ static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
     o->mu = mu;
     o->e = contact ? r->elasticity : 0.0;
     o->rpt = rpt, o->rqt = rqt, o->mass_t = mass_t;
-    o->fn = fn, o->ft = ft;
     o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+}
+
+/* Row o's warm start checked (row_shape done): 0 when the row cannot carry it. */
+static void row_warm_check(soft_row *o)
+{
+    double fn = o->fn, ft = o->ft;
+    if (o->mass_n == 0.0 || !isfinite(fn) || !isfinite(ft)) {
+        fn = ft = 0.0;
+    }
+    if (o->mu == 0.0) {
+        ft = 0.0;
+    }
+    o->fn = fn, o->ft = ft;
+}
+
+/* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
+   and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0. */
+static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
+{
+    row_shape(o, r, y);
+    row_warm_check(o);
 }
 
 /* Builds the rows from e->rec at state y, in order_records' order, each turned so that
@@ -351,8 +366,9 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
    from them alone, their keys distinct): the same order, pairs and bodies; each row
    warm-starts from its own last impulses, as the table would give it. The blocks' rows lane
    by lane, each lane filled while its rows are at hand (s->sf set), then the others' rows.
-   O(rows). */
-static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+   shaped: the rows' geometry was already computed from these records at this state at the
+   last step's end (finish_records), only their warm starts are checked. O(rows). */
+static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, int shaped)
 {
     const imp_rec2d *rec = w->engine2d->rec;
     for (int bi = 0; bi < s->nblocks; bi++) {
@@ -362,16 +378,23 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
             if (k0 < 0) {
                 continue;
             }
-            row_geometry(&s->rows[k0], &rec[s->rows[k0].rec], y);
-            if (k1 >= 0) {
-                row_geometry(&s->rows[k1], &rec[s->rows[k1].rec], y);
+            for (int k = k0; k >= 0; k = k == k0 ? k1 : -1) {
+                if (shaped) {
+                    row_warm_check(&s->rows[k]);
+                } else {
+                    row_geometry(&s->rows[k], &rec[s->rows[k].rec], y);
+                }
             }
             imp_e2_soft_fill_lane(s, b, l, k0, k1);
         }
     }
     for (int g = 0; g < s->nover; g++) {
         for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
-            row_geometry(&s->rows[i], &rec[s->rows[i].rec], y);
+            if (shaped) {
+                row_warm_check(&s->rows[i]);
+            } else {
+                row_geometry(&s->rows[i], &rec[s->rows[i].rec], y);
+            }
         }
     }
 }
@@ -513,18 +536,47 @@ static void name_slot(imp_world *w, int a, int b)
     }
 }
 
-static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y);
+static void angles_cs(const imp_world *w, struct imp_e2_soft *s, const double *y);
+static inline void move_record(const imp_world *w, const struct imp_e2_soft *s, const double *y, imp_rec2d *r);
+static void move_rows4(const imp_world *w, const struct imp_e2_soft *s, const double *y, int i);
+static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const double *y, unsigned char *moved);
 
-/* the records after the step: forces, distances and velocities at its end, collision
-   events for the impacts */
-static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
+/* The records after the step, moved with their bodies to its end (for w:contacts() and the
+   contact cache): forces, distances and velocities at its end, collision events for the
+   impacts. When every row is one body-pair record and no body moved beyond the cache's limit
+   (the next step is likely to reuse these rows: refresh_rows), each row is shaped from its
+   record as soon as the record is moved and its impulses read (one pass over the records and
+   rows instead of two), at the poses kept in s->shaped_pose; s->shaped says so. Returns -1
+   when the records' touching states were not taken (touch_changed takes them), else whether
+   one of them changed (touch_changed's loop, done in the same pass). */
+static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
 {
     imp_engine2d *e = w->engine2d;
-    double vtol = w->model.def.engine2d.velocity_tol;
-    move_records(w, s, w->data.y);
+    double vtol = w->model.def.engine2d.velocity_tol, tol = w->model.def.engine2d.distance_tol;
+    const double *y = w->data.y;
+    int touch = 0;
+    angles_cs(w, s, y);
+    int fused = s->nrows == e->nrec && e->nrec == s->nbody;
+    int shape = fused && !slots_beyond(w, s, y, NULL);
+    if (!fused) {
+        for (int i = 0; i < s->nbody && i < e->nrec; i++) {
+            move_record(w, s, y, &e->rec[i]);
+        }
+    }
+    int four = fused && s->simd && e->npairs == 0;  /* (the records moved four at a time) */
     for (int i = 0; i < s->nrows; i++) {
-        const soft_row *o = &s->rows[i];
+        soft_row *o = &s->rows[i];
         imp_rec2d *r = &e->rec[o->rec];
+        if (four && i % 4 == 0) {
+            move_rows4(w, s, y, i);
+        } else if (fused && !four) {
+            move_record(w, s, y, r);
+        }
+        if (fused) {
+            unsigned char t = r->distance < tol;
+            touch |= t != s->touching[o->rec];
+            s->touching[o->rec] = t;
+        }
         if (o->type != ROW_CONTACT) {  /* connector rows: their gap and rate moved linearly (the
                                           same scalars whether the row was turned or not) */
             const double *xp = s->dpos + SOFT_SV * o->p, *xq = s->dpos + SOFT_SV * o->q;
@@ -546,7 +598,26 @@ static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, doubl
         if (o->v0 < -vtol && o->fn_sum > 1e-4) {  /* an impact (resting contacts stay quiet) */
             imp_engine2d_push_collision(w, t1, r, o->v0, o->fn_sum);
         }
+        if (shape) {
+            row_shape(o, r, y);
+        }
     }
+    s->shaped = shape;
+    for (int i = 0; shape && i < w->model.nslots; i++) {
+        memcpy(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+    }
+    return fused ? touch : -1;
+}
+
+/* 1 when the rows shaped at the last step's end (finish_records) were shaped at the poses of y */
+static int rows_shaped(const imp_world *w, const struct imp_e2_soft *s, const double *y)
+{
+    for (int i = 0; i < w->model.nslots; i++) {
+        if (memcmp(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y) != 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* How far a body may move (m, and rad) from its pose at its last detection before its
@@ -574,18 +645,28 @@ static int cache_valid(const imp_world *w, struct imp_e2_soft *s, const double *
         || s->end_state_version != w->data.state_version) {
         return 0;
     }
+    return !slots_beyond(w, s, y, s->moved) ? 1 : 2;
+}
+
+/* 1 when some body at y moved beyond the cache's limit from its pose at its last detection;
+   moved (if not NULL): each slot flagged when it moved more than CACHE_REDETECT of it. */
+static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const double *y, unsigned char *moved)
+{
     double eps = CACHE_EPS * w->model.def.engine2d.distance_tol;
     double near = CACHE_REDETECT * eps;
     int beyond = 0;
-    s->moved[0] = 0;
+    if (moved != NULL) {
+        moved[0] = 0;
+    }
     for (int i = 1; i < w->model.nslots; i++) {
         const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
         double d0 = fabs(yi[0] - d[0]), d1 = fabs(yi[1] - d[1]), d2 = fabs(yi[2] - d[2]);
-        int m = !(d0 < near && d1 < near && d2 < near);  /* (NaN: moved) */
         beyond |= !(d0 < eps && d1 < eps && d2 < eps);
-        s->moved[i] = (unsigned char)m;
+        if (moved != NULL) {
+            moved[i] = (unsigned char)!(d0 < near && d1 < near && d2 < near);  /* (NaN: moved) */
+        }
     }
-    return !beyond ? 1 : 2;
+    return beyond;
 }
 
 /* p in the frame of the body at ys (cos c, sin sn of its angle) */
@@ -653,22 +734,44 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     return 0;
 }
 
-/* Moves the body-pair records with their bodies to the step's end state y (exact for
-   vertices and straight edges: imp_engine2d_relocate), for w:contacts() and the cache. */
-static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
+/* the records of rows i .. i + 3 (those that are) moved with their bodies to y, four at once
+   when they are all straight-edged body pairs */
+static void move_rows4(const imp_world *w, const struct imp_e2_soft *s, const double *y, int i)
 {
-    imp_engine2d *e = w->engine2d;
+    imp_rec2d *r[4];
+    int n = 0, straight = 1;
+    for (int k = i; k < i + 4 && k < s->nrows; k++, n++) {
+        r[n] = &w->engine2d->rec[s->rows[k].rec];
+        straight &= !r[n]->curved && r[n]->connector < 0;
+    }
+    if (n == 4 && straight) {
+        imp_e2_soft_move4(y, s->cs, r);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        move_record(w, s, y, r[k]);
+    }
+}
+
+/* the cosines and sines of the bodies' angles at y in s->cs */
+static void angles_cs(const imp_world *w, struct imp_e2_soft *s, const double *y)
+{
     for (int i = 0; i < w->model.nslots; i++) {
         double a = y[(size_t)i * IMP_STRIDE_2D + 2];
         s->cs[2 * i] = cos(a);
         s->cs[2 * i + 1] = sin(a);
     }
-    for (int i = 0; i < s->nbody && i < e->nrec; i++) {
-        if (e->npairs == 0) {  /* (the bodies' coefficients do not change: the records' stay) */
-            imp_engine2d_move_record(y, s->cs, &e->rec[i]);
-        } else {
-            imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
-        }
+}
+
+/* Moves body-pair record r with its bodies to the step's end state y (s->cs at y; exact for
+   vertices and straight edges: imp_engine2d_relocate), for w:contacts() and the cache. */
+static inline __attribute__((always_inline)) void move_record(const imp_world *w, const struct imp_e2_soft *s,
+                                                             const double *y, imp_rec2d *r)
+{
+    if (w->engine2d->npairs == 0) {  /* (the bodies' coefficients do not change: the records' stay) */
+        imp_e2_move_record(y, s->cs, r);
+    } else {
+        imp_engine2d_relocate(w, y, s->cs, r);
     }
 }
 
@@ -676,12 +779,15 @@ static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
    differ from those of the last tracking: always after a full detection; with the cached
    records, only when one of them crossed distance_tol (the same records otherwise: the
    tracking would find the same pairs and queue no event). Keeps each record's state in
-   s->touching. */
-static int touch_changed(const imp_world *w, struct imp_e2_soft *s, int cached)
+   s->touching. taken: finish_records' answer (-1: the states are to be taken here). */
+static int touch_changed(const imp_world *w, struct imp_e2_soft *s, int cached, int taken)
 {
     const imp_engine2d *e = w->engine2d;
     double tol = w->model.def.engine2d.distance_tol;
     int changed = !cached;
+    if (taken >= 0) {
+        return changed | taken;
+    }
     for (int i = 0; i < s->nbody; i++) {
         unsigned char t = e->rec[i].distance < tol;
         changed |= t != s->touching[i];
@@ -705,8 +811,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     struct imp_e2_soft *s = e->soft;
     s->stepped = 0;
-    int layout_ok = s->layout_ok;
-    s->layout_ok = 0;  /* (until this step succeeds) */
+    int layout_ok = s->layout_ok, shaped = s->shaped;
+    s->layout_ok = s->shaped = 0;  /* (until this step succeeds) */
     const imp_engine2d_def *d = &w->model.def.engine2d;
     const imp_soft_def *sd = &d->soft;
     imp_profile *prof = &w->data.profile;
@@ -775,7 +881,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->sf[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
     s->sf[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
     if (refresh) {
-        refresh_rows(w, s, y);
+        refresh_rows(w, s, y, shaped && rows_shaped(w, s, y));
     } else if (imp_e2_soft_blocks(s, ns) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
@@ -828,12 +934,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
-    finish_records(w, s, dt, t1);
+    int taken = finish_records(w, s, dt, t1);
     e->stats.steps++;
     e->stats.lcp_solves++;
     w->data.stats.substeps += nsub;
     start = imp_profile_now();
-    if (touch_changed(w, s, cached == 1) && imp_engine2d_track_contacts(w, t1) != 0) {
+    if (touch_changed(w, s, cached == 1, taken) && imp_engine2d_track_contacts(w, t1) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }

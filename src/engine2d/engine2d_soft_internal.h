@@ -61,6 +61,9 @@ struct imp_e2_soft {
                                  (no connector rows) at the last step, which succeeded: a
                                  cached step refreshes them in place */
     int stepped;              /* e->rec holds the last step's records */
+    int shaped;               /* the rows were shaped from the records moved at the last step's
+                                 end (finish_records), at the poses in shaped_pose */
+    double *shaped_pose;      /* SOFT_SV per slot: x, y, angle */
     /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
        localized, moved with the bodies at every step's end; reused while no body moved more
        than CACHE_EPS from its pose at that detection and nothing else changed */
@@ -146,6 +149,13 @@ int imp_e2_soft_threads_wanted(void);
 int imp_e2_soft_threads(const struct imp_e2_soft *s);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
+
+/* Moves records r[0 .. 3] (straight-edged body pairs: not curved, no connector) with their
+   bodies to y (cs: 2 per slot, the cosines and sines of the angles at y) as
+   imp_engine2d_move_record does, four at once (engine2d_soft_move.c: AVX2; only where
+   imp_e2_soft_simd_available), the same results bit for bit. */
+struct imp_rec2d;
+void imp_e2_soft_move4(const double *y, const double *cs, struct imp_rec2d *const *r);
 
 /* The incremental detection at y: the records of the pairs holding a slot in s->moved
    detected again, the others' (e->rec[0 .. s->nbody)) kept (imp_engine2d_detect_moved).
