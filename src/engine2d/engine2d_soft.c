@@ -238,8 +238,6 @@ static softness make_soft(double hertz, double zeta, double h)
 
 /* ---- rows */
 
-static double cross(const double *r, double n0, double n1) { return r[0] * n1 - r[1] * n0; }
-
 /* The records' order for the rows: by body pair (lower slot, then higher), stable (two
    counting passes, O(records + slots)), so that a pair's rows are consecutive. */
 static void order_records(const imp_world *w, struct imp_e2_soft *s)
@@ -267,44 +265,7 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
     }
 }
 
-/* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
-   and type set), its sums 0; its impulses fn, ft left as they are (row_warm_check). */
-static inline __attribute__((always_inline)) void row_shape(soft_row *o, const imp_rec2d *r, const double *y)
-{
-    /* (in locals: the stores to o cannot alias what is read) */
-    int flip = o->flip;
-    double sg = flip ? -1.0 : 1.0;
-    double n0 = sg * r->normal[0], n1 = sg * r->normal[1];
-    /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
-    double rpn = flip ? r->jq[2] : r->jp[2];
-    double rqn = flip ? -r->jp[2] : -r->jq[2];
-    double mp = o->mp, mq = o->mq, ip = o->ip, iq = o->iq;
-    double kn = (mp + mq) * (n0 * n0 + n1 * n1) + ip * rpn * rpn + iq * rqn * rqn;
-    double mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
-    int contact = o->type == ROW_CONTACT;
-    double mu = contact ? r->friction : 0.0;
-    double rpt = 0.0, rqt = 0.0, mass_t = 0.0;
-    if (mu > 0.0) {
-        const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
-        const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
-        const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
-        double t0 = -n1, t1 = n0;
-        rpt = cross(rp, t0, t1);
-        rqt = cross(rq, t0, t1);
-        double kt = (mp + mq) + ip * rpt * rpt + iq * rqt * rqt;
-        mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
-    }
-    o->n0 = n0, o->n1 = n1, o->rpn = rpn, o->rqn = rqn;
-    o->mass_n = mass_n;
-    o->c0 = r->distance;
-    o->v0 = r->velocity;
-    o->mu = mu;
-    o->e = contact ? r->elasticity : 0.0;
-    o->rpt = rpt, o->rqt = rqt, o->mass_t = mass_t;
-    o->fn_sum = o->ft_sum = o->fn_max = 0.0;
-}
-
-/* Row o's warm start checked (row_shape done): 0 when the row cannot carry it. */
+/* Row o's warm start checked (imp_e2_soft_row_shape done): 0 when the row cannot carry it. */
 static void row_warm_check(soft_row *o)
 {
     double fn = o->fn, ft = o->ft;
@@ -321,7 +282,7 @@ static void row_warm_check(soft_row *o)
    and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0. */
 static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
 {
-    row_shape(o, r, y);
+    imp_e2_soft_row_shape(o, r, y);
     row_warm_check(o);
 }
 
@@ -538,7 +499,7 @@ static void name_slot(imp_world *w, int a, int b)
 
 static void angles_cs(const imp_world *w, struct imp_e2_soft *s, const double *y);
 static inline void move_record(const imp_world *w, const struct imp_e2_soft *s, const double *y, imp_rec2d *r);
-static void move_rows4(const imp_world *w, const struct imp_e2_soft *s, const double *y, int i);
+static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt);
 static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const double *y, unsigned char *moved);
 
 /* The records after the step, moved with their bodies to its end (for w:contacts() and the
@@ -554,59 +515,88 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
     imp_engine2d *e = w->engine2d;
     double vtol = w->model.def.engine2d.velocity_tol, tol = w->model.def.engine2d.distance_tol;
     const double *y = w->data.y;
-    int touch = 0;
     angles_cs(w, s, y);
     int fused = s->nrows == e->nrec && e->nrec == s->nbody;
-    int shape = fused && !slots_beyond(w, s, y, NULL);
     if (!fused) {
         for (int i = 0; i < s->nbody && i < e->nrec; i++) {
             move_record(w, s, y, &e->rec[i]);
         }
+        for (int i = 0; i < s->nrows; i++) {
+            const soft_row *o = &s->rows[i];
+            imp_rec2d *r = &e->rec[o->rec];
+            finish_row(w, s, o, r, dt);
+            if (o->type == ROW_CONTACT && o->v0 < -vtol && o->fn_sum > 1e-4) {
+                imp_engine2d_push_collision(w, t1, r, o->v0, o->fn_sum);  /* an impact (resting
+                                                                           contacts stay quiet) */
+            }
+        }
+        s->shaped = 0;
+        return -1;
     }
-    int four = fused && s->simd && e->npairs == 0;  /* (the records moved four at a time) */
-    for (int i = 0; i < s->nrows; i++) {
-        soft_row *o = &s->rows[i];
-        imp_rec2d *r = &e->rec[o->rec];
-        if (four && i % 4 == 0) {
-            move_rows4(w, s, y, i);
-        } else if (fused && !four) {
-            move_record(w, s, y, r);
+    /* every row a body pair's contact row, of record rows[i].rec: four rows at a time, their
+       impulses taken, their records moved (and the rows shaped), then their events */
+    int shape = !slots_beyond(w, s, y, NULL), touch = 0;
+    int four = s->simd && e->npairs == 0;
+    for (int i0 = 0; i0 < s->nrows; i0 += 4) {
+        int n = s->nrows - i0 < 4 ? s->nrows - i0 : 4, straight = four && n == 4;
+        soft_row *o[4];
+        imp_rec2d *r[4];
+        double v0[4], fsum[4];
+        for (int k = 0; k < n; k++) {
+            o[k] = &s->rows[i0 + k];
+            r[k] = &e->rec[o[k]->rec];
+            v0[k] = o[k]->v0;
+            fsum[k] = o[k]->fn_sum;
+            finish_row(w, s, o[k], r[k], dt);
+            straight &= !r[k]->curved && r[k]->connector < 0;
         }
-        if (fused) {
-            unsigned char t = r->distance < tol;
-            touch |= t != s->touching[o->rec];
-            s->touching[o->rec] = t;
+        if (straight) {
+            imp_e2_soft_move4(y, s->cs, r, shape ? o : NULL);
+        } else {
+            for (int k = 0; k < n; k++) {
+                move_record(w, s, y, r[k]);
+                if (shape) {
+                    imp_e2_soft_row_shape(o[k], r[k], y);
+                }
+            }
         }
-        if (o->type != ROW_CONTACT) {  /* connector rows: their gap and rate moved linearly (the
-                                          same scalars whether the row was turned or not) */
-            const double *xp = s->dpos + SOFT_SV * o->p, *xq = s->dpos + SOFT_SV * o->q;
-            const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
-            r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
-                          - o->rqn * xq[2];
-            r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
-        }
-        r->impulse = o->fn_sum;
-        r->force = o->fn_sum / dt;
-        r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
-        if (fabs(r->force) > e->max_force) {
-            e->max_force = fabs(r->force);
-        }
-        if (o->type != ROW_CONTACT) {
-            continue;
-        }
-        r->kind = IMP_HIT_CONTACT;
-        if (o->v0 < -vtol && o->fn_sum > 1e-4) {  /* an impact (resting contacts stay quiet) */
-            imp_engine2d_push_collision(w, t1, r, o->v0, o->fn_sum);
-        }
-        if (shape) {
-            row_shape(o, r, y);
+        for (int k = 0; k < n; k++) {
+            unsigned char t = r[k]->distance < tol;
+            touch |= t != s->touching[o[k]->rec];
+            s->touching[o[k]->rec] = t;
+            if (v0[k] < -vtol && fsum[k] > 1e-4) {
+                imp_engine2d_push_collision(w, t1, r[k], v0[k], fsum[k]);
+            }
         }
     }
     s->shaped = shape;
     for (int i = 0; shape && i < w->model.nslots; i++) {
         memcpy(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
     }
-    return fused ? touch : -1;
+    return touch;
+}
+
+/* row o's impulses over the step into its record r (its force and friction force; a connector
+   row's gap and rate moved linearly, the same scalars whether the row was turned or not) */
+static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt)
+{
+    imp_engine2d *e = w->engine2d;
+    if (o->type != ROW_CONTACT) {
+        const double *xp = s->dpos + SOFT_SV * o->p, *xq = s->dpos + SOFT_SV * o->q;
+        const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
+        r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
+                      - o->rqn * xq[2];
+        r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+    }
+    r->impulse = o->fn_sum;
+    r->force = o->fn_sum / dt;
+    r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
+    if (fabs(r->force) > e->max_force) {
+        e->max_force = fabs(r->force);
+    }
+    if (o->type == ROW_CONTACT) {
+        r->kind = IMP_HIT_CONTACT;
+    }
 }
 
 /* 1 when the rows shaped at the last step's end (finish_records) were shaped at the poses of y */
@@ -732,25 +722,6 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     s->det_filter_version = w->model.filter_version;
     s->det_conn_version = e->conn_version;
     return 0;
-}
-
-/* the records of rows i .. i + 3 (those that are) moved with their bodies to y, four at once
-   when they are all straight-edged body pairs */
-static void move_rows4(const imp_world *w, const struct imp_e2_soft *s, const double *y, int i)
-{
-    imp_rec2d *r[4];
-    int n = 0, straight = 1;
-    for (int k = i; k < i + 4 && k < s->nrows; k++, n++) {
-        r[n] = &w->engine2d->rec[s->rows[k].rec];
-        straight &= !r[n]->curved && r[n]->connector < 0;
-    }
-    if (n == 4 && straight) {
-        imp_e2_soft_move4(y, s->cs, r);
-        return;
-    }
-    for (int k = 0; k < n; k++) {
-        move_record(w, s, y, r[k]);
-    }
 }
 
 /* the cosines and sines of the bodies' angles at y in s->cs */

@@ -2,7 +2,8 @@
    a pyramid of 820 boxes (enough blocks for the passes to run on the threads) stepped on one
    thread and on two gives the same state bit for bit, step after step; and the AVX2 blocks
    the same as the portable ones; and the records moved four at a time (AVX2,
-   engine2d_soft_move.c) the same as one by one (imp_engine2d_move_record). */
+   engine2d_soft_move.c) with their rows shaped the same as one by one
+   (imp_engine2d_move_record, imp_e2_soft_row_shape). */
 #include <math.h>
 #include <string.h>
 
@@ -95,12 +96,32 @@ TEST(records_moved_four_at_once_as_one_by_one)
             a[l].distance = uniform(&x, 0.1);
             a[l].velocity = uniform(&x, 1.0);
         }
+        soft_row oa[4], ob[4];
+        soft_row *poa[4] = {&oa[0], &oa[1], &oa[2], &oa[3]};
+        for (int l = 0; l < 4; l++) {  /* contact rows of the records, turned or not */
+            memset(&oa[l], 0, sizeof oa[l]);
+            oa[l].flip = uniform(&x, 1.0) < 0.0;
+            oa[l].p = oa[l].flip ? a[l].q : a[l].p;
+            oa[l].q = oa[l].flip ? a[l].p : a[l].q;
+            oa[l].type = ROW_CONTACT;
+            oa[l].mp = uniform(&x, 1.0) < -0.5 ? 0.0 : 1.0 + uniform(&x, 0.5);
+            oa[l].ip = oa[l].mp == 0.0 ? 0.0 : 1.0 + uniform(&x, 0.5);
+            oa[l].mq = 1.0 + uniform(&x, 0.5);
+            oa[l].iq = 1.0 + uniform(&x, 0.5);
+            oa[l].fn = oa[l].fn_sum = oa[l].fn_max = uniform(&x, 1.0);
+            a[l].friction = uniform(&x, 1.0) < -0.5 ? 0.0 : 0.6;
+            a[l].elasticity = 0.5;
+        }
         memcpy(b, a, sizeof a);
-        imp_e2_soft_move4(y, cs, pa);
+        memcpy(ob, oa, sizeof oa);
+        imp_e2_soft_move4(y, cs, pa, trial % 2 ? poa : NULL);
         for (int l = 0; l < 4; l++) {
             imp_engine2d_move_record(y, cs, &b[l]);
+            if (trial % 2) {
+                imp_e2_soft_row_shape(&ob[l], &b[l], y);
+            }
         }
-        same = memcmp(a, b, sizeof a) == 0;
+        same = memcmp(a, b, sizeof a) == 0 && memcmp(oa, ob, sizeof oa) == 0;
     }
     CHECK(same);
 }
