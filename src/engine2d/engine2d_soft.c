@@ -80,6 +80,7 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->whash);
     free(s->blocks);
     free(s->over);
+    free(s->sig);
     free(s->colour_mask);
     free(s);
 }
@@ -851,8 +852,14 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->sf[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
     s->sf[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
     s->sf[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
+    /* after an incremental detection (bodies, filters and connectors as they were) of the same
+       body pairs as the last step's, whose rows came from body-pair records alone: the same
+       colours and blocks, only their lanes filled again */
+    int keep = !refresh && cached == 2 && layout_ok && e->nrec == s->nbody;
     if (refresh) {
         refresh_rows(w, s, y, shaped && rows_shaped(w, s, y));
+    } else if (keep && imp_e2_soft_blocks_keep(s)) {
+        s->blocks_kept++;
     } else if (imp_e2_soft_blocks(s, ns) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;

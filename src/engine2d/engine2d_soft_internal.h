@@ -79,6 +79,7 @@ struct imp_e2_soft {
     unsigned det_bodies_version, det_filter_version, det_conn_version, end_state_version;
     int det_nslots;
     long full_detections, cached_steps, partial_detections;
+    long blocks_kept;         /* detecting steps that kept the last step's colours and blocks */
     /* the incremental detection (engine2d_soft_incr.c): the bodies moved beyond the cache's
        limit (per slot), the cached records (the buffer e->rec swaps with) and their runs by
        smaller slot */
@@ -97,6 +98,8 @@ struct imp_e2_soft {
     int nblocks, block_cap;
     int *over;                /* groups solved one by one after the blocks (their first rows) */
     int nover;
+    int *sig;                 /* the coloured groups: 3 each, the end of its rows, its p and q */
+    int nsig;
     unsigned long long *colour_mask; /* per slot: colours taken */
     int mask_cap;
     int simd;                 /* the blocks' AVX2 path is in use */
@@ -166,6 +169,11 @@ typedef struct soft_block {
    contact softness (s->sf). 0, or -1 out of memory. O(rows +
    slots). */
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots);
+/* After imp_e2_soft_blocks on earlier rows: when the rows' groups are those it coloured (the
+   same body pairs in the same order with as many rows each; their bodies' masses and the
+   rows' types unchanged: the caller's to know), fills the same blocks' lanes from the rows
+   (imp_e2_soft_blocks would give them as they are then) and returns 1; else 0. O(rows). */
+int imp_e2_soft_blocks_keep(struct imp_e2_soft *s);
 /* Lane l of block b from rows k0 and k1 (-1: none) of one body pair: its normal, friction,
    softness (s->sf) and rows (their geometry and impulses; the lane's bodies are set by
    imp_e2_soft_blocks and stay). */
