@@ -434,7 +434,9 @@ static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_sep
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol,
                                keep_separating};
     /* the soft step: convex boxes and polygons by clipping (collide2d_clip.h), static tests */
-    int clip = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && !use_prev && !keep_separating;
+    int clip = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && !use_prev && !keep_separating
+                   ? imp_engine2d_soft_clip(w)
+                   : 0;
     int m;
     for (;;) {
         m = imp_collide2d_batch_keep(e->b2, nb, e->still, &e->bp, &e->exclude, keep_pair, w,
@@ -506,7 +508,7 @@ int imp_engine2d_detect_moved(imp_world *w, const double *y, const unsigned char
         return -1;
     }
     double target = 0.5 * d->distance_tol;
-    int nr = 0;
+    int nr = 0, clip = imp_engine2d_soft_clip(w);
     for (int k = 0; k < np; k++) {
         int i = e->bp.pairs[2 * k], j = e->bp.pairs[2 * k + 1];
         if (imp_collide2d_batch_skip(e->b2, i, j, e->still, &e->exclude, keep_pair, w)) {
@@ -525,13 +527,13 @@ int imp_engine2d_detect_moved(imp_world *w, const double *y, const unsigned char
             }
             continue;
         }
-        int m = imp_collide2d_batch_pair(e->b2, e->b2_xf, 1, &par, i, j, e->hits, e->hit_cap);
+        int m = imp_collide2d_batch_pair(e->b2, e->b2_xf, clip, &par, i, j, e->hits, e->hit_cap);
         if (m > e->hit_cap) {
             if (grow((void **)&e->hits, sizeof *e->hits, m)) {
                 return -1;
             }
             e->hit_cap = m;
-            m = imp_collide2d_batch_pair(e->b2, e->b2_xf, 1, &par, i, j, e->hits, e->hit_cap);
+            m = imp_collide2d_batch_pair(e->b2, e->b2_xf, clip, &par, i, j, e->hits, e->hit_cap);
         }
         if (m < 0 || imp_engine2d_reserve_records(e, nr + m) != 0) {
             return -1;

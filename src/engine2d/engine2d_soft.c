@@ -49,6 +49,7 @@
 #include "engine2d_move.h"
 #include "engine2d_soft.h"
 #include "engine2d_soft_internal.h"
+#include "collide2d_clip.h"
 #include "filter.h"
 #include "forces.h"
 #include "strategy.h"
@@ -929,6 +930,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->layout_ok = e->nrec == s->nbody;
     s->end_state_version = w->data.state_version;
     return IMP_OK;
+}
+
+int imp_engine2d_soft_clip(const imp_world *w)
+{
+    const struct imp_e2_soft *s = w->engine2d != NULL ? w->engine2d->soft : NULL;
+    return s != NULL && s->simd && imp_collide2d_clip_avx2() ? 2 : 1;
 }
 
 long imp_engine2d_soft_detections(const imp_world *w)
