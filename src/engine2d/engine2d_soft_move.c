@@ -14,11 +14,17 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "avx2.h"
 
+/* the double field at byte offset off of b (a record or a row) */
+static inline double *dbl(char *b, size_t off)
+{
+    // cppcheck-suppress invalidPointerCast
+    return (double *)(b + off);
+}
+
 /* the double at byte offset off of each of four records (or rows) b, lane l from b[l] */
 static inline AVX2 v4 field(char *const *b, size_t off)
 {
-    return _mm256_set_pd(*(const double *)(b[3] + off), *(const double *)(b[2] + off), *(const double *)(b[1] + off),
-                         *(const double *)(b[0] + off));
+    return _mm256_set_pd(*dbl(b[3], off), *dbl(b[2], off), *dbl(b[1], off), *dbl(b[0], off));
 }
 
 /* the double k of each lane's slot row (stride doubles per slot), lane l at slot s[l] */
@@ -32,10 +38,10 @@ static inline AVX2 v4 slot_field(const double *base, const int *s, int stride, i
 static inline AVX2 void store_pair(char *const *b, size_t off, v4 a, v4 c)
 {
     v4 lo = _mm256_unpacklo_pd(a, c), hi = _mm256_unpackhi_pd(a, c);  /* (a0 c0 a2 c2), (a1 c1 a3 c3) */
-    _mm_storeu_pd((double *)(b[0] + off), _mm256_castpd256_pd128(lo));
-    _mm_storeu_pd((double *)(b[1] + off), _mm256_castpd256_pd128(hi));
-    _mm_storeu_pd((double *)(b[2] + off), _mm256_extractf128_pd(lo, 1));
-    _mm_storeu_pd((double *)(b[3] + off), _mm256_extractf128_pd(hi, 1));
+    _mm_storeu_pd(dbl(b[0], off), _mm256_castpd256_pd128(lo));
+    _mm_storeu_pd(dbl(b[1], off), _mm256_castpd256_pd128(hi));
+    _mm_storeu_pd(dbl(b[2], off), _mm256_extractf128_pd(lo, 1));
+    _mm_storeu_pd(dbl(b[3], off), _mm256_extractf128_pd(hi, 1));
 }
 
 #define OFF(f) offsetof(imp_rec2d, f)
