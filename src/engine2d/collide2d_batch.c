@@ -50,7 +50,7 @@ int imp_collide2d_batch_pair(const imp_body2d *bodies, const imp_body2d_xf *xf, 
                              const imp_detect2d_params *p, int i, int j, imp_hit2d *out, int capacity)
 {
     return xf == NULL ? imp_collide2d_detect(&bodies[i], &bodies[j], p, out, capacity)
-           : clip     ? imp_collide2d_clip_xf(&bodies[i], &xf[i], &bodies[j], &xf[j], p, out, capacity)
+           : clip     ? imp_collide2d_clip_xf_simd(&bodies[i], &xf[i], &bodies[j], &xf[j], p, clip == 2, out, capacity)
                       : imp_collide2d_detect_xf(&bodies[i], &xf[i], &bodies[j], &xf[j], p, out, capacity);
 }
 

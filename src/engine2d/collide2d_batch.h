@@ -34,7 +34,8 @@ typedef int (*imp_collide2d_keep)(const void *ctx, int a, int b);
 
 /* The same with a filter asked about every candidate pair left after still and exclude (keep
    NULL: none), before its narrow phase; clip (with xf) 1: pairs of strictly convex
-   straight-edged polygons by imp_collide2d_clip_xf (collide2d_clip.h; the soft step), 0:
+   straight-edged polygons by imp_collide2d_clip_xf (collide2d_clip.h; the soft step; 2: the
+   same with its AVX2 path, imp_collide2d_clip_xf_simd, the same results), 0:
    every pair by the general path. */
 int imp_collide2d_batch_keep(const imp_body2d *bodies, int n, const unsigned char *still,
                              imp_bp2d *bp, const imp_pairset *exclude, imp_collide2d_keep keep,

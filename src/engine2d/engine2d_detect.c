@@ -6,6 +6,7 @@
 
 #include "collide2d_batch.h"
 #include "engine2d.h"
+#include "engine2d_move.h"
 #include "engine2d_soft.h"
 #include "filter.h"
 #include "islands.h"
@@ -206,37 +207,12 @@ int imp_engine2d_reserve_records(imp_engine2d *e, int n)
     return 0;
 }
 
-static double point_velocity_dot(const double *ys, const double *r, const double *n)
-{
-    /* (v + w x r) . n in 2D */
-    return (ys[3] - ys[5] * r[1]) * n[0] + (ys[4] + ys[5] * r[0]) * n[1];
-}
-
-/* r's Jacobian rows and normal velocity at y, its bodies at yp and yq, its point pt and
-   normal n (values: r's stores cannot alias them) */
-static inline void jacobian_at(const double *yp, const double *yq, const double *pt, const double *n,
-                               imp_rec2d *r)
-{
-    /* lever arms to the impact point (forces act along the normal through it) */
-    double rp[2] = {pt[0] - yp[0], pt[1] - yp[1]};
-    double rq[2] = {pt[0] - yq[0], pt[1] - yq[1]};
-    r->jp[0] = n[0];
-    r->jp[1] = n[1];
-    r->jp[2] = rp[0] * n[1] - rp[1] * n[0];
-    r->jq[0] = -n[0];
-    r->jq[1] = -n[1];
-    r->jq[2] = -(rq[0] * n[1] - rq[1] * n[0]);
-    if (r->connector < 0) {
-        r->velocity = point_velocity_dot(yp, rp, n) - point_velocity_dot(yq, rq, n);
-    }
-}
-
 void imp_engine2d_record_jacobian(const double *y, imp_rec2d *r)
 {
     const double *yp = y + (size_t)r->p * IMP_STRIDE_2D;
     const double *yq = y + (size_t)r->q * IMP_STRIDE_2D;
     const double pt[2] = {r->point[0], r->point[1]}, n[2] = {r->normal[0], r->normal[1]};
-    jacobian_at(yp, yq, pt, n, r);
+    imp_e2_jacobian_at(yp, yq, pt, n, r);
 }
 
 /* the elasticity and friction of r (the bodies' smaller, or the pair's), its impulses 0 */
@@ -310,39 +286,7 @@ void imp_engine2d_localize(const imp_world *w, const double *y, imp_rec2d *r)
 
 void imp_engine2d_move_record(const double *y, const double *cs, imp_rec2d *r)
 {
-    /* (in locals: the same operations in the same order, without the reloads that r's stores
-       would force) */
-    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
-    double cp = cs[2 * r->p], sp = cs[2 * r->p + 1], c = cs[2 * r->q], sn = cs[2 * r->q + 1];
-    double n0 = r->normal[0], n1 = r->normal[1];
-    double old_u1u2 = n0 * (r->u1[0] - r->u2[0]) + n1 * (r->u1[1] - r->u2[1]);
-    double gap0 = r->distance - old_u1u2;  /* distance = n . (u1 - u2) + constant (radii) */
-    const double u1[2] = {yp[0] + cp * r->lu1[0] - sp * r->lu1[1], yp[1] + sp * r->lu1[0] + cp * r->lu1[1]};
-    const double u2[2] = {yq[0] + c * r->lu2[0] - sn * r->lu2[1], yq[1] + sn * r->lu2[0] + c * r->lu2[1]};
-    double n[2] = {c * r->lnormal[0] - sn * r->lnormal[1], sn * r->lnormal[0] + c * r->lnormal[1]};
-    int curved = r->curved;
-    if (curved) {  /* the normal turns with the line of centres */
-        double dx = u1[0] - u2[0], dy = u1[1] - u2[1], l = hypot(dx, dy);
-        double sign = old_u1u2 < 0.0 ? -1.0 : 1.0;
-        if (l > 1e-12) {
-            n[0] = sign * dx / l;
-            n[1] = sign * dy / l;
-        }
-    }
-    double along = n[0] * (u1[0] - u2[0]) + n[1] * (u1[1] - u2[1]);
-    /* the impact point: the normal body's point moved with it, slid along the surface to
-       face u1 (straight edges) */
-    const double pq[2] = {yq[0] + c * r->lpoint[0] - sn * r->lpoint[1],
-                          yq[1] + sn * r->lpoint[0] + c * r->lpoint[1]};
-    const double t[2] = {-n[1], n[0]};
-    double slide = curved ? 0.0 : t[0] * (u1[0] - pq[0]) + t[1] * (u1[1] - pq[1]);
-    const double pt[2] = {pq[0] + slide * t[0], pq[1] + slide * t[1]};
-    r->u1[0] = u1[0], r->u1[1] = u1[1];
-    r->u2[0] = u2[0], r->u2[1] = u2[1];
-    r->normal[0] = n[0], r->normal[1] = n[1];
-    r->distance = along + gap0;
-    r->point[0] = pt[0], r->point[1] = pt[1];
-    jacobian_at(yp, yq, pt, n, r);
+    imp_e2_move_record(y, cs, r);
 }
 
 void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs, imp_rec2d *r)
@@ -490,7 +434,9 @@ static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_sep
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol,
                                keep_separating};
     /* the soft step: convex boxes and polygons by clipping (collide2d_clip.h), static tests */
-    int clip = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && !use_prev && !keep_separating;
+    int clip = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && !use_prev && !keep_separating
+                   ? imp_engine2d_soft_clip(w)
+                   : 0;
     int m;
     for (;;) {
         m = imp_collide2d_batch_keep(e->b2, nb, e->still, &e->bp, &e->exclude, keep_pair, w,
@@ -562,7 +508,7 @@ int imp_engine2d_detect_moved(imp_world *w, const double *y, const unsigned char
         return -1;
     }
     double target = 0.5 * d->distance_tol;
-    int nr = 0;
+    int nr = 0, clip = imp_engine2d_soft_clip(w);
     for (int k = 0; k < np; k++) {
         int i = e->bp.pairs[2 * k], j = e->bp.pairs[2 * k + 1];
         if (imp_collide2d_batch_skip(e->b2, i, j, e->still, &e->exclude, keep_pair, w)) {
@@ -581,13 +527,13 @@ int imp_engine2d_detect_moved(imp_world *w, const double *y, const unsigned char
             }
             continue;
         }
-        int m = imp_collide2d_batch_pair(e->b2, e->b2_xf, 1, &par, i, j, e->hits, e->hit_cap);
+        int m = imp_collide2d_batch_pair(e->b2, e->b2_xf, clip, &par, i, j, e->hits, e->hit_cap);
         if (m > e->hit_cap) {
             if (grow((void **)&e->hits, sizeof *e->hits, m)) {
                 return -1;
             }
             e->hit_cap = m;
-            m = imp_collide2d_batch_pair(e->b2, e->b2_xf, 1, &par, i, j, e->hits, e->hit_cap);
+            m = imp_collide2d_batch_pair(e->b2, e->b2_xf, clip, &par, i, j, e->hits, e->hit_cap);
         }
         if (m < 0 || imp_engine2d_reserve_records(e, nr + m) != 0) {
             return -1;

@@ -46,8 +46,10 @@
 #include <string.h>
 
 #include "engine2d.h"
+#include "engine2d_move.h"
 #include "engine2d_soft.h"
 #include "engine2d_soft_internal.h"
+#include "collide2d_clip.h"
 #include "filter.h"
 #include "forces.h"
 #include "strategy.h"
@@ -70,6 +72,7 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->old_start);
     free(s->old_list);
     free(s->cs);
+    free(s->shaped_pose);
     free(s->vel);
     free(s->dpos);
     free(s->acc);
@@ -78,6 +81,7 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->whash);
     free(s->blocks);
     free(s->over);
+    free(s->sig);
     free(s->colour_mask);
     free(s);
 }
@@ -130,8 +134,8 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
             return -1;
         }
         s->moved = mv;
-        double **arr[5] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs};
-        for (int k = 0; k < 5; k++) {
+        double **arr[6] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs, &s->shaped_pose};
+        for (int k = 0; k < 6; k++) {
             double *p = realloc(*arr[k], SOFT_SV * (size_t)slots * sizeof *p);
             if (p == NULL) {
                 return -1;
@@ -236,8 +240,6 @@ static softness make_soft(double hertz, double zeta, double h)
 
 /* ---- rows */
 
-static double cross(const double *r, double n0, double n1) { return r[0] * n1 - r[1] * n0; }
-
 /* The records' order for the rows: by body pair (lower slot, then higher), stable (two
    counting passes, O(records + slots)), so that a pair's rows are consecutive. */
 static void order_records(const imp_world *w, struct imp_e2_soft *s)
@@ -265,49 +267,25 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
     }
 }
 
+/* Row o's warm start checked (imp_e2_soft_row_shape done): 0 when the row cannot carry it. */
+static void row_warm_check(soft_row *o)
+{
+    double fn = o->fn, ft = o->ft;
+    if (o->mass_n == 0.0 || !isfinite(fn) || !isfinite(ft)) {
+        fn = ft = 0.0;
+    }
+    if (o->mu == 0.0) {
+        ft = 0.0;
+    }
+    o->fn = fn, o->ft = ft;
+}
+
 /* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
    and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0. */
 static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
 {
-    /* (in locals: the stores to o cannot alias what is read) */
-    int flip = o->flip;
-    double sg = flip ? -1.0 : 1.0;
-    double n0 = sg * r->normal[0], n1 = sg * r->normal[1];
-    /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
-    double rpn = flip ? r->jq[2] : r->jp[2];
-    double rqn = flip ? -r->jp[2] : -r->jq[2];
-    double mp = o->mp, mq = o->mq, ip = o->ip, iq = o->iq;
-    double kn = (mp + mq) * (n0 * n0 + n1 * n1) + ip * rpn * rpn + iq * rqn * rqn;
-    double mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
-    int contact = o->type == ROW_CONTACT;
-    double mu = contact ? r->friction : 0.0;
-    double rpt = 0.0, rqt = 0.0, mass_t = 0.0;
-    if (mu > 0.0) {
-        const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
-        const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
-        const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
-        double t0 = -n1, t1 = n0;
-        rpt = cross(rp, t0, t1);
-        rqt = cross(rq, t0, t1);
-        double kt = (mp + mq) + ip * rpt * rpt + iq * rqt * rqt;
-        mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
-    }
-    double fn = o->fn, ft = o->ft;
-    if (mass_n == 0.0 || !isfinite(fn) || !isfinite(ft)) {
-        fn = ft = 0.0;
-    }
-    if (mu == 0.0) {
-        ft = 0.0;
-    }
-    o->n0 = n0, o->n1 = n1, o->rpn = rpn, o->rqn = rqn;
-    o->mass_n = mass_n;
-    o->c0 = r->distance;
-    o->v0 = r->velocity;
-    o->mu = mu;
-    o->e = contact ? r->elasticity : 0.0;
-    o->rpt = rpt, o->rqt = rqt, o->mass_t = mass_t;
-    o->fn = fn, o->ft = ft;
-    o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+    imp_e2_soft_row_shape(o, r, y);
+    row_warm_check(o);
 }
 
 /* Builds the rows from e->rec at state y, in order_records' order, each turned so that
@@ -351,8 +329,9 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
    from them alone, their keys distinct): the same order, pairs and bodies; each row
    warm-starts from its own last impulses, as the table would give it. The blocks' rows lane
    by lane, each lane filled while its rows are at hand (s->sf set), then the others' rows.
-   O(rows). */
-static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+   shaped: the rows' geometry was already computed from these records at this state at the
+   last step's end (finish_records), only their warm starts are checked. O(rows). */
+static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, int shaped)
 {
     const imp_rec2d *rec = w->engine2d->rec;
     for (int bi = 0; bi < s->nblocks; bi++) {
@@ -362,16 +341,23 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
             if (k0 < 0) {
                 continue;
             }
-            row_geometry(&s->rows[k0], &rec[s->rows[k0].rec], y);
-            if (k1 >= 0) {
-                row_geometry(&s->rows[k1], &rec[s->rows[k1].rec], y);
+            for (int k = k0; k >= 0; k = k == k0 ? k1 : -1) {
+                if (shaped) {
+                    row_warm_check(&s->rows[k]);
+                } else {
+                    row_geometry(&s->rows[k], &rec[s->rows[k].rec], y);
+                }
             }
             imp_e2_soft_fill_lane(s, b, l, k0, k1);
         }
     }
     for (int g = 0; g < s->nover; g++) {
         for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
-            row_geometry(&s->rows[i], &rec[s->rows[i].rec], y);
+            if (shaped) {
+                row_warm_check(&s->rows[i]);
+            } else {
+                row_geometry(&s->rows[i], &rec[s->rows[i].rec], y);
+            }
         }
     }
 }
@@ -513,40 +499,117 @@ static void name_slot(imp_world *w, int a, int b)
     }
 }
 
-static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y);
+static void angles_cs(const imp_world *w, struct imp_e2_soft *s, const double *y);
+static inline void move_record(const imp_world *w, const struct imp_e2_soft *s, const double *y, imp_rec2d *r);
+static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt);
+static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const double *y, unsigned char *moved);
 
-/* the records after the step: forces, distances and velocities at its end, collision
-   events for the impacts */
-static void finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
+/* The records after the step, moved with their bodies to its end (for w:contacts() and the
+   contact cache): forces, distances and velocities at its end, collision events for the
+   impacts. When every row is one body-pair record and no body moved beyond the cache's limit
+   (the next step is likely to reuse these rows: refresh_rows), each row is shaped from its
+   record as soon as the record is moved and its impulses read (one pass over the records and
+   rows instead of two), at the poses kept in s->shaped_pose; s->shaped says so. Returns -1
+   when the records' touching states were not taken (touch_changed takes them), else whether
+   one of them changed (touch_changed's loop, done in the same pass). */
+static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
 {
     imp_engine2d *e = w->engine2d;
-    double vtol = w->model.def.engine2d.velocity_tol;
-    move_records(w, s, w->data.y);
-    for (int i = 0; i < s->nrows; i++) {
-        const soft_row *o = &s->rows[i];
-        imp_rec2d *r = &e->rec[o->rec];
-        if (o->type != ROW_CONTACT) {  /* connector rows: their gap and rate moved linearly (the
-                                          same scalars whether the row was turned or not) */
-            const double *xp = s->dpos + SOFT_SV * o->p, *xq = s->dpos + SOFT_SV * o->q;
-            const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
-            r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
-                          - o->rqn * xq[2];
-            r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+    double vtol = w->model.def.engine2d.velocity_tol, tol = w->model.def.engine2d.distance_tol;
+    const double *y = w->data.y;
+    angles_cs(w, s, y);
+    int fused = s->nrows == e->nrec && e->nrec == s->nbody;
+    if (!fused) {
+        for (int i = 0; i < s->nbody && i < e->nrec; i++) {
+            move_record(w, s, y, &e->rec[i]);
         }
-        r->impulse = o->fn_sum;
-        r->force = o->fn_sum / dt;
-        r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
-        if (fabs(r->force) > e->max_force) {
-            e->max_force = fabs(r->force);
+        for (int i = 0; i < s->nrows; i++) {
+            const soft_row *o = &s->rows[i];
+            imp_rec2d *r = &e->rec[o->rec];
+            finish_row(w, s, o, r, dt);
+            if (o->type == ROW_CONTACT && o->v0 < -vtol && o->fn_sum > 1e-4) {
+                imp_engine2d_push_collision(w, t1, r, o->v0, o->fn_sum);  /* an impact (resting
+                                                                           contacts stay quiet) */
+            }
         }
-        if (o->type != ROW_CONTACT) {
-            continue;
+        s->shaped = 0;
+        return -1;
+    }
+    /* every row a body pair's contact row, of record rows[i].rec: four rows at a time, their
+       impulses taken, their records moved (and the rows shaped), then their events */
+    int shape = !slots_beyond(w, s, y, NULL), touch = 0;
+    int four = s->simd && e->npairs == 0;
+    for (int i0 = 0; i0 < s->nrows; i0 += 4) {
+        int n = s->nrows - i0 < 4 ? s->nrows - i0 : 4, straight = four && n == 4;
+        soft_row *o[4];
+        imp_rec2d *r[4];
+        double v0[4], fsum[4];
+        for (int k = 0; k < n; k++) {
+            o[k] = &s->rows[i0 + k];
+            r[k] = &e->rec[o[k]->rec];
+            v0[k] = o[k]->v0;
+            fsum[k] = o[k]->fn_sum;
+            finish_row(w, s, o[k], r[k], dt);
+            straight &= !r[k]->curved && r[k]->connector < 0;
         }
-        r->kind = IMP_HIT_CONTACT;
-        if (o->v0 < -vtol && o->fn_sum > 1e-4) {  /* an impact (resting contacts stay quiet) */
-            imp_engine2d_push_collision(w, t1, r, o->v0, o->fn_sum);
+        if (straight) {
+            imp_e2_soft_move4(y, s->cs, r, shape ? o : NULL);
+        } else {
+            for (int k = 0; k < n; k++) {
+                move_record(w, s, y, r[k]);
+                if (shape) {
+                    imp_e2_soft_row_shape(o[k], r[k], y);
+                }
+            }
+        }
+        for (int k = 0; k < n; k++) {
+            unsigned char t = r[k]->distance < tol;
+            touch |= t != s->touching[o[k]->rec];
+            s->touching[o[k]->rec] = t;
+            if (v0[k] < -vtol && fsum[k] > 1e-4) {
+                imp_engine2d_push_collision(w, t1, r[k], v0[k], fsum[k]);
+            }
         }
     }
+    s->shaped = shape;
+    for (int i = 0; shape && i < w->model.nslots; i++) {
+        memcpy(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+    }
+    return touch;
+}
+
+/* row o's impulses over the step into its record r (its force and friction force; a connector
+   row's gap and rate moved linearly, the same scalars whether the row was turned or not) */
+static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt)
+{
+    imp_engine2d *e = w->engine2d;
+    if (o->type != ROW_CONTACT) {
+        const double *xp = s->dpos + SOFT_SV * o->p, *xq = s->dpos + SOFT_SV * o->q;
+        const double *vp = s->vel + SOFT_SV * o->p, *vq = s->vel + SOFT_SV * o->q;
+        r->distance = o->c0 + o->n0 * (xp[0] - xq[0]) + o->n1 * (xp[1] - xq[1]) + o->rpn * xp[2]
+                      - o->rqn * xq[2];
+        r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
+    }
+    r->impulse = o->fn_sum;
+    r->force = o->fn_sum / dt;
+    r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
+    if (fabs(r->force) > e->max_force) {
+        e->max_force = fabs(r->force);
+    }
+    if (o->type == ROW_CONTACT) {
+        r->kind = IMP_HIT_CONTACT;
+    }
+}
+
+/* 1 when the rows shaped at the last step's end (finish_records) were shaped at the poses of y */
+static int rows_shaped(const imp_world *w, const struct imp_e2_soft *s, const double *y)
+{
+    for (int i = 0; i < w->model.nslots; i++) {
+        if (memcmp(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y) != 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* How far a body may move (m, and rad) from its pose at its last detection before its
@@ -574,18 +637,28 @@ static int cache_valid(const imp_world *w, struct imp_e2_soft *s, const double *
         || s->end_state_version != w->data.state_version) {
         return 0;
     }
+    return !slots_beyond(w, s, y, s->moved) ? 1 : 2;
+}
+
+/* 1 when some body at y moved beyond the cache's limit from its pose at its last detection;
+   moved (if not NULL): each slot flagged when it moved more than CACHE_REDETECT of it. */
+static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const double *y, unsigned char *moved)
+{
     double eps = CACHE_EPS * w->model.def.engine2d.distance_tol;
     double near = CACHE_REDETECT * eps;
     int beyond = 0;
-    s->moved[0] = 0;
+    if (moved != NULL) {
+        moved[0] = 0;
+    }
     for (int i = 1; i < w->model.nslots; i++) {
         const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
         double d0 = fabs(yi[0] - d[0]), d1 = fabs(yi[1] - d[1]), d2 = fabs(yi[2] - d[2]);
-        int m = !(d0 < near && d1 < near && d2 < near);  /* (NaN: moved) */
         beyond |= !(d0 < eps && d1 < eps && d2 < eps);
-        s->moved[i] = (unsigned char)m;
+        if (moved != NULL) {
+            moved[i] = (unsigned char)!(d0 < near && d1 < near && d2 < near);  /* (NaN: moved) */
+        }
     }
-    return !beyond ? 1 : 2;
+    return beyond;
 }
 
 /* p in the frame of the body at ys (cos c, sin sn of its angle) */
@@ -653,22 +726,25 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     return 0;
 }
 
-/* Moves the body-pair records with their bodies to the step's end state y (exact for
-   vertices and straight edges: imp_engine2d_relocate), for w:contacts() and the cache. */
-static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
+/* the cosines and sines of the bodies' angles at y in s->cs */
+static void angles_cs(const imp_world *w, struct imp_e2_soft *s, const double *y)
 {
-    imp_engine2d *e = w->engine2d;
     for (int i = 0; i < w->model.nslots; i++) {
         double a = y[(size_t)i * IMP_STRIDE_2D + 2];
         s->cs[2 * i] = cos(a);
         s->cs[2 * i + 1] = sin(a);
     }
-    for (int i = 0; i < s->nbody && i < e->nrec; i++) {
-        if (e->npairs == 0) {  /* (the bodies' coefficients do not change: the records' stay) */
-            imp_engine2d_move_record(y, s->cs, &e->rec[i]);
-        } else {
-            imp_engine2d_relocate(w, y, s->cs, &e->rec[i]);
-        }
+}
+
+/* Moves body-pair record r with its bodies to the step's end state y (s->cs at y; exact for
+   vertices and straight edges: imp_engine2d_relocate), for w:contacts() and the cache. */
+static inline __attribute__((always_inline)) void move_record(const imp_world *w, const struct imp_e2_soft *s,
+                                                             const double *y, imp_rec2d *r)
+{
+    if (w->engine2d->npairs == 0) {  /* (the bodies' coefficients do not change: the records' stay) */
+        imp_e2_move_record(y, s->cs, r);
+    } else {
+        imp_engine2d_relocate(w, y, s->cs, r);
     }
 }
 
@@ -676,12 +752,15 @@ static void move_records(imp_world *w, struct imp_e2_soft *s, const double *y)
    differ from those of the last tracking: always after a full detection; with the cached
    records, only when one of them crossed distance_tol (the same records otherwise: the
    tracking would find the same pairs and queue no event). Keeps each record's state in
-   s->touching. */
-static int touch_changed(const imp_world *w, struct imp_e2_soft *s, int cached)
+   s->touching. taken: finish_records' answer (-1: the states are to be taken here). */
+static int touch_changed(const imp_world *w, struct imp_e2_soft *s, int cached, int taken)
 {
     const imp_engine2d *e = w->engine2d;
     double tol = w->model.def.engine2d.distance_tol;
     int changed = !cached;
+    if (taken >= 0) {
+        return changed | taken;
+    }
     for (int i = 0; i < s->nbody; i++) {
         unsigned char t = e->rec[i].distance < tol;
         changed |= t != s->touching[i];
@@ -705,8 +784,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     struct imp_e2_soft *s = e->soft;
     s->stepped = 0;
-    int layout_ok = s->layout_ok;
-    s->layout_ok = 0;  /* (until this step succeeds) */
+    int layout_ok = s->layout_ok, shaped = s->shaped;
+    s->layout_ok = s->shaped = 0;  /* (until this step succeeds) */
     const imp_engine2d_def *d = &w->model.def.engine2d;
     const imp_soft_def *sd = &d->soft;
     imp_profile *prof = &w->data.profile;
@@ -774,8 +853,14 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->sf[SOFT_CONTACT] = make_soft(hz, sd->damping_ratio, h);
     s->sf[SOFT_STATIC] = make_soft(2.0 * hz, sd->damping_ratio, h);
     s->sf[SOFT_JOINT] = make_soft(sd->joint_hertz < cap ? sd->joint_hertz : cap, sd->joint_damping_ratio, h);
+    /* after an incremental detection (bodies, filters and connectors as they were) of the same
+       body pairs as the last step's, whose rows came from body-pair records alone: the same
+       colours and blocks, only their lanes filled again */
+    int keep = !refresh && cached == 2 && layout_ok && e->nrec == s->nbody;
     if (refresh) {
-        refresh_rows(w, s, y);
+        refresh_rows(w, s, y, shaped && rows_shaped(w, s, y));
+    } else if (keep && imp_e2_soft_blocks_keep(s)) {
+        s->blocks_kept++;
     } else if (imp_e2_soft_blocks(s, ns) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
@@ -828,12 +913,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
-    finish_records(w, s, dt, t1);
+    int taken = finish_records(w, s, dt, t1);
     e->stats.steps++;
     e->stats.lcp_solves++;
     w->data.stats.substeps += nsub;
     start = imp_profile_now();
-    if (touch_changed(w, s, cached == 1) && imp_engine2d_track_contacts(w, t1) != 0) {
+    if (touch_changed(w, s, cached == 1, taken) && imp_engine2d_track_contacts(w, t1) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -845,6 +930,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     s->layout_ok = e->nrec == s->nbody;
     s->end_state_version = w->data.state_version;
     return IMP_OK;
+}
+
+int imp_engine2d_soft_clip(const imp_world *w)
+{
+    const struct imp_e2_soft *s = w->engine2d != NULL ? w->engine2d->soft : NULL;
+    return s != NULL && s->simd && imp_collide2d_clip_avx2() ? 2 : 1;
 }
 
 long imp_engine2d_soft_detections(const imp_world *w)

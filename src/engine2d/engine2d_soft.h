@@ -29,6 +29,11 @@ int imp_engine2d_soft_contacts(struct imp_world *w);
    the contact cache); 0 before any. */
 long imp_engine2d_soft_detections(const struct imp_world *w);
 
+/* The clipping narrow phase's mode for the soft step's detections (collide2d_batch.h's clip):
+   2, its AVX2 path, where the soft step's blocks use theirs (imp_e2_soft_simd_available), else
+   1; the same results either way. */
+int imp_engine2d_soft_clip(const struct imp_world *w);
+
 /* The incremental detection's check (IMPACT_E2_DETECT_CHECK=1, engine2d_soft_check.c): out =
    steps checked, steps whose pairs came in another order than a full detection's, records of
    pairs of moved bodies not equal bit for bit to the full detection's, pairs kept from the

@@ -109,6 +109,11 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
             return -1;
         }
         s->over = o;
+        int *g = realloc(s->sig, 3 * (size_t)cap * sizeof *g);
+        if (g == NULL) {
+            return -1;
+        }
+        s->sig = g;
         s->block_cap = cap;
     }
     if (nslots + 1 > s->mask_cap) {  /* (grown only: no allocation in a step once sized) */
@@ -177,7 +182,35 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         imp_e2_soft_fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
     }
     s->nblocks = nb;
+    for (int g = 0; g < ng; g++) {  /* the groups coloured: imp_e2_soft_blocks_keep */
+        s->sig[3 * g] = s->grp[g + 1];
+        s->sig[3 * g + 1] = s->rows[s->grp[g]].p;
+        s->sig[3 * g + 2] = s->rows[s->grp[g]].q;
+    }
+    s->nsig = ng;
     return 0;
+}
+
+int imp_e2_soft_blocks_keep(struct imp_e2_soft *s)
+{
+    if (s->nsig != s->ngrp) {
+        return 0;
+    }
+    for (int g = 0; g < s->ngrp; g++) {
+        const soft_row *o = &s->rows[s->grp[g]];
+        if (s->sig[3 * g] != s->grp[g + 1] || s->sig[3 * g + 1] != o->p || s->sig[3 * g + 2] != o->q) {
+            return 0;
+        }
+    }
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        for (int l = 0; l < SOFT_LANES; l++) {
+            if (b->row[0][l] >= 0) {
+                imp_e2_soft_fill_lane(s, b, l, b->row[0][l], b->row[1][l]);
+            }
+        }
+    }
+    return 1;
 }
 
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#include <impact/body.h>
+
+#include "engine2d.h"
+
 /* the doubles per slot of the velocities, displacements and accelerations: 3 and a 0, so
    that the blocks move a slot's with one 4-wide load or store */
 enum { SOFT_SV = 4 };
@@ -61,6 +65,9 @@ struct imp_e2_soft {
                                  (no connector rows) at the last step, which succeeded: a
                                  cached step refreshes them in place */
     int stepped;              /* e->rec holds the last step's records */
+    int shaped;               /* the rows were shaped from the records moved at the last step's
+                                 end (finish_records), at the poses in shaped_pose */
+    double *shaped_pose;      /* SOFT_SV per slot: x, y, angle */
     /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
        localized, moved with the bodies at every step's end; reused while no body moved more
        than CACHE_EPS from its pose at that detection and nothing else changed */
@@ -72,6 +79,7 @@ struct imp_e2_soft {
     unsigned det_bodies_version, det_filter_version, det_conn_version, end_state_version;
     int det_nslots;
     long full_detections, cached_steps, partial_detections;
+    long blocks_kept;         /* detecting steps that kept the last step's colours and blocks */
     /* the incremental detection (engine2d_soft_incr.c): the bodies moved beyond the cache's
        limit (per slot), the cached records (the buffer e->rec swaps with) and their runs by
        smaller slot */
@@ -90,6 +98,8 @@ struct imp_e2_soft {
     int nblocks, block_cap;
     int *over;                /* groups solved one by one after the blocks (their first rows) */
     int nover;
+    int *sig;                 /* the coloured groups: 3 each, the end of its rows, its p and q */
+    int nsig;
     unsigned long long *colour_mask; /* per slot: colours taken */
     int mask_cap;
     int simd;                 /* the blocks' AVX2 path is in use */
@@ -98,6 +108,45 @@ struct imp_e2_soft {
     int ncolours;
     softness sf[3];           /* the step's softness by SOFT_* */
 };
+
+/* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
+   and type set), its sums 0; its impulses fn, ft left as they are (engine2d_soft.c: row_warm_check); engine2d_soft_move.c does the same four
+   rows at a time. */
+static inline __attribute__((always_inline)) void imp_e2_soft_row_shape(soft_row *o, const struct imp_rec2d *r,
+                                                                        const double *y)
+{
+    /* (in locals: the stores to o cannot alias what is read) */
+    int flip = o->flip;
+    double sg = flip ? -1.0 : 1.0;
+    double n0 = sg * r->normal[0], n1 = sg * r->normal[1];
+    /* J's angular parts: jp = (n, rpn), jq = -(n, rqn); turned, p's part is -jq's */
+    double rpn = flip ? r->jq[2] : r->jp[2];
+    double rqn = flip ? -r->jp[2] : -r->jq[2];
+    double mp = o->mp, mq = o->mq, ip = o->ip, iq = o->iq;
+    double kn = (mp + mq) * (n0 * n0 + n1 * n1) + ip * rpn * rpn + iq * rqn * rqn;
+    double mass_n = kn > 0.0 ? 1.0 / kn : 0.0;
+    int contact = o->type == ROW_CONTACT;
+    double mu = contact ? r->friction : 0.0;
+    double rpt = 0.0, rqt = 0.0, mass_t = 0.0;
+    if (mu > 0.0) {
+        const double *yp = y + (size_t)o->p * IMP_STRIDE_2D, *yq = y + (size_t)o->q * IMP_STRIDE_2D;
+        const double rp[2] = {r->point[0] - yp[0], r->point[1] - yp[1]};
+        const double rq[2] = {r->point[0] - yq[0], r->point[1] - yq[1]};
+        double t0 = -n1, t1 = n0;
+        rpt = rp[0] * t1 - rp[1] * t0;
+        rqt = rq[0] * t1 - rq[1] * t0;
+        double kt = (mp + mq) + ip * rpt * rpt + iq * rqt * rqt;
+        mass_t = kt > 0.0 ? 1.0 / kt : 0.0;
+    }
+    o->n0 = n0, o->n1 = n1, o->rpn = rpn, o->rqn = rqn;
+    o->mass_n = mass_n;
+    o->c0 = r->distance;
+    o->v0 = r->velocity;
+    o->mu = mu;
+    o->e = contact ? r->elasticity : 0.0;
+    o->rpt = rpt, o->rqt = rqt, o->mass_t = mass_t;
+    o->fn_sum = o->ft_sum = o->fn_max = 0.0;
+}
 
 /* Lanes of a block: up to 4 body pairs of one colour (no two sharing a body that moves), each
    with up to 2 contact rows (a pair's points), as structure of arrays. A lane with one row has
@@ -120,6 +169,11 @@ typedef struct soft_block {
    contact softness (s->sf). 0, or -1 out of memory. O(rows +
    slots). */
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots);
+/* After imp_e2_soft_blocks on earlier rows: when the rows' groups are those it coloured (the
+   same body pairs in the same order with as many rows each; their bodies' masses and the
+   rows' types unchanged: the caller's to know), fills the same blocks' lanes from the rows
+   (imp_e2_soft_blocks would give them as they are then) and returns 1; else 0. O(rows). */
+int imp_e2_soft_blocks_keep(struct imp_e2_soft *s);
 /* Lane l of block b from rows k0 and k1 (-1: none) of one body pair: its normal, friction,
    softness (s->sf) and rows (their geometry and impulses; the lane's bodies are set by
    imp_e2_soft_blocks and stay). */
@@ -146,6 +200,12 @@ int imp_e2_soft_threads_wanted(void);
 int imp_e2_soft_threads(const struct imp_e2_soft *s);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
+
+/* Moves records r[0 .. 3] (straight-edged body pairs: not curved, no connector) with their
+   bodies to y (cs: 2 per slot, the cosines and sines of the angles at y) as
+   imp_engine2d_move_record does, four at once (engine2d_soft_move.c: AVX2; only where
+   imp_e2_soft_simd_available), the same results bit for bit. */
+void imp_e2_soft_move4(const double *y, const double *cs, struct imp_rec2d *const *r, soft_row *const *o);
 
 /* The incremental detection at y: the records of the pairs holding a slot in s->moved
    detected again, the others' (e->rec[0 .. s->nbody)) kept (imp_engine2d_detect_moved).

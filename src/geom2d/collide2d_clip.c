@@ -1,5 +1,7 @@
 /* collide2d_clip.c: separating axes and clipping for two strictly convex straight-edged
-   polygons at rest poses (see collide2d_clip.h). World frame throughout. */
+   polygons at rest poses (see collide2d_clip.h). World frame throughout. The separations
+   along a polygon's edges may be taken four edges at a time (AVX2, max_separation_avx2): the
+   same operations edge by edge, the same results bit for bit. */
 #include "collide2d_clip.h"
 
 #include <math.h>
@@ -70,6 +72,46 @@ static double max_separation(const side *r, const side *o, int *edge)
     *edge = be;
     return best;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include "avx2.h"
+
+/* max_separation with the edges four at a time, one per lane: each lane's rotation, distances
+   and running least (minpd keeps the running value on ties and NaN, as d < least ? d :
+   least) as the scalar code's; the edges then compared in order */
+static AVX2 double max_separation_avx2(const side *r, const side *o, int *edge)
+{
+    double best = -INFINITY;
+    int be = 0, ne = r->g->nedges;
+    const v4 c = _mm256_set1_pd(r->x.c), sn = _mm256_set1_pd(r->x.s);
+    for (int k0 = 0; k0 < ne; k0 += 4) {
+        double nx[4], ny[4], ax[4], ay[4], least[4];
+        for (int l = 0; l < 4; l++) {
+            const imp_edge2d *e = &r->g->edges[k0 + l < ne ? k0 + l : ne - 1];
+            nx[l] = e->n.x, ny[l] = e->n.y;
+            ax[l] = r->v[e->v0].x, ay[l] = r->v[e->v0].y;
+        }
+        v4 ex = _mm256_loadu_pd(nx), ey = _mm256_loadu_pd(ny);
+        v4 n0 = sub(mul(c, ex), mul(sn, ey)), n1 = add(mul(sn, ex), mul(c, ey));
+        v4 px = _mm256_loadu_pd(ax), py = _mm256_loadu_pd(ay);
+        v4 lst = _mm256_set1_pd(INFINITY);
+        for (int j = 0; j < o->g->nvertices; j++) {
+            v4 d = add(mul(n0, sub(_mm256_set1_pd(o->v[j].x), px)), mul(n1, sub(_mm256_set1_pd(o->v[j].y), py)));
+            lst = _mm256_min_pd(d, lst);
+        }
+        _mm256_storeu_pd(least, lst);
+        for (int l = 0; l < 4 && k0 + l < ne; l++) {
+            if (least[l] > best) {
+                best = least[l];
+                be = k0 + l;
+            }
+        }
+    }
+    *edge = be;
+    return best;
+}
+#define IMP_CLIP_HAVE_AVX2 1
+#endif
 
 static imp_vec2 point_velocity(const imp_body2d *b, imp_vec2 w)
 {
@@ -183,6 +225,22 @@ int imp_collide2d_clip_xf(const imp_body2d *a, const imp_body2d_xf *ta, const im
                           const imp_body2d_xf *tb, const imp_detect2d_params *p, imp_hit2d *out,
                           int capacity)
 {
+    return imp_collide2d_clip_xf_simd(a, ta, b, tb, p, 0, out, capacity);
+}
+
+int imp_collide2d_clip_avx2(void)
+{
+#if defined(IMP_CLIP_HAVE_AVX2)
+    return imp_avx2_supported();
+#else
+    return 0;
+#endif
+}
+
+int imp_collide2d_clip_xf_simd(const imp_body2d *a, const imp_body2d_xf *ta, const imp_body2d *b,
+                               const imp_body2d_xf *tb, const imp_detect2d_params *p, int simd,
+                               imp_hit2d *out, int capacity)
+{
     if (!ta->valid || !tb->valid || p == NULL || !applicable(a, ta) || !applicable(b, tb)) {
         return imp_collide2d_detect_xf(a, ta, b, tb, p, out, capacity);
     }
@@ -193,7 +251,18 @@ int imp_collide2d_clip_xf(const imp_body2d *a, const imp_body2d_xf *ta, const im
     pose_side(&sa, a, ta);
     pose_side(&sb, b, tb);
     int ea, eb;
-    double da = max_separation(&sa, &sb, &ea), db = max_separation(&sb, &sa, &eb);
+    double da, db;
+#if defined(IMP_CLIP_HAVE_AVX2)
+    if (simd) {
+        da = max_separation_avx2(&sa, &sb, &ea);
+        db = max_separation_avx2(&sb, &sa, &eb);
+    } else
+#endif
+    {
+        (void)simd;
+        da = max_separation(&sa, &sb, &ea);
+        db = max_separation(&sb, &sa, &eb);
+    }
     if (da > p->distance_tol || db > p->distance_tol) {
         return 0;
     }

@@ -2,7 +2,8 @@
    (collide2d_clip.h, the soft step's): the contacts of resting boxes worked by hand (how
    many, where, along which normal, how deep), the same results as the general path
    (imp_collide2d_detect_xf: features, points, normals, distances, kinds) on random resting
-   pairs of boxes, and the general path kept for the shapes it does not take. */
+   pairs of boxes, its AVX2 path (imp_collide2d_clip_xf_simd) the same bit for bit, and the
+   general path kept for the shapes it does not take. */
 #include "check.h"
 #include "collide2d.h"
 #include "collide2d_clip.h"
@@ -130,8 +131,15 @@ TEST(agrees_with_the_general_path)
             double reach = 0.5 * (ha + hb) - 0.05;
             b = posed(sb, 2, f, 0.5 * (wa + wb) + gap, (2.0 * rnd() - 1.0) * reach, tilt);
         }
-        imp_hit2d hc[8], hg[16];
+        imp_hit2d hc[8], hg[16], hs[8];
         int nc = clip(&a, &b, hc, 8), ng = general(&a, &b, hg, 16);
+        if (imp_collide2d_clip_avx2()) {  /* the separating axes four edges at a time */
+            imp_body2d_xf xa, xb;
+            imp_collide2d_prepare(&a, &xa);
+            imp_collide2d_prepare(&b, &xb);
+            int ns = imp_collide2d_clip_xf_simd(&a, &xa, &b, &xb, &tol, 1, hs, 8);
+            CHECK(ns == nc && memcmp(hs, hc, (size_t)nc * sizeof *hc) == 0);
+        }
         if (nc != ng) {
             fprintf(stderr, "trial %d: %d results by clipping, %d by the general path:\n", trial, nc, ng);
             for (int j = 0; j < ng; j++) {

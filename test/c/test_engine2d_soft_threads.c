@@ -1,7 +1,12 @@
 /* The 2D soft step's coloured blocks on threads (engine2d_soft_blocks.c, IMPACT_E2_THREADS):
    a pyramid of 820 boxes (enough blocks for the passes to run on the threads) stepped on one
    thread and on two gives the same state bit for bit, step after step; and the AVX2 blocks
-   the same as the portable ones. */
+   the same as the portable ones; and the records moved four at a time (AVX2,
+   engine2d_soft_move.c) with their rows shaped the same as one by one
+   (imp_engine2d_move_record, imp_e2_soft_row_shape). */
+#include <math.h>
+#include <string.h>
+
 #include "check.h"
 #include "engine2d.h"
 #include "engine2d_soft_internal.h"
@@ -52,10 +57,80 @@ TEST(portable_blocks_give_the_avx2_results)
     CHECK(run_both(0, 1));
 }
 
+/* a double in [-a, a) from the generator x */
+static double uniform(unsigned long long *x, double a)
+{
+    *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return a * ((double)(*x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+TEST(records_moved_four_at_once_as_one_by_one)
+{
+    if (!imp_e2_soft_simd_available()) {
+        return;
+    }
+    enum { SLOTS = 6, TRIALS = 500 };
+    unsigned long long x = 12345;
+    double y[SLOTS * IMP_STRIDE_2D], cs[2 * SLOTS];
+    int same = 1;
+    for (int trial = 0; trial < TRIALS && same; trial++) {
+        for (int i = 0; i < SLOTS * IMP_STRIDE_2D; i++) {
+            y[i] = uniform(&x, 10.0);
+        }
+        for (int i = 0; i < SLOTS; i++) {
+            cs[2 * i] = cos(y[i * IMP_STRIDE_2D + 2]);
+            cs[2 * i + 1] = sin(y[i * IMP_STRIDE_2D + 2]);
+        }
+        imp_rec2d a[4], b[4];
+        imp_rec2d *pa[4] = {&a[0], &a[1], &a[2], &a[3]};
+        for (int l = 0; l < 4; l++) {
+            memset(&a[l], 0, sizeof a[l]);
+            a[l].connector = -1;
+            a[l].p = (int)((uniform(&x, 1.0) + 1.0) * 0.5 * SLOTS);
+            a[l].q = (a[l].p + 1 + (int)((uniform(&x, 1.0) + 1.0) * 0.5 * (SLOTS - 1))) % SLOTS;
+            double *f[] = {a[l].u1, a[l].u2, a[l].point, a[l].normal, a[l].lu1, a[l].lu2, a[l].lpoint, a[l].lnormal};
+            for (int k = 0; k < 8; k++) {
+                f[k][0] = uniform(&x, 5.0);
+                f[k][1] = uniform(&x, 5.0);
+            }
+            a[l].distance = uniform(&x, 0.1);
+            a[l].velocity = uniform(&x, 1.0);
+        }
+        soft_row oa[4], ob[4];
+        soft_row *poa[4] = {&oa[0], &oa[1], &oa[2], &oa[3]};
+        for (int l = 0; l < 4; l++) {  /* contact rows of the records, turned or not */
+            memset(&oa[l], 0, sizeof oa[l]);
+            oa[l].flip = uniform(&x, 1.0) < 0.0;
+            oa[l].p = oa[l].flip ? a[l].q : a[l].p;
+            oa[l].q = oa[l].flip ? a[l].p : a[l].q;
+            oa[l].type = ROW_CONTACT;
+            oa[l].mp = uniform(&x, 1.0) < -0.5 ? 0.0 : 1.0 + uniform(&x, 0.5);
+            oa[l].ip = oa[l].mp == 0.0 ? 0.0 : 1.0 + uniform(&x, 0.5);
+            oa[l].mq = 1.0 + uniform(&x, 0.5);
+            oa[l].iq = 1.0 + uniform(&x, 0.5);
+            oa[l].fn = oa[l].fn_sum = oa[l].fn_max = uniform(&x, 1.0);
+            a[l].friction = uniform(&x, 1.0) < -0.5 ? 0.0 : 0.6;
+            a[l].elasticity = 0.5;
+        }
+        memcpy(b, a, sizeof a);
+        memcpy(ob, oa, sizeof oa);
+        imp_e2_soft_move4(y, cs, pa, trial % 2 ? poa : NULL);
+        for (int l = 0; l < 4; l++) {
+            imp_engine2d_move_record(y, cs, &b[l]);
+            if (trial % 2) {
+                imp_e2_soft_row_shape(&ob[l], &b[l], y);
+            }
+        }
+        same = memcmp(a, b, sizeof a) == 0 && memcmp(oa, ob, sizeof oa) == 0;
+    }
+    CHECK(same);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(two_threads_give_one_threads_results);
     RUN(portable_blocks_give_the_avx2_results);
+    RUN(records_moved_four_at_once_as_one_by_one);
     return CHECK_END("engine2d_soft_threads");
 }
