@@ -92,7 +92,7 @@ void imp_dem_free(imp_dem *d)
     free(d->vw);
     free(d->map);
     free(d->pend);
-    imp_bp3d_free(d->bp);
+    imp_dem_bins_free(d->bp);
     imp_dem_domain_free(d->domain);
     free(d);
 }

@@ -10,7 +10,7 @@
 
    One step = the engines, in order (Yade's O.engines):
      imp_dem_reset_forces   ForceResetter
-     imp_dem_collide        InsertionSortCollider (impact's sweep-and-prune, broadphase3d.h)
+     imp_dem_collide        InsertionSortCollider (its pairs, found by bins: dem_bins.h)
      imp_dem_interactions   InteractionLoop: geometry, physics and law functors per interaction
      imp_dem_newton         NewtonIntegrator (leapfrog, gravity, Cundall damping; clumps as
                             rigid bodies, dem_clump.c)
@@ -33,7 +33,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "broadphase3d.h"
+#include "dem_bins.h"
 #include "mat3.h"
 #include "shape.h"
 #include <impact/status.h>
@@ -209,7 +209,7 @@ typedef struct imp_dem {
     int pend_scan;         /* the list is incomplete: the collider scans every interaction */
     int *map;              /* map_cap entries: index + 1, 0 = empty */
     int map_cap;
-    imp_bp3d *bp;
+    imp_dem_bins *bp;      /* the collider's broad phase (dem_bins.h) */
     double bp_verlet;      /* the verlet distance the broad phase was made with */
     int boxes_stale;       /* the collider must make every box (set by a rebuild or a reload) */
     double box_f, box_rmin; /* the interaction-radius factor and smallest radius of the boxes

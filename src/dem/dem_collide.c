@@ -1,21 +1,22 @@
-/* dem_collide.c: the collider engine: boxes of the particles into impact's sweep-and-prune
-   (broadphase3d.h, Yade's InsertionSortCollider with a verlet distance), then the collider's
-   part of the interaction lifecycle (Yade's "Sanitizing contact logic"):
+/* dem_collide.c: the collider engine: boxes of the particles into the dem's broad phase
+   (dem_bins.h: the pairs of overlapping boxes inflated by a verlet distance, as Yade's
+   InsertionSortCollider finds them, by LIGGGHTS' bins), then the collider's part of the
+   interaction lifecycle (Yade's "Sanitizing contact logic"):
      1. erase the interactions whose erase was requested, unless their boxes still overlap (they
-        stay potential: a sweep only reports pairs whose boxes begin to overlap, so erasing them
+        stay potential: a run only reports pairs whose boxes begin to overlap, so erasing them
         would lose the pair until the boxes separate and meet again);
-     2. update the sweep;
+     2. update the broad phase;
      3. pairs whose boxes stopped overlapping: erase the potential interactions (a real one is
         never erased by the collider: only its law ends it);
      4. pairs whose boxes began to overlap: create potential interactions.
-   Cost: O(n + swaps + pairs changed) per run, plus O(pending). A run in which every sphere's
-   box still lies inside its inflated copy would change nothing: one pass over the spheres
-   tells, and the boxes and the sweep are then skipped. A run inflates every box again
-   (imp_bp3d_set_refresh_all, as Yade's verletDist and LIGGGHTS' neighbour skin do), so the
-   next run is due only when some sphere moved the verlet distance: in a settling pile, a run
-   every 10 steps or so instead of one at every step (each sphere's box refreshed on its own
-   left the boxes out of phase, so some sphere left its box at almost every step; 24 % fewer
-   instructions per step at N = 10,000 in the contact phase). */
+   Cost: O(n + pairs) per run, plus O(pending). A run in which every sphere's box still lies
+   inside its inflated copy would change nothing: one pass over the spheres tells, and the
+   boxes and the broad phase are then skipped. A run inflates every box again (as Yade's
+   verletDist and LIGGGHTS' neighbour skin do), so the next run is due only when some sphere
+   moved the verlet distance: in a settling pile, a run every 10 steps or so instead of one at
+   every step (each sphere's box refreshed on its own left the boxes out of phase, so some
+   sphere left its box at almost every step; 24 % fewer instructions per step at N = 10,000 in
+   the contact phase). */
 #include <math.h>
 #include <stdio.h>
 
@@ -159,7 +160,7 @@ static int boxes_unchanged(const imp_dem *d)
     const double *ilo, *ihi;
     const double f = d->p.interaction_radius;
     if (d->boxes_stale || d->bp == NULL || f != d->box_f
-        || imp_bp3d_inflated(d->bp, &ilo, &ihi) != d->n) {
+        || imp_dem_bins_inflated(d->bp, &ilo, &ihi) != d->n) {
         return 0;
     }
     const int n = d->n, *kind = d->kind;
@@ -196,7 +197,7 @@ static void settle_pending(imp_dem *d, int k, int have_sweep)
 {
     imp_dem_inter *I = &d->inter[k];
     int a = I->a < I->b ? I->a : I->b, b = I->a < I->b ? I->b : I->a;
-    if (have_sweep && imp_bp3d_has_pair(d->bp, a, b)) {
+    if (have_sweep && imp_dem_bins_has_pair(d->bp, a, b)) {
         I->pending = 0;  /* stays potential */
         d->npending--;
     } else {
@@ -214,21 +215,20 @@ int imp_dem_collide(imp_dem *d)
     double rmin = skip ? d->box_rmin : boxes(d);
     double v = verlet_distance(d, rmin);
     if (d->bp != NULL && v != d->bp_verlet) {
-        imp_bp3d_free(d->bp);
+        imp_dem_bins_free(d->bp);
         d->bp = NULL;
     }
     if (d->bp == NULL) {
-        if ((d->bp = imp_bp3d_new(v)) == NULL) {
+        if ((d->bp = imp_dem_bins_new(v)) == NULL) {
             snprintf(d->error, sizeof d->error, "out of memory in the collider");
             return -1;
         }
         d->bp_verlet = v;
-        imp_bp3d_set_refresh_all(d->bp, 1);
     }
     /* 1. pending erasures: from the list of requested pairs (O(requests)), or by a scan of
        every interaction when the list is incomplete; backwards, since erasing moves the last
        interaction into k */
-    int have_sweep = imp_bp3d_pair_count(d->bp) > 0;
+    int have_sweep = imp_dem_bins_pair_count(d->bp) > 0;
     if (d->pend_scan) {
         for (int k = d->ninter - 1; k >= 0; k--) {
             if (d->inter[k].pending) {
@@ -249,7 +249,7 @@ int imp_dem_collide(imp_dem *d)
         return 0;  /* the sweep would have no events */
     }
     /* 2. the sweep */
-    if (imp_bp3d_update(d->bp, d->n, d->lo, d->hi) != 0) {
+    if (imp_dem_bins_update(d->bp, d->n, d->lo, d->hi) != 0) {
         snprintf(d->error, sizeof d->error, "the collider failed (out of memory or a NaN box)");
         return -1;
     }
@@ -259,7 +259,7 @@ int imp_dem_collide(imp_dem *d)
     d->collider_runs++;
     /* 3. ended pairs */
     int count = 0;
-    const int *ends = imp_bp3d_ends(d->bp, &count);
+    const int *ends = imp_dem_bins_ends(d->bp, &count);
     for (int e = 0; e < count; e++) {
         int k = imp_dem_find(d, ends[2 * e], ends[2 * e + 1]);
         if (k >= 0 && !d->inter[k].real) {
@@ -267,7 +267,7 @@ int imp_dem_collide(imp_dem *d)
         }
     }
     /* 4. begun pairs */
-    const int *begins = imp_bp3d_begins(d->bp, &count);
+    const int *begins = imp_dem_bins_begins(d->bp, &count);
     for (int e = 0; e < count; e++) {
         int a = begins[2 * e], b = begins[2 * e + 1];
         if ((d->kind[a] != IMP_DEM_SPHERE && d->kind[b] != IMP_DEM_SPHERE)

@@ -22,7 +22,7 @@ void imp_dem_filter_update(imp_dem *d)
     }
     /* a fresh sweep: pairs the filters now allow begin again (the kept interactions are met
        by their begin events, as after a rebuild) */
-    imp_bp3d_free(d->bp);
+    imp_dem_bins_free(d->bp);
     d->bp = NULL;
     d->boxes_stale = 1;
 }

@@ -247,7 +247,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     d->pend_n = 0;
     d->pend_scan = d->npending > 0;  /* renumbered: the collider scans everything once */
     imp_dem_map_rebuild(d);
-    imp_bp3d_free(d->bp);  /* a fresh sweep: its begin events meet the kept interactions */
+    imp_dem_bins_free(d->bp);  /* a fresh sweep: its begin events meet the kept interactions */
     d->bp = NULL;
     d->bodies_version = w->model.bodies_version;
     d->pwave_ok = 0;  /* radii, masses and moduli changed: imp_dem_check_dt computes it again */

@@ -131,7 +131,7 @@ static int l_export(lua_State *L)
     lua_pushboolean(L, d->pend_scan);
     lua_setfield(L, -2, "pend_scan");
     /* restart the sweep here too: the loaded world starts from a fresh one */
-    imp_bp3d_free(d->bp);
+    imp_dem_bins_free(d->bp);
     d->bp = NULL;
     return 1;
 }
@@ -376,7 +376,7 @@ static int l_import(lua_State *L)
     lua_getfield(L, 2, "pend_scan");
     d->pend_scan = lua_toboolean(L, -1) || d->npending != d->pend_n;
     lua_pop(L, 1);
-    imp_bp3d_free(d->bp);
+    imp_dem_bins_free(d->bp);
     d->bp = NULL;
     return 0;
 }

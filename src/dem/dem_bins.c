@@ -1,0 +1,587 @@
+/* dem_bins.c: the dem collider's binned broad phase (see dem_bins.h).
+
+   Why the grid finds every pair: a cell's side h is at least the largest extent of the boxes
+   binned, so two such boxes that overlap have min corners less than h apart on every axis
+   (la < hb <= lb + h and the reverse), hence cells at most one apart (the cell index is
+   computed with h enlarged by a millionth, which covers its rounding, and clamped to the grid,
+   which keeps indices at most one apart). The pairs of an update are made box by box in id
+   order, each box a with the boxes b > a about it, sorted: the list of pairs comes sorted, and
+   one merge with the last update's gives the begins and the ends in order. */
+#include "dem_bins.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "broadphase3d.h"
+#include "pairset.h"
+
+enum { MAX_BIG = 32, XSPLIT = 4 };
+
+struct imp_dem_bins {
+    double verlet;
+    int n, cap, built;
+    double *lo, *hi;      /* the inflated boxes, 3 numbers per id */
+    imp_bp3d *sweep;      /* non-NULL: the sweep took over (the grid suits the scene badly) */
+    int handed;           /* the last update handed over to the sweep: its events are here */
+    uint64_t *cur, *nxt;  /* the pairs of the last update and of this one, sorted (a << 32 | b) */
+    size_t ncur, nnxt, ccur, cnxt;
+    uint64_t *raw;        /* this update's pairs as found */
+    size_t nraw, craw;
+    int *begins, *ends;   /* events, 2 ints each */
+    size_t nbegins, nends, cbegins, cends;
+    /* the grid (per update): a box's cell (-1: large), the cells' first entries, the ids and
+       the boxes in cell order, the large boxes, the pairs' offsets by first box (n + 1) */
+    int *cell, *start, *ids, *big, *off;
+    double *box;          /* the boxes in cell order, by coordinate: lo x, y, z, hi x, y, z
+                             (6 arrays of cap numbers) */
+    size_t cstart;
+    int nbig, d[3];
+    double org[3], inv[3], h; /* the grid's corner, 1 / its cells' sides, the largest extent */
+};
+
+imp_dem_bins *imp_dem_bins_new(double verlet)
+{
+    imp_dem_bins *b = calloc(1, sizeof *b);
+    if (b != NULL) {
+        b->verlet = verlet > 0.0 ? verlet : 0.0;
+    }
+    return b;
+}
+
+void imp_dem_bins_free(imp_dem_bins *b)
+{
+    if (b == NULL) {
+        return;
+    }
+    imp_bp3d_free(b->sweep);
+    free(b->lo), free(b->hi), free(b->cur), free(b->nxt), free(b->begins), free(b->ends);
+    free(b->cell), free(b->start), free(b->ids), free(b->big), free(b->off), free(b->box);
+    free(b->raw);
+    free(b);
+}
+
+/* room for n boxes; 0 or -1 */
+static int reserve(imp_dem_bins *b, int n)
+{
+    if (n <= b->cap && b->off != NULL) {
+        return 0;
+    }
+    size_t c = n > 0 ? (size_t)n : 1;  /* 0 boxes: still arrays (off has n + 1 entries) */
+    double *lo = realloc(b->lo, 3 * c * sizeof *lo);
+    if (lo != NULL) b->lo = lo;
+    double *hi = realloc(b->hi, 3 * c * sizeof *hi);
+    if (hi != NULL) b->hi = hi;
+    double *box = realloc(b->box, 6 * c * sizeof *box);
+    if (box != NULL) b->box = box;
+    int *cell = realloc(b->cell, c * sizeof *cell);
+    if (cell != NULL) b->cell = cell;
+    int *ids = realloc(b->ids, c * sizeof *ids);
+    if (ids != NULL) b->ids = ids;
+    int *big = realloc(b->big, c * sizeof *big);
+    if (big != NULL) b->big = big;
+    int *off = realloc(b->off, (c + 1) * sizeof *off);
+    if (off != NULL) b->off = off;
+    if (!(lo && hi && box && cell && ids && big && off)) {
+        return -1;
+    }
+    b->cap = (int)c;
+    return 0;
+}
+
+/* a with room for m entries of size bytes, its capacity *c doubling: a, a larger copy, or NULL
+   when out of memory (a is then kept) */
+static void *grow(void *a, size_t *c, size_t m, size_t size)
+{
+    if (m <= *c && a != NULL) {
+        return a;
+    }
+    size_t nc = *c ? *c : 1024;
+    while (nc < m) {
+        nc *= 2;
+    }
+    void *p = realloc(a, nc * size);
+    if (p != NULL) {
+        *c = nc;
+    }
+    return p;
+}
+
+/* open intervals on the three axes (broadphase3d.c's test) */
+static inline int overlap(const double *la, const double *ha, const double *lb, const double *hb)
+{
+    return (la[0] < hb[0]) & (lb[0] < ha[0]) & (la[1] < hb[1]) & (lb[1] < ha[1])
+           & (la[2] < hb[2]) & (lb[2] < ha[2]);
+}
+
+/* the cell index along an axis of a bound v (monotone in v, clamped to 0 .. d - 1) */
+static inline int cell_index(double v, double org, double inv, int d)
+{
+    double t = (v - org) * inv;
+    return t >= 0.0 ? (t < d ? (int)t : d - 1) : 0;  /* t < d: also false for a NaN */
+}
+
+/* a box's largest extent (infinite or NaN when a bound is infinite) */
+static inline double extent(const double *l, const double *u)
+{
+    double e0 = u[0] - l[0], e1 = u[1] - l[1], e2 = u[2] - l[2];
+    double e = e0 > e1 ? e0 : e1;
+    return isnan(e0) || isnan(e1) ? NAN : (e > e2 || isnan(e2) ? (isnan(e2) ? NAN : e) : e2);
+}
+
+/* The grid of the inflated boxes: 0, 1 when it suits them badly (more than MAX_BIG large
+   boxes, far more cells than boxes, crowded cells, no extent), -1 when out of memory. */
+static int make_grid(imp_dem_bins *b)
+{
+    const int n = b->n;
+    const double *lo = b->lo, *hi = b->hi;
+    double mean = 0.0, h = 0.0;
+    double org[3] = {INFINITY, INFINITY, INFINITY}, top[3] = {-INFINITY, -INFINITY, -INFINITY};
+    int cnt = 0;
+    for (int i = 0; i < n; i++) {
+        const double *l = lo + 3 * i, *u = hi + 3 * i;
+        double e = extent(l, u);
+        if (isfinite(e)) {
+            mean += e;
+            cnt++;
+        }
+    }
+    mean = cnt > 0 ? mean / cnt : 0.0;
+    int nbig = 0;
+    for (int i = 0; i < n; i++) {
+        const double *l = lo + 3 * i, *u = hi + 3 * i;
+        double e = extent(l, u);
+        if (isfinite(e) && e <= 8.0 * mean) {  /* finite bounds: a finite extent */
+            h = e > h ? e : h;  /* NaN-free here: no fmin, fmax calls */
+            for (int k = 0; k < 3; k++) {
+                org[k] = l[k] < org[k] ? l[k] : org[k];
+                top[k] = l[k] > top[k] ? l[k] : top[k];
+            }
+            b->cell[i] = 0;
+        } else {
+            if (nbig == MAX_BIG) {
+                return 1;
+            }
+            b->big[nbig++] = i;
+            b->cell[i] = -1;
+        }
+    }
+    b->nbig = nbig;
+    const int nsmall = n - nbig;
+    if (nsmall == 0) {
+        b->d[0] = b->d[1] = b->d[2] = 0;
+        return 0;
+    }
+    if (!(h > 0.0)) {
+        return 1;
+    }
+    /* cells of side h (enlarged by a millionth) in y and z, h / XSPLIT in x: a row of cells
+       along x is one range in memory, and the part of it a box can meet is narrower */
+    const double inv = 1.0 / (h * (1.0 + 1e-6));
+    b->inv[0] = XSPLIT * inv, b->inv[1] = b->inv[2] = inv, b->h = h;
+    double cells = 1.0;
+    for (int k = 0; k < 3; k++) {
+        double dk = floor((top[k] - org[k]) * b->inv[k]) + 1.0;
+        cells *= dk;
+        if (!(cells <= 4.0 * XSPLIT * nsmall + 4096.0)) {
+            return 1;
+        }
+        b->d[k] = (int)dk;
+        b->org[k] = org[k];
+    }
+    size_t ncells = (size_t)cells;
+    int *start = grow(b->start, &b->cstart, ncells + 1, sizeof *start);
+    if (start == NULL) {
+        return -1;
+    }
+    b->start = start;
+    for (size_t c = 0; c <= ncells; c++) {
+        start[c] = 0;
+    }
+    const int d0 = b->d[0], d1 = b->d[1], d2 = b->d[2];
+    for (int i = 0; i < n; i++) {
+        if (b->cell[i] < 0) {
+            continue;
+        }
+        const double *l = lo + 3 * i;
+        int x = cell_index(l[0], org[0], b->inv[0], d0), y = cell_index(l[1], org[1], inv, d1);
+        int z = cell_index(l[2], org[2], inv, d2);
+        int c = (z * d1 + y) * d0 + x;
+        b->cell[i] = c;
+        start[c + 1]++;
+    }
+    /* counting sort (stable: ids ascending in a cell); crowded cells make the sweep better */
+    double crowd = 0.0;
+    for (size_t c = 0; c < ncells; c++) {
+        crowd += (double)start[c + 1] * start[c + 1];
+        start[c + 1] += start[c];
+    }
+    if (crowd > 4.0 * nsmall + 4096.0) {
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        int c = b->cell[i];
+        if (c >= 0) {
+            int q = start[c]++;
+            b->ids[q] = i;
+            double *bx = b->box + q;
+            const size_t m = (size_t)b->cap;
+            bx[0] = lo[3 * i], bx[m] = lo[3 * i + 1], bx[2 * m] = lo[3 * i + 2];
+            bx[3 * m] = hi[3 * i], bx[4 * m] = hi[3 * i + 1], bx[5 * m] = hi[3 * i + 2];
+        }
+    }
+    for (size_t c = ncells; c > 0; c--) {  /* start[c] was moved to the end of cell c */
+        start[c] = start[c - 1];
+    }
+    start[0] = 0;
+    return 0;
+}
+
+/* room for m more raw pairs; 0 or -1 */
+static int raw_room(imp_dem_bins *b, size_t m)
+{
+    uint64_t *p = grow(b->raw, &b->craw, b->nraw + m, sizeof *p);
+    if (p == NULL) {
+        return -1;
+    }
+    b->raw = p;
+    return 0;
+}
+
+static inline uint64_t key_of(int a, int c)
+{
+    return a < c ? (uint64_t)(uint32_t)a << 32 | (uint32_t)c
+                 : (uint64_t)(uint32_t)c << 32 | (uint32_t)a;
+}
+
+/* the boxes q0 <= q < q1 (in cell order) that overlap la, ha: their pairs with a into raw at
+   m (room made by the caller); the new m */
+static inline size_t scan(const imp_dem_bins *b, int q0, int q1, int a, const double *la,
+                          const double *ha, size_t m)
+{
+    const size_t c = (size_t)b->cap;
+    const double *bx = b->box;
+    const int *ids = b->ids;
+    uint64_t *raw = b->raw;
+    for (int q = q0; q < q1; q++) {
+        if ((bx[q] < ha[0]) & (la[0] < bx[3 * c + q]) & (bx[c + q] < ha[1])
+            & (la[1] < bx[4 * c + q]) & (bx[2 * c + q] < ha[2]) & (la[2] < bx[5 * c + q])) {
+            raw[m++] = key_of(a, ids[q]);
+        }
+    }
+    return m;
+}
+
+/* the cell rows a box of the grid meets beyond its own: (y + 1, z) and (y - 1 .. y + 1,
+   z + 1); their number */
+static int rows_after(const imp_dem_bins *b, int y, int z, int *row)
+{
+    const int d1 = b->d[1], d2 = b->d[2];
+    int nr = 0;
+    if (y + 1 < d1) {
+        row[nr++] = z * d1 + y + 1;
+    }
+    if (z + 1 < d2) {
+        for (int yy = y > 0 ? y - 1 : 0; yy <= y + 1 && yy < d1; yy++) {
+            row[nr++] = (z + 1) * d1 + yy;
+        }
+    }
+    return nr;
+}
+
+/* The large boxes' pairs into raw: with the boxes of the grid in the cells they can meet (a box
+   b meets g only when g's lo - h < b's lo < g's hi on every axis), and with each other. */
+static int big_pairs(imp_dem_bins *b)
+{
+    const int d0 = b->d[0], d1 = b->d[1], d2 = b->d[2];
+    for (int i = 0; i < b->nbig; i++) {
+        const int g = b->big[i];
+        const double *lg = b->lo + 3 * g, *hg = b->hi + 3 * g;
+        for (int j = i + 1; j < b->nbig; j++) {
+            const int o = b->big[j];
+            if (overlap(lg, hg, b->lo + 3 * o, b->hi + 3 * o)) {
+                if (raw_room(b, 1) != 0) {
+                    return -1;
+                }
+                b->raw[b->nraw++] = key_of(g, o);
+            }
+        }
+        if (d0 == 0) {
+            continue;
+        }
+        int c0[3], c1[3];
+        for (int k = 0; k < 3; k++) {
+            c0[k] = cell_index(lg[k] - b->h, b->org[k], b->inv[k], b->d[k]);
+            c1[k] = cell_index(hg[k], b->org[k], b->inv[k], b->d[k]);
+        }
+        for (int z = c0[2]; z <= c1[2]; z++) {
+            for (int y = c0[1]; y <= c1[1]; y++) {
+                const int row = (z * d1 + y) * d0;
+                const int q0 = b->start[row + c0[0]], q1 = b->start[row + c1[0] + 1];
+                if (raw_room(b, (size_t)(q1 - q0)) != 0) {
+                    return -1;
+                }
+                b->nraw = scan(b, q0, q1, g, lg, hg, b->nraw);
+            }
+        }
+        (void)d2;
+    }
+    return 0;
+}
+
+/* The pairs, each met once, unsorted into raw: a box of the grid meets the boxes after it in
+   its own row of cells along x, then those of the rows after it (rows_after), in the part of
+   each row it can meet (lo - h < b's lo < hi along x); the large boxes by big_pairs. 0 or -1. */
+static int grid_pairs(imp_dem_bins *b)
+{
+    const int d0 = b->d[0], d1 = b->d[1], d2 = b->d[2];
+    const size_t cap = (size_t)b->cap;
+    const int *start = b->start;
+    const double h = b->h, org = b->org[0], inv = b->inv[0];
+    b->nraw = 0;
+    for (int z = 0; z < d2; z++) {
+        for (int y = 0; y < d1; y++) {
+            const int own = (z * d1 + y) * d0, s = start[own], e = start[own + d0];
+            if (s == e) {
+                continue;
+            }
+            int row[4];
+            const int nr = rows_after(b, y, z, row);
+            size_t most = (size_t)(e - s);
+            for (int r = 0; r < nr; r++) {
+                most += (size_t)(start[(row[r] + 1) * d0] - start[row[r] * d0]);
+            }
+            if (raw_room(b, (size_t)(e - s) * most) != 0) {
+                return -1;
+            }
+            size_t m = b->nraw;
+            for (int q = s; q < e; q++) {
+                const double la[3] = {b->box[q], b->box[cap + q], b->box[2 * cap + q]};
+                const double ha[3] = {b->box[3 * cap + q], b->box[4 * cap + q],
+                                      b->box[5 * cap + q]};
+                const int a = b->ids[q];
+                const int x0 = cell_index(la[0] - h, org, inv, d0);
+                const int x1 = cell_index(ha[0], org, inv, d0) + 1;
+                m = scan(b, q + 1, start[own + x1], a, la, ha, m);
+                for (int r = 0; r < nr; r++) {
+                    m = scan(b, start[row[r] * d0 + x0], start[row[r] * d0 + x1], a, la, ha, m);
+                }
+            }
+            b->nraw = m;
+        }
+    }
+    return big_pairs(b);
+}
+
+/* raw's pairs sorted into nxt: a counting sort by their first box, then each box's few pairs by
+   insertion; O(n + pairs). 0 or -1. */
+static int sort_pairs(imp_dem_bins *b)
+{
+    const int n = b->n;
+    const size_t m = b->nraw;
+    int *off = b->off;
+    uint64_t *p = grow(b->nxt, &b->cnxt, m, sizeof *p);
+    if (p == NULL) {
+        return -1;
+    }
+    b->nxt = p;
+    for (int i = 0; i <= n; i++) {
+        off[i] = 0;
+    }
+    for (size_t k = 0; k < m; k++) {
+        off[(b->raw[k] >> 32) + 1]++;
+    }
+    for (int i = 0; i < n; i++) {
+        off[i + 1] += off[i];
+    }
+    for (size_t k = 0; k < m; k++) {
+        p[off[b->raw[k] >> 32]++] = b->raw[k];
+    }
+    /* off[i] is now the end of box i's pairs */
+    for (int i = 0, s = 0; i < n; s = off[i++]) {
+        for (int k = s + 1; k < off[i]; k++) {
+            uint64_t v = p[k];
+            int j = k - 1;
+            for (; j >= s && p[j] > v; j--) {
+                p[j + 1] = p[j];
+            }
+            p[j + 1] = v;
+        }
+    }
+    b->nnxt = m;
+    return 0;
+}
+
+static int push_event(int **arr, size_t *cnt, size_t *cap, uint64_t key)
+{
+    int *p = grow(*arr, cap, 2 * (*cnt + 1), sizeof *p);
+    if (p == NULL) {
+        return -1;
+    }
+    *arr = p;
+    (*arr)[2 * *cnt] = (int)(key >> 32);
+    (*arr)[2 * *cnt + 1] = (int)(key & 0xffffffffu);
+    (*cnt)++;
+    return 0;
+}
+
+/* the events: nxt against cur (both sorted), then nxt becomes cur; 0 or -1 */
+static int diff(imp_dem_bins *b)
+{
+    size_t i = 0, j = 0;
+    const uint64_t *o = b->cur, *p = b->nxt;
+    while (i < b->ncur || j < b->nnxt) {
+        if (j == b->nnxt || (i < b->ncur && o[i] < p[j])) {
+            if (push_event(&b->ends, &b->nends, &b->cends, o[i++]) != 0) {
+                return -1;
+            }
+        } else if (i == b->ncur || p[j] < o[i]) {
+            if (push_event(&b->begins, &b->nbegins, &b->cbegins, p[j++]) != 0) {
+                return -1;
+            }
+        } else {
+            i++, j++;
+        }
+    }
+    uint64_t *t = b->cur;
+    size_t tc = b->ccur;
+    b->cur = b->nxt, b->ccur = b->cnxt, b->ncur = b->nnxt;
+    b->nxt = t, b->cnxt = tc, b->nnxt = 0;
+    return 0;
+}
+
+/* The sweep takes over: made on the tight boxes, its pairs merged with the grid's last ones for
+   this update's events (a query that allocates: once). 0 or -1. */
+static int to_sweep(imp_dem_bins *b, int n, const double *lo, const double *hi)
+{
+    if ((b->sweep = imp_bp3d_new(b->verlet)) == NULL) {
+        return -1;
+    }
+    imp_bp3d_set_refresh_all(b->sweep, 1);
+    if (imp_bp3d_update(b->sweep, n, lo, hi) != 0) {
+        return -1;
+    }
+    int count = imp_bp3d_pair_count(b->sweep);
+    int *pairs = malloc((size_t)(count > 0 ? count : 1) * 2 * sizeof *pairs);
+    uint64_t *p = grow(b->nxt, &b->cnxt, (size_t)count, sizeof *p);
+    if (pairs == NULL || p == NULL) {
+        free(pairs);
+        return -1;
+    }
+    b->nxt = p;
+    count = imp_bp3d_pairs(b->sweep, pairs, count);
+    for (int k = 0; k < count; k++) {  /* sorted by a then b: key order */
+        b->nxt[k] = (uint64_t)(uint32_t)pairs[2 * k] << 32 | (uint32_t)pairs[2 * k + 1];
+    }
+    free(pairs);
+    b->nnxt = count > 0 ? (size_t)count : 0;
+    b->handed = 1;
+    return diff(b);
+}
+
+int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *hi)
+{
+    b->nbegins = b->nends = 0;
+    b->handed = 0;
+    if (n < 0) {
+        return -1;
+    }
+    if (b->sweep != NULL) {
+        return imp_bp3d_update(b->sweep, n, lo, hi);
+    }
+    const double d = b->verlet;
+    if (!b->built || n != b->n) {
+        for (int i = 0; i < 3 * n; i++) {
+            if (isnan(lo[i]) || isnan(hi[i])) {
+                return -1;
+            }
+        }
+        if (reserve(b, n) != 0) {
+            return -1;
+        }
+        b->n = n;
+    } else {
+        /* nothing to do while every box lies inside its inflated copy (negated tests: a NaN
+           bound counts as having left, and fails the update) */
+        int moved = 0, bad = 0;
+        for (int i = 0; i < n; i++) {
+            const double *l = lo + 3 * i, *h = hi + 3 * i, *sl = b->lo + 3 * i, *sh = b->hi + 3 * i;
+            int inside = (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
+                         & (h[1] <= sh[1]) & (h[2] <= sh[2]);
+            moved |= !inside;
+            bad |= isnan(l[0]) | isnan(l[1]) | isnan(l[2]) | isnan(h[0]) | isnan(h[1])
+                   | isnan(h[2]);
+        }
+        if (bad) {
+            b->built = 0;
+            return -1;
+        }
+        if (!moved) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < 3 * n; i++) {  /* every box inflated again */
+        b->lo[i] = lo[i] - d;
+        b->hi[i] = hi[i] + d;
+    }
+    b->built = 1;
+    int g = make_grid(b);
+    if (g < 0) {
+        return -1;
+    }
+    if (g > 0) {
+        return to_sweep(b, n, lo, hi);
+    }
+    if (grid_pairs(b) != 0 || sort_pairs(b) != 0) {
+        return -1;
+    }
+    return diff(b);
+}
+
+const int *imp_dem_bins_begins(const imp_dem_bins *b, int *count)
+{
+    if (b->sweep != NULL && !b->handed) {
+        return imp_bp3d_begins(b->sweep, count);
+    }
+    *count = (int)b->nbegins;
+    return b->begins;
+}
+
+const int *imp_dem_bins_ends(const imp_dem_bins *b, int *count)
+{
+    if (b->sweep != NULL && !b->handed) {
+        return imp_bp3d_ends(b->sweep, count);
+    }
+    *count = (int)b->nends;
+    return b->ends;
+}
+
+int imp_dem_bins_pair_count(const imp_dem_bins *b)
+{
+    return b->sweep != NULL ? imp_bp3d_pair_count(b->sweep) : (int)b->ncur;
+}
+
+int imp_dem_bins_has_pair(const imp_dem_bins *b, int a, int c)
+{
+    if (b->sweep != NULL) {
+        return imp_bp3d_has_pair(b->sweep, a, c);
+    }
+    if (b->built && a != c && a >= 0 && c >= 0 && a < b->n && c < b->n) {
+        /* the pairs are those of the inflated boxes, unchanged since they were found */
+        return overlap(b->lo + 3 * a, b->hi + 3 * a, b->lo + 3 * c, b->hi + 3 * c);
+    }
+    const imp_pairset view = {b->cur, (int)b->ncur, (int)b->ccur};  /* the same keys, sorted */
+    return imp_pairset_contains(&view, a, c);
+}
+
+int imp_dem_bins_inflated(const imp_dem_bins *b, const double **lo, const double **hi)
+{
+    if (b->sweep != NULL) {
+        return imp_bp3d_inflated(b->sweep, lo, hi);
+    }
+    *lo = b->lo;
+    *hi = b->hi;
+    return b->built ? b->n : 0;
+}
+
+int imp_dem_bins_gridded(const imp_dem_bins *b) { return b->sweep == NULL; }

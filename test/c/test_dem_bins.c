@@ -1,0 +1,261 @@
+/* test_dem_bins.c: the dem collider's binned broad phase (dem_bins.h) against brute force: after
+   every update its pairs are exactly the pairs of overlapping inflated boxes (open intervals),
+   its begins and ends are the new pairs less the old and the old less the new, sorted, and an
+   update in which no box left its inflated copy changes nothing. Random moving spheres' boxes
+   with unbounded walls among them, touching and flat boxes, a NaN, a change of the box count,
+   and the scenes the grid suits badly (a box flown far away, many large boxes), where the sweep
+   takes over with the same pairs. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "dem_bins.h"
+
+enum { MAXN = 700, MAXP = MAXN * MAXN / 2 };
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static double urand(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double lo[3 * MAXN], hi[3 * MAXN], ilo[3 * MAXN], ihi[3 * MAXN];
+static uint64_t old_set[MAXP], new_set[MAXP];
+static int nold;
+
+/* the brute-force pairs of the inflated boxes, sorted (a << 32 | b) */
+static int brute(int n, const double *l, const double *h, uint64_t *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = i + 1; j < n; j++) {
+            int ov = 1;
+            for (int d = 0; d < 3; d++) {
+                ov &= l[3 * i + d] < h[3 * j + d] && l[3 * j + d] < h[3 * i + d];
+            }
+            if (ov) {
+                out[k++] = (uint64_t)i << 32 | (uint64_t)j;
+            }
+        }
+    }
+    return k;
+}
+
+/* events equal to the set differences, in order */
+static int events_match(const int *ev, int count, const uint64_t *a, int na, const uint64_t *b,
+                        int nb)
+{
+    int k = 0, j = 0;
+    for (int i = 0; i < na; i++) {  /* a less b */
+        while (j < nb && b[j] < a[i]) {
+            j++;
+        }
+        if (j < nb && b[j] == a[i]) {
+            continue;
+        }
+        if (k >= count || (uint64_t)ev[2 * k] << 32 != (a[i] & 0xffffffff00000000ull)
+            || (uint64_t)(uint32_t)ev[2 * k + 1] != (a[i] & 0xffffffffu)) {
+            return 0;
+        }
+        k++;
+    }
+    return k == count;
+}
+
+/* one update's checks against brute force; 1 when all hold */
+static int check_update(imp_dem_bins *b, int n, double verlet, int moved)
+{
+    if (imp_dem_bins_update(b, n, lo, hi) != 0) {
+        return 0;
+    }
+    const double *bl, *bh;
+    if (imp_dem_bins_inflated(b, &bl, &bh) != n) {
+        return 0;
+    }
+    if (moved) {  /* every box inflated again about its tight box */
+        for (int i = 0; i < 3 * n; i++) {
+            ilo[i] = lo[i] - verlet;
+            ihi[i] = hi[i] + verlet;
+        }
+    }
+    if (memcmp(bl, ilo, 3 * (size_t)n * sizeof *bl) != 0
+        || memcmp(bh, ihi, 3 * (size_t)n * sizeof *bh) != 0) {
+        return 0;
+    }
+    int nnew = brute(n, ilo, ihi, new_set), nb, ne;
+    const int *begins = imp_dem_bins_begins(b, &nb), *ends = imp_dem_bins_ends(b, &ne);
+    if (imp_dem_bins_pair_count(b) != nnew || !events_match(begins, nb, new_set, nnew, old_set, nold)
+        || !events_match(ends, ne, old_set, nold, new_set, nnew)) {
+        return 0;
+    }
+    for (int t = 0; t < 50; t++) {  /* membership, pairs and not */
+        int i = (int)(urand() * n), j = (int)(urand() * n);
+        uint64_t key = i < j ? (uint64_t)i << 32 | (uint64_t)j : (uint64_t)j << 32 | (uint64_t)i;
+        int in = 0;
+        for (int k = 0; k < nnew; k++) {
+            in |= new_set[k] == key;
+        }
+        if (i != j && imp_dem_bins_has_pair(b, i, j) != in) {
+            return 0;
+        }
+    }
+    memcpy(old_set, new_set, (size_t)nnew * sizeof *new_set);
+    nold = nnew;
+    return 1;
+}
+
+/* n boxes: the first nwalls unbounded half-spaces (a floor and side walls), then spheres of
+   radius 0.5 to 1 in a cube of side s */
+static void scene(int n, int nwalls, double s, double *x, double *r)
+{
+    for (int i = 0; i < n; i++) {
+        for (int d = 0; d < 3; d++) {
+            x[3 * i + d] = urand() * s;
+        }
+        r[i] = 0.5 + 0.5 * urand();
+    }
+    for (int i = 0; i < nwalls; i++) {
+        r[i] = -1.0;  /* a wall: the half-space below x[3 i + i % 3] on axis i % 3 */
+    }
+}
+
+static void boxes_of(int n, const double *x, const double *r)
+{
+    for (int i = 0; i < n; i++) {
+        for (int d = 0; d < 3; d++) {
+            if (r[i] < 0.0) {
+                lo[3 * i + d] = -INFINITY;
+                hi[3 * i + d] = d == i % 3 ? x[3 * i + d] : INFINITY;
+            } else {
+                lo[3 * i + d] = x[3 * i + d] - r[i];
+                hi[3 * i + d] = x[3 * i + d] + r[i];
+            }
+        }
+    }
+}
+
+static double x[3 * MAXN], r[MAXN];
+
+/* whether some tight box left its inflated copy */
+static int moved_out(int n)
+{
+    int moved = 0;
+    for (int i = 0; i < 3 * n; i++) {
+        moved |= !(lo[i] >= ilo[i] && hi[i] <= ihi[i]);
+    }
+    return moved;
+}
+
+/* random motion over many updates: a settling cloud (everything falls, jiggles) */
+static int run(imp_dem_bins *b, int n, int nwalls, double s, double verlet, int steps, double v)
+{
+    nold = 0;
+    scene(n, nwalls, s, x, r);
+    boxes_of(n, x, r);
+    if (!check_update(b, n, verlet, 1)) {
+        return 0;
+    }
+    for (int t = 0; t < steps; t++) {
+        for (int i = nwalls; i < n; i++) {
+            for (int d = 0; d < 3; d++) {
+                x[3 * i + d] += v * (urand() - 0.5) - (d == 2 ? 0.3 * v : 0.0);
+            }
+        }
+        boxes_of(n, x, r);
+        if (!check_update(b, n, verlet, moved_out(n))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+TEST(bins_match_brute_force)
+{
+    imp_dem_bins *b = imp_dem_bins_new(0.1);
+    CHECK(b != NULL);
+    CHECK(run(b, 600, 3, 14.0, 0.1, 40, 0.15));
+    CHECK(imp_dem_bins_gridded(b));
+    imp_dem_bins_free(b);
+    /* no verlet distance, a dense cloud (many pairs), no walls */
+    b = imp_dem_bins_new(-1.0);
+    CHECK(b != NULL);
+    CHECK(run(b, 500, 0, 8.0, 0.0, 10, 0.2));
+    CHECK(imp_dem_bins_gridded(b));
+    imp_dem_bins_free(b);
+}
+
+TEST(bins_touching_and_flat_boxes)
+{
+    /* boxes on a lattice of spacing 1 with half-width 0.5: neighbours touch, so no pair; then
+       0.5 + 2^-40: every neighbour overlaps; and flat boxes (lo == hi on z) */
+    imp_dem_bins *b = imp_dem_bins_new(0.0);
+    CHECK(b != NULL);
+    const int n = 6 * 6 * 6;
+    nold = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        double w = pass == 0 ? 0.5 : 0.5 + 0x1p-40;
+        for (int i = 0; i < n; i++) {
+            double c[3] = {i % 6, (i / 6) % 6, i / 36};
+            for (int d = 0; d < 3; d++) {
+                lo[3 * i + d] = c[d] - w;
+                hi[3 * i + d] = c[d] + (pass == 2 && d == 2 ? -w : w);
+            }
+        }
+        CHECK(check_update(b, n, 0.0, pass == 0 || moved_out(n)));
+        CHECK(imp_dem_bins_pair_count(b) == (pass == 0 ? 0 : nold));
+    }
+    CHECK(imp_dem_bins_gridded(b));
+    imp_dem_bins_free(b);
+}
+
+TEST(bins_nan_and_new_count)
+{
+    imp_dem_bins *b = imp_dem_bins_new(0.05);
+    CHECK(b != NULL);
+    CHECK(run(b, 300, 2, 10.0, 0.05, 5, 0.2));
+    double keep = lo[3 * 100];
+    lo[3 * 100] = NAN;
+    CHECK(imp_dem_bins_update(b, 300, lo, hi) == -1);  /* fails; the next update starts again */
+    lo[3 * 100] = keep;
+    CHECK(check_update(b, 300, 0.05, 1));
+    CHECK(check_update(b, 250, 0.05, 1));  /* fewer boxes: the pairs beyond end */
+    CHECK(check_update(b, 300, 0.05, 1));
+    imp_dem_bins_free(b);
+}
+
+TEST(bins_hand_over_to_the_sweep)
+{
+    /* a box flown far away: far more cells than boxes; the sweep takes over mid-run */
+    imp_dem_bins *b = imp_dem_bins_new(0.1);
+    CHECK(b != NULL);
+    CHECK(run(b, 400, 3, 12.0, 0.1, 3, 0.2));
+    CHECK(imp_dem_bins_gridded(b));
+    x[3 * 399] = 1e9;
+    boxes_of(400, x, r);
+    CHECK(check_update(b, 400, 0.1, 1));
+    CHECK(!imp_dem_bins_gridded(b));
+    x[3 * 399] = 5.0;
+    boxes_of(400, x, r);
+    CHECK(check_update(b, 400, 0.1, 1));
+    imp_dem_bins_free(b);
+    /* more large boxes than the grid takes (40 walls): the sweep from the start */
+    b = imp_dem_bins_new(0.1);
+    CHECK(b != NULL);
+    CHECK(run(b, 400, 40, 12.0, 0.1, 3, 0.2));
+    CHECK(!imp_dem_bins_gridded(b));
+    imp_dem_bins_free(b);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_BEGIN(argc, argv);
+    RUN(bins_match_brute_force);
+    RUN(bins_touching_and_flat_boxes);
+    RUN(bins_nan_and_new_count);
+    RUN(bins_hand_over_to_the_sweep);
+    return CHECK_END("dem_bins");
+}
