@@ -295,13 +295,14 @@ function dem.force_resetter(opts)
   return engine("force_resetter", opts.label)
 end
 
---- dem.collider{verlet_distance = -0.1, interaction_radius = 1, label}: the sweep-and-prune
---- collider (Yade's InsertionSortCollider). Boxes are grown by the verlet distance (m; a
---- negative value is that factor of the smallest radius) so a box is re-sorted only when its
---- body moved that far; interaction_radius > 1 grows spheres' boxes by that factor (distant
---- interactions; use the same factor in the interaction loop). Yade's default is -0.5; here
---- -0.1 is faster (fewer potential interactions; the sweep refreshes only boxes that left
---- their grown copy), e.g. 2x on the 10000-sphere deposition.
+--- dem.collider{verlet_distance = -0.1, interaction_radius = 1, label}: the collider (the
+--- pairs of Yade's InsertionSortCollider, found by binning the boxes into a grid as
+--- LIGGGHTS' neighbour lists do; a sweep for scenes a grid suits badly). Boxes are grown by
+--- the verlet distance (m; a negative value is that factor of the smallest radius) so the
+--- collider runs again only when some body moved that far; interaction_radius > 1 grows
+--- spheres' boxes by that factor (distant interactions; use the same factor in the
+--- interaction loop). Yade's default is -0.5; here -0.1 is faster (fewer potential
+--- interactions), e.g. 2x on the 10000-sphere deposition.
 function dem.collider(opts)
   local what = "impact.dem.collider"
   opts = check_keys(what, opts, { verlet_distance = true, interaction_radius = true, label = true })
