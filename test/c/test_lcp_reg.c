@@ -1,6 +1,6 @@
 /* test_lcp_reg.c: frictional problems with redundant rows through the box steps on the
    regularized A + 1e-10 diag(A) (src/lcp/lcp.c, box_regularized), warm-started from an
-   earlier solve's row states and forces (imp_lcp_options.warm_state, warm_forces): the 2D
+   earlier solve's row states and forces (imp_lcp_options.warm_start, warm_forces): the 2D
    pyramid of lcp_gen.h whose contact points come in coincident pairs (A singular, the
    normal forces not unique). Every answer is checked from A f + b by the Coulomb conditions
    (gen_coulomb_ok, independent of the solver) and by statics: with the pushes below mu g
