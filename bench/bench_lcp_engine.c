@@ -7,7 +7,8 @@
    falls back to projected Gauss-Seidel), and the largest tilt; for contact_solver "lcp"
    (Baraff's pivoting) and "coulomb" (coulomb.h's Newton, engine2d_coulomb.c). A few steps
    only: the exact solves are dense.
-   Study mode (a fifth argument k > 0, symplectic Euler steps): after each step the next
+   Study mode (a fifth argument k > 0, symplectic Euler steps, or RK4 steps when no
+   symplectic Euler steps are asked for): after each step the next
    step's contact problem is posed at its state (one more evaluation, which also updates the
    warm starts: a study run is not the plain run) and, when its exact solve fails, taken
    apart (study_problem): coincident contact
@@ -255,7 +256,8 @@ int main(int argc, char **argv)
                                          && strcmp(which, imp_contact_solver_names[solver]) != 0)) {
             continue;
         }
-        if (steps > 0) run(base, steps, IMP_STEPPING_ODE, solver, 0, NULL);
+        /* (the study takes the RK4 run's problems when there is no symplectic run) */
+        if (steps > 0) run(base, steps, IMP_STEPPING_ODE, solver, se > 0 ? 0 : study, prefix);
         if (se > 0) run(base, se, IMP_STEPPING_SYMPLECTIC_EULER, solver, study, prefix);
     }
     return 0;

@@ -41,11 +41,19 @@
      src/lcp/lcp_stick.c): f_n = c+ + c-, f_t = mu (c+ - c-), c >= 0, a symmetric PSD
      problem without friction rows for the symmetric method, whose answer is Coulomb's when
      every contact sticks or separates, and is taken only when it passes the residual test.
+     Friction still unsolved then with a symmetric A goes to the box steps on the regularized
+     A + 1e-10 diag(A) (positive definite: the normal forces of each step are unique, where
+     the redundant rows of stacks, A singular, let the steps on A wander between normal
+     splits), warm-started from opts.warm_start and opts.warm_forces and taken only when the
+     answer passes the residual test on A itself; problems of more than 300 such rows go
+     there first (the other methods mostly fail on them at a high cost).
      Friction still unsolved then (auto, any A, n <= 300) goes to Lemke's method on Stewart and
      Trinkle's split problem (src/lcp/lcp_split.c: f_t = p - m, p, m >= 0, with a multiplier
      row mu f_n - p - m >= 0; duplicate rows merged; a tiny multiplier diagonal), which
      ends on redundant, degenerate contacts where the pivoting above cycles; its answer is
      taken only when it passes the residual test (info.method then says IMP_LCP_LEMKE).
+     Above 300 rows (up to 1200, symmetric A) the split problem of the regularized A comes
+     right after the regularized box steps (a cold path of seconds at 580 rows).
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
    s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral
@@ -132,6 +140,10 @@ typedef struct imp_lcp_options {
        pivot (O(m^3) per pivot, O(n^4) per solve; the reference the incremental inverse is
        tested against). 0 (default): the inverse is updated, O(m^2) per set change. */
     int general_refactor;
+    /* n forces of a previous solve (imp_lcp_solve's f), or NULL; with warm_start, the box
+       steps on redundant frictional problems (see auto above) start from that pattern with
+       the friction bounds of these normal forces instead of from zero friction. */
+    const double *warm_forces;
 } imp_lcp_options;
 
 typedef struct imp_lcp_info {

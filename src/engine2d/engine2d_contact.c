@@ -293,6 +293,9 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
             e->state_in[i] = (signed char)e->a[i];
         }
         o.warm_start = e->state_in;
+        /* and the forces (their friction bounds) for the box steps on redundant rows */
+        imp_engine2d_fwarm_fetch(e, e->rec, n, e->fwarm);
+        o.warm_forces = e->fwarm;
         imp_lcp_info info;
         imp_lcp_status ls = imp_lcp_solve(&p, &o, e->ws, e->f, e->a, e->state_out, &info);
         for (int i = 0; i < n; i++) {

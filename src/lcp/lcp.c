@@ -22,6 +22,9 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     free(ws->stick_pair);
     free(ws->split);
     free(ws->split_i);
+    free(ws->reg);
+    ws->reg = NULL;
+    ws->reg_cap = 0;
     if (ws->split_ws != NULL) {
         ws_free_buffers(ws->split_ws);
         free(ws->split_ws);
@@ -281,9 +284,109 @@ static imp_lcp_status run_method(imp_lcp_method m, const imp_lcp_problem *p,
     switch (m) {
     case IMP_LCP_SYMMETRIC: return imp_lcp_solve_symmetric(p, lim, warm, ws, f, info, msg);
     case IMP_LCP_LEMKE: return imp_lcp_solve_lemke(p, lim, ws, f, info, msg);
-    case IMP_LCP_BOX: return imp_lcp_solve_box(p, lim, ws, f, info, msg);
+    case IMP_LCP_BOX: return imp_lcp_solve_box(p, lim, NULL, NULL, ws, f, info, msg);
     default: return imp_lcp_solve_general(p, lim, warm, ws, f, info, msg);
     }
+}
+
+/* The regularization of the box steps on redundant rows, relative to A's diagonal: the
+   answer's a is off by eps A_ii f_i, within the engine's 1e-8 residual test; the rows'
+   Schur complements in the regularized A are then at least eps (scaled), so the steps'
+   pivot tolerance goes below it. Problems of more rows than IMP_LCP_REG_FIRST go there
+   first. */
+#define IMP_LCP_REG_EPS 1e-10
+#define IMP_LCP_REG_FIRST 300
+
+/* The box steps (lcp_box.c) on A + eps diag(A), warm-started from warm and warm_f (may be
+   NULL), for frictional problems with redundant rows: A is then singular, the normal
+   forces of a box step are not unique, and the steps on A wander between vertex splits
+   whose friction bounds never settle; on the positive definite regularized A each step's
+   forces are unique and vary continuously with the bounds. The answer is taken (IMP_LCP_OK,
+   f, ws->st and info filled) only when it passes the residual test on A itself; else a
+   failure is returned and f and ws->st hold its last iterate. The regularized A lives in
+   ws->reg (n^2 doubles, kept; its n more doubles are the callers' scratch). */
+/* ws->reg for n rows: n^2 + n doubles. 0, or -1 out of memory. */
+static int reg_reserve(imp_lcp_workspace *ws, int n)
+{
+    size_t need = (size_t)n * (size_t)n + (size_t)n;
+    if (need > ws->reg_cap) {
+        free(ws->reg);
+        ws->reg = malloc(need * sizeof(double));
+        ws->reg_cap = ws->reg != NULL ? need : 0;
+    }
+    return ws->reg != NULL ? 0 : -1;
+}
+
+/* q := p with A + IMP_LCP_REG_EPS diag(A) (in ws->reg). 0, or -1 out of memory. O(n^2). */
+static int reg_problem(const imp_lcp_problem *p, imp_lcp_workspace *ws, imp_lcp_problem *q)
+{
+    int n = p->n;
+    if (reg_reserve(ws, n) != 0) return -1;
+    memcpy(ws->reg, p->A, (size_t)n * (size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++) ws->reg[(size_t)i * n + i] *= 1.0 + IMP_LCP_REG_EPS;
+    *q = *p;
+    q->A = ws->reg;
+    return 0;
+}
+
+static imp_lcp_status box_regularized(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                      const signed char *warm, const double *warm_f,
+                                      imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                      const char **msg)
+{
+    int n = p->n;
+    imp_lcp_problem q;
+    if (reg_problem(p, ws, &q) != 0) {
+        *msg = "out of memory for the regularized problem";
+        return IMP_LCP_NO_MEMORY;
+    }
+    imp_lcp_limits lr = *lim;
+    lr.ptol = 1e-3 * IMP_LCP_REG_EPS;
+    imp_lcp_status st = imp_lcp_solve_box(&q, &lr, warm, warm_f, ws, f, info, msg);
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(f[i])) f[i] = 0.0;
+    }
+    if (st != IMP_LCP_OK) return st;
+    if (!imp_lcp_check(p, f, ws->work, lim->tol, info)) {
+        *msg = "the regularized box steps' answer is above the tolerance on A itself";
+        return IMP_LCP_NUMERICAL;
+    }
+    *msg = "solved by the box-bounded steps on A + 1e-10 diag(A) (redundant rows)";
+    return IMP_LCP_OK;
+}
+
+/* The regularized box steps after the other methods failed: their answer is taken when it
+   passes, else f, the row states and info of the answer before are kept. Returns the
+   status to report. */
+static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                        const imp_lcp_options *opts, imp_lcp_workspace *ws,
+                                        double *f, double *a, imp_lcp_info *info,
+                                        imp_lcp_status st, const char **msg)
+{
+    int n = p->n;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(f[i])) f[i] = 0.0;
+    }
+    imp_lcp_info before = *info;
+    const char *msg_before = *msg;
+    memcpy(a, f, (size_t)n * sizeof(double));
+    if (reg_reserve(ws, n) != 0) return st;
+    signed char *st_keep = (signed char *)(ws->reg + (size_t)n * (size_t)n);
+    memcpy(st_keep, ws->st, (size_t)n);
+    imp_lcp_status sr = box_regularized(p, lim, opts->warm_start, opts->warm_forces, ws, f,
+                                        info, msg);
+    if (sr == IMP_LCP_OK) {
+        info->pivots += before.pivots;
+        info->method = IMP_LCP_BOX;
+        return IMP_LCP_OK;
+    }
+    int pivots = info->pivots;
+    *info = before;
+    info->pivots += pivots;
+    *msg = msg_before;
+    memcpy(f, a, (size_t)n * sizeof(double));
+    memcpy(ws->st, st_keep, (size_t)n);
+    return st;
 }
 
 /* The largest problem given to the split friction problem: about 2 n rows, dense, a cold
@@ -291,13 +394,28 @@ static imp_lcp_status run_method(imp_lcp_method m, const imp_lcp_problem *p,
    for the four settings tried, where the answer was taken once in three). */
 #define IMP_LCP_SPLIT_MAX 300
 
+/* Above IMP_LCP_SPLIT_MAX and up to this many rows with a symmetric A, the split problem
+   is posed on the regularized A + IMP_LCP_REG_EPS diag(A) with one setting (scaled, 1e-10
+   on the multipliers): on the 55-box pyramid's 580 rows (about 1000 variables) a cold
+   Lemke path of about 4000 pivots, seconds; its answer then warm-starts the next solves'
+   box steps (through the caller's row states and forces). */
+#define IMP_LCP_SPLIT_REG_MAX 1200
+
 /* Friction every other method left unsolved, as Stewart and Trinkle's split problem for
-   Lemke's method (lcp_split.c). Its answer is taken when it passes the residual test; else
-   f, the row states and info of the answer before are kept. Returns the status to report. */
+   Lemke's method (lcp_split.c): on A itself with four settings up to IMP_LCP_SPLIT_MAX
+   rows, on the regularized A with one setting beyond. Its answer is taken when it passes
+   the residual test on A; else f, the row states and info of the answer before are kept.
+   Returns the status to report. */
 static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_limits *lim,
                                         imp_lcp_workspace *ws, double *f, double *a,
                                         imp_lcp_info *info, imp_lcp_status st, const char **msg)
 {
+    imp_lcp_problem q = *p;
+    int settings = 4;
+    if (p->n > IMP_LCP_SPLIT_MAX) {
+        if (reg_problem(p, ws, &q) != 0) return st;
+        settings = 1;
+    }
     int n = p->n;
     signed char *st_keep = (signed char *)ws->list; /* (n ints: free between methods) */
     for (int i = 0; i < n; i++) {
@@ -311,9 +429,9 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
        rounding (the bases of redundant contacts are ill-conditioned), not as a trend */
     static const double eps[] = {1e-10, 1e-8, 1e-9, 1e-7};
     int solved = 0;
-    for (int k = 0; k < 4 && !solved; k++) {
+    for (int k = 0; k < settings && !solved; k++) {
         const char *msg4 = *msg;
-        imp_lcp_status st4 = imp_lcp_solve_split(p, lim, eps[k], k < 2, ws, f, info, &msg4);
+        imp_lcp_status st4 = imp_lcp_solve_split(&q, lim, eps[k], k < 2, ws, f, info, &msg4);
         if (st4 == IMP_LCP_NO_MEMORY) break;
         int finite = 1;
         for (int i = 0; finite && i < n; i++) finite = isfinite(f[i]);
@@ -323,8 +441,10 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
         info->additions = before.additions;
         info->removals = before.removals;
         info->method = IMP_LCP_LEMKE;
-        *msg = "solved by Lemke's method on the split friction problem (Stewart-Trinkle) after "
-               "the other methods failed";
+        *msg = q.A != p->A ? "solved by Lemke's method on the split friction problem "
+                             "(Stewart-Trinkle) of A + 1e-10 diag(A) after the box steps failed"
+                           : "solved by Lemke's method on the split friction problem "
+                             "(Stewart-Trinkle) after the other methods failed";
         return IMP_LCP_OK;
     }
     int pivots = info->pivots;
@@ -406,7 +526,25 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
         return info->status;
     }
     const char *msg = "solved";
-    imp_lcp_status st = run_method(m, p, &lim, opts->warm_start, ws, f, info, &msg);
+    int reg = opts->method == IMP_LCP_AUTO && fric && asym;
+    int split = opts->method == IMP_LCP_AUTO && fric
+                && (n <= IMP_LCP_SPLIT_MAX || (asym && n <= IMP_LCP_SPLIT_REG_MAX));
+    imp_lcp_status st;
+    if (reg && n > IMP_LCP_REG_FIRST) {
+        reg = 0; /* (tried once) */
+        st = box_regularized(p, &lim, opts->warm_start, opts->warm_forces, ws, f, info, &msg);
+        if (st != IMP_LCP_OK && st != IMP_LCP_NO_MEMORY && n <= IMP_LCP_SPLIT_REG_MAX) {
+            /* Lemke's method on the split problem, whose path ends where the box steps'
+               iteration wanders (the other methods mostly fail on these problems) */
+            split = 0;
+            st = split_last_resort(p, &lim, ws, f, a, info, st, &msg);
+        }
+        if (st == IMP_LCP_OK) {
+            info->method = IMP_LCP_BOX;
+            goto verify;
+        }
+    }
+    st = run_method(m, p, &lim, opts->warm_start, ws, f, info, &msg);
     if (fallback && m == IMP_LCP_SYMMETRIC && st == IMP_LCP_OUTSIDE_CLASS) {
         /* A is symmetric but not PSD: Lemke's method does not need PSD */
         info->method = IMP_LCP_LEMKE;
@@ -496,10 +634,14 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
             info->method = before.method;
         }
     }
-    if (opts->method == IMP_LCP_AUTO && fric && n <= IMP_LCP_SPLIT_MAX
+    if (reg && (st != IMP_LCP_OK || !imp_lcp_check(p, f, a, lim.tol, info))) {
+        st = regularized_after(p, &lim, opts, ws, f, a, info, st, &msg);
+    }
+    if (split
         && (st != IMP_LCP_OK || !imp_lcp_check(p, f, a, lim.tol, info))) {
         st = split_last_resort(p, &lim, ws, f, a, info, st, &msg);
     }
+verify:
     for (int i = 0; i < n; i++) {
         if (!isfinite(f[i])) f[i] = 0.0; /* never leak NaN, even from a failed solve */
     }

@@ -557,7 +557,19 @@ static imp_lcp_status inner(box *s)
     return IMP_LCP_PIVOT_LIMIT;
 }
 
+/* the box steps' state of a row from a public state (imp_lcp_solve's output) */
+static signed char from_public(const box *s, int i, signed char w)
+{
+    int k = bkind(s, i);
+    if (k == K_MEMBER) return B_UN;
+    if (w == IMP_LCP_STATE_CLAMPED) return B_C;
+    if (k == K_FRIC && w == IMP_LCP_STATE_UPPER) return B_HI;
+    if (k == K_FRIC && w == IMP_LCP_STATE_LOWER) return B_LO;
+    return B_UN;
+}
+
 imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                 const signed char *warm_st, const double *warm_f,
                                  imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                  const char **msg)
 {
@@ -617,13 +629,22 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
     double *E = ws->ginv;
     group_rows(&s, s.dah, ws->rhi, scale_A);
     for (int i = 0; i < n; i++) s.dah[i] = 0.0;
+    int warmed = warm_st != NULL && warm_f != NULL;
+    if (warmed) {
+        /* the earlier solve's pattern and friction bounds (its normal forces, unscaled) */
+        for (int i = 0; i < n; i++) {
+            s.fprev[i] = isfinite(warm_f[i]) ? warm_f[i] : 0.0;
+            s.st[i] = from_public(&s, i, warm_st[i]);
+        }
+        info->warm_started = 1;
+    }
     imp_lcp_status st = IMP_LCP_OK;
     int polished = 0;
     int iters = 4 * (int)sqrt((double)n) + 30;
     int done = 0;
     for (int it = 0; it < iters && st == IMP_LCP_OK && !done; it++) {
-        s.first_pass = it == 0;
-        if (it > 0) warm(&s);
+        s.first_pass = it == 0 && !warmed;
+        if (!s.first_pass) warm(&s);
         st = inner(&s);
         if (st != IMP_LCP_OK) break;
         for (int i = 0; i < n; i++) f[i] = s.sc[i] * s.fh[i];
@@ -633,7 +654,7 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
         /* the Coulomb conditions with the bounds of this iterate's own normal forces: a
            fixed point (the first, frictionless iterate passes when no friction is needed) */
         done = imp_lcp_check(p, f, acheck, lim->tol, &chk);
-        if (it > 0 && E != NULL && exact_pattern(&s, E, s.dah, acheck + 0, scale_A) == 0) {
+        if ((it > 0 || warmed) && E != NULL && exact_pattern(&s, E, s.dah, acheck + 0, scale_A) == 0) {
             /* the pattern's exact forces, taken when they pass the same test */
             double *cand_f = s.dfh;
             memcpy(cand_f, acheck, sizeof(double) * (size_t)n);
@@ -649,7 +670,7 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
         /* bounds from the mean of the last two iterates: with redundant contacts the
            normal forces are not unique and undamped updates flip between two vertex
            solutions; the mean settles on a consistent split */
-        double w = it > 0 ? 0.5 : 1.0;
+        double w = it > 0 || warmed ? 0.5 : 1.0;
         for (int i = 0; i < n; i++) s.fprev[i] = w * f[i] + (1.0 - w) * s.fprev[i];
     }
     if (done) {

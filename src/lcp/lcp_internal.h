@@ -33,6 +33,8 @@ struct imp_lcp_workspace {
     int *split_i;     /* its variables' rows and kinds, each row's first variable */
     size_t split_icap;/* ints in split_i (in split_ws: bytes in st) */
     struct imp_lcp_workspace *split_ws; /* Lemke's workspace for it */
+    double *reg;      /* the regularized box problem (lcp.c): A + eps diag(A), kept f, a */
+    size_t reg_cap;   /* doubles in reg */
 };
 
 /* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
@@ -99,8 +101,12 @@ imp_lcp_status imp_lcp_solve_stick(const imp_lcp_problem *p, const imp_lcp_limit
                                    imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
 
-/* Friction with a symmetric PSD A as a fixed point of box-bounded problems (lcp_box.c). */
+/* Friction with a symmetric PSD A as a fixed point of box-bounded problems (lcp_box.c).
+   warm (n row states of imp_lcp_solve's state output) and warm_f (n forces of an earlier
+   solve), both or neither: the first step starts from warm's pattern with the friction
+   bounds of warm_f's normal forces instead of from zero friction. */
 imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                 const signed char *warm, const double *warm_f,
                                  imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                  const char **msg);
 
