@@ -11,15 +11,14 @@
 -- seeds: myphysicslab_order_spec checks their physics; in one_block2 myPhysicsLab draws 2212
 -- numbers from its generator, 2040 of them in its contact-force solver, which draws a random
 -- order of all its contacts on every pass (ComputeForces.nextContactHybrid, used only for
--- joints), so its serial order depends on that solver's passes); ngon_block (0.10 after 8 s,
--- the same for every seed). Measured against myPhysicsLab's own code (a TypeScript build of
--- its engine, which reproduces the states its suite asserts to 5e-8), ngon_block is two of
--- its approximations that impact does not share (impact's are exact): a vertex contact's b
+-- joints), so its serial order depends on that solver's passes); ngon_block (0.036 after 8 s,
+-- the same for every seed; 0.10 while the contact strategy's stages detected statically).
+-- Measured against myPhysicsLab's own code (a TypeScript build of its engine, which
+-- reproduces the states its suite asserts to 5e-8), ngon_block parts from it at 0.1 s by one
+-- of its approximations that impact does not share (impact's is exact): a vertex contact's b
 -- (the gap's acceleration without contact forces) takes the vertex's lever arm at the foot of
--- the perpendicular on the edge (it exceeds the exact b by d (w1 - w2)^2, d the gap), and a
--- vertex's collision found crossing an edge has its velocity taken where its path crossed the
--- edge, not at the vertex, which moves the estimated collision time (first apart at 0.75 s);
--- with both choices impact follows its state to 1e-9 for the 8 s. six_blocks_4, 9, 10, 12 and
+-- the perpendicular on the edge, which exceeds the exact b by d (w1 - w2)^2 (d the gap); with
+-- that choice impact follows its state to 4e-9 for the 8 s. six_blocks_4, 9, 10, 12 and
 -- acute_corners are not ported (the corner collisions are at the end of this file).
 local impact = require("impact")
 local mpl = require("spec.support.myphysicslab")

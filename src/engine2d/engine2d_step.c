@@ -274,8 +274,22 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
         cs[2 * sl[k]] = cos(ang);
         cs[2 * sl[k] + 1] = sin(ang);
     }
+    /* a curved record's gap is its centres' distance (signed along the normal) plus a
+       constant, whatever normal the detection gave it (a swept record's is the edge's where
+       the vertex crossed it, not along the line of centres) */
+    double side = 0.0, gap_c = 0.0;
+    int curved = m.curved && m.connector < 0;
+    if (curved) {
+        double dx = m.u1[0] - m.u2[0], dy = m.u1[1] - m.u2[1];
+        side = m.normal[0] * dx + m.normal[1] * dy < 0.0 ? -1.0 : 1.0;
+        gap_c = m.distance - side * hypot(dx, dy);
+    }
     imp_engine2d_relocate(w, y0, cs, &m);
-    double d1 = m.distance, v1 = m.curved && m.connector < 0 ? centres_rate(y0, &m) : m.velocity;
+    double d1 = m.distance, v1 = m.velocity;
+    if (curved) {
+        d1 = side * hypot(m.u1[0] - m.u2[0], m.u1[1] - m.u2[1]) + gap_c;
+        v1 = centres_rate(y0, &m);
+    }
     double a = (v2 - v1) / h, c = d1 - target;  /* a s^2 / 2 + v1 s + c = 0 */
     double s;
     if (!(c > 0.0)) {
