@@ -454,7 +454,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         }
     } else {
         /* a watched trial step's later stages detect the paths from its start (ContactSim's
-           detection with the bodies' old coordinates): a body crossing an edge within a stage */
+           detection with the bodies' old coordinates): an edge crossed within a stage counts */
         int swept = e->stage_watch && w->scratch.rhs_time > e->stage_t0;
         if (!reuse && imp_engine2d_detect(w, y, swept) < 0) {
             e->force_error = 1;
