@@ -456,7 +456,10 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             return -1;
         }
     } else {
-        if (!reuse && imp_engine2d_detect(w, y, 0) < 0) {
+        /* a watched trial step's later stages detect the paths from its start (ContactSim's
+           detection with the bodies' old coordinates): an edge crossed within a stage counts */
+        int swept = e->stage_watch && w->scratch.rhs_time > e->stage_t0;
+        if (!reuse && imp_engine2d_detect(w, y, swept) < 0) {
             e->force_error = 1;
             return -1;
         }

@@ -235,10 +235,25 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     return st;
 }
 
+/* The rate of change of a curved record's gap at state y: its centres' relative velocity
+   along the normal, n . (v_p(u1) - v_q(u2)) (u1, u2 the primary's vertex or arc centre and the
+   normal body's arc centre, or a rope's ends; the normal along their line). Exact for an arc
+   against an arc or a vertex, and for a rope; a record moved with its bodies keeps its impact
+   point where it was, off the new line of centres, and a rope's its velocity of then: neither
+   is the gap's rate. */
+static double centres_rate(const double *y, const imp_rec2d *r)
+{
+    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
+    double vx = (yp[3] - yp[5] * (r->u1[1] - yp[1])) - (yq[3] - yq[5] * (r->u2[1] - yq[1]));
+    double vy = (yp[4] + yp[5] * (r->u1[0] - yp[0])) - (yq[4] + yq[5] * (r->u2[0] - yq[0]));
+    return r->normal[0] * vx + r->normal[1] * vy;
+}
+
 /* When, after the start of the trial step of length h, record r (found at its end with
    distance d2 and normal velocity v2 < 0) was at distance target (myPhysicsLab's estimated
    collision time after a back-up, updateCollision): the record is moved back with its bodies
-   to the saved state y0, giving the distance d1 and the normal velocity v1 there; with the
+   to the saved state y0, giving the distance d1 and the normal velocity v1 there (a curved
+   record's or a rope's: from its centres or ends, centres_rate, as updateCollision's); with the
    constant normal acceleration a = (v2 - v1) / h, d1 + v1 s + a s^2 / 2 = target, the
    earliest root s in (0, h]. Uniform motion gives (target - d1) / v1. NaN when there is no
    estimate. cs: 2 per slot, scratch for the cosines and sines of y0's angles; y: the state r
@@ -260,8 +275,22 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
         cs[2 * sl[k]] = cos(ang);
         cs[2 * sl[k] + 1] = sin(ang);
     }
+    /* a curved record's gap (arcs, ropes) is its centres' distance (signed along the normal)
+       plus a constant, whatever normal the detection gave it (a swept record's is the edge's
+       where the vertex crossed it, not along the line of centres) */
+    double side = 0.0, gap_c = 0.0;
+    int curved = m.curved && !m.bilateral;
+    if (curved) {
+        double dx = m.u1[0] - m.u2[0], dy = m.u1[1] - m.u2[1];
+        side = m.normal[0] * dx + m.normal[1] * dy < 0.0 ? -1.0 : 1.0;
+        gap_c = m.distance - side * hypot(dx, dy);
+    }
     imp_engine2d_relocate(w, y0, cs, &m);
     double d1 = m.distance, v1 = m.velocity;
+    if (curved) {
+        d1 = side * hypot(m.u1[0] - m.u2[0], m.u1[1] - m.u2[1]) + gap_c;
+        v1 = centres_rate(y0, &m);
+    }
     double a = (v2 - v1) / h, c = d1 - target;  /* a s^2 / 2 + v1 s + c = 0 */
     double s;
     if (!(c > 0.0)) {
