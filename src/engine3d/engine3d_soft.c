@@ -8,60 +8,15 @@
 #include "engine3d_joints.h"
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
+#include "engine3d_soft_internal.h"
 #include "engine3d_soft_recycle.h"
 #include "engine3d_sweep.h"
 #include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
 
-#if defined(IMP_E3_HAVE_AVX2)
-#include "avx2.h"
-#endif
 
 #define PI 3.14159265358979323846
-
-/* One contact point's row for the step: what the passes read, in one record. The frame and
-   the lever arms are the step's start's (fixed over the step). The 3-vectors are 4 doubles
-   (lane 3: 0) so that the AVX2 kernels load each in one go: the frame's rows er[i] = (n_i,
-   t1_i, t2_i) (for u = E^T d), its columns ec = (n, t1, t2) (for P = E r). */
-typedef struct imp_e3_soft_pt {
-    double er[3][4], ec[3][4];
-    double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
-    double ima, imb;      /* inverse masses */
-    double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
-    double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
-                             (one number for both: the impulse then lies along the slip, and
-                             sliding friction is mu rn against it in every direction) */
-    double w1n, w2n;      /* t1 K n, t2 K n: the tangent velocities a normal impulse makes */
-    double rn, rt1, rt2;  /* this sub-step's impulses (warm start, then the passes) */
-    double s;             /* the separation of the current sub-step */
-    double mu;
-    double sep;           /* the detected gap */
-    double uhit;          /* the normal velocity before the step's first push (an impact's
-                             approach, gravity over the step's first sub-steps included) */
-    double maxn;          /* the largest normal impulse of the step */
-    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
-    int src;              /* its point in e->pts (the rows are in pass order, below) */
-    int soft_static;      /* one side does not move: the stiffer softness */
-    /* read once per sub-step or step */
-    double sum[3];        /* the step's impulses */
-    double e, u0;         /* restitution, normal velocity at the step's start */
-} imp_e3_soft_pt;
-
-struct imp_e3_soft {
-    imp_e3_soft_pt *pts;
-    int cap;
-    double *pose0;        /* 7 per slot: position and orientation at the step's start */
-    double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
-                             by columns (each x, y, z, 0) */
-    double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
-    double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
-                             e->vel */
-    double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
-    unsigned char *mv;    /* per slot: whether it moves this step (prepare) */
-    int slot_cap;
-    imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
-};
 
 imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h)
 {
@@ -91,6 +46,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->si);
     free(s->mv);
     imp_e3_recycle_free(&s->rc);
+    imp_e3_soft_blocks_free(s);
     free(s);
 }
 
@@ -323,44 +279,6 @@ static inline void apply(double *va, double *vb, const double *Ia, const double 
     }
 }
 
-#if defined(IMP_E3_HAVE_AVX2)
-/* velocity() and apply() with AVX2, lane by lane the same operations */
-static inline AVX2 v4 yzx(v4 a) { return _mm256_permute4x64_pd(a, 0xC9); }  /* (y, z, x, w) */
-static inline AVX2 v4 zxy(v4 a) { return _mm256_permute4x64_pd(a, 0xD2); }  /* (z, x, y, w) */
-static inline AVX2 v4 cross_avx2(v4 a, v4 b) { return sub(mul(yzx(a), zxy(b)), mul(zxy(a), yzx(b))); }
-static inline AVX2 v4 bcast(double x) { return _mm256_set1_pd(x); }
-
-static inline AVX2 void velocity_avx2(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
-{
-    v4 cb = cross_avx2(_mm256_loadu_pd(vb + 4), _mm256_loadu_pd(q->rb));
-    v4 ca = cross_avx2(_mm256_loadu_pd(va + 4), _mm256_loadu_pd(q->ra));
-    v4 d = sub(add(sub(_mm256_loadu_pd(vb), _mm256_loadu_pd(va)), cb), ca);
-    v4 x = mul(_mm256_permute4x64_pd(d, 0x00), _mm256_loadu_pd(q->er[0]));
-    x = add(x, mul(_mm256_permute4x64_pd(d, 0x55), _mm256_loadu_pd(q->er[1])));
-    x = add(x, mul(_mm256_permute4x64_pd(d, 0xAA), _mm256_loadu_pd(q->er[2])));
-    _mm256_storeu_pd(u, x);
-}
-
-static inline AVX2 void apply_avx2(double *va, double *vb, const double *Ia, const double *Ib,
-                                   const imp_e3_soft_pt *q, double dn, double d1, double d2)
-{
-    v4 P = mul(bcast(dn), _mm256_loadu_pd(q->ec[0]));
-    P = add(P, mul(bcast(d1), _mm256_loadu_pd(q->ec[1])));
-    P = add(P, mul(bcast(d2), _mm256_loadu_pd(q->ec[2])));
-    v4 ca = cross_avx2(_mm256_loadu_pd(q->ra), P), cb = cross_avx2(_mm256_loadu_pd(q->rb), P);
-    v4 A = mul(_mm256_permute4x64_pd(ca, 0x00), _mm256_loadu_pd(Ia));
-    A = add(A, mul(_mm256_permute4x64_pd(ca, 0x55), _mm256_loadu_pd(Ia + 4)));
-    A = add(A, mul(_mm256_permute4x64_pd(ca, 0xAA), _mm256_loadu_pd(Ia + 8)));
-    v4 B = mul(_mm256_permute4x64_pd(cb, 0x00), _mm256_loadu_pd(Ib));
-    B = add(B, mul(_mm256_permute4x64_pd(cb, 0x55), _mm256_loadu_pd(Ib + 4)));
-    B = add(B, mul(_mm256_permute4x64_pd(cb, 0xAA), _mm256_loadu_pd(Ib + 8)));
-    _mm256_storeu_pd(va, sub(_mm256_loadu_pd(va), mul(bcast(q->ima), P)));
-    _mm256_storeu_pd(vb, add(_mm256_loadu_pd(vb), mul(bcast(q->imb), P)));
-    _mm256_storeu_pd(va + 4, sub(_mm256_loadu_pd(va + 4), A));
-    _mm256_storeu_pd(vb + 4, add(_mm256_loadu_pd(vb + 4), B));
-}
-#endif
-
 /* the world inverse inertias (e->inv_iw, row-major) as padded columns */
 static void inertia_columns(const imp_world *w, imp_engine3d *e)
 {
@@ -399,43 +317,12 @@ static void from_padded(const imp_world *w, imp_engine3d *e)
     }
 }
 
-static inline void warm_start_body(imp_engine3d *e, int n, int simd)
+void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q)
 {
-    const imp_e3_soft_pt *pts = e->soft->pts;
-    double *sv = e->soft->sv;
-    const double *si = e->soft->si;
-    for (int c = 0; c < n; c++) {
-        const imp_e3_soft_pt *q = &pts[c];
-        if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
-#if defined(IMP_E3_HAVE_AVX2)
-            if (simd) {
-                apply_avx2(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a,
-                           si + 12 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
-                continue;
-            }
-#else
-            (void)simd;
-#endif
-            apply(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q,
-                  q->rn, q->rt1, q->rt2);
-        }
+    if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
+        apply(s->sv + 8 * (size_t)q->a, s->sv + 8 * (size_t)q->b, s->si + 12 * (size_t)q->a,
+              s->si + 12 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
     }
-}
-
-#if defined(IMP_E3_HAVE_AVX2)
-static AVX2 void warm_start_avx2(imp_engine3d *e, int n) { warm_start_body(e, n, 1); }
-#endif
-
-/* each point's impulse of the last sub-step applied to its bodies */
-static void warm_start(imp_engine3d *e, int n)
-{
-#if defined(IMP_E3_HAVE_AVX2)
-    if (imp_e3_sweep_simd(-1)) {
-        warm_start_avx2(e, n);
-        return;
-    }
-#endif
-    warm_start_body(e, n, 0);
 }
 
 /* the separation of the point in the sub-step: its anchors moved with their bodies since the
@@ -459,127 +346,50 @@ static inline double separation(const double *delta, const imp_e3_soft_pt *q)
     return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
 }
 
-#if defined(IMP_E3_HAVE_AVX2)
-static inline AVX2 double separation_avx2(const double *delta, const imp_e3_soft_pt *q)
+/* Point q's rows in a pass, the portable way: its normal row (speculative, soft when
+   use_bias, else rigid), then its friction (both tangents at once, on the disc mu rn), one
+   impulse applied. A solve pass (use_bias) takes the point's separation from its bodies'
+   motion since the step began; a relax pass, after the positions moved by hs v, that
+   separation moved by hs u_N. The blocks (engine3d_soft_blocks.c) do the same lane by lane. */
+void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_softness *soft,
+                     const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
 {
-    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
-    v4 oa = add(_mm256_loadu_pd(ma), mul(_mm256_set1_pd(q->ra[0]), _mm256_loadu_pd(ma + 4)));
-    oa = add(oa, mul(_mm256_set1_pd(q->ra[1]), _mm256_loadu_pd(ma + 8)));
-    oa = add(oa, mul(_mm256_set1_pd(q->ra[2]), _mm256_loadu_pd(ma + 12)));
-    oa = sub(oa, _mm256_loadu_pd(q->ra));
-    v4 ob = add(_mm256_loadu_pd(mb), mul(_mm256_set1_pd(q->rb[0]), _mm256_loadu_pd(mb + 4)));
-    ob = add(ob, mul(_mm256_set1_pd(q->rb[1]), _mm256_loadu_pd(mb + 8)));
-    ob = add(ob, mul(_mm256_set1_pd(q->rb[2]), _mm256_loadu_pd(mb + 12)));
-    ob = sub(ob, _mm256_loadu_pd(q->rb));
-    double x[4];
-    _mm256_storeu_pd(x, mul(sub(ob, oa), _mm256_loadu_pd(q->ec[0])));
-    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
-}
-#endif
-
-/* One pass over the points: each normal row (speculative, soft when use_bias, else rigid),
-   then its friction (both tangents at once, on the disc mu rn), one impulse applied. A solve
-   pass (use_bias) takes the point's separation from its bodies' motion since the step began;
-   a relax pass, after the positions moved by hs v, that separation moved by hs u_N. simd: the
-   AVX2 kernels (the same numbers). */
-static inline void contact_pass_body(imp_engine3d *e, int n, const imp_e3_softness *soft,
-                                     const imp_e3_softness *stiff, double hs, double push_max, int use_bias,
-                                     int simd)
-{
-    imp_e3_soft_pt *pts = e->soft->pts;
-    double *sv = e->soft->sv, inv_hs = 1.0 / hs;
-    const double *delta = e->soft->delta, *si = e->soft->si;
-    for (int c = 0; c < n; c++) {
-        imp_e3_soft_pt *q = &pts[c];
-        double *va = sv + 8 * (size_t)q->a, *vb = sv + 8 * (size_t)q->b, u[4];
-#if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            velocity_avx2(va, vb, q, u);
-        } else {
-            velocity(va, vb, q, u);
-        }
-#else
-        (void)simd;
-        velocity(va, vb, q, u);
-#endif
-        double vn = u[0], u1 = u[1], u2 = u[2];
-        double s = q->s + hs * vn;
-        if (use_bias) {
-#if defined(IMP_E3_HAVE_AVX2)
-            s = simd ? separation_avx2(delta, q) : separation(delta, q);
-#else
-            s = separation(delta, q);
-#endif
-        }
-        q->s = s;
-        double bias = 0.0, ms = 1.0, is = 0.0;
-        if (s > 0.0) {
-            bias = s * inv_hs;  /* speculative: the gap may close, no more */
-        } else if (use_bias) {
-            const imp_e3_softness *sf = q->soft_static ? stiff : soft;
-            bias = sf->bias_rate * s;
-            bias = bias > -push_max ? bias : -push_max;
-            ms = sf->mass_scale;
-            is = sf->impulse_scale;
-        }
-        double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
-        rn = rn > 0.0 ? rn : 0.0;
-        double dn = rn - q->rn;
-        if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
-            q->uhit = vn < q->uhit ? vn : q->uhit;
-        }
-        q->rn = rn;
-        if (rn > q->maxn) {
-            q->maxn = rn;
-        }
-        u1 += q->w1n * dn;  /* the tangent velocities after the normal impulse */
-        u2 += q->w2n * dn;
-        double r1 = q->rt1 - q->mt * u1, r2 = q->rt2 - q->mt * u2;
-        double lim = q->mu * rn, len2 = r1 * r1 + r2 * r2;
-        if (len2 > lim * lim) {
-            double f = lim / sqrt(len2);
-            r1 *= f;
-            r2 *= f;
-        }
-        double d1 = r1 - q->rt1, d2 = r2 - q->rt2;
-        q->rt1 = r1;
-        q->rt2 = r2;
-#if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            apply_avx2(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
-        } else {
-            apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
-        }
-#else
-        apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
-#endif
+    double *va = sf->sv + 8 * (size_t)q->a, *vb = sf->sv + 8 * (size_t)q->b, u[4];
+    velocity(va, vb, q, u);
+    double vn = u[0], u1 = u[1], u2 = u[2];
+    double s = use_bias ? separation(sf->delta, q) : q->s + hs * vn;
+    q->s = s;
+    double bias = 0.0, ms = 1.0, is = 0.0;
+    if (s > 0.0) {
+        bias = s * (1.0 / hs);  /* speculative: the gap may close, no more */
+    } else if (use_bias) {
+        const imp_e3_softness *f = q->soft_static ? stiff : soft;
+        bias = f->bias_rate * s;
+        bias = bias > -push_max ? bias : -push_max;
+        ms = f->mass_scale;
+        is = f->impulse_scale;
     }
-}
-
-static void contact_pass_portable(imp_engine3d *e, int n, const imp_e3_softness *soft,
-                                  const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
-{
-    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 0);
-}
-
-#if defined(IMP_E3_HAVE_AVX2)
-static AVX2 void contact_pass_avx2(imp_engine3d *e, int n, const imp_e3_softness *soft,
-                                   const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
-{
-    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 1);
-}
-#endif
-
-static void contact_pass(imp_engine3d *e, int n, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                         double hs, double push_max, int use_bias)
-{
-#if defined(IMP_E3_HAVE_AVX2)
-    if (imp_e3_sweep_simd(-1)) {
-        contact_pass_avx2(e, n, soft, stiff, hs, push_max, use_bias);
-        return;
+    double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
+    rn = rn > 0.0 ? rn : 0.0;
+    double dn = rn - q->rn;
+    if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
+        q->uhit = vn < q->uhit ? vn : q->uhit;
     }
-#endif
-    contact_pass_portable(e, n, soft, stiff, hs, push_max, use_bias);
+    q->rn = rn;
+    q->maxn = rn > q->maxn ? rn : q->maxn;
+    u1 += q->w1n * dn;  /* the tangent velocities after the normal impulse */
+    u2 += q->w2n * dn;
+    double r1 = q->rt1 - q->mt * u1, r2 = q->rt2 - q->mt * u2;
+    double lim = q->mu * rn, len2 = r1 * r1 + r2 * r2;
+    if (len2 > lim * lim) {
+        double f = lim / sqrt(len2);
+        r1 *= f;
+        r2 *= f;
+    }
+    double d1 = r1 - q->rt1, d2 = r2 - q->rt2;
+    q->rt1 = r1;
+    q->rt2 = r2;
+    apply(va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, d1, d2);
 }
 
 /* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points that approached faster
@@ -654,7 +464,7 @@ static void store_velocities(imp_world *w, const imp_engine3d *e)
 
 /* Siconos' measure of the last sub-step's answer (engine3d_solve.c's sweeps_error): u = J v +
    the speculative bound, sqrt(sum |r - P_K(r - u - mu |u_T| e_N)|^2) / max(|r|, |u|) */
-static inline double residual_body(const imp_engine3d *e, int n, double inv_hs, int simd)
+static double residual(const imp_engine3d *e, int n, double inv_hs)
 {
     double num = 0.0, r2 = 0.0, u2 = 0.0;
     const imp_e3_soft_pt *pts = e->soft->pts;
@@ -666,16 +476,7 @@ static inline double residual_body(const imp_engine3d *e, int n, double inv_hs, 
         const double r[3] = {q->rn, q->rt1, q->rt2};
         double u[4], x[3], pk[3];
         const double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b;
-#if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            velocity_avx2(va, vb, q, u);
-        } else {
-            velocity(va, vb, q, u);
-        }
-#else
-        (void)simd;
         velocity(va, vb, q, u);
-#endif
         u[0] += fmax(q->s, 0.0) * inv_hs;
         double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
         x[0] = r[0] - u[0] - q->mu * ut;
@@ -698,20 +499,6 @@ static inline double residual_body(const imp_engine3d *e, int n, double inv_hs, 
     }
     double den = sqrt(fmax(r2, u2));
     return den > 1e-300 ? sqrt(num) / den : sqrt(num);
-}
-
-#if defined(IMP_E3_HAVE_AVX2)
-static AVX2 double residual_avx2(const imp_engine3d *e, int n, double inv_hs) { return residual_body(e, n, inv_hs, 1); }
-#endif
-
-static double residual(const imp_engine3d *e, int n, double inv_hs)
-{
-#if defined(IMP_E3_HAVE_AVX2)
-    if (imp_e3_sweep_simd(-1)) {
-        return residual_avx2(e, n, inv_hs);
-    }
-#endif
-    return residual_body(e, n, inv_hs, 0);
 }
 
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
@@ -802,6 +589,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     imp_e3_softness soft = imp_e3_make_soft(hz, sd->damping_ratio, hs);
     imp_e3_softness stiff = imp_e3_make_soft(2.0 * hz, 0.5 * sd->damping_ratio, hs);
     imp_e3_softness jsoft = imp_e3_make_soft(fmin(sd->joint_hertz, 0.25 * inv_hs), sd->joint_damping_ratio, hs);
+    if (imp_e3_soft_blocks(sf, n, ns, &soft, &stiff) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine's soft step");
+        return IMP_ERR_NOMEM;
+    }
+    int simd = imp_e3_sweep_simd(-1);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
@@ -823,9 +615,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
             imp_e3_joints_warm(w, e);
         }
         to_padded(w, e);
-        warm_start(e, n);
+        imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
-            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 1);
+            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 1, simd);
             if (joints) {
                 from_padded(w, e);
                 imp_e3_soft_joints_pass(w, e, &jsoft, hs, 1);
@@ -836,7 +628,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         integrate_positions(w, e, hs);
         t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
         for (int it = 0; it < sd->relax_iterations; it++) {
-            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 0);
+            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, simd);
             if (joints) {
                 from_padded(w, e);
                 imp_e3_soft_joints_pass(w, e, &jsoft, hs, 0);
@@ -845,15 +637,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         }
         imp_e3_soft_joints_store(e, hs);
         store_velocities(w, e);
-        for (int c = 0; c < n; c++) {
-            imp_e3_soft_pt *q = &sf->pts[c];
-            q->sum[0] += q->rn;
-            q->sum[1] += q->rt1;
-            q->sum[2] += q->rt2;
-        }
+        imp_e3_soft_blocks_sum(sf);
         e->stats.sweeps += sd->iterations + sd->relax_iterations;
         t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     }
+    imp_e3_soft_blocks_store(sf);
     e->stats.last_error = residual(e, n, inv_hs);
     restitution_pass(e, n, sd->restitution_threshold);
     store_velocities(w, e);
