@@ -111,31 +111,6 @@ static int moves(const imp_world *w, int s)
     return s > 0 && b->active && !b->fixed && !imp_islands_asleep_in(w->islands, s);
 }
 
-/* One side's part of the row's mass matrix K (its inverse inertia Ia, its anchor r, the frame
-   dir): m[0..5] += (n, n), (t1, t1), (t2, t2), (t1, t2), (t1, n), (t2, n) of (r x .)^T Ia (r x .)
-   (K is symmetric: t2 K t1 is t1 K t2). A side that does not move adds nothing (its Ia is 0). */
-static inline void side_mass(const double *Ia, const double r[3], const double *const dir[3], double m[6])
-{
-    const double *n = dir[0], *t = dir[1], *u = dir[2];
-    /* j_k = r x dir_k, written out (cross()'s operations) */
-    double j0x = r[1] * n[2] - r[2] * n[1], j0y = r[2] * n[0] - r[0] * n[2], j0z = r[0] * n[1] - r[1] * n[0];
-    double j1x = r[1] * t[2] - r[2] * t[1], j1y = r[2] * t[0] - r[0] * t[2], j1z = r[0] * t[1] - r[1] * t[0];
-    double j2x = r[1] * u[2] - r[2] * u[1], j2y = r[2] * u[0] - r[0] * u[2], j2z = r[0] * u[1] - r[1] * u[0];
-    /* Ia j_k (mul33()'s) */
-    double i0x = Ia[0] * j0x + Ia[1] * j0y + Ia[2] * j0z, i0y = Ia[3] * j0x + Ia[4] * j0y + Ia[5] * j0z,
-           i0z = Ia[6] * j0x + Ia[7] * j0y + Ia[8] * j0z;
-    double i1x = Ia[0] * j1x + Ia[1] * j1y + Ia[2] * j1z, i1y = Ia[3] * j1x + Ia[4] * j1y + Ia[5] * j1z,
-           i1z = Ia[6] * j1x + Ia[7] * j1y + Ia[8] * j1z;
-    double i2x = Ia[0] * j2x + Ia[1] * j2y + Ia[2] * j2z, i2y = Ia[3] * j2x + Ia[4] * j2y + Ia[5] * j2z,
-           i2z = Ia[6] * j2x + Ia[7] * j2y + Ia[8] * j2z;
-    m[0] += j0x * i0x + j0y * i0y + j0z * i0z;
-    m[1] += j1x * i1x + j1y * i1y + j1z * i1z;
-    m[2] += j2x * i2x + j2y * i2y + j2z * i2z;
-    m[3] += j1x * i2x + j1y * i2y + j1z * i2z;
-    m[4] += j1x * i0x + j1y * i0y + j1z * i0z;
-    m[5] += j2x * i0x + j2y * i0y + j2z * i0z;
-}
-
 /* Point c's row (e->pts[c]) into s->pts[at]; ma, mb: whether its sides move. Its warm start:
    e->pts[c].r (engine3d_soft_recycle.h). */
 static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int ma, int mb)
@@ -161,20 +136,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
         }
         q->er[k][3] = q->ec[k][3] = 0.0;
     }
-    double lin = q->ima + q->imb;
-    double m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};  /* kn, k11, k22, k12, w1n, w2n */
-    if (ma) {
-        side_mass(e->inv_iw + 9 * (size_t)p->a, p->ra, dir, m);
-    }
-    if (mb) {
-        side_mass(e->inv_iw + 9 * (size_t)p->b, p->rb, dir, m);
-    }
-    double kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3];
-    q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
-    q->w1n = m[4];
-    q->w2n = m[5];
-    double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
-    q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
+    /* its masses: engine3d_soft_blocks.c (imp_e3_soft_blocks), four lanes at once */
     q->soft_static = q->ima == 0.0 || q->imb == 0.0;
     q->sep = q->s = p->distance;
     q->mu = p->mu;
@@ -589,11 +551,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     imp_e3_softness soft = imp_e3_make_soft(hz, sd->damping_ratio, hs);
     imp_e3_softness stiff = imp_e3_make_soft(2.0 * hz, 0.5 * sd->damping_ratio, hs);
     imp_e3_softness jsoft = imp_e3_make_soft(fmin(sd->joint_hertz, 0.25 * inv_hs), sd->joint_damping_ratio, hs);
-    if (imp_e3_soft_blocks(sf, n, ns, &soft, &stiff) != 0) {
+    int simd = imp_e3_sweep_simd(-1);
+    if (imp_e3_soft_blocks(sf, n, ns, &soft, &stiff, simd) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
-    int simd = imp_e3_sweep_simd(-1);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;

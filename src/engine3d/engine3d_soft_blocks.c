@@ -96,6 +96,83 @@ static int colour(struct imp_e3_soft *s, int g)
     return c;
 }
 
+/* One side's part of a point's mass matrix K (its inverse inertia I, row-major, its anchor r,
+   the frame n, t, u): m[0..5] += (n, n), (t, t), (u, u), (t, u), (t, n), (u, n) of
+   (r x .)^T I (r x .) (K is symmetric). A side that does not move adds nothing (its I is 0). */
+static inline void side_mass(const double I[9], const double r[3], const double n[3], const double t[3],
+                             const double u[3], double m[6])
+{
+    double j0x = r[1] * n[2] - r[2] * n[1], j0y = r[2] * n[0] - r[0] * n[2], j0z = r[0] * n[1] - r[1] * n[0];
+    double j1x = r[1] * t[2] - r[2] * t[1], j1y = r[2] * t[0] - r[0] * t[2], j1z = r[0] * t[1] - r[1] * t[0];
+    double j2x = r[1] * u[2] - r[2] * u[1], j2y = r[2] * u[0] - r[0] * u[2], j2z = r[0] * u[1] - r[1] * u[0];
+    double i0x = I[0] * j0x + I[1] * j0y + I[2] * j0z, i0y = I[3] * j0x + I[4] * j0y + I[5] * j0z,
+           i0z = I[6] * j0x + I[7] * j0y + I[8] * j0z;
+    double i1x = I[0] * j1x + I[1] * j1y + I[2] * j1z, i1y = I[3] * j1x + I[4] * j1y + I[5] * j1z,
+           i1z = I[6] * j1x + I[7] * j1y + I[8] * j1z;
+    double i2x = I[0] * j2x + I[1] * j2y + I[2] * j2z, i2y = I[3] * j2x + I[4] * j2y + I[5] * j2z,
+           i2z = I[6] * j2x + I[7] * j2y + I[8] * j2z;
+    m[0] += j0x * i0x + j0y * i0y + j0z * i0z;
+    m[1] += j1x * i1x + j1y * i1y + j1z * i1z;
+    m[2] += j2x * i2x + j2y * i2y + j2z * i2z;
+    m[3] += j1x * i2x + j1y * i2y + j1z * i2z;
+    m[4] += j1x * i0x + j1y * i0y + j1z * i0z;
+    m[5] += j2x * i0x + j2y * i0y + j2z * i0z;
+}
+
+/* the point's masses from m (kn, k11, k22, k12, w1n, w2n): the normal mass 1 / kn, the
+   tangent rows' 1 / the tangent block's larger eigenvalue (0 when nothing moves) */
+static inline void masses_from(const double m[6], double *mn, double *mt, double *w1n, double *w2n)
+{
+    double kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3];
+    *mn = kn > 0.0 ? 1.0 / kn : 0.0;
+    *w1n = m[4];
+    *w2n = m[5];
+    double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
+    *mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
+}
+
+/* point q's masses (a pair solved one by one) */
+static void row_masses(const struct imp_e3_soft *s, imp_e3_soft_pt *q)
+{
+    double lin = q->ima + q->imb, m[6] = {lin, lin, lin, 0.0, 0.0, 0.0}, I[9];
+    const int side[2] = {q->a, q->b};
+    const double *r[2] = {q->ra, q->rb};
+    for (int k = 0; k < 2; k++) {
+        if (s->mv[side[k]]) {
+            const double *c = s->si + 12 * (size_t)side[k];
+            for (int i = 0; i < 3; i++) {
+                for (int j = 0; j < 3; j++) {
+                    I[3 * i + j] = c[4 * j + i];
+                }
+            }
+            side_mass(I, r[k], q->ec[0], q->ec[1], q->ec[2], m);
+        }
+    }
+    masses_from(m, &q->mn, &q->mt, &q->w1n, &q->w2n);
+}
+
+/* the masses of block b's points, lane by lane (the AVX2 kernel's operations) */
+static void block_masses_portable(imp_e3_block *b)
+{
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        for (int l = 0; l < E3B_LANES; l++) {
+            double lin = b->ima[l] + b->imb[l], m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};
+            double Ia[9], Ib[9], ra[3], rb[3], n[3], t[3], u[3];
+            for (int i = 0; i < 9; i++) {
+                Ia[i] = b->ia[i][l];
+                Ib[i] = b->ib[i][l];
+            }
+            for (int i = 0; i < 3; i++) {
+                ra[i] = p->ra[i][l], rb[i] = p->rb[i][l], n[i] = p->n[i][l], t[i] = p->t1[i][l], u[i] = p->t2[i][l];
+            }
+            side_mass(Ia, ra, n, t, u, m);
+            side_mass(Ib, rb, n, t, u, m);
+            masses_from(m, &p->mn[l], &p->mt[l], &p->w1n[l], &p->w2n[l]);
+        }
+    }
+}
+
 /* block b with its lanes empty (slot 0, no mass, no points) */
 static void empty_block(imp_e3_block *b)
 {
@@ -167,15 +244,16 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, int l, int g
             p->t2[i][l] = q->ec[2][i];
             p->sum[i][l] = q->sum[i];
         }
-        p->mn[l] = q->mn, p->mt[l] = q->mt, p->w1n[l] = q->w1n, p->w2n[l] = q->w2n;
         p->mu[l] = q->mu, p->sep[l] = q->sep, p->s[l] = q->s;
         p->rn[l] = q->rn, p->rt1[l] = q->rt1, p->rt2[l] = q->rt2;
         p->uhit[l] = q->uhit, p->maxn[l] = q->maxn;
     }
 }
 
+static void block_masses(imp_e3_block *b, int simd);
+
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
-                       const imp_e3_softness *stiff)
+                       const imp_e3_softness *stiff, int simd)
 {
     if (find_pairs(s, n) != 0 || grow((void **)&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
         || grow((void **)&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
@@ -216,8 +294,25 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
             fill_lane(s, &s->blocks[s->colour_first[c] + at / E3B_LANES], at % E3B_LANES, g, soft, stiff);
         }
     }
-    for (int b = 0; b < nb; b++) {
-        pad_block(&s->blocks[b]);
+    for (int bi = 0; bi < nb; bi++) {
+        imp_e3_block *b = &s->blocks[bi];
+        pad_block(b);
+        block_masses(b, simd);
+        for (int k = 0; k < b->np; k++) {
+            const imp_e3_block_pt *p = &b->p[k];
+            for (int l = 0; l < E3B_LANES; l++) {
+                if (b->row[k][l] >= 0) {
+                    imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+                    q->mn = p->mn[l], q->mt = p->mt[l], q->w1n = p->w1n[l], q->w2n = p->w2n[l];
+                }
+            }
+        }
+    }
+    for (int i = 0; i < s->nover; i++) {
+        int g = s->over[i];
+        for (int c = s->pair_first[g]; c < s->pair_first[g + 1]; c++) {
+            row_masses(s, &s->pts[c]);
+        }
     }
     s->nblocks = nb;
     return 0;
@@ -452,6 +547,58 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
     }
 }
 
+/* block_masses_portable with AVX2, the four lanes at once */
+static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3], const v4 t[3],
+                                   const v4 u[3], v4 m[6])
+{
+    v4 rx = ld(r[0]), ry = ld(r[1]), rz = ld(r[2]);
+    v4 j0x = sub(mul(ry, n[2]), mul(rz, n[1])), j0y = sub(mul(rz, n[0]), mul(rx, n[2])),
+       j0z = sub(mul(rx, n[1]), mul(ry, n[0]));
+    v4 j1x = sub(mul(ry, t[2]), mul(rz, t[1])), j1y = sub(mul(rz, t[0]), mul(rx, t[2])),
+       j1z = sub(mul(rx, t[1]), mul(ry, t[0]));
+    v4 j2x = sub(mul(ry, u[2]), mul(rz, u[1])), j2y = sub(mul(rz, u[0]), mul(rx, u[2])),
+       j2z = sub(mul(rx, u[1]), mul(ry, u[0]));
+    v4 i0[3], i1[3], i2[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v4 a = ld(I[3 * i]), b = ld(I[3 * i + 1]), c = ld(I[3 * i + 2]);
+        i0[i] = add(add(mul(a, j0x), mul(b, j0y)), mul(c, j0z));
+        i1[i] = add(add(mul(a, j1x), mul(b, j1y)), mul(c, j1z));
+        i2[i] = add(add(mul(a, j2x), mul(b, j2y)), mul(c, j2z));
+    }
+    m[0] = add(m[0], add(add(mul(j0x, i0[0]), mul(j0y, i0[1])), mul(j0z, i0[2])));
+    m[1] = add(m[1], add(add(mul(j1x, i1[0]), mul(j1y, i1[1])), mul(j1z, i1[2])));
+    m[2] = add(m[2], add(add(mul(j2x, i2[0]), mul(j2y, i2[1])), mul(j2z, i2[2])));
+    m[3] = add(m[3], add(add(mul(j1x, i2[0]), mul(j1y, i2[1])), mul(j1z, i2[2])));
+    m[4] = add(m[4], add(add(mul(j1x, i0[0]), mul(j1y, i0[1])), mul(j1z, i0[2])));
+    m[5] = add(m[5], add(add(mul(j2x, i0[0]), mul(j2y, i0[1])), mul(j2z, i0[2])));
+}
+
+static AVX2 void block_masses_avx2(imp_e3_block *b)
+{
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    v4 lin = add(ld(b->ima), ld(b->imb));
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        v4 n[3], t[3], u[3], m[6] = {lin, lin, lin, zero, zero, zero};
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            n[i] = ld(p->n[i]), t[i] = ld(p->t1[i]), u[i] = ld(p->t2[i]);
+        }
+        side_mass4(b->ia, p->ra, n, t, u, m);
+        side_mass4(b->ib, p->rb, n, t, u, m);
+        v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
+        v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
+        _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
+        _mm256_storeu_pd(p->w1n, m[4]);
+        _mm256_storeu_pd(p->w2n, m[5]);
+        v4 lmax = add(mul(_mm256_set1_pd(0.5), add(k11, k22)),
+                      _mm256_sqrt_pd(add(mul(mul(_mm256_set1_pd(0.25), dk), dk), mul(k12, k12))));
+        v4 ok = _mm256_and_pd(_mm256_cmp_pd(lmax, zero, _CMP_GT_OQ), kpos);
+        _mm256_storeu_pd(p->mt, sel(ok, _mm256_div_pd(one, lmax), zero));
+    }
+}
+
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max,
                             int use_bias, int warm)
@@ -572,6 +719,29 @@ static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b, double hs, double
     }
 }
 #endif
+
+/* the masses of block b's points; its empty rows' 0 */
+static void block_masses(imp_e3_block *b, int simd)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (simd) {
+        block_masses_avx2(b);
+    } else {
+        block_masses_portable(b);
+    }
+#else
+    (void)simd;
+    block_masses_portable(b);
+#endif
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->row[k][l] < 0) {
+                p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = 0.0;
+            }
+        }
+    }
+}
 
 /* the blocks of colours [c0, c1), from the last colour down (the greedy colouring gives the
    first colours to the pairs of the first slots: a stack of 10 cubes built upwards sways ten

@@ -90,10 +90,11 @@ typedef struct imp_e3_block {
 
 /* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair
    and laid out in blocks, each lane with its softness (soft: between moving bodies, stiff:
-   against one that does not move); the rows' impulses taken as the blocks'. 0, or -1 out of
-   memory. O(rows + slots). */
+   against one that does not move); the rows' impulses taken as the blocks'; every row's
+   masses (mn, mt, w1n, w2n) computed, the blocks' four lanes at once (AVX2 when simd, the
+   same bits either way). 0, or -1 out of memory. O(rows + slots). */
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
-                       const imp_e3_softness *stiff);
+                       const imp_e3_softness *stiff, int simd);
 /* The warm start: each block row's impulse applied to its bodies (s->sv), then the pairs
    solved one by one (the portable rows). */
 void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd);
