@@ -357,12 +357,17 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
 /* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points that approached faster
    than the threshold and pushed (u_N(hit): the approach just before the first push, Box3D
    takes the step's start's, slower by up to g h for a falling body). */
+static int restitutes(const imp_e3_soft_pt *q, double threshold)
+{
+    return !(q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0);
+}
+
 static void restitution_pass(imp_engine3d *e, int n, double threshold)
 {
     imp_e3_soft_pt *pts = e->soft->pts;
     for (int c = 0; c < n; c++) {
         imp_e3_soft_pt *q = &pts[c];
-        if (q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0) {
+        if (!restitutes(q, threshold)) {
             continue;
         }
         double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b, u[4];
@@ -463,6 +468,13 @@ static double residual(const imp_engine3d *e, int n, double inv_hs)
     return den > 1e-300 ? sqrt(num) / den : sqrt(num);
 }
 
+double imp_e3_soft_error(const imp_engine3d *e)
+{
+    const struct imp_e3_soft *s = e->soft;
+    int pending = s != NULL && s->error_pending && s->error_step == e->stats.steps;  /* no step since */
+    return pending ? residual(e, s->error_n, s->error_inv_hs) : e->stats.last_error;
+}
+
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
    the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
    collision events) */
@@ -514,6 +526,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     double hs = h / k, inv_hs = 1.0 / hs;
     e->now = t0;
     e->once = 0;
+    if (e->soft != NULL) {
+        e->soft->error_pending = 0;
+    }
     if (reserve(e, 0, ns, IMP_STRIDE_3D) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
@@ -604,7 +619,18 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     }
     imp_e3_soft_blocks_store(sf);
-    e->stats.last_error = residual(e, n, inv_hs);
+    /* the residual when asked (imp_e3_soft_error), from the rows and velocities as they are
+       now, unless the restitution pass changes them: then now */
+    sf->error_pending = 1;
+    sf->error_n = n;
+    sf->error_inv_hs = inv_hs;
+    for (int c = 0; c < n; c++) {
+        if (restitutes(&sf->pts[c], sd->restitution_threshold)) {
+            e->stats.last_error = residual(e, n, inv_hs);
+            sf->error_pending = 0;
+            break;
+        }
+    }
     restitution_pass(e, n, sd->restitution_threshold);
     store_velocities(w, e);
     e->stats.solves++;
@@ -620,6 +646,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     imp_engine3d_finish(w, e);  /* events; this step's points become the last ones */
     imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
     e->stats.steps++;
+    sf->error_step = e->stats.steps;
     if (imp_e3_sleep_end(w, e, h) != IMP_OK) {
         snprintf(why, why_len, "out of memory for the 3D engine's islands");
         return IMP_ERR_NOMEM;

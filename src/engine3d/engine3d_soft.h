@@ -57,6 +57,11 @@ imp_status imp_e3_soft_advance(struct imp_world *w, imp_engine3d *e, double t1, 
 
 void imp_e3_soft_free(struct imp_e3_soft *s);
 
+/* The solver error of the last step (w:stats().solver_error): under the soft step Siconos'
+   residual of its last sub-step, computed when asked (the rows and velocities are kept until
+   the next step), else e->stats.last_error. */
+double imp_e3_soft_error(const imp_engine3d *e);
+
 /* The soft step's held manifolds (engine3d_soft_recycle.h) for detection, NULL before its
    first step. */
 struct imp_e3_recycle *imp_e3_soft_recycle(imp_engine3d *e);

@@ -65,6 +65,11 @@ struct imp_e3_soft {
     int npairs, nover, nover_dyn, pair_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
+    /* the last step's residual, computed when asked (imp_e3_soft_error): its rows, 1 / hs, and
+       the step it belongs to (e->stats.steps after it) */
+    int error_pending, error_n;
+    long error_step;
+    double error_inv_hs;
 };
 
 
