@@ -483,6 +483,60 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, double hs, do
     }
 }
 
+void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, double rn, double rt1, double rt2,
+                                double mu, double inv_hs, double acc[3])
+{
+    const double r[3] = {rn, rt1, rt2};
+    double u[3] = {vn + (s > 0.0 ? s : 0.0) * inv_hs, u1, u2}, x[3], pk[3];
+    double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+    x[0] = (r[0] - u[0]) - mu * ut;
+    x[1] = r[1] - u[1];
+    x[2] = r[2] - u[2];
+    double t = sqrt(x[1] * x[1] + x[2] * x[2]);  /* the projection on the cone */
+    if (t <= mu * x[0]) {
+        pk[0] = x[0], pk[1] = x[1], pk[2] = x[2];
+    } else if (mu * t <= -x[0]) {
+        pk[0] = pk[1] = pk[2] = 0.0;
+    } else {
+        double nn = (x[0] + mu * t) / (1.0 + mu * mu);
+        pk[0] = nn, pk[1] = ((mu * nn) * x[1]) / t, pk[2] = ((mu * nn) * x[2]) / t;
+    }
+    for (int k = 0; k < 3; k++) {
+        acc[0] += (r[k] - pk[k]) * (r[k] - pk[k]);
+        acc[1] += r[k] * r[k];
+        acc[2] += u[k] * u[k];
+    }
+}
+
+/* the residual's sums over block b, lane by lane into lane[3][4] */
+static void block_residual_portable(const struct imp_e3_soft *s, const imp_e3_block *b, double inv_hs,
+                                    double lane[3][4])
+{
+    for (int l = 0; l < E3B_LANES; l++) {
+        double va[6], vb[6], da[12], db[12];
+        gather(s, b->a[l], va, da);
+        gather(s, b->b[l], vb, db);
+        for (int k = 0; k < b->np; k++) {
+            const imp_e3_block_pt *p = &b->p[k];
+            if (p->mn[l] == 0.0) {
+                continue;
+            }
+            double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+            double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
+            double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
+            double d[3], acc[3] = {lane[0][l], lane[1][l], lane[2][l]};
+            for (int i = 0; i < 3; i++) {
+                d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+            }
+            double vn = (d[0] * p->n[0][l] + d[1] * p->n[1][l]) + d[2] * p->n[2][l];
+            double u1 = (d[0] * p->t1[0][l] + d[1] * p->t1[1][l]) + d[2] * p->t1[2][l];
+            double u2 = (d[0] * p->t2[0][l] + d[1] * p->t2[1][l]) + d[2] * p->t2[2][l];
+            imp_e3_soft_residual_terms(vn, u1, u2, p->s[l], p->rn[l], p->rt1[l], p->rt2[l], p->mu[l], inv_hs, acc);
+            lane[0][l] = acc[0], lane[1][l] = acc[1], lane[2][l] = acc[2];
+        }
+    }
+}
+
 #if defined(IMP_E3_HAVE_AVX2)
 /* rows r0..r3 (one a lane) into columns x, y, z, w (each a component of the four lanes) */
 static inline AVX2 void transpose(v4 r0, v4 r1, v4 r2, v4 r3, v4 *x, v4 *y, v4 *z, v4 *w)
@@ -597,6 +651,57 @@ static AVX2 void block_masses_avx2(imp_e3_block *b)
         v4 ok = _mm256_and_pd(_mm256_cmp_pd(lmax, zero, _CMP_GT_OQ), kpos);
         _mm256_storeu_pd(p->mt, sel(ok, _mm256_div_pd(one, lmax), zero));
     }
+}
+
+/* block_residual_portable with AVX2 (the lanes whose mn is 0 add 0) */
+static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_block *b, double inv_hs,
+                                     double lane[3][4])
+{
+    v4 va[4], wa[4], vb[4], wb[4];
+    gather4(s->sv, b->a, 8, 0, va);
+    gather4(s->sv, b->a, 8, 4, wa);
+    gather4(s->sv, b->b, 8, 0, vb);
+    gather4(s->sv, b->b, 8, 4, wb);
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    v4 num = ld(lane[0]), r2 = ld(lane[1]), u2s = ld(lane[2]);
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        v4 ra[3], rb[3], d[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        }
+        v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
+                    sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
+        v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
+                    sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+        }
+        v4 vn = add(add(mul(d[0], ld(p->n[0])), mul(d[1], ld(p->n[1]))), mul(d[2], ld(p->n[2])));
+        v4 u1 = add(add(mul(d[0], ld(p->t1[0])), mul(d[1], ld(p->t1[1]))), mul(d[2], ld(p->t1[2])));
+        v4 u2 = add(add(mul(d[0], ld(p->t2[0])), mul(d[1], ld(p->t2[1]))), mul(d[2], ld(p->t2[2])));
+        v4 sv = ld(p->s), mu = ld(p->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
+        v4 u0 = add(vn, mul(sel(_mm256_cmp_pd(sv, zero, _CMP_GT_OQ), sv, zero), _mm256_set1_pd(inv_hs)));
+        v4 ut = _mm256_sqrt_pd(add(mul(u1, u1), mul(u2, u2)));
+        v4 x0 = sub(sub(rn, u0), mul(mu, ut)), x1 = sub(rt1, u1), x2 = sub(rt2, u2);
+        v4 t = _mm256_sqrt_pd(add(mul(x1, x1), mul(x2, x2)));
+        v4 inside = _mm256_cmp_pd(t, mul(mu, x0), _CMP_LE_OQ);
+        v4 apex = _mm256_cmp_pd(mul(mu, t), sub(zero, x0), _CMP_LE_OQ);
+        v4 nn = _mm256_div_pd(add(x0, mul(mu, t)), add(one, mul(mu, mu)));
+        v4 p0 = sel(inside, x0, sel(apex, zero, nn));
+        v4 p1 = sel(inside, x1, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x1), t)));
+        v4 p2 = sel(inside, x2, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x2), t)));
+        v4 live = _mm256_cmp_pd(ld(p->mn), zero, _CMP_NEQ_UQ);
+        v4 e0 = sub(rn, p0), e1 = sub(rt1, p1), e2 = sub(rt2, p2);
+        num = sel(live, add(add(add(num, mul(e0, e0)), mul(e1, e1)), mul(e2, e2)), num);
+        r2 = sel(live, add(add(add(r2, mul(rn, rn)), mul(rt1, rt1)), mul(rt2, rt2)), r2);
+        u2s = sel(live, add(add(add(u2s, mul(u0, u0)), mul(u1, u1)), mul(u2, u2)), u2s);
+    }
+    _mm256_storeu_pd(lane[0], num);
+    _mm256_storeu_pd(lane[1], r2);
+    _mm256_storeu_pd(lane[2], u2s);
 }
 
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
@@ -837,6 +942,27 @@ void imp_e3_soft_blocks_store(struct imp_e3_soft *s)
                     q->sum[j] = p->sum[j][l];
                 }
             }
+        }
+    }
+}
+
+void imp_e3_soft_blocks_residual(const struct imp_e3_soft *s, double inv_hs, int simd, double acc[3])
+{
+    double lane[3][4] = {{0.0}};
+    for (int i = 0; i < s->nblocks; i++) {
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            block_residual_avx2(s, &s->blocks[i], inv_hs, lane);
+            continue;
+        }
+#else
+        (void)simd;
+#endif
+        block_residual_portable(s, &s->blocks[i], inv_hs, lane);
+    }
+    for (int j = 0; j < 3; j++) {
+        for (int l = 0; l < E3B_LANES; l++) {
+            acc[j] += lane[j][l];
         }
     }
 }

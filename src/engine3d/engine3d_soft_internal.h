@@ -65,9 +65,9 @@ struct imp_e3_soft {
     int npairs, nover, nover_dyn, pair_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
-    /* the last step's residual, computed when asked (imp_e3_soft_error): its rows, 1 / hs, and
-       the step it belongs to (e->stats.steps after it) */
-    int error_pending, error_n;
+    /* the last step's residual, computed when asked (imp_e3_soft_error): 1 / hs, and the step
+       it belongs to (e->stats.steps after it) */
+    int error_pending;
     long error_step;
     double error_inv_hs;
 };
@@ -113,6 +113,14 @@ void imp_e3_soft_blocks_sum(struct imp_e3_soft *s);
 /* The blocks' rows back into s->pts (impulses, separations, sums, the first push). */
 void imp_e3_soft_blocks_store(struct imp_e3_soft *s);
 void imp_e3_soft_blocks_free(struct imp_e3_soft *s);
+/* The residual's sums (num, r2, u2: engine3d_soft.c's residual) over the blocks' rows added to
+   acc, each lane's in the blocks' order and the lanes' then added in order (AVX2 when simd, the
+   same bits either way). */
+void imp_e3_soft_blocks_residual(const struct imp_e3_soft *s, double inv_hs, int simd, double acc[3]);
+/* One point's terms of the residual from its relative velocity (u_N, u_T1, u_T2), its
+   separation s, impulses and friction, added to acc (num, r2, u2). */
+void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, double rn, double rt1, double rt2,
+                                double mu, double inv_hs, double acc[3]);
 
 /* One point's rows the portable way (engine3d_soft.c; the pairs solved one by one) */
 void imp_e3_soft_row(struct imp_e3_soft *s, imp_e3_soft_pt *q, const imp_e3_softness *soft,
