@@ -130,11 +130,8 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
     const double *const dir[3] = {p->normal, p->t1, p->t2};
     for (int k = 0; k < 3; k++) {
-        for (int i = 0; i < 3; i++) {
-            q->er[k][i] = dir[i][k];
-            q->ec[k][i] = dir[k][i];
-        }
-        q->er[k][3] = q->ec[k][3] = 0.0;
+        memcpy(q->ec[k], dir[k], 3 * sizeof(double));
+        q->ec[k][3] = 0.0;
     }
     /* its masses: engine3d_soft_blocks.c (imp_e3_soft_blocks), four lanes at once */
     q->soft_static = q->ima == 0.0 || q->imb == 0.0;
@@ -160,9 +157,10 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->maxn = 0.0;
 }
 
-/* The step's rows from the detected points (e->pts) at the world's state, in pass order: the
-   pairs of two moving bodies first, then those with a side that does not move (the ground, fixed,
-   kinematic or sleeping bodies), each group in e->pts's order. The passes being Gauss-Seidel, a
+/* The step's rows from the detected points (e->pts) at the world's state: the pairs of two
+   moving bodies first, then those with a side that does not move (the ground, fixed,
+   kinematic or sleeping bodies), each group in e->pts's order (the blocks' colours keep that
+   priority, engine3d_soft_blocks.c). The passes being Gauss-Seidel, a
    row solved later has the last word on its bodies' velocities: a still support's rows last keep
    a light body pressed by a heavy one on the support (Box3D gives its static constraints the
    same priority); with them first, a 1 kg cube under a 10 kg one rocks on the ground with a
@@ -197,7 +195,8 @@ static inline void cross4(const double *a, const double *b, double out[4])
 
 /* The velocity of b relative to a at the point in its frame, u = (u_N, u_T1, u_T2, 0), from
    the padded velocities va, vb (8 each): d = ((v_b - v_a) + w_b x r_b) - w_a x r_a, then
-   u = d_0 er_0 + d_1 er_1 + d_2 er_2 (the AVX2 kernel's order, lane by lane). */
+   u_k = (d_0 e_k0 + d_1 e_k1) + d_2 e_k2, e_k the frame's column k (n, t1, t2; the blocks'
+   order, lane by lane). */
 static inline void velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
 {
     double ca[4], cb[4], d[4];
@@ -206,11 +205,10 @@ static inline void velocity(const double *va, const double *vb, const imp_e3_sof
     for (int k = 0; k < 4; k++) {
         d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
     }
-    for (int k = 0; k < 4; k++) {
-        double x = d[0] * q->er[0][k];
-        x = x + d[1] * q->er[1][k];
-        u[k] = x + d[2] * q->er[2][k];
+    for (int k = 0; k < 3; k++) {
+        u[k] = (d[0] * q->ec[k][0] + d[1] * q->ec[k][1]) + d[2] * q->ec[k][2];
     }
+    u[3] = 0.0;
 }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 on b at the point, -P on a: v_b += m_b^-1 P,

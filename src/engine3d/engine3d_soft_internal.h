@@ -13,12 +13,11 @@
    the static constraints last, as the rows' order of the step). */
 enum { E3B_LANES = 4, E3B_POINTS = 4, E3B_COLOURS = 64, E3B_STATIC = 48 };
 
-/* One contact point's row for the step: what the passes read, in one record. The frame and
-   the lever arms are the step's start's (fixed over the step). The 3-vectors are 4 doubles
-   (lane 3: 0) so that the AVX2 kernels load each in one go: the frame's rows er[i] = (n_i,
-   t1_i, t2_i) (for u = E^T d), its columns ec = (n, t1, t2) (for P = E r). */
+/* One contact point's row for the step, in one record (the blocks take theirs from it). The
+   frame and the lever arms are the step's start's (fixed over the step). The 3-vectors are 4
+   doubles (lane 3: 0): the frame's columns ec = (n, t1, t2). */
 typedef struct imp_e3_soft_pt {
-    double er[3][4], ec[3][4];
+    double ec[3][4];
     double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
     double ima, imb;      /* inverse masses */
     double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
