@@ -335,7 +335,7 @@ static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, co
     double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
     double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
     double d[3];
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
     }
@@ -345,7 +345,7 @@ static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, co
     double s;
     if (use_bias) {
         double x[3];
-        #pragma GCC unroll 4
+#pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
             double oa = ((da[i] + ra[0] * da[3 + i]) + ra[1] * da[6 + i]) + ra[2] * da[9 + i];
             double ob = ((db[i] + rb[0] * db[3 + i]) + rb[1] * db[6 + i]) + rb[2] * db[9 + i];
@@ -387,18 +387,18 @@ static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, co
     p->rt1[l] = r1;
     p->rt2[l] = r2;
     double d1 = r1 - q1, d2 = r2 - q2, P[3], A[3], B[3];
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         P[i] = (dn * n[i] + d1 * t1[i]) + d2 * t2[i];
     }
     double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
     double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
         B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
     }
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         va[i] = va[i] - b->ima[l] * P[i];
         vb[i] = vb[i] + b->imb[l] * P[i];
@@ -412,11 +412,11 @@ static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, co
 static void gather(const struct imp_e3_soft *s, int slot, double v[6], double d[12])
 {
     const double *p = s->sv + 8 * (size_t)slot, *m = s->delta + 16 * (size_t)slot;
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         v[i] = p[i];
         v[3 + i] = p[4 + i];
-        #pragma GCC unroll 4
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++) {
             d[3 * j + i] = m[4 * j + i];
         }
@@ -426,7 +426,7 @@ static void gather(const struct imp_e3_soft *s, int slot, double v[6], double d[
 static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
 {
     double *p = s->sv + 8 * (size_t)slot;
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         p[i] = v[i];
         p[4 + i] = v[3 + i];
@@ -439,18 +439,18 @@ static void lane_warm(const imp_e3_block *b, int k, int l, double *va, double *v
     const imp_e3_block_pt *p = &b->p[k];
     double dn = p->rn[l], d1 = p->rt1[l], d2 = p->rt2[l], P[3], A[3], B[3];
     double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         P[i] = (dn * p->n[i][l] + d1 * p->t1[i][l]) + d2 * p->t2[i][l];
     }
     double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
     double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
         B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
     }
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         va[i] = va[i] - b->ima[l] * P[i];
         vb[i] = vb[i] + b->imb[l] * P[i];
@@ -563,7 +563,7 @@ static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int of
 {
     v4 r[4];
     transpose(c[0], c[1], c[2], c[3], &r[0], &r[1], &r[2], &r[3]);
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int l = 0; l < E3B_LANES; l++) {
         if (moving >> l & 1) {
             _mm256_storeu_pd(sv + 8 * (size_t)slot[l] + off, r[l]);
@@ -579,7 +579,7 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
                                v4 *wa, v4 *vb, v4 *wb)
 {
     v4 P[3], ra[3], rb[3];
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         P[i] = add(add(mul(dn, ld(p->n[i])), mul(d1, ld(p->t1[i]))), mul(d2, ld(p->t2[i])));
         ra[i] = ld(p->ra[i]);
@@ -590,7 +590,7 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
     v4 xb[3] = {sub(mul(rb[1], P[2]), mul(rb[2], P[1])), sub(mul(rb[2], P[0]), mul(rb[0], P[2])),
                 sub(mul(rb[0], P[1]), mul(rb[1], P[0]))};
     v4 ima = ld(b->ima), imb = ld(b->imb);
-    #pragma GCC unroll 4
+#pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         v4 A = add(add(mul(ld(b->ia[3 * i]), xa[0]), mul(ld(b->ia[3 * i + 1]), xa[1])), mul(ld(b->ia[3 * i + 2]), xa[2]));
         v4 B = add(add(mul(ld(b->ib[3 * i]), xb[0]), mul(ld(b->ib[3 * i + 1]), xb[1])), mul(ld(b->ib[3 * i + 2]), xb[2]));
@@ -714,7 +714,7 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
     gather4(s->sv, b->b, 8, 0, vb);
     gather4(s->sv, b->b, 8, 4, wb);
     if (use_bias && !warm) {
-        #pragma GCC unroll 4
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++) {
             gather4(s->delta, b->a, 16, 4 * j, da[j]);
             gather4(s->delta, b->b, 16, 4 * j, db[j]);
@@ -728,7 +728,7 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
             continue;
         }
         v4 ra[3], rb[3], n[3], t1[3], t2[3];
-        #pragma GCC unroll 4
+#pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
             ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
             n[i] = ld(p->n[i]), t1[i] = ld(p->t1[i]), t2[i] = ld(p->t2[i]);
@@ -738,7 +738,7 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
         v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
                     sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
         v4 d[3];
-        #pragma GCC unroll 4
+#pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
             d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
         }
@@ -748,7 +748,7 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
         v4 s_;
         if (use_bias) {
             v4 x[3];
-            #pragma GCC unroll 4
+#pragma GCC unroll 4
             for (int i = 0; i < 3; i++) {
                 v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
                 v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
