@@ -56,13 +56,25 @@ static int find_pairs(struct imp_e3_soft *s, int n)
             np++;
         }
     }
-    int cap = s->pair_cap, cap2 = s->pair_cap, cap3 = s->pair_cap;
-    if (grow((void **)&s->pair_first, &cap, np + 1, sizeof(int)) != 0
-        || grow((void **)&s->pair_col, &cap2, np + 1, sizeof(int)) != 0
-        || grow((void **)&s->over, &cap3, np + 1, sizeof(int)) != 0) {
-        return -1;
+    if (np + 1 > s->pair_cap) {  /* three arrays of one capacity */
+        int cap = np + 1 + (np + 1) / 2 + 16;
+        int *f = realloc(s->pair_first, (size_t)cap * sizeof *f);
+        if (f == NULL) {
+            return -1;
+        }
+        s->pair_first = f;
+        int *c = realloc(s->pair_col, (size_t)cap * sizeof *c);
+        if (c == NULL) {
+            return -1;
+        }
+        s->pair_col = c;
+        int *o = realloc(s->over, (size_t)cap * sizeof *o);
+        if (o == NULL) {
+            return -1;
+        }
+        s->over = o;
+        s->pair_cap = cap;
     }
-    s->pair_cap = cap;
     np = 0;
     for (int c = 0; c < n; c++) {
         if (c == 0 || s->pts[c].a != s->pts[c - 1].a || s->pts[c].b != s->pts[c - 1].b) {
@@ -318,22 +330,17 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     return 0;
 }
 
-/* one lane's bodies in a pass: (v, w) of a and b, and their motion since the step began */
-typedef struct lane_bodies {
-    double va[6], vb[6];
-} lane_bodies;
-
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
    the same order. */
 static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, const double *da, const double *db,
                        double hs, double inv_hs, double push_max, int use_bias)
 {
     imp_e3_block_pt *p = &b->p[k];
-    double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-    double n[3] = {p->n[0][l], p->n[1][l], p->n[2][l]}, t1[3] = {p->t1[0][l], p->t1[1][l], p->t1[2][l]};
-    double t2[3] = {p->t2[0][l], p->t2[1][l], p->t2[2][l]};
-    double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
-    double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
+    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+    const double n[3] = {p->n[0][l], p->n[1][l], p->n[2][l]}, t1[3] = {p->t1[0][l], p->t1[1][l], p->t1[2][l]};
+    const double t2[3] = {p->t2[0][l], p->t2[1][l], p->t2[2][l]};
+    const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
+    const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
     double d[3];
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
@@ -391,8 +398,8 @@ static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, co
     for (int i = 0; i < 3; i++) {
         P[i] = (dn * n[i] + d1 * t1[i]) + d2 * t2[i];
     }
-    double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
-    double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
+    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
+    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
@@ -438,13 +445,13 @@ static void lane_warm(const imp_e3_block *b, int k, int l, double *va, double *v
 {
     const imp_e3_block_pt *p = &b->p[k];
     double dn = p->rn[l], d1 = p->rt1[l], d2 = p->rt2[l], P[3], A[3], B[3];
-    double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         P[i] = (dn * p->n[i][l] + d1 * p->t1[i][l]) + d2 * p->t2[i][l];
     }
-    double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
-    double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
+    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
+    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
@@ -487,7 +494,8 @@ void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, doubl
                                 double mu, double inv_hs, double acc[3])
 {
     const double r[3] = {rn, rt1, rt2};
-    double u[3] = {vn + (s > 0.0 ? s : 0.0) * inv_hs, u1, u2}, x[3], pk[3];
+    const double u[3] = {vn + (s > 0.0 ? s : 0.0) * inv_hs, u1, u2};
+    double x[3], pk[3];
     double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
     x[0] = (r[0] - u[0]) - mu * ut;
     x[1] = r[1] - u[1];
@@ -521,9 +529,9 @@ static void block_residual_portable(const struct imp_e3_soft *s, const imp_e3_bl
             if (p->mn[l] == 0.0) {
                 continue;
             }
-            double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-            double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
-            double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
+            const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+            const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
+            const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
             double d[3], acc[3] = {lane[0][l], lane[1][l], lane[2][l]};
             for (int i = 0; i < 3; i++) {
                 d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
