@@ -23,21 +23,6 @@
 #include "avx2.h"
 #endif
 
-static int grow(void **p, int *cap, int need, size_t size)
-{
-    if (need <= *cap) {
-        return 0;
-    }
-    int c = need + need / 2 + 16;
-    void *q = realloc(*p, (size_t)c * size);
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
 {
     free(s->blocks);
@@ -267,8 +252,9 @@ static void block_masses(imp_e3_block *b, int simd);
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
 {
-    if (find_pairs(s, n) != 0 || grow((void **)&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
-        || grow((void **)&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
+    if (find_pairs(s, n) != 0
+        || imp_e3_grow((void **)&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
+        || imp_e3_grow((void **)&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
         return -1;
     }
     memset(s->colour_mask, 0, (size_t)nslots * sizeof *s->colour_mask);
@@ -328,6 +314,33 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     }
     s->nblocks = nb;
     return 0;
+}
+
+/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p on b, -P on a: v += m^-1 P,
+   w += I^-1 (r x P) (the AVX2 kernel's apply4, lane by lane) */
+static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, int l, double dn, double d1, double d2,
+                       double *va, double *vb)
+{
+    double P[3], A[3], B[3];
+    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = (dn * p->n[i][l] + d1 * p->t1[i][l]) + d2 * p->t2[i][l];
+    }
+    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
+    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
+        B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        va[i] = va[i] - b->ima[l] * P[i];
+        vb[i] = vb[i] + b->imb[l] * P[i];
+        va[3 + i] = va[3 + i] - A[i];
+        vb[3 + i] = vb[3 + i] + B[i];
+    }
 }
 
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
@@ -393,25 +406,7 @@ static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, co
     }
     p->rt1[l] = r1;
     p->rt2[l] = r2;
-    double d1 = r1 - q1, d2 = r2 - q2, P[3], A[3], B[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = (dn * n[i] + d1 * t1[i]) + d2 * t2[i];
-    }
-    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
-    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
-        B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
-    }
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        va[i] = va[i] - b->ima[l] * P[i];
-        vb[i] = vb[i] + b->imb[l] * P[i];
-        va[3 + i] = va[3 + i] - A[i];
-        vb[3 + i] = vb[3 + i] + B[i];
-    }
+    lane_apply(b, p, l, dn, r1 - q1, r2 - q2, va, vb);
 }
 
 /* a slot's (v, w) from the padded velocities and its motion since the step began (dx, then
@@ -444,26 +439,7 @@ static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
 static void lane_warm(const imp_e3_block *b, int k, int l, double *va, double *vb)
 {
     const imp_e3_block_pt *p = &b->p[k];
-    double dn = p->rn[l], d1 = p->rt1[l], d2 = p->rt2[l], P[3], A[3], B[3];
-    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = (dn * p->n[i][l] + d1 * p->t1[i][l]) + d2 * p->t2[i][l];
-    }
-    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
-    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
-        B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
-    }
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        va[i] = va[i] - b->ima[l] * P[i];
-        vb[i] = vb[i] + b->imb[l] * P[i];
-        va[3 + i] = va[3 + i] - A[i];
-        vb[3 + i] = vb[3 + i] + B[i];
-    }
+    lane_apply(b, p, l, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
 }
 
 /* block b the portable way: each lane's points (warm: the warm start, else a pass) */

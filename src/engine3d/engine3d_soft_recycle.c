@@ -13,7 +13,7 @@
 /* Box3D's recycle distance, 10 linear slops, in distance_tol (its slop is half of it) */
 #define REACH_TOLS 5.0
 
-static int grow(void **p, int *cap, int need, size_t size)
+int imp_e3_grow(void **p, int *cap, int need, size_t size)
 {
     if (need <= *cap) {
         return 0;
@@ -254,7 +254,7 @@ static int match(const imp_engine3d *e, int i, int end, int j, int pend, const i
 int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
 {
     int ns = w->model.nslots;
-    if (grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
+    if (imp_e3_grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
         return -1;
     }
     if (ns > rc->slot_cap) {
@@ -323,8 +323,8 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!fits(w, rc, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
-    if (grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
-        || grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
+    if (imp_e3_grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
+        || imp_e3_grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
         return -1;
     }
     double mu, el, gap = INFINITY;
@@ -356,8 +356,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
 {
     double tol = w->model.def.engine2d.distance_tol;
     int need = e->npts + e->nprev;
-    if (grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
-        || grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0) {
+    if (imp_e3_grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
+        || imp_e3_grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0) {
         return -1;
     }
     for (int h = 1; h < rc->nheld; h++) {  /* in the points' order (detection's pairs were) */
