@@ -505,9 +505,12 @@ static void block_residual_portable(const struct imp_e3_soft *s, const imp_e3_bl
             if (p->mn[l] == 0.0) {
                 continue;
             }
-            const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-            const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
-            const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
+            const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]};
+            const double rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+            const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2],
+                                  vb[3] * rb[1] - vb[4] * rb[0]};
+            const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2],
+                                  va[3] * ra[1] - va[4] * ra[0]};
             double d[3], acc[3] = {lane[0][l], lane[1][l], lane[2][l]};
             for (int i = 0; i < 3; i++) {
                 d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
@@ -559,8 +562,8 @@ static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
 static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
-static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block *b, const imp_e3_block_pt *p, v4 dn, v4 d1, v4 d2, v4 *va,
-                               v4 *wa, v4 *vb, v4 *wb)
+static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block *b, const imp_e3_block_pt *p,
+                                                               v4 dn, v4 d1, v4 d2, v4 *va, v4 *wa, v4 *vb, v4 *wb)
 {
     v4 P[3], ra[3], rb[3];
 #pragma GCC unroll 4
@@ -576,8 +579,10 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
     v4 ima = ld(b->ima), imb = ld(b->imb);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        v4 A = add(add(mul(ld(b->ia[3 * i]), xa[0]), mul(ld(b->ia[3 * i + 1]), xa[1])), mul(ld(b->ia[3 * i + 2]), xa[2]));
-        v4 B = add(add(mul(ld(b->ib[3 * i]), xb[0]), mul(ld(b->ib[3 * i + 1]), xb[1])), mul(ld(b->ib[3 * i + 2]), xb[2]));
+        v4 A = add(add(mul(ld(b->ia[3 * i]), xa[0]), mul(ld(b->ia[3 * i + 1]), xa[1])),
+                   mul(ld(b->ia[3 * i + 2]), xa[2]));
+        v4 B = add(add(mul(ld(b->ib[3 * i]), xb[0]), mul(ld(b->ib[3 * i + 1]), xb[1])),
+                   mul(ld(b->ib[3 * i + 2]), xb[2]));
         va[i] = sub(va[i], mul(ima, P[i]));
         vb[i] = add(vb[i], mul(imb, P[i]));
         wa[i] = sub(wa[i], A);
@@ -689,8 +694,9 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
 }
 
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
-static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max,
-                            int use_bias, int warm)
+static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b,
+                                                                        double hs, double inv_hs, double push_max,
+                                                                        int use_bias, int warm)
 {
     v4 va[4], wa[4], vb[4], wb[4], da[4][4], db[4][4];
     gather4(s->sv, b->a, 8, 0, va);
