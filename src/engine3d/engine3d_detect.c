@@ -541,7 +541,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     /* the soft step holds a pair's last manifold while its bodies barely moved: not detected
        (engine3d_soft_recycle.h) */
     imp_e3_recycle *rc = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT ? imp_e3_soft_recycle(e) : NULL;
-    if (rc != NULL && imp_e3_recycle_open(e, rc) != 0) {
+    if (rc != NULL && imp_e3_recycle_open(w, e, rc) != 0) {
         return IMP_ERR_NOMEM;
     }
     int npairs = e->npairs_bp;

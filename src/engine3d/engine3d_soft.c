@@ -8,60 +8,15 @@
 #include "engine3d_joints.h"
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
+#include "engine3d_soft_internal.h"
 #include "engine3d_soft_recycle.h"
 #include "engine3d_sweep.h"
 #include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
 
-#if defined(IMP_E3_HAVE_AVX2)
-#include "avx2.h"
-#endif
 
 #define PI 3.14159265358979323846
-
-/* One contact point's row for the step: what the passes read, in one record. The frame and
-   the lever arms are the step's start's (fixed over the step). The 3-vectors are 4 doubles
-   (lane 3: 0) so that the AVX2 kernels load each in one go: the frame's rows er[i] = (n_i,
-   t1_i, t2_i) (for u = E^T d), its columns ec = (n, t1, t2) (for P = E r). */
-typedef struct imp_e3_soft_pt {
-    double er[3][4], ec[3][4];
-    double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
-    double ima, imb;      /* inverse masses */
-    double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
-    double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
-                             (one number for both: the impulse then lies along the slip, and
-                             sliding friction is mu rn against it in every direction) */
-    double w1n, w2n;      /* t1 K n, t2 K n: the tangent velocities a normal impulse makes */
-    double rn, rt1, rt2;  /* this sub-step's impulses (warm start, then the passes) */
-    double s;             /* the separation of the current sub-step */
-    double mu;
-    double sep;           /* the detected gap */
-    double uhit;          /* the normal velocity before the step's first push (an impact's
-                             approach, gravity over the step's first sub-steps included) */
-    double maxn;          /* the largest normal impulse of the step */
-    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
-    int src;              /* its point in e->pts (the rows are in pass order, below) */
-    int soft_static;      /* one side does not move: the stiffer softness */
-    /* read once per sub-step or step */
-    double sum[3];        /* the step's impulses */
-    double e, u0;         /* restitution, normal velocity at the step's start */
-} imp_e3_soft_pt;
-
-struct imp_e3_soft {
-    imp_e3_soft_pt *pts;
-    int cap;
-    double *pose0;        /* 7 per slot: position and orientation at the step's start */
-    double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
-                             by columns (each x, y, z, 0) */
-    double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
-    double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
-                             e->vel */
-    double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
-    unsigned char *mv;    /* per slot: whether it moves this step (prepare) */
-    int slot_cap;
-    imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
-};
 
 imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h)
 {
@@ -91,6 +46,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->si);
     free(s->mv);
     imp_e3_recycle_free(&s->rc);
+    imp_e3_soft_blocks_free(s);
     free(s);
 }
 
@@ -155,31 +111,6 @@ static int moves(const imp_world *w, int s)
     return s > 0 && b->active && !b->fixed && !imp_islands_asleep_in(w->islands, s);
 }
 
-/* One side's part of the row's mass matrix K (its inverse inertia Ia, its anchor r, the frame
-   dir): m[0..5] += (n, n), (t1, t1), (t2, t2), (t1, t2), (t1, n), (t2, n) of (r x .)^T Ia (r x .)
-   (K is symmetric: t2 K t1 is t1 K t2). A side that does not move adds nothing (its Ia is 0). */
-static inline void side_mass(const double *Ia, const double r[3], const double *const dir[3], double m[6])
-{
-    const double *n = dir[0], *t = dir[1], *u = dir[2];
-    /* j_k = r x dir_k, written out (cross()'s operations) */
-    double j0x = r[1] * n[2] - r[2] * n[1], j0y = r[2] * n[0] - r[0] * n[2], j0z = r[0] * n[1] - r[1] * n[0];
-    double j1x = r[1] * t[2] - r[2] * t[1], j1y = r[2] * t[0] - r[0] * t[2], j1z = r[0] * t[1] - r[1] * t[0];
-    double j2x = r[1] * u[2] - r[2] * u[1], j2y = r[2] * u[0] - r[0] * u[2], j2z = r[0] * u[1] - r[1] * u[0];
-    /* Ia j_k (mul33()'s) */
-    double i0x = Ia[0] * j0x + Ia[1] * j0y + Ia[2] * j0z, i0y = Ia[3] * j0x + Ia[4] * j0y + Ia[5] * j0z,
-           i0z = Ia[6] * j0x + Ia[7] * j0y + Ia[8] * j0z;
-    double i1x = Ia[0] * j1x + Ia[1] * j1y + Ia[2] * j1z, i1y = Ia[3] * j1x + Ia[4] * j1y + Ia[5] * j1z,
-           i1z = Ia[6] * j1x + Ia[7] * j1y + Ia[8] * j1z;
-    double i2x = Ia[0] * j2x + Ia[1] * j2y + Ia[2] * j2z, i2y = Ia[3] * j2x + Ia[4] * j2y + Ia[5] * j2z,
-           i2z = Ia[6] * j2x + Ia[7] * j2y + Ia[8] * j2z;
-    m[0] += j0x * i0x + j0y * i0y + j0z * i0z;
-    m[1] += j1x * i1x + j1y * i1y + j1z * i1z;
-    m[2] += j2x * i2x + j2y * i2y + j2z * i2z;
-    m[3] += j1x * i2x + j1y * i2y + j1z * i2z;
-    m[4] += j1x * i0x + j1y * i0y + j1z * i0z;
-    m[5] += j2x * i0x + j2y * i0y + j2z * i0z;
-}
-
 /* Point c's row (e->pts[c]) into s->pts[at]; ma, mb: whether its sides move. Its warm start:
    e->pts[c].r (engine3d_soft_recycle.h). */
 static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int ma, int mb)
@@ -199,26 +130,10 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
     const double *const dir[3] = {p->normal, p->t1, p->t2};
     for (int k = 0; k < 3; k++) {
-        for (int i = 0; i < 3; i++) {
-            q->er[k][i] = dir[i][k];
-            q->ec[k][i] = dir[k][i];
-        }
-        q->er[k][3] = q->ec[k][3] = 0.0;
+        memcpy(q->ec[k], dir[k], 3 * sizeof(double));
+        q->ec[k][3] = 0.0;
     }
-    double lin = q->ima + q->imb;
-    double m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};  /* kn, k11, k22, k12, w1n, w2n */
-    if (ma) {
-        side_mass(e->inv_iw + 9 * (size_t)p->a, p->ra, dir, m);
-    }
-    if (mb) {
-        side_mass(e->inv_iw + 9 * (size_t)p->b, p->rb, dir, m);
-    }
-    double kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3];
-    q->mn = kn > 0.0 ? 1.0 / kn : 0.0;
-    q->w1n = m[4];
-    q->w2n = m[5];
-    double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
-    q->mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
+    /* its masses: engine3d_soft_blocks.c (imp_e3_soft_blocks), four lanes at once */
     q->soft_static = q->ima == 0.0 || q->imb == 0.0;
     q->sep = q->s = p->distance;
     q->mu = p->mu;
@@ -242,9 +157,10 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->maxn = 0.0;
 }
 
-/* The step's rows from the detected points (e->pts) at the world's state, in pass order: the
-   pairs of two moving bodies first, then those with a side that does not move (the ground, fixed,
-   kinematic or sleeping bodies), each group in e->pts's order. The passes being Gauss-Seidel, a
+/* The step's rows from the detected points (e->pts) at the world's state: the pairs of two
+   moving bodies first, then those with a side that does not move (the ground, fixed,
+   kinematic or sleeping bodies), each group in e->pts's order (the blocks' colours keep that
+   priority, engine3d_soft_blocks.c). The passes being Gauss-Seidel, a
    row solved later has the last word on its bodies' velocities: a still support's rows last keep
    a light body pressed by a heavy one on the support (Box3D gives its static constraints the
    same priority); with them first, a 1 kg cube under a 10 kg one rocks on the ground with a
@@ -279,7 +195,8 @@ static inline void cross4(const double *a, const double *b, double out[4])
 
 /* The velocity of b relative to a at the point in its frame, u = (u_N, u_T1, u_T2, 0), from
    the padded velocities va, vb (8 each): d = ((v_b - v_a) + w_b x r_b) - w_a x r_a, then
-   u = d_0 er_0 + d_1 er_1 + d_2 er_2 (the AVX2 kernel's order, lane by lane). */
+   u_k = (d_0 e_k0 + d_1 e_k1) + d_2 e_k2, e_k the frame's column k (n, t1, t2; the blocks'
+   order, lane by lane). */
 static inline void velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
 {
     double ca[4], cb[4], d[4];
@@ -288,11 +205,10 @@ static inline void velocity(const double *va, const double *vb, const imp_e3_sof
     for (int k = 0; k < 4; k++) {
         d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
     }
-    for (int k = 0; k < 4; k++) {
-        double x = d[0] * q->er[0][k];
-        x = x + d[1] * q->er[1][k];
-        u[k] = x + d[2] * q->er[2][k];
+    for (int k = 0; k < 3; k++) {
+        u[k] = (d[0] * q->ec[k][0] + d[1] * q->ec[k][1]) + d[2] * q->ec[k][2];
     }
+    u[3] = 0.0;
 }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 on b at the point, -P on a: v_b += m_b^-1 P,
@@ -322,44 +238,6 @@ static inline void apply(double *va, double *vb, const double *Ia, const double 
         vb[4 + k] = vb[4 + k] + B;
     }
 }
-
-#if defined(IMP_E3_HAVE_AVX2)
-/* velocity() and apply() with AVX2, lane by lane the same operations */
-static inline AVX2 v4 yzx(v4 a) { return _mm256_permute4x64_pd(a, 0xC9); }  /* (y, z, x, w) */
-static inline AVX2 v4 zxy(v4 a) { return _mm256_permute4x64_pd(a, 0xD2); }  /* (z, x, y, w) */
-static inline AVX2 v4 cross_avx2(v4 a, v4 b) { return sub(mul(yzx(a), zxy(b)), mul(zxy(a), yzx(b))); }
-static inline AVX2 v4 bcast(double x) { return _mm256_set1_pd(x); }
-
-static inline AVX2 void velocity_avx2(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
-{
-    v4 cb = cross_avx2(_mm256_loadu_pd(vb + 4), _mm256_loadu_pd(q->rb));
-    v4 ca = cross_avx2(_mm256_loadu_pd(va + 4), _mm256_loadu_pd(q->ra));
-    v4 d = sub(add(sub(_mm256_loadu_pd(vb), _mm256_loadu_pd(va)), cb), ca);
-    v4 x = mul(_mm256_permute4x64_pd(d, 0x00), _mm256_loadu_pd(q->er[0]));
-    x = add(x, mul(_mm256_permute4x64_pd(d, 0x55), _mm256_loadu_pd(q->er[1])));
-    x = add(x, mul(_mm256_permute4x64_pd(d, 0xAA), _mm256_loadu_pd(q->er[2])));
-    _mm256_storeu_pd(u, x);
-}
-
-static inline AVX2 void apply_avx2(double *va, double *vb, const double *Ia, const double *Ib,
-                                   const imp_e3_soft_pt *q, double dn, double d1, double d2)
-{
-    v4 P = mul(bcast(dn), _mm256_loadu_pd(q->ec[0]));
-    P = add(P, mul(bcast(d1), _mm256_loadu_pd(q->ec[1])));
-    P = add(P, mul(bcast(d2), _mm256_loadu_pd(q->ec[2])));
-    v4 ca = cross_avx2(_mm256_loadu_pd(q->ra), P), cb = cross_avx2(_mm256_loadu_pd(q->rb), P);
-    v4 A = mul(_mm256_permute4x64_pd(ca, 0x00), _mm256_loadu_pd(Ia));
-    A = add(A, mul(_mm256_permute4x64_pd(ca, 0x55), _mm256_loadu_pd(Ia + 4)));
-    A = add(A, mul(_mm256_permute4x64_pd(ca, 0xAA), _mm256_loadu_pd(Ia + 8)));
-    v4 B = mul(_mm256_permute4x64_pd(cb, 0x00), _mm256_loadu_pd(Ib));
-    B = add(B, mul(_mm256_permute4x64_pd(cb, 0x55), _mm256_loadu_pd(Ib + 4)));
-    B = add(B, mul(_mm256_permute4x64_pd(cb, 0xAA), _mm256_loadu_pd(Ib + 8)));
-    _mm256_storeu_pd(va, sub(_mm256_loadu_pd(va), mul(bcast(q->ima), P)));
-    _mm256_storeu_pd(vb, add(_mm256_loadu_pd(vb), mul(bcast(q->imb), P)));
-    _mm256_storeu_pd(va + 4, sub(_mm256_loadu_pd(va + 4), A));
-    _mm256_storeu_pd(vb + 4, add(_mm256_loadu_pd(vb + 4), B));
-}
-#endif
 
 /* the world inverse inertias (e->inv_iw, row-major) as padded columns */
 static void inertia_columns(const imp_world *w, imp_engine3d *e)
@@ -399,43 +277,12 @@ static void from_padded(const imp_world *w, imp_engine3d *e)
     }
 }
 
-static inline void warm_start_body(imp_engine3d *e, int n, int simd)
+void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q)
 {
-    const imp_e3_soft_pt *pts = e->soft->pts;
-    double *sv = e->soft->sv;
-    const double *si = e->soft->si;
-    for (int c = 0; c < n; c++) {
-        const imp_e3_soft_pt *q = &pts[c];
-        if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
-#if defined(IMP_E3_HAVE_AVX2)
-            if (simd) {
-                apply_avx2(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a,
-                           si + 12 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
-                continue;
-            }
-#else
-            (void)simd;
-#endif
-            apply(sv + 8 * (size_t)q->a, sv + 8 * (size_t)q->b, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q,
-                  q->rn, q->rt1, q->rt2);
-        }
+    if (q->rn != 0.0 || q->rt1 != 0.0 || q->rt2 != 0.0) {
+        apply(s->sv + 8 * (size_t)q->a, s->sv + 8 * (size_t)q->b, s->si + 12 * (size_t)q->a,
+              s->si + 12 * (size_t)q->b, q, q->rn, q->rt1, q->rt2);
     }
-}
-
-#if defined(IMP_E3_HAVE_AVX2)
-static AVX2 void warm_start_avx2(imp_engine3d *e, int n) { warm_start_body(e, n, 1); }
-#endif
-
-/* each point's impulse of the last sub-step applied to its bodies */
-static void warm_start(imp_engine3d *e, int n)
-{
-#if defined(IMP_E3_HAVE_AVX2)
-    if (imp_e3_sweep_simd(-1)) {
-        warm_start_avx2(e, n);
-        return;
-    }
-#endif
-    warm_start_body(e, n, 0);
 }
 
 /* the separation of the point in the sub-step: its anchors moved with their bodies since the
@@ -459,138 +306,66 @@ static inline double separation(const double *delta, const imp_e3_soft_pt *q)
     return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
 }
 
-#if defined(IMP_E3_HAVE_AVX2)
-static inline AVX2 double separation_avx2(const double *delta, const imp_e3_soft_pt *q)
+/* Point q's rows in a pass, the portable way: its normal row (speculative, soft when
+   use_bias, else rigid), then its friction (both tangents at once, on the disc mu rn), one
+   impulse applied. A solve pass (use_bias) takes the point's separation from its bodies'
+   motion since the step began; a relax pass, after the positions moved by hs v, that
+   separation moved by hs u_N. The blocks (engine3d_soft_blocks.c) do the same lane by lane. */
+void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_softness *soft,
+                     const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
 {
-    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
-    v4 oa = add(_mm256_loadu_pd(ma), mul(_mm256_set1_pd(q->ra[0]), _mm256_loadu_pd(ma + 4)));
-    oa = add(oa, mul(_mm256_set1_pd(q->ra[1]), _mm256_loadu_pd(ma + 8)));
-    oa = add(oa, mul(_mm256_set1_pd(q->ra[2]), _mm256_loadu_pd(ma + 12)));
-    oa = sub(oa, _mm256_loadu_pd(q->ra));
-    v4 ob = add(_mm256_loadu_pd(mb), mul(_mm256_set1_pd(q->rb[0]), _mm256_loadu_pd(mb + 4)));
-    ob = add(ob, mul(_mm256_set1_pd(q->rb[1]), _mm256_loadu_pd(mb + 8)));
-    ob = add(ob, mul(_mm256_set1_pd(q->rb[2]), _mm256_loadu_pd(mb + 12)));
-    ob = sub(ob, _mm256_loadu_pd(q->rb));
-    double x[4];
-    _mm256_storeu_pd(x, mul(sub(ob, oa), _mm256_loadu_pd(q->ec[0])));
-    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
-}
-#endif
-
-/* One pass over the points: each normal row (speculative, soft when use_bias, else rigid),
-   then its friction (both tangents at once, on the disc mu rn), one impulse applied. A solve
-   pass (use_bias) takes the point's separation from its bodies' motion since the step began;
-   a relax pass, after the positions moved by hs v, that separation moved by hs u_N. simd: the
-   AVX2 kernels (the same numbers). */
-static inline void contact_pass_body(imp_engine3d *e, int n, const imp_e3_softness *soft,
-                                     const imp_e3_softness *stiff, double hs, double push_max, int use_bias,
-                                     int simd)
-{
-    imp_e3_soft_pt *pts = e->soft->pts;
-    double *sv = e->soft->sv, inv_hs = 1.0 / hs;
-    const double *delta = e->soft->delta, *si = e->soft->si;
-    for (int c = 0; c < n; c++) {
-        imp_e3_soft_pt *q = &pts[c];
-        double *va = sv + 8 * (size_t)q->a, *vb = sv + 8 * (size_t)q->b, u[4];
-#if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            velocity_avx2(va, vb, q, u);
-        } else {
-            velocity(va, vb, q, u);
-        }
-#else
-        (void)simd;
-        velocity(va, vb, q, u);
-#endif
-        double vn = u[0], u1 = u[1], u2 = u[2];
-        double s = q->s + hs * vn;
-        if (use_bias) {
-#if defined(IMP_E3_HAVE_AVX2)
-            s = simd ? separation_avx2(delta, q) : separation(delta, q);
-#else
-            s = separation(delta, q);
-#endif
-        }
-        q->s = s;
-        double bias = 0.0, ms = 1.0, is = 0.0;
-        if (s > 0.0) {
-            bias = s * inv_hs;  /* speculative: the gap may close, no more */
-        } else if (use_bias) {
-            const imp_e3_softness *sf = q->soft_static ? stiff : soft;
-            bias = sf->bias_rate * s;
-            bias = bias > -push_max ? bias : -push_max;
-            ms = sf->mass_scale;
-            is = sf->impulse_scale;
-        }
-        double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
-        rn = rn > 0.0 ? rn : 0.0;
-        double dn = rn - q->rn;
-        if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
-            q->uhit = vn < q->uhit ? vn : q->uhit;
-        }
-        q->rn = rn;
-        if (rn > q->maxn) {
-            q->maxn = rn;
-        }
-        u1 += q->w1n * dn;  /* the tangent velocities after the normal impulse */
-        u2 += q->w2n * dn;
-        double r1 = q->rt1 - q->mt * u1, r2 = q->rt2 - q->mt * u2;
-        double lim = q->mu * rn, len2 = r1 * r1 + r2 * r2;
-        if (len2 > lim * lim) {
-            double f = lim / sqrt(len2);
-            r1 *= f;
-            r2 *= f;
-        }
-        double d1 = r1 - q->rt1, d2 = r2 - q->rt2;
-        q->rt1 = r1;
-        q->rt2 = r2;
-#if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            apply_avx2(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
-        } else {
-            apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
-        }
-#else
-        apply(va, vb, si + 12 * (size_t)q->a, si + 12 * (size_t)q->b, q, dn, d1, d2);
-#endif
+    double *va = sf->sv + 8 * (size_t)q->a, *vb = sf->sv + 8 * (size_t)q->b, u[4];
+    velocity(va, vb, q, u);
+    double vn = u[0], u1 = u[1], u2 = u[2];
+    double s = use_bias ? separation(sf->delta, q) : q->s + hs * vn;
+    q->s = s;
+    double bias = 0.0, ms = 1.0, is = 0.0;
+    if (s > 0.0) {
+        bias = s * (1.0 / hs);  /* speculative: the gap may close, no more */
+    } else if (use_bias) {
+        const imp_e3_softness *f = q->soft_static ? stiff : soft;
+        bias = f->bias_rate * s;
+        bias = bias > -push_max ? bias : -push_max;
+        ms = f->mass_scale;
+        is = f->impulse_scale;
     }
-}
-
-static void contact_pass_portable(imp_engine3d *e, int n, const imp_e3_softness *soft,
-                                  const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
-{
-    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 0);
-}
-
-#if defined(IMP_E3_HAVE_AVX2)
-static AVX2 void contact_pass_avx2(imp_engine3d *e, int n, const imp_e3_softness *soft,
-                                   const imp_e3_softness *stiff, double hs, double push_max, int use_bias)
-{
-    contact_pass_body(e, n, soft, stiff, hs, push_max, use_bias, 1);
-}
-#endif
-
-static void contact_pass(imp_engine3d *e, int n, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                         double hs, double push_max, int use_bias)
-{
-#if defined(IMP_E3_HAVE_AVX2)
-    if (imp_e3_sweep_simd(-1)) {
-        contact_pass_avx2(e, n, soft, stiff, hs, push_max, use_bias);
-        return;
+    double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
+    rn = rn > 0.0 ? rn : 0.0;
+    double dn = rn - q->rn;
+    if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
+        q->uhit = vn < q->uhit ? vn : q->uhit;
     }
-#endif
-    contact_pass_portable(e, n, soft, stiff, hs, push_max, use_bias);
+    q->rn = rn;
+    q->maxn = rn > q->maxn ? rn : q->maxn;
+    u1 += q->w1n * dn;  /* the tangent velocities after the normal impulse */
+    u2 += q->w2n * dn;
+    double r1 = q->rt1 - q->mt * u1, r2 = q->rt2 - q->mt * u2;
+    double lim = q->mu * rn, len2 = r1 * r1 + r2 * r2;
+    if (len2 > lim * lim) {
+        double f = lim / sqrt(len2);
+        r1 *= f;
+        r2 *= f;
+    }
+    double d1 = r1 - q->rt1, d2 = r2 - q->rt2;
+    q->rt1 = r1;
+    q->rt2 = r2;
+    apply(va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, d1, d2);
 }
 
 /* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points that approached faster
    than the threshold and pushed (u_N(hit): the approach just before the first push, Box3D
    takes the step's start's, slower by up to g h for a falling body). */
+static int restitutes(const imp_e3_soft_pt *q, double threshold)
+{
+    return !(q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0);
+}
+
 static void restitution_pass(imp_engine3d *e, int n, double threshold)
 {
     imp_e3_soft_pt *pts = e->soft->pts;
     for (int c = 0; c < n; c++) {
         imp_e3_soft_pt *q = &pts[c];
-        if (q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0) {
+        if (!restitutes(q, threshold)) {
             continue;
         }
         double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b, u[4];
@@ -653,65 +428,34 @@ static void store_velocities(imp_world *w, const imp_engine3d *e)
 }
 
 /* Siconos' measure of the last sub-step's answer (engine3d_solve.c's sweeps_error): u = J v +
-   the speculative bound, sqrt(sum |r - P_K(r - u - mu |u_T| e_N)|^2) / max(|r|, |u|) */
-static inline double residual_body(const imp_engine3d *e, int n, double inv_hs, int simd)
+   the speculative bound, sqrt(sum |r - P_K(r - u - mu |u_T| e_N)|^2) / max(|r|, |u|); the
+   blocks' rows four lanes at once (engine3d_soft_blocks.c), then the pairs solved one by one */
+static double residual(const imp_engine3d *e, double inv_hs)
 {
-    double num = 0.0, r2 = 0.0, u2 = 0.0;
-    const imp_e3_soft_pt *pts = e->soft->pts;
-    for (int c = 0; c < n; c++) {
-        const imp_e3_soft_pt *q = &pts[c];
-        if (q->mn == 0.0) {
-            continue;
-        }
-        const double r[3] = {q->rn, q->rt1, q->rt2};
-        double u[4], x[3], pk[3];
-        const double *va = e->soft->sv + 8 * (size_t)q->a, *vb = e->soft->sv + 8 * (size_t)q->b;
-#if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            velocity_avx2(va, vb, q, u);
-        } else {
-            velocity(va, vb, q, u);
-        }
-#else
-        (void)simd;
-        velocity(va, vb, q, u);
-#endif
-        u[0] += fmax(q->s, 0.0) * inv_hs;
-        double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
-        x[0] = r[0] - u[0] - q->mu * ut;
-        x[1] = r[1] - u[1];
-        x[2] = r[2] - u[2];
-        double t = sqrt(x[1] * x[1] + x[2] * x[2]);  /* the projection on the cone */
-        if (t <= q->mu * x[0]) {
-            pk[0] = x[0], pk[1] = x[1], pk[2] = x[2];
-        } else if (q->mu * t <= -x[0]) {
-            pk[0] = pk[1] = pk[2] = 0.0;
-        } else {
-            double nn = (x[0] + q->mu * t) / (1.0 + q->mu * q->mu);
-            pk[0] = nn, pk[1] = q->mu * nn * x[1] / t, pk[2] = q->mu * nn * x[2] / t;
-        }
-        for (int k = 0; k < 3; k++) {
-            num += (r[k] - pk[k]) * (r[k] - pk[k]);
-            r2 += r[k] * r[k];
-            u2 += u[k] * u[k];
+    const struct imp_e3_soft *sf = e->soft;
+    double acc[3] = {0.0, 0.0, 0.0};  /* num, r2, u2 */
+    imp_e3_soft_blocks_residual(sf, inv_hs, imp_e3_sweep_simd(-1), acc);
+    for (int i = 0; i < sf->nover; i++) {
+        int g = sf->over[i];
+        for (int c = sf->pair_first[g]; c < sf->pair_first[g + 1]; c++) {
+            const imp_e3_soft_pt *q = &sf->pts[c];
+            if (q->mn == 0.0) {
+                continue;
+            }
+            double u[4];
+            velocity(sf->sv + 8 * (size_t)q->a, sf->sv + 8 * (size_t)q->b, q, u);
+            imp_e3_soft_residual_terms(u[0], u[1], u[2], q->s, q->rn, q->rt1, q->rt2, q->mu, inv_hs, acc);
         }
     }
-    double den = sqrt(fmax(r2, u2));
-    return den > 1e-300 ? sqrt(num) / den : sqrt(num);
+    double den = sqrt(fmax(acc[1], acc[2]));
+    return den > 1e-300 ? sqrt(acc[0]) / den : sqrt(acc[0]);
 }
 
-#if defined(IMP_E3_HAVE_AVX2)
-static AVX2 double residual_avx2(const imp_engine3d *e, int n, double inv_hs) { return residual_body(e, n, inv_hs, 1); }
-#endif
-
-static double residual(const imp_engine3d *e, int n, double inv_hs)
+double imp_e3_soft_error(const imp_engine3d *e)
 {
-#if defined(IMP_E3_HAVE_AVX2)
-    if (imp_e3_sweep_simd(-1)) {
-        return residual_avx2(e, n, inv_hs);
-    }
-#endif
-    return residual_body(e, n, inv_hs, 0);
+    const struct imp_e3_soft *s = e->soft;
+    int pending = s != NULL && s->error_pending && s->error_step == e->stats.steps;  /* no step since */
+    return pending ? residual(e, s->error_inv_hs) : e->stats.last_error;
 }
 
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
@@ -765,6 +509,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     double hs = h / k, inv_hs = 1.0 / hs;
     e->now = t0;
     e->once = 0;
+    if (e->soft != NULL) {
+        e->soft->error_pending = 0;
+    }
     if (reserve(e, 0, ns, IMP_STRIDE_3D) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
@@ -802,6 +549,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     imp_e3_softness soft = imp_e3_make_soft(hz, sd->damping_ratio, hs);
     imp_e3_softness stiff = imp_e3_make_soft(2.0 * hz, 0.5 * sd->damping_ratio, hs);
     imp_e3_softness jsoft = imp_e3_make_soft(fmin(sd->joint_hertz, 0.25 * inv_hs), sd->joint_damping_ratio, hs);
+    int simd = imp_e3_sweep_simd(-1);
+    if (imp_e3_soft_blocks(sf, n, ns, &soft, &stiff, simd) != 0) {
+        snprintf(why, why_len, "out of memory for the 3D engine's soft step");
+        return IMP_ERR_NOMEM;
+    }
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
@@ -823,9 +575,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
             imp_e3_joints_warm(w, e);
         }
         to_padded(w, e);
-        warm_start(e, n);
+        imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
-            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 1);
+            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 1, simd);
             if (joints) {
                 from_padded(w, e);
                 imp_e3_soft_joints_pass(w, e, &jsoft, hs, 1);
@@ -836,7 +588,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         integrate_positions(w, e, hs);
         t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
         for (int it = 0; it < sd->relax_iterations; it++) {
-            contact_pass(e, n, &soft, &stiff, hs, sd->push_max, 0);
+            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, simd);
             if (joints) {
                 from_padded(w, e);
                 imp_e3_soft_joints_pass(w, e, &jsoft, hs, 0);
@@ -845,16 +597,22 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         }
         imp_e3_soft_joints_store(e, hs);
         store_velocities(w, e);
-        for (int c = 0; c < n; c++) {
-            imp_e3_soft_pt *q = &sf->pts[c];
-            q->sum[0] += q->rn;
-            q->sum[1] += q->rt1;
-            q->sum[2] += q->rt2;
-        }
+        imp_e3_soft_blocks_sum(sf);
         e->stats.sweeps += sd->iterations + sd->relax_iterations;
         t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     }
-    e->stats.last_error = residual(e, n, inv_hs);
+    imp_e3_soft_blocks_store(sf);
+    /* the residual when asked (imp_e3_soft_error), from the rows and velocities as they are
+       now, unless the restitution pass changes them: then now */
+    sf->error_pending = 1;
+    sf->error_inv_hs = inv_hs;
+    for (int c = 0; c < n; c++) {
+        if (restitutes(&sf->pts[c], sd->restitution_threshold)) {
+            e->stats.last_error = residual(e, inv_hs);
+            sf->error_pending = 0;
+            break;
+        }
+    }
     restitution_pass(e, n, sd->restitution_threshold);
     store_velocities(w, e);
     e->stats.solves++;
@@ -870,6 +628,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     imp_engine3d_finish(w, e);  /* events; this step's points become the last ones */
     imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
     e->stats.steps++;
+    sf->error_step = e->stats.steps;
     if (imp_e3_sleep_end(w, e, h) != IMP_OK) {
         snprintf(why, why_len, "out of memory for the 3D engine's islands");
         return IMP_ERR_NOMEM;

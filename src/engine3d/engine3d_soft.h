@@ -7,8 +7,9 @@
      recycling); then per point its frame, lever arms (fixed over the step) and effective masses;
      per sub-step: v += hs M^-1 F (gravity, forces); the warm starts (each point's impulse of
      the last sub-step, the step before's for the first); `iterations` solve passes over the
-     points with soft rows (the points of two moving bodies first, those against a body that
-     does not move last: Box3D's priority of static constraints); x += hs v;
+     points with soft rows (by the pairs' graph colours, four pairs at once: engine3d_soft_
+     blocks.c; the pairs of two moving bodies first, those against a body that does not move
+     last: Box3D's priority of static constraints); x += hs v;
      `relax_iterations` passes without the soft bias;
      after the sub-steps one restitution pass, then the step's impulses are kept (the sum over
      the sub-steps: w:contacts() gives them over dt) and the last sub-step's (the next step's
@@ -56,6 +57,11 @@ imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h);
 imp_status imp_e3_soft_advance(struct imp_world *w, imp_engine3d *e, double t1, char *why, size_t why_len);
 
 void imp_e3_soft_free(struct imp_e3_soft *s);
+
+/* The solver error of the last step (w:stats().solver_error): under the soft step Siconos'
+   residual of its last sub-step, computed when asked (the rows and velocities are kept until
+   the next step), else e->stats.last_error. */
+double imp_e3_soft_error(const imp_engine3d *e);
 
 /* The soft step's held manifolds (engine3d_soft_recycle.h) for detection, NULL before its
    first step. */

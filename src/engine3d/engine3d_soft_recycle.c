@@ -13,7 +13,7 @@
 /* Box3D's recycle distance, 10 linear slops, in distance_tol (its slop is half of it) */
 #define REACH_TOLS 5.0
 
-static int grow(void **p, int *cap, int need, size_t size)
+int imp_e3_grow(void **p, int *cap, int need, size_t size)
 {
     if (need <= *cap) {
         return 0;
@@ -67,10 +67,16 @@ static void rotate(imp_quat q, const double v[3], double out[3])
 /* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
 static imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
 
-/* slot s's orientation now, normalised */
-static imp_quat orientation(const imp_world *w, int s)
+/* slot s's orientation now, normalised (taken when detection opened) */
+static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
+
+/* R^T v, R (row-major) the rotation of a normalised q: the matrix of q's conjugate, bit for
+   bit (imp_q_to_mat3's entries of the conjugate are the transpose's) */
+static void unrotate(const double *R, const double v[3], double out[3])
 {
-    return imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
+    for (int i = 0; i < 3; i++) {
+        out[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
+    }
 }
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -111,7 +117,8 @@ static void map_records(const imp_engine3d *e, imp_e3_recycle *rc)
    since, and the relative pose moved by less than the reach: |change of x_b - x_a in a's
    frame| + 2 |sin(turn / 2)| R < reach (R the larger bounding radius of the moving ones;
    Box3D's bound). */
-static int fits(const imp_world *w, const imp_e3_recycled *r, imp_quat qa, imp_quat qb, double reach)
+static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recycled *r, imp_quat qa, imp_quat qb,
+                double reach)
 {
     int a = r->a, b = r->b;
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
@@ -126,7 +133,7 @@ static int fits(const imp_world *w, const imp_e3_recycled *r, imp_quat qa, imp_q
         d[k] = yb[k] - ya[k];
         d0[k] = r->xb[k] - r->xa[k];
     }
-    rotate(imp_q_conj(qa), d, p);
+    unrotate(rc->rot + 13 * (size_t)a + 4, d, p);
     rotate(imp_q_conj(qa0), d0, p0);
     double dist = sqrt((p[0] - p0[0]) * (p[0] - p0[0]) + (p[1] - p0[1]) * (p[1] - p0[1])
                        + (p[2] - p0[2]) * (p[2] - p0[2]));
@@ -244,12 +251,37 @@ static int match(const imp_engine3d *e, int i, int end, int j, int pend, const i
     return best;
 }
 
-int imp_e3_recycle_open(const imp_engine3d *e, imp_e3_recycle *rc)
+int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
 {
-    if (grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
+    int ns = w->model.nslots;
+    if (imp_e3_grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
         return -1;
     }
+    if (ns > rc->slot_cap) {
+        double *r = realloc(rc->rot, (size_t)ns * 13 * sizeof *r);
+        if (r == NULL) {
+            return -1;
+        }
+        rc->rot = r;
+        int *f = realloc(rc->first, (size_t)ns * sizeof *f);
+        if (f == NULL) {
+            return -1;
+        }
+        rc->first = f;
+        rc->slot_cap = ns;
+    }
     map_records(e, rc);
+    for (int s = 0, k = 0; s < ns; s++) {
+        imp_quat q = imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
+        imp_mat3 r = imp_q_to_mat3(q);
+        double *o = rc->rot + 13 * (size_t)s;
+        o[0] = q.w, o[1] = q.x, o[2] = q.y, o[3] = q.z;
+        memcpy(o + 4, r.m, sizeof r.m);
+        while (k < e->nprev && e->prev[k].a < s) {
+            k++;
+        }
+        rc->first[s] = k;
+    }
     rc->nheld = 0;
     return 0;
 }
@@ -260,11 +292,12 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (def->contact_points == IMP_POINTS_VOLUMETRIC) {
         return 0;
     }
-    int j = 0, pend = e->nprev;  /* the pair's run in e->prev (sorted by pair, then key) */
+    /* the pair's run in e->prev (sorted by pair, then key), within a's */
+    int j = rc->first[a], pend = a + 1 < w->model.nslots ? rc->first[a + 1] : e->nprev;
     while (j < pend) {
         int mid = j + (pend - j) / 2;
         const imp_e3_point *o = &e->prev[mid];
-        if (o->a < a || (o->a == a && o->b < b)) {
+        if (o->b < b) {
             j = mid + 1;
         } else {
             pend = mid;
@@ -286,12 +319,12 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!polyhedral(w, a) || !polyhedral(w, b)) {
         return 0;
     }
-    imp_quat qa = orientation(w, a), qb = orientation(w, b);
-    if (!fits(w, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
+    imp_quat qa = orientation(rc, a), qb = orientation(rc, b);
+    if (!fits(w, rc, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
-    if (grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
-        || grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
+    if (imp_e3_grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
+        || imp_e3_grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
         return -1;
     }
     double mu, el, gap = INFINITY;
@@ -323,8 +356,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
 {
     double tol = w->model.def.engine2d.distance_tol;
     int need = e->npts + e->nprev;
-    if (grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
-        || grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0) {
+    if (imp_e3_grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
+        || imp_e3_grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0) {
         return -1;
     }
     for (int h = 1; h < rc->nheld; h++) {  /* in the points' order (detection's pairs were) */
@@ -406,5 +439,7 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->out);
     free(rc->map);
     free(rc->held);
+    free(rc->rot);
+    free(rc->first);
     memset(rc, 0, sizeof *rc);
 }

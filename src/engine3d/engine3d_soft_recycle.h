@@ -48,11 +48,16 @@ typedef struct imp_e3_recycle {
     imp_e3_point *out;     /* the step's points being rebuilt */
     int *map;              /* e->prev's records (-1: none) */
     int out_cap, map_cap;
+    /* per slot, taken when detection opens: the orientation (w, x, y, z, normalised) and its
+       rotation matrix (row-major), and the first of its points as a in e->prev (then nprev) */
+    double *rot;           /* 13 per slot: q, then R */
+    int *first;
+    int slot_cap;
 } imp_e3_recycle;
 
 /* Detection's start (each time it runs): the last step's points matched with their records,
-   no pair held yet. 0, or -1 without memory. */
-int imp_e3_recycle_open(const imp_engine3d *e, imp_e3_recycle *rc);
+   each slot's orientation and rotation taken, no pair held yet. 0, or -1 without memory. */
+int imp_e3_recycle_open(const struct imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc);
 
 /* Detection's question for the pair of slots (a, b), a < b, within margin: when it qualifies
    (the header's rule), its held points at the current poses are appended to e->pts (in key
@@ -72,5 +77,9 @@ void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3]);
 void imp_e3_recycle_end(imp_e3_recycle *rc);
 
 void imp_e3_recycle_free(imp_e3_recycle *rc);
+
+/* *p (of *cap elements of size) grown to at least need (by half again, and 16): 0, or -1
+   without memory (*p left as it was) */
+int imp_e3_grow(void **p, int *cap, int need, size_t size);
 
 #endif

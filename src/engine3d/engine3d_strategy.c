@@ -193,7 +193,7 @@ static void stats(const imp_world *w, void (*put)(void *ctx, const char *name, d
     put(ctx, "contact_points", (double)s->points, 1);
     put(ctx, "contact_pairs", (double)s->pairs, 1);
     put(ctx, "max_contact_points", (double)s->max_points, 1);
-    put(ctx, "solver_error", s->last_error, 0);
+    put(ctx, "solver_error", w->engine3d != NULL ? imp_e3_soft_error(w->engine3d) : s->last_error, 0);
     put(ctx, "max_penetration", s->max_penetration, 0);
     put(ctx, "manifolds", (double)s->manifolds, 1);
     put(ctx, "manifolds_recycled", (double)s->recycled, 1);

@@ -1,0 +1,958 @@
+/* engine3d_soft_blocks.c: the 3D soft step's rows in coloured blocks (engine3d_soft_internal.h).
+
+   Graph colouring: the body pairs (each pair's points) are given colours so that no two pairs
+   of one colour share a body that moves (a body that does not move is only read); each pair
+   takes the lowest colour free at its moving bodies (a 64-bit mask per body), the pairs of two
+   moving bodies among the first E3B_STATIC colours, the others among the rest, so that the
+   constraints against still bodies come last in a pass (the step's order before the blocks).
+   Within a colour the pairs are independent: four at a time, one a lane of an AVX2 register,
+   each lane's points in turn, with the portable code's operations in the same order (no fused
+   multiply-add; IEEE operations give the same bits packed or not): the AVX2 path and the
+   portable one agree bit for bit. Pairs of more than E3B_POINTS points, and pairs left without
+   a colour, are solved one by one after their colours' blocks (engine3d_soft.c's rows). The
+   order follows the rows' order: deterministic. Cost: O(rows + slots) to colour and fill, a
+   pass O(rows). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine3d_soft_internal.h"
+#include "engine3d_sweep.h"
+
+#if defined(IMP_E3_HAVE_AVX2)
+#include "avx2.h"
+#endif
+
+void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
+{
+    free(s->blocks);
+    free(s->pair_first);
+    free(s->pair_col);
+    free(s->over);
+    free(s->colour_mask);
+}
+
+/* the pairs' runs of s->pts[0 .. n) into s->pair_first */
+static int find_pairs(struct imp_e3_soft *s, int n)
+{
+    int np = 0;
+    for (int c = 0; c < n; c++) {
+        if (c == 0 || s->pts[c].a != s->pts[c - 1].a || s->pts[c].b != s->pts[c - 1].b) {
+            np++;
+        }
+    }
+    if (np + 1 > s->pair_cap) {  /* three arrays of one capacity */
+        int cap = np + 1 + (np + 1) / 2 + 16;
+        int *f = realloc(s->pair_first, (size_t)cap * sizeof *f);
+        if (f == NULL) {
+            return -1;
+        }
+        s->pair_first = f;
+        int *c = realloc(s->pair_col, (size_t)cap * sizeof *c);
+        if (c == NULL) {
+            return -1;
+        }
+        s->pair_col = c;
+        int *o = realloc(s->over, (size_t)cap * sizeof *o);
+        if (o == NULL) {
+            return -1;
+        }
+        s->over = o;
+        s->pair_cap = cap;
+    }
+    np = 0;
+    for (int c = 0; c < n; c++) {
+        if (c == 0 || s->pts[c].a != s->pts[c - 1].a || s->pts[c].b != s->pts[c - 1].b) {
+            s->pair_first[np++] = c;
+        }
+    }
+    s->pair_first[np] = n;
+    s->npairs = np;
+    return 0;
+}
+
+/* the colour of pair g (-1: none free, or too many points), its moving bodies' masks taken */
+static int colour(struct imp_e3_soft *s, int g)
+{
+    int c0 = s->pair_first[g], c1 = s->pair_first[g + 1];
+    const imp_e3_soft_pt *q = &s->pts[c0];
+    int ma = s->mv[q->a], mb = s->mv[q->b];
+    unsigned long long *mask = s->colour_mask;
+    unsigned long long range = ma && mb ? (1ULL << E3B_STATIC) - 1 : ~((1ULL << E3B_STATIC) - 1);
+    unsigned long long used = (ma ? mask[q->a] : 0) | (mb ? mask[q->b] : 0), free_ = ~used & range;
+    if (c1 - c0 > E3B_POINTS || free_ == 0) {
+        return -1;
+    }
+    int c = __builtin_ctzll(free_);
+    if (ma) {
+        mask[q->a] |= 1ULL << c;
+    }
+    if (mb) {
+        mask[q->b] |= 1ULL << c;
+    }
+    return c;
+}
+
+/* One side's part of a point's mass matrix K (its inverse inertia I, row-major, its anchor r,
+   the frame n, t, u): m[0..5] += (n, n), (t, t), (u, u), (t, u), (t, n), (u, n) of
+   (r x .)^T I (r x .) (K is symmetric). A side that does not move adds nothing (its I is 0). */
+static inline void side_mass(const double I[9], const double r[3], const double n[3], const double t[3],
+                             const double u[3], double m[6])
+{
+    double j0x = r[1] * n[2] - r[2] * n[1], j0y = r[2] * n[0] - r[0] * n[2], j0z = r[0] * n[1] - r[1] * n[0];
+    double j1x = r[1] * t[2] - r[2] * t[1], j1y = r[2] * t[0] - r[0] * t[2], j1z = r[0] * t[1] - r[1] * t[0];
+    double j2x = r[1] * u[2] - r[2] * u[1], j2y = r[2] * u[0] - r[0] * u[2], j2z = r[0] * u[1] - r[1] * u[0];
+    double i0x = I[0] * j0x + I[1] * j0y + I[2] * j0z, i0y = I[3] * j0x + I[4] * j0y + I[5] * j0z,
+           i0z = I[6] * j0x + I[7] * j0y + I[8] * j0z;
+    double i1x = I[0] * j1x + I[1] * j1y + I[2] * j1z, i1y = I[3] * j1x + I[4] * j1y + I[5] * j1z,
+           i1z = I[6] * j1x + I[7] * j1y + I[8] * j1z;
+    double i2x = I[0] * j2x + I[1] * j2y + I[2] * j2z, i2y = I[3] * j2x + I[4] * j2y + I[5] * j2z,
+           i2z = I[6] * j2x + I[7] * j2y + I[8] * j2z;
+    m[0] += j0x * i0x + j0y * i0y + j0z * i0z;
+    m[1] += j1x * i1x + j1y * i1y + j1z * i1z;
+    m[2] += j2x * i2x + j2y * i2y + j2z * i2z;
+    m[3] += j1x * i2x + j1y * i2y + j1z * i2z;
+    m[4] += j1x * i0x + j1y * i0y + j1z * i0z;
+    m[5] += j2x * i0x + j2y * i0y + j2z * i0z;
+}
+
+/* the point's masses from m (kn, k11, k22, k12, w1n, w2n): the normal mass 1 / kn, the
+   tangent rows' 1 / the tangent block's larger eigenvalue (0 when nothing moves) */
+static inline void masses_from(const double m[6], double *mn, double *mt, double *w1n, double *w2n)
+{
+    double kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3];
+    *mn = kn > 0.0 ? 1.0 / kn : 0.0;
+    *w1n = m[4];
+    *w2n = m[5];
+    double lmax = 0.5 * (k11 + k22) + sqrt(0.25 * (k11 - k22) * (k11 - k22) + k12 * k12);
+    *mt = lmax > 0.0 && kn > 0.0 ? 1.0 / lmax : 0.0;
+}
+
+/* point q's masses (a pair solved one by one) */
+static void row_masses(const struct imp_e3_soft *s, imp_e3_soft_pt *q)
+{
+    double lin = q->ima + q->imb, m[6] = {lin, lin, lin, 0.0, 0.0, 0.0}, I[9];
+    const int side[2] = {q->a, q->b};
+    const double *r[2] = {q->ra, q->rb};
+    for (int k = 0; k < 2; k++) {
+        if (s->mv[side[k]]) {
+            const double *c = s->si + 12 * (size_t)side[k];
+            for (int i = 0; i < 3; i++) {
+                for (int j = 0; j < 3; j++) {
+                    I[3 * i + j] = c[4 * j + i];
+                }
+            }
+            side_mass(I, r[k], q->ec[0], q->ec[1], q->ec[2], m);
+        }
+    }
+    masses_from(m, &q->mn, &q->mt, &q->w1n, &q->w2n);
+}
+
+/* the masses of block b's points, lane by lane (the AVX2 kernel's operations) */
+static void block_masses_portable(imp_e3_block *b)
+{
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        for (int l = 0; l < E3B_LANES; l++) {
+            double lin = b->ima[l] + b->imb[l], m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};
+            double Ia[9], Ib[9], ra[3], rb[3], n[3], t[3], u[3];
+            for (int i = 0; i < 9; i++) {
+                Ia[i] = b->ia[i][l];
+                Ib[i] = b->ib[i][l];
+            }
+            for (int i = 0; i < 3; i++) {
+                ra[i] = p->ra[i][l], rb[i] = p->rb[i][l], n[i] = p->n[i][l], t[i] = p->t1[i][l], u[i] = p->t2[i][l];
+            }
+            side_mass(Ia, ra, n, t, u, m);
+            side_mass(Ib, rb, n, t, u, m);
+            masses_from(m, &p->mn[l], &p->mt[l], &p->w1n[l], &p->w2n[l]);
+        }
+    }
+}
+
+/* block b with its lanes empty (slot 0, no mass, no points) */
+static void empty_block(imp_e3_block *b)
+{
+    memset(b->ima, 0, sizeof b->ima);
+    memset(b->imb, 0, sizeof b->imb);
+    memset(b->ia, 0, sizeof b->ia);
+    memset(b->ib, 0, sizeof b->ib);
+    memset(b->br, 0, sizeof b->br);
+    memset(b->ms, 0, sizeof b->ms);
+    memset(b->is, 0, sizeof b->is);
+    memset(b->a, 0, sizeof b->a);
+    memset(b->b, 0, sizeof b->b);
+    memset(b->row, -1, sizeof b->row);
+    b->amove = b->bmove = 0;
+    b->np = 0;
+}
+
+/* the points k < b->np of the lanes that have fewer: rows of zeros (they change nothing) */
+static void pad_block(imp_e3_block *b)
+{
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->row[k][l] >= 0) {
+                continue;
+            }
+            for (int i = 0; i < 3; i++) {
+                p->ra[i][l] = p->rb[i][l] = p->n[i][l] = p->t1[i][l] = p->t2[i][l] = p->sum[i][l] = 0.0;
+            }
+            p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = p->mu[l] = p->sep[l] = 0.0;
+            p->s[l] = p->rn[l] = p->rt1[l] = p->rt2[l] = p->uhit[l] = p->maxn[l] = 0.0;
+        }
+    }
+}
+
+/* lane l of block b from pair g */
+static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, int l, int g, const imp_e3_softness *soft,
+                      const imp_e3_softness *stiff)
+{
+    int c0 = s->pair_first[g], c1 = s->pair_first[g + 1];
+    const imp_e3_soft_pt *q0 = &s->pts[c0];
+    const imp_e3_softness *f = q0->soft_static ? stiff : soft;
+    b->a[l] = q0->a;
+    b->b[l] = q0->b;
+    b->ima[l] = q0->ima;
+    b->imb[l] = q0->imb;
+    b->amove |= s->mv[q0->a] << l;
+    b->bmove |= s->mv[q0->b] << l;
+    const double *ia = s->si + 12 * (size_t)q0->a, *ib = s->si + 12 * (size_t)q0->b;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            b->ia[3 * i + j][l] = ia[4 * j + i];
+            b->ib[3 * i + j][l] = ib[4 * j + i];
+        }
+    }
+    b->br[l] = f->bias_rate, b->ms[l] = f->mass_scale, b->is[l] = f->impulse_scale;
+    if (c1 - c0 > b->np) {
+        b->np = c1 - c0;
+    }
+    for (int k = 0; k < c1 - c0; k++) {
+        const imp_e3_soft_pt *q = &s->pts[c0 + k];
+        imp_e3_block_pt *p = &b->p[k];
+        b->row[k][l] = c0 + k;
+        for (int i = 0; i < 3; i++) {
+            p->ra[i][l] = q->ra[i];
+            p->rb[i][l] = q->rb[i];
+            p->n[i][l] = q->ec[0][i];
+            p->t1[i][l] = q->ec[1][i];
+            p->t2[i][l] = q->ec[2][i];
+            p->sum[i][l] = q->sum[i];
+        }
+        p->mu[l] = q->mu, p->sep[l] = q->sep, p->s[l] = q->s;
+        p->rn[l] = q->rn, p->rt1[l] = q->rt1, p->rt2[l] = q->rt2;
+        p->uhit[l] = q->uhit, p->maxn[l] = q->maxn;
+    }
+}
+
+static void block_masses(imp_e3_block *b, int simd);
+
+int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
+                       const imp_e3_softness *stiff, int simd)
+{
+    if (find_pairs(s, n) != 0
+        || imp_e3_grow((void **)&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
+        || imp_e3_grow((void **)&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
+        return -1;
+    }
+    memset(s->colour_mask, 0, (size_t)nslots * sizeof *s->colour_mask);
+    int count[E3B_COLOURS] = {0};
+    s->nover = 0;
+    for (int g = 0; g < s->npairs; g++) {  /* the moving pairs' overflow first */
+        int c = s->pair_col[g] = colour(s, g);
+        if (c >= 0) {
+            count[c]++;
+        } else if (s->mv[s->pts[s->pair_first[g]].a] && s->mv[s->pts[s->pair_first[g]].b]) {
+            s->over[s->nover++] = g;
+        }
+    }
+    s->nover_dyn = s->nover;
+    for (int g = 0; g < s->npairs; g++) {
+        const imp_e3_soft_pt *q = &s->pts[s->pair_first[g]];
+        if (s->pair_col[g] < 0 && !(s->mv[q->a] && s->mv[q->b])) {
+            s->over[s->nover++] = g;
+        }
+    }
+    int fill[E3B_COLOURS], nb = 0;
+    for (int c = 0; c < E3B_COLOURS; c++) {
+        s->colour_first[c] = nb;
+        fill[c] = 0;
+        nb += (count[c] + E3B_LANES - 1) / E3B_LANES;
+    }
+    s->colour_first[E3B_COLOURS] = nb;
+    for (int b = 0; b < nb; b++) {
+        empty_block(&s->blocks[b]);
+    }
+    for (int g = 0; g < s->npairs; g++) {
+        int c = s->pair_col[g];
+        if (c >= 0) {
+            int at = fill[c]++;
+            fill_lane(s, &s->blocks[s->colour_first[c] + at / E3B_LANES], at % E3B_LANES, g, soft, stiff);
+        }
+    }
+    for (int bi = 0; bi < nb; bi++) {
+        imp_e3_block *b = &s->blocks[bi];
+        pad_block(b);
+        block_masses(b, simd);
+        for (int k = 0; k < b->np; k++) {
+            const imp_e3_block_pt *p = &b->p[k];
+            for (int l = 0; l < E3B_LANES; l++) {
+                if (b->row[k][l] >= 0) {
+                    imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+                    q->mn = p->mn[l], q->mt = p->mt[l], q->w1n = p->w1n[l], q->w2n = p->w2n[l];
+                }
+            }
+        }
+    }
+    for (int i = 0; i < s->nover; i++) {
+        int g = s->over[i];
+        for (int c = s->pair_first[g]; c < s->pair_first[g + 1]; c++) {
+            row_masses(s, &s->pts[c]);
+        }
+    }
+    s->nblocks = nb;
+    return 0;
+}
+
+/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p on b, -P on a: v += m^-1 P,
+   w += I^-1 (r x P) (the AVX2 kernel's apply4, lane by lane) */
+static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, int l, double dn, double d1, double d2,
+                       double *va, double *vb)
+{
+    double P[3], A[3], B[3];
+    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = (dn * p->n[i][l] + d1 * p->t1[i][l]) + d2 * p->t2[i][l];
+    }
+    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
+    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
+        B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        va[i] = va[i] - b->ima[l] * P[i];
+        vb[i] = vb[i] + b->imb[l] * P[i];
+        va[3 + i] = va[3 + i] - A[i];
+        vb[3 + i] = vb[3 + i] + B[i];
+    }
+}
+
+/* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
+   the same order. */
+static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, const double *da, const double *db,
+                       double hs, double inv_hs, double push_max, int use_bias)
+{
+    imp_e3_block_pt *p = &b->p[k];
+    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+    const double n[3] = {p->n[0][l], p->n[1][l], p->n[2][l]}, t1[3] = {p->t1[0][l], p->t1[1][l], p->t1[2][l]};
+    const double t2[3] = {p->t2[0][l], p->t2[1][l], p->t2[2][l]};
+    const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
+    const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
+    double d[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+    }
+    double vn = (d[0] * n[0] + d[1] * n[1]) + d[2] * n[2];
+    double u1 = (d[0] * t1[0] + d[1] * t1[1]) + d[2] * t1[2];
+    double u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
+    double s;
+    if (use_bias) {
+        double x[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            double oa = ((da[i] + ra[0] * da[3 + i]) + ra[1] * da[6 + i]) + ra[2] * da[9 + i];
+            double ob = ((db[i] + rb[0] * db[3 + i]) + rb[1] * db[6 + i]) + rb[2] * db[9 + i];
+            x[i] = ((ob - rb[i]) - (oa - ra[i])) * n[i];
+        }
+        s = p->sep[l] + ((x[0] + x[1]) + x[2]);
+    } else {
+        s = p->s[l] + hs * vn;
+    }
+    p->s[l] = s;
+    double bias = 0.0, ms = 1.0, is = 0.0;
+    if (s > 0.0) {
+        bias = s * inv_hs;
+    } else if (use_bias) {
+        bias = b->br[l] * s;
+        bias = bias > -push_max ? bias : -push_max;
+        ms = b->ms[l];
+        is = b->is[l];
+    }
+    double r0 = p->rn[l];
+    double rn = (r0 - (p->mn[l] * ms) * (vn + bias)) - is * r0;
+    rn = rn > 0.0 ? rn : 0.0;
+    double dn = rn - r0;
+    if (p->maxn[l] == 0.0 && rn > 0.0) {
+        p->uhit[l] = vn < p->uhit[l] ? vn : p->uhit[l];
+    }
+    p->maxn[l] = rn > p->maxn[l] ? rn : p->maxn[l];
+    p->rn[l] = rn;
+    u1 = u1 + p->w1n[l] * dn;
+    u2 = u2 + p->w2n[l] * dn;
+    double q1 = p->rt1[l], q2 = p->rt2[l];
+    double r1 = q1 - p->mt[l] * u1, r2 = q2 - p->mt[l] * u2;
+    double lim = p->mu[l] * rn, len2 = r1 * r1 + r2 * r2;
+    if (len2 > lim * lim) {
+        double f = lim / sqrt(len2);
+        r1 = r1 * f;
+        r2 = r2 * f;
+    }
+    p->rt1[l] = r1;
+    p->rt2[l] = r2;
+    lane_apply(b, p, l, dn, r1 - q1, r2 - q2, va, vb);
+}
+
+/* a slot's (v, w) from the padded velocities and its motion since the step began (dx, then
+   the rotation's columns) from delta */
+static void gather(const struct imp_e3_soft *s, int slot, double v[6], double d[12])
+{
+    const double *p = s->sv + 8 * (size_t)slot, *m = s->delta + 16 * (size_t)slot;
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v[i] = p[i];
+        v[3 + i] = p[4 + i];
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            d[3 * j + i] = m[4 * j + i];
+        }
+    }
+}
+
+static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
+{
+    double *p = s->sv + 8 * (size_t)slot;
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        p[i] = v[i];
+        p[4 + i] = v[3 + i];
+    }
+}
+
+/* The warm start of lane l's point k: its impulses applied (the pass's apply, dn = rn). */
+static void lane_warm(const imp_e3_block *b, int k, int l, double *va, double *vb)
+{
+    const imp_e3_block_pt *p = &b->p[k];
+    lane_apply(b, p, l, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
+}
+
+/* block b the portable way: each lane's points (warm: the warm start, else a pass) */
+static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max,
+                           int use_bias, int warm)
+{
+    for (int l = 0; l < E3B_LANES; l++) {
+        double va[6], vb[6], da[12], db[12];
+        gather(s, b->a[l], va, da);
+        gather(s, b->b[l], vb, db);
+        for (int k = 0; k < b->np; k++) {
+            if (warm) {
+                lane_warm(b, k, l, va, vb);
+            } else {
+                lane_point(b, k, l, va, vb, da, db, hs, inv_hs, push_max, use_bias);
+            }
+        }
+        if (b->amove >> l & 1) {
+            scatter(s, b->a[l], va);
+        }
+        if (b->bmove >> l & 1) {
+            scatter(s, b->b[l], vb);
+        }
+    }
+}
+
+void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, double rn, double rt1, double rt2,
+                                double mu, double inv_hs, double acc[3])
+{
+    const double r[3] = {rn, rt1, rt2};
+    const double u[3] = {vn + (s > 0.0 ? s : 0.0) * inv_hs, u1, u2};
+    double x[3], pk[3];
+    double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+    x[0] = (r[0] - u[0]) - mu * ut;
+    x[1] = r[1] - u[1];
+    x[2] = r[2] - u[2];
+    double t = sqrt(x[1] * x[1] + x[2] * x[2]);  /* the projection on the cone */
+    if (t <= mu * x[0]) {
+        pk[0] = x[0], pk[1] = x[1], pk[2] = x[2];
+    } else if (mu * t <= -x[0]) {
+        pk[0] = pk[1] = pk[2] = 0.0;
+    } else {
+        double nn = (x[0] + mu * t) / (1.0 + mu * mu);
+        pk[0] = nn, pk[1] = ((mu * nn) * x[1]) / t, pk[2] = ((mu * nn) * x[2]) / t;
+    }
+    for (int k = 0; k < 3; k++) {
+        acc[0] += (r[k] - pk[k]) * (r[k] - pk[k]);
+        acc[1] += r[k] * r[k];
+        acc[2] += u[k] * u[k];
+    }
+}
+
+/* the residual's sums over block b, lane by lane into lane[3][4] */
+static void block_residual_portable(const struct imp_e3_soft *s, const imp_e3_block *b, double inv_hs,
+                                    double lane[3][4])
+{
+    for (int l = 0; l < E3B_LANES; l++) {
+        double va[6], vb[6], da[12], db[12];
+        gather(s, b->a[l], va, da);
+        gather(s, b->b[l], vb, db);
+        for (int k = 0; k < b->np; k++) {
+            const imp_e3_block_pt *p = &b->p[k];
+            if (p->mn[l] == 0.0) {
+                continue;
+            }
+            const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]};
+            const double rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+            const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2],
+                                  vb[3] * rb[1] - vb[4] * rb[0]};
+            const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2],
+                                  va[3] * ra[1] - va[4] * ra[0]};
+            double d[3], acc[3] = {lane[0][l], lane[1][l], lane[2][l]};
+            for (int i = 0; i < 3; i++) {
+                d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+            }
+            double vn = (d[0] * p->n[0][l] + d[1] * p->n[1][l]) + d[2] * p->n[2][l];
+            double u1 = (d[0] * p->t1[0][l] + d[1] * p->t1[1][l]) + d[2] * p->t1[2][l];
+            double u2 = (d[0] * p->t2[0][l] + d[1] * p->t2[1][l]) + d[2] * p->t2[2][l];
+            imp_e3_soft_residual_terms(vn, u1, u2, p->s[l], p->rn[l], p->rt1[l], p->rt2[l], p->mu[l], inv_hs, acc);
+            lane[0][l] = acc[0], lane[1][l] = acc[1], lane[2][l] = acc[2];
+        }
+    }
+}
+
+#if defined(IMP_E3_HAVE_AVX2)
+/* rows r0..r3 (one a lane) into columns x, y, z, w (each a component of the four lanes) */
+static inline AVX2 void transpose(v4 r0, v4 r1, v4 r2, v4 r3, v4 *x, v4 *y, v4 *z, v4 *w)
+{
+    v4 t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    v4 t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    *x = _mm256_permute2f128_pd(t0, t2, 0x20);
+    *y = _mm256_permute2f128_pd(t1, t3, 0x20);
+    *z = _mm256_permute2f128_pd(t0, t2, 0x31);
+    *w = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+/* the 4 doubles at offset off of each lane's slot (stride per slot) as components x, y, z, w */
+static inline AVX2 void gather4(const double *base, const int *slot, size_t stride, int off, v4 c[4])
+{
+    transpose(_mm256_loadu_pd(base + stride * (size_t)slot[0] + off),
+              _mm256_loadu_pd(base + stride * (size_t)slot[1] + off),
+              _mm256_loadu_pd(base + stride * (size_t)slot[2] + off),
+              _mm256_loadu_pd(base + stride * (size_t)slot[3] + off), &c[0], &c[1], &c[2], &c[3]);
+}
+
+/* components c back into the padded velocities at offset off of the lanes whose bit is set */
+static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int off, const v4 c[4])
+{
+    v4 r[4];
+    transpose(c[0], c[1], c[2], c[3], &r[0], &r[1], &r[2], &r[3]);
+#pragma GCC unroll 4
+    for (int l = 0; l < E3B_LANES; l++) {
+        if (moving >> l & 1) {
+            _mm256_storeu_pd(sv + 8 * (size_t)slot[l] + off, r[l]);
+        }
+    }
+}
+
+static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
+static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
+
+/* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
+static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block *b, const imp_e3_block_pt *p,
+                                                               v4 dn, v4 d1, v4 d2, v4 *va, v4 *wa, v4 *vb, v4 *wb)
+{
+    v4 P[3], ra[3], rb[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = add(add(mul(dn, ld(p->n[i])), mul(d1, ld(p->t1[i]))), mul(d2, ld(p->t2[i])));
+        ra[i] = ld(p->ra[i]);
+        rb[i] = ld(p->rb[i]);
+    }
+    v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
+                sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
+    v4 xb[3] = {sub(mul(rb[1], P[2]), mul(rb[2], P[1])), sub(mul(rb[2], P[0]), mul(rb[0], P[2])),
+                sub(mul(rb[0], P[1]), mul(rb[1], P[0]))};
+    v4 ima = ld(b->ima), imb = ld(b->imb);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v4 A = add(add(mul(ld(b->ia[3 * i]), xa[0]), mul(ld(b->ia[3 * i + 1]), xa[1])),
+                   mul(ld(b->ia[3 * i + 2]), xa[2]));
+        v4 B = add(add(mul(ld(b->ib[3 * i]), xb[0]), mul(ld(b->ib[3 * i + 1]), xb[1])),
+                   mul(ld(b->ib[3 * i + 2]), xb[2]));
+        va[i] = sub(va[i], mul(ima, P[i]));
+        vb[i] = add(vb[i], mul(imb, P[i]));
+        wa[i] = sub(wa[i], A);
+        wb[i] = add(wb[i], B);
+    }
+}
+
+/* block_masses_portable with AVX2, the four lanes at once */
+static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3], const v4 t[3],
+                                   const v4 u[3], v4 m[6])
+{
+    v4 rx = ld(r[0]), ry = ld(r[1]), rz = ld(r[2]);
+    v4 j0x = sub(mul(ry, n[2]), mul(rz, n[1])), j0y = sub(mul(rz, n[0]), mul(rx, n[2])),
+       j0z = sub(mul(rx, n[1]), mul(ry, n[0]));
+    v4 j1x = sub(mul(ry, t[2]), mul(rz, t[1])), j1y = sub(mul(rz, t[0]), mul(rx, t[2])),
+       j1z = sub(mul(rx, t[1]), mul(ry, t[0]));
+    v4 j2x = sub(mul(ry, u[2]), mul(rz, u[1])), j2y = sub(mul(rz, u[0]), mul(rx, u[2])),
+       j2z = sub(mul(rx, u[1]), mul(ry, u[0]));
+    v4 i0[3], i1[3], i2[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v4 a = ld(I[3 * i]), b = ld(I[3 * i + 1]), c = ld(I[3 * i + 2]);
+        i0[i] = add(add(mul(a, j0x), mul(b, j0y)), mul(c, j0z));
+        i1[i] = add(add(mul(a, j1x), mul(b, j1y)), mul(c, j1z));
+        i2[i] = add(add(mul(a, j2x), mul(b, j2y)), mul(c, j2z));
+    }
+    m[0] = add(m[0], add(add(mul(j0x, i0[0]), mul(j0y, i0[1])), mul(j0z, i0[2])));
+    m[1] = add(m[1], add(add(mul(j1x, i1[0]), mul(j1y, i1[1])), mul(j1z, i1[2])));
+    m[2] = add(m[2], add(add(mul(j2x, i2[0]), mul(j2y, i2[1])), mul(j2z, i2[2])));
+    m[3] = add(m[3], add(add(mul(j1x, i2[0]), mul(j1y, i2[1])), mul(j1z, i2[2])));
+    m[4] = add(m[4], add(add(mul(j1x, i0[0]), mul(j1y, i0[1])), mul(j1z, i0[2])));
+    m[5] = add(m[5], add(add(mul(j2x, i0[0]), mul(j2y, i0[1])), mul(j2z, i0[2])));
+}
+
+static AVX2 void block_masses_avx2(imp_e3_block *b)
+{
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    v4 lin = add(ld(b->ima), ld(b->imb));
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        v4 n[3], t[3], u[3], m[6] = {lin, lin, lin, zero, zero, zero};
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            n[i] = ld(p->n[i]), t[i] = ld(p->t1[i]), u[i] = ld(p->t2[i]);
+        }
+        side_mass4(b->ia, p->ra, n, t, u, m);
+        side_mass4(b->ib, p->rb, n, t, u, m);
+        v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
+        v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
+        _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
+        _mm256_storeu_pd(p->w1n, m[4]);
+        _mm256_storeu_pd(p->w2n, m[5]);
+        v4 lmax = add(mul(_mm256_set1_pd(0.5), add(k11, k22)),
+                      _mm256_sqrt_pd(add(mul(mul(_mm256_set1_pd(0.25), dk), dk), mul(k12, k12))));
+        v4 ok = _mm256_and_pd(_mm256_cmp_pd(lmax, zero, _CMP_GT_OQ), kpos);
+        _mm256_storeu_pd(p->mt, sel(ok, _mm256_div_pd(one, lmax), zero));
+    }
+}
+
+/* block_residual_portable with AVX2 (the lanes whose mn is 0 add 0) */
+static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_block *b, double inv_hs,
+                                     double lane[3][4])
+{
+    v4 va[4], wa[4], vb[4], wb[4];
+    gather4(s->sv, b->a, 8, 0, va);
+    gather4(s->sv, b->a, 8, 4, wa);
+    gather4(s->sv, b->b, 8, 0, vb);
+    gather4(s->sv, b->b, 8, 4, wb);
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    v4 num = ld(lane[0]), r2 = ld(lane[1]), u2s = ld(lane[2]);
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        v4 ra[3], rb[3], d[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        }
+        v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
+                    sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
+        v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
+                    sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+        }
+        v4 vn = add(add(mul(d[0], ld(p->n[0])), mul(d[1], ld(p->n[1]))), mul(d[2], ld(p->n[2])));
+        v4 u1 = add(add(mul(d[0], ld(p->t1[0])), mul(d[1], ld(p->t1[1]))), mul(d[2], ld(p->t1[2])));
+        v4 u2 = add(add(mul(d[0], ld(p->t2[0])), mul(d[1], ld(p->t2[1]))), mul(d[2], ld(p->t2[2])));
+        v4 sv = ld(p->s), mu = ld(p->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
+        v4 u0 = add(vn, mul(sel(_mm256_cmp_pd(sv, zero, _CMP_GT_OQ), sv, zero), _mm256_set1_pd(inv_hs)));
+        v4 ut = _mm256_sqrt_pd(add(mul(u1, u1), mul(u2, u2)));
+        v4 x0 = sub(sub(rn, u0), mul(mu, ut)), x1 = sub(rt1, u1), x2 = sub(rt2, u2);
+        v4 t = _mm256_sqrt_pd(add(mul(x1, x1), mul(x2, x2)));
+        v4 inside = _mm256_cmp_pd(t, mul(mu, x0), _CMP_LE_OQ);
+        v4 apex = _mm256_cmp_pd(mul(mu, t), sub(zero, x0), _CMP_LE_OQ);
+        v4 nn = _mm256_div_pd(add(x0, mul(mu, t)), add(one, mul(mu, mu)));
+        v4 p0 = sel(inside, x0, sel(apex, zero, nn));
+        v4 p1 = sel(inside, x1, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x1), t)));
+        v4 p2 = sel(inside, x2, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x2), t)));
+        v4 live = _mm256_cmp_pd(ld(p->mn), zero, _CMP_NEQ_UQ);
+        v4 e0 = sub(rn, p0), e1 = sub(rt1, p1), e2 = sub(rt2, p2);
+        num = sel(live, add(add(add(num, mul(e0, e0)), mul(e1, e1)), mul(e2, e2)), num);
+        r2 = sel(live, add(add(add(r2, mul(rn, rn)), mul(rt1, rt1)), mul(rt2, rt2)), r2);
+        u2s = sel(live, add(add(add(u2s, mul(u0, u0)), mul(u1, u1)), mul(u2, u2)), u2s);
+    }
+    _mm256_storeu_pd(lane[0], num);
+    _mm256_storeu_pd(lane[1], r2);
+    _mm256_storeu_pd(lane[2], u2s);
+}
+
+/* block b with AVX2, the four lanes at once (block_portable's operations) */
+static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b,
+                                                                        double hs, double inv_hs, double push_max,
+                                                                        int use_bias, int warm)
+{
+    v4 va[4], wa[4], vb[4], wb[4], da[4][4], db[4][4];
+    gather4(s->sv, b->a, 8, 0, va);
+    gather4(s->sv, b->a, 8, 4, wa);
+    gather4(s->sv, b->b, 8, 0, vb);
+    gather4(s->sv, b->b, 8, 4, wb);
+    if (use_bias && !warm) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            gather4(s->delta, b->a, 16, 4 * j, da[j]);
+            gather4(s->delta, b->b, 16, 4 * j, db[j]);
+        }
+    }
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        if (warm) {
+            apply4(b, p, ld(p->rn), ld(p->rt1), ld(p->rt2), va, wa, vb, wb);
+            continue;
+        }
+        v4 ra[3], rb[3], n[3], t1[3], t2[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+            n[i] = ld(p->n[i]), t1[i] = ld(p->t1[i]), t2[i] = ld(p->t2[i]);
+        }
+        v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
+                    sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
+        v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
+                    sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
+        v4 d[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+        }
+        v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
+        v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
+        v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
+        v4 s_;
+        if (use_bias) {
+            v4 x[3];
+#pragma GCC unroll 4
+            for (int i = 0; i < 3; i++) {
+                v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
+                v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
+                x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
+            }
+            s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
+        } else {
+            s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
+        }
+        _mm256_storeu_pd(p->s, s_);
+        v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
+        v4 bias, ms = one, is = zero;
+        if (use_bias) {
+            v4 sb = _mm256_max_pd(mul(ld(b->br), s_), _mm256_set1_pd(-push_max));
+            bias = sel(pos, spec, sb);
+            ms = sel(pos, one, ld(b->ms));
+            is = sel(pos, zero, ld(b->is));
+        } else {
+            bias = sel(pos, spec, zero);
+        }
+        v4 r0 = ld(p->rn), maxn = ld(p->maxn);
+        v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
+        rn = _mm256_max_pd(rn, zero);
+        v4 dn = sub(rn, r0);
+        v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
+        v4 uhit = ld(p->uhit);
+        _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
+        _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
+        _mm256_storeu_pd(p->rn, rn);
+        u1 = add(u1, mul(ld(p->w1n), dn));
+        u2 = add(u2, mul(ld(p->w2n), dn));
+        v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
+        v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
+        v4 lim = mul(ld(p->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
+        v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
+        v4 f = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
+        r1 = sel(over, mul(r1, f), r1);
+        r2 = sel(over, mul(r2, f), r2);
+        _mm256_storeu_pd(p->rt1, r1);
+        _mm256_storeu_pd(p->rt2, r2);
+        apply4(b, p, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
+    }
+    scatter4(s->sv, b->a, b->amove, 0, va);
+    scatter4(s->sv, b->a, b->amove, 4, wa);
+    scatter4(s->sv, b->b, b->bmove, 0, vb);
+    scatter4(s->sv, b->b, b->bmove, 4, wb);
+}
+
+static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b)
+{
+    block_avx2_body(s, b, 1.0, 1.0, 0.0, 0, 1);
+}
+
+static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max)
+{
+    block_avx2_body(s, b, hs, inv_hs, push_max, 1, 0);
+}
+
+static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max)
+{
+    block_avx2_body(s, b, hs, inv_hs, push_max, 0, 0);
+}
+
+static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max, int use_bias,
+                       int warm)
+{
+    if (warm) {
+        block_avx2_warm(s, b);
+    } else if (use_bias) {
+        block_avx2_solve(s, b, hs, inv_hs, push_max);
+    } else {
+        block_avx2_relax(s, b, hs, inv_hs, push_max);
+    }
+}
+#endif
+
+/* the masses of block b's points; its empty rows' 0 */
+static void block_masses(imp_e3_block *b, int simd)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (simd) {
+        block_masses_avx2(b);
+    } else {
+        block_masses_portable(b);
+    }
+#else
+    (void)simd;
+    block_masses_portable(b);
+#endif
+    for (int k = 0; k < b->np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->row[k][l] < 0) {
+                p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = 0.0;
+            }
+        }
+    }
+}
+
+/* the blocks of colours [c0, c1), from the last colour down (the greedy colouring gives the
+   first colours to the pairs of the first slots: a stack of 10 cubes built upwards sways ten
+   times as much with the colours taken upwards, spec/engine3d_soft_spec.lua) */
+static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
+                       int simd)
+{
+    double inv_hs = 1.0 / hs;
+    for (int i = s->colour_first[c1] - 1; i >= s->colour_first[c0]; i--) {
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            block_avx2(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
+            continue;
+        }
+#else
+        (void)simd;
+#endif
+        block_portable(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
+    }
+}
+
+/* the pairs s->over[g0 .. g1), one by one */
+static void over_run(struct imp_e3_soft *s, int g0, int g1, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                     double hs, double push_max, int use_bias, int warm)
+{
+    for (int i = g0; i < g1; i++) {
+        int g = s->over[i];
+        for (int c = s->pair_first[g]; c < s->pair_first[g + 1]; c++) {
+            if (warm) {
+                imp_e3_soft_row_warm(s, &s->pts[c]);
+            } else {
+                imp_e3_soft_row(s, &s->pts[c], soft, stiff, hs, push_max, use_bias);
+            }
+        }
+    }
+}
+
+void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd)
+{
+    blocks_run(s, 0, E3B_STATIC, 1.0, 0.0, 0, 1, simd);
+    over_run(s, 0, s->nover_dyn, NULL, NULL, 1.0, 0.0, 0, 1);
+    blocks_run(s, E3B_STATIC, E3B_COLOURS, 1.0, 0.0, 0, 1, simd);
+    over_run(s, s->nover_dyn, s->nover, NULL, NULL, 1.0, 0.0, 0, 1);
+}
+
+void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                             double hs, double push_max, int use_bias, int simd)
+{
+    blocks_run(s, 0, E3B_STATIC, hs, push_max, use_bias, 0, simd);
+    over_run(s, 0, s->nover_dyn, soft, stiff, hs, push_max, use_bias, 0);
+    blocks_run(s, E3B_STATIC, E3B_COLOURS, hs, push_max, use_bias, 0, simd);
+    over_run(s, s->nover_dyn, s->nover, soft, stiff, hs, push_max, use_bias, 0);
+}
+
+void imp_e3_soft_blocks_sum(struct imp_e3_soft *s)
+{
+    for (int i = 0; i < s->nblocks; i++) {
+        imp_e3_block *b = &s->blocks[i];
+        for (int k = 0; k < b->np; k++) {
+            imp_e3_block_pt *p = &b->p[k];
+            for (int l = 0; l < E3B_LANES; l++) {
+                p->sum[0][l] += p->rn[l];
+                p->sum[1][l] += p->rt1[l];
+                p->sum[2][l] += p->rt2[l];
+            }
+        }
+    }
+    for (int i = 0; i < s->nover; i++) {
+        int g = s->over[i];
+        for (int c = s->pair_first[g]; c < s->pair_first[g + 1]; c++) {
+            imp_e3_soft_pt *q = &s->pts[c];
+            q->sum[0] += q->rn;
+            q->sum[1] += q->rt1;
+            q->sum[2] += q->rt2;
+        }
+    }
+}
+
+void imp_e3_soft_blocks_store(struct imp_e3_soft *s)
+{
+    for (int i = 0; i < s->nblocks; i++) {
+        const imp_e3_block *b = &s->blocks[i];
+        for (int k = 0; k < b->np; k++) {
+            const imp_e3_block_pt *p = &b->p[k];
+            for (int l = 0; l < E3B_LANES; l++) {
+                if (b->row[k][l] < 0) {
+                    continue;
+                }
+                imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+                q->s = p->s[l], q->rn = p->rn[l], q->rt1 = p->rt1[l], q->rt2 = p->rt2[l];
+                q->uhit = p->uhit[l], q->maxn = p->maxn[l];
+                for (int j = 0; j < 3; j++) {
+                    q->sum[j] = p->sum[j][l];
+                }
+            }
+        }
+    }
+}
+
+void imp_e3_soft_blocks_residual(const struct imp_e3_soft *s, double inv_hs, int simd, double acc[3])
+{
+    double lane[3][4] = {{0.0}};
+    for (int i = 0; i < s->nblocks; i++) {
+#if defined(IMP_E3_HAVE_AVX2)
+        if (simd) {
+            block_residual_avx2(s, &s->blocks[i], inv_hs, lane);
+            continue;
+        }
+#else
+        (void)simd;
+#endif
+        block_residual_portable(s, &s->blocks[i], inv_hs, lane);
+    }
+    for (int j = 0; j < 3; j++) {
+        for (int l = 0; l < E3B_LANES; l++) {
+            acc[j] += lane[j][l];
+        }
+    }
+}

@@ -1,0 +1,129 @@
+/* engine3d_soft_internal.h: the 3D soft step's rows and state, shared by engine3d_soft.c (the
+   step) and engine3d_soft_blocks.c (the rows in coloured blocks and their passes). */
+#ifndef IMPACT_ENGINE3D_SOFT_INTERNAL_H
+#define IMPACT_ENGINE3D_SOFT_INTERNAL_H
+
+#include "engine3d.h"
+#include "engine3d_soft.h"
+#include "engine3d_soft_recycle.h"
+
+/* A block: up to E3B_LANES body pairs of one colour (no two sharing a body that moves), one a
+   lane, each with up to E3B_POINTS points solved in turn; the pairs of two moving bodies take
+   colours 0 .. E3B_STATIC - 1, the others E3B_STATIC .. E3B_COLOURS - 1 (solved after them:
+   the static constraints last, as the rows' order of the step). */
+enum { E3B_LANES = 4, E3B_POINTS = 4, E3B_COLOURS = 64, E3B_STATIC = 48 };
+
+/* One contact point's row for the step, in one record (the blocks take theirs from it). The
+   frame and the lever arms are the step's start's (fixed over the step). The 3-vectors are 4
+   doubles (lane 3: 0): the frame's columns ec = (n, t1, t2). */
+typedef struct imp_e3_soft_pt {
+    double ec[3][4];
+    double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
+    double ima, imb;      /* inverse masses */
+    double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
+    double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
+                             (one number for both: the impulse then lies along the slip, and
+                             sliding friction is mu rn against it in every direction) */
+    double w1n, w2n;      /* t1 K n, t2 K n: the tangent velocities a normal impulse makes */
+    double rn, rt1, rt2;  /* this sub-step's impulses (warm start, then the passes) */
+    double s;             /* the separation of the current sub-step */
+    double mu;
+    double sep;           /* the detected gap */
+    double uhit;          /* the normal velocity before the step's first push (an impact's
+                             approach, gravity over the step's first sub-steps included) */
+    double maxn;          /* the largest normal impulse of the step */
+    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
+    int src;              /* its point in e->pts (the rows are in pass order, below) */
+    int soft_static;      /* one side does not move: the stiffer softness */
+    /* read once per sub-step or step */
+    double sum[3];        /* the step's impulses */
+    double e, u0;         /* restitution, normal velocity at the step's start */
+} imp_e3_soft_pt;
+
+struct imp_e3_soft {
+    imp_e3_soft_pt *pts;
+    int cap;
+    double *pose0;        /* 7 per slot: position and orientation at the step's start */
+    double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
+                             by columns (each x, y, z, 0) */
+    double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
+    double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
+                             e->vel */
+    double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
+    unsigned char *mv;    /* per slot: whether it moves this step (prepare) */
+    int slot_cap;
+    imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
+    /* the coloured blocks (engine3d_soft_blocks.c) */
+    struct imp_e3_block *blocks;
+    int nblocks, block_cap;
+    int colour_first[E3B_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
+    int *pair_first;      /* the pairs' first points in pts, then n (pair_cap) */
+    int *pair_col;        /* per pair: its colour, -1: solved one by one */
+    int *over;            /* the pairs solved one by one: the moving ones, then from nover_dyn
+                             the others */
+    int npairs, nover, nover_dyn, pair_cap;
+    unsigned long long *colour_mask; /* per slot: the colours taken */
+    int mask_cap;
+    /* the last step's residual, computed when asked (imp_e3_soft_error): 1 / hs, and the step
+       it belongs to (e->stats.steps after it) */
+    int error_pending;
+    long error_step;
+    double error_inv_hs;
+};
+
+
+/* One point of each lane of a block, structure of arrays (lane l of each field: the lane's
+   point; a lane with fewer points has rows of zeros here, which change nothing). */
+typedef struct imp_e3_block_pt {
+    double ra[3][4], rb[3][4], n[3][4], t1[3][4], t2[3][4];
+    double mn[4], mt[4], w1n[4], w2n[4], mu[4], sep[4];
+    double s[4], rn[4], rt1[4], rt2[4], uhit[4], maxn[4];
+    double sum[3][4];
+} imp_e3_block_pt;
+
+typedef struct imp_e3_block {
+    imp_e3_block_pt p[E3B_POINTS];
+    double ima[4], imb[4];
+    double ia[9][4], ib[9][4];      /* the world inverse inertias, row-major (0: does not move) */
+    double br[4], ms[4], is[4];     /* the lanes' softness (a side that does not move: stiffer) */
+    int a[4], b[4];                 /* slots (0 in an empty lane) */
+    int row[E3B_POINTS][4];         /* the point in s->pts (-1: none) */
+    int amove, bmove;               /* bit l: lane l's a (b) moves */
+    int np;                         /* the most points of its lanes */
+} imp_e3_block;
+
+/* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair
+   and laid out in blocks, each lane with its softness (soft: between moving bodies, stiff:
+   against one that does not move); the rows' impulses taken as the blocks'; every row's
+   masses (mn, mt, w1n, w2n) computed, the blocks' four lanes at once (AVX2 when simd, the
+   same bits either way). 0, or -1 out of memory. O(rows + slots). */
+int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
+                       const imp_e3_softness *stiff, int simd);
+/* The warm start: each block row's impulse applied to its bodies (s->sv), then the pairs
+   solved one by one (the portable rows). */
+void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd);
+/* One pass: the blocks of the moving pairs' colours, the moving pairs solved one by one, the
+   other colours' blocks, the other pairs one by one (use_bias: solve, else relax). The AVX2
+   path (simd) and the portable one give the same results bit for bit. */
+void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                             double hs, double push_max, int use_bias, int simd);
+/* The sub-step's impulses added to the step's sums (blocks and the other pairs). */
+void imp_e3_soft_blocks_sum(struct imp_e3_soft *s);
+/* The blocks' rows back into s->pts (impulses, separations, sums, the first push). */
+void imp_e3_soft_blocks_store(struct imp_e3_soft *s);
+void imp_e3_soft_blocks_free(struct imp_e3_soft *s);
+/* The residual's sums (num, r2, u2: engine3d_soft.c's residual) over the blocks' rows added to
+   acc, each lane's in the blocks' order and the lanes' then added in order (AVX2 when simd, the
+   same bits either way). */
+void imp_e3_soft_blocks_residual(const struct imp_e3_soft *s, double inv_hs, int simd, double acc[3]);
+/* One point's terms of the residual from its relative velocity (u_N, u_T1, u_T2), its
+   separation s, impulses and friction, added to acc (num, r2, u2). */
+void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, double rn, double rt1, double rt2,
+                                double mu, double inv_hs, double acc[3]);
+
+/* One point's rows the portable way (engine3d_soft.c; the pairs solved one by one) */
+void imp_e3_soft_row(struct imp_e3_soft *s, imp_e3_soft_pt *q, const imp_e3_softness *soft,
+                     const imp_e3_softness *stiff, double hs, double push_max, int use_bias);
+void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q);
+
+#endif

@@ -1,0 +1,266 @@
+/* test_engine3d_soft_blocks.c: the soft step's rows in coloured blocks (engine3d_soft_blocks.c).
+   Scenes: a pyramid of 4 layers of unit cubes (30) on a fixed slab, and a moving plate on the
+   slab carrying 7 x 7 small cubes (49 pairs at the plate: more than the 48 colours of the
+   pairs of two moving bodies, so one goes to the pairs solved one by one).
+   - the colouring: no two pairs of one colour share a moving body, the pairs of two moving
+     bodies take the first E3B_STATIC colours and the others the rest, and every point of the
+     step is in exactly one block row or one pair solved one by one;
+   - the AVX2 blocks do the portable lanes' operations in the same order: the world stepped
+     either way ends in the same state bit for bit (IEEE operations are correctly rounded,
+     packed or not);
+   - the solver error (w:stats().solver_error) is computed when asked, from what the step
+     kept: asked at every step or only after the last, it is the same finite number and the
+     run the same bit for bit, with a bouncing cube too (its restitution pass changes the
+     velocities: the error is then taken at the step);
+   - statics: the pyramid stands (every cube within 5 mm of where it was set, at rest), and
+     the plate's cubes rest on it (each at the plate's top plus half its size, less an
+     overlap under the slop). */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine3d_soft_internal.h"
+#include "strategy.h"
+#include "engine3d_sweep.h"
+#include "world_internal.h"
+#include <impact/shape.h>
+#include <impact/world.h>
+
+#define NPYR 30
+#define NPLATE 49
+
+static imp_body_id add_box(imp_world *w, double sx, double sz, const double pos[3], double mass, int fixed)
+{
+    imp_body_def bd = imp_body_default_def(3);
+    bd.shape = imp_shape3d_box(sx, sx, sz);
+    bd.mass = mass;
+    bd.fixed = fixed;
+    bd.friction = 0.6;
+    bd.elasticity = 0.0;
+    memcpy(bd.state, pos, 3 * sizeof(double));
+    bd.state[3] = 1.0;
+    imp_body_id id = imp_world_add_body(w, &bd);
+    imp_shape_release(bd.shape);
+    return id;
+}
+
+typedef struct scene {
+    imp_world *w;
+    imp_body_id pyr[NPYR], small[NPLATE];
+    double at[NPYR][3];
+} scene;
+
+/* the pyramid (layer k: (4 - k)^2 cubes) at x = 0, the plate (6 x 6 x 0.2, 10 kg) at x = 10
+   with 7 x 7 cubes of 0.5 on it */
+static int build(scene *sc)
+{
+    imp_world_def def = imp_world_default_def(3);
+    def.dt = 1.0 / 60.0;
+    def.gravity[0] = def.gravity[1] = 0.0;
+    def.gravity[2] = -9.81;
+    def.strategy = IMP_STRATEGY_CONTACT;
+    def.engine2d.contact_solver = IMP_SOLVER_SOFT;
+    def.engine2d.substeps = 4;
+    sc->w = imp_world_new(&def);
+    if (sc->w == NULL) {
+        return -1;
+    }
+    const double slab[3] = {5, 0, -0.5}, plate[3] = {10, 0, 0.1};
+    add_box(sc->w, 30, 1, slab, 1.0, 1);
+    int m = 0;
+    for (int k = 0; k < 4; k++) {
+        int n = 4 - k;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++, m++) {
+                double p[3] = {i - 0.5 * (n - 1), j - 0.5 * (n - 1), 0.5 + k};
+                memcpy(sc->at[m], p, sizeof p);
+                sc->pyr[m] = add_box(sc->w, 1, 1, p, 1.0, 0);
+            }
+        }
+    }
+    add_box(sc->w, 6, 0.2, plate, 10.0, 0);
+    for (int i = 0; i < 7; i++) {
+        for (int j = 0; j < 7; j++) {
+            double p[3] = {10 + 0.8 * (i - 3), 0.8 * (j - 3), 0.2 + 0.25};
+            sc->small[7 * i + j] = add_box(sc->w, 0.5, 0.5, p, 0.5, 0);
+        }
+    }
+    return 0;
+}
+
+static int steps(imp_world *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (imp_world_step(w) != IMP_OK) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+TEST(colours_share_no_moving_body)
+{
+    scene sc;
+    CHECK(build(&sc) == 0);
+    CHECK(steps(sc.w, 30) == 0);
+    const struct imp_e3_soft *s = sc.w->engine3d->soft;
+    int nslots = sc.w->model.nslots, n = sc.w->engine3d->nprev, overflow = 0;
+    int *seen = calloc((size_t)n, sizeof *seen), *mark = calloc((size_t)nslots, sizeof *mark);
+    CHECK(seen != NULL && mark != NULL && s != NULL && n > 0);
+    for (int c = 0; c < E3B_COLOURS; c++) {
+        for (int i = 0; i < nslots; i++) {
+            mark[i] = 0;
+        }
+        for (int bi = s->colour_first[c]; bi < s->colour_first[c + 1]; bi++) {
+            const imp_e3_block *b = &s->blocks[bi];
+            for (int l = 0; l < E3B_LANES; l++) {
+                if (b->row[0][l] < 0) {
+                    continue;
+                }
+                int am = b->amove >> l & 1, bm = b->bmove >> l & 1;
+                CHECK((c < E3B_STATIC) == (am && bm));
+                CHECK(!am || mark[b->a[l]]++ == 0);
+                CHECK(!bm || mark[b->b[l]]++ == 0);
+                for (int k = 0; k < E3B_POINTS; k++) {
+                    int r = b->row[k][l];
+                    if (r >= 0) {
+                        CHECK(s->pts[r].a == b->a[l] && s->pts[r].b == b->b[l]);
+                        seen[r]++;
+                    }
+                }
+            }
+        }
+    }
+    for (int i = 0; i < s->nover; i++) {
+        int g = s->over[i];
+        overflow += s->pair_first[g + 1] - s->pair_first[g] > 0;
+        for (int c = s->pair_first[g]; c < s->pair_first[g + 1]; c++) {
+            seen[c]++;
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        CHECK(seen[c] == 1);
+    }
+    CHECK(overflow >= 1);  /* the plate's 49 pairs of two moving bodies */
+    free(seen);
+    free(mark);
+    imp_world_free(sc.w);
+}
+
+/* the state hash after 60 steps, the AVX2 blocks on (1) or off (0) */
+static unsigned long long run(int simd)
+{
+    scene sc;
+    if (build(&sc) != 0) {
+        return 0;
+    }
+    imp_e3_sweep_simd(simd);
+    unsigned long long h = steps(sc.w, 60) == 0 ? imp_world_state_hash(sc.w) | 1ULL : 0;
+    imp_e3_sweep_simd(-1);
+    imp_world_free(sc.w);
+    return h;
+}
+
+TEST(avx2_blocks_match_the_portable_lanes)
+{
+    unsigned long long portable = run(0), simd = run(1);
+    CHECK(portable != 0);
+    CHECK(simd == portable);
+}
+
+TEST(the_pyramid_stands_and_the_plate_holds_its_cubes)
+{
+    scene sc;
+    CHECK(build(&sc) == 0);
+    CHECK(steps(sc.w, 120) == 0);
+    double slop = sc.w->model.def.engine2d.distance_tol;
+    for (int m = 0; m < NPYR; m++) {
+        const double *y = imp_world_body_state_read(sc.w, sc.pyr[m]);
+        CHECK_NEAR(sc.at[m][0], y[0], 0.005);
+        CHECK_NEAR(sc.at[m][1], y[1], 0.005);
+        CHECK_NEAR(sc.at[m][2], y[2], 0.005);
+        CHECK(sqrt(y[7] * y[7] + y[8] * y[8] + y[9] * y[9]) < 0.01);
+    }
+    for (int m = 0; m < NPLATE; m++) {
+        const double *y = imp_world_body_state_read(sc.w, sc.small[m]);
+        /* the plate's top at 0.2 less its own overlap with the slab, both under the slop */
+        CHECK(y[2] < 0.45 && y[2] > 0.45 - 2 * slop);
+        CHECK(sqrt(y[7] * y[7] + y[8] * y[8] + y[9] * y[9]) < 0.01);
+    }
+    imp_world_free(sc.w);
+}
+
+static void take_error(void *ctx, const char *name, double v, int count)
+{
+    (void)count;
+    if (strcmp(name, "solver_error") == 0) {
+        *(double *)ctx = v;
+    }
+}
+
+static double solver_error(const imp_world *w)
+{
+    double v = NAN;
+    imp_world_strategy(w)->stats(w, take_error, &v);
+    return v;
+}
+
+/* the solver error after 40 steps of the scene (bounce: a cube of restitution 0.8 dropped
+   on a fixed block beside it), asked at every step (each) or only at the end */
+static double error_after(int each, int bounce, unsigned long long *hash)
+{
+    scene sc;
+    if (build(&sc) != 0) {
+        return NAN;
+    }
+    for (int k = 0; k < 2 * bounce; k++) {  /* a fixed block and a cube falling on it */
+        imp_body_def bd = imp_body_default_def(3);
+        bd.shape = imp_shape3d_box(1, 1, 1);
+        bd.mass = 1.0;
+        bd.fixed = k == 0;
+        bd.elasticity = 0.8;
+        const double at[3] = {-5, 0, k == 0 ? 0.5 : 1.7};
+        memcpy(bd.state, at, sizeof at);
+        bd.state[3] = 1.0;
+        bd.state[9] = k == 0 ? 0.0 : -3.0;
+        imp_world_add_body(sc.w, &bd);
+        imp_shape_release(bd.shape);
+    }
+    double v = NAN;
+    for (int i = 0; i < 40; i++) {
+        if (imp_world_step(sc.w) != IMP_OK) {
+            imp_world_free(sc.w);
+            return NAN;
+        }
+        if (each) {
+            v = solver_error(sc.w);
+        }
+    }
+    if (!each) {
+        v = solver_error(sc.w);
+    }
+    *hash = imp_world_state_hash(sc.w);
+    imp_world_free(sc.w);
+    return v;
+}
+
+TEST(solver_error_when_asked)
+{
+    for (int bounce = 0; bounce < 2; bounce++) {
+        unsigned long long h1 = 0, h2 = 1;
+        double each = error_after(1, bounce, &h1), end = error_after(0, bounce, &h2);
+        CHECK(isfinite(end) && end >= 0.0);
+        CHECK(memcmp(&each, &end, sizeof end) == 0);
+        CHECK(h1 == h2);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_BEGIN(argc, argv);
+    RUN(colours_share_no_moving_body);
+    RUN(avx2_blocks_match_the_portable_lanes);
+    RUN(the_pyramid_stands_and_the_plate_holds_its_cubes);
+    RUN(solver_error_when_asked);
+    return CHECK_END("engine3d_soft_blocks");
+}
