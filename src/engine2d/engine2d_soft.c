@@ -267,8 +267,9 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
     }
 }
 
-/* Row o's warm start checked (imp_e2_soft_row_shape done): 0 when the row cannot carry it. */
-static void row_warm_check(soft_row *o)
+/* Row o's warm start checked (imp_e2_soft_row_shape done): 0 when the row cannot carry it.
+   Returns 1 when the row may take the restitution pass (a contact with e > 0). */
+static int row_warm_check(soft_row *o)
 {
     double fn = o->fn, ft = o->ft;
     if (o->mass_n == 0.0 || !isfinite(fn) || !isfinite(ft)) {
@@ -278,14 +279,16 @@ static void row_warm_check(soft_row *o)
         ft = 0.0;
     }
     o->fn = fn, o->ft = ft;
+    return o->type == ROW_CONTACT && o->e > 0.0;
 }
 
 /* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
-   and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0. */
-static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
+   and type set), its warm start fn, ft checked (0 when the row cannot carry them), its sums 0;
+   row_warm_check's result. */
+static int row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
 {
     imp_e2_soft_row_shape(o, r, y);
-    row_warm_check(o);
+    return row_warm_check(o);
 }
 
 /* Builds the rows from e->rec at state y, in order_records' order, each turned so that
@@ -294,7 +297,7 @@ static void row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
 static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
 {
     imp_engine2d *e = w->engine2d;
-    int k = 0, ng = 0;
+    int k = 0, ng = 0, elastic = 0;
     order_records(w, s);
     for (int j = 0; j < e->nrec; j++) {
         int i = s->ord[j];
@@ -315,12 +318,13 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
         o->iq = fq ? bq->inv_inertia.m[2][2] : 0.0;
         o->soft = o->type != ROW_CONTACT ? SOFT_JOINT : !fp || !fq ? SOFT_STATIC : SOFT_CONTACT;
         warm_fetch(s, r->key, &o->fn, &o->ft);  /* (stored turned as now: the key fixes p, q) */
-        row_geometry(o, r, y);
+        elastic |= row_geometry(o, r, y);
         if (k == 1 || o->p != o[-1].p || o->q != o[-1].q) {
             s->grp[ng++] = k - 1;
         }
     }
     s->nrows = k;
+    s->elastic = elastic;
     s->grp[ng] = k;
     s->ngrp = ng;
 }
@@ -334,6 +338,7 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
 static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, int shaped)
 {
     const imp_rec2d *rec = w->engine2d->rec;
+    int elastic = 0;
     for (int bi = 0; bi < s->nblocks; bi++) {
         soft_block *b = &s->blocks[bi];
         for (int l = 0; l < SOFT_LANES; l++) {
@@ -343,9 +348,9 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, i
             }
             for (int k = k0; k >= 0; k = k == k0 ? k1 : -1) {
                 if (shaped) {
-                    row_warm_check(&s->rows[k]);
+                    elastic |= row_warm_check(&s->rows[k]);
                 } else {
-                    row_geometry(&s->rows[k], &rec[s->rows[k].rec], y);
+                    elastic |= row_geometry(&s->rows[k], &rec[s->rows[k].rec], y);
                 }
             }
             imp_e2_soft_fill_lane(s, b, l, k0, k1);
@@ -354,12 +359,13 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, i
     for (int g = 0; g < s->nover; g++) {
         for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
             if (shaped) {
-                row_warm_check(&s->rows[i]);
+                elastic |= row_warm_check(&s->rows[i]);
             } else {
-                row_geometry(&s->rows[i], &rec[s->rows[i].rec], y);
+                elastic |= row_geometry(&s->rows[i], &rec[s->rows[i].rec], y);
             }
         }
     }
+    s->elastic = elastic;
 }
 
 /* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
@@ -470,9 +476,13 @@ void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h,
     }
 }
 
-/* the restitution pass after the sub-steps */
+/* the restitution pass after the sub-steps (none when no row is a contact with e > 0: its
+   rows are not read again) */
 static void restitution(struct imp_e2_soft *s, double threshold)
 {
+    if (!s->elastic) {
+        return;
+    }
     for (int i = 0; i < s->nrows; i++) {
         soft_row *o = &s->rows[i];
         if (o->type != ROW_CONTACT || !(o->e > 0.0) || !(o->v0 < -threshold) || !(o->fn_max > 0.0)) {

@@ -65,6 +65,8 @@ struct imp_e2_soft {
                                  (no connector rows) at the last step, which succeeded: a
                                  cached step refreshes them in place */
     int stepped;              /* e->rec holds the last step's records */
+    int elastic;              /* some row may take the restitution pass (a contact with e > 0),
+                                 as prepare_rows or refresh_rows last saw them */
     int shaped;               /* the rows were shaped from the records moved at the last step's
                                  end (finish_records), at the poses in shaped_pose */
     double *shaped_pose;      /* SOFT_SV per slot: x, y, angle */
