@@ -154,6 +154,42 @@ describe("myPhysicsLab CircleStraightTest", function()
   end)
 end)
 
+-- CircleStraightTest's wedged_ball: a ball (radius 1.5, centre of mass (0.4, 0.2) off its
+-- centre) dropped beside the left wall onto a fixed block's corner, wedged between them under
+-- gravity 3, elasticity 0.8, extra acceleration velocity_and_distance, in the 12 x 12 walls.
+-- Its suite asserts the state at 3 s to 1e-5; asserted here to 1e-4 (measured 3.3e-5). What
+-- remains is a choice (engine2d_contact.c, push_speed): from 1.0 s the ball is closer to the
+-- wall than the half gap while still approaching; impact pushes such a contact out only once
+-- it carries a load, ContactSim at once with (2 v h + x) / h^2, which adds energy to touching
+-- stacks and cradles (spec/engine2d_touching_spec.lua). With ContactSim's rule (a measuring
+-- build, not adopted) the state is 3.4e-7 from its asserted one. At 1.025 s a stage finds the
+-- ball 0.0012 inside the wall and already leaving: it abandons the trial step (ContactSim's
+-- illegalState) and the back-up handles the approach with an impulse, as myPhysicsLab does.
+describe("myPhysicsLab CircleStraightTest wedged_ball", function()
+  it("its state at 3 s to 1e-4 (measured 3.3e-5; it asserts 1e-5), 12 collisions, energy lost",
+     function()
+    local w = world("serial", "velocity_and_distance", 3)
+    local ball = w:add_body { shape = shape2d.ball { radius = 1.5 }, mass = 1,
+                              center_of_mass = { 0.4, 0.2 }, position = { -5.5 + 1.5 + 0.01, -3 },
+                              elasticity = 0.8 }
+    assert.near(1.5 ^ 2 / 2, ball.inertia, 1e-15)
+    w:add_body { shape = shape2d.block { width = 1, height = 1 }, position = { -2.5, -5 },
+                 fixed = true, elasticity = 0.8 }
+    for _, wall in ipairs { { 14, 1, 0, -6.5 }, { 1, 14, 6.5, 0 }, { 14, 1, 0, 6.5 },
+                            { 1, 14, -6.5, 0 } } do
+      w:add_body { shape = shape2d.block { width = wall[1], height = wall[2] }, fixed = true,
+                   position = { wall[3], wall[4] }, elasticity = 0.8 }
+    end
+    local e0 = w:energy().total
+    w:run { until_time = 3 }
+    local err = worst({ ball },
+      { { -4.9277059, -0.1631422, -4.4398357, 0.6282979, -3.3497083, -1.4515518 } })
+    assert.is_true(err <= 1e-4, ("state %.3g from myPhysicsLab's"):format(err))
+    assert.equal(12, w:stats().collisions)  -- as many as myPhysicsLab's engine has by 3 s
+    assert.is_true(w:energy().total < e0)  -- inelastic strikes: energy only lost
+  end)
+end)
+
 -- CircleStraightTest's ball_block_contact: a ball (centre of mass 0.2 off its centre) and a
 -- 1 x 3 block sliding past each other in contact under mutual gravitation (G = 3). Not matched:
 -- ball_block_attract (20 s of collisions and rolling) is matched to 1e-3, not its 1e-4: see
