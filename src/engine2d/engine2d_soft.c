@@ -83,6 +83,7 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->over);
     free(s->sig);
     free(s->colour_mask);
+    free(s->minv);
     free(s);
 }
 

@@ -48,8 +48,7 @@ static int moves(double m, double i) { return m != 0.0 || i != 0.0; }
 static void empty_lane(soft_block *b, int l)
 {
     b->p[l] = b->q[l] = 0;
-    b->n0[l] = b->n1[l] = b->mp[l] = b->ip[l] = b->mq[l] = b->iq[l] = b->mu[l] = 0.0;
-    b->br[l] = 0.0, b->ms[l] = 1.0, b->is[l] = 0.0;
+    b->n0[l] = b->n1[l] = b->mu[l] = 0.0;
     for (int k = 0; k < 2; k++) {
         b->rpn[k][l] = b->rqn[k][l] = b->rpt[k][l] = b->rqt[k][l] = 0.0;
         b->mass_n[k][l] = b->mass_t[k][l] = b->c0[k][l] = 0.0;
@@ -85,11 +84,10 @@ static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
 void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, int k0, int k1)
 {
     const soft_row *o = &s->rows[k0];
-    const softness *sf = &s->sf[o->soft];
     b->n0[l] = o->n0;
     b->n1[l] = o->n1;
     b->mu[l] = o->mu;
-    b->br[l] = sf->bias_rate, b->ms[l] = sf->mass_scale, b->is[l] = sf->impulse_scale;
+    b->st = (b->st & ~(1 << l)) | (o->soft == SOFT_STATIC) << l;
     fill_row(b, l, 0, o, k0);
     fill_row(b, l, 1, k1 >= 0 ? &s->rows[k1] : NULL, k1);
 }
@@ -122,10 +120,17 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
             return -1;
         }
         s->colour_mask = m;
+        double *mi = realloc(s->minv, SOFT_SV * ((size_t)nslots + 1) * sizeof *mi);
+        if (mi == NULL) {
+            return -1;
+        }
+        s->minv = mi;
         s->mask_cap = nslots + 1;
     }
     unsigned long long *mask = s->colour_mask;
     memset(mask, 0, ((size_t)nslots + 1) * sizeof *mask);
+    double *minv = s->minv;
+    memset(minv, 0, SOFT_SV * ((size_t)nslots + 1) * sizeof *minv);
     int *col = s->ord;  /* (free once the rows are built: row_cap >= groups) */
     int count[NCOLOURS] = {0};
     s->nover = 0;
@@ -133,7 +138,9 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         int k0 = s->grp[g], k1 = s->grp[g + 1];
         const soft_row *o = &s->rows[k0];
         col[g] = -1;
-        int fits = k1 - k0 <= 2 && o->type == ROW_CONTACT && (k1 - k0 == 1 || s->rows[k0 + 1].type == ROW_CONTACT);
+        /* (p != q: a lane's masses are its slots' in s->minv; contacts join two bodies) */
+        int fits = k1 - k0 <= 2 && o->type == ROW_CONTACT && (k1 - k0 == 1 || s->rows[k0 + 1].type == ROW_CONTACT) &&
+                   o->p != o->q;
         int mp = moves(o->mp, o->ip), mq = moves(o->mq, o->iq);
         unsigned long long used = (mp ? mask[o->p] : 0) | (mq ? mask[o->q] : 0);
         if (!fits || used == ~0ULL) {
@@ -163,7 +170,7 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         for (int l = 0; l < SOFT_LANES; l++) {
             empty_lane(&s->blocks[b], l);
         }
-        s->blocks[b].pm = s->blocks[b].qm = 0;
+        s->blocks[b].pm = s->blocks[b].qm = s->blocks[b].st = 0;
     }
     for (int g = 0; g < ng; g++) {
         int c = col[g];
@@ -176,9 +183,15 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         const soft_row *o = &s->rows[k0];
         b->p[l] = o->p;
         b->q[l] = o->q;
-        b->mp[l] = o->mp, b->ip[l] = o->ip, b->mq[l] = o->mq, b->iq[l] = o->iq;
-        b->pm |= moves(o->mp, o->ip) << l;
-        b->qm |= moves(o->mq, o->iq) << l;
+        /* (a body's rows hold the same inverse mass and inertia where it moves) */
+        if (moves(o->mp, o->ip)) {
+            b->pm |= 1 << l;
+            minv[SOFT_SV * o->p] = o->mp, minv[SOFT_SV * o->p + 1] = o->ip;
+        }
+        if (moves(o->mq, o->iq)) {
+            b->qm |= 1 << l;
+            minv[SOFT_SV * o->q] = o->mq, minv[SOFT_SV * o->q + 1] = o->iq;
+        }
         imp_e2_soft_fill_lane(s, b, l, k0, k1 - k0 == 2 ? k0 + 1 : -1);
     }
     s->nblocks = nb;
@@ -213,10 +226,18 @@ int imp_e2_soft_blocks_keep(struct imp_e2_soft *s)
     return 1;
 }
 
+/* the inverse masses of lane l as its rows hold them: p's and q's mass and inertia (s->minv
+   holds 0 for a body that does not move, slot 0 among them; p != q) */
+static void lane_mass(const struct imp_e2_soft *s, const soft_block *b, int l, double *m)
+{
+    const double *mp = s->minv + SOFT_SV * b->p[l], *mq = s->minv + SOFT_SV * b->q[l];
+    m[0] = mp[0], m[1] = mp[1], m[2] = mq[0], m[3] = mq[1];
+}
+
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
-   v[0 .. 5]: p's then q's). */
-static void lane_row(soft_block *b, int l, int k, double *v, const double *x, double inv_h, int use_bias,
-                     double push_max, int sum)
+   v[0 .. 5]: p's then q's; its masses m as lane_mass; sf its softness). */
+static void lane_row(soft_block *b, int l, int k, double *v, const double *x, const double *m,
+                     const softness *sf, double inv_h, int use_bias, double push_max, int sum)
 {
     double n0 = b->n0[l], n1 = b->n1[l], rpn = b->rpn[k][l], rqn = b->rqn[k][l];
     double vn = n0 * (v[0] - v[3]) + n1 * (v[1] - v[4]) + rpn * v[2] - rqn * v[5];
@@ -225,12 +246,12 @@ static void lane_row(soft_block *b, int l, int k, double *v, const double *x, do
     if (c > 0.0) {
         bias = c * inv_h;
     } else if (use_bias) {
-        bias = b->br[l] * c;
+        bias = sf->bias_rate * c;
         if (bias < -push_max) {
             bias = -push_max;
         }
-        ms = b->ms[l];
-        is = b->is[l];
+        ms = sf->mass_scale;
+        is = sf->impulse_scale;
     }
     double f0 = b->fn[k][l];
     double f = f0 - b->mass_n[k][l] * ms * (vn + bias) - is * f0;
@@ -240,7 +261,7 @@ static void lane_row(soft_block *b, int l, int k, double *v, const double *x, do
     double df = f - f0;
     b->fn[k][l] = f;
     b->fn_max[k][l] = f > b->fn_max[k][l] ? f : b->fn_max[k][l];
-    double mp = b->mp[l], mq = b->mq[l], ip = b->ip[l], iq = b->iq[l];
+    double mp = m[0], ip = m[1], mq = m[2], iq = m[3];
     v[0] += mp * n0 * df;
     v[1] += mp * n1 * df;
     v[2] += ip * rpn * df;
@@ -280,9 +301,11 @@ static void lane_store(const soft_block *b, int l, double *vel, const double *v)
 }
 
 /* the warm start of lane l: its rows' impulses applied again (v as in lane_row) */
-static void lane_warm(const soft_block *b, int l, double *v)
+static void lane_warm(const struct imp_e2_soft *s, const soft_block *b, int l, double *v)
 {
-    double n0 = b->n0[l], n1 = b->n1[l], mp = b->mp[l], mq = b->mq[l], ip = b->ip[l], iq = b->iq[l];
+    double m[4];
+    lane_mass(s, b, l, m);
+    double n0 = b->n0[l], n1 = b->n1[l], mp = m[0], ip = m[1], mq = m[2], iq = m[3];
     for (int k = 0; k < 2; k++) {
         double fn = b->fn[k][l], ft = b->ft[k][l];
         double px = n0 * fn - n1 * ft, py = n1 * fn + n0 * ft;
@@ -303,7 +326,7 @@ static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
         for (int l = 0; l < SOFT_LANES; l++) {
             double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
             double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
-            lane_warm(b, l, v);
+            lane_warm(s, b, l, v);
             lane_store(b, l, vel, v);
         }
     }
@@ -321,8 +344,11 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
             const double *xp = dx + SOFT_SV * b->p[l], *xq = dx + SOFT_SV * b->q[l];
             double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
             const double x[4] = {xp[0] - xq[0], xp[1] - xq[1], xp[2], xq[2]};
-            lane_row(b, l, 0, v, x, inv_h, use_bias, push_max, sum);
-            lane_row(b, l, 1, v, x, inv_h, use_bias, push_max, sum);
+            double m[4];
+            lane_mass(s, b, l, m);
+            const softness *sf = &s->sf[b->st >> l & 1 ? SOFT_STATIC : SOFT_CONTACT];
+            lane_row(b, l, 0, v, x, m, sf, inv_h, use_bias, push_max, sum);
+            lane_row(b, l, 1, v, x, m, sf, inv_h, use_bias, push_max, sum);
             lane_store(b, l, vel, v);
         }
     }
@@ -349,9 +375,45 @@ static inline __attribute__((always_inline)) AVX2 void gather3(const double *bas
     out[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
 }
 
-/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities */
-static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, v4 inv_h, int use_bias,
-                                  v4 push_max, int sum)
+/* the lanes whose bit is set in bits (0 .. 15) all ones, the others 0 */
+static const long long lane_bits[16][4] = {
+    {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},   {0, 0, -1, 0},   {-1, 0, -1, 0},
+    {0, -1, -1, 0}, {-1, -1, -1, 0}, {0, 0, 0, -1},   {-1, 0, 0, -1},   {0, -1, 0, -1},  {-1, -1, 0, -1},
+    {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1},
+};
+static inline AVX2 v4 lanes(int bits) { return _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)lane_bits[bits])); }
+
+/* the lanes' inverse masses as lane_mass: m[0 .. 3] p's mass and inertia, q's */
+static inline __attribute__((always_inline)) AVX2 void gather_mass(const struct imp_e2_soft *s, const soft_block *b, v4 *m)
+{
+    for (int side = 0; side < 2; side++) {
+        const int *slot = side ? b->q : b->p;
+        const double *mi = s->minv;
+        __m128d a0 = _mm_loadu_pd(mi + SOFT_SV * slot[0]), a1 = _mm_loadu_pd(mi + SOFT_SV * slot[1]);
+        __m128d a2 = _mm_loadu_pd(mi + SOFT_SV * slot[2]), a3 = _mm_loadu_pd(mi + SOFT_SV * slot[3]);
+        v4 u = _mm256_set_m128d(a2, a0), w = _mm256_set_m128d(a3, a1); /* (m0 i0 m2 i2), (m1 i1 m3 i3) */
+        m[2 * side] = _mm256_unpacklo_pd(u, w);
+        m[2 * side + 1] = _mm256_unpackhi_pd(u, w);
+    }
+}
+
+/* the lanes' softness: the contact's, or the static one where st's bit is set (sf: the
+   contact's bias rate, mass and impulse scales, then the static one's, splat) */
+typedef struct lane_soft {
+    v4 br, ms, is;
+} lane_soft;
+static inline __attribute__((always_inline)) AVX2 lane_soft block_soft(const soft_block *b, const v4 *sf)
+{
+    v4 st = lanes(b->st);
+    lane_soft o = {pick(st, sf[3], sf[0]), pick(st, sf[4], sf[1]), pick(st, sf[5], sf[2])};
+    return o;
+}
+
+/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities, m their masses
+   (gather_mass), so their softness */
+static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, const v4 *m,
+                                                                 const lane_soft *so, v4 inv_h, int use_bias,
+                                                                 v4 push_max, int sum)
 {
     const v4 zero = _mm256_setzero_pd();
     v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
@@ -360,11 +422,11 @@ static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, 
     v4 spec = gt(c, zero);
     v4 bias, ms, is;
     if (use_bias) {
-        v4 soft = mul(ld(b->br), c);
+        v4 soft = mul(so->br, c);
         soft = pick(lt(soft, neg(push_max)), neg(push_max), soft);
         bias = pick(spec, mul(c, inv_h), soft);
-        ms = pick(spec, splat(1.0), ld(b->ms));
-        is = pick(spec, zero, ld(b->is));
+        ms = pick(spec, splat(1.0), so->ms);
+        is = pick(spec, zero, so->is);
     } else {
         bias = pick(spec, mul(c, inv_h), zero);
         ms = splat(1.0);
@@ -377,7 +439,7 @@ static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, 
     _mm256_storeu_pd(b->fn[k], f);
     v4 fmax = ld(b->fn_max[k]);
     _mm256_storeu_pd(b->fn_max[k], pick(gt(f, fmax), f, fmax));
-    v4 mp = ld(b->mp), mq = ld(b->mq), ip = ld(b->ip), iq = ld(b->iq);
+    v4 mp = m[0], ip = m[1], mq = m[2], iq = m[3];
     v[0] = add(v[0], mul(mul(mp, n0), df));
     v[1] = add(v[1], mul(mul(mp, n1), df));
     v[2] = add(v[2], mul(mul(ip, rpn), df));
@@ -441,10 +503,15 @@ static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double 
     double *vel = s->vel;
     const double *dx = s->dpos;
     v4 inv_h = splat(inv_h_s), push_max = splat(push_max_s);
+    const softness *c = &s->sf[SOFT_CONTACT], *f = &s->sf[SOFT_STATIC];
+    const v4 sf[6] = {splat(c->bias_rate), splat(c->mass_scale), splat(c->impulse_scale),
+                      splat(f->bias_rate), splat(f->mass_scale), splat(f->impulse_scale)};
     for (int bi = b0; bi < b1; bi++) {
         soft_block *b = &s->blocks[bi];
-        v4 v[6], x[4];
+        v4 v[6], x[4], m[4];
         gather_vel(b, vel, v);
+        gather_mass(s, b, m);
+        lane_soft so = block_soft(b, sf);
         v4 xp[3], xq[3];
         gather3(dx, b->p, xp);
         gather3(dx, b->q, xq);
@@ -452,8 +519,8 @@ static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double 
         x[1] = sub(xp[1], xq[1]);
         x[2] = xp[2];
         x[3] = xq[2];
-        block_row(b, 0, v, x, inv_h, use_bias, push_max, sum);
-        block_row(b, 1, v, x, inv_h, use_bias, push_max, sum);
+        block_row(b, 0, v, x, m, &so, inv_h, use_bias, push_max, sum);
+        block_row(b, 1, v, x, m, &so, inv_h, use_bias, push_max, sum);
         scatter_vel(b, vel, v);
     }
 }
@@ -464,9 +531,10 @@ static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s, int b0, int b1)
     double *vel = s->vel;
     for (int bi = b0; bi < b1; bi++) {
         const soft_block *b = &s->blocks[bi];
-        v4 v[6];
+        v4 v[6], m[4];
         gather_vel(b, vel, v);
-        v4 n0 = ld(b->n0), n1 = ld(b->n1), mp = ld(b->mp), mq = ld(b->mq), ip = ld(b->ip), iq = ld(b->iq);
+        gather_mass(s, b, m);
+        v4 n0 = ld(b->n0), n1 = ld(b->n1), mp = m[0], ip = m[1], mq = m[2], iq = m[3];
         for (int k = 0; k < 2; k++) {
             v4 fn = ld(b->fn[k]), ft = ld(b->ft[k]);
             v4 px = sub(mul(n0, fn), mul(n1, ft)), py = add(mul(n1, fn), mul(n0, ft));

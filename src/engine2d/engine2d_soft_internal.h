@@ -103,6 +103,10 @@ struct imp_e2_soft {
     int *sig;                 /* the coloured groups: 3 each, the end of its rows, its p and q */
     int nsig;
     unsigned long long *colour_mask; /* per slot: colours taken */
+    double *minv;             /* SOFT_SV per slot: the inverse mass and inertia of a body that
+                                 moves (as its rows hold them; 0 otherwise, slot 0 among
+                                 them), read by the blocks beside the velocities (mask_cap
+                                 slots; set by imp_e2_soft_blocks) */
     int mask_cap;
     int simd;                 /* the blocks' AVX2 path is in use */
     int threads;              /* the threads the blocks may run on (imp_e2_soft_threads) */
@@ -153,17 +157,20 @@ static inline __attribute__((always_inline)) void imp_e2_soft_row_shape(soft_row
 /* Lanes of a block: up to 4 body pairs of one colour (no two sharing a body that moves), each
    with up to 2 contact rows (a pair's points), as structure of arrays. A lane with one row has
    a second that does nothing (mass 0); a block with fewer pairs has lanes that do nothing
-   (slot 0, mass 0). */
+   (slot 0, mass 0). The lanes' inverse masses are not stored: a lane takes its slots' from
+   s->minv (its p and q differ). Nor is their softness: bit l
+   of st picks s->sf[SOFT_STATIC] for lane l, else s->sf[SOFT_CONTACT] (a contact row's two
+   choices). */
 enum { SOFT_LANES = 4 };
 typedef struct soft_block {
-    double n0[4], n1[4], mp[4], ip[4], mq[4], iq[4], mu[4];
-    double br[4], ms[4], is[4];                 /* the lanes' contact softness */
+    double n0[4], n1[4], mu[4];
     double rpn[2][4], rqn[2][4], rpt[2][4], rqt[2][4], mass_n[2][4], mass_t[2][4], c0[2][4];
     double fn[2][4], ft[2][4], fn_max[2][4];
     double fn_sum[2][4], ft_sum[2][4];          /* over the step's sub-steps */
     int p[4], q[4];
     int row[2][4];                              /* the soft_row of each (-1: none) */
     int pm, qm;                                 /* bit l: lane l's p (q) moves */
+    int st;                                     /* bit l: lane l's softness is SOFT_STATIC */
 } soft_block;
 
 /* Colours the groups of s (contact pairs of at most 2 rows; the others, connectors and pairs
