@@ -268,6 +268,11 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
             return -1;
         }
         rc->first = f;
+        unsigned char *g = realloc(rc->poly, (size_t)ns);
+        if (g == NULL) {
+            return -1;
+        }
+        rc->poly = g;
         rc->slot_cap = ns;
     }
     map_records(e, rc);
@@ -281,6 +286,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
             k++;
         }
         rc->first[s] = k;
+        rc->poly[s] = (unsigned char)polyhedral(w, s);
     }
     rc->nheld = 0;
     return 0;
@@ -316,7 +322,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         }
     }
     const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
-    if (!polyhedral(w, a) || !polyhedral(w, b)) {
+    if (!rc->poly[a] || !rc->poly[b]) {
         return 0;
     }
     imp_quat qa = orientation(rc, a), qb = orientation(rc, b);
@@ -435,5 +441,6 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->held);
     free(rc->rot);
     free(rc->first);
+    free(rc->poly);
     memset(rc, 0, sizeof *rc);
 }

@@ -51,6 +51,7 @@ typedef struct imp_e3_recycle {
        rotation matrix (row-major), and the first of its points as a in e->prev (then nprev) */
     double *rot;           /* 13 per slot: q, then R */
     int *first;
+    unsigned char *poly;   /* 1: a polyhedron whose manifolds may be held (the header's rule) */
     int slot_cap;
 } imp_e3_recycle;
 
