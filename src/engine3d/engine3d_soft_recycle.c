@@ -268,6 +268,11 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
             return -1;
         }
         rc->first = f;
+        unsigned char *g = realloc(rc->poly, (size_t)ns);
+        if (g == NULL) {
+            return -1;
+        }
+        rc->poly = g;
         rc->slot_cap = ns;
     }
     map_records(e, rc);
@@ -281,6 +286,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
             k++;
         }
         rc->first[s] = k;
+        rc->poly[s] = (unsigned char)polyhedral(w, s);
     }
     rc->nheld = 0;
     return 0;
@@ -316,7 +322,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         }
     }
     const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
-    if (!polyhedral(w, a) || !polyhedral(w, b)) {
+    if (!rc->poly[a] || !rc->poly[b]) {
         return 0;
     }
     imp_quat qa = orientation(rc, a), qb = orientation(rc, b);
@@ -355,9 +361,7 @@ static int held_cmp(const void *x, const void *y)
 int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs, double h_last)
 {
     double tol = w->model.def.engine2d.distance_tol;
-    int need = e->npts + e->nprev;
-    if (imp_e3_grow((void **)&rc->out, &rc->out_cap, need, sizeof *rc->out) != 0
-        || imp_e3_grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0) {
+    if (imp_e3_grow((void **)&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0) {
         return -1;
     }
     for (int h = 1; h < rc->nheld; h++) {  /* in the points' order (detection's pairs were) */
@@ -366,6 +370,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             break;
         }
     }
+    /* in place: each point of e->pts keeps its index (n == c below), only its warm start and
+       record are written */
     int n = 0, j = 0, h = 0;
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
@@ -380,9 +386,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held */
             for (int c = i; c < end; c++, n++) {
                 int k = hp->j + (c - i);
-                rc->out[n] = e->pts[c];
                 rc->cur[n] = rc->prev[rc->map[k]];
-                warm_from(e, rc, k, hs, h_last, &rc->out[n]);
+                warm_from(e, rc, k, hs, h_last, &e->pts[c]);
             }
             i = end;
             continue;
@@ -395,17 +400,13 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             pend++;
         }
         for (int c = i; c < end; c++, n++) {
-            rc->out[n] = e->pts[c];
             record_now(w, &e->pts[c], &rc->cur[n]);
-            warm_from(e, rc, match(e, i, end, j, pend, &e->pts[c], tol), hs, h_last, &rc->out[n]);
+            warm_from(e, rc, match(e, i, end, j, pend, &e->pts[c], tol), hs, h_last, &e->pts[c]);
         }
         i = end;
         j = pend;
     }
     rc->nheld = 0;
-    if (n > 0) {  /* the rebuilt list becomes the step's (the old one kept for the next) */
-        swap_arrays((void **)&e->pts, &e->pts_cap, (void **)&rc->out, &rc->out_cap);
-    }
     e->npts = n;
     rc->ncur = n;
     double pen = 0.0;
@@ -436,10 +437,10 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
 {
     free(rc->prev);
     free(rc->cur);
-    free(rc->out);
     free(rc->map);
     free(rc->held);
     free(rc->rot);
     free(rc->first);
+    free(rc->poly);
     memset(rc, 0, sizeof *rc);
 }

@@ -45,13 +45,13 @@ typedef struct imp_e3_recycle {
     int nprev, ncur, prev_cap, cur_cap;
     imp_e3_held *held;     /* the pairs detection held (imp_e3_recycle_hold) */
     int nheld, held_cap;
-    imp_e3_point *out;     /* the step's points being rebuilt */
     int *map;              /* e->prev's records (-1: none) */
-    int out_cap, map_cap;
+    int map_cap;
     /* per slot, taken when detection opens: the orientation (w, x, y, z, normalised) and its
        rotation matrix (row-major), and the first of its points as a in e->prev (then nprev) */
     double *rot;           /* 13 per slot: q, then R */
     int *first;
+    unsigned char *poly;   /* 1: a polyhedron whose manifolds may be held (the header's rule) */
     int slot_cap;
 } imp_e3_recycle;
 
@@ -66,7 +66,7 @@ int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recyc
                         double margin);
 
 /* After the step's detection: the held pairs take their records back, the others' points get
-   new ones (e->pts rebuilt, in order), every point's r its first sub-step's warm start (over
+   new ones (e->pts kept in place, in order), every point's r its first sub-step's warm start (over
    hs; h_last: the last step's length, for points without a record). 0, or -1 without memory. */
 int imp_e3_recycle_begin(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs,
                          double h_last);
