@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "engine2d.h"
+#include "engine2d_move.h"
 #include "engine2d_symplectic.h"
 #include "world_internal.h"
 
@@ -54,13 +55,6 @@ static double point_accel_dot(const imp_world *w, const double *y, const double 
     return (ax - al * r[1] - om2 * r[0]) * dir[0] + (ay + al * r[0] - om2 * r[1]) * dir[1];
 }
 
-static void point_vel(const double *y, int s, const double *u, double *v)
-{
-    const double *ys = y + (size_t)s * IMP_STRIDE_2D;
-    v[0] = ys[3] - ys[5] * (u[1] - ys[1]);
-    v[1] = ys[4] + ys[5] * (u[0] - ys[0]);
-}
-
 static double gap_accel(const imp_world *w, const double *y, const double *f, const imp_rec2d *r)
 {
     const double *n = r->normal;
@@ -69,8 +63,8 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
         return b;
     }
     double v1[2], v2[2];
-    point_vel(y, r->p, r->u1, v1);
-    point_vel(y, r->q, r->u2, v2);
+    imp_e2_point_velocity(y + (size_t)r->p * IMP_STRIDE_2D, r->u1, v1);
+    imp_e2_point_velocity(y + (size_t)r->q * IMP_STRIDE_2D, r->u2, v2);
     const double dv[2] = {v1[0] - v2[0], v1[1] - v2[1]};
     const double sep[2] = {r->u1[0] - r->u2[0], r->u1[1] - r->u2[1]};
     double along = n[0] * sep[0] + n[1] * sep[1];

@@ -1,4 +1,5 @@
-/* engine2d_move.h: a record's Jacobian rows and normal velocity, and a record moved rigidly
+/* engine2d_move.h: a body point's velocity (the contacts, the connectors and the collision
+   advance use it), a record's Jacobian rows and normal velocity, and a record moved rigidly
    with its bodies (imp_engine2d_move_record), inline: engine2d_detect.c defines the engine's
    functions with them, and the soft step (engine2d_soft.c) moves its records with them in
    the pass that shapes its rows, the same operations in the same order. */
@@ -10,6 +11,13 @@
 
 #include "engine2d.h"
 #include <impact/body.h>
+
+/* the velocity v of the world point u of the body whose state is ys (v + w x (u - x) in 2D) */
+static inline void imp_e2_point_velocity(const double *ys, const double *u, double *v)
+{
+    v[0] = ys[3] - ys[5] * (u[1] - ys[1]);
+    v[1] = ys[4] + ys[5] * (u[0] - ys[0]);
+}
 
 static inline double imp_e2_point_velocity_dot(const double *ys, const double *r, const double *n)
 {

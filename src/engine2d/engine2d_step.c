@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "engine2d.h"
+#include "engine2d_move.h"
 #include "engine2d_sleep.h"
 #include "engine2d_soft.h"
 #include "engine2d_symplectic.h"
@@ -243,10 +244,10 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
    is the gap's rate. */
 static double centres_rate(const double *y, const imp_rec2d *r)
 {
-    const double *yp = y + (size_t)r->p * IMP_STRIDE_2D, *yq = y + (size_t)r->q * IMP_STRIDE_2D;
-    double vx = (yp[3] - yp[5] * (r->u1[1] - yp[1])) - (yq[3] - yq[5] * (r->u2[1] - yq[1]));
-    double vy = (yp[4] + yp[5] * (r->u1[0] - yp[0])) - (yq[4] + yq[5] * (r->u2[0] - yq[0]));
-    return r->normal[0] * vx + r->normal[1] * vy;
+    double vp[2], vq[2];
+    imp_e2_point_velocity(y + (size_t)r->p * IMP_STRIDE_2D, r->u1, vp);
+    imp_e2_point_velocity(y + (size_t)r->q * IMP_STRIDE_2D, r->u2, vq);
+    return r->normal[0] * (vp[0] - vq[0]) + r->normal[1] * (vp[1] - vq[1]);
 }
 
 /* When, after the start of the trial step of length h, record r (found at its end with

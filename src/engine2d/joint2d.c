@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine2d.h"
+#include "engine2d_move.h"
 #include "filter.h"
 #include "islands.h"
 #include "slots.h"
@@ -137,13 +138,6 @@ static imp_rec2d *new_record(imp_engine2d *e)
     return r;
 }
 
-/* velocity of the world point pw of the body with state ys */
-static void point_velocity(const double *ys, const double *pw, double *v)
-{
-    v[0] = ys[3] - ys[5] * (pw[1] - ys[1]);
-    v[1] = ys[4] + ys[5] * (pw[0] - ys[0]);
-}
-
 int imp_engine2d_connector_records(imp_world *w, const double *y)
 {
     imp_engine2d *e = w->engine2d;
@@ -155,8 +149,8 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
         }
         double p1[2], p2[2], v1[2], v2[2];
         imp_engine2d_connector_points(w, y, c, p1, p2);
-        point_velocity(y + (size_t)c->body1 * IMP_STRIDE_2D, p1, v1);
-        point_velocity(y + (size_t)c->body2 * IMP_STRIDE_2D, p2, v2);
+        imp_e2_point_velocity(y + (size_t)c->body1 * IMP_STRIDE_2D, p1, v1);
+        imp_e2_point_velocity(y + (size_t)c->body2 * IMP_STRIDE_2D, p2, v2);
         const double dv[2] = {v1[0] - v2[0], v1[1] - v2[1]};
         if (c->kind == IMP_JOINT) {
             int nrows = c->both ? 2 : 1;
