@@ -115,9 +115,11 @@ $(SO): $(BIND_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(OPENMP) $(SO_KEEP) $(LIBFLAG) -o $@ $(BIND_OBJ) $(LIB) $(GSL_LIBS) $(CAIRO_LIBS) $(LDFLAGS)
 
 # impact.mpi (src/mpi/): the optional Lua binding to the system MPI for impact.batch's sweeps,
-# built only when mpicc is installed (apt-get install openmpi-bin libopenmpi-dev)
+# built only when mpicc is installed with MPI's headers (apt-get install openmpi-bin
+# libopenmpi-dev; openmpi-bin alone, which liggghts or yade pull in, has mpicc but no mpi.h)
 MPICC      ?= $(shell command -v mpicc 2>/dev/null)
-MPI_SO     := $(if $(MPICC),$(BUILD)/impact/mpi.so)
+MPI_OK     := $(if $(MPICC),$(shell printf '\043include <mpi.h>\n' | $(MPICC) -E -x c - >/dev/null 2>&1 && echo yes))
+MPI_SO     := $(if $(MPI_OK),$(BUILD)/impact/mpi.so)
 all: $(MPI_SO)
 # (dem_comm.c: the dem strategy's message layer over ranks; it sees src/dem/dem_comm.h only)
 $(BUILD)/impact/mpi.so: $(wildcard src/mpi/*.c) src/dem/dem_comm.h
