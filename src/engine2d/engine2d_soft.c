@@ -241,12 +241,12 @@ static softness make_soft(double hertz, double zeta, double h)
 
 /* ---- rows */
 
-/* The records' order for the rows: by body pair (lower slot, then higher), stable (two
-   counting passes, O(records + slots)), so that a pair's rows are consecutive. */
-static void order_records(const imp_world *w, struct imp_e2_soft *s)
+/* The records' order for the rows: the first n of e->rec by body pair (lower slot, then
+   higher), stable (two counting passes, O(n + slots)), so that a pair's rows are consecutive. */
+static void order_records(const imp_world *w, struct imp_e2_soft *s, int n)
 {
     const imp_engine2d *e = w->engine2d;
-    int n = e->nrec, ns = w->model.nslots, *cnt = s->cnt, *tmp = s->ord2, *ord = s->ord;
+    int ns = w->model.nslots, *cnt = s->cnt, *tmp = s->ord2, *ord = s->ord;
     for (int pass = 0; pass < 2; pass++) {  /* by the higher slot, then by the lower */
         const int *from = pass == 0 ? NULL : tmp;
         int *to = pass == 0 ? tmp : ord;
@@ -266,6 +266,42 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
             to[cnt[key]++] = i;
         }
     }
+}
+
+/* After a detection: the body-pair records e->rec[0 .. s->nbody) put in order_records' order,
+   the connectors' records after them as they were. order_records then keeps every record in
+   place (a stable order of records already in it), so the rows, their pairs and their order
+   are those the detection's order gave, and the rows read their records, and the step's end
+   moves them (finish_records), in memory order instead of one body pair here, the next far
+   away. The records go to the incremental detection's spare buffer (s->old_rec: the cached
+   records it read are no longer needed), which then swaps with e->rec. w:contacts() lists the
+   records in this order. 0, or -1 out of memory. O(records + slots). */
+static int sort_records(imp_world *w, struct imp_e2_soft *s)
+{
+    imp_engine2d *e = w->engine2d;
+    int n = e->nrec, nb = s->nbody;
+    if (n > s->old_cap) {
+        imp_rec2d *r = realloc(s->old_rec, (size_t)n * sizeof *r);
+        if (r == NULL) {
+            return -1;
+        }
+        s->old_rec = r;
+        s->old_cap = n;
+    }
+    order_records(w, s, nb);
+    imp_rec2d *to = s->old_rec;
+    for (int j = 0; j < nb; j++) {
+        to[j] = e->rec[s->ord[j]];
+    }
+    if (n > nb) {
+        memcpy(to + nb, e->rec + nb, (size_t)(n - nb) * sizeof *to);
+    }
+    s->old_rec = e->rec;
+    e->rec = to;
+    int cap = e->rec_cap;
+    e->rec_cap = s->old_cap;
+    s->old_cap = cap;
+    return 0;
 }
 
 /* Row o's warm start checked (imp_e2_soft_row_shape done): 0 when the row cannot carry it.
@@ -299,7 +335,7 @@ static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
 {
     imp_engine2d *e = w->engine2d;
     int k = 0, ng = 0, elastic = 0;
-    order_records(w, s);
+    order_records(w, s, e->nrec);
     for (int j = 0; j < e->nrec; j++) {
         int i = s->ord[j];
         const imp_rec2d *r = &e->rec[i];
@@ -818,7 +854,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     imp_profile_add(prof, IMP_STAGE_DETECT, start);
     start = imp_profile_now();
-    if (reserve(s, e->nrec, ns) != 0) {
+    if (reserve(s, e->nrec, ns) != 0 || (cached != 1 && sort_records(w, s) != 0)) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
