@@ -330,12 +330,20 @@ static int row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
 
 /* Builds the rows from e->rec at state y, in order_records' order, each turned so that
    p < q (a record with p > q has its normal reversed and its sides swapped: the same row,
-   its tangent impulse of the opposite sign); O(records + slots). */
-static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+   its tangent impulse of the opposite sign); sorted: sort_records has just put the records
+   in that order (with no connector's among them, it is theirs: not computed again).
+   O(records + slots). */
+static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y, int sorted)
 {
     imp_engine2d *e = w->engine2d;
     int k = 0, ng = 0, elastic = 0;
-    order_records(w, s, e->nrec);
+    if (sorted && e->nrec == s->nbody) {
+        for (int j = 0; j < e->nrec; j++) {
+            s->ord[j] = j;
+        }
+    } else {
+        order_records(w, s, e->nrec);
+    }
     for (int j = 0; j < e->nrec; j++) {
         int i = s->ord[j];
         const imp_rec2d *r = &e->rec[i];
@@ -866,7 +874,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
             snprintf(why, why_size, "out of memory");
             return IMP_ERR_NOMEM;
         }
-        prepare_rows(w, s, y);
+        prepare_rows(w, s, y, cached != 1);
     }
     if (s->nrows > e->stats.max_contacts) {
         e->stats.max_contacts = s->nrows;

@@ -237,7 +237,7 @@ static void lane_mass(const struct imp_e2_soft *s, const soft_block *b, int l, d
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
    v[0 .. 5]: p's then q's; its masses m as lane_mass; sf its softness). */
 static void lane_row(soft_block *b, int l, int k, double *v, const double *x, const double *m,
-                     const softness *sf, double inv_h, int use_bias, double push_max, int sum)
+                     const softness *sf, double inv_h, int use_bias, double push_max, int sum, int track)
 {
     double n0 = b->n0[l], n1 = b->n1[l], rpn = b->rpn[k][l], rqn = b->rqn[k][l];
     double vn = n0 * (v[0] - v[3]) + n1 * (v[1] - v[4]) + rpn * v[2] - rqn * v[5];
@@ -260,7 +260,9 @@ static void lane_row(soft_block *b, int l, int k, double *v, const double *x, co
     }
     double df = f - f0;
     b->fn[k][l] = f;
-    b->fn_max[k][l] = f > b->fn_max[k][l] ? f : b->fn_max[k][l];
+    if (track) {
+        b->fn_max[k][l] = f > b->fn_max[k][l] ? f : b->fn_max[k][l];
+    }
     double mp = m[0], ip = m[1], mq = m[2], iq = m[3];
     v[0] += mp * n0 * df;
     v[1] += mp * n1 * df;
@@ -335,6 +337,7 @@ static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
 static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double inv_h, int use_bias,
                                  double push_max, int sum)
 {
+    int track = s->elastic;
     double *vel = s->vel;
     const double *dx = s->dpos;
     for (int bi = b0; bi < b1; bi++) {
@@ -347,8 +350,8 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
             double m[4];
             lane_mass(s, b, l, m);
             const softness *sf = &s->sf[b->st >> l & 1 ? SOFT_STATIC : SOFT_CONTACT];
-            lane_row(b, l, 0, v, x, m, sf, inv_h, use_bias, push_max, sum);
-            lane_row(b, l, 1, v, x, m, sf, inv_h, use_bias, push_max, sum);
+            lane_row(b, l, 0, v, x, m, sf, inv_h, use_bias, push_max, sum, track);
+            lane_row(b, l, 1, v, x, m, sf, inv_h, use_bias, push_max, sum, track);
             lane_store(b, l, vel, v);
         }
     }
@@ -413,7 +416,7 @@ static inline __attribute__((always_inline)) AVX2 lane_soft block_soft(const sof
    (gather_mass), so their softness */
 static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, const v4 *m,
                                                                  const lane_soft *so, v4 inv_h, int use_bias,
-                                                                 v4 push_max, int sum)
+                                                                 v4 push_max, int sum, int track)
 {
     const v4 zero = _mm256_setzero_pd();
     v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
@@ -437,8 +440,10 @@ static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, 
     f = pick(lt(f, zero), zero, f);
     v4 df = sub(f, f0);
     _mm256_storeu_pd(b->fn[k], f);
-    v4 fmax = ld(b->fn_max[k]);
-    _mm256_storeu_pd(b->fn_max[k], pick(gt(f, fmax), f, fmax));
+    if (track) {
+        v4 fmax = ld(b->fn_max[k]);
+        _mm256_storeu_pd(b->fn_max[k], pick(gt(f, fmax), f, fmax));
+    }
     v4 mp = m[0], ip = m[1], mq = m[2], iq = m[3];
     v[0] = add(v[0], mul(mul(mp, n0), df));
     v[1] = add(v[1], mul(mul(mp, n1), df));
@@ -497,8 +502,10 @@ static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_bl
     }
 }
 
-static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h_s, int use_bias,
-                                  double push_max_s, int sum)
+/* a solve (use_bias) or relax pass over blocks b0 .. b1 - 1 (sum: the impulses added to the
+   step's sums; track: each row's largest normal impulse kept, for the restitution pass) */
+static inline __attribute__((always_inline)) AVX2 void pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h_s,
+                                                                 int use_bias, double push_max_s, int sum, int track)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
@@ -519,9 +526,36 @@ static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double 
         x[1] = sub(xp[1], xq[1]);
         x[2] = xp[2];
         x[3] = xq[2];
-        block_row(b, 0, v, x, m, &so, inv_h, use_bias, push_max, sum);
-        block_row(b, 1, v, x, m, &so, inv_h, use_bias, push_max, sum);
+        block_row(b, 0, v, x, m, &so, inv_h, use_bias, push_max, sum, track);
+        block_row(b, 1, v, x, m, &so, inv_h, use_bias, push_max, sum, track);
         scatter_vel(b, vel, v);
+    }
+}
+
+/* pass_avx2 compiled for each pass the step makes (its flags constant): the solve, the relax
+   and the last relax pass of a sub-step (sum), each with and without track */
+static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h, int use_bias,
+                                  double push_max, int sum)
+{
+    int track = s->elastic;
+    if (use_bias) {
+        if (sum) {  /* (not made by the step) */
+            pass_avx2(s, b0, b1, inv_h, 1, push_max, 1, track);
+        } else if (track) {
+            pass_avx2(s, b0, b1, inv_h, 1, push_max, 0, 1);
+        } else {
+            pass_avx2(s, b0, b1, inv_h, 1, push_max, 0, 0);
+        }
+    } else if (sum) {
+        if (track) {
+            pass_avx2(s, b0, b1, inv_h, 0, push_max, 1, 1);
+        } else {
+            pass_avx2(s, b0, b1, inv_h, 0, push_max, 1, 0);
+        }
+    } else if (track) {
+        pass_avx2(s, b0, b1, inv_h, 0, push_max, 0, 1);
+    } else {
+        pass_avx2(s, b0, b1, inv_h, 0, push_max, 0, 0);
     }
 }
 
