@@ -273,13 +273,25 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s, int n)
    place (a stable order of records already in it), so the rows, their pairs and their order
    are those the detection's order gave, and the rows read their records, and the step's end
    moves them (finish_records), in memory order instead of one body pair here, the next far
-   away. The records go to the incremental detection's spare buffer (s->old_rec: the cached
-   records it read are no longer needed), which then swaps with e->rec. w:contacts() lists the
-   records in this order. 0, or -1 out of memory. O(records + slots). */
+   away. The soft step's detections list the broad phase's pairs in ascending order
+   (step_records), each pair's records together, so the records come in that order already:
+   they stay where they are. Otherwise they go to the incremental detection's spare buffer
+   (s->old_rec: the cached records it read are no longer needed), which then swaps with
+   e->rec. w:contacts() lists the records in this order. 0, or -1 out of memory.
+   O(records + slots). */
 static int sort_records(imp_world *w, struct imp_e2_soft *s)
 {
     imp_engine2d *e = w->engine2d;
-    int n = e->nrec, nb = s->nbody;
+    int n = e->nrec, nb = s->nbody, lo0 = 0, hi0 = 0, sorted = 1;
+    for (int j = 0; j < nb && sorted; j++) {
+        const imp_rec2d *r = &e->rec[j];
+        int lo = r->p < r->q ? r->p : r->q, hi = r->p < r->q ? r->q : r->p;
+        sorted = lo > lo0 || (lo == lo0 && hi >= hi0);
+        lo0 = lo, hi0 = hi;
+    }
+    if (sorted) {
+        return 0;
+    }
     if (n > s->old_cap) {
         imp_rec2d *r = realloc(s->old_rec, (size_t)n * sizeof *r);
         if (r == NULL) {
@@ -750,8 +762,13 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     }
     s->cache_ok = 0;
     int part = cached == 2;
-    if ((part ? imp_e2_soft_redetect(w, s, y) : imp_engine2d_detect(w, y, 0)) < 0
-        || (part && s->check_on && imp_e2_soft_check(w, s, y) < 0)) {
+    /* the broad phase's pairs in ascending order, so the records come in sort_records' order
+       (the order of this detection only: the other solvers keep the sweep's) */
+    e->bp.sort_pairs = 1;
+    int fail = (part ? imp_e2_soft_redetect(w, s, y) : imp_engine2d_detect(w, y, 0)) < 0
+               || (part && s->check_on && imp_e2_soft_check(w, s, y) < 0);
+    e->bp.sort_pairs = 0;
+    if (fail) {
         return -1;
     }
     s->full_detections += !part;
