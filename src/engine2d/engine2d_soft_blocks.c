@@ -412,16 +412,23 @@ static inline __attribute__((always_inline)) AVX2 lane_soft block_soft(const sof
     return o;
 }
 
-/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities, m their masses
-   (gather_mass), so their softness */
-static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, const v4 *m,
+/* row k's separation in the four lanes, x their displacements (x[0], x[1]: p's less q's;
+   x[2], x[3]: p's and q's angles) */
+static inline __attribute__((always_inline)) AVX2 v4 block_gap(const soft_block *b, int k, const v4 *x)
+{
+    v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
+    return sub(add(add(add(ld(b->c0[k]), mul(n0, x[0])), mul(n1, x[1])), mul(rpn, x[2])), mul(rqn, x[3]));
+}
+
+/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities, c the row's
+   separation (block_gap), m the lanes' masses (gather_mass), so their softness */
+static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, v4 c, const v4 *m,
                                                                  const lane_soft *so, v4 inv_h, int use_bias,
                                                                  v4 push_max, int sum, int track)
 {
     const v4 zero = _mm256_setzero_pd();
     v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
     v4 vn = sub(add(add(mul(n0, sub(v[0], v[3])), mul(n1, sub(v[1], v[4]))), mul(rpn, v[2])), mul(rqn, v[5]));
-    v4 c = sub(add(add(add(ld(b->c0[k]), mul(n0, x[0])), mul(n1, x[1])), mul(rpn, x[2])), mul(rqn, x[3]));
     v4 spec = gt(c, zero);
     v4 bias, ms, is;
     if (use_bias) {
@@ -515,19 +522,20 @@ static inline __attribute__((always_inline)) AVX2 void pass_avx2(struct imp_e2_s
                       splat(f->bias_rate), splat(f->mass_scale), splat(f->impulse_scale)};
     for (int bi = b0; bi < b1; bi++) {
         soft_block *b = &s->blocks[bi];
-        v4 v[6], x[4], m[4];
-        gather_vel(b, vel, v);
-        gather_mass(s, b, m);
-        lane_soft so = block_soft(b, sf);
-        v4 xp[3], xq[3];
+        v4 v[6], x[4], m[4], xp[3], xq[3];
+        /* (the rows' separations first: the displacements are then no longer held) */
         gather3(dx, b->p, xp);
         gather3(dx, b->q, xq);
         x[0] = sub(xp[0], xq[0]);
         x[1] = sub(xp[1], xq[1]);
         x[2] = xp[2];
         x[3] = xq[2];
-        block_row(b, 0, v, x, m, &so, inv_h, use_bias, push_max, sum, track);
-        block_row(b, 1, v, x, m, &so, inv_h, use_bias, push_max, sum, track);
+        v4 c0 = block_gap(b, 0, x), c1 = block_gap(b, 1, x);
+        gather_vel(b, vel, v);
+        gather_mass(s, b, m);
+        lane_soft so = block_soft(b, sf);
+        block_row(b, 0, v, c0, m, &so, inv_h, use_bias, push_max, sum, track);
+        block_row(b, 1, v, c1, m, &so, inv_h, use_bias, push_max, sum, track);
         scatter_vel(b, vel, v);
     }
 }
