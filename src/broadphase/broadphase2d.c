@@ -13,14 +13,6 @@ static int item_cmp(const void *x, const void *y)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-static int pair_cmp(const void *x, const void *y)
-{
-    const int *a = x, *b = y;
-    if (a[0] != b[0]) {
-        return a[0] < b[0] ? -1 : 1;
-    }
-    return (a[1] > b[1]) - (a[1] < b[1]);
-}
 
 static int reserve(imp_bp2d *bp, int n)
 {
@@ -104,6 +96,42 @@ static int add_pair(imp_bp2d *bp, int a, int b)
     return 0;
 }
 
+/* bp->pairs (i < j, both below n) in ascending (i, j) order: stable counting passes by j,
+   then by i. 0, or -1 out of memory. O(pairs + n). */
+static int sort_pairs(imp_bp2d *bp, int n)
+{
+    int np = bp->npairs;
+    size_t need = 2 * (size_t)np + (size_t)n + 1;
+    if (need > (size_t)bp->tmp_cap) {
+        int *t = realloc(bp->pair_tmp, need * sizeof *t);
+        if (t == NULL) {
+            return -1;
+        }
+        bp->pair_tmp = t;
+        bp->tmp_cap = (int)need;
+    }
+    int *tmp = bp->pair_tmp, *cnt = bp->pair_tmp + 2 * (size_t)np;
+    for (int pass = 0; pass < 2; pass++) {  /* by the second index, then by the first */
+        const int *from = pass == 0 ? bp->pairs : tmp;
+        int *to = pass == 0 ? tmp : bp->pairs, at = 1 - pass;
+        for (int k = 0; k <= n; k++) {
+            cnt[k] = 0;
+        }
+        for (int k = 0; k < np; k++) {
+            cnt[from[2 * k + at] + 1]++;
+        }
+        for (int k = 0; k < n; k++) {
+            cnt[k + 1] += cnt[k];
+        }
+        for (int k = 0; k < np; k++) {
+            int x = cnt[from[2 * k + at]]++;
+            to[2 * x] = from[2 * k];
+            to[2 * x + 1] = from[2 * k + 1];
+        }
+    }
+    return 0;
+}
+
 int imp_bp2d_update(imp_bp2d *bp, const double *boxes, int n, const imp_pairset *exclude)
 {
     if (n < 0) {
@@ -152,8 +180,8 @@ int imp_bp2d_update(imp_bp2d *bp, const double *boxes, int n, const imp_pairset 
             }
         }
     }
-    if (bp->sort_pairs) {
-        qsort(bp->pairs, (size_t)bp->npairs, 2 * sizeof *bp->pairs, pair_cmp);
+    if (bp->sort_pairs && sort_pairs(bp, n) != 0) {
+        return -1;
     }
     return bp->npairs;
 }
@@ -163,6 +191,7 @@ void imp_bp2d_free(imp_bp2d *bp)
     free(bp->scratch);
     free(bp->sorted);
     free(bp->pairs);
+    free(bp->pair_tmp);
     imp_bp2d e = IMP_BP2D_EMPTY;
     *bp = e;
 }

@@ -8,7 +8,7 @@
    O(n + k) for k overlapping x intervals (for n bodies spread uniformly over a square, k grows
    like n^1.5). Candidate pairs (i < j) go into bp->pairs in sweep order, which depends on the
    boxes alone (ties in x are broken by index), so it is deterministic; set sort_pairs for
-   ascending (i, j) order at an O(k log k) cost.
+   ascending (i, j) order at an O(k + n) cost (two counting passes).
    No allocation per update once sized for the body count and the pair count. */
 #ifndef IMPACT_BROADPHASE2D_H
 #define IMPACT_BROADPHASE2D_H
@@ -30,9 +30,11 @@ typedef struct imp_bp2d {
     long long shifts;   /* insertion-sort moves at the last update (statistics) */
     int full_sorts;     /* how many full sorts were needed so far */
     int sort_pairs;     /* option: list pairs in ascending order */
+    int *pair_tmp;      /* sort_pairs' scratch: 2 * pair_cap pairs' ids, then n + 1 counts */
+    int tmp_cap;        /* ints it holds */
 } imp_bp2d;
 
-#define IMP_BP2D_EMPTY {0, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0}
+#define IMP_BP2D_EMPTY {0, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0}
 
 /* Updates with n boxes, boxes[4 i .. 4 i + 3] = {lo_x, lo_y, hi_x, hi_y} of body i (touching
    boxes overlap; a box with lo > hi on an axis is empty and never paired). Pairs listed in

@@ -241,12 +241,12 @@ static softness make_soft(double hertz, double zeta, double h)
 
 /* ---- rows */
 
-/* The records' order for the rows: by body pair (lower slot, then higher), stable (two
-   counting passes, O(records + slots)), so that a pair's rows are consecutive. */
-static void order_records(const imp_world *w, struct imp_e2_soft *s)
+/* The records' order for the rows: the first n of e->rec by body pair (lower slot, then
+   higher), stable (two counting passes, O(n + slots)), so that a pair's rows are consecutive. */
+static void order_records(const imp_world *w, struct imp_e2_soft *s, int n)
 {
     const imp_engine2d *e = w->engine2d;
-    int n = e->nrec, ns = w->model.nslots, *cnt = s->cnt, *tmp = s->ord2, *ord = s->ord;
+    int ns = w->model.nslots, *cnt = s->cnt, *tmp = s->ord2, *ord = s->ord;
     for (int pass = 0; pass < 2; pass++) {  /* by the higher slot, then by the lower */
         const int *from = pass == 0 ? NULL : tmp;
         int *to = pass == 0 ? tmp : ord;
@@ -266,6 +266,54 @@ static void order_records(const imp_world *w, struct imp_e2_soft *s)
             to[cnt[key]++] = i;
         }
     }
+}
+
+/* After a detection: the body-pair records e->rec[0 .. s->nbody) put in order_records' order,
+   the connectors' records after them as they were. order_records then keeps every record in
+   place (a stable order of records already in it), so the rows, their pairs and their order
+   are those the detection's order gave, and the rows read their records, and the step's end
+   moves them (finish_records), in memory order instead of one body pair here, the next far
+   away. The soft step's detections list the broad phase's pairs in ascending order
+   (step_records), each pair's records together, so the records come in that order already:
+   they stay where they are. Otherwise they go to the incremental detection's spare buffer
+   (s->old_rec: the cached records it read are no longer needed), which then swaps with
+   e->rec. w:contacts() lists the records in this order. 0, or -1 out of memory.
+   O(records + slots). */
+static int sort_records(imp_world *w, struct imp_e2_soft *s)
+{
+    imp_engine2d *e = w->engine2d;
+    int n = e->nrec, nb = s->nbody, lo0 = 0, hi0 = 0, sorted = 1;
+    for (int j = 0; j < nb && sorted; j++) {
+        const imp_rec2d *r = &e->rec[j];
+        int lo = r->p < r->q ? r->p : r->q, hi = r->p < r->q ? r->q : r->p;
+        sorted = lo > lo0 || (lo == lo0 && hi >= hi0);
+        lo0 = lo, hi0 = hi;
+    }
+    if (sorted) {
+        return 0;
+    }
+    if (n > s->old_cap) {
+        imp_rec2d *r = realloc(s->old_rec, (size_t)n * sizeof *r);
+        if (r == NULL) {
+            return -1;
+        }
+        s->old_rec = r;
+        s->old_cap = n;
+    }
+    order_records(w, s, nb);
+    imp_rec2d *to = s->old_rec;
+    for (int j = 0; j < nb; j++) {
+        to[j] = e->rec[s->ord[j]];
+    }
+    if (n > nb) {
+        memcpy(to + nb, e->rec + nb, (size_t)(n - nb) * sizeof *to);
+    }
+    s->old_rec = e->rec;
+    e->rec = to;
+    int cap = e->rec_cap;
+    e->rec_cap = s->old_cap;
+    s->old_cap = cap;
+    return 0;
 }
 
 /* Row o's warm start checked (imp_e2_soft_row_shape done): 0 when the row cannot carry it.
@@ -294,12 +342,20 @@ static int row_geometry(soft_row *o, const imp_rec2d *r, const double *y)
 
 /* Builds the rows from e->rec at state y, in order_records' order, each turned so that
    p < q (a record with p > q has its normal reversed and its sides swapped: the same row,
-   its tangent impulse of the opposite sign); O(records + slots). */
-static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y)
+   its tangent impulse of the opposite sign); sorted: sort_records has just put the records
+   in that order (with no connector's among them, it is theirs: not computed again).
+   O(records + slots). */
+static void prepare_rows(imp_world *w, struct imp_e2_soft *s, const double *y, int sorted)
 {
     imp_engine2d *e = w->engine2d;
     int k = 0, ng = 0, elastic = 0;
-    order_records(w, s);
+    if (sorted && e->nrec == s->nbody) {
+        for (int j = 0; j < e->nrec; j++) {
+            s->ord[j] = j;
+        }
+    } else {
+        order_records(w, s, e->nrec);
+    }
     for (int j = 0; j < e->nrec; j++) {
         int i = s->ord[j];
         const imp_rec2d *r = &e->rec[i];
@@ -706,8 +762,13 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     }
     s->cache_ok = 0;
     int part = cached == 2;
-    if ((part ? imp_e2_soft_redetect(w, s, y) : imp_engine2d_detect(w, y, 0)) < 0
-        || (part && s->check_on && imp_e2_soft_check(w, s, y) < 0)) {
+    /* the broad phase's pairs in ascending order, so the records come in sort_records' order
+       (the order of this detection only: the other solvers keep the sweep's) */
+    e->bp.sort_pairs = 1;
+    int fail = (part ? imp_e2_soft_redetect(w, s, y) : imp_engine2d_detect(w, y, 0)) < 0
+               || (part && s->check_on && imp_e2_soft_check(w, s, y) < 0);
+    e->bp.sort_pairs = 0;
+    if (fail) {
         return -1;
     }
     s->full_detections += !part;
@@ -818,7 +879,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     imp_profile_add(prof, IMP_STAGE_DETECT, start);
     start = imp_profile_now();
-    if (reserve(s, e->nrec, ns) != 0) {
+    if (reserve(s, e->nrec, ns) != 0 || (cached != 1 && sort_records(w, s) != 0)) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -830,7 +891,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
             snprintf(why, why_size, "out of memory");
             return IMP_ERR_NOMEM;
         }
-        prepare_rows(w, s, y);
+        prepare_rows(w, s, y, cached != 1);
     }
     if (s->nrows > e->stats.max_contacts) {
         e->stats.max_contacts = s->nrows;

@@ -237,7 +237,7 @@ static void lane_mass(const struct imp_e2_soft *s, const soft_block *b, int l, d
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
    v[0 .. 5]: p's then q's; its masses m as lane_mass; sf its softness). */
 static void lane_row(soft_block *b, int l, int k, double *v, const double *x, const double *m,
-                     const softness *sf, double inv_h, int use_bias, double push_max, int sum)
+                     const softness *sf, double inv_h, int use_bias, double push_max, int sum, int track)
 {
     double n0 = b->n0[l], n1 = b->n1[l], rpn = b->rpn[k][l], rqn = b->rqn[k][l];
     double vn = n0 * (v[0] - v[3]) + n1 * (v[1] - v[4]) + rpn * v[2] - rqn * v[5];
@@ -260,7 +260,9 @@ static void lane_row(soft_block *b, int l, int k, double *v, const double *x, co
     }
     double df = f - f0;
     b->fn[k][l] = f;
-    b->fn_max[k][l] = f > b->fn_max[k][l] ? f : b->fn_max[k][l];
+    if (track) {
+        b->fn_max[k][l] = f > b->fn_max[k][l] ? f : b->fn_max[k][l];
+    }
     double mp = m[0], ip = m[1], mq = m[2], iq = m[3];
     v[0] += mp * n0 * df;
     v[1] += mp * n1 * df;
@@ -335,6 +337,7 @@ static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
 static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double inv_h, int use_bias,
                                  double push_max, int sum)
 {
+    int track = s->elastic;
     double *vel = s->vel;
     const double *dx = s->dpos;
     for (int bi = b0; bi < b1; bi++) {
@@ -347,8 +350,8 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
             double m[4];
             lane_mass(s, b, l, m);
             const softness *sf = &s->sf[b->st >> l & 1 ? SOFT_STATIC : SOFT_CONTACT];
-            lane_row(b, l, 0, v, x, m, sf, inv_h, use_bias, push_max, sum);
-            lane_row(b, l, 1, v, x, m, sf, inv_h, use_bias, push_max, sum);
+            lane_row(b, l, 0, v, x, m, sf, inv_h, use_bias, push_max, sum, track);
+            lane_row(b, l, 1, v, x, m, sf, inv_h, use_bias, push_max, sum, track);
             lane_store(b, l, vel, v);
         }
     }
@@ -409,16 +412,23 @@ static inline __attribute__((always_inline)) AVX2 lane_soft block_soft(const sof
     return o;
 }
 
-/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities, m their masses
-   (gather_mass), so their softness */
-static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, const v4 *x, const v4 *m,
+/* row k's separation in the four lanes, x their displacements (x[0], x[1]: p's less q's;
+   x[2], x[3]: p's and q's angles) */
+static inline __attribute__((always_inline)) AVX2 v4 block_gap(const soft_block *b, int k, const v4 *x)
+{
+    v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
+    return sub(add(add(add(ld(b->c0[k]), mul(n0, x[0])), mul(n1, x[1])), mul(rpn, x[2])), mul(rqn, x[3]));
+}
+
+/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities, c the row's
+   separation (block_gap), m the lanes' masses (gather_mass), so their softness */
+static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, v4 c, const v4 *m,
                                                                  const lane_soft *so, v4 inv_h, int use_bias,
-                                                                 v4 push_max, int sum)
+                                                                 v4 push_max, int sum, int track)
 {
     const v4 zero = _mm256_setzero_pd();
     v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
     v4 vn = sub(add(add(mul(n0, sub(v[0], v[3])), mul(n1, sub(v[1], v[4]))), mul(rpn, v[2])), mul(rqn, v[5]));
-    v4 c = sub(add(add(add(ld(b->c0[k]), mul(n0, x[0])), mul(n1, x[1])), mul(rpn, x[2])), mul(rqn, x[3]));
     v4 spec = gt(c, zero);
     v4 bias, ms, is;
     if (use_bias) {
@@ -437,8 +447,10 @@ static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, 
     f = pick(lt(f, zero), zero, f);
     v4 df = sub(f, f0);
     _mm256_storeu_pd(b->fn[k], f);
-    v4 fmax = ld(b->fn_max[k]);
-    _mm256_storeu_pd(b->fn_max[k], pick(gt(f, fmax), f, fmax));
+    if (track) {
+        v4 fmax = ld(b->fn_max[k]);
+        _mm256_storeu_pd(b->fn_max[k], pick(gt(f, fmax), f, fmax));
+    }
     v4 mp = m[0], ip = m[1], mq = m[2], iq = m[3];
     v[0] = add(v[0], mul(mul(mp, n0), df));
     v[1] = add(v[1], mul(mul(mp, n1), df));
@@ -497,8 +509,10 @@ static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_bl
     }
 }
 
-static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h_s, int use_bias,
-                                  double push_max_s, int sum)
+/* a solve (use_bias) or relax pass over blocks b0 .. b1 - 1 (sum: the impulses added to the
+   step's sums; track: each row's largest normal impulse kept, for the restitution pass) */
+static inline __attribute__((always_inline)) AVX2 void pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h_s,
+                                                                 int use_bias, double push_max_s, int sum, int track)
 {
     double *vel = s->vel;
     const double *dx = s->dpos;
@@ -508,20 +522,48 @@ static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double 
                       splat(f->bias_rate), splat(f->mass_scale), splat(f->impulse_scale)};
     for (int bi = b0; bi < b1; bi++) {
         soft_block *b = &s->blocks[bi];
-        v4 v[6], x[4], m[4];
-        gather_vel(b, vel, v);
-        gather_mass(s, b, m);
-        lane_soft so = block_soft(b, sf);
-        v4 xp[3], xq[3];
+        v4 v[6], x[4], m[4], xp[3], xq[3];
+        /* (the rows' separations first: the displacements are then no longer held) */
         gather3(dx, b->p, xp);
         gather3(dx, b->q, xq);
         x[0] = sub(xp[0], xq[0]);
         x[1] = sub(xp[1], xq[1]);
         x[2] = xp[2];
         x[3] = xq[2];
-        block_row(b, 0, v, x, m, &so, inv_h, use_bias, push_max, sum);
-        block_row(b, 1, v, x, m, &so, inv_h, use_bias, push_max, sum);
+        v4 c0 = block_gap(b, 0, x), c1 = block_gap(b, 1, x);
+        gather_vel(b, vel, v);
+        gather_mass(s, b, m);
+        lane_soft so = block_soft(b, sf);
+        block_row(b, 0, v, c0, m, &so, inv_h, use_bias, push_max, sum, track);
+        block_row(b, 1, v, c1, m, &so, inv_h, use_bias, push_max, sum, track);
         scatter_vel(b, vel, v);
+    }
+}
+
+/* pass_avx2 compiled for each pass the step makes (its flags constant): the solve, the relax
+   and the last relax pass of a sub-step (sum), each with and without track */
+static AVX2 void blocks_pass_avx2(struct imp_e2_soft *s, int b0, int b1, double inv_h, int use_bias,
+                                  double push_max, int sum)
+{
+    int track = s->elastic;
+    if (use_bias) {
+        if (sum) {  /* (not made by the step) */
+            pass_avx2(s, b0, b1, inv_h, 1, push_max, 1, track);
+        } else if (track) {
+            pass_avx2(s, b0, b1, inv_h, 1, push_max, 0, 1);
+        } else {
+            pass_avx2(s, b0, b1, inv_h, 1, push_max, 0, 0);
+        }
+    } else if (sum) {
+        if (track) {
+            pass_avx2(s, b0, b1, inv_h, 0, push_max, 1, 1);
+        } else {
+            pass_avx2(s, b0, b1, inv_h, 0, push_max, 1, 0);
+        }
+    } else if (track) {
+        pass_avx2(s, b0, b1, inv_h, 0, push_max, 0, 1);
+    } else {
+        pass_avx2(s, b0, b1, inv_h, 0, push_max, 0, 0);
     }
 }
 

@@ -165,7 +165,9 @@ enum { SOFT_LANES = 4 };
 typedef struct soft_block {
     double n0[4], n1[4], mu[4];
     double rpn[2][4], rqn[2][4], rpt[2][4], rqt[2][4], mass_n[2][4], mass_t[2][4], c0[2][4];
-    double fn[2][4], ft[2][4], fn_max[2][4];
+    double fn[2][4], ft[2][4];
+    double fn_max[2][4];                        /* kept by the passes only when s->elastic (the
+                                                   restitution pass reads it; 0 otherwise) */
     double fn_sum[2][4], ft_sum[2][4];          /* over the step's sub-steps */
     int p[4], q[4];
     int row[2][4];                              /* the soft_row of each (-1: none) */
