@@ -174,7 +174,7 @@ static void row_masses(const struct imp_e3_soft *s, imp_e3_soft_pt *q)
 }
 
 /* the masses of block b's points, lane by lane (the AVX2 kernel's operations) */
-static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xframes)
+static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
 {
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
@@ -183,8 +183,8 @@ static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xfr
             double lin = b->ima[l] + b->imb[l], m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};
             double Ia[9], Ib[9], ra[3], rb[3], n[3], t[3], u[3];
             for (int i = 0; i < 9; i++) {
-                Ia[i] = b->ia[i][l];
-                Ib[i] = b->ib[i][l];
+                Ia[i] = si[12 * (size_t)b->a[l] + 4 * (i % 3) + i / 3];
+                Ib[i] = si[12 * (size_t)b->b[l] + 4 * (i % 3) + i / 3];
             }
             for (int i = 0; i < 3; i++) {
                 ra[i] = p->ra[i][l], rb[i] = p->rb[i][l], n[i] = f->n[i][l], t[i] = f->t1[i][l], u[i] = f->t2[i][l];
@@ -201,8 +201,6 @@ static void empty_block(imp_e3_block *b)
 {
     memset(b->ima, 0, sizeof b->ima);
     memset(b->imb, 0, sizeof b->imb);
-    memset(b->ia, 0, sizeof b->ia);
-    memset(b->ib, 0, sizeof b->ib);
     memset(b->br, 0, sizeof b->br);
     memset(b->ms, 0, sizeof b->ms);
     memset(b->is, 0, sizeof b->is);
@@ -247,13 +245,6 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block
     b->imb[l] = q0->imb;
     b->amove |= s->mv[q0->a] << l;
     b->bmove |= s->mv[q0->b] << l;
-    const double *ia = s->si + 12 * (size_t)q0->a, *ib = s->si + 12 * (size_t)q0->b;
-    for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) {
-            b->ia[3 * i + j][l] = ia[4 * j + i];
-            b->ib[3 * i + j][l] = ib[4 * j + i];
-        }
-    }
     b->br[l] = f->bias_rate, b->ms[l] = f->mass_scale, b->is[l] = f->impulse_scale;
     if (c1 - c0 > b->np) {
         b->np = c1 - c0;
@@ -283,7 +274,7 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block
     }
 }
 
-static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, int simd);
+static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd);
 
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
@@ -363,7 +354,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     for (int bi = 0; bi < nb; bi++) {
         imp_e3_block *b = &s->blocks[bi];
         pad_block(b);
-        block_masses(b, s->xframes, simd);
+        block_masses(b, s->xframes, s->si, simd);
         for (int k = 0; k < b->np; k++) {
             const imp_e3_block_pt *p = &b->p[k];
             for (int l = 0; l < E3B_LANES; l++) {
@@ -388,7 +379,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
    w += I^-1 (r x P) (the AVX2 kernel's apply4, lane by lane); a point the lane does not have
    (k >= cnt[l]: a row of zeros) applies P = +0 */
 static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k, int l,
-                       double dn, double d1, double d2, double *va, double *vb)
+                       const double *ia, const double *ib, double dn, double d1, double d2, double *va, double *vb)
 {
     double P[3], A[3], B[3];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
@@ -400,8 +391,8 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
     const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
-        B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
+        A[i] = (ia[i] * xa[0] + ia[4 + i] * xa[1]) + ia[8 + i] * xa[2];
+        B[i] = (ib[i] * xb[0] + ib[4 + i] * xb[1]) + ib[8 + i] * xb[2];
     }
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
@@ -414,8 +405,9 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
 
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
    the same order. */
-static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, double *va, double *vb,
-                       const double *da, const double *db, double hs, double inv_hs, double push_max, int use_bias)
+static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia, const double *ib,
+                       double *va, double *vb, const double *da, const double *db, double hs, double inv_hs,
+                       double push_max, int use_bias)
 {
     imp_e3_block_pt *p = &b->p[k];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
@@ -475,7 +467,7 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     }
     p->rt1[l] = r1;
     p->rt2[l] = r2;
-    lane_apply(b, p, f, k, l, dn, r1 - q1, r2 - q2, va, vb);
+    lane_apply(b, p, f, k, l, ia, ib, dn, r1 - q1, r2 - q2, va, vb);
 }
 
 /* a slot's (v, w) from the padded velocities and its motion since the step began (dx, then
@@ -505,10 +497,11 @@ static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
 }
 
 /* The warm start of lane l's point k: its impulses applied (the pass's apply, dn = rn). */
-static void lane_warm(const imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, double *va, double *vb)
+static void lane_warm(const imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia,
+                      const double *ib, double *va, double *vb)
 {
     const imp_e3_block_pt *p = &b->p[k];
-    lane_apply(b, p, f, k, l, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
+    lane_apply(b, p, f, k, l, ia, ib, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
 }
 
 /* block b the portable way: each lane's points (warm: the warm start, else a pass) */
@@ -519,12 +512,13 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, double hs, do
         double va[6], vb[6], da[12], db[12];
         gather(s, b->a[l], va, da);
         gather(s, b->b[l], vb, db);
+        const double *ia = s->si + 12 * (size_t)b->a[l], *ib = s->si + 12 * (size_t)b->b[l];
         for (int k = 0; k < b->np; k++) {
             const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
             if (warm) {
-                lane_warm(b, f, k, l, va, vb);
+                lane_warm(b, f, k, l, ia, ib, va, vb);
             } else {
-                lane_point(b, f, k, l, va, vb, da, db, hs, inv_hs, push_max, use_bias);
+                lane_point(b, f, k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias);
             }
         }
         if (b->amove >> l & 1) {
@@ -634,8 +628,9 @@ static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
 static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block *b, const imp_e3_block_pt *p,
-                                                               const imp_e3_block_frame *f, int k, v4 dn, v4 d1,
-                                                               v4 d2, v4 *va, v4 *wa, v4 *vb, v4 *wb)
+                                                               const imp_e3_block_frame *f, int k, v4 ia[3][4],
+                                                               v4 ib[3][4], v4 dn, v4 d1, v4 d2, v4 *va, v4 *wa,
+                                                               v4 *vb, v4 *wb)
 {
     v4 P[3], ra[3], rb[3];
     v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
@@ -653,10 +648,8 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
     v4 ima = ld(b->ima), imb = ld(b->imb);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        v4 A = add(add(mul(ld(b->ia[3 * i]), xa[0]), mul(ld(b->ia[3 * i + 1]), xa[1])),
-                   mul(ld(b->ia[3 * i + 2]), xa[2]));
-        v4 B = add(add(mul(ld(b->ib[3 * i]), xb[0]), mul(ld(b->ib[3 * i + 1]), xb[1])),
-                   mul(ld(b->ib[3 * i + 2]), xb[2]));
+        v4 A = add(add(mul(ia[0][i], xa[0]), mul(ia[1][i], xa[1])), mul(ia[2][i], xa[2]));
+        v4 B = add(add(mul(ib[0][i], xb[0]), mul(ib[1][i], xb[1])), mul(ib[2][i], xb[2]));
         va[i] = sub(va[i], mul(ima, P[i]));
         vb[i] = add(vb[i], mul(imb, P[i]));
         wa[i] = sub(wa[i], A);
@@ -691,8 +684,15 @@ static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3]
     m[5] = add(m[5], add(add(mul(j2x, i0[0]), mul(j2y, i0[1])), mul(j2z, i0[2])));
 }
 
-static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xframes)
+static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
 {
+    double ia[9][4], ib[9][4];  /* the lanes' world inverse inertias, row-major */
+    for (int i = 0; i < 9; i++) {
+        for (int l = 0; l < E3B_LANES; l++) {
+            ia[i][l] = si[12 * (size_t)b->a[l] + 4 * (i % 3) + i / 3];
+            ib[i][l] = si[12 * (size_t)b->b[l] + 4 * (i % 3) + i / 3];
+        }
+    }
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     v4 lin = add(ld(b->ima), ld(b->imb));
     for (int k = 0; k < b->np; k++) {
@@ -703,8 +703,8 @@ static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xf
         for (int i = 0; i < 3; i++) {
             n[i] = ld(f->n[i]), t[i] = ld(f->t1[i]), u[i] = ld(f->t2[i]);
         }
-        side_mass4(b->ia, p->ra, n, t, u, m);
-        side_mass4(b->ib, p->rb, n, t, u, m);
+        side_mass4(ia, p->ra, n, t, u, m);
+        side_mass4(ib, p->rb, n, t, u, m);
         v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
         v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
         _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
@@ -769,141 +769,214 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
     _mm256_storeu_pd(lane[2], u2s);
 }
 
+/* One block's state in a pass: its lanes' velocities, inverse inertias' columns and (solve
+   passes) motions since the step began, gathered from the slots. */
+typedef struct block4 {
+    v4 va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
+} block4;
+
+static inline AVX2 __attribute__((always_inline)) void begin4(const struct imp_e3_soft *s, const imp_e3_block *b,
+                                                               block4 *g, int use_bias, int warm)
+{
+    gather4(s->sv, b->a, 8, 0, g->va);
+    gather4(s->sv, b->a, 8, 4, g->wa);
+    gather4(s->sv, b->b, 8, 0, g->vb);
+    gather4(s->sv, b->b, 8, 4, g->wb);
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {  /* ia[j][i] = I_a[i][j] */
+        gather4(s->si, b->a, 12, 4 * j, g->ia[j]);
+        gather4(s->si, b->b, 12, 4 * j, g->ib[j]);
+    }
+    if (use_bias && !warm) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            gather4(s->delta, b->a, 16, 4 * j, g->da[j]);
+            gather4(s->delta, b->b, 16, 4 * j, g->db[j]);
+        }
+    }
+}
+
+static inline AVX2 __attribute__((always_inline)) void end4(struct imp_e3_soft *s, const imp_e3_block *b,
+                                                             const block4 *g)
+{
+    scatter4(s->sv, b->a, b->amove, 0, g->va);
+    scatter4(s->sv, b->a, b->amove, 4, g->wa);
+    scatter4(s->sv, b->b, b->bmove, 0, g->vb);
+    scatter4(s->sv, b->b, b->bmove, 4, g->wb);
+}
+
+/* point k of block b's lanes with AVX2, the four lanes at once (lane_point's and lane_warm's
+   operations) */
+static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e3_soft *s, imp_e3_block *b, int k,
+                                                               block4 *g, double hs, double inv_hs, double push_max,
+                                                               int use_bias, int warm)
+{
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
+    v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib, (*da)[4] = g->da, (*db)[4] = g->db;
+    imp_e3_block_pt *p = &b->p[k];
+    const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+    if (warm) {
+        apply4(b, p, f, k, ia, ib, ld(p->rn), ld(p->rt1), ld(p->rt2), va, wa, vb, wb);
+        return;
+    }
+    v4 ra[3], rb[3], n[3], t1[3], t2[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
+    }
+    v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
+                sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
+    v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
+                sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
+    v4 d[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+    }
+    v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
+    v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
+    v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
+    v4 s_;
+    if (use_bias) {
+        v4 x[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
+            v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
+            x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
+        }
+        s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
+    } else {
+        s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
+    }
+    _mm256_storeu_pd(p->s, s_);
+    v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
+    v4 bias, ms = one, is = zero;
+    if (use_bias) {
+        v4 sb = _mm256_max_pd(mul(ld(b->br), s_), _mm256_set1_pd(-push_max));
+        bias = sel(pos, spec, sb);
+        ms = sel(pos, one, ld(b->ms));
+        is = sel(pos, zero, ld(b->is));
+    } else {
+        bias = sel(pos, spec, zero);
+    }
+    v4 r0 = ld(p->rn), maxn = ld(p->maxn);
+    v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
+    rn = _mm256_max_pd(rn, zero);
+    v4 dn = sub(rn, r0);
+    v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
+    v4 uhit = ld(p->uhit);
+    _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
+    _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
+    _mm256_storeu_pd(p->rn, rn);
+    u1 = add(u1, mul(ld(p->w1n), dn));
+    u2 = add(u2, mul(ld(p->w2n), dn));
+    v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
+    v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
+    v4 lim = mul(ld(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
+    v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
+    v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
+    r1 = sel(over, mul(r1, sc), r1);
+    r2 = sel(over, mul(r2, sc), r2);
+    _mm256_storeu_pd(p->rt1, r1);
+    _mm256_storeu_pd(p->rt2, r2);
+    apply4(b, p, f, k, ia, ib, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
+}
+
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b,
                                                                         double hs, double inv_hs, double push_max,
                                                                         int use_bias, int warm)
 {
-    v4 va[4], wa[4], vb[4], wb[4], da[4][4], db[4][4];
-    gather4(s->sv, b->a, 8, 0, va);
-    gather4(s->sv, b->a, 8, 4, wa);
-    gather4(s->sv, b->b, 8, 0, vb);
-    gather4(s->sv, b->b, 8, 4, wb);
-    if (use_bias && !warm) {
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            gather4(s->delta, b->a, 16, 4 * j, da[j]);
-            gather4(s->delta, b->b, 16, 4 * j, db[j]);
-        }
-    }
-    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    block4 g;
+    begin4(s, b, &g, use_bias, warm);
     for (int k = 0; k < b->np; k++) {
-        imp_e3_block_pt *p = &b->p[k];
-        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
-        if (warm) {
-            apply4(b, p, f, k, ld(p->rn), ld(p->rt1), ld(p->rt2), va, wa, vb, wb);
-            continue;
-        }
-        v4 ra[3], rb[3], n[3], t1[3], t2[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
-            n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
-        }
-        v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
-                    sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
-        v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
-                    sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
-        v4 d[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
-        }
-        v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
-        v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
-        v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
-        v4 s_;
-        if (use_bias) {
-            v4 x[3];
-#pragma GCC unroll 4
-            for (int i = 0; i < 3; i++) {
-                v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
-                v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
-                x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
-            }
-            s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
-        } else {
-            s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
-        }
-        _mm256_storeu_pd(p->s, s_);
-        v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
-        v4 bias, ms = one, is = zero;
-        if (use_bias) {
-            v4 sb = _mm256_max_pd(mul(ld(b->br), s_), _mm256_set1_pd(-push_max));
-            bias = sel(pos, spec, sb);
-            ms = sel(pos, one, ld(b->ms));
-            is = sel(pos, zero, ld(b->is));
-        } else {
-            bias = sel(pos, spec, zero);
-        }
-        v4 r0 = ld(p->rn), maxn = ld(p->maxn);
-        v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
-        rn = _mm256_max_pd(rn, zero);
-        v4 dn = sub(rn, r0);
-        v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
-        v4 uhit = ld(p->uhit);
-        _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
-        _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
-        _mm256_storeu_pd(p->rn, rn);
-        u1 = add(u1, mul(ld(p->w1n), dn));
-        u2 = add(u2, mul(ld(p->w2n), dn));
-        v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
-        v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
-        v4 lim = mul(ld(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
-        v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
-        v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
-        r1 = sel(over, mul(r1, sc), r1);
-        r2 = sel(over, mul(r2, sc), r2);
-        _mm256_storeu_pd(p->rt1, r1);
-        _mm256_storeu_pd(p->rt2, r2);
-        apply4(b, p, f, k, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
+        point4(s, b, k, &g, hs, inv_hs, push_max, use_bias, warm);
     }
-    scatter4(s->sv, b->a, b->amove, 0, va);
-    scatter4(s->sv, b->a, b->amove, 4, wa);
-    scatter4(s->sv, b->b, b->bmove, 0, vb);
-    scatter4(s->sv, b->b, b->bmove, 4, wb);
+    end4(s, b, &g);
 }
 
-static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b)
+/* two blocks of one colour (no moving body in both) taken together, point k of one then point
+   k of the other: each block's operations are block_avx2_body's in its order, so the results
+   are the same bit for bit, while the processor overlaps the two blocks' chains of dependent
+   operations (a point's velocities wait on the point before it in its block) */
+static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct imp_e3_soft *s, imp_e3_block *b0,
+                                                                         imp_e3_block *b1, double hs, double inv_hs,
+                                                                         double push_max, int use_bias, int warm)
 {
-    block_avx2_body(s, b, 1.0, 1.0, 0.0, 0, 1);
+    block4 g0, g1;
+    begin4(s, b0, &g0, use_bias, warm);
+    begin4(s, b1, &g1, use_bias, warm);
+    int np = b0->np > b1->np ? b0->np : b1->np;
+    for (int k = 0; k < np; k++) {
+        if (k < b0->np) {
+            point4(s, b0, k, &g0, hs, inv_hs, push_max, use_bias, warm);
+        }
+        if (k < b1->np) {
+            point4(s, b1, k, &g1, hs, inv_hs, push_max, use_bias, warm);
+        }
+    }
+    end4(s, b0, &g0);
+    end4(s, b1, &g1);
 }
 
-static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max)
+static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
-    block_avx2_body(s, b, hs, inv_hs, push_max, 1, 0);
+    if (b1 == NULL) {
+        block_avx2_body(s, b0, 1.0, 1.0, 0.0, 0, 1);
+    } else {
+        block_avx2_body2(s, b0, b1, 1.0, 1.0, 0.0, 0, 1);
+    }
 }
 
-static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max)
+static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
+                                  double inv_hs, double push_max)
 {
-    block_avx2_body(s, b, hs, inv_hs, push_max, 0, 0);
+    if (b1 == NULL) {
+        block_avx2_body(s, b0, hs, inv_hs, push_max, 1, 0);
+    } else {
+        block_avx2_body2(s, b0, b1, hs, inv_hs, push_max, 1, 0);
+    }
 }
 
-static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max, int use_bias,
-                       int warm)
+static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
+                                  double inv_hs, double push_max)
+{
+    if (b1 == NULL) {
+        block_avx2_body(s, b0, hs, inv_hs, push_max, 0, 0);
+    } else {
+        block_avx2_body2(s, b0, b1, hs, inv_hs, push_max, 0, 0);
+    }
+}
+
+/* block b0, or b0 and b1 of one colour together (b1 not NULL) */
+static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs, double inv_hs,
+                       double push_max, int use_bias, int warm)
 {
     if (warm) {
-        block_avx2_warm(s, b);
+        block_avx2_warm(s, b0, b1);
     } else if (use_bias) {
-        block_avx2_solve(s, b, hs, inv_hs, push_max);
+        block_avx2_solve(s, b0, b1, hs, inv_hs, push_max);
     } else {
-        block_avx2_relax(s, b, hs, inv_hs, push_max);
+        block_avx2_relax(s, b0, b1, hs, inv_hs, push_max);
     }
 }
 #endif
 
 /* the masses of block b's points; its empty rows' 0 */
-static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, int simd)
+static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd)
 {
 #if defined(IMP_E3_HAVE_AVX2)
     if (simd) {
-        block_masses_avx2(b, xframes);
+        block_masses_avx2(b, xframes, si);
     } else {
-        block_masses_portable(b, xframes);
+        block_masses_portable(b, xframes, si);
     }
 #else
     (void)simd;
-    block_masses_portable(b, xframes);
+    block_masses_portable(b, xframes, si);
 #endif
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
@@ -922,16 +995,20 @@ static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double 
                        int simd)
 {
     double inv_hs = 1.0 / hs;
-    for (int i = s->colour_first[c1] - 1; i >= s->colour_first[c0]; i--) {
+    for (int c = c1 - 1; c >= c0; c--) {
+        for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
 #if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            block_avx2(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
-            continue;
-        }
+            if (simd) {  /* two blocks of the colour at a time (block_avx2_body2) */
+                int two = i - 1 >= s->colour_first[c];
+                block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, hs, inv_hs, push_max, use_bias, warm);
+                i -= two;
+                continue;
+            }
 #else
-        (void)simd;
+            (void)simd;
 #endif
-        block_portable(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
+            block_portable(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
+        }
     }
 }
 

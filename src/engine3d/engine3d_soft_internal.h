@@ -101,8 +101,7 @@ typedef struct imp_e3_block_sum {
 typedef struct imp_e3_block {
     imp_e3_block_pt p[E3B_POINTS];
     imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
-    double ima[4], imb[4];
-    double ia[9][4], ib[9][4];      /* the world inverse inertias, row-major (0: does not move) */
+    double ima[4], imb[4];          /* (the world inverse inertias: the passes gather them from s->si) */
     double br[4], ms[4], is[4];     /* the lanes' softness (a side that does not move: stiffer) */
     long long cnt[4];               /* the lanes' points (point k of lane l exists when k < cnt[l]) */
     int a[4], b[4];                 /* slots (0 in an empty lane) */
