@@ -106,17 +106,8 @@ static inline imp_e3_block_frame *frame_at(imp_e3_block_frame *xframes, imp_e3_b
     return b->xf < 0 || k == 0 ? &b->f : &xframes[b->xf + k - 1];
 }
 
-/* whether pair g's points share their frame and friction (bit for bit) */
-static int pair_shares_frame(const struct imp_e3_soft *s, int g)
-{
-    const imp_e3_soft_pt *q0 = &s->pts[s->pair_first[g]];
-    for (int c = s->pair_first[g] + 1; c < s->pair_first[g + 1]; c++) {
-        if (memcmp(s->pts[c].ec, q0->ec, sizeof q0->ec) != 0 || memcmp(&s->pts[c].mu, &q0->mu, sizeof q0->mu) != 0) {
-            return 0;
-        }
-    }
-    return 1;
-}
+/* whether pair g's points share their frame and friction, bit for bit (prepare's test) */
+static int pair_shares_frame(const struct imp_e3_soft *s, int g) { return !s->pts[s->pair_first[g]].mixed; }
 
 /* One side's part of a point's mass matrix K (its inverse inertia I, row-major, its anchor r,
    the frame n, t, u): m[0..5] += (n, n), (t, t), (u, u), (t, u), (t, n), (u, n) of
@@ -687,10 +678,15 @@ static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3]
 static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
 {
     double ia[9][4], ib[9][4];  /* the lanes' world inverse inertias, row-major */
-    for (int i = 0; i < 9; i++) {
-        for (int l = 0; l < E3B_LANES; l++) {
-            ia[i][l] = si[12 * (size_t)b->a[l] + 4 * (i % 3) + i / 3];
-            ib[i][l] = si[12 * (size_t)b->b[l] + 4 * (i % 3) + i / 3];
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {
+        v4 ca[4], cb[4];
+        gather4(si, b->a, 12, 4 * j, ca);
+        gather4(si, b->b, 12, 4 * j, cb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            _mm256_storeu_pd(ia[3 * i + j], ca[i]);
+            _mm256_storeu_pd(ib[3 * i + j], cb[i]);
         }
     }
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
@@ -1049,9 +1045,9 @@ void imp_e3_soft_blocks_sum(struct imp_e3_soft *s)
 {
     for (int i = 0; i < s->nblocks; i++) {
         const imp_e3_block *b = &s->blocks[i];
-        imp_e3_block_sum *bs = &s->bsum[i];
+        imp_e3_block_sum *restrict bs = &s->bsum[i];
         for (int k = 0; k < b->np; k++) {
-            const imp_e3_block_pt *p = &b->p[k];
+            const imp_e3_block_pt *restrict p = &b->p[k];
             for (int l = 0; l < E3B_LANES; l++) {
                 bs->sum[k][0][l] += p->rn[l];
                 bs->sum[k][1][l] += p->rt1[l];

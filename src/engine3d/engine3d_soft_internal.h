@@ -35,6 +35,9 @@ typedef struct imp_e3_soft_pt {
     int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
     int src;              /* its point in e->pts (the rows are in pass order, below) */
     int soft_static;      /* one side does not move: the stiffer softness */
+    int mixed;            /* (a pair's first row) 1 when its points' frames or friction are not
+                             all the same bit for bit (prepare; the blocks then keep one frame a
+                             point) */
     /* read once per sub-step or step */
     double sum[3];        /* the step's impulses */
     double e, u0;         /* restitution, normal velocity at the step's start */
