@@ -918,33 +918,35 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct i
     end4(s, b1, &g1);
 }
 
-static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
+/* block b0, or b0 and b1 together (b1 not NULL) */
+static inline AVX2 __attribute__((always_inline)) void block_avx2_one_or_two(struct imp_e3_soft *s,
+                                                                              imp_e3_block *b0, imp_e3_block *b1,
+                                                                              double hs, double inv_hs,
+                                                                              double push_max, int use_bias, int warm)
 {
     if (b1 == NULL) {
-        block_avx2_body(s, b0, 1.0, 1.0, 0.0, 0, 1);
+        block_avx2_body(s, b0, hs, inv_hs, push_max, use_bias, warm);
     } else {
-        block_avx2_body2(s, b0, b1, 1.0, 1.0, 0.0, 0, 1);
+        block_avx2_body2(s, b0, b1, hs, inv_hs, push_max, use_bias, warm);
     }
+}
+
+/* the three kinds of pass, each compiled for its own (use_bias, warm) */
+static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
+{
+    block_avx2_one_or_two(s, b0, b1, 1.0, 1.0, 0.0, 0, 1);
 }
 
 static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
                                   double inv_hs, double push_max)
 {
-    if (b1 == NULL) {
-        block_avx2_body(s, b0, hs, inv_hs, push_max, 1, 0);
-    } else {
-        block_avx2_body2(s, b0, b1, hs, inv_hs, push_max, 1, 0);
-    }
+    block_avx2_one_or_two(s, b0, b1, hs, inv_hs, push_max, 1, 0);
 }
 
 static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
                                   double inv_hs, double push_max)
 {
-    if (b1 == NULL) {
-        block_avx2_body(s, b0, hs, inv_hs, push_max, 0, 0);
-    } else {
-        block_avx2_body2(s, b0, b1, hs, inv_hs, push_max, 0, 0);
-    }
+    block_avx2_one_or_two(s, b0, b1, hs, inv_hs, push_max, 0, 0);
 }
 
 /* block b0, or b0 and b1 of one colour together (b1 not NULL) */
