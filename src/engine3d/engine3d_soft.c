@@ -1,5 +1,6 @@
 /* engine3d_soft.c: the soft step of the 3D engine (engine3d_soft.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,25 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->maxn = 0.0;
 }
 
+/* the bits of x xor those of y (0: the same double, bit for bit) */
+static inline uint64_t bits_differ(double x, double y)
+{
+    uint64_t a, b;
+    memcpy(&a, &x, sizeof a);
+    memcpy(&b, &y, sizeof b);
+    return a ^ b;
+}
+
+/* whether points p and o have the same frame and friction, bit for bit */
+static int same_frame(const imp_e3_point *p, const imp_e3_point *o)
+{
+    uint64_t d = bits_differ(p->mu, o->mu);
+    for (int k = 0; k < 3; k++) {
+        d |= bits_differ(p->normal[k], o->normal[k]) | bits_differ(p->t1[k], o->t1[k]) | bits_differ(p->t2[k], o->t2[k]);
+    }
+    return d == 0;
+}
+
 /* The step's rows from the detected points (e->pts) at the world's state: the pairs of two
    moving bodies first, then those with a side that does not move (the ground, fixed,
    kinematic or sleeping bodies), each group in e->pts's order (the blocks' colours keep that
@@ -171,13 +191,22 @@ static void prepare(const imp_world *w, imp_engine3d *e)
     for (int s = 0; s < w->model.nslots; s++) {
         mv[s] = (unsigned char)moves(w, s);
     }
-    int at = 0;
+    int at = 0, first = 0, last = -1;  /* the current pair's first row; the last row's point */
     for (int still = 0; still < 2; still++) {
         for (int c = 0; c < e->npts; c++) {
             const imp_e3_point *p = &e->pts[c];
             int ma = mv[p->a], mb = mv[p->b];
             if ((!ma || !mb) == still) {
-                prepare_row(w, e, c, at++, ma, mb);
+                prepare_row(w, e, c, at, ma, mb);
+                imp_e3_soft_pt *q = &e->soft->pts[at];
+                q->mixed = 0;
+                if (at > 0 && q->a == q[-1].a && q->b == q[-1].b) {
+                    e->soft->pts[first].mixed |= !same_frame(p, &e->pts[last]);
+                } else {
+                    first = at;
+                }
+                last = c;
+                at++;
             }
         }
     }

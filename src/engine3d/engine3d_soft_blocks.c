@@ -26,6 +26,8 @@
 void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
 {
     free(s->blocks);
+    free(s->bsum);
+    free(s->xframes);
     free(s->pair_first);
     free(s->pair_col);
     free(s->over);
@@ -93,6 +95,20 @@ static int colour(struct imp_e3_soft *s, int g)
     return c;
 }
 
+/* the frame of point k of block b's lanes (xframes: the per-point frames, s->xframes) */
+static inline const imp_e3_block_frame *frame_of(const imp_e3_block_frame *xframes, const imp_e3_block *b, int k)
+{
+    return b->xf < 0 || k == 0 ? &b->f : &xframes[b->xf + k - 1];
+}
+
+static inline imp_e3_block_frame *frame_at(imp_e3_block_frame *xframes, imp_e3_block *b, int k)
+{
+    return b->xf < 0 || k == 0 ? &b->f : &xframes[b->xf + k - 1];
+}
+
+/* whether pair g's points share their frame and friction, bit for bit (prepare's test) */
+static int pair_shares_frame(const struct imp_e3_soft *s, int g) { return !s->pts[s->pair_first[g]].mixed; }
+
 /* One side's part of a point's mass matrix K (its inverse inertia I, row-major, its anchor r,
    the frame n, t, u): m[0..5] += (n, n), (t, t), (u, u), (t, u), (t, n), (u, n) of
    (r x .)^T I (r x .) (K is symmetric). A side that does not move adds nothing (its I is 0). */
@@ -149,19 +165,20 @@ static void row_masses(const struct imp_e3_soft *s, imp_e3_soft_pt *q)
 }
 
 /* the masses of block b's points, lane by lane (the AVX2 kernel's operations) */
-static void block_masses_portable(imp_e3_block *b)
+static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
 {
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(xframes, b, k);
         for (int l = 0; l < E3B_LANES; l++) {
             double lin = b->ima[l] + b->imb[l], m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};
             double Ia[9], Ib[9], ra[3], rb[3], n[3], t[3], u[3];
             for (int i = 0; i < 9; i++) {
-                Ia[i] = b->ia[i][l];
-                Ib[i] = b->ib[i][l];
+                Ia[i] = si[12 * (size_t)b->a[l] + 4 * (i % 3) + i / 3];
+                Ib[i] = si[12 * (size_t)b->b[l] + 4 * (i % 3) + i / 3];
             }
             for (int i = 0; i < 3; i++) {
-                ra[i] = p->ra[i][l], rb[i] = p->rb[i][l], n[i] = p->n[i][l], t[i] = p->t1[i][l], u[i] = p->t2[i][l];
+                ra[i] = p->ra[i][l], rb[i] = p->rb[i][l], n[i] = f->n[i][l], t[i] = f->t1[i][l], u[i] = f->t2[i][l];
             }
             side_mass(Ia, ra, n, t, u, m);
             side_mass(Ib, rb, n, t, u, m);
@@ -175,16 +192,17 @@ static void empty_block(imp_e3_block *b)
 {
     memset(b->ima, 0, sizeof b->ima);
     memset(b->imb, 0, sizeof b->imb);
-    memset(b->ia, 0, sizeof b->ia);
-    memset(b->ib, 0, sizeof b->ib);
     memset(b->br, 0, sizeof b->br);
     memset(b->ms, 0, sizeof b->ms);
     memset(b->is, 0, sizeof b->is);
+    memset(&b->f, 0, sizeof b->f);
+    memset(b->cnt, 0, sizeof b->cnt);
     memset(b->a, 0, sizeof b->a);
     memset(b->b, 0, sizeof b->b);
     memset(b->row, -1, sizeof b->row);
     b->amove = b->bmove = 0;
     b->np = 0;
+    b->xf = -1;
 }
 
 /* the points k < b->np of the lanes that have fewer: rows of zeros (they change nothing) */
@@ -197,17 +215,17 @@ static void pad_block(imp_e3_block *b)
                 continue;
             }
             for (int i = 0; i < 3; i++) {
-                p->ra[i][l] = p->rb[i][l] = p->n[i][l] = p->t1[i][l] = p->t2[i][l] = p->sum[i][l] = 0.0;
+                p->ra[i][l] = p->rb[i][l] = 0.0;
             }
-            p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = p->mu[l] = p->sep[l] = 0.0;
+            p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = p->sep[l] = 0.0;
             p->s[l] = p->rn[l] = p->rt1[l] = p->rt2[l] = p->uhit[l] = p->maxn[l] = 0.0;
         }
     }
 }
 
 /* lane l of block b from pair g */
-static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, int l, int g, const imp_e3_softness *soft,
-                      const imp_e3_softness *stiff)
+static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, int l, int g,
+                      const imp_e3_softness *soft, const imp_e3_softness *stiff)
 {
     int c0 = s->pair_first[g], c1 = s->pair_first[g + 1];
     const imp_e3_soft_pt *q0 = &s->pts[c0];
@@ -218,36 +236,36 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, int l, int g
     b->imb[l] = q0->imb;
     b->amove |= s->mv[q0->a] << l;
     b->bmove |= s->mv[q0->b] << l;
-    const double *ia = s->si + 12 * (size_t)q0->a, *ib = s->si + 12 * (size_t)q0->b;
-    for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) {
-            b->ia[3 * i + j][l] = ia[4 * j + i];
-            b->ib[3 * i + j][l] = ib[4 * j + i];
-        }
-    }
     b->br[l] = f->bias_rate, b->ms[l] = f->mass_scale, b->is[l] = f->impulse_scale;
     if (c1 - c0 > b->np) {
         b->np = c1 - c0;
     }
+    b->cnt[l] = c1 - c0;
     for (int k = 0; k < c1 - c0; k++) {
         const imp_e3_soft_pt *q = &s->pts[c0 + k];
         imp_e3_block_pt *p = &b->p[k];
         b->row[k][l] = c0 + k;
+        if (k == 0 || b->xf >= 0) {
+            imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
+            for (int i = 0; i < 3; i++) {
+                fr->n[i][l] = q->ec[0][i];
+                fr->t1[i][l] = q->ec[1][i];
+                fr->t2[i][l] = q->ec[2][i];
+            }
+            fr->mu[l] = q->mu;
+        }
         for (int i = 0; i < 3; i++) {
             p->ra[i][l] = q->ra[i];
             p->rb[i][l] = q->rb[i];
-            p->n[i][l] = q->ec[0][i];
-            p->t1[i][l] = q->ec[1][i];
-            p->t2[i][l] = q->ec[2][i];
-            p->sum[i][l] = q->sum[i];
+            bs->sum[k][i][l] = q->sum[i];
         }
-        p->mu[l] = q->mu, p->sep[l] = q->sep, p->s[l] = q->s;
+        p->sep[l] = q->sep, p->s[l] = q->s;
         p->rn[l] = q->rn, p->rt1[l] = q->rt1, p->rt2[l] = q->rt2;
         p->uhit[l] = q->uhit, p->maxn[l] = q->maxn;
     }
 }
 
-static void block_masses(imp_e3_block *b, int simd);
+static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd);
 
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
@@ -282,20 +300,52 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
         nb += (count[c] + E3B_LANES - 1) / E3B_LANES;
     }
     s->colour_first[E3B_COLOURS] = nb;
+    if (imp_e3_grow((void **)&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0) {
+        return -1;
+    }
     for (int b = 0; b < nb; b++) {
         empty_block(&s->blocks[b]);
+    }
+    /* the blocks whose pairs' points do not all share a frame: one a point (s->xframes) */
+    for (int g = 0; g < s->npairs; g++) {
+        int c = s->pair_col[g];
+        if (c >= 0) {
+            imp_e3_block *b = &s->blocks[s->colour_first[c] + fill[c]++ / E3B_LANES];
+            int np = s->pair_first[g + 1] - s->pair_first[g];
+            b->np = np > b->np ? np : b->np;
+            if (!pair_shares_frame(s, g)) {
+                b->xf = 0;
+            }
+        }
+    }
+    int nx = 0;
+    for (int bi = 0; bi < nb; bi++) {
+        imp_e3_block *b = &s->blocks[bi];
+        if (b->xf >= 0) {
+            b->xf = nx;
+            nx += b->np - 1;
+        }
+    }
+    if (nx > 0) {
+        if (imp_e3_grow((void **)&s->xframes, &s->xframe_cap, nx, sizeof *s->xframes) != 0) {
+            return -1;
+        }
+        memset(s->xframes, 0, (size_t)nx * sizeof *s->xframes);
+    }
+    for (int c = 0; c < E3B_COLOURS; c++) {
+        fill[c] = 0;
     }
     for (int g = 0; g < s->npairs; g++) {
         int c = s->pair_col[g];
         if (c >= 0) {
-            int at = fill[c]++;
-            fill_lane(s, &s->blocks[s->colour_first[c] + at / E3B_LANES], at % E3B_LANES, g, soft, stiff);
+            int at = fill[c]++, bi = s->colour_first[c] + at / E3B_LANES;
+            fill_lane(s, &s->blocks[bi], &s->bsum[bi], at % E3B_LANES, g, soft, stiff);
         }
     }
     for (int bi = 0; bi < nb; bi++) {
         imp_e3_block *b = &s->blocks[bi];
         pad_block(b);
-        block_masses(b, simd);
+        block_masses(b, s->xframes, s->si, simd);
         for (int k = 0; k < b->np; k++) {
             const imp_e3_block_pt *p = &b->p[k];
             for (int l = 0; l < E3B_LANES; l++) {
@@ -316,23 +366,24 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     return 0;
 }
 
-/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p on b, -P on a: v += m^-1 P,
-   w += I^-1 (r x P) (the AVX2 kernel's apply4, lane by lane) */
-static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, int l, double dn, double d1, double d2,
-                       double *va, double *vb)
+/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p (frame f) on b, -P on a: v += m^-1 P,
+   w += I^-1 (r x P) (the AVX2 kernel's apply4, lane by lane); a point the lane does not have
+   (k >= cnt[l]: a row of zeros) applies P = +0 */
+static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k, int l,
+                       const double *ia, const double *ib, double dn, double d1, double d2, double *va, double *vb)
 {
     double P[3], A[3], B[3];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        P[i] = (dn * p->n[i][l] + d1 * p->t1[i][l]) + d2 * p->t2[i][l];
+        P[i] = k < b->cnt[l] ? (dn * f->n[i][l] + d1 * f->t1[i][l]) + d2 * f->t2[i][l] : 0.0;
     }
     const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
     const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        A[i] = (b->ia[3 * i][l] * xa[0] + b->ia[3 * i + 1][l] * xa[1]) + b->ia[3 * i + 2][l] * xa[2];
-        B[i] = (b->ib[3 * i][l] * xb[0] + b->ib[3 * i + 1][l] * xb[1]) + b->ib[3 * i + 2][l] * xb[2];
+        A[i] = (ia[i] * xa[0] + ia[4 + i] * xa[1]) + ia[8 + i] * xa[2];
+        B[i] = (ib[i] * xb[0] + ib[4 + i] * xb[1]) + ib[8 + i] * xb[2];
     }
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
@@ -345,13 +396,14 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, int l, d
 
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
    the same order. */
-static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, const double *da, const double *db,
-                       double hs, double inv_hs, double push_max, int use_bias)
+static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia, const double *ib,
+                       double *va, double *vb, const double *da, const double *db, double hs, double inv_hs,
+                       double push_max, int use_bias)
 {
     imp_e3_block_pt *p = &b->p[k];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-    const double n[3] = {p->n[0][l], p->n[1][l], p->n[2][l]}, t1[3] = {p->t1[0][l], p->t1[1][l], p->t1[2][l]};
-    const double t2[3] = {p->t2[0][l], p->t2[1][l], p->t2[2][l]};
+    const double n[3] = {f->n[0][l], f->n[1][l], f->n[2][l]}, t1[3] = {f->t1[0][l], f->t1[1][l], f->t1[2][l]};
+    const double t2[3] = {f->t2[0][l], f->t2[1][l], f->t2[2][l]};
     const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
     const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
     double d[3];
@@ -398,15 +450,15 @@ static void lane_point(imp_e3_block *b, int k, int l, double *va, double *vb, co
     u2 = u2 + p->w2n[l] * dn;
     double q1 = p->rt1[l], q2 = p->rt2[l];
     double r1 = q1 - p->mt[l] * u1, r2 = q2 - p->mt[l] * u2;
-    double lim = p->mu[l] * rn, len2 = r1 * r1 + r2 * r2;
+    double lim = f->mu[l] * rn, len2 = r1 * r1 + r2 * r2;
     if (len2 > lim * lim) {
-        double f = lim / sqrt(len2);
-        r1 = r1 * f;
-        r2 = r2 * f;
+        double sc = lim / sqrt(len2);
+        r1 = r1 * sc;
+        r2 = r2 * sc;
     }
     p->rt1[l] = r1;
     p->rt2[l] = r2;
-    lane_apply(b, p, l, dn, r1 - q1, r2 - q2, va, vb);
+    lane_apply(b, p, f, k, l, ia, ib, dn, r1 - q1, r2 - q2, va, vb);
 }
 
 /* a slot's (v, w) from the padded velocities and its motion since the step began (dx, then
@@ -436,10 +488,11 @@ static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
 }
 
 /* The warm start of lane l's point k: its impulses applied (the pass's apply, dn = rn). */
-static void lane_warm(const imp_e3_block *b, int k, int l, double *va, double *vb)
+static void lane_warm(const imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia,
+                      const double *ib, double *va, double *vb)
 {
     const imp_e3_block_pt *p = &b->p[k];
-    lane_apply(b, p, l, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
+    lane_apply(b, p, f, k, l, ia, ib, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
 }
 
 /* block b the portable way: each lane's points (warm: the warm start, else a pass) */
@@ -450,11 +503,13 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, double hs, do
         double va[6], vb[6], da[12], db[12];
         gather(s, b->a[l], va, da);
         gather(s, b->b[l], vb, db);
+        const double *ia = s->si + 12 * (size_t)b->a[l], *ib = s->si + 12 * (size_t)b->b[l];
         for (int k = 0; k < b->np; k++) {
+            const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
             if (warm) {
-                lane_warm(b, k, l, va, vb);
+                lane_warm(b, f, k, l, ia, ib, va, vb);
             } else {
-                lane_point(b, k, l, va, vb, da, db, hs, inv_hs, push_max, use_bias);
+                lane_point(b, f, k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias);
             }
         }
         if (b->amove >> l & 1) {
@@ -502,6 +557,7 @@ static void block_residual_portable(const struct imp_e3_soft *s, const imp_e3_bl
         gather(s, b->b[l], vb, db);
         for (int k = 0; k < b->np; k++) {
             const imp_e3_block_pt *p = &b->p[k];
+            const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
             if (p->mn[l] == 0.0) {
                 continue;
             }
@@ -515,10 +571,10 @@ static void block_residual_portable(const struct imp_e3_soft *s, const imp_e3_bl
             for (int i = 0; i < 3; i++) {
                 d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
             }
-            double vn = (d[0] * p->n[0][l] + d[1] * p->n[1][l]) + d[2] * p->n[2][l];
-            double u1 = (d[0] * p->t1[0][l] + d[1] * p->t1[1][l]) + d[2] * p->t1[2][l];
-            double u2 = (d[0] * p->t2[0][l] + d[1] * p->t2[1][l]) + d[2] * p->t2[2][l];
-            imp_e3_soft_residual_terms(vn, u1, u2, p->s[l], p->rn[l], p->rt1[l], p->rt2[l], p->mu[l], inv_hs, acc);
+            double vn = (d[0] * f->n[0][l] + d[1] * f->n[1][l]) + d[2] * f->n[2][l];
+            double u1 = (d[0] * f->t1[0][l] + d[1] * f->t1[1][l]) + d[2] * f->t1[2][l];
+            double u2 = (d[0] * f->t2[0][l] + d[1] * f->t2[1][l]) + d[2] * f->t2[2][l];
+            imp_e3_soft_residual_terms(vn, u1, u2, p->s[l], p->rn[l], p->rt1[l], p->rt2[l], f->mu[l], inv_hs, acc);
             lane[0][l] = acc[0], lane[1][l] = acc[1], lane[2][l] = acc[2];
         }
     }
@@ -563,12 +619,16 @@ static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
 static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block *b, const imp_e3_block_pt *p,
-                                                               v4 dn, v4 d1, v4 d2, v4 *va, v4 *wa, v4 *vb, v4 *wb)
+                                                               const imp_e3_block_frame *f, int k, v4 ia[3][4],
+                                                               v4 ib[3][4], v4 dn, v4 d1, v4 d2, v4 *va, v4 *wa,
+                                                               v4 *vb, v4 *wb)
 {
     v4 P[3], ra[3], rb[3];
+    v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
+                                                     _mm256_set1_epi64x(k)));
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        P[i] = add(add(mul(dn, ld(p->n[i])), mul(d1, ld(p->t1[i]))), mul(d2, ld(p->t2[i])));
+        P[i] = _mm256_and_pd(add(add(mul(dn, ld(f->n[i])), mul(d1, ld(f->t1[i]))), mul(d2, ld(f->t2[i]))), live);
         ra[i] = ld(p->ra[i]);
         rb[i] = ld(p->rb[i]);
     }
@@ -579,10 +639,8 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
     v4 ima = ld(b->ima), imb = ld(b->imb);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        v4 A = add(add(mul(ld(b->ia[3 * i]), xa[0]), mul(ld(b->ia[3 * i + 1]), xa[1])),
-                   mul(ld(b->ia[3 * i + 2]), xa[2]));
-        v4 B = add(add(mul(ld(b->ib[3 * i]), xb[0]), mul(ld(b->ib[3 * i + 1]), xb[1])),
-                   mul(ld(b->ib[3 * i + 2]), xb[2]));
+        v4 A = add(add(mul(ia[0][i], xa[0]), mul(ia[1][i], xa[1])), mul(ia[2][i], xa[2]));
+        v4 B = add(add(mul(ib[0][i], xb[0]), mul(ib[1][i], xb[1])), mul(ib[2][i], xb[2]));
         va[i] = sub(va[i], mul(ima, P[i]));
         vb[i] = add(vb[i], mul(imb, P[i]));
         wa[i] = sub(wa[i], A);
@@ -617,19 +675,32 @@ static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3]
     m[5] = add(m[5], add(add(mul(j2x, i0[0]), mul(j2y, i0[1])), mul(j2z, i0[2])));
 }
 
-static AVX2 void block_masses_avx2(imp_e3_block *b)
+static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
 {
+    double ia[9][4], ib[9][4];  /* the lanes' world inverse inertias, row-major */
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {
+        v4 ca[4], cb[4];
+        gather4(si, b->a, 12, 4 * j, ca);
+        gather4(si, b->b, 12, 4 * j, cb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            _mm256_storeu_pd(ia[3 * i + j], ca[i]);
+            _mm256_storeu_pd(ib[3 * i + j], cb[i]);
+        }
+    }
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     v4 lin = add(ld(b->ima), ld(b->imb));
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(xframes, b, k);
         v4 n[3], t[3], u[3], m[6] = {lin, lin, lin, zero, zero, zero};
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            n[i] = ld(p->n[i]), t[i] = ld(p->t1[i]), u[i] = ld(p->t2[i]);
+            n[i] = ld(f->n[i]), t[i] = ld(f->t1[i]), u[i] = ld(f->t2[i]);
         }
-        side_mass4(b->ia, p->ra, n, t, u, m);
-        side_mass4(b->ib, p->rb, n, t, u, m);
+        side_mass4(ia, p->ra, n, t, u, m);
+        side_mass4(ib, p->rb, n, t, u, m);
         v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
         v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
         _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
@@ -655,6 +726,7 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
     v4 num = ld(lane[0]), r2 = ld(lane[1]), u2s = ld(lane[2]);
     for (int k = 0; k < b->np; k++) {
         const imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
         v4 ra[3], rb[3], d[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
@@ -668,10 +740,10 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
         for (int i = 0; i < 3; i++) {
             d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
         }
-        v4 vn = add(add(mul(d[0], ld(p->n[0])), mul(d[1], ld(p->n[1]))), mul(d[2], ld(p->n[2])));
-        v4 u1 = add(add(mul(d[0], ld(p->t1[0])), mul(d[1], ld(p->t1[1]))), mul(d[2], ld(p->t1[2])));
-        v4 u2 = add(add(mul(d[0], ld(p->t2[0])), mul(d[1], ld(p->t2[1]))), mul(d[2], ld(p->t2[2])));
-        v4 sv = ld(p->s), mu = ld(p->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
+        v4 vn = add(add(mul(d[0], ld(f->n[0])), mul(d[1], ld(f->n[1]))), mul(d[2], ld(f->n[2])));
+        v4 u1 = add(add(mul(d[0], ld(f->t1[0])), mul(d[1], ld(f->t1[1]))), mul(d[2], ld(f->t1[2])));
+        v4 u2 = add(add(mul(d[0], ld(f->t2[0])), mul(d[1], ld(f->t2[1]))), mul(d[2], ld(f->t2[2])));
+        v4 sv = ld(p->s), mu = ld(f->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
         v4 u0 = add(vn, mul(sel(_mm256_cmp_pd(sv, zero, _CMP_GT_OQ), sv, zero), _mm256_set1_pd(inv_hs)));
         v4 ut = _mm256_sqrt_pd(add(mul(u1, u1), mul(u2, u2)));
         v4 x0 = sub(sub(rn, u0), mul(mu, ut)), x1 = sub(rt1, u1), x2 = sub(rt2, u2);
@@ -693,140 +765,216 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
     _mm256_storeu_pd(lane[2], u2s);
 }
 
+/* One block's state in a pass: its lanes' velocities, inverse inertias' columns and (solve
+   passes) motions since the step began, gathered from the slots. */
+typedef struct block4 {
+    v4 va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
+} block4;
+
+static inline AVX2 __attribute__((always_inline)) void begin4(const struct imp_e3_soft *s, const imp_e3_block *b,
+                                                               block4 *g, int use_bias, int warm)
+{
+    gather4(s->sv, b->a, 8, 0, g->va);
+    gather4(s->sv, b->a, 8, 4, g->wa);
+    gather4(s->sv, b->b, 8, 0, g->vb);
+    gather4(s->sv, b->b, 8, 4, g->wb);
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {  /* ia[j][i] = I_a[i][j] */
+        gather4(s->si, b->a, 12, 4 * j, g->ia[j]);
+        gather4(s->si, b->b, 12, 4 * j, g->ib[j]);
+    }
+    if (use_bias && !warm) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            gather4(s->delta, b->a, 16, 4 * j, g->da[j]);
+            gather4(s->delta, b->b, 16, 4 * j, g->db[j]);
+        }
+    }
+}
+
+static inline AVX2 __attribute__((always_inline)) void end4(struct imp_e3_soft *s, const imp_e3_block *b,
+                                                             const block4 *g)
+{
+    scatter4(s->sv, b->a, b->amove, 0, g->va);
+    scatter4(s->sv, b->a, b->amove, 4, g->wa);
+    scatter4(s->sv, b->b, b->bmove, 0, g->vb);
+    scatter4(s->sv, b->b, b->bmove, 4, g->wb);
+}
+
+/* point k of block b's lanes with AVX2, the four lanes at once (lane_point's and lane_warm's
+   operations) */
+static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e3_soft *s, imp_e3_block *b, int k,
+                                                               block4 *g, double hs, double inv_hs, double push_max,
+                                                               int use_bias, int warm)
+{
+    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
+    v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib, (*da)[4] = g->da, (*db)[4] = g->db;
+    imp_e3_block_pt *p = &b->p[k];
+    const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+    if (warm) {
+        apply4(b, p, f, k, ia, ib, ld(p->rn), ld(p->rt1), ld(p->rt2), va, wa, vb, wb);
+        return;
+    }
+    v4 ra[3], rb[3], n[3], t1[3], t2[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
+    }
+    v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
+                sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
+    v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
+                sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
+    v4 d[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+    }
+    v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
+    v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
+    v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
+    v4 s_;
+    if (use_bias) {
+        v4 x[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
+            v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
+            x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
+        }
+        s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
+    } else {
+        s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
+    }
+    _mm256_storeu_pd(p->s, s_);
+    v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
+    v4 bias, ms = one, is = zero;
+    if (use_bias) {
+        v4 sb = _mm256_max_pd(mul(ld(b->br), s_), _mm256_set1_pd(-push_max));
+        bias = sel(pos, spec, sb);
+        ms = sel(pos, one, ld(b->ms));
+        is = sel(pos, zero, ld(b->is));
+    } else {
+        bias = sel(pos, spec, zero);
+    }
+    v4 r0 = ld(p->rn), maxn = ld(p->maxn);
+    v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
+    rn = _mm256_max_pd(rn, zero);
+    v4 dn = sub(rn, r0);
+    v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
+    v4 uhit = ld(p->uhit);
+    _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
+    _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
+    _mm256_storeu_pd(p->rn, rn);
+    u1 = add(u1, mul(ld(p->w1n), dn));
+    u2 = add(u2, mul(ld(p->w2n), dn));
+    v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
+    v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
+    v4 lim = mul(ld(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
+    v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
+    v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
+    r1 = sel(over, mul(r1, sc), r1);
+    r2 = sel(over, mul(r2, sc), r2);
+    _mm256_storeu_pd(p->rt1, r1);
+    _mm256_storeu_pd(p->rt2, r2);
+    apply4(b, p, f, k, ia, ib, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
+}
+
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b,
                                                                         double hs, double inv_hs, double push_max,
                                                                         int use_bias, int warm)
 {
-    v4 va[4], wa[4], vb[4], wb[4], da[4][4], db[4][4];
-    gather4(s->sv, b->a, 8, 0, va);
-    gather4(s->sv, b->a, 8, 4, wa);
-    gather4(s->sv, b->b, 8, 0, vb);
-    gather4(s->sv, b->b, 8, 4, wb);
-    if (use_bias && !warm) {
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            gather4(s->delta, b->a, 16, 4 * j, da[j]);
-            gather4(s->delta, b->b, 16, 4 * j, db[j]);
-        }
-    }
-    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    block4 g;
+    begin4(s, b, &g, use_bias, warm);
     for (int k = 0; k < b->np; k++) {
-        imp_e3_block_pt *p = &b->p[k];
-        if (warm) {
-            apply4(b, p, ld(p->rn), ld(p->rt1), ld(p->rt2), va, wa, vb, wb);
-            continue;
-        }
-        v4 ra[3], rb[3], n[3], t1[3], t2[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
-            n[i] = ld(p->n[i]), t1[i] = ld(p->t1[i]), t2[i] = ld(p->t2[i]);
-        }
-        v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
-                    sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
-        v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
-                    sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
-        v4 d[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
-        }
-        v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
-        v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
-        v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
-        v4 s_;
-        if (use_bias) {
-            v4 x[3];
-#pragma GCC unroll 4
-            for (int i = 0; i < 3; i++) {
-                v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
-                v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
-                x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
-            }
-            s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
-        } else {
-            s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
-        }
-        _mm256_storeu_pd(p->s, s_);
-        v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
-        v4 bias, ms = one, is = zero;
-        if (use_bias) {
-            v4 sb = _mm256_max_pd(mul(ld(b->br), s_), _mm256_set1_pd(-push_max));
-            bias = sel(pos, spec, sb);
-            ms = sel(pos, one, ld(b->ms));
-            is = sel(pos, zero, ld(b->is));
-        } else {
-            bias = sel(pos, spec, zero);
-        }
-        v4 r0 = ld(p->rn), maxn = ld(p->maxn);
-        v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
-        rn = _mm256_max_pd(rn, zero);
-        v4 dn = sub(rn, r0);
-        v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
-        v4 uhit = ld(p->uhit);
-        _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
-        _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
-        _mm256_storeu_pd(p->rn, rn);
-        u1 = add(u1, mul(ld(p->w1n), dn));
-        u2 = add(u2, mul(ld(p->w2n), dn));
-        v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
-        v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
-        v4 lim = mul(ld(p->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
-        v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
-        v4 f = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
-        r1 = sel(over, mul(r1, f), r1);
-        r2 = sel(over, mul(r2, f), r2);
-        _mm256_storeu_pd(p->rt1, r1);
-        _mm256_storeu_pd(p->rt2, r2);
-        apply4(b, p, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
+        point4(s, b, k, &g, hs, inv_hs, push_max, use_bias, warm);
     }
-    scatter4(s->sv, b->a, b->amove, 0, va);
-    scatter4(s->sv, b->a, b->amove, 4, wa);
-    scatter4(s->sv, b->b, b->bmove, 0, vb);
-    scatter4(s->sv, b->b, b->bmove, 4, wb);
+    end4(s, b, &g);
 }
 
-static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b)
+/* two blocks of one colour (no moving body in both) taken together, point k of one then point
+   k of the other: each block's operations are block_avx2_body's in its order, so the results
+   are the same bit for bit, while the processor overlaps the two blocks' chains of dependent
+   operations (a point's velocities wait on the point before it in its block) */
+static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct imp_e3_soft *s, imp_e3_block *b0,
+                                                                         imp_e3_block *b1, double hs, double inv_hs,
+                                                                         double push_max, int use_bias, int warm)
 {
-    block_avx2_body(s, b, 1.0, 1.0, 0.0, 0, 1);
+    block4 g0, g1;
+    begin4(s, b0, &g0, use_bias, warm);
+    begin4(s, b1, &g1, use_bias, warm);
+    int np = b0->np > b1->np ? b0->np : b1->np;
+    for (int k = 0; k < np; k++) {
+        if (k < b0->np) {
+            point4(s, b0, k, &g0, hs, inv_hs, push_max, use_bias, warm);
+        }
+        if (k < b1->np) {
+            point4(s, b1, k, &g1, hs, inv_hs, push_max, use_bias, warm);
+        }
+    }
+    end4(s, b0, &g0);
+    end4(s, b1, &g1);
 }
 
-static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max)
+/* block b0, or b0 and b1 together (b1 not NULL) */
+static inline AVX2 __attribute__((always_inline)) void block_avx2_one_or_two(struct imp_e3_soft *s,
+                                                                              imp_e3_block *b0, imp_e3_block *b1,
+                                                                              double hs, double inv_hs,
+                                                                              double push_max, int use_bias, int warm)
 {
-    block_avx2_body(s, b, hs, inv_hs, push_max, 1, 0);
+    if (b1 == NULL) {
+        block_avx2_body(s, b0, hs, inv_hs, push_max, use_bias, warm);
+    } else {
+        block_avx2_body2(s, b0, b1, hs, inv_hs, push_max, use_bias, warm);
+    }
 }
 
-static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max)
+/* the three kinds of pass, each compiled for its own (use_bias, warm) */
+static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
-    block_avx2_body(s, b, hs, inv_hs, push_max, 0, 0);
+    block_avx2_one_or_two(s, b0, b1, 1.0, 1.0, 0.0, 0, 1);
 }
 
-static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max, int use_bias,
-                       int warm)
+static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
+                                  double inv_hs, double push_max)
+{
+    block_avx2_one_or_two(s, b0, b1, hs, inv_hs, push_max, 1, 0);
+}
+
+static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
+                                  double inv_hs, double push_max)
+{
+    block_avx2_one_or_two(s, b0, b1, hs, inv_hs, push_max, 0, 0);
+}
+
+/* block b0, or b0 and b1 of one colour together (b1 not NULL) */
+static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs, double inv_hs,
+                       double push_max, int use_bias, int warm)
 {
     if (warm) {
-        block_avx2_warm(s, b);
+        block_avx2_warm(s, b0, b1);
     } else if (use_bias) {
-        block_avx2_solve(s, b, hs, inv_hs, push_max);
+        block_avx2_solve(s, b0, b1, hs, inv_hs, push_max);
     } else {
-        block_avx2_relax(s, b, hs, inv_hs, push_max);
+        block_avx2_relax(s, b0, b1, hs, inv_hs, push_max);
     }
 }
 #endif
 
 /* the masses of block b's points; its empty rows' 0 */
-static void block_masses(imp_e3_block *b, int simd)
+static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd)
 {
 #if defined(IMP_E3_HAVE_AVX2)
     if (simd) {
-        block_masses_avx2(b);
+        block_masses_avx2(b, xframes, si);
     } else {
-        block_masses_portable(b);
+        block_masses_portable(b, xframes, si);
     }
 #else
     (void)simd;
-    block_masses_portable(b);
+    block_masses_portable(b, xframes, si);
 #endif
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
@@ -845,16 +993,20 @@ static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double 
                        int simd)
 {
     double inv_hs = 1.0 / hs;
-    for (int i = s->colour_first[c1] - 1; i >= s->colour_first[c0]; i--) {
+    for (int c = c1 - 1; c >= c0; c--) {
+        for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
 #if defined(IMP_E3_HAVE_AVX2)
-        if (simd) {
-            block_avx2(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
-            continue;
-        }
+            if (simd) {  /* two blocks of the colour at a time (block_avx2_body2) */
+                int two = i - 1 >= s->colour_first[c];
+                block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, hs, inv_hs, push_max, use_bias, warm);
+                i -= two;
+                continue;
+            }
 #else
-        (void)simd;
+            (void)simd;
 #endif
-        block_portable(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
+            block_portable(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
+        }
     }
 }
 
@@ -894,13 +1046,14 @@ void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft,
 void imp_e3_soft_blocks_sum(struct imp_e3_soft *s)
 {
     for (int i = 0; i < s->nblocks; i++) {
-        imp_e3_block *b = &s->blocks[i];
+        const imp_e3_block *b = &s->blocks[i];
+        imp_e3_block_sum *restrict bs = &s->bsum[i];
         for (int k = 0; k < b->np; k++) {
-            imp_e3_block_pt *p = &b->p[k];
+            const imp_e3_block_pt *restrict p = &b->p[k];
             for (int l = 0; l < E3B_LANES; l++) {
-                p->sum[0][l] += p->rn[l];
-                p->sum[1][l] += p->rt1[l];
-                p->sum[2][l] += p->rt2[l];
+                bs->sum[k][0][l] += p->rn[l];
+                bs->sum[k][1][l] += p->rt1[l];
+                bs->sum[k][2][l] += p->rt2[l];
             }
         }
     }
@@ -919,6 +1072,7 @@ void imp_e3_soft_blocks_store(struct imp_e3_soft *s)
 {
     for (int i = 0; i < s->nblocks; i++) {
         const imp_e3_block *b = &s->blocks[i];
+        const imp_e3_block_sum *bs = &s->bsum[i];
         for (int k = 0; k < b->np; k++) {
             const imp_e3_block_pt *p = &b->p[k];
             for (int l = 0; l < E3B_LANES; l++) {
@@ -929,7 +1083,7 @@ void imp_e3_soft_blocks_store(struct imp_e3_soft *s)
                 q->s = p->s[l], q->rn = p->rn[l], q->rt1 = p->rt1[l], q->rt2 = p->rt2[l];
                 q->uhit = p->uhit[l], q->maxn = p->maxn[l];
                 for (int j = 0; j < 3; j++) {
-                    q->sum[j] = p->sum[j][l];
+                    q->sum[j] = bs->sum[k][j][l];
                 }
             }
         }

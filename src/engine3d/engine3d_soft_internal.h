@@ -35,6 +35,9 @@ typedef struct imp_e3_soft_pt {
     int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
     int src;              /* its point in e->pts (the rows are in pass order, below) */
     int soft_static;      /* one side does not move: the stiffer softness */
+    int mixed;            /* (a pair's first row) 1 when its points' frames or friction are not
+                             all the same bit for bit (prepare; the blocks then keep one frame a
+                             point) */
     /* read once per sub-step or step */
     double sum[3];        /* the step's impulses */
     double e, u0;         /* restitution, normal velocity at the step's start */
@@ -55,7 +58,10 @@ struct imp_e3_soft {
     imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
     /* the coloured blocks (engine3d_soft_blocks.c) */
     struct imp_e3_block *blocks;
-    int nblocks, block_cap;
+    struct imp_e3_block_sum *bsum; /* per block (block_cap) */
+    struct imp_e3_block_frame *xframes; /* the per-point frames of the blocks whose pairs'
+                                       points do not share one (xframe_cap) */
+    int nblocks, block_cap, sum_cap, xframe_cap;
     int colour_first[E3B_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
     int *pair_first;      /* the pairs' first points in pts, then n (pair_cap) */
     int *pair_col;        /* per pair: its colour, -1: solved one by one */
@@ -73,23 +79,40 @@ struct imp_e3_soft {
 
 
 /* One point of each lane of a block, structure of arrays (lane l of each field: the lane's
-   point; a lane with fewer points has rows of zeros here, which change nothing). */
+   point; a lane with fewer points has rows of zeros here and its impulse masked to +0 in the
+   passes, so that it changes nothing). Only what the passes read or write: the frame is the
+   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum). */
 typedef struct imp_e3_block_pt {
-    double ra[3][4], rb[3][4], n[3][4], t1[3][4], t2[3][4];
-    double mn[4], mt[4], w1n[4], w2n[4], mu[4], sep[4];
+    double ra[3][4], rb[3][4];
+    double mn[4], mt[4], w1n[4], w2n[4], sep[4];
     double s[4], rn[4], rt1[4], rt2[4], uhit[4], maxn[4];
-    double sum[3][4];
 } imp_e3_block_pt;
+
+/* The contact frame (n, t1, t2) and friction of each lane's points: one for all the points of
+   a block whose every pair's points share theirs (a manifold's points do: detection gives them
+   one normal and one pair of tangents), else one per point (the block's first in the block,
+   the others in s->xframes). */
+typedef struct imp_e3_block_frame {
+    double n[3][4], t1[3][4], t2[3][4], mu[4];
+} imp_e3_block_frame;
+
+/* the step's impulses of a block's points (read once per sub-step, not by the passes) */
+typedef struct imp_e3_block_sum {
+    double sum[E3B_POINTS][3][4];
+} imp_e3_block_sum;
 
 typedef struct imp_e3_block {
     imp_e3_block_pt p[E3B_POINTS];
-    double ima[4], imb[4];
-    double ia[9][4], ib[9][4];      /* the world inverse inertias, row-major (0: does not move) */
+    imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
+    double ima[4], imb[4];          /* (the world inverse inertias: the passes gather them from s->si) */
     double br[4], ms[4], is[4];     /* the lanes' softness (a side that does not move: stiffer) */
+    long long cnt[4];               /* the lanes' points (point k of lane l exists when k < cnt[l]) */
     int a[4], b[4];                 /* slots (0 in an empty lane) */
     int row[E3B_POINTS][4];         /* the point in s->pts (-1: none) */
     int amove, bmove;               /* bit l: lane l's a (b) moves */
     int np;                         /* the most points of its lanes */
+    int xf;                         /* -1: one frame for the block's points; else points 1 .. np - 1
+                                       take s->xframes[xf .. xf + np - 2] */
 } imp_e3_block;
 
 /* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair

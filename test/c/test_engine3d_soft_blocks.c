@@ -12,10 +12,14 @@
      kept: asked at every step or only after the last, it is the same finite number and the
      run the same bit for bit, with a bouncing cube too (its restitution pass changes the
      velocities: the error is then taken at the step);
+   - the blocks hold each row's contact frame: one a lane for a pair whose points share it,
+     one a point otherwise (a pair given a second point with its tangents swapped), and the
+     AVX2 passes match the portable lanes on such a block too;
    - statics: the pyramid stands (every cube within 5 mm of where it was set, at rest), and
      the plate's cubes rest on it (each at the plate's top plus half its size, less an
      overlap under the slop). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -255,6 +259,97 @@ TEST(solver_error_when_asked)
     }
 }
 
+/* every block row's frame and friction (the block's, or its own in s->xframes) are its row's,
+   bit for bit; *mixed: the blocks with one frame a point */
+static int frames_match(const struct imp_e3_soft *s, int *mixed)
+{
+    int ok = 1;
+    *mixed = 0;
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        const imp_e3_block *b = &s->blocks[bi];
+        *mixed += b->xf >= 0;
+        for (int k = 0; k < b->np; k++) {
+            const imp_e3_block_frame *f = b->xf < 0 || k == 0 ? &b->f : &s->xframes[b->xf + k - 1];
+            for (int l = 0; l < E3B_LANES; l++) {
+                int r = b->row[k][l];
+                if (r < 0) {
+                    continue;
+                }
+                const imp_e3_soft_pt *q = &s->pts[r];
+                ok &= k < b->cnt[l] && memcmp(&f->mu[l], &q->mu, sizeof q->mu) == 0;
+                for (int i = 0; i < 3; i++) {
+                    ok &= memcmp(&f->n[i][l], &q->ec[0][i], sizeof(double)) == 0
+                          && memcmp(&f->t1[i][l], &q->ec[1][i], sizeof(double)) == 0
+                          && memcmp(&f->t2[i][l], &q->ec[2][i], sizeof(double)) == 0;
+                }
+            }
+        }
+    }
+    return ok;
+}
+
+/* the blocks built and a warm start, a solve pass and a relax pass run on s's rows and
+   velocities as they are (simd: AVX2 or the portable lanes), into sv */
+static int passes(struct imp_e3_soft *s, int n, int nslots, int simd, double *sv)
+{
+    const imp_e3_softness soft = imp_e3_make_soft(15.0, 10.0, 1.0 / 240.0);
+    const imp_e3_softness stiff = imp_e3_make_soft(30.0, 5.0, 1.0 / 240.0);
+    if (imp_e3_soft_blocks(s, n, nslots, &soft, &stiff, simd) != 0) {
+        return -1;
+    }
+    imp_e3_soft_blocks_warm(s, simd);
+    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 1, simd);
+    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 0, simd);
+    memcpy(sv, s->sv, (size_t)nslots * 8 * sizeof *sv);
+    return 0;
+}
+
+/* The blocks keep one frame a lane for a pair whose points share it (a manifold's do) and one
+   a point otherwise: a pair given a second point with its tangents swapped gets its own frames,
+   each row's the same as its own, and the AVX2 passes still match the portable lanes bit for
+   bit. */
+TEST(blocks_hold_each_rows_frame)
+{
+    scene sc;
+    CHECK(build(&sc) == 0);
+    CHECK(steps(sc.w, 30) == 0);
+    struct imp_e3_soft *s = sc.w->engine3d->soft;
+    int n = sc.w->engine3d->nprev, nslots = sc.w->model.nslots, mixed = -1;
+    CHECK(frames_match(s, &mixed));
+    CHECK(mixed == 0);  /* boxes: every pair's points share their frame */
+    int g = 0;
+    while (g < s->npairs && (s->pair_col[g] < 0 || s->pair_first[g + 1] - s->pair_first[g] < 2)) {
+        g++;
+    }
+    CHECK(g < s->npairs);
+    imp_e3_soft_pt *q = &s->pts[s->pair_first[g] + 1];
+    for (int i = 0; i < 4; i++) {
+        double t = q->ec[1][i];
+        q->ec[1][i] = q->ec[2][i];
+        q->ec[2][i] = t;
+    }
+    s->pts[s->pair_first[g]].mixed = 1;
+    imp_e3_soft_pt *rows = malloc((size_t)n * sizeof *rows);
+    double *v0 = malloc((size_t)nslots * 8 * sizeof *v0), *v1 = malloc((size_t)nslots * 8 * sizeof *v1);
+    double *v2 = malloc((size_t)nslots * 8 * sizeof *v2);
+    CHECK(rows != NULL && v0 != NULL && v1 != NULL && v2 != NULL);
+    memcpy(rows, s->pts, (size_t)n * sizeof *rows);
+    memcpy(v0, s->sv, (size_t)nslots * 8 * sizeof *v0);
+    CHECK(passes(s, n, nslots, 1, v1) == 0);
+    CHECK(frames_match(s, &mixed));
+    CHECK(mixed == 1);
+    memcpy(s->pts, rows, (size_t)n * sizeof *rows);
+    memcpy(s->sv, v0, (size_t)nslots * 8 * sizeof *v0);
+    CHECK(passes(s, n, nslots, 0, v2) == 0);
+    CHECK(memcmp(v1, v2, (size_t)nslots * 8 * sizeof *v1) == 0);
+    CHECK(memcmp(v0, v1, (size_t)nslots * 8 * sizeof *v1) != 0);  /* the passes did something */
+    free(rows);
+    free(v0);
+    free(v1);
+    free(v2);
+    imp_world_free(sc.w);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -262,5 +357,6 @@ int main(int argc, char **argv)
     RUN(avx2_blocks_match_the_portable_lanes);
     RUN(the_pyramid_stands_and_the_plate_holds_its_cubes);
     RUN(solver_error_when_asked);
+    RUN(blocks_hold_each_rows_frame);
     return CHECK_END("engine3d_soft_blocks");
 }
