@@ -13,21 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../bench_util.h"
 #include "FrictionContactProblem.h"
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
 #include "NumericsMatrix.h"
 #include "SolverOptions.h"
 #include "fc2d_compute_error.h"
-
-static double cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int run(const char *path, const char *solver)
 {
@@ -83,9 +76,9 @@ static int run(const char *path, const char *solver)
     opt->dparam[SICONOS_DPARAM_TOL] = 1e-8;
     if (id == SICONOS_FRICTION_2D_NSGS) opt->iparam[SICONOS_IPARAM_MAX_ITER] = 100000;
     double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
-    double t0 = cpu();
+    double t0 = bench_cpu();
     int info = fc2d_driver(pb, r, u, opt);
-    double t = cpu() - t0;
+    double t = bench_cpu() - t0;
     /* the residuals as impact measures them (lcp.c's imp_lcp_check): u = W r + q */
     double sf = 0.0, nat = 0.0, fric = 0.0, err = 0.0;
     for (int i = 0; i < n; i++) sf = fmax(sf, fabs(r[i]));
