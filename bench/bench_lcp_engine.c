@@ -17,7 +17,8 @@
    method, the frictional one by the box steps and by the general method alone, and the
    frictionless one regularized (A + 1e-8 diag A): the first k such problems; with a sixth
    argument (a path prefix) each is also written to <prefix>.<i> (n, m, A, b, the rows'
-   flags, friction normals and mu). */
+   flags, friction normals and mu), which bench/siconos/fc2d_dump_peer.c gives to Siconos'
+   2D frictional contact solvers. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>

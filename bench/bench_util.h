@@ -1,4 +1,4 @@
-/* bench_util.h: wall clock, peak memory and log-log slopes for the C benchmarks. */
+/* bench_util.h: wall clock, CPU time, peak memory and log-log slopes for the C benchmarks. */
 #ifndef IMPACT_BENCH_UTIL_H
 #define IMPACT_BENCH_UTIL_H
 
@@ -10,6 +10,14 @@ static inline double bench_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of this process (all its threads), seconds */
+static inline double bench_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 

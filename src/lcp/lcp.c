@@ -395,27 +395,31 @@ static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_
 #define IMP_LCP_SPLIT_MAX 300
 
 /* Above IMP_LCP_SPLIT_MAX and up to this many rows with a symmetric A, the split problem
-   is posed on the regularized A + IMP_LCP_REG_EPS diag(A) with one setting (scaled, 1e-10
-   on the multipliers): on the 55-box pyramid's 580 rows (about 1000 variables) a cold
-   Lemke path of about 4000 pivots, seconds; its answer then warm-starts the next solves'
-   box steps (through the caller's row states and forces). */
+   is posed with one setting (scaled, 1e-10 on the multipliers) on A itself, with a longer
+   path (IMP_LCP_SPLIT_FACTOR N + 1000 pivots), then on the regularized A + IMP_LCP_REG_EPS
+   diag(A) (5 N + 1000): on the 55-box pyramid's 580 rows (1160 variables) cold Lemke paths
+   of 3500 to 11 000 pivots, 5 to 20 s; the answer then warm-starts the next solves' box
+   steps (through the caller's row states and forces). Of six problems dumped from the
+   pyramid's symplectic Euler run that the regularized A alone left unsolved, A itself
+   solved two (3515 and 11 163 pivots); in the engine (bench_lcp_engine, 3 RK4 steps) the
+   solves left to PGS went from 14 of 64 to 7 of 52. */
 #define IMP_LCP_SPLIT_REG_MAX 1200
+#define IMP_LCP_SPLIT_FACTOR 10
 
 /* Friction every other method left unsolved, as Stewart and Trinkle's split problem for
    Lemke's method (lcp_split.c): on A itself with four settings up to IMP_LCP_SPLIT_MAX
-   rows, on the regularized A with one setting beyond. Its answer is taken when it passes
-   the residual test on A; else f, the row states and info of the answer before are kept.
-   Returns the status to report. */
+   rows; beyond, one setting on A itself, then one on the regularized A. Its answer is
+   taken when it passes the residual test on A; else f, the row states and info of the
+   answer before are kept. Returns the status to report. */
 static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_limits *lim,
                                         imp_lcp_workspace *ws, double *f, double *a,
                                         imp_lcp_info *info, imp_lcp_status st, const char **msg)
 {
     imp_lcp_problem q = *p;
     int settings = 4;
-    if (p->n > IMP_LCP_SPLIT_MAX) {
-        if (reg_problem(p, ws, &q) != 0) return st;
-        settings = 1;
-    }
+    /* beyond IMP_LCP_SPLIT_MAX: one setting on A itself, then one on the regularized A */
+    int big = p->n > IMP_LCP_SPLIT_MAX;
+    if (big) settings = 2;
     int n = p->n;
     signed char *st_keep = (signed char *)ws->list; /* (n ints: free between methods) */
     for (int i = 0; i < n; i++) {
@@ -431,7 +435,11 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
     int solved = 0;
     for (int k = 0; k < settings && !solved; k++) {
         const char *msg4 = *msg;
-        imp_lcp_status st4 = imp_lcp_solve_split(&q, lim, eps[k], k < 2, ws, f, info, &msg4);
+        if (big && k == 1 && reg_problem(p, ws, &q) != 0) break;
+        imp_lcp_limits ls = *lim;
+        if (big && k == 0) ls.split_factor = IMP_LCP_SPLIT_FACTOR;
+        imp_lcp_status st4 = imp_lcp_solve_split(&q, &ls, big ? eps[0] : eps[k], big || k < 2, ws, f,
+                                                 info, &msg4);
         if (st4 == IMP_LCP_NO_MEMORY) break;
         int finite = 1;
         for (int i = 0; finite && i < n; i++) finite = isfinite(f[i]);
@@ -479,6 +487,7 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     lim.ptol = opts->pivot_tolerance > 0.0 ? opts->pivot_tolerance : 1e-11;
     lim.order = opts->order;
     lim.general_refactor = opts->general_refactor;
+    lim.split_factor = 0;
     int fric = has_friction(p), bil = has_bilateral(p), asym = is_symmetric(p);
     int symm = !fric && asym;
     if (opts->method == IMP_LCP_SYMMETRIC && !symm) {

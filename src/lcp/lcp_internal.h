@@ -67,6 +67,8 @@ typedef struct imp_lcp_limits {
     double ptol;      /* pivot (Schur complement) tolerance, relative */
     imp_lcp_order order;
     int general_refactor; /* general method: fresh LU at every pivot (reference path) */
+    int split_factor; /* Lemke's cap on the split friction problem of N variables (lcp_split.c):
+                         split_factor N + 1000 pivots; 0: 5 */
 } imp_lcp_limits;
 
 /* The driver's default limits for n rows (tests calling a method directly). */
@@ -77,6 +79,7 @@ static inline void imp_lcp_limits_default(imp_lcp_limits *lim, int n)
     lim->ptol = 1e-11;
     lim->order = IMP_LCP_ORDER_GREEDY;
     lim->general_refactor = 0;
+    lim->split_factor = 0;
 }
 
 /* Each method fills f (the solution), info->pivots/additions/removals/max_clamped/clamped

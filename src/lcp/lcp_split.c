@@ -242,7 +242,8 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
     sp.A = M;
     sp.b = q;
     imp_lcp_limits sl = *lim;
-    sl.max_pivots = 5 * N + 1000; /* (a cold start takes 2-3 N) */
+    /* (a cold start takes 2-3 N; on the 55-box pyramid's redundant contacts up to 10 N) */
+    sl.max_pivots = (lim->split_factor > 0 ? lim->split_factor : 5) * N + 1000;
     imp_lcp_info li;
     memset(&li, 0, sizeof li);
     imp_lcp_status st = imp_lcp_solve_lemke(&sp, &sl, ws->split_ws, z, &li, msg);

@@ -16,11 +16,15 @@
 #include "lcp_gen.h"
 #include "lcp_internal.h"
 
+/* the driver's split problem above 300 rows: on A itself with a longer path */
+static int split_factor;
+
 static imp_lcp_status split(const imp_lcp_problem *p, double eps, double *f)
 {
     imp_lcp_workspace *ws = imp_lcp_workspace_create(p->n);
     imp_lcp_limits lim;
     imp_lcp_limits_default(&lim, p->n);
+    lim.split_factor = split_factor;
     imp_lcp_info info;
     memset(&info, 0, sizeof info);
     const char *msg = "";
@@ -70,6 +74,15 @@ TEST(split_solves_a_resting_pyramid) { pyramid(4, 0.1, 1); }
 TEST(split_solves_a_slipping_pyramid) { pyramid(4, 0.9, 1); }
 TEST(auto_solves_slipping_pyramids) { pyramid(3, 0.9, 0); pyramid(4, 0.7, 0); }
 
+/* 324 rows (the driver poses problems above 300 rows on A itself with a path of up to
+   10 N + 1000 pivots): the same physics checks */
+TEST(split_solves_a_large_slipping_pyramid)
+{
+    split_factor = 10;
+    pyramid(6, 0.9, 1);
+    split_factor = 0;
+}
+
 TEST(slipping_box_is_at_its_bound)
 {
     gen_sys s;
@@ -112,6 +125,7 @@ int main(int argc, char **argv)
     RUN(split_solves_a_resting_pyramid);
     RUN(split_solves_a_slipping_pyramid);
     RUN(auto_solves_slipping_pyramids);
+    RUN(split_solves_a_large_slipping_pyramid);
     RUN(slipping_box_is_at_its_bound);
     RUN(sliding_rows_follow_their_normals);
     return CHECK_END("lcp_split");
