@@ -54,6 +54,11 @@ struct imp_e3_soft {
                              e->vel */
     double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
     unsigned char *mv;    /* per slot: whether it moves this step (prepare) */
+    double *rs;           /* 3 per point (cap): the restitution pass's rn and u_N before it,
+                             and the point's group (its root slot) */
+    double *gs;           /* 3 per slot: its groups' sums (energy added: A, B; allowed) */
+    double *ke;           /* per slot: the kinetic energy of its free motion over the step */
+    int *uf;              /* per slot: the restitution pass's groups (union-find) */
     int slot_cap;
     imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
     /* the coloured blocks (engine3d_soft_blocks.c) */
