@@ -45,11 +45,13 @@ describe("3D velocity steps keep energy where physics does", function()
   it("a torque-free box spun fast about a non-principal axis keeps its energy and |L|", function()
     local m, a, b, c = 2, 1, 0.6, 0.4
     local inertia = { m * (b * b + c * c) / 12, m * (a * a + c * c) / 12, m * (a * a + b * b) / 12 }
-    local cases = { { strategy = "contact", contact_solver = "soft" }, { strategy = "contact", contact_solver = "pgs" },
+    local cases = { { strategy = "contact", contact_solver = "soft" },
+                    { strategy = "contact", contact_solver = "pgs" },
                     { strategy = "contact", contact_solver = "lcp" }, { strategy = "impulse" } }
     for _, o in ipairs(cases) do
       local dt = 1 / 60
-      local w = impact.world3d { strategy = o.strategy, contact_solver = o.contact_solver, gravity = { 0, 0, 0 }, dt = dt }
+      local w = impact.world3d { strategy = o.strategy, contact_solver = o.contact_solver,
+                                 gravity = { 0, 0, 0 }, dt = dt }
       local spin = { 18, 12, 6 }  -- |w| h = 0.37: the middle axis' unstable spin included
       local box = w:add_body { shape = shape3d.box { size = { a, b, c } }, mass = m, angular_velocity = spin }
       local e0, l0 = rotational(box, inertia)
@@ -69,15 +71,19 @@ describe("3D velocity steps keep energy where physics does", function()
   for _, spin in ipairs { 0, 1 } do
     it(("a stack of elastic boxes%s landing under the soft step gains no energy"):format(
       spin == 1 and ", spinning, with balls among them," or ""), function()
-      local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -g }, dt = 1 / 60, contact_solver = "soft" }
-      w:add_body { shape = shape3d.box { size = { 200, 200, 1 } }, fixed = true, friction = 0.5, position = { 0, 0, -0.5 } }
+      local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -g }, dt = 1 / 60,
+                                 contact_solver = "soft" }
+      w:add_body { shape = shape3d.box { size = { 200, 200, 1 } }, fixed = true, friction = 0.5,
+                   position = { 0, 0, -0.5 } }
       for i = 0, 9 do
         w:add_body { shape = shape3d.box { size = { 1, 0.6, 0.4 } }, mass = 1 + i % 3, friction = 0.4,
                      position = { 0.3 * (i % 3), 0.2 * (i % 2), 0.6 + 0.9 * i },
-                     angular_velocity = { spin * 0.3 * i, spin * 0.1, -spin * 0.2 }, velocity = { 0.5 - 0.1 * i, 0.2, 0 } }
+                     angular_velocity = { spin * 0.3 * i, spin * 0.1, -spin * 0.2 },
+                     velocity = { 0.5 - 0.1 * i, 0.2, 0 } }
       end
       for i = 0, 6 * spin - 1 do
-        w:add_body { shape = shape3d.sphere { radius = 0.3 }, mass = 1, friction = 0.3, position = { 2 + 0.1 * i, 0, 0.5 + 0.7 * i } }
+        w:add_body { shape = shape3d.sphere { radius = 0.3 }, mass = 1, friction = 0.3,
+                     position = { 2 + 0.1 * i, 0, 0.5 + 0.7 * i } }
       end
       local e0, worst = w:energy().total, -math.huge
       for _ = 1, 600 do
@@ -89,11 +95,13 @@ describe("3D velocity steps keep energy where physics does", function()
   end
 
   it("a box dropped flat onto an elastic floor bounces back to its drop height", function()
-    local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -g }, dt = 1 / 240, contact_solver = "soft" }
-    w:add_body { shape = shape3d.box { size = { 200, 200, 1 } }, fixed = true, position = { 0, 0, -0.5 }, elasticity = 1 }
+    local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -g }, dt = 1 / 240,
+                               contact_solver = "soft" }
+    w:add_body { shape = shape3d.box { size = { 200, 200, 1 } }, fixed = true, position = { 0, 0, -0.5 },
+                 elasticity = 1 }
     local z0 = 1.5
-    local box = w:add_body { shape = shape3d.box { size = { 1, 0.6, 0.4 } }, mass = 2, position = { 0, 0, z0 },
-                             elasticity = 1 }
+    local box = w:add_body { shape = shape3d.box { size = { 1, 0.6, 0.4 } }, mass = 2,
+                             position = { 0, 0, z0 }, elasticity = 1 }
     local landed, apex = false, 0
     for _ = 1, 480 do
       w:step()
