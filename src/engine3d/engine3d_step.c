@@ -80,7 +80,7 @@ static void spin_after(const imp_body *b, const double *y, const double *d, doub
     imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
     imp_vec3 dw = imp_m3_tmulv(&r, imp_v3_load(d + IMP_VEL_3D + 3));
     imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(I, w0));
-    imp_vec3 push = imp_v3_add(dw, imp_m3_mulv(&b->inv_inertia, gyro)); /* I^-1 t */
+    imp_vec3 kick = imp_v3_add(dw, imp_m3_mulv(&b->inv_inertia, gyro)); /* I^-1 t */
     imp_vec3 x = w0;
     if (imp_v3_len2(gyro) > 0.0) {
         /* fixed-point iterations first, x = w0 - h I^-1 (m x I m): a contraction by about
@@ -111,7 +111,7 @@ static void spin_after(const imp_body *b, const double *y, const double *d, doub
             settled = !(imp_v3_len2(dx) > 1e-30 * imp_v3_len2(x));
         }
     }
-    imp_v3_store(out, imp_m3_mulv(&r, imp_v3_madd(x, h, push)));
+    imp_v3_store(out, imp_m3_mulv(&r, imp_v3_madd(x, h, kick)));
 }
 
 void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
