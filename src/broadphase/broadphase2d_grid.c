@@ -51,6 +51,27 @@ static int report(imp_bp2d *bp, int a, int b, const imp_pairset *exclude)
     return imp_bp2d_add_pair(bp, a, b);
 }
 
+/* each gridded box's cells: counted into at[cell] (list NULL), or listed at at[cell]++ */
+static void cell_pass(const int *range, int n, int gx, int *at, int *list)
+{
+    for (int i = 0; i < n; i++) {
+        const int *r = range + 4 * i;
+        if (r[0] < 0) {
+            continue;
+        }
+        for (int y = r[1]; y <= r[3]; y++) {
+            for (int x = r[0]; x <= r[2]; x++) {
+                int *c = &at[(size_t)y * gx + x];
+                if (list == NULL) {
+                    (*c)++;
+                } else {
+                    list[(*c)++] = i;
+                }
+            }
+        }
+    }
+}
+
 int imp_bp2d_grid(imp_bp2d *bp, const double *boxes, int n, const imp_pairset *exclude)
 {
     /* the cell: the mean largest side of the finite non-empty boxes */
@@ -123,31 +144,11 @@ int imp_bp2d_grid(imp_bp2d *bp, const double *boxes, int n, const imp_pairset *e
     for (size_t c = 0; c <= ncell; c++) {
         start[c] = 0;
     }
-    for (int i = 0; i < n; i++) {
-        const int *r = range + 4 * i;
-        if (r[0] < 0) {
-            continue;
-        }
-        for (int y = r[1]; y <= r[3]; y++) {
-            for (int x = r[0]; x <= r[2]; x++) {
-                start[(size_t)y * gx + x + 1]++;
-            }
-        }
-    }
+    cell_pass(range, n, gx, start + 1, NULL);
     for (size_t c = 0; c < ncell; c++) {
         start[c + 1] += start[c];
     }
-    for (int i = 0; i < n; i++) {
-        const int *r = range + 4 * i;
-        if (r[0] < 0) {
-            continue;
-        }
-        for (int y = r[1]; y <= r[3]; y++) {
-            for (int x = r[0]; x <= r[2]; x++) {
-                list[start[(size_t)y * gx + x]++] = i;
-            }
-        }
-    }
+    cell_pass(range, n, gx, start, list);
     /* start[c] is now cell c's end; cell c begins at start[c - 1] (0 for c = 0) */
     for (int y = 0; y < gy; y++) {
         for (int x = 0; x < gx; x++) {
