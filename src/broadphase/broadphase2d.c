@@ -79,7 +79,7 @@ static int repair(imp_bp2d *bp, const double *boxes, int n)
     return 1;
 }
 
-static int add_pair(imp_bp2d *bp, int a, int b)
+int imp_bp2d_add_pair(imp_bp2d *bp, int a, int b)
 {
     if (bp->npairs == bp->pair_cap) {
         int cap = bp->pair_cap > 0 ? 2 * bp->pair_cap : 64;
@@ -142,6 +142,17 @@ int imp_bp2d_update(imp_bp2d *bp, const double *boxes, int n, const imp_pairset 
             return -2;
         }
     }
+    if (bp->sort_pairs && n >= 32) {  /* only the set matters: the grid when it applies */
+        bp->npairs = 0;
+        int g = imp_bp2d_grid(bp, boxes, n, exclude);
+        if (g < 0 || (g == 0 && sort_pairs(bp, n) != 0)) {
+            return -1;
+        }
+        if (g == 0) {
+            bp->n = -1;  /* the sweep's order was not kept: a full sort at its next use */
+            return bp->npairs;
+        }
+    }
     if (reserve(bp, n) != 0) {
         return -1;
     }
@@ -175,7 +186,7 @@ int imp_bp2d_update(imp_bp2d *bp, const double *boxes, int n, const imp_pairset 
             if (exclude != NULL && imp_pairset_contains(exclude, a, b)) {
                 continue;
             }
-            if (add_pair(bp, a, b) != 0) {
+            if (imp_bp2d_add_pair(bp, a, b) != 0) {
                 return -1;
             }
         }
@@ -192,6 +203,8 @@ void imp_bp2d_free(imp_bp2d *bp)
     free(bp->sorted);
     free(bp->pairs);
     free(bp->pair_tmp);
+    free(bp->grid_box);
+    free(bp->grid_cell);
     imp_bp2d e = IMP_BP2D_EMPTY;
     *bp = e;
 }

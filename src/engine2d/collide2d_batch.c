@@ -23,6 +23,7 @@ int imp_collide2d_batch_boxes(const imp_body2d *bodies, int n, imp_bp2d *bp,
             /* one transform and check per body and pass, shared by its box and all its pairs
                (an invalid body makes its pairs' detection fail, as without xf) */
             imp_collide2d_prepare(b, &xf[i]);
+            imp_collide2d_clip_prepare(b, &xf[i]);
             imp_poly2d_swept_bounds_xf(g, xf[i].now, b->has_prev ? &xf[i].prev : NULL,
                                        p->distance_tol, boxes + 4 * i);
         } else {

@@ -330,17 +330,17 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
         /* round-off of touching bodies: a contact (or an imminent collision) at distance 0 */
         r->distance = 0.0;
         r->kind = h->normal_velocity < -d->velocity_tol ? IMP_HIT_IMMINENT : IMP_HIT_CONTACT;
-    } else if (h->kind == IMP_HIT_COLLISION && imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)
-               && d->contact_solver == IMP_SOLVER_PGS && depth < 2.0 * target
-               && speed <= d->velocity_tol) {
+    } else if (h->kind == IMP_HIT_COLLISION && d->contact_solver == IMP_SOLVER_PGS
+               && depth < 2.0 * target && speed <= d->velocity_tol
+               && imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {  /* (the lookup last) */
         /* PGS leaves residuals: a slow shallow penetration (less than distance_tol) stays a
            contact, pushed back to the half gap by the extra acceleration's distance term */
         r->kind = IMP_HIT_CONTACT;
     } else if (h->kind == IMP_HIT_COLLISION && !h->swept
-               && imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)
                && depth < d->collision_accuracy * target
                && h->normal_velocity <= d->velocity_tol
-               && -h->normal_velocity * w->model.def.dt < depth) {
+               && -h->normal_velocity * w->model.def.dt < depth
+               && imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES)) {
         /* A resting overlap, not a collision: a static penetration (the vertex was inside at
            the start of the step; one entering during it is a swept result) that moves apart
            slowly, or approaches too slowly for its depth to be reached within a step

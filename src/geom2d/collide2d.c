@@ -1026,6 +1026,8 @@ int imp_collide2d_prepare(const imp_body2d *b, imp_body2d_xf *x)
     }
     x->now = imp_xf2_from_pose(b->pose);
     x->prev = b->has_prev ? imp_xf2_from_pose(b->prev_pose) : x->now;
+    x->clip = -1;
+    x->nv = 0;
     return x->valid ? 0 : -1;
 }
 

@@ -69,11 +69,17 @@ struct imp_poly2d;
    imp_collide2d_prepare and shared by every pair the body takes part in: its rigid
    transforms (cosine and sine of its angle) now at pose and prev at prev_pose (at pose when
    has_prev is 0), its polygon, and whether the body was checked valid (a 2D polygon with a
-   finite pose, velocity and previous pose). */
+   finite pose, velocity and previous pose); for the clipping path (collide2d_clip.h), whether
+   it applies to the body (clip: -1 not known, as imp_collide2d_prepare leaves it; 0 or 1 from
+   imp_collide2d_clip_prepare, which then also holds the polygon's vertices at now in v when
+   it has at most IMP_XF2D_VERTICES of them, else nv 0). */
+enum { IMP_XF2D_VERTICES = 8 };
 typedef struct imp_body2d_xf {
     imp_xf2 now, prev;
     const struct imp_poly2d *poly;
     int valid;
+    int clip, nv;
+    imp_vec2 v[IMP_XF2D_VERTICES];
 } imp_body2d_xf;
 
 typedef struct imp_detect2d_params {

@@ -16,7 +16,8 @@ typedef struct side {
     const imp_body2d *b;
     const imp_poly2d *g;
     imp_xf2 x;
-    imp_vec2 v[CLIP_MAX]; /* the vertices, world */
+    const imp_vec2 *v;    /* the vertices, world: own, or the prepared transform's */
+    imp_vec2 own[CLIP_MAX];
 } side;
 
 typedef struct sink {
@@ -45,9 +46,32 @@ static void pose_side(side *s, const imp_body2d *b, const imp_body2d_xf *t)
     s->b = b;
     s->g = t->poly;
     s->x = t->now;
-    for (int i = 0; i < s->g->nvertices; i++) {
-        s->v[i] = imp_xf2_apply(s->x, s->g->vertices[i].p);
+    if (t->clip == 1 && t->nv == s->g->nvertices) {
+        s->v = t->v;
+        return;
     }
+    for (int i = 0; i < s->g->nvertices; i++) {
+        s->own[i] = imp_xf2_apply(s->x, s->g->vertices[i].p);
+    }
+    s->v = s->own;
+}
+
+void imp_collide2d_clip_prepare(const imp_body2d *b, imp_body2d_xf *x)
+{
+    x->clip = x->valid && applicable(b, x);
+    x->nv = 0;
+    if (x->clip && x->poly->nvertices <= IMP_XF2D_VERTICES) {
+        for (int i = 0; i < x->poly->nvertices; i++) {
+            x->v[i] = imp_xf2_apply(x->now, x->poly->vertices[i].p);
+        }
+        x->nv = x->poly->nvertices;
+    }
+}
+
+/* whether the clipping path takes the body: as prepared, or tested now */
+static int takes(const imp_body2d *b, const imp_body2d_xf *t)
+{
+    return t->clip >= 0 ? t->clip : t->valid && applicable(b, t);
 }
 
 /* the greatest over r's edges of the least signed distance of o's vertices to the edge's
@@ -241,7 +265,7 @@ int imp_collide2d_clip_xf_simd(const imp_body2d *a, const imp_body2d_xf *ta, con
                                const imp_body2d_xf *tb, const imp_detect2d_params *p, int simd,
                                imp_hit2d *out, int capacity)
 {
-    if (!ta->valid || !tb->valid || p == NULL || !applicable(a, ta) || !applicable(b, tb)) {
+    if (p == NULL || !takes(a, ta) || !takes(b, tb)) {
         return imp_collide2d_detect_xf(a, ta, b, tb, p, out, capacity);
     }
     if (!(p->distance_tol > 0.0) || !(p->velocity_tol >= 0.0) || capacity < 0 || (capacity > 0 && out == NULL)) {

@@ -26,6 +26,10 @@ int imp_collide2d_clip_xf(const imp_body2d *a, const imp_body2d_xf *ta, const im
 int imp_collide2d_clip_xf_simd(const imp_body2d *a, const imp_body2d_xf *ta, const imp_body2d *b,
                                const imp_body2d_xf *tb, const imp_detect2d_params *p, int simd,
                                imp_hit2d *out, int capacity);
+/* After imp_collide2d_prepare on the same body: whether the clipping path applies to it and
+   its vertices at x->now (see imp_body2d_xf), once per body and detection instead of per
+   pair; the results are the same bit for bit. O(vertices). */
+void imp_collide2d_clip_prepare(const imp_body2d *b, imp_body2d_xf *x);
 /* 1 when this build and processor run imp_collide2d_clip_xf_simd's AVX2 path */
 int imp_collide2d_clip_avx2(void);
 

@@ -82,10 +82,11 @@ TEST(matches_all_pairs_over_steps)
             CHECK(seen[ref[2 * k]][ref[2 * k + 1]]);
         }
         if (step > 0 && step != 30) {
-            CHECK(bp.shifts < 8LL * N);  /* coherent motion: insertion sort, not a full sort */
+            CHECK(unsorted.shifts < 8LL * N);  /* coherent motion: insertion sort, not a full sort */
         }
     }
-    CHECK(bp.full_sorts <= 2);
+    CHECK(unsorted.full_sorts <= 2);
+    CHECK(bp.full_sorts == 0);  /* sorted pairs: the grid every step, never the sweep */
     /* touching boxes overlap; NaN is refused */
     double two[8] = {0, 0, 1, 1, 1, 1, 2, 2};
     CHECK(imp_bp2d_update(&bp, two, 2, NULL) == 1);
@@ -95,6 +96,51 @@ TEST(matches_all_pairs_over_steps)
     imp_bp2d_free(&bp);
     imp_bp2d_free(&unsorted);
     imp_pairset_free(&ex);
+}
+
+/* The grid (sort_pairs, 32 boxes or more) against all pairs where its cells matter: a pyramid
+   of touching unit boxes (pairs through cell borders, each reported once), big boxes (a
+   ground, two overlapping walls), a box far away (larger cells), an empty box, and a box with
+   an infinite side (the sweep then). */
+TEST(grid_matches_all_pairs_in_packings)
+{
+    enum { BASE = 12, N = BASE * (BASE + 1) / 2 + 6 };
+    static double box[4 * N];
+    static int ref[N * N];
+    imp_bp2d bp = IMP_BP2D_EMPTY;
+    bp.sort_pairs = 1;
+    for (int variant = 0; variant < 5; variant++) {
+        int n = 0;
+        for (int row = 0; row < BASE; row++) {
+            for (int k = 0; k < BASE - row; k++, n++) {
+                double x = 0.5 * row + k, y = row, grow = variant == 1 ? 0.01 * rnd() : 0.0;
+                box[4 * n] = x - grow, box[4 * n + 1] = y - grow;
+                box[4 * n + 2] = x + 1 + grow, box[4 * n + 3] = y + 1 + grow;
+            }
+        }
+        double extra[6][4] = {{-20, -1, 40, 0}, {-3, -1, -2, 30}, {-2.5, 5, -1.5, 40},
+                              {1e6, 1e6, 1e6 + 1, 1e6 + 1}, {3, 3, 2, 4}, {5, 5, 6, 6}};
+        if (variant == 2) {
+            extra[3][0] = extra[3][1] = 30, extra[3][2] = extra[3][3] = 31;  /* nothing far */
+        }
+        if (variant == 3) {
+            extra[3][0] = 30, extra[3][2] = 31;  /* far in y only: one column, larger cells */
+        }
+        if (variant == 4) {
+            extra[5][2] = INFINITY;
+        }
+        for (int k = 0; k < 6; k++, n++) {
+            for (int c = 0; c < 4; c++) {
+                box[4 * n + c] = extra[k][c];
+            }
+        }
+        int m = imp_bp2d_update(&bp, box, n, NULL);
+        int r = brute(box, n, NULL, ref);
+        CHECK(m == r);
+        CHECK(m > 0 && memcmp(bp.pairs, ref, (size_t)(2 * m) * sizeof(int)) == 0);
+        CHECK(bp.full_sorts == (variant == 4));  /* the grid, but for the infinite side */
+    }
+    imp_bp2d_free(&bp);
 }
 
 TEST(pairset_basics)
@@ -124,6 +170,7 @@ int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(matches_all_pairs_over_steps);
+    RUN(grid_matches_all_pairs_in_packings);
     RUN(pairset_basics);
     return CHECK_END("broadphase2d");
 }

@@ -140,6 +140,18 @@ TEST(agrees_with_the_general_path)
             int ns = imp_collide2d_clip_xf_simd(&a, &xa, &b, &xb, &tol, 1, hs, 8);
             CHECK(ns == nc && memcmp(hs, hc, (size_t)nc * sizeof *hc) == 0);
         }
+        {  /* prepared for clipping (its test and world vertices once per body): the same */
+            imp_body2d_xf xa, xb;
+            imp_collide2d_prepare(&a, &xa);
+            imp_collide2d_prepare(&b, &xb);
+            imp_collide2d_clip_prepare(&a, &xa);
+            imp_collide2d_clip_prepare(&b, &xb);
+            CHECK(xa.clip == 1 && xb.clip == 1 && xa.nv == 4 && xb.nv == 4);
+            for (int simd = 0; simd <= imp_collide2d_clip_avx2(); simd++) {
+                int np = imp_collide2d_clip_xf_simd(&a, &xa, &b, &xb, &tol, simd, hs, 8);
+                CHECK(np == nc && memcmp(hs, hc, (size_t)nc * sizeof *hc) == 0);
+            }
+        }
         if (nc != ng) {
             fprintf(stderr, "trial %d: %d results by clipping, %d by the general path:\n", trial, nc, ng);
             for (int j = 0; j < ng; j++) {
