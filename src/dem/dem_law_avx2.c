@@ -143,8 +143,10 @@ enum { MAX_QUADS = 64 };
 /* Pass 1 over the groups of four: their geometry (the square root and division, whose latency
    then overlaps across groups instead of stalling each group's law), groups outside the common
    case to rest. Returns the count of kept groups in g. */
-static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d, int wall, const int *idx, const int *ia_all,
-                          const int *ib_all, int count, quad_geo *g, int *rest, int *nrest)
+static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d, int wall,
+                                                                const int *idx, const int *ia_all,
+                                                                const int *ib_all, int count,
+                                                                quad_geo *g, int *rest, int *nrest)
 {
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     int c = 0;
