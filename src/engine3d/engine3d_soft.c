@@ -462,6 +462,7 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, double thresh
     struct imp_e3_soft *sf = e->soft;
     imp_e3_soft_pt *pts = sf->pts;
     double *rs = sf->rs, *gs = sf->gs;
+    const unsigned char *mv = sf->mv;  /* a side that does not move (the ground) joins no group */
     int *uf = sf->uf, any = 0;
     for (int c = 0; c < n; c++) {
         imp_e3_soft_pt *q = &pts[c];
@@ -481,7 +482,7 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, double thresh
     }
     for (int c = 0; c < n; c++) {
         imp_e3_soft_pt *q = &pts[c];
-        if (restitutes(q, threshold) && q->a > 0 && q->b > 0) {
+        if (restitutes(q, threshold) && mv[q->a] && mv[q->b]) {
             int ra = group_root(uf, q->a), rb = group_root(uf, q->b);
             if (ra != rb) {
                 uf[ra > rb ? ra : rb] = ra < rb ? ra : rb;
@@ -491,7 +492,7 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, double thresh
     for (int c = 0; c < n; c++) {  /* each point's group: its root */
         imp_e3_soft_pt *q = &pts[c];
         if (restitutes(q, threshold)) {
-            int r = group_root(uf, q->a > 0 ? q->a : q->b);
+            int r = group_root(uf, mv[q->a] ? q->a : q->b);
             rs[3 * (size_t)c + 2] = r;
             gs[3 * (size_t)r] = gs[3 * (size_t)r + 1] = gs[3 * (size_t)r + 2] = 0.0;
         }
@@ -504,7 +505,7 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, double thresh
         double *g = gs + 3 * (size_t)rs[3 * (size_t)c + 2];
         for (int side = 0; side < 2; side++) {
             int b = side ? q->b : q->a;
-            if (b > 0 && uf[b] >= 0) {
+            if (mv[b] && uf[b] >= 0) {
                 const double *v = sf->sv + 8 * (size_t)b;
                 g[2] += sf->ke[b] - body_energy(&w->model.bodies[b], w->data.y + (size_t)b * IMP_STRIDE_3D + 3, v, v + 4);
                 uf[b] = -1;  /* counted (the roots are in rs now) */
