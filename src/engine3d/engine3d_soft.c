@@ -705,7 +705,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     double *dydt = sf->dydt, t = imp_profile_now();
     imp_world_derivative(w, t0, w->data.y, dydt);
     imp_status st = detect(w, e, dydt, h);
-    for (int b = 1; b < ns && st == IMP_OK; b++) {  /* the free motion's energy (restitution_pass) */
+    int elastic = 0;  /* whether a point may restitute: only then restitution_pass reads ke */
+    for (int c = 0; c < e->npts && !elastic; c++) {
+        elastic = e->pts[c].e > 0.0;
+    }
+    for (int b = 1; b < ns && st == IMP_OK && elastic; b++) {  /* the free motion's energy */
         if (moves(w, b)) {
             const double *y = w->data.y + (size_t)b * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)b;
             sf->ke[b] = body_energy(&w->model.bodies[b], y + 3, v, v + 3);
