@@ -48,6 +48,31 @@ describe("world options", function()
   end)
 end)
 
+describe("conventions a world cannot honour", function()
+  it("are refused with the world's dimension, strategy and solver", function()
+    local honour = "cannot honour it: leave it out or give \"impact\""
+    assert.matches("option 'conventions' %(got \"myphysicslab\"%) changes the 2D collision "
+      .. "advance.*this world %(2D, strategy \"compliant\"%) " .. honour,
+      err_of(impact.world2d, { strategy = "compliant", conventions = "myphysicslab" }))
+    assert.matches("%(2D, strategy \"contact\", contact_solver \"soft\"%) " .. honour,
+      err_of(impact.world2d, { strategy = "contact", contact_solver = "soft",
+                               conventions = "myphysicslab" }))
+    assert.matches("%(3D, strategy \"impulse\"%) " .. honour,
+      err_of(impact.world3d, { strategy = "impulse", conventions = "myphysicslab" }))
+    assert.matches('option \'conventions\' must be one of "impact", "myphysicslab", got "mpl"',
+      err_of(impact.world2d, { strategy = "contact", conventions = "mpl" }))
+    for _, s in ipairs { "impulse", "contact" } do
+      assert.is_not_nil(impact.world2d { strategy = s, conventions = "myphysicslab" })
+    end
+    local w = impact.world2d { strategy = "contact", conventions = "myphysicslab" }
+    w.strategy = "impulse"
+    assert.matches('the compliant strategy cannot honour the world\'s option conventions = '
+      .. '"myphysicslab"', err_of(function() w.strategy = "compliant" end))
+    assert.equal("impulse", w.strategy)
+    assert.is_not_nil(impact.world3d { strategy = "contact", conventions = "impact" })
+  end)
+end)
+
 describe("integrators a strategy would not use", function()
   it("are refused, or fail the step, with what to do instead", function()
     -- 2D impulse and contact back each step up to a collision's time: fixed-step methods only

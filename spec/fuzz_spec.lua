@@ -47,11 +47,12 @@ describe("the fuzzer's generator", function()
           if r and r >= 1e154 then
             big = big + 1
             assert.is_truthy(call.bad, call.src)
-            if not call.src:find("%[") then assert.are.equal("volume overflows (infinite)", call.bad) end
+            if not call.src:find("[%[_]") then assert.are.equal("volume overflows (infinite)", call.bad) end
           elseif r and r > 0 and r <= 1e-160 then
             small = small + 1
             assert.is_truthy(call.bad, call.src)
-            if not call.src:find("%[") then assert.are.equal("volume is zero", call.bad) end
+            -- (an unknown key drawn beside the radius is the first verdict)
+            if not call.src:find("[%[_]") then assert.are.equal("volume is zero", call.bad) end
           end
         end
       end
@@ -116,7 +117,7 @@ describe("the fuzzer on a fake target", function()
 
   it("prints the findings and ends with the counts", function()
     local lines = {}
-    local over = { calls = 240, seed = 25 }  -- (its 6 cases: one dem.load, one step after close)
+    local over = { calls = 240, seed = 23 }  -- (its 6 cases: one dem.load, one step after close)
     for k, v in pairs(cfg) do over[k] = over[k] or v end
     local r = fuzz.main(over, function(s) lines[#lines + 1] = s end)
     local text = table.concat(lines, "\n")

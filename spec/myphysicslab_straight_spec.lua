@@ -11,15 +11,16 @@
 -- seeds: myphysicslab_order_spec checks their physics; in one_block2 myPhysicsLab draws 2212
 -- numbers from its generator, 2040 of them in its contact-force solver, which draws a random
 -- order of all its contacts on every pass (ComputeForces.nextContactHybrid, used only for
--- joints), so its serial order depends on that solver's passes); ngon_block (0.036 after 8 s,
--- the same for every seed; 0.10 while the contact strategy's stages detected statically).
--- Measured against myPhysicsLab's own code (a TypeScript build of its engine, which
--- reproduces the states its suite asserts to 5e-8), ngon_block parts from it at 0.1 s by one
--- of its approximations that impact does not share (impact's is exact): a vertex contact's b
--- (the gap's acceleration without contact forces) takes the vertex's lever arm at the foot of
--- the perpendicular on the edge, which exceeds the exact b by d (w1 - w2)^2 (d the gap); with
--- that choice impact follows its state to 4e-9 for the 8 s. six_blocks_4, 9, 10, 12 and
--- acute_corners are not ported (the corner collisions are at the end of this file).
+-- joints), so its serial order depends on that solver's passes). ngon_block ends 0.036 from
+-- its state after 8 s, the same for every seed: measured against myPhysicsLab's own code (a
+-- TypeScript build of its engine, which reproduces the states its suite asserts to 5e-8), it
+-- parts from it at 0.1 s by one of its approximations that impact does not share by default
+-- (impact's is exact): a vertex contact's b (the gap's acceleration without contact forces)
+-- takes the vertex's lever arm at the foot of the perpendicular on the edge, which exceeds the
+-- exact b by d (w1 - w2)^2 (d the gap). Under conventions = "myphysicslab" (engine2d_def.h)
+-- impact takes it and meets its 1e-5 (4.5e-8); fast_close too (5.3e-4 -> 3.4e-8).
+-- six_blocks_4, 9, 10, 12 and acute_corners are not ported (the corner collisions are at the
+-- end of this file).
 local impact = require("impact")
 local mpl = require("spec.support.myphysicslab")
 local shape2d = impact.shape2d
@@ -31,7 +32,14 @@ local function world(opts)
     collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
     collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
     joint_small_impacts = true, seed = 99999, damping = { linear = d, angular = 0.15 * d },
-    gravitation = opts.G and { G = opts.G, softening = 0 } or nil }
+    gravitation = opts.G and { G = opts.G, softening = 0 } or nil, conventions = opts.conventions }
+end
+
+-- a scene impact's exact formulas part from, run twice: under impact's conventions to the
+-- distance measured (tol), under conventions = "myphysicslab" (engine2d_def.h) to the
+-- tolerance its suite asserts (its_tol)
+local function both(tol, its_tol)
+  return { { conventions = "impact", tol = tol }, { conventions = "myphysicslab", tol = its_tol } }
 end
 
 local function walls(w)
@@ -221,6 +229,31 @@ describe("myPhysicsLab StraightStraightTest", function()
       { -0, -0, 2.4571576, -0, 0.7853982, -0 } }, 1e-5, 0, 1e-5, 0)
   end)
 
+  -- ngon_block: a 16-gon (radius 0.75, its centre of mass 0.2 below its centre, moment r^2 / 2)
+  -- rolls and slides on a 1 x 3 block under their mutual gravitation (G = 3), 8 s. impact's
+  -- exact lever arm parts from its state by 0.036; its own (conventions = "myphysicslab")
+  -- follows it to 4.5e-8.
+  for _, c in ipairs(both(0.05, 1e-5)) do
+    it(("ngon_block: a 16-gon rolling on a block, 8 s: their state to %g under conventions %q "
+      .. "(it asserts 1e-5)"):format(c.tol, c.conventions), function()
+      local w = world { G = 3, conventions = c.conventions }
+      -- makeNGon(16, 0.75): a vertex at (0.75, 0)
+      local path = shape2d.path():move_to(0.75, 0)
+      for i = 1, 15 do
+        path = path:line_to(0.75 * math.cos(i * math.pi / 8), 0.75 * math.sin(i * math.pi / 8))
+      end
+      local ngon = w:add_body { shape = path:close():build(), mass = 1, inertia = 0.75 ^ 2 / 2,
+        center_of_mass = { 0, -0.2 }, position = { -0.255, 0 }, velocity = { 0, 0.6 }, spin = 1,
+        elasticity = 0.8 }
+      local block = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
+        position = { 1, 0 }, velocity = { 0, -0.6 }, elasticity = 0.8 }
+      check(w, { ngon, block }, 8, {
+        { 0.8490859, 0.203748, 0.2930717, -0.2101944, -0.1612429, -0.0790571 },
+        { -0.1040859, -0.203748, -0.2930717, 0.2101944, -2.3103895, -0.1556946 } }, c.tol,
+        0, math.huge)
+    end)
+  end
+
   it("block_block_contact_1: two blocks in sliding contact under their mutual gravitation "
     .. "(G = 3), 3 s: their state to 1e-5, energy to 1e-5, no collision", function()
     local w = world { G = 3 }
@@ -257,19 +290,21 @@ describe("myPhysicsLab StraightStraightTest", function()
     for k = 1, 6 do assert.near(want[k], v[k], 0.005) end
   end)
 
-  it("fast_close: a block 0.005 above the floor at -3 m/s (its 'allowTiny' case), 4 s: its "
-    .. "state to 1e-3 (measured 5.3e-4; it asserts 1e-5)", function()
-    local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -4 },
-      collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
-      collision_accuracy = 0.6, integrator = "rk4", extra_accel = "none",
-      joint_small_impacts = true, seed = 99999 }
-    box(w, 10)
-    local b = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
-      position = { 0, -5 + 1.5 + 0.005 }, angle = 0.01, velocity = { 0, -3 }, elasticity = 0.8 }
-    w:run { until_time = 4 }
-    local err = mpl.worst({ b }, { { 0, 0, -4.2240973, 0.9174399, -1.6750292, 0.2982996 } })
-    assert.is_true(err <= 1e-3, ("state %.3g from myPhysicsLab's"):format(err))
-  end)
+  for _, c in ipairs(both(1e-3, 1e-5)) do
+    it(("fast_close: a block 0.005 above the floor at -3 m/s (its 'allowTiny' case), 4 s: its "
+      .. "state to %g under conventions %q (it asserts 1e-5)"):format(c.tol, c.conventions), function()
+      local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -4 },
+        collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
+        collision_accuracy = 0.6, integrator = "rk4", extra_accel = "none",
+        joint_small_impacts = true, seed = 99999, conventions = c.conventions }
+      box(w, 10)
+      local b = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
+        position = { 0, -5 + 1.5 + 0.005 }, angle = 0.01, velocity = { 0, -3 }, elasticity = 0.8 }
+      w:run { until_time = 4 }
+      local err = mpl.worst({ b }, { { 0, 0, -4.2240973, 0.9174399, -1.6750292, 0.2982996 } })
+      assert.is_true(err <= c.tol, ("state %.3g from myPhysicsLab's"):format(err))
+    end)
+  end
 end)
 
 -- Corner collisions (StraightStraightTest's corner_collision, rounded_corner_collision,

@@ -57,7 +57,17 @@ typedef struct imp_engine2d_def {
                                    its own contact problem (1, and 4 under "soft"; as Box3D's
                                    sub-stepping: tall stacks settle with fewer sweeps) */
     imp_soft_def soft;          /* contact_solver = "soft" */
+    int conventions;            /* IMP_CONVENTIONS_IMPACT, or _MYPHYSICSLAB: its approximations */
 } imp_engine2d_def;
+
+/* Whose formulas the 2D engine's collision advance uses where myPhysicsLab approximates
+   (conventions = "impact" | "myphysicslab"): impact's exact gap accelerations and handling, or
+   myPhysicsLab's three choices, so that its scenes come out as its own test suite asserts:
+   a vertex contact's lever arms at the foot of the perpendicular on the edge, the curvature
+   term of an arc contact with the whole relative velocity, and after a back-up only the
+   records that penetrated or approach faster than velocity_tol handled as collisions. */
+enum { IMP_CONVENTIONS_IMPACT = 0, IMP_CONVENTIONS_MYPHYSICSLAB = 1 };
+extern const char *const imp_conventions_names[];
 
 /* How a trial step advances the bodies (engine2d_symplectic.c): with the world's integrator,
    the contact forces solved at each of its evaluations (ODE), or by one semi-implicit Euler

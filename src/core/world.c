@@ -203,6 +203,13 @@ imp_status imp_world_check_def(const imp_world_def *def, char *why, size_t why_l
         return bad_def(why, why_len, "strategy", def->strategy,
                        "an imp_strategy that runs in the world's dimension");
     }
+    if (def->engine2d.conventions != IMP_CONVENTIONS_IMPACT
+        && (def->engine2d.conventions != IMP_CONVENTIONS_MYPHYSICSLAB || def->dim != 2
+            || (imp_strategy_ops_of(def->strategy, 2)->flags & IMP_STRATEGY_COLLISIONS) == 0
+            || def->engine2d.contact_solver == IMP_SOLVER_SOFT)) {
+        return bad_def(why, why_len, "engine2d.conventions", def->engine2d.conventions,
+                       "0, or 1 in a 2D world under impulse or contact, not the soft step");
+    }
     return IMP_OK;
 }
 
@@ -634,6 +641,15 @@ imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
         char msg[200];  /* sleeping (islands.h): only the impulse and contact strategies sleep */
         snprintf(msg, sizeof msg, "the %s strategy cannot honour the world's option sleep = true "
                  "(only the impulse and contact strategies put islands to sleep)", imp_strategy_names[st]);
+        set_error(w, msg);
+        return IMP_ERR_INVALID;
+    }
+    if (w->model.def.engine2d.conventions != IMP_CONVENTIONS_IMPACT
+        && (imp_strategy_ops_of(st, w->model.def.dim)->flags & IMP_STRATEGY_COLLISIONS) == 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "the %s strategy cannot honour the world's option conventions = "
+                 "\"%s\" (the impulse and contact strategies' collision advance)",
+                 imp_strategy_names[st], imp_conventions_names[w->model.def.engine2d.conventions]);
         set_error(w, msg);
         return IMP_ERR_INVALID;
     }

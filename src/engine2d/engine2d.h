@@ -48,6 +48,7 @@ typedef struct imp_rec2d {
     int swept;            /* found by a vertex's path (a fast crossing), not statically */
     int corners;          /* a corner against a corner (vertex/vertex) along a line that is no
                              face's normal: that normal holds only near contact */
+    int vertex;           /* the primary's feature is a vertex against the normal body's edge */
     double u1[2], u2[2];  /* world points whose motion gives the gap's acceleration: the
                              primary's vertex or arc centre, the normal body's point or arc centre */
     double point[2];      /* impact point (on the normal body) */
@@ -152,7 +153,10 @@ typedef struct imp_engine2d {
     /* advance */
     double *y0;                   /* state at the start of the trial step */
     int y_cap;
-    int *pending;                 /* 2 per pair: body pairs found penetrating, to handle */
+    struct imp_pending2d {        /* the records found penetrating, to handle: their body */
+        int p, q;                 /* pair and feature key, one entry per key */
+        unsigned long long key;
+    } *pending;
     int npending, pending_cap;
     /* touching body pairs at the end of the last step (contact_begin / contact_end events) */
     struct imp_touch2d *touch, *touch_new;

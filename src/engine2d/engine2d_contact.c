@@ -58,15 +58,26 @@ static double point_accel_dot(const imp_world *w, const double *y, const double 
 static double gap_accel(const imp_world *w, const double *y, const double *f, const imp_rec2d *r)
 {
     const double *n = r->normal;
-    double b = point_accel_dot(w, y, f, r->p, r->u1, n) - point_accel_dot(w, y, f, r->q, r->u2, n);
+    /* the primary's point: its vertex or arc centre, or under conventions = "myphysicslab"
+       (a vertex against a straight edge) the foot of the perpendicular from the vertex on the
+       edge, myPhysicsLab's lever arm for both bodies (b then exceeds the gap's exact
+       acceleration by d (w_p - w_q)^2, d the gap) */
+    double u1[2] = {r->u1[0], r->u1[1]};
+    int mpl = w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
+    if (mpl && r->vertex && !r->curved && r->connector < 0) {
+        double d = n[0] * (u1[0] - r->u2[0]) + n[1] * (u1[1] - r->u2[1]);
+        u1[0] -= d * n[0];
+        u1[1] -= d * n[1];
+    }
+    double b = point_accel_dot(w, y, f, r->p, u1, n) - point_accel_dot(w, y, f, r->q, r->u2, n);
     if (r->fixed_normal) {
         return b;
     }
     double v1[2], v2[2];
-    imp_e2_point_velocity(y + (size_t)r->p * IMP_STRIDE_2D, r->u1, v1);
+    imp_e2_point_velocity(y + (size_t)r->p * IMP_STRIDE_2D, u1, v1);
     imp_e2_point_velocity(y + (size_t)r->q * IMP_STRIDE_2D, r->u2, v2);
     const double dv[2] = {v1[0] - v2[0], v1[1] - v2[1]};
-    const double sep[2] = {r->u1[0] - r->u2[0], r->u1[1] - r->u2[1]};
+    const double sep[2] = {u1[0] - r->u2[0], u1[1] - r->u2[1]};
     double along = n[0] * sep[0] + n[1] * sep[1];
     if (r->curved) {
         double vn = n[0] * dv[0] + n[1] * dv[1];
@@ -80,8 +91,8 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
             }
             return b;
         }
-        if (fabs(along) > 1e-12) {
-            b += vt2 / along;
+        if (fabs(along) > 1e-12) {  /* myPhysicsLab's: the whole |dv|^2 (Curved Edge Physics) */
+            b += (mpl ? dv2 : vt2) / along;
         }
         return b;
     }
@@ -543,6 +554,9 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
     int joints_too = pol == IMP_EXTRA_VELOCITY_JOINTS || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
     int with_distance = pol == IMP_EXTRA_VELOCITY_AND_DISTANCE
                         || pol == IMP_EXTRA_VELOCITY_AND_DISTANCE_JOINTS;
+    /* myPhysicsLab's conventions: every contact closer than the half gap pushed at once by
+       (2 v h + x0) / h^2, as ContactSim, whatever its load (see push_speed) */
+    int mpl = d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
     /* the gap error x0 of a contact closer than the half gap (by more than round-off), in
        e->e (NaN: none): its push waits for its load; e->vel: each row's b without any extra
        acceleration (the load solve) */
@@ -570,7 +584,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         } else if (pol != IMP_EXTRA_NONE && (!r->bilateral || joints_too)) {
             /* contacts and ropes; joints and rods under the *_joints policies */
             double v0 = r->velocity, x0 = r->distance - r->target;
-            if (with_distance && r->connector < 0 && x0 < -tiny) {
+            if (with_distance && r->connector < 0 && x0 < -tiny && !mpl) {
                 push[i] = x0;
                 npush++;
                 b += velocity_level ? v0 / h : 2.0 * v0 / h;  /* (x0 = 0 in extra_accel) */

@@ -16,6 +16,7 @@ const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "h
 const char *const imp_extra_accel_names[] = {"none", "velocity", "velocity_and_distance",
                                              "velocity_joints", "velocity_and_distance_joints",
                                              NULL};
+const char *const imp_conventions_names[] = {"impact", "myphysicslab", NULL};
 
 imp_engine2d_def imp_engine2d_default_def(void)
 {
@@ -323,6 +324,7 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
     r->target = target;
     r->swept = h->swept;
     r->corners = h->type == IMP_HIT_VERTEX_VERTEX && h->cone_margin > IMP_COLLIDE2D_CONE_SLACK;
+    r->vertex = h->type == IMP_HIT_VERTEX_EDGE && h->curvature == 0.0;
     const imp_engine2d_def *d = &w->model.def.engine2d;
     double depth = -h->distance, speed = fabs(h->normal_velocity);
     if (h->kind == IMP_HIT_COLLISION && h->distance <= 0.0

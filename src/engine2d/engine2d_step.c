@@ -35,7 +35,7 @@
 static int pending_has(const imp_engine2d *e, int p, int q)
 {
     for (int i = 0; i < e->npending; i++) {
-        int a = e->pending[2 * i], b = e->pending[2 * i + 1];
+        int a = e->pending[i].p, b = e->pending[i].q;
         if ((a == p && b == q) || (a == q && b == p)) {
             return 1;
         }
@@ -43,22 +43,40 @@ static int pending_has(const imp_engine2d *e, int p, int q)
     return 0;
 }
 
-static int pending_add(imp_engine2d *e, int p, int q)
+static int pending_key_has(const imp_engine2d *e, unsigned long long key)
 {
-    if (pending_has(e, p, q)) {
+    for (int i = 0; i < e->npending; i++) {
+        if (e->pending[i].key == key) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* whether record r is a collision found penetrating: impact's rule, its body pair was found
+   penetrating; myPhysicsLab's (conventions), the record itself was */
+static int pending_record(const imp_engine2d *e, const imp_rec2d *r, int mpl)
+{
+    return mpl ? pending_key_has(e, r->key) : pending_has(e, r->p, r->q);
+}
+
+static int pending_add(imp_engine2d *e, const imp_rec2d *r)
+{
+    if (pending_key_has(e, r->key)) {
         return 0;
     }
     if (e->npending == e->pending_cap) {
         int cap = e->pending_cap ? 2 * e->pending_cap : 16;
-        int *np = realloc(e->pending, 2 * (size_t)cap * sizeof *np);
+        struct imp_pending2d *np = realloc(e->pending, (size_t)cap * sizeof *np);
         if (np == NULL) {
             return -1;
         }
         e->pending = np;
         e->pending_cap = cap;
     }
-    e->pending[2 * e->npending] = p;
-    e->pending[2 * e->npending + 1] = q;
+    e->pending[e->npending].p = r->p;
+    e->pending[e->npending].q = r->q;
+    e->pending[e->npending].key = r->key;
     e->npending++;
     return 0;
 }
@@ -181,14 +199,13 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     imp_engine2d *e = w->engine2d;
     const imp_engine2d_def *d = &w->model.def.engine2d;
     double target = 0.5 * d->distance_tol, acc = d->collision_accuracy * target;
-    int n = e->nrec, want = 0;
+    int n = e->nrec, want = 0, mpl = d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
     if (imp_engine2d_reserve_lcp(e, 2 * n + 2) != 0) {
         return -1;
     }
     for (int i = 0; i < n && !want; i++) {
         const imp_rec2d *r = &e->rec[i];
-        int coll = !r->bilateral
-                   && (r->kind == IMP_HIT_IMMINENT || pending_has(e, r->p, r->q));
+        int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT || pending_record(e, r, mpl));
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
         if (coll && r->velocity < 0.0 && (r->corners ? corners_close(r, acc)
             : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0) && r->distance < target + acc)) {
@@ -217,8 +234,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     for (int i = 0; i < n; i++) {
         const imp_rec2d *r = &e->rec[i];
         if (r->connector >= 0 || r->distance < d->distance_tol) {
-            int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT
-                                         || pending_has(e, r->p, r->q));
+            int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT || pending_record(e, r, mpl));
             e->rec[keep] = *r;
             elastic[keep] = (unsigned char)coll;
             keep++;
@@ -510,7 +526,7 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
         if (*worst < 0 || r->distance < rec[*worst].distance) {
             *worst = i;
         }
-        if (pending_add(e, r->p, r->q) != 0) {
+        if (pending_add(e, r) != 0) {
             snprintf(a->why, a->why_size, "out of memory");
             st = IMP_ERR_NOMEM;
             break;

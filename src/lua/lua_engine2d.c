@@ -89,6 +89,7 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
                                              100000);
     d->time_stepping = imp_opt_enum(L, idx, what, "time_stepping", imp_time_stepping_names,
                                     d->time_stepping);
+    d->conventions = imp_opt_enum(L, idx, what, "conventions", imp_conventions_names, d->conventions);
     read_soft(L, idx, what, d);
 }
 

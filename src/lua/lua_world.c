@@ -358,6 +358,7 @@ static int l_world_new(lua_State *L)
                                        "collision_accuracy", "extra_accel", "extra_accel_dt",
                                        "max_backups", "joint_small_impacts", "contact_solver",
                                        "pgs_iterations", "time_stepping", "contact_points", "substeps", "soft",
+                                       "conventions",
                                        /* sleeping (islands.h) */
                                        "sleep", "sleep_time", "sleep_linear", "sleep_angular",
                                        /* read by lua/impact/polyhedra.lua (3D) */
@@ -397,6 +398,16 @@ static int l_world_new(lua_State *L)
     }
     def.seed = (unsigned long long)imp_opt_integer(L, 2, what, "seed", 1, 0, LUA_MAXINTEGER);
     imp_lua_read_engine2d(L, 2, what, &def.engine2d);
+    if (def.engine2d.conventions != IMP_CONVENTIONS_IMPACT
+        && (dim != 2 || (imp_strategy_ops_of(def.strategy, dim)->flags & IMP_STRATEGY_COLLISIONS) == 0
+            || def.engine2d.contact_solver == IMP_SOLVER_SOFT)) {
+        return imp_error(L, what, "option 'conventions' (got \"%s\") changes the 2D collision "
+                         "advance of the \"impulse\" and \"contact\" strategies (not the soft "
+                         "step); this world (%dD, strategy \"%s\"%s) cannot honour it: leave it out "
+                         "or give \"impact\"", imp_conventions_names[def.engine2d.conventions], dim,
+                         imp_strategy_names[def.strategy],
+                         def.engine2d.contact_solver == IMP_SOLVER_SOFT ? ", contact_solver \"soft\"" : "");
+    }
     if (!imp_strategy_supports(def.strategy, dim) ||  /* the strategy's table says */
         (imp_strategy_ops_of(def.strategy, dim)->dims & (1u << dim)) == 0) {  /* dem: 3D only */
         return imp_error(L, what, "strategy \"%s\" is for %s worlds", imp_strategy_names[def.strategy],

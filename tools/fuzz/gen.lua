@@ -665,6 +665,13 @@ local function world_options(c, dim, strategy)
           if not soft then bad = bad or "substeps in 2D without contact_solver soft" end
           return src, bad
         end, soft and 0.3 or 0.01 },
+      { "conventions", function(cc)
+          local src, bad = cc:enum({ "impact", "myphysicslab" })
+          if src == '"myphysicslab"' and (soft or not rigid_strategy) then
+            bad = bad or "conventions myphysicslab outside the 2D collision advance"
+          end
+          return src, bad
+        end },
     }
     for _, f in ipairs(e2) do
       f[3] = f[3] or (rigid_strategy and 0.2 or 0.03)
@@ -698,6 +705,7 @@ local function world_options(c, dim, strategy)
         end },
       { "extra_accel", ode_only('"velocity"') }, { "extra_accel_dt", ode_only("0.01") },
       { "joint_small_impacts", refused("true") },
+      { "conventions", function() return '"myphysicslab"', "conventions myphysicslab in 3D" end, 0.01 },
       { "time_stepping", function(cc)
           local src
           if rigid then src = ode and '"ode"' or '"symplectic_euler"'
