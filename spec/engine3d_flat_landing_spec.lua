@@ -51,7 +51,8 @@ local function norm(x) return math.sqrt(x[1] ^ 2 + x[2] ^ 2 + x[3] ^ 2) end
 
 describe("3D soft step: a symmetric body landing flat", function()
   for _, b in ipairs(bodies) do
-    it(("a %s leaves its landing step without spin (e = 0, 0.5, 1; yaw 0, 17, 45 deg)"):format(b[1]), function()
+    it(("a %s leaves its landing step without spin (e = 0, 0.5, 1; yaw 0, 17, 45 deg)"):format(b[1]),
+       function()
       for _, e in ipairs { 0, 0.5, 1 } do
         for _, yaw in ipairs { 0, 17, 45 } do
           local w, body = drop(b, e, yaw, 1 / 60)
@@ -84,7 +85,8 @@ describe("3D soft step: a symmetric body landing flat", function()
           if landed then apex = math.max(apex, body.position[3] - b[3]) end
         end
         local ratio = apex / (e * e * h_drop)
-        assert.is_true(math.abs(ratio - 1) < 0.01, ("%s e %.1f: apex / (e^2 h) = %.4f"):format(b[1], e, ratio))
+        assert.is_true(math.abs(ratio - 1) < 0.01,
+                       ("%s e %.1f: apex / (e^2 h) = %.4f"):format(b[1], e, ratio))
       end
     end
   end)
@@ -95,11 +97,13 @@ describe("3D soft step: a symmetric body landing flat", function()
     -- below it); a plastic impact with sticking friction keeps L about the edge:
     -- m d v = (I + m (d^2 + zc^2)) omega, I = m / 6, omega about y
     local dt, theta, m = 1 / 240, 0.3, 1
-    local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -g }, dt = dt, contact_solver = "soft" }
+    local w = impact.world3d { strategy = "contact", gravity = { 0, 0, -g }, dt = dt,
+                               contact_solver = "soft" }
     w:add_body { shape = shape3d.box { size = { 200, 200, 1 } }, fixed = true, position = { 0, 0, -0.5 },
                  elasticity = 0, friction = 2 }
     local zc = (math.cos(theta) + math.sin(theta)) / 2  -- the lowest edge's depth below the centre
-    local body = w:add_body { shape = shape3d.box { size = { 1, 1, 1 } }, mass = m, friction = 2, elasticity = 0,
+    local body = w:add_body { shape = shape3d.box { size = { 1, 1, 1 } }, mass = m, friction = 2,
+                              elasticity = 0,
                               position = { 0, 0, zc + 0.001 }, velocity = { 0, 0, -v_hit },
                               orientation = { math.cos(theta / 2), 0, math.sin(theta / 2), 0 } }
     local omega
