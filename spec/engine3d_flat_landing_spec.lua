@@ -1,11 +1,10 @@
 -- A symmetric body landing flat under the soft step (issue #24): a body dropped with no spin
 -- and no tangential velocity onto the face it is symmetric about takes, by symmetry, no
 -- angular impulse about its centre, so it leaves its landing step without spin, for any
--- elasticity and any yaw about the vertical (which changes the order of its corners in the
--- sub-steps' one Gauss-Seidel pass), and bounces to e^2 of its drop height. One pass over the
--- corners took one corner's impulse before the others' and left a box spinning (0.1 to 1 rad/s
--- at 5 m/s); the restitution pass now settles the impact's points together, on the step's
--- impulses, with their friction. The asymmetric case keeps its closed form: a box landing on
+-- elasticity and any yaw about the vertical, and bounces to e^2 of its drop height. The
+-- sub-steps' one Gauss-Seidel pass over the corners took one corner's impulse before the
+-- others' and left such bodies spinning (0.15 to 0.93 rad/s at 5 m/s); the restitution pass
+-- now settles the impact's points together, on the step's impulses, with their friction. The asymmetric case keeps its closed form: a box landing on
 -- an edge with e = 0 and sticking friction keeps its angular momentum about that edge.
 local impact = require("impact")
 local shape3d = impact.shape3d
