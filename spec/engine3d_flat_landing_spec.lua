@@ -4,8 +4,9 @@
 -- elasticity and any yaw about the vertical, and bounces to e^2 of its drop height. The
 -- sub-steps' one Gauss-Seidel pass over the corners took one corner's impulse before the
 -- others' and left such bodies spinning (0.15 to 0.93 rad/s at 5 m/s); the restitution pass
--- now settles the impact's points together, on the step's impulses, with their friction. The asymmetric case keeps its closed form: a box landing on
--- an edge with e = 0 and sticking friction keeps its angular momentum about that edge.
+-- now settles the impact's points together, on the step's impulses, with their friction. The
+-- asymmetric case keeps its closed form: a box landing on an edge with e = 0 and sticking
+-- friction keeps its angular momentum about that edge.
 local impact = require("impact")
 local shape3d = impact.shape3d
 
