@@ -15,9 +15,10 @@
 --    free motion. Checked: the energy never rises above its start by more than the soft
 --    contacts' push-out allows (1 %), and every step succeeds.
 -- 3. A box dropped flat onto an elastic floor (e = 1) bounces back to its drop height: its four
---    corners' Newton impulses now settle together (sweeps to a relative change of 1e-9); one
---    pass, each corner's impulse taken before the next had its share, returned a third of the
---    energy as spin.
+--    corners' Newton impulses now settle together (sweeps to a relative change of 1e-12, on the
+--    step's impulses, with friction: spec/engine3d_flat_landing_spec.lua); one pass, each
+--    corner's impulse taken before the next had its share, returned a third of the energy as
+--    spin.
 local impact = require("impact")
 local shape3d = impact.shape3d
 

@@ -55,6 +55,10 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s);
 }
 
+/* the restitution pass's record of a point (s->rs): its step's impulses and frame velocities
+   (n, t1, t2) before the pass, its group (the root slot) and its approach u_N(hit) */
+enum { RS_STRIDE = 8 };
+
 static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
 {
     struct imp_e3_soft *s = e->soft;
@@ -72,7 +76,7 @@ static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
             return -1;
         }
         s->pts = p;
-        double *rs = realloc(s->rs, (size_t)cap * 3 * sizeof *rs);
+        double *rs = realloc(s->rs, (size_t)cap * RS_STRIDE * sizeof *rs);
         if (rs == NULL) {
             return -1;
         }
@@ -405,12 +409,71 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
     apply(va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, d1, d2);
 }
 
-/* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points that approached faster
-   than the threshold and pushed (u_N(hit): the approach just before the first push, Box3D
-   takes the step's start's, slower by up to g h for a falling body). */
-static int restitutes(const imp_e3_soft_pt *q, double threshold)
+/* After the sub-steps: Newton's law u_N = -e u_N(hit) at the points of the pairs that had an
+   impact (the points of a pair are consecutive in pts): a pair had one when one of its points
+   pushed at an approach faster than the threshold. Each of its points then takes part when it pushed or ends the step closed (s <= 0)
+   and its approach u_N(hit) was faster than the threshold, with e = 0 too (u_N = 0: a plastic
+   impact). A point's u_N(hit) is its free motion's: its normal velocity at the step's start u0
+   with the forces' velocity change (dydt, the linear part) of the sub-steps up to the one in
+   which its gap closes (all of them if it does not close in the step: the last relax pass saw
+   it would close in the next sub-step, or the body turned onto it). Not the
+   velocity the point had at its own first push: one pass over a box landing flat on its face
+   takes one corner's impulse before the others', so that the corners that push later see a
+   slower approach, or a faster one, and the one that never pushes none, and Newton's law point
+   by point on those left the box spinning (issue #24). Box3D takes u0, at the points that
+   pushed only. Into rs[RS_STRIDE c + 7] the point's u_N(hit), 1 when it takes no part; returns
+   whether any takes part. O(points x sub-steps). */
+static int impact_points(struct imp_e3_soft *sf, int n, double threshold, double hs, int k)
 {
-    return !(q->e == 0.0 || q->uhit > -threshold || q->maxn == 0.0 || q->mn == 0.0);
+    const imp_e3_soft_pt *pts = sf->pts;
+    const unsigned char *mv = sf->mv;
+    double *rs = sf->rs;
+    int any = 0, c0 = 0;
+    while (c0 < n && !(pts[c0].uhit < -threshold && pts[c0].maxn > 0.0)) {
+        c0++;  /* most steps: no impact at all */
+    }
+    if (c0 == n) {
+        return 0;
+    }
+    for (int f = 0, l; f < n; f = l) {
+        int pushed = 0;  /* one of its points pushed at an approach faster than the threshold */
+        for (l = f; l < n && pts[l].a == pts[f].a && pts[l].b == pts[f].b; l++) {
+            pushed |= pts[l].maxn > 0.0 && pts[l].uhit < -threshold;
+        }
+        for (int c = f; c < l; c++) {
+            const imp_e3_soft_pt *q = &pts[c];
+            int take = 0;
+            double u = 1.0;
+            if (pushed && (q->maxn > 0.0 || q->s <= 0.0) && q->mn != 0.0) {
+                const double *da = sf->dydt + (size_t)q->a * IMP_STRIDE_3D + IMP_VEL_3D;
+                const double *db = sf->dydt + (size_t)q->b * IMP_STRIDE_3D + IMP_VEL_3D;
+                double dv = 0.0, gap = q->sep;
+                for (int j = 0; j < 3; j++) {
+                    dv += q->ec[0][j] * ((mv[q->b] ? db[j] : 0.0) - (mv[q->a] ? da[j] : 0.0));
+                }
+                dv *= hs;
+                u = q->u0 + dv * k;
+                for (int i = 0; i < k; i++) {  /* the sub-step in which the free motion closes the gap */
+                    double v = q->u0 + dv * (i + 1);
+                    if (gap + hs * v < 0.0) {
+                        u = v;
+                        break;
+                    }
+                    gap += hs * v;
+                }
+                take = u < -threshold;
+            }
+            rs[RS_STRIDE * (size_t)c + 7] = take ? u : 1.0;
+            any |= take;
+        }
+    }
+    return any;
+}
+
+/* whether point c takes part in the restitution pass (impact_points) */
+static inline int restitutes(const double *rs, int c)
+{
+    return rs[RS_STRIDE * (size_t)c + 7] < 0.0;
 }
 
 /* A body's kinetic energy at velocity v, spin om (world) and orientation q (w, x, y, z) */
@@ -442,67 +505,99 @@ static double energy_scale(double A, double B, double allow)
     return fmin(fmax(a, 0.0), 1.0);
 }
 
-/* Newton's law point by point, in sweeps until the impulses settle (a relative change of
-   1e-9, at most RESTITUTION_SWEEPS: one pass left a box landing flat on its four corners
-   spinning at 6 rad/s, each corner's impulse taken before the next had its share), then no
-   energy gain: in each group of moving bodies joined by restituting points, the kinetic energy
-   after the pass is at most that of the bodies' free motion over the step (their velocities at
-   the step's start with the forces' impulses: contacts with e <= 1 are no source of energy).
-   Newton's law at several points of one body, or with friction, can break that bound (Kane's
-   paradox; with e = 1 a tumbling box on an edge and a landing stack gained energy step after
-   step until their numbers overflowed). The excess is removed by scaling the group's
-   restitution impulses by the largest a in [0, 1] that meets the bound: the energy the pass
-   adds is A a^2 + B a, with A = sum dp_i (u_i - u0_i) / 2 and B = sum dp_i u0_i (dp_i: point
-   i's restitution impulse, u0_i / u_i: its normal velocity before / after the pass), exact for
-   impulses whatever the bodies' inertia. Where the bound holds (a = 1) the pass is as it was. */
-enum { RESTITUTION_SWEEPS = 32 };
+/* Point q's rows in the restitution pass, on the step's impulses (sum): its normal row toward
+   u_N = -e u_N(hit) (approach), then its friction on the disc mu sum_N, both tangents at once,
+   one impulse applied; returns the largest change */
+static double restitution_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double approach)
+{
+    double *va = sf->sv + 8 * (size_t)q->a, *vb = sf->sv + 8 * (size_t)q->b, u[4];
+    velocity(va, vb, q, u);
+    double sn = fmax(q->sum[0] - q->mn * (u[0] + q->e * approach), 0.0), dn = sn - q->sum[0];
+    double u1 = u[1] + q->w1n * dn, u2 = u[2] + q->w2n * dn;
+    double r1 = q->sum[1] - q->mt * u1, r2 = q->sum[2] - q->mt * u2;
+    double lim = q->mu * sn, len2 = r1 * r1 + r2 * r2;
+    if (len2 > lim * lim) {
+        double f = lim / sqrt(len2);
+        r1 *= f;
+        r2 *= f;
+    }
+    double d1 = r1 - q->sum[1], d2 = r2 - q->sum[2];
+    q->sum[0] = sn;
+    q->sum[1] = r1;
+    q->sum[2] = r2;
+    q->rn = fmax(q->rn + dn, 0.0);  /* the next step's warm start */
+    q->rt1 += d1;
+    q->rt2 += d2;
+    apply(va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, d1, d2);
+    return fmax(fabs(dn), fmax(fabs(d1), fabs(d2)));
+}
 
-static void restitution_pass(imp_world *w, imp_engine3d *e, int n, double threshold)
+/* Newton's law with Coulomb's friction at the points impact_points took, on the step's
+   impulses (an impact's impulse is the step's, the first sub-step's mostly: the last
+   sub-step's alone cannot take back what one corner took before the others), in Gauss-Seidel
+   sweeps until they settle (a change of 1e-12 of the largest normal impulse, at most
+   RESTITUTION_SWEEPS): the velocities then meet the rows together, whatever order the
+   sub-steps' one pass took them in, and a box landing flat on its face leaves it without spin
+   (with the normal rows alone, friction's twist about the normal stayed). Then, when a point is
+   elastic (e > 0: the free motion's energies ke were computed), no energy gain: in each group
+   of moving bodies joined by restituting points, the kinetic energy after the pass is at most
+   that of the bodies' free motion over the step (their velocities at the step's start with the
+   forces' impulses: contacts with e <= 1 are no source of energy). Newton's law at several
+   points of one body, or with friction, can break that bound (Kane's paradox; with e = 1 a
+   tumbling box on an edge and a landing stack gained energy step after step until their numbers
+   overflowed). The excess is removed by scaling the group's changes of impulse by the largest a
+   in [0, 1] that meets the bound: the energy the pass adds is A a^2 + B a, with A = sum dp_i .
+   (u_i - u0_i) / 2 and B = sum dp_i . u0_i (dp_i: point i's change of impulse, u0_i / u_i: its
+   frame velocity before / after the pass), exact for impulses whatever the bodies' inertia; the
+   scaled impulses stay on their friction discs (between two that are). Where the bound holds
+   (a = 1) the pass is as it was. Points of e = 0 only need no bound: a row's Gauss-Seidel
+   projection takes energy, never adds it. O(points x sweeps). */
+enum { RESTITUTION_SWEEPS = 64 };
+
+static void restitution_pass(imp_world *w, imp_engine3d *e, int n, int elastic)
 {
     struct imp_e3_soft *sf = e->soft;
     imp_e3_soft_pt *pts = sf->pts;
     double *rs = sf->rs, *gs = sf->gs;
     const unsigned char *mv = sf->mv;  /* a side that does not move (the ground) joins no group */
-    int *uf = sf->uf, any = 0;
-    for (int c = 0; c < n; c++) {
+    int *uf = sf->uf;
+    for (int c = 0; c < n && elastic; c++) {  /* before the pass: impulses and velocities, groups */
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(q, threshold)) {
+        if (!restitutes(rs, c)) {
             continue;
         }
-        double u[4];
+        double u[4], *r = rs + RS_STRIDE * (size_t)c;
         velocity(sf->sv + 8 * (size_t)q->a, sf->sv + 8 * (size_t)q->b, q, u);
-        rs[3 * (size_t)c] = q->rn;
-        rs[3 * (size_t)c + 1] = u[0];
+        for (int k = 0; k < 3; k++) {
+            r[k] = q->sum[k];
+            r[3 + k] = u[k];
+        }
         uf[q->a] = q->a;
         uf[q->b] = q->b;
-        any = 1;
     }
-    if (!any) {
-        return;
-    }
-    for (int c = 0; c < n; c++) {
+    for (int c = 0; c < n && elastic; c++) {
         imp_e3_soft_pt *q = &pts[c];
-        if (restitutes(q, threshold) && mv[q->a] && mv[q->b]) {
+        if (restitutes(rs, c) && mv[q->a] && mv[q->b]) {
             int ra = group_root(uf, q->a), rb = group_root(uf, q->b);
             if (ra != rb) {
                 uf[ra > rb ? ra : rb] = ra < rb ? ra : rb;
             }
         }
     }
-    for (int c = 0; c < n; c++) {  /* each point's group: its root */
+    for (int c = 0; c < n && elastic; c++) {  /* each point's group: its root */
         imp_e3_soft_pt *q = &pts[c];
-        if (restitutes(q, threshold)) {
+        if (restitutes(rs, c)) {
             int r = group_root(uf, mv[q->a] ? q->a : q->b);
-            rs[3 * (size_t)c + 2] = r;
+            rs[RS_STRIDE * (size_t)c + 6] = r;
             gs[3 * (size_t)r] = gs[3 * (size_t)r + 1] = gs[3 * (size_t)r + 2] = 0.0;
         }
     }
-    for (int c = 0; c < n; c++) {  /* allowed: the free motion's energy less the present one */
+    for (int c = 0; c < n && elastic; c++) {  /* allowed: the free motion's energy less the present one */
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(q, threshold)) {
+        if (!restitutes(rs, c)) {
             continue;
         }
-        double *g = gs + 3 * (size_t)rs[3 * (size_t)c + 2];
+        double *g = gs + 3 * (size_t)rs[RS_STRIDE * (size_t)c + 6];
         for (int side = 0; side < 2; side++) {
             int b = side ? q->b : q->a;
             if (mv[b] && uf[b] >= 0) {
@@ -515,51 +610,51 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, double thresh
     for (int sweep = 0; sweep < RESTITUTION_SWEEPS; sweep++) {
         double change = 0.0, size = 0.0;
         for (int c = 0; c < n; c++) {
-            imp_e3_soft_pt *q = &pts[c];
-            if (!restitutes(q, threshold)) {
-                continue;
+            if (restitutes(rs, c)) {
+                change = fmax(change, restitution_row(sf, &pts[c], rs[RS_STRIDE * (size_t)c + 7]));
+                size = fmax(size, pts[c].sum[0]);
             }
-            double *va = sf->sv + 8 * (size_t)q->a, *vb = sf->sv + 8 * (size_t)q->b, u[4];
-            velocity(va, vb, q, u);
-            double vn = u[0];
-            double rn = fmax(q->rn - q->mn * (vn + q->e * q->uhit), 0.0), dn = rn - q->rn;
-            q->rn = rn;
-            q->sum[0] += dn;
-            apply(va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, 0.0, 0.0);
-            change = fmax(change, fabs(dn));
-            size = fmax(size, rn);
         }
-        if (!(change > 1e-9 * size)) {
+        if (!(change > 1e-12 * size)) {
             break;
         }
     }
-    for (int c = 0; c < n; c++) {  /* the energy the pass added: A and B of each group */
+    for (int c = 0; c < n && elastic; c++) {  /* the energy the pass added: A and B of each group */
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(q, threshold)) {
+        if (!restitutes(rs, c)) {
             continue;
         }
-        double u[4], dp = q->rn - rs[3 * (size_t)c], u0 = rs[3 * (size_t)c + 1];
+        double u[4];
+        const double *r = rs + RS_STRIDE * (size_t)c;
         velocity(sf->sv + 8 * (size_t)q->a, sf->sv + 8 * (size_t)q->b, q, u);
-        double *g = gs + 3 * (size_t)rs[3 * (size_t)c + 2];
-        g[0] += 0.5 * dp * (u[0] - u0);
-        g[1] += dp * u0;
+        double *g = gs + 3 * (size_t)r[6];
+        for (int k = 0; k < 3; k++) {
+            double dp = q->sum[k] - r[k];
+            g[0] += 0.5 * dp * (u[k] - r[3 + k]);
+            g[1] += dp * r[3 + k];
+        }
     }
-    for (int c = 0; c < n; c++) {  /* the excess taken back where a group gained */
+    for (int c = 0; c < n && elastic; c++) {  /* the excess taken back where a group gained */
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(q, threshold)) {
+        if (!restitutes(rs, c)) {
             continue;
         }
-        const double *g = gs + 3 * (size_t)rs[3 * (size_t)c + 2];
+        const double *r = rs + RS_STRIDE * (size_t)c;
+        const double *g = gs + 3 * (size_t)r[6];
         double allow = fmax(g[2], 0.0);
         if (!(g[0] + g[1] > allow + 1e-9 * (fabs(g[0]) + fabs(g[1]) + allow))) {
             continue;
         }
-        double a = energy_scale(g[0], g[1], allow), dp = q->rn - rs[3 * (size_t)c];
-        double back = (1.0 - a) * dp;
-        q->rn -= back;
-        q->sum[0] -= back;
+        double a = energy_scale(g[0], g[1], allow), back[3];
+        for (int k = 0; k < 3; k++) {
+            back[k] = (1.0 - a) * (q->sum[k] - r[k]);
+            q->sum[k] -= back[k];
+        }
+        q->rn = fmax(q->rn - back[0], 0.0);
+        q->rt1 -= back[1];
+        q->rt2 -= back[2];
         apply(sf->sv + 8 * (size_t)q->a, sf->sv + 8 * (size_t)q->b, sf->si + 12 * (size_t)q->a,
-              sf->si + 12 * (size_t)q->b, q, -back, 0.0, 0.0);
+              sf->si + 12 * (size_t)q->b, q, -back[0], -back[1], -back[2]);
     }
 }
 
@@ -801,14 +896,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        now, unless the restitution pass changes them: then now */
     sf->error_pending = 1;
     sf->error_inv_hs = inv_hs;
-    for (int c = 0; c < n; c++) {
-        if (restitutes(&sf->pts[c], sd->restitution_threshold)) {
-            e->stats.last_error = residual(e, inv_hs);
-            sf->error_pending = 0;
-            break;
-        }
+    if (impact_points(sf, n, sd->restitution_threshold, hs, k)) {
+        e->stats.last_error = residual(e, inv_hs);
+        sf->error_pending = 0;
+        restitution_pass(w, e, n, elastic);
     }
-    restitution_pass(w, e, n, sd->restitution_threshold);
     store_velocities(w, e);
     e->stats.solves++;
     for (int c = 0; c < n; c++) {  /* the last sub-step's impulses: the next step's warm starts */
