@@ -723,10 +723,8 @@ static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const d
         moved[0] = 0;
     }
     for (int i = 1; i < w->model.nslots; i++) {
-        const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
-        const imp_shape *sh = w->model.bodies[i].shape;
-        double r = sh != NULL ? sh->radius : 0.0;
-        double m = fabs(yi[0] - d[0]) + fabs(yi[1] - d[1]) + r * fabs(yi[2] - d[2]);
+        const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + SOFT_SV * i;
+        double m = fabs(yi[0] - d[0]) + fabs(yi[1] - d[1]) + d[3] * fabs(yi[2] - d[2]);
         beyond |= !(m < lim);
         if (moved != NULL) {
             moved[i] = (unsigned char)!(m < near);  /* (NaN: moved) */
@@ -795,7 +793,12 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     s->nbody = nb;
     for (int i = 0; i < w->model.nslots; i++) {
         if (!part || s->moved[i]) {
-            memcpy(s->det_pose + 3 * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+            double *d = s->det_pose + SOFT_SV * i;
+            memcpy(d, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+            if (!part) {  /* (the bodies stay as they are until the next full detection) */
+                const imp_shape *sh = w->model.bodies[i].shape;
+                d[3] = sh != NULL ? sh->radius : 0.0;
+            }
         }
     }
     s->det_nslots = w->model.nslots;
