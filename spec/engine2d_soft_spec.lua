@@ -187,6 +187,57 @@ describe("engine2d soft step", function()
     assert.near(3 * g, load, { rel = 1e-6 })  -- the ground carries both boxes, the lower box one
   end)
 
+  -- The contact cache reuses a step's contacts until a body's points moved a fifth of
+  -- distance_tol (0.01 m) since its last detection (|dx| + |dy| + r |da|, r its bounding
+  -- radius), so a pair farther apart than distance_tol when detected cannot meet unseen: a
+  -- body driven into another, slowly or by a long lever, touches it without overlapping by more
+  -- than the soft contact's slop (distance_tol / 2).
+  it("bodies creeping into each other meet: a slow pusher, a long turning bar", function()
+    local slop = 0.005
+    -- a kinematic pusher at 0.1 m/s drives two boxes across frictionless ground
+    local w = soft_world()
+    ground(w, { width = 100, friction = 0 })
+    local pusher = w:add_body { shape = shape2d.block { width = 1, height = 1 }, kinematic = true,
+                                position = { -1.02, 0.5 }, velocity = { 0.1, 0 }, friction = 0 }
+    local boxes = {}
+    for i = 1, 2 do
+      boxes[i] = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1, friction = 0,
+                              position = { 0.05 + 1.03 * (i - 1), 0.5 }, elasticity = 0 }
+    end
+    local worst = -math.huge
+    for _ = 1, 180 do
+      w:step()
+      local left = pusher.position[1]
+      for i = 1, 2 do  -- the overlap of each box with the body behind it (no turning: mu = 0)
+        worst = math.max(worst, left + 1 - boxes[i].position[1])
+        left = boxes[i].position[1]
+      end
+    end
+    assert.is_true(worst < slop, "pushed overlap " .. worst)
+    assert.is_true(boxes[2].velocity[1] > 0.09, "the second box was not reached")
+    -- a kinematic bar of 400 m turning at 1.5 mrad/s lifts a box near its tip (0.3 m/s there),
+    -- no gravity
+    local R, hb, omega = 200, 0.1, 1.5e-3
+    w = impact.world2d { strategy = "contact", dt = 1 / 60, gravity = { 0, 0 }, contact_solver = "soft" }
+    w:add_body { shape = shape2d.block { width = 2 * R, height = 2 * hb }, kinematic = true,
+                 position = { 0, 0 }, spin = omega }
+    local box = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1, elasticity = 0,
+                             position = { R - 1.5, hb + 0.55 }, friction = 0.5 }
+    worst = -math.huge
+    for _ = 1, 240 do
+      w:step()
+      local c, s = math.cos(omega * w.time), math.sin(omega * w.time)
+      local bc, bs = math.cos(box.angle), math.sin(box.angle)
+      for _, sx in ipairs { -0.5, 0.5 } do  -- the box's lower corners in the bar's frame
+        local x = box.position[1] + bc * sx + bs * 0.5
+        local y = box.position[2] + bs * sx - bc * 0.5
+        worst = math.max(worst, hb - (-s * x + c * y))
+      end
+    end
+    assert.is_true(worst < slop, "lifted overlap " .. worst)
+    assert.is_true(box.velocity[2] > 0.25, "the box was not lifted")
+  end)
+
   it("works with kinematic bodies, filters, events and the stats", function()
     local w = soft_world({ strategy = "impulse" })
     ground(w, { friction = 0.5 })

@@ -679,13 +679,18 @@ static int rows_shaped(const imp_world *w, const struct imp_e2_soft *s, const do
     return 1;
 }
 
-/* How far a body may move (m, and rad) from its pose at its last detection before its
-   contacts are detected again: 2 % of distance_tol. The cached records are exact for their
-   features (vertices, straight edges: imp_engine2d_relocate); what the cache can miss is a
-   pair that was not within distance_tol when last detected (when the later of its bodies'
-   detections ran), which, both bodies having moved less than twice that since (a lever of
-   up to 10 m turning by it included), still has a gap. */
-#define CACHE_EPS 0.02
+/* How far a point of a body may move from where it was at the body's last detection before
+   its contacts are detected again: a fifth of distance_tol. A body whose pose moved by (dx,
+   dy, da) moved each point of its shape by at most |dx| + |dy| + r |da| (r: the shape's
+   bounding radius about the body's reference point; a chord is shorter than its arc). The
+   cached records are exact for their features (vertices, straight edges:
+   imp_engine2d_relocate); what the cache can miss is a pair that was not within
+   distance_tol when last detected (when the later of its bodies' detections ran), and since
+   then each of its bodies moved its points less than twice this limit, so together they
+   closed less than 0.8 distance_tol of the gap. (Until 2026-11-27 each of dx, dy and da was
+   held below 2 % of distance_tol: 0.91 distance_tol for a lever of 10 m, unbounded beyond,
+   and many more detections for bodies of a metre.) */
+#define CACHE_MOVE 0.2
 /* Once a body moved beyond that, the pairs of every body that moved more than this fraction
    of it are detected again (engine2d_soft_incr.c): those would soon need it anyway, and
    detecting them together saves the steps that would detect them one by one. */
@@ -711,18 +716,18 @@ static int cache_valid(const imp_world *w, struct imp_e2_soft *s, const double *
    moved (if not NULL): each slot flagged when it moved more than CACHE_REDETECT of it. */
 static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const double *y, unsigned char *moved)
 {
-    double eps = CACHE_EPS * w->model.def.engine2d.distance_tol;
-    double near = CACHE_REDETECT * eps;
+    double lim = CACHE_MOVE * w->model.def.engine2d.distance_tol;
+    double near = CACHE_REDETECT * lim;
     int beyond = 0;
     if (moved != NULL) {
         moved[0] = 0;
     }
     for (int i = 1; i < w->model.nslots; i++) {
-        const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + 3 * i;
-        double d0 = fabs(yi[0] - d[0]), d1 = fabs(yi[1] - d[1]), d2 = fabs(yi[2] - d[2]);
-        beyond |= !(d0 < eps && d1 < eps && d2 < eps);
+        const double *yi = y + (size_t)i * IMP_STRIDE_2D, *d = s->det_pose + SOFT_SV * i;
+        double m = fabs(yi[0] - d[0]) + fabs(yi[1] - d[1]) + d[3] * fabs(yi[2] - d[2]);
+        beyond |= !(m < lim);
         if (moved != NULL) {
-            moved[i] = (unsigned char)!(d0 < near && d1 < near && d2 < near);  /* (NaN: moved) */
+            moved[i] = (unsigned char)!(m < near);  /* (NaN: moved) */
         }
     }
     return beyond;
@@ -788,7 +793,12 @@ static int step_records(imp_world *w, struct imp_e2_soft *s, const double *y, in
     s->nbody = nb;
     for (int i = 0; i < w->model.nslots; i++) {
         if (!part || s->moved[i]) {
-            memcpy(s->det_pose + 3 * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+            double *d = s->det_pose + SOFT_SV * i;
+            memcpy(d, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+            if (!part) {  /* (the bodies stay as they are until the next full detection) */
+                const imp_shape *sh = w->model.bodies[i].shape;
+                d[3] = sh != NULL ? sh->radius : 0.0;
+            }
         }
     }
     s->det_nslots = w->model.nslots;

@@ -485,7 +485,8 @@ static inline __attribute__((always_inline)) AVX2 void gather_vel(const soft_blo
 }
 
 /* the lanes' velocities back, q's then p's, of the bodies that move: transposed, one
-   4-wide store per slot (its pad 0) */
+   4-wide store per slot (its pad 0), the lanes unrolled (the transposed lanes stay in
+   registers) */
 static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_block *b, double *vel, const v4 *v)
 {
     const v4 zero = _mm256_setzero_pd();
@@ -499,12 +500,14 @@ static inline __attribute__((always_inline)) AVX2 void scatter_vel(const soft_bl
         lane[side][2] = _mm256_permute2f128_pd(t0, t2, 0x31);
         lane[side][3] = _mm256_permute2f128_pd(t1, t3, 0x31);
     }
+    int pm = b->pm, qm = b->qm;
+#pragma GCC unroll 4
     for (int l = 0; l < SOFT_LANES; l++) {
-        if (b->qm >> l & 1) {
-            _mm256_storeu_pd(vel + SOFT_SV * b->q[l], lane[1][l]);
+        if (qm >> l & 1) {
+            _mm256_storeu_pd(vel + SOFT_SV * (size_t)b->q[l], lane[1][l]);
         }
-        if (b->pm >> l & 1) {
-            _mm256_storeu_pd(vel + SOFT_SV * b->p[l], lane[0][l]);
+        if (pm >> l & 1) {
+            _mm256_storeu_pd(vel + SOFT_SV * (size_t)b->p[l], lane[0][l]);
         }
     }
 }

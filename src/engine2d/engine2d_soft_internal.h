@@ -71,9 +71,11 @@ struct imp_e2_soft {
                                  end (finish_records), at the poses in shaped_pose */
     double *shaped_pose;      /* SOFT_SV per slot: x, y, angle */
     /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
-       localized, moved with the bodies at every step's end; reused while no body moved more
-       than CACHE_EPS from its pose at that detection and nothing else changed */
-    double *det_pose;         /* 3 per slot: the poses at the last full detection */
+       localized, moved with the bodies at every step's end; reused while no body's points moved
+       more than CACHE_MOVE from where they were at that detection (engine2d_soft.c) and
+       nothing else changed */
+    double *det_pose;         /* SOFT_SV per slot: the pose at the body's last detection, then
+                                 its shape's bounding radius (the moved test's lever) */
     double *cs;               /* 2 per slot: cos, sin of the angles (relocation) */
     int nbody;                /* body-pair records (the connectors' follow) */
     unsigned char *touching;  /* row_cap: each record closer than distance_tol at the last step */
