@@ -145,6 +145,16 @@ typedef struct imp_lcp_options {
        steps on redundant frictional problems (see auto above) start from that pattern with
        the friction bounds of these normal forces instead of from zero friction. */
     const double *warm_forces;
+    /* n bytes each, or NULL. basis receives, per row, the final basis of Lemke's method on
+       the split friction problem (auto above 300 rows, see the method list) when that path
+       gave the answer: 8 (set) + 1 (the row's force, or its friction's positive part,
+       basic) + 2 (negative part basic) + 4 (multiplier basic); 0 for the rows of answers
+       found otherwise. warm_basis: a previous solve's basis, by row (0: none): the split
+       problem's Lemke path then starts from it (its inverse formed once, O(N^3) for N split
+       variables, then a few pivots when the contacts did not change) before the cold paths;
+       rows without one take their basis from warm_start's states. */
+    const unsigned char *warm_basis;
+    unsigned char *basis;
 } imp_lcp_options;
 
 typedef struct imp_lcp_info {
