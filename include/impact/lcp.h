@@ -53,8 +53,13 @@
      ends on redundant, degenerate contacts where the pivoting above cycles; its answer is
      taken only when it passes the residual test (info.method then says IMP_LCP_LEMKE).
      Above 300 rows (up to 1200, symmetric A) the split problem comes right after the
-     regularized box steps, posed on A itself (a path of up to 10 N + 1000 pivots over its
-     N variables), then on the regularized A (cold paths of 5 to 20 s at 580 rows).
+     regularized box steps: Lemke's path started from the box steps' last pattern as a
+     basis (2 N + 1000 pivots), then cold on A itself (a path of up to 10 N + 1000 pivots
+     over its N variables), then cold on the regularized A (cold paths of 5 to 20 s at 580
+     rows). A caller that gives the basis of an earlier answer of that path (warm_basis,
+     the basis output of the last step's solve by row) gets that basis tried first, before
+     the box steps: its inverse once (O(N^3)), then a few pivots when the contacts kept
+     their pattern (0.56 s and 22 pivots against 5.3 s cold at 580 rows).
    Every returned status is honest: IMP_LCP_OK means the residual checks of
    imp_lcp_info passed at opts.tolerance relative to the problem's scale (s_f = max|f|,
    s_a = max|b| + max|A| s_f: f >= -tol s_f, a >= -tol s_a, |f a| <= tol s_f s_a, bilateral

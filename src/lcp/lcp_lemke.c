@@ -273,6 +273,41 @@ static int enumerate(lemke *L, int *singular)
     return 0;
 }
 
+/* The path from z0's entry on row r (the basic variable there leaves; its complement enters
+   next): complementary pivots by the ratio test until z0 leaves (L_SOLVED), the entering
+   column has no positive entry (L_RAY; y receives the ray's z part) or the cap. */
+static int walk(lemke *L, int r, int max_pivots, imp_lcp_info *info)
+{
+    int n = L->n;
+    column(L, 2 * n, L->c);
+    int leaving = L->basis[r];
+    pivot(L, r, 2 * n);
+    info->pivots++;
+    int entering = leaving < n ? leaving + n : leaving - n;
+    for (;;) {
+        if (info->pivots >= max_pivots) return L_CAP;
+        column(L, entering, L->c);
+        double cmax = 0.0;
+        for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(L->c[i]));
+        r = ratio_test(L, 1e-11 * cmax);
+        if (r < 0) {
+            /* the ray: entering = 1, basic variables -c; keep its z part */
+            for (int j = 0; j < n; j++) L->y[j] = 0.0;
+            if (entering >= n && entering < 2 * n) L->y[entering - n] = 1.0;
+            for (int i = 0; i < n; i++) {
+                int v = L->basis[i];
+                if (v >= n && v < 2 * n) L->y[v - n] = -L->c[i];
+            }
+            return L_RAY;
+        }
+        leaving = L->basis[r];
+        pivot(L, r, entering);
+        info->pivots++;
+        if (leaving == 2 * n) return L_SOLVED;
+        entering = leaving < n ? leaving + n : leaving - n;
+    }
+}
+
 /* one Lemke path with covering vector L->d; on a ray, y receives the ray's z part */
 static int path(lemke *L, int max_pivots, imp_lcp_info *info)
 {
@@ -297,32 +332,7 @@ static int path(lemke *L, int max_pivots, imp_lcp_info *info)
             r = i;
         }
     }
-    column(L, 2 * n, L->c);
-    pivot(L, r, 2 * n);
-    info->pivots++;
-    int entering = n + r; /* the complement of w_r */
-    for (;;) {
-        if (info->pivots >= max_pivots) return L_CAP;
-        column(L, entering, L->c);
-        double cmax = 0.0;
-        for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(L->c[i]));
-        r = ratio_test(L, 1e-11 * cmax);
-        if (r < 0) {
-            /* the ray: entering = 1, basic variables -c; keep its z part */
-            for (int j = 0; j < n; j++) L->y[j] = 0.0;
-            if (entering >= n && entering < 2 * n) L->y[entering - n] = 1.0;
-            for (int i = 0; i < n; i++) {
-                int v = L->basis[i];
-                if (v >= n && v < 2 * n) L->y[v - n] = -L->c[i];
-            }
-            return L_RAY;
-        }
-        int leaving = L->basis[r];
-        pivot(L, r, entering);
-        info->pivots++;
-        if (leaving == 2 * n) return L_SOLVED;
-        entering = leaving < n ? leaving + n : leaving - n;
-    }
+    return walk(L, r, max_pivots, info);
 }
 
 /* B^-1 in place by Gauss-Jordan elimination with row pivoting (B: n x n row-major; perm: n
@@ -420,24 +430,7 @@ static int path_from(lemke *L, const unsigned char *sel, int max_pivots, imp_lcp
             r = i;
         }
     }
-    column(L, 2 * n, L->c);
-    int leaving = L->basis[r];
-    pivot(L, r, 2 * n);
-    info->pivots++;
-    int entering = leaving < n ? leaving + n : leaving - n;
-    for (;;) {
-        if (info->pivots >= max_pivots) return L_CAP;
-        column(L, entering, L->c);
-        double cmax = 0.0;
-        for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(L->c[i]));
-        r = ratio_test(L, 1e-11 * cmax);
-        if (r < 0) return L_RAY;
-        leaving = L->basis[r];
-        pivot(L, r, entering);
-        info->pivots++;
-        if (leaving == 2 * n) return L_SOLVED;
-        entering = leaving < n ? leaving + n : leaving - n;
-    }
+    return walk(L, r, max_pivots, info);
 }
 
 /* y >= 0, M^T y <= 0 and q.y < 0 (relative to scale): no z >= 0 has M z + q >= 0 */
