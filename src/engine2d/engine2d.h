@@ -140,7 +140,9 @@ typedef struct imp_engine2d {
     int fail_bodies[8], nfail;    /* the movable bodies of the last impulse problem that could
                                      not be solved (imp_engine2d_handle), for the error */
     int mat_cap;                  /* rows A and Asub hold (allocated only for the exact LCP) */
-    signed char *state_in, *state_out;  /* LCP row states: warm start in, result out */
+    signed char *state_in, *state_out;  /* LCP row states: warm start in, result out; each
+                                           2 cap, the second half the split problem's basis
+                                           bytes (lcp.h basis, warm_basis) */
     int *adj_start, *adj_list;    /* rows per movable body (building A), nslots + 1 and 2 n */
     int adj_slots, adj_rows;
     double *y_rec;                /* the state of the last detection (reused by the first

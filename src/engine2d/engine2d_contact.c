@@ -299,17 +299,25 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
            set that did not change needs no pivot (the row states go through the keyed
            table) */
         imp_engine2d_warm_fetch(e, e->rec, n, e->a);
+        /* (kept as state + 16 basis byte: the basis of Lemke's path on the split problem,
+           0 unless that path gave the answer) */
+        unsigned char *basis_in = (unsigned char *)e->state_in + n;
+        unsigned char *basis_out = (unsigned char *)e->state_out + n;
         for (int i = 0; i < n; i++) {
-            e->state_in[i] = (signed char)e->a[i];
+            int v = (int)e->a[i];
+            e->state_in[i] = (signed char)(v & 15);
+            basis_in[i] = (unsigned char)(v >> 4);
         }
         o.warm_start = e->state_in;
+        o.warm_basis = basis_in;
+        o.basis = basis_out;
         /* and the forces (their friction bounds) for the box steps on redundant rows */
         imp_engine2d_fwarm_fetch(e, e->rec, n, e->fwarm);
         o.warm_forces = e->fwarm;
         imp_lcp_info info;
         imp_lcp_status ls = imp_lcp_solve(&p, &o, e->ws, e->f, e->a, e->state_out, &info);
         for (int i = 0; i < n; i++) {
-            e->a[i] = (double)e->state_out[i];
+            e->a[i] = (double)(e->state_out[i] + 16 * basis_out[i]);
         }
         if (imp_engine2d_warm_store(e, e->rec, n, e->a) != 0) {
             return -1;

@@ -166,8 +166,8 @@ int imp_engine2d_reserve_lcp(imp_engine2d *e, int n)
         || grow((void **)&e->perm, sizeof *e->perm, cap)
         || grow((void **)&e->rows, sizeof *e->rows, cap) || grow((void **)&e->mu, sizeof *e->mu, cap)
         || grow((void **)&e->sliding, sizeof *e->sliding, cap)
-        || grow((void **)&e->state_in, sizeof *e->state_in, cap)
-        || grow((void **)&e->state_out, sizeof *e->state_out, cap)) {
+        || grow((void **)&e->state_in, sizeof *e->state_in, 2 * cap)
+        || grow((void **)&e->state_out, sizeof *e->state_out, 2 * cap)) {
         return -1;
     }
     e->lcp_cap = cap;

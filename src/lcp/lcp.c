@@ -57,11 +57,12 @@ imp_status imp_lcp_workspace_reserve(imp_lcp_workspace *ws, int n)
     ws->big = malloc(c * c * sizeof(double) + 1);
     ws->sc = malloc(11 * c * sizeof(double) + 1);     /* sc fh ah dfh dah y x t work(2) spare */
     ws->cset = malloc(8 * c * sizeof(int) + 1);       /* cset pos list list2 un first rlo rhi */
-    ws->st = malloc(c + 1);
+    ws->st = malloc(2 * c + 1);
     if (ws->big == NULL || ws->sc == NULL || ws->cset == NULL || ws->st == NULL) {
         ws_free_buffers(ws);
         return IMP_ERR_NOMEM;
     }
+    ws->bas = (unsigned char *)ws->st + c;
     ws->fh = ws->sc + c;
     ws->ah = ws->fh + c;
     ws->dfh = ws->ah + c;
@@ -408,18 +409,33 @@ static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_
 
 /* Friction every other method left unsolved, as Stewart and Trinkle's split problem for
    Lemke's method (lcp_split.c): on A itself with four settings up to IMP_LCP_SPLIT_MAX
-   rows; beyond, one setting on A itself, then one on the regularized A. Its answer is
-   taken when it passes the residual test on A; else f, the row states and info of the
-   answer before are kept. Returns the status to report. */
-static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                        imp_lcp_workspace *ws, double *f, double *a,
-                                        imp_lcp_info *info, imp_lcp_status st, const char **msg)
+   rows; beyond, Lemke's path warm-started first (lcp_lemke_warm.c) from the caller's row
+   states (the last step's, by row key) and then from the pattern the failed methods left
+   (ws->st with f: the box steps' last iterate), each with a path of up to
+   IMP_LCP_WARM_FACTOR N + 1000 pivots, then cold on A itself, then cold on the regularized
+   A. An answer is taken when it passes the residual test on A; else f, the row states and
+   info of the answer before are kept. Returns the status to report. */
+#define IMP_LCP_WARM_FACTOR 2
+
+/* whether the caller gave a split basis (lcp.h warm_basis) for some row */
+static int has_basis(const imp_lcp_options *opts, int n)
+{
+    if (opts->warm_basis == NULL) return 0;
+    for (int i = 0; i < n; i++) {
+        if (opts->warm_basis[i] & 8) return 1;
+    }
+    return 0;
+}
+
+static imp_lcp_status split_settings(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                     const imp_lcp_options *opts, int k0, int settings,
+                                     imp_lcp_workspace *ws, double *f, double *a,
+                                     imp_lcp_info *info, imp_lcp_status st, const char **msg)
 {
     imp_lcp_problem q = *p;
-    int settings = 4;
-    /* beyond IMP_LCP_SPLIT_MAX: one setting on A itself, then one on the regularized A */
+    /* beyond IMP_LCP_SPLIT_MAX: the two warm starts, one setting on A itself, then one on
+       the regularized A */
     int big = p->n > IMP_LCP_SPLIT_MAX;
-    if (big) settings = 2;
     int n = p->n;
     signed char *st_keep = (signed char *)ws->list; /* (n ints: free between methods) */
     for (int i = 0; i < n; i++) {
@@ -432,27 +448,48 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
        solved most of the pyramids' problems: an answer's residuals vary with them through
        rounding (the bases of redundant contacts are ill-conditioned), not as a trend */
     static const double eps[] = {1e-10, 1e-8, 1e-9, 1e-7};
+    /* big: 0 warm from the caller's basis, 1 warm from the last pattern, 2 cold on A,
+       3 cold on the regularized A (settings k0 to settings - 1) */
     int solved = 0;
-    for (int k = 0; k < settings && !solved; k++) {
+    for (int k = k0; k < settings && !solved; k++) {
         const char *msg4 = *msg;
-        if (big && k == 1 && reg_problem(p, ws, &q) != 0) break;
+        if (big && k == 3 && reg_problem(p, ws, &q) != 0) break;
         imp_lcp_limits ls = *lim;
-        if (big && k == 0) ls.split_factor = IMP_LCP_SPLIT_FACTOR;
-        imp_lcp_status st4 = imp_lcp_solve_split(&q, &ls, big ? eps[0] : eps[k], big || k < 2, ws, f,
-                                                 info, &msg4);
+        const signed char *warm = NULL;
+        const double *warm_f = NULL;
+        if (big && k == 0) {
+            warm = opts->warm_start;
+            warm_f = opts->warm_forces;
+            if (warm == NULL) continue;
+        } else if (big && k == 1) {
+            /* (the forces of the pattern are in a, kept above) */
+            warm = st_keep;
+            warm_f = a;
+        }
+        ls.split_factor = !big ? 0 : k < 2 ? IMP_LCP_WARM_FACTOR
+                                  : k == 2 ? IMP_LCP_SPLIT_FACTOR : 0;
+        imp_lcp_status st4 = imp_lcp_solve_split(&q, &ls, big ? eps[0] : eps[k], big || k < 2,
+                                                 warm, warm_f, big && k == 0 ? opts->warm_basis : NULL,
+                                                 ws, f, info, &msg4);
         if (st4 == IMP_LCP_NO_MEMORY) break;
         int finite = 1;
         for (int i = 0; finite && i < n; i++) finite = isfinite(f[i]);
         solved = finite && st4 == IMP_LCP_OK && imp_lcp_check(p, f, ws->work, lim->tol, info);
+        if (solved && warm != NULL) *msg = k == 0 ? "solved by Lemke's method on the split "
+            "friction problem (Stewart-Trinkle), warm-started from the given basis"
+            : "solved by Lemke's method on the split friction problem (Stewart-Trinkle), "
+              "warm-started from the failed methods' last pattern";
     }
     if (solved) {
         info->additions = before.additions;
         info->removals = before.removals;
         info->method = IMP_LCP_LEMKE;
-        *msg = q.A != p->A ? "solved by Lemke's method on the split friction problem "
-                             "(Stewart-Trinkle) of A + 1e-10 diag(A) after the box steps failed"
-                           : "solved by Lemke's method on the split friction problem "
-                             "(Stewart-Trinkle) after the other methods failed";
+        if (q.A != p->A)
+            *msg = "solved by Lemke's method on the split friction problem (Stewart-Trinkle) "
+                   "of A + 1e-10 diag(A) after the box steps failed";
+        else if (strstr(*msg, "warm-started") == NULL)
+            *msg = "solved by Lemke's method on the split friction problem "
+                   "(Stewart-Trinkle) after the other methods failed";
         return IMP_LCP_OK;
     }
     int pivots = info->pivots;
@@ -460,7 +497,17 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
     info->pivots = pivots;
     memcpy(f, a, (size_t)n * sizeof(double));
     memcpy(ws->st, st_keep, (size_t)n);
+    memset(ws->bas, 0, (size_t)n);
     return st;
+}
+
+/* the settings after the other methods failed (the warm basis was tried before them) */
+static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                        const imp_lcp_options *opts, imp_lcp_workspace *ws,
+                                        double *f, double *a, imp_lcp_info *info,
+                                        imp_lcp_status st, const char **msg)
+{
+    return split_settings(p, lim, opts, p->n > IMP_LCP_SPLIT_MAX, 4, ws, f, a, info, st, msg);
 }
 
 imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *opts,
@@ -535,10 +582,23 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
         return info->status;
     }
     const char *msg = "solved";
+    memset(ws->bas, 0, (size_t)n);
     int reg = opts->method == IMP_LCP_AUTO && fric && asym;
     int split = opts->method == IMP_LCP_AUTO && fric
                 && (n <= IMP_LCP_SPLIT_MAX || (asym && n <= IMP_LCP_SPLIT_REG_MAX));
     imp_lcp_status st;
+    if (reg && n > IMP_LCP_REG_FIRST && n <= IMP_LCP_SPLIT_REG_MAX && has_basis(opts, n)) {
+        /* the last step's answer came from Lemke's path on the split problem: that basis
+           first (a few pivots when the contacts did not change) */
+        memset(ws->st, 0, (size_t)n);
+        for (int i = 0; i < n; i++) f[i] = 0.0;
+        st = split_settings(p, &lim, opts, 0, 1, ws, f, a, info, IMP_LCP_NUMERICAL, &msg);
+        if (st == IMP_LCP_OK) {
+            info->method = IMP_LCP_BOX;
+            goto verify;
+        }
+        info->pivots = 0;
+    }
     if (reg && n > IMP_LCP_REG_FIRST) {
         reg = 0; /* (tried once) */
         st = box_regularized(p, &lim, opts->warm_start, opts->warm_forces, ws, f, info, &msg);
@@ -546,7 +606,7 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
             /* Lemke's method on the split problem, whose path ends where the box steps'
                iteration wanders (the other methods mostly fail on these problems) */
             split = 0;
-            st = split_last_resort(p, &lim, ws, f, a, info, st, &msg);
+            st = split_last_resort(p, &lim, opts, ws, f, a, info, st, &msg);
         }
         if (st == IMP_LCP_OK) {
             info->method = IMP_LCP_BOX;
@@ -648,7 +708,7 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     }
     if (split
         && (st != IMP_LCP_OK || !imp_lcp_check(p, f, a, lim.tol, info))) {
-        st = split_last_resort(p, &lim, ws, f, a, info, st, &msg);
+        st = split_last_resort(p, &lim, opts, ws, f, a, info, st, &msg);
     }
 verify:
     for (int i = 0; i < n; i++) {
@@ -661,6 +721,9 @@ verify:
     }
     if (state != NULL) {
         memcpy(state, ws->st, (size_t)n);
+    }
+    if (opts->basis != NULL) {
+        memcpy(opts->basis, ws->bas, (size_t)n);
     }
     info->status = st;
     info->message = msg;

@@ -20,6 +20,7 @@ struct imp_lcp_workspace {
     int *un, *first;  /* unprocessed rows (greedy order); Cholesky profile */
     int *rlo, *rhi;   /* row envelopes of A: first and last nonzero column */
     signed char *st;  /* per-row state */
+    unsigned char *bas; /* per-row split basis bits (lcp.h basis), in st's allocation */
     double *lem;      /* Lemke's B^-1, B and vectors (lcp_lemke.c), grown on first use */
     int *lem_i;
     int lem_cap;
@@ -119,11 +120,25 @@ imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limit
                                    imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
 
+/* Lemke's method started from the complementary basis of sel (lcp_lemke.c: z_j basic where
+   sel[j]; its inverse by Gauss-Jordan, O(n^3), then O(n^2) per pivot); p: no friction, no
+   bilateral rows. IMP_LCP_PIVOT_LIMIT also when that basis is singular. */
+imp_lcp_status imp_lcp_solve_lemke_from(const imp_lcp_problem *p, const unsigned char *sel,
+                                        const imp_lcp_limits *lim, imp_lcp_workspace *ws,
+                                        double *f, imp_lcp_info *info, const char **msg);
+
 /* Friction (and bilateral rows) as a plain LCP of unilateral rows for Lemke's method
    (lcp_split.c): Stewart and Trinkle's split of each friction row; eps / max|A| on the
-   multipliers' diagonal; scale nonzero: rows and variables equilibrated by A's diagonal. */
+   multipliers' diagonal; scale nonzero: rows and variables equilibrated by A's diagonal.
+   warm (n row states, may be NULL) with warm_f (n forces, may be NULL: the signs of
+   friction inside its bounds and of bilateral rows) and warm_bas (n basis bytes of lcp.h's
+   basis, may be NULL): Lemke's path starts from the basis of that pattern
+   (imp_lcp_solve_lemke_from) instead of the cold start. ws->bas receives the final basis
+   bits when Lemke's method solved the split problem (else zeros). */
 imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                   double eps, int scale, imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   double eps, int scale, const signed char *warm,
+                                   const double *warm_f, const unsigned char *warm_bas,
+                                   imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
 
 #endif

@@ -273,6 +273,41 @@ static int enumerate(lemke *L, int *singular)
     return 0;
 }
 
+/* The path from z0's entry on row r (the basic variable there leaves; its complement enters
+   next): complementary pivots by the ratio test until z0 leaves (L_SOLVED), the entering
+   column has no positive entry (L_RAY; y receives the ray's z part) or the cap. */
+static int walk(lemke *L, int r, int max_pivots, imp_lcp_info *info)
+{
+    int n = L->n;
+    column(L, 2 * n, L->c);
+    int leaving = L->basis[r];
+    pivot(L, r, 2 * n);
+    info->pivots++;
+    int entering = leaving < n ? leaving + n : leaving - n;
+    for (;;) {
+        if (info->pivots >= max_pivots) return L_CAP;
+        column(L, entering, L->c);
+        double cmax = 0.0;
+        for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(L->c[i]));
+        r = ratio_test(L, 1e-11 * cmax);
+        if (r < 0) {
+            /* the ray: entering = 1, basic variables -c; keep its z part */
+            for (int j = 0; j < n; j++) L->y[j] = 0.0;
+            if (entering >= n && entering < 2 * n) L->y[entering - n] = 1.0;
+            for (int i = 0; i < n; i++) {
+                int v = L->basis[i];
+                if (v >= n && v < 2 * n) L->y[v - n] = -L->c[i];
+            }
+            return L_RAY;
+        }
+        leaving = L->basis[r];
+        pivot(L, r, entering);
+        info->pivots++;
+        if (leaving == 2 * n) return L_SOLVED;
+        entering = leaving < n ? leaving + n : leaving - n;
+    }
+}
+
 /* one Lemke path with covering vector L->d; on a ray, y receives the ray's z part */
 static int path(lemke *L, int max_pivots, imp_lcp_info *info)
 {
@@ -297,32 +332,105 @@ static int path(lemke *L, int max_pivots, imp_lcp_info *info)
             r = i;
         }
     }
-    column(L, 2 * n, L->c);
-    pivot(L, r, 2 * n);
-    info->pivots++;
-    int entering = n + r; /* the complement of w_r */
-    for (;;) {
-        if (info->pivots >= max_pivots) return L_CAP;
-        column(L, entering, L->c);
-        double cmax = 0.0;
-        for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(L->c[i]));
-        r = ratio_test(L, 1e-11 * cmax);
-        if (r < 0) {
-            /* the ray: entering = 1, basic variables -c; keep its z part */
-            for (int j = 0; j < n; j++) L->y[j] = 0.0;
-            if (entering >= n && entering < 2 * n) L->y[entering - n] = 1.0;
-            for (int i = 0; i < n; i++) {
-                int v = L->basis[i];
-                if (v >= n && v < 2 * n) L->y[v - n] = -L->c[i];
-            }
-            return L_RAY;
+    return walk(L, r, max_pivots, info);
+}
+
+/* B^-1 in place by Gauss-Jordan elimination with row pivoting (B: n x n row-major; perm: n
+   ints). -1 when a pivot is not above tol. O(n^3). */
+static int invert(double *B, int n, int *perm, double tol)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++) {
+            if (fabs(B[(size_t)i * n + k]) > fabs(B[(size_t)p * n + k])) p = i;
         }
-        int leaving = L->basis[r];
-        pivot(L, r, entering);
-        info->pivots++;
-        if (leaving == 2 * n) return L_SOLVED;
-        entering = leaving < n ? leaving + n : leaving - n;
+        if (!(fabs(B[(size_t)p * n + k]) > tol)) return -1;
+        perm[k] = p;
+        if (p != k) {
+            double *bp = B + (size_t)p * n, *bk = B + (size_t)k * n;
+            for (int j = 0; j < n; j++) {
+                double t = bp[j];
+                bp[j] = bk[j];
+                bk[j] = t;
+            }
+        }
+        double *bk = B + (size_t)k * n;
+        double inv = 1.0 / bk[k];
+        bk[k] = 1.0;
+        for (int j = 0; j < n; j++) bk[j] *= inv;
+        for (int i = 0; i < n; i++) {
+            double *bi = B + (size_t)i * n;
+            double c = bi[k];
+            if (i == k || c == 0.0) continue;
+            bi[k] = 0.0;
+            for (int j = 0; j < n; j++) bi[j] -= c * bk[j];
+        }
     }
+    for (int k = n - 1; k >= 0; k--) {
+        int p = perm[k];
+        if (p == k) continue;
+        for (int i = 0; i < n; i++) {
+            double *bi = B + (size_t)i * n;
+            double t = bi[k];
+            bi[k] = bi[p];
+            bi[p] = t;
+        }
+    }
+    return 0;
+}
+
+/* Lemke's path from the complementary basis of sel (z_j basic where sel[j], else w_j; row j
+   of the basis holds pair j): B^-1 by Gauss-Jordan, O(n^3); x = B^-1 q. When x >= 0 (up to
+   rounding, 1e-12 max|x|) that basis is the answer with no pivot; else the covering vector
+   d = B e (so that z0's column in the basis is -e) starts the path as the cold start does
+   from the identity, and the path goes on as usual (the lexicographic rule on the rows of
+   B^-1, which are not lexicographically positive at this start: no anti-cycling proof,
+   the pivot cap bounds the work). L_CAP also when the warm basis is singular. */
+static int path_from(lemke *L, const unsigned char *sel, int max_pivots, imp_lcp_info *info)
+{
+    int n = L->n;
+    for (int j = 0; j < 2 * n + 1; j++) L->where[j] = -1;
+    for (int r = 0; r < n; r++) {
+        L->basis[r] = sel[r] ? n + r : r;
+        L->where[L->basis[r]] = r;
+    }
+    double *B = L->Binv;
+    double scale = 0.0;
+    for (int i = 0; i < n; i++) {
+        for (int r = 0; r < n; r++) {
+            double e = sel[r] ? -L->M[(size_t)i * n + r] : (i == r ? 1.0 : 0.0);
+            B[(size_t)i * n + r] = e;
+            scale = fmax(scale, fabs(e));
+        }
+    }
+    /* d = B e, from B before it is inverted */
+    for (int i = 0; i < n; i++) {
+        const double *bi = B + (size_t)i * n;
+        double s = 0.0;
+        for (int r = 0; r < n; r++) s += bi[r];
+        L->d[i] = s;
+    }
+    if (invert(B, n, L->ties, 1e-14 * scale) != 0) return L_CAP;
+    double xmax = 0.0, xmin = 0.0;
+    for (int i = 0; i < n; i++) {
+        const double *bi = B + (size_t)i * n;
+        double s = 0.0;
+        for (int k = 0; k < n; k++) s += bi[k] * L->q[k];
+        L->x[i] = s;
+        xmax = fmax(xmax, fabs(s));
+        xmin = fmin(xmin, s);
+    }
+    if (xmin >= -1e-12 * xmax) return L_SOLVED;
+    /* z0 enters at max_i -x_i (z0's column is -e); the largest index on ties */
+    int r = -1;
+    double best = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (-L->x[i] >= best) {
+            best = -L->x[i];
+            r = i;
+        }
+    }
+    return walk(L, r, max_pivots, info);
 }
 
 /* y >= 0, M^T y <= 0 and q.y < 0 (relative to scale): no z >= 0 has M z + q >= 0 */
@@ -344,6 +452,73 @@ static int farkas(const lemke *L)
         if (s > 1e-12 * sm * ym * n) return 0;
     }
     return 1;
+}
+
+/* the answer of L's final basis into f and ws->st (CLAMPED for a basic z) */
+static void answer(const lemke *L, imp_lcp_workspace *ws, double *f, imp_lcp_info *info)
+{
+    int n = L->n, clamped = 0;
+    for (int r = 0; r < n; r++) {
+        int v = L->basis[r];
+        if (v >= n && v < 2 * n) {
+            f[v - n] = L->x[r] > 0.0 ? L->x[r] : 0.0;
+            ws->st[v - n] = IMP_LCP_STATE_CLAMPED;
+            clamped++;
+        }
+    }
+    info->clamped = clamped;
+    info->max_clamped = clamped;
+}
+
+static void lemke_setup(lemke *L, const imp_lcp_problem *p, imp_lcp_workspace *ws)
+{
+    size_t c = (size_t)p->n;
+    L->n = p->n;
+    L->M = p->A;
+    L->q = p->b;
+    L->Binv = ws->lem;
+    L->B = L->Binv + c * c;
+    L->x = L->B + c * c;
+    L->c = L->x + c;
+    L->d = L->c + c;
+    L->y = L->d + c;
+    L->basis = ws->lem_i;
+    L->where = L->basis + c;
+    L->ties = L->where + 2 * c + 1;
+}
+
+#define IMP_LEMKE_WARM_REFINE 50
+imp_lcp_status imp_lcp_solve_lemke_from(const imp_lcp_problem *p, const unsigned char *sel,
+                                        const imp_lcp_limits *lim, imp_lcp_workspace *ws,
+                                        double *f, imp_lcp_info *info, const char **msg)
+{
+    int n = p->n;
+    for (int i = 0; i < n; i++) {
+        f[i] = 0.0;
+        ws->st[i] = IMP_LCP_STATE_FREE;
+    }
+    if (lemke_reserve(ws, n) != 0) {
+        *msg = "out of memory for Lemke's tableau";
+        return IMP_LCP_NO_MEMORY;
+    }
+    lemke L;
+    lemke_setup(&L, p, ws);
+    int outcome = path_from(&L, sel, lim->max_pivots, info);
+    if (outcome == L_CAP) {
+        *msg = "Lemke's method from the warm basis reached the pivot limit (or the basis is singular)";
+        return IMP_LCP_PIVOT_LIMIT;
+    }
+    if (outcome == L_RAY) {
+        *msg = "Lemke's method from the warm basis ended on a ray";
+        return IMP_LCP_OUTSIDE_CLASS;
+    }
+    /* (a short path from the freshly inverted basis: refined, not refactored, O(n^2)
+       against O(n^3)) */
+    if (info->pivots <= IMP_LEMKE_WARM_REFINE || refactor(&L) != 0) refine(&L);
+    *msg = info->pivots == 0 ? "the warm basis is the answer (no pivot)"
+                             : "solved by Lemke's method from the warm basis";
+    answer(&L, ws, f, info);
+    return IMP_LCP_OK;
 }
 
 imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limits *lim,
@@ -368,19 +543,7 @@ imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limit
         return IMP_LCP_NO_MEMORY;
     }
     lemke L;
-    size_t c = (size_t)n;
-    L.n = n;
-    L.M = p->A;
-    L.q = p->b;
-    L.Binv = ws->lem;
-    L.B = L.Binv + c * c;
-    L.x = L.B + c * c;
-    L.c = L.x + c;
-    L.d = L.c + c;
-    L.y = L.d + c;
-    L.basis = ws->lem_i;
-    L.where = L.basis + c;
-    L.ties = L.where + 2 * c + 1;
+    lemke_setup(&L, p, ws);
     int tries = n + 3 < 8 ? n + 3 : 8;
     int outcome = L_RAY;
     for (int k = 0; k < tries; k++) {
@@ -426,16 +589,6 @@ imp_lcp_status imp_lcp_solve_lemke(const imp_lcp_problem *p, const imp_lcp_limit
     } else {
         *msg = "solved by Lemke's method";
     }
-    int clamped = 0;
-    for (int r = 0; r < n; r++) {
-        int v = L.basis[r];
-        if (v >= n && v < 2 * n) {
-            f[v - n] = L.x[r] > 0.0 ? L.x[r] : 0.0;
-            ws->st[v - n] = IMP_LCP_STATE_CLAMPED;
-            clamped++;
-        }
-    }
-    info->clamped = clamped;
-    info->max_clamped = clamped;
+    answer(&L, ws, f, info);
     return IMP_LCP_OK;
 }

@@ -37,10 +37,11 @@ static int split_reserve(imp_lcp_workspace *ws, int n, int N)
         ws->split_cap = ws->split != NULL ? need : 0;
         if (ws->split == NULL) return -1;
     }
-    if ((size_t)(2 * N + 6 * n + 1) > ws->split_icap) {
+    /* (rows, kinds, 6 n per row, N more for the warm start's flags) */
+    if ((size_t)(3 * N + 6 * n + 1) > ws->split_icap) {
         free(ws->split_i);
-        ws->split_i = malloc((size_t)(2 * N + 6 * n + 1) * sizeof(int));
-        ws->split_icap = ws->split_i != NULL ? (size_t)(2 * N + 6 * n + 1) : 0;
+        ws->split_i = malloc((size_t)(3 * N + 6 * n + 1) * sizeof(int));
+        ws->split_icap = ws->split_i != NULL ? (size_t)(3 * N + 6 * n + 1) : 0;
         if (ws->split_i == NULL) return -1;
     }
     if (ws->split_ws == NULL) {
@@ -116,9 +117,48 @@ static void find_duplicates(const imp_lcp_problem *p, double ta, double tb, int 
     }
 }
 
+/* The warm start's basis (see imp_lcp_solve_split): sel[v] = 1 for the variables whose z is
+   basic in the pattern of row states warm, warm_f the forces' signs (may be NULL). A
+   unilateral row clamped: its force; a bilateral row: the part of its force's sign; a static
+   friction row inside its bounds on a clamped normal: the part of its force's sign (the
+   multiplier 0); at its upper (lower) bound, the positive (negative) part and the
+   multiplier, also on a free normal (whose multiplier's small diagonal makes the parts
+   eps l, not 0, at the end of Lemke's path). A row with a basis byte wb[i] (lcp.h basis,
+   wb may be NULL) takes its variables' places from it. O(n). */
+static void warm_basis(const imp_lcp_problem *p, const signed char *warm, const double *warm_f,
+                       const unsigned char *wb, const int *rep, const int *first,
+                       const int *neg, const int *mul, int N, unsigned char *sel)
+{
+    memset(sel, 0, (size_t)N);
+    for (int i = 0; i < p->n; i++) {
+        if (rep[i] != i || is_sliding(p, i)) continue;
+        int bil = p->bilateral != NULL && p->bilateral[i];
+        if (wb != NULL && (wb[i] & 8)) {
+            /* the basis itself (lcp.h basis bits) */
+            sel[first[i]] = (unsigned char)(wb[i] & 1);
+            if (is_fric(p, i) || bil) sel[neg[i]] = (unsigned char)((wb[i] >> 1) & 1);
+            if (is_fric(p, i)) sel[mul[i]] = (unsigned char)((wb[i] >> 2) & 1);
+            continue;
+        }
+        int negative = warm_f != NULL && warm_f[i] < 0.0;
+        if (!is_fric(p, i)) {
+            if (warm[i] == IMP_LCP_STATE_CLAMPED) sel[bil && negative ? neg[i] : first[i]] = 1;
+            continue;
+        }
+        if (warm[i] == IMP_LCP_STATE_CLAMPED && warm[p->friction_normal[i]] == IMP_LCP_STATE_CLAMPED) {
+            sel[negative ? neg[i] : first[i]] = 1;
+        } else if (warm[i] == IMP_LCP_STATE_UPPER || warm[i] == IMP_LCP_STATE_LOWER) {
+            sel[warm[i] == IMP_LCP_STATE_UPPER ? first[i] : neg[i]] = 1;
+            sel[mul[i]] = 1;
+        }
+    }
+}
+
 imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                   double eps, int scale, imp_lcp_workspace *ws, double *f,
-                                   imp_lcp_info *info, const char **msg)
+                                   double eps, int scale, const signed char *warm,
+                                   const double *warm_f, const unsigned char *warm_bas,
+                                   imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                   const char **msg)
 {
     int n = p->n, N = 0;
     /* (the variables' count is bounded first, without the duplicates) */
@@ -246,10 +286,21 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
     sl.max_pivots = (lim->split_factor > 0 ? lim->split_factor : 5) * N + 1000;
     imp_lcp_info li;
     memset(&li, 0, sizeof li);
-    imp_lcp_status st = imp_lcp_solve_lemke(&sp, &sl, ws->split_ws, z, &li, msg);
+    imp_lcp_status st;
+    if (warm != NULL) {
+        unsigned char *sel = (unsigned char *)(keep + n); /* (after the lists) */
+        warm_basis(p, warm, warm_f, warm_bas, rep, first, neg, mul, N, sel);
+        st = imp_lcp_solve_lemke_from(&sp, sel, &sl, ws->split_ws, z, &li, msg);
+    } else {
+        st = imp_lcp_solve_lemke(&sp, &sl, ws->split_ws, z, &li, msg);
+    }
     info->pivots += li.pivots;
     for (int r = 0; r < N; r++) z[r] *= D[r];
     info->clamped = 0;
+    /* the row states from the final basis (Lemke's: CLAMPED for a basic z) when Lemke
+       solved the problem, so that a basic variable at 0 (degenerate) keeps its place in a
+       warm start's basis; else from the values */
+    const signed char *basic = st == IMP_LCP_OK ? ws->split_ws->st : NULL;
     /* normal and bilateral rows (a group's force shared equally), then friction rows (in
        proportion to the members' normal forces), then sliding rows */
     for (int pass = 0; pass < 3; pass++) {
@@ -272,15 +323,36 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
                 f[i] = f[i] > bound ? bound : f[i] < -bound ? -bound : f[i];
                 s = z[mul[r]] > 0.0 ? (ft > 0.0 ? IMP_LCP_STATE_UPPER : IMP_LCP_STATE_LOWER)
                                     : IMP_LCP_STATE_CLAMPED;
+                if (basic != NULL) {
+                    /* (the basis itself: a warm start rebuilds it from these states) */
+                    int bp = basic[x] == IMP_LCP_STATE_CLAMPED;
+                    int bm = basic[neg[r]] == IMP_LCP_STATE_CLAMPED;
+                    if (basic[mul[r]] == IMP_LCP_STATE_CLAMPED)
+                        s = bp != bm ? (bp ? IMP_LCP_STATE_UPPER : IMP_LCP_STATE_LOWER)
+                                     : (ft > 0.0 ? IMP_LCP_STATE_UPPER : IMP_LCP_STATE_LOWER);
+                    else
+                        s = bp || bm ? IMP_LCP_STATE_CLAMPED : IMP_LCP_STATE_FREE;
+                }
             } else if (p->bilateral != NULL && p->bilateral[i]) {
                 f[i] = z[x] - z[neg[r]];
                 s = IMP_LCP_STATE_CLAMPED;
             } else {
                 f[i] = z[x] / cnt[r];
                 s = z[x] > 0.0 ? IMP_LCP_STATE_CLAMPED : IMP_LCP_STATE_FREE;
+                if (basic != NULL)
+                    s = basic[x] == IMP_LCP_STATE_CLAMPED ? IMP_LCP_STATE_CLAMPED
+                                                          : IMP_LCP_STATE_FREE;
             }
             ws->st[i] = s;
             info->clamped += s == IMP_LCP_STATE_CLAMPED;
+            /* the basis bits (lcp.h basis) of the row's group */
+            ws->bas[i] = 0;
+            if (basic != NULL && pass < 2) {
+                int bil = p->bilateral != NULL && p->bilateral[i];
+                ws->bas[i] = (unsigned char)(8 | (basic[x] == IMP_LCP_STATE_CLAMPED));
+                if (pass == 1 || bil) ws->bas[i] |= (unsigned char)(2 * (basic[neg[r]] == IMP_LCP_STATE_CLAMPED));
+                if (pass == 1) ws->bas[i] |= (unsigned char)(4 * (basic[mul[r]] == IMP_LCP_STATE_CLAMPED));
+            }
         }
     }
     if (info->clamped > info->max_clamped) info->max_clamped = info->clamped;

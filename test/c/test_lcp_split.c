@@ -28,7 +28,7 @@ static imp_lcp_status split(const imp_lcp_problem *p, double eps, double *f)
     imp_lcp_info info;
     memset(&info, 0, sizeof info);
     const char *msg = "";
-    imp_lcp_status st = ws != NULL ? imp_lcp_solve_split(p, &lim, eps, 1, ws, f, &info, &msg)
+    imp_lcp_status st = ws != NULL ? imp_lcp_solve_split(p, &lim, eps, 1, NULL, NULL, NULL, ws, f, &info, &msg)
                                    : IMP_LCP_NO_MEMORY;
     imp_lcp_workspace_destroy(ws);
     return st;
