@@ -144,14 +144,19 @@ imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, ch
             continue;
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
-        int finite = 1;
+        /* x 0 is a zero for a finite x and NaN otherwise: their sum is a zero only when every
+           number is finite (no branch a number) */
+        double z = 0.0;
         for (int k = 0; k < 6; k++) {
-            finite &= isfinite(v[k]) && isfinite(v[k] * h);
+            z += v[k] * 0.0 + (v[k] * h) * 0.0;
         }
         for (int k = 0; k < 7; k++) {
-            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
+            z += y[k] * 0.0;
         }
-        if (!finite) {
+        for (int k = 0; k < 3; k++) {
+            z += (y[k] + h * v[k]) * 0.0;
+        }
+        if (!(z == 0.0)) {
             snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
                      "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
                      unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
