@@ -42,7 +42,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->pts);
     free(s->pose0);
     free(s->delta);
-    free(s->dydt);
+    free(s->force);
     free(s->sv);
     free(s->si);
     free(s->mv);
@@ -55,7 +55,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s);
 }
 
-static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
+static int reserve(imp_engine3d *e, int npts, int nslots)
 {
     struct imp_e3_soft *s = e->soft;
     if (s == NULL) {
@@ -90,11 +90,11 @@ static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
             return -1;
         }
         s->delta = d;
-        double *dy = realloc(s->dydt, (size_t)nslots * stride * sizeof *dy);
+        double *dy = realloc(s->force, (size_t)nslots * 6 * sizeof *dy);
         if (dy == NULL) {
             return -1;
         }
-        s->dydt = dy;
+        s->force = dy;
         double *sv = realloc(s->sv, (size_t)nslots * 8 * sizeof *sv);
         if (sv == NULL) {
             return -1;
@@ -669,12 +669,12 @@ static void finish_points(imp_engine3d *e, double vtol)
 
 /* detection once for the step, its margin covering the step's motion (the free velocity at
    its end too); sleeping islands an awake body reaches wake and the detection runs again */
-static imp_status detect(imp_world *w, imp_engine3d *e, const double *dydt, double h)
+static imp_status detect(imp_world *w, imp_engine3d *e, const double *force, double h)
 {
     imp_status st = IMP_OK;
     for (int woke = 1; woke;) {
         woke = 0;
-        imp_e3_free_velocities(w, e, dydt, h);
+        imp_e3_free_velocities_forces(w, e, force, h);
         e->span_bound = 1;
         st = imp_engine3d_detect(w, e, h);
         e->span_bound = 0;
@@ -697,14 +697,14 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     if (e->soft != NULL) {
         e->soft->error_pending = 0;
     }
-    if (reserve(e, 0, ns, IMP_STRIDE_3D) != 0) {
+    if (reserve(e, 0, ns) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
     struct imp_e3_soft *sf = e->soft;
-    double *dydt = sf->dydt, t = imp_profile_now();
-    imp_world_derivative(w, t0, w->data.y, dydt);
-    imp_status st = detect(w, e, dydt, h);
+    double *force = sf->force, t = imp_profile_now();
+    imp_world_forces(w, t0, w->data.y, force);
+    imp_status st = detect(w, e, force, h);
     int elastic = 0;  /* whether a point may restitute: only then restitution_pass reads ke */
     for (int c = 0; c < e->npts && !elastic; c++) {
         elastic = e->pts[c].e > 0.0;
@@ -725,7 +725,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         return IMP_ERR_NOMEM;
     }
     int n = e->npts;
-    if (reserve(e, n, ns, IMP_STRIDE_3D) != 0) {
+    if (reserve(e, n, ns) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
@@ -753,9 +753,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
         if (i > 0) {
-            imp_world_derivative(w, now, w->data.y, dydt);
+            imp_world_forces(w, now, w->data.y, force);
         }
-        imp_e3_free_velocities(w, e, dydt, hs);
+        imp_e3_free_velocities_forces(w, e, force, hs);
         st = imp_e3_check_finite(w, e, hs, why, why_len);
         if (st != IMP_OK) {
             return st;

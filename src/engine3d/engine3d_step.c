@@ -72,14 +72,15 @@ static double normal_velocity(const imp_e3_point *p, const double *va, const dou
    spun fast about a non-principal axis (h |w| near 1/2) gained energy step after step until its
    numbers overflowed. A spin about a principal axis is its own solution (the step is then
    the explicit one). Newton's method on the 3x3 system (J = I + h/2 (skew(m) I - skew(I m))).
-   y: the body's state, d: its derivative (dw/dt with the explicit gyroscopic term). */
-static void spin_after(const imp_body *b, const double *y, const double *d, double h, double out[3])
+   r: the body's rotation (its normalised orientation's matrix), w0: its spin in the body
+   frame (R^T w), gyro: w0 x I w0, dwdt: the derivative's dw/dt (world frame, with the explicit
+   gyroscopic term). */
+static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_vec3 gyro, imp_vec3 dwdt,
+                       double h, double out[3])
 {
-    imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+    const imp_mat3 r = *rot;
     const imp_mat3 *I = &b->inertia;
-    imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
-    imp_vec3 dw = imp_m3_tmulv(&r, imp_v3_load(d + IMP_VEL_3D + 3));
-    imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(I, w0));
+    imp_vec3 dw = imp_m3_tmulv(&r, dwdt);
     imp_vec3 kick = imp_v3_add(dw, imp_m3_mulv(&b->inv_inertia, gyro)); /* I^-1 t */
     imp_vec3 x = w0;
     if (imp_v3_len2(gyro) > 0.0) {
@@ -127,7 +128,34 @@ void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *d
         for (int k = 0; k < 3; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
         }
-        spin_after(b, y, d, h, v + 3);
+        imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+        imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
+        imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
+        spin_after(b, &r, w0, gyro, imp_v3_load(d + IMP_VEL_3D + 3), h, v + 3);
+    }
+}
+
+void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
+{
+    for (int s = 0; s < w->model.nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s;
+        const imp_body *b = &w->model.bodies[s];
+        if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
+            memset(v, 0, 6 * sizeof *v);
+            continue;
+        }
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *fs = f + 6 * (size_t)s;
+        for (int k = 0; k < 3; k++) {
+            v[k] = y[IMP_VEL_3D + k] + h * (fs[k] * b->inv_mass);
+        }
+        /* imp_world_derivative's dw/dt, the same operations; its rotation, spin and
+           gyroscopic term are spin_after's */
+        imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+        imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
+        imp_vec3 tb = imp_m3_tmulv(&r, imp_v3_load(fs + 3));
+        imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
+        imp_vec3 dwb = imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro));
+        spin_after(b, &r, w0, gyro, imp_m3_mulv(&r, dwb), h, v + 3);
     }
 }
 
