@@ -115,6 +115,26 @@ static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_
     imp_v3_store(out, imp_m3_mulv(&r, imp_v3_madd(x, h, kick)));
 }
 
+static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
+
+/* whether a body's velocity v after the forces, v h, its position and orientation y and its
+   position after h of v are all finite: x 0 is a zero for a finite x and NaN otherwise, so
+   their sum is a zero only when every number is finite (no branch a number) */
+static int finite_body(const double *y, const double *v, double h)
+{
+    double z = 0.0;
+    for (int k = 0; k < 6; k++) {
+        z += v[k] * 0.0 + (v[k] * h) * 0.0;
+    }
+    for (int k = 0; k < 7; k++) {
+        z += y[k] * 0.0;
+    }
+    for (int k = 0; k < 3; k++) {
+        z += (y[k] + h * v[k]) * 0.0;
+    }
+    return z == 0.0;
+}
+
 void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
 {
     for (int s = 0; s < w->model.nslots; s++) {
@@ -135,13 +155,18 @@ void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *d
     }
 }
 
-void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
+int imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
 {
+    int bad = w->model.nslots;
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
         if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
             memset(v, 0, 6 * sizeof *v);
+            if (s > 0 && b->active && !b->fixed && bad == w->model.nslots
+                && !finite_body(w->data.y + (size_t)s * IMP_STRIDE_3D, v, h)) {
+                bad = s;
+            }
             continue;
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *fs = f + 6 * (size_t)s;
@@ -156,35 +181,25 @@ void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const do
         imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
         imp_vec3 dwb = imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro));
         spin_after(b, &r, w0, gyro, imp_m3_mulv(&r, dwb), h, v + 3);
+        if (bad == w->model.nslots && !finite_body(y, v, h)) {
+            bad = s;
+        }
     }
+    return bad;
 }
-
-static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
 
 /* The velocity step's failure before the contacts: a body whose velocity after the forces, or
    position after h of it, is not finite (that body, not its neighbours, is at fault): the
-   error names it. */
-imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len)
+   error names it. The bodies before slot from are known finite (1: none). */
+imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, int from, char *why, size_t why_len)
 {
-    for (int s = 1; s < w->model.nslots; s++) {
+    for (int s = from > 1 ? from : 1; s < w->model.nslots; s++) {
         const imp_body *b = &w->model.bodies[s];
         if (!b->active || b->fixed) {
             continue;
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
-        /* x 0 is a zero for a finite x and NaN otherwise: their sum is a zero only when every
-           number is finite (no branch a number) */
-        double z = 0.0;
-        for (int k = 0; k < 6; k++) {
-            z += v[k] * 0.0 + (v[k] * h) * 0.0;
-        }
-        for (int k = 0; k < 7; k++) {
-            z += y[k] * 0.0;
-        }
-        for (int k = 0; k < 3; k++) {
-            z += (y[k] + h * v[k]) * 0.0;
-        }
-        if (!(z == 0.0)) {
+        if (!finite_body(y, v, h)) {
             snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
                      "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
                      unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
@@ -389,23 +404,35 @@ static void refresh_points(const imp_world *w, imp_engine3d *e)
     e->stats.max_penetration = pen;
 }
 
-/* a pair touches when a point is within distance_tol or carries an impulse */
-static int touching(const imp_world *w, const imp_e3_point *p, int n, int i)
-{
-    int a = p[i].a, b = p[i].b, t = 0;
-    for (int k = i; k < n && p[k].a == a && p[k].b == b; k++) {
-        t |= p[k].distance <= w->model.def.engine2d.distance_tol || p[k].r[0] > 0.0;
-    }
-    return t;
-}
+/* A pair's points i .. end - 1 in one walk: whether it touches (a point within distance_tol
+   or carrying an impulse); with SCAN_NOW its least normal velocity u0 and whether an impact is
+   going; with SCAN_ACC its impact impulses so far (acc) and their least approach (acc_u0).
+   Each reduction over the points in their order, as separate walks would take them. */
+enum { SCAN_NOW = 1, SCAN_ACC = 2 };
 
-static int pair_end(const imp_e3_point *p, int n, int i)
+typedef struct pair_scan {
+    int end, touching, going;
+    double u0, acc, acc_u0;
+} pair_scan;
+
+static pair_scan scan_pair(const imp_world *w, const imp_e3_point *p, int n, int i, int what)
 {
-    int k = i;
-    while (k < n && p[k].a == p[i].a && p[k].b == p[i].b) {
-        k++;
+    double tol = w->model.def.engine2d.distance_tol;
+    pair_scan s = {i, 0, 0, 0.0, 0.0, 0.0};
+    int a = p[i].a, b = p[i].b, k = i;
+    for (; k < n && p[k].a == a && p[k].b == b; k++) {
+        s.touching |= p[k].distance <= tol || p[k].r[0] > 0.0;
+        if (what & SCAN_NOW) {
+            s.u0 = fmin(s.u0, p[k].u0);
+            s.going |= p[k].going;
+        }
+        if (what & SCAN_ACC) {
+            s.acc += p[k].acc;
+            s.acc_u0 = fmin(s.acc_u0, p[k].acc_u0);
+        }
     }
-    return k;
+    s.end = k;
+    return s;
 }
 
 static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n, double value, double impulse)
@@ -429,20 +456,6 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
     imp_world_push_event(w, &ev);
 }
 
-/* contact_begin / contact_end by comparing the touching pairs of this step and the last
-   (both sorted by (a, b)); collision for each pair with an impact. */
-/* a pair's impact impulses so far */
-static double pair_acc(const imp_e3_point *p, int from, int to, double *u0)
-{
-    double acc = 0.0;
-    *u0 = 0.0;
-    for (int k = from; k < to; k++) {
-        acc += p[k].acc;
-        *u0 = fmin(*u0, p[k].acc_u0);
-    }
-    return acc;
-}
-
 /* Collects this step's impact impulses into the points' acc (matched across steps); counts
    the simultaneous solve's impacts (not serial: serial_impacts counts its own). */
 static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, int serial)
@@ -464,22 +477,16 @@ static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, in
     }
 }
 
-/* The begin and collision events of this step's pair at points i .. end - 1 (touching now,
-   and before: in the last step). */
-static void current_pair_events(imp_world *w, imp_engine3d *e, int i, int end, int now, int before)
+/* The begin and collision events of this step's pair at points i .. end - 1 (sc: its scan
+   with SCAN_NOW | SCAN_ACC; touching now: sc's, and before: in the last step). */
+static void current_pair_events(imp_world *w, imp_engine3d *e, int i, const pair_scan *sc, int before)
 {
-    double u0 = 0.0;
-    int going = 0;
-    for (int k = i; k < end; k++) {
-        u0 = fmin(u0, e->pts[k].u0);
-        going |= e->pts[k].going;
+    int end = sc->end;
+    if (sc->touching && !before) {
+        push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], end - i, -sc->u0, 0.0);
     }
-    if (now && !before) {
-        push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], end - i, -u0, 0.0);
-    }
-    double au0, acc = pair_acc(e->pts, i, end, &au0);
-    if (acc > 0.0 && !going) {
-        push(w, IMP_EVENT_COLLISION, &e->pts[i], end - i, au0, acc);
+    if (sc->acc > 0.0 && !sc->going) {
+        push(w, IMP_EVENT_COLLISION, &e->pts[i], end - i, sc->acc_u0, sc->acc);
         for (int k = i; k < end; k++) {
             e->pts[k].acc = e->pts[k].acc_u0 = 0.0;
         }
@@ -491,13 +498,13 @@ static void current_pair_events(imp_world *w, imp_engine3d *e, int i, int end, i
 static void events_same(imp_world *w, imp_engine3d *e)
 {
     for (int i = 0; i < e->npts;) {
-        int end = pair_end(e->pts, e->npts, i), before = 0;
+        pair_scan sc = scan_pair(w, e->pts, e->npts, i, SCAN_NOW | SCAN_ACC);
+        int end = sc.end, before = 0;
         for (int k = i; k < end; k++) {
             before |= e->pts[k].was_touching;
         }
-        int now = touching(w, e->pts, e->npts, i);
-        current_pair_events(w, e, i, end, now, before);
-        if (before && !now) {
+        current_pair_events(w, e, i, &sc, before);
+        if (before && !sc.touching) {
             push(w, IMP_EVENT_CONTACT_END, &e->pts[i], end - i, 0.0, 0.0);
         }
         i = end;
@@ -506,7 +513,7 @@ static void events_same(imp_world *w, imp_engine3d *e)
 
 /* contact_begin / contact_end by comparing the touching pairs of this step and the last
    (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
-   (the step after the last one, or the pair's end). */
+   (the step after the last one, or the pair's end). Each pair's points walked once a list. */
 static void events(imp_world *w, imp_engine3d *e)
 {
     int i = 0, j = 0;
@@ -520,26 +527,26 @@ static void events(imp_world *w, imp_engine3d *e)
             const imp_e3_point *p = &e->pts[i], *q = &e->prev[j];
             cmp = p->a != q->a ? (p->a < q->a ? -1 : 1) : (p->b != q->b ? (p->b < q->b ? -1 : 1) : 0);
         }
-        int inow = cmp <= 0 ? pair_end(e->pts, e->npts, i) : i;
-        int jnow = cmp >= 0 ? pair_end(e->prev, e->nprev, j) : j;
-        int now = cmp <= 0 && touching(w, e->pts, e->npts, i);
-        int before = cmp >= 0 && touching(w, e->prev, e->nprev, j);
         const imp_e3_point *q = cmp >= 0 ? &e->prev[j] : NULL;
         int stale = q != NULL && (q->gen_a != w->model.bodies[q->a].generation
                                   || q->gen_b != w->model.bodies[q->b].generation);
+        pair_scan now = {i, 0, 0, 0.0, 0.0, 0.0}, before = {j, 0, 0, 0.0, 0.0, 0.0};
         if (cmp <= 0) {
-            current_pair_events(w, e, i, inow, now, before);
-        } else if (!stale) {  /* the pair is gone: an impact still open ends here */
-            double au0, acc = pair_acc(e->prev, j, jnow, &au0);
-            if (acc > 0.0) {
-                push(w, IMP_EVENT_COLLISION, &e->prev[j], jnow - j, au0, acc);
-            }
+            now = scan_pair(w, e->pts, e->npts, i, SCAN_NOW | SCAN_ACC);
         }
-        if (before && !now && !stale) {
-            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], jnow - j, 0.0, 0.0);
+        if (cmp >= 0) {
+            before = scan_pair(w, e->prev, e->nprev, j, cmp > 0 && !stale ? SCAN_ACC : 0);
         }
-        i = inow;
-        j = jnow;
+        if (cmp <= 0) {
+            current_pair_events(w, e, i, &now, before.touching);
+        } else if (!stale && before.acc > 0.0) {  /* the pair is gone: an impact still open ends here */
+            push(w, IMP_EVENT_COLLISION, &e->prev[j], before.end - j, before.acc_u0, before.acc);
+        }
+        if (before.touching && !now.touching && !stale) {
+            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], before.end - j, 0.0, 0.0);
+        }
+        i = now.end;
+        j = before.end;
     }
 }
 
@@ -616,7 +623,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     double *dydt = w->scratch.work;
     imp_world_derivative(w, now, w->data.y, dydt);
     imp_e3_free_velocities(w, e, dydt, h);
-    imp_status fin = imp_e3_check_finite(w, e, h, why, why_len);
+    imp_status fin = imp_e3_check_finite(w, e, h, 1, why, why_len);
     if (fin != IMP_OK) {
         return fin;
     }
