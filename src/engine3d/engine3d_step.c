@@ -404,35 +404,23 @@ static void refresh_points(const imp_world *w, imp_engine3d *e)
     e->stats.max_penetration = pen;
 }
 
-/* A pair's points i .. end - 1 in one walk: whether it touches (a point within distance_tol
-   or carrying an impulse); with SCAN_NOW its least normal velocity u0 and whether an impact is
-   going; with SCAN_ACC its impact impulses so far (acc) and their least approach (acc_u0).
-   Each reduction over the points in their order, as separate walks would take them. */
-enum { SCAN_NOW = 1, SCAN_ACC = 2 };
-
-typedef struct pair_scan {
-    int end, touching, going;
-    double u0, acc, acc_u0;
-} pair_scan;
-
-static pair_scan scan_pair(const imp_world *w, const imp_e3_point *p, int n, int i, int what)
+/* a pair touches when a point is within distance_tol or carries an impulse */
+static int touching(const imp_world *w, const imp_e3_point *p, int n, int i)
 {
-    double tol = w->model.def.engine2d.distance_tol;
-    pair_scan s = {i, 0, 0, 0.0, 0.0, 0.0};
-    int a = p[i].a, b = p[i].b, k = i;
-    for (; k < n && p[k].a == a && p[k].b == b; k++) {
-        s.touching |= p[k].distance <= tol || p[k].r[0] > 0.0;
-        if (what & SCAN_NOW) {
-            s.u0 = fmin(s.u0, p[k].u0);
-            s.going |= p[k].going;
-        }
-        if (what & SCAN_ACC) {
-            s.acc += p[k].acc;
-            s.acc_u0 = fmin(s.acc_u0, p[k].acc_u0);
-        }
+    int a = p[i].a, b = p[i].b, t = 0;
+    for (int k = i; k < n && p[k].a == a && p[k].b == b; k++) {
+        t |= p[k].distance <= w->model.def.engine2d.distance_tol || p[k].r[0] > 0.0;
     }
-    s.end = k;
-    return s;
+    return t;
+}
+
+static int pair_end(const imp_e3_point *p, int n, int i)
+{
+    int k = i;
+    while (k < n && p[k].a == p[i].a && p[k].b == p[i].b) {
+        k++;
+    }
+    return k;
 }
 
 static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n, double value, double impulse)
@@ -456,6 +444,20 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
     imp_world_push_event(w, &ev);
 }
 
+/* contact_begin / contact_end by comparing the touching pairs of this step and the last
+   (both sorted by (a, b)); collision for each pair with an impact. */
+/* a pair's impact impulses so far */
+static double pair_acc(const imp_e3_point *p, int from, int to, double *u0)
+{
+    double acc = 0.0;
+    *u0 = 0.0;
+    for (int k = from; k < to; k++) {
+        acc += p[k].acc;
+        *u0 = fmin(*u0, p[k].acc_u0);
+    }
+    return acc;
+}
+
 /* Collects this step's impact impulses into the points' acc (matched across steps); counts
    the simultaneous solve's impacts (not serial: serial_impacts counts its own). */
 static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, int serial)
@@ -477,16 +479,22 @@ static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, in
     }
 }
 
-/* The begin and collision events of this step's pair at points i .. end - 1 (sc: its scan
-   with SCAN_NOW | SCAN_ACC; touching now: sc's, and before: in the last step). */
-static void current_pair_events(imp_world *w, imp_engine3d *e, int i, const pair_scan *sc, int before)
+/* The begin and collision events of this step's pair at points i .. end - 1 (touching now,
+   and before: in the last step). */
+static void current_pair_events(imp_world *w, imp_engine3d *e, int i, int end, int now, int before)
 {
-    int end = sc->end;
-    if (sc->touching && !before) {
-        push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], end - i, -sc->u0, 0.0);
+    double u0 = 0.0;
+    int going = 0;
+    for (int k = i; k < end; k++) {
+        u0 = fmin(u0, e->pts[k].u0);
+        going |= e->pts[k].going;
     }
-    if (sc->acc > 0.0 && !sc->going) {
-        push(w, IMP_EVENT_COLLISION, &e->pts[i], end - i, sc->acc_u0, sc->acc);
+    if (now && !before) {
+        push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], end - i, -u0, 0.0);
+    }
+    double au0, acc = pair_acc(e->pts, i, end, &au0);
+    if (acc > 0.0 && !going) {
+        push(w, IMP_EVENT_COLLISION, &e->pts[i], end - i, au0, acc);
         for (int k = i; k < end; k++) {
             e->pts[k].acc = e->pts[k].acc_u0 = 0.0;
         }
@@ -498,13 +506,13 @@ static void current_pair_events(imp_world *w, imp_engine3d *e, int i, const pair
 static void events_same(imp_world *w, imp_engine3d *e)
 {
     for (int i = 0; i < e->npts;) {
-        pair_scan sc = scan_pair(w, e->pts, e->npts, i, SCAN_NOW | SCAN_ACC);
-        int end = sc.end, before = 0;
+        int end = pair_end(e->pts, e->npts, i), before = 0;
         for (int k = i; k < end; k++) {
             before |= e->pts[k].was_touching;
         }
-        current_pair_events(w, e, i, &sc, before);
-        if (before && !sc.touching) {
+        int now = touching(w, e->pts, e->npts, i);
+        current_pair_events(w, e, i, end, now, before);
+        if (before && !now) {
             push(w, IMP_EVENT_CONTACT_END, &e->pts[i], end - i, 0.0, 0.0);
         }
         i = end;
@@ -513,7 +521,7 @@ static void events_same(imp_world *w, imp_engine3d *e)
 
 /* contact_begin / contact_end by comparing the touching pairs of this step and the last
    (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
-   (the step after the last one, or the pair's end). Each pair's points walked once a list. */
+   (the step after the last one, or the pair's end). */
 static void events(imp_world *w, imp_engine3d *e)
 {
     int i = 0, j = 0;
@@ -527,26 +535,26 @@ static void events(imp_world *w, imp_engine3d *e)
             const imp_e3_point *p = &e->pts[i], *q = &e->prev[j];
             cmp = p->a != q->a ? (p->a < q->a ? -1 : 1) : (p->b != q->b ? (p->b < q->b ? -1 : 1) : 0);
         }
+        int inow = cmp <= 0 ? pair_end(e->pts, e->npts, i) : i;
+        int jnow = cmp >= 0 ? pair_end(e->prev, e->nprev, j) : j;
+        int now = cmp <= 0 && touching(w, e->pts, e->npts, i);
+        int before = cmp >= 0 && touching(w, e->prev, e->nprev, j);
         const imp_e3_point *q = cmp >= 0 ? &e->prev[j] : NULL;
         int stale = q != NULL && (q->gen_a != w->model.bodies[q->a].generation
                                   || q->gen_b != w->model.bodies[q->b].generation);
-        pair_scan now = {i, 0, 0, 0.0, 0.0, 0.0}, before = {j, 0, 0, 0.0, 0.0, 0.0};
         if (cmp <= 0) {
-            now = scan_pair(w, e->pts, e->npts, i, SCAN_NOW | SCAN_ACC);
+            current_pair_events(w, e, i, inow, now, before);
+        } else if (!stale) {  /* the pair is gone: an impact still open ends here */
+            double au0, acc = pair_acc(e->prev, j, jnow, &au0);
+            if (acc > 0.0) {
+                push(w, IMP_EVENT_COLLISION, &e->prev[j], jnow - j, au0, acc);
+            }
         }
-        if (cmp >= 0) {
-            before = scan_pair(w, e->prev, e->nprev, j, cmp > 0 && !stale ? SCAN_ACC : 0);
+        if (before && !now && !stale) {
+            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], jnow - j, 0.0, 0.0);
         }
-        if (cmp <= 0) {
-            current_pair_events(w, e, i, &now, before.touching);
-        } else if (!stale && before.acc > 0.0) {  /* the pair is gone: an impact still open ends here */
-            push(w, IMP_EVENT_COLLISION, &e->prev[j], before.end - j, before.acc_u0, before.acc);
-        }
-        if (before.touching && !now.touching && !stale) {
-            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], before.end - j, 0.0, 0.0);
-        }
-        i = now.end;
-        j = before.end;
+        i = inow;
+        j = jnow;
     }
 }
 
