@@ -755,8 +755,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         if (i > 0) {
             imp_world_forces(w, now, w->data.y, force);
         }
-        int bad = imp_e3_free_velocities_forces(w, e, force, hs);
-        st = imp_e3_check_finite(w, e, hs, bad, why, why_len);
+        imp_e3_free_velocities_forces(w, e, force, hs);
+        st = imp_e3_check_finite(w, e, hs, why, why_len);
         if (st != IMP_OK) {
             return st;
         }

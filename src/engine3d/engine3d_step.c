@@ -115,26 +115,6 @@ static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_
     imp_v3_store(out, imp_m3_mulv(&r, imp_v3_madd(x, h, kick)));
 }
 
-static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
-
-/* whether a body's velocity v after the forces, v h, its position and orientation y and its
-   position after h of v are all finite: x 0 is a zero for a finite x and NaN otherwise, so
-   their sum is a zero only when every number is finite (no branch a number) */
-static int finite_body(const double *y, const double *v, double h)
-{
-    double z = 0.0;
-    for (int k = 0; k < 6; k++) {
-        z += v[k] * 0.0 + (v[k] * h) * 0.0;
-    }
-    for (int k = 0; k < 7; k++) {
-        z += y[k] * 0.0;
-    }
-    for (int k = 0; k < 3; k++) {
-        z += (y[k] + h * v[k]) * 0.0;
-    }
-    return z == 0.0;
-}
-
 void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
 {
     for (int s = 0; s < w->model.nslots; s++) {
@@ -155,18 +135,13 @@ void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *d
     }
 }
 
-int imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
+void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
 {
-    int bad = w->model.nslots;
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
         if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
             memset(v, 0, 6 * sizeof *v);
-            if (s > 0 && b->active && !b->fixed && bad == w->model.nslots
-                && !finite_body(w->data.y + (size_t)s * IMP_STRIDE_3D, v, h)) {
-                bad = s;
-            }
             continue;
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *fs = f + 6 * (size_t)s;
@@ -181,19 +156,35 @@ int imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const dou
         imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
         imp_vec3 dwb = imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro));
         spin_after(b, &r, w0, gyro, imp_m3_mulv(&r, dwb), h, v + 3);
-        if (bad == w->model.nslots && !finite_body(y, v, h)) {
-            bad = s;
-        }
     }
-    return bad;
+}
+
+static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
+
+/* whether a body's velocity v after the forces, v h, its position and orientation y and its
+   position after h of v are all finite: x 0 is a zero for a finite x and NaN otherwise, so
+   their sum is a zero only when every number is finite (no branch a number) */
+static int finite_body(const double *y, const double *v, double h)
+{
+    double z = 0.0;
+    for (int k = 0; k < 6; k++) {
+        z += v[k] * 0.0 + (v[k] * h) * 0.0;
+    }
+    for (int k = 0; k < 7; k++) {
+        z += y[k] * 0.0;
+    }
+    for (int k = 0; k < 3; k++) {
+        z += (y[k] + h * v[k]) * 0.0;
+    }
+    return z == 0.0;
 }
 
 /* The velocity step's failure before the contacts: a body whose velocity after the forces, or
    position after h of it, is not finite (that body, not its neighbours, is at fault): the
-   error names it. The bodies before slot from are known finite (1: none). */
-imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, int from, char *why, size_t why_len)
+   error names it. */
+imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len)
 {
-    for (int s = from > 1 ? from : 1; s < w->model.nslots; s++) {
+    for (int s = 1; s < w->model.nslots; s++) {
         const imp_body *b = &w->model.bodies[s];
         if (!b->active || b->fixed) {
             continue;
@@ -631,7 +622,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     double *dydt = w->scratch.work;
     imp_world_derivative(w, now, w->data.y, dydt);
     imp_e3_free_velocities(w, e, dydt, h);
-    imp_status fin = imp_e3_check_finite(w, e, h, 1, why, why_len);
+    imp_status fin = imp_e3_check_finite(w, e, h, why, why_len);
     if (fin != IMP_OK) {
         return fin;
     }
