@@ -115,7 +115,10 @@ static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_
     imp_v3_store(out, imp_m3_mulv(&r, imp_v3_madd(x, h, kick)));
 }
 
-void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+/* e->vel from the derivative (src: dydt, IMP_STRIDE_3D per slot) or from the forces (forces:
+   src 6 per slot, imp_world_forces; dv/dt and dw/dt as imp_world_derivative makes them, the
+   same operations, its rotation, spin and gyroscopic term being spin_after's) */
+static void free_velocities(const imp_world *w, imp_engine3d *e, const double *src, int forces, double h)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
@@ -124,39 +127,33 @@ void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *d
             memset(v, 0, 6 * sizeof *v);
             continue;
         }
-        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+        const double *d = forces ? src + 6 * (size_t)s : src + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
         for (int k = 0; k < 3; k++) {
-            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+            v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
         }
         imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
         imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
         imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
-        spin_after(b, &r, w0, gyro, imp_v3_load(d + IMP_VEL_3D + 3), h, v + 3);
+        imp_vec3 dwdt;
+        if (forces) {
+            imp_vec3 tb = imp_m3_tmulv(&r, imp_v3_load(d + 3));
+            dwdt = imp_m3_mulv(&r, imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro)));
+        } else {
+            dwdt = imp_v3_load(d + 3);
+        }
+        spin_after(b, &r, w0, gyro, dwdt, h, v + 3);
     }
+}
+
+void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+{
+    free_velocities(w, e, dydt, 0, h);
 }
 
 void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
 {
-    for (int s = 0; s < w->model.nslots; s++) {
-        double *v = e->vel + 6 * (size_t)s;
-        const imp_body *b = &w->model.bodies[s];
-        if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
-            memset(v, 0, 6 * sizeof *v);
-            continue;
-        }
-        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *fs = f + 6 * (size_t)s;
-        for (int k = 0; k < 3; k++) {
-            v[k] = y[IMP_VEL_3D + k] + h * (fs[k] * b->inv_mass);
-        }
-        /* imp_world_derivative's dw/dt, the same operations; its rotation, spin and
-           gyroscopic term are spin_after's */
-        imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
-        imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
-        imp_vec3 tb = imp_m3_tmulv(&r, imp_v3_load(fs + 3));
-        imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
-        imp_vec3 dwb = imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro));
-        spin_after(b, &r, w0, gyro, imp_m3_mulv(&r, dwb), h, v + 3);
-    }
+    free_velocities(w, e, f, 1, h);
 }
 
 static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
