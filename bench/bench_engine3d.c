@@ -26,7 +26,9 @@
    residual_max (its largest over the run), swept_steps (steps whose problem the lcp
    setting left to the sweeps, above the exact solver's row cap), unsolved (solves that
    stopped above the tolerance), sunk (dynamic cubes whose centre ended under the ground or
-   floor, inside its extent: fell through it, not off its edge), handling, peak_rss_mb. A step that fails stops the run
+   floor, inside its extent: fell through it, not off its edge), handling, peak_rss_mb, state_hash
+   (the world's state hash at the run's end, imp_world_state_hash: a restructuring of the
+   engine leaves it unchanged for every scene and solver). A step that fails stops the run
    (stop=error, the world's message on stderr). With no arguments it prints how it is run and exits 0 (make bench
    runs every bench binary bare; the 3D scenes are run by tools/bench3d_peers.sh).
 
@@ -389,8 +391,9 @@ int main(int argc, char **argv)
         printf(" residual=%.3g residual_max=%.3g", residual, residual_max);
     }
     printf(" swept_steps=%ld", pgs || soft ? 0 : skipped_steps);
-    printf(" unsolved=%.0f sunk=%d handling=%s peak_rss_mb=%.1f\n", unsolved, done > 0 ? out.sunk : 0,
-           imp_collision_handling_names[o.handling], bench_peak_mib());
+    printf(" unsolved=%.0f sunk=%d handling=%s peak_rss_mb=%.1f state_hash=%016llx\n", unsolved,
+           done > 0 ? out.sunk : 0, imp_collision_handling_names[o.handling], bench_peak_mib(),
+           imp_world_state_hash(w));
     imp_world_free(w);
     free(dyn);
     free(s.box);

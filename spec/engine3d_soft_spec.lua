@@ -298,9 +298,13 @@ describe("3D soft step", function()
     w:step(3)
     local rocket = w:add_body { shape = shape3d.sphere { radius = 0.5 }, mass = 1, name = "rocket",
                                 position = { 1.79e308, 0, 5 }, velocity = { 1.79e308, 0, 0 } }
+    -- a second one after it: the error names the first
+    w:add_body { shape = shape3d.sphere { radius = 0.5 }, mass = 1, name = "second",
+                 position = { -1.79e308, 0, 5 }, velocity = { -1.79e308, 0, 0 } }
     local ok, err = pcall(w.step, w)
     assert.is_false(ok)
     assert.matches("'rocket' (#", err, 1, true)
+    assert.is_nil(err:find("second", 1, true))
     assert.matches("not finite", err, 1, true)
     assert.matches("the world keeps its state", err, 1, true)
     assert.near(0.05, w.time, 1e-15)

@@ -18,13 +18,10 @@ void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
     imp_world_derivative(ctx, t, y, dydt);
 }
 
-void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
+void imp_world_forces(imp_world *w, double t, const double *y, double *f)
 {
     w->scratch.rhs_time = t;  /* (the 2D contact strategy's stages, engine2d_step.c) */
-    int n = w->model.nslots, s = w->model.stride, dim = w->model.def.dim;
-    int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
-    double *f = w->scratch.force;
-    memset(f, 0, (size_t)n * 6 * sizeof *f);
+    memset(f, 0, (size_t)w->model.nslots * 6 * sizeof *f);
     imp_forces_body(w, y, f);
     imp_forces_springs(w, y, f);
     imp_forces_gravitation(w, y, f);
@@ -33,6 +30,15 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
     if (ops->forces != NULL) {  /* the strategy's contact forces (compliant, contact) */
         ops->forces(w, y, f);
     }
+    w->data.stats.rhs_evaluations++;
+}
+
+void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
+{
+    int n = w->model.nslots, s = w->model.stride, dim = w->model.def.dim;
+    int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
+    double *f = w->scratch.force;
+    imp_world_forces(w, t, y, f);
     for (int i = 0; i < n; i++) {
         const imp_body *b = &w->model.bodies[i];
         const double *yi = y + (size_t)i * (size_t)s;
@@ -68,5 +74,4 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
         imp_vec3 dwb = imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, imp_v3_cross(wb, lb)));
         imp_v3_store(di + 10, imp_m3_mulv(&r, dwb));
     }
-    w->data.stats.rhs_evaluations++;
 }

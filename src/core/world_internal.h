@@ -97,6 +97,9 @@ struct imp_world {
 
 /* Time derivative of the whole state at (t, y): the equations of motion. */
 void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt);
+/* Its forces alone: each slot's force and torque (6, world frame) at (t, y) into f (nslots x
+   6), as imp_world_derivative takes them (one right-hand side evaluation in the stats). */
+void imp_world_forces(imp_world *w, double t, const double *y, double *f);
 /* The same as an imp_rhs_fn (ctx: the world), for the integrators. */
 void imp_world_rhs(void *ctx, double t, const double *y, double *dydt);
 /* The adaptive integrator (ode_gsl.h) over the world's equations of motion, its settings

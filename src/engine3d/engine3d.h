@@ -265,6 +265,9 @@ imp_status imp_engine3d_serial_impacts(struct imp_world *w, imp_engine3d *e, dou
    derivative dydt (0 for bodies that do not move or sleep); the failure when a body's velocity
    or position after h is not finite (IMP_ERR_NONFINITE, naming it). */
 void imp_e3_free_velocities(const struct imp_world *w, imp_engine3d *e, const double *dydt, double h);
+/* The same from the forces (nslots x 6, imp_world_forces) instead of the derivative, bit for
+   bit: the rotation, spin and gyroscopic term taken once for both. O(slots). */
+void imp_e3_free_velocities_forces(const struct imp_world *w, imp_engine3d *e, const double *f, double h);
 imp_status imp_e3_check_finite(struct imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len);
 void imp_engine3d_finish(struct imp_world *w, imp_engine3d *e);
 

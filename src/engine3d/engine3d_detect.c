@@ -575,7 +575,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         }
     }
     /* warm starts: the last impulse of the same feature, its friction re-expressed in the
-       new tangents */
+       new tangents (not for the soft step: its recycling writes every point's, after) */
     double pen = 0.0;
     int pairs = 0, j = 0;
     for (int i = 0; i < e->npts; i++) {
@@ -595,6 +595,9 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         p->fresh = 0;
         p->acc = o->acc;
         p->acc_u0 = o->acc_u0;
+        if (rc != NULL) {  /* the soft step's warm starts are the recycling's (imp_e3_recycle_begin) */
+            continue;
+        }
         double ft[3];
         for (int k = 0; k < 3; k++) {
             ft[k] = o->r[1] * o->t1[k] + o->r[2] * o->t2[k];

@@ -42,7 +42,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->pts);
     free(s->pose0);
     free(s->delta);
-    free(s->dydt);
+    free(s->force);
     free(s->sv);
     free(s->si);
     free(s->mv);
@@ -59,7 +59,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
    (n, t1, t2) before the pass, its group (the root slot) and its approach u_N(hit) */
 enum { RS_STRIDE = 8 };
 
-static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
+static int reserve(imp_engine3d *e, int npts, int nslots)
 {
     struct imp_e3_soft *s = e->soft;
     if (s == NULL) {
@@ -94,11 +94,11 @@ static int reserve(imp_engine3d *e, int npts, int nslots, size_t stride)
             return -1;
         }
         s->delta = d;
-        double *dy = realloc(s->dydt, (size_t)nslots * stride * sizeof *dy);
+        double *dy = realloc(s->force, (size_t)nslots * 6 * sizeof *dy);
         if (dy == NULL) {
             return -1;
         }
-        s->dydt = dy;
+        s->force = dy;
         double *sv = realloc(s->sv, (size_t)nslots * 8 * sizeof *sv);
         if (sv == NULL) {
             return -1;
@@ -414,7 +414,7 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
    pushed at an approach faster than the threshold. Each of its points then takes part when it pushed or ends the step closed (s <= 0)
    and its approach u_N(hit) was faster than the threshold, with e = 0 too (u_N = 0: a plastic
    impact). A point's u_N(hit) is its free motion's: its normal velocity at the step's start u0
-   with the forces' velocity change (dydt, the linear part) of the sub-steps up to the one in
+   with the forces' velocity change (sf->force over the mass) of the sub-steps up to the one in
    which its gap closes (all of them if it does not close in the step: the last relax pass saw
    it would close in the next sub-step, or the body turned onto it). Not the
    velocity the point had at its own first push: one pass over a box landing flat on its face
@@ -423,7 +423,8 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
    by point on those left the box spinning (issue #24). Box3D takes u0, at the points that
    pushed only. Into rs[RS_STRIDE c + 7] the point's u_N(hit), 1 when it takes no part; returns
    whether any takes part. O(points x sub-steps). */
-static int impact_points(struct imp_e3_soft *sf, int n, double threshold, double hs, int k)
+static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, double threshold, double hs,
+                         int k)
 {
     const imp_e3_soft_pt *pts = sf->pts;
     const unsigned char *mv = sf->mv;
@@ -445,11 +446,12 @@ static int impact_points(struct imp_e3_soft *sf, int n, double threshold, double
             int take = 0;
             double u = 1.0;
             if (pushed && (q->maxn > 0.0 || q->s <= 0.0) && q->mn != 0.0) {
-                const double *da = sf->dydt + (size_t)q->a * IMP_STRIDE_3D + IMP_VEL_3D;
-                const double *db = sf->dydt + (size_t)q->b * IMP_STRIDE_3D + IMP_VEL_3D;
+                /* the bodies' accelerations by the forces (sf->force: 6 per slot, imp_world_forces) */
+                const double *fa = sf->force + 6 * (size_t)q->a, *fb = sf->force + 6 * (size_t)q->b;
+                double ia = w->model.bodies[q->a].inv_mass, ib = w->model.bodies[q->b].inv_mass;
                 double dv = 0.0, gap = q->sep;
                 for (int j = 0; j < 3; j++) {
-                    dv += q->ec[0][j] * ((mv[q->b] ? db[j] : 0.0) - (mv[q->a] ? da[j] : 0.0));
+                    dv += q->ec[0][j] * ((mv[q->b] ? fb[j] * ib : 0.0) - (mv[q->a] ? fa[j] * ia : 0.0));
                 }
                 dv *= hs;
                 u = q->u0 + dv * k;
@@ -764,12 +766,12 @@ static void finish_points(imp_engine3d *e, double vtol)
 
 /* detection once for the step, its margin covering the step's motion (the free velocity at
    its end too); sleeping islands an awake body reaches wake and the detection runs again */
-static imp_status detect(imp_world *w, imp_engine3d *e, const double *dydt, double h)
+static imp_status detect(imp_world *w, imp_engine3d *e, const double *force, double h)
 {
     imp_status st = IMP_OK;
     for (int woke = 1; woke;) {
         woke = 0;
-        imp_e3_free_velocities(w, e, dydt, h);
+        imp_e3_free_velocities_forces(w, e, force, h);
         e->span_bound = 1;
         st = imp_engine3d_detect(w, e, h);
         e->span_bound = 0;
@@ -792,14 +794,14 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     if (e->soft != NULL) {
         e->soft->error_pending = 0;
     }
-    if (reserve(e, 0, ns, IMP_STRIDE_3D) != 0) {
+    if (reserve(e, 0, ns) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
     struct imp_e3_soft *sf = e->soft;
-    double *dydt = sf->dydt, t = imp_profile_now();
-    imp_world_derivative(w, t0, w->data.y, dydt);
-    imp_status st = detect(w, e, dydt, h);
+    double *force = sf->force, t = imp_profile_now();
+    imp_world_forces(w, t0, w->data.y, force);
+    imp_status st = detect(w, e, force, h);
     int elastic = 0;  /* whether a point may restitute: only then restitution_pass reads ke */
     for (int c = 0; c < e->npts && !elastic; c++) {
         elastic = e->pts[c].e > 0.0;
@@ -820,7 +822,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         return IMP_ERR_NOMEM;
     }
     int n = e->npts;
-    if (reserve(e, n, ns, IMP_STRIDE_3D) != 0) {
+    if (reserve(e, n, ns) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
@@ -848,9 +850,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
         if (i > 0) {
-            imp_world_derivative(w, now, w->data.y, dydt);
+            imp_world_forces(w, now, w->data.y, force);
         }
-        imp_e3_free_velocities(w, e, dydt, hs);
+        imp_e3_free_velocities_forces(w, e, force, hs);
         st = imp_e3_check_finite(w, e, hs, why, why_len);
         if (st != IMP_OK) {
             return st;
@@ -896,7 +898,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        now, unless the restitution pass changes them: then now */
     sf->error_pending = 1;
     sf->error_inv_hs = inv_hs;
-    if (impact_points(sf, n, sd->restitution_threshold, hs, k)) {
+    if (impact_points(w, sf, n, sd->restitution_threshold, hs, k)) {
         e->stats.last_error = residual(e, inv_hs);
         sf->error_pending = 0;
         restitution_pass(w, e, n, elastic);

@@ -49,7 +49,7 @@ struct imp_e3_soft {
     double *pose0;        /* 7 per slot: position and orientation at the step's start */
     double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
                              by columns (each x, y, z, 0) */
-    double *dydt;         /* the state's derivative (IMP_STRIDE_3D per slot) */
+    double *force;        /* the bodies' forces and torques (6 per slot, imp_world_forces) */
     double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
                              e->vel */
     double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */

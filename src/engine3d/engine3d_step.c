@@ -72,14 +72,15 @@ static double normal_velocity(const imp_e3_point *p, const double *va, const dou
    spun fast about a non-principal axis (h |w| near 1/2) gained energy step after step until its
    numbers overflowed. A spin about a principal axis is its own solution (the step is then
    the explicit one). Newton's method on the 3x3 system (J = I + h/2 (skew(m) I - skew(I m))).
-   y: the body's state, d: its derivative (dw/dt with the explicit gyroscopic term). */
-static void spin_after(const imp_body *b, const double *y, const double *d, double h, double out[3])
+   r: the body's rotation (its normalised orientation's matrix), w0: its spin in the body
+   frame (R^T w), gyro: w0 x I w0, dwdt: the derivative's dw/dt (world frame, with the explicit
+   gyroscopic term). */
+static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_vec3 gyro, imp_vec3 dwdt,
+                       double h, double out[3])
 {
-    imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+    const imp_mat3 r = *rot;
     const imp_mat3 *I = &b->inertia;
-    imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
-    imp_vec3 dw = imp_m3_tmulv(&r, imp_v3_load(d + IMP_VEL_3D + 3));
-    imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(I, w0));
+    imp_vec3 dw = imp_m3_tmulv(&r, dwdt);
     imp_vec3 kick = imp_v3_add(dw, imp_m3_mulv(&b->inv_inertia, gyro)); /* I^-1 t */
     imp_vec3 x = w0;
     if (imp_v3_len2(gyro) > 0.0) {
@@ -114,7 +115,10 @@ static void spin_after(const imp_body *b, const double *y, const double *d, doub
     imp_v3_store(out, imp_m3_mulv(&r, imp_v3_madd(x, h, kick)));
 }
 
-void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+/* e->vel from the derivative (src: dydt, IMP_STRIDE_3D per slot) or from the forces (forces:
+   src 6 per slot, imp_world_forces; dv/dt and dw/dt as imp_world_derivative makes them, the
+   same operations, its rotation, spin and gyroscopic term being spin_after's) */
+static void free_velocities(const imp_world *w, imp_engine3d *e, const double *src, int forces, double h)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
@@ -123,15 +127,54 @@ void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *d
             memset(v, 0, 6 * sizeof *v);
             continue;
         }
-        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *d = dydt + (size_t)s * IMP_STRIDE_3D;
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+        const double *d = forces ? src + 6 * (size_t)s : src + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
         for (int k = 0; k < 3; k++) {
-            v[k] = y[IMP_VEL_3D + k] + h * d[IMP_VEL_3D + k];
+            v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
         }
-        spin_after(b, y, d, h, v + 3);
+        imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+        imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
+        imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
+        imp_vec3 dwdt;
+        if (forces) {
+            imp_vec3 tb = imp_m3_tmulv(&r, imp_v3_load(d + 3));
+            dwdt = imp_m3_mulv(&r, imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro)));
+        } else {
+            dwdt = imp_v3_load(d + 3);
+        }
+        spin_after(b, &r, w0, gyro, dwdt, h, v + 3);
     }
 }
 
+void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
+{
+    free_velocities(w, e, dydt, 0, h);
+}
+
+void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
+{
+    free_velocities(w, e, f, 1, h);
+}
+
 static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
+
+/* whether a body's velocity v after the forces, v h, its position and orientation y and its
+   position after h of v are all finite: x 0 is a zero for a finite x and NaN otherwise, so
+   their sum is a zero only when every number is finite (no branch a number) */
+static int finite_body(const double *y, const double *v, double h)
+{
+    double z = 0.0;
+    for (int k = 0; k < 6; k++) {
+        z += v[k] * 0.0 + (v[k] * h) * 0.0;
+    }
+    for (int k = 0; k < 7; k++) {
+        z += y[k] * 0.0;
+    }
+    for (int k = 0; k < 3; k++) {
+        z += (y[k] + h * v[k]) * 0.0;
+    }
+    return z == 0.0;
+}
 
 /* The velocity step's failure before the contacts: a body whose velocity after the forces, or
    position after h of it, is not finite (that body, not its neighbours, is at fault): the
@@ -144,14 +187,7 @@ imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, ch
             continue;
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
-        int finite = 1;
-        for (int k = 0; k < 6; k++) {
-            finite &= isfinite(v[k]) && isfinite(v[k] * h);
-        }
-        for (int k = 0; k < 7; k++) {
-            finite &= isfinite(y[k]) && (k >= 3 || isfinite(y[k] + h * v[k]));
-        }
-        if (!finite) {
+        if (!finite_body(y, v, h)) {
             snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
                      "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
                      unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),

@@ -28,7 +28,10 @@ static void convex_destroy(void *p)
 }
 
 /* AABB at a pose: the support of the shape along +-each world axis, i.e. along the rows of
-   R written in shape coordinates. Exact for every kind. */
+   R written in shape coordinates. Exact for every kind. A box's core support along d is the
+   corner (sign(d_k) h_k), so d . p = |d_0| h_0 + |d_1| h_1 + |d_2| h_2 (each product the same
+   number, the sum in the same order; a zero d_k gives a zero either way and a row of R is
+   never all zeros) and along -d it is the same sum: written out, the same bits. */
 static void convex_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
 {
     const imp_convex3d *c = s->data;
@@ -36,6 +39,12 @@ static void convex_bounds(const imp_shape *s, const double *pose, double lo[3], 
     for (int i = 0; i < 3; i++) {
         double d[3] = {r.m[i][0], r.m[i][1], r.m[i][2]}, p[3];
         double cen = d[0] * s->centroid[0] + d[1] * s->centroid[1] + d[2] * s->centroid[2];
+        if (c->kind == IMP_S3_BOX) {
+            double up = fabs(d[0]) * c->core[0] + fabs(d[1]) * c->core[1] + fabs(d[2]) * c->core[2];
+            hi[i] = pose[i] + up - cen + c->sweep;
+            lo[i] = pose[i] + -up - cen - c->sweep;
+            continue;
+        }
         imp_shape3d_core_support(c, d, p);
         double up = d[0] * p[0] + d[1] * p[1] + d[2] * p[2];
         d[0] = -d[0], d[1] = -d[1], d[2] = -d[2];

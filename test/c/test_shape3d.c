@@ -501,6 +501,58 @@ TEST(bounds_are_tight)
     imp_shape_release(s);
 }
 
+/* A box's bounds at any pose are its corners' extremes (plus the smoothing radius), and the
+   same bits as the support rule they are written out from (shape3d_basic.c): the support of
+   its core along each world axis, d . p with p the corner sign(d) h, down along -d. Turns at
+   random, an axis-aligned pose (rows of R with zeros), a rounded box and one whose core is a
+   point (r half its sizes). */
+TEST(box_bounds_are_the_corners_bit_for_bit)
+{
+    const double sizes[3][4] = {{1.0, 2.0, 3.0, 0.0}, {0.6, 1.4, 2.2, 0.1}, {1.0, 1.0, 1.0, 0.5}};
+    for (int k = 0; k < 3; k++) {
+        const double *z = sizes[k];
+        imp_shape *s = z[3] > 0.0 ? imp_shape3d_box_smoothed(z[0], z[1], z[2], z[3]) : imp_shape3d_box(z[0], z[1], z[2]);
+        const imp_convex3d *c = imp_shape3d_data(s);
+        for (int t = 0; t < 200; t++) {
+            double q[4] = {1, 0, 0, 0}, pose[7], lo[3], hi[3];
+            if (t > 0) {
+                for (int i = 0; i < 4; i++) {
+                    q[i] = 2 * urand() - 1;
+                }
+            }
+            pose[0] = 4 * urand() - 2, pose[1] = 4 * urand() - 2, pose[2] = 4 * urand() - 2;
+            for (int i = 0; i < 4; i++) {
+                pose[3 + i] = q[i];
+            }
+            imp_shape_bounds(s, pose, lo, hi);
+            imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
+            for (int i = 0; i < 3; i++) {
+                double d[3] = {r.m[i][0], r.m[i][1], r.m[i][2]}, p[3], cmax = -INFINITY, cmin = INFINITY;
+                imp_shape3d_core_support(c, d, p);
+                double up = d[0] * p[0] + d[1] * p[1] + d[2] * p[2];
+                double nd[3] = {-d[0], -d[1], -d[2]};
+                imp_shape3d_core_support(c, nd, p);
+                double down = -(nd[0] * p[0] + nd[1] * p[1] + nd[2] * p[2]);
+                CHECK(hi[i] == pose[i] + up - 0.0 + c->sweep);
+                CHECK(lo[i] == pose[i] + down - 0.0 - c->sweep);
+                for (int m = 0; m < 8; m++) {  /* the whole box's corners, rounded ones by r */
+                    double x = 0.0;
+                    for (int j = 0; j < 3; j++) {
+                        x += d[j] * ((m >> j & 1) ? 0.5 : -0.5) * z[j];
+                    }
+                    cmax = fmax(cmax, x);
+                    cmin = fmin(cmin, x);
+                }
+                /* a rounded box lies inside its corners' box, by at most (sqrt 3 - 1) r */
+                double slack = (sqrt(3.0) - 1.0) * z[3];
+                CHECK(hi[i] - pose[i] <= cmax + 1e-12 && hi[i] - pose[i] >= cmax - slack - 1e-12);
+                CHECK(lo[i] - pose[i] >= cmin - 1e-12 && lo[i] - pose[i] <= cmin + slack + 1e-12);
+            }
+        }
+        imp_shape_release(s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -517,5 +569,6 @@ int main(int argc, char **argv)
     RUN(hull_rejects_flat_and_bad_input);
     RUN(hull_of_random_sphere_points);
     RUN(bounds_are_tight);
+    RUN(box_bounds_are_the_corners_bit_for_bit);
     return CHECK_END("shape3d");
 }
