@@ -32,6 +32,8 @@ typedef struct imp_e3_recycled {
     double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
     double xa[3], xb[3];   /* and their centres */
     double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
+    double rel[4];         /* the test's constants of that pose: conj(conj(q_a) q_b) ... */
+    double d0[3];          /* ... and R_a^T (x_b - x_a) (R_a: q_a's rotation) */
     double f[3];           /* the last sub-step's impulses over its length (normal, t1, t2) */
 } imp_e3_recycled;
 
