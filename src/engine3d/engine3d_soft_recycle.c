@@ -53,7 +53,7 @@ static imp_quat quat_of(const double *q) { return imp_q(q[0], q[1], q[2], q[3]);
 
 /* r v, written out from locals (out may alias neither r nor v: no reloads between rows), the
    same products summed in the same order as the row loop */
-static void mul(const imp_mat3 *r, const double v[3], double out[3])
+static inline void mul(const imp_mat3 *r, const double v[3], double out[3])
 {
     double v0 = v[0], v1 = v[1], v2 = v[2];
     double o0 = r->m[0][0] * v0 + r->m[0][1] * v1 + r->m[0][2] * v2;
@@ -69,7 +69,7 @@ static void rotate(imp_quat q, const double v[3], double out[3])
 }
 
 /* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
-static imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
+static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
 
 /* slot s's orientation now, normalised (taken when detection opened) */
 static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
@@ -216,7 +216,7 @@ static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e
 
 /* the warm start of point p (its record r_new filled) from the last step's point k of its pair
    (-1: none) */
-static void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, double hs, double h_last,
+static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, double hs, double h_last,
                       imp_e3_point *p)
 {
     if (k < 0) {
