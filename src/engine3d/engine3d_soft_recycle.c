@@ -206,11 +206,11 @@ static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e
     double ma[3], mb[3], o3[3];
     mul(ra, o->ra, ma);
     mul(rb, o->rb, mb);
-    for (int k = 0; k < 3; k++) {
-        p->pa[k] = ya[k] + ma[k];
-        p->pb[k] = yb[k] + mb[k];
-        o3[k] = p->pb[k] - p->pa[k];
-    }
+    double pa0 = ya[0] + ma[0], pa1 = ya[1] + ma[1], pa2 = ya[2] + ma[2];  /* (written out) */
+    double pb0 = yb[0] + mb[0], pb1 = yb[1] + mb[1], pb2 = yb[2] + mb[2];
+    p->pa[0] = pa0, p->pa[1] = pa1, p->pa[2] = pa2;
+    p->pb[0] = pb0, p->pb[1] = pb1, p->pb[2] = pb2;
+    o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;
     p->distance = r->base + dot3(p->normal, o3);
 }
 
@@ -226,18 +226,17 @@ static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, in
     const imp_e3_point *o = &e->prev[k];
     double ft[3], r[3];
     if (rc->map[k] >= 0) {  /* the last sub-step's */
-        for (int i = 0; i < 3; i++) {
-            r[i] = rc->prev[rc->map[k]].f[i] * hs;
-        }
+        const double *f = rc->prev[rc->map[k]].f;
+        r[0] = f[0] * hs, r[1] = f[1] * hs, r[2] = f[2] * hs;
     } else {  /* the last step's over its length */
         double s = h_last > 0.0 ? hs / h_last : 0.0;
         for (int i = 0; i < 3; i++) {
             r[i] = o->r[i] * s;
         }
     }
-    for (int i = 0; i < 3; i++) {
-        ft[i] = r[1] * o->t1[i] + r[2] * o->t2[i];
-    }
+    ft[0] = r[1] * o->t1[0] + r[2] * o->t2[0];  /* (written out) */
+    ft[1] = r[1] * o->t1[1] + r[2] * o->t2[1];
+    ft[2] = r[1] * o->t1[2] + r[2] * o->t2[2];
     p->r[0] = r[0];
     p->r[1] = dot3(ft, p->t1);
     p->r[2] = dot3(ft, p->t2);
