@@ -171,20 +171,16 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
     imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
     r->qa[0] = qa.w, r->qa[1] = qa.x, r->qa[2] = qa.y, r->qa[3] = qa.z;
     r->qb[0] = qb.w, r->qb[1] = qb.x, r->qb[2] = qb.y, r->qb[3] = qb.z;
-    double o[3];
+    double o[3], d0[3];
     for (int k = 0; k < 3; k++) {
-        r->xa[k] = ya[k];
-        r->xb[k] = yb[k];
         o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
+        d0[k] = yb[k] - ya[k];
     }
     r->base = p->distance - dot3(p->normal, o);
-    /* fits' constants of this pose, computed as it would at each step */
+    /* fits' constants of this pose, computed once here (they were at each step the pair was
+       tested, from the centres and orientations: the same operations) */
     imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
     r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
-    double d0[3];
-    for (int k = 0; k < 3; k++) {
-        d0[k] = r->xb[k] - r->xa[k];
-    }
     rotate(imp_q_conj(qa), d0, r->d0);
     r->f[0] = r->f[1] = r->f[2] = 0.0;
 }
