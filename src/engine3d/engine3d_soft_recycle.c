@@ -51,8 +51,8 @@ static int polyhedral(const imp_world *w, int s)
 
 static imp_quat quat_of(const double *q) { return imp_q(q[0], q[1], q[2], q[3]); }
 
-/* r v, written out from locals (out may alias neither r nor v: no reloads between rows), the
-   same products summed in the same order as the row loop */
+/* r v, the same products summed in the same order as a loop over the rows, written out from
+   locals (such a loop reloads r and v after each store to out, which might alias them) */
 static inline void mul(const imp_mat3 *r, const double v[3], double out[3])
 {
     double v0 = v[0], v1 = v[1], v2 = v[2];
@@ -213,7 +213,7 @@ static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e
 /* the warm start of point p (its record r_new filled) from the last step's point k of its pair
    (-1: none) */
 static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, double hs, double h_last,
-                      imp_e3_point *p)
+                             imp_e3_point *p)
 {
     if (k < 0) {
         p->r[0] = p->r[1] = p->r[2] = 0.0;
