@@ -51,11 +51,15 @@ static int polyhedral(const imp_world *w, int s)
 
 static imp_quat quat_of(const double *q) { return imp_q(q[0], q[1], q[2], q[3]); }
 
-static void mul(const imp_mat3 *r, const double v[3], double out[3])
+/* r v, the same products summed in the same order as a loop over the rows, written out from
+   locals (such a loop reloads r and v after each store to out, which might alias them) */
+static inline void mul(const imp_mat3 *r, const double v[3], double out[3])
 {
-    for (int i = 0; i < 3; i++) {
-        out[i] = r->m[i][0] * v[0] + r->m[i][1] * v[1] + r->m[i][2] * v[2];
-    }
+    double v0 = v[0], v1 = v[1], v2 = v[2];
+    double o0 = r->m[0][0] * v0 + r->m[0][1] * v1 + r->m[0][2] * v2;
+    double o1 = r->m[1][0] * v0 + r->m[1][1] * v1 + r->m[1][2] * v2;
+    double o2 = r->m[2][0] * v0 + r->m[2][1] * v1 + r->m[2][2] * v2;
+    out[0] = o0, out[1] = o1, out[2] = o2;
 }
 
 static void rotate(imp_quat q, const double v[3], double out[3])
@@ -65,7 +69,7 @@ static void rotate(imp_quat q, const double v[3], double out[3])
 }
 
 /* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
-static imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
+static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
 
 /* slot s's orientation now, normalised (taken when detection opened) */
 static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
@@ -74,9 +78,11 @@ static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc
    bit (imp_q_to_mat3's entries of the conjugate are the transpose's) */
 static void unrotate(const double *R, const double v[3], double out[3])
 {
-    for (int i = 0; i < 3; i++) {
-        out[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
-    }
+    double v0 = v[0], v1 = v[1], v2 = v[2];
+    double o0 = R[0] * v0 + R[3] * v1 + R[6] * v2;
+    double o1 = R[1] * v0 + R[4] * v1 + R[7] * v2;
+    double o2 = R[2] * v0 + R[5] * v1 + R[8] * v2;
+    out[0] = o0, out[1] = o1, out[2] = o2;
 }
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -102,8 +108,16 @@ static int before(const imp_e3_recycled *r, const imp_e3_point *p)
    points aside and give them back: the last step's list is not always the records') */
 static void map_records(const imp_engine3d *e, imp_e3_recycle *rc)
 {
-    int r = 0;
-    for (int k = 0; k < e->nprev; k++) {
+    /* the usual case first: record k is point k's, in order (the merge below would give k
+       too: at k it stands at k - 1, passes it as before point k and stops on record k) */
+    int k0 = 0, n = e->nprev < rc->nprev ? e->nprev : rc->nprev;
+    while (k0 < n && same_point(&rc->prev[k0], &e->prev[k0])
+           && (k0 == 0 || before(&rc->prev[k0 - 1], &e->prev[k0]))) {
+        rc->map[k0] = k0;
+        k0++;
+    }
+    int r = k0 > 0 ? k0 - 1 : 0;  /* where the merge stands after point k0 - 1 */
+    for (int k = k0; k < e->nprev; k++) {
         const imp_e3_point *p = &e->prev[k];
         while (r < rc->nprev && before(&rc->prev[r], p)) {
             r++;
@@ -122,29 +136,29 @@ static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recyc
 {
     int a = r->a, b = r->b;
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
-    imp_quat qa0 = quat_of(r->qa), qb0 = quat_of(r->qb);
+    imp_quat qa0 = quat_of(r->qa), qb0 = quat_of(r->qb), rel0 = quat_of(r->rel);
     double ca = qa.w * qa0.w + qa.x * qa0.x + qa.y * qa0.y + qa.z * qa0.z;
     double cb = qb.w * qb0.w + qb.x * qb0.x + qb.y * qb0.y + qb.z * qb0.z;
     if (!(ca * ca > TURN_COS2 && cb * cb > TURN_COS2)) {
         return 0;
     }
-    double d[3], d0[3], p[3], p0[3];
+    double d[3], p[3];
+    const double *p0 = r->d0;
     for (int k = 0; k < 3; k++) {
         d[k] = yb[k] - ya[k];
-        d0[k] = r->xb[k] - r->xa[k];
     }
     unrotate(rc->rot + 13 * (size_t)a + 4, d, p);
-    rotate(imp_q_conj(qa0), d0, p0);
     double dist = sqrt((p[0] - p0[0]) * (p[0] - p0[0]) + (p[1] - p0[1]) * (p[1] - p0[1])
                        + (p[2] - p0[2]) * (p[2] - p0[2]));
-    imp_quat qr = imp_q_mul(imp_q_conj(imp_q_mul(imp_q_conj(qa0), qb0)), imp_q_mul(imp_q_conj(qa), qb));
+    imp_quat qr = imp_q_mul(rel0, imp_q_mul(imp_q_conj(qa), qb));
     double chord = 2.0 * sqrt(qr.x * qr.x + qr.y * qr.y + qr.z * qr.z), rad = 0.0;
     const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
     if (!ba->fixed) {
         rad = ba->shape->radius;
     }
     if (!bb->fixed) {
-        rad = fmax(rad, bb->shape->radius);
+        double rb = bb->shape->radius;
+        rad = rb > rad ? rb : rad;  /* fmax's (radii are not NaN; signed zeros give the same product) */
     }
     return dist + chord * rad < reach;
 }
@@ -157,13 +171,17 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
     imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
     r->qa[0] = qa.w, r->qa[1] = qa.x, r->qa[2] = qa.y, r->qa[3] = qa.z;
     r->qb[0] = qb.w, r->qb[1] = qb.x, r->qb[2] = qb.y, r->qb[3] = qb.z;
-    double o[3];
+    double o[3], d0[3];
     for (int k = 0; k < 3; k++) {
-        r->xa[k] = ya[k];
-        r->xb[k] = yb[k];
         o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
+        d0[k] = yb[k] - ya[k];
     }
     r->base = p->distance - dot3(p->normal, o);
+    /* fits' constants of this pose, computed once here (they were at each step the pair was
+       tested, from the centres and orientations: the same operations) */
+    imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
+    r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
+    rotate(imp_q_conj(qa), d0, r->d0);
     r->f[0] = r->f[1] = r->f[2] = 0.0;
 }
 
@@ -184,18 +202,18 @@ static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e
     double ma[3], mb[3], o3[3];
     mul(ra, o->ra, ma);
     mul(rb, o->rb, mb);
-    for (int k = 0; k < 3; k++) {
-        p->pa[k] = ya[k] + ma[k];
-        p->pb[k] = yb[k] + mb[k];
-        o3[k] = p->pb[k] - p->pa[k];
-    }
+    double pa0 = ya[0] + ma[0], pa1 = ya[1] + ma[1], pa2 = ya[2] + ma[2];  /* (written out) */
+    double pb0 = yb[0] + mb[0], pb1 = yb[1] + mb[1], pb2 = yb[2] + mb[2];
+    p->pa[0] = pa0, p->pa[1] = pa1, p->pa[2] = pa2;
+    p->pb[0] = pb0, p->pb[1] = pb1, p->pb[2] = pb2;
+    o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;
     p->distance = r->base + dot3(p->normal, o3);
 }
 
 /* the warm start of point p (its record r_new filled) from the last step's point k of its pair
    (-1: none) */
-static void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, double hs, double h_last,
-                      imp_e3_point *p)
+static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, double hs, double h_last,
+                             imp_e3_point *p)
 {
     if (k < 0) {
         p->r[0] = p->r[1] = p->r[2] = 0.0;
@@ -204,18 +222,17 @@ static void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, do
     const imp_e3_point *o = &e->prev[k];
     double ft[3], r[3];
     if (rc->map[k] >= 0) {  /* the last sub-step's */
-        for (int i = 0; i < 3; i++) {
-            r[i] = rc->prev[rc->map[k]].f[i] * hs;
-        }
+        const double *f = rc->prev[rc->map[k]].f;
+        r[0] = f[0] * hs, r[1] = f[1] * hs, r[2] = f[2] * hs;
     } else {  /* the last step's over its length */
         double s = h_last > 0.0 ? hs / h_last : 0.0;
         for (int i = 0; i < 3; i++) {
             r[i] = o->r[i] * s;
         }
     }
-    for (int i = 0; i < 3; i++) {
-        ft[i] = r[1] * o->t1[i] + r[2] * o->t2[i];
-    }
+    ft[0] = r[1] * o->t1[0] + r[2] * o->t2[0];  /* (written out) */
+    ft[1] = r[1] * o->t1[1] + r[2] * o->t2[1];
+    ft[2] = r[1] * o->t1[2] + r[2] * o->t2[2];
     p->r[0] = r[0];
     p->r[1] = dot3(ft, p->t1);
     p->r[2] = dot3(ft, p->t2);
@@ -339,7 +356,8 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     imp_e3_point *out = &e->pts[e->npts];
     for (int k = j; k < pend; k++) {
         recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], mu, el, &ra, &rb, &out[k - j]);
-        gap = fmin(gap, out[k - j].distance);
+        double d = out[k - j].distance;
+        gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
     }
     if (!(gap <= margin)) {
         return 0;  /* apart as held: detected again */

@@ -30,8 +30,9 @@ typedef struct imp_e3_recycled {
     int a, b;              /* the point's identity, checked against e->prev */
     unsigned key, gen_a, gen_b;
     double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
-    double xa[3], xb[3];   /* and their centres */
     double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
+    double rel[4];         /* the pose's relative orientation, conj(conj(q_a) q_b) ... */
+    double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
     double f[3];           /* the last sub-step's impulses over its length (normal, t1, t2) */
 } imp_e3_recycled;
 
