@@ -1,0 +1,239 @@
+/* engine3d_soft_impact.c: the normal rows of a pair's points solved together in the sub-steps
+   of an impact (issue #24). One Gauss-Seidel pass takes one corner's impulse before the
+   others', and a body landing flat on four corners leaves its landing sub-step tilted by
+   milliradians; solved as one block, the pair's normal impulses are the ones the passes would
+   converge to (the same rule row by row: speculative rows close their gap, soft rows reach
+   their soft fixed point), symmetric when the landing is, and the passes that follow change
+   them by rounding only. */
+#include "engine3d_soft_internal.h"
+#include <math.h>
+
+/* the largest manifold solved as a block (the blocks' lanes hold 4) */
+enum { IMPACT_POINTS = 8 };
+
+/* a relative regularisation of the block's diagonal: four coplanar points have only three
+   independent normal rows (the matrix is singular); with it the solve takes the impulses of
+   least norm to about 1e-9, and their part the singular direction carries moves nothing */
+static const double REGULAR = 1e-9;
+
+typedef struct row_ref {
+    const imp_e3_soft_pt *q; /* the row's geometry and masses (fixed over the step) */
+    double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
+} row_ref;
+
+/* A x = c in place for the symmetric positive definite A (n x n, its lower triangle read):
+   Cholesky, then the two triangular solves. -1 when a pivot is not positive. O(n^3). */
+static int cholesky_solve(int n, double *A, double *c)
+{
+    for (int j = 0; j < n; j++) {
+        double d = A[j * n + j];
+        for (int k = 0; k < j; k++) {
+            d -= A[j * n + k] * A[j * n + k];
+        }
+        if (!(d > 0.0)) {
+            return -1;
+        }
+        d = sqrt(d);
+        A[j * n + j] = d;
+        for (int i = j + 1; i < n; i++) {
+            double x = A[i * n + j];
+            for (int k = 0; k < j; k++) {
+                x -= A[i * n + k] * A[j * n + k];
+            }
+            A[i * n + j] = x / d;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < i; k++) {
+            c[i] -= A[i * n + k] * c[k];
+        }
+        c[i] /= A[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        for (int k = i + 1; k < n; k++) {
+            c[i] -= A[k * n + i] * c[k];
+        }
+        c[i] /= A[i * n + i];
+    }
+    return 0;
+}
+
+/* One pair's np normal rows (2 <= np <= IMPACT_POINTS) as one block when it has an impact
+   (a point's approach this step faster than the threshold): the changes dx of their impulses
+   with (K + D) dx = -(u_N + bias + D rn), K the rows' coupling (the normal velocity of row i
+   by a unit impulse at row j), D_i = K_ii (impulse_scale / mass_scale + REGULAR) (0 + REGULAR
+   for a speculative or relax row): the fixed point of imp_e3_soft_row's normal rule at every
+   row, an impulse that would turn negative set to 0 and the others solved again (at most np
+   times). The first push's approach recorded as the rows do (u_N before the block). 1 when
+   solved (the pass is then to keep these impulses), else 0 (the pair is left to the passes).
+   O(np^4). */
+static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
+                       const imp_e3_softness *stiff, double hs, double push_max, double threshold,
+                       int use_bias)
+{
+    const imp_e3_soft_pt *q0 = r[0].q;
+    double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
+    const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
+    double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
+    int impact = 0;
+    for (int i = 0; i < np; i++) {
+        velocity(va, vb, r[i].q, u);
+        vn[i] = u[0];
+        impact |= *r[i].uhit < -threshold || fabs(vn[i]) > threshold;
+    }
+    if (!impact) {
+        return 0;
+    }
+    for (int j = 0; j < np; j++) {
+        double za[8] = {0}, zb[8] = {0};
+        apply(za, zb, Ia, Ib, r[j].q, 1.0, 0.0, 0.0);
+        for (int i = 0; i < np; i++) {
+            velocity(za, zb, r[i].q, u);
+            K[i * np + j] = u[0];
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        const imp_e3_soft_pt *q = r[i].q;
+        double s = use_bias ? separation(sf->delta, q) : *r[i].s;
+        double bias = 0.0, ms = 1.0, is = 0.0;
+        if (s > 0.0) {
+            /* a relax row's gap is s + hs u_N, u_N its velocity then: it closes it at
+               u_N = -s / (2 hs) */
+            bias = use_bias ? s * (1.0 / hs) : s * (0.5 / hs);
+        } else if (use_bias) {
+            const imp_e3_softness *f = q->soft_static ? stiff : soft;
+            bias = f->bias_rate * s;
+            bias = bias > -push_max ? bias : -push_max;
+            ms = f->mass_scale;
+            is = f->impulse_scale;
+        }
+        double d = K[i * np + i] * (is / ms + REGULAR);
+        K[i * np + i] += d;
+        c[i] = -(vn[i] + bias + d * *r[i].rn);
+    }
+    /* the active set: rows whose impulse would turn negative leave it (impulse 0), the rest
+       solved again, at most np times */
+    int on[IMPACT_POINTS];
+    double dx[IMPACT_POINTS];
+    for (int i = 0; i < np; i++) {
+        on[i] = 1;
+    }
+    for (int round = 0;; round++) {
+        double A[IMPACT_POINTS * IMPACT_POINTS], y[IMPACT_POINTS];
+        int idx[IMPACT_POINTS], m = 0;
+        for (int i = 0; i < np; i++) {
+            if (on[i]) {
+                idx[m++] = i;
+            }
+            dx[i] = on[i] ? 0.0 : -*r[i].rn;
+        }
+        for (int a = 0; a < m; a++) {
+            double rhs = c[idx[a]];
+            for (int j = 0; j < np; j++) {
+                rhs -= on[j] ? 0.0 : K[idx[a] * np + j] * dx[j];
+            }
+            y[a] = rhs;
+            for (int b2 = 0; b2 < m; b2++) {
+                A[a * m + b2] = K[idx[a] * np + idx[b2]];
+            }
+        }
+        if (m > 0 && cholesky_solve(m, A, y) != 0) {
+            return 0;
+        }
+        int dropped = 0;
+        for (int a = 0; a < m; a++) {
+            dx[idx[a]] = y[a];
+            if (*r[idx[a]].rn + y[a] < 0.0) {
+                on[idx[a]] = 0;
+                dropped++;
+            }
+        }
+        if (dropped == 0) {
+            break;
+        }
+        if (round == np) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        c[i] = dx[i];
+    }
+    for (int i = 0; i < np; i++) {
+        double x = *r[i].rn + c[i];
+        apply(va, vb, Ia, Ib, r[i].q, c[i], 0.0, 0.0);
+        if (*r[i].maxn == 0.0 && x > 0.0) {  /* its first push of the step */
+            *r[i].uhit = vn[i] < *r[i].uhit ? vn[i] : *r[i].uhit;
+        }
+        *r[i].rn = x;
+        *r[i].maxn = x > *r[i].maxn ? x : *r[i].maxn;
+    }
+    return 1;
+}
+
+void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                             double hs, double push_max, double threshold, int use_bias)
+{
+    row_ref r[IMPACT_POINTS];
+    sf->nheld = 0;
+    if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0) {
+        return;  /* out of memory: the passes alone, as without this */
+    }
+    for (int i = 0; i < sf->nblocks; i++) {
+        imp_e3_block *b = &sf->blocks[i];
+        for (int l = 0; l < E3B_LANES; l++) {
+            int np = (int)b->cnt[l];
+            if (np < 2) {
+                continue;
+            }
+            for (int k = 0; k < np; k++) {
+                imp_e3_block_pt *p = &b->p[k];
+                r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
+            }
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+                /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
+                for (int k = 0; k < np; k++) {
+                    b->p[k].mn[l] = 0.0;
+                }
+                b->is[l] = 0.0;
+                sf->held[sf->nheld++] = E3B_LANES * i + l;
+            }
+        }
+    }
+    for (int i = 0; i < sf->nover; i++) {
+        int g = sf->over[i], c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0;
+        if (np < 2 || np > IMPACT_POINTS) {
+            continue;
+        }
+        for (int k = 0; k < np; k++) {
+            imp_e3_soft_pt *q = &sf->pts[c0 + k];
+            r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+        }
+        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+            for (int k = 0; k < np; k++) {
+                sf->pts[c0 + k].held = 1;
+            }
+            sf->held[sf->nheld++] = -1 - g;
+        }
+    }
+}
+
+void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff)
+{
+    for (int h = 0; h < sf->nheld; h++) {
+        int x = sf->held[h];
+        if (x < 0) {
+            for (int c = sf->pair_first[-1 - x]; c < sf->pair_first[-x]; c++) {
+                sf->pts[c].held = 0;
+            }
+            continue;
+        }
+        imp_e3_block *b = &sf->blocks[x / E3B_LANES];
+        int l = x % E3B_LANES;
+        for (int k = 0; k < b->cnt[l]; k++) {
+            b->p[k].mn[l] = sf->pts[b->row[k][l]].mn;
+        }
+        const imp_e3_soft_pt *q0 = &sf->pts[b->row[0][l]];
+        b->is[l] = (q0->soft_static ? stiff : soft)->impulse_scale;
+    }
+    sf->nheld = 0;
+}
