@@ -300,16 +300,8 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
     double vn = u[0], u1 = u[1], u2 = u[2];
     double s = use_bias ? separation(sf->delta, q) : q->s + hs * vn;
     q->s = s;
-    double bias = 0.0, ms = 1.0, is = 0.0;
-    if (s > 0.0) {
-        bias = s * (1.0 / hs);  /* speculative: the gap may close, no more */
-    } else if (use_bias) {
-        const imp_e3_softness *f = q->soft_static ? stiff : soft;
-        bias = f->bias_rate * s;
-        bias = bias > -push_max ? bias : -push_max;
-        ms = f->mass_scale;
-        is = f->impulse_scale;
-    }
+    double bias, ms, is;
+    imp_e3_soft_bias(s, 1.0 / hs, use_bias, q->soft_static ? stiff : soft, push_max, &bias, &ms, &is);
     double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
     rn = rn > 0.0 ? rn : 0.0;
     rn = q->held ? q->rn : rn;  /* solved with its pair's points (engine3d_soft_impact.c) */

@@ -21,43 +21,6 @@ typedef struct row_ref {
     double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
 } row_ref;
 
-/* A x = c in place for the symmetric positive definite A (n x n, its lower triangle read):
-   Cholesky, then the two triangular solves. -1 when a pivot is not positive. O(n^3). */
-static int cholesky_solve(int n, double *A, double *c)
-{
-    for (int j = 0; j < n; j++) {
-        double d = A[j * n + j];
-        for (int k = 0; k < j; k++) {
-            d -= A[j * n + k] * A[j * n + k];
-        }
-        if (!(d > 0.0)) {
-            return -1;
-        }
-        d = sqrt(d);
-        A[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
-            double x = A[i * n + j];
-            for (int k = 0; k < j; k++) {
-                x -= A[i * n + k] * A[j * n + k];
-            }
-            A[i * n + j] = x / d;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < i; k++) {
-            c[i] -= A[i * n + k] * c[k];
-        }
-        c[i] /= A[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        for (int k = i + 1; k < n; k++) {
-            c[i] -= A[k * n + i] * c[k];
-        }
-        c[i] /= A[i * n + i];
-    }
-    return 0;
-}
-
 /* One pair's np normal rows (2 <= np <= IMPACT_POINTS) as one block when it has an impact
    (a point's approach this step faster than the threshold): the changes dx of their impulses
    with (K + D) dx = -(u_N + bias + D rn), K the rows' coupling (the normal velocity of row i
@@ -95,18 +58,11 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
         double s = use_bias ? separation(sf->delta, q) : *r[i].s;
-        double bias = 0.0, ms = 1.0, is = 0.0;
-        if (s > 0.0) {
-            /* a relax row's gap is s + hs u_N, u_N its velocity then: it closes it at
-               u_N = -s / (2 hs) */
-            bias = use_bias ? s * (1.0 / hs) : s * (0.5 / hs);
-        } else if (use_bias) {
-            const imp_e3_softness *f = q->soft_static ? stiff : soft;
-            bias = f->bias_rate * s;
-            bias = bias > -push_max ? bias : -push_max;
-            ms = f->mass_scale;
-            is = f->impulse_scale;
-        }
+        /* a relax row's gap is s + hs u_N, u_N its velocity then: it closes it at
+           u_N = -s / (2 hs) */
+        double bias, ms, is;
+        imp_e3_soft_bias(s, use_bias ? 1.0 / hs : 0.5 / hs, use_bias, q->soft_static ? stiff : soft, push_max,
+                         &bias, &ms, &is);
         double d = K[i * np + i] * (is / ms + REGULAR);
         K[i * np + i] += d;
         c[i] = -(vn[i] + bias + d * *r[i].rn);
@@ -137,7 +93,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
                 A[a * m + b2] = K[idx[a] * np + idx[b2]];
             }
         }
-        if (m > 0 && cholesky_solve(m, A, y) != 0) {
+        if (m > 0 && imp_e3_cholesky_solve(A, m, y, m) != 0) {
             return 0;
         }
         int dropped = 0;

@@ -250,4 +250,21 @@ static inline double separation(const double *delta, const imp_e3_soft_pt *q)
     return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
 }
 
+/* A portable normal row's bias and softness at separation s: speculative (s > 0) bias
+   s inv_hs (the gap may close, no more), rigid; closed in a solve pass (use_bias), f's soft
+   spring (its bias clamped to -push_max); closed in a relax pass, rigid without bias. */
+static inline void imp_e3_soft_bias(double s, double inv_hs, int use_bias, const imp_e3_softness *f,
+                                    double push_max, double *bias, double *ms, double *is)
+{
+    *bias = 0.0, *ms = 1.0, *is = 0.0;
+    if (s > 0.0) {
+        *bias = s * inv_hs;
+    } else if (use_bias) {
+        double b = f->bias_rate * s;
+        *bias = b > -push_max ? b : -push_max;
+        *ms = f->mass_scale;
+        *is = f->impulse_scale;
+    }
+}
+
 #endif
