@@ -111,6 +111,17 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
             return 0;
         }
     }
+    for (int i = 0; i < np; i++) {  /* a row left at 0 must not approach: else the passes' */
+        if (!on[i]) {
+            double g = -c[i];
+            for (int j = 0; j < np; j++) {
+                g += K[i * np + j] * dx[j];
+            }
+            if (g < -1e-9 * (fabs(vn[i]) + 1.0)) {
+                return 0;
+            }
+        }
+    }
     for (int i = 0; i < np; i++) {
         c[i] = dx[i];
     }
