@@ -38,14 +38,22 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
     const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
     double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
+    /* an impact this step, or an impulse held from one that moves the point faster than the
+       threshold (the step after an impact: its warm start) */
     int impact = 0;
-    for (int i = 0; i < np; i++) {
-        velocity(va, vb, r[i].q, u);
-        vn[i] = u[0];
-        impact |= *r[i].uhit < -threshold || fabs(vn[i]) > threshold;
+    for (int i = 0; i < np && !impact; i++) {
+        impact = *r[i].uhit < -threshold;
+        if (!impact && *r[i].rn > threshold * r[i].q->mn) {
+            velocity(va, vb, r[i].q, u);
+            impact = fabs(u[0]) > threshold;
+        }
     }
     if (!impact) {
         return 0;
+    }
+    for (int i = 0; i < np; i++) {
+        velocity(va, vb, r[i].q, u);
+        vn[i] = u[0];
     }
     for (int j = 0; j < np; j++) {
         double za[8] = {0}, zb[8] = {0};
