@@ -55,12 +55,32 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         velocity(va, vb, r[i].q, u);
         vn[i] = u[0];
     }
+    /* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
+       (I^-1 x: the padded columns of s->si) */
+    double ja[IMPACT_POINTS][3], jb[IMPACT_POINTS][3], ia[IMPACT_POINTS][3], ib[IMPACT_POINTS][3];
     for (int j = 0; j < np; j++) {
-        double za[8] = {0}, zb[8] = {0};
-        apply(za, zb, Ia, Ib, r[j].q, 1.0, 0.0, 0.0);
-        for (int i = 0; i < np; i++) {
-            velocity(za, zb, r[i].q, u);
-            K[i * np + j] = u[0];
+        const imp_e3_soft_pt *q = r[j].q;
+        double ca[4], cb[4];
+        cross4(q->ra, q->ec[0], ca);
+        cross4(q->rb, q->ec[0], cb);
+        for (int k = 0; k < 3; k++) {
+            ja[j][k] = ca[k];
+            jb[j][k] = cb[k];
+        }
+        for (int k = 0; k < 3; k++) {
+            ia[j][k] = (ca[0] * Ia[k] + ca[1] * Ia[4 + k]) + ca[2] * Ia[8 + k];
+            ib[j][k] = (cb[0] * Ib[k] + cb[1] * Ib[4 + k]) + cb[2] * Ib[8 + k];
+        }
+    }
+    double im = q0->ima + q0->imb;
+    for (int i = 0; i < np; i++) {
+        const double *ni = r[i].q->ec[0];
+        for (int j = 0; j <= i; j++) {
+            const double *nj = r[j].q->ec[0];
+            double k = im * ((ni[0] * nj[0] + ni[1] * nj[1]) + ni[2] * nj[2]);
+            k += (ja[i][0] * ia[j][0] + ja[i][1] * ia[j][1]) + ja[i][2] * ia[j][2];
+            k += (jb[i][0] * ib[j][0] + jb[i][1] * ib[j][1]) + jb[i][2] * ib[j][2];
+            K[i * np + j] = K[j * np + i] = k;
         }
     }
     for (int i = 0; i < np; i++) {
@@ -156,8 +176,12 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
     for (int i = 0; i < sf->nblocks; i++) {
         imp_e3_block *b = &sf->blocks[i];
         for (int l = 0; l < E3B_LANES; l++) {
-            int np = (int)b->cnt[l];
-            if (np < 2) {
+            int np = (int)b->cnt[l], cand = 0;
+            for (int k = 0; k < np && np >= 2 && !cand; k++) {  /* solve_pair's first test, cheaply */
+                const imp_e3_block_pt *p = &b->p[k];
+                cand = p->uhit[l] < -threshold || p->rn[l] > threshold * p->mn[l];
+            }
+            if (!cand) {
                 continue;
             }
             for (int k = 0; k < np; k++) {
