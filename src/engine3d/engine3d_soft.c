@@ -184,6 +184,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->rt2 = p->r[2];
     q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
     q->maxn = 0.0;
+    q->held = 0;
 }
 
 /* the bits of x xor those of y (0: the same double, bit for bit) */
@@ -240,62 +241,6 @@ static void prepare(const imp_world *w, imp_engine3d *e)
     }
 }
 
-/* a x b lane by lane as the AVX2 kernel: (a_y b_z - a_z b_y, a_z b_x - a_x b_z, a_x b_y -
-   a_y b_x, 0) */
-static inline void cross4(const double *a, const double *b, double out[4])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-    out[3] = a[3] * b[3] - a[3] * b[3];
-}
-
-/* The velocity of b relative to a at the point in its frame, u = (u_N, u_T1, u_T2, 0), from
-   the padded velocities va, vb (8 each): d = ((v_b - v_a) + w_b x r_b) - w_a x r_a, then
-   u_k = (d_0 e_k0 + d_1 e_k1) + d_2 e_k2, e_k the frame's column k (n, t1, t2; the blocks'
-   order, lane by lane). */
-static inline void velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
-{
-    double ca[4], cb[4], d[4];
-    cross4(vb + 4, q->rb, cb);
-    cross4(va + 4, q->ra, ca);
-    for (int k = 0; k < 4; k++) {
-        d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
-    }
-    for (int k = 0; k < 3; k++) {
-        u[k] = (d[0] * q->ec[k][0] + d[1] * q->ec[k][1]) + d[2] * q->ec[k][2];
-    }
-    u[3] = 0.0;
-}
-
-/* the impulse P = dn n + d1 t1 + d2 t2 on b at the point, -P on a: v_b += m_b^-1 P,
-   w_b += I_b^-1 (r_b x P) (Ib: the inverse inertia's columns), the opposite on a (the AVX2
-   kernel's order) */
-static inline void apply(double *va, double *vb, const double *Ia, const double *Ib, const imp_e3_soft_pt *q,
-                         double dn, double d1, double d2)
-{
-    double P[4], ca[4], cb[4];
-    for (int k = 0; k < 4; k++) {
-        double x = dn * q->ec[0][k];
-        x = x + d1 * q->ec[1][k];
-        P[k] = x + d2 * q->ec[2][k];
-    }
-    cross4(q->ra, P, ca);
-    cross4(q->rb, P, cb);
-    for (int k = 0; k < 4; k++) {
-        double A = ca[0] * Ia[k];
-        A = A + ca[1] * Ia[4 + k];
-        A = A + ca[2] * Ia[8 + k];
-        double B = cb[0] * Ib[k];
-        B = B + cb[1] * Ib[4 + k];
-        B = B + cb[2] * Ib[8 + k];
-        va[k] = va[k] - q->ima * P[k];
-        vb[k] = vb[k] + q->imb * P[k];
-        va[4 + k] = va[4 + k] - A;
-        vb[4 + k] = vb[4 + k] + B;
-    }
-}
-
 /* the world inverse inertias (e->inv_iw, row-major) as padded columns */
 static void inertia_columns(const imp_world *w, imp_engine3d *e)
 {
@@ -342,27 +287,6 @@ void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q)
     }
 }
 
-/* the separation of the point in the sub-step: its anchors moved with their bodies since the
-   step began (delta: 16 per slot), s = sep + n . (o_b - o_a), o = ((dx + r_0 R_0) + r_1 R_1 +
-   r_2 R_2) - r (R_j: the rotation's columns), the dot product summed ((x0 + x1) + x2) + x3 */
-static inline double separation(const double *delta, const imp_e3_soft_pt *q)
-{
-    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
-    double x[4];
-    for (int k = 0; k < 4; k++) {
-        double oa = ma[k] + q->ra[0] * ma[4 + k];
-        oa = oa + q->ra[1] * ma[8 + k];
-        oa = oa + q->ra[2] * ma[12 + k];
-        oa = oa - q->ra[k];
-        double ob = mb[k] + q->rb[0] * mb[4 + k];
-        ob = ob + q->rb[1] * mb[8 + k];
-        ob = ob + q->rb[2] * mb[12 + k];
-        ob = ob - q->rb[k];
-        x[k] = (ob - oa) * q->ec[0][k];
-    }
-    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
-}
-
 /* Point q's rows in a pass, the portable way: its normal row (speculative, soft when
    use_bias, else rigid), then its friction (both tangents at once, on the disc mu rn), one
    impulse applied. A solve pass (use_bias) takes the point's separation from its bodies'
@@ -376,18 +300,11 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
     double vn = u[0], u1 = u[1], u2 = u[2];
     double s = use_bias ? separation(sf->delta, q) : q->s + hs * vn;
     q->s = s;
-    double bias = 0.0, ms = 1.0, is = 0.0;
-    if (s > 0.0) {
-        bias = s * (1.0 / hs);  /* speculative: the gap may close, no more */
-    } else if (use_bias) {
-        const imp_e3_softness *f = q->soft_static ? stiff : soft;
-        bias = f->bias_rate * s;
-        bias = bias > -push_max ? bias : -push_max;
-        ms = f->mass_scale;
-        is = f->impulse_scale;
-    }
+    double bias, ms, is;
+    imp_e3_soft_bias(s, 1.0 / hs, use_bias, q->soft_static ? stiff : soft, push_max, &bias, &ms, &is);
     double rn = q->rn - q->mn * ms * (vn + bias) - is * q->rn;
     rn = rn > 0.0 ? rn : 0.0;
+    rn = q->held ? q->rn : rn;  /* solved with its pair's points (engine3d_soft_impact.c) */
     double dn = rn - q->rn;
     if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
         q->uhit = vn < q->uhit ? vn : q->uhit;
@@ -869,7 +786,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         to_padded(w, e);
         imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
+            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1);
             imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 1, simd);
+            imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {
                 from_padded(w, e);
                 imp_e3_soft_joints_pass(w, e, &jsoft, hs, 1);
@@ -880,7 +799,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         integrate_positions(w, e, hs);
         t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
         for (int it = 0; it < sd->relax_iterations; it++) {
+            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0);
             imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, simd);
+            imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {
                 from_padded(w, e);
                 imp_e3_soft_joints_pass(w, e, &jsoft, hs, 0);

@@ -32,6 +32,7 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
     free(s->pair_col);
     free(s->over);
     free(s->colour_mask);
+    free(s->held);
 }
 
 /* the pairs' runs of s->pts[0 .. n) into s->pair_first */

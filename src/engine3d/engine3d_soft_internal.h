@@ -35,6 +35,8 @@ typedef struct imp_e3_soft_pt {
     int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
     int src;              /* its point in e->pts (the rows are in pass order, below) */
     int soft_static;      /* one side does not move: the stiffer softness */
+    int held;             /* its normal impulse kept by the pass (engine3d_soft_impact.c solved
+                             it with its pair's others just before) */
     int mixed;            /* (a pair's first row) 1 when its points' frames or friction are not
                              all the same bit for bit (prepare; the blocks then keep one frame a
                              point) */
@@ -73,6 +75,9 @@ struct imp_e3_soft {
     int *over;            /* the pairs solved one by one: the moving ones, then from nover_dyn
                              the others */
     int npairs, nover, nover_dyn, pair_cap;
+    int *held;            /* the lanes (4 block + lane) and pairs (-1 - pair) whose normal rows
+                             the next pass keeps (engine3d_soft_impact.c) */
+    int nheld, held_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the last step's residual, computed when asked (imp_e3_soft_error): 1 / hs, and the step
@@ -153,5 +158,113 @@ void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, doubl
 void imp_e3_soft_row(struct imp_e3_soft *s, imp_e3_soft_pt *q, const imp_e3_softness *soft,
                      const imp_e3_softness *stiff, double hs, double push_max, int use_bias);
 void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q);
+
+/* Before a pass (engine3d_soft_impact.c): each pair of 2 to 8 points with an impact this step
+   (a point's approach faster than threshold) has its normal rows solved together, to the
+   impulses the pass's rows would converge to, when they all push; the pass then changes
+   them by rounding only (issue #24: a body landing flat stays flat). use_bias: before a
+   solve pass, else before a relax pass. The pass keeps those rows' normal impulses (their
+   friction it solves as before) until imp_e3_soft_impact_release. O(pairs + impact pairs x
+   points^3). */
+void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                             double hs, double push_max, double threshold, int use_bias);
+/* after the pass: the rows the impact pass held take their masses and softness back */
+void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff);
+
+/* The portable rows' arithmetic (engine3d_soft.c's rows, engine3d_soft_impact.c's block of a
+   pair's normal rows) */
+/* a x b lane by lane as the AVX2 kernel: (a_y b_z - a_z b_y, a_z b_x - a_x b_z, a_x b_y -
+   a_y b_x, 0) */
+static inline void cross4(const double *a, const double *b, double out[4])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+    out[3] = a[3] * b[3] - a[3] * b[3];
+}
+
+/* The velocity of b relative to a at the point in its frame, u = (u_N, u_T1, u_T2, 0), from
+   the padded velocities va, vb (8 each): d = ((v_b - v_a) + w_b x r_b) - w_a x r_a, then
+   u_k = (d_0 e_k0 + d_1 e_k1) + d_2 e_k2, e_k the frame's column k (n, t1, t2; the blocks'
+   order, lane by lane). */
+static inline void velocity(const double *va, const double *vb, const imp_e3_soft_pt *q, double u[4])
+{
+    double ca[4], cb[4], d[4];
+    cross4(vb + 4, q->rb, cb);
+    cross4(va + 4, q->ra, ca);
+    for (int k = 0; k < 4; k++) {
+        d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
+    }
+    for (int k = 0; k < 3; k++) {
+        u[k] = (d[0] * q->ec[k][0] + d[1] * q->ec[k][1]) + d[2] * q->ec[k][2];
+    }
+    u[3] = 0.0;
+}
+
+/* the impulse P = dn n + d1 t1 + d2 t2 on b at the point, -P on a: v_b += m_b^-1 P,
+   w_b += I_b^-1 (r_b x P) (Ib: the inverse inertia's columns), the opposite on a (the AVX2
+   kernel's order) */
+static inline void apply(double *va, double *vb, const double *Ia, const double *Ib, const imp_e3_soft_pt *q,
+                         double dn, double d1, double d2)
+{
+    double P[4], ca[4], cb[4];
+    for (int k = 0; k < 4; k++) {
+        double x = dn * q->ec[0][k];
+        x = x + d1 * q->ec[1][k];
+        P[k] = x + d2 * q->ec[2][k];
+    }
+    cross4(q->ra, P, ca);
+    cross4(q->rb, P, cb);
+    for (int k = 0; k < 4; k++) {
+        double A = ca[0] * Ia[k];
+        A = A + ca[1] * Ia[4 + k];
+        A = A + ca[2] * Ia[8 + k];
+        double B = cb[0] * Ib[k];
+        B = B + cb[1] * Ib[4 + k];
+        B = B + cb[2] * Ib[8 + k];
+        va[k] = va[k] - q->ima * P[k];
+        vb[k] = vb[k] + q->imb * P[k];
+        va[4 + k] = va[4 + k] - A;
+        vb[4 + k] = vb[4 + k] + B;
+    }
+}
+
+/* the separation of the point in the sub-step: its anchors moved with their bodies since the
+   step began (delta: 16 per slot), s = sep + n . (o_b - o_a), o = ((dx + r_0 R_0) + r_1 R_1 +
+   r_2 R_2) - r (R_j: the rotation's columns), the dot product summed ((x0 + x1) + x2) + x3 */
+static inline double separation(const double *delta, const imp_e3_soft_pt *q)
+{
+    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
+    double x[4];
+    for (int k = 0; k < 4; k++) {
+        double oa = ma[k] + q->ra[0] * ma[4 + k];
+        oa = oa + q->ra[1] * ma[8 + k];
+        oa = oa + q->ra[2] * ma[12 + k];
+        oa = oa - q->ra[k];
+        double ob = mb[k] + q->rb[0] * mb[4 + k];
+        ob = ob + q->rb[1] * mb[8 + k];
+        ob = ob + q->rb[2] * mb[12 + k];
+        ob = ob - q->rb[k];
+        x[k] = (ob - oa) * q->ec[0][k];
+    }
+    return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
+}
+
+/* A portable normal row's bias and softness at separation s: speculative (s > 0) bias
+   s inv_hs (the gap may close, no more), rigid; closed in a solve pass (use_bias), f's soft
+   spring (its bias clamped to -push_max); closed in a relax pass, rigid without bias. */
+static inline void imp_e3_soft_bias(double s, double inv_hs, int use_bias, const imp_e3_softness *f,
+                                    double push_max, double *bias, double *ms, double *is)
+{
+    *bias = 0.0, *ms = 1.0, *is = 0.0;
+    if (s > 0.0) {
+        *bias = s * inv_hs;
+    } else if (use_bias) {
+        double b = f->bias_rate * s;
+        *bias = b > -push_max ? b : -push_max;
+        *ms = f->mass_scale;
+        *is = f->impulse_scale;
+    }
+}
 
 #endif

@@ -1,0 +1,238 @@
+/* engine3d_soft_impact.c: the normal rows of a pair's points solved together in the sub-steps
+   of an impact (issue #24). One Gauss-Seidel pass takes one corner's impulse before the
+   others', and a body landing flat on four corners leaves its landing sub-step tilted by
+   milliradians; solved as one block, the pair's normal impulses are the ones the passes would
+   converge to (the same rule row by row: speculative rows close their gap, soft rows reach
+   their soft fixed point), symmetric when the landing is, and the passes that follow change
+   them by rounding only. */
+#include "engine3d_soft_internal.h"
+#include <math.h>
+
+/* the largest manifold solved as a block (the blocks' lanes hold 4) */
+enum { IMPACT_POINTS = 8 };
+
+/* a relative regularisation of the block's diagonal: four coplanar points have only three
+   independent normal rows (the matrix is singular); with it the solve takes the impulses of
+   least norm to about 1e-9, and their part the singular direction carries moves nothing */
+static const double REGULAR = 1e-9;
+
+typedef struct row_ref {
+    const imp_e3_soft_pt *q; /* the row's geometry and masses (fixed over the step) */
+    double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
+} row_ref;
+
+/* One pair's np normal rows (2 <= np <= IMPACT_POINTS) as one block when it has an impact
+   (a point's approach this step faster than the threshold): the changes dx of their impulses
+   with (K + D) dx = -(u_N + bias + D rn), K the rows' coupling (the normal velocity of row i
+   by a unit impulse at row j), D_i = K_ii (impulse_scale / mass_scale + REGULAR) (0 + REGULAR
+   for a speculative or relax row): the fixed point of imp_e3_soft_row's normal rule at every
+   row, an impulse that would turn negative set to 0 and the others solved again (at most np
+   times). The first push's approach recorded as the rows do (u_N before the block). 1 when
+   solved (the pass is then to keep these impulses), else 0 (the pair is left to the passes).
+   O(np^4). */
+static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
+                       const imp_e3_softness *stiff, double hs, double push_max, double threshold,
+                       int use_bias)
+{
+    const imp_e3_soft_pt *q0 = r[0].q;
+    double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
+    const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
+    double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
+    /* an impact this step, or an impulse held from one that moves the point faster than the
+       threshold (the step after an impact: its warm start) */
+    int impact = 0;
+    for (int i = 0; i < np && !impact; i++) {
+        impact = *r[i].uhit < -threshold;
+        if (!impact && *r[i].rn > threshold * r[i].q->mn) {
+            velocity(va, vb, r[i].q, u);
+            impact = fabs(u[0]) > threshold;
+        }
+    }
+    if (!impact) {
+        return 0;
+    }
+    for (int i = 0; i < np; i++) {
+        velocity(va, vb, r[i].q, u);
+        vn[i] = u[0];
+    }
+    /* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
+       (I^-1 x: the padded columns of s->si) */
+    double ja[IMPACT_POINTS][3], jb[IMPACT_POINTS][3], ia[IMPACT_POINTS][3], ib[IMPACT_POINTS][3];
+    for (int j = 0; j < np; j++) {
+        const imp_e3_soft_pt *q = r[j].q;
+        double ca[4], cb[4];
+        cross4(q->ra, q->ec[0], ca);
+        cross4(q->rb, q->ec[0], cb);
+        for (int k = 0; k < 3; k++) {
+            ja[j][k] = ca[k];
+            jb[j][k] = cb[k];
+        }
+        for (int k = 0; k < 3; k++) {
+            ia[j][k] = (ca[0] * Ia[k] + ca[1] * Ia[4 + k]) + ca[2] * Ia[8 + k];
+            ib[j][k] = (cb[0] * Ib[k] + cb[1] * Ib[4 + k]) + cb[2] * Ib[8 + k];
+        }
+    }
+    double im = q0->ima + q0->imb;
+    for (int i = 0; i < np; i++) {
+        const double *ni = r[i].q->ec[0];
+        for (int j = 0; j <= i; j++) {
+            const double *nj = r[j].q->ec[0];
+            double k = im * ((ni[0] * nj[0] + ni[1] * nj[1]) + ni[2] * nj[2]);
+            k += (ja[i][0] * ia[j][0] + ja[i][1] * ia[j][1]) + ja[i][2] * ia[j][2];
+            k += (jb[i][0] * ib[j][0] + jb[i][1] * ib[j][1]) + jb[i][2] * ib[j][2];
+            K[i * np + j] = K[j * np + i] = k;
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        const imp_e3_soft_pt *q = r[i].q;
+        double s = use_bias ? separation(sf->delta, q) : *r[i].s;
+        /* a relax row's gap is s + hs u_N, u_N its velocity then: it closes it at
+           u_N = -s / (2 hs) */
+        double bias, ms, is;
+        imp_e3_soft_bias(s, use_bias ? 1.0 / hs : 0.5 / hs, use_bias, q->soft_static ? stiff : soft, push_max,
+                         &bias, &ms, &is);
+        double d = K[i * np + i] * (is / ms + REGULAR);
+        K[i * np + i] += d;
+        c[i] = -(vn[i] + bias + d * *r[i].rn);
+    }
+    /* the active set: rows whose impulse would turn negative leave it (impulse 0), the rest
+       solved again, at most np times */
+    int on[IMPACT_POINTS];
+    double dx[IMPACT_POINTS];
+    for (int i = 0; i < np; i++) {
+        on[i] = 1;
+    }
+    for (int round = 0;; round++) {
+        double A[IMPACT_POINTS * IMPACT_POINTS], y[IMPACT_POINTS];
+        int idx[IMPACT_POINTS], m = 0;
+        for (int i = 0; i < np; i++) {
+            if (on[i]) {
+                idx[m++] = i;
+            }
+            dx[i] = on[i] ? 0.0 : -*r[i].rn;
+        }
+        for (int a = 0; a < m; a++) {
+            double rhs = c[idx[a]];
+            for (int j = 0; j < np; j++) {
+                rhs -= on[j] ? 0.0 : K[idx[a] * np + j] * dx[j];
+            }
+            y[a] = rhs;
+            for (int b2 = 0; b2 < m; b2++) {
+                A[a * m + b2] = K[idx[a] * np + idx[b2]];
+            }
+        }
+        if (m > 0 && imp_e3_cholesky_solve(A, m, y, m) != 0) {
+            return 0;
+        }
+        int dropped = 0;
+        for (int a = 0; a < m; a++) {
+            dx[idx[a]] = y[a];
+            if (*r[idx[a]].rn + y[a] < 0.0) {
+                on[idx[a]] = 0;
+                dropped++;
+            }
+        }
+        if (dropped == 0) {
+            break;
+        }
+        if (round == np) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < np; i++) {  /* a row left at 0 must not approach: else the passes' */
+        if (!on[i]) {
+            double g = -c[i];
+            for (int j = 0; j < np; j++) {
+                g += K[i * np + j] * dx[j];
+            }
+            if (g < -1e-9 * (fabs(vn[i]) + 1.0)) {
+                return 0;
+            }
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        c[i] = dx[i];
+    }
+    for (int i = 0; i < np; i++) {
+        double x = *r[i].rn + c[i];
+        apply(va, vb, Ia, Ib, r[i].q, c[i], 0.0, 0.0);
+        if (*r[i].maxn == 0.0 && x > 0.0) {  /* its first push of the step */
+            *r[i].uhit = vn[i] < *r[i].uhit ? vn[i] : *r[i].uhit;
+        }
+        *r[i].rn = x;
+        *r[i].maxn = x > *r[i].maxn ? x : *r[i].maxn;
+    }
+    return 1;
+}
+
+void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                             double hs, double push_max, double threshold, int use_bias)
+{
+    row_ref r[IMPACT_POINTS];
+    sf->nheld = 0;
+    if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0) {
+        return;  /* out of memory: the passes alone, as without this */
+    }
+    for (int i = 0; i < sf->nblocks; i++) {
+        imp_e3_block *b = &sf->blocks[i];
+        for (int l = 0; l < E3B_LANES; l++) {
+            int np = (int)b->cnt[l], cand = 0;
+            for (int k = 0; k < np && np >= 2 && !cand; k++) {  /* solve_pair's first test, cheaply */
+                const imp_e3_block_pt *p = &b->p[k];
+                cand = p->uhit[l] < -threshold || p->rn[l] > threshold * p->mn[l];
+            }
+            if (!cand) {
+                continue;
+            }
+            for (int k = 0; k < np; k++) {
+                imp_e3_block_pt *p = &b->p[k];
+                r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
+            }
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+                /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
+                for (int k = 0; k < np; k++) {
+                    b->p[k].mn[l] = 0.0;
+                }
+                b->is[l] = 0.0;
+                sf->held[sf->nheld++] = E3B_LANES * i + l;
+            }
+        }
+    }
+    for (int i = 0; i < sf->nover; i++) {
+        int g = sf->over[i], c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0;
+        if (np < 2 || np > IMPACT_POINTS) {
+            continue;
+        }
+        for (int k = 0; k < np; k++) {
+            imp_e3_soft_pt *q = &sf->pts[c0 + k];
+            r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+        }
+        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+            for (int k = 0; k < np; k++) {
+                sf->pts[c0 + k].held = 1;
+            }
+            sf->held[sf->nheld++] = -1 - g;
+        }
+    }
+}
+
+void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff)
+{
+    for (int h = 0; h < sf->nheld; h++) {
+        int x = sf->held[h];
+        if (x < 0) {
+            for (int c = sf->pair_first[-1 - x]; c < sf->pair_first[-x]; c++) {
+                sf->pts[c].held = 0;
+            }
+            continue;
+        }
+        imp_e3_block *b = &sf->blocks[x / E3B_LANES];
+        int l = x % E3B_LANES;
+        for (int k = 0; k < b->cnt[l]; k++) {
+            b->p[k].mn[l] = sf->pts[b->row[k][l]].mn;
+        }
+        const imp_e3_soft_pt *q0 = &sf->pts[b->row[0][l]];
+        b->is[l] = (q0->soft_static ? stiff : soft)->impulse_scale;
+    }
+    sf->nheld = 0;
+}
