@@ -647,8 +647,10 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
             r[k] = &e->rec[o[k]->rec];
             v0[k] = o[k]->v0;
             at[k] = lanes ? s->loc[i0 + k] : -1;
-            double fs = o[k]->fn_sum, ts = o[k]->ft_sum;
-            if (at[k] >= 0) {
+            double fs, ts;
+            if (at[k] < 0) {
+                fs = o[k]->fn_sum, ts = o[k]->ft_sum;
+            } else {  /* (the row's sums not read: they are the lane's) */
                 const soft_block *b = &s->blocks[at[k] >> 3];
                 fs = b->fn_sum[at[k] >> 2 & 1][at[k] & 3];
                 ts = b->ft_sum[at[k] >> 2 & 1][at[k] & 3];

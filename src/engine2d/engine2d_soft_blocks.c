@@ -14,6 +14,7 @@
    the same results bit for bit. A cached step refills the same blocks (their geometry and
    impulses) without colouring again. Cost: O(rows + slots) to colour and fill; a pass is
    O(rows). */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -706,20 +707,15 @@ void imp_e2_soft_lanes_warm_check(struct imp_e2_soft *s)
 {
     for (int bi = 0; bi < s->nblocks; bi++) {
         soft_block *b = &s->blocks[bi];
-        for (int k = 0; k < 2; k++) {
-            for (int l = 0; l < SOFT_LANES; l++) {
-                if (b->row[k][l] < 0) {
-                    continue;
-                }
-                double fn = b->fn[k][l], ft = b->ft[k][l];
-                if (b->mass_n[k][l] == 0.0 || !isfinite(fn) || !isfinite(ft)) {
-                    fn = ft = 0.0;
-                }
-                if (b->fz >> (4 * k + l) & 1) {
-                    ft = 0.0;
-                }
-                b->fn[k][l] = fn, b->ft[k][l] = ft;
-            }
+        /* (the 8 rows, 4 k + l, as one array; a row that does nothing has mass 0: its 0s
+           stay, as imp_e2_soft_fill_lane gives them) */
+        double *fn = &b->fn[0][0], *ft = &b->ft[0][0];
+        const double *mass_n = &b->mass_n[0][0];
+        for (int j = 0; j < 2 * SOFT_LANES; j++) {
+            double n = fn[j], t = ft[j];
+            int ok = mass_n[j] != 0.0 && fabs(n) <= DBL_MAX && fabs(t) <= DBL_MAX;  /* (finite) */
+            fn[j] = ok ? n : 0.0;
+            ft[j] = ok && !(b->fz >> j & 1) ? t : 0.0;
         }
     }
 }
