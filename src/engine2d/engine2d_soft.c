@@ -14,7 +14,9 @@
      the step's start; impulses warm-started from the last step's rows of the same key; the
      rows ordered by body pair and the pairs coloured into blocks (engine2d_soft_blocks.c);
      a cached step after one whose rows came from the same records refreshes those rows and
-     blocks in place (refresh_rows: the same results as building them again);
+     blocks in place (refresh_rows: the same results as building them again), or, when no row
+     may take the restitution pass, only the blocks' lanes, shaped at the last step's end
+     (finish_records, refresh_lanes: the same results again);
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
    - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
      accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
