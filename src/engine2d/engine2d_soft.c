@@ -14,7 +14,9 @@
      the step's start; impulses warm-started from the last step's rows of the same key; the
      rows ordered by body pair and the pairs coloured into blocks (engine2d_soft_blocks.c);
      a cached step after one whose rows came from the same records refreshes those rows and
-     blocks in place (refresh_rows: the same results as building them again);
+     blocks in place (refresh_rows: the same results as building them again), or, when no row
+     may take the restitution pass, only the blocks' lanes, shaped at the last step's end
+     (finish_records, refresh_lanes: the same results again);
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
    - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
      accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
@@ -64,6 +66,7 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->grp);
     free(s->ord);
     free(s->ord2);
+    free(s->loc);
     free(s->cnt);
     free(s->det_pose);
     free(s->touching);
@@ -117,6 +120,11 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
             return -1;
         }
         s->ord2 = o2;
+        int *lc = realloc(s->loc, (size_t)rows * sizeof *lc);
+        if (lc == NULL) {
+            return -1;
+        }
+        s->loc = lc;
         unsigned char *t = realloc(s->touching, (size_t)rows);
         if (t == NULL) {
             return -1;
@@ -425,6 +433,21 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, i
     s->elastic = elastic;
 }
 
+/* As refresh_rows after the blocks' rows were shaped into their lanes at these poses at the
+   last step's end (SHAPED_LANES): the lanes' warm starts checked in place, the other rows'
+   in the rows. O(rows). */
+static void refresh_lanes(struct imp_e2_soft *s)
+{
+    int elastic = 0;
+    imp_e2_soft_lanes_warm_check(s);
+    for (int g = 0; g < s->nover; g++) {
+        for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
+            elastic |= row_warm_check(&s->rows[i]);
+        }
+    }
+    s->elastic = elastic;
+}
+
 /* applies the impulses fn (normal) and ft (tangent) of row o to the velocities */
 static inline void apply(const soft_row *o, double *v, double fn, double ft)
 {
@@ -568,7 +591,8 @@ static void name_slot(imp_world *w, int a, int b)
 
 static void angles_cs(const imp_world *w, struct imp_e2_soft *s, const double *y);
 static inline void move_record(const imp_world *w, const struct imp_e2_soft *s, const double *y, imp_rec2d *r);
-static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt);
+static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt,
+                       double fn_sum, double ft_sum);
 static int slots_beyond(const imp_world *w, const struct imp_e2_soft *s, const double *y, unsigned char *moved);
 
 /* The records after the step, moved with their bodies to its end (for w:contacts() and the
@@ -586,6 +610,14 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
     const double *y = w->data.y;
     angles_cs(w, s, y);
     int fused = s->nrows == e->nrec && e->nrec == s->nbody;
+    int shape = fused && !slots_beyond(w, s, y, NULL), touch = 0;
+    /* the blocks' rows shaped into their lanes (their impulses read there): no restitution
+       pass read the rows, and none will at the next step (the records' coefficients stay) */
+    int lanes = shape && !s->elastic && e->npairs == 0;
+    if (s->rows_stale && !lanes) {
+        imp_e2_soft_blocks_store(s);
+        s->rows_stale = 0;
+    }
     if (!fused) {
         for (int i = 0; i < s->nbody && i < e->nrec; i++) {
             move_record(w, s, y, &e->rec[i]);
@@ -593,7 +625,7 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
         for (int i = 0; i < s->nrows; i++) {
             const soft_row *o = &s->rows[i];
             imp_rec2d *r = &e->rec[o->rec];
-            finish_row(w, s, o, r, dt);
+            finish_row(w, s, o, r, dt, o->fn_sum, o->ft_sum);
             if (o->type == ROW_CONTACT && o->v0 < -vtol && o->fn_sum > 1e-4) {
                 imp_engine2d_push_collision(w, t1, r, o->v0, o->fn_sum);  /* an impact (resting
                                                                            contacts stay quiet) */
@@ -603,33 +635,50 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
         return -1;
     }
     /* every row a body pair's contact row, of record rows[i].rec: four rows at a time, their
-       impulses taken, their records moved (and the rows shaped), then their events */
-    int shape = !slots_beyond(w, s, y, NULL), touch = 0;
+       impulses taken, their records moved (and the rows shaped: with lanes, a block's row into
+       sh, then its lane), then their events */
     int four = s->simd && e->npairs == 0;
     for (int i0 = 0; i0 < s->nrows; i0 += 4) {
         int n = s->nrows - i0 < 4 ? s->nrows - i0 : 4, straight = four && n == 4;
-        soft_row *o[4];
+        soft_row *o[4], *to[4], sh[4];
         imp_rec2d *r[4];
         double v0[4], fsum[4];
+        int at[4];
         for (int k = 0; k < n; k++) {
-            o[k] = &s->rows[i0 + k];
+            o[k] = to[k] = &s->rows[i0 + k];
             r[k] = &e->rec[o[k]->rec];
             v0[k] = o[k]->v0;
-            fsum[k] = o[k]->fn_sum;
-            finish_row(w, s, o[k], r[k], dt);
+            at[k] = lanes ? s->loc[i0 + k] : -1;
+            double fs, ts;
+            if (at[k] < 0) {
+                fs = o[k]->fn_sum, ts = o[k]->ft_sum;
+            } else {  /* (the row's sums not read: they are the lane's) */
+                const soft_block *b = &s->blocks[at[k] >> 3];
+                fs = b->fn_sum[at[k] >> 2 & 1][at[k] & 3];
+                ts = b->ft_sum[at[k] >> 2 & 1][at[k] & 3];
+                sh[k].p = o[k]->p, sh[k].q = o[k]->q, sh[k].type = o[k]->type, sh[k].flip = o[k]->flip;
+                sh[k].mp = o[k]->mp, sh[k].ip = o[k]->ip, sh[k].mq = o[k]->mq, sh[k].iq = o[k]->iq;
+                to[k] = &sh[k];
+            }
+            fsum[k] = fs;
+            finish_row(w, s, o[k], r[k], dt, fs, ts);
             straight &= !r[k]->curved && r[k]->connector < 0;
         }
         if (straight) {
-            imp_e2_soft_move4(y, s->cs, r, shape ? o : NULL);
+            imp_e2_soft_move4(y, s->cs, r, shape ? to : NULL);
         } else {
             for (int k = 0; k < n; k++) {
                 move_record(w, s, y, r[k]);
                 if (shape) {
-                    imp_e2_soft_row_shape(o[k], r[k], y);
+                    imp_e2_soft_row_shape(to[k], r[k], y);
                 }
             }
         }
         for (int k = 0; k < n; k++) {
+            if (at[k] >= 0) {
+                imp_e2_soft_lane_shape(&s->blocks[at[k] >> 3], at[k] >> 2 & 1, at[k] & 3, &sh[k]);
+                o[k]->v0 = sh[k].v0;
+            }
             unsigned char t = r[k]->distance < tol;
             touch |= t != s->touching[o[k]->rec];
             s->touching[o[k]->rec] = t;
@@ -638,7 +687,7 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
             }
         }
     }
-    s->shaped = shape;
+    s->shaped = !shape ? 0 : lanes ? SHAPED_LANES : SHAPED_ROWS;
     for (int i = 0; shape && i < w->model.nslots; i++) {
         memcpy(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
     }
@@ -647,7 +696,8 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
 
 /* row o's impulses over the step into its record r (its force and friction force; a connector
    row's gap and rate moved linearly, the same scalars whether the row was turned or not) */
-static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt)
+static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row *o, imp_rec2d *r, double dt,
+                       double fn_sum, double ft_sum)
 {
     imp_engine2d *e = w->engine2d;
     if (o->type != ROW_CONTACT) {
@@ -657,9 +707,9 @@ static void finish_row(imp_world *w, const struct imp_e2_soft *s, const soft_row
                       - o->rqn * xq[2];
         r->velocity = o->n0 * (vp[0] - vq[0]) + o->n1 * (vp[1] - vq[1]) + o->rpn * vp[2] - o->rqn * vq[2];
     }
-    r->impulse = o->fn_sum;
-    r->force = o->fn_sum / dt;
-    r->friction_force = (o->flip ? -o->ft_sum : o->ft_sum) / dt;
+    r->impulse = fn_sum;
+    r->force = fn_sum / dt;
+    r->friction_force = (o->flip ? -ft_sum : ft_sum) / dt;
     if (fabs(r->force) > e->max_force) {
         e->max_force = fabs(r->force);
     }
@@ -896,6 +946,13 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     /* a cached step over the last step's rows refreshes them in place (the same rows,
        pairs and blocks: the results bit for bit those of building them again) */
     int refresh = cached == 1 && layout_ok && s->keys_unique && e->nrec == s->nbody && s->nrows == e->nrec;
+    /* the rows or the blocks' lanes shaped at the last step's end at these poses */
+    int at_shaped = refresh && shaped != 0 && rows_shaped(w, s, y);
+    int lanes = at_shaped && shaped == SHAPED_LANES;
+    if (s->rows_stale && !lanes) {  /* (the rows read below: their impulses from the blocks) */
+        imp_e2_soft_blocks_store(s);
+        s->rows_stale = 0;
+    }
     if (!refresh) {
         if (s->warm_stale && warm_store(s) != 0) {  /* (the last step's rows, before they go) */
             snprintf(why, why_size, "out of memory");
@@ -939,8 +996,10 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
        body pairs as the last step's, whose rows came from body-pair records alone: the same
        colours and blocks, only their lanes filled again */
     int keep = !refresh && cached == 2 && layout_ok && e->nrec == s->nbody;
-    if (refresh) {
-        refresh_rows(w, s, y, shaped && rows_shaped(w, s, y));
+    if (lanes) {
+        refresh_lanes(s);
+    } else if (refresh) {
+        refresh_rows(w, s, y, at_shaped);
     } else if (keep && imp_e2_soft_blocks_keep(s)) {
         s->blocks_kept++;
     } else if (imp_e2_soft_blocks(s, ns) != 0) {
@@ -968,8 +1027,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         }
         e->stats.pgs_sweeps += sd->iterations + sd->relax_iterations;
     }
-    imp_e2_soft_blocks_store(s);
-    restitution(s, sd->restitution_threshold);
+    if (s->elastic) {  /* (else the rows' impulses are read from the blocks: s->rows_stale) */
+        imp_e2_soft_blocks_store(s);
+        restitution(s, sd->restitution_threshold);
+    } else {
+        s->rows_stale = 1;
+    }
     for (int i = 1; i < ns; i++) {
         const imp_body *b = &w->model.bodies[i];
         if (!b->active || b->fixed) {
@@ -989,8 +1052,12 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         }
     }
     imp_profile_add(prof, IMP_STAGE_CONTACT_SOLVE, start);
+    if (!refresh && s->rows_stale) {  /* (warm_store reads the rows' impulses) */
+        imp_e2_soft_blocks_store(s);
+        s->rows_stale = 0;
+    }
     if (refresh) {
-        s->warm_stale = 1;  /* (the rows keep the impulses the table would) */
+        s->warm_stale = 1;  /* (the rows, or the blocks, keep the impulses the table would) */
     } else if (warm_store(s) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;

@@ -14,6 +14,8 @@
    the same results bit for bit. A cached step refills the same blocks (their geometry and
    impulses) without colouring again. Cost: O(rows + slots) to colour and fill; a pass is
    O(rows). */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -78,6 +80,8 @@ static void fill_row(soft_block *b, int l, int k, const soft_row *o, int index)
     b->fn_sum[k][l] = o->fn_sum;
     b->ft_sum[k][l] = o->ft_sum;
     b->row[k][l] = index;
+    int bit = 1 << (4 * k + l);
+    b->fz = (b->fz & ~bit) | (o->mu == 0.0 ? bit : 0);
 }
 
 /* lane l's normal, friction, softness and rows from rows k0 and k1 (-1: none) of one pair */
@@ -90,6 +94,11 @@ void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, soft_block *b, int l, in
     b->st = (b->st & ~(1 << l)) | (o->soft == SOFT_STATIC) << l;
     fill_row(b, l, 0, o, k0);
     fill_row(b, l, 1, k1 >= 0 ? &s->rows[k1] : NULL, k1);
+    int at = 8 * (int)(b - s->blocks) + l;
+    s->loc[k0] = at;
+    if (k1 >= 0) {
+        s->loc[k1] = at + 4;
+    }
 }
 
 int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
@@ -134,6 +143,9 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
     int *col = s->ord;  /* (free once the rows are built: row_cap >= groups) */
     int count[NCOLOURS] = {0};
     s->nover = 0;
+    for (int i = 0; i < s->nrows; i++) {
+        s->loc[i] = -1;  /* (the blocks' rows set by imp_e2_soft_fill_lane) */
+    }
     for (int g = 0; g < ng; g++) {
         int k0 = s->grp[g], k1 = s->grp[g + 1];
         const soft_row *o = &s->rows[k0];
@@ -170,7 +182,7 @@ int imp_e2_soft_blocks(struct imp_e2_soft *s, int nslots)
         for (int l = 0; l < SOFT_LANES; l++) {
             empty_lane(&s->blocks[b], l);
         }
-        s->blocks[b].pm = s->blocks[b].qm = s->blocks[b].st = 0;
+        s->blocks[b].pm = s->blocks[b].qm = s->blocks[b].st = s->blocks[b].fz = 0;
     }
     for (int g = 0; g < ng; g++) {
         int c = col[g];
@@ -687,6 +699,23 @@ void imp_e2_soft_blocks_sum(struct imp_e2_soft *s)
                 b->fn_sum[k][l] += b->fn[k][l];
                 b->ft_sum[k][l] += b->ft[k][l];
             }
+        }
+    }
+}
+
+void imp_e2_soft_lanes_warm_check(struct imp_e2_soft *s)
+{
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        /* (the 8 rows, 4 k + l, as one array; a row that does nothing has mass 0: its 0s
+           stay, as imp_e2_soft_fill_lane gives them) */
+        double *fn = &b->fn[0][0], *ft = &b->ft[0][0];
+        const double *mass_n = &b->mass_n[0][0];
+        for (int j = 0; j < 2 * SOFT_LANES; j++) {
+            double n = fn[j], t = ft[j];
+            int ok = mass_n[j] != 0.0 && fabs(n) <= DBL_MAX && fabs(t) <= DBL_MAX;  /* (finite) */
+            fn[j] = ok ? n : 0.0;
+            ft[j] = ok && !(b->fz >> j & 1) ? t : 0.0;
         }
     }
 }

@@ -50,6 +50,8 @@ struct imp_e2_soft {
     int *grp;                 /* the first row of each body pair's run, then nrows */
     int ngrp;
     int *ord, *ord2;          /* the records' order (row_cap each) */
+    int *loc;                 /* row_cap: each row's place in the blocks, 8 b + 4 k + l (block b,
+                                 its row k of lane l), -1 for a row solved outside them */
     int *cnt;                 /* counting sort: nslots + 1 */
     double *vel, *dpos, *acc; /* SOFT_SV per slot: x, y, angle, 0 */
     int slot_cap;
@@ -67,8 +69,13 @@ struct imp_e2_soft {
     int stepped;              /* e->rec holds the last step's records */
     int elastic;              /* some row may take the restitution pass (a contact with e > 0),
                                  as prepare_rows or refresh_rows last saw them */
-    int shaped;               /* the rows were shaped from the records moved at the last step's
-                                 end (finish_records), at the poses in shaped_pose */
+    int shaped;               /* the records moved at the last step's end (finish_records) were
+                                 shaped, at the poses in shaped_pose: 1 into their rows, 2 the
+                                 blocks' rows into their lanes (SHAPED_LANES: the rows then
+                                 keep their record, bodies, masses, flip and v0 only) */
+    int rows_stale;           /* the blocks' rows' impulses are in the blocks only (their
+                                 store into the rows left out: imp_e2_soft_blocks_store gives
+                                 them when the rows are read again) */
     double *shaped_pose;      /* SOFT_SV per slot: x, y, angle */
     /* the contact cache: the body-pair records of the last full detection (e->rec[0..nbody)),
        localized, moved with the bodies at every step's end; reused while no body's points moved
@@ -175,7 +182,33 @@ typedef struct soft_block {
     int row[2][4];                              /* the soft_row of each (-1: none) */
     int pm, qm;                                 /* bit l: lane l's p (q) moves */
     int st;                                     /* bit l: lane l's softness is SOFT_STATIC */
+    int fz;                                     /* bit 4 k + l: row k of lane l has no friction
+                                                   (its mu 0: its warm start's ft is 0) */
 } soft_block;
+
+enum { SHAPED_ROWS = 1, SHAPED_LANES = 2 };
+
+/* Row k of lane l of block b from shaped row t (imp_e2_soft_row_shape's results: the lane's
+   normal and friction from its row 0), its sums and largest impulse 0, its impulses kept (a
+   cached step's warm start: imp_e2_soft_lanes_warm_check). */
+static inline void imp_e2_soft_lane_shape(struct soft_block *b, int k, int l, const soft_row *t)
+{
+    if (k == 0) {
+        b->n0[l] = t->n0;
+        b->n1[l] = t->n1;
+        b->mu[l] = t->mu;
+    }
+    b->rpn[k][l] = t->rpn;
+    b->rqn[k][l] = t->rqn;
+    b->rpt[k][l] = t->rpt;
+    b->rqt[k][l] = t->rqt;
+    b->mass_n[k][l] = t->mass_n;
+    b->mass_t[k][l] = t->mass_t;
+    b->c0[k][l] = t->c0;
+    b->fn_max[k][l] = b->fn_sum[k][l] = b->ft_sum[k][l] = 0.0;
+    int bit = 1 << (4 * k + l);
+    b->fz = (b->fz & ~bit) | (t->mu == 0.0 ? bit : 0);
+}
 
 /* Colours the groups of s (contact pairs of at most 2 rows; the others, connectors and pairs
    with more points, go to s->over) and fills the blocks from the rows, each lane with its
@@ -204,6 +237,10 @@ void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, doub
 void imp_e2_soft_blocks_warm(struct imp_e2_soft *s);
 /* The sub-step's impulses added to the blocks' sums over the step. */
 void imp_e2_soft_blocks_sum(struct imp_e2_soft *s);
+/* The warm starts of the blocks' rows checked in their lanes (as row_warm_check: 0 when the
+   row cannot carry them), after the lanes were shaped at the last step's end (SHAPED_LANES).
+   O(blocks). */
+void imp_e2_soft_lanes_warm_check(struct imp_e2_soft *s);
 /* The blocks' impulses and sums back into their rows (after the sub-steps). */
 void imp_e2_soft_blocks_store(struct imp_e2_soft *s);
 /* The threads asked for by IMPACT_E2_THREADS (default 1; OpenMP builds only), read once. */
