@@ -666,7 +666,8 @@ local function world_options(c, dim, strategy)
           return src, bad
         end, soft and 0.3 or 0.01 },
       { "conventions", function(cc)
-          local src, bad = cc:enum({ "impact", "myphysicslab" })
+          -- (a swapped strategy may be any: only the default is drawn then)
+          local src, bad = cc:enum(c.swapped and { "impact" } or { "impact", "myphysicslab" })
           if src == '"myphysicslab"' and (soft or not rigid_strategy) then
             bad = bad or "conventions myphysicslab outside the 2D collision advance"
           end
