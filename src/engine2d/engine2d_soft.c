@@ -51,6 +51,7 @@
 #include "engine2d_move.h"
 #include "engine2d_soft.h"
 #include "engine2d_soft_internal.h"
+#include "resize.h"
 #include "collide2d_clip.h"
 #include "filter.h"
 #include "forces.h"
@@ -100,49 +101,22 @@ static int reserve(struct imp_e2_soft *s, int rows, int slots)
 {
     if (rows >= s->row_cap) {  /* (room for one more: never a zero-size block) */
         rows++;
-        soft_row *r = realloc(s->rows, (size_t)rows * sizeof *r);
-        if (r == NULL) {
+        size_t n = (size_t)rows;
+        if (imp_resize(&s->rows, n * sizeof *s->rows) != 0
+            || imp_resize(&s->grp, (n + 1) * sizeof *s->grp) != 0
+            || imp_resize(&s->ord, n * sizeof *s->ord) != 0
+            || imp_resize(&s->ord2, n * sizeof *s->ord2) != 0
+            || imp_resize(&s->loc, n * sizeof *s->loc) != 0
+            || imp_resize(&s->touching, n) != 0) {
             return -1;
         }
-        s->rows = r;
-        int *g = realloc(s->grp, ((size_t)rows + 1) * sizeof *g);
-        if (g == NULL) {
-            return -1;
-        }
-        s->grp = g;
-        int *o1 = realloc(s->ord, (size_t)rows * sizeof *o1);
-        if (o1 == NULL) {
-            return -1;
-        }
-        s->ord = o1;
-        int *o2 = realloc(s->ord2, (size_t)rows * sizeof *o2);
-        if (o2 == NULL) {
-            return -1;
-        }
-        s->ord2 = o2;
-        int *lc = realloc(s->loc, (size_t)rows * sizeof *lc);
-        if (lc == NULL) {
-            return -1;
-        }
-        s->loc = lc;
-        unsigned char *t = realloc(s->touching, (size_t)rows);
-        if (t == NULL) {
-            return -1;
-        }
-        s->touching = t;
         s->row_cap = rows;
     }
     if (slots > s->slot_cap) {
-        int *c = realloc(s->cnt, ((size_t)slots + 1) * sizeof *c);
-        if (c == NULL) {
+        if (imp_resize(&s->cnt, ((size_t)slots + 1) * sizeof *s->cnt) != 0
+            || imp_resize(&s->moved, (size_t)slots) != 0) {
             return -1;
         }
-        s->cnt = c;
-        unsigned char *mv = realloc(s->moved, (size_t)slots);
-        if (mv == NULL) {
-            return -1;
-        }
-        s->moved = mv;
         double **arr[6] = {&s->vel, &s->dpos, &s->acc, &s->det_pose, &s->cs, &s->shaped_pose};
         for (int k = 0; k < 6; k++) {
             double *p = realloc(*arr[k], SOFT_SV * (size_t)slots * sizeof *p);

@@ -10,6 +10,7 @@
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_internal.h"
+#include "resize.h"
 #include "engine3d_soft_recycle.h"
 #include "engine3d_sweep.h"
 #include "islands.h"
@@ -70,65 +71,26 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
         e->soft = s;
     }
     if (npts > s->cap) {
-        int cap = npts + npts / 2 + 16;
-        imp_e3_soft_pt *p = realloc(s->pts, (size_t)cap * sizeof *p);
-        if (p == NULL) {
+        size_t cap = (size_t)(npts + npts / 2 + 16);
+        if (imp_resize(&s->pts, cap * sizeof *s->pts) != 0
+            || imp_resize(&s->rs, cap * RS_STRIDE * sizeof *s->rs) != 0) {
             return -1;
         }
-        s->pts = p;
-        double *rs = realloc(s->rs, (size_t)cap * RS_STRIDE * sizeof *rs);
-        if (rs == NULL) {
-            return -1;
-        }
-        s->rs = rs;
-        s->cap = cap;
+        s->cap = (int)cap;
     }
     if (nslots > s->slot_cap) {
-        double *p0 = realloc(s->pose0, (size_t)nslots * 7 * sizeof *p0);
-        if (p0 == NULL) {
+        size_t n = (size_t)nslots;
+        if (imp_resize(&s->pose0, n * 7 * sizeof *s->pose0) != 0
+            || imp_resize(&s->delta, n * 16 * sizeof *s->delta) != 0
+            || imp_resize(&s->force, n * 6 * sizeof *s->force) != 0
+            || imp_resize(&s->sv, n * 8 * sizeof *s->sv) != 0
+            || imp_resize(&s->si, n * 12 * sizeof *s->si) != 0
+            || imp_resize(&s->mv, n * sizeof *s->mv) != 0
+            || imp_resize(&s->gs, n * 3 * sizeof *s->gs) != 0
+            || imp_resize(&s->ke, n * sizeof *s->ke) != 0
+            || imp_resize(&s->uf, n * sizeof *s->uf) != 0) {
             return -1;
         }
-        s->pose0 = p0;
-        double *d = realloc(s->delta, (size_t)nslots * 16 * sizeof *d);
-        if (d == NULL) {
-            return -1;
-        }
-        s->delta = d;
-        double *dy = realloc(s->force, (size_t)nslots * 6 * sizeof *dy);
-        if (dy == NULL) {
-            return -1;
-        }
-        s->force = dy;
-        double *sv = realloc(s->sv, (size_t)nslots * 8 * sizeof *sv);
-        if (sv == NULL) {
-            return -1;
-        }
-        s->sv = sv;
-        double *si = realloc(s->si, (size_t)nslots * 12 * sizeof *si);
-        if (si == NULL) {
-            return -1;
-        }
-        s->si = si;
-        unsigned char *mv = realloc(s->mv, (size_t)nslots * sizeof *mv);
-        if (mv == NULL) {
-            return -1;
-        }
-        s->mv = mv;
-        double *gs = realloc(s->gs, (size_t)nslots * 3 * sizeof *gs);
-        if (gs == NULL) {
-            return -1;
-        }
-        s->gs = gs;
-        double *ke = realloc(s->ke, (size_t)nslots * sizeof *ke);
-        if (ke == NULL) {
-            return -1;
-        }
-        s->ke = ke;
-        int *uf = realloc(s->uf, (size_t)nslots * sizeof *uf);
-        if (uf == NULL) {
-            return -1;
-        }
-        s->uf = uf;
         s->slot_cap = nslots;
     }
     return 0;

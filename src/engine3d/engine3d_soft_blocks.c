@@ -18,6 +18,7 @@
 
 #include "engine3d_soft_internal.h"
 #include "engine3d_sweep.h"
+#include "resize.h"
 
 #if defined(IMP_E3_HAVE_AVX2)
 #include "avx2.h"
@@ -46,21 +47,11 @@ static int find_pairs(struct imp_e3_soft *s, int n)
     }
     if (np + 1 > s->pair_cap) {  /* three arrays of one capacity */
         int cap = np + 1 + (np + 1) / 2 + 16;
-        int *f = realloc(s->pair_first, (size_t)cap * sizeof *f);
-        if (f == NULL) {
+        if (imp_resize(&s->pair_first, (size_t)cap * sizeof *s->pair_first) != 0
+            || imp_resize(&s->pair_col, (size_t)cap * sizeof *s->pair_col) != 0
+            || imp_resize(&s->over, (size_t)cap * sizeof *s->over) != 0) {
             return -1;
         }
-        s->pair_first = f;
-        int *c = realloc(s->pair_col, (size_t)cap * sizeof *c);
-        if (c == NULL) {
-            return -1;
-        }
-        s->pair_col = c;
-        int *o = realloc(s->over, (size_t)cap * sizeof *o);
-        if (o == NULL) {
-            return -1;
-        }
-        s->over = o;
         s->pair_cap = cap;
     }
     np = 0;
