@@ -34,6 +34,7 @@
 #include "engine3d.h"
 #include "engine3d_ode.h"
 #include "quat.h"
+#include "resize.h"
 #include "world_internal.h"
 
 enum { SIDE = 27, JACS = 54 };
@@ -54,16 +55,9 @@ static int reserve_nnz(imp_e3_ode *o, size_t n)
     while (c < n) {
         c *= 2;
     }
-    int *col = realloc(o->col, c * sizeof *col);
-    if (col == NULL) {
+    if (imp_resize(&o->col, c * sizeof *o->col) != 0 || imp_resize(&o->val, c * sizeof *o->val) != 0) {
         return -1;
     }
-    o->col = col;
-    double *val = realloc(o->val, c * sizeof *val);
-    if (val == NULL) {
-        return -1;
-    }
-    o->val = val;
     o->nnz_cap = c;
     return 0;
 }
@@ -77,30 +71,13 @@ static int reserve_rows(imp_e3_ode *o, int m)
     while (cap < m) {
         cap *= 2;
     }
-    size_t n = (size_t)cap;
-    int *act = realloc(o->act, n * sizeof *act);
-    if (act == NULL) {
+    size_t n = (size_t)cap, nd = 3 * n * sizeof(double);
+    if (imp_resize(&o->act, n * sizeof *o->act) != 0 || imp_resize(&o->q, nd) != 0 || imp_resize(&o->mu, nd) != 0
+        || imp_resize(&o->r, nd) != 0 || imp_resize(&o->u, nd) != 0 || imp_resize(&o->warm, nd) != 0
+        || imp_resize(&o->jac, n * JACS * sizeof *o->jac) != 0
+        || imp_resize(&o->row_ptr, (3 * n + 1) * sizeof *o->row_ptr) != 0) {
         return -1;
     }
-    o->act = act;
-    double **d[] = {&o->q, &o->mu, &o->r, &o->u, &o->warm};
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
-        double *p = realloc(*d[i], 3 * n * sizeof **d[i]);
-        if (p == NULL) {
-            return -1;
-        }
-        *d[i] = p;
-    }
-    double *j = realloc(o->jac, n * JACS * sizeof *j);
-    if (j == NULL) {
-        return -1;
-    }
-    o->jac = j;
-    int *rp = realloc(o->row_ptr, (3 * n + 1) * sizeof *rp);
-    if (rp == NULL) {
-        return -1;
-    }
-    o->row_ptr = rp;
     o->rows_cap = cap;
     return 0;
 }
@@ -300,11 +277,9 @@ static int grow_ints(int **p, int *cap, int n)
     if (n <= *cap) {
         return 0;
     }
-    int *q = realloc(*p, (size_t)n * sizeof *q);
-    if (q == NULL) {
+    if (imp_resize(p, (size_t)n * sizeof **p) != 0) {
         return -1;
     }
-    *p = q;
     *cap = n;
     return 0;
 }
@@ -324,11 +299,9 @@ static int factors(const imp_world *w, const imp_engine3d *e, imp_e3_ode *o, int
     }
     if (o->fj_cap < n) {  /* (a cap of 0 makes grow_ints take exactly the size asked) */
         int c1 = 0, c2 = 0;
-        double *v = realloc(o->fj_val, 12 * (size_t)n * sizeof *v);
-        if (v == NULL) {
+        if (imp_resize(&o->fj_val, 12 * (size_t)n * sizeof *o->fj_val) != 0) {
             return -1;
         }
-        o->fj_val = v;
         if (grow_ints(&o->fj_rp, &c1, n + 1) != 0 || grow_ints(&o->fj_col, &c2, 12 * n) != 0) {
             return -1;
         }
@@ -336,11 +309,9 @@ static int factors(const imp_world *w, const imp_engine3d *e, imp_e3_ode *o, int
     }
     if (o->fm_cap < nd) {
         int c1 = 0, c2 = 0;
-        double *v = realloc(o->fm_val, 3 * (size_t)nd * sizeof *v);
-        if (v == NULL) {
+        if (imp_resize(&o->fm_val, 3 * (size_t)nd * sizeof *o->fm_val) != 0) {
             return -1;
         }
-        o->fm_val = v;
         if (grow_ints(&o->fm_rp, &c1, nd + 1) != 0 || grow_ints(&o->fm_col, &c2, 3 * nd) != 0) {
             return -1;
         }

@@ -24,6 +24,7 @@
 #include "engine3d.h"
 #include "engine3d_sweep.h"
 #include "engine3d_joints.h"
+#include "resize.h"
 #include "world_internal.h"
 
 enum { JAC = 54 };
@@ -217,19 +218,12 @@ static int reserve(imp_engine3d *e, int n)
     while (cap < n) {
         cap *= 2;
     }
-    double **d[] = {&e->q, &e->mu, &e->r, &e->u, &e->warm};
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
-        double *x = realloc(*d[i], (size_t)cap * sizeof **d[i]);
-        if (x == NULL) {
-            return -1;
-        }
-        *d[i] = x;
-    }
-    int *rp = realloc(e->row_ptr, (size_t)(cap + 1) * sizeof *rp);
-    if (rp == NULL) {
+    size_t nd = (size_t)cap * sizeof(double);
+    if (imp_resize(&e->q, nd) != 0 || imp_resize(&e->mu, nd) != 0 || imp_resize(&e->r, nd) != 0
+        || imp_resize(&e->u, nd) != 0 || imp_resize(&e->warm, nd) != 0
+        || imp_resize(&e->row_ptr, (size_t)(cap + 1) * sizeof *e->row_ptr) != 0) {
         return -1;
     }
-    e->row_ptr = rp;
     e->rows_cap = cap;
     return 0;
 }
@@ -249,30 +243,12 @@ static int reserve_points(imp_engine3d *e, int n)
     if (n <= e->pts_arrays_cap) {
         return 0;
     }
-    size_t need = (size_t)n;
-    struct imp_e3_push *push = realloc(e->push, need * sizeof *push);
-    if (push == NULL) {
+    size_t need = (size_t)n, ni = need * sizeof(int);
+    if (imp_resize(&e->push, need * sizeof *e->push) != 0 || imp_resize(&e->jac, need * JAC * sizeof *e->jac) != 0
+        || imp_resize(&e->mark, ni) != 0 || imp_resize(&e->act, ni) != 0 || imp_resize(&e->rowof, ni) != 0
+        || imp_resize(&e->nbr, ni) != 0 || imp_resize(&e->pt_next, 2 * ni) != 0) {
         return -1;
     }
-    e->push = push;
-    double *j = realloc(e->jac, need * JAC * sizeof *j);
-    if (j == NULL) {
-        return -1;
-    }
-    e->jac = j;
-    int **arr[] = {&e->mark, &e->act, &e->rowof, &e->nbr};
-    for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
-        int *x = realloc(*arr[i], need * sizeof *x);
-        if (x == NULL) {
-            return -1;
-        }
-        *arr[i] = x;
-    }
-    int *nx = realloc(e->pt_next, need * 2 * sizeof *nx);
-    if (nx == NULL) {
-        return -1;
-    }
-    e->pt_next = nx;
     e->pts_arrays_cap = n;
     return 0;
 }
@@ -286,16 +262,9 @@ static int reserve_nnz(imp_engine3d *e, size_t nnz)
     while (cap < nnz) {
         cap *= 2;
     }
-    int *col = realloc(e->col, cap * sizeof *col);
-    if (col == NULL) {
+    if (imp_resize(&e->col, cap * sizeof *e->col) != 0 || imp_resize(&e->val, cap * sizeof *e->val) != 0) {
         return -1;
     }
-    e->col = col;
-    double *val = realloc(e->val, cap * sizeof *val);
-    if (val == NULL) {
-        return -1;
-    }
-    e->val = val;
     e->nnz_cap = cap;
     return 0;
 }
@@ -342,25 +311,9 @@ static void coupling(const imp_world *w, const imp_engine3d *e, int c, int d, do
 
 static imp_status solve_pgs(imp_world *w, imp_engine3d *e, int nact, const int *act, int sweeps, int warmup);
 
-static int grow_ints(int **p, size_t n)
-{
-    int *q = realloc(*p, (n > 0 ? n : 1) * sizeof *q);
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    return 0;
-}
+static int grow_ints(int **p, size_t n) { return imp_resize(p, (n > 0 ? n : 1) * sizeof **p); }
 
-static int grow_doubles(double **p, size_t n)
-{
-    double *q = realloc(*p, (n > 0 ? n : 1) * sizeof *q);
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    return 0;
-}
+static int grow_doubles(double **p, size_t n) { return imp_resize(p, (n > 0 ? n : 1) * sizeof **p); }
 
 /* W's factors for the exact solver (W = J Minv J^T; its Newton steps then work on the moving
    bodies' 6 dofs each where the rows outnumber them, as redundant flat contacts make them):
@@ -761,29 +714,14 @@ static void sweep_run(imp_engine3d *e, struct imp_e3_row *rows, int n, double *c
         double u0 = q->n[0] * d0 + q->n[1] * d1 + q->n[2] * d2;
         double u1 = q->t1[0] * d0 + q->t1[1] * d1 + q->t1[2] * d2;
         double u2 = q->t2[0] * d0 + q->t2[1] * d1 + q->t2[2] * d2;
-        const double old0 = q->r[0], old1 = q->r[1], old2 = q->r[2];
-        double rn = max0(old0 - (u0 + q->bias) * q->inv_nn);
-        if (rn == 0.0 && old0 == 0.0 && old1 == 0.0 && old2 == 0.0) {
-            continue;  /* apart and carrying nothing: no friction either (|r_T| <= mu 0), no change */
+        double dr[3];
+        if (!imp_e3_row_update(q, u0, u1, u2, dr)) {
+            continue;
         }
-        /* tangent pair: the tangent block's inverse against u_T, with the normal's change */
-        double dn = rn - old0;
-        double ut1 = u1 + q->w1n * dn, ut2 = u2 + q->w2n * dn;
-        double rt1 = old1 - (q->x11 * ut1 + q->x12 * ut2);
-        double rt2 = old2 - (q->x12 * ut1 + q->x22 * ut2);
-        double lim = q->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
-        if (len > lim) {
-            double sc = len > 0.0 ? lim / len : 0.0;
-            rt1 *= sc;
-            rt2 *= sc;
-        }
-        const double dr0 = rn - old0, dr1 = rt1 - old1, dr2 = rt2 - old2;
-        q->r[0] = rn;
-        q->r[1] = rt1;
-        q->r[2] = rt2;
+        const double dr0 = dr[0], dr1 = dr[1], dr2 = dr[2];
         run_apply(va, vb, Ia, Ib, a >= 0, b >= 0, q, dr0, dr1, dr2);
         change = larger(change, fabs(dr0) + fabs(dr1) + fabs(dr2));
-        largest = larger(largest, rn);
+        largest = larger(largest, q->r[0]);
     }
     *change_io = change;
     *largest_io = largest;

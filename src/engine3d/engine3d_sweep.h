@@ -8,6 +8,8 @@
 #ifndef IMPACT_ENGINE3D_SWEEP_H
 #define IMPACT_ENGINE3D_SWEEP_H
 
+#include <math.h>
+
 struct imp_e3_row {
     double n[4], t1[4], t2[4];              /* the frame's columns (lane 3: 0) */
     double e0[4], e1[4], e2[4];             /* its rows (lane 3: 0) */
@@ -20,6 +22,39 @@ struct imp_e3_row {
     int run;                                /* at a pair's first row: its rows (the pair's
                                                points are consecutive), else 0 */
 };
+
+/* One row's projected Gauss-Seidel update from its relative velocity u = E^T (v_b - v_a) (u0
+   normal, u1 u2 tangent): the normal impulse projected on r_n >= 0, then the tangent pair by
+   the tangent block's inverse against u_T with the normal's change, scaled back into the disc
+   |r_T| <= mu r_n. q->r is updated and its change returned in dr; 0 when the row is apart and
+   carries nothing (no change), 1 otherwise. The portable and the AVX2 sweeps both call it, so
+   their results are the same bit for bit. */
+static inline int imp_e3_row_update(struct imp_e3_row *q, double u0, double u1, double u2, double dr[3])
+{
+    const double old0 = q->r[0], old1 = q->r[1], old2 = q->r[2];
+    double rn = old0 - (u0 + q->bias) * q->inv_nn;
+    rn = rn > 0.0 ? rn : 0.0;
+    if (rn == 0.0 && old0 == 0.0 && old1 == 0.0 && old2 == 0.0) {
+        return 0;  /* apart and carrying nothing: no friction either (|r_T| <= mu 0), no change */
+    }
+    double dn = rn - old0;
+    double ut1 = u1 + q->w1n * dn, ut2 = u2 + q->w2n * dn;
+    double rt1 = old1 - (q->x11 * ut1 + q->x12 * ut2);
+    double rt2 = old2 - (q->x12 * ut1 + q->x22 * ut2);
+    double lim = q->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
+    if (len > lim) {
+        double sc = len > 0.0 ? lim / len : 0.0;
+        rt1 *= sc;
+        rt2 *= sc;
+    }
+    dr[0] = rn - old0;
+    dr[1] = rt1 - old1;
+    dr[2] = rt2 - old2;
+    q->r[0] = rn;
+    q->r[1] = rt1;
+    q->r[2] = rt2;
+    return 1;
+}
 
 /* Whether the sweeps take the AVX2 path (engine3d_solve.c): set 0 forces the portable one, 1
    asks for AVX2 (taken when the processor has it), -1 leaves the choice (AVX2 when there and

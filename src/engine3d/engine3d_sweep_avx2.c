@@ -104,25 +104,11 @@ static AVX2 void sweep_run(double *vel, const double *inv_iw, struct imp_e3_row 
         __m128d ulo = _mm256_castpd256_pd128(u);
         const double uu[3] = {_mm_cvtsd_f64(ulo), _mm_cvtsd_f64(_mm_unpackhi_pd(ulo, ulo)),
                               _mm_cvtsd_f64(_mm256_extractf128_pd(u, 1))};
-        const double old0 = q->r[0], old1 = q->r[1], old2 = q->r[2];
-        double rn = max0(old0 - (uu[0] + q->bias) * q->inv_nn);
-        if (rn == 0.0 && old0 == 0.0 && old1 == 0.0 && old2 == 0.0) {
+        double dr[3];
+        if (!imp_e3_row_update(q, uu[0], uu[1], uu[2], dr)) {
             continue;
         }
-        double dn = rn - old0;
-        double ut1 = uu[1] + q->w1n * dn, ut2 = uu[2] + q->w2n * dn;
-        double rt1 = old1 - (q->x11 * ut1 + q->x12 * ut2);
-        double rt2 = old2 - (q->x12 * ut1 + q->x22 * ut2);
-        double lim = q->mu * rn, len = sqrt(rt1 * rt1 + rt2 * rt2);
-        if (len > lim) {
-            double sc = len > 0.0 ? lim / len : 0.0;
-            rt1 *= sc;
-            rt2 *= sc;
-        }
-        const double dr0 = rn - old0, dr1 = rt1 - old1, dr2 = rt2 - old2;
-        q->r[0] = rn;
-        q->r[1] = rt1;
-        q->r[2] = rt2;
+        const double dr0 = dr[0], dr1 = dr[1], dr2 = dr[2];
         v4 P = add(add(mul(_mm256_loadu_pd(q->n), _mm256_set1_pd(dr0)), mul(_mm256_loadu_pd(q->t1), _mm256_set1_pd(dr1))),
                    mul(_mm256_loadu_pd(q->t2), _mm256_set1_pd(dr2)));
         if (a >= 0) {
@@ -136,7 +122,7 @@ static AVX2 void sweep_run(double *vel, const double *inv_iw, struct imp_e3_row 
             vbw = add(vbw, inertia_times(ib, t));
         }
         change = larger(change, fabs(dr0) + fabs(dr1) + fabs(dr2));
-        largest = larger(largest, rn);
+        largest = larger(largest, q->r[0]);
     }
     if (a >= 0) {
         store3(vel + 6 * (size_t)a, val);
