@@ -317,14 +317,13 @@ static int l_export(lua_State *L)
     imp_lua_set_number(L, "time", w->data.time);
     imp_lua_set_number(L, "time_base", w->data.time_base);
     imp_lua_set_integer(L, "steps_since_base", w->data.steps_since_base);
-    lua_createtable(L, 5, 0);
+    lua_createtable(L, 4, 0);
     for (int i = 0; i < 4; i++) {
         lua_pushinteger(L, (lua_Integer)w->data.rng.s[i]);
         lua_rawseti(L, -2, i + 1);
     }
-    lua_pushinteger(L, (lua_Integer)w->data.lcg.x);  /* myPhysicsLab's generator (lcg.h) */
-    lua_rawseti(L, -2, 5);
     lua_setfield(L, -2, "rng");
+    imp_lua_set_integer(L, "lcg", (lua_Integer)w->data.lcg.x);  /* myPhysicsLab's generator */
     double stats[5] = {(double)w->data.stats.steps, (double)w->data.stats.substeps,
                        (double)w->data.stats.rejected, (double)w->data.stats.rhs_evaluations,
                        (double)w->data.stats.failures};
@@ -992,10 +991,11 @@ static int l_import(lua_State *L)
         w->data.rng.s[i] = (uint64_t)lua_tointeger(L, -1);
         lua_pop(L, 1);
     }
-    if (lua_geti(L, -1, 5) == LUA_TNUMBER) {  /* (absent from states saved before it) */
+    lua_pop(L, 1);
+    if (lua_getfield(L, 2, "lcg") == LUA_TNUMBER) {  /* (absent from files saved before it) */
         w->data.lcg.x = (uint32_t)lua_tointeger(L, -1);
     }
-    lua_pop(L, 2);
+    lua_pop(L, 1);
     lua_getfield(L, 2, "stats");
     long st[5];
     for (int i = 0; i < 5; i++) {
