@@ -59,7 +59,7 @@ int imp_engine2d_impulses_mpl(imp_world *w, const imp_rec2d *rec, int n, const d
     }
     double *b = e->b, *f = e->f, *As = e->Asub;
     int *rows = e->rows, *perm = e->perm;
-    unsigned char *sbil = (unsigned char *)bil + n;  /* bil's second half: scratch */
+    unsigned char *sbil = e->bil + n;  /* (bil is e->bil) its second half: scratch */
     if (mode == IMP_HANDLING_SIMULTANEOUS) {
         for (int i = 0; i < n; i++) {
             double el = (elastic != NULL && elastic[i] && !bil[i]) ? rec[i].elasticity : 0.0;

@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resize.h"
+
 #define TINY 1e-10       /* zero acceleration or force */
 #define SINGULAR 2e-3    /* smallest pivot of a non-singular clamped matrix */
 #define PIVOT_ZERO 1e-9  /* a pivot below this is no pivot */
@@ -57,42 +59,24 @@ static int reserve(imp_baraff_ws *ws, int n)
     if (n <= ws->cap) {
         return 0;
     }
-    int m = n < 16 ? 16 : n;
-    size_t z = (size_t)m;
-    imp_baraff_ws t = *ws;
-    t.a = realloc(ws->a, z * sizeof(double));
-    ws->a = t.a ? t.a : ws->a;
-    t.da = realloc(ws->da, z * sizeof(double));
-    ws->da = t.da ? t.da : ws->da;
-    t.df = realloc(ws->df, z * sizeof(double));
-    ws->df = t.df ? t.df : ws->df;
-    t.acc = realloc(ws->acc, z * (z + 1) * sizeof(double));
-    ws->acc = t.acc ? t.acc : ws->acc;
-    t.x = realloc(ws->x, z * sizeof(double));
-    ws->x = t.x ? t.x : ws->x;
-    t.scale = realloc(ws->scale, z * sizeof(double));
-    ws->scale = t.scale ? t.scale : ws->scale;
-    t.nrow = realloc(ws->nrow, z * sizeof(int));
-    ws->nrow = t.nrow ? t.nrow : ws->nrow;
-    t.ncol = realloc(ws->ncol, (z + 1) * sizeof(int));
-    ws->ncol = t.ncol ? t.ncol : ws->ncol;
-    t.perm = realloc(ws->perm, z * sizeof(int));
-    ws->perm = t.perm ? t.perm : ws->perm;
+    size_t m = (size_t)(n < 16 ? 16 : n), d = sizeof(double), i = sizeof(int);
+    double **dbl[5] = {&ws->a, &ws->da, &ws->df, &ws->x, &ws->scale};
     unsigned char **flags[6] = {&ws->C, &ws->NC, &ws->R, &ws->rerej, &ws->zero, &ws->taken};
-    int ok = t.a && t.da && t.df && t.acc && t.x && t.scale && t.nrow && t.ncol && t.perm;
-    for (int k = 0; k < 6; k++) {
-        unsigned char *p = realloc(*flags[k], z);
-        if (p == NULL) {
-            ok = 0;
-        } else {
-            *flags[k] = p;
+    for (int k = 0; k < 5; k++) {
+        if (imp_resize(dbl[k], m * d) != 0) {
+            return -1;
         }
     }
-    if (!ok) {
+    for (int k = 0; k < 6; k++) {
+        if (imp_resize(flags[k], m) != 0) {
+            return -1;
+        }
+    }
+    if (imp_resize(&ws->acc, m * (m + 1) * d) != 0 || imp_resize(&ws->nrow, m * i) != 0
+        || imp_resize(&ws->ncol, (m + 1) * i) != 0 || imp_resize(&ws->perm, m * i) != 0) {
         return -1;
     }
-    ws->cap = m;
-    ws->nstates = 0;  /* (states are per solve; their stride follows n) */
+    ws->cap = (int)m;
     return 0;
 }
 
