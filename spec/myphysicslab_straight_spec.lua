@@ -5,13 +5,11 @@
 -- torque -0.15 d w). The six_blocks states are ones that once broke its contact-force solver
 -- (a matrix solve exception, a null space tolerance, a stuck state): each is started from its
 -- recorded state and checked by what the test asserts: the state to 1e-5 where it gives one,
--- the energy change and the number of collisions. Not matched (measured, not asserted here):
--- block_block_contact_2, one_block2 and diamonds, whose outcome is the order serial handling
--- draws for simultaneous impacts (0.008 to 2.1, 0.008 to 0.2 and 4e-4 to 0.34 over impact's
--- seeds: myphysicslab_order_spec checks their physics; in one_block2 myPhysicsLab draws 2212
--- numbers from its generator, 2040 of them in its contact-force solver, which draws a random
--- order of all its contacts on every pass (ComputeForces.nextContactHybrid, used only for
--- joints), so its serial order depends on that solver's passes). ngon_block ends 0.036 from
+-- the energy change and the number of collisions. The scenes whose outcome is the order
+-- serial handling draws for simultaneous impacts (block_block_contact_2, one_block2, diamonds)
+-- are in myphysicslab_order_spec; one_block1 (two corners landing at once) is checked here
+-- mirrored under impact's conventions and as asserted under conventions = "myphysicslab",
+-- which draws from myPhysicsLab's generator where it draws. ngon_block ends 0.036 from
 -- its state after 8 s, the same for every seed: measured against myPhysicsLab's own code (a
 -- TypeScript build of its engine, which reproduces the states its suite asserts to 5e-8), it
 -- parts from it at 0.1 s by one of its approximations that impact does not share by default
@@ -274,6 +272,17 @@ describe("myPhysicsLab StraightStraightTest", function()
                    position = { wall[3], wall[4] }, elasticity = 0.8 }
     end
   end
+
+  it("one_block1 under conventions = \"myphysicslab\": its order of the two corners (its "
+    .. "generator, seed 99999), its state at 4 s to its 1e-5", function()
+    local w = world { g = 4, conventions = "myphysicslab" }
+    local b = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
+      position = { -4, -4 }, elasticity = 0.8 }
+    box(w, 20)
+    w:run { until_time = 4 }
+    local err = mpl.worst({ b }, { { -4, 0, -6.4464191, 1.3062236, 9.9004282, 1.5690463 } })
+    assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 3.9e-8
+  end)
 
   it("one_block1: a block dropped flat lands on two corners at once and bounces off one, 4 s: "
     .. "its state mirrored to 0.005", function()

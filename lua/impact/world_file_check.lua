@@ -9,7 +9,7 @@ local shapes = require("impact.world_file_shapes")
 local M = {}
 
 local top_keys = { format = true, dim = true, strategy = true, def = true, nslots = true,
-                   time = true, time_base = true, steps_since_base = true, rng = true,
+                   time = true, time_base = true, steps_since_base = true, rng = true, lcg = true,
                    stats = true, y = true, bodies = true, springs = true, no_collide = true,
                    materials = true, material_pairs = true, engine2d = true, engine3d = true,
                    shapes = true, caches = true, polyhedra = true, islands = true,
@@ -91,6 +91,7 @@ function M.world(saved, path, format)
     c.int("steps_since_base", saved.steps_since_base, 0)
     c.list("rng", saved.rng, 4)
     for i = 1, 4 do c.int(string.format("rng[%d]", i), saved.rng[i]) end
+    if saved.lcg ~= nil then c.int("lcg", saved.lcg, 0, 4294967295) end  -- (files before it: none)
     c.list("stats", saved.stats, 5)
     for i = 1, 5 do c.int(string.format("stats[%d]", i), saved.stats[i], 0) end
     local stride = dim == 2 and 6 or 13

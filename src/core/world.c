@@ -245,6 +245,7 @@ imp_world *imp_world_new(const imp_world_def *def)
     w->model.nslots = 1;
     w->model.free_from = 1;
     imp_rng_seed(&w->data.rng, def->seed);
+    imp_lcg_seed(&w->data.lcg, def->seed);
     return w;
 }
 

@@ -8,6 +8,7 @@
 #include <impact/world.h>
 
 #include "profile.h"
+#include "lcg.h"
 #include "rng.h"
 #include "shape.h"
 #include "strategy.h"
@@ -56,6 +57,8 @@ typedef struct imp_world_data {
     double time_base;
     long steps_since_base;
     imp_rng rng;
+    imp_lcg lcg;             /* myPhysicsLab's generator, drawn only under its conventions
+                                (engine2d_impulse.c, engine2d_contact.c) */
     imp_stats stats;
     imp_profile profile;     /* seconds per named stage of the last and of all steps */
     unsigned state_version;  /* changes when the state may have been edited between steps

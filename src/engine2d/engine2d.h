@@ -206,6 +206,8 @@ typedef struct imp_engine2d {
     imp_rec2d *stage_rec;         /* those records, localized at that stage */
     int nstage_rec, stage_rec_cap;
     struct imp_e2_soft *soft;     /* the soft step's rows and warm starts (engine2d_soft.c) */
+    struct imp_baraff_ws *baraff; /* myPhysicsLab's ordered solver's scratch (its conventions:
+                                     lcp_baraff_order.h), made at its first use */
 } imp_engine2d;
 
 typedef struct imp_touch2d {
@@ -281,6 +283,32 @@ void imp_engine2d_record_jacobian(const double *y, imp_rec2d *r);
    memory ran out. */
 int imp_engine2d_handle(struct imp_world *w, double *y, imp_rec2d *rec, int n,
                         const unsigned char *elastic, imp_collision_handling mode);
+
+/* The rows of the serial sub-problem around record focus (engine2d_impulse.c): the focus,
+   under hybrid the approaching non-joint records sharing a body with it, and the joints
+   reachable through movable bodies; written to rows, their count returned. */
+int imp_engine2d_impulse_subset(struct imp_world *w, const imp_rec2d *rec, int n, int focus,
+                                const double *vel, double small, int hybrid, int *rows);
+
+/* Under conventions = "myphysicslab": the cumulative impulses jsum of the records (A their
+   matrix, vel their normal velocities, updated; bil their joint flags) as its
+   ImpulseSim.handleCollisions finds them, with its generator and its ordered solver
+   (engine2d_impulse_mpl.c). 0, or -1 when a solve failed (rows noted) or memory ran out. */
+int imp_engine2d_impulses_mpl(struct imp_world *w, const imp_rec2d *rec, int n, const double *A,
+                              double *vel, const unsigned char *bil, const unsigned char *elastic,
+                              imp_collision_handling mode, double *jsum);
+
+/* Notes the movable bodies of the rows (rows NULL: the first m records) of a problem that
+   could not be solved, for the step's error message (engine2d_impulse.c). */
+void imp_engine2d_note_failure(struct imp_world *w, const imp_rec2d *rec, const int *rows, int m);
+
+/* Under conventions = "myphysicslab" (no friction rows): the contact rows e->rec[0..n)
+   (A, b and bil set) solved as its ContactSim does, into e->f (engine2d_contact_mpl.c).
+   0, or -1 when a solve failed or memory ran out. */
+int imp_engine2d_contact_solve_mpl(struct imp_world *w, int n);
+
+/* myPhysicsLab's ordered solver's scratch (made at the first call), NULL out of memory */
+struct imp_baraff_ws *imp_engine2d_baraff_ws(imp_engine2d *e);
 
 /* Adds the contact forces at state y to f (6 per slot: force x, y, z, torque x, y, z), from
    the records of a static detection at y. Returns 0, -1 on failure. */

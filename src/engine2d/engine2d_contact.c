@@ -625,7 +625,8 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             }
         }
     }
-    if (solve_rows(w, n, m, nf, pgs) != 0) {
+    /* (myPhysicsLab's solve and order: engine2d_contact_mpl.c) */
+    if ((mpl && !pgs && nf == 0 ? imp_engine2d_contact_solve_mpl(w, n) : solve_rows(w, n, m, nf, pgs)) != 0) {
         e->force_error = 1;
         return -1;
     }

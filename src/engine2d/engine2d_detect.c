@@ -10,6 +10,7 @@
 #include "engine2d_soft.h"
 #include "filter.h"
 #include "islands.h"
+#include "lcp_baraff_order.h"
 #include "world_internal.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
@@ -83,6 +84,10 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->bil);
     free(e->fric_normal);
     free(e->perm);
+    if (e->baraff != NULL) {
+        imp_baraff_free(e->baraff);
+        free(e->baraff);
+    }
     free(e->rows);
     free(e->mu);
     free(e->sliding);

@@ -81,8 +81,8 @@ static int movable(const imp_world *w, int slot) { return slot != 0 && !w->model
 /* Rows of the serial sub-problem around the focus: the focus; the joints reachable from its
    movable bodies through joints; under hybrid the approaching non-joint records sharing a
    body with the focus. Returns the count written to rows. O(n^2) worst case. */
-static int subset(imp_world *w, const imp_rec2d *rec, int n, int focus, const double *vel,
-                  double small, int hybrid, int *rows)
+int imp_engine2d_impulse_subset(imp_world *w, const imp_rec2d *rec, int n, int focus,
+                                const double *vel, double small, int hybrid, int *rows)
 {
     unsigned char *in = w->engine2d->bil + n;  /* second half of a 2n scratch, see below */
     memset(in, 0, (size_t)n);
@@ -123,7 +123,7 @@ static int subset(imp_world *w, const imp_rec2d *rec, int n, int focus, const do
 
 /* Notes the movable bodies of the rows (rows == NULL: the first m records) of a problem that
    could not be solved, up to 8, for the step's error message. */
-static void note_failure(imp_world *w, const imp_rec2d *rec, const int *rows, int m)
+void imp_engine2d_note_failure(imp_world *w, const imp_rec2d *rec, const int *rows, int m)
 {
     imp_engine2d *e = w->engine2d;
     e->nfail = 0;
@@ -167,13 +167,17 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
         bil[i] = (unsigned char)(rec[i].bilateral != 0);
         jsum[i] = 0.0;
     }
-    if (mode == IMP_HANDLING_SIMULTANEOUS) {
+    if (w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB && !pgs) {
+        if (imp_engine2d_impulses_mpl(w, rec, n, A, vel, bil, elastic, mode, jsum) != 0) {
+            return -1;
+        }
+    } else if (mode == IMP_HANDLING_SIMULTANEOUS) {
         for (int i = 0; i < n; i++) {
             double el = (elastic != NULL && elastic[i] && !bil[i]) ? rec[i].elasticity : 0.0;
             b[i] = (1.0 + el) * vel[i];
         }
         if (solve_all(w, rec, A, b, bil, n, jsum, pgs) != 0) {
-            note_failure(w, rec, NULL, n);
+            imp_engine2d_note_failure(w, rec, NULL, n);
             return -1;
         }
     } else {
@@ -202,7 +206,8 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
             if (focus < 0 || iter > limit) {
                 break;
             }
-            int m = subset(w, rec, n, focus, vel, small, mode == IMP_HANDLING_HYBRID, rows);
+            int m = imp_engine2d_impulse_subset(w, rec, n, focus, vel, small,
+                                                mode == IMP_HANDLING_HYBRID, rows);
             /* the sub-problem, in the first m entries of b and f; its flags after bil's 2n */
             for (int u = 0; u < m; u++) {
                 int i = rows[u];
@@ -212,12 +217,12 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
                 double el = bil[i] ? 0.0 : rec[i].elasticity;
                 b[u] = (1.0 + el) * vel[i];
             }
-            unsigned char *sbil = bil + n;  /* subset() is done with it */
+            unsigned char *sbil = bil + n;  /* the subset is done with it */
             for (int u = 0; u < m; u++) {
                 sbil[u] = bil[rows[u]];
             }
             if (solve(w, As, b, sbil, m, f) != 0) {
-                note_failure(w, rec, rows, m);
+                imp_engine2d_note_failure(w, rec, rows, m);
                 return -1;
             }
             for (int u = 0; u < m; u++) {
@@ -247,7 +252,7 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
                 f[i] = 0.0;
             }
             if (solve_all(w, rec, A, b, bil, n, f, pgs) != 0) {
-                note_failure(w, rec, NULL, n);
+                imp_engine2d_note_failure(w, rec, NULL, n);
                 return -1;
             }
             for (int i = 0; i < n; i++) {

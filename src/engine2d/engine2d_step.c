@@ -190,6 +190,61 @@ static int coupled_only(imp_world *w, imp_rec2d *rec, unsigned char *elastic, in
     return keep;
 }
 
+/* myPhysicsLab's order of the records a back-up handles: the ones found penetrating (kept
+   from the trial step, in the order they were found), then the others in the order of the
+   detection at the backed-up state (its addCollision keeps a record found earlier in place of
+   a similar one found later). The serial focus is drawn over this order. Stable; elastic
+   flags move with their records. O(n npending). */
+static void pending_first(imp_engine2d *e, unsigned char *elastic)
+{
+    int pos = 0;
+    for (int k = 0; k < e->npending; k++) {
+        for (int j = pos; j < e->nrec; j++) {
+            if (e->rec[j].key != e->pending[k].key || e->rec[j].bilateral) {
+                continue;
+            }
+            imp_rec2d r = e->rec[j];
+            unsigned char el = elastic[j];
+            for (int i = j; i > pos; i--) {
+                e->rec[i] = e->rec[i - 1];
+                elastic[i] = elastic[i - 1];
+            }
+            e->rec[pos] = r;
+            elastic[pos] = el;
+            pos++;
+            break;
+        }
+    }
+}
+
+/* myPhysicsLab's order of the records a step's end handles (no back-up): by estimated
+   collision time rounded to 1e-7 (t + (target - distance) / v for v < -0.001, else none:
+   last), ties in the order found (its stable sort, CollisionAdvance.do_advance_sim). The
+   keys go in e->e. O(n^2) (insertion sort, n small). */
+static void estimate_order(imp_engine2d *e, unsigned char *elastic, double t, double target)
+{
+    double *key = e->e;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        key[i] = r->velocity < -0.001 ? floor(1e7 * (t + (target - r->distance) / r->velocity) + 0.5)
+                                      : INFINITY;
+    }
+    for (int j = 1; j < e->nrec; j++) {
+        imp_rec2d r = e->rec[j];
+        unsigned char el = elastic[j];
+        double k = key[j];
+        int i = j;
+        for (; i > 0 && key[i - 1] > k; i--) {
+            e->rec[i] = e->rec[i - 1];
+            elastic[i] = elastic[i - 1];
+            key[i] = key[i - 1];
+        }
+        e->rec[i] = r;
+        elastic[i] = el;
+        key[i] = k;
+    }
+}
+
 /* Handles, at state w->data.y and time t, the touching records when one of them is a collision to
    handle (imminent, or a pair found penetrating) that is close enough. Returns 1 when
    impulses were applied, 0 when there was nothing to handle, -1 on failure; *untouched = 1
@@ -241,6 +296,11 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         }
     }
     e->nrec = keep;
+    if (mpl && after_backup) {
+        pending_first(e, elastic);
+    } else if (mpl) {
+        estimate_order(e, elastic, t, target);
+    }
     if (d->collision_handling == IMP_HANDLING_SIMULTANEOUS) {
         e->nrec = keep = coupled_only(w, e->rec, elastic, keep);
     }

@@ -323,6 +323,7 @@ static int l_export(lua_State *L)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "rng");
+    imp_lua_set_integer(L, "lcg", (lua_Integer)w->data.lcg.x);  /* myPhysicsLab's generator */
     double stats[5] = {(double)w->data.stats.steps, (double)w->data.stats.substeps,
                        (double)w->data.stats.rejected, (double)w->data.stats.rhs_evaluations,
                        (double)w->data.stats.failures};
@@ -989,6 +990,10 @@ static int l_import(lua_State *L)
         lua_geti(L, -1, i + 1);
         w->data.rng.s[i] = (uint64_t)lua_tointeger(L, -1);
         lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 2, "lcg") == LUA_TNUMBER) {  /* (absent from files saved before it) */
+        w->data.lcg.x = (uint32_t)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);
     lua_getfield(L, 2, "stats");
