@@ -725,6 +725,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
+    imp_e3_soft_impact_list(sf, sd->restitution_threshold);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;

@@ -34,6 +34,7 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
     free(s->over);
     free(s->colour_mask);
     free(s->held);
+    free(s->cand);
 }
 
 /* the pairs' runs of s->pts[0 .. n) into s->pair_first */

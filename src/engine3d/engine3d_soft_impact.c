@@ -165,53 +165,72 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     return 1;
 }
 
-void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                             double hs, double push_max, double threshold, int use_bias)
+void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold)
 {
-    row_ref r[IMPACT_POINTS];
-    sf->nheld = 0;
-    if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0) {
+    sf->ncand = sf->nheld = 0;
+    if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
+        || imp_e3_grow((void **)&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0) {
         return;  /* out of memory: the passes alone, as without this */
     }
     for (int i = 0; i < sf->nblocks; i++) {
-        imp_e3_block *b = &sf->blocks[i];
+        const imp_e3_block *b = &sf->blocks[i];
         for (int l = 0; l < E3B_LANES; l++) {
             int np = (int)b->cnt[l], cand = 0;
             for (int k = 0; k < np && np >= 2 && !cand; k++) {  /* solve_pair's first test, cheaply */
                 const imp_e3_block_pt *p = &b->p[k];
                 cand = p->uhit[l] < -threshold || p->rn[l] > threshold * p->mn[l];
             }
-            if (!cand) {
-                continue;
-            }
-            for (int k = 0; k < np; k++) {
-                imp_e3_block_pt *p = &b->p[k];
-                r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
-            }
-            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
-                /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
-                for (int k = 0; k < np; k++) {
-                    b->p[k].mn[l] = 0.0;
-                }
-                b->is[l] = 0.0;
-                sf->held[sf->nheld++] = E3B_LANES * i + l;
+            if (cand) {
+                sf->cand[sf->ncand++] = E3B_LANES * i + l;
             }
         }
     }
     for (int i = 0; i < sf->nover; i++) {
-        int g = sf->over[i], c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0;
-        if (np < 2 || np > IMPACT_POINTS) {
+        int g = sf->over[i], c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0, cand = 0;
+        for (int k = 0; k < np && np >= 2 && np <= IMPACT_POINTS && !cand; k++) {
+            const imp_e3_soft_pt *q = &sf->pts[c0 + k];
+            cand = q->uhit < -threshold || q->rn > threshold * q->mn;
+        }
+        if (cand) {
+            sf->cand[sf->ncand++] = -1 - g;
+        }
+    }
+}
+
+void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                             double hs, double push_max, double threshold, int use_bias)
+{
+    row_ref r[IMPACT_POINTS];
+    sf->nheld = 0;
+    for (int c = 0; c < sf->ncand; c++) {
+        int x = sf->cand[c];
+        if (x < 0) {  /* a pair solved one by one */
+            int g = -1 - x, c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0;
+            for (int k = 0; k < np; k++) {
+                imp_e3_soft_pt *q = &sf->pts[c0 + k];
+                r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+            }
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+                for (int k = 0; k < np; k++) {
+                    sf->pts[c0 + k].held = 1;
+                }
+                sf->held[sf->nheld++] = x;
+            }
             continue;
         }
+        imp_e3_block *b = &sf->blocks[x / E3B_LANES];
+        int l = x % E3B_LANES, np = (int)b->cnt[l];
         for (int k = 0; k < np; k++) {
-            imp_e3_soft_pt *q = &sf->pts[c0 + k];
-            r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+            imp_e3_block_pt *p = &b->p[k];
+            r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
         }
         if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+            /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
             for (int k = 0; k < np; k++) {
-                sf->pts[c0 + k].held = 1;
+                b->p[k].mn[l] = 0.0;
             }
-            sf->held[sf->nheld++] = -1 - g;
+            b->is[l] = 0.0;
+            sf->held[sf->nheld++] = x;
         }
     }
 }
