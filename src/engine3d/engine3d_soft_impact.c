@@ -32,15 +32,15 @@ typedef struct row_ref {
    O(np^4). */
 static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, double hs, double push_max, double threshold,
-                       int use_bias)
+                       int use_bias, int resting)
 {
     const imp_e3_soft_pt *q0 = r[0].q;
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
     const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
     double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
     /* an impact this step, or an impulse held from one that moves the point faster than the
-       threshold (the step after an impact: its warm start) */
-    int impact = 0;
+       threshold (the step after an impact: its warm start); or a manifold that appears */
+    int impact = resting;
     for (int i = 0; i < np && !impact; i++) {
         impact = *r[i].uhit < -threshold;
         if (!impact && *r[i].rn > threshold * r[i].q->mn) {
@@ -165,11 +165,35 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     return 1;
 }
 
-void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold)
+/* whether pair q[0 .. np) (2 <= np <= IMPACT_POINTS) appears this step resting: all its points
+   new (their features not in contact the step before) and one of them touching (gap <= 0) or
+   closing within the step h at its free motion's velocity at the step's end (vel, 6 per slot) */
+static int appears(const imp_e3_soft_pt *const *q, int np, const double *vel, double h)
 {
+    for (int k = 0; k < np; k++) {
+        if (!q[k]->fresh) {
+            return 0;
+        }
+    }
+    for (int k = 0; k < np; k++) {
+        const double *va = q[k]->ima != 0.0 ? vel + 6 * (size_t)q[k]->a : NULL;
+        const double *vb = q[k]->imb != 0.0 ? vel + 6 * (size_t)q[k]->b : NULL;
+        double u[3];
+        imp_e3_frame_velocity(va, vb, q[k]->ec[0], q[k]->ec[1], q[k]->ec[2], q[k]->ra, q[k]->rb, u);
+        if (q[k]->sep <= 0.0 || q[k]->sep + h * u[0] <= 0.0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const double *vel, double h)
+{
+    const imp_e3_soft_pt *q[IMPACT_POINTS];
     sf->ncand = sf->nheld = 0;
     if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
-        || imp_e3_grow((void **)&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0) {
+        || imp_e3_grow((void **)&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
+        || imp_e3_grow((void **)&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0) {
         return;  /* out of memory: the passes alone, as without this */
     }
     for (int i = 0; i < sf->nblocks; i++) {
@@ -180,18 +204,37 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold)
                 const imp_e3_block_pt *p = &b->p[k];
                 cand = p->uhit[l] < -threshold || p->rn[l] > threshold * p->mn[l];
             }
-            if (cand) {
+            int rest = 0;
+            if (!cand && np >= 2 && sf->pts[b->row[0][l]].fresh) {
+                for (int k = 0; k < np; k++) {
+                    q[k] = &sf->pts[b->row[k][l]];
+                }
+                rest = appears(q, np, vel, h);
+            }
+            if (cand || rest) {
+                sf->cand_rest[sf->ncand] = (unsigned char)rest;
                 sf->cand[sf->ncand++] = E3B_LANES * i + l;
             }
         }
     }
     for (int i = 0; i < sf->nover; i++) {
         int g = sf->over[i], c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0, cand = 0;
-        for (int k = 0; k < np && np >= 2 && np <= IMPACT_POINTS && !cand; k++) {
-            const imp_e3_soft_pt *q = &sf->pts[c0 + k];
-            cand = q->uhit < -threshold || q->rn > threshold * q->mn;
+        if (np < 2 || np > IMPACT_POINTS) {
+            continue;
         }
-        if (cand) {
+        for (int k = 0; k < np && !cand; k++) {
+            const imp_e3_soft_pt *p = &sf->pts[c0 + k];
+            cand = p->uhit < -threshold || p->rn > threshold * p->mn;
+        }
+        int rest = 0;
+        if (!cand && sf->pts[c0].fresh) {
+            for (int k = 0; k < np; k++) {
+                q[k] = &sf->pts[c0 + k];
+            }
+            rest = appears(q, np, vel, h);
+        }
+        if (cand || rest) {
+            sf->cand_rest[sf->ncand] = (unsigned char)rest;
             sf->cand[sf->ncand++] = -1 - g;
         }
     }
@@ -210,7 +253,7 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
                 imp_e3_soft_pt *q = &sf->pts[c0 + k];
                 r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
             }
-            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c])) {
                 for (int k = 0; k < np; k++) {
                     sf->pts[c0 + k].held = 1;
                 }
@@ -224,7 +267,7 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             imp_e3_block_pt *p = &b->p[k];
             r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
         }
-        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c])) {
             /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
             for (int k = 0; k < np; k++) {
                 b->p[k].mn[l] = 0.0;

@@ -37,6 +37,7 @@ typedef struct imp_e3_soft_pt {
     int soft_static;      /* one side does not move: the stiffer softness */
     int held;             /* its normal impulse kept by the pass (engine3d_soft_impact.c solved
                              it with its pair's others just before) */
+    int fresh;            /* its feature was not in contact the step before (a new point) */
     int mixed;            /* (a pair's first row) 1 when its points' frames or friction are not
                              all the same bit for bit (prepare; the blocks then keep one frame a
                              point) */
@@ -80,7 +81,9 @@ struct imp_e3_soft {
     int nheld, held_cap;
     int *cand;            /* the step's candidates for those (the same coding), listed once a
                              step by imp_e3_soft_impact_list */
-    int ncand, cand_cap;
+    unsigned char *cand_rest; /* per candidate: 1 when listed as a resting manifold that
+                             appears (solved whether or not it has an impact) */
+    int ncand, cand_cap, cand_rest_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the last step's residual, computed when asked (imp_e3_soft_error): 1 / hs, and the step
@@ -165,8 +168,11 @@ void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q);
 /* Once a step, after imp_e3_soft_blocks (engine3d_soft_impact.c): the pairs of 2 to 8 points
    the passes' impact solve visits this step, those with a point approaching faster than
    threshold at the step's start (uhit = u0) or warm started with an impulse that moves it
-   faster (rn > threshold mn: the step after an impact). O(pairs). */
-void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold);
+   faster (rn > threshold mn: the step after an impact); and the resting manifolds that appear
+   this step (all their points new, one touching or closing within h at its free velocity at the step's
+   end, vel: 6 per slot), solved as a block through the step whatever their speed, so that
+   a body set down flat takes its corners' impulses together (no tilt). O(pairs). */
+void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const double *vel, double h);
 /* Before a pass (engine3d_soft_impact.c): each listed pair of 2 to 8 points with an impact this step
    (a point's approach faster than threshold) has its normal rows solved together, to the
    impulses the pass's rows would converge to, when they all push; the pass then changes
