@@ -7,6 +7,7 @@
    them by rounding only. */
 #include "engine3d_soft_internal.h"
 #include <math.h>
+#include <string.h>
 
 /* the largest manifold solved as a block (the blocks' lanes hold 4) */
 enum { IMPACT_POINTS = 8 };
@@ -21,6 +22,37 @@ typedef struct row_ref {
     double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
 } row_ref;
 
+/* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
+   (im: m_a^-1 + m_b^-1; Ia, Ib: the padded columns of s->si) into K (np x np). O(np^2). */
+static void coupling(const row_ref *r, int np, const double *Ia, const double *Ib, double im, double *K)
+{
+    double ja[IMPACT_POINTS][3], jb[IMPACT_POINTS][3], ia[IMPACT_POINTS][3], ib[IMPACT_POINTS][3];
+    for (int j = 0; j < np; j++) {
+        const imp_e3_soft_pt *q = r[j].q;
+        double ca[4], cb[4];
+        cross4(q->ra, q->ec[0], ca);
+        cross4(q->rb, q->ec[0], cb);
+        for (int k = 0; k < 3; k++) {
+            ja[j][k] = ca[k];
+            jb[j][k] = cb[k];
+        }
+        for (int k = 0; k < 3; k++) {
+            ia[j][k] = (ca[0] * Ia[k] + ca[1] * Ia[4 + k]) + ca[2] * Ia[8 + k];
+            ib[j][k] = (cb[0] * Ib[k] + cb[1] * Ib[4 + k]) + cb[2] * Ib[8 + k];
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        const double *ni = r[i].q->ec[0];
+        for (int j = 0; j <= i; j++) {
+            const double *nj = r[j].q->ec[0];
+            double k = im * ((ni[0] * nj[0] + ni[1] * nj[1]) + ni[2] * nj[2]);
+            k += (ja[i][0] * ia[j][0] + ja[i][1] * ia[j][1]) + ja[i][2] * ia[j][2];
+            k += (jb[i][0] * ib[j][0] + jb[i][1] * ib[j][1]) + jb[i][2] * ib[j][2];
+            K[i * np + j] = K[j * np + i] = k;
+        }
+    }
+}
+
 /* One pair's np normal rows (2 <= np <= IMPACT_POINTS) as one block when it has an impact
    (a point's approach this step faster than the threshold): the changes dx of their impulses
    with (K + D) dx = -(u_N + bias + D rn), K the rows' coupling (the normal velocity of row i
@@ -29,10 +61,12 @@ typedef struct row_ref {
    row, an impulse that would turn negative set to 0 and the others solved again (at most np
    times). The first push's approach recorded as the rows do (u_N before the block). 1 when
    solved (the pass is then to keep these impulses), else 0 (the pair is left to the passes).
-   O(np^4). */
+   K is fixed over the step (the rows' geometry, masses and inertias are the step's start's):
+   computed at the pair's first solve of the step into Kc (np x np; *ready then 1) and taken
+   from there at the others. O(np^4). */
 static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, double hs, double push_max, double threshold,
-                       int use_bias, int resting)
+                       int use_bias, int resting, double *Kc, unsigned char *ready)
 {
     const imp_e3_soft_pt *q0 = r[0].q;
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
@@ -55,34 +89,11 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         velocity(va, vb, r[i].q, u);
         vn[i] = u[0];
     }
-    /* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
-       (I^-1 x: the padded columns of s->si) */
-    double ja[IMPACT_POINTS][3], jb[IMPACT_POINTS][3], ia[IMPACT_POINTS][3], ib[IMPACT_POINTS][3];
-    for (int j = 0; j < np; j++) {
-        const imp_e3_soft_pt *q = r[j].q;
-        double ca[4], cb[4];
-        cross4(q->ra, q->ec[0], ca);
-        cross4(q->rb, q->ec[0], cb);
-        for (int k = 0; k < 3; k++) {
-            ja[j][k] = ca[k];
-            jb[j][k] = cb[k];
-        }
-        for (int k = 0; k < 3; k++) {
-            ia[j][k] = (ca[0] * Ia[k] + ca[1] * Ia[4 + k]) + ca[2] * Ia[8 + k];
-            ib[j][k] = (cb[0] * Ib[k] + cb[1] * Ib[4 + k]) + cb[2] * Ib[8 + k];
-        }
+    if (!*ready) {
+        coupling(r, np, Ia, Ib, q0->ima + q0->imb, Kc);
+        *ready = 1;
     }
-    double im = q0->ima + q0->imb;
-    for (int i = 0; i < np; i++) {
-        const double *ni = r[i].q->ec[0];
-        for (int j = 0; j <= i; j++) {
-            const double *nj = r[j].q->ec[0];
-            double k = im * ((ni[0] * nj[0] + ni[1] * nj[1]) + ni[2] * nj[2]);
-            k += (ja[i][0] * ia[j][0] + ja[i][1] * ia[j][1]) + ja[i][2] * ia[j][2];
-            k += (jb[i][0] * ib[j][0] + jb[i][1] * ib[j][1]) + jb[i][2] * ib[j][2];
-            K[i * np + j] = K[j * np + i] = k;
-        }
-    }
+    memcpy(K, Kc, (size_t)(np * np) * sizeof *K);
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
         double s = use_bias ? separation(sf->delta, q) : *r[i].s;
@@ -193,7 +204,8 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
     sf->ncand = sf->nheld = 0;
     if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
         || imp_e3_grow((void **)&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
-        || imp_e3_grow((void **)&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0) {
+        || imp_e3_grow((void **)&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0
+        || imp_e3_grow((void **)&sf->cand_ready, &sf->cand_ready_cap, sf->npairs, sizeof *sf->cand_ready) != 0) {
         return;  /* out of memory: the passes alone, as without this */
     }
     for (int i = 0; i < sf->nblocks; i++) {
@@ -213,6 +225,7 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
             }
             if (cand || rest) {
                 sf->cand_rest[sf->ncand] = (unsigned char)rest;
+                sf->cand_ready[sf->ncand] = 0;
                 sf->cand[sf->ncand++] = E3B_LANES * i + l;
             }
         }
@@ -235,8 +248,12 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
         }
         if (cand || rest) {
             sf->cand_rest[sf->ncand] = (unsigned char)rest;
+            sf->cand_ready[sf->ncand] = 0;
             sf->cand[sf->ncand++] = -1 - g;
         }
+    }
+    if (imp_e3_grow((void **)&sf->kc, &sf->kc_cap, IMPACT_POINTS * IMPACT_POINTS * sf->ncand, sizeof *sf->kc) != 0) {
+        sf->ncand = 0;  /* out of memory: the passes alone */
     }
 }
 
@@ -253,7 +270,8 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
                 imp_e3_soft_pt *q = &sf->pts[c0 + k];
                 r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
             }
-            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c])) {
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
+                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
                 for (int k = 0; k < np; k++) {
                     sf->pts[c0 + k].held = 1;
                 }
@@ -267,7 +285,8 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             imp_e3_block_pt *p = &b->p[k];
             r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
         }
-        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c])) {
+        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
+                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
             /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
             for (int k = 0; k < np; k++) {
                 b->p[k].mn[l] = 0.0;

@@ -83,7 +83,9 @@ struct imp_e3_soft {
                              step by imp_e3_soft_impact_list */
     unsigned char *cand_rest; /* per candidate: 1 when listed as a resting manifold that
                              appears (solved whether or not it has an impact) */
-    int ncand, cand_cap, cand_rest_cap;
+    unsigned char *cand_ready; /* per candidate: 1 once its coupling is in kc this step */
+    double *kc;           /* per candidate: its normal rows' coupling K (8 x 8 doubles, np x np used) */
+    int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the last step's residual, computed when asked (imp_e3_soft_error): 1 / hs, and the step
