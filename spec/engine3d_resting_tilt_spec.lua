@@ -6,33 +6,13 @@
 -- before the others' and tilted such bodies by 2e-5 to 1.2e-4 rad in their first step.
 local impact = require("impact")
 local shape3d = impact.shape3d
+local scenes3d = require("spec.support.scenes3d")
 
 local g = 9.81
 
-local function hexagonal_prism(r, h)
-  local pts = {}
-  for k = 0, 5 do
-    local a = math.pi / 3 * k
-    pts[#pts + 1] = { r * math.cos(a), r * math.sin(a), -h / 2 }
-    pts[#pts + 1] = { r * math.cos(a), r * math.sin(a), h / 2 }
-  end
-  return shape3d.convex { points = pts }
-end
-
--- name, shape, half height (rest height of the centre above its support)
-local bodies = {
-  { "cube", function() return shape3d.box { size = { 1, 1, 1 } } end, 0.5 },
-  { "box 1 x 0.6 x 0.4", function() return shape3d.box { size = { 1, 0.6, 0.4 } } end, 0.2 },
-  { "box 2 x 0.5 x 0.3", function() return shape3d.box { size = { 2, 0.5, 0.3 } } end, 0.15 },
-  { "cylinder on its end", function() return shape3d.cylinder { radius = 0.4, length = 0.5 } end, 0.25 },
-  { "hexagonal prism on a face", function() return hexagonal_prism(0.5, 0.3) end, 0.15 },
-}
-
--- the angle between the body's axis z and the vertical (its orientation (w, x, y, z))
-local function tilt(body)
-  local q = body.orientation
-  return 2 * math.asin(math.min(1, math.sqrt(q[2] ^ 2 + q[3] ^ 2)))
-end
+-- name, shape, half height (rest height of the centre above its support), size
+local bodies = scenes3d.flat_bodies()
+local tilt = scenes3d.tilt
 
 -- body b set at rest (yaw in degrees) on the ground, or on a 3 x 3 x 0.5 box of 5 kg resting
 -- there (on_box); returns the world, the body and the box (nil on the ground)
