@@ -9,27 +9,12 @@
 -- friction keeps its angular momentum about that edge.
 local impact = require("impact")
 local shape3d = impact.shape3d
+local scenes3d = require("spec.support.scenes3d")
 
 local g = 9.81
 
-local function hexagonal_prism(r, h)
-  local pts = {}
-  for k = 0, 5 do
-    local a = math.pi / 3 * k
-    pts[#pts + 1] = { r * math.cos(a), r * math.sin(a), -h / 2 }
-    pts[#pts + 1] = { r * math.cos(a), r * math.sin(a), h / 2 }
-  end
-  return shape3d.convex { points = pts }
-end
-
 -- name, shape, half height (rest height of the centre), size (its largest extent)
-local bodies = {
-  { "cube", function() return shape3d.box { size = { 1, 1, 1 } } end, 0.5, 1 },
-  { "box 1 x 0.6 x 0.4", function() return shape3d.box { size = { 1, 0.6, 0.4 } } end, 0.2, 1 },
-  { "box 2 x 0.5 x 0.3", function() return shape3d.box { size = { 2, 0.5, 0.3 } } end, 0.15, 2 },
-  { "cylinder on its end", function() return shape3d.cylinder { radius = 0.4, length = 0.5 } end, 0.25, 0.8 },
-  { "hexagonal prism on a face", function() return hexagonal_prism(0.5, 0.3) end, 0.15, 1 },
-}
+local bodies = scenes3d.flat_bodies()
 
 local v_hit = 5
 local h_drop = v_hit * v_hit / (2 * g)
@@ -133,11 +118,7 @@ end)
 -- landing (one sub-step a step here, so that each sub-step's end is a step's state), and,
 -- when it bounces, over its flight after. The sub-steps' one Gauss-Seidel pass took one
 -- corner's impulse before the others' and tilted such bodies by 0.2 to 9 mrad.
--- the angle between the body's axis z and the vertical (its orientation (w, x, y, z))
-local function tilt(body)
-  local q = body.orientation
-  return 2 * math.asin(math.min(1, math.sqrt(q[2] ^ 2 + q[3] ^ 2)))
-end
+local tilt = scenes3d.tilt
 
 describe("3D soft step: a symmetric body landing flat does not tilt", function()
   for _, b in ipairs(bodies) do

@@ -32,4 +32,37 @@ function M.assert_slope_outcome(w, box, p0, th, mu, g, n, down)
   assert.is_true(math.abs(dot(d, n)) < 1e-3)  -- on the slope
 end
 
+--- A hexagonal prism of circumradius r and height h along z (its faces' centres on the axes).
+function M.hexagonal_prism(r, h)
+  local shape3d = require("impact").shape3d
+  local pts = {}
+  for k = 0, 5 do
+    local a = math.pi / 3 * k
+    pts[#pts + 1] = { r * math.cos(a), r * math.sin(a), -h / 2 }
+    pts[#pts + 1] = { r * math.cos(a), r * math.sin(a), h / 2 }
+  end
+  return shape3d.convex { points = pts }
+end
+
+--- Bodies symmetric about the face they rest on (the flat-landing and resting-tilt specs):
+--- name, a function making the shape, half height (rest height of the centre above its
+--- support), size (its largest extent).
+function M.flat_bodies()
+  local shape3d = require("impact").shape3d
+  return {
+    { "cube", function() return shape3d.box { size = { 1, 1, 1 } } end, 0.5, 1 },
+    { "box 1 x 0.6 x 0.4", function() return shape3d.box { size = { 1, 0.6, 0.4 } } end, 0.2, 1 },
+    { "box 2 x 0.5 x 0.3", function() return shape3d.box { size = { 2, 0.5, 0.3 } } end, 0.15, 2 },
+    { "cylinder on its end", function() return shape3d.cylinder { radius = 0.4, length = 0.5 } end,
+      0.25, 0.8 },
+    { "hexagonal prism on a face", function() return M.hexagonal_prism(0.5, 0.3) end, 0.15, 1 },
+  }
+end
+
+--- The angle between a body's axis z and the vertical (its orientation (w, x, y, z)).
+function M.tilt(body)
+  local q = body.orientation
+  return 2 * math.asin(math.min(1, math.sqrt(q[2] ^ 2 + q[3] ^ 2)))
+end
+
 return M

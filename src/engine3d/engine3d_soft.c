@@ -147,6 +147,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
     q->maxn = 0.0;
     q->held = 0;
+    q->fresh = p->fresh;
 }
 
 /* the bits of x xor those of y (0: the same double, bit for bit) */
@@ -725,6 +726,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
+    imp_e3_soft_impact_list(sf, sd->restitution_threshold, e->vel, h);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;

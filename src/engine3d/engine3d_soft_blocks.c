@@ -34,6 +34,10 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
     free(s->over);
     free(s->colour_mask);
     free(s->held);
+    free(s->cand);
+    free(s->cand_rest);
+    free(s->cand_ready);
+    free(s->kc);
 }
 
 /* the pairs' runs of s->pts[0 .. n) into s->pair_first */

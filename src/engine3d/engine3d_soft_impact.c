@@ -7,6 +7,7 @@
    them by rounding only. */
 #include "engine3d_soft_internal.h"
 #include <math.h>
+#include <string.h>
 
 /* the largest manifold solved as a block (the blocks' lanes hold 4) */
 enum { IMPACT_POINTS = 8 };
@@ -21,42 +22,10 @@ typedef struct row_ref {
     double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
 } row_ref;
 
-/* One pair's np normal rows (2 <= np <= IMPACT_POINTS) as one block when it has an impact
-   (a point's approach this step faster than the threshold): the changes dx of their impulses
-   with (K + D) dx = -(u_N + bias + D rn), K the rows' coupling (the normal velocity of row i
-   by a unit impulse at row j), D_i = K_ii (impulse_scale / mass_scale + REGULAR) (0 + REGULAR
-   for a speculative or relax row): the fixed point of imp_e3_soft_row's normal rule at every
-   row, an impulse that would turn negative set to 0 and the others solved again (at most np
-   times). The first push's approach recorded as the rows do (u_N before the block). 1 when
-   solved (the pass is then to keep these impulses), else 0 (the pair is left to the passes).
-   O(np^4). */
-static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
-                       const imp_e3_softness *stiff, double hs, double push_max, double threshold,
-                       int use_bias)
+/* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
+   (im: m_a^-1 + m_b^-1; Ia, Ib: the padded columns of s->si) into K (np x np). O(np^2). */
+static void coupling(const row_ref *r, int np, const double *Ia, const double *Ib, double im, double *K)
 {
-    const imp_e3_soft_pt *q0 = r[0].q;
-    double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
-    const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
-    double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
-    /* an impact this step, or an impulse held from one that moves the point faster than the
-       threshold (the step after an impact: its warm start) */
-    int impact = 0;
-    for (int i = 0; i < np && !impact; i++) {
-        impact = *r[i].uhit < -threshold;
-        if (!impact && *r[i].rn > threshold * r[i].q->mn) {
-            velocity(va, vb, r[i].q, u);
-            impact = fabs(u[0]) > threshold;
-        }
-    }
-    if (!impact) {
-        return 0;
-    }
-    for (int i = 0; i < np; i++) {
-        velocity(va, vb, r[i].q, u);
-        vn[i] = u[0];
-    }
-    /* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
-       (I^-1 x: the padded columns of s->si) */
     double ja[IMPACT_POINTS][3], jb[IMPACT_POINTS][3], ia[IMPACT_POINTS][3], ib[IMPACT_POINTS][3];
     for (int j = 0; j < np; j++) {
         const imp_e3_soft_pt *q = r[j].q;
@@ -72,7 +41,6 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
             ib[j][k] = (cb[0] * Ib[k] + cb[1] * Ib[4 + k]) + cb[2] * Ib[8 + k];
         }
     }
-    double im = q0->ima + q0->imb;
     for (int i = 0; i < np; i++) {
         const double *ni = r[i].q->ec[0];
         for (int j = 0; j <= i; j++) {
@@ -83,6 +51,49 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
             K[i * np + j] = K[j * np + i] = k;
         }
     }
+}
+
+/* One pair's np normal rows (2 <= np <= IMPACT_POINTS) as one block when it has an impact
+   (a point's approach this step faster than the threshold): the changes dx of their impulses
+   with (K + D) dx = -(u_N + bias + D rn), K the rows' coupling (the normal velocity of row i
+   by a unit impulse at row j), D_i = K_ii (impulse_scale / mass_scale + REGULAR) (0 + REGULAR
+   for a speculative or relax row): the fixed point of imp_e3_soft_row's normal rule at every
+   row, an impulse that would turn negative set to 0 and the others solved again (at most np
+   times). The first push's approach recorded as the rows do (u_N before the block). 1 when
+   solved (the pass is then to keep these impulses), else 0 (the pair is left to the passes).
+   K is fixed over the step (the rows' geometry, masses and inertias are the step's start's):
+   computed at the pair's first solve of the step into Kc (np x np; *ready then 1) and taken
+   from there at the others. O(np^4). */
+static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
+                       const imp_e3_softness *stiff, double hs, double push_max, double threshold,
+                       int use_bias, int resting, double *Kc, unsigned char *ready)
+{
+    const imp_e3_soft_pt *q0 = r[0].q;
+    double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
+    const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
+    double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
+    /* an impact this step, or an impulse held from one that moves the point faster than the
+       threshold (the step after an impact: its warm start); or a manifold that appears */
+    int impact = resting;
+    for (int i = 0; i < np && !impact; i++) {
+        impact = *r[i].uhit < -threshold;
+        if (!impact && *r[i].rn > threshold * r[i].q->mn) {
+            velocity(va, vb, r[i].q, u);
+            impact = fabs(u[0]) > threshold;
+        }
+    }
+    if (!impact) {
+        return 0;
+    }
+    for (int i = 0; i < np; i++) {
+        velocity(va, vb, r[i].q, u);
+        vn[i] = u[0];
+    }
+    if (!*ready) {
+        coupling(r, np, Ia, Ib, q0->ima + q0->imb, Kc);
+        *ready = 1;
+    }
+    memcpy(K, Kc, (size_t)(np * np) * sizeof *K);
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
         double s = use_bias ? separation(sf->delta, q) : *r[i].s;
@@ -165,53 +176,123 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     return 1;
 }
 
-void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                             double hs, double push_max, double threshold, int use_bias)
+/* whether pair q[0 .. np) (2 <= np <= IMPACT_POINTS) appears this step resting: all its points
+   new (their features not in contact the step before) and one of them touching (gap <= 0) or
+   closing within the step h at its free motion's velocity at the step's end (vel, 6 per slot) */
+static int appears(const imp_e3_soft_pt *const *q, int np, const double *vel, double h)
 {
-    row_ref r[IMPACT_POINTS];
-    sf->nheld = 0;
-    if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0) {
+    for (int k = 0; k < np; k++) {
+        if (!q[k]->fresh) {
+            return 0;
+        }
+    }
+    for (int k = 0; k < np; k++) {
+        const double *va = q[k]->ima != 0.0 ? vel + 6 * (size_t)q[k]->a : NULL;
+        const double *vb = q[k]->imb != 0.0 ? vel + 6 * (size_t)q[k]->b : NULL;
+        double u[3];
+        imp_e3_frame_velocity(va, vb, q[k]->ec[0], q[k]->ec[1], q[k]->ec[2], q[k]->ra, q[k]->rb, u);
+        if (q[k]->sep <= 0.0 || q[k]->sep + h * u[0] <= 0.0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const double *vel, double h)
+{
+    const imp_e3_soft_pt *q[IMPACT_POINTS];
+    sf->ncand = sf->nheld = 0;
+    if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
+        || imp_e3_grow((void **)&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
+        || imp_e3_grow((void **)&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0
+        || imp_e3_grow((void **)&sf->cand_ready, &sf->cand_ready_cap, sf->npairs, sizeof *sf->cand_ready) != 0) {
         return;  /* out of memory: the passes alone, as without this */
     }
     for (int i = 0; i < sf->nblocks; i++) {
-        imp_e3_block *b = &sf->blocks[i];
+        const imp_e3_block *b = &sf->blocks[i];
         for (int l = 0; l < E3B_LANES; l++) {
             int np = (int)b->cnt[l], cand = 0;
             for (int k = 0; k < np && np >= 2 && !cand; k++) {  /* solve_pair's first test, cheaply */
                 const imp_e3_block_pt *p = &b->p[k];
                 cand = p->uhit[l] < -threshold || p->rn[l] > threshold * p->mn[l];
             }
-            if (!cand) {
-                continue;
-            }
-            for (int k = 0; k < np; k++) {
-                imp_e3_block_pt *p = &b->p[k];
-                r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
-            }
-            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
-                /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
+            int rest = 0;
+            if (!cand && np >= 2 && sf->pts[b->row[0][l]].fresh) {
                 for (int k = 0; k < np; k++) {
-                    b->p[k].mn[l] = 0.0;
+                    q[k] = &sf->pts[b->row[k][l]];
                 }
-                b->is[l] = 0.0;
-                sf->held[sf->nheld++] = E3B_LANES * i + l;
+                rest = appears(q, np, vel, h);
+            }
+            if (cand || rest) {
+                sf->cand_rest[sf->ncand] = (unsigned char)rest;
+                sf->cand_ready[sf->ncand] = 0;
+                sf->cand[sf->ncand++] = E3B_LANES * i + l;
             }
         }
     }
     for (int i = 0; i < sf->nover; i++) {
-        int g = sf->over[i], c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0;
+        int g = sf->over[i], c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0, cand = 0;
         if (np < 2 || np > IMPACT_POINTS) {
             continue;
         }
-        for (int k = 0; k < np; k++) {
-            imp_e3_soft_pt *q = &sf->pts[c0 + k];
-            r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+        for (int k = 0; k < np && !cand; k++) {
+            const imp_e3_soft_pt *p = &sf->pts[c0 + k];
+            cand = p->uhit < -threshold || p->rn > threshold * p->mn;
         }
-        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias)) {
+        int rest = 0;
+        if (!cand && sf->pts[c0].fresh) {
             for (int k = 0; k < np; k++) {
-                sf->pts[c0 + k].held = 1;
+                q[k] = &sf->pts[c0 + k];
             }
-            sf->held[sf->nheld++] = -1 - g;
+            rest = appears(q, np, vel, h);
+        }
+        if (cand || rest) {
+            sf->cand_rest[sf->ncand] = (unsigned char)rest;
+            sf->cand_ready[sf->ncand] = 0;
+            sf->cand[sf->ncand++] = -1 - g;
+        }
+    }
+    if (imp_e3_grow((void **)&sf->kc, &sf->kc_cap, IMPACT_POINTS * IMPACT_POINTS * sf->ncand, sizeof *sf->kc) != 0) {
+        sf->ncand = 0;  /* out of memory: the passes alone */
+    }
+}
+
+void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                             double hs, double push_max, double threshold, int use_bias)
+{
+    row_ref r[IMPACT_POINTS];
+    sf->nheld = 0;
+    for (int c = 0; c < sf->ncand; c++) {
+        int x = sf->cand[c];
+        if (x < 0) {  /* a pair solved one by one */
+            int g = -1 - x, c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0;
+            for (int k = 0; k < np; k++) {
+                imp_e3_soft_pt *q = &sf->pts[c0 + k];
+                r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+            }
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
+                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+                for (int k = 0; k < np; k++) {
+                    sf->pts[c0 + k].held = 1;
+                }
+                sf->held[sf->nheld++] = x;
+            }
+            continue;
+        }
+        imp_e3_block *b = &sf->blocks[x / E3B_LANES];
+        int l = x % E3B_LANES, np = (int)b->cnt[l];
+        for (int k = 0; k < np; k++) {
+            imp_e3_block_pt *p = &b->p[k];
+            r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
+        }
+        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
+                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+            /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
+            for (int k = 0; k < np; k++) {
+                b->p[k].mn[l] = 0.0;
+            }
+            b->is[l] = 0.0;
+            sf->held[sf->nheld++] = x;
         }
     }
 }

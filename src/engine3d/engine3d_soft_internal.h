@@ -37,6 +37,7 @@ typedef struct imp_e3_soft_pt {
     int soft_static;      /* one side does not move: the stiffer softness */
     int held;             /* its normal impulse kept by the pass (engine3d_soft_impact.c solved
                              it with its pair's others just before) */
+    int fresh;            /* its feature was not in contact the step before (a new point) */
     int mixed;            /* (a pair's first row) 1 when its points' frames or friction are not
                              all the same bit for bit (prepare; the blocks then keep one frame a
                              point) */
@@ -78,6 +79,13 @@ struct imp_e3_soft {
     int *held;            /* the lanes (4 block + lane) and pairs (-1 - pair) whose normal rows
                              the next pass keeps (engine3d_soft_impact.c) */
     int nheld, held_cap;
+    int *cand;            /* the step's candidates for those (the same coding), listed once a
+                             step by imp_e3_soft_impact_list */
+    unsigned char *cand_rest; /* per candidate: 1 when listed as a resting manifold that
+                             appears (solved whether or not it has an impact) */
+    unsigned char *cand_ready; /* per candidate: 1 once its coupling is in kc this step */
+    double *kc;           /* per candidate: its normal rows' coupling K (8 x 8 doubles, np x np used) */
+    int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the last step's residual, computed when asked (imp_e3_soft_error): 1 / hs, and the step
@@ -159,13 +167,21 @@ void imp_e3_soft_row(struct imp_e3_soft *s, imp_e3_soft_pt *q, const imp_e3_soft
                      const imp_e3_softness *stiff, double hs, double push_max, int use_bias);
 void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q);
 
-/* Before a pass (engine3d_soft_impact.c): each pair of 2 to 8 points with an impact this step
+/* Once a step, after imp_e3_soft_blocks (engine3d_soft_impact.c): the pairs of 2 to 8 points
+   the passes' impact solve visits this step, those with a point approaching faster than
+   threshold at the step's start (uhit = u0) or warm started with an impulse that moves it
+   faster (rn > threshold mn: the step after an impact); and the resting manifolds that appear
+   this step (all their points new, one touching or closing within h at its free velocity at the step's
+   end, vel: 6 per slot), solved as a block through the step whatever their speed, so that
+   a body set down flat takes its corners' impulses together (no tilt). O(pairs). */
+void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const double *vel, double h);
+/* Before a pass (engine3d_soft_impact.c): each listed pair of 2 to 8 points with an impact this step
    (a point's approach faster than threshold) has its normal rows solved together, to the
    impulses the pass's rows would converge to, when they all push; the pass then changes
    them by rounding only (issue #24: a body landing flat stays flat). use_bias: before a
    solve pass, else before a relax pass. The pass keeps those rows' normal impulses (their
-   friction it solves as before) until imp_e3_soft_impact_release. O(pairs + impact pairs x
-   points^3). */
+   friction it solves as before) until imp_e3_soft_impact_release. O(listed pairs x
+   points^4). */
 void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
                              double hs, double push_max, double threshold, int use_bias);
 /* after the pass: the rows the impact pass held take their masses and softness back */
