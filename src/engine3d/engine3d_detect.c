@@ -153,6 +153,21 @@ static inline int point_cmp(const imp_e3_point *p, const imp_e3_point *q)
 
 int imp_e3_point_cmp(const void *x, const void *y) { return point_cmp(x, y); }
 
+/* the soft step's held pair whose run starts at point p (rc->held, in the points' order but for
+   a sort: then some are not found, and merged as detected ones), NULL when p's pair is not held;
+   *h: the list's cursor */
+static const imp_e3_held *skip_held(const imp_e3_recycle *rc, int *h, const imp_e3_point *p)
+{
+    if (rc == NULL) {
+        return NULL;
+    }
+    while (*h < rc->nheld && (rc->held[*h].a < p->a || (rc->held[*h].a == p->a && rc->held[*h].b < p->b))) {
+        ++*h;
+    }
+    const imp_e3_held *hp = *h < rc->nheld ? &rc->held[*h] : NULL;
+    return hp != NULL && hp->a == p->a && hp->b == p->b ? hp : NULL;
+}
+
 void imp_engine3d_pair_material(const imp_world *w, int a, int b, double *mu, double *el)
 {
     const imp_e3_pair_override *o = imp_engine3d_pair(w, a, b);
@@ -577,11 +592,20 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     /* warm starts: the last impulse of the same feature, its friction re-expressed in the
        new tangents (not for the soft step: its recycling writes every point's, after) */
     double pen = 0.0;
-    int pairs = 0, j = 0;
+    int pairs = 0, j = 0, held_at = 0;
     for (int i = 0; i < e->npts; i++) {
         imp_e3_point *p = &e->pts[i];
         if (i == 0 || p->a != p[-1].a || p->b != p[-1].b) {
             pairs++;
+            /* a pair the soft step held: its points are the last step's already (fresh 0, acc
+               and acc_u0 theirs, imp_e3_recycle_hold) and the recycling takes the
+               penetration; passed over whole, the merge resuming after its run */
+            const imp_e3_held *hp = skip_held(rc, &held_at, p);
+            if (hp != NULL) {
+                i += hp->pend - hp->j - 1;
+                j = j > hp->pend ? j : hp->pend;
+                continue;
+            }
         }
         pen = -p->distance > pen ? -p->distance : pen;
         while (j < e->nprev && point_cmp(&e->prev[j], p) < 0) {  /* both sorted: a merge */
