@@ -632,11 +632,15 @@ double imp_e3_soft_error(const imp_engine3d *e)
 
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
    the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
-   collision events) */
-static void finish_points(imp_engine3d *e, double vtol)
+   collision events); the last sub-step's impulses over its length into the points' records
+   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows */
+static void finish_points(imp_engine3d *e, double vtol, double inv_hs)
 {
     const imp_e3_soft_pt *pts = e->soft->pts;
     for (int c = 0; c < e->npts; c++) {
+        const imp_e3_soft_pt *q = &pts[c];
+        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
+        imp_e3_recycle_force(&e->soft->rc, q->src, f);
         imp_e3_point *p = &e->pts[pts[c].src];
         memcpy(p->r, pts[c].sum, sizeof p->r);
         /* an impact: it pushed, first at an approach faster than velocity_tol */
@@ -796,13 +800,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     }
     store_velocities(w, e);
     e->stats.solves++;
-    for (int c = 0; c < n; c++) {  /* the last sub-step's impulses: the next step's warm starts */
-        const imp_e3_soft_pt *q = &sf->pts[c];
-        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
-        imp_e3_recycle_force(&sf->rc, q->src, f);
-    }
+    finish_points(e, def->velocity_tol, inv_hs);
     imp_e3_recycle_end(&sf->rc);
-    finish_points(e, def->velocity_tol);
     e->h_last = h;
     e->now = t0;
     imp_engine3d_finish(w, e);  /* events; this step's points become the last ones */

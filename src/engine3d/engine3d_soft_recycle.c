@@ -132,7 +132,7 @@ static void map_records(const imp_engine3d *e, imp_e3_recycle *rc)
    memory a point); the first point that is not maps them all (map_records). Record k is the
    merge's answer when it is point k's and record k - 1 is before point k (the records are in
    the points' order: the merge passes the ones before and stops on k). */
-static int record_of(const imp_engine3d *e, imp_e3_recycle *rc, int k)
+static inline int record_of(const imp_engine3d *e, imp_e3_recycle *rc, int k)
 {
     if (!rc->mapped) {
         const imp_e3_point *p = &e->prev[k];
@@ -142,6 +142,29 @@ static int record_of(const imp_engine3d *e, imp_e3_recycle *rc, int k)
         map_records(e, rc);
     }
     return rc->map[k];
+}
+
+/* Whether every point of the pair's run [j, pend) of e->prev has a record (rc->map written):
+   record_of's usual case for the run at once (within it a record before point k is point
+   k - 1's: the same pair, a smaller key) */
+static int records_of_run(const imp_engine3d *e, imp_e3_recycle *rc, int j, int pend)
+{
+    if (!rc->mapped && pend <= rc->nprev && record_of(e, rc, j) == j) {
+        int k = j + 1;
+        while (k < pend && same_point(&rc->prev[k], &e->prev[k]) && rc->prev[k - 1].key < e->prev[k].key) {
+            rc->map[k] = k;
+            k++;
+        }
+        if (k == pend) {
+            return 1;
+        }
+    }
+    for (int k = j; k < pend; k++) {
+        if (record_of(e, rc, k) < 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* Whether the pair (a, b) of polyhedra, its manifold computed at the poses of record r, now
@@ -240,9 +263,9 @@ static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e
 }
 
 /* the warm start of point p (its record r_new filled) from the last step's point k of its pair
-   (-1: none) */
-static inline void warm_from(const imp_engine3d *e, imp_e3_recycle *rc, int k, double hs, double h_last,
-                             imp_e3_point *p)
+   (-1: none) and that point's record rk (-1: none) */
+static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, int rk, double hs,
+                             double h_last, imp_e3_point *p)
 {
     if (k < 0) {
         p->r[0] = p->r[1] = p->r[2] = 0.0;
@@ -250,7 +273,6 @@ static inline void warm_from(const imp_engine3d *e, imp_e3_recycle *rc, int k, d
     }
     const imp_e3_point *o = &e->prev[k];
     double ft[3], r[3];
-    int rk = record_of(e, rc, k);
     if (rk >= 0) {  /* the last sub-step's */
         const double *f = rc->prev[rk].f;
         r[0] = f[0] * hs, r[1] = f[1] * hs, r[2] = f[2] * hs;
@@ -373,10 +395,8 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         || e->prev[j].gen_b != w->model.bodies[b].generation) {
         return 0;
     }
-    for (int k = j; k < pend; k++) {
-        if (record_of(e, rc, k) < 0) {
-            return 0;
-        }
+    if (!records_of_run(e, rc, j, pend)) {
+        return 0;
     }
     const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
     if (!rc->poly[a] || !rc->poly[b]) {
@@ -396,7 +416,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     imp_e3_point *out = &e->pts[e->npts];
     for (int k = j; k < pend; k++) {
         recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], mu, el, &ra, &rb, &out[k - j]);
-        warm_from(e, rc, k, rc->hs, 0.0, &out[k - j]);  /* (its record's: h_last is not read) */
+        warm_from(e, rc, k, rc->map[k], rc->hs, 0.0, &out[k - j]);  /* (h_last is not read) */
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
     }
@@ -459,7 +479,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         }
         for (int c = i; c < end; c++, n++) {
             record_now(w, &e->pts[c], &rc->cur[n]);
-            warm_from(e, rc, match(e, i, end, j, pend, &e->pts[c], tol), hs, h_last, &e->pts[c]);
+            int k = match(e, i, end, j, pend, &e->pts[c], tol);
+            warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
         }
         i = end;
         j = pend;
