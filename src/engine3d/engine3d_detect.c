@@ -78,6 +78,11 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
         return IMP_ERR_NOMEM;
     }
     e->speed = speed;
+    double *scale = realloc(e->scale, (size_t)(n > 0 ? n : 1) * sizeof *scale);
+    if (scale == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    e->scale = scale;
     n = 0;
     for (int i = 0; i < w->model.nslots; i++) {
         if (is_colliding(&w->model.bodies[i])) {
@@ -214,13 +219,12 @@ static void cache_release(imp_engine3d *e, int entry)
     }
 }
 
-/* the smaller scale of the two shapes (walls aside) */
-static double pair_scale(const imp_shape *a, const imp_shape *b)
+/* a shape's scale, a wall's (or a shape with none's) infinite: a pair's is the smaller of its
+   two, walls aside */
+static double shape_scale(const imp_shape *s)
 {
-    const imp_convex3d *ca = imp_shape3d_data(a), *cb = imp_shape3d_data(b);
-    double sa = ca->kind == IMP_S3_WALL ? INFINITY : ca->scale;
-    double sb = cb->kind == IMP_S3_WALL ? INFINITY : cb->scale;
-    return fmin(sa, sb);
+    const imp_convex3d *c = imp_shape3d_data(s);
+    return c == NULL || c->kind == IMP_S3_WALL ? INFINITY : c->scale;
 }
 
 static int usable(const imp_manifold3d *m)
@@ -282,7 +286,7 @@ static imp_status pair_manifold(imp_world *w, imp_engine3d *e, int a, int b, int
         }
         return IMP_OK;
     }
-    double rad_a = ba->shape->radius, rad_b = bb->shape->radius, scale = pair_scale(ba->shape, bb->shape);
+    double rad_a = ba->shape->radius, rad_b = bb->shape->radius, scale = fmin(e->scale[ia], e->scale[ib]);
     const imp_e3_cached *c = *entry >= 0 ? &e->cache[*entry] : NULL;
     if (c != NULL && c->count > 0
         && imp_e3_cache_fits(c, a, b, ba->generation, bb->generation, pa, pb, rad_a, rad_b, scale, margin, tol)) {
@@ -530,6 +534,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         imp_e3_pose_of(y, &e->pose[k]);
         imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);
         e->speed[k] = speed_bound(b, y);
+        e->scale[k] = shape_scale(b->shape);
         if (e->span_bound && !b->fixed) {  /* the velocity is linear in time over the span:
                                               its norm is largest at one end */
             double yv[IMP_STRIDE_3D] = {0};
