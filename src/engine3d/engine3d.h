@@ -126,6 +126,9 @@ typedef struct imp_engine3d {
     int nfree, free_cap;
     struct imp_e3_pose *pose; /* per broad-phase id: its pose at this detection */
     double *speed;        /* per broad-phase id: the bound on its points' speed */
+    double *scale;        /* per broad-phase id: its shape's scale (a wall's infinite), taken
+                             at detection (the pairs' tolerances: a line of the shape's data
+                             read once a body, not once a pair) */
     /* contact points of this step and of the last one, sorted by (a, b, key) */
     imp_e3_point *pts, *prev;
     int npts, nprev, pts_cap, prev_cap;

@@ -78,6 +78,11 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
         return IMP_ERR_NOMEM;
     }
     e->speed = speed;
+    double *scale = realloc(e->scale, (size_t)(n > 0 ? n : 1) * sizeof *scale);
+    if (scale == NULL) {
+        return IMP_ERR_NOMEM;
+    }
+    e->scale = scale;
     n = 0;
     for (int i = 0; i < w->model.nslots; i++) {
         if (is_colliding(&w->model.bodies[i])) {
@@ -153,6 +158,21 @@ static inline int point_cmp(const imp_e3_point *p, const imp_e3_point *q)
 
 int imp_e3_point_cmp(const void *x, const void *y) { return point_cmp(x, y); }
 
+/* the soft step's held pair whose run starts at point p (rc->held, in the points' order but for
+   a sort: then some are not found, and merged as detected ones), NULL when p's pair is not held;
+   *h: the list's cursor */
+static const imp_e3_held *skip_held(const imp_e3_recycle *rc, int *h, const imp_e3_point *p)
+{
+    if (rc == NULL) {
+        return NULL;
+    }
+    while (*h < rc->nheld && (rc->held[*h].a < p->a || (rc->held[*h].a == p->a && rc->held[*h].b < p->b))) {
+        ++*h;
+    }
+    const imp_e3_held *hp = *h < rc->nheld ? &rc->held[*h] : NULL;
+    return hp != NULL && hp->a == p->a && hp->b == p->b ? hp : NULL;
+}
+
 void imp_engine3d_pair_material(const imp_world *w, int a, int b, double *mu, double *el)
 {
     const imp_e3_pair_override *o = imp_engine3d_pair(w, a, b);
@@ -199,13 +219,12 @@ static void cache_release(imp_engine3d *e, int entry)
     }
 }
 
-/* the smaller scale of the two shapes (walls aside) */
-static double pair_scale(const imp_shape *a, const imp_shape *b)
+/* a shape's scale, a wall's (or a shape with none's) infinite: a pair's is the smaller of its
+   two, walls aside */
+static double shape_scale(const imp_shape *s)
 {
-    const imp_convex3d *ca = imp_shape3d_data(a), *cb = imp_shape3d_data(b);
-    double sa = ca->kind == IMP_S3_WALL ? INFINITY : ca->scale;
-    double sb = cb->kind == IMP_S3_WALL ? INFINITY : cb->scale;
-    return fmin(sa, sb);
+    const imp_convex3d *c = imp_shape3d_data(s);
+    return c == NULL || c->kind == IMP_S3_WALL ? INFINITY : c->scale;
 }
 
 static int usable(const imp_manifold3d *m)
@@ -267,7 +286,7 @@ static imp_status pair_manifold(imp_world *w, imp_engine3d *e, int a, int b, int
         }
         return IMP_OK;
     }
-    double rad_a = ba->shape->radius, rad_b = bb->shape->radius, scale = pair_scale(ba->shape, bb->shape);
+    double rad_a = ba->shape->radius, rad_b = bb->shape->radius, scale = fmin(e->scale[ia], e->scale[ib]);
     const imp_e3_cached *c = *entry >= 0 ? &e->cache[*entry] : NULL;
     if (c != NULL && c->count > 0
         && imp_e3_cache_fits(c, a, b, ba->generation, bb->generation, pa, pb, rad_a, rad_b, scale, margin, tol)) {
@@ -515,6 +534,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         imp_e3_pose_of(y, &e->pose[k]);
         imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);
         e->speed[k] = speed_bound(b, y);
+        e->scale[k] = shape_scale(b->shape);
         if (e->span_bound && !b->fixed) {  /* the velocity is linear in time over the span:
                                               its norm is largest at one end */
             double yv[IMP_STRIDE_3D] = {0};
@@ -577,11 +597,20 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     /* warm starts: the last impulse of the same feature, its friction re-expressed in the
        new tangents (not for the soft step: its recycling writes every point's, after) */
     double pen = 0.0;
-    int pairs = 0, j = 0;
+    int pairs = 0, j = 0, held_at = 0;
     for (int i = 0; i < e->npts; i++) {
         imp_e3_point *p = &e->pts[i];
         if (i == 0 || p->a != p[-1].a || p->b != p[-1].b) {
             pairs++;
+            /* a pair the soft step held: its points are the last step's already (fresh 0, acc
+               and acc_u0 theirs, imp_e3_recycle_hold) and the recycling takes the
+               penetration; passed over whole, the merge resuming after its run */
+            const imp_e3_held *hp = skip_held(rc, &held_at, p);
+            if (hp != NULL) {
+                i += hp->pend - hp->j - 1;
+                j = j > hp->pend ? j : hp->pend;
+                continue;
+            }
         }
         pen = -p->distance > pen ? -p->distance : pen;
         while (j < e->nprev && point_cmp(&e->prev[j], p) < 0) {  /* both sorted: a merge */

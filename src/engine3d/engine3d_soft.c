@@ -48,6 +48,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->si);
     free(s->mv);
     free(s->rs);
+    free(s->still);
     free(s->gs);
     free(s->ke);
     free(s->uf);
@@ -73,7 +74,8 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
     if (npts > s->cap) {
         size_t cap = (size_t)(npts + npts / 2 + 16);
         if (imp_resize(&s->pts, cap * sizeof *s->pts) != 0
-            || imp_resize(&s->rs, cap * RS_STRIDE * sizeof *s->rs) != 0) {
+            || imp_resize(&s->rs, cap * RS_STRIDE * sizeof *s->rs) != 0
+            || imp_resize(&s->still, cap * sizeof *s->still) != 0) {
             return -1;
         }
         s->cap = (int)cap;
@@ -177,31 +179,40 @@ static int same_frame(const imp_e3_point *p, const imp_e3_point *o)
    a light body pressed by a heavy one on the support (Box3D gives its static constraints the
    same priority); with them first, a 1 kg cube under a 10 kg one rocks on the ground with a
    growing amplitude (spec/engine3d_soft_spec.lua). Whether each slot moves is taken once. */
-static void prepare(const imp_world *w, imp_engine3d *e)
+static int prepare(const imp_world *w, imp_engine3d *e)
 {
     unsigned char *mv = e->soft->mv;
     for (int s = 0; s < w->model.nslots; s++) {
         mv[s] = (unsigned char)moves(w, s);
     }
+    /* the still group's points listed by the first walk, the second walking only them (a walk
+       of e->pts, 304 bytes a point, reads a line of memory a point); returned: whether a point
+       restitutes (e > 0) */
+    int *still = e->soft->still, nstill = 0, elastic = 0;
     int at = 0, first = 0, last = -1;  /* the current pair's first row; the last row's point */
-    for (int still = 0; still < 2; still++) {
-        for (int c = 0; c < e->npts; c++) {
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0, n = pass == 0 ? e->npts : nstill; i < n; i++) {
+            int c = pass == 0 ? i : still[i];
             const imp_e3_point *p = &e->pts[c];
             int ma = mv[p->a], mb = mv[p->b];
-            if ((!ma || !mb) == still) {
-                prepare_row(w, e, c, at, ma, mb);
-                imp_e3_soft_pt *q = &e->soft->pts[at];
-                q->mixed = 0;
-                if (at > 0 && q->a == q[-1].a && q->b == q[-1].b) {
-                    e->soft->pts[first].mixed |= !same_frame(p, &e->pts[last]);
-                } else {
-                    first = at;
-                }
-                last = c;
-                at++;
+            if (pass == 0 && (!ma || !mb)) {
+                still[nstill++] = c;
+                continue;
             }
+            elastic |= p->e > 0.0;
+            prepare_row(w, e, c, at, ma, mb);
+            imp_e3_soft_pt *q = &e->soft->pts[at];
+            q->mixed = 0;
+            if (at > 0 && q->a == q[-1].a && q->b == q[-1].b) {
+                e->soft->pts[first].mixed |= !same_frame(p, &e->pts[last]);
+            } else {
+                first = at;
+            }
+            last = c;
+            at++;
         }
     }
+    return elastic;
 }
 
 /* the world inverse inertias (e->inv_iw, row-major) as padded columns */
@@ -622,11 +633,15 @@ double imp_e3_soft_error(const imp_engine3d *e)
 
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
    the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
-   collision events) */
-static void finish_points(imp_engine3d *e, double vtol)
+   collision events); the last sub-step's impulses over its length into the points' records
+   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows */
+static void finish_points(imp_engine3d *e, double vtol, double inv_hs)
 {
     const imp_e3_soft_pt *pts = e->soft->pts;
     for (int c = 0; c < e->npts; c++) {
+        const imp_e3_soft_pt *q = &pts[c];
+        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
+        imp_e3_recycle_force(&e->soft->rc, q->src, f);
         imp_e3_point *p = &e->pts[pts[c].src];
         memcpy(p->r, pts[c].sum, sizeof p->r);
         /* an impact: it pushed, first at an approach faster than velocity_tol */
@@ -681,23 +696,14 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     struct imp_e3_soft *sf = e->soft;
     double *force = sf->force, t = imp_profile_now();
     imp_world_forces(w, t0, w->data.y, force);
+    sf->rc.hs = hs;  /* the held points' warm starts, at detection */
     imp_status st = detect(w, e, force, h);
-    int elastic = 0;  /* whether a point may restitute: only then restitution_pass reads ke */
-    for (int c = 0; c < e->npts && !elastic; c++) {
-        elastic = e->pts[c].e > 0.0;
-    }
-    for (int b = 1; b < ns && st == IMP_OK && elastic; b++) {  /* the free motion's energy */
-        if (moves(w, b)) {
-            const double *y = w->data.y + (size_t)b * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)b;
-            sf->ke[b] = body_energy(&w->model.bodies[b], y + 3, v, v + 3);
-        }
-    }
     t = imp_profile_add(&w->data.profile, IMP_STAGE_DETECT, t);
     if (st != IMP_OK) {
         snprintf(why, why_len, "out of memory in the 3D detection");
         return st;
     }
-    if (imp_e3_recycle_begin(w, e, &sf->rc, hs, e->h_last > 0.0 ? e->h_last : h) != 0) {
+    if (imp_e3_recycle_begin(w, e, &sf->rc, e->h_last > 0.0 ? e->h_last : h) != 0) {
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
@@ -714,7 +720,13 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         memset(m, 0, 16 * sizeof *m);
         m[4] = m[9] = m[14] = 1.0;
     }
-    prepare(w, e);
+    int elastic = prepare(w, e);  /* whether a point may restitute: only then restitution_pass reads ke */
+    for (int b = 1; b < ns && elastic; b++) {  /* the free motion's energy */
+        if (moves(w, b)) {
+            const double *y = w->data.y + (size_t)b * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)b;
+            sf->ke[b] = body_energy(&w->model.bodies[b], y + 3, v, v + 3);
+        }
+    }
     /* contacts at most a quarter of the sub-step rate (Box2D), against a still body twice the
        frequency at half the damping ratio (Box3D's static softness) */
     double hz = fmin(sd->hertz, 0.25 * inv_hs);
@@ -790,13 +802,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     }
     store_velocities(w, e);
     e->stats.solves++;
-    for (int c = 0; c < n; c++) {  /* the last sub-step's impulses: the next step's warm starts */
-        const imp_e3_soft_pt *q = &sf->pts[c];
-        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
-        imp_e3_recycle_force(&sf->rc, q->src, f);
-    }
+    finish_points(e, def->velocity_tol, inv_hs);
     imp_e3_recycle_end(&sf->rc);
-    finish_points(e, def->velocity_tol);
     e->h_last = h;
     e->now = t0;
     imp_engine3d_finish(w, e);  /* events; this step's points become the last ones */

@@ -108,6 +108,7 @@ static int before(const imp_e3_recycled *r, const imp_e3_point *p)
    points aside and give them back: the last step's list is not always the records') */
 static void map_records(const imp_engine3d *e, imp_e3_recycle *rc)
 {
+    rc->mapped = 1;
     /* the usual case first: record k is point k's, in order (the merge below would give k
        too: at k it stands at k - 1, passes it as before point k and stops on record k) */
     int k0 = 0, n = e->nprev < rc->nprev ? e->nprev : rc->nprev;
@@ -124,6 +125,46 @@ static void map_records(const imp_engine3d *e, imp_e3_recycle *rc)
         }
         rc->map[k] = r < rc->nprev && same_point(&rc->prev[r], p) ? r : -1;
     }
+}
+
+/* The record of e->prev[k] (rc->map[k], written), -1 when none: record k in the usual case,
+   taken point by point as detection asks (a walk of the whole list beforehand read a line of
+   memory a point); the first point that is not maps them all (map_records). Record k is the
+   merge's answer when it is point k's and record k - 1 is before point k (the records are in
+   the points' order: the merge passes the ones before and stops on k). */
+static inline int record_of(const imp_engine3d *e, imp_e3_recycle *rc, int k)
+{
+    if (!rc->mapped) {
+        const imp_e3_point *p = &e->prev[k];
+        if (k < rc->nprev && same_point(&rc->prev[k], p) && (k == 0 || before(&rc->prev[k - 1], p))) {
+            return rc->map[k] = k;
+        }
+        map_records(e, rc);
+    }
+    return rc->map[k];
+}
+
+/* Whether every point of the pair's run [j, pend) of e->prev has a record (rc->map written):
+   record_of's usual case for the run at once (within it a record before point k is point
+   k - 1's: the same pair, a smaller key) */
+static int records_of_run(const imp_engine3d *e, imp_e3_recycle *rc, int j, int pend)
+{
+    if (!rc->mapped && pend <= rc->nprev && record_of(e, rc, j) == j) {
+        int k = j + 1;
+        while (k < pend && same_point(&rc->prev[k], &e->prev[k]) && rc->prev[k - 1].key < e->prev[k].key) {
+            rc->map[k] = k;
+            k++;
+        }
+        if (k == pend) {
+            return 1;
+        }
+    }
+    for (int k = j; k < pend; k++) {
+        if (record_of(e, rc, k) < 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* Whether the pair (a, b) of polyhedra, its manifold computed at the poses of record r, now
@@ -186,34 +227,45 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
 }
 
 /* point o of the last step, kept: its gap and world points at the current poses (ra, rb: its
-   bodies' rotations since its manifold was computed) */
+   bodies' rotations since its manifold was computed). Written field by field in the struct's
+   order, only what the point keeps (a whole-struct copy of its 304 bytes compiled to a string
+   move that took a third of the held pairs' test); its warm start r: warm_from */
 static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e3_recycled *r, double mu,
                           double el, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
 {
     const double *ya = w->data.y + (size_t)o->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)o->b * IMP_STRIDE_3D;
-    *p = *o;
-    p->mu = mu;  /* the pair's material as it is now */
-    p->e = el;
-    p->fresh = 0;
-    p->going = 0;
-    p->handled = 0;
-    p->active = 0;
-    p->u0 = p->ustar = p->bias = p->rimp = 0.0;
     double ma[3], mb[3], o3[3];
     mul(ra, o->ra, ma);
     mul(rb, o->rb, mb);
     double pa0 = ya[0] + ma[0], pa1 = ya[1] + ma[1], pa2 = ya[2] + ma[2];  /* (written out) */
     double pb0 = yb[0] + mb[0], pb1 = yb[1] + mb[1], pb2 = yb[2] + mb[2];
+    o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;
+    p->a = o->a, p->b = o->b, p->key = o->key;
+    p->going = 0;
+    p->distance = r->base + dot3(o->normal, o3);
+    p->u0 = 0.0;
+    p->acc = o->acc, p->acc_u0 = o->acc_u0;
+    p->gen_a = o->gen_a, p->gen_b = o->gen_b;
+    p->fresh = 0;
+    p->handled = 0;
+    p->active = 0;
+    p->was_touching = o->was_touching;
+    memcpy(p->normal, o->normal, sizeof p->normal);
+    memcpy(p->t1, o->t1, sizeof p->t1);
+    memcpy(p->t2, o->t2, sizeof p->t2);
+    memcpy(p->ra, o->ra, sizeof p->ra);
+    memcpy(p->rb, o->rb, sizeof p->rb);
+    p->mu = mu;  /* the pair's material as it is now */
+    p->e = el;
+    p->ustar = p->bias = p->rimp = 0.0;
     p->pa[0] = pa0, p->pa[1] = pa1, p->pa[2] = pa2;
     p->pb[0] = pb0, p->pb[1] = pb1, p->pb[2] = pb2;
-    o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;
-    p->distance = r->base + dot3(p->normal, o3);
 }
 
 /* the warm start of point p (its record r_new filled) from the last step's point k of its pair
-   (-1: none) */
-static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, double hs, double h_last,
-                             imp_e3_point *p)
+   (-1: none) and that point's record rk (-1: none) */
+static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, int k, int rk, double hs,
+                             double h_last, imp_e3_point *p)
 {
     if (k < 0) {
         p->r[0] = p->r[1] = p->r[2] = 0.0;
@@ -221,8 +273,8 @@ static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, in
     }
     const imp_e3_point *o = &e->prev[k];
     double ft[3], r[3];
-    if (rc->map[k] >= 0) {  /* the last sub-step's */
-        const double *f = rc->prev[rc->map[k]].f;
+    if (rk >= 0) {  /* the last sub-step's */
+        const double *f = rc->prev[rk].f;
         r[0] = f[0] * hs, r[1] = f[1] * hs, r[2] = f[2] * hs;
     } else {  /* the last step's over its length */
         double s = h_last > 0.0 ? hs / h_last : 0.0;
@@ -292,7 +344,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         rc->poly = g;
         rc->slot_cap = ns;
     }
-    map_records(e, rc);
+    rc->mapped = 0;  /* (record_of) */
     for (int s = 0, k = 0; s < ns; s++) {
         imp_quat q = imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
         imp_mat3 r = imp_q_to_mat3(q);
@@ -306,6 +358,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         rc->poly[s] = (unsigned char)polyhedral(w, s);
     }
     rc->nheld = 0;
+    rc->next = 0;
     return 0;
 }
 
@@ -315,8 +368,16 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (def->contact_points == IMP_POINTS_VOLUMETRIC) {
         return 0;
     }
-    /* the pair's run in e->prev (sorted by pair, then key), within a's */
-    int j = rc->first[a], pend = a + 1 < w->model.nslots ? rc->first[a + 1] : e->nprev;
+    /* the pair's run in e->prev (sorted by pair, then key), within a's: from where the last
+       pair's ended when detection asks in the pairs' order (it does: a forward walk, each
+       point passed once a detection), else by halves */
+    int j = rc->first[a], pend = a + 1 < w->model.nslots ? rc->first[a + 1] : e->nprev, at = rc->next;
+    if (at >= j && at <= pend && (at == j || e->prev[at - 1].b < b)) {
+        for (j = at; j < pend && e->prev[j].b < b;) {
+            j++;
+        }
+        pend = j;  /* (found: no halving) */
+    }
     while (j < pend) {
         int mid = j + (pend - j) / 2;
         const imp_e3_point *o = &e->prev[mid];
@@ -329,14 +390,13 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     for (pend = j; pend < e->nprev && e->prev[pend].a == a && e->prev[pend].b == b;) {
         pend++;
     }
+    rc->next = pend;
     if (pend == j || e->prev[j].gen_a != w->model.bodies[a].generation
         || e->prev[j].gen_b != w->model.bodies[b].generation) {
         return 0;
     }
-    for (int k = j; k < pend; k++) {
-        if (rc->map[k] < 0) {
-            return 0;
-        }
+    if (!records_of_run(e, rc, j, pend)) {
+        return 0;
     }
     const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
     if (!rc->poly[a] || !rc->poly[b]) {
@@ -356,6 +416,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     imp_e3_point *out = &e->pts[e->npts];
     for (int k = j; k < pend; k++) {
         recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], mu, el, &ra, &rb, &out[k - j]);
+        warm_from(e, rc, k, rc->map[k], rc->hs, 0.0, &out[k - j]);  /* (h_last is not read) */
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
     }
@@ -376,8 +437,9 @@ static int held_cmp(const void *x, const void *y)
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
-int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs, double h_last)
+int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double h_last)
 {
+    double hs = rc->hs;
     double tol = w->model.def.engine2d.distance_tol;
     if (imp_e3_grow((void **)&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0) {
         return -1;
@@ -401,11 +463,9 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             h++;
         }
         if (h < rc->nheld && rc->held[h].a == p0->a && rc->held[h].b == p0->b) {
-            const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held */
-            for (int c = i; c < end; c++, n++) {
-                int k = hp->j + (c - i);
-                rc->cur[n] = rc->prev[rc->map[k]];
-                warm_from(e, rc, k, hs, h_last, &e->pts[c]);
+            const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
+            for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
+                rc->cur[n] = rc->prev[rc->map[hp->j + (c - i)]];
             }
             i = end;
             continue;
@@ -419,7 +479,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         }
         for (int c = i; c < end; c++, n++) {
             record_now(w, &e->pts[c], &rc->cur[n]);
-            warm_from(e, rc, match(e, i, end, j, pend, &e->pts[c], tol), hs, h_last, &e->pts[c]);
+            int k = match(e, i, end, j, pend, &e->pts[c], tol);
+            warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
         }
         i = end;
         j = pend;

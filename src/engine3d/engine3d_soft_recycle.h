@@ -44,9 +44,13 @@ typedef struct imp_e3_held {
 typedef struct imp_e3_recycle {
     imp_e3_recycled *prev, *cur;
     int nprev, ncur, prev_cap, cur_cap;
+    double hs;             /* the step's sub-step length, set before detection (the held
+                              points' warm starts, imp_e3_recycle_hold) */
     imp_e3_held *held;     /* the pairs detection held (imp_e3_recycle_hold) */
+    int next;              /* e->prev's point after the run hold looked up last */
     int nheld, held_cap;
-    int *map;              /* e->prev's records (-1: none) */
+    int *map;              /* e->prev's records (-1: none), those asked for (record_of) ... */
+    int mapped;            /* ... or all (1) */
     int map_cap;
     /* per slot, taken when detection opens: the orientation (w, x, y, z, normalised) and its
        rotation matrix (row-major), and the first of its points as a in e->prev (then nprev) */
@@ -61,16 +65,16 @@ typedef struct imp_e3_recycle {
 int imp_e3_recycle_open(const struct imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc);
 
 /* Detection's question for the pair of slots (a, b), a < b, within margin: when it qualifies
-   (the header's rule), its held points at the current poses are appended to e->pts (in key
-   order) and 1 is returned; 0 when the pair must be detected; -1 without memory. */
+   (the header's rule), its held points at the current poses, with their first sub-step's warm
+   starts (over rc->hs), are appended to e->pts (in key order) and 1 is returned; 0 when the pair must be detected; -1 without memory. */
 int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b,
                         double margin);
 
 /* After the step's detection: the held pairs take their records back, the others' points get
-   new ones (e->pts kept in place, in order), every point's r its first sub-step's warm start (over
-   hs; h_last: the last step's length, for points without a record). 0, or -1 without memory. */
-int imp_e3_recycle_begin(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double hs,
-                         double h_last);
+   new ones (e->pts kept in place, in order), every detected point's r its first sub-step's warm
+   start (over rc->hs; h_last: the last step's length, for points without a record). 0, or -1
+   without memory. */
+int imp_e3_recycle_begin(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double h_last);
 
 /* The step's end: point i (of e->pts) held f (its last sub-step's impulses over that
    sub-step's length); then the records become the next step's. */
