@@ -42,8 +42,8 @@ static int same_records(const imp_world *a, const imp_world *b)
 /* rebuild 1: b's rows and blocks built again at every step; 0: its rows shaped again from
    the records at every cached step; 2: b on the portable path (IMPACT_E2_SIMD=0: its
    records moved and rows shaped one by one, a's four at a time), both with velocity_tol
-   0.02, so that settling rows make collision events (the pyramid still stands: 1.2 cm at
-   most; at 0.01 it falls, see doc/manual/10-development.md). Returns 1 when the states,
+   0.02, so that settling rows make collision events (the pyramid stands: 1.2 cm at most).
+   Returns 1 when the states,
    records, largest forces and events stayed equal; the steps at whose end a's lanes were
    shaped in *lane_steps. */
 static int run(int rebuild, int *lane_steps)
