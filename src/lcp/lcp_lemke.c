@@ -116,15 +116,13 @@ static int ratio_test(const lemke *L, double ctol)
         if (t < best) best = t;
     }
     if (best == INFINITY) return -1;
-    /* ties in the ratio, up to rounding relative to the size of x: a slack of 1e-13 max|x|
-       / max(c_i, 1e-4 max|c|) on the ratio. Pivoting on a tied row i instead of the
-       minimum's row b leaves x_b at -c_b (x_i / c_i - best), which that slack bounds by 1e-9
-       max|x|. With 1e-13 max|x| / c_i alone a row whose c_i was near ctol counted as tied
-       up to 1e-2 max|x| / max|c| past the minimum, and when that row was z0's (which wins
-       ties) the path ended on a "solution" with a basic variable at -1e-2 max|x|
-       (test_lcp_lemke.c's near tie). With 1e-13 max|x| / max|c| (no such bound above 1e-13)
-       the degenerate paths of the pushed pyramids' split problems (test_lcp_split*.c), where
-       z0 reaches 0 up to rounding, ran to the pivot cap. */
+    /* ties in the ratio, up to rounding relative to the size of x. The slack on the ratio
+       is 1e-13 max|x| / max|c|, not / c_i: pivoting on a tied row i instead of the minimum's
+       row b leaves x_b at -c_b (x_i / c_i - best), which that slack bounds by 1e-13 max|x|;
+       with / c_i a row whose c_i is near ctol counted as tied up to 1e-2 max|x| / max|c|
+       past the minimum, and when that row was z0's (which wins ties) the path ended on a
+       "solution" with basic variables far below 0 (the 55-box pyramid's split problems:
+       natural residuals of 10 to 1e10 after a few hundred pivots). */
     double xmax = 0.0, cmax = 0.0;
     for (int i = 0; i < n; i++) {
         xmax = fmax(xmax, fabs(L->x[i]));
@@ -132,8 +130,7 @@ static int ratio_test(const lemke *L, double ctol)
     }
     for (int i = 0; i < n; i++) {
         double ci = L->c[i];
-        if (ci > ctol
-            && fmax(L->x[i], 0.0) / ci <= best * (1.0 + 1e-11) + 1e-13 * xmax / fmax(ci, 1e-4 * cmax))
+        if (ci > ctol && fmax(L->x[i], 0.0) / ci <= best * (1.0 + 1e-11) + 1e-13 * xmax / cmax)
             L->ties[nt++] = i;
     }
     for (int k = 0; k < nt; k++) {

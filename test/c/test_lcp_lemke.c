@@ -141,7 +141,7 @@ TEST(closed_forms)
 /* A near tie between z0 and a row with a large entry (worked out by hand): after z0 enters
    on row 0 (x = (2.005e-11, 1 + 2.005e-11)), z_0 enters with the column (2e-11, 1 - 2e-11):
    row 1's ratio is about 1 and z0's row's 1.0025, within 1e-13 max|x| / c_0 of it but not
-   within 1e-13 max|x| / max(c_0, 1e-4 max|c|) = 1e-9. Taking z0's row there (z0 wins ties) would end the path on
+   within 1e-13 max|x| / max|c|. Taking z0's row there (z0 wins ties) would end the path on
    f = (1.0025, 0) with a_1 = -0.0025; the answer is f = (1 + 5e-14, 5e-14): a_1 = 0 gives
    f_1 = f_0 - 1 and a_0 = 0 gives f_0 (1 + 2e-11) = 1 + 2.005e-11. */
 TEST(near_tie_with_z0_is_not_a_tie)
