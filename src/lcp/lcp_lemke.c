@@ -116,21 +116,12 @@ static int ratio_test(const lemke *L, double ctol)
         if (t < best) best = t;
     }
     if (best == INFINITY) return -1;
-    /* ties in the ratio, up to rounding relative to the size of x. The slack on the ratio
-       is 1e-13 max|x| / max|c|, not / c_i: pivoting on a tied row i instead of the minimum's
-       row b leaves x_b at -c_b (x_i / c_i - best), which that slack bounds by 1e-13 max|x|;
-       with / c_i a row whose c_i is near ctol counted as tied up to 1e-2 max|x| / max|c|
-       past the minimum, and when that row was z0's (which wins ties) the path ended on a
-       "solution" with basic variables far below 0 (the 55-box pyramid's split problems:
-       natural residuals of 10 to 1e10 after a few hundred pivots). */
-    double xmax = 0.0, cmax = 0.0;
-    for (int i = 0; i < n; i++) {
-        xmax = fmax(xmax, fabs(L->x[i]));
-        cmax = fmax(cmax, fabs(L->c[i]));
-    }
+    /* ties in the ratio, up to rounding relative to the size of x */
+    double xmax = 0.0;
+    for (int i = 0; i < n; i++) xmax = fmax(xmax, fabs(L->x[i]));
     for (int i = 0; i < n; i++) {
         double ci = L->c[i];
-        if (ci > ctol && fmax(L->x[i], 0.0) / ci <= best * (1.0 + 1e-11) + 1e-13 * xmax / cmax)
+        if (ci > ctol && fmax(L->x[i], 0.0) / ci <= best * (1.0 + 1e-11) + 1e-13 * xmax / ci)
             L->ties[nt++] = i;
     }
     for (int k = 0; k < nt; k++) {
