@@ -85,8 +85,9 @@ typedef struct imp_dem_params {
    pair. */
 typedef struct imp_dem_inter {
     /* first the state the linear law reads and writes every step, as the 4-double runs
-       {un, n}, {fn, fs}, {kn, ks, mu, kn0} (dem_law_avx2.c), 96 bytes from the start: fewer
-       cache lines per interaction than with the identity first */
+       {un, n}, {fn, fs}, {kn, ks, mu, kn0} (dem_law_avx2.c), 96 bytes from the start: 192 bytes
+       a record and the array aligned to 64 bytes (dem_map.c), so these 96 bytes always sit in
+       two cache lines (with 208 bytes a record, one in four took three) */
     double un;         /* overlap, m (negative: a gap, distant interaction) */
     double n[3];       /* unit normal from a to b (wall/sphere: from the wall to the sphere) */
     double fn;         /* normal force magnitude, N (repulsive > 0) */
@@ -95,17 +96,18 @@ typedef struct imp_dem_inter {
                           (Hertz-Mindlin: the current tangent stiffnesses) */
     double kn0, ks0;   /* Hertz-Mindlin: fn = kn0 un^1.5, ks = ks0 un^0.5 */
     double cn0;        /* Hertz-Mindlin: normal damping coefficient c = cn0 un^0.25 */
-    int a, b;          /* particle indices (see above) */
-    int real;          /* geometry and physics exist */
-    int pending;       /* erase requested; the collider decides at its next run */
-    long created;      /* iteration at which it became real */
-    int cell[3];       /* periodic cell (dem_cell.c): the shift S of b's image, which sits at
-                          x_b + H S relative to a (Yade's cellDist); 0 without a cell */
-    int seen;          /* periodic collider: the run that last found the pair */
     double mr[3];      /* rolling resistance: the rolling moment on b (on a: the opposite) */
     double mt;         /* twisting resistance: the twisting moment on b along n (on a: -mt n) */
     double adh_n, adh_s; /* a cohesive bond's normal and shear adhesion (N), while bonded */
-    int bonded;        /* an intact cohesive bond (Yade's CohFrictPhys, imp_dem_bond_all) */
+    long created;      /* iteration at which it became real */
+    int a, b;          /* particle indices (see above) */
+    int cell[3];       /* periodic cell (dem_cell.c): the shift S of b's image, which sits at
+                          x_b + H S relative to a (Yade's cellDist); 0 without a cell */
+    unsigned char real;    /* 1: geometry and physics exist */
+    unsigned char pending; /* 1: erase requested; the collider decides at its next run */
+    unsigned char bonded;  /* 1: an intact cohesive bond (Yade's CohFrictPhys, imp_dem_bond_all) */
+    unsigned char seen;    /* periodic collider: 1 once its current run found the pair (cleared
+                              at the end of each run) */
 } imp_dem_inter;
 
 /* A clump (Yade's Clump): a rigid body whose shape is a union of spheres (dem_clump*.c). Its
@@ -148,7 +150,7 @@ typedef struct imp_dem_cell {
     int wrap_cap;
     int *bin_start, *bin_list;   /* the periodic collider's grid (scratch) */
     int bin_cap, list_cap;
-    int run;                     /* collider runs (the interactions' seen stamps) */
+    int run;                     /* collider runs */
 } imp_dem_cell;
 
 typedef struct imp_dem {

@@ -224,7 +224,7 @@ static int found(imp_dem *d, int a, int b, const int S[3])
         return -1;
     }
     imp_dem_inter *I = &d->inter[k];
-    I->seen = d->cell.run;
+    I->seen = 1;
     if (!I->real) {  /* the shift from a to b's image; the pair's a may be our b */
         int sg = I->a == a ? 1 : -1;
         I->cell[0] = sg * S[0], I->cell[1] = sg * S[1], I->cell[2] = sg * S[2];
@@ -310,6 +310,9 @@ int imp_dem_cell_collide(imp_dem *d)
                         }
                         double lim = f * (d->radius[i] + d->radius[j]) + v;
                         if (nearest(d, i, j, sheared, S) <= lim * lim && found(d, i, j, S) != 0) {
+                            for (int k = 0; k < d->ninter; k++) {
+                                d->inter[k].seen = 0;  /* the next run starts clear */
+                            }
                             return -1;
                         }
                     }
@@ -318,15 +321,18 @@ int imp_dem_cell_collide(imp_dem *d)
         }
     }
     /* potential interactions not found (pending ones included) are erased; pending ones found
-       stay potential */
+       stay potential; the others' seen flags cleared */
     for (int k = d->ninter - 1; k >= 0; k--) {
         imp_dem_inter *I = &d->inter[k];
-        if (I->seen != c->run && !I->real) {
-            imp_dem_erase(d, k);
-        } else if (I->pending && !I->real) {
+        if (!I->seen && !I->real) {
+            imp_dem_erase(d, k);  /* moves the last one, already done, to k */
+            continue;
+        }
+        if (I->pending && !I->real) {
             I->pending = 0;
             d->npending--;
         }
+        I->seen = 0;  /* for the next run */
     }
     d->pend_n = 0;
     d->pend_scan = 0;

@@ -134,14 +134,18 @@ static int same_bits(const imp_dem *a, const imp_dem *b)
 
 typedef struct tally {
     int real, sliding, gaps, across;  /* across: real ones with a periodic shift */
+    int lines;  /* the most cache lines of 64 bytes that one interaction's law runs (its first
+                   96 bytes) span: 2 in an array aligned to 64 bytes with 192-byte records */
 } tally;
 
 /* what the scene now holds: real contacts, sliding ones, real ones with a gap */
 static tally count(const imp_dem *d)
 {
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0};
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
+        uintptr_t first = (uintptr_t)I / 64, last = ((uintptr_t)I + 95) / 64;
+        t.lines = (int)(last - first + 1) > t.lines ? (int)(last - first + 1) : t.lines;
         if (!I->real) {
             continue;
         }
@@ -179,6 +183,7 @@ static int compare_runs(const scene_opts *o, int steps, tally *seen)
                 seen->sliding = t.sliding > seen->sliding ? t.sliding : seen->sliding;
                 seen->gaps = t.gaps > seen->gaps ? t.gaps : seen->gaps;
                 seen->across = t.across > seen->across ? t.across : seen->across;
+                seen->lines = t.lines > seen->lines ? t.lines : seen->lines;
             }
         }
     }
@@ -209,10 +214,11 @@ TEST(simd_switch)
 TEST(linear_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0};
-    tally seen = {0, 0, 0, 0};
+    tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 600, &seen) == -1);
     CHECK(seen.real > 100);     /* the groups of four were there ... */
     CHECK(seen.sliding > 10);   /* ... with sliding lanes */
+    CHECK(seen.lines == 2);     /* each one's law runs in two cache lines */
 }
 
 /* never_erase and distant interactions (f = 1.3): real contacts with gaps (given back to
@@ -220,7 +226,7 @@ TEST(linear_bits)
 TEST(gaps_facet_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5, 0};
-    tally seen = {0, 0, 0, 0};
+    tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 600, &seen) == -1);
     CHECK(seen.real > 200);
     CHECK(seen.gaps > 10);
@@ -230,7 +236,7 @@ TEST(gaps_facet_bits)
 TEST(linear_bits_two_threads)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3, 0};
-    tally seen = {0, 0, 0, 0};
+    tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 200, &seen) == -1);
     CHECK(seen.real > 50);
 }
@@ -239,7 +245,7 @@ TEST(linear_bits_two_threads)
 TEST(hertz_bits)
 {
     scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3, 0};
-    tally seen = {0, 0, 0, 0};
+    tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 400, &seen) == -1);
     CHECK(seen.real > 100);
 }
@@ -248,10 +254,11 @@ TEST(hertz_bits)
 TEST(periodic_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 1};
-    tally seen = {0, 0, 0, 0};
+    tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 400, &seen) == -1);
     CHECK(seen.real > 100);
     CHECK(seen.across > 20);
+    CHECK(seen.lines == 2);
 }
 
 /* the AVX2 class masks of the sort (dem_law.c: sort_block) against their definition, on hot
