@@ -83,7 +83,7 @@ void imp_dem_free(imp_dem *d)
     imp_dem_cell_free(d);
     free(d->slot_to_particle);
     free(d->clumps);
-    free(d->inter);
+    free(d->inter_mem);
     free(d->hot);
     free(d->scratch);
     free(d->done);

@@ -188,7 +188,8 @@ typedef struct imp_dem {
                               the half step it refers to moved) */
     int nslot_map;
     /* interactions: dense array plus an open-addressing map from the pair to the index */
-    imp_dem_inter *inter;
+    imp_dem_inter *inter;  /* 64-byte aligned, inside inter_mem (dem_map.c) */
+    void *inter_mem;       /* the allocation holding it (64 bytes more than the records) */
     int *hot;              /* per interaction {a, b, class}: a compact copy the interaction loop
                               scans, so potential ones out of reach cost 12 bytes, not a struct;
                               class 0 for a potential one, else imp_dem_hot_class (non-zero) */

@@ -3,11 +3,15 @@
    interaction, finding, erasing and requesting erasure. */
 #include "dem.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* the array is aligned to 64 bytes and a record is three whole cache lines, so the law's 96
-   bytes at its start take two lines in every record (aligned_alloc's size: a multiple of 64) */
+   bytes at its start take two lines in every record. It grows by realloc with 64 bytes to spare
+   (realloc extends in place or moves pages, so the old and new arrays are not both held as
+   with an aligned allocation and a copy: the peak memory of a growing pile), the records moved
+   within the block when the new block's alignment differs. */
 _Static_assert(sizeof(imp_dem_inter) == 192, "dem.h: an interaction is 192 bytes");
 
 static size_t pair_hash(int a, int b)
@@ -77,15 +81,17 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
     }
     if (d->ninter == d->inter_cap) {
         int cap = d->inter_cap ? 2 * d->inter_cap : 1024;
-        imp_dem_inter *p = aligned_alloc(64, (size_t)cap * sizeof *p);
-        if (p == NULL) {
+        size_t off = d->inter_mem != NULL ? (size_t)((char *)d->inter - (char *)d->inter_mem) : 0;
+        char *mem = realloc(d->inter_mem, (size_t)cap * sizeof *d->inter + 64);
+        if (mem == NULL) {
             return -1;
         }
-        if (d->ninter > 0) {
-            memcpy(p, d->inter, (size_t)d->ninter * sizeof *p);
+        size_t aligned = (64 - (size_t)((uintptr_t)mem % 64)) % 64;
+        if (aligned != off && d->ninter > 0) {
+            memmove(mem + aligned, mem + off, (size_t)d->ninter * sizeof *d->inter);
         }
-        free(d->inter);
-        d->inter = p;
+        d->inter_mem = mem;
+        d->inter = (imp_dem_inter *)(void *)(mem + aligned);
         int *h = realloc(d->hot, (size_t)cap * 3 * sizeof *h);
         if (h == NULL) {
             return -1;
