@@ -22,8 +22,11 @@
    Anti-cycling: the lexicographic minimum ratio rule (ties in x_i / c_i are broken by the
    rows of B^-1 divided by c_i, compared column by column; Cottle-Pang-Stone 4.9), which
    keeps every basis lexicographically positive, so no basis repeats and the method ends
-   within the finite number of almost complementary bases; z0 leaves first on ties.
-   The pivot cap (lim->max_pivots) bounds the work in floating point anyway.
+   within the finite number of almost complementary bases; z0 leaves first on true ties.
+   In floating point the ratio test is Harris-style (see ratio_test): among the rows within
+   a small feasibility tolerance of the minimum ratio the largest pivot is taken, and the
+   lexicographic rule breaks exact ties with it. The pivot cap (lim->max_pivots) bounds the
+   work anyway.
 
    Storage: the revised form. B^-1 (n x n) and x = B^-1 q are updated by one elimination
    per pivot, the entering column is B^-1 times a column of [I, -M, -d]: O(n^2) per pivot.
@@ -104,32 +107,14 @@ static void pivot(lemke *L, int r, int v)
     L->where[v] = r;
 }
 
-/* the leaving row for entering column c, by the lexicographic minimum ratio rule; z0's
-   row wins ties. -1: no positive entry (a ray). */
-static int ratio_test(const lemke *L, double ctol)
+/* lexicographic minimum among the nt rows in L->ties: the rows of B^-1 / c_i, column by
+   column, until one row is left. Entries that should be equal (mostly exact zeros) carry
+   rounding noise, so values closer than 1e-11 times the largest entry of the tied rows
+   count as equal; still tied only through rounding: the smallest basic variable index,
+   deterministic. O(nt n). */
+static int lexico_min(const lemke *L, int nt)
 {
-    int n = L->n, nt = 0;
-    double best = INFINITY;
-    for (int i = 0; i < n; i++) {
-        if (L->c[i] <= ctol) continue;
-        double t = fmax(L->x[i], 0.0) / L->c[i];
-        if (t < best) best = t;
-    }
-    if (best == INFINITY) return -1;
-    /* ties in the ratio, up to rounding relative to the size of x */
-    double xmax = 0.0;
-    for (int i = 0; i < n; i++) xmax = fmax(xmax, fabs(L->x[i]));
-    for (int i = 0; i < n; i++) {
-        double ci = L->c[i];
-        if (ci > ctol && fmax(L->x[i], 0.0) / ci <= best * (1.0 + 1e-11) + 1e-13 * xmax / ci)
-            L->ties[nt++] = i;
-    }
-    for (int k = 0; k < nt; k++) {
-        if (L->basis[L->ties[k]] == 2 * n) return L->ties[k];
-    }
-    /* lexicographic: the rows of B^-1 / c_i, column by column, until one row is left.
-       Entries that should be equal (mostly exact zeros) carry rounding noise, so values
-       closer than 1e-11 times the largest entry of the tied rows count as equal. */
+    int n = L->n;
     double mag = 0.0;
     for (int k = 0; k < nt; k++) {
         int i = L->ties[k];
@@ -150,12 +135,54 @@ static int ratio_test(const lemke *L, double ctol)
         }
         nt = kept;
     }
-    /* still tied only through rounding: the smallest basic variable index, deterministic */
     int r = L->ties[0];
     for (int k = 1; k < nt; k++) {
         if (L->basis[L->ties[k]] < L->basis[r]) r = L->ties[k];
     }
     return r;
+}
+
+/* The leaving row for entering column c (rows with c_i > ctol), a Harris-style ratio test
+   (P. M. J. Harris, "Pivot selection methods of the Devex LP code", Math. Programming 5,
+   1973), with t_i = max(x_i, 0) / c_i and delta = 1e-13 max|x|:
+   1. theta = min_i (max(x_i, 0) (1 + 1e-11) + delta) / c_i: any row with t_i <= theta may
+      leave, since then every basic x_j stays >= -(1e-11 x_j + delta) after the step;
+   2. z0 leaves only on a true tie, t_z0 <= min t (1 + 1e-11) + delta / max|c| (the step
+      then moves no basic variable below -delta; the rule before, a slack delta / c_z0,
+      let z0 leave with a row's variable at -1e-2 max|x| when c_z0 was near ctol);
+   3. else the row with the largest c_i within theta (the most stable pivot), and the rows
+      whose t ties with its t (up to 1e-11 relative and delta / c_p) by the lexicographic
+      rule (anti-cycling on degenerate ties).
+   -1: no positive entry (a ray). O(n) (O(nt n) on ties). */
+static int ratio_test(const lemke *L, double ctol)
+{
+    int n = L->n, nt = 0, p = -1, z = -1;
+    double best = INFINITY, theta = INFINITY, xmax = 0.0, cmax = 0.0;
+    for (int i = 0; i < n; i++) {
+        xmax = fmax(xmax, fabs(L->x[i]));
+        cmax = fmax(cmax, fabs(L->c[i]));
+    }
+    double delta = 1e-13 * xmax;
+    for (int i = 0; i < n; i++) {
+        if (L->c[i] <= ctol) continue;
+        double xi = fmax(L->x[i], 0.0);
+        best = fmin(best, xi / L->c[i]);
+        theta = fmin(theta, (xi * (1.0 + 1e-11) + delta) / L->c[i]);
+    }
+    if (best == INFINITY) return -1;
+    for (int i = 0; i < n; i++) {
+        double ci = L->c[i];
+        if (ci <= ctol || fmax(L->x[i], 0.0) / ci > theta) continue;
+        if (L->basis[i] == 2 * n) z = i;
+        if (p < 0 || ci > L->c[p]) p = i;
+    }
+    if (z >= 0 && fmax(L->x[z], 0.0) / L->c[z] <= best * (1.0 + 1e-11) + delta / cmax) return z;
+    double lim = fmin(theta, fmax(L->x[p], 0.0) / L->c[p] * (1.0 + 1e-11) + delta / L->c[p]);
+    for (int i = 0; i < n; i++) {
+        double ci = L->c[i];
+        if (ci > ctol && fmax(L->x[i], 0.0) / ci <= lim) L->ties[nt++] = i;
+    }
+    return nt <= 1 ? p : lexico_min(L, nt);
 }
 
 /* recomputes x from the final basis by a fresh LU (partial pivoting) of B; 0 on success.
@@ -301,6 +328,12 @@ static int walk(lemke *L, int r, int max_pivots, imp_lcp_info *info)
             return L_RAY;
         }
         leaving = L->basis[r];
+        /* the step is the ratio test's max(x_r, 0) / c_r: a leaving x_r below 0 (drift, or
+           a Harris step) is set to 0 first, else the entering variable would take x_r / c_r
+           < 0, unbounded as c_r nears ctol (traced on a dumped 580-row problem: x_r = -458,
+           c_r = 9.5e-11, max|x| from 5e3 to 5e12). The answer is recomputed from the final
+           basis (refactor), so this changes the path only. */
+        if (L->x[r] < 0.0) L->x[r] = 0.0;
         pivot(L, r, entering);
         info->pivots++;
         if (leaving == 2 * n) return L_SOLVED;

@@ -138,6 +138,23 @@ TEST(closed_forms)
     for (int i = 0; i < n; i++) CHECK_NEAR(f[i], fs[i], 1e-12);
 }
 
+/* A near tie between z0 and a row with a large entry (worked out by hand): after z0 enters
+   on row 0 (x = (2.005e-11, 1 + 2.005e-11)), z_0 enters with the column (2e-11, 1 - 2e-11):
+   row 1's ratio is about 1 and z0's row's 1.0025, within 1e-13 max|x| / c_0 of it but not
+   within 1e-13 max|x| / max|c|. Taking z0's row there (z0 wins ties) would end the path on
+   f = (1.0025, 0) with a_1 = -0.0025; the answer is f = (1 + 5e-14, 5e-14): a_1 = 0 gives
+   f_1 = f_0 - 1 and a_0 = 0 gives f_0 (1 + 2e-11) = 1 + 2.005e-11. */
+TEST(near_tie_with_z0_is_not_a_tie)
+{
+    double f[2], a[2];
+    imp_lcp_info info;
+    double A[4] = {2e-11, 1, -1, 1}, b[2] = {-2.005e-11, 1};
+    CHECK(lemke(2, A, b, f, a, &info, 0) == IMP_LCP_OK);
+    CHECK(valid(2, A, b, f, 1e-12));
+    CHECK_NEAR(f[0], 1.0, 1e-12);
+    CHECK_NEAR(f[1], 0.0, 1e-12);
+}
+
 /* Infeasible problems: A = [[1,-1],[-1,1]] (PSD), b = (-1,-1): y = (1,1) has A^T y = 0 and
    b.y = -2 < 0 (Farkas), so no f >= 0 has A f + b >= 0; Lemke's ray proves it. And a row
    with b_0 < 0 and no positive entry (a_0 = -f_1 - 1 can never be >= 0). */
@@ -241,6 +258,7 @@ int main(int argc, char **argv)
     RUN(random_nonsymmetric_pd_planted);
     RUN(agrees_with_baraff_on_psd);
     RUN(closed_forms);
+    RUN(near_tie_with_z0_is_not_a_tie);
     RUN(infeasible_reported);
     RUN(pivot_cap_and_bad_input);
     RUN(random_general_vs_enumeration);
