@@ -16,6 +16,7 @@
 #include <impact/lcp.h>
 
 #include "bench_util.h"
+#include "engine2d.h"
 
 typedef struct dump {
     int n, m;
@@ -68,9 +69,7 @@ static int solve(const char *label, const imp_lcp_problem *p, const signed char 
                  double *f, double *a, signed char *state, unsigned char *basis)
 {
     imp_lcp_options o;
-    imp_lcp_default_options(&o);
-    o.tolerance = 1e-8;
-    o.pivot_tolerance = 1e-6;
+    imp_engine2d_lcp_options(&o);
     o.warm_start = warm;
     o.warm_forces = warm_f;
     o.warm_basis = warm_basis;

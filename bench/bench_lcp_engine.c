@@ -114,9 +114,7 @@ static int study_problem(imp_world *w, int index, const char *prefix)
         return 0;
     }
     imp_lcp_options o;
-    imp_lcp_default_options(&o);
-    o.tolerance = 1e-8;
-    o.pivot_tolerance = 1e-6;
+    imp_engine2d_lcp_options(&o);
     imp_lcp_info info;
     int failed = imp_lcp_solve(&p, &o, NULL, f, a, NULL, &info) != IMP_LCP_OK;
     if (failed) {

@@ -332,6 +332,10 @@ int imp_engine2d_pgs(struct imp_world *w, const imp_rec2d *rec, int n, const dou
                      const signed char *sliding, int iterations, double *f);
 /* Warm start: f[i] = the force of the row with the same key in the last stored solve (0 if
    none); store saves rec's keys with f. O(n log n). */
+/* The options of the 2D engine's exact LCP solve (contact_solver "lcp"): the defaults with
+   tolerance 1e-8 and pivot tolerance 1e-6, no warm start. The benches and tests that pose the
+   engine's problems take them from here. */
+void imp_engine2d_lcp_options(imp_lcp_options *o);
 void imp_engine2d_warm_fetch(const imp_engine2d *e, const imp_rec2d *rec, int n, double *f);
 int imp_engine2d_warm_store(imp_engine2d *e, const imp_rec2d *rec, int n, const double *f);
 /* The same for the forces of the exact solves (a table of their own: the pivoting's warm

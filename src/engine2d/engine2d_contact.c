@@ -277,6 +277,16 @@ static int solve_coulomb(imp_world *w, int n, int m, int nf)
     return 0;
 }
 
+void imp_engine2d_lcp_options(imp_lcp_options *o)
+{
+    imp_lcp_default_options(o);
+    o->tolerance = 1e-8;
+    /* a clamped row within 1e-6 of dependence is redundant: a weld's four joint rows
+       (rank 3) drift apart by 1e-9, and a tighter test admits them with forces of 1e7
+       along the nearly dependent direction (spec/myphysicslab_joint_spec.lua) */
+    o->pivot_tolerance = 1e-6;
+}
+
 /* The exact LCP of the rows in e into e->f: Baraff's pivoting (contact_solver "lcp") or the
    Coulomb solver ("coulomb"); either falls back to PGS (solve_rows) when it fails. 0: solved (or a failed
    solve's last iterate that nearly solves it); 1: failed; -1 out of memory. */
@@ -289,12 +299,7 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
     } else {
         imp_lcp_problem p = rows_problem(e, n, nf);
         imp_lcp_options o;
-        imp_lcp_default_options(&o);
-        o.tolerance = 1e-8;
-        /* a clamped row within 1e-6 of dependence is redundant: a weld's four joint rows
-           (rank 3) drift apart by 1e-9, and a tighter test admits them with forces of 1e7
-           along the nearly dependent direction (spec/myphysicslab_joint_spec.lua) */
-        o.pivot_tolerance = 1e-6;
+        imp_engine2d_lcp_options(&o);
         /* warm start from the last solve's row states of the same feature pairs: a contact
            set that did not change needs no pivot (the row states go through the keyed
            table) */

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include <impact/lcp.h>
+#include "engine2d.h"
 #include "lcp_gen.h"
 
 typedef struct pyr {
@@ -53,9 +54,7 @@ static imp_lcp_status pyr_solve(pyr *y, const signed char *warm, const double *w
                                 imp_lcp_info *info)
 {
     imp_lcp_options o;
-    imp_lcp_default_options(&o);
-    o.tolerance = 1e-8;
-    o.pivot_tolerance = 1e-6;
+    imp_engine2d_lcp_options(&o);
     o.warm_start = warm;
     o.warm_forces = warm_f;
     return imp_lcp_solve(&y->p, &o, NULL, y->f, y->a, y->st, info);
