@@ -310,6 +310,13 @@ int imp_engine2d_contact_solve_mpl(struct imp_world *w, int n);
 /* myPhysicsLab's ordered solver's scratch (made at the first call), NULL out of memory */
 struct imp_baraff_ws *imp_engine2d_baraff_ws(imp_engine2d *e);
 
+/* One solve of m rows (As, b, joint flags sbil) by myPhysicsLab's ordered solver with the
+   world's generator, into f and a, counted in the engine's stats; an answer it gave up on is
+   taken when it meets its acceptance 1e-4. 0, or -1 failed or out of memory
+   (engine2d_impulse_mpl.c). */
+int imp_engine2d_baraff_solve(struct imp_world *w, int m, const double *As, const double *b,
+                              const unsigned char *sbil, double *f, double *a);
+
 /* Adds the contact forces at state y to f (6 per slot: force x, y, z, torque x, y, z), from
    the records of a static detection at y. Returns 0, -1 on failure. */
 int imp_engine2d_contact_forces(struct imp_world *w, const double *y, double *f);

@@ -9,7 +9,6 @@
 #include <math.h>
 
 #include "engine2d.h"
-#include "lcp_baraff_order.h"
 #include "world_internal.h"
 
 static int movable(const imp_world *w, int slot) { return slot != 0 && !w->model.bodies[slot].fixed; }
@@ -27,8 +26,7 @@ static int has(const int *list, int m, int v)
 int imp_engine2d_contact_solve_mpl(imp_world *w, int n)
 {
     imp_engine2d *e = w->engine2d;
-    imp_baraff_ws *ws = imp_engine2d_baraff_ws(e);
-    if (ws == NULL || imp_engine2d_reserve_lcp(e, 2 * n) != 0) {
+    if (imp_engine2d_reserve_lcp(e, 2 * n) != 0) {
         return -1;
     }
     /* scratch: left (rows not yet solved, in order), rows (the group), bodies (its movable
@@ -77,16 +75,8 @@ int imp_engine2d_contact_solve_mpl(imp_world *w, int n)
             bs[u] = e->b[i];
             sbil[u] = e->bil[i];
         }
-        e->stats.lcp_solves++;
-        int st = imp_lcp_baraff_order(ws, m, As, bs, sbil, &w->data.lcg, fs, as);
-        if (st < 0) {
-            return -1;
-        }
-        if (st > 0) {
-            e->stats.lcp_failures++;
-            if (!imp_baraff_acceptable(m, fs, as, sbil, 1e-4)) {
-                return -1;  /* its "compute_forces failed" */
-            }
+        if (imp_engine2d_baraff_solve(w, m, As, bs, sbil, fs, as) != 0) {
+            return -1;  /* its "compute_forces failed" */
         }
         for (int u = 0; u < m; u++) {
             e->f[rows[u]] = fs[u];

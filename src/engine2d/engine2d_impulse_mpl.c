@@ -28,20 +28,22 @@ imp_baraff_ws *imp_engine2d_baraff_ws(imp_engine2d *e)
     return e->baraff;
 }
 
-/* solves the m rows' problem (As, b, flags sbil) into f; 0, or -1 failed (not acceptable) or
-   out of memory */
-static int solve(imp_world *w, imp_baraff_ws *ws, int m, const double *As, const double *b,
-                 const unsigned char *sbil, double *f)
+int imp_engine2d_baraff_solve(imp_world *w, int m, const double *As, const double *b,
+                              const unsigned char *sbil, double *f, double *a)
 {
     imp_engine2d *e = w->engine2d;
+    imp_baraff_ws *ws = imp_engine2d_baraff_ws(e);
+    if (ws == NULL) {
+        return -1;
+    }
     e->stats.lcp_solves++;
-    int st = imp_lcp_baraff_order(ws, m, As, b, sbil, &w->data.lcg, f, e->a);
+    int st = imp_lcp_baraff_order(ws, m, As, b, sbil, &w->data.lcg, f, a);
     if (st < 0) {
         return -1;
     }
     if (st > 0) {
         e->stats.lcp_failures++;
-        if (!imp_baraff_acceptable(m, f, e->a, sbil, 1e-4)) {
+        if (!imp_baraff_acceptable(m, f, a, sbil, 1e-4)) {
             return -1;
         }
     }
@@ -53,10 +55,6 @@ int imp_engine2d_impulses_mpl(imp_world *w, const imp_rec2d *rec, int n, const d
                               imp_collision_handling mode, double *jsum)
 {
     imp_engine2d *e = w->engine2d;
-    imp_baraff_ws *ws = imp_engine2d_baraff_ws(e);
-    if (ws == NULL) {
-        return -1;
-    }
     double *b = e->b, *f = e->f, *As = e->Asub;
     int *rows = e->rows, *perm = e->perm;
     unsigned char *sbil = e->bil + n;  /* (bil is e->bil) its second half: scratch */
@@ -65,7 +63,7 @@ int imp_engine2d_impulses_mpl(imp_world *w, const imp_rec2d *rec, int n, const d
             double el = (elastic != NULL && elastic[i] && !bil[i]) ? rec[i].elasticity : 0.0;
             b[i] = (1.0 + el) * vel[i];
         }
-        if (solve(w, ws, n, A, b, bil, jsum) != 0) {
+        if (imp_engine2d_baraff_solve(w, n, A, b, bil, jsum, e->a) != 0) {
             imp_engine2d_note_failure(w, rec, NULL, n);
             return -1;
         }
@@ -112,7 +110,7 @@ int imp_engine2d_impulses_mpl(imp_world *w, const imp_rec2d *rec, int n, const d
                 b[u] = (1.0 + el) * vel[i];
                 sbil[u] = bil[i];
             }
-            if (solve(w, ws, m, As, b, sbil, f) != 0) {
+            if (imp_engine2d_baraff_solve(w, m, As, b, sbil, f, e->a) != 0) {
                 imp_engine2d_note_failure(w, rec, rows, m);
                 return -1;
             }
