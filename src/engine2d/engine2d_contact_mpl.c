@@ -5,7 +5,8 @@
    group solved alone, in that order, by its ordered solver (lcp_baraff_order.c) with the
    world's myPhysicsLab generator (a group of m >= 2 rows draws m numbers at every row it
    treats). An answer the solver gave up on is taken when it meets its acceptance 1e-4.
-   Cost: O(n^2) for the groups, plus the solves. */
+   Cost: O(n^3) at worst for the groups (a pass over the rows left per row added, each
+   checking membership linearly; small groups in its scenes), plus the solves. */
 #include <math.h>
 
 #include "engine2d.h"
