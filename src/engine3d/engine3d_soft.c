@@ -763,7 +763,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
             imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1);
-            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 1, simd);
+            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 1, 0, simd);
             imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {
                 from_padded(w, e);
@@ -775,8 +775,10 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         integrate_positions(w, e, hs);
         t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
         for (int it = 0; it < sd->relax_iterations; it++) {
+            /* the last adds the sub-step's sums, and in the last sub-step stores the rows */
+            int sum = it < sd->relax_iterations - 1 ? 0 : i < k - 1 ? 1 : 2;
             imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0);
-            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, simd);
+            imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, sum, simd);
             imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {
                 from_padded(w, e);
@@ -786,11 +788,15 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         }
         imp_e3_soft_joints_store(e, hs);
         store_velocities(w, e);
-        imp_e3_soft_blocks_sum(sf);
+        if (sd->relax_iterations <= 0) {
+            imp_e3_soft_blocks_sum(sf);
+        }
         e->stats.sweeps += sd->iterations + sd->relax_iterations;
         t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     }
-    imp_e3_soft_blocks_store(sf);
+    if (sd->relax_iterations <= 0) {
+        imp_e3_soft_blocks_store(sf);
+    }
     /* the residual when asked (imp_e3_soft_error), from the rows and velocities as they are
        now, unless the restitution pass changes them: then now */
     sf->error_pending = 1;

@@ -394,7 +394,7 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
    the same order. */
 static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia, const double *ib,
                        double *va, double *vb, const double *da, const double *db, double hs, double inv_hs,
-                       double push_max, int use_bias)
+                       double push_max, int use_bias, imp_e3_block_sum *bs)
 {
     imp_e3_block_pt *p = &b->p[k];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
@@ -454,6 +454,11 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     }
     p->rt1[l] = r1;
     p->rt2[l] = r2;
+    if (bs != NULL) {  /* the last pass of the sub-step: its impulses added to the step's sums */
+        bs->sum[k][0][l] += rn;
+        bs->sum[k][1][l] += r1;
+        bs->sum[k][2][l] += r2;
+    }
     lane_apply(b, p, f, k, l, ia, ib, dn, r1 - q1, r2 - q2, va, vb);
 }
 
@@ -492,8 +497,8 @@ static void lane_warm(const imp_e3_block *b, const imp_e3_block_frame *f, int k,
 }
 
 /* block b the portable way: each lane's points (warm: the warm start, else a pass) */
-static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, double hs, double inv_hs, double push_max,
-                           int use_bias, int warm)
+static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, double hs, double inv_hs,
+                           double push_max, int use_bias, int warm)
 {
     for (int l = 0; l < E3B_LANES; l++) {
         double va[6], vb[6], da[12], db[12];
@@ -505,7 +510,7 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, double hs, do
             if (warm) {
                 lane_warm(b, f, k, l, ia, ib, va, vb);
             } else {
-                lane_point(b, f, k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias);
+                lane_point(b, f, k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias, bs);
             }
         }
         if (b->amove >> l & 1) {
@@ -799,9 +804,9 @@ static inline AVX2 __attribute__((always_inline)) void end4(struct imp_e3_soft *
 
 /* point k of block b's lanes with AVX2, the four lanes at once (lane_point's and lane_warm's
    operations) */
-static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e3_soft *s, imp_e3_block *b, int k,
-                                                               block4 *g, double hs, double inv_hs, double push_max,
-                                                               int use_bias, int warm)
+static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e3_soft *s, imp_e3_block *b,
+                                                               imp_e3_block_sum *bs, int k, block4 *g, double hs,
+                                                               double inv_hs, double push_max, int use_bias, int warm)
 {
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
@@ -874,18 +879,25 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     r2 = sel(over, mul(r2, sc), r2);
     _mm256_storeu_pd(p->rt1, r1);
     _mm256_storeu_pd(p->rt2, r2);
+    if (bs != NULL) {  /* the last pass of the sub-step: its impulses added to the step's sums */
+        double (*sk)[4] = bs->sum[k];
+        _mm256_storeu_pd(sk[0], add(ld(sk[0]), rn));
+        _mm256_storeu_pd(sk[1], add(ld(sk[1]), r1));
+        _mm256_storeu_pd(sk[2], add(ld(sk[2]), r2));
+    }
     apply4(b, p, f, k, ia, ib, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
 }
 
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b,
-                                                                        double hs, double inv_hs, double push_max,
+                                                                        imp_e3_block_sum *bs, double hs,
+                                                                        double inv_hs, double push_max,
                                                                         int use_bias, int warm)
 {
     block4 g;
     begin4(s, b, &g, use_bias, warm);
     for (int k = 0; k < b->np; k++) {
-        point4(s, b, k, &g, hs, inv_hs, push_max, use_bias, warm);
+        point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias, warm);
     }
     end4(s, b, &g);
 }
@@ -895,8 +907,10 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
    are the same bit for bit, while the processor overlaps the two blocks' chains of dependent
    operations (a point's velocities wait on the point before it in its block) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct imp_e3_soft *s, imp_e3_block *b0,
-                                                                         imp_e3_block *b1, double hs, double inv_hs,
-                                                                         double push_max, int use_bias, int warm)
+                                                                         imp_e3_block *b1, imp_e3_block_sum *bs0,
+                                                                         imp_e3_block_sum *bs1, double hs,
+                                                                         double inv_hs, double push_max, int use_bias,
+                                                                         int warm)
 {
     block4 g0, g1;
     begin4(s, b0, &g0, use_bias, warm);
@@ -904,55 +918,68 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct i
     int np = b0->np > b1->np ? b0->np : b1->np;
     for (int k = 0; k < np; k++) {
         if (k < b0->np) {
-            point4(s, b0, k, &g0, hs, inv_hs, push_max, use_bias, warm);
+            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias, warm);
         }
         if (k < b1->np) {
-            point4(s, b1, k, &g1, hs, inv_hs, push_max, use_bias, warm);
+            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias, warm);
         }
     }
     end4(s, b0, &g0);
     end4(s, b1, &g1);
 }
 
-/* block b0, or b0 and b1 together (b1 not NULL) */
+/* block b0, or b0 and b1 together (b1 not NULL); bs0, bs1: their sums when the pass adds its
+   impulses to them (NULL: it does not) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_one_or_two(struct imp_e3_soft *s,
                                                                               imp_e3_block *b0, imp_e3_block *b1,
-                                                                              double hs, double inv_hs,
-                                                                              double push_max, int use_bias, int warm)
+                                                                              imp_e3_block_sum *bs0,
+                                                                              imp_e3_block_sum *bs1, double hs,
+                                                                              double inv_hs, double push_max,
+                                                                              int use_bias, int warm)
 {
     if (b1 == NULL) {
-        block_avx2_body(s, b0, hs, inv_hs, push_max, use_bias, warm);
+        block_avx2_body(s, b0, bs0, hs, inv_hs, push_max, use_bias, warm);
     } else {
-        block_avx2_body2(s, b0, b1, hs, inv_hs, push_max, use_bias, warm);
+        block_avx2_body2(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, use_bias, warm);
     }
 }
 
-/* the three kinds of pass, each compiled for its own (use_bias, warm) */
+/* the four kinds of pass, each compiled for its own (use_bias, warm, sums) */
 static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
-    block_avx2_one_or_two(s, b0, b1, 1.0, 1.0, 0.0, 0, 1);
+    block_avx2_one_or_two(s, b0, b1, NULL, NULL, 1.0, 1.0, 0.0, 0, 1);
 }
 
 static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
                                   double inv_hs, double push_max)
 {
-    block_avx2_one_or_two(s, b0, b1, hs, inv_hs, push_max, 1, 0);
+    block_avx2_one_or_two(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 1, 0);
 }
 
 static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
                                   double inv_hs, double push_max)
 {
-    block_avx2_one_or_two(s, b0, b1, hs, inv_hs, push_max, 0, 0);
+    block_avx2_one_or_two(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 0, 0);
 }
 
-/* block b0, or b0 and b1 of one colour together (b1 not NULL) */
-static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs, double inv_hs,
-                       double push_max, int use_bias, int warm)
+static AVX2 void block_avx2_relax_sum(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1,
+                                      imp_e3_block_sum *bs0, imp_e3_block_sum *bs1, double hs, double inv_hs,
+                                      double push_max)
+{
+    block_avx2_one_or_two(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, 0, 0);
+}
+
+/* block b0, or b0 and b1 of one colour together (b1 not NULL); bs0, bs1 as
+   block_avx2_one_or_two's (a relax pass's only) */
+static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, imp_e3_block_sum *bs0,
+                       imp_e3_block_sum *bs1, double hs, double inv_hs, double push_max, int use_bias, int warm)
 {
     if (warm) {
         block_avx2_warm(s, b0, b1);
     } else if (use_bias) {
         block_avx2_solve(s, b0, b1, hs, inv_hs, push_max);
+    } else if (bs0 != NULL) {
+        block_avx2_relax_sum(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
     } else {
         block_avx2_relax(s, b0, b1, hs, inv_hs, push_max);
     }
@@ -982,41 +1009,81 @@ static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, con
     }
 }
 
+/* block i's rows back into s->pts (impulses, separations, sums, the first push) */
+static void store_rows(struct imp_e3_soft *s, int i)
+{
+    const imp_e3_block *b = &s->blocks[i];
+    const imp_e3_block_sum *bs = &s->bsum[i];
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->row[k][l] < 0) {
+                continue;
+            }
+            imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+            q->s = p->s[l], q->rn = p->rn[l], q->rt1 = p->rt1[l], q->rt2 = p->rt2[l];
+            q->uhit = p->uhit[l], q->maxn = p->maxn[l];
+            for (int j = 0; j < 3; j++) {
+                q->sum[j] = bs->sum[k][j][l];
+            }
+        }
+    }
+}
+
 /* the blocks of colours [c0, c1), from the last colour down (the greedy colouring gives the
    first colours to the pairs of the first slots: a stack of 10 cubes built upwards sways ten
-   times as much with the colours taken upwards, spec/engine3d_soft_spec.lua) */
+   times as much with the colours taken upwards, spec/engine3d_soft_spec.lua); sum (a relax
+   pass's): each row's impulses after it added to the step's sums (s->bsum); store (with sum,
+   the step's last pass): each block's rows then back into s->pts while in cache */
 static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
-                       int simd)
+                       int sum, int store, int simd)
 {
     double inv_hs = 1.0 / hs;
     for (int c = c1 - 1; c >= c0; c--) {
         for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
+            imp_e3_block_sum *bs = sum ? &s->bsum[i] : NULL;
 #if defined(IMP_E3_HAVE_AVX2)
             if (simd) {  /* two blocks of the colour at a time (block_avx2_body2) */
                 int two = i - 1 >= s->colour_first[c];
-                block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, hs, inv_hs, push_max, use_bias, warm);
+                block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
+                           hs, inv_hs, push_max, use_bias, warm);
+                if (store) {
+                    store_rows(s, i);
+                    if (two) {
+                        store_rows(s, i - 1);
+                    }
+                }
                 i -= two;
                 continue;
             }
 #else
             (void)simd;
 #endif
-            block_portable(s, &s->blocks[i], hs, inv_hs, push_max, use_bias, warm);
+            block_portable(s, &s->blocks[i], bs, hs, inv_hs, push_max, use_bias, warm);
+            if (store) {
+                store_rows(s, i);
+            }
         }
     }
 }
 
 /* the pairs s->over[g0 .. g1), one by one */
 static void over_run(struct imp_e3_soft *s, int g0, int g1, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                     double hs, double push_max, int use_bias, int warm)
+                     double hs, double push_max, int use_bias, int warm, int sum)
 {
     for (int i = g0; i < g1; i++) {
         int g = s->over[i];
         for (int c = s->pair_first[g]; c < s->pair_first[g + 1]; c++) {
+            imp_e3_soft_pt *q = &s->pts[c];
             if (warm) {
-                imp_e3_soft_row_warm(s, &s->pts[c]);
-            } else {
-                imp_e3_soft_row(s, &s->pts[c], soft, stiff, hs, push_max, use_bias);
+                imp_e3_soft_row_warm(s, q);
+                continue;
+            }
+            imp_e3_soft_row(s, q, soft, stiff, hs, push_max, use_bias);
+            if (sum) {
+                q->sum[0] += q->rn;
+                q->sum[1] += q->rt1;
+                q->sum[2] += q->rt2;
             }
         }
     }
@@ -1024,19 +1091,21 @@ static void over_run(struct imp_e3_soft *s, int g0, int g1, const imp_e3_softnes
 
 void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd)
 {
-    blocks_run(s, 0, E3B_STATIC, 1.0, 0.0, 0, 1, simd);
-    over_run(s, 0, s->nover_dyn, NULL, NULL, 1.0, 0.0, 0, 1);
-    blocks_run(s, E3B_STATIC, E3B_COLOURS, 1.0, 0.0, 0, 1, simd);
-    over_run(s, s->nover_dyn, s->nover, NULL, NULL, 1.0, 0.0, 0, 1);
+    blocks_run(s, 0, E3B_STATIC, 1.0, 0.0, 0, 1, 0, 0, simd);
+    over_run(s, 0, s->nover_dyn, NULL, NULL, 1.0, 0.0, 0, 1, 0);
+    blocks_run(s, E3B_STATIC, E3B_COLOURS, 1.0, 0.0, 0, 1, 0, 0, simd);
+    over_run(s, s->nover_dyn, s->nover, NULL, NULL, 1.0, 0.0, 0, 1, 0);
 }
 
 void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                             double hs, double push_max, int use_bias, int simd)
+                             double hs, double push_max, int use_bias, int sum, int simd)
 {
-    blocks_run(s, 0, E3B_STATIC, hs, push_max, use_bias, 0, simd);
-    over_run(s, 0, s->nover_dyn, soft, stiff, hs, push_max, use_bias, 0);
-    blocks_run(s, E3B_STATIC, E3B_COLOURS, hs, push_max, use_bias, 0, simd);
-    over_run(s, s->nover_dyn, s->nover, soft, stiff, hs, push_max, use_bias, 0);
+    int store = sum == 2 && !use_bias;
+    sum = sum && !use_bias;
+    blocks_run(s, 0, E3B_STATIC, hs, push_max, use_bias, 0, sum, store, simd);
+    over_run(s, 0, s->nover_dyn, soft, stiff, hs, push_max, use_bias, 0, sum);
+    blocks_run(s, E3B_STATIC, E3B_COLOURS, hs, push_max, use_bias, 0, sum, store, simd);
+    over_run(s, s->nover_dyn, s->nover, soft, stiff, hs, push_max, use_bias, 0, sum);
 }
 
 void imp_e3_soft_blocks_sum(struct imp_e3_soft *s)
@@ -1067,22 +1136,7 @@ void imp_e3_soft_blocks_sum(struct imp_e3_soft *s)
 void imp_e3_soft_blocks_store(struct imp_e3_soft *s)
 {
     for (int i = 0; i < s->nblocks; i++) {
-        const imp_e3_block *b = &s->blocks[i];
-        const imp_e3_block_sum *bs = &s->bsum[i];
-        for (int k = 0; k < b->np; k++) {
-            const imp_e3_block_pt *p = &b->p[k];
-            for (int l = 0; l < E3B_LANES; l++) {
-                if (b->row[k][l] < 0) {
-                    continue;
-                }
-                imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
-                q->s = p->s[l], q->rn = p->rn[l], q->rt1 = p->rt1[l], q->rt2 = p->rt2[l];
-                q->uhit = p->uhit[l], q->maxn = p->maxn[l];
-                for (int j = 0; j < 3; j++) {
-                    q->sum[j] = bs->sum[k][j][l];
-                }
-            }
-        }
+        store_rows(s, i);
     }
 }
 

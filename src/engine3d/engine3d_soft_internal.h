@@ -145,13 +145,19 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
    solved one by one (the portable rows). */
 void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd);
 /* One pass: the blocks of the moving pairs' colours, the moving pairs solved one by one, the
-   other colours' blocks, the other pairs one by one (use_bias: solve, else relax). The AVX2
-   path (simd) and the portable one give the same results bit for bit. */
+   other colours' blocks, the other pairs one by one (use_bias: solve, else relax). sum (a relax
+   pass's, the sub-step's last): 1, each row's impulses, once solved, added to the step's sums,
+   as imp_e3_soft_blocks_sum after the pass would (no walk of the blocks of its own); 2 (the
+   step's last pass), that and each block's rows then back into s->pts, as
+   imp_e3_soft_blocks_store after the pass would. The AVX2 path (simd) and the portable one give
+   the same results bit for bit. */
 void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                             double hs, double push_max, int use_bias, int simd);
-/* The sub-step's impulses added to the step's sums (blocks and the other pairs). */
+                             double hs, double push_max, int use_bias, int sum, int simd);
+/* The sub-step's impulses added to the step's sums (blocks and the other pairs): when no
+   relax pass added them. */
 void imp_e3_soft_blocks_sum(struct imp_e3_soft *s);
-/* The blocks' rows back into s->pts (impulses, separations, sums, the first push). */
+/* The blocks' rows back into s->pts (impulses, separations, sums, the first push): when no
+   relax pass stored them (sum 2 above). */
 void imp_e3_soft_blocks_store(struct imp_e3_soft *s);
 void imp_e3_soft_blocks_free(struct imp_e3_soft *s);
 /* The residual's sums (num, r2, u2: engine3d_soft.c's residual) over the blocks' rows added to

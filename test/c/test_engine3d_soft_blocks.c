@@ -15,6 +15,10 @@
    - the blocks hold each row's contact frame: one a lane for a pair whose points share it,
      one a point otherwise (a pair given a second point with its tangents swapped), and the
      AVX2 passes match the portable lanes on such a block too;
+   - the step's sums: a relax pass that adds each row's impulses to them as it solves it (and
+     stores each block's rows back as it is done with it) leaves the same rows and velocities,
+     bit for bit, as the pass followed by imp_e3_soft_blocks_sum and imp_e3_soft_blocks_store
+     (the blocks' rows and the pair solved one by one; AVX2 and portable);
    - statics: the pyramid stands (every cube within 5 mm of where it was set, at rest), and
      the plate's cubes rest on it (each at the plate's top plus half its size, less an
      overlap under the slop). */
@@ -298,8 +302,8 @@ static int passes(struct imp_e3_soft *s, int n, int nslots, int simd, double *sv
         return -1;
     }
     imp_e3_soft_blocks_warm(s, simd);
-    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 1, simd);
-    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 0, simd);
+    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 1, 0, simd);
+    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 0, 0, simd);
     memcpy(sv, s->sv, (size_t)nslots * 8 * sizeof *sv);
     return 0;
 }
@@ -350,6 +354,79 @@ TEST(blocks_hold_each_rows_frame)
     imp_world_free(sc.w);
 }
 
+enum { ROW_OUT = 9 };
+
+/* the rows' step sums, impulses, separations and first pushes after a warm start, a solve pass
+   and a relax pass on s's rows and velocities as they are, the relax pass adding the sums
+   (fused 1: then imp_e3_soft_blocks_store; 2: storing the rows too) or imp_e3_soft_blocks_sum
+   and imp_e3_soft_blocks_store after it (0); ROW_OUT doubles a row into out, the velocities
+   into sv */
+static int sums_after(struct imp_e3_soft *s, int n, int nslots, int simd, int fused, double *out, double *sv)
+{
+    const imp_e3_softness soft = imp_e3_make_soft(15.0, 10.0, 1.0 / 240.0);
+    const imp_e3_softness stiff = imp_e3_make_soft(30.0, 5.0, 1.0 / 240.0);
+    if (imp_e3_soft_blocks(s, n, nslots, &soft, &stiff, simd) != 0) {
+        return -1;
+    }
+    imp_e3_soft_blocks_warm(s, simd);
+    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 1, 1, simd);  /* (a solve pass adds none) */
+    imp_e3_soft_blocks_pass(s, &soft, &stiff, 1.0 / 240.0, 3.0, 0, fused, simd);
+    if (!fused) {
+        imp_e3_soft_blocks_sum(s);
+    }
+    if (fused < 2) {
+        imp_e3_soft_blocks_store(s);
+    }
+    for (int c = 0; c < n; c++) {
+        const imp_e3_soft_pt *q = &s->pts[c];
+        const double row[ROW_OUT] = {q->sum[0], q->sum[1], q->sum[2], q->rn, q->rt1, q->rt2, q->s, q->uhit, q->maxn};
+        memcpy(out + ROW_OUT * (size_t)c, row, sizeof row);
+    }
+    memcpy(sv, s->sv, (size_t)nslots * 8 * sizeof *sv);
+    return 0;
+}
+
+TEST(relax_pass_adds_the_same_sums)
+{
+    scene sc;
+    CHECK(build(&sc) == 0);
+    CHECK(steps(sc.w, 30) == 0);
+    struct imp_e3_soft *s = sc.w->engine3d->soft;
+    int n = sc.w->engine3d->nprev, nslots = sc.w->model.nslots;
+    CHECK(s->nover > 0);  /* the plate's 49th pair: solved one by one */
+    imp_e3_soft_pt *rows = malloc((size_t)n * sizeof *rows);
+    double *v0 = malloc((size_t)nslots * 8 * sizeof *v0), *sv[3], *sums[3];
+    CHECK(rows != NULL && v0 != NULL);
+    memcpy(rows, s->pts, (size_t)n * sizeof *rows);
+    memcpy(v0, s->sv, (size_t)nslots * 8 * sizeof *v0);
+    for (int simd = 0; simd <= imp_e3_sweep_simd(-1); simd++) {
+        for (int fused = 0; fused < 3; fused++) {
+            sv[fused] = malloc((size_t)nslots * 8 * sizeof(double));
+            sums[fused] = malloc((size_t)n * ROW_OUT * sizeof(double));
+            CHECK(sv[fused] != NULL && sums[fused] != NULL);
+            memcpy(s->pts, rows, (size_t)n * sizeof *rows);
+            memcpy(s->sv, v0, (size_t)nslots * 8 * sizeof *v0);
+            CHECK(sums_after(s, n, nslots, simd, fused, sums[fused], sv[fused]) == 0);
+        }
+        for (int fused = 1; fused < 3; fused++) {
+            CHECK(memcmp(sums[0], sums[fused], (size_t)n * ROW_OUT * sizeof(double)) == 0);
+            CHECK(memcmp(sv[0], sv[fused], (size_t)nslots * 8 * sizeof(double)) == 0);
+        }
+        double total = 0.0;
+        for (int c = 0; c < n; c++) {
+            total += sums[2][ROW_OUT * (size_t)c];
+        }
+        CHECK(total > 0.0);  /* the cubes' weights: the sums hold something */
+        for (int fused = 0; fused < 3; fused++) {
+            free(sv[fused]);
+            free(sums[fused]);
+        }
+    }
+    free(rows);
+    free(v0);
+    imp_world_free(sc.w);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -358,5 +435,6 @@ int main(int argc, char **argv)
     RUN(the_pyramid_stands_and_the_plate_holds_its_cubes);
     RUN(solver_error_when_asked);
     RUN(blocks_hold_each_rows_frame);
+    RUN(relax_pass_adds_the_same_sums);
     return CHECK_END("engine3d_soft_blocks");
 }
