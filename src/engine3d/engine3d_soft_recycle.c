@@ -204,8 +204,9 @@ static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recyc
     return dist + chord * rad < reach;
 }
 
-/* the record of point p computed now (its manifold's pose, the gap's base) */
-static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycled *r)
+/* the record of point p computed now (its manifold's pose, the gap's base; its impulses f,
+   3 doubles, none yet) */
+static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycled *r, double *f)
 {
     const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
     r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
@@ -223,7 +224,7 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
     imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
     r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
     rotate(imp_q_conj(qa), d0, r->d0);
-    r->f[0] = r->f[1] = r->f[2] = 0.0;
+    f[0] = f[1] = f[2] = 0.0;
 }
 
 /* point o of the last step, kept: its gap and world points at the current poses (ra, rb: its
@@ -274,7 +275,7 @@ static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, in
     const imp_e3_point *o = &e->prev[k];
     double ft[3], r[3];
     if (rk >= 0) {  /* the last sub-step's */
-        const double *f = rc->prev[rk].f;
+        const double *f = rc->fprev + 3 * (size_t)rk;
         r[0] = f[0] * hs, r[1] = f[1] * hs, r[2] = f[2] * hs;
     } else {  /* the last step's over its length */
         double s = h_last > 0.0 ? hs / h_last : 0.0;
@@ -441,7 +442,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
 {
     double hs = rc->hs;
     double tol = w->model.def.engine2d.distance_tol;
-    if (imp_e3_grow((void **)&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0) {
+    if (imp_e3_grow((void **)&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0
+        || imp_e3_grow((void **)&rc->fcur, &rc->fcur_cap, e->npts, 3 * sizeof *rc->fcur) != 0) {
         return -1;
     }
     for (int h = 1; h < rc->nheld; h++) {  /* in the points' order (detection's pairs were) */
@@ -465,7 +467,9 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         if (h < rc->nheld && rc->held[h].a == p0->a && rc->held[h].b == p0->b) {
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
-                rc->cur[n] = rc->prev[rc->map[hp->j + (c - i)]];
+                int r = rc->map[hp->j + (c - i)];
+                rc->cur[n] = rc->prev[r];
+                memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
             }
             i = end;
             continue;
@@ -478,7 +482,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             pend++;
         }
         for (int c = i; c < end; c++, n++) {
-            record_now(w, &e->pts[c], &rc->cur[n]);
+            record_now(w, &e->pts[c], &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
             warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
         }
@@ -502,12 +506,13 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
 
 void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3])
 {
-    memcpy(rc->cur[i].f, f, sizeof rc->cur[i].f);
+    memcpy(rc->fcur + 3 * (size_t)i, f, 3 * sizeof *rc->fcur);
 }
 
 void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
     swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+    swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
     rc->nprev = rc->ncur;
     rc->ncur = 0;
 }
@@ -516,6 +521,8 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
 {
     free(rc->prev);
     free(rc->cur);
+    free(rc->fprev);
+    free(rc->fcur);
     free(rc->map);
     free(rc->held);
     free(rc->rot);

@@ -33,7 +33,6 @@ typedef struct imp_e3_recycled {
     double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
     double rel[4];         /* the pose's relative orientation, conj(conj(q_a) q_b) ... */
     double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
-    double f[3];           /* the last sub-step's impulses over its length (normal, t1, t2) */
 } imp_e3_recycled;
 
 /* A pair held this step: its slots and its points' run [j, pend) in e->prev. */
@@ -44,6 +43,10 @@ typedef struct imp_e3_held {
 typedef struct imp_e3_recycle {
     imp_e3_recycled *prev, *cur;
     int nprev, ncur, prev_cap, cur_cap;
+    /* 3 per record, beside them (the step's end writes them alone, the next step's warm starts
+       read them alone): the last sub-step's impulses over its length (normal, t1, t2) */
+    double *fprev, *fcur;
+    int fprev_cap, fcur_cap;
     double hs;             /* the step's sub-step length, set before detection (the held
                               points' warm starts, imp_e3_recycle_hold) */
     imp_e3_held *held;     /* the pairs detection held (imp_e3_recycle_hold) */
