@@ -321,6 +321,9 @@ static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, doub
     const unsigned char *mv = sf->mv;
     double *rs = sf->rs;
     int any = 0, c0 = 0;
+    if (sf->pushed_known && !sf->pushed_fast) {
+        return 0;  /* the last relax pass took it as it stored the rows: none */
+    }
     while (c0 < n && !(pts[c0].uhit < -threshold && pts[c0].maxn > 0.0)) {
         c0++;  /* most steps: no impact at all */
     }
@@ -739,6 +742,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         return IMP_ERR_NOMEM;
     }
     imp_e3_soft_impact_list(sf, sd->restitution_threshold, e->vel, h);
+    sf->impact_threshold = sd->restitution_threshold;  /* (impact_points' first question) */
+    sf->pushed_known = 0;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;

@@ -1009,11 +1009,19 @@ static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, con
     }
 }
 
-/* block i's rows back into s->pts (impulses, separations, sums, the first push) */
+/* whether row q pushed at an approach faster than the threshold (impact_points' question) */
+static inline int pushed_fast(const imp_e3_soft_pt *q, double threshold)
+{
+    return q->uhit < -threshold && q->maxn > 0.0;
+}
+
+/* block i's rows back into s->pts (impulses, separations, sums, the first push); whether one
+   pushed fast taken into s->pushed_fast */
 static void store_rows(struct imp_e3_soft *s, int i)
 {
     const imp_e3_block *b = &s->blocks[i];
     const imp_e3_block_sum *bs = &s->bsum[i];
+    int fast = 0;
     for (int k = 0; k < b->np; k++) {
         const imp_e3_block_pt *p = &b->p[k];
         for (int l = 0; l < E3B_LANES; l++) {
@@ -1026,8 +1034,10 @@ static void store_rows(struct imp_e3_soft *s, int i)
             for (int j = 0; j < 3; j++) {
                 q->sum[j] = bs->sum[k][j][l];
             }
+            fast |= pushed_fast(q, s->impact_threshold);
         }
     }
+    s->pushed_fast |= fast;
 }
 
 /* the blocks of colours [c0, c1), from the last colour down (the greedy colouring gives the
@@ -1069,7 +1079,7 @@ static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double 
 
 /* the pairs s->over[g0 .. g1), one by one */
 static void over_run(struct imp_e3_soft *s, int g0, int g1, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                     double hs, double push_max, int use_bias, int warm, int sum)
+                     double hs, double push_max, int use_bias, int warm, int sum, int store)
 {
     for (int i = g0; i < g1; i++) {
         int g = s->over[i];
@@ -1085,6 +1095,9 @@ static void over_run(struct imp_e3_soft *s, int g0, int g1, const imp_e3_softnes
                 q->sum[1] += q->rt1;
                 q->sum[2] += q->rt2;
             }
+            if (store) {
+                s->pushed_fast |= pushed_fast(q, s->impact_threshold);
+            }
         }
     }
 }
@@ -1092,9 +1105,9 @@ static void over_run(struct imp_e3_soft *s, int g0, int g1, const imp_e3_softnes
 void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd)
 {
     blocks_run(s, 0, E3B_STATIC, 1.0, 0.0, 0, 1, 0, 0, simd);
-    over_run(s, 0, s->nover_dyn, NULL, NULL, 1.0, 0.0, 0, 1, 0);
+    over_run(s, 0, s->nover_dyn, NULL, NULL, 1.0, 0.0, 0, 1, 0, 0);
     blocks_run(s, E3B_STATIC, E3B_COLOURS, 1.0, 0.0, 0, 1, 0, 0, simd);
-    over_run(s, s->nover_dyn, s->nover, NULL, NULL, 1.0, 0.0, 0, 1, 0);
+    over_run(s, s->nover_dyn, s->nover, NULL, NULL, 1.0, 0.0, 0, 1, 0, 0);
 }
 
 void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft, const imp_e3_softness *stiff,
@@ -1102,10 +1115,14 @@ void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft,
 {
     int store = sum == 2 && !use_bias;
     sum = sum && !use_bias;
+    if (store) {
+        s->pushed_fast = 0;
+    }
     blocks_run(s, 0, E3B_STATIC, hs, push_max, use_bias, 0, sum, store, simd);
-    over_run(s, 0, s->nover_dyn, soft, stiff, hs, push_max, use_bias, 0, sum);
+    over_run(s, 0, s->nover_dyn, soft, stiff, hs, push_max, use_bias, 0, sum, store);
     blocks_run(s, E3B_STATIC, E3B_COLOURS, hs, push_max, use_bias, 0, sum, store, simd);
-    over_run(s, s->nover_dyn, s->nover, soft, stiff, hs, push_max, use_bias, 0, sum);
+    over_run(s, s->nover_dyn, s->nover, soft, stiff, hs, push_max, use_bias, 0, sum, store);
+    s->pushed_known |= store;
 }
 
 void imp_e3_soft_blocks_sum(struct imp_e3_soft *s)

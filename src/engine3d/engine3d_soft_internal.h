@@ -89,6 +89,11 @@ struct imp_e3_soft {
     int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
+    /* the step's last relax pass (when it stores the rows): whether a row pushed at an
+       approach faster than impact_threshold (uhit < -impact_threshold, maxn > 0), taken as it
+       stores them (pushed_known 1) for the restitution pass's first question */
+    double impact_threshold;
+    int pushed_fast, pushed_known;
     /* the last step's residual, computed when asked (imp_e3_soft_error): 1 / hs, and the step
        it belongs to (e->stats.steps after it) */
     int error_pending;
@@ -149,7 +154,8 @@ void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd);
    pass's, the sub-step's last): 1, each row's impulses, once solved, added to the step's sums,
    as imp_e3_soft_blocks_sum after the pass would (no walk of the blocks of its own); 2 (the
    step's last pass), that and each block's rows then back into s->pts, as
-   imp_e3_soft_blocks_store after the pass would. The AVX2 path (simd) and the portable one give
+   imp_e3_soft_blocks_store after the pass would, and s->pushed_fast taken over the rows
+   (pushed_known set). The AVX2 path (simd) and the portable one give
    the same results bit for bit. */
 void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft, const imp_e3_softness *stiff,
                              double hs, double push_max, int use_bias, int sum, int simd);

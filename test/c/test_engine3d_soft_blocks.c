@@ -18,7 +18,8 @@
    - the step's sums: a relax pass that adds each row's impulses to them as it solves it (and
      stores each block's rows back as it is done with it) leaves the same rows and velocities,
      bit for bit, as the pass followed by imp_e3_soft_blocks_sum and imp_e3_soft_blocks_store
-     (the blocks' rows and the pair solved one by one; AVX2 and portable);
+     (the blocks' rows and the pair solved one by one; AVX2 and portable), and its answer to
+     whether a row pushed fast (the restitution pass's question) is the rows' own;
    - statics: the pyramid stands (every cube within 5 mm of where it was set, at rest), and
      the plate's cubes rest on it (each at the plate's top plus half its size, less an
      overlap under the slop). */
@@ -376,6 +377,14 @@ static int sums_after(struct imp_e3_soft *s, int n, int nslots, int simd, int fu
     }
     if (fused < 2) {
         imp_e3_soft_blocks_store(s);
+    } else {  /* its question for the restitution pass: the rows' own answer */
+        int fast = 0;
+        for (int c = 0; c < n; c++) {
+            fast |= s->pts[c].uhit < -s->impact_threshold && s->pts[c].maxn > 0.0;
+        }
+        if (!s->pushed_known || s->pushed_fast != fast) {
+            return -1;
+        }
     }
     for (int c = 0; c < n; c++) {
         const imp_e3_soft_pt *q = &s->pts[c];
