@@ -392,14 +392,24 @@ static void refresh_points(const imp_world *w, imp_engine3d *e)
     e->stats.max_penetration = pen;
 }
 
-/* a pair touches when a point is within distance_tol or carries an impulse */
+/* a pair touches when a point is within distance_tol or carries an impulse (the first such
+   point answers: the others' are not read) */
 static int touching(const imp_world *w, const imp_e3_point *p, int n, int i)
 {
-    int a = p[i].a, b = p[i].b, t = 0;
+    int a = p[i].a, b = p[i].b;
+    double tol = w->model.def.engine2d.distance_tol;
     for (int k = i; k < n && p[k].a == a && p[k].b == b; k++) {
-        t |= p[k].distance <= w->model.def.engine2d.distance_tol || p[k].r[0] > 0.0;
+        if (p[k].distance <= tol || p[k].r[0] > 0.0) {
+            return 1;
+        }
     }
-    return t;
+    return 0;
+}
+
+/* whether last step's point q is of a body since removed (its slot's generation moved on) */
+static int stale(const imp_world *w, const imp_e3_point *q)
+{
+    return q->gen_a != w->model.bodies[q->a].generation || q->gen_b != w->model.bodies[q->b].generation;
 }
 
 static int pair_end(const imp_e3_point *p, int n, int i)
@@ -527,18 +537,16 @@ static void events(imp_world *w, imp_engine3d *e)
         int jnow = cmp >= 0 ? pair_end(e->prev, e->nprev, j) : j;
         int now = cmp <= 0 && touching(w, e->pts, e->npts, i);
         int before = cmp >= 0 && touching(w, e->prev, e->nprev, j);
-        const imp_e3_point *q = cmp >= 0 ? &e->prev[j] : NULL;
-        int stale = q != NULL && (q->gen_a != w->model.bodies[q->a].generation
-                                  || q->gen_b != w->model.bodies[q->b].generation);
+        /* (the last step's pair's generations, on a line of its own, read only when asked) */
         if (cmp <= 0) {
             current_pair_events(w, e, i, inow, now, before);
-        } else if (!stale) {  /* the pair is gone: an impact still open ends here */
+        } else if (!stale(w, &e->prev[j])) {  /* the pair is gone: an impact still open ends here */
             double au0, acc = pair_acc(e->prev, j, jnow, &au0);
             if (acc > 0.0) {
                 push(w, IMP_EVENT_COLLISION, &e->prev[j], jnow - j, au0, acc);
             }
         }
-        if (before && !now && !stale) {
+        if (before && !now && !stale(w, &e->prev[j])) {
             push(w, IMP_EVENT_CONTACT_END, &e->prev[j], jnow - j, 0.0, 0.0);
         }
         i = inow;
