@@ -1,0 +1,332 @@
+/* engine2d_soft_lean.c: the soft step's lean records. While every cached step reshapes the
+   blocks' lanes at its end (SHAPED_LANES), the step's end reads and writes of each record only
+   its body-frame points and normal and its world points, normal, distance and velocity: 128
+   bytes of a soft_lean instead of the 288 of its imp_rec2d (and nothing of its row). The
+   records' other fields (impact point, Jacobian rows, impulse, forces, kind) are functions of
+   those, of the poses at the step's end and of the lanes' sums over the step, so they are
+   written only when a record is read (imp_e2_soft_lean_sync: the detection, w:contacts(), the
+   contact tracking, a step that does not shape the lanes), from the same values by the same
+   operations: the records are then those the step's end would have written, bit for bit.
+   The moves four records at a time (AVX2) are imp_e2_soft_move4's and shape4's operations in
+   the same order (no fused multiply-add), on vectors transposed from the lean records instead
+   of gathered from the records' fields. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine2d.h"
+#include "engine2d_soft.h"
+#include "engine2d_soft_internal.h"
+#include "world_internal.h"
+
+/* Record r's impact point, Jacobian rows, velocity, impulse, forces and kind from its lean copy
+   lo at the bodies' positions pos (stride doubles a slot) and cosines and sines cs (2 a slot),
+   its row's sums fs, ts over a step of dt (flip: its row's): what the step's end writes
+   (imp_e2_move_record, imp_e2_jacobian_at, finish_row), the same operations. */
+static void lean_record(imp_rec2d *r, const soft_lean *lo, int flip, double fs, double ts, double dt,
+                        const double *pos, int stride, const double *cs)
+{
+    const double *yp = pos + (size_t)r->p * stride, *yq = pos + (size_t)r->q * stride;
+    double c = cs[2 * r->q], sn = cs[2 * r->q + 1];
+    const double *st = lo->st, *lp = lo->lu + 4;
+    double n0 = st[4], n1 = st[5];
+    const double pq[2] = {yq[0] + c * lp[0] - sn * lp[1], yq[1] + sn * lp[0] + c * lp[1]};
+    const double t[2] = {-n1, n0};
+    double slide = t[0] * (st[0] - pq[0]) + t[1] * (st[1] - pq[1]);
+    const double pt[2] = {pq[0] + slide * t[0], pq[1] + slide * t[1]};
+    double rp[2] = {pt[0] - yp[0], pt[1] - yp[1]};
+    double rq[2] = {pt[0] - yq[0], pt[1] - yq[1]};
+    r->u1[0] = st[0], r->u1[1] = st[1];
+    r->u2[0] = st[2], r->u2[1] = st[3];
+    r->normal[0] = n0, r->normal[1] = n1;
+    r->distance = st[6];
+    r->velocity = st[7];
+    r->point[0] = pt[0], r->point[1] = pt[1];
+    r->jp[0] = n0;
+    r->jp[1] = n1;
+    r->jp[2] = rp[0] * n1 - rp[1] * n0;
+    r->jq[0] = -n0;
+    r->jq[1] = -n1;
+    r->jq[2] = -(rq[0] * n1 - rq[1] * n0);
+    r->impulse = fs;
+    r->force = fs / dt;
+    r->friction_force = (flip ? -ts : ts) / dt;
+    r->kind = IMP_HIT_CONTACT;
+}
+
+void imp_e2_soft_lean_sync(imp_world *w, struct imp_e2_soft *s)
+{
+    if (!s->lean_ahead) {
+        return;
+    }
+    imp_engine2d *e = w->engine2d;
+    for (int i = 0; i < s->nrows; i++) {
+        const soft_lean *lo = &s->lean[i];
+        lean_record(&e->rec[i], lo, s->lmeta[i].flip, s->lsum[2 * i], s->lsum[2 * i + 1], s->lean_dt,
+                    s->shaped_pose, SOFT_SV, s->cs);
+        s->rows[i].v0 = lo->st[7];
+    }
+    s->lean_ahead = 0;
+}
+
+void imp_engine2d_soft_sync(imp_world *w, int drop)
+{
+    struct imp_e2_soft *s = w->engine2d != NULL ? w->engine2d->soft : NULL;
+    if (s != NULL) {
+        imp_e2_soft_lean_sync(w, s);
+        s->lean_on &= !drop;
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include "avx2.h"
+#define LEAN_AVX2 1
+
+int imp_e2_soft_lean_enter(imp_world *w, struct imp_e2_soft *s)
+{
+    const imp_engine2d *e = w->engine2d;
+    int n = s->nrows;
+    s->lean_on = s->lean_ahead = 0;
+    if (!s->simd || s->nover != 0 || n != e->nrec || n == 0) {
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        const soft_row *o = &s->rows[i];
+        const imp_rec2d *r = &e->rec[i];
+        if (o->rec != i || o->type != ROW_CONTACT || s->loc[i] < 0 || r->curved || r->connector >= 0) {
+            return 0;
+        }
+    }
+    if (n > s->lean_cap) {
+        int cap = n + n / 4;
+        soft_lean *lean = NULL;
+        soft_lean_meta *meta = malloc((size_t)cap * sizeof *meta);
+        double *sum = malloc(2 * (size_t)cap * sizeof *sum);
+        if (meta == NULL || sum == NULL || posix_memalign((void **)&lean, 64, (size_t)cap * sizeof *lean) != 0) {
+            free(meta);
+            free(sum);
+            return 0;
+        }
+        free(s->lean);
+        free(s->lmeta);
+        free(s->lsum);
+        s->lean = lean, s->lmeta = meta, s->lsum = sum;
+        s->lean_cap = cap;
+    }
+    for (int i = 0; i < n; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        soft_lean *lo = &s->lean[i];
+        memcpy(lo->lu, r->lu1, 2 * sizeof *lo->lu);
+        memcpy(lo->lu + 2, r->lu2, 2 * sizeof *lo->lu);
+        memcpy(lo->lu + 4, r->lpoint, 2 * sizeof *lo->lu);
+        memcpy(lo->lu + 6, r->lnormal, 2 * sizeof *lo->lu);
+        memcpy(lo->st, r->u1, 2 * sizeof *lo->st);
+        memcpy(lo->st + 2, r->u2, 2 * sizeof *lo->st);
+        memcpy(lo->st + 4, r->normal, 2 * sizeof *lo->st);
+        lo->st[6] = r->distance;
+        lo->st[7] = r->velocity;
+        s->lmeta[i] = (soft_lean_meta){.p = r->p, .q = r->q, .flip = s->rows[i].flip, .mu = r->friction};
+    }
+    s->lean_on = 1;
+    return 1;
+}
+
+/* the 4 x 4 doubles at a[0] .. a[3] (4 each) transposed: c[j] holds the j-th of each */
+static inline AVX2 void transpose4(const double *const *a, v4 *c)
+{
+    v4 r0 = _mm256_loadu_pd(a[0]), r1 = _mm256_loadu_pd(a[1]), r2 = _mm256_loadu_pd(a[2]),
+       r3 = _mm256_loadu_pd(a[3]);
+    v4 t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    v4 t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    c[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    c[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    c[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+    c[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+/* c[0] .. c[3] stored transposed: a[l] gets lane l of each */
+static inline AVX2 void store4(double *const *a, const v4 *c)
+{
+    v4 t0 = _mm256_unpacklo_pd(c[0], c[1]), t1 = _mm256_unpackhi_pd(c[0], c[1]);
+    v4 t2 = _mm256_unpacklo_pd(c[2], c[3]), t3 = _mm256_unpackhi_pd(c[2], c[3]);
+    _mm256_storeu_pd(a[0], _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(a[1], _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(a[2], _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(a[3], _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+
+/* the double k of each lane's slot row (stride doubles per slot), lane l at slot s[l] */
+static inline AVX2 v4 slot_field(const double *base, const int *s, int stride, int k)
+{
+    return _mm256_set_pd(base[(size_t)s[3] * stride + k], base[(size_t)s[2] * stride + k],
+                         base[(size_t)s[1] * stride + k], base[(size_t)s[0] * stride + k]);
+}
+
+/* a where the lane's m is set, else b */
+static inline AVX2 v4 pick(v4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, m); }
+
+/* the lane values of one row group: its rows' shape (imp_e2_soft_row_shape) */
+typedef struct lean_shape {
+    double n0[4], n1[4], rpn[4], rqn[4], rpt[4], rqt[4], mass_n[4], mass_t[4], c0[4], mu[4];
+} lean_shape;
+
+/* Rows i[0 .. 3] (lean records, their slots' positions and velocities at y, cosines and sines
+   cs) moved and shaped: their lean state stored, their shapes in sh. */
+static AVX2 void lean_move4(struct imp_e2_soft *s, const double *y, const double *cs, const int *i, lean_shape *sh)
+{
+    const v4 sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    soft_lean *lo[4] = {&s->lean[i[0]], &s->lean[i[1]], &s->lean[i[2]], &s->lean[i[3]]};
+    const soft_lean_meta *me[4] = {&s->lmeta[i[0]], &s->lmeta[i[1]], &s->lmeta[i[2]], &s->lmeta[i[3]]};
+    int sp_[4], sq_[4], op[4], oq[4];
+    for (int l = 0; l < 4; l++) {
+        sp_[l] = me[l]->p, sq_[l] = me[l]->q;
+        op[l] = me[l]->flip ? sq_[l] : sp_[l];
+        oq[l] = me[l]->flip ? sp_[l] : sq_[l];
+    }
+    v4 lu[8], st[8];
+    const double *a[4] = {lo[0]->lu, lo[1]->lu, lo[2]->lu, lo[3]->lu};
+    transpose4(a, lu);
+    const double *a2[4] = {lo[0]->lu + 4, lo[1]->lu + 4, lo[2]->lu + 4, lo[3]->lu + 4};
+    transpose4(a2, lu + 4);
+    const double *a3[4] = {lo[0]->st, lo[1]->st, lo[2]->st, lo[3]->st};
+    transpose4(a3, st);
+    const double *a4[4] = {lo[0]->st + 4, lo[1]->st + 4, lo[2]->st + 4, lo[3]->st + 4};
+    transpose4(a4, st + 4);
+    /* imp_e2_soft_move4's operations */
+    v4 yp0 = slot_field(y, sp_, IMP_STRIDE_2D, 0), yp1 = slot_field(y, sp_, IMP_STRIDE_2D, 1);
+    v4 yq0 = slot_field(y, sq_, IMP_STRIDE_2D, 0), yq1 = slot_field(y, sq_, IMP_STRIDE_2D, 1);
+    v4 cp = slot_field(cs, sp_, 2, 0), sp = slot_field(cs, sp_, 2, 1);
+    v4 c = slot_field(cs, sq_, 2, 0), sn = slot_field(cs, sq_, 2, 1);
+    v4 n0 = st[4], n1 = st[5];
+    v4 old_u1u2 = add(mul(n0, sub(st[0], st[2])), mul(n1, sub(st[1], st[3])));
+    v4 gap0 = sub(st[6], old_u1u2);
+    v4 lu10 = lu[0], lu11 = lu[1], lu20 = lu[2], lu21 = lu[3];
+    v4 u10 = sub(add(yp0, mul(cp, lu10)), mul(sp, lu11)), u11 = add(add(yp1, mul(sp, lu10)), mul(cp, lu11));
+    v4 u20 = sub(add(yq0, mul(c, lu20)), mul(sn, lu21)), u21 = add(add(yq1, mul(sn, lu20)), mul(c, lu21));
+    v4 ln0 = lu[6], ln1 = lu[7];
+    v4 m0 = sub(mul(c, ln0), mul(sn, ln1)), m1 = add(mul(sn, ln0), mul(c, ln1));
+    v4 along = add(mul(m0, sub(u10, u20)), mul(m1, sub(u11, u21)));
+    v4 lp0 = lu[4], lp1 = lu[5];
+    v4 pq0 = sub(add(yq0, mul(c, lp0)), mul(sn, lp1)), pq1 = add(add(yq1, mul(sn, lp0)), mul(c, lp1));
+    v4 t0 = _mm256_xor_pd(m1, sign), t1 = m0;
+    v4 slide = add(mul(t0, sub(u10, pq0)), mul(t1, sub(u11, pq1)));
+    v4 pt0 = add(pq0, mul(slide, t0)), pt1 = add(pq1, mul(slide, t1));
+    v4 rp0 = sub(pt0, yp0), rp1 = sub(pt1, yp1), rq0 = sub(pt0, yq0), rq1 = sub(pt1, yq1);
+    v4 jp2 = sub(mul(rp0, m1), mul(rp1, m0));
+    v4 jq2 = _mm256_xor_pd(sub(mul(rq0, m1), mul(rq1, m0)), sign);
+    v4 vp3 = slot_field(y, sp_, IMP_STRIDE_2D, 3), vp4 = slot_field(y, sp_, IMP_STRIDE_2D, 4);
+    v4 vp5 = slot_field(y, sp_, IMP_STRIDE_2D, 5);
+    v4 vq3 = slot_field(y, sq_, IMP_STRIDE_2D, 3), vq4 = slot_field(y, sq_, IMP_STRIDE_2D, 4);
+    v4 vq5 = slot_field(y, sq_, IMP_STRIDE_2D, 5);
+    v4 velp = add(mul(sub(vp3, mul(vp5, rp1)), m0), mul(add(vp4, mul(vp5, rp0)), m1));
+    v4 velq = add(mul(sub(vq3, mul(vq5, rq1)), m0), mul(add(vq4, mul(vq5, rq0)), m1));
+    v4 dist = add(along, gap0), vel = sub(velp, velq);
+    const v4 out0[4] = {u10, u11, u20, u21}, out1[4] = {m0, m1, dist, vel};
+    double *b3[4] = {lo[0]->st, lo[1]->st, lo[2]->st, lo[3]->st};
+    store4(b3, out0);
+    double *b4[4] = {lo[0]->st + 4, lo[1]->st + 4, lo[2]->st + 4, lo[3]->st + 4};
+    store4(b4, out1);
+    /* shape4's operations, the rows' masses their slots' in s->minv (as the blocks take them) */
+    v4 flip = _mm256_castsi256_pd(_mm256_set_epi64x(-(long long)(me[3]->flip != 0), -(long long)(me[2]->flip != 0),
+                                                    -(long long)(me[1]->flip != 0), -(long long)(me[0]->flip != 0)));
+    v4 sg = pick(flip, _mm256_set1_pd(-1.0), one);
+    v4 on0 = mul(sg, m0), on1 = mul(sg, m1);
+    v4 rpn = pick(flip, jq2, jp2), rqn = pick(flip, _mm256_xor_pd(jp2, sign), _mm256_xor_pd(jq2, sign));
+    v4 mp = slot_field(s->minv, op, SOFT_SV, 0), ip = slot_field(s->minv, op, SOFT_SV, 1);
+    v4 mq = slot_field(s->minv, oq, SOFT_SV, 0), iq = slot_field(s->minv, oq, SOFT_SV, 1);
+    v4 kn = add(add(mul(add(mp, mq), add(mul(on0, on0), mul(on1, on1))), mul(mul(ip, rpn), rpn)),
+                mul(mul(iq, rqn), rqn));
+    v4 mass_n = pick(_mm256_cmp_pd(kn, zero, _CMP_GT_OQ), _mm256_div_pd(one, kn), zero);
+    v4 mu = _mm256_set_pd(me[3]->mu, me[2]->mu, me[1]->mu, me[0]->mu);
+    v4 fr = _mm256_cmp_pd(mu, zero, _CMP_GT_OQ);
+    v4 ap0 = pick(flip, rq0, rp0), ap1 = pick(flip, rq1, rp1);
+    v4 aq0 = pick(flip, rp0, rq0), aq1 = pick(flip, rp1, rq1);
+    v4 ot0 = _mm256_xor_pd(on1, sign), ot1 = on0;
+    v4 rpt = sub(mul(ap0, ot1), mul(ap1, ot0)), rqt = sub(mul(aq0, ot1), mul(aq1, ot0));
+    v4 kt = add(add(add(mp, mq), mul(mul(ip, rpt), rpt)), mul(mul(iq, rqt), rqt));
+    v4 mass_t = pick(fr, pick(_mm256_cmp_pd(kt, zero, _CMP_GT_OQ), _mm256_div_pd(one, kt), zero), zero);
+    _mm256_storeu_pd(sh->n0, on0);
+    _mm256_storeu_pd(sh->n1, on1);
+    _mm256_storeu_pd(sh->rpn, rpn);
+    _mm256_storeu_pd(sh->rqn, rqn);
+    _mm256_storeu_pd(sh->rpt, pick(fr, rpt, zero));
+    _mm256_storeu_pd(sh->rqt, pick(fr, rqt, zero));
+    _mm256_storeu_pd(sh->mass_n, mass_n);
+    _mm256_storeu_pd(sh->mass_t, mass_t);
+    _mm256_storeu_pd(sh->c0, dist);
+    _mm256_storeu_pd(sh->mu, mu);
+}
+
+AVX2 int imp_e2_soft_lean_end(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
+{
+    imp_engine2d *e = w->engine2d;
+    double vtol = w->model.def.engine2d.velocity_tol, tol = w->model.def.engine2d.distance_tol;
+    const double *y = w->data.y;
+    int n = s->nrows, touch = 0;
+    double max_force = e->max_force;
+    for (int i0 = 0; i0 < n; i0 += 4) {
+        int m = n - i0 < 4 ? n - i0 : 4;
+        int idx[4];
+        double v0[4];
+        for (int k = 0; k < 4; k++) {
+            idx[k] = i0 + (k < m ? k : m - 1);  /* (a short last group repeats its last row) */
+            v0[k] = s->lean[idx[k]].st[7];
+        }
+        lean_shape sh;
+        lean_move4(s, y, s->cs, idx, &sh);
+        for (int k = 0; k < m; k++) {
+            int i = i0 + k, at = s->loc[i];
+            soft_block *b = &s->blocks[at >> 3];
+            int kk = at >> 2 & 1, l = at & 3;
+            double fs = b->fn_sum[kk][l], ts = b->ft_sum[kk][l];
+            s->lsum[2 * i] = fs;
+            s->lsum[2 * i + 1] = ts;
+            double f = fabs(fs / dt);
+            if (f > max_force) {
+                max_force = f;
+            }
+            /* imp_e2_soft_lane_shape */
+            if (kk == 0) {
+                b->n0[l] = sh.n0[k];
+                b->n1[l] = sh.n1[k];
+                b->mu[l] = sh.mu[k];
+            }
+            b->rpn[kk][l] = sh.rpn[k];
+            b->rqn[kk][l] = sh.rqn[k];
+            b->rpt[kk][l] = sh.rpt[k];
+            b->rqt[kk][l] = sh.rqt[k];
+            b->mass_n[kk][l] = sh.mass_n[k];
+            b->mass_t[kk][l] = sh.mass_t[k];
+            b->c0[kk][l] = sh.c0[k];
+            b->fn_max[kk][l] = b->fn_sum[kk][l] = b->ft_sum[kk][l] = 0.0;
+            int bit = 1 << (4 * kk + l);
+            b->fz = (b->fz & ~bit) | (sh.mu[k] == 0.0 ? bit : 0);
+            unsigned char t = sh.c0[k] < tol;
+            touch |= t != s->touching[i];
+            s->touching[i] = t;
+            if (v0[k] < -vtol && fs > 1e-4) {  /* an impact: its record written now */
+                imp_rec2d *r = &e->rec[i];
+                lean_record(r, &s->lean[i], s->lmeta[i].flip, fs, ts, dt, y, IMP_STRIDE_2D, s->cs);
+                imp_engine2d_push_collision(w, t1, r, v0[k], fs);
+            }
+        }
+    }
+    e->max_force = max_force;
+    s->lean_dt = dt;
+    s->lean_ahead = 1;
+    return touch;
+}
+#else
+int imp_e2_soft_lean_enter(imp_world *w, struct imp_e2_soft *s)
+{
+    (void)w;
+    s->lean_on = s->lean_ahead = 0;
+    return 0;
+}
+
+int imp_e2_soft_lean_end(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
+{
+    (void)w, (void)s, (void)dt, (void)t1;
+    return 0;  /* (not reached: imp_e2_soft_lean_enter never turns them on) */
+}
+#endif
