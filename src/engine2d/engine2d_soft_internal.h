@@ -138,10 +138,12 @@ struct imp_e2_soft {
     int ncolours;
     softness sf[3];           /* the step's softness by SOFT_* */
     /* the lean records (engine2d_soft_lean.c): row i's record is e->rec[i], its lean copy
-       lean[i], its sums over the last step lsum[2 i], lsum[2 i + 1] */
+       lean[loc[i]] (in the blocks' order), with lmeta[loc[i]], its sums over the last step
+       lsum[2 loc[i]], lsum[2 loc[i] + 1]; s->ord lists the impacts of a step's end */
     soft_lean *lean;
     soft_lean_meta *lmeta;
     double *lsum;
+    double *lv0;              /* (in lsum's block) an impact's row's v0, for its event */
     int lean_cap;
     int lean_on;              /* lean[0 .. nrows) hold the records' state (the rows, blocks and
                                  layout those of imp_e2_soft_lean_enter) */

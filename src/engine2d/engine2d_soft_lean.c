@@ -61,8 +61,9 @@ void imp_e2_soft_lean_sync(imp_world *w, struct imp_e2_soft *s)
     }
     imp_engine2d *e = w->engine2d;
     for (int i = 0; i < s->nrows; i++) {
-        const soft_lean *lo = &s->lean[i];
-        lean_record(&e->rec[i], lo, s->lmeta[i].flip, s->lsum[2 * i], s->lsum[2 * i + 1], s->lean_dt,
+        int at = s->loc[i];
+        const soft_lean *lo = &s->lean[at];
+        lean_record(&e->rec[i], lo, s->lmeta[at].flip, s->lsum[2 * at], s->lsum[2 * at + 1], s->lean_dt,
                     s->shaped_pose, SOFT_SV, s->cs);
         s->rows[i].v0 = lo->st[7];
     }
@@ -87,7 +88,8 @@ int imp_e2_soft_lean_enter(imp_world *w, struct imp_e2_soft *s)
     const imp_engine2d *e = w->engine2d;
     int n = s->nrows;
     s->lean_on = s->lean_ahead = 0;
-    if (!s->simd || s->nover != 0 || n != e->nrec || n == 0) {
+    int slots = 8 * s->nblocks;
+    if (!s->simd || s->nover != 0 || n != e->nrec || n == 0 || n > s->row_cap) {
         return 0;
     }
     for (int i = 0; i < n; i++) {
@@ -97,11 +99,11 @@ int imp_e2_soft_lean_enter(imp_world *w, struct imp_e2_soft *s)
             return 0;
         }
     }
-    if (n > s->lean_cap) {
-        int cap = n + n / 4;
+    if (slots > s->lean_cap) {
+        int cap = slots + slots / 4;
         soft_lean *lean = NULL;
         soft_lean_meta *meta = malloc((size_t)cap * sizeof *meta);
-        double *sum = malloc(2 * (size_t)cap * sizeof *sum);
+        double *sum = malloc(3 * (size_t)cap * sizeof *sum);
         if (meta == NULL || sum == NULL || posix_memalign((void **)&lean, 64, (size_t)cap * sizeof *lean) != 0) {
             free(meta);
             free(sum);
@@ -110,12 +112,20 @@ int imp_e2_soft_lean_enter(imp_world *w, struct imp_e2_soft *s)
         free(s->lean);
         free(s->lmeta);
         free(s->lsum);
-        s->lean = lean, s->lmeta = meta, s->lsum = sum;
+        s->lean = lean, s->lmeta = meta, s->lsum = sum, s->lv0 = sum + 2 * (size_t)cap;
         s->lean_cap = cap;
     }
-    for (int i = 0; i < n; i++) {
+    for (int at = 0; at < slots; at++) {  /* (in the blocks' order: lane l of row k of block b at 8 b + 4 k + l) */
+        const soft_block *b = &s->blocks[at >> 3];
+        int k = at >> 2 & 1, i = b->row[k][at & 3];
+        for (int l = 0; l < 4 && i < 0; l++) {  /* (a lane without a row: a copy of one, its results unused) */
+            i = b->row[k][l];
+        }
+        if (i < 0) {
+            continue;
+        }
         const imp_rec2d *r = &e->rec[i];
-        soft_lean *lo = &s->lean[i];
+        soft_lean *lo = &s->lean[at];
         memcpy(lo->lu, r->lu1, 2 * sizeof *lo->lu);
         memcpy(lo->lu + 2, r->lu2, 2 * sizeof *lo->lu);
         memcpy(lo->lu + 4, r->lpoint, 2 * sizeof *lo->lu);
@@ -125,7 +135,7 @@ int imp_e2_soft_lean_enter(imp_world *w, struct imp_e2_soft *s)
         memcpy(lo->st + 4, r->normal, 2 * sizeof *lo->st);
         lo->st[6] = r->distance;
         lo->st[7] = r->velocity;
-        s->lmeta[i] = (soft_lean_meta){.p = r->p, .q = r->q, .flip = s->rows[i].flip, .mu = r->friction};
+        s->lmeta[at] = (soft_lean_meta){.p = r->p, .q = r->q, .flip = s->rows[i].flip, .mu = r->friction};
     }
     s->lean_on = 1;
     return 1;
@@ -165,9 +175,9 @@ static inline AVX2 v4 slot_field(const double *base, const int *s, int stride, i
 /* a where the lane's m is set, else b */
 static inline AVX2 v4 pick(v4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, m); }
 
-/* the lane values of one row group: its rows' shape (imp_e2_soft_row_shape) */
+/* the lanes of four rows: their shapes (imp_e2_soft_row_shape) */
 typedef struct lean_shape {
-    double n0[4], n1[4], rpn[4], rqn[4], rpt[4], rqt[4], mass_n[4], mass_t[4], c0[4], mu[4];
+    v4 n0, n1, rpn, rqn, rpt, rqt, mass_n, mass_t, c0, mu;
 } lean_shape;
 
 /* Rows i[0 .. 3] (lean records, their slots' positions and velocities at y, cosines and sines
@@ -245,71 +255,102 @@ static AVX2 void lean_move4(struct imp_e2_soft *s, const double *y, const double
     v4 rpt = sub(mul(ap0, ot1), mul(ap1, ot0)), rqt = sub(mul(aq0, ot1), mul(aq1, ot0));
     v4 kt = add(add(add(mp, mq), mul(mul(ip, rpt), rpt)), mul(mul(iq, rqt), rqt));
     v4 mass_t = pick(fr, pick(_mm256_cmp_pd(kt, zero, _CMP_GT_OQ), _mm256_div_pd(one, kt), zero), zero);
-    _mm256_storeu_pd(sh->n0, on0);
-    _mm256_storeu_pd(sh->n1, on1);
-    _mm256_storeu_pd(sh->rpn, rpn);
-    _mm256_storeu_pd(sh->rqn, rqn);
-    _mm256_storeu_pd(sh->rpt, pick(fr, rpt, zero));
-    _mm256_storeu_pd(sh->rqt, pick(fr, rqt, zero));
-    _mm256_storeu_pd(sh->mass_n, mass_n);
-    _mm256_storeu_pd(sh->mass_t, mass_t);
-    _mm256_storeu_pd(sh->c0, dist);
-    _mm256_storeu_pd(sh->mu, mu);
+    sh->n0 = on0, sh->n1 = on1, sh->rpn = rpn, sh->rqn = rqn;
+    sh->rpt = pick(fr, rpt, zero), sh->rqt = pick(fr, rqt, zero);
+    sh->mass_n = mass_n, sh->mass_t = mass_t, sh->c0 = dist, sh->mu = mu;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* v's lanes where m is set stored at a, the others left */
+static inline AVX2 void put(double *a, v4 m, v4 v) { _mm256_storeu_pd(a, pick(m, v, _mm256_loadu_pd(a))); }
+
+/* Block by block, row k of its four lanes at once: the lean records (kept in the blocks'
+   order) and the lanes read and written in memory order; the impacts' events pushed after, in
+   the rows' order. */
 AVX2 int imp_e2_soft_lean_end(imp_world *w, struct imp_e2_soft *s, double dt, double t1)
 {
     imp_engine2d *e = w->engine2d;
     double vtol = w->model.def.engine2d.velocity_tol, tol = w->model.def.engine2d.distance_tol;
     const double *y = w->data.y;
-    int n = s->nrows, touch = 0;
+    int touch = 0, nev = 0, *ev = s->ord;
     double max_force = e->max_force;
-    for (int i0 = 0; i0 < n; i0 += 4) {
-        int m = n - i0 < 4 ? n - i0 : 4;
-        int idx[4];
-        double v0[4];
-        for (int k = 0; k < 4; k++) {
-            idx[k] = i0 + (k < m ? k : m - 1);  /* (a short last group repeats its last row) */
-            v0[k] = s->lean[idx[k]].st[7];
+    const v4 zero = _mm256_setzero_pd();
+    for (int bi = 0; bi < s->nblocks; bi++) {
+        soft_block *b = &s->blocks[bi];
+        for (int k = 0; k < 2; k++) {
+            int live = 0, base = 8 * bi + 4 * k;
+            for (int l = 0; l < 4; l++) {
+                live |= (b->row[k][l] >= 0) << l;
+            }
+            if (live == 0) {
+                continue;
+            }
+            int idx[4] = {base, base + 1, base + 2, base + 3};  /* (a lane without a row: a copy) */
+            double v0[4];
+            for (int l = 0; l < 4; l++) {
+                v0[l] = s->lean[base + l].st[7];
+            }
+            lean_shape sh;
+            lean_move4(s, y, s->cs, idx, &sh);
+            v4 m = _mm256_castsi256_pd(_mm256_set_epi64x(-(long long)(live >> 3 & 1), -(long long)(live >> 2 & 1),
+                                                         -(long long)(live >> 1 & 1), -(long long)(live & 1)));
+            double *sum = s->lsum + 2 * (size_t)base, c0[4];
+            v4 fs = _mm256_loadu_pd(b->fn_sum[k]), ts = _mm256_loadu_pd(b->ft_sum[k]);
+            v4 lo = _mm256_unpacklo_pd(fs, ts), hi = _mm256_unpackhi_pd(fs, ts);  /* (fs0 ts0 fs2 ts2), (fs1 ts1 fs3 ts3) */
+            _mm256_storeu_pd(sum, _mm256_permute2f128_pd(lo, hi, 0x20));
+            _mm256_storeu_pd(sum + 4, _mm256_permute2f128_pd(lo, hi, 0x31));
+            _mm256_storeu_pd(c0, sh.c0);
+            /* imp_e2_soft_lane_shape, the four lanes at once */
+            if (k == 0) {
+                put(b->n0, m, sh.n0);
+                put(b->n1, m, sh.n1);
+                put(b->mu, m, sh.mu);
+            }
+            put(b->rpn[k], m, sh.rpn);
+            put(b->rqn[k], m, sh.rqn);
+            put(b->rpt[k], m, sh.rpt);
+            put(b->rqt[k], m, sh.rqt);
+            put(b->mass_n[k], m, sh.mass_n);
+            put(b->mass_t[k], m, sh.mass_t);
+            put(b->c0[k], m, sh.c0);
+            put(b->fn_max[k], m, zero);
+            put(b->fn_sum[k], m, zero);
+            put(b->ft_sum[k], m, zero);
+            int fz = _mm256_movemask_pd(_mm256_cmp_pd(sh.mu, zero, _CMP_EQ_OQ)) & live;
+            b->fz = (b->fz & ~(live << 4 * k)) | fz << 4 * k;
+            for (int l = 0; l < 4; l++) {
+                int i = b->row[k][l];
+                if (i < 0) {
+                    continue;
+                }
+                double f = fabs(s->lsum[2 * (base + l)] / dt);
+                if (f > max_force) {
+                    max_force = f;
+                }
+                unsigned char t = c0[l] < tol;
+                touch |= t != s->touching[i];
+                s->touching[i] = t;
+                if (v0[l] < -vtol && s->lsum[2 * (base + l)] > 1e-4) {  /* an impact: pushed below */
+                    ev[nev++] = i;
+                    s->lv0[base + l] = v0[l];
+                }
+            }
         }
-        lean_shape sh;
-        lean_move4(s, y, s->cs, idx, &sh);
-        for (int k = 0; k < m; k++) {
-            int i = i0 + k, at = s->loc[i];
-            soft_block *b = &s->blocks[at >> 3];
-            int kk = at >> 2 & 1, l = at & 3;
-            double fs = b->fn_sum[kk][l], ts = b->ft_sum[kk][l];
-            s->lsum[2 * i] = fs;
-            s->lsum[2 * i + 1] = ts;
-            double f = fabs(fs / dt);
-            if (f > max_force) {
-                max_force = f;
-            }
-            /* imp_e2_soft_lane_shape */
-            if (kk == 0) {
-                b->n0[l] = sh.n0[k];
-                b->n1[l] = sh.n1[k];
-                b->mu[l] = sh.mu[k];
-            }
-            b->rpn[kk][l] = sh.rpn[k];
-            b->rqn[kk][l] = sh.rqn[k];
-            b->rpt[kk][l] = sh.rpt[k];
-            b->rqt[kk][l] = sh.rqt[k];
-            b->mass_n[kk][l] = sh.mass_n[k];
-            b->mass_t[kk][l] = sh.mass_t[k];
-            b->c0[kk][l] = sh.c0[k];
-            b->fn_max[kk][l] = b->fn_sum[kk][l] = b->ft_sum[kk][l] = 0.0;
-            int bit = 1 << (4 * kk + l);
-            b->fz = (b->fz & ~bit) | (sh.mu[k] == 0.0 ? bit : 0);
-            unsigned char t = sh.c0[k] < tol;
-            touch |= t != s->touching[i];
-            s->touching[i] = t;
-            if (v0[k] < -vtol && fs > 1e-4) {  /* an impact: its record written now */
-                imp_rec2d *r = &e->rec[i];
-                lean_record(r, &s->lean[i], s->lmeta[i].flip, fs, ts, dt, y, IMP_STRIDE_2D, s->cs);
-                imp_engine2d_push_collision(w, t1, r, v0[k], fs);
-            }
-        }
+    }
+    if (nev > 1) {
+        qsort(ev, (size_t)nev, sizeof *ev, cmp_int);
+    }
+    for (int j = 0; j < nev; j++) {  /* (in the rows' order, with their records written now) */
+        int i = ev[j], at = s->loc[i];
+        imp_rec2d *r = &e->rec[i];
+        lean_record(r, &s->lean[at], s->lmeta[at].flip, s->lsum[2 * at], s->lsum[2 * at + 1], dt, y, IMP_STRIDE_2D,
+                    s->cs);
+        imp_engine2d_push_collision(w, t1, r, s->lv0[at], s->lsum[2 * at]);
     }
     e->max_force = max_force;
     s->lean_dt = dt;
