@@ -34,8 +34,8 @@ static void lean_record(imp_rec2d *r, const soft_lean *lo, int flip, double fs, 
     const double t[2] = {-n1, n0};
     double slide = t[0] * (st[0] - pq[0]) + t[1] * (st[1] - pq[1]);
     const double pt[2] = {pq[0] + slide * t[0], pq[1] + slide * t[1]};
-    double rp[2] = {pt[0] - yp[0], pt[1] - yp[1]};
-    double rq[2] = {pt[0] - yq[0], pt[1] - yq[1]};
+    const double rp[2] = {pt[0] - yp[0], pt[1] - yp[1]};
+    const double rq[2] = {pt[0] - yq[0], pt[1] - yq[1]};
     r->u1[0] = st[0], r->u1[1] = st[1];
     r->u2[0] = st[2], r->u2[1] = st[3];
     r->normal[0] = n0, r->normal[1] = n1;
@@ -80,8 +80,7 @@ void imp_engine2d_soft_sync(imp_world *w, int drop)
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include "avx2.h"
-#define LEAN_AVX2 1
+#include "engine2d_soft_move4.h"
 
 int imp_e2_soft_lean_enter(imp_world *w, struct imp_e2_soft *s)
 {
@@ -165,28 +164,14 @@ static inline AVX2 void store4(double *const *a, const v4 *c)
     _mm256_storeu_pd(a[3], _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
-/* the double k of each lane's slot row (stride doubles per slot), lane l at slot s[l] */
-static inline AVX2 v4 slot_field(const double *base, const int *s, int stride, int k)
+/* Rows at idx[0 .. 3] of the lean records (their slots' positions and velocities at y,
+   cosines and sines cs) moved and shaped: their lean state stored, their shapes in sh, their
+   distances in dist. */
+static AVX2 void lean_move4(struct imp_e2_soft *s, const double *y, const double *cs, const int *idx, soft_shape4 *sh,
+                            v4 *dist, v4 *mu)
 {
-    return _mm256_set_pd(base[(size_t)s[3] * stride + k], base[(size_t)s[2] * stride + k],
-                         base[(size_t)s[1] * stride + k], base[(size_t)s[0] * stride + k]);
-}
-
-/* a where the lane's m is set, else b */
-static inline AVX2 v4 pick(v4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, m); }
-
-/* the lanes of four rows: their shapes (imp_e2_soft_row_shape) */
-typedef struct lean_shape {
-    v4 n0, n1, rpn, rqn, rpt, rqt, mass_n, mass_t, c0, mu;
-} lean_shape;
-
-/* Rows i[0 .. 3] (lean records, their slots' positions and velocities at y, cosines and sines
-   cs) moved and shaped: their lean state stored, their shapes in sh. */
-static AVX2 void lean_move4(struct imp_e2_soft *s, const double *y, const double *cs, const int *i, lean_shape *sh)
-{
-    const v4 sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    soft_lean *lo[4] = {&s->lean[i[0]], &s->lean[i[1]], &s->lean[i[2]], &s->lean[i[3]]};
-    const soft_lean_meta *me[4] = {&s->lmeta[i[0]], &s->lmeta[i[1]], &s->lmeta[i[2]], &s->lmeta[i[3]]};
+    soft_lean *lo[4] = {&s->lean[idx[0]], &s->lean[idx[1]], &s->lean[idx[2]], &s->lean[idx[3]]};
+    const soft_lean_meta *me[4] = {&s->lmeta[idx[0]], &s->lmeta[idx[1]], &s->lmeta[idx[2]], &s->lmeta[idx[3]]};
     int sp_[4], sq_[4], op[4], oq[4];
     for (int l = 0; l < 4; l++) {
         sp_[l] = me[l]->p, sq_[l] = me[l]->q;
@@ -202,62 +187,21 @@ static AVX2 void lean_move4(struct imp_e2_soft *s, const double *y, const double
     transpose4(a3, st);
     const double *a4[4] = {lo[0]->st + 4, lo[1]->st + 4, lo[2]->st + 4, lo[3]->st + 4};
     transpose4(a4, st + 4);
-    /* imp_e2_soft_move4's operations */
-    v4 yp0 = slot_field(y, sp_, IMP_STRIDE_2D, 0), yp1 = slot_field(y, sp_, IMP_STRIDE_2D, 1);
-    v4 yq0 = slot_field(y, sq_, IMP_STRIDE_2D, 0), yq1 = slot_field(y, sq_, IMP_STRIDE_2D, 1);
-    v4 cp = slot_field(cs, sp_, 2, 0), sp = slot_field(cs, sp_, 2, 1);
-    v4 c = slot_field(cs, sq_, 2, 0), sn = slot_field(cs, sq_, 2, 1);
-    v4 n0 = st[4], n1 = st[5];
-    v4 old_u1u2 = add(mul(n0, sub(st[0], st[2])), mul(n1, sub(st[1], st[3])));
-    v4 gap0 = sub(st[6], old_u1u2);
-    v4 lu10 = lu[0], lu11 = lu[1], lu20 = lu[2], lu21 = lu[3];
-    v4 u10 = sub(add(yp0, mul(cp, lu10)), mul(sp, lu11)), u11 = add(add(yp1, mul(sp, lu10)), mul(cp, lu11));
-    v4 u20 = sub(add(yq0, mul(c, lu20)), mul(sn, lu21)), u21 = add(add(yq1, mul(sn, lu20)), mul(c, lu21));
-    v4 ln0 = lu[6], ln1 = lu[7];
-    v4 m0 = sub(mul(c, ln0), mul(sn, ln1)), m1 = add(mul(sn, ln0), mul(c, ln1));
-    v4 along = add(mul(m0, sub(u10, u20)), mul(m1, sub(u11, u21)));
-    v4 lp0 = lu[4], lp1 = lu[5];
-    v4 pq0 = sub(add(yq0, mul(c, lp0)), mul(sn, lp1)), pq1 = add(add(yq1, mul(sn, lp0)), mul(c, lp1));
-    v4 t0 = _mm256_xor_pd(m1, sign), t1 = m0;
-    v4 slide = add(mul(t0, sub(u10, pq0)), mul(t1, sub(u11, pq1)));
-    v4 pt0 = add(pq0, mul(slide, t0)), pt1 = add(pq1, mul(slide, t1));
-    v4 rp0 = sub(pt0, yp0), rp1 = sub(pt1, yp1), rq0 = sub(pt0, yq0), rq1 = sub(pt1, yq1);
-    v4 jp2 = sub(mul(rp0, m1), mul(rp1, m0));
-    v4 jq2 = _mm256_xor_pd(sub(mul(rq0, m1), mul(rq1, m0)), sign);
-    v4 vp3 = slot_field(y, sp_, IMP_STRIDE_2D, 3), vp4 = slot_field(y, sp_, IMP_STRIDE_2D, 4);
-    v4 vp5 = slot_field(y, sp_, IMP_STRIDE_2D, 5);
-    v4 vq3 = slot_field(y, sq_, IMP_STRIDE_2D, 3), vq4 = slot_field(y, sq_, IMP_STRIDE_2D, 4);
-    v4 vq5 = slot_field(y, sq_, IMP_STRIDE_2D, 5);
-    v4 velp = add(mul(sub(vp3, mul(vp5, rp1)), m0), mul(add(vp4, mul(vp5, rp0)), m1));
-    v4 velq = add(mul(sub(vq3, mul(vq5, rq1)), m0), mul(add(vq4, mul(vq5, rq0)), m1));
-    v4 dist = add(along, gap0), vel = sub(velp, velq);
-    const v4 out0[4] = {u10, u11, u20, u21}, out1[4] = {m0, m1, dist, vel};
+    soft_moved4 m;
+    imp_e2_soft_move4_lanes(y, cs, sp_, sq_, st, lu, &m);
+    const v4 out0[4] = {m.u1[0], m.u1[1], m.u2[0], m.u2[1]}, out1[4] = {m.n[0], m.n[1], m.dist, m.vel};
     double *b3[4] = {lo[0]->st, lo[1]->st, lo[2]->st, lo[3]->st};
     store4(b3, out0);
     double *b4[4] = {lo[0]->st + 4, lo[1]->st + 4, lo[2]->st + 4, lo[3]->st + 4};
     store4(b4, out1);
-    /* shape4's operations, the rows' masses their slots' in s->minv (as the blocks take them) */
+    /* the rows' masses their slots' in s->minv (as the blocks take them) */
     v4 flip = _mm256_castsi256_pd(_mm256_set_epi64x(-(long long)(me[3]->flip != 0), -(long long)(me[2]->flip != 0),
                                                     -(long long)(me[1]->flip != 0), -(long long)(me[0]->flip != 0)));
-    v4 sg = pick(flip, _mm256_set1_pd(-1.0), one);
-    v4 on0 = mul(sg, m0), on1 = mul(sg, m1);
-    v4 rpn = pick(flip, jq2, jp2), rqn = pick(flip, _mm256_xor_pd(jp2, sign), _mm256_xor_pd(jq2, sign));
-    v4 mp = slot_field(s->minv, op, SOFT_SV, 0), ip = slot_field(s->minv, op, SOFT_SV, 1);
-    v4 mq = slot_field(s->minv, oq, SOFT_SV, 0), iq = slot_field(s->minv, oq, SOFT_SV, 1);
-    v4 kn = add(add(mul(add(mp, mq), add(mul(on0, on0), mul(on1, on1))), mul(mul(ip, rpn), rpn)),
-                mul(mul(iq, rqn), rqn));
-    v4 mass_n = pick(_mm256_cmp_pd(kn, zero, _CMP_GT_OQ), _mm256_div_pd(one, kn), zero);
-    v4 mu = _mm256_set_pd(me[3]->mu, me[2]->mu, me[1]->mu, me[0]->mu);
-    v4 fr = _mm256_cmp_pd(mu, zero, _CMP_GT_OQ);
-    v4 ap0 = pick(flip, rq0, rp0), ap1 = pick(flip, rq1, rp1);
-    v4 aq0 = pick(flip, rp0, rq0), aq1 = pick(flip, rp1, rq1);
-    v4 ot0 = _mm256_xor_pd(on1, sign), ot1 = on0;
-    v4 rpt = sub(mul(ap0, ot1), mul(ap1, ot0)), rqt = sub(mul(aq0, ot1), mul(aq1, ot0));
-    v4 kt = add(add(add(mp, mq), mul(mul(ip, rpt), rpt)), mul(mul(iq, rqt), rqt));
-    v4 mass_t = pick(fr, pick(_mm256_cmp_pd(kt, zero, _CMP_GT_OQ), _mm256_div_pd(one, kt), zero), zero);
-    sh->n0 = on0, sh->n1 = on1, sh->rpn = rpn, sh->rqn = rqn;
-    sh->rpt = pick(fr, rpt, zero), sh->rqt = pick(fr, rqt, zero);
-    sh->mass_n = mass_n, sh->mass_t = mass_t, sh->c0 = dist, sh->mu = mu;
+    *mu = _mm256_set_pd(me[3]->mu, me[2]->mu, me[1]->mu, me[0]->mu);
+    imp_e2_soft_shape4_lanes(&m, flip, imp_e2_slot_field(s->minv, op, SOFT_SV, 0),
+                             imp_e2_slot_field(s->minv, op, SOFT_SV, 1), imp_e2_slot_field(s->minv, oq, SOFT_SV, 0),
+                             imp_e2_slot_field(s->minv, oq, SOFT_SV, 1), *mu, sh);
+    *dist = m.dist;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -267,7 +211,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* v's lanes where m is set stored at a, the others left */
-static inline AVX2 void put(double *a, v4 m, v4 v) { _mm256_storeu_pd(a, pick(m, v, _mm256_loadu_pd(a))); }
+static inline AVX2 void put(double *a, v4 m, v4 v) { _mm256_storeu_pd(a, imp_e2_pick(m, v, _mm256_loadu_pd(a))); }
 
 /* Block by block, row k of its four lanes at once: the lean records (kept in the blocks'
    order) and the lanes read and written in memory order; the impacts' events pushed after, in
@@ -295,8 +239,9 @@ AVX2 int imp_e2_soft_lean_end(imp_world *w, struct imp_e2_soft *s, double dt, do
             for (int l = 0; l < 4; l++) {
                 v0[l] = s->lean[base + l].st[7];
             }
-            lean_shape sh;
-            lean_move4(s, y, s->cs, idx, &sh);
+            soft_shape4 sh;
+            v4 dist, mu;
+            lean_move4(s, y, s->cs, idx, &sh, &dist, &mu);
             v4 m = _mm256_castsi256_pd(_mm256_set_epi64x(-(long long)(live >> 3 & 1), -(long long)(live >> 2 & 1),
                                                          -(long long)(live >> 1 & 1), -(long long)(live & 1)));
             double *sum = s->lsum + 2 * (size_t)base, c0[4];
@@ -304,12 +249,12 @@ AVX2 int imp_e2_soft_lean_end(imp_world *w, struct imp_e2_soft *s, double dt, do
             v4 lo = _mm256_unpacklo_pd(fs, ts), hi = _mm256_unpackhi_pd(fs, ts);  /* (fs0 ts0 fs2 ts2), (fs1 ts1 fs3 ts3) */
             _mm256_storeu_pd(sum, _mm256_permute2f128_pd(lo, hi, 0x20));
             _mm256_storeu_pd(sum + 4, _mm256_permute2f128_pd(lo, hi, 0x31));
-            _mm256_storeu_pd(c0, sh.c0);
+            _mm256_storeu_pd(c0, dist);
             /* imp_e2_soft_lane_shape, the four lanes at once */
             if (k == 0) {
                 put(b->n0, m, sh.n0);
                 put(b->n1, m, sh.n1);
-                put(b->mu, m, sh.mu);
+                put(b->mu, m, mu);
             }
             put(b->rpn[k], m, sh.rpn);
             put(b->rqn[k], m, sh.rqn);
@@ -317,11 +262,11 @@ AVX2 int imp_e2_soft_lean_end(imp_world *w, struct imp_e2_soft *s, double dt, do
             put(b->rqt[k], m, sh.rqt);
             put(b->mass_n[k], m, sh.mass_n);
             put(b->mass_t[k], m, sh.mass_t);
-            put(b->c0[k], m, sh.c0);
+            put(b->c0[k], m, dist);
             put(b->fn_max[k], m, zero);
             put(b->fn_sum[k], m, zero);
             put(b->ft_sum[k], m, zero);
-            int fz = _mm256_movemask_pd(_mm256_cmp_pd(sh.mu, zero, _CMP_EQ_OQ)) & live;
+            int fz = _mm256_movemask_pd(_mm256_cmp_pd(mu, zero, _CMP_EQ_OQ)) & live;
             b->fz = (b->fz & ~(live << 4 * k)) | fz << 4 * k;
             for (int l = 0; l < 4; l++) {
                 int i = b->row[k][l];
