@@ -16,7 +16,9 @@
      a cached step after one whose rows came from the same records refreshes those rows and
      blocks in place (refresh_rows: the same results as building them again), or, when no row
      may take the restitution pass, only the blocks' lanes, shaped at the last step's end
-     (finish_records, refresh_lanes: the same results again);
+     (finish_records, refresh_lanes: the same results again), and the records' state then kept
+     at the step's end in lean records of 128 bytes, the full records written out only when
+     read (engine2d_soft_lean.c: the same records again);
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
    - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
      accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
