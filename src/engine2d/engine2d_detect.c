@@ -473,6 +473,7 @@ int imp_engine2d_detect(imp_world *w, const double *y, int use_prev)
 {
     imp_engine2d *e = w->engine2d;
     e->rec_reusable = 0;
+    imp_engine2d_soft_sync(w, 1);  /* (the records replaced below) */
     int m = gather_hits(w, y, use_prev, 0);
     if (m < 0 || imp_engine2d_reserve_records(e, m) != 0) {
         return -1;

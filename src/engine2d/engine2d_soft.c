@@ -16,7 +16,9 @@
      a cached step after one whose rows came from the same records refreshes those rows and
      blocks in place (refresh_rows: the same results as building them again), or, when no row
      may take the restitution pass, only the blocks' lanes, shaped at the last step's end
-     (finish_records, refresh_lanes: the same results again);
+     (finish_records, refresh_lanes: the same results again), and the records' state then kept
+     at the step's end in lean records of 128 bytes, the full records written out only when
+     read (engine2d_soft_lean.c: the same records again);
    - external forces (gravity, applied forces, damping, springs, gravitation) evaluated once;
    - `substeps` sub-steps of h = dt / substeps, each: v += h a; warm start (the impulses
      accumulated so far applied again); `iterations` solve passes with soft rows; x += h v;
@@ -88,6 +90,9 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->sig);
     free(s->colour_mask);
     free(s->minv);
+    free(s->lean);
+    free(s->lmeta);
+    free(s->lsum);
     free(s);
 }
 
@@ -582,12 +587,24 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
     imp_engine2d *e = w->engine2d;
     double vtol = w->model.def.engine2d.velocity_tol, tol = w->model.def.engine2d.distance_tol;
     const double *y = w->data.y;
-    angles_cs(w, s, y);
     int fused = s->nrows == e->nrec && e->nrec == s->nbody;
     int shape = fused && !slots_beyond(w, s, y, NULL), touch = 0;
     /* the blocks' rows shaped into their lanes (their impulses read there): no restitution
        pass read the rows, and none will at the next step (the records' coefficients stay) */
     int lanes = shape && !s->elastic && e->npairs == 0;
+    int four = s->simd && e->npairs == 0;
+    if (s->lean_on && lanes && four) {  /* from and into the lean records alone */
+        angles_cs(w, s, y);
+        touch = imp_e2_soft_lean_end(w, s, dt, t1);
+        s->shaped = SHAPED_LANES;
+        for (int i = 0; i < w->model.nslots; i++) {
+            memcpy(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+        }
+        return touch;
+    }
+    imp_e2_soft_lean_sync(w, s);  /* (at the last step's poses and s->cs) */
+    s->lean_on = 0;
+    angles_cs(w, s, y);
     if (s->rows_stale && !lanes) {
         imp_e2_soft_blocks_store(s);
         s->rows_stale = 0;
@@ -611,7 +628,6 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
     /* every row a body pair's contact row, of record rows[i].rec: four rows at a time, their
        impulses taken, their records moved (and the rows shaped: with lanes, a block's row into
        sh, then its lane), then their events */
-    int four = s->simd && e->npairs == 0;
     for (int i0 = 0; i0 < s->nrows; i0 += 4) {
         int n = s->nrows - i0 < 4 ? s->nrows - i0 : 4, straight = four && n == 4;
         soft_row *o[4], *to[4], sh[4];
@@ -664,6 +680,9 @@ static int finish_records(imp_world *w, struct imp_e2_soft *s, double dt, double
     s->shaped = !shape ? 0 : lanes ? SHAPED_LANES : SHAPED_ROWS;
     for (int i = 0; shape && i < w->model.nslots; i++) {
         memcpy(s->shaped_pose + SOFT_SV * i, y + (size_t)i * IMP_STRIDE_2D, 3 * sizeof *y);
+    }
+    if (lanes && four) {  /* (the next step's end from the lean records, if it shapes lanes) */
+        imp_e2_soft_lean_enter(w, s);
     }
     return touch;
 }
@@ -907,6 +926,10 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         return IMP_ERR_NOMEM;
     }
     int cached = cache_valid(w, s, y);
+    if (cached != 1) {  /* (the detection reads or replaces the records) */
+        imp_e2_soft_lean_sync(w, s);
+        s->lean_on = 0;
+    }
     if (step_records(w, s, y, cached) < 0) {
         snprintf(why, why_size, "collision detection failed (out of memory or bad shapes) at t = %.17g", t0);
         return IMP_ERR_NOMEM;
@@ -923,6 +946,10 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     /* the rows or the blocks' lanes shaped at the last step's end at these poses */
     int at_shaped = refresh && shaped != 0 && rows_shaped(w, s, y);
     int lanes = at_shaped && shaped == SHAPED_LANES;
+    if (!lanes) {  /* (the rows are built or shaped again from the records) */
+        imp_e2_soft_lean_sync(w, s);
+        s->lean_on = 0;
+    }
     if (s->rows_stale && !lanes) {  /* (the rows read below: their impulses from the blocks) */
         imp_e2_soft_blocks_store(s);
         s->rows_stale = 0;
@@ -1041,7 +1068,8 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     e->stats.lcp_solves++;
     w->data.stats.substeps += nsub;
     start = imp_profile_now();
-    if (touch_changed(w, s, cached == 1, taken) && imp_engine2d_track_contacts(w, t1) != 0) {
+    if (touch_changed(w, s, cached == 1, taken)
+        && (imp_e2_soft_lean_sync(w, s), imp_engine2d_track_contacts(w, t1) != 0)) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -1072,10 +1100,12 @@ int imp_engine2d_soft_contacts(imp_world *w)
     imp_engine2d *e = w->engine2d;
     struct imp_e2_soft *s = e->soft;
     if (s != NULL && s->stepped && s->bodies_version == w->model.bodies_version && s->nslots == w->model.nslots) {
+        imp_e2_soft_lean_sync(w, s);
         return e->nrec;
     }
     if (s != NULL) {
         s->cache_ok = 0;  /* (e->rec no longer holds the cached records) */
+        s->lean_on = s->lean_ahead = 0;
     }
     return imp_engine2d_detect(w, w->data.y, 0);
 }

@@ -42,6 +42,10 @@ int imp_engine2d_soft_clip(const struct imp_world *w);
 void imp_engine2d_soft_check_stats(const struct imp_world *w, long out[4], double *max_distance);
 
 void imp_engine2d_soft_free(struct imp_e2_soft *s);
+/* The records of the last soft step written out in full where its end left them in the lean
+   records (engine2d_soft_lean.c), before anything else reads or replaces e->rec; drop: they
+   are about to be replaced (the lean records no longer follow them). O(records). */
+void imp_engine2d_soft_sync(struct imp_world *w, int drop);
 
 struct imp_rec2d;
 

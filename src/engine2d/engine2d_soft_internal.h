@@ -44,6 +44,21 @@ typedef struct soft_row {
     double fn_max;
 } soft_row;
 
+/* The lean record of a body-pair contact (engine2d_soft_lean.c): what the step's end reads
+   and writes of its imp_rec2d while the lanes are shaped at every step's end (SHAPED_LANES),
+   128 bytes instead of the record's 288; the full record is written from it when read
+   (imp_e2_soft_lean_sync). */
+typedef struct soft_lean {
+    double lu[8];  /* the record's lu1, lu2, lpoint, lnormal (its bodies' frames) */
+    double st[8];  /* its u1, u2, normal, distance and velocity at the last step's end */
+} soft_lean;
+typedef struct soft_lean_meta {
+    int p, q;      /* the record's slots */
+    int flip;      /* its row's */
+    int pad;
+    double mu;     /* its friction */
+} soft_lean_meta;
+
 struct imp_e2_soft {
     soft_row *rows;
     int nrows, row_cap;
@@ -122,7 +137,22 @@ struct imp_e2_soft {
     int colour_first[SOFT_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
     int ncolours;
     softness sf[3];           /* the step's softness by SOFT_* */
+    /* the lean records (engine2d_soft_lean.c): row i's record is e->rec[i], its lean copy
+       lean[loc[i]] (in the blocks' order), with lmeta[loc[i]], its sums over the last step
+       lsum[2 loc[i]], lsum[2 loc[i] + 1]; s->ord lists the impacts of a step's end */
+    soft_lean *lean;
+    soft_lean_meta *lmeta;
+    double *lsum;
+    double *lv0;              /* (in lsum's block) an impact's row's v0, for its event */
+    int lean_cap;
+    int lean_on;              /* lean[0 .. nrows) hold the records' state (the rows, blocks and
+                                 layout those of imp_e2_soft_lean_enter) */
+    int lean_ahead;           /* the records are behind them (written at the last step's end
+                                 into the lean records only, at shaped_pose, with s->cs) */
+    double lean_dt;           /* that step's length */
 };
+
+struct imp_world;
 
 /* Row o's geometry, masses and coefficients from its record r at state y (o's bodies, flip
    and type set), its sums 0; its impulses fn, ft left as they are (engine2d_soft.c: row_warm_check); engine2d_soft_move.c does the same four
@@ -256,6 +286,18 @@ int imp_e2_soft_simd_available(void);
    imp_engine2d_move_record does, four at once (engine2d_soft_move.c: AVX2; only where
    imp_e2_soft_simd_available), the same results bit for bit. */
 void imp_e2_soft_move4(const double *y, const double *cs, struct imp_rec2d *const *r, soft_row *const *o);
+
+/* The lean records (engine2d_soft_lean.c). After a step's end that shaped the blocks' rows
+   into their lanes (SHAPED_LANES) with its records moved: when every row is a straight-edged
+   body-pair contact in the blocks, row i of record i, copies the records into the lean ones
+   and returns 1 (s->lean_on), else 0. O(rows). */
+int imp_e2_soft_lean_enter(struct imp_world *w, struct imp_e2_soft *s);
+/* The step's end of finish_records with the lanes shaped, from and into the lean records (s->cs
+   at the step's end state): the same lanes, sums, events and touching states bit for bit, the
+   records left behind (s->lean_ahead). Returns whether a touching state changed. O(rows). */
+int imp_e2_soft_lean_end(struct imp_world *w, struct imp_e2_soft *s, double dt, double t1);
+/* The records (and the rows' v0) brought up to the lean ones when they are behind. O(rows). */
+void imp_e2_soft_lean_sync(struct imp_world *w, struct imp_e2_soft *s);
 
 /* The incremental detection at y: the records of the pairs holding a slot in s->moved
    detected again, the others' (e->rec[0 .. s->nbody)) kept (imp_engine2d_detect_moved).
