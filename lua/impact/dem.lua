@@ -320,6 +320,12 @@ end
 --- the relative rolling, stiffness 2 ks r1 r2, limited by eta_r min(r1, r2) fn (a sphere rolling
 --- on a plane decelerates at eta_r g / 1.4); its work is not booked in w:dem_energy().
 ---
+--- A contact's kn, ks and mu are set when it is made (Yade's Ip2 functors): changing young,
+--- ks_ratio or friction_angle later reaches only the contacts made afterwards (Yade's scripts
+--- call setContactFriction for the others; here, read the spheres into a new world, as
+--- examples/dem_triax_dense.lua's with_friction does), while rolling and twisting act on every
+--- contact at the next step.
+---
 --- twisting = eta_t >= 0 (default 0: none) adds twisting resistance (Yade's CohesionMoment
 --- law, twist part): an elastic-plastic moment about the contact normal against the relative
 --- spin about it, stiffness 2 ks r1 r2, limited by eta_t min(r1, r2) fn.
