@@ -416,6 +416,66 @@ static void name_failed_bodies(imp_world *w, const imp_rec2d *r)
     }
 }
 
+/* conventions = "myphysicslab": keeps record r (found penetrating at the end of the trial
+   step, or at the stage that abandoned it) for the back-up, localized (y: the state r
+   describes, NULL when r is localized already). 0, or -1 out of memory. */
+static int keep_penetrating(imp_world *w, const imp_rec2d *r, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    if (e->nkept_rec == e->kept_rec_cap) {
+        int cap = e->kept_rec_cap ? 2 * e->kept_rec_cap : 8;
+        imp_rec2d *p = realloc(e->kept_rec, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->kept_rec = p;
+        e->kept_rec_cap = cap;
+    }
+    imp_rec2d *k = &e->kept_rec[e->nkept_rec++];
+    *k = *r;
+    if (y != NULL) {
+        imp_engine2d_localize(w, y, k);
+    }
+    return 0;
+}
+
+/* conventions = "myphysicslab": after the static detection at the backed-up state y0, the
+   records found penetrating by the trial step that no detection found again there, moved back
+   with their bodies (its do_backup keeps the penetrating records, updated by updateCollision:
+   a vertex against a straight edge measured to the edge's line, beyond the edge's ends too,
+   where the static detection sees only the corners). Appended after the detected ones (nrec
+   of them); returns how many were appended, or -1 out of memory. O(kept nrec). */
+static int add_kept(imp_world *w, const double *y0)
+{
+    imp_engine2d *e = w->engine2d;
+    int n = e->nrec, added = 0;
+    for (int k = 0; k < e->nkept_rec; k++) {
+        const imp_rec2d *r = &e->kept_rec[k];
+        int found = 0;
+        for (int i = 0; i < n + added && !found; i++) {
+            found = e->rec[i].key == r->key;
+        }
+        if (found || r->connector >= 0 || r->curved) {
+            continue;
+        }
+        if (imp_engine2d_reserve_records(e, n + added + 1) != 0) {
+            return -1;
+        }
+        imp_rec2d *m = &e->rec[n + added];
+        *m = *r;
+        const int sl[2] = {m->p, m->q};
+        for (int j = 0; j < 2; j++) {
+            double ang = y0[(size_t)sl[j] * IMP_STRIDE_2D + 2];
+            e->cs[2 * sl[j]] = cos(ang);
+            e->cs[2 * sl[j] + 1] = sin(ang);
+        }
+        imp_engine2d_relocate(w, y0, e->cs, m);
+        added++;
+    }
+    e->nrec = n + added;
+    return added;
+}
+
 /* One world step of the collision advance: its state between the stages. */
 typedef struct advance {
     imp_world *w;
@@ -567,7 +627,9 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
     int nrec = e->stage_hit ? e->nstage_rec : e->nrec;
     double h = e->stage_hit ? e->stage_t - a->t : a->h;
     const double *y = e->stage_hit ? NULL : a->w->data.y;
+    int mpl = a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
     a->tiny = 0;
+    e->nkept_rec = 0;
     for (int i = 0; i < nrec; i++) {
         const imp_rec2d *r = &rec[i];
         if (!colliding(r, a->target, a->acc)) {
@@ -586,7 +648,7 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
         if (*worst < 0 || r->distance < rec[*worst].distance) {
             *worst = i;
         }
-        if (pending_add(e, r) != 0) {
+        if (pending_add(e, r) != 0 || (mpl && keep_penetrating(a->w, r, y) != 0)) {
             snprintf(a->why, a->why_size, "out of memory");
             st = IMP_ERR_NOMEM;
             break;
@@ -635,6 +697,11 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     if (s != IMP_OK) {
         return s;
     }
+    int ndetected = e->nrec;
+    if (a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB && add_kept(w, e->y0) < 0) {
+        snprintf(a->why, a->why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
     int untouched;
     int st = collisions(a, 1, &untouched);
     if (st < 0) {
@@ -649,6 +716,7 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
         return IMP_OK;
     }
     if (untouched) {  /* a static detection at y0, as the next step's first evaluation */
+        e->nrec = ndetected;  /* (without the kept records: handle_close left the order) */
         records_reusable(w, a->n);
     }
     if (a->stuck >= 3) {
