@@ -486,6 +486,7 @@ typedef struct advance {
     double target, acc;     /* the half gap aimed at, and the accuracy around it */
     double t, t1, h;        /* now, the end of the world step, the next trial step */
     int binary, binary_accepts, stuck, handled;
+    int estimated;          /* the trial step goes to a back-up's estimated collision time */
     int tiny;               /* the last trial step ends with an imminent collision closer than
                                the half gap that it cannot reach (allowTiny): handled there */
     long trials;
@@ -712,6 +713,7 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     if (st > 0) {
         a->handled = 1;
         a->binary = 0;
+        a->estimated = 0;
         a->h = a->t1 - a->t;
         return IMP_OK;
     }
@@ -722,8 +724,10 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     if (a->stuck >= 3) {
         a->binary = 1;
     }
+    a->estimated = 0;
     if (!a->binary && have_estimate && est > 1e-12 && est < a->h) {
         a->h = est;
+        a->estimated = 1;
     } else {
         a->binary = 1;
         a->binary_accepts = 0;
@@ -731,6 +735,44 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
         e->stats.binary_searches++;
     }
     return IMP_OK;
+}
+
+/* conventions = "myphysicslab": after a trial step kept without a collision to handle, its
+   next trial step (CollisionAdvance.calc_next_step): the records approaching that are no
+   contact (imminent: |v| >= velocity_tol, or outside (0, distance_tol)) each give the moment
+   they reach the half gap, t + (target - d) / v (none when v >= -0.001: then no estimate at
+   all); the next trial step ends at the earliest, within the world step, or, when that is
+   past, the binary search starts from a trial step of the same length. O(records). */
+static void next_estimate(advance *a)
+{
+    const imp_engine2d *e = a->e;
+    double vtol = a->d->velocity_tol, dtol = a->d->distance_tol, est = INFINITY;
+    int any = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        int contact = fabs(r->velocity) < vtol && r->distance > 0.0 && r->distance < dtol;
+        if (r->bilateral || contact || !(r->velocity < 0.0)) {
+            continue;
+        }
+        if (!(r->velocity < -0.001)) {
+            return;  /* an approach without an estimate: no estimate */
+        }
+        double te = a->t + (a->target - r->distance) / r->velocity;
+        est = te < est ? te : est;
+        any = 1;
+    }
+    if (!any) {
+        return;
+    }
+    if (est < a->t) {
+        a->binary = 1;  /* (the last trial step's length, h, is kept) */
+        a->binary_accepts = 0;
+        return;
+    }
+    if (est - a->t < a->h) {
+        a->h = est - a->t;
+        a->estimated = 1;
+    }
 }
 
 /* A trial step without penetration: keep it; at the step's end track the contacts (stage
@@ -769,9 +811,18 @@ static imp_status accept(advance *a, double slack)
     }
     if (a->binary && ++a->binary_accepts >= 2) {
         a->binary = 0;
+    } else if (a->estimated && st == 0 && a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+        /* myPhysicsLab's "estimate failed": the estimated time came without a collision, so
+           the search goes on by halving from a trial step of the same length */
+        a->binary = 1;
+        a->binary_accepts = 0;
     }
+    a->estimated = 0;
     if (!a->binary) {
         a->h = a->t1 - a->t;
+        if (st == 0 && a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+            next_estimate(a);
+        }
     }
     return IMP_OK;
 }
