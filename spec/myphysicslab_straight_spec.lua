@@ -319,11 +319,26 @@ end)
 -- Corner collisions (StraightStraightTest's corner_collision, rounded_corner_collision,
 -- oblique_corner_collision): no gravity, dt 0.01 (0.025 for the oblique one), elasticity 0.5.
 describe("myPhysicsLab StraightStraightTest corner collisions", function()
-  local function free_world(dt, accuracy)
+  local function free_world(dt, accuracy, conventions)
     return impact.world2d { strategy = "contact", dt = dt, gravity = { 0, 0 },
       collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
       collision_accuracy = accuracy or 0.6, integrator = "rk4", extra_accel = "velocity",
-      joint_small_impacts = true, seed = 99999 }
+      joint_small_impacts = true, seed = 99999, conventions = conventions }
+  end
+
+  -- oblique_corner_collision's scene: the fixed 2 x 2 block (its top left corner at the
+  -- origin) and the unit block moving at (1.5925, vy), its lower right corner at (-0.025, 0.01);
+  -- returns the world, the moving block, vy and the collision events
+  local function oblique(conventions)
+    local w = free_world(0.025, 0.1, conventions)
+    w:add_body { shape = shape2d.block { width = 2, height = 2 }, fixed = true, position = { 1, -1 },
+      elasticity = 0.5 }
+    local vy = -0.597
+    local b = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
+      position = { -0.525, 0.51 }, velocity = { 1.5925, vy }, elasticity = 0.5 }
+    local hits = {}
+    w:on("collision", function(e) hits[#hits + 1] = e end)
+    return w, b, vy, hits
   end
 
   it("rounded_corner_collision: two unit squares with rounded corners (radius 0.02) meet "
@@ -379,14 +394,7 @@ describe("myPhysicsLab StraightStraightTest corner collisions", function()
   -- myPhysicsLab's (it asserts 1e-5, and one binary search where impact makes 5).
   it("oblique_corner_collision: the corner strikes the face beyond the corner, vertically",
     function()
-    local w = free_world(0.025, 0.1)
-    w:add_body { shape = shape2d.block { width = 2, height = 2 }, fixed = true, position = { 1, -1 },
-      elasticity = 0.5 }
-    local vy = -0.597
-    local b = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
-      position = { -0.525, 0.51 }, velocity = { 1.5925, vy }, elasticity = 0.5 }
-    local hits = {}
-    w:on("collision", function(e) hits[#hits + 1] = e end)
+    local w, b, vy, hits = oblique()
     w:step()
     assert.equal(1, #hits)
     assert.near(0, hits[1].normal[1], 1e-12)
@@ -418,17 +426,7 @@ describe("myPhysicsLab StraightStraightTest corner collisions", function()
   -- to 1e-5 (measured 3e-8; 0.081 before, 6.5e-3 with the other record)
   it("oblique_corner_collision under conventions = \"myphysicslab\": struck at the half gap, "
     .. "vertically, its state at 2 s to 1e-5", function()
-    local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
-      collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
-      collision_accuracy = 0.1, integrator = "rk4", extra_accel = "velocity",
-      joint_small_impacts = true, seed = 99999, conventions = "myphysicslab" }
-    w:add_body { shape = shape2d.block { width = 2, height = 2 }, fixed = true, position = { 1, -1 },
-      elasticity = 0.5 }
-    local vy = -0.597
-    local b = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
-      position = { -0.525, 0.51 }, velocity = { 1.5925, vy }, elasticity = 0.5 }
-    local hits = {}
-    w:on("collision", function(e) hits[#hits + 1] = e end)
+    local w, b, vy, hits = oblique("myphysicslab")
     w:step()
     assert.equal(1, #hits)
     local t = 0.005 / -vy
