@@ -245,6 +245,18 @@ static void estimate_order(imp_engine2d *e, unsigned char *elastic, double t, do
     }
 }
 
+/* Whether record r is a collision to handle: an imminent one, or one found penetrating.
+   myPhysicsLab's (conventions): found penetrating counts only at the back-up that found it;
+   the records at the end of a kept trial step are that step's own (CollisionAdvance marks
+   needsHandling afresh at every trial step), so a pair that penetrated in an earlier trial
+   step and now approaches slower than velocity_tol is a contact there, stopped by the contact
+   forces (and their extra acceleration), not by an elastic impulse. */
+static int to_handle(const imp_engine2d *e, const imp_rec2d *r, int mpl, int after_backup)
+{
+    return !r->bilateral
+           && (r->kind == IMP_HIT_IMMINENT || (pending_record(e, r, mpl) && (!mpl || after_backup)));
+}
+
 /* Handles, at state w->data.y and time t, the touching records when one of them is a collision to
    handle (imminent, or a pair found penetrating) that is close enough. Returns 1 when
    impulses were applied, 0 when there was nothing to handle, -1 on failure; *untouched = 1
@@ -260,7 +272,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     }
     for (int i = 0; i < n && !want; i++) {
         const imp_rec2d *r = &e->rec[i];
-        int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT || pending_record(e, r, mpl));
+        int coll = to_handle(e, r, mpl, after_backup);
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
         if (coll && r->velocity < 0.0 && (r->corners ? corners_close(r, acc)
             : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0) && r->distance < target + acc)) {
@@ -289,7 +301,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     for (int i = 0; i < n; i++) {
         const imp_rec2d *r = &e->rec[i];
         if (r->connector >= 0 || r->distance < d->distance_tol) {
-            int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT || pending_record(e, r, mpl));
+            int coll = to_handle(e, r, mpl, after_backup);
             e->rec[keep] = *r;
             elastic[keep] = (unsigned char)coll;
             keep++;
