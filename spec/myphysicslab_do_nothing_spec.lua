@@ -169,8 +169,8 @@ describe("myPhysicsLab DoNothingTest", function()
 
   -- The same with its pins in the handle's frame (DoNothingApp's joints, as in the grinder
   -- tests above) under conventions = "myphysicslab": its many redundant groove contacts are
-  -- solved in its treatment order (its generator, seed 1 here: no serial impacts to draw for),
-  -- and its state at 40 s is met to its 1e-5 (measured 4.6e-8; 2.0e-5 with the pins in the
+  -- solved in its treatment order (its test leaves its generator at seed 0, seed 1 here: both
+  -- give 4.6e-8), and its state at 40 s is met to its 1e-5 (2.0e-5 with the pins in the
   -- world's frame, 3.2e-5 in the handle's frame under impact's conventions)
   it("do_nothing_variable_test with the pins in the handle's frame under conventions = "
     .. "\"myphysicslab\": its state at 40 s to 1e-5", function()
