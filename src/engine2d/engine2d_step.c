@@ -455,8 +455,10 @@ static int keep_penetrating(imp_world *w, const imp_rec2d *r, const double *y)
    records found penetrating by the trial step that no detection found again there, moved back
    with their bodies (its do_backup keeps the penetrating records, updated by updateCollision:
    a vertex against a straight edge measured to the edge's line, beyond the edge's ends too,
-   where the static detection sees only the corners). Appended after the detected ones (nrec
-   of them); returns how many were appended, or -1 out of memory. O(kept nrec). */
+   where the static detection sees only the corners). Straight records only: an arc's or a
+   connector's record is detected again statically (its own updateCollision measures it as
+   the detection does). Appended after the detected ones (nrec of them); returns how many
+   were appended, or -1 out of memory. O(kept nrec). */
 static int add_kept(imp_world *w, const double *y0)
 {
     imp_engine2d *e = w->engine2d;
