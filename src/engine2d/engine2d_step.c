@@ -756,8 +756,8 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
    contact (imminent: |v| >= velocity_tol, or outside (0, distance_tol)) each give the moment
    they reach the half gap, t + (target - d) / v (none when v >= -0.001: then no estimate at
    all); the next trial step ends at the earliest, within the world step, or, when that is
-   past, the binary search starts from a trial step of the same length. O(records). */
-static void next_estimate(advance *a)
+   past, the binary search starts from a trial step of the length just taken. O(records). */
+static void next_estimate(advance *a, double taken)
 {
     const imp_engine2d *e = a->e;
     double vtol = a->d->velocity_tol, dtol = a->d->distance_tol, est = INFINITY;
@@ -779,8 +779,9 @@ static void next_estimate(advance *a)
         return;
     }
     if (est < a->t) {
-        a->binary = 1;  /* (the last trial step's length, h, is kept) */
+        a->binary = 1;
         a->binary_accepts = 0;
+        a->h = taken;  /* (cut to the world step's end by the advance loop) */
         return;
     }
     if (est - a->t < a->h) {
@@ -795,6 +796,7 @@ static imp_status accept(advance *a, double slack)
 {
     imp_world *w = a->w;
     imp_engine2d *e = a->e;
+    double taken = a->h;
     a->t += a->h;
     e->stats.steps++;
     if (a->h > 1e-7) {
@@ -835,7 +837,7 @@ static imp_status accept(advance *a, double slack)
     if (!a->binary) {
         a->h = a->t1 - a->t;
         if (st == 0 && a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
-            next_estimate(a);
+            next_estimate(a, taken);
         }
     }
     return IMP_OK;
