@@ -205,6 +205,9 @@ typedef struct imp_engine2d {
     double stage_t;               /* that stage's time */
     imp_rec2d *stage_rec;         /* those records, localized at that stage */
     int nstage_rec, stage_rec_cap;
+    imp_rec2d *kept_rec;          /* conventions = "myphysicslab": the last trial step's
+                                     penetrating records, localized, that its back-up keeps */
+    int nkept_rec, kept_rec_cap;
     struct imp_e2_soft *soft;     /* the soft step's rows and warm starts (engine2d_soft.c) */
     struct imp_baraff_ws *baraff; /* myPhysicsLab's ordered solver's scratch (its conventions:
                                      lcp_baraff_order.h), made at its first use */

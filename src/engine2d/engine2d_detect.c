@@ -97,6 +97,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->pairs);
     free(e->frozen);
     free(e->stage_rec);
+    free(e->kept_rec);
     free(e->cs);
     free(e->touch);
     free(e->touch_new);

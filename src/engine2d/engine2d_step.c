@@ -245,6 +245,18 @@ static void estimate_order(imp_engine2d *e, unsigned char *elastic, double t, do
     }
 }
 
+/* Whether record r is a collision to handle: an imminent one, or one found penetrating.
+   myPhysicsLab's (conventions): found penetrating counts only at the back-up that found it;
+   the records at the end of a kept trial step are that step's own (CollisionAdvance marks
+   needsHandling afresh at every trial step), so a pair that penetrated in an earlier trial
+   step and now approaches slower than velocity_tol is a contact there, stopped by the contact
+   forces (and their extra acceleration), not by an elastic impulse. */
+static int to_handle(const imp_engine2d *e, const imp_rec2d *r, int mpl, int after_backup)
+{
+    return !r->bilateral
+           && (r->kind == IMP_HIT_IMMINENT || (pending_record(e, r, mpl) && (!mpl || after_backup)));
+}
+
 /* Handles, at state w->data.y and time t, the touching records when one of them is a collision to
    handle (imminent, or a pair found penetrating) that is close enough. Returns 1 when
    impulses were applied, 0 when there was nothing to handle, -1 on failure; *untouched = 1
@@ -260,7 +272,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     }
     for (int i = 0; i < n && !want; i++) {
         const imp_rec2d *r = &e->rec[i];
-        int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT || pending_record(e, r, mpl));
+        int coll = to_handle(e, r, mpl, after_backup);
         double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
         if (coll && r->velocity < 0.0 && (r->corners ? corners_close(r, acc)
             : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0) && r->distance < target + acc)) {
@@ -289,7 +301,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     for (int i = 0; i < n; i++) {
         const imp_rec2d *r = &e->rec[i];
         if (r->connector >= 0 || r->distance < d->distance_tol) {
-            int coll = !r->bilateral && (r->kind == IMP_HIT_IMMINENT || pending_record(e, r, mpl));
+            int coll = to_handle(e, r, mpl, after_backup);
             e->rec[keep] = *r;
             elastic[keep] = (unsigned char)coll;
             keep++;
@@ -416,6 +428,68 @@ static void name_failed_bodies(imp_world *w, const imp_rec2d *r)
     }
 }
 
+/* conventions = "myphysicslab": keeps record r (found penetrating at the end of the trial
+   step, or at the stage that abandoned it) for the back-up, localized (y: the state r
+   describes, NULL when r is localized already). 0, or -1 out of memory. */
+static int keep_penetrating(imp_world *w, const imp_rec2d *r, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    if (e->nkept_rec == e->kept_rec_cap) {
+        int cap = e->kept_rec_cap ? 2 * e->kept_rec_cap : 8;
+        imp_rec2d *p = realloc(e->kept_rec, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->kept_rec = p;
+        e->kept_rec_cap = cap;
+    }
+    imp_rec2d *k = &e->kept_rec[e->nkept_rec++];
+    *k = *r;
+    if (y != NULL) {
+        imp_engine2d_localize(w, y, k);
+    }
+    return 0;
+}
+
+/* conventions = "myphysicslab": after the static detection at the backed-up state y0, the
+   records found penetrating by the trial step that no detection found again there, moved back
+   with their bodies (its do_backup keeps the penetrating records, updated by updateCollision:
+   a vertex against a straight edge measured to the edge's line, beyond the edge's ends too,
+   where the static detection sees only the corners). Straight records only: an arc's or a
+   connector's record is detected again statically (its own updateCollision measures it as
+   the detection does). Appended after the detected ones (nrec of them); returns how many
+   were appended, or -1 out of memory. O(kept nrec). */
+static int add_kept(imp_world *w, const double *y0)
+{
+    imp_engine2d *e = w->engine2d;
+    int n = e->nrec, added = 0;
+    for (int k = 0; k < e->nkept_rec; k++) {
+        const imp_rec2d *r = &e->kept_rec[k];
+        int found = 0;
+        for (int i = 0; i < n + added && !found; i++) {
+            found = e->rec[i].key == r->key;
+        }
+        if (found || r->connector >= 0 || r->curved) {
+            continue;
+        }
+        if (imp_engine2d_reserve_records(e, n + added + 1) != 0) {
+            return -1;
+        }
+        imp_rec2d *m = &e->rec[n + added];
+        *m = *r;
+        const int sl[2] = {m->p, m->q};
+        for (int j = 0; j < 2; j++) {
+            double ang = y0[(size_t)sl[j] * IMP_STRIDE_2D + 2];
+            e->cs[2 * sl[j]] = cos(ang);
+            e->cs[2 * sl[j] + 1] = sin(ang);
+        }
+        imp_engine2d_relocate(w, y0, e->cs, m);
+        added++;
+    }
+    e->nrec = n + added;
+    return added;
+}
+
 /* One world step of the collision advance: its state between the stages. */
 typedef struct advance {
     imp_world *w;
@@ -426,6 +500,7 @@ typedef struct advance {
     double target, acc;     /* the half gap aimed at, and the accuracy around it */
     double t, t1, h;        /* now, the end of the world step, the next trial step */
     int binary, binary_accepts, stuck, handled;
+    int estimated;          /* the trial step goes to a back-up's estimated collision time */
     int tiny;               /* the last trial step ends with an imminent collision closer than
                                the half gap that it cannot reach (allowTiny): handled there */
     long trials;
@@ -567,7 +642,9 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
     int nrec = e->stage_hit ? e->nstage_rec : e->nrec;
     double h = e->stage_hit ? e->stage_t - a->t : a->h;
     const double *y = e->stage_hit ? NULL : a->w->data.y;
+    int mpl = a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
     a->tiny = 0;
+    e->nkept_rec = 0;
     for (int i = 0; i < nrec; i++) {
         const imp_rec2d *r = &rec[i];
         if (!colliding(r, a->target, a->acc)) {
@@ -586,7 +663,7 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
         if (*worst < 0 || r->distance < rec[*worst].distance) {
             *worst = i;
         }
-        if (pending_add(e, r) != 0) {
+        if (pending_add(e, r) != 0 || (mpl && keep_penetrating(a->w, r, y) != 0)) {
             snprintf(a->why, a->why_size, "out of memory");
             st = IMP_ERR_NOMEM;
             break;
@@ -635,6 +712,11 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     if (s != IMP_OK) {
         return s;
     }
+    int ndetected = e->nrec;
+    if (a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB && add_kept(w, e->y0) < 0) {
+        snprintf(a->why, a->why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
     int untouched;
     int st = collisions(a, 1, &untouched);
     if (st < 0) {
@@ -645,17 +727,21 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     if (st > 0) {
         a->handled = 1;
         a->binary = 0;
+        a->estimated = 0;
         a->h = a->t1 - a->t;
         return IMP_OK;
     }
     if (untouched) {  /* a static detection at y0, as the next step's first evaluation */
+        e->nrec = ndetected;  /* (without the kept records: handle_close left the order) */
         records_reusable(w, a->n);
     }
     if (a->stuck >= 3) {
         a->binary = 1;
     }
+    a->estimated = 0;
     if (!a->binary && have_estimate && est > 1e-12 && est < a->h) {
         a->h = est;
+        a->estimated = 1;
     } else {
         a->binary = 1;
         a->binary_accepts = 0;
@@ -665,12 +751,52 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     return IMP_OK;
 }
 
+/* conventions = "myphysicslab": after a trial step kept without a collision to handle, its
+   next trial step (CollisionAdvance.calc_next_step): the records approaching that are no
+   contact (imminent: |v| >= velocity_tol, or outside (0, distance_tol)) each give the moment
+   they reach the half gap, t + (target - d) / v (none when v >= -0.001: then no estimate at
+   all); the next trial step ends at the earliest, within the world step, or, when that is
+   past, the binary search starts from a trial step of the length just taken. O(records). */
+static void next_estimate(advance *a, double taken)
+{
+    const imp_engine2d *e = a->e;
+    double vtol = a->d->velocity_tol, dtol = a->d->distance_tol, est = INFINITY;
+    int any = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        int contact = fabs(r->velocity) < vtol && r->distance > 0.0 && r->distance < dtol;
+        if (r->bilateral || contact || !(r->velocity < 0.0)) {
+            continue;
+        }
+        if (!(r->velocity < -0.001)) {
+            return;  /* an approach without an estimate: no estimate */
+        }
+        double te = a->t + (a->target - r->distance) / r->velocity;
+        est = te < est ? te : est;
+        any = 1;
+    }
+    if (!any) {
+        return;
+    }
+    if (est < a->t) {
+        a->binary = 1;
+        a->binary_accepts = 0;
+        a->h = taken;  /* (cut to the world step's end by the advance loop) */
+        return;
+    }
+    if (est - a->t < a->h) {
+        a->h = est - a->t;
+        a->estimated = 1;
+    }
+}
+
 /* A trial step without penetration: keep it; at the step's end track the contacts (stage
    "contacts"); handle the collisions close enough; choose the next trial step. */
 static imp_status accept(advance *a, double slack)
 {
     imp_world *w = a->w;
     imp_engine2d *e = a->e;
+    double taken = a->h;
     a->t += a->h;
     e->stats.steps++;
     if (a->h > 1e-7) {
@@ -701,9 +827,18 @@ static imp_status accept(advance *a, double slack)
     }
     if (a->binary && ++a->binary_accepts >= 2) {
         a->binary = 0;
+    } else if (a->estimated && st == 0 && a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+        /* myPhysicsLab's "estimate failed": the estimated time came without a collision, so
+           the search goes on by halving from a trial step of the same length */
+        a->binary = 1;
+        a->binary_accepts = 0;
     }
+    a->estimated = 0;
     if (!a->binary) {
         a->h = a->t1 - a->t;
+        if (st == 0 && a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+            next_estimate(a, taken);
+        }
     }
     return IMP_OK;
 }
