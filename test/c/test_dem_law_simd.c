@@ -6,7 +6,9 @@
    not in others) with what it gives back to the portable path (fresh contacts, gaps under
    never_erase and distant interactions, facets, Hertz-Mindlin), so both the groups it keeps
    and the groups it returns are exercised. On a processor without AVX2 both runs take the
-   portable path (the test then only checks that the switch is harmless). */
+   portable path (the test then only checks that the switch is harmless). And the blocks' sorts
+   kept between steps (dem_law.c: run_block, compared with the hot copy only in blocks marked
+   dirty) against sorts made afresh at every step: the same bits. */
 #include "check.h"
 
 #include <stdint.h>
@@ -196,6 +198,79 @@ static int compare_runs(const scene_opts *o, int steps, tally *seen)
     return bad;
 }
 
+/* 1 when every block not marked dirty has a kept sort made from its hot copy as it is now
+   (what lets the loop leave out the comparison) */
+static int clean_blocks_kept(const imp_dem *d)
+{
+    for (int b = 0; b * IMP_DEM_BLOCK < d->ninter && b < d->sorted_cap; b++) {
+        const imp_dem_sorted *s = &d->sorted[b];
+        int k0 = b * IMP_DEM_BLOCK;
+        int k1 = k0 + IMP_DEM_BLOCK < d->ninter ? k0 + IMP_DEM_BLOCK : d->ninter;
+        if (!d->hot_dirty[b] && s->k1 == k1
+            && memcmp(s->hot, d->hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *d->hot) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Steps two copies of the scene on the same path, the second with its blocks' kept sorts
+   dropped before every step (every block sorted afresh), and every 25 steps an erase requested
+   from outside the loop (its hot copy written between steps) in both; returns the step of the
+   first difference in bits, or -1; *real: the most real interactions seen */
+static int compare_fresh_sorts(const scene_opts *o, int steps, int *real)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(o->threads);
+#endif
+    imp_world *w[2] = {scene(o), scene(o)};
+    int bad = -2;
+    if (w[0] != NULL && w[1] != NULL) {
+        bad = -1;
+        for (int s = 1; s <= steps && bad < 0; s++) {
+            imp_dem *d1 = w[1]->dem;
+            for (int b = 0; b < d1->sorted_cap; b++) {
+                d1->sorted[b].k1 = -1;  /* invalid: sorted again */
+            }
+            for (int i = 0; i < 2 && s % 25 == 0; i++) {
+                imp_dem *d = w[i]->dem;
+                int k = d->ninter / 2;
+                for (; k < d->ninter && !d->inter[k].real; k++) {
+                }
+                if (k < d->ninter) {
+                    imp_dem_request_erase(d, k);
+                }
+            }
+            for (int i = 0; i < 2; i++) {
+                bad = imp_world_step(w[i]) != IMP_OK ? s : bad;
+            }
+            bad = bad < 0 && !same_bits(w[0]->dem, w[1]->dem) ? s : bad;
+            bad = bad < 0 && !clean_blocks_kept(w[0]->dem) ? s : bad;
+            *real = count(w[0]->dem).real > *real ? count(w[0]->dem).real : *real;
+        }
+    }
+    imp_world_free(w[0]);
+    imp_world_free(w[1]);
+#ifdef _OPENMP
+    omp_set_num_threads(1);
+#endif
+    return bad;
+}
+
+/* the kept sorts: contacts made and ended by the laws (gaps, a facet: the portable path's
+   fresh contacts), pairs made and erased by the collider, erases requested from outside */
+TEST(kept_sorts_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 1, 1, 1.3, 0.5, 0};
+    int real = 0;
+    CHECK(compare_fresh_sorts(&o, 400, &real) == -1);
+    CHECK(real > 200);
+    o.threads = 2;
+    real = 0;
+    CHECK(compare_fresh_sorts(&o, 150, &real) == -1);
+    CHECK(real > 50);
+}
+
 /* the switch: on when the processor has AVX2, off when forced */
 TEST(simd_switch)
 {
@@ -305,5 +380,6 @@ int main(int argc, char **argv)
     RUN(hertz_bits);
     RUN(linear_bits_two_threads);
     RUN(periodic_bits);
+    RUN(kept_sorts_bits);
     return CHECK_END("dem_law_simd");
 }
