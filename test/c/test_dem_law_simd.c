@@ -160,9 +160,28 @@ static tally count(const imp_dem *d)
     return t;
 }
 
+/* 1 when every block not marked dirty has a kept sort made from its hot copy as it is now
+   (what lets the loop leave out the comparison) */
+static int clean_blocks_kept(const imp_dem *d)
+{
+    for (int b = 0; b * IMP_DEM_BLOCK < d->ninter && b < d->sorted_cap; b++) {
+        const imp_dem_sorted *s = &d->sorted[b];
+        int k0 = b * IMP_DEM_BLOCK;
+        int k1 = k0 + IMP_DEM_BLOCK < d->ninter ? k0 + IMP_DEM_BLOCK : d->ninter;
+        if (!d->hot_dirty[b] && s->k1 == k1
+            && memcmp(s->hot, d->hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *d->hot) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* steps both worlds (w[0] AVX2 when available, w[1] portable), comparing bits every 50 steps;
-   returns the step of the first difference, or -1; accumulates the tallies seen */
-static int compare_runs(const scene_opts *o, int steps, tally *seen)
+   returns the step of the first difference, or -1; accumulates the tallies seen. fresh: both
+   on the same path instead, w[1] with its blocks' kept sorts dropped before every step (every
+   block sorted afresh), an erase requested from outside the loop every 25 steps in both (a
+   hot copy written between steps), bits and w[0]'s clean blocks checked at every step */
+static int compare_runs(const scene_opts *o, int steps, int fresh, tally *seen)
 {
 #ifdef _OPENMP
     omp_set_num_threads(o->threads);  /* 2: the AVX2 path in the blocks run in parallel */
@@ -172,14 +191,27 @@ static int compare_runs(const scene_opts *o, int steps, tally *seen)
     if (w[0] != NULL && w[1] != NULL) {
         bad = -1;
         for (int s = 1; s <= steps && bad < 0; s++) {
+            for (int b = 0; fresh && b < w[1]->dem->sorted_cap; b++) {
+                w[1]->dem->sorted[b].k1 = -1;  /* invalid: sorted again */
+            }
+            for (int i = 0; i < 2 && fresh && s % 25 == 0; i++) {
+                imp_dem *d = w[i]->dem;
+                int k = d->ninter / 2;
+                for (; k < d->ninter && !d->inter[k].real; k++) {
+                }
+                if (k < d->ninter) {
+                    imp_dem_request_erase(d, k);
+                }
+            }
             for (int i = 0; i < 2; i++) {
-                imp_dem_law_set_simd(i == 0);
+                imp_dem_law_set_simd(fresh || i == 0);
                 if (imp_world_step(w[i]) != IMP_OK) {
                     bad = s;
                 }
             }
-            if (s % 50 == 0 || s == steps) {
+            if (fresh || s % 50 == 0 || s == steps) {
                 bad = bad < 0 && !same_bits(w[0]->dem, w[1]->dem) ? s : bad;
+                bad = bad < 0 && fresh && !clean_blocks_kept(w[0]->dem) ? s : bad;
                 tally t = count(w[0]->dem);
                 seen->real = t.real > seen->real ? t.real : seen->real;
                 seen->sliding = t.sliding > seen->sliding ? t.sliding : seen->sliding;
@@ -198,77 +230,16 @@ static int compare_runs(const scene_opts *o, int steps, tally *seen)
     return bad;
 }
 
-/* 1 when every block not marked dirty has a kept sort made from its hot copy as it is now
-   (what lets the loop leave out the comparison) */
-static int clean_blocks_kept(const imp_dem *d)
-{
-    for (int b = 0; b * IMP_DEM_BLOCK < d->ninter && b < d->sorted_cap; b++) {
-        const imp_dem_sorted *s = &d->sorted[b];
-        int k0 = b * IMP_DEM_BLOCK;
-        int k1 = k0 + IMP_DEM_BLOCK < d->ninter ? k0 + IMP_DEM_BLOCK : d->ninter;
-        if (!d->hot_dirty[b] && s->k1 == k1
-            && memcmp(s->hot, d->hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *d->hot) != 0) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Steps two copies of the scene on the same path, the second with its blocks' kept sorts
-   dropped before every step (every block sorted afresh), and every 25 steps an erase requested
-   from outside the loop (its hot copy written between steps) in both; returns the step of the
-   first difference in bits, or -1; *real: the most real interactions seen */
-static int compare_fresh_sorts(const scene_opts *o, int steps, int *real)
-{
-#ifdef _OPENMP
-    omp_set_num_threads(o->threads);
-#endif
-    imp_world *w[2] = {scene(o), scene(o)};
-    int bad = -2;
-    if (w[0] != NULL && w[1] != NULL) {
-        bad = -1;
-        for (int s = 1; s <= steps && bad < 0; s++) {
-            imp_dem *d1 = w[1]->dem;
-            for (int b = 0; b < d1->sorted_cap; b++) {
-                d1->sorted[b].k1 = -1;  /* invalid: sorted again */
-            }
-            for (int i = 0; i < 2 && s % 25 == 0; i++) {
-                imp_dem *d = w[i]->dem;
-                int k = d->ninter / 2;
-                for (; k < d->ninter && !d->inter[k].real; k++) {
-                }
-                if (k < d->ninter) {
-                    imp_dem_request_erase(d, k);
-                }
-            }
-            for (int i = 0; i < 2; i++) {
-                bad = imp_world_step(w[i]) != IMP_OK ? s : bad;
-            }
-            bad = bad < 0 && !same_bits(w[0]->dem, w[1]->dem) ? s : bad;
-            bad = bad < 0 && !clean_blocks_kept(w[0]->dem) ? s : bad;
-            *real = count(w[0]->dem).real > *real ? count(w[0]->dem).real : *real;
-        }
-    }
-    imp_world_free(w[0]);
-    imp_world_free(w[1]);
-#ifdef _OPENMP
-    omp_set_num_threads(1);
-#endif
-    return bad;
-}
-
 /* the kept sorts: contacts made and ended by the laws (gaps, a facet: the portable path's
    fresh contacts), pairs made and erased by the collider, erases requested from outside */
 TEST(kept_sorts_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 1, 1, 1.3, 0.5, 0};
-    int real = 0;
-    CHECK(compare_fresh_sorts(&o, 400, &real) == -1);
-    CHECK(real > 200);
+    tally seen = {0, 0, 0, 0, 0};
+    CHECK(compare_runs(&o, 400, 1, &seen) == -1);
+    CHECK(seen.real > 200);
     o.threads = 2;
-    real = 0;
-    CHECK(compare_fresh_sorts(&o, 150, &real) == -1);
-    CHECK(real > 50);
+    CHECK(compare_runs(&o, 150, 1, &seen) == -1);
 }
 
 /* the switch: on when the processor has AVX2, off when forced */
@@ -290,7 +261,7 @@ TEST(linear_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 600, &seen) == -1);
+    CHECK(compare_runs(&o, 600, 0, &seen) == -1);
     CHECK(seen.real > 100);     /* the groups of four were there ... */
     CHECK(seen.sliding > 10);   /* ... with sliding lanes */
     CHECK(seen.lines == 2);     /* each one's law runs in two cache lines */
@@ -302,7 +273,7 @@ TEST(gaps_facet_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 600, &seen) == -1);
+    CHECK(compare_runs(&o, 600, 0, &seen) == -1);
     CHECK(seen.real > 200);
     CHECK(seen.gaps > 10);
 }
@@ -312,7 +283,7 @@ TEST(linear_bits_two_threads)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 200, &seen) == -1);
+    CHECK(compare_runs(&o, 200, 0, &seen) == -1);
     CHECK(seen.real > 50);
 }
 
@@ -321,7 +292,7 @@ TEST(hertz_bits)
 {
     scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 400, &seen) == -1);
+    CHECK(compare_runs(&o, 400, 0, &seen) == -1);
     CHECK(seen.real > 100);
 }
 
@@ -330,7 +301,7 @@ TEST(periodic_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 1};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 400, &seen) == -1);
+    CHECK(compare_runs(&o, 400, 0, &seen) == -1);
     CHECK(seen.real > 100);
     CHECK(seen.across > 20);
     CHECK(seen.lines == 2);
