@@ -85,6 +85,7 @@ void imp_dem_free(imp_dem *d)
     free(d->clumps);
     free(d->inter_mem);
     free(d->hot);
+    free(d->hot_dirty);
     free(d->scratch);
     free(d->done);
     free(d->order);

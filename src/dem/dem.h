@@ -201,6 +201,11 @@ typedef struct imp_dem {
                                       kept between steps while the block's hot copy is the same
                                       (dem_law.c) */
     int sorted_cap;
+    unsigned char *hot_dirty; /* per block of IMP_DEM_HOT_BLOCK interactions (inter_cap /
+                                 IMP_DEM_HOT_BLOCK + 1 of them, with hot): 1 when its hot copy
+                                 may have changed since the interaction loop last checked its
+                                 sort, which compares the hot copy of those blocks only
+                                 (imp_dem_hot_touch marks every write of hot) */
     /* the force resetter's bookkeeping (dem_step.c): a particle's force and torque may be
        non-zero only when it is in an interaction, or when force_all is set */
     int force_all;         /* anything may be non-zero: the world's forces were added, or an
@@ -353,6 +358,11 @@ void imp_dem_clump_wrench(const imp_dem *d, int c, double f[3], double t[3]);
    interactions without reading the particles. */
 enum { IMP_DEM_HOT_REAL = 1 };
 static inline int imp_dem_hot_class(const imp_dem *d, int a) { return IMP_DEM_HOT_REAL + d->kind[a]; }
+
+/* The interaction loop's blocks (dem_law.h: IMP_DEM_BLOCK, the same) and the mark of a write
+   to interaction k's hot copy: every writer of d->hot calls it (k < inter_cap) */
+enum { IMP_DEM_HOT_BLOCK = 128 };
+static inline void imp_dem_hot_touch(imp_dem *d, int k) { d->hot_dirty[k / IMP_DEM_HOT_BLOCK] = 1; }
 /* Whether particles a and b are members of the same clump (they never interact). */
 static inline int imp_dem_same_clump(const imp_dem *d, int a, int b)
 {

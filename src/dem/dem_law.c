@@ -622,9 +622,10 @@ static void apply_list(imp_dem *d, const int *order, int n, const unsigned char 
    (short independent iterations, so the memory loads, square roots and divisions of successive
    interactions overlap instead of stalling the law), then their laws. Potential ones the
    geometry does not find are dropped. */
-static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned char *done,
-                     double *rows, int k0)
+static int portable(imp_dem *d, const int *idx, int count, double dt, unsigned char *done,
+                    double *rows, int k0)
 {
+    int touched = 0;  /* a hot copy changed (an interaction became real) */
     geo g[BLOCK];
     int c = 0;
     for (int j = 0; j < count; j++) {
@@ -637,10 +638,12 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
         c += e->ok || h[2];
     }
     for (int j = 0; j < c; j++) {
-        int k = g[j].k;
+        int k = g[j].k, was = d->hot[3 * k + 2];
         done[k - k0] = (unsigned char)law(d, &d->inter[k], d->hot + 3 * k, dt, g + j,
                                           rows + IMP_DEM_ROW * (size_t)(k - k0));
+        touched |= d->hot[3 * k + 2] != was;
     }
+    return touched;
 }
 
 /* Interactions k0..k1-1: their flags to done[k - k0] and their rows to rows + IMP_DEM_ROW (k -
@@ -650,11 +653,14 @@ static void portable(imp_dem *d, const int *idx, int count, double dt, unsigned 
    space of the caller's when there is no cache); potential ones out of reach are dropped (12
    bytes and two positions read); with simd, the real ones of the common case (linear law) go to
    the AVX2 law four at a time, the others (and the groups of four it gives back) to the
-   portable one. Writes only these interactions, their hot copies, s, done, rows, real and
-   merged (BLOCK entries each), so blocks can run in parallel. */
+   portable one. dirty: the block's mark in d->hot_dirty when s is its cached sort (NULL
+   otherwise): the hot copy is compared with s's only when the mark is set (a clean block's is
+   the same), and the mark is set again when a law here changes a hot copy. Writes only these
+   interactions, their hot copies, s, *dirty, done, rows, real and merged (BLOCK entries each),
+   so blocks can run in parallel. */
 static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, int ws, int simd,
-                     imp_dem_sorted *s, unsigned char *done, double *rows, int *merged,
-                     const int **order)
+                     imp_dem_sorted *s, unsigned char *dirty, unsigned char *done, double *rows,
+                     int *merged, const int **order)
 {
     int slow[BLOCK];
     const int *hot = d->hot;
@@ -666,9 +672,13 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
     if (s->k1 != k1 || s->css != css || s->cws != cws
-        || (memcmp(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot) != 0
+        || ((dirty == NULL || *dirty)
+            && memcmp(s->hot, hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *hot) != 0
             && !imp_dem_update_sorted(hot, k0, simd, s))) {
         imp_dem_sort_block(hot, k0, k1, css, cws, simd, s);
+    }
+    if (dirty != NULL) {
+        *dirty = 0;  /* s is the sort of the block's hot copy as it is */
     }
     memcpy(done, s->done, (size_t)(k1 - k0));
     const int nr = s->nr, nslow_real = s->nslow;
@@ -725,7 +735,9 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
                                   slow + nslow);
     }
 #endif
-    portable(d, slow, nslow, dt, done, rows, k0);
+    if (portable(d, slow, nslow, dt, done, rows, k0) && dirty != NULL) {
+        *dirty = 1;
+    }
     return n;
 }
 
@@ -777,7 +789,8 @@ int imp_dem_interactions(imp_dem *d, double dt)
             imp_dem_sorted own;  /* without the cache (out of memory) */
             own.k1 = -1;
             run_block(d, k0, k1, dt, f, ss, ws, simd, cache != NULL ? cache + blk : &own,
-                      done + k0, scratch + IMP_DEM_ROW * (size_t)k0, merged, &order);
+                      cache != NULL ? d->hot_dirty + blk : NULL, done + k0,
+                      scratch + IMP_DEM_ROW * (size_t)k0, merged, &order);
         }
         int *order = d->order;
         int n = 0;
@@ -802,7 +815,7 @@ int imp_dem_interactions(imp_dem *d, double dt)
         const int *order;
         own.k1 = -1;
         int n = run_block(d, k0, k1, dt, f, ss, ws, simd, cache != NULL ? cache + blk : &own,
-                          done, rows, merged, &order);
+                          cache != NULL ? d->hot_dirty + blk : NULL, done, rows, merged, &order);
         apply_list(d, order, n, done, rows, k0, loss);
     }
     if (d->p.track_energy) {

@@ -36,7 +36,7 @@ static inline double imp_dem_row_ab(int a, int b)
 }
 
 /* Interactions go by blocks of IMP_DEM_BLOCK (dem_law.c). */
-enum { IMP_DEM_BLOCK = 128 };
+enum { IMP_DEM_BLOCK = IMP_DEM_HOT_BLOCK };
 
 typedef struct imp_dem_sorted imp_dem_sorted;
 /* A block's sort by the class in the hot copy (potential, real sphere/sphere and wall/sphere

@@ -97,6 +97,12 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
             return -1;
         }
         d->hot = h;
+        unsigned char *hd = realloc(d->hot_dirty, (size_t)cap / IMP_DEM_HOT_BLOCK + 1);
+        if (hd == NULL) {
+            return -1;
+        }
+        memset(hd, 1, (size_t)cap / IMP_DEM_HOT_BLOCK + 1);  /* every block checked once */
+        d->hot_dirty = hd;
         double *sc = realloc(d->scratch, (size_t)cap * IMP_DEM_SCRATCH * sizeof *sc);
         if (sc == NULL) {
             return -1;
@@ -127,6 +133,7 @@ int imp_dem_add_potential(imp_dem *d, int a, int b)
     I->b = b;
     int *h = d->hot + 3 * d->ninter;
     h[0] = a, h[1] = b, h[2] = 0;
+    imp_dem_hot_touch(d, d->ninter);
     d->map[map_probe(d, a, b)] = ++d->ninter;
     return d->ninter - 1;
 }
@@ -160,6 +167,7 @@ void imp_dem_erase(imp_dem *d, int index)
     if (index != last) {
         d->inter[index] = d->inter[last];
         memcpy(d->hot + 3 * index, d->hot + 3 * last, 3 * sizeof *d->hot);
+        imp_dem_hot_touch(d, index);
         d->map[map_probe(d, d->inter[index].a, d->inter[index].b)] = index + 1;
     }
     d->ninter--;
@@ -188,6 +196,7 @@ void imp_dem_request_erase(imp_dem *d, int index)
     d->npending += !I->pending;
     I->real = 0;
     d->hot[3 * index + 2] = 0;
+    imp_dem_hot_touch(d, index);
     I->pending = 1;
     I->un = 0.0;
     I->fn = 0.0;

@@ -235,6 +235,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
                 I.b = nb;
                 int *h = d->hot + 3 * kept;
                 h[0] = na, h[1] = nb, h[2] = I.real ? imp_dem_hot_class(d, na) : 0;
+                imp_dem_hot_touch(d, kept);
                 d->inter[kept++] = I;
             }
         }

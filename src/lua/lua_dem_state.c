@@ -335,6 +335,7 @@ static int l_import(lua_State *L)
         I->created = int_of(L, num_at(L, -1, 18), -IMP_LONG_BOUND, IMP_LONG_BOUND);
         I->cn0 = num_at(L, -1, 19);
         d->hot[3 * k] = a, d->hot[3 * k + 1] = b, d->hot[3 * k + 2] = I->real ? imp_dem_hot_class(d, a) : 0;
+        imp_dem_hot_touch(d, k);
         d->npending += I->pending;
         lua_pop(L, 1);
     }

@@ -6,7 +6,9 @@
    not in others) with what it gives back to the portable path (fresh contacts, gaps under
    never_erase and distant interactions, facets, Hertz-Mindlin), so both the groups it keeps
    and the groups it returns are exercised. On a processor without AVX2 both runs take the
-   portable path (the test then only checks that the switch is harmless). */
+   portable path (the test then only checks that the switch is harmless). And the blocks' sorts
+   kept between steps (dem_law.c: run_block, compared with the hot copy only in blocks marked
+   dirty) against sorts made afresh at every step: the same bits. */
 #include "check.h"
 
 #include <stdint.h>
@@ -158,9 +160,28 @@ static tally count(const imp_dem *d)
     return t;
 }
 
+/* 1 when every block not marked dirty has a kept sort made from its hot copy as it is now
+   (what lets the loop leave out the comparison) */
+static int clean_blocks_kept(const imp_dem *d)
+{
+    for (int b = 0; b * IMP_DEM_BLOCK < d->ninter && b < d->sorted_cap; b++) {
+        const imp_dem_sorted *s = &d->sorted[b];
+        int k0 = b * IMP_DEM_BLOCK;
+        int k1 = k0 + IMP_DEM_BLOCK < d->ninter ? k0 + IMP_DEM_BLOCK : d->ninter;
+        if (!d->hot_dirty[b] && s->k1 == k1
+            && memcmp(s->hot, d->hot + 3 * k0, 3 * (size_t)(k1 - k0) * sizeof *d->hot) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* steps both worlds (w[0] AVX2 when available, w[1] portable), comparing bits every 50 steps;
-   returns the step of the first difference, or -1; accumulates the tallies seen */
-static int compare_runs(const scene_opts *o, int steps, tally *seen)
+   returns the step of the first difference, or -1; accumulates the tallies seen. fresh: both
+   on the same path instead, w[1] with its blocks' kept sorts dropped before every step (every
+   block sorted afresh), an erase requested from outside the loop every 25 steps in both (a
+   hot copy written between steps), bits and w[0]'s clean blocks checked at every step */
+static int compare_runs(const scene_opts *o, int steps, int fresh, tally *seen)
 {
 #ifdef _OPENMP
     omp_set_num_threads(o->threads);  /* 2: the AVX2 path in the blocks run in parallel */
@@ -170,14 +191,27 @@ static int compare_runs(const scene_opts *o, int steps, tally *seen)
     if (w[0] != NULL && w[1] != NULL) {
         bad = -1;
         for (int s = 1; s <= steps && bad < 0; s++) {
+            for (int b = 0; fresh && b < w[1]->dem->sorted_cap; b++) {
+                w[1]->dem->sorted[b].k1 = -1;  /* invalid: sorted again */
+            }
+            for (int i = 0; i < 2 && fresh && s % 25 == 0; i++) {
+                imp_dem *d = w[i]->dem;
+                int k = d->ninter / 2;
+                for (; k < d->ninter && !d->inter[k].real; k++) {
+                }
+                if (k < d->ninter) {
+                    imp_dem_request_erase(d, k);
+                }
+            }
             for (int i = 0; i < 2; i++) {
-                imp_dem_law_set_simd(i == 0);
+                imp_dem_law_set_simd(fresh || i == 0);
                 if (imp_world_step(w[i]) != IMP_OK) {
                     bad = s;
                 }
             }
-            if (s % 50 == 0 || s == steps) {
+            if (fresh || s % 50 == 0 || s == steps) {
                 bad = bad < 0 && !same_bits(w[0]->dem, w[1]->dem) ? s : bad;
+                bad = bad < 0 && fresh && !clean_blocks_kept(w[0]->dem) ? s : bad;
                 tally t = count(w[0]->dem);
                 seen->real = t.real > seen->real ? t.real : seen->real;
                 seen->sliding = t.sliding > seen->sliding ? t.sliding : seen->sliding;
@@ -194,6 +228,18 @@ static int compare_runs(const scene_opts *o, int steps, tally *seen)
     omp_set_num_threads(1);
 #endif
     return bad;
+}
+
+/* the kept sorts: contacts made and ended by the laws (gaps, a facet: the portable path's
+   fresh contacts), pairs made and erased by the collider, erases requested from outside */
+TEST(kept_sorts_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 1, 1, 1.3, 0.5, 0};
+    tally seen = {0, 0, 0, 0, 0};
+    CHECK(compare_runs(&o, 400, 1, &seen) == -1);
+    CHECK(seen.real > 200);
+    o.threads = 2;
+    CHECK(compare_runs(&o, 150, 1, &seen) == -1);
 }
 
 /* the switch: on when the processor has AVX2, off when forced */
@@ -215,7 +261,7 @@ TEST(linear_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 600, &seen) == -1);
+    CHECK(compare_runs(&o, 600, 0, &seen) == -1);
     CHECK(seen.real > 100);     /* the groups of four were there ... */
     CHECK(seen.sliding > 10);   /* ... with sliding lanes */
     CHECK(seen.lines == 2);     /* each one's law runs in two cache lines */
@@ -227,7 +273,7 @@ TEST(gaps_facet_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 600, &seen) == -1);
+    CHECK(compare_runs(&o, 600, 0, &seen) == -1);
     CHECK(seen.real > 200);
     CHECK(seen.gaps > 10);
 }
@@ -237,7 +283,7 @@ TEST(linear_bits_two_threads)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 200, &seen) == -1);
+    CHECK(compare_runs(&o, 200, 0, &seen) == -1);
     CHECK(seen.real > 50);
 }
 
@@ -246,7 +292,7 @@ TEST(hertz_bits)
 {
     scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3, 0};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 400, &seen) == -1);
+    CHECK(compare_runs(&o, 400, 0, &seen) == -1);
     CHECK(seen.real > 100);
 }
 
@@ -255,7 +301,7 @@ TEST(periodic_bits)
 {
     scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 1};
     tally seen = {0, 0, 0, 0, 0};
-    CHECK(compare_runs(&o, 400, &seen) == -1);
+    CHECK(compare_runs(&o, 400, 0, &seen) == -1);
     CHECK(seen.real > 100);
     CHECK(seen.across > 20);
     CHECK(seen.lines == 2);
@@ -305,5 +351,6 @@ int main(int argc, char **argv)
     RUN(hertz_bits);
     RUN(linear_bits_two_threads);
     RUN(periodic_bits);
+    RUN(kept_sorts_bits);
     return CHECK_END("dem_law_simd");
 }
