@@ -15,55 +15,16 @@
 #include <impact/lcp.h>
 #include "engine2d.h"
 #include "lcp_gen.h"
+#include "lcp_pyr.h"
 #include "lcp_internal.h"
-
-typedef struct pyr {
-    gen_sys s;
-    int n, nb, *fn;
-    double *mu, *f, *a;
-    signed char *st;
-    imp_lcp_problem p;
-} pyr;
-
-/* the pyramid of `base` boxes, box k pushed by push_g[k] g (NULL: +-0.1 g alternating) */
-static void pyr_make(pyr *y, int base, const double *push_g)
-{
-    y->nb = base * (base + 1) / 2;
-    int cap = 2 * (2 * base + 10 * y->nb);
-    double *push = malloc(sizeof(double) * (size_t)y->nb);
-    for (int k = 0; k < y->nb; k++)
-        push[k] = 9.81 * (push_g != NULL ? push_g[k] : 0.1 * (k % 2 ? -1.0 : 1.0));
-    y->fn = malloc(sizeof(int) * (size_t)cap);
-    y->mu = malloc(sizeof(double) * (size_t)cap);
-    y->n = gen_pyramid2d_friction(&y->s, base, 0.6, push, y->fn, y->mu);
-    free(push);
-    y->f = calloc((size_t)y->n, sizeof(double));
-    y->a = calloc((size_t)y->n, sizeof(double));
-    y->st = calloc((size_t)y->n, 1);
-    imp_lcp_problem p = {y->n, y->s.A, y->s.b, NULL, y->fn, y->mu, NULL};
-    y->p = p;
-}
-
-static void pyr_free(pyr *y)
-{
-    gen_sys_free(&y->s);
-    free(y->fn), free(y->mu), free(y->f), free(y->a), free(y->st);
-}
 
 /* Coulomb's conditions and statics of f for y (see the header); 1 when they hold */
 static int pyr_ok(const pyr *y, const double *f)
 {
     if (!gen_coulomb_ok(y->n, y->s.A, y->s.b, y->fn, y->mu, f, 1e-8)) return 0;
-    double fy = 0.0, fx = 0.0, push = 0.0;
-    for (int k = 0; k < y->nb; k++) push += y->s.fext[3 * k];
-    for (int i = 0; i < y->n; i += 2) {
-        if (y->s.body[2 * i + 1] >= 0) continue; /* not a ground contact */
-        fy += f[i];
-        fx -= f[i + 1]; /* tangent (-1, 0) for the normal (0, 1) */
-    }
-    double w = 9.81 * y->nb;
-    return fabs(fy - w) <= 1e-8 * w && fabs(fx + push) <= 1e-8 * w
-           && gen_max_body_acc(&y->s, f) <= 1e-8 * 9.81;
+    double dy, dx, acc, w = 9.81 * y->nb;
+    pyr_statics(y, f, &dy, &dx, &acc);
+    return fabs(dy) <= 1e-8 * w && fabs(dx) <= 1e-8 * w && acc <= 1e-8 * 9.81;
 }
 
 static imp_lcp_status newton(const imp_lcp_problem *p, int sweeps, int steps, double *f,
@@ -97,8 +58,8 @@ TEST(warm_from_the_last_answer_on_random_pyramids)
             g1[k] = g0[k] * (1.0 + 0.05 * (2.0 * gen_uniform(&r) - 1.0));
         }
         pyr y, z;
-        pyr_make(&y, base, g0);
-        pyr_make(&z, base, g1);
+        pyr_make(&y, base, 1.0, g0);
+        pyr_make(&z, base, 1.0, g1);
         imp_lcp_options o;
         imp_engine2d_lcp_options(&o);
         imp_lcp_info info;
@@ -135,7 +96,7 @@ TEST(from_gauss_seidel_sweeps)
         double *g = malloc(sizeof(double) * (size_t)nb);
         for (int k = 0; k < nb; k++) g[k] = 0.4 * (2.0 * gen_uniform(&r) - 1.0);
         pyr y;
-        pyr_make(&y, base, g);
+        pyr_make(&y, base, 1.0, g);
         imp_lcp_info info;
         imp_lcp_status st = newton(&y.p, 200, 30, y.f, &info);
         for (int i = 0; i < y.n; i++) CHECK(isfinite(y.f[i]));
@@ -195,8 +156,8 @@ TEST(driver_takes_the_warm_newton_answer)
         g1[k] = 1.01 * g0[k];
     }
     pyr y, z;
-    pyr_make(&y, 7, g0);
-    pyr_make(&z, 7, g1);
+    pyr_make(&y, 7, 1.0, g0);
+    pyr_make(&z, 7, 1.0, g1);
     imp_lcp_options o;
     imp_engine2d_lcp_options(&o);
     imp_lcp_info info;
