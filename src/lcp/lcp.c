@@ -23,6 +23,11 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     free(ws->split);
     free(ws->split_i);
     free(ws->reg);
+    free(ws->newt);
+    free(ws->newt_i);
+    ws->newt = NULL;
+    ws->newt_i = NULL;
+    ws->newt_cap = ws->newt_icap = 0;
     ws->reg = NULL;
     ws->reg_cap = 0;
     if (ws->split_ws != NULL) {
@@ -510,6 +515,59 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
     return split_settings(p, lim, opts, p->n > IMP_LCP_SPLIT_MAX, 4, ws, f, a, info, st, msg);
 }
 
+/* The semismooth Newton finish (lcp_newton.c) on problems of more than IMP_LCP_REG_FIRST
+   rows: first from the caller's warm forces (the last step's answer by row key; a few
+   steps, each O(m^3) for m pressed rows, where the warm Lemke path or box steps take
+   hundreds of pivots), and last, after every other method failed, from their last iterate
+   after IMP_LCP_NEWTON_SWEEPS projected Gauss-Seidel sweeps on A. */
+#define IMP_LCP_NEWTON_WARM_STEPS 6
+#define IMP_LCP_NEWTON_SWEEPS 200
+#define IMP_LCP_NEWTON_STEPS 30
+
+/* The Newton finish from start (NULL: from f itself): its answer is taken when it passes
+   the residual test on A (info->method then says IMP_LCP_GENERAL, the friction family);
+   else f, the row states and info of the answer before are kept. Returns the status to
+   report. a: n doubles of scratch. */
+static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                    const double *start, int sweeps, int steps,
+                                    imp_lcp_workspace *ws, double *f, double *a,
+                                    imp_lcp_info *info, imp_lcp_status st, const char **msg)
+{
+    int n = p->n;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(f[i])) f[i] = 0.0;
+    }
+    imp_lcp_info before = *info;
+    signed char *st_keep = (signed char *)ws->list; /* (n ints: free between methods) */
+    memcpy(a, f, (size_t)n * sizeof(double));
+    memcpy(st_keep, ws->st, (size_t)n);
+    if (start != NULL) memcpy(f, start, (size_t)n * sizeof(double));
+    const char *msg_n = *msg;
+    imp_lcp_status sn = imp_lcp_solve_newton(p, lim, sweeps, steps, ws, f, info, &msg_n);
+    /* (info->pivots: before's and the Newton steps) */
+    if (sn == IMP_LCP_OK) {
+        info->method = IMP_LCP_GENERAL;
+        info->warm_started = start != NULL;
+        *msg = msg_n;
+        return IMP_LCP_OK;
+    }
+    int pivots = info->pivots;
+    *info = before;
+    info->pivots = pivots;
+    memcpy(f, a, (size_t)n * sizeof(double));
+    memcpy(ws->st, st_keep, (size_t)n);
+    return st;
+}
+
+static int any_nonzero(const double *v, int n)
+{
+    if (v == NULL) return 0;
+    for (int i = 0; i < n; i++) {
+        if (v[i] != 0.0) return 1;
+    }
+    return 0;
+}
+
 imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *opts,
                              imp_lcp_workspace *ws, double *f, double *a, signed char *state,
                              imp_lcp_info *info)
@@ -587,6 +645,16 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     int split = opts->method == IMP_LCP_AUTO && fric
                 && (n <= IMP_LCP_SPLIT_MAX || (asym && n <= IMP_LCP_SPLIT_REG_MAX));
     imp_lcp_status st;
+    if (reg && n > IMP_LCP_REG_FIRST && any_nonzero(opts->warm_forces, n)) {
+        /* the last step's forces: Newton's steps from them first */
+        memset(ws->st, 0, (size_t)n);
+        for (int i = 0; i < n; i++) f[i] = 0.0;
+        st = newton_finish(p, &lim, opts->warm_forces, 0, IMP_LCP_NEWTON_WARM_STEPS, ws, f, a,
+                           info, IMP_LCP_NUMERICAL, &msg);
+        if (st == IMP_LCP_OK) goto verify;
+        info->pivots = 0;
+        msg = "solved";
+    }
     if (reg && n > IMP_LCP_REG_FIRST && n <= IMP_LCP_SPLIT_REG_MAX && has_basis(opts, n)) {
         /* the last step's answer came from Lemke's path on the split problem: that basis
            first (a few pivots when the contacts did not change) */
@@ -709,6 +777,12 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     if (split
         && (st != IMP_LCP_OK || !imp_lcp_check(p, f, a, lim.tol, info))) {
         st = split_last_resort(p, &lim, opts, ws, f, a, info, st, &msg);
+    }
+    if (opts->method == IMP_LCP_AUTO && fric && asym && n > IMP_LCP_REG_FIRST
+        && (st != IMP_LCP_OK || !imp_lcp_check(p, f, a, lim.tol, info))) {
+        /* every method failed: the Newton finish from their last iterate */
+        st = newton_finish(p, &lim, NULL, IMP_LCP_NEWTON_SWEEPS, IMP_LCP_NEWTON_STEPS, ws, f, a,
+                           info, st, &msg);
     }
 verify:
     for (int i = 0; i < n; i++) {

@@ -36,6 +36,10 @@ struct imp_lcp_workspace {
     struct imp_lcp_workspace *split_ws; /* Lemke's workspace for it */
     double *reg;      /* the regularized box problem (lcp.c): A + eps diag(A), kept f, a */
     size_t reg_cap;   /* doubles in reg */
+    double *newt;     /* the Newton finish (lcp_newton.c): 2 n^2 + 11 n doubles */
+    size_t newt_cap;
+    int *newt_i;      /* its pieces and columns: 3 n ints */
+    size_t newt_icap;
 };
 
 /* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
@@ -140,5 +144,14 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
                                    const double *warm_f, const unsigned char *warm_bas,
                                    imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
+
+/* The semismooth Newton finish (lcp_newton.c) for friction, bilateral and unilateral rows:
+   from f (in: a start, e.g. a failed method's last iterate), sweeps projected Gauss-Seidel
+   sweeps on A, then up to max_steps Levenberg-Marquardt steps on the min map with a line
+   search. f out: the last iterate; ws->st its row states; info->pivots += the steps, and
+   imp_lcp_check's residuals. IMP_LCP_OK only when imp_lcp_check passes at lim->tol. */
+imp_lcp_status imp_lcp_solve_newton(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                    int sweeps, int max_steps, imp_lcp_workspace *ws,
+                                    double *f, imp_lcp_info *info, const char **msg);
 
 #endif
