@@ -837,9 +837,8 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
 
 /* block_masses_portable with AVX2, the four lanes at once */
 static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3], const v4 t[3],
-                                   const v4 u[3], v4 m[6], jacobi_rows *jr, int side, int k)
+                                   const v4 u[3], v4 m[6], double (*jn)[4], double (*in)[4])
 {
-    double (*jn)[4] = jr->j[side][k], (*in)[4] = jr->w[side][k];
     v4 rx = ld(r[0]), ry = ld(r[1]), rz = ld(r[2]);
     v4 j0x = sub(mul(ry, n[2]), mul(rz, n[1])), j0y = sub(mul(rz, n[0]), mul(rx, n[2])),
        j0z = sub(mul(rx, n[1]), mul(ry, n[0]));
@@ -933,8 +932,8 @@ static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xf
         for (int i = 0; i < 3; i++) {
             n[i] = ld(f->n[i]), t[i] = ld(f->t1[i]), u[i] = ld(f->t2[i]);
         }
-        side_mass4(ia, p->ra, n, t, u, m, &jr, 0, k);
-        side_mass4(ib, p->rb, n, t, u, m, &jr, 1, k);
+        side_mass4(ia, p->ra, n, t, u, m, jr.j[0][k], jr.w[0][k]);
+        side_mass4(ib, p->rb, n, t, u, m, jr.j[1][k], jr.w[1][k]);
         v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
         v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
         _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
