@@ -109,7 +109,7 @@ static int pair_shares_frame(const struct imp_e3_soft *s, int g) { return !s->pt
    the frame n, t, u): m[0..5] += (n, n), (t, t), (u, u), (t, u), (t, n), (u, n) of
    (r x .)^T I (r x .) (K is symmetric). A side that does not move adds nothing (its I is 0). */
 static inline void side_mass(const double I[9], const double r[3], const double n[3], const double t[3],
-                             const double u[3], double m[6], double jn[3], double in[3])
+                             const double u[3], double m[6])
 {
     double j0x = r[1] * n[2] - r[2] * n[1], j0y = r[2] * n[0] - r[0] * n[2], j0z = r[0] * n[1] - r[1] * n[0];
     double j1x = r[1] * t[2] - r[2] * t[1], j1y = r[2] * t[0] - r[0] * t[2], j1z = r[0] * t[1] - r[1] * t[0];
@@ -120,8 +120,6 @@ static inline void side_mass(const double I[9], const double r[3], const double 
            i1z = I[6] * j1x + I[7] * j1y + I[8] * j1z;
     double i2x = I[0] * j2x + I[1] * j2y + I[2] * j2z, i2y = I[3] * j2x + I[4] * j2y + I[5] * j2z,
            i2z = I[6] * j2x + I[7] * j2y + I[8] * j2z;
-    jn[0] = j0x, jn[1] = j0y, jn[2] = j0z;
-    in[0] = i0x, in[1] = i0y, in[2] = i0z;
     m[0] += j0x * i0x + j0y * i0y + j0z * i0z;
     m[1] += j1x * i1x + j1y * i1y + j1z * i1z;
     m[2] += j2x * i2x + j2y * i2y + j2z * i2z;
@@ -156,62 +154,15 @@ static void row_masses(const struct imp_e3_soft *s, imp_e3_soft_pt *q)
                     I[3 * i + j] = c[4 * j + i];
                 }
             }
-            double jn[3], in[3];
-            side_mass(I, r[k], q->ec[0], q->ec[1], q->ec[2], m, jn, in);
+            side_mass(I, r[k], q->ec[0], q->ec[1], q->ec[2], m);
         }
     }
     masses_from(m, &q->mn, &q->mt, &q->w1n, &q->w2n);
 }
 
-/* each point's r x n and I^-1 (r x n) on side a (0) and b (1), lane by lane: the normal rows'
-   coupling K_ij = (m_a^-1 + m_b^-1) + sum over the sides of (r_i x n) . I^-1 (r_j x n) */
-typedef struct jacobi_rows {
-    double j[2][E3B_POINTS][3][4], w[2][E3B_POINTS][3][4];
-} jacobi_rows;
-
-/* The step om of lane l's normal rows taken together (a block with one frame): the passes
-   change each row's impulse by om times imp_e3_soft_row's rule, every row's from the velocities
-   before any of them (a manifold's points treated alike: a symmetric body at rest takes no
-   angular impulse, issue #24). With D the diagonal of K, such a pass converges when
-   om lambda_max(D^-1 K) < 2 (the splitting (2 / om) D - K positive definite); lambda_max is
-   at most G, the largest row sum of |K_ij| / K_ii (Gershgorin): om = min(1, 1.8 / G) (a unit
-   cube's face on the ground: G = 2, lambda_max 1.5, om = 0.9). The AVX2 kernel's om4 lane by
-   lane. O(np^2) a lane, once a step. */
-static double jacobi_step(const imp_e3_block *b, const jacobi_rows *jr, int l)
-{
-    double row[E3B_POINTS], kd[E3B_POINTS], lin = b->ima[l] + b->imb[l];
-    for (int i = 0; i < b->np; i++) {
-        row[i] = 0.0;
-    }
-    for (int i = 0; i < b->np; i++) {
-        for (int k = i; k < b->np; k++) {
-            double x = 0.0;
-            for (int c = 0; c < 2; c++) {
-                const double (*ji)[4] = jr->j[c][i], (*wk)[4] = jr->w[c][k];
-                x = x + ((ji[0][l] * wk[0][l] + ji[1][l] * wk[1][l]) + ji[2][l] * wk[2][l]);
-            }
-            double kij = i < b->cnt[l] && k < b->cnt[l] ? lin + x : 0.0;
-            if (k == i) {
-                kd[i] = kij;
-                row[i] = row[i] + kij;
-            } else {
-                row[i] = row[i] + fabs(kij);
-                row[k] = row[k] + fabs(kij);
-            }
-        }
-    }
-    double g = 0.0;
-    for (int i = 0; i < b->np; i++) {
-        double gi = kd[i] > 0.0 ? row[i] / kd[i] : 0.0;
-        g = gi > g ? gi : g;
-    }
-    return b->cnt[l] < 2 || b->xf >= 0 ? 1.0 : g > 1.8 ? 1.8 / g : 1.0;
-}
-
 /* the masses of block b's points, lane by lane (the AVX2 kernel's operations) */
 static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
 {
-    jacobi_rows jr;
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
         const imp_e3_block_frame *f = frame_of(xframes, b, k);
@@ -225,20 +176,10 @@ static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xfr
             for (int i = 0; i < 3; i++) {
                 ra[i] = p->ra[i][l], rb[i] = p->rb[i][l], n[i] = f->n[i][l], t[i] = f->t1[i][l], u[i] = f->t2[i][l];
             }
-            double j[2][3], w[2][3];
-            side_mass(Ia, ra, n, t, u, m, j[0], w[0]);
-            side_mass(Ib, rb, n, t, u, m, j[1], w[1]);
+            side_mass(Ia, ra, n, t, u, m);
+            side_mass(Ib, rb, n, t, u, m);
             masses_from(m, &p->mn[l], &p->mt[l], &p->w1n[l], &p->w2n[l]);
-            for (int c = 0; c < 2; c++) {
-                for (int i = 0; i < 3; i++) {
-                    jr.j[c][k][i][l] = j[c][i];
-                    jr.w[c][k][i][l] = w[c][i];
-                }
-            }
         }
-    }
-    for (int l = 0; l < E3B_LANES; l++) {
-        b->om[l] = jacobi_step(b, &jr, l);
     }
 }
 
@@ -521,127 +462,6 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     lane_apply(b, p, f, k, l, ia, ib, dn, r1 - q1, r2 - q2, va, vb);
 }
 
-/* a x b */
-static inline void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* The normal rows of lane l of block b (one frame: n) taken together, the portable way (the
-   AVX2 kernel's normals4 in the same order): each row's normal velocity from the velocities
-   before any of this pass's normal impulses (u_N = n.(vb - va) + rb.(n x wb) - ra.(n x wa)),
-   its impulse changed by om times imp_e3_soft_row's rule, then all the changes applied at
-   once (sum dn n on the bodies, (sum dn r) x n turned by the inverse inertias). O(np). */
-static void lane_normals(imp_e3_block *b, int l, const double *ia, const double *ib, double *va, double *vb,
-                         const double *da, const double *db, double hs, double inv_hs, double push_max,
-                         int use_bias, imp_e3_block_sum *bs)
-{
-    const imp_e3_block_frame *f = &b->f;
-    const double n[3] = {f->n[0][l], f->n[1][l], f->n[2][l]};
-    const double nv = ((vb[0] - va[0]) * n[0] + (vb[1] - va[1]) * n[1]) + (vb[2] - va[2]) * n[2];
-    double cwa[3], cwb[3], sa[3] = {0.0, 0.0, 0.0}, sb[3] = {0.0, 0.0, 0.0}, sn = 0.0;
-    cross3(n, va + 3, cwa);
-    cross3(n, vb + 3, cwb);
-    const double om = b->om[l];
-    for (int k = 0; k < b->np; k++) {
-        imp_e3_block_pt *p = &b->p[k];
-        const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-        double vn = (nv + ((rb[0] * cwb[0] + rb[1] * cwb[1]) + rb[2] * cwb[2]))
-                    - ((ra[0] * cwa[0] + ra[1] * cwa[1]) + ra[2] * cwa[2]);
-        double s;
-        if (use_bias) {
-            double x[3];
-#pragma GCC unroll 4
-            for (int i = 0; i < 3; i++) {
-                double oa = ((da[i] + ra[0] * da[3 + i]) + ra[1] * da[6 + i]) + ra[2] * da[9 + i];
-                double ob = ((db[i] + rb[0] * db[3 + i]) + rb[1] * db[6 + i]) + rb[2] * db[9 + i];
-                x[i] = ((ob - rb[i]) - (oa - ra[i])) * n[i];
-            }
-            s = p->sep[l] + ((x[0] + x[1]) + x[2]);
-        } else {
-            s = p->s[l] + hs * vn;
-        }
-        p->s[l] = s;
-        double bias = 0.0, ms = 1.0, is = 0.0;
-        if (s > 0.0) {
-            bias = s * inv_hs;
-        } else if (use_bias) {
-            bias = b->br[l] * s;
-            bias = bias > -push_max ? bias : -push_max;
-            ms = b->ms[l];
-            is = b->is[l];
-        }
-        double r0 = p->rn[l];
-        double rn = r0 - om * ((p->mn[l] * ms) * (vn + bias) + is * r0);
-        rn = rn > 0.0 ? rn : 0.0;
-        double dn = k < b->cnt[l] ? rn - r0 : 0.0;
-        if (p->maxn[l] == 0.0 && rn > 0.0) {
-            p->uhit[l] = vn < p->uhit[l] ? vn : p->uhit[l];
-        }
-        p->maxn[l] = rn > p->maxn[l] ? rn : p->maxn[l];
-        p->rn[l] = rn;
-        if (bs != NULL) {
-            bs->sum[k][0][l] += rn;
-        }
-        sn += dn;
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            sa[i] += dn * ra[i];
-            sb[i] += dn * rb[i];
-        }
-    }
-    double xa[3], xb[3];
-    cross3(sa, n, xa);
-    cross3(sb, n, xb);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        double P = sn * n[i];
-        double A = (ia[i] * xa[0] + ia[4 + i] * xa[1]) + ia[8 + i] * xa[2];
-        double B = (ib[i] * xb[0] + ib[4 + i] * xb[1]) + ib[8 + i] * xb[2];
-        va[i] = va[i] - b->ima[l] * P;
-        vb[i] = vb[i] + b->imb[l] * P;
-        va[3 + i] = va[3 + i] - A;
-        vb[3 + i] = vb[3 + i] + B;
-    }
-}
-
-/* The friction rows of lane l's point k after lane_normals (the velocities hold the pass's
-   normal impulses), the portable way (friction4's operations) */
-static void lane_friction(imp_e3_block *b, int k, int l, const double *ia, const double *ib, double *va, double *vb,
-                          imp_e3_block_sum *bs)
-{
-    imp_e3_block_pt *p = &b->p[k];
-    const imp_e3_block_frame *f = &b->f;
-    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-    const double t1[3] = {f->t1[0][l], f->t1[1][l], f->t1[2][l]}, t2[3] = {f->t2[0][l], f->t2[1][l], f->t2[2][l]};
-    const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
-    const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
-    double d[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
-    }
-    double u1 = (d[0] * t1[0] + d[1] * t1[1]) + d[2] * t1[2];
-    double u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
-    double q1 = p->rt1[l], q2 = p->rt2[l];
-    double r1 = q1 - p->mt[l] * u1, r2 = q2 - p->mt[l] * u2;
-    double lim = f->mu[l] * p->rn[l], len2 = r1 * r1 + r2 * r2;
-    if (len2 > lim * lim) {
-        double sc = lim / sqrt(len2);
-        r1 = r1 * sc;
-        r2 = r2 * sc;
-    }
-    p->rt1[l] = r1;
-    p->rt2[l] = r2;
-    if (bs != NULL) {
-        bs->sum[k][1][l] += r1;
-        bs->sum[k][2][l] += r2;
-    }
-    lane_apply(b, p, f, k, l, ia, ib, 0.0, r1 - q1, r2 - q2, va, vb);
-}
-
 /* a slot's (v, w) from the padded velocities and its motion since the step began (dx, then
    the rotation's columns) from delta */
 static void gather(const struct imp_e3_soft *s, int slot, double v[6], double d[12])
@@ -685,13 +505,7 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
         gather(s, b->a[l], va, da);
         gather(s, b->b[l], vb, db);
         const double *ia = s->si + 12 * (size_t)b->a[l], *ib = s->si + 12 * (size_t)b->b[l];
-        if (!warm && b->xf < 0) {  /* one frame: the normal rows together, then the friction */
-            lane_normals(b, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias, bs);
-            for (int k = 0; k < b->np; k++) {
-                lane_friction(b, k, l, ia, ib, va, vb, bs);
-            }
-        }
-        for (int k = 0; k < b->np && (warm || b->xf >= 0); k++) {
+        for (int k = 0; k < b->np; k++) {
             const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
             if (warm) {
                 lane_warm(b, f, k, l, ia, ib, va, vb);
@@ -837,7 +651,7 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
 
 /* block_masses_portable with AVX2, the four lanes at once */
 static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3], const v4 t[3],
-                                   const v4 u[3], v4 m[6], double (*jn)[4], double (*in)[4])
+                                   const v4 u[3], v4 m[6])
 {
     v4 rx = ld(r[0]), ry = ld(r[1]), rz = ld(r[2]);
     v4 j0x = sub(mul(ry, n[2]), mul(rz, n[1])), j0y = sub(mul(rz, n[0]), mul(rx, n[2])),
@@ -854,57 +668,12 @@ static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3]
         i1[i] = add(add(mul(a, j1x), mul(b, j1y)), mul(c, j1z));
         i2[i] = add(add(mul(a, j2x), mul(b, j2y)), mul(c, j2z));
     }
-    _mm256_storeu_pd(jn[0], j0x), _mm256_storeu_pd(jn[1], j0y), _mm256_storeu_pd(jn[2], j0z);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        _mm256_storeu_pd(in[i], i0[i]);
-    }
     m[0] = add(m[0], add(add(mul(j0x, i0[0]), mul(j0y, i0[1])), mul(j0z, i0[2])));
     m[1] = add(m[1], add(add(mul(j1x, i1[0]), mul(j1y, i1[1])), mul(j1z, i1[2])));
     m[2] = add(m[2], add(add(mul(j2x, i2[0]), mul(j2y, i2[1])), mul(j2z, i2[2])));
     m[3] = add(m[3], add(add(mul(j1x, i2[0]), mul(j1y, i2[1])), mul(j1z, i2[2])));
     m[4] = add(m[4], add(add(mul(j1x, i0[0]), mul(j1y, i0[1])), mul(j1z, i0[2])));
     m[5] = add(m[5], add(add(mul(j2x, i0[0]), mul(j2y, i0[1])), mul(j2z, i0[2])));
-}
-
-/* jacobi_step with AVX2, the four lanes at once, into b->om */
-static inline AVX2 void om4(imp_e3_block *b, const jacobi_rows *jr, v4 lin)
-{
-    const v4 zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0), lim = _mm256_set1_pd(1.8);
-    const __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
-    v4 row[E3B_POINTS], kd[E3B_POINTS], live[E3B_POINTS];
-    for (int i = 0; i < b->np; i++) {
-        row[i] = zero;
-        kd[i] = zero;
-        live[i] = _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(i)));
-    }
-    for (int i = 0; i < b->np; i++) {
-        for (int k = i; k < b->np; k++) {
-            v4 x = zero;
-            for (int c = 0; c < 2; c++) {
-                const double (*ji)[4] = jr->j[c][i], (*wk)[4] = jr->w[c][k];
-                x = add(x, add(add(mul(ld(ji[0]), ld(wk[0])), mul(ld(ji[1]), ld(wk[1]))), mul(ld(ji[2]), ld(wk[2]))));
-            }
-            v4 kij = _mm256_and_pd(add(lin, x), _mm256_and_pd(live[i], live[k]));
-            if (k == i) {
-                kd[i] = kij;
-                row[i] = add(row[i], kij);
-            } else {
-                v4 a = _mm256_andnot_pd(sign, kij);
-                row[i] = add(row[i], a);
-                row[k] = add(row[k], a);
-            }
-        }
-    }
-    v4 g = zero;
-    for (int i = 0; i < b->np; i++) {
-        v4 gi = sel(_mm256_cmp_pd(kd[i], zero, _CMP_GT_OQ), _mm256_div_pd(row[i], kd[i]), zero);
-        g = sel(_mm256_cmp_pd(gi, g, _CMP_GT_OQ), gi, g);
-    }
-    v4 om = sel(_mm256_cmp_pd(g, lim, _CMP_GT_OQ), _mm256_div_pd(lim, g), _mm256_set1_pd(1.0));
-    v4 one_row = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(2), cnt));
-    om = sel(one_row, _mm256_set1_pd(1.0), om);
-    _mm256_storeu_pd(b->om, b->xf >= 0 ? _mm256_set1_pd(1.0) : om);
 }
 
 static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
@@ -923,7 +692,6 @@ static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xf
     }
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     v4 lin = add(ld(b->ima), ld(b->imb));
-    jacobi_rows jr;
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
         const imp_e3_block_frame *f = frame_of(xframes, b, k);
@@ -932,8 +700,8 @@ static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xf
         for (int i = 0; i < 3; i++) {
             n[i] = ld(f->n[i]), t[i] = ld(f->t1[i]), u[i] = ld(f->t2[i]);
         }
-        side_mass4(ia, p->ra, n, t, u, m, jr.j[0][k], jr.w[0][k]);
-        side_mass4(ib, p->rb, n, t, u, m, jr.j[1][k], jr.w[1][k]);
+        side_mass4(ia, p->ra, n, t, u, m);
+        side_mass4(ib, p->rb, n, t, u, m);
         v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
         v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
         _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
@@ -944,7 +712,6 @@ static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xf
         v4 ok = _mm256_and_pd(_mm256_cmp_pd(lmax, zero, _CMP_GT_OQ), kpos);
         _mm256_storeu_pd(p->mt, sel(ok, _mm256_div_pd(one, lmax), zero));
     }
-    om4(b, &jr, lin);
 }
 
 /* block_residual_portable with AVX2 (the lanes whose mn is 0 add 0) */
@@ -1121,135 +888,6 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     apply4(b, p, f, k, ia, ib, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
 }
 
-/* lane_normals with AVX2, the four lanes at once (a block with one frame) */
-static inline AVX2 __attribute__((always_inline)) void normals4(imp_e3_block *b, imp_e3_block_sum *bs, block4 *g,
-                                                                 double hs, double inv_hs, double push_max,
-                                                                 int use_bias)
-{
-    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
-    v4 (*da)[4] = g->da, (*db)[4] = g->db;
-    const imp_e3_block_frame *f = &b->f;
-    v4 n[3] = {ld(f->n[0]), ld(f->n[1]), ld(f->n[2])};
-    v4 nv = add(add(mul(sub(vb[0], va[0]), n[0]), mul(sub(vb[1], va[1]), n[1])), mul(sub(vb[2], va[2]), n[2]));
-    v4 cwa[3] = {sub(mul(n[1], wa[2]), mul(n[2], wa[1])), sub(mul(n[2], wa[0]), mul(n[0], wa[2])),
-                 sub(mul(n[0], wa[1]), mul(n[1], wa[0]))};
-    v4 cwb[3] = {sub(mul(n[1], wb[2]), mul(n[2], wb[1])), sub(mul(n[2], wb[0]), mul(n[0], wb[2])),
-                 sub(mul(n[0], wb[1]), mul(n[1], wb[0]))};
-    v4 sa[3] = {zero, zero, zero}, sb[3] = {zero, zero, zero}, sn = zero, om = ld(b->om);
-    const __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
-    for (int k = 0; k < b->np; k++) {
-        imp_e3_block_pt *p = &b->p[k];
-        v4 ra[3], rb[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
-        }
-        v4 vn = sub(add(nv, add(add(mul(rb[0], cwb[0]), mul(rb[1], cwb[1])), mul(rb[2], cwb[2]))),
-                    add(add(mul(ra[0], cwa[0]), mul(ra[1], cwa[1])), mul(ra[2], cwa[2])));
-        v4 s_;
-        if (use_bias) {
-            v4 x[3];
-#pragma GCC unroll 4
-            for (int i = 0; i < 3; i++) {
-                v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
-                v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
-                x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
-            }
-            s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
-        } else {
-            s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
-        }
-        _mm256_storeu_pd(p->s, s_);
-        v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
-        v4 bias, ms = one, is = zero;
-        if (use_bias) {
-            v4 sbias = _mm256_max_pd(mul(ld(b->br), s_), _mm256_set1_pd(-push_max));
-            bias = sel(pos, spec, sbias);
-            ms = sel(pos, one, ld(b->ms));
-            is = sel(pos, zero, ld(b->is));
-        } else {
-            bias = sel(pos, spec, zero);
-        }
-        v4 r0 = ld(p->rn), maxn = ld(p->maxn);
-        v4 rn = sub(r0, mul(om, add(mul(mul(ld(p->mn), ms), add(vn, bias)), mul(is, r0))));
-        rn = _mm256_max_pd(rn, zero);
-        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(k)));
-        v4 dn = _mm256_and_pd(sub(rn, r0), live);
-        v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
-        v4 uhit = ld(p->uhit);
-        _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
-        _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
-        _mm256_storeu_pd(p->rn, rn);
-        if (bs != NULL) {
-            double *sk = bs->sum[k][0];
-            _mm256_storeu_pd(sk, add(ld(sk), rn));
-        }
-        sn = add(sn, dn);
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            sa[i] = add(sa[i], mul(dn, ra[i]));
-            sb[i] = add(sb[i], mul(dn, rb[i]));
-        }
-    }
-    v4 xa[3] = {sub(mul(sa[1], n[2]), mul(sa[2], n[1])), sub(mul(sa[2], n[0]), mul(sa[0], n[2])),
-                sub(mul(sa[0], n[1]), mul(sa[1], n[0]))};
-    v4 xb[3] = {sub(mul(sb[1], n[2]), mul(sb[2], n[1])), sub(mul(sb[2], n[0]), mul(sb[0], n[2])),
-                sub(mul(sb[0], n[1]), mul(sb[1], n[0]))};
-    v4 ima = ld(b->ima), imb = ld(b->imb);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        v4 P = mul(sn, n[i]);
-        v4 A = add(add(mul(g->ia[0][i], xa[0]), mul(g->ia[1][i], xa[1])), mul(g->ia[2][i], xa[2]));
-        v4 B = add(add(mul(g->ib[0][i], xb[0]), mul(g->ib[1][i], xb[1])), mul(g->ib[2][i], xb[2]));
-        va[i] = sub(va[i], mul(ima, P));
-        vb[i] = add(vb[i], mul(imb, P));
-        wa[i] = sub(wa[i], A);
-        wb[i] = add(wb[i], B);
-    }
-}
-
-/* lane_friction with AVX2, the four lanes at once */
-static inline AVX2 __attribute__((always_inline)) void friction4(imp_e3_block *b, imp_e3_block_sum *bs, int k,
-                                                                  block4 *g)
-{
-    v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
-    imp_e3_block_pt *p = &b->p[k];
-    const imp_e3_block_frame *f = &b->f;
-    v4 ra[3], rb[3], t1[3], t2[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
-        t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
-    }
-    v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
-                sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
-    v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
-                sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
-    v4 d[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
-    }
-    v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
-    v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
-    v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
-    v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
-    v4 lim = mul(ld(f->mu), ld(p->rn)), len2 = add(mul(r1, r1), mul(r2, r2));
-    v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
-    v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
-    r1 = sel(over, mul(r1, sc), r1);
-    r2 = sel(over, mul(r2, sc), r2);
-    _mm256_storeu_pd(p->rt1, r1);
-    _mm256_storeu_pd(p->rt2, r2);
-    if (bs != NULL) {
-        double (*sk)[4] = bs->sum[k];
-        _mm256_storeu_pd(sk[1], add(ld(sk[1]), r1));
-        _mm256_storeu_pd(sk[2], add(ld(sk[2]), r2));
-    }
-    apply4(b, p, f, k, g->ia, g->ib, _mm256_setzero_pd(), sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
-}
-
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b,
                                                                         imp_e3_block_sum *bs, double hs,
@@ -1258,15 +896,8 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
 {
     block4 g;
     begin4(s, b, &g, use_bias, warm);
-    if (!warm && b->xf < 0) {  /* one frame: the normal rows together, then the friction */
-        normals4(b, bs, &g, hs, inv_hs, push_max, use_bias);
-        for (int k = 0; k < b->np; k++) {
-            friction4(b, bs, k, &g);
-        }
-    } else {
-        for (int k = 0; k < b->np; k++) {
-            point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias, warm);
-        }
+    for (int k = 0; k < b->np; k++) {
+        point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias, warm);
     }
     end4(s, b, &g);
 }
@@ -1281,29 +912,11 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct i
                                                                          double inv_hs, double push_max, int use_bias,
                                                                          int warm)
 {
-    int j0 = !warm && b0->xf < 0, j1 = !warm && b1->xf < 0;
-    if (j0 != j1) {  /* one of each kind: one after the other */
-        block_avx2_body(s, b0, bs0, hs, inv_hs, push_max, use_bias, warm);
-        block_avx2_body(s, b1, bs1, hs, inv_hs, push_max, use_bias, warm);
-        return;
-    }
     block4 g0, g1;
     begin4(s, b0, &g0, use_bias, warm);
     begin4(s, b1, &g1, use_bias, warm);
     int np = b0->np > b1->np ? b0->np : b1->np;
-    if (j0) {  /* both with one frame: the normal rows together, then the friction */
-        normals4(b0, bs0, &g0, hs, inv_hs, push_max, use_bias);
-        normals4(b1, bs1, &g1, hs, inv_hs, push_max, use_bias);
-        for (int k = 0; k < np; k++) {
-            if (k < b0->np) {
-                friction4(b0, bs0, k, &g0);
-            }
-            if (k < b1->np) {
-                friction4(b1, bs1, k, &g1);
-            }
-        }
-    }
-    for (int k = 0; k < np && !j0; k++) {
+    for (int k = 0; k < np; k++) {
         if (k < b0->np) {
             point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias, warm);
         }

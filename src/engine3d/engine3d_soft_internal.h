@@ -130,8 +130,6 @@ typedef struct imp_e3_block {
     imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
     double ima[4], imb[4];          /* (the world inverse inertias: the passes gather them from s->si) */
     double br[4], ms[4], is[4];     /* the lanes' softness (a side that does not move: stiffer) */
-    double om[4];                   /* the lanes' step for their normal rows taken together (a
-                                       block with one frame: jacobi_step) */
     long long cnt[4];               /* the lanes' points (point k of lane l exists when k < cnt[l]) */
     int a[4], b[4];                 /* slots (0 in an empty lane) */
     int row[E3B_POINTS][4];         /* the point in s->pts (-1: none) */
