@@ -201,6 +201,81 @@ describe("dem periodic cell", function()
     end
   end)
 
+  -- The collider's Verlet skip (dem_cell.c, run_still_holds): it runs only when a sphere or the
+  -- cell's deformation may have brought a pair it did not find within the interaction
+  -- distance; it must never miss a contact. The sheared cloud of random velocities above: at
+  -- every step every pair overlapping (through its nearest image) by more than a thousandth of
+  -- a radius has an interaction, while the collider ran fewer times than half the steps.
+  it("the collider's Verlet skip misses no contact in a sheared cell", function()
+    local w, L, m, rng = world(), 0.1, 4, 54321
+    local function rand()
+      rng = (rng * 1103515245 + 12345) % 2147483648
+      return rng / 2147483648
+    end
+    local balls, radius = {}, {}
+    for i = 0, m - 1 do  -- no pair overlaps at the start: spacing 0.025 +- 0.001, radii below 0.0119
+      for j = 0, m - 1 do
+        for k = 0, m - 1 do
+          local p = { (i + 0.5) * L / m + 0.001 * (rand() - 0.5), (j + 0.5) * L / m + 0.001 * (rand() - 0.5),
+                      (k + 0.5) * L / m + 0.001 * (rand() - 0.5) }
+          radius[#balls + 1] = 0.0125 * (0.8 + 0.15 * rand())
+          balls[#balls + 1] = sphere(w, p, { 2 * (rand() - 0.5), 2 * (rand() - 0.5), 2 * (rand() - 0.5) },
+                                     radius[#balls + 1])
+        end
+      end
+    end
+    w:set_cell { size = { L, L, L }, vel_grad = { { 0, 5, 0 }, { 0, 0, 0 }, { 0, 0, 0 } } }
+    engines(w)
+    local inv = function(q)  -- 3 x 3 inverse by cofactors
+      local a, b, c = q[1][1], q[1][2], q[1][3]
+      local d, e, f = q[2][1], q[2][2], q[2][3]
+      local g, h, i = q[3][1], q[3][2], q[3][3]
+      local det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+      return { { (e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det },
+               { (f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det },
+               { (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det } }
+    end
+    local steps, checked, runs0 = 400, 0, w:dem_stats().collider_runs
+    for _ = 1, steps do
+      w:step(1)
+      local H = w:cell().hsize
+      local Hi = inv(H)
+      local have = {}
+      for _, I in ipairs(w:interactions()) do
+        have[I.body1.id .. ":" .. I.body2.id] = true
+        have[I.body2.id .. ":" .. I.body1.id] = true
+      end
+      for i = 1, #balls do
+        local a = balls[i]
+        for j = i + 1, #balls do
+          local b = balls[j]
+          local dx = { b.position[1] - a.position[1], b.position[2] - a.position[2],
+                       b.position[3] - a.position[3] }
+          local u = {}
+          for k = 1, 3 do
+            u[k] = Hi[k][1] * dx[1] + Hi[k][2] * dx[2] + Hi[k][3] * dx[3]
+            u[k] = u[k] - math.floor(u[k] + 0.5)
+          end
+          local best = 0  -- the rounded image is the nearest: the cell shears by 0.004 at most
+          for k = 1, 3 do
+            local x = H[k][1] * u[1] + H[k][2] * u[2] + H[k][3] * u[3]
+            best = best + x * x
+          end
+          local ra, rb = radius[i], radius[j]
+          if math.sqrt(best) < ra + rb - 1e-3 * math.min(ra, rb) then
+            checked = checked + 1
+            assert.is_true(have[a.id .. ":" .. b.id] == true,
+              ("pair %d-%d overlaps by %.3g m without an interaction"):format(a.id, b.id,
+                ra + rb - math.sqrt(best)))
+          end
+        end
+      end
+    end
+    local runs = w:dem_stats().collider_runs - runs0
+    assert.is_true(checked > 100, "the cloud must collide enough to test: " .. checked)
+    assert.is_true(runs < steps / 2, ("the collider ran %d times in %d steps"):format(runs, steps))
+  end)
+
   it("is deterministic: two runs give the same bits", function()
     local out = {}
     for run = 1, 2 do

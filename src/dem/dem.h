@@ -151,6 +151,11 @@ typedef struct imp_dem_cell {
     int *bin_start, *bin_list;   /* the periodic collider's grid (scratch) */
     int bin_cap, list_cap;
     int run;                     /* collider runs */
+    /* the Verlet skip (imp_dem_cell_collide): each particle's fractional coordinates H^-1 x at
+       the last run, the cell then, and the reach and Verlet distance it ran with */
+    double *anchor_u;
+    int anchor_cap, anchor_n;
+    double h_run[9], hinv_run[9], reach_run, verlet_run;
 } imp_dem_cell;
 
 typedef struct imp_dem {

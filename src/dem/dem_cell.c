@@ -136,7 +136,9 @@ int imp_dem_cell_set(imp_dem *d, const double h[9], const double L[9])
             d->inter[k].cell[0] = d->inter[k].cell[1] = d->inter[k].cell[2] = 0;
         }
     }
-    d->boxes_stale = 1;
+    if (!was) {
+        d->cell.anchor_n = 0;  /* a new cell: the collider runs (a changed H: its skip test) */
+    }
     return 0;
 }
 
@@ -146,6 +148,7 @@ void imp_dem_cell_clear(imp_dem *d)
     for (int k = 0; k < d->ninter; k++) {
         d->inter[k].cell[0] = d->inter[k].cell[1] = d->inter[k].cell[2] = 0;
     }
+    d->cell.anchor_n = 0;
     d->boxes_stale = 1;
 }
 
@@ -154,6 +157,7 @@ void imp_dem_cell_free(imp_dem *d)
     free(d->cell.wrap);
     free(d->cell.bin_start);
     free(d->cell.bin_list);
+    free(d->cell.anchor_u);
 }
 
 void imp_dem_cell_offset(const imp_dem *d, const imp_dem_inter *I, double o[3], double vo[3])
@@ -173,6 +177,22 @@ static int grow(int **p, int *cap, int n)
     }
     int c = n + n / 4 + 16;
     int *q = realloc(*p, (size_t)c * sizeof *q);
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* grows a double array to n entries (never shrinks); 0 or -1 */
+static int grow_doubles(double **p, int *cap, int n)
+{
+    if (n <= *cap) {
+        return 0;
+    }
+    int c = n + n / 4 + 16;
+    double *q = realloc(*p, (size_t)c * sizeof *q);
     if (q == NULL) {
         return -1;
     }
@@ -232,6 +252,55 @@ static int found(imp_dem *d, int a, int b, const int S[3])
     return 0;
 }
 
+/* Whether the last run's pairs still hold (Yade's verletDist, LIGGGHTS' skin, for a deforming
+   cell): a pair not found then was farther than f (ra + rb) + v for every image e; now each
+   image's branch vector is e' = H' (H^-1 e + du_b - du_a), du a particle's move in fractional
+   coordinates since the run (its wraps, whole cells, taken off), so |e'| >= |e| (1 - eps) -
+   |H' du_a| - |H' du_b| with eps = |(H' - H) H^-1| (Frobenius), and it cannot reach
+   f (ra + rb) while 2 max |H' du| + eps reach < v (reach = 2 f rmax + v, the largest |e| that
+   matters, at most half the cell's thinnest width). The potential interactions found then keep
+   their image: no other image comes within reach. Not after an edit or a reload
+   (boxes_stale), nor when the particles, f or v changed. O(n). */
+static int run_still_holds(const imp_dem *d, double v, double reach)
+{
+    const imp_dem_cell *c = &d->cell;
+    if (d->boxes_stale || c->anchor_n != d->n || !(v > 0.0) || v != c->verlet_run
+        || reach != c->reach_run) {
+        return 0;
+    }
+    double dh[9], eps2 = 0.0;
+    for (int r = 0; r < 3; r++) {
+        for (int k = 0; k < 3; k++) {
+            dh[3 * r + k] = c->h[3 * r + k] - c->h_run[3 * r + k];
+        }
+    }
+    for (int r = 0; r < 3; r++) {
+        for (int k = 0; k < 3; k++) {
+            double e = dh[3 * r] * c->hinv_run[k] + dh[3 * r + 1] * c->hinv_run[3 + k]
+                       + dh[3 * r + 2] * c->hinv_run[6 + k];
+            eps2 += e * e;
+        }
+    }
+    double budget = v - sqrt(eps2) * reach;  /* for 2 max |H' du| */
+    if (!(budget > 0.0)) {
+        return 0;
+    }
+    double lim2 = 0.25 * budget * budget;
+    for (int i = 0; i < d->n; i++) {
+        double u[3], du[3], x[3];
+        mul(c->hinv, d->pos + 3 * i, u);
+        for (int k = 0; k < 3; k++) {
+            du[k] = u[k] - c->anchor_u[3 * i + k];
+            du[k] -= floor(du[k] + 0.5);
+        }
+        mul(c->h, du, x);
+        if (!(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] < lim2)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int imp_dem_cell_collide(imp_dem *d)
 {
     imp_dem_cell *c = &d->cell;
@@ -244,6 +313,9 @@ int imp_dem_cell_collide(imp_dem *d)
     double v = d->p.verlet >= 0.0 ? d->p.verlet : (n > 0 ? -d->p.verlet * rmin : 0.0);
     double reach = 2.0 * f * rmax + v;
     reach = fmin(reach, 0.5 * wmin);
+    if (run_still_holds(d, v, reach)) {
+        return 0;  /* pending erasures wait for the next run, which settles them */
+    }
     int nb[3], nbins = 1;
     for (int k = 0; k < 3; k++) {
         double m = floor(width(c->hinv, k) / reach);
@@ -336,7 +408,20 @@ int imp_dem_cell_collide(imp_dem *d)
     }
     d->pend_n = 0;
     d->pend_scan = 0;
-    d->boxes_stale = 1;  /* the sweep's boxes were not kept */
+    /* the anchor of the Verlet skip (run_still_holds); boxes_stale, set by every edit, reload
+       and cell change, and by imp_dem_cell_clear for the collider without a cell */
+    c->anchor_n = 0;
+    if (v > 0.0 && grow_doubles(&c->anchor_u, &c->anchor_cap, 3 * n) == 0) {
+        for (int i = 0; i < n; i++) {
+            mul(c->hinv, d->pos + 3 * i, c->anchor_u + 3 * i);
+        }
+        memcpy(c->h_run, c->h, sizeof c->h_run);
+        memcpy(c->hinv_run, c->hinv, sizeof c->hinv_run);
+        c->reach_run = reach;
+        c->verlet_run = v;
+        c->anchor_n = n;
+    }
+    d->boxes_stale = 0;
     d->collider_runs++;
     return 0;
 }

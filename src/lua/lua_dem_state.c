@@ -130,9 +130,11 @@ static int l_export(lua_State *L)
     lua_setfield(L, -2, "pending");
     lua_pushboolean(L, d->pend_scan);
     lua_setfield(L, -2, "pend_scan");
-    /* restart the sweep here too: the loaded world starts from a fresh one */
+    /* restart the sweep here too: the loaded world starts from a fresh one (and so the
+       periodic collider's next run: its Verlet skip starts again) */
     imp_dem_bins_free(d->bp);
     d->bp = NULL;
+    d->cell.anchor_n = 0;
     return 1;
 }
 
@@ -379,6 +381,7 @@ static int l_import(lua_State *L)
     lua_pop(L, 1);
     imp_dem_bins_free(d->bp);
     d->bp = NULL;
+    d->cell.anchor_n = 0;
     return 0;
 }
 
