@@ -74,9 +74,4 @@ void imp_e3_soft_joints_pass(const struct imp_world *w, imp_engine3d *e, const i
                              int use_bias);
 void imp_e3_soft_joints_store(imp_engine3d *e, double hs);
 
-/* x = K^-1 x by Cholesky (engine3d_soft_joints.c; the joints' blocks and the impact
-   blocks, engine3d_soft_impact.c): K symmetric, its rows stride doubles apart, its lower
-   triangle overwritten; 0, or -1 when a pivot falls below 1e-12 of its diagonal. O(n^3). */
-int imp_e3_cholesky_solve(double *K, int stride, double *x, int n);
-
 #endif

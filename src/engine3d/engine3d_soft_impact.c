@@ -5,6 +5,7 @@
    converge to (the same rule row by row: speculative rows close their gap, soft rows reach
    their soft fixed point), symmetric when the landing is, and the passes that follow change
    them by rounding only. */
+#include "cholesky.h"
 #include "engine3d_soft_internal.h"
 #include <math.h>
 #include <string.h>
@@ -132,7 +133,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
                 A[a * m + b2] = K[idx[a] * np + idx[b2]];
             }
         }
-        if (m > 0 && imp_e3_cholesky_solve(A, m, y, m) != 0) {
+        if (m > 0 && imp_cholesky_solve(A, m, y, m, 1e-12) != 0) {
             return 0;
         }
         int dropped = 0;

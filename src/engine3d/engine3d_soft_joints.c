@@ -7,48 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "cholesky.h"
 #include "engine3d_joints_rows.h"
 #include "engine3d_soft.h"
-
-/* x = K^-1 x by Cholesky (K symmetric, its rows stride doubles apart, its lower triangle
-   read and overwritten); 0, or -1 when K is not positive definite (a pivot below 1e-12 of its
-   diagonal: dependent rows, the caller then takes them one by one). O(n^3). */
-int imp_e3_cholesky_solve(double *K, int stride, double *x, int n)
-{
-    for (int j = 0; j < n; j++) {
-        double d = K[j * stride + j];
-        for (int k = 0; k < j; k++) {
-            d -= K[j * stride + k] * K[j * stride + k];
-        }
-        if (!(d > 1e-12 * K[j * stride + j]) || !(d > 0.0)) {
-            return -1;
-        }
-        d = sqrt(d);
-        K[j * stride + j] = d;
-        for (int i = j + 1; i < n; i++) {
-            double v = K[i * stride + j];
-            for (int k = 0; k < j; k++) {
-                v -= K[i * stride + k] * K[j * stride + k];
-            }
-            K[i * stride + j] = v / d;
-        }
-    }
-    for (int i = 0; i < n; i++) {  /* L y = x */
-        double v = x[i];
-        for (int k = 0; k < i; k++) {
-            v -= K[i * stride + k] * x[k];
-        }
-        x[i] = v / K[i * stride + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {  /* L^T x = y */
-        double v = x[i];
-        for (int k = i + 1; k < n; k++) {
-            v -= K[k * stride + i] * x[k];
-        }
-        x[i] = v / K[i * stride + i];
-    }
-    return 0;
-}
 
 /* J_i M^-1 J_j^T of two rows of one joint (the same bodies) */
 static double coupling(const imp_j3_row *ri, const imp_j3_row *rj)
@@ -96,7 +57,7 @@ static void solve_block(imp_j3_row *rows, int n, double *vel, const imp_e3_softn
         double bias = rows[i].bias + (use_bias ? soft->bias_rate * rows[i].c : 0.0);
         x[i] = row_velocity(&rows[i], vel) + bias;
     }
-    if (imp_e3_cholesky_solve(K, SLOTS, x, n) != 0) {
+    if (imp_cholesky_solve(K, SLOTS, x, n, 1e-12) != 0) {
         for (int i = 0; i < n; i++) {
             solve_row(&rows[i], vel, soft, use_bias);
         }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cholesky.h"
 #include "lcp_internal.h"
 
 enum { P_EQ, P_ZERO, P_BOUND };
@@ -161,37 +162,6 @@ static void pgs_sweeps(const imp_lcp_problem *p, const double *dia, int sweeps, 
     }
 }
 
-/* In-place Cholesky of the m x m SPD G and the solve G y = r (y overwrites r); -1 when a
-   pivot is not positive. O(m^3 / 3). */
-static int chol_solve(double *G, int m, double *r)
-{
-    for (int j = 0; j < m; j++) {
-        double *gj = G + (size_t)j * m;
-        for (int k = 0; k < j; k++) {
-            double *gk = G + (size_t)k * m;
-            double s = gj[k];
-            for (int l = 0; l < k; l++) s -= gj[l] * gk[l];
-            gj[k] = s / gk[k];
-        }
-        double s = gj[j];
-        for (int l = 0; l < j; l++) s -= gj[l] * gj[l];
-        if (!(s > 0.0)) return -1;
-        gj[j] = sqrt(s);
-    }
-    for (int j = 0; j < m; j++) {
-        const double *gj = G + (size_t)j * m;
-        double s = r[j];
-        for (int l = 0; l < j; l++) s -= gj[l] * r[l];
-        r[j] = s / gj[j];
-    }
-    for (int j = m - 1; j >= 0; j--) {
-        double s = r[j];
-        for (int l = j + 1; l < m; l++) s -= G[(size_t)l * m + j] * r[l];
-        r[j] = s / G[(size_t)j * m + j];
-    }
-    return 0;
-}
-
 /* The Newton direction d at f (a, F and the pieces set) with the LM parameter lambda
    (relative to K^T K's largest diagonal). 0, or -1 when the system could not be solved.
    O(n m + m^3). */
@@ -229,7 +199,7 @@ static int direction(newton *N, const double *f, double lambda)
         }
         for (int q = 0; q < m; q++) ke[q] /= N->dia[i];
     }
-    /* G = K^T K + lambda max diag I, y = K^T r (lower triangle of G, then mirrored) */
+    /* G = K^T K + lambda max diag I (its lower triangle: the solve reads no more), y = K^T r */
     for (int q = 0; q < m; q++) {
         double *gq = N->G + (size_t)q * m;
         memset(gq, 0, sizeof(double) * (size_t)(q + 1));
@@ -248,12 +218,8 @@ static int direction(newton *N, const double *f, double lambda)
     }
     double gmax = 0.0;
     for (int q = 0; q < m; q++) gmax = fmax(gmax, N->G[(size_t)q * m + q]);
-    for (int q = 0; q < m; q++) {
-        double *gq = N->G + (size_t)q * m;
-        gq[q] += lambda * gmax + DBL_MIN;
-        for (int l = 0; l < q; l++) N->G[(size_t)l * m + q] = gq[l];
-    }
-    if (m > 0 && chol_solve(N->G, m, N->y) != 0) return -1;
+    for (int q = 0; q < m; q++) N->G[(size_t)q * m + q] += lambda * gmax + DBL_MIN;
+    if (m > 0 && imp_cholesky_solve(N->G, m, N->y, m, 0.0) != 0) return -1;
     for (int i = 0; i < n; i++) N->d[i] = N->piece[i] == P_EQ ? N->y[N->col[i]] : N->c[i];
     for (int i = 0; i < n; i++) {
         if (N->piece[i] != P_BOUND) continue;
