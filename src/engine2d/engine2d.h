@@ -269,6 +269,9 @@ void imp_engine2d_localize(const struct imp_world *w, const double *y, imp_rec2d
    edges and vertices). */
 void imp_engine2d_relocate(const struct imp_world *w, const double *y, const double *cs,
                            imp_rec2d *r);
+/* e->cs: each body's cos and sin of its angle at state y (2 per slot, grown to the world's
+   slots), which imp_engine2d_relocate reads. 0, or -1 out of memory. O(slots). */
+int imp_engine2d_body_cs(struct imp_world *w, const double *y);
 /* imp_engine2d_relocate without its coefficients: r's elasticity, friction and impulses stay
    (the soft step's contact cache, while no pair coefficient is set). */
 void imp_engine2d_move_record(const double *y, const double *cs, imp_rec2d *r);

@@ -437,6 +437,25 @@ static int watch_stage(imp_world *w, imp_engine2d *e, const double *y)
     return 0;
 }
 
+int imp_engine2d_body_cs(imp_world *w, const double *y)
+{
+    imp_engine2d *e = w->engine2d;
+    if (e->cs_cap < w->model.nslots) {
+        double *p = realloc(e->cs, 2 * (size_t)w->model.nslots * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        e->cs = p;
+        e->cs_cap = w->model.nslots;
+    }
+    for (int i = 0; i < w->model.nslots; i++) {  /* one sin and cos per body, not per record */
+        double a = y[(size_t)i * IMP_STRIDE_2D + 2];
+        e->cs[2 * i] = cos(a);
+        e->cs[2 * i + 1] = sin(a);
+    }
+    return 0;
+}
+
 int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
 {
     imp_engine2d *e = w->engine2d;
@@ -460,19 +479,9 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
             e->force_error = 1;
             return -1;
         }
-        if (e->cs_cap < w->model.nslots) {
-            double *p = realloc(e->cs, 2 * (size_t)w->model.nslots * sizeof *p);
-            if (p == NULL) {
-                e->force_error = 1;
-                return -1;
-            }
-            e->cs = p;
-            e->cs_cap = w->model.nslots;
-        }
-        for (int i = 0; i < w->model.nslots; i++) {  /* one sin and cos per body, not per record */
-            double a = y[(size_t)i * IMP_STRIDE_2D + 2];
-            e->cs[2 * i] = cos(a);
-            e->cs[2 * i + 1] = sin(a);
+        if (imp_engine2d_body_cs(w, y) != 0) {
+            e->force_error = 1;
+            return -1;
         }
         if (e->nfrozen > 0) {  /* (frozen is NULL until a first stage had contacts) */
             memcpy(e->rec, e->frozen, (size_t)e->nfrozen * sizeof *e->rec);

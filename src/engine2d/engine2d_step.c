@@ -458,7 +458,7 @@ static int keep_penetrating(imp_world *w, const imp_rec2d *r, const double *y)
    where the static detection sees only the corners). Straight records only: an arc's or a
    connector's record is detected again statically (its own updateCollision measures it as
    the detection does). Appended after the detected ones (nrec of them); returns how many
-   were appended, or -1 out of memory. O(kept nrec). */
+   were appended, or -1 out of memory. O(kept nrec + slots). */
 static int add_kept(imp_world *w, const double *y0)
 {
     imp_engine2d *e = w->engine2d;
@@ -472,17 +472,12 @@ static int add_kept(imp_world *w, const double *y0)
         if (found || r->connector >= 0 || r->curved) {
             continue;
         }
-        if (imp_engine2d_reserve_records(e, n + added + 1) != 0) {
+        if (imp_engine2d_reserve_records(e, n + added + 1) != 0
+            || (added == 0 && imp_engine2d_body_cs(w, y0) != 0)) {
             return -1;
         }
         imp_rec2d *m = &e->rec[n + added];
         *m = *r;
-        const int sl[2] = {m->p, m->q};
-        for (int j = 0; j < 2; j++) {
-            double ang = y0[(size_t)sl[j] * IMP_STRIDE_2D + 2];
-            e->cs[2 * sl[j]] = cos(ang);
-            e->cs[2 * sl[j] + 1] = sin(ang);
-        }
         imp_engine2d_relocate(w, y0, e->cs, m);
         added++;
     }
