@@ -138,6 +138,8 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         }
         int dropped = 0;
         for (int a = 0; a < m; a++) {
+            /* (idx[a] and y[a] were set above for every a < m) */
+            // cppcheck-suppress uninitvar
             dx[idx[a]] = y[a];
             if (*r[idx[a]].rn + y[a] < 0.0) {
                 on[idx[a]] = 0;
