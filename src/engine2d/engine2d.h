@@ -295,6 +295,12 @@ int imp_engine2d_handle(struct imp_world *w, double *y, imp_rec2d *rec, int n,
    reachable through movable bodies; written to rows, their count returned. */
 int imp_engine2d_impulse_subset(struct imp_world *w, const imp_rec2d *rec, int n, int focus,
                                 const double *vel, double small, int hybrid, int *rows);
+/* The serial focus (engine2d_impulse.c): the first record in the order perm (n of them) that
+   approaches faster than small (a joint: moves along its row faster than small), or -1. */
+int imp_engine2d_first_approaching(const int *perm, int n, const unsigned char *bil,
+                                   const double *vel, double small);
+/* The sub-matrix As (m x m, row-major) of the n x n matrix A on the records rows[0..m). */
+void imp_engine2d_sub_matrix(const double *A, int n, const int *rows, int m, double *As);
 
 /* Under conventions = "myphysicslab": the cumulative impulses jsum of the records (A their
    matrix, vel their normal velocities, updated; bil their joint flags) as its

@@ -68,11 +68,9 @@ int imp_engine2d_contact_solve_mpl(imp_world *w, int n)
                 }
             }
         }
+        imp_engine2d_sub_matrix(e->A, n, rows, m, As);
         for (int u = 0; u < m; u++) {
             int i = rows[u];
-            for (int v = 0; v < m; v++) {
-                As[(size_t)u * (size_t)m + (size_t)v] = e->A[(size_t)i * (size_t)n + (size_t)rows[v]];
-            }
             bs[u] = e->b[i];
             sbil[u] = e->bil[i];
         }

@@ -123,6 +123,28 @@ int imp_engine2d_impulse_subset(imp_world *w, const imp_rec2d *rec, int n, int f
 
 /* Notes the movable bodies of the rows (rows == NULL: the first m records) of a problem that
    could not be solved, up to 8, for the step's error message. */
+int imp_engine2d_first_approaching(const int *perm, int n, const unsigned char *bil,
+                                   const double *vel, double small)
+{
+    for (int k = 0; k < n; k++) {
+        int i = perm[k];
+        if (bil[i] ? fabs(vel[i]) > small : vel[i] < -small) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+void imp_engine2d_sub_matrix(const double *A, int n, const int *rows, int m, double *As)
+{
+    for (int u = 0; u < m; u++) {
+        const double *row = A + (size_t)rows[u] * (size_t)n;
+        for (int v = 0; v < m; v++) {
+            As[(size_t)u * (size_t)m + (size_t)v] = row[rows[v]];
+        }
+    }
+}
+
 void imp_engine2d_note_failure(imp_world *w, const imp_rec2d *rec, const int *rows, int m)
 {
     imp_engine2d *e = w->engine2d;
@@ -195,25 +217,16 @@ int imp_engine2d_handle(imp_world *w, double *y, imp_rec2d *rec, int n,
                 perm[i] = perm[j];
                 perm[j] = t;
             }
-            int focus = -1;
-            for (int k = 0; k < n; k++) {
-                int i = perm[k];
-                if (bil[i] ? fabs(vel[i]) > small : vel[i] < -small) {
-                    focus = i;
-                    break;
-                }
-            }
+            int focus = imp_engine2d_first_approaching(perm, n, bil, vel, small);
             if (focus < 0 || iter > limit) {
                 break;
             }
             int m = imp_engine2d_impulse_subset(w, rec, n, focus, vel, small,
                                                 mode == IMP_HANDLING_HYBRID, rows);
             /* the sub-problem, in the first m entries of b and f; its flags after bil's 2n */
+            imp_engine2d_sub_matrix(A, n, rows, m, As);
             for (int u = 0; u < m; u++) {
                 int i = rows[u];
-                for (int v = 0; v < m; v++) {
-                    As[(size_t)u * (size_t)m + (size_t)v] = A[(size_t)i * (size_t)n + (size_t)rows[v]];
-                }
                 double el = bil[i] ? 0.0 : rec[i].elasticity;
                 b[u] = (1.0 + el) * vel[i];
             }

@@ -77,14 +77,7 @@ int imp_engine2d_impulses_mpl(imp_world *w, const imp_rec2d *rec, int n, const d
                 panic += 20L * n;
             }
             imp_lcg_random_ints(&w->data.lcg, n, perm, sbil);
-            focus = -1;
-            for (int k = 0; k < n && pass <= 100000; k++) {
-                int i = perm[k];
-                if (bil[i] ? fabs(vel[i]) > small : vel[i] < -small) {
-                    focus = i;
-                    break;
-                }
-            }
+            focus = pass <= 100000 ? imp_engine2d_first_approaching(perm, n, bil, vel, small) : -1;
             int m = n;
             if (focus < 0) {
                 for (int i = 0; i < n; i++) {
@@ -101,11 +94,9 @@ int imp_engine2d_impulses_mpl(imp_world *w, const imp_rec2d *rec, int n, const d
                     rows[v] = r;
                 }
             }
+            imp_engine2d_sub_matrix(A, n, rows, m, As);
             for (int u = 0; u < m; u++) {
                 int i = rows[u];
-                for (int v = 0; v < m; v++) {
-                    As[(size_t)u * (size_t)m + (size_t)v] = A[(size_t)i * (size_t)n + (size_t)rows[v]];
-                }
                 double el = (focus < 0 || bil[i]) ? 0.0 : rec[i].elasticity;
                 b[u] = (1.0 + el) * vel[i];
                 sbil[u] = bil[i];
