@@ -40,16 +40,7 @@ local function one_block2(seed, handling, conventions)
   return w, b
 end
 
--- Shapes.makeDiamond: a w x h rectangle turned by a in the body's frame, moment (w^2 + h^2) / 12
-local function diamond(wd, ht, a)
-  local c, s = math.cos(a), math.sin(a)
-  local p = shape2d.path()
-  for i, v in ipairs { { -wd / 2, -ht / 2 }, { wd / 2, -ht / 2 }, { wd / 2, ht / 2 }, { -wd / 2, ht / 2 } } do
-    local x, y = v[1] * c - v[2] * s, v[1] * s + v[2] * c
-    if i == 1 then p:move_to(x, y) else p:line_to(x, y) end
-  end
-  return p:close():build()
-end
+local function diamond(wd, ht, a) return mpl.diamond(shape2d, wd, ht, a) end
 
 describe("myPhysicsLab scenes decided by the order of simultaneous impacts", function()
   it("one_block2: no horizontal motion, no penetration, the energy at 4 s below the start; "

@@ -358,8 +358,8 @@ describe("myPhysicsLab StraightStraightTest corner collisions", function()
 
   -- corner_collision: the same with sharp corners: the corners meet exactly on the line of
   -- centres, whose normal impact takes (a head-on impact: v = (1 -+ e) / 2 * 3, no turn);
-  -- myPhysicsLab takes one corner's edge and ends turned (its state 0.40 from this): an
-  -- arbitrary choice of its vertex/edge detection, not compared
+  -- myPhysicsLab strikes each corner on the other's face and ends turned (its state 0.40 from
+  -- this): compared under conventions = "myphysicslab" below
   it("corner_collision: sharp corners meeting on the line of centres collide head on", function()
     local w = free_world(0.01)
     local function diamond(x, vx)
@@ -381,6 +381,47 @@ describe("myPhysicsLab StraightStraightTest corner collisions", function()
     local gap = b.position[1] - a.position[1] - math.sqrt(2)
     local g = (gap - 3 + (4 - math.sqrt(2)) / 2) / 1.5
     assert.is_true(g >= 0 and g < 0.003, ("struck at gap %.3g"):format(g))
+  end)
+
+  -- corner_collision as its test builds it (Shapes.makeDiamond(1, 1, +-pi/4): the square
+  -- turned in the body's frame, the body at angle 0) under conventions = "myphysicslab". The
+  -- two corners run on one line (both at y = -5.6e-17 by the rounding of its vertices) and
+  -- meet exactly: in the trial step that crosses, each corner is inside the other square,
+  -- beyond both faces that end at the other's corner. myPhysicsLab makes a corner on corner
+  -- record only for a contact (its checkVertexVertex: slower than velocity_tol), so at the
+  -- backed-up state (t = 0.86, the corners 0.0058 apart, 0.0041 from the faces' lines) only
+  -- the two kept corner-on-face records remain, one each way, normals at -+45 degrees, and
+  -- both are struck: the pair leaves turning, with momentum and angular momentum about the
+  -- origin kept (impulses at one point, no external force); its state at 2 s to its 1e-5
+  it("corner_collision under conventions = \"myphysicslab\": each corner struck on the other's "
+    .. "face, momentum kept, its state at 2 s to 1e-5", function()
+    local w = free_world(0.01, nil, "myphysicslab")
+    local function diamond(x, vx, a)
+      return w:add_body { shape = mpl.diamond(shape2d, 1, 1, a), mass = 1, inertia = 1 / 6,
+        center_of_mass = { 0, 0 }, position = { x, 0 }, velocity = { vx, 0 }, elasticity = 0.5 }
+    end
+    local a, b = diamond(-2, 3, math.pi / 4), diamond(2, 0, -math.pi / 4)
+    local hits = {}
+    w:on("collision", function(e) hits[#hits + 1] = e end)
+    w:run { until_time = 2 }
+    assert.equal(2, #hits)
+    local ny = {}
+    for i, h in ipairs(hits) do
+      assert.near(0.86, h.time, 1e-12)
+      assert.near(math.sqrt(0.5), h.normal[1], 1e-12)  -- a face's normal, not the centres' line
+      ny[i] = h.normal[2]
+    end
+    assert.near(0, ny[1] + ny[2], 1e-12)               -- one record each way
+    assert.near(math.sqrt(0.5), math.abs(ny[1]), 1e-12)
+    assert.near(3, a.velocity[1] + b.velocity[1], 1e-12)
+    assert.near(0, a.velocity[2] + b.velocity[2], 1e-12)
+    local function ang(body)  -- m (x vy - y vx) + I w about the origin
+      return body.position[1] * body.velocity[2] - body.position[2] * body.velocity[1] + body.spin / 6
+    end
+    assert.near(0, ang(a) + ang(b), 1e-12)
+    local err = mpl.worst({ a, b }, { { 1.8204803, 1.0881406, -0.0851541, -0.0746966, -0.3249214, -0.2850188 },
+                                      { 4.1795197, 1.9118594, 0.0851541, 0.0746966, -0.4005913, -0.3513959 } })
+    assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 4.8e-8
   end)
 
   -- oblique_corner_collision: a unit block's lower right corner passes a fixed block's upper

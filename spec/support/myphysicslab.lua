@@ -20,4 +20,20 @@ function M.worst(bodies, expected, map)
   return m
 end
 
+-- its Shapes.makeDiamond(wd, ht, a): a wd x ht rectangle turned by a in the body's frame
+-- (the body at angle 0), its vertices rotated with the same floating operations in the same
+-- order (Vector.rotate: x cos - y sin, x sin + y cos), so that their rounding, which decides
+-- which corner meets which edge when corners meet exactly, is its own. Its centroid is the
+-- origin (setCentroid): give the body center_of_mass = {0, 0}; its moment is
+-- (wd^2 + ht^2) / 12 for mass 1.
+function M.diamond(shape2d, wd, ht, a)
+  local c, s = math.cos(a), math.sin(a)
+  local p = shape2d.path()
+  for i, v in ipairs { { -wd / 2, -ht / 2 }, { wd / 2, -ht / 2 }, { wd / 2, ht / 2 }, { -wd / 2, ht / 2 } } do
+    local x, y = v[1] * c - v[2] * s, v[1] * s + v[2] * c
+    if i == 1 then p:move_to(x, y) else p:line_to(x, y) end
+  end
+  return p:close():build()
+end
+
 return M

@@ -302,6 +302,10 @@ void imp_engine2d_relocate(const imp_world *w, const double *y, const double *cs
     record_coefficients(w, r);
 }
 
+/* conventions = "myphysicslab": corners closer than this make no vertex/vertex record (its
+   normal direction would be round-off) */
+#define MPL_VERTEX_VERTEX_MIN 1e-6
+
 /* Record from a detection result; 0 when the result makes no record: a static penetration
    (a vertex found inside, not crossing an edge during the step) whose bodies move apart
    faster than velocity_tol. Backing up cannot undo it (the pair already overlapped at the
@@ -322,6 +326,15 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
     if (h->kind == IMP_HIT_COLLISION && !h->swept && h->distance < 0.0
         && h->normal_velocity > w->model.def.engine2d.velocity_tol
         && !imp_engine2d_soft(w)) {  /* (the lookup last) */
+        return 0;
+    }
+    if (h->type == IMP_HIT_VERTEX_VERTEX
+        && w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB
+        && !(fabs(h->normal_velocity) < w->model.def.engine2d.velocity_tol
+             && h->distance >= MPL_VERTEX_VERTEX_MIN)) {
+        /* myPhysicsLab's corner on corner (its checkVertexVertex): a contact only (slower
+           than velocity_tol, at least 1e-6 apart); two corners meeting faster are left to
+           the corner-on-edge records found when one crosses the other's edge */
         return 0;
     }
     memset(r, 0, sizeof *r);
