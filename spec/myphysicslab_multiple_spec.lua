@@ -330,7 +330,7 @@ end)
 -- mirror image impact's own draw gives (test1_1, test4_1) or the hybrid outcome (test7_2,
 -- 0.40 away under impact's draw); elastic, so the energy is kept to its 1e-6.
 describe("myPhysicsLab MultipleCollisionTest's serial draws under conventions = \"myphysicslab\"", function()
-  local function world(strategy, seed)
+  local function mpl_world(strategy, seed)
     return impact.world2d { strategy = strategy, dt = 0.025, gravity = { 0, 0 },
       collision_handling = "serial", distance_tol = DTOL, velocity_tol = 0.5,
       collision_accuracy = 0.6, integrator = "rk4",
@@ -347,7 +347,7 @@ describe("myPhysicsLab MultipleCollisionTest's serial draws under conventions = 
 
   it("test1_1: the corner it draws first strikes first, its state to 1e-6 (measured 2.7e-15)",
     function()
-    local w = world("impulse")
+    local w = mpl_world("impulse")
     local b = block(w, 1, 1, 0, 2, 0, 0, -3)
     wall(w, 3, 1, 0, -2)
     run(w, { b }, { { 0, 0, 1.7696, 2.76, -2.8848, -2.88 } }, 2)
@@ -355,7 +355,7 @@ describe("myPhysicsLab MultipleCollisionTest's serial draws under conventions = 
 
   it("test4_1: the ball it draws first is struck first, its state to 1e-6 (measured 4.3e-8)",
     function()
-    local w = world("impulse")
+    local w = mpl_world("impulse")
     local a = block(w, 1, 3, -4, 0, 0, 3, 0, 0, 2)
     local b = ball(w, 0, 1)
     local c = ball(w, 0, -1)
@@ -365,7 +365,7 @@ describe("myPhysicsLab MultipleCollisionTest's serial draws under conventions = 
   end)
 
   it("test7_2: side spin under serial handling, its state to 1e-6 (measured 3.9e-8)", function()
-    local w = world("contact", 86161959)
+    local w = mpl_world("contact", 86161959)
     local b0 = block(w, 1, 3, 0, 0, math.pi / 2)
     local b1 = block(w, 1, 3, 2.8, 1.001, 0, 0, 0, 2)
     local b2 = block(w, 1, 3, -2.8, 1.001, math.pi / 2)

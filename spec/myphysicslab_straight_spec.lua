@@ -419,8 +419,9 @@ describe("myPhysicsLab StraightStraightTest corner collisions", function()
       return body.position[1] * body.velocity[2] - body.position[2] * body.velocity[1] + body.spin / 6
     end
     assert.near(0, ang(a) + ang(b), 1e-12)
-    local err = mpl.worst({ a, b }, { { 1.8204803, 1.0881406, -0.0851541, -0.0746966, -0.3249214, -0.2850188 },
-                                      { 4.1795197, 1.9118594, 0.0851541, 0.0746966, -0.4005913, -0.3513959 } })
+    local err = mpl.worst({ a, b }, {
+      { 1.8204803, 1.0881406, -0.0851541, -0.0746966, -0.3249214, -0.2850188 },
+      { 4.1795197, 1.9118594, 0.0851541, 0.0746966, -0.4005913, -0.3513959 } })
     assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 4.8e-8
   end)
 
