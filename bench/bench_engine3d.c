@@ -5,7 +5,7 @@
 
      bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]
                     [--handling simultaneous|serial|hybrid] [--substeps N]
-                    [--diag K] [--column C] [--straight] [--lean L]
+                    [--diag K] [--column C] [--straight] [--lean L] [--profile]
 
    The world: dim 3, strategy "contact", time_stepping "symplectic_euler" (one velocity-level
    contact solve per step), dt = 1/60, g = 9.81 along -z, collision_handling "simultaneous"
@@ -38,7 +38,11 @@
    last cube's x and y offsets from the first one's start (a straight column's lean) and its
    height, and the kinetic energy's vertical and rotational parts);
    --column C keeps one column of the pile, --straight stacks the columns upright and touching,
-   --lean L shifts layer k by k L along x (bench3d_scenes.h, b3_pile_variant). */
+   --lean L shifts layer k by k L along x (bench3d_scenes.h, b3_pile_variant).
+   --profile prints the world's stage times (w:stats().profile's totals, impact/profile.h) to
+   stderr at the end, in ms per step done: where the soft step's time goes (detect: the broad
+   and narrow phase; integrate: the forces, free motion, the blocks' setup and the positions;
+   contact_solve: the passes; contacts: the points' events and records, islands). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +58,7 @@
 #define USAGE                                                                                       \
     "usage: bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]\n" \
     "                      [--handling simultaneous|serial|hybrid] [--substeps N]\n"                                  \
-    "                      [--diag K] [--column C] [--straight] [--lean L]  (pile studies)\n"                         \
+    "                      [--diag K] [--column C] [--straight] [--lean L]  (pile studies) [--profile]\n"                         \
     "scenes: pyramid2d [B=20] | pyramid3d [B=5] | pile [N=300] | slide [angle_deg=0] | incline [mu=0.3]\n"
 
 typedef struct options {
@@ -70,6 +74,7 @@ typedef struct options {
     int column;      /* >= 0: the pile's column kept */
     int straight;
     double lean;
+    int profile;     /* 1: the stage times to stderr at the end */
 } options;
 
 /* the strategy's counters of the last step, by name */
@@ -156,6 +161,8 @@ static int parse(int argc, char **argv, options *o)
             i++;
         } else if (strcmp(a, "--straight") == 0) {
             o->straight = 1;
+        } else if (strcmp(a, "--profile") == 0) {
+            o->profile = 1;
         } else if (strcmp(a, "--lean") == 0 && v != NULL) {
             o->lean = strtod(v, &end);
             if (*end != '\0' || !(fabs(o->lean) <= 1.0)) {
@@ -394,6 +401,16 @@ int main(int argc, char **argv)
     printf(" unsolved=%.0f sunk=%d handling=%s peak_rss_mb=%.1f state_hash=%016llx\n", unsolved,
            done > 0 ? out.sunk : 0, imp_collision_handling_names[o.handling], bench_peak_mib(),
            imp_world_state_hash(w));
+    if (o.profile && done > 0) {
+        const imp_profile *pr = imp_world_profile(w);
+        fprintf(stderr, "profile ms/step:");
+        for (int i = 0; i < IMP_STAGE_COUNT; i++) {
+            if (pr->total[i] > 0.0) {
+                fprintf(stderr, " %s=%.4f", imp_stage_names[i], 1e3 * pr->total[i] / done);
+            }
+        }
+        fprintf(stderr, "\n");
+    }
     imp_world_free(w);
     free(dyn);
     free(s.box);

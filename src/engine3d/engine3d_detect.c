@@ -532,7 +532,9 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         const imp_body *b = &w->model.bodies[s];
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         imp_e3_pose_of(y, &e->pose[k]);
-        imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);
+        if (!imp_shape3d_bounds_rot(b->shape, y, e->pose[k].r, e->lo + 3 * k, e->hi + 3 * k)) {
+            imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);  /* (a wall) */
+        }
         e->speed[k] = speed_bound(b, y);
         e->scale[k] = shape_scale(b->shape);
         if (e->span_bound && !b->fixed) {  /* the velocity is linear in time over the span:

@@ -63,6 +63,10 @@ const char *imp_shape3d_check_smoothing(int kind, const double *params, double r
 /* The convex data of a 3D shape built here; NULL for other shapes. */
 const imp_convex3d *imp_shape3d_data(const imp_shape *s);
 /* The parameters of a sphere {r} or box {sx, sy, sz} (NULL for other kinds). */
+/* The AABB of a 3D convex shape (not a wall) at pose (x, y, z, quaternion) whose rotation r
+   (row-major 3x3, from the pose's normalised quaternion by imp_q_to_mat3) is known: the same
+   numbers as imp_shape_bounds, without making r again; 0 (nothing written) for another shape */
+int imp_shape3d_bounds_rot(const imp_shape *s, const double *pose, const double *r, double lo[3], double hi[3]);
 const double *imp_shape3d_basic_params(const imp_shape *s);
 
 /* Support point of the CORE in shape coordinates along direction d (any length; a zero d

@@ -31,13 +31,13 @@ static void convex_destroy(void *p)
    R written in shape coordinates. Exact for every kind. A box's core support along d is the
    corner (sign(d_k) h_k), so d . p = |d_0| h_0 + |d_1| h_1 + |d_2| h_2 (each product the same
    number, the sum in the same order; a zero d_k gives a zero either way and a row of R is
-   never all zeros) and along -d it is the same sum: written out, the same bits. */
-static void convex_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
+   never all zeros) and along -d it is the same sum: written out, the same bits. bounds_rot:
+   with R (row-major) made already (the 3D engine's detection has its bodies' poses). */
+static void bounds_rot(const imp_convex3d *c, const imp_shape *s, const double *pose, const double *r,
+                       double lo[3], double hi[3])
 {
-    const imp_convex3d *c = s->data;
-    imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(pose[3], pose[4], pose[5], pose[6])));
     for (int i = 0; i < 3; i++) {
-        double d[3] = {r.m[i][0], r.m[i][1], r.m[i][2]}, p[3];
+        double d[3] = {r[3 * i], r[3 * i + 1], r[3 * i + 2]}, p[3];
         double cen = d[0] * s->centroid[0] + d[1] * s->centroid[1] + d[2] * s->centroid[2];
         if (c->kind == IMP_S3_BOX) {
             double up = fabs(d[0]) * c->core[0] + fabs(d[1]) * c->core[1] + fabs(d[2]) * c->core[2];
@@ -53,6 +53,14 @@ static void convex_bounds(const imp_shape *s, const double *pose, double lo[3], 
         hi[i] = pose[i] + up - cen + c->sweep;
         lo[i] = pose[i] + down - cen - c->sweep;
     }
+}
+
+static void convex_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
+{
+    imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(pose[3], pose[4], pose[5], pose[6])));
+    const double rows[9] = {r.m[0][0], r.m[0][1], r.m[0][2], r.m[1][0], r.m[1][1],
+                            r.m[1][2], r.m[2][0], r.m[2][1], r.m[2][2]};
+    bounds_rot(s->data, s, pose, rows, lo, hi);
 }
 
 static void wall_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
@@ -92,6 +100,16 @@ const imp_convex3d *imp_shape3d_data(const imp_shape *s)
         }
     }
     return NULL;
+}
+
+int imp_shape3d_bounds_rot(const imp_shape *s, const double *pose, const double *r, double lo[3], double hi[3])
+{
+    const imp_convex3d *c = imp_shape3d_data(s);
+    if (c == NULL || c->kind == IMP_S3_WALL) {
+        return 0;
+    }
+    bounds_rot(c, s, pose, r, lo, hi);
+    return 1;
 }
 
 const double *imp_shape3d_basic_params(const imp_shape *s)

@@ -553,6 +553,59 @@ TEST(box_bounds_are_the_corners_bit_for_bit)
     }
 }
 
+/* The bounds from a rotation made already (imp_shape3d_bounds_rot, the 3D detection's) are the
+   bits of imp_shape_bounds at the same pose for every convex kind, and hold the shape: every
+   support point (the core's along u plus the sweep along u, turned and placed) lies inside
+   them. A wall is not answered (0, nothing written). */
+TEST(bounds_from_a_known_rotation_hold_the_shape_bit_for_bit)
+{
+    const double pts[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {0, 0, 3}};
+    int status = 0;
+    imp_shape *shapes[8] = {imp_shape3d_sphere(0.5), imp_shape3d_box(1.0, 2.0, 3.0),
+                            imp_shape3d_box_smoothed(0.6, 1.4, 2.2, 0.1), imp_shape3d_ellipsoid(0.5, 1.0, 1.5),
+                            imp_shape3d_cylinder(0.5, 2.0, 0.1), imp_shape3d_capsule(0.3, 1.5),
+                            imp_shape3d_cone(0.5, 1.5, 0.05), imp_shape3d_convex(&pts[0][0], 4, 0.05, &status)};
+    for (int k = 0; k < 8; k++) {
+        imp_shape *s = shapes[k];
+        CHECK(s != NULL);
+        const imp_convex3d *c = imp_shape3d_data(s);
+        for (int t = 0; t < 100; t++) {
+            double pose[7] = {4 * urand() - 2, 4 * urand() - 2, 4 * urand() - 2, 1, 0, 0, 0};
+            for (int i = 3; i < 7 && t > 0; i++) {
+                pose[i] = 2 * urand() - 1;
+            }
+            imp_mat3 m = imp_q_to_mat3(imp_q_normalize(imp_q(pose[3], pose[4], pose[5], pose[6])));
+            const double r[9] = {m.m[0][0], m.m[0][1], m.m[0][2], m.m[1][0], m.m[1][1],
+                                 m.m[1][2], m.m[2][0], m.m[2][1], m.m[2][2]};
+            double lo[3], hi[3], lo2[3], hi2[3];
+            imp_shape_bounds(s, pose, lo, hi);
+            CHECK(imp_shape3d_bounds_rot(s, pose, r, lo2, hi2) == 1);
+            for (int i = 0; i < 3; i++) {
+                CHECK(lo2[i] == lo[i] && hi2[i] == hi[i]);
+            }
+            for (int n = 0; n < 20; n++) {
+                double u[3] = {2 * urand() - 1, 2 * urand() - 1, 2 * urand() - 1}, p[3];
+                double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+                imp_shape3d_core_support(c, u, p);
+                for (int j = 0; j < 3; j++) {
+                    p[j] += c->sweep * u[j] / len - s->centroid[j];
+                }
+                for (int i = 0; i < 3; i++) {
+                    double x = pose[i] + r[3 * i] * p[0] + r[3 * i + 1] * p[1] + r[3 * i + 2] * p[2];
+                    CHECK(x >= lo[i] - 1e-12 && x <= hi[i] + 1e-12);
+                }
+            }
+        }
+        imp_shape_release(s);
+    }
+    const double n[3] = {0, 0, 1}, pose[7] = {0, 0, 0, 1, 0, 0, 0}, r[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    imp_shape *wall = imp_shape3d_wall(n);
+    double lo[3] = {7, 7, 7}, hi[3] = {7, 7, 7};
+    CHECK(imp_shape3d_bounds_rot(wall, pose, r, lo, hi) == 0);
+    CHECK(lo[0] == 7 && lo[2] == 7 && hi[0] == 7 && hi[2] == 7);
+    imp_shape_release(wall);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -570,5 +623,6 @@ int main(int argc, char **argv)
     RUN(hull_of_random_sphere_points);
     RUN(bounds_are_tight);
     RUN(box_bounds_are_the_corners_bit_for_bit);
+    RUN(bounds_from_a_known_rotation_hold_the_shape_bit_for_bit);
     return CHECK_END("shape3d");
 }
