@@ -178,9 +178,7 @@ static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xfr
             }
             side_mass(Ia, ra, n, t, u, m);
             side_mass(Ib, rb, n, t, u, m);
-            double mn, mt, w1n, w2n;
-            masses_from(m, &mn, &mt, &w1n, &w2n);
-            p->mn[l] = (float)mn, p->mt[l] = (float)mt, p->w1n[l] = (float)w1n, p->w2n[l] = (float)w2n;
+            masses_from(m, &p->mn[l], &p->mt[l], &p->w1n[l], &p->w2n[l]);
         }
     }
 }
@@ -246,15 +244,15 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block
         if (k == 0 || b->xf >= 0) {
             imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
             for (int i = 0; i < 3; i++) {
-                fr->n[i][l] = (float)q->ec[0][i];
-                fr->t1[i][l] = (float)q->ec[1][i];
-                fr->t2[i][l] = (float)q->ec[2][i];
+                fr->n[i][l] = q->ec[0][i];
+                fr->t1[i][l] = q->ec[1][i];
+                fr->t2[i][l] = q->ec[2][i];
             }
-            fr->mu[l] = (float)q->mu;
+            fr->mu[l] = q->mu;
         }
         for (int i = 0; i < 3; i++) {
-            p->ra[i][l] = (float)q->ra[i];
-            p->rb[i][l] = (float)q->rb[i];
+            p->ra[i][l] = q->ra[i];
+            p->rb[i][l] = q->rb[i];
             bs->sum[k][i][l] = q->sum[i];
         }
         p->sep[l] = q->sep, p->s[l] = q->s;
@@ -618,13 +616,6 @@ static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int of
 }
 
 static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
-/* four floats (a block's constants) as doubles, exactly */
-static inline AVX2 v4 ldf(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
-/* the same, read anew (a volatile load is not merged with an earlier one): apply4 reads its
-   point's constants again after the point's solve, instead of point4's converted ones held
-   across it (gcc spilled them: 1612 M against 1635 M instructions on pyramid3d 10, but 648 M
-   against 596 M reads) */
-static inline AVX2 v4 ldv(const float *p) { return _mm256_cvtps_pd(*(const volatile __m128_u *)(const void *)p); }
 static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
@@ -638,9 +629,9 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
                                                      _mm256_set1_epi64x(k)));
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        P[i] = _mm256_and_pd(add(add(mul(dn, ldv(f->n[i])), mul(d1, ldv(f->t1[i]))), mul(d2, ldv(f->t2[i]))), live);
-        ra[i] = ldv(p->ra[i]);
-        rb[i] = ldv(p->rb[i]);
+        P[i] = _mm256_and_pd(add(add(mul(dn, ld(f->n[i])), mul(d1, ld(f->t1[i]))), mul(d2, ld(f->t2[i]))), live);
+        ra[i] = ld(p->ra[i]);
+        rb[i] = ld(p->rb[i]);
     }
     v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
                 sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
@@ -659,10 +650,10 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
 }
 
 /* block_masses_portable with AVX2, the four lanes at once */
-static inline AVX2 void side_mass4(double (*I)[4], float (*r)[4], const v4 n[3], const v4 t[3],
+static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3], const v4 t[3],
                                    const v4 u[3], v4 m[6])
 {
-    v4 rx = ldf(r[0]), ry = ldf(r[1]), rz = ldf(r[2]);
+    v4 rx = ld(r[0]), ry = ld(r[1]), rz = ld(r[2]);
     v4 j0x = sub(mul(ry, n[2]), mul(rz, n[1])), j0y = sub(mul(rz, n[0]), mul(rx, n[2])),
        j0z = sub(mul(rx, n[1]), mul(ry, n[0]));
     v4 j1x = sub(mul(ry, t[2]), mul(rz, t[1])), j1y = sub(mul(rz, t[0]), mul(rx, t[2])),
@@ -707,19 +698,19 @@ static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xf
         v4 n[3], t[3], u[3], m[6] = {lin, lin, lin, zero, zero, zero};
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            n[i] = ldf(f->n[i]), t[i] = ldf(f->t1[i]), u[i] = ldf(f->t2[i]);
+            n[i] = ld(f->n[i]), t[i] = ld(f->t1[i]), u[i] = ld(f->t2[i]);
         }
         side_mass4(ia, p->ra, n, t, u, m);
         side_mass4(ib, p->rb, n, t, u, m);
         v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
         v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
-        _mm_storeu_ps(p->mn, _mm256_cvtpd_ps(sel(kpos, _mm256_div_pd(one, kn), zero)));
-        _mm_storeu_ps(p->w1n, _mm256_cvtpd_ps(m[4]));
-        _mm_storeu_ps(p->w2n, _mm256_cvtpd_ps(m[5]));
+        _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
+        _mm256_storeu_pd(p->w1n, m[4]);
+        _mm256_storeu_pd(p->w2n, m[5]);
         v4 lmax = add(mul(_mm256_set1_pd(0.5), add(k11, k22)),
                       _mm256_sqrt_pd(add(mul(mul(_mm256_set1_pd(0.25), dk), dk), mul(k12, k12))));
         v4 ok = _mm256_and_pd(_mm256_cmp_pd(lmax, zero, _CMP_GT_OQ), kpos);
-        _mm_storeu_ps(p->mt, _mm256_cvtpd_ps(sel(ok, _mm256_div_pd(one, lmax), zero)));
+        _mm256_storeu_pd(p->mt, sel(ok, _mm256_div_pd(one, lmax), zero));
     }
 }
 
@@ -740,7 +731,7 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
         v4 ra[3], rb[3], d[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            ra[i] = ldf(p->ra[i]), rb[i] = ldf(p->rb[i]);
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
         }
         v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
                     sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
@@ -750,10 +741,10 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
         for (int i = 0; i < 3; i++) {
             d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
         }
-        v4 vn = add(add(mul(d[0], ldf(f->n[0])), mul(d[1], ldf(f->n[1]))), mul(d[2], ldf(f->n[2])));
-        v4 u1 = add(add(mul(d[0], ldf(f->t1[0])), mul(d[1], ldf(f->t1[1]))), mul(d[2], ldf(f->t1[2])));
-        v4 u2 = add(add(mul(d[0], ldf(f->t2[0])), mul(d[1], ldf(f->t2[1]))), mul(d[2], ldf(f->t2[2])));
-        v4 sv = ld(p->s), mu = ldf(f->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
+        v4 vn = add(add(mul(d[0], ld(f->n[0])), mul(d[1], ld(f->n[1]))), mul(d[2], ld(f->n[2])));
+        v4 u1 = add(add(mul(d[0], ld(f->t1[0])), mul(d[1], ld(f->t1[1]))), mul(d[2], ld(f->t1[2])));
+        v4 u2 = add(add(mul(d[0], ld(f->t2[0])), mul(d[1], ld(f->t2[1]))), mul(d[2], ld(f->t2[2])));
+        v4 sv = ld(p->s), mu = ld(f->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
         v4 u0 = add(vn, mul(sel(_mm256_cmp_pd(sv, zero, _CMP_GT_OQ), sv, zero), _mm256_set1_pd(inv_hs)));
         v4 ut = _mm256_sqrt_pd(add(mul(u1, u1), mul(u2, u2)));
         v4 x0 = sub(sub(rn, u0), mul(mu, ut)), x1 = sub(rt1, u1), x2 = sub(rt2, u2);
@@ -764,7 +755,7 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
         v4 p0 = sel(inside, x0, sel(apex, zero, nn));
         v4 p1 = sel(inside, x1, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x1), t)));
         v4 p2 = sel(inside, x2, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x2), t)));
-        v4 live = _mm256_cmp_pd(ldf(p->mn), zero, _CMP_NEQ_UQ);
+        v4 live = _mm256_cmp_pd(ld(p->mn), zero, _CMP_NEQ_UQ);
         v4 e0 = sub(rn, p0), e1 = sub(rt1, p1), e2 = sub(rt2, p2);
         num = sel(live, add(add(add(num, mul(e0, e0)), mul(e1, e1)), mul(e2, e2)), num);
         r2 = sel(live, add(add(add(r2, mul(rn, rn)), mul(rt1, rt1)), mul(rt2, rt2)), r2);
@@ -829,8 +820,8 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     v4 ra[3], rb[3], n[3], t1[3], t2[3];
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        ra[i] = ldf(p->ra[i]), rb[i] = ldf(p->rb[i]);
-        n[i] = ldf(f->n[i]), t1[i] = ldf(f->t1[i]), t2[i] = ldf(f->t2[i]);
+        ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
     }
     v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
                 sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
@@ -869,7 +860,7 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
         bias = sel(pos, spec, zero);
     }
     v4 r0 = ld(p->rn), maxn = ld(p->maxn);
-    v4 rn = sub(sub(r0, mul(mul(ldf(p->mn), ms), add(vn, bias))), mul(is, r0));
+    v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
     rn = _mm256_max_pd(rn, zero);
     v4 dn = sub(rn, r0);
     v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
@@ -877,11 +868,11 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
     _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
     _mm256_storeu_pd(p->rn, rn);
-    u1 = add(u1, mul(ldf(p->w1n), dn));
-    u2 = add(u2, mul(ldf(p->w2n), dn));
-    v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ldf(p->mt);
+    u1 = add(u1, mul(ld(p->w1n), dn));
+    u2 = add(u2, mul(ld(p->w2n), dn));
+    v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
     v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
-    v4 lim = mul(ldf(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
+    v4 lim = mul(ld(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
     v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
     v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
     r1 = sel(over, mul(r1, sc), r1);

@@ -105,23 +105,19 @@ struct imp_e3_soft {
 /* One point of each lane of a block, structure of arrays (lane l of each field: the lane's
    point; a lane with fewer points has rows of zeros here and its impulse masked to +0 in the
    passes, so that it changes nothing). Only what the passes read or write: the frame is the
-   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum). The constants of
-   the step the passes sweep (the anchors and the masses) are kept in float, read into doubles
-   (the passes' arithmetic, the impulses, separations and velocities stay double): the blocks
-   are 0.7 times the bytes that every warm start, solve and relax pass reads from memory. */
+   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum). */
 typedef struct imp_e3_block_pt {
-    float ra[3][4], rb[3][4];
-    float mn[4], mt[4], w1n[4], w2n[4];
-    double sep[4];
+    double ra[3][4], rb[3][4];
+    double mn[4], mt[4], w1n[4], w2n[4], sep[4];
     double s[4], rn[4], rt1[4], rt2[4], uhit[4], maxn[4];
 } imp_e3_block_pt;
 
-/* The contact frame (n, t1, t2) and friction of each lane's points, in float (as the anchors
-   above): one for all the points of a block whose every pair's points share theirs (a
-   manifold's points do: detection gives them one normal and one pair of tangents), else one
-   per point (the block's first in the block, the others in s->xframes). */
+/* The contact frame (n, t1, t2) and friction of each lane's points: one for all the points of
+   a block whose every pair's points share theirs (a manifold's points do: detection gives them
+   one normal and one pair of tangents), else one per point (the block's first in the block,
+   the others in s->xframes). */
 typedef struct imp_e3_block_frame {
-    float n[3][4], t1[3][4], t2[3][4], mu[4];
+    double n[3][4], t1[3][4], t2[3][4], mu[4];
 } imp_e3_block_frame;
 
 /* the step's impulses of a block's points (read once per sub-step, not by the passes) */

@@ -264,15 +264,8 @@ TEST(solver_error_when_asked)
     }
 }
 
-/* whether the block's float x is the row's double y rounded, bit for bit */
-static int same_float(float x, double y)
-{
-    float r = (float)y;
-    return memcmp(&x, &r, sizeof x) == 0;
-}
-
-/* every block row's frame and friction (the block's, or its own in s->xframes) are its row's
-   rounded to float, bit for bit; *mixed: the blocks with one frame a point */
+/* every block row's frame and friction (the block's, or its own in s->xframes) are its row's,
+   bit for bit; *mixed: the blocks with one frame a point */
 static int frames_match(const struct imp_e3_soft *s, int *mixed)
 {
     int ok = 1;
@@ -288,10 +281,11 @@ static int frames_match(const struct imp_e3_soft *s, int *mixed)
                     continue;
                 }
                 const imp_e3_soft_pt *q = &s->pts[r];
-                ok &= k < b->cnt[l] && same_float(f->mu[l], q->mu);
+                ok &= k < b->cnt[l] && memcmp(&f->mu[l], &q->mu, sizeof q->mu) == 0;
                 for (int i = 0; i < 3; i++) {
-                    ok &= same_float(f->n[i][l], q->ec[0][i]) && same_float(f->t1[i][l], q->ec[1][i])
-                          && same_float(f->t2[i][l], q->ec[2][i]);
+                    ok &= memcmp(&f->n[i][l], &q->ec[0][i], sizeof(double)) == 0
+                          && memcmp(&f->t1[i][l], &q->ec[1][i], sizeof(double)) == 0
+                          && memcmp(&f->t2[i][l], &q->ec[2][i], sizeof(double)) == 0;
                 }
             }
         }
