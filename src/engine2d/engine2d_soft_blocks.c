@@ -370,10 +370,7 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
 }
 
 #if defined(IMP_E2_HAVE_AVX2)
-static inline AVX2 v4 ld_d(const double *p) { return _mm256_loadu_pd(p); }
-/* four of the lanes' float32 values (soft_geo) as doubles, exactly */
-static inline AVX2 v4 ld_f(const soft_geo *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
-#define ld(p) _Generic((p), soft_geo *: ld_f, const soft_geo *: ld_f, default: ld_d)(p)
+static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
 static inline AVX2 v4 splat(double x) { return _mm256_set1_pd(x); }
 static inline AVX2 v4 neg(v4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
 /* a where m is set, else b */
@@ -713,7 +710,7 @@ void imp_e2_soft_lanes_warm_check(struct imp_e2_soft *s)
         /* (the 8 rows, 4 k + l, as one array; a row that does nothing has mass 0: its 0s
            stay, as imp_e2_soft_fill_lane gives them) */
         double *fn = &b->fn[0][0], *ft = &b->ft[0][0];
-        const soft_geo *mass_n = &b->mass_n[0][0];
+        const double *mass_n = &b->mass_n[0][0];
         for (int j = 0; j < 2 * SOFT_LANES; j++) {
             double n = fn[j], t = ft[j];
             int ok = mass_n[j] != 0.0 && fabs(n) <= DBL_MAX && fabs(t) <= DBL_MAX;  /* (finite) */

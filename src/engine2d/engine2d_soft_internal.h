@@ -199,14 +199,11 @@ static inline __attribute__((always_inline)) void imp_e2_soft_row_shape(soft_row
    (slot 0, mass 0). The lanes' inverse masses are not stored: a lane takes its slots' from
    s->minv (its p and q differ). Nor is their softness: bit l
    of st picks s->sf[SOFT_STATIC] for lane l, else s->sf[SOFT_CONTACT] (a contact row's two
-   choices). The lanes' geometry, masses, friction and separation are held in float32
-   (soft_geo: fewer bytes for the passes to sweep), read into doubles and worked on in double
-   as the rows' are; the impulses and sums stay double. */
+   choices). */
 enum { SOFT_LANES = 4 };
-typedef float soft_geo;
 typedef struct soft_block {
-    soft_geo n0[4], n1[4], mu[4];
-    soft_geo rpn[2][4], rqn[2][4], rpt[2][4], rqt[2][4], mass_n[2][4], mass_t[2][4], c0[2][4];
+    double n0[4], n1[4], mu[4];
+    double rpn[2][4], rqn[2][4], rpt[2][4], rqt[2][4], mass_n[2][4], mass_t[2][4], c0[2][4];
     double fn[2][4], ft[2][4];
     double fn_max[2][4];                        /* kept by the passes only when s->elastic (the
                                                    restitution pass reads it; 0 otherwise) */

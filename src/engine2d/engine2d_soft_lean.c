@@ -212,12 +212,6 @@ static int cmp_int(const void *a, const void *b)
 
 /* v's lanes where m is set stored at a, the others left */
 static inline AVX2 void put(double *a, v4 m, v4 v) { _mm256_storeu_pd(a, imp_e2_pick(m, v, _mm256_loadu_pd(a))); }
-/* the same into four float32 lanes (soft_geo: v's rounded to nearest, as a C conversion; m's
-   all-ones lanes convert to NaNs with their sign bit set, which is what the blend reads) */
-static inline AVX2 void put_f(soft_geo *a, v4 m, v4 v)
-{
-    _mm_storeu_ps(a, _mm_blendv_ps(_mm_loadu_ps(a), _mm256_cvtpd_ps(v), _mm256_cvtpd_ps(m)));
-}
 
 /* Block by block, row k of its four lanes at once: the lean records (kept in the blocks'
    order) and the lanes read and written in memory order; the impacts' events pushed after, in
@@ -258,17 +252,17 @@ AVX2 int imp_e2_soft_lean_end(imp_world *w, struct imp_e2_soft *s, double dt, do
             _mm256_storeu_pd(c0, dist);
             /* imp_e2_soft_lane_shape, the four lanes at once */
             if (k == 0) {
-                put_f(b->n0, m, sh.n0);
-                put_f(b->n1, m, sh.n1);
-                put_f(b->mu, m, mu);
+                put(b->n0, m, sh.n0);
+                put(b->n1, m, sh.n1);
+                put(b->mu, m, mu);
             }
-            put_f(b->rpn[k], m, sh.rpn);
-            put_f(b->rqn[k], m, sh.rqn);
-            put_f(b->rpt[k], m, sh.rpt);
-            put_f(b->rqt[k], m, sh.rqt);
-            put_f(b->mass_n[k], m, sh.mass_n);
-            put_f(b->mass_t[k], m, sh.mass_t);
-            put_f(b->c0[k], m, dist);
+            put(b->rpn[k], m, sh.rpn);
+            put(b->rqn[k], m, sh.rqn);
+            put(b->rpt[k], m, sh.rpt);
+            put(b->rqt[k], m, sh.rqt);
+            put(b->mass_n[k], m, sh.mass_n);
+            put(b->mass_t[k], m, sh.mass_t);
+            put(b->c0[k], m, dist);
             put(b->fn_max[k], m, zero);
             put(b->fn_sum[k], m, zero);
             put(b->ft_sum[k], m, zero);
