@@ -92,6 +92,7 @@ void imp_dem_free(imp_dem *d)
     free(d->sorted);
     free(d->vw);
     free(d->map);
+    free(d->sort_buf);
     free(d->pend);
     imp_dem_bins_free(d->bp);
     imp_dem_domain_free(d->domain);

@@ -222,6 +222,8 @@ typedef struct imp_dem {
     int pend_scan;         /* the list is incomplete: the collider scans every interaction */
     int *map;              /* map_cap entries: index + 1, 0 = empty */
     int map_cap;
+    int *sort_buf;         /* imp_dem_order_interactions' scratch (sort_cap ints) */
+    int sort_cap;
     imp_dem_bins *bp;      /* the collider's broad phase (dem_bins.h) */
     double bp_verlet;      /* the verlet distance the broad phase was made with */
     int boxes_stale;       /* the collider must make every box (set by a rebuild or a reload) */
@@ -318,6 +320,11 @@ void imp_dem_request_erase(imp_dem *d, int index);
 int imp_dem_add_potential(imp_dem *d, int a, int b);
 /* Removes an interaction now (swap with the last: indices after it may change). */
 void imp_dem_erase(imp_dem *d, int index);
+/* Renumbers the interactions in the order of their pairs (a, then b: dem_order.c), the map
+   and the hot copies with them; the collider calls it after each run. 1 when they moved, 0
+   when they were in order already, -1 when out of memory (nothing changed). O(interactions +
+   particles). */
+int imp_dem_order_interactions(imp_dem *d);
 
 /* Facets (dem_facet.c): a triangle shape for fixed bodies (vertices v[9] in shape
    coordinates; the centroid is the body's position); NULL when not finite or degenerate. */

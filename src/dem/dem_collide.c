@@ -279,5 +279,10 @@ int imp_dem_collide(imp_dem *d)
             return -1;
         }
     }
+    /* 5. the interactions in the order of their particles (dem_order.c) */
+    if (imp_dem_order_interactions(d) < 0) {
+        snprintf(d->error, sizeof d->error, "out of memory for the interactions' order");
+        return -1;
+    }
     return 0;
 }
