@@ -263,6 +263,9 @@ void imp_engine3d_pair_material(const struct imp_world *w, int a, int b, double 
    velocities in e->vel); the events of this step's points against the last step's, then
    this step's points become the last ones. */
 void imp_engine3d_inverse_inertia(struct imp_world *w, imp_engine3d *e);
+/* the same from the slots' rotations already taken at y: 13 doubles per slot, q then R
+   (row-major) from the normalised quaternion of y (imp_e3_recycle's rot) */
+void imp_engine3d_inverse_inertia_rot(struct imp_world *w, imp_engine3d *e, const double *rot);
 imp_status imp_engine3d_serial_impacts(struct imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len);
 /* engine3d_step.c, shared with the soft step (engine3d_soft.c): e->vel = v + h M^-1 F from the
    derivative dydt (0 for bodies that do not move or sleep); the failure when a body's velocity

@@ -715,7 +715,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
-    imp_engine3d_inverse_inertia(w, e);
+    imp_engine3d_inverse_inertia_rot(w, e, sf->rc.rot);  /* (the rotations detection took at y) */
     inertia_columns(w, e);
     for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
         memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));

@@ -29,7 +29,10 @@
 #define MAX_TRAVEL 0.1
 #define MAX_TURN 0.02
 
-static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
+/* e->inv_iw at y; rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
+   imp_q_to_mat3(imp_q_normalize(q of y)) already (the soft step's, taken at detection: the
+   same bits, not computed again) */
+static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const double *rot)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *out = e->inv_iw + 9 * (size_t)s;
@@ -38,8 +41,13 @@ static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
             memset(out, 0, 9 * sizeof *out);
             continue;
         }
-        const double *q = w->data.y + (size_t)s * IMP_STRIDE_3D + 3;
-        imp_mat3 R = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
+        imp_mat3 R;
+        if (rot != NULL) {
+            memcpy(R.m, rot + 13 * (size_t)s + 4, sizeof R.m);
+        } else {
+            const double *q = w->data.y + (size_t)s * IMP_STRIDE_3D + 3;
+            R = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
+        }
         imp_mat3 I = imp_m3_rotate_tensor(&R, &b->inv_inertia);
         for (int i = 0; i < 3; i++) {
             for (int j = 0; j < 3; j++) {
@@ -665,7 +673,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         snprintf(why, why_len, "out of memory in the 3D detection");
         return st;
     }
-    world_inverse_inertia(w, e);
+    world_inverse_inertia(w, e, NULL);
     int strategy_contact = imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES);
     int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
     const imp_engine2d_def *def = &w->model.def.engine2d;
@@ -850,7 +858,12 @@ void imp_engine3d_restore(imp_world *w)
 }
 
 /* The force-level stepping's uses of this file (engine3d_ode.c). */
-void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e); }
+void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e, NULL); }
+
+void imp_engine3d_inverse_inertia_rot(imp_world *w, imp_engine3d *e, const double *rot)
+{
+    world_inverse_inertia(w, e, rot);
+}
 
 imp_status imp_engine3d_serial_impacts(imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len)
 {
