@@ -274,6 +274,9 @@ void imp_e3_free_velocities(const struct imp_world *w, imp_engine3d *e, const do
 /* The same from the forces (nslots x 6, imp_world_forces) instead of the derivative, bit for
    bit: the rotation, spin and gyroscopic term taken once for both. O(slots). */
 void imp_e3_free_velocities_forces(const struct imp_world *w, imp_engine3d *e, const double *f, double h);
+/* the same with the slots' rotations already taken at y (imp_engine3d_inverse_inertia_rot's rot) */
+void imp_e3_free_velocities_forces_rot(const struct imp_world *w, imp_engine3d *e, const double *f, double h,
+                                       const double *rot);
 imp_status imp_e3_check_finite(struct imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len);
 void imp_engine3d_finish(struct imp_world *w, imp_engine3d *e);
 

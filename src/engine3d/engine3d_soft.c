@@ -750,7 +750,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         if (i > 0) {
             imp_world_forces(w, now, w->data.y, force);
         }
-        imp_e3_free_velocities_forces(w, e, force, hs);
+        /* the first sub-step's at the step's start pose: the rotations detection took */
+        imp_e3_free_velocities_forces_rot(w, e, force, hs, i == 0 ? sf->rc.rot : NULL);
         st = imp_e3_check_finite(w, e, hs, why, why_len);
         if (st != IMP_OK) {
             return st;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine3d_cache.h"
 #include "engine3d_soft_recycle.h"
 #include "quat.h"
 #include "shape3d.h"
@@ -360,12 +361,26 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         rc->slot_cap = ns;
     }
     rc->mapped = 0;  /* (record_of) */
-    for (int s = 0, k = 0; s < ns; s++) {
-        imp_quat q = imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
-        imp_mat3 r = imp_q_to_mat3(q);
+    /* the slots' rotations: the broad phase's bodies' from detection's poses, taken at y just
+       before (imp_e3_pose_of: the same operations), the others' (first[s] left -2) here */
+    for (int s = 0; s < ns; s++) {
+        rc->first[s] = -2;
+    }
+    for (int k = 0; k < e->nbp; k++) {
+        int s = e->bp_slot[k];
         double *o = rc->rot + 13 * (size_t)s;
-        o[0] = q.w, o[1] = q.x, o[2] = q.y, o[3] = q.z;
-        memcpy(o + 4, r.m, sizeof r.m);
+        memcpy(o, e->pose[k].q, 4 * sizeof *o);
+        memcpy(o + 4, e->pose[k].r, 9 * sizeof *o);
+        rc->first[s] = -1;
+    }
+    for (int s = 0, k = 0; s < ns; s++) {
+        if (rc->first[s] == -2) {
+            imp_quat q = imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
+            imp_mat3 r = imp_q_to_mat3(q);
+            double *o = rc->rot + 13 * (size_t)s;
+            o[0] = q.w, o[1] = q.x, o[2] = q.y, o[3] = q.z;
+            memcpy(o + 4, r.m, sizeof r.m);
+        }
         while (k < e->nprev && e->prev[k].a < s) {
             k++;
         }

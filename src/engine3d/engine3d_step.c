@@ -126,7 +126,8 @@ static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_
 /* e->vel from the derivative (src: dydt, IMP_STRIDE_3D per slot) or from the forces (forces:
    src 6 per slot, imp_world_forces; dv/dt and dw/dt as imp_world_derivative makes them, the
    same operations, its rotation, spin and gyroscopic term being spin_after's) */
-static void free_velocities(const imp_world *w, imp_engine3d *e, const double *src, int forces, double h)
+static void free_velocities(const imp_world *w, imp_engine3d *e, const double *src, int forces, double h,
+                            const double *rot)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
@@ -140,7 +141,12 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
         for (int k = 0; k < 3; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
         }
-        imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+        imp_mat3 r;
+        if (rot != NULL) {  /* (world_inverse_inertia's rot) */
+            memcpy(r.m, rot + 13 * (size_t)s + 4, sizeof r.m);
+        } else {
+            r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+        }
         imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
         imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
         imp_vec3 dwdt;
@@ -156,12 +162,18 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
 
 void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
 {
-    free_velocities(w, e, dydt, 0, h);
+    free_velocities(w, e, dydt, 0, h, NULL);
 }
 
 void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
 {
-    free_velocities(w, e, f, 1, h);
+    free_velocities(w, e, f, 1, h, NULL);
+}
+
+void imp_e3_free_velocities_forces_rot(const imp_world *w, imp_engine3d *e, const double *f, double h,
+                                       const double *rot)
+{
+    free_velocities(w, e, f, 1, h, rot);
 }
 
 static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
