@@ -192,6 +192,9 @@ typedef struct imp_engine3d {
                              blocks, only lever arms, warm starts and b_N are taken again */
     int span_bound;       /* 1: detect bounds a body's speed by the larger of its velocity and
                              e->vel (the velocity at the end of the span h it is given) */
+    const double *rot_y;  /* NULL, or 13 per slot: q normalised, then R (row-major), taken at
+                             w->data.y (the soft step's, set around its detection: the poses
+                             copy them, imp_e3_pose_of's bits) */
     /* sleeping (engine3d_sleep.h): the last points of the sleeping islands, kept for their waking */
     imp_e3_point *slept;
     int nslept, slept_cap;

@@ -669,9 +669,15 @@ static imp_status detect(imp_world *w, imp_engine3d *e, const double *force, dou
     imp_status st = IMP_OK;
     for (int woke = 1; woke;) {
         woke = 0;
-        imp_e3_free_velocities_forces(w, e, force, h);
+        const double *rot = imp_e3_recycle_rotations(w, &e->soft->rc);  /* (at y, shared) */
+        if (rot == NULL) {
+            return IMP_ERR_NOMEM;
+        }
+        imp_e3_free_velocities_forces_rot(w, e, force, h, rot);
         e->span_bound = 1;
+        e->rot_y = rot;
         st = imp_engine3d_detect(w, e, h);
+        e->rot_y = NULL;
         e->span_bound = 0;
         if (st == IMP_OK && imp_e3_sleep_any(w)) {
             st = imp_e3_sleep_detected(w, e, &woke);

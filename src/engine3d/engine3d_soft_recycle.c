@@ -336,12 +336,9 @@ static int match(const imp_engine3d *e, int i, int end, int j, int pend, const i
     return best;
 }
 
-int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
+/* the per-slot arrays for ns slots. 0, or -1 without memory */
+static int reserve_slots(imp_e3_recycle *rc, int ns)
 {
-    int ns = w->model.nslots;
-    if (imp_e3_grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
-        return -1;
-    }
     if (ns > rc->slot_cap) {
         double *r = realloc(rc->rot, (size_t)ns * 13 * sizeof *r);
         if (r == NULL) {
@@ -360,13 +357,45 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         rc->poly = g;
         rc->slot_cap = ns;
     }
-    rc->mapped = 0;  /* (record_of) */
-    /* the slots' rotations: the broad phase's bodies' from detection's poses, taken at y just
-       before (imp_e3_pose_of: the same operations), the others' (first[s] left -2) here */
+    return 0;
+}
+
+/* slot s's orientation (normalised) and rotation at state y, as imp_e3_pose_of takes them */
+static void rotation_at(const double *y, double *o)
+{
+    imp_quat q = imp_q_normalize(quat_of(y + 3));
+    imp_mat3 r = imp_q_to_mat3(q);
+    o[0] = q.w, o[1] = q.x, o[2] = q.y, o[3] = q.z;
+    memcpy(o + 4, r.m, sizeof r.m);
+}
+
+const double *imp_e3_recycle_rotations(const imp_world *w, imp_e3_recycle *rc)
+{
+    int ns = w->model.nslots;
+    if (reserve_slots(rc, ns) != 0) {
+        return NULL;
+    }
     for (int s = 0; s < ns; s++) {
+        rotation_at(w->data.y + (size_t)s * IMP_STRIDE_3D, rc->rot + 13 * (size_t)s);
+    }
+    return rc->rot;
+}
+
+int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
+{
+    int ns = w->model.nslots;
+    if (imp_e3_grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0 || reserve_slots(rc, ns) != 0) {
+        return -1;
+    }
+    rc->mapped = 0;  /* (record_of) */
+    /* the slots' rotations: taken already when e->rot_y is rc's (imp_e3_recycle_rotations);
+       else the broad phase's bodies' from detection's poses, taken at y just before (the same
+       operations), the others' (first[s] left -2) here */
+    int taken = e->rot_y == rc->rot;
+    for (int s = 0; s < ns && !taken; s++) {
         rc->first[s] = -2;
     }
-    for (int k = 0; k < e->nbp; k++) {
+    for (int k = 0; k < e->nbp && !taken; k++) {
         int s = e->bp_slot[k];
         double *o = rc->rot + 13 * (size_t)s;
         memcpy(o, e->pose[k].q, 4 * sizeof *o);
@@ -374,12 +403,8 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         rc->first[s] = -1;
     }
     for (int s = 0, k = 0; s < ns; s++) {
-        if (rc->first[s] == -2) {
-            imp_quat q = imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
-            imp_mat3 r = imp_q_to_mat3(q);
-            double *o = rc->rot + 13 * (size_t)s;
-            o[0] = q.w, o[1] = q.x, o[2] = q.y, o[3] = q.z;
-            memcpy(o + 4, r.m, sizeof r.m);
+        if (!taken && rc->first[s] == -2) {
+            rotation_at(w->data.y + (size_t)s * IMP_STRIDE_3D, rc->rot + 13 * (size_t)s);
         }
         while (k < e->nprev && e->prev[k].a < s) {
             k++;
