@@ -192,6 +192,9 @@ typedef struct imp_engine3d {
                              blocks, only lever arms, warm starts and b_N are taken again */
     int span_bound;       /* 1: detect bounds a body's speed by the larger of its velocity and
                              e->vel (the velocity at the end of the span h it is given) */
+    const double *rot_y;  /* NULL, or 13 per slot: q normalised, then R (row-major), taken at
+                             w->data.y (the soft step's, set around its detection: the poses
+                             copy them, imp_e3_pose_of's bits) */
     /* sleeping (engine3d_sleep.h): the last points of the sleeping islands, kept for their waking */
     imp_e3_point *slept;
     int nslept, slept_cap;
@@ -263,6 +266,9 @@ void imp_engine3d_pair_material(const struct imp_world *w, int a, int b, double 
    velocities in e->vel); the events of this step's points against the last step's, then
    this step's points become the last ones. */
 void imp_engine3d_inverse_inertia(struct imp_world *w, imp_engine3d *e);
+/* the same from the slots' rotations already taken at y: 13 doubles per slot, q then R
+   (row-major) from the normalised quaternion of y (imp_e3_recycle's rot) */
+void imp_engine3d_inverse_inertia_rot(struct imp_world *w, imp_engine3d *e, const double *rot);
 imp_status imp_engine3d_serial_impacts(struct imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len);
 /* engine3d_step.c, shared with the soft step (engine3d_soft.c): e->vel = v + h M^-1 F from the
    derivative dydt (0 for bodies that do not move or sleep); the failure when a body's velocity
@@ -271,6 +277,9 @@ void imp_e3_free_velocities(const struct imp_world *w, imp_engine3d *e, const do
 /* The same from the forces (nslots x 6, imp_world_forces) instead of the derivative, bit for
    bit: the rotation, spin and gyroscopic term taken once for both. O(slots). */
 void imp_e3_free_velocities_forces(const struct imp_world *w, imp_engine3d *e, const double *f, double h);
+/* the same with the slots' rotations already taken at y (imp_engine3d_inverse_inertia_rot's rot) */
+void imp_e3_free_velocities_forces_rot(const struct imp_world *w, imp_engine3d *e, const double *f, double h,
+                                       const double *rot);
 imp_status imp_e3_check_finite(struct imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len);
 void imp_engine3d_finish(struct imp_world *w, imp_engine3d *e);
 

@@ -531,7 +531,14 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         int s = e->bp_slot[k];
         const imp_body *b = &w->model.bodies[s];
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
-        imp_e3_pose_of(y, &e->pose[k]);
+        if (e->rot_y != NULL) {  /* (taken at y already: the same operations) */
+            const double *o = e->rot_y + 13 * (size_t)s;
+            memcpy(e->pose[k].x, y, sizeof e->pose[k].x);
+            memcpy(e->pose[k].q, o, sizeof e->pose[k].q);
+            memcpy(e->pose[k].r, o + 4, sizeof e->pose[k].r);
+        } else {
+            imp_e3_pose_of(y, &e->pose[k]);
+        }
         if (!imp_shape3d_bounds_rot(b->shape, y, e->pose[k].r, e->lo + 3 * k, e->hi + 3 * k)) {
             imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);  /* (a wall) */
         }

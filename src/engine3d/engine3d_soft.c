@@ -669,9 +669,15 @@ static imp_status detect(imp_world *w, imp_engine3d *e, const double *force, dou
     imp_status st = IMP_OK;
     for (int woke = 1; woke;) {
         woke = 0;
-        imp_e3_free_velocities_forces(w, e, force, h);
+        const double *rot = imp_e3_recycle_rotations(w, &e->soft->rc);  /* (at y, shared) */
+        if (rot == NULL) {
+            return IMP_ERR_NOMEM;
+        }
+        imp_e3_free_velocities_forces_rot(w, e, force, h, rot);
         e->span_bound = 1;
+        e->rot_y = rot;
         st = imp_engine3d_detect(w, e, h);
+        e->rot_y = NULL;
         e->span_bound = 0;
         if (st == IMP_OK && imp_e3_sleep_any(w)) {
             st = imp_e3_sleep_detected(w, e, &woke);
@@ -715,7 +721,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         snprintf(why, why_len, "out of memory for the 3D engine's soft step");
         return IMP_ERR_NOMEM;
     }
-    imp_engine3d_inverse_inertia(w, e);
+    imp_engine3d_inverse_inertia_rot(w, e, sf->rc.rot);  /* (the rotations detection took at y) */
     inertia_columns(w, e);
     for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
         memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));
@@ -750,7 +756,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         if (i > 0) {
             imp_world_forces(w, now, w->data.y, force);
         }
-        imp_e3_free_velocities_forces(w, e, force, hs);
+        /* the first sub-step's at the step's start pose: the rotations detection took */
+        imp_e3_free_velocities_forces_rot(w, e, force, hs, i == 0 ? sf->rc.rot : NULL);
         st = imp_e3_check_finite(w, e, hs, why, why_len);
         if (st != IMP_OK) {
             return st;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine3d_cache.h"
 #include "engine3d_soft_recycle.h"
 #include "quat.h"
 #include "shape3d.h"
@@ -227,14 +228,14 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
     f[0] = f[1] = f[2] = 0.0;
 }
 
-/* point o of the last step, kept: its gap and world points at the current poses (ra, rb: its
-   bodies' rotations since its manifold was computed). Written field by field in the struct's
+/* point o of the last step, kept: its gap and world points at the current poses (ya, yb: its
+   bodies' states, ra, rb: their rotations since its manifold was computed; the pair's, taken
+   once for its points). Written field by field in the struct's
    order, only what the point keeps (a whole-struct copy of its 304 bytes compiled to a string
    move that took a third of the held pairs' test); its warm start r: warm_from */
-static void recycle_point(const imp_world *w, const imp_e3_point *o, const imp_e3_recycled *r, double mu,
-                          double el, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
+static inline void recycle_point(const double *ya, const double *yb, const imp_e3_point *o, const imp_e3_recycled *r,
+                                 double mu, double el, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
 {
-    const double *ya = w->data.y + (size_t)o->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)o->b * IMP_STRIDE_3D;
     double ma[3], mb[3], o3[3];
     mul(ra, o->ra, ma);
     mul(rb, o->rb, mb);
@@ -291,6 +292,20 @@ static inline void warm_from(const imp_engine3d *e, const imp_e3_recycle *rc, in
     p->r[2] = dot3(ft, p->t2);
 }
 
+/* warm_from for a held point p, o's copy (its record's impulses f): the last sub-step's
+   impulses re-expressed in p's tangents, which are o's (the same operations on the same
+   values, read from o: p's were just written) */
+static inline void warm_held(const imp_e3_point *o, const double *f, double hs, imp_e3_point *p)
+{
+    double r0 = f[0] * hs, r1 = f[1] * hs, r2 = f[2] * hs, ft[3];
+    ft[0] = r1 * o->t1[0] + r2 * o->t2[0];
+    ft[1] = r1 * o->t1[1] + r2 * o->t2[1];
+    ft[2] = r1 * o->t1[2] + r2 * o->t2[2];
+    p->r[0] = r0;
+    p->r[1] = dot3(ft, o->t1);
+    p->r[2] = dot3(ft, o->t2);
+}
+
 /* the last step's point of the pair run [j, pend) for detected point p: the same key, else (a
    new key) the nearest within tol whose key is gone from the run [i, end) of e->pts; -1 */
 static int match(const imp_engine3d *e, int i, int end, int j, int pend, const imp_e3_point *p, double tol)
@@ -321,12 +336,9 @@ static int match(const imp_engine3d *e, int i, int end, int j, int pend, const i
     return best;
 }
 
-int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
+/* the per-slot arrays for ns slots. 0, or -1 without memory */
+static int reserve_slots(imp_e3_recycle *rc, int ns)
 {
-    int ns = w->model.nslots;
-    if (imp_e3_grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0) {
-        return -1;
-    }
     if (ns > rc->slot_cap) {
         double *r = realloc(rc->rot, (size_t)ns * 13 * sizeof *r);
         if (r == NULL) {
@@ -345,13 +357,55 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         rc->poly = g;
         rc->slot_cap = ns;
     }
+    return 0;
+}
+
+/* slot s's orientation (normalised) and rotation at state y, as imp_e3_pose_of takes them */
+static void rotation_at(const double *y, double *o)
+{
+    imp_quat q = imp_q_normalize(quat_of(y + 3));
+    imp_mat3 r = imp_q_to_mat3(q);
+    o[0] = q.w, o[1] = q.x, o[2] = q.y, o[3] = q.z;
+    memcpy(o + 4, r.m, sizeof r.m);
+}
+
+const double *imp_e3_recycle_rotations(const imp_world *w, imp_e3_recycle *rc)
+{
+    int ns = w->model.nslots;
+    if (reserve_slots(rc, ns) != 0) {
+        return NULL;
+    }
+    for (int s = 0; s < ns; s++) {
+        rotation_at(w->data.y + (size_t)s * IMP_STRIDE_3D, rc->rot + 13 * (size_t)s);
+    }
+    return rc->rot;
+}
+
+int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
+{
+    int ns = w->model.nslots;
+    if (imp_e3_grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0 || reserve_slots(rc, ns) != 0) {
+        return -1;
+    }
     rc->mapped = 0;  /* (record_of) */
-    for (int s = 0, k = 0; s < ns; s++) {
-        imp_quat q = imp_q_normalize(quat_of(w->data.y + (size_t)s * IMP_STRIDE_3D + 3));
-        imp_mat3 r = imp_q_to_mat3(q);
+    /* the slots' rotations: taken already when e->rot_y is rc's (imp_e3_recycle_rotations);
+       else the broad phase's bodies' from detection's poses, taken at y just before (the same
+       operations), the others' (first[s] left -2) here */
+    int taken = e->rot_y == rc->rot;
+    for (int s = 0; s < ns && !taken; s++) {
+        rc->first[s] = -2;
+    }
+    for (int k = 0; k < e->nbp && !taken; k++) {
+        int s = e->bp_slot[k];
         double *o = rc->rot + 13 * (size_t)s;
-        o[0] = q.w, o[1] = q.x, o[2] = q.y, o[3] = q.z;
-        memcpy(o + 4, r.m, sizeof r.m);
+        memcpy(o, e->pose[k].q, 4 * sizeof *o);
+        memcpy(o + 4, e->pose[k].r, 9 * sizeof *o);
+        rc->first[s] = -1;
+    }
+    for (int s = 0, k = 0; s < ns; s++) {
+        if (!taken && rc->first[s] == -2) {
+            rotation_at(w->data.y + (size_t)s * IMP_STRIDE_3D, rc->rot + 13 * (size_t)s);
+        }
         while (k < e->nprev && e->prev[k].a < s) {
             k++;
         }
@@ -415,9 +469,12 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     imp_engine3d_pair_material(w, a, b, &mu, &el);
     imp_mat3 ra = turned(qa, r0->qa), rb = turned(qb, r0->qb);
     imp_e3_point *out = &e->pts[e->npts];
+    const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
+    double hs = rc->hs;
     for (int k = j; k < pend; k++) {
-        recycle_point(w, &e->prev[k], &rc->prev[rc->map[k]], mu, el, &ra, &rb, &out[k - j]);
-        warm_from(e, rc, k, rc->map[k], rc->hs, 0.0, &out[k - j]);  /* (h_last is not read) */
+        int rk = rc->map[k];  /* (every point of the run has one: records_of_run) */
+        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, &ra, &rb, &out[k - j]);
+        warm_held(&e->prev[k], rc->fprev + 3 * (size_t)rk, hs, &out[k - j]);
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
     }

@@ -63,6 +63,12 @@ typedef struct imp_e3_recycle {
     int slot_cap;
 } imp_e3_recycle;
 
+/* Each slot's orientation (normalised) and rotation at w->data.y in rc->rot (13 per slot: q,
+   then R row-major; imp_e3_pose_of's operations), for the step's stages at that state to share
+   (detection's poses and free velocities, the inverse inertias, the first sub-step's free
+   velocities); rc->rot, or NULL without memory. O(slots). */
+const double *imp_e3_recycle_rotations(const struct imp_world *w, imp_e3_recycle *rc);
+
 /* Detection's start (each time it runs): the last step's points matched with their records,
    each slot's orientation and rotation taken, no pair held yet. 0, or -1 without memory. */
 int imp_e3_recycle_open(const struct imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc);

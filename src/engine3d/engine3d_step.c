@@ -29,7 +29,10 @@
 #define MAX_TRAVEL 0.1
 #define MAX_TURN 0.02
 
-static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
+/* e->inv_iw at y; rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
+   imp_q_to_mat3(imp_q_normalize(q of y)) already (the soft step's, taken at detection: the
+   same bits, not computed again) */
+static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const double *rot)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *out = e->inv_iw + 9 * (size_t)s;
@@ -38,8 +41,13 @@ static void world_inverse_inertia(const imp_world *w, imp_engine3d *e)
             memset(out, 0, 9 * sizeof *out);
             continue;
         }
-        const double *q = w->data.y + (size_t)s * IMP_STRIDE_3D + 3;
-        imp_mat3 R = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
+        imp_mat3 R;
+        if (rot != NULL) {
+            memcpy(R.m, rot + 13 * (size_t)s + 4, sizeof R.m);
+        } else {
+            const double *q = w->data.y + (size_t)s * IMP_STRIDE_3D + 3;
+            R = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
+        }
         imp_mat3 I = imp_m3_rotate_tensor(&R, &b->inv_inertia);
         for (int i = 0; i < 3; i++) {
             for (int j = 0; j < 3; j++) {
@@ -118,7 +126,8 @@ static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_
 /* e->vel from the derivative (src: dydt, IMP_STRIDE_3D per slot) or from the forces (forces:
    src 6 per slot, imp_world_forces; dv/dt and dw/dt as imp_world_derivative makes them, the
    same operations, its rotation, spin and gyroscopic term being spin_after's) */
-static void free_velocities(const imp_world *w, imp_engine3d *e, const double *src, int forces, double h)
+static void free_velocities(const imp_world *w, imp_engine3d *e, const double *src, int forces, double h,
+                            const double *rot)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
@@ -132,7 +141,12 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
         for (int k = 0; k < 3; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
         }
-        imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+        imp_mat3 r;
+        if (rot != NULL) {  /* (world_inverse_inertia's rot) */
+            memcpy(r.m, rot + 13 * (size_t)s + 4, sizeof r.m);
+        } else {
+            r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
+        }
         imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
         imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
         imp_vec3 dwdt;
@@ -148,12 +162,18 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
 
 void imp_e3_free_velocities(const imp_world *w, imp_engine3d *e, const double *dydt, double h)
 {
-    free_velocities(w, e, dydt, 0, h);
+    free_velocities(w, e, dydt, 0, h, NULL);
 }
 
 void imp_e3_free_velocities_forces(const imp_world *w, imp_engine3d *e, const double *f, double h)
 {
-    free_velocities(w, e, f, 1, h);
+    free_velocities(w, e, f, 1, h, NULL);
+}
+
+void imp_e3_free_velocities_forces_rot(const imp_world *w, imp_engine3d *e, const double *f, double h,
+                                       const double *rot)
+{
+    free_velocities(w, e, f, 1, h, rot);
 }
 
 static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
@@ -665,7 +685,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         snprintf(why, why_len, "out of memory in the 3D detection");
         return st;
     }
-    world_inverse_inertia(w, e);
+    world_inverse_inertia(w, e, NULL);
     int strategy_contact = imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES);
     int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
     const imp_engine2d_def *def = &w->model.def.engine2d;
@@ -850,7 +870,12 @@ void imp_engine3d_restore(imp_world *w)
 }
 
 /* The force-level stepping's uses of this file (engine3d_ode.c). */
-void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e); }
+void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e, NULL); }
+
+void imp_engine3d_inverse_inertia_rot(imp_world *w, imp_engine3d *e, const double *rot)
+{
+    world_inverse_inertia(w, e, rot);
+}
 
 imp_status imp_engine3d_serial_impacts(imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len)
 {
