@@ -408,14 +408,9 @@ static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_
    steps (through the caller's row states and forces). Of six problems dumped from the
    pyramid's symplectic Euler run that the regularized A alone left unsolved, A itself
    solved two (3515 and 11 163 pivots); in the engine (bench_lcp_engine, 3 RK4 steps) the
-   solves left to PGS went from 14 of 64 to 7 of 52. The cold path on A is long, not cyclic:
-   on the two dumped problems that the cap of 10 N + 1000 left unsolved (se55.3, se55.4, N
-   = 1154 and 1157) it ends on an answer after 26 587 and 16 399 pivots (23 N and 14 N),
-   every basis on the way distinct (counted by a hash of the basic set), natural residual
-   3.7e-10 and 2.7e-10; so the cap is 30 N + 1000, a third above the longest path seen
-   (O(N^2) a pivot: about 40 s of CPU for the longest). */
+   solves left to PGS went from 14 of 64 to 7 of 52. */
 #define IMP_LCP_SPLIT_REG_MAX 1200
-#define IMP_LCP_SPLIT_FACTOR 30
+#define IMP_LCP_SPLIT_FACTOR 10
 
 /* Friction every other method left unsolved, as Stewart and Trinkle's split problem for
    Lemke's method (lcp_split.c): on A itself with four settings up to IMP_LCP_SPLIT_MAX
