@@ -54,9 +54,9 @@
      taken only when it passes the residual test (info.method then says IMP_LCP_LEMKE).
      Above 300 rows (up to 1200, symmetric A) the split problem comes right after the
      regularized box steps: Lemke's path started from the box steps' last pattern as a
-     basis (2 N + 1000 pivots), then cold on A itself (a path of up to 30 N + 1000 pivots
-     over its N variables: up to 23 N seen on the 55-box pyramid, about 40 s at 580 rows),
-     then cold on the regularized A (cold paths of 5 to 20 s at 580 rows). A caller that gives the basis of an earlier answer of that path (warm_basis,
+     basis (2 N + 1000 pivots), then cold on A itself (a path of up to 10 N + 1000 pivots
+     over its N variables), then cold on the regularized A (cold paths of 5 to 20 s at 580
+     rows). A caller that gives the basis of an earlier answer of that path (warm_basis,
      the basis output of the last step's solve by row) gets that basis tried first, before
      the box steps: its inverse once (O(N^3)), then a few pivots when the contacts kept
      their pattern (0.56 s and 22 pivots against 5.3 s cold at 580 rows).
