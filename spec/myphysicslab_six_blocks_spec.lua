@@ -19,6 +19,20 @@ local function run(w, t)
   return w:energy().total - e0, w:stats().collisions - c0
 end
 
+-- its second runTest of _4 and _9: to t the energy kept to 1e-6 and no collision
+local function at_rest_until(w, t)
+  local de, n = run(w, t)
+  assert.near(0, de, 1e-6)
+  assert.equal(0, n)
+end
+
+-- the energy change to t of the blocks in state v, counted after the initial impulses
+local function change_after_start(v, walls_last, conventions, t)
+  local w = six_blocks(v, 0.05, walls_last, conventions)
+  advance_zero(w)
+  return (run(w, t))
+end
+
 local SIX_4 = {
   -3.3545261663555896, -0.355180346288018, -4.4091676608815025, 0.01888840410875564,
   -0.33441693630855124, 0.78578131361648, -1.5175707648198662, 0.003206135053147014,
@@ -72,9 +86,7 @@ describe("myPhysicsLab StraightStraightTest six_blocks_4, 9, 10, 12", function()
       local w = six_blocks(SIX_4, 0.05, false, conventions)
       local de = run(w, 8)
       assert.near(-1.7, de, 0.1)
-      local de2, n2 = run(w, 12)
-      assert.near(0, de2, 1e-6)
-      assert.equal(0, n2)
+      at_rest_until(w, 12)
     end)
 
     it("six_blocks_9 (" .. conventions .. "): from 12 s to 20 s at rest: energy kept to 1e-6, "
@@ -82,25 +94,18 @@ describe("myPhysicsLab StraightStraightTest six_blocks_4, 9, 10, 12", function()
       local w = six_blocks(SIX_9, 0.05, false, conventions)
       local de = run(w, 12)
       assert.is_true(de < 0, "a damped, inelastic pile loses energy")
-      local de2, n2 = run(w, 20)
-      assert.near(0, de2, 1e-6)
-      assert.equal(0, n2)
+      at_rest_until(w, 20)
     end)
 
     it("six_blocks_10 (" .. conventions .. "): an imminent collision while handling another, "
       .. "20 s from the initial impulses: its energy change -3.3865 to 0.01", function()
-      local w = six_blocks(SIX_10, 0.05, false, conventions)
-      advance_zero(w)
-      local de = run(w, 20)
-      assert.near(-3.386498527, de, 0.01)
+      assert.near(-3.386498527, change_after_start(SIX_10, false, conventions, 20), 0.01)
     end)
 
     it("six_blocks_12 (" .. conventions .. "): walls added last, two upright blocks closing, "
       .. "2 s: the energy lost", function()
-      local w = six_blocks(SIX_12, 0.05, true, conventions)
-      advance_zero(w)
-      local de = run(w, 2)
-      assert.is_true(de < 0, "a damped, inelastic pile loses energy")
+      assert.is_true(change_after_start(SIX_12, true, conventions, 2) < 0,
+                     "a damped, inelastic pile loses energy")
     end)
   end
 
