@@ -23,24 +23,25 @@ local function both(tol, its_tol)
   return { { conventions = "impact", tol = tol }, { conventions = "myphysicslab", tol = its_tol } }
 end
 
--- its commonSetup1 under mutual gravitation (G = 3) and no gravity, serial handling
-local function gravitating(conventions)
-  return impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
+-- its commonSetup1 under mutual gravitation (G, default 3) and no gravity, serial handling, at
+-- dt (default 0.025)
+local function gravitating(conventions, dt, G)
+  return impact.world2d { strategy = "contact", dt = dt or 0.025, gravity = { 0, 0 },
                           collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
                           collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
-                          seed = 99999, gravitation = { G = 3, softening = 0 },
+                          seed = 99999, gravitation = { G = G or 3, softening = 0 },
                           conventions = conventions }
 end
 
 -- runs w to t and asserts its bodies' state to tol of myPhysicsLab's (expected), then to t2:
--- the energy kept to 1e-3 and no further collision
-local function state_then_quiet(w, bodies, expected, t, t2, tol)
+-- the energy kept to e_tol (default 1e-3) and no further collision
+local function state_then_quiet(w, bodies, expected, t, t2, tol, e_tol)
   w:run { until_time = t }
   local err = worst(bodies, expected)
   assert.is_true(err <= tol, ("state %.3g from myPhysicsLab's at %g s"):format(err, t))
   local e, c = w:energy().total, w:stats().collisions
   w:run { until_time = t2 }
-  assert.near(e, w:energy().total, 1e-3)
+  assert.near(e, w:energy().total, e_tol or 1e-3)
   assert.equal(c, w:stats().collisions)
 end
 
@@ -304,19 +305,22 @@ end)
 -- follows it to 1e-9 for 8 s, but the block pile of examples/ then settles later). Under
 -- conventions = "myphysicslab" (its three choices) both are asserted to its tolerances
 -- (measured 3.6e-8 and 3.4e-8).
+-- its makeConcaveCirclePoly: a 3 x 1.5 block whose top is a concave arc of radius 2 (its centre
+-- 2.3228757 above the centre of mass), mass 1, placed with its centre of mass at (0, y)
+local function concave_holder(w, y)
+  local arc = shape2d.path():move_to(0, -0.5):line_to(3, -0.5):line_to(3, 1)
+    :arc_to(0, 1, { center = { 1.5, 1 + math.sqrt(4 - 2.25) }, outside = false }):close():build()
+  return w:add_body { shape = arc, mass = 1, center_of_mass = { 1.5, 0 }, inertia = 0.9375,
+                      position = { 0, y }, elasticity = 0.8 }
+end
+
 describe("myPhysicsLab CircleStraightTest concave_ball_block_collide and ball_block_attract", function()
   for _, c in ipairs(both(1e-3, 1e-5)) do
     it(("concave_ball_block_collide: its state at 8 s to %g under conventions %q, then from 8 s "
       .. "to 12 s no collision and the energy kept to 1e-3 (its assertions)"):format(c.tol, c.conventions),
       function()
-      local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, 0 },
-        collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
-        collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity", seed = 99999,
-        gravitation = { G = 3, softening = 0 }, conventions = c.conventions }
-      local arc = shape2d.path():move_to(0, -0.5):line_to(3, -0.5):line_to(3, 1)
-        :arc_to(0, 1, { center = { 1.5, 1 + math.sqrt(4 - 2.25) }, outside = false }):close():build()
-      local holder = w:add_body { shape = arc, mass = 1, center_of_mass = { 1.5, 0 },
-                                  inertia = 0.9375, position = { 0, -2 }, elasticity = 0.8 }
+      local w = gravitating(c.conventions, 0.01)
+      local holder = concave_holder(w, -2)
       local block = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
         position = { 0.5, -0.22 }, angle = math.pi / 8 - math.pi / 24, elasticity = 0.8 }
       state_then_quiet(w, { holder, block }, {  -- energy drift to 12 s 4.8e-7
@@ -377,4 +381,78 @@ describe("collision time of curved edges", function()
     end
     for k = 2, #times do assert.near(times[1], times[k], 1e-12) end
   end)
+end)
+
+-- CircleStraightTest's concave_ball_block_contact and _2: the holder of concave_ball_block_collide
+-- placed with its arc's centre (radius 2) at the origin, a 1 x 1 block turned by pi/16 resting
+-- in the arc, its two lower corners 0.006 from the arc (its setup iterates the block's distance
+-- from the origin along the turned axis until distanceToHalfGap = 0.001, half gap 0.005: both
+-- corners at sqrt((d + 1/2)^2 + 1/4) = 2 - 0.006 from the centre, solved here in closed form),
+-- G = 10, no gravity: they rock in contact. Its state at 8 s to 1e-4 (dt 0.01) and 1e-6 (dt
+-- 0.0025), no collision, the energy kept to 1e-4 and 1e-6. Measured: 6.2e-7 and 6.5e-7 from its
+-- states, energy 2.2e-5 and 3.8e-7, under both conventions.
+describe("myPhysicsLab CircleStraightTest concave_ball_block_contact", function()
+  local cases = {
+    { name = "concave_ball_block_contact", dt = 0.01, tol = 1e-4, expected = {
+      { 0.0976832, -0.7068779, -2.3078333, 0.0053314, -0.0510627, 0.3847691 },
+      { 0.1813533, 0.7068779, -1.417854, -0.0053314, -0.0243965, 1.6129892 } } },
+    { name = "concave_ball_block_contact_2", dt = 0.0025, tol = 1e-6, expected = {
+      { 0.0976759, -0.7068614, -2.3078333, 0.0053102, -0.0510571, 0.3847591 },
+      { 0.1813607, 0.7068614, -1.417854, -0.0053102, -0.024377, 1.6129487 } } },
+  }
+  for _, case in ipairs(cases) do
+    for _, conventions in ipairs { "impact", "myphysicslab" } do
+      it(("%s (dt %g, conventions %q): its state at 8 s to %g, energy kept to %g, no collision")
+        :format(case.name, case.dt, conventions, case.tol, case.tol), function()
+        local w = gravitating(conventions, case.dt, 10)
+        local holder = concave_holder(w, -2.3228757)
+        local a = math.pi / 16
+        local d = math.sqrt(1.994 ^ 2 - 0.25) - 0.5
+        local block = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
+          position = { d * math.sin(a), -d * math.cos(a) }, angle = a, elasticity = 0.8 }
+        local e0 = w:energy().total
+        w:run { until_time = 8 }
+        local err = worst({ holder, block }, case.expected)
+        assert.is_true(err <= case.tol, ("state %.3g from myPhysicsLab's"):format(err))
+        assert.near(e0, w:energy().total, case.tol)
+        assert.equal(0, w:stats().collisions)
+      end)
+    end
+  end
+end)
+
+-- CircleStraightTest's circle_arc_block: its makeBlockRoundEdge (a 2 x 1 block whose top is a
+-- convex arc about (1, -0.3) through its upper corners; its Polygon.finish puts the centre of
+-- mass at the bounding box's centre and takes the box's moment, (w^2 + h^2) / 12, h the arc's
+-- top) at (0, -1), and a 1 x 1 block turned by pi/8 - pi/24 at (2.5, 0.3), G = 3, dt 0.01:
+-- they collide and settle into rocking contact. Its state at 8 s to 1e-4, then to 12 s the
+-- energy kept to 1e-4 and no collision. Measured under impact's conventions: 4.9e-8, energy
+-- 3.4e-7, 10 collisions before 8 s and none after.
+describe("myPhysicsLab CircleStraightTest circle_arc_block", function()
+  local function scene(conventions)
+    local w = gravitating(conventions, 0.01)
+    local top = -0.3 + math.sqrt(2.69)
+    local round = shape2d.path():move_to(0, 0):line_to(2, 0):line_to(2, 1)
+      :arc_to(0, 1, { center = { 1, -0.3 }, outside = true }):close():build()
+    local p = w:add_body { shape = round, mass = 1, center_of_mass = { 1, top / 2 },
+      inertia = (4 + top * top) / 12, position = { 0, -1 }, elasticity = 0.8 }
+    local b = w:add_body { shape = shape2d.block { width = 1, height = 1 }, mass = 1,
+      position = { 2.5, 0.3 }, angle = math.pi / 8 - math.pi / 24, elasticity = 0.8 }
+    return w, { p, b }
+  end
+
+  it("its state at 8 s to 1e-4, then to 12 s the energy kept to 1e-4 and no collision "
+    .. "(impact's conventions)", function()
+    local w, bodies = scene("impact")
+    state_then_quiet(w, bodies, {
+      { 0.8343664, 0.164365, -0.7928884, -0.2694134, -1.0677983, -0.8300614 },
+      { 1.6656336, -0.164365, 0.0928884, 0.2694134, 0.5765963, 0.188213 } }, 8, 12, 1e-4, 1e-4)
+  end)
+
+  -- under conventions = "myphysicslab" the run parts from its state: 7.8 away at 8 s (6
+  -- collisions before, one between 8 s and 12 s, the energy changing by -0.073). Stepped
+  -- beside the default it parts at the second collision (t = 2.0158): struck at (1.4375,
+  -- -0.2638) where the default strikes at (1.3590, -0.2231), normals 0.6 degree apart; the
+  -- choice of the conventions that moves the point is not located
+  pending("circle_arc_block under conventions = \"myphysicslab\": 7.8 from its state at 8 s")
 end)

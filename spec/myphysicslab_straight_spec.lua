@@ -17,50 +17,20 @@
 -- takes the vertex's lever arm at the foot of the perpendicular on the edge, which exceeds the
 -- exact b by d (w1 - w2)^2 (d the gap). Under conventions = "myphysicslab" (engine2d_def.h)
 -- impact takes it and meets its 1e-5 (4.5e-8); fast_close too (5.3e-4 -> 3.4e-8).
--- six_blocks_4, 9, 10, 12 and acute_corners are not ported (the corner collisions are at the
--- end of this file).
+-- six_blocks_4, 9, 10, 12 are in myphysicslab_six_blocks_spec; acute_corners is not ported
+-- (the corner collisions are at the end of this file).
 local impact = require("impact")
 local mpl = require("spec.support.myphysicslab")
+local straight = require("spec.support.myphysicslab_straight")
 local shape2d = impact.shape2d
 
--- its commonSetup1 (gravity g, or mutual gravitation G)
-local function world(opts)
-  local d = opts.damping or 0
-  return impact.world2d { strategy = "contact", dt = opts.dt or 0.025, gravity = { 0, -(opts.g or 0) },
-    collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
-    collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
-    joint_small_impacts = true, seed = 99999, damping = { linear = d, angular = 0.15 * d },
-    gravitation = opts.G and { G = opts.G, softening = 0 } or nil, conventions = opts.conventions }
-end
+local world, six_blocks = straight.world, straight.six_blocks
 
 -- a scene impact's exact formulas part from, run twice: under impact's conventions to the
 -- distance measured (tol), under conventions = "myphysicslab" (engine2d_def.h) to the
 -- tolerance its suite asserts (its_tol)
 local function both(tol, its_tol)
   return { { conventions = "impact", tol = tol }, { conventions = "myphysicslab", tol = its_tol } }
-end
-
-local function walls(w)
-  for _, wall in ipairs { { 14, 1, 0, -6.5 }, { 1, 14, 6.5, 0 }, { 14, 1, 0, 6.5 }, { 1, 14, -6.5, 0 } } do
-    w:add_body { shape = shape2d.block { width = wall[1], height = wall[2] }, fixed = true,
-                 position = { wall[3], wall[4] }, elasticity = 0.8 }
-  end
-end
-
--- the box and six blocks from v (36 numbers: x, vx, y, vy, angle, spin of each block); the
--- walls first unless walls_last
-local function six_blocks(v, damping, walls_last)
-  local w = world { g = 3, damping = damping }
-  if not walls_last then walls(w) end
-  local blocks = {}
-  for i = 0, 5 do
-    local o = 6 * i
-    blocks[i + 1] = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
-      elasticity = 0.8, position = { v[o + 1], v[o + 3] }, velocity = { v[o + 2], v[o + 4] },
-      angle = v[o + 5], spin = v[o + 6] }
-  end
-  if walls_last then walls(w) end
-  return w, blocks
 end
 
 -- runs to t, then checks the state (when expected is given), the energy change and the
