@@ -29,6 +29,19 @@
 #define MAX_TRAVEL 0.1
 #define MAX_TURN 0.02
 
+/* slot s's rotation at y: R = imp_q_to_mat3(imp_q_normalize(q of y)), or the same matrix
+   taken already in rot (NULL, or 13 per slot: q, then R row-major) */
+static imp_mat3 slot_rotation(const imp_world *w, const double *rot, int s)
+{
+    if (rot != NULL) {
+        const double *m = rot + 13 * (size_t)s + 4;
+        imp_mat3 r = {{{m[0], m[1], m[2]}, {m[3], m[4], m[5]}, {m[6], m[7], m[8]}}};
+        return r;
+    }
+    const double *q = w->data.y + (size_t)s * IMP_STRIDE_3D + 3;
+    return imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
+}
+
 /* e->inv_iw at y; rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
    imp_q_to_mat3(imp_q_normalize(q of y)) already (the soft step's, taken at detection: the
    same bits, not computed again) */
@@ -41,13 +54,7 @@ static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const dou
             memset(out, 0, 9 * sizeof *out);
             continue;
         }
-        imp_mat3 R;
-        if (rot != NULL) {
-            memcpy(R.m, rot + 13 * (size_t)s + 4, sizeof R.m);
-        } else {
-            const double *q = w->data.y + (size_t)s * IMP_STRIDE_3D + 3;
-            R = imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
-        }
+        imp_mat3 R = slot_rotation(w, rot, s);
         imp_mat3 I = imp_m3_rotate_tensor(&R, &b->inv_inertia);
         for (int i = 0; i < 3; i++) {
             for (int j = 0; j < 3; j++) {
@@ -141,12 +148,7 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
         for (int k = 0; k < 3; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
         }
-        imp_mat3 r;
-        if (rot != NULL) {  /* (world_inverse_inertia's rot) */
-            memcpy(r.m, rot + 13 * (size_t)s + 4, sizeof r.m);
-        } else {
-            r = imp_q_to_mat3(imp_q_normalize(imp_q(y[3], y[4], y[5], y[6])));
-        }
+        imp_mat3 r = slot_rotation(w, rot, s);
         imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
         imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
         imp_vec3 dwdt;

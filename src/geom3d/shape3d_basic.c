@@ -58,9 +58,7 @@ static void bounds_rot(const imp_convex3d *c, const imp_shape *s, const double *
 static void convex_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
 {
     imp_mat3 r = imp_q_to_mat3(imp_q_normalize(imp_q(pose[3], pose[4], pose[5], pose[6])));
-    const double rows[9] = {r.m[0][0], r.m[0][1], r.m[0][2], r.m[1][0], r.m[1][1],
-                            r.m[1][2], r.m[2][0], r.m[2][1], r.m[2][2]};
-    bounds_rot(s->data, s, pose, rows, lo, hi);
+    bounds_rot(s->data, s, pose, &r.m[0][0], lo, hi);  /* (m[3][3]: its rows in a row) */
 }
 
 static void wall_bounds(const imp_shape *s, const double *pose, double lo[3], double hi[3])
