@@ -3,7 +3,8 @@
    SIGGRAPH 1994, sections 3-4; it is Dantzig's principal pivoting method).
 
    Rows are processed one at a time (bilateral rows first, then unilateral rows in index
-   order). A processed row is either clamped (C: a = 0, f >= 0 or free) or not clamped
+   order; the bilateral rows again in a rank-revealing order when they turn out dependent
+   or ill-conditioned, see bilateral_pivoted). A processed row is either clamped (C: a = 0, f >= 0 or free) or not clamped
    (NC: f = 0, a >= 0). drive_to_zero(d) raises f_d while keeping a_C = 0 (fdirection: solve
    A_CC x = -A_Cd with the incremental Cholesky factor) and takes the largest step that keeps
    every processed row valid (maxstep); the row that limits the step changes set, until d
@@ -24,6 +25,7 @@
    Cost per step: O(m^2) for the two triangular solves, O(m (hi - lo)) for the change of a
    on the NC rows (an axpy over m rows of A restricted to the NC index range), where m is
    the clamped set size. About n steps: O(n^2 m) = O(n^3) per solve. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -45,6 +47,8 @@ typedef struct sym {
     imp_chol ch;
     double ptol, eps_a;
     double eps_red;   /* a dependent bilateral row this close to satisfied is redundant */
+    int inconsistent; /* a dependent bilateral row kept a larger residual (reported at the end) */
+    double bil_pivot; /* the smallest Schur complement with which a bilateral row was clamped */
     int max_pivots;
     imp_lcp_info *info;
     const char **msg;
@@ -269,6 +273,17 @@ static imp_lcp_status drive(sym *s, int d)
                 }
             }
         }
+        if (jbest < 0 && bil && !d_moves) {
+            /* dependent on the clamped rows with a residual no step can change: it keeps it
+               (f_d = 0) and the other rows are still solved, so that the answer is complete
+               and its residuals say how far from consistent the rows are (a weld's four
+               rows of rank 3 whose targets disagree by 2e-10 beside a contact, whose own
+               row would otherwise be left unsolved); the solve then reports "inconsistent" */
+            s->st[d] = S_RED;
+            s->red[s->nred++] = d;
+            s->inconsistent = 1;
+            return IMP_LCP_OK;
+        }
         if (jbest < 0) {
             *s->msg = bil ? "inconsistent bilateral rows: no solution"
                           : "unbounded ray: the problem is infeasible";
@@ -293,6 +308,7 @@ static imp_lcp_status drive(sym *s, int d)
         s->info->pivots++;
         if (jbest == d) {
             s->ah[d] = 0.0;
+            if (bil && schur < s->bil_pivot) s->bil_pivot = schur;
             if (c_add(s, d, s->y, schur) != 0) {
                 *s->msg = "clamped set larger than the workspace";
                 return IMP_LCP_NUMERICAL;
@@ -318,6 +334,56 @@ static imp_lcp_status drive(sym *s, int d)
                 *s->msg = "a row joining the clamped set is numerically dependent on it";
                 return IMP_LCP_NUMERICAL;
             }
+        }
+    }
+}
+
+/* Back to no row processed (the pivot count is kept). O(n). */
+static void restart(sym *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        s->fh[i] = s->ah[i] = s->dfh[i] = s->dah[i] = 0.0;
+        s->st[i] = S_UN;
+        s->pos[i] = -1;
+    }
+    s->ch.m = 0;
+    s->nred = s->nnc = 0;
+    s->nc_lo = s->n;
+    s->nc_hi = -1;
+    s->inconsistent = 0;
+    s->bil_pivot = INFINITY;
+}
+
+/* The bilateral rows (no row processed yet) in the order of the largest Schur complement
+   against the rows clamped so far (ties to the smallest index): a pivoted Cholesky
+   factorization of their block, so the rows left dependent are the ones closest to the
+   span of the others. O(k) complements of O(m^2) per row taken: O(k^2 m^2) for k rows. */
+static imp_lcp_status bilateral_pivoted(sym *s)
+{
+    for (;;) {
+        int dbest = -1;
+        double sbest = -INFINITY;
+        for (int d = 0; d < s->n; d++) {
+            if (!is_bil(s, d) || s->st[d] != S_UN) {
+                continue;
+            }
+            gather_col(s, d, s->y);
+            imp_chol_forward(&s->ch, s->y);
+            double yy = 0.0;
+            for (int k = 0; k < s->ch.m; k++) yy += s->y[k] * s->y[k];
+            double sd = ahat_diag(s, d) - yy;
+            if (sd > sbest) {
+                sbest = sd;
+                dbest = d;
+            }
+        }
+        if (dbest < 0) {
+            return IMP_LCP_OK;
+        }
+        s->ah[dbest] = ahat_row(s, dbest);
+        imp_lcp_status st = drive(s, dbest);
+        if (st != IMP_LCP_OK) {
+            return st;
         }
     }
 }
@@ -402,6 +468,7 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
     s.msg = msg;
     s.nc_lo = n;
     s.nc_hi = -1;
+    s.bil_pivot = INFINITY;
 
     double sb = 0.0;
     for (int i = 0; i < n; i++) {
@@ -452,6 +519,23 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
             s.ah[d] = ahat_row(&s, d);
             st = drive(&s, d);
         }
+    }
+    if (st == IMP_LCP_OK && warm == NULL
+        && (s.nred > 0 || s.bil_pivot < DBL_EPSILON / s.ptol)) {
+        /* dependent bilateral rows, or rows whose dependence index order cannot see: which
+           rows are clamped and which left redundant is a choice, and index order may clamp
+           two nearly coincident rows (a weld's two pins, whose x rows nearly agree when
+           the line between them is horizontal: Schur complement 1e-6) and then a third
+           that is dependent on them, the round-off of its Schur complement (u / 1e-6, above
+           ptol) taken for independence, or leave it dependent with its inconsistency
+           amplified by that condition: impulses of 1e7 that cancel. A clamped Schur
+           complement below u / ptol is the sign that the later dependence tests were not
+           reliable. Again in the order of the largest Schur complement (a pivoted,
+           rank-revealing Cholesky factorization): the row left out is the one nearest the
+           span of the others. Problems whose bilateral rows are independent and well
+           conditioned never come here (their answer is unchanged) */
+        restart(&s);
+        st = bilateral_pivoted(&s);
     }
     if (lim->order == IMP_LCP_ORDER_GREEDY) {
         s.un = ws->un;
@@ -523,5 +607,10 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
                                                    : IMP_LCP_STATE_FREE);
     }
     info->clamped = s.ch.m;
+    if (st == IMP_LCP_OK && s.inconsistent) {
+        *msg = "inconsistent bilateral rows: no solution (a dependent row keeps its residual; "
+               "the other rows are solved)";
+        st = IMP_LCP_INFEASIBLE;
+    }
     return st;
 }
