@@ -386,6 +386,10 @@ int imp_engine2d_reserve_matrix(imp_engine2d *e, int n);
 /* A[i][k] = J_i M^-1 J_k^T for records rec (n rows), written into A (row-major). O(n^2) to
    clear A, then O(sum over bodies of rows^2). 0, or -1 out of memory. */
 int imp_engine2d_build_A(struct imp_world *w, const imp_rec2d *rec, int n, double *A);
+/* conventions = "myphysicslab": drops, of two corner results of a pair that its similarTo
+   takes for one collision seen from both bodies, the shallower (engine2d_similar_mpl.c); h
+   holds m results, each pair's together. Returns the new count. */
+int imp_engine2d_similar_mpl(const struct imp_world *w, struct imp_hit2d *h, int m);
 
 /* Connectors. Points are in the bodies' frames relative to their centres. Return the index,
    -1 with a message in why. */

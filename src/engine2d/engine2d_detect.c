@@ -480,6 +480,9 @@ static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_sep
         }
         e->hit_cap = m;
     }
+    if (w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+        m = imp_engine2d_similar_mpl(w, e->hits, m);
+    }
     return m;
 }
 

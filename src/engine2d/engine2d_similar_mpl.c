@@ -1,0 +1,117 @@
+/* engine2d_similar_mpl.c: under conventions = "myphysicslab", its rule for two corner records
+   that describe one collision seen from both bodies (its CornerEdgeCollision.similarTo with
+   UtilCollision.addCollision, reference note "similar collisions"): corner V of body A against
+   edge E of body B, and corner W of B against edge F of A, are one collision when F is one of
+   V's two edges and E one of W's, their impact points are closer than the nearness of the
+   later one's radii (its UtilEngine.nearness: 2 r sqrt(2 distance_tol / r), r the smaller
+   convex radius of the corner's edges and the struck edge, distance_tol when both are
+   straight) and their normals are within |cos| >= 0.9; of the two the deeper is kept (the
+   earlier one on a tie). Its detection finds the corners of the later body in its list (the
+   higher slot here) first.
+
+   A corner near the end of an arc meets a face whose end corner touches the arc: two
+   records 0.09 apart with one normal (circle_arc_block at 2.0158 s), which impact's own rule
+   (straight edges: within distance_tol) keeps apart; drawn as two, the serial focus could
+   strike the other one. O(k^2) for the k results of a pair (a handful). */
+#include <math.h>
+
+#include "collide2d.h"
+#include "engine2d.h"
+#include "polygon2d.h"
+#include "world_internal.h"
+
+/* its radius of curvature of an edge: a straight edge's is infinite, a concave arc's < 0 */
+static double edge_radius(const imp_edge2d *e)
+{
+    return e->kind == IMP_EDGE_ARC ? (e->convex ? e->r : -e->r) : INFINITY;
+}
+
+/* its Vertex.getCurvature: the radius of the vertex's edge of smaller |radius| */
+static double vertex_radius(const imp_poly2d *g, int v)
+{
+    const imp_vertex2d *x = &g->vertices[v];
+    double r = edge_radius(&g->edges[x->edge_in]), r2 = edge_radius(&g->edges[x->edge_out]);
+    return fabs(r2) < fabs(r) ? r2 : r;
+}
+
+/* its UtilEngine.nearness */
+static double nearness(double r1, double r2, double tol)
+{
+    double r;
+    if (r1 == INFINITY) {
+        r = r2 > 0.0 ? r2 : r1;
+    } else if (r2 == INFINITY) {
+        r = r1 > 0.0 ? r1 : r2;
+    } else if (r1 > 0.0 && r2 > 0.0) {
+        r = r1 < r2 ? r1 : r2;
+    } else {
+        r = r1 < 0.0 ? -r1 : -r2;
+    }
+    return r == INFINITY ? tol : 2.0 * r * sqrt(2.0 * tol / r);
+}
+
+static const imp_poly2d *poly_of(const imp_world *w, int slot)
+{
+    return imp_shape2d_poly(w->model.bodies[slot].shape);
+}
+
+static int has_edge(const imp_poly2d *g, int v, int edge)
+{
+    return g->vertices[v].edge_in == edge || g->vertices[v].edge_out == edge;
+}
+
+/* whether the later record c2 is similar to the earlier c1 (mirror corner records) */
+static int similar(const imp_world *w, const imp_hit2d *c2, const imp_hit2d *c1, double tol)
+{
+    if (c1->type != IMP_HIT_VERTEX_EDGE || c2->type != IMP_HIT_VERTEX_EDGE
+        || c1->body != c2->normal_body || c1->normal_body != c2->body) {
+        return 0;
+    }
+    const imp_poly2d *g1 = poly_of(w, c1->body), *g2 = poly_of(w, c2->body);
+    if (g1 == NULL || g2 == NULL || c1->vertex < 0 || c2->vertex < 0
+        || !has_edge(g1, c1->vertex, c2->normal_edge) || !has_edge(g2, c2->vertex, c1->normal_edge)) {
+        return 0;
+    }
+    double r2 = c2->normal_curvature == 0.0 ? INFINITY : 1.0 / c2->normal_curvature;
+    double near = nearness(vertex_radius(g2, c2->vertex), r2, tol);
+    double dx = c1->point[0] - c2->point[0], dy = c1->point[1] - c2->point[1];
+    double dot = c1->normal[0] * c2->normal[0] + c1->normal[1] * c2->normal[1];
+    return dx * dx + dy * dy <= near * near && fabs(dot) >= 0.9;
+}
+
+int imp_engine2d_similar_mpl(const imp_world *w, imp_hit2d *h, int m)
+{
+    double tol = w->model.def.engine2d.distance_tol;
+    for (int s = 0; s < m;) {
+        /* the run of one pair's results */
+        int lo = h[s].body < h[s].normal_body ? h[s].body : h[s].normal_body;
+        int hi = h[s].body ^ h[s].normal_body ^ lo, e = s + 1;
+        while (e < m && ((h[e].body == lo && h[e].normal_body == hi)
+                         || (h[e].body == hi && h[e].normal_body == lo))) {
+            e++;
+        }
+        for (int i = s; i < e; i++) {
+            for (int j = s; j < e; j++) {
+                if (j == i || h[i].body == h[j].body) {
+                    continue;
+                }
+                /* its order: the higher slot's corners were found first */
+                const imp_hit2d *c1 = h[i].body > h[j].body ? &h[i] : &h[j];
+                const imp_hit2d *c2 = c1 == &h[i] ? &h[j] : &h[i];
+                /* the later one replaces the earlier only when deeper */
+                if (similar(w, c2, c1, tol) && (&h[i] == c2) != (c2->distance < c1->distance)) {
+                    h[i].kind = -1;  /* dropped (kind is not read by similar) */
+                    break;
+                }
+            }
+        }
+        s = e;
+    }
+    int out = 0;
+    for (int i = 0; i < m; i++) {
+        if (h[i].kind != -1) {
+            h[out++] = h[i];
+        }
+    }
+    return out;
+}
