@@ -17,7 +17,7 @@
 -- takes the vertex's lever arm at the foot of the perpendicular on the edge, which exceeds the
 -- exact b by d (w1 - w2)^2 (d the gap). Under conventions = "myphysicslab" (engine2d_def.h)
 -- impact takes it and meets its 1e-5 (4.5e-8); fast_close too (5.3e-4 -> 3.4e-8).
--- six_blocks_4, 9, 10, 12 are in myphysicslab_six_blocks_spec; acute_corners is not ported
+-- six_blocks_4, 9, 10, 12 are in myphysicslab_six_blocks_spec, acute_corners in myphysicslab_acute_spec
 -- (the corner collisions are at the end of this file).
 local impact = require("impact")
 local mpl = require("spec.support.myphysicslab")
