@@ -338,6 +338,17 @@ static imp_lcp_status drive(sym *s, int d)
     }
 }
 
+/* The Schur complement of row d against the clamped set, A^_dd - |L^-1 A^_Cd|^2, with
+   L^-1 A^_Cd left in s->y. O(m^2). */
+static double schur_of(sym *s, int d)
+{
+    gather_col(s, d, s->y);
+    imp_chol_forward(&s->ch, s->y);
+    double yy = 0.0;
+    for (int k = 0; k < s->ch.m; k++) yy += s->y[k] * s->y[k];
+    return ahat_diag(s, d) - yy;
+}
+
 /* Back to no row processed (the pivot count is kept). O(n). */
 static void restart(sym *s)
 {
@@ -367,11 +378,7 @@ static imp_lcp_status bilateral_pivoted(sym *s)
             if (!is_bil(s, d) || s->st[d] != S_UN) {
                 continue;
             }
-            gather_col(s, d, s->y);
-            imp_chol_forward(&s->ch, s->y);
-            double yy = 0.0;
-            for (int k = 0; k < s->ch.m; k++) yy += s->y[k] * s->y[k];
-            double sd = ahat_diag(s, d) - yy;
+            double sd = schur_of(s, d);
             if (sd > sbest) {
                 sbest = sd;
                 dbest = d;
@@ -398,11 +405,7 @@ static void warm_start(sym *s, const signed char *warm)
             if (warm[i] != IMP_LCP_STATE_CLAMPED || (pass == 0) != (is_bil(s, i) != 0)) {
                 continue;
             }
-            gather_col(s, i, s->y);
-            imp_chol_forward(&s->ch, s->y);
-            double yy = 0.0;
-            for (int k = 0; k < s->ch.m; k++) yy += s->y[k] * s->y[k];
-            double sch = ahat_diag(s, i) - yy;
+            double sch = schur_of(s, i);
             if (sch > 1e3 * s->ptol) {
                 c_add(s, i, s->y, sch);
             }
