@@ -190,6 +190,26 @@ static int coupled_only(imp_world *w, imp_rec2d *rec, unsigned char *elastic, in
     return keep;
 }
 
+/* myPhysicsLab's order of the records found at a state (its findCollisions:
+   imp_engine2d_mpl_pair_before), before the orders below: the serial focus is drawn over
+   record positions, so with impact's order (pairs as the broad phase lists them) the same
+   draws struck other records (test8_0). Stable; elastic flags move with their records.
+   O(n^2) (insertion sort, n small). */
+static void pair_order(imp_engine2d *e, unsigned char *elastic)
+{
+    for (int j = 1; j < e->nrec; j++) {
+        imp_rec2d r = e->rec[j];
+        unsigned char el = elastic[j];
+        int i = j;
+        for (; i > 0 && imp_engine2d_mpl_pair_before(&r, &e->rec[i - 1]); i--) {
+            e->rec[i] = e->rec[i - 1];
+            elastic[i] = elastic[i - 1];
+        }
+        e->rec[i] = r;
+        elastic[i] = el;
+    }
+}
+
 /* myPhysicsLab's order of the records a back-up handles: the ones found penetrating (kept
    from the trial step, in the order they were found), then the others in the order of the
    detection at the backed-up state (its addCollision keeps a record found earlier in place of
@@ -317,6 +337,9 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         }
     }
     e->nrec = keep;
+    if (mpl) {
+        pair_order(e, elastic);
+    }
     if (mpl && after_backup) {
         pending_first(e, elastic);
     } else if (mpl) {
