@@ -366,22 +366,20 @@ describe("myPhysicsLab MultipleCollisionTest's serial draws under conventions = 
 
   -- test8_0: the pinned pair lying on the floor of a 20 x 10 box (gravity 4, elasticity 0.8,
   -- its joint_collision_setup: j2 moved by alignConnectors so that the pin points meet), a
-  -- third block sliding into it at 3 m/s. Its end face meets j2's flush, and by the rounding
-  -- of the corners in the other body's frame (cos(pi/2) = 6.1e-17) one record each way
-  -- remains, j2's lower corner on the striker's face and the striker's upper corner on j2's
-  -- (its StraightEdge span test, computed with its bodyToWorld and worldToBody, keeps the
-  -- same two). Which is struck first, and whether the other still approaches after the
-  -- floor's impulses, is the serial draw: its state at 3.5 s (the striker at 12/37 = 0.3243243
-  -- m/s, one corner impulse of 99/37) is reached by 15 of the seeds 1 to 16 (the striker's
-  -- velocity to 1e-7, the state to 1.1e-3..4.3e-3: the floor's bounces follow other draws),
-  -- with the energy from 3.5 s to 5.5 s kept to 3.0e-7 (it asserts 1e-6), but its own seed
-  -- 86161959 here strikes the second corner too (0.83 away): impact's generator stands
-  -- elsewhere in its sequence after the resting second's contact forces, or takes the
-  -- records in another order; not located without its engine. Checked here: the floor and
-  -- the pin give no horizontal impulse in total, so the blocks' momentum stays 3 exactly,
-  -- and the pin holds.
-  it("test8_0: a block slides into a pinned pair on the floor: momentum 3 kept to 3.5 s, "
-    .. "the pin within 1e-5", function()
+  -- third block sliding into it at 3 m/s. Its end face meets j2's flush: one record each way,
+  -- j2's lower corner on the striker's face and the striker's upper corner on j2's. Which is
+  -- struck first, and whether the other still approaches after the floor's impulses, is the
+  -- serial draw over the records in its order (ImpulseSim.findCollisions: the body pairs in
+  -- its loop over the bodies, i < j, the later body's corners first; the connectors last;
+  -- imp_engine2d_mpl_pair_before): under its seed 86161959 the striker's upper corner takes
+  -- one impulse of 99/37 and the striker leaves at 12/37 m/s, its state to 3.5e-7 at 3.5 s
+  -- (its 1e-6; with impact's order of the records the second corner was struck too and the
+  -- state was 0.83 away). The pinned pair's rocking on the floor after it (a few more
+  -- bounces) ends 1.4e-3 from its state: pending. Checked here besides: the floor and the pin
+  -- give no horizontal impulse in total, so the blocks' momentum stays 3 exactly, and the pin
+  -- holds.
+  it("test8_0: a block slides into a pinned pair on the floor: the striker's state to its 1e-6, "
+    .. "momentum 3 kept to 3.5 s, the pin within 1e-5", function()
     local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -4 },
       collision_handling = "serial", distance_tol = DTOL, velocity_tol = 0.5,
       collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
@@ -412,10 +410,14 @@ describe("myPhysicsLab MultipleCollisionTest's serial draws under conventions = 
     end)
     w:run { until_time = 3.5 }
     assert.is_true(w:stats().collisions > 0)
+    local err = worst({ f1 }, { { -2.1936486, 0.3243243, -4.49445, 0.0000026, 1.5687089, -0.0000012 } })
+    assert.is_true(err < 1e-6, ("the striker %.3g from its state"):format(err))  -- 3.5e-7
     assert.is_true(drift < 1e-12, ("momentum off by %.3g"):format(drift))
     assert.is_true(gap < 1e-5, ("the pin %.3g apart"):format(gap))  -- 4.4e-6 (small impacts off)
     assert.is_true(j1.position[1] + 1.5 < 10)  -- no side wall reached
   end)
+  pending("test8_0: the pinned pair's state at 3.5 s to its 1e-6: 1.4e-3 (its rocking on the "
+    .. "floor after the strike)")
 
   it("test7_2: side spin under serial handling, its state to 1e-6 (measured 3.9e-8)", function()
     local w = mpl_world("contact", 86161959)

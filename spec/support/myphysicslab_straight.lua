@@ -37,14 +37,4 @@ function M.six_blocks(v, damping, walls_last, conventions)
   return w, blocks
 end
 
-
--- its runTest's advance(0) before the first step, which handles the collisions found at the
--- start (the energy change and the collisions it asserts are counted from there): here one
--- step of 1e-9 s, then dt back to 0.025 (the later steps end 1e-9 s after its times)
-function M.advance_zero(w)
-  w.dt = 1e-9
-  w:step()
-  w.dt = 0.025
-end
-
 return M

@@ -247,6 +247,19 @@ void imp_engine2d_free(imp_engine2d *e);
 /* Advances the world from w->data.time to t1 (impulse or contact strategy). On failure returns a
    status, writes why, names the bodies in w->data.error_bodies; the caller restores the state. */
 imp_status imp_engine2d_advance(struct imp_world *w, double t1, char *why, size_t why_size);
+/* w:handle_collisions() (myPhysicsLab's findCollisions and handleCollisions at the current
+   state, as its tests do on a scene just built): the touching records (contacts, imminent
+   collisions, connectors; serial and hybrid handling with the separating ones too) take the
+   impulses of the world's collision_handling, the imminent ones elastic. Nothing is counted
+   as a collision. Returns 1 when an impulse was applied, 0 when none was needed, -1 when the
+   impulses could not be solved or memory ran out. Cost: one static detection and one handling. */
+int imp_engine2d_handle_now(struct imp_world *w);
+/* conventions = "myphysicslab": whether record a comes before record b in its list of the
+   records found at a state (ImpulseSim.findCollisions then the connectors): body pairs in the
+   order of its loop over the bodies (i < j, by slot); within a pair the later body's vertices
+   on the earlier's edges, then the earlier's on the later's, then edge/edge records; the
+   connectors' records last (engine2d_impulse_mpl.c). */
+int imp_engine2d_mpl_pair_before(const imp_rec2d *a, const imp_rec2d *b);
 
 /* Detection at state y: fills e->rec (collisions, contacts, imminent collisions of body
    pairs; connector records). use_prev: swept tests from e->prev_pose. Returns the number of

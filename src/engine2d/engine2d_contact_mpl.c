@@ -1,7 +1,8 @@
 /* engine2d_contact_mpl.c: the contact forces' solve under conventions = "myphysicslab", as
-   its ContactSim.evaluate makes it: the rows split into groups linked through movable
-   bodies (its subsetCollisions1: the first row left, then passes over the rows left in
-   their order taking those that touch a body of the group, until a pass adds none), each
+   its ContactSim.evaluate makes it: the rows, in its order of the records
+   (imp_engine2d_mpl_pair_before), split into groups linked through movable bodies (its
+   subsetCollisions1: the first row left, then passes over the rows left in their order
+   taking those that touch a body of the group, until a pass adds none), each
    group solved alone, in that order, by its ordered solver (lcp_baraff_order.c) with the
    world's myPhysicsLab generator (a group of m >= 2 rows draws m numbers at every row it
    treats). An answer the solver gave up on is taken when it meets its acceptance 1e-4.
@@ -36,8 +37,12 @@ int imp_engine2d_contact_solve_mpl(imp_world *w, int n)
     double *bs = e->vel, *fs = e->jsum, *as = e->e, *As = e->Asub;
     unsigned char *sbil = e->bil + n;
     int nleft = n;
-    for (int i = 0; i < n; i++) {
-        left[i] = i;
+    for (int i = 0; i < n; i++) {  /* its order of the records (insertion sort, stable) */
+        int k = i;
+        for (; k > 0 && imp_engine2d_mpl_pair_before(&e->rec[i], &e->rec[left[k - 1]]); k--) {
+            left[k] = left[k - 1];
+        }
+        left[k] = i;
     }
     while (nleft > 0) {
         int m = 0, nb = 0;

@@ -20,6 +20,26 @@
 #include "lcp_baraff_order.h"
 #include "world_internal.h"
 
+/* conventions = "myphysicslab": its order of the records found at a state (engine2d.h) */
+int imp_engine2d_mpl_pair_before(const imp_rec2d *a, const imp_rec2d *b)
+{
+    if ((a->connector >= 0) != (b->connector >= 0)) {
+        return b->connector >= 0;
+    }
+    if (a->connector >= 0) {
+        return 0;
+    }
+    int alo = a->p < a->q ? a->p : a->q, ahi = a->p < a->q ? a->q : a->p;
+    int blo = b->p < b->q ? b->p : b->q, bhi = b->p < b->q ? b->q : b->p;
+    if (alo != blo || ahi != bhi) {
+        return alo != blo ? alo < blo : ahi < bhi;
+    }
+    /* within a pair: the vertices of the later body on the earlier's edges, then the
+       earlier's on the later's, then the edge/edge records (its Polygon.checkCollision) */
+    int ak = a->curved ? 2 : a->p > a->q ? 0 : 1, bk = b->curved ? 2 : b->p > b->q ? 0 : 1;
+    return ak < bk;
+}
+
 imp_baraff_ws *imp_engine2d_baraff_ws(imp_engine2d *e)
 {
     if (e->baraff == NULL) {

@@ -190,6 +190,26 @@ static int coupled_only(imp_world *w, imp_rec2d *rec, unsigned char *elastic, in
     return keep;
 }
 
+/* myPhysicsLab's order of the records found at a state (its findCollisions:
+   imp_engine2d_mpl_pair_before), before the orders below: the serial focus is drawn over
+   record positions, so with impact's order (pairs as the broad phase lists them) the same
+   draws struck other records (test8_0). Stable; elastic flags move with their records.
+   O(n^2) (insertion sort, n small). */
+static void pair_order(imp_engine2d *e, unsigned char *elastic)
+{
+    for (int j = 1; j < e->nrec; j++) {
+        imp_rec2d r = e->rec[j];
+        unsigned char el = elastic[j];
+        int i = j;
+        for (; i > 0 && imp_engine2d_mpl_pair_before(&r, &e->rec[i - 1]); i--) {
+            e->rec[i] = e->rec[i - 1];
+            elastic[i] = elastic[i - 1];
+        }
+        e->rec[i] = r;
+        elastic[i] = el;
+    }
+}
+
 /* myPhysicsLab's order of the records a back-up handles: the ones found penetrating (kept
    from the trial step, in the order they were found), then the others in the order of the
    detection at the backed-up state (its addCollision keeps a record found earlier in place of
@@ -257,6 +277,21 @@ static int to_handle(const imp_engine2d *e, const imp_rec2d *r, int mpl, int aft
            && (r->kind == IMP_HIT_IMMINENT || (pending_record(e, r, mpl) && (!mpl || after_backup)));
 }
 
+/* Whether record r is a collision to handle that is close enough to be handled now: within
+   the accuracy of the half gap (after a back-up, or for one found penetrating, anywhere
+   between contact and there: "allowTiny"); a corner on a corner within the accuracy of
+   contact. Under the conventions these are what its CollisionAdvance counts as collisions
+   (numClose: approaching, needing handling or no contact, closeEnough). */
+static int close_collision(const imp_engine2d *e, const imp_rec2d *r, int mpl, int after_backup,
+                           double target, double acc)
+{
+    double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
+    return to_handle(e, r, mpl, after_backup) && r->velocity < 0.0
+           && (r->corners ? corners_close(r, acc)
+                          : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
+                                && r->distance < target + acc);
+}
+
 /* Handles, at state w->data.y and time t, the touching records when one of them is a collision to
    handle (imminent, or a pair found penetrating) that is close enough. Returns 1 when
    impulses were applied, 0 when there was nothing to handle, -1 on failure; *untouched = 1
@@ -270,14 +305,8 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     if (imp_engine2d_reserve_lcp(e, 2 * n + 2) != 0) {
         return -1;
     }
-    for (int i = 0; i < n && !want; i++) {
-        const imp_rec2d *r = &e->rec[i];
-        int coll = to_handle(e, r, mpl, after_backup);
-        double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
-        if (coll && r->velocity < 0.0 && (r->corners ? corners_close(r, acc)
-            : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0) && r->distance < target + acc)) {
-            want = 1;
-        }
+    for (int i = 0; i < n && (!want || mpl); i++) {
+        want += close_collision(e, &e->rec[i], mpl, after_backup, target, acc);
     }
     *untouched = !want;
     if (!want) {
@@ -308,6 +337,9 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         }
     }
     e->nrec = keep;
+    if (mpl) {
+        pair_order(e, elastic);
+    }
     if (mpl && after_backup) {
         pending_first(e, elastic);
     } else if (mpl) {
@@ -318,7 +350,11 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
     }
     int st = imp_engine2d_handle(w, w->data.y, e->rec, keep, elastic, w->model.def.engine2d.collision_handling);
     if (st > 0) {
+        long counted = e->stats.collisions;
         push_collision_events(w, t, e->rec, keep);
+        if (mpl) {  /* its CollisionTotals: the collisions close enough, one per record */
+            e->stats.collisions = counted + want;
+        }
         e->npending = 0;
     }
     return st;
@@ -864,6 +900,31 @@ static imp_status joint_small_impacts(advance *a)
         return IMP_ERR_SOLVER;
     }
     return IMP_OK;
+}
+
+int imp_engine2d_handle_now(imp_world *w)
+{
+    imp_engine2d *e = imp_engine2d_get(w);
+    const imp_engine2d_def *d = &w->model.def.engine2d;
+    if (e == NULL || imp_engine2d_reserve_slots(e, w->model.nslots) != 0
+        || imp_engine2d_detect(w, w->data.y, 0) < 0
+        || (d->collision_handling != IMP_HANDLING_SIMULTANEOUS
+            && imp_engine2d_add_separating(w, w->data.y) < 0)
+        || imp_engine2d_reserve_lcp(e, 2 * e->nrec + 2) != 0) {
+        return -1;
+    }
+    unsigned char *elastic = (unsigned char *)e->sliding;  /* (as in handle_close) */
+    int keep = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        const imp_rec2d *r = &e->rec[i];
+        if (r->connector >= 0 || r->distance < d->distance_tol) {
+            elastic[keep] = (unsigned char)(!r->bilateral && r->kind == IMP_HIT_IMMINENT);
+            e->rec[keep++] = *r;
+        }
+    }
+    e->nrec = keep;
+    w->data.state_version++;
+    return imp_engine2d_handle(w, w->data.y, e->rec, keep, elastic, d->collision_handling);
 }
 
 imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_size)

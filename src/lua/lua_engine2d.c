@@ -348,7 +348,31 @@ static int l_set_pair(lua_State *L)
     return 0;
 }
 
-const luaL_Reg imp_lua_engine2d_methods[] = {{"set_pair", l_set_pair},{"add_joint", l_add_joint},
+/* w:handle_collisions(): at the current state, the touching bodies take the collision
+   impulses (myPhysicsLab's findCollisions and handleCollisions on a scene just built, before
+   its first step); 2D impulse and contact strategies. Returns whether an impulse was applied. */
+static int l_handle_collisions(lua_State *L)
+{
+    const char *what = "World:handle_collisions";
+    imp_world *w = imp_lua_check_world(L, 1);
+    if (w->model.def.dim != 2 || !imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)
+        || w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT) {
+        return imp_error(L, what, "handles the collisions of 2D worlds under the strategies "
+                         "\"impulse\" and \"contact\" (not contact_solver \"soft\"); this "
+                         "world: %dD, strategy \"%s\"", w->model.def.dim,
+                         imp_strategy_names[w->model.def.strategy]);
+    }
+    int st = imp_engine2d_handle_now(w);
+    if (st < 0) {
+        return imp_error(L, what, "the collision impulses could not be solved at t = %s",
+                         imp_push_g(L, w->data.time));
+    }
+    lua_pushboolean(L, st > 0);
+    return 1;
+}
+
+const luaL_Reg imp_lua_engine2d_methods[] = {{"handle_collisions", l_handle_collisions},
+                                             {"set_pair", l_set_pair},{"add_joint", l_add_joint},
                                              {"add_rope", l_add_rope},
                                              {"remove_connector", l_remove_connector},
                                              {"connector_error", l_connector_error},
