@@ -42,16 +42,34 @@ static imp_mat3 slot_rotation(const imp_world *w, const double *rot, int s)
     return imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
 }
 
-/* e->inv_iw at y; rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
+/* whether m is k times the identity (a cube's or a ball's inertia, or its inverse): exactly,
+   so that w x m w is zero and R m R^T is m for every rotation R */
+static int isotropic(const imp_mat3 *m)
+{
+    double k = m->m[0][0];
+    return m->m[1][1] == k && m->m[2][2] == k && m->m[0][1] == 0.0 && m->m[0][2] == 0.0 && m->m[1][0] == 0.0
+           && m->m[1][2] == 0.0 && m->m[2][0] == 0.0 && m->m[2][1] == 0.0;
+}
+
+/* whether body b's inertia and its inverse are isotropic (isotropic) */
+static int isotropic_body(const imp_body *b) { return isotropic(&b->inertia) && isotropic(&b->inv_inertia); }
+
+/* e->inv_iw at y; with iso, an isotropic body's is its own inverse inertia k^-1 1 (R k^-1 1 R^T
+   = k^-1 1: no rotation taken, the exact value where the product rounds; the soft step's); rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
    imp_q_to_mat3(imp_q_normalize(q of y)) already (the soft step's, taken at detection: the
    same bits, not computed again) */
-static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const double *rot)
+static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const double *rot, int iso)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *out = e->inv_iw + 9 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
         if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
             memset(out, 0, 9 * sizeof *out);
+            continue;
+        }
+        if (iso && isotropic_body(b)) {
+            memset(out, 0, 9 * sizeof *out);
+            out[0] = out[4] = out[8] = b->inv_inertia.m[0][0];
             continue;
         }
         imp_mat3 R = slot_rotation(w, rot, s);
@@ -147,6 +165,15 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
         const double *d = forces ? src + 6 * (size_t)s : src + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
         for (int k = 0; k < 3; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
+        }
+        if (forces && isotropic_body(b)) {
+            /* I = k 1: w x I w = 0, so the implicit midpoint's torque-free spin is w itself and
+               R (R^T w + h I^-1 R^T t) = w + h k^-1 t (world frame, no rotation taken) */
+            double ik = b->inv_inertia.m[0][0];
+            for (int k = 3; k < 6; k++) {
+                v[k] = y[IMP_VEL_3D + k] + h * (d[k] * ik);
+            }
+            continue;
         }
         imp_mat3 r = slot_rotation(w, rot, s);
         imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
@@ -687,7 +714,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         snprintf(why, why_len, "out of memory in the 3D detection");
         return st;
     }
-    world_inverse_inertia(w, e, NULL);
+    world_inverse_inertia(w, e, NULL, 0);
     int strategy_contact = imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES);
     int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
     const imp_engine2d_def *def = &w->model.def.engine2d;
@@ -872,11 +899,11 @@ void imp_engine3d_restore(imp_world *w)
 }
 
 /* The force-level stepping's uses of this file (engine3d_ode.c). */
-void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e, NULL); }
+void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e, NULL, 0); }
 
 void imp_engine3d_inverse_inertia_rot(imp_world *w, imp_engine3d *e, const double *rot)
 {
-    world_inverse_inertia(w, e, rot);
+    world_inverse_inertia(w, e, rot, 1);
 }
 
 imp_status imp_engine3d_serial_impacts(imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len)
