@@ -69,7 +69,7 @@ describe("3D velocity steps keep energy where physics does", function()
     end
   end)
 
-  it("a cube and a ball (isotropic inertia k 1) spin at w0 + t T / k, torque-free or under a torque T", function()
+  it("a cube and a ball (isotropic inertia k 1) spin at w0 + t T / k, torque-free or not", function()
     -- Euler's equations with I = k 1: k dw/dt = T - w x k w = T (w x w = 0), in any orientation
     -- and about any axis: the world spin changes only by the torque's impulse
     local cases = { { strategy = "contact", contact_solver = "soft" },
