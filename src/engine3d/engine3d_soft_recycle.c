@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine3d_cache.h"
+#include "scalar.h"
 #include "engine3d_soft_recycle.h"
 #include "quat.h"
 #include "shape3d.h"
@@ -551,7 +552,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     rc->ncur = n;
     double pen = 0.0;
     for (int c = 0; c < n; c++) {
-        pen = fmax(pen, -e->pts[c].distance);
+        pen = imp_fmax(pen, -e->pts[c].distance);
     }
     e->stats.points = n;
     e->stats.max_penetration = pen;

@@ -12,6 +12,7 @@
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
 #include "islands.h"
+#include "scalar.h"
 #include "quat.h"
 #include "world_internal.h"
 
@@ -44,7 +45,7 @@ static imp_mat3 slot_rotation(const imp_world *w, const double *rot, int s)
 
 /* whether m is k times the identity (a cube's or a ball's inertia, or its inverse): exactly,
    so that w x m w is zero and R m R^T is m for every rotation R */
-static int isotropic(const imp_mat3 *m)
+static inline int isotropic(const imp_mat3 *m)
 {
     double k = m->m[0][0];
     return m->m[1][1] == k && m->m[2][2] == k && m->m[0][1] == 0.0 && m->m[0][2] == 0.0 && m->m[1][0] == 0.0
@@ -52,7 +53,7 @@ static int isotropic(const imp_mat3 *m)
 }
 
 /* whether body b's inertia and its inverse are isotropic (isotropic) */
-static int isotropic_body(const imp_body *b) { return isotropic(&b->inertia) && isotropic(&b->inv_inertia); }
+static inline int isotropic_body(const imp_body *b) { return isotropic(&b->inertia) && isotropic(&b->inv_inertia); }
 
 /* e->inv_iw at y; with iso, an isotropic body's is its own inverse inertia k^-1 1 (R k^-1 1 R^T
    = k^-1 1: no rotation taken, the exact value where the product rounds; the soft step's); rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
@@ -318,7 +319,7 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
             if (p->active) {
                 /* u_N >= -e (u_N now without the step's free motion) + that motion */
                 double free = p->ustar - p->u0;
-                p->bias = p->e * fmin(un - free, 0.0) - free;
+                p->bias = p->e * imp_fmin(un - free, 0.0) - free;
                 p->r[0] = p->r[1] = p->r[2] = 0.0;
                 p->handled = 1;
             }
@@ -430,7 +431,7 @@ static void refresh_points(const imp_world *w, imp_engine3d *e)
         }
         p->distance += gap;
         p->fresh = 0;
-        pen = fmax(pen, -p->distance);
+        pen = imp_fmax(pen, -p->distance);
     }
     e->stats.points = n;
     e->stats.max_penetration = pen;
@@ -495,7 +496,7 @@ static double pair_acc(const imp_e3_point *p, int from, int to, double *u0)
     *u0 = 0.0;
     for (int k = from; k < to; k++) {
         acc += p[k].acc;
-        *u0 = fmin(*u0, p[k].acc_u0);
+        *u0 = imp_fmin(*u0, p[k].acc_u0);
     }
     return acc;
 }
@@ -528,7 +529,7 @@ static void current_pair_events(imp_world *w, imp_engine3d *e, int i, int end, i
     double u0 = 0.0;
     int going = 0;
     for (int k = i; k < end; k++) {
-        u0 = fmin(u0, e->pts[k].u0);
+        u0 = imp_fmin(u0, e->pts[k].u0);
         going |= e->pts[k].going;
     }
     if (now && !before) {
@@ -618,7 +619,7 @@ static double impact_time(const imp_engine2d_def *d, const imp_e3_point *p, doub
     if (p->u0 < -d->velocity_tol && p->distance > near && p->distance + h * p->ustar < 0.0) {
         double a = (p->ustar - p->u0) / h, disc = p->u0 * p->u0 - 4.0 * a * p->distance;
         if (disc >= 0.0) {
-            first = fmin(first, 2.0 * p->distance / (-p->u0 + sqrt(disc)));
+            first = imp_fmin(first, 2.0 * p->distance / (-p->u0 + sqrt(disc)));
         }
     }
     return first;
