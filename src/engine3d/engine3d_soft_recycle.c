@@ -73,6 +73,22 @@ static void rotate(imp_quat q, const double v[3], double out[3])
 /* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
 static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
 
+/* turned(q, q0) for slot s now at q: the one made last for s in this detection when its q0 had
+   the same bits (the same operations on the same numbers), else made and kept */
+static const imp_mat3 *turned_of(imp_e3_recycle *rc, int s, imp_quat q, const double q0[4], imp_mat3 *tmp)
+{
+    double *t = rc->turn + 13 * (size_t)s;
+    if (rc->turn_ok[s] && memcmp(t, q0, 4 * sizeof *t) == 0) {
+        memcpy(tmp->m, t + 4, sizeof tmp->m);
+        return tmp;
+    }
+    *tmp = turned(q, q0);
+    memcpy(t, q0, 4 * sizeof *t);
+    memcpy(t + 4, tmp->m, sizeof tmp->m);
+    rc->turn_ok[s] = 1;
+    return tmp;
+}
+
 /* slot s's orientation now, normalised (taken when detection opened) */
 static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
 
@@ -356,6 +372,16 @@ static int reserve_slots(imp_e3_recycle *rc, int ns)
             return -1;
         }
         rc->poly = g;
+        double *t = realloc(rc->turn, (size_t)ns * 13 * sizeof *t);
+        if (t == NULL) {
+            return -1;
+        }
+        rc->turn = t;
+        unsigned char *ok = realloc(rc->turn_ok, (size_t)ns);
+        if (ok == NULL) {
+            return -1;
+        }
+        rc->turn_ok = ok;
         rc->slot_cap = ns;
     }
     return 0;
@@ -412,6 +438,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         }
         rc->first[s] = k;
         rc->poly[s] = (unsigned char)polyhedral(w, s);
+        rc->turn_ok[s] = 0;  /* (turned_of: the rotations now are this detection's) */
     }
     rc->nheld = 0;
     rc->next = 0;
@@ -468,7 +495,9 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     }
     double mu, el, gap = INFINITY;
     imp_engine3d_pair_material(w, a, b, &mu, &el);
-    imp_mat3 ra = turned(qa, r0->qa), rb = turned(qb, r0->qb);
+    imp_mat3 ta, tb;
+    const imp_mat3 *pa = turned_of(rc, a, qa, r0->qa, &ta), *pb = turned_of(rc, b, qb, r0->qb, &tb);
+    imp_mat3 ra = *pa, rb = *pb;
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
@@ -586,5 +615,7 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->rot);
     free(rc->first);
     free(rc->poly);
+    free(rc->turn);
+    free(rc->turn_ok);
     memset(rc, 0, sizeof *rc);
 }
