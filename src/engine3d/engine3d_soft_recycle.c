@@ -75,18 +75,15 @@ static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_
 
 /* turned(q, q0) for slot s now at q: the one made last for s in this detection when its q0 had
    the same bits (the same operations on the same numbers), else made and kept */
-static const imp_mat3 *turned_of(imp_e3_recycle *rc, int s, imp_quat q, const double q0[4], imp_mat3 *tmp)
+static inline const imp_mat3 *turned_of(imp_e3_recycle *rc, int s, imp_quat q, const double q0[4])
 {
-    double *t = rc->turn + 13 * (size_t)s;
-    if (rc->turn_ok[s] && memcmp(t, q0, 4 * sizeof *t) == 0) {
-        memcpy(tmp->m, t + 4, sizeof tmp->m);
-        return tmp;
+    double *t = rc->turn_q0 + 4 * (size_t)s;
+    if (!rc->turn_ok[s] || memcmp(t, q0, 4 * sizeof *t) != 0) {
+        rc->turn_r[s] = turned(q, q0);
+        memcpy(t, q0, 4 * sizeof *t);
+        rc->turn_ok[s] = 1;
     }
-    *tmp = turned(q, q0);
-    memcpy(t, q0, 4 * sizeof *t);
-    memcpy(t + 4, tmp->m, sizeof tmp->m);
-    rc->turn_ok[s] = 1;
-    return tmp;
+    return &rc->turn_r[s];
 }
 
 /* slot s's orientation now, normalised (taken when detection opened) */
@@ -372,11 +369,16 @@ static int reserve_slots(imp_e3_recycle *rc, int ns)
             return -1;
         }
         rc->poly = g;
-        double *t = realloc(rc->turn, (size_t)ns * 13 * sizeof *t);
+        double *t = realloc(rc->turn_q0, (size_t)ns * 4 * sizeof *t);
         if (t == NULL) {
             return -1;
         }
-        rc->turn = t;
+        rc->turn_q0 = t;
+        imp_mat3 *tr = realloc(rc->turn_r, (size_t)ns * sizeof *tr);
+        if (tr == NULL) {
+            return -1;
+        }
+        rc->turn_r = tr;
         unsigned char *ok = realloc(rc->turn_ok, (size_t)ns);
         if (ok == NULL) {
             return -1;
@@ -495,15 +497,13 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     }
     double mu, el, gap = INFINITY;
     imp_engine3d_pair_material(w, a, b, &mu, &el);
-    imp_mat3 ta, tb;
-    const imp_mat3 *pa = turned_of(rc, a, qa, r0->qa, &ta), *pb = turned_of(rc, b, qb, r0->qb, &tb);
-    imp_mat3 ra = *pa, rb = *pb;
+    const imp_mat3 *ra = turned_of(rc, a, qa, r0->qa), *rb = turned_of(rc, b, qb, r0->qb);
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
     for (int k = j; k < pend; k++) {
         int rk = rc->map[k];  /* (every point of the run has one: records_of_run) */
-        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, &ra, &rb, &out[k - j]);
+        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, ra, rb, &out[k - j]);
         warm_held(&e->prev[k], rc->fprev + 3 * (size_t)rk, hs, &out[k - j]);
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
@@ -615,7 +615,8 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->rot);
     free(rc->first);
     free(rc->poly);
-    free(rc->turn);
+    free(rc->turn_q0);
+    free(rc->turn_r);
     free(rc->turn_ok);
     memset(rc, 0, sizeof *rc);
 }
