@@ -267,7 +267,8 @@ void imp_engine3d_pair_material(const struct imp_world *w, int a, int b, double 
    this step's points become the last ones. */
 void imp_engine3d_inverse_inertia(struct imp_world *w, imp_engine3d *e);
 /* the same from the slots' rotations already taken at y: 13 doubles per slot, q then R
-   (row-major) from the normalised quaternion of y (imp_e3_recycle's rot) */
+   (row-major) from the normalised quaternion of y (imp_e3_recycle's rot); the soft step's:
+   an isotropic body's (I = k 1) is k^-1 1 exactly, no rotation taken */
 void imp_engine3d_inverse_inertia_rot(struct imp_world *w, imp_engine3d *e, const double *rot);
 imp_status imp_engine3d_serial_impacts(struct imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len);
 /* engine3d_step.c, shared with the soft step (engine3d_soft.c): e->vel = v + h M^-1 F from the
@@ -275,7 +276,9 @@ imp_status imp_engine3d_serial_impacts(struct imp_world *w, imp_engine3d *e, dou
    or position after h is not finite (IMP_ERR_NONFINITE, naming it). */
 void imp_e3_free_velocities(const struct imp_world *w, imp_engine3d *e, const double *dydt, double h);
 /* The same from the forces (nslots x 6, imp_world_forces) instead of the derivative, bit for
-   bit: the rotation, spin and gyroscopic term taken once for both. O(slots). */
+   bit (the rotation, spin and gyroscopic term taken once for both) except for an isotropic body
+   (I = k 1: a cube, a ball), whose spin is w + h k^-1 t in the world frame (w x I w = 0: the
+   exact value of the same rule, no rotation taken). O(slots). */
 void imp_e3_free_velocities_forces(const struct imp_world *w, imp_engine3d *e, const double *f, double h);
 /* the same with the slots' rotations already taken at y (imp_engine3d_inverse_inertia_rot's rot) */
 void imp_e3_free_velocities_forces_rot(const struct imp_world *w, imp_engine3d *e, const double *f, double h,

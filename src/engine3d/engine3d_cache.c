@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine3d_cache.h"
+#include "scalar.h"
 #include "quat.h"
 #include "shape3d.h"
 
@@ -165,7 +166,7 @@ int imp_e3_cache_fits(const imp_e3_cached *c, int sa, int sb, unsigned gen_a, un
         || !(fabs(margin - c->margin) <= MARGIN_BAND * tol)) {
         return 0;
     }
-    return moved_within(c, pa, pb, rad_a, rad_b, fmin(MOVE_OF_TOL * tol, MOVE_OF_SCALE * scale), 0, CHORD_MAX);
+    return moved_within(c, pa, pb, rad_a, rad_b, imp_fmin(MOVE_OF_TOL * tol, MOVE_OF_SCALE * scale), 0, CHORD_MAX);
 }
 
 void imp_e3_cache_points(const imp_e3_cached *c, const imp_e3_pose *pa, const imp_e3_pose *pb, double margin,

@@ -12,6 +12,7 @@
 #include "engine3d.h"
 #include "engine3d_joints.h"
 #include "islands.h"
+#include "scalar.h"
 #include "engine3d_cache.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_recycle.h"
@@ -182,8 +183,8 @@ void imp_engine3d_pair_material(const imp_world *w, int a, int b, double *mu, do
         return;
     }
     const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
-    *mu = fmin(ba->friction, bb->friction);
-    *el = fmin(ba->elasticity, bb->elasticity);
+    *mu = imp_fmin(ba->friction, bb->friction);
+    *el = imp_fmin(ba->elasticity, bb->elasticity);
 }
 
 /* A convex polyhedron with planar faces (polyhedra, unsmoothed hulls and boxes). */
@@ -286,7 +287,7 @@ static imp_status pair_manifold(imp_world *w, imp_engine3d *e, int a, int b, int
         }
         return IMP_OK;
     }
-    double rad_a = ba->shape->radius, rad_b = bb->shape->radius, scale = fmin(e->scale[ia], e->scale[ib]);
+    double rad_a = ba->shape->radius, rad_b = bb->shape->radius, scale = imp_fmin(e->scale[ia], e->scale[ib]);
     const imp_e3_cached *c = *entry >= 0 ? &e->cache[*entry] : NULL;
     if (c != NULL && c->count > 0
         && imp_e3_cache_fits(c, a, b, ba->generation, bb->generation, pa, pb, rad_a, rad_b, scale, margin, tol)) {
@@ -548,7 +549,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
                                               its norm is largest at one end */
             double yv[IMP_STRIDE_3D] = {0};
             memcpy(yv + IMP_VEL_3D, e->vel + 6 * (size_t)s, 6 * sizeof *yv);
-            e->speed[k] = fmax(e->speed[k], speed_bound(b, yv));
+            e->speed[k] = imp_fmax(e->speed[k], speed_bound(b, yv));
         }
         if (e->once) {  /* the step's later sub-steps reuse these points while it stays within */
             e->travel[3 * (size_t)s] = h * e->speed[k];

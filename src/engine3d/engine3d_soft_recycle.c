@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine3d_cache.h"
+#include "scalar.h"
 #include "engine3d_soft_recycle.h"
 #include "quat.h"
 #include "shape3d.h"
@@ -71,6 +72,19 @@ static void rotate(imp_quat q, const double v[3], double out[3])
 
 /* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
 static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
+
+/* turned(q, q0) for slot s now at q: the one made last for s in this detection when its q0 had
+   the same bits (the same operations on the same numbers), else made and kept */
+static inline const imp_mat3 *turned_of(imp_e3_recycle *rc, int s, imp_quat q, const double q0[4])
+{
+    double *t = rc->turn_q0 + 4 * (size_t)s;
+    if (!rc->turn_ok[s] || memcmp(t, q0, 4 * sizeof *t) != 0) {
+        rc->turn_r[s] = turned(q, q0);
+        memcpy(t, q0, 4 * sizeof *t);
+        rc->turn_ok[s] = 1;
+    }
+    return &rc->turn_r[s];
+}
 
 /* slot s's orientation now, normalised (taken when detection opened) */
 static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
@@ -355,6 +369,21 @@ static int reserve_slots(imp_e3_recycle *rc, int ns)
             return -1;
         }
         rc->poly = g;
+        double *t = realloc(rc->turn_q0, (size_t)ns * 4 * sizeof *t);
+        if (t == NULL) {
+            return -1;
+        }
+        rc->turn_q0 = t;
+        imp_mat3 *tr = realloc(rc->turn_r, (size_t)ns * sizeof *tr);
+        if (tr == NULL) {
+            return -1;
+        }
+        rc->turn_r = tr;
+        unsigned char *ok = realloc(rc->turn_ok, (size_t)ns);
+        if (ok == NULL) {
+            return -1;
+        }
+        rc->turn_ok = ok;
         rc->slot_cap = ns;
     }
     return 0;
@@ -411,6 +440,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         }
         rc->first[s] = k;
         rc->poly[s] = (unsigned char)polyhedral(w, s);
+        rc->turn_ok[s] = 0;  /* (turned_of: the rotations now are this detection's) */
     }
     rc->nheld = 0;
     rc->next = 0;
@@ -467,13 +497,13 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     }
     double mu, el, gap = INFINITY;
     imp_engine3d_pair_material(w, a, b, &mu, &el);
-    imp_mat3 ra = turned(qa, r0->qa), rb = turned(qb, r0->qb);
+    const imp_mat3 *ra = turned_of(rc, a, qa, r0->qa), *rb = turned_of(rc, b, qb, r0->qb);
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
     for (int k = j; k < pend; k++) {
         int rk = rc->map[k];  /* (every point of the run has one: records_of_run) */
-        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, &ra, &rb, &out[k - j]);
+        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, ra, rb, &out[k - j]);
         warm_held(&e->prev[k], rc->fprev + 3 * (size_t)rk, hs, &out[k - j]);
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
@@ -551,7 +581,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     rc->ncur = n;
     double pen = 0.0;
     for (int c = 0; c < n; c++) {
-        pen = fmax(pen, -e->pts[c].distance);
+        pen = imp_fmax(pen, -e->pts[c].distance);
     }
     e->stats.points = n;
     e->stats.max_penetration = pen;
@@ -585,5 +615,8 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->rot);
     free(rc->first);
     free(rc->poly);
+    free(rc->turn_q0);
+    free(rc->turn_r);
+    free(rc->turn_ok);
     memset(rc, 0, sizeof *rc);
 }

@@ -12,6 +12,7 @@
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
 #include "islands.h"
+#include "scalar.h"
 #include "quat.h"
 #include "world_internal.h"
 
@@ -42,16 +43,34 @@ static imp_mat3 slot_rotation(const imp_world *w, const double *rot, int s)
     return imp_q_to_mat3(imp_q_normalize(imp_q(q[0], q[1], q[2], q[3])));
 }
 
-/* e->inv_iw at y; rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
+/* whether m is k times the identity (a cube's or a ball's inertia, or its inverse): exactly,
+   so that w x m w is zero and R m R^T is m for every rotation R */
+static inline int isotropic(const imp_mat3 *m)
+{
+    double k = m->m[0][0];
+    return m->m[1][1] == k && m->m[2][2] == k && m->m[0][1] == 0.0 && m->m[0][2] == 0.0 && m->m[1][0] == 0.0
+           && m->m[1][2] == 0.0 && m->m[2][0] == 0.0 && m->m[2][1] == 0.0;
+}
+
+/* whether body b's inertia and its inverse are isotropic (isotropic) */
+static inline int isotropic_body(const imp_body *b) { return isotropic(&b->inertia) && isotropic(&b->inv_inertia); }
+
+/* e->inv_iw at y; with iso, an isotropic body's is its own inverse inertia k^-1 1 (R k^-1 1 R^T
+   = k^-1 1: no rotation taken, the exact value where the product rounds; the soft step's); rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
    imp_q_to_mat3(imp_q_normalize(q of y)) already (the soft step's, taken at detection: the
    same bits, not computed again) */
-static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const double *rot)
+static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const double *rot, int iso)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *out = e->inv_iw + 9 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
         if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
             memset(out, 0, 9 * sizeof *out);
+            continue;
+        }
+        if (iso && isotropic_body(b)) {
+            memset(out, 0, 9 * sizeof *out);
+            out[0] = out[4] = out[8] = b->inv_inertia.m[0][0];
             continue;
         }
         imp_mat3 R = slot_rotation(w, rot, s);
@@ -148,6 +167,15 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
         for (int k = 0; k < 3; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
         }
+        if (forces && isotropic_body(b)) {
+            /* I = k 1: w x I w = 0, so the implicit midpoint's torque-free spin is w itself and
+               R (R^T w + h I^-1 R^T t) = w + h k^-1 t (world frame, no rotation taken) */
+            double ik = b->inv_inertia.m[0][0];
+            for (int k = 3; k < 6; k++) {
+                v[k] = y[IMP_VEL_3D + k] + h * (d[k] * ik);
+            }
+            continue;
+        }
         imp_mat3 r = slot_rotation(w, rot, s);
         imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
         imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
@@ -182,19 +210,14 @@ static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
 
 /* whether a body's velocity v after the forces, v h, its position and orientation y and its
    position after h of v are all finite: x 0 is a zero for a finite x and NaN otherwise, so
-   their sum is a zero only when every number is finite (no branch a number) */
+   their sum is a zero only when every number is finite (no branch a number). Ten terms stand
+   for the 22 numbers: v_k h is infinite or NaN when v_k is (h > 0; h infinite or NaN makes
+   every v_k h so), and y_k + h v_k (k < 3) is when y_k or h v_k is */
 static int finite_body(const double *y, const double *v, double h)
 {
-    double z = 0.0;
-    for (int k = 0; k < 6; k++) {
-        z += v[k] * 0.0 + (v[k] * h) * 0.0;
-    }
-    for (int k = 0; k < 7; k++) {
-        z += y[k] * 0.0;
-    }
-    for (int k = 0; k < 3; k++) {
-        z += (y[k] + h * v[k]) * 0.0;
-    }
+    double z = (y[0] + h * v[0]) * 0.0 + (y[1] + h * v[1]) * 0.0 + (y[2] + h * v[2]) * 0.0;
+    z += (v[3] * h) * 0.0 + (v[4] * h) * 0.0 + (v[5] * h) * 0.0;
+    z += y[3] * 0.0 + y[4] * 0.0 + y[5] * 0.0 + y[6] * 0.0;
     return z == 0.0;
 }
 
@@ -296,7 +319,7 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
             if (p->active) {
                 /* u_N >= -e (u_N now without the step's free motion) + that motion */
                 double free = p->ustar - p->u0;
-                p->bias = p->e * fmin(un - free, 0.0) - free;
+                p->bias = p->e * imp_fmin(un - free, 0.0) - free;
                 p->r[0] = p->r[1] = p->r[2] = 0.0;
                 p->handled = 1;
             }
@@ -408,7 +431,7 @@ static void refresh_points(const imp_world *w, imp_engine3d *e)
         }
         p->distance += gap;
         p->fresh = 0;
-        pen = fmax(pen, -p->distance);
+        pen = imp_fmax(pen, -p->distance);
     }
     e->stats.points = n;
     e->stats.max_penetration = pen;
@@ -473,7 +496,7 @@ static double pair_acc(const imp_e3_point *p, int from, int to, double *u0)
     *u0 = 0.0;
     for (int k = from; k < to; k++) {
         acc += p[k].acc;
-        *u0 = fmin(*u0, p[k].acc_u0);
+        *u0 = imp_fmin(*u0, p[k].acc_u0);
     }
     return acc;
 }
@@ -506,7 +529,7 @@ static void current_pair_events(imp_world *w, imp_engine3d *e, int i, int end, i
     double u0 = 0.0;
     int going = 0;
     for (int k = i; k < end; k++) {
-        u0 = fmin(u0, e->pts[k].u0);
+        u0 = imp_fmin(u0, e->pts[k].u0);
         going |= e->pts[k].going;
     }
     if (now && !before) {
@@ -596,7 +619,7 @@ static double impact_time(const imp_engine2d_def *d, const imp_e3_point *p, doub
     if (p->u0 < -d->velocity_tol && p->distance > near && p->distance + h * p->ustar < 0.0) {
         double a = (p->ustar - p->u0) / h, disc = p->u0 * p->u0 - 4.0 * a * p->distance;
         if (disc >= 0.0) {
-            first = fmin(first, 2.0 * p->distance / (-p->u0 + sqrt(disc)));
+            first = imp_fmin(first, 2.0 * p->distance / (-p->u0 + sqrt(disc)));
         }
     }
     return first;
@@ -687,7 +710,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
         snprintf(why, why_len, "out of memory in the 3D detection");
         return st;
     }
-    world_inverse_inertia(w, e, NULL);
+    world_inverse_inertia(w, e, NULL, 0);
     int strategy_contact = imp_world_strategy_has(w, IMP_STRATEGY_CONTACT_FORCES);
     int serial = w->model.def.engine2d.collision_handling != IMP_HANDLING_SIMULTANEOUS;
     const imp_engine2d_def *def = &w->model.def.engine2d;
@@ -872,11 +895,11 @@ void imp_engine3d_restore(imp_world *w)
 }
 
 /* The force-level stepping's uses of this file (engine3d_ode.c). */
-void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e, NULL); }
+void imp_engine3d_inverse_inertia(imp_world *w, imp_engine3d *e) { world_inverse_inertia(w, e, NULL, 0); }
 
 void imp_engine3d_inverse_inertia_rot(imp_world *w, imp_engine3d *e, const double *rot)
 {
-    world_inverse_inertia(w, e, rot);
+    world_inverse_inertia(w, e, rot, 1);
 }
 
 imp_status imp_engine3d_serial_impacts(imp_world *w, imp_engine3d *e, double h, char *why, size_t why_len)
