@@ -94,7 +94,7 @@ static int colour(struct imp_e3_soft *s, int g)
 /* the frame of point k of block b's lanes (xframes: the per-point frames, s->xframes) */
 static inline const imp_e3_block_frame *frame_of(const imp_e3_block_frame *xframes, const imp_e3_block *b, int k)
 {
-    return b->xf < 0 || k == 0 ? &b->f : &xframes[b->xf + k - 1];
+    return imp_e3_block_frame_of(xframes, b, k);
 }
 
 static inline imp_e3_block_frame *frame_at(imp_e3_block_frame *xframes, imp_e3_block *b, int k)

@@ -64,10 +64,11 @@ static void coupling(const row_ref *r, int np, const double *Ia, const double *I
    solved (the pass is then to keep these impulses), else 0 (the pair is left to the passes).
    K is fixed over the step (the rows' geometry, masses and inertias are the step's start's):
    computed at the pair's first solve of the step into Kc (np x np; *ready then 1) and taken
-   from there at the others. O(np^4). */
+   from there at the others. known: 1 to take the impact as known (a resting manifold that
+   appears, or a lane lane_impact answered), else asked here first. O(np^4). */
 static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, double hs, double push_max, double threshold,
-                       int use_bias, int resting, double *Kc, unsigned char *ready)
+                       int use_bias, int known, double *Kc, unsigned char *ready)
 {
     const imp_e3_soft_pt *q0 = r[0].q;
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
@@ -75,7 +76,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
     /* an impact this step, or an impulse held from one that moves the point faster than the
        threshold (the step after an impact: its warm start); or a manifold that appears */
-    int impact = resting;
+    int impact = known;
     for (int i = 0; i < np && !impact; i++) {
         impact = *r[i].uhit < -threshold;
         if (!impact && *r[i].rn > threshold * r[i].q->mn) {
@@ -177,6 +178,44 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         *r[i].maxn = x > *r[i].maxn ? x : *r[i].maxn;
     }
     return 1;
+}
+
+/* solve_pair's first question (an impact this step, or an impulse held from one that moves
+   the point faster than the threshold) for lane l of block b, from the lane's copies of its
+   rows (anchors, frame, mn: the rows' own values, bit for bit) without building the row
+   references: the same answer, the normal velocity computed as velocity()'s u_N. Most of the
+   listed lanes of a loaded pile answer no at every pass (their resting impulses are above
+   threshold mn); this is their cost. O(np). */
+static int lane_impact(const struct imp_e3_soft *sf, const imp_e3_block *b, int l, int np, double threshold)
+{
+    for (int k = 0; k < np; k++) {
+        if (b->p[k].uhit[l] < -threshold) {
+            return 1;
+        }
+    }
+    const double *va = sf->sv + 8 * (size_t)b->a[l], *vb = sf->sv + 8 * (size_t)b->b[l];
+    for (int k = 0; k < np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        if (!(p->rn[l] > threshold * p->mn[l])) {
+            continue;
+        }
+        const imp_e3_block_frame *f = imp_e3_block_frame_of(sf->xframes, b, k);
+        const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]};
+        const double rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+        const double cb[3] = {vb[5] * rb[2] - vb[6] * rb[1], vb[6] * rb[0] - vb[4] * rb[2],
+                              vb[4] * rb[1] - vb[5] * rb[0]};
+        const double ca[3] = {va[5] * ra[2] - va[6] * ra[1], va[6] * ra[0] - va[4] * ra[2],
+                              va[4] * ra[1] - va[5] * ra[0]};
+        double d[3];
+        for (int i = 0; i < 3; i++) {
+            d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+        }
+        double un = (d[0] * f->n[0][l] + d[1] * f->n[1][l]) + d[2] * f->n[2][l];
+        if (fabs(un) > threshold) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* whether pair q[0 .. np) (2 <= np <= IMPACT_POINTS) appears this step resting: all its points
@@ -284,12 +323,15 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
         }
         imp_e3_block *b = &sf->blocks[x / E3B_LANES];
         int l = x % E3B_LANES, np = (int)b->cnt[l];
+        if (!sf->cand_rest[c] && !lane_impact(sf, b, l, np, threshold)) {
+            continue;  /* solve_pair would answer 0 at its first question */
+        }
         for (int k = 0; k < np; k++) {
             imp_e3_block_pt *p = &b->p[k];
             r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
         }
-        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
-                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, 1,
+                       sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
             /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
             for (int k = 0; k < np; k++) {
                 b->p[k].mn[l] = 0.0;

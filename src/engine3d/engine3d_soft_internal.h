@@ -296,4 +296,11 @@ static inline void imp_e3_soft_bias(double s, double inv_hs, int use_bias, const
     }
 }
 
+/* the frame of point k of block b's lanes (xframes: the per-point frames, s->xframes) */
+static inline const imp_e3_block_frame *imp_e3_block_frame_of(const imp_e3_block_frame *xframes,
+                                                              const imp_e3_block *b, int k)
+{
+    return b->xf < 0 || k == 0 ? &b->f : &xframes[b->xf + k - 1];
+}
+
 #endif
