@@ -362,18 +362,13 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     return 0;
 }
 
-/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p (frame f) on b, -P on a: v += m^-1 P,
-   w += I^-1 (r x P) (the AVX2 kernel's apply4, lane by lane); a point the lane does not have
-   (k >= cnt[l]: a row of zeros) applies P = +0 */
-static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k, int l,
-                       const double *ia, const double *ib, double dn, double d1, double d2, double *va, double *vb)
+/* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
+   kernels' apply4 and apply4n, lane by lane) */
+static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
+                               const double *ia, const double *ib, double *va, double *vb)
 {
-    double P[3], A[3], B[3];
+    double A[3], B[3];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = k < b->cnt[l] ? (dn * f->n[i][l] + d1 * f->t1[i][l]) + d2 * f->t2[i][l] : 0.0;
-    }
     const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
     const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
 #pragma GCC unroll 4
@@ -388,6 +383,31 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
         va[3 + i] = va[3 + i] - A[i];
         vb[3 + i] = vb[3 + i] + B[i];
     }
+}
+
+/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p (frame f); a point the lane does
+   not have (k >= cnt[l]: a row of zeros) applies P = +0 */
+static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k, int l,
+                       const double *ia, const double *ib, double dn, double d1, double d2, double *va, double *vb)
+{
+    double P[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = k < b->cnt[l] ? (dn * f->n[i][l] + d1 * f->t1[i][l]) + d2 * f->t2[i][l] : 0.0;
+    }
+    lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
+}
+
+/* the normal impulse P = dn n alone (a solve pass's: apply4n) */
+static void lane_apply_normal(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k,
+                              int l, const double *ia, const double *ib, double dn, double *va, double *vb)
+{
+    double P[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = k < b->cnt[l] ? dn * f->n[i][l] : 0.0;
+    }
+    lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
 }
 
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
@@ -442,6 +462,10 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     }
     p->maxn[l] = rn > p->maxn[l] ? rn : p->maxn[l];
     p->rn[l] = rn;
+    if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
+        lane_apply_normal(b, p, f, k, l, ia, ib, dn, va, vb);
+        return;
+    }
     u1 = u1 + p->w1n[l] * dn;
     u2 = u2 + p->w2n[l] * dn;
     double q1 = p->rt1[l], q2 = p->rt2[l];
@@ -632,6 +656,36 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
         P[i] = _mm256_and_pd(add(add(mul(dn, ld(f->n[i])), mul(d1, ld(f->t1[i]))), mul(d2, ld(f->t2[i]))), live);
         ra[i] = ld(p->ra[i]);
         rb[i] = ld(p->rb[i]);
+    }
+    v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
+                sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
+    v4 xb[3] = {sub(mul(rb[1], P[2]), mul(rb[2], P[1])), sub(mul(rb[2], P[0]), mul(rb[0], P[2])),
+                sub(mul(rb[0], P[1]), mul(rb[1], P[0]))};
+    v4 ima = ld(b->ima), imb = ld(b->imb);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v4 A = add(add(mul(ia[0][i], xa[0]), mul(ia[1][i], xa[1])), mul(ia[2][i], xa[2]));
+        v4 B = add(add(mul(ib[0][i], xb[0]), mul(ib[1][i], xb[1])), mul(ib[2][i], xb[2]));
+        va[i] = sub(va[i], mul(ima, P[i]));
+        vb[i] = add(vb[i], mul(imb, P[i]));
+        wa[i] = sub(wa[i], A);
+        wb[i] = add(wb[i], B);
+    }
+}
+
+/* the normal impulse dn n of a point (anchors ra, rb) applied to both sides: apply4 with no
+   tangent terms (lane_apply_normal's operations) */
+static inline AVX2 __attribute__((always_inline)) void apply4n(const imp_e3_block *b, const imp_e3_block_frame *f,
+                                                                int k, v4 ia[3][4], v4 ib[3][4], const v4 ra[3],
+                                                                const v4 rb[3], v4 dn, v4 *va, v4 *wa, v4 *vb,
+                                                                v4 *wb)
+{
+    v4 P[3];
+    v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
+                                                     _mm256_set1_epi64x(k)));
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = _mm256_and_pd(mul(dn, ld(f->n[i])), live);
     }
     v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
                 sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
@@ -868,6 +922,10 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
     _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
     _mm256_storeu_pd(p->rn, rn);
+    if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes) */
+        apply4n(b, f, k, ia, ib, ra, rb, dn, va, wa, vb, wb);
+        return;
+    }
     u1 = add(u1, mul(ld(p->w1n), dn));
     u2 = add(u2, mul(ld(p->w2n), dn));
     v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
