@@ -780,7 +780,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         to_padded(w, e);
         imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
-            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1);
+            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1, simd);
             imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 1, 0, simd);
             imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {
@@ -795,7 +795,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         for (int it = 0; it < sd->relax_iterations; it++) {
             /* the last adds the sub-step's sums, and in the last sub-step stores the rows */
             int sum = it < sd->relax_iterations - 1 ? 0 : i < k - 1 ? 1 : 2;
-            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0);
+            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0, simd);
             imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, sum, simd);
             imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {

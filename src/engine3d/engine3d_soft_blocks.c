@@ -546,6 +546,40 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
     }
 }
 
+/* imp_e3_block_impact_lanes's question for lane l, the portable way: u_N as lane_point's vn */
+static int lane_impact(const struct imp_e3_soft *s, const imp_e3_block *b, int l, double threshold)
+{
+    int np = (int)b->cnt[l];
+    for (int k = 0; k < np; k++) {
+        if (b->p[k].uhit[l] < -threshold) {
+            return 1;
+        }
+    }
+    const double *va = s->sv + 8 * (size_t)b->a[l], *vb = s->sv + 8 * (size_t)b->b[l];
+    for (int k = 0; k < np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        if (!(p->rn[l] > threshold * p->mn[l])) {
+            continue;
+        }
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]};
+        const double rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+        const double cb[3] = {vb[5] * rb[2] - vb[6] * rb[1], vb[6] * rb[0] - vb[4] * rb[2],
+                              vb[4] * rb[1] - vb[5] * rb[0]};
+        const double ca[3] = {va[5] * ra[2] - va[6] * ra[1], va[6] * ra[0] - va[4] * ra[2],
+                              va[4] * ra[1] - va[5] * ra[0]};
+        double d[3];
+        for (int i = 0; i < 3; i++) {
+            d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+        }
+        double un = (d[0] * f->n[0][l] + d[1] * f->n[1][l]) + d[2] * f->n[2][l];
+        if (fabs(un) > threshold) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, double rn, double rt1, double rt2,
                                 double mu, double inv_hs, double acc[3])
 {
@@ -1002,6 +1036,45 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_one_or_two(str
     }
 }
 
+/* lane_impact's question for the four lanes at once (point4's u_N, the same operations) */
+static AVX2 unsigned block_impact_lanes_avx2(const struct imp_e3_soft *s, const imp_e3_block *b, double threshold)
+{
+    v4 va[4], wa[4], vb[4], wb[4];
+    gather4(s->sv, b->a, 8, 0, va);
+    gather4(s->sv, b->a, 8, 4, wa);
+    gather4(s->sv, b->b, 8, 0, vb);
+    gather4(s->sv, b->b, 8, 4, wb);
+    const v4 thr = _mm256_set1_pd(threshold), nthr = _mm256_set1_pd(-threshold);
+    const v4 magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    const __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
+    v4 yes = _mm256_setzero_pd();
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(k)));
+        v4 ra[3], rb[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        }
+        v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
+                    sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
+        v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
+                    sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
+        v4 d[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+        }
+        v4 vn = add(add(mul(d[0], ld(f->n[0])), mul(d[1], ld(f->n[1]))), mul(d[2], ld(f->n[2])));
+        v4 hit = _mm256_cmp_pd(ld(p->uhit), nthr, _CMP_LT_OQ);
+        v4 held = _mm256_cmp_pd(ld(p->rn), mul(thr, ld(p->mn)), _CMP_GT_OQ);
+        v4 fast = _mm256_cmp_pd(_mm256_and_pd(vn, magnitude), thr, _CMP_GT_OQ);
+        yes = _mm256_or_pd(yes, _mm256_and_pd(live, _mm256_or_pd(hit, _mm256_and_pd(held, fast))));
+    }
+    return (unsigned)_mm256_movemask_pd(yes);
+}
+
 /* the four kinds of pass, each compiled for its own (use_bias, warm, sums) */
 static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
@@ -1043,6 +1116,22 @@ static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1
     }
 }
 #endif
+
+unsigned imp_e3_block_impact_lanes(const struct imp_e3_soft *s, const imp_e3_block *b, double threshold, int simd)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (simd) {
+        return block_impact_lanes_avx2(s, b, threshold);
+    }
+#else
+    (void)simd;
+#endif
+    unsigned lanes = 0;
+    for (int l = 0; l < E3B_LANES; l++) {
+        lanes |= (unsigned)lane_impact(s, b, l, threshold) << l;
+    }
+    return lanes;
+}
 
 /* the masses of block b's points; its empty rows' 0 */
 static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd)

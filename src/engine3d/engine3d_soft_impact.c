@@ -180,44 +180,6 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     return 1;
 }
 
-/* solve_pair's first question (an impact this step, or an impulse held from one that moves
-   the point faster than the threshold) for lane l of block b, from the lane's copies of its
-   rows (anchors, frame, mn: the rows' own values, bit for bit) without building the row
-   references: the same answer, the normal velocity computed as velocity()'s u_N. Most of the
-   listed lanes of a loaded pile answer no at every pass (their resting impulses are above
-   threshold mn); this is their cost. O(np). */
-static int lane_impact(const struct imp_e3_soft *sf, const imp_e3_block *b, int l, int np, double threshold)
-{
-    for (int k = 0; k < np; k++) {
-        if (b->p[k].uhit[l] < -threshold) {
-            return 1;
-        }
-    }
-    const double *va = sf->sv + 8 * (size_t)b->a[l], *vb = sf->sv + 8 * (size_t)b->b[l];
-    for (int k = 0; k < np; k++) {
-        const imp_e3_block_pt *p = &b->p[k];
-        if (!(p->rn[l] > threshold * p->mn[l])) {
-            continue;
-        }
-        const imp_e3_block_frame *f = imp_e3_block_frame_of(sf->xframes, b, k);
-        const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]};
-        const double rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-        const double cb[3] = {vb[5] * rb[2] - vb[6] * rb[1], vb[6] * rb[0] - vb[4] * rb[2],
-                              vb[4] * rb[1] - vb[5] * rb[0]};
-        const double ca[3] = {va[5] * ra[2] - va[6] * ra[1], va[6] * ra[0] - va[4] * ra[2],
-                              va[4] * ra[1] - va[5] * ra[0]};
-        double d[3];
-        for (int i = 0; i < 3; i++) {
-            d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
-        }
-        double un = (d[0] * f->n[0][l] + d[1] * f->n[1][l]) + d[2] * f->n[2][l];
-        if (fabs(un) > threshold) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* whether pair q[0 .. np) (2 <= np <= IMPACT_POINTS) appears this step resting: all its points
    new (their features not in contact the step before) and one of them touching (gap <= 0) or
    closing within the step h at its free motion's velocity at the step's end (vel, 6 per slot) */
@@ -300,9 +262,11 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
 }
 
 void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                             double hs, double push_max, double threshold, int use_bias)
+                             double hs, double push_max, double threshold, int use_bias, int simd)
 {
     row_ref r[IMPACT_POINTS];
+    int block = -1;
+    unsigned lanes = 0;
     sf->nheld = 0;
     for (int c = 0; c < sf->ncand; c++) {
         int x = sf->cand[c];
@@ -323,7 +287,11 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
         }
         imp_e3_block *b = &sf->blocks[x / E3B_LANES];
         int l = x % E3B_LANES, np = (int)b->cnt[l];
-        if (!sf->cand_rest[c] && !lane_impact(sf, b, l, np, threshold)) {
+        if (x / E3B_LANES != block) {  /* the block's lanes asked at once (listed in block order) */
+            block = x / E3B_LANES;
+            lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);
+        }
+        if (!sf->cand_rest[c] && !(lanes >> l & 1)) {
             continue;  /* solve_pair would answer 0 at its first question */
         }
         for (int k = 0; k < np; k++) {
