@@ -262,8 +262,10 @@ void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q)
 }
 
 /* Point q's rows in a pass, the portable way: its normal row (speculative, soft when
-   use_bias, else rigid), then its friction (both tangents at once, on the disc mu rn), one
-   impulse applied. A solve pass (use_bias) takes the point's separation from its bodies'
+   use_bias, else rigid), then, in a relax pass only, its friction (both tangents at once, on
+   the disc mu rn), one impulse applied. The solve passes take the normal rows alone (Box3D's
+   rule): the warm start applies the last relax pass's friction, which holds a resting
+   contact through the solve pass. A solve pass (use_bias) takes the point's separation from its bodies'
    motion since the step began; a relax pass, after the positions moved by hs v, that
    separation moved by hs u_N. The blocks (engine3d_soft_blocks.c) do the same lane by lane. */
 void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_softness *soft,
@@ -285,6 +287,10 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
     }
     q->rn = rn;
     q->maxn = rn > q->maxn ? rn : q->maxn;
+    if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
+        apply(va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, 0.0, 0.0);
+        return;
+    }
     u1 += q->w1n * dn;  /* the tangent velocities after the normal impulse */
     u2 += q->w2n * dn;
     double r1 = q->rt1 - q->mt * u1, r2 = q->rt2 - q->mt * u2;
@@ -774,7 +780,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         to_padded(w, e);
         imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
-            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1);
+            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1, simd);
             imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 1, 0, simd);
             imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {
@@ -789,7 +795,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         for (int it = 0; it < sd->relax_iterations; it++) {
             /* the last adds the sub-step's sums, and in the last sub-step stores the rows */
             int sum = it < sd->relax_iterations - 1 ? 0 : i < k - 1 ? 1 : 2;
-            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0);
+            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0, simd);
             imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, sum, simd);
             imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {

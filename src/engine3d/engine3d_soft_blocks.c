@@ -94,7 +94,7 @@ static int colour(struct imp_e3_soft *s, int g)
 /* the frame of point k of block b's lanes (xframes: the per-point frames, s->xframes) */
 static inline const imp_e3_block_frame *frame_of(const imp_e3_block_frame *xframes, const imp_e3_block *b, int k)
 {
-    return b->xf < 0 || k == 0 ? &b->f : &xframes[b->xf + k - 1];
+    return imp_e3_block_frame_of(xframes, b, k);
 }
 
 static inline imp_e3_block_frame *frame_at(imp_e3_block_frame *xframes, imp_e3_block *b, int k)
@@ -362,18 +362,13 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     return 0;
 }
 
-/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p (frame f) on b, -P on a: v += m^-1 P,
-   w += I^-1 (r x P) (the AVX2 kernel's apply4, lane by lane); a point the lane does not have
-   (k >= cnt[l]: a row of zeros) applies P = +0 */
-static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k, int l,
-                       const double *ia, const double *ib, double dn, double d1, double d2, double *va, double *vb)
+/* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
+   kernels' apply4 and apply4n, lane by lane) */
+static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
+                               const double *ia, const double *ib, double *va, double *vb)
 {
-    double P[3], A[3], B[3];
+    double A[3], B[3];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = k < b->cnt[l] ? (dn * f->n[i][l] + d1 * f->t1[i][l]) + d2 * f->t2[i][l] : 0.0;
-    }
     const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
     const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
 #pragma GCC unroll 4
@@ -390,6 +385,44 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
     }
 }
 
+/* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p (frame f); a point the lane does
+   not have (k >= cnt[l]: a row of zeros) applies P = +0 */
+static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k, int l,
+                       const double *ia, const double *ib, double dn, double d1, double d2, double *va, double *vb)
+{
+    double P[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = k < b->cnt[l] ? (dn * f->n[i][l] + d1 * f->t1[i][l]) + d2 * f->t2[i][l] : 0.0;
+    }
+    lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
+}
+
+/* the normal impulse P = dn n alone (a solve pass's: apply4n) */
+static void lane_apply_normal(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k,
+                              int l, const double *ia, const double *ib, double dn, double *va, double *vb)
+{
+    double P[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = k < b->cnt[l] ? dn * f->n[i][l] : 0.0;
+    }
+    lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
+}
+
+/* the velocity of b relative to a at the point (anchors ra, rb; v, w each side's velocities),
+   d = ((v_b - v_a) + w_b x r_b) - w_a x r_a (the AVX2 kernels' relative4, lane by lane) */
+static inline void lane_relative(const double *va, const double *wa, const double *vb, const double *wb,
+                                 const double ra[3], const double rb[3], double d[3])
+{
+    const double cb[3] = {wb[1] * rb[2] - wb[2] * rb[1], wb[2] * rb[0] - wb[0] * rb[2], wb[0] * rb[1] - wb[1] * rb[0]};
+    const double ca[3] = {wa[1] * ra[2] - wa[2] * ra[1], wa[2] * ra[0] - wa[0] * ra[2], wa[0] * ra[1] - wa[1] * ra[0]};
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+    }
+}
+
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
    the same order. */
 static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia, const double *ib,
@@ -400,13 +433,8 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
     const double n[3] = {f->n[0][l], f->n[1][l], f->n[2][l]}, t1[3] = {f->t1[0][l], f->t1[1][l], f->t1[2][l]};
     const double t2[3] = {f->t2[0][l], f->t2[1][l], f->t2[2][l]};
-    const double cb[3] = {vb[4] * rb[2] - vb[5] * rb[1], vb[5] * rb[0] - vb[3] * rb[2], vb[3] * rb[1] - vb[4] * rb[0]};
-    const double ca[3] = {va[4] * ra[2] - va[5] * ra[1], va[5] * ra[0] - va[3] * ra[2], va[3] * ra[1] - va[4] * ra[0]};
     double d[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
-    }
+    lane_relative(va, va + 3, vb, vb + 3, ra, rb, d);
     double vn = (d[0] * n[0] + d[1] * n[1]) + d[2] * n[2];
     double u1 = (d[0] * t1[0] + d[1] * t1[1]) + d[2] * t1[2];
     double u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
@@ -442,6 +470,10 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     }
     p->maxn[l] = rn > p->maxn[l] ? rn : p->maxn[l];
     p->rn[l] = rn;
+    if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
+        lane_apply_normal(b, p, f, k, l, ia, ib, dn, va, vb);
+        return;
+    }
     u1 = u1 + p->w1n[l] * dn;
     u2 = u2 + p->w2n[l] * dn;
     double q1 = p->rt1[l], q2 = p->rt2[l];
@@ -520,6 +552,34 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
             scatter(s, b->b[l], vb);
         }
     }
+}
+
+/* imp_e3_block_impact_lanes's question for lane l, the portable way: u_N as lane_point's vn */
+static int lane_impact(const struct imp_e3_soft *s, const imp_e3_block *b, int l, double threshold)
+{
+    int np = (int)b->cnt[l];
+    for (int k = 0; k < np; k++) {
+        if (b->p[k].uhit[l] < -threshold) {
+            return 1;
+        }
+    }
+    const double *va = s->sv + 8 * (size_t)b->a[l], *vb = s->sv + 8 * (size_t)b->b[l];
+    for (int k = 0; k < np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        if (!(p->rn[l] > threshold * p->mn[l])) {
+            continue;
+        }
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]};
+        const double rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+        double d[3];
+        lane_relative(va, va + 4, vb, vb + 4, ra, rb, d);
+        double un = (d[0] * f->n[0][l] + d[1] * f->n[1][l]) + d[2] * f->n[2][l];
+        if (fabs(un) > threshold) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, double rn, double rt1, double rt2,
@@ -618,6 +678,44 @@ static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int of
 static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
 static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
 
+/* the velocity of b relative to a at the point (anchors ra, rb), d = ((v_b - v_a) + w_b x r_b)
+   - w_a x r_a, the four lanes at once (lane_point's d) */
+static inline AVX2 __attribute__((always_inline)) void relative4(const v4 va[3], const v4 wa[3], const v4 vb[3],
+                                                                  const v4 wb[3], const v4 ra[3], const v4 rb[3],
+                                                                  v4 d[3])
+{
+    v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
+                sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
+    v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
+                sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+    }
+}
+
+/* the impulse P (the live lanes') at anchors ra, rb on b, -P on a: v += m^-1 P,
+   w += I^-1 (r x P) (lane_apply_impulse's operations) */
+static inline AVX2 __attribute__((always_inline)) void apply4_impulse(const imp_e3_block *b, const v4 P[3],
+                                                                       const v4 ra[3], const v4 rb[3], v4 ia[3][4],
+                                                                       v4 ib[3][4], v4 *va, v4 *wa, v4 *vb, v4 *wb)
+{
+    v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
+                sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
+    v4 xb[3] = {sub(mul(rb[1], P[2]), mul(rb[2], P[1])), sub(mul(rb[2], P[0]), mul(rb[0], P[2])),
+                sub(mul(rb[0], P[1]), mul(rb[1], P[0]))};
+    v4 ima = ld(b->ima), imb = ld(b->imb);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v4 A = add(add(mul(ia[0][i], xa[0]), mul(ia[1][i], xa[1])), mul(ia[2][i], xa[2]));
+        v4 B = add(add(mul(ib[0][i], xb[0]), mul(ib[1][i], xb[1])), mul(ib[2][i], xb[2]));
+        va[i] = sub(va[i], mul(ima, P[i]));
+        vb[i] = add(vb[i], mul(imb, P[i]));
+        wa[i] = sub(wa[i], A);
+        wb[i] = add(wb[i], B);
+    }
+}
+
 /* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
 static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block *b, const imp_e3_block_pt *p,
                                                                const imp_e3_block_frame *f, int k, v4 ia[3][4],
@@ -633,20 +731,24 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
         ra[i] = ld(p->ra[i]);
         rb[i] = ld(p->rb[i]);
     }
-    v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
-                sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
-    v4 xb[3] = {sub(mul(rb[1], P[2]), mul(rb[2], P[1])), sub(mul(rb[2], P[0]), mul(rb[0], P[2])),
-                sub(mul(rb[0], P[1]), mul(rb[1], P[0]))};
-    v4 ima = ld(b->ima), imb = ld(b->imb);
+    apply4_impulse(b, P, ra, rb, ia, ib, va, wa, vb, wb);
+}
+
+/* the normal impulse dn n of a point (anchors ra, rb) applied to both sides: apply4 with no
+   tangent terms (lane_apply_normal's operations) */
+static inline AVX2 __attribute__((always_inline)) void apply4n(const imp_e3_block *b, const imp_e3_block_frame *f,
+                                                                int k, v4 ia[3][4], v4 ib[3][4], const v4 ra[3],
+                                                                const v4 rb[3], v4 dn, v4 *va, v4 *wa, v4 *vb,
+                                                                v4 *wb)
+{
+    v4 P[3];
+    v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
+                                                     _mm256_set1_epi64x(k)));
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        v4 A = add(add(mul(ia[0][i], xa[0]), mul(ia[1][i], xa[1])), mul(ia[2][i], xa[2]));
-        v4 B = add(add(mul(ib[0][i], xb[0]), mul(ib[1][i], xb[1])), mul(ib[2][i], xb[2]));
-        va[i] = sub(va[i], mul(ima, P[i]));
-        vb[i] = add(vb[i], mul(imb, P[i]));
-        wa[i] = sub(wa[i], A);
-        wb[i] = add(wb[i], B);
+        P[i] = _mm256_and_pd(mul(dn, ld(f->n[i])), live);
     }
+    apply4_impulse(b, P, ra, rb, ia, ib, va, wa, vb, wb);
 }
 
 /* block_masses_portable with AVX2, the four lanes at once */
@@ -823,15 +925,8 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
         ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
         n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
     }
-    v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
-                sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
-    v4 ca[3] = {sub(mul(wa[1], ra[2]), mul(wa[2], ra[1])), sub(mul(wa[2], ra[0]), mul(wa[0], ra[2])),
-                sub(mul(wa[0], ra[1]), mul(wa[1], ra[0]))};
     v4 d[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
-    }
+    relative4(va, wa, vb, wb, ra, rb, d);
     v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
     v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
     v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
@@ -868,6 +963,10 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
     _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
     _mm256_storeu_pd(p->rn, rn);
+    if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes) */
+        apply4n(b, f, k, ia, ib, ra, rb, dn, va, wa, vb, wb);
+        return;
+    }
     u1 = add(u1, mul(ld(p->w1n), dn));
     u2 = add(u2, mul(ld(p->w2n), dn));
     v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
@@ -944,6 +1043,38 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_one_or_two(str
     }
 }
 
+/* lane_impact's question for the four lanes at once (point4's u_N, the same operations) */
+static AVX2 unsigned block_impact_lanes_avx2(const struct imp_e3_soft *s, const imp_e3_block *b, double threshold)
+{
+    v4 va[4], wa[4], vb[4], wb[4];
+    gather4(s->sv, b->a, 8, 0, va);
+    gather4(s->sv, b->a, 8, 4, wa);
+    gather4(s->sv, b->b, 8, 0, vb);
+    gather4(s->sv, b->b, 8, 4, wb);
+    const v4 thr = _mm256_set1_pd(threshold), nthr = _mm256_set1_pd(-threshold);
+    const v4 magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    const __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
+    v4 yes = _mm256_setzero_pd();
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(k)));
+        v4 ra[3], rb[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        }
+        v4 d[3];
+        relative4(va, wa, vb, wb, ra, rb, d);
+        v4 vn = add(add(mul(d[0], ld(f->n[0])), mul(d[1], ld(f->n[1]))), mul(d[2], ld(f->n[2])));
+        v4 hit = _mm256_cmp_pd(ld(p->uhit), nthr, _CMP_LT_OQ);
+        v4 held = _mm256_cmp_pd(ld(p->rn), mul(thr, ld(p->mn)), _CMP_GT_OQ);
+        v4 fast = _mm256_cmp_pd(_mm256_and_pd(vn, magnitude), thr, _CMP_GT_OQ);
+        yes = _mm256_or_pd(yes, _mm256_and_pd(live, _mm256_or_pd(hit, _mm256_and_pd(held, fast))));
+    }
+    return (unsigned)_mm256_movemask_pd(yes);
+}
+
 /* the four kinds of pass, each compiled for its own (use_bias, warm, sums) */
 static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
@@ -985,6 +1116,22 @@ static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1
     }
 }
 #endif
+
+unsigned imp_e3_block_impact_lanes(const struct imp_e3_soft *s, const imp_e3_block *b, double threshold, int simd)
+{
+#if defined(IMP_E3_HAVE_AVX2)
+    if (simd) {
+        return block_impact_lanes_avx2(s, b, threshold);
+    }
+#else
+    (void)simd;
+#endif
+    unsigned lanes = 0;
+    for (int l = 0; l < E3B_LANES; l++) {
+        lanes |= (unsigned)lane_impact(s, b, l, threshold) << l;
+    }
+    return lanes;
+}
 
 /* the masses of block b's points; its empty rows' 0 */
 static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd)

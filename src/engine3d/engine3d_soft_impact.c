@@ -64,10 +64,11 @@ static void coupling(const row_ref *r, int np, const double *Ia, const double *I
    solved (the pass is then to keep these impulses), else 0 (the pair is left to the passes).
    K is fixed over the step (the rows' geometry, masses and inertias are the step's start's):
    computed at the pair's first solve of the step into Kc (np x np; *ready then 1) and taken
-   from there at the others. O(np^4). */
+   from there at the others. known: 1 to take the impact as known (a resting manifold that
+   appears, or a lane lane_impact answered), else asked here first. O(np^4). */
 static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, double hs, double push_max, double threshold,
-                       int use_bias, int resting, double *Kc, unsigned char *ready)
+                       int use_bias, int known, double *Kc, unsigned char *ready)
 {
     const imp_e3_soft_pt *q0 = r[0].q;
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
@@ -75,7 +76,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
     /* an impact this step, or an impulse held from one that moves the point faster than the
        threshold (the step after an impact: its warm start); or a manifold that appears */
-    int impact = resting;
+    int impact = known;
     for (int i = 0; i < np && !impact; i++) {
         impact = *r[i].uhit < -threshold;
         if (!impact && *r[i].rn > threshold * r[i].q->mn) {
@@ -261,9 +262,11 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
 }
 
 void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                             double hs, double push_max, double threshold, int use_bias)
+                             double hs, double push_max, double threshold, int use_bias, int simd)
 {
     row_ref r[IMPACT_POINTS];
+    int block = -1;
+    unsigned lanes = 0;
     sf->nheld = 0;
     for (int c = 0; c < sf->ncand; c++) {
         int x = sf->cand[c];
@@ -284,12 +287,19 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
         }
         imp_e3_block *b = &sf->blocks[x / E3B_LANES];
         int l = x % E3B_LANES, np = (int)b->cnt[l];
+        if (x / E3B_LANES != block) {  /* the block's lanes asked at once (listed in block order) */
+            block = x / E3B_LANES;
+            lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);
+        }
+        if (!sf->cand_rest[c] && !(lanes >> l & 1)) {
+            continue;  /* solve_pair would answer 0 at its first question */
+        }
         for (int k = 0; k < np; k++) {
             imp_e3_block_pt *p = &b->p[k];
             r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
         }
-        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
-                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+        if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, 1,
+                       sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
             /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
             for (int k = 0; k < np; k++) {
                 b->p[k].mn[l] = 0.0;

@@ -196,7 +196,14 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
    friction it solves as before) until imp_e3_soft_impact_release. O(listed pairs x
    points^4). */
 void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                             double hs, double push_max, double threshold, int use_bias);
+                             double hs, double push_max, double threshold, int use_bias, int simd);
+/* The impact pass's first question for each lane of block b (engine3d_soft_blocks.c), as
+   bits (bit l: lane l): whether one of its points approached faster than threshold this step
+   (uhit < -threshold), or holds an impulse above threshold mn and moves along its normal
+   faster than threshold now (|u_N| > threshold, u_N from s->sv as the passes compute it),
+   from the block's copies of the rows. The four lanes at once with AVX2 (simd), the same
+   answer either way. O(points of the block). */
+unsigned imp_e3_block_impact_lanes(const struct imp_e3_soft *s, const imp_e3_block *b, double threshold, int simd);
 /* after the pass: the rows the impact pass held take their masses and softness back */
 void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff);
 
@@ -294,6 +301,13 @@ static inline void imp_e3_soft_bias(double s, double inv_hs, int use_bias, const
         *ms = f->mass_scale;
         *is = f->impulse_scale;
     }
+}
+
+/* the frame of point k of block b's lanes (xframes: the per-point frames, s->xframes) */
+static inline const imp_e3_block_frame *imp_e3_block_frame_of(const imp_e3_block_frame *xframes,
+                                                              const imp_e3_block *b, int k)
+{
+    return b->xf < 0 || k == 0 ? &b->f : &xframes[b->xf + k - 1];
 }
 
 #endif
