@@ -410,7 +410,9 @@ static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_
    solved two (3515 and 11 163 pivots); in the engine (bench_lcp_engine, 3 RK4 steps) the
    solves left to PGS went from 14 of 64 to 7 of 52. */
 #define IMP_LCP_SPLIT_REG_MAX 1200
-#define IMP_LCP_SPLIT_FACTOR 10
+/* (30: the paths on the dumped se55.3 and se55.4 are 23 N and 14 N long, neither cycling:
+   the basic sets hashed along them never repeat; at 10 N + 1000 they were cut) */
+#define IMP_LCP_SPLIT_FACTOR 30
 
 /* Friction every other method left unsolved, as Stewart and Trinkle's split problem for
    Lemke's method (lcp_split.c): on A itself with four settings up to IMP_LCP_SPLIT_MAX
@@ -517,10 +519,10 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
 
 /* The semismooth Newton finish (lcp_newton.c) on problems of more than IMP_LCP_REG_FIRST
    rows: first from the caller's warm forces (the last step's answer by row key; a few
-   steps, each O(m^3) for m pressed rows, where the warm Lemke path or box steps take
+   steps (8: its answer is taken only at rounding, one step past the residual test), each O(m^3) for m pressed rows, where the warm Lemke path or box steps take
    hundreds of pivots), and last, after every other method failed, from their last iterate
    after IMP_LCP_NEWTON_SWEEPS projected Gauss-Seidel sweeps on A. */
-#define IMP_LCP_NEWTON_WARM_STEPS 6
+#define IMP_LCP_NEWTON_WARM_STEPS 8
 #define IMP_LCP_NEWTON_SWEEPS 200
 #define IMP_LCP_NEWTON_STEPS 30
 
