@@ -531,16 +531,40 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
 #define IMP_LCP_NEWTON_SWEEPS 200
 #define IMP_LCP_NEWTON_STEPS 30
 
-/* The Newton finish from start (NULL: from f itself): its answer is taken when it passes
-   the residual test on A (info->method then says IMP_LCP_GENERAL, the friction family);
-   else f, the row states and info of the answer before are kept. Returns the status to
-   report. a: n doubles of scratch. */
-static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                    const double *start, int sweeps, int steps,
-                                    imp_lcp_workspace *ws, double *f, double *a,
-                                    imp_lcp_info *info, imp_lcp_status st, const char **msg)
+/* One of the later methods tried on the driver's behalf (the Newton finish, the proximal
+   point loop: try_newton, try_prox): its answer is taken when it reports ok (info->method
+   set to method); else f, the row states and info of the answer before are kept (the
+   pivots counted on). Returns the status to report. a: n doubles of scratch. */
+typedef struct attempt {
+    const imp_lcp_problem *p;
+    const imp_lcp_limits *lim;
+    const double *start;          /* Newton: the start (NULL: f itself) */
+    int sweeps, steps;            /* Newton: PGS sweeps first, most steps */
+    const imp_lcp_options *opts;  /* the proximal loop: the warm states and forces */
+} attempt;
+
+static imp_lcp_status try_newton(const attempt *t, imp_lcp_workspace *ws, double *f,
+                                 imp_lcp_info *info, const char **msg)
 {
-    int n = p->n;
+    if (t->start != NULL) memcpy(f, t->start, (size_t)t->p->n * sizeof(double));
+    return imp_lcp_solve_newton(t->p, t->lim, t->sweeps, t->steps, ws, f, info, msg);
+}
+
+static imp_lcp_status try_prox(const attempt *t, imp_lcp_workspace *ws, double *f,
+                               imp_lcp_info *info, const char **msg)
+{
+    return imp_lcp_solve_prox(t->p, t->lim, t->opts->warm_start, t->opts->warm_forces, ws, f,
+                              info, msg);
+}
+
+static imp_lcp_status kept_unless_ok(imp_lcp_status (*run)(const attempt *, imp_lcp_workspace *,
+                                                           double *, imp_lcp_info *,
+                                                           const char **),
+                                     const attempt *t, imp_lcp_method method, int warm,
+                                     imp_lcp_workspace *ws, double *f, double *a,
+                                     imp_lcp_info *info, imp_lcp_status st, const char **msg)
+{
+    int n = t->p->n;
     for (int i = 0; i < n; i++) {
         if (!isfinite(f[i])) f[i] = 0.0;
     }
@@ -548,13 +572,12 @@ static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limi
     signed char *st_keep = (signed char *)ws->list; /* (n ints: free between methods) */
     memcpy(a, f, (size_t)n * sizeof(double));
     memcpy(st_keep, ws->st, (size_t)n);
-    if (start != NULL) memcpy(f, start, (size_t)n * sizeof(double));
     const char *msg_n = *msg;
-    imp_lcp_status sn = imp_lcp_solve_newton(p, lim, sweeps, steps, ws, f, info, &msg_n);
-    /* (info->pivots: before's and the Newton steps) */
+    imp_lcp_status sn = run(t, ws, f, info, &msg_n);
+    /* (info->pivots: before's and the method's) */
     if (sn == IMP_LCP_OK) {
-        info->method = IMP_LCP_GENERAL;
-        info->warm_started = start != NULL;
+        info->method = method;
+        info->warm_started = warm;
         *msg = msg_n;
         return IMP_LCP_OK;
     }
@@ -566,38 +589,28 @@ static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limi
     return st;
 }
 
+/* The Newton finish from start (NULL: from f itself), info->method then IMP_LCP_GENERAL
+   (the friction family) */
+static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                    const double *start, int sweeps, int steps,
+                                    imp_lcp_workspace *ws, double *f, double *a,
+                                    imp_lcp_info *info, imp_lcp_status st, const char **msg)
+{
+    attempt t = {p, lim, start, sweeps, steps, NULL};
+    return kept_unless_ok(try_newton, &t, IMP_LCP_GENERAL, start != NULL, ws, f, a, info, st,
+                          msg);
+}
+
 /* The proximal point loop (lcp_prox.c) from the caller's warm states and forces, after the
-   regularized box steps failed on a problem of more than IMP_LCP_REG_FIRST rows: its
-   answer is taken when it passes the residual test on A; else f, the row states and info
-   of the answer before are kept. Returns the status to report. a: n doubles of scratch. */
+   regularized box steps failed on a problem of more than IMP_LCP_REG_FIRST rows */
 static imp_lcp_status prox_after(const imp_lcp_problem *p, const imp_lcp_limits *lim,
                                  const imp_lcp_options *opts, imp_lcp_workspace *ws, double *f,
                                  double *a, imp_lcp_info *info, imp_lcp_status st,
                                  const char **msg)
 {
-    int n = p->n;
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(f[i])) f[i] = 0.0;
-    }
-    imp_lcp_info before = *info;
-    signed char *st_keep = (signed char *)ws->list; /* (n ints: free between methods) */
-    memcpy(a, f, (size_t)n * sizeof(double));
-    memcpy(st_keep, ws->st, (size_t)n);
-    const char *msg_p = *msg;
-    imp_lcp_status sp = imp_lcp_solve_prox(p, lim, opts->warm_start, opts->warm_forces, ws, f,
-                                           info, &msg_p);
-    if (sp == IMP_LCP_OK) {
-        info->method = IMP_LCP_LEMKE;
-        info->warm_started = opts->warm_start != NULL;
-        *msg = msg_p;
-        return IMP_LCP_OK;
-    }
-    int pivots = info->pivots;
-    *info = before;
-    info->pivots = pivots;
-    memcpy(f, a, (size_t)n * sizeof(double));
-    memcpy(ws->st, st_keep, (size_t)n);
-    return st;
+    attempt t = {p, lim, NULL, 0, 0, opts};
+    return kept_unless_ok(try_prox, &t, IMP_LCP_LEMKE, opts->warm_start != NULL, ws, f, a,
+                          info, st, msg);
 }
 
 static int any_nonzero(const double *v, int n)
