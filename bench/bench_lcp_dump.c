@@ -5,7 +5,9 @@
    solve passed, solved again warm-started from its own answer's row states, forces and
    split basis (lcp.h basis) with b changed by a relative amount delta sin(b_i) (the next
    step's problem of a resting stack: the same contacts, the loads moved a little). Per solve: status, pivots, user CPU, the natural
-   residual relative to 1 + max f, the friction violation and the driver's message.
+   residual relative to 1 + max f, the friction violation and the driver's message. A file
+   from bench_lcp_engine's dump of the engine's failing solves (with the warm starts the
+   engine gave) is first solved as the engine did ("engine"), then cold.
    Usage: bench_lcp_dump [-d delta (1e-3)] file... */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -23,6 +25,10 @@ typedef struct dump {
     double *A, *b, *mu;
     unsigned char *bil;
     int *fn;
+    /* the engine's warm starts (bench_lcp_engine's dump of its failing solves), or NULL */
+    signed char *wst;
+    double *wf;
+    unsigned char *wbas;
 } dump;
 
 static void dump_free(dump *d)
@@ -32,6 +38,9 @@ static void dump_free(dump *d)
     free(d->mu);
     free(d->bil);
     free(d->fn);
+    free(d->wst);
+    free(d->wf);
+    free(d->wbas);
 }
 
 static int dump_read(const char *path, dump *d)
@@ -54,6 +63,17 @@ static int dump_read(const char *path, dump *d)
              && fread(d->bil, 1, n, fp) == n;
     for (size_t i = 0; ok && i < n; i++) {
         ok = fread(&d->fn[i], sizeof(int), 1, fp) == 1 && fread(&d->mu[i], sizeof(double), 1, fp) == 1;
+    }
+    int magic = 0;
+    if (ok && fread(&magic, sizeof magic, 1, fp) == 1 && magic == 0x314d5257) {
+        d->wst = malloc(n);
+        d->wf = malloc(sizeof *d->wf * n);
+        d->wbas = malloc(n);
+        ok = d->wst != NULL && d->wf != NULL && d->wbas != NULL;
+        for (size_t i = 0; ok && i < n; i++) {
+            ok = fread(&d->wst[i], 1, 1, fp) == 1 && fread(&d->wf[i], sizeof(double), 1, fp) == 1
+                 && fread(&d->wbas[i], 1, 1, fp) == 1;
+        }
     }
     fclose(fp);
     if (!ok) {
@@ -111,6 +131,11 @@ int main(int argc, char **argv)
         if (ws == NULL || f == NULL || a == NULL || f2 == NULL || b2 == NULL || state == NULL
             || state2 == NULL || basis == NULL || basis2 == NULL) {
             return 1;
+        }
+        if (d.wst != NULL) {
+            /* the engine's own solve: its warm starts as given */
+            solve("engine", &p, d.wst, d.wf, d.wbas, ws, f, a, state, basis);
+            memset(f, 0, sizeof *f * (size_t)n);
         }
         if (solve("cold", &p, NULL, NULL, NULL, ws, f, a, state, basis)) {
             /* the loads moved by delta, by a function of b itself (rows found twice keep

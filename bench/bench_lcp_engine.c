@@ -18,7 +18,8 @@
    frictionless one regularized (A + 1e-8 diag A): the first k such problems; with a sixth
    argument (a path prefix) each is also written to <prefix>.<i> (n, m, A, b, the rows'
    flags, friction normals and mu), which bench/siconos/fc2d_dump_peer.c gives to Siconos'
-   2D frictional contact solvers. */
+   2D frictional contact solvers. A negative fifth argument -k dumps instead the engine's
+   own first k failing solves of the plain run, with their warm starts (dump_failed). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -178,6 +179,59 @@ static int study_problem(imp_world *w, int index, const char *prefix)
     return failed;
 }
 
+/* The dump of the engine's own failing solves (study < 0): each exact solve that did not
+   report ok, the first -study of them, written to <prefix>.<i> as the study mode writes its
+   problems, followed by the warm starts the engine gave (the int 0x314d5257, then the row
+   states, n bytes, 0 for none; the forces, n doubles; the split basis, n bytes), which
+   bench_lcp_dump replays. */
+typedef struct dumper {
+    imp_world *w;
+    const char *prefix;
+    int left, done;
+} dumper;
+
+static void dump_failed(void *ctx, const imp_lcp_problem *p, const imp_lcp_options *o)
+{
+    dumper *d = ctx;
+    if (d->left <= 0 || d->prefix == NULL) return;
+    d->left--;
+    int n = p->n, m = 0;
+    for (int i = 0; i < n; i++) m += p->friction_normal == NULL || p->friction_normal[i] < 0;
+    char path[512];
+    snprintf(path, sizeof path, "%s.%d", d->prefix, d->done);
+    printf("  failed solve %d at t = %.4f: %d rows, %d normal, written to %s\n", d->done,
+           d->w->data.time, n, m, path);
+    d->done++;
+    FILE *fp = fopen(path, "wb");
+    if (fp == NULL) return;
+    fwrite(&n, sizeof n, 1, fp);
+    fwrite(&m, sizeof m, 1, fp);
+    fwrite(p->A, sizeof *p->A, (size_t)n * (size_t)n, fp);
+    fwrite(p->b, sizeof *p->b, (size_t)n, fp);
+    for (int i = 0; i < n; i++) {
+        unsigned char c = p->bilateral != NULL && p->bilateral[i];
+        fwrite(&c, 1, 1, fp);
+    }
+    for (int i = 0; i < n; i++) {
+        int k = p->friction_normal != NULL ? p->friction_normal[i] : -1;
+        double mu = p->mu != NULL ? p->mu[i] : 0.0;
+        fwrite(&k, sizeof(int), 1, fp);
+        fwrite(&mu, sizeof(double), 1, fp);
+    }
+    int magic = 0x314d5257;
+    fwrite(&magic, sizeof magic, 1, fp);
+    for (int i = 0; i < n; i++) {
+        signed char c = o->warm_start != NULL ? o->warm_start[i] : 0;
+        double v = o->warm_forces != NULL ? o->warm_forces[i] : 0.0;
+        unsigned char bb = o->warm_basis != NULL ? o->warm_basis[i] : 0;
+        fwrite(&c, 1, 1, fp);
+        fwrite(&v, sizeof v, 1, fp);
+        fwrite(&bb, 1, 1, fp);
+    }
+    fclose(fp);
+    fflush(stdout);
+}
+
 static void run(int base, int steps, imp_time_stepping stepping, int solver, int study,
                 const char *prefix)
 {
@@ -198,7 +252,17 @@ static void run(int base, int steps, imp_time_stepping stepping, int solver, int
                             0, 0.6);
         }
     }
+    dumper dd = {w, prefix, -study, 0};
+    if (study < 0) {
+        imp_engine2d *e = imp_engine2d_get(w);
+        if (e != NULL) {
+            e->lcp_failed = dump_failed;
+            e->lcp_failed_ctx = &dd;
+        }
+        study = 0;
+    }
     double t0 = bench_now();
+    double c0 = bench_cpu();
     int done = 0;
     int studied = 0;
     double *dydt = study > 0 ? calloc((size_t)w->model.nslots * IMP_STRIDE_2D, sizeof *dydt) : NULL;
@@ -219,7 +283,7 @@ static void run(int base, int steps, imp_time_stepping stepping, int solver, int
             }
         }
     }
-    double wall = bench_now() - t0;
+    double wall = bench_now() - t0, cpu = bench_cpu() - c0;
     free(dydt);
     double maxang = 0.0;
     for (int k = 1; k <= nb; k++) maxang = fmax(maxang, fabs(w->data.y[(size_t)k * IMP_STRIDE_2D + 2]));
@@ -229,12 +293,12 @@ static void run(int base, int steps, imp_time_stepping stepping, int solver, int
     printf("  pyramid base %d (%d boxes), %s, contact_solver %s: %.1f ms/step over %d steps (%.1f "
            "ms per solve); %ld solves, %ld pivoting not ok, %ld to the Coulomb solver, %ld of "
            "them not ok, %ld to PGS; largest problem %ld rows; largest complementarity residual "
-           "%.1e (relative); max angle %.1e rad\n",
+           "%.1e (relative); max angle %.1e rad; %.1f s user CPU\n",
            base, nb, stepping == IMP_STEPPING_SYMPLECTIC_EULER ? "symplectic_euler" : "rk4",
            imp_contact_solver_names[solver], 1e3 * wall / (done > 0 ? done : 1), done,
            1e3 * wall / (st->lcp_solves > 0 ? (double)st->lcp_solves : 1.0), st->lcp_solves,
            solver == IMP_SOLVER_COULOMB ? 0 : st->lcp_failures, st->coulomb_solves,
-           st->coulomb_failures, fallbacks, st->max_contacts, st->lcp_residual, maxang);
+           st->coulomb_failures, fallbacks, st->max_contacts, st->lcp_residual, maxang, cpu);
     fflush(stdout);
     imp_world_free(w);
 }

@@ -128,6 +128,11 @@ typedef struct imp_engine2d {
     int nrec, rec_cap;
     /* solver scratch */
     imp_lcp_workspace *ws;
+    /* called with each exact solve that did not report ok (its problem and options, the
+       warm starts given), before PGS takes over: bench_lcp_engine's dump of the engine's
+       own failing solves; NULL (the default) for none */
+    void (*lcp_failed)(void *ctx, const imp_lcp_problem *p, const imp_lcp_options *o);
+    void *lcp_failed_ctx;
     double *A, *b, *f, *a, *vel, *jsum, *e;
     double *fwarm;                /* the exact Coulomb solve's warm start (its own: jsum holds b
                                      across the push solve) */

@@ -321,6 +321,7 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
         o.warm_forces = e->fwarm;
         imp_lcp_info info;
         imp_lcp_status ls = imp_lcp_solve(&p, &o, e->ws, e->f, e->a, e->state_out, &info);
+        if (ls != IMP_LCP_OK && e->lcp_failed != NULL) e->lcp_failed(e->lcp_failed_ctx, &p, &o);
         for (int i = 0; i < n; i++) {
             e->a[i] = (double)(e->state_out[i] + 16 * basis_out[i]);
         }

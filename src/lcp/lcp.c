@@ -25,6 +25,11 @@ static void ws_free_buffers(imp_lcp_workspace *ws)
     free(ws->reg);
     free(ws->newt);
     free(ws->newt_i);
+    free(ws->prox);
+    free(ws->prox_b);
+    ws->prox = NULL;
+    ws->prox_b = NULL;
+    ws->prox_cap = 0;
     ws->newt = NULL;
     ws->newt_i = NULL;
     ws->newt_cap = ws->newt_icap = 0;
@@ -410,7 +415,9 @@ static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_
    solved two (3515 and 11 163 pivots); in the engine (bench_lcp_engine, 3 RK4 steps) the
    solves left to PGS went from 14 of 64 to 7 of 52. */
 #define IMP_LCP_SPLIT_REG_MAX 1200
-#define IMP_LCP_SPLIT_FACTOR 10
+/* (30: the paths on the dumped se55.3 and se55.4 are 23 N and 14 N long, neither cycling:
+   the basic sets hashed along them never repeat; at 10 N + 1000 they were cut) */
+#define IMP_LCP_SPLIT_FACTOR 30
 
 /* Friction every other method left unsolved, as Stewart and Trinkle's split problem for
    Lemke's method (lcp_split.c): on A itself with four settings up to IMP_LCP_SPLIT_MAX
@@ -517,23 +524,47 @@ static imp_lcp_status split_last_resort(const imp_lcp_problem *p, const imp_lcp_
 
 /* The semismooth Newton finish (lcp_newton.c) on problems of more than IMP_LCP_REG_FIRST
    rows: first from the caller's warm forces (the last step's answer by row key; a few
-   steps, each O(m^3) for m pressed rows, where the warm Lemke path or box steps take
+   steps (8: its answer is taken only at rounding, one step past the residual test), each O(m^3) for m pressed rows, where the warm Lemke path or box steps take
    hundreds of pivots), and last, after every other method failed, from their last iterate
    after IMP_LCP_NEWTON_SWEEPS projected Gauss-Seidel sweeps on A. */
-#define IMP_LCP_NEWTON_WARM_STEPS 6
+#define IMP_LCP_NEWTON_WARM_STEPS 8
 #define IMP_LCP_NEWTON_SWEEPS 200
 #define IMP_LCP_NEWTON_STEPS 30
 
-/* The Newton finish from start (NULL: from f itself): its answer is taken when it passes
-   the residual test on A (info->method then says IMP_LCP_GENERAL, the friction family);
-   else f, the row states and info of the answer before are kept. Returns the status to
-   report. a: n doubles of scratch. */
-static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limits *lim,
-                                    const double *start, int sweeps, int steps,
-                                    imp_lcp_workspace *ws, double *f, double *a,
-                                    imp_lcp_info *info, imp_lcp_status st, const char **msg)
+/* One of the later methods tried on the driver's behalf (the Newton finish, the proximal
+   point loop: try_newton, try_prox): its answer is taken when it reports ok (info->method
+   set to method); else f, the row states and info of the answer before are kept (the
+   pivots counted on). Returns the status to report. a: n doubles of scratch. */
+typedef struct attempt {
+    const imp_lcp_problem *p;
+    const imp_lcp_limits *lim;
+    const double *start;          /* Newton: the start (NULL: f itself) */
+    int sweeps, steps;            /* Newton: PGS sweeps first, most steps */
+    const imp_lcp_options *opts;  /* the proximal loop: the warm states and forces */
+} attempt;
+
+static imp_lcp_status try_newton(const attempt *t, imp_lcp_workspace *ws, double *f,
+                                 imp_lcp_info *info, const char **msg)
 {
-    int n = p->n;
+    if (t->start != NULL) memcpy(f, t->start, (size_t)t->p->n * sizeof(double));
+    return imp_lcp_solve_newton(t->p, t->lim, t->sweeps, t->steps, ws, f, info, msg);
+}
+
+static imp_lcp_status try_prox(const attempt *t, imp_lcp_workspace *ws, double *f,
+                               imp_lcp_info *info, const char **msg)
+{
+    return imp_lcp_solve_prox(t->p, t->lim, t->opts->warm_start, t->opts->warm_forces, ws, f,
+                              info, msg);
+}
+
+static imp_lcp_status kept_unless_ok(imp_lcp_status (*run)(const attempt *, imp_lcp_workspace *,
+                                                           double *, imp_lcp_info *,
+                                                           const char **),
+                                     const attempt *t, imp_lcp_method method, int warm,
+                                     imp_lcp_workspace *ws, double *f, double *a,
+                                     imp_lcp_info *info, imp_lcp_status st, const char **msg)
+{
+    int n = t->p->n;
     for (int i = 0; i < n; i++) {
         if (!isfinite(f[i])) f[i] = 0.0;
     }
@@ -541,13 +572,12 @@ static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limi
     signed char *st_keep = (signed char *)ws->list; /* (n ints: free between methods) */
     memcpy(a, f, (size_t)n * sizeof(double));
     memcpy(st_keep, ws->st, (size_t)n);
-    if (start != NULL) memcpy(f, start, (size_t)n * sizeof(double));
     const char *msg_n = *msg;
-    imp_lcp_status sn = imp_lcp_solve_newton(p, lim, sweeps, steps, ws, f, info, &msg_n);
-    /* (info->pivots: before's and the Newton steps) */
+    imp_lcp_status sn = run(t, ws, f, info, &msg_n);
+    /* (info->pivots: before's and the method's) */
     if (sn == IMP_LCP_OK) {
-        info->method = IMP_LCP_GENERAL;
-        info->warm_started = start != NULL;
+        info->method = method;
+        info->warm_started = warm;
         *msg = msg_n;
         return IMP_LCP_OK;
     }
@@ -557,6 +587,30 @@ static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limi
     memcpy(f, a, (size_t)n * sizeof(double));
     memcpy(ws->st, st_keep, (size_t)n);
     return st;
+}
+
+/* The Newton finish from start (NULL: from f itself), info->method then IMP_LCP_GENERAL
+   (the friction family) */
+static imp_lcp_status newton_finish(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                    const double *start, int sweeps, int steps,
+                                    imp_lcp_workspace *ws, double *f, double *a,
+                                    imp_lcp_info *info, imp_lcp_status st, const char **msg)
+{
+    attempt t = {p, lim, start, sweeps, steps, NULL};
+    return kept_unless_ok(try_newton, &t, IMP_LCP_GENERAL, start != NULL, ws, f, a, info, st,
+                          msg);
+}
+
+/* The proximal point loop (lcp_prox.c) from the caller's warm states and forces, after the
+   regularized box steps failed on a problem of more than IMP_LCP_REG_FIRST rows */
+static imp_lcp_status prox_after(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                 const imp_lcp_options *opts, imp_lcp_workspace *ws, double *f,
+                                 double *a, imp_lcp_info *info, imp_lcp_status st,
+                                 const char **msg)
+{
+    attempt t = {p, lim, NULL, 0, 0, opts};
+    return kept_unless_ok(try_prox, &t, IMP_LCP_LEMKE, opts->warm_start != NULL, ws, f, a,
+                          info, st, msg);
 }
 
 static int any_nonzero(const double *v, int n)
@@ -670,11 +724,23 @@ imp_lcp_status imp_lcp_solve(const imp_lcp_problem *p, const imp_lcp_options *op
     if (reg && n > IMP_LCP_REG_FIRST) {
         reg = 0; /* (tried once) */
         st = box_regularized(p, &lim, opts->warm_start, opts->warm_forces, ws, f, info, &msg);
+        if (st != IMP_LCP_OK && st != IMP_LCP_NO_MEMORY
+            && (opts->warm_start != NULL || opts->warm_forces != NULL)) {
+            /* and cold: the warm start can lead the steps astray (the 55-box pyramid's
+               failing solve of its 20-step symplectic Euler run: cold 3086 pivots, 0.26 s;
+               from the last step's states and forces every later method failed, 47 s) */
+            int pivots = info->pivots;
+            info->pivots = 0; /* (the steps count on from it up to their cap) */
+            st = box_regularized(p, &lim, NULL, NULL, ws, f, info, &msg);
+            info->pivots += pivots;
+        }
         if (st != IMP_LCP_OK && st != IMP_LCP_NO_MEMORY && n <= IMP_LCP_SPLIT_REG_MAX) {
-            /* Lemke's method on the split problem, whose path ends where the box steps'
+            /* the proximal point loop from the last step's answer (short warm Lemke paths),
+               then Lemke's method on the split problem, whose path ends where the box steps'
                iteration wanders (the other methods mostly fail on these problems) */
             split = 0;
-            st = split_last_resort(p, &lim, opts, ws, f, a, info, st, &msg);
+            st = prox_after(p, &lim, opts, ws, f, a, info, st, &msg);
+            if (st != IMP_LCP_OK) st = split_last_resort(p, &lim, opts, ws, f, a, info, st, &msg);
         }
         if (st == IMP_LCP_OK) {
             info->method = IMP_LCP_BOX;

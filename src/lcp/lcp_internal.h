@@ -40,6 +40,9 @@ struct imp_lcp_workspace {
     size_t newt_cap;
     int *newt_i;      /* its pieces and columns: 3 n ints */
     size_t newt_icap;
+    double *prox;     /* the proximal point loop (lcp_prox.c): n^2 + 2 n doubles */
+    unsigned char *prox_b; /* its iterate's row states and basis bits: 2 n bytes */
+    size_t prox_cap;
 };
 
 /* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
@@ -144,6 +147,16 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
                                    const double *warm_f, const unsigned char *warm_bas,
                                    imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
+
+/* The proximal point loop (lcp_prox.c) for friction with redundant rows: Lemke's path on
+   the split problems of A + rho diag(A), b - rho diag(A) f_k with rho falling, each started
+   from the last iterate's basis; from warm and warm_f (either may be NULL). IMP_LCP_OK when
+   an iterate passes imp_lcp_check at lim->tol on A; f and ws->st hold the last iterate
+   either way, ws->bas zeros. */
+imp_lcp_status imp_lcp_solve_prox(const imp_lcp_problem *p, const imp_lcp_limits *lim,
+                                  const signed char *warm, const double *warm_f,
+                                  imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
+                                  const char **msg);
 
 /* The semismooth Newton finish (lcp_newton.c) for friction, bilateral and unilateral rows:
    from f (in: a start, e.g. a failed method's last iterate), sweeps projected Gauss-Seidel

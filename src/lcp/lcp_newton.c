@@ -19,7 +19,8 @@
    with |F| (Yamashita and Fukushima 2001: quadratic convergence without a nonsingular
    Jacobian when the solutions form a set, as with redundant contacts), dense Cholesky; a
    backtracking line search on |F|^2 / 2; lambda raised when no step decreases it. An answer
-   is returned as IMP_LCP_OK only when imp_lcp_check passes at lim->tol on A itself.
+   is returned as IMP_LCP_OK only when imp_lcp_check passes at 1e-2 lim->tol on A itself and
+   |F| is at rounding (IMP_NEWTON_FTOL).
    Cost: O(n^2) per sweep and per line-search trial, O(m^3) per Newton step for m pressed
    rows (0.05 to 0.2 s at m = 300 to 400). Buffers in ws, grown on demand and kept. */
 #include <float.h>
@@ -38,6 +39,14 @@ enum { P_EQ, P_ZERO, P_BOUND };
    that stalls just inside the tolerance (a pyramid's bodies still accelerating at 2e-6
    m/s^2, within 1e-8 of the problem's scale) is on a wrong one */
 #define IMP_NEWTON_TIGHTER 1e-2
+/* and when its min map is at rounding, |F|_inf <= IMP_NEWTON_FTOL (1 + max|f|) (F in force
+   units: a pressed row's a_i / A_ii, a free row's f_i): Newton's steps on the answer's
+   pattern converge quadratically, from 1e-10 to 1e-15 relative in one step. The residual
+   test alone let through an iterate that stalled at |F| = 1.6e-10 (1 + max|f|) on a
+   28-box pyramid (test_lcp_newton's pyramid 19, warm from the longer Lemke path's answer):
+   Coulomb's conditions held at 1e-8, but a box still accelerated at 2.3e-8 g, the
+   redundant rows hiding it inside the complementarity product's scale */
+#define IMP_NEWTON_FTOL 1e-12
 
 typedef struct newton {
     const imp_lcp_problem *p;
@@ -274,16 +283,17 @@ imp_lcp_status imp_lcp_solve_newton(const imp_lcp_problem *p, const imp_lcp_limi
        last passing iterate is returned */
     int steps = 0, passed = 0;
     for (; steps < max_steps + passed; steps++) {
-        if (imp_lcp_check(p, f, N.ac, IMP_NEWTON_TIGHTER * lim->tol, info)) {
-            memcpy(N.pass, f, sizeof(double) * (size_t)n);
-            if (++passed > IMP_NEWTON_POLISH) break;
-        } else if (passed) {
-            break;
-        }
         double fmaxv = 0.0, Fmax = 0.0;
         for (int i = 0; i < n; i++) {
             fmaxv = fmax(fmaxv, fabs(f[i]));
             Fmax = fmax(Fmax, fabs(N.F[i]));
+        }
+        if (Fmax <= IMP_NEWTON_FTOL * (1.0 + fmaxv)
+            && imp_lcp_check(p, f, N.ac, IMP_NEWTON_TIGHTER * lim->tol, info)) {
+            memcpy(N.pass, f, sizeof(double) * (size_t)n);
+            if (++passed > IMP_NEWTON_POLISH) break;
+        } else if (passed) {
+            break;
         }
         if (passed && Fmax <= 1e-13 * (1.0 + fmaxv)) break;
         /* Levenberg-Marquardt's parameter with the relative size of F (at least 1e-13:

@@ -1,8 +1,9 @@
 /* lcp_pyr.h: lcp_gen.h's 2D pyramid with friction 0.6 as a frictional LCP with its buffers
-   (test_lcp_reg.c, test_lcp_newton.c). */
+   (test_lcp_reg.c, test_lcp_newton.c, test_lcp_prox.c). */
 #ifndef IMPACT_TEST_LCP_PYR_H
 #define IMPACT_TEST_LCP_PYR_H
 
+#include <math.h>
 #include <stdlib.h>
 
 #include <impact/lcp.h>
@@ -58,6 +59,16 @@ static inline void pyr_statics(const pyr *y, const double *f, double *dy, double
     *dy = fy - 9.81 * y->nb;
     *dx = fx + push;
     *acc = gen_max_body_acc(&y->s, f);
+}
+
+/* Coulomb's conditions (from A f + b, gen_coulomb_ok, independent of the solver) and the
+   statics of f for y at 1e-8 (of the weight, of g); 1 when they hold */
+static inline int pyr_ok(const pyr *y, const double *f)
+{
+    if (!gen_coulomb_ok(y->n, y->s.A, y->s.b, y->fn, y->mu, f, 1e-8)) return 0;
+    double dy, dx, acc, w = 9.81 * y->nb;
+    pyr_statics(y, f, &dy, &dx, &acc);
+    return fabs(dy) <= 1e-8 * w && fabs(dx) <= 1e-8 * w && acc <= 1e-8 * 9.81;
 }
 
 #endif

@@ -18,15 +18,6 @@
 #include "lcp_pyr.h"
 #include "lcp_internal.h"
 
-/* Coulomb's conditions and statics of f for y (see the header); 1 when they hold */
-static int pyr_ok(const pyr *y, const double *f)
-{
-    if (!gen_coulomb_ok(y->n, y->s.A, y->s.b, y->fn, y->mu, f, 1e-8)) return 0;
-    double dy, dx, acc, w = 9.81 * y->nb;
-    pyr_statics(y, f, &dy, &dx, &acc);
-    return fabs(dy) <= 1e-8 * w && fabs(dx) <= 1e-8 * w && acc <= 1e-8 * 9.81;
-}
-
 static imp_lcp_status newton(const imp_lcp_problem *p, int sweeps, int steps, double *f,
                              imp_lcp_info *info)
 {
