@@ -35,6 +35,8 @@ struct imp_dem_bins {
     int *cell, *start, *ids, *big, *off;
     double *box;          /* the boxes in cell order, by coordinate: lo x, y, z, hi x, y, z
                              (6 arrays of cap numbers) */
+    unsigned char *ball, *qball; /* 1: a ball (dem_bins.h), by id and in cell order */
+    int balls;            /* the last update's pairs of balls are by distance */
     size_t cstart;
     int nbig, d[3];
     double org[3], inv[3], h; /* the grid's corner, 1 / its cells' sides, the largest extent */
@@ -57,7 +59,7 @@ void imp_dem_bins_free(imp_dem_bins *b)
     imp_bp3d_free(b->sweep);
     free(b->lo), free(b->hi), free(b->cur), free(b->nxt), free(b->begins), free(b->ends);
     free(b->cell), free(b->start), free(b->ids), free(b->big), free(b->off), free(b->box);
-    free(b->raw);
+    free(b->raw), free(b->ball), free(b->qball);
     free(b);
 }
 
@@ -82,7 +84,10 @@ static int reserve(imp_dem_bins *b, int n)
     if (big != NULL) b->big = big;
     int *off = realloc(b->off, (c + 1) * sizeof *off);
     if (off != NULL) b->off = off;
-    if (!(lo && hi && box && cell && ids && big && off)) {
+    unsigned char *ball = realloc(b->ball, c), *qball = realloc(b->qball, c);
+    if (ball != NULL) b->ball = ball;
+    if (qball != NULL) b->qball = qball;
+    if (!(lo && hi && box && cell && ids && big && off && ball && qball)) {
         return -1;
     }
     b->cap = (int)c;
@@ -112,6 +117,27 @@ static inline int overlap(const double *la, const double *ha, const double *lb, 
 {
     return (la[0] < hb[0]) & (lb[0] < ha[0]) & (la[1] < hb[1]) & (lb[1] < ha[1])
            & (la[2] < hb[2]) & (lb[2] < ha[2]);
+}
+
+/* two balls' inflated boxes: the balls they hold overlap (centres closer than the sum of the
+   half-sides along x; dem_bins.h) */
+static inline int balls_meet(const double *la, const double *ha, const double *lb,
+                             const double *hb)
+{
+    double d0 = 0.5 * (la[0] + ha[0]) - 0.5 * (lb[0] + hb[0]);
+    double d1 = 0.5 * (la[1] + ha[1]) - 0.5 * (lb[1] + hb[1]);
+    double d2 = 0.5 * (la[2] + ha[2]) - 0.5 * (lb[2] + hb[2]);
+    double s = 0.5 * (ha[0] - la[0]) + 0.5 * (hb[0] - lb[0]);
+    return d0 * d0 + d1 * d1 + d2 * d2 < s * s;
+}
+
+/* boxes a and c of the last update pair: their inflated boxes overlap and, both balls, so do
+   their balls */
+static int meets(const imp_dem_bins *b, int a, int c)
+{
+    const double *la = b->lo + 3 * a, *ha = b->hi + 3 * a, *lc = b->lo + 3 * c, *hc = b->hi + 3 * c;
+    return overlap(la, ha, lc, hc) && !(b->balls && b->ball[a] && b->ball[c]
+                                        && !balls_meet(la, ha, lc, hc));
 }
 
 /* the cell index along an axis of a bound v (monotone in v, clamped to 0 .. d - 1) */
@@ -224,6 +250,7 @@ static int make_grid(imp_dem_bins *b)
         if (c >= 0) {
             int q = start[c]++;
             b->ids[q] = i;
+            b->qball[q] = b->balls && b->ball[i];
             double *bx = b->box + q;
             const size_t m = (size_t)b->cap;
             bx[0] = lo[3 * i], bx[m] = lo[3 * i + 1], bx[2 * m] = lo[3 * i + 2];
@@ -254,10 +281,10 @@ static inline uint64_t key_of(int a, int c)
                  : (uint64_t)(uint32_t)c << 32 | (uint32_t)a;
 }
 
-/* the boxes q0 <= q < q1 (in cell order) that overlap la, ha: their pairs with a into raw at
-   m (room made by the caller); the new m */
+/* the boxes q0 <= q < q1 (in cell order) that overlap la, ha (and, both balls when ball, whose
+   balls meet a's): their pairs with a into raw at m (room made by the caller); the new m */
 static inline size_t scan(const imp_dem_bins *b, int q0, int q1, int a, const double *la,
-                          const double *ha, size_t m)
+                          const double *ha, int ball, size_t m)
 {
     const size_t c = (size_t)b->cap;
     const double *bx = b->box;
@@ -266,6 +293,13 @@ static inline size_t scan(const imp_dem_bins *b, int q0, int q1, int a, const do
     for (int q = q0; q < q1; q++) {
         if ((bx[q] < ha[0]) & (la[0] < bx[3 * c + q]) & (bx[c + q] < ha[1])
             & (la[1] < bx[4 * c + q]) & (bx[2 * c + q] < ha[2]) & (la[2] < bx[5 * c + q])) {
+            if (ball && b->qball[q]) {
+                const double lq[3] = {bx[q], bx[c + q], bx[2 * c + q]};
+                const double hq[3] = {bx[3 * c + q], bx[4 * c + q], bx[5 * c + q]};
+                if (!balls_meet(la, ha, lq, hq)) {
+                    continue;
+                }
+            }
             raw[m++] = key_of(a, ids[q]);
         }
     }
@@ -299,7 +333,7 @@ static int big_pairs(imp_dem_bins *b)
         const double *lg = b->lo + 3 * g, *hg = b->hi + 3 * g;
         for (int j = i + 1; j < b->nbig; j++) {
             const int o = b->big[j];
-            if (overlap(lg, hg, b->lo + 3 * o, b->hi + 3 * o)) {
+            if (meets(b, g, o)) {
                 if (raw_room(b, 1) != 0) {
                     return -1;
                 }
@@ -321,7 +355,7 @@ static int big_pairs(imp_dem_bins *b)
                 if (raw_room(b, (size_t)(q1 - q0)) != 0) {
                     return -1;
                 }
-                b->nraw = scan(b, q0, q1, g, lg, hg, b->nraw);
+                b->nraw = scan(b, q0, q1, g, lg, hg, b->balls && b->ball[g], b->nraw);
             }
         }
         (void)d2;
@@ -359,12 +393,13 @@ static int grid_pairs(imp_dem_bins *b)
                 const double la[3] = {b->box[q], b->box[cap + q], b->box[2 * cap + q]};
                 const double ha[3] = {b->box[3 * cap + q], b->box[4 * cap + q],
                                       b->box[5 * cap + q]};
-                const int a = b->ids[q];
+                const int a = b->ids[q], ball = b->qball[q];
                 const int x0 = cell_index(la[0] - h, org, inv, d0);
                 const int x1 = cell_index(ha[0], org, inv, d0) + 1;
-                m = scan(b, q + 1, start[own + x1], a, la, ha, m);
+                m = scan(b, q + 1, start[own + x1], a, la, ha, ball, m);
                 for (int r = 0; r < nr; r++) {
-                    m = scan(b, start[row[r] * d0 + x0], start[row[r] * d0 + x1], a, la, ha, m);
+                    m = scan(b, start[row[r] * d0 + x0], start[row[r] * d0 + x1], a, la, ha, ball,
+                             m);
                 }
             }
             b->nraw = m;
@@ -481,6 +516,12 @@ static int to_sweep(imp_dem_bins *b, int n, const double *lo, const double *hi)
 
 int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *hi)
 {
+    return imp_dem_bins_update_balls(b, n, lo, hi, NULL, 0);
+}
+
+int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const double *hi,
+                              const int *tag, int ball_tag)
+{
     b->nbegins = b->nends = 0;
     b->handed = 0;
     if (n < 0) {
@@ -490,7 +531,8 @@ int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *
         return imp_bp3d_update(b->sweep, n, lo, hi);
     }
     const double d = b->verlet;
-    if (!b->built || n != b->n) {
+    const int balls = tag != NULL;
+    if (!b->built || n != b->n || balls != b->balls) {
         for (int i = 0; i < 3 * n; i++) {
             if (isnan(lo[i]) || isnan(hi[i])) {
                 return -1;
@@ -501,13 +543,16 @@ int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *
         }
         b->n = n;
     } else {
-        /* nothing to do while every box lies inside its inflated copy (negated tests: a NaN
-           bound counts as having left, and fails the update) */
+        /* nothing to do while every box lies inside its inflated copy, every ball inside its
+           ball, and no tag changed (negated tests: a NaN bound counts as having left, and fails
+           the update) */
         int moved = 0, bad = 0;
         for (int i = 0; i < n; i++) {
             const double *l = lo + 3 * i, *h = hi + 3 * i, *sl = b->lo + 3 * i, *sh = b->hi + 3 * i;
+            const int ball = balls && tag[i] == ball_tag;
             int inside = (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
                          & (h[1] <= sh[1]) & (h[2] <= sh[2]);
+            inside &= (ball == b->ball[i]) & ((ball == 0) | imp_dem_ball_inside(l, h, sl, sh));
             moved |= !inside;
             bad |= isnan(l[0]) | isnan(l[1]) | isnan(l[2]) | isnan(h[0]) | isnan(h[1])
                    | isnan(h[2]);
@@ -523,6 +568,10 @@ int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *
     for (int i = 0; i < 3 * n; i++) {  /* every box inflated again */
         b->lo[i] = lo[i] - d;
         b->hi[i] = hi[i] + d;
+    }
+    b->balls = balls;
+    for (int i = 0; i < n; i++) {
+        b->ball[i] = balls && tag[i] == ball_tag;
     }
     b->built = 1;
     int g = make_grid(b);
@@ -567,8 +616,9 @@ int imp_dem_bins_has_pair(const imp_dem_bins *b, int a, int c)
         return imp_bp3d_has_pair(b->sweep, a, c);
     }
     if (b->built && a != c && a >= 0 && c >= 0 && a < b->n && c < b->n) {
-        /* the pairs are those of the inflated boxes, unchanged since they were found */
-        return overlap(b->lo + 3 * a, b->hi + 3 * a, b->lo + 3 * c, b->hi + 3 * c);
+        /* the pairs are those of the inflated boxes (and balls), unchanged since they were
+           found */
+        return meets(b, a, c);
     }
     const imp_pairset view = {b->cur, (int)b->ncur, (int)b->ccur};  /* the same keys, sorted */
     return imp_pairset_contains(&view, a, c);
@@ -585,3 +635,5 @@ int imp_dem_bins_inflated(const imp_dem_bins *b, const double **lo, const double
 }
 
 int imp_dem_bins_gridded(const imp_dem_bins *b) { return b->sweep == NULL; }
+
+int imp_dem_bins_balls(const imp_dem_bins *b) { return b->sweep == NULL && b->built && b->balls; }

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "dem.h"
+#include "dem_bins.h"
 #include "dem_law.h"
 
 #ifdef _OPENMP
@@ -102,6 +103,21 @@ static int box_block_inside(double f, const int *kind, const double *pos, const 
     return inside;
 }
 
+/* 1 when every sphere of [i0, i1) lies inside the ball of its inflated box (the bins' test when
+   they pair the spheres by distance, dem_bins.h: the same tight box as boxes() makes) */
+static int ball_block_inside(double f, const int *kind, const double *pos, const double *radius,
+                             const double *ilo, const double *ihi, int i0, int i1)
+{
+    int inside = 1;
+    for (int i = i0; i < i1; i++) {
+        const double *x = pos + 3 * i;
+        const double r = f * radius[i];
+        const double l[3] = {x[0] - r, x[1] - r, x[2] - r}, h[3] = {x[0] + r, x[1] + r, x[2] + r};
+        inside &= (kind[i] != IMP_DEM_SPHERE) | imp_dem_ball_inside(l, h, ilo + 3 * i, ihi + 3 * i);
+    }
+    return inside;
+}
+
 #if HAVE_BOX_AVX2
 /* box_block_inside four spheres at a time: their 12 coordinates as three vectors, each lane
    with its sphere's f r and kind (the same subtraction, addition and ordered comparisons per
@@ -137,10 +153,14 @@ static AVX2 int box_block_inside_avx2(double f, const int *kind, const double *p
 }
 #endif
 
-/* box_block_inside, with AVX2 when simd (the law's choice, dem_law.c) */
-static int box_inside(int simd, double f, const int *kind, const double *pos, const double *radius,
-                      const double *ilo, const double *ihi, int i0, int i1)
+/* box_block_inside, with AVX2 when simd (the law's choice, dem_law.c); ball_block_inside when
+   balls */
+static int box_inside(int simd, int balls, double f, const int *kind, const double *pos,
+                      const double *radius, const double *ilo, const double *ihi, int i0, int i1)
 {
+    if (balls) {
+        return ball_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1);
+    }
 #if HAVE_BOX_AVX2
     if (simd) {
         return box_block_inside_avx2(f, kind, pos, radius, ilo, ihi, i0, i1);
@@ -165,7 +185,7 @@ static int boxes_unchanged(const imp_dem *d)
     }
     const int n = d->n, *kind = d->kind;
     const double *pos = d->pos, *radius = d->radius;
-    const int simd = HAVE_BOX_AVX2 && imp_dem_law_simd();
+    const int simd = HAVE_BOX_AVX2 && imp_dem_law_simd(), balls = imp_dem_bins_balls(d->bp);
 #ifdef _OPENMP
     if (n >= 8192 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
         /* over the threads, every block (no early exit): an and of integers, in any order */
@@ -174,13 +194,13 @@ static int boxes_unchanged(const imp_dem *d)
         _Pragma("omp parallel for reduction(& : all) schedule(static)")
         for (int b = 0; b < nblocks; b++) {
             int i0 = 64 * b, i1 = i0 + 64 < n ? i0 + 64 : n;
-            all &= box_inside(simd, f, kind, pos, radius, ilo, ihi, i0, i1);
+            all &= box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0, i1);
         }
         return all;
     }
 #endif
     for (int i0 = 0; i0 < n; i0 += 64) {
-        if (!box_inside(simd, f, kind, pos, radius, ilo, ihi, i0, i0 + 64 < n ? i0 + 64 : n)) {
+        if (!box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0, i0 + 64 < n ? i0 + 64 : n)) {
             return 0;
         }
     }
@@ -249,7 +269,7 @@ int imp_dem_collide(imp_dem *d)
         return 0;  /* the sweep would have no events */
     }
     /* 2. the sweep */
-    if (imp_dem_bins_update(d->bp, d->n, d->lo, d->hi) != 0) {
+    if (imp_dem_bins_update_balls(d->bp, d->n, d->lo, d->hi, d->kind, IMP_DEM_SPHERE) != 0) {
         snprintf(d->error, sizeof d->error, "the collider failed (out of memory or a NaN box)");
         return -1;
     }
