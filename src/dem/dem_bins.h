@@ -19,11 +19,11 @@
    same pairs and events.
 
    Balls (imp_dem_bins_update_balls): boxes tagged as balls (a sphere's: a cube f r about its
-   centre) pair with each other only when the balls their inflated boxes hold overlap, the
-   centres closer than the sum of the inflated half-sides (f ra + v + f rb + v: LIGGGHTS' pairs
-   within ra + rb + skin, skin = 2 v), not when the cubes overlap; and an update has work to do
-   when a ball's sphere left the ball of its inflated box (imp_dem_ball_inside: a move of v in
-   any direction, where the cube allows up to sqrt(3) v). Two spheres then cannot come within
+   centre) pair with each other only when their balls inflated by the verlet distance v
+   overlap, the centres closer than f ra + v + f rb + v (LIGGGHTS' pairs within ra + rb + skin,
+   skin = 2 v), not when the cubes overlap; and an update has work to do when a sphere left its
+   inflated ball (imp_dem_ball_inside: a move of v in any direction, where the cube allows up
+   to sqrt(3) v). Two spheres then cannot come within
    f (ra + rb) of each other between updates unless they were paired: their centres moved at
    most v - (f r - f r_run) each. Any other pair (a wall, a facet) stays a box pair. The sweep,
    when it takes over, has box pairs only (a superset: its first events add the rest). */
@@ -39,26 +39,6 @@ void imp_dem_bins_free(imp_dem_bins *b);
    first update, starts again: every pair begins, the old ones end). Returns 0, or -1 when out
    of memory or a bound is NaN (the next update then starts again). */
 int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *hi);
-/* The same with the boxes i whose tag[i] == ball_tag as balls (above); a change of the tags
-   starts again. */
-int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const double *hi,
-                              const int *tag, int ball_tag);
-/* 1 when the last update paired balls by distance (the grid in use, with tags): the inside test
-   the caller must use for the balls is then imp_dem_ball_inside, else the boxes' */
-int imp_dem_bins_balls(const imp_dem_bins *b);
-
-/* A ball's inside test: the sphere of tight box l, h (a cube: its centre (l + h) / 2, its
-   radius (h - l) / 2 along x) inside the ball of its inflated box sl, sh (the same from sl, sh);
-   0 for a NaN. The caller's and the bins' test are this one, so they agree to the bit. */
-static inline int imp_dem_ball_inside(const double *l, const double *h, const double *sl,
-                                      const double *sh)
-{
-    double d0 = 0.5 * (l[0] + h[0]) - 0.5 * (sl[0] + sh[0]);
-    double d1 = 0.5 * (l[1] + h[1]) - 0.5 * (sl[1] + sh[1]);
-    double d2 = 0.5 * (l[2] + h[2]) - 0.5 * (sl[2] + sh[2]);
-    double t = 0.5 * (sh[0] - sl[0]) - 0.5 * (h[0] - l[0]);
-    return (t >= 0.0) & (d0 * d0 + d1 * d1 + d2 * d2 <= t * t);
-}
 /* The events of the last update: pairs (a < b) as 2 ints each, sorted; valid until the next. */
 const int *imp_dem_bins_begins(const imp_dem_bins *b, int *count);
 const int *imp_dem_bins_ends(const imp_dem_bins *b, int *count);
@@ -68,5 +48,31 @@ int imp_dem_bins_has_pair(const imp_dem_bins *b, int a, int c);
 int imp_dem_bins_inflated(const imp_dem_bins *b, const double **lo, const double **hi);
 /* 1 when the grid is in use, 0 when the sweep took over (a test's and a bench's measure) */
 int imp_dem_bins_gridded(const imp_dem_bins *b);
+/* Balls for imp_dem_bins_update_balls: box i is a ball when tag[i] == ball_tag, about
+   centre[3 i ..] with radius scale * radius[i] (a sphere's tight box holds that ball). */
+typedef struct imp_dem_balls {
+    const double *centre, *radius;
+    double scale;
+    const int *tag;
+    int ball_tag;
+} imp_dem_balls;
+/* The same as imp_dem_bins_update with balls (above; NULL: none); a change of the tags starts
+   again. */
+int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const double *hi,
+                              const imp_dem_balls *balls);
+/* 1 when the last update paired balls by distance (the grid in use, with balls), with the
+   balls' centres at that update (3 numbers per id) and reaches R = scale radius + verlet (per
+   id; those of the other boxes are not set): the caller's inside test for a ball is then
+   imp_dem_ball_inside, else the boxes'. 0 otherwise. */
+int imp_dem_bins_balls(const imp_dem_bins *b, const double **centre, const double **reach);
+
+/* A ball's inside test: the sphere about x of radius rho inside the ball about c of radius R
+   (a move of at most R - rho); 0 for a NaN. The caller's and the bins' test are this one, so
+   they agree to the bit. */
+static inline int imp_dem_ball_inside(const double *x, double rho, const double *c, double R)
+{
+    double t = R - rho, d0 = x[0] - c[0], d1 = x[1] - c[1], d2 = x[2] - c[2];
+    return (t >= 0.0) & (d0 * d0 + d1 * d1 + d2 * d2 <= t * t);
+}
 
 #endif

@@ -86,8 +86,8 @@ static int check_update(imp_dem_bins *b, int n, double verlet, int moved)
     for (int i = 0; i < n; i++) {
         tag[i] = r[i] < 0.0;
     }
-    if ((balls ? imp_dem_bins_update_balls(b, n, lo, hi, tag, 0)
-               : imp_dem_bins_update(b, n, lo, hi)) != 0) {
+    const imp_dem_balls with = {x, r, 1.0, tag, 0};
+    if (imp_dem_bins_update_balls(b, n, lo, hi, balls ? &with : NULL) != 0) {
         return 0;
     }
     if (balls && moved) {
@@ -277,16 +277,17 @@ TEST(bins_hand_over_to_the_sweep)
 
 TEST(bins_balls_match_brute_force)
 {
+    const double *bc, *br;
     balls = 1;
     imp_dem_bins *b = imp_dem_bins_new(0.1);
     CHECK(b != NULL);
     CHECK(run(b, 600, 3, 14.0, 0.1, 40, 0.15));
-    CHECK(imp_dem_bins_gridded(b) && imp_dem_bins_balls(b));
+    CHECK(imp_dem_bins_gridded(b) && imp_dem_bins_balls(b, &bc, &br));
     /* fewer pairs than the boxes give: the cube about a sphere holds more than its ball */
     int nballs = imp_dem_bins_pair_count(b);
     imp_dem_bins *c = imp_dem_bins_new(0.1);
     CHECK(c != NULL && imp_dem_bins_update(c, 600, lo, hi) == 0);
-    CHECK(nballs < imp_dem_bins_pair_count(c) && !imp_dem_bins_balls(c));
+    CHECK(nballs < imp_dem_bins_pair_count(c) && !imp_dem_bins_balls(c, &bc, &br));
     imp_dem_bins_free(c);
     imp_dem_bins_free(b);
     b = imp_dem_bins_new(0.05);  /* a NaN, a new count */
@@ -303,29 +304,28 @@ TEST(bins_balls_match_brute_force)
     boxes_of(400, x, r);
     balls = 0;  /* brute force with boxes from here */
     CHECK(check_update(b, 400, 0.1, 1));
-    CHECK(!imp_dem_bins_gridded(b) && !imp_dem_bins_balls(b));
+    CHECK(!imp_dem_bins_gridded(b) && !imp_dem_bins_balls(b, &bc, &br));
     imp_dem_bins_free(b);
     balls = 0;
 }
 
 TEST(ball_inside_test)
 {
-    /* a sphere of radius 1 whose inflated box is its box at the origin inflated by 0.1: inside
-       after a move of 0.099 in any direction, out after 0.101 along a diagonal (inside the box:
-       0.101 / sqrt(3) on each axis); a grown radius counts against the move */
-    const double sl[3] = {-1.1, -1.1, -1.1}, sh[3] = {1.1, 1.1, 1.1};
+    /* a sphere of radius 1 whose inflated ball is about the origin with reach 1.1: inside after
+       a move of 0.099 in any direction, out after 0.101 along a diagonal (which the box test
+       keeps: 0.101 / sqrt(3) on each axis); a grown radius counts against the move */
+    const double c[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < 2; k++) {
-        double m = (k == 0 ? 0.099 : 0.101) / sqrt(3.0), rr = 1.0;
-        double l[3] = {m - rr, m - rr, m - rr}, h[3] = {m + rr, m + rr, m + rr};
-        CHECK(imp_dem_ball_inside(l, h, sl, sh) == (k == 0));
-        CHECK(l[0] >= sl[0] && h[0] <= sh[0]);  /* the box test would keep both */
+        double m = (k == 0 ? 0.099 : 0.101) / sqrt(3.0);
+        const double p[3] = {m, m, m};
+        CHECK(imp_dem_ball_inside(p, 1.0, c, 1.1) == (k == 0));
     }
-    const double l[3] = {-1.05, -1.05, -1.05}, h[3] = {1.05, 1.05, 1.05};
-    const double l2[3] = {-1.0, -1.0, -1.12}, h2[3] = {1.0, 1.0, 0.88};
-    CHECK(imp_dem_ball_inside(l, h, sl, sh));     /* grown by 0.05, not moved */
-    CHECK(!imp_dem_ball_inside(l2, h2, sl, sh));  /* moved 0.12 */
-    const double ln[3] = {NAN, 0.0, 0.0};
-    CHECK(!imp_dem_ball_inside(ln, h, sl, sh));
+    const double p1[3] = {0.0, 0.0, 0.06}, p2[3] = {0.0, 0.0, -0.12}, pn[3] = {NAN, 0.0, 0.0};
+    CHECK(imp_dem_ball_inside(c, 1.05, c, 1.1));    /* grown by 0.05, not moved */
+    CHECK(!imp_dem_ball_inside(p1, 1.05, c, 1.1));  /* and moved 0.06 */
+    CHECK(!imp_dem_ball_inside(p2, 1.0, c, 1.1));   /* moved 0.12 */
+    CHECK(!imp_dem_ball_inside(c, 1.2, c, 1.1));    /* grown past the reach */
+    CHECK(!imp_dem_ball_inside(pn, 1.0, c, 1.1));
 }
 
 int main(int argc, char **argv)
