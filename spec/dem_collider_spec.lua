@@ -57,7 +57,7 @@ describe("dem collider: pairs by distance", function()
   it("misses no contact and keeps no potential pair beyond ra + rb + 4 v", function()
     local v = 0.0008
     local w, balls, radius = cloud(2468, v)
-    local steps, checked, potential, runs0 = 200, 0, 0, w:dem_stats().collider_runs
+    local steps, checked, potential, runs0 = 150, 0, 0, w:dem_stats().collider_runs
     for _ = 1, steps do
       w:step(1)
       local have = {}
@@ -89,6 +89,6 @@ describe("dem collider: pairs by distance", function()
     local runs = w:dem_stats().collider_runs - runs0
     assert.is_true(checked > 100, "the cloud must collide enough to test: " .. checked)
     assert.is_true(potential > 1000, "potential pairs to test: " .. potential)
-    assert.is_true(runs > 5 and runs < steps / 2, "collider runs: " .. runs)
+    assert.is_true(runs >= 3 and runs < steps / 10, "collider runs: " .. runs)  -- 6 in this cloud
   end)
 end)
