@@ -296,7 +296,8 @@ static inline uint64_t key_of(int a, int c)
 /* the boxes q0 <= q < q1 (in cell order) that overlap la, ha (and, both balls when a's ball
    ca, ra is one (ra >= 0), whose balls meet it): their pairs with a into raw at m (room made by
    the caller); the new m */
-static inline size_t scan(const imp_dem_bins *b, int q0, int q1, int a, const double *la,
+static inline __attribute__((always_inline)) size_t scan(const imp_dem_bins *b, int q0, int q1,
+                                                         int a, const double *la,
                           const double *ha, const double *ca, double ra, size_t m)
 {
     const size_t c = (size_t)b->cap;
@@ -558,33 +559,32 @@ int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const do
         b->n = n;
     } else {
         /* nothing to do while every box lies inside its inflated copy, every ball inside its
-           ball, and no tag changed (negated tests: a NaN bound counts as having left, and fails
-           the update) */
-        int moved = 0, bad = 0;
-        for (int i = 0; i < n; i++) {
+           ball, and no tag changed; up to the first that left (negated tests: a NaN bound
+           counts as having left, and fails the update below) */
+        int moved = 0;
+        for (int i = 0; i < n && !moved; i++) {
             const double *l = lo + 3 * i, *h = hi + 3 * i, *sl = b->lo + 3 * i, *sh = b->hi + 3 * i;
             const int ball = balls && bl->tag[i] == bl->ball_tag;
-            int inside = (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
-                         & (h[1] <= sh[1]) & (h[2] <= sh[2]);
-            if (ball) {
-                inside = imp_dem_ball_inside(bl->centre + 3 * i, bl->scale * bl->radius[i],
-                                             b->bc + 3 * i, b->br[i]);
-            }
-            moved |= !inside | (ball != b->ball[i]);
-            bad |= isnan(l[0]) | isnan(l[1]) | isnan(l[2]) | isnan(h[0]) | isnan(h[1])
-                   | isnan(h[2]);
-        }
-        if (bad) {
-            b->built = 0;
-            return -1;
+            const int inside =
+                ball ? imp_dem_ball_inside(bl->centre + 3 * i, bl->scale * bl->radius[i],
+                                           b->bc + 3 * i, b->br[i])
+                     : (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
+                           & (h[1] <= sh[1]) & (h[2] <= sh[2]);
+            moved = !inside | (ball != b->ball[i]);
         }
         if (!moved) {
             return 0;
         }
     }
-    for (int i = 0; i < 3 * n; i++) {  /* every box inflated again */
+    int bad = 0;
+    for (int i = 0; i < 3 * n; i++) {  /* every box inflated again; a NaN bound fails */
         b->lo[i] = lo[i] - d;
         b->hi[i] = hi[i] + d;
+        bad |= isnan(lo[i]) | isnan(hi[i]);
+    }
+    if (bad) {
+        b->built = 0;
+        return -1;
     }
     b->balls = balls;
     for (int i = 0; i < n; i++) {
