@@ -570,7 +570,7 @@ int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const do
                                            b->bc + 3 * i, b->br[i])
                      : (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
                            & (h[1] <= sh[1]) & (h[2] <= sh[2]);
-            moved = !inside | (ball != b->ball[i]);
+            moved = (inside == 0) | (ball != b->ball[i]);
         }
         if (!moved) {
             return 0;
