@@ -295,10 +295,12 @@ function dem.force_resetter(opts)
   return engine("force_resetter", opts.label)
 end
 
---- dem.collider{verlet_distance = -0.1, interaction_radius = 1, label}: the collider (the
---- pairs of Yade's InsertionSortCollider, found by binning the boxes into a grid as
---- LIGGGHTS' neighbour lists do; a sweep for scenes a grid suits badly). Boxes are grown by
---- the verlet distance (m; a negative value is that factor of the smallest radius) so the
+--- dem.collider{verlet_distance = -0.1, interaction_radius = 1, label}: the collider (two
+--- spheres are paired when their centres are closer than the sum of their radii plus twice
+--- the verlet distance, as LIGGGHTS' neighbour lists with skin 2 v, found by binning into a
+--- grid; a sphere and a wall or facet when their boxes grown by the verlet distance overlap,
+--- Yade's InsertionSortCollider's pairs; a sweep of boxes for scenes a grid suits badly). The
+--- verlet distance is in m (a negative value is that factor of the smallest radius); the
 --- collider runs again only when some body moved that far; interaction_radius > 1 grows
 --- spheres' boxes by that factor (distant interactions; use the same factor in the
 --- interaction loop). Yade's default is -0.5; here -0.1 is faster (fewer potential

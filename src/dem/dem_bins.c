@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "broadphase3d.h"
 #include "pairset.h"
@@ -35,6 +36,11 @@ struct imp_dem_bins {
     int *cell, *start, *ids, *big, *off;
     double *box;          /* the boxes in cell order, by coordinate: lo x, y, z, hi x, y, z
                              (6 arrays of cap numbers) */
+    unsigned char *ball;  /* 1: a ball (dem_bins.h), by id */
+    double *bc, *br;      /* the balls' centres (3 per id) and reaches at the last update */
+    double *qb;           /* the balls in cell order: x, y, z, reach (4 arrays of cap; reach
+                             -1: not a ball) */
+    int balls;            /* the last update's pairs of balls are by distance */
     size_t cstart;
     int nbig, d[3];
     double org[3], inv[3], h; /* the grid's corner, 1 / its cells' sides, the largest extent */
@@ -57,7 +63,7 @@ void imp_dem_bins_free(imp_dem_bins *b)
     imp_bp3d_free(b->sweep);
     free(b->lo), free(b->hi), free(b->cur), free(b->nxt), free(b->begins), free(b->ends);
     free(b->cell), free(b->start), free(b->ids), free(b->big), free(b->off), free(b->box);
-    free(b->raw);
+    free(b->raw), free(b->ball), free(b->bc), free(b->br), free(b->qb);
     free(b);
 }
 
@@ -82,7 +88,15 @@ static int reserve(imp_dem_bins *b, int n)
     if (big != NULL) b->big = big;
     int *off = realloc(b->off, (c + 1) * sizeof *off);
     if (off != NULL) b->off = off;
-    if (!(lo && hi && box && cell && ids && big && off)) {
+    unsigned char *ball = realloc(b->ball, c);
+    if (ball != NULL) b->ball = ball;
+    double *bc = realloc(b->bc, 3 * c * sizeof *bc);
+    if (bc != NULL) b->bc = bc;
+    double *br = realloc(b->br, c * sizeof *br);
+    if (br != NULL) b->br = br;
+    double *qb = realloc(b->qb, 4 * c * sizeof *qb);
+    if (qb != NULL) b->qb = qb;
+    if (!(lo && hi && box && cell && ids && big && off && ball && bc && br && qb)) {
         return -1;
     }
     b->cap = (int)c;
@@ -112,6 +126,25 @@ static inline int overlap(const double *la, const double *ha, const double *lb, 
 {
     return (la[0] < hb[0]) & (lb[0] < ha[0]) & (la[1] < hb[1]) & (lb[1] < ha[1])
            & (la[2] < hb[2]) & (lb[2] < ha[2]);
+}
+
+/* two inflated balls overlap: centres closer than the sum of their reaches (dem_bins.h) */
+static inline int balls_meet(double ax, double ay, double az, double ra, double bx, double by,
+                             double bz, double rb)
+{
+    double d0 = ax - bx, d1 = ay - by, d2 = az - bz, s = ra + rb;
+    return d0 * d0 + d1 * d1 + d2 * d2 < s * s;
+}
+
+/* boxes a and c of the last update pair: their inflated boxes overlap and, both balls, so do
+   their balls */
+static int meets(const imp_dem_bins *b, int a, int c)
+{
+    const double *la = b->lo + 3 * a, *ha = b->hi + 3 * a, *lc = b->lo + 3 * c, *hc = b->hi + 3 * c;
+    const double *ca = b->bc + 3 * a, *cc = b->bc + 3 * c;
+    return overlap(la, ha, lc, hc)
+           && !(b->balls && b->ball[a] && b->ball[c]
+                && !balls_meet(ca[0], ca[1], ca[2], b->br[a], cc[0], cc[1], cc[2], b->br[c]));
 }
 
 /* the cell index along an axis of a bound v (monotone in v, clamped to 0 .. d - 1) */
@@ -224,8 +257,14 @@ static int make_grid(imp_dem_bins *b)
         if (c >= 0) {
             int q = start[c]++;
             b->ids[q] = i;
-            double *bx = b->box + q;
+            double *bx = b->box + q, *qb = b->qb + q;
             const size_t m = (size_t)b->cap;
+            if (b->balls && b->ball[i]) {
+                qb[0] = b->bc[3 * i], qb[m] = b->bc[3 * i + 1], qb[2 * m] = b->bc[3 * i + 2];
+                qb[3 * m] = b->br[i];
+            } else {
+                qb[3 * m] = -1.0;
+            }
             bx[0] = lo[3 * i], bx[m] = lo[3 * i + 1], bx[2 * m] = lo[3 * i + 2];
             bx[3 * m] = hi[3 * i], bx[4 * m] = hi[3 * i + 1], bx[5 * m] = hi[3 * i + 2];
         }
@@ -254,18 +293,25 @@ static inline uint64_t key_of(int a, int c)
                  : (uint64_t)(uint32_t)c << 32 | (uint32_t)a;
 }
 
-/* the boxes q0 <= q < q1 (in cell order) that overlap la, ha: their pairs with a into raw at
-   m (room made by the caller); the new m */
-static inline size_t scan(const imp_dem_bins *b, int q0, int q1, int a, const double *la,
-                          const double *ha, size_t m)
+/* the boxes q0 <= q < q1 (in cell order) that overlap la, ha (and, both balls when a's ball
+   ca, ra is one (ra >= 0), whose balls meet it): their pairs with a into raw at m (room made by
+   the caller); the new m */
+static inline __attribute__((always_inline)) size_t scan(const imp_dem_bins *b, int q0, int q1,
+                                                         int a, const double *la,
+                          const double *ha, const double *ca, double ra, size_t m)
 {
     const size_t c = (size_t)b->cap;
-    const double *bx = b->box;
+    const double *bx = b->box, *qb = b->qb;
     const int *ids = b->ids;
     uint64_t *raw = b->raw;
     for (int q = q0; q < q1; q++) {
         if ((bx[q] < ha[0]) & (la[0] < bx[3 * c + q]) & (bx[c + q] < ha[1])
             & (la[1] < bx[4 * c + q]) & (bx[2 * c + q] < ha[2]) & (la[2] < bx[5 * c + q])) {
+            const double rq = qb[3 * c + q];
+            if (ra >= 0.0 && rq >= 0.0
+                && !balls_meet(ca[0], ca[1], ca[2], ra, qb[q], qb[c + q], qb[2 * c + q], rq)) {
+                continue;
+            }
             raw[m++] = key_of(a, ids[q]);
         }
     }
@@ -299,7 +345,7 @@ static int big_pairs(imp_dem_bins *b)
         const double *lg = b->lo + 3 * g, *hg = b->hi + 3 * g;
         for (int j = i + 1; j < b->nbig; j++) {
             const int o = b->big[j];
-            if (overlap(lg, hg, b->lo + 3 * o, b->hi + 3 * o)) {
+            if (meets(b, g, o)) {
                 if (raw_room(b, 1) != 0) {
                     return -1;
                 }
@@ -321,7 +367,8 @@ static int big_pairs(imp_dem_bins *b)
                 if (raw_room(b, (size_t)(q1 - q0)) != 0) {
                     return -1;
                 }
-                b->nraw = scan(b, q0, q1, g, lg, hg, b->nraw);
+                b->nraw = scan(b, q0, q1, g, lg, hg, b->bc + 3 * g,
+                               b->balls && b->ball[g] ? b->br[g] : -1.0, b->nraw);
             }
         }
         (void)d2;
@@ -359,12 +406,15 @@ static int grid_pairs(imp_dem_bins *b)
                 const double la[3] = {b->box[q], b->box[cap + q], b->box[2 * cap + q]};
                 const double ha[3] = {b->box[3 * cap + q], b->box[4 * cap + q],
                                       b->box[5 * cap + q]};
+                const double ca[3] = {b->qb[q], b->qb[cap + q], b->qb[2 * cap + q]};
+                const double ra = b->qb[3 * cap + q];
                 const int a = b->ids[q];
                 const int x0 = cell_index(la[0] - h, org, inv, d0);
                 const int x1 = cell_index(ha[0], org, inv, d0) + 1;
-                m = scan(b, q + 1, start[own + x1], a, la, ha, m);
+                m = scan(b, q + 1, start[own + x1], a, la, ha, ca, ra, m);
                 for (int r = 0; r < nr; r++) {
-                    m = scan(b, start[row[r] * d0 + x0], start[row[r] * d0 + x1], a, la, ha, m);
+                    m = scan(b, start[row[r] * d0 + x0], start[row[r] * d0 + x1], a, la, ha, ca,
+                             ra, m);
                 }
             }
             b->nraw = m;
@@ -481,6 +531,12 @@ static int to_sweep(imp_dem_bins *b, int n, const double *lo, const double *hi)
 
 int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *hi)
 {
+    return imp_dem_bins_update_balls(b, n, lo, hi, NULL);
+}
+
+int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const double *hi,
+                              const imp_dem_balls *bl)
+{
     b->nbegins = b->nends = 0;
     b->handed = 0;
     if (n < 0) {
@@ -490,7 +546,8 @@ int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *
         return imp_bp3d_update(b->sweep, n, lo, hi);
     }
     const double d = b->verlet;
-    if (!b->built || n != b->n) {
+    const int balls = bl != NULL;
+    if (!b->built || n != b->n || balls != b->balls) {
         for (int i = 0; i < 3 * n; i++) {
             if (isnan(lo[i]) || isnan(hi[i])) {
                 return -1;
@@ -501,28 +558,41 @@ int imp_dem_bins_update(imp_dem_bins *b, int n, const double *lo, const double *
         }
         b->n = n;
     } else {
-        /* nothing to do while every box lies inside its inflated copy (negated tests: a NaN
-           bound counts as having left, and fails the update) */
-        int moved = 0, bad = 0;
-        for (int i = 0; i < n; i++) {
+        /* nothing to do while every box lies inside its inflated copy, every ball inside its
+           ball, and no tag changed; up to the first that left (negated tests: a NaN bound
+           counts as having left, and fails the update below) */
+        int moved = 0;
+        for (int i = 0; i < n && !moved; i++) {
             const double *l = lo + 3 * i, *h = hi + 3 * i, *sl = b->lo + 3 * i, *sh = b->hi + 3 * i;
-            int inside = (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
-                         & (h[1] <= sh[1]) & (h[2] <= sh[2]);
-            moved |= !inside;
-            bad |= isnan(l[0]) | isnan(l[1]) | isnan(l[2]) | isnan(h[0]) | isnan(h[1])
-                   | isnan(h[2]);
-        }
-        if (bad) {
-            b->built = 0;
-            return -1;
+            const int ball = balls && bl->tag[i] == bl->ball_tag;
+            const int inside =
+                ball ? imp_dem_ball_inside(bl->centre + 3 * i, bl->scale * bl->radius[i],
+                                           b->bc + 3 * i, b->br[i])
+                     : (l[0] >= sl[0]) & (l[1] >= sl[1]) & (l[2] >= sl[2]) & (h[0] <= sh[0])
+                           & (h[1] <= sh[1]) & (h[2] <= sh[2]);
+            moved = (inside == 0) | (ball != b->ball[i]);
         }
         if (!moved) {
             return 0;
         }
     }
-    for (int i = 0; i < 3 * n; i++) {  /* every box inflated again */
+    int bad = 0;
+    for (int i = 0; i < 3 * n; i++) {  /* every box inflated again; a NaN bound fails */
         b->lo[i] = lo[i] - d;
         b->hi[i] = hi[i] + d;
+        bad |= isnan(lo[i]) | isnan(hi[i]);
+    }
+    if (bad) {
+        b->built = 0;
+        return -1;
+    }
+    b->balls = balls;
+    for (int i = 0; i < n; i++) {
+        b->ball[i] = balls && bl->tag[i] == bl->ball_tag;
+        if (b->ball[i]) {
+            memcpy(b->bc + 3 * i, bl->centre + 3 * i, 3 * sizeof *b->bc);
+            b->br[i] = bl->scale * bl->radius[i] + d;
+        }
     }
     b->built = 1;
     int g = make_grid(b);
@@ -567,8 +637,9 @@ int imp_dem_bins_has_pair(const imp_dem_bins *b, int a, int c)
         return imp_bp3d_has_pair(b->sweep, a, c);
     }
     if (b->built && a != c && a >= 0 && c >= 0 && a < b->n && c < b->n) {
-        /* the pairs are those of the inflated boxes, unchanged since they were found */
-        return overlap(b->lo + 3 * a, b->hi + 3 * a, b->lo + 3 * c, b->hi + 3 * c);
+        /* the pairs are those of the inflated boxes (and balls), unchanged since they were
+           found */
+        return meets(b, a, c);
     }
     const imp_pairset view = {b->cur, (int)b->ncur, (int)b->ccur};  /* the same keys, sorted */
     return imp_pairset_contains(&view, a, c);
@@ -585,3 +656,10 @@ int imp_dem_bins_inflated(const imp_dem_bins *b, const double **lo, const double
 }
 
 int imp_dem_bins_gridded(const imp_dem_bins *b) { return b->sweep == NULL; }
+
+int imp_dem_bins_balls(const imp_dem_bins *b, const double **centre, const double **reach)
+{
+    *centre = b->bc;
+    *reach = b->br;
+    return b->sweep == NULL && b->built && b->balls;
+}

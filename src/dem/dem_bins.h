@@ -16,7 +16,17 @@
    settling pile's layers pass each other's end points along the vertical at every update.
    A scene the grid suits badly (more than 32 large boxes, as a mesh of facets; boxes spread
    over far more cells than there are boxes; crowded cells) goes to the sweep for good, with the
-   same pairs and events. */
+   same pairs and events.
+
+   Balls (imp_dem_bins_update_balls): boxes tagged as balls (a sphere's: a cube f r about its
+   centre) pair with each other only when their balls inflated by the verlet distance v
+   overlap, the centres closer than f ra + v + f rb + v (LIGGGHTS' pairs within ra + rb + skin,
+   skin = 2 v), not when the cubes overlap; and an update has work to do when a sphere left its
+   inflated ball (imp_dem_ball_inside: a move of v in any direction, where the cube allows up
+   to sqrt(3) v). Two spheres then cannot come within
+   f (ra + rb) of each other between updates unless they were paired: their centres moved at
+   most v - (f r - f r_run) each. Any other pair (a wall, a facet) stays a box pair. The sweep,
+   when it takes over, has box pairs only (a superset: its first events add the rest). */
 #ifndef IMPACT_DEM_BINS_H
 #define IMPACT_DEM_BINS_H
 
@@ -38,5 +48,31 @@ int imp_dem_bins_has_pair(const imp_dem_bins *b, int a, int c);
 int imp_dem_bins_inflated(const imp_dem_bins *b, const double **lo, const double **hi);
 /* 1 when the grid is in use, 0 when the sweep took over (a test's and a bench's measure) */
 int imp_dem_bins_gridded(const imp_dem_bins *b);
+/* Balls for imp_dem_bins_update_balls: box i is a ball when tag[i] == ball_tag, about
+   centre[3 i ..] with radius scale * radius[i] (a sphere's tight box holds that ball). */
+typedef struct imp_dem_balls {
+    const double *centre, *radius;
+    double scale;
+    const int *tag;
+    int ball_tag;
+} imp_dem_balls;
+/* The same as imp_dem_bins_update with balls (above; NULL: none); a change of the tags starts
+   again. */
+int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const double *hi,
+                              const imp_dem_balls *balls);
+/* 1 when the last update paired balls by distance (the grid in use, with balls), with the
+   balls' centres at that update (3 numbers per id) and reaches R = scale radius + verlet (per
+   id; those of the other boxes are not set): the caller's inside test for a ball is then
+   imp_dem_ball_inside, else the boxes'. 0 otherwise. */
+int imp_dem_bins_balls(const imp_dem_bins *b, const double **centre, const double **reach);
+
+/* A ball's inside test: the sphere about x of radius rho inside the ball about c of radius R
+   (a move of at most R - rho); 0 for a NaN. The caller's and the bins' test are this one, so
+   they agree to the bit. */
+static inline int imp_dem_ball_inside(const double *x, double rho, const double *c, double R)
+{
+    double t = R - rho, d0 = x[0] - c[0], d1 = x[1] - c[1], d2 = x[2] - c[2];
+    return (t >= 0.0) & (d0 * d0 + d1 * d1 + d2 * d2 <= t * t);
+}
 
 #endif

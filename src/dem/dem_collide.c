@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "dem.h"
+#include "dem_bins.h"
 #include "dem_law.h"
 
 #ifdef _OPENMP
@@ -102,6 +103,19 @@ static int box_block_inside(double f, const int *kind, const double *pos, const 
     return inside;
 }
 
+/* 1 when every sphere of [i0, i1) lies inside its inflated ball (the bins' test when they pair
+   the spheres by distance, dem_bins.h: centres c and reaches R of the last run) */
+static int ball_block_inside(double f, const int *kind, const double *pos, const double *radius,
+                             const double *c, const double *R, int i0, int i1)
+{
+    int inside = 1;
+    for (int i = i0; i < i1; i++) {
+        inside &= (kind[i] != IMP_DEM_SPHERE)
+                  | imp_dem_ball_inside(pos + 3 * i, f * radius[i], c + 3 * i, R[i]);
+    }
+    return inside;
+}
+
 #if HAVE_BOX_AVX2
 /* box_block_inside four spheres at a time: their 12 coordinates as three vectors, each lane
    with its sphere's f r and kind (the same subtraction, addition and ordered comparisons per
@@ -135,25 +149,71 @@ static AVX2 int box_block_inside_avx2(double f, const int *kind, const double *p
     return _mm256_movemask_pd(fail) == 0
            && box_block_inside(f, kind, pos, radius, ilo, ihi, i, i1);
 }
+
+/* the x, y and z of four points stored x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 (lane moves only) */
+static inline AVX2 void deinterleave(v4 a, v4 b, v4 c, v4 *x, v4 *y, v4 *z)
+{
+    *x = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, c, 0x2), b, 0x4), 0x6c);
+    *y = _mm256_permute_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x9), c, 0x4), 0x5);
+    *z = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x2), c, 0x9), 0xc6);
+}
+
+/* ball_block_inside four spheres at a time: the differences and their squares in the stored
+   layout, the squares' sum per sphere after a deinterleave, the same operations in the same
+   order as imp_dem_ball_inside (so the same answer, NaN included); the last i1 - i0 mod 4 by
+   the portable test */
+static AVX2 int ball_block_inside_avx2(double f, const int *kind, const double *pos,
+                                       const double *radius, const double *c, const double *R,
+                                       int i0, int i1)
+{
+    const v4 vf = _mm256_set1_pd(f);
+    const __m128i sphere = _mm_set1_epi32(IMP_DEM_SPHERE);
+    v4 fail = _mm256_setzero_pd();
+    int i = i0;
+    for (; i + 4 <= i1; i += 4) {
+        const v4 t = sub(_mm256_loadu_pd(R + i), mul(vf, _mm256_loadu_pd(radius + i)));
+        const v4 s = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(
+            _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(kind + i)), sphere)));
+        const size_t o = 3 * (size_t)i;
+        v4 sq[3], x, y, z;
+        for (int k = 0; k < 3; k++) {
+            const v4 dk = sub(_mm256_loadu_pd(pos + o + 4 * k), _mm256_loadu_pd(c + o + 4 * k));
+            sq[k] = mul(dk, dk);
+        }
+        deinterleave(sq[0], sq[1], sq[2], &x, &y, &z);
+        const v4 ok = _mm256_and_pd(_mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_GE_OQ),
+                                    _mm256_cmp_pd(add(add(x, y), z), mul(t, t), _CMP_LE_OQ));
+        fail = _mm256_or_pd(fail, _mm256_andnot_pd(ok, s));
+    }
+    return _mm256_movemask_pd(fail) == 0 && ball_block_inside(f, kind, pos, radius, c, R, i, i1);
+}
 #endif
 
-/* box_block_inside, with AVX2 when simd (the law's choice, dem_law.c) */
-static int box_inside(int simd, double f, const int *kind, const double *pos, const double *radius,
-                      const double *ilo, const double *ihi, int i0, int i1)
+/* box_block_inside, with AVX2 when simd (the law's choice, dem_law.c); ball_block_inside when
+   balls, with the centres and reaches of the last run in place of ilo and ihi */
+static int box_inside(int simd, int balls, double f, const int *kind, const double *pos,
+                      const double *radius, const double *ilo, const double *ihi, int i0, int i1)
 {
 #if HAVE_BOX_AVX2
     if (simd) {
+        if (balls) {
+            return ball_block_inside_avx2(f, kind, pos, radius, ilo, ihi, i0, i1);
+        }
         return box_block_inside_avx2(f, kind, pos, radius, ilo, ihi, i0, i1);
     }
 #else
     (void)simd;
 #endif
+    if (balls) {
+        return ball_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1);
+    }
     return box_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1);
 }
 
 /* Whether a run would change nothing: no reload or rebuild since the boxes were last made, the
    same interaction-radius factor, and every sphere's box, made as boxes() makes it, inside its
-   inflated copy (the broad phase's own test; a NaN fails it). Walls and facets are fixed: only
+   inflated copy, or, when the bins pair the spheres by distance, every sphere inside its
+   inflated ball (the broad phase's own test; a NaN fails it). Walls and facets are fixed: only
    a reload moves them. O(n), in blocks without a branch per sphere. */
 static int boxes_unchanged(const imp_dem *d)
 {
@@ -165,7 +225,12 @@ static int boxes_unchanged(const imp_dem *d)
     }
     const int n = d->n, *kind = d->kind;
     const double *pos = d->pos, *radius = d->radius;
+    const double *centre, *reach;
     const int simd = HAVE_BOX_AVX2 && imp_dem_law_simd();
+    const int balls = imp_dem_bins_balls(d->bp, &centre, &reach);
+    if (balls) {
+        ilo = centre, ihi = reach;
+    }
 #ifdef _OPENMP
     if (n >= 8192 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
         /* over the threads, every block (no early exit): an and of integers, in any order */
@@ -174,13 +239,13 @@ static int boxes_unchanged(const imp_dem *d)
         _Pragma("omp parallel for reduction(& : all) schedule(static)")
         for (int b = 0; b < nblocks; b++) {
             int i0 = 64 * b, i1 = i0 + 64 < n ? i0 + 64 : n;
-            all &= box_inside(simd, f, kind, pos, radius, ilo, ihi, i0, i1);
+            all &= box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0, i1);
         }
         return all;
     }
 #endif
     for (int i0 = 0; i0 < n; i0 += 64) {
-        if (!box_inside(simd, f, kind, pos, radius, ilo, ihi, i0, i0 + 64 < n ? i0 + 64 : n)) {
+        if (!box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0, i0 + 64 < n ? i0 + 64 : n)) {
             return 0;
         }
     }
@@ -249,7 +314,8 @@ int imp_dem_collide(imp_dem *d)
         return 0;  /* the sweep would have no events */
     }
     /* 2. the sweep */
-    if (imp_dem_bins_update(d->bp, d->n, d->lo, d->hi) != 0) {
+    const imp_dem_balls balls = {d->pos, d->radius, d->p.interaction_radius, d->kind, IMP_DEM_SPHERE};
+    if (imp_dem_bins_update_balls(d->bp, d->n, d->lo, d->hi, &balls) != 0) {
         snprintf(d->error, sizeof d->error, "the collider failed (out of memory or a NaN box)");
         return -1;
     }

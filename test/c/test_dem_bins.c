@@ -4,7 +4,10 @@
    update in which no box left its inflated copy changes nothing. Random moving spheres' boxes
    with unbounded walls among them, touching and flat boxes, a NaN, a change of the box count,
    and the scenes the grid suits badly (a box flown far away, many large boxes), where the sweep
-   takes over with the same pairs. */
+   takes over with the same pairs. With balls (imp_dem_bins_update_balls), two spheres pair only
+   when the balls of radius r + verlet about their centres at the update overlap, and an update
+   has work to do when a sphere moved more than the verlet distance from its centre there. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +29,15 @@ static double urand(void)
 static double lo[3 * MAXN], hi[3 * MAXN], ilo[3 * MAXN], ihi[3 * MAXN];
 static uint64_t old_set[MAXP], new_set[MAXP];
 static int nold;
+/* the ball mode: the spheres' centres and radii (r < 0: a wall), their centres at the last
+   update with work; the tags given to the bins (0 a sphere, 1 a wall) */
+static int balls;
+static double x[3 * MAXN], r[MAXN], xrun[3 * MAXN];
+static int tag[MAXN];
 
-/* the brute-force pairs of the inflated boxes, sorted (a << 32 | b) */
-static int brute(int n, const double *l, const double *h, uint64_t *out)
+/* the brute-force pairs of the inflated boxes (of the balls r + verlet about the centres at the
+   update for two spheres in the ball mode), sorted (a << 32 | b) */
+static int brute(int n, const double *l, const double *h, double verlet, uint64_t *out)
 {
     int k = 0;
     for (int i = 0; i < n; i++) {
@@ -36,6 +45,11 @@ static int brute(int n, const double *l, const double *h, uint64_t *out)
             int ov = 1;
             for (int d = 0; d < 3; d++) {
                 ov &= l[3 * i + d] < h[3 * j + d] && l[3 * j + d] < h[3 * i + d];
+            }
+            if (balls && r[i] >= 0.0 && r[j] >= 0.0) {
+                double dx = xrun[3 * i] - xrun[3 * j], dy = xrun[3 * i + 1] - xrun[3 * j + 1];
+                double dz = xrun[3 * i + 2] - xrun[3 * j + 2];
+                ov &= sqrt(dx * dx + dy * dy + dz * dz) < r[i] + r[j] + 2.0 * verlet;
             }
             if (ov) {
                 out[k++] = (uint64_t)i << 32 | (uint64_t)j;
@@ -69,8 +83,15 @@ static int events_match(const int *ev, int count, const uint64_t *a, int na, con
 /* one update's checks against brute force; 1 when all hold */
 static int check_update(imp_dem_bins *b, int n, double verlet, int moved)
 {
-    if (imp_dem_bins_update(b, n, lo, hi) != 0) {
+    for (int i = 0; i < n; i++) {
+        tag[i] = r[i] < 0.0;
+    }
+    const imp_dem_balls with = {x, r, 1.0, tag, 0};
+    if (imp_dem_bins_update_balls(b, n, lo, hi, balls ? &with : NULL) != 0) {
         return 0;
+    }
+    if (balls && moved) {
+        memcpy(xrun, x, 3 * (size_t)n * sizeof *x);
     }
     const double *bl, *bh;
     if (imp_dem_bins_inflated(b, &bl, &bh) != n) {
@@ -86,7 +107,7 @@ static int check_update(imp_dem_bins *b, int n, double verlet, int moved)
         || memcmp(bh, ihi, 3 * (size_t)n * sizeof *bh) != 0) {
         return 0;
     }
-    int nnew = brute(n, ilo, ihi, new_set), nb, ne;
+    int nnew = brute(n, ilo, ihi, verlet, new_set), nb, ne;
     const int *begins = imp_dem_bins_begins(b, &nb), *ends = imp_dem_bins_ends(b, &ne);
     if (imp_dem_bins_pair_count(b) != nnew || !events_match(begins, nb, new_set, nnew, old_set, nold)
         || !events_match(ends, ne, old_set, nold, new_set, nnew)) {
@@ -110,42 +131,46 @@ static int check_update(imp_dem_bins *b, int n, double verlet, int moved)
 
 /* n boxes: the first nwalls unbounded half-spaces (a floor and side walls), then spheres of
    radius 0.5 to 1 in a cube of side s */
-static void scene(int n, int nwalls, double s, double *x, double *r)
+static void scene(int n, int nwalls, double s, double *xs, double *rs)
 {
     for (int i = 0; i < n; i++) {
         for (int d = 0; d < 3; d++) {
-            x[3 * i + d] = urand() * s;
+            xs[3 * i + d] = urand() * s;
         }
-        r[i] = 0.5 + 0.5 * urand();
+        rs[i] = 0.5 + 0.5 * urand();
     }
     for (int i = 0; i < nwalls; i++) {
-        r[i] = -1.0;  /* a wall: the half-space below x[3 i + i % 3] on axis i % 3 */
+        rs[i] = -1.0;  /* a wall: the half-space below xs[3 i + i % 3] on axis i % 3 */
     }
 }
 
-static void boxes_of(int n, const double *x, const double *r)
+static void boxes_of(int n, const double *xs, const double *rs)
 {
     for (int i = 0; i < n; i++) {
         for (int d = 0; d < 3; d++) {
-            if (r[i] < 0.0) {
+            if (rs[i] < 0.0) {
                 lo[3 * i + d] = -INFINITY;
-                hi[3 * i + d] = d == i % 3 ? x[3 * i + d] : INFINITY;
+                hi[3 * i + d] = d == i % 3 ? xs[3 * i + d] : INFINITY;
             } else {
-                lo[3 * i + d] = x[3 * i + d] - r[i];
-                hi[3 * i + d] = x[3 * i + d] + r[i];
+                lo[3 * i + d] = xs[3 * i + d] - rs[i];
+                hi[3 * i + d] = xs[3 * i + d] + rs[i];
             }
         }
     }
 }
 
-static double x[3 * MAXN], r[MAXN];
-
-/* whether some tight box left its inflated copy */
-static int moved_out(int n)
+/* whether some tight box left its inflated copy (in the ball mode, some sphere moved farther
+   than the verlet distance from its centre at the last update with work) */
+static int moved_out(int n, double verlet)
 {
     int moved = 0;
     for (int i = 0; i < 3 * n; i++) {
         moved |= !(lo[i] >= ilo[i] && hi[i] <= ihi[i]);
+    }
+    for (int i = 0; balls && i < n; i++) {
+        double dx = x[3 * i] - xrun[3 * i], dy = x[3 * i + 1] - xrun[3 * i + 1];
+        double dz = x[3 * i + 2] - xrun[3 * i + 2];
+        moved |= r[i] >= 0.0 && !(sqrt(dx * dx + dy * dy + dz * dz) <= verlet);
     }
     return moved;
 }
@@ -166,7 +191,7 @@ static int run(imp_dem_bins *b, int n, int nwalls, double s, double verlet, int 
             }
         }
         boxes_of(n, x, r);
-        if (!check_update(b, n, verlet, moved_out(n))) {
+        if (!check_update(b, n, verlet, moved_out(n, verlet))) {
             return 0;
         }
     }
@@ -205,7 +230,7 @@ TEST(bins_touching_and_flat_boxes)
                 hi[3 * i + d] = c[d] + (pass == 2 && d == 2 ? -w : w);
             }
         }
-        CHECK(check_update(b, n, 0.0, pass == 0 || moved_out(n)));
+        CHECK(check_update(b, n, 0.0, pass == 0 || moved_out(n, 0.0)));
         CHECK(imp_dem_bins_pair_count(b) == (pass == 0 ? 0 : nold));
     }
     CHECK(imp_dem_bins_gridded(b));
@@ -250,6 +275,59 @@ TEST(bins_hand_over_to_the_sweep)
     imp_dem_bins_free(b);
 }
 
+TEST(bins_balls_match_brute_force)
+{
+    const double *bc, *br;
+    balls = 1;
+    imp_dem_bins *b = imp_dem_bins_new(0.1);
+    CHECK(b != NULL);
+    CHECK(run(b, 600, 3, 14.0, 0.1, 40, 0.15));
+    CHECK(imp_dem_bins_gridded(b) && imp_dem_bins_balls(b, &bc, &br));
+    /* fewer pairs than the boxes give: the cube about a sphere holds more than its ball */
+    int nballs = imp_dem_bins_pair_count(b);
+    imp_dem_bins *c = imp_dem_bins_new(0.1);
+    CHECK(c != NULL && imp_dem_bins_update(c, 600, lo, hi) == 0);
+    CHECK(nballs < imp_dem_bins_pair_count(c) && !imp_dem_bins_balls(c, &bc, &br));
+    imp_dem_bins_free(c);
+    imp_dem_bins_free(b);
+    b = imp_dem_bins_new(0.05);  /* a NaN, a new count */
+    CHECK(b != NULL);
+    CHECK(run(b, 300, 2, 10.0, 0.05, 5, 0.2));
+    CHECK(check_update(b, 250, 0.05, 1));
+    CHECK(check_update(b, 300, 0.05, 1));
+    imp_dem_bins_free(b);
+    /* the hand-over: the sweep's box pairs, a superset, from the events of the update */
+    b = imp_dem_bins_new(0.1);
+    CHECK(b != NULL);
+    CHECK(run(b, 400, 3, 12.0, 0.1, 3, 0.2));
+    x[3 * 399] = 1e9;
+    boxes_of(400, x, r);
+    balls = 0;  /* brute force with boxes from here */
+    CHECK(check_update(b, 400, 0.1, 1));
+    CHECK(!imp_dem_bins_gridded(b) && !imp_dem_bins_balls(b, &bc, &br));
+    imp_dem_bins_free(b);
+    balls = 0;
+}
+
+TEST(ball_inside_test)
+{
+    /* a sphere of radius 1 whose inflated ball is about the origin with reach 1.1: inside after
+       a move of 0.099 in any direction, out after 0.101 along a diagonal (which the box test
+       keeps: 0.101 / sqrt(3) on each axis); a grown radius counts against the move */
+    const double c[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < 2; k++) {
+        double m = (k == 0 ? 0.099 : 0.101) / sqrt(3.0);
+        const double p[3] = {m, m, m};
+        CHECK(imp_dem_ball_inside(p, 1.0, c, 1.1) == (k == 0));
+    }
+    const double p1[3] = {0.0, 0.0, 0.06}, p2[3] = {0.0, 0.0, -0.12}, pn[3] = {NAN, 0.0, 0.0};
+    CHECK(imp_dem_ball_inside(c, 1.05, c, 1.1));    /* grown by 0.05, not moved */
+    CHECK(!imp_dem_ball_inside(p1, 1.05, c, 1.1));  /* and moved 0.06 */
+    CHECK(!imp_dem_ball_inside(p2, 1.0, c, 1.1));   /* moved 0.12 */
+    CHECK(!imp_dem_ball_inside(c, 1.2, c, 1.1));    /* grown past the reach */
+    CHECK(!imp_dem_ball_inside(pn, 1.0, c, 1.1));
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -257,5 +335,7 @@ int main(int argc, char **argv)
     RUN(bins_touching_and_flat_boxes);
     RUN(bins_nan_and_new_count);
     RUN(bins_hand_over_to_the_sweep);
+    RUN(bins_balls_match_brute_force);
+    RUN(ball_inside_test);
     return CHECK_END("dem_bins");
 }
