@@ -126,7 +126,8 @@ describe("engine2d soft step (precision " .. precision .. ")", function()
   it("a pyramid stands with a small velocity_tol (0.01 and 0.001)", function()
     for _, vtol in ipairs({ 0.01, 0.001 }) do
       local w = impact.world2d { strategy = "contact", dt = 1 / 60, gravity = { 0, -g },
-                                 contact_solver = "soft", velocity_tol = vtol, soft = { precision = precision } }
+                                 contact_solver = "soft", velocity_tol = vtol,
+                                 soft = { precision = precision } }
       scenes2d.ground(w, 100)
       local boxes, start = scenes2d.pyramid(w, 14)
       w:run { duration = 4 }

@@ -419,12 +419,15 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, i
 }
 
 /* As refresh_rows after the blocks' rows were shaped into their lanes at these poses at the
-   last step's end (SHAPED_LANES): the lanes' warm starts checked in place, the other rows'
-   in the rows. O(rows). */
-static void refresh_lanes(struct imp_e2_soft *s)
+   last step's end (SHAPED_LANES): the lanes' warm starts checked in place (check; else left to
+   imp_e2_soft_f8_pack, which checks them as it reads them), the other rows' in the rows.
+   O(rows). */
+static void refresh_lanes(struct imp_e2_soft *s, int check)
 {
     int elastic = 0;
-    imp_e2_soft_lanes_warm_check(s);
+    if (check) {
+        imp_e2_soft_lanes_warm_check(s);
+    }
     for (int g = 0; g < s->nover; g++) {
         for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
             elastic |= row_warm_check(&s->rows[i]);
@@ -1017,7 +1020,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
        colours and blocks, only their lanes filled again */
     int keep = !refresh && cached == 2 && layout_ok && e->nrec == s->nbody;
     if (lanes) {
-        refresh_lanes(s);
+        refresh_lanes(s, sd->precision != IMP_SOFT_FLOAT);
     } else if (refresh) {
         refresh_rows(w, s, y, at_shaped);
     } else if (keep && imp_e2_soft_blocks_keep(s)) {
@@ -1030,7 +1033,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
        velocities and displacements rounded into float for them and the moving bodies' changes
        of velocity brought back */
     int fp = sd->precision == IMP_SOFT_FLOAT;
-    if (fp && imp_e2_soft_f8_pack(s, ns) != 0) {
+    if (fp && imp_e2_soft_f8_pack(s, ns, lanes) != 0) {
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }

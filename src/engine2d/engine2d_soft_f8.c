@@ -15,6 +15,8 @@
    both give the same results bit for bit, and so do any number of threads (each colour's
    float blocks split among them, the colours between barriers). Cost: O(blocks) to pack and
    unpack, O(slots) to convert the velocities, O(rows) a pass; no allocation once sized. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -73,8 +75,10 @@ static AVX2 void unpack_fields_avx2(const soft_f8 *f, int o, soft_block *b)
 }
 #endif
 
-/* lanes 4 h .. 4 h + 3 of f from block b (NULL: lanes that do nothing) */
-static void pack_half(const struct imp_e2_soft *s, soft_f8 *f, int h, const soft_block *b)
+/* lanes 4 h .. 4 h + 3 of f from block b (NULL: lanes that do nothing); check: the warm
+   starts checked as imp_e2_soft_lanes_warm_check does (a row of mass 0 or whose impulses are
+   not finite starts from 0, a row without friction from no tangent impulse) */
+static void pack_half(const struct imp_e2_soft *s, soft_f8 *f, int h, const soft_block *b, int check)
 {
     int o = SOFT_LANES * h;
     if (b == NULL) {
@@ -94,6 +98,15 @@ static void pack_half(const struct imp_e2_soft *s, soft_f8 *f, int h, const soft
     {
         pack_fields(f, o, b);
     }
+    if (check) {
+        for (int j = 0; j < 2 * SOFT_LANES; j++) {
+            int k = j / SOFT_LANES, l = j % SOFT_LANES;
+            double n = b->fn[k][l], t = b->ft[k][l];
+            int ok = b->mass_n[k][l] != 0.0 && fabs(n) <= DBL_MAX && fabs(t) <= DBL_MAX;  /* (finite) */
+            f->fn[k][o + l] = ok ? f->fn[k][o + l] : 0.0f;
+            f->ft[k][o + l] = ok && !(b->fz >> j & 1) ? f->ft[k][o + l] : 0.0f;
+        }
+    }
     const double *minv = s->minv;
     for (int l = 0; l < SOFT_LANES; l++) {
         const double *mp = minv + SOFT_SV * b->p[l], *mq = minv + SOFT_SV * b->q[l];
@@ -109,7 +122,7 @@ static void pack_half(const struct imp_e2_soft *s, soft_f8 *f, int h, const soft
     f->st |= b->st << o;
 }
 
-int imp_e2_soft_f8_pack(struct imp_e2_soft *s, int ns)
+int imp_e2_soft_f8_pack(struct imp_e2_soft *s, int ns, int check)
 {
     int need = s->nblocks / 2 + SOFT_COLOURS;
     if (need > s->f8_cap) {
@@ -147,8 +160,8 @@ int imp_e2_soft_f8_pack(struct imp_e2_soft *s, int ns)
             f->pm = f->qm = f->st = 0;
             f->b = bi;
             f->nb = bi + 1 < s->colour_first[c + 1] ? 2 : 1;
-            pack_half(s, f, 0, &s->blocks[bi]);
-            pack_half(s, f, 1, f->nb == 2 ? &s->blocks[bi + 1] : NULL);
+            pack_half(s, f, 0, &s->blocks[bi], check);
+            pack_half(s, f, 1, f->nb == 2 ? &s->blocks[bi + 1] : NULL, check);
         }
     }
     s->f8_first[s->ncolours] = nf;

@@ -283,8 +283,10 @@ void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, struct soft_block *b, in
 void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
                             double push_max);
 /* The step's float blocks from the blocks (their impulses and sums too), and the slots that
-   move in them, for ns slots; 0, or -1 out of memory. O(blocks + slots). */
-int imp_e2_soft_f8_pack(struct imp_e2_soft *s, int ns);
+   move in them, for ns slots; check: the blocks' warm starts checked on the way (as
+   imp_e2_soft_lanes_warm_check, which is then not needed). 0, or -1 out of memory.
+   O(blocks + slots). */
+int imp_e2_soft_f8_pack(struct imp_e2_soft *s, int ns, int check);
 /* The float blocks' impulses, sums and largest impulses back into the blocks. O(blocks). */
 void imp_e2_soft_f8_unpack(struct imp_e2_soft *s);
 /* s->vel (dx 0) or s->dpos (dx 1) rounded into the float velocities (displacements). O(slots). */
