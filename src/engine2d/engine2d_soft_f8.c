@@ -292,60 +292,27 @@ typedef struct fsoft {
     float br, ms, is;
 } fsoft;
 
-/* The normal then the tangent row k of lane l (v[0 .. 5]: p's then q's velocities; x: p's less
-   q's displacement, p's and q's angles; sf its softness) */
-static void lane_row(soft_f8 *f, int l, int k, float *v, const float *x, const fsoft *sf, float inv_h,
-                     int use_bias, float push_max, int sum, int track)
-{
-    float n0 = f->n0[l], n1 = f->n1[l], rpn = f->rpn[k][l], rqn = f->rqn[k][l];
-    float c = f->c0[k][l] + n0 * x[0] + n1 * x[1] + rpn * x[2] - rqn * x[3];
-    float vn = n0 * (v[0] - v[3]) + n1 * (v[1] - v[4]) + rpn * v[2] - rqn * v[5];
-    float bias = 0.0f, ms = 1.0f, is = 0.0f;
-    if (c > 0.0f) {
-        bias = c * inv_h;
-    } else if (use_bias) {
-        bias = sf->br * c;
-        if (bias < -push_max) {
-            bias = -push_max;
-        }
-        ms = sf->ms;
-        is = sf->is;
-    }
-    float f0 = f->fn[k][l];
-    float fv = f0 - f->mass_n[k][l] * ms * (vn + bias) - is * f0;
-    if (fv < 0.0f) {
-        fv = 0.0f;
-    }
-    float df = fv - f0;
-    f->fn[k][l] = fv;
-    if (track) {
-        f->fn_max[k][l] = fv > f->fn_max[k][l] ? fv : f->fn_max[k][l];
-    }
-    float mp = f->mp[l], ip = f->ip[l], mq = f->mq[l], iq = f->iq[l];
-    v[0] += mp * n0 * df;
-    v[1] += mp * n1 * df;
-    v[2] += ip * rpn * df;
-    v[3] -= mq * n0 * df;
-    v[4] -= mq * n1 * df;
-    v[5] -= iq * rqn * df;
-    float rpt = f->rpt[k][l], rqt = f->rqt[k][l];
-    float vt = -n1 * (v[0] - v[3]) + n0 * (v[1] - v[4]) + rpt * v[2] - rqt * v[5];
-    float lim = f->mu[l] * fv, t0 = f->ft[k][l];
-    float t = t0 - f->mass_t[k][l] * vt;
-    t = t > lim ? lim : t < -lim ? -lim : t;
-    float dt = t - t0;
-    f->ft[k][l] = t;
-    if (sum) {
-        f->fn_sum[k][l] += fv;
-        f->ft_sum[k][l] += t;
-    }
-    v[0] -= mp * n1 * dt;
-    v[1] += mp * n0 * dt;
-    v[2] += ip * rpt * dt;
-    v[3] += mq * n1 * dt;
-    v[4] -= mq * n0 * dt;
-    v[5] -= iq * rqt * dt;
-}
+#define SL_T float
+#define SL_B soft_f8
+#define SL_NAME f
+#if defined(IMP_E2_HAVE_AVX2)
+#define SL_AVX2 1
+#define SL_V __m256
+#define SL_LD(p) _mm256_loadu_ps(p)
+#define SL_ST(p, x) _mm256_storeu_ps(p, x)
+#define SL_SPLAT(x) _mm256_set1_ps(x)
+#define SL_ZERO() _mm256_setzero_ps()
+#define SL_ADD(a, b) _mm256_add_ps(a, b)
+#define SL_SUB(a, b) _mm256_sub_ps(a, b)
+#define SL_MUL(a, b) _mm256_mul_ps(a, b)
+#define SL_NEG(a) _mm256_xor_ps(a, _mm256_set1_ps(-0.0f))
+#define SL_PICK(m, a, b) _mm256_blendv_ps(b, a, m)
+#define SL_LT(a, b) _mm256_cmp_ps(a, b, _CMP_LT_OQ)
+#define SL_GT(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OQ)
+#else
+#define SL_AVX2 0
+#endif
+#include "engine2d_soft_lane.h"
 
 /* lane l's velocities v (p's then q's) back, of the bodies that move */
 static void lane_store(const soft_f8 *f, int l, float *vel, const float *v)
@@ -360,6 +327,12 @@ static void lane_store(const soft_f8 *f, int l, float *vel, const float *v)
     }
 }
 
+/* lane l's masses: p's mass and inertia, q's */
+static void lane_mass(const soft_f8 *f, int l, float *m)
+{
+    m[0] = f->mp[l], m[1] = f->ip[l], m[2] = f->mq[l], m[3] = f->iq[l];
+}
+
 static void warm_portable(struct imp_e2_soft *s, int f0, int f1)
 {
     float *vel = s->fvel;
@@ -367,18 +340,9 @@ static void warm_portable(struct imp_e2_soft *s, int f0, int f1)
         const soft_f8 *f = &s->f8[fi];
         for (int l = 0; l < SOFT_F8; l++) {
             const float *vp = vel + SOFT_SV * f->p[l], *vq = vel + SOFT_SV * f->q[l];
-            float v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
-            float n0 = f->n0[l], n1 = f->n1[l], mp = f->mp[l], ip = f->ip[l], mq = f->mq[l], iq = f->iq[l];
-            for (int k = 0; k < 2; k++) {
-                float fn = f->fn[k][l], ft = f->ft[k][l];
-                float px = n0 * fn - n1 * ft, py = n1 * fn + n0 * ft;
-                v[0] += mp * px;
-                v[1] += mp * py;
-                v[2] += ip * (f->rpn[k][l] * fn + f->rpt[k][l] * ft);
-                v[3] -= mq * px;
-                v[4] -= mq * py;
-                v[5] -= iq * (f->rqn[k][l] * fn + f->rqt[k][l] * ft);
-            }
+            float v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]}, m[4];
+            lane_mass(f, l, m);
+            lane_warm_f(f, l, v, m);
             lane_store(f, l, vel, v);
         }
     }
@@ -398,8 +362,10 @@ static void pass_portable(struct imp_e2_soft *s, int f0, int f1, float inv_h, in
             float v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
             const float x[4] = {xp[0] - xq[0], xp[1] - xq[1], xp[2], xq[2]};
             const fsoft *so = &sf[f->st >> l & 1];
-            lane_row(f, l, 0, v, x, so, inv_h, use_bias, push_max, sum, track);
-            lane_row(f, l, 1, v, x, so, inv_h, use_bias, push_max, sum, track);
+            float m[4];
+            lane_mass(f, l, m);
+            lane_row_f(f, l, 0, v, x, m, so->br, so->ms, so->is, inv_h, use_bias, push_max, sum, track);
+            lane_row_f(f, l, 1, v, x, m, so->br, so->ms, so->is, inv_h, use_bias, push_max, sum, track);
             lane_store(f, l, vel, v);
         }
     }
@@ -411,14 +377,9 @@ static void pass_portable(struct imp_e2_soft *s, int f0, int f1, float inv_h, in
 typedef __m256 v8;
 static inline AVX2 v8 ld8(const float *p) { return _mm256_loadu_ps(p); }
 static inline AVX2 v8 set8(float x) { return _mm256_set1_ps(x); }
-static inline AVX2 v8 add8(v8 a, v8 b) { return _mm256_add_ps(a, b); }
 static inline AVX2 v8 sub8(v8 a, v8 b) { return _mm256_sub_ps(a, b); }
-static inline AVX2 v8 mul8(v8 a, v8 b) { return _mm256_mul_ps(a, b); }
-static inline AVX2 v8 neg8(v8 a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
 /* a where m is set, else b */
 static inline AVX2 v8 pick8(v8 m, v8 a, v8 b) { return _mm256_blendv_ps(b, a, m); }
-static inline AVX2 v8 lt8(v8 a, v8 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
-static inline AVX2 v8 gt8(v8 a, v8 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 
 /* the 3 values of the eight slots' (base: SOFT_SV floats a slot) as out[0 .. 2]: a 4-float
    load a slot, slots l and l + 4 in one register's halves, transposed within the halves */
@@ -475,68 +436,6 @@ static inline AVX2 v8 lanes8(int bits)
     return _mm256_castsi256_ps(_mm256_cmpeq_epi32(b, one));
 }
 
-/* row k's separation in the eight lanes (as lane_row's c) */
-static inline __attribute__((always_inline)) AVX2 v8 gap8(const soft_f8 *f, int k, const v8 *x)
-{
-    v8 n0 = ld8(f->n0), n1 = ld8(f->n1), rpn = ld8(f->rpn[k]), rqn = ld8(f->rqn[k]);
-    return sub8(add8(add8(add8(ld8(f->c0[k]), mul8(n0, x[0])), mul8(n1, x[1])), mul8(rpn, x[2])), mul8(rqn, x[3]));
-}
-
-/* lane_row over the eight lanes at once (so: the lanes' bias rate, mass and impulse scales) */
-static inline __attribute__((always_inline)) AVX2 void row8(soft_f8 *f, int k, v8 *v, v8 c, const v8 *m, const v8 *so,
-                                                            v8 inv_h, int use_bias, v8 push_max, int sum, int track)
-{
-    const v8 zero = _mm256_setzero_ps();
-    v8 n0 = ld8(f->n0), n1 = ld8(f->n1), rpn = ld8(f->rpn[k]), rqn = ld8(f->rqn[k]);
-    v8 vn = sub8(add8(add8(mul8(n0, sub8(v[0], v[3])), mul8(n1, sub8(v[1], v[4]))), mul8(rpn, v[2])), mul8(rqn, v[5]));
-    v8 spec = gt8(c, zero);
-    v8 bias, ms, is;
-    if (use_bias) {
-        v8 soft = mul8(so[0], c);
-        soft = pick8(lt8(soft, neg8(push_max)), neg8(push_max), soft);
-        bias = pick8(spec, mul8(c, inv_h), soft);
-        ms = pick8(spec, set8(1.0f), so[1]);
-        is = pick8(spec, zero, so[2]);
-    } else {
-        bias = pick8(spec, mul8(c, inv_h), zero);
-        ms = set8(1.0f);
-        is = zero;
-    }
-    v8 f0 = ld8(f->fn[k]);
-    v8 fv = sub8(sub8(f0, mul8(mul8(ld8(f->mass_n[k]), ms), add8(vn, bias))), mul8(is, f0));
-    fv = pick8(lt8(fv, zero), zero, fv);
-    v8 df = sub8(fv, f0);
-    _mm256_storeu_ps(f->fn[k], fv);
-    if (track) {
-        v8 fmax = ld8(f->fn_max[k]);
-        _mm256_storeu_ps(f->fn_max[k], pick8(gt8(fv, fmax), fv, fmax));
-    }
-    v8 mp = m[0], ip = m[1], mq = m[2], iq = m[3];
-    v[0] = add8(v[0], mul8(mul8(mp, n0), df));
-    v[1] = add8(v[1], mul8(mul8(mp, n1), df));
-    v[2] = add8(v[2], mul8(mul8(ip, rpn), df));
-    v[3] = sub8(v[3], mul8(mul8(mq, n0), df));
-    v[4] = sub8(v[4], mul8(mul8(mq, n1), df));
-    v[5] = sub8(v[5], mul8(mul8(iq, rqn), df));
-    v8 rpt = ld8(f->rpt[k]), rqt = ld8(f->rqt[k]);
-    v8 vt = sub8(add8(add8(mul8(neg8(n1), sub8(v[0], v[3])), mul8(n0, sub8(v[1], v[4]))), mul8(rpt, v[2])), mul8(rqt, v[5]));
-    v8 lim = mul8(ld8(f->mu), fv), t0 = ld8(f->ft[k]);
-    v8 t = sub8(t0, mul8(ld8(f->mass_t[k]), vt));
-    t = pick8(gt8(t, lim), lim, pick8(lt8(t, neg8(lim)), neg8(lim), t));
-    v8 dt = sub8(t, t0);
-    _mm256_storeu_ps(f->ft[k], t);
-    if (sum) {
-        _mm256_storeu_ps(f->fn_sum[k], add8(ld8(f->fn_sum[k]), fv));
-        _mm256_storeu_ps(f->ft_sum[k], add8(ld8(f->ft_sum[k]), t));
-    }
-    v[0] = sub8(v[0], mul8(mul8(mp, n1), dt));
-    v[1] = add8(v[1], mul8(mul8(mp, n0), dt));
-    v[2] = add8(v[2], mul8(mul8(ip, rpt), dt));
-    v[3] = add8(v[3], mul8(mul8(mq, n1), dt));
-    v[4] = sub8(v[4], mul8(mul8(mq, n0), dt));
-    v[5] = sub8(v[5], mul8(mul8(iq, rqt), dt));
-}
-
 static inline __attribute__((always_inline)) AVX2 void pass8(struct imp_e2_soft *s, int f0, int f1, float inv_h_s,
                                                              int use_bias, float push_max_s, int sum, int track,
                                                              const fsoft *sf)
@@ -555,14 +454,14 @@ static inline __attribute__((always_inline)) AVX2 void pass8(struct imp_e2_soft 
         x[1] = sub8(xp[1], xq[1]);
         x[2] = xp[2];
         x[3] = xq[2];
-        v8 c0 = gap8(f, 0, x), c1 = gap8(f, 1, x);
+        v8 c0 = block_gap_f(f, 0, x), c1 = block_gap_f(f, 1, x);
         gather8(vel, f->p, v);
         gather8(vel, f->q, v + 3);
         const v8 m[4] = {ld8(f->mp), ld8(f->ip), ld8(f->mq), ld8(f->iq)};
         v8 st = lanes8(f->st);
         const v8 so[3] = {pick8(st, ss[0], sc[0]), pick8(st, ss[1], sc[1]), pick8(st, ss[2], sc[2])};
-        row8(f, 0, v, c0, m, so, inv_h, use_bias, push_max, sum, track);
-        row8(f, 1, v, c1, m, so, inv_h, use_bias, push_max, sum, track);
+        block_row_f(f, 0, v, c0, m, so, inv_h, use_bias, push_max, sum, track);
+        block_row_f(f, 1, v, c1, m, so, inv_h, use_bias, push_max, sum, track);
         scatter8(f, vel, v);
     }
 }
@@ -599,17 +498,8 @@ static AVX2 void warm_avx2(struct imp_e2_soft *s, int f0, int f1)
         v8 v[6];
         gather8(vel, f->p, v);
         gather8(vel, f->q, v + 3);
-        v8 n0 = ld8(f->n0), n1 = ld8(f->n1), mp = ld8(f->mp), ip = ld8(f->ip), mq = ld8(f->mq), iq = ld8(f->iq);
-        for (int k = 0; k < 2; k++) {
-            v8 fn = ld8(f->fn[k]), ft = ld8(f->ft[k]);
-            v8 px = sub8(mul8(n0, fn), mul8(n1, ft)), py = add8(mul8(n1, fn), mul8(n0, ft));
-            v[0] = add8(v[0], mul8(mp, px));
-            v[1] = add8(v[1], mul8(mp, py));
-            v[2] = add8(v[2], mul8(ip, add8(mul8(ld8(f->rpn[k]), fn), mul8(ld8(f->rpt[k]), ft))));
-            v[3] = sub8(v[3], mul8(mq, px));
-            v[4] = sub8(v[4], mul8(mq, py));
-            v[5] = sub8(v[5], mul8(iq, add8(mul8(ld8(f->rqn[k]), fn), mul8(ld8(f->rqt[k]), ft))));
-        }
+        const v8 m[4] = {ld8(f->mp), ld8(f->ip), ld8(f->mq), ld8(f->iq)};
+        block_warm_f(f, v, m);
         scatter8(f, vel, v);
     }
 }
