@@ -196,26 +196,13 @@ void imp_e2_soft_f8_unpack(struct imp_e2_soft *s)
 }
 
 #if defined(IMP_E2_HAVE_AVX2)
-static AVX2 void kick_avx2(struct imp_e2_soft *s, const double *acc, double h)
+static AVX2 void add_round_avx2(double *y, const double *x, double a, float *o, size_t n)
 {
-    double *v = s->vel;
-    float *o = s->fvel;
-    __m256d a = _mm256_set1_pd(h);
-    for (size_t i = 0; i < SOFT_SV * (size_t)s->fns; i += SOFT_SV) {
-        __m256d x = _mm256_add_pd(_mm256_loadu_pd(v + i), _mm256_mul_pd(a, _mm256_loadu_pd(acc + i)));
-        _mm256_storeu_pd(v + i, x);
-        _mm_storeu_ps(o + i, _mm256_cvtpd_ps(x));
-    }
-}
-static AVX2 void drift_avx2(struct imp_e2_soft *s, double h)
-{
-    double *v = s->vel, *dx = s->dpos;
-    float *o = s->fdx;
-    __m256d a = _mm256_set1_pd(h);
-    for (size_t i = 0; i < SOFT_SV * (size_t)s->fns; i += SOFT_SV) {
-        __m256d x = _mm256_add_pd(_mm256_loadu_pd(dx + i), _mm256_mul_pd(a, _mm256_loadu_pd(v + i)));
-        _mm256_storeu_pd(dx + i, x);
-        _mm_storeu_ps(o + i, _mm256_cvtpd_ps(x));
+    __m256d av = _mm256_set1_pd(a);
+    for (size_t i = 0; i < n; i += SOFT_SV) {
+        __m256d z = _mm256_add_pd(_mm256_loadu_pd(y + i), _mm256_mul_pd(av, _mm256_loadu_pd(x + i)));
+        _mm256_storeu_pd(y + i, z);
+        _mm_storeu_ps(o + i, _mm256_cvtpd_ps(z));
     }
 }
 static AVX2 void out_avx2(struct imp_e2_soft *s)
@@ -229,34 +216,28 @@ static AVX2 void out_avx2(struct imp_e2_soft *s)
 }
 #endif
 
-void imp_e2_soft_f8_kick(struct imp_e2_soft *s, const double *acc, double h)
+/* y += a x over the slots' doubles (as add_scaled), rounded into o */
+static void add_round(const struct imp_e2_soft *s, double *y, const double *x, double a, float *o)
 {
+    size_t n = SOFT_SV * (size_t)s->fns;
 #if defined(IMP_E2_HAVE_AVX2)
     if (s->simd) {
-        kick_avx2(s, acc, h);
+        add_round_avx2(y, x, a, o, n);
         return;
     }
 #endif
-    double *v = s->vel;
-    for (size_t i = 0; i < SOFT_SV * (size_t)s->fns; i++) {
-        v[i] += h * acc[i];
-        s->fvel[i] = (float)v[i];
+    for (size_t i = 0; i < n; i++) {
+        y[i] += a * x[i];
+        o[i] = (float)y[i];
     }
 }
+
+void imp_e2_soft_f8_kick(struct imp_e2_soft *s, const double *acc, double h) { add_round(s, s->vel, acc, h, s->fvel); }
 
 void imp_e2_soft_f8_drift(struct imp_e2_soft *s, double h)
 {
     imp_e2_soft_f8_out(s);
-#if defined(IMP_E2_HAVE_AVX2)
-    if (s->simd) {
-        drift_avx2(s, h);
-        return;
-    }
-#endif
-    for (size_t i = 0; i < SOFT_SV * (size_t)s->fns; i++) {
-        s->dpos[i] += h * s->vel[i];
-        s->fdx[i] = (float)s->dpos[i];
-    }
+    add_round(s, s->dpos, s->vel, h, s->fdx);
 }
 
 void imp_e2_soft_f8_in(struct imp_e2_soft *s, int dx)
