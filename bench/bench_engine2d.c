@@ -19,7 +19,8 @@
    sleeping), alternating runs: user CPU per step (ours: the process's CPU clock over the
    steps; the peer's: its whole run's user CPU over its steps) and the boxes that moved more
    than 10 cm. `bench_engine2d soft` runs only that comparison, `bench_engine2d soft BASE
-   STEPS` one soft pyramid (profiling); IMPACT_SOFT_HERTZ sets another contact hertz;
+   STEPS` one soft pyramid (profiling); IMPACT_SOFT_HERTZ sets another contact hertz,
+   IMPACT_SOFT_PRECISION=float the soft step's float passes (soft.precision = "float");
    IMPACT_E2_DETECT_CHECK=1 compares every incremental detection with a full one. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -119,6 +120,10 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
         const char *hz = getenv("IMPACT_SOFT_HERTZ");  /* (a study: another contact hertz) */
         if (hz != NULL && atof(hz) > 0.0) {
             def.engine2d.soft.hertz = atof(hz);
+        }
+        const char *pr = getenv("IMPACT_SOFT_PRECISION");  /* "float": soft.precision = "float" */
+        if (pr != NULL && strcmp(pr, "float") == 0) {
+            def.engine2d.soft.precision = IMP_SOFT_FLOAT;
         }
     }
     def.engine2d.extra_accel = IMP_EXTRA_VELOCITY;

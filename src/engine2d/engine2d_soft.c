@@ -60,6 +60,8 @@
 #include "strategy.h"
 #include "world_internal.h"
 
+const char *const imp_soft_precision_names[] = {"double", "float", NULL};
+
 void imp_engine2d_soft_free(struct imp_e2_soft *s)
 {
     if (s == NULL) {
@@ -93,6 +95,10 @@ void imp_engine2d_soft_free(struct imp_e2_soft *s)
     free(s->lean);
     free(s->lmeta);
     free(s->lsum);
+    free(s->f8);
+    free(s->fvel);
+    free(s->fdx);
+    free(s->fmove);
     free(s);
 }
 
@@ -413,12 +419,15 @@ static void refresh_rows(imp_world *w, struct imp_e2_soft *s, const double *y, i
 }
 
 /* As refresh_rows after the blocks' rows were shaped into their lanes at these poses at the
-   last step's end (SHAPED_LANES): the lanes' warm starts checked in place, the other rows'
-   in the rows. O(rows). */
-static void refresh_lanes(struct imp_e2_soft *s)
+   last step's end (SHAPED_LANES): the lanes' warm starts checked in place (check; else left to
+   imp_e2_soft_f8_pack, which checks them as it reads them), the other rows' in the rows.
+   O(rows). */
+static void refresh_lanes(struct imp_e2_soft *s, int check)
 {
     int elastic = 0;
-    imp_e2_soft_lanes_warm_check(s);
+    if (check) {
+        imp_e2_soft_lanes_warm_check(s);
+    }
     for (int g = 0; g < s->nover; g++) {
         for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
             elastic |= row_warm_check(&s->rows[i]);
@@ -453,10 +462,20 @@ static void add_scaled(double *restrict y, const double *restrict x, double a, i
     }
 }
 
-/* the accumulated impulses applied again: the blocks' rows, then the others' */
-static void warm_start(struct imp_e2_soft *s)
+/* the accumulated impulses applied again: the blocks' rows (fp: in float), then the others' */
+static void warm_start(struct imp_e2_soft *s, int fp)
 {
-    imp_e2_soft_blocks_warm(s);
+    if (fp) {
+        imp_e2_soft_f8_warm(s);
+    } else {
+        imp_e2_soft_blocks_warm(s);
+    }
+    if (s->nover == 0) {
+        return;
+    }
+    if (fp) {
+        imp_e2_soft_f8_out(s);  /* (the others in double on s->vel) */
+    }
     for (int g = 0; g < s->nover; g++) {
         for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
             const soft_row *o = &s->rows[i];
@@ -464,6 +483,9 @@ static void warm_start(struct imp_e2_soft *s)
                 apply(o, s->vel, o->fn, o->ft);
             }
         }
+    }
+    if (fp) {
+        imp_e2_soft_f8_in(s, 0);
     }
 }
 
@@ -998,7 +1020,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
        colours and blocks, only their lanes filled again */
     int keep = !refresh && cached == 2 && layout_ok && e->nrec == s->nbody;
     if (lanes) {
-        refresh_lanes(s);
+        refresh_lanes(s, sd->precision != IMP_SOFT_FLOAT);
     } else if (refresh) {
         refresh_rows(w, s, y, at_shaped);
     } else if (keep && imp_e2_soft_blocks_keep(s)) {
@@ -1007,18 +1029,41 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
+    /* precision "float": the passes in float (engine2d_soft_f8.c), the blocks packed, the
+       velocities and displacements rounded into float for them and the moving bodies' changes
+       of velocity brought back */
+    int fp = sd->precision == IMP_SOFT_FLOAT;
+    if (fp && imp_e2_soft_f8_pack(s, ns, lanes) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return IMP_ERR_NOMEM;
+    }
+    if (fp) {
+        imp_e2_soft_f8_in(s, 1);
+    }
     for (int sub = 0; sub < nsub; sub++) {
-        add_scaled(v, acc, h, ns);
-        warm_start(s);
-        for (int it = 0; it < sd->iterations; it++) {
-            imp_e2_soft_blocks_pass(s, h, 1, sd->push_max, 0);
+        if (fp) {
+            imp_e2_soft_f8_kick(s, acc, h);  /* (v += h acc, as add_scaled) */
+        } else {
+            add_scaled(v, acc, h, ns);
         }
-        add_scaled(dx, v, h, ns);
+        warm_start(s, fp);
+        for (int it = 0; it < sd->iterations; it++) {
+            (fp ? imp_e2_soft_f8_pass : imp_e2_soft_blocks_pass)(s, h, 1, sd->push_max, 0);
+        }
+        if (fp) {
+            imp_e2_soft_f8_drift(s, h);  /* (dx += h v, as add_scaled) */
+        } else {
+            add_scaled(dx, v, h, ns);
+        }
         for (int it = 0; it < sd->relax_iterations; it++) {  /* (the last adds the blocks' sums) */
-            imp_e2_soft_blocks_pass(s, h, 0, sd->push_max, it == sd->relax_iterations - 1);
+            (fp ? imp_e2_soft_f8_pass : imp_e2_soft_blocks_pass)(s, h, 0, sd->push_max,
+                                                                 it == sd->relax_iterations - 1);
+        }
+        if (fp) {
+            imp_e2_soft_f8_out(s);
         }
         if (sd->relax_iterations <= 0) {
-            imp_e2_soft_blocks_sum(s);
+            (fp ? imp_e2_soft_f8_sum : imp_e2_soft_blocks_sum)(s);
         }
         for (int g = 0; g < s->nover; g++) {
             for (int i = s->grp[s->over[g]]; i < s->grp[s->over[g] + 1]; i++) {
@@ -1027,6 +1072,9 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
             }
         }
         e->stats.pgs_sweeps += sd->iterations + sd->relax_iterations;
+    }
+    if (fp) {
+        imp_e2_soft_f8_unpack(s);
     }
     if (s->elastic) {  /* (else the rows' impulses are read from the blocks: s->rows_stale) */
         imp_e2_soft_blocks_store(s);

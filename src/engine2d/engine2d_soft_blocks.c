@@ -246,60 +246,27 @@ static void lane_mass(const struct imp_e2_soft *s, const soft_block *b, int l, d
     m[0] = mp[0], m[1] = mp[1], m[2] = mq[0], m[3] = mq[1];
 }
 
-/* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
-   v[0 .. 5]: p's then q's; its masses m as lane_mass; sf its softness). */
-static void lane_row(soft_block *b, int l, int k, double *v, const double *x, const double *m,
-                     const softness *sf, double inv_h, int use_bias, double push_max, int sum, int track)
-{
-    double n0 = b->n0[l], n1 = b->n1[l], rpn = b->rpn[k][l], rqn = b->rqn[k][l];
-    double vn = n0 * (v[0] - v[3]) + n1 * (v[1] - v[4]) + rpn * v[2] - rqn * v[5];
-    double c = b->c0[k][l] + n0 * x[0] + n1 * x[1] + rpn * x[2] - rqn * x[3];
-    double bias = 0.0, ms = 1.0, is = 0.0;
-    if (c > 0.0) {
-        bias = c * inv_h;
-    } else if (use_bias) {
-        bias = sf->bias_rate * c;
-        if (bias < -push_max) {
-            bias = -push_max;
-        }
-        ms = sf->mass_scale;
-        is = sf->impulse_scale;
-    }
-    double f0 = b->fn[k][l];
-    double f = f0 - b->mass_n[k][l] * ms * (vn + bias) - is * f0;
-    if (f < 0.0) {
-        f = 0.0;
-    }
-    double df = f - f0;
-    b->fn[k][l] = f;
-    if (track) {
-        b->fn_max[k][l] = f > b->fn_max[k][l] ? f : b->fn_max[k][l];
-    }
-    double mp = m[0], ip = m[1], mq = m[2], iq = m[3];
-    v[0] += mp * n0 * df;
-    v[1] += mp * n1 * df;
-    v[2] += ip * rpn * df;
-    v[3] -= mq * n0 * df;
-    v[4] -= mq * n1 * df;
-    v[5] -= iq * rqn * df;
-    double rpt = b->rpt[k][l], rqt = b->rqt[k][l];
-    double vt = -n1 * (v[0] - v[3]) + n0 * (v[1] - v[4]) + rpt * v[2] - rqt * v[5];
-    double lim = b->mu[l] * f, t0 = b->ft[k][l];
-    double t = t0 - b->mass_t[k][l] * vt;
-    t = t > lim ? lim : t < -lim ? -lim : t;
-    double dt = t - t0;
-    b->ft[k][l] = t;
-    if (sum) {
-        b->fn_sum[k][l] += f;
-        b->ft_sum[k][l] += t;
-    }
-    v[0] -= mp * n1 * dt;
-    v[1] += mp * n0 * dt;
-    v[2] += ip * rpt * dt;
-    v[3] += mq * n1 * dt;
-    v[4] -= mq * n0 * dt;
-    v[5] -= iq * rqt * dt;
-}
+#define SL_T double
+#define SL_B soft_block
+#define SL_NAME d
+#if defined(IMP_E2_HAVE_AVX2)
+#define SL_AVX2 1
+#define SL_V v4
+#define SL_LD(p) _mm256_loadu_pd(p)
+#define SL_ST(p, x) _mm256_storeu_pd(p, x)
+#define SL_SPLAT(x) _mm256_set1_pd(x)
+#define SL_ZERO() _mm256_setzero_pd()
+#define SL_ADD(a, b) _mm256_add_pd(a, b)
+#define SL_SUB(a, b) _mm256_sub_pd(a, b)
+#define SL_MUL(a, b) _mm256_mul_pd(a, b)
+#define SL_NEG(a) _mm256_xor_pd(a, _mm256_set1_pd(-0.0))
+#define SL_PICK(m, a, b) _mm256_blendv_pd(b, a, m)
+#define SL_LT(a, b) _mm256_cmp_pd(a, b, _CMP_LT_OQ)
+#define SL_GT(a, b) _mm256_cmp_pd(a, b, _CMP_GT_OQ)
+#else
+#define SL_AVX2 0
+#endif
+#include "engine2d_soft_lane.h"
 
 /* lane l's velocities v (p's then q's) back, of the bodies that move */
 static void lane_store(const soft_block *b, int l, double *vel, const double *v)
@@ -314,24 +281,6 @@ static void lane_store(const soft_block *b, int l, double *vel, const double *v)
     }
 }
 
-/* the warm start of lane l: its rows' impulses applied again (v as in lane_row) */
-static void lane_warm(const struct imp_e2_soft *s, const soft_block *b, int l, double *v)
-{
-    double m[4];
-    lane_mass(s, b, l, m);
-    double n0 = b->n0[l], n1 = b->n1[l], mp = m[0], ip = m[1], mq = m[2], iq = m[3];
-    for (int k = 0; k < 2; k++) {
-        double fn = b->fn[k][l], ft = b->ft[k][l];
-        double px = n0 * fn - n1 * ft, py = n1 * fn + n0 * ft;
-        v[0] += mp * px;
-        v[1] += mp * py;
-        v[2] += ip * (b->rpn[k][l] * fn + b->rpt[k][l] * ft);
-        v[3] -= mq * px;
-        v[4] -= mq * py;
-        v[5] -= iq * (b->rqn[k][l] * fn + b->rqt[k][l] * ft);
-    }
-}
-
 static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
 {
     double *vel = s->vel;
@@ -340,7 +289,9 @@ static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
         for (int l = 0; l < SOFT_LANES; l++) {
             double *vp = vel + SOFT_SV * b->p[l], *vq = vel + SOFT_SV * b->q[l];
             double v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]};
-            lane_warm(s, b, l, v);
+            double m[4];
+            lane_mass(s, b, l, m);
+            lane_warm_d(b, l, v, m);
             lane_store(b, l, vel, v);
         }
     }
@@ -362,8 +313,10 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
             double m[4];
             lane_mass(s, b, l, m);
             const softness *sf = &s->sf[b->st >> l & 1 ? SOFT_STATIC : SOFT_CONTACT];
-            lane_row(b, l, 0, v, x, m, sf, inv_h, use_bias, push_max, sum, track);
-            lane_row(b, l, 1, v, x, m, sf, inv_h, use_bias, push_max, sum, track);
+            lane_row_d(b, l, 0, v, x, m, sf->bias_rate, sf->mass_scale, sf->impulse_scale, inv_h, use_bias,
+                       push_max, sum, track);
+            lane_row_d(b, l, 1, v, x, m, sf->bias_rate, sf->mass_scale, sf->impulse_scale, inv_h, use_bias,
+                       push_max, sum, track);
             lane_store(b, l, vel, v);
         }
     }
@@ -372,11 +325,8 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
 #if defined(IMP_E2_HAVE_AVX2)
 static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
 static inline AVX2 v4 splat(double x) { return _mm256_set1_pd(x); }
-static inline AVX2 v4 neg(v4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
 /* a where m is set, else b */
 static inline AVX2 v4 pick(v4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, m); }
-static inline AVX2 v4 lt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
-static inline AVX2 v4 gt(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
 /* the 3 values of the four slots' (base: SOFT_SV per slot) as out[0..2]: a 4-wide load per
    slot (as its 4-wide store: store-to-load forwarding), transposed */
 static inline __attribute__((always_inline)) AVX2 void gather3(const double *base, const int *slot, v4 *out)
@@ -412,81 +362,14 @@ static inline __attribute__((always_inline)) AVX2 void gather_mass(const struct 
     }
 }
 
-/* the lanes' softness: the contact's, or the static one where st's bit is set (sf: the
-   contact's bias rate, mass and impulse scales, then the static one's, splat) */
-typedef struct lane_soft {
-    v4 br, ms, is;
-} lane_soft;
-static inline __attribute__((always_inline)) AVX2 lane_soft block_soft(const soft_block *b, const v4 *sf)
+/* the lanes' softness (bias rate, mass and impulse scales): the contact's, or the static one
+   where st's bit is set (sf: the contact's, then the static one's, splat) */
+static inline __attribute__((always_inline)) AVX2 void block_soft(const soft_block *b, const v4 *sf, v4 *so)
 {
     v4 st = lanes(b->st);
-    lane_soft o = {pick(st, sf[3], sf[0]), pick(st, sf[4], sf[1]), pick(st, sf[5], sf[2])};
-    return o;
-}
-
-/* row k's separation in the four lanes, x their displacements (x[0], x[1]: p's less q's;
-   x[2], x[3]: p's and q's angles) */
-static inline __attribute__((always_inline)) AVX2 v4 block_gap(const soft_block *b, int k, const v4 *x)
-{
-    v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
-    return sub(add(add(add(ld(b->c0[k]), mul(n0, x[0])), mul(n1, x[1])), mul(rpn, x[2])), mul(rqn, x[3]));
-}
-
-/* lane_row over the four lanes at once, v[0 .. 5] the lanes' velocities, c the row's
-   separation (block_gap), m the lanes' masses (gather_mass), so their softness */
-static inline __attribute__((always_inline)) AVX2 void block_row(soft_block *b, int k, v4 *v, v4 c, const v4 *m,
-                                                                 const lane_soft *so, v4 inv_h, int use_bias,
-                                                                 v4 push_max, int sum, int track)
-{
-    const v4 zero = _mm256_setzero_pd();
-    v4 n0 = ld(b->n0), n1 = ld(b->n1), rpn = ld(b->rpn[k]), rqn = ld(b->rqn[k]);
-    v4 vn = sub(add(add(mul(n0, sub(v[0], v[3])), mul(n1, sub(v[1], v[4]))), mul(rpn, v[2])), mul(rqn, v[5]));
-    v4 spec = gt(c, zero);
-    v4 bias, ms, is;
-    if (use_bias) {
-        v4 soft = mul(so->br, c);
-        soft = pick(lt(soft, neg(push_max)), neg(push_max), soft);
-        bias = pick(spec, mul(c, inv_h), soft);
-        ms = pick(spec, splat(1.0), so->ms);
-        is = pick(spec, zero, so->is);
-    } else {
-        bias = pick(spec, mul(c, inv_h), zero);
-        ms = splat(1.0);
-        is = zero;
-    }
-    v4 f0 = ld(b->fn[k]);
-    v4 f = sub(sub(f0, mul(mul(ld(b->mass_n[k]), ms), add(vn, bias))), mul(is, f0));
-    f = pick(lt(f, zero), zero, f);
-    v4 df = sub(f, f0);
-    _mm256_storeu_pd(b->fn[k], f);
-    if (track) {
-        v4 fmax = ld(b->fn_max[k]);
-        _mm256_storeu_pd(b->fn_max[k], pick(gt(f, fmax), f, fmax));
-    }
-    v4 mp = m[0], ip = m[1], mq = m[2], iq = m[3];
-    v[0] = add(v[0], mul(mul(mp, n0), df));
-    v[1] = add(v[1], mul(mul(mp, n1), df));
-    v[2] = add(v[2], mul(mul(ip, rpn), df));
-    v[3] = sub(v[3], mul(mul(mq, n0), df));
-    v[4] = sub(v[4], mul(mul(mq, n1), df));
-    v[5] = sub(v[5], mul(mul(iq, rqn), df));
-    v4 rpt = ld(b->rpt[k]), rqt = ld(b->rqt[k]);
-    v4 vt = sub(add(add(mul(neg(n1), sub(v[0], v[3])), mul(n0, sub(v[1], v[4]))), mul(rpt, v[2])), mul(rqt, v[5]));
-    v4 lim = mul(ld(b->mu), f), t0 = ld(b->ft[k]);
-    v4 t = sub(t0, mul(ld(b->mass_t[k]), vt));
-    t = pick(gt(t, lim), lim, pick(lt(t, neg(lim)), neg(lim), t));
-    v4 dt = sub(t, t0);
-    _mm256_storeu_pd(b->ft[k], t);
-    if (sum) {
-        _mm256_storeu_pd(b->fn_sum[k], add(ld(b->fn_sum[k]), f));
-        _mm256_storeu_pd(b->ft_sum[k], add(ld(b->ft_sum[k]), t));
-    }
-    v[0] = sub(v[0], mul(mul(mp, n1), dt));
-    v[1] = add(v[1], mul(mul(mp, n0), dt));
-    v[2] = add(v[2], mul(mul(ip, rpt), dt));
-    v[3] = add(v[3], mul(mul(mq, n1), dt));
-    v[4] = sub(v[4], mul(mul(mq, n0), dt));
-    v[5] = sub(v[5], mul(mul(iq, rqt), dt));
+    so[0] = pick(st, sf[3], sf[0]);
+    so[1] = pick(st, sf[4], sf[1]);
+    so[2] = pick(st, sf[5], sf[2]);
 }
 
 /* the lanes' velocities: p's then q's */
@@ -545,12 +428,13 @@ static inline __attribute__((always_inline)) AVX2 void pass_avx2(struct imp_e2_s
         x[1] = sub(xp[1], xq[1]);
         x[2] = xp[2];
         x[3] = xq[2];
-        v4 c0 = block_gap(b, 0, x), c1 = block_gap(b, 1, x);
+        v4 c0 = block_gap_d(b, 0, x), c1 = block_gap_d(b, 1, x);
         gather_vel(b, vel, v);
         gather_mass(s, b, m);
-        lane_soft so = block_soft(b, sf);
-        block_row(b, 0, v, c0, m, &so, inv_h, use_bias, push_max, sum, track);
-        block_row(b, 1, v, c1, m, &so, inv_h, use_bias, push_max, sum, track);
+        v4 so[3];
+        block_soft(b, sf, so);
+        block_row_d(b, 0, v, c0, m, so, inv_h, use_bias, push_max, sum, track);
+        block_row_d(b, 1, v, c1, m, so, inv_h, use_bias, push_max, sum, track);
         scatter_vel(b, vel, v);
     }
 }
@@ -591,17 +475,7 @@ static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s, int b0, int b1)
         v4 v[6], m[4];
         gather_vel(b, vel, v);
         gather_mass(s, b, m);
-        v4 n0 = ld(b->n0), n1 = ld(b->n1), mp = m[0], ip = m[1], mq = m[2], iq = m[3];
-        for (int k = 0; k < 2; k++) {
-            v4 fn = ld(b->fn[k]), ft = ld(b->ft[k]);
-            v4 px = sub(mul(n0, fn), mul(n1, ft)), py = add(mul(n1, fn), mul(n0, ft));
-            v[0] = add(v[0], mul(mp, px));
-            v[1] = add(v[1], mul(mp, py));
-            v[2] = add(v[2], mul(ip, add(mul(ld(b->rpn[k]), fn), mul(ld(b->rpt[k]), ft))));
-            v[3] = sub(v[3], mul(mq, px));
-            v[4] = sub(v[4], mul(mq, py));
-            v[5] = sub(v[5], mul(iq, add(mul(ld(b->rqn[k]), fn), mul(ld(b->rqt[k]), ft))));
-        }
+        block_warm_d(b, v, m);
         scatter_vel(b, vel, v);
     }
 }

@@ -150,6 +150,15 @@ struct imp_e2_soft {
     int lean_ahead;           /* the records are behind them (written at the last step's end
                                  into the lean records only, at shaped_pose, with s->cs) */
     double lean_dt;           /* that step's length */
+    /* the passes in float (engine2d_soft_f8.c): the blocks two by two as 8-lane float blocks,
+       the first of colour c f8_first[c]; the velocities and displacements in float (SOFT_SV
+       floats a slot, fns slots); the slots that move in a block (fmove[0 .. nfmove)) */
+    struct soft_f8 *f8;
+    int nf8, f8_cap;
+    int f8_first[SOFT_COLOURS + 1];
+    float *fvel, *fdx;
+    int *fmove;
+    int nfmove, fns, fslot_cap;
 };
 
 struct imp_world;
@@ -216,6 +225,22 @@ typedef struct soft_block {
                                                    (its mu 0: its warm start's ft is 0) */
 } soft_block;
 
+/* Two blocks of one colour as eight float lanes (engine2d_soft_f8.c): lanes 0 .. 3 block b's,
+   4 .. 7 block b + 1's (nb 2) or lanes that do nothing (nb 1); the lanes' inverse masses and
+   inertias held (mp ip mq iq), the blocks' other fields as there (bits l of pm, qm, st). */
+enum { SOFT_F8 = 8 };
+typedef struct soft_f8 {
+    float n0[8], n1[8], mu[8];
+    float mp[8], ip[8], mq[8], iq[8];
+    float rpn[2][8], rqn[2][8], rpt[2][8], rqt[2][8], mass_n[2][8], mass_t[2][8], c0[2][8];
+    float fn[2][8], ft[2][8];
+    float fn_max[2][8], fn_sum[2][8], ft_sum[2][8];
+    int p[8], q[8];
+    int pm, qm, st;
+    int b, nb;
+    int pad[3];
+} soft_f8;
+
 enum { SHAPED_ROWS = 1, SHAPED_LANES = 2 };
 
 /* Row k of lane l of block b from shaped row t (imp_e2_soft_row_shape's results: the lane's
@@ -257,6 +282,30 @@ void imp_e2_soft_fill_lane(const struct imp_e2_soft *s, struct soft_block *b, in
 /* One pass over the rows k0 .. k1 - 1 of one body pair (s->sf, push_max), the portable way. */
 void imp_e2_soft_group_pass(struct imp_e2_soft *s, int k0, int k1, double inv_h, int use_bias,
                             double push_max);
+/* The step's float blocks from the blocks (their impulses and sums too), and the slots that
+   move in them, for ns slots; check: the blocks' warm starts checked on the way (as
+   imp_e2_soft_lanes_warm_check, which is then not needed). 0, or -1 out of memory.
+   O(blocks + slots). */
+int imp_e2_soft_f8_pack(struct imp_e2_soft *s, int ns, int check);
+/* The float blocks' impulses, sums and largest impulses back into the blocks. O(blocks). */
+void imp_e2_soft_f8_unpack(struct imp_e2_soft *s);
+/* s->vel (dx 0) or s->dpos (dx 1) rounded into the float velocities (displacements). O(slots). */
+void imp_e2_soft_f8_in(struct imp_e2_soft *s, int dx);
+/* The float velocities of the slots that move in a block back into s->vel, as the change
+   the passes made (v + (fvel - (float)v): a body the passes leave alone keeps its double
+   velocity). O(slots). */
+void imp_e2_soft_f8_out(struct imp_e2_soft *s);
+/* s->vel += h acc (SOFT_SV doubles a slot), then rounded into the float velocities. O(slots). */
+void imp_e2_soft_f8_kick(struct imp_e2_soft *s, const double *acc, double h);
+/* The float velocities out (imp_e2_soft_f8_out), s->dpos += h s->vel, then rounded into the
+   float displacements. O(slots). */
+void imp_e2_soft_f8_drift(struct imp_e2_soft *s, double h);
+/* imp_e2_soft_blocks_pass, _warm and _sum in float on the float blocks and velocities (after
+   imp_e2_soft_f8_pack and _kick; the groups in s->over in double on s->vel, the velocities
+   brought over and back); AVX2 when s->simd; the same results bit for bit either way. */
+void imp_e2_soft_f8_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max, int sum);
+void imp_e2_soft_f8_warm(struct imp_e2_soft *s);
+void imp_e2_soft_f8_sum(struct imp_e2_soft *s);
 /* One pass over the blocks (use_bias: solve, else relax), then the groups in s->over by
    row_pass; sum: each block row's impulses added to its sums over the step after it (as
    imp_e2_soft_blocks_sum, in the same pass). AVX2 when s->simd; the same results bit for

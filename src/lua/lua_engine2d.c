@@ -14,7 +14,7 @@ static void read_soft(lua_State *L, int idx, const char *what, imp_engine2d_def 
 {
     static const char *const keys[] = {"hertz", "damping_ratio", "push_max", "joint_hertz",
                                        "joint_damping_ratio", "restitution_threshold",
-                                       "iterations", "relax_iterations", NULL};
+                                       "iterations", "relax_iterations", "precision", NULL};
     lua_getfield(L, idx, "soft");
     int given = !lua_isnil(L, -1);
     if (d->contact_solver != IMP_SOLVER_SOFT) {
@@ -43,7 +43,7 @@ static void read_soft(lua_State *L, int idx, const char *what, imp_engine2d_def 
     if (!lua_istable(L, -1)) {
         imp_error(L, what, "option 'soft' must be a table {hertz =, damping_ratio =, push_max =, "
                   "joint_hertz =, joint_damping_ratio =, restitution_threshold =, iterations =, "
-                  "relax_iterations =}, got %s", imp_describe(L, -1));
+                  "relax_iterations =, precision =}, got %s", imp_describe(L, -1));
     }
     int t = lua_gettop(L);
     imp_soft_def *s = &d->soft;
@@ -60,6 +60,8 @@ static void read_soft(lua_State *L, int idx, const char *what, imp_engine2d_def 
     s->iterations = (int)imp_opt_integer(L, t, what, "soft.iterations", s->iterations, 1, 1000);
     s->relax_iterations = (int)imp_opt_integer(L, t, what, "soft.relax_iterations",
                                                s->relax_iterations, 0, 1000);
+    s->precision = (imp_soft_precision)imp_opt_enum(L, t, what, "soft.precision", imp_soft_precision_names,
+                                                    s->precision);
     lua_pop(L, 1);
 }
 

@@ -342,6 +342,10 @@ static void read_sleep(lua_State *L, int idx, const char *what, imp_world_def *d
                   "\"impulse\" and \"contact\" strategies; this world's strategy \"%s\" cannot "
                   "honour it: leave it out or give sleep = false", imp_strategy_names[d->strategy]);
     }
+    if (d->dim == 3 && d->engine2d.soft.precision != IMP_SOFT_DOUBLE) {
+        imp_error(L, what, "option 'soft.precision' (got \"%s\") is for the 2D soft step; the 3D one "
+                  "solves in double: leave it out", imp_soft_precision_names[d->engine2d.soft.precision]);
+    }
     if (d->sleep && d->dim == 2 && d->engine2d.contact_solver == IMP_SOLVER_SOFT) {
         imp_error(L, what, "option 'sleep' (got true) is not honoured by the 2D soft step yet "
                   "(contact_solver = \"soft\"): leave it out, or give another contact_solver");

@@ -1,7 +1,7 @@
 /* The 2D soft step's coloured blocks on threads (engine2d_soft_blocks.c, IMPACT_E2_THREADS):
    a pyramid of 820 boxes (enough blocks for the passes to run on the threads) stepped on one
    thread and on two gives the same state bit for bit, step after step; and the AVX2 blocks
-   the same as the portable ones; and the records moved four at a time (AVX2,
+   the same as the portable ones, in double and in float (soft.precision); and the records moved four at a time (AVX2,
    engine2d_soft_move.c) with their rows shaped the same as one by one
    (imp_engine2d_move_record, imp_e2_soft_row_shape). */
 #include <math.h>
@@ -17,12 +17,14 @@ enum { BASE = 40, STEPS = 4 };
 
 static imp_world *pyramid(void) { return soft_pyramid2d(BASE, 200.0, 1e-4); }
 
-static int run_both(int simd_b, int threads_b)
+/* precision: soft.precision of both (the float passes, engine2d_soft_f8.c) */
+static int run_both(int simd_b, int threads_b, imp_soft_precision precision)
 {
     imp_world *a = pyramid(), *b = pyramid();
     if (a == NULL || b == NULL) {
         return 0;
     }
+    a->model.def.engine2d.soft.precision = b->model.def.engine2d.soft.precision = precision;
     int same = 1;
     for (int s = 0; s < STEPS && same; s++) {
         if (imp_world_step(a) != IMP_OK || imp_world_step(b) != IMP_OK) {
@@ -48,13 +50,33 @@ static int run_both(int simd_b, int threads_b)
 TEST(two_threads_give_one_threads_results)
 {
 #ifdef _OPENMP
-    CHECK(run_both(1, 2));
+    CHECK(run_both(1, 2, IMP_SOFT_DOUBLE));
+    CHECK(run_both(1, 2, IMP_SOFT_FLOAT));
 #endif
 }
 
 TEST(portable_blocks_give_the_avx2_results)
 {
-    CHECK(run_both(0, 1));
+    CHECK(run_both(0, 1, IMP_SOFT_DOUBLE));
+    CHECK(run_both(0, 1, IMP_SOFT_FLOAT));
+}
+
+/* the float passes run: the state differs from the double passes' */
+TEST(float_passes_run)
+{
+    imp_world *a = pyramid(), *b = pyramid();
+    CHECK(a != NULL && b != NULL);
+    if (a == NULL || b == NULL) {
+        return;
+    }
+    b->model.def.engine2d.soft.precision = IMP_SOFT_FLOAT;
+    for (int s = 0; s < STEPS; s++) {
+        CHECK(imp_world_step(a) == IMP_OK && imp_world_step(b) == IMP_OK);
+    }
+    size_t n = (size_t)a->model.nslots * IMP_STRIDE_2D * sizeof *a->data.y;
+    CHECK(memcmp(a->data.y, b->data.y, n) != 0);
+    imp_world_free(a);
+    imp_world_free(b);
 }
 
 /* a double in [-a, a) from the generator x */
@@ -131,6 +153,7 @@ int main(int argc, char **argv)
     CHECK_BEGIN(argc, argv);
     RUN(two_threads_give_one_threads_results);
     RUN(portable_blocks_give_the_avx2_results);
+    RUN(float_passes_run);
     RUN(records_moved_four_at_once_as_one_by_one);
     return CHECK_END("engine2d_soft_threads");
 }
