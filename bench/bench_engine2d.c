@@ -121,8 +121,11 @@ static pyramid_result pyramid(int base, int steps, int iterations, imp_integrato
         if (hz != NULL && atof(hz) > 0.0) {
             def.engine2d.soft.hertz = atof(hz);
         }
-        const char *pr = getenv("IMPACT_SOFT_PRECISION");  /* "float": soft.precision = "float" */
-        if (pr != NULL && strcmp(pr, "float") == 0) {
+        const char *pr = getenv("IMPACT_SOFT_PRECISION");  /* soft.precision: "float" (the
+                                                               default) or "double" */
+        if (pr != NULL && strcmp(pr, "double") == 0) {
+            def.engine2d.soft.precision = IMP_SOFT_DOUBLE;
+        } else if (pr != NULL && strcmp(pr, "float") == 0) {
             def.engine2d.soft.precision = IMP_SOFT_FLOAT;
         }
     }

@@ -26,10 +26,11 @@ extern const char *const imp_extra_accel_names[];
    (a spring of stiffness frequency hertz and damping ratio damping_ratio pulls overlaps out, at
    most push_max m/s), then relaxed once without the spring (relax_iterations passes); then one
    restitution pass for approaches faster than restitution_threshold. Joints use their own
-   joint_hertz and joint_damping_ratio. Defaults are Box2D v3's. precision IMP_SOFT_FLOAT
-   solves the contact pairs' rows in float (as Box2D v3 does; positions and the step's end stay
-   double): faster on large scenes, at float's round-off (a box at rest creeps about 1e-9 m in
-   2 s where double gives none measurable). */
+   joint_hertz and joint_damping_ratio. Defaults are Box2D v3's. precision IMP_SOFT_FLOAT (the
+   2D default) solves the contact pairs' rows in float (as Box2D v3 does; positions and the
+   step's end stay double): faster on large scenes, at float's round-off (a box at rest creeps
+   about 1e-9 m in 2 s where IMP_SOFT_DOUBLE gives none measurable; the 3D soft step solves in
+   double). */
 typedef enum { IMP_SOFT_DOUBLE = 0, IMP_SOFT_FLOAT = 1 } imp_soft_precision;
 extern const char *const imp_soft_precision_names[];
 typedef struct imp_soft_def {
@@ -41,7 +42,7 @@ typedef struct imp_soft_def {
     double restitution_threshold; /* m/s: slower approaches do not bounce (1) */
     int relax_iterations;         /* relax passes per sub-step (1) */
     int iterations;               /* solve passes per sub-step (1) */
-    imp_soft_precision precision; /* the contact passes' arithmetic (IMP_SOFT_DOUBLE) */
+    imp_soft_precision precision; /* the contact passes' arithmetic (2D: IMP_SOFT_FLOAT) */
 } imp_soft_def;
 
 typedef struct imp_engine2d_def {

@@ -36,6 +36,7 @@ imp_world_def imp_world_default_def(int dim)
     if (dim == 3) {  /* the 3D engine steps at velocity level by default (engine3d.h; "ode": engine3d_ode.h) */
         d.engine2d.time_stepping = IMP_STEPPING_SYMPLECTIC_EULER;
         d.engine2d.soft.hertz = 30.0;  /* the 3D soft step's contact hertz: Box3D's (2D: 35) */
+        d.engine2d.soft.precision = IMP_SOFT_DOUBLE;  /* the 3D soft step solves in double */
     }
     d.sleep_time = 0.5;  /* sleeping (islands.h): Box2D's time to sleep and thresholds */
     d.sleep_linear = 0.05;

@@ -44,6 +44,8 @@ imp_engine2d_def imp_engine2d_default_def(void)
     d.soft.restitution_threshold = 1.0;
     d.soft.relax_iterations = 1;
     d.soft.iterations = 1;
+    d.soft.precision = IMP_SOFT_FLOAT;  /* the contact passes in float, as Box2D v3's (2D only:
+                                           world.c sets double for 3D) */
     return d;
 }
 
