@@ -268,19 +268,6 @@ static void lane_mass(const struct imp_e2_soft *s, const soft_block *b, int l, d
 #endif
 #include "engine2d_soft_lane.h"
 
-/* lane l's velocities v (p's then q's) back, of the bodies that move */
-static void lane_store(const soft_block *b, int l, double *vel, const double *v)
-{
-    if (b->qm >> l & 1) {
-        double *vq = vel + SOFT_SV * b->q[l];
-        vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
-    }
-    if (b->pm >> l & 1) {
-        double *vp = vel + SOFT_SV * b->p[l];
-        vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
-    }
-}
-
 static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
 {
     double *vel = s->vel;
@@ -292,7 +279,7 @@ static void blocks_warm_portable(struct imp_e2_soft *s, int b0, int b1)
             double m[4];
             lane_mass(s, b, l, m);
             lane_warm_d(b, l, v, m);
-            lane_store(b, l, vel, v);
+            lane_store_d(b, l, vel, v);
         }
     }
 }
@@ -317,7 +304,7 @@ static void blocks_pass_portable(struct imp_e2_soft *s, int b0, int b1, double i
                        push_max, sum, track);
             lane_row_d(b, l, 1, v, x, m, sf->bias_rate, sf->mass_scale, sf->impulse_scale, inv_h, use_bias,
                        push_max, sum, track);
-            lane_store(b, l, vel, v);
+            lane_store_d(b, l, vel, v);
         }
     }
 }

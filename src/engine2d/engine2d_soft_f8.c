@@ -295,19 +295,6 @@ typedef struct fsoft {
 #endif
 #include "engine2d_soft_lane.h"
 
-/* lane l's velocities v (p's then q's) back, of the bodies that move */
-static void lane_store(const soft_f8 *f, int l, float *vel, const float *v)
-{
-    if (f->qm >> l & 1) {
-        float *vq = vel + SOFT_SV * f->q[l];
-        vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
-    }
-    if (f->pm >> l & 1) {
-        float *vp = vel + SOFT_SV * f->p[l];
-        vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
-    }
-}
-
 /* lane l's masses: p's mass and inertia, q's */
 static void lane_mass(const soft_f8 *f, int l, float *m)
 {
@@ -324,7 +311,7 @@ static void warm_portable(struct imp_e2_soft *s, int f0, int f1)
             float v[6] = {vp[0], vp[1], vp[2], vq[0], vq[1], vq[2]}, m[4];
             lane_mass(f, l, m);
             lane_warm_f(f, l, v, m);
-            lane_store(f, l, vel, v);
+            lane_store_f(f, l, vel, v);
         }
     }
 }
@@ -347,7 +334,7 @@ static void pass_portable(struct imp_e2_soft *s, int f0, int f1, float inv_h, in
             lane_mass(f, l, m);
             lane_row_f(f, l, 0, v, x, m, so->br, so->ms, so->is, inv_h, use_bias, push_max, sum, track);
             lane_row_f(f, l, 1, v, x, m, so->br, so->ms, so->is, inv_h, use_bias, push_max, sum, track);
-            lane_store(f, l, vel, v);
+            lane_store_f(f, l, vel, v);
         }
     }
 }

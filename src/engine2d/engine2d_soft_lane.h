@@ -14,6 +14,20 @@
 #define SL_CAT(a, b) SL_CAT2(a, b)
 #define SL_FN(x) SL_CAT(x, SL_NAME)
 
+/* lane l's velocities v (p's then q's) back into vel (SOFT_SV values a slot), of the bodies
+   that move */
+static inline void SL_FN(lane_store)(const SL_B *b, int l, SL_T *vel, const SL_T *v)
+{
+    if (b->qm >> l & 1) {
+        SL_T *vq = vel + SOFT_SV * b->q[l];
+        vq[0] = v[3], vq[1] = v[4], vq[2] = v[5];
+    }
+    if (b->pm >> l & 1) {
+        SL_T *vp = vel + SOFT_SV * b->p[l];
+        vp[0] = v[0], vp[1] = v[1], vp[2] = v[2];
+    }
+}
+
 /* The normal then the tangent row k of lane l, the portable way (the lane's velocities in
    v[0 .. 5]: p's then q's; x: p's less q's displacement, p's and q's angles; m: p's mass and
    inertia, q's; br, ms, is: its softness' bias rate, mass and impulse scales) */

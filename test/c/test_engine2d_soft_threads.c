@@ -69,6 +69,7 @@ TEST(float_passes_run)
     if (a == NULL || b == NULL) {
         return;
     }
+    a->model.def.engine2d.soft.precision = IMP_SOFT_DOUBLE;
     b->model.def.engine2d.soft.precision = IMP_SOFT_FLOAT;
     for (int s = 0; s < STEPS; s++) {
         CHECK(imp_world_step(a) == IMP_OK && imp_world_step(b) == IMP_OK);
