@@ -468,11 +468,18 @@ static AVX2 void blocks_warm_avx2(struct imp_e2_soft *s, int b0, int b1)
 }
 #endif
 
-/* the blocks b0 .. b1 - 1: a solve or relax pass (warm 0; 2: adding the impulses to the
-   step's sums after it), or the warm start (warm 1) */
-static void run_range(struct imp_e2_soft *s, int warm, int b0, int b1, double inv_h, int use_bias,
-                      double push_max)
+typedef struct blocks_args {
+    int warm;  /* 1: the warm start; 0 a pass; 2 a pass adding the impulses to the step's sums */
+    int use_bias;
+    double inv_h, push_max;
+} blocks_args;
+
+/* the blocks b0 .. b1 - 1: a solve or relax pass, or the warm start (ctx: blocks_args) */
+static void run_range(struct imp_e2_soft *s, const void *ctx, int b0, int b1)
 {
+    const blocks_args *a = ctx;
+    int warm = a->warm, use_bias = a->use_bias;
+    double inv_h = a->inv_h, push_max = a->push_max;
 #if defined(IMP_E2_HAVE_AVX2)
     if (s->simd) {
         if (warm == 1) {
@@ -511,45 +518,48 @@ int imp_e2_soft_threads(const struct imp_e2_soft *s)
     return 1;
 }
 
-/* Every block, colour by colour; with threads, each colour's blocks split into one run of
-   consecutive blocks per thread, the colours separated by barriers: the blocks of a colour
-   share no moving body (each writes only its own bodies' velocities and reads no other's),
-   so the results are those of one thread, bit for bit, whatever the count. */
-static void run_blocks(struct imp_e2_soft *s, int warm, double inv_h, int use_bias, double push_max)
+void imp_e2_soft_colours_run(struct imp_e2_soft *s, const int *first, int n, imp_e2_soft_range_fn fn,
+                             const void *ctx)
 {
     int nt = imp_e2_soft_threads(s);
     if (nt <= 1) {
-        run_range(s, warm, 0, s->nblocks, inv_h, use_bias, push_max);
+        fn(s, ctx, 0, n);
         return;
     }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
     {
-        int t = omp_get_thread_num(), n = omp_get_num_threads();
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
         for (int c = 0; c < s->ncolours; c++) {
-            int b0 = s->colour_first[c], len = s->colour_first[c + 1] - b0;
+            int b0 = first[c], len = first[c + 1] - b0;
             if (len == 0) {  /* (the same for every thread: no barrier) */
                 continue;
             }
-            run_range(s, warm, b0 + (int)((long)len * t / n), b0 + (int)((long)len * (t + 1) / n), inv_h,
-                      use_bias, push_max);
+            fn(s, ctx, b0 + (int)((long)len * t / nth), b0 + (int)((long)len * (t + 1) / nth));
 #pragma omp barrier
         }
     }
+#else
+    (void)first;
 #endif
 }
 
 void imp_e2_soft_blocks_pass(struct imp_e2_soft *s, double h, int use_bias, double push_max, int sum)
 {
     double inv_h = 1.0 / h;
-    run_blocks(s, sum ? 2 : 0, inv_h, use_bias, push_max);
+    const blocks_args a = {sum ? 2 : 0, use_bias, inv_h, push_max};
+    imp_e2_soft_colours_run(s, s->colour_first, s->nblocks, run_range, &a);
     for (int i = 0; i < s->nover; i++) {
         int g = s->over[i];
         imp_e2_soft_group_pass(s, s->grp[g], s->grp[g + 1], inv_h, use_bias, push_max);
     }
 }
 
-void imp_e2_soft_blocks_warm(struct imp_e2_soft *s) { run_blocks(s, 1, 0.0, 0, 0.0); }
+void imp_e2_soft_blocks_warm(struct imp_e2_soft *s)
+{
+    const blocks_args a = {1, 0, 0.0, 0.0};
+    imp_e2_soft_colours_run(s, s->colour_first, s->nblocks, run_range, &a);
+}
 
 void imp_e2_soft_blocks_sum(struct imp_e2_soft *s)
 {
@@ -568,15 +578,12 @@ void imp_e2_soft_lanes_warm_check(struct imp_e2_soft *s)
 {
     for (int bi = 0; bi < s->nblocks; bi++) {
         soft_block *b = &s->blocks[bi];
-        /* (the 8 rows, 4 k + l, as one array; a row that does nothing has mass 0: its 0s
-           stay, as imp_e2_soft_fill_lane gives them) */
+        /* (the 8 rows, 4 k + l, as one array, as imp_e2_soft_fill_lane gives them) */
         double *fn = &b->fn[0][0], *ft = &b->ft[0][0];
-        const double *mass_n = &b->mass_n[0][0];
         for (int j = 0; j < 2 * SOFT_LANES; j++) {
-            double n = fn[j], t = ft[j];
-            int ok = mass_n[j] != 0.0 && fabs(n) <= DBL_MAX && fabs(t) <= DBL_MAX;  /* (finite) */
-            fn[j] = ok ? n : 0.0;
-            ft[j] = ok && !(b->fz >> j & 1) ? t : 0.0;
+            int ok = soft_block_warm_ok(b, j);
+            fn[j] = ok ? fn[j] : 0.0;
+            ft[j] = ok && !(b->fz >> j & 1) ? ft[j] : 0.0;
         }
     }
 }

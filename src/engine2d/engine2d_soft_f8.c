@@ -19,9 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "engine2d_soft_internal.h"
 
@@ -101,8 +98,7 @@ static void pack_half(const struct imp_e2_soft *s, soft_f8 *f, int h, const soft
     if (check) {
         for (int j = 0; j < 2 * SOFT_LANES; j++) {
             int k = j / SOFT_LANES, l = j % SOFT_LANES;
-            double n = b->fn[k][l], t = b->ft[k][l];
-            int ok = b->mass_n[k][l] != 0.0 && fabs(n) <= DBL_MAX && fabs(t) <= DBL_MAX;  /* (finite) */
+            int ok = soft_block_warm_ok(b, j);
             f->fn[k][o + l] = ok ? f->fn[k][o + l] : 0.0f;
             f->ft[k][o + l] = ok && !(b->fz >> j & 1) ? f->ft[k][o + l] : 0.0f;
         }
@@ -482,8 +478,10 @@ typedef struct pass_args {
     fsoft sf[2];  /* the contact softness, the static one */
 } pass_args;
 
-static void run_range(struct imp_e2_soft *s, const pass_args *a, int f0, int f1)
+/* the float blocks f0 .. f1 - 1 (ctx: pass_args) */
+static void run_range(struct imp_e2_soft *s, const void *ctx, int f0, int f1)
 {
+    const pass_args *a = ctx;
 #if defined(IMP_E2_HAVE_AVX2)
     if (s->simd) {
         if (a->warm == 1) {
@@ -499,32 +497,6 @@ static void run_range(struct imp_e2_soft *s, const pass_args *a, int f0, int f1)
     } else {
         pass_portable(s, f0, f1, a->inv_h, a->use_bias, a->push_max, a->warm == 2, a->sf);
     }
-}
-
-/* Every float block, colour by colour; with threads, each colour's split into one run of
-   consecutive float blocks per thread, the colours separated by barriers: the same results
-   bit for bit whatever the count. */
-static void run_f8(struct imp_e2_soft *s, const pass_args *a)
-{
-    int nt = imp_e2_soft_threads(s);
-    if (nt <= 1) {
-        run_range(s, a, 0, s->nf8);
-        return;
-    }
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num(), n = omp_get_num_threads();
-        for (int c = 0; c < s->ncolours; c++) {
-            int f0 = s->f8_first[c], len = s->f8_first[c + 1] - f0;
-            if (len == 0) {  /* (the same for every thread: no barrier) */
-                continue;
-            }
-            run_range(s, a, f0 + (int)((long)len * t / n), f0 + (int)((long)len * (t + 1) / n));
-#pragma omp barrier
-        }
-    }
-#endif
 }
 
 static fsoft fsoft_of(const softness *sf)
@@ -552,14 +524,14 @@ void imp_e2_soft_f8_pass(struct imp_e2_soft *s, double h, int use_bias, double p
     double inv_h = 1.0 / h;
     pass_args a = {sum ? 2 : 0, use_bias, (float)inv_h, (float)push_max,
                    {fsoft_of(&s->sf[SOFT_CONTACT]), fsoft_of(&s->sf[SOFT_STATIC])}};
-    run_f8(s, &a);
+    imp_e2_soft_colours_run(s, s->f8_first, s->nf8, run_range, &a);
     over_pass(s, inv_h, use_bias, push_max);
 }
 
 void imp_e2_soft_f8_warm(struct imp_e2_soft *s)
 {
     pass_args a = {1, 0, 0.0f, 0.0f, {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}}};
-    run_f8(s, &a);
+    imp_e2_soft_colours_run(s, s->f8_first, s->nf8, run_range, &a);
 }
 
 void imp_e2_soft_f8_sum(struct imp_e2_soft *s)

@@ -3,6 +3,8 @@
 #ifndef IMPACT_ENGINE2D_SOFT_INTERNAL_H
 #define IMPACT_ENGINE2D_SOFT_INTERNAL_H
 
+#include <float.h>
+#include <math.h>
 #include <stddef.h>
 
 #include <impact/body.h>
@@ -241,6 +243,15 @@ typedef struct soft_f8 {
     int pad[3];
 } soft_f8;
 
+/* Row j (4 k + l) of block b keeps its warm start: it has a mass (a row that does nothing has
+   none: its 0s stay) and finite impulses; its tangent impulse only where it has friction
+   (fz bit j clear). */
+static inline int soft_block_warm_ok(const soft_block *b, int j)
+{
+    double n = (&b->fn[0][0])[j], t = (&b->ft[0][0])[j];
+    return (&b->mass_n[0][0])[j] != 0.0 && fabs(n) <= DBL_MAX && fabs(t) <= DBL_MAX;  /* (finite) */
+}
+
 enum { SHAPED_ROWS = 1, SHAPED_LANES = 2 };
 
 /* Row k of lane l of block b from shaped row t (imp_e2_soft_row_shape's results: the lane's
@@ -327,6 +338,16 @@ int imp_e2_soft_threads_wanted(void);
 /* The threads the blocks' passes run on: s->threads when there are at least
    SOFT_PARALLEL_BLOCKS blocks, else 1; the results are the same bit for bit either way. */
 int imp_e2_soft_threads(const struct imp_e2_soft *s);
+/* A run of consecutive blocks lo .. hi - 1 of one kind (soft_block or soft_f8), ctx the pass's
+   arguments. */
+typedef void (*imp_e2_soft_range_fn)(struct imp_e2_soft *s, const void *ctx, int lo, int hi);
+/* fn over n blocks of one kind, colour c's from first[c], colour by colour; with threads
+   (imp_e2_soft_threads), each colour's blocks split into one run of consecutive blocks per
+   thread, the colours separated by barriers: the blocks of a colour share no moving body (each
+   writes only its own bodies' velocities and reads no other's), so the results are those of
+   one thread, bit for bit, whatever the count. */
+void imp_e2_soft_colours_run(struct imp_e2_soft *s, const int *first, int n, imp_e2_soft_range_fn fn,
+                             const void *ctx);
 /* 1 when the AVX2 path can run here (and IMPACT_E2_SIMD=0 is not set). */
 int imp_e2_soft_simd_available(void);
 
