@@ -350,40 +350,30 @@ static int match(const imp_engine3d *e, int i, int end, int j, int pend, const i
     return best;
 }
 
+/* *p reallocated to bytes: 0, or -1 without memory (*p left as it was) */
+static int resize(void **p, size_t bytes)
+{
+    void *q = realloc(*p, bytes);
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    return 0;
+}
+
 /* the per-slot arrays for ns slots. 0, or -1 without memory */
 static int reserve_slots(imp_e3_recycle *rc, int ns)
 {
     if (ns > rc->slot_cap) {
-        double *r = realloc(rc->rot, (size_t)ns * 13 * sizeof *r);
-        if (r == NULL) {
+        size_t n = (size_t)ns;
+        if (resize((void **)&rc->rot, n * 13 * sizeof *rc->rot) != 0
+            || resize((void **)&rc->first, n * sizeof *rc->first) != 0
+            || resize((void **)&rc->poly, n * sizeof *rc->poly) != 0
+            || resize((void **)&rc->turn_q0, n * 4 * sizeof *rc->turn_q0) != 0
+            || resize((void **)&rc->turn_r, n * sizeof *rc->turn_r) != 0
+            || resize((void **)&rc->turn_ok, n * sizeof *rc->turn_ok) != 0) {
             return -1;
         }
-        rc->rot = r;
-        int *f = realloc(rc->first, (size_t)ns * sizeof *f);
-        if (f == NULL) {
-            return -1;
-        }
-        rc->first = f;
-        unsigned char *g = realloc(rc->poly, (size_t)ns);
-        if (g == NULL) {
-            return -1;
-        }
-        rc->poly = g;
-        double *t = realloc(rc->turn_q0, (size_t)ns * 4 * sizeof *t);
-        if (t == NULL) {
-            return -1;
-        }
-        rc->turn_q0 = t;
-        imp_mat3 *tr = realloc(rc->turn_r, (size_t)ns * sizeof *tr);
-        if (tr == NULL) {
-            return -1;
-        }
-        rc->turn_r = tr;
-        unsigned char *ok = realloc(rc->turn_ok, (size_t)ns);
-        if (ok == NULL) {
-            return -1;
-        }
-        rc->turn_ok = ok;
         rc->slot_cap = ns;
     }
     return 0;
