@@ -415,9 +415,6 @@ static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_
    solved two (3515 and 11 163 pivots); in the engine (bench_lcp_engine, 3 RK4 steps) the
    solves left to PGS went from 14 of 64 to 7 of 52. */
 #define IMP_LCP_SPLIT_REG_MAX 1200
-/* (30: the paths on the dumped se55.3 and se55.4 are 23 N and 14 N long, neither cycling:
-   the basic sets hashed along them never repeat; at 10 N + 1000 they were cut) */
-#define IMP_LCP_SPLIT_FACTOR 30
 
 /* Friction every other method left unsolved, as Stewart and Trinkle's split problem for
    Lemke's method (lcp_split.c): on A itself with four settings up to IMP_LCP_SPLIT_MAX
@@ -427,7 +424,6 @@ static imp_lcp_status regularized_after(const imp_lcp_problem *p, const imp_lcp_
    IMP_LCP_WARM_FACTOR N + 1000 pivots, then cold on A itself, then cold on the regularized
    A. An answer is taken when it passes the residual test on A; else f, the row states and
    info of the answer before are kept. Returns the status to report. */
-#define IMP_LCP_WARM_FACTOR 2
 
 /* whether the caller gave a split basis (lcp.h warm_basis) for some row */
 static int has_basis(const imp_lcp_options *opts, int n)

@@ -148,6 +148,13 @@ imp_lcp_status imp_lcp_solve_split(const imp_lcp_problem *p, const imp_lcp_limit
                                    imp_lcp_workspace *ws, double *f, imp_lcp_info *info,
                                    const char **msg);
 
+/* split_factor for a cold path on A (lcp.c's setting, the proximal loop's first) and for a
+   warm-started one (short: IMP_LCP_WARM_FACTOR N + 1000). (30: the paths on the dumped se55.3
+   and se55.4 are 23 N and 14 N long, neither cycling: the basic sets hashed along them never
+   repeat; at 10 N + 1000 they were cut) */
+#define IMP_LCP_SPLIT_FACTOR 30
+#define IMP_LCP_WARM_FACTOR 2
+
 /* The proximal point loop (lcp_prox.c) for friction with redundant rows: Lemke's path on
    the split problems of A + rho diag(A), b - rho diag(A) f_k with rho falling, each started
    from the last iterate's basis; from warm and warm_f (either may be NULL). IMP_LCP_OK when

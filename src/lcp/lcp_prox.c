@@ -81,7 +81,7 @@ imp_lcp_status imp_lcp_solve_prox(const imp_lcp_problem *p, const imp_lcp_limits
             br[i] = p->b[i] - rho * d * fk[i];
         }
         /* (a cold first path as the driver's cold setting; warm ones short) */
-        ls.split_factor = have_states ? 2 : 30;
+        ls.split_factor = have_states ? IMP_LCP_WARM_FACTOR : IMP_LCP_SPLIT_FACTOR;
         imp_lcp_info li;
         memset(&li, 0, sizeof li);
         const char *m2 = *msg;
