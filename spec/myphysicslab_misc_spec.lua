@@ -2,7 +2,8 @@
 -- strategy, against the states its suite asserts (tolerance 1e-5) and the closed forms.
 local impact = require("impact")
 local shape2d = impact.shape2d
-local worst = require("spec.support.myphysicslab").worst
+local mpl = require("spec.support.myphysicslab")
+local worst = mpl.worst
 
 describe("myPhysicsLab MiscellanyTest", function()
   -- damping_standard: two balls (radius 0.5 and 1, mass 1) spinning at 2 rad/s under its
@@ -94,7 +95,7 @@ describe("myPhysicsLab MiscellanyTest", function()
   -- 0.0025 and 0.001 agree too (1.5e-7, 4.3e-8), but at dt 0.025 (three_body_spin_test1) they
   -- end 6e-3 away: the joints' drift between the small impacts enters the acceleration
   -- through the turning normal (2 n' . (p1' - p2'), and no n'' . (p1 - p2) term in its b).
-  local function three_body_spin(dt, damping, frame)
+  local function three_body(dt, damping, frame)
     local w = impact.world2d { strategy = "contact", dt = dt, gravity = { 0, 0 },
       collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
       collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
@@ -112,11 +113,16 @@ describe("myPhysicsLab MiscellanyTest", function()
                                  normal = "both", frame = frame },
                    w:add_joint { body1 = b2, point1 = { 0, -2.7 }, body2 = b3,
                                  point2 = { 0, -1.3 }, normal = "both", frame = frame } }
+    return w, { b1, b2, b3 }, pins
+  end
+
+  local function three_body_spin(dt, damping, frame)
+    local w, bodies, pins = three_body(dt, damping, frame)
     w:step()  -- the joints' plastic impulse, then one step
     local e1 = w:energy().total
     w:run { until_time = 4 }
     local loose = math.max(w:connector_error(pins[1]), w:connector_error(pins[2]))
-    return { b1, b2, b3 }, w:energy().total - e1, loose
+    return bodies, w:energy().total - e1, loose
   end
 
   it("three_body_spin_test1 (dt 0.025, pins in the outer blocks' frames): its state to 1e-5, "
@@ -163,6 +169,52 @@ describe("myPhysicsLab MiscellanyTest", function()
     assert.is_true(loose <= 1e-5)
   end)
 
+  -- three_body_spin_test3A, 3B, 4B: the same under its AdaptiveStepSolver around RK4 (each
+  -- 0.025 s step retaken in 5, 25, ... sub-steps until the energy's change over the step, 3A,
+  -- or the change of that change, 3B and 4B, is within 1e-6). impact has no such integrator
+  -- (its adaptive GSL methods control the state's local error; the 2D collision advance takes
+  -- fixed-step methods): spec/support/myphysicslab.lua builds it from world steps, which, with
+  -- no contact here, is the same ODE, small impacts on joints after every sub-step (its run
+  -- has them after every 0.025 s step). The pins in the outer blocks' frames, the setup's and
+  -- the test's initial handling (two plastic joint impulses), then the energy recorded.
+  -- Measured: 3A 1.3e-6, 3B 3.8e-8, 4B 4.3e-8 from its states (its 1e-5); with fixed RK4 steps
+  -- 3B and 4B are met from dt 0.001 (3.9e-8, 4.4e-8) but 3A stays 2.2e-5 away (its figure is
+  -- the coarser first-difference solution, not the converged one).
+  for _, case in ipairs {
+    { "3A", 0, false, 1e-4, 1.3e-6, {
+      { 2.3693976, 2.515764, 0.1774025, 4.772389, 11.1720697, 6.624474 },
+      { -1.0715337, -0.9428688, 1.5676466, -10.3428519, 10.3527684, 3.0711811 },
+      { -4.5244885, -4.8429543, 3.3316656, -7.4762076, 14.0249893, -7.3568965 } } },
+    { "3B", 0, true, 1e-6, 3.8e-8, {
+      { 2.3693979, 2.5157564, 0.1774006, 4.7723939, 11.1720697, 6.6244607 },
+      { -1.0715337, -0.942891, 1.5676421, -10.3428564, 10.3527692, 3.0711915 },
+      { -4.5244891, -4.8429346, 3.3316704, -7.4762165, 14.024984, -7.356918 } } },
+    { "4B", 0.1, true, nil, 4.3e-8, {
+      { -0.3914985, 4.2712576, -0.9371374, -0.2752856, 7.1893131, 2.9115049 },
+      { 0.999713, 1.1355909, 0.9358352, 3.456432, 9.2880734, 2.0450875 },
+      { 0.4230309, -8.8727579, 4.5037653, -0.5909616, 13.3797935, 5.0812079 } } } } do
+    local name, damping, second, energy_tol, measured, want = table.unpack(case)
+    it("three_body_spin_test" .. name .. " (its AdaptiveStepSolver, second differences "
+      .. tostring(second) .. "): its state at 4 s to 1e-5"
+      .. (energy_tol and (", energy to " .. energy_tol) or ", energy lost to damping")
+      .. ", joints within 1e-5", function()
+      local w, bodies, pins = three_body(0.025, damping, "body")
+      w:handle_collisions()  -- its setup's handling
+      w:handle_collisions()  -- its test's
+      local e1 = w:energy().total
+      for _ = 1, 160 do mpl.adaptive_step(w, bodies, 0.025, second) end
+      local err = worst(bodies, want)
+      assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's (measured %g)"):format(err, measured))
+      local de = w:energy().total - e1
+      if energy_tol then
+        assert.is_true(math.abs(de) <= energy_tol, ("energy change %.3g"):format(de))  -- 4.2e-6, 2.0e-8
+      else
+        assert.is_true(de < 0)
+      end
+      assert.is_true(math.max(w:connector_error(pins[1]), w:connector_error(pins[2])) <= 1e-5)
+    end)
+  end
+
   -- chain: seven 1 x 3 links (mass 1) pinned end to end, 0.15 and 0.85 of their length along
   -- their right side (ChainConfig.makeChain: body points (0, -1.05) and (0, 1.05) from the
   -- centre), laid at -157.5, -135, ... -22.5 degrees from the pivot (-5, 4), whose last pin is
@@ -208,4 +260,82 @@ describe("myPhysicsLab MiscellanyTest", function()
     assert.equal(0, w:stats().collisions)
     for _, j in ipairs(pins) do assert.is_true(w:connector_error(j) <= 1e-5) end
   end)
+
+  -- RopeTest's double_rod_spin_test (the arrangement three_body_spin mimics): a 1 x 3 block at
+  -- (-1.5, 0) turned pi/4 and a ball of radius 1 turned 3 pi/4, masses 1, joined by a rod of
+  -- length 4 from the block's point (0, 1) to the ball's (0.2, 0.3), the ball moved along the
+  -- line between those points to put them 4 apart (its alignConnectors); launched at -4 and 4
+  -- m/s along y, no gravity, RK4 at dt 0.01, serial handling, extra acceleration "velocity", no
+  -- small impacts. Its setup's handleCollisions gives the rod one plastic impulse (here
+  -- w:handle_collisions()): the rod's rate is zero after it, the energy 16 -> 15.3137. Its
+  -- state at 4 s to 1e-4 (measured 1.5e-6 under both conventions; without the initial impulse
+  -- the rod's rate stays uncorrected and the state is 5.8 away), then no collision and the
+  -- energy kept to 1e-4 to 8 s (3.9e-7).
+  for _, conventions in ipairs { "impact", "myphysicslab" } do
+    it("double_rod_spin_test (" .. conventions .. "): its state at 4 s to 1e-4, then no "
+      .. "collision and energy to 1e-4", function()
+      local w = impact.world2d { strategy = "contact", dt = 0.01, gravity = { 0, 0 },
+        collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
+        collision_accuracy = 0.6, extra_accel = "velocity", integrator = "rk4",
+        conventions = conventions }
+      local function rotate(a, p)
+        local c, s = math.cos(a), math.sin(a)
+        return { c * p[1] - s * p[2], s * p[1] + c * p[2] }
+      end
+      local a1, a2 = math.pi / 4, 3 * math.pi / 4
+      local t1, t2 = rotate(a1, { 0, 1 }), rotate(a2, { 0.2, 0.3 })
+      local p1, p2 = { -1.5 + t1[1], t1[2] }, { 1.5 + t2[1], t2[2] }
+      local len = math.sqrt((p2[1] - p1[1]) ^ 2 + (p2[2] - p1[2]) ^ 2)
+      local q2 = { p1[1] + 4 * (p2[1] - p1[1]) / len, p1[2] + 4 * (p2[2] - p1[2]) / len }
+      local b1 = w:add_body { shape = shape2d.block { width = 1, height = 3 }, mass = 1,
+        position = { -1.5, 0 }, angle = a1, velocity = { 0, -4 }, elasticity = 0.8 }
+      local b2 = w:add_body { shape = shape2d.ball { radius = 1 }, mass = 1, angle = a2,
+        position = { q2[1] - t2[1], q2[2] - t2[2] }, velocity = { 0, 4 }, elasticity = 0.8 }
+      local rod = w:add_rope { body1 = b1, point1 = { 0, 1 }, body2 = b2, point2 = { 0.2, 0.3 },
+                               length = 4, rod = true }
+      assert.near(16, w:energy().total, 1e-12)
+      w:handle_collisions()
+      -- the plastic impulse along the rod: its ends' relative velocity along it is zero
+      local function point_velocity(b, p)
+        local r = rotate(b.angle, p)
+        return { b.velocity[1] - b.spin * r[2], b.velocity[2] + b.spin * r[1] }, r
+      end
+      local v1, r1 = point_velocity(b1, { 0, 1 })
+      local v2, r2 = point_velocity(b2, { 0.2, 0.3 })
+      local d = { b2.position[1] + r2[1] - b1.position[1] - r1[1],
+                  b2.position[2] + r2[2] - b1.position[2] - r1[2] }
+      assert.near(0, ((v2[1] - v1[1]) * d[1] + (v2[2] - v1[2]) * d[2]) / 4, 1e-12)
+      assert.is_true(w:energy().total < 16)
+      w:run { until_time = 4 }
+      local err = worst({ b1, b2 }, {
+        { -1.3440816, 2.7586505, -1.1513866, -2.2201892, -2.9211644, -0.7262073 },
+        { 1.8870925, -2.7586505, 1.0254415, 2.2201892, 9.245482, 3.1965811 } })
+      assert.is_true(err <= 1e-4, ("state %.3g from myPhysicsLab's at 4 s"):format(err))
+      local e4 = w:energy().total
+      w:run { until_time = 8 }
+      assert.equal(0, w:stats().collisions)
+      assert.near(e4, w:energy().total, 1e-4)
+      assert.is_true(w:connector_error(rod) <= 1e-5)
+    end)
+  end
+
+  -- The rest of its MiscellanyTest needs what impact's 2D engine does not have:
+  -- non_collide_edges: its EdgeRange, a body that collides with some edges of another and not
+  -- with others (the ball with the pendulum's bob, not its rod); impact's no_collide is per
+  -- body pair. clock_with_gears: its PendulumClockConfig's gear and escapement shapes (many
+  -- small teeth of straight edges; shape2d.path could draw them, not ported).
+  -- roller_hump_test and roller_end_point_test: its PathJoint (a body point held on a
+  -- NumericalPath, here a hump and a circle of radius 3) and PathEndPoint (a one-sided stop on
+  -- the path); impact has pins, sliders along a straight direction, ropes and rods, no curved
+  -- track. curved_test_error asserts that its CurvedTestApp scene (6 curved bodies, given
+  -- state) gets stuck within 1 s ("ComputeForces is unable to find reasonable set of forces"):
+  -- CurvedTestApp's shapes are not ported.
+  pending("non_collide_edges: its state at 5 s to 1e-5 (needs edge-range non-collision)")
+  pending("clock_with_gears: its state at 3.5 s to 1e-4 (needs its gear shapes)")
+  pending("roller_hump_test: its state at 4 s to 1e-5, energy to 2e-3, path joint within 3e-4 "
+    .. "(needs a path joint)")
+  pending("roller_end_point_test: its state at 10 s to 1e-5, energy 10-15 s to 2e-3 (needs a "
+    .. "path joint and a path end point)")
+  pending("curved_test_error: an error (stuck) within 1 s of its recorded state (needs "
+    .. "CurvedTestApp's shapes)")
 end)

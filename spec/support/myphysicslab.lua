@@ -36,4 +36,33 @@ function M.diamond(shape2d, wd, ht, a)
   return p:close():build()
 end
 
+-- its AdaptiveStepSolver (an experimental solver of its, not an impact integrator) built from
+-- world steps, for scenes without contacts: a step of h is taken whole, then again from the
+-- same state in 5, 25, ... equal sub-steps until the energy's change over h (second: the
+-- change of that change from the previous try) is within 1e-6. The bodies' states are put
+-- back between tries (the world's clock is not: it counts every sub-step taken).
+function M.adaptive_step(w, bodies, h, second)
+  local saved, e0 = {}, w:energy().total
+  for i, b in ipairs(bodies) do saved[i] = { b.position, b.velocity, b.angle, b.spin } end
+  local d, last, first = h, math.huge, true
+  while true do
+    if not first then
+      for i, b in ipairs(bodies) do
+        b.position, b.velocity, b.angle, b.spin = saved[i][1], saved[i][2], saved[i][3], saved[i][4]
+      end
+      d = d / 5
+    end
+    local t = 0
+    while t < h do
+      w.dt = t + d > h - 1e-10 and h - t or d
+      t = t + w.dt
+      w:step()
+    end
+    local diff = math.abs(e0 - w:energy().total)
+    local value = (not second) and diff or (first and math.huge or math.abs(diff - last))
+    last, first = diff, false
+    if value <= 1e-6 then return end
+  end
+end
+
 return M
