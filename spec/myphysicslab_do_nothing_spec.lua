@@ -18,11 +18,15 @@ local impact = require("impact")
 local mpl = require("spec.support.myphysicslab")
 local shape2d = impact.shape2d
 
-local function grinder(handling, damping, frame, conventions)
+-- opts (optional): seed (default 1), extra_accel (default "velocity"), small_impacts (default
+-- true)
+local function grinder(handling, damping, frame, conventions, opts)
+  opts = opts or {}
   local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
     collision_handling = handling, distance_tol = 0.01, velocity_tol = 0.5,
-    collision_accuracy = 0.6, integrator = "rk4", seed = 1, extra_accel = "velocity",
-    joint_small_impacts = true, damping = damping, conventions = conventions }
+    collision_accuracy = 0.6, integrator = "rk4", seed = opts.seed or 1,
+    extra_accel = opts.extra_accel or "velocity", joint_small_impacts = opts.small_impacts ~= false,
+    damping = damping, conventions = conventions }
   -- the handle joins the shuttles' centres (0, 2) and (-2.5, 0): its length L, its +y axis
   -- along the segment from the second to the first, its point (0, 2.8) on the first
   local L, a = math.sqrt(2.5 ^ 2 + 2 ^ 2), math.atan(2, 2.5)
@@ -149,6 +153,52 @@ describe("myPhysicsLab DoNothingTest", function()
     assert.near(e0, g.w:energy().total, 1e-5 * e0)
     assert.is_true(g.handle.spin > 5 and g.loose <= 0.005)
     assert.equal(0, g.w:stats().collisions)
+  end)
+
+  -- do_nothing_grinder_test1b: test1 with its "new joint policy": no small impacts on joints
+  -- and no extra acceleration (ExtraAccel.NONE). Its state at 20 s to 1e-5, the joints within
+  -- 0.01. With the pins in the handle's frame (DoNothingApp's): 4.6e-8 under both conventions;
+  -- along the world's axes 0.025 (the handle's phase 1.2e-3 rad ahead). No collision.
+  for _, conventions in ipairs { "impact", "myphysicslab" } do
+    it("do_nothing_grinder_test1b (" .. conventions .. ", no small impacts, no extra "
+      .. "acceleration): its state at 20 s to 1e-5, the joints within 0.01", function()
+      local g = grinder("serial", nil, "body", conventions, { extra_accel = "none",
+                                                              small_impacts = false })
+      run(g, 20)
+      local err = mpl.worst({ g.handle, g.s1, g.s2 }, {
+        { -2.7245937, -4.2309373, -0.0925957, 2.560584, 61.028377, 6.5529456 },
+        { -0, -0, -0.7382445, 20.4149451, 3.1415927, 0 },
+        { -3.1153414, -4.8377173, -0, -0, 1.5707963, 0 } })
+      assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))  -- 4.6e-8
+      assert.is_true(g.loose <= 0.01, ("joint error %.3g"):format(g.loose))       -- 6.9e-5
+      assert.equal(0, g.w:stats().collisions)
+    end)
+  end
+
+  -- do_nothing_error: do_nothing_variable's scene with its seed 9872392, no extra acceleration
+  -- and no small impacts on joints; its comment: the grinder gets stuck ("the contact distances
+  -- start to vary 7 seconds before the error"), and its test asserts an exception before
+  -- 100 s. Under conventions = "myphysicslab" with the pins in the handle's frame, as its test
+  -- builds it, impact stops at 74.1 s with a Lua error naming the step, the time and the cause
+  -- ("the contact forces could not be solved"), the world kept at its last good state. (Under
+  -- impact's conventions: with these pins a collision not resolved after 30 back-ups at 71.8 s;
+  -- with pins along the world's axes it runs the 100 s.)
+  it("do_nothing_error: stuck before 100 s, as its test asserts; a clear error, the world kept "
+    .. "at its last good state", function()
+    local g = grinder("serial", { linear = 0.05, angular = 0.05 * 0.15 }, "body", "myphysicslab",
+                      { seed = 9872392, extra_accel = "none", small_impacts = false })
+    g.turning.force = function(t) return { 2 * math.cos(0.3 * t), 2 * math.sin(0.3 * t) } end
+    local ok, msg = pcall(run, g, 100)
+    assert.is_false(ok)
+    assert.matches("^.-World:step: step %d+ from t = [%d.]+ failed %(integrator rk4%): the contact "
+      .. "forces could not be solved at t = [%d.]+; the world keeps its state at t = [%d.]+", msg)
+    local t = g.w.time
+    assert.is_true(t > 10 and t < 100, ("stopped at %g"):format(t))  -- 74.1
+    assert.near(t, tonumber(msg:match("keeps its state at t = ([%d.]+)")), 1e-12)
+    assert.is_true(g.loose <= 0.005, ("joint error %.3g"):format(g.loose))  -- tight until then
+    for _, b in ipairs { g.handle, g.s1, g.s2 } do
+      assert.is_true(b.position[1] == b.position[1] and math.abs(b.position[1]) < 4)
+    end
   end)
 
   -- do_nothing_variable_test: its DampingLaw(0.05, 0.15): force -0.05 v and torque
