@@ -14,12 +14,14 @@ function M.world(opts)
     gravitation = opts.G and { G = opts.G, softening = 0 } or nil, conventions = opts.conventions }
 end
 
-local function walls(w)
+-- its Walls.make(sim, 12, 12, 1): bottom, right, top, left (elasticity 0.8 unless given)
+local function walls(w, elasticity)
   for _, wall in ipairs { { 14, 1, 0, -6.5 }, { 1, 14, 6.5, 0 }, { 14, 1, 0, 6.5 }, { 1, 14, -6.5, 0 } } do
     w:add_body { shape = shape2d.block { width = wall[1], height = wall[2] }, fixed = true,
-                 position = { wall[3], wall[4] }, elasticity = 0.8 }
+                 position = { wall[3], wall[4] }, elasticity = elasticity or 0.8 }
   end
 end
+M.walls = walls
 
 -- the box and six blocks from v (36 numbers: x, vx, y, vy, angle, spin of each block); the
 -- walls first unless walls_last
