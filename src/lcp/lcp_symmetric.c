@@ -517,14 +517,16 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
         info->warm_started = 1;
     }
     /* bilateral rows first; they never leave C */
+    const char *msg0 = *msg;
     for (int d = 0; d < n && st == IMP_LCP_OK; d++) {
         if (is_bil(&s, d) && s.st[d] == S_UN) {
             s.ah[d] = ahat_row(&s, d);
             st = drive(&s, d);
         }
     }
-    if (st == IMP_LCP_OK && warm == NULL
-        && (s.nred > 0 || s.bil_pivot < DBL_EPSILON / s.ptol)) {
+    int unreliable = s.bil_pivot < DBL_EPSILON / s.ptol;
+    if (warm == NULL && ((st == IMP_LCP_OK && (s.nred > 0 || unreliable))
+                         || (st == IMP_LCP_OUTSIDE_CLASS && unreliable))) {
         /* dependent bilateral rows, or rows whose dependence index order cannot see: which
            rows are clamped and which left redundant is a choice, and index order may clamp
            two nearly coincident rows (a weld's two pins, whose x rows nearly agree when
@@ -536,7 +538,13 @@ imp_lcp_status imp_lcp_solve_symmetric(const imp_lcp_problem *p, const imp_lcp_l
            reliable. Again in the order of the largest Schur complement (a pivoted,
            rank-revealing Cholesky factorization): the row left out is the one nearest the
            span of the others. Problems whose bilateral rows are independent and well
-           conditioned never come here (their answer is unchanged) */
+           conditioned never come here (their answer is unchanged). Index order can also
+           stop outright: after a nearly coincident pair (Schur complement 4e-11, a weld's
+           two x rows when its pins are one above the other) the next row's complement came
+           out -4e-6 (the pair's round-off times |x| = 3e5) and was refused as "not positive
+           semidefinite"; that refusal is no proof after such a pivot, so the pivoted order
+           is taken there too */
+        *msg = msg0;
         restart(&s);
         st = bilateral_pivoted(&s);
     }

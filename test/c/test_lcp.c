@@ -537,6 +537,37 @@ TEST(t13b_weld_beside_contact)
     }
 }
 
+/* ---- T13c the weld's two x rows nearly coincident (its pins one above the other) beside a
+   contact: in index order the pair's Schur complement 4e-11 made the next joint row's -4e-6
+   (round-off times |x| = 3e5), refused as "not positive semidefinite"; the rank-revealing
+   order leaves out the nearly dependent row. From pile_config_1_test (pins in the world's
+   frame, its DampingLaw's rotational damping 0.05 x 0.15) at 5.797 s ---- */
+TEST(t13c_weld_pair_coincident)
+{
+    static const double A[25] = {
+        7.1263863023981351, -2.7187251011300573, -0.36172401737810134, -2.7187465715479826, 2.7182406529428809,
+        -2.7187251011300573, 4.9254126516856465, -0.0079207920784380992, 4.9254125410993925, 0.0079429888311161045,
+        -0.36172401737810134, -0.0079207920784380992, 4.9254124308226057, -0.0078985953272997511, 1.7412541255672747,
+        -2.7187465715479826, 4.9254125410993925, -0.0078985953272997511, 4.9254124308226057, 0.0079207920784380992,
+        2.7182406529428809, 0.0079429888311161045, 1.7412541255672747, 0.0079207920784380992, 4.9254126516856456};
+    static const double b[5] = {-0.001946197618130663, 4.416364057227215e-14, -2.8771277964652299e-10, 4.4168018038543561e-14, -2.8771230246204182e-10};
+    const unsigned char bil[5] = {0, 1, 1, 1, 1};
+    imp_lcp_problem p = {5, A, b, bil, NULL, NULL, NULL};
+    imp_lcp_info info;
+    double f[5], a[5];
+    imp_lcp_status st = solve(&p, f, a, &info);
+    CHECK(st == IMP_LCP_OK || st == IMP_LCP_INFEASIBLE);  /* the residual is reported */
+    double fmax = 0.0;
+    for (int i = 0; i < 5; i++) {
+        a[i] = b[i];
+        for (int j = 0; j < 5; j++) a[i] += A[i * 5 + j] * f[j];
+        if (fabs(f[i]) > fmax) fmax = fabs(f[i]);
+    }
+    CHECK(f[0] > 0.0 && a[0] >= -1e-15 && fabs(f[0] * a[0]) <= 1e-15);  /* the contact struck */
+    for (int i = 1; i < 5; i++) CHECK(fabs(a[i]) <= 1e-9);
+    CHECK(fmax <= 1.0);
+}
+
 /* ---- T14 infeasible problems are reported ---- */
 TEST(t14_infeasible)
 {
@@ -1294,6 +1325,7 @@ int main(int argc, char **argv)
     RUN(t12_bilateral_chain);
     RUN(t13_bilateral_redundant);
     RUN(t13b_weld_beside_contact);
+    RUN(t13c_weld_pair_coincident);
     RUN(t14_infeasible);
     RUN(t16_mass_ratio);
     RUN(t17_impulses);
