@@ -973,9 +973,12 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
     v4 lim = mul(ld(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
     v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
-    v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
-    r1 = sel(over, mul(r1, sc), r1);
-    r2 = sel(over, mul(r2, sc), r2);
+    if (_mm256_movemask_pd(over) != 0) {  /* a lane slides: the clamp's square root and division
+                                              (off the chain of the points that stick) */
+        v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
+        r1 = sel(over, mul(r1, sc), r1);
+        r2 = sel(over, mul(r2, sc), r2);
+    }
     _mm256_storeu_pd(p->rt1, r1);
     _mm256_storeu_pd(p->rt2, r2);
     if (bs != NULL) {  /* the last pass of the sub-step: its impulses added to the step's sums */
