@@ -363,7 +363,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
 }
 
 /* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
-   kernels' apply4 and apply4n, lane by lane) */
+   kernels' apply4, lane by lane) */
 static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
                                const double *ia, const double *ib, double *va, double *vb)
 {
@@ -398,18 +398,6 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
     lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
 }
 
-/* the normal impulse P = dn n alone (a solve pass's: apply4n) */
-static void lane_apply_normal(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k,
-                              int l, const double *ia, const double *ib, double dn, double *va, double *vb)
-{
-    double P[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = k < b->cnt[l] ? dn * f->n[i][l] : 0.0;
-    }
-    lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
-}
-
 /* the velocity of b relative to a at the point (anchors ra, rb; v, w each side's velocities),
    d = ((v_b - v_a) + w_b x r_b) - w_a x r_a (the AVX2 kernels' relative4, lane by lane) */
 static inline void lane_relative(const double *va, const double *wa, const double *vb, const double *wb,
@@ -423,6 +411,21 @@ static inline void lane_relative(const double *va, const double *wa, const doubl
     }
 }
 
+/* the normal row's angular directions of lane l's point: ja = r_a x n, jb = r_b x n,
+   na = I_a^-1 ja, nb = I_b^-1 jb (ia, ib: the inverse inertias' columns; normal_dirs4's
+   operations) */
+static void lane_normal_dirs(const double ra[3], const double rb[3], const double n[3], const double *ia,
+                             const double *ib, double ja[3], double jb[3], double na[3], double nb[3])
+{
+    ja[0] = ra[1] * n[2] - ra[2] * n[1], ja[1] = ra[2] * n[0] - ra[0] * n[2], ja[2] = ra[0] * n[1] - ra[1] * n[0];
+    jb[0] = rb[1] * n[2] - rb[2] * n[1], jb[1] = rb[2] * n[0] - rb[0] * n[2], jb[2] = rb[0] * n[1] - rb[1] * n[0];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        na[i] = (ia[i] * ja[0] + ia[4 + i] * ja[1]) + ia[8 + i] * ja[2];
+        nb[i] = (ib[i] * jb[0] + ib[4 + i] * jb[1]) + ib[8 + i] * jb[2];
+    }
+}
+
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
    the same order. */
 static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia, const double *ib,
@@ -433,11 +436,21 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
     const double n[3] = {f->n[0][l], f->n[1][l], f->n[2][l]}, t1[3] = {f->t1[0][l], f->t1[1][l], f->t1[2][l]};
     const double t2[3] = {f->t2[0][l], f->t2[1][l], f->t2[2][l]};
-    double d[3];
-    lane_relative(va, va + 3, vb, vb + 3, ra, rb, d);
-    double vn = (d[0] * n[0] + d[1] * n[1]) + d[2] * n[2];
-    double u1 = (d[0] * t1[0] + d[1] * t1[1]) + d[2] * t1[2];
-    double u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
+    double vn, u1, u2, na[3] = {0.0, 0.0, 0.0}, nb[3] = {0.0, 0.0, 0.0};
+    if (use_bias) {  /* the normal row alone (point4's normal_dirs4 and dot4) */
+        double ja[3], jb[3];
+        lane_normal_dirs(ra, rb, n, ia, ib, ja, jb, na, nb);
+        const double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+        vn = (((dv[0] * n[0] + dv[1] * n[1]) + dv[2] * n[2]) + ((jb[0] * vb[3] + jb[1] * vb[4]) + jb[2] * vb[5]))
+           - ((ja[0] * va[3] + ja[1] * va[4]) + ja[2] * va[5]);
+        u1 = u2 = 0.0;
+    } else {
+        double d[3];
+        lane_relative(va, va + 3, vb, vb + 3, ra, rb, d);
+        vn = (d[0] * n[0] + d[1] * n[1]) + d[2] * n[2];
+        u1 = (d[0] * t1[0] + d[1] * t1[1]) + d[2] * t1[2];
+        u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
+    }
     double s;
     if (use_bias) {
         double x[3];
@@ -471,7 +484,15 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     p->maxn[l] = rn > p->maxn[l] ? rn : p->maxn[l];
     p->rn[l] = rn;
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
-        lane_apply_normal(b, p, f, k, l, ia, ib, dn, va, vb);
+        double dl = k < b->cnt[l] ? dn : 0.0;
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            double P = dl * n[i];
+            va[i] = va[i] - b->ima[l] * P;
+            vb[i] = vb[i] + b->imb[l] * P;
+            va[3 + i] = va[3 + i] - dl * na[i];
+            vb[3 + i] = vb[3 + i] + dl * nb[i];
+        }
         return;
     }
     u1 = u1 + p->w1n[l] * dn;
@@ -520,12 +541,41 @@ static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
     }
 }
 
-/* The warm start of lane l's point k: its impulses applied (the pass's apply, dn = rn). */
-static void lane_warm(const imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia,
-                      const double *ib, double *va, double *vb)
+/* The warm start of lane l: its points' impulses P_k = (rn n + rt1 t1) + rt2 t2 summed, P and
+   the moments r_a x P_k, r_b x P_k, then applied once (block_warm4's operations); a point the
+   lane does not have adds +0. The sum is the points' impulses applied one by one, rounded once:
+   the inverse inertia's product once a lane, and no chain from point to point. */
+static void lane_warm(const struct imp_e3_soft *s, const imp_e3_block *b, int l, const double *ia, const double *ib,
+                      double *va, double *vb)
 {
-    const imp_e3_block_pt *p = &b->p[k];
-    lane_apply(b, p, f, k, l, ia, ib, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
+    double P[3] = {0.0, 0.0, 0.0}, xa[3] = {0.0, 0.0, 0.0}, xb[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        double Q[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            Q[i] = k < b->cnt[l] ? (p->rn[l] * f->n[i][l] + p->rt1[l] * f->t1[i][l]) + p->rt2[l] * f->t2[i][l] : 0.0;
+        }
+        const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+        xa[0] = xa[0] + (ra[1] * Q[2] - ra[2] * Q[1]), xa[1] = xa[1] + (ra[2] * Q[0] - ra[0] * Q[2]);
+        xa[2] = xa[2] + (ra[0] * Q[1] - ra[1] * Q[0]);
+        xb[0] = xb[0] + (rb[1] * Q[2] - rb[2] * Q[1]), xb[1] = xb[1] + (rb[2] * Q[0] - rb[0] * Q[2]);
+        xb[2] = xb[2] + (rb[0] * Q[1] - rb[1] * Q[0]);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            P[i] = P[i] + Q[i];
+        }
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        double A = (ia[i] * xa[0] + ia[4 + i] * xa[1]) + ia[8 + i] * xa[2];
+        double B = (ib[i] * xb[0] + ib[4 + i] * xb[1]) + ib[8 + i] * xb[2];
+        va[i] = va[i] - b->ima[l] * P[i];
+        vb[i] = vb[i] + b->imb[l] * P[i];
+        va[3 + i] = va[3 + i] - A;
+        vb[3 + i] = vb[3 + i] + B;
+    }
 }
 
 /* block b the portable way: each lane's points (warm: the warm start, else a pass) */
@@ -537,13 +587,12 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
         gather(s, b->a[l], va, da);
         gather(s, b->b[l], vb, db);
         const double *ia = s->si + 12 * (size_t)b->a[l], *ib = s->si + 12 * (size_t)b->b[l];
-        for (int k = 0; k < b->np; k++) {
-            const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
-            if (warm) {
-                lane_warm(b, f, k, l, ia, ib, va, vb);
-            } else {
-                lane_point(b, f, k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias, bs);
-            }
+        if (warm) {
+            lane_warm(s, b, l, ia, ib, va, vb);
+        }
+        for (int k = 0; k < b->np && !warm; k++) {
+            lane_point(b, frame_of(s->xframes, b, k), k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias,
+                       bs);
         }
         if (b->amove >> l & 1) {
             scatter(s, b->a[l], va);
@@ -734,23 +783,6 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
     apply4_impulse(b, P, ra, rb, ia, ib, va, wa, vb, wb);
 }
 
-/* the normal impulse dn n of a point (anchors ra, rb) applied to both sides: apply4 with no
-   tangent terms (lane_apply_normal's operations) */
-static inline AVX2 __attribute__((always_inline)) void apply4n(const imp_e3_block *b, const imp_e3_block_frame *f,
-                                                                int k, v4 ia[3][4], v4 ib[3][4], const v4 ra[3],
-                                                                const v4 rb[3], v4 dn, v4 *va, v4 *wa, v4 *vb,
-                                                                v4 *wb)
-{
-    v4 P[3];
-    v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
-                                                     _mm256_set1_epi64x(k)));
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = _mm256_and_pd(mul(dn, ld(f->n[i])), live);
-    }
-    apply4_impulse(b, P, ra, rb, ia, ib, va, wa, vb, wb);
-}
-
 /* block_masses_portable with AVX2, the four lanes at once */
 static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3], const v4 t[3],
                                    const v4 u[3], v4 m[6])
@@ -868,6 +900,32 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
     _mm256_storeu_pd(lane[2], u2s);
 }
 
+/* (x0 y0 + x1 y1) + x2 y2, the four lanes at once */
+static inline AVX2 __attribute__((always_inline)) v4 dot4(const v4 x[3], const v4 y[3])
+{
+    return add(add(mul(x[0], y[0]), mul(x[1], y[1])), mul(x[2], y[2]));
+}
+
+/* the normal row's angular directions: ja = r_a x n, jb = r_b x n and their turns
+   na = I_a^-1 ja, nb = I_b^-1 jb (lane_normal_dirs's operations); they do not depend on the
+   velocities, so the processor computes them beside the chain of the points before */
+static inline AVX2 __attribute__((always_inline)) void normal_dirs4(const v4 ra[3], const v4 rb[3], const v4 n[3],
+                                                                     v4 ia[3][4], v4 ib[3][4], v4 ja[3], v4 jb[3],
+                                                                     v4 na[3], v4 nb[3])
+{
+    ja[0] = sub(mul(ra[1], n[2]), mul(ra[2], n[1]));
+    ja[1] = sub(mul(ra[2], n[0]), mul(ra[0], n[2]));
+    ja[2] = sub(mul(ra[0], n[1]), mul(ra[1], n[0]));
+    jb[0] = sub(mul(rb[1], n[2]), mul(rb[2], n[1]));
+    jb[1] = sub(mul(rb[2], n[0]), mul(rb[0], n[2]));
+    jb[2] = sub(mul(rb[0], n[1]), mul(rb[1], n[0]));
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        na[i] = add(add(mul(ia[0][i], ja[0]), mul(ia[1][i], ja[1])), mul(ia[2][i], ja[2]));
+        nb[i] = add(add(mul(ib[0][i], jb[0]), mul(ib[1][i], jb[1])), mul(ib[2][i], jb[2]));
+    }
+}
+
 /* One block's state in a pass: its lanes' velocities, inverse inertias' columns and (solve
    passes) motions since the step began, gathered from the slots. */
 typedef struct block4 {
@@ -908,28 +966,36 @@ static inline AVX2 __attribute__((always_inline)) void end4(struct imp_e3_soft *
    operations) */
 static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e3_soft *s, imp_e3_block *b,
                                                                imp_e3_block_sum *bs, int k, block4 *g, double hs,
-                                                               double inv_hs, double push_max, int use_bias, int warm)
+                                                               double inv_hs, double push_max, int use_bias)
 {
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
     v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib, (*da)[4] = g->da, (*db)[4] = g->db;
     imp_e3_block_pt *p = &b->p[k];
     const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
-    if (warm) {
-        apply4(b, p, f, k, ia, ib, ld(p->rn), ld(p->rt1), ld(p->rt2), va, wa, vb, wb);
-        return;
-    }
     v4 ra[3], rb[3], n[3], t1[3], t2[3];
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
         n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
     }
-    v4 d[3];
-    relative4(va, wa, vb, wb, ra, rb, d);
-    v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
-    v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
-    v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
+    v4 vn, u1, u2, ja[3], jb[3], na[3], nb[3];
+    if (use_bias) {  /* the normal row alone: its angular directions first, off the chain */
+        normal_dirs4(ra, rb, n, ia, ib, ja, jb, na, nb);
+        v4 dv[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            dv[i] = sub(vb[i], va[i]);
+        }
+        vn = sub(add(dot4(dv, n), dot4(jb, wb)), dot4(ja, wa));
+        u1 = u2 = zero;
+    } else {
+        v4 d[3];
+        relative4(va, wa, vb, wb, ra, rb, d);
+        vn = dot4(d, n);
+        u1 = dot4(d, t1);
+        u2 = dot4(d, t2);
+    }
     v4 s_;
     if (use_bias) {
         v4 x[3];
@@ -964,7 +1030,17 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
     _mm256_storeu_pd(p->rn, rn);
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes) */
-        apply4n(b, f, k, ia, ib, ra, rb, dn, va, wa, vb, wb);
+        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
+                                                         _mm256_set1_epi64x(k)));
+        v4 dl = _mm256_and_pd(dn, live), ima = ld(b->ima), imb = ld(b->imb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            v4 P = mul(dl, n[i]);
+            va[i] = sub(va[i], mul(ima, P));
+            vb[i] = add(vb[i], mul(imb, P));
+            wa[i] = sub(wa[i], mul(dl, na[i]));
+            wb[i] = add(wb[i], mul(dl, nb[i]));
+        }
         return;
     }
     u1 = add(u1, mul(ld(p->w1n), dn));
@@ -999,7 +1075,7 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
     block4 g;
     begin4(s, b, &g, use_bias, warm);
     for (int k = 0; k < b->np; k++) {
-        point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias, warm);
+        point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias);
     }
     end4(s, b, &g);
 }
@@ -1020,10 +1096,10 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct i
     int np = b0->np > b1->np ? b0->np : b1->np;
     for (int k = 0; k < np; k++) {
         if (k < b0->np) {
-            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias, warm);
+            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias);
         }
         if (k < b1->np) {
-            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias, warm);
+            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias);
         }
     }
     end4(s, b0, &g0);
@@ -1078,10 +1154,58 @@ static AVX2 unsigned block_impact_lanes_avx2(const struct imp_e3_soft *s, const 
     return (unsigned)_mm256_movemask_pd(yes);
 }
 
+/* the warm start of block b, the four lanes at once (lane_warm's operations) */
+static inline AVX2 __attribute__((always_inline)) void block_warm4(struct imp_e3_soft *s, const imp_e3_block *b)
+{
+    block4 g;
+    begin4(s, b, &g, 0, 1);
+    const __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
+    v4 P[3], xa[3], xb[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = xa[i] = xb[i] = _mm256_setzero_pd();
+    }
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(k)));
+        v4 rn = ld(p->rn), r1 = ld(p->rt1), r2 = ld(p->rt2), Q[3], ra[3], rb[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            Q[i] = _mm256_and_pd(add(add(mul(rn, ld(f->n[i])), mul(r1, ld(f->t1[i]))), mul(r2, ld(f->t2[i]))), live);
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        }
+        xa[0] = add(xa[0], sub(mul(ra[1], Q[2]), mul(ra[2], Q[1])));
+        xa[1] = add(xa[1], sub(mul(ra[2], Q[0]), mul(ra[0], Q[2])));
+        xa[2] = add(xa[2], sub(mul(ra[0], Q[1]), mul(ra[1], Q[0])));
+        xb[0] = add(xb[0], sub(mul(rb[1], Q[2]), mul(rb[2], Q[1])));
+        xb[1] = add(xb[1], sub(mul(rb[2], Q[0]), mul(rb[0], Q[2])));
+        xb[2] = add(xb[2], sub(mul(rb[0], Q[1]), mul(rb[1], Q[0])));
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            P[i] = add(P[i], Q[i]);
+        }
+    }
+    v4 ima = ld(b->ima), imb = ld(b->imb);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v4 A = add(add(mul(g.ia[0][i], xa[0]), mul(g.ia[1][i], xa[1])), mul(g.ia[2][i], xa[2]));
+        v4 B = add(add(mul(g.ib[0][i], xb[0]), mul(g.ib[1][i], xb[1])), mul(g.ib[2][i], xb[2]));
+        g.va[i] = sub(g.va[i], mul(ima, P[i]));
+        g.vb[i] = add(g.vb[i], mul(imb, P[i]));
+        g.wa[i] = sub(g.wa[i], A);
+        g.wb[i] = add(g.wb[i], B);
+    }
+    end4(s, b, &g);
+}
+
 /* the four kinds of pass, each compiled for its own (use_bias, warm, sums) */
 static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
-    block_avx2_one_or_two(s, b0, b1, NULL, NULL, 1.0, 1.0, 0.0, 0, 1);
+    block_warm4(s, b0);
+    if (b1 != NULL) {
+        block_warm4(s, b1);
+    }
 }
 
 static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
