@@ -452,15 +452,16 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
         u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
     }
     double s;
-    if (use_bias) {
-        double x[3];
+    if (use_bias) {  /* sep4's operations: the lane's normal turned back by each side's rotation */
+        double ga[3], gb[3], x[3];
 #pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            double oa = ((da[i] + ra[0] * da[3 + i]) + ra[1] * da[6 + i]) + ra[2] * da[9 + i];
-            double ob = ((db[i] + rb[0] * db[3 + i]) + rb[1] * db[6 + i]) + rb[2] * db[9 + i];
-            x[i] = ((ob - rb[i]) - (oa - ra[i])) * n[i];
+        for (int j = 0; j < 3; j++) {
+            ga[j] = ((da[3 + 3 * j] * n[0] + da[4 + 3 * j] * n[1]) + da[5 + 3 * j] * n[2]) - n[j];
+            gb[j] = ((db[3 + 3 * j] * n[0] + db[4 + 3 * j] * n[1]) + db[5 + 3 * j] * n[2]) - n[j];
+            x[j] = db[j] - da[j];
         }
-        s = p->sep[l] + ((x[0] + x[1]) + x[2]);
+        double c = (x[0] * n[0] + x[1] * n[1]) + x[2] * n[2];
+        s = p->sep[l] + (c + (((gb[0] * rb[0] + gb[1] * rb[1]) + gb[2] * rb[2]) - ((ga[0] * ra[0] + ga[1] * ra[1]) + ga[2] * ra[2])));
     } else {
         s = p->s[l] + hs * vn;
     }
@@ -930,7 +931,26 @@ static inline AVX2 __attribute__((always_inline)) void normal_dirs4(const v4 ra[
    passes) motions since the step began, gathered from the slots. */
 typedef struct block4 {
     v4 va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
+    v4 ga[3], gb[3], gc;  /* (solve passes) sep4's of the lanes' frame */
 } block4;
+
+/* the separation's terms of the lanes' normal n from each side's motion since the step began
+   (da, db: the displacement, then the rotation's columns): ga = R_a^T n - n, gb = R_b^T n - n,
+   gc = n.(dx_b - dx_a), so that a point's s = sep + (gc + (gb.r_b - ga.r_a)) (the anchors
+   moved with their bodies: n.((dx_b + R_b r_b - r_b) - (dx_a + R_a r_a - r_a))); once a block
+   and not once a point (lane_point's operations) */
+static inline AVX2 __attribute__((always_inline)) void sep4(v4 da[4][4], v4 db[4][4], const v4 n[3], v4 ga[3],
+                                                             v4 gb[3], v4 *gc)
+{
+    v4 x[3];
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {
+        ga[j] = sub(dot4(da[1 + j], n), n[j]);
+        gb[j] = sub(dot4(db[1 + j], n), n[j]);
+        x[j] = sub(db[0][j], da[0][j]);
+    }
+    *gc = dot4(x, n);
+}
 
 static inline AVX2 __attribute__((always_inline)) void begin4(const struct imp_e3_soft *s, const imp_e3_block *b,
                                                                block4 *g, int use_bias, int warm)
@@ -950,6 +970,12 @@ static inline AVX2 __attribute__((always_inline)) void begin4(const struct imp_e
             gather4(s->delta, b->a, 16, 4 * j, g->da[j]);
             gather4(s->delta, b->b, 16, 4 * j, g->db[j]);
         }
+        v4 n[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            n[i] = ld(b->f.n[i]);
+        }
+        sep4(g->da, g->db, n, g->ga, g->gb, &g->gc);
     }
 }
 
@@ -970,7 +996,7 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
 {
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
-    v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib, (*da)[4] = g->da, (*db)[4] = g->db;
+    v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib;
     imp_e3_block_pt *p = &b->p[k];
     const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
     v4 ra[3], rb[3], n[3], t1[3], t2[3];
@@ -997,15 +1023,11 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
         u2 = dot4(d, t2);
     }
     v4 s_;
-    if (use_bias) {
-        v4 x[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
-            v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
-            x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
+    if (use_bias) {  /* s = sep + n.(dx_b - dx_a) + (R_b^T n - n).r_b - (R_a^T n - n).r_a */
+        if (b->xf >= 0 && k > 0) {  /* this point's own frame */
+            sep4(g->da, g->db, n, g->ga, g->gb, &g->gc);
         }
-        s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
+        s_ = add(ld(p->sep), add(g->gc, sub(dot4(g->gb, rb), dot4(g->ga, ra))));
     } else {
         s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
     }
