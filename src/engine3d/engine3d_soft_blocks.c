@@ -6,9 +6,10 @@
    moving bodies among the first E3B_STATIC colours, the others among the rest, so that the
    constraints against still bodies come last in a pass (the step's order before the blocks).
    Within a colour the pairs are independent: four at a time, one a lane of an AVX2 register,
-   each lane's points in turn, with the portable code's operations in the same order (no fused
-   multiply-add; IEEE operations give the same bits packed or not): the AVX2 path and the
-   portable one agree bit for bit. Pairs of more than E3B_POINTS points, and pairs left without
+   each lane's points in turn, with the portable code's operations in the same order (the
+   passes' fused multiply-adds are C's fma() there, the others plain products and sums; IEEE
+   operations give the same bits packed or not): the AVX2 path and the portable one agree bit
+   for bit. Pairs of more than E3B_POINTS points, and pairs left without
    a colour, are solved one by one after their colours' blocks (engine3d_soft.c's rows). The
    order follows the rows' order: deterministic. Cost: O(rows + slots) to colour and fill, a
    pass O(rows). */
@@ -22,6 +23,11 @@
 
 #if defined(IMP_E3_HAVE_AVX2)
 #include "avx2.h"
+/* this file's kernels also take fused multiply-adds (the passes' chains: one rounding and one
+   instruction where a product and a sum were two); blocks_run takes them only where the
+   processor has FMA as well as AVX2 */
+#undef AVX2
+#define AVX2 __attribute__((target("avx2,fma")))
 #endif
 
 void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
@@ -362,24 +368,44 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     return 0;
 }
 
+/* The passes' arithmetic, each rounded once as the AVX2 kernels' fused operations are
+   (fmadd, fnmadd, fmsub): a b + c, c - a b, a b - c; then a dot product ((x0 y0) + x1 y1) +
+   x2 y2 and a cross product a x b (a_1 b_2 - a_2 b_1, ...) made of them. */
+static inline double fm(double a, double b, double c) { return fma(a, b, c); }
+static inline double fnm(double a, double b, double c) { return fma(-a, b, c); }
+static inline double fms(double a, double b, double c) { return fma(a, b, -c); }
+static inline double dot3(const double x[3], const double y[3]) { return fm(x[2], y[2], fm(x[1], y[1], x[0] * y[0])); }
+static inline void cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = fms(a[1], b[2], a[2] * b[1]);
+    c[1] = fms(a[2], b[0], a[0] * b[2]);
+    c[2] = fms(a[0], b[1], a[1] * b[0]);
+}
+
+/* I^-1 x, I^-1 given by its padded columns (ia[4 j + i] = I[i][j]) */
+static inline void turn3(const double *ia, const double x[3], double y[3])
+{
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        y[i] = fm(ia[8 + i], x[2], fm(ia[4 + i], x[1], ia[i] * x[0]));
+    }
+}
+
 /* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
    kernels' apply4, lane by lane) */
 static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
                                const double *ia, const double *ib, double *va, double *vb)
 {
-    double A[3], B[3];
+    double A[3], B[3], xa[3], xb[3];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
-    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
+    cross3(ra, P, xa);
+    cross3(rb, P, xb);
+    turn3(ia, xa, A);
+    turn3(ib, xb, B);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        A[i] = (ia[i] * xa[0] + ia[4 + i] * xa[1]) + ia[8 + i] * xa[2];
-        B[i] = (ib[i] * xb[0] + ib[4 + i] * xb[1]) + ib[8 + i] * xb[2];
-    }
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        va[i] = va[i] - b->ima[l] * P[i];
-        vb[i] = vb[i] + b->imb[l] * P[i];
+        va[i] = fnm(b->ima[l], P[i], va[i]);
+        vb[i] = fm(b->imb[l], P[i], vb[i]);
         va[3 + i] = va[3 + i] - A[i];
         vb[3 + i] = vb[3 + i] + B[i];
     }
@@ -393,7 +419,7 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
     double P[3];
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        P[i] = k < b->cnt[l] ? (dn * f->n[i][l] + d1 * f->t1[i][l]) + d2 * f->t2[i][l] : 0.0;
+        P[i] = k < b->cnt[l] ? fm(d2, f->t2[i][l], fm(d1, f->t1[i][l], dn * f->n[i][l])) : 0.0;
     }
     lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
 }
@@ -411,19 +437,29 @@ static inline void lane_relative(const double *va, const double *wa, const doubl
     }
 }
 
+/* lane_relative with the passes' fused products (relative4f's operations) */
+static inline void lane_relative_f(const double *va, const double *wa, const double *vb, const double *wb,
+                                   const double ra[3], const double rb[3], double d[3])
+{
+    double ca[3], cb[3];
+    cross3(wb, rb, cb);
+    cross3(wa, ra, ca);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+    }
+}
+
 /* the normal row's angular directions of lane l's point: ja = r_a x n, jb = r_b x n,
    na = I_a^-1 ja, nb = I_b^-1 jb (ia, ib: the inverse inertias' columns; normal_dirs4's
    operations) */
 static void lane_normal_dirs(const double ra[3], const double rb[3], const double n[3], const double *ia,
                              const double *ib, double ja[3], double jb[3], double na[3], double nb[3])
 {
-    ja[0] = ra[1] * n[2] - ra[2] * n[1], ja[1] = ra[2] * n[0] - ra[0] * n[2], ja[2] = ra[0] * n[1] - ra[1] * n[0];
-    jb[0] = rb[1] * n[2] - rb[2] * n[1], jb[1] = rb[2] * n[0] - rb[0] * n[2], jb[2] = rb[0] * n[1] - rb[1] * n[0];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        na[i] = (ia[i] * ja[0] + ia[4 + i] * ja[1]) + ia[8 + i] * ja[2];
-        nb[i] = (ib[i] * jb[0] + ib[4 + i] * jb[1]) + ib[8 + i] * jb[2];
-    }
+    cross3(ra, n, ja);
+    cross3(rb, n, jb);
+    turn3(ia, ja, na);
+    turn3(ib, jb, nb);
 }
 
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
@@ -441,29 +477,27 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
         double ja[3], jb[3];
         lane_normal_dirs(ra, rb, n, ia, ib, ja, jb, na, nb);
         const double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
-        vn = (((dv[0] * n[0] + dv[1] * n[1]) + dv[2] * n[2]) + ((jb[0] * vb[3] + jb[1] * vb[4]) + jb[2] * vb[5]))
-           - ((ja[0] * va[3] + ja[1] * va[4]) + ja[2] * va[5]);
+        vn = (dot3(dv, n) + dot3(jb, vb + 3)) - dot3(ja, va + 3);
         u1 = u2 = 0.0;
     } else {
         double d[3];
-        lane_relative(va, va + 3, vb, vb + 3, ra, rb, d);
-        vn = (d[0] * n[0] + d[1] * n[1]) + d[2] * n[2];
-        u1 = (d[0] * t1[0] + d[1] * t1[1]) + d[2] * t1[2];
-        u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
+        lane_relative_f(va, va + 3, vb, vb + 3, ra, rb, d);
+        vn = dot3(d, n);
+        u1 = dot3(d, t1);
+        u2 = dot3(d, t2);
     }
     double s;
     if (use_bias) {  /* sep4's operations: the lane's normal turned back by each side's rotation */
         double ga[3], gb[3], x[3];
 #pragma GCC unroll 4
         for (int j = 0; j < 3; j++) {
-            ga[j] = ((da[3 + 3 * j] * n[0] + da[4 + 3 * j] * n[1]) + da[5 + 3 * j] * n[2]) - n[j];
-            gb[j] = ((db[3 + 3 * j] * n[0] + db[4 + 3 * j] * n[1]) + db[5 + 3 * j] * n[2]) - n[j];
+            ga[j] = dot3(da + 3 + 3 * j, n) - n[j];
+            gb[j] = dot3(db + 3 + 3 * j, n) - n[j];
             x[j] = db[j] - da[j];
         }
-        double c = (x[0] * n[0] + x[1] * n[1]) + x[2] * n[2];
-        s = p->sep[l] + (c + (((gb[0] * rb[0] + gb[1] * rb[1]) + gb[2] * rb[2]) - ((ga[0] * ra[0] + ga[1] * ra[1]) + ga[2] * ra[2])));
+        s = p->sep[l] + (dot3(x, n) + (dot3(gb, rb) - dot3(ga, ra)));
     } else {
-        s = p->s[l] + hs * vn;
+        s = fm(hs, vn, p->s[l]);
     }
     p->s[l] = s;
     double bias = 0.0, ms = 1.0, is = 0.0;
@@ -476,7 +510,7 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
         is = b->is[l];
     }
     double r0 = p->rn[l];
-    double rn = (r0 - (p->mn[l] * ms) * (vn + bias)) - is * r0;
+    double rn = fnm(is, r0, fnm(p->mn[l] * ms, vn + bias, r0));
     rn = rn > 0.0 ? rn : 0.0;
     double dn = rn - r0;
     if (p->maxn[l] == 0.0 && rn > 0.0) {
@@ -489,18 +523,18 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
             double P = dl * n[i];
-            va[i] = va[i] - b->ima[l] * P;
-            vb[i] = vb[i] + b->imb[l] * P;
-            va[3 + i] = va[3 + i] - dl * na[i];
-            vb[3 + i] = vb[3 + i] + dl * nb[i];
+            va[i] = fnm(b->ima[l], P, va[i]);
+            vb[i] = fm(b->imb[l], P, vb[i]);
+            va[3 + i] = fnm(dl, na[i], va[3 + i]);
+            vb[3 + i] = fm(dl, nb[i], vb[3 + i]);
         }
         return;
     }
-    u1 = u1 + p->w1n[l] * dn;
-    u2 = u2 + p->w2n[l] * dn;
+    u1 = fm(p->w1n[l], dn, u1);
+    u2 = fm(p->w2n[l], dn, u2);
     double q1 = p->rt1[l], q2 = p->rt2[l];
-    double r1 = q1 - p->mt[l] * u1, r2 = q2 - p->mt[l] * u2;
-    double lim = f->mu[l] * rn, len2 = r1 * r1 + r2 * r2;
+    double r1 = fnm(p->mt[l], u1, q1), r2 = fnm(p->mt[l], u2, q2);
+    double lim = f->mu[l] * rn, len2 = fm(r2, r2, r1 * r1);
     if (len2 > lim * lim) {
         double sc = lim / sqrt(len2);
         r1 = r1 * sc;
@@ -556,26 +590,28 @@ static void lane_warm(const struct imp_e3_soft *s, const imp_e3_block *b, int l,
         double Q[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            Q[i] = k < b->cnt[l] ? (p->rn[l] * f->n[i][l] + p->rt1[l] * f->t1[i][l]) + p->rt2[l] * f->t2[i][l] : 0.0;
+            Q[i] = k < b->cnt[l] ? fm(p->rt2[l], f->t2[i][l], fm(p->rt1[l], f->t1[i][l], p->rn[l] * f->n[i][l])) : 0.0;
         }
         const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-        xa[0] = xa[0] + (ra[1] * Q[2] - ra[2] * Q[1]), xa[1] = xa[1] + (ra[2] * Q[0] - ra[0] * Q[2]);
-        xa[2] = xa[2] + (ra[0] * Q[1] - ra[1] * Q[0]);
-        xb[0] = xb[0] + (rb[1] * Q[2] - rb[2] * Q[1]), xb[1] = xb[1] + (rb[2] * Q[0] - rb[0] * Q[2]);
-        xb[2] = xb[2] + (rb[0] * Q[1] - rb[1] * Q[0]);
+        double ca[3], cb[3];
+        cross3(ra, Q, ca);
+        cross3(rb, Q, cb);
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
+            xa[i] = xa[i] + ca[i];
+            xb[i] = xb[i] + cb[i];
             P[i] = P[i] + Q[i];
         }
     }
+    double A[3], B[3];
+    turn3(ia, xa, A);
+    turn3(ib, xb, B);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        double A = (ia[i] * xa[0] + ia[4 + i] * xa[1]) + ia[8 + i] * xa[2];
-        double B = (ib[i] * xb[0] + ib[4 + i] * xb[1]) + ib[8 + i] * xb[2];
-        va[i] = va[i] - b->ima[l] * P[i];
-        vb[i] = vb[i] + b->imb[l] * P[i];
-        va[3 + i] = va[3 + i] - A;
-        vb[3 + i] = vb[3 + i] + B;
+        va[i] = fnm(b->ima[l], P[i], va[i]);
+        vb[i] = fm(b->imb[l], P[i], vb[i]);
+        va[3 + i] = va[3 + i] - A[i];
+        vb[3 + i] = vb[3 + i] + B[i];
     }
 }
 
@@ -727,6 +763,24 @@ static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int of
 
 static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
 static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
+/* the passes' fused operations (fm, fnm, fms, dot3, cross3, turn3 above, four lanes at once) */
+static inline AVX2 v4 fm4(v4 a, v4 b, v4 c) { return _mm256_fmadd_pd(a, b, c); }
+static inline AVX2 v4 fnm4(v4 a, v4 b, v4 c) { return _mm256_fnmadd_pd(a, b, c); }
+static inline AVX2 v4 fms4(v4 a, v4 b, v4 c) { return _mm256_fmsub_pd(a, b, c); }
+static inline AVX2 __attribute__((always_inline)) void cross4v(const v4 a[3], const v4 b[3], v4 c[3])
+{
+    c[0] = fms4(a[1], b[2], mul(a[2], b[1]));
+    c[1] = fms4(a[2], b[0], mul(a[0], b[2]));
+    c[2] = fms4(a[0], b[1], mul(a[1], b[0]));
+}
+/* I^-1 x from the gathered inverse inertia (ia[j][i] = I[i][j]) */
+static inline AVX2 __attribute__((always_inline)) void turn4(v4 ia[3][4], const v4 x[3], v4 y[3])
+{
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        y[i] = fm4(ia[2][i], x[2], fm4(ia[1][i], x[1], mul(ia[0][i], x[0])));
+    }
+}
 
 /* the velocity of b relative to a at the point (anchors ra, rb), d = ((v_b - v_a) + w_b x r_b)
    - w_a x r_a, the four lanes at once (lane_point's d) */
@@ -744,25 +798,38 @@ static inline AVX2 __attribute__((always_inline)) void relative4(const v4 va[3],
     }
 }
 
+/* relative4 with the passes' fused products (lane_relative_f's operations) */
+static inline AVX2 __attribute__((always_inline)) void relative4f(const v4 va[3], const v4 wa[3], const v4 vb[3],
+                                                                   const v4 wb[3], const v4 ra[3], const v4 rb[3],
+                                                                   v4 d[3])
+{
+    v4 ca[3], cb[3];
+    cross4v(wb, rb, cb);
+    cross4v(wa, ra, ca);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+    }
+}
+
 /* the impulse P (the live lanes') at anchors ra, rb on b, -P on a: v += m^-1 P,
    w += I^-1 (r x P) (lane_apply_impulse's operations) */
 static inline AVX2 __attribute__((always_inline)) void apply4_impulse(const imp_e3_block *b, const v4 P[3],
                                                                        const v4 ra[3], const v4 rb[3], v4 ia[3][4],
                                                                        v4 ib[3][4], v4 *va, v4 *wa, v4 *vb, v4 *wb)
 {
-    v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
-                sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
-    v4 xb[3] = {sub(mul(rb[1], P[2]), mul(rb[2], P[1])), sub(mul(rb[2], P[0]), mul(rb[0], P[2])),
-                sub(mul(rb[0], P[1]), mul(rb[1], P[0]))};
+    v4 xa[3], xb[3], A[3], B[3];
+    cross4v(ra, P, xa);
+    cross4v(rb, P, xb);
+    turn4(ia, xa, A);
+    turn4(ib, xb, B);
     v4 ima = ld(b->ima), imb = ld(b->imb);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        v4 A = add(add(mul(ia[0][i], xa[0]), mul(ia[1][i], xa[1])), mul(ia[2][i], xa[2]));
-        v4 B = add(add(mul(ib[0][i], xb[0]), mul(ib[1][i], xb[1])), mul(ib[2][i], xb[2]));
-        va[i] = sub(va[i], mul(ima, P[i]));
-        vb[i] = add(vb[i], mul(imb, P[i]));
-        wa[i] = sub(wa[i], A);
-        wb[i] = add(wb[i], B);
+        va[i] = fnm4(ima, P[i], va[i]);
+        vb[i] = fm4(imb, P[i], vb[i]);
+        wa[i] = sub(wa[i], A[i]);
+        wb[i] = add(wb[i], B[i]);
     }
 }
 
@@ -777,7 +844,7 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
                                                      _mm256_set1_epi64x(k)));
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        P[i] = _mm256_and_pd(add(add(mul(dn, ld(f->n[i])), mul(d1, ld(f->t1[i]))), mul(d2, ld(f->t2[i]))), live);
+        P[i] = _mm256_and_pd(fm4(d2, ld(f->t2[i]), fm4(d1, ld(f->t1[i]), mul(dn, ld(f->n[i])))), live);
         ra[i] = ld(p->ra[i]);
         rb[i] = ld(p->rb[i]);
     }
@@ -901,10 +968,10 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
     _mm256_storeu_pd(lane[2], u2s);
 }
 
-/* (x0 y0 + x1 y1) + x2 y2, the four lanes at once */
+/* dot3's (x0 y0 + x1 y1) + x2 y2 fused, the four lanes at once */
 static inline AVX2 __attribute__((always_inline)) v4 dot4(const v4 x[3], const v4 y[3])
 {
-    return add(add(mul(x[0], y[0]), mul(x[1], y[1])), mul(x[2], y[2]));
+    return fm4(x[2], y[2], fm4(x[1], y[1], mul(x[0], y[0])));
 }
 
 /* the normal row's angular directions: ja = r_a x n, jb = r_b x n and their turns
@@ -914,17 +981,10 @@ static inline AVX2 __attribute__((always_inline)) void normal_dirs4(const v4 ra[
                                                                      v4 ia[3][4], v4 ib[3][4], v4 ja[3], v4 jb[3],
                                                                      v4 na[3], v4 nb[3])
 {
-    ja[0] = sub(mul(ra[1], n[2]), mul(ra[2], n[1]));
-    ja[1] = sub(mul(ra[2], n[0]), mul(ra[0], n[2]));
-    ja[2] = sub(mul(ra[0], n[1]), mul(ra[1], n[0]));
-    jb[0] = sub(mul(rb[1], n[2]), mul(rb[2], n[1]));
-    jb[1] = sub(mul(rb[2], n[0]), mul(rb[0], n[2]));
-    jb[2] = sub(mul(rb[0], n[1]), mul(rb[1], n[0]));
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        na[i] = add(add(mul(ia[0][i], ja[0]), mul(ia[1][i], ja[1])), mul(ia[2][i], ja[2]));
-        nb[i] = add(add(mul(ib[0][i], jb[0]), mul(ib[1][i], jb[1])), mul(ib[2][i], jb[2]));
-    }
+    cross4v(ra, n, ja);
+    cross4v(rb, n, jb);
+    turn4(ia, ja, na);
+    turn4(ib, jb, nb);
 }
 
 /* One block's state in a pass: its lanes' velocities, inverse inertias' columns and (solve
@@ -1017,7 +1077,7 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
         u1 = u2 = zero;
     } else {
         v4 d[3];
-        relative4(va, wa, vb, wb, ra, rb, d);
+        relative4f(va, wa, vb, wb, ra, rb, d);
         vn = dot4(d, n);
         u1 = dot4(d, t1);
         u2 = dot4(d, t2);
@@ -1029,7 +1089,7 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
         }
         s_ = add(ld(p->sep), add(g->gc, sub(dot4(g->gb, rb), dot4(g->ga, ra))));
     } else {
-        s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
+        s_ = fm4(_mm256_set1_pd(hs), vn, ld(p->s));
     }
     _mm256_storeu_pd(p->s, s_);
     v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
@@ -1043,7 +1103,7 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
         bias = sel(pos, spec, zero);
     }
     v4 r0 = ld(p->rn), maxn = ld(p->maxn);
-    v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
+    v4 rn = fnm4(is, r0, fnm4(mul(ld(p->mn), ms), add(vn, bias), r0));
     rn = _mm256_max_pd(rn, zero);
     v4 dn = sub(rn, r0);
     v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
@@ -1058,18 +1118,18 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
             v4 P = mul(dl, n[i]);
-            va[i] = sub(va[i], mul(ima, P));
-            vb[i] = add(vb[i], mul(imb, P));
-            wa[i] = sub(wa[i], mul(dl, na[i]));
-            wb[i] = add(wb[i], mul(dl, nb[i]));
+            va[i] = fnm4(ima, P, va[i]);
+            vb[i] = fm4(imb, P, vb[i]);
+            wa[i] = fnm4(dl, na[i], wa[i]);
+            wb[i] = fm4(dl, nb[i], wb[i]);
         }
         return;
     }
-    u1 = add(u1, mul(ld(p->w1n), dn));
-    u2 = add(u2, mul(ld(p->w2n), dn));
+    u1 = fm4(ld(p->w1n), dn, u1);
+    u2 = fm4(ld(p->w2n), dn, u2);
     v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
-    v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
-    v4 lim = mul(ld(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
+    v4 r1 = fnm4(mt, u1, q1), r2 = fnm4(mt, u2, q2);
+    v4 lim = mul(ld(f->mu), rn), len2 = fm4(r2, r2, mul(r1, r1));
     v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
     if (_mm256_movemask_pd(over) != 0) {  /* a lane slides: the clamp's square root and division
                                               (off the chain of the points that stick) */
@@ -1194,29 +1254,28 @@ static inline AVX2 __attribute__((always_inline)) void block_warm4(struct imp_e3
         v4 rn = ld(p->rn), r1 = ld(p->rt1), r2 = ld(p->rt2), Q[3], ra[3], rb[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            Q[i] = _mm256_and_pd(add(add(mul(rn, ld(f->n[i])), mul(r1, ld(f->t1[i]))), mul(r2, ld(f->t2[i]))), live);
+            Q[i] = _mm256_and_pd(fm4(r2, ld(f->t2[i]), fm4(r1, ld(f->t1[i]), mul(rn, ld(f->n[i])))), live);
             ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
         }
-        xa[0] = add(xa[0], sub(mul(ra[1], Q[2]), mul(ra[2], Q[1])));
-        xa[1] = add(xa[1], sub(mul(ra[2], Q[0]), mul(ra[0], Q[2])));
-        xa[2] = add(xa[2], sub(mul(ra[0], Q[1]), mul(ra[1], Q[0])));
-        xb[0] = add(xb[0], sub(mul(rb[1], Q[2]), mul(rb[2], Q[1])));
-        xb[1] = add(xb[1], sub(mul(rb[2], Q[0]), mul(rb[0], Q[2])));
-        xb[2] = add(xb[2], sub(mul(rb[0], Q[1]), mul(rb[1], Q[0])));
+        v4 ca[3], cb[3];
+        cross4v(ra, Q, ca);
+        cross4v(rb, Q, cb);
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
+            xa[i] = add(xa[i], ca[i]);
+            xb[i] = add(xb[i], cb[i]);
             P[i] = add(P[i], Q[i]);
         }
     }
-    v4 ima = ld(b->ima), imb = ld(b->imb);
+    v4 ima = ld(b->ima), imb = ld(b->imb), A[3], B[3];
+    turn4(g.ia, xa, A);
+    turn4(g.ib, xb, B);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        v4 A = add(add(mul(g.ia[0][i], xa[0]), mul(g.ia[1][i], xa[1])), mul(g.ia[2][i], xa[2]));
-        v4 B = add(add(mul(g.ib[0][i], xb[0]), mul(g.ib[1][i], xb[1])), mul(g.ib[2][i], xb[2]));
-        g.va[i] = sub(g.va[i], mul(ima, P[i]));
-        g.vb[i] = add(g.vb[i], mul(imb, P[i]));
-        g.wa[i] = sub(g.wa[i], A);
-        g.wb[i] = add(g.wb[i], B);
+        g.va[i] = fnm4(ima, P[i], g.va[i]);
+        g.vb[i] = fm4(imb, P[i], g.vb[i]);
+        g.wa[i] = sub(g.wa[i], A[i]);
+        g.wb[i] = add(g.wb[i], B[i]);
     }
     end4(s, b, &g);
 }
@@ -1341,15 +1400,27 @@ static void store_rows(struct imp_e3_soft *s, int i)
    times as much with the colours taken upwards, spec/engine3d_soft_spec.lua); sum (a relax
    pass's): each row's impulses after it added to the step's sums (s->bsum); store (with sum,
    the step's last pass): each block's rows then back into s->pts while in cache */
+#if defined(IMP_E3_HAVE_AVX2)
+/* 1 when the processor has the fused multiply-add the AVX2 passes take */
+static int fma_supported(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma") != 0;
+}
+#endif
+
 static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
                        int sum, int store, int simd)
 {
     double inv_hs = 1.0 / hs;
+#if defined(IMP_E3_HAVE_AVX2)
+    int fma_ok = simd && fma_supported();
+#endif
     for (int c = c1 - 1; c >= c0; c--) {
         for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
             imp_e3_block_sum *bs = sum ? &s->bsum[i] : NULL;
 #if defined(IMP_E3_HAVE_AVX2)
-            if (simd) {  /* two blocks of the colour at a time (block_avx2_body2) */
+            if (simd && fma_ok) {  /* two blocks of the colour at a time (block_avx2_body2) */
                 int two = i - 1 >= s->colour_first[c];
                 block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
                            hs, inv_hs, push_max, use_bias, warm);
