@@ -393,13 +393,12 @@ static inline void turn3(const double *ia, const double x[3], double y[3])
 
 /* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
    kernels' apply4, lane by lane) */
-static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
-                               const double *ia, const double *ib, double *va, double *vb)
+/* lane l's bodies kicked by the impulse P on b (-P on a) with moments xa = r_a x P, xb = r_b x P:
+   v += m^-1 P, w += I^-1 x (kick4's operations) */
+static void lane_kick(const imp_e3_block *b, int l, const double P[3], const double xa[3], const double xb[3],
+                      const double *ia, const double *ib, double *va, double *vb)
 {
-    double A[3], B[3], xa[3], xb[3];
-    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-    cross3(ra, P, xa);
-    cross3(rb, P, xb);
+    double A[3], B[3];
     turn3(ia, xa, A);
     turn3(ib, xb, B);
 #pragma GCC unroll 4
@@ -409,6 +408,16 @@ static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, 
         va[3 + i] = va[3 + i] - A[i];
         vb[3 + i] = vb[3 + i] + B[i];
     }
+}
+
+static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
+                               const double *ia, const double *ib, double *va, double *vb)
+{
+    double xa[3], xb[3];
+    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+    cross3(ra, P, xa);
+    cross3(rb, P, xb);
+    lane_kick(b, l, P, xa, xb, ia, ib, va, vb);
 }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p (frame f); a point the lane does
@@ -603,16 +612,7 @@ static void lane_warm(const struct imp_e3_soft *s, const imp_e3_block *b, int l,
             P[i] = P[i] + Q[i];
         }
     }
-    double A[3], B[3];
-    turn3(ia, xa, A);
-    turn3(ib, xb, B);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        va[i] = fnm(b->ima[l], P[i], va[i]);
-        vb[i] = fm(b->imb[l], P[i], vb[i]);
-        va[3 + i] = va[3 + i] - A[i];
-        vb[3 + i] = vb[3 + i] + B[i];
-    }
+    lane_kick(b, l, P, xa, xb, ia, ib, va, vb);
 }
 
 /* block b the portable way: each lane's points (warm: the warm start, else a pass) */
@@ -812,15 +812,13 @@ static inline AVX2 __attribute__((always_inline)) void relative4f(const v4 va[3]
     }
 }
 
-/* the impulse P (the live lanes') at anchors ra, rb on b, -P on a: v += m^-1 P,
-   w += I^-1 (r x P) (lane_apply_impulse's operations) */
-static inline AVX2 __attribute__((always_inline)) void apply4_impulse(const imp_e3_block *b, const v4 P[3],
-                                                                       const v4 ra[3], const v4 rb[3], v4 ia[3][4],
-                                                                       v4 ib[3][4], v4 *va, v4 *wa, v4 *vb, v4 *wb)
+/* the lanes' bodies kicked by the impulse P on b (-P on a) with moments xa = r_a x P,
+   xb = r_b x P: v += m^-1 P, w += I^-1 x (lane_kick's operations) */
+static inline AVX2 __attribute__((always_inline)) void kick4(const imp_e3_block *b, const v4 P[3], const v4 xa[3],
+                                                              const v4 xb[3], v4 ia[3][4], v4 ib[3][4], v4 *va,
+                                                              v4 *wa, v4 *vb, v4 *wb)
 {
-    v4 xa[3], xb[3], A[3], B[3];
-    cross4v(ra, P, xa);
-    cross4v(rb, P, xb);
+    v4 A[3], B[3];
     turn4(ia, xa, A);
     turn4(ib, xb, B);
     v4 ima = ld(b->ima), imb = ld(b->imb);
@@ -831,6 +829,18 @@ static inline AVX2 __attribute__((always_inline)) void apply4_impulse(const imp_
         wa[i] = sub(wa[i], A[i]);
         wb[i] = add(wb[i], B[i]);
     }
+}
+
+/* the impulse P (the live lanes') at anchors ra, rb on b, -P on a: v += m^-1 P,
+   w += I^-1 (r x P) (lane_apply_impulse's operations) */
+static inline AVX2 __attribute__((always_inline)) void apply4_impulse(const imp_e3_block *b, const v4 P[3],
+                                                                       const v4 ra[3], const v4 rb[3], v4 ia[3][4],
+                                                                       v4 ib[3][4], v4 *va, v4 *wa, v4 *vb, v4 *wb)
+{
+    v4 xa[3], xb[3];
+    cross4v(ra, P, xa);
+    cross4v(rb, P, xb);
+    kick4(b, P, xa, xb, ia, ib, va, wa, vb, wb);
 }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
@@ -1267,16 +1277,7 @@ static inline AVX2 __attribute__((always_inline)) void block_warm4(struct imp_e3
             P[i] = add(P[i], Q[i]);
         }
     }
-    v4 ima = ld(b->ima), imb = ld(b->imb), A[3], B[3];
-    turn4(g.ia, xa, A);
-    turn4(g.ib, xb, B);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        g.va[i] = fnm4(ima, P[i], g.va[i]);
-        g.vb[i] = fm4(imb, P[i], g.vb[i]);
-        g.wa[i] = sub(g.wa[i], A[i]);
-        g.wb[i] = add(g.wb[i], B[i]);
-    }
+    kick4(b, P, xa, xb, g.ia, g.ib, g.va, g.wa, g.vb, g.wb);
     end4(s, b, &g);
 }
 
