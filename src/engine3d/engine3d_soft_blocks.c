@@ -6,9 +6,10 @@
    moving bodies among the first E3B_STATIC colours, the others among the rest, so that the
    constraints against still bodies come last in a pass (the step's order before the blocks).
    Within a colour the pairs are independent: four at a time, one a lane of an AVX2 register,
-   each lane's points in turn, with the portable code's operations in the same order (no fused
-   multiply-add; IEEE operations give the same bits packed or not): the AVX2 path and the
-   portable one agree bit for bit. Pairs of more than E3B_POINTS points, and pairs left without
+   each lane's points in turn, with the portable code's operations in the same order (the
+   passes' fused multiply-adds are C's fma() there, the others plain products and sums; IEEE
+   operations give the same bits packed or not): the AVX2 path and the portable one agree bit
+   for bit. Pairs of more than E3B_POINTS points, and pairs left without
    a colour, are solved one by one after their colours' blocks (engine3d_soft.c's rows). The
    order follows the rows' order: deterministic. Cost: O(rows + slots) to colour and fill, a
    pass O(rows). */
@@ -22,6 +23,11 @@
 
 #if defined(IMP_E3_HAVE_AVX2)
 #include "avx2.h"
+/* this file's kernels also take fused multiply-adds (the passes' chains: one rounding and one
+   instruction where a product and a sum were two); blocks_run takes them only where the
+   processor has FMA as well as AVX2 */
+#undef AVX2
+#define AVX2 __attribute__((target("avx2,fma")))
 #endif
 
 void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
@@ -362,27 +368,56 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     return 0;
 }
 
+/* The passes' arithmetic, each rounded once as the AVX2 kernels' fused operations are
+   (fmadd, fnmadd, fmsub): a b + c, c - a b, a b - c; then a dot product ((x0 y0) + x1 y1) +
+   x2 y2 and a cross product a x b (a_1 b_2 - a_2 b_1, ...) made of them. */
+static inline double fm(double a, double b, double c) { return fma(a, b, c); }
+static inline double fnm(double a, double b, double c) { return fma(-a, b, c); }
+static inline double fms(double a, double b, double c) { return fma(a, b, -c); }
+static inline double dot3(const double x[3], const double y[3]) { return fm(x[2], y[2], fm(x[1], y[1], x[0] * y[0])); }
+static inline void cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = fms(a[1], b[2], a[2] * b[1]);
+    c[1] = fms(a[2], b[0], a[0] * b[2]);
+    c[2] = fms(a[0], b[1], a[1] * b[0]);
+}
+
+/* I^-1 x, I^-1 given by its padded columns (ia[4 j + i] = I[i][j]) */
+static inline void turn3(const double *ia, const double x[3], double y[3])
+{
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        y[i] = fm(ia[8 + i], x[2], fm(ia[4 + i], x[1], ia[i] * x[0]));
+    }
+}
+
 /* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
-   kernels' apply4 and apply4n, lane by lane) */
-static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
-                               const double *ia, const double *ib, double *va, double *vb)
+   kernels' apply4, lane by lane) */
+/* lane l's bodies kicked by the impulse P on b (-P on a) with moments xa = r_a x P, xb = r_b x P:
+   v += m^-1 P, w += I^-1 x (kick4's operations) */
+static void lane_kick(const imp_e3_block *b, int l, const double P[3], const double xa[3], const double xb[3],
+                      const double *ia, const double *ib, double *va, double *vb)
 {
     double A[3], B[3];
-    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
-    const double xa[3] = {ra[1] * P[2] - ra[2] * P[1], ra[2] * P[0] - ra[0] * P[2], ra[0] * P[1] - ra[1] * P[0]};
-    const double xb[3] = {rb[1] * P[2] - rb[2] * P[1], rb[2] * P[0] - rb[0] * P[2], rb[0] * P[1] - rb[1] * P[0]};
+    turn3(ia, xa, A);
+    turn3(ib, xb, B);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        A[i] = (ia[i] * xa[0] + ia[4 + i] * xa[1]) + ia[8 + i] * xa[2];
-        B[i] = (ib[i] * xb[0] + ib[4 + i] * xb[1]) + ib[8 + i] * xb[2];
-    }
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        va[i] = va[i] - b->ima[l] * P[i];
-        vb[i] = vb[i] + b->imb[l] * P[i];
+        va[i] = fnm(b->ima[l], P[i], va[i]);
+        vb[i] = fm(b->imb[l], P[i], vb[i]);
         va[3 + i] = va[3 + i] - A[i];
         vb[3 + i] = vb[3 + i] + B[i];
     }
+}
+
+static void lane_apply_impulse(const imp_e3_block *b, const imp_e3_block_pt *p, int l, const double P[3],
+                               const double *ia, const double *ib, double *va, double *vb)
+{
+    double xa[3], xb[3];
+    const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+    cross3(ra, P, xa);
+    cross3(rb, P, xb);
+    lane_kick(b, l, P, xa, xb, ia, ib, va, vb);
 }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of lane l's point p (frame f); a point the lane does
@@ -393,19 +428,7 @@ static void lane_apply(const imp_e3_block *b, const imp_e3_block_pt *p, const im
     double P[3];
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        P[i] = k < b->cnt[l] ? (dn * f->n[i][l] + d1 * f->t1[i][l]) + d2 * f->t2[i][l] : 0.0;
-    }
-    lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
-}
-
-/* the normal impulse P = dn n alone (a solve pass's: apply4n) */
-static void lane_apply_normal(const imp_e3_block *b, const imp_e3_block_pt *p, const imp_e3_block_frame *f, int k,
-                              int l, const double *ia, const double *ib, double dn, double *va, double *vb)
-{
-    double P[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = k < b->cnt[l] ? dn * f->n[i][l] : 0.0;
+        P[i] = k < b->cnt[l] ? fm(d2, f->t2[i][l], fm(d1, f->t1[i][l], dn * f->n[i][l])) : 0.0;
     }
     lane_apply_impulse(b, p, l, P, ia, ib, va, vb);
 }
@@ -423,6 +446,31 @@ static inline void lane_relative(const double *va, const double *wa, const doubl
     }
 }
 
+/* lane_relative with the passes' fused products (relative4f's operations) */
+static inline void lane_relative_f(const double *va, const double *wa, const double *vb, const double *wb,
+                                   const double ra[3], const double rb[3], double d[3])
+{
+    double ca[3], cb[3];
+    cross3(wb, rb, cb);
+    cross3(wa, ra, ca);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = ((vb[i] - va[i]) + cb[i]) - ca[i];
+    }
+}
+
+/* the normal row's angular directions of lane l's point: ja = r_a x n, jb = r_b x n,
+   na = I_a^-1 ja, nb = I_b^-1 jb (ia, ib: the inverse inertias' columns; normal_dirs4's
+   operations) */
+static void lane_normal_dirs(const double ra[3], const double rb[3], const double n[3], const double *ia,
+                             const double *ib, double ja[3], double jb[3], double na[3], double nb[3])
+{
+    cross3(ra, n, ja);
+    cross3(rb, n, jb);
+    turn3(ia, ja, na);
+    turn3(ib, jb, nb);
+}
+
 /* Point k of lane l of block b, the portable way: the operations of the AVX2 kernel below in
    the same order. */
 static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia, const double *ib,
@@ -433,23 +481,32 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
     const double n[3] = {f->n[0][l], f->n[1][l], f->n[2][l]}, t1[3] = {f->t1[0][l], f->t1[1][l], f->t1[2][l]};
     const double t2[3] = {f->t2[0][l], f->t2[1][l], f->t2[2][l]};
-    double d[3];
-    lane_relative(va, va + 3, vb, vb + 3, ra, rb, d);
-    double vn = (d[0] * n[0] + d[1] * n[1]) + d[2] * n[2];
-    double u1 = (d[0] * t1[0] + d[1] * t1[1]) + d[2] * t1[2];
-    double u2 = (d[0] * t2[0] + d[1] * t2[1]) + d[2] * t2[2];
-    double s;
-    if (use_bias) {
-        double x[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            double oa = ((da[i] + ra[0] * da[3 + i]) + ra[1] * da[6 + i]) + ra[2] * da[9 + i];
-            double ob = ((db[i] + rb[0] * db[3 + i]) + rb[1] * db[6 + i]) + rb[2] * db[9 + i];
-            x[i] = ((ob - rb[i]) - (oa - ra[i])) * n[i];
-        }
-        s = p->sep[l] + ((x[0] + x[1]) + x[2]);
+    double vn, u1, u2, na[3] = {0.0, 0.0, 0.0}, nb[3] = {0.0, 0.0, 0.0};
+    if (use_bias) {  /* the normal row alone (point4's normal_dirs4 and dot4) */
+        double ja[3], jb[3];
+        lane_normal_dirs(ra, rb, n, ia, ib, ja, jb, na, nb);
+        const double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+        vn = (dot3(dv, n) + dot3(jb, vb + 3)) - dot3(ja, va + 3);
+        u1 = u2 = 0.0;
     } else {
-        s = p->s[l] + hs * vn;
+        double d[3];
+        lane_relative_f(va, va + 3, vb, vb + 3, ra, rb, d);
+        vn = dot3(d, n);
+        u1 = dot3(d, t1);
+        u2 = dot3(d, t2);
+    }
+    double s;
+    if (use_bias) {  /* sep4's operations: the lane's normal turned back by each side's rotation */
+        double ga[3], gb[3], x[3];
+#pragma GCC unroll 4
+        for (int j = 0; j < 3; j++) {
+            ga[j] = dot3(da + 3 + 3 * j, n) - n[j];
+            gb[j] = dot3(db + 3 + 3 * j, n) - n[j];
+            x[j] = db[j] - da[j];
+        }
+        s = p->sep[l] + (dot3(x, n) + (dot3(gb, rb) - dot3(ga, ra)));
+    } else {
+        s = fm(hs, vn, p->s[l]);
     }
     p->s[l] = s;
     double bias = 0.0, ms = 1.0, is = 0.0;
@@ -462,7 +519,7 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
         is = b->is[l];
     }
     double r0 = p->rn[l];
-    double rn = (r0 - (p->mn[l] * ms) * (vn + bias)) - is * r0;
+    double rn = fnm(is, r0, fnm(p->mn[l] * ms, vn + bias, r0));
     rn = rn > 0.0 ? rn : 0.0;
     double dn = rn - r0;
     if (p->maxn[l] == 0.0 && rn > 0.0) {
@@ -471,14 +528,22 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     p->maxn[l] = rn > p->maxn[l] ? rn : p->maxn[l];
     p->rn[l] = rn;
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
-        lane_apply_normal(b, p, f, k, l, ia, ib, dn, va, vb);
+        double dl = k < b->cnt[l] ? dn : 0.0;
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            double P = dl * n[i];
+            va[i] = fnm(b->ima[l], P, va[i]);
+            vb[i] = fm(b->imb[l], P, vb[i]);
+            va[3 + i] = fnm(dl, na[i], va[3 + i]);
+            vb[3 + i] = fm(dl, nb[i], vb[3 + i]);
+        }
         return;
     }
-    u1 = u1 + p->w1n[l] * dn;
-    u2 = u2 + p->w2n[l] * dn;
+    u1 = fm(p->w1n[l], dn, u1);
+    u2 = fm(p->w2n[l], dn, u2);
     double q1 = p->rt1[l], q2 = p->rt2[l];
-    double r1 = q1 - p->mt[l] * u1, r2 = q2 - p->mt[l] * u2;
-    double lim = f->mu[l] * rn, len2 = r1 * r1 + r2 * r2;
+    double r1 = fnm(p->mt[l], u1, q1), r2 = fnm(p->mt[l], u2, q2);
+    double lim = f->mu[l] * rn, len2 = fm(r2, r2, r1 * r1);
     if (len2 > lim * lim) {
         double sc = lim / sqrt(len2);
         r1 = r1 * sc;
@@ -520,12 +585,34 @@ static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
     }
 }
 
-/* The warm start of lane l's point k: its impulses applied (the pass's apply, dn = rn). */
-static void lane_warm(const imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia,
-                      const double *ib, double *va, double *vb)
+/* The warm start of lane l: its points' impulses P_k = (rn n + rt1 t1) + rt2 t2 summed, P and
+   the moments r_a x P_k, r_b x P_k, then applied once (block_warm4's operations); a point the
+   lane does not have adds +0. The sum is the points' impulses applied one by one, rounded once:
+   the inverse inertia's product once a lane, and no chain from point to point. */
+static void lane_warm(const struct imp_e3_soft *s, const imp_e3_block *b, int l, const double *ia, const double *ib,
+                      double *va, double *vb)
 {
-    const imp_e3_block_pt *p = &b->p[k];
-    lane_apply(b, p, f, k, l, ia, ib, p->rn[l], p->rt1[l], p->rt2[l], va, vb);
+    double P[3] = {0.0, 0.0, 0.0}, xa[3] = {0.0, 0.0, 0.0}, xb[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        double Q[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            Q[i] = k < b->cnt[l] ? fm(p->rt2[l], f->t2[i][l], fm(p->rt1[l], f->t1[i][l], p->rn[l] * f->n[i][l])) : 0.0;
+        }
+        const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
+        double ca[3], cb[3];
+        cross3(ra, Q, ca);
+        cross3(rb, Q, cb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            xa[i] = xa[i] + ca[i];
+            xb[i] = xb[i] + cb[i];
+            P[i] = P[i] + Q[i];
+        }
+    }
+    lane_kick(b, l, P, xa, xb, ia, ib, va, vb);
 }
 
 /* block b the portable way: each lane's points (warm: the warm start, else a pass) */
@@ -537,13 +624,12 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
         gather(s, b->a[l], va, da);
         gather(s, b->b[l], vb, db);
         const double *ia = s->si + 12 * (size_t)b->a[l], *ib = s->si + 12 * (size_t)b->b[l];
-        for (int k = 0; k < b->np; k++) {
-            const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
-            if (warm) {
-                lane_warm(b, f, k, l, ia, ib, va, vb);
-            } else {
-                lane_point(b, f, k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias, bs);
-            }
+        if (warm) {
+            lane_warm(s, b, l, ia, ib, va, vb);
+        }
+        for (int k = 0; k < b->np && !warm; k++) {
+            lane_point(b, frame_of(s->xframes, b, k), k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias,
+                       bs);
         }
         if (b->amove >> l & 1) {
             scatter(s, b->a[l], va);
@@ -677,6 +763,24 @@ static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int of
 
 static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
 static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
+/* the passes' fused operations (fm, fnm, fms, dot3, cross3, turn3 above, four lanes at once) */
+static inline AVX2 v4 fm4(v4 a, v4 b, v4 c) { return _mm256_fmadd_pd(a, b, c); }
+static inline AVX2 v4 fnm4(v4 a, v4 b, v4 c) { return _mm256_fnmadd_pd(a, b, c); }
+static inline AVX2 v4 fms4(v4 a, v4 b, v4 c) { return _mm256_fmsub_pd(a, b, c); }
+static inline AVX2 __attribute__((always_inline)) void cross4v(const v4 a[3], const v4 b[3], v4 c[3])
+{
+    c[0] = fms4(a[1], b[2], mul(a[2], b[1]));
+    c[1] = fms4(a[2], b[0], mul(a[0], b[2]));
+    c[2] = fms4(a[0], b[1], mul(a[1], b[0]));
+}
+/* I^-1 x from the gathered inverse inertia (ia[j][i] = I[i][j]) */
+static inline AVX2 __attribute__((always_inline)) void turn4(v4 ia[3][4], const v4 x[3], v4 y[3])
+{
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        y[i] = fm4(ia[2][i], x[2], fm4(ia[1][i], x[1], mul(ia[0][i], x[0])));
+    }
+}
 
 /* the velocity of b relative to a at the point (anchors ra, rb), d = ((v_b - v_a) + w_b x r_b)
    - w_a x r_a, the four lanes at once (lane_point's d) */
@@ -694,26 +798,49 @@ static inline AVX2 __attribute__((always_inline)) void relative4(const v4 va[3],
     }
 }
 
+/* relative4 with the passes' fused products (lane_relative_f's operations) */
+static inline AVX2 __attribute__((always_inline)) void relative4f(const v4 va[3], const v4 wa[3], const v4 vb[3],
+                                                                   const v4 wb[3], const v4 ra[3], const v4 rb[3],
+                                                                   v4 d[3])
+{
+    v4 ca[3], cb[3];
+    cross4v(wb, rb, cb);
+    cross4v(wa, ra, ca);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
+    }
+}
+
+/* the lanes' bodies kicked by the impulse P on b (-P on a) with moments xa = r_a x P,
+   xb = r_b x P: v += m^-1 P, w += I^-1 x (lane_kick's operations) */
+static inline AVX2 __attribute__((always_inline)) void kick4(const imp_e3_block *b, const v4 P[3], const v4 xa[3],
+                                                              const v4 xb[3], v4 ia[3][4], v4 ib[3][4], v4 *va,
+                                                              v4 *wa, v4 *vb, v4 *wb)
+{
+    v4 A[3], B[3];
+    turn4(ia, xa, A);
+    turn4(ib, xb, B);
+    v4 ima = ld(b->ima), imb = ld(b->imb);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        va[i] = fnm4(ima, P[i], va[i]);
+        vb[i] = fm4(imb, P[i], vb[i]);
+        wa[i] = sub(wa[i], A[i]);
+        wb[i] = add(wb[i], B[i]);
+    }
+}
+
 /* the impulse P (the live lanes') at anchors ra, rb on b, -P on a: v += m^-1 P,
    w += I^-1 (r x P) (lane_apply_impulse's operations) */
 static inline AVX2 __attribute__((always_inline)) void apply4_impulse(const imp_e3_block *b, const v4 P[3],
                                                                        const v4 ra[3], const v4 rb[3], v4 ia[3][4],
                                                                        v4 ib[3][4], v4 *va, v4 *wa, v4 *vb, v4 *wb)
 {
-    v4 xa[3] = {sub(mul(ra[1], P[2]), mul(ra[2], P[1])), sub(mul(ra[2], P[0]), mul(ra[0], P[2])),
-                sub(mul(ra[0], P[1]), mul(ra[1], P[0]))};
-    v4 xb[3] = {sub(mul(rb[1], P[2]), mul(rb[2], P[1])), sub(mul(rb[2], P[0]), mul(rb[0], P[2])),
-                sub(mul(rb[0], P[1]), mul(rb[1], P[0]))};
-    v4 ima = ld(b->ima), imb = ld(b->imb);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        v4 A = add(add(mul(ia[0][i], xa[0]), mul(ia[1][i], xa[1])), mul(ia[2][i], xa[2]));
-        v4 B = add(add(mul(ib[0][i], xb[0]), mul(ib[1][i], xb[1])), mul(ib[2][i], xb[2]));
-        va[i] = sub(va[i], mul(ima, P[i]));
-        vb[i] = add(vb[i], mul(imb, P[i]));
-        wa[i] = sub(wa[i], A);
-        wb[i] = add(wb[i], B);
-    }
+    v4 xa[3], xb[3];
+    cross4v(ra, P, xa);
+    cross4v(rb, P, xb);
+    kick4(b, P, xa, xb, ia, ib, va, wa, vb, wb);
 }
 
 /* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
@@ -727,26 +854,9 @@ static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block
                                                      _mm256_set1_epi64x(k)));
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        P[i] = _mm256_and_pd(add(add(mul(dn, ld(f->n[i])), mul(d1, ld(f->t1[i]))), mul(d2, ld(f->t2[i]))), live);
+        P[i] = _mm256_and_pd(fm4(d2, ld(f->t2[i]), fm4(d1, ld(f->t1[i]), mul(dn, ld(f->n[i])))), live);
         ra[i] = ld(p->ra[i]);
         rb[i] = ld(p->rb[i]);
-    }
-    apply4_impulse(b, P, ra, rb, ia, ib, va, wa, vb, wb);
-}
-
-/* the normal impulse dn n of a point (anchors ra, rb) applied to both sides: apply4 with no
-   tangent terms (lane_apply_normal's operations) */
-static inline AVX2 __attribute__((always_inline)) void apply4n(const imp_e3_block *b, const imp_e3_block_frame *f,
-                                                                int k, v4 ia[3][4], v4 ib[3][4], const v4 ra[3],
-                                                                const v4 rb[3], v4 dn, v4 *va, v4 *wa, v4 *vb,
-                                                                v4 *wb)
-{
-    v4 P[3];
-    v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
-                                                     _mm256_set1_epi64x(k)));
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = _mm256_and_pd(mul(dn, ld(f->n[i])), live);
     }
     apply4_impulse(b, P, ra, rb, ia, ib, va, wa, vb, wb);
 }
@@ -868,11 +978,49 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
     _mm256_storeu_pd(lane[2], u2s);
 }
 
+/* dot3's (x0 y0 + x1 y1) + x2 y2 fused, the four lanes at once */
+static inline AVX2 __attribute__((always_inline)) v4 dot4(const v4 x[3], const v4 y[3])
+{
+    return fm4(x[2], y[2], fm4(x[1], y[1], mul(x[0], y[0])));
+}
+
+/* the normal row's angular directions: ja = r_a x n, jb = r_b x n and their turns
+   na = I_a^-1 ja, nb = I_b^-1 jb (lane_normal_dirs's operations); they do not depend on the
+   velocities, so the processor computes them beside the chain of the points before */
+static inline AVX2 __attribute__((always_inline)) void normal_dirs4(const v4 ra[3], const v4 rb[3], const v4 n[3],
+                                                                     v4 ia[3][4], v4 ib[3][4], v4 ja[3], v4 jb[3],
+                                                                     v4 na[3], v4 nb[3])
+{
+    cross4v(ra, n, ja);
+    cross4v(rb, n, jb);
+    turn4(ia, ja, na);
+    turn4(ib, jb, nb);
+}
+
 /* One block's state in a pass: its lanes' velocities, inverse inertias' columns and (solve
    passes) motions since the step began, gathered from the slots. */
 typedef struct block4 {
     v4 va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
+    v4 ga[3], gb[3], gc;  /* (solve passes) sep4's of the lanes' frame */
 } block4;
+
+/* the separation's terms of the lanes' normal n from each side's motion since the step began
+   (da, db: the displacement, then the rotation's columns): ga = R_a^T n - n, gb = R_b^T n - n,
+   gc = n.(dx_b - dx_a), so that a point's s = sep + (gc + (gb.r_b - ga.r_a)) (the anchors
+   moved with their bodies: n.((dx_b + R_b r_b - r_b) - (dx_a + R_a r_a - r_a))); once a block
+   and not once a point (lane_point's operations) */
+static inline AVX2 __attribute__((always_inline)) void sep4(v4 da[4][4], v4 db[4][4], const v4 n[3], v4 ga[3],
+                                                             v4 gb[3], v4 *gc)
+{
+    v4 x[3];
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {
+        ga[j] = sub(dot4(da[1 + j], n), n[j]);
+        gb[j] = sub(dot4(db[1 + j], n), n[j]);
+        x[j] = sub(db[0][j], da[0][j]);
+    }
+    *gc = dot4(x, n);
+}
 
 static inline AVX2 __attribute__((always_inline)) void begin4(const struct imp_e3_soft *s, const imp_e3_block *b,
                                                                block4 *g, int use_bias, int warm)
@@ -892,6 +1040,12 @@ static inline AVX2 __attribute__((always_inline)) void begin4(const struct imp_e
             gather4(s->delta, b->a, 16, 4 * j, g->da[j]);
             gather4(s->delta, b->b, 16, 4 * j, g->db[j]);
         }
+        v4 n[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            n[i] = ld(b->f.n[i]);
+        }
+        sep4(g->da, g->db, n, g->ga, g->gb, &g->gc);
     }
 }
 
@@ -908,40 +1062,44 @@ static inline AVX2 __attribute__((always_inline)) void end4(struct imp_e3_soft *
    operations) */
 static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e3_soft *s, imp_e3_block *b,
                                                                imp_e3_block_sum *bs, int k, block4 *g, double hs,
-                                                               double inv_hs, double push_max, int use_bias, int warm)
+                                                               double inv_hs, double push_max, int use_bias)
 {
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
-    v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib, (*da)[4] = g->da, (*db)[4] = g->db;
+    v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib;
     imp_e3_block_pt *p = &b->p[k];
     const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
-    if (warm) {
-        apply4(b, p, f, k, ia, ib, ld(p->rn), ld(p->rt1), ld(p->rt2), va, wa, vb, wb);
-        return;
-    }
     v4 ra[3], rb[3], n[3], t1[3], t2[3];
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
         n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
     }
-    v4 d[3];
-    relative4(va, wa, vb, wb, ra, rb, d);
-    v4 vn = add(add(mul(d[0], n[0]), mul(d[1], n[1])), mul(d[2], n[2]));
-    v4 u1 = add(add(mul(d[0], t1[0]), mul(d[1], t1[1])), mul(d[2], t1[2]));
-    v4 u2 = add(add(mul(d[0], t2[0]), mul(d[1], t2[1])), mul(d[2], t2[2]));
-    v4 s_;
-    if (use_bias) {
-        v4 x[3];
+    v4 vn, u1, u2, ja[3], jb[3], na[3], nb[3];
+    if (use_bias) {  /* the normal row alone: its angular directions first, off the chain */
+        normal_dirs4(ra, rb, n, ia, ib, ja, jb, na, nb);
+        v4 dv[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            v4 oa = add(add(add(da[0][i], mul(ra[0], da[1][i])), mul(ra[1], da[2][i])), mul(ra[2], da[3][i]));
-            v4 ob = add(add(add(db[0][i], mul(rb[0], db[1][i])), mul(rb[1], db[2][i])), mul(rb[2], db[3][i]));
-            x[i] = mul(sub(sub(ob, rb[i]), sub(oa, ra[i])), n[i]);
+            dv[i] = sub(vb[i], va[i]);
         }
-        s_ = add(ld(p->sep), add(add(x[0], x[1]), x[2]));
+        vn = sub(add(dot4(dv, n), dot4(jb, wb)), dot4(ja, wa));
+        u1 = u2 = zero;
     } else {
-        s_ = add(ld(p->s), mul(_mm256_set1_pd(hs), vn));
+        v4 d[3];
+        relative4f(va, wa, vb, wb, ra, rb, d);
+        vn = dot4(d, n);
+        u1 = dot4(d, t1);
+        u2 = dot4(d, t2);
+    }
+    v4 s_;
+    if (use_bias) {  /* s = sep + n.(dx_b - dx_a) + (R_b^T n - n).r_b - (R_a^T n - n).r_a */
+        if (b->xf >= 0 && k > 0) {  /* this point's own frame */
+            sep4(g->da, g->db, n, g->ga, g->gb, &g->gc);
+        }
+        s_ = add(ld(p->sep), add(g->gc, sub(dot4(g->gb, rb), dot4(g->ga, ra))));
+    } else {
+        s_ = fm4(_mm256_set1_pd(hs), vn, ld(p->s));
     }
     _mm256_storeu_pd(p->s, s_);
     v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
@@ -955,7 +1113,7 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
         bias = sel(pos, spec, zero);
     }
     v4 r0 = ld(p->rn), maxn = ld(p->maxn);
-    v4 rn = sub(sub(r0, mul(mul(ld(p->mn), ms), add(vn, bias))), mul(is, r0));
+    v4 rn = fnm4(is, r0, fnm4(mul(ld(p->mn), ms), add(vn, bias), r0));
     rn = _mm256_max_pd(rn, zero);
     v4 dn = sub(rn, r0);
     v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
@@ -964,18 +1122,31 @@ static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e
     _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
     _mm256_storeu_pd(p->rn, rn);
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes) */
-        apply4n(b, f, k, ia, ib, ra, rb, dn, va, wa, vb, wb);
+        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
+                                                         _mm256_set1_epi64x(k)));
+        v4 dl = _mm256_and_pd(dn, live), ima = ld(b->ima), imb = ld(b->imb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            v4 P = mul(dl, n[i]);
+            va[i] = fnm4(ima, P, va[i]);
+            vb[i] = fm4(imb, P, vb[i]);
+            wa[i] = fnm4(dl, na[i], wa[i]);
+            wb[i] = fm4(dl, nb[i], wb[i]);
+        }
         return;
     }
-    u1 = add(u1, mul(ld(p->w1n), dn));
-    u2 = add(u2, mul(ld(p->w2n), dn));
+    u1 = fm4(ld(p->w1n), dn, u1);
+    u2 = fm4(ld(p->w2n), dn, u2);
     v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
-    v4 r1 = sub(q1, mul(mt, u1)), r2 = sub(q2, mul(mt, u2));
-    v4 lim = mul(ld(f->mu), rn), len2 = add(mul(r1, r1), mul(r2, r2));
+    v4 r1 = fnm4(mt, u1, q1), r2 = fnm4(mt, u2, q2);
+    v4 lim = mul(ld(f->mu), rn), len2 = fm4(r2, r2, mul(r1, r1));
     v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
-    v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
-    r1 = sel(over, mul(r1, sc), r1);
-    r2 = sel(over, mul(r2, sc), r2);
+    if (_mm256_movemask_pd(over) != 0) {  /* a lane slides: the clamp's square root and division
+                                              (off the chain of the points that stick) */
+        v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
+        r1 = sel(over, mul(r1, sc), r1);
+        r2 = sel(over, mul(r2, sc), r2);
+    }
     _mm256_storeu_pd(p->rt1, r1);
     _mm256_storeu_pd(p->rt2, r2);
     if (bs != NULL) {  /* the last pass of the sub-step: its impulses added to the step's sums */
@@ -996,7 +1167,7 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
     block4 g;
     begin4(s, b, &g, use_bias, warm);
     for (int k = 0; k < b->np; k++) {
-        point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias, warm);
+        point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias);
     }
     end4(s, b, &g);
 }
@@ -1017,10 +1188,10 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct i
     int np = b0->np > b1->np ? b0->np : b1->np;
     for (int k = 0; k < np; k++) {
         if (k < b0->np) {
-            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias, warm);
+            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias);
         }
         if (k < b1->np) {
-            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias, warm);
+            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias);
         }
     }
     end4(s, b0, &g0);
@@ -1075,10 +1246,48 @@ static AVX2 unsigned block_impact_lanes_avx2(const struct imp_e3_soft *s, const 
     return (unsigned)_mm256_movemask_pd(yes);
 }
 
+/* the warm start of block b, the four lanes at once (lane_warm's operations) */
+static inline AVX2 __attribute__((always_inline)) void block_warm4(struct imp_e3_soft *s, const imp_e3_block *b)
+{
+    block4 g;
+    begin4(s, b, &g, 0, 1);
+    const __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
+    v4 P[3], xa[3], xb[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = xa[i] = xb[i] = _mm256_setzero_pd();
+    }
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
+        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(k)));
+        v4 rn = ld(p->rn), r1 = ld(p->rt1), r2 = ld(p->rt2), Q[3], ra[3], rb[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            Q[i] = _mm256_and_pd(fm4(r2, ld(f->t2[i]), fm4(r1, ld(f->t1[i]), mul(rn, ld(f->n[i])))), live);
+            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+        }
+        v4 ca[3], cb[3];
+        cross4v(ra, Q, ca);
+        cross4v(rb, Q, cb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            xa[i] = add(xa[i], ca[i]);
+            xb[i] = add(xb[i], cb[i]);
+            P[i] = add(P[i], Q[i]);
+        }
+    }
+    kick4(b, P, xa, xb, g.ia, g.ib, g.va, g.wa, g.vb, g.wb);
+    end4(s, b, &g);
+}
+
 /* the four kinds of pass, each compiled for its own (use_bias, warm, sums) */
 static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
-    block_avx2_one_or_two(s, b0, b1, NULL, NULL, 1.0, 1.0, 0.0, 0, 1);
+    block_warm4(s, b0);
+    if (b1 != NULL) {
+        block_warm4(s, b1);
+    }
 }
 
 static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
@@ -1192,15 +1401,27 @@ static void store_rows(struct imp_e3_soft *s, int i)
    times as much with the colours taken upwards, spec/engine3d_soft_spec.lua); sum (a relax
    pass's): each row's impulses after it added to the step's sums (s->bsum); store (with sum,
    the step's last pass): each block's rows then back into s->pts while in cache */
+#if defined(IMP_E3_HAVE_AVX2)
+/* 1 when the processor has the fused multiply-add the AVX2 passes take */
+static int fma_supported(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma") != 0;
+}
+#endif
+
 static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
                        int sum, int store, int simd)
 {
     double inv_hs = 1.0 / hs;
+#if defined(IMP_E3_HAVE_AVX2)
+    int fma_ok = simd && fma_supported();
+#endif
     for (int c = c1 - 1; c >= c0; c--) {
         for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
             imp_e3_block_sum *bs = sum ? &s->bsum[i] : NULL;
 #if defined(IMP_E3_HAVE_AVX2)
-            if (simd) {  /* two blocks of the colour at a time (block_avx2_body2) */
+            if (simd && fma_ok) {  /* two blocks of the colour at a time (block_avx2_body2) */
                 int two = i - 1 >= s->colour_first[c];
                 block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
                            hs, inv_hs, push_max, use_bias, warm);
