@@ -437,6 +437,27 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
     return 0;
 }
 
+/* a hint to the cache: the bytes from p will be read soon (rw 0) or written (rw 1), a line
+   (64 bytes) at a time; no effect on any result */
+#if defined(__GNUC__)
+#define PREFETCH(addr, rw) __builtin_prefetch((addr), (rw), 3)
+#else
+#define PREFETCH(addr, rw) ((void)(addr), (void)(rw))
+#endif
+static inline void prefetch_bytes(const void *p, size_t bytes, int rw)
+{
+    const char *c = (const char *)p;
+    for (size_t o = 0; o < bytes; o += 64) {
+        PREFETCH(c + o, rw);
+    }
+}
+
+/* PREFETCH_AHEAD points of e->prev after the run the held test looked up (the next pair's,
+   detection asking in the pairs' order), and as many of e->pts where that pair's held points
+   would be written: the test reads and writes each point's 304 bytes, and a standing pyramid
+   has every pair held, so the walk through both arrays (megabytes) waited on memory */
+enum { PREFETCH_AHEAD = 4 };
+
 int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b, double margin)
 {
     const imp_engine2d_def *def = &w->model.def.engine2d;
@@ -466,6 +487,18 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         pend++;
     }
     rc->next = pend;
+    if (pend < e->nprev) {
+        int ahead = e->nprev - pend < PREFETCH_AHEAD ? e->nprev - pend : PREFETCH_AHEAD;
+        prefetch_bytes(&e->prev[pend], (size_t)ahead * sizeof *e->prev, 0);
+        if (pend < rc->nprev) {  /* their records, where they are when all are (records_of_run) */
+            int nr = rc->nprev - pend < ahead ? rc->nprev - pend : ahead;
+            prefetch_bytes(&rc->prev[pend], (size_t)nr * sizeof *rc->prev, 0);
+        }
+        int at_out = e->npts + (pend - j), room = e->pts_cap - at_out;
+        if (room > 0) {
+            prefetch_bytes(&e->pts[at_out], (size_t)(room < ahead ? room : ahead) * sizeof *e->pts, 1);
+        }
+    }
     if (pend == j || e->prev[j].gen_a != w->model.bodies[a].generation
         || e->prev[j].gen_b != w->model.bodies[b].generation) {
         return 0;
