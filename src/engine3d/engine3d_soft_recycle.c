@@ -6,6 +6,7 @@
 #include "engine3d_cache.h"
 #include "scalar.h"
 #include "engine3d_soft_recycle.h"
+#include "prefetch.h"
 #include "quat.h"
 #include "shape3d.h"
 #include "world_internal.h"
@@ -437,21 +438,6 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
     return 0;
 }
 
-/* a hint to the cache: the bytes from p will be read soon (rw 0) or written (rw 1), a line
-   (64 bytes) at a time; no effect on any result */
-#if defined(__GNUC__)
-#define PREFETCH(addr, rw) __builtin_prefetch((addr), (rw), 3)
-#else
-#define PREFETCH(addr, rw) ((void)(addr), (void)(rw))
-#endif
-static inline void prefetch_bytes(const void *p, size_t bytes, int rw)
-{
-    const char *c = (const char *)p;
-    for (size_t o = 0; o < bytes; o += 64) {
-        PREFETCH(c + o, rw);
-    }
-}
-
 /* PREFETCH_AHEAD points of e->prev after the run the held test looked up (the next pair's,
    detection asking in the pairs' order), and as many of e->pts where that pair's held points
    would be written: the test reads and writes each point's 304 bytes, and a standing pyramid
@@ -489,14 +475,14 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     rc->next = pend;
     if (pend < e->nprev) {
         int ahead = e->nprev - pend < PREFETCH_AHEAD ? e->nprev - pend : PREFETCH_AHEAD;
-        prefetch_bytes(&e->prev[pend], (size_t)ahead * sizeof *e->prev, 0);
+        imp_prefetch_bytes(&e->prev[pend], (size_t)ahead * sizeof *e->prev, 0);
         if (pend < rc->nprev) {  /* their records, where they are when all are (records_of_run) */
             int nr = rc->nprev - pend < ahead ? rc->nprev - pend : ahead;
-            prefetch_bytes(&rc->prev[pend], (size_t)nr * sizeof *rc->prev, 0);
+            imp_prefetch_bytes(&rc->prev[pend], (size_t)nr * sizeof *rc->prev, 0);
         }
         int at_out = e->npts + (pend - j), room = e->pts_cap - at_out;
         if (room > 0) {
-            prefetch_bytes(&e->pts[at_out], (size_t)(room < ahead ? room : ahead) * sizeof *e->pts, 1);
+            imp_prefetch_bytes(&e->pts[at_out], (size_t)(room < ahead ? room : ahead) * sizeof *e->pts, 1);
         }
     }
     if (pend == j || e->prev[j].gen_a != w->model.bodies[a].generation
@@ -565,6 +551,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     /* in place: each point of e->pts keeps its index (n == c below), only its warm start and
        record are written */
     int n = 0, j = 0, h = 0;
+    double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
         int end = i;
@@ -578,6 +565,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
+                pen = imp_fmax(pen, -e->pts[c].distance);
                 rc->cur[n] = rc->prev[r];
                 memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
             }
@@ -592,6 +580,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             pend++;
         }
         for (int c = i; c < end; c++, n++) {
+            pen = imp_fmax(pen, -e->pts[c].distance);
             record_now(w, &e->pts[c], &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
             warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
@@ -602,10 +591,6 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     rc->nheld = 0;
     e->npts = n;
     rc->ncur = n;
-    double pen = 0.0;
-    for (int c = 0; c < n; c++) {
-        pen = imp_fmax(pen, -e->pts[c].distance);
-    }
     e->stats.points = n;
     e->stats.max_penetration = pen;
     if (n > e->stats.max_points) {

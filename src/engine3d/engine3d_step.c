@@ -12,6 +12,7 @@
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
 #include "islands.h"
+#include "prefetch.h"
 #include "scalar.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -583,10 +584,21 @@ static void events_same(imp_world *w, imp_engine3d *e)
 /* contact_begin / contact_end by comparing the touching pairs of this step and the last
    (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
    (the step after the last one, or the pair's end). */
+/* points ahead of the events' walk whose first fields (a .. was_touching, the first 96
+   bytes: what the walk reads) are asked of the cache: both lists are megabytes by the step's
+   end, read at a 304-byte stride, and the walk waited on them (pair_end's loads) */
+enum { EVENTS_AHEAD = 48 };
+
 static void events(imp_world *w, imp_engine3d *e)
 {
-    int i = 0, j = 0;
+    int i = 0, j = 0, fi = 0, fj = 0;
     while (i < e->npts || j < e->nprev) {
+        for (; fi < e->npts && fi < i + EVENTS_AHEAD; fi++) {
+            imp_prefetch_bytes(&e->pts[fi], offsetof(imp_e3_point, normal), 0);
+        }
+        for (; fj < e->nprev && fj < j + EVENTS_AHEAD; fj++) {
+            imp_prefetch_bytes(&e->prev[fj], offsetof(imp_e3_point, normal), 0);
+        }
         int cmp;
         if (i >= e->npts) {
             cmp = 1;
