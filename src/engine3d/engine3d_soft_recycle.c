@@ -444,6 +444,8 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
    has every pair held, so the walk through both arrays (megabytes) waited on memory */
 enum { PREFETCH_AHEAD = 4 };
 
+static inline int min_int(int x, int y) { return x < y ? x : y; }
+
 int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b, double margin)
 {
     const imp_engine2d_def *def = &w->model.def.engine2d;
@@ -473,16 +475,17 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         pend++;
     }
     rc->next = pend;
-    if (pend < e->nprev) {
-        int ahead = e->nprev - pend < PREFETCH_AHEAD ? e->nprev - pend : PREFETCH_AHEAD;
+    int ahead = min_int(e->nprev - pend, PREFETCH_AHEAD);  /* (<= 0: none) */
+    if (ahead > 0) {
         imp_prefetch_bytes(&e->prev[pend], (size_t)ahead * sizeof *e->prev, 0);
-        if (pend < rc->nprev) {  /* their records, where they are when all are (records_of_run) */
-            int nr = rc->nprev - pend < ahead ? rc->nprev - pend : ahead;
+        /* their records, where they are when all are (records_of_run) */
+        int nr = min_int(rc->nprev - pend, ahead), at_out = e->npts + (pend - j);
+        int room = min_int(e->pts_cap - at_out, ahead);
+        if (nr > 0) {
             imp_prefetch_bytes(&rc->prev[pend], (size_t)nr * sizeof *rc->prev, 0);
         }
-        int at_out = e->npts + (pend - j), room = e->pts_cap - at_out;
         if (room > 0) {
-            imp_prefetch_bytes(&e->pts[at_out], (size_t)(room < ahead ? room : ahead) * sizeof *e->pts, 1);
+            imp_prefetch_bytes(&e->pts[at_out], (size_t)room * sizeof *e->pts, 1);
         }
     }
     if (pend == j || e->prev[j].gen_a != w->model.bodies[a].generation
