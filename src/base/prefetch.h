@@ -6,6 +6,7 @@
 #define IMPACT_BASE_PREFETCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__)
 #define IMP_PREFETCH(addr, rw) __builtin_prefetch((addr), (rw), 3)
@@ -13,16 +14,16 @@
 #define IMP_PREFETCH(addr, rw) ((void)(addr), (void)(rw))
 #endif
 
-/* the bytes [p, p + bytes) will be read (rw 0) or written (rw 1): a hint a 64-byte line.
-   O(bytes / 64). */
+/* the bytes [p, p + bytes) will be read (rw 0) or written (rw 1): a hint for each 64-byte
+   line they touch, once. O(bytes / 64). */
 static inline void imp_prefetch_bytes(const void *p, size_t bytes, int rw)
 {
-    const char *c = (const char *)p;
-    for (size_t o = 0; o < bytes; o += 64) {
-        IMP_PREFETCH(c + o, rw);
+    if (bytes == 0) {
+        return;
     }
-    if (bytes > 0) {
-        IMP_PREFETCH(c + bytes - 1, rw);  /* (the last line, when p is not on a line's start) */
+    uintptr_t first = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + bytes;  /* (whole lines) */
+    for (uintptr_t at = first; at < end; at += 64) {
+        IMP_PREFETCH((const void *)at, rw);
     }
 }
 

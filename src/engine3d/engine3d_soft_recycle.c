@@ -435,12 +435,13 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
     }
     rc->nheld = 0;
     rc->next = 0;
+    rc->ahead = 0;
     return 0;
 }
 
-/* PREFETCH_AHEAD points of e->prev after the run the held test looked up (the next pair's,
-   detection asking in the pairs' order), and as many of e->pts where that pair's held points
-   would be written: the test reads and writes each point's 304 bytes, and a standing pyramid
+/* the points of e->prev up to PREFETCH_AHEAD after the run the held test looked up (the next
+   pairs', detection asking in the pairs' order), and their records, are asked of the cache
+   once each: the test reads each point's 304 bytes and its record's, and a standing pyramid
    has every pair held, so the walk through both arrays (megabytes) waited on memory */
 enum { PREFETCH_AHEAD = 4 };
 
@@ -475,18 +476,14 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         pend++;
     }
     rc->next = pend;
-    int ahead = min_int(e->nprev - pend, PREFETCH_AHEAD);  /* (<= 0: none) */
-    if (ahead > 0) {
-        imp_prefetch_bytes(&e->prev[pend], (size_t)ahead * sizeof *e->prev, 0);
-        /* their records, where they are when all are (records_of_run) */
-        int nr = min_int(rc->nprev - pend, ahead), at_out = e->npts + (pend - j);
-        int room = min_int(e->pts_cap - at_out, ahead);
-        if (nr > 0) {
-            imp_prefetch_bytes(&rc->prev[pend], (size_t)nr * sizeof *rc->prev, 0);
+    int from = rc->ahead > pend ? rc->ahead : pend, to = min_int(e->nprev, pend + PREFETCH_AHEAD);
+    if (from < to) {  /* each point once, as the walk comes near it; its record beside it */
+        imp_prefetch_bytes(&e->prev[from], (size_t)(to - from) * sizeof *e->prev, 0);
+        int rto = min_int(rc->nprev, to);
+        if (from < rto) {
+            imp_prefetch_bytes(&rc->prev[from], (size_t)(rto - from) * sizeof *rc->prev, 0);
         }
-        if (room > 0) {
-            imp_prefetch_bytes(&e->pts[at_out], (size_t)room * sizeof *e->pts, 1);
-        }
+        rc->ahead = to;
     }
     if (pend == j || e->prev[j].gen_a != w->model.bodies[a].generation
         || e->prev[j].gen_b != w->model.bodies[b].generation) {
