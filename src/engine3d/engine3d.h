@@ -195,6 +195,11 @@ typedef struct imp_engine3d {
     const double *rot_y;  /* NULL, or 13 per slot: q normalised, then R (row-major), taken at
                              w->data.y (the soft step's, set around its detection: the poses
                              copy them, imp_e3_pose_of's bits) */
+    /* the soft step's isotropic bodies (engine3d_step.c): per slot (slot_cap), 1 when the body's
+       inertia and inverse inertia are k 1 exactly, taken once a step when iso_ready (set at
+       the soft step's start, cleared at every step's) */
+    unsigned char *iso;
+    int iso_ready;
     /* sleeping (engine3d_sleep.h): the last points of the sleeping islands, kept for their waking */
     imp_e3_point *slept;
     int nslept, slept_cap;

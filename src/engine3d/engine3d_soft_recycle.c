@@ -6,6 +6,7 @@
 #include "engine3d_cache.h"
 #include "scalar.h"
 #include "engine3d_soft_recycle.h"
+#include "prefetch.h"
 #include "quat.h"
 #include "shape3d.h"
 #include "world_internal.h"
@@ -434,8 +435,17 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
     }
     rc->nheld = 0;
     rc->next = 0;
+    rc->ahead = 0;
     return 0;
 }
+
+/* the points of e->prev up to PREFETCH_AHEAD after the run the held test looked up (the next
+   pairs', detection asking in the pairs' order), and their records, are asked of the cache
+   once each: the test reads each point's 304 bytes and its record's, and a standing pyramid
+   has every pair held, so the walk through both arrays (megabytes) waited on memory */
+enum { PREFETCH_AHEAD = 4 };
+
+static inline int min_int(int x, int y) { return x < y ? x : y; }
 
 int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b, double margin)
 {
@@ -466,6 +476,15 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         pend++;
     }
     rc->next = pend;
+    int from = rc->ahead > pend ? rc->ahead : pend, to = min_int(e->nprev, pend + PREFETCH_AHEAD);
+    if (from < to) {  /* each point once, as the walk comes near it; its record beside it */
+        imp_prefetch_bytes(&e->prev[from], (size_t)(to - from) * sizeof *e->prev, 0);
+        int rto = min_int(rc->nprev, to);
+        if (from < rto) {
+            imp_prefetch_bytes(&rc->prev[from], (size_t)(rto - from) * sizeof *rc->prev, 0);
+        }
+        rc->ahead = to;
+    }
     if (pend == j || e->prev[j].gen_a != w->model.bodies[a].generation
         || e->prev[j].gen_b != w->model.bodies[b].generation) {
         return 0;
@@ -532,6 +551,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     /* in place: each point of e->pts keeps its index (n == c below), only its warm start and
        record are written */
     int n = 0, j = 0, h = 0;
+    double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
         int end = i;
@@ -545,6 +565,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
+                pen = imp_fmax(pen, -e->pts[c].distance);
                 rc->cur[n] = rc->prev[r];
                 memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
             }
@@ -559,6 +580,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             pend++;
         }
         for (int c = i; c < end; c++, n++) {
+            pen = imp_fmax(pen, -e->pts[c].distance);
             record_now(w, &e->pts[c], &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
             warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
@@ -569,10 +591,6 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     rc->nheld = 0;
     e->npts = n;
     rc->ncur = n;
-    double pen = 0.0;
-    for (int c = 0; c < n; c++) {
-        pen = imp_fmax(pen, -e->pts[c].distance);
-    }
     e->stats.points = n;
     e->stats.max_penetration = pen;
     if (n > e->stats.max_points) {

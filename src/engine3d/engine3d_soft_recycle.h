@@ -67,6 +67,8 @@ typedef struct imp_e3_recycle {
     double *turn_q0;
     imp_mat3 *turn_r;
     unsigned char *turn_ok;
+    int ahead;             /* e->prev's points before it are asked of the cache already, within
+                              one detection (imp_e3_recycle_hold's prefetch) */
 } imp_e3_recycle;
 
 /* Each slot's orientation (normalised) and rotation at w->data.y in rc->rot (13 per slot: q,

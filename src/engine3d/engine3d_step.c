@@ -12,6 +12,7 @@
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
 #include "islands.h"
+#include "prefetch.h"
 #include "scalar.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -55,6 +56,24 @@ static inline int isotropic(const imp_mat3 *m)
 /* whether body b's inertia and its inverse are isotropic (isotropic) */
 static inline int isotropic_body(const imp_body *b) { return isotropic(&b->inertia) && isotropic(&b->inv_inertia); }
 
+/* e->iso: each slot's isotropic_body, once a step for the soft step's free velocities (five a
+   step) and world inverse inertias instead of nine compares on each matrix each time; the
+   mass properties do not change within a step. O(slots). */
+static void take_isotropy(const imp_world *w, imp_engine3d *e)
+{
+    for (int s = 0; s < w->model.nslots; s++) {
+        const imp_body *b = &w->model.bodies[s];
+        e->iso[s] = (unsigned char)(b->active && isotropic_body(b));
+    }
+    e->iso_ready = 1;
+}
+
+/* body b (slot s, active) isotropic: e->iso's answer when taken this step */
+static inline int isotropic_slot(const imp_engine3d *e, const imp_body *b, int s)
+{
+    return e->iso_ready ? e->iso[s] : isotropic_body(b);
+}
+
 /* e->inv_iw at y; with iso, an isotropic body's is its own inverse inertia k^-1 1 (R k^-1 1 R^T
    = k^-1 1: no rotation taken, the exact value where the product rounds; the soft step's); rot: NULL, or 13 per slot (q, then R row-major) holding each slot's R =
    imp_q_to_mat3(imp_q_normalize(q of y)) already (the soft step's, taken at detection: the
@@ -68,7 +87,7 @@ static void world_inverse_inertia(const imp_world *w, imp_engine3d *e, const dou
             memset(out, 0, 9 * sizeof *out);
             continue;
         }
-        if (iso && isotropic_body(b)) {
+        if (iso && isotropic_slot(e, b, s)) {
             memset(out, 0, 9 * sizeof *out);
             out[0] = out[4] = out[8] = b->inv_inertia.m[0][0];
             continue;
@@ -167,7 +186,7 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
         for (int k = 0; k < 3; k++) {
             v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
         }
-        if (forces && isotropic_body(b)) {
+        if (forces && isotropic_slot(e, b, s)) {
             /* I = k 1: w x I w = 0, so the implicit midpoint's torque-free spin is w itself and
                R (R^T w + h I^-1 R^T t) = w + h k^-1 t (world frame, no rotation taken) */
             double ik = b->inv_inertia.m[0][0];
@@ -565,10 +584,21 @@ static void events_same(imp_world *w, imp_engine3d *e)
 /* contact_begin / contact_end by comparing the touching pairs of this step and the last
    (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
    (the step after the last one, or the pair's end). */
+/* points ahead of the events' walk whose first fields (a .. was_touching, the first 96
+   bytes: what the walk reads) are asked of the cache: both lists are megabytes by the step's
+   end, read at a 304-byte stride, and the walk waited on them (pair_end's loads) */
+enum { EVENTS_AHEAD = 48 };
+
 static void events(imp_world *w, imp_engine3d *e)
 {
-    int i = 0, j = 0;
+    int i = 0, j = 0, fi = 0, fj = 0;
     while (i < e->npts || j < e->nprev) {
+        for (; fi < e->npts && fi < i + EVENTS_AHEAD; fi++) {
+            imp_prefetch_bytes(&e->pts[fi], offsetof(imp_e3_point, normal), 0);
+        }
+        for (; fj < e->nprev && fj < j + EVENTS_AHEAD; fj++) {
+            imp_prefetch_bytes(&e->prev[fj], offsetof(imp_e3_point, normal), 0);
+        }
         int cmp;
         if (i >= e->npts) {
             cmp = 1;
@@ -817,8 +847,12 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     e->swapped = 0;
     e->failed_a = e->failed_b = -1;
     imp_e3_joints_disarm(e);  /* joints: no rows left from a step that failed */
+    e->iso_ready = 0;
     if (w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT) {  /* the soft step (engine3d_soft.h) */
-        return imp_e3_soft_advance(w, e, t1, why, why_len);
+        take_isotropy(w, e);
+        imp_status st = imp_e3_soft_advance(w, e, t1, why, why_len);
+        e->iso_ready = 0;
+        return st;
     }
     double t0 = w->data.time, h = t1 - t0;
     int backups = 0, max_backups = w->model.def.engine2d.max_backups;

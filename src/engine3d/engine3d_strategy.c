@@ -36,7 +36,7 @@ void imp_engine3d_free(imp_engine3d *e)
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->rows, e->pairs, e->dof,
                       e->fj_rp, e->fj_col, e->fj_val, e->fm_rp, e->fm_col, e->fm_val,
                       e->pair_entry, e->pair_tmp, e->entry_tmp, e->ev_tmp, e->cache, e->cache_free, e->pose,
-                      e->speed, e->scale, e->dpose, e->travel, e->push, e->slept};
+                      e->speed, e->scale, e->dpose, e->travel, e->push, e->slept, e->iso};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         free(arrays[i]);
     }
@@ -77,6 +77,11 @@ int imp_engine3d_reserve_slots(imp_engine3d *e, int slots)
         return -1;
     }
     e->body_head = h;
+    unsigned char *iso = realloc(e->iso, (size_t)cap * sizeof *iso);
+    if (iso == NULL) {
+        return -1;
+    }
+    e->iso = iso;
     e->slot_cap = cap;
     return 0;
 }
