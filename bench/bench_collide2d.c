@@ -34,7 +34,7 @@ enum { NPAIRS = 1024 };
 static void bench_pairs(const char *name, const imp_shape *a, const imp_shape *b)
 {
     static imp_body2d A[NPAIRS], B[NPAIRS];
-    imp_detect2d_params p = {0.01, 0.5, 0};
+    imp_detect2d_params p = {0.01, 0.5, 0, 0};
     for (int i = 0; i < NPAIRS; i++) {
         double th = 2 * IMP_PI * rnd();
         imp_body2d x = {a, 0, {0, 0, 2 * IMP_PI * rnd()}, {0, 0, 0}, 1, {0, 0, 0}};
@@ -162,7 +162,7 @@ static void bench_batch(int n, imp_shape *const *shapes, int cached)
         b[i] = x;
     }
     imp_bp2d bp = IMP_BP2D_EMPTY;
-    imp_detect2d_params p = {0.01, 0.5, 0};
+    imp_detect2d_params p = {0.01, 0.5, 0, 0};
     int steps = 100;
     long long hits = 0;
     double t = 0.0;

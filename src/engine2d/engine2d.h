@@ -408,6 +408,15 @@ int imp_engine2d_build_A(struct imp_world *w, const imp_rec2d *rec, int n, doubl
    takes for one collision seen from both bodies, the shallower (engine2d_similar_mpl.c); h
    holds m results, each pair's together. Returns the new count. */
 int imp_engine2d_similar_mpl(const struct imp_world *w, struct imp_hit2d *h, int m);
+/* conventions = "myphysicslab", at a back-up: e->rec holds nstatic records of the static
+   detection, then the kept penetrating ones; drops the static records of a kept corner
+   (another edge or a corner of the same pair), as its addCollision refuses them after the
+   kept ones (engine2d_similar_mpl.c). Returns the static records left. O(nstatic kept). */
+int imp_engine2d_mpl_drop_similar(imp_engine2d *e, int nstatic);
+/* conventions = "myphysicslab": RK4 with its RungeKutta's floating operations
+   (engine2d_rk4_mpl.c). work holds 5 n numbers; 4 evaluations of f. */
+void imp_engine2d_rk4_mpl(void (*f)(void *, double, const double *, double *), void *ctx,
+                          double t, double h, double *y, size_t n, double *work);
 
 /* Connectors. Points are in the bodies' frames relative to their centres. Return the index,
    -1 with a message in why. */

@@ -69,6 +69,14 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
         u1[0] -= d * n[0];
         u1[1] -= d * n[1];
     }
+    /* conventions = "myphysicslab", a corner on a corner (its CornerCornerCollision): both
+       lever arms at the normal body's corner, and the normal turns about that corner with
+       the gap for radius (its ballNormal with radius2 = distance): + |dv|^2 / d */
+    int mpl_corners = mpl && r->corners && r->connector < 0 && r->distance > 0.0;
+    if (mpl_corners) {
+        u1[0] = r->u2[0];
+        u1[1] = r->u2[1];
+    }
     double b = point_accel_dot(w, y, f, r->p, u1, n) - point_accel_dot(w, y, f, r->q, r->u2, n);
     if (r->fixed_normal) {
         return b;
@@ -77,6 +85,9 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     imp_e2_point_velocity(y + (size_t)r->p * IMP_STRIDE_2D, u1, v1);
     imp_e2_point_velocity(y + (size_t)r->q * IMP_STRIDE_2D, r->u2, v2);
     const double dv[2] = {v1[0] - v2[0], v1[1] - v2[1]};
+    if (mpl_corners) {
+        return b + (dv[0] * dv[0] + dv[1] * dv[1]) / r->distance;
+    }
     const double sep[2] = {u1[0] - r->u2[0], u1[1] - r->u2[1]};
     double along = n[0] * sep[0] + n[1] * sep[1];
     if (r->curved) {

@@ -356,8 +356,11 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
     const imp_engine2d_def *d = &w->model.def.engine2d;
     double depth = -h->distance, speed = fabs(h->normal_velocity);
     if (h->kind == IMP_HIT_COLLISION && h->distance <= 0.0
-        && h->distance > -IMP_ENGINE2D_TINY * 2.0 * target) {
-        /* round-off of touching bodies: a contact (or an imminent collision) at distance 0 */
+        && h->distance > -IMP_ENGINE2D_TINY * 2.0 * target
+        && !(h->distance < 0.0 && d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB)) {
+        /* round-off of touching bodies: a contact (or an imminent collision) at distance 0
+           (not under conventions = "myphysicslab": any overlap is a collision there, its
+           illegalState, which abandons the trial step at that stage) */
         r->distance = 0.0;
         r->kind = h->normal_velocity < -d->velocity_tol ? IMP_HIT_IMMINENT : IMP_HIT_CONTACT;
     } else if (h->kind == IMP_HIT_COLLISION && d->contact_solver == IMP_SOLVER_PGS
@@ -462,7 +465,8 @@ static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_sep
         return -1;
     }
     imp_detect2d_params par = {w->model.def.engine2d.distance_tol, w->model.def.engine2d.velocity_tol,
-                               keep_separating};
+                               keep_separating,
+                               w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB};
     /* the soft step: convex boxes and polygons by clipping (collide2d_clip.h), static tests */
     int clip = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT && !use_prev && !keep_separating
                    ? imp_engine2d_soft_clip(w)
@@ -536,7 +540,7 @@ int imp_engine2d_detect_moved(imp_world *w, const double *y, const unsigned char
         return -1;
     }
     const imp_engine2d_def *d = &w->model.def.engine2d;
-    imp_detect2d_params par = {d->distance_tol, d->velocity_tol, 0};
+    imp_detect2d_params par = {d->distance_tol, d->velocity_tol, 0, 0};
     int np = imp_collide2d_batch_boxes(e->b2, nb, &e->bp, &par, e->boxes, e->b2_xf);
     if (np < 0) {
         return -1;

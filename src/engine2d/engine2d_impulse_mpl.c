@@ -20,14 +20,16 @@
 #include "lcp_baraff_order.h"
 #include "world_internal.h"
 
-/* conventions = "myphysicslab": its order of the records found at a state (engine2d.h) */
+/* conventions = "myphysicslab": its order of the records found at a state (engine2d.h):
+   the connectors' first, the later connector first (its ContactSim.findCollisions adds each
+   connector's record at the front of the list, Array.unshift, after the body pairs') */
 int imp_engine2d_mpl_pair_before(const imp_rec2d *a, const imp_rec2d *b)
 {
     if ((a->connector >= 0) != (b->connector >= 0)) {
-        return b->connector >= 0;
+        return a->connector >= 0;
     }
     if (a->connector >= 0) {
-        return 0;
+        return a->connector > b->connector;
     }
     int alo = a->p < a->q ? a->p : a->q, ahi = a->p < a->q ? a->q : a->p;
     int blo = b->p < b->q ? b->p : b->q, bhi = b->p < b->q ? b->q : b->p;

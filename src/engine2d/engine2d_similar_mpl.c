@@ -12,7 +12,12 @@
    A corner near the end of an arc meets a face whose end corner touches the arc: two
    records 0.09 apart with one normal (circle_arc_block at 2.0158 s), which impact's own rule
    (straight edges: within distance_tol) keeps apart; drawn as two, the serial focus could
-   strike the other one. O(k^2) for the k results of a pair (a handful). */
+   strike the other one. O(k^2) for the k results of a pair (a handful).
+
+   At a back-up (imp_engine2d_mpl_drop_similar) its do_backup keeps the records found
+   penetrating and adds the static ones through addCollision, which refuses a static record
+   similar to a kept one (the kept was detected later): one of the kept corner's records on
+   the same pair, on another edge or on a corner (its CornerCornerCollision.similarTo). */
 #include <math.h>
 
 #include "collide2d.h"
@@ -114,4 +119,47 @@ int imp_engine2d_similar_mpl(const imp_world *w, imp_hit2d *h, int m)
         }
     }
     return out;
+}
+
+/* the same world point (one vertex of a body, placed by two computations) */
+static int same_point(const double *a, const double *b)
+{
+    double tol = 1e-9 * (1.0 + fabs(a[0]) + fabs(a[1]));
+    return fabs(a[0] - b[0]) <= tol && fabs(a[1] - b[1]) <= tol;
+}
+
+/* whether the static record s is one of the kept record k's corner (k: a corner on an edge) */
+static int of_kept_corner(const imp_rec2d *s, const imp_rec2d *k)
+{
+    if (s->connector >= 0 || s->key == k->key
+        || !((s->p == k->p && s->q == k->q) || (s->p == k->q && s->q == k->p))) {
+        return 0;
+    }
+    int corner_corner = s->corners || (!s->vertex && !s->curved);
+    if (s->p == k->p && (s->vertex || corner_corner) && same_point(s->u1, k->u1)) {
+        return 1;  /* the kept corner on another edge, or on a corner */
+    }
+    return corner_corner && s->q == k->p && same_point(s->u2, k->u1);  /* a corner on it */
+}
+
+int imp_engine2d_mpl_drop_similar(imp_engine2d *e, int nstatic)
+{
+    int out = 0;
+    for (int i = 0; i < e->nrec; i++) {
+        int drop = 0;
+        for (int k = nstatic; i < nstatic && k < e->nrec && !drop; k++) {
+            drop = e->rec[k].vertex && of_kept_corner(&e->rec[i], &e->rec[k]);
+        }
+        if (i == nstatic) {
+            nstatic = out;  /* (the static records left) */
+        }
+        if (!drop) {
+            e->rec[out++] = e->rec[i];
+        }
+    }
+    if (e->nrec == nstatic) {
+        nstatic = out;
+    }
+    e->nrec = out;
+    return nstatic;
 }

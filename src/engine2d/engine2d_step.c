@@ -218,6 +218,9 @@ static void pair_order(imp_engine2d *e, unsigned char *elastic)
 static void pending_first(imp_engine2d *e, unsigned char *elastic)
 {
     int pos = 0;
+    while (pos < e->nrec && e->rec[pos].connector >= 0) {
+        pos++;  /* (after the connectors' records: its findCollisions puts them in front) */
+    }
     for (int k = 0; k < e->npending; k++) {
         for (int j = pos; j < e->nrec; j++) {
             if (e->rec[j].key != e->pending[k].key || e->rec[j].bilateral) {
@@ -246,8 +249,8 @@ static void estimate_order(imp_engine2d *e, unsigned char *elastic, double t, do
     double *key = e->e;
     for (int i = 0; i < e->nrec; i++) {
         const imp_rec2d *r = &e->rec[i];
-        key[i] = r->velocity < -0.001 ? floor(1e7 * (t + (target - r->distance) / r->velocity) + 0.5)
-                                      : INFINITY;
+        key[i] = !r->bilateral && r->velocity < -0.001  /* (its joints: no estimate) */
+                 ? floor(1e7 * (t + (target - r->distance) / r->velocity) + 0.5) : INFINITY;
     }
     for (int j = 1; j < e->nrec; j++) {
         imp_rec2d r = e->rec[j];
@@ -493,9 +496,10 @@ static int keep_penetrating(imp_world *w, const imp_rec2d *r, const double *y)
    a vertex against a straight edge measured to the edge's line, beyond the edge's ends too,
    where the static detection sees only the corners). Straight records only: an arc's or a
    connector's record is detected again statically (its own updateCollision measures it as
-   the detection does). Appended after the detected ones (nrec of them); returns how many
-   were appended, or -1 out of memory. O(kept nrec + slots). */
-static int add_kept(imp_world *w, const double *y0)
+   the detection does). Appended after the detected ones (nrec of them), the detected ones of
+   a kept corner dropped (imp_engine2d_mpl_drop_similar; *ndetected: the detected ones left);
+   returns how many were appended, or -1 out of memory. O(kept nrec + slots). */
+static int add_kept(imp_world *w, const double *y0, int *ndetected)
 {
     imp_engine2d *e = w->engine2d;
     int n = e->nrec, added = 0;
@@ -518,6 +522,7 @@ static int add_kept(imp_world *w, const double *y0)
         added++;
     }
     e->nrec = n + added;
+    *ndetected = added > 0 ? imp_engine2d_mpl_drop_similar(e, n) : n;
     return added;
 }
 
@@ -530,6 +535,10 @@ typedef struct advance {
     size_t n;               /* state numbers */
     double target, acc;     /* the half gap aimed at, and the accuracy around it */
     double t, t1, h;        /* now, the end of the world step, the next trial step */
+    double total, advanced; /* conventions = "myphysicslab": the world step's length (dt) and
+                               the time the kept trial steps took (its CollisionAdvance's
+                               totalTimeStep and timeAdvanced: a trial step is at most
+                               total - advanced, not t1 - t, which rounds otherwise) */
     int binary, binary_accepts, stuck, handled;
     int estimated;          /* the trial step goes to a back-up's estimated collision time */
     int tiny;               /* the last trial step ends with an imminent collision closer than
@@ -539,6 +548,12 @@ typedef struct advance {
     char *why;
     size_t why_size;
 } advance;
+
+/* the time left in the world step */
+static double time_left(const advance *a)
+{
+    return a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB ? a->total - a->advanced : a->t1 - a->t;
+}
 
 /* The buffers of one world step; the 2D check. */
 static imp_status prepare(advance *a)
@@ -626,7 +641,11 @@ static imp_status integrate(advance *a)
            there (myPhysicsLab's ContactSim), its records standing for the step's end */
         e->stage_watch = w->model.def.strategy == IMP_STRATEGY_CONTACT;
         e->stage_t0 = a->t;
-        imp_fixed_step(kind, rhs, w, a->t, a->h, w->data.y, n, w->scratch.work);
+        if (kind == IMP_RK4 && a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+            imp_engine2d_rk4_mpl(rhs, w, a->t, a->h, w->data.y, n, w->scratch.work);
+        } else {
+            imp_fixed_step(kind, rhs, w, a->t, a->h, w->data.y, n, w->scratch.work);
+        }
         e->stage_watch = 0;
     }
     e->freeze = 0;
@@ -743,8 +762,8 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
     if (s != IMP_OK) {
         return s;
     }
-    int ndetected = e->nrec;
-    if (a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB && add_kept(w, e->y0) < 0) {
+    int ndetected = e->nrec, nfound = e->nrec;
+    if (a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB && add_kept(w, e->y0, &ndetected) < 0) {
         snprintf(a->why, a->why_size, "out of memory");
         return IMP_ERR_NOMEM;
     }
@@ -759,12 +778,14 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
         a->handled = 1;
         a->binary = 0;
         a->estimated = 0;
-        a->h = a->t1 - a->t;
+        a->h = time_left(a);
         return IMP_OK;
     }
     if (untouched) {  /* a static detection at y0, as the next step's first evaluation */
         e->nrec = ndetected;  /* (without the kept records: handle_close left the order) */
-        records_reusable(w, a->n);
+        if (ndetected == nfound) {  /* (none dropped: the detection as found) */
+            records_reusable(w, a->n);
+        }
     }
     if (a->stuck >= 3) {
         a->binary = 1;
@@ -829,6 +850,7 @@ static imp_status accept(advance *a, double slack)
     imp_engine2d *e = a->e;
     double taken = a->h;
     a->t += a->h;
+    a->advanced += a->h;
     e->stats.steps++;
     if (a->h > 1e-7) {
         a->stuck = 0;
@@ -866,7 +888,7 @@ static imp_status accept(advance *a, double slack)
     }
     a->estimated = 0;
     if (!a->binary) {
-        a->h = a->t1 - a->t;
+        a->h = time_left(a);
         if (st == 0 && a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
             next_estimate(a, taken);
         }
@@ -951,6 +973,11 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
     a.target = 0.5 * a.d->distance_tol;
     a.acc = a.d->collision_accuracy * a.target;
     a.h = t1 - a.t;
+    a.total = a.h;
+    if (a.d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB
+        && fabs(a.h - w->model.def.dt) <= 1e-12 * fmax(1.0, fabs(t1))) {
+        a.total = a.h = w->model.def.dt;  /* its advance(timeStep) */
+    }
     /* the end is reached within slack, which is less than the step (else a tiny dt would
        not move the bodies at all) */
     double slack = fmin(1e-12 * fmax(1.0, fabs(t1)), 0.5 * a.h);
@@ -969,9 +996,10 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
             return st;
         }
     }
-    while (t1 - a.t > slack) {
-        if (a.h > t1 - a.t || !(a.h > 0.0)) {
-            a.h = t1 - a.t;
+    int mpl = a.d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
+    while (mpl ? a.total - a.advanced > 1e-16 : t1 - a.t > slack) {  /* (its 1e-16) */
+        if (a.h > time_left(&a) || !(a.h > 0.0)) {
+            a.h = time_left(&a);
         }
         if ((st = check_progress(&a)) != IMP_OK || (st = integrate(&a)) != IMP_OK
             || (st = detect(&a, 1, "collision detection failed (out of memory or bad shapes)"))

@@ -21,6 +21,7 @@
 typedef struct ctx {
     double tol, vtol;
     int keep_separating;
+    int corner_overlap;  /* imp_detect2d_params */
     imp_hit2d *out;
     int cap, n;
     int unlimited;     /* penetration queries: no depth limits on arc/arc penetrations */
@@ -431,7 +432,7 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
                     h.vertex = i;
                     h.normal_edge = k;
                     h.normal_curvature = imp_edge2d_curvature(e);
-                    emit(c, P, N, xn, &h, end, p, n, d > 0.0 ? d : 0.0, 0);
+                    emit(c, P, N, xn, &h, end, p, n, d > 0.0 || c->corner_overlap ? d : 0.0, 0);
                 }
                 continue;
             }
@@ -1051,7 +1052,8 @@ int imp_collide2d_detect_xf(const imp_body2d *a, const imp_body2d_xf *ta, const 
     }
     const imp_poly2d *ga = ta->poly, *gb = tb->poly;
     ctx c = {.tol = p->distance_tol, .vtol = p->velocity_tol,
-             .keep_separating = p->keep_separating, .out = out, .cap = capacity};
+             .keep_separating = p->keep_separating, .corner_overlap = p->corner_overlap,
+             .out = out, .cap = capacity};
     /* bounding circles over the step (the centre of b relative to a, old and new) */
     imp_vec2 cb = imp_xf2_relative(ta->now, tb->now).p, cbo = cb;
     if (a->has_prev || b->has_prev) {

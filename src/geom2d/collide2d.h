@@ -87,6 +87,9 @@ typedef struct imp_detect2d_params {
     double velocity_tol;  /* >= 0 */
     int keep_separating;  /* 1: also touching pairs moving apart faster than velocity_tol
                              (IMP_HIT_SEPARATING: the collision handling's records); 0: not */
+    int corner_overlap;   /* 1: a corner that meets the end of an edge past its line is a
+                             collision (its depth kept, as myPhysicsLab measures it); 0: such
+                             a corner on a corner touches (depth 0) */
 } imp_detect2d_params;
 
 enum { IMP_HIT_COLLISION = 0, IMP_HIT_CONTACT = 1, IMP_HIT_IMMINENT = 2, IMP_HIT_SEPARATING = 3 };

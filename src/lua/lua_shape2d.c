@@ -396,7 +396,7 @@ static int l_detect(lua_State *L)
     check_body(L, 1, what, &a, 1);
     check_body(L, 2, what, &b, 2);
     imp_opt_check_keys(L, 3, what, keys);
-    imp_detect2d_params p = {0.0, 0.0, 0};
+    imp_detect2d_params p = {0.0, 0.0, 0, 0};
     p.distance_tol = imp_opt_number(L, 3, what, "distance_tol", 0.01, IMP_POSITIVE, NULL);
     p.velocity_tol = imp_opt_number(L, 3, what, "velocity_tol", 0.5, IMP_NONNEGATIVE, NULL);
     int n = imp_collide2d_detect(&a, &b, &p, NULL, 0);

@@ -142,7 +142,7 @@ static imp_body2d body(const imp_shape *s, int id, double x, double y, double a)
     return b;
 }
 
-static const imp_detect2d_params tol = {0.01, 0.5, 0};
+static const imp_detect2d_params tol = {0.01, 0.5, 0, 0};
 
 TEST(fast_ball_caught_by_thin_wall)
 {
@@ -277,7 +277,7 @@ TEST(no_collide_edges_and_capacity)
     CHECK(imp_collide2d_detect(&a, &b, &tol, hits, 4) == 2);
     CHECK(imp_collide2d_detect(&a, &b, &tol, hits, 1) == 2);  /* count beyond capacity */
     CHECK(imp_collide2d_detect(&a, &b, &tol, NULL, 0) == 2);
-    imp_detect2d_params bad = {0, 0.5, 0};
+    imp_detect2d_params bad = {0, 0.5, 0, 0};
     CHECK(imp_collide2d_detect(&a, &b, &bad, hits, 4) == -1);
     b.pose[1] = NAN;
     CHECK(imp_collide2d_detect(&a, &b, &tol, hits, 4) == -1);

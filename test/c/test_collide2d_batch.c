@@ -35,7 +35,7 @@ TEST(batch_equals_all_pairs)
     CHECK(imp_pairset_add(&ex, 100, 101) == 1);
     CHECK(imp_pairset_add(&ex, 105, 110) == 1);
     imp_bp2d bp = IMP_BP2D_EMPTY;
-    imp_detect2d_params p = {0.05, 0.5, 0};
+    imp_detect2d_params p = {0.05, 0.5, 0, 0};
     long long seen = 0;
     for (int step = 0; step < 8; step++) {
         for (int i = 0; i < NB; i++) {

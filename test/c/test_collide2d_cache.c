@@ -51,7 +51,7 @@ TEST(cached_batch_is_bit_identical)
     imp_pairset ex = IMP_PAIRSET_EMPTY;
     CHECK(imp_pairset_add(&ex, 10, 11) == 1);
     imp_bp2d bp = IMP_BP2D_EMPTY, bp_ref = IMP_BP2D_EMPTY;
-    imp_detect2d_params p = {0.05, 0.5, 0};
+    imp_detect2d_params p = {0.05, 0.5, 0, 0};
     long long seen = 0, swept = 0;
     for (int step = 0; step < 12; step++) {
         for (int i = 0; i < NB; i++) {
@@ -236,7 +236,7 @@ TEST(prepare_checks_bodies)
     imp_body2d a = {blk, 1, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}};
     imp_body2d b = {blk, 2, {0.5, 0.9, 0.1}, {0.5, 1.2, 0.1}, 1, {0, -1, 0}};
     imp_body2d_xf xa, xb;
-    imp_detect2d_params p = {0.01, 0.5, 0};
+    imp_detect2d_params p = {0.01, 0.5, 0, 0};
     imp_hit2d h[16];
     CHECK(imp_collide2d_prepare(&a, &xa) == 0 && xa.valid && xa.poly == imp_shape2d_poly(blk));
     CHECK(imp_collide2d_prepare(&b, &xb) == 0 && xb.valid);

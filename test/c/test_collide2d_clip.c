@@ -11,7 +11,7 @@
 #include "shape2d_basic.h"
 #include "xform2d.h"
 
-static const imp_detect2d_params tol = {0.01, 0.5, 0};
+static const imp_detect2d_params tol = {0.01, 0.5, 0, 0};
 
 static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
 static double rnd(void)  /* uniform in [0, 1) (xorshift64*) */

@@ -94,7 +94,7 @@ typedef struct outcome {
 
 static void run_pair(const imp_body2d *a, const imp_body2d *b, outcome *o)
 {
-    imp_detect2d_params p = {0.01, 0.5, 0};
+    imp_detect2d_params p = {0.01, 0.5, 0, 0};
     memset(o, 0, sizeof *o);
     o->nd = imp_collide2d_detect(a, b, &p, o->det, CAP);
     o->np = imp_collide2d_penetrations(a->shape, a->pose, b->shape, b->pose, o->pen, CAP);
@@ -192,7 +192,7 @@ TEST(huge_polygons_in_bounded_time)
     CHECK(s != NULL);
     imp_body2d a = {s, 1, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}};
     imp_body2d b = {s, 2, {0.5, 0.3, 0.1}, {0.49, 0.3, 0.1}, 1, {0.1, 0, 0}};
-    imp_detect2d_params p = {0.01, 0.5, 0};
+    imp_detect2d_params p = {0.01, 0.5, 0, 0};
     double t0 = now();
     int n = imp_collide2d_detect(&a, &b, &p, NULL, 0);
     imp_hit2d *h = malloc((size_t)n * sizeof *h);

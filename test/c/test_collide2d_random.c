@@ -72,7 +72,7 @@ TEST(random_pairs)
         CHECK(shapes[i] != NULL);
     }
     static imp_vec2 sa[MAXS], sb[MAXS];
-    imp_detect2d_params tol = {0.01, 0.5, 0};
+    imp_detect2d_params tol = {0.01, 0.5, 0, 0};
     int separated = 0, overlapping = 0, exact = 0, convex_checked = 0;
     for (int trial = 0; trial < 400; trial++) {
         const imp_shape *a = shapes[trial % 8], *b = shapes[(trial / 8) % 8];

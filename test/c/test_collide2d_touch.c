@@ -10,7 +10,7 @@
 #include "shape2d_basic.h"
 #include "xform2d.h"
 
-static const imp_detect2d_params tol = {0.01, 0.5, 0};
+static const imp_detect2d_params tol = {0.01, 0.5, 0, 0};
 
 /* the scene frame: turned by phi about the origin, then moved by (ox, oy) */
 typedef struct frame {
