@@ -296,7 +296,8 @@ describe("myPhysicsLab PileTest", function()
   -- 5 and 13 elsewhere; the others within 0.017), 0.998 under myPhysicsLab's (its blocks 9, 12
   -- and 13; the others within 0.015), so the state is pending. Under impact's conventions the
   -- pile is at rest by 8 s: no collision and the energy unchanged to 10 s (0); under
-  -- myPhysicsLab's no collision but the energy falls by 7.9e-3 (a block still moving, pending).
+  -- myPhysicsLab's the energy falls by 7.9e-3 (a block still moving, pending) and, since the
+  -- corner-on-corner contact of its CornerCornerCollision (h-mplref), one collision after 8 s.
   -- Its outcome hangs on round-off: placing the blocks at x - left (one rounding) instead of its
   -- x + (x - left) moves two blocks' initial x by one ulp (4e-16), and under myPhysicsLab's
   -- conventions the state at 8 s is then within 0.0078 of its own, at rest to 10 s.
@@ -308,24 +309,27 @@ describe("myPhysicsLab PileTest", function()
   end
   for _, conventions in ipairs { "impact", "myphysicslab" } do
     local energy = conventions == "impact"
-    it("pile_10_random_blocks (" .. conventions .. "): in the pit by 8 s, then to 10 s no "
-      .. "collision" .. (energy and " and energy to 1e-5" or ""), function()
+    it("pile_10_random_blocks (" .. conventions .. "): in the pit by 8 s, then to 10 s"
+      .. (energy and " no collision and energy to 1e-5" or " in the pit"), function()
       local w, blocks = pile_10(conventions)
       local e0 = w:energy().total
       w:run { until_time = 8 }
       local c8, e8 = w:stats().collisions, w:energy().total
       assert.is_true(c8 > 0 and e8 < e0)
       w:run { until_time = 10 }
-      assert.equal(c8, w:stats().collisions)
-      if energy then assert.near(e8, w:energy().total, 1e-5) end  -- 0
+      if energy then
+        assert.equal(c8, w:stats().collisions)
+        assert.near(e8, w:energy().total, 1e-5)  -- 0
+      end
       for _, b in ipairs(blocks) do
         assert.is_true(b.position[2] > -9.3 and b.position[2] < -5 and math.abs(b.position[1]) < 3)
       end
     end)
   end
   pending("pile_10_random_blocks: its state at 8 s to 0.01 (1.58 under impact's conventions, "
-    .. "0.998 under myPhysicsLab's) and, under myPhysicsLab's, the energy kept to 1e-5 from 8 s "
-    .. "to 10 s (-7.9e-3)")
+    .. "0.998 under myPhysicsLab's) and, under myPhysicsLab's, no collision and the energy kept "
+    .. "to 1e-5 from 8 s to 10 s (a block still settling: one collision after 8 s since session "
+    .. "16's corner-on-corner contact under its conventions)")
 
   -- connected_blocks_pile_test: five random blocks (buildRNG seeded 4) from (-6, -2) and the
   -- welded pair at (6, 7) turned pi/8 + 0.05 (its alignConnectors moves the second block so the
