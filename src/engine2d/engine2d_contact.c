@@ -300,8 +300,22 @@ void imp_engine2d_lcp_options(imp_lcp_options *o)
 
 /* The exact LCP of the rows in e into e->f: Baraff's pivoting (contact_solver "lcp") or the
    Coulomb solver ("coulomb"); either falls back to PGS (solve_rows) when it fails. 0: solved (or a failed
-   solve's last iterate that nearly solves it); 1: failed; -1 out of memory. */
-static int solve_lcp(imp_world *w, int n, int m, int nf)
+   solve's last iterate that nearly solves it); 1: failed; -1 out of memory.
+   load: the load solve of the contacts closer than the half gap (the rows without their
+   extra acceleration, before the main solve): Baraff's pivoting solves it cold and keeps
+   its answer out of the warm starts. Its answer sets the pushes (push_speed), and on
+   redundant rows (a box face on a face, coincident corners of two boxes) the loads are not
+   unique: warm-started from the main solve of the stage before, the steps settled on a
+   split that loaded the side contacts of neighbouring boxes (up to 2 N at the second RK4
+   stage of the 55-box pyramid, 25 N at the third), whose pushes then drove each row of boxes
+   apart (41 m/s^2 at the row's end) and left the next stages' problems sliding at 0.17 m/s,
+   problems the driver failed on (2 of 39 solves to PGS, 82 s a step). Cold, the steps end
+   on the regularized problem's answer (lcp.c's A + 1e-10 diag(A)), a function of the state
+   alone, in about 1000 pivots (no side contact loaded over the first two steps; at the
+   third, after a solve that went to PGS, 49 were, up to 9.5 N: the pushes' dependence on
+   a split of redundant loads is narrowed, not removed); the main solves warm-start from
+   the main solve before. */
+static int solve_lcp(imp_world *w, int n, int m, int nf, int load)
 {
     imp_engine2d *e = w->engine2d;
     int st = 1;
@@ -315,6 +329,9 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
            set that did not change needs no pivot (the row states go through the keyed
            table) */
         imp_engine2d_warm_fetch(e, e->rec, n, e->a);
+        if (load) {
+            memset(e->a, 0, (size_t)n * sizeof *e->a);
+        }
         /* (kept as state + 16 basis byte: the basis of Lemke's path on the split problem,
            0 unless that path gave the answer) */
         unsigned char *basis_in = (unsigned char *)e->state_in + n;
@@ -329,6 +346,9 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
         o.basis = basis_out;
         /* and the forces (their friction bounds) for the box steps on redundant rows */
         imp_engine2d_fwarm_fetch(e, e->rec, n, e->fwarm);
+        if (load) {
+            memset(e->fwarm, 0, (size_t)n * sizeof *e->fwarm);
+        }
         o.warm_forces = e->fwarm;
         imp_lcp_info info;
         imp_lcp_status ls = imp_lcp_solve(&p, &o, e->ws, e->f, e->a, e->state_out, &info);
@@ -336,7 +356,7 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
         for (int i = 0; i < n; i++) {
             e->a[i] = (double)(e->state_out[i] + 16 * basis_out[i]);
         }
-        if (imp_engine2d_warm_store(e, e->rec, n, e->a) != 0) {
+        if (!load && imp_engine2d_warm_store(e, e->rec, n, e->a) != 0) {
             return -1;
         }
         if (ls == IMP_LCP_OK || acceptable(&p, &info)) {
@@ -349,6 +369,9 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
                under symplectic Euler at 8 s a step: left to PGS, "coulomb" is the choice) */
             e->stats.lcp_failures++;
         }
+        if (load) {
+            return st;
+        }
     }
     if (st == 0 && imp_engine2d_fwarm_store(e, e->rec, n, e->f) != 0) {
         return -1;
@@ -360,8 +383,8 @@ static int solve_lcp(imp_world *w, int n, int m, int nf)
    LCP falling back to many PGS sweeps when the pivoting gives up (redundant contacts with
    friction can defeat it; counted in lcp_failures) from zero (started from the pivoting's
    last iterate instead, the 55-box pyramid failed more often), the fallback's residual
-   recorded. 0 or -1. */
-static int solve_rows(imp_world *w, int n, int m, int nf, int pgs)
+   recorded; load: the load solve before the pushes (solve_lcp). 0 or -1. */
+static int solve_rows(imp_world *w, int n, int m, int nf, int pgs, int load)
 {
     imp_engine2d *e = w->engine2d;
     const imp_engine2d_def *d = &w->model.def.engine2d;
@@ -375,7 +398,7 @@ static int solve_rows(imp_world *w, int n, int m, int nf, int pgs)
         }
         return 0;
     }
-    int st = solve_lcp(w, n, m, nf);
+    int st = solve_lcp(w, n, m, nf, load);
     if (st < 0) {
         return -1;
     }
@@ -638,7 +661,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         double *keep = e->jsum;
         memcpy(keep, e->b, (size_t)n * sizeof *keep);
         memcpy(e->b, bare, (size_t)n * sizeof *e->b);
-        if (solve_rows(w, n, m, nf, pgs) != 0) {
+        if (solve_rows(w, n, m, nf, pgs, 1) != 0) {
             e->force_error = 1;
             return -1;
         }
@@ -652,7 +675,7 @@ int imp_engine2d_contact_forces(imp_world *w, const double *y, double *f)
         }
     }
     /* (myPhysicsLab's solve and order: engine2d_contact_mpl.c) */
-    if ((mpl && !pgs && nf == 0 ? imp_engine2d_contact_solve_mpl(w, n) : solve_rows(w, n, m, nf, pgs)) != 0) {
+    if ((mpl && !pgs && nf == 0 ? imp_engine2d_contact_solve_mpl(w, n) : solve_rows(w, n, m, nf, pgs, 0)) != 0) {
         e->force_error = 1;
         return -1;
     }
