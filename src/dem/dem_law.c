@@ -566,36 +566,65 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
     loss[1] += wk * o[IMP_DEM_ROW_VISCOUS];
 }
 
+/* the serial pass's run of a in registers back to a's force and torque (cur: 3 a, UINT32_MAX
+   when there is none) */
+static inline void put_a(double *force, double *torque, uint32_t cur, v2 fa01, double fa2, v2 ta01,
+                         double ta2)
+{
+    if (cur != UINT32_MAX) {
+        st2(force + cur, fa01), force[cur + 2] = fa2;
+        st2(torque + cur, ta01), torque[cur + 2] = ta2;
+    }
+}
+
 /* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
    their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
    else) inlined, its particles from the row (IMP_DEM_ROW_AB), the arrays' pointers and the
    losses in locals (no store to d per interaction: it would chain every interaction to the one
-   before through memory); the losses only when they are booked. */
+   before through memory); the losses only when they are booked. The interactions are kept in
+   (a, b) order (dem_order.c), so consecutive ones mostly share a: a's force and torque stay in
+   registers over such a run and are stored when a changes, before an apply() and at the end.
+   The same subtractions in the same order (no other interaction of the run writes a's: each
+   has b != a), so the same bits as one load-subtract-store per interaction, without the chain
+   of a store and the next interaction's load of the same numbers. */
+#if defined(__GNUC__)
+__attribute__((always_inline))  /* track a constant in each of apply_list's two calls */
+#endif
 static inline void apply_list_t(imp_dem *d, const int *order, int n, const unsigned char *done,
                                 const double *rows, int k0, double *loss, const int track)
 {
     double *force = d->force, *torque = d->torque;
     double l[2] = {loss[0], loss[1]};
+    uint32_t cur = UINT32_MAX;  /* 3 a of the run in registers (none: UINT32_MAX) */
+    v2 fa01 = {0.0, 0.0}, ta01 = {0.0, 0.0};
+    double fa2 = 0.0, ta2 = 0.0;
     for (int j = 0; j < n; j++) {
         const int k = order[j], flags = done[k - k0];
         const double *o = rows + IMP_DEM_ROW * (size_t)(k - k0);
         if (flags != DONE_FORCE) {
             if (flags != 0) {
+                put_a(force, torque, cur, fa01, fa2, ta01, ta2);  /* apply() may write a's */
+                cur = UINT32_MAX;
                 apply(d, k, flags, o, l);
             }
             continue;
         }
         uint32_t ab[2];
         memcpy(ab, o + IMP_DEM_ROW_AB, sizeof ab);
-        double *fa = force + ab[0], *fb = force + ab[1];
-        double *ta = torque + ab[0], *tb = torque + ab[1];
+        if (ab[0] != cur) {
+            put_a(force, torque, cur, fa01, fa2, ta01, ta2);
+            cur = ab[0];
+            fa01 = ld2(force + cur), fa2 = force[cur + 2];
+            ta01 = ld2(torque + cur), ta2 = torque[cur + 2];
+        }
+        double *fb = force + ab[1], *tb = torque + ab[1];
         const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
         /* apply()'s sums, components 0 and 1 as pairs (the same operations per component) */
         const v2 f01 = ld2(F);
         st2(fb, ld2(fb) + f01), fb[2] += F[2];
-        st2(fa, ld2(fa) - f01), fa[2] -= F[2];
+        fa01 -= f01, fa2 -= F[2];
         st2(tb, ld2(tb) - ld2(TB)), tb[2] -= TB[2];
-        st2(ta, ld2(ta) - ld2(TA)), ta[2] -= TA[2];
+        ta01 -= ld2(TA), ta2 -= TA[2];
         if (track && d->pair_w != NULL) {  /* several ranks: this rank's share */
             const double wk = imp_dem_pair_weight(d->pair_w, (int)(ab[0] / 3), (int)(ab[1] / 3));
             l[0] += wk * o[IMP_DEM_ROW_PLASTIC];
@@ -605,6 +634,7 @@ static inline void apply_list_t(imp_dem *d, const int *order, int n, const unsig
             l[1] += o[IMP_DEM_ROW_VISCOUS];
         }
     }
+    put_a(force, torque, cur, fa01, fa2, ta01, ta2);
     loss[0] = l[0], loss[1] = l[1];
 }
 
