@@ -336,11 +336,14 @@ describe("myPhysicsLab PileTest", function()
   -- pins meet: its centre at the first's plus (0.4, -0.4) turned), its seed 12, gravity 10. It
   -- asserts no state: run to 10 s, then to 15 s no collision and the energy kept to 1e-4; the
   -- weld within 0.025. Met under both conventions and with the pins in either frame (energy
-  -- within 2.5e-9, the weld within 0.0138 at any step).
+  -- within 2.5e-9, the weld within 0.0138 at any step); under impact's conventions with the
+  -- pins in the body's frame the pile comes to rest between 15 s and 20 s (below).
   for _, conventions in ipairs { "impact", "myphysicslab" } do
     for _, frame in ipairs { "body", "world" } do
+      local late = conventions == "impact" and frame == "body"
       it("connected_blocks_pile_test (" .. conventions .. ", pins in the " .. frame .. "'s frame): "
-        .. "from 10 s to 15 s no collision and energy to 1e-4, the weld within 0.025", function()
+        .. (late and "from 20 s to 25 s" or "from 10 s to 15 s")
+        .. " no collision and energy to 1e-4, the weld within 0.025", function()
         local w = world("serial", { seed = 12, conventions = conventions })
         v_pit(w, 0)
         local blocks = random_blocks(w, 5, -6, -2, lcg(4), 0.8)
@@ -352,10 +355,15 @@ describe("myPhysicsLab PileTest", function()
           position = { x + 0.4 * c + 0.4 * s, y + 0.4 * s - 0.4 * c }, angle = a, elasticity = 0.8 }
         local pins = weld(w, p1, p2, frame)
         assert.is_true(loose(w, pins) <= 1e-12)  -- aligned
-        w:run { until_time = 10 }
+        -- (impact's conventions, body-frame pins: since the exact path's load solve runs cold
+        -- (session 16, h-lemke8) this chaotic pile settles later, between 15 s and 20 s (190
+        -- collisions and 2.0 J lost from 10 s to 15 s, a block still coming down); at rest
+        -- from 20 s, the same test is asserted over 20 s to 25 s)
+        local settle = late and 20 or 10
+        w:run { until_time = settle }
         local c10, e10 = w:stats().collisions, w:energy().total
         assert.is_true(c10 > 0)
-        w:run { until_time = 15 }
+        w:run { until_time = settle + 5 }
         assert.equal(c10, w:stats().collisions)
         assert.near(e10, w:energy().total, 1e-4)
         assert.is_true(loose(w, pins) <= 0.025)
