@@ -49,6 +49,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->mv);
     free(s->rs);
     free(s->still);
+    free(s->took);
     free(s->gs);
     free(s->ke);
     free(s->uf);
@@ -75,7 +76,8 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
         size_t cap = (size_t)(npts + npts / 2 + 16);
         if (imp_resize(&s->pts, cap * sizeof *s->pts) != 0
             || imp_resize(&s->rs, cap * RS_STRIDE * sizeof *s->rs) != 0
-            || imp_resize(&s->still, cap * sizeof *s->still) != 0) {
+            || imp_resize(&s->still, cap * sizeof *s->still) != 0
+            || imp_resize(&s->took, cap * sizeof *s->took) != 0) {
             return -1;
         }
         s->cap = (int)cap;
@@ -318,15 +320,17 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
    takes one corner's impulse before the others', so that the corners that push later see a
    slower approach, or a faster one, and the one that never pushes none, and Newton's law point
    by point on those left the box spinning (issue #24). Box3D takes u0, at the points that
-   pushed only. Into rs[RS_STRIDE c + 7] the point's u_N(hit), 1 when it takes no part; returns
-   whether any takes part. O(points x sub-steps). */
+   pushed only. Into rs[RS_STRIDE c + 7] the point's u_N(hit), 1 when it takes no part, and
+   the points that take part (restitutes) into sf->took; returns whether any takes part.
+   O(points x sub-steps). */
 static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, double threshold, double hs,
                          int k)
 {
     const imp_e3_soft_pt *pts = sf->pts;
     const unsigned char *mv = sf->mv;
     double *rs = sf->rs;
-    int any = 0, c0 = 0;
+    int any = 0, c0 = 0, m = 0;
+    sf->ntook = 0;
     if (sf->pushed_known && !sf->pushed_fast) {
         return 0;  /* the last relax pass took it as it stored the rows: none */
     }
@@ -366,16 +370,14 @@ static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, doub
                 take = u < -threshold;
             }
             rs[RS_STRIDE * (size_t)c + 7] = take ? u : 1.0;
+            if (take && u < 0.0) {  /* (restitutes) */
+                sf->took[m++] = c;
+            }
             any |= take;
         }
     }
+    sf->ntook = m;
     return any;
-}
-
-/* whether point c takes part in the restitution pass (impact_points) */
-static inline int restitutes(const double *rs, int c)
-{
-    return rs[RS_STRIDE * (size_t)c + 7] < 0.0;
 }
 
 /* A body's kinetic energy at velocity v, spin om (world) and orientation q (w, x, y, z) */
@@ -456,18 +458,17 @@ static double restitution_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double 
    projection takes energy, never adds it. O(points x sweeps). */
 enum { RESTITUTION_SWEEPS = 64 };
 
-static void restitution_pass(imp_world *w, imp_engine3d *e, int n, int elastic)
+static void restitution_pass(imp_world *w, imp_engine3d *e, int elastic)
 {
     struct imp_e3_soft *sf = e->soft;
     imp_e3_soft_pt *pts = sf->pts;
     double *rs = sf->rs, *gs = sf->gs;
     const unsigned char *mv = sf->mv;  /* a side that does not move (the ground) joins no group */
     int *uf = sf->uf;
-    for (int c = 0; c < n && elastic; c++) {  /* before the pass: impulses and velocities, groups */
+    const int *took = sf->took, m = sf->ntook;  /* the points impact_points took, in order */
+    for (int i = 0; i < m && elastic; i++) {  /* before the pass: impulses and velocities, groups */
+        int c = took[i];
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(rs, c)) {
-            continue;
-        }
         double u[4], *r = rs + RS_STRIDE * (size_t)c;
         velocity(sf->sv + 8 * (size_t)q->a, sf->sv + 8 * (size_t)q->b, q, u);
         for (int k = 0; k < 3; k++) {
@@ -477,28 +478,25 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, int elastic)
         uf[q->a] = q->a;
         uf[q->b] = q->b;
     }
-    for (int c = 0; c < n && elastic; c++) {
-        imp_e3_soft_pt *q = &pts[c];
-        if (restitutes(rs, c) && mv[q->a] && mv[q->b]) {
+    for (int i = 0; i < m && elastic; i++) {
+        const imp_e3_soft_pt *q = &pts[took[i]];
+        if (mv[q->a] && mv[q->b]) {
             int ra = group_root(uf, q->a), rb = group_root(uf, q->b);
             if (ra != rb) {
                 uf[ra > rb ? ra : rb] = ra < rb ? ra : rb;
             }
         }
     }
-    for (int c = 0; c < n && elastic; c++) {  /* each point's group: its root */
-        imp_e3_soft_pt *q = &pts[c];
-        if (restitutes(rs, c)) {
-            int r = group_root(uf, mv[q->a] ? q->a : q->b);
-            rs[RS_STRIDE * (size_t)c + 6] = r;
-            gs[3 * (size_t)r] = gs[3 * (size_t)r + 1] = gs[3 * (size_t)r + 2] = 0.0;
-        }
+    for (int i = 0; i < m && elastic; i++) {  /* each point's group: its root */
+        int c = took[i];
+        const imp_e3_soft_pt *q = &pts[c];
+        int r = group_root(uf, mv[q->a] ? q->a : q->b);
+        rs[RS_STRIDE * (size_t)c + 6] = r;
+        gs[3 * (size_t)r] = gs[3 * (size_t)r + 1] = gs[3 * (size_t)r + 2] = 0.0;
     }
-    for (int c = 0; c < n && elastic; c++) {  /* allowed: the free motion's energy less the present one */
+    for (int i = 0; i < m && elastic; i++) {  /* allowed: the free motion's energy less the present one */
+        int c = took[i];
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(rs, c)) {
-            continue;
-        }
         double *g = gs + 3 * (size_t)rs[RS_STRIDE * (size_t)c + 6];
         for (int side = 0; side < 2; side++) {
             int b = side ? q->b : q->a;
@@ -511,21 +509,18 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, int elastic)
     }
     for (int sweep = 0; sweep < RESTITUTION_SWEEPS; sweep++) {
         double change = 0.0, size = 0.0;
-        for (int c = 0; c < n; c++) {
-            if (restitutes(rs, c)) {
-                change = fmax(change, restitution_row(sf, &pts[c], rs[RS_STRIDE * (size_t)c + 7]));
-                size = fmax(size, pts[c].sum[0]);
-            }
+        for (int i = 0; i < m; i++) {
+            int c = took[i];
+            change = fmax(change, restitution_row(sf, &pts[c], rs[RS_STRIDE * (size_t)c + 7]));
+            size = fmax(size, pts[c].sum[0]);
         }
         if (!(change > 1e-12 * size)) {
             break;
         }
     }
-    for (int c = 0; c < n && elastic; c++) {  /* the energy the pass added: A and B of each group */
+    for (int i = 0; i < m && elastic; i++) {  /* the energy the pass added: A and B of each group */
+        int c = took[i];
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(rs, c)) {
-            continue;
-        }
         double u[4];
         const double *r = rs + RS_STRIDE * (size_t)c;
         velocity(sf->sv + 8 * (size_t)q->a, sf->sv + 8 * (size_t)q->b, q, u);
@@ -536,11 +531,9 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, int elastic)
             g[1] += dp * r[3 + k];
         }
     }
-    for (int c = 0; c < n && elastic; c++) {  /* the excess taken back where a group gained */
+    for (int i = 0; i < m && elastic; i++) {  /* the excess taken back where a group gained */
+        int c = took[i];
         imp_e3_soft_pt *q = &pts[c];
-        if (!restitutes(rs, c)) {
-            continue;
-        }
         const double *r = rs + RS_STRIDE * (size_t)c;
         const double *g = gs + 3 * (size_t)r[6];
         double allow = fmax(g[2], 0.0);
@@ -565,8 +558,9 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int n, int elastic)
 static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
 {
     struct imp_e3_soft *sf = e->soft;
+    const unsigned char *mv = sf->mv;  /* (moves, taken once a step by prepare) */
     for (int s = 1; s < w->model.nslots; s++) {
-        if (!moves(w, s)) {
+        if (!mv[s]) {
             continue;
         }
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
@@ -597,14 +591,37 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
     }
 }
 
-/* the state's velocities = the padded velocities (after the relax passes and restitution) */
+/* slot s's state velocity = its padded velocity */
+static void store_velocity(imp_world *w, const double *sv, int s)
+{
+    const double *p = sv + 8 * (size_t)s;
+    double *y = w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
+    y[0] = p[0], y[1] = p[1], y[2] = p[2], y[3] = p[4], y[4] = p[5], y[5] = p[6];
+}
+
+/* the state's velocities = the padded velocities (after the relax passes), the moving slots' */
 static void store_velocities(imp_world *w, const imp_engine3d *e)
 {
+    const unsigned char *mv = e->soft->mv;  /* (moves, taken once a step by prepare) */
     for (int s = 1; s < w->model.nslots; s++) {
-        if (moves(w, s)) {
-            const double *p = e->soft->sv + 8 * (size_t)s;
-            double *y = w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
-            y[0] = p[0], y[1] = p[1], y[2] = p[2], y[3] = p[4], y[4] = p[5], y[5] = p[6];
+        if (mv[s]) {
+            store_velocity(w, e->soft->sv, s);
+        }
+    }
+}
+
+/* after the restitution pass: the velocities it changed, those of the moving sides of the
+   points it took (the others' are as the last sub-step stored them); O(points taken) */
+static void store_took_velocities(imp_world *w, const imp_engine3d *e)
+{
+    const struct imp_e3_soft *sf = e->soft;
+    for (int i = 0; i < sf->ntook; i++) {
+        const imp_e3_soft_pt *q = &sf->pts[sf->took[i]];
+        if (sf->mv[q->a]) {
+            store_velocity(w, sf->sv, q->a);
+        }
+        if (sf->mv[q->b]) {
+            store_velocity(w, sf->sv, q->b);
         }
     }
 }
@@ -822,9 +839,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     if (impact_points(w, sf, n, sd->restitution_threshold, hs, k)) {
         e->stats.last_error = residual(e, inv_hs);
         sf->error_pending = 0;
-        restitution_pass(w, e, n, elastic);
+        restitution_pass(w, e, elastic);
+        store_took_velocities(w, e);
     }
-    store_velocities(w, e);
     e->stats.solves++;
     finish_points(e, def->velocity_tol, inv_hs);
     imp_e3_recycle_end(&sf->rc);

@@ -58,6 +58,9 @@ struct imp_e3_soft {
     double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
     unsigned char *mv;    /* per slot: whether it moves this step (prepare) */
     int *still;           /* per point (cap): prepare's list of the points with a still side */
+    int *took;            /* per point (cap): the points the restitution pass takes, in order
+                             (impact_points), ntook of them */
+    int ntook;
     double *rs;           /* 3 per point (cap): the restitution pass's rn and u_N before it,
                              and the point's group (its root slot) */
     double *gs;           /* 3 per slot: its groups' sums (energy added: A, B; allowed) */
