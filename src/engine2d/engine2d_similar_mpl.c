@@ -145,21 +145,19 @@ static int of_kept_corner(const imp_rec2d *s, const imp_rec2d *k)
 int imp_engine2d_mpl_drop_similar(imp_engine2d *e, int nstatic)
 {
     int out = 0;
-    for (int i = 0; i < e->nrec; i++) {
+    for (int i = 0; i < nstatic; i++) {  /* (out <= i: the kept records are not yet moved) */
         int drop = 0;
-        for (int k = nstatic; i < nstatic && k < e->nrec && !drop; k++) {
+        for (int k = nstatic; k < e->nrec && !drop; k++) {
             drop = e->rec[k].vertex && of_kept_corner(&e->rec[i], &e->rec[k]);
-        }
-        if (i == nstatic) {
-            nstatic = out;  /* (the static records left) */
         }
         if (!drop) {
             e->rec[out++] = e->rec[i];
         }
     }
-    if (e->nrec == nstatic) {
-        nstatic = out;
+    int left = out;  /* the static records left */
+    for (int k = nstatic; k < e->nrec; k++) {
+        e->rec[out++] = e->rec[k];
     }
     e->nrec = out;
-    return nstatic;
+    return left;
 }
