@@ -174,6 +174,9 @@ typedef struct imp_engine2d {
     /* per-pair coefficients overriding the bodies' (engine2d_pairs.c), sorted by key */
     struct imp_pair2d *pairs;
     int npairs, pair_cap;
+    /* edge ranges a body does not collide with (engine2d_edge_range.h), in the order added */
+    struct imp_edge_range2d *ranges;
+    int nranges, range_cap;
     imp_engine2d_stats stats;
     long forces_evaluations;
     int force_error;              /* a contact-force solve failed during the last step */
