@@ -336,8 +336,47 @@ describe("myPhysicsLab MiscellanyTest", function()
   -- track. curved_test_error asserts that its CurvedTestApp scene (6 curved bodies, given
   -- state) gets stuck within 1 s ("ComputeForces is unable to find reasonable set of forces"):
   -- CurvedTestApp's shapes are not ported.
-  pending("non_collide_edges: its state at 5 s to 1e-5 (needs edge-range non-collision; 1.24 "
-    .. "with the rod colliding, first apart at 2.541 s)")
+  -- non_collide_edges: its EdgeRange (the ball ignores the pendulum's edges 0 to 2, its rod;
+  -- here edges 1 to 3: `ball:no_collide(pendulum, { edges = { 1, 3 } })`): the ball strikes the
+  -- bob, passes through the rod, the rod strikes the floor. Its commonSetup1 (RK4, dt 0.025,
+  -- serial handling, extra acceleration "velocity", small impacts on joints), elasticity 0.8,
+  -- gravity 3, DampingLaw(0.1, 0.15). Its state at 5 s to 1e-5.
+  for _, conventions in ipairs { "myphysicslab", "impact" } do
+    it("non_collide_edges (" .. conventions .. "): the ball collides with the bob, not the rod; "
+      .. "its state at 5 s to 1e-5", function()
+      local wd, len, r = 0.05, 3, 0.6
+      local rr = math.sqrt(wd * wd + r * r)
+      local pendulum_shape = shape2d.path():move_to(wd, r):line_to(wd, len + wd)
+        :line_to(-wd, len + wd):line_to(-wd, r):arc_to(wd, r, { center = { 0, 0 } }):close():build()
+      local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -3 },
+        collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
+        collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity",
+        joint_small_impacts = true, damping = { linear = 0.1, angular = 0.1 * 0.15 },
+        conventions = conventions }
+      local pendulum = w:add_body { shape = pendulum_shape, mass = 1, inertia = rr * rr / 2,
+        center_of_mass = { 0, 0 }, angle = 5 * math.pi / 4, elasticity = 0.8 }
+      local ball = w:add_body { shape = shape2d.ball { radius = 0.5 }, mass = 0.7,
+        position = { -0.2, -2 }, elasticity = 0.8 }
+      ball:no_collide(pendulum, { edges = { 1, 3 } })
+      w:add_body { shape = shape2d.block { width = 10, height = 0.5 }, fixed = true,
+        position = { 0, -6 }, elasticity = 0.8 }
+      local rod_hits, bob_hits = 0, 0
+      w:on("collision", function(e)  -- the ball's strikes on the pendulum: bob or rod?
+        if (e.body1 == ball and e.body2 == pendulum) or (e.body1 == pendulum and e.body2 == ball) then
+          local p = pendulum:to_body(e.point)
+          if math.sqrt(p[1] ^ 2 + p[2] ^ 2) <= r + 0.02 then bob_hits = bob_hits + 1
+          else rod_hits = rod_hits + 1 end
+        end
+      end)
+      w:run { until_time = 5 }
+      local err = worst({ pendulum, ball }, {
+        { 2.677745, 0.67036, -4.8452014, -0.4877325, 7.9760692, 2.9017526 },
+        { -3.776975, -0.8291956, -4.2064328, -0.4007804, -0, -0 } })
+      assert.is_true(err <= 1e-5, ("state %.3g from myPhysicsLab's"):format(err))
+      assert.is_true(bob_hits >= 1)
+      assert.equal(0, rod_hits)
+    end)
+  end
   pending("clock_with_gears: its state at 3.5 s to 1e-4 (needs its gear shapes)")
   pending("roller_hump_test: its state at 4 s to 1e-5, energy to 2e-3, path joint within 3e-4 "
     .. "(needs a path joint)")

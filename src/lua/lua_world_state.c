@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d_edge_range.h"
 #include "engine3d.h"
 #include "engine3d_joints_rows.h"
 #include "filter.h"
@@ -218,6 +219,21 @@ static void export_engine2d(lua_State *L, const imp_world *w)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "pairs");
+    if (e->nranges > 0) {  /* (absent when there is none: the files of before are unchanged) */
+        lua_createtable(L, e->nranges, 0);
+        for (int i = 0; i < e->nranges; i++) {
+            const imp_edge_range2d *r = &e->ranges[i];
+            lua_createtable(L, 0, 6);
+            imp_lua_set_integer(L, "body", r->body);
+            imp_lua_set_integer(L, "other", r->other);
+            imp_lua_set_integer(L, "gen_body", r->gen_body);
+            imp_lua_set_integer(L, "gen_other", r->gen_other);
+            imp_lua_set_integer(L, "first", r->first);
+            imp_lua_set_integer(L, "last", r->last);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "edge_ranges");
+    }
     lua_setfield(L, -2, "engine2d");
 }
 
@@ -717,6 +733,41 @@ static void import_materials(lua_State *L, imp_world *w, int t)
     lua_pop(L, 1);
 }
 
+/* engine2d.edge_ranges (absent: none) */
+static void import_edge_ranges(lua_State *L, imp_world *w, int e2)
+{
+    imp_engine2d *e = w->engine2d;
+    e->nranges = 0;
+    lua_getfield(L, e2, "edge_ranges");
+    int absent = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (absent) {
+        return;
+    }
+    lua_Integer n = push_list(L, e2, "edge_ranges");
+    int list = lua_gettop(L);
+    char where[64];
+    for (int i = 0; i < n; i++) {
+        snprintf(where, sizeof where, "engine2d.edge_ranges[%d]", i + 1);
+        lua_rawgeti(L, list, i + 1);
+        int k = lua_gettop(L);
+        if (!lua_istable(L, k)) {
+            imp_raise(L, "%s: %s must be a table", WHAT, where);
+        }
+        int body = (int)get_int(L, k, where, "body", 1, w->model.nslots - 1);
+        int other = (int)get_int(L, k, where, "other", 1, w->model.nslots - 1);
+        int first = (int)get_int(L, k, where, "first", 0, INT32_MAX);
+        int last = (int)get_int(L, k, where, "last", first, INT32_MAX);
+        if (imp_engine2d_add_edge_range(w, body, other, first, last) != 0) {
+            imp_raise(L, "%s: out of memory", WHAT);
+        }
+        imp_edge_range2d *r = &e->ranges[e->nranges - 1];
+        r->gen_body = (unsigned)get_int(L, k, where, "gen_body", 0, UINT32_MAX);
+        r->gen_other = (unsigned)get_int(L, k, where, "gen_other", 0, UINT32_MAX);
+        lua_settop(L, list);
+    }
+}
+
 static void import_engine2d(lua_State *L, imp_world *w, int t)
 {
     lua_getfield(L, t, "engine2d");
@@ -798,6 +849,8 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         }
         lua_settop(L, list);
     }
+    lua_settop(L, e2);
+    import_edge_ranges(L, w, e2);
     lua_settop(L, e2 - 1);
 }
 

@@ -751,6 +751,23 @@ local function on_xr(c, f, ...)
   return a, b, v
 end
 
+--- Body:no_collide's second argument {edges = {first, last}} (the other body's edge count is
+--- not known here: a last too large is left to the API, its message checked), or one the API
+--- must refuse (draws from the second stream)
+local function edges_src(c, dim)
+  local r = c.xr
+  local k = r:int(8)
+  if k == 1 then return "{edges = {0, 1}}", "edge index below 1" end
+  if k == 2 then return "{edges = {3, 2}}", "first above last" end
+  if k == 3 then return "{edges = {1.5, 2}}", "edge index not an integer" end
+  if k == 4 then return "{edges = 2}", "edges not a table" end
+  if k == 5 then return "{edge = {1, 2}}", "unknown option" end
+  if k == 6 then return "7", "not a table" end
+  local first = r:int(4)
+  local last = first + r:int(6) - 1
+  return string.format("{edges = {%d, %d}}", first, last), dim == 3 and "edges in a 3D world" or nil
+end
+
 --- a collision filter {category, mask, group} (16-bit bits, a group in -32768..32767), or one
 --- the API must refuse (draws from the second stream)
 local function filter_src(c)
@@ -1001,6 +1018,10 @@ entry("Body methods", 5, nil, function(c, wd)
     else
       local o, why = on_xr(c, C.body, wd.name)
       args, bad = o, why or (o == b and "the body itself" or nil)
+      if m == "no_collide" and c.xr:chance(0.4) then  -- an edge range of the other (2D)
+        local opt, why2 = edges_src(c, dim)
+        args, bad = args .. ", " .. opt, bad or why2
+      end
     end
     return c:emit(string.format("_ = %s:%s(%s)", b, m, args), "Body:" .. m, bad and (m .. ": " .. bad), true)
   end
