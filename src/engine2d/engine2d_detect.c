@@ -8,6 +8,7 @@
 #include "engine2d.h"
 #include "engine2d_edge_range.h"
 #include "engine2d_move.h"
+#include "engine2d_path_joint.h"
 #include "engine2d_soft.h"
 #include "filter.h"
 #include "islands.h"
@@ -99,6 +100,7 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->y0);
     free(e->pairs);
     free(e->ranges);
+    imp_engine2d_free_paths(e);
     free(e->frozen);
     free(e->stage_rec);
     free(e->kept_rec);
