@@ -192,7 +192,8 @@ static void on_segment(const imp_path2d *g, int i, double u, double x, double y,
     q->p = g->p[i] + u * h;
 }
 
-void imp_engine2d_path_nearest(const imp_path2d *g, double x, double y, imp_path2d_point *q)
+/* the table point nearest to (x, y) (the first of equals) */
+static int nearest_index(const imp_path2d *g, double x, double y)
 {
     int best = 0;
     double bd = INFINITY;
@@ -203,6 +204,12 @@ void imp_engine2d_path_nearest(const imp_path2d *g, double x, double y, imp_path
             best = i;
         }
     }
+    return best;
+}
+
+void imp_engine2d_path_nearest(const imp_path2d *g, double x, double y, imp_path2d_point *q)
+{
+    int best = nearest_index(g, x, y);
     /* the nearer of the segments before and after the nearest point */
     int s0 = g->closed || best > 0 ? wrap(g, best - 1) : -1;
     int s1 = g->closed || best < g->n - 1 ? best : -1;
@@ -323,16 +330,7 @@ int imp_engine2d_path_end_record(imp_world *w, const double *y, const imp_connec
 
 double imp_engine2d_path_table_p(const imp_path2d *g, double x, double y)
 {
-    int best = 0;
-    double bd = INFINITY;
-    for (int i = 0; i < g->n; i++) {
-        double dx = x - g->x[i], dy = y - g->y[i], d = dx * dx + dy * dy;
-        if (d < bd) {
-            bd = d;
-            best = i;
-        }
-    }
-    return g->p[best];
+    return g->p[nearest_index(g, x, y)];
 }
 
 double imp_engine2d_path_error(const imp_world *w, const double *y, const imp_connector2d *c)

@@ -346,22 +346,31 @@ static int read_path(lua_State *L, imp_world *w, const char *what, int t)
 
 /* w:add_path_joint{body1 =, point1 =, path =}: body1's point held on a path of the
    background (myPhysicsLab's PathJoint) */
+/* the options both path connectors share: a 2D world whose strategy reads them, the keys,
+   body1 and point1 into c (of the given kind) */
+static imp_world *path_connector(lua_State *L, const char *what, const char *const keys[],
+                                 imp_connector_kind kind, imp_connector2d *c)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    if (w->model.def.dim != 2) {
+        imp_error(L, what, "path joints and ends are for 2D worlds");
+    }
+    require_connector_strategy(L, w, what, kind == IMP_PATH);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    imp_opt_check_keys(L, 2, what, keys);
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    read_points(L, w, what, c);
+    return w;
+}
+
 static int l_add_path_joint(lua_State *L)
 {
     static const char *const keys[] = {"body1", "point1", "path", NULL};
     const char *what = "World:add_path_joint";
-    imp_world *w = imp_lua_check_world(L, 1);
-    if (w->model.def.dim != 2) {
-        return imp_error(L, what, "path joints are for 2D worlds");
-    }
-    require_connector_strategy(L, w, what, 1);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    lua_settop(L, 2);
-    imp_opt_check_keys(L, 2, what, keys);
     imp_connector2d c;
-    memset(&c, 0, sizeof c);
-    c.kind = IMP_PATH;
-    read_points(L, w, what, &c);
+    imp_world *w = path_connector(L, what, keys, IMP_PATH, &c);
     lua_getfield(L, 2, "path");
     c.path = read_path(L, w, what, lua_gettop(L));
     lua_pop(L, 1);
@@ -378,18 +387,8 @@ static int l_add_path_end(lua_State *L)
 {
     static const char *const keys[] = {"body1", "point1", "joint", "at", "limit", "upper", NULL};
     const char *what = "World:add_path_end";
-    imp_world *w = imp_lua_check_world(L, 1);
-    if (w->model.def.dim != 2) {
-        return imp_error(L, what, "path ends are for 2D worlds");
-    }
-    require_connector_strategy(L, w, what, 0);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    lua_settop(L, 2);
-    imp_opt_check_keys(L, 2, what, keys);
     imp_connector2d c;
-    memset(&c, 0, sizeof c);
-    c.kind = IMP_PATH_END;
-    read_points(L, w, what, &c);
+    imp_world *w = path_connector(L, what, keys, IMP_PATH_END, &c);
     lua_getfield(L, 2, "joint");
     if (lua_isnil(L, -1)) {
         return imp_error(L, what, "option 'joint' (a path joint of World:add_path_joint) is "
