@@ -39,4 +39,17 @@ describe("engine2d examples", function()
     end
     assert.equal(2, n)
   end)
+
+  it("roller_coaster.lua: sqrt(2 g h) in the valley, one strike on the stop, held on the track",
+    function()
+    local out, ok = run("examples/roller_coaster.lua")
+    assert.is_true(ok, out)
+    local v, want = out:match("fastest in the first valley: ([%d.]+) m/s at y = [%d.]+ "
+      .. "%(sqrt%(2 g h%) = ([%d.]+)%)")
+    assert.is_truthy(v, out)
+    assert.near(tonumber(want), tonumber(v), 1e-3)
+    assert.matches("strike 1 on the stop", out)
+    local off = tonumber(out:match("the car ([%d.e+-]+) m off the track"))
+    assert.is_true(off < 1e-4, out)
+  end)
 end)

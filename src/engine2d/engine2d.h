@@ -66,10 +66,16 @@ typedef struct imp_rec2d {
        later stages instead of detected again): u1 in p's frame, u2 and point and normal in
        q's frame, relative to the centres */
     double lu1[2], lu2[2], lpoint[2], lnormal[2];
+    double path_k;        /* path joints: dn/dp . t at the path's point (the normal's turning
+                             along the path), read only for them */
 } imp_rec2d;
 
 /* Connectors. */
-typedef enum imp_connector_kind { IMP_JOINT = 0, IMP_ROPE = 1, IMP_ROD = 2 } imp_connector_kind;
+typedef enum imp_connector_kind {
+    IMP_JOINT = 0, IMP_ROPE = 1, IMP_ROD = 2,
+    IMP_PATH = 3,     /* a body point held on a path (engine2d_path_joint.h) */
+    IMP_PATH_END = 4  /* a one-sided stop of a body point's travel along a path */
+} imp_connector_kind;
 
 typedef struct imp_connector2d {
     imp_connector_kind kind;
@@ -83,6 +89,9 @@ typedef struct imp_connector2d {
     double length;               /* rope / rod */
     int body_frame;              /* joint: its normal(s) fixed in body 2's frame, turning with
                                     it (myPhysicsLab's CoordType.BODY); 0: in the world's */
+    int path;                    /* path joint and end: its path (index into the engine's paths) */
+    double limit;                /* path end: the path distance p the point stops at */
+    int upper;                   /* path end: 1 p <= limit, 0 p >= limit */
 } imp_connector2d;
 
 typedef struct imp_engine2d_stats {
@@ -174,6 +183,12 @@ typedef struct imp_engine2d {
     /* per-pair coefficients overriding the bodies' (engine2d_pairs.c), sorted by key */
     struct imp_pair2d *pairs;
     int npairs, pair_cap;
+    /* edge ranges a body does not collide with (engine2d_edge_range.h), in the order added */
+    struct imp_edge_range2d *ranges;
+    int nranges, range_cap;
+    /* the paths of path joints (engine2d_path_joint.h), never removed */
+    struct imp_path2d *paths;
+    int npaths, path_cap;
     imp_engine2d_stats stats;
     long forces_evaluations;
     int force_error;              /* a contact-force solve failed during the last step */

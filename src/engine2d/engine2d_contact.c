@@ -96,6 +96,9 @@ static double gap_accel(const imp_world *w, const double *y, const double *f, co
     if (r->curved) {
         double vn = n[0] * dv[0] + n[1] * dv[1];
         double dv2 = dv[0] * dv[0] + dv[1] * dv[1], vt2 = dv2 - vn * vn;
+        if (r->connector >= 0 && w->engine2d->conn[r->connector].kind == IMP_PATH) {
+            return b + r->path_k * vt2;  /* n' . dv, n' = (dn/dp) (dv . t) (path joints) */
+        }
         if (r->connector >= 0) {
             /* ropes and rods as myPhysicsLab's b (Curved Edge Physics, n' = dv / rho):
                |dv|^2 / rho with rho = -(the rope's length now, the rod's rest length) */

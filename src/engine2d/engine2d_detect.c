@@ -6,7 +6,9 @@
 
 #include "collide2d_batch.h"
 #include "engine2d.h"
+#include "engine2d_edge_range.h"
 #include "engine2d_move.h"
+#include "engine2d_path_joint.h"
 #include "engine2d_soft.h"
 #include "filter.h"
 #include "islands.h"
@@ -97,6 +99,8 @@ void imp_engine2d_free(imp_engine2d *e)
     free(e->state_out);
     free(e->y0);
     free(e->pairs);
+    free(e->ranges);
+    imp_engine2d_free_paths(e);
     free(e->frozen);
     free(e->stage_rec);
     free(e->kept_rec);
@@ -486,6 +490,7 @@ static int gather_hits(imp_world *w, const double *y, int use_prev, int keep_sep
         }
         e->hit_cap = m;
     }
+    m = imp_engine2d_drop_range_hits(w, e->hits, m);  /* (none: no cost) */
     if (w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
         m = imp_engine2d_similar_mpl(w, e->hits, m);
     }
@@ -573,6 +578,7 @@ int imp_engine2d_detect_moved(imp_world *w, const double *y, const unsigned char
             e->hit_cap = m;
             m = imp_collide2d_batch_pair(e->b2, e->b2_xf, clip, &par, i, j, e->hits, e->hit_cap);
         }
+        m = imp_engine2d_drop_range_hits(w, e->hits, m);
         if (m < 0 || imp_engine2d_reserve_records(e, nr + m) != 0) {
             return -1;
         }

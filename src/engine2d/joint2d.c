@@ -11,6 +11,7 @@
 
 #include "engine2d.h"
 #include "engine2d_move.h"
+#include "engine2d_path_joint.h"
 #include "filter.h"
 #include "islands.h"
 #include "slots.h"
@@ -86,7 +87,13 @@ int imp_engine2d_add_connector(imp_world *w, const imp_connector2d *c, char *why
         snprintf(why, why_size, "a joint's normal must be a unit vector");
         return -1;
     }
-    if (c->kind != IMP_JOINT && !(c->length > 0.0 && isfinite(c->length))) {
+    if ((c->kind == IMP_PATH || c->kind == IMP_PATH_END) && (c->body2 != 0 || w->engine2d == NULL || c->path < 0
+                                || c->path >= w->engine2d->npaths)) {
+        snprintf(why, why_size, "a path joint or end holds a body on a path of the world's "
+                 "background");
+        return -1;
+    }
+    if ((c->kind == IMP_ROPE || c->kind == IMP_ROD) && !(c->length > 0.0 && isfinite(c->length))) {
         snprintf(why, why_size, "a rope's or rod's length must be a positive finite number, got %g",
                  c->length);
         return -1;
@@ -145,6 +152,13 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
     for (int i = 0; i < e->nconn; i++) {
         const imp_connector2d *c = &e->conn[i];
         if (!imp_engine2d_connector_alive(w, c) || imp_islands_resting_pair(w, c->body1, c->body2)) {  /* (sleeping) */
+            continue;
+        }
+        if (c->kind == IMP_PATH || c->kind == IMP_PATH_END) {
+            if ((c->kind == IMP_PATH ? imp_engine2d_path_record(w, y, c, i)
+                                     : imp_engine2d_path_end_record(w, y, c, i)) != 0) {
+                return -1;
+            }
             continue;
         }
         double p1[2], p2[2], v1[2], v2[2];

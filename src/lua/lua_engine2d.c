@@ -3,6 +3,7 @@
    w:connectors(), the engine's statistics in w:stats(). */
 #include <string.h>
 
+#include "engine2d_path_joint.h"
 #include "engine2d_soft.h"
 #include "lua_engine3d.h"
 #include "lua_world.h"
@@ -97,7 +98,7 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
 
 static void push_connector(lua_State *L, const imp_connector2d *c, int index)
 {
-    static const char *const kinds[] = {"joint", "rope", "rod"};
+    static const char *const kinds[] = {"joint", "rope", "rod", "path", "path_end"};
     lua_createtable(L, 0, 3);
     lua_pushstring(L, kinds[c->kind]);
     lua_setfield(L, -2, "kind");
@@ -251,6 +252,172 @@ static int l_add_rope(lua_State *L)
     return add_connector(L, w, what, &c);
 }
 
+/* the path option of add_path_joint at index t into a new path of the engine: {points =
+   {{x, y}, ...}} or {fn = function(t) return x, y end, range = {t0, t1}, samples = 9000}, and
+   closed = false; its index */
+static int read_path(lua_State *L, imp_world *w, const char *what, int t)
+{
+    static const char *const keys[] = {"points", "fn", "range", "samples", "closed", NULL};
+    if (!lua_istable(L, t)) {
+        return imp_error(L, what, "option 'path' must be a table {points = {{x, y}, ...}} or "
+                         "{fn = function(t) return x, y end, range = {t0, t1}, samples =}, got %s",
+                         imp_describe(L, t));
+    }
+    imp_opt_check_nested_keys(L, t, what, "path", keys);
+    int closed = imp_opt_boolean(L, t, what, "path.closed", 0);
+    lua_getfield(L, t, "points");
+    int pts = lua_gettop(L);
+    lua_getfield(L, t, "fn");
+    int fn = lua_gettop(L);
+    if (lua_isnil(L, pts) == lua_isnil(L, fn)) {
+        return imp_error(L, what, "option 'path' must give either 'points' or 'fn' (with "
+                         "'range'), got %s", lua_isnil(L, pts) ? "neither" : "both");
+    }
+    lua_Integer n;
+    double range[3] = {0, 0, 0};
+    if (!lua_isnil(L, pts)) {
+        if (!lua_istable(L, pts)) {
+            return imp_error(L, what, "option 'path.points' must be a list of {x, y}, got %s",
+                             imp_describe(L, pts));
+        }
+        n = (lua_Integer)lua_rawlen(L, pts);
+    } else {
+        if (!lua_isfunction(L, fn)) {
+            return imp_error(L, what, "option 'path.fn' must be a function(t) returning x, y, "
+                             "got %s", imp_describe(L, fn));
+        }
+        if (!imp_opt_vector(L, t, what, "path.range", 2, range)) {
+            return imp_error(L, what, "option 'path.range' = {t0, t1} is required with 'fn'");
+        }
+        if (!(range[1] > range[0])) {
+            return imp_error(L, what, "option 'path.range' must be {t0, t1} with t0 < t1, got "
+                             "{%s, %s}", imp_push_g(L, range[0]), imp_push_g(L, range[1]));
+        }
+        n = imp_opt_integer(L, t, what, "path.samples", 9000, 3, 10000000);
+    }
+    if (n < 3 || n > 10000000) {
+        return imp_error(L, what, "option 'path.points' must hold 3 to 10000000 points, got %d",
+                         (int)n);
+    }
+    double *xy = lua_newuserdatauv(L, (size_t)n * 2 * sizeof *xy, 0);  /* (freed by the GC) */
+    double delta = (range[1] - range[0]) / (double)(n - 1), tt = range[0];
+    for (lua_Integer i = 0; i < n; i++) {
+        if (!lua_isnil(L, pts)) {
+            lua_rawgeti(L, pts, i + 1);
+            char name[48];
+            snprintf(name, sizeof name, "option 'path.points[%d]'", (int)(i + 1));
+            if (!lua_istable(L, -1)) {
+                return imp_error(L, what, "%s must be {x, y}, got %s", name, imp_describe(L, -1));
+            }
+            double v[3];
+            imp_to_vector(L, -1, what, name, 2, v);
+            xy[2 * i] = v[0];
+            xy[2 * i + 1] = v[1];
+            lua_pop(L, 1);
+        } else {
+            lua_pushvalue(L, fn);
+            lua_pushnumber(L, i == n - 1 ? range[1] : tt);
+            lua_call(L, 1, 2);
+            int okx, oky;
+            xy[2 * i] = lua_tonumberx(L, -2, &okx);
+            xy[2 * i + 1] = lua_tonumberx(L, -1, &oky);
+            if (!okx || !oky || !isfinite(xy[2 * i]) || !isfinite(xy[2 * i + 1])) {
+                return imp_error(L, what, "option 'path.fn' must return two finite numbers x, y; "
+                                 "at t = %s it returned %s", imp_push_g(L, tt),
+                                 imp_describe(L, okx ? -1 : -2));
+            }
+            lua_pop(L, 2);
+            tt += delta;
+        }
+    }
+    if (closed && lua_isnil(L, pts) && n > 3
+        && fabs(xy[2 * n - 2] - xy[0]) + fabs(xy[2 * n - 1] - xy[1])
+               <= 1e-9 * (fabs(xy[0]) + fabs(xy[1]) + 1.0)) {
+        n--;  /* a closed path's fn range ends where it starts: that sample is not repeated */
+    }
+    char why[200];
+    int index = imp_engine2d_add_path(w, xy, (int)n, closed, why, sizeof why);
+    if (index < 0) {
+        return imp_error(L, what, "option 'path': %s", why);
+    }
+    lua_settop(L, t);
+    return index;
+}
+
+/* w:add_path_joint{body1 =, point1 =, path =}: body1's point held on a path of the
+   background (myPhysicsLab's PathJoint) */
+/* the options both path connectors share: a 2D world whose strategy reads them, the keys,
+   body1 and point1 into c (of the given kind) */
+static imp_world *path_connector(lua_State *L, const char *what, const char *const keys[],
+                                 imp_connector_kind kind, imp_connector2d *c)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    if (w->model.def.dim != 2) {
+        imp_error(L, what, "path joints and ends are for 2D worlds");
+    }
+    require_connector_strategy(L, w, what, kind == IMP_PATH);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    imp_opt_check_keys(L, 2, what, keys);
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    read_points(L, w, what, c);
+    return w;
+}
+
+static int l_add_path_joint(lua_State *L)
+{
+    static const char *const keys[] = {"body1", "point1", "path", NULL};
+    const char *what = "World:add_path_joint";
+    imp_connector2d c;
+    imp_world *w = path_connector(L, what, keys, IMP_PATH, &c);
+    lua_getfield(L, 2, "path");
+    c.path = read_path(L, w, what, lua_gettop(L));
+    lua_pop(L, 1);
+    return add_connector(L, w, what, &c);
+}
+
+static int check_connector(lua_State *L, imp_world *w, int idx, const char *what);
+
+/* w:add_path_end{body1 =, point1 =, joint =, at = {x, y} or limit = p, upper = true}: a
+   one-sided stop of body1's point along the path of path joint `joint` (myPhysicsLab's
+   PathEndPoint): its path distance p stays at most (upper) or at least the limit, given as
+   a path distance or as the table point nearest to `at` */
+static int l_add_path_end(lua_State *L)
+{
+    static const char *const keys[] = {"body1", "point1", "joint", "at", "limit", "upper", NULL};
+    const char *what = "World:add_path_end";
+    imp_connector2d c;
+    imp_world *w = path_connector(L, what, keys, IMP_PATH_END, &c);
+    lua_getfield(L, 2, "joint");
+    if (lua_isnil(L, -1)) {
+        return imp_error(L, what, "option 'joint' (a path joint of World:add_path_joint) is "
+                         "required");
+    }
+    int j = check_connector(L, w, lua_gettop(L), what);
+    if (w->engine2d->conn[j].kind != IMP_PATH) {
+        return imp_error(L, what, "option 'joint' must be a path joint (World:add_path_joint), "
+                         "got a %s", (const char *[]){"joint", "rope", "rod", "path joint",
+                                                      "path end"}[w->engine2d->conn[j].kind]);
+    }
+    lua_pop(L, 1);
+    c.path = w->engine2d->conn[j].path;
+    c.upper = imp_opt_boolean(L, 2, what, "upper", 1);
+    double at[3];
+    int has_limit;
+    c.limit = imp_opt_number(L, 2, what, "limit", 0.0, IMP_ANY, &has_limit);
+    int has_at = imp_opt_vector(L, 2, what, "at", 2, at);
+    if (has_at == has_limit) {
+        return imp_error(L, what, "give one of option 'at' = {x, y} (the path's table point "
+                         "nearest to it) or option 'limit' (a path distance), got %s",
+                         has_at ? "both" : "neither");
+    }
+    if (has_at) {
+        c.limit = imp_engine2d_path_table_p(&w->engine2d->paths[c.path], at[0], at[1]);
+    }
+    return add_connector(L, w, what, &c);
+}
+
 static int check_connector(lua_State *L, imp_world *w, int idx, const char *what)
 {
     lua_Integer index, gen;
@@ -290,7 +457,9 @@ static int l_connector_error(lua_State *L)
     double p1[2], p2[2];
     imp_engine2d_connector_points(w, w->data.y, c, p1, p2);
     double dist = hypot(p1[0] - p2[0], p1[1] - p2[1]), err;
-    if (c->kind == IMP_JOINT) {
+    if (c->kind == IMP_PATH || c->kind == IMP_PATH_END) {
+        err = imp_engine2d_path_error(w, w->data.y, c);
+    } else if (c->kind == IMP_JOINT) {
         double n[2];
         imp_engine2d_joint_normal(w, w->data.y, c, 0, n);
         err = c->both ? dist : fabs(n[0] * (p1[0] - p2[0]) + n[1] * (p1[1] - p2[1]));
@@ -376,6 +545,8 @@ static int l_handle_collisions(lua_State *L)
 const luaL_Reg imp_lua_engine2d_methods[] = {{"handle_collisions", l_handle_collisions},
                                              {"set_pair", l_set_pair},{"add_joint", l_add_joint},
                                              {"add_rope", l_add_rope},
+                                             {"add_path_joint", l_add_path_joint},
+                                             {"add_path_end", l_add_path_end},
                                              {"remove_connector", l_remove_connector},
                                              {"connector_error", l_connector_error},
                                              {NULL, NULL}};

@@ -1,6 +1,9 @@
 /* lua_filter.c: collision filters of bodies (Box2D's and LOVE's category, mask and group) and
    the pairs excluded by Body:no_collide, over the world's filter.c. */
+#include "engine2d.h"
+#include "engine2d_edge_range.h"
 #include "lua_world.h"
+#include "polygon2d.h"
 
 void imp_lua_read_filter(lua_State *L, int idx, const char *what, const char *name, unsigned *cat,
                          unsigned *mask, int *group)
@@ -75,11 +78,77 @@ static int set_pair(lua_State *L, const char *what, int no_collide)
     return 0;
 }
 
-/* Body:no_collide(other): the two never collide, whatever their filters */
-int imp_lua_body_no_collide(lua_State *L) { return set_pair(L, "Body:no_collide", 1); }
+/* Body:no_collide(other, {edges = {first, last}}) (2D): the body ignores the other's edges
+   first..last (1-based, inclusive: myPhysicsLab's EdgeRange), the rest of the pair collides */
+static int no_collide_edges(lua_State *L, imp_world *w, imp_body_id id, imp_body_id o)
+{
+    static const char *const keys[] = {"edges", NULL};
+    const char *what = "Body:no_collide";
+    imp_opt_check_keys(L, 3, what, keys);
+    if (w->model.def.dim != 2) {
+        return imp_error(L, what, "option 'edges' is for 2D bodies (this world is 3D)");
+    }
+    const imp_poly2d *g = imp_shape2d_poly(imp_world_body(w, o)->shape);
+    if (g == NULL) {
+        return imp_error(L, what, "option 'edges': argument #1 has no 2D shape with edges");
+    }
+    lua_getfield(L, 3, "edges");
+    int t = lua_gettop(L);
+    if (!lua_istable(L, t) || lua_rawlen(L, t) != 2) {
+        return imp_error(L, what, "option 'edges' must be {first, last} (edge indices of argument "
+                         "#1, 1 to %d), got %s", g->nedges, imp_describe(L, t));
+    }
+    lua_Integer e[2];
+    for (int k = 0; k < 2; k++) {
+        lua_rawgeti(L, t, k + 1);
+        int ok = 0;
+        e[k] = lua_tointegerx(L, -1, &ok);
+        if (!ok || e[k] < 1 || e[k] > g->nedges) {
+            return imp_error(L, what, "option 'edges[%d]' must be an integer edge index of "
+                             "argument #1, 1 to %d, got %s", k + 1, g->nedges, imp_describe(L, -1));
+        }
+        lua_pop(L, 1);
+    }
+    if (e[0] > e[1]) {
+        return imp_error(L, what, "option 'edges' must be {first, last} with first <= last, got "
+                         "{%d, %d}", (int)e[0], (int)e[1]);
+    }
+    if (imp_engine2d_add_edge_range(w, id.slot, o.slot, (int)e[0] - 1, (int)e[1] - 1) != 0) {
+        return imp_error(L, what, "out of memory");
+    }
+    return 0;
+}
 
-/* Body:collide_with(other): undoes no_collide (their filters decide again) */
-int imp_lua_body_collide_with(lua_State *L) { return set_pair(L, "Body:collide_with", 0); }
+/* Body:no_collide(other[, {edges = {first, last}}]): the two never collide, whatever their
+   filters; with edges, only those edges of other are ignored by the body */
+int imp_lua_body_no_collide(lua_State *L)
+{
+    if (lua_isnoneornil(L, 3)) {
+        return set_pair(L, "Body:no_collide", 1);
+    }
+    imp_world *w;
+    imp_body_id id = imp_lua_check_body(L, 1, &w);
+    imp_body_id o = other_body(L, w, id, "Body:no_collide");
+    if (!lua_istable(L, 3)) {
+        return imp_error(L, "Body:no_collide", "argument #2 must be a table {edges = {first, "
+                         "last}} or nil, got %s", imp_describe(L, 3));
+    }
+    return no_collide_edges(L, w, id, o);
+}
+
+/* Body:collide_with(other): undoes no_collide and its edge ranges between the two, both ways
+   (their filters decide again) */
+int imp_lua_body_collide_with(lua_State *L)
+{
+    set_pair(L, "Body:collide_with", 0);
+    imp_world *w;
+    imp_body_id id = imp_lua_check_body(L, 1, &w);
+    if (w->model.def.dim == 2 && w->engine2d != NULL) {
+        imp_body_id o = imp_lua_check_body_of(L, 2, w, "Body:collide_with", "argument #1");
+        imp_engine2d_clear_edge_ranges(w, id.slot, o.slot);
+    }
+    return 0;
+}
 
 /* Body:should_collide(other): whether the strategies pair the two (both collide, one at least
    moves freely, the filters pass, no no_collide) */

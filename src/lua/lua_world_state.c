@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine2d_edge_range.h"
+#include "engine2d_path_joint.h"
 #include "engine3d.h"
 #include "engine3d_joints_rows.h"
 #include "filter.h"
@@ -202,9 +204,27 @@ static void export_engine2d(lua_State *L, const imp_world *w)
             imp_lua_set_integer(L, "body_frame", 1);
         }
         imp_lua_set_number(L, "length", c->length);
+        if (c->kind == IMP_PATH || c->kind == IMP_PATH_END) {
+            imp_lua_set_integer(L, "path", c->path);
+            imp_lua_set_number(L, "limit", c->limit);
+            imp_lua_set_integer(L, "upper", c->upper);
+        }
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "connectors");
+    if (e->npaths > 0) {  /* (absent when there is none) the paths' points: their tables are
+                             made again from them, the same bit for bit */
+        lua_createtable(L, e->npaths, 0);
+        for (int i = 0; i < e->npaths; i++) {
+            const imp_path2d *g = &e->paths[i];
+            lua_createtable(L, 0, 3);
+            imp_lua_set_integer(L, "closed", g->closed);
+            imp_lua_set_vector(L, "x", g->x, g->n);
+            imp_lua_set_vector(L, "y", g->y, g->n);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "paths");
+    }
     lua_createtable(L, e->npairs, 0);
     for (int i = 0; i < e->npairs; i++) {
         const imp_pair2d *p = &e->pairs[i];
@@ -218,6 +238,21 @@ static void export_engine2d(lua_State *L, const imp_world *w)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "pairs");
+    if (e->nranges > 0) {  /* (absent when there is none: the files of before are unchanged) */
+        lua_createtable(L, e->nranges, 0);
+        for (int i = 0; i < e->nranges; i++) {
+            const imp_edge_range2d *r = &e->ranges[i];
+            lua_createtable(L, 0, 6);
+            imp_lua_set_integer(L, "body", r->body);
+            imp_lua_set_integer(L, "other", r->other);
+            imp_lua_set_integer(L, "gen_body", r->gen_body);
+            imp_lua_set_integer(L, "gen_other", r->gen_other);
+            imp_lua_set_integer(L, "first", r->first);
+            imp_lua_set_integer(L, "last", r->last);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "edge_ranges");
+    }
     lua_setfield(L, -2, "engine2d");
 }
 
@@ -717,6 +752,85 @@ static void import_materials(lua_State *L, imp_world *w, int t)
     lua_pop(L, 1);
 }
 
+/* engine2d.paths (absent: none), made again from their points */
+static void import_paths(lua_State *L, imp_world *w, int e2)
+{
+    imp_engine2d *e = w->engine2d;
+    imp_engine2d_free_paths(e);
+    lua_getfield(L, e2, "paths");
+    int absent = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (absent) {
+        return;
+    }
+    lua_Integer n = push_list(L, e2, "paths");
+    int list = lua_gettop(L);
+    char where[64];
+    for (int i = 0; i < n; i++) {
+        snprintf(where, sizeof where, "engine2d.paths[%d]", i + 1);
+        lua_rawgeti(L, list, i + 1);
+        int k = lua_gettop(L);
+        if (!lua_istable(L, k)) {
+            imp_raise(L, "%s: %s must be a table", WHAT, where);
+        }
+        int closed = (int)get_int(L, k, where, "closed", 0, 1);
+        lua_getfield(L, k, "x");
+        lua_Integer np = lua_istable(L, -1) ? luaL_len(L, -1) : 0;
+        lua_pop(L, 1);
+        if (np < 3 || np > 10000000) {
+            imp_raise(L, "%s: %s.x must be a list of 3 to 10000000 numbers", WHAT, where);
+        }
+        double *xy = lua_newuserdatauv(L, (size_t)np * 4 * sizeof *xy, 0);
+        get_vec(L, k, where, "x", (int)np, xy + 2 * np);
+        get_vec(L, k, where, "y", (int)np, xy + 3 * np);
+        for (lua_Integer j = 0; j < np; j++) {
+            xy[2 * j] = xy[2 * np + j];
+            xy[2 * j + 1] = xy[3 * np + j];
+        }
+        char why[200];
+        if (imp_engine2d_add_path(w, xy, (int)np, closed, why, sizeof why) < 0) {
+            imp_raise(L, "%s: %s: %s", WHAT, where, why);
+        }
+        lua_settop(L, list);
+    }
+    lua_pop(L, 1);
+}
+
+/* engine2d.edge_ranges (absent: none) */
+static void import_edge_ranges(lua_State *L, imp_world *w, int e2)
+{
+    imp_engine2d *e = w->engine2d;
+    e->nranges = 0;
+    lua_getfield(L, e2, "edge_ranges");
+    int absent = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (absent) {
+        return;
+    }
+    lua_Integer n = push_list(L, e2, "edge_ranges");
+    int list = lua_gettop(L);
+    char where[64];
+    for (int i = 0; i < n; i++) {
+        snprintf(where, sizeof where, "engine2d.edge_ranges[%d]", i + 1);
+        lua_rawgeti(L, list, i + 1);
+        int k = lua_gettop(L);
+        if (!lua_istable(L, k)) {
+            imp_raise(L, "%s: %s must be a table", WHAT, where);
+        }
+        int body = (int)get_int(L, k, where, "body", 1, w->model.nslots - 1);
+        int other = (int)get_int(L, k, where, "other", 1, w->model.nslots - 1);
+        int first = (int)get_int(L, k, where, "first", 0, INT32_MAX);
+        int last = (int)get_int(L, k, where, "last", first, INT32_MAX);
+        if (imp_engine2d_add_edge_range(w, body, other, first, last) != 0) {
+            imp_raise(L, "%s: out of memory", WHAT);
+        }
+        imp_edge_range2d *r = &e->ranges[e->nranges - 1];
+        r->gen_body = (unsigned)get_int(L, k, where, "gen_body", 0, UINT32_MAX);
+        r->gen_other = (unsigned)get_int(L, k, where, "gen_other", 0, UINT32_MAX);
+        lua_settop(L, list);
+    }
+}
+
 static void import_engine2d(lua_State *L, imp_world *w, int t)
 {
     lua_getfield(L, t, "engine2d");
@@ -730,6 +844,7 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         imp_raise(L, "%s: out of memory", WHAT);
         return;
     }
+    import_paths(L, w, e2);
     e->conn_version = (unsigned)get_int(L, e2, "engine2d", "conn_version", 0, UINT32_MAX);
     e->joints_new = (int)get_int(L, e2, "engine2d", "joints_new", 0, 1);
     lua_Integer n = push_list(L, e2, "connectors");
@@ -755,7 +870,7 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         }
         imp_connector2d *c = &e->conn[i];
         memset(c, 0, sizeof *c);
-        c->kind = (imp_connector_kind)get_int(L, k, where, "kind", 0, 2);
+        c->kind = (imp_connector_kind)get_int(L, k, where, "kind", 0, IMP_PATH_END);
         c->active = (int)get_int(L, k, where, "active", 0, 1);
         c->generation = (unsigned)get_int(L, k, where, "generation", 0, UINT32_MAX);
         c->body1 = (int)get_int(L, k, where, "body1", 0, w->model.nslots - 1);
@@ -771,6 +886,11 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         lua_pop(L, 1);
         c->body_frame = has_frame ? (int)get_int(L, k, where, "body_frame", 0, 1) : 0;
         c->length = get_num(L, k, where, "length");
+        if (c->kind == IMP_PATH || c->kind == IMP_PATH_END) {
+            c->path = (int)get_int(L, k, where, "path", 0, e->npaths - 1);
+            c->limit = get_num(L, k, where, "limit");
+            c->upper = (int)get_int(L, k, where, "upper", 0, 1);
+        }
         lua_settop(L, list);
     }
     e->nconn = (int)n;
@@ -798,6 +918,8 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
         }
         lua_settop(L, list);
     }
+    lua_settop(L, e2);
+    import_edge_ranges(L, w, e2);
     lua_settop(L, e2 - 1);
 }
 

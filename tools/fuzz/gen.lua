@@ -751,6 +751,23 @@ local function on_xr(c, f, ...)
   return a, b, v
 end
 
+--- Body:no_collide's second argument {edges = {first, last}} (the other body's edge count is
+--- not known here: a last too large is left to the API, its message checked), or one the API
+--- must refuse (draws from the second stream)
+local function edges_src(c, dim)
+  local r = c.xr
+  local k = r:int(8)
+  if k == 1 then return "{edges = {0, 1}}", "edge index below 1" end
+  if k == 2 then return "{edges = {3, 2}}", "first above last" end
+  if k == 3 then return "{edges = {1.5, 2}}", "edge index not an integer" end
+  if k == 4 then return "{edges = 2}", "edges not a table" end
+  if k == 5 then return "{edge = {1, 2}}", "unknown option" end
+  if k == 6 then return "7", "not a table" end
+  local lo = r:int(4)
+  local hi = lo + r:int(6) - 1
+  return string.format("{edges = {%d, %d}}", lo, hi), dim == 3 and "edges in a 3D world" or nil
+end
+
 --- a collision filter {category, mask, group} (16-bit bits, a group in -32768..32767), or one
 --- the API must refuse (draws from the second stream)
 local function filter_src(c)
@@ -1001,6 +1018,10 @@ entry("Body methods", 5, nil, function(c, wd)
     else
       local o, why = on_xr(c, C.body, wd.name)
       args, bad = o, why or (o == b and "the body itself" or nil)
+      if m == "no_collide" and c.xr:chance(0.4) then  -- an edge range of the other (2D)
+        local opt, why2 = edges_src(c, dim)
+        args, bad = args .. ", " .. opt, bad or why2
+      end
     end
     return c:emit(string.format("_ = %s:%s(%s)", b, m, args), "Body:" .. m, bad and (m .. ": " .. bad), true)
   end
@@ -1160,6 +1181,36 @@ entry("World:add_rope", 1, D2, function(c, wd)
   local src, bad = connector_opts(c, wd, { { "length", num("nonneg", 0, 3), 0.8 }, { "rod", bool(), 0.5 } })
   local j = c:fresh("j")
   c:emit(string.format("%s = %s:add_rope(%s)", j, wd.name, src), "World:add_rope", bad)
+  c.joints[#c.joints + 1] = j
+end)
+-- a path joint's path option (draws from the second stream), or one to refuse
+local function path_src(c)
+  local r = c.xr
+  local k = r:int(10)
+  if k == 1 then return "{points = {{0, 0}, {1, 0}}}", "fewer than 3 points" end
+  if k == 2 then return "{points = {{0, 0}, {1, 0}, {1, 0}}}", "two equal consecutive points" end
+  if k == 3 then return "{fn = function(t) return t end, range = {0, 1}}", "fn returns one number" end
+  if k == 4 then return "{fn = function(t) return t, t end, range = {1, 0}}", "range reversed" end
+  if k == 5 then return "{points = {{0, 0}, {1, 0}, {0/0, 1}}}", "a point not finite" end
+  if k == 6 then return "{}", "neither points nor fn" end
+  if k <= 8 then
+    return string.format("{fn = function(t) return %d * math.cos(t), %d * math.sin(t) end, range = {0, "
+      .. "2 * math.pi}, samples = %d, closed = true}", r:int(4), r:int(4), 3 + r:int(300))
+  end
+  return string.format("{points = {{-3, %d}, {0, 0}, {3, %d}, {4, 1}}}", r:int(5) - 3, r:int(5) - 1)
+end
+entry("World:add_path_joint", 0.6, D2, function(c, wd)
+  local b, x1 = on_xr(c, C.body, wd.name)
+  local src, bad = path_src(c)
+  local j = c:fresh("j")
+  c:emit(string.format("%s = %s:add_path_joint{body1 = %s, point1 = {0, %d}, path = %s}", j, wd.name, b,
+    c.xr:int(3) - 2, src), "World:add_path_joint", x1 and "body1: not a body" or bad)
+  if not bad and c.xr:chance(0.5) then
+    local lim = c.xr:chance(0.5) and string.format("limit = %d", c.xr:int(9) - 3)
+      or string.format("at = {%d, %d}", c.xr:int(5) - 3, c.xr:int(5) - 3)
+    c:emit(string.format("_ = %s:add_path_end{body1 = %s, joint = %s, %s, upper = %s}", wd.name, b, j, lim,
+      c.xr:chance(0.5) and "true" or "false"), "World:add_path_end", nil)
+  end
   c.joints[#c.joints + 1] = j
 end)
 entry("World:set_pair", 1, nil, function(c, wd)
