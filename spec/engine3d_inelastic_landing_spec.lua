@@ -27,6 +27,7 @@
 -- pass keeps its e = 0 rows.
 local impact = require("impact")
 local shape3d = impact.shape3d
+local scenes3d = require("spec.support.scenes3d")
 
 local g = 9.81
 local slop = 1e-3
@@ -47,12 +48,8 @@ end
 
 -- the world position and velocity of each corner of unit cube b
 local function corners(b)
-  local q, p, v, om = b.orientation, b.position, b.velocity, b.angular_velocity
-  local qw, qx, qy, qz = q[1], q[2], q[3], q[4]
-  local r = {
-    { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qw * qz), 2 * (qx * qz + qw * qy) },
-    { 2 * (qx * qy + qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qw * qx) },
-    { 2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy) } }
+  local p, v, om = b.position, b.velocity, b.angular_velocity
+  local r = scenes3d.rotation(b.orientation)
   local out = {}
   for _, sx in ipairs { -0.5, 0.5 } do
     for _, sy in ipairs { -0.5, 0.5 } do
