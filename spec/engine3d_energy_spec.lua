@@ -21,17 +21,14 @@
 --    spin.
 local impact = require("impact")
 local shape3d = impact.shape3d
+local scenes3d = require("spec.support.scenes3d")
 
 local g = 9.81
 
 local function rotational(b, inertia)
   -- (1/2) w.I w and |I w| in the body frame from the world spin and the orientation
-  local q, w = b.orientation, b.angular_velocity
-  local qw, qx, qy, qz = q[1], q[2], q[3], q[4]
-  local r = {
-    { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qw * qz), 2 * (qx * qz + qw * qy) },
-    { 2 * (qx * qy + qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qw * qx) },
-    { 2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy) } }
+  local w = b.angular_velocity
+  local r = scenes3d.rotation(b.orientation)
   local wb = {}
   for i = 1, 3 do wb[i] = r[1][i] * w[1] + r[2][i] * w[2] + r[3][i] * w[3] end
   local e, l2 = 0, 0

@@ -292,6 +292,30 @@ describe("3D soft step", function()
     assert.is_true(ok)
   end)
 
+  it("a free ball spinning at w turns by |w| t about w: orientation to 1e-12 (slow, fast spin)", function()
+    -- an isotropic body keeps its spin (Euler's equations); each sub-step turns it by |w| hs
+    -- about w, by the half angle's series below 0.03 rad and by sin and cos above (2 and 40
+    -- rad/s at 4 sub-steps of 1/240 s: half angles 0.004 and 0.083 rad)
+    for _, rate in ipairs { 2, 40 } do
+      local w = impact.world3d { strategy = "contact", gravity = { 0, 0, 0 }, dt = 1 / 60,
+                                 contact_solver = "soft" }
+      local axis = { 1 / 3, 2 / 3, 2 / 3 }
+      local ball = w:add_body { shape = shape3d.sphere { radius = 0.5 }, mass = 1, position = { 0, 0, 5 },
+                                angular_velocity = { rate * axis[1], rate * axis[2], rate * axis[3] } }
+      w:step(60)
+      local half = 0.5 * rate * w.time
+      local q = ball.orientation
+      local sh = math.sin(half)
+      local want = { math.cos(half), axis[1] * sh, axis[2] * sh, axis[3] * sh }
+      local dot4 = q[1] * want[1] + q[2] * want[2] + q[3] * want[3] + q[4] * want[4]
+      local sign = dot4 < 0 and -1 or 1
+      for i = 1, 4 do
+        assert.is_true(math.abs(sign * q[i] - want[i]) < 1e-12,
+                       ("rate %g: q[%d] %.17g, want %.17g"):format(rate, i, q[i], want[i]))
+      end
+    end
+  end)
+
   it("fails with the velocity step's error on a body that leaves the numbers", function()
     local w = world()
     local ball = cube(w, 0, 0, 0.5)

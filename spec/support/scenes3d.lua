@@ -59,6 +59,15 @@ function M.flat_bodies()
   }
 end
 
+--- The rotation matrix (rows) of unit quaternion q = {w, x, y, z}: body frame to world.
+function M.rotation(q)
+  local qw, qx, qy, qz = q[1], q[2], q[3], q[4]
+  return {
+    { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qw * qz), 2 * (qx * qz + qw * qy) },
+    { 2 * (qx * qy + qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qw * qx) },
+    { 2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy) } }
+end
+
 --- The angle between a body's axis z and the vertical (its orientation (w, x, y, z)).
 function M.tilt(body)
   local q = body.orientation
