@@ -257,6 +257,14 @@ AVX2 static inline v8 damped8(v8 a, v8 x, v8 damp)
     return sub(a, vand(nz, s));
 }
 
+/* How many of the lanes of moving (bit j: lane j) have a sum that is not finite. */
+AVX2 static inline int nonfinite8(v8 sum, int moving)
+{
+    v8 fin = V8_CMP(vandnot(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
+    int finite = mask8(fin) | (~moving & 0xff);
+    return finite == 0xff ? 0 : 8 - __builtin_popcount((unsigned)finite);
+}
+
 /* The step's constants in vectors, made once per range: the stores into the state could alias
    *a, so read from it in the loop they would be reloaded every group. */
 typedef struct consts8 {
@@ -265,8 +273,12 @@ typedef struct consts8 {
 
 /* Particles i .. i + 7, those of the bits of moving (bit j: particle i + j) integrated, the
    others kept bit for bit (their lanes computed, then the old values blended back); returns how
-   many were left non-finite. moving = 0xff (a constant at the call) compiles without blends. */
-AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, double *wgp, double *wdp)
+   many were left non-finite. moving = 0xff (a constant at the call) compiles without blends.
+   still (a constant at the call; with moving = 0xff and no energy booking only): the eight are
+   still (still8), so only their translation is made: the spin's and the orientation's work
+   would leave their bits as they are, and the non-finite test's sum leaves out its last term,
+   w2 = +0, which changes no sum's finiteness. */
+AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, int still, double *wgp, double *wdp)
 {
     const v8 dt = c.dt, hdt = c.hdt, damp = c.damp, g0 = c.g0, g1 = c.g1, g2 = c.g2;
     const int all = moving == 0xff;
@@ -279,21 +291,27 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
         }
         mv = load8(bits);
     }
-    v8 vx, vy, vz, ox, oy, oz, fx, fy, fz, tx, ty, tz;
+    v8 vx, vy, vz, fx, fy, fz;
     load3x8(a->vel + 3 * i, &vx, &vy, &vz);
-    load3x8(a->angvel + 3 * i, &ox, &oy, &oz);
     load3x8(a->force + 3 * i, &fx, &fy, &fz);
-    load3x8(a->torque + 3 * i, &tx, &ty, &tz);
-    v8 im = load8(a->inv_mass + i), ii = load8(a->inv_inertia + i);
+    v8 im = load8(a->inv_mass + i);
     v8 a0 = add(mul(fx, im), g0), a1 = add(mul(fy, im), g1), a2 = add(mul(fz, im), g2);
-    v8 l0 = mul(tx, ii), l1 = mul(ty, ii), l2 = mul(tz, ii);
     v8 ad0 = damped8(a0, add(vx, mul(hdt, a0)), damp);
     v8 ad1 = damped8(a1, add(vy, mul(hdt, a1)), damp);
     v8 ad2 = damped8(a2, add(vz, mul(hdt, a2)), damp);
-    v8 ld0 = damped8(l0, add(ox, mul(hdt, l0)), damp);
-    v8 ld1 = damped8(l1, add(oy, mul(hdt, l1)), damp);
-    v8 ld2 = damped8(l2, add(oz, mul(hdt, l2)), damp);
-    if (a->track) {
+    v8 ox = splat(0.0), oy = ox, oz = ox, ii = ox, l0 = ox, l1 = ox, l2 = ox;
+    v8 ld0 = ox, ld1 = ox, ld2 = ox;
+    if (!still) {  /* the spin */
+        v8 tx, ty, tz;
+        load3x8(a->angvel + 3 * i, &ox, &oy, &oz);
+        load3x8(a->torque + 3 * i, &tx, &ty, &tz);
+        ii = load8(a->inv_inertia + i);
+        l0 = mul(tx, ii), l1 = mul(ty, ii), l2 = mul(tz, ii);
+        ld0 = damped8(l0, add(ox, mul(hdt, l0)), damp);
+        ld1 = damped8(l1, add(oy, mul(hdt, l1)), damp);
+        ld2 = damped8(l2, add(oz, mul(hdt, l2)), damp);
+    }
+    if (a->track && !still) {
         /* the terms per lane here, their sums in particle order below */
         v8 m = load8(a->mass + i), inertia = vdiv(splat(1.0), ii);
         const v8 vk[3] = {vx, vy, vz}, ok[3] = {ox, oy, oz}, gk[3] = {g0, g1, g2};
@@ -329,6 +347,11 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     xy = KEEP(xy, add(xy, mul(dt, vy)));
     xz = KEEP(xz, add(xz, mul(dt, vz)));
     store3x8(a->pos + 3 * i, xx, xy, xz);
+    /* the non-finite test's sum (w2 its last term, below) */
+    v8 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
+    if (still) {
+        return nonfinite8(sum, moving);
+    }
     ox = KEEP(ox, add(ox, mul(dt, ld0)));
     oy = KEEP(oy, add(oy, mul(dt, ld1)));
     oz = KEEP(oz, add(oz, mul(dt, ld2)));
@@ -336,10 +359,7 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     store3x8(a->angvel + 3 * i, ox, oy, oz);
     /* orientation, as in the portable kernel; lanes without spin keep their quaternion */
     v8 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
-    v8 sum = add(add(add(add(add(add(xx, xy), xz), vx), vy), vz), w2);
-    v8 fin = V8_CMP(vandnot(splat(-0.0), sum), splat(INFINITY), _CMP_LT_OQ);
-    int finite = mask8(fin) | (~moving & 0xff);
-    int bad = finite == 0xff ? 0 : 8 - __builtin_popcount((unsigned)finite);
+    int bad = nonfinite8(add(sum, w2), moving);
     v8 spin = V8_CMP(w2, splat(0.0), _CMP_GT_OQ);
     if (!all) {
         spin = vand(spin, mv);
@@ -387,6 +407,28 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     return bad;
 }
 
+/* Whether particles i .. i + 7 are still: every bit of their spins 0, their torques 0 or -0 and
+   their inverse inertias finite (a falling cloud's particles, and most of them while only the
+   first layers land). group8 would then leave their spins' bits and orientations as they are:
+   l = t ii = +-0, damped to itself (its x = w + hdt l is 0), w + dt l = +0 + (+-0) = +0 in
+   every rounding to nearest, w2 = 0, no turn. Reads 48 bytes a particle, no transposes. */
+AVX2 static inline int still8(const imp_dem_newton_args *a, int i)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const double *w = a->angvel + 3 * i, *t = a->torque + 3 * i;
+    __m256d acc = _mm256_setzero_pd();
+    for (int k = 0; k < 6; k++) {
+        acc = _mm256_or_pd(acc, _mm256_loadu_pd(w + 4 * k));
+        acc = _mm256_or_pd(acc, _mm256_andnot_pd(sign, _mm256_loadu_pd(t + 4 * k)));
+    }
+    __m256i bits = _mm256_castpd_si256(acc);
+    if (!_mm256_testz_si256(bits, bits)) {
+        return 0;
+    }
+    v8 ii = vandnot(splat(-0.0), load8(a->inv_inertia + i));
+    return mask8(V8_CMP(ii, splat(INFINITY), _CMP_LT_OQ)) == 0xff;
+}
+
 /* Which of particles i .. i + 7 move (bit j: particle i + j): not fixed, not a clump member. */
 AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
 {
@@ -400,7 +442,7 @@ AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
    others stays small. */
 AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args *a, const consts8 *c, int i, int moving, double *wg, double *wd)
 {
-    return group8(a, *c, i, moving, wg, wd);
+    return group8(a, *c, i, moving, 0, wg, wd);
 }
 
 /* Groups of eight: all moving, the fast case; some, with blends; none, skipped. A range's tail
@@ -416,8 +458,10 @@ AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double
                        splat(a->g[1]), splat(a->g[2]), mul(splat(0.5), splat(a->dt))};
     for (; i + 8 <= i1; i += 8) {
         int moving = moving8(a, i);
-        if (moving == 0xff) {
-            bad += group8(a, k8, i, 0xff, wg, wd);
+        if (moving == 0xff && !a->track && still8(a, i)) {
+            bad += group8(a, k8, i, 0xff, 1, wg, wd);
+        } else if (moving == 0xff) {
+            bad += group8(a, k8, i, 0xff, 0, wg, wd);
         } else if (moving != 0) {
             bad += group8_some(a, &k8, i, moving, wg, wd);
         }

@@ -1,7 +1,8 @@
 /* test_dem_newton_simd.c: the dem Newton kernel's two implementations (dem_newton.c: portable
    and AVX2) give the same bits on the same particles (fixed ones, clump members, zero, small and
    large spins, exact zeros in the damping's sign, NaN and infinite input, energy booking on and
-   off, ranges not aligned to the vector groups); and both follow the closed forms of a damped
+   off, ranges not aligned to the vector groups, whole groups of eight without spin or torque
+   and such groups broken by one lane); and both follow the closed forms of a damped
    free fall and a torque-free spin. Without AVX2 only the portable kernel runs (said so). */
 #include <math.h>
 #include <stdint.h>
@@ -183,6 +184,52 @@ TEST(nonfinite_count_and_skipped)
     }
 }
 
+/* Whole groups of eight without spin (every bit 0) or torque (0 or -0), the falling cloud's
+   case, which the AVX2 kernel integrates without the rotation: the same bits as the portable
+   kernel, the spin's bits still 0 and the orientation unchanged after each step; and groups
+   that one lane breaks (a spin of -0, a torque of 1e-300, a NaN torque, an infinite inverse
+   inertia with no torque, a fixed particle), which must take the whole path. */
+static void make_quiet(state *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        for (int k = 0; k < 3; k++) {
+            s->angvel[3 * i + k] = 0.0;
+            s->torque[3 * i + k] = i % 3 == 0 ? -0.0 : 0.0;
+        }
+    }
+    s->angvel[3 * 9 + 1] = -0.0;       /* group 8..15 */
+    s->torque[3 * 18 + 2] = 1e-300;    /* group 16..23 */
+    s->torque[3 * 26] = NAN;           /* group 24..31 */
+    s->inv_inertia[36] = INFINITY;     /* group 32..39: 0 x inf is NaN */
+    s->fixed[60] = 1;                  /* group 56..63 */
+}
+
+TEST(quiet_groups_same_bits)
+{
+    if (!has_avx2()) {
+        return;
+    }
+    const int whole[] = {0, NMAX}, odd[] = {0, 3, 21, 22, 150, 157, NMAX};
+    for (int track = 0; track <= 1; track++) {
+        for (int piece = 0; piece < 2; piece++) {
+            fill(&s_port, NMAX, 11 + (uint64_t)track, 0);
+            make_quiet(&s_port);
+            s_simd = s_port;
+            state before = s_port;
+            for (int step = 0; step < 5; step++) {
+                double ep[2], es[2];
+                int bp = run(&s_port, 0, piece ? odd : whole, piece ? 7 : 2, track, ep);
+                int bs = run(&s_simd, 1, piece ? odd : whole, piece ? 7 : 2, track, es);
+                CHECK(bp == bs && memcmp(ep, es, sizeof ep) == 0);
+                CHECK(same_state(&s_port, &s_simd));
+            }
+            /* particle 100 (group 96..103: quiet) still without spin, its orientation kept */
+            CHECK(memcmp(s_simd.angvel + 3 * 100, before.angvel + 3 * 100, 3 * sizeof(double)) == 0);
+            CHECK(memcmp(s_simd.quat + 4 * 100, before.quat + 4 * 100, 4 * sizeof(double)) == 0);
+        }
+    }
+}
+
 /* Damped free fall from rest: a = (1 - d) g every step (velocity and gravity agree in sign),
    v_n = n dt (1 - d) g, z_n = z_0 + dt^2 (1 - d) g n (n + 1) / 2. A torque-free spin w turns
    the orientation by |w| n dt about w: q_n = {cos(h), sin(h) w/|w|} q_0, h = |w| n dt / 2, for
@@ -228,6 +275,7 @@ int main(int argc, char **argv)
     RUN(same_bits_chunks);
     RUN(nonfinite_count_and_skipped);
     RUN(closed_forms);
+    RUN(quiet_groups_same_bits);
     imp_dem_newton_set_simd(1);
     return CHECK_END("dem_newton_simd");
 }
