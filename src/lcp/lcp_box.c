@@ -39,16 +39,12 @@
 #include "lcp_internal.h"
 
 /* Problems of more than IMP_LCP_BOX_LARGE rows (the 210-box pyramid's 2360; the split
-   problem stops at 1200): on its failing solve the outer iteration was not cycling but
-   converging linearly, the friction violation 4.4e-2 -> 1.2e-6 over 99 outer iterations
-   (halved every 3 to 15 of them), when the cap of 15 n + 1000 pivots cut it. There the cap
-   is IMP_LCP_BOX_LARGE_CAP n + 1000, but past 5 n + 1000 pivots the steps go on only while
-   the friction violation is halved within every IMP_LCP_BOX_STALL outer iterations: a run
-   that oscillates or stalls stops at about 5 n + 1000 (at 1.7 ms a pivot, 23 s instead of
-   the 65 s of the old cap, three times a failing solve), one that converges finishes. */
+   problem stops at 1200) get a cap of 5 n + 1000 pivots instead of 15 n + 1000: there the
+   answers took 3.1 to 3.5 n pivots, while the failing solve's outer iteration, though not
+   cycling (the friction violation 4.4e-2 -> 1.2e-6 over 99 outer iterations), converged so
+   slowly that 63 779 pivots (27 n) left it at 6.4e-7 (1e-8 asked); each of the driver's
+   three runs of these steps on such a solve then stops at about a third of the cost. */
 #define IMP_LCP_BOX_LARGE 1200
-#define IMP_LCP_BOX_LARGE_CAP 30
-#define IMP_LCP_BOX_STALL 25
 
 enum { B_UN = 0, B_C = 1, B_LO = 2, B_HI = 3, B_FIX = 4, B_RED = 5 };
 enum { K_UNI = 0, K_BIL = 1, K_FRIC = 2, K_SLIDE = 3 };
@@ -611,9 +607,8 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
     s.ch.m = 0;
     s.ptol = lim->ptol;
     /* its own share of the cap: the driver falls back to lcp_general.c after a failure */
-    int cap = 15 * n + 1000;
     int large = n > (ws->box_large_rows > 0 ? ws->box_large_rows : IMP_LCP_BOX_LARGE);
-    if (large) cap = IMP_LCP_BOX_LARGE_CAP * n + 1000; /* (bounded by progress below) */
+    int cap = (large ? 5 : 15) * n + 1000;
     s.max_pivots = lim->max_pivots < cap ? lim->max_pivots : cap;
     s.info = info;
     s.msg = msg;
@@ -657,8 +652,6 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
     int polished = 0;
     int iters = 4 * (int)sqrt((double)n) + 30;
     int done = 0;
-    double fric_ref = INFINITY; /* large problems: the friction violation last halved */
-    int it_ref = 0;
     for (int it = 0; it < iters && st == IMP_LCP_OK && !done; it++) {
         s.first_pass = it == 0 && !warmed;
         if (!s.first_pass) warm(&s);
@@ -671,20 +664,6 @@ imp_lcp_status imp_lcp_solve_box(const imp_lcp_problem *p, const imp_lcp_limits 
         /* the Coulomb conditions with the bounds of this iterate's own normal forces: a
            fixed point (the first, frictionless iterate passes when no friction is needed) */
         done = imp_lcp_check(p, f, acheck, lim->tol, &chk);
-        if (large && !done && (it > 0 || warmed)) {
-            /* past 5 n + 1000 pivots the steps go on only while the friction violation
-               keeps falling: halved within the last IMP_LCP_BOX_STALL outer iterations */
-            if (chk.max_friction < 0.5 * fric_ref) {
-                fric_ref = chk.max_friction;
-                it_ref = it;
-            }
-            if (info->pivots >= 5 * n + 1000 && it - it_ref > IMP_LCP_BOX_STALL) {
-                st = IMP_LCP_PIVOT_LIMIT;
-                *msg = "the box-bounded friction steps stalled (the friction violation not "
-                       "halved within 25 outer iterations, past 5 n + 1000 pivots)";
-                break;
-            }
-        }
         if ((it > 0 || warmed) && E != NULL && exact_pattern(&s, E, s.dah, acheck + 0, scale_A) == 0) {
             /* the pattern's exact forces, taken when they pass the same test */
             double *cand_f = s.dfh;

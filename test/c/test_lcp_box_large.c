@@ -1,11 +1,10 @@
-/* test_lcp_box_large.c: the box steps' rule for large problems (src/lcp/lcp_box.c: above
-   IMP_LCP_BOX_LARGE rows a cap of 30 n + 1000 pivots, but past 5 n + 1000 the outer
-   iteration goes on only while the friction violation is halved within every 25 outer
-   iterations), turned on here for lcp_gen.h's small 2D pyramids through the workspace's
-   box_large_rows. Every answer the steps call solved is checked from A f + b by Coulomb's
-   conditions and by statics (lcp_pyr.h's pyr_ok: with pushes below mu g the boxes can stay
-   at rest), never against the program's own output; a run that fails stops within the old
-   cap of 15 n + 1000 pivots with its reason. */
+/* test_lcp_box_large.c: the box steps' cap for large problems (src/lcp/lcp_box.c: above
+   IMP_LCP_BOX_LARGE rows 5 n + 1000 pivots instead of 15 n + 1000), turned on here for
+   lcp_gen.h's small 2D pyramids and stacks through the workspace's box_large_rows. Every
+   answer the steps call solved is checked from A f + b by Coulomb's conditions (and, for
+   the pyramids, by statics: lcp_pyr.h's pyr_ok, with pushes below mu g the boxes can stay
+   at rest), never against the program's own output; a run that fails stops within the
+   cap with its reason. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +16,8 @@
 #include "lcp_pyr.h"
 #include "lcp_internal.h"
 
-/* the box steps alone on A + eps diag(A) (eps 0: A itself), the 2D engine's tolerances, the
-   large-problem rule above `large_rows` rows */
+/* the box steps alone on A + eps diag(A), the 2D engine's tolerances, the large problems'
+   cap above `large_rows` rows */
 static imp_lcp_status box(const pyr *y, double eps, int large_rows, double *f, imp_lcp_info *info,
                           const char **msg)
 {
@@ -42,10 +41,10 @@ static imp_lcp_status box(const pyr *y, double eps, int large_rows, double *f, i
     return st;
 }
 
-/* Pyramids of 4 to 7 boxes' base (120 to 448 rows) pushed by +-0.1 g, the rule on: the
+/* Pyramids of 4 to 7 boxes' base (136 to 448 rows) pushed by +-0.1 g, the cap on: the
    regularized steps answer each, and each answer is a static equilibrium meeting Coulomb's
    conditions on A itself */
-TEST(large_rule_answers_are_exact)
+TEST(large_cap_answers_are_exact)
 {
     for (int base = 4; base <= 7 && !check_current_failed; base++) {
         pyr y;
@@ -62,10 +61,9 @@ TEST(large_rule_answers_are_exact)
 }
 
 /* Random 2D stacks of 1 to 12 boxes with sideways pushes up to 1 g and random mu (sticking
-   and sliding; some have no fixed point of the steps), the rule on: an answer called solved
-   meets Coulomb's conditions from A f + b, and a failure ends within the old cap of
-   15 n + 1000 pivots with its reason */
-TEST(large_rule_bounds_a_failure)
+   and sliding), the cap on: an answer called solved meets Coulomb's conditions from
+   A f + b, and a failure ends within 5 n + 1000 pivots with its reason */
+TEST(large_cap_bounds_a_failure)
 {
     gen_rng g;
     gen_seed(&g, 77);
@@ -94,19 +92,19 @@ TEST(large_rule_bounds_a_failure)
         } else {
             failed++;
             CHECK(st == IMP_LCP_PIVOT_LIMIT);
-            CHECK(info.pivots <= 15 * n + 1000);
+            CHECK(info.pivots <= 5 * n + 1000);
             CHECK(msg != NULL && msg[0] != '\0');
         }
         gen_sys_free(&s);
     }
-    if (getenv("LCP_VERBOSE")) printf("random stacks, the rule on: %d solved, %d failed\n", ok, failed);
+    if (getenv("LCP_VERBOSE")) printf("random stacks, the cap on: %d solved, %d failed\n", ok, failed);
     CHECK(ok > 0);
 }
 
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
-    RUN(large_rule_answers_are_exact);
-    RUN(large_rule_bounds_a_failure);
+    RUN(large_cap_answers_are_exact);
+    RUN(large_cap_bounds_a_failure);
     return CHECK_END("lcp_box_large");
 }
