@@ -43,6 +43,8 @@ struct imp_lcp_workspace {
     double *prox;     /* the proximal point loop (lcp_prox.c): n^2 + 2 n doubles */
     unsigned char *prox_b; /* its iterate's row states and basis bits: 2 n bytes */
     size_t prox_cap;
+    int box_large_rows; /* the box steps' rule for large problems (lcp_box.c) applies above
+                           this many rows; 0 (the workspace's calloc): IMP_LCP_BOX_LARGE */
 };
 
 /* The clamped set's changes for the Cholesky methods (lcp_symmetric.c, lcp_box.c): the row into
