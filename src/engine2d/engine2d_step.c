@@ -284,15 +284,23 @@ static int to_handle(const imp_engine2d *e, const imp_rec2d *r, int mpl, int aft
    the accuracy of the half gap (after a back-up, or for one found penetrating, anywhere
    between contact and there: "allowTiny"); a corner on a corner within the accuracy of
    contact. Under the conventions these are what its CollisionAdvance counts as collisions
-   (numClose: approaching, needing handling or no contact, closeEnough). */
+   (numClose: approaching, needing handling or no contact, closeEnough), and a record found
+   penetrating that is a contact where the back-up left it (slower than velocity_tol, inside
+   (0, distance_tol)) is close at any distance in that band (its closeEnough is true for a
+   contact): it is handled there rather than at its estimated time. */
 static int close_collision(const imp_engine2d *e, const imp_rec2d *r, int mpl, int after_backup,
-                           double target, double acc)
+                           double target, double acc, double vtol)
 {
     double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
-    return to_handle(e, r, mpl, after_backup) && r->velocity < 0.0
-           && (r->corners ? corners_close(r, acc)
-                          : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
-                                && r->distance < target + acc);
+    if (!to_handle(e, r, mpl, after_backup) || !(r->velocity < 0.0)) {
+        return 0;
+    }
+    if (mpl && fabs(r->velocity) < vtol && r->distance > 0.0 && r->distance < 2.0 * target) {
+        return 1;
+    }
+    return r->corners ? corners_close(r, acc)
+                      : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
+                            && r->distance < target + acc;
 }
 
 /* Handles, at state w->data.y and time t, the touching records when one of them is a collision to
@@ -309,7 +317,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         return -1;
     }
     for (int i = 0; i < n && (!want || mpl); i++) {
-        want += close_collision(e, &e->rec[i], mpl, after_backup, target, acc);
+        want += close_collision(e, &e->rec[i], mpl, after_backup, target, acc, d->velocity_tol);
     }
     *untouched = !want;
     if (!want) {
