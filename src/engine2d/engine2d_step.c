@@ -953,6 +953,9 @@ int imp_engine2d_handle_now(imp_world *w)
         }
     }
     e->nrec = keep;
+    if (d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+        pair_order(e, elastic);  /* its findCollisions' order: the focus is drawn over it */
+    }
     w->data.state_version++;
     return imp_engine2d_handle(w, w->data.y, e->rec, keep, elastic, d->collision_handling);
 }
