@@ -11,13 +11,17 @@
 -- (its suite: the state within 1e-5, energy within 1e-5, no collision, joints within 0.025).
 -- near_stable_connected_blocks_pile_test: from a state moments before rest, with collisions
 -- (190 here): its suite (src/test/PileTest.ts) compares the state at 6 s within 1e-3: met to
--- 8.4e-6 under impact's conventions, although serial handling draws the order of simultaneous
+-- 7.7e-6 under impact's conventions, although serial handling draws the order of simultaneous
 -- collisions from impact's generator: the pile settles into the same rest (block 6 where it
--- rests in the stable pile). Under conventions = "myphysicslab" block 6 comes to rest
--- elsewhere, 1.57 away (pending). (With the twentyfold rotational damping the spec had, the
--- state matched a figure of its older suite, block 6 at (-0.48321, -7.392295), to 9.1e-6, and
--- was 0.38 from this one.) Then, as it asserts: no collision from 6 s to 10 s with energy kept
--- to 1e-3, the weld within 0.025.
+-- rests in the stable pile); under conventions = "myphysicslab" to 1.3e-5 (1.57 before
+-- session 17's back-up estimate and record order). (With the twentyfold rotational damping
+-- the spec had, the state matched a figure of its older suite, block 6 at (-0.48321,
+-- -7.392295), to 9.1e-6, and was 0.38 from this one. Its own code at its commit run under node
+-- (/work/mplref, session 17: pins in the second block's frame, as its makeConnectedBlocks
+-- makes them) ends at that older figure, 0.38 from the one its PileTest asserts; impact with
+-- body-frame pins parts from that run at the first step, where the impulses at its end give
+-- blocks 4, 5 and 7 velocities up to 0.015 apart: not located.) Then, as it asserts: no
+-- collision from 6 s to 10 s with energy kept to 1e-3, the weld within 0.025.
 -- (Its weld's four joint rows have rank 3 and targets that disagree by round-off: the impulse
 -- solve once refused them as inconsistent, test/c/test_lcp.c t13.)
 local impact = require("impact")
@@ -216,7 +220,7 @@ describe("myPhysicsLab PileTest", function()
   end
 
   for _, conventions in ipairs { "impact", "myphysicslab" } do
-    local state = conventions == "impact"
+    local state = true
     it("near_stable_connected_blocks_pile_test (serial, " .. conventions .. "): "
       .. (state and "its state at 6 s to its 1e-3; " or "") .. "from 6 s to 10 s no collision "
       .. "and energy to 1e-3; the weld within 0.025", function()
@@ -230,7 +234,8 @@ describe("myPhysicsLab PileTest", function()
           { -0.8635095, 0, -7.4433597, -0, 16.4933614, 0 }, { -0.2794896, 0, -8.8895748, 0, 21.2057504, -0 },
           { 0.1624361, 0.0000002, -8.8758426, 0.0000004, -0.7853982, -0.0000004 },
           { 0.7732544, -0, -7.8054609, 0, 3.9269908, -0 }, { 0.1992748, -0, -7.7913801, 0, 3.9269908, -0 } })
-        assert.is_true(err <= 1e-3, ("state %.3g from myPhysicsLab's at 6 s"):format(err))  -- 8.4e-6
+        -- 7.7e-6 (impact's conventions), 1.3e-5 (myPhysicsLab's)
+        assert.is_true(err <= 1e-3, ("state %.3g from myPhysicsLab's at 6 s"):format(err))
       end
       w:run { until_time = 10 }
       assert.equal(c6, w:stats().collisions)
@@ -242,8 +247,6 @@ describe("myPhysicsLab PileTest", function()
       end
     end)
   end
-  pending("near_stable_connected_blocks_pile_test under conventions = \"myphysicslab\": its "
-    .. "state at 6 s to 1e-3 (1.57: block 6 comes to rest turned by pi/2 elsewhere)")
 
   -- pile_config_1_test: a state once found in its PileApp after one "random" click, that made
   -- its checkNoneCollide throw: six random blocks and the welded pair (pins in the second
@@ -253,8 +256,11 @@ describe("myPhysicsLab PileTest", function()
   -- Run under both conventions (a physical outcome) and with the pins in either frame (a
   -- pin's two directions span the plane in both: the same joint). With its own rotational
   -- damping the energy from 9 s to 15 s changes by 1.04e-3 (pins in the body's frame) and
-  -- 1.8e-2 (world's) under impact's conventions, 4.6e-3 and 1.6e-3 under myPhysicsLab's:
-  -- pending below (with the spec's earlier twentyfold damping three of the four were met).
+  -- 1.8e-2 (world's) under impact's conventions, -4.0e-4 and -1.57e-2 under myPhysicsLab's
+  -- (session 17: 4.6e-3 and 1.6e-3 before its back-up estimate and record order): its 1e-3 is
+  -- asserted for myPhysicsLab's with the pins as its makeConnectedBlocks makes them, the body's
+  -- frame; the rest pending below. Its own code run under node (/work/mplref): -7.7e-7, no
+  -- collision.
   -- With the pins in the world's frame impact's conventions stopped at 4.17 s, and with its
   -- damping at 5.797 s ("the collision impulses could not be solved"): when the line between
   -- the two pins turns vertical their two x rows nearly coincide; clamped in index order
@@ -276,6 +282,9 @@ describe("myPhysicsLab PileTest", function()
         w:run { until_time = 15 }
         assert.equal(c9, w:stats().collisions)
         assert.is_true(w:energy().total <= e9)  -- damping only takes
+        if conventions == "myphysicslab" and frame == "body" then
+          assert.near(e9, w:energy().total, 1e-3)  -- its 1e-3: -4.0e-4
+        end
         assert.is_true(loose(w, pins) <= 0.025)
         for _, b in ipairs(blocks) do  -- in the pit
           assert.is_true(b.position[2] > -9.3 + 9.348706704297266 and b.position[2] < 9.35,
@@ -284,23 +293,23 @@ describe("myPhysicsLab PileTest", function()
       end)
     end
   end
-  pending("pile_config_1_test: its energy kept to 1e-3 from 9 s to 15 s (measured 1.04e-3, "
-    .. "1.8e-2 under impact's conventions, pins in the body's and the world's frame; 4.6e-3, "
-    .. "1.6e-3 under myPhysicsLab's)")
+  pending("pile_config_1_test: its energy kept to 1e-3 from 9 s to 15 s but under "
+    .. "myPhysicsLab's conventions with body-frame pins (measured 1.04e-3, 1.8e-2 under impact's "
+    .. "conventions, pins in the body's and the world's frame; 1.57e-2 under myPhysicsLab's with "
+    .. "world-frame pins)")
 
   -- pile_10_random_blocks: ten random blocks (its buildRNG seeded 0) placed in a row from
   -- (-5.5, -2) by its makeRandomBlocks, falling into the pit under gravity 3, elasticity 0.5,
   -- extra acceleration "velocity", small impacts on joints, its seed 13. It asserts the state
-  -- at 8 s to 0.01, then to 10 s no collision and the energy kept to 1e-5. The blocks come to
-  -- rest in another arrangement: 1.58 from its state under impact's conventions (its blocks 4,
-  -- 5 and 13 elsewhere; the others within 0.017), 0.998 under myPhysicsLab's (its blocks 9, 12
-  -- and 13; the others within 0.015), so the state is pending. Under impact's conventions the
-  -- pile is at rest by 8 s: no collision and the energy unchanged to 10 s (0); under
-  -- myPhysicsLab's the energy falls by 7.9e-3 (a block still moving, pending) and, since the
-  -- corner-on-corner contact of its CornerCornerCollision (h-mplref), one collision after 8 s.
-  -- Its outcome hangs on round-off: placing the blocks at x - left (one rounding) instead of its
-  -- x + (x - left) moves two blocks' initial x by one ulp (4e-16), and under myPhysicsLab's
-  -- conventions the state at 8 s is then within 0.0078 of its own, at rest to 10 s.
+  -- at 8 s to 0.01, then to 10 s no collision and the energy kept to 1e-5. Under myPhysicsLab's
+  -- conventions both are met (session 17): 7.8e-3 at 8 s, then no collision and the energy
+  -- unchanged (0); stepped beside its own code under node (which meets them: 6.8e-3) the
+  -- states agree to 1e-10 up to 3.8 s once its back-up's next trial step and its order of a
+  -- pair's records are taken (0.998 and -7.9e-3 before), and part in the step to 3.825 s,
+  -- where a contact-force solve draws one more round (a record at 0.009996 of distance_tol's
+  -- 0.01 in one list and not the other). Under impact's conventions the blocks come to rest in
+  -- another arrangement, 1.58 from its state (its blocks 4, 5 and 13 elsewhere; pending), at
+  -- rest by 8 s: no collision and the energy unchanged to 10 s (0).
   local function pile_10(conventions)
     local w = world("serial", { seed = 13, gravity = 3, extra_accel = "velocity",
                                 conventions = conventions })
@@ -308,28 +317,33 @@ describe("myPhysicsLab PileTest", function()
     return w, random_blocks(w, 10, -5.5, -2, lcg(0), 0.5)
   end
   for _, conventions in ipairs { "impact", "myphysicslab" } do
-    local energy = conventions == "impact"
-    it("pile_10_random_blocks (" .. conventions .. "): in the pit by 8 s, then to 10 s"
-      .. (energy and " no collision and energy to 1e-5" or " in the pit"), function()
+    local mpl_conv = conventions == "myphysicslab"
+    it("pile_10_random_blocks (" .. conventions .. "): in the pit by 8 s"
+      .. (mpl_conv and ", its state at 8 s to its 0.01" or "")
+      .. ", then to 10 s no collision and energy to 1e-5", function()
       local w, blocks = pile_10(conventions)
       local e0 = w:energy().total
       w:run { until_time = 8 }
       local c8, e8 = w:stats().collisions, w:energy().total
       assert.is_true(c8 > 0 and e8 < e0)
-      w:run { until_time = 10 }
-      if energy then
-        assert.equal(c8, w:stats().collisions)
-        assert.near(e8, w:energy().total, 1e-5)  -- 0
+      if mpl_conv then
+        local err = mpl.worst(blocks, {  -- its state at 8 s, bodies 4 to 13
+          { -1.4688341, 0, -7.366921, -0, 5.507218, -0 }, { -1.2888741, 0, -6.8611893, -0, 2.3604327, 0 },
+          { -1.0893343, 0, -7.5132601, -0, 0.7919455, -0 }, { -0.5829513, 0, -8.0161773, -0, 0.7896626, 0 },
+          { -0.0678191, -0, -8.6057224, -0, 0.7853285, -0 }, { 0.1123147, -0, -7.4965551, -0, -0.771069, -0 },
+          { 0.0843676, 0, -7.8743626, -0, 0.8066319, 0 }, { 0.7205631, 0, -8.2682827, -0, 0.7924107, 0 },
+          { 0.7795149, 0, -7.7446799, 0, 3.9304584, -0 }, { 0.3485821, 0, -6.9817453, -0, 2.3673243, -0 } })
+        assert.is_true(err <= 0.01, ("state %.3g from myPhysicsLab's at 8 s"):format(err))  -- 7.8e-3
       end
+      w:run { until_time = 10 }
+      assert.equal(c8, w:stats().collisions)
+      assert.near(e8, w:energy().total, 1e-5)  -- 0 under both
       for _, b in ipairs(blocks) do
         assert.is_true(b.position[2] > -9.3 and b.position[2] < -5 and math.abs(b.position[1]) < 3)
       end
     end)
   end
-  pending("pile_10_random_blocks: its state at 8 s to 0.01 (1.58 under impact's conventions, "
-    .. "0.998 under myPhysicsLab's) and, under myPhysicsLab's, no collision and the energy kept "
-    .. "to 1e-5 from 8 s to 10 s (a block still settling: one collision after 8 s since session "
-    .. "16's corner-on-corner contact under its conventions)")
+  pending("pile_10_random_blocks (impact): its state at 8 s to 0.01 (1.58: another rest)")
 
   -- connected_blocks_pile_test: five random blocks (buildRNG seeded 4) from (-6, -2) and the
   -- welded pair at (6, 7) turned pi/8 + 0.05 (its alignConnectors moves the second block so the

@@ -49,6 +49,9 @@ typedef struct imp_rec2d {
     int corners;          /* a corner against a corner (vertex/vertex) along a line that is no
                              face's normal: that normal holds only near contact */
     int vertex;           /* the primary's feature is a vertex against the normal body's edge */
+    int feature[2];       /* the primary's vertex (its edge for edge/edge) and the normal
+                             body's edge (its vertex for vertex/vertex), 0 for connectors:
+                             myPhysicsLab's order of a pair's records (mpl_pair_before) */
     double u1[2], u2[2];  /* world points whose motion gives the gap's acceleration: the
                              primary's vertex or arc centre, the normal body's point or arc centre */
     double point[2];      /* impact point (on the normal body) */

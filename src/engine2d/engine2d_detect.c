@@ -357,6 +357,8 @@ static int record_from_hit(const imp_world *w, const double *y, const imp_hit2d 
     r->swept = h->swept;
     r->corners = h->type == IMP_HIT_VERTEX_VERTEX && h->cone_margin > IMP_COLLIDE2D_CONE_SLACK;
     r->vertex = h->type == IMP_HIT_VERTEX_EDGE && h->curvature == 0.0;
+    r->feature[0] = h->vertex >= 0 ? h->vertex : h->edge;
+    r->feature[1] = h->normal_edge >= 0 ? h->normal_edge : h->normal_vertex;
     const imp_engine2d_def *d = &w->model.def.engine2d;
     double depth = -h->distance, speed = fabs(h->normal_velocity);
     if (h->kind == IMP_HIT_COLLISION && h->distance <= 0.0

@@ -37,9 +37,15 @@ int imp_engine2d_mpl_pair_before(const imp_rec2d *a, const imp_rec2d *b)
         return alo != blo ? alo < blo : ahi < bhi;
     }
     /* within a pair: the vertices of the later body on the earlier's edges, then the
-       earlier's on the later's, then the edge/edge records (its Polygon.checkCollision) */
+       earlier's on the later's, then the edge/edge records (its Polygon.checkCollision);
+       the vertices in their order, each against the edges in theirs (its
+       UtilCollision.checkVertexes over the vertices, testCollisionVertex over the edges) */
     int ak = a->curved ? 2 : a->p > a->q ? 0 : 1, bk = b->curved ? 2 : b->p > b->q ? 0 : 1;
-    return ak < bk;
+    if (ak != bk || ak == 2) {
+        return ak < bk;
+    }
+    return a->feature[0] != b->feature[0] ? a->feature[0] < b->feature[0]
+                                          : a->feature[1] < b->feature[1];
 }
 
 imp_baraff_ws *imp_engine2d_baraff_ws(imp_engine2d *e)

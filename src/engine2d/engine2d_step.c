@@ -284,15 +284,23 @@ static int to_handle(const imp_engine2d *e, const imp_rec2d *r, int mpl, int aft
    the accuracy of the half gap (after a back-up, or for one found penetrating, anywhere
    between contact and there: "allowTiny"); a corner on a corner within the accuracy of
    contact. Under the conventions these are what its CollisionAdvance counts as collisions
-   (numClose: approaching, needing handling or no contact, closeEnough). */
+   (numClose: approaching, needing handling or no contact, closeEnough), and a record found
+   penetrating that is a contact where the back-up left it (slower than velocity_tol, inside
+   (0, distance_tol)) is close at any distance in that band (its closeEnough is true for a
+   contact): it is handled there rather than at its estimated time. */
 static int close_collision(const imp_engine2d *e, const imp_rec2d *r, int mpl, int after_backup,
-                           double target, double acc)
+                           double target, double acc, double vtol)
 {
     double lo = after_backup ? 0.0 : target - acc;  /* "allowTiny" after a back-up */
-    return to_handle(e, r, mpl, after_backup) && r->velocity < 0.0
-           && (r->corners ? corners_close(r, acc)
-                          : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
-                                && r->distance < target + acc);
+    if (!to_handle(e, r, mpl, after_backup) || !(r->velocity < 0.0)) {
+        return 0;
+    }
+    if (mpl && fabs(r->velocity) < vtol && r->distance > 0.0 && r->distance < 2.0 * target) {
+        return 1;
+    }
+    return r->corners ? corners_close(r, acc)
+                      : r->distance >= (r->kind == IMP_HIT_IMMINENT ? lo : 0.0)
+                            && r->distance < target + acc;
 }
 
 /* Handles, at state w->data.y and time t, the touching records when one of them is a collision to
@@ -309,7 +317,7 @@ static int handle_close(imp_world *w, double t, int after_backup, int *untouched
         return -1;
     }
     for (int i = 0; i < n && (!want || mpl); i++) {
-        want += close_collision(e, &e->rec[i], mpl, after_backup, target, acc);
+        want += close_collision(e, &e->rec[i], mpl, after_backup, target, acc, d->velocity_tol);
     }
     *untouched = !want;
     if (!want) {
@@ -385,11 +393,15 @@ static double centres_rate(const double *y, const imp_rec2d *r)
    constant normal acceleration a = (v2 - v1) / h, d1 + v1 s + a s^2 / 2 = target, the
    earliest root s in (0, h]. Uniform motion gives (target - d1) / v1. NaN when there is no
    estimate. cs: 2 per slot, scratch for the cosines and sines of y0's angles; y: the state r
-   describes, NULL when r's body-frame copies are set already. */
+   describes, NULL when r's body-frame copies are set already; *d1 (when not NULL): the
+   distance at y0 (NaN when v2 gives no estimate). */
 static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, const double *y0,
-                       double *cs, double h, double target)
+                       double *cs, double h, double target, double *d1_out)
 {
     double v2 = r->velocity;
+    if (d1_out != NULL) {
+        *d1_out = NAN;
+    }
     if (!(v2 < -1e-3)) {
         return NAN;
     }
@@ -418,6 +430,9 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
     if (curved) {
         d1 = side * hypot(m.u1[0] - m.u2[0], m.u1[1] - m.u2[1]) + gap_c;
         v1 = centres_rate(y0, &m);
+    }
+    if (d1_out != NULL) {
+        *d1_out = d1;
     }
     double a = (v2 - v1) / h, c = d1 - target;  /* a s^2 / 2 + v1 s + c = 0 */
     double s;
@@ -543,6 +558,11 @@ typedef struct advance {
     int estimated;          /* the trial step goes to a back-up's estimated collision time */
     int tiny;               /* the last trial step ends with an imminent collision closer than
                                the half gap that it cannot reach (allowTiny): handled there */
+    int nfar;               /* conventions = "myphysicslab": the penetrating records that the
+                               back-up leaves farther than distance_tol (its removeDistant),
+                               and the earliest of their estimated times (a trial step's
+                               length; NaN when one of them has none) */
+    double far_est;
     long trials;
     imp_rec2d last_blame;   /* the worst record of the last back-up */
     char *why;
@@ -694,6 +714,8 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
     const double *y = e->stage_hit ? NULL : a->w->data.y;
     int mpl = a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
     a->tiny = 0;
+    a->nfar = 0;
+    a->far_est = INFINITY;
     e->nkept_rec = 0;
     for (int i = 0; i < nrec; i++) {
         const imp_rec2d *r = &rec[i];
@@ -718,11 +740,20 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
             st = IMP_ERR_NOMEM;
             break;
         }
-        double te = estimate(a->w, r, y, e->y0, e->cs, h, a->target);
+        double d1;
+        double te = estimate(a->w, r, y, e->y0, e->cs, h, a->target, &d1);
         if (isfinite(te)) {
             *est = te < *est ? te : *est;
         } else {
             *have_estimate = 0;
+        }
+        if (mpl && !r->bilateral && d1 >= a->d->distance_tol) {  /* (NaN d1: not known) */
+            a->nfar++;
+            if (!isfinite(te)) {
+                a->far_est = NAN;  /* (stays NaN: its CollisionStats' estTime) */
+            } else if (te < a->far_est) {
+                a->far_est = te;
+            }
         }
     }
     imp_profile_add(a->prof, IMP_STAGE_DETECT, start);
@@ -778,6 +809,22 @@ static imp_status back_up(advance *a, int worst, double est, int have_estimate)
         a->handled = 1;
         a->binary = 0;
         a->estimated = 0;
+        if (a->nfar > 0) {
+            /* myPhysicsLab's next trial step after a handling at the back-up
+               (CollisionAdvance.calc_next_step with the statistics of the records it removed
+               as distant before handling): to the earliest of their estimated times, else,
+               one without an estimate, the binary search from half the trial step */
+            if (isfinite(a->far_est)) {
+                a->h = fmin(a->far_est, time_left(a));
+                a->estimated = 1;
+            } else {
+                a->binary = 1;
+                a->binary_accepts = 0;
+                a->h = fmin(0.5 * a->h, time_left(a));
+                e->stats.binary_searches++;
+            }
+            return IMP_OK;
+        }
         a->h = time_left(a);
         return IMP_OK;
     }
@@ -945,6 +992,9 @@ int imp_engine2d_handle_now(imp_world *w)
         }
     }
     e->nrec = keep;
+    if (d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB) {
+        pair_order(e, elastic);  /* its findCollisions' order: the focus is drawn over it */
+    }
     w->data.state_version++;
     return imp_engine2d_handle(w, w->data.y, e->rec, keep, elastic, d->collision_handling);
 }

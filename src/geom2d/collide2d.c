@@ -450,7 +450,7 @@ static void touch_tests(ctx *c, const imp_body2d *N, const imp_poly2d *gn, imp_x
                 double t2 = c->tol * c->tol;
                 int doubt = d <= margin || imp_v2_len2(imp_v2_sub(q, e->a)) <= t2 ||
                             imp_v2_len2(imp_v2_sub(q, e->b)) <= t2;
-                if (d >= -margin && (!doubt || meets(pc, n, d > 0.0 ? d : 0.0))) {
+                if (d >= -margin && (!doubt || c->corner_overlap || meets(pc, n, d > 0.0 ? d : 0.0))) {
                     near_edge = 1;
                     imp_hit2d h = blank_hit(P, N, IMP_HIT_VERTEX_EDGE);
                     h.vertex = i;

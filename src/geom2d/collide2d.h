@@ -87,9 +87,13 @@ typedef struct imp_detect2d_params {
     double velocity_tol;  /* >= 0 */
     int keep_separating;  /* 1: also touching pairs moving apart faster than velocity_tol
                              (IMP_HIT_SEPARATING: the collision handling's records); 0: not */
-    int corner_overlap;   /* 1: a corner that meets the end of an edge past its line is a
-                             collision (its depth kept, as myPhysicsLab measures it); 0: such
-                             a corner on a corner touches (depth 0) */
+    int corner_overlap;   /* 1: myPhysicsLab's corner tests: a corner that meets the end of
+                             an edge past its line is a collision (its depth kept), and a
+                             corner within distance_tol of a face, its foot inside the face,
+                             touches that face whatever the corner's shape (its
+                             findVertexContact); 0: such a corner on a corner touches (depth
+                             0), and near a face's ends only a corner that meets the face (no
+                             edge of its own running into it first) touches it */
 } imp_detect2d_params;
 
 enum { IMP_HIT_COLLISION = 0, IMP_HIT_CONTACT = 1, IMP_HIT_IMMINENT = 2, IMP_HIT_SEPARATING = 3 };
