@@ -358,15 +358,21 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
     return IMP_OK;
 }
 
+/* exchanges two arrays with their capacities */
+static void swap_arrays(void **a, int *ca, void **b, int *cb)
+{
+    void *t = *a;
+    int c = *ca;
+    *a = *b;
+    *ca = *cb;
+    *b = t;
+    *cb = c;
+}
+
 /* exchanges the arrays of this step's points and the last step's */
 static void swap_lists(imp_engine3d *e)
 {
-    imp_e3_point *tp = e->prev;
-    int tc = e->prev_cap;
-    e->prev = e->pts;
-    e->prev_cap = e->pts_cap;
-    e->pts = tp;
-    e->pts_cap = tc;
+    swap_arrays((void **)&e->prev, &e->prev_cap, (void **)&e->pts, &e->pts_cap);
     e->ev_valid = 0;  /* (the events' pair states were the old list's: ev_take) */
 }
 
@@ -577,12 +583,7 @@ static void ev_take(imp_engine3d *e)
     if (e->nev_next < 0) {
         return;
     }
-    imp_e3_pair_state *t = e->ev_pairs;
-    int c = e->ev_pairs_cap;
-    e->ev_pairs = e->ev_next;
-    e->ev_pairs_cap = e->ev_next_cap;
-    e->ev_next = t;
-    e->ev_next_cap = c;
+    swap_arrays((void **)&e->ev_pairs, &e->ev_pairs_cap, (void **)&e->ev_next, &e->ev_next_cap);
     e->nev_pairs = e->nev_next;
     e->nev_next = 0;
     e->ev_valid = 1;
