@@ -21,8 +21,7 @@ void imp_world_rhs(void *ctx, double t, const double *y, double *dydt)
 void imp_world_forces(imp_world *w, double t, const double *y, double *f)
 {
     w->scratch.rhs_time = t;  /* (the 2D contact strategy's stages, engine2d_step.c) */
-    memset(f, 0, (size_t)w->model.nslots * 6 * sizeof *f);
-    imp_forces_body(w, y, f);
+    imp_forces_body_set(w, y, f);  /* (every slot's six written: no zeroing first) */
     imp_forces_springs(w, y, f);
     imp_forces_gravitation(w, y, f);
     imp_forces_loads(w, t, y, f);

@@ -7,6 +7,9 @@
 
 /* uniform gravity, applied forces and torques, linear and angular damping */
 void imp_forces_body(const imp_world *w, const double *y, double *f);
+/* the same written into f (every slot's six: zero where none acts) instead of added: for the
+   first of the laws, in place of zeroing f */
+void imp_forces_body_set(const imp_world *w, const double *y, double *f);
 /* springs between body points: F = (k (L - L0) + c dL/dt) along the spring */
 void imp_forces_springs(const imp_world *w, const double *y, double *f);
 /* mutual gravitation G m_i m_j / (r^2 + eps^2) between every pair of bodies with mass */

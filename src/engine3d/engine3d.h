@@ -81,6 +81,13 @@ typedef struct imp_e3_point {
    the order the step's points and the last step's are kept in. */
 int imp_e3_point_cmp(const void *x, const void *y);
 
+/* one pair's contact-event state at a step's end (imp_engine3d's ev_pairs): 20 bytes */
+typedef struct imp_e3_pair_state {
+    int a, b;      /* the pair's slots */
+    int j, end;    /* its points' run in that step's list */
+    int touching;  /* a point within distance_tol or carrying an impulse */
+} imp_e3_pair_state;
+
 typedef struct imp_e3_pair_override {
     int a, b;
     unsigned gen_a, gen_b;  /* the bodies' generations: a body later put in the slot has none */
@@ -204,6 +211,15 @@ typedef struct imp_engine3d {
     imp_e3_point *slept;
     int nslept, slept_cap;
     struct imp_e3_soft *soft; /* contact_solver = "soft": the step's rows (engine3d_soft.h), NULL */
+    /* the contact events' state of the last step's pairs (engine3d_step.c's events), taken at
+       the step's end, in e->prev's order: each pair's run [j, end) and whether it touched; the
+       next step's events read it instead of walking e->prev's points again. Valid while
+       ev_valid and e->prev is still ev_list with ev_nprev points (every change of e->prev:
+       the swaps, sleeping, a reset, clears ev_valid) */
+    imp_e3_pair_state *ev_pairs, *ev_next;
+    int nev_pairs, nev_next, ev_pairs_cap, ev_next_cap;
+    int ev_valid, ev_nprev;
+    const imp_e3_point *ev_list;
 } imp_engine3d;
 
 /* The velocity of b relative to a at a contact point, in the point's frame (normal, t1, t2):

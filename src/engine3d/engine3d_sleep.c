@@ -42,6 +42,7 @@ static imp_status give_back(const imp_world *w, imp_engine3d *e)
     if (reserve(&e->prev, &e->prev_cap, e->nprev + back) != 0) {
         return IMP_ERR_NOMEM;
     }
+    e->ev_valid = 0;  /* (e->prev changes: the events' pair states are not its) */
     int m = 0;
     for (int i = 0; i < e->nslept; i++) {
         const imp_e3_point *p = &e->slept[i];
@@ -158,6 +159,9 @@ imp_status imp_e3_sleep_end(imp_world *w, imp_engine3d *e, double h)
         } else {
             e->prev[m++] = *p;
         }
+    }
+    if (m != e->nprev) {
+        e->ev_valid = 0;  /* (some taken aside: the events' pair states are not e->prev's) */
     }
     e->nprev = m;
     return IMP_OK;

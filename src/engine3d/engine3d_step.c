@@ -358,15 +358,22 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
     return IMP_OK;
 }
 
+/* exchanges two arrays with their capacities */
+static void swap_arrays(void **a, int *ca, void **b, int *cb)
+{
+    void *t = *a;
+    int c = *ca;
+    *a = *b;
+    *ca = *cb;
+    *b = t;
+    *cb = c;
+}
+
 /* exchanges the arrays of this step's points and the last step's */
 static void swap_lists(imp_engine3d *e)
 {
-    imp_e3_point *tp = e->prev;
-    int tc = e->prev_cap;
-    e->prev = e->pts;
-    e->prev_cap = e->pts_cap;
-    e->pts = tp;
-    e->pts_cap = tc;
+    swap_arrays((void **)&e->prev, &e->prev_cap, (void **)&e->pts, &e->pts_cap);
+    e->ev_valid = 0;  /* (the events' pair states were the old list's: ev_take) */
 }
 
 /* x1 = x0 + h (v1 + pv) (pv: the split impulse's pseudo-velocity, positions only); each
@@ -456,33 +463,41 @@ static void refresh_points(const imp_world *w, imp_engine3d *e)
     e->stats.max_penetration = pen;
 }
 
-/* a pair touches when a point is within distance_tol or carries an impulse (the first such
-   point answers: the others' are not read) */
-static int touching(const imp_world *w, const imp_e3_point *p, int n, int i)
+/* One pair's run of points from i (i < n) read in one walk: where it ends, whether it touches
+   (a point within distance_tol or carrying an impulse), and with full what its events read
+   (the points' u0 and impact impulses, in the points' order: the same sums and minima as
+   separate walks). O(the run's points). */
+typedef struct pair_run {
+    int end, touching, going, was_touching;
+    double u0;      /* the smallest approach velocity (0 or less) */
+    double acc;     /* the impact impulses so far ... */
+    double acc_u0;  /* ... and their smallest approach velocity (0 or less) */
+} pair_run;
+
+static inline pair_run run_of(const imp_world *w, const imp_e3_point *p, int n, int i, int full)
 {
-    int a = p[i].a, b = p[i].b;
     double tol = w->model.def.engine2d.distance_tol;
-    for (int k = i; k < n && p[k].a == a && p[k].b == b; k++) {
-        if (p[k].distance <= tol || p[k].r[0] > 0.0) {
-            return 1;
+    pair_run r = {i, 0, 0, 0, 0.0, 0.0, 0.0};
+    int a = p[i].a, b = p[i].b, k = i;
+    for (; k < n && p[k].a == a && p[k].b == b; k++) {
+        const imp_e3_point *q = &p[k];
+        r.touching |= q->distance <= tol || q->r[0] > 0.0;
+        if (full) {
+            r.going |= q->going;
+            r.was_touching |= q->was_touching;
+            r.u0 = imp_fmin(r.u0, q->u0);
+            r.acc += q->acc;
+            r.acc_u0 = imp_fmin(r.acc_u0, q->acc_u0);
         }
     }
-    return 0;
+    r.end = k;
+    return r;
 }
 
 /* whether last step's point q is of a body since removed (its slot's generation moved on) */
 static int stale(const imp_world *w, const imp_e3_point *q)
 {
     return q->gen_a != w->model.bodies[q->a].generation || q->gen_b != w->model.bodies[q->b].generation;
-}
-
-static int pair_end(const imp_e3_point *p, int n, int i)
-{
-    int k = i;
-    while (k < n && p[k].a == p[i].a && p[k].b == p[i].b) {
-        k++;
-    }
-    return k;
 }
 
 static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n, double value, double impulse)
@@ -506,20 +521,6 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
     imp_world_push_event(w, &ev);
 }
 
-/* contact_begin / contact_end by comparing the touching pairs of this step and the last
-   (both sorted by (a, b)); collision for each pair with an impact. */
-/* a pair's impact impulses so far */
-static double pair_acc(const imp_e3_point *p, int from, int to, double *u0)
-{
-    double acc = 0.0;
-    *u0 = 0.0;
-    for (int k = from; k < to; k++) {
-        acc += p[k].acc;
-        *u0 = imp_fmin(*u0, p[k].acc_u0);
-    }
-    return acc;
-}
-
 /* Collects this step's impact impulses into the points' acc (matched across steps); counts
    the simultaneous solve's impacts (not serial: serial_impacts counts its own). */
 static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, int serial)
@@ -541,91 +542,138 @@ static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, in
     }
 }
 
-/* The begin and collision events of this step's pair at points i .. end - 1 (touching now,
-   and before: in the last step). */
-static void current_pair_events(imp_world *w, imp_engine3d *e, int i, int end, int now, int before)
+/* The begin and collision events of this step's pair at points i .. r->end - 1 (touching
+   now, and before: in the last step). */
+static void current_pair_events(imp_world *w, imp_engine3d *e, int i, const pair_run *r, int before)
 {
-    double u0 = 0.0;
-    int going = 0;
-    for (int k = i; k < end; k++) {
-        u0 = imp_fmin(u0, e->pts[k].u0);
-        going |= e->pts[k].going;
+    int end = r->end;
+    if (r->touching && !before) {
+        push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], end - i, -r->u0, 0.0);
     }
-    if (now && !before) {
-        push(w, IMP_EVENT_CONTACT_BEGIN, &e->pts[i], end - i, -u0, 0.0);
-    }
-    double au0, acc = pair_acc(e->pts, i, end, &au0);
-    if (acc > 0.0 && !going) {
-        push(w, IMP_EVENT_COLLISION, &e->pts[i], end - i, au0, acc);
+    if (r->acc > 0.0 && !r->going) {
+        push(w, IMP_EVENT_COLLISION, &e->pts[i], end - i, r->acc_u0, r->acc);
         for (int k = i; k < end; k++) {
             e->pts[k].acc = e->pts[k].acc_u0 = 0.0;
         }
     }
 }
 
+/* room for n pair states in e->ev_next, emptied: 1, or 0 without memory (then none are kept
+   and the next step's events walk the points) */
+static int ev_reserve(imp_engine3d *e, int n)
+{
+    e->nev_next = 0;
+    if (n > e->ev_next_cap) {
+        int c = n + n / 2 + 16;
+        imp_e3_pair_state *q = realloc(e->ev_next, (size_t)c * sizeof *q);
+        if (q == NULL) {
+            e->nev_next = -1;
+            return 0;
+        }
+        e->ev_next = q;
+        e->ev_next_cap = c;
+    }
+    return 1;
+}
+
+/* after the step's points became the last ones (swap_lists): the pair states events() kept
+   of them are e->prev's, for the next step's events */
+static void ev_take(imp_engine3d *e)
+{
+    if (e->nev_next < 0) {
+        return;
+    }
+    swap_arrays((void **)&e->ev_pairs, &e->ev_pairs_cap, (void **)&e->ev_next, &e->ev_next_cap);
+    e->nev_pairs = e->nev_next;
+    e->nev_next = 0;
+    e->ev_valid = 1;
+    e->ev_list = e->prev;
+    e->ev_nprev = e->nprev;
+}
+
 /* events() when this sub-step's points are the last one's moved (refresh_points): the same
    pairs, touching before by the points' was_touching */
 static void events_same(imp_world *w, imp_engine3d *e)
 {
+    int record = ev_reserve(e, e->npts);
     for (int i = 0; i < e->npts;) {
-        int end = pair_end(e->pts, e->npts, i), before = 0;
-        for (int k = i; k < end; k++) {
-            before |= e->pts[k].was_touching;
+        pair_run r = run_of(w, e->pts, e->npts, i, 1);
+        if (record) {
+            e->ev_next[e->nev_next++] = (imp_e3_pair_state){e->pts[i].a, e->pts[i].b, i, r.end, r.touching};
         }
-        int now = touching(w, e->pts, e->npts, i);
-        current_pair_events(w, e, i, end, now, before);
-        if (before && !now) {
-            push(w, IMP_EVENT_CONTACT_END, &e->pts[i], end - i, 0.0, 0.0);
+        current_pair_events(w, e, i, &r, r.was_touching);
+        if (r.was_touching && !r.touching) {
+            push(w, IMP_EVENT_CONTACT_END, &e->pts[i], r.end - i, 0.0, 0.0);
         }
-        i = end;
+        i = r.end;
     }
 }
 
 /* contact_begin / contact_end by comparing the touching pairs of this step and the last
    (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
-   (the step after the last one, or the pair's end). */
+   (the step after the last one, or the pair's end). Each pair's points are walked once in
+   each list (run_of). */
 /* points ahead of the events' walk whose first fields (a .. was_touching, the first 96
    bytes: what the walk reads) are asked of the cache: both lists are megabytes by the step's
-   end, read at a 304-byte stride, and the walk waited on them (pair_end's loads) */
+   end, read at a 304-byte stride, and the walk waited on them (run_of's loads) */
 enum { EVENTS_AHEAD = 48 };
 
 static void events(imp_world *w, imp_engine3d *e)
 {
-    int i = 0, j = 0, fi = 0, fj = 0;
-    while (i < e->npts || j < e->nprev) {
+    /* the last step's pairs from the states kept at its end (ev_take) when they are still
+       e->prev's: its points are then read only for a pair gone or ending */
+    int kept = e->ev_valid && e->ev_list == e->prev && e->ev_nprev == e->nprev;
+    int nlast = kept ? e->nev_pairs : e->nprev, record = ev_reserve(e, e->npts);
+    int i = 0, j = 0, s = 0, fi = 0, fj = 0;
+    while (i < e->npts || s < nlast) {
         for (; fi < e->npts && fi < i + EVENTS_AHEAD; fi++) {
             imp_prefetch_bytes(&e->pts[fi], offsetof(imp_e3_point, normal), 0);
         }
-        for (; fj < e->nprev && fj < j + EVENTS_AHEAD; fj++) {
+        for (; !kept && fj < e->nprev && fj < j + EVENTS_AHEAD; fj++) {
             imp_prefetch_bytes(&e->prev[fj], offsetof(imp_e3_point, normal), 0);
         }
         int cmp;
         if (i >= e->npts) {
             cmp = 1;
-        } else if (j >= e->nprev) {
+        } else if (s >= nlast) {
             cmp = -1;
         } else {
-            const imp_e3_point *p = &e->pts[i], *q = &e->prev[j];
-            cmp = p->a != q->a ? (p->a < q->a ? -1 : 1) : (p->b != q->b ? (p->b < q->b ? -1 : 1) : 0);
+            const imp_e3_point *p = &e->pts[i];
+            int qa = kept ? e->ev_pairs[s].a : e->prev[j].a, qb = kept ? e->ev_pairs[s].b : e->prev[j].b;
+            cmp = p->a != qa ? (p->a < qa ? -1 : 1) : (p->b != qb ? (p->b < qb ? -1 : 1) : 0);
         }
-        int inow = cmp <= 0 ? pair_end(e->pts, e->npts, i) : i;
-        int jnow = cmp >= 0 ? pair_end(e->prev, e->nprev, j) : j;
-        int now = cmp <= 0 && touching(w, e->pts, e->npts, i);
-        int before = cmp >= 0 && touching(w, e->prev, e->nprev, j);
+        pair_run now = {i, 0, 0, 0, 0.0, 0.0, 0.0}, before = {j, 0, 0, 0, 0.0, 0.0, 0.0};
+        if (cmp <= 0) {
+            now = run_of(w, e->pts, e->npts, i, 1);
+        }
+        if (cmp >= 0 && kept) {
+            const imp_e3_pair_state *q = &e->ev_pairs[s++];
+            j = q->j;
+            before.end = q->end;
+            before.touching = q->touching;
+        }
+        if (cmp > 0 || (cmp == 0 && !kept)) {  /* (the impulses only of a pair gone) */
+            before = run_of(w, e->prev, e->nprev, j, cmp > 0);
+        }
+        if (cmp <= 0 && record) {
+            e->ev_next[e->nev_next++] = (imp_e3_pair_state){e->pts[i].a, e->pts[i].b, i, now.end, now.touching};
+        }
         /* (the last step's pair's generations, on a line of its own, read only when asked) */
         if (cmp <= 0) {
-            current_pair_events(w, e, i, inow, now, before);
+            current_pair_events(w, e, i, &now, before.touching);
         } else if (!stale(w, &e->prev[j])) {  /* the pair is gone: an impact still open ends here */
-            double au0, acc = pair_acc(e->prev, j, jnow, &au0);
-            if (acc > 0.0) {
-                push(w, IMP_EVENT_COLLISION, &e->prev[j], jnow - j, au0, acc);
+            if (before.acc > 0.0) {
+                push(w, IMP_EVENT_COLLISION, &e->prev[j], before.end - j, before.acc_u0, before.acc);
             }
         }
-        if (before && !now && !stale(w, &e->prev[j])) {
-            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], jnow - j, 0.0, 0.0);
+        if (before.touching && !now.touching && !stale(w, &e->prev[j])) {
+            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], before.end - j, 0.0, 0.0);
         }
-        i = inow;
-        j = jnow;
+        i = now.end;
+        j = before.end;
+        if (!kept) {
+            s = j;  /* (walking e->prev's points: the last step's pairs are its runs) */
+        }
     }
 }
 
@@ -832,6 +880,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     e->nprev = n;
     e->npts = 0;
     e->swapped = 1;
+    ev_take(e);
     imp_profile_add(&w->data.profile, IMP_STAGE_CONTACTS, t);
     return IMP_OK;
 }
@@ -949,4 +998,5 @@ void imp_engine3d_finish(imp_world *w, imp_engine3d *e)
     e->nprev = n;
     e->npts = 0;
     e->swapped = 1;
+    ev_take(e);
 }

@@ -36,7 +36,8 @@ void imp_engine3d_free(imp_engine3d *e)
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->rows, e->pairs, e->dof,
                       e->fj_rp, e->fj_col, e->fj_val, e->fm_rp, e->fm_col, e->fm_val,
                       e->pair_entry, e->pair_tmp, e->entry_tmp, e->ev_tmp, e->cache, e->cache_free, e->pose,
-                      e->speed, e->scale, e->dpose, e->travel, e->push, e->slept, e->iso};
+                      e->speed, e->scale, e->dpose, e->travel, e->push, e->slept, e->iso,
+                      e->ev_pairs, e->ev_next};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         free(arrays[i]);
     }
@@ -170,6 +171,7 @@ static void invalidate(imp_world *w)
 {
     if (w->engine3d != NULL) {
         w->engine3d->nprev = 0;
+        w->engine3d->ev_valid = 0;
         w->engine3d->bp_built = 0;
     }
 }
