@@ -5,6 +5,7 @@ local shape2d = impact.shape2d
 local mpl = require("spec.support.myphysicslab")
 local worst = mpl.worst
 local clock = require("spec.support.myphysicslab_clock")
+local curved = require("spec.support.myphysicslab_curved")
 
 describe("myPhysicsLab MiscellanyTest", function()
   -- damping_standard: two balls (radius 0.5 and 1, mass 1) spinning at 2 rad/s under its
@@ -491,6 +492,37 @@ describe("myPhysicsLab MiscellanyTest", function()
   end
   pending("roller_end_point_test: its state at 10 s to 1e-5 (0.043 away under both conventions; "
     .. "8 strikes on the stop by then)")
-  pending("curved_test_error: an error (stuck) within 1 s of its recorded state (needs "
-    .. "CurvedTestApp's shapes)")
+  -- curved_test_error: CurvedTestApp's scene (4 fixed bodies, 6 free ones, 4 walls; its
+  -- curved_test_error_setup: serial handling, extra acceleration "velocity_and_distance", dt
+  -- 0.025, gravity 3, no damping; spec/support/myphysicslab_curved.lua) at the state its
+  -- setupCurvedError records; its test asserts the run fails within 1 s ("stuck": a block
+  -- jammed between two fixed ones, ComputeForces finds no forces). With the scene's shapes as
+  -- CurvedTestApp.make builds them now, that state has ball 5 (radius 0.4) 0.0895 into block 4
+  -- and 0.0872 into the fixed ball 2 (each gap: the centre's distance to the other's outline
+  -- less 0.4), so no step can be taken from it: impact stops at the first step with an error
+  -- naming the pair, the world kept at its state. (With ball 5 of radius 0.3, which leaves it
+  -- clear of both, RK4 under myphysicslab's conventions fails at 0.025 s, the contact forces
+  -- not solved, block 4 named; under impact's it runs the second through, 27 collisions, the
+  -- free bodies no closer than 0.005 at its end and the energy 0.57 lower.)
+  for _, conventions in ipairs { "myphysicslab", "impact" } do
+    it("curved_test_error (" .. conventions .. "): its recorded state stops the run with an "
+      .. "error, the world kept", function()
+      local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, -3 },
+        collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
+        collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity_and_distance",
+        conventions = conventions }
+      local free = curved.scene(w, shape2d, 1)
+      local block4, ball5 = free[4], free[5]
+      assert.is_true(w:distance(block4, ball5) < -0.08)         -- -0.0895: 0.3105 - 0.4
+      local ok, err = pcall(w.run, w, { until_time = 1 })
+      assert.is_false(ok)
+      assert.matches("World:step: step 1 from t = 0 failed", err, 1, true)
+      assert.matches("bodies involved: #9, #8", err, 1, true)
+      assert.equal(0, w.time)
+      for i, b in ipairs(free) do
+        local want = curved.state[i + 4]
+        assert.same({ want[1], want[2], want[3], want[4], want[5], want[6] }, mpl.vars(b))
+      end
+    end)
+  end
 end)
