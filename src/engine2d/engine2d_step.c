@@ -920,6 +920,18 @@ static imp_status joint_small_impacts(advance *a)
     }
     imp_collision_handling mode = a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB
                                   ? a->d->collision_handling : IMP_HANDLING_SIMULTANEOUS;
+    if (joints > 0 && mode != IMP_HANDLING_SIMULTANEOUS) {
+        /* its collisions_ list, in the order its step's end sorted it (the serial focus is
+           drawn over record positions) */
+        if (imp_engine2d_reserve_lcp(e, 2 * keep + 2) != 0) {
+            return IMP_ERR_NOMEM;
+        }
+        unsigned char *scratch = (unsigned char *)e->sliding;  /* (as in handle_close) */
+        memset(scratch, 0, (size_t)keep);
+        e->nrec = keep;
+        pair_order(e, scratch);
+        estimate_order(e, scratch, a->t, 0.5 * a->d->distance_tol);
+    }
     int st = joints > 0 ? imp_engine2d_handle(w, w->data.y, e->rec, keep, NULL, mode) : 0;
     imp_profile_add(a->prof, IMP_STAGE_JOINTS, start);
     if (st < 0) {
