@@ -945,7 +945,10 @@ static imp_status accept(advance *a, double slack)
 
 /* Stage "joints": after a step without collisions, small impacts on joints: zero their
    velocity errors (myPhysicsLab's setJointSmallImpacts); contacts take part so the joints do
-   not push into them. One simultaneous solve with elasticity 0 (not the serial ricochets). */
+   not push into them. One simultaneous solve with elasticity 0 (not the serial ricochets);
+   under conventions = "myphysicslab" the world's own handling, as its do_small_impacts calls
+   handleCollisions: a contact approaching then is struck with its elasticity (serial: with
+   its random draws). */
 static imp_status joint_small_impacts(advance *a)
 {
     imp_world *w = a->w;
@@ -962,7 +965,21 @@ static imp_status joint_small_impacts(advance *a)
             e->rec[keep++] = e->rec[i];
         }
     }
-    int st = joints > 0 ? imp_engine2d_handle(w, w->data.y, e->rec, keep, NULL, IMP_HANDLING_SIMULTANEOUS) : 0;
+    imp_collision_handling mode = a->d->conventions == IMP_CONVENTIONS_MYPHYSICSLAB
+                                  ? a->d->collision_handling : IMP_HANDLING_SIMULTANEOUS;
+    if (joints > 0 && mode != IMP_HANDLING_SIMULTANEOUS) {
+        /* its collisions_ list, in the order its step's end sorted it (the serial focus is
+           drawn over record positions) */
+        if (imp_engine2d_reserve_lcp(e, 2 * keep + 2) != 0) {
+            return IMP_ERR_NOMEM;
+        }
+        unsigned char *scratch = (unsigned char *)e->sliding;  /* (as in handle_close) */
+        memset(scratch, 0, (size_t)keep);
+        e->nrec = keep;
+        pair_order(e, scratch);
+        estimate_order(e, scratch, a->t, 0.5 * a->d->distance_tol);
+    }
+    int st = joints > 0 ? imp_engine2d_handle(w, w->data.y, e->rec, keep, NULL, mode) : 0;
     imp_profile_add(a->prof, IMP_STAGE_JOINTS, start);
     if (st < 0) {
         snprintf(a->why, a->why_size, "the joint impulses could not be solved at t = %.17g", a->t);
@@ -1040,9 +1057,12 @@ imp_status imp_engine2d_advance(imp_world *w, double t1, char *why, size_t why_s
     }
     if (e->joints_new && a.d->joint_small_impacts) {
         /* joints added since the last step whose bodies move apart at them start held: one
-           plastic impulse (myPhysicsLab's handleCollisions after building a scene) */
+           plastic impulse (myPhysicsLab's handleCollisions after building a scene; not under
+           its conventions, where its tests call it themselves, w:handle_collisions(), and its
+           random draws are theirs) */
         e->joints_new = 0;
-        if ((st = joint_small_impacts(&a)) != IMP_OK) {
+        if (a.d->conventions != IMP_CONVENTIONS_MYPHYSICSLAB
+            && (st = joint_small_impacts(&a)) != IMP_OK) {
             return st;
         }
     }
