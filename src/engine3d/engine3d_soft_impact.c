@@ -310,6 +310,138 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
     }
 }
 
+enum { SETTLE_ROUNDS = 64 };
+
+/* pair x's rows (a block's lane, or -1 - g a pair solved one by one) into r; its point count */
+static int pair_rows(struct imp_e3_soft *sf, int x, row_ref *r)
+{
+    if (x < 0) {
+        int c0 = sf->pair_first[-1 - x], np = sf->pair_first[-x] - c0;
+        for (int k = 0; k < np; k++) {
+            imp_e3_soft_pt *q = &sf->pts[c0 + k];
+            r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+        }
+        return np;
+    }
+    imp_e3_block *b = &sf->blocks[x / E3B_LANES];
+    int l = x % E3B_LANES, np = (int)b->cnt[l];
+    for (int k = 0; k < np; k++) {
+        imp_e3_block_pt *p = &b->p[k];
+        r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
+    }
+    return np;
+}
+
+/* the friction rows of pair x once (its normal impulses held); the largest change */
+static double pair_friction(struct imp_e3_soft *sf, int x, const imp_e3_softness *soft,
+                            const imp_e3_softness *stiff, double hs, double push_max)
+{
+    if (x >= 0) {
+        return imp_e3_block_lane_relax(sf, &sf->blocks[x / E3B_LANES], x % E3B_LANES, hs);
+    }
+    double change = 0.0;
+    for (int c = sf->pair_first[-1 - x]; c < sf->pair_first[-x]; c++) {
+        imp_e3_soft_pt *q = &sf->pts[c];
+        double s = q->s, q0 = q->rn, q1 = q->rt1, q2 = q->rt2;
+        imp_e3_soft_row(sf, q, soft, stiff, hs, push_max, 0);
+        q->s = s;  /* (the pass's own relax row moves it) */
+        change = fmax(change, fmax(fabs(q->rn - q0), fmax(fabs(q->rt1 - q1), fabs(q->rt2 - q2))));
+    }
+    return change;
+}
+
+/* whether pair x (a block's lane, or -1 - g) has a point struck this step (uhit < -threshold) */
+static int struck(struct imp_e3_soft *sf, int x, double threshold)
+{
+    row_ref r[IMPACT_POINTS];
+    int np = pair_rows(sf, x, r), hit = 0;
+    for (int k = 0; k < np; k++) {
+        hit |= *r[k].uhit < -threshold;
+    }
+    return hit;
+}
+
+/* the lanes and pairs that share a moving body with a struck held pair into sf->near (the
+   struck ones too): marks in sf->uf (per slot, free when no point restitutes). 0, or -1 out of
+   memory. O(slots + lanes + pairs). */
+static int near_rows(struct imp_e3_soft *sf, double threshold)
+{
+    int *mark = sf->uf;
+    sf->nnear = 0;
+    if (imp_e3_grow((void **)&sf->near, &sf->near_cap, E3B_LANES * sf->nblocks + sf->nover, sizeof *sf->near) != 0) {
+        return -1;
+    }
+    memset(mark, 0, (size_t)sf->slot_cap * sizeof *mark);
+    int any = 0;
+    for (int h = 0; h < sf->nheld; h++) {
+        int x = sf->held[h];
+        if (struck(sf, x, threshold)) {
+            const imp_e3_soft_pt *q0 = x < 0 ? &sf->pts[sf->pair_first[-1 - x]]
+                                             : &sf->pts[sf->blocks[x / E3B_LANES].row[0][x % E3B_LANES]];
+            mark[q0->a] = sf->mv[q0->a];
+            mark[q0->b] = sf->mv[q0->b];
+            any = 1;
+        }
+    }
+    for (int i = 0; i < sf->nblocks && any; i++) {
+        const imp_e3_block *b = &sf->blocks[i];
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->cnt[l] > 0 && (mark[b->a[l]] || mark[b->b[l]])) {
+                sf->near[sf->nnear++] = E3B_LANES * i + l;
+            }
+        }
+    }
+    for (int i = 0; i < sf->nover && any; i++) {
+        int g = sf->over[i];
+        const imp_e3_soft_pt *q0 = &sf->pts[sf->pair_first[g]];
+        if (mark[q0->a] || mark[q0->b]) {
+            sf->near[sf->nnear++] = -1 - g;
+        }
+    }
+    return 0;
+}
+
+void imp_e3_soft_impact_settle(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
+                               double hs, double push_max, double threshold)
+{
+    row_ref r[IMPACT_POINTS];
+    if (sf->nheld == 0 || near_rows(sf, threshold) != 0 || sf->nnear == 0) {
+        return;
+    }
+    for (int round = 0; round < SETTLE_ROUNDS; round++) {
+        double change = 0.0, size = 0.0;
+        for (int i = 0; i < sf->nnear; i++) {  /* friction (and the normal rows not held) */
+            change = fmax(change, pair_friction(sf, sf->near[i], soft, stiff, hs, push_max));
+        }
+        for (int c = 0, h = 0; c < sf->ncand && h < sf->nheld; c++) {  /* the held normal blocks */
+            int x = sf->cand[c];
+            if (x != sf->held[h]) {
+                continue;  /* (held is in the candidates' order) */
+            }
+            h++;
+            if (!struck(sf, x, threshold)) {
+                continue;
+            }
+            int np = pair_rows(sf, x, r);
+            double before[IMPACT_POINTS];
+            for (int k = 0; k < np; k++) {
+                before[k] = *r[k].rn;
+            }
+            if (!solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, 0, 1,
+                            sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+                continue;  /* (its normal impulses as they were) */
+            }
+            for (int k = 0; k < np; k++) {
+                change = fmax(change, fabs(*r[k].rn - before[k]));
+                size = fmax(size, *r[k].rn);
+            }
+        }
+        if (!(change > 1e-12 * size)) {
+            break;
+        }
+    }
+}
+
 void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff)
 {
     for (int h = 0; h < sf->nheld; h++) {
