@@ -324,7 +324,7 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
    the points that take part (restitutes) into sf->took; returns whether any takes part.
    O(points x sub-steps). */
 static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, double threshold, double hs,
-                         int k, int elastic)
+                         int k)
 {
     const imp_e3_soft_pt *pts = sf->pts;
     const unsigned char *mv = sf->mv;
@@ -333,9 +333,6 @@ static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, doub
     sf->ntook = 0;
     if (sf->pushed_known && !sf->pushed_fast) {
         return 0;  /* the last relax pass took it as it stored the rows: none */
-    }
-    if (!elastic) {
-        return 0;  /* no point restitutes: u_N >= 0 is the relax passes' (Box3D's rule) */
     }
     while (c0 < n && !(pts[c0].uhit < -threshold && pts[c0].maxn > 0.0)) {
         c0++;  /* most steps: no impact at all */
@@ -370,7 +367,7 @@ static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, doub
                     }
                     gap += hs * v;
                 }
-                take = u < -threshold && q->e > 0.0;  /* (e = 0: the relax passes') */
+                take = u < -threshold;
             }
             rs[RS_STRIDE * (size_t)c + 7] = take ? u : 1.0;
             if (take && u < 0.0) {  /* (restitutes) */
@@ -910,12 +907,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         integrate_positions(w, e, hs);
         t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
         for (int it = 0; it < sd->relax_iterations; it++) {
-            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0, simd);
-            if (!elastic) {  /* the struck pairs' coupled rows converged here (no restitution pass) */
-                imp_e3_soft_impact_settle(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold);
-            }
             /* the last adds the sub-step's sums, and in the last sub-step stores the rows */
             int sum = it < sd->relax_iterations - 1 ? 0 : i < k - 1 ? 1 : 2;
+            imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 0, simd);
             imp_e3_soft_blocks_pass(sf, &soft, &stiff, hs, sd->push_max, 0, sum, simd);
             imp_e3_soft_impact_release(sf, &soft, &stiff);
             if (joints) {
@@ -939,7 +933,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        now, unless the restitution pass changes them: then now */
     sf->error_pending = 1;
     sf->error_inv_hs = inv_hs;
-    if (impact_points(w, sf, n, sd->restitution_threshold, hs, k, elastic)) {
+    if (impact_points(w, sf, n, sd->restitution_threshold, hs, k)) {
         e->stats.last_error = residual(e, inv_hs);
         sf->error_pending = 0;
         restitution_pass(w, e, elastic);

@@ -40,7 +40,6 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
     free(s->over);
     free(s->colour_mask);
     free(s->held);
-    free(s->near);
     free(s->cand);
     free(s->cand_rest);
     free(s->cand_ready);
@@ -1341,29 +1340,6 @@ unsigned imp_e3_block_impact_lanes(const struct imp_e3_soft *s, const imp_e3_blo
         lanes |= (unsigned)lane_impact(s, b, l, threshold) << l;
     }
     return lanes;
-}
-
-double imp_e3_block_lane_relax(struct imp_e3_soft *s, imp_e3_block *b, int l, double hs)
-{
-    double va[6], vb[6], da[12], db[12], sep[E3B_POINTS], change = 0.0;
-    gather(s, b->a[l], va, da);
-    gather(s, b->b[l], vb, db);
-    const double *ia = s->si + 12 * (size_t)b->a[l], *ib = s->si + 12 * (size_t)b->b[l];
-    for (int k = 0; k < b->cnt[l]; k++) {
-        imp_e3_block_pt *p = &b->p[k];
-        double q0 = p->rn[l], q1 = p->rt1[l], q2 = p->rt2[l];
-        sep[k] = p->s[l];
-        lane_point(b, frame_of(s->xframes, b, k), k, l, ia, ib, va, vb, da, db, hs, 1.0 / hs, 0.0, 0, NULL);
-        p->s[l] = sep[k];  /* (the pass's own relax row moves it) */
-        change = fmax(change, fmax(fabs(p->rn[l] - q0), fmax(fabs(p->rt1[l] - q1), fabs(p->rt2[l] - q2))));
-    }
-    if (b->amove >> l & 1) {
-        scatter(s, b->a[l], va);
-    }
-    if (b->bmove >> l & 1) {
-        scatter(s, b->b[l], vb);
-    }
-    return change;
 }
 
 /* the masses of block b's points; its empty rows' 0 */

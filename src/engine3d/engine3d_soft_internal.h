@@ -90,9 +90,6 @@ struct imp_e3_soft {
     unsigned char *cand_ready; /* per candidate: 1 once its coupling is in kc this step */
     double *kc;           /* per candidate: its normal rows' coupling K (8 x 8 doubles, np x np used) */
     int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
-    int *near;            /* imp_e3_soft_impact_settle's rows: the lanes and pairs (the same coding)
-                             that share a moving body with a struck pair */
-    int nnear, near_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the step's last relax pass (when it stores the rows): whether a row pushed at an
@@ -210,16 +207,6 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
    from the block's copies of the rows. The four lanes at once with AVX2 (simd), the same
    answer either way. O(points of the block). */
 unsigned imp_e3_block_impact_lanes(const struct imp_e3_soft *s, const imp_e3_block *b, double threshold, int simd);
-/* Lane l of block b held by the impact pass (its normal rows kept: mn 0): its points' friction
-   rows once, as a relax pass takes them, the separations left as they were and nothing added to
-   the sums; returns the largest change of a friction impulse. O(its points). */
-double imp_e3_block_lane_relax(struct imp_e3_soft *s, imp_e3_block *b, int l, double hs);
-/* The pairs the impact pass holds, in a relax pass when no point restitutes: their normal block
-   and friction rows again, in turn, until their impulses settle (a change of 1e-12 of the
-   largest normal impulse, at most 64 rounds), so that the struck pairs' coupled rows converge
-   where the restitution pass converged them. O(held pairs x rounds x points^4). */
-void imp_e3_soft_impact_settle(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff,
-                               double hs, double push_max, double threshold);
 /* after the pass: the rows the impact pass held take their masses and softness back */
 void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff);
 
