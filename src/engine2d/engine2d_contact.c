@@ -31,6 +31,7 @@
 
 #include "engine2d.h"
 #include "engine2d_move.h"
+#include "engine2d_path_joint.h"
 #include "engine2d_symplectic.h"
 #include "world_internal.h"
 
@@ -439,10 +440,13 @@ static int solve_rows(imp_world *w, int n, int m, int nf, int pgs, int load)
    now 3.3e-5).
    Ropes are left to the step's end: a taut rope's stages stretch it by the chord of their
    curved path (and a rope taut at its very length, not at the half gap, would cut every
-   step short). */
-static int stage_illegal(const imp_rec2d *r)
+   step short). A path end past its limit abandons the step as a pair does (its PathEndPoint
+   record is no joint's, so illegal when past: roller_end_point_test's first strike on the
+   stop is found at the midpoint stage, and its estimate uses the half step). */
+static int stage_illegal(const imp_world *w, const imp_rec2d *r)
 {
-    return r->connector < 0 && r->kind == IMP_HIT_COLLISION && r->distance < 0.0;
+    return r->distance < 0.0 && ((r->connector < 0 && r->kind == IMP_HIT_COLLISION)
+                                 || imp_engine2d_is_path_end(w, r->connector));
 }
 
 /* A later stage of a watched trial step (engine2d_step.c) whose records e->rec (describing
@@ -455,7 +459,7 @@ static int watch_stage(imp_world *w, imp_engine2d *e, const double *y)
     }
     int n = 0;
     for (int i = 0; i < e->nrec; i++) {
-        n += stage_illegal(&e->rec[i]);
+        n += stage_illegal(w, &e->rec[i]);
     }
     if (n == 0) {
         return 0;
@@ -470,7 +474,7 @@ static int watch_stage(imp_world *w, imp_engine2d *e, const double *y)
     }
     int k = 0;
     for (int i = 0; i < e->nrec; i++) {
-        if (stage_illegal(&e->rec[i])) {
+        if (stage_illegal(w, &e->rec[i])) {
             e->stage_rec[k] = e->rec[i];
             imp_engine2d_localize(w, y, &e->stage_rec[k]);
             k++;

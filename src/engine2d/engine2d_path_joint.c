@@ -328,6 +328,23 @@ int imp_engine2d_path_end_record(imp_world *w, const double *y, const imp_connec
     return 0;
 }
 
+void imp_engine2d_path_end_gap(const imp_world *w, const double *y, const imp_connector2d *c,
+                               double *d, double *v)
+{
+    double p1[2], v1[2];
+    attach_point(y, c, p1, v1);
+    imp_path2d_point q;
+    imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
+    double s = c->upper ? -1.0 : 1.0;
+    *d = c->upper ? c->limit - q.p : q.p - c->limit;
+    *v = s * q.tx * v1[0] + s * q.ty * v1[1];
+}
+
+int imp_engine2d_is_path_end(const imp_world *w, int connector)
+{
+    return connector >= 0 && w->engine2d->conn[connector].kind == IMP_PATH_END;
+}
+
 double imp_engine2d_path_table_p(const imp_path2d *g, double x, double y)
 {
     return g->p[nearest_index(g, x, y)];

@@ -52,6 +52,17 @@ int imp_engine2d_path_record(struct imp_world *w, const double *y, const struct 
 int imp_engine2d_path_end_record(struct imp_world *w, const double *y,
                                  const struct imp_connector2d *c, int i);
 
+/* Path end c's gap at state y, found there afresh (myPhysicsLab's updateCollision of a
+   PathEndPoint): *d its distance (limit - p, or p - limit), *v the attach point's velocity
+   along its normal (the path's tangent at the nearest point, against the travel stopped).
+   A record moved back with its bodies keeps its end state's tangent and velocity; the
+   estimated moment of reaching the half gap needs the gap and its rate at the start. O(n). */
+void imp_engine2d_path_end_gap(const struct imp_world *w, const double *y,
+                               const struct imp_connector2d *c, double *d, double *v);
+
+/* 1 when record r (of world w's engine) is a path end's (kind IMP_PATH_END). */
+int imp_engine2d_is_path_end(const struct imp_world *w, int connector);
+
 /* The path distance p of the table point nearest to (x, y) (myPhysicsLab's
    findNearestGlobal). O(n). */
 double imp_engine2d_path_table_p(const imp_path2d *g, double x, double y);

@@ -25,6 +25,7 @@
 
 #include "engine2d.h"
 #include "engine2d_move.h"
+#include "engine2d_path_joint.h"
 #include "engine2d_sleep.h"
 #include "engine2d_soft.h"
 #include "engine2d_symplectic.h"
@@ -427,6 +428,9 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
     }
     imp_engine2d_relocate(w, y0, cs, &m);
     double d1 = m.distance, v1 = m.velocity;
+    if (imp_engine2d_is_path_end(w, m.connector)) {  /* (its gap along the path, afresh) */
+        imp_engine2d_path_end_gap(w, y0, &w->engine2d->conn[m.connector], &d1, &v1);
+    }
     if (curved) {
         d1 = side * hypot(m.u1[0] - m.u2[0], m.u1[1] - m.u2[1]) + gap_c;
         v1 = centres_rate(y0, &m);
