@@ -11,10 +11,10 @@ static const double *body_state(const imp_world *w, const double *y, int slot)
     return y + (size_t)slot * (size_t)w->model.stride;
 }
 
-void imp_forces_body(const imp_world *w, const double *y, double *f)
+/* the 2D body forces added into f (zeroed by the caller): gravity, applied forces and
+   torques, damping */
+static void add_body_2d(const imp_world *w, const double *y, double *f)
 {
-    int dim = w->model.def.dim;
-    int vo = dim == 2 ? IMP_VEL_2D : IMP_VEL_3D;
     for (int i = 1; i < w->model.nslots; i++) {
         const imp_body *b = &w->model.bodies[i];
         if (!b->active || b->fixed || b->kinematic) {
@@ -24,30 +24,23 @@ void imp_forces_body(const imp_world *w, const double *y, double *f)
         double cl = b->linear_damping >= 0.0 ? b->linear_damping : w->model.def.linear_damping;
         double ca = b->angular_damping >= 0.0 ? b->angular_damping : w->model.def.angular_damping;
         double *fi = f + 6 * i;
-        for (int k = 0; k < dim; k++) {
-            fi[k] += b->mass * w->model.def.gravity[k] + b->force[k] - cl * yi[vo + k];
+        for (int k = 0; k < 2; k++) {
+            fi[k] += b->mass * w->model.def.gravity[k] + b->force[k] - cl * yi[IMP_VEL_2D + k];
         }
-        if (dim == 2) {
-            fi[5] += b->torque[2] - ca * yi[5];
-        } else {
-            for (int k = 0; k < 3; k++) {
-                fi[3 + k] += b->torque[k] - ca * yi[10 + k];
-            }
-        }
+        fi[5] += b->torque[2] - ca * yi[5];
     }
 }
 
-/* imp_forces_body into f from nothing (every slot's six written: zero where no body force
-   acts), in place of zeroing f and adding: each number the same, 0.0 + the sum added (the
-   same operations, so a -0.0 sum gives the same +0.0). The 3D loop written out for three
-   components with the defaults read once (the added loop reloaded them after each store to
-   f). O(slots). */
+/* The body forces written into f from nothing (every slot's six: zero where none acts). 2D:
+   f zeroed, then add_body_2d. 3D: each number 0.0 + the sum, as zeroing and adding gave (a
+   -0.0 sum gives +0.0), the three components written out with the defaults read once (an
+   adding loop reloads them after each store to f). O(slots). */
 void imp_forces_body_set(const imp_world *w, const double *y, double *f)
 {
     int n = w->model.nslots;
     if (w->model.def.dim != 3) {
         memset(f, 0, (size_t)n * 6 * sizeof *f);
-        imp_forces_body(w, y, f);
+        add_body_2d(w, y, f);
         return;
     }
     const double g0 = w->model.def.gravity[0], g1 = w->model.def.gravity[1], g2 = w->model.def.gravity[2];

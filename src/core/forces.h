@@ -5,10 +5,8 @@
 
 #include "world_internal.h"
 
-/* uniform gravity, applied forces and torques, linear and angular damping */
-void imp_forces_body(const imp_world *w, const double *y, double *f);
-/* the same written into f (every slot's six: zero where none acts) instead of added: for the
-   first of the laws, in place of zeroing f */
+/* uniform gravity, applied forces and torques, linear and angular damping, written into f
+   (every slot's six: zero where none acts): the first of the laws, the others add to it */
 void imp_forces_body_set(const imp_world *w, const double *y, double *f);
 /* springs between body points: F = (k (L - L0) + c dL/dt) along the spring */
 void imp_forces_springs(const imp_world *w, const double *y, double *f);

@@ -251,6 +251,19 @@ static void attach_point(const double *y, const imp_connector2d *c, double p1[2]
     imp_e2_point_velocity(yp, p1, v1);
 }
 
+/* a path end's distance from its stop at path distance p (limit - p for an upper limit, p -
+   limit for a lower one: negative past it) and the sign of its normal along the path's
+   tangent (against the travel stopped) */
+static double end_distance(const imp_connector2d *c, double p)
+{
+    return c->upper ? c->limit - p : p - c->limit;
+}
+
+static double end_sign(const imp_connector2d *c)
+{
+    return c->upper ? -1.0 : 1.0;
+}
+
 int imp_engine2d_path_record(imp_world *w, const double *y, const imp_connector2d *c, int i)
 {
     imp_engine2d *e = w->engine2d;
@@ -294,7 +307,7 @@ int imp_engine2d_path_end_record(imp_world *w, const double *y, const imp_connec
     attach_point(y, c, p1, v1);
     imp_path2d_point q;
     imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
-    double distance = c->upper ? c->limit - q.p : q.p - c->limit;
+    double distance = end_distance(c, q.p);
     if (distance >= dtol) {
         return 0;  /* away from its stop */
     }
@@ -303,7 +316,7 @@ int imp_engine2d_path_end_record(imp_world *w, const double *y, const imp_connec
     }
     imp_rec2d *r = &e->rec[e->nrec++];
     memset(r, 0, sizeof *r);
-    double s = c->upper ? -1.0 : 1.0;  /* the normal: the tangent, against the travel stopped */
+    double s = end_sign(c);  /* the normal: the tangent, against the travel stopped */
     r->p = c->body1;
     r->q = c->body2;
     r->kind = IMP_REC_JOINT;
@@ -335,8 +348,8 @@ void imp_engine2d_path_end_gap(const imp_world *w, const double *y, const imp_co
     attach_point(y, c, p1, v1);
     imp_path2d_point q;
     imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
-    double s = c->upper ? -1.0 : 1.0;
-    *d = c->upper ? c->limit - q.p : q.p - c->limit;
+    double s = end_sign(c);
+    *d = end_distance(c, q.p);
     *v = s * q.tx * v1[0] + s * q.ty * v1[1];
 }
 
@@ -357,7 +370,7 @@ double imp_engine2d_path_error(const imp_world *w, const double *y, const imp_co
     imp_path2d_point q;
     imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
     if (c->kind == IMP_PATH_END) {
-        double d = c->upper ? c->limit - q.p : q.p - c->limit;
+        double d = end_distance(c, q.p);
         return d < 0.0 ? -d : 0.0;
     }
     return fabs(q.nx * (p1[0] - q.x) + q.ny * (p1[1] - q.y));

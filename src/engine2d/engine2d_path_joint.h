@@ -20,7 +20,8 @@ typedef struct imp_path2d {
     int closed;     /* 1: the last point joins the first */
     double length;  /* total path distance */
     double *x, *y, *p, *tx, *ty, *k;  /* positions, distances, unit tangents, curvatures (one
-                                         allocation, 6 n doubles) */
+                                         allocation of 8 n doubles: these 6 n, then 2 n of
+                                         scratch for the normals while the table is built) */
 } imp_path2d;
 
 /* The point of a path nearest to a world point: position, unit tangent (toward increasing p),
@@ -60,7 +61,8 @@ int imp_engine2d_path_end_record(struct imp_world *w, const double *y,
 void imp_engine2d_path_end_gap(const struct imp_world *w, const double *y,
                                const struct imp_connector2d *c, double *d, double *v);
 
-/* 1 when record r (of world w's engine) is a path end's (kind IMP_PATH_END). */
+/* 1 when connector `connector` (an index of world w's engine, or -1: none) is a path end
+   (kind IMP_PATH_END). */
 int imp_engine2d_is_path_end(const struct imp_world *w, int connector);
 
 /* The path distance p of the table point nearest to (x, y) (myPhysicsLab's

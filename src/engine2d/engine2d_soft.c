@@ -988,8 +988,7 @@ imp_status imp_engine2d_soft_advance(imp_world *w, double t1, char *why, size_t 
     }
     /* the external accelerations, once per step */
     double *f = w->scratch.force;
-    memset(f, 0, (size_t)ns * 6 * sizeof *f);
-    imp_forces_body(w, y, f);
+    imp_forces_body_set(w, y, f);
     imp_forces_springs(w, y, f);
     imp_forces_gravitation(w, y, f);
     imp_forces_loads(w, w->data.time, y, f);

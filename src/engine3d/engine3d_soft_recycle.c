@@ -31,8 +31,7 @@ int imp_e3_grow(void **p, int *cap, int need, size_t size)
     return 0;
 }
 
-/* exchanges two arrays with their capacities */
-static void swap_arrays(void **a, int *ca, void **b, int *cb)
+void imp_e3_swap_arrays(void **a, int *ca, void **b, int *cb)
 {
     void *t = *a;
     int c = *ca;
@@ -606,8 +605,8 @@ void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3])
 
 void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
-    swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
-    swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
+    imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+    imp_e3_swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
     rc->nprev = rc->ncur;
     rc->ncur = 0;
 }

@@ -104,4 +104,7 @@ void imp_e3_recycle_free(imp_e3_recycle *rc);
    without memory (*p left as it was) */
 int imp_e3_grow(void **p, int *cap, int need, size_t size);
 
+/* exchanges two arrays with their capacities */
+void imp_e3_swap_arrays(void **a, int *ca, void **b, int *cb);
+
 #endif

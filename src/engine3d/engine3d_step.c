@@ -11,6 +11,7 @@
 #include "engine3d_joints.h"
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
+#include "engine3d_soft_recycle.h"
 #include "islands.h"
 #include "prefetch.h"
 #include "scalar.h"
@@ -358,21 +359,10 @@ static imp_status serial_impacts(imp_world *w, imp_engine3d *e, double h, char *
     return IMP_OK;
 }
 
-/* exchanges two arrays with their capacities */
-static void swap_arrays(void **a, int *ca, void **b, int *cb)
-{
-    void *t = *a;
-    int c = *ca;
-    *a = *b;
-    *ca = *cb;
-    *b = t;
-    *cb = c;
-}
-
 /* exchanges the arrays of this step's points and the last step's */
 static void swap_lists(imp_engine3d *e)
 {
-    swap_arrays((void **)&e->prev, &e->prev_cap, (void **)&e->pts, &e->pts_cap);
+    imp_e3_swap_arrays((void **)&e->prev, &e->prev_cap, (void **)&e->pts, &e->pts_cap);
     e->ev_valid = 0;  /* (the events' pair states were the old list's: ev_take) */
 }
 
@@ -562,17 +552,11 @@ static void current_pair_events(imp_world *w, imp_engine3d *e, int i, const pair
    and the next step's events walk the points) */
 static int ev_reserve(imp_engine3d *e, int n)
 {
-    e->nev_next = 0;
-    if (n > e->ev_next_cap) {
-        int c = n + n / 2 + 16;
-        imp_e3_pair_state *q = realloc(e->ev_next, (size_t)c * sizeof *q);
-        if (q == NULL) {
-            e->nev_next = -1;
-            return 0;
-        }
-        e->ev_next = q;
-        e->ev_next_cap = c;
+    if (imp_e3_grow((void **)&e->ev_next, &e->ev_next_cap, n, sizeof *e->ev_next) != 0) {
+        e->nev_next = -1;
+        return 0;
     }
+    e->nev_next = 0;
     return 1;
 }
 
@@ -583,7 +567,7 @@ static void ev_take(imp_engine3d *e)
     if (e->nev_next < 0) {
         return;
     }
-    swap_arrays((void **)&e->ev_pairs, &e->ev_pairs_cap, (void **)&e->ev_next, &e->ev_next_cap);
+    imp_e3_swap_arrays((void **)&e->ev_pairs, &e->ev_pairs_cap, (void **)&e->ev_next, &e->ev_next_cap);
     e->nev_pairs = e->nev_next;
     e->nev_next = 0;
     e->ev_valid = 1;

@@ -344,8 +344,6 @@ static int read_path(lua_State *L, imp_world *w, const char *what, int t)
     return index;
 }
 
-/* w:add_path_joint{body1 =, point1 =, path =}: body1's point held on a path of the
-   background (myPhysicsLab's PathJoint) */
 /* the options both path connectors share: a 2D world whose strategy reads them, the keys,
    body1 and point1 into c (of the given kind) */
 static imp_world *path_connector(lua_State *L, const char *what, const char *const keys[],
@@ -365,6 +363,8 @@ static imp_world *path_connector(lua_State *L, const char *what, const char *con
     return w;
 }
 
+/* w:add_path_joint{body1 =, point1 =, path =}: body1's point held on a path of the
+   background (myPhysicsLab's PathJoint) */
 static int l_add_path_joint(lua_State *L)
 {
     static const char *const keys[] = {"body1", "point1", "path", NULL};
