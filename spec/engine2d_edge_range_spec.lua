@@ -3,6 +3,7 @@
 -- The scene: a fixed shelf of two boxes side by side, the left one's top at y = 0 (edges 1 to
 -- 4), the right one's top at y = -1 (edges 5 to 8); a ball dropped over each.
 local impact = require("impact")
+local files = require("spec.support.files")
 local shape2d = impact.shape2d
 
 local function shelf()
@@ -97,10 +98,17 @@ describe("Body:no_collide with edges", function()
   it("is kept by save and load", function()
     local w, s, left = scene { strategy = "contact" }
     left:no_collide(s, { edges = { 1, 4 } })
-    local path = os.tmpname()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
+    -- saved again, either world writes the text of the first save (its connectors' version
+    -- included: loading the ranges back does not count as adding them)
+    local p1, p2, p3 = os.tmpname(), os.tmpname(), os.tmpname()
+    w:save(p1)
+    w:save(p2)
+    w2:save(p3)
+    local t1, t2, t3 = files.read(p1), files.read(p2), files.read(p3)
+    for _, p in ipairs { p1, p2, p3 } do os.remove(p) end
+    assert.equal(t1, t2)
+    assert.equal(t1, t3)
     w2:run { until_time = 1 }
     w:run { until_time = 1 }
     local l2

@@ -2,6 +2,7 @@
 -- every stage of the integrator, in the world's directions or turning with the body (a
 -- thruster). Each expectation is a closed form of the motion the load drives.
 local impact = require("impact")
+local files = require("spec.support.files")
 local shape2d, shape3d = impact.shape2d, impact.shape3d
 
 local function block2d(w, opts)
@@ -228,10 +229,7 @@ describe("loads", function()
     local c = block2d(w2)
     w2:add_load { body = c, force = { 1, 0 }, frame = "body", torque = 0.5 }
     w2:run { until_time = 0.5 }
-    local path = os.tmpname()
-    w2:save(path)
-    local w3 = impact.load(path)
-    os.remove(path)
+    local w3 = files.reloaded(w2)
     assert.equal(1, #w3:loads())
     assert.equal("body", w3:loads()[1].frame)
     w2:run { until_time = 1 }

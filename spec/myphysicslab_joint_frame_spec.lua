@@ -4,6 +4,7 @@
 -- grinder, JointTest's spinning weld and MiscellanyTest's three pinned blocks use them (their
 -- states in myphysicslab_do_nothing_spec, _joint_spec and _misc_spec).
 local impact = require("impact")
+local files = require("spec.support.files")
 local shape2d = impact.shape2d
 
 local function world()
@@ -76,10 +77,7 @@ describe("2D joints in body 2's frame", function()
     a:no_collide(b)
     w:add_joint { body1 = a, point1 = { 0, 1.5 }, body2 = b, point2 = { 0, -1.5 }, frame = "body" }
     w:step(3)
-    local path = os.tmpname()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
     w:step(40)
     w2:step(40)
     local b1, b2 = w:bodies(), w2:bodies()

@@ -15,6 +15,7 @@
 -- Common setup (its commonSetup1): RK4, distance_tol 0.01, velocity_tol 0.5, accuracy 0.6,
 -- serial handling with a last pass, small impacts on joints.
 local impact = require("impact")
+local files = require("spec.support.files")
 local mpl = require("spec.support.myphysicslab")
 local shape2d = impact.shape2d
 
@@ -86,10 +87,7 @@ describe("myPhysicsLab scenes decided by the order of simultaneous impacts", fun
     .. "(its generator's state saved): the loaded world steps bit for bit the same", function()
     local w = one_block2(99999, "serial", "myphysicslab")
     w:run { until_time = 0.3 }  -- the generator has drawn (an impact at 0, contact forces)
-    local path = os.tmpname()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
     local w3, b = one_block2(99999, "serial", "myphysicslab")  -- never saved
     w2:run { until_time = 2 }
     w3:run { until_time = 2 }

@@ -6,6 +6,7 @@
 -- expectation follows from the rule itself or from the mechanics (momentum, the contact's
 -- distance tolerance, a pendulum's speed).
 local impact = require("impact")
+local files = require("spec.support.files")
 local s3 = impact.shape3d
 
 local g = 9.81
@@ -370,10 +371,7 @@ describe("sleeping", function()
     box(w, 0, 1.5, { sleep = true })
     w:step(80)
     assert.are.equal(2, w:stats().sleeping)
-    local path = os.tmpname()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
     assert.are.equal(state(w), state(w2))
     -- a ball dropped on the sleeping stack wakes it in both, the same way
     for _, x in ipairs { w, w2 } do
@@ -575,10 +573,7 @@ describe("sleeping in 2D worlds", function()
     block2d(w, 3, 0)
     w:step(60)
     assert.are.equal(2, w:stats().sleeping)
-    local path = os.tmpname()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
     assert.are.equal(state(w), state(w2))
     for _, x in ipairs { w, w2 } do
       x:add_body { shape = s2.ball { radius = 0.3 }, mass = 1, position = { 0, 2 }, elasticity = 0 }

@@ -3,6 +3,7 @@
 -- loaded from the file and run M steps ends (every body's pose and velocity and the time, as
 -- %a strings); damaged files give a clear error and no world.
 local impact = require("impact")
+local files = require("spec.support.files")
 
 local dir = os.getenv("TMPDIR") or "/tmp"
 local counter = 0
@@ -245,7 +246,6 @@ describe("World:save and impact.load continue bit for bit", function()
     local path = tmp()
     w:save(path)
     local w2 = impact.load(path)
-    os.remove(path)
     assert.are.equal(w.seed, w2.seed)
     assert.are.equal(w:random(), w2:random())
     assert.are.same({ tag = "red", n = 3 }, w2:body("ball").data)
@@ -293,10 +293,7 @@ describe("a saved world", function()
     local b = w:add_body { shape = s2.ball { radius = 1 }, position = { 3, 0 } }
     local slot = b.id
     w:remove_body(b)  -- the last slot: freed past the last body
-    local path = tmp()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
     for _, world in ipairs { w, w2 } do
       local c = world:add_body { shape = s2.ball { radius = 1 }, position = { 6, 0 } }
       assert.are.equal(slot, c.id)
@@ -307,10 +304,7 @@ describe("a saved world", function()
   end)
   it("may be empty", function()
     local w = impact.world2d { strategy = "impulse", dt = 0.02 }
-    local path = tmp()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
     assert.are.equal(0, #w2:bodies())
     assert.are.equal(0.02, w2.dt)
     assert.are.equal("impulse", w2.strategy)
@@ -344,10 +338,7 @@ describe("events and contacts go on after a save", function()
     it(case[1] .. ": the same events as an unsaved run, and the same contacts at once", function()
       local w = case[2]()
       w:step(45)
-      local path = tmp()
-      w:save(path)
-      local w2 = impact.load(path)
-      os.remove(path)
+      local w2 = files.reloaded(w)
       assert.is_true(#w:contacts() > 0)
       assert.are.equal(#w:contacts(), #w2:contacts())
       local never = case[2]()
@@ -475,10 +466,7 @@ describe("World:save refuses", function()
     a:no_collide(b)
     w:add_joint { body1 = a, point1 = { 0.4, 0 }, body2 = b, point2 = { 0, 0.4 }, normal = "both" }
     w:add_joint { body1 = a, point1 = { 0, -0.4 }, body2 = b, point2 = { -0.4, 0 }, normal = "both" }
-    local path = tmp()
-    w:save(path)
-    local w2 = impact.load(path)
-    os.remove(path)
+    local w2 = files.reloaded(w)
     w:step(10)
     w2:step(10)
     assert.near(0.6 / 0.297, a.spin, 1e-9)

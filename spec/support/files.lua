@@ -9,6 +9,17 @@ function M.tmpdir()
   return d
 end
 
+--- The world w saved to a temporary file and loaded back (w:save, impact.load; the file is
+--- removed): a new world in w's state.
+function M.reloaded(w)
+  local path = os.tmpname()
+  w:save(path)
+  local ok, loaded = pcall(require("impact").load, path)
+  os.remove(path)
+  if not ok then error(loaded, 2) end
+  return loaded
+end
+
 --- The whole content of a file (raises when it cannot be read).
 function M.read(path)
   local f = assert(io.open(path, "rb"))

@@ -12,24 +12,14 @@
    intersection, max(lo), whose cell is max(cell(lo)) as the cell index is monotone in x and y.
    So each overlapping pair comes once, as the sweep gives it. O(n + cells + entries + tests). */
 #include "broadphase2d.h"
+#include "resize.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 static int grow(int **buf, int *cap, size_t need)
 {
-    if (need > (size_t)*cap) {
-        if (need > (size_t)1 << 30) {
-            return -1;
-        }
-        int *t = realloc(*buf, need * sizeof *t);
-        if (t == NULL) {
-            return -1;
-        }
-        *buf = t;
-        *cap = (int)need;
-    }
-    return 0;
+    return need > (size_t)1 << 30 ? -1 : imp_grow(buf, cap, (int)need, sizeof **buf);
 }
 
 static int empty(const double *b)

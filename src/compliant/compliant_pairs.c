@@ -11,6 +11,7 @@
 #include "compliant_internal.h"
 #include "compliant_patch.h"
 #include "filter.h"
+#include "resize.h"
 
 static int colliding(const imp_body *b) { return b->active && b->shape != NULL && b->collide; }
 
@@ -212,14 +213,8 @@ static int insert_pair(imp_world *w, int a, int b)
     if (lo < c->npairs && c->pairs[lo].key == key) {
         return 1;
     }
-    if (c->npairs == c->pair_cap) {  /* grows by doubling: rare after the first steps */
-        int cap = c->pair_cap ? 2 * c->pair_cap : 64;
-        imp_cpair *p = realloc(c->pairs, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            return 0;
-        }
-        c->pairs = p;
-        c->pair_cap = cap;
+    if (imp_grow(&c->pairs, &c->pair_cap, c->npairs + 1, sizeof *c->pairs) != 0) {
+        return 0;  /* grows by doubling: rare after the first steps */
     }
     memmove(&c->pairs[lo + 1], &c->pairs[lo], (size_t)(c->npairs - lo) * sizeof *c->pairs);
     imp_cpair *p = &c->pairs[lo];

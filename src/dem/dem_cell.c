@@ -170,22 +170,7 @@ void imp_dem_cell_offset(const imp_dem *d, const imp_dem_inter *I, double o[3], 
     }
 }
 
-/* grows an array of elem-byte entries to n entries (never shrinks; capacity n + n/4 + 16);
-   0 or -1 with the array as it was */
-static int grow_array(void *p, int *cap, int n, size_t elem)
-{
-    if (n <= *cap) {
-        return 0;
-    }
-    int c = n + n / 4 + 16;
-    if (imp_resize(p, (size_t)c * elem) != 0) {
-        return -1;
-    }
-    *cap = c;
-    return 0;
-}
-
-static int grow(int **p, int *cap, int n) { return grow_array(p, cap, n, sizeof **p); }
+static int grow(int **p, int *cap, int n) { return imp_grow(p, cap, n, sizeof **p); }
 
 /* the shift S putting b's image nearest to a; its squared distance */
 static double nearest(const imp_dem *d, int a, int b, int sheared, int S[3])
@@ -397,7 +382,7 @@ int imp_dem_cell_collide(imp_dem *d)
     /* the anchor of the Verlet skip (run_still_holds); boxes_stale, set by every edit, reload
        and cell change, and by imp_dem_cell_clear for the collider without a cell */
     c->anchor_n = 0;
-    if (v > 0.0 && grow_array(&c->anchor_u, &c->anchor_cap, 3 * n, sizeof *c->anchor_u) == 0) {
+    if (v > 0.0 && imp_grow(&c->anchor_u, &c->anchor_cap, 3 * n, sizeof *c->anchor_u) == 0) {
         for (int i = 0; i < n; i++) {
             mul(c->hinv, d->pos + 3 * i, c->anchor_u + 3 * i);
         }

@@ -17,6 +17,7 @@
 
 #include "engine2d.h"
 #include "world_internal.h"
+#include "resize.h"
 
 struct imp_e2_coulomb {
     imp_coulomb_workspace *ws;
@@ -65,12 +66,7 @@ void imp_engine2d_coulomb_free(struct imp_e2_coulomb *c)
 
 static int grow(void **p, size_t count, size_t size)
 {
-    void *q = realloc(*p, (count > 0 ? count : 1) * size);
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    return 0;
+    return imp_resize(p, (count > 0 ? count : 1) * size);
 }
 
 static int reserve_factors(struct imp_e2_coulomb *c, int rows, int nslots)

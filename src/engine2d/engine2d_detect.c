@@ -14,6 +14,7 @@
 #include "islands.h"
 #include "lcp_baraff_order.h"
 #include "world_internal.h"
+#include "resize.h"
 
 const char *const imp_collision_handling_names[] = {"simultaneous", "serial", "hybrid", NULL};
 const char *const imp_extra_accel_names[] = {"none", "velocity", "velocity_and_distance",
@@ -128,12 +129,7 @@ void imp_engine2d_free(imp_engine2d *e)
 
 static int grow(void **p, size_t elem, int n)
 {
-    void *q = realloc(*p, elem * (size_t)(n > 0 ? n : 1));
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    return 0;
+    return imp_resize(p, elem * (size_t)(n > 0 ? n : 1));
 }
 
 int imp_engine2d_reserve_matrix(imp_engine2d *e, int n)

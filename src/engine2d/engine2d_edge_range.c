@@ -6,6 +6,7 @@
 #include "engine2d_edge_range.h"
 #include "polygon2d.h"
 #include "world_internal.h"
+#include "resize.h"
 
 static int alive(const imp_world *w, const imp_edge_range2d *r)
 {
@@ -30,14 +31,8 @@ int imp_engine2d_add_edge_range(imp_world *w, int body, int other, int first, in
             return 0;
         }
     }
-    if (e->nranges == e->range_cap) {
-        int cap = e->range_cap ? 2 * e->range_cap : 4;
-        imp_edge_range2d *p = realloc(e->ranges, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            return -1;
-        }
-        e->ranges = p;
-        e->range_cap = cap;
+    if (imp_grow(&e->ranges, &e->range_cap, e->nranges + 1, sizeof *e->ranges) != 0) {
+        return -1;
     }
     e->ranges[e->nranges++] = r;
     e->conn_version++;  /* the last detection's records are not reused */

@@ -6,6 +6,7 @@
 
 #include "engine2d.h"
 #include "world_internal.h"
+#include "resize.h"
 
 static unsigned long long pair_key(int a, int b)
 {
@@ -41,14 +42,8 @@ int imp_engine2d_set_pair(imp_world *w, int a, int b, double friction, double el
     unsigned long long key = pair_key(a, b);
     int at;
     if (!find(e, key, &at)) {
-        if (e->npairs == e->pair_cap) {
-            int cap = e->pair_cap ? 2 * e->pair_cap : 8;
-            imp_pair2d *p = realloc(e->pairs, (size_t)cap * sizeof *p);
-            if (p == NULL) {
-                return -1;
-            }
-            e->pairs = p;
-            e->pair_cap = cap;
+        if (imp_grow(&e->pairs, &e->pair_cap, e->npairs + 1, sizeof *e->pairs) != 0) {
+            return -1;
         }
         memmove(e->pairs + at + 1, e->pairs + at, (size_t)(e->npairs - at) * sizeof *e->pairs);
         e->npairs++;

@@ -10,6 +10,7 @@
 #include "engine2d_soft.h"
 #include "engine2d_soft_internal.h"
 #include "world_internal.h"
+#include "resize.h"
 
 /* 1 when records a and b are of the same body pair (either way round). */
 static int same_pair(const imp_rec2d *a, const imp_rec2d *b)
@@ -19,14 +20,8 @@ static int same_pair(const imp_rec2d *a, const imp_rec2d *b)
 
 static int reserve_old(struct imp_e2_soft *s, int nold, int nslots)
 {
-    if (nold > s->old_list_cap) {
-        int cap = nold > 2 * s->old_list_cap ? nold : 2 * s->old_list_cap;
-        int *l = realloc(s->old_list, 2 * (size_t)cap * sizeof *l);
-        if (l == NULL) {
-            return -1;
-        }
-        s->old_list = l;
-        s->old_list_cap = cap;
+    if (imp_grow(&s->old_list, &s->old_list_cap, nold, 2 * sizeof *s->old_list) != 0) {
+        return -1;  /* two ints an entry */
     }
     if (nslots + 1 > s->old_slots) {
         int *st = realloc(s->old_start, ((size_t)nslots + 1) * sizeof *st);

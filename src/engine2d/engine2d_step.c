@@ -32,6 +32,7 @@
 #include "integrate_fixed.h"
 #include "islands.h"
 #include "world_internal.h"
+#include "resize.h"
 
 static int pending_has(const imp_engine2d *e, int p, int q)
 {
@@ -66,14 +67,8 @@ static int pending_add(imp_engine2d *e, const imp_rec2d *r)
     if (pending_key_has(e, r->key)) {
         return 0;
     }
-    if (e->npending == e->pending_cap) {
-        int cap = e->pending_cap ? 2 * e->pending_cap : 16;
-        struct imp_pending2d *np = realloc(e->pending, (size_t)cap * sizeof *np);
-        if (np == NULL) {
-            return -1;
-        }
-        e->pending = np;
-        e->pending_cap = cap;
+    if (imp_grow(&e->pending, &e->pending_cap, e->npending + 1, sizeof *e->pending) != 0) {
+        return -1;
     }
     e->pending[e->npending].p = r->p;
     e->pending[e->npending].q = r->q;
@@ -492,14 +487,8 @@ static void name_failed_bodies(imp_world *w, const imp_rec2d *r)
 static int keep_penetrating(imp_world *w, const imp_rec2d *r, const double *y)
 {
     imp_engine2d *e = w->engine2d;
-    if (e->nkept_rec == e->kept_rec_cap) {
-        int cap = e->kept_rec_cap ? 2 * e->kept_rec_cap : 8;
-        imp_rec2d *p = realloc(e->kept_rec, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            return -1;
-        }
-        e->kept_rec = p;
-        e->kept_rec_cap = cap;
+    if (imp_grow(&e->kept_rec, &e->kept_rec_cap, e->nkept_rec + 1, sizeof *e->kept_rec) != 0) {
+        return -1;
     }
     imp_rec2d *k = &e->kept_rec[e->nkept_rec++];
     *k = *r;

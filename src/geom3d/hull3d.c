@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "predicates.h"
+#include "resize.h"
 
 typedef struct face {
     int v[3];
@@ -81,17 +82,11 @@ static int sees(const qh *q, const face *f, int i)
 
 static int new_face(qh *q, int a, int b, int c)
 {
-    if (q->nf == q->cap) {
-        int cap = q->cap * 2;
-        face *f = realloc(q->f, (size_t)cap * sizeof *f);
-        if (f == NULL) {
-            return -1;
-        }
-        q->f = f;
-        q->cap = cap;
-        q->w->faces = f;
-        q->w->face_cap = (size_t)cap;
+    if (imp_grow(&q->f, &q->cap, q->nf + 1, sizeof *q->f) != 0) {
+        return -1;
     }
+    q->w->faces = q->f;  /* the workspace keeps the grown array */
+    q->w->face_cap = (size_t)q->cap;
     face *f = &q->f[q->nf];
     const double *pa = q->p + 3 * a, *pb = q->p + 3 * b, *pc = q->p + 3 * c;
     const double u[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};

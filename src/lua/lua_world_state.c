@@ -807,6 +807,7 @@ static void import_edge_ranges(lua_State *L, imp_world *w, int e2)
     if (absent) {
         return;
     }
+    unsigned version = e->conn_version;  /* the saved one: adding a range bumps it */
     lua_Integer n = push_list(L, e2, "edge_ranges");
     int list = lua_gettop(L);
     char where[64];
@@ -829,6 +830,7 @@ static void import_edge_ranges(lua_State *L, imp_world *w, int e2)
         r->gen_other = (unsigned)get_int(L, k, where, "gen_other", 0, UINT32_MAX);
         lua_settop(L, list);
     }
+    e->conn_version = version;
 }
 
 static void import_engine2d(lua_State *L, imp_world *w, int t)

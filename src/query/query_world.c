@@ -1,5 +1,6 @@
 /* query_world.c: ray casts and box and point queries on a world (query_world.h). */
 #include "query_world.h"
+#include "resize.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,13 +62,8 @@ typedef struct ray_ctx {
 
 static int push_hit(imp_query_cache *c, int slot, const imp_ray_hit *h)
 {
-    if (c->nhits == c->hit_cap) {
-        int cap = c->hit_cap ? 2 * c->hit_cap : 16;
-        imp_query_hit *p = realloc(c->hits, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            return -1;
-        }
-        c->hits = p, c->hit_cap = cap;
+    if (imp_grow(&c->hits, &c->hit_cap, c->nhits + 1, sizeof *c->hits) != 0) {
+        return -1;
     }
     c->hits[c->nhits].slot = slot;
     c->hits[c->nhits].hit = *h;
@@ -135,13 +131,8 @@ int imp_query_ray(imp_query_cache *c, const imp_world *w, const double *from, co
 
 static int push_slot(imp_query_cache *c, int slot)
 {
-    if (c->nslots_out == c->slot_cap) {
-        int cap = c->slot_cap ? 2 * c->slot_cap : 16;
-        int *p = realloc(c->slots, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            return -1;
-        }
-        c->slots = p, c->slot_cap = cap;
+    if (imp_grow(&c->slots, &c->slot_cap, c->nslots_out + 1, sizeof *c->slots) != 0) {
+        return -1;
     }
     c->slots[c->nslots_out++] = slot;
     return 0;
