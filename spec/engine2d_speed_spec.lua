@@ -172,9 +172,10 @@ describe("engine2d myPhysicsLab SpeedTest", function()
   end
   -- Under conventions = "myphysicslab" impact follows its code step by step (session 18:
   -- CircularEdge's detection, its addCollision's similar records, its estimate from the
-  -- centres' line): the strikes at its times (the first at 0.0042242330729100 s, as its), the
-  -- states within 1e-9 up to 0.1 s and 4.3e-6 at 0.5 s, its 55 collisions in 10 s. Its state
-  -- at 0.5 s (node), from the reference build:
+  -- centres' line): the strikes at its times (the first at 0.0042242330729100 s, as its),
+  -- positions and velocities within 1e-9 up to 0.1 s and 4.3e-6 at 0.5 s (its ball's spin,
+  -- round-off of its impulses' lever arms, 1.2e-6 rad/s then; impact's 1e-11), its 55
+  -- collisions in 10 s. Its state at 0.5 s (node), from the reference build:
   it("ball_vs_circle_0 (myphysicslab): its code's state at 0.5 s to its 1e-5 and its 55 "
     .. "collisions in 10 s", function()
     local w, ball = ball_vs_circle("myphysicslab")
