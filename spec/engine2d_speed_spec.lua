@@ -118,45 +118,85 @@ describe("engine2d myPhysicsLab SpeedTest", function()
   -- ball_vs_circle_0: the ball of ball_vs_wall (elasticity 0.95 for every body: its
   -- setElasticity) in the same box around a fixed disk of radius 4 at the centre, its
   -- ContactSim with extra acceleration "velocity_and_distance", 10 s. It asserts the state at
-  -- 10 s to 1e-5 and 52 collisions, but its own figures differ by browser (Chrome: 55
-  -- collisions and a state 10 away, in another corner of the box): after fifty bounces off the
-  -- curved disk the path is set by rounding. Checked here is what holds whatever the rounding:
-  -- the ball never crosses a wall nor enters the disk (at every step its centre at least the
-  -- radius less the gap from each), and the energy never rises. Measured: 53 collisions under
-  -- both conventions, the state 8.3 (impact's) and 9.1 (myPhysicsLab's) from its non-Chrome
-  -- figure.
+  -- 10 s to 1e-5 with 52 collisions, or under Chrome (-5.6805659, 5.6022192), velocity
+  -- (-0.1123115, 0.2347565), with 55. Its own code (CircularEdge and its circle/straight and
+  -- circle/circle tests ported to the reference build, session 18) gives under node (V8, as
+  -- Chrome) the Chrome figure to 4.6e-8 with 55 collisions and its 6 searches: the other
+  -- figure is another JavaScript engine's rounding of the same code. Checked for both
+  -- conventions, whatever the rounding: the ball never crosses a wall nor enters the disk (at
+  -- every step its centre at least the radius less the gap from each), and the energy never
+  -- rises, but under myPhysicsLab's conventions by its ContactSim's push of a contact closer
+  -- than the half gap (2 v h + x0) / h^2, which may give a slow touching ball up to 2 x0 / h
+  -- (0.4 m/s; at 9.05 s, 3.8e-5 J).
+  local function ball_vs_circle(conventions)
+    local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
+      collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
+      collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity_and_distance",
+      joint_small_impacts = true, damping = { linear = 0.05, angular = 0.05 * 0.15 },
+      conventions = conventions }
+    local th, side = 0.01, 12
+    local ball = w:add_body { shape = shape2d.ball { radius = 0.2 }, mass = 0.1,
+      position = { -5, 0 }, velocity = { 200, 153 }, elasticity = 0.95 }
+    for _, wall in ipairs { { 0, -1, side + 2 * th, th }, { 1, 0, th, side + 2 * th },
+                            { 0, 1, side + 2 * th, th }, { -1, 0, th, side + 2 * th } } do
+      w:add_body { shape = shape2d.block { width = wall[3], height = wall[4] }, fixed = true,
+        position = { wall[1] * (side + th) / 2, wall[2] * (side + th) / 2 }, elasticity = 0.95 }
+    end
+    w:add_body { shape = shape2d.ball { radius = 4 }, fixed = true, position = { 0, 0 },
+                 elasticity = 0.95 }
+    return w, ball, side
+  end
   for _, conventions in ipairs { "impact", "myphysicslab" } do
     it("ball_vs_circle_0 (" .. conventions .. "): the fast ball stays in the box and out of the "
-      .. "fixed disk for 10 s, its energy never rising", function()
-      local w = impact.world2d { strategy = "contact", dt = 0.025, gravity = { 0, 0 },
-        collision_handling = "serial", distance_tol = 0.01, velocity_tol = 0.5,
-        collision_accuracy = 0.6, integrator = "rk4", extra_accel = "velocity_and_distance",
-        joint_small_impacts = true, damping = { linear = 0.05, angular = 0.05 * 0.15 },
-        conventions = conventions }
-      local th, side = 0.01, 12
-      local ball = w:add_body { shape = shape2d.ball { radius = 0.2 }, mass = 0.1,
-        position = { -5, 0 }, velocity = { 200, 153 }, elasticity = 0.95 }
-      for _, wall in ipairs { { 0, -1, side + 2 * th, th }, { 1, 0, th, side + 2 * th },
-                              { 0, 1, side + 2 * th, th }, { -1, 0, th, side + 2 * th } } do
-        w:add_body { shape = shape2d.block { width = wall[3], height = wall[4] }, fixed = true,
-          position = { wall[1] * (side + th) / 2, wall[2] * (side + th) / 2 }, elasticity = 0.95 }
-      end
-      w:add_body { shape = shape2d.ball { radius = 4 }, fixed = true, position = { 0, 0 },
-                   elasticity = 0.95 }
+      .. "fixed disk for 10 s, its energy never rising (but by myPhysicsLab's contact push)",
+      function()
+      local w, ball, side = ball_vs_circle(conventions)
       local e = w:energy().total
       local gap = 0.01
       while w.time < 10 - 1e-9 do
         w:step()
         local x, y = ball.position[1], ball.position[2]
-        assert.is_true(math.max(math.abs(x), math.abs(y)) <= side / 2 - 0.2 + gap,
-                       ("out of the box at t = %g: (%g, %g)"):format(w.time, x, y))
-        assert.is_true(math.sqrt(x * x + y * y) >= 4.2 - gap,
-                       ("in the disk at t = %g: (%g, %g)"):format(w.time, x, y))
-        assert.is_true(w:energy().total <= e + 1e-12 * math.abs(e), "the energy rose")
+        local to_wall = side / 2 - 0.2 - math.max(math.abs(x), math.abs(y))
+        local to_disk = math.sqrt(x * x + y * y) - 4.2
+        assert.is_true(to_wall >= -gap, ("out of the box at t = %g: (%g, %g)"):format(w.time, x, y))
+        assert.is_true(to_disk >= -gap, ("in the disk at t = %g: (%g, %g)"):format(w.time, x, y))
+        if w:energy().total > e + 1e-12 * math.abs(e) then
+          local speed = math.sqrt(ball.velocity[1] ^ 2 + ball.velocity[2] ^ 2)
+          assert.is_true(conventions == "myphysicslab" and math.min(to_wall, to_disk) < gap
+                         and speed <= 2 * (gap / 2) / 0.025,
+                         ("the energy rose at t = %g"):format(w.time))
+        end
         e = w:energy().total
       end
     end)
   end
-  pending("ball_vs_circle_0: its state at 10 s to 1e-5 and its 52 collisions (Chrome: 55, a "
-    .. "state 10 away): measured 8.3 and 9.1 away, 53 collisions")
+  -- Under conventions = "myphysicslab" impact follows its code step by step (session 18:
+  -- CircularEdge's detection, its addCollision's similar records, its estimate from the
+  -- centres' line): the strikes at its times (the first at 0.0042242330729100 s, as its),
+  -- positions and velocities within 1e-9 up to 0.1 s and 4.3e-6 at 0.5 s (its ball's spin,
+  -- round-off of its impulses' lever arms, 1.2e-6 rad/s then; impact's 1e-11), its 55
+  -- collisions in 10 s. Its state at 0.5 s (node), from the reference build:
+  it("ball_vs_circle_0 (myphysicslab): its code's state at 0.5 s to its 1e-5 and its 55 "
+    .. "collisions in 10 s", function()
+    local w, ball = ball_vs_circle("myphysicslab")
+    while w.time < 0.5 - 1e-9 do
+      w:step()
+    end
+    local want = { 3.5060163929651766, 5.1488466256962209, -8.7822192999511945e-7,
+                   -32.707884040199325, -94.093086595285229, -0.0000012261116342747748 }
+    local got = { ball.position[1], ball.position[2], ball.angle, ball.velocity[1],
+                  ball.velocity[2], ball.spin }
+    for k = 1, 6 do
+      assert.near(want[k], got[k], 1e-5)
+    end
+    while w.time < 10 - 1e-9 do
+      w:step()
+    end
+    assert.equal(55, w:stats().collisions)
+  end)
+  pending("ball_vs_circle_0: its code's state at 10 s (node = Chrome: (-5.6805659, 5.6022192)) "
+    .. "to 1e-5: round-off grown over the curved bounces (its own figure is another 10 away "
+    .. "under another browser): impact's states part from its code's by 1e-9 at 0.125 s and by "
+    .. "1e-3 at the disk bounce of 0.52 s (the bounces 7.8e-6 s apart), ending at (-4.2079, "
+    .. "0.4371), 5.17 away (impact's conventions: 7.70 away, 53 collisions)")
 end)

@@ -84,6 +84,134 @@ static int similar(const imp_world *w, const imp_hit2d *c2, const imp_hit2d *c1,
     return dx * dx + dy * dy <= near * near && fabs(dot) >= 0.9;
 }
 
+/* its order of a body's vertices: a full circle's (its Shapes.makeBall) starts at the angle pi
+   and runs counterclockwise, impact's at theta0: the rank of vertex v in its list */
+static double vertex_rank(const imp_poly2d *g, int v)
+{
+    if (g->nedges == 1 && g->edges[0].kind == IMP_EDGE_ARC) {
+        imp_vec2 d = imp_v2_sub(g->vertices[v].p, g->edges[0].c);
+        double a = atan2(d.y, d.x) - 3.14159265358979323846;
+        while (a < 0.0) a += 6.28318530717958647692;
+        while (a >= 6.28318530717958647692) a -= 6.28318530717958647692;
+        return a;
+    }
+    return v;
+}
+
+/* a swept corner record of a polygon */
+static int swept_corner(const imp_hit2d *h)
+{
+    return h->type == IMP_HIT_VERTEX_EDGE && h->swept && h->vertex >= 0;
+}
+
+/* Two swept corner records of one body on one edge of the other (a ball's mid-arc corners
+   crossing a disk together) are one collision when the later one's edge is one of the earlier
+   one's and their points are within the later one's nearness, normals |cos| >= 0.9: its
+   addCollision keeps the deeper (the earlier on a tie), taking the corners in its vertex
+   order. A swept corner and an edge/edge record holding both its edges, by the same rule.
+   O(k^3) at worst for the k swept corner records of a detection (its order found by scans);
+   under conventions = "myphysicslab" only. */
+static int same_body_corners(const imp_world *w, imp_hit2d *h, int m, double tol)
+{
+    /* a swept corner record against an edge/edge record of the pair holding both its edges
+       (found before it: its edge tests come first) */
+    for (int i = 0; i < m; i++) {
+        if (!swept_corner(&h[i])) {
+            continue;
+        }
+        const imp_poly2d *g = poly_of(w, h[i].body);
+        for (int j = 0; j < m && g != NULL && h[i].kind != -1; j++) {
+            const imp_hit2d *e = &h[j];
+            if (e->kind == -1 || e->type != IMP_HIT_EDGE_EDGE) {
+                continue;
+            }
+            int vedge, nedge;  /* the edge record's edge on the corner's body, on the other */
+            if (e->body == h[i].body && e->normal_body == h[i].normal_body) {
+                vedge = e->edge, nedge = e->normal_edge;
+            } else if (e->body == h[i].normal_body && e->normal_body == h[i].body) {
+                vedge = e->normal_edge, nedge = e->edge;
+            } else {
+                continue;
+            }
+            if (nedge != h[i].normal_edge || !has_edge(g, h[i].vertex, vedge)) {
+                continue;
+            }
+            double r2 = h[i].normal_curvature == 0.0 ? INFINITY : 1.0 / h[i].normal_curvature;
+            double near = nearness(vertex_radius(g, h[i].vertex), r2, tol);
+            double dx = e->point[0] - h[i].point[0], dy = e->point[1] - h[i].point[1];
+            double dot = e->normal[0] * h[i].normal[0] + e->normal[1] * h[i].normal[1];
+            if (dx * dx + dy * dy <= near * near && fabs(dot) >= 0.9) {
+                if (h[i].distance < e->distance) {
+                    h[j].kind = -1;
+                } else {
+                    h[i].kind = -1;
+                }
+            }
+        }
+    }
+    /* then the corners one by one in its order (rank, then index), each against those of the
+       same body and edge taken before it and still kept */
+    double last_rank = -INFINITY;
+    int last_i = -1;
+    for (;;) {
+        int i = -1;
+        double ri = INFINITY;
+        for (int k = 0; k < m; k++) {
+            if (!swept_corner(&h[k])) {
+                continue;
+            }
+            double rk = vertex_rank(poly_of(w, h[k].body), h[k].vertex);
+            int after = rk > last_rank || (rk == last_rank && k > last_i);
+            if (after && (rk < ri || (rk == ri && i < 0))) {
+                i = k;
+                ri = rk;
+            }
+        }
+        if (i < 0) {
+            break;
+        }
+        last_rank = ri;
+        last_i = i;
+        if (h[i].kind == -1) {
+            continue;
+        }
+        const imp_poly2d *g = poly_of(w, h[i].body);
+        const imp_vertex2d *x2 = &g->vertices[h[i].vertex];
+        double r2 = h[i].normal_curvature == 0.0 ? INFINITY : 1.0 / h[i].normal_curvature;
+        double near = nearness(vertex_radius(g, h[i].vertex), r2, tol);
+        int refused = 0;
+        for (int j = 0; j < m; j++) {
+            if (j == i || !swept_corner(&h[j]) || h[j].kind == -1 || h[j].body != h[i].body
+                || h[j].normal_body != h[i].normal_body || h[j].normal_edge != h[i].normal_edge) {
+                continue;
+            }
+            double rj = vertex_rank(g, h[j].vertex);
+            if (!(rj < ri || (rj == ri && j < i)) || !has_edge(g, h[j].vertex, x2->edge_in)) {
+                continue;  /* (not taken before it, or not its edge) */
+            }
+            double dx = h[j].point[0] - h[i].point[0], dy = h[j].point[1] - h[i].point[1];
+            double dot = h[j].normal[0] * h[i].normal[0] + h[j].normal[1] * h[i].normal[1];
+            if (dx * dx + dy * dy <= near * near && fabs(dot) >= 0.9) {
+                if (h[i].distance < h[j].distance) {
+                    h[j].kind = -1;
+                } else {
+                    refused = 1;
+                }
+            }
+        }
+        if (refused) {
+            h[i].kind = -1;
+        }
+    }
+    int out = 0;
+    for (int i = 0; i < m; i++) {
+        if (h[i].kind != -1) {
+            h[out++] = h[i];
+        }
+    }
+    return out;
+}
+
 int imp_engine2d_similar_mpl(const imp_world *w, imp_hit2d *h, int m)
 {
     double tol = w->model.def.engine2d.distance_tol;
@@ -118,7 +246,7 @@ int imp_engine2d_similar_mpl(const imp_world *w, imp_hit2d *h, int m)
             h[out++] = h[i];
         }
     }
-    return out;
+    return same_body_corners(w, h, out, tol);
 }
 
 /* the same world point (one vertex of a body, placed by two computations) */

@@ -427,7 +427,13 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
         imp_engine2d_path_end_gap(w, y0, &w->engine2d->conn[m.connector], &d1, &v1);
     }
     if (curved) {
-        d1 = side * hypot(m.u1[0] - m.u2[0], m.u1[1] - m.u2[1]) + gap_c;
+        double ex = m.u1[0] - m.u2[0], ey = m.u1[1] - m.u2[1], len = hypot(ex, ey);
+        d1 = side * len + gap_c;
+        if (w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB && len > 0.0) {
+            /* its updateCollision: the normal afresh along the centres' line at y0 */
+            m.normal[0] = side * ex / len;
+            m.normal[1] = side * ey / len;
+        }
         v1 = centres_rate(y0, &m);
     }
     if (d1_out != NULL) {

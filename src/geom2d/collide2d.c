@@ -156,7 +156,9 @@ static void convex_convex(ctx *c, const imp_body2d *N, int ei, const imp_edge2d 
         return;
     }
     imp_vec2 q = imp_v2_madd(e->c, e->r, u), qp = imp_v2_madd(f->c, -f->r, u);
-    if (!in_both(c, q, qp, d)) {
+    /* (myPhysicsLab's CircleCircle has no such check: a ball gone wholly inside a disk in a
+       trial step is its edge/edge collision, its estimate the one the search takes) */
+    if (!c->corner_overlap && !in_both(c, q, qp, d)) {
         return;
     }
     imp_hit2d h = blank_hit(P, N, IMP_HIT_EDGE_EDGE);
@@ -602,12 +604,19 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                     }
                 }
                 if (best_e >= 0) {
-                    if (yields && has_edge_edge(c, P, v->edge_in, v->edge_out, N, best_e)) {
+                    /* (myPhysicsLab's mid-arc corners do not yield to an edge/edge record:
+                       its addCollision keeps the deeper of similar ones, engine2d_similar_mpl.c) */
+                    if (yields && !c->corner_overlap
+                        && has_edge_edge(c, P, v->edge_in, v->edge_out, N, best_e)) {
                         continue;
                     }
                     const imp_edge2d *e = &gn->edges[best_e];
                     double d = imp_edge2d_support_distance(e, p);
-                    if (d >= 0.0) {
+                    /* myPhysicsLab's makeCollision: the distance to the edge's line (circle)
+                       where the corner is now, also when it went through and out (a disk's
+                       corner across a small ball): then no collision, its static tests */
+                    int mpl_out = c->corner_overlap && d >= 0.0;
+                    if (d >= 0.0 && !mpl_out) {
                         d = -imp_v2_dist(p, best_q);  /* went through: depth along its path */
                     }
                     /* a corner whose path ends on the surface (within the margin: round-off
@@ -636,7 +645,7 @@ static int vertex_pass(ctx *c, const imp_body2d *N, const imp_poly2d *gn, const 
                         h.normal_edge = best_e;
                         h.decorated = v->decorated;
                         h.normal_curvature = imp_edge2d_curvature(e);
-                        emit(c, P, N, xn, &h, best_q, p, imp_edge2d_normal_at(e, best_q), d, 1);
+                        emit(c, P, N, xn, &h, best_q, p, imp_edge2d_normal_at(e, best_q), d, !mpl_out);
                         continue;
                     }
                 }

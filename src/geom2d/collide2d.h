@@ -93,7 +93,13 @@ typedef struct imp_detect2d_params {
                              touches that face whatever the corner's shape (its
                              findVertexContact); 0: such a corner on a corner touches (depth
                              0), and near a face's ends only a corner that meets the face (no
-                             edge of its own running into it first) touches it */
+                             edge of its own running into it first) touches it. 1 also:
+                             convex arcs meet however deep one lies in the other (no check
+                             that the pair's middle is inside both), a swept mid-arc corner does
+                             not yield to an edge/edge result, and a swept corner that ends
+                             outside the edge it crossed keeps its distance there (a static
+                             result, dropped beyond distance_tol), as myPhysicsLab's
+                             CircleCircle and makeCollision */
 } imp_detect2d_params;
 
 enum { IMP_HIT_COLLISION = 0, IMP_HIT_CONTACT = 1, IMP_HIT_IMMINENT = 2, IMP_HIT_SEPARATING = 3 };
