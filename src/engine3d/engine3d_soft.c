@@ -55,6 +55,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->uf);
     imp_e3_recycle_free(&s->rc);
     imp_e3_soft_blocks_free(s);
+    imp_e3_soft_struck_free(s);
     free(s);
 }
 
@@ -529,6 +530,9 @@ static double restitution_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double 
    (a = 1) the pass is as it was. Points of e = 0 only need no bound: a row's Gauss-Seidel
    projection takes energy, never adds it. O(points x sweeps). */
 enum { RESTITUTION_SWEEPS = 64 };
+static long dbg_rounds, dbg_calls, dbg_pts, dbg_sweeps;
+static void dbg_print(void) { if (getenv("IMP_STRUCK_STATS")) fprintf(stderr, "struck: calls %ld pts %ld rounds %ld sweeps %ld\n", dbg_calls, dbg_pts, dbg_rounds, dbg_sweeps); }
+__attribute__((constructor)) static void dbg_init(void) { atexit(dbg_print); }
 
 static void restitution_pass(imp_world *w, imp_engine3d *e, int elastic)
 {
@@ -580,13 +584,32 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int elastic)
         }
     }
     int simd = imp_e3_sweep_simd(-1);
-    for (int sweep = 0; sweep < RESTITUTION_SWEEPS; sweep++) {
+    {
+        static int rounds = -1;
+        if (rounds < 0) {
+            const char *ev = getenv("IMP_STRUCK_ROUNDS");
+            rounds = ev ? atoi(ev) : 0;
+        }
+        if (rounds > 0) {
+            dbg_rounds += imp_e3_soft_struck_rounds(sf, rs + 7, RS_STRIDE, rounds, restitution_row, simd);
+        }
+        dbg_calls++;
+        dbg_pts += m;
+    }
+    static int polish = -1;
+    if (polish < 0) {
+        const char *ev = getenv("IMP_STRUCK_POLISH");
+        polish = ev ? atoi(ev) : RESTITUTION_SWEEPS;
+    }
+    for (int sweep = 0; sweep < polish; sweep++) {
         double change = 0.0, size = 0.0;
         for (int i = 0; i < m; i++) {
             int c = took[i];
             change = fmax(change, restitution_row(sf, &pts[c], rs[RS_STRIDE * (size_t)c + 7], simd));
             size = fmax(size, pts[c].sum[0]);
         }
+        dbg_sweeps++;
+        if (getenv("IMP_STRUCK_TRACE") && (sweep % 8 == 0 || sweep == 63)) fprintf(stderr, "sweep %d m %d rel %.3g\n", sweep, m, change / size);
         if (!(change > 1e-12 * size)) {
             break;
         }
