@@ -489,6 +489,31 @@ static double restitution_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double 
 {
     double *va = sf->sv + 8 * (size_t)q->a, *vb = sf->sv + 8 * (size_t)q->b, u[4];
     row_velocity(simd, va, vb, q, u);
+    static int order = -1;
+    if (order < 0) {
+        const char *ev = getenv("IMP_RESTI_ORDER");
+        order = ev ? atoi(ev) : 0;
+    }
+    if (order == 1) {  /* friction first (on the disc of the sum so far), then the normal row */
+        double r1 = q->sum[1] - q->mt * u[1], r2 = q->sum[2] - q->mt * u[2];
+        double lim = q->mu * q->sum[0], len2 = r1 * r1 + r2 * r2;
+        if (len2 > lim * lim) {
+            double f = lim / sqrt(len2);
+            r1 *= f;
+            r2 *= f;
+        }
+        double d1 = r1 - q->sum[1], d2 = r2 - q->sum[2];
+        double un = u[0] + q->w1n * d1 + q->w2n * d2;
+        double sn = fmax(q->sum[0] - q->mn * (un + q->e * approach), 0.0), dn = sn - q->sum[0];
+        q->sum[0] = sn;
+        q->sum[1] = r1;
+        q->sum[2] = r2;
+        q->rn = fmax(q->rn + dn, 0.0);
+        q->rt1 += d1;
+        q->rt2 += d2;
+        row_apply(simd, va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, d1, d2);
+        return fmax(fabs(dn), fmax(fabs(d1), fabs(d2)));
+    }
     double sn = fmax(q->sum[0] - q->mn * (u[0] + q->e * approach), 0.0), dn = sn - q->sum[0];
     double u1 = u[1] + q->w1n * dn, u2 = u[2] + q->w2n * dn;
     double r1 = q->sum[1] - q->mt * u1, r2 = q->sum[2] - q->mt * u2;
