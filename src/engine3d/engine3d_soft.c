@@ -55,7 +55,6 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->uf);
     imp_e3_recycle_free(&s->rc);
     imp_e3_soft_blocks_free(s);
-    imp_e3_soft_struck_free(s);
     free(s);
 }
 
@@ -489,31 +488,6 @@ static double restitution_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double 
 {
     double *va = sf->sv + 8 * (size_t)q->a, *vb = sf->sv + 8 * (size_t)q->b, u[4];
     row_velocity(simd, va, vb, q, u);
-    static int order = -1;
-    if (order < 0) {
-        const char *ev = getenv("IMP_RESTI_ORDER");
-        order = ev ? atoi(ev) : 0;
-    }
-    if (order == 1) {  /* friction first (on the disc of the sum so far), then the normal row */
-        double r1 = q->sum[1] - q->mt * u[1], r2 = q->sum[2] - q->mt * u[2];
-        double lim = q->mu * q->sum[0], len2 = r1 * r1 + r2 * r2;
-        if (len2 > lim * lim) {
-            double f = lim / sqrt(len2);
-            r1 *= f;
-            r2 *= f;
-        }
-        double d1 = r1 - q->sum[1], d2 = r2 - q->sum[2];
-        double un = u[0] + q->w1n * d1 + q->w2n * d2;
-        double sn = fmax(q->sum[0] - q->mn * (un + q->e * approach), 0.0), dn = sn - q->sum[0];
-        q->sum[0] = sn;
-        q->sum[1] = r1;
-        q->sum[2] = r2;
-        q->rn = fmax(q->rn + dn, 0.0);
-        q->rt1 += d1;
-        q->rt2 += d2;
-        row_apply(simd, va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, d1, d2);
-        return fmax(fabs(dn), fmax(fabs(d1), fabs(d2)));
-    }
     double sn = fmax(q->sum[0] - q->mn * (u[0] + q->e * approach), 0.0), dn = sn - q->sum[0];
     double u1 = u[1] + q->w1n * dn, u2 = u[2] + q->w2n * dn;
     double r1 = q->sum[1] - q->mt * u1, r2 = q->sum[2] - q->mt * u2;
@@ -555,9 +529,6 @@ static double restitution_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double 
    (a = 1) the pass is as it was. Points of e = 0 only need no bound: a row's Gauss-Seidel
    projection takes energy, never adds it. O(points x sweeps). */
 enum { RESTITUTION_SWEEPS = 64 };
-static long dbg_rounds, dbg_calls, dbg_pts, dbg_sweeps;
-static void dbg_print(void) { if (getenv("IMP_STRUCK_STATS")) fprintf(stderr, "struck: calls %ld pts %ld rounds %ld sweeps %ld\n", dbg_calls, dbg_pts, dbg_rounds, dbg_sweeps); }
-__attribute__((constructor)) static void dbg_init(void) { atexit(dbg_print); }
 
 static void restitution_pass(imp_world *w, imp_engine3d *e, int elastic)
 {
@@ -609,32 +580,13 @@ static void restitution_pass(imp_world *w, imp_engine3d *e, int elastic)
         }
     }
     int simd = imp_e3_sweep_simd(-1);
-    {
-        static int rounds = -1;
-        if (rounds < 0) {
-            const char *ev = getenv("IMP_STRUCK_ROUNDS");
-            rounds = ev ? atoi(ev) : 0;
-        }
-        if (rounds > 0) {
-            dbg_rounds += imp_e3_soft_struck_rounds(sf, rs + 7, RS_STRIDE, rounds, restitution_row, simd);
-        }
-        dbg_calls++;
-        dbg_pts += m;
-    }
-    static int polish = -1;
-    if (polish < 0) {
-        const char *ev = getenv("IMP_STRUCK_POLISH");
-        polish = ev ? atoi(ev) : RESTITUTION_SWEEPS;
-    }
-    for (int sweep = 0; sweep < polish; sweep++) {
+    for (int sweep = 0; sweep < RESTITUTION_SWEEPS; sweep++) {
         double change = 0.0, size = 0.0;
         for (int i = 0; i < m; i++) {
             int c = took[i];
             change = fmax(change, restitution_row(sf, &pts[c], rs[RS_STRIDE * (size_t)c + 7], simd));
             size = fmax(size, pts[c].sum[0]);
         }
-        dbg_sweeps++;
-        if (getenv("IMP_STRUCK_TRACE") && (sweep % 8 == 0 || sweep == 63)) fprintf(stderr, "sweep %d m %d rel %.3g\n", sweep, m, change / size);
         if (!(change > 1e-12 * size)) {
             break;
         }

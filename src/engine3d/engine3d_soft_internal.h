@@ -102,12 +102,6 @@ struct imp_e3_soft {
     int error_pending;
     long error_step;
     double error_inv_hs;
-    /* the restitution pass's struck pairs (engine3d_soft_struck.c): their first points in
-       took, then ntook; per pair its rows' coupling (12 x 12 doubles) and whether it is there */
-    int *struck_first;
-    double *struck_w;
-    unsigned char *struck_ready;
-    int struck_first_cap, struck_w_cap, struck_ready_cap;
 };
 
 
@@ -311,19 +305,6 @@ static inline void imp_e3_soft_bias(double s, double inv_hs, int use_bias, const
         *is = f->impulse_scale;
     }
 }
-
-/* the restitution pass's row of point q (engine3d_soft.c): Newton's law toward u_N = -e
-   approach with its friction, one Gauss-Seidel update; returns its largest change */
-typedef double (*imp_e3_struck_row)(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double approach, int simd);
-/* The restitution pass's points (sf->took, ntook; rs[stride c]: point c's approach) in rounds
-   (at most rounds) over their pairs, each pair of up to 4 points solved as one block of its
-   normal and friction rows (engine3d_soft_struck.c), a pair the block cannot take (more
-   points, a point slipping) by row (the pass's rows), until a round changes no impulse by
-   more than 1e-12 of the largest normal one. Returns the rounds done. O(rounds x pairs x
-   points^3). */
-int imp_e3_soft_struck_rounds(struct imp_e3_soft *sf, const double *rs, int stride, int rounds,
-                              imp_e3_struck_row row, int simd);
-void imp_e3_soft_struck_free(struct imp_e3_soft *sf);
 
 /* the frame of point k of block b's lanes (xframes: the per-point frames, s->xframes) */
 static inline const imp_e3_block_frame *imp_e3_block_frame_of(const imp_e3_block_frame *xframes,
