@@ -255,12 +255,16 @@ describe("myPhysicsLab PileTest", function()
   -- by 9 s; from 9 s to 15 s no collision and the energy kept to 1e-3; the weld within 0.025.
   -- Run under both conventions (a physical outcome) and with the pins in either frame (a
   -- pin's two directions span the plane in both: the same joint). With its own rotational
-  -- damping the energy from 9 s to 15 s changes by 1.04e-3 (pins in the body's frame) and
-  -- 1.8e-2 (world's) under impact's conventions, -4.0e-4 and -1.57e-2 under myPhysicsLab's
-  -- (session 17: 4.6e-3 and 1.6e-3 before its back-up estimate and record order): its 1e-3 is
-  -- asserted for myPhysicsLab's with the pins as its makeConnectedBlocks makes them, the body's
-  -- frame; the rest pending below. Its own code run under node (/work/mplref): -7.7e-7, no
-  -- collision.
+  -- damping the energy from 9 s to 15 s changes by -1.04e-3 (pins in the body's frame) and
+  -- -1.84e-2 (world's) under impact's conventions, -5.3e-7 and -1.39e-3 under myPhysicsLab's
+  -- (session 18: -4.0e-4 and -1.57e-2 before its estimate after a back-up kept the one a
+  -- record got where it was found when the step holds no root, and left out the records
+  -- receding at the step's start): its 1e-3 is asserted for myPhysicsLab's with the pins as its
+  -- makeConnectedBlocks makes them, the body's frame; the rest pending below. Its own code run
+  -- under node (the reference copy): -7.7e-7 (body's frame), and -3.17e-3 with its pins in the
+  -- world's frame (CoordType.WORLD), which misses its 1e-3 too. Step by step, impact under its
+  -- conventions follows its code to 1.6e-10 up to 0.4 s in both frames, then parts (chaotic:
+  -- blocks spinning at up to 75 rad/s), so the body frame's -5.3e-7 is not its code's state.
   -- With the pins in the world's frame impact's conventions stopped at 4.17 s, and with its
   -- damping at 5.797 s ("the collision impulses could not be solved"): when the line between
   -- the two pins turns vertical their two x rows nearly coincide; clamped in index order
@@ -283,7 +287,7 @@ describe("myPhysicsLab PileTest", function()
         assert.equal(c9, w:stats().collisions)
         assert.is_true(w:energy().total <= e9)  -- damping only takes
         if conventions == "myphysicslab" and frame == "body" then
-          assert.near(e9, w:energy().total, 1e-3)  -- its 1e-3: -4.0e-4
+          assert.near(e9, w:energy().total, 1e-3)  -- its 1e-3: -5.3e-7
         end
         assert.is_true(loose(w, pins) <= 0.025)
         for _, b in ipairs(blocks) do  -- in the pit
@@ -294,9 +298,9 @@ describe("myPhysicsLab PileTest", function()
     end
   end
   pending("pile_config_1_test: its energy kept to 1e-3 from 9 s to 15 s but under "
-    .. "myPhysicsLab's conventions with body-frame pins (measured 1.04e-3, 1.8e-2 under impact's "
-    .. "conventions, pins in the body's and the world's frame; 1.57e-2 under myPhysicsLab's with "
-    .. "world-frame pins)")
+    .. "myPhysicsLab's conventions with body-frame pins (measured -1.04e-3, -1.84e-2 under "
+    .. "impact's conventions, pins in the body's and the world's frame; -1.39e-3 under "
+    .. "myPhysicsLab's with world-frame pins, where its own code gives -3.17e-3)")
 
   -- pile_10_random_blocks: ten random blocks (its buildRNG seeded 0) placed in a row from
   -- (-5.5, -2) by its makeRandomBlocks, falling into the pit under gravity 3, elasticity 0.5,

@@ -95,6 +95,11 @@ typedef struct imp_connector2d {
     int path;                    /* path joint and end: its path (index into the engine's paths) */
     double limit;                /* path end: the path distance p the point stops at */
     int upper;                   /* path end: 1 p <= limit, 0 p >= limit */
+    int has_near;                /* path joint and end under conventions = "myphysicslab": 1
+                                    when near_k, near_p hold its search's last point (0: none
+                                    yet; the first search starts at the nearest table point) */
+    int near_k;                  /* its table index (myPhysicsLab's PathPoint idx) */
+    double near_p;               /* its path distance, continued round a closed path */
 } imp_connector2d;
 
 typedef struct imp_engine2d_stats {

@@ -161,13 +161,44 @@ static void hermite(const imp_path2d *g, int i, double u, double h, double *pos,
     d2[1] = e00 * py[0] + e10 * py[1] + e01 * py[2] + e11 * py[3];
 }
 
+/* q: the point of segment i (length h) at u (the Hermite's position and tangent, the
+   table's curvature interpolated linearly) */
+static void fill_point(const imp_path2d *g, int i, double u, double h, imp_path2d_point *q)
+{
+    int j = wrap(g, i + 1);
+    double pos[2], d1[2], d2[2];
+    hermite(g, i, u, h, pos, d1, d2);
+    double l = hypot(d1[0], d1[1]);
+    q->x = pos[0];
+    q->y = pos[1];
+    q->tx = d1[0] / l;
+    q->ty = d1[1] / l;
+    q->nx = -q->ty;
+    q->ny = q->tx;
+    q->k = (1 - u) * g->k[i] + u * g->k[j];
+    q->p = g->p[i] + u * h;
+}
+
+/* q: the point s past an open path's end point e along its tangent (myPhysicsLab's linear
+   extension: no curvature) */
+static void extension(const imp_path2d *g, int e, double s, imp_path2d_point *q)
+{
+    q->x = g->x[e] + s * g->tx[e];
+    q->y = g->y[e] + s * g->ty[e];
+    q->tx = g->tx[e];
+    q->ty = g->ty[e];
+    q->nx = -q->ty;
+    q->ny = q->tx;
+    q->k = 0.0;
+    q->p = g->p[e] + s;
+}
+
 /* the point of segment i nearest to (x, y), from the chord's foot u: Newton's method on
    (H(u) - X) . H'(u) = 0 (three steps, u kept in [0, 1]); the tangent is the Hermite's, the
    curvature the table's interpolated linearly */
 static void on_segment(const imp_path2d *g, int i, double u, double x, double y,
                        imp_path2d_point *q)
 {
-    int j = wrap(g, i + 1);
     double h = seg_len(g, i), pos[2], d1[2], d2[2];
     for (int it = 0; it < 3; it++) {
         hermite(g, i, u, h, pos, d1, d2);
@@ -180,16 +211,7 @@ static void on_segment(const imp_path2d *g, int i, double u, double x, double y,
         u -= f / df;
         u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
     }
-    hermite(g, i, u, h, pos, d1, d2);
-    double l = hypot(d1[0], d1[1]);
-    q->x = pos[0];
-    q->y = pos[1];
-    q->tx = d1[0] / l;
-    q->ty = d1[1] / l;
-    q->nx = -q->ty;
-    q->ny = q->tx;
-    q->k = (1 - u) * g->k[i] + u * g->k[j];
-    q->p = g->p[i] + u * h;
+    fill_point(g, i, u, h, q);
 }
 
 /* the table point nearest to (x, y) (the first of equals) */
@@ -222,18 +244,35 @@ void imp_engine2d_path_nearest(const imp_path2d *g, double x, double y, imp_path
         /* past an open path's end: its straight extension along the end's tangent, with no
            curvature (myPhysicsLab's linear extension) */
         int e = seg == 0 ? 0 : g->n - 1;
-        double s = (x - g->x[e]) * g->tx[e] + (y - g->y[e]) * g->ty[e];
-        q->x = g->x[e] + s * g->tx[e];
-        q->y = g->y[e] + s * g->ty[e];
-        q->tx = g->tx[e];
-        q->ty = g->ty[e];
-        q->nx = -q->ty;
-        q->ny = q->tx;
-        q->k = 0.0;
-        q->p = g->p[e] + s;
+        extension(g, e, (x - g->x[e]) * g->tx[e] + (y - g->y[e]) * g->ty[e], q);
         return;
     }
     on_segment(g, seg, u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u, x, y, q);
+}
+
+void imp_engine2d_path_at(const imp_path2d *g, double p, imp_path2d_point *q)
+{
+    int last = g->n - 1;
+    if (!g->closed && (p < 0.0 || p > g->p[last])) {
+        int e = p < 0.0 ? 0 : last;
+        extension(g, e, p - g->p[e], q);
+        return;
+    }
+    int i = 0, hi = last;  /* the segment holding p: p_i <= p < p_i+1 (or the closing one) */
+    if (p >= g->p[last]) {
+        i = g->closed ? last : last - 1;
+    } else {
+        while (hi - i > 1) {
+            int mid = i + (hi - i) / 2;
+            if (g->p[mid] <= p) {
+                i = mid;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    double h = seg_len(g, i), u = (p - g->p[i]) / h;
+    fill_point(g, i, u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u, h, q);
 }
 
 static const imp_path2d *path_of(const imp_world *w, const imp_connector2d *c)
@@ -251,6 +290,31 @@ static void attach_point(const double *y, const imp_connector2d *c, double p1[2]
     imp_e2_point_velocity(yp, p1, v1);
 }
 
+/* the point of c's path nearest to p1: under conventions = "myphysicslab" by its local
+   search from the one found last (the search state advanced when keep; the first search
+   starts at the nearest table point), else the exact nearest point */
+static void nearest_of(const imp_world *w, imp_connector2d *c, const double p1[2], int keep,
+                       imp_path2d_point *q)
+{
+    const imp_path2d *g = path_of(w, c);
+    if (w->model.def.engine2d.conventions != IMP_CONVENTIONS_MYPHYSICSLAB) {
+        imp_engine2d_path_nearest(g, p1[0], p1[1], q);
+        return;
+    }
+    int k = c->near_k;
+    double p = c->near_p;
+    if (!c->has_near) {
+        k = nearest_index(g, p1[0], p1[1]);
+        p = g->p[k];
+    }
+    imp_engine2d_path_nearest_mpl(g, p1[0], p1[1], &k, &p, q);
+    if (keep) {
+        c->near_k = k;
+        c->near_p = p;
+        c->has_near = 1;
+    }
+}
+
 /* a path end's distance from its stop at path distance p (limit - p for an upper limit, p -
    limit for a lower one: negative past it) and the sign of its normal along the path's
    tangent (against the travel stopped) */
@@ -264,14 +328,14 @@ static double end_sign(const imp_connector2d *c)
     return c->upper ? -1.0 : 1.0;
 }
 
-int imp_engine2d_path_record(imp_world *w, const double *y, const imp_connector2d *c, int i)
+int imp_engine2d_path_record(imp_world *w, const double *y, imp_connector2d *c, int i)
 {
     imp_engine2d *e = w->engine2d;
     double p1[2], v1[2];
     attach_point(y, c, p1, v1);
     const double *yp = y + (size_t)c->body1 * IMP_STRIDE_2D;
     imp_path2d_point q;
-    imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
+    nearest_of(w, c, p1, 1, &q);
     if (imp_engine2d_reserve_records(e, e->nrec + 1) != 0) {
         return -1;
     }
@@ -300,13 +364,13 @@ int imp_engine2d_path_record(imp_world *w, const double *y, const imp_connector2
     return 0;
 }
 
-int imp_engine2d_path_end_record(imp_world *w, const double *y, const imp_connector2d *c, int i)
+int imp_engine2d_path_end_record(imp_world *w, const double *y, imp_connector2d *c, int i)
 {
     imp_engine2d *e = w->engine2d;
     double p1[2], v1[2], dtol = w->model.def.engine2d.distance_tol;
     attach_point(y, c, p1, v1);
     imp_path2d_point q;
-    imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
+    nearest_of(w, c, p1, 1, &q);
     double distance = end_distance(c, q.p);
     if (distance >= dtol) {
         return 0;  /* away from its stop */
@@ -341,13 +405,13 @@ int imp_engine2d_path_end_record(imp_world *w, const double *y, const imp_connec
     return 0;
 }
 
-void imp_engine2d_path_end_gap(const imp_world *w, const double *y, const imp_connector2d *c,
+void imp_engine2d_path_end_gap(const imp_world *w, const double *y, imp_connector2d *c,
                                double *d, double *v)
 {
     double p1[2], v1[2];
     attach_point(y, c, p1, v1);
     imp_path2d_point q;
-    imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
+    nearest_of(w, c, p1, 1, &q);
     double s = end_sign(c);
     *d = end_distance(c, q.p);
     *v = s * q.tx * v1[0] + s * q.ty * v1[1];
@@ -368,7 +432,8 @@ double imp_engine2d_path_error(const imp_world *w, const double *y, const imp_co
     double p1[2], v1[2];
     attach_point(y, c, p1, v1);
     imp_path2d_point q;
-    imp_engine2d_path_nearest(path_of(w, c), p1[0], p1[1], &q);
+    imp_connector2d probe = *c;  /* (a query: the search state is left as it is) */
+    nearest_of(w, &probe, p1, 0, &q);
     if (c->kind == IMP_PATH_END) {
         double d = end_distance(c, q.p);
         return d < 0.0 ? -d : 0.0;

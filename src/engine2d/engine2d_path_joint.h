@@ -4,7 +4,8 @@
    tangent (three-point derivatives in p) and the signed curvature; between two points the
    curve is the cubic Hermite of their positions and tangents. A path joint's record is a
    bilateral row along the path's normal at the point nearest to the attach point (found
-   afresh at every detection), whose derivative along the path gives the row's turning term. */
+   afresh at every detection; under conventions = "myphysicslab" by its local search from the
+   point found last, the search state kept in the connector), whose derivative along the path gives the row's turning term. */
 #ifndef IMPACT_ENGINE2D_PATH_JOINT_H
 #define IMPACT_ENGINE2D_PATH_JOINT_H
 
@@ -41,9 +42,25 @@ int imp_engine2d_add_path(struct imp_world *w, const double *xy, int n, int clos
    the Hermite curve. O(n). */
 void imp_engine2d_path_nearest(const imp_path2d *g, double x, double y, imp_path2d_point *q);
 
+/* The point of path g at path distance p (0 <= p <= its length; past an open path's ends,
+   its straight extension along the end's tangent). O(log n). */
+void imp_engine2d_path_at(const imp_path2d *g, double p, imp_path2d_point *q);
+
+/* conventions = "myphysicslab" (engine2d_path_search_mpl.c): the point of path g nearest to
+   (x, y) as its NumericalPath.findNearestLocal finds it, from the table index *k_io and the
+   path distance *p_io found last (a search over the table, then over p halving its step down
+   to 1e-6; within about 1e-6 of the exact nearest point, depending on where it starts); both
+   advanced to the point found (*p_io continued across a closed path's closing point, not
+   wrapped), q at it (q->p = *p_io). Its closed tables hold the first point again at the end:
+   a closed path is read with it. O(n / 20 + log n) for a start near the point. */
+void imp_engine2d_path_search_mpl(const imp_path2d *g, double x, double y, int *k_io,
+                                  double *p_io);
+void imp_engine2d_path_nearest_mpl(const imp_path2d *g, double x, double y, int *k_io,
+                                   double *p_io, imp_path2d_point *q);
+
 /* The record of path joint c (connector index i) at state y, appended to the engine's
    records; 0, -1 out of memory. */
-int imp_engine2d_path_record(struct imp_world *w, const double *y, const struct imp_connector2d *c,
+int imp_engine2d_path_record(struct imp_world *w, const double *y, struct imp_connector2d *c,
                              int i);
 
 /* The record of path end c (connector index i) at state y when the point is within
@@ -51,7 +68,7 @@ int imp_engine2d_path_record(struct imp_world *w, const double *y, const struct 
    myPhysicsLab's PathEndPoint: distance limit - p for an upper limit, p - limit for a lower
    one; caught at the half gap like a rope); 0, -1 out of memory. */
 int imp_engine2d_path_end_record(struct imp_world *w, const double *y,
-                                 const struct imp_connector2d *c, int i);
+                                 struct imp_connector2d *c, int i);
 
 /* Path end c's gap at state y, found there afresh (myPhysicsLab's updateCollision of a
    PathEndPoint): *d its distance (limit - p, or p - limit), *v the attach point's velocity
@@ -59,7 +76,7 @@ int imp_engine2d_path_end_record(struct imp_world *w, const double *y,
    A record moved back with its bodies keeps its end state's tangent and velocity; the
    estimated moment of reaching the half gap needs the gap and its rate at the start. O(n). */
 void imp_engine2d_path_end_gap(const struct imp_world *w, const double *y,
-                               const struct imp_connector2d *c, double *d, double *v);
+                               struct imp_connector2d *c, double *d, double *v);
 
 /* 1 when connector `connector` (an index of world w's engine, or -1: none) is a path end
    (kind IMP_PATH_END). */

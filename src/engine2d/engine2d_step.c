@@ -381,6 +381,48 @@ static double centres_rate(const double *y, const imp_rec2d *r)
     return r->normal[0] * (vp[0] - vq[0]) + r->normal[1] * (vp[1] - vq[1]);
 }
 
+/* The earliest s in (0, h] with d1 + v1 s + a s^2 / 2 = target, a = (v2 - v1) / h (uniform
+   motion when a is negligible); NaN when there is none or the gap starts within target. */
+static double reach_time(double d1, double v1, double v2, double h, double target)
+{
+    double a = (v2 - v1) / h, c = d1 - target;  /* a s^2 / 2 + v1 s + c = 0 */
+    double s;
+    if (!(c > 0.0)) {
+        return NAN;  /* already within the half gap at the start */
+    }
+    if (fabs(a) * h < 1e-9 * fabs(v1) || fabs(a) < 1e-12) {
+        s = v1 < 0.0 ? -c / v1 : NAN;
+    } else {
+        double disc = v1 * v1 - 2.0 * a * c;
+        if (!(disc >= 0.0)) {
+            return NAN;
+        }
+        double q = -0.5 * (v1 + copysign(sqrt(disc), v1));
+        double s1 = q / (0.5 * a), s2 = c / q;
+        double lo = fmin(s1, s2), hi = fmax(s1, s2);
+        s = lo > 0.0 ? lo : hi;
+    }
+    return s > 0.0 && s <= h ? s : NAN;
+}
+
+/* conventions = "myphysicslab": its updateEstimatedTime after a back-up. A record not
+   approaching at the step's start (v1 >= 0) gives INFINITY: no estimate, and none needed (its
+   CollisionStats counts only the records approaching there). Else the moment it reaches
+   target within the step (reach_time); when there is none, the estimate stays the one it got
+   where it was found (d2, v2 at h): uniform motion back from there, h + (target - d2) / v2
+   (which may lie before the step's start), when v2 < -0.001, else none (NaN). */
+static double estimate_mpl(double d1, double v1, double d2, double v2, double h, double target)
+{
+    if (!(v1 < 0.0)) {
+        return INFINITY;
+    }
+    double s = reach_time(d1, v1, v2, h, target);
+    if (isfinite(s)) {
+        return s;
+    }
+    return v2 < -0.001 ? h + (target - d2) / v2 : NAN;
+}
+
 /* When, after the start of the trial step of length h, record r (found at its end with
    distance d2 and normal velocity v2 < 0) was at distance target (myPhysicsLab's estimated
    collision time after a back-up, updateCollision): the record is moved back with its bodies
@@ -390,15 +432,17 @@ static double centres_rate(const double *y, const imp_rec2d *r)
    earliest root s in (0, h]. Uniform motion gives (target - d1) / v1. NaN when there is no
    estimate. cs: 2 per slot, scratch for the cosines and sines of y0's angles; y: the state r
    describes, NULL when r's body-frame copies are set already; *d1 (when not NULL): the
-   distance at y0 (NaN when v2 gives no estimate). */
+   distance at y0 (NaN when v2 gives no estimate). Under conventions = "myphysicslab" its own
+   rule (estimate_mpl). */
 static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, const double *y0,
                        double *cs, double h, double target, double *d1_out)
 {
     double v2 = r->velocity;
+    int mpl = w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB;
     if (d1_out != NULL) {
         *d1_out = NAN;
     }
-    if (!(v2 < -1e-3)) {
+    if (!(v2 < -1e-3) && !mpl) {
         return NAN;
     }
     imp_rec2d m = *r;
@@ -437,26 +481,12 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
         v1 = centres_rate(y0, &m);
     }
     if (d1_out != NULL) {
-        *d1_out = d1;
+        *d1_out = v2 < -1e-3 ? d1 : NAN;
     }
-    double a = (v2 - v1) / h, c = d1 - target;  /* a s^2 / 2 + v1 s + c = 0 */
-    double s;
-    if (!(c > 0.0)) {
-        return NAN;  /* already within the half gap at the start */
+    if (mpl) {
+        return estimate_mpl(d1, v1, r->distance, v2, h, target);
     }
-    if (fabs(a) * h < 1e-9 * fabs(v1) || fabs(a) < 1e-12) {
-        s = v1 < 0.0 ? -c / v1 : NAN;
-    } else {
-        double disc = v1 * v1 - 2.0 * a * c;
-        if (!(disc >= 0.0)) {
-            return NAN;
-        }
-        double q = -0.5 * (v1 + copysign(sqrt(disc), v1));
-        double s1 = q / (0.5 * a), s2 = c / q;
-        double lo = fmin(s1, s2), hi = fmax(s1, s2);
-        s = lo > 0.0 ? lo : hi;
-    }
-    return s > 0.0 && s <= h ? s : NAN;
+    return reach_time(d1, v1, v2, h, target);
 }
 
 static void name_bodies(imp_world *w, const imp_rec2d *r)
@@ -741,6 +771,9 @@ static imp_status penetrations(advance *a, int *ncol, int *worst, double *est, i
         }
         double d1;
         double te = estimate(a->w, r, y, e->y0, e->cs, h, a->target, &d1);
+        if (mpl && te == INFINITY) {
+            continue;  /* (receding at the start: no part in the estimate) */
+        }
         if (isfinite(te)) {
             *est = te < *est ? te : *est;
         } else {

@@ -155,8 +155,8 @@ int imp_engine2d_connector_records(imp_world *w, const double *y)
             continue;
         }
         if (c->kind == IMP_PATH || c->kind == IMP_PATH_END) {
-            if ((c->kind == IMP_PATH ? imp_engine2d_path_record(w, y, c, i)
-                                     : imp_engine2d_path_end_record(w, y, c, i)) != 0) {
+            if ((c->kind == IMP_PATH ? imp_engine2d_path_record(w, y, &e->conn[i], i)
+                                     : imp_engine2d_path_end_record(w, y, &e->conn[i], i)) != 0) {
                 return -1;
             }
             continue;

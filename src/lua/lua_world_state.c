@@ -208,6 +208,10 @@ static void export_engine2d(lua_State *L, const imp_world *w)
             imp_lua_set_integer(L, "path", c->path);
             imp_lua_set_number(L, "limit", c->limit);
             imp_lua_set_integer(L, "upper", c->upper);
+            if (c->has_near) {  /* (conventions = "myphysicslab": its search's last point) */
+                imp_lua_set_integer(L, "near_k", c->near_k);
+                imp_lua_set_number(L, "near_p", c->near_p);
+            }
         }
         lua_rawseti(L, -2, i + 1);
     }
@@ -892,6 +896,14 @@ static void import_engine2d(lua_State *L, imp_world *w, int t)
             c->path = (int)get_int(L, k, where, "path", 0, e->npaths - 1);
             c->limit = get_num(L, k, where, "limit");
             c->upper = (int)get_int(L, k, where, "upper", 0, 1);
+            lua_getfield(L, k, "near_k");  /* (absent: no search made yet, or impact's rule) */
+            c->has_near = !lua_isnil(L, -1);
+            lua_pop(L, 1);
+            if (c->has_near) {
+                const imp_path2d *g = &e->paths[c->path];
+                c->near_k = (int)get_int(L, k, where, "near_k", -1, g->n + g->closed);
+                c->near_p = get_num(L, k, where, "near_p");
+            }
         }
         lua_settop(L, list);
     }
