@@ -508,49 +508,28 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!fits(w, rc, a, b, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
-    int to_at = e->npts, need = to_at + (pend - j);
-    if ((need > e->pts_cap || rc->nheld >= rc->held_cap || need > rc->cur_cap || need > rc->fcur_cap
-         || need > rc->pcur_cap)  /* (the usual case: room for all, no calls) */
-        && (imp_e3_grow((void **)&e->pts, &e->pts_cap, need, sizeof *e->pts) != 0
-            || imp_e3_grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0
-            || imp_e3_grow((void **)&rc->cur, &rc->cur_cap, need, sizeof *rc->cur) != 0
-            || imp_e3_grow((void **)&rc->fcur, &rc->fcur_cap, need, 3 * sizeof *rc->fcur) != 0
-            || imp_e3_grow((void **)&rc->pcur, &rc->pcur_cap, need, sizeof *rc->pcur) != 0)) {
+    if (imp_e3_grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
+        || imp_e3_grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
         return -1;
     }
     double mu, el, gap = INFINITY;
     imp_engine3d_pair_material(w, a, b, &mu, &el);
     const imp_mat3 *ra = turned_of(rc, a, qa, r0->qa), *rb = turned_of(rc, b, qb, r0->qb);
-    imp_e3_point *out = &e->pts[to_at];
+    imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
-    /* (locals: the stores below through out, rn and fn would otherwise reload them) */
-    const imp_e3_point *prev = e->prev;
-    const imp_e3_recycled *rprev = rc->prev;
-    const int *map = rc->map;
-    const double *fprev = rc->fprev;
-    imp_e3_recycled *rn = rc->cur + to_at;
-    double *fn = rc->fcur + 3 * (size_t)to_at;
-    for (int k = j; k < pend; k++, out++, rn++, fn += 3) {
-        int rk = map[k];  /* (every point of the run has one: records_of_run) */
-        const double *f = fprev + 3 * (size_t)rk;
-        const imp_e3_recycled *ro = &rprev[rk];
-        recycle_point(ya, yb, &prev[k], ro, mu, el, ra, rb, out);
-        warm_held(&prev[k], f, hs, out);
-        double d = out->distance;
+    for (int k = j; k < pend; k++) {
+        int rk = rc->map[k];  /* (every point of the run has one: records_of_run) */
+        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, ra, rb, &out[k - j]);
+        warm_held(&e->prev[k], rc->fprev + 3 * (size_t)rk, hs, &out[k - j]);
+        double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
-        /* its record for the next step where the point went (imp_e3_recycle_begin keeps it
-           when the point is still there) */
-        double f0 = f[0], f1 = f[1], f2 = f[2];
-        *rn = (imp_e3_recycled){ro->a, ro->b, ro->key, ro->gen_a, ro->gen_b, to_at, ro->base};
-        fn[0] = f0, fn[1] = f1, fn[2] = f2;
     }
     if (!(gap <= margin)) {
         return 0;  /* apart as held: detected again */
     }
-    rc->pcur[to_at] = *r0;
-    e->npts = need;
-    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend, to_at};
+    e->npts += pend - j;
+    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend};
     return 1;
 }
 
@@ -580,7 +559,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     }
     /* in place: each point of e->pts keeps its index (n == c below), only its warm start and
        record are written */
-    int n = 0, j = 0, h = 0;
+    int n = 0, j = 0, h = 0, np = 0;  /* np: the pairs' poses written */
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
@@ -592,22 +571,16 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             h++;
         }
         if (h < rc->nheld && rc->held[h].a == p0->a && rc->held[h].b == p0->b) {
-            /* its points are the run [j, pend) held, their warm starts written (hold), and
-               their records where hold put them (at): kept when the points are still there */
-            const imp_e3_held *hp = &rc->held[h];
-            int moved = hp->at != i;
-            if (moved) {
-                rc->pcur[i] = rc->pprev[rc->prev[rc->map[hp->j]].pose];  /* (the pair's, once) */
-            }
-            for (int c = i; c < end; c++, n++) {
+            const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
+            rc->pcur[np] = rc->pprev[rc->prev[rc->map[hp->j]].pose];  /* (the pair's, once) */
+            for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
+                int r = rc->map[hp->j + (c - i)];
                 pen = imp_fmax(pen, -e->pts[c].distance);
-                if (moved) {
-                    int r = rc->map[hp->j + (c - i)];
-                    rc->cur[n] = rc->prev[r];
-                    rc->cur[n].pose = i;
-                    memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
-                }
+                rc->cur[n] = rc->prev[r];
+                rc->cur[n].pose = np;
+                memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
             }
+            np++;
             i = end;
             continue;
         }
@@ -618,13 +591,14 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         while (pend < e->nprev && e->prev[pend].a == p0->a && e->prev[pend].b == p0->b) {
             pend++;
         }
-        pose_now(w, p0->a, p0->b, &rc->pcur[i]);
+        pose_now(w, p0->a, p0->b, &rc->pcur[np]);
         for (int c = i; c < end; c++, n++) {
             pen = imp_fmax(pen, -e->pts[c].distance);
-            record_now(w, &e->pts[c], i, &rc->cur[n], rc->fcur + 3 * (size_t)n);
+            record_now(w, &e->pts[c], np, &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
             warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
         }
+        np++;
         i = end;
         j = pend;
     }

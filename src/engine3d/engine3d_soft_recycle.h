@@ -30,8 +30,7 @@ struct imp_world;
 typedef struct imp_e3_recycled {
     int a, b;              /* the point's identity, checked against e->prev */
     unsigned key, gen_a, gen_b;
-    int pose;              /* its pair's imp_e3_pose0: rc->pcur's at the index of the pair's
-                              first point (rc->pprev's at the next step) */
+    int pose;              /* its pair's imp_e3_pose0 (rc->pprev at the next step) */
     double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
 } imp_e3_recycled;
 
@@ -43,10 +42,9 @@ typedef struct imp_e3_pose0 {
     double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
 } imp_e3_pose0;
 
-/* A pair held this step: its slots, its points' run [j, pend) in e->prev, and where they went
-   in e->pts (their records written there in rc->cur by the held test) */
+/* A pair held this step: its slots and its points' run [j, pend) in e->prev. */
 typedef struct imp_e3_held {
-    int a, b, j, pend, at;
+    int a, b, j, pend;
 } imp_e3_held;
 
 typedef struct imp_e3_recycle {
@@ -56,8 +54,7 @@ typedef struct imp_e3_recycle {
        read them alone): the last sub-step's impulses over its length (normal, t1, t2) */
     double *fprev, *fcur;
     int fprev_cap, fcur_cap;
-    imp_e3_pose0 *pprev, *pcur;  /* the pairs' poses the records name, at their pairs' first
-                                    points (prev: e->prev's) */
+    imp_e3_pose0 *pprev, *pcur;  /* the pairs' poses the records name (prev: e->prev's) */
     int pprev_cap, pcur_cap;
     double hs;             /* the step's sub-step length, set before detection (the held
                               points' warm starts, imp_e3_recycle_hold) */
