@@ -182,14 +182,15 @@ static int records_of_run(const imp_engine3d *e, imp_e3_recycle *rc, int j, int 
     return 1;
 }
 
-/* Whether the pair (a, b) of polyhedra, its manifold computed at pose r, now
+/* Whether the pair (a, b) of polyhedra, its manifold computed at the poses of record r, now
    at orientations qa, qb (normalised), may keep it: neither turned by 10 degrees or more
    since, and the relative pose moved by less than the reach: |change of x_b - x_a in a's
    frame| + 2 |sin(turn / 2)| R < reach (R the larger bounding radius of the moving ones;
    Box3D's bound). */
-static int fits(const imp_world *w, const imp_e3_recycle *rc, int a, int b, const imp_e3_pose0 *r, imp_quat qa,
-                imp_quat qb, double reach)
+static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recycled *r, imp_quat qa, imp_quat qb,
+                double reach)
 {
+    int a = r->a, b = r->b;
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     imp_quat qa0 = quat_of(r->qa), qb0 = quat_of(r->qb), rel0 = quat_of(r->rel);
     double ca = qa.w * qa0.w + qa.x * qa0.x + qa.y * qa0.y + qa.z * qa0.z;
@@ -218,36 +219,26 @@ static int fits(const imp_world *w, const imp_e3_recycle *rc, int a, int b, cons
     return dist + chord * rad < reach;
 }
 
-/* the pose of the pair (a, b) now, for its points' records (record_now) */
-static void pose_now(const imp_world *w, int a, int b, imp_e3_pose0 *r)
+/* the record of point p computed now (its manifold's pose, the gap's base; its impulses f,
+   3 doubles, none yet) */
+static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycled *r, double *f)
 {
-    const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
+    const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
+    r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
     imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
     r->qa[0] = qa.w, r->qa[1] = qa.x, r->qa[2] = qa.y, r->qa[3] = qa.z;
     r->qb[0] = qb.w, r->qb[1] = qb.x, r->qb[2] = qb.y, r->qb[3] = qb.z;
-    double d0[3];
+    double o[3], d0[3];
     for (int k = 0; k < 3; k++) {
+        o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
         d0[k] = yb[k] - ya[k];
     }
+    r->base = p->distance - dot3(p->normal, o);
     /* fits' constants of this pose, computed once here (they were at each step the pair was
        tested, from the centres and orientations: the same operations) */
     imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
     r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
     rotate(imp_q_conj(qa), d0, r->d0);
-}
-
-/* the record of point p computed now, naming its pair's pose (pose_now); its impulses f,
-   3 doubles, none yet */
-static void record_now(const imp_world *w, const imp_e3_point *p, int pose, imp_e3_recycled *r, double *f)
-{
-    const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
-    r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
-    r->pose = pose;
-    double o[3];
-    for (int k = 0; k < 3; k++) {
-        o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
-    }
-    r->base = p->distance - dot3(p->normal, o);
     f[0] = f[1] = f[2] = 0.0;
 }
 
@@ -500,12 +491,12 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!records_of_run(e, rc, j, pend)) {
         return 0;
     }
+    const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
     if (!rc->poly[a] || !rc->poly[b]) {
         return 0;
     }
-    const imp_e3_pose0 *r0 = &rc->pprev[rc->prev[rc->map[j]].pose];  /* the pair's */
     imp_quat qa = orientation(rc, a), qb = orientation(rc, b);
-    if (!fits(w, rc, a, b, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
+    if (!fits(w, rc, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
     if (imp_e3_grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
@@ -547,8 +538,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     double hs = rc->hs;
     double tol = w->model.def.engine2d.distance_tol;
     if (imp_e3_grow((void **)&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0
-        || imp_e3_grow((void **)&rc->fcur, &rc->fcur_cap, e->npts, 3 * sizeof *rc->fcur) != 0
-        || imp_e3_grow((void **)&rc->pcur, &rc->pcur_cap, e->npts, sizeof *rc->pcur) != 0) {
+        || imp_e3_grow((void **)&rc->fcur, &rc->fcur_cap, e->npts, 3 * sizeof *rc->fcur) != 0) {
         return -1;
     }
     for (int h = 1; h < rc->nheld; h++) {  /* in the points' order (detection's pairs were) */
@@ -559,7 +549,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     }
     /* in place: each point of e->pts keeps its index (n == c below), only its warm start and
        record are written */
-    int n = 0, j = 0, h = 0, np = 0;  /* np: the pairs' poses written */
+    int n = 0, j = 0, h = 0;
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
@@ -572,15 +562,12 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         }
         if (h < rc->nheld && rc->held[h].a == p0->a && rc->held[h].b == p0->b) {
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
-            rc->pcur[np] = rc->pprev[rc->prev[rc->map[hp->j]].pose];  /* (the pair's, once) */
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
                 pen = imp_fmax(pen, -e->pts[c].distance);
                 rc->cur[n] = rc->prev[r];
-                rc->cur[n].pose = np;
                 memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
             }
-            np++;
             i = end;
             continue;
         }
@@ -591,14 +578,12 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         while (pend < e->nprev && e->prev[pend].a == p0->a && e->prev[pend].b == p0->b) {
             pend++;
         }
-        pose_now(w, p0->a, p0->b, &rc->pcur[np]);
         for (int c = i; c < end; c++, n++) {
             pen = imp_fmax(pen, -e->pts[c].distance);
-            record_now(w, &e->pts[c], np, &rc->cur[n], rc->fcur + 3 * (size_t)n);
+            record_now(w, &e->pts[c], &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
             warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
         }
-        np++;
         i = end;
         j = pend;
     }
@@ -622,7 +607,6 @@ void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
     imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
     imp_e3_swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
-    imp_e3_swap_arrays((void **)&rc->pprev, &rc->pprev_cap, (void **)&rc->pcur, &rc->pcur_cap);
     rc->nprev = rc->ncur;
     rc->ncur = 0;
 }
@@ -633,8 +617,6 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->cur);
     free(rc->fprev);
     free(rc->fcur);
-    free(rc->pprev);
-    free(rc->pcur);
     free(rc->map);
     free(rc->held);
     free(rc->rot);

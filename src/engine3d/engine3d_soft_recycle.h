@@ -25,22 +25,15 @@
 
 struct imp_world;
 
-/* One point's record, parallel to e->pts at the step's end (e->prev at the next step): 32
-   bytes, two a cache line (its pair's pose constants are once a pair, imp_e3_pose0) */
+/* One point's record, parallel to e->pts at the step's end (e->prev at the next step). */
 typedef struct imp_e3_recycled {
     int a, b;              /* the point's identity, checked against e->prev */
     unsigned key, gen_a, gen_b;
-    int pose;              /* its pair's imp_e3_pose0 (rc->pprev at the next step) */
+    double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
     double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
-} imp_e3_recycled;
-
-/* A pair's pose when its manifold was computed, one for all its points' records (the same
-   numbers for each: the pair's bodies' states then): 120 bytes */
-typedef struct imp_e3_pose0 {
-    double qa[4], qb[4];   /* the bodies' orientations (normalised) */
-    double rel[4];         /* the relative orientation, conj(conj(q_a) q_b) ... */
+    double rel[4];         /* the pose's relative orientation, conj(conj(q_a) q_b) ... */
     double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
-} imp_e3_pose0;
+} imp_e3_recycled;
 
 /* A pair held this step: its slots and its points' run [j, pend) in e->prev. */
 typedef struct imp_e3_held {
@@ -54,8 +47,6 @@ typedef struct imp_e3_recycle {
        read them alone): the last sub-step's impulses over its length (normal, t1, t2) */
     double *fprev, *fcur;
     int fprev_cap, fcur_cap;
-    imp_e3_pose0 *pprev, *pcur;  /* the pairs' poses the records name (prev: e->prev's) */
-    int pprev_cap, pcur_cap;
     double hs;             /* the step's sub-step length, set before detection (the held
                               points' warm starts, imp_e3_recycle_hold) */
     imp_e3_held *held;     /* the pairs detection held (imp_e3_recycle_hold) */
