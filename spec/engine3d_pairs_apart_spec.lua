@@ -67,7 +67,8 @@ for _, solver in ipairs(solvers) do
       -- the bar (4 x 0.2 x 0.2) along 45 degrees, turning clockwise at 2 rad/s; the cube's
       -- centre at (1, -1) is 1.41 m from the axis of turn, inside the bar's half length 2, and
       -- at first 1.41 - 0.1 - 0.71 = 0.61 m from the bar while their boxes overlap
-      local bar = w:add_body { shape = shape3d.box { size = { 4, 0.2, 0.2 } }, mass = 1, position = { 0, 0, 0 },
+      local bar = w:add_body { shape = shape3d.box { size = { 4, 0.2, 0.2 } }, mass = 1,
+                               position = { 0, 0, 0 },
                                orientation = { math.cos(math.pi / 8), 0, 0, math.sin(math.pi / 8) },
                                angular_velocity = { 0, 0, -2 }, friction = 0, elasticity = 0 }
       local cube = unit_cube(w, { 1, -1, 0 }, { friction = 0 })
