@@ -126,8 +126,6 @@ typedef struct imp_engine3d {
     int *pair_entry;      /* per pair of pair_list: its cached manifold in cache, -1 */
     int *pair_tmp, *entry_tmp; /* pair_cap: the pair list's merge buffers */
     int *ev_tmp, ev_cap;  /* the broad phase's begins or ends, sorted */
-    unsigned char *bp_stale; /* per broad-phase id: the box the broad phase keeps is not its
-                                grown box of this detection (larger: its pairs are tested) */
     /* contact recycling (engine3d_cache.h): the pairs' last manifolds, a pool with a free list */
     struct imp_e3_cached *cache;
     int ncache, cache_cap;

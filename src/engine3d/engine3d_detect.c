@@ -95,11 +95,6 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
         return IMP_ERR_NOMEM;
     }
     e->scale = scale;
-    unsigned char *stale = realloc(e->bp_stale, (size_t)(n > 0 ? n : 1) * sizeof *stale);
-    if (stale == NULL) {
-        return IMP_ERR_NOMEM;
-    }
-    e->bp_stale = stale;
     n = 0;
     for (int i = 0; i < w->model.nslots; i++) {
         if (is_colliding(&w->model.bodies[i])) {
@@ -535,21 +530,6 @@ static imp_status update_pairs(imp_engine3d *e)
     return IMP_OK;
 }
 
-/* Which ids' kept boxes (the broad phase's) are not their grown boxes of this detection: a box
-   is kept until the grown one leaves it, so a listed pair of two boxes kept as grown overlaps
-   now, and only the pairs with a stale box need the test. O(n). */
-static void mark_stale(imp_engine3d *e)
-{
-    const double *klo = NULL, *khi = NULL;
-    int nk = e->nbp > 0 ? imp_bp3d_inflated(e->bp, &klo, &khi) : 0;
-    for (int k = 0; k < e->nbp; k++) {
-        const double *l = e->lo + 3 * k, *h = e->hi + 3 * k;
-        e->bp_stale[k] = (unsigned char)(nk != e->nbp || (l[0] != klo[3 * k]) | (l[1] != klo[3 * k + 1])
-                                         | (l[2] != klo[3 * k + 2]) | (h[0] != khi[3 * k])
-                                         | (h[1] != khi[3 * k + 1]) | (h[2] != khi[3 * k + 2]));
-    }
-}
-
 /* pairs ahead of the pair loop whose cache entries' first fields (the pose and gap they were
    kept at: what the recycled and apart tests read first) are asked of the cache: the entries
    are scattered (a free list) and the loop waited on each pair's (c->count's load: two thirds
@@ -612,7 +592,6 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     if (st != IMP_OK) {
         return st;
     }
-    mark_stale(e);
     /* the soft step holds a pair's last manifold while its bodies barely moved: not detected
        (engine3d_soft_recycle.h) */
     imp_e3_recycle *rc = w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT ? imp_e3_soft_recycle(e) : NULL;
@@ -625,8 +604,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             imp_prefetch_bytes(&e->cache[e->pair_entry[i + CACHE_AHEAD]], offsetof(imp_e3_cached, key), 0);
         }
         int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
-        if ((e->bp_stale[ia] | e->bp_stale[ib])
-            && !boxes_overlap(e->lo + 3 * ia, e->hi + 3 * ia, e->lo + 3 * ib, e->hi + 3 * ib)) {
+        if (!boxes_overlap(e->lo + 3 * ia, e->hi + 3 * ia, e->lo + 3 * ib, e->hi + 3 * ib)) {
             /* apart by more than the margin (the boxes are grown by each body's part of it):
                no point; the pair's cache entry goes, as when it leaves the list */
             cache_release(e, e->pair_entry[i]);

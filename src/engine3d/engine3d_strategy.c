@@ -35,7 +35,7 @@ void imp_engine3d_free(imp_engine3d *e)
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->rows, e->pairs, e->dof,
                       e->fj_rp, e->fj_col, e->fj_val, e->fm_rp, e->fm_col, e->fm_val,
-                      e->pair_entry, e->pair_tmp, e->entry_tmp, e->ev_tmp, e->bp_stale, e->cache, e->cache_free, e->pose,
+                      e->pair_entry, e->pair_tmp, e->entry_tmp, e->ev_tmp, e->cache, e->cache_free, e->pose,
                       e->speed, e->scale, e->dpose, e->travel, e->push, e->slept, e->iso,
                       e->ev_pairs, e->ev_next};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
