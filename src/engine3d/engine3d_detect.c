@@ -1,9 +1,12 @@
-/* engine3d_detect.c: the 3D engine's detection: broad phase over the colliding bodies, each
-   near pair's contact manifold (recycled or skipped when its bodies barely moved relative to
-   each other: engine3d_cache.h), and the match of its points with the last step's (warm starts
-   and contact events). O(n + swaps) for the broad phase, O(pairs + events log events) to keep
-   its pair list, O(pairs) narrow phase, O(p) to match the points (they come sorted by pair and
-   key). No allocation once the arrays have grown to the scene. */
+/* engine3d_detect.c: the 3D engine's detection: broad phase over the colliding bodies (each
+   one's box grown by its margin, kept there BP_FAT larger: a box is sorted again only when it
+   leaves its fat copy, and a pair stays listed while the fat boxes overlap), of the listed
+   pairs those whose grown boxes overlap now, each one's contact manifold (recycled or skipped
+   when its bodies barely moved relative to each other: engine3d_cache.h), and the match of its
+   points with the last step's (warm starts and contact events). O(n + moved boxes' swaps) for
+   the broad phase, O(pairs + events log events) to keep its pair list, O(pairs) narrow phase,
+   O(p) to match the points (they come sorted by pair and key). No allocation once the arrays
+   have grown to the scene. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,13 @@ static int grow(void **p, int *cap, int need, size_t size)
     *cap = c;
     return 0;
 }
+
+/* How much larger than a body's margin-grown box the broad phase keeps it (m). 0: a moving
+   body's box is sorted again each detection, but the pair list stays short; on the pile of
+   1000 (200 steps) 0.05, 0.1 and 0.2 cut the broad phase from 138 to 103, 84 and 68 M
+   instructions and cost more in the longer list (its merges and the overlap tests): detection
+   +16, +29 and +49 M in all (10-development, h-apart3d). */
+#define BP_FAT 0.0
 
 static int is_colliding(const imp_body *b)
 {
@@ -93,7 +103,7 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     }
     e->nbp = n;
     imp_bp3d_free(e->bp);
-    e->bp = imp_bp3d_new(0.0);
+    e->bp = imp_bp3d_new(BP_FAT);
     if (e->bp == NULL) {
         return IMP_ERR_NOMEM;
     }
@@ -526,6 +536,13 @@ static imp_status update_pairs(imp_engine3d *e)
    of detection's own samples on the falling pile of 1000) */
 enum { CACHE_AHEAD = 8 };
 
+/* whether boxes (la, ha) and (lb, hb) overlap (touching counts), without a branch per axis */
+static inline int boxes_overlap(const double *la, const double *ha, const double *lb, const double *hb)
+{
+    return (la[0] <= hb[0]) & (lb[0] <= ha[0]) & (la[1] <= hb[1]) & (lb[1] <= ha[1]) & (la[2] <= hb[2])
+           & (lb[2] <= ha[2]);
+}
+
 imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
 {
     if (!e->bp_built || e->bodies_version != w->model.bodies_version) {
@@ -587,6 +604,13 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             imp_prefetch_bytes(&e->cache[e->pair_entry[i + CACHE_AHEAD]], offsetof(imp_e3_cached, key), 0);
         }
         int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
+        if (!boxes_overlap(e->lo + 3 * ia, e->hi + 3 * ia, e->lo + 3 * ib, e->hi + 3 * ib)) {
+            /* apart by more than the margin (the boxes are grown by each body's part of it):
+               no point; the pair's cache entry goes, as when it leaves the list */
+            cache_release(e, e->pair_entry[i]);
+            e->pair_entry[i] = -1;
+            continue;
+        }
         int sa = e->bp_slot[ia], sb = e->bp_slot[ib];
         if (!imp_filter_pair(w, sa, sb) || imp_e3_joints_exclude(w, e, sa, sb)
             || imp_islands_resting_pair(w, sa, sb)) {  /* (sleeping: islands.h) */
