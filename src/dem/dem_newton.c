@@ -6,7 +6,8 @@
    time, as two vectors of four: the state's 3- and 4-per-particle arrays transposed in
    registers, then per lane the portable kernel's IEEE operations in its order; no FMA, and
    -ffp-contract=off keeps the compiler from fusing). Fixed particles and clump members in a
-   group are computed and their old values blended back; the rare large turns are computed by
+   group are computed and their old values blended back (the new state goes into the other set
+   of arrays, dem_step.c: every particle's written); the rare large turns are computed by
    the portable code (turn_large) lane by lane; ranges shorter than a group go to the portable
    kernel. Cost per moving particle on this machine's Zen 3 (N = 1000, spinning): portable
    ~40 ns, AVX2 ~8.3 ns. */
@@ -58,6 +59,18 @@ static inline double damped(double a, double x, double damp)
     return a - (x != 0.0 ? s : 0.0);
 }
 
+/* Particle i's state, or only its spin and orientation (all = 0), copied into the other set as
+   it is (a particle the kernel does not move, or does not turn). */
+static inline void copy_particle(const imp_dem_newton_args *a, int i, int all)
+{
+    if (all) {
+        memcpy(a->pos_out + 3 * i, a->pos + 3 * i, 3 * sizeof *a->pos);
+        memcpy(a->vel_out + 3 * i, a->vel + 3 * i, 3 * sizeof *a->vel);
+    }
+    memcpy(a->angvel_out + 3 * i, a->angvel + 3 * i, 3 * sizeof *a->angvel);
+    memcpy(a->quat_out + 4 * i, a->quat + 4 * i, 4 * sizeof *a->quat);
+}
+
 /* One particle at a time. Constants in locals: the stores into the state cannot then force
    the compiler to reload them. */
 static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double *wgp, double *wdp)
@@ -67,16 +80,20 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
     const int track = a->track;
     const unsigned char *fixed = a->fixed;
     const int *clump_of = a->clump_of;
-    double *vel = a->vel, *pos = a->pos, *angvel = a->angvel, *quat = a->quat;
+    const double *vel = a->vel, *pos = a->pos, *angvel = a->angvel, *quat = a->quat;
+    double *vel_out = a->vel_out, *pos_out = a->pos_out, *angvel_out = a->angvel_out;
+    double *quat_out = a->quat_out;
     const double *force = a->force, *torque = a->torque, *inv_mass = a->inv_mass;
     const double *inv_inertia = a->inv_inertia, *mass = a->mass;
     double wg = *wgp, wd = *wdp;
     int bad = 0;
     for (int i = i0; i < i1; i++) {
         if (fixed[i] || clump_of[i] >= 0) {  /* clump members move with their clump */
+            copy_particle(a, i, 1);
             continue;
         }
-        double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
+        const double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
+        double *vo = vel_out + 3 * i, *xo = pos_out + 3 * i, *qo = quat_out + 4 * i;
         const double *f = force + 3 * i, *t = torque + 3 * i;
         double im = inv_mass[i], ii = inv_inertia[i];
         /* rotation of a sphere: isotropic inertia, so dw/dt = T / I */
@@ -97,21 +114,23 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
             }
         }
         double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
-        v[0] = v0, v[1] = v1, v[2] = v2;
-        x[0] += dt * v0, x[1] += dt * v1, x[2] += dt * v2;
+        vo[0] = v0, vo[1] = v1, vo[2] = v2;
+        xo[0] = x[0] + dt * v0, xo[1] = x[1] + dt * v1, xo[2] = x[2] + dt * v2;
         const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
-        om[0] = w[0], om[1] = w[1], om[2] = w[2];
+        memcpy(angvel_out + 3 * i, w, sizeof w);
         /* orientation: q <- rotation(w dt) q, renormalized by one Newton step of 1/sqrt
            (the product of unit quaternions drifts from unit length by rounding only) */
         double w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
         /* NaN and infinities survive the sum (a finite overflow only costs a full scan); w2
            overflowing would make the orientation NaN */
-        bad += !isfinite(x[0] + x[1] + x[2] + v0 + v1 + v2 + w2);
-        if (w2 > 0.0) {
+        bad += !isfinite(xo[0] + xo[1] + xo[2] + v0 + v1 + v2 + w2);
+        const double *q = quat + 4 * i;
+        if (!(w2 > 0.0)) {
+            memcpy(qo, q, 4 * sizeof *q);
+        } else {
             double ch, k;
             turn(w2, dt, &ch, &k);
             double rx = k * w[0], ry = k * w[1], rz = k * w[2];
-            double *q = quat + 4 * i;
             double qw = q[0], qx = q[1], qy = q[2], qz = q[3];
             /* the product r q (quat.h's imp_q_mul, spelled out) */
             double uw = ch * qw - rx * qx - ry * qy - rz * qz;
@@ -119,7 +138,7 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
             double uy = ch * qy - rx * qz + ry * qw + rz * qx;
             double uz = ch * qz + rx * qy - ry * qx + rz * qw;
             double nq = 1.5 - 0.5 * (uw * uw + ux * ux + uy * uy + uz * uz);
-            q[0] = uw * nq, q[1] = ux * nq, q[2] = uy * nq, q[3] = uz * nq;
+            qo[0] = uw * nq, qo[1] = ux * nq, qo[2] = uy * nq, qo[3] = uz * nq;
         }
     }
     *wgp = wg;
@@ -247,6 +266,14 @@ AVX2 static inline void store4x8(double *p, v8 w, v8 x, v8 y, v8 z)
     store4(p + 16, w.h[1], x.h[1], y.h[1], z.h[1]);
 }
 
+/* Eight particles' k numbers each, copied from one set to the other. */
+AVX2 static inline void copy8(double *out, const double *in, int k)
+{
+    for (int j = 0; j < 2 * k; j++) {
+        _mm256_storeu_pd(out + 4 * j, _mm256_loadu_pd(in + 4 * j));
+    }
+}
+
 /* damped() per lane: a - (x != 0 ? copysign(d |a|, x) : 0); != is true for NaN, as in C */
 AVX2 static inline v8 damped8(v8 a, v8 x, v8 damp)
 {
@@ -340,23 +367,25 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     vx = KEEP(vx, add(vx, mul(dt, ad0)));
     vy = KEEP(vy, add(vy, mul(dt, ad1)));
     vz = KEEP(vz, add(vz, mul(dt, ad2)));
-    store3x8(a->vel + 3 * i, vx, vy, vz);
+    store3x8(a->vel_out + 3 * i, vx, vy, vz);
     v8 xx, xy, xz;
     load3x8(a->pos + 3 * i, &xx, &xy, &xz);
     xx = KEEP(xx, add(xx, mul(dt, vx)));
     xy = KEEP(xy, add(xy, mul(dt, vy)));
     xz = KEEP(xz, add(xz, mul(dt, vz)));
-    store3x8(a->pos + 3 * i, xx, xy, xz);
+    store3x8(a->pos_out + 3 * i, xx, xy, xz);
     /* the non-finite test's sum (w2 its last term, below) */
     v8 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
-    if (still) {
+    if (still) {  /* spins and orientations as they were */
+        copy8(a->angvel_out + 3 * i, a->angvel + 3 * i, 3);
+        copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4);
         return nonfinite8(sum, moving);
     }
     ox = KEEP(ox, add(ox, mul(dt, ld0)));
     oy = KEEP(oy, add(oy, mul(dt, ld1)));
     oz = KEEP(oz, add(oz, mul(dt, ld2)));
 #undef KEEP
-    store3x8(a->angvel + 3 * i, ox, oy, oz);
+    store3x8(a->angvel_out + 3 * i, ox, oy, oz);
     /* orientation, as in the portable kernel; lanes without spin keep their quaternion */
     v8 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
     int bad = nonfinite8(add(sum, w2), moving);
@@ -366,6 +395,7 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     }
     int spinning = mask8(spin);
     if (spinning == 0) {
+        copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4);
         return bad;
     }
     v8 h2 = mul(mul(mul(splat(0.25), w2), dt), dt);
@@ -394,15 +424,14 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     }
     v8 rx = mul(k, ox), ry = mul(k, oy), rz = mul(k, oz);
     v8 qw, qx, qy, qz;
-    double *q = a->quat + 4 * i;
-    load4x8(q, &qw, &qx, &qy, &qz);
+    load4x8(a->quat + 4 * i, &qw, &qx, &qy, &qz);
     v8 uw = sub(sub(sub(mul(ch, qw), mul(rx, qx)), mul(ry, qy)), mul(rz, qz));
     v8 ux = sub(add(add(mul(ch, qx), mul(rx, qw)), mul(ry, qz)), mul(rz, qy));
     v8 uy = add(add(sub(mul(ch, qy), mul(rx, qz)), mul(ry, qw)), mul(rz, qx));
     v8 uz = add(sub(add(mul(ch, qz), mul(rx, qy)), mul(ry, qx)), mul(rz, qw));
     v8 nn = add(add(add(mul(uw, uw), mul(ux, ux)), mul(uy, uy)), mul(uz, uz));
     v8 nq = sub(splat(1.5), mul(splat(0.5), nn));
-    store4x8(q, blend8(qw, mul(uw, nq), spin), blend8(qx, mul(ux, nq), spin),
+    store4x8(a->quat_out + 4 * i, blend8(qw, mul(uw, nq), spin), blend8(qx, mul(ux, nq), spin),
            blend8(qy, mul(uy, nq), spin), blend8(qz, mul(uz, nq), spin));
     return bad;
 }
@@ -445,9 +474,9 @@ AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args 
     return group8(a, *c, i, moving, 0, wg, wd);
 }
 
-/* Groups of eight: all moving, the fast case; some, with blends; none, skipped. A range's tail
-   (shorter than 8) is the last eight of the range with the lanes already done left alone; a
-   range shorter than 8, the portable kernel's. */
+/* Groups of eight: all moving, the fast case; some, with blends; none, copied. A range's tail
+   (shorter than 8) and a range shorter than 8: the portable kernel's (a group over the range's
+   last eight would write the old values of the lanes already done into the other set). */
 AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
 {
     if (i1 - i0 < 8) {
@@ -464,13 +493,15 @@ AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double
             bad += group8(a, k8, i, 0xff, 0, wg, wd);
         } else if (moving != 0) {
             bad += group8_some(a, &k8, i, moving, wg, wd);
+        } else {
+            copy8(a->pos_out + 3 * i, a->pos + 3 * i, 3);
+            copy8(a->vel_out + 3 * i, a->vel + 3 * i, 3);
+            copy8(a->angvel_out + 3 * i, a->angvel + 3 * i, 3);
+            copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4);
         }
     }
-    if (i < i1) {
-        int moving = moving8(a, i1 - 8) & (0xff << (8 - (i1 - i)) & 0xff);
-        if (moving != 0) {
-            bad += group8_some(a, &k8, i1 - 8, moving, wg, wd);
-        }
+    if (i < i1) {  /* the same bits as a group's */
+        bad += newton_portable(a, i, i1, wg, wd);
     }
     return bad;
 }
