@@ -21,6 +21,8 @@ typedef struct imp_dem_newton_args {
     double g[3];
     double dt, hdt, damp;  /* hdt = dt / 2 */
     int track;             /* book gravity's work in *wg and the damping's loss in *wd */
+    int nt;                /* write the other set by non-temporal stores (AVX2 kernel; large n,
+                              where it is not in the caches) */
 } imp_dem_newton_args;
 
 /* Integrates particles i0 .. i1 - 1 (fixed ones and clump members copied) over one step;

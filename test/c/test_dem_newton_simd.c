@@ -21,9 +21,14 @@ typedef struct state {
     int clump_of[NMAX];
     double pos[3 * NMAX], vel[3 * NMAX], angvel[3 * NMAX], quat[4 * NMAX];
     /* the kernel's output set (dem_step.c swaps the two; here copied back after each call) */
-    double pos_out[3 * NMAX], vel_out[3 * NMAX], angvel_out[3 * NMAX], quat_out[4 * NMAX];
+    _Alignas(16) double pos_out[3 * NMAX];  /* 16-byte aligned: the non-temporal stores' */
+    _Alignas(16) double vel_out[3 * NMAX];
+    _Alignas(16) double angvel_out[3 * NMAX];
+    _Alignas(16) double quat_out[4 * NMAX];
     double force[3 * NMAX], torque[3 * NMAX], inv_mass[NMAX], inv_inertia[NMAX], mass[NMAX];
 } state;
+
+static int nt_mode;  /* the kernel's non-temporal stores (args .nt) */
 
 static imp_dem_newton_args args_of(state *s, double dt, double damp, int track)
 {
@@ -32,7 +37,8 @@ static imp_dem_newton_args args_of(state *s, double dt, double damp, int track)
         .angvel = s->angvel, .quat = s->quat, .pos_out = s->pos_out, .vel_out = s->vel_out,
         .angvel_out = s->angvel_out, .quat_out = s->quat_out, .force = s->force, .torque = s->torque,
         .inv_mass = s->inv_mass, .inv_inertia = s->inv_inertia, .mass = s->mass,
-        .g = {0.0, 0.0, -9.81}, .dt = dt, .hdt = 0.5 * dt, .damp = damp, .track = track};
+        .g = {0.0, 0.0, -9.81}, .dt = dt, .hdt = 0.5 * dt, .damp = damp, .track = track,
+        .nt = nt_mode};
     return a;
 }
 
@@ -291,6 +297,26 @@ TEST(closed_forms)
     }
 }
 
+/* The AVX2 kernel writing the other set by non-temporal stores (large n, dem_step.c) gives the
+   bits of its ordinary stores (ranges from even and odd starts: the latter fall back to them). */
+TEST(nontemporal_same_bits)
+{
+    const int cuts[] = {0, 128, 256, 301}, odd[] = {0, 5, 133, 301};
+    for (int c = 0; c < 2; c++) {
+        fill(&s_port, NMAX, 77 + (uint64_t)c, c);
+        s_simd = s_port;
+        for (int step = 0; step < 3; step++) {
+            double e0[2], e1[2];
+            nt_mode = 0;
+            int b0 = run(&s_port, 1, c ? odd : cuts, 4, 0, e0);
+            nt_mode = 1;
+            int b1 = run(&s_simd, 1, c ? odd : cuts, 4, 0, e1);
+            nt_mode = 0;
+            CHECK(b0 == b1 && memcmp(e0, e1, sizeof e0) == 0 && same_state(&s_port, &s_simd));
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -299,6 +325,7 @@ int main(int argc, char **argv)
     RUN(nonfinite_count_and_skipped);
     RUN(closed_forms);
     RUN(quiet_groups_same_bits);
+    RUN(nontemporal_same_bits);
     imp_dem_newton_set_simd(1);
     return CHECK_END("dem_newton_simd");
 }
