@@ -9,6 +9,7 @@
 
 static const double *state_of(const imp_world *w, int slot)
 {
+    imp_world_sync(w);
     return w->data.y + (size_t)slot * (size_t)w->model.stride;
 }
 
@@ -88,6 +89,7 @@ void imp_body_angular_momentum(const imp_world *w, imp_body_id id, double l[3])
 imp_energy imp_world_energy(const imp_world *w)
 {
     imp_energy e = {0, 0, 0, 0};
+    imp_world_sync(w);
     for (int i = 1; i < w->model.nslots; i++) {
         if (!w->model.bodies[i].active) {
             continue;
@@ -133,6 +135,7 @@ void imp_world_angular_momentum(const imp_world *w, double l[3])
 void imp_body_to_world(const imp_world *w, imp_body_id id, const double *p_body, double *p_world)
 {
     double p[3] = {p_body[0], p_body[1], w->model.def.dim == 3 ? p_body[2] : 0.0}, pos[3], vel[3];
+    imp_world_sync(w);
     imp_point_world(w, w->data.y, id.slot, p, pos, vel);
     for (int k = 0; k < w->model.def.dim; k++) {
         p_world[k] = pos[k];
@@ -170,6 +173,7 @@ imp_status imp_body_apply_impulse(imp_world *w, imp_body_id id, const double *j,
     if (b->fixed || b->kinematic) {
         return IMP_OK;
     }
+    imp_world_sync(w);
     double *yi = w->data.y + (size_t)id.slot * (size_t)w->model.stride;
     double v[6];  /* the new velocities, kept only when finite */
     int first, n;

@@ -114,6 +114,7 @@ int imp_world_should_collide(const imp_world *w, imp_body_id a, imp_body_id b)
 
 imp_status imp_body_set_target(imp_world *w, imp_body_id id, const double *pose)
 {
+    imp_world_sync(w);
     imp_body *b = imp_world_body(w, id);
     if (b == NULL) {
         snprintf(w->data.error, sizeof w->data.error, "a stale body handle (its body was removed)");

@@ -312,13 +312,18 @@ double *imp_world_body_state(imp_world *w, imp_body_id id)
     if (!live(w, id)) {
         return NULL;
     }
+    imp_world_sync(w);  /* the caller may write it: up to date first */
     w->data.state_version++;
     return w->data.y + (size_t)id.slot * (size_t)w->model.stride;
 }
 
 const double *imp_world_body_state_read(const imp_world *w, imp_body_id id)
 {
-    return live(w, id) ? w->data.y + (size_t)id.slot * (size_t)w->model.stride : NULL;
+    if (!live(w, id)) {
+        return NULL;
+    }
+    imp_world_sync(w);
+    return w->data.y + (size_t)id.slot * (size_t)w->model.stride;
 }
 
 /* A physical inertia tensor: symmetric, positive definite, and each principal moment at most
@@ -368,6 +373,7 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
     imp_body_id fail = {-1, 0};
     int dim = w->model.def.dim;
     const imp_shape *s = def->shape;
+    imp_world_sync(w);  /* a freed slot reused: no late store over the new body's state */
     if (s != NULL && s->dim != dim) {
         snprintf(w->data.error, sizeof w->data.error, "a %dD shape (%s) cannot go into a %dD world", s->dim,
                  s->cls->name, dim);
@@ -518,6 +524,7 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
 
 imp_status imp_world_remove_body(imp_world *w, imp_body_id id)
 {
+    imp_world_sync(w);
     imp_body *b = imp_world_body(w, id);
     if (b == NULL) {
         set_error(w, "a stale body handle (its body was removed)");
@@ -628,6 +635,7 @@ imp_status imp_world_set_integrator(imp_world *w, const imp_integrator_def *def)
 
 imp_status imp_world_set_strategy(imp_world *w, imp_strategy st)
 {
+    imp_world_sync(w);  /* the next strategy reads y */
     if (st < 0 || st >= IMP_STRATEGY_COUNT) {
         set_error(w, "unknown strategy");
         return IMP_ERR_INVALID;
@@ -684,6 +692,7 @@ int imp_world_push_event(imp_world *w, const imp_event *e)
 
 imp_status imp_world_set_dt(imp_world *w, double dt)
 {
+    imp_world_sync(w);
     if (!(dt > 0.0) || !isfinite(dt)) {
         set_error(w, "dt must be a positive finite number");
         return IMP_ERR_INVALID;
@@ -697,6 +706,7 @@ imp_status imp_world_set_dt(imp_world *w, double dt)
 unsigned long long imp_world_state_hash(const imp_world *w)
 {
     unsigned long long h = 1469598103934665603ULL;
+    imp_world_sync(w);
     const unsigned char *p = (const unsigned char *)w->data.y;
     size_t n = (size_t)w->model.nslots * (size_t)w->model.stride * sizeof *w->data.y;
     for (size_t i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 /* world_access.c: reading an opaque world (impact/world.h): its definition, time, counts,
-   stats, profile, events, error and materials. */
+   stats, profile, events, error and materials; and bringing its state vector up to date
+   (imp_world_sync). */
 #include "world_internal.h"
 
 const imp_world_def *imp_world_get_def(const imp_world *w) { return &w->model.def; }
@@ -29,3 +30,14 @@ const int *imp_world_error_bodies(const imp_world *w, int *n)
 }
 
 imp_material_table *imp_world_materials(imp_world *w) { return &w->model.materials; }
+
+void imp_world_sync(const imp_world *cw)
+{
+    if (cw->data.stale == NULL) {
+        return;
+    }
+    imp_world *w = (imp_world *)(void *)cw;  /* the world itself is never const-defined */
+    void (*store)(imp_world *) = w->data.stale;
+    w->data.stale = NULL;
+    store(w);
+}

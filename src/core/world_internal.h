@@ -70,6 +70,9 @@ typedef struct imp_world_data {
     int nerror_bodies;
     int applied;             /* some body may hold a force or torque of Body:apply_force /
                                 apply_torque for the next step (imp_world_clear_applied) */
+    void (*stale)(struct imp_world *w);  /* non-NULL: y is behind the strategy's own copy of
+                                the state (the dem's lazy store), and this writes it; called
+                                once by imp_world_sync, the only way to clear it */
     char error[512];
 } imp_world_data;
 
@@ -115,6 +118,13 @@ void imp_world_normalize_orientations(const imp_world *w, double *y);
 /* Zeroes the forces and torques Body:apply_force / apply_torque held for the step that just
    ended (world_step.c; the dem's own step end, dem_step.c). */
 void imp_world_clear_applied(imp_world *w);
+
+/* Brings the state vector y up to date when a strategy left it stale (data.stale): every reader
+   or writer of y outside a step calls it first (the world's getters and setters in src/core, the
+   binding's direct readers, the end of World:_step). O(1) when not stale, else the strategy's
+   store (the dem's: O(particles)). const: y is the world's cache of its state, written through
+   a pointer the world holds. */
+void imp_world_sync(const imp_world *w);
 
 /* Appends an event to the queue of the current step; 0 when out of memory. */
 int imp_world_push_event(imp_world *w, const imp_event *e);

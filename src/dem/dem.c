@@ -55,6 +55,10 @@ static void free_particles(imp_dem *d)
     free(d->vel);
     free(d->angvel);
     free(d->quat);
+    free(d->pos_prev);
+    free(d->vel_prev);
+    free(d->angvel_prev);
+    free(d->quat_prev);
     free(d->force);
     free(d->torque);
     free(d->radius);

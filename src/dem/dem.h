@@ -167,6 +167,10 @@ typedef struct imp_dem {
     int *kind;             /* IMP_DEM_SPHERE or IMP_DEM_WALL */
     unsigned char *fixed;
     double *pos, *vel, *angvel, *quat; /* 3, 3, 3, 4 per particle */
+    /* the other set: Newton reads the state above and writes the new one here, then swaps the
+       two (imp_dem_newton), so until the step is known good the state it started from is here
+       (imp_dem_step_failed swaps back) */
+    double *pos_prev, *vel_prev, *angvel_prev, *quat_prev;
     double *force, *torque;            /* 3, 3 per particle */
     double *radius;        /* spheres; walls 0 */
     double *wall_n;        /* 3 per particle: a wall's outward unit normal (world frame) */
@@ -283,8 +287,19 @@ imp_status imp_dem_sync(struct imp_world *w);
 /* The same without looking for edits (O(1) unless bodies were added or removed): for engines
    run within a step after imp_dem_sync. */
 imp_status imp_dem_sync_bodies(struct imp_world *w);
-/* Writes positions, orientations and velocities back into the world's state vector. */
+/* Writes positions, orientations and velocities back into the world's state vector (all of
+   them now; the world is no longer stale). O(n). */
 void imp_dem_store(struct imp_world *w);
+/* After a good step: the lazy store. The clumps' state is written now; the other particles'
+   when something reads the world (the world marked stale: imp_world_sync calls the store).
+   With several ranks or a periodic cell, everything now (imp_dem_store). O(clumps). */
+void imp_dem_step_good(struct imp_world *w);
+/* After a step that failed past Newton (a non-finite state): the state Newton started from
+   back in place and written into the world, and the dem state rebuilt at the next step from
+   the world's (d->built = 0), as for any failure. O(n). */
+void imp_dem_step_failed(struct imp_world *w);
+/* Swaps the state's two sets of arrays (pos, vel, angvel, quat and their *_prev). O(1). */
+void imp_dem_swap_sets(imp_dem *d);
 
 /* The engines (call imp_dem_sync first). The reset zeroes every force and torque: with few
    interactions (a falling cloud) only those of their particles, the others being zero already

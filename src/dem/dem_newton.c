@@ -6,7 +6,8 @@
    time, as two vectors of four: the state's 3- and 4-per-particle arrays transposed in
    registers, then per lane the portable kernel's IEEE operations in its order; no FMA, and
    -ffp-contract=off keeps the compiler from fusing). Fixed particles and clump members in a
-   group are computed and their old values blended back; the rare large turns are computed by
+   group are computed and their old values blended back (the new state goes into the other set
+   of arrays, dem_step.c: every particle's written); the rare large turns are computed by
    the portable code (turn_large) lane by lane; ranges shorter than a group go to the portable
    kernel. Cost per moving particle on this machine's Zen 3 (N = 1000, spinning): portable
    ~40 ns, AVX2 ~8.3 ns. */
@@ -58,6 +59,18 @@ static inline double damped(double a, double x, double damp)
     return a - (x != 0.0 ? s : 0.0);
 }
 
+/* Particle i's state, or only its spin and orientation (all = 0), copied into the other set as
+   it is (a particle the kernel does not move, or does not turn). */
+static inline void copy_particle(const imp_dem_newton_args *a, int i, int all)
+{
+    if (all) {
+        memcpy(a->pos_out + 3 * i, a->pos + 3 * i, 3 * sizeof *a->pos);
+        memcpy(a->vel_out + 3 * i, a->vel + 3 * i, 3 * sizeof *a->vel);
+    }
+    memcpy(a->angvel_out + 3 * i, a->angvel + 3 * i, 3 * sizeof *a->angvel);
+    memcpy(a->quat_out + 4 * i, a->quat + 4 * i, 4 * sizeof *a->quat);
+}
+
 /* One particle at a time. Constants in locals: the stores into the state cannot then force
    the compiler to reload them. */
 static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double *wgp, double *wdp)
@@ -67,16 +80,20 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
     const int track = a->track;
     const unsigned char *fixed = a->fixed;
     const int *clump_of = a->clump_of;
-    double *vel = a->vel, *pos = a->pos, *angvel = a->angvel, *quat = a->quat;
+    const double *vel = a->vel, *pos = a->pos, *angvel = a->angvel, *quat = a->quat;
+    double *vel_out = a->vel_out, *pos_out = a->pos_out, *angvel_out = a->angvel_out;
+    double *quat_out = a->quat_out;
     const double *force = a->force, *torque = a->torque, *inv_mass = a->inv_mass;
     const double *inv_inertia = a->inv_inertia, *mass = a->mass;
     double wg = *wgp, wd = *wdp;
     int bad = 0;
     for (int i = i0; i < i1; i++) {
         if (fixed[i] || clump_of[i] >= 0) {  /* clump members move with their clump */
+            copy_particle(a, i, 1);
             continue;
         }
-        double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
+        const double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
+        double *vo = vel_out + 3 * i, *xo = pos_out + 3 * i, *qo = quat_out + 4 * i;
         const double *f = force + 3 * i, *t = torque + 3 * i;
         double im = inv_mass[i], ii = inv_inertia[i];
         /* rotation of a sphere: isotropic inertia, so dw/dt = T / I */
@@ -97,21 +114,23 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
             }
         }
         double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
-        v[0] = v0, v[1] = v1, v[2] = v2;
-        x[0] += dt * v0, x[1] += dt * v1, x[2] += dt * v2;
+        vo[0] = v0, vo[1] = v1, vo[2] = v2;
+        xo[0] = x[0] + dt * v0, xo[1] = x[1] + dt * v1, xo[2] = x[2] + dt * v2;
         const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
-        om[0] = w[0], om[1] = w[1], om[2] = w[2];
+        memcpy(angvel_out + 3 * i, w, sizeof w);
         /* orientation: q <- rotation(w dt) q, renormalized by one Newton step of 1/sqrt
            (the product of unit quaternions drifts from unit length by rounding only) */
         double w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
         /* NaN and infinities survive the sum (a finite overflow only costs a full scan); w2
            overflowing would make the orientation NaN */
-        bad += !isfinite(x[0] + x[1] + x[2] + v0 + v1 + v2 + w2);
-        if (w2 > 0.0) {
+        bad += !isfinite(xo[0] + xo[1] + xo[2] + v0 + v1 + v2 + w2);
+        const double *q = quat + 4 * i;
+        if (!(w2 > 0.0)) {
+            memcpy(qo, q, 4 * sizeof *q);
+        } else {
             double ch, k;
             turn(w2, dt, &ch, &k);
             double rx = k * w[0], ry = k * w[1], rz = k * w[2];
-            double *q = quat + 4 * i;
             double qw = q[0], qx = q[1], qy = q[2], qz = q[3];
             /* the product r q (quat.h's imp_q_mul, spelled out) */
             double uw = ch * qw - rx * qx - ry * qy - rz * qz;
@@ -119,7 +138,7 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
             double uy = ch * qy - rx * qz + ry * qw + rz * qx;
             double uz = ch * qz + rx * qy - ry * qx + rz * qw;
             double nq = 1.5 - 0.5 * (uw * uw + ux * ux + uy * uy + uz * uz);
-            q[0] = uw * nq, q[1] = ux * nq, q[2] = uy * nq, q[3] = uz * nq;
+            qo[0] = uw * nq, qo[1] = ux * nq, qo[2] = uy * nq, qo[3] = uz * nq;
         }
     }
     *wgp = wg;
@@ -146,15 +165,28 @@ AVX2 static inline void load3(const double *p, v4 *x, v4 *y, v4 *z)
     *z = _mm256_shuffle_pd(s1, s2, 0xa);
 }
 
+/* Four doubles into the other set: with nt (a constant in each of the kernel's copies), by two
+   16-byte non-temporal stores (p 16-byte aligned: newton_avx2 checks), which write the lines
+   without reading them first (the other set is not in the caches at large N). */
+AVX2 static inline void put4(double *p, v4 x, int nt)
+{
+    if (nt) {
+        _mm_stream_pd(p, _mm256_castpd256_pd128(x));
+        _mm_stream_pd(p + 2, _mm256_extractf128_pd(x, 1));
+    } else {
+        _mm256_storeu_pd(p, x);
+    }
+}
+
 /* The inverse of load3. */
-AVX2 static inline void store3(double *p, v4 x, v4 y, v4 z)
+AVX2 static inline void store3(double *p, v4 x, v4 y, v4 z, int nt)
 {
     v4 s0 = _mm256_shuffle_pd(x, y, 0x0);  /* a0 a1 | c0 c1 */
     v4 s1 = _mm256_shuffle_pd(z, x, 0xa);  /* a2 b0 | c2 d0 */
     v4 s2 = _mm256_shuffle_pd(y, z, 0xf);  /* b1 b2 | d1 d2 */
-    _mm256_storeu_pd(p, _mm256_permute2f128_pd(s0, s1, 0x20));
-    _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(s2, s0, 0x30));
-    _mm256_storeu_pd(p + 8, _mm256_permute2f128_pd(s1, s2, 0x31));
+    put4(p, _mm256_permute2f128_pd(s0, s1, 0x20), nt);
+    put4(p + 4, _mm256_permute2f128_pd(s2, s0, 0x30), nt);
+    put4(p + 8, _mm256_permute2f128_pd(s1, s2, 0x31), nt);
 }
 
 /* Four quaternions (16 consecutive doubles) to one vector per component, and back. */
@@ -170,14 +202,14 @@ AVX2 static inline void load4(const double *p, v4 *w, v4 *x, v4 *y, v4 *z)
     *z = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
 
-AVX2 static inline void store4(double *p, v4 w, v4 x, v4 y, v4 z)
+AVX2 static inline void store4(double *p, v4 w, v4 x, v4 y, v4 z, int nt)
 {
     v4 t0 = _mm256_unpacklo_pd(w, x), t1 = _mm256_unpackhi_pd(w, x);
     v4 t2 = _mm256_unpacklo_pd(y, z), t3 = _mm256_unpackhi_pd(y, z);
-    _mm256_storeu_pd(p, _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(t1, t3, 0x20));
-    _mm256_storeu_pd(p + 8, _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd(p + 12, _mm256_permute2f128_pd(t1, t3, 0x31));
+    put4(p, _mm256_permute2f128_pd(t0, t2, 0x20), nt);
+    put4(p + 4, _mm256_permute2f128_pd(t1, t3, 0x20), nt);
+    put4(p + 8, _mm256_permute2f128_pd(t0, t2, 0x31), nt);
+    put4(p + 12, _mm256_permute2f128_pd(t1, t3, 0x31), nt);
 }
 
 /* Eight particles: two groups of four, side by side. Each operation below is made on both
@@ -231,20 +263,28 @@ AVX2 static inline void load3x8(const double *p, v8 *x, v8 *y, v8 *z)
     load3(p, &x->h[0], &y->h[0], &z->h[0]);
     load3(p + 12, &x->h[1], &y->h[1], &z->h[1]);
 }
-AVX2 static inline void store3x8(double *p, v8 x, v8 y, v8 z)
+AVX2 static inline void store3x8(double *p, v8 x, v8 y, v8 z, int nt)
 {
-    store3(p, x.h[0], y.h[0], z.h[0]);
-    store3(p + 12, x.h[1], y.h[1], z.h[1]);
+    store3(p, x.h[0], y.h[0], z.h[0], nt);
+    store3(p + 12, x.h[1], y.h[1], z.h[1], nt);
 }
 AVX2 static inline void load4x8(const double *p, v8 *w, v8 *x, v8 *y, v8 *z)
 {
     load4(p, &w->h[0], &x->h[0], &y->h[0], &z->h[0]);
     load4(p + 16, &w->h[1], &x->h[1], &y->h[1], &z->h[1]);
 }
-AVX2 static inline void store4x8(double *p, v8 w, v8 x, v8 y, v8 z)
+AVX2 static inline void store4x8(double *p, v8 w, v8 x, v8 y, v8 z, int nt)
 {
-    store4(p, w.h[0], x.h[0], y.h[0], z.h[0]);
-    store4(p + 16, w.h[1], x.h[1], y.h[1], z.h[1]);
+    store4(p, w.h[0], x.h[0], y.h[0], z.h[0], nt);
+    store4(p + 16, w.h[1], x.h[1], y.h[1], z.h[1], nt);
+}
+
+/* Eight particles' k numbers each, copied from one set to the other. */
+AVX2 static inline void copy8(double *out, const double *in, int k, int nt)
+{
+    for (int j = 0; j < 2 * k; j++) {
+        put4(out + 4 * j, _mm256_loadu_pd(in + 4 * j), nt);
+    }
 }
 
 /* damped() per lane: a - (x != 0 ? copysign(d |a|, x) : 0); != is true for NaN, as in C */
@@ -278,7 +318,7 @@ typedef struct consts8 {
    still (still8), so only their translation is made: the spin's and the orientation's work
    would leave their bits as they are, and the non-finite test's sum leaves out its last term,
    w2 = +0, which changes no sum's finiteness. */
-AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, int still, double *wgp, double *wdp)
+AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, int still, int nt, double *wgp, double *wdp)
 {
     const v8 dt = c.dt, hdt = c.hdt, damp = c.damp, g0 = c.g0, g1 = c.g1, g2 = c.g2;
     const int all = moving == 0xff;
@@ -340,23 +380,25 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     vx = KEEP(vx, add(vx, mul(dt, ad0)));
     vy = KEEP(vy, add(vy, mul(dt, ad1)));
     vz = KEEP(vz, add(vz, mul(dt, ad2)));
-    store3x8(a->vel + 3 * i, vx, vy, vz);
+    store3x8(a->vel_out + 3 * i, vx, vy, vz, nt);
     v8 xx, xy, xz;
     load3x8(a->pos + 3 * i, &xx, &xy, &xz);
     xx = KEEP(xx, add(xx, mul(dt, vx)));
     xy = KEEP(xy, add(xy, mul(dt, vy)));
     xz = KEEP(xz, add(xz, mul(dt, vz)));
-    store3x8(a->pos + 3 * i, xx, xy, xz);
+    store3x8(a->pos_out + 3 * i, xx, xy, xz, nt);
     /* the non-finite test's sum (w2 its last term, below) */
     v8 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
-    if (still) {
+    if (still) {  /* spins and orientations as they were */
+        copy8(a->angvel_out + 3 * i, a->angvel + 3 * i, 3, nt);
+        copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4, nt);
         return nonfinite8(sum, moving);
     }
     ox = KEEP(ox, add(ox, mul(dt, ld0)));
     oy = KEEP(oy, add(oy, mul(dt, ld1)));
     oz = KEEP(oz, add(oz, mul(dt, ld2)));
 #undef KEEP
-    store3x8(a->angvel + 3 * i, ox, oy, oz);
+    store3x8(a->angvel_out + 3 * i, ox, oy, oz, nt);
     /* orientation, as in the portable kernel; lanes without spin keep their quaternion */
     v8 w2 = add(add(mul(ox, ox), mul(oy, oy)), mul(oz, oz));
     int bad = nonfinite8(add(sum, w2), moving);
@@ -366,6 +408,7 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     }
     int spinning = mask8(spin);
     if (spinning == 0) {
+        copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4, nt);
         return bad;
     }
     v8 h2 = mul(mul(mul(splat(0.25), w2), dt), dt);
@@ -394,16 +437,15 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     }
     v8 rx = mul(k, ox), ry = mul(k, oy), rz = mul(k, oz);
     v8 qw, qx, qy, qz;
-    double *q = a->quat + 4 * i;
-    load4x8(q, &qw, &qx, &qy, &qz);
+    load4x8(a->quat + 4 * i, &qw, &qx, &qy, &qz);
     v8 uw = sub(sub(sub(mul(ch, qw), mul(rx, qx)), mul(ry, qy)), mul(rz, qz));
     v8 ux = sub(add(add(mul(ch, qx), mul(rx, qw)), mul(ry, qz)), mul(rz, qy));
     v8 uy = add(add(sub(mul(ch, qy), mul(rx, qz)), mul(ry, qw)), mul(rz, qx));
     v8 uz = add(sub(add(mul(ch, qz), mul(rx, qy)), mul(ry, qx)), mul(rz, qw));
     v8 nn = add(add(add(mul(uw, uw), mul(ux, ux)), mul(uy, uy)), mul(uz, uz));
     v8 nq = sub(splat(1.5), mul(splat(0.5), nn));
-    store4x8(q, blend8(qw, mul(uw, nq), spin), blend8(qx, mul(ux, nq), spin),
-           blend8(qy, mul(uy, nq), spin), blend8(qz, mul(uz, nq), spin));
+    store4x8(a->quat_out + 4 * i, blend8(qw, mul(uw, nq), spin), blend8(qx, mul(ux, nq), spin),
+           blend8(qy, mul(uy, nq), spin), blend8(qz, mul(uz, nq), spin), nt);
     return bad;
 }
 
@@ -440,37 +482,56 @@ AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
 
 /* Groups of eight with some particles not moving: out of line, so that the loop over the
    others stays small. */
-AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args *a, const consts8 *c, int i, int moving, double *wg, double *wd)
+AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args *a, const consts8 *c, int i, int moving, int nt, double *wg, double *wd)
 {
-    return group8(a, *c, i, moving, 0, wg, wd);
+    return group8(a, *c, i, moving, 0, nt, wg, wd);
 }
 
-/* Groups of eight: all moving, the fast case; some, with blends; none, skipped. A range's tail
-   (shorter than 8) is the last eight of the range with the lanes already done left alone; a
-   range shorter than 8, the portable kernel's. */
+/* Groups of eight from i0 (the range's whole groups): all moving, the fast case; some, with
+   blends; none, copied. nt: a constant in each copy. Returns where the groups end. */
+AVX2 static inline __attribute__((always_inline)) int groups(const imp_dem_newton_args *a, int i0, int i1, int nt, int *bad, double *wg, double *wd)
+{
+    const consts8 k8 = {splat(a->dt), splat(a->hdt), splat(a->damp), splat(a->g[0]),
+                       splat(a->g[1]), splat(a->g[2]), mul(splat(0.5), splat(a->dt))};
+    int i = i0;
+    for (; i + 8 <= i1; i += 8) {
+        int moving = moving8(a, i);
+        if (moving == 0xff && !a->track && still8(a, i)) {
+            *bad += group8(a, k8, i, 0xff, 1, nt, wg, wd);
+        } else if (moving == 0xff) {
+            *bad += group8(a, k8, i, 0xff, 0, nt, wg, wd);
+        } else if (moving != 0) {
+            *bad += group8_some(a, &k8, i, moving, nt, wg, wd);
+        } else {
+            copy8(a->pos_out + 3 * i, a->pos + 3 * i, 3, nt);
+            copy8(a->vel_out + 3 * i, a->vel + 3 * i, 3, nt);
+            copy8(a->angvel_out + 3 * i, a->angvel + 3 * i, 3, nt);
+            copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4, nt);
+        }
+    }
+    return i;
+}
+
+/* The groups, then a range's tail (shorter than 8) and a range shorter than 8 by the portable
+   kernel (a group over the range's last eight would write the old values of the lanes already
+   done into the other set). With a->nt, the other set is written by non-temporal stores when
+   its arrays and i0 allow 16-byte ones, then fenced (before other threads read it). */
 AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
 {
     if (i1 - i0 < 8) {
         return newton_portable(a, i0, i1, wg, wd);
     }
-    int bad = 0, i = i0;
-    const consts8 k8 = {splat(a->dt), splat(a->hdt), splat(a->damp), splat(a->g[0]),
-                       splat(a->g[1]), splat(a->g[2]), mul(splat(0.5), splat(a->dt))};
-    for (; i + 8 <= i1; i += 8) {
-        int moving = moving8(a, i);
-        if (moving == 0xff && !a->track && still8(a, i)) {
-            bad += group8(a, k8, i, 0xff, 1, wg, wd);
-        } else if (moving == 0xff) {
-            bad += group8(a, k8, i, 0xff, 0, wg, wd);
-        } else if (moving != 0) {
-            bad += group8_some(a, &k8, i, moving, wg, wd);
-        }
+    int bad = 0, i;
+    uintptr_t bases = (uintptr_t)(void *)a->pos_out | (uintptr_t)(void *)a->vel_out
+                      | (uintptr_t)(void *)a->angvel_out | (uintptr_t)(void *)a->quat_out;
+    if (a->nt && (bases & 15) == 0 && (i0 & 1) == 0) {
+        i = groups(a, i0, i1, 1, &bad, wg, wd);
+        _mm_sfence();
+    } else {
+        i = groups(a, i0, i1, 0, &bad, wg, wd);
     }
-    if (i < i1) {
-        int moving = moving8(a, i1 - 8) & (0xff << (8 - (i1 - i)) & 0xff);
-        if (moving != 0) {
-            bad += group8_some(a, &k8, i1 - 8, moving, wg, wd);
-        }
+    if (i < i1) {  /* the same bits as a group's */
+        bad += newton_portable(a, i, i1, wg, wd);
     }
     return bad;
 }

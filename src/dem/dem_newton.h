@@ -9,18 +9,23 @@
 #ifndef IMPACT_DEM_NEWTON_H
 #define IMPACT_DEM_NEWTON_H
 
-/* What the kernel reads and writes: the dem state's arrays (dem.h) and the step's constants. */
+/* What the kernel reads and writes: the dem state's arrays (dem.h) and the step's constants.
+   It reads the state from pos, vel, angvel and quat and writes the new one into the *_out
+   arrays (the other set: no overlap), every particle's, those it does not move copied. */
 typedef struct imp_dem_newton_args {
     const unsigned char *fixed;
     const int *clump_of;
-    double *pos, *vel, *angvel, *quat;
+    const double *pos, *vel, *angvel, *quat;
+    double *pos_out, *vel_out, *angvel_out, *quat_out;
     const double *force, *torque, *inv_mass, *inv_inertia, *mass;
     double g[3];
     double dt, hdt, damp;  /* hdt = dt / 2 */
     int track;             /* book gravity's work in *wg and the damping's loss in *wd */
+    int nt;                /* write the other set by non-temporal stores (AVX2 kernel; large n,
+                              where it is not in the caches) */
 } imp_dem_newton_args;
 
-/* Integrates particles i0 .. i1 - 1 (skipping fixed ones and clump members) over one step;
+/* Integrates particles i0 .. i1 - 1 (fixed ones and clump members copied) over one step;
    with a->track adds their energies to *wg and *wd in particle order. Returns the number of
    them left with a non-finite position or velocity (or whose sum overflows). O(i1 - i0). */
 int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd);

@@ -1,6 +1,8 @@
 /* dem_strategy.c: the "dem" strategy's table (strategy.h): the default engine list over one
-   world step. It keeps its own copy of the state (dem.h) and stores it into the world's only
-   after a good step, so the shell neither saves nor rolls back the world's state.
+   world step. It keeps its own copy of the state (dem.h); after a good step the world's state
+   vector is marked stale and written when something reads it (imp_dem_step_good, the world's
+   imp_world_sync); a failing step leaves it as the last good step left it (Newton writes into
+   a second set of arrays), so the shell neither saves nor rolls back the world's state.
    Stages: reset_forces, collide, interactions, newton. */
 #include <math.h>
 #include <stdio.h>
@@ -52,10 +54,10 @@ static imp_status advance(imp_world *w, double t1, char *why, size_t why_len)
                  w->data.time);
         w->data.nerror_bodies = 1;
         w->data.error_bodies[0] = d->slot[bad];
-        d->built = 0;  /* reload the last stored (finite) state at the next step */
+        imp_dem_step_failed(w);  /* the world keeps the last good state */
         return IMP_ERR_NONFINITE;
     }
-    imp_dem_store(w);
+    imp_dem_step_good(w);  /* the particles' state into the world's when read (lazy) */
     w->data.stats.substeps++;  /* the shell commits the time and the step count */
     d->iter++;
     return IMP_OK;

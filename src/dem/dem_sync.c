@@ -37,6 +37,10 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->vel, 3 * cap);
     GROW(d->angvel, 3 * cap);
     GROW(d->quat, 4 * cap);
+    GROW(d->pos_prev, 3 * cap);
+    GROW(d->vel_prev, 3 * cap);
+    GROW(d->angvel_prev, 3 * cap);
+    GROW(d->quat_prev, 4 * cap);
     GROW(d->force, 3 * cap);
     GROW(d->torque, 3 * cap);
     GROW(d->radius, cap);
@@ -396,10 +400,11 @@ static inline void store_range(double *state, const imp_dem *d, int i0, int i1, 
     }
 }
 
-/* O(n). The arrays in locals: the stores into the state vector could alias d's fields, which
-   would then be reloaded for every particle. Each particle has its own slot: over the threads
-   when there are many (the same bytes either way). */
-void imp_dem_store(imp_world *w)
+/* The particles' state (not the clumps') into the world's: the lazy store (the world's
+   data.stale). O(n). The arrays in locals: the stores into the state vector could alias d's
+   fields, which would then be reloaded for every particle. Each particle has its own slot: over
+   the threads when there are many (the same bytes either way). */
+static void store_particles(imp_world *w)
 {
     imp_dem *d = w->dem;
     const int n = d->n, *slot = d->slot;
@@ -422,6 +427,13 @@ void imp_dem_store(imp_world *w)
         int i = d->kin[j];
         memcpy(state + (size_t)slot[i] * IMP_STRIDE_3D, pos + 3 * i, 3 * sizeof *state);
     }
+}
+
+/* The clumps' state into the world's (after each good step: a failing step changes the clumps'
+   own copies in place, and the world's is the last good one). O(clumps). */
+static void store_clumps(imp_world *w)
+{
+    const imp_dem *d = w->dem;
     for (int c = 0; c < d->nclumps; c++) {
         const imp_dem_clump *C = &d->clumps[c];
         if (C->fixed) {
@@ -437,6 +449,36 @@ void imp_dem_store(imp_world *w)
             y[3 + k] = C->quat[k];
         }
     }
+}
+
+void imp_dem_store(imp_world *w)
+{
+    w->data.stale = NULL;
+    store_particles(w);
+    store_clumps(w);
+}
+
+void imp_dem_step_good(imp_world *w)
+{
+    const imp_dem *d = w->dem;
+    if (d->domain != NULL || d->cell.on) {  /* their own passes read and edit the world's state
+                                               between steps: kept as before */
+        imp_dem_store(w);
+        return;
+    }
+    store_clumps(w);
+    w->data.stale = store_particles;
+}
+
+void imp_dem_step_failed(imp_world *w)
+{
+    imp_dem *d = w->dem;
+    imp_dem_swap_sets(d);  /* the state before Newton, which was the last good step's */
+    if (w->data.stale != NULL) {
+        w->data.stale = NULL;
+        store_particles(w);
+    }
+    d->built = 0;  /* reload the world's (last good) state at the next step */
 }
 
 /* The fixed particles (not clump members) whose velocity is not zero: moved by Newton with it.
@@ -483,6 +525,7 @@ static imp_status sync(imp_world *w, int edits)
     int fresh = 0;
     if (!d->built || d->bodies_version != w->model.bodies_version
         || imp_dem_domain_dirty(d->domain)) {
+        imp_world_sync(w);  /* (the world's setters sync already: a guard) */
         imp_status st = rebuild(w, d);
         if (st != IMP_OK) {
             d->built = 0;
@@ -495,6 +538,7 @@ static imp_status sync(imp_world *w, int edits)
        something may have been edited (the world's state version moved) or dt changed (the
        clumps' angular momenta refer to the half step) */
     if (fresh || (edits && (w->data.state_version != d->state_version || w->model.def.dt != d->clump_dt))) {
+        imp_world_sync(w);  /* load compares the world's state with the copy */
         load(w, d, fresh);
         d->state_version = w->data.state_version;
         d->boxes_stale = 1;  /* walls and facets may have moved too */

@@ -19,6 +19,7 @@ static imp_dem *dem_of(lua_State *L, imp_world **wp, int edits)
         imp_raise(L, "the world's strategy is \"%s\", not \"dem\"",
                    imp_strategy_names[w->model.def.strategy]);
     }
+    imp_world_sync(w);  /* the state vector up to date before anything compares with it */
     if ((edits ? imp_dem_sync(w) : imp_dem_sync_bodies(w)) != IMP_OK) {
         imp_raise(L, "%s", imp_world_error(w));
     }
@@ -216,7 +217,7 @@ static int l_newton(lua_State *L)
     d->p.track_energy = lua_toboolean(L, 3);
     imp_dem_newton(d, w->model.def.gravity, w->model.def.dt);
     if (imp_dem_first_nonfinite(d) >= 0) {
-        d->built = 0;  /* reload the last stored (finite) state */
+        imp_dem_step_failed(w);  /* the last good state back, and in the world */
         return imp_raise(L, "dem newton: the state became non-finite at t = %f; is dt "
                              "below the P-wave estimate (w:p_wave_dt())?", w->data.time);
     }

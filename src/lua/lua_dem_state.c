@@ -19,6 +19,7 @@ static imp_dem *synced(lua_State *L, imp_world **wp)
         imp_raise(L, "impact.dem: the world's strategy is \"%s\", not \"dem\" (impact.world3d "
                    "{strategy = \"dem\"})", imp_strategy_names[w->model.def.strategy]);
     }
+    imp_world_sync(w);  /* export and import read and write the state vector */
     if (imp_dem_sync(w) != IMP_OK) {
         imp_raise(L, "impact.dem: %s", imp_world_error(w));
     }

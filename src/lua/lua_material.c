@@ -181,6 +181,7 @@ static int l_events(lua_State *L)
 static int l_contacts(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
+    imp_world_sync(w);
     if (imp_world_strategy_has(w, IMP_STRATEGY_COLLISIONS)) {
         return w->model.def.dim == 3 ? imp_lua_engine3d_contacts(L)  /* lua_engine3d.c */
                                : imp_lua_engine2d_contacts(L); /* lua_engine2d.c */

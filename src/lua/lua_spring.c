@@ -30,6 +30,7 @@ int imp_lua_world_add_spring(lua_State *L)
                                        "stiffness", "damping", NULL};
     const char *what = "World:add_spring";
     imp_world *w = imp_lua_check_world(L, 1);
+    imp_world_sync(w);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     imp_opt_check_keys(L, 2, what, keys);
@@ -97,6 +98,7 @@ static int l_spring_index(lua_State *L)
     imp_spring *sp = check_spring(L, 1, &w);
     const char *k = luaL_checkstring(L, 2);
     double p1[3], p2[3], v1[3], v2[3];
+    imp_world_sync(w);
     imp_point_world(w, w->data.y, sp->def.body1.slot, sp->def.point1, p1, v1);
     imp_point_world(w, w->data.y, sp->def.body2.slot, sp->def.point2, p2, v2);
     double len = sqrt((p2[0] - p1[0]) * (p2[0] - p1[0]) + (p2[1] - p1[1]) * (p2[1] - p1[1])

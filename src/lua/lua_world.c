@@ -818,6 +818,7 @@ static int l_step(lua_State *L)
         imp_status st = imp_world_step(w);
         imp_lua_loads_end(L, 1);
         if (st != IMP_OK) {
+            imp_world_sync(w);
             const char *load_failure = imp_lua_loads_failure(L, 1);
             luaL_Buffer b;
             imp_where(L);
@@ -834,6 +835,8 @@ static int l_step(lua_State *L)
             return lua_error(L);
         }
     }
+    imp_world_sync(w);  /* Lua between steps (handlers, getters, recorders) sees an up to date
+                           state vector: a dem world's is stored here, not after each step */
     return 0;
 }
 

@@ -344,6 +344,7 @@ static const char *layout(char *buf, size_t n)
 static int l_export(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
+    imp_world_sync(w);
     lua_createtable(L, 0, 24);
     imp_lua_set_integer(L, "dim", w->model.def.dim);
     lua_pushstring(L, imp_strategy_names[w->model.def.strategy]);
@@ -1050,6 +1051,7 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
 static int l_import(lua_State *L)
 {
     imp_world *w = imp_lua_check_world(L, 1);
+    imp_world_sync(w);  /* no late store over the imported state */
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     char buf[160];

@@ -15,6 +15,7 @@ void imp_query_cache_free(imp_query_cache *c)
 
 static const double *pose_of(const imp_world *w, int slot)
 {
+    imp_world_sync(w);
     return w->data.y + (size_t)slot * (size_t)w->model.stride;
 }
 

@@ -2,7 +2,8 @@
    and AVX2) give the same bits on the same particles (fixed ones, clump members, zero, small and
    large spins, exact zeros in the damping's sign, NaN and infinite input, energy booking on and
    off, ranges not aligned to the vector groups, whole groups of eight without spin or torque
-   and such groups broken by one lane); and both follow the closed forms of a damped
+   and such groups broken by one lane; every particle of a range written into the other set,
+   those not moved copied); and both follow the closed forms of a damped
    free fall and a torque-free spin. Without AVX2 only the portable kernel runs (said so). */
 #include <math.h>
 #include <stdint.h>
@@ -19,17 +20,45 @@ typedef struct state {
     unsigned char fixed[NMAX];
     int clump_of[NMAX];
     double pos[3 * NMAX], vel[3 * NMAX], angvel[3 * NMAX], quat[4 * NMAX];
+    /* the kernel's output set (dem_step.c swaps the two; here copied back after each call) */
+    _Alignas(16) double pos_out[3 * NMAX];  /* 16-byte aligned: the non-temporal stores' */
+    _Alignas(16) double vel_out[3 * NMAX];
+    _Alignas(16) double angvel_out[3 * NMAX];
+    _Alignas(16) double quat_out[4 * NMAX];
     double force[3 * NMAX], torque[3 * NMAX], inv_mass[NMAX], inv_inertia[NMAX], mass[NMAX];
 } state;
+
+static int nt_mode;  /* the kernel's non-temporal stores (args .nt) */
 
 static imp_dem_newton_args args_of(state *s, double dt, double damp, int track)
 {
     imp_dem_newton_args a = {
         .fixed = s->fixed, .clump_of = s->clump_of, .pos = s->pos, .vel = s->vel,
-        .angvel = s->angvel, .quat = s->quat, .force = s->force, .torque = s->torque,
+        .angvel = s->angvel, .quat = s->quat, .pos_out = s->pos_out, .vel_out = s->vel_out,
+        .angvel_out = s->angvel_out, .quat_out = s->quat_out, .force = s->force, .torque = s->torque,
         .inv_mass = s->inv_mass, .inv_inertia = s->inv_inertia, .mass = s->mass,
-        .g = {0.0, 0.0, -9.81}, .dt = dt, .hdt = 0.5 * dt, .damp = damp, .track = track};
+        .g = {0.0, 0.0, -9.81}, .dt = dt, .hdt = 0.5 * dt, .damp = damp, .track = track,
+        .nt = nt_mode};
     return a;
+}
+
+/* The kernel over [i0, i1) into the output set, first filled with NaN bits there (every
+   particle of the range must be written, moved or copied), then the new state copied back. */
+static int newton_range(state *s, const imp_dem_newton_args *a, int i0, int i1, double *wg,
+                        double *wd)
+{
+    double *out[4] = {s->pos_out, s->vel_out, s->angvel_out, s->quat_out};
+    double *in[4] = {s->pos, s->vel, s->angvel, s->quat};
+    const size_t width[4] = {3, 3, 3, 4};
+    for (int k = 0; k < 4; k++) {
+        memset(out[k] + width[k] * (size_t)i0, 0xff, width[k] * (size_t)(i1 - i0) * sizeof(double));
+    }
+    int bad = imp_dem_newton_range(a, i0, i1, wg, wd);
+    for (int k = 0; k < 4; k++) {
+        memcpy(in[k] + width[k] * (size_t)i0, out[k] + width[k] * (size_t)i0,
+               width[k] * (size_t)(i1 - i0) * sizeof(double));
+    }
+    return bad;
 }
 
 static double sym(imp_rng *r) { return 2.0 * imp_rng_uniform(r) - 1.0; }
@@ -95,7 +124,7 @@ static int run(state *s, int simd, const int *cuts, int ncuts, int track, double
     int bad = 0;
     e[0] = e[1] = 0.0;
     for (int c = 0; c + 1 < ncuts; c++) {
-        bad += imp_dem_newton_range(&a, cuts[c], cuts[c + 1], &e[0], &e[1]);
+        bad += newton_range(s, &a, cuts[c], cuts[c + 1], &e[0], &e[1]);
     }
     return bad;
 }
@@ -252,7 +281,7 @@ TEST(closed_forms)
         const int steps = 1000;
         double wg = 0.0, wd = 0.0;
         for (int n = 0; n < steps; n++) {
-            CHECK(imp_dem_newton_range(&a, 0, 16, &wg, &wd) == 0);
+            CHECK(newton_range(&s_port, &a, 0, 16, &wg, &wd) == 0);
         }
         for (int i = 0; i < 16; i++) {
             double n = steps, ad = (1.0 - d) * g;
@@ -268,6 +297,26 @@ TEST(closed_forms)
     }
 }
 
+/* The AVX2 kernel writing the other set by non-temporal stores (large n, dem_step.c) gives the
+   bits of its ordinary stores (ranges from even and odd starts: the latter fall back to them). */
+TEST(nontemporal_same_bits)
+{
+    const int cuts[] = {0, 128, 256, 301}, odd[] = {0, 5, 133, 301};
+    for (int c = 0; c < 2; c++) {
+        fill(&s_port, NMAX, 77 + (uint64_t)c, c);
+        s_simd = s_port;
+        for (int step = 0; step < 3; step++) {
+            double e0[2], e1[2];
+            nt_mode = 0;
+            int b0 = run(&s_port, 1, c ? odd : cuts, 4, 0, e0);
+            nt_mode = 1;
+            int b1 = run(&s_simd, 1, c ? odd : cuts, 4, 0, e1);
+            nt_mode = 0;
+            CHECK(b0 == b1 && memcmp(e0, e1, sizeof e0) == 0 && same_state(&s_port, &s_simd));
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -276,6 +325,7 @@ int main(int argc, char **argv)
     RUN(nonfinite_count_and_skipped);
     RUN(closed_forms);
     RUN(quiet_groups_same_bits);
+    RUN(nontemporal_same_bits);
     imp_dem_newton_set_simd(1);
     return CHECK_END("dem_newton_simd");
 }
