@@ -14,6 +14,7 @@
    Intervals are open: boxes that only touch do not overlap; at equal values a max end point
    sorts before a min end point, which keeps the swaps consistent with that test. */
 #include "broadphase3d.h"
+#include "resize.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -151,14 +152,8 @@ static void erase_slot(imp_bp3d *bp, size_t i)
 
 static int push(uint64_t **arr, int *n, int *cap, uint64_t v)
 {
-    if (*n == *cap) {
-        int nc = *cap ? 2 * *cap : 256;
-        uint64_t *a = realloc(*arr, (size_t)nc * sizeof *a);
-        if (a == NULL) {
-            return -1;
-        }
-        *arr = a;
-        *cap = nc;
+    if (imp_grow(arr, cap, *n + 1, sizeof **arr) != 0) {
+        return -1;
     }
     (*arr)[(*n)++] = v;
     return 0;
@@ -166,14 +161,8 @@ static int push(uint64_t **arr, int *n, int *cap, uint64_t v)
 
 static int push_pair(int **arr, int *n, int *cap, uint64_t key)
 {
-    if (*n == *cap) {
-        int nc = *cap ? 2 * *cap : 256;
-        int *a = realloc(*arr, (size_t)nc * 2 * sizeof *a);
-        if (a == NULL) {
-            return -1;
-        }
-        *arr = a;
-        *cap = nc;
+    if (imp_grow(arr, cap, *n + 1, 2 * sizeof **arr) != 0) {
+        return -1;  /* two ints a pair */
     }
     (*arr)[2 * *n] = (int)(key >> 32);
     (*arr)[2 * *n + 1] = (int)(key & 0xffffffffu);

@@ -1,5 +1,6 @@
 /* pairset.c: sorted unordered id pairs (see pairset.h). */
 #include "pairset.h"
+#include "resize.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +36,8 @@ int imp_pairset_add(imp_pairset *s, int a, int b)
     if (i < s->n && s->keys[i] == k) {
         return 0;
     }
-    if (s->n == s->cap) {
-        int cap = s->cap > 0 ? 2 * s->cap : 16;
-        uint64_t *p = realloc(s->keys, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            return -1;
-        }
-        s->keys = p;
-        s->cap = cap;
+    if (imp_grow(&s->keys, &s->cap, s->n + 1, sizeof *s->keys) != 0) {
+        return -1;
     }
     memmove(s->keys + i + 1, s->keys + i, (size_t)(s->n - i) * sizeof *s->keys);
     s->keys[i] = k;

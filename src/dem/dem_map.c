@@ -2,6 +2,7 @@
    an open-addressing map keyed by the unordered pair of particles; adding a potential
    interaction, finding, erasing and requesting erasure. */
 #include "dem.h"
+#include "resize.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -177,14 +178,7 @@ void imp_dem_request_erase(imp_dem *d, int index)
 {
     imp_dem_inter *I = &d->inter[index];
     if (!I->pending) {
-        if (d->pend_n == d->pend_cap) {
-            int cap = d->pend_cap ? 2 * d->pend_cap : 256;
-            int *p = realloc(d->pend, (size_t)cap * 2 * sizeof *p);
-            if (p != NULL) {
-                d->pend = p;
-                d->pend_cap = cap;
-            }
-        }
+        (void)imp_grow(&d->pend, &d->pend_cap, d->pend_n + 1, 2 * sizeof *d->pend);  /* a pair */
         if (d->pend_n < d->pend_cap) {
             d->pend[2 * d->pend_n] = I->a;
             d->pend[2 * d->pend_n + 1] = I->b;

@@ -8,6 +8,7 @@
 #include "engine2d_move.h"
 #include "engine2d_path_joint.h"
 #include "world_internal.h"
+#include "resize.h"
 
 /* the index of table point i (wrapped on a closed path, clamped on an open one) */
 static int wrap(const imp_path2d *g, int i)
@@ -80,15 +81,9 @@ int imp_engine2d_add_path(imp_world *w, const double *xy, int n, int closed, cha
             return -1;
         }
     }
-    if (e->npaths == e->path_cap) {
-        int cap = e->path_cap ? 2 * e->path_cap : 2;
-        imp_path2d *p = realloc(e->paths, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            snprintf(why, why_size, "out of memory");
-            return -1;
-        }
-        e->paths = p;
-        e->path_cap = cap;
+    if (imp_grow(&e->paths, &e->path_cap, e->npaths + 1, sizeof *e->paths) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
     }
     imp_path2d *g = &e->paths[e->npaths];
     double *mem = malloc((size_t)n * 8 * sizeof *mem);

@@ -28,24 +28,7 @@
 #include "prefetch.h"
 #include "shape3d.h"
 #include "world_internal.h"
-
-static int grow(void **p, int *cap, int need, size_t size)
-{
-    if (need <= *cap) {
-        return 0;
-    }
-    int c = *cap > 0 ? *cap : 64;
-    while (c < need) {
-        c *= 2;
-    }
-    void *q = realloc(*p, (size_t)c * size);
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    *cap = c;
-    return 0;
-}
+#include "resize.h"
 
 /* How much larger than a body's margin-grown box the broad phase keeps it (m). 0: a moving
    body's box is sorted again each detection, but the pair list stays short; on the pile of
@@ -67,7 +50,7 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
         n += is_colliding(&w->model.bodies[i]);
     }
     int cap = e->nbp;
-    if (grow((void **)&e->bp_slot, &cap, n > 0 ? n : 1, sizeof *e->bp_slot) != 0) {
+    if (imp_grow(&e->bp_slot, &cap, n > 0 ? n : 1, sizeof *e->bp_slot) != 0) {
         return IMP_ERR_NOMEM;
     }
     double *lo = realloc(e->lo, (size_t)(n > 0 ? n : 1) * 3 * sizeof *lo);
@@ -212,11 +195,11 @@ static int cache_alloc(imp_engine3d *e)
     if (e->nfree > 0) {
         return e->cache_free[--e->nfree];
     }
-    if (grow((void **)&e->cache, &e->cache_cap, e->ncache + 1, sizeof *e->cache) != 0) {
+    if (imp_grow(&e->cache, &e->cache_cap, e->ncache + 1, sizeof *e->cache) != 0) {
         return -1;
     }
     /* (the free list can take every entry back) */
-    if (grow((void **)&e->cache_free, &e->free_cap, e->cache_cap, sizeof *e->cache_free) != 0) {
+    if (imp_grow(&e->cache_free, &e->free_cap, e->cache_cap, sizeof *e->cache_free) != 0) {
         return -1;
     }
     e->cache[e->ncache].count = 0;
@@ -367,7 +350,7 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, int ia, in
     if (m.count == 0 || (m.status != IMP_NP_OK && m.status != IMP_NP_MAXITER)) {
         return IMP_OK;
     }
-    if (grow((void **)&e->pts, &e->pts_cap, e->npts + m.count, sizeof *e->pts) != 0) {
+    if (imp_grow(&e->pts, &e->pts_cap, e->npts + m.count, sizeof *e->pts) != 0) {
         return IMP_ERR_NOMEM;
     }
     double mu, el;
@@ -453,7 +436,7 @@ static int grow_pairs(imp_engine3d *e, int need)
 /* The n pairs of events ev (2 ints each) sorted into e->ev_tmp; NULL without memory. */
 static const int *sorted_events(imp_engine3d *e, const int *ev, int n)
 {
-    if (grow((void **)&e->ev_tmp, &e->ev_cap, n, 2 * sizeof *e->ev_tmp) != 0) {
+    if (imp_grow(&e->ev_tmp, &e->ev_cap, n, 2 * sizeof *e->ev_tmp) != 0) {
         return NULL;
     }
     memcpy(e->ev_tmp, ev, (size_t)n * 2 * sizeof *ev);

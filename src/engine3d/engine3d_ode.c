@@ -34,6 +34,7 @@
 #include "integrate_fixed.h"
 #include "islands.h"
 #include "world_internal.h"
+#include "resize.h"
 
 /* myPhysicsLab's small impulse: below it no collision event (a resting contact's nudge) */
 #define SMALL_IMPULSE 1e-4
@@ -85,14 +86,8 @@ static int pending_add(imp_e3_ode *o, int a, int b)
     if (pending_has(o, a, b)) {
         return 0;
     }
-    if (o->npending == o->pending_cap) {
-        int cap = o->pending_cap > 0 ? 2 * o->pending_cap : 16;
-        int *p = realloc(o->pending, 2 * (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            return -1;
-        }
-        o->pending = p;
-        o->pending_cap = cap;
+    if (imp_grow(&o->pending, &o->pending_cap, o->npending + 1, 2 * sizeof *o->pending) != 0) {
+        return -1;  /* two ints a pair */
     }
     o->pending[2 * o->npending] = a;
     o->pending[2 * o->npending + 1] = b;

@@ -273,8 +273,8 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
                        const imp_e3_softness *stiff, int simd)
 {
     if (find_pairs(s, n) != 0
-        || imp_e3_grow((void **)&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
-        || imp_e3_grow((void **)&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
+        || imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
+        || imp_grow(&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
         return -1;
     }
     memset(s->colour_mask, 0, (size_t)nslots * sizeof *s->colour_mask);
@@ -302,7 +302,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
         nb += (count[c] + E3B_LANES - 1) / E3B_LANES;
     }
     s->colour_first[E3B_COLOURS] = nb;
-    if (imp_e3_grow((void **)&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0) {
+    if (imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0) {
         return -1;
     }
     for (int b = 0; b < nb; b++) {
@@ -329,7 +329,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
         }
     }
     if (nx > 0) {
-        if (imp_e3_grow((void **)&s->xframes, &s->xframe_cap, nx, sizeof *s->xframes) != 0) {
+        if (imp_grow(&s->xframes, &s->xframe_cap, nx, sizeof *s->xframes) != 0) {
             return -1;
         }
         memset(s->xframes, 0, (size_t)nx * sizeof *s->xframes);

@@ -7,6 +7,7 @@
    them by rounding only. */
 #include "cholesky.h"
 #include "engine3d_soft_internal.h"
+#include "resize.h"
 #include <math.h>
 #include <string.h>
 
@@ -206,10 +207,10 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
 {
     const imp_e3_soft_pt *q[IMPACT_POINTS];
     sf->ncand = sf->nheld = 0;
-    if (imp_e3_grow((void **)&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
-        || imp_e3_grow((void **)&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
-        || imp_e3_grow((void **)&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0
-        || imp_e3_grow((void **)&sf->cand_ready, &sf->cand_ready_cap, sf->npairs, sizeof *sf->cand_ready) != 0) {
+    if (imp_grow(&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
+        || imp_grow(&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
+        || imp_grow(&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0
+        || imp_grow(&sf->cand_ready, &sf->cand_ready_cap, sf->npairs, sizeof *sf->cand_ready) != 0) {
         return;  /* out of memory: the passes alone, as without this */
     }
     for (int i = 0; i < sf->nblocks; i++) {
@@ -256,7 +257,7 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
             sf->cand[sf->ncand++] = -1 - g;
         }
     }
-    if (imp_e3_grow((void **)&sf->kc, &sf->kc_cap, IMPACT_POINTS * IMPACT_POINTS * sf->ncand, sizeof *sf->kc) != 0) {
+    if (imp_grow(&sf->kc, &sf->kc_cap, IMPACT_POINTS * IMPACT_POINTS * sf->ncand, sizeof *sf->kc) != 0) {
         sf->ncand = 0;  /* out of memory: the passes alone */
     }
 }

@@ -10,26 +10,12 @@
 #include "quat.h"
 #include "shape3d.h"
 #include "world_internal.h"
+#include "resize.h"
 
 /* Box3D's B3_CONTACT_RECYCLE_ANGULAR_DISTANCE: cos^2 of half of 10 degrees */
 #define TURN_COS2 0.99240388
 /* Box3D's recycle distance, 10 linear slops, in distance_tol (its slop is half of it) */
 #define REACH_TOLS 5.0
-
-int imp_e3_grow(void **p, int *cap, int need, size_t size)
-{
-    if (need <= *cap) {
-        return 0;
-    }
-    int c = need + need / 2 + 16;
-    void *q = realloc(*p, (size_t)c * size);
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    *cap = c;
-    return 0;
-}
 
 void imp_e3_swap_arrays(void **a, int *ca, void **b, int *cb)
 {
@@ -403,7 +389,7 @@ const double *imp_e3_recycle_rotations(const imp_world *w, imp_e3_recycle *rc)
 int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
 {
     int ns = w->model.nslots;
-    if (imp_e3_grow((void **)&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0 || reserve_slots(rc, ns) != 0) {
+    if (imp_grow(&rc->map, &rc->map_cap, e->nprev, sizeof *rc->map) != 0 || reserve_slots(rc, ns) != 0) {
         return -1;
     }
     rc->mapped = 0;  /* (record_of) */
@@ -499,8 +485,8 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!fits(w, rc, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
-    if (imp_e3_grow((void **)&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
-        || imp_e3_grow((void **)&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
+    if (imp_grow(&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
+        || imp_grow(&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
         return -1;
     }
     double mu, el, gap = INFINITY;
@@ -537,8 +523,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
 {
     double hs = rc->hs;
     double tol = w->model.def.engine2d.distance_tol;
-    if (imp_e3_grow((void **)&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0
-        || imp_e3_grow((void **)&rc->fcur, &rc->fcur_cap, e->npts, 3 * sizeof *rc->fcur) != 0) {
+    if (imp_grow(&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0
+        || imp_grow(&rc->fcur, &rc->fcur_cap, e->npts, 3 * sizeof *rc->fcur) != 0) {
         return -1;
     }
     for (int h = 1; h < rc->nheld; h++) {  /* in the points' order (detection's pairs were) */

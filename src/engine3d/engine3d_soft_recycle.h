@@ -100,10 +100,6 @@ void imp_e3_recycle_end(imp_e3_recycle *rc);
 
 void imp_e3_recycle_free(imp_e3_recycle *rc);
 
-/* *p (of *cap elements of size) grown to at least need (by half again, and 16): 0, or -1
-   without memory (*p left as it was) */
-int imp_e3_grow(void **p, int *cap, int need, size_t size);
-
 /* exchanges two arrays with their capacities */
 void imp_e3_swap_arrays(void **a, int *ca, void **b, int *cb);
 

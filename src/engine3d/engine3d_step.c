@@ -17,6 +17,7 @@
 #include "scalar.h"
 #include "quat.h"
 #include "world_internal.h"
+#include "resize.h"
 
 /* Fractions of distance_tol: penetrations shallower than the slop are left alone; deeper ones
    are pushed out by BAUMGARTE of their depth beyond the slop per step. */
@@ -552,7 +553,7 @@ static void current_pair_events(imp_world *w, imp_engine3d *e, int i, const pair
    and the next step's events walk the points) */
 static int ev_reserve(imp_engine3d *e, int n)
 {
-    if (imp_e3_grow((void **)&e->ev_next, &e->ev_next_cap, n, sizeof *e->ev_next) != 0) {
+    if (imp_grow(&e->ev_next, &e->ev_next_cap, n, sizeof *e->ev_next) != 0) {
         e->nev_next = -1;
         return 0;
     }

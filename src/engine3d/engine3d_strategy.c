@@ -9,6 +9,7 @@
 #include "engine3d_soft.h"
 #include "strategy.h"
 #include "world_internal.h"
+#include "resize.h"
 
 const char *const imp_contact_points_names[] = {"clipping", "volumetric", NULL};
 
@@ -120,14 +121,8 @@ int imp_engine3d_set_pair(imp_world *w, int a, int b, double friction, double el
     int at = find_pair(e, a, b);
     if (at < 0) {
         at = -at - 1;
-        if (e->npairs == e->pairs_cap) {
-            int cap = e->pairs_cap > 0 ? 2 * e->pairs_cap : 8;
-            imp_e3_pair_override *p = realloc(e->pairs, (size_t)cap * sizeof *p);
-            if (p == NULL) {
-                return -1;
-            }
-            e->pairs = p;
-            e->pairs_cap = cap;
+        if (imp_grow(&e->pairs, &e->pairs_cap, e->npairs + 1, sizeof *e->pairs) != 0) {
+            return -1;
         }
         memmove(e->pairs + at + 1, e->pairs + at, (size_t)(e->npairs - at) * sizeof *e->pairs);
         e->npairs++;
