@@ -163,7 +163,8 @@ describe("World:add_path_end", function()
       assert.matches(pattern, msg)
     end
     err({ limit = 1 }, "option 'joint' %(a path joint of World:add_path_joint%) is required")
-    err({ joint = rope, limit = 1 }, "must be a path joint %(World:add_path_joint%), got a rope")
+    err({ joint = rope, limit = 1 },
+        "must be a path joint %(World:add_path_joint%), got a connector of kind 'rope'")
     err({ joint = j }, "give one of option 'at'")
     err({ joint = j, limit = 1, at = { 0, 0 } }, "got both")
     err({ joint = j, limit = 0 / 0 }, "limit")

@@ -96,11 +96,13 @@ void imp_lua_read_engine2d(lua_State *L, int idx, const char *what, imp_engine2d
     read_soft(L, idx, what, d);
 }
 
+/* a connector's kind as w:connectors() names it, by imp_connector2d.kind */
+static const char *const connector_kinds[] = {"joint", "rope", "rod", "path", "path_end"};
+
 static void push_connector(lua_State *L, const imp_connector2d *c, int index)
 {
-    static const char *const kinds[] = {"joint", "rope", "rod", "path", "path_end"};
     lua_createtable(L, 0, 3);
-    lua_pushstring(L, kinds[c->kind]);
+    lua_pushstring(L, connector_kinds[c->kind]);
     lua_setfield(L, -2, "kind");
     lua_pushinteger(L, index);
     lua_setfield(L, -2, "index");
@@ -397,8 +399,7 @@ static int l_add_path_end(lua_State *L)
     int j = check_connector(L, w, lua_gettop(L), what);
     if (w->engine2d->conn[j].kind != IMP_PATH) {
         return imp_error(L, what, "option 'joint' must be a path joint (World:add_path_joint), "
-                         "got a %s", (const char *[]){"joint", "rope", "rod", "path joint",
-                                                      "path end"}[w->engine2d->conn[j].kind]);
+                         "got a connector of kind '%s'", connector_kinds[w->engine2d->conn[j].kind]);
     }
     lua_pop(L, 1);
     c.path = w->engine2d->conn[j].path;
