@@ -13,6 +13,7 @@
 
    Intervals are open: boxes that only touch do not overlap; at equal values a max end point
    sorts before a min end point, which keeps the swaps consistent with that test. */
+#include "box3.h"
 #include "broadphase3d.h"
 #include "resize.h"
 
@@ -172,8 +173,7 @@ static int push_pair(int **arr, int *n, int *cap, uint64_t key)
 
 static int overlap(const imp_bp3d *bp, int a, int b)
 {
-    const double *la = bp->lo + 3 * a, *ha = bp->hi + 3 * a, *lb = bp->lo + 3 * b, *hb = bp->hi + 3 * b;
-    return la[0] < hb[0] && lb[0] < ha[0] && la[1] < hb[1] && lb[1] < ha[1] && la[2] < hb[2] && lb[2] < ha[2];
+    return imp_box3_cross(bp->lo + 3 * a, bp->hi + 3 * a, bp->lo + 3 * b, bp->hi + 3 * b);
 }
 
 static int excluded_bodies(const imp_bp3d *bp, int ba, int bb)

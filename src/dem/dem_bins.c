@@ -7,6 +7,7 @@
    which keeps indices at most one apart). The pairs of an update are made box by box in id
    order, each box a with the boxes b > a about it, sorted: the list of pairs comes sorted, and
    one merge with the last update's gives the begins and the ends in order. */
+#include "box3.h"
 #include "dem_bins.h"
 
 #include <math.h>
@@ -121,13 +122,6 @@ static void *grow(void *a, size_t *c, size_t m, size_t size)
     return p;
 }
 
-/* open intervals on the three axes (broadphase3d.c's test) */
-static inline int overlap(const double *la, const double *ha, const double *lb, const double *hb)
-{
-    return (la[0] < hb[0]) & (lb[0] < ha[0]) & (la[1] < hb[1]) & (lb[1] < ha[1])
-           & (la[2] < hb[2]) & (lb[2] < ha[2]);
-}
-
 /* two inflated balls overlap: centres closer than the sum of their reaches (dem_bins.h) */
 static inline int balls_meet(double ax, double ay, double az, double ra, double bx, double by,
                              double bz, double rb)
@@ -142,7 +136,7 @@ static int meets(const imp_dem_bins *b, int a, int c)
 {
     const double *la = b->lo + 3 * a, *ha = b->hi + 3 * a, *lc = b->lo + 3 * c, *hc = b->hi + 3 * c;
     const double *ca = b->bc + 3 * a, *cc = b->bc + 3 * c;
-    return overlap(la, ha, lc, hc)
+    return imp_box3_cross(la, ha, lc, hc)
            && !(b->balls && b->ball[a] && b->ball[c]
                 && !balls_meet(ca[0], ca[1], ca[2], b->br[a], cc[0], cc[1], cc[2], b->br[c]));
 }

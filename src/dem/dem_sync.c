@@ -474,10 +474,7 @@ void imp_dem_step_failed(imp_world *w)
 {
     imp_dem *d = w->dem;
     imp_dem_swap_sets(d);  /* the state before Newton, which was the last good step's */
-    if (w->data.stale != NULL) {
-        w->data.stale = NULL;
-        store_particles(w);
-    }
+    imp_world_sync(w);     /* a store still owed: that state's, now back in place */
     d->built = 0;  /* reload the world's (last good) state at the next step */
 }
 

@@ -5,7 +5,8 @@
    curve is the cubic Hermite of their positions and tangents. A path joint's record is a
    bilateral row along the path's normal at the point nearest to the attach point (found
    afresh at every detection; under conventions = "myphysicslab" by its local search from the
-   point found last, the search state kept in the connector), whose derivative along the path gives the row's turning term. */
+   point found last, the search state kept in the connector), whose derivative along the path
+   gives the row's turning term. */
 #ifndef IMPACT_ENGINE2D_PATH_JOINT_H
 #define IMPACT_ENGINE2D_PATH_JOINT_H
 

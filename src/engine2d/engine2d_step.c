@@ -473,7 +473,7 @@ static double estimate(const imp_world *w, const imp_rec2d *r, const double *y, 
     if (curved) {
         double ex = m.u1[0] - m.u2[0], ey = m.u1[1] - m.u2[1], len = hypot(ex, ey);
         d1 = side * len + gap_c;
-        if (w->model.def.engine2d.conventions == IMP_CONVENTIONS_MYPHYSICSLAB && len > 0.0) {
+        if (mpl && len > 0.0) {
             /* its updateCollision: the normal afresh along the centres' line at y0 */
             m.normal[0] = side * ex / len;
             m.normal[1] = side * ey / len;

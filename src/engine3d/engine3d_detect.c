@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "box3.h"
 #include "collide3d.h"
 #include "engine3d.h"
 #include "engine3d_joints.h"
@@ -519,13 +520,6 @@ static imp_status update_pairs(imp_engine3d *e)
    of detection's own samples on the falling pile of 1000) */
 enum { CACHE_AHEAD = 8 };
 
-/* whether boxes (la, ha) and (lb, hb) overlap (touching counts), without a branch per axis */
-static inline int boxes_overlap(const double *la, const double *ha, const double *lb, const double *hb)
-{
-    return (la[0] <= hb[0]) & (lb[0] <= ha[0]) & (la[1] <= hb[1]) & (lb[1] <= ha[1]) & (la[2] <= hb[2])
-           & (lb[2] <= ha[2]);
-}
-
 imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
 {
     if (!e->bp_built || e->bodies_version != w->model.bodies_version) {
@@ -587,7 +581,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             imp_prefetch_bytes(&e->cache[e->pair_entry[i + CACHE_AHEAD]], offsetof(imp_e3_cached, key), 0);
         }
         int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
-        if (!boxes_overlap(e->lo + 3 * ia, e->hi + 3 * ia, e->lo + 3 * ib, e->hi + 3 * ib)) {
+        if (!imp_box3_touch(e->lo + 3 * ia, e->hi + 3 * ia, e->lo + 3 * ib, e->hi + 3 * ib)) {
             /* apart by more than the margin (the boxes are grown by each body's part of it):
                no point; the pair's cache entry goes, as when it leaves the list */
             cache_release(e, e->pair_entry[i]);

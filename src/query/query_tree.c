@@ -1,4 +1,5 @@
 /* query_tree.c: the static box hierarchy of the world queries (query_tree.h). */
+#include "box3.h"
 #include "query_tree.h"
 
 #include <math.h>
@@ -127,18 +128,12 @@ void imp_query_tree_build(imp_query_tree *t)
     free(tmp);
 }
 
-static int overlaps(const double *alo, const double *ahi, const double *blo, const double *bhi)
-{
-    return alo[0] <= bhi[0] && blo[0] <= ahi[0] && alo[1] <= bhi[1] && blo[1] <= ahi[1] &&
-           alo[2] <= bhi[2] && blo[2] <= ahi[2];
-}
-
 int imp_query_tree_box(const imp_query_tree *t, const double lo[3], const double hi[3],
                        int (*fn)(void *user, int id), void *user)
 {
     for (int i = 0; i < t->nunbounded; i++) {
         int k = t->unbounded[i];
-        if (overlaps(t->lo + 3 * k, t->hi + 3 * k, lo, hi) && fn(user, t->id[k])) {
+        if (imp_box3_touch(t->lo + 3 * k, t->hi + 3 * k, lo, hi) && fn(user, t->id[k])) {
             return 1;
         }
     }
@@ -149,13 +144,13 @@ int imp_query_tree_box(const imp_query_tree *t, const double lo[3], const double
     t->stack[sp++] = 0;
     while (sp > 0) {
         const imp_qnode *nd = &t->node[t->stack[--sp]];
-        if (!overlaps(nd->lo, nd->hi, lo, hi)) {
+        if (!imp_box3_touch(nd->lo, nd->hi, lo, hi)) {
             continue;
         }
         if (nd->left < 0) {
             for (int i = nd->first; i < nd->first + nd->count; i++) {
                 int k = t->order[i];
-                if (overlaps(t->lo + 3 * k, t->hi + 3 * k, lo, hi) && fn(user, t->id[k])) {
+                if (imp_box3_touch(t->lo + 3 * k, t->hi + 3 * k, lo, hi) && fn(user, t->id[k])) {
                     return 1;
                 }
             }
