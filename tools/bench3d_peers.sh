@@ -34,6 +34,10 @@
 #        IMPACT_SOFT_SUBSTEPS=K, IMPACT_SOFT_ITERS=N  the soft step's sub-steps (4, Box3D's)
 #                       and solve passes per sub-step (1; one relax pass each)
 #        SCENES="pyramid3d:5 slide:0"   only these runs (scene:size)
+#        ROUNDS=N       run each scene's engines N times, taking turns (the order reversed in
+#                       every other round), and print the medians of ms/step and cpu_ms over
+#                       the rounds (default 1): this VM's timings move by a third between runs,
+#                       a ratio of medians of alternating runs moves far less
 #        RAW=1          print the raw result lines too
 #        BUILD, IMPACT_PEERS (default ../shared/peers)
 set -u
@@ -41,6 +45,7 @@ cd "$(dirname "$0")/.." || exit 0
 BUILD=${BUILD:-build}
 PEERS=${IMPACT_PEERS:-../shared/peers}
 MAXWALL=${MAXWALL:-20}
+ROUNDS=${ROUNDS:-1}
 SOLVER=${IMPACT_SOLVER:-auto}
 ITERS=${IMPACT_ITERS:-}
 SUBSTEPS=${IMPACT_SUBSTEPS:-4}
@@ -53,7 +58,7 @@ mkdir -p "$OUT/peers"
 : >"$LINES"
 
 echo "impact 3D contact beside Bullet, ODE and Box3D: $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)," \
-    "load $(cut -d' ' -f1-3 /proc/loadavg), max wall ${MAXWALL} s per run; compare ratios of this run only"
+    "load $(cut -d' ' -f1-3 /proc/loadavg), max wall ${MAXWALL} s per run, $ROUNDS round(s); compare ratios of this run only"
 
 if [ ! -x "$IMPACT" ]; then
     echo "bench3d: $IMPACT is not built (make benches)"
@@ -126,7 +131,7 @@ impact_solvers() {  # impact_solvers SCENE SIZE
 one_run() {
     local label=$1 note=$2 line
     shift 2
-    if [ -z "$1" ]; then
+    if [ -z "${1:-}" ]; then
         echo "# $label $note"
         return
     fi
@@ -145,22 +150,37 @@ one_run() {
 }
 
 : >"$OUT/stderr.txt"
+# engines_of SCENE SIZE: one line a run, "label|note|command..." (impact's solvers, the prior
+# build's, then the peers)
+engines_of() {
+    local scene=$1 size=$2 s sweeps sub
+    for s in $(impact_solvers "$scene" "$size"); do
+        sweeps=$ITERS sub=1
+        [ "$s" = pgs ] && sweeps=${ITERS:-10} && sub=$SUBSTEPS
+        [ "$s" = soft ] && sweeps=$SOFT_ITERS && sub=$SOFT_SUBSTEPS
+        echo "impact-$s||$IMPACT $scene $size --solver $s ${sweeps:+--iters $sweeps} --substeps $sub --max-wall $MAXWALL"
+        [ -n "${IMPACT_PRIOR:-}" ] && echo "prior-$s||$IMPACT_PRIOR $scene $size --solver $s ${sweeps:+--iters $sweeps} --substeps $sub --max-wall $MAXWALL"
+    done
+    echo "Bullet|$BULLET_NOTE|${BULLET:+$BULLET $scene $size --max-wall $MAXWALL}"
+    echo "ODE-quick|$ODE_NOTE|${ODE:+$ODE $scene $size --quick --max-wall $MAXWALL}"
+    echo "Box3D|$BOX3D_NOTE|${BOX3D:+$BOX3D $scene $size --max-wall $MAXWALL}"
+}
 for r in $runs; do
     scene=${r%%:*} size=${r#*:}
+    list=$(engines_of "$scene" "$size")
     {
         echo "# begin $scene $size"
-        for s in $(impact_solvers "$scene" "$size"); do
-            sweeps=$ITERS sub=1
-            [ "$s" = pgs ] && sweeps=${ITERS:-10} && sub=$SUBSTEPS
-            [ "$s" = soft ] && sweeps=$SOFT_ITERS && sub=$SOFT_SUBSTEPS
-            one_run "impact-$s" "" "$IMPACT" "$scene" "$size" --solver "$s" ${sweeps:+--iters "$sweeps"} \
-                --substeps "$sub" --max-wall "$MAXWALL"
-            [ -n "${IMPACT_PRIOR:-}" ] && one_run "prior-$s" "" "$IMPACT_PRIOR" "$scene" "$size" --solver "$s" \
-                ${sweeps:+--iters "$sweeps"} --substeps "$sub" --max-wall "$MAXWALL"
+        round=1
+        while [ "$round" -le "$ROUNDS" ]; do
+            order=$list
+            [ $((round % 2)) -eq 0 ] && order=$(printf '%s\n' "$list" | tac)
+            while IFS='|' read -r label note cmd; do
+                [ "$round" -gt 1 ] && [ -z "$cmd" ] && continue  # a missing peer's note once
+                # shellcheck disable=SC2086
+                one_run "$label" "$note" $cmd </dev/null
+            done <<<"$order"
+            round=$((round + 1))
         done
-        one_run Bullet "$BULLET_NOTE" "$BULLET" "$scene" "$size" --max-wall "$MAXWALL"
-        one_run ODE-quick "$ODE_NOTE" "$ODE" "$scene" "$size" --quick --max-wall "$MAXWALL"
-        one_run Box3D "$BOX3D_NOTE" "$BOX3D" "$scene" "$size" --max-wall "$MAXWALL"
         echo "# end $scene $size"
     } >>"$LINES"
 done
@@ -171,46 +191,67 @@ done
 awk -v scenes="$runs" '
 function val(k) { return (k in f) ? f[k] : "-" }
 function num(x, d) { return (x == "nan" || x == "-" || x == "") ? x : sprintf("%." d "f", x) }
+function median(list,    a, n, i, j, t) {  # the median of a space-separated list of numbers
+    n = split(list, a, " ")
+    if (n == 0) return "-"
+    for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
 BEGIN {
     printf "%-9s %-5s %-12s %9s %7s %9s %7s %-9s %-56s %8s %9s %9s\n", "scene", "size", "engine", "ms/step", "x_impact",
         "cpu_ms", "x_cpu", "steps", "outcome", "contacts", "residual", "res_max"
-    ref = ""; cref = ""
 }
-/^# begin / { cur_scene = $3; cur_size = $4; ref = ""; cref = ""; next }
-/^# end / { next }
+/^# begin / { cur_scene = $3; cur_size = $4; nl = 0; delete seen; delete msl; delete cml; delete row; delete kind; next }
+/^# end / {
+    ref = ""; cref = ""
+    for (k = 1; k <= nl; k++) {
+        L = order[k]
+        if (kind[L] == "note") { printf "%-9s %-5s %-12s %s\n", cur_scene, cur_size, L, row[L]; continue }
+        ms = (msl[L] == "") ? "nan" : median(msl[L]); cms = (cml[L] == "") ? "-" : median(cml[L])
+        if (ref == "" && L ~ /^impact/ && ms != "nan") ref = ms
+        if (cref == "" && L ~ /^impact/ && cms != "-") cref = cms
+        ratio = (ref != "" && ms != "nan" && ref + 0 > 0) ? sprintf("%.2f", ms / ref) : "-"
+        cratio = (cref != "" && cms != "-" && cref + 0 > 0) ? sprintf("%.2f", cms / cref) : "-"
+        split(row[L], p, "\t")
+        printf "%-9s %-5s %-12s %9s %7s %9s %7s %-9s %-56s %8s %9s %9s\n", p[1], p[2], L, num(ms, 3), ratio,
+            num(cms, 3), cratio, p[3], p[4], p[5], p[6], p[7]
+    }
+    next
+}
 /^# / {
     label = $2; $1 = ""; $2 = ""; note = substr($0, 3)
-    printf "%-9s %-5s %-12s %s\n", cur_scene, cur_size, label, note
+    if (!(label in seen)) { seen[label] = 1; order[++nl] = label; kind[label] = "note"; row[label] = note }
     next
 }
 /^label=/ {
     delete f
     for (i = 1; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
-    ms = f["ms_per_step"]
-    if (ref == "" && f["label"] ~ /^impact/ && ms != "nan") ref = ms
-    ratio = (ref != "" && ms != "nan" && ref + 0 > 0) ? sprintf("%.2f", ms / ref) : "-"
-    cms = ("cpu_s" in f && f["steps"] + 0 > 0) ? 1000 * f["cpu_s"] / f["steps"] : "-"
-    if (cref == "" && f["label"] ~ /^impact/ && cms != "-") cref = cms
-    cratio = (cref != "" && cms != "-" && cref + 0 > 0) ? sprintf("%.2f", cms / cref) : "-"
-    steps = f["steps"] (f["complete"] == "1" ? "" : " " f["stop"])
-    sc = f["scene"]
-    if (sc ~ /^pyramid/)
-        out = "stands=" f["stands"] " max_disp=" num(f["max_disp"], 3) " top_dz=" num(f["top_dz"], 3)
-    else if (sc == "pile")
-        out = "escaped=" f["escaped"] " mean_z=" num(f["mean_z"], 2) " ke=" f["ke_end"]
-    else if (sc == "slide")
-        out = "dist=" num(f["stop_dist"], 2) "/" num(f["exp_stop_dist"], 2) " dir=" num(f["stop_dir_deg"], 1) \
-              " t=" (f["stop_t"] + 0 < 0 ? "never" : num(f["stop_t"], 2)) "/" num(f["exp_stop_t"], 2) \
-              " v1=" num(f["v1"], 2) "/" num(f["exp_v1"], 2)
-    else
-        out = "s2=" num(f["s2"], 3) "/" num(f["exp_s2"], 3) " v1=" num(f["v1"], 3) "/" num(f["exp_v1"], 3)
-    if (("sunk" in f) && f["sunk"] != "0") out = out " sunk=" f["sunk"]
-    if (("swept_steps" in f) && f["swept_steps"] != "0") out = out " swept=" f["swept_steps"]
-    printf "%-9s %-5s %-12s %9s %7s %9s %7s %-9s %-56s %8s %9s %9s\n", sc, f["size"], f["label"], num(ms, 3), ratio,
-        num(cms, 3), cratio, steps, out, num(f["contacts"], 0), val("residual"), val("residual_max")
+    L = f["label"]
+    if (!(L in seen) || kind[L] == "note") {
+        if (!(L in seen)) order[++nl] = L
+        seen[L] = 1; kind[L] = "line"
+        steps = f["steps"] (f["complete"] == "1" ? "" : " " f["stop"])
+        sc = f["scene"]
+        if (sc ~ /^pyramid/)
+            out = "stands=" f["stands"] " max_disp=" num(f["max_disp"], 3) " top_dz=" num(f["top_dz"], 3)
+        else if (sc == "pile")
+            out = "escaped=" f["escaped"] " mean_z=" num(f["mean_z"], 2) " ke=" f["ke_end"]
+        else if (sc == "slide")
+            out = "dist=" num(f["stop_dist"], 2) "/" num(f["exp_stop_dist"], 2) " dir=" num(f["stop_dir_deg"], 1) \
+                  " t=" (f["stop_t"] + 0 < 0 ? "never" : num(f["stop_t"], 2)) "/" num(f["exp_stop_t"], 2) \
+                  " v1=" num(f["v1"], 2) "/" num(f["exp_v1"], 2)
+        else
+            out = "s2=" num(f["s2"], 3) "/" num(f["exp_s2"], 3) " v1=" num(f["v1"], 3) "/" num(f["exp_v1"], 3)
+        if (("sunk" in f) && f["sunk"] != "0") out = out " sunk=" f["sunk"]
+        if (("swept_steps" in f) && f["swept_steps"] != "0") out = out " swept=" f["swept_steps"]
+        row[L] = sc "\t" f["size"] "\t" steps "\t" out "\t" num(f["contacts"], 0) "\t" val("residual") "\t" val("residual_max")
+    }
+    if (f["ms_per_step"] != "nan") msl[L] = msl[L] " " f["ms_per_step"]
+    if (("cpu_s" in f) && f["steps"] + 0 > 0) cml[L] = cml[L] " " 1000 * f["cpu_s"] / f["steps"]
 }
 ' "$LINES"
 cat <<'EOF'
+ROUNDS > 1: each figure is the median over the rounds (the outcome is the first round's).
 x_impact: ms/step over impact's first run of the scene. cpu_ms: the run's user CPU time over its steps
 (setup included: the whole process, /usr/bin/time), x_cpu its ratio to impact's; under load it is the
 steadier figure (ms/step is wall-clock time of the steps). outcome a/b: measured / analytic (slide: distance
