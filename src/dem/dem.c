@@ -4,6 +4,7 @@
 #include "dem.h"
 #include "dem_domain.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ imp_dem *imp_dem_new(void)
     imp_dem *d = calloc(1, sizeof *d);
     if (d != NULL) {
         d->p = imp_dem_default_params();
+        d->travel = INFINITY;  /* no anchor yet */
     }
     return d;
 }
@@ -59,6 +61,7 @@ static void free_particles(imp_dem *d)
     free(d->vel_prev);
     free(d->angvel_prev);
     free(d->quat_prev);
+    free(d->spin_same);
     free(d->force);
     free(d->torque);
     free(d->radius);

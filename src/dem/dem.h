@@ -171,6 +171,11 @@ typedef struct imp_dem {
        two (imp_dem_newton), so until the step is known good the state it started from is here
        (imp_dem_step_failed swaps back) */
     double *pos_prev, *vel_prev, *angvel_prev, *quat_prev;
+    unsigned char *spin_same; /* per group of 8 particles (8 g .. 8 g + 7; cap / 8 + 1): 1 when
+                                 Newton found the group still (dem_newton.c) and nothing wrote
+                                 its spins or orientations since: the two sets hold the same
+                                 bytes there, the spins all bits 0, the inverse inertias finite;
+                                 cleared by every load (dem_sync.c) */
     double *force, *torque;            /* 3, 3 per particle */
     double *radius;        /* spheres; walls 0 */
     double *wall_n;        /* 3 per particle: a wall's outward unit normal (world frame) */
@@ -233,6 +238,12 @@ typedef struct imp_dem {
     int boxes_stale;       /* the collider must make every box (set by a rebuild or a reload) */
     double box_f, box_rmin; /* the interaction-radius factor and smallest radius of the boxes
                               last made */
+    /* the collider's travel bound (dem_collide.c): when the bins pair balls, the last inside
+       test that passed (the anchor) found every sphere able to move slack and stay inside
+       its ball, the farthest centre at xreach from the origin; travel bounds how far any
+       sphere moved since (Newton adds each step's, dem_step.c); INFINITY: no bound (from
+       each run of the collider until the next anchor) */
+    double travel, slack, xreach;
     /* collision filters (dem_filter.c): the world, set by each sync; the world's
        filter_version the interactions were last checked against */
     const struct imp_world *world;

@@ -103,16 +103,38 @@ static int box_block_inside(double f, const int *kind, const double *pos, const 
     return inside;
 }
 
+/* The anchor's margin (boxes_unchanged): a sphere's slack is t (1 - 2^-40) - sqrt(q), t = R - f r
+   and q = |x - c|^2 as imp_dem_ball_inside rounds them; a sphere inside then moved by at most
+   its slack is still inside by that test: |x - c| <= sqrt(q) (1 + 5u) (u = 2^-53: the
+   differences, squares, sums and square root rounded), so the distance after the move is at
+   most t (1 - 2^-40 + 8u) <= t (1 - 3u), whose square as the test rounds it stays below t t
+   as rounded. */
+#define ANCHOR_SHRINK (1.0 - 0x1p-40)
+
 /* 1 when every sphere of [i0, i1) lies inside its inflated ball (the bins' test when they pair
-   the spheres by distance, dem_bins.h: centres c and reaches R of the last run) */
+   the spheres by distance, dem_bins.h: centres c and reaches R of the last run); the spheres'
+   smallest slack (above) into *slack and largest |x|^2 into *x2 (their values there kept when
+   smaller, larger; of use only when every sphere is inside) */
 static int ball_block_inside(double f, const int *kind, const double *pos, const double *radius,
-                             const double *c, const double *R, int i0, int i1)
+                             const double *c, const double *R, int i0, int i1, double *slack,
+                             double *x2)
 {
     int inside = 1;
+    double s = *slack, m = *x2;
     for (int i = i0; i < i1; i++) {
-        inside &= (kind[i] != IMP_DEM_SPHERE)
-                  | imp_dem_ball_inside(pos + 3 * i, f * radius[i], c + 3 * i, R[i]);
+        if (kind[i] != IMP_DEM_SPHERE) {
+            continue;
+        }
+        const double *x = pos + 3 * i, *ci = c + 3 * i;
+        double t = R[i] - f * radius[i], d0 = x[0] - ci[0], d1 = x[1] - ci[1], d2 = x[2] - ci[2];
+        double q = d0 * d0 + d1 * d1 + d2 * d2, si = t * ANCHOR_SHRINK - sqrt(q);
+        double xx = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+        inside &= imp_dem_ball_inside(x, f * radius[i], ci, R[i]);
+        s = si < s ? si : s;
+        m = xx > m ? xx : m;
     }
+    *slack = s;
+    *x2 = m;
     return inside;
 }
 
@@ -160,44 +182,63 @@ static inline AVX2 void deinterleave(v4 a, v4 b, v4 c, v4 *x, v4 *y, v4 *z)
 
 /* ball_block_inside four spheres at a time: the differences and their squares in the stored
    layout, the squares' sum per sphere after a deinterleave, the same operations in the same
-   order as imp_dem_ball_inside (so the same answer, NaN included); the last i1 - i0 mod 4 by
-   the portable test */
+   order as imp_dem_ball_inside (so the same answer, NaN included), the slack and |x|^2 as the
+   portable code rounds them; the last i1 - i0 mod 4 by the portable test */
 static AVX2 int ball_block_inside_avx2(double f, const int *kind, const double *pos,
                                        const double *radius, const double *c, const double *R,
-                                       int i0, int i1)
+                                       int i0, int i1, double *slack, double *x2)
 {
     const v4 vf = _mm256_set1_pd(f);
     const __m128i sphere = _mm_set1_epi32(IMP_DEM_SPHERE);
     v4 fail = _mm256_setzero_pd();
+    v4 smin = _mm256_set1_pd(*slack), xmax = _mm256_set1_pd(*x2);
     int i = i0;
     for (; i + 4 <= i1; i += 4) {
         const v4 t = sub(_mm256_loadu_pd(R + i), mul(vf, _mm256_loadu_pd(radius + i)));
         const v4 s = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(
             _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(kind + i)), sphere)));
         const size_t o = 3 * (size_t)i;
-        v4 sq[3], x, y, z;
+        v4 sq[3], pp[3], x, y, z;
         for (int k = 0; k < 3; k++) {
-            const v4 dk = sub(_mm256_loadu_pd(pos + o + 4 * k), _mm256_loadu_pd(c + o + 4 * k));
+            const v4 pk = _mm256_loadu_pd(pos + o + 4 * k);
+            const v4 dk = sub(pk, _mm256_loadu_pd(c + o + 4 * k));
             sq[k] = mul(dk, dk);
+            pp[k] = mul(pk, pk);
         }
         deinterleave(sq[0], sq[1], sq[2], &x, &y, &z);
+        const v4 q = add(add(x, y), z);
         const v4 ok = _mm256_and_pd(_mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_GE_OQ),
-                                    _mm256_cmp_pd(add(add(x, y), z), mul(t, t), _CMP_LE_OQ));
+                                    _mm256_cmp_pd(q, mul(t, t), _CMP_LE_OQ));
         fail = _mm256_or_pd(fail, _mm256_andnot_pd(ok, s));
+        /* the other lanes (walls, facets) count as +inf slack and 0 reach */
+        const v4 si = sub(mul(t, _mm256_set1_pd(ANCHOR_SHRINK)), _mm256_sqrt_pd(q));
+        smin = _mm256_min_pd(smin, _mm256_blendv_pd(_mm256_set1_pd(INFINITY), si, s));
+        deinterleave(pp[0], pp[1], pp[2], &x, &y, &z);
+        xmax = _mm256_max_pd(xmax, _mm256_and_pd(add(add(x, y), z), s));
     }
-    return _mm256_movemask_pd(fail) == 0 && ball_block_inside(f, kind, pos, radius, c, R, i, i1);
+    double sl[4], xl[4];
+    _mm256_storeu_pd(sl, smin);
+    _mm256_storeu_pd(xl, xmax);
+    for (int k = 0; k < 4; k++) {
+        *slack = sl[k] < *slack ? sl[k] : *slack;
+        *x2 = xl[k] > *x2 ? xl[k] : *x2;
+    }
+    return _mm256_movemask_pd(fail) == 0
+           && ball_block_inside(f, kind, pos, radius, c, R, i, i1, slack, x2);
 }
 #endif
 
 /* box_block_inside, with AVX2 when simd (the law's choice, dem_law.c); ball_block_inside when
-   balls, with the centres and reaches of the last run in place of ilo and ihi */
+   balls, with the centres and reaches of the last run in place of ilo and ihi (and its slack
+   and |x|^2) */
 static int box_inside(int simd, int balls, double f, const int *kind, const double *pos,
-                      const double *radius, const double *ilo, const double *ihi, int i0, int i1)
+                      const double *radius, const double *ilo, const double *ihi, int i0, int i1,
+                      double *slack, double *x2)
 {
 #if HAVE_BOX_AVX2
     if (simd) {
         if (balls) {
-            return ball_block_inside_avx2(f, kind, pos, radius, ilo, ihi, i0, i1);
+            return ball_block_inside_avx2(f, kind, pos, radius, ilo, ihi, i0, i1, slack, x2);
         }
         return box_block_inside_avx2(f, kind, pos, radius, ilo, ihi, i0, i1);
     }
@@ -205,7 +246,7 @@ static int box_inside(int simd, int balls, double f, const int *kind, const doub
     (void)simd;
 #endif
     if (balls) {
-        return ball_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1);
+        return ball_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1, slack, x2);
     }
     return box_block_inside(f, kind, pos, radius, ilo, ihi, i0, i1);
 }
@@ -214,8 +255,10 @@ static int box_inside(int simd, int balls, double f, const int *kind, const doub
    same interaction-radius factor, and every sphere's box, made as boxes() makes it, inside its
    inflated copy, or, when the bins pair the spheres by distance, every sphere inside its
    inflated ball (the broad phase's own test; a NaN fails it). Walls and facets are fixed: only
-   a reload moves them. O(n), in blocks without a branch per sphere. */
-static int boxes_unchanged(const imp_dem *d)
+   a reload moves them. O(n), in blocks without a branch per sphere; O(1) with balls while the
+   travel bound (dem.h) stays within the last anchor's slack: every sphere is then inside (the
+   test would pass, ANCHOR_SHRINK). A passing test with balls is the new anchor. */
+static int boxes_unchanged(imp_dem *d)
 {
     const double *ilo, *ihi;
     const double f = d->p.interaction_radius;
@@ -229,27 +272,37 @@ static int boxes_unchanged(const imp_dem *d)
     const int simd = HAVE_BOX_AVX2 && imp_dem_law_simd();
     const int balls = imp_dem_bins_balls(d->bp, &centre, &reach);
     if (balls) {
+        if (d->travel <= d->slack) {
+            return 1;
+        }
         ilo = centre, ihi = reach;
     }
+    double slack = INFINITY, x2 = 0.0;  /* over the spheres: the smallest slack, largest |x|^2 */
+    int all = 1;
 #ifdef _OPENMP
     if (n >= 8192 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-        /* over the threads, every block (no early exit): an and of integers, in any order */
+        /* over the threads, every block (no early exit): an and of integers, a min and a max,
+           in any order */
         const int nblocks = (n + 63) / 64;
-        int all = 1;
-        _Pragma("omp parallel for reduction(& : all) schedule(static)")
+        _Pragma("omp parallel for reduction(& : all) reduction(min : slack) reduction(max : x2) schedule(static)")
         for (int b = 0; b < nblocks; b++) {
             int i0 = 64 * b, i1 = i0 + 64 < n ? i0 + 64 : n;
-            all &= box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0, i1);
+            all &= box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0, i1, &slack, &x2);
         }
-        return all;
-    }
+    } else
 #endif
-    for (int i0 = 0; i0 < n; i0 += 64) {
-        if (!box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0, i0 + 64 < n ? i0 + 64 : n)) {
-            return 0;
+    {
+        for (int i0 = 0; i0 < n && all; i0 += 64) {
+            all = box_inside(simd, balls, f, kind, pos, radius, ilo, ihi, i0,
+                             i0 + 64 < n ? i0 + 64 : n, &slack, &x2);
         }
     }
-    return 1;
+    if (all && balls) {  /* the anchor (a slack so small that t t could underflow: none) */
+        d->slack = slack >= 0x1p-500 ? slack : -1.0;
+        d->xreach = sqrt(x2) * (1.0 + 0x1p-40);
+        d->travel = 0.0;
+    }
+    return all;
 }
 
 static double verlet_distance(const imp_dem *d, double rmin)
@@ -313,7 +366,8 @@ int imp_dem_collide(imp_dem *d)
     if (skip) {
         return 0;  /* the sweep would have no events */
     }
-    /* 2. the sweep */
+    /* 2. the sweep (the travel bound's anchor is the next passing test's) */
+    d->travel = INFINITY;
     const imp_dem_balls balls = {d->pos, d->radius, d->p.interaction_radius, d->kind, IMP_DEM_SPHERE};
     if (imp_dem_bins_update_balls(d->bp, d->n, d->lo, d->hi, &balls) != 0) {
         snprintf(d->error, sizeof d->error, "the collider failed (out of memory or a NaN box)");

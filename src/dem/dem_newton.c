@@ -73,7 +73,8 @@ static inline void copy_particle(const imp_dem_newton_args *a, int i, int all)
 
 /* One particle at a time. Constants in locals: the stores into the state cannot then force
    the compiler to reload them. */
-static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double *wgp, double *wdp)
+static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double *wgp, double *wdp,
+                           double *v2p)
 {
     const double damp = a->damp, hdt = a->hdt, dt = a->dt;
     const double g[3] = {a->g[0], a->g[1], a->g[2]};
@@ -85,7 +86,7 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
     double *quat_out = a->quat_out;
     const double *force = a->force, *torque = a->torque, *inv_mass = a->inv_mass;
     const double *inv_inertia = a->inv_inertia, *mass = a->mass;
-    double wg = *wgp, wd = *wdp;
+    double wg = *wgp, wd = *wdp, v2max = *v2p;
     int bad = 0;
     for (int i = i0; i < i1; i++) {
         if (fixed[i] || clump_of[i] >= 0) {  /* clump members move with their clump */
@@ -115,6 +116,8 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
         }
         double v0 = v[0] + dt * ad0, v1 = v[1] + dt * ad1, v2 = v[2] + dt * ad2;
         vo[0] = v0, vo[1] = v1, vo[2] = v2;
+        double vv = v0 * v0 + v1 * v1 + v2 * v2;
+        v2max = vv > v2max ? vv : v2max;
         xo[0] = x[0] + dt * v0, xo[1] = x[1] + dt * v1, xo[2] = x[2] + dt * v2;
         const double w[3] = {om[0] + dt * ld0, om[1] + dt * ld1, om[2] + dt * ld2};
         memcpy(angvel_out + 3 * i, w, sizeof w);
@@ -143,7 +146,17 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
     }
     *wgp = wg;
     *wdp = wd;
+    *v2p = v2max;
     return bad;
+}
+
+/* The flags of a->same for the groups of particles i0 .. i1 - 1 cleared (the portable kernel
+   writes their spins and orientations into the other set). */
+static void forget(const imp_dem_newton_args *a, int i0, int i1)
+{
+    if (a->same != NULL && i1 > i0) {
+        memset(a->same + (i0 >> 3), 0, (size_t)((i1 - 1) >> 3) - (size_t)(i0 >> 3) + 1);
+    }
 }
 
 #if HAVE_AVX2_KERNEL
@@ -232,6 +245,7 @@ V8_OP(vdiv, _mm256_div_pd)
 V8_OP(vand, _mm256_and_pd)
 V8_OP(vandnot, _mm256_andnot_pd)
 V8_OP(vor, _mm256_or_pd)
+V8_OP(vmax, _mm256_max_pd)
 #define V8_CMP(a, b, pred) \
     ((v8){{_mm256_cmp_pd((a).h[0], (b).h[0], pred), _mm256_cmp_pd((a).h[1], (b).h[1], pred)}})
 AVX2 static inline v8 splat(double a)
@@ -317,8 +331,9 @@ typedef struct consts8 {
    still (a constant at the call; with moving = 0xff and no energy booking only): the eight are
    still (still8), so only their translation is made: the spin's and the orientation's work
    would leave their bits as they are, and the non-finite test's sum leaves out its last term,
-   w2 = +0, which changes no sum's finiteness. */
-AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, int still, int nt, double *wgp, double *wdp)
+   w2 = +0, which changes no sum's finiteness. still = 2: the same, and the other set holds these
+   spins and orientations already (a->same), so they are not copied either. */
+AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, int still, int nt, double *wgp, double *wdp, v8 *v2max)
 {
     const v8 dt = c.dt, hdt = c.hdt, damp = c.damp, g0 = c.g0, g1 = c.g1, g2 = c.g2;
     const int all = moving == 0xff;
@@ -381,6 +396,7 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     vy = KEEP(vy, add(vy, mul(dt, ad1)));
     vz = KEEP(vz, add(vz, mul(dt, ad2)));
     store3x8(a->vel_out + 3 * i, vx, vy, vz, nt);
+    *v2max = vmax(*v2max, add(add(mul(vx, vx), mul(vy, vy)), mul(vz, vz)));
     v8 xx, xy, xz;
     load3x8(a->pos + 3 * i, &xx, &xy, &xz);
     xx = KEEP(xx, add(xx, mul(dt, vx)));
@@ -389,9 +405,11 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     store3x8(a->pos_out + 3 * i, xx, xy, xz, nt);
     /* the non-finite test's sum (w2 its last term, below) */
     v8 sum = add(add(add(add(add(xx, xy), xz), vx), vy), vz);
-    if (still) {  /* spins and orientations as they were */
-        copy8(a->angvel_out + 3 * i, a->angvel + 3 * i, 3, nt);
-        copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4, nt);
+    if (still) {  /* spins and orientations as they were (still = 2: in both sets already) */
+        if (still == 1) {
+            copy8(a->angvel_out + 3 * i, a->angvel + 3 * i, 3, nt);
+            copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4, nt);
+        }
         return nonfinite8(sum, moving);
     }
     ox = KEEP(ox, add(ox, mul(dt, ld0)));
@@ -471,6 +489,20 @@ AVX2 static inline int still8(const imp_dem_newton_args *a, int i)
     return mask8(V8_CMP(ii, splat(INFINITY), _CMP_LT_OQ)) == 0xff;
 }
 
+/* still8 for a group whose spins are known to be all bits 0 and whose inverse inertias are
+   known to be finite (a->same): its torques 0 or -0. Reads 24 bytes a particle. */
+AVX2 static inline int unturned8(const imp_dem_newton_args *a, int i)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const double *t = a->torque + 3 * i;
+    __m256d acc = _mm256_setzero_pd();
+    for (int k = 0; k < 6; k++) {
+        acc = _mm256_or_pd(acc, _mm256_andnot_pd(sign, _mm256_loadu_pd(t + 4 * k)));
+    }
+    __m256i bits = _mm256_castpd_si256(acc);
+    return _mm256_testz_si256(bits, bits);
+}
+
 /* Which of particles i .. i + 7 move (bit j: particle i + j): not fixed, not a clump member. */
 AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
 {
@@ -482,32 +514,55 @@ AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
 
 /* Groups of eight with some particles not moving: out of line, so that the loop over the
    others stays small. */
-AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args *a, const consts8 *c, int i, int moving, int nt, double *wg, double *wd)
+AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args *a, const consts8 *c, int i, int moving, int nt, double *wg, double *wd, v8 *v2max)
 {
-    return group8(a, *c, i, moving, 0, nt, wg, wd);
+    return group8(a, *c, i, moving, 0, nt, wg, wd, v2max);
 }
 
-/* Groups of eight from i0 (the range's whole groups): all moving, the fast case; some, with
-   blends; none, copied. nt: a constant in each copy. Returns where the groups end. */
-AVX2 static inline __attribute__((always_inline)) int groups(const imp_dem_newton_args *a, int i0, int i1, int nt, int *bad, double *wg, double *wd)
+/* Groups of eight from i0 (the range's whole groups): all moving, the fast case (still ones
+   translated only; with a->same, a still group's flag set, and the spins and orientations of
+   one whose flag was already set not written: the other set holds them); some, with blends;
+   none, copied; the flag cleared for all but the still. nt: a constant in each copy. Returns
+   where the groups end. */
+AVX2 static inline __attribute__((always_inline)) int groups(const imp_dem_newton_args *a, int i0, int i1, int nt, int *bad, double *wg, double *wd, double *v2p)
 {
     const consts8 k8 = {splat(a->dt), splat(a->hdt), splat(a->damp), splat(a->g[0]),
                        splat(a->g[1]), splat(a->g[2]), mul(splat(0.5), splat(a->dt))};
+    unsigned char *same = a->same;
+    v8 v2max = splat(*v2p);
     int i = i0;
     for (; i + 8 <= i1; i += 8) {
         int moving = moving8(a, i);
-        if (moving == 0xff && !a->track && still8(a, i)) {
-            *bad += group8(a, k8, i, 0xff, 1, nt, wg, wd);
-        } else if (moving == 0xff) {
-            *bad += group8(a, k8, i, 0xff, 0, nt, wg, wd);
+        int known = same != NULL && same[i >> 3];
+        if (moving == 0xff && !a->track && (known ? unturned8(a, i) : still8(a, i))) {
+            if (known) {
+                *bad += group8(a, k8, i, 0xff, 2, nt, wg, wd, &v2max);
+            } else {
+                *bad += group8(a, k8, i, 0xff, 1, nt, wg, wd, &v2max);
+                if (same != NULL) {
+                    same[i >> 3] = 1;
+                }
+            }
+            continue;
+        }
+        if (same != NULL) {
+            same[i >> 3] = 0;
+        }
+        if (moving == 0xff) {
+            *bad += group8(a, k8, i, 0xff, 0, nt, wg, wd, &v2max);
         } else if (moving != 0) {
-            *bad += group8_some(a, &k8, i, moving, nt, wg, wd);
+            *bad += group8_some(a, &k8, i, moving, nt, wg, wd, &v2max);
         } else {
             copy8(a->pos_out + 3 * i, a->pos + 3 * i, 3, nt);
             copy8(a->vel_out + 3 * i, a->vel + 3 * i, 3, nt);
             copy8(a->angvel_out + 3 * i, a->angvel + 3 * i, 3, nt);
             copy8(a->quat_out + 4 * i, a->quat + 4 * i, 4, nt);
         }
+    }
+    double m[8];  /* the largest square of a velocity, over the lanes */
+    store8(m, v2max);
+    for (int j = 0; j < 8; j++) {
+        *v2p = m[j] > *v2p ? m[j] : *v2p;
     }
     return i;
 }
@@ -516,22 +571,25 @@ AVX2 static inline __attribute__((always_inline)) int groups(const imp_dem_newto
    kernel (a group over the range's last eight would write the old values of the lanes already
    done into the other set). With a->nt, the other set is written by non-temporal stores when
    its arrays and i0 allow 16-byte ones, then fenced (before other threads read it). */
-AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
+AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd,
+                            double *v2)
 {
     if (i1 - i0 < 8) {
-        return newton_portable(a, i0, i1, wg, wd);
+        forget(a, i0, i1);
+        return newton_portable(a, i0, i1, wg, wd, v2);
     }
     int bad = 0, i;
     uintptr_t bases = (uintptr_t)(void *)a->pos_out | (uintptr_t)(void *)a->vel_out
                       | (uintptr_t)(void *)a->angvel_out | (uintptr_t)(void *)a->quat_out;
     if (a->nt && (bases & 15) == 0 && (i0 & 1) == 0) {
-        i = groups(a, i0, i1, 1, &bad, wg, wd);
+        i = groups(a, i0, i1, 1, &bad, wg, wd, v2);
         _mm_sfence();
     } else {
-        i = groups(a, i0, i1, 0, &bad, wg, wd);
+        i = groups(a, i0, i1, 0, &bad, wg, wd, v2);
     }
     if (i < i1) {  /* the same bits as a group's */
-        bad += newton_portable(a, i, i1, wg, wd);
+        forget(a, i, i1);
+        bad += newton_portable(a, i, i1, wg, wd, v2);
     }
     return bad;
 }
@@ -555,12 +613,14 @@ void imp_dem_newton_set_simd(int on)
     atomic_store_explicit(&simd_mode, on && cpu_avx2(), memory_order_relaxed);
 }
 
-int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd)
+int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd,
+                         double *v2)
 {
 #if HAVE_AVX2_KERNEL
     if (imp_dem_newton_simd()) {
-        return newton_avx2(a, i0, i1, wg, wd);
+        return newton_avx2(a, i0, i1, wg, wd, v2);
     }
 #endif
-    return newton_portable(a, i0, i1, wg, wd);
+    forget(a, i0, i1);
+    return newton_portable(a, i0, i1, wg, wd, v2);
 }

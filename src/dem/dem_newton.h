@@ -23,12 +23,21 @@ typedef struct imp_dem_newton_args {
     int track;             /* book gravity's work in *wg and the damping's loss in *wd */
     int nt;                /* write the other set by non-temporal stores (AVX2 kernel; large n,
                               where it is not in the caches) */
+    unsigned char *same;   /* NULL, or per group of 8 particles (i0 a multiple of 8): 1 when the
+                              two sets hold the same spins and orientations there, the spins
+                              all bits 0 and the inverse inertias finite (dem.h's spin_same);
+                              such a group found still again is not written there, and the
+                              kernel keeps the flags true (portable kernel: cleared) */
 } imp_dem_newton_args;
 
 /* Integrates particles i0 .. i1 - 1 (fixed ones and clump members copied) over one step;
-   with a->track adds their energies to *wg and *wd in particle order. Returns the number of
-   them left with a non-finite position or velocity (or whose sum overflows). O(i1 - i0). */
-int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd);
+   with a->track adds their energies to *wg and *wd in particle order; *v2 made at least the
+   largest square of a new velocity (vx^2 + vy^2 + vz^2 as rounded) of the moving particles
+   (the collider's travel bound, dem_step.c; non-moving ones may count too). Returns the number
+   of them left with a non-finite position or velocity (or whose sum overflows; *v2 is then of
+   no use). O(i1 - i0). */
+int imp_dem_newton_range(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd,
+                         double *v2);
 
 /* 1 when the AVX2 kernel runs (the CPU has it and it was not disabled), else 0. */
 int imp_dem_newton_simd(void);

@@ -60,6 +60,24 @@ void imp_dem_swap_sets(imp_dem *d)
     }
 }
 
+/* The collider's travel bound (dem.h: d->travel) after a step of Newton's kernels whose new
+   velocities' largest square (as rounded) is v2 (ok = 0: clump members, ghosts or a periodic
+   cell, which move otherwise: no bound). A coordinate's x + dt v, rounded, moves by at most
+   |dt v| (1 + u)^2 + u |x + dt v| (u = 2^-53), so a sphere's centre by at most dt |v| (1 + u)^2
+   + u |x'| with |x'| <= d->xreach + d->travel (the anchor's farthest centre, moved); |v| <=
+   sqrt(v2) (1 + 2 u); the factors 1 + 2^-40 and the term 2^-52 cover these and the sum's own
+   rounding. A NaN or infinity (a failing step) leaves no bound. */
+static void travel(imp_dem *d, int ok, double v2, double dt)
+{
+    const double up = 1.0 + 0x1p-40;
+    if (!ok || !(d->travel < INFINITY) || !(v2 < INFINITY)) {
+        d->travel = INFINITY;
+        return;
+    }
+    double step = dt * sqrt(v2) * up + 0x1p-52 * (d->xreach + d->travel);
+    d->travel = (d->travel + step) * up;
+}
+
 /* O(n). Also books the work of gravity and the energy taken by the damping, both with the
    mean of the old and new velocities, so kinetic energy changes by exactly the work of all
    forces over the step. The particles are independent: the kernel (dem_newton.c) runs over
@@ -80,22 +98,27 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
         .angvel_out = d->angvel_prev, .quat_out = d->quat_prev, .force = d->force, .torque = d->torque,
         .inv_mass = d->inv_mass, .inv_inertia = d->inv_inertia, .mass = d->mass,
         .g = {gravity[0], gravity[1], gravity[2]}, .dt = dt, .hdt = 0.5 * dt,
-        .damp = d->p.damping, .track = d->p.track_energy, .nt = d->n >= NEWTON_NT_MIN};
+        .damp = d->p.damping, .track = d->p.track_energy, .nt = d->n >= NEWTON_NT_MIN,
+        .same = d->domain == NULL && !d->cell.on ? d->spin_same : NULL};
     const int n = d->n, nchunks = (n + CHUNK - 1) / CHUNK;
-    double wg = 0.0, wd = 0.0;
+    double wg = 0.0, wd = 0.0, v2 = 0.0;  /* v2: the largest square of a new velocity */
     int bad = 0;  /* particles left with a non-finite position or velocity */
     (void)imp_dem_newton_simd();  /* decided here, not by the threads */
+    if (a.same == NULL && n > 0) {  /* the groups' flags would not follow the writes below */
+        memset(d->spin_same, 0, (size_t)n / 8 + 1);
+    }
     if (d->cell.on) {
         imp_dem_cell_before(d, dt);
     }
 #ifdef _OPENMP
-    _Pragma("omp parallel for if (!a.track) reduction(+ : wg, wd, bad) schedule(static)")
+    _Pragma("omp parallel for if (!a.track) reduction(+ : wg, wd, bad) reduction(max : v2) schedule(static)")
 #endif
     for (int c = 0; c < nchunks; c++) {
         int i1 = c * CHUNK + CHUNK < n ? c * CHUNK + CHUNK : n;
-        bad += imp_dem_newton_range(&a, c * CHUNK, i1, &wg, &wd);
+        bad += imp_dem_newton_range(&a, c * CHUNK, i1, &wg, &wd, &v2);
     }
     imp_dem_swap_sets(d);  /* the new state in place; the old one kept until the step is good */
+    travel(d, a.same != NULL && d->nclumps == 0, v2, dt);
     imp_dem_clump_newton(d, gravity, dt, &wg, &wd);
     for (int j = 0; j < d->nkin; j++) {  /* fixed bodies with a prescribed velocity (Yade's
                                            non-dynamic bodies): x += dt v */

@@ -41,6 +41,7 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->vel_prev, 3 * cap);
     GROW(d->angvel_prev, 3 * cap);
     GROW(d->quat_prev, 4 * cap);
+    GROW(d->spin_same, cap / 8 + 1);
     GROW(d->force, 3 * cap);
     GROW(d->torque, 3 * cap);
     GROW(d->radius, cap);
@@ -295,6 +296,9 @@ static void load_one(imp_world *w, imp_dem *d, int i)
 static void load(imp_world *w, imp_dem *d, int all)
 {
     int redo = all || w->model.def.dt != d->clump_dt;
+    if (d->n > 0) {  /* spins and orientations may be written below: no group known still */
+        memset(d->spin_same, 0, (size_t)d->n / 8 + 1);
+    }
     d->clump_dt = w->model.def.dt;
     for (int c = 0; c < d->nclumps; c++) {  /* clumps: their own copy, then the members */
         imp_dem_clump *C = &d->clumps[c];

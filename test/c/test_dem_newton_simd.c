@@ -53,7 +53,8 @@ static int newton_range(state *s, const imp_dem_newton_args *a, int i0, int i1, 
     for (int k = 0; k < 4; k++) {
         memset(out[k] + width[k] * (size_t)i0, 0xff, width[k] * (size_t)(i1 - i0) * sizeof(double));
     }
-    int bad = imp_dem_newton_range(a, i0, i1, wg, wd);
+    double v2 = 0.0;
+    int bad = imp_dem_newton_range(a, i0, i1, wg, wd, &v2);
     for (int k = 0; k < 4; k++) {
         memcpy(in[k] + width[k] * (size_t)i0, out[k] + width[k] * (size_t)i0,
                width[k] * (size_t)(i1 - i0) * sizeof(double));
