@@ -55,7 +55,8 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi);
 /* Re-sorts from scratch and re-applies the exclusions (O(n log n + pairs)). */
 int imp_bp3d_rebuild(imp_bp3d *bp);
 
-/* Events of the last update: pairs (a < b) as 2 ints each; valid until the next update. */
+/* Events of the last update: pairs (a < b) as 2 ints each, sorted by a then b (the 3D
+   detection's pair list relies on it); valid until the next update. */
 const int *imp_bp3d_begins(const imp_bp3d *bp, int *count);
 const int *imp_bp3d_ends(const imp_bp3d *bp, int *count);
 /* All current pairs into out (2 ints each, sorted by a then b); returns the number of pairs,

@@ -42,6 +42,7 @@
 #include <stddef.h>
 
 #include "broadphase3d.h"
+#include "engine3d_pairlist.h"
 #include "polytope_intersect.h"
 #include <impact/coulomb.h>
 #include <impact/status.h>
@@ -121,11 +122,10 @@ typedef struct imp_engine3d {
     unsigned bodies_version;
     int bp_built;
     double *lo, *hi;      /* 3 per id */
-    int *pair_list;       /* the broad phase's pairs of ids, 2 each, sorted */
-    int npairs_bp, pair_cap;
-    int *pair_entry;      /* per pair of pair_list: its cached manifold in cache, -1 */
-    int *pair_tmp, *entry_tmp; /* pair_cap: the pair list's merge buffers */
-    int *ev_tmp, ev_cap;  /* the broad phase's begins or ends, sorted */
+    imp_e3_pairlist plist; /* the broad phase's pairs, each with its cached manifold */
+    int *near, near_cap;  /* the step's pairs whose grown boxes touch: id a and the pair's
+                             place in plist's pool, 2 each, in (a, b) order */
+    int *freed, freed_cap; /* the cache entries of the pairs that ended */
     /* contact recycling (engine3d_cache.h): the pairs' last manifolds, a pool with a free list */
     struct imp_e3_cached *cache;
     int ncache, cache_cap;

@@ -4,7 +4,7 @@
    pairs those whose grown boxes overlap now, each one's contact manifold (recycled or skipped
    when its bodies barely moved relative to each other: engine3d_cache.h), and the match of its
    points with the last step's (warm starts and contact events). O(n + moved boxes' swaps) for
-   the broad phase, O(pairs + events log events) to keep its pair list, O(pairs) narrow phase,
+   the broad phase, O(events) to keep its pair list (engine3d_pairlist.h), O(pairs) narrow phase,
    O(p) to match the points (they come sorted by pair and key). No allocation once the arrays
    have grown to the scene. */
 #include <math.h>
@@ -31,12 +31,17 @@
 #include "world_internal.h"
 #include "resize.h"
 
-/* How much larger than a body's margin-grown box the broad phase keeps it (m). 0: a moving
-   body's box is sorted again each detection, but the pair list stays short; on the pile of
-   1000 (200 steps) 0.05, 0.1 and 0.2 cut the broad phase from 138 to 103, 84 and 68 M
-   instructions and cost more in the longer list (its merges and the overlap tests): detection
-   +16, +29 and +49 M in all (10-development, h-apart3d). */
-#define BP_FAT 0.0
+/* How much larger than a body's margin-grown box the broad phase keeps it (m): a box is sorted
+   again only when its grown box leaves this fat copy, and a pair stays listed while the fat
+   boxes overlap (the grown-box test keeps the narrow phase's pairs those of the grown boxes, so
+   the results do not depend on it). With the list kept by events (engine3d_pairlist.h) what a
+   larger margin costs is the grown-box test of the listed pairs. Callgrind, soft step, whole
+   run, M instructions at 0 / 0.025 / 0.05 / 0.075 / 0.1 / 0.2 m: pile of 1000 (200 steps)
+   2 745.5 / 2 738.3 / 2 729.8 / 2 728.8 / 2 730.7 / 2 741.6 (broad phase 141.6 at 0, 107.9 at
+   0.05, 74.3 at 0.2; the test 13.2, 22.5, 46.2); pyramid3d 10 (60 steps) 1 352.8 / - /
+   1 349.8 / - / 1 349.9 / 1 350.2 (10-development, h-fat3d). 0.05: within 1 M of the best on
+   the pile, and the smallest such margin (the pairs it adds grow with it over small bodies). */
+#define BP_FAT 0.05
 
 static int is_colliding(const imp_body *b)
 {
@@ -97,7 +102,9 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     for (int k = 0; k < n; k++) {
         imp_bp3d_set_body(e->bp, k, e->bp_slot[k]);
     }
-    e->npairs_bp = 0;  /* every pair begins again, with no cached manifold */
+    if (imp_e3_pairlist_reset(&e->plist, n) != 0) {  /* every pair begins again, with no cached manifold */
+        return IMP_ERR_NOMEM;
+    }
     e->ncache = 0;
     e->nfree = 0;
     e->bodies_version = w->model.bodies_version;
@@ -396,122 +403,58 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, int ia, in
     return IMP_OK;
 }
 
-static int cmp_pair(const void *x, const void *y)
-{
-    const int *p = x, *q = y;
-    if (p[0] != q[0]) {
-        return p[0] < q[0] ? -1 : 1;
-    }
-    return p[1] < q[1] ? -1 : (p[1] > q[1] ? 1 : 0);
-}
-
-/* pair_list, pair_entry, pair_tmp and entry_tmp hold at least need pairs; 0 or -1 */
-static int grow_pairs(imp_engine3d *e, int need)
-{
-    if (need <= e->pair_cap) {
-        return 0;
-    }
-    int c = e->pair_cap > 0 ? e->pair_cap : 64;
-    while (c < need) {
-        c *= 2;
-    }
-    int *arrays[4] = {e->pair_list, e->pair_tmp, e->pair_entry, e->entry_tmp};
-    const int per[4] = {2, 2, 1, 1};
-    for (int k = 0; k < 4; k++) {
-        int *q = realloc(arrays[k], (size_t)c * (size_t)per[k] * sizeof *q);
-        if (q == NULL) {
-            return -1;
-        }
-        arrays[k] = q;
-        switch (k) {
-        case 0: e->pair_list = q; break;
-        case 1: e->pair_tmp = q; break;
-        case 2: e->pair_entry = q; break;
-        default: e->entry_tmp = q; break;
-        }
-    }
-    e->pair_cap = c;
-    return 0;
-}
-
-/* The n pairs of events ev (2 ints each) sorted into e->ev_tmp; NULL without memory. */
-static const int *sorted_events(imp_engine3d *e, const int *ev, int n)
-{
-    if (imp_grow(&e->ev_tmp, &e->ev_cap, n, 2 * sizeof *e->ev_tmp) != 0) {
-        return NULL;
-    }
-    memcpy(e->ev_tmp, ev, (size_t)n * 2 * sizeof *ev);
-    qsort(e->ev_tmp, (size_t)n, 2 * sizeof *e->ev_tmp, cmp_pair);
-    return e->ev_tmp;
-}
-
-static int pair_less(const int *p, const int *q) { return p[0] < q[0] || (p[0] == q[0] && p[1] < q[1]); }
-
-/* The broad phase's pairs kept sorted (with their cache entries) from its begin and end
-   events: O(pairs + events log events). */
+/* The broad phase's pairs kept from its begin and end events (engine3d_pairlist.h: O(events)),
+   the ended pairs' cache entries released in the pairs' order. */
 static imp_status update_pairs(imp_engine3d *e)
 {
-    int npairs = e->npairs_bp;
     int nb = 0, ne = 0;
     const int *begins = e->nbp > 0 ? imp_bp3d_begins(e->bp, &nb) : NULL;
     const int *ends = e->nbp > 0 ? imp_bp3d_ends(e->bp, &ne) : NULL;
-    if (grow_pairs(e, npairs + nb > 0 ? npairs + nb : 1) != 0) {
+    if (ne > 0) {
+        if (imp_grow(&e->freed, &e->freed_cap, ne, sizeof *e->freed) != 0) {
+            return IMP_ERR_NOMEM;
+        }
+        int nfreed = imp_e3_pairlist_end(&e->plist, ends, ne, e->freed);
+        for (int k = 0; k < nfreed; k++) {
+            cache_release(e, e->freed[k]);
+        }
+    }
+    if (nb > 0 && imp_e3_pairlist_begin(&e->plist, begins, nb) != 0) {
         return IMP_ERR_NOMEM;
     }
-    if (ne > 0) {
-        const int *se = sorted_events(e, ends, ne);
-        if (se == NULL) {
-            return IMP_ERR_NOMEM;
+    return IMP_OK;
+}
+
+/* The listed pairs whose grown boxes touch into e->near (in (a, b) order), their number, -1
+   out of memory. A pair whose boxes do not (apart by more than the margin: the boxes are grown
+   by each body's part of it) has no point: its cache entry goes, as when it leaves the list. */
+static int near_pairs(imp_engine3d *e)
+{
+    imp_e3_pairlist *pl = &e->plist;
+    if (imp_grow(&e->near, &e->near_cap, pl->npairs > 0 ? pl->npairs : 1, 2 * sizeof *e->near) != 0) {
+        return -1;
+    }
+    int m = 0;
+    for (int ia = 0; ia < pl->n; ia++) {
+        const imp_e3_run *r = &pl->run[ia];
+        if (r->count == 0) {
+            continue;
         }
-        int m = 0, j = 0;
-        for (int i = 0; i < npairs; i++) {
-            const int *p = e->pair_list + 2 * i;
-            while (j < ne && pair_less(se + 2 * j, p)) {
-                j++;
-            }
-            if (j < ne && se[2 * j] == p[0] && se[2 * j + 1] == p[1]) {
-                cache_release(e, e->pair_entry[i]);
+        const double *la = e->lo + 3 * ia, *ha = e->hi + 3 * ia;
+        imp_e3_link *l = pl->pool + r->start;
+        for (int k = 0; k < r->count; k++) {
+            int ib = l[k].b;
+            if (!imp_box3_touch(la, ha, e->lo + 3 * ib, e->hi + 3 * ib)) {
+                cache_release(e, l[k].entry);
+                l[k].entry = -1;
                 continue;
             }
-            e->pair_list[2 * m] = p[0];
-            e->pair_list[2 * m + 1] = p[1];
-            e->pair_entry[m] = e->pair_entry[i];
+            e->near[2 * m] = ia;
+            e->near[2 * m + 1] = r->start + k;
             m++;
         }
-        npairs = m;
     }
-    if (nb > 0) {
-        const int *sb = sorted_events(e, begins, nb);
-        if (sb == NULL) {
-            return IMP_ERR_NOMEM;
-        }
-        int i = 0, j = 0, m = 0;
-        while (i < npairs || j < nb) {
-            const int *p = e->pair_list + 2 * i, *q = sb + 2 * j;
-            int take_old = j >= nb || (i < npairs && !pair_less(q, p));
-            if (take_old && j < nb && p[0] == q[0] && p[1] == q[1]) {
-                j++;  /* a begin of a pair already there: kept once */
-            }
-            e->pair_tmp[2 * m] = take_old ? p[0] : q[0];
-            e->pair_tmp[2 * m + 1] = take_old ? p[1] : q[1];
-            e->entry_tmp[m] = take_old ? e->pair_entry[i] : -1;
-            m++;
-            if (take_old) {
-                i++;
-            } else {
-                j++;
-            }
-        }
-        int *t = e->pair_list;
-        e->pair_list = e->pair_tmp;
-        e->pair_tmp = t;
-        t = e->pair_entry;
-        e->pair_entry = e->entry_tmp;
-        e->entry_tmp = t;
-        npairs = m;
-    }
-    e->npairs_bp = npairs;
-    return IMP_OK;
+    return m;
 }
 
 /* pairs ahead of the pair loop whose cache entries' first fields (the pose and gap they were
@@ -575,19 +518,20 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     if (rc != NULL && imp_e3_recycle_open(w, e, rc) != 0) {
         return IMP_ERR_NOMEM;
     }
-    int npairs = e->npairs_bp;
+    int npairs = near_pairs(e);
+    if (npairs < 0) {
+        return IMP_ERR_NOMEM;
+    }
+    imp_e3_link *pool = e->plist.pool;
     for (int i = 0; i < npairs; i++) {
-        if (i + CACHE_AHEAD < npairs && e->pair_entry[i + CACHE_AHEAD] >= 0) {
-            imp_prefetch_bytes(&e->cache[e->pair_entry[i + CACHE_AHEAD]], offsetof(imp_e3_cached, key), 0);
+        if (i + CACHE_AHEAD < npairs) {
+            int ahead = pool[e->near[2 * (i + CACHE_AHEAD) + 1]].entry;
+            if (ahead >= 0) {
+                imp_prefetch_bytes(&e->cache[ahead], offsetof(imp_e3_cached, key), 0);
+            }
         }
-        int ia = e->pair_list[2 * i], ib = e->pair_list[2 * i + 1];  /* ia < ib: slots in order */
-        if (!imp_box3_touch(e->lo + 3 * ia, e->hi + 3 * ia, e->lo + 3 * ib, e->hi + 3 * ib)) {
-            /* apart by more than the margin (the boxes are grown by each body's part of it):
-               no point; the pair's cache entry goes, as when it leaves the list */
-            cache_release(e, e->pair_entry[i]);
-            e->pair_entry[i] = -1;
-            continue;
-        }
+        imp_e3_link *link = &pool[e->near[2 * i + 1]];
+        int ia = e->near[2 * i], ib = link->b;  /* ia < ib: slots in order */
         int sa = e->bp_slot[ia], sb = e->bp_slot[ib];
         if (!imp_filter_pair(w, sa, sb) || imp_e3_joints_exclude(w, e, sa, sb)
             || imp_islands_resting_pair(w, sa, sb)) {  /* (sleeping: islands.h) */
@@ -602,7 +546,7 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             }
             continue;
         }
-        st = narrow(w, e, sa, sb, ia, ib, margin, &e->pair_entry[i]);
+        st = narrow(w, e, sa, sb, ia, ib, margin, &link->entry);
         if (st != IMP_OK) {
             return st;
         }

@@ -27,16 +27,17 @@ void imp_engine3d_free(imp_engine3d *e)
         return;
     }
     imp_bp3d_free(e->bp);
+    imp_e3_pairlist_free(&e->plist);
     imp_coulomb_workspace_destroy(e->ws);
     imp_poly_work_free(&e->poly);
     imp_e3_ode_free(e->ode);
     imp_e3_joints_free(e->joints);
     imp_e3_soft_free(e->soft);
-    void *arrays[] = {e->bp_slot, e->lo, e->hi, e->pair_list, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
+    void *arrays[] = {e->bp_slot, e->lo, e->hi, e->near, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->rows, e->pairs, e->dof,
                       e->fj_rp, e->fj_col, e->fj_val, e->fm_rp, e->fm_col, e->fm_val,
-                      e->pair_entry, e->pair_tmp, e->entry_tmp, e->ev_tmp, e->cache, e->cache_free, e->pose,
+                      e->freed, e->cache, e->cache_free, e->pose,
                       e->speed, e->scale, e->dpose, e->travel, e->push, e->slept, e->iso,
                       e->ev_pairs, e->ev_next};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {

@@ -153,6 +153,13 @@ static void moving_boxes(int exclusions, int movers, int refresh, int *ok)
         for (int k = 0; k < ne; k++) {
             CHECK(contains(prev, nprev, e[2 * k], e[2 * k + 1]) && !contains(cur, ncur, e[2 * k], e[2 * k + 1]));
         }
+        /* both sorted by a then b (the 3D detection's pair list relies on it) */
+        for (int k = 1; k < nb; k++) {
+            CHECK(b[2 * k - 2] < b[2 * k] || (b[2 * k - 2] == b[2 * k] && b[2 * k - 1] < b[2 * k + 1]));
+        }
+        for (int k = 1; k < ne; k++) {
+            CHECK(e[2 * k - 2] < e[2 * k] || (e[2 * k - 2] == e[2 * k] && e[2 * k - 1] < e[2 * k + 1]));
+        }
         if (s > 0) {
             total_begin += nb;
             total_end += ne;
