@@ -59,21 +59,27 @@ static void rotate(imp_quat q, const double v[3], double out[3])
 /* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
 static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
 
-/* turned(q, q0) for slot s now at q: the one made last for s in this detection when its q0 had
-   the same bits (the same operations on the same numbers), else made and kept */
-static inline const imp_mat3 *turned_of(imp_e3_recycle *rc, int s, imp_quat q, const double q0[4])
+/* slot s's orientation now, normalised (taken when detection opened) */
+static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
+
+/* turned(q, q0) for slot s now at q (its orientation), made and kept for the slot's next
+   held pairs (turned_kept) */
+static const imp_mat3 *turned_make(imp_e3_recycle *rc, int s, const double q0[4])
 {
-    double *t = rc->turn_q0 + 4 * (size_t)s;
-    if (!rc->turn_ok[s] || memcmp(t, q0, 4 * sizeof *t) != 0) {
-        rc->turn_r[s] = turned(q, q0);
-        memcpy(t, q0, 4 * sizeof *t);
-        rc->turn_ok[s] = 1;
-    }
+    rc->turn_r[s] = turned(orientation(rc, s), q0);
+    memcpy(rc->turn_q0 + 4 * (size_t)s, q0, 4 * sizeof *q0);
+    rc->turn_ok[s] = 1;
     return &rc->turn_r[s];
 }
 
-/* slot s's orientation now, normalised (taken when detection opened) */
-static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
+/* whether turned(q, q0) for slot s now at q is the one made last for s in this detection
+   (rc->turn_r[s]): its q0 had the same bits (the same operations on the same numbers); else
+   the caller makes it (turned_make). The test is inline in the held test (a standing
+   pyramid's nearly every pair side hits), where a function doing both was called */
+static inline int turned_kept(const imp_e3_recycle *rc, int s, const double q0[4])
+{
+    return rc->turn_ok[s] && memcmp(rc->turn_q0 + 4 * (size_t)s, q0, 4 * sizeof *q0) == 0;
+}
 
 /* R^T v, R (row-major) the rotation of a normalised q: the matrix of q's conjugate, bit for
    bit (imp_q_to_mat3's entries of the conjugate are the transpose's) */
@@ -416,7 +422,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         }
         rc->first[s] = k;
         rc->poly[s] = (unsigned char)polyhedral(w, s);
-        rc->turn_ok[s] = 0;  /* (turned_of: the rotations now are this detection's) */
+        rc->turn_ok[s] = 0;  /* (turned_kept: the rotations now are this detection's) */
     }
     rc->nheld = 0;
     rc->next = 0;
@@ -491,7 +497,8 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     }
     double mu, el, gap = INFINITY;
     imp_engine3d_pair_material(w, a, b, &mu, &el);
-    const imp_mat3 *ra = turned_of(rc, a, qa, r0->qa), *rb = turned_of(rc, b, qb, r0->qb);
+    const imp_mat3 *ra = turned_kept(rc, a, r0->qa) ? &rc->turn_r[a] : turned_make(rc, a, r0->qa);
+    const imp_mat3 *rb = turned_kept(rc, b, r0->qb) ? &rc->turn_r[b] : turned_make(rc, b, r0->qb);
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
