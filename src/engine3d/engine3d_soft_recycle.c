@@ -1,5 +1,6 @@
 /* engine3d_soft_recycle.c: the soft step's contact recycling (engine3d_soft_recycle.h). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,13 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
     f[0] = f[1] = f[2] = 0.0;
 }
 
+_Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, t2) == offsetof(imp_e3_point, t1) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, ra) == offsetof(imp_e3_point, t2) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, rb) == offsetof(imp_e3_point, ra) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, mu) == offsetof(imp_e3_point, rb) + 3 * sizeof(double),
+               "engine3d.h: a point's normal, t1, t2, ra and rb follow one another (recycle_point's copy)");
+
 /* point o of the last step, kept: its gap and world points at the current poses (ya, yb: its
    bodies' states, ra, rb: their rotations since its manifold was computed; the pair's, taken
    once for its points). Written field by field in the struct's
@@ -258,11 +266,8 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
     p->handled = 0;
     p->active = 0;
     p->was_touching = o->was_touching;
-    memcpy(p->normal, o->normal, sizeof p->normal);
-    memcpy(p->t1, o->t1, sizeof p->t1);
-    memcpy(p->t2, o->t2, sizeof p->t2);
-    memcpy(p->ra, o->ra, sizeof p->ra);
-    memcpy(p->rb, o->rb, sizeof p->rb);
+    /* the frame and the anchors, laid out together (normal, t1, t2, ra, rb): one copy */
+    memcpy(p->normal, o->normal, offsetof(imp_e3_point, mu) - offsetof(imp_e3_point, normal));
     p->mu = mu;  /* the pair's material as it is now */
     p->e = el;
     p->ustar = p->bias = p->rimp = 0.0;
