@@ -531,6 +531,22 @@ static int held_cmp(const void *x, const void *y)
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
+/* Whether every point of e->pts is a held one at its index in e->prev, with its record at
+   that index too (the held pairs, in order, cover e->pts from 0 with their runs in place, and
+   each run's records are its points' indices: the map rises, so its ends tell) */
+static int all_in_place(const imp_engine3d *e, const imp_e3_recycle *rc)
+{
+    int at = 0;
+    for (int h = 0; h < rc->nheld; h++) {
+        const imp_e3_held *hp = &rc->held[h];
+        if (hp->j != at || rc->map[hp->j] != hp->j || rc->map[hp->pend - 1] != hp->pend - 1) {
+            return 0;
+        }
+        at = hp->pend;
+    }
+    return at == e->npts;
+}
+
 int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double h_last)
 {
     double hs = rc->hs;
@@ -546,8 +562,10 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         }
     }
     /* in place: each point of e->pts keeps its index (n == c below), only its warm start and
-       record are written */
-    int n = 0, j = 0, h = 0;
+       record are written. When every point is held at its index in e->prev (a standing
+       pyramid's, each step), each record is the last step's at the same index: rc->cur is
+       not written (same), rc->prev keeps them (imp_e3_recycle_end) */
+    int n = 0, j = 0, h = 0, same = all_in_place(e, rc);
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
@@ -563,7 +581,9 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
                 pen = imp_fmax(pen, -e->pts[c].distance);
-                rc->cur[n] = rc->prev[r];
+                if (!same) {
+                    rc->cur[n] = rc->prev[r];
+                }
                 memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
             }
             i = end;
@@ -588,6 +608,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     rc->nheld = 0;
     e->npts = n;
     rc->ncur = n;
+    rc->same = same;
     e->stats.points = n;
     e->stats.max_penetration = pen;
     if (n > e->stats.max_points) {
@@ -603,7 +624,10 @@ void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3])
 
 void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
-    imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+    if (!rc->same) {  /* (same: the records are rc->prev's 0 .. ncur - 1 already) */
+        imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+    }
+    rc->same = 0;
     imp_e3_swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
     rc->nprev = rc->ncur;
     rc->ncur = 0;

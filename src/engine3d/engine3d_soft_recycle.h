@@ -69,6 +69,9 @@ typedef struct imp_e3_recycle {
     unsigned char *turn_ok;
     int ahead;             /* e->prev's points before it are asked of the cache already, within
                               one detection (imp_e3_recycle_hold's prefetch) */
+    int same;              /* 1 from imp_e3_recycle_begin to imp_e3_recycle_end when every record
+                              of the step is the last step's at the same index: rc->prev's 0 ..
+                              ncur - 1 are the step's records (rc->cur unwritten) */
 } imp_e3_recycle;
 
 /* Each slot's orientation (normalised) and rotation at w->data.y in rc->rot (13 per slot: q,
