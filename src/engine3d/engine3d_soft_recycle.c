@@ -584,7 +584,6 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
                 if (!same) {
                     rc->cur[n] = rc->prev[r];
                 }
-                memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
             }
             i = end;
             continue;

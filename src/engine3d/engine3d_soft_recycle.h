@@ -97,7 +97,9 @@ int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recyc
 int imp_e3_recycle_begin(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double h_last);
 
 /* The step's end: point i (of e->pts) held f (its last sub-step's impulses over that
-   sub-step's length); then the records become the next step's. */
+   sub-step's length), given for every point of the step (the soft step's finish_points: so
+   imp_e3_recycle_begin copies no held point's impulses from the last step's, which this
+   overwrote before anything read them); then the records become the next step's. */
 void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3]);
 void imp_e3_recycle_end(imp_e3_recycle *rc);
 
