@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine3d_cache.h"
+#include "engine3d_material.h"
 #include "scalar.h"
 #include "engine3d_soft_recycle.h"
 #include "prefetch.h"
@@ -501,7 +502,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         return -1;
     }
     double mu, el, gap = INFINITY;
-    imp_engine3d_pair_material(w, a, b, &mu, &el);
+    imp_e3_pair_material(w, a, b, &mu, &el);
     const imp_mat3 *ra = turned_kept(rc, a, r0->qa) ? &rc->turn_r[a] : turned_make(rc, a, r0->qa);
     const imp_mat3 *rb = turned_kept(rc, b, r0->qb) ? &rc->turn_r[b] : turned_make(rc, b, r0->qb);
     imp_e3_point *out = &e->pts[e->npts];
