@@ -52,14 +52,32 @@ static inline void mul(const imp_mat3 *r, const double v[3], double out[3])
     out[0] = o0, out[1] = o1, out[2] = o2;
 }
 
+/* mul by the matrix whose transpose t is (t->m[c]: column c): the same products summed in the
+   same order; a column's first two entries lie together, so the compiler takes two rows at
+   once from whole loads (from rows it gathered them, an entry at a time) */
+static inline void mul_cols(const imp_mat3 *t, const double v[3], double out[3])
+{
+    double v0 = v[0], v1 = v[1], v2 = v[2];
+    double o0 = t->m[0][0] * v0 + t->m[1][0] * v1 + t->m[2][0] * v2;
+    double o1 = t->m[0][1] * v0 + t->m[1][1] * v1 + t->m[2][1] * v2;
+    double o2 = t->m[0][2] * v0 + t->m[1][2] * v1 + t->m[2][2] * v2;
+    out[0] = o0, out[1] = o1, out[2] = o2;
+}
+
 static void rotate(imp_quat q, const double v[3], double out[3])
 {
     imp_mat3 r = imp_q_to_mat3(q);
     mul(&r, v, out);
 }
 
-/* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
-static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
+/* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised), by columns
+   (its transpose, for mul_cols): the matrix of the conjugate of q conj(q0), which is the
+   transpose bit for bit (imp_q_to_mat3's products of the negated parts are the negated
+   products) */
+static inline imp_mat3 turned(imp_quat q, const double q0[4])
+{
+    return imp_q_to_mat3(imp_q_conj(imp_q_mul(q, imp_q_conj(quat_of(q0)))));
+}
 
 /* slot s's orientation now, normalised (taken when detection opened) */
 static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
@@ -252,8 +270,8 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
                                  double mu, double el, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
 {
     double ma[3], mb[3], o3[3];
-    mul(ra, o->ra, ma);
-    mul(rb, o->rb, mb);
+    mul_cols(ra, o->ra, ma);
+    mul_cols(rb, o->rb, mb);
     double pa0 = ya[0] + ma[0], pa1 = ya[1] + ma[1], pa2 = ya[2] + ma[2];  /* (written out) */
     double pb0 = yb[0] + mb[0], pb1 = yb[1] + mb[1], pb2 = yb[2] + mb[2];
     o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;

@@ -62,7 +62,7 @@ typedef struct imp_e3_recycle {
     unsigned char *poly;   /* 1: a polyhedron whose manifolds may be held (the header's rule) */
     int slot_cap;
     /* per slot, within one detection: the last rotation since an orientation q0 the held test
-       made (turn_q0: 4 per slot, turn_r), valid when turn_ok; a body's held pairs whose
+       made (turn_q0: 4 per slot, turn_r: by columns), valid when turn_ok; a body's held pairs whose
        manifolds were computed at the same pose (a standing pyramid's: nearly all) share it */
     double *turn_q0;
     imp_mat3 *turn_r;
