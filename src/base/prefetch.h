@@ -15,14 +15,22 @@
 #endif
 
 /* the bytes [p, p + bytes) will be read (rw 0) or written (rw 1): a hint for each 64-byte
-   line they touch, once. O(bytes / 64). */
+   line they touch, once, four a turn of the loop (one a turn, its test and step cost three
+   times the hint: the held test's walk asks for about 27 lines a pair). O(bytes / 64). */
 static inline void imp_prefetch_bytes(const void *p, size_t bytes, int rw)
 {
     if (bytes == 0) {
         return;
     }
-    uintptr_t first = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + bytes;  /* (whole lines) */
-    for (uintptr_t at = first; at < end; at += 64) {
+    uintptr_t at = (uintptr_t)p & ~(uintptr_t)63;  /* (whole lines) */
+    size_t lines = ((uintptr_t)p + bytes - at + 63) / 64;
+    for (; lines >= 4; lines -= 4, at += 256) {
+        IMP_PREFETCH((const void *)at, rw);
+        IMP_PREFETCH((const void *)(at + 64), rw);
+        IMP_PREFETCH((const void *)(at + 128), rw);
+        IMP_PREFETCH((const void *)(at + 192), rw);
+    }
+    for (; lines > 0; lines--, at += 64) {
         IMP_PREFETCH((const void *)at, rw);
     }
 }

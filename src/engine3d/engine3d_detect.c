@@ -18,6 +18,7 @@
 #include "islands.h"
 #include "scalar.h"
 #include "engine3d_cache.h"
+#include "engine3d_material.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_recycle.h"
 #include "filter.h"
@@ -178,15 +179,7 @@ static const imp_e3_held *skip_held(const imp_e3_recycle *rc, int *h, const imp_
 
 void imp_engine3d_pair_material(const imp_world *w, int a, int b, double *mu, double *el)
 {
-    const imp_e3_pair_override *o = imp_engine3d_pair(w, a, b);
-    if (o != NULL) {
-        *mu = o->friction;
-        *el = o->elasticity;
-        return;
-    }
-    const imp_body *ba = &w->model.bodies[a], *bb = &w->model.bodies[b];
-    *mu = imp_fmin(ba->friction, bb->friction);
-    *el = imp_fmin(ba->elasticity, bb->elasticity);
+    imp_e3_pair_material(w, a, b, mu, el);
 }
 
 /* A convex polyhedron with planar faces (polyhedra, unsmoothed hulls and boxes). */
@@ -362,7 +355,7 @@ static imp_status narrow(imp_world *w, imp_engine3d *e, int a, int b, int ia, in
         return IMP_ERR_NOMEM;
     }
     double mu, el;
-    imp_engine3d_pair_material(w, a, b, &mu, &el);
+    imp_e3_pair_material(w, a, b, &mu, &el);
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     int first = e->npts;
     double t1[3], t2[3];  /* the points share the normal */

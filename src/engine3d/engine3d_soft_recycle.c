@@ -1,9 +1,11 @@
 /* engine3d_soft_recycle.c: the soft step's contact recycling (engine3d_soft_recycle.h). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine3d_cache.h"
+#include "engine3d_material.h"
 #include "scalar.h"
 #include "engine3d_soft_recycle.h"
 #include "prefetch.h"
@@ -50,30 +52,54 @@ static inline void mul(const imp_mat3 *r, const double v[3], double out[3])
     out[0] = o0, out[1] = o1, out[2] = o2;
 }
 
+/* mul by the matrix whose transpose t is (t->m[c]: column c): the same products summed in the
+   same order; a column's first two entries lie together, so the compiler takes two rows at
+   once from whole loads (from rows it gathered them, an entry at a time) */
+static inline void mul_cols(const imp_mat3 *t, const double v[3], double out[3])
+{
+    double v0 = v[0], v1 = v[1], v2 = v[2];
+    double o0 = t->m[0][0] * v0 + t->m[1][0] * v1 + t->m[2][0] * v2;
+    double o1 = t->m[0][1] * v0 + t->m[1][1] * v1 + t->m[2][1] * v2;
+    double o2 = t->m[0][2] * v0 + t->m[1][2] * v1 + t->m[2][2] * v2;
+    out[0] = o0, out[1] = o1, out[2] = o2;
+}
+
 static void rotate(imp_quat q, const double v[3], double out[3])
 {
     imp_mat3 r = imp_q_to_mat3(q);
     mul(&r, v, out);
 }
 
-/* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised) */
-static inline imp_mat3 turned(imp_quat q, const double q0[4]) { return imp_q_to_mat3(imp_q_mul(q, imp_q_conj(quat_of(q0)))); }
-
-/* turned(q, q0) for slot s now at q: the one made last for s in this detection when its q0 had
-   the same bits (the same operations on the same numbers), else made and kept */
-static inline const imp_mat3 *turned_of(imp_e3_recycle *rc, int s, imp_quat q, const double q0[4])
+/* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised), by columns
+   (its transpose, for mul_cols): the matrix of the conjugate of q conj(q0), which is the
+   transpose bit for bit (imp_q_to_mat3's products of the negated parts are the negated
+   products) */
+static inline imp_mat3 turned(imp_quat q, const double q0[4])
 {
-    double *t = rc->turn_q0 + 4 * (size_t)s;
-    if (!rc->turn_ok[s] || memcmp(t, q0, 4 * sizeof *t) != 0) {
-        rc->turn_r[s] = turned(q, q0);
-        memcpy(t, q0, 4 * sizeof *t);
-        rc->turn_ok[s] = 1;
-    }
-    return &rc->turn_r[s];
+    return imp_q_to_mat3(imp_q_conj(imp_q_mul(q, imp_q_conj(quat_of(q0)))));
 }
 
 /* slot s's orientation now, normalised (taken when detection opened) */
 static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
+
+/* turned(q, q0) for slot s now at q (its orientation), made and kept for the slot's next
+   held pairs (turned_kept) */
+static const imp_mat3 *turned_make(imp_e3_recycle *rc, int s, const double q0[4])
+{
+    rc->turn_r[s] = turned(orientation(rc, s), q0);
+    memcpy(rc->turn_q0 + 4 * (size_t)s, q0, 4 * sizeof *q0);
+    rc->turn_ok[s] = 1;
+    return &rc->turn_r[s];
+}
+
+/* whether turned(q, q0) for slot s now at q is the one made last for s in this detection
+   (rc->turn_r[s]): its q0 had the same bits (the same operations on the same numbers); else
+   the caller makes it (turned_make). The test is inline in the held test (a standing
+   pyramid's nearly every pair side hits), where a function doing both was called */
+static inline int turned_kept(const imp_e3_recycle *rc, int s, const double q0[4])
+{
+    return rc->turn_ok[s] && memcmp(rc->turn_q0 + 4 * (size_t)s, q0, 4 * sizeof *q0) == 0;
+}
 
 /* R^T v, R (row-major) the rotation of a normalised q: the matrix of q's conjugate, bit for
    bit (imp_q_to_mat3's entries of the conjugate are the transpose's) */
@@ -228,6 +254,13 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
     f[0] = f[1] = f[2] = 0.0;
 }
 
+_Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, t2) == offsetof(imp_e3_point, t1) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, ra) == offsetof(imp_e3_point, t2) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, rb) == offsetof(imp_e3_point, ra) + 3 * sizeof(double)
+                   && offsetof(imp_e3_point, mu) == offsetof(imp_e3_point, rb) + 3 * sizeof(double),
+               "engine3d.h: a point's normal, t1, t2, ra and rb follow one another (recycle_point's copy)");
+
 /* point o of the last step, kept: its gap and world points at the current poses (ya, yb: its
    bodies' states, ra, rb: their rotations since its manifold was computed; the pair's, taken
    once for its points). Written field by field in the struct's
@@ -237,8 +270,8 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
                                  double mu, double el, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
 {
     double ma[3], mb[3], o3[3];
-    mul(ra, o->ra, ma);
-    mul(rb, o->rb, mb);
+    mul_cols(ra, o->ra, ma);
+    mul_cols(rb, o->rb, mb);
     double pa0 = ya[0] + ma[0], pa1 = ya[1] + ma[1], pa2 = ya[2] + ma[2];  /* (written out) */
     double pb0 = yb[0] + mb[0], pb1 = yb[1] + mb[1], pb2 = yb[2] + mb[2];
     o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;
@@ -252,11 +285,8 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
     p->handled = 0;
     p->active = 0;
     p->was_touching = o->was_touching;
-    memcpy(p->normal, o->normal, sizeof p->normal);
-    memcpy(p->t1, o->t1, sizeof p->t1);
-    memcpy(p->t2, o->t2, sizeof p->t2);
-    memcpy(p->ra, o->ra, sizeof p->ra);
-    memcpy(p->rb, o->rb, sizeof p->rb);
+    /* the frame and the anchors, laid out together (normal, t1, t2, ra, rb): one copy */
+    memcpy(p->normal, o->normal, offsetof(imp_e3_point, mu) - offsetof(imp_e3_point, normal));
     p->mu = mu;  /* the pair's material as it is now */
     p->e = el;
     p->ustar = p->bias = p->rimp = 0.0;
@@ -416,7 +446,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         }
         rc->first[s] = k;
         rc->poly[s] = (unsigned char)polyhedral(w, s);
-        rc->turn_ok[s] = 0;  /* (turned_of: the rotations now are this detection's) */
+        rc->turn_ok[s] = 0;  /* (turned_kept: the rotations now are this detection's) */
     }
     rc->nheld = 0;
     rc->next = 0;
@@ -490,8 +520,9 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         return -1;
     }
     double mu, el, gap = INFINITY;
-    imp_engine3d_pair_material(w, a, b, &mu, &el);
-    const imp_mat3 *ra = turned_of(rc, a, qa, r0->qa), *rb = turned_of(rc, b, qb, r0->qb);
+    imp_e3_pair_material(w, a, b, &mu, &el);
+    const imp_mat3 *ra = turned_kept(rc, a, r0->qa) ? &rc->turn_r[a] : turned_make(rc, a, r0->qa);
+    const imp_mat3 *rb = turned_kept(rc, b, r0->qb) ? &rc->turn_r[b] : turned_make(rc, b, r0->qb);
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
@@ -519,6 +550,22 @@ static int held_cmp(const void *x, const void *y)
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
+/* Whether every point of e->pts is a held one at its index in e->prev, with its record at
+   that index too (the held pairs, in order, cover e->pts from 0 with their runs in place, and
+   each run's records are its points' indices: the map rises, so its ends tell) */
+static int all_in_place(const imp_engine3d *e, const imp_e3_recycle *rc)
+{
+    int at = 0;
+    for (int h = 0; h < rc->nheld; h++) {
+        const imp_e3_held *hp = &rc->held[h];
+        if (hp->j != at || rc->map[hp->j] != hp->j || rc->map[hp->pend - 1] != hp->pend - 1) {
+            return 0;
+        }
+        at = hp->pend;
+    }
+    return at == e->npts;
+}
+
 int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double h_last)
 {
     double hs = rc->hs;
@@ -534,8 +581,10 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         }
     }
     /* in place: each point of e->pts keeps its index (n == c below), only its warm start and
-       record are written */
-    int n = 0, j = 0, h = 0;
+       record are written. When every point is held at its index in e->prev (a standing
+       pyramid's, each step), each record is the last step's at the same index: rc->cur is
+       not written (same), rc->prev keeps them (imp_e3_recycle_end) */
+    int n = 0, j = 0, h = 0, same = all_in_place(e, rc);
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
@@ -551,8 +600,9 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
                 pen = imp_fmax(pen, -e->pts[c].distance);
-                rc->cur[n] = rc->prev[r];
-                memcpy(rc->fcur + 3 * (size_t)n, rc->fprev + 3 * (size_t)r, 3 * sizeof *rc->fcur);
+                if (!same) {
+                    rc->cur[n] = rc->prev[r];
+                }
             }
             i = end;
             continue;
@@ -576,6 +626,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     rc->nheld = 0;
     e->npts = n;
     rc->ncur = n;
+    rc->same = same;
     e->stats.points = n;
     e->stats.max_penetration = pen;
     if (n > e->stats.max_points) {
@@ -591,7 +642,10 @@ void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3])
 
 void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
-    imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+    if (!rc->same) {  /* (same: the records are rc->prev's 0 .. ncur - 1 already) */
+        imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+    }
+    rc->same = 0;
     imp_e3_swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
     rc->nprev = rc->ncur;
     rc->ncur = 0;

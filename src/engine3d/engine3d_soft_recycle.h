@@ -62,13 +62,16 @@ typedef struct imp_e3_recycle {
     unsigned char *poly;   /* 1: a polyhedron whose manifolds may be held (the header's rule) */
     int slot_cap;
     /* per slot, within one detection: the last rotation since an orientation q0 the held test
-       made (turn_q0: 4 per slot, turn_r), valid when turn_ok; a body's held pairs whose
+       made (turn_q0: 4 per slot, turn_r: by columns), valid when turn_ok; a body's held pairs whose
        manifolds were computed at the same pose (a standing pyramid's: nearly all) share it */
     double *turn_q0;
     imp_mat3 *turn_r;
     unsigned char *turn_ok;
     int ahead;             /* e->prev's points before it are asked of the cache already, within
                               one detection (imp_e3_recycle_hold's prefetch) */
+    int same;              /* 1 from imp_e3_recycle_begin to imp_e3_recycle_end when every record
+                              of the step is the last step's at the same index: rc->prev's 0 ..
+                              ncur - 1 are the step's records (rc->cur unwritten) */
 } imp_e3_recycle;
 
 /* Each slot's orientation (normalised) and rotation at w->data.y in rc->rot (13 per slot: q,
@@ -94,7 +97,9 @@ int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recyc
 int imp_e3_recycle_begin(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, double h_last);
 
 /* The step's end: point i (of e->pts) held f (its last sub-step's impulses over that
-   sub-step's length); then the records become the next step's. */
+   sub-step's length), given for every point of the step (the soft step's finish_points: so
+   imp_e3_recycle_begin copies no held point's impulses from the last step's, which this
+   overwrote before anything read them); then the records become the next step's. */
 void imp_e3_recycle_force(imp_e3_recycle *rc, int i, const double f[3]);
 void imp_e3_recycle_end(imp_e3_recycle *rc);
 
