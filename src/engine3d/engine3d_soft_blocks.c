@@ -1311,22 +1311,6 @@ static AVX2 void block_avx2_relax_sum(struct imp_e3_soft *s, imp_e3_block *b0, i
     block_avx2_one_or_two(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, 0, 0);
 }
 
-/* block b0, or b0 and b1 of one colour together (b1 not NULL); bs0, bs1 as
-   block_avx2_one_or_two's (a relax pass's only) */
-static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, imp_e3_block_sum *bs0,
-                       imp_e3_block_sum *bs1, double hs, double inv_hs, double push_max, int use_bias, int warm)
-{
-    if (warm) {
-        block_avx2_warm(s, b0, b1);
-    } else if (use_bias) {
-        block_avx2_solve(s, b0, b1, hs, inv_hs, push_max);
-    } else if (bs0 != NULL) {
-        block_avx2_relax_sum(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
-    } else {
-        block_avx2_relax(s, b0, b1, hs, inv_hs, push_max);
-    }
-}
-
 /* The AVX-512 passes (blocks_run, when the processor has AVX-512F and the wide path is on,
    imp_e3_soft_blocks_wide): two blocks of one colour in one 512-bit register, the first's
    four lanes low and the second's high, eight pairs at once. Each lane does point4's
@@ -1726,19 +1710,21 @@ static AVX512 void block_avx512_relax_sum(struct imp_e3_soft *s, imp_e3_block *b
     block_avx512_body(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, 0);
 }
 
-/* blocks b0 and b1 of one colour, eight lanes (block_avx2's answer for the two); bs0, bs1:
-   their sums (a relax pass's, else NULL) */
-static void block_avx512(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, imp_e3_block_sum *bs0,
-                         imp_e3_block_sum *bs1, double hs, double inv_hs, double push_max, int use_bias, int warm)
+/* block b0, or b0 and b1 of one colour together (b1 not NULL); bs0, bs1 as
+   block_avx2_one_or_two's (a relax pass's only); wide (b1 not NULL): the two in one
+   512-bit register, eight lanes */
+static void block_simd(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, imp_e3_block_sum *bs0,
+                       imp_e3_block_sum *bs1, double hs, double inv_hs, double push_max, int use_bias, int warm,
+                       int wide)
 {
     if (warm) {
-        block_avx512_warm(s, b0, b1);
+        (wide ? block_avx512_warm : block_avx2_warm)(s, b0, b1);
     } else if (use_bias) {
-        block_avx512_solve(s, b0, b1, hs, inv_hs, push_max);
+        (wide ? block_avx512_solve : block_avx2_solve)(s, b0, b1, hs, inv_hs, push_max);
     } else if (bs0 != NULL) {
-        block_avx512_relax_sum(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
+        (wide ? block_avx512_relax_sum : block_avx2_relax_sum)(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
     } else {
-        block_avx512_relax(s, b0, b1, hs, inv_hs, push_max);
+        (wide ? block_avx512_relax : block_avx2_relax)(s, b0, b1, hs, inv_hs, push_max);
     }
 }
 
@@ -1863,13 +1849,8 @@ static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double 
 #if defined(IMP_E3_HAVE_AVX2)
             if (simd && fma_ok) {  /* two blocks of the colour at a time (block_avx2_body2) */
                 int two = i - 1 >= s->colour_first[c];
-                if (two && wide) {  /* eight lanes: the two blocks in one register */
-                    block_avx512(s, &s->blocks[i], &s->blocks[i - 1], bs, sum ? &s->bsum[i - 1] : NULL, hs, inv_hs,
-                                 push_max, use_bias, warm);
-                } else {
-                    block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs,
-                               sum && two ? &s->bsum[i - 1] : NULL, hs, inv_hs, push_max, use_bias, warm);
-                }
+                block_simd(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
+                           hs, inv_hs, push_max, use_bias, warm, two && wide);
                 if (store) {
                     store_rows(s, i);
                     if (two) {
