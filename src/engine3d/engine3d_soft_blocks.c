@@ -1717,14 +1717,24 @@ static void block_simd(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1
                        imp_e3_block_sum *bs1, double hs, double inv_hs, double push_max, int use_bias, int warm,
                        int wide)
 {
-    if (warm) {
-        (wide ? block_avx512_warm : block_avx2_warm)(s, b0, b1);
+    if (wide) {
+        if (warm) {
+            block_avx512_warm(s, b0, b1);
+        } else if (use_bias) {
+            block_avx512_solve(s, b0, b1, hs, inv_hs, push_max);
+        } else if (bs0 != NULL) {
+            block_avx512_relax_sum(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
+        } else {
+            block_avx512_relax(s, b0, b1, hs, inv_hs, push_max);
+        }
+    } else if (warm) {
+        block_avx2_warm(s, b0, b1);
     } else if (use_bias) {
-        (wide ? block_avx512_solve : block_avx2_solve)(s, b0, b1, hs, inv_hs, push_max);
+        block_avx2_solve(s, b0, b1, hs, inv_hs, push_max);
     } else if (bs0 != NULL) {
-        (wide ? block_avx512_relax_sum : block_avx2_relax_sum)(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
+        block_avx2_relax_sum(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
     } else {
-        (wide ? block_avx512_relax : block_avx2_relax)(s, b0, b1, hs, inv_hs, push_max);
+        block_avx2_relax(s, b0, b1, hs, inv_hs, push_max);
     }
 }
 
