@@ -9,8 +9,10 @@
    each lane's points in turn, with the portable code's operations in the same order (the
    passes' fused multiply-adds are C's fma() there, the others plain products and sums; IEEE
    operations give the same bits packed or not): the AVX2 path and the portable one agree bit
-   for bit. Pairs of more than E3B_POINTS points, and pairs left without
-   a colour, are solved one by one after their colours' blocks (engine3d_soft.c's rows). The
+   for bit. Where the processor has AVX-512F, two blocks of a colour go in one 512-bit register,
+   eight lanes (the same operations lane by lane: the same bits; imp_e3_soft_blocks_wide;
+   IMPACT_E3_SIMD=2 keeps the AVX2 path, 0 the portable one). Pairs of more than E3B_POINTS
+   points, and pairs left without a colour, are solved one by one after their colours' blocks (engine3d_soft.c's rows). The
    order follows the rows' order: deterministic. Cost: O(rows + slots) to colour and fill, a
    pass O(rows). */
 #include <math.h>
@@ -1309,12 +1311,423 @@ static AVX2 void block_avx2_relax_sum(struct imp_e3_soft *s, imp_e3_block *b0, i
     block_avx2_one_or_two(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, 0, 0);
 }
 
-/* block b0, or b0 and b1 of one colour together (b1 not NULL); bs0, bs1 as
-   block_avx2_one_or_two's (a relax pass's only) */
-static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, imp_e3_block_sum *bs0,
-                       imp_e3_block_sum *bs1, double hs, double inv_hs, double push_max, int use_bias, int warm)
+/* The AVX-512 passes (blocks_run, when the processor has AVX-512F and the wide path is on,
+   imp_e3_soft_blocks_wide): two blocks of one colour in one 512-bit register, the first's
+   four lanes low and the second's high, eight pairs at once. Each lane does point4's
+   operations in its order (the same instructions eight lanes wide; the compare masks and
+   masked moves select the same values as point4's blends and ands): the AVX2 and portable
+   paths' results bit for bit. The velocities are gathered and scattered as the AVX2 kernel's
+   (gather4, scatter4), then joined into the two halves; where one block has more points than
+   the other, the longer one's last points are point4's. */
+#define AVX512 __attribute__((target("avx2,fma,avx512f")))
+#define INL __attribute__((always_inline))
+
+typedef __m512d v8;
+
+static inline AVX512 INL v8 join(v4 lo, v4 hi) { return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1); }
+/* lanes 0-3 from lo, 4-7 from hi (each four doubles) */
+static inline AVX512 INL v8 ld8(const double *lo, const double *hi) { return join(ld(lo), ld(hi)); }
+static inline AVX512 INL void st8(double *lo, double *hi, v8 x)
 {
-    if (warm) {
+    _mm256_storeu_pd(lo, _mm512_castpd512_pd256(x));
+    _mm256_storeu_pd(hi, _mm512_extractf64x4_pd(x, 1));
+}
+static inline AVX512 INL v8 add8(v8 a, v8 b) { return _mm512_add_pd(a, b); }
+static inline AVX512 INL v8 sub8(v8 a, v8 b) { return _mm512_sub_pd(a, b); }
+static inline AVX512 INL v8 mul8(v8 a, v8 b) { return _mm512_mul_pd(a, b); }
+static inline AVX512 INL v8 fm8(v8 a, v8 b, v8 c) { return _mm512_fmadd_pd(a, b, c); }
+static inline AVX512 INL v8 fnm8(v8 a, v8 b, v8 c) { return _mm512_fnmadd_pd(a, b, c); }
+static inline AVX512 INL v8 fms8(v8 a, v8 b, v8 c) { return _mm512_fmsub_pd(a, b, c); }
+static inline AVX512 INL v8 dot8(const v8 x[3], const v8 y[3]) { return fm8(x[2], y[2], fm8(x[1], y[1], mul8(x[0], y[0]))); }
+static inline AVX512 INL void cross8(const v8 a[3], const v8 b[3], v8 c[3])
+{
+    c[0] = fms8(a[1], b[2], mul8(a[2], b[1]));
+    c[1] = fms8(a[2], b[0], mul8(a[0], b[2]));
+    c[2] = fms8(a[0], b[1], mul8(a[1], b[0]));
+}
+static inline AVX512 INL void turn8(v8 ia[3][4], const v8 x[3], v8 y[3])
+{
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        y[i] = fm8(ia[2][i], x[2], fm8(ia[1][i], x[1], mul8(ia[0][i], x[0])));
+    }
+}
+
+/* two blocks' state in a pass, eight lanes (block4's fields: the first block's lanes low) */
+typedef struct block8 {
+    v8 va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
+    v8 ga[3], gb[3], gc;
+} block8;
+
+/* the 4 doubles at offset off of the slots of b0's lanes and b1's (stride per slot) as
+   components x, y, z, w of the eight lanes (gather4's, two blocks at once): each register
+   two rows (lane l of b0, lane l of b1), then unpacked and permuted (moves only) */
+static inline AVX512 INL void gather8(const double *base, const int *s0, const int *s1, size_t stride, int off,
+                                      v8 c[4])
+{
+    v8 z[4];
+#pragma GCC unroll 4
+    for (int l = 0; l < 4; l++) {
+        z[l] = ld8(base + stride * (size_t)s0[l] + off, base + stride * (size_t)s1[l] + off);
+    }
+    const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    v8 t0 = _mm512_unpacklo_pd(z[0], z[1]), t1 = _mm512_unpackhi_pd(z[0], z[1]);
+    v8 t2 = _mm512_unpacklo_pd(z[2], z[3]), t3 = _mm512_unpackhi_pd(z[2], z[3]);
+    c[0] = _mm512_permutex2var_pd(t0, lo, t2);
+    c[1] = _mm512_permutex2var_pd(t1, lo, t3);
+    c[2] = _mm512_permutex2var_pd(t0, hi, t2);
+    c[3] = _mm512_permutex2var_pd(t1, hi, t3);
+}
+
+/* components c back into the padded velocities at offset off of the lanes whose bit is set
+   (bits 0-3: b0's lanes, 4-7: b1's; scatter4's, two blocks at once) */
+static inline AVX512 INL void scatter8(double *sv, const int *s0, const int *s1, int moving, int off, const v8 c[4])
+{
+    const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    v8 u0 = _mm512_unpacklo_pd(c[0], c[1]), u1 = _mm512_unpackhi_pd(c[0], c[1]);
+    v8 u2 = _mm512_unpacklo_pd(c[2], c[3]), u3 = _mm512_unpackhi_pd(c[2], c[3]);
+    v8 r[4] = {_mm512_permutex2var_pd(u0, lo, u2), _mm512_permutex2var_pd(u1, lo, u3),
+               _mm512_permutex2var_pd(u0, hi, u2), _mm512_permutex2var_pd(u1, hi, u3)};
+#pragma GCC unroll 4
+    for (int l = 0; l < 4; l++) {  /* r[l]: lane l of b0 low, of b1 high */
+        if (moving >> l & 1) {
+            _mm256_storeu_pd(sv + 8 * (size_t)s0[l] + off, _mm512_castpd512_pd256(r[l]));
+        }
+        if (moving >> (4 + l) & 1) {
+            _mm256_storeu_pd(sv + 8 * (size_t)s1[l] + off, _mm512_extractf64x4_pd(r[l], 1));
+        }
+    }
+}
+
+static inline AVX512 INL v4 half(v8 x, int h) { return h ? _mm512_extractf64x4_pd(x, 1) : _mm512_castpd512_pd256(x); }
+
+/* the block of half h (0: lanes 0-3) as block4 (for point4: the points only one block has) */
+static inline AVX512 INL void split8(const block8 *G, int h, block4 *g, int use_bias)
+{
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        g->va[i] = half(G->va[i], h), g->wa[i] = half(G->wa[i], h);
+        g->vb[i] = half(G->vb[i], h), g->wb[i] = half(G->wb[i], h);
+#pragma GCC unroll 4
+        for (int j = 0; j < 3; j++) {
+            g->ia[j][i] = half(G->ia[j][i], h), g->ib[j][i] = half(G->ib[j][i], h);
+        }
+    }
+    if (use_bias) {
+        for (int j = 0; j < 4; j++) {
+            for (int i = 0; i < 4; i++) {
+                g->da[j][i] = half(G->da[j][i], h), g->db[j][i] = half(G->db[j][i], h);
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            g->ga[i] = half(G->ga[i], h), g->gb[i] = half(G->gb[i], h);
+        }
+        g->gc = half(G->gc, h);
+    }
+}
+
+/* g0's and g1's velocities back into G */
+static inline AVX512 INL void join8(const block4 *g0, const block4 *g1, block8 *G)
+{
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        G->va[i] = join(g0->va[i], g1->va[i]), G->wa[i] = join(g0->wa[i], g1->wa[i]);
+        G->vb[i] = join(g0->vb[i], g1->vb[i]), G->wb[i] = join(g0->wb[i], g1->wb[i]);
+    }
+}
+
+/* sep4 eight lanes wide */
+static inline AVX512 INL void sep8(v8 da[4][4], v8 db[4][4], const v8 n[3], v8 ga[3], v8 gb[3], v8 *gc)
+{
+    v8 x[3];
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {
+        ga[j] = sub8(dot8(da[1 + j], n), n[j]);
+        gb[j] = sub8(dot8(db[1 + j], n), n[j]);
+        x[j] = sub8(db[0][j], da[0][j]);
+    }
+    *gc = dot8(x, n);
+}
+
+/* begin4 for two blocks, eight lanes */
+static inline AVX512 INL void begin8(const struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_block *b1,
+                                     block8 *G, int use_bias)
+{
+    gather8(s->sv, b0->a, b1->a, 8, 0, G->va);
+    gather8(s->sv, b0->a, b1->a, 8, 4, G->wa);
+    gather8(s->sv, b0->b, b1->b, 8, 0, G->vb);
+    gather8(s->sv, b0->b, b1->b, 8, 4, G->wb);
+#pragma GCC unroll 4
+    for (int j = 0; j < 3; j++) {
+        gather8(s->si, b0->a, b1->a, 12, 4 * j, G->ia[j]);
+        gather8(s->si, b0->b, b1->b, 12, 4 * j, G->ib[j]);
+    }
+    if (use_bias) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            gather8(s->delta, b0->a, b1->a, 16, 4 * j, G->da[j]);
+            gather8(s->delta, b0->b, b1->b, 16, 4 * j, G->db[j]);
+        }
+        v8 n[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            n[i] = ld8(b0->f.n[i], b1->f.n[i]);
+        }
+        sep8(G->da, G->db, n, G->ga, G->gb, &G->gc);
+    }
+}
+
+static inline AVX512 INL void end8(struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_block *b1,
+                                   const block8 *G)
+{
+    scatter8(s->sv, b0->a, b1->a, b0->amove | b1->amove << 4, 0, G->va);
+    scatter8(s->sv, b0->a, b1->a, b0->amove | b1->amove << 4, 4, G->wa);
+    scatter8(s->sv, b0->b, b1->b, b0->bmove | b1->bmove << 4, 0, G->vb);
+    scatter8(s->sv, b0->b, b1->b, b0->bmove | b1->bmove << 4, 4, G->wb);
+}
+
+/* point k of blocks b0 (lanes 0-3) and b1 (lanes 4-7), both having it: point4's operations */
+static inline AVX512 INL void point8(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1,
+                                     imp_e3_block_sum *bs0, imp_e3_block_sum *bs1, int k, block8 *G, double hs,
+                                     double inv_hs, double push_max, int use_bias, int frames)
+{
+    const v8 zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0);
+    v8 *va = G->va, *wa = G->wa, *vb = G->vb, *wb = G->wb;
+    imp_e3_block_pt *p0 = &b0->p[k], *p1 = &b1->p[k];
+    const imp_e3_block_frame *f0 = frame_of(s->xframes, b0, k), *f1 = frame_of(s->xframes, b1, k);
+    v8 ra[3], rb[3], n[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        ra[i] = ld8(p0->ra[i], p1->ra[i]), rb[i] = ld8(p0->rb[i], p1->rb[i]);
+        n[i] = ld8(f0->n[i], f1->n[i]);
+    }
+    v8 vn, u1, u2, na[3], nb[3];
+    if (use_bias) {
+        v8 ja[3], jb[3], dv[3];
+        cross8(ra, n, ja);
+        cross8(rb, n, jb);
+        turn8(G->ia, ja, na);
+        turn8(G->ib, jb, nb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            dv[i] = sub8(vb[i], va[i]);
+        }
+        vn = sub8(add8(dot8(dv, n), dot8(jb, wb)), dot8(ja, wa));
+        u1 = u2 = zero;
+    } else {
+        v8 ca[3], cb[3], d[3], t1[3], t2[3];
+        cross8(wb, rb, cb);
+        cross8(wa, ra, ca);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            d[i] = sub8(add8(sub8(vb[i], va[i]), cb[i]), ca[i]);
+            t1[i] = ld8(f0->t1[i], f1->t1[i]), t2[i] = ld8(f0->t2[i], f1->t2[i]);
+        }
+        vn = dot8(d, n);
+        u1 = dot8(d, t1);
+        u2 = dot8(d, t2);
+    }
+    v8 s_;
+    if (use_bias) {
+        if (frames && k > 0) {  /* a block's points with their own frames (the other's: its
+                                   frame's terms again, the same bits) */
+            sep8(G->da, G->db, n, G->ga, G->gb, &G->gc);
+        }
+        s_ = add8(ld8(p0->sep, p1->sep), add8(G->gc, sub8(dot8(G->gb, rb), dot8(G->ga, ra))));
+    } else {
+        s_ = fm8(_mm512_set1_pd(hs), vn, ld8(p0->s, p1->s));
+    }
+    st8(p0->s, p1->s, s_);
+    __mmask8 pos = _mm512_cmp_pd_mask(s_, zero, _CMP_GT_OQ);
+    v8 spec = mul8(s_, _mm512_set1_pd(inv_hs));
+    v8 bias, ms = one, is = zero;
+    if (use_bias) {
+        v8 sb = _mm512_max_pd(mul8(ld8(b0->br, b1->br), s_), _mm512_set1_pd(-push_max));
+        bias = _mm512_mask_blend_pd(pos, sb, spec);
+        ms = _mm512_mask_blend_pd(pos, ld8(b0->ms, b1->ms), one);
+        is = _mm512_mask_blend_pd(pos, ld8(b0->is, b1->is), zero);
+    } else {
+        bias = _mm512_maskz_mov_pd(pos, spec);
+    }
+    v8 r0 = ld8(p0->rn, p1->rn), maxn = ld8(p0->maxn, p1->maxn);
+    v8 rn = fnm8(is, r0, fnm8(mul8(ld8(p0->mn, p1->mn), ms), add8(vn, bias), r0));
+    rn = _mm512_max_pd(rn, zero);
+    v8 dn = sub8(rn, r0);
+    __mmask8 first = _mm512_cmp_pd_mask(maxn, zero, _CMP_EQ_OQ) & _mm512_cmp_pd_mask(rn, zero, _CMP_GT_OQ);
+    v8 uhit = ld8(p0->uhit, p1->uhit);
+    st8(p0->uhit, p1->uhit, _mm512_mask_blend_pd(first, uhit, _mm512_min_pd(vn, uhit)));
+    st8(p0->maxn, p1->maxn, _mm512_max_pd(rn, maxn));
+    st8(p0->rn, p1->rn, rn);
+    __m512i cnt = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)b0->cnt)),
+                                     _mm256_loadu_si256((const __m256i *)(const void *)b1->cnt), 1);
+    __mmask8 live = _mm512_cmpgt_epi64_mask(cnt, _mm512_set1_epi64(k));
+    v8 ima = ld8(b0->ima, b1->ima), imb = ld8(b0->imb, b1->imb);
+    if (use_bias) {
+        v8 dl = _mm512_maskz_mov_pd(live, dn);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            v8 P = mul8(dl, n[i]);
+            va[i] = fnm8(ima, P, va[i]);
+            vb[i] = fm8(imb, P, vb[i]);
+            wa[i] = fnm8(dl, na[i], wa[i]);
+            wb[i] = fm8(dl, nb[i], wb[i]);
+        }
+        return;
+    }
+    u1 = fm8(ld8(p0->w1n, p1->w1n), dn, u1);
+    u2 = fm8(ld8(p0->w2n, p1->w2n), dn, u2);
+    v8 q1 = ld8(p0->rt1, p1->rt1), q2 = ld8(p0->rt2, p1->rt2), mt = ld8(p0->mt, p1->mt);
+    v8 r1 = fnm8(mt, u1, q1), r2 = fnm8(mt, u2, q2);
+    v8 lim = mul8(ld8(f0->mu, f1->mu), rn), len2 = fm8(r2, r2, mul8(r1, r1));
+    __mmask8 over = _mm512_cmp_pd_mask(len2, mul8(lim, lim), _CMP_GT_OQ);
+    if (over != 0) {
+        v8 sc = _mm512_div_pd(lim, _mm512_sqrt_pd(len2));
+        r1 = _mm512_mask_blend_pd(over, r1, mul8(r1, sc));
+        r2 = _mm512_mask_blend_pd(over, r2, mul8(r2, sc));
+    }
+    st8(p0->rt1, p1->rt1, r1);
+    st8(p0->rt2, p1->rt2, r2);
+    if (bs0 != NULL) {
+        double (*s0)[4] = bs0->sum[k], (*s1)[4] = bs1->sum[k];
+        st8(s0[0], s1[0], add8(ld8(s0[0], s1[0]), rn));
+        st8(s0[1], s1[1], add8(ld8(s0[1], s1[1]), r1));
+        st8(s0[2], s1[2], add8(ld8(s0[2], s1[2]), r2));
+    }
+    v8 d1 = sub8(r1, q1), d2 = sub8(r2, q2), P[3], xa[3], xb[3], A[3], B[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        v8 t1 = ld8(f0->t1[i], f1->t1[i]), t2 = ld8(f0->t2[i], f1->t2[i]);
+        P[i] = _mm512_maskz_mov_pd(live, fm8(d2, t2, fm8(d1, t1, mul8(dn, n[i]))));
+    }
+    cross8(ra, P, xa);
+    cross8(rb, P, xb);
+    turn8(G->ia, xa, A);
+    turn8(G->ib, xb, B);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        va[i] = fnm8(ima, P[i], va[i]);
+        vb[i] = fm8(imb, P[i], vb[i]);
+        wa[i] = sub8(wa[i], A[i]);
+        wb[i] = add8(wb[i], B[i]);
+    }
+}
+
+/* blocks b0 and b1 of one colour together, eight lanes (block_avx2_body2's results); bs0,
+   bs1: their sums (NULL when the pass adds none) */
+static inline AVX512 INL void block_avx512_body(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1,
+                                                imp_e3_block_sum *bs0, imp_e3_block_sum *bs1, double hs,
+                                                double inv_hs, double push_max, int use_bias)
+{
+    block8 G;
+    begin8(s, b0, b1, &G, use_bias);
+    int frames = use_bias && (b0->xf >= 0 || b1->xf >= 0), both = b0->np < b1->np ? b0->np : b1->np;
+    for (int k = 0; k < both; k++) {
+        point8(s, b0, b1, bs0, bs1, k, &G, hs, inv_hs, push_max, use_bias, frames);
+    }
+    if (b0->np != b1->np) {  /* the longer block's last points, four lanes */
+        block4 g0, g1;
+        split8(&G, 0, &g0, use_bias);
+        split8(&G, 1, &g1, use_bias);
+        for (int k = both; k < b0->np; k++) {
+            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias);
+        }
+        for (int k = both; k < b1->np; k++) {
+            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias);
+        }
+        join8(&g0, &g1, &G);
+    }
+    end8(s, b0, b1, &G);
+}
+
+/* the warm start of blocks b0 and b1 (block_warm4's operations, eight lanes): point k of the
+   block that has it (a block without it: its lanes' sums left as they are, the other's point
+   read in its place) */
+static AVX512 void block_avx512_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
+{
+    block8 G;
+    begin8(s, b0, b1, &G, 0);
+    __m512i cnt = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)b0->cnt)),
+                                     _mm256_loadu_si256((const __m256i *)(const void *)b1->cnt), 1);
+    v8 P[3], xa[3], xb[3];
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        P[i] = xa[i] = xb[i] = _mm512_setzero_pd();
+    }
+    int most = b0->np > b1->np ? b0->np : b1->np;
+    for (int k = 0; k < most; k++) {
+        const imp_e3_block *c0 = k < b0->np ? b0 : b1, *c1 = k < b1->np ? b1 : b0;
+        __mmask8 has = (__mmask8)((k < b0->np ? 0x0f : 0) | (k < b1->np ? 0xf0 : 0));
+        const imp_e3_block_pt *p0 = &c0->p[k], *p1 = &c1->p[k];
+        const imp_e3_block_frame *f0 = frame_of(s->xframes, c0, k), *f1 = frame_of(s->xframes, c1, k);
+        __mmask8 live = _mm512_cmpgt_epi64_mask(cnt, _mm512_set1_epi64(k));
+        v8 rn = ld8(p0->rn, p1->rn), r1 = ld8(p0->rt1, p1->rt1), r2 = ld8(p0->rt2, p1->rt2), Q[3], ra[3], rb[3];
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            Q[i] = _mm512_maskz_mov_pd(live, fm8(r2, ld8(f0->t2[i], f1->t2[i]),
+                                                 fm8(r1, ld8(f0->t1[i], f1->t1[i]), mul8(rn, ld8(f0->n[i], f1->n[i])))));
+            ra[i] = ld8(p0->ra[i], p1->ra[i]), rb[i] = ld8(p0->rb[i], p1->rb[i]);
+        }
+        v8 ca[3], cb[3];
+        cross8(ra, Q, ca);
+        cross8(rb, Q, cb);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            xa[i] = _mm512_mask_add_pd(xa[i], has, xa[i], ca[i]);
+            xb[i] = _mm512_mask_add_pd(xb[i], has, xb[i], cb[i]);
+            P[i] = _mm512_mask_add_pd(P[i], has, P[i], Q[i]);
+        }
+    }
+    v8 A[3], B[3], ima = ld8(b0->ima, b1->ima), imb = ld8(b0->imb, b1->imb);
+    turn8(G.ia, xa, A);
+    turn8(G.ib, xb, B);
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
+        G.va[i] = fnm8(ima, P[i], G.va[i]);
+        G.vb[i] = fm8(imb, P[i], G.vb[i]);
+        G.wa[i] = sub8(G.wa[i], A[i]);
+        G.wb[i] = add8(G.wb[i], B[i]);
+    }
+    end8(s, b0, b1, &G);
+}
+
+/* the kinds of pass, each compiled for its own (use_bias, sums) */
+static AVX512 void block_avx512_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
+                                      double inv_hs, double push_max)
+{
+    block_avx512_body(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 1);
+}
+
+static AVX512 void block_avx512_relax(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
+                                      double inv_hs, double push_max)
+{
+    block_avx512_body(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 0);
+}
+
+static AVX512 void block_avx512_relax_sum(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1,
+                                          imp_e3_block_sum *bs0, imp_e3_block_sum *bs1, double hs, double inv_hs,
+                                          double push_max)
+{
+    block_avx512_body(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, 0);
+}
+
+/* block b0, or b0 and b1 of one colour together (b1 not NULL); bs0, bs1 as
+   block_avx2_one_or_two's (a relax pass's only); wide (b1 not NULL): the two in one
+   512-bit register, eight lanes */
+static void block_simd(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, imp_e3_block_sum *bs0,
+                       imp_e3_block_sum *bs1, double hs, double inv_hs, double push_max, int use_bias, int warm,
+                       int wide)
+{
+    if (wide) {
+        if (warm) {
+            block_avx512_warm(s, b0, b1);
+        } else if (use_bias) {
+            block_avx512_solve(s, b0, b1, hs, inv_hs, push_max);
+        } else if (bs0 != NULL) {
+            block_avx512_relax_sum(s, b0, b1, bs0, bs1, hs, inv_hs, push_max);
+        } else {
+            block_avx512_relax(s, b0, b1, hs, inv_hs, push_max);
+        }
+    } else if (warm) {
         block_avx2_warm(s, b0, b1);
     } else if (use_bias) {
         block_avx2_solve(s, b0, b1, hs, inv_hs, push_max);
@@ -1323,6 +1736,13 @@ static void block_avx2(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1
     } else {
         block_avx2_relax(s, b0, b1, hs, inv_hs, push_max);
     }
+}
+
+/* 1 when this processor runs the AVX-512F instructions */
+static int avx512_supported(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0;
 }
 #endif
 
@@ -1410,12 +1830,28 @@ static int fma_supported(void)
 }
 #endif
 
+int imp_e3_soft_blocks_wide(int set)
+{
+    static int mode = -1;
+#if defined(IMP_E3_HAVE_AVX2)
+    if (mode < 0 || set >= 0) {
+        const char *env = getenv("IMPACT_E3_SIMD");
+        int want = set >= 0 ? set : !(env != NULL && (strcmp(env, "0") == 0 || strcmp(env, "2") == 0));
+        mode = want && avx512_supported() && fma_supported();
+    }
+#else
+    (void)set;
+    mode = 0;
+#endif
+    return mode;
+}
+
 static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
                        int sum, int store, int simd)
 {
     double inv_hs = 1.0 / hs;
 #if defined(IMP_E3_HAVE_AVX2)
-    int fma_ok = simd && fma_supported();
+    int fma_ok = simd && fma_supported(), wide = fma_ok && imp_e3_soft_blocks_wide(-1);
 #endif
     for (int c = c1 - 1; c >= c0; c--) {
         for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
@@ -1423,8 +1859,8 @@ static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double 
 #if defined(IMP_E3_HAVE_AVX2)
             if (simd && fma_ok) {  /* two blocks of the colour at a time (block_avx2_body2) */
                 int two = i - 1 >= s->colour_first[c];
-                block_avx2(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
-                           hs, inv_hs, push_max, use_bias, warm);
+                block_simd(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
+                           hs, inv_hs, push_max, use_bias, warm, two && wide);
                 if (store) {
                     store_rows(s, i);
                     if (two) {

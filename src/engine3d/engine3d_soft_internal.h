@@ -149,6 +149,12 @@ typedef struct imp_e3_block {
    same bits either way). 0, or -1 out of memory. O(rows + slots). */
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd);
+/* Whether the passes take two blocks of a colour at once in the AVX-512 registers, eight lanes
+   (engine3d_soft_blocks.c; the same results bit for bit as the AVX2 and portable paths): when
+   the AVX2 path is on (simd), the processor has AVX-512F and FMA, and IMPACT_E3_SIMD is not 0
+   (portable) or 2 (AVX2 only) in the environment. set: 0 forbids it, 1 asks for it (taken
+   when the processor has it), -1 leaves the choice; returns 1 when it is taken. */
+int imp_e3_soft_blocks_wide(int set);
 /* The warm start: each block row's impulse applied to its bodies (s->sv), then the pairs
    solved one by one (the portable rows). */
 void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd);
@@ -158,8 +164,8 @@ void imp_e3_soft_blocks_warm(struct imp_e3_soft *s, int simd);
    as imp_e3_soft_blocks_sum after the pass would (no walk of the blocks of its own); 2 (the
    step's last pass), that and each block's rows then back into s->pts, as
    imp_e3_soft_blocks_store after the pass would, and s->pushed_fast taken over the rows
-   (pushed_known set). The AVX2 path (simd) and the portable one give
-   the same results bit for bit. */
+   (pushed_known set). The AVX2 path (simd, eight lanes with AVX-512 where
+   imp_e3_soft_blocks_wide) and the portable one give the same results bit for bit. */
 void imp_e3_soft_blocks_pass(struct imp_e3_soft *s, const imp_e3_softness *soft, const imp_e3_softness *stiff,
                              double hs, double push_max, int use_bias, int sum, int simd);
 /* The sub-step's impulses added to the step's sums (blocks and the other pairs): when no

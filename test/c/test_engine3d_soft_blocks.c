@@ -7,7 +7,9 @@
      step is in exactly one block row or one pair solved one by one;
    - the AVX2 blocks do the portable lanes' operations in the same order: the world stepped
      either way ends in the same state bit for bit (IEEE operations are correctly rounded,
-     packed or not);
+     packed or not); with spheres beside the cubes (blocks of 1 and of 4 points in a colour),
+     the portable, AVX2 and AVX-512 paths (two blocks in one register, eight lanes; where the
+     processor has it) leave the same state, byte for byte;
    - the solver error (w:stats().solver_error) is computed when asked, from what the step
      kept: asked at every step or only after the last, it is the same finite number and the
      run the same bit for bit, with a bouncing cube too (its restitution pass changes the
@@ -175,6 +177,77 @@ TEST(avx2_blocks_match_the_portable_lanes)
     unsigned long long portable = run(0), simd = run(1);
     CHECK(portable != 0);
     CHECK(simd == portable);
+}
+
+/* The scene with 6 spheres set on the slab beside the pyramid (pairs of one point in the
+   colour of the cubes' four-point pairs on the slab) stepped 60 times on path 0 (the portable
+   lanes), 1 (AVX2: a block's four lanes) or 2 (AVX-512: two blocks of a colour in one
+   register, eight lanes); the world's state (every slot's) into y (len doubles), and in *two
+   and *tail whether the last step's colours had two blocks (the eight lanes' case) and two
+   blocks of unequal points side by side (the longer block's last points four lanes wide). */
+static int run_path(int path, double *y, size_t len, int *two, int *tail)
+{
+    scene sc;
+    if (build(&sc) != 0) {
+        return -1;
+    }
+    for (int k = 0; k < 6; k++) {
+        imp_body_def bd = imp_body_default_def(3);
+        bd.shape = imp_shape3d_sphere(0.4);
+        bd.mass = 1.0;
+        bd.friction = 0.6;
+        const double at[3] = {-2.5 + k, 4.0, 0.4};
+        memcpy(bd.state, at, sizeof at);
+        bd.state[3] = 1.0;
+        bd.state[7] = 0.1 * k;  /* rolling along x */
+        imp_world_add_body(sc.w, &bd);
+        imp_shape_release(bd.shape);
+    }
+    int simd0 = imp_e3_sweep_simd(-1), wide0 = imp_e3_soft_blocks_wide(-1);
+    imp_e3_sweep_simd(path > 0);
+    imp_e3_soft_blocks_wide(path == 2);
+    int ok = steps(sc.w, 60) == 0 && (size_t)sc.w->model.nslots * (size_t)sc.w->model.stride == len;
+    imp_e3_sweep_simd(simd0);
+    imp_e3_soft_blocks_wide(wide0);
+    if (ok) {
+        imp_world_sync(sc.w);
+        memcpy(y, sc.w->data.y, len * sizeof *y);
+        const struct imp_e3_soft *s = sc.w->engine3d->soft;
+        *two = *tail = 0;
+        for (int c = 0; c < E3B_COLOURS; c++) {
+            for (int i = s->colour_first[c] + 1; i < s->colour_first[c + 1]; i++) {
+                *two = 1;
+                *tail |= s->blocks[i].np != s->blocks[i - 1].np;
+            }
+        }
+    }
+    imp_world_free(sc.w);
+    return ok ? 0 : -1;
+}
+
+/* The three paths give the same state, byte for byte (each lane does the portable lane's
+   operations in its order, packed or not); the AVX-512 one where the processor has it. */
+TEST(every_path_gives_the_same_state)
+{
+    scene sc;
+    CHECK(build(&sc) == 0);
+    size_t len = (size_t)(sc.w->model.nslots + 6) * (size_t)sc.w->model.stride;
+    imp_world_free(sc.w);
+    int wide0 = imp_e3_soft_blocks_wide(-1);
+    int paths = imp_e3_sweep_simd(-1) ? (imp_e3_soft_blocks_wide(1) ? 3 : 2) : 1;
+    imp_e3_soft_blocks_wide(wide0);
+    double *y[3] = {NULL, NULL, NULL};
+    for (int path = 0; path < paths; path++) {
+        int two = 0, tail = 0;
+        y[path] = malloc(len * sizeof(double));
+        CHECK(y[path] != NULL);
+        CHECK(run_path(path, y[path], len, &two, &tail) == 0);
+        CHECK(two && tail);  /* the scene has both cases of the eight lanes */
+        CHECK(memcmp(y[path], y[0], len * sizeof(double)) == 0);
+    }
+    for (int path = 0; path < paths; path++) {
+        free(y[path]);
+    }
 }
 
 TEST(the_pyramid_stands_and_the_plate_holds_its_cubes)
@@ -347,6 +420,13 @@ TEST(blocks_hold_each_rows_frame)
     memcpy(s->sv, v0, (size_t)nslots * 8 * sizeof *v0);
     CHECK(passes(s, n, nslots, 0, v2) == 0);
     CHECK(memcmp(v1, v2, (size_t)nslots * 8 * sizeof *v1) == 0);
+    memcpy(s->pts, rows, (size_t)n * sizeof *rows);  /* AVX2 alone (v1: eight lanes where there) */
+    memcpy(s->sv, v0, (size_t)nslots * 8 * sizeof *v0);
+    int wide0 = imp_e3_soft_blocks_wide(-1);
+    imp_e3_soft_blocks_wide(0);
+    CHECK(passes(s, n, nslots, 1, v2) == 0);
+    imp_e3_soft_blocks_wide(wide0);
+    CHECK(memcmp(v1, v2, (size_t)nslots * 8 * sizeof *v1) == 0);
     CHECK(memcmp(v0, v1, (size_t)nslots * 8 * sizeof *v1) != 0);  /* the passes did something */
     free(rows);
     free(v0);
@@ -441,6 +521,7 @@ int main(int argc, char **argv)
     CHECK_BEGIN(argc, argv);
     RUN(colours_share_no_moving_body);
     RUN(avx2_blocks_match_the_portable_lanes);
+    RUN(every_path_gives_the_same_state);
     RUN(the_pyramid_stands_and_the_plate_holds_its_cubes);
     RUN(solver_error_when_asked);
     RUN(blocks_hold_each_rows_frame);
