@@ -521,12 +521,12 @@ static double restitution_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, double 
    reduction of dv, kept to the cap, would not bring it below USEFUL of the pass's fastest
    approach a: Gauss-Seidel on the pass's coupled rows is then too slow for the sweeps left to
    meet the law (the bench pile's large struck sets, about 100 points, whose corrections
-   shrink by about 3 % a sweep and are still 2 to 10 cm/s at the 64th; the pile's figures are
+   shrink by about 3 % a sweep and are still 2 to 11 cm/s at the 64th; the pile's figures are
    the same at 1 to 64 sweeps). USEFUL is what the edge landing asks of its pass (its spin
    about the other axes below 1e-6 of that about the edge, engine3d_flat_landing_spec): that
    pass converges at about 0.8 a sweep and runs on to the cap, as do the passes that settle.
    RATE_FIRST: the first sweeps' reduction is no guide (from sweep 8 on, the flat landings
-   stopped with a spin of 2e-4 to 1e-3 of v / size, against 1e-12 when they settle). */
+   stopped with a spin of 1.6e-4 to 1.2e-3 of v / size, against 1e-12 when they settle). */
 enum { RESTITUTION_SWEEPS = 64, RATE_FIRST = 16, RATE_WINDOW = 8 };
 static const double USEFUL = 1e-6;
 
