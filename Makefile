@@ -83,7 +83,7 @@ help:
 	@echo "make lint       luacheck and cppcheck (when installed)"
 	@echo "make bench      benchmarks with figures, then the 3D table of make bench3d"
 	@echo "make bench-dem-large  the dem deposition at N = 1e5 and 1e6 beside LIGGGHTS (also in make bench)"
-	@echo "make bench3d    the 3D contact scenes beside Bullet, ODE and Box3D (tools/bench3d_peers.sh; QUICK=1, MAXWALL=S, ROUNDS=N)"
+	@echo "make bench3d    the 3D contact scenes beside Bullet, ODE and Box3D (tools/bench3d_peers.sh; QUICK=1, MAXWALL=S, ROUNDS=N, PIN=C)"
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
 	@echo "make run SCRIPT=examples/figure_eight.lua   run any scene script"

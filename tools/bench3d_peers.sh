@@ -38,6 +38,9 @@
 #                       every other round), and print the medians of ms/step and cpu_ms over
 #                       the rounds (default 1): this VM's timings move by a third between runs,
 #                       a ratio of medians of alternating runs moves far less
+#        PIN=C          run every engine on CPU C only (taskset -c C): on this VM CPU 0 also
+#                       serves the host's work and its timings of one binary move by a third,
+#                       CPU 1's by a few per cent (session 19)
 #        RAW=1          print the raw result lines too
 #        BUILD, IMPACT_PEERS (default ../shared/peers)
 set -u
@@ -46,6 +49,7 @@ BUILD=${BUILD:-build}
 PEERS=${IMPACT_PEERS:-../shared/peers}
 MAXWALL=${MAXWALL:-20}
 ROUNDS=${ROUNDS:-1}
+PIN=${PIN:-}
 SOLVER=${IMPACT_SOLVER:-auto}
 ITERS=${IMPACT_ITERS:-}
 SUBSTEPS=${IMPACT_SUBSTEPS:-4}
@@ -58,7 +62,7 @@ mkdir -p "$OUT/peers"
 : >"$LINES"
 
 echo "impact 3D contact beside Bullet, ODE and Box3D: $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)," \
-    "load $(cut -d' ' -f1-3 /proc/loadavg), max wall ${MAXWALL} s per run, $ROUNDS round(s); compare ratios of this run only"
+    "load $(cut -d' ' -f1-3 /proc/loadavg), max wall ${MAXWALL} s per run, $ROUNDS round(s)${PIN:+, on CPU $PIN}; compare ratios of this run only"
 
 if [ ! -x "$IMPACT" ]; then
     echo "bench3d: $IMPACT is not built (make benches)"
@@ -136,6 +140,9 @@ one_run() {
         return
     fi
     local cpu=""
+    if [ -n "$PIN" ] && command -v taskset >/dev/null 2>&1; then
+        set -- taskset -c "$PIN" "$@"
+    fi
     if [ -x /usr/bin/time ]; then  # the run's user CPU seconds (setup included), the children's
         line=$(/usr/bin/time -o "$OUT/cpu.txt" -f '%U' timeout "$LIMIT" "$@" 2>>"$OUT/stderr.txt" | grep '^engine=' | tail -1)
         cpu=$(tail -1 "$OUT/cpu.txt" 2>/dev/null)

@@ -41,20 +41,11 @@ static int polyhedral(const imp_world *w, int s)
 
 static imp_quat quat_of(const double *q) { return imp_q(q[0], q[1], q[2], q[3]); }
 
-/* r v, the same products summed in the same order as a loop over the rows, written out from
-   locals (such a loop reloads r and v after each store to out, which might alias them) */
-static inline void mul(const imp_mat3 *r, const double v[3], double out[3])
-{
-    double v0 = v[0], v1 = v[1], v2 = v[2];
-    double o0 = r->m[0][0] * v0 + r->m[0][1] * v1 + r->m[0][2] * v2;
-    double o1 = r->m[1][0] * v0 + r->m[1][1] * v1 + r->m[1][2] * v2;
-    double o2 = r->m[2][0] * v0 + r->m[2][1] * v1 + r->m[2][2] * v2;
-    out[0] = o0, out[1] = o1, out[2] = o2;
-}
-
-/* mul by the matrix whose transpose t is (t->m[c]: column c): the same products summed in the
-   same order; a column's first two entries lie together, so the compiler takes two rows at
-   once from whole loads (from rows it gathered them, an entry at a time) */
+/* the product by the matrix whose transpose t is (t->m[c]: column c), each row's three products
+   summed in order, written out from locals (a loop over the rows reloads t and v after each
+   store to out, which might alias them); a column's first two entries lie together, so the
+   compiler takes two rows at once from whole loads (from rows it gathered them, an entry at a
+   time) */
 static inline void mul_cols(const imp_mat3 *t, const double v[3], double out[3])
 {
     double v0 = v[0], v1 = v[1], v2 = v[2];
@@ -62,12 +53,6 @@ static inline void mul_cols(const imp_mat3 *t, const double v[3], double out[3])
     double o1 = t->m[0][1] * v0 + t->m[1][1] * v1 + t->m[2][1] * v2;
     double o2 = t->m[0][2] * v0 + t->m[1][2] * v1 + t->m[2][2] * v2;
     out[0] = o0, out[1] = o1, out[2] = o2;
-}
-
-static void rotate(imp_quat q, const double v[3], double out[3])
-{
-    imp_mat3 r = imp_q_to_mat3(q);
-    mul(&r, v, out);
 }
 
 /* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised), by columns
@@ -250,7 +235,8 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
        tested, from the centres and orientations: the same operations) */
     imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
     r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
-    rotate(imp_q_conj(qa), d0, r->d0);
+    imp_mat3 ta = imp_q_to_mat3(qa);  /* conj(qa)'s matrix is its transpose, bit for bit */
+    mul_cols(&ta, d0, r->d0);
     f[0] = f[1] = f[2] = 0.0;
 }
 
