@@ -568,7 +568,6 @@ static int restitution_stops(double *dvs, int k, double dv, double change, doubl
    scaled impulses stay on their friction discs (between two that are). Where the bound holds
    (a = 1) the pass is as it was. Points of e = 0 only need no bound: a row's Gauss-Seidel
    projection takes energy, never adds it. O(points x sweeps). */
-
 static void restitution_pass(imp_world *w, imp_engine3d *e, int elastic)
 {
     struct imp_e3_soft *sf = e->soft;

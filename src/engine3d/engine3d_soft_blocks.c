@@ -1816,11 +1816,6 @@ static void store_rows(struct imp_e3_soft *s, int i)
     s->pushed_fast |= fast;
 }
 
-/* the blocks of colours [c0, c1), from the last colour down (the greedy colouring gives the
-   first colours to the pairs of the first slots: a stack of 10 cubes built upwards sways ten
-   times as much with the colours taken upwards, spec/engine3d_soft_spec.lua); sum (a relax
-   pass's): each row's impulses after it added to the step's sums (s->bsum); store (with sum,
-   the step's last pass): each block's rows then back into s->pts while in cache */
 #if defined(IMP_E3_HAVE_AVX2)
 /* 1 when the processor has the fused multiply-add the AVX2 passes take */
 static int fma_supported(void)
@@ -1846,6 +1841,11 @@ int imp_e3_soft_blocks_wide(int set)
     return mode;
 }
 
+/* the blocks of colours [c0, c1), from the last colour down (the greedy colouring gives the
+   first colours to the pairs of the first slots: a stack of 10 cubes built upwards sways ten
+   times as much with the colours taken upwards, spec/engine3d_soft_spec.lua); sum (a relax
+   pass's): each row's impulses after it added to the step's sums (s->bsum); store (with sum,
+   the step's last pass): each block's rows then back into s->pts while in cache */
 static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
                        int sum, int store, int simd)
 {
