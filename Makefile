@@ -184,8 +184,9 @@ bench: deps
 	@echo
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
 
-# the dem deposition at N = 100,000 and 1,000,000 (OpenMP and one core) beside LIGGGHTS; make
-# bench runs it too (with every bench_*); DEM_LARGE_SIZES, DEM_LARGE_STEPS: bench/bench_dem_large.c
+# the dem deposition at N = 100,000 (OpenMP and one core) beside LIGGGHTS; make bench runs it too
+# (with every bench_*); 1,000,000 only with DEM_LARGE_SIZES=100000,1000000 (tens of minutes);
+# DEM_LARGE_STEPS, DEM_LARGE_STEPS_1M, DEM_LARGE_LIGGGHTS_G: bench/bench_dem_large.c
 bench-dem-large: deps
 	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(BUILD)/bench/bench_dem_large
 	@$(BUILD)/bench/bench_dem_large
