@@ -185,7 +185,7 @@ bench: deps
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
 
 # the dem deposition at N = 100,000 (OpenMP and one core) beside LIGGGHTS; make bench runs it too
-# (with every bench_*); 1,000,000 only with DEM_LARGE_SIZES=100000,1000000 (tens of minutes);
+# (with every bench_*); 1,000,000 only with DEM_LARGE_SIZES=100000,1000000 (some 10 minutes);
 # DEM_LARGE_STEPS, DEM_LARGE_STEPS_1M, DEM_LARGE_LIGGGHTS_G: bench/bench_dem_large.c
 bench-dem-large: deps
 	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(BUILD)/bench/bench_dem_large
