@@ -137,7 +137,8 @@ static int same_bits(const imp_dem *a, const imp_dem *b)
 typedef struct tally {
     int real, sliding, gaps, across;  /* across: real ones with a periodic shift */
     int lines;  /* the most cache lines of 64 bytes that one interaction's law runs (its first
-                   96 bytes) span: 2 in an array aligned to 64 bytes with 192-byte records */
+                   96 bytes) span: 2 in an array aligned to 64 bytes with 192-byte records (the
+                   AVX2 law reads the first only while d->derived holds) */
 } tally;
 
 /* what the scene now holds: real contacts, sliding ones, real ones with a gap */
