@@ -87,7 +87,9 @@ typedef struct imp_dem_inter {
     /* first the state the linear law reads and writes every step, as the 4-double runs
        {un, n}, {fn, fs}, {kn, ks, mu, kn0} (dem_law_avx2.c), 96 bytes from the start: 192 bytes
        a record and the array aligned to 64 bytes (dem_map.c), so these 96 bytes always sit in
-       two cache lines (with 208 bytes a record, one in four took three) */
+       two cache lines (with 208 bytes a record, one in four took three), and the first 64,
+       all the AVX2 law reads while it makes kn, ks and mu from the particles (d->derived), in
+       one */
     double un;         /* overlap, m (negative: a gap, distant interaction) */
     double n[3];       /* unit normal from a to b (wall/sphere: from the wall to the sphere) */
     double fn;         /* normal force magnitude, N (repulsive > 0) */
@@ -191,9 +193,9 @@ typedef struct imp_dem {
     double *lo, *hi;       /* collider boxes, 3 per particle */
     double *xr;            /* 4 per particle: position and radius (the interaction loop's
                               packed copy, made at its start) */
-    double *vw;            /* 8 per particle: velocity and angular velocity {vx, vy, vz, wx,
-                              wy, wz, 0, 0} (the AVX2 law's packed copy, made with xr; 64-byte
-                              aligned: one cache line per particle) */
+    double *vw;            /* 8 per particle: velocity, angular velocity and Young modulus
+                              {vx, vy, vz, wx, wy, wz, young, 0} (the AVX2 law's packed copy,
+                              made with xr; 64-byte aligned: one cache line per particle) */
     int vw_cap;
     int *slot_to_particle; /* nslots entries, -1 for none (a clump: its first member) */
     imp_dem_clump *clumps;
@@ -277,6 +279,16 @@ typedef struct imp_dem {
        and the default Young modulus is still pwave_young (its setters write d->young) */
     int pwave_ok;
     double pwave_young, pwave_dt;
+    /* the AVX2 law's constants made from the particles (dem_law.c: derived_check): 1 when
+       every real linear interaction's kn, ks and mu are the bits physics() makes now of its
+       particles' young and radii and of the params (derived_p: p.young, ks_ratio,
+       friction_angle, wall_friction_angle and law when checked), so that law need not read
+       them; 0 not known (checked at the next interaction loop; a rebuild and a load set it);
+       -1 not so (checked again after the collider's next run, derived_runs) */
+    int derived;
+    long derived_runs;
+    double derived_p[5];
+    double derived_mu[2];  /* mu of the sphere/sphere and of the wall/sphere interactions */
     char error[256];
 } imp_dem;
 

@@ -112,6 +112,12 @@ static inline int geometry(const imp_dem *d, const imp_dem_inter *I, int a, int 
     return 1;
 }
 
+/* the linear law's kn of particles of moduli ea, eb and radii ra, rb (a wall: rb twice) */
+static inline double derived_kn(double ea, double ra, double eb, double rb)
+{
+    return 2.0 * ea * ra * eb * rb / (ea * ra + eb * rb);
+}
+
 static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 {
     double ea = d->young[I->a], eb = d->young[I->b];
@@ -145,8 +151,54 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
         I->kn = I->ks = 0.0;
         return;
     }
-    I->kn = 2.0 * ea * ra * eb * rb / (ea * ra + eb * rb);
+    I->kn = derived_kn(ea, ra, eb, rb);
     I->ks = d->p.ks_ratio * I->kn;
+}
+
+/* The AVX2 law's kn, ks and mu made from the particles instead of read from the record
+   (d->derived, dem.h): physics()'s operations (imp_dem_law_avx2 does them four at a time, so
+   it reads only the record's first cache line). Whether they give every real interaction the
+   AVX2 law may take the bits of its record is checked, bit for bit, when not known: at the first
+   loop, after a change of the params physics() reads, a rebuild or a load, and (when it did not
+   hold: a contact made before the friction angle changed keeps its mu) after each collider run,
+   which may have removed the interactions that did not match. O(1) a loop, O(interactions) a
+   check. */
+static void derived_update(imp_dem *d)
+{
+    const double p[5] = {d->p.young, d->p.ks_ratio, d->p.friction_angle,
+                         d->p.wall_friction_angle, (double)d->p.law};
+    if (d->derived != 0 && memcmp(p, d->derived_p, sizeof p) != 0) {
+        d->derived = 0;
+    }
+    if (d->derived < 0 && d->collider_runs != d->derived_runs) {
+        d->derived = 0;
+    }
+    if (d->derived != 0) {
+        return;
+    }
+    memcpy(d->derived_p, p, sizeof p);
+    d->derived_runs = d->collider_runs;
+    /* physics()'s friction angles of a sphere/sphere and of a wall/sphere interaction */
+    double phi = d->p.friction_angle, phi_w = phi;
+    if (d->p.wall_friction_angle >= 0.0 && d->p.wall_friction_angle < phi) {
+        phi_w = d->p.wall_friction_angle;
+    }
+    d->derived_mu[0] = tan(phi);
+    d->derived_mu[1] = tan(phi_w);
+    int ok = d->p.law == IMP_DEM_LAW_LINEAR;
+    for (int k = 0; k < d->ninter && ok; k++) {
+        const int *h = d->hot + 3 * k, c = h[2] - IMP_DEM_HOT_REAL;
+        if (h[2] == 0 || (c != IMP_DEM_SPHERE && c != IMP_DEM_WALL)) {
+            continue;
+        }
+        const imp_dem_inter *I = &d->inter[k];
+        const double rb = d->radius[h[1]], ra = c == IMP_DEM_SPHERE ? d->radius[h[0]] : rb;
+        const double kn = derived_kn(d->young[h[0]], ra, d->young[h[1]], rb);
+        const double ks = d->p.ks_ratio * kn, mu = d->derived_mu[c == IMP_DEM_WALL];
+        ok = memcmp(&kn, &I->kn, sizeof kn) == 0 && memcmp(&ks, &I->ks, sizeof ks) == 0
+             && memcmp(&mu, &I->mu, sizeof mu) == 0;
+    }
+    d->derived = ok ? 1 : -1;
 }
 
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
@@ -199,7 +251,7 @@ static inline void pack_one(const imp_dem *d, int i, double *xr, double *vw)
         st2(o, ld2(vel + i3));
         o[2] = vel[i3 + 2], o[3] = angvel[i3];
         o[4] = angvel[i3 + 1], o[5] = angvel[i3 + 2];
-        o[6] = o[7] = 0.0;
+        o[6] = d->young[i], o[7] = 0.0;
     }
 }
 
@@ -804,6 +856,9 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
     d->law_ran = 1;  /* forces on the interactions' particles (imp_dem_reset_forces) */
     const int simd = pack(d, imp_dem_law_simd());
+    if (simd && d->p.law == IMP_DEM_LAW_LINEAR) {
+        derived_update(d);
+    }
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     imp_dem_sorted *cache = imp_dem_sorted_cache(d, nblocks);
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */

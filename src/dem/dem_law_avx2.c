@@ -9,7 +9,9 @@
    particle), the other particles' vectors (3 doubles each) are gathered with two 16-byte
    loads and a scalar per group of two lanes; the interaction's state is read and written in place,
    as the 4-double runs {un, n}, {kn, ks, mu, ...} and {fn, fs} of imp_dem_inter, transposed
-   4 x 4 into one vector per field. Compiled for AVX2 through the target attribute and chosen
+   4 x 4 into one vector per field; while d->derived holds (dem_law.c: derived_update), kn, ks
+   and mu are made from the particles' radii and Young moduli (vw's seventh number) as physics()
+   made them, so the law reads only {un, n} and {fn, fs}, the record's first cache line. Compiled for AVX2 through the target attribute and chosen
    at run time (dem_law.c), so the library still runs on processors without it. */
 #include "dem_law.h"
 
@@ -57,9 +59,10 @@ static inline AVX2 void gather3(const double *base, const int *i, v4 *x, v4 *y, 
     *z = _mm256_set_pd(p3[2], p2[2], p1[2], p0[2]);
 }
 
-/* velocities and angular velocities of the four particles i[] from the packed copy d->vw */
+/* velocities, angular velocities and (e != NULL) Young moduli of the four particles i[] from
+   the packed copy d->vw */
 static inline AVX2 void gather_vw(const double *vw, const int *i, v4 *v0, v4 *v1, v4 *v2,
-                                  v4 *w0, v4 *w1, v4 *w2)
+                                  v4 *w0, v4 *w1, v4 *w2, v4 *e)
 {
     const double *p0 = vw + 8 * (size_t)i[0], *p1 = vw + 8 * (size_t)i[1];
     const double *p2 = vw + 8 * (size_t)i[2], *p3 = vw + 8 * (size_t)i[3];
@@ -68,6 +71,13 @@ static inline AVX2 void gather_vw(const double *vw, const int *i, v4 *v0, v4 *v1
     *v2 = _mm256_load_pd(p2);
     *w0 = _mm256_load_pd(p3);
     transpose(v0, v1, v2, w0);
+    if (e != NULL) {
+        v4 u0 = _mm256_load_pd(p0 + 4), u1 = _mm256_load_pd(p1 + 4);
+        v4 u2 = _mm256_load_pd(p2 + 4), u3 = _mm256_load_pd(p3 + 4);
+        transpose(&u0, &u1, &u2, &u3);
+        *w1 = u0, *w2 = u1, *e = u2;
+        return;
+    }
     v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p0 + 4)), _mm_load_pd(p2 + 4), 1);
     v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p1 + 4)), _mm_load_pd(p3 + 4), 1);
     *w1 = _mm256_unpacklo_pd(a, b);
@@ -145,6 +155,7 @@ enum { MAX_QUADS = 64 };
    then overlaps across groups instead of stalling each group's law), groups outside the common
    case to rest. Returns the count of kept groups in g. */
 static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d, int wall,
+                                                                int derived,
                                                                 const int *idx, const int *ia_all,
                                                                 const int *ib_all, int count,
                                                                 quad_geo *g, int *rest, int *nrest)
@@ -204,25 +215,31 @@ static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d
         e->at = q;
         c++;
         /* the lanes' interactions, whose runs (96 bytes from the start of a record aligned to
-           64 bytes: 2 cache lines, dem_map.c) the law reads and writes after this pass: asked
-           for now, so their loads from memory overlap this pass's work instead of stalling the
-           law (the settled pile's 49,000 interactions, 9.5 MB, are not in the core's caches) */
+           64 bytes: 2 cache lines, dem_map.c; the first 64 bytes, one line, when the constants
+           are derived) the law reads and writes after this pass: asked for now, so their loads
+           from memory overlap this pass's work instead of stalling the law (the settled pile's
+           32,000 interactions, 6 MB, are not in the core's caches) */
         lane_ptrs(kq, 0, (uintptr_t)d->inter, sizeof(imp_dem_inter), (void **)e->I);
         for (int i = 0; i < 4; i++) {
             const char *p = (const char *)e->I[i];
             _mm_prefetch(p, _MM_HINT_T0);
-            _mm_prefetch(p + 64, _MM_HINT_T0);
+            if (!derived) {
+                _mm_prefetch(p + 64, _MM_HINT_T0);
+            }
         }
     }
     return c;
 }
 
 /* imp_dem_law_avx2 for one kind of pair: inlined with wall a constant (0 or 1), so that its
-   tests fold and ra_spin's x 1.0 on sphere/sphere pairs (exact) is left out */
+   tests fold and ra_spin's x 1.0 on sphere/sphere pairs (exact) is left out, and with derived
+   a constant: 1 when kn, ks and mu are made from the particles (d->derived, dem.h: the bits
+   the record holds), so that only its first 64 bytes, {un, n} and {fn, fs}, are read */
 static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, const int wall,
-                                                           const int *idx, const int *ia0,
-                                                           const int *ib0, int count, double dt,
-                                                           double *rows, int k0, int *rest)
+                                                           const int derived, const int *idx,
+                                                           const int *ia0, const int *ib0,
+                                                           int count, double dt, double *rows,
+                                                           int k0, int *rest)
 {
     int nrest = 0;
     const v4 zero = _mm256_setzero_pd(), half = _mm256_set1_pd(0.5), two = _mm256_set1_pd(2.0);
@@ -230,11 +247,13 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
     /* ra_spin of dem_law.c: walls do not spin */
     const v4 spin_a = _mm256_set1_pd(wall ? 0.0 : 1.0);
     const int track = d->p.track_energy;
+    /* dem_law.c: physics() */
+    const v4 ks_ratio = _mm256_set1_pd(d->p.ks_ratio), mu_c = _mm256_set1_pd(d->derived_mu[wall]);
     quad_geo g[MAX_QUADS];
     for (int q0 = 0; q0 < count; q0 += 4 * MAX_QUADS) {
         int len = count - q0 < 4 * MAX_QUADS ? count - q0 : 4 * MAX_QUADS;
         const int *ia_all = ia0 + q0, *ib_all = ib0 + q0;
-        int nq = geometry4(d, wall, idx + q0, ia_all, ib_all, len, g, rest, &nrest);
+        int nq = geometry4(d, wall, derived, idx + q0, ia_all, ib_all, len, g, rest, &nrest);
         for (int j = 0; j < nq; j++) {
             const quad_geo *e = g + j;
             const int *kq = idx + q0 + e->at, *ia = ia_all + e->at, *ib = ib_all + e->at;
@@ -245,12 +264,20 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
             /* the law (dem_law.c: law()) */
             v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
             load_run(I, RUN_UN, &un_old, &o0, &o1, &o2);
-            load_run(I, RUN_KN, &kn, &ks, &mu, &kn0);
             load_run(I, RUN_FN, &fn_old, &s0, &s1, &s2);
-            (void)un_old, (void)kn0, (void)fn_old;
-            v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2;
-            gather_vw(d->vw, ia, &va0, &va1, &va2, &wa0, &wa1, &wa2);
-            gather_vw(d->vw, ib, &vb0, &vb1, &vb2, &wb0, &wb1, &wb2);
+            (void)un_old, (void)fn_old;
+            v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2, ea, eb;
+            gather_vw(d->vw, ia, &va0, &va1, &va2, &wa0, &wa1, &wa2, derived ? &ea : NULL);
+            gather_vw(d->vw, ib, &vb0, &vb1, &vb2, &wb0, &wb1, &wb2, derived ? &eb : NULL);
+            if (derived) {  /* dem_law.c: derived_kn(), then physics()'s ks and mu */
+                kn = _mm256_div_pd(mul(mul(mul(mul(two, ea), ra), eb), rb),
+                                   add(mul(ea, ra), mul(eb, rb)));
+                ks = mul(ks_ratio, kn);
+                mu = mu_c;
+            } else {
+                load_run(I, RUN_KN, &kn, &ks, &mu, &kn0);
+                (void)kn0;
+            }
             if (wall) {  /* x 0 (x 1 for spheres: exact, left out) */
                 wa0 = mul(spin_a, wa0), wa1 = mul(spin_a, wa1), wa2 = mul(spin_a, wa2);
             }
@@ -330,8 +357,12 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
 AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int *ia0,
                           const int *ib0, int count, double dt, double *rows, int k0, int *rest)
 {
-    return wall ? law4(d, 1, idx, ia0, ib0, count, dt, rows, k0, rest)
-                : law4(d, 0, idx, ia0, ib0, count, dt, rows, k0, rest);
+    if (d->derived > 0) {
+        return wall ? law4(d, 1, 1, idx, ia0, ib0, count, dt, rows, k0, rest)
+                    : law4(d, 0, 1, idx, ia0, ib0, count, dt, rows, k0, rest);
+    }
+    return wall ? law4(d, 1, 0, idx, ia0, ib0, count, dt, rows, k0, rest)
+                : law4(d, 0, 0, idx, ia0, ib0, count, dt, rows, k0, rest);
 }
 
 AVX2 void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, uint64_t *mr,
@@ -399,7 +430,7 @@ AVX2 int imp_dem_diff_avx2(const int *x, const int *y, int n, int *at, int max)
 AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
 {
     const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
-    const v4 zero = _mm256_setzero_pd();
+    const double *young = d->young;
     /* 4-double loads at 3 i read 3 i + 3: the last particle by the portable code */
     for (int i = 0; i + 1 < d->n; i++) {
         const size_t i3 = 3 * (size_t)i;
@@ -409,9 +440,10 @@ AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
             double *o = vw + 8 * (size_t)i;
             _mm256_store_pd(o, _mm256_blend_pd(_mm256_loadu_pd(vel + i3),
                                                _mm256_broadcast_sd(angvel + i3), 8));
+            /* {wy, wz, young, 0} */
             _mm256_store_pd(o + 4, _mm256_blend_pd(
                                        _mm256_castpd128_pd256(_mm_loadu_pd(angvel + i3 + 1)),
-                                       zero, 12));
+                                       _mm256_set_pd(0.0, young[i], 0.0, 0.0), 12));
         }
     }
 }

@@ -258,6 +258,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     d->bp = NULL;
     d->bodies_version = w->model.bodies_version;
     d->pwave_ok = 0;  /* radii, masses and moduli changed: imp_dem_check_dt computes it again */
+    d->derived = 0;   /* and so may the interactions' constants (dem_law.c) */
     d->built = 1;
     return IMP_OK;
 }

@@ -304,7 +304,9 @@ static int l_import(lua_State *L)
         memcpy(d->cell.L, cell + 18, sizeof d->cell.L);
     }
     lua_pop(L, 1);
-    /* interactions, in their order */
+    /* interactions, in their order (their constants as saved: the law checks them against
+       the particles' again, dem_law.c) */
+    d->derived = 0;
     while (d->ninter > 0) {
         imp_dem_erase(d, d->ninter - 1);
     }

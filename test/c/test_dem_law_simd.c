@@ -137,7 +137,8 @@ static int same_bits(const imp_dem *a, const imp_dem *b)
 typedef struct tally {
     int real, sliding, gaps, across;  /* across: real ones with a periodic shift */
     int lines;  /* the most cache lines of 64 bytes that one interaction's law runs (its first
-                   96 bytes) span: 2 in an array aligned to 64 bytes with 192-byte records */
+                   96 bytes) span: 2 in an array aligned to 64 bytes with 192-byte records (the
+                   AVX2 law reads the first only while d->derived holds) */
 } tally;
 
 /* what the scene now holds: real contacts, sliding ones, real ones with a gap */
@@ -176,6 +177,29 @@ static int clean_blocks_kept(const imp_dem *d)
     return 1;
 }
 
+/* derived_bits' changes between steps, made in both worlds: at step change_mu the friction
+   angle raised (the old contacts keep their mu: the AVX2 law cannot make it then); at step
+   change_kn one real interaction's kn doubled as a load could write it (the check finds it);
+   derived_steps[1 + d->derived]: w[0]'s steps in each state of d->derived (dem.h) */
+static int change_mu, change_kn, derived_steps[3];
+
+static void change(imp_world *w, int s)
+{
+    imp_dem *d = w->dem;
+    if (s == change_mu) {
+        d->p.friction_angle += 0.3;
+    }
+    if (s == change_kn) {
+        int k = d->ninter / 3;
+        for (; k < d->ninter && !d->inter[k].real; k++) {
+        }
+        if (k < d->ninter) {
+            d->inter[k].kn *= 2.0;
+            d->derived = 0;
+        }
+    }
+}
+
 /* steps both worlds (w[0] AVX2 when available, w[1] portable), comparing bits every 50 steps;
    returns the step of the first difference, or -1; accumulates the tallies seen. fresh: both
    on the same path instead, w[1] with its blocks' kept sorts dropped before every step (every
@@ -204,11 +228,13 @@ static int compare_runs(const scene_opts *o, int steps, int fresh, tally *seen)
                 }
             }
             for (int i = 0; i < 2; i++) {
+                change(w[i], s);
                 imp_dem_law_set_simd(fresh || i == 0);
                 if (imp_world_step(w[i]) != IMP_OK) {
                     bad = s;
                 }
             }
+            derived_steps[1 + w[0]->dem->derived]++;
             if (fresh || s % 50 == 0 || s == steps) {
                 bad = bad < 0 && !same_bits(w[0]->dem, w[1]->dem) ? s : bad;
                 bad = bad < 0 && fresh && !clean_blocks_kept(w[0]->dem) ? s : bad;
@@ -287,6 +313,39 @@ TEST(linear_bits_two_threads)
     CHECK(seen.real > 50);
 }
 
+/* the AVX2 law's kn, ks and mu made from the particles (d->derived, dem_law.c): the records'
+   bits while the check finds them so (polydisperse spheres: kn differs pair by pair), the
+   records read after the friction angle changed under the old contacts, and after a record's
+   kn was written from outside; made again once the collider's runs find every record so
+   (the contacts with the old mu gone) */
+TEST(derived_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0};
+    tally seen = {0, 0, 0, 0, 0};
+    memset(derived_steps, 0, sizeof derived_steps);
+    CHECK(compare_runs(&o, 300, 0, &seen) == -1);
+    CHECK(seen.real > 100);
+#if defined(IMP_DEM_HAVE_AVX2)
+    const int have = imp_dem_law_avx2_supported();
+#else
+    const int have = 0;
+#endif
+    CHECK(!have || (derived_steps[2] == 300 && derived_steps[0] == 0));
+    change_kn = 150;  /* a record written: not derived until that contact is gone */
+    memset(derived_steps, 0, sizeof derived_steps);
+    CHECK(compare_runs(&o, 600, 0, &seen) == -1);
+    CHECK(!have || (derived_steps[0] > 0 && derived_steps[2] > 149));
+    change_kn = 0;
+    change_mu = 200;  /* the friction raised under the contacts */
+    memset(derived_steps, 0, sizeof derived_steps);
+    CHECK(compare_runs(&o, 400, 0, &seen) == -1);
+    /* not derived from step 200 until the contacts made before it are gone, then again */
+    CHECK(!have || (derived_steps[0] > 0 && derived_steps[2] > 199));
+    o.threads = 2;
+    CHECK(compare_runs(&o, 300, 0, &seen) == -1);
+    change_mu = 0;
+}
+
 /* Hertz-Mindlin with viscous damping: all on the portable path, the switch changes nothing */
 TEST(hertz_bits)
 {
@@ -347,6 +406,7 @@ int main(int argc, char **argv)
     RUN(simd_switch);
     RUN(class_masks);
     RUN(linear_bits);
+    RUN(derived_bits);
     RUN(gaps_facet_bits);
     RUN(hertz_bits);
     RUN(linear_bits_two_threads);
