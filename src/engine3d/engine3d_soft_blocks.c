@@ -11,10 +11,11 @@
    operations give the same bits packed or not): the AVX2 path and the portable one agree bit
    for bit. Where the processor has AVX-512F, two blocks of a colour go in one 512-bit register,
    eight lanes (the same operations lane by lane: the same bits; imp_e3_soft_blocks_wide;
-   IMPACT_E3_SIMD=2 keeps the AVX2 path, 0 the portable one). Pairs of more than E3B_POINTS
-   points, and pairs left without a colour, are solved one by one after their colours' blocks (engine3d_soft.c's rows). The
-   order follows the rows' order: deterministic. Cost: O(rows + slots) to colour and fill, a
-   pass O(rows). */
+   IMPACT_E3_SIMD=2 keeps the AVX2 path, 0 the portable one). The two widths' pass kernels
+   are one text, engine3d_soft_lanes.h, included once a width. Pairs of more than E3B_POINTS
+   points, and pairs left without a colour, are solved one by one after their colours' blocks
+   (engine3d_soft.c's rows). The order follows the rows' order: deterministic. Cost:
+   O(rows + slots) to colour and fill, a pass O(rows). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,10 +394,8 @@ static inline void turn3(const double *ia, const double x[3], double y[3])
     }
 }
 
-/* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
-   kernels' apply4, lane by lane) */
 /* lane l's bodies kicked by the impulse P on b (-P on a) with moments xa = r_a x P, xb = r_b x P:
-   v += m^-1 P, w += I^-1 x (kick4's operations) */
+   v += m^-1 P, w += I^-1 x (engine3d_soft_lanes.h's kick) */
 static void lane_kick(const imp_e3_block *b, int l, const double P[3], const double xa[3], const double xb[3],
                       const double *ia, const double *ib, double *va, double *vb)
 {
@@ -448,7 +447,7 @@ static inline void lane_relative(const double *va, const double *wa, const doubl
     }
 }
 
-/* lane_relative with the passes' fused products (relative4f's operations) */
+/* lane_relative with the passes' fused products (engine3d_soft_lanes.h's point, a relax pass) */
 static inline void lane_relative_f(const double *va, const double *wa, const double *vb, const double *wb,
                                    const double ra[3], const double rb[3], double d[3])
 {
@@ -462,8 +461,8 @@ static inline void lane_relative_f(const double *va, const double *wa, const dou
 }
 
 /* the normal row's angular directions of lane l's point: ja = r_a x n, jb = r_b x n,
-   na = I_a^-1 ja, nb = I_b^-1 jb (ia, ib: the inverse inertias' columns; normal_dirs4's
-   operations) */
+   na = I_a^-1 ja, nb = I_b^-1 jb (ia, ib: the inverse inertias' columns; engine3d_soft_lanes.h's
+   point, a solve pass) */
 static void lane_normal_dirs(const double ra[3], const double rb[3], const double n[3], const double *ia,
                              const double *ib, double ja[3], double jb[3], double na[3], double nb[3])
 {
@@ -484,7 +483,7 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     const double n[3] = {f->n[0][l], f->n[1][l], f->n[2][l]}, t1[3] = {f->t1[0][l], f->t1[1][l], f->t1[2][l]};
     const double t2[3] = {f->t2[0][l], f->t2[1][l], f->t2[2][l]};
     double vn, u1, u2, na[3] = {0.0, 0.0, 0.0}, nb[3] = {0.0, 0.0, 0.0};
-    if (use_bias) {  /* the normal row alone (point4's normal_dirs4 and dot4) */
+    if (use_bias) {  /* the normal row alone (engine3d_soft_lanes.h's point) */
         double ja[3], jb[3];
         lane_normal_dirs(ra, rb, n, ia, ib, ja, jb, na, nb);
         const double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
@@ -498,7 +497,7 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
         u2 = dot3(d, t2);
     }
     double s;
-    if (use_bias) {  /* sep4's operations: the lane's normal turned back by each side's rotation */
+    if (use_bias) {  /* engine3d_soft_lanes.h's sep: the lane's normal turned back by each side's rotation */
         double ga[3], gb[3], x[3];
 #pragma GCC unroll 4
         for (int j = 0; j < 3; j++) {
@@ -588,7 +587,7 @@ static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
 }
 
 /* The warm start of lane l: its points' impulses P_k = (rn n + rt1 t1) + rt2 t2 summed, P and
-   the moments r_a x P_k, r_b x P_k, then applied once (block_warm4's operations); a point the
+   the moments r_a x P_k, r_b x P_k, then applied once (engine3d_soft_lanes.h's warm); a point the
    lane does not have adds +0. The sum is the points' impulses applied one by one, rounded once:
    the inverse inertia's product once a lane, and no chain from point to point. */
 static void lane_warm(const struct imp_e3_soft *s, const imp_e3_block *b, int l, const double *ia, const double *ib,
