@@ -11,10 +11,11 @@
    operations give the same bits packed or not): the AVX2 path and the portable one agree bit
    for bit. Where the processor has AVX-512F, two blocks of a colour go in one 512-bit register,
    eight lanes (the same operations lane by lane: the same bits; imp_e3_soft_blocks_wide;
-   IMPACT_E3_SIMD=2 keeps the AVX2 path, 0 the portable one). Pairs of more than E3B_POINTS
-   points, and pairs left without a colour, are solved one by one after their colours' blocks (engine3d_soft.c's rows). The
-   order follows the rows' order: deterministic. Cost: O(rows + slots) to colour and fill, a
-   pass O(rows). */
+   IMPACT_E3_SIMD=2 keeps the AVX2 path, 0 the portable one). The two widths' pass kernels
+   are one text, engine3d_soft_lanes.h, included once a width. Pairs of more than E3B_POINTS
+   points, and pairs left without a colour, are solved one by one after their colours' blocks
+   (engine3d_soft.c's rows). The order follows the rows' order: deterministic. Cost:
+   O(rows + slots) to colour and fill, a pass O(rows). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,10 +394,8 @@ static inline void turn3(const double *ia, const double x[3], double y[3])
     }
 }
 
-/* the impulse P of lane l's point p on b, -P on a: v += m^-1 P, w += I^-1 (r x P) (the AVX2
-   kernels' apply4, lane by lane) */
 /* lane l's bodies kicked by the impulse P on b (-P on a) with moments xa = r_a x P, xb = r_b x P:
-   v += m^-1 P, w += I^-1 x (kick4's operations) */
+   v += m^-1 P, w += I^-1 x (engine3d_soft_lanes.h's kick) */
 static void lane_kick(const imp_e3_block *b, int l, const double P[3], const double xa[3], const double xb[3],
                       const double *ia, const double *ib, double *va, double *vb)
 {
@@ -448,7 +447,7 @@ static inline void lane_relative(const double *va, const double *wa, const doubl
     }
 }
 
-/* lane_relative with the passes' fused products (relative4f's operations) */
+/* lane_relative with the passes' fused products (engine3d_soft_lanes.h's point, a relax pass) */
 static inline void lane_relative_f(const double *va, const double *wa, const double *vb, const double *wb,
                                    const double ra[3], const double rb[3], double d[3])
 {
@@ -462,8 +461,8 @@ static inline void lane_relative_f(const double *va, const double *wa, const dou
 }
 
 /* the normal row's angular directions of lane l's point: ja = r_a x n, jb = r_b x n,
-   na = I_a^-1 ja, nb = I_b^-1 jb (ia, ib: the inverse inertias' columns; normal_dirs4's
-   operations) */
+   na = I_a^-1 ja, nb = I_b^-1 jb (ia, ib: the inverse inertias' columns; engine3d_soft_lanes.h's
+   point, a solve pass) */
 static void lane_normal_dirs(const double ra[3], const double rb[3], const double n[3], const double *ia,
                              const double *ib, double ja[3], double jb[3], double na[3], double nb[3])
 {
@@ -484,7 +483,7 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     const double n[3] = {f->n[0][l], f->n[1][l], f->n[2][l]}, t1[3] = {f->t1[0][l], f->t1[1][l], f->t1[2][l]};
     const double t2[3] = {f->t2[0][l], f->t2[1][l], f->t2[2][l]};
     double vn, u1, u2, na[3] = {0.0, 0.0, 0.0}, nb[3] = {0.0, 0.0, 0.0};
-    if (use_bias) {  /* the normal row alone (point4's normal_dirs4 and dot4) */
+    if (use_bias) {  /* the normal row alone (engine3d_soft_lanes.h's point) */
         double ja[3], jb[3];
         lane_normal_dirs(ra, rb, n, ia, ib, ja, jb, na, nb);
         const double dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
@@ -498,7 +497,7 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
         u2 = dot3(d, t2);
     }
     double s;
-    if (use_bias) {  /* sep4's operations: the lane's normal turned back by each side's rotation */
+    if (use_bias) {  /* engine3d_soft_lanes.h's sep: the lane's normal turned back by each side's rotation */
         double ga[3], gb[3], x[3];
 #pragma GCC unroll 4
         for (int j = 0; j < 3; j++) {
@@ -588,7 +587,7 @@ static void scatter(struct imp_e3_soft *s, int slot, const double v[6])
 }
 
 /* The warm start of lane l: its points' impulses P_k = (rn n + rt1 t1) + rt2 t2 summed, P and
-   the moments r_a x P_k, r_b x P_k, then applied once (block_warm4's operations); a point the
+   the moments r_a x P_k, r_b x P_k, then applied once (engine3d_soft_lanes.h's warm); a point the
    lane does not have adds +0. The sum is the points' impulses applied one by one, rounded once:
    the inverse inertia's product once a lane, and no chain from point to point. */
 static void lane_warm(const struct imp_e3_soft *s, const imp_e3_block *b, int l, const double *ia, const double *ib,
@@ -765,24 +764,10 @@ static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int of
 
 static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
 static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
-/* the passes' fused operations (fm, fnm, fms, dot3, cross3, turn3 above, four lanes at once) */
+/* the passes' fused operations (fm, fnm, fms above, four lanes at once) */
 static inline AVX2 v4 fm4(v4 a, v4 b, v4 c) { return _mm256_fmadd_pd(a, b, c); }
 static inline AVX2 v4 fnm4(v4 a, v4 b, v4 c) { return _mm256_fnmadd_pd(a, b, c); }
 static inline AVX2 v4 fms4(v4 a, v4 b, v4 c) { return _mm256_fmsub_pd(a, b, c); }
-static inline AVX2 __attribute__((always_inline)) void cross4v(const v4 a[3], const v4 b[3], v4 c[3])
-{
-    c[0] = fms4(a[1], b[2], mul(a[2], b[1]));
-    c[1] = fms4(a[2], b[0], mul(a[0], b[2]));
-    c[2] = fms4(a[0], b[1], mul(a[1], b[0]));
-}
-/* I^-1 x from the gathered inverse inertia (ia[j][i] = I[i][j]) */
-static inline AVX2 __attribute__((always_inline)) void turn4(v4 ia[3][4], const v4 x[3], v4 y[3])
-{
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        y[i] = fm4(ia[2][i], x[2], fm4(ia[1][i], x[1], mul(ia[0][i], x[0])));
-    }
-}
 
 /* the velocity of b relative to a at the point (anchors ra, rb), d = ((v_b - v_a) + w_b x r_b)
    - w_a x r_a, the four lanes at once (lane_point's d) */
@@ -798,69 +783,6 @@ static inline AVX2 __attribute__((always_inline)) void relative4(const v4 va[3],
     for (int i = 0; i < 3; i++) {
         d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
     }
-}
-
-/* relative4 with the passes' fused products (lane_relative_f's operations) */
-static inline AVX2 __attribute__((always_inline)) void relative4f(const v4 va[3], const v4 wa[3], const v4 vb[3],
-                                                                   const v4 wb[3], const v4 ra[3], const v4 rb[3],
-                                                                   v4 d[3])
-{
-    v4 ca[3], cb[3];
-    cross4v(wb, rb, cb);
-    cross4v(wa, ra, ca);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
-    }
-}
-
-/* the lanes' bodies kicked by the impulse P on b (-P on a) with moments xa = r_a x P,
-   xb = r_b x P: v += m^-1 P, w += I^-1 x (lane_kick's operations) */
-static inline AVX2 __attribute__((always_inline)) void kick4(const imp_e3_block *b, const v4 P[3], const v4 xa[3],
-                                                              const v4 xb[3], v4 ia[3][4], v4 ib[3][4], v4 *va,
-                                                              v4 *wa, v4 *vb, v4 *wb)
-{
-    v4 A[3], B[3];
-    turn4(ia, xa, A);
-    turn4(ib, xb, B);
-    v4 ima = ld(b->ima), imb = ld(b->imb);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        va[i] = fnm4(ima, P[i], va[i]);
-        vb[i] = fm4(imb, P[i], vb[i]);
-        wa[i] = sub(wa[i], A[i]);
-        wb[i] = add(wb[i], B[i]);
-    }
-}
-
-/* the impulse P (the live lanes') at anchors ra, rb on b, -P on a: v += m^-1 P,
-   w += I^-1 (r x P) (lane_apply_impulse's operations) */
-static inline AVX2 __attribute__((always_inline)) void apply4_impulse(const imp_e3_block *b, const v4 P[3],
-                                                                       const v4 ra[3], const v4 rb[3], v4 ia[3][4],
-                                                                       v4 ib[3][4], v4 *va, v4 *wa, v4 *vb, v4 *wb)
-{
-    v4 xa[3], xb[3];
-    cross4v(ra, P, xa);
-    cross4v(rb, P, xb);
-    kick4(b, P, xa, xb, ia, ib, va, wa, vb, wb);
-}
-
-/* the impulse P = dn n + d1 t1 + d2 t2 of point p applied to both sides (lane_point's apply) */
-static inline AVX2 __attribute__((always_inline)) void apply4(const imp_e3_block *b, const imp_e3_block_pt *p,
-                                                               const imp_e3_block_frame *f, int k, v4 ia[3][4],
-                                                               v4 ib[3][4], v4 dn, v4 d1, v4 d2, v4 *va, v4 *wa,
-                                                               v4 *vb, v4 *wb)
-{
-    v4 P[3], ra[3], rb[3];
-    v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
-                                                     _mm256_set1_epi64x(k)));
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = _mm256_and_pd(fm4(d2, ld(f->t2[i]), fm4(d1, ld(f->t1[i]), mul(dn, ld(f->n[i])))), live);
-        ra[i] = ld(p->ra[i]);
-        rb[i] = ld(p->rb[i]);
-    }
-    apply4_impulse(b, P, ra, rb, ia, ib, va, wa, vb, wb);
 }
 
 /* block_masses_portable with AVX2, the four lanes at once */
@@ -980,198 +902,64 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
     _mm256_storeu_pd(lane[2], u2s);
 }
 
-/* dot3's (x0 y0 + x1 y1) + x2 y2 fused, the four lanes at once */
-static inline AVX2 __attribute__((always_inline)) v4 dot4(const v4 x[3], const v4 y[3])
+/* the 4-lane operations engine3d_soft_lanes.h takes (one block a register; the second block's
+   arguments unread: its kernels are called with the block twice) */
+#define KERN4 static inline AVX2 __attribute__((always_inline))
+typedef v4 m4;  /* a lane mask: all ones or all zeros a lane */
+KERN4 v4 add4(v4 a, v4 b) { return _mm256_add_pd(a, b); }
+KERN4 v4 sub4(v4 a, v4 b) { return _mm256_sub_pd(a, b); }
+KERN4 v4 mul4(v4 a, v4 b) { return _mm256_mul_pd(a, b); }
+KERN4 v4 div4(v4 a, v4 b) { return _mm256_div_pd(a, b); }
+KERN4 v4 max4(v4 a, v4 b) { return _mm256_max_pd(a, b); }
+KERN4 v4 min4(v4 a, v4 b) { return _mm256_min_pd(a, b); }
+KERN4 v4 sqrt4(v4 a) { return _mm256_sqrt_pd(a); }
+KERN4 v4 zero4(void) { return _mm256_setzero_pd(); }
+KERN4 v4 set4(double x) { return _mm256_set1_pd(x); }
+KERN4 v4 ld4(const double *lo, const double *hi) { (void)hi; return _mm256_loadu_pd(lo); }
+KERN4 void st4(double *lo, double *hi, v4 x) { (void)hi; _mm256_storeu_pd(lo, x); }
+KERN4 m4 gt4(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+KERN4 m4 eq4(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
+KERN4 m4 both4(m4 a, m4 b) { return _mm256_and_pd(a, b); }
+KERN4 v4 sel4(m4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
+KERN4 v4 keep4(m4 m, v4 x) { return _mm256_and_pd(x, m); }
+KERN4 int any4(m4 m) { return _mm256_movemask_pd(m) != 0; }
+/* the lanes with point k (k < cnt) */
+KERN4 m4 live4(const long long *c0, const long long *c1, int k)
 {
-    return fm4(x[2], y[2], fm4(x[1], y[1], mul(x[0], y[0])));
+    (void)c1;
+    return _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)c0),
+                                                  _mm256_set1_epi64x(k)));
+}
+/* one block: its warm start's loop runs to its points, every lane has point k */
+KERN4 v4 add_has4(v4 x, v4 y, int h0, int h1) { (void)h0, (void)h1; return _mm256_add_pd(x, y); }
+KERN4 int moving4(int m0, int m1) { (void)m1; return m0; }
+KERN4 void gather_lanes4(const double *base, const int *s0, const int *s1, size_t stride, int off, v4 c[4])
+{
+    (void)s1;
+    gather4(base, s0, stride, off, c);
+}
+KERN4 void scatter_lanes4(double *sv, const int *s0, const int *s1, int moving, int off, const v4 c[4])
+{
+    (void)s1;
+    scatter4(sv, s0, moving, off, c);
 }
 
-/* the normal row's angular directions: ja = r_a x n, jb = r_b x n and their turns
-   na = I_a^-1 ja, nb = I_b^-1 jb (lane_normal_dirs's operations); they do not depend on the
-   velocities, so the processor computes them beside the chain of the points before */
-static inline AVX2 __attribute__((always_inline)) void normal_dirs4(const v4 ra[3], const v4 rb[3], const v4 n[3],
-                                                                     v4 ia[3][4], v4 ib[3][4], v4 ja[3], v4 jb[3],
-                                                                     v4 na[3], v4 nb[3])
-{
-    cross4v(ra, n, ja);
-    cross4v(rb, n, jb);
-    turn4(ia, ja, na);
-    turn4(ib, jb, nb);
-}
-
-/* One block's state in a pass: its lanes' velocities, inverse inertias' columns and (solve
-   passes) motions since the step began, gathered from the slots. */
-typedef struct block4 {
-    v4 va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
-    v4 ga[3], gb[3], gc;  /* (solve passes) sep4's of the lanes' frame */
-} block4;
-
-/* the separation's terms of the lanes' normal n from each side's motion since the step began
-   (da, db: the displacement, then the rotation's columns): ga = R_a^T n - n, gb = R_b^T n - n,
-   gc = n.(dx_b - dx_a), so that a point's s = sep + (gc + (gb.r_b - ga.r_a)) (the anchors
-   moved with their bodies: n.((dx_b + R_b r_b - r_b) - (dx_a + R_a r_a - r_a))); once a block
-   and not once a point (lane_point's operations) */
-static inline AVX2 __attribute__((always_inline)) void sep4(v4 da[4][4], v4 db[4][4], const v4 n[3], v4 ga[3],
-                                                             v4 gb[3], v4 *gc)
-{
-    v4 x[3];
-#pragma GCC unroll 4
-    for (int j = 0; j < 3; j++) {
-        ga[j] = sub(dot4(da[1 + j], n), n[j]);
-        gb[j] = sub(dot4(db[1 + j], n), n[j]);
-        x[j] = sub(db[0][j], da[0][j]);
-    }
-    *gc = dot4(x, n);
-}
-
-static inline AVX2 __attribute__((always_inline)) void begin4(const struct imp_e3_soft *s, const imp_e3_block *b,
-                                                               block4 *g, int use_bias, int warm)
-{
-    gather4(s->sv, b->a, 8, 0, g->va);
-    gather4(s->sv, b->a, 8, 4, g->wa);
-    gather4(s->sv, b->b, 8, 0, g->vb);
-    gather4(s->sv, b->b, 8, 4, g->wb);
-#pragma GCC unroll 4
-    for (int j = 0; j < 3; j++) {  /* ia[j][i] = I_a[i][j] */
-        gather4(s->si, b->a, 12, 4 * j, g->ia[j]);
-        gather4(s->si, b->b, 12, 4 * j, g->ib[j]);
-    }
-    if (use_bias && !warm) {
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            gather4(s->delta, b->a, 16, 4 * j, g->da[j]);
-            gather4(s->delta, b->b, 16, 4 * j, g->db[j]);
-        }
-        v4 n[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            n[i] = ld(b->f.n[i]);
-        }
-        sep4(g->da, g->db, n, g->ga, g->gb, &g->gc);
-    }
-}
-
-static inline AVX2 __attribute__((always_inline)) void end4(struct imp_e3_soft *s, const imp_e3_block *b,
-                                                             const block4 *g)
-{
-    scatter4(s->sv, b->a, b->amove, 0, g->va);
-    scatter4(s->sv, b->a, b->amove, 4, g->wa);
-    scatter4(s->sv, b->b, b->bmove, 0, g->vb);
-    scatter4(s->sv, b->b, b->bmove, 4, g->wb);
-}
-
-/* point k of block b's lanes with AVX2, the four lanes at once (lane_point's and lane_warm's
-   operations) */
-static inline AVX2 __attribute__((always_inline)) void point4(const struct imp_e3_soft *s, imp_e3_block *b,
-                                                               imp_e3_block_sum *bs, int k, block4 *g, double hs,
-                                                               double inv_hs, double push_max, int use_bias)
-{
-    const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    v4 *va = g->va, *wa = g->wa, *vb = g->vb, *wb = g->wb;
-    v4 (*ia)[4] = g->ia, (*ib)[4] = g->ib;
-    imp_e3_block_pt *p = &b->p[k];
-    const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
-    v4 ra[3], rb[3], n[3], t1[3], t2[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
-        n[i] = ld(f->n[i]), t1[i] = ld(f->t1[i]), t2[i] = ld(f->t2[i]);
-    }
-    v4 vn, u1, u2, ja[3], jb[3], na[3], nb[3];
-    if (use_bias) {  /* the normal row alone: its angular directions first, off the chain */
-        normal_dirs4(ra, rb, n, ia, ib, ja, jb, na, nb);
-        v4 dv[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            dv[i] = sub(vb[i], va[i]);
-        }
-        vn = sub(add(dot4(dv, n), dot4(jb, wb)), dot4(ja, wa));
-        u1 = u2 = zero;
-    } else {
-        v4 d[3];
-        relative4f(va, wa, vb, wb, ra, rb, d);
-        vn = dot4(d, n);
-        u1 = dot4(d, t1);
-        u2 = dot4(d, t2);
-    }
-    v4 s_;
-    if (use_bias) {  /* s = sep + n.(dx_b - dx_a) + (R_b^T n - n).r_b - (R_a^T n - n).r_a */
-        if (b->xf >= 0 && k > 0) {  /* this point's own frame */
-            sep4(g->da, g->db, n, g->ga, g->gb, &g->gc);
-        }
-        s_ = add(ld(p->sep), add(g->gc, sub(dot4(g->gb, rb), dot4(g->ga, ra))));
-    } else {
-        s_ = fm4(_mm256_set1_pd(hs), vn, ld(p->s));
-    }
-    _mm256_storeu_pd(p->s, s_);
-    v4 pos = _mm256_cmp_pd(s_, zero, _CMP_GT_OQ), spec = mul(s_, _mm256_set1_pd(inv_hs));
-    v4 bias, ms = one, is = zero;
-    if (use_bias) {
-        v4 sb = _mm256_max_pd(mul(ld(b->br), s_), _mm256_set1_pd(-push_max));
-        bias = sel(pos, spec, sb);
-        ms = sel(pos, one, ld(b->ms));
-        is = sel(pos, zero, ld(b->is));
-    } else {
-        bias = sel(pos, spec, zero);
-    }
-    v4 r0 = ld(p->rn), maxn = ld(p->maxn);
-    v4 rn = fnm4(is, r0, fnm4(mul(ld(p->mn), ms), add(vn, bias), r0));
-    rn = _mm256_max_pd(rn, zero);
-    v4 dn = sub(rn, r0);
-    v4 first = _mm256_and_pd(_mm256_cmp_pd(maxn, zero, _CMP_EQ_OQ), _mm256_cmp_pd(rn, zero, _CMP_GT_OQ));
-    v4 uhit = ld(p->uhit);
-    _mm256_storeu_pd(p->uhit, sel(first, _mm256_min_pd(vn, uhit), uhit));
-    _mm256_storeu_pd(p->maxn, _mm256_max_pd(rn, maxn));
-    _mm256_storeu_pd(p->rn, rn);
-    if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes) */
-        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b->cnt),
-                                                         _mm256_set1_epi64x(k)));
-        v4 dl = _mm256_and_pd(dn, live), ima = ld(b->ima), imb = ld(b->imb);
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            v4 P = mul(dl, n[i]);
-            va[i] = fnm4(ima, P, va[i]);
-            vb[i] = fm4(imb, P, vb[i]);
-            wa[i] = fnm4(dl, na[i], wa[i]);
-            wb[i] = fm4(dl, nb[i], wb[i]);
-        }
-        return;
-    }
-    u1 = fm4(ld(p->w1n), dn, u1);
-    u2 = fm4(ld(p->w2n), dn, u2);
-    v4 q1 = ld(p->rt1), q2 = ld(p->rt2), mt = ld(p->mt);
-    v4 r1 = fnm4(mt, u1, q1), r2 = fnm4(mt, u2, q2);
-    v4 lim = mul(ld(f->mu), rn), len2 = fm4(r2, r2, mul(r1, r1));
-    v4 over = _mm256_cmp_pd(len2, mul(lim, lim), _CMP_GT_OQ);
-    if (_mm256_movemask_pd(over) != 0) {  /* a lane slides: the clamp's square root and division
-                                              (off the chain of the points that stick) */
-        v4 sc = _mm256_div_pd(lim, _mm256_sqrt_pd(len2));
-        r1 = sel(over, mul(r1, sc), r1);
-        r2 = sel(over, mul(r2, sc), r2);
-    }
-    _mm256_storeu_pd(p->rt1, r1);
-    _mm256_storeu_pd(p->rt2, r2);
-    if (bs != NULL) {  /* the last pass of the sub-step: its impulses added to the step's sums */
-        double (*sk)[4] = bs->sum[k];
-        _mm256_storeu_pd(sk[0], add(ld(sk[0]), rn));
-        _mm256_storeu_pd(sk[1], add(ld(sk[1]), r1));
-        _mm256_storeu_pd(sk[2], add(ld(sk[2]), r2));
-    }
-    apply4(b, p, f, k, ia, ib, dn, sub(r1, q1), sub(r2, q2), va, wa, vb, wb);
-}
+#define LW 4
+#include "engine3d_soft_lanes.h"  /* point4, warm4, begin4, end4, block4 ... */
+#undef LW
 
 /* block b with AVX2, the four lanes at once (block_portable's operations) */
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct imp_e3_soft *s, imp_e3_block *b,
                                                                         imp_e3_block_sum *bs, double hs,
                                                                         double inv_hs, double push_max,
-                                                                        int use_bias, int warm)
+                                                                        int use_bias)
 {
     block4 g;
-    begin4(s, b, &g, use_bias, warm);
+    begin4(s, b, b, &g, use_bias);
     for (int k = 0; k < b->np; k++) {
-        point4(s, b, bs, k, &g, hs, inv_hs, push_max, use_bias);
+        point4(s, b, b, bs, bs, k, &g, hs, inv_hs, push_max, use_bias);
     }
-    end4(s, b, &g);
+    end4(s, b, b, &g);
 }
 
 /* two blocks of one colour (no moving body in both) taken together, point k of one then point
@@ -1181,23 +969,22 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_body(struct im
 static inline AVX2 __attribute__((always_inline)) void block_avx2_body2(struct imp_e3_soft *s, imp_e3_block *b0,
                                                                          imp_e3_block *b1, imp_e3_block_sum *bs0,
                                                                          imp_e3_block_sum *bs1, double hs,
-                                                                         double inv_hs, double push_max, int use_bias,
-                                                                         int warm)
+                                                                         double inv_hs, double push_max, int use_bias)
 {
     block4 g0, g1;
-    begin4(s, b0, &g0, use_bias, warm);
-    begin4(s, b1, &g1, use_bias, warm);
+    begin4(s, b0, b0, &g0, use_bias);
+    begin4(s, b1, b1, &g1, use_bias);
     int np = b0->np > b1->np ? b0->np : b1->np;
     for (int k = 0; k < np; k++) {
         if (k < b0->np) {
-            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias);
+            point4(s, b0, b0, bs0, bs0, k, &g0, hs, inv_hs, push_max, use_bias);
         }
         if (k < b1->np) {
-            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias);
+            point4(s, b1, b1, bs1, bs1, k, &g1, hs, inv_hs, push_max, use_bias);
         }
     }
-    end4(s, b0, &g0);
-    end4(s, b1, &g1);
+    end4(s, b0, b0, &g0);
+    end4(s, b1, b1, &g1);
 }
 
 /* block b0, or b0 and b1 together (b1 not NULL); bs0, bs1: their sums when the pass adds its
@@ -1207,12 +994,12 @@ static inline AVX2 __attribute__((always_inline)) void block_avx2_one_or_two(str
                                                                               imp_e3_block_sum *bs0,
                                                                               imp_e3_block_sum *bs1, double hs,
                                                                               double inv_hs, double push_max,
-                                                                              int use_bias, int warm)
+                                                                              int use_bias)
 {
     if (b1 == NULL) {
-        block_avx2_body(s, b0, bs0, hs, inv_hs, push_max, use_bias, warm);
+        block_avx2_body(s, b0, bs0, hs, inv_hs, push_max, use_bias);
     } else {
-        block_avx2_body2(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, use_bias, warm);
+        block_avx2_body2(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, use_bias);
     }
 }
 
@@ -1248,121 +1035,92 @@ static AVX2 unsigned block_impact_lanes_avx2(const struct imp_e3_soft *s, const 
     return (unsigned)_mm256_movemask_pd(yes);
 }
 
-/* the warm start of block b, the four lanes at once (lane_warm's operations) */
-static inline AVX2 __attribute__((always_inline)) void block_warm4(struct imp_e3_soft *s, const imp_e3_block *b)
-{
-    block4 g;
-    begin4(s, b, &g, 0, 1);
-    const __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
-    v4 P[3], xa[3], xb[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = xa[i] = xb[i] = _mm256_setzero_pd();
-    }
-    for (int k = 0; k < b->np; k++) {
-        const imp_e3_block_pt *p = &b->p[k];
-        const imp_e3_block_frame *f = frame_of(s->xframes, b, k);
-        v4 live = _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(k)));
-        v4 rn = ld(p->rn), r1 = ld(p->rt1), r2 = ld(p->rt2), Q[3], ra[3], rb[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            Q[i] = _mm256_and_pd(fm4(r2, ld(f->t2[i]), fm4(r1, ld(f->t1[i]), mul(rn, ld(f->n[i])))), live);
-            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
-        }
-        v4 ca[3], cb[3];
-        cross4v(ra, Q, ca);
-        cross4v(rb, Q, cb);
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            xa[i] = add(xa[i], ca[i]);
-            xb[i] = add(xb[i], cb[i]);
-            P[i] = add(P[i], Q[i]);
-        }
-    }
-    kick4(b, P, xa, xb, g.ia, g.ib, g.va, g.wa, g.vb, g.wb);
-    end4(s, b, &g);
-}
-
 /* the four kinds of pass, each compiled for its own (use_bias, warm, sums) */
 static AVX2 void block_avx2_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
-    block_warm4(s, b0);
+    warm4(s, b0, b0);
     if (b1 != NULL) {
-        block_warm4(s, b1);
+        warm4(s, b1, b1);
     }
 }
 
 static AVX2 void block_avx2_solve(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
                                   double inv_hs, double push_max)
 {
-    block_avx2_one_or_two(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 1, 0);
+    block_avx2_one_or_two(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 1);
 }
 
 static AVX2 void block_avx2_relax(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, double hs,
                                   double inv_hs, double push_max)
 {
-    block_avx2_one_or_two(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 0, 0);
+    block_avx2_one_or_two(s, b0, b1, NULL, NULL, hs, inv_hs, push_max, 0);
 }
 
 static AVX2 void block_avx2_relax_sum(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1,
                                       imp_e3_block_sum *bs0, imp_e3_block_sum *bs1, double hs, double inv_hs,
                                       double push_max)
 {
-    block_avx2_one_or_two(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, 0, 0);
+    block_avx2_one_or_two(s, b0, b1, bs0, bs1, hs, inv_hs, push_max, 0);
 }
 
 /* The AVX-512 passes (blocks_run, when the processor has AVX-512F and the wide path is on,
    imp_e3_soft_blocks_wide): two blocks of one colour in one 512-bit register, the first's
-   four lanes low and the second's high, eight pairs at once. Each lane does point4's
-   operations in its order (the same instructions eight lanes wide; the compare masks and
-   masked moves select the same values as point4's blends and ands): the AVX2 and portable
-   paths' results bit for bit. The velocities are gathered and scattered as the AVX2 kernel's
-   (gather4, scatter4), then joined into the two halves; where one block has more points than
-   the other, the longer one's last points are point4's. */
+   four lanes low and the second's high, eight pairs at once. The kernels are the AVX2 ones
+   (engine3d_soft_lanes.h) eight lanes wide: the same operations in every lane (the compare
+   masks and masked moves select the same values as the AVX2 blends and ands), the AVX2 and
+   portable paths' results bit for bit. The velocities are gathered and scattered two blocks
+   at once (gather_lanes8, scatter_lanes8: gather4's and scatter4's rows, two to a register);
+   where one block has more points than the other, the longer one's last points are point4's. */
 #define AVX512 __attribute__((target("avx2,fma,avx512f")))
 #define INL __attribute__((always_inline))
+#define KERN8 static inline AVX512 INL
 
 typedef __m512d v8;
+typedef __mmask8 m8;  /* bits 0-3: the first block's lanes, 4-7: the second's */
 
-static inline AVX512 INL v8 join(v4 lo, v4 hi) { return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1); }
+KERN8 v8 join(v4 lo, v4 hi) { return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1); }
 /* lanes 0-3 from lo, 4-7 from hi (each four doubles) */
-static inline AVX512 INL v8 ld8(const double *lo, const double *hi) { return join(ld(lo), ld(hi)); }
-static inline AVX512 INL void st8(double *lo, double *hi, v8 x)
+KERN8 v8 ld8(const double *lo, const double *hi) { return join(ld(lo), ld(hi)); }
+KERN8 void st8(double *lo, double *hi, v8 x)
 {
     _mm256_storeu_pd(lo, _mm512_castpd512_pd256(x));
     _mm256_storeu_pd(hi, _mm512_extractf64x4_pd(x, 1));
 }
-static inline AVX512 INL v8 add8(v8 a, v8 b) { return _mm512_add_pd(a, b); }
-static inline AVX512 INL v8 sub8(v8 a, v8 b) { return _mm512_sub_pd(a, b); }
-static inline AVX512 INL v8 mul8(v8 a, v8 b) { return _mm512_mul_pd(a, b); }
-static inline AVX512 INL v8 fm8(v8 a, v8 b, v8 c) { return _mm512_fmadd_pd(a, b, c); }
-static inline AVX512 INL v8 fnm8(v8 a, v8 b, v8 c) { return _mm512_fnmadd_pd(a, b, c); }
-static inline AVX512 INL v8 fms8(v8 a, v8 b, v8 c) { return _mm512_fmsub_pd(a, b, c); }
-static inline AVX512 INL v8 dot8(const v8 x[3], const v8 y[3]) { return fm8(x[2], y[2], fm8(x[1], y[1], mul8(x[0], y[0]))); }
-static inline AVX512 INL void cross8(const v8 a[3], const v8 b[3], v8 c[3])
+KERN8 v8 add8(v8 a, v8 b) { return _mm512_add_pd(a, b); }
+KERN8 v8 sub8(v8 a, v8 b) { return _mm512_sub_pd(a, b); }
+KERN8 v8 mul8(v8 a, v8 b) { return _mm512_mul_pd(a, b); }
+KERN8 v8 div8(v8 a, v8 b) { return _mm512_div_pd(a, b); }
+KERN8 v8 max8(v8 a, v8 b) { return _mm512_max_pd(a, b); }
+KERN8 v8 min8(v8 a, v8 b) { return _mm512_min_pd(a, b); }
+KERN8 v8 sqrt8(v8 a) { return _mm512_sqrt_pd(a); }
+KERN8 v8 zero8(void) { return _mm512_setzero_pd(); }
+KERN8 v8 set8(double x) { return _mm512_set1_pd(x); }
+KERN8 v8 fm8(v8 a, v8 b, v8 c) { return _mm512_fmadd_pd(a, b, c); }
+KERN8 v8 fnm8(v8 a, v8 b, v8 c) { return _mm512_fnmadd_pd(a, b, c); }
+KERN8 v8 fms8(v8 a, v8 b, v8 c) { return _mm512_fmsub_pd(a, b, c); }
+KERN8 m8 gt8(v8 a, v8 b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+KERN8 m8 eq8(v8 a, v8 b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
+KERN8 m8 both8(m8 a, m8 b) { return a & b; }
+KERN8 v8 sel8(m8 m, v8 yes, v8 no) { return _mm512_mask_blend_pd(m, no, yes); }
+KERN8 v8 keep8(m8 m, v8 x) { return _mm512_maskz_mov_pd(m, x); }
+KERN8 int any8(m8 m) { return m != 0; }
+KERN8 m8 live8(const long long *c0, const long long *c1, int k)
 {
-    c[0] = fms8(a[1], b[2], mul8(a[2], b[1]));
-    c[1] = fms8(a[2], b[0], mul8(a[0], b[2]));
-    c[2] = fms8(a[0], b[1], mul8(a[1], b[0]));
+    __m512i cnt = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)c0)),
+                                     _mm256_loadu_si256((const __m256i *)(const void *)c1), 1);
+    return _mm512_cmpgt_epi64_mask(cnt, _mm512_set1_epi64(k));
 }
-static inline AVX512 INL void turn8(v8 ia[3][4], const v8 x[3], v8 y[3])
+/* x + y in the lanes of the blocks that have point k (h0: the first, h1: the second) */
+KERN8 v8 add_has8(v8 x, v8 y, int h0, int h1)
 {
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        y[i] = fm8(ia[2][i], x[2], fm8(ia[1][i], x[1], mul8(ia[0][i], x[0])));
-    }
+    return _mm512_mask_add_pd(x, (m8)((h0 ? 0x0f : 0) | (h1 ? 0xf0 : 0)), x, y);
 }
-
-/* two blocks' state in a pass, eight lanes (block4's fields: the first block's lanes low) */
-typedef struct block8 {
-    v8 va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
-    v8 ga[3], gb[3], gc;
-} block8;
+KERN8 int moving8(int m0, int m1) { return m0 | m1 << 4; }
 
 /* the 4 doubles at offset off of the slots of b0's lanes and b1's (stride per slot) as
    components x, y, z, w of the eight lanes (gather4's, two blocks at once): each register
    two rows (lane l of b0, lane l of b1), then unpacked and permuted (moves only) */
-static inline AVX512 INL void gather8(const double *base, const int *s0, const int *s1, size_t stride, int off,
+static inline AVX512 INL void gather_lanes8(const double *base, const int *s0, const int *s1, size_t stride, int off,
                                       v8 c[4])
 {
     v8 z[4];
@@ -1381,7 +1139,8 @@ static inline AVX512 INL void gather8(const double *base, const int *s0, const i
 
 /* components c back into the padded velocities at offset off of the lanes whose bit is set
    (bits 0-3: b0's lanes, 4-7: b1's; scatter4's, two blocks at once) */
-static inline AVX512 INL void scatter8(double *sv, const int *s0, const int *s1, int moving, int off, const v8 c[4])
+static inline AVX512 INL void scatter_lanes8(double *sv, const int *s0, const int *s1, int moving, int off,
+                                             const v8 c[4])
 {
     const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
     v8 u0 = _mm512_unpacklo_pd(c[0], c[1]), u1 = _mm512_unpackhi_pd(c[0], c[1]);
@@ -1398,6 +1157,10 @@ static inline AVX512 INL void scatter8(double *sv, const int *s0, const int *s1,
         }
     }
 }
+
+#define LW 8
+#include "engine3d_soft_lanes.h"  /* point8, warm8, begin8, end8, block8 ... */
+#undef LW
 
 static inline AVX512 INL v4 half(v8 x, int h) { return h ? _mm512_extractf64x4_pd(x, 1) : _mm512_castpd512_pd256(x); }
 
@@ -1436,182 +1199,6 @@ static inline AVX512 INL void join8(const block4 *g0, const block4 *g1, block8 *
     }
 }
 
-/* sep4 eight lanes wide */
-static inline AVX512 INL void sep8(v8 da[4][4], v8 db[4][4], const v8 n[3], v8 ga[3], v8 gb[3], v8 *gc)
-{
-    v8 x[3];
-#pragma GCC unroll 4
-    for (int j = 0; j < 3; j++) {
-        ga[j] = sub8(dot8(da[1 + j], n), n[j]);
-        gb[j] = sub8(dot8(db[1 + j], n), n[j]);
-        x[j] = sub8(db[0][j], da[0][j]);
-    }
-    *gc = dot8(x, n);
-}
-
-/* begin4 for two blocks, eight lanes */
-static inline AVX512 INL void begin8(const struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_block *b1,
-                                     block8 *G, int use_bias)
-{
-    gather8(s->sv, b0->a, b1->a, 8, 0, G->va);
-    gather8(s->sv, b0->a, b1->a, 8, 4, G->wa);
-    gather8(s->sv, b0->b, b1->b, 8, 0, G->vb);
-    gather8(s->sv, b0->b, b1->b, 8, 4, G->wb);
-#pragma GCC unroll 4
-    for (int j = 0; j < 3; j++) {
-        gather8(s->si, b0->a, b1->a, 12, 4 * j, G->ia[j]);
-        gather8(s->si, b0->b, b1->b, 12, 4 * j, G->ib[j]);
-    }
-    if (use_bias) {
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            gather8(s->delta, b0->a, b1->a, 16, 4 * j, G->da[j]);
-            gather8(s->delta, b0->b, b1->b, 16, 4 * j, G->db[j]);
-        }
-        v8 n[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            n[i] = ld8(b0->f.n[i], b1->f.n[i]);
-        }
-        sep8(G->da, G->db, n, G->ga, G->gb, &G->gc);
-    }
-}
-
-static inline AVX512 INL void end8(struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_block *b1,
-                                   const block8 *G)
-{
-    scatter8(s->sv, b0->a, b1->a, b0->amove | b1->amove << 4, 0, G->va);
-    scatter8(s->sv, b0->a, b1->a, b0->amove | b1->amove << 4, 4, G->wa);
-    scatter8(s->sv, b0->b, b1->b, b0->bmove | b1->bmove << 4, 0, G->vb);
-    scatter8(s->sv, b0->b, b1->b, b0->bmove | b1->bmove << 4, 4, G->wb);
-}
-
-/* point k of blocks b0 (lanes 0-3) and b1 (lanes 4-7), both having it: point4's operations */
-static inline AVX512 INL void point8(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1,
-                                     imp_e3_block_sum *bs0, imp_e3_block_sum *bs1, int k, block8 *G, double hs,
-                                     double inv_hs, double push_max, int use_bias, int frames)
-{
-    const v8 zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0);
-    v8 *va = G->va, *wa = G->wa, *vb = G->vb, *wb = G->wb;
-    imp_e3_block_pt *p0 = &b0->p[k], *p1 = &b1->p[k];
-    const imp_e3_block_frame *f0 = frame_of(s->xframes, b0, k), *f1 = frame_of(s->xframes, b1, k);
-    v8 ra[3], rb[3], n[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        ra[i] = ld8(p0->ra[i], p1->ra[i]), rb[i] = ld8(p0->rb[i], p1->rb[i]);
-        n[i] = ld8(f0->n[i], f1->n[i]);
-    }
-    v8 vn, u1, u2, na[3], nb[3];
-    if (use_bias) {
-        v8 ja[3], jb[3], dv[3];
-        cross8(ra, n, ja);
-        cross8(rb, n, jb);
-        turn8(G->ia, ja, na);
-        turn8(G->ib, jb, nb);
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            dv[i] = sub8(vb[i], va[i]);
-        }
-        vn = sub8(add8(dot8(dv, n), dot8(jb, wb)), dot8(ja, wa));
-        u1 = u2 = zero;
-    } else {
-        v8 ca[3], cb[3], d[3], t1[3], t2[3];
-        cross8(wb, rb, cb);
-        cross8(wa, ra, ca);
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            d[i] = sub8(add8(sub8(vb[i], va[i]), cb[i]), ca[i]);
-            t1[i] = ld8(f0->t1[i], f1->t1[i]), t2[i] = ld8(f0->t2[i], f1->t2[i]);
-        }
-        vn = dot8(d, n);
-        u1 = dot8(d, t1);
-        u2 = dot8(d, t2);
-    }
-    v8 s_;
-    if (use_bias) {
-        if (frames && k > 0) {  /* a block's points with their own frames (the other's: its
-                                   frame's terms again, the same bits) */
-            sep8(G->da, G->db, n, G->ga, G->gb, &G->gc);
-        }
-        s_ = add8(ld8(p0->sep, p1->sep), add8(G->gc, sub8(dot8(G->gb, rb), dot8(G->ga, ra))));
-    } else {
-        s_ = fm8(_mm512_set1_pd(hs), vn, ld8(p0->s, p1->s));
-    }
-    st8(p0->s, p1->s, s_);
-    __mmask8 pos = _mm512_cmp_pd_mask(s_, zero, _CMP_GT_OQ);
-    v8 spec = mul8(s_, _mm512_set1_pd(inv_hs));
-    v8 bias, ms = one, is = zero;
-    if (use_bias) {
-        v8 sb = _mm512_max_pd(mul8(ld8(b0->br, b1->br), s_), _mm512_set1_pd(-push_max));
-        bias = _mm512_mask_blend_pd(pos, sb, spec);
-        ms = _mm512_mask_blend_pd(pos, ld8(b0->ms, b1->ms), one);
-        is = _mm512_mask_blend_pd(pos, ld8(b0->is, b1->is), zero);
-    } else {
-        bias = _mm512_maskz_mov_pd(pos, spec);
-    }
-    v8 r0 = ld8(p0->rn, p1->rn), maxn = ld8(p0->maxn, p1->maxn);
-    v8 rn = fnm8(is, r0, fnm8(mul8(ld8(p0->mn, p1->mn), ms), add8(vn, bias), r0));
-    rn = _mm512_max_pd(rn, zero);
-    v8 dn = sub8(rn, r0);
-    __mmask8 first = _mm512_cmp_pd_mask(maxn, zero, _CMP_EQ_OQ) & _mm512_cmp_pd_mask(rn, zero, _CMP_GT_OQ);
-    v8 uhit = ld8(p0->uhit, p1->uhit);
-    st8(p0->uhit, p1->uhit, _mm512_mask_blend_pd(first, uhit, _mm512_min_pd(vn, uhit)));
-    st8(p0->maxn, p1->maxn, _mm512_max_pd(rn, maxn));
-    st8(p0->rn, p1->rn, rn);
-    __m512i cnt = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)b0->cnt)),
-                                     _mm256_loadu_si256((const __m256i *)(const void *)b1->cnt), 1);
-    __mmask8 live = _mm512_cmpgt_epi64_mask(cnt, _mm512_set1_epi64(k));
-    v8 ima = ld8(b0->ima, b1->ima), imb = ld8(b0->imb, b1->imb);
-    if (use_bias) {
-        v8 dl = _mm512_maskz_mov_pd(live, dn);
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            v8 P = mul8(dl, n[i]);
-            va[i] = fnm8(ima, P, va[i]);
-            vb[i] = fm8(imb, P, vb[i]);
-            wa[i] = fnm8(dl, na[i], wa[i]);
-            wb[i] = fm8(dl, nb[i], wb[i]);
-        }
-        return;
-    }
-    u1 = fm8(ld8(p0->w1n, p1->w1n), dn, u1);
-    u2 = fm8(ld8(p0->w2n, p1->w2n), dn, u2);
-    v8 q1 = ld8(p0->rt1, p1->rt1), q2 = ld8(p0->rt2, p1->rt2), mt = ld8(p0->mt, p1->mt);
-    v8 r1 = fnm8(mt, u1, q1), r2 = fnm8(mt, u2, q2);
-    v8 lim = mul8(ld8(f0->mu, f1->mu), rn), len2 = fm8(r2, r2, mul8(r1, r1));
-    __mmask8 over = _mm512_cmp_pd_mask(len2, mul8(lim, lim), _CMP_GT_OQ);
-    if (over != 0) {
-        v8 sc = _mm512_div_pd(lim, _mm512_sqrt_pd(len2));
-        r1 = _mm512_mask_blend_pd(over, r1, mul8(r1, sc));
-        r2 = _mm512_mask_blend_pd(over, r2, mul8(r2, sc));
-    }
-    st8(p0->rt1, p1->rt1, r1);
-    st8(p0->rt2, p1->rt2, r2);
-    if (bs0 != NULL) {
-        double (*s0)[4] = bs0->sum[k], (*s1)[4] = bs1->sum[k];
-        st8(s0[0], s1[0], add8(ld8(s0[0], s1[0]), rn));
-        st8(s0[1], s1[1], add8(ld8(s0[1], s1[1]), r1));
-        st8(s0[2], s1[2], add8(ld8(s0[2], s1[2]), r2));
-    }
-    v8 d1 = sub8(r1, q1), d2 = sub8(r2, q2), P[3], xa[3], xb[3], A[3], B[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        v8 t1 = ld8(f0->t1[i], f1->t1[i]), t2 = ld8(f0->t2[i], f1->t2[i]);
-        P[i] = _mm512_maskz_mov_pd(live, fm8(d2, t2, fm8(d1, t1, mul8(dn, n[i]))));
-    }
-    cross8(ra, P, xa);
-    cross8(rb, P, xb);
-    turn8(G->ia, xa, A);
-    turn8(G->ib, xb, B);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        va[i] = fnm8(ima, P[i], va[i]);
-        vb[i] = fm8(imb, P[i], vb[i]);
-        wa[i] = sub8(wa[i], A[i]);
-        wb[i] = add8(wb[i], B[i]);
-    }
-}
-
 /* blocks b0 and b1 of one colour together, eight lanes (block_avx2_body2's results); bs0,
    bs1: their sums (NULL when the pass adds none) */
 static inline AVX512 INL void block_avx512_body(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1,
@@ -1620,74 +1207,29 @@ static inline AVX512 INL void block_avx512_body(struct imp_e3_soft *s, imp_e3_bl
 {
     block8 G;
     begin8(s, b0, b1, &G, use_bias);
-    int frames = use_bias && (b0->xf >= 0 || b1->xf >= 0), both = b0->np < b1->np ? b0->np : b1->np;
+    int both = b0->np < b1->np ? b0->np : b1->np;
     for (int k = 0; k < both; k++) {
-        point8(s, b0, b1, bs0, bs1, k, &G, hs, inv_hs, push_max, use_bias, frames);
+        point8(s, b0, b1, bs0, bs1, k, &G, hs, inv_hs, push_max, use_bias);
     }
     if (b0->np != b1->np) {  /* the longer block's last points, four lanes */
         block4 g0, g1;
         split8(&G, 0, &g0, use_bias);
         split8(&G, 1, &g1, use_bias);
         for (int k = both; k < b0->np; k++) {
-            point4(s, b0, bs0, k, &g0, hs, inv_hs, push_max, use_bias);
+            point4(s, b0, b0, bs0, bs0, k, &g0, hs, inv_hs, push_max, use_bias);
         }
         for (int k = both; k < b1->np; k++) {
-            point4(s, b1, bs1, k, &g1, hs, inv_hs, push_max, use_bias);
+            point4(s, b1, b1, bs1, bs1, k, &g1, hs, inv_hs, push_max, use_bias);
         }
         join8(&g0, &g1, &G);
     }
     end8(s, b0, b1, &G);
 }
 
-/* the warm start of blocks b0 and b1 (block_warm4's operations, eight lanes): point k of the
-   block that has it (a block without it: its lanes' sums left as they are, the other's point
-   read in its place) */
+/* the warm start of blocks b0 and b1 (warm4's operations, eight lanes) */
 static AVX512 void block_avx512_warm(struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1)
 {
-    block8 G;
-    begin8(s, b0, b1, &G, 0);
-    __m512i cnt = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)b0->cnt)),
-                                     _mm256_loadu_si256((const __m256i *)(const void *)b1->cnt), 1);
-    v8 P[3], xa[3], xb[3];
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        P[i] = xa[i] = xb[i] = _mm512_setzero_pd();
-    }
-    int most = b0->np > b1->np ? b0->np : b1->np;
-    for (int k = 0; k < most; k++) {
-        const imp_e3_block *c0 = k < b0->np ? b0 : b1, *c1 = k < b1->np ? b1 : b0;
-        __mmask8 has = (__mmask8)((k < b0->np ? 0x0f : 0) | (k < b1->np ? 0xf0 : 0));
-        const imp_e3_block_pt *p0 = &c0->p[k], *p1 = &c1->p[k];
-        const imp_e3_block_frame *f0 = frame_of(s->xframes, c0, k), *f1 = frame_of(s->xframes, c1, k);
-        __mmask8 live = _mm512_cmpgt_epi64_mask(cnt, _mm512_set1_epi64(k));
-        v8 rn = ld8(p0->rn, p1->rn), r1 = ld8(p0->rt1, p1->rt1), r2 = ld8(p0->rt2, p1->rt2), Q[3], ra[3], rb[3];
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            Q[i] = _mm512_maskz_mov_pd(live, fm8(r2, ld8(f0->t2[i], f1->t2[i]),
-                                                 fm8(r1, ld8(f0->t1[i], f1->t1[i]), mul8(rn, ld8(f0->n[i], f1->n[i])))));
-            ra[i] = ld8(p0->ra[i], p1->ra[i]), rb[i] = ld8(p0->rb[i], p1->rb[i]);
-        }
-        v8 ca[3], cb[3];
-        cross8(ra, Q, ca);
-        cross8(rb, Q, cb);
-#pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            xa[i] = _mm512_mask_add_pd(xa[i], has, xa[i], ca[i]);
-            xb[i] = _mm512_mask_add_pd(xb[i], has, xb[i], cb[i]);
-            P[i] = _mm512_mask_add_pd(P[i], has, P[i], Q[i]);
-        }
-    }
-    v8 A[3], B[3], ima = ld8(b0->ima, b1->ima), imb = ld8(b0->imb, b1->imb);
-    turn8(G.ia, xa, A);
-    turn8(G.ib, xb, B);
-#pragma GCC unroll 4
-    for (int i = 0; i < 3; i++) {
-        G.va[i] = fnm8(ima, P[i], G.va[i]);
-        G.vb[i] = fm8(imb, P[i], G.vb[i]);
-        G.wa[i] = sub8(G.wa[i], A[i]);
-        G.wb[i] = add8(G.wb[i], B[i]);
-    }
-    end8(s, b0, b1, &G);
+    warm8(s, b0, b1);
 }
 
 /* the kinds of pass, each compiled for its own (use_bias, sums) */
