@@ -724,11 +724,10 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
         }
         imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
         imp_mat3 r = imp_q_to_mat3(qd);
-        for (int j = 0; j < 3; j++) {  /* columns */
-            for (int i = 0; i < 3; i++) {
-                m[4 + 4 * j + i] = r.m[i][j];
-            }
-        }
+        /* by columns, written out: the loops' transposing copy went through r on the stack */
+        m[4] = r.m[0][0], m[5] = r.m[1][0], m[6] = r.m[2][0];
+        m[8] = r.m[0][1], m[9] = r.m[1][1], m[10] = r.m[2][1];
+        m[12] = r.m[0][2], m[13] = r.m[1][2], m[14] = r.m[2][2];
     }
 }
 
