@@ -47,6 +47,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->sv);
     free(s->si);
     free(s->mv);
+    free(s->dq);
     free(s->rs);
     free(s->still);
     free(s->took);
@@ -90,6 +91,7 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
             || imp_resize(&s->sv, n * 8 * sizeof *s->sv) != 0
             || imp_resize(&s->si, n * 12 * sizeof *s->si) != 0
             || imp_resize(&s->mv, n * sizeof *s->mv) != 0
+            || imp_resize(&s->dq, n * sizeof *s->dq) != 0
             || imp_resize(&s->gs, n * 3 * sizeof *s->gs) != 0
             || imp_resize(&s->ke, n * sizeof *s->ke) != 0
             || imp_resize(&s->uf, n * sizeof *s->uf) != 0) {
@@ -696,7 +698,9 @@ static imp_quat rotation_of(const double om[3], double h)
 /* x += h v (v: the padded velocities), orientations by the rotation of w h (rotation_of); the
    state's velocity = v; each moving body's motion since the step began into delta. No body
    at rest is skipped: the moving ones (mv) are the awake ones, which are rarely at rest to
-   the bit, and each still needs its delta. O(moving bodies). */
+   the bit, and each still needs its delta. A body without spin (w = 0 to the bit: most of a
+   falling pile's) keeps its orientation: its delta's rotation, once taken this step (dq), is
+   not taken again (the same product of the same numbers). O(moving bodies). */
 static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
 {
     struct imp_e3_soft *sf = e->soft;
@@ -716,12 +720,17 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
             imp_quat dq = rotation_of(v + 3, h);
             imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
             y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
+            sf->dq[s] = 0;
         }
         const double *p0 = sf->pose0 + 7 * (size_t)s;
         double *m = sf->delta + 16 * (size_t)s;
         for (int k = 0; k < 3; k++) {
             m[k] = y[k] - p0[k];
         }
+        if (sf->dq[s]) {
+            continue;
+        }
+        sf->dq[s] = 1;
         imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
         imp_mat3 r = imp_q_to_mat3(qd);
         /* by columns, written out: the loops' transposing copy went through r on the stack */
@@ -891,6 +900,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         double *m = sf->delta + 16 * (size_t)s;
         memset(m, 0, 16 * sizeof *m);
         m[4] = m[9] = m[14] = 1.0;
+        sf->dq[s] = 0;  /* (the identity is not the product at the pose: its bits may differ) */
     }
     int elastic = prepare(w, e);  /* whether a point may restitute: only then restitution_pass reads ke */
     for (int b = 1; b < ns && elastic; b++) {  /* the free motion's energy */
