@@ -924,14 +924,21 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     sf->impact_threshold = sd->restitution_threshold;  /* (impact_points' first question) */
     sf->pushed_known = 0;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+    /* the world's forces the bodies' own (gravity, applied, damping): each sub-step's taken in
+       the walk of the free velocities (the 3D strategies' forces, imp_engine3d_ode_forces, act
+       only inside the ode advance's integrator, never here) */
+    int own = imp_world_forces_body_only(w);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
-        if (i > 0) {
+        if (i > 0 && own) {
+            imp_world_forces_taken(w, now);
+        } else if (i > 0) {
             imp_world_forces(w, now, w->data.y, force);
         }
-        /* the first sub-step's at the step's start pose: the rotations detection took */
-        imp_e3_free_velocities_forces_rot(w, e, force, hs, i == 0 ? sf->rc.rot : NULL);
-        st = imp_e3_check_finite(w, e, hs, why, why_len);
+        /* the first sub-step's at the step's start pose: the rotations detection took; the
+           velocities padded (sv) for the passes; the still bodies checked once a step */
+        st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own, hs, i == 0 ? sf->rc.rot : NULL, sf->sv,
+                                           i == 0, why, why_len);
         if (st != IMP_OK) {
             return st;
         }
@@ -943,8 +950,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         int joints = imp_e3_joints_armed(e);
         if (joints) {  /* the joints' rows work on e->vel: copied there and back around them */
             imp_e3_joints_warm(w, e);
+            to_padded(w, e);
         }
-        to_padded(w, e);
         imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
             imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1, simd);
