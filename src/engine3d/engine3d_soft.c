@@ -709,24 +709,24 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
         if (!mv[s]) {
             continue;
         }
+        /* written out, the velocities in registers (y and sv may alias for the compiler): the
+           loops over k and the copy through an array cost more than their arithmetic */
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         const double *p = sf->sv + 8 * (size_t)s;
-        const double v[6] = {p[0], p[1], p[2], p[4], p[5], p[6]};
-        memcpy(y + IMP_VEL_3D, v, 6 * sizeof *v);
-        for (int k = 0; k < 3; k++) {
-            y[k] += h * v[k];
-        }
-        if (v[3] != 0.0 || v[4] != 0.0 || v[5] != 0.0) {
-            imp_quat dq = rotation_of(v + 3, h);
+        const double v0 = p[0], v1 = p[1], v2 = p[2], om[3] = {p[4], p[5], p[6]};
+        y[IMP_VEL_3D] = v0, y[IMP_VEL_3D + 1] = v1, y[IMP_VEL_3D + 2] = v2;
+        y[IMP_VEL_3D + 3] = om[0], y[IMP_VEL_3D + 4] = om[1], y[IMP_VEL_3D + 5] = om[2];
+        const double x0 = y[0] + h * v0, x1 = y[1] + h * v1, x2 = y[2] + h * v2;
+        y[0] = x0, y[1] = x1, y[2] = x2;
+        if (om[0] != 0.0 || om[1] != 0.0 || om[2] != 0.0) {
+            imp_quat dq = rotation_of(om, h);
             imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
             y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
             sf->dq[s] = 0;
         }
         const double *p0 = sf->pose0 + 7 * (size_t)s;
         double *m = sf->delta + 16 * (size_t)s;
-        for (int k = 0; k < 3; k++) {
-            m[k] = y[k] - p0[k];
-        }
+        m[0] = x0 - p0[0], m[1] = x1 - p0[1], m[2] = x2 - p0[2];
         if (sf->dq[s]) {
             continue;
         }
