@@ -125,11 +125,10 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->ra[3] = q->rb[3] = 0.0;
     q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
     q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
-    const double *const dir[3] = {p->normal, p->t1, p->t2};
-    for (int k = 0; k < 3; k++) {
-        memcpy(q->ec[k], dir[k], 3 * sizeof(double));
-        q->ec[k][3] = 0.0;
-    }
+    memcpy(q->ec[0], p->normal, 3 * sizeof(double));  /* (a loop over the three: its pointers) */
+    memcpy(q->ec[1], p->t1, 3 * sizeof(double));
+    memcpy(q->ec[2], p->t2, 3 * sizeof(double));
+    q->ec[0][3] = q->ec[1][3] = q->ec[2][3] = 0.0;
     /* its masses: engine3d_soft_blocks.c (imp_e3_soft_blocks), four lanes at once */
     q->soft_static = q->ima == 0.0 || q->imb == 0.0;
     q->sep = q->s = p->distance;
@@ -225,12 +224,10 @@ static void inertia_columns(const imp_world *w, imp_engine3d *e)
     for (int s = 0; s < w->model.nslots; s++) {
         const double *I = e->inv_iw + 9 * (size_t)s;
         double *c = e->soft->si + 12 * (size_t)s;
-        for (int j = 0; j < 3; j++) {
-            for (int i = 0; i < 3; i++) {
-                c[4 * j + i] = I[3 * i + j];
-            }
-            c[4 * j + 3] = 0.0;
-        }
+        /* written out (-O2 kept the double loop) */
+        c[0] = I[0], c[1] = I[3], c[2] = I[6], c[3] = 0.0;
+        c[4] = I[1], c[5] = I[4], c[6] = I[7], c[7] = 0.0;
+        c[8] = I[2], c[9] = I[5], c[10] = I[8], c[11] = 0.0;
     }
 }
 
