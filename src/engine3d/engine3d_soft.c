@@ -692,8 +692,9 @@ static imp_quat rotation_of(const double om[3], double h)
     return imp_q(c, om[0] * sw, om[1] * sw, om[2] * sw);
 }
 
-/* x += h v (v: the padded velocities), orientations by the rotation of w h (rotation_of); the
-   state's velocity = v; each moving body's motion since the step began into delta. No body
+/* x += h v (v: the padded velocities), orientations by the rotation of w h (rotation_of); each
+   moving body's motion since the step began into delta (the state's velocities: after the
+   relax passes, store_velocities; nothing between reads them, the passes work on sv). No body
    at rest is skipped: the moving ones (mv) are the awake ones, which are rarely at rest to
    the bit, and each still needs its delta. A body without spin (w = 0 to the bit: most of a
    falling pile's) keeps its orientation: its delta's rotation, once taken this step (dq), is
@@ -711,8 +712,6 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         const double *p = sf->sv + 8 * (size_t)s;
         const double v0 = p[0], v1 = p[1], v2 = p[2], om[3] = {p[4], p[5], p[6]};
-        y[IMP_VEL_3D] = v0, y[IMP_VEL_3D + 1] = v1, y[IMP_VEL_3D + 2] = v2;
-        y[IMP_VEL_3D + 3] = om[0], y[IMP_VEL_3D + 4] = om[1], y[IMP_VEL_3D + 5] = om[2];
         const double x0 = y[0] + h * v0, x1 = y[1] + h * v1, x2 = y[2] + h * v2;
         y[0] = x0, y[1] = x1, y[2] = x2;
         if (om[0] != 0.0 || om[1] != 0.0 || om[2] != 0.0) {
