@@ -32,6 +32,30 @@ void imp_world_forces(imp_world *w, double t, const double *y, double *f)
     w->data.stats.rhs_evaluations++;
 }
 
+int imp_world_forces_body_only(const imp_world *w)
+{
+    if (w->model.def.gravitation_g != 0.0) {
+        return 0;
+    }
+    for (int i = 0; i < w->model.nsprings; i++) {
+        if (w->model.springs[i].active) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < w->model.nloads; i++) {
+        if (w->model.loads[i].active) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void imp_world_forces_taken(imp_world *w, double t)
+{
+    w->scratch.rhs_time = t;
+    w->data.stats.rhs_evaluations++;
+}
+
 void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
 {
     int n = w->model.nslots, s = w->model.stride, dim = w->model.def.dim;

@@ -32,9 +32,8 @@ static void add_body_2d(const imp_world *w, const double *y, double *f)
 }
 
 /* The body forces written into f from nothing (every slot's six: zero where none acts). 2D:
-   f zeroed, then add_body_2d. 3D: each number 0.0 + the sum, as zeroing and adding gave (a
-   -0.0 sum gives +0.0), the three components written out with the defaults read once (an
-   adding loop reloads them after each store to f). O(slots). */
+   f zeroed, then add_body_2d. 3D: each body's imp_forces_body_3d (forces.h), the defaults read
+   once (an adding loop reloads them after each store to f). O(slots). */
 void imp_forces_body_set(const imp_world *w, const double *y, double *f)
 {
     int n = w->model.nslots;
@@ -43,27 +42,10 @@ void imp_forces_body_set(const imp_world *w, const double *y, double *f)
         add_body_2d(w, y, f);
         return;
     }
-    const double g0 = w->model.def.gravity[0], g1 = w->model.def.gravity[1], g2 = w->model.def.gravity[2];
-    const double dl = w->model.def.linear_damping, da = w->model.def.angular_damping;
+    const imp_forces_defaults d = imp_forces_defaults_of(w);
     memset(f, 0, 6 * sizeof *f);  /* the background's */
     for (int i = 1; i < n; i++) {
-        const imp_body *b = &w->model.bodies[i];
-        double *fi = f + 6 * i;
-        if (!b->active || b->fixed || b->kinematic) {
-            fi[0] = fi[1] = fi[2] = fi[3] = fi[4] = fi[5] = 0.0;
-            continue;
-        }
-        const double *yi = body_state(w, y, i);
-        double cl = b->linear_damping >= 0.0 ? b->linear_damping : dl;
-        double ca = b->angular_damping >= 0.0 ? b->angular_damping : da;
-        double m = b->mass;
-        double f0 = 0.0 + (m * g0 + b->force[0] - cl * yi[IMP_VEL_3D]);
-        double f1 = 0.0 + (m * g1 + b->force[1] - cl * yi[IMP_VEL_3D + 1]);
-        double f2 = 0.0 + (m * g2 + b->force[2] - cl * yi[IMP_VEL_3D + 2]);
-        double t0 = 0.0 + (b->torque[0] - ca * yi[10]);
-        double t1 = 0.0 + (b->torque[1] - ca * yi[11]);
-        double t2 = 0.0 + (b->torque[2] - ca * yi[12]);
-        fi[0] = f0, fi[1] = f1, fi[2] = f2, fi[3] = t0, fi[4] = t1, fi[5] = t2;
+        imp_forces_body_3d(&w->model.bodies[i], body_state(w, y, i), &d, f + 6 * i);
     }
 }
 

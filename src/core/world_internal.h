@@ -106,6 +106,12 @@ void imp_world_derivative(imp_world *w, double t, const double *y, double *dydt)
 /* Its forces alone: each slot's force and torque (6, world frame) at (t, y) into f (nslots x
    6), as imp_world_derivative takes them (one right-hand side evaluation in the stats). */
 void imp_world_forces(imp_world *w, double t, const double *y, double *f);
+/* Whether imp_world_forces's laws after the bodies' own (imp_forces_body_set) add nothing: no
+   active spring or load, no mutual gravitation (the strategy's forces aside: its caller knows
+   them); and the record imp_world_forces keeps of an evaluation at t, for a caller that took
+   the bodies' own forces itself (the 3D soft step's sub-steps). */
+int imp_world_forces_body_only(const imp_world *w);
+void imp_world_forces_taken(imp_world *w, double t);
 /* The same as an imp_rhs_fn (ctx: the world), for the integrators. */
 void imp_world_rhs(void *ctx, double t, const double *y, double *dydt);
 /* The adaptive integrator (ode_gsl.h) over the world's equations of motion, its settings

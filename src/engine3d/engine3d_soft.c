@@ -47,6 +47,7 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->sv);
     free(s->si);
     free(s->mv);
+    free(s->dq);
     free(s->rs);
     free(s->still);
     free(s->took);
@@ -90,6 +91,7 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
             || imp_resize(&s->sv, n * 8 * sizeof *s->sv) != 0
             || imp_resize(&s->si, n * 12 * sizeof *s->si) != 0
             || imp_resize(&s->mv, n * sizeof *s->mv) != 0
+            || imp_resize(&s->dq, n * sizeof *s->dq) != 0
             || imp_resize(&s->gs, n * 3 * sizeof *s->gs) != 0
             || imp_resize(&s->ke, n * sizeof *s->ke) != 0
             || imp_resize(&s->uf, n * sizeof *s->uf) != 0) {
@@ -123,11 +125,10 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->ra[3] = q->rb[3] = 0.0;
     q->ima = ma ? w->model.bodies[p->a].inv_mass : 0.0;
     q->imb = mb ? w->model.bodies[p->b].inv_mass : 0.0;
-    const double *const dir[3] = {p->normal, p->t1, p->t2};
-    for (int k = 0; k < 3; k++) {
-        memcpy(q->ec[k], dir[k], 3 * sizeof(double));
-        q->ec[k][3] = 0.0;
-    }
+    memcpy(q->ec[0], p->normal, 3 * sizeof(double));  /* (a loop over the three: its pointers) */
+    memcpy(q->ec[1], p->t1, 3 * sizeof(double));
+    memcpy(q->ec[2], p->t2, 3 * sizeof(double));
+    q->ec[0][3] = q->ec[1][3] = q->ec[2][3] = 0.0;
     /* its masses: engine3d_soft_blocks.c (imp_e3_soft_blocks), four lanes at once */
     q->soft_static = q->ima == 0.0 || q->imb == 0.0;
     q->sep = q->s = p->distance;
@@ -223,12 +224,10 @@ static void inertia_columns(const imp_world *w, imp_engine3d *e)
     for (int s = 0; s < w->model.nslots; s++) {
         const double *I = e->inv_iw + 9 * (size_t)s;
         double *c = e->soft->si + 12 * (size_t)s;
-        for (int j = 0; j < 3; j++) {
-            for (int i = 0; i < 3; i++) {
-                c[4 * j + i] = I[3 * i + j];
-            }
-            c[4 * j + 3] = 0.0;
-        }
+        /* written out (-O2 kept the double loop) */
+        c[0] = I[0], c[1] = I[3], c[2] = I[6], c[3] = 0.0;
+        c[4] = I[1], c[5] = I[4], c[6] = I[7], c[7] = 0.0;
+        c[8] = I[2], c[9] = I[5], c[10] = I[8], c[11] = 0.0;
     }
 }
 
@@ -693,10 +692,13 @@ static imp_quat rotation_of(const double om[3], double h)
     return imp_q(c, om[0] * sw, om[1] * sw, om[2] * sw);
 }
 
-/* x += h v (v: the padded velocities), orientations by the rotation of w h (rotation_of); the
-   state's velocity = v; each moving body's motion since the step began into delta. No body
+/* x += h v (v: the padded velocities), orientations by the rotation of w h (rotation_of); each
+   moving body's motion since the step began into delta (the state's velocities: after the
+   relax passes, store_velocities; nothing between reads them, the passes work on sv). No body
    at rest is skipped: the moving ones (mv) are the awake ones, which are rarely at rest to
-   the bit, and each still needs its delta. O(moving bodies). */
+   the bit, and each still needs its delta. A body without spin (w = 0 to the bit: most of a
+   falling pile's) keeps its orientation: its delta's rotation, once taken this step (dq), is
+   not taken again (the same product of the same numbers). O(moving bodies). */
 static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
 {
     struct imp_e3_soft *sf = e->soft;
@@ -705,30 +707,32 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
         if (!mv[s]) {
             continue;
         }
+        /* written out, the velocities in registers (y and sv may alias for the compiler): the
+           loops over k and the copy through an array cost more than their arithmetic */
         double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         const double *p = sf->sv + 8 * (size_t)s;
-        const double v[6] = {p[0], p[1], p[2], p[4], p[5], p[6]};
-        memcpy(y + IMP_VEL_3D, v, 6 * sizeof *v);
-        for (int k = 0; k < 3; k++) {
-            y[k] += h * v[k];
-        }
-        if (v[3] != 0.0 || v[4] != 0.0 || v[5] != 0.0) {
-            imp_quat dq = rotation_of(v + 3, h);
+        const double v0 = p[0], v1 = p[1], v2 = p[2], om[3] = {p[4], p[5], p[6]};
+        const double x0 = y[0] + h * v0, x1 = y[1] + h * v1, x2 = y[2] + h * v2;
+        y[0] = x0, y[1] = x1, y[2] = x2;
+        if (om[0] != 0.0 || om[1] != 0.0 || om[2] != 0.0) {
+            imp_quat dq = rotation_of(om, h);
             imp_quat q = imp_q_normalize(imp_q_mul(dq, imp_q(y[3], y[4], y[5], y[6])));
             y[3] = q.w, y[4] = q.x, y[5] = q.y, y[6] = q.z;
+            sf->dq[s] = 0;
         }
         const double *p0 = sf->pose0 + 7 * (size_t)s;
         double *m = sf->delta + 16 * (size_t)s;
-        for (int k = 0; k < 3; k++) {
-            m[k] = y[k] - p0[k];
+        m[0] = x0 - p0[0], m[1] = x1 - p0[1], m[2] = x2 - p0[2];
+        if (sf->dq[s]) {
+            continue;
         }
+        sf->dq[s] = 1;
         imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
         imp_mat3 r = imp_q_to_mat3(qd);
-        for (int j = 0; j < 3; j++) {  /* columns */
-            for (int i = 0; i < 3; i++) {
-                m[4 + 4 * j + i] = r.m[i][j];
-            }
-        }
+        /* by columns, written out: the loops' transposing copy went through r on the stack */
+        m[4] = r.m[0][0], m[5] = r.m[1][0], m[6] = r.m[2][0];
+        m[8] = r.m[0][1], m[9] = r.m[1][1], m[10] = r.m[2][1];
+        m[12] = r.m[0][2], m[13] = r.m[1][2], m[14] = r.m[2][2];
     }
 }
 
@@ -892,6 +896,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         double *m = sf->delta + 16 * (size_t)s;
         memset(m, 0, 16 * sizeof *m);
         m[4] = m[9] = m[14] = 1.0;
+        sf->dq[s] = 0;  /* (the identity is not the product at the pose: its bits may differ) */
     }
     int elastic = prepare(w, e);  /* whether a point may restitute: only then restitution_pass reads ke */
     for (int b = 1; b < ns && elastic; b++) {  /* the free motion's energy */
@@ -915,14 +920,21 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     sf->impact_threshold = sd->restitution_threshold;  /* (impact_points' first question) */
     sf->pushed_known = 0;
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
+    /* the world's forces the bodies' own (gravity, applied, damping): each sub-step's taken in
+       the walk of the free velocities (the 3D strategies' forces, imp_engine3d_ode_forces, act
+       only inside the ode advance's integrator, never here) */
+    int own = imp_world_forces_body_only(w);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
-        if (i > 0) {
+        if (i > 0 && own) {
+            imp_world_forces_taken(w, now);
+        } else if (i > 0) {
             imp_world_forces(w, now, w->data.y, force);
         }
-        /* the first sub-step's at the step's start pose: the rotations detection took */
-        imp_e3_free_velocities_forces_rot(w, e, force, hs, i == 0 ? sf->rc.rot : NULL);
-        st = imp_e3_check_finite(w, e, hs, why, why_len);
+        /* the first sub-step's at the step's start pose: the rotations detection took; the
+           velocities padded (sv) for the passes; the still bodies checked once a step */
+        st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own, hs, i == 0 ? sf->rc.rot : NULL, sf->sv,
+                                           i == 0, why, why_len);
         if (st != IMP_OK) {
             return st;
         }
@@ -934,8 +946,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         int joints = imp_e3_joints_armed(e);
         if (joints) {  /* the joints' rows work on e->vel: copied there and back around them */
             imp_e3_joints_warm(w, e);
+            to_padded(w, e);
         }
-        to_padded(w, e);
         imp_e3_soft_blocks_warm(sf, simd);
         for (int it = 0; it < sd->iterations; it++) {
             imp_e3_soft_impact_pass(sf, &soft, &stiff, hs, sd->push_max, sd->restitution_threshold, 1, simd);

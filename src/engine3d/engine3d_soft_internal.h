@@ -57,6 +57,8 @@ struct imp_e3_soft {
                              e->vel */
     double *si;           /* 12 per slot: the world inverse inertia's columns (lane 3: 0) */
     unsigned char *mv;    /* per slot: whether it moves this step (prepare) */
+    unsigned char *dq;    /* per slot: whether delta's rotation was taken at its orientation as
+                             it is (integrate_positions; 0 at the step's start) */
     int *still;           /* per point (cap): prepare's list of the points with a still side */
     int *took;            /* per point (cap): the points the restitution pass takes, in order
                              (impact_points), ntook of them */

@@ -12,6 +12,7 @@
 #include "engine3d_sleep.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_recycle.h"
+#include "forces.h"
 #include "islands.h"
 #include "prefetch.h"
 #include "scalar.h"
@@ -170,44 +171,71 @@ static void spin_after(const imp_body *b, const imp_mat3 *rot, imp_vec3 w0, imp_
     imp_v3_store(out, imp_m3_mulv(&r, imp_v3_madd(x, h, kick)));
 }
 
+/* whether slot s (body b) moves: the others' free velocity is zero (asleep: sleeping) */
+static inline int moving_slot(const imp_world *w, const imp_body *b, int s)
+{
+    return !(s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s));
+}
+
+/* a moving body's spin after h (free_velocity's general case: the rotation taken) */
+static void free_spin(const imp_world *w, const imp_body *b, int s, const double *y, const double *d, int forces,
+                      double h, const double *rot, double *v)
+{
+    imp_mat3 r = slot_rotation(w, rot, s);
+    imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
+    imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
+    imp_vec3 dwdt;
+    if (forces) {
+        imp_vec3 tb = imp_m3_tmulv(&r, imp_v3_load(d + 3));
+        dwdt = imp_m3_mulv(&r, imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro)));
+    } else {
+        dwdt = imp_v3_load(d + 3);
+    }
+    spin_after(b, &r, w0, gyro, dwdt, h, v + 3);
+}
+
+/* moving body b's (slot s, state y) free velocity into v from its derivative (forces 0: d its
+   dv/dt and dw/dt) or its force and torque (forces 1: d; dv/dt and dw/dt as
+   imp_world_derivative makes them, the same operations, its rotation, spin and gyroscopic
+   term being spin_after's); inlined in the walks of the slots (a call a body cost more than
+   the isotropic body's arithmetic) */
+static inline __attribute__((always_inline)) void free_velocity(const imp_world *w, const imp_engine3d *e,
+                                                                const imp_body *b, int s, const double *y,
+                                                                const double *d, int forces, double h,
+                                                                const double *rot, double *v)
+{
+    const double *u = y + IMP_VEL_3D;  /* (written out: -O2 kept the loops over k) */
+    if (forces) {
+        double im = b->inv_mass;
+        v[0] = u[0] + h * (d[0] * im), v[1] = u[1] + h * (d[1] * im), v[2] = u[2] + h * (d[2] * im);
+    } else {
+        v[0] = u[0] + h * d[0], v[1] = u[1] + h * d[1], v[2] = u[2] + h * d[2];
+    }
+    if (forces && isotropic_slot(e, b, s)) {
+        /* I = k 1: w x I w = 0, so the implicit midpoint's torque-free spin is w itself and
+           R (R^T w + h I^-1 R^T t) = w + h k^-1 t (world frame, no rotation taken) */
+        double ik = b->inv_inertia.m[0][0];
+        v[3] = u[3] + h * (d[3] * ik), v[4] = u[4] + h * (d[4] * ik), v[5] = u[5] + h * (d[5] * ik);
+        return;
+    }
+    free_spin(w, b, s, y, d, forces, h, rot, v);
+}
+
 /* e->vel from the derivative (src: dydt, IMP_STRIDE_3D per slot) or from the forces (forces:
-   src 6 per slot, imp_world_forces; dv/dt and dw/dt as imp_world_derivative makes them, the
-   same operations, its rotation, spin and gyroscopic term being spin_after's) */
+   src 6 per slot, imp_world_forces): free_velocity, zero for the slots that do not move */
 static void free_velocities(const imp_world *w, imp_engine3d *e, const double *src, int forces, double h,
                             const double *rot)
 {
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
-        if (s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s)) {  /* (asleep: sleeping) */
+        if (!moving_slot(w, b, s)) {
             memset(v, 0, 6 * sizeof *v);
             continue;
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         const double *d = forces ? src + 6 * (size_t)s : src + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
-        for (int k = 0; k < 3; k++) {
-            v[k] = y[IMP_VEL_3D + k] + h * (forces ? d[k] * b->inv_mass : d[k]);
-        }
-        if (forces && isotropic_slot(e, b, s)) {
-            /* I = k 1: w x I w = 0, so the implicit midpoint's torque-free spin is w itself and
-               R (R^T w + h I^-1 R^T t) = w + h k^-1 t (world frame, no rotation taken) */
-            double ik = b->inv_inertia.m[0][0];
-            for (int k = 3; k < 6; k++) {
-                v[k] = y[IMP_VEL_3D + k] + h * (d[k] * ik);
-            }
-            continue;
-        }
-        imp_mat3 r = slot_rotation(w, rot, s);
-        imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
-        imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
-        imp_vec3 dwdt;
-        if (forces) {
-            imp_vec3 tb = imp_m3_tmulv(&r, imp_v3_load(d + 3));
-            dwdt = imp_m3_mulv(&r, imp_m3_mulv(&b->inv_inertia, imp_v3_sub(tb, gyro)));
-        } else {
-            dwdt = imp_v3_load(d + 3);
-        }
-        spin_after(b, &r, w0, gyro, dwdt, h, v + 3);
+        free_velocity(w, e, b, s, y, d, forces, h, rot, v);
     }
 }
 
@@ -227,6 +255,7 @@ void imp_e3_free_velocities_forces_rot(const imp_world *w, imp_engine3d *e, cons
     free_velocities(w, e, f, 1, h, rot);
 }
 
+/* NaN without its sign bit (printf writes "-nan" otherwise) */
 static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
 
 /* whether a body's velocity v after the forces, v h, its position and orientation y and its
@@ -234,7 +263,7 @@ static double unsigned_nan(double x) { return isnan(x) ? fabs(x) : x; }
    their sum is a zero only when every number is finite (no branch a number). Ten terms stand
    for the 22 numbers: v_k h is infinite or NaN when v_k is (h > 0; h infinite or NaN makes
    every v_k h so), and y_k + h v_k (k < 3) is when y_k or h v_k is */
-static int finite_body(const double *y, const double *v, double h)
+static inline __attribute__((always_inline)) int finite_body(const double *y, const double *v, double h)
 {
     double z = (y[0] + h * v[0]) * 0.0 + (y[1] + h * v[1]) * 0.0 + (y[2] + h * v[2]) * 0.0;
     z += (v[3] * h) * 0.0 + (v[4] * h) * 0.0 + (v[5] * h) * 0.0;
@@ -244,7 +273,19 @@ static int finite_body(const double *y, const double *v, double h)
 
 /* The velocity step's failure before the contacts: a body whose velocity after the forces, or
    position after h of it, is not finite (that body, not its neighbours, is at fault): the
-   error names it. */
+   error names it (slot s). */
+static imp_status nonfinite(imp_world *w, const imp_engine3d *e, int s, char *why, size_t why_len)
+{
+    const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
+    snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
+             "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
+             unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
+             unsigned_nan(v[1]), unsigned_nan(v[2]));
+    w->data.nerror_bodies = 0;
+    w->data.error_bodies[w->data.nerror_bodies++] = s;
+    return IMP_ERR_NONFINITE;
+}
+
 imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len)
 {
     for (int s = 1; s < w->model.nslots; s++) {
@@ -254,16 +295,50 @@ imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, ch
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D, *v = e->vel + 6 * (size_t)s;
         if (!finite_body(y, v, h)) {
-            snprintf(why, why_len, "body #%d would leave the numbers: its position or velocity "
-                     "after the step's forces is not finite (position %g %g %g, velocity %g %g %g)", s,
-                     unsigned_nan(y[0]), unsigned_nan(y[1]), unsigned_nan(y[2]), unsigned_nan(v[0]),
-                     unsigned_nan(v[1]), unsigned_nan(v[2]));
-            w->data.nerror_bodies = 0;
-            w->data.error_bodies[w->data.nerror_bodies++] = s;
-            return IMP_ERR_NONFINITE;
+            return nonfinite(w, e, s, why, why_len);
         }
     }
     return IMP_OK;
+}
+
+/* The soft step's sub-step start in one walk of the slots, the same numbers as
+   imp_e3_free_velocities_forces_rot, imp_e3_check_finite and the copy of e->vel padded (8 a
+   slot: v, 0, w, 0) one after another. own: the moving bodies' forces taken in the walk into
+   f (imp_forces_body_3d: imp_world_forces's numbers when its other laws add nothing,
+   imp_world_forces_body_only; the other slots' six, written at the step's start, are as they
+   would be again: their state has not changed), else read from f. still: whether the bodies
+   that do not move are checked (their state and zero velocity have not changed since the
+   step's first sub-step checked them). The first body in slot order that fails is named, as
+   imp_e3_check_finite does. O(slots). */
+imp_status imp_e3_free_velocities_padded(imp_world *w, imp_engine3d *e, double *f, int own, double h,
+                                         const double *rot, double *padded, int still, char *why, size_t why_len)
+{
+    const imp_forces_defaults fd = imp_forces_defaults_of(w);
+    int bad = 0;
+    for (int s = 0; s < w->model.nslots; s++) {
+        double *v = e->vel + 6 * (size_t)s, *p = padded + 8 * (size_t)s;
+        const imp_body *b = &w->model.bodies[s];
+        const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
+        if (!moving_slot(w, b, s)) {
+            memset(v, 0, 6 * sizeof *v);
+            memset(p, 0, 8 * sizeof *p);
+            if (still && bad == 0 && s > 0 && b->active && !b->fixed && !finite_body(y, v, h)) {
+                bad = s;
+            }
+            continue;
+        }
+        double *fs = f + 6 * (size_t)s;
+        if (own) {
+            imp_forces_body_3d(b, y, &fd, fs);
+        }
+        free_velocity(w, e, b, s, y, fs, 1, h, rot, v);
+        if (bad == 0 && !finite_body(y, v, h)) {
+            bad = s;
+        }
+        p[0] = v[0], p[1] = v[1], p[2] = v[2], p[3] = 0.0;
+        p[4] = v[3], p[5] = v[4], p[6] = v[5], p[7] = 0.0;
+    }
+    return bad == 0 ? IMP_OK : nonfinite(w, e, bad, why, why_len);
 }
 
 static const double *slot_velocity(const imp_world *w, int s)
@@ -274,8 +349,6 @@ static const double *slot_velocity(const imp_world *w, int s)
     }
     return w->data.y + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
 }
-
-/* NaN without its sign bit (printf writes "-nan" otherwise) */
 
 static double slop(const imp_world *w) { return SLOP_FRACTION * w->model.def.engine2d.distance_tol; }
 
