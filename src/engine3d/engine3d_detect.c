@@ -113,12 +113,12 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     return IMP_OK;
 }
 
-static double speed_bound(const imp_body *b, const double *y)
+/* a bound on the speed of b's points at velocity v (6 doubles: linear, angular) */
+static inline double speed_bound(const imp_body *b, const double *v)
 {
     if (b->fixed) {
         return 0.0;
     }
-    const double *v = y + IMP_VEL_3D;
     double lin = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     double ang = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
     double rad = isfinite(b->shape->radius) ? b->shape->radius : 0.0;
@@ -480,13 +480,12 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         if (!imp_shape3d_bounds_rot(b->shape, y, e->pose[k].r, e->lo + 3 * k, e->hi + 3 * k)) {
             imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);  /* (a wall) */
         }
-        e->speed[k] = speed_bound(b, y);
+        e->speed[k] = speed_bound(b, y + IMP_VEL_3D);
         e->scale[k] = shape_scale(b->shape);
         if (e->span_bound && !b->fixed) {  /* the velocity is linear in time over the span:
-                                              its norm is largest at one end */
-            double yv[IMP_STRIDE_3D] = {0};
-            memcpy(yv + IMP_VEL_3D, e->vel + 6 * (size_t)s, 6 * sizeof *yv);
-            e->speed[k] = imp_fmax(e->speed[k], speed_bound(b, yv));
+                                              its norm is largest at one end (read in place:
+                                              a state's copy was made for it) */
+            e->speed[k] = imp_fmax(e->speed[k], speed_bound(b, e->vel + 6 * (size_t)s));
         }
         if (e->once) {  /* the step's later sub-steps reuse these points while it stays within */
             e->travel[3 * (size_t)s] = h * e->speed[k];
