@@ -512,10 +512,16 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
+    /* the arrays in locals: the stores to out might alias rc's and e's fields, which the loop
+       read again at each point */
+    const imp_e3_point *prev = e->prev;
+    const imp_e3_recycled *recs = rc->prev;
+    const int *map = rc->map;
+    const double *fprev = rc->fprev;
     for (int k = j; k < pend; k++) {
-        int rk = rc->map[k];  /* (every point of the run has one: records_of_run) */
-        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, ra, rb, &out[k - j]);
-        warm_held(&e->prev[k], rc->fprev + 3 * (size_t)rk, hs, &out[k - j]);
+        int rk = map[k];  /* (every point of the run has one: records_of_run) */
+        recycle_point(ya, yb, &prev[k], &recs[rk], mu, el, ra, rb, &out[k - j]);
+        warm_held(&prev[k], fprev + 3 * (size_t)rk, hs, &out[k - j]);
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
     }
