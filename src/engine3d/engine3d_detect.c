@@ -450,6 +450,25 @@ static int near_pairs(imp_engine3d *e)
     return m;
 }
 
+/* Whether the pair (sa, sb)'s cache entry says it was found apart (its first fields, which
+   imp_e3_cache_apart reads first: no point, a positive gap, the pair's slots and generations):
+   then the last step has no point of the pair, and the soft step's held test is not asked (it
+   would look the pair's points up and find none). The entry is written apart only by a
+   detection that found no point (pair_manifold: box_manifold's and the narrow phase's gaps),
+   and a pair has points in the last step only from a detection that found some (written in
+   the entry: a count, or a gap of -1 when not usable) or from the held test, which asks for
+   points; an entry that leaves the pair is -1 in its link (near_pairs, update_pairs), and a
+   rebuild (bodies changed, a state imported: invalidate) empties them all. */
+static inline int found_apart(const imp_world *w, const imp_engine3d *e, int entry, int sa, int sb)
+{
+    if (entry < 0) {
+        return 0;
+    }
+    const imp_e3_cached *c = &e->cache[entry];
+    return c->count == 0 && c->gap > 0.0 && c->sa == sa && c->sb == sb
+           && c->gen_a == w->model.bodies[sa].generation && c->gen_b == w->model.bodies[sb].generation;
+}
+
 /* pairs ahead of the pair loop whose cache entries' first fields (the pose and gap they were
    kept at: what the recycled and apart tests read first) are asked of the cache: the entries
    are scattered (a free list) and the loop waited on each pair's (c->count's load: two thirds
@@ -531,7 +550,10 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             continue;
         }
         double margin = tol + h * (e->speed[ia] + e->speed[ib]);
-        int held = rc != NULL ? imp_e3_recycle_hold(w, e, rc, sa, sb, margin) : 0;
+        int held = 0;
+        if (rc != NULL && !found_apart(w, e, link->entry, sa, sb)) {
+            held = imp_e3_recycle_hold(w, e, rc, sa, sb, margin);
+        }
         if (held != 0) {
             if (held < 0) {
                 return IMP_ERR_NOMEM;
