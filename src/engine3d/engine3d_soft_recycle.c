@@ -580,15 +580,13 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
-        int end = i;
-        while (end < e->npts && e->pts[end].a == p0->a && e->pts[end].b == p0->b) {
-            end++;
-        }
         while (h < rc->nheld && (rc->held[h].a < p0->a || (rc->held[h].a == p0->a && rc->held[h].b < p0->b))) {
             h++;
         }
         if (h < rc->nheld && rc->held[h].a == p0->a && rc->held[h].b == p0->b) {
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
+            int end = i + (hp->pend - hp->j);      /* appended together (hold; the detection's
+                                                      merge passes them so too) */
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
                 pen = imp_fmax(pen, -e->pts[c].distance);
@@ -598,6 +596,10 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             }
             i = end;
             continue;
+        }
+        int end = i;
+        while (end < e->npts && e->pts[end].a == p0->a && e->pts[end].b == p0->b) {
+            end++;
         }
         while (j < e->nprev && (e->prev[j].a < p0->a || (e->prev[j].a == p0->a && e->prev[j].b < p0->b))) {
             j++;
