@@ -113,12 +113,12 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     return IMP_OK;
 }
 
-static double speed_bound(const imp_body *b, const double *y)
+/* a bound on the speed of b's points at velocity v (6 doubles: linear, angular) */
+static inline double speed_bound(const imp_body *b, const double *v)
 {
     if (b->fixed) {
         return 0.0;
     }
-    const double *v = y + IMP_VEL_3D;
     double lin = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     double ang = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
     double rad = isfinite(b->shape->radius) ? b->shape->radius : 0.0;
@@ -450,6 +450,25 @@ static int near_pairs(imp_engine3d *e)
     return m;
 }
 
+/* Whether the pair (sa, sb)'s cache entry says it was found apart (its first fields, which
+   imp_e3_cache_apart reads first: no point, a positive gap, the pair's slots and generations):
+   then the last step has no point of the pair, and the soft step's held test is not asked (it
+   would look the pair's points up and find none). The entry is written apart only by a
+   detection that found no point (pair_manifold: box_manifold's and the narrow phase's gaps),
+   and a pair has points in the last step only from a detection that found some (written in
+   the entry: a count, or a gap of -1 when not usable) or from the held test, which asks for
+   points; an entry that leaves the pair is -1 in its link (near_pairs, update_pairs), and a
+   rebuild (bodies changed, a state imported: invalidate) empties them all. */
+static inline int found_apart(const imp_world *w, const imp_engine3d *e, int entry, int sa, int sb)
+{
+    if (entry < 0) {
+        return 0;
+    }
+    const imp_e3_cached *c = &e->cache[entry];
+    return c->count == 0 && c->gap > 0.0 && c->sa == sa && c->sb == sb
+           && c->gen_a == w->model.bodies[sa].generation && c->gen_b == w->model.bodies[sb].generation;
+}
+
 /* pairs ahead of the pair loop whose cache entries' first fields (the pose and gap they were
    kept at: what the recycled and apart tests read first) are asked of the cache: the entries
    are scattered (a free list) and the loop waited on each pair's (c->count's load: two thirds
@@ -480,13 +499,12 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         if (!imp_shape3d_bounds_rot(b->shape, y, e->pose[k].r, e->lo + 3 * k, e->hi + 3 * k)) {
             imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);  /* (a wall) */
         }
-        e->speed[k] = speed_bound(b, y);
+        e->speed[k] = speed_bound(b, y + IMP_VEL_3D);
         e->scale[k] = shape_scale(b->shape);
         if (e->span_bound && !b->fixed) {  /* the velocity is linear in time over the span:
-                                              its norm is largest at one end */
-            double yv[IMP_STRIDE_3D] = {0};
-            memcpy(yv + IMP_VEL_3D, e->vel + 6 * (size_t)s, 6 * sizeof *yv);
-            e->speed[k] = imp_fmax(e->speed[k], speed_bound(b, yv));
+                                              its norm is largest at one end (read in place:
+                                              a state's copy was made for it) */
+            e->speed[k] = imp_fmax(e->speed[k], speed_bound(b, e->vel + 6 * (size_t)s));
         }
         if (e->once) {  /* the step's later sub-steps reuse these points while it stays within */
             e->travel[3 * (size_t)s] = h * e->speed[k];
@@ -532,7 +550,10 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             continue;
         }
         double margin = tol + h * (e->speed[ia] + e->speed[ib]);
-        int held = rc != NULL ? imp_e3_recycle_hold(w, e, rc, sa, sb, margin) : 0;
+        int held = 0;
+        if (rc != NULL && !found_apart(w, e, link->entry, sa, sb)) {
+            held = imp_e3_recycle_hold(w, e, rc, sa, sb, margin);
+        }
         if (held != 0) {
             if (held < 0) {
                 return IMP_ERR_NOMEM;

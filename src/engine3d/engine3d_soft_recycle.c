@@ -512,10 +512,16 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
+    /* the arrays in locals: the stores to out might alias rc's and e's fields, which the loop
+       read again at each point */
+    const imp_e3_point *prev = e->prev;
+    const imp_e3_recycled *recs = rc->prev;
+    const int *map = rc->map;
+    const double *fprev = rc->fprev;
     for (int k = j; k < pend; k++) {
-        int rk = rc->map[k];  /* (every point of the run has one: records_of_run) */
-        recycle_point(ya, yb, &e->prev[k], &rc->prev[rk], mu, el, ra, rb, &out[k - j]);
-        warm_held(&e->prev[k], rc->fprev + 3 * (size_t)rk, hs, &out[k - j]);
+        int rk = map[k];  /* (every point of the run has one: records_of_run) */
+        recycle_point(ya, yb, &prev[k], &recs[rk], mu, el, ra, rb, &out[k - j]);
+        warm_held(&prev[k], fprev + 3 * (size_t)rk, hs, &out[k - j]);
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
     }
@@ -574,15 +580,13 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
-        int end = i;
-        while (end < e->npts && e->pts[end].a == p0->a && e->pts[end].b == p0->b) {
-            end++;
-        }
         while (h < rc->nheld && (rc->held[h].a < p0->a || (rc->held[h].a == p0->a && rc->held[h].b < p0->b))) {
             h++;
         }
         if (h < rc->nheld && rc->held[h].a == p0->a && rc->held[h].b == p0->b) {
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
+            int end = i + (hp->pend - hp->j);      /* appended together (hold; the detection's
+                                                      merge passes them so too) */
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
                 pen = imp_fmax(pen, -e->pts[c].distance);
@@ -592,6 +596,10 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             }
             i = end;
             continue;
+        }
+        int end = i;
+        while (end < e->npts && e->pts[end].a == p0->a && e->pts[end].b == p0->b) {
+            end++;
         }
         while (j < e->nprev && (e->prev[j].a < p0->a || (e->prev[j].a == p0->a && e->prev[j].b < p0->b))) {
             j++;

@@ -27,6 +27,18 @@ static void convex_destroy(void *p)
     }
 }
 
+/* a box's bounds along the world axis whose direction in shape coordinates is (d0, d1, d2) (a
+   row of R): bounds_rot's, from locals (cen: the centroid, k: the half extents, sw: the sweep;
+   stores to lo and hi might alias them) */
+static inline void box_axis(double d0, double d1, double d2, const double cen3[3], const double k[3], double sw,
+                            double x, double *lo, double *hi)
+{
+    double cen = d0 * cen3[0] + d1 * cen3[1] + d2 * cen3[2];
+    double up = fabs(d0) * k[0] + fabs(d1) * k[1] + fabs(d2) * k[2];
+    *hi = x + up - cen + sw;
+    *lo = x + -up - cen - sw;
+}
+
 /* AABB at a pose: the support of the shape along +-each world axis, i.e. along the rows of
    R written in shape coordinates. Exact for every kind. A box's core support along d is the
    corner (sign(d_k) h_k), so d . p = |d_0| h_0 + |d_1| h_1 + |d_2| h_2 (each product the same
@@ -36,15 +48,20 @@ static void convex_destroy(void *p)
 static void bounds_rot(const imp_convex3d *c, const imp_shape *s, const double *pose, const double *r,
                        double lo[3], double hi[3])
 {
+    if (c->kind == IMP_S3_BOX) {  /* the loop's box case written out: the same operations, in
+                                     straight code (a body's boxes each step of the 3D engine) */
+        const double cen[3] = {s->centroid[0], s->centroid[1], s->centroid[2]};
+        const double k[3] = {c->core[0], c->core[1], c->core[2]};
+        double sw = c->sweep, x0 = pose[0], x1 = pose[1], x2 = pose[2];
+        double r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6], r7 = r[7], r8 = r[8];
+        box_axis(r0, r1, r2, cen, k, sw, x0, &lo[0], &hi[0]);
+        box_axis(r3, r4, r5, cen, k, sw, x1, &lo[1], &hi[1]);
+        box_axis(r6, r7, r8, cen, k, sw, x2, &lo[2], &hi[2]);
+        return;
+    }
     for (int i = 0; i < 3; i++) {
         double d[3] = {r[3 * i], r[3 * i + 1], r[3 * i + 2]}, p[3];
         double cen = d[0] * s->centroid[0] + d[1] * s->centroid[1] + d[2] * s->centroid[2];
-        if (c->kind == IMP_S3_BOX) {
-            double up = fabs(d[0]) * c->core[0] + fabs(d[1]) * c->core[1] + fabs(d[2]) * c->core[2];
-            hi[i] = pose[i] + up - cen + c->sweep;
-            lo[i] = pose[i] + -up - cen - c->sweep;
-            continue;
-        }
         imp_shape3d_core_support(c, d, p);
         double up = d[0] * p[0] + d[1] * p[1] + d[2] * p[2];
         d[0] = -d[0], d[1] = -d[1], d[2] = -d[2];
