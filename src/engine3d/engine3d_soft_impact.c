@@ -24,6 +24,18 @@ typedef struct row_ref {
     double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
 } row_ref;
 
+/* velocity()'s u_N alone, by the same operations */
+static double normal_velocity(const double *va, const double *vb, const imp_e3_soft_pt *q)
+{
+    double ca[4], cb[4], d[3];
+    cross4(vb + 4, q->rb, cb);
+    cross4(va + 4, q->ra, ca);
+    for (int k = 0; k < 3; k++) {
+        d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
+    }
+    return (d[0] * q->ec[0][0] + d[1] * q->ec[0][1]) + d[2] * q->ec[0][2];
+}
+
 /* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
    (im: m_a^-1 + m_b^-1; Ia, Ib: the padded columns of s->si) into K (np x np). O(np^2). */
 static void coupling(const row_ref *r, int np, const double *Ia, const double *Ib, double im, double *K)
@@ -74,7 +86,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     const imp_e3_soft_pt *q0 = r[0].q;
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
     const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
-    double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
+    double vn[IMPACT_POINTS], c[IMPACT_POINTS], kd[IMPACT_POINTS], u[4];
     /* an impact this step, or an impulse held from one that moves the point faster than the
        threshold (the step after an impact: its warm start); or a manifold that appears */
     int impact = known;
@@ -89,14 +101,13 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         return 0;
     }
     for (int i = 0; i < np; i++) {
-        velocity(va, vb, r[i].q, u);
-        vn[i] = u[0];
+        vn[i] = normal_velocity(va, vb, r[i].q);
     }
     if (!*ready) {
         coupling(r, np, Ia, Ib, q0->ima + q0->imb, Kc);
         *ready = 1;
     }
-    memcpy(K, Kc, (size_t)(np * np) * sizeof *K);
+    const double *K = Kc;
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
         double s = use_bias ? separation(sf->delta, q) : *r[i].s;
@@ -106,7 +117,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         imp_e3_soft_bias(s, use_bias ? 1.0 / hs : 0.5 / hs, use_bias, q->soft_static ? stiff : soft, push_max,
                          &bias, &ms, &is);
         double d = K[i * np + i] * (is / ms + REGULAR);
-        K[i * np + i] += d;
+        kd[i] = K[i * np + i] + d;  /* (K + D)'s diagonal */
         c[i] = -(vn[i] + bias + d * *r[i].rn);
     }
     /* the active set: rows whose impulse would turn negative leave it (impulse 0), the rest
@@ -132,7 +143,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
             }
             y[a] = rhs;
             for (int b2 = 0; b2 < m; b2++) {
-                A[a * m + b2] = K[idx[a] * np + idx[b2]];
+                A[a * m + b2] = b2 == a ? kd[idx[a]] : K[idx[a] * np + idx[b2]];
             }
         }
         if (m > 0 && imp_cholesky_solve(A, m, y, m, 1e-12) != 0) {
@@ -159,7 +170,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         if (!on[i]) {
             double g = -c[i];
             for (int j = 0; j < np; j++) {
-                g += K[i * np + j] * dx[j];
+                g += (j == i ? kd[i] : K[i * np + j]) * dx[j];
             }
             if (g < -1e-9 * (fabs(vn[i]) + 1.0)) {
                 return 0;
