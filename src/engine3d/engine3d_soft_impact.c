@@ -19,6 +19,23 @@ enum { IMPACT_POINTS = 8 };
    least norm to about 1e-9, and their part the singular direction carries moves nothing */
 static const double REGULAR = 1e-9;
 
+/* the factors kept a candidate (pairs of up to FACTOR_POINTS points) */
+enum { FACTORS = 4, FACTOR_POINTS = 4 };
+
+/* A candidate's normal rows' coupling K (np x np used), computed at its first block of the
+   step, and the Cholesky factors of the systems its blocks solved this step, up to FACTORS of
+   them (a pair of up to FACTOR_POINTS points; key 0: none), the next one replacing slot next.
+   A system is (K + D) restricted to the rows in the active set, D_i one of two values a row
+   and a step (the softness of a closed row in a solve pass, else the regularisation): its key
+   is the set's bits and, above them (<< 8), the soft rows'; K and D are fixed over the step,
+   so a key met again is the same matrix and its factor the same bits. */
+typedef struct imp_e3_impact_cand {
+    double K[IMPACT_POINTS * IMPACT_POINTS];
+    double L[FACTORS][FACTOR_POINTS * FACTOR_POINTS];
+    unsigned key[FACTORS];
+    int next;
+} imp_e3_impact_cand;
+
 typedef struct row_ref {
     const imp_e3_soft_pt *q; /* the row's geometry and masses (fixed over the step) */
     double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
@@ -81,7 +98,7 @@ static void coupling(const row_ref *r, int np, const double *Ia, const double *I
    appears, or a lane lane_impact answered), else asked here first. O(np^4). */
 static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, double hs, double push_max, double threshold,
-                       int use_bias, int known, double *Kc, unsigned char *ready)
+                       int use_bias, int known, imp_e3_impact_cand *ic, unsigned char *ready)
 {
     const imp_e3_soft_pt *q0 = r[0].q;
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
@@ -104,10 +121,13 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         vn[i] = normal_velocity(va, vb, r[i].q);
     }
     if (!*ready) {
-        coupling(r, np, Ia, Ib, q0->ima + q0->imb, Kc);
+        coupling(r, np, Ia, Ib, q0->ima + q0->imb, ic->K);
+        memset(ic->key, 0, sizeof ic->key);
+        ic->next = 0;
         *ready = 1;
     }
-    const double *K = Kc;
+    const double *K = ic->K;
+    unsigned soft_rows = 0;
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
         double s = use_bias ? separation(sf->delta, q) : *r[i].s;
@@ -116,6 +136,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         double bias, ms, is;
         imp_e3_soft_bias(s, use_bias ? 1.0 / hs : 0.5 / hs, use_bias, q->soft_static ? stiff : soft, push_max,
                          &bias, &ms, &is);
+        soft_rows |= (unsigned)(is != 0.0) << i;
         double d = K[i * np + i] * (is / ms + REGULAR);
         kd[i] = K[i * np + i] + d;  /* (K + D)'s diagonal */
         c[i] = -(vn[i] + bias + d * *r[i].rn);
@@ -130,9 +151,11 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     for (int round = 0;; round++) {
         double A[IMPACT_POINTS * IMPACT_POINTS], y[IMPACT_POINTS];
         int idx[IMPACT_POINTS], m = 0;
+        unsigned key = soft_rows << 8;
         for (int i = 0; i < np; i++) {
             if (on[i]) {
                 idx[m++] = i;
+                key |= 1u << i;
             }
             dx[i] = on[i] ? 0.0 : -*r[i].rn;
         }
@@ -142,12 +165,33 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
                 rhs -= on[j] ? 0.0 : K[idx[a] * np + j] * dx[j];
             }
             y[a] = rhs;
-            for (int b2 = 0; b2 < m; b2++) {
-                A[a * m + b2] = b2 == a ? kd[idx[a]] : K[idx[a] * np + idx[b2]];
-            }
         }
-        if (m > 0 && imp_cholesky_solve(A, m, y, m, 1e-12) != 0) {
-            return 0;
+        const double *L = NULL;
+        for (int e = 0; e < FACTORS && np <= FACTOR_POINTS && m > 0; e++) {
+            L = ic->key[e] == key ? ic->L[e] : L;
+        }
+        if (m > 0 && L == NULL) {  /* factored here, and kept (a pair of up to FACTOR_POINTS) */
+            double *F = A;
+            if (np <= FACTOR_POINTS) {
+                F = ic->L[ic->next];
+                ic->key[ic->next] = 0;
+            }
+            for (int a = 0; a < m; a++) {
+                for (int b2 = 0; b2 < m; b2++) {
+                    F[a * m + b2] = b2 == a ? kd[idx[a]] : K[idx[a] * np + idx[b2]];
+                }
+            }
+            if (imp_cholesky_factor(F, m, m, 1e-12) != 0) {
+                return 0;
+            }
+            if (np <= FACTOR_POINTS) {
+                ic->key[ic->next] = key;
+                ic->next = (ic->next + 1) % FACTORS;
+            }
+            L = F;
+        }
+        if (m > 0) {
+            imp_cholesky_back(L, m, y, m);
         }
         int dropped = 0;
         for (int a = 0; a < m; a++) {
@@ -268,7 +312,7 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
             sf->cand[sf->ncand++] = -1 - g;
         }
     }
-    if (imp_grow(&sf->kc, &sf->kc_cap, IMPACT_POINTS * IMPACT_POINTS * sf->ncand, sizeof *sf->kc) != 0) {
+    if (imp_grow(&sf->kc, &sf->kc_cap, sf->ncand, sizeof *sf->kc) != 0) {
         sf->ncand = 0;  /* out of memory: the passes alone */
     }
 }
@@ -289,7 +333,7 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
                 r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
             }
             if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
-                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+                           &sf->kc[c], &sf->cand_ready[c])) {
                 for (int k = 0; k < np; k++) {
                     sf->pts[c0 + k].held = 1;
                 }
@@ -311,7 +355,7 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
         }
         if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, 1,
-                       sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+                       &sf->kc[c], &sf->cand_ready[c])) {
             /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
             for (int k = 0; k < np; k++) {
                 b->p[k].mn[l] = 0.0;

@@ -88,7 +88,7 @@ struct imp_e3_soft {
     unsigned char *cand_rest; /* per candidate: 1 when listed as a resting manifold that
                              appears (solved whether or not it has an impact) */
     unsigned char *cand_ready; /* per candidate: 1 once its coupling is in kc this step */
-    double *kc;           /* per candidate: its normal rows' coupling K (8 x 8 doubles, np x np used) */
+    struct imp_e3_impact_cand *kc; /* per candidate: its coupling and factors (engine3d_soft_impact.c) */
     int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
