@@ -341,15 +341,21 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             }
             continue;
         }
-        imp_e3_block *b = &sf->blocks[x / E3B_LANES];
-        int l = x % E3B_LANES, np = (int)b->cnt[l];
-        if (x / E3B_LANES != block) {  /* the block's lanes asked at once (listed in block order) */
-            block = x / E3B_LANES;
-            lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);
+        int bi = (int)((unsigned)x / E3B_LANES), l = (int)((unsigned)x % E3B_LANES);
+        imp_e3_block *b = &sf->blocks[bi];
+        if (!sf->cand_rest[c]) {
+            /* the block's lanes asked at once (listed in block order), at its first lane that
+               is not a resting manifold: the lanes solved before it share no moving body with
+               the others, so that the answers are the ones asked before them */
+            if (bi != block) {
+                block = bi;
+                lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);
+            }
+            if (!(lanes >> l & 1)) {
+                continue;  /* solve_pair would answer 0 at its first question */
+            }
         }
-        if (!sf->cand_rest[c] && !(lanes >> l & 1)) {
-            continue;  /* solve_pair would answer 0 at its first question */
-        }
+        int np = (int)b->cnt[l];
         for (int k = 0; k < np; k++) {
             imp_e3_block_pt *p = &b->p[k];
             r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
