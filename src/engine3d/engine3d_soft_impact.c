@@ -36,6 +36,11 @@ typedef struct imp_e3_impact_cand {
     int next;
 } imp_e3_impact_cand;
 
+/* a candidate's cand_rest: 0, listed by its impulse (asked at each pass), REST a resting
+   manifold that appears, HIT an approach faster than the threshold this step (its points' uhit
+   only fall over the step: the impact pass's first question answers yes all through it) */
+enum { REST = 1, HIT = 2 };
+
 typedef struct row_ref {
     const imp_e3_soft_pt *q; /* the row's geometry and masses (fixed over the step) */
     double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
@@ -271,17 +276,18 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
     for (int i = 0; i < sf->nblocks; i++) {
         const imp_e3_block *b = &sf->blocks[i];
         for (int l = 0; l < E3B_LANES; l++) {
-            int np = (int)b->cnt[l], cand = 0;
+            int np = (int)b->cnt[l], cand = 0, hit = 0;
             for (int k = 0; k < np && np >= 2 && !cand; k++) {  /* solve_pair's first test, cheaply */
                 const imp_e3_block_pt *p = &b->p[k];
-                cand = p->uhit[l] < -threshold || p->rn[l] > threshold * p->mn[l];
+                hit = p->uhit[l] < -threshold;
+                cand = hit || p->rn[l] > threshold * p->mn[l];
             }
-            int rest = 0;
+            int rest = hit ? HIT : 0;
             if (!cand && np >= 2 && sf->pts[b->row[0][l]].fresh) {
                 for (int k = 0; k < np; k++) {
                     q[k] = &sf->pts[b->row[k][l]];
                 }
-                rest = appears(q, np, vel, h);
+                rest = appears(q, np, vel, h) ? REST : 0;
             }
             if (cand || rest) {
                 sf->cand_rest[sf->ncand] = (unsigned char)rest;
@@ -295,16 +301,18 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
         if (np < 2 || np > IMPACT_POINTS) {
             continue;
         }
+        int hit = 0;
         for (int k = 0; k < np && !cand; k++) {
             const imp_e3_soft_pt *p = &sf->pts[c0 + k];
-            cand = p->uhit < -threshold || p->rn > threshold * p->mn;
+            hit = p->uhit < -threshold;
+            cand = hit || p->rn > threshold * p->mn;
         }
-        int rest = 0;
+        int rest = hit ? HIT : 0;
         if (!cand && sf->pts[c0].fresh) {
             for (int k = 0; k < np; k++) {
                 q[k] = &sf->pts[c0 + k];
             }
-            rest = appears(q, np, vel, h);
+            rest = appears(q, np, vel, h) ? REST : 0;
         }
         if (cand || rest) {
             sf->cand_rest[sf->ncand] = (unsigned char)rest;
@@ -332,7 +340,7 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
                 imp_e3_soft_pt *q = &sf->pts[c0 + k];
                 r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
             }
-            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c] != 0,
                            &sf->kc[c], &sf->cand_ready[c])) {
                 for (int k = 0; k < np; k++) {
                     sf->pts[c0 + k].held = 1;
@@ -344,9 +352,9 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
         int bi = (int)((unsigned)x / E3B_LANES), l = (int)((unsigned)x % E3B_LANES);
         imp_e3_block *b = &sf->blocks[bi];
         if (!sf->cand_rest[c]) {
-            /* the block's lanes asked at once (listed in block order), at its first lane that
-               is not a resting manifold: the lanes solved before it share no moving body with
-               the others, so that the answers are the ones asked before them */
+            /* the block's lanes asked at once (listed in block order), at its first lane listed
+               by its impulse: the lanes solved before it share no moving body with the others,
+               so that the answers are the ones asked before them */
             if (bi != block) {
                 block = bi;
                 lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);

@@ -85,8 +85,9 @@ struct imp_e3_soft {
     int nheld, held_cap;
     int *cand;            /* the step's candidates for those (the same coding), listed once a
                              step by imp_e3_soft_impact_list */
-    unsigned char *cand_rest; /* per candidate: 1 when listed as a resting manifold that
-                             appears (solved whether or not it has an impact) */
+    unsigned char *cand_rest; /* per candidate: why it is listed (engine3d_soft_impact.c: 0 its
+                             impulse, 1 a resting manifold that appears, solved whether or not it
+                             has an impact, 2 an approach faster than the threshold) */
     unsigned char *cand_ready; /* per candidate: 1 once its coupling is in kc this step */
     struct imp_e3_impact_cand *kc; /* per candidate: its coupling and factors (engine3d_soft_impact.c) */
     int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
