@@ -38,8 +38,10 @@ typedef struct imp_e3_impact_cand {
 
 /* a candidate's cand_rest: 0, listed by its impulse (asked at each pass), REST a resting
    manifold that appears, HIT an approach faster than the threshold this step (its points' uhit
-   only fall over the step: the impact pass's first question answers yes all through it) */
-enum { REST = 1, HIT = 2 };
+   only fall over the step: the impact pass's first question answers yes all through it), SLOW
+   listed by its impulse and answered no at the step's first pass (left to the passes for the
+   step: the impulse of a loaded resting contact, not an impact's) */
+enum { REST = 1, HIT = 2, SLOW = 3 };
 
 typedef struct row_ref {
     const imp_e3_soft_pt *q; /* the row's geometry and masses (fixed over the step) */
@@ -267,6 +269,7 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
 {
     const imp_e3_soft_pt *q[IMPACT_POINTS];
     sf->ncand = sf->nheld = 0;
+    sf->cand_first = 1;
     if (imp_grow(&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
         || imp_grow(&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
         || imp_grow(&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0
@@ -351,6 +354,9 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
         }
         int bi = (int)((unsigned)x / E3B_LANES), l = (int)((unsigned)x % E3B_LANES);
         imp_e3_block *b = &sf->blocks[bi];
+        if (sf->cand_rest[c] == SLOW) {
+            continue;
+        }
         if (!sf->cand_rest[c]) {
             /* the block's lanes asked at once (listed in block order), at its first lane listed
                by its impulse: the lanes solved before it share no moving body with the others,
@@ -359,8 +365,9 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
                 block = bi;
                 lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);
             }
-            if (!(lanes >> l & 1)) {
-                continue;  /* solve_pair would answer 0 at its first question */
+            if (!(lanes >> l & 1)) {  /* solve_pair would answer 0 at its first question */
+                sf->cand_rest[c] = sf->cand_first ? SLOW : 0;
+                continue;
             }
         }
         int np = (int)b->cnt[l];
@@ -378,6 +385,7 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             sf->held[sf->nheld++] = x;
         }
     }
+    sf->cand_first = 0;
 }
 
 void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff)

@@ -91,6 +91,7 @@ struct imp_e3_soft {
     unsigned char *cand_ready; /* per candidate: 1 once its coupling is in kc this step */
     struct imp_e3_impact_cand *kc; /* per candidate: its coupling and factors (engine3d_soft_impact.c) */
     int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
+    int cand_first;       /* 1 from the list to the end of the step's first impact pass */
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the step's last relax pass (when it stores the rows): whether a row pushed at an
