@@ -40,7 +40,7 @@ typedef struct imp_e3_impact_cand {
    manifold that appears, HIT an approach faster than the threshold this step (its points' uhit
    only fall over the step: the impact pass's first question answers yes all through it), SLOW
    listed by its impulse and answered no at the step's first pass (left to the passes for the
-   step: the impulse of a loaded resting contact, not an impact's) */
+   step: the impulse of a loaded resting contact, not an impact's; off the list after it) */
 enum { REST = 1, HIT = 2, SLOW = 3 };
 
 typedef struct row_ref {
@@ -354,9 +354,6 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
         }
         int bi = (int)((unsigned)x / E3B_LANES), l = (int)((unsigned)x % E3B_LANES);
         imp_e3_block *b = &sf->blocks[bi];
-        if (sf->cand_rest[c] == SLOW) {
-            continue;
-        }
         if (!sf->cand_rest[c]) {
             /* the block's lanes asked at once (listed in block order), at its first lane listed
                by its impulse: the lanes solved before it share no moving body with the others,
@@ -385,7 +382,21 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             sf->held[sf->nheld++] = x;
         }
     }
-    sf->cand_first = 0;
+    if (sf->cand_first) {  /* the pairs left to the passes off the list, the others in order */
+        int n = 0;
+        for (int c = 0; c < sf->ncand; c++) {
+            if (sf->cand_rest[c] != SLOW) {
+                if (sf->cand_ready[c] && n != c) {
+                    sf->kc[n] = sf->kc[c];
+                }
+                sf->cand[n] = sf->cand[c];
+                sf->cand_rest[n] = sf->cand_rest[c];
+                sf->cand_ready[n++] = sf->cand_ready[c];
+            }
+        }
+        sf->ncand = n;
+        sf->cand_first = 0;
+    }
 }
 
 void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *soft, const imp_e3_softness *stiff)
