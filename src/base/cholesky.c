@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-int imp_cholesky_solve(double *K, int stride, double *x, int n, double min_pivot)
+int imp_cholesky_factor(double *K, int stride, int n, double min_pivot)
 {
     for (int j = 0; j < n; j++) {
         double d = K[j * stride + j];
@@ -24,19 +24,32 @@ int imp_cholesky_solve(double *K, int stride, double *x, int n, double min_pivot
             K[i * stride + j] = v / d;
         }
     }
+    return 0;
+}
+
+void imp_cholesky_back(const double *L, int stride, double *x, int n)
+{
     for (int i = 0; i < n; i++) {  /* L y = x */
         double v = x[i];
         for (int k = 0; k < i; k++) {
-            v -= K[i * stride + k] * x[k];
+            v -= L[i * stride + k] * x[k];
         }
-        x[i] = v / K[i * stride + i];
+        x[i] = v / L[i * stride + i];
     }
     for (int i = n - 1; i >= 0; i--) {  /* L^T x = y */
         double v = x[i];
         for (int k = i + 1; k < n; k++) {
-            v -= K[k * stride + i] * x[k];
+            v -= L[k * stride + i] * x[k];
         }
-        x[i] = v / K[i * stride + i];
+        x[i] = v / L[i * stride + i];
     }
+}
+
+int imp_cholesky_solve(double *K, int stride, double *x, int n, double min_pivot)
+{
+    if (imp_cholesky_factor(K, stride, n, min_pivot) != 0) {
+        return -1;
+    }
+    imp_cholesky_back(K, stride, x, n);
     return 0;
 }

@@ -19,10 +19,46 @@ enum { IMPACT_POINTS = 8 };
    least norm to about 1e-9, and their part the singular direction carries moves nothing */
 static const double REGULAR = 1e-9;
 
+/* the factors kept a candidate (pairs of up to FACTOR_POINTS points) */
+enum { FACTORS = 4, FACTOR_POINTS = 4 };
+
+/* A candidate's normal rows' coupling K (np x np used), computed at its first block of the
+   step, and the Cholesky factors of the systems its blocks solved this step, up to FACTORS of
+   them (a pair of up to FACTOR_POINTS points; key 0: none), the next one replacing slot next.
+   A system is (K + D) restricted to the rows in the active set, D_i one of two values a row
+   and a step (the softness of a closed row in a solve pass, else the regularisation): its key
+   is the set's bits and, above them (<< 8), the soft rows'; K and D are fixed over the step,
+   so a key met again is the same matrix and its factor the same bits. */
+typedef struct imp_e3_impact_cand {
+    double K[IMPACT_POINTS * IMPACT_POINTS];
+    double L[FACTORS][FACTOR_POINTS * FACTOR_POINTS];
+    unsigned key[FACTORS];
+    int next;
+} imp_e3_impact_cand;
+
+/* a candidate's cand_rest: 0, listed by its impulse (asked at each pass), REST a resting
+   manifold that appears, HIT an approach faster than the threshold this step (its points' uhit
+   only fall over the step: the impact pass's first question answers yes all through it), SLOW
+   listed by its impulse and answered no at the step's first pass (left to the passes for the
+   step: the impulse of a loaded resting contact, not an impact's; off the list after it) */
+enum { REST = 1, HIT = 2, SLOW = 3 };
+
 typedef struct row_ref {
     const imp_e3_soft_pt *q; /* the row's geometry and masses (fixed over the step) */
     double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
 } row_ref;
+
+/* velocity()'s u_N alone, by the same operations */
+static double normal_velocity(const double *va, const double *vb, const imp_e3_soft_pt *q)
+{
+    double ca[4], cb[4], d[3];
+    cross4(vb + 4, q->rb, cb);
+    cross4(va + 4, q->ra, ca);
+    for (int k = 0; k < 3; k++) {
+        d[k] = ((vb[k] - va[k]) + cb[k]) - ca[k];
+    }
+    return (d[0] * q->ec[0][0] + d[1] * q->ec[0][1]) + d[2] * q->ec[0][2];
+}
 
 /* K_ij = (m_a^-1 + m_b^-1) n_i . n_j + (r_ai x n_i) . I_a^-1 (r_aj x n_j) + the same for b
    (im: m_a^-1 + m_b^-1; Ia, Ib: the padded columns of s->si) into K (np x np). O(np^2). */
@@ -69,12 +105,12 @@ static void coupling(const row_ref *r, int np, const double *Ia, const double *I
    appears, or a lane lane_impact answered), else asked here first. O(np^4). */
 static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, double hs, double push_max, double threshold,
-                       int use_bias, int known, double *Kc, unsigned char *ready)
+                       int use_bias, int known, imp_e3_impact_cand *ic, unsigned char *ready)
 {
     const imp_e3_soft_pt *q0 = r[0].q;
     double *va = sf->sv + 8 * (size_t)q0->a, *vb = sf->sv + 8 * (size_t)q0->b;
     const double *Ia = sf->si + 12 * (size_t)q0->a, *Ib = sf->si + 12 * (size_t)q0->b;
-    double vn[IMPACT_POINTS], c[IMPACT_POINTS], K[IMPACT_POINTS * IMPACT_POINTS], u[4];
+    double vn[IMPACT_POINTS], c[IMPACT_POINTS], kd[IMPACT_POINTS], u[4];
     /* an impact this step, or an impulse held from one that moves the point faster than the
        threshold (the step after an impact: its warm start); or a manifold that appears */
     int impact = known;
@@ -89,14 +125,16 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         return 0;
     }
     for (int i = 0; i < np; i++) {
-        velocity(va, vb, r[i].q, u);
-        vn[i] = u[0];
+        vn[i] = normal_velocity(va, vb, r[i].q);
     }
     if (!*ready) {
-        coupling(r, np, Ia, Ib, q0->ima + q0->imb, Kc);
+        coupling(r, np, Ia, Ib, q0->ima + q0->imb, ic->K);
+        memset(ic->key, 0, sizeof ic->key);
+        ic->next = 0;
         *ready = 1;
     }
-    memcpy(K, Kc, (size_t)(np * np) * sizeof *K);
+    const double *K = ic->K;
+    unsigned soft_rows = 0;
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
         double s = use_bias ? separation(sf->delta, q) : *r[i].s;
@@ -105,8 +143,9 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         double bias, ms, is;
         imp_e3_soft_bias(s, use_bias ? 1.0 / hs : 0.5 / hs, use_bias, q->soft_static ? stiff : soft, push_max,
                          &bias, &ms, &is);
+        soft_rows |= (unsigned)(is != 0.0) << i;
         double d = K[i * np + i] * (is / ms + REGULAR);
-        K[i * np + i] += d;
+        kd[i] = K[i * np + i] + d;  /* (K + D)'s diagonal */
         c[i] = -(vn[i] + bias + d * *r[i].rn);
     }
     /* the active set: rows whose impulse would turn negative leave it (impulse 0), the rest
@@ -119,9 +158,11 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     for (int round = 0;; round++) {
         double A[IMPACT_POINTS * IMPACT_POINTS], y[IMPACT_POINTS];
         int idx[IMPACT_POINTS], m = 0;
+        unsigned key = soft_rows << 8;
         for (int i = 0; i < np; i++) {
             if (on[i]) {
                 idx[m++] = i;
+                key |= 1u << i;
             }
             dx[i] = on[i] ? 0.0 : -*r[i].rn;
         }
@@ -131,12 +172,33 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
                 rhs -= on[j] ? 0.0 : K[idx[a] * np + j] * dx[j];
             }
             y[a] = rhs;
-            for (int b2 = 0; b2 < m; b2++) {
-                A[a * m + b2] = K[idx[a] * np + idx[b2]];
-            }
         }
-        if (m > 0 && imp_cholesky_solve(A, m, y, m, 1e-12) != 0) {
-            return 0;
+        const double *L = NULL;
+        for (int e = 0; e < FACTORS && np <= FACTOR_POINTS && m > 0; e++) {
+            L = ic->key[e] == key ? ic->L[e] : L;
+        }
+        if (m > 0 && L == NULL) {  /* factored here, and kept (a pair of up to FACTOR_POINTS) */
+            double *F = A;
+            if (np <= FACTOR_POINTS) {
+                F = ic->L[ic->next];
+                ic->key[ic->next] = 0;
+            }
+            for (int a = 0; a < m; a++) {
+                for (int b2 = 0; b2 < m; b2++) {
+                    F[a * m + b2] = b2 == a ? kd[idx[a]] : K[idx[a] * np + idx[b2]];
+                }
+            }
+            if (imp_cholesky_factor(F, m, m, 1e-12) != 0) {
+                return 0;
+            }
+            if (np <= FACTOR_POINTS) {
+                ic->key[ic->next] = key;
+                ic->next = (ic->next + 1) % FACTORS;
+            }
+            L = F;
+        }
+        if (m > 0) {
+            imp_cholesky_back(L, m, y, m);
         }
         int dropped = 0;
         for (int a = 0; a < m; a++) {
@@ -159,7 +221,7 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
         if (!on[i]) {
             double g = -c[i];
             for (int j = 0; j < np; j++) {
-                g += K[i * np + j] * dx[j];
+                g += (j == i ? kd[i] : K[i * np + j]) * dx[j];
             }
             if (g < -1e-9 * (fabs(vn[i]) + 1.0)) {
                 return 0;
@@ -207,6 +269,7 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
 {
     const imp_e3_soft_pt *q[IMPACT_POINTS];
     sf->ncand = sf->nheld = 0;
+    sf->cand_first = 1;
     if (imp_grow(&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
         || imp_grow(&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
         || imp_grow(&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0
@@ -216,17 +279,18 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
     for (int i = 0; i < sf->nblocks; i++) {
         const imp_e3_block *b = &sf->blocks[i];
         for (int l = 0; l < E3B_LANES; l++) {
-            int np = (int)b->cnt[l], cand = 0;
+            int np = (int)b->cnt[l], cand = 0, hit = 0;
             for (int k = 0; k < np && np >= 2 && !cand; k++) {  /* solve_pair's first test, cheaply */
                 const imp_e3_block_pt *p = &b->p[k];
-                cand = p->uhit[l] < -threshold || p->rn[l] > threshold * p->mn[l];
+                hit = p->uhit[l] < -threshold;
+                cand = hit || p->rn[l] > threshold * p->mn[l];
             }
-            int rest = 0;
+            int rest = hit ? HIT : 0;
             if (!cand && np >= 2 && sf->pts[b->row[0][l]].fresh) {
                 for (int k = 0; k < np; k++) {
                     q[k] = &sf->pts[b->row[k][l]];
                 }
-                rest = appears(q, np, vel, h);
+                rest = appears(q, np, vel, h) ? REST : 0;
             }
             if (cand || rest) {
                 sf->cand_rest[sf->ncand] = (unsigned char)rest;
@@ -240,16 +304,18 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
         if (np < 2 || np > IMPACT_POINTS) {
             continue;
         }
+        int hit = 0;
         for (int k = 0; k < np && !cand; k++) {
             const imp_e3_soft_pt *p = &sf->pts[c0 + k];
-            cand = p->uhit < -threshold || p->rn > threshold * p->mn;
+            hit = p->uhit < -threshold;
+            cand = hit || p->rn > threshold * p->mn;
         }
-        int rest = 0;
+        int rest = hit ? HIT : 0;
         if (!cand && sf->pts[c0].fresh) {
             for (int k = 0; k < np; k++) {
                 q[k] = &sf->pts[c0 + k];
             }
-            rest = appears(q, np, vel, h);
+            rest = appears(q, np, vel, h) ? REST : 0;
         }
         if (cand || rest) {
             sf->cand_rest[sf->ncand] = (unsigned char)rest;
@@ -257,7 +323,7 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
             sf->cand[sf->ncand++] = -1 - g;
         }
     }
-    if (imp_grow(&sf->kc, &sf->kc_cap, IMPACT_POINTS * IMPACT_POINTS * sf->ncand, sizeof *sf->kc) != 0) {
+    if (imp_grow(&sf->kc, &sf->kc_cap, sf->ncand, sizeof *sf->kc) != 0) {
         sf->ncand = 0;  /* out of memory: the passes alone */
     }
 }
@@ -277,8 +343,8 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
                 imp_e3_soft_pt *q = &sf->pts[c0 + k];
                 r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
             }
-            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c],
-                           sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+            if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c] != 0,
+                           &sf->kc[c], &sf->cand_ready[c])) {
                 for (int k = 0; k < np; k++) {
                     sf->pts[c0 + k].held = 1;
                 }
@@ -286,21 +352,28 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             }
             continue;
         }
-        imp_e3_block *b = &sf->blocks[x / E3B_LANES];
-        int l = x % E3B_LANES, np = (int)b->cnt[l];
-        if (x / E3B_LANES != block) {  /* the block's lanes asked at once (listed in block order) */
-            block = x / E3B_LANES;
-            lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);
+        int bi = (int)((unsigned)x / E3B_LANES), l = (int)((unsigned)x % E3B_LANES);
+        imp_e3_block *b = &sf->blocks[bi];
+        if (!sf->cand_rest[c]) {
+            /* the block's lanes asked at once (listed in block order), at its first lane listed
+               by its impulse: the lanes solved before it share no moving body with the others,
+               so that the answers are the ones asked before them */
+            if (bi != block) {
+                block = bi;
+                lanes = imp_e3_block_impact_lanes(sf, b, threshold, simd);
+            }
+            if (!(lanes >> l & 1)) {  /* solve_pair would answer 0 at its first question */
+                sf->cand_rest[c] = sf->cand_first ? SLOW : 0;
+                continue;
+            }
         }
-        if (!sf->cand_rest[c] && !(lanes >> l & 1)) {
-            continue;  /* solve_pair would answer 0 at its first question */
-        }
+        int np = (int)b->cnt[l];
         for (int k = 0; k < np; k++) {
             imp_e3_block_pt *p = &b->p[k];
             r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
         }
         if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, 1,
-                       sf->kc + IMPACT_POINTS * IMPACT_POINTS * c, &sf->cand_ready[c])) {
+                       &sf->kc[c], &sf->cand_ready[c])) {
             /* the lane's rows keep rn: rn - 0 (u_N + bias) - 0 rn */
             for (int k = 0; k < np; k++) {
                 b->p[k].mn[l] = 0.0;
@@ -308,6 +381,21 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             b->is[l] = 0.0;
             sf->held[sf->nheld++] = x;
         }
+    }
+    if (sf->cand_first) {  /* the pairs left to the passes off the list, the others in order */
+        int n = 0;
+        for (int c = 0; c < sf->ncand; c++) {
+            if (sf->cand_rest[c] != SLOW) {
+                if (sf->cand_ready[c] && n != c) {
+                    sf->kc[n] = sf->kc[c];
+                }
+                sf->cand[n] = sf->cand[c];
+                sf->cand_rest[n] = sf->cand_rest[c];
+                sf->cand_ready[n++] = sf->cand_ready[c];
+            }
+        }
+        sf->ncand = n;
+        sf->cand_first = 0;
     }
 }
 

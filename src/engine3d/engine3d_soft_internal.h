@@ -87,11 +87,13 @@ struct imp_e3_soft {
     int nheld, held_cap;
     int *cand;            /* the step's candidates for those (the same coding), listed once a
                              step by imp_e3_soft_impact_list */
-    unsigned char *cand_rest; /* per candidate: 1 when listed as a resting manifold that
-                             appears (solved whether or not it has an impact) */
+    unsigned char *cand_rest; /* per candidate: why it is listed (engine3d_soft_impact.c: 0 its
+                             impulse, 1 a resting manifold that appears, solved whether or not it
+                             has an impact, 2 an approach faster than the threshold) */
     unsigned char *cand_ready; /* per candidate: 1 once its coupling is in kc this step */
-    double *kc;           /* per candidate: its normal rows' coupling K (8 x 8 doubles, np x np used) */
+    struct imp_e3_impact_cand *kc; /* per candidate: its coupling and factors (engine3d_soft_impact.c) */
     int ncand, cand_cap, cand_rest_cap, cand_ready_cap, kc_cap;
+    int cand_first;       /* 1 from the list to the end of the step's first impact pass */
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the step's last relax pass (when it stores the rows): whether a row pushed at an
