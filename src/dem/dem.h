@@ -224,7 +224,8 @@ typedef struct imp_dem {
                                   when the group's forces and torques were written since the
                                   last reset, 0 when they are all zero (their bytes then left as
                                   they were: read them by imp_dem_force_written). The reset
-                                  clears the marks; a writer calls imp_dem_force_touch first,
+                                  clears the marks (or zeroes and marks every group: many
+                                  interactions); a writer calls imp_dem_force_touch first,
                                   which zeroes an unmarked group and marks it (dem_step.c) */
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
@@ -313,9 +314,10 @@ void imp_dem_step_failed(struct imp_world *w);
 /* Swaps the state's two sets of arrays (pos, vel, angvel, quat and their *_prev). O(1). */
 void imp_dem_swap_sets(imp_dem *d);
 
-/* The engines (call imp_dem_sync first). The reset makes every force and torque zero by
-   clearing the groups' marks (d->force_mark): O(n / 8) bytes; a group's numbers are zeroed when
-   something first writes one of them. */
+/* The engines (call imp_dem_sync first). The reset makes every force and torque zero: with
+   few interactions (fewer than n / 8) by clearing the groups' marks (d->force_mark; a group's
+   numbers are zeroed when something first writes one of them), else by zeroing every number
+   and marking every group. */
 void imp_dem_reset_forces(imp_dem *d);
 /* Zeroes the forces and torques of group g (particles 8 g .. 8 g + 7 below d->n) and marks it
    (imp_dem_force_touch's rare case, out of line). */
