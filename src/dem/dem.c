@@ -62,6 +62,7 @@ static void free_particles(imp_dem *d)
     free(d->angvel_prev);
     free(d->quat_prev);
     free(d->spin_same);
+    free(d->force_mark);
     free(d->force);
     free(d->torque);
     free(d->radius);

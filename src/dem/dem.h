@@ -222,11 +222,13 @@ typedef struct imp_dem {
                                  may have changed since the interaction loop last checked its
                                  sort, which compares the hot copy of those blocks only
                                  (imp_dem_hot_touch marks every write of hot) */
-    /* the force resetter's bookkeeping (dem_step.c): a particle's force and torque may be
-       non-zero only when it is in an interaction, or when force_all is set */
-    int force_all;         /* anything may be non-zero: the world's forces were added, or an
-                              interaction was erased after the interaction loop ran */
-    int law_ran;           /* the interaction loop ran since the last reset */
+    unsigned char *force_mark; /* per group of 8 particles (8 g .. 8 g + 7; cap / 8 + 1): 1
+                                  when the group's forces and torques were written since the
+                                  last reset, 0 when they are all zero (their bytes then left as
+                                  they were: read them by imp_dem_force_written). The reset
+                                  clears the marks (or zeroes and marks every group: many
+                                  interactions); a writer calls imp_dem_force_touch first,
+                                  which zeroes an unmarked group and marks it (dem_step.c) */
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
     int pend_n, pend_cap;
@@ -324,10 +326,14 @@ void imp_dem_step_failed(struct imp_world *w);
 /* Swaps the state's two sets of arrays (pos, vel, angvel, quat and their *_prev). O(1). */
 void imp_dem_swap_sets(imp_dem *d);
 
-/* The engines (call imp_dem_sync first). The reset zeroes every force and torque: with few
-   interactions (a falling cloud) only those of their particles, the others being zero already
-   (d->force_all, d->law_ran). */
+/* The engines (call imp_dem_sync first). The reset makes every force and torque zero: with
+   few interactions (fewer than n / 8) by clearing the groups' marks (d->force_mark; a group's
+   numbers are zeroed when something first writes one of them), else by zeroing every number
+   and marking every group. */
 void imp_dem_reset_forces(imp_dem *d);
+/* Zeroes the forces and torques of group g (particles 8 g .. 8 g + 7 below d->n) and marks it
+   (imp_dem_force_touch's rare case, out of line). */
+void imp_dem_force_group_zero(imp_dem *d, int g);
 /* The world's applied forces and loads on the particles (dem_world_forces.c), after the reset;
    -1 with the world's error set when the world has what the dem cannot honour (a spring). */
 int imp_dem_add_world_forces(imp_dem *d, struct imp_world *w);
@@ -413,6 +419,17 @@ static inline int imp_dem_hot_class(const imp_dem *d, int a) { return IMP_DEM_HO
    to interaction k's hot copy: every writer of d->hot calls it (k < inter_cap) */
 enum { IMP_DEM_HOT_BLOCK = 128 };
 static inline void imp_dem_hot_touch(imp_dem *d, int k) { d->hot_dirty[k / IMP_DEM_HOT_BLOCK] = 1; }
+/* Particle i's force and torque made writable (+=) for this step: its group zeroed and marked
+   when it is not marked yet. Every writer of d->force or d->torque calls it first. */
+static inline void imp_dem_force_touch(imp_dem *d, int i)
+{
+    if (!d->force_mark[i >> 3]) {
+        imp_dem_force_group_zero(d, i >> 3);
+    }
+}
+/* Whether particle i's force and torque hold what was written since the reset; when not, they
+   are zero (whatever d->force and d->torque hold there): every reader outside Newton asks. */
+static inline int imp_dem_force_written(const imp_dem *d, int i) { return d->force_mark[i >> 3]; }
 /* Whether particles a and b are members of the same clump (they never interact). */
 static inline int imp_dem_same_clump(const imp_dem *d, int a, int b)
 {

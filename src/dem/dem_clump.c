@@ -89,10 +89,12 @@ void imp_dem_clump_wrench(const imp_dem *d, int c, double f[3], double t[3])
     imp_vec3 F = imp_v3_zero(), T = imp_v3_zero();
     for (int m = 0; m < C->count; m++) {
         int i = C->first + m;
-        imp_vec3 fi = imp_v3_load(d->force + 3 * i);
+        const int written = imp_dem_force_written(d, i);  /* else both zero */
+        imp_vec3 fi = written ? imp_v3_load(d->force + 3 * i) : imp_v3_zero();
+        imp_vec3 ti = written ? imp_v3_load(d->torque + 3 * i) : imp_v3_zero();
         imp_vec3 arm = imp_v3_sub(imp_v3_load(d->pos + 3 * i), imp_v3_load(C->pos));
         F = imp_v3_add(F, fi);
-        T = imp_v3_add(T, imp_v3_add(imp_v3_load(d->torque + 3 * i), imp_v3_cross(arm, fi)));
+        T = imp_v3_add(T, imp_v3_add(ti, imp_v3_cross(arm, fi)));
     }
     imp_v3_store(f, F);
     imp_v3_store(t, T);

@@ -607,6 +607,8 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
         return;
     }
     int a = d->hot[3 * k], b = d->hot[3 * k + 1];
+    imp_dem_force_touch(d, a);
+    imp_dem_force_touch(d, b);
     double *fa = d->force + 3 * a, *fb = d->force + 3 * b;
     double *ta = d->torque + 3 * a, *tb = d->torque + 3 * b;
     const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
@@ -629,6 +631,14 @@ static inline void put_a(double *force, double *torque, uint32_t cur, v2 fa01, d
     }
 }
 
+/* imp_dem_force_touch of the particle whose index times 3 is i3 (a row's IMP_DEM_ROW_AB) */
+static inline void touch3(imp_dem *d, const unsigned char *mark, uint32_t i3)
+{
+    if (!mark[i3 / 24]) {
+        imp_dem_force_group_zero(d, (int)(i3 / 24));
+    }
+}
+
 /* The serial pass over the interactions order[0..n-1] (increasing; their flags at done[k - k0],
    their rows at rows + IMP_DEM_ROW (k - k0)): apply() with the common case (a force, nothing
    else) inlined, its particles from the row (IMP_DEM_ROW_AB), the arrays' pointers and the
@@ -638,7 +648,8 @@ static inline void put_a(double *force, double *torque, uint32_t cur, v2 fa01, d
    registers over such a run and are stored when a changes, before an apply() and at the end.
    The same subtractions in the same order (no other interaction of the run writes a's: each
    has b != a), so the same bits as one load-subtract-store per interaction, without the chain
-   of a store and the next interaction's load of the same numbers. */
+   of a store and the next interaction's load of the same numbers. Each particle's group is
+   touched (imp_dem_force_touch) before its numbers are read: a's when its run starts. */
 #if defined(__GNUC__)
 __attribute__((always_inline))  /* track a constant in each of apply_list's two calls */
 #endif
@@ -646,6 +657,7 @@ static inline void apply_list_t(imp_dem *d, const int *order, int n, const unsig
                                 const double *rows, int k0, double *loss, const int track)
 {
     double *force = d->force, *torque = d->torque;
+    const unsigned char *mark = d->force_mark;
     double l[2] = {loss[0], loss[1]};
     uint32_t cur = UINT32_MAX;  /* 3 a of the run in registers (none: UINT32_MAX) */
     v2 fa01 = {0.0, 0.0}, ta01 = {0.0, 0.0};
@@ -666,9 +678,11 @@ static inline void apply_list_t(imp_dem *d, const int *order, int n, const unsig
         if (ab[0] != cur) {
             put_a(force, torque, cur, fa01, fa2, ta01, ta2);
             cur = ab[0];
+            touch3(d, mark, cur);
             fa01 = ld2(force + cur), fa2 = force[cur + 2];
             ta01 = ld2(torque + cur), ta2 = torque[cur + 2];
         }
+        touch3(d, mark, ab[1]);
         double *fb = force + ab[1], *tb = torque + ab[1];
         const double *F = o + IMP_DEM_ROW_F, *TA = o + IMP_DEM_ROW_TA, *TB = o + IMP_DEM_ROW_TB;
         /* apply()'s sums, components 0 and 1 as pairs (the same operations per component) */
@@ -854,7 +868,6 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const double f = d->p.interaction_radius;
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
-    d->law_ran = 1;  /* forces on the interactions' particles (imp_dem_reset_forces) */
     const int simd = pack(d, imp_dem_law_simd());
     if (simd && d->p.law == IMP_DEM_LAW_LINEAR) {
         derived_update(d);
@@ -955,7 +968,7 @@ void imp_dem_particle_load(const imp_dem *d, int i, double f[3], double t[3], do
     if (i < 0 || i >= d->n) {
         return;
     }
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3 && imp_dem_force_written(d, i); k++) {
         f[k] = d->force[3 * i + k];
         t[k] = d->torque[3 * i + k];
     }

@@ -159,8 +159,6 @@ static void map_delete(imp_dem *d, size_t h)
 void imp_dem_erase(imp_dem *d, int index)
 {
     imp_dem_inter *I = &d->inter[index];
-    /* its particles may hold forces of the interaction loop that the reset must clear */
-    d->force_all |= d->law_ran;
     d->npending -= I->pending;
     d->nbonds -= I->bonded;
     map_delete(d, map_probe(d, I->a, I->b));

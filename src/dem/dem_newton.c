@@ -71,6 +71,15 @@ static inline void copy_particle(const imp_dem_newton_args *a, int i, int all)
     memcpy(a->quat_out + 4 * i, a->quat + 4 * i, 4 * sizeof *a->quat);
 }
 
+/* The force and torque of a particle in a group not written since the reset (a->force_mark) */
+static const double unwritten[3] = {0.0, 0.0, 0.0};
+
+/* Whether the force and torque of the particles of group g are to be read (else zero) */
+static inline int written(const imp_dem_newton_args *a, int g)
+{
+    return a->force_mark == NULL || a->force_mark[g];
+}
+
 /* One particle at a time. Constants in locals: the stores into the state cannot then force
    the compiler to reload them. */
 static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double *wgp, double *wdp,
@@ -95,7 +104,8 @@ static int newton_portable(const imp_dem_newton_args *a, int i0, int i1, double 
         }
         const double *v = vel + 3 * i, *x = pos + 3 * i, *om = angvel + 3 * i;
         double *vo = vel_out + 3 * i, *xo = pos_out + 3 * i, *qo = quat_out + 4 * i;
-        const double *f = force + 3 * i, *t = torque + 3 * i;
+        const int wr = written(a, i >> 3);
+        const double *f = wr ? force + 3 * i : unwritten, *t = wr ? torque + 3 * i : unwritten;
         double im = inv_mass[i], ii = inv_inertia[i];
         /* rotation of a sphere: isotropic inertia, so dw/dt = T / I */
         double a0 = f[0] * im + g[0], a1 = f[1] * im + g[1], a2 = f[2] * im + g[2];
@@ -332,8 +342,9 @@ typedef struct consts8 {
    still (still8), so only their translation is made: the spin's and the orientation's work
    would leave their bits as they are, and the non-finite test's sum leaves out its last term,
    w2 = +0, which changes no sum's finiteness. still = 2: the same, and the other set holds these
-   spins and orientations already (a->same), so they are not copied either. */
-AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, int still, int nt, double *wgp, double *wdp, v8 *v2max)
+   spins and orientations already (a->same), so they are not copied either. wr = 0: the group's
+   forces and torques are zero (a->force_mark), not read: the same +0 in the registers. */
+AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newton_args *a, const consts8 c, int i, int moving, int still, int wr, int nt, double *wgp, double *wdp, v8 *v2max)
 {
     const v8 dt = c.dt, hdt = c.hdt, damp = c.damp, g0 = c.g0, g1 = c.g1, g2 = c.g2;
     const int all = moving == 0xff;
@@ -346,9 +357,11 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
         }
         mv = load8(bits);
     }
-    v8 vx, vy, vz, fx, fy, fz;
+    v8 vx, vy, vz, fx = splat(0.0), fy = fx, fz = fx;
     load3x8(a->vel + 3 * i, &vx, &vy, &vz);
-    load3x8(a->force + 3 * i, &fx, &fy, &fz);
+    if (wr) {
+        load3x8(a->force + 3 * i, &fx, &fy, &fz);
+    }
     v8 im = load8(a->inv_mass + i);
     v8 a0 = add(mul(fx, im), g0), a1 = add(mul(fy, im), g1), a2 = add(mul(fz, im), g2);
     v8 ad0 = damped8(a0, add(vx, mul(hdt, a0)), damp);
@@ -357,9 +370,11 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
     v8 ox = splat(0.0), oy = ox, oz = ox, ii = ox, l0 = ox, l1 = ox, l2 = ox;
     v8 ld0 = ox, ld1 = ox, ld2 = ox;
     if (!still) {  /* the spin */
-        v8 tx, ty, tz;
+        v8 tx = splat(0.0), ty = tx, tz = tx;
         load3x8(a->angvel + 3 * i, &ox, &oy, &oz);
-        load3x8(a->torque + 3 * i, &tx, &ty, &tz);
+        if (wr) {
+            load3x8(a->torque + 3 * i, &tx, &ty, &tz);
+        }
         ii = load8(a->inv_inertia + i);
         l0 = mul(tx, ii), l1 = mul(ty, ii), l2 = mul(tz, ii);
         ld0 = damped8(l0, add(ox, mul(hdt, l0)), damp);
@@ -471,14 +486,17 @@ AVX2 static inline __attribute__((always_inline)) int group8(const imp_dem_newto
    their inverse inertias finite (a falling cloud's particles, and most of them while only the
    first layers land). group8 would then leave their spins' bits and orientations as they are:
    l = t ii = +-0, damped to itself (its x = w + hdt l is 0), w + dt l = +0 + (+-0) = +0 in
-   every rounding to nearest, w2 = 0, no turn. Reads 48 bytes a particle, no transposes. */
-AVX2 static inline int still8(const imp_dem_newton_args *a, int i)
+   every rounding to nearest, w2 = 0, no turn. Reads 48 bytes a particle, no transposes (24
+   when wr = 0: the torques zero, a->force_mark, not read). */
+AVX2 static inline int still8(const imp_dem_newton_args *a, int i, int wr)
 {
     const __m256d sign = _mm256_set1_pd(-0.0);
     const double *w = a->angvel + 3 * i, *t = a->torque + 3 * i;
     __m256d acc = _mm256_setzero_pd();
     for (int k = 0; k < 6; k++) {
         acc = _mm256_or_pd(acc, _mm256_loadu_pd(w + 4 * k));
+    }
+    for (int k = 0; k < 6 && wr; k++) {
         acc = _mm256_or_pd(acc, _mm256_andnot_pd(sign, _mm256_loadu_pd(t + 4 * k)));
     }
     __m256i bits = _mm256_castpd_si256(acc);
@@ -516,7 +534,7 @@ AVX2 static inline int moving8(const imp_dem_newton_args *a, int i)
    others stays small. */
 AVX2 static __attribute__((noinline)) int group8_some(const imp_dem_newton_args *a, const consts8 *c, int i, int moving, int nt, double *wg, double *wd, v8 *v2max)
 {
-    return group8(a, *c, i, moving, 0, nt, wg, wd, v2max);
+    return group8(a, *c, i, moving, 0, written(a, i >> 3), nt, wg, wd, v2max);
 }
 
 /* Groups of eight from i0 (the range's whole groups): all moving, the fast case (still ones
@@ -533,12 +551,12 @@ AVX2 static inline __attribute__((always_inline)) int groups(const imp_dem_newto
     int i = i0;
     for (; i + 8 <= i1; i += 8) {
         int moving = moving8(a, i);
-        int known = same != NULL && same[i >> 3];
-        if (moving == 0xff && !a->track && (known ? unturned8(a, i) : still8(a, i))) {
+        int known = same != NULL && same[i >> 3], wr = written(a, i >> 3);
+        if (moving == 0xff && !a->track && (known ? !wr || unturned8(a, i) : still8(a, i, wr))) {
             if (known) {
-                *bad += group8(a, k8, i, 0xff, 2, nt, wg, wd, &v2max);
+                *bad += group8(a, k8, i, 0xff, 2, wr, nt, wg, wd, &v2max);
             } else {
-                *bad += group8(a, k8, i, 0xff, 1, nt, wg, wd, &v2max);
+                *bad += group8(a, k8, i, 0xff, 1, wr, nt, wg, wd, &v2max);
                 if (same != NULL) {
                     same[i >> 3] = 1;
                 }
@@ -549,7 +567,7 @@ AVX2 static inline __attribute__((always_inline)) int groups(const imp_dem_newto
             same[i >> 3] = 0;
         }
         if (moving == 0xff) {
-            *bad += group8(a, k8, i, 0xff, 0, nt, wg, wd, &v2max);
+            *bad += group8(a, k8, i, 0xff, 0, wr, nt, wg, wd, &v2max);
         } else if (moving != 0) {
             *bad += group8_some(a, &k8, i, moving, nt, wg, wd, &v2max);
         } else {
@@ -569,16 +587,24 @@ AVX2 static inline __attribute__((always_inline)) int groups(const imp_dem_newto
 
 /* The groups, then a range's tail (shorter than 8) and a range shorter than 8 by the portable
    kernel (a group over the range's last eight would write the old values of the lanes already
-   done into the other set). With a->nt, the other set is written by non-temporal stores when
+   done into the other set); with marks or flags, a range's head up to a multiple of 8 too. With a->nt, the other set is written by non-temporal stores when
    its arrays and i0 allow 16-byte ones, then fenced (before other threads read it). */
 AVX2 static int newton_avx2(const imp_dem_newton_args *a, int i0, int i1, double *wg, double *wd,
                             double *v2)
 {
+    int bad = 0, i;
+    if ((i0 & 7) != 0 && (a->force_mark != NULL || a->same != NULL)) {
+        /* up to the next multiple of 8 by the portable kernel: the groups are then the
+           marks' and flags' groups (dem_step.c's chunks start there already) */
+        i = (i0 | 7) + 1 < i1 ? (i0 | 7) + 1 : i1;
+        forget(a, i0, i);
+        bad += newton_portable(a, i0, i, wg, wd, v2);
+        i0 = i;
+    }
     if (i1 - i0 < 8) {
         forget(a, i0, i1);
-        return newton_portable(a, i0, i1, wg, wd, v2);
+        return bad + newton_portable(a, i0, i1, wg, wd, v2);
     }
-    int bad = 0, i;
     uintptr_t bases = (uintptr_t)(void *)a->pos_out | (uintptr_t)(void *)a->vel_out
                       | (uintptr_t)(void *)a->angvel_out | (uintptr_t)(void *)a->quat_out;
     if (a->nt && (bases & 15) == 0 && (i0 & 1) == 0) {

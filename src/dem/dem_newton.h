@@ -18,6 +18,9 @@ typedef struct imp_dem_newton_args {
     const double *pos, *vel, *angvel, *quat;
     double *pos_out, *vel_out, *angvel_out, *quat_out;
     const double *force, *torque, *inv_mass, *inv_inertia, *mass;
+    const unsigned char *force_mark; /* NULL, or per group of 8 particles (dem.h's force_mark):
+                                        0 when the group's forces and torques are zero (their
+                                        bytes are then not read) */
     double g[3];
     double dt, hdt, damp;  /* hdt = dt / 2 */
     int track;             /* book gravity's work in *wg and the damping's loss in *wd */

@@ -96,8 +96,9 @@ double imp_dem_unbalanced_force(const imp_dem *d, const double gravity[3])
             continue;
         }
         double f[3];
+        const double *fi = imp_dem_force_written(d, i) ? d->force + 3 * i : NULL;  /* else 0 */
         for (int k = 0; k < 3; k++) {
-            f[k] = d->force[3 * i + k] + d->mass[i] * gravity[k];
+            f[k] = (fi != NULL ? fi[k] : 0.0) + d->mass[i] * gravity[k];
         }
         sum_body += sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
         nb++;

@@ -42,6 +42,7 @@ static int reserve_particles(imp_dem *d, int n)
     GROW(d->angvel_prev, 3 * cap);
     GROW(d->quat_prev, 4 * cap);
     GROW(d->spin_same, cap / 8 + 1);
+    GROW(d->force_mark, cap / 8 + 1);
     GROW(d->force, 3 * cap);
     GROW(d->torque, 3 * cap);
     GROW(d->radius, cap);
@@ -225,8 +226,7 @@ static imp_status rebuild(imp_world *w, imp_dem *d)
     d->nclumps = nc;
     /* particle indices changed: forces of this step so far are void */
     if (count > 0) {  /* an empty world has no arrays (memset of NULL is undefined) */
-        memset(d->force, 0, (size_t)count * 3 * sizeof *d->force);
-        memset(d->torque, 0, (size_t)count * 3 * sizeof *d->torque);
+        imp_dem_reset_forces(d);
     }
     /* keep the interactions between bodies that remain, renumbered */
     int kept = 0;

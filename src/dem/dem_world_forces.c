@@ -31,8 +31,8 @@ static imp_vec3 lever(const imp_dem *d, int i, const double *p, imp_quat *q)
 
 static void add(imp_dem *d, int i, imp_vec3 f, imp_vec3 t)
 {
+    imp_dem_force_touch(d, i);
     double *fi = d->force + 3 * i, *ti = d->torque + 3 * i;
-    d->force_all = 1;  /* not a particle of an interaction: the next reset zeroes all */
     fi[0] += f.x, fi[1] += f.y, fi[2] += f.z;
     ti[0] += t.x, ti[1] += t.y, ti[2] += t.z;
 }

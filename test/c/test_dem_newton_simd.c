@@ -3,7 +3,8 @@
    large spins, exact zeros in the damping's sign, NaN and infinite input, energy booking on and
    off, ranges not aligned to the vector groups, whole groups of eight without spin or torque
    and such groups broken by one lane; every particle of a range written into the other set,
-   those not moved copied); and both follow the closed forms of a damped
+   those not moved copied; groups whose forces and torques are marked unwritten, whatever their
+   bytes, as groups whose forces and torques are zero); and both follow the closed forms of a damped
    free fall and a torque-free spin. Without AVX2 only the portable kernel runs (said so). */
 #include <math.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@ typedef struct state {
 } state;
 
 static int nt_mode;  /* the kernel's non-temporal stores (args .nt) */
+static const unsigned char *mark_mode;  /* the groups' force marks (args .force_mark) */
 
 static imp_dem_newton_args args_of(state *s, double dt, double damp, int track)
 {
@@ -38,7 +40,7 @@ static imp_dem_newton_args args_of(state *s, double dt, double damp, int track)
         .angvel_out = s->angvel_out, .quat_out = s->quat_out, .force = s->force, .torque = s->torque,
         .inv_mass = s->inv_mass, .inv_inertia = s->inv_inertia, .mass = s->mass,
         .g = {0.0, 0.0, -9.81}, .dt = dt, .hdt = 0.5 * dt, .damp = damp, .track = track,
-        .nt = nt_mode};
+        .nt = nt_mode, .force_mark = mark_mode};
     return a;
 }
 
@@ -260,6 +262,49 @@ TEST(quiet_groups_same_bits)
     }
 }
 
+/* Groups marked unwritten (args .force_mark 0: the dem's groups no interaction wrote since the
+   reset) with NaN, infinite and non-zero bytes in their forces and torques give, with either
+   kernel, the bits of the same state with those forces and torques +0 and no marks: every other
+   group of three unwritten, quiet groups (no spin, no torque) among them and not. */
+TEST(unwritten_groups_same_bits)
+{
+    static state s_ref;
+    enum { NG = NMAX / 8 + 1 };
+    unsigned char mark[NG];
+    for (int g = 0; g < NG; g++) {
+        mark[g] = (unsigned char)(g % 3 != 1);
+    }
+    const int whole[] = {0, NMAX}, odd[] = {0, 3, 21, 22, 150, 157, NMAX};
+    for (int c = 0; c < 8; c++) {
+        const int simd = c & 1, track = c >> 1 & 1, piece = c >> 2;
+        fill(&s_ref, NMAX, 31 + (uint64_t)c, 0);
+        if (c & 2) {
+            make_quiet(&s_ref);
+        }
+        s_port = s_ref;
+        for (int i = 0; i < NMAX; i++) {
+            for (int k = 0; k < 3 && !mark[i >> 3]; k++) {
+                s_ref.force[3 * i + k] = s_ref.torque[3 * i + k] = 0.0;
+                s_port.force[3 * i + k] = k == 0 ? NAN : k == 1 ? -INFINITY : 1.0;
+                s_port.torque[3 * i + k] = k == 0 ? 1e300 : NAN;
+            }
+        }
+        for (int step = 0; step < 3; step++) {
+            double e0[2], e1[2];
+            mark_mode = NULL;
+            int b0 = run(&s_ref, simd, piece ? odd : whole, piece ? 7 : 2, track, e0);
+            mark_mode = mark;
+            int b1 = run(&s_port, simd, piece ? odd : whole, piece ? 7 : 2, track, e1);
+            mark_mode = NULL;
+            CHECK(b0 == b1 && memcmp(e0, e1, sizeof e0) == 0);
+            CHECK(memcmp(s_ref.pos, s_port.pos, sizeof s_ref.pos) == 0);
+            CHECK(memcmp(s_ref.vel, s_port.vel, sizeof s_ref.vel) == 0);
+            CHECK(memcmp(s_ref.angvel, s_port.angvel, sizeof s_ref.angvel) == 0);
+            CHECK(memcmp(s_ref.quat, s_port.quat, sizeof s_ref.quat) == 0);
+        }
+    }
+}
+
 /* Damped free fall from rest: a = (1 - d) g every step (velocity and gravity agree in sign),
    v_n = n dt (1 - d) g, z_n = z_0 + dt^2 (1 - d) g n (n + 1) / 2. A torque-free spin w turns
    the orientation by |w| n dt about w: q_n = {cos(h), sin(h) w/|w|} q_0, h = |w| n dt / 2, for
@@ -327,6 +372,7 @@ int main(int argc, char **argv)
     RUN(closed_forms);
     RUN(quiet_groups_same_bits);
     RUN(nontemporal_same_bits);
+    RUN(unwritten_groups_same_bits);
     imp_dem_newton_set_simd(1);
     return CHECK_END("dem_newton_simd");
 }
