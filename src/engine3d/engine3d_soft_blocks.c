@@ -1372,8 +1372,8 @@ int imp_e3_soft_blocks_wide(int set)
     static int mode = -1;
 #if defined(IMP_E3_HAVE_AVX2)
     if (mode < 0 || set >= 0) {
-        const char *env = getenv("IMPACT_E3_SIMD");
-        int want = set >= 0 ? set : !(env != NULL && (strcmp(env, "0") == 0 || strcmp(env, "2") == 0));
+        int env = imp_e3_simd_env();
+        int want = set >= 0 ? set : env != 0 && env != 2;
         mode = want && avx512_supported() && fma_supported();
     }
 #else

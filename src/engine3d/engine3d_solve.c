@@ -730,13 +730,18 @@ static void sweep_run(imp_engine3d *e, struct imp_e3_row *rows, int n, double *c
 /* The sweeps' AVX2 path (engine3d_sweep_avx2.c): bit-identical to the portable one, used when
    the processor has AVX2 and IMPACT_E3_SIMD=0 is not in the environment. set: 0 forces the
    portable path, 1 asks for AVX2 (when available), -1 leaves it; returns the path in use. */
+int imp_e3_simd_env(void)
+{
+    const char *env = getenv("IMPACT_E3_SIMD");
+    return env == NULL ? -1 : strcmp(env, "0") == 0 ? 0 : strcmp(env, "2") == 0 ? 2 : -1;
+}
+
 int imp_e3_sweep_simd(int set)
 {
     static int mode = -1;
 #if defined(IMP_E3_HAVE_AVX2)
     if (mode < 0 || set >= 0) {
-        const char *env = getenv("IMPACT_E3_SIMD");
-        int want = set >= 0 ? set : !(env != NULL && strcmp(env, "0") == 0);
+        int want = set >= 0 ? set : imp_e3_simd_env() != 0;
         mode = want && imp_e3_avx2_supported();
     }
 #else

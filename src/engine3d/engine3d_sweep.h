@@ -61,6 +61,10 @@ static inline int imp_e3_row_update(struct imp_e3_row *q, double u0, double u1, 
    IMPACT_E3_SIMD=0 is not in the environment); returns 1 when the AVX2 path is in use. */
 int imp_e3_sweep_simd(int set);
 
+/* IMPACT_E3_SIMD as the SIMD paths read it: 0 (the portable path), 2 (AVX2, not AVX-512),
+   -1 (unset or any other value: the widest the processor has) */
+int imp_e3_simd_env(void);
+
 /* One sweep over the n rows (in runs, rows[i].run) with the AVX2 instructions: each lane does
    the portable sweep's operations (engine3d_solve.c's sweep_run) in the same order, so the
    results are bit-identical. vel: 6 per slot (v, w), inv_iw: 9 per slot (row-major). change
