@@ -19,9 +19,10 @@
    groups' marks cleared (n / 8 bytes): the numbers of a group are zeroed by the first write
    after the reset (imp_dem_force_touch), and Newton reads neither numbers of a group no
    interaction wrote (48 bytes a particle, most of them while falling). With many, every number
-   zeroed and every group marked: one sequential pass (the hardware prefetches it, and the
-   interaction loop then finds the lines in L2) was measured faster in the dense phase than the
-   loop's scattered first writes each zeroing a group (session 20, 10-development.md). */
+   zeroed and every group marked, as before the marks: one sequential pass (the hardware
+   prefetches it, and the interaction loop then finds the lines in L2), kept because the loop's
+   scattered first writes, each zeroing a group, could not be shown no slower in the dense
+   phase (callgrind models no L2 or prefetcher; session 20, 10-development.md). */
 void imp_dem_reset_forces(imp_dem *d)
 {
     if (d->n <= 0) {  /* an empty dem has no arrays (memset of NULL is undefined) */
