@@ -4,7 +4,7 @@
    dem_collide.c, dem_sync.c). The scene: 24 x 24 x 16 spheres in a box of five walls, close
    enough that the bottom layer lands on the floor and the layers touch within the run, every
    world state compared bit for bit (the store) along with the dem copy's forces and torques
-   (the reset) and the collider's runs (the boxes: the sweep runs on the same steps). Without
+   as their readers see them (the reset: the same "written" marks, the same bits where written) and the collider's runs (the boxes: the sweep runs on the same steps). Without
    OpenMP both runs are the same run. The box and the spheres are made by dem_scene.h, the
    benches' scene. */
 #include "check.h"
@@ -48,6 +48,27 @@ static imp_world *scene(void)
     return w;
 }
 
+/* the forces and torques as their readers see them (imp_dem_force_written): the same marks,
+   and the same bits where a group was written; an unwritten group's numbers are stale and
+   read by no one (dem.h), so they are not compared */
+static int same_forces(const imp_dem *a, const imp_dem *b)
+{
+    if (a->n != b->n) {
+        return 0;
+    }
+    for (int i = 0; i < a->n; i++) {
+        int wa = imp_dem_force_written(a, i) != 0, wb = imp_dem_force_written(b, i) != 0;
+        if (wa != wb) {
+            return 0;
+        }
+        if (wa && (memcmp(a->force + 3 * (size_t)i, b->force + 3 * (size_t)i, 3 * sizeof(double)) != 0
+                   || memcmp(a->torque + 3 * (size_t)i, b->torque + 3 * (size_t)i, 3 * sizeof(double)) != 0)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void set_threads(int n)
 {
 #ifdef _OPENMP
@@ -75,9 +96,7 @@ TEST(one_and_two_threads_same_bits)
             CHECK(imp_world_step(w[k]) == IMP_OK);
         }
         const imp_dem *a = w[0]->dem, *b = w[1]->dem;
-        size_t n3 = 3 * (size_t)a->n * sizeof(double);
-        same = memcmp(w[0]->data.y, w[1]->data.y, ny * sizeof(double)) == 0
-               && memcmp(a->force, b->force, n3) == 0 && memcmp(a->torque, b->torque, n3) == 0
+        same = memcmp(w[0]->data.y, w[1]->data.y, ny * sizeof(double)) == 0 && same_forces(a, b)
                && a->collider_runs == b->collider_runs && a->ninter == b->ninter;
     }
     set_threads(1);
