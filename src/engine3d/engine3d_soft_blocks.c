@@ -17,6 +17,7 @@
    (engine3d_soft.c's rows). The order follows the rows' order: deterministic. Cost:
    O(rows + slots) to colour and fill, a pass O(rows). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,17 +50,12 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
     free(s->kc);
 }
 
-/* the pairs' runs of s->pts[0 .. n) into s->pair_first */
+/* the pairs' runs of s->pts[0 .. n) into s->pair_first (one walk: the pairs are at most the
+   rows, the arrays' capacity taken for n) */
 static int find_pairs(struct imp_e3_soft *s, int n)
 {
-    int np = 0;
-    for (int c = 0; c < n; c++) {
-        if (c == 0 || s->pts[c].a != s->pts[c - 1].a || s->pts[c].b != s->pts[c - 1].b) {
-            np++;
-        }
-    }
-    if (np + 1 > s->pair_cap) {  /* three arrays of one capacity */
-        int cap = np + 1 + (np + 1) / 2 + 16;
+    if (n + 1 > s->pair_cap) {  /* three arrays of one capacity */
+        int cap = n + 1 + (n + 1) / 2 + 16;
         if (imp_resize(&s->pair_first, (size_t)cap * sizeof *s->pair_first) != 0
             || imp_resize(&s->pair_col, (size_t)cap * sizeof *s->pair_col) != 0
             || imp_resize(&s->over, (size_t)cap * sizeof *s->over) != 0) {
@@ -67,7 +63,7 @@ static int find_pairs(struct imp_e3_soft *s, int n)
         }
         s->pair_cap = cap;
     }
-    np = 0;
+    int np = 0;
     for (int c = 0; c < n; c++) {
         if (c == 0 || s->pts[c].a != s->pts[c - 1].a || s->pts[c].b != s->pts[c - 1].b) {
             s->pair_first[np++] = c;
@@ -228,9 +224,10 @@ static void pad_block(imp_e3_block *b)
     }
 }
 
-/* lane l of block b from pair g */
-static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, int l, int g,
-                      const imp_e3_softness *soft, const imp_e3_softness *stiff)
+/* lane l of block b from pair g: its bodies, masses, softness and points' count (its first
+   point's row in row[0][l]; the points are fill_points' or fill_points_avx2's) */
+static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, int l, int g, const imp_e3_softness *soft,
+                      const imp_e3_softness *stiff)
 {
     int c0 = s->pair_first[g], c1 = s->pair_first[g + 1];
     const imp_e3_soft_pt *q0 = &s->pts[c0];
@@ -242,35 +239,41 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block
     b->amove |= s->mv[q0->a] << l;
     b->bmove |= s->mv[q0->b] << l;
     b->br[l] = f->bias_rate, b->ms[l] = f->mass_scale, b->is[l] = f->impulse_scale;
-    if (c1 - c0 > b->np) {
-        b->np = c1 - c0;
-    }
     b->cnt[l] = c1 - c0;
-    for (int k = 0; k < c1 - c0; k++) {
-        const imp_e3_soft_pt *q = &s->pts[c0 + k];
-        imp_e3_block_pt *p = &b->p[k];
-        b->row[k][l] = c0 + k;
-        if (k == 0 || b->xf >= 0) {
-            imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
-            for (int i = 0; i < 3; i++) {
-                fr->n[i][l] = q->ec[0][i];
-                fr->t1[i][l] = q->ec[1][i];
-                fr->t2[i][l] = q->ec[2][i];
+    b->row[0][l] = c0;
+}
+
+/* block b's points from its lanes' rows (fill_lane), lane by lane */
+static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs)
+{
+    for (int l = 0; l < E3B_LANES; l++) {
+        int c0 = b->row[0][l];
+        for (int k = 0; k < b->cnt[l]; k++) {
+            const imp_e3_soft_pt *q = &s->pts[c0 + k];
+            imp_e3_block_pt *p = &b->p[k];
+            b->row[k][l] = c0 + k;
+            if (k == 0 || b->xf >= 0) {
+                imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
+                for (int i = 0; i < 3; i++) {
+                    fr->n[i][l] = q->ec[0][i];
+                    fr->t1[i][l] = q->ec[1][i];
+                    fr->t2[i][l] = q->ec[2][i];
+                }
+                fr->mu[l] = q->mu;
             }
-            fr->mu[l] = q->mu;
+            for (int i = 0; i < 3; i++) {
+                p->ra[i][l] = q->ra[i];
+                p->rb[i][l] = q->rb[i];
+                bs->sum[k][i][l] = q->sum[i];
+            }
+            p->sep[l] = q->sep, p->s[l] = q->s;
+            p->rn[l] = q->rn, p->rt1[l] = q->rt1, p->rt2[l] = q->rt2;
+            p->uhit[l] = q->uhit, p->maxn[l] = q->maxn;
         }
-        for (int i = 0; i < 3; i++) {
-            p->ra[i][l] = q->ra[i];
-            p->rb[i][l] = q->rb[i];
-            bs->sum[k][i][l] = q->sum[i];
-        }
-        p->sep[l] = q->sep, p->s[l] = q->s;
-        p->rn[l] = q->rn, p->rt1[l] = q->rt1, p->rt2[l] = q->rt2;
-        p->uhit[l] = q->uhit, p->maxn[l] = q->maxn;
     }
 }
 
-static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd);
+static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, int simd);
 
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
@@ -343,23 +346,12 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     for (int g = 0; g < s->npairs; g++) {
         int c = s->pair_col[g];
         if (c >= 0) {
-            int at = fill[c]++, bi = s->colour_first[c] + at / E3B_LANES;
-            fill_lane(s, &s->blocks[bi], &s->bsum[bi], at % E3B_LANES, g, soft, stiff);
+            int at = fill[c]++;
+            fill_lane(s, &s->blocks[s->colour_first[c] + at / E3B_LANES], at % E3B_LANES, g, soft, stiff);
         }
     }
     for (int bi = 0; bi < nb; bi++) {
-        imp_e3_block *b = &s->blocks[bi];
-        pad_block(b);
-        block_masses(b, s->xframes, s->si, simd);
-        for (int k = 0; k < b->np; k++) {
-            const imp_e3_block_pt *p = &b->p[k];
-            for (int l = 0; l < E3B_LANES; l++) {
-                if (b->row[k][l] >= 0) {
-                    imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
-                    q->mn = p->mn[l], q->mt = p->mt[l], q->w1n = p->w1n[l], q->w2n = p->w2n[l];
-                }
-            }
-        }
+        block_build(s, &s->blocks[bi], &s->bsum[bi], simd);
     }
     for (int i = 0; i < s->nover; i++) {
         int g = s->over[i];
@@ -812,14 +804,90 @@ static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3]
     m[5] = add(m[5], add(add(mul(j2x, i0[0]), mul(j2y, i0[1])), mul(j2z, i0[2])));
 }
 
-static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
+/* the lanes whose point k exists (k < cnt), all bits set in each */
+static inline AVX2 v4 lanes_with(const imp_e3_block *b, int k)
 {
+    __m256i cnt = _mm256_loadu_si256((const __m256i *)(const void *)b->cnt);
+    return _mm256_castsi256_pd(_mm256_cmpgt_epi64(cnt, _mm256_set1_epi64x(k)));
+}
+
+/* (the rows' fields that rows4 and the stores below take four at a time, in this order) */
+_Static_assert(offsetof(imp_e3_soft_pt, rt1) == offsetof(imp_e3_soft_pt, rn) + sizeof(double)
+                   && offsetof(imp_e3_soft_pt, rt2) == offsetof(imp_e3_soft_pt, rn) + 2 * sizeof(double)
+                   && offsetof(imp_e3_soft_pt, s) == offsetof(imp_e3_soft_pt, rn) + 3 * sizeof(double)
+                   && offsetof(imp_e3_soft_pt, sep) == offsetof(imp_e3_soft_pt, mu) + sizeof(double)
+                   && offsetof(imp_e3_soft_pt, uhit) == offsetof(imp_e3_soft_pt, mu) + 2 * sizeof(double)
+                   && offsetof(imp_e3_soft_pt, maxn) == offsetof(imp_e3_soft_pt, mu) + 3 * sizeof(double)
+                   && offsetof(imp_e3_soft_pt, mt) == offsetof(imp_e3_soft_pt, mn) + sizeof(double)
+                   && offsetof(imp_e3_soft_pt, w1n) == offsetof(imp_e3_soft_pt, mn) + 2 * sizeof(double)
+                   && offsetof(imp_e3_soft_pt, w2n) == offsetof(imp_e3_soft_pt, mn) + 3 * sizeof(double)
+                   && offsetof(imp_e3_soft_pt, e) == offsetof(imp_e3_soft_pt, sum) + 3 * sizeof(double),
+               "imp_e3_soft_pt's fields read and written four at a time");
+
+/* the 4 doubles at offset off of each lane's row (the record none where the lane has no point k) as
+   components x, y, z, w: the rows' fields in the blocks' order */
+static inline AVX2 void rows4(const imp_e3_soft_pt *const q[4], size_t off, v4 c[4])
+{
+    transpose(ld((const double *)(const void *)((const char *)q[0] + off)),
+              ld((const double *)(const void *)((const char *)q[1] + off)),
+              ld((const double *)(const void *)((const char *)q[2] + off)),
+              ld((const double *)(const void *)((const char *)q[3] + off)), &c[0], &c[1], &c[2], &c[3]);
+}
+
+/* fill_points and pad_block with AVX2: point k of the four lanes at once, a lane without one
+   taking a row of zeros (the same values in the same places; the empty rows' sums 0) */
+static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs)
+{
+    static const imp_e3_soft_pt none;
+    int c0[4];
+    for (int l = 0; l < E3B_LANES; l++) {
+        c0[l] = b->row[0][l];
+    }
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_soft_pt *q[4];
+        for (int l = 0; l < E3B_LANES; l++) {
+            int have = k < b->cnt[l];
+            b->row[k][l] = have ? c0[l] + k : -1;
+            q[l] = have ? &s->pts[c0[l] + k] : &none;
+        }
+        imp_e3_block_pt *p = &b->p[k];
+        v4 c[4];
+        rows4(q, offsetof(imp_e3_soft_pt, ra), c);
+        _mm256_storeu_pd(p->ra[0], c[0]), _mm256_storeu_pd(p->ra[1], c[1]), _mm256_storeu_pd(p->ra[2], c[2]);
+        rows4(q, offsetof(imp_e3_soft_pt, rb), c);
+        _mm256_storeu_pd(p->rb[0], c[0]), _mm256_storeu_pd(p->rb[1], c[1]), _mm256_storeu_pd(p->rb[2], c[2]);
+        rows4(q, offsetof(imp_e3_soft_pt, sum), c);  /* (sum, e) */
+        _mm256_storeu_pd(bs->sum[k][0], c[0]), _mm256_storeu_pd(bs->sum[k][1], c[1]);
+        _mm256_storeu_pd(bs->sum[k][2], c[2]);
+        rows4(q, offsetof(imp_e3_soft_pt, rn), c);  /* (rn, rt1, rt2, s) */
+        _mm256_storeu_pd(p->rn, c[0]), _mm256_storeu_pd(p->rt1, c[1]), _mm256_storeu_pd(p->rt2, c[2]);
+        _mm256_storeu_pd(p->s, c[3]);
+        rows4(q, offsetof(imp_e3_soft_pt, mu), c);  /* (mu, sep, uhit, maxn) */
+        _mm256_storeu_pd(p->sep, c[1]), _mm256_storeu_pd(p->uhit, c[2]), _mm256_storeu_pd(p->maxn, c[3]);
+        if (k == 0 || b->xf >= 0) {
+            imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
+            _mm256_storeu_pd(fr->mu, c[0]);
+            rows4(q, offsetof(imp_e3_soft_pt, ec[0]), c);
+            _mm256_storeu_pd(fr->n[0], c[0]), _mm256_storeu_pd(fr->n[1], c[1]), _mm256_storeu_pd(fr->n[2], c[2]);
+            rows4(q, offsetof(imp_e3_soft_pt, ec[1]), c);
+            _mm256_storeu_pd(fr->t1[0], c[0]), _mm256_storeu_pd(fr->t1[1], c[1]), _mm256_storeu_pd(fr->t1[2], c[2]);
+            rows4(q, offsetof(imp_e3_soft_pt, ec[2]), c);
+            _mm256_storeu_pd(fr->t2[0], c[0]), _mm256_storeu_pd(fr->t2[1], c[1]), _mm256_storeu_pd(fr->t2[2], c[2]);
+        }
+    }
+}
+
+/* block_masses_portable with AVX2, the four lanes at once, the empty rows' masses 0, and the
+   masses back into the rows (masses_back) */
+static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
+{
+    const imp_e3_block_frame *xframes = s->xframes;
     double ia[9][4], ib[9][4];  /* the lanes' world inverse inertias, row-major */
 #pragma GCC unroll 4
     for (int j = 0; j < 3; j++) {
         v4 ca[4], cb[4];
-        gather4(si, b->a, 12, 4 * j, ca);
-        gather4(si, b->b, 12, 4 * j, cb);
+        gather4(s->si, b->a, 12, 4 * j, ca);
+        gather4(s->si, b->b, 12, 4 * j, cb);
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
             _mm256_storeu_pd(ia[3 * i + j], ca[i]);
@@ -839,15 +907,53 @@ static AVX2 void block_masses_avx2(imp_e3_block *b, const imp_e3_block_frame *xf
         side_mass4(ia, p->ra, n, t, u, m);
         side_mass4(ib, p->rb, n, t, u, m);
         v4 kn = m[0], k11 = m[1], k22 = m[2], k12 = m[3], dk = sub(k11, k22);
-        v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ);
-        _mm256_storeu_pd(p->mn, sel(kpos, _mm256_div_pd(one, kn), zero));
-        _mm256_storeu_pd(p->w1n, m[4]);
-        _mm256_storeu_pd(p->w2n, m[5]);
+        v4 kpos = _mm256_cmp_pd(kn, zero, _CMP_GT_OQ), have = lanes_with(b, k);
         v4 lmax = add(mul(_mm256_set1_pd(0.5), add(k11, k22)),
                       _mm256_sqrt_pd(add(mul(mul(_mm256_set1_pd(0.25), dk), dk), mul(k12, k12))));
         v4 ok = _mm256_and_pd(_mm256_cmp_pd(lmax, zero, _CMP_GT_OQ), kpos);
-        _mm256_storeu_pd(p->mt, sel(ok, _mm256_div_pd(one, lmax), zero));
+        v4 c[4] = {_mm256_and_pd(have, sel(kpos, _mm256_div_pd(one, kn), zero)),
+                   _mm256_and_pd(have, sel(ok, _mm256_div_pd(one, lmax), zero)), _mm256_and_pd(have, m[4]),
+                   _mm256_and_pd(have, m[5])};
+        _mm256_storeu_pd(p->mn, c[0]), _mm256_storeu_pd(p->mt, c[1]);
+        _mm256_storeu_pd(p->w1n, c[2]), _mm256_storeu_pd(p->w2n, c[3]);
+        v4 r[4];  /* (mn, mt, w1n, w2n) of each lane: its row's, in that order */
+        transpose(c[0], c[1], c[2], c[3], &r[0], &r[1], &r[2], &r[3]);
+#pragma GCC unroll 4
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->row[k][l] >= 0) {
+                _mm256_storeu_pd(&s->pts[b->row[k][l]].mn, r[l]);
+            }
+        }
     }
+}
+
+/* store_rows with AVX2: point k of the four lanes at once; whether one pushed fast */
+static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, const imp_e3_block_sum *bs)
+{
+    const v4 zero = _mm256_setzero_pd(), thr = _mm256_set1_pd(-s->impact_threshold);
+    v4 fast = zero;
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        v4 uh = ld(p->uhit), mx = ld(p->maxn);
+        fast = _mm256_or_pd(fast, _mm256_and_pd(lanes_with(b, k), _mm256_and_pd(_mm256_cmp_pd(uh, thr, _CMP_LT_OQ),
+                                                                              _mm256_cmp_pd(mx, zero, _CMP_GT_OQ))));
+        v4 r[4], m[4], h0 = _mm256_unpacklo_pd(uh, mx), h1 = _mm256_unpackhi_pd(uh, mx);
+        __m128d hm[4] = {_mm256_castpd256_pd128(h0), _mm256_castpd256_pd128(h1), _mm256_extractf128_pd(h0, 1),
+                         _mm256_extractf128_pd(h1, 1)};  /* (uhit, maxn) of each lane */
+        transpose(ld(p->rn), ld(p->rt1), ld(p->rt2), ld(p->s), &r[0], &r[1], &r[2], &r[3]);
+        transpose(ld(bs->sum[k][0]), ld(bs->sum[k][1]), ld(bs->sum[k][2]), zero, &m[0], &m[1], &m[2], &m[3]);
+#pragma GCC unroll 4
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->row[k][l] >= 0) {
+                imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+                _mm256_storeu_pd(&q->rn, r[l]);  /* rn, rt1, rt2, s */
+                _mm_storeu_pd(&q->uhit, hm[l]);
+                _mm_storeu_pd(q->sum, _mm256_castpd256_pd128(m[l]));
+                _mm_store_sd(&q->sum[2], _mm256_extractf128_pd(m[l], 1));
+            }
+        }
+    }
+    return _mm256_movemask_pd(fast) != 0;
 }
 
 /* block_residual_portable with AVX2 (the lanes whose mn is 0 add 0) */
@@ -1304,19 +1410,36 @@ unsigned imp_e3_block_impact_lanes(const struct imp_e3_soft *s, const imp_e3_blo
     return lanes;
 }
 
-/* the masses of block b's points; its empty rows' 0 */
-static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si, int simd)
+/* the masses of block b's points written back to their rows in s->pts (the portable path) */
+static void masses_back(struct imp_e3_soft *s, const imp_e3_block *b)
+{
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        for (int l = 0; l < E3B_LANES; l++) {
+            if (b->row[k][l] >= 0) {
+                imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+                q->mn = p->mn[l], q->mt = p->mt[l], q->w1n = p->w1n[l], q->w2n = p->w2n[l];
+            }
+        }
+    }
+}
+
+/* block b's points from its lanes' rows (fill_lane), their masses (its empty rows' 0) and the
+   masses back into the rows */
+static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, int simd)
 {
 #if defined(IMP_E3_HAVE_AVX2)
     if (simd) {
-        block_masses_avx2(b, xframes, si);
-    } else {
-        block_masses_portable(b, xframes, si);
+        fill_points_avx2(s, b, bs);
+        block_masses_avx2(s, b);
+        return;
     }
 #else
     (void)simd;
-    block_masses_portable(b, xframes, si);
 #endif
+    fill_points(s, b, bs);
+    pad_block(b);
+    block_masses_portable(b, s->xframes, s->si);
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
         for (int l = 0; l < E3B_LANES; l++) {
@@ -1325,6 +1448,7 @@ static void block_masses(imp_e3_block *b, const imp_e3_block_frame *xframes, con
             }
         }
     }
+    masses_back(s, b);
 }
 
 /* whether row q pushed at an approach faster than the threshold (impact_points' question) */
@@ -1404,9 +1528,9 @@ static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double 
                 block_simd(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
                            hs, inv_hs, push_max, use_bias, warm, two && wide);
                 if (store) {
-                    store_rows(s, i);
+                    s->pushed_fast |= store_rows_avx2(s, &s->blocks[i], &s->bsum[i]);
                     if (two) {
-                        store_rows(s, i - 1);
+                        s->pushed_fast |= store_rows_avx2(s, &s->blocks[i - 1], &s->bsum[i - 1]);
                     }
                 }
                 i -= two;
