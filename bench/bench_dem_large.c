@@ -369,14 +369,17 @@ static double proc_utime(pid_t pid)
     return (double)ut / (double)sysconf(_SC_CLK_TCK);
 }
 
-/* the thermo rows (7 numbers after a "Step" line) LIGGGHTS' log holds so far */
-static int thermo_rows(const char *log_path)
+/* The complete thermo rows (7 numbers after a "Step" line) LIGGGHTS' log holds so far; with r,
+   they become r's samples, and its last row and "Loop time of T on 1 procs for S steps" its
+   figures (the thermo columns: step atoms ke c_zmean c_zmax c_cnsum cpu). */
+static int read_thermo(const char *log_path, result *r)
 {
     FILE *f = fopen(log_path, "r");
     if (f == NULL) {
         return 0;
     }
     char line[1024];
+    double last[7] = {0};
     int in_thermo = 0, rows = 0;
     while (fgets(line, sizeof line, f) != NULL) {
         double v[7];
@@ -385,13 +388,27 @@ static int thermo_rows(const char *log_path)
             in_thermo = 1;
         } else if (strncmp(t, "Loop time of ", 13) == 0) {
             in_thermo = 0;
+            if (r != NULL) {
+                r->wall = atof(t + 13);
+            }
         } else if (in_thermo && strchr(line, '\n') != NULL
                    && sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3],
                              &v[4], &v[5], &v[6]) == 7) {
             rows++;
+            memcpy(last, v, sizeof last);
+            if (r != NULL && r->nsamples < MAX_SAMPLES) {
+                int j = r->nsamples++;
+                r->s_step[j] = (long)v[0], r->s_wall[j] = v[6], r->s_cpu[j] = 0.0;
+                r->s_mean_z[j] = v[3], r->s_ke[j] = v[2], r->s_contacts[j] = (long)(v[5] / 2);
+            }
         }
     }
     fclose(f);
+    if (r != NULL) {
+        r->steps = (long)last[0];
+        r->mean_z = last[3], r->max_z = last[4];
+        r->contacts = (long)(last[5] / 2); /* contact/atom counts each sphere-sphere pair twice */
+    }
     return rows;
 }
 
@@ -432,7 +449,7 @@ static int exec_liggghts(const char *dir, const layout *L, long steps, double gr
     memset(&ru, 0, sizeof ru);
     while (row_cpu != NULL && wait4(pid, &status, WNOHANG, &ru) == 0) {
         double u = proc_utime(pid);
-        int k = thermo_rows(log_path);
+        int k = read_thermo(log_path, NULL);
         while (*nrows < k && *nrows < MAX_SAMPLES) {
             row_cpu[(*nrows)++] = u;
         }
@@ -495,37 +512,7 @@ static result run_liggghts(const char *input, const char *dir, const layout *L, 
     if (!ok) {
         return r;
     }
-    FILE *f = fopen(log_path, "r");
-    if (f == NULL) {
-        return r;
-    }
-    /* the thermo columns: step atoms ke c_zmean c_zmax c_cnsum cpu; the last row before
-       "Loop time of T on 1 procs for S steps" */
-    char line[1024];
-    double last[7] = {0};
-    int in_thermo = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        double v[7];
-        const char *t = line + strspn(line, " \t");
-        if (strncmp(t, "Step ", 5) == 0) {
-            in_thermo = 1;
-        } else if (strncmp(t, "Loop time of ", 13) == 0) {
-            r.wall = atof(t + 13);
-            in_thermo = 0;
-        } else if (in_thermo && sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
-                                       &v[3], &v[4], &v[5], &v[6]) == 7) {
-            memcpy(last, v, sizeof last);
-            if (r.nsamples < MAX_SAMPLES) {
-                int j = r.nsamples++;
-                r.s_step[j] = (long)v[0], r.s_wall[j] = v[6], r.s_cpu[j] = 0.0;
-                r.s_mean_z[j] = v[3], r.s_ke[j] = v[2], r.s_contacts[j] = (long)(v[5] / 2);
-            }
-        }
-    }
-    fclose(f);
-    r.steps = (long)last[0];
-    r.mean_z = last[3], r.max_z = last[4];
-    r.contacts = (long)(last[5] / 2); /* contact/atom counts each sphere-sphere pair twice */
+    read_thermo(log_path, &r);
     r.ok = r.steps == steps && r.wall > 0.0;
     /* the samples' CPU times from the polling, from the row of step 0 (after the setup) */
     for (int j = 0; j < r.nsamples && nrows == r.nsamples && row_cpu[0] >= 0.0; j++) {
@@ -547,6 +534,19 @@ static void show(const char *name, const result *r, int n)
     printf("  %-22s %8.1f s: %.3e particle-steps/s (wall)%s; peak RSS %7.1f MiB; mean z %.5f "
            "m, max z %.4f m, sphere contacts %ld%s\n", name, r->wall,
            n * (double)r->steps / r->wall, cpu, r->peak_mib, r->mean_z, r->max_z, r->contacts, sw);
+}
+
+/* show(), or that the run failed (where: the folder of its inputs and log, "" for none);
+   whether it succeeded */
+static int shown(const char *name, const result *r, int n, const char *where)
+{
+    if (!r->ok) {
+        printf("  %s: the run failed%s%s%s\n", name, *where ? " (inputs and log in " : "", where,
+               *where ? ")" : "");
+        return 0;
+    }
+    show(name, r, n);
+    return 1;
 }
 
 static double env_double(const char *name, double dflt)
@@ -744,14 +744,12 @@ int main(int argc, char **argv)
         result all = {0}, one = {0}, lig = {0};
         if (!one_only && cores > 1) {
             all = impact_child(L, steps, cores);
-            if (!all.ok) {
-                printf("  impact (%d threads): the run failed\n", cores);
+            char name[64];
+            snprintf(name, sizeof name, "impact, %d threads", cores);
+            if (!shown(name, &all, L->n, "")) {
                 rc = 1;
                 continue;
             }
-            char name[64];
-            snprintf(name, sizeof name, "impact, %d threads", cores);
-            show(name, &all, L->n);
         }
         double rw[16], rcpu[16];
         int nr = 0, first = 1, failed = 0;
@@ -763,12 +761,10 @@ int main(int argc, char **argv)
                     /* the scene's building is not timed with the steps (O(N):
                        imp_world_add_body's search for a freed slot is O(1) amortized) */
                     one = impact_child(L, steps, 1);
-                    if (!one.ok) {
-                        printf("  impact (1 thread): the run failed\n");
+                    if (!shown("impact, 1 thread", &one, L->n, "")) {
                         rc = 1, failed = 1;
                         continue;
                     }
-                    show("impact, 1 thread", &one, L->n);
                     if (first) {
                         printf("  (impact built the scene in %.1f s)\n", one.build_wall);
                     }
@@ -779,14 +775,9 @@ int main(int argc, char **argv)
                     }
                 } else if (why_not == NULL) {
                     lig = run_liggghts(input, work, L, steps, lig_g);
-                    if (!lig.ok) {
-                        printf("  LIGGGHTS: the run failed (inputs and log in %s)\n", work);
-                        failed = 1;
-                        continue;
-                    }
                     char lname[64];
                     snprintf(lname, sizeof lname, "LIGGGHTS 3.8, g %.4g", lig_g);
-                    show(lname, &lig, L->n);
+                    failed = !shown(lname, &lig, L->n, work);
                 }
             }
             if (failed) {
