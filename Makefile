@@ -82,7 +82,7 @@ help:
 	@echo "make valgrind   the whole suite under valgrind"
 	@echo "make lint       luacheck and cppcheck (when installed)"
 	@echo "make bench      benchmarks with figures, then the 3D table of make bench3d"
-	@echo "make bench-dem-large  the dem deposition at N = 1e5 and 1e6 beside LIGGGHTS (also in make bench)"
+	@echo "make bench-dem-large  the dem deposition at N = 1e4, 1e5 (and 1e6) beside LIGGGHTS (also in make bench)"
 	@echo "make bench3d    the 3D contact scenes beside Bullet, ODE and Box3D (tools/bench3d_peers.sh; QUICK=1, MAXWALL=S, ROUNDS=N, PIN=C)"
 	@echo "make hashes     the state hash of a short run of every strategy and mode (restructurings keep them)"
 	@echo "make demo       run the showcase example"
@@ -184,9 +184,10 @@ bench: deps
 	@echo
 	@BUILD=$(BUILD) bash tools/bench3d_peers.sh
 
-# the dem deposition at N = 100,000 (OpenMP and one core) beside LIGGGHTS; make bench runs it too
-# (with every bench_*); 1,000,000 only with DEM_LARGE_SIZES=100000,1000000 (some 10 minutes);
-# DEM_LARGE_STEPS, DEM_LARGE_STEPS_1M, DEM_LARGE_LIGGGHTS_G: bench/bench_dem_large.c
+# the dem deposition beside LIGGGHTS (OpenMP and one core): N = 10,000 whole (20,000 steps) and
+# 100,000 falling (1000 steps); make bench runs it too (with every bench_*); 100,000 whole with
+# DEM_LARGE_STEPS=20000, 1,000,000 only with DEM_LARGE_SIZES=100000,1000000 (some 10 minutes);
+# DEM_LARGE_STEPS_10K, DEM_LARGE_STEPS_1M, DEM_LARGE_ROUNDS, DEM_LARGE_LIGGGHTS_G: bench/bench_dem_large.c
 bench-dem-large: deps
 	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(BUILD)/bench/bench_dem_large
 	@$(BUILD)/bench/bench_dem_large

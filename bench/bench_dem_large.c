@@ -1,29 +1,43 @@
 /* bench_dem_large.c: the gravity deposition of bench_dem.c (yade.md scenario A: integer-arithmetic
    initial state, 5 infinite walls, linear Cundall-Strack law, E = 1e7, ks/kn = 0.3, friction
-   angle 0.5, damping 0.2, dt = 0.5 P-wave step) at N = 100,000 (125 x 50 x 16) and 1,000,000
-   (250 x 250 x 16): the 16 layers of bench_dem's N = 10,000 (25 x 25 x 16) on a wider floor.
-   Each size runs impact with OpenMP over every core, impact on one core, and LIGGGHTS on one
-   core (when `liggghts` is installed: ../shared/peers/liggghts/in.deposit, its inputs written
-   under $LIGGGHTS_WORK, default /tmp/liggghts_large, as that folder's gen.py writes them for
-   N = 1000 and 10,000), each in a process of its own, back to back; it prints particle-steps
-   per second (the steps only: scene building and LIGGGHTS' setup excluded), the peak resident
-   memory of the process (wait4's ru_maxrss, the figure of /usr/bin/time -v), the packing
-   height (mean and max z of the sphere centres) and the sphere-sphere contacts of both codes
-   (LIGGGHTS' contact/atom counts no wall contact), so that one sees whether both ran the same
-   phase.
+   angle 0.5, damping 0.2, dt = 0.5 P-wave step) at N = 10,000 (25 x 25 x 16, bench_dem's), 100,000
+   (125 x 50 x 16) and 1,000,000 (250 x 250 x 16): the 16 layers of bench_dem's N = 10,000 on a
+   wider floor. Each size runs impact with OpenMP over every core, impact on one core, and
+   LIGGGHTS on one core (when `liggghts` is installed: ../shared/peers/liggghts/in.deposit, its
+   inputs written under $LIGGGHTS_WORK, default /tmp/liggghts_large, as that folder's gen.py
+   writes them for N = 1000 and 10,000), each in a process of its own, back to back; it prints
+   particle-steps per second (the steps only: scene building and LIGGGHTS' setup excluded), the
+   peak resident memory of the process (wait4's ru_maxrss, the figure of /usr/bin/time -v), the
+   packing height (mean and max z of the sphere centres), the sphere-sphere contacts of both codes
+   (LIGGGHTS' contact/atom counts no wall contact) and, from a sample of both runs every 1000
+   steps (impact's taken outside the timed steps; LIGGGHTS' thermo), the rates and the contacts
+   per sphere of the phases (falling 0-1000, landing 1000-5000, dense settling 5000 to the end:
+   the work per step) and both states every 2000 steps, so that one sees whether both ran the
+   same phase. After 20,000 steps it puts both settled heights beside Yade's (10,000: yade.md;
+   100,000: 05-dem.md's checkpointed run).
 
-     bench_dem_large                 N = 100,000 (make bench, make bench-dem-large)
-     DEM_LARGE_SIZES=100000,1000000  both sizes (1,000,000 only when asked: some 10 minutes of
-                                     a loaded machine and 1.3 GiB); DEM_LARGE_SIZES=1000000
-                                     that one only
-     DEM_LARGE_STEPS=20000           steps at N = 100,000 (default 20000: the pile settles, its
-                                     height is compared); DEM_LARGE_STEPS_1M at 1,000,000
-                                     (default 1000: the falling phase, rates only)
+     bench_dem_large                 N = 10,000, the whole deposition (20,000 steps), and
+                                     100,000, the falling phase (1000 steps): a few minutes
+                                     (make bench, make bench-dem-large)
+     DEM_LARGE_SIZES=10000           that size only; DEM_LARGE_SIZES=100000,1000000 those two
+                                     (1,000,000 only when asked: some 10 minutes of a loaded
+                                     machine and 1.3 GiB)
+     DEM_LARGE_STEPS_10K=20000       steps at N = 10,000 (default 20000: the whole deposition)
+     DEM_LARGE_STEPS=20000           steps at N = 100,000 (default 1000: the falling phase, the
+                                     same work in both codes; 20000: the whole deposition, some
+                                     20 CPU minutes for impact's two runs and LIGGGHTS');
+                                     DEM_LARGE_STEPS_1M at 1,000,000 (default 1000)
+     DEM_LARGE_ROUNDS=2              the one-core runs of both codes that many times, the order
+                                     alternating (round 1 impact first, round 2 LIGGGHTS first),
+                                     and the ratios of the rounds (median and spread)
      DEM_LARGE_LIGGGHTS=0            impact only
      DEM_LARGE_LIGGGHTS_G=9.81       LIGGGHTS' gravity (default 7.848 = (1 - 0.2) 9.81: below)
      DEM_LARGE_THREADS=1             impact on one core only
      OMP_WAIT_POLICY=active          libgomp's spinning barriers (default here: passive, set
                                      by the bench when the variable is unset)
+
+   For the figures of one core on a shared machine: DEM_LARGE_THREADS=1 DEM_LARGE_ROUNDS=2
+   taskset -c 1 bench_dem_large (both codes inherit the pinning).
 
    The scene is bench_dem's; LIGGGHTS' differs by its damping (contact dashpots of the
    restitution Cundall's 0.2 gives a binary collision: ../shared/peers/liggghts/README.md).
@@ -74,7 +88,20 @@ typedef struct layout {
     int n, nx, ny, nz;
 } layout;
 
-static const layout layouts[] = {{100000, 125, 50, 16}, {1000000, 250, 250, 16}};
+static const layout layouts[] = {
+    {10000, 25, 25, 16}, {100000, 125, 50, 16}, {1000000, 250, 250, 16}};
+
+/* Yade 2023.02a's settled packing height (mean z of the sphere centres after 20,000 steps, one
+   thread, damping 0.2): ../shared/reference/yade.md for 10,000, 05-dem.md's checkpointed run
+   (session 15) for 100,000 */
+static double yade_mean_z(int n) { return n == 10000 ? 0.09630 : n == 100000 ? 0.095920 : 0.0; }
+
+/* the phases of the deposition by step: the free fall (no contact but the first landings at its
+   end), the landing of the layers, the dense pile settling */
+#define FALL_END 1000
+#define LAND_END 5000
+#define SAMPLE_EVERY 1000
+#define MAX_SAMPLES 128 /* the samples kept (steps past 127,000: not sampled) */
 
 static imp_world *build(const layout *L) { return dem_scene_deposit(L->n, L->nx, L->ny, DAMPING, -0.1); }
 
@@ -88,9 +115,44 @@ typedef struct result {
     long contacts, contacts_sw; /* real sphere-sphere and sphere-wall contacts (LIGGGHTS: -1) */
     double peak_mib;       /* the process's peak RSS (filled by the parent from wait4) */
     unsigned long long hash;
+    /* the state every SAMPLE_EVERY steps (step 0 first): time of the steps so far (LIGGGHTS:
+       its thermo's cpu column, the loop's wall time), mean z, sphere-sphere contacts,
+       translational kinetic energy (LIGGGHTS' thermo ke: the spins not counted) */
+    int nsamples;
+    long s_step[MAX_SAMPLES];
+    double s_wall[MAX_SAMPLES], s_cpu[MAX_SAMPLES], s_mean_z[MAX_SAMPLES], s_ke[MAX_SAMPLES];
+    long s_contacts[MAX_SAMPLES];
 } result;
 
 static double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* a sample of impact's state (after `step` steps, in wall and cpu seconds of steps): mean z,
+   sphere-sphere contacts (overlap > 0, as LIGGGHTS' contact/atom counts them), translational
+   kinetic energy (the leapfrog's half-step velocities) */
+static void sample(const imp_dem *d, result *r, long step, double wall, double cpu)
+{
+    if (r->nsamples >= MAX_SAMPLES) {
+        return;
+    }
+    double z = 0.0, ke = 0.0;
+    int ns = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->kind[i] == IMP_DEM_SPHERE) {
+            const double *v = d->vel + 3 * i;
+            z += d->pos[3 * i + 2];
+            ke += 0.5 * d->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            ns++;
+        }
+    }
+    long c = 0;
+    for (int k = 0; k < d->ninter; k++) {
+        const imp_dem_inter *I = &d->inter[k];
+        c += I->real && I->un > 0.0 && d->kind[I->a] == IMP_DEM_SPHERE;
+    }
+    int j = r->nsamples++;
+    r->s_step[j] = step, r->s_wall[j] = wall, r->s_cpu[j] = cpu;
+    r->s_mean_z[j] = z / (ns > 0 ? ns : 1), r->s_ke[j] = ke, r->s_contacts[j] = c;
+}
 
 static result run_impact(const layout *L, long steps, int threads)
 {
@@ -107,16 +169,30 @@ static result run_impact(const layout *L, long steps, int threads)
         return r;
     }
     r.build_wall = bench_now() - t0;
-    double t1 = bench_now(), c1 = cpu_now();
-    for (long k = 0; k < steps; k++) {
-        if (imp_world_step(w) != IMP_OK) {
-            fprintf(stderr, "bench_dem_large: %s\n", imp_world_error(w));
-            imp_world_free(w);
-            return r;
+    double wall = 0.0, cpu = 0.0;
+    for (long k = 0;; k++) {
+        if (k % SAMPLE_EVERY == 0 || k == steps) {
+            sample(w->dem, &r, k, wall, cpu);
         }
+        if (k == steps) {
+            break;
+        }
+        double t1 = bench_now(), c1 = cpu_now();
+        long todo = SAMPLE_EVERY - k % SAMPLE_EVERY;
+        todo = todo < steps - k ? todo : steps - k;
+        for (long j = 0; j < todo; j++) {
+            if (imp_world_step(w) != IMP_OK) {
+                fprintf(stderr, "bench_dem_large: %s\n", imp_world_error(w));
+                imp_world_free(w);
+                return r;
+            }
+        }
+        wall += bench_now() - t1;
+        cpu += cpu_now() - c1;
+        k += todo - 1;
     }
-    r.wall = bench_now() - t1;
-    r.cpu = cpu_now() - c1;
+    r.wall = wall;
+    r.cpu = cpu;
     r.steps = steps;
     const imp_dem *d = w->dem;
     int ns = 0;
@@ -273,18 +349,86 @@ static int find_input(const char *argv0, char *out, size_t size)
     return access(out, R_OK) == 0;
 }
 
-/* one run of LIGGGHTS on the inputs in dir (one process, one thread): whether it succeeded, its
-   user CPU time (s) and its peak RSS (MiB, wait4's ru_maxrss) */
-static int exec_liggghts(const char *dir, const layout *L, long steps, double gravity,
-                         const char *log_path, double *cpu, double *peak)
+/* the user CPU time (s) of process pid so far (/proc/pid/stat's utime); -1 when unknown */
+static double proc_utime(pid_t pid)
 {
-    char n[32], nx[32], ny[32], st[32], g[32], dump[1200];
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return -1.0;
+    }
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    const char *p = strrchr(buf, ')');
+    unsigned long ut = 0;
+    if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu", &ut) != 1) {
+        return -1.0;
+    }
+    return (double)ut / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* The complete thermo rows (7 numbers after a "Step" line) LIGGGHTS' log holds so far; with r,
+   they become r's samples, and its last row and "Loop time of T on 1 procs for S steps" its
+   figures (the thermo columns: step atoms ke c_zmean c_zmax c_cnsum cpu). */
+static int read_thermo(const char *log_path, result *r)
+{
+    FILE *f = fopen(log_path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    char line[1024];
+    double last[7] = {0};
+    int in_thermo = 0, rows = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        double v[7];
+        const char *t = line + strspn(line, " \t");
+        if (strncmp(t, "Step ", 5) == 0) {
+            in_thermo = 1;
+        } else if (strncmp(t, "Loop time of ", 13) == 0) {
+            in_thermo = 0;
+            if (r != NULL) {
+                r->wall = atof(t + 13);
+            }
+        } else if (in_thermo && strchr(line, '\n') != NULL
+                   && sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3],
+                             &v[4], &v[5], &v[6]) == 7) {
+            rows++;
+            memcpy(last, v, sizeof last);
+            if (r != NULL && r->nsamples < MAX_SAMPLES) {
+                int j = r->nsamples++;
+                r->s_step[j] = (long)v[0], r->s_wall[j] = v[6], r->s_cpu[j] = 0.0;
+                r->s_mean_z[j] = v[3], r->s_ke[j] = v[2], r->s_contacts[j] = (long)(v[5] / 2);
+            }
+        }
+    }
+    fclose(f);
+    if (r != NULL) {
+        r->steps = (long)last[0];
+        r->mean_z = last[3], r->max_z = last[4];
+        r->contacts = (long)(last[5] / 2); /* contact/atom counts each sphere-sphere pair twice */
+    }
+    return rows;
+}
+
+/* one run of LIGGGHTS on the inputs in dir (one process, one thread): whether it succeeded, its
+   user CPU time (s) and its peak RSS (MiB, wait4's ru_maxrss); with row_cpu, the user CPU time
+   of the process when each thermo row appeared in its log (the log is flushed at each row;
+   polled every 20 ms, so each is late by up to 20 ms plus a clock tick), *nrows of them */
+static int exec_liggghts(const char *dir, const layout *L, long steps, double gravity,
+                         const char *log_path, double *cpu, double *peak, double *row_cpu,
+                         int *nrows)
+{
+    char n[32], nx[32], ny[32], st[32], g[32], th[32], dump[1200];
+    snprintf(th, sizeof th, "%d", SAMPLE_EVERY);
     snprintf(g, sizeof g, "%.17g", gravity);
     snprintf(n, sizeof n, "%d", L->n);
     snprintf(nx, sizeof nx, "%d", L->nx);
     snprintf(ny, sizeof ny, "%d", L->ny);
     snprintf(st, sizeof st, "%ld", steps);
     snprintf(dump, sizeof dump, "%s/final_%d.dump", dir, L->n);
+    remove(log_path); /* the last run's rows are not this one's */
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0) {
@@ -296,28 +440,43 @@ static int exec_liggghts(const char *dir, const layout *L, long steps, double gr
         }
         setenv("OMP_NUM_THREADS", "1", 1);
         execlp("liggghts", "liggghts", "-in", "in.deposit", "-var", "N", n, "-var", "NX", nx,
-               "-var", "NY", ny, "-var", "STEPS", st, "-var", "G", g, "-var", "DUMP", dump,
+               "-var", "NY", ny, "-var", "STEPS", st, "-var", "G", g, "-var", "DUMP", dump, "-var", "THERMO", th,
                "-log", log_path, "-screen", "none", (char *)NULL);
         _exit(127);
     }
     int status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    wait4(pid, &status, 0, &ru);
+    while (row_cpu != NULL && wait4(pid, &status, WNOHANG, &ru) == 0) {
+        double u = proc_utime(pid);
+        int k = read_thermo(log_path, NULL);
+        while (*nrows < k && *nrows < MAX_SAMPLES) {
+            row_cpu[(*nrows)++] = u;
+        }
+        struct timespec ts = {0, 20000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (row_cpu == NULL) {
+        wait4(pid, &status, 0, &ru);
+    }
     remove(dump);
     *cpu = ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec;
     *peak = ru.ru_maxrss / 1024.0;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* the peers' in.deposit with its gravity 9.81 made the variable G (the only change) */
+/* the peers' in.deposit with its gravity 9.81 made the variable G, its thermo period 2000 the
+   variable THERMO and its thermo rows flushed (the only changes) */
 static int copy_input(const char *input, const char *dir)
 {
     char cmd[2600];
     snprintf(cmd, sizeof cmd,
              "rm -f '%s/in.deposit' && sed -e 's/^\\(fix  *gravi  *all  *gravity\\)  *9\\.81 /"
-             "\\1 ${G} /' '%s' > '%s/in.deposit' && grep -q '^fix  *gravi  *all  *gravity \\${G} ' "
-             "'%s/in.deposit'", dir, input, dir, dir);
+             "\\1 ${G} /' -e 's/^thermo  *2000 *$/thermo ${THERMO}/' "
+             "-e 's/^\\(thermo_modify .*\\)$/\\1 flush yes/' '%s' > '%s/in.deposit' && "
+             "grep -q '^fix  *gravi  *all  *gravity \\${G} ' '%s/in.deposit' && "
+             "grep -q '^thermo \\${THERMO}$' '%s/in.deposit' && "
+             "grep -q '^thermo_modify .* flush yes$' '%s/in.deposit'", dir, input, dir, dir, dir, dir);
     return system(cmd) == 0;
 }
 
@@ -328,8 +487,8 @@ static result run_liggghts(const char *input, const char *dir, const layout *L, 
     memset(&r, 0, sizeof r);
     r.contacts_sw = -1;
     if (!copy_input(input, dir)) {
-        fprintf(stderr, "bench_dem_large: %s: no line 'fix gravi all gravity 9.81 ...' to set\n",
-                input);
+        fprintf(stderr, "bench_dem_large: %s: no line 'fix gravi all gravity 9.81 ...' or "
+                "'thermo 2000' to set\n", input);
         return r;
     }
     if (!write_inputs(dir, L)) {
@@ -340,44 +499,25 @@ static result run_liggghts(const char *input, const char *dir, const layout *L, 
     /* the setup alone (0 steps), for the CPU time of the steps: the user CPU of the full run
        less the setup's */
     double setup_cpu = 0.0, full_cpu = 0.0, rss = 0.0;
-    if (!exec_liggghts(dir, L, 0, gravity, log_path, &setup_cpu, &rss)) {
+    if (!exec_liggghts(dir, L, 0, gravity, log_path, &setup_cpu, &rss, NULL, NULL)) {
         return r;
     }
     double t0 = bench_now();
-    int ok = exec_liggghts(dir, L, steps, gravity, log_path, &full_cpu, &rss);
+    double row_cpu[MAX_SAMPLES];
+    int nrows = 0;
+    int ok = exec_liggghts(dir, L, steps, gravity, log_path, &full_cpu, &rss, row_cpu, &nrows);
     r.build_wall = bench_now() - t0;
     r.peak_mib = rss;
     r.cpu = full_cpu - setup_cpu;
     if (!ok) {
         return r;
     }
-    FILE *f = fopen(log_path, "r");
-    if (f == NULL) {
-        return r;
-    }
-    /* the thermo columns: step atoms ke c_zmean c_zmax c_cnsum cpu; the last row before
-       "Loop time of T on 1 procs for S steps" */
-    char line[1024];
-    double last[7] = {0};
-    int in_thermo = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        double v[7];
-        const char *t = line + strspn(line, " \t");
-        if (strncmp(t, "Step ", 5) == 0) {
-            in_thermo = 1;
-        } else if (strncmp(t, "Loop time of ", 13) == 0) {
-            r.wall = atof(t + 13);
-            in_thermo = 0;
-        } else if (in_thermo && sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
-                                       &v[3], &v[4], &v[5], &v[6]) == 7) {
-            memcpy(last, v, sizeof last);
-        }
-    }
-    fclose(f);
-    r.steps = (long)last[0];
-    r.mean_z = last[3], r.max_z = last[4];
-    r.contacts = (long)(last[5] / 2); /* contact/atom counts each sphere-sphere pair twice */
+    read_thermo(log_path, &r);
     r.ok = r.steps == steps && r.wall > 0.0;
+    /* the samples' CPU times from the polling, from the row of step 0 (after the setup) */
+    for (int j = 0; j < r.nsamples && nrows == r.nsamples && row_cpu[0] >= 0.0; j++) {
+        r.s_cpu[j] = row_cpu[j] - row_cpu[0];
+    }
     return r;
 }
 
@@ -387,13 +527,26 @@ static void show(const char *name, const result *r, int n)
     if (r->cpu > 0.0) {
         snprintf(cpu, sizeof cpu, " (CPU %.1f s: %.3e)", r->cpu, n * (double)r->steps / r->cpu);
     }
-    char sw[48] = ""; /* LIGGGHTS' contact/atom: sphere-sphere only */
+    char sw[80] = ""; /* LIGGGHTS' contact/atom: sphere-sphere only */
     if (r->contacts_sw >= 0) {
-        snprintf(sw, sizeof sw, " (+%ld with walls)", r->contacts_sw);
+        snprintf(sw, sizeof sw, " (+%ld with walls), state hash %016llx", r->contacts_sw, r->hash);
     }
     printf("  %-22s %8.1f s: %.3e particle-steps/s (wall)%s; peak RSS %7.1f MiB; mean z %.5f "
            "m, max z %.4f m, sphere contacts %ld%s\n", name, r->wall,
            n * (double)r->steps / r->wall, cpu, r->peak_mib, r->mean_z, r->max_z, r->contacts, sw);
+}
+
+/* show(), or that the run failed (where: the folder of its inputs and log, "" for none);
+   whether it succeeded */
+static int shown(const char *name, const result *r, int n, const char *where)
+{
+    if (!r->ok) {
+        printf("  %s: the run failed%s%s%s\n", name, *where ? " (inputs and log in " : "", where,
+               *where ? ")" : "");
+        return 0;
+    }
+    show(name, r, n);
+    return 1;
 }
 
 static double env_double(const char *name, double dflt)
@@ -426,6 +579,115 @@ static int listed(const char *list, int n)
     return 0;
 }
 
+/* the sample of r at step k (-1: none) */
+static int sample_at(const result *r, long k)
+{
+    for (int j = 0; j < r->nsamples; j++) {
+        if (r->s_step[j] == k) {
+            return j;
+        }
+    }
+    return -1;
+}
+
+/* r's rate over steps from..to (particle-steps per wall second; *cpu: per CPU second, 0 when
+   not known) and its mean sphere-sphere contacts per sphere over the samples in (from, to]; 0
+   when the run has no samples there */
+static double phase_rate(const result *r, int n, long from, long to, double *cpu, double *cpp)
+{
+    int a = sample_at(r, from), b = sample_at(r, to);
+    *cpu = 0.0, *cpp = 0.0;
+    if (a < 0 || b < 0 || b <= a) {
+        return 0.0;
+    }
+    double sum = 0.0;
+    for (int j = a + 1; j <= b; j++) {
+        sum += (double)r->s_contacts[j] / n;
+    }
+    *cpp = sum / (b - a);
+    double ps = (double)n * (double)(to - from), dc = r->s_cpu[b] - r->s_cpu[a];
+    *cpu = dc > 0.0 ? ps / dc : 0.0;
+    double dw = r->s_wall[b] - r->s_wall[a];
+    return dw > 0.0 ? ps / dw : 0.0;
+}
+
+/* the phases side by side: rates, contacts per sphere (the work per step), the ratio */
+static void show_phases(const result *one, const result *lig, int n, long steps)
+{
+    static const char *names[4] = {"falling", "landing", "dense settling", "whole run"};
+    const long from[4] = {0, FALL_END, LAND_END, 0};
+    const long to[4] = {FALL_END, LAND_END, steps, steps};
+    printf("  by phase, one core (particle-steps per wall and per CPU second: impact's clock(), "
+           "LIGGGHTS' thermo cpu column and its /proc utime polled; sphere contacts per sphere, "
+           "mean of the samples):\n");
+    for (int k = 0; k < 4; k++) {
+        if (to[k] > steps || to[k] <= from[k]) {
+            continue;
+        }
+        double ic, icpp, lc = 0.0, lcpp = 0.0;
+        double iw = phase_rate(one, n, from[k], to[k], &ic, &icpp);
+        double lw = lig != NULL ? phase_rate(lig, n, from[k], to[k], &lc, &lcpp) : 0.0;
+        printf("    %-14s %5ld-%-5ld impact %.3e (CPU %.3e), %.2f contacts/sphere", names[k],
+               from[k], to[k], iw, ic, icpp);
+        if (lw > 0.0 && lc > 0.0 && ic > 0.0) {
+            printf(" | LIGGGHTS %.3e (CPU %.3e), %.2f contacts/sphere | CPU %.2fx (wall %.2fx)",
+                   lw, lc, lcpp, ic / lc, iw / lw);
+        } else if (lw > 0.0) {
+            printf(" | LIGGGHTS %.3e, %.2f contacts/sphere | wall %.2fx", lw, lcpp, iw / lw);
+        }
+        printf("\n");
+    }
+}
+
+/* the two runs' states side by side every 2000 steps: the phases' agreement */
+static void show_trajectories(const result *one, const result *lig)
+{
+    printf("  the same phase? step: impact mean z (m), sphere contacts, KE (J, translational) | "
+           "LIGGGHTS the same\n");
+    for (int j = 0; j < one->nsamples; j++) {
+        long k = one->s_step[j];
+        if (k % 2000 != 0 && j != one->nsamples - 1) {
+            continue;
+        }
+        int l = sample_at(lig, k);
+        printf("    %6ld: %.5f %7ld %.4e", k, one->s_mean_z[j], one->s_contacts[j], one->s_ke[j]);
+        if (l >= 0) {
+            printf(" | %.5f %7ld %.4e", lig->s_mean_z[l], lig->s_contacts[l], lig->s_ke[l]);
+        }
+        printf("\n");
+    }
+}
+
+static void show_yade(const char *name, const result *r, int n)
+{
+    double y = yade_mean_z(n);
+    if (y > 0.0 && r->steps >= 20000) {
+        double dev = 100.0 * (r->mean_z - y) / y;
+        printf("  settled height beside Yade 2023.02a (mean z %.5f m): %s %.5f m, %+.2f %% (%s 2 "
+               "%%)\n", y, name, r->mean_z, dev, fabs(dev) <= 2.0 ? "within" : "NOT within");
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the rounds' ratios: each, their median and spread */
+static void show_rounds(const char *what, const double *x, int m)
+{
+    double s[16];
+    printf("  %s, %d round%s:", what, m, m > 1 ? "s" : "");
+    for (int k = 0; k < m; k++) {
+        printf(" %.2fx", x[k]);
+        s[k] = x[k];
+    }
+    qsort(s, (size_t)m, sizeof s[0], cmp_double);
+    double med = m % 2 ? s[m / 2] : 0.5 * (s[m / 2 - 1] + s[m / 2]);
+    printf(" (median %.2fx, spread %.2f-%.2fx; target 3x)\n", med, s[0], s[m - 1]);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -439,12 +701,14 @@ int main(int argc, char **argv)
     }
     int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     cores = cores > 0 ? cores : 1;
-    const char *sizes = getenv("DEM_LARGE_SIZES") ? getenv("DEM_LARGE_SIZES") : "100000";
+    const char *sizes = getenv("DEM_LARGE_SIZES") ? getenv("DEM_LARGE_SIZES") : "10000,100000";
     /* LIGGGHTS at impact's free fall: Cundall's damping 0.2 takes 0.2 of gravity in flight */
     double lig_g = env_double("DEM_LARGE_LIGGGHTS_G", (1.0 - DAMPING) * 9.81);
     const char *lg = getenv("DEM_LARGE_LIGGGHTS");
     const char *th = getenv("DEM_LARGE_THREADS");
     int one_only = th != NULL && strcmp(th, "1") == 0;
+    int rounds = (int)env_long("DEM_LARGE_ROUNDS", 1);
+    rounds = rounds < 16 ? rounds : 16;
     char input[1200];
     const char *why_not = NULL;
     if (lg != NULL && strcmp(lg, "0") == 0) {
@@ -467,68 +731,93 @@ int main(int argc, char **argv)
         if (sizes != NULL && !listed(sizes, L->n)) {
             continue;
         }
-        long steps = L->n == 100000 ? env_long("DEM_LARGE_STEPS", 20000)
-                                    : env_long("DEM_LARGE_STEPS_1M", 1000);
+        long steps = L->n == 10000     ? env_long("DEM_LARGE_STEPS_10K", 20000)
+                     : L->n == 100000 ? env_long("DEM_LARGE_STEPS", 1000)
+                                      : env_long("DEM_LARGE_STEPS_1M", 1000);
         double dt = 0.5 * 0.008 / sqrt(YOUNG / RHO);
         printf("\ndeposition N = %d (%dx%dx%d, floor %.2f x %.2f m), %ld steps of dt = %.6g s "
                "(%.3f s)%s\n", L->n, L->nx, L->ny, L->nz, L->nx * D_GRID, L->ny * D_GRID, steps,
                dt, steps * dt,
-               steps >= 20000 ? ": the pile settles"
+               steps >= 20000 ? ": the whole deposition, the pile settles"
                : steps <= 1000 ? ": the falling phase, the same work in both codes"
                                : ": past the first landings, the codes' phases part");
-        result one = {0}, all = {0}, lig = {0};
+        result all = {0}, one = {0}, lig = {0};
         if (!one_only && cores > 1) {
             all = impact_child(L, steps, cores);
-            if (!all.ok) {
-                printf("  impact (%d threads): the run failed\n", cores);
+            char name[64];
+            snprintf(name, sizeof name, "impact, %d threads", cores);
+            if (!shown(name, &all, L->n, "")) {
                 rc = 1;
                 continue;
             }
-            char name[64];
-            snprintf(name, sizeof name, "impact, %d threads", cores);
-            show(name, &all, L->n);
         }
-        /* the scene's building is not timed with the steps (O(N): imp_world_add_body's search
-           for a freed slot is O(1) amortized) */
-        one = impact_child(L, steps, 1);
-        if (!one.ok) {
-            printf("  impact (1 thread): the run failed\n");
-            rc = 1;
-            continue;
+        double rw[16], rcpu[16];
+        int nr = 0, first = 1, failed = 0;
+        for (int round = 0; round < rounds && !failed; round++) {
+            /* the rounds alternate which code runs first */
+            for (int turn = 0; turn < 2 && !failed; turn++) {
+                int lig_turn = (turn == 1) == (round % 2 == 0);
+                if (!lig_turn) {
+                    /* the scene's building is not timed with the steps (O(N):
+                       imp_world_add_body's search for a freed slot is O(1) amortized) */
+                    one = impact_child(L, steps, 1);
+                    if (!shown("impact, 1 thread", &one, L->n, "")) {
+                        rc = 1, failed = 1;
+                        continue;
+                    }
+                    if (first) {
+                        printf("  (impact built the scene in %.1f s)\n", one.build_wall);
+                    }
+                    if (all.ok && all.hash != one.hash) {
+                        printf("  state hashes DIFFER across thread counts: %016llx vs %016llx\n",
+                               all.hash, one.hash);
+                        rc = 1;
+                    }
+                } else if (why_not == NULL) {
+                    lig = run_liggghts(input, work, L, steps, lig_g);
+                    char lname[64];
+                    snprintf(lname, sizeof lname, "LIGGGHTS 3.8, g %.4g", lig_g);
+                    failed = !shown(lname, &lig, L->n, work);
+                }
+            }
+            if (failed) {
+                continue;
+            }
+            if (why_not == NULL) {
+                rw[nr] = lig.wall / one.wall;
+                rcpu[nr] = lig.cpu > 0.0 && one.cpu > 0.0 ? lig.cpu / one.cpu : 0.0;
+                nr++;
+            }
+            if (first) {
+                first = 0;
+                show_yade("impact", &one, L->n);
+                if (why_not != NULL) {
+                    printf("  LIGGGHTS: not run (%s): no comparison\n", why_not);
+                    show_phases(&one, NULL, L->n, steps);
+                    continue;
+                }
+                show_yade("LIGGGHTS", &lig, L->n);
+                char both[64] = "";
+                if (all.ok) {
+                    snprintf(both, sizeof both, ", %d threads %.2fx", cores, lig.wall / all.wall);
+                }
+                printf("  impact / LIGGGHTS (particle-steps/s, wall): one core %.2fx%s (target 3x "
+                       "on one core); peak RSS %.1f vs %.1f MiB\n", rw[0], both, one.peak_mib,
+                       lig.peak_mib);
+                printf("  final mean z impact %+.2f %% against LIGGGHTS, sphere contacts %ld "
+                       "against %ld\n", 100.0 * (one.mean_z - lig.mean_z) / lig.mean_z,
+                       one.contacts, lig.contacts);
+                show_phases(&one, &lig, L->n, steps);
+                show_trajectories(&one, &lig);
+            } else if (why_not == NULL) {
+                show_phases(&one, &lig, L->n, steps); /* the same work: the rates move */
+            }
         }
-        show("impact, 1 thread", &one, L->n);
-        printf("  (impact built the scene in %.1f s)\n", one.build_wall);
-        if (all.ok && all.hash != one.hash) {
-            printf("  state hashes DIFFER across thread counts: %016llx vs %016llx\n", all.hash,
-                   one.hash);
-            rc = 1;
-        }
-        if (why_not != NULL) {
-            printf("  LIGGGHTS: not run (%s): no comparison\n", why_not);
-            continue;
-        }
-        lig = run_liggghts(input, work, L, steps, lig_g);
-        if (!lig.ok) {
-            printf("  LIGGGHTS: the run failed (inputs and log in %s)\n", work);
-            continue;
-        }
-        char lname[64];
-        snprintf(lname, sizeof lname, "LIGGGHTS 3.8, g %.4g", lig_g);
-        show(lname, &lig, L->n);
-        char both[64] = "";
-        if (all.ok) {
-            snprintf(both, sizeof both, ", %d threads %.2fx", cores, lig.wall / all.wall);
-        }
-        printf("  impact / LIGGGHTS (particle-steps/s, wall): one core %.2fx%s (target 3x on one "
-               "core); peak RSS %.1f vs %.1f MiB\n", lig.wall / one.wall, both, one.peak_mib,
-               lig.peak_mib);
-        /* the same phase? (settled at N = 1000, 10,000 with g 9.81: LIGGGHTS' pile 5-7 % lower) */
-        printf("  the same phase? mean z impact %+.2f %% against LIGGGHTS, sphere contacts %ld "
-               "against %ld\n", 100.0 * (one.mean_z - lig.mean_z) / lig.mean_z, one.contacts,
-               lig.contacts);
-        if (lig.cpu > 0.0 && one.cpu > 0.0) { /* the figure to read on a loaded machine */
-            printf("  impact / LIGGGHTS (particle-steps per CPU second, one core): %.2fx\n",
-                   lig.cpu / one.cpu);
+        if (nr > 0) {
+            show_rounds("impact / LIGGGHTS, one core, particle-steps per wall second", rw, nr);
+            if (rcpu[0] > 0.0) { /* the figure to read on a loaded machine */
+                show_rounds("impact / LIGGGHTS, one core, particle-steps per CPU second", rcpu, nr);
+            }
         }
     }
     return rc;
