@@ -47,27 +47,22 @@ static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc
 /* slot s's rotation now, row-major (taken when detection opened) */
 static const double *rotation(const imp_e3_recycle *rc, int s) { return rc->rot + 13 * (size_t)s + 4; }
 
-/* R v, R row-major, written out from locals (a loop over the rows reloads R and v after each
-   store to out, which might alias them) */
-static inline void rotate(const double *R, const double v[3], double out[3])
+/* m v for the 3 x 3 matrix whose entry (i, k) is m[i * row + k * col]: R v with (3, 1), R^T v with
+   (1, 3) for R row-major (the rotation of a normalised q; R^T is the matrix of q's conjugate,
+   bit for bit: imp_q_to_mat3's entries of the conjugate are the transpose's). Each row's three
+   products summed in order, written out from locals (a loop over the rows reloads m and v
+   after each store to out, which might alias them) */
+static inline void mul3(const double *m, int row, int col, const double v[3], double out[3])
 {
     double v0 = v[0], v1 = v[1], v2 = v[2];
-    double o0 = R[0] * v0 + R[1] * v1 + R[2] * v2;
-    double o1 = R[3] * v0 + R[4] * v1 + R[5] * v2;
-    double o2 = R[6] * v0 + R[7] * v1 + R[8] * v2;
+    double o0 = m[0] * v0 + m[col] * v1 + m[2 * col] * v2;
+    double o1 = m[row] * v0 + m[row + col] * v1 + m[row + 2 * col] * v2;
+    double o2 = m[2 * row] * v0 + m[2 * row + col] * v1 + m[2 * row + 2 * col] * v2;
     out[0] = o0, out[1] = o1, out[2] = o2;
 }
 
-/* R^T v, R (row-major) the rotation of a normalised q: the matrix of q's conjugate, bit for
-   bit (imp_q_to_mat3's entries of the conjugate are the transpose's) */
-static inline void unrotate(const double *R, const double v[3], double out[3])
-{
-    double v0 = v[0], v1 = v[1], v2 = v[2];
-    double o0 = R[0] * v0 + R[3] * v1 + R[6] * v2;
-    double o1 = R[1] * v0 + R[4] * v1 + R[7] * v2;
-    double o2 = R[2] * v0 + R[5] * v1 + R[8] * v2;
-    out[0] = o0, out[1] = o1, out[2] = o2;
-}
+static inline void rotate(const double *R, const double v[3], double out[3]) { mul3(R, 3, 1, v, out); }
+static inline void unrotate(const double *R, const double v[3], double out[3]) { mul3(R, 1, 3, v, out); }
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
