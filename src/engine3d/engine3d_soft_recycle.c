@@ -41,61 +41,28 @@ static int polyhedral(const imp_world *w, int s)
 
 static imp_quat quat_of(const double *q) { return imp_q(q[0], q[1], q[2], q[3]); }
 
-/* the product by the matrix whose transpose t is (t->m[c]: column c), each row's three products
-   summed in order, written out from locals (a loop over the rows reloads t and v after each
-   store to out, which might alias them); a column's first two entries lie together, so the
-   compiler takes two rows at once from whole loads (from rows it gathered them, an entry at a
-   time) */
-static inline void mul_cols(const imp_mat3 *t, const double v[3], double out[3])
-{
-    double v0 = v[0], v1 = v[1], v2 = v[2];
-    double o0 = t->m[0][0] * v0 + t->m[1][0] * v1 + t->m[2][0] * v2;
-    double o1 = t->m[0][1] * v0 + t->m[1][1] * v1 + t->m[2][1] * v2;
-    double o2 = t->m[0][2] * v0 + t->m[1][2] * v1 + t->m[2][2] * v2;
-    out[0] = o0, out[1] = o1, out[2] = o2;
-}
-
-/* the rotation since orientation q0 (w, x, y, z) of a body now at q (normalised), by columns
-   (its transpose, for mul_cols): the matrix of the conjugate of q conj(q0), which is the
-   transpose bit for bit (imp_q_to_mat3's products of the negated parts are the negated
-   products) */
-static inline imp_mat3 turned(imp_quat q, const double q0[4])
-{
-    return imp_q_to_mat3(imp_q_conj(imp_q_mul(q, imp_q_conj(quat_of(q0)))));
-}
-
 /* slot s's orientation now, normalised (taken when detection opened) */
 static imp_quat orientation(const imp_e3_recycle *rc, int s) { return quat_of(rc->rot + 13 * (size_t)s); }
 
-/* turned(q, q0) for slot s now at q (its orientation), made and kept for the slot's next
-   held pairs (turned_kept) */
-static const imp_mat3 *turned_make(imp_e3_recycle *rc, int s, const double q0[4])
-{
-    rc->turn_r[s] = turned(orientation(rc, s), q0);
-    memcpy(rc->turn_q0 + 4 * (size_t)s, q0, 4 * sizeof *q0);
-    rc->turn_ok[s] = 1;
-    return &rc->turn_r[s];
-}
+/* slot s's rotation now, row-major (taken when detection opened) */
+static const double *rotation(const imp_e3_recycle *rc, int s) { return rc->rot + 13 * (size_t)s + 4; }
 
-/* whether turned(q, q0) for slot s now at q is the one made last for s in this detection
-   (rc->turn_r[s]): its q0 had the same bits (the same operations on the same numbers); else
-   the caller makes it (turned_make). The test is inline in the held test (a standing
-   pyramid's nearly every pair side hits), where a function doing both was called */
-static inline int turned_kept(const imp_e3_recycle *rc, int s, const double q0[4])
-{
-    return rc->turn_ok[s] && memcmp(rc->turn_q0 + 4 * (size_t)s, q0, 4 * sizeof *q0) == 0;
-}
-
-/* R^T v, R (row-major) the rotation of a normalised q: the matrix of q's conjugate, bit for
-   bit (imp_q_to_mat3's entries of the conjugate are the transpose's) */
-static void unrotate(const double *R, const double v[3], double out[3])
+/* m v for the 3 x 3 matrix whose entry (i, k) is m[i * row + k * col]: R v with (3, 1), R^T v with
+   (1, 3) for R row-major (the rotation of a normalised q; R^T is the matrix of q's conjugate,
+   bit for bit: imp_q_to_mat3's entries of the conjugate are the transpose's). Each row's three
+   products summed in order, written out from locals (a loop over the rows reloads m and v
+   after each store to out, which might alias them) */
+static inline void mul3(const double *m, int row, int col, const double v[3], double out[3])
 {
     double v0 = v[0], v1 = v[1], v2 = v[2];
-    double o0 = R[0] * v0 + R[3] * v1 + R[6] * v2;
-    double o1 = R[1] * v0 + R[4] * v1 + R[7] * v2;
-    double o2 = R[2] * v0 + R[5] * v1 + R[8] * v2;
+    double o0 = m[0] * v0 + m[col] * v1 + m[2 * col] * v2;
+    double o1 = m[row] * v0 + m[row + col] * v1 + m[row + 2 * col] * v2;
+    double o2 = m[2 * row] * v0 + m[2 * row + col] * v1 + m[2 * row + 2 * col] * v2;
     out[0] = o0, out[1] = o1, out[2] = o2;
 }
+
+static inline void rotate(const double *R, const double v[3], double out[3]) { mul3(R, 3, 1, v, out); }
+static inline void unrotate(const double *R, const double v[3], double out[3]) { mul3(R, 1, 3, v, out); }
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -200,7 +167,7 @@ static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recyc
     for (int k = 0; k < 3; k++) {
         d[k] = yb[k] - ya[k];
     }
-    unrotate(rc->rot + 13 * (size_t)a + 4, d, p);
+    unrotate(rotation(rc, a), d, p);
     double dist = sqrt((p[0] - p0[0]) * (p[0] - p0[0]) + (p[1] - p0[1]) * (p[1] - p0[1])
                        + (p[2] - p0[2]) * (p[2] - p0[2]));
     imp_quat qr = imp_q_mul(rel0, imp_q_mul(imp_q_conj(qa), qb));
@@ -216,8 +183,8 @@ static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recyc
     return dist + chord * rad < reach;
 }
 
-/* the record of point p computed now (its manifold's pose, the gap's base; its impulses f,
-   3 doubles, none yet) */
+/* the record of point p computed now (its manifold's pose, the gap's base, its anchors in the
+   bodies' frames; its impulses f, 3 doubles, none yet) */
 static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycled *r, double *f)
 {
     const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
@@ -235,8 +202,10 @@ static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycle
        tested, from the centres and orientations: the same operations) */
     imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
     r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
-    imp_mat3 ta = imp_q_to_mat3(qa);  /* conj(qa)'s matrix is its transpose, bit for bit */
-    mul_cols(&ta, d0, r->d0);
+    imp_mat3 ta = imp_q_to_mat3(qa), tb = imp_q_to_mat3(qb);  /* R^T: conj(q)'s matrix, bit for bit */
+    unrotate(&ta.m[0][0], d0, r->d0);
+    unrotate(&ta.m[0][0], p->ra, r->la);  /* the anchors in the bodies' frames, R^T r */
+    unrotate(&tb.m[0][0], p->rb, r->lb);
     f[0] = f[1] = f[2] = 0.0;
 }
 
@@ -248,16 +217,16 @@ _Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 
                "engine3d.h: a point's normal, t1, t2, ra and rb follow one another (recycle_point's copy)");
 
 /* point o of the last step, kept: its gap and world points at the current poses (ya, yb: its
-   bodies' states, ra, rb: their rotations since its manifold was computed; the pair's, taken
-   once for its points). Written field by field in the struct's
+   bodies' states, ra, rb: their rotations now, row-major, which turn its record's anchors in
+   the bodies' frames). Written field by field in the struct's
    order, only what the point keeps (a whole-struct copy of its 304 bytes compiled to a string
    move that took a third of the held pairs' test); its warm start r: warm_from */
 static inline void recycle_point(const double *ya, const double *yb, const imp_e3_point *o, const imp_e3_recycled *r,
-                                 double mu, double el, const imp_mat3 *ra, const imp_mat3 *rb, imp_e3_point *p)
+                                 double mu, double el, const double *ra, const double *rb, imp_e3_point *p)
 {
     double ma[3], mb[3], o3[3];
-    mul_cols(ra, o->ra, ma);
-    mul_cols(rb, o->rb, mb);
+    rotate(ra, r->la, ma);
+    rotate(rb, r->lb, mb);
     double pa0 = ya[0] + ma[0], pa1 = ya[1] + ma[1], pa2 = ya[2] + ma[2];  /* (written out) */
     double pb0 = yb[0] + mb[0], pb1 = yb[1] + mb[1], pb2 = yb[2] + mb[2];
     o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;
@@ -370,10 +339,7 @@ static int reserve_slots(imp_e3_recycle *rc, int ns)
         size_t n = (size_t)ns;
         if (resize((void **)&rc->rot, n * 13 * sizeof *rc->rot) != 0
             || resize((void **)&rc->first, n * sizeof *rc->first) != 0
-            || resize((void **)&rc->poly, n * sizeof *rc->poly) != 0
-            || resize((void **)&rc->turn_q0, n * 4 * sizeof *rc->turn_q0) != 0
-            || resize((void **)&rc->turn_r, n * sizeof *rc->turn_r) != 0
-            || resize((void **)&rc->turn_ok, n * sizeof *rc->turn_ok) != 0) {
+            || resize((void **)&rc->poly, n * sizeof *rc->poly) != 0) {
             return -1;
         }
         rc->slot_cap = ns;
@@ -432,7 +398,6 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
         }
         rc->first[s] = k;
         rc->poly[s] = (unsigned char)polyhedral(w, s);
-        rc->turn_ok[s] = 0;  /* (turned_kept: the rotations now are this detection's) */
     }
     rc->nheld = 0;
     rc->next = 0;
@@ -507,8 +472,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     }
     double mu, el, gap = INFINITY;
     imp_e3_pair_material(w, a, b, &mu, &el);
-    const imp_mat3 *ra = turned_kept(rc, a, r0->qa) ? &rc->turn_r[a] : turned_make(rc, a, r0->qa);
-    const imp_mat3 *rb = turned_kept(rc, b, r0->qb) ? &rc->turn_r[b] : turned_make(rc, b, r0->qb);
+    const double *ra = rotation(rc, a), *rb = rotation(rc, b);
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
@@ -656,8 +620,5 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->rot);
     free(rc->first);
     free(rc->poly);
-    free(rc->turn_q0);
-    free(rc->turn_r);
-    free(rc->turn_ok);
     memset(rc, 0, sizeof *rc);
 }

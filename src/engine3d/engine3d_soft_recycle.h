@@ -3,8 +3,10 @@
    hulls) keeps the manifold it had the step before, its normal, tangents and anchors as they
    were when it was computed, while neither body turned by more than 10 degrees and the pair's
    relative pose moved by less than 5 distance_tol (Box3D's 10 linear slops) since; only the
-   points' gaps follow the bodies, s = s_0 + n . ((x_b + R_b r_b) - (x_a + R_a r_a)) with R the
-   rotation of each body since then (the soft step's rule within a step, carried over steps).
+   points' gaps follow the bodies, s = s_0 + n . ((x_b + R_b l_b) - (x_a + R_a l_a)) with R each
+   body's rotation now and l the anchors in the bodies' frames (as Box3D keeps them: one
+   rotation a point, not the turn since the manifold's pose; the soft step's rule within a step,
+   carried over steps).
    Detection does not compute such a pair's manifold (imp_e3_recycle_hold below): the held
    points are rebuilt at the current poses instead, and kept while one of them is within the
    detection's margin (a pair whose held points are all farther is detected again).
@@ -31,6 +33,7 @@ typedef struct imp_e3_recycled {
     unsigned key, gen_a, gen_b;
     double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
     double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
+    double la[3], lb[3];   /* the anchors r_a, r_b then in the bodies' frames, R_a^T r_a, R_b^T r_b */
     double rel[4];         /* the pose's relative orientation, conj(conj(q_a) q_b) ... */
     double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
 } imp_e3_recycled;
@@ -61,12 +64,6 @@ typedef struct imp_e3_recycle {
     int *first;
     unsigned char *poly;   /* 1: a polyhedron whose manifolds may be held (the header's rule) */
     int slot_cap;
-    /* per slot, within one detection: the last rotation since an orientation q0 the held test
-       made (turn_q0: 4 per slot, turn_r: by columns), valid when turn_ok; a body's held pairs whose
-       manifolds were computed at the same pose (a standing pyramid's: nearly all) share it */
-    double *turn_q0;
-    imp_mat3 *turn_r;
-    unsigned char *turn_ok;
     int ahead;             /* e->prev's points before it are asked of the cache already, within
                               one detection (imp_e3_recycle_hold's prefetch) */
     int same;              /* 1 from imp_e3_recycle_begin to imp_e3_recycle_end when every record
