@@ -13,6 +13,7 @@
 #include "resize.h"
 #include "engine3d_soft_recycle.h"
 #include "engine3d_sweep.h"
+#include "forces.h"
 #include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -924,6 +925,10 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        the walk of the free velocities (the 3D strategies' forces, imp_engine3d_ode_forces, act
        only inside the ode advance's integrator, never here) */
     int own = imp_world_forces_body_only(w);
+    /* no damping: the bodies' own forces are the step start's in every sub-step (their
+       velocities finite; a sub-step whose walk finds one that is not walks again taking them,
+       so that its error and numbers are as they were) */
+    int same = own && imp_forces_undamped_3d(w);
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
         if (i > 0 && own) {
@@ -933,8 +938,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         }
         /* the first sub-step's at the step's start pose: the rotations detection took; the
            velocities padded (sv) for the passes; the still bodies checked once a step */
-        st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own, hs, i == 0 ? sf->rc.rot : NULL, sf->sv,
-                                           i == 0, why, why_len);
+        st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own && !same, hs, i == 0 ? sf->rc.rot : NULL,
+                                           sf->sv, i == 0, why, why_len);
+        if (st != IMP_OK && i > 0 && same) {
+            st = imp_e3_free_velocities_padded(w, e, force, 1, hs, NULL, sf->sv, 0, why, why_len);
+        }
         if (st != IMP_OK) {
             return st;
         }
