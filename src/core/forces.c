@@ -49,6 +49,23 @@ void imp_forces_body_set(const imp_world *w, const double *y, double *f)
     }
 }
 
+int imp_forces_undamped_3d(const imp_world *w)
+{
+    const imp_forces_defaults d = imp_forces_defaults_of(w);
+    for (int i = 1; i < w->model.nslots; i++) {
+        const imp_body *b = &w->model.bodies[i];
+        if (!b->active || b->fixed || b->kinematic) {
+            continue;
+        }
+        double cl = b->linear_damping >= 0.0 ? b->linear_damping : d.dl;
+        double ca = b->angular_damping >= 0.0 ? b->angular_damping : d.da;
+        if (cl != 0.0 || ca != 0.0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void imp_point_world(const imp_world *w, const double *y, int slot, const double *p_body,
                      double pos[3], double vel[3])
 {

@@ -39,6 +39,11 @@ static inline void imp_forces_body_3d(const imp_body *b, const double *yi, const
     double t2 = 0.0 + (b->torque[2] - ca * yi[IMP_VEL_3D + 5]);
     fi[0] = f0, fi[1] = f1, fi[2] = f2, fi[3] = t0, fi[4] = t1, fi[5] = t2;
 }
+/* whether no 3D body that imp_forces_body_3d gives a force has damping (its own or the world's
+   default: each 0): each body's six then do not depend on its velocity while it is finite (a
+   damping 0 times a finite velocity is a zero, whose sign 0.0 + the sum drops), so a walk of
+   sub-steps may keep the six of its first. O(slots). */
+int imp_forces_undamped_3d(const imp_world *w);
 /* springs between body points: F = (k (L - L0) + c dL/dt) along the spring */
 void imp_forces_springs(const imp_world *w, const double *y, double *f);
 /* mutual gravitation G m_i m_j / (r^2 + eps^2) between every pair of bodies with mass */

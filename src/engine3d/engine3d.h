@@ -307,9 +307,11 @@ void imp_e3_free_velocities_forces_rot(const struct imp_world *w, imp_engine3d *
 imp_status imp_e3_check_finite(struct imp_world *w, const imp_engine3d *e, double h, char *why, size_t why_len);
 /* the soft step's sub-step start (engine3d_step.c): the free velocities from the forces f (own:
    the moving bodies' own forces taken into f first), the finite check (still: of the bodies
-   that do not move too) and e->vel's padded copy (8 per slot) in one walk of the slots */
+   that do not move too) and e->vel's padded copy (8 per slot) in one walk of the slots (from_padded:
+   the moving bodies' velocities read there, the state's as they would be, not in the state) */
 imp_status imp_e3_free_velocities_padded(struct imp_world *w, imp_engine3d *e, double *f, int own, double h,
-                                         const double *rot, double *padded, int still, char *why, size_t why_len);
+                                         const double *rot, double *padded, int still, int from_padded, char *why,
+                                         size_t why_len);
 void imp_engine3d_finish(struct imp_world *w, imp_engine3d *e);
 
 /* Makes sure the per-slot arrays hold the world's capacity; 0 or -1. */

@@ -13,6 +13,7 @@
 #include "resize.h"
 #include "engine3d_soft_recycle.h"
 #include "engine3d_sweep.h"
+#include "forces.h"
 #include "islands.h"
 #include "quat.h"
 #include "world_internal.h"
@@ -924,6 +925,13 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        the walk of the free velocities (the 3D strategies' forces, imp_engine3d_ode_forces, act
        only inside the ode advance's integrator, never here) */
     int own = imp_world_forces_body_only(w);
+    /* no damping: the bodies' own forces are the step start's in every sub-step while their
+       velocities are finite (the walk's own 2: it takes a body's own that is not) */
+    int same = own && imp_forces_undamped_3d(w);
+    /* and then, without joints (their rows read the state's velocities), nothing but the walk
+       reads the moving bodies' velocities between sub-steps: the walk reads them from sv, which
+       the state's would copy, and they are stored once, after the last sub-step */
+    int lazy = same && imp_e3_joint_count(w) == 0;
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
         if (i > 0 && own) {
@@ -933,8 +941,8 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         }
         /* the first sub-step's at the step's start pose: the rotations detection took; the
            velocities padded (sv) for the passes; the still bodies checked once a step */
-        st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own, hs, i == 0 ? sf->rc.rot : NULL, sf->sv,
-                                           i == 0, why, why_len);
+        st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own ? (same ? 2 : 1) : 0, hs,
+                                           i == 0 ? sf->rc.rot : NULL, sf->sv, i == 0, i > 0 && lazy, why, why_len);
         if (st != IMP_OK) {
             return st;
         }
@@ -975,7 +983,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
             }
         }
         imp_e3_soft_joints_store(e, hs);
-        store_velocities(w, e);
+        if (!lazy || i == k - 1) {
+            store_velocities(w, e);
+        }
         if (sd->relax_iterations <= 0) {
             imp_e3_soft_blocks_sum(sf);
         }

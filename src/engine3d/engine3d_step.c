@@ -177,12 +177,12 @@ static inline int moving_slot(const imp_world *w, const imp_body *b, int s)
     return !(s == 0 || !b->active || b->fixed || imp_islands_asleep_in(w->islands, s));
 }
 
-/* a moving body's spin after h (free_velocity's general case: the rotation taken) */
-static void free_spin(const imp_world *w, const imp_body *b, int s, const double *y, const double *d, int forces,
+/* a moving body's spin after h (free_velocity's general case: the rotation taken; ua: its spin) */
+static void free_spin(const imp_world *w, const imp_body *b, int s, const double *ua, const double *d, int forces,
                       double h, const double *rot, double *v)
 {
     imp_mat3 r = slot_rotation(w, rot, s);
-    imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(y + IMP_VEL_3D + 3));
+    imp_vec3 w0 = imp_m3_tmulv(&r, imp_v3_load(ua));
     imp_vec3 gyro = imp_v3_cross(w0, imp_m3_mulv(&b->inertia, w0));
     imp_vec3 dwdt;
     if (forces) {
@@ -194,17 +194,17 @@ static void free_spin(const imp_world *w, const imp_body *b, int s, const double
     spin_after(b, &r, w0, gyro, dwdt, h, v + 3);
 }
 
-/* moving body b's (slot s, state y) free velocity into v from its derivative (forces 0: d its
+/* moving body b's (slot s, velocity ul, spin ua) free velocity into v from its derivative (forces 0: d its
    dv/dt and dw/dt) or its force and torque (forces 1: d; dv/dt and dw/dt as
    imp_world_derivative makes them, the same operations, its rotation, spin and gyroscopic
    term being spin_after's); inlined in the walks of the slots (a call a body cost more than
    the isotropic body's arithmetic) */
 static inline __attribute__((always_inline)) void free_velocity(const imp_world *w, const imp_engine3d *e,
-                                                                const imp_body *b, int s, const double *y,
-                                                                const double *d, int forces, double h,
-                                                                const double *rot, double *v)
+                                                                const imp_body *b, int s, const double *ul,
+                                                                const double *ua, const double *d, int forces,
+                                                                double h, const double *rot, double *v)
 {
-    const double *u = y + IMP_VEL_3D;  /* (written out: -O2 kept the loops over k) */
+    const double *u = ul;  /* (written out: -O2 kept the loops over k) */
     if (forces) {
         double im = b->inv_mass;
         v[0] = u[0] + h * (d[0] * im), v[1] = u[1] + h * (d[1] * im), v[2] = u[2] + h * (d[2] * im);
@@ -215,10 +215,10 @@ static inline __attribute__((always_inline)) void free_velocity(const imp_world 
         /* I = k 1: w x I w = 0, so the implicit midpoint's torque-free spin is w itself and
            R (R^T w + h I^-1 R^T t) = w + h k^-1 t (world frame, no rotation taken) */
         double ik = b->inv_inertia.m[0][0];
-        v[3] = u[3] + h * (d[3] * ik), v[4] = u[4] + h * (d[4] * ik), v[5] = u[5] + h * (d[5] * ik);
+        v[3] = ua[0] + h * (d[3] * ik), v[4] = ua[1] + h * (d[4] * ik), v[5] = ua[2] + h * (d[5] * ik);
         return;
     }
-    free_spin(w, b, s, y, d, forces, h, rot, v);
+    free_spin(w, b, s, ua, d, forces, h, rot, v);
 }
 
 /* e->vel from the derivative (src: dydt, IMP_STRIDE_3D per slot) or from the forces (forces:
@@ -235,7 +235,7 @@ static void free_velocities(const imp_world *w, imp_engine3d *e, const double *s
         }
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
         const double *d = forces ? src + 6 * (size_t)s : src + (size_t)s * IMP_STRIDE_3D + IMP_VEL_3D;
-        free_velocity(w, e, b, s, y, d, forces, h, rot, v);
+        free_velocity(w, e, b, s, y + IMP_VEL_3D, y + IMP_VEL_3D + 3, d, forces, h, rot, v);
     }
 }
 
@@ -306,12 +306,17 @@ imp_status imp_e3_check_finite(imp_world *w, const imp_engine3d *e, double h, ch
    slot: v, 0, w, 0) one after another. own: the moving bodies' forces taken in the walk into
    f (imp_forces_body_3d: imp_world_forces's numbers when its other laws add nothing,
    imp_world_forces_body_only; the other slots' six, written at the step's start, are as they
-   would be again: their state has not changed), else read from f. still: whether the bodies
+   would be again: their state has not changed), else read from f (own 0; own 2: f holds the
+   step start's, which are the moving bodies' own forces at any finite velocity,
+   imp_forces_undamped_3d; the first body found not finite then has its own taken at its
+   velocity before it is named, so that its numbers are as own 1 gives them). still: whether the bodies
    that do not move are checked (their state and zero velocity have not changed since the
    step's first sub-step checked them). The first body in slot order that fails is named, as
-   imp_e3_check_finite does. O(slots). */
-imp_status imp_e3_free_velocities_padded(imp_world *w, imp_engine3d *e, double *f, int own, double h,
-                                         const double *rot, double *padded, int still, char *why, size_t why_len)
+   imp_e3_check_finite does. from_padded: the moving bodies' velocities read from padded (the
+   state's as they would be: the caller keeps them there) instead of the state. O(slots). */
+static inline __attribute__((always_inline)) int padded_walk(imp_world *w, imp_engine3d *e, double *f, int own,
+                                                             double h, const double *rot, double *padded,
+                                                             int still, const int from_padded)
 {
     const imp_forces_defaults fd = imp_forces_defaults_of(w);
     int bad = 0;
@@ -328,16 +333,35 @@ imp_status imp_e3_free_velocities_padded(imp_world *w, imp_engine3d *e, double *
             continue;
         }
         double *fs = f + 6 * (size_t)s;
-        if (own) {
+        if (own == 1) {
             imp_forces_body_3d(b, y, &fd, fs);
         }
-        free_velocity(w, e, b, s, y, fs, 1, h, rot, v);
+        const double *ul = from_padded ? p : y + IMP_VEL_3D, *ua = from_padded ? p + 4 : y + IMP_VEL_3D + 3;
+        free_velocity(w, e, b, s, ul, ua, fs, 1, h, rot, v);
         if (bad == 0 && !finite_body(y, v, h)) {
             bad = s;
+            if (own == 2) {  /* (a velocity not finite: its forces are not the kept ones) */
+                double ys[IMP_STRIDE_3D];
+                memcpy(ys, y, sizeof ys);
+                memcpy(ys + IMP_VEL_3D, ul, 3 * sizeof *ys);
+                memcpy(ys + IMP_VEL_3D + 3, ua, 3 * sizeof *ys);
+                imp_forces_body_3d(b, ys, &fd, fs);
+                free_velocity(w, e, b, s, ul, ua, fs, 1, h, rot, v);
+            }
         }
         p[0] = v[0], p[1] = v[1], p[2] = v[2], p[3] = 0.0;
         p[4] = v[3], p[5] = v[4], p[6] = v[5], p[7] = 0.0;
     }
+    return bad;
+}
+
+imp_status imp_e3_free_velocities_padded(imp_world *w, imp_engine3d *e, double *f, int own, double h,
+                                         const double *rot, double *padded, int still, int from_padded, char *why,
+                                         size_t why_len)
+{
+    /* (two copies: a choice of the velocities' source a body cost 5 % of the walk) */
+    int bad = from_padded ? padded_walk(w, e, f, own, h, rot, padded, still, 1)
+                          : padded_walk(w, e, f, own, h, rot, padded, still, 0);
     return bad == 0 ? IMP_OK : nonfinite(w, e, bad, why, why_len);
 }
 
