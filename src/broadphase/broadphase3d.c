@@ -171,7 +171,7 @@ static int push_pair(int **arr, int *n, int *cap, uint64_t key)
     return 0;
 }
 
-static int overlap(const imp_bp3d *bp, int a, int b)
+static inline int overlap(const imp_bp3d *bp, int a, int b)
 {
     return imp_box3_cross(bp->lo + 3 * a, bp->hi + 3 * a, bp->lo + 3 * b, bp->hi + 3 * b);
 }
@@ -205,11 +205,9 @@ static int allowed(const imp_bp3d *bp, int a, int b)
     return bp->filter == NULL || bp->filter(bp->user, a < b ? a : b, a < b ? b : a);
 }
 
-static void may_begin(imp_bp3d *bp, int a, int b)
+/* the pair of a != b, whose boxes overlap, begins (or stays, when it was ending) */
+static void begin_pair(imp_bp3d *bp, int a, int b)
 {
-    if (a == b || !overlap(bp, a, b)) {
-        return;
-    }
     uint64_t key = pair_key(a, b);
     size_t i = find(bp, key);
     if (i != (size_t)-1) {
@@ -223,6 +221,16 @@ static void may_begin(imp_bp3d *bp, int a, int b)
     }
     if (insert(bp, key, F_NEW) != 0 || push(&bp->lnew, &bp->nnew, &bp->cnew, key) != 0) {
         bp->oom = 1;
+    }
+}
+
+/* a swap where a min end point passes below a max one: the pair may begin. Most such swaps
+   (the sorts' coherent motions) are of boxes apart on another axis: tested here, inline, the
+   pair set and the call only for overlapping boxes */
+static inline __attribute__((always_inline)) void may_begin(imp_bp3d *bp, int a, int b)
+{
+    if (a != b && overlap(bp, a, b)) {
+        begin_pair(bp, a, b);
     }
 }
 
@@ -301,30 +309,35 @@ static void settle(imp_bp3d *bp, int k, int i)
     bp->swaps += swaps;
 }
 
-/* insertion sort of one axis, O(m + swaps), then the end points' indices; every swap of a min
-   and a max is a possible change of their boxes' overlap */
+/* insertion sort of one axis, O(m + swaps), the end points' indices following; every swap of
+   a min and a max is a possible change of their boxes' overlap. An end point the sort does not
+   move keeps its index (the axis and bp->at agree before an update), so only the moved ones
+   write theirs */
 static void sort_axis(imp_bp3d *bp, int k)
 {
     ep *a = bp->ax[k];
+    int *at = bp->at + 2 * k;
     int m = 2 * bp->n;
     long swaps = 0;
     for (int i = 1; i < m; i++) {
         ep e = a[i];
         int j = i - 1;
-        while (j >= 0 && less(&e, &a[j])) {
+        if (!less(&e, &a[j])) {
+            continue;
+        }
+        do {
             if (!e.is_max && a[j].is_max) {
                 may_begin(bp, e.id, a[j].id);
             } else if (e.is_max && !a[j].is_max) {
                 may_end(bp, e.id, a[j].id);
             }
             a[j + 1] = a[j];
+            at[6 * a[j + 1].id + a[j + 1].is_max] = j + 1;
             j--;
             swaps++;
-        }
+        } while (j >= 0 && less(&e, &a[j]));
         a[j + 1] = e;
-    }
-    for (int i = 0; i < m; i++) {
-        bp->at[6 * a[i].id + 2 * k + a[i].is_max] = i;
+        at[6 * e.id + e.is_max] = j + 1;
     }
     bp->swaps += swaps;
 }

@@ -49,7 +49,10 @@ static int is_colliding(const imp_body *b)
     return b->active && b->collide && b->shape != NULL && imp_shape3d_data(b->shape) != NULL;
 }
 
-/* (Re)makes the broad phase when bodies were added or removed: ids in slot order. */
+static double shape_scale(const imp_shape *s);
+
+/* (Re)makes the broad phase when bodies were added or removed: ids in slot order, and each
+   one's shape scale (a body's shape is set when it is added and a shape does not change). */
 static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
 {
     int n = 0;
@@ -88,6 +91,7 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     n = 0;
     for (int i = 0; i < w->model.nslots; i++) {
         if (is_colliding(&w->model.bodies[i])) {
+            e->scale[n] = shape_scale(w->model.bodies[i].shape);
             e->bp_slot[n++] = i;
         }
     }
@@ -113,15 +117,12 @@ static imp_status rebuild_bp(imp_world *w, imp_engine3d *e)
     return IMP_OK;
 }
 
-/* a bound on the speed of b's points at velocity v (6 doubles: linear, angular) */
-static inline double speed_bound(const imp_body *b, const double *v)
+/* a bound on the speed of a free body's points at velocity v (6 doubles: linear, angular), rad:
+   its shape's radius (0 when infinite) */
+static inline double speed_bound(double rad, const double *v)
 {
-    if (b->fixed) {
-        return 0.0;
-    }
     double lin = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     double ang = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
-    double rad = isfinite(b->shape->radius) ? b->shape->radius : 0.0;
     return lin + ang * rad;
 }
 
@@ -499,12 +500,12 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         if (!imp_shape3d_bounds_rot(b->shape, y, e->pose[k].r, e->lo + 3 * k, e->hi + 3 * k)) {
             imp_shape_bounds(b->shape, y, e->lo + 3 * k, e->hi + 3 * k);  /* (a wall) */
         }
-        e->speed[k] = speed_bound(b, y + IMP_VEL_3D);
-        e->scale[k] = shape_scale(b->shape);
+        double rad = isfinite(b->shape->radius) ? b->shape->radius : 0.0;  /* (a fixed body's 0) */
+        e->speed[k] = b->fixed ? 0.0 : speed_bound(rad, y + IMP_VEL_3D);
         if (e->span_bound && !b->fixed) {  /* the velocity is linear in time over the span:
                                               its norm is largest at one end (read in place:
                                               a state's copy was made for it) */
-            e->speed[k] = imp_fmax(e->speed[k], speed_bound(b, e->vel + 6 * (size_t)s));
+            e->speed[k] = imp_fmax(e->speed[k], speed_bound(rad, e->vel + 6 * (size_t)s));
         }
         if (e->once) {  /* the step's later sub-steps reuse these points while it stays within */
             e->travel[3 * (size_t)s] = h * e->speed[k];
