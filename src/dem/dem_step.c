@@ -91,9 +91,14 @@ static void travel(imp_dem *d, int ok, double v2, double dt)
    would depend on the threads; serially, the chunks run in order, so the sum is in particle
    order). Chunks of a multiple of 8 particles, the AVX2 kernel's group. */
 /* From this many particles Newton writes the other set by non-temporal stores (the lines are
-   not read first). Below, both sets stay in the caches (at 10,000: 2 MB of the 32 MB L3), and
-   what the next step reads would come from memory instead. */
-enum { NEWTON_NT_MIN = 32768 };
+   not read first, and they go to memory). Below, what a step reads stays in the caches, and
+   the next step would read it from memory instead: at 131,072 the falling cloud's positions and
+   velocities in both sets are 12 MB, with the masses and flags some 14 MB of a 32 MB L3. At
+   100,000 falling (1000 steps, one thread, pinned) the cached stores ran 1.13x-1.52x the
+   non-temporal ones in five alternating pairs; session 18's 32,768 had been measured before the
+   force marks and shared spins cut what a falling step reads (10-development.md, session 21,
+   h-demstep). From 1,000,000 (100 MB) the non-temporal stores still save each line's read. */
+enum { NEWTON_NT_MIN = 131072 };
 
 void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
 {
