@@ -18,7 +18,9 @@
                                    impact alone: FROM steps, then STEPS steps measured (CPU
                                    rate, collider runs, contacts), the only ones callgrind
                                    counts when run under valgrind --tool=callgrind
-                                   --instr-atstart=no (the contact phase: N = 10000 from 4000)
+                                   --instr-atstart=no (the contact phase: N = 10000 from 4000);
+                                   N = 100000 too (bench_dem_large's 125 x 50 x 16: its falling
+                                   phase, e.g. 20 steps from 500)
 
    Fairness: both start from the same state and run the same number of steps with the same dt,
    so they go through the same phases (free fall, impacts, dense packing); the time is that of
@@ -56,6 +58,9 @@ typedef struct layout {
 } layout;
 
 static const layout layouts[] = {{1000, 10, 10, 10}, {10000, 25, 25, 16}, {50000, 50, 50, 20}};
+/* bench_dem_large's N = 100,000, for the command line's runs only (a profile of its falling
+   phase: bench_dem 100000 STEPS 0.2 FROM); not in the comparison with Yade */
+static const layout layout_100k = {100000, 125, 50, 16};
 
 /* Yade 2023.02a, 1 thread, damping 0.2 (yade.md part 3): particle-steps/s overall and in the
    dense-packing segment, peak RSS MB, final mean z, real contacts, coordination */
@@ -517,13 +522,14 @@ int main(int argc, char **argv)
         long steps = atol(argv[2]);
         double damping = argc >= 4 ? atof(argv[3]) : 0.2;
         long from = argc >= 5 ? atol(argv[4]) : -1;
-        for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
-            if (layouts[k].n == n && steps > 0) {
-                return from >= 0 ? phase(&layouts[k], from, steps, damping)
-                                 : run(&layouts[k], steps, damping);
+        for (size_t k = 0; k <= sizeof layouts / sizeof layouts[0]; k++) {
+            const layout *L = k < sizeof layouts / sizeof layouts[0] ? &layouts[k] : &layout_100k;
+            if (L->n == n && steps > 0) {
+                return from >= 0 ? phase(L, from, steps, damping) : run(L, steps, damping);
             }
         }
-        fprintf(stderr, "usage: bench_dem [N STEPS [DAMPING [FROM]]] with N = 1000, 10000 or 50000\n");
+        fprintf(stderr, "usage: bench_dem [N STEPS [DAMPING [FROM]]] with N = 1000, 10000, 50000 "
+                        "or 100000\n");
         return 2;
     }
     char path[1024];

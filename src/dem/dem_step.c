@@ -90,10 +90,20 @@ static void travel(imp_dem *d, int ok, double v2, double dt)
    chunks of them, in parallel under OpenMP except when booking energy (a sum whose rounding
    would depend on the threads; serially, the chunks run in order, so the sum is in particle
    order). Chunks of a multiple of 8 particles, the AVX2 kernel's group. */
-/* From this many particles Newton writes the other set by non-temporal stores (the lines are
-   not read first). Below, both sets stay in the caches (at 10,000: 2 MB of the 32 MB L3), and
-   what the next step reads would come from memory instead. */
-enum { NEWTON_NT_MIN = 32768 };
+/* From NEWTON_NT_MIN particles Newton writes the other set by non-temporal stores (the lines
+   are not read first, and they go to memory). Below, both sets stay in the caches (at 10,000:
+   2 MB), and what the next step reads would come from memory instead. Below NEWTON_NT_FALL,
+   also while the cloud falls (fewer interactions than n / 8, the reset's test): its positions
+   and velocities in both sets (12 MB at 131,072) stay in the L3 from step to step. At 100,000
+   falling the cached stores ran 1.06x-1.76x the non-temporal ones (12 pinned alternating pairs,
+   10-development.md, session 21, h-demstep); past the landings (from step 2500) they ran some
+   1 % slower (seven pairs), so there the stores stay non-temporal, as from 32,768 before. */
+enum { NEWTON_NT_MIN = 32768, NEWTON_NT_FALL = 131072 };
+
+static int newton_nt(const imp_dem *d)
+{
+    return d->n >= NEWTON_NT_FALL || (d->n >= NEWTON_NT_MIN && (long)d->ninter * 8 >= (long)d->n);
+}
 
 void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
 {
@@ -105,7 +115,7 @@ void imp_dem_newton(imp_dem *d, const double gravity[3], double dt)
         .force_mark = d->force_mark,
         .inv_mass = d->inv_mass, .inv_inertia = d->inv_inertia, .mass = d->mass,
         .g = {gravity[0], gravity[1], gravity[2]}, .dt = dt, .hdt = 0.5 * dt,
-        .damp = d->p.damping, .track = d->p.track_energy, .nt = d->n >= NEWTON_NT_MIN,
+        .damp = d->p.damping, .track = d->p.track_energy, .nt = newton_nt(d),
         .same = d->domain == NULL && !d->cell.on ? d->spin_same : NULL};
     const int n = d->n, nchunks = (n + CHUNK - 1) / CHUNK;
     double wg = 0.0, wd = 0.0, v2 = 0.0;  /* v2: the largest square of a new velocity */
