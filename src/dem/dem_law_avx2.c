@@ -226,10 +226,6 @@ static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d
             if (!derived) {
                 _mm_prefetch(p + 64, _MM_HINT_T0);
             }
-            /* and the lanes' particles' packed velocities (vw: one 64-byte line a particle,
-               gathered by the law; the b's are scattered): a hint, no result changes */
-            _mm_prefetch((const char *)(d->vw + 8 * (size_t)ia[i]), _MM_HINT_T0);
-            _mm_prefetch((const char *)(d->vw + 8 * (size_t)ib[i]), _MM_HINT_T0);
         }
     }
     return c;
