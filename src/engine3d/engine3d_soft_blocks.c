@@ -1410,13 +1410,16 @@ unsigned imp_e3_block_impact_lanes(const struct imp_e3_soft *s, const imp_e3_blo
     return lanes;
 }
 
-/* the masses of block b's points written back to their rows in s->pts (the portable path) */
-static void masses_back(struct imp_e3_soft *s, const imp_e3_block *b)
+/* the masses of block b's points written back to their rows in s->pts, its empty rows' set
+   to 0 (the portable path; block_masses_avx2 does both as it makes them) */
+static void masses_back(struct imp_e3_soft *s, imp_e3_block *b)
 {
     for (int k = 0; k < b->np; k++) {
-        const imp_e3_block_pt *p = &b->p[k];
+        imp_e3_block_pt *p = &b->p[k];
         for (int l = 0; l < E3B_LANES; l++) {
-            if (b->row[k][l] >= 0) {
+            if (b->row[k][l] < 0) {
+                p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = 0.0;
+            } else {
                 imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
                 q->mn = p->mn[l], q->mt = p->mt[l], q->w1n = p->w1n[l], q->w2n = p->w2n[l];
             }
@@ -1440,14 +1443,6 @@ static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum
     fill_points(s, b, bs);
     pad_block(b);
     block_masses_portable(b, s->xframes, s->si);
-    for (int k = 0; k < b->np; k++) {
-        imp_e3_block_pt *p = &b->p[k];
-        for (int l = 0; l < E3B_LANES; l++) {
-            if (b->row[k][l] < 0) {
-                p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = 0.0;
-            }
-        }
-    }
     masses_back(s, b);
 }
 
