@@ -31,6 +31,7 @@
 
    Checkpoint mode: the free-fall checkpoint (step 500) is exact:
    z = z0 + a dt^2 n (n + 1) / 2, a = -(1 - d) g. */
+#define _DEFAULT_SOURCE /* wait4 (bench_child.h) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@
 #include <unistd.h>
 
 #include "../test/c/dem_scene.h"
+#include "bench_child.h"
 #include "bench_util.h"
 
 #if defined(__has_include)
@@ -322,41 +324,25 @@ static result run_impact(const layout *L, long steps, double damping)
 }
 
 /* impact's run in a child process (its own peak RSS), the result through a pipe */
+typedef struct impact_args {
+    const layout *L;
+    long steps;
+    double damping;
+} impact_args;
+
+static void impact_in_child(const void *ctx, void *out)
+{
+    const impact_args *a = ctx;
+    *(result *)out = run_impact(a->L, a->steps, a->damping);
+}
+
 static result run_impact_child(const layout *L, long steps, double damping)
 {
     result r;
     memset(&r, 0, sizeof r);
-    int fd[2];
-    if (pipe(fd) != 0) {
+    impact_args a = {L, steps, damping};
+    if (bench_in_child(impact_in_child, &a, &r, sizeof r, NULL) == 0) {
         return run_impact(L, steps, damping);
-    }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]), close(fd[1]);
-        return run_impact(L, steps, damping);
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        result c = run_impact(L, steps, damping);
-        ssize_t wr = write(fd[1], &c, sizeof c);
-        close(fd[1]);
-        _exit(wr == (ssize_t)sizeof c ? 0 : 1);
-    }
-    close(fd[1]);
-    size_t got = 0;
-    while (got < sizeof r) {
-        ssize_t k = read(fd[0], (char *)&r + got, sizeof r - got);
-        if (k <= 0) {
-            break;
-        }
-        got += (size_t)k;
-    }
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (got != sizeof r) {
-        memset(&r, 0, sizeof r);
     }
     return r;
 }

@@ -70,6 +70,7 @@
 #include <unistd.h>
 
 #include "../test/c/dem_scene.h"
+#include "bench_child.h"
 #include "bench_util.h"
 
 #ifdef _OPENMP
@@ -217,43 +218,26 @@ static result run_impact(const layout *L, long steps, int threads)
 }
 
 /* impact in a child process: its own peak RSS */
+typedef struct impact_args {
+    const layout *L;
+    long steps;
+    int threads;
+} impact_args;
+
+static void impact_in_child(const void *ctx, void *out)
+{
+    const impact_args *a = ctx;
+    *(result *)out = run_impact(a->L, a->steps, a->threads);
+}
+
 static result impact_child(const layout *L, long steps, int threads)
 {
     result r;
     memset(&r, 0, sizeof r);
-    int fd[2];
-    if (pipe(fd) != 0) {
-        return r;
-    }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]), close(fd[1]);
-        return r;
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        result c = run_impact(L, steps, threads);
-        ssize_t wr = write(fd[1], &c, sizeof c);
-        close(fd[1]);
-        _exit(wr == (ssize_t)sizeof c ? 0 : 1);
-    }
-    close(fd[1]);
-    size_t got = 0;
-    while (got < sizeof r) {
-        ssize_t k = read(fd[0], (char *)&r + got, sizeof r - got);
-        if (k <= 0) {
-            break;
-        }
-        got += (size_t)k;
-    }
-    close(fd[0]);
-    int status = 0;
+    impact_args a = {L, steps, threads};
     struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    wait4(pid, &status, 0, &ru);
-    if (got != sizeof r) {
-        memset(&r, 0, sizeof r);
+    if (bench_in_child(impact_in_child, &a, &r, sizeof r, &ru) == 0) {
+        return r;
     }
     r.peak_mib = ru.ru_maxrss / 1024.0;
     return r;
