@@ -14,18 +14,7 @@ local function world(strategy, opts)
 end
 
 -- the mean period of x(t) from its upward zero crossings, located by linear interpolation
-local function period(w, x, duration)
-  local crossings, prev, tprev = {}, x(), w.time
-  while w.time < duration do
-    w:step()
-    local now = x()
-    if prev < 0 and now >= 0 then
-      crossings[#crossings + 1] = tprev + (w.time - tprev) * (-prev) / (now - prev)
-    end
-    prev, tprev = now, w.time
-  end
-  return (crossings[#crossings] - crossings[1]) / (#crossings - 1)
-end
+local period = require("spec.support.analytic").stepped_period
 
 describe("3D joints under time_stepping = \"ode\"", function()
   local th0 = 0.1  -- amplitude; the period's first correction (1 + th0^2 / 16), the next 4e-7

@@ -22,18 +22,7 @@ local function norm(v) return math.sqrt(v[1] ^ 2 + v[2] ^ 2 + v[3] ^ 2) end
 local function lin_err(w, j) return (w:connector_error(j)) end
 
 -- the mean period of x(t) from its upward zero crossings, located by linear interpolation
-local function period(w, x, duration)
-  local crossings, prev, tprev = {}, x(), w.time
-  while w.time < duration do
-    w:step()
-    local now = x()
-    if prev < 0 and now >= 0 then
-      crossings[#crossings + 1] = tprev + (w.time - tprev) * (-prev) / (now - prev)
-    end
-    prev, tprev = now, w.time
-  end
-  return (crossings[#crossings] - crossings[1]) / (#crossings - 1)
-end
+local period = require("spec.support.analytic").stepped_period
 
 describe("3D joints", function()
   it("a pendulum's period is the physical pendulum's 2 pi sqrt(I_pivot / (m g d))", function()

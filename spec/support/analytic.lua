@@ -48,6 +48,21 @@ function M.zero_crossings(ts, ys)
   return out
 end
 
+--- The mean period of x() while w steps until w.time reaches duration: from x's upward zero
+--- crossings, each located by linear interpolation within its step.
+function M.stepped_period(w, x, duration)
+  local crossings, prev, tprev = {}, x(), w.time
+  while w.time < duration do
+    w:step()
+    local now = x()
+    if prev < 0 and now >= 0 then
+      crossings[#crossings + 1] = tprev + (w.time - tprev) * (-prev) / (now - prev)
+    end
+    prev, tprev = now, w.time
+  end
+  return (crossings[#crossings] - crossings[1]) / (#crossings - 1)
+end
+
 --- The largest |a_i - b_i| / max(|b_i|, floor).
 function M.max_rel_diff(a, b, floor)
   local m = 0
