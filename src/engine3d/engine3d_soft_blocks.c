@@ -14,8 +14,11 @@
    IMPACT_E3_SIMD=2 keeps the AVX2 path, 0 the portable one). The two widths' pass kernels
    are one text, engine3d_soft_lanes.h, included once a width. Pairs of more than E3B_POINTS
    points, and pairs left without a colour, are solved one by one after their colours' blocks
-   (engine3d_soft.c's rows). The order follows the rows' order: deterministic. Cost:
-   O(rows + slots) to colour and fill, a pass O(rows). */
+   (engine3d_soft.c's rows). The order follows the rows' order: deterministic. The blocks
+   hold the step's fixed data but the gap (anchors, frame, friction, masses, the bodies'
+   inverse inertias, once a lane rather than gathered a pass) in floats, rounded to nearest
+   as they are made, the same on every path; the passes load them as doubles (exact) and
+   compute in double. Cost: O(rows + slots) to colour and fill, a pass O(rows). */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -165,25 +168,36 @@ static void row_masses(const struct imp_e3_soft *s, imp_e3_soft_pt *q)
     masses_from(m, &q->mn, &q->mt, &q->w1n, &q->w2n);
 }
 
-/* the masses of block b's points, lane by lane (the AVX2 kernel's operations) */
+/* the lanes' inverse inertias (s->si) rounded to float into block b, then the masses of its
+   points from them, lane by lane (the AVX2 kernel's operations), rounded to float */
 static void block_masses_portable(imp_e3_block *b, const imp_e3_block_frame *xframes, const double *si)
 {
+    for (int l = 0; l < E3B_LANES; l++) {
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < 3; i++) {
+                b->ia[j][i][l] = (float)si[12 * (size_t)b->a[l] + 4 * j + i];
+                b->ib[j][i][l] = (float)si[12 * (size_t)b->b[l] + 4 * j + i];
+            }
+        }
+    }
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
         const imp_e3_block_frame *f = frame_of(xframes, b, k);
         for (int l = 0; l < E3B_LANES; l++) {
             double lin = b->ima[l] + b->imb[l], m[6] = {lin, lin, lin, 0.0, 0.0, 0.0};
             double Ia[9], Ib[9], ra[3], rb[3], n[3], t[3], u[3];
-            for (int i = 0; i < 9; i++) {
-                Ia[i] = si[12 * (size_t)b->a[l] + 4 * (i % 3) + i / 3];
-                Ib[i] = si[12 * (size_t)b->b[l] + 4 * (i % 3) + i / 3];
+            for (int i = 0; i < 9; i++) {  /* row-major: Ia[3 r + c] = I_a[r][c] */
+                Ia[i] = b->ia[i % 3][i / 3][l];
+                Ib[i] = b->ib[i % 3][i / 3][l];
             }
             for (int i = 0; i < 3; i++) {
                 ra[i] = p->ra[i][l], rb[i] = p->rb[i][l], n[i] = f->n[i][l], t[i] = f->t1[i][l], u[i] = f->t2[i][l];
             }
             side_mass(Ia, ra, n, t, u, m);
             side_mass(Ib, rb, n, t, u, m);
-            masses_from(m, &p->mn[l], &p->mt[l], &p->w1n[l], &p->w2n[l]);
+            double mn, mt, w1n, w2n;
+            masses_from(m, &mn, &mt, &w1n, &w2n);
+            p->mn[l] = (float)mn, p->mt[l] = (float)mt, p->w1n[l] = (float)w1n, p->w2n[l] = (float)w2n;
         }
     }
 }
@@ -255,15 +269,15 @@ static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_blo
             if (k == 0 || b->xf >= 0) {
                 imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
                 for (int i = 0; i < 3; i++) {
-                    fr->n[i][l] = q->ec[0][i];
-                    fr->t1[i][l] = q->ec[1][i];
-                    fr->t2[i][l] = q->ec[2][i];
+                    fr->n[i][l] = (float)q->ec[0][i];
+                    fr->t1[i][l] = (float)q->ec[1][i];
+                    fr->t2[i][l] = (float)q->ec[2][i];
                 }
-                fr->mu[l] = q->mu;
+                fr->mu[l] = (float)q->mu;
             }
             for (int i = 0; i < 3; i++) {
-                p->ra[i][l] = q->ra[i];
-                p->rb[i][l] = q->rb[i];
+                p->ra[i][l] = (float)q->ra[i];
+                p->rb[i][l] = (float)q->rb[i];
                 bs->sum[k][i][l] = q->sum[i];
             }
             p->sep[l] = q->sep, p->s[l] = q->s;
@@ -616,7 +630,13 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
         double va[6], vb[6], da[12], db[12];
         gather(s, b->a[l], va, da);
         gather(s, b->b[l], vb, db);
-        const double *ia = s->si + 12 * (size_t)b->a[l], *ib = s->si + 12 * (size_t)b->b[l];
+        double ia[12], ib[12];  /* the block's inverse inertias, padded columns as s->si's */
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < 3; i++) {
+                ia[4 * j + i] = b->ia[j][i][l], ib[4 * j + i] = b->ib[j][i][l];
+            }
+            ia[4 * j + 3] = ib[4 * j + 3] = 0.0;
+        }
         if (warm) {
             lane_warm(s, b, l, ia, ib, va, vb);
         }
@@ -755,6 +775,14 @@ static inline AVX2 void scatter4(double *sv, const int *slot, int moving, int of
 }
 
 static inline AVX2 v4 ld(const double *p) { return _mm256_loadu_pd(p); }
+/* four floats as four doubles (exact), and four doubles stored rounded to floats */
+static inline AVX2 v4 ldf(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+static inline AVX2 __m128 stf(float *p, v4 x)
+{
+    __m128 f = _mm256_cvtpd_ps(x);
+    _mm_storeu_ps(p, f);
+    return f;
+}
 static inline AVX2 v4 sel(v4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
 /* the passes' fused operations (fm, fnm, fms above, four lanes at once) */
 static inline AVX2 v4 fm4(v4 a, v4 b, v4 c) { return _mm256_fmadd_pd(a, b, c); }
@@ -778,10 +806,10 @@ static inline AVX2 __attribute__((always_inline)) void relative4(const v4 va[3],
 }
 
 /* block_masses_portable with AVX2, the four lanes at once */
-static inline AVX2 void side_mass4(double (*I)[4], double (*r)[4], const v4 n[3], const v4 t[3],
+static inline AVX2 void side_mass4(double (*I)[4], float (*r)[4], const v4 n[3], const v4 t[3],
                                    const v4 u[3], v4 m[6])
 {
-    v4 rx = ld(r[0]), ry = ld(r[1]), rz = ld(r[2]);
+    v4 rx = ldf(r[0]), ry = ldf(r[1]), rz = ldf(r[2]);
     v4 j0x = sub(mul(ry, n[2]), mul(rz, n[1])), j0y = sub(mul(rz, n[0]), mul(rx, n[2])),
        j0z = sub(mul(rx, n[1]), mul(ry, n[0]));
     v4 j1x = sub(mul(ry, t[2]), mul(rz, t[1])), j1y = sub(mul(rz, t[0]), mul(rx, t[2])),
@@ -835,7 +863,8 @@ static inline AVX2 void rows4(const imp_e3_soft_pt *const q[4], size_t off, v4 c
 }
 
 /* fill_points and pad_block with AVX2: point k of the four lanes at once, a lane without one
-   taking a row of zeros (the same values in the same places; the empty rows' sums 0) */
+   taking a row of zeros (the same values in the same places, the fixed data rounded to float
+   as fill_points' casts round it; the empty rows' sums 0) */
 static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs)
 {
     static const imp_e3_soft_pt none;
@@ -853,9 +882,9 @@ static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, 
         imp_e3_block_pt *p = &b->p[k];
         v4 c[4];
         rows4(q, offsetof(imp_e3_soft_pt, ra), c);
-        _mm256_storeu_pd(p->ra[0], c[0]), _mm256_storeu_pd(p->ra[1], c[1]), _mm256_storeu_pd(p->ra[2], c[2]);
+        stf(p->ra[0], c[0]), stf(p->ra[1], c[1]), stf(p->ra[2], c[2]);
         rows4(q, offsetof(imp_e3_soft_pt, rb), c);
-        _mm256_storeu_pd(p->rb[0], c[0]), _mm256_storeu_pd(p->rb[1], c[1]), _mm256_storeu_pd(p->rb[2], c[2]);
+        stf(p->rb[0], c[0]), stf(p->rb[1], c[1]), stf(p->rb[2], c[2]);
         rows4(q, offsetof(imp_e3_soft_pt, sum), c);  /* (sum, e) */
         _mm256_storeu_pd(bs->sum[k][0], c[0]), _mm256_storeu_pd(bs->sum[k][1], c[1]);
         _mm256_storeu_pd(bs->sum[k][2], c[2]);
@@ -866,19 +895,20 @@ static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, 
         _mm256_storeu_pd(p->sep, c[1]), _mm256_storeu_pd(p->uhit, c[2]), _mm256_storeu_pd(p->maxn, c[3]);
         if (k == 0 || b->xf >= 0) {
             imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
-            _mm256_storeu_pd(fr->mu, c[0]);
+            stf(fr->mu, c[0]);
             rows4(q, offsetof(imp_e3_soft_pt, ec[0]), c);
-            _mm256_storeu_pd(fr->n[0], c[0]), _mm256_storeu_pd(fr->n[1], c[1]), _mm256_storeu_pd(fr->n[2], c[2]);
+            stf(fr->n[0], c[0]), stf(fr->n[1], c[1]), stf(fr->n[2], c[2]);
             rows4(q, offsetof(imp_e3_soft_pt, ec[1]), c);
-            _mm256_storeu_pd(fr->t1[0], c[0]), _mm256_storeu_pd(fr->t1[1], c[1]), _mm256_storeu_pd(fr->t1[2], c[2]);
+            stf(fr->t1[0], c[0]), stf(fr->t1[1], c[1]), stf(fr->t1[2], c[2]);
             rows4(q, offsetof(imp_e3_soft_pt, ec[2]), c);
-            _mm256_storeu_pd(fr->t2[0], c[0]), _mm256_storeu_pd(fr->t2[1], c[1]), _mm256_storeu_pd(fr->t2[2], c[2]);
+            stf(fr->t2[0], c[0]), stf(fr->t2[1], c[1]), stf(fr->t2[2], c[2]);
         }
     }
 }
 
-/* block_masses_portable with AVX2, the four lanes at once, the empty rows' masses 0, and the
-   masses back into the rows (masses_back) */
+/* block_masses_portable with AVX2, the four lanes at once, the lanes' inverse inertias and
+   the masses rounded to float (the empty rows' masses 0), and the masses back into the rows
+   (masses_back) */
 static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
 {
     const imp_e3_block_frame *xframes = s->xframes;
@@ -889,9 +919,9 @@ static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
         gather4(s->si, b->a, 12, 4 * j, ca);
         gather4(s->si, b->b, 12, 4 * j, cb);
 #pragma GCC unroll 4
-        for (int i = 0; i < 3; i++) {
-            _mm256_storeu_pd(ia[3 * i + j], ca[i]);
-            _mm256_storeu_pd(ib[3 * i + j], cb[i]);
+        for (int i = 0; i < 3; i++) {  /* rounded to float: the block's, the masses' */
+            _mm256_storeu_pd(ia[3 * i + j], _mm256_cvtps_pd(stf(b->ia[j][i], ca[i])));
+            _mm256_storeu_pd(ib[3 * i + j], _mm256_cvtps_pd(stf(b->ib[j][i], cb[i])));
         }
     }
     const v4 zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
@@ -902,7 +932,7 @@ static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
         v4 n[3], t[3], u[3], m[6] = {lin, lin, lin, zero, zero, zero};
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            n[i] = ld(f->n[i]), t[i] = ld(f->t1[i]), u[i] = ld(f->t2[i]);
+            n[i] = ldf(f->n[i]), t[i] = ldf(f->t1[i]), u[i] = ldf(f->t2[i]);
         }
         side_mass4(ia, p->ra, n, t, u, m);
         side_mass4(ib, p->rb, n, t, u, m);
@@ -914,8 +944,9 @@ static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
         v4 c[4] = {_mm256_and_pd(have, sel(kpos, _mm256_div_pd(one, kn), zero)),
                    _mm256_and_pd(have, sel(ok, _mm256_div_pd(one, lmax), zero)), _mm256_and_pd(have, m[4]),
                    _mm256_and_pd(have, m[5])};
-        _mm256_storeu_pd(p->mn, c[0]), _mm256_storeu_pd(p->mt, c[1]);
-        _mm256_storeu_pd(p->w1n, c[2]), _mm256_storeu_pd(p->w2n, c[3]);
+        /* rounded to float, the rows' the same values */
+        c[0] = _mm256_cvtps_pd(stf(p->mn, c[0])), c[1] = _mm256_cvtps_pd(stf(p->mt, c[1]));
+        c[2] = _mm256_cvtps_pd(stf(p->w1n, c[2])), c[3] = _mm256_cvtps_pd(stf(p->w2n, c[3]));
         v4 r[4];  /* (mn, mt, w1n, w2n) of each lane: its row's, in that order */
         transpose(c[0], c[1], c[2], c[3], &r[0], &r[1], &r[2], &r[3]);
 #pragma GCC unroll 4
@@ -973,7 +1004,7 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
         v4 ra[3], rb[3], d[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+            ra[i] = ldf(p->ra[i]), rb[i] = ldf(p->rb[i]);
         }
         v4 cb[3] = {sub(mul(wb[1], rb[2]), mul(wb[2], rb[1])), sub(mul(wb[2], rb[0]), mul(wb[0], rb[2])),
                     sub(mul(wb[0], rb[1]), mul(wb[1], rb[0]))};
@@ -983,10 +1014,10 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
         for (int i = 0; i < 3; i++) {
             d[i] = sub(add(sub(vb[i], va[i]), cb[i]), ca[i]);
         }
-        v4 vn = add(add(mul(d[0], ld(f->n[0])), mul(d[1], ld(f->n[1]))), mul(d[2], ld(f->n[2])));
-        v4 u1 = add(add(mul(d[0], ld(f->t1[0])), mul(d[1], ld(f->t1[1]))), mul(d[2], ld(f->t1[2])));
-        v4 u2 = add(add(mul(d[0], ld(f->t2[0])), mul(d[1], ld(f->t2[1]))), mul(d[2], ld(f->t2[2])));
-        v4 sv = ld(p->s), mu = ld(f->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
+        v4 vn = add(add(mul(d[0], ldf(f->n[0])), mul(d[1], ldf(f->n[1]))), mul(d[2], ldf(f->n[2])));
+        v4 u1 = add(add(mul(d[0], ldf(f->t1[0])), mul(d[1], ldf(f->t1[1]))), mul(d[2], ldf(f->t1[2])));
+        v4 u2 = add(add(mul(d[0], ldf(f->t2[0])), mul(d[1], ldf(f->t2[1]))), mul(d[2], ldf(f->t2[2])));
+        v4 sv = ld(p->s), mu = ldf(f->mu), rn = ld(p->rn), rt1 = ld(p->rt1), rt2 = ld(p->rt2);
         v4 u0 = add(vn, mul(sel(_mm256_cmp_pd(sv, zero, _CMP_GT_OQ), sv, zero), _mm256_set1_pd(inv_hs)));
         v4 ut = _mm256_sqrt_pd(add(mul(u1, u1), mul(u2, u2)));
         v4 x0 = sub(sub(rn, u0), mul(mu, ut)), x1 = sub(rt1, u1), x2 = sub(rt2, u2);
@@ -997,7 +1028,7 @@ static AVX2 void block_residual_avx2(const struct imp_e3_soft *s, const imp_e3_b
         v4 p0 = sel(inside, x0, sel(apex, zero, nn));
         v4 p1 = sel(inside, x1, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x1), t)));
         v4 p2 = sel(inside, x2, sel(apex, zero, _mm256_div_pd(mul(mul(mu, nn), x2), t)));
-        v4 live = _mm256_cmp_pd(ld(p->mn), zero, _CMP_NEQ_UQ);
+        v4 live = _mm256_cmp_pd(ldf(p->mn), zero, _CMP_NEQ_UQ);
         v4 e0 = sub(rn, p0), e1 = sub(rt1, p1), e2 = sub(rt2, p2);
         num = sel(live, add(add(add(num, mul(e0, e0)), mul(e1, e1)), mul(e2, e2)), num);
         r2 = sel(live, add(add(add(r2, mul(rn, rn)), mul(rt1, rt1)), mul(rt2, rt2)), r2);
@@ -1023,6 +1054,7 @@ KERN4 v4 zero4(void) { return _mm256_setzero_pd(); }
 KERN4 v4 set4(double x) { return _mm256_set1_pd(x); }
 KERN4 v4 ld4(const double *lo, const double *hi) { (void)hi; return _mm256_loadu_pd(lo); }
 KERN4 void st4(double *lo, double *hi, v4 x) { (void)hi; _mm256_storeu_pd(lo, x); }
+KERN4 v4 ldf4(const float *lo, const float *hi) { (void)hi; return ldf(lo); }
 KERN4 m4 gt4(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
 KERN4 m4 eq4(v4 a, v4 b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
 KERN4 m4 both4(m4 a, m4 b) { return _mm256_and_pd(a, b); }
@@ -1128,13 +1160,13 @@ static AVX2 unsigned block_impact_lanes_avx2(const struct imp_e3_soft *s, const 
         v4 ra[3], rb[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            ra[i] = ld(p->ra[i]), rb[i] = ld(p->rb[i]);
+            ra[i] = ldf(p->ra[i]), rb[i] = ldf(p->rb[i]);
         }
         v4 d[3];
         relative4(va, wa, vb, wb, ra, rb, d);
-        v4 vn = add(add(mul(d[0], ld(f->n[0])), mul(d[1], ld(f->n[1]))), mul(d[2], ld(f->n[2])));
+        v4 vn = add(add(mul(d[0], ldf(f->n[0])), mul(d[1], ldf(f->n[1]))), mul(d[2], ldf(f->n[2])));
         v4 hit = _mm256_cmp_pd(ld(p->uhit), nthr, _CMP_LT_OQ);
-        v4 held = _mm256_cmp_pd(ld(p->rn), mul(thr, ld(p->mn)), _CMP_GT_OQ);
+        v4 held = _mm256_cmp_pd(ld(p->rn), mul(thr, ldf(p->mn)), _CMP_GT_OQ);
         v4 fast = _mm256_cmp_pd(_mm256_and_pd(vn, magnitude), thr, _CMP_GT_OQ);
         yes = _mm256_or_pd(yes, _mm256_and_pd(live, _mm256_or_pd(hit, _mm256_and_pd(held, fast))));
     }
@@ -1187,6 +1219,10 @@ typedef __mmask8 m8;  /* bits 0-3: the first block's lanes, 4-7: the second's */
 KERN8 v8 join(v4 lo, v4 hi) { return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1); }
 /* lanes 0-3 from lo, 4-7 from hi (each four doubles) */
 KERN8 v8 ld8(const double *lo, const double *hi) { return join(ld(lo), ld(hi)); }
+KERN8 v8 ldf8(const float *lo, const float *hi)
+{
+    return _mm512_cvtps_pd(_mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1));
+}
 KERN8 void st8(double *lo, double *hi, v8 x)
 {
     _mm256_storeu_pd(lo, _mm512_castpd512_pd256(x));
@@ -1277,6 +1313,9 @@ static inline AVX512 INL void split8(const block8 *G, int h, block4 *g, int use_
     for (int i = 0; i < 4; i++) {
         g->va[i] = half(G->va[i], h), g->wa[i] = half(G->wa[i], h);
         g->vb[i] = half(G->vb[i], h), g->wb[i] = half(G->wb[i], h);
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 3; i++) {
 #pragma GCC unroll 4
         for (int j = 0; j < 3; j++) {
             g->ia[j][i] = half(G->ia[j][i], h), g->ib[j][i] = half(G->ib[j][i], h);

@@ -412,7 +412,7 @@ void imp_e3_soft_impact_release(struct imp_e3_soft *sf, const imp_e3_softness *s
         imp_e3_block *b = &sf->blocks[x / E3B_LANES];
         int l = x % E3B_LANES;
         for (int k = 0; k < b->cnt[l]; k++) {
-            b->p[k].mn[l] = sf->pts[b->row[k][l]].mn;
+            b->p[k].mn[l] = (float)sf->pts[b->row[k][l]].mn;  /* (a float: exact) */
         }
         const imp_e3_soft_pt *q0 = &sf->pts[b->row[0][l]];
         b->is[l] = (q0->soft_static ? stiff : soft)->impulse_scale;

@@ -112,19 +112,27 @@ struct imp_e3_soft {
 /* One point of each lane of a block, structure of arrays (lane l of each field: the lane's
    point; a lane with fewer points has rows of zeros here and its impulse masked to +0 in the
    passes, so that it changes nothing). Only what the passes read or write: the frame is the
-   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum). */
+   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum). The data fixed
+   for the step but the gap (anchors, masses) in floats, fewer bytes for the passes to read
+   (issue #24 item 8): the rows' values rounded to nearest as the blocks are made, the masses
+   computed from the rounded anchors, frame and inverse inertias, then rounded, and written
+   back so into the rows (the impact pass's); every path rounds the same way and reads the
+   same floats. The gap sep stays a double: its rounding would be an error of position the
+   soft rows push against every step (a box at rest on the ground: 4e-11 m/s against 1e-14).
+   The impulses and separations, which the passes change, in doubles. */
 typedef struct imp_e3_block_pt {
-    double ra[3][4], rb[3][4];
-    double mn[4], mt[4], w1n[4], w2n[4], sep[4];
-    double s[4], rn[4], rt1[4], rt2[4], uhit[4], maxn[4];
+    float ra[3][4], rb[3][4];
+    float mn[4], mt[4], w1n[4], w2n[4];
+    double sep[4], s[4], rn[4], rt1[4], rt2[4], uhit[4], maxn[4];
 } imp_e3_block_pt;
 
-/* The contact frame (n, t1, t2) and friction of each lane's points: one for all the points of
-   a block whose every pair's points share theirs (a manifold's points do: detection gives them
-   one normal and one pair of tangents), else one per point (the block's first in the block,
-   the others in s->xframes). */
+/* The contact frame (n, t1, t2) and friction of each lane's points, in floats (the rows'
+   values rounded to nearest: imp_e3_block_pt): one for all the points of a block whose
+   every pair's points share theirs (a manifold's points do: detection gives them one normal
+   and one pair of tangents), else one per point (the block's first in the block, the others
+   in s->xframes). */
 typedef struct imp_e3_block_frame {
-    double n[3][4], t1[3][4], t2[3][4], mu[4];
+    float n[3][4], t1[3][4], t2[3][4], mu[4];
 } imp_e3_block_frame;
 
 /* the step's impulses of a block's points (read once per sub-step, not by the passes) */
@@ -135,7 +143,9 @@ typedef struct imp_e3_block_sum {
 typedef struct imp_e3_block {
     imp_e3_block_pt p[E3B_POINTS];
     imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
-    double ima[4], imb[4];          /* (the world inverse inertias: the passes gather them from s->si) */
+    float ia[3][3][4], ib[3][3][4]; /* the lanes' bodies' world inverse inertias, ia[j][i] = I_a[i][j]
+                                       (s->si rounded to float; fixed for the step) */
+    double ima[4], imb[4];
     double br[4], ms[4], is[4];     /* the lanes' softness (a side that does not move: stiffer) */
     long long cnt[4];               /* the lanes' points (point k of lane l exists when k < cnt[l]) */
     int a[4], b[4];                 /* slots (0 in an empty lane) */

@@ -6,7 +6,8 @@
    lane mask mW, the attribute KERNW and the operations below with their names ending in W:
    add sub mul div max min sqrt zero set fm (a b + c) fnm (c - a b) fms (a b - c), ld and st
    (a field's lanes of the first block and of the second: the 4-lane ones read and write the
-   first only), gt eq (masks), both (and), sel (m ? yes : no), keep (m ? x : +0), any,
+   first only), ldf (ld's of a field in floats, each converted to double: exact), gt eq
+   (masks), both (and), sel (m ? yes : no), keep (m ? x : +0), any,
    live (the lanes with point k), add_has (x + y in the lanes of the blocks that have point k;
    one block has it in every lane), moving (the lanes whose body moves), gather_lanes and
    scatter_lanes (4 doubles a slot into or out of components x, y, z, w).
@@ -34,6 +35,7 @@
 #define vfnm L_(fnm)
 #define vfms L_(fms)
 #define vld L_(ld)
+#define vldf L_(ldf)
 #define vst L_(st)
 #define vgt L_(gt)
 #define veq L_(eq)
@@ -58,8 +60,8 @@ KERN void L_(cross_lanes)(const VT a[3], const VT b[3], VT c[3])
     c[2] = vfms(a[0], b[1], vmul(a[1], b[0]));
 }
 
-/* turn3's I^-1 x from the gathered inverse inertia (ia[j][i] = I[i][j]) */
-KERN void L_(turn)(VT ia[3][4], const VT x[3], VT y[3])
+/* turn3's I^-1 x from the lanes' inverse inertia (ia[j][i] = I[i][j]) */
+KERN void L_(turn)(VT ia[3][3], const VT x[3], VT y[3])
 {
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
@@ -67,11 +69,11 @@ KERN void L_(turn)(VT ia[3][4], const VT x[3], VT y[3])
     }
 }
 
-/* One pass's state of the lanes: their velocities, inverse inertias' columns and (solve
-   passes) motions since the step began, gathered from the slots; ga, gb, gc: the separation's
-   terms of the lanes' frame (sep below) */
+/* One pass's state of the lanes: their velocities and (solve passes) motions since the step
+   began, gathered from the slots, and their inverse inertias' columns (the blocks'); ga, gb,
+   gc: the separation's terms of the lanes' frame (sep below) */
 typedef struct L_(block) {
-    VT va[4], wa[4], vb[4], wb[4], ia[3][4], ib[3][4], da[4][4], db[4][4];
+    VT va[4], wa[4], vb[4], wb[4], ia[3][3], ib[3][3], da[4][4], db[4][4];
     VT ga[3], gb[3], gc;
 } L_(block);
 
@@ -110,8 +112,8 @@ KERN void L_(kick)(const imp_e3_block *b0, const imp_e3_block *b1, const VT P[3]
     }
 }
 
-/* the lanes' state gathered from the slots (use_bias: a solve pass, the motions and the
-   separation's terms too) */
+/* the lanes' state gathered from the slots, their inverse inertias from the blocks (use_bias:
+   a solve pass, the motions and the separation's terms too) */
 KERN void L_(begin)(const struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_block *b1, L_(block) *g,
                     int use_bias)
 {
@@ -121,8 +123,11 @@ KERN void L_(begin)(const struct imp_e3_soft *s, const imp_e3_block *b0, const i
     vgather(s->sv, b0->b, b1->b, 8, 4, g->wb);
 #pragma GCC unroll 4
     for (int j = 0; j < 3; j++) {  /* ia[j][i] = I_a[i][j] */
-        vgather(s->si, b0->a, b1->a, 12, 4 * j, g->ia[j]);
-        vgather(s->si, b0->b, b1->b, 12, 4 * j, g->ib[j]);
+#pragma GCC unroll 4
+        for (int i = 0; i < 3; i++) {
+            g->ia[j][i] = vldf(b0->ia[j][i], b1->ia[j][i]);
+            g->ib[j][i] = vldf(b0->ib[j][i], b1->ib[j][i]);
+        }
     }
     if (use_bias) {
 #pragma GCC unroll 4
@@ -133,7 +138,7 @@ KERN void L_(begin)(const struct imp_e3_soft *s, const imp_e3_block *b0, const i
         VT n[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            n[i] = vld(b0->f.n[i], b1->f.n[i]);
+            n[i] = vldf(b0->f.n[i], b1->f.n[i]);
         }
         L_(sep)(g->da, g->db, n, g->ga, g->gb, &g->gc);
     }
@@ -161,8 +166,8 @@ KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block 
     VT ra[3], rb[3], n[3];
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        ra[i] = vld(p0->ra[i], p1->ra[i]), rb[i] = vld(p0->rb[i], p1->rb[i]);
-        n[i] = vld(f0->n[i], f1->n[i]);
+        ra[i] = vldf(p0->ra[i], p1->ra[i]), rb[i] = vldf(p0->rb[i], p1->rb[i]);
+        n[i] = vldf(f0->n[i], f1->n[i]);
     }
     VT vn, u1, u2, na[3], nb[3];
     if (use_bias) {  /* the normal row alone: its angular directions ja = r_a x n, jb = r_b x n,
@@ -185,7 +190,7 @@ KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block 
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
             d[i] = vsub(vadd(vsub(vb[i], va[i]), cb[i]), ca[i]);
-            t1[i] = vld(f0->t1[i], f1->t1[i]), t2[i] = vld(f0->t2[i], f1->t2[i]);
+            t1[i] = vldf(f0->t1[i], f1->t1[i]), t2[i] = vldf(f0->t2[i], f1->t2[i]);
         }
         vn = L_(dot)(d, n);
         u1 = L_(dot)(d, t1);
@@ -214,7 +219,7 @@ KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block 
         bias = vkeep(pos, spec);
     }
     VT r0 = vld(p0->rn, p1->rn), maxn = vld(p0->maxn, p1->maxn);
-    VT rn = vfnm(is, r0, vfnm(vmul(vld(p0->mn, p1->mn), ms), vadd(vn, bias), r0));
+    VT rn = vfnm(is, r0, vfnm(vmul(vldf(p0->mn, p1->mn), ms), vadd(vn, bias), r0));
     rn = vmax(rn, zero);
     VT dn = vsub(rn, r0);
     VM first = vboth(veq(maxn, zero), vgt(rn, zero));
@@ -234,11 +239,11 @@ KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block 
         }
         return;
     }
-    u1 = vfm(vld(p0->w1n, p1->w1n), dn, u1);
-    u2 = vfm(vld(p0->w2n, p1->w2n), dn, u2);
-    VT q1 = vld(p0->rt1, p1->rt1), q2 = vld(p0->rt2, p1->rt2), mt = vld(p0->mt, p1->mt);
+    u1 = vfm(vldf(p0->w1n, p1->w1n), dn, u1);
+    u2 = vfm(vldf(p0->w2n, p1->w2n), dn, u2);
+    VT q1 = vld(p0->rt1, p1->rt1), q2 = vld(p0->rt2, p1->rt2), mt = vldf(p0->mt, p1->mt);
     VT r1 = vfnm(mt, u1, q1), r2 = vfnm(mt, u2, q2);
-    VT lim = vmul(vld(f0->mu, f1->mu), rn), len2 = vfm(r2, r2, vmul(r1, r1));
+    VT lim = vmul(vldf(f0->mu, f1->mu), rn), len2 = vfm(r2, r2, vmul(r1, r1));
     VM over = vgt(len2, vmul(lim, lim));
     if (vany(over)) {  /* a lane slides: the clamp's square root and division (off the chain of
                           the points that stick) */
@@ -260,7 +265,7 @@ KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block 
     VM live = vlive(b0->cnt, b1->cnt, k);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
-        VT e1 = vld(f0->t1[i], f1->t1[i]), e2 = vld(f0->t2[i], f1->t2[i]);
+        VT e1 = vldf(f0->t1[i], f1->t1[i]), e2 = vldf(f0->t2[i], f1->t2[i]);
         P[i] = vkeep(live, vfm(d2, e2, vfm(d1, e1, vmul(dn, n[i]))));
     }
     L_(cross_lanes)(ra, P, xa);
@@ -291,9 +296,9 @@ KERN void L_(warm)(struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_b
         VT rn = vld(p0->rn, p1->rn), r1 = vld(p0->rt1, p1->rt1), r2 = vld(p0->rt2, p1->rt2), Q[3], ra[3], rb[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
-            Q[i] = vkeep(live, vfm(r2, vld(f0->t2[i], f1->t2[i]),
-                                   vfm(r1, vld(f0->t1[i], f1->t1[i]), vmul(rn, vld(f0->n[i], f1->n[i])))));
-            ra[i] = vld(p0->ra[i], p1->ra[i]), rb[i] = vld(p0->rb[i], p1->rb[i]);
+            Q[i] = vkeep(live, vfm(r2, vldf(f0->t2[i], f1->t2[i]),
+                                   vfm(r1, vldf(f0->t1[i], f1->t1[i]), vmul(rn, vldf(f0->n[i], f1->n[i])))));
+            ra[i] = vldf(p0->ra[i], p1->ra[i]), rb[i] = vldf(p0->rb[i], p1->rb[i]);
         }
         VT ca[3], cb[3];
         L_(cross_lanes)(ra, Q, ca);
@@ -325,6 +330,7 @@ KERN void L_(warm)(struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_b
 #undef vfnm
 #undef vfms
 #undef vld
+#undef vldf
 #undef vst
 #undef vgt
 #undef veq

@@ -337,8 +337,11 @@ TEST(solver_error_when_asked)
     }
 }
 
-/* every block row's frame and friction (the block's, or its own in s->xframes) are its row's,
-   bit for bit; *mixed: the blocks with one frame a point */
+/* x and y the same bits */
+static int same_float(float x, float y) { return memcmp(&x, &y, sizeof x) == 0; }
+
+/* every block row's frame and friction (the block's, or its own in s->xframes) are its row's
+   rounded to float, bit for bit; *mixed: the blocks with one frame a point */
 static int frames_match(const struct imp_e3_soft *s, int *mixed)
 {
     int ok = 1;
@@ -354,11 +357,10 @@ static int frames_match(const struct imp_e3_soft *s, int *mixed)
                     continue;
                 }
                 const imp_e3_soft_pt *q = &s->pts[r];
-                ok &= k < b->cnt[l] && memcmp(&f->mu[l], &q->mu, sizeof q->mu) == 0;
+                ok &= k < b->cnt[l] && same_float(f->mu[l], (float)q->mu);
                 for (int i = 0; i < 3; i++) {
-                    ok &= memcmp(&f->n[i][l], &q->ec[0][i], sizeof(double)) == 0
-                          && memcmp(&f->t1[i][l], &q->ec[1][i], sizeof(double)) == 0
-                          && memcmp(&f->t2[i][l], &q->ec[2][i], sizeof(double)) == 0;
+                    ok &= same_float(f->n[i][l], (float)q->ec[0][i]) && same_float(f->t1[i][l], (float)q->ec[1][i])
+                          && same_float(f->t2[i][l], (float)q->ec[2][i]);
                 }
             }
         }
