@@ -806,11 +806,25 @@ double imp_e3_soft_error(const imp_engine3d *e)
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
    the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
    collision events); the last sub-step's impulses over its length into the points' records
-   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows */
-static void finish_points(imp_engine3d *e, double vtol, double inv_hs)
+   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows.
+   gather 0 (the world builds no contact events, imp_world_set_contact_events): no impact's
+   impulses gathered, only the collisions counted */
+static void finish_points(imp_engine3d *e, double vtol, double inv_hs, int gather)
 {
     const imp_e3_soft_pt *pts = e->soft->pts;
-    for (int c = 0; c < e->npts; c++) {
+    for (int c = 0; c < e->npts && !gather; c++) {  /* no contact events: no impacts gathered */
+        const imp_e3_soft_pt *q = &pts[c];
+        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
+        imp_e3_recycle_force(&e->soft->rc, q->src, f);
+        imp_e3_point *p = &e->pts[q->src];
+        memcpy(p->r, q->sum, sizeof p->r);
+        e->stats.collisions += q->uhit < -vtol && q->maxn > 0.0 && p->r[0] > 0.0;
+        if (p->acc != 0.0) {  /* (gathered while they were on: none left for a later event;
+                                 going is read only beside a nonzero acc) */
+            p->acc = p->acc_u0 = 0.0;
+        }
+    }
+    for (int c = 0; c < e->npts && gather; c++) {
         const imp_e3_soft_pt *q = &pts[c];
         const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
         imp_e3_recycle_force(&e->soft->rc, q->src, f);
@@ -1006,7 +1020,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         store_took_velocities(w, e);
     }
     e->stats.solves++;
-    finish_points(e, def->velocity_tol, inv_hs);
+    finish_points(e, def->velocity_tol, inv_hs, !w->data.no_contact_events);
     imp_e3_recycle_end(&sf->rc);
     e->h_last = h;
     e->now = t0;
