@@ -946,6 +946,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        reads the moving bodies' velocities between sub-steps: the walk reads them from sv, which
        the state's would copy, and they are stored once, after the last sub-step */
     int lazy = same && imp_e3_joint_count(w) == 0;
+    e->mv = sf->mv;  /* (the sub-steps' walk: whether each slot moves, as prepare took it) */
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
         if (i > 0 && own) {
@@ -958,9 +959,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own ? (same ? 2 : 1) : 0, hs,
                                            i == 0 ? sf->rc.rot : NULL, sf->sv, i == 0, i > 0 && lazy, why, why_len);
         if (st != IMP_OK) {
+            e->mv = NULL;
             return st;
         }
         if (imp_e3_joints_begin(w, e, hs) != IMP_OK) {
+            e->mv = NULL;
             snprintf(why, why_len, "out of memory for the 3D joints");
             return IMP_ERR_NOMEM;
         }
@@ -1006,6 +1009,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         e->stats.sweeps += sd->iterations + sd->relax_iterations;
         t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     }
+    e->mv = NULL;
     if (sd->relax_iterations <= 0) {
         imp_e3_soft_blocks_store(sf);
     }

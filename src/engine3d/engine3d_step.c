@@ -319,12 +319,13 @@ static inline __attribute__((always_inline)) int padded_walk(imp_world *w, imp_e
                                                              int still, const int from_padded)
 {
     const imp_forces_defaults fd = imp_forces_defaults_of(w);
+    const unsigned char *mv = e->mv;  /* (moving_slot's answers, taken once a step) */
     int bad = 0;
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s, *p = padded + 8 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
-        if (!moving_slot(w, b, s)) {
+        if (mv != NULL ? !mv[s] : !moving_slot(w, b, s)) {
             memset(v, 0, 6 * sizeof *v);
             memset(p, 0, 8 * sizeof *p);
             if (still && bad == 0 && s > 0 && b->active && !b->fixed && !finite_body(y, v, h)) {
