@@ -5,7 +5,7 @@
 
      bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]
                     [--handling simultaneous|serial|hybrid] [--substeps N]
-                    [--diag K] [--column C] [--straight] [--lean L] [--profile]
+                    [--diag K] [--column C] [--straight] [--lean L] [--profile] [--events]
 
    The world: dim 3, strategy "contact", time_stepping "symplectic_euler" (one velocity-level
    contact solve per step), dt = 1/60, g = 9.81 along -z, collision_handling "simultaneous"
@@ -42,7 +42,10 @@
    --profile prints the world's stage times (w:stats().profile's totals, impact/profile.h) to
    stderr at the end, in ms per step done: where the soft step's time goes (detect: the broad
    and narrow phase; integrate: the forces, free motion, the blocks' setup and the positions;
-   contact_solve: the passes; contacts: the points' events and records, islands). */
+   contact_solve: the passes; contacts: the points' events and records, islands).
+   Contact events: the world builds none (imp_world_set_contact_events(w, 0)), as Box3D's bench
+   (b3DefaultShapeDef leaves enableContactEvents false) and a Lua world without a contact event
+   handler; --events builds them, as a C world does by default. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +62,7 @@
     "usage: bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]\n" \
     "                      [--handling simultaneous|serial|hybrid] [--substeps N]\n"                                  \
     "                      [--diag K] [--column C] [--straight] [--lean L]  (pile studies) [--profile]\n"                         \
+    "                      [--events]\n"                                                                                       \
     "scenes: pyramid2d [B=20] | pyramid3d [B=5] | pile [N=300] | slide [angle_deg=0] | incline [mu=0.3]\n"
 
 typedef struct options {
@@ -75,6 +79,7 @@ typedef struct options {
     int straight;
     double lean;
     int profile;     /* 1: the stage times to stderr at the end */
+    int events;      /* 1: contact events built (--events) */
 } options;
 
 /* the strategy's counters of the last step, by name */
@@ -163,6 +168,8 @@ static int parse(int argc, char **argv, options *o)
             o->straight = 1;
         } else if (strcmp(a, "--profile") == 0) {
             o->profile = 1;
+        } else if (strcmp(a, "--events") == 0) {
+            o->events = 1;
         } else if (strcmp(a, "--lean") == 0 && v != NULL) {
             o->lean = strtod(v, &end);
             if (*end != '\0' || !(fabs(o->lean) <= 1.0)) {
@@ -224,6 +231,7 @@ static imp_world *make_world(const b3_scene *s, const options *o, imp_body_id *d
         fprintf(stderr, "bench_engine3d: the world could not be made\n");
         return NULL;
     }
+    imp_world_set_contact_events(w, o->events);
     for (int i = 0; i < s->nfixed + s->ndyn; i++) {
         const b3_box *b = &s->box[i];
         imp_body_def bd = imp_body_default_def(3);

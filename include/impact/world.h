@@ -261,6 +261,16 @@ imp_stats imp_world_stats(const imp_world *w);
 const imp_profile *imp_world_profile(const imp_world *w);
 /* What happened during the last step: *n events (valid until the next step). */
 const imp_event *imp_world_events(const imp_world *w, int *n);
+/* Whether the steps build contact events (contact_begin, contact_end, collision): on (1) for a
+   new world. Off (0), the engines may leave them out (the 3D impulse and contact strategies,
+   soft step included, do: their walk of the step's points is skipped and an impact's impulses
+   are not gathered), so imp_world_events may then hold none; sleep and wake events come either
+   way. Results do not depend on it: the state is the same to the bit. Turned on again, the
+   next step's contact_begin and contact_end compare with the last step's contacts as if it had
+   been on; a collision is that of an impact begun since. The Lua binding turns it on while the
+   world has a contact event handler (World:on). */
+void imp_world_set_contact_events(imp_world *w, int on);
+int imp_world_contact_events(const imp_world *w);
 /* The slots the last error named: *n of them. */
 const int *imp_world_error_bodies(const imp_world *w, int *n);
 /* The world's materials (imp_materials_put and friends), by index in imp_body_def.material. */

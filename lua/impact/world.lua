@@ -44,6 +44,19 @@ local function callable(f)
   return mt ~= nil and type(mt) == "table" and mt.__call ~= nil
 end
 
+-- the events the steps build only while asked (World:_contact_events; a new world has them off)
+local contact_events = { "contact_begin", "contact_end", "collision" }
+
+-- the world builds contact events while one of their handlers is there (a step's walk of its
+-- contact points, skipped without them); pcall: a closed world keeps its handlers, builds none
+local function want_contact_events(w, per_world)
+  local on = false
+  for _, k in ipairs(contact_events) do
+    if per_world[k] and #per_world[k] > 0 then on = true end
+  end
+  pcall(function() w:_contact_events(on) end)
+end
+
 local function accepted_events(w)
   local names = {}
   for k in pairs(event_names) do
@@ -81,6 +94,7 @@ function World:on(event, fn)
   local list = per_world[event] or {}
   per_world[event] = list
   list[#list + 1] = fn
+  want_contact_events(self, per_world)
   return fn
 end
 
@@ -91,6 +105,7 @@ function World:off(event, fn)
   for i = #list, 1, -1 do
     if list[i] == fn then
       table.remove(list, i)
+      want_contact_events(self, listeners[self])
       return true
     end
   end

@@ -23,6 +23,10 @@ const imp_event *imp_world_events(const imp_world *w, int *n)
     return w->data.events;
 }
 
+void imp_world_set_contact_events(imp_world *w, int on) { w->data.no_contact_events = !on; }
+
+int imp_world_contact_events(const imp_world *w) { return !w->data.no_contact_events; }
+
 const int *imp_world_error_bodies(const imp_world *w, int *n)
 {
     *n = w->data.nerror_bodies;

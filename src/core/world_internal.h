@@ -66,6 +66,7 @@ typedef struct imp_world_data {
                                 the dem strategy reloads its copy only then */
     imp_event *events;       /* what happened during the last step */
     int nevents, event_capacity;
+    int no_contact_events;   /* 1: no one wants contact events (imp_world_set_contact_events) */
     int error_bodies[8];     /* slots named by the last error */
     int nerror_bodies;
     int applied;             /* some body may hold a force or torque of Body:apply_force /

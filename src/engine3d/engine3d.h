@@ -207,6 +207,9 @@ typedef struct imp_engine3d {
        the soft step's start, cleared at every step's) */
     unsigned char *iso;
     int iso_ready;
+    const unsigned char *mv; /* NULL, or per slot 1 when it moves this step (the soft step's,
+                             taken by its prepare, set around its sub-steps: their walk,
+                             imp_e3_free_velocities_padded, reads it instead of the bodies) */
     /* sleeping (engine3d_sleep.h): the last points of the sleeping islands, kept for their waking */
     imp_e3_point *slept;
     int nslept, slept_cap;

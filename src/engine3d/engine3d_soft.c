@@ -806,11 +806,25 @@ double imp_e3_soft_error(const imp_engine3d *e)
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
    the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
    collision events); the last sub-step's impulses over its length into the points' records
-   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows */
-static void finish_points(imp_engine3d *e, double vtol, double inv_hs)
+   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows.
+   gather 0 (the world builds no contact events, imp_world_set_contact_events): no impact's
+   impulses gathered, only the collisions counted */
+static void finish_points(imp_engine3d *e, double vtol, double inv_hs, int gather)
 {
     const imp_e3_soft_pt *pts = e->soft->pts;
-    for (int c = 0; c < e->npts; c++) {
+    for (int c = 0; c < e->npts && !gather; c++) {  /* no contact events: no impacts gathered */
+        const imp_e3_soft_pt *q = &pts[c];
+        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
+        imp_e3_recycle_force(&e->soft->rc, q->src, f);
+        imp_e3_point *p = &e->pts[q->src];
+        memcpy(p->r, q->sum, sizeof p->r);
+        e->stats.collisions += q->uhit < -vtol && q->maxn > 0.0 && p->r[0] > 0.0;
+        if (p->acc != 0.0) {  /* (gathered while they were on: none left for a later event;
+                                 going is read only beside a nonzero acc) */
+            p->acc = p->acc_u0 = 0.0;
+        }
+    }
+    for (int c = 0; c < e->npts && gather; c++) {
         const imp_e3_soft_pt *q = &pts[c];
         const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
         imp_e3_recycle_force(&e->soft->rc, q->src, f);
@@ -932,6 +946,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        reads the moving bodies' velocities between sub-steps: the walk reads them from sv, which
        the state's would copy, and they are stored once, after the last sub-step */
     int lazy = same && imp_e3_joint_count(w) == 0;
+    e->mv = sf->mv;  /* (the sub-steps' walk: whether each slot moves, as prepare took it) */
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
         if (i > 0 && own) {
@@ -944,9 +959,11 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         st = imp_e3_free_velocities_padded(w, e, force, i > 0 && own ? (same ? 2 : 1) : 0, hs,
                                            i == 0 ? sf->rc.rot : NULL, sf->sv, i == 0, i > 0 && lazy, why, why_len);
         if (st != IMP_OK) {
+            e->mv = NULL;
             return st;
         }
         if (imp_e3_joints_begin(w, e, hs) != IMP_OK) {
+            e->mv = NULL;
             snprintf(why, why_len, "out of memory for the 3D joints");
             return IMP_ERR_NOMEM;
         }
@@ -992,6 +1009,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         e->stats.sweeps += sd->iterations + sd->relax_iterations;
         t = imp_profile_add(&w->data.profile, IMP_STAGE_CONTACT_SOLVE, t);
     }
+    e->mv = NULL;
     if (sd->relax_iterations <= 0) {
         imp_e3_soft_blocks_store(sf);
     }
@@ -1006,7 +1024,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         store_took_velocities(w, e);
     }
     e->stats.solves++;
-    finish_points(e, def->velocity_tol, inv_hs);
+    finish_points(e, def->velocity_tol, inv_hs, !w->data.no_contact_events);
     imp_e3_recycle_end(&sf->rc);
     e->h_last = h;
     e->now = t0;

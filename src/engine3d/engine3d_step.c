@@ -319,12 +319,13 @@ static inline __attribute__((always_inline)) int padded_walk(imp_world *w, imp_e
                                                              int still, const int from_padded)
 {
     const imp_forces_defaults fd = imp_forces_defaults_of(w);
+    const unsigned char *mv = e->mv;  /* (moving_slot's answers, taken once a step) */
     int bad = 0;
     for (int s = 0; s < w->model.nslots; s++) {
         double *v = e->vel + 6 * (size_t)s, *p = padded + 8 * (size_t)s;
         const imp_body *b = &w->model.bodies[s];
         const double *y = w->data.y + (size_t)s * IMP_STRIDE_3D;
-        if (!moving_slot(w, b, s)) {
+        if (mv != NULL ? !mv[s] : !moving_slot(w, b, s)) {
             memset(v, 0, 6 * sizeof *v);
             memset(p, 0, 8 * sizeof *p);
             if (still && bad == 0 && s > 0 && b->active && !b->fixed && !finite_body(y, v, h)) {
@@ -613,12 +614,17 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
    the simultaneous solve's impacts (not serial: serial_impacts counts its own). */
 static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, int serial)
 {
+    int gather = !w->data.no_contact_events;  /* (none without contact events: finish) */
     for (int c = 0; c < e->npts; c++) {
         imp_e3_point *p = &e->pts[c];
         double r = p->r[0] + p->rimp;
         int impact = is_impact(w, p, h);
         e->stats.collisions += !serial && impact && p->r[0] > 0.0;
-        if (impact && r > 0.0) {
+        if (!gather) {
+            if (p->acc != 0.0) {  /* (gathered while they were on; going is read only beside it) */
+                p->acc = p->acc_u0 = 0.0;
+            }
+        } else if (impact && r > 0.0) {
             if (p->acc == 0.0) {
                 p->acc_u0 = p->u0;
             }
@@ -951,7 +957,9 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     integrate_positions(w, e, h);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     accumulate_impacts(w, e, h, serial);
-    if (detect) {
+    if (w->data.no_contact_events) {
+        e->nev_next = -1;  /* (none: ev_take keeps no pair states, ev_valid stays 0) */
+    } else if (detect) {
         events(w, e);
     } else {
         events_same(w, e);
@@ -1074,7 +1082,14 @@ imp_status imp_engine3d_serial_impacts(imp_world *w, imp_engine3d *e, double h, 
 
 void imp_engine3d_finish(imp_world *w, imp_engine3d *e)
 {
-    events(w, e);
+    /* without contact events (imp_world_set_contact_events) the walk is skipped and no pair
+       states are kept: the next step's events, when wanted again, walk the last step's points,
+       which are kept either way (their touching test is the points', not the events') */
+    if (w->data.no_contact_events) {
+        e->nev_next = -1;
+    } else {
+        events(w, e);
+    }
     int n = e->npts;
     swap_lists(e);
     e->nprev = n;

@@ -225,4 +225,17 @@ void imp_lua_open_material(lua_State *L)
     lua_setfield(L, -2, "material_registry");
 }
 
+/* World:_contact_events(on): whether the steps build contact events (world.lua's World:on and
+   World:off turn them on while a contact_begin, contact_end or collision handler is there;
+   a new world has them off, imp_world_set_contact_events). Shared: a handler may be added
+   while a method of the world runs (the step reads the flag at its end, no Lua between) */
+static int l_contact_events(lua_State *L)
+{
+    imp_world *w = imp_lua_check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TBOOLEAN);
+    imp_world_set_contact_events(w, lua_toboolean(L, 2));
+    return 0;
+}
+
 const luaL_Reg imp_lua_contact_methods[] = {{"_events", l_events}, {"contacts", l_contacts}, {NULL, NULL}};
+const luaL_Reg imp_lua_event_flag_methods[] = {{"_contact_events", l_contact_events}, {NULL, NULL}};

@@ -452,6 +452,7 @@ static int l_world_new(lua_State *L)
     if (u->w == NULL) {
         return imp_raise(L, "%s: out of memory", what);
     }
+    imp_world_set_contact_events(u->w, 0);  /* (on while a handler wants them: world.lua) */
     imp_body_id bg = imp_world_background(u->w);
     imp_lua_new_body(L, lua_gettop(L), bg, 0, 0, 0);
     lua_pop(L, 1);  /* the background's userdata, now held by the world */
@@ -1293,6 +1294,7 @@ void imp_lua_open_world(lua_State *L)
         lua_pushcfunction(L, l_world_close);
         lua_setfield(L, -2, "close");
         imp_lua_set_guarded(L, imp_lua_contact_methods, "World:", IMP_ON_WORLD, IMP_EXCLUSIVE);
+        imp_lua_set_guarded(L, imp_lua_event_flag_methods, "World:", IMP_ON_WORLD, IMP_SHARED);
         imp_lua_set_guarded(L, imp_lua_query_methods, "World:", IMP_ON_WORLD, IMP_SHARED);
         imp_lua_set_guarded(L, imp_lua_engine2d_methods, "World:", IMP_ON_WORLD, IMP_EXCLUSIVE);
         lua_pushvalue(L, -1);

@@ -96,6 +96,7 @@ int imp_lua_world_material(lua_State *L, int world_idx, int name_idx, const char
 /* Re-reads the contact-pair materials when the palette changed since the last time. */
 void imp_lua_world_sync_materials(lua_State *L, int world_idx);
 extern const luaL_Reg imp_lua_contact_methods[];  /* World:_events, World:contacts */
+extern const luaL_Reg imp_lua_event_flag_methods[];  /* World:_contact_events */
 extern const luaL_Reg imp_lua_query_methods[];    /* World:distance */
 
 /* The 2D engine (lua_engine2d.c): world options, connector methods (its statistics come
