@@ -57,6 +57,7 @@ struct imp_bp3d {
     long swaps;
     int oom;
     int refresh_all; /* imp_bp3d_set_refresh_all */
+    double grid;     /* imp_bp3d_set_grid (0: none) */
 };
 
 static uint64_t pair_key(int a, int b)
@@ -261,6 +262,39 @@ static int less(const ep *x, const ep *y)
     return x->v < y->v || (x->v == y->v && x->is_max && !y->is_max);
 }
 
+/* x rounded down (up: -x's rounded down, negated) to a multiple of q, inv_q = 1 / q (exact for
+   a power of two: the product and the quotient exact); beyond 2^52 grid steps (every double
+   there a whole number of them) or infinite or NaN, x itself. No libm call (floor is one at
+   this build's x86-64 baseline): the moved boxes of a falling pile take this 6 times each */
+static inline double grid_down(double x, double q, double inv_q)
+{
+    double t = x * inv_q;
+    if (!(fabs(t) < 4503599627370496.0)) {
+        return x;
+    }
+    double r = (double)(long long)t;  /* toward zero: one down for a negative fraction */
+    r = (r > t ? r - 1.0 : r) * q;
+    return r <= x ? r : r - q;        /* (q not a power of two: kept below x all the same) */
+}
+
+/* the inflated copy of the tight bounds lo, hi (3 each) into sl, sh: grown by the verlet
+   distance, then out to the grid's multiples when there is one (imp_bp3d_set_grid) */
+static void inflate(const imp_bp3d *bp, const double *lo, const double *hi, double *sl, double *sh)
+{
+    double d = bp->verlet, q = bp->grid;
+    for (int k = 0; k < 3; k++) {
+        sl[k] = lo[k] - d;
+        sh[k] = hi[k] + d;
+    }
+    if (q > 0.0) {
+        double inv_q = 1.0 / q;
+        for (int k = 0; k < 3; k++) {
+            sl[k] = grid_down(sl[k], q, inv_q);
+            sh[k] = -grid_down(-sh[k], q, inv_q);
+        }
+    }
+}
+
 static void refresh_values(imp_bp3d *bp, int k)
 {
     ep *a = bp->ax[k];
@@ -434,6 +468,8 @@ static void finish_events(imp_bp3d *bp)
 }
 
 void imp_bp3d_set_refresh_all(imp_bp3d *bp, int on) { bp->refresh_all = on != 0; }
+
+void imp_bp3d_set_grid(imp_bp3d *bp, double q) { bp->grid = q > 0.0 && isfinite(q) ? q : 0.0; }
 
 imp_bp3d *imp_bp3d_new(double verlet)
 {
@@ -784,15 +820,13 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
     if (n < 0) {
         return -1;
     }
-    double d = bp->verlet;
     if (!bp->built || n != bp->n) {
         if (has_nan(n, lo, hi) || imp_bp3d_reserve(bp, n) != 0) {
             return -1;
         }
         bp->n = n;
-        for (int i = 0; i < 3 * n; i++) {
-            bp->lo[i] = lo[i] - d;
-            bp->hi[i] = hi[i] + d;
+        for (int i = 0; i < n; i++) {
+            inflate(bp, lo + 3 * i, hi + 3 * i, bp->lo + 3 * i, bp->hi + 3 * i);
         }
         return rebuild(bp);
     }
@@ -811,9 +845,8 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
             bp->active[moved] = i;
             for (int k = 0; k < 3; k++) {
                 bad |= isnan(l[k]) || isnan(h[k]);
-                sl[k] = l[k] - d;
-                sh[k] = h[k] + d;
             }
+            inflate(bp, l, h, sl, sh);
             moved++;
         }
     }
@@ -826,10 +859,7 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
            copies, so NaN-free) */
         for (int i = 0; i < n; i++) {
             bp->active[i] = i;
-            for (int k = 0; k < 3; k++) {
-                bp->lo[3 * i + k] = lo[3 * i + k] - d;
-                bp->hi[3 * i + k] = hi[3 * i + k] + d;
-            }
+            inflate(bp, lo + 3 * i, hi + 3 * i, bp->lo + 3 * i, bp->hi + 3 * i);
         }
         moved = n;
     }

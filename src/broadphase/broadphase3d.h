@@ -49,6 +49,14 @@ void imp_bp3d_set_filter(imp_bp3d *bp, imp_bp3d_filter fn, void *user);
    updates of O(n), each sorting every box (O(n + swaps)). 0 (the default): only the boxes that
    left are inflated again. Either way the pairs are those of overlapping inflated boxes. */
 void imp_bp3d_set_refresh_all(imp_bp3d *bp, int on);
+/* q > 0 (best a power of two, then exact): each inflated copy's bounds rounded outward to
+   multiples of q, so at most q larger on each side than the verlet distance makes them. Boxes
+   whose tight bounds lie within one step of the grid then share their end points, and an
+   update passes over equal end points without swapping them: where many boxes line up on an
+   axis (a one-cube-thick wall: every box's y bounds; a row's z bounds), a box that left its
+   copy is settled among them in O(1) rather than across all of them. 0 (the default): none.
+   The pairs are those of the larger inflated boxes; set before the first update. */
+void imp_bp3d_set_grid(imp_bp3d *bp, double q);
 /* Updates with n tight boxes lo[3n], hi[3n] (the same n as before; a different n rebuilds from
    scratch). Returns 0, or -1 when out of memory or a bound is NaN. */
 int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi);

@@ -375,6 +375,68 @@ TEST(boxes_of_zero_extent_alone_or_side_by_side)
     imp_bp3d_free(bp);
 }
 
+/* A one-box-thick wall (bench_engine3d's pyramid2d): unit boxes in the x-z plane whose y bounds
+   differ only by noise, a few sliding along x out of their inflated copies. With a grid
+   (imp_bp3d_set_grid) every inflated bound is a multiple of it, made at least the verlet distance
+   out and less than a step more, the pairs those of the inflated boxes, and the moved boxes are settled without passing
+   the lined-up end points: far fewer swaps than without (each passes about all n y bounds). */
+static void wall(double grid, long *swaps, int *ok)
+{
+    int nx = 40, nz = 25, n = nx * nz, maxp = 20 * n;
+    double d = 0.05;
+    *ok = 0;
+    double *lo = malloc(3 * (size_t)n * sizeof *lo), *hi = malloc(3 * (size_t)n * sizeof *hi);
+    double *ilo = malloc(3 * (size_t)n * sizeof *ilo), *ihi = malloc(3 * (size_t)n * sizeof *ihi);
+    int *ref = malloc(2 * (size_t)maxp * sizeof *ref), *cur = malloc(2 * (size_t)maxp * sizeof *cur);
+    imp_bp3d *bp = imp_bp3d_new(d);
+    CHECK(bp != NULL);
+    imp_bp3d_set_grid(bp, grid);
+    *swaps = 0;
+    for (int s = 0; s < 30; s++) {
+        for (int i = 0; i < n; i++) {
+            double x = i % nx + (i % 37 == 0 ? 0.03 * s : 0.0), z = (double)(i / nx);
+            double y = 1e-9 * (urand() - 0.5);
+            lo[3 * i] = x - 0.5, hi[3 * i] = x + 0.5;
+            lo[3 * i + 1] = y - 0.5, hi[3 * i + 1] = y + 0.5;
+            lo[3 * i + 2] = z - 0.5, hi[3 * i + 2] = z + 0.5;
+        }
+        CHECK(imp_bp3d_update(bp, n, lo, hi) == 0);
+        *swaps += s > 0 ? imp_bp3d_swaps(bp) : 0;
+        for (int i = 0; i < n; i++) {
+            imp_bp3d_box(bp, i, ilo + 3 * i, ihi + 3 * i);
+            for (int k = 0; k < 3; k++) {
+                CHECK(ilo[3 * i + k] <= lo[3 * i + k] && ihi[3 * i + k] >= hi[3 * i + k]);
+                if (s == 0) { /* made at this update: the verlet distance out, less than a grid step more */
+                    CHECK(ilo[3 * i + k] <= lo[3 * i + k] - d && ihi[3 * i + k] >= hi[3 * i + k] + d);
+                    CHECK(grid > 0.0 ? ilo[3 * i + k] > lo[3 * i + k] - d - grid && ihi[3 * i + k] < hi[3 * i + k] + d + grid
+                                     : ilo[3 * i + k] == lo[3 * i + k] - d && ihi[3 * i + k] == hi[3 * i + k] + d);
+                }
+                if (grid > 0.0) {
+                    CHECK(ilo[3 * i + k] / grid == floor(ilo[3 * i + k] / grid)
+                          && ihi[3 * i + k] / grid == floor(ihi[3 * i + k] / grid));
+                }
+            }
+        }
+        int nref = brute(n, ilo, ihi, NULL, ref, maxp);
+        CHECK(nref <= maxp && imp_bp3d_pairs(bp, cur, maxp) == nref);
+        CHECK(memcmp(ref, cur, 2 * (size_t)nref * sizeof(int)) == 0);
+    }
+    imp_bp3d_free(bp);
+    free(lo), free(hi), free(ilo), free(ihi), free(ref), free(cur);
+    *ok = 1;
+}
+
+TEST(a_grid_settles_a_wall_without_passing_its_lined_up_bounds)
+{
+    int ok;
+    long plain, gridded;
+    wall(0.0, &plain, &ok);
+    CHECK(ok);
+    wall(1.0 / 64.0, &gridded, &ok);
+    CHECK(ok);
+    CHECK(plain > 0 && 20 * gridded < plain);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -387,5 +449,6 @@ int main(int argc, char **argv)
     RUN(unbounded_box_pairs_with_everything_it_reaches);
     RUN(degenerate_boxes_match_brute_force);
     RUN(boxes_of_zero_extent_alone_or_side_by_side);
+    RUN(a_grid_settles_a_wall_without_passing_its_lined_up_bounds);
     return CHECK_END("broadphase3d");
 }
