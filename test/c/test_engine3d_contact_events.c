@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "soft3d_world.h"
 #include <impact/shape.h>
 #include <impact/world.h>
 
@@ -20,35 +21,16 @@
 #define KICK_AT 60  /* after this step each cube is thrown up */
 #define KICK 3.0
 
-static imp_body_id add_box(imp_world *w, double size, double thick, double z, int fixed)
-{
-    imp_body_def bd = imp_body_default_def(3);
-    bd.shape = imp_shape3d_box(size, size, thick);
-    bd.density = 1.0;
-    bd.fixed = fixed;
-    bd.friction = 0.4;
-    bd.elasticity = 0.0;
-    bd.state[2] = z;
-    imp_body_id id = imp_world_add_body(w, &bd);
-    imp_shape_release(bd.shape);
-    return id;
-}
-
 static imp_world *scene(int events, imp_body_id *cube)
 {
-    imp_world_def def = imp_world_default_def(3);
-    def.dt = 1.0 / 60.0;
-    def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -G;
-    def.strategy = IMP_STRATEGY_CONTACT;
-    def.engine2d.contact_solver = IMP_SOLVER_SOFT;
-    imp_world *w = imp_world_new(&def);
+    imp_world *w = soft3d_world(G);
     if (w == NULL) {
         return NULL;
     }
     imp_world_set_contact_events(w, events);
-    add_box(w, 12, 1, -0.5, 1);   /* its top at z = 0 */
-    *cube = add_box(w, 1, 1, 1.0, 0);  /* 0.5 m above it */
+    const double slab[3] = {0, 0, -0.5}, at[3] = {0, 0, 1.0};
+    soft3d_box(w, 12, 1, slab, 0.0, 0.0, 0.4, 1);    /* its top at z = 0 */
+    *cube = soft3d_box(w, 1, 1, at, 0.0, 0.0, 0.4, 0);  /* 0.5 m above it */
     return w;
 }
 

@@ -13,19 +13,14 @@
 #include "check.h"
 #include "engine3d.h"
 #include "forces.h"
+#include "soft3d_world.h"
 #include "world_internal.h"
 #include <impact/shape.h>
 #include <impact/world.h>
 
 static imp_world *scene(void)
 {
-    imp_world_def def = imp_world_default_def(3);
-    def.dt = 1.0 / 60.0;
-    def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -9.81;
-    def.strategy = IMP_STRATEGY_CONTACT;
-    def.engine2d.contact_solver = IMP_SOLVER_SOFT;
-    imp_world *w = imp_world_new(&def);
+    imp_world *w = soft3d_world(9.81);
     if (w == NULL) {
         return NULL;
     }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "soft3d_world.h"
 #include "engine3d.h"
 #include "world_internal.h"
 #include <impact/shape.h>
@@ -22,40 +23,16 @@
 #define G 9.81
 #define MU 0.4
 
-static imp_body_id add_box(imp_world *w, double size, double thick, const double pos[3], double vx, int fixed,
-                           double turn)
-{
-    imp_body_def bd = imp_body_default_def(3);
-    bd.shape = imp_shape3d_box(size, size, thick);
-    bd.density = 1.0;
-    bd.fixed = fixed;
-    bd.friction = MU;
-    bd.elasticity = 0.0;
-    memcpy(bd.state, pos, 3 * sizeof(double));
-    bd.state[3] = cos(turn / 2.0);  /* turned about z */
-    bd.state[6] = sin(turn / 2.0);
-    bd.state[7] = vx;
-    imp_body_id id = imp_world_add_body(w, &bd);
-    imp_shape_release(bd.shape);
-    return id;
-}
-
 /* a soft world with a fixed 12 x 12 x 1 slab, its top at z = 0, and a unit cube at x, on it */
 static imp_world *scene(double x, double vx, double turn, imp_body_id *cube)
 {
-    imp_world_def def = imp_world_default_def(3);
-    def.dt = 1.0 / 60.0;
-    def.gravity[0] = def.gravity[1] = 0.0;
-    def.gravity[2] = -G;
-    def.strategy = IMP_STRATEGY_CONTACT;
-    def.engine2d.contact_solver = IMP_SOLVER_SOFT;
-    imp_world *w = imp_world_new(&def);
+    imp_world *w = soft3d_world(G);
     if (w == NULL) {
         return NULL;
     }
     const double slab[3] = {0, 0, -0.5}, at[3] = {x, 0, 0.5};
-    add_box(w, 12, 1, slab, 0.0, 1, 0.0);
-    *cube = add_box(w, 1, 1, at, vx, 0, turn);
+    soft3d_box(w, 12, 1, slab, 0.0, 0.0, MU, 1);
+    *cube = soft3d_box(w, 1, 1, at, vx, turn, MU, 0);
     return w;
 }
 
