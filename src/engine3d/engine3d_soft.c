@@ -812,30 +812,23 @@ double imp_e3_soft_error(const imp_engine3d *e)
 static void finish_points(imp_engine3d *e, double vtol, double inv_hs, int gather)
 {
     const imp_e3_soft_pt *pts = e->soft->pts;
-    for (int c = 0; c < e->npts && !gather; c++) {  /* no contact events: no impacts gathered */
+    for (int c = 0; c < e->npts; c++) {
         const imp_e3_soft_pt *q = &pts[c];
         const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
         imp_e3_recycle_force(&e->soft->rc, q->src, f);
         imp_e3_point *p = &e->pts[q->src];
         memcpy(p->r, q->sum, sizeof p->r);
-        e->stats.collisions += q->uhit < -vtol && q->maxn > 0.0 && p->r[0] > 0.0;
-        if (p->acc != 0.0) {  /* (gathered while they were on: none left for a later event;
-                                 going is read only beside a nonzero acc) */
-            p->acc = p->acc_u0 = 0.0;
-        }
-    }
-    for (int c = 0; c < e->npts && gather; c++) {
-        const imp_e3_soft_pt *q = &pts[c];
-        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
-        imp_e3_recycle_force(&e->soft->rc, q->src, f);
-        imp_e3_point *p = &e->pts[pts[c].src];
-        memcpy(p->r, pts[c].sum, sizeof p->r);
         /* an impact: it pushed, first at an approach faster than velocity_tol */
-        int impact = pts[c].uhit < -vtol && pts[c].maxn > 0.0;
-        if (impact && p->r[0] > 0.0) {
-            e->stats.collisions++;
+        int impact = q->uhit < -vtol && q->maxn > 0.0 && p->r[0] > 0.0;
+        e->stats.collisions += impact;
+        if (!gather) {
+            if (p->acc != 0.0) {  /* (gathered while they were on: none left for a later event;
+                                     going is read only beside a nonzero acc) */
+                p->acc = p->acc_u0 = 0.0;
+            }
+        } else if (impact) {
             if (p->acc == 0.0) {
-                p->acc_u0 = pts[c].uhit;
+                p->acc_u0 = q->uhit;
             }
             p->acc += p->r[0];
             p->going = 1;

@@ -765,6 +765,22 @@ static void events(imp_world *w, imp_engine3d *e)
     }
 }
 
+/* the step's contact events: events(), or events_same() when this sub-step's points are the
+   last one's moved (same). Without contact events (imp_world_set_contact_events) the walk is
+   skipped and no pair states are kept (ev_take keeps none, ev_valid stays 0): the next step's
+   events, when wanted again, walk the last step's points, which are kept either way (their
+   touching test is the points', not the events') */
+static void step_events(imp_world *w, imp_engine3d *e, int same)
+{
+    if (w->data.no_contact_events) {
+        e->nev_next = -1;
+    } else if (same) {
+        events_same(w, e);
+    } else {
+        events(w, e);
+    }
+}
+
 /* The earliest estimated time of impact within h of a point approaching faster than
    velocity_tol whose gap exceeds collision_accuracy * distance_tol / 2 (the 2D engine's
    tolerance on its half gap); h when none. The gap of a free step of length tau is
@@ -957,13 +973,7 @@ static imp_status substep(imp_world *w, imp_engine3d *e, double now, double h_ma
     integrate_positions(w, e, h);
     t = imp_profile_add(&w->data.profile, IMP_STAGE_INTEGRATE, t);
     accumulate_impacts(w, e, h, serial);
-    if (w->data.no_contact_events) {
-        e->nev_next = -1;  /* (none: ev_take keeps no pair states, ev_valid stays 0) */
-    } else if (detect) {
-        events(w, e);
-    } else {
-        events_same(w, e);
-    }
+    step_events(w, e, !detect);
     /* this step's points become the last ones */
     int n = e->npts;
     swap_lists(e);
@@ -1082,14 +1092,7 @@ imp_status imp_engine3d_serial_impacts(imp_world *w, imp_engine3d *e, double h, 
 
 void imp_engine3d_finish(imp_world *w, imp_engine3d *e)
 {
-    /* without contact events (imp_world_set_contact_events) the walk is skipped and no pair
-       states are kept: the next step's events, when wanted again, walk the last step's points,
-       which are kept either way (their touching test is the points', not the events') */
-    if (w->data.no_contact_events) {
-        e->nev_next = -1;
-    } else {
-        events(w, e);
-    }
+    step_events(w, e, 0);
     int n = e->npts;
     swap_lists(e);
     e->nprev = n;
