@@ -1549,11 +1549,28 @@ int imp_e3_soft_blocks_wide(int set)
 static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
                        int sum, int store, int simd)
 {
+    /* only the colours that hold blocks walked: the highest (the last c whose colour_first is
+       below the range's end; colour_first does not decrease) down to the lowest (below it
+       colour_first[c + 1] is the range's start). A walk of all 48 or 16 colours a pass cost
+       more than one box's block (h-box1, session 23). */
+    int lo = s->colour_first[c0], hi = s->colour_first[c1], top = c0;
+    if (lo == hi) {
+        return;
+    }
+    for (int l = c0, r = c1 - 1; l <= r;) {
+        int m = (l + r) / 2;
+        if (s->colour_first[m] < hi) {
+            top = m;
+            l = m + 1;
+        } else {
+            r = m - 1;
+        }
+    }
     double inv_hs = 1.0 / hs;
 #if defined(IMP_E3_HAVE_AVX2)
     int fma_ok = simd && fma_supported(), wide = fma_ok && imp_e3_soft_blocks_wide(-1);
 #endif
-    for (int c = c1 - 1; c >= c0; c--) {
+    for (int c = top; c >= c0 && s->colour_first[c + 1] > lo; c--) {
         for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
             imp_e3_block_sum *bs = sum ? &s->bsum[i] : NULL;
 #if defined(IMP_E3_HAVE_AVX2)
