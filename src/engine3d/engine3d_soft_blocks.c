@@ -293,8 +293,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
                        const imp_e3_softness *stiff, int simd)
 {
     if (find_pairs(s, n) != 0
-        || imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
-        || imp_grow(&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
+        || imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0) {
         return -1;
     }
     memset(s->colour_mask, 0, (size_t)nslots * sizeof *s->colour_mask);
@@ -322,7 +321,10 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
         nb += (count[c] + E3B_LANES - 1) / E3B_LANES;
     }
     s->colour_first[E3B_COLOURS] = nb;
-    if (imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0) {
+    /* the blocks as many as the colours need (at most the pairs): not npairs + E3B_COLOURS,
+       whose 2288 bytes a block were 148 KB for one pair (a mapping of its own, h-box1) */
+    if (imp_grow(&s->blocks, &s->block_cap, nb, sizeof *s->blocks) != 0
+        || imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0) {
         return -1;
     }
     for (int b = 0; b < nb; b++) {
