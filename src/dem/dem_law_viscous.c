@@ -11,7 +11,8 @@
    A head-on collision is then a damped oscillator of damping ratio xi, which ends when the
    overlap returns to zero with the separation speed en times the approach speed (the normal
    force is attractive over the last part of the contact, as in LIGGGHTS without limitForce and
-   in Yade: it is not clipped at zero; the Coulomb cap takes max(fn, 0)).
+   in Yade: it is not clipped at zero; the Coulomb cap takes max(fn, 0), as the other laws, where
+   LIGGGHTS' history model takes mu |fn|: the two differ only while the force pulls).
    The energy book (dem.h: viscous): each dashpot's loss over a step is its force's trapezoid
    work, the mean of the last step's dashpot force and this step's times the relative
    displacement vr dt, which is what the leapfrog's work regroups into (dem_law.c: the sliding
