@@ -5,6 +5,7 @@
 -- the books close, momentum is kept, bad options are refused.
 local impact = require("impact")
 local dem = impact.dem
+local energy_gap = require("spec.support.dem_energy_gap")
 
 local rho, E = 2600, 1e7
 
@@ -115,13 +116,7 @@ describe("dem viscoelastic law", function()
   -- dashpot) and without the tangential dashpot: the dashpots' books add nothing to it. At
   -- 0.0025 (some 1800 steps a contact) it is below 1e-6.
   local function worst_gap(w, e0, scale, steps)
-    local worst = 0
-    w:run { steps = steps, every = 0, fn = function()
-      local e = w:dem_energy()
-      local gap = e.kinetic + e.elastic + e.damping + e.plastic + e.viscous - e.gravity_work - e0
-      worst = math.max(worst, math.abs(gap) / scale)
-    end }
-    return worst, w:dem_energy()
+    return energy_gap.worst(w, { steps = steps }, e0, scale)
   end
 
   it("the energy books close: an oblique collision of spinning spheres (both dashpots)", function()
