@@ -187,7 +187,8 @@ bench: deps
 # the dem deposition beside LIGGGHTS (OpenMP and one core): N = 10,000 whole (20,000 steps) and
 # 100,000 falling (1000 steps); make bench runs it too (with every bench_*); 100,000 whole with
 # DEM_LARGE_STEPS=20000, 1,000,000 only with DEM_LARGE_SIZES=100000,1000000 (some 10 minutes);
-# DEM_LARGE_STEPS_10K, DEM_LARGE_STEPS_1M, DEM_LARGE_ROUNDS, DEM_LARGE_LIGGGHTS_G: bench/bench_dem_large.c
+# DEM_LARGE_STEPS_10K, DEM_LARGE_STEPS_1M, DEM_LARGE_ROUNDS, DEM_LARGE_LIGGGHTS_G, DEM_LARGE_LAW
+# (viscous: impact with LIGGGHTS' physics, the like-for-like ratio; both): bench/bench_dem_large.c
 bench-dem-large: deps
 	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(BUILD)/bench/bench_dem_large
 	@$(BUILD)/bench/bench_dem_large

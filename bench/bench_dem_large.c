@@ -33,6 +33,13 @@
      DEM_LARGE_LIGGGHTS=0            impact only
      DEM_LARGE_LIGGGHTS_G=9.81       LIGGGHTS' gravity (default 7.848 = (1 - 0.2) 9.81: below)
      DEM_LARGE_THREADS=1             impact on one core only
+     DEM_LARGE_LAW=viscous           the like-for-like comparison instead: impact with
+                                     LIGGGHTS' physics (the viscoelastic law, dem_law_viscous.c:
+                                     the dashpots of e = 0.8165 of gen.py, tangential while
+                                     sticking, Cundall's damping 0) and LIGGGHTS on its own input
+                                     (gravity 9.81 in both); DEM_LARGE_LAW=both: Yade's physics
+                                     first (the default comparison, below), then the like-for-like
+                                     one, and both ratios
      OMP_WAIT_POLICY=active          libgomp's spinning barriers (default here: passive, set
                                      by the bench when the variable is unset)
 
@@ -104,7 +111,23 @@ static double yade_mean_z(int n) { return n == 10000 ? 0.09630 : n == 100000 ? 0
 #define SAMPLE_EVERY 1000
 #define MAX_SAMPLES 128 /* the samples kept (steps past 127,000: not sampled) */
 
-static imp_world *build(const layout *L) { return dem_scene_deposit(L->n, L->nx, L->ny, DAMPING, -0.1); }
+/* the normal restitution of LIGGGHTS' dashpots (gen.py): Cundall's damping's in a binary
+   collision, sqrt((1 - 0.2) / (1 + 0.2)) = 0.8165 */
+static double restitution(void) { return sqrt((1 - DAMPING) / (1 + DAMPING)); }
+
+/* 1: impact runs LIGGGHTS' physics (the like-for-like comparison, DEM_LARGE_LAW) */
+static int law_viscous;
+
+static imp_world *build(const layout *L)
+{
+    imp_world *w = dem_scene_deposit(L->n, L->nx, L->ny, law_viscous ? 0.0 : DAMPING, -0.1);
+    if (w != NULL && law_viscous) {
+        w->dem->p.law = IMP_DEM_LAW_VISCOUS;
+        w->dem->p.en = restitution();
+        w->dem->p.tangential_damping = 1;
+    }
+    return w;
+}
 
 /* one run's figures (a child process writes them to a pipe) */
 typedef struct result {
@@ -265,7 +288,7 @@ static void pair(int ti, int tj, double out[3])
         kn = 2 * YOUNG * ra * YOUNG * rb / (YOUNG * ra + YOUNG * rb);
         meff = mass_of(ra) * mass_of(rb) / (mass_of(ra) + mass_of(rb));
     }
-    double e = sqrt((1 - DAMPING) / (1 + DAMPING)), le = log(e);
+    double e = restitution(), le = log(e);
     double xi = -le / sqrt(le * le + PI_ * PI_);
     out[0] = kn, out[1] = KS_RATIO * kn, out[2] = 2 * xi * sqrt(kn / meff);
 }
@@ -688,6 +711,18 @@ int main(int argc, char **argv)
     const char *sizes = getenv("DEM_LARGE_SIZES") ? getenv("DEM_LARGE_SIZES") : "10000,100000";
     /* LIGGGHTS at impact's free fall: Cundall's damping 0.2 takes 0.2 of gravity in flight */
     double lig_g = env_double("DEM_LARGE_LIGGGHTS_G", (1.0 - DAMPING) * 9.81);
+    /* the comparisons: 0 Yade's physics, 1 like for like (DEM_LARGE_LAW) */
+    const char *law = getenv("DEM_LARGE_LAW");
+    int mode_first = 0, mode_last = 0;
+    if (law != NULL && strcmp(law, "viscous") == 0) {
+        mode_first = mode_last = 1;
+    } else if (law != NULL && strcmp(law, "both") == 0) {
+        mode_last = 1;
+    } else if (law != NULL && *law != '\0' && strcmp(law, "cundall") != 0) {
+        fprintf(stderr, "bench_dem_large: DEM_LARGE_LAW must be cundall, viscous or both, got "
+                        "%s\n", law);
+        return 2;
+    }
     const char *lg = getenv("DEM_LARGE_LIGGGHTS");
     const char *th = getenv("DEM_LARGE_THREADS");
     int one_only = th != NULL && strcmp(th, "1") == 0;
@@ -725,82 +760,103 @@ int main(int argc, char **argv)
                steps >= 20000 ? ": the whole deposition, the pile settles"
                : steps <= 1000 ? ": the falling phase, the same work in both codes"
                                : ": past the first landings, the codes' phases part");
-        result all = {0}, one = {0}, lig = {0};
-        if (!one_only && cores > 1) {
-            all = impact_child(L, steps, cores);
-            char name[64];
-            snprintf(name, sizeof name, "impact, %d threads", cores);
-            if (!shown(name, &all, L->n, "")) {
-                rc = 1;
-                continue;
+        for (int mode = mode_first; mode <= mode_last; mode++) {
+            law_viscous = mode;
+            const double g = mode ? 9.81 : lig_g; /* LIGGGHTS' gravity */
+            if (mode) {
+                printf("  like for like: impact runs LIGGGHTS' physics (the viscoelastic law, e = "
+                       "%.4f, the tangential dashpot while sticking, Cundall's damping 0), both "
+                       "at g 9.81\n", restitution());
+            } else {
+                printf("  Yade's physics in impact (Cundall-Strack, Cundall's damping 0.2), "
+                       "LIGGGHTS its dashpots at g %.4g\n", g);
             }
-        }
-        double rw[16], rcpu[16];
-        int nr = 0, first = 1, failed = 0;
-        for (int round = 0; round < rounds && !failed; round++) {
-            /* the rounds alternate which code runs first */
-            for (int turn = 0; turn < 2 && !failed; turn++) {
-                int lig_turn = (turn == 1) == (round % 2 == 0);
-                if (!lig_turn) {
-                    /* the scene's building is not timed with the steps (O(N):
-                       imp_world_add_body's search for a freed slot is O(1) amortized) */
-                    one = impact_child(L, steps, 1);
-                    if (!shown("impact, 1 thread", &one, L->n, "")) {
-                        rc = 1, failed = 1;
-                        continue;
-                    }
-                    if (first) {
-                        printf("  (impact built the scene in %.1f s)\n", one.build_wall);
-                    }
-                    if (all.ok && all.hash != one.hash) {
-                        printf("  state hashes DIFFER across thread counts: %016llx vs %016llx\n",
-                               all.hash, one.hash);
-                        rc = 1;
-                    }
-                } else if (why_not == NULL) {
-                    lig = run_liggghts(input, work, L, steps, lig_g);
-                    char lname[64];
-                    snprintf(lname, sizeof lname, "LIGGGHTS 3.8, g %.4g", lig_g);
-                    failed = !shown(lname, &lig, L->n, work);
-                }
-            }
-            if (failed) {
-                continue;
-            }
-            if (why_not == NULL) {
-                rw[nr] = lig.wall / one.wall;
-                rcpu[nr] = lig.cpu > 0.0 && one.cpu > 0.0 ? lig.cpu / one.cpu : 0.0;
-                nr++;
-            }
-            if (first) {
-                first = 0;
-                show_yade("impact", &one, L->n);
-                if (why_not != NULL) {
-                    printf("  LIGGGHTS: not run (%s): no comparison\n", why_not);
-                    show_phases(&one, NULL, L->n, steps);
+            result all = {0}, one = {0}, lig = {0};
+            if (!one_only && cores > 1) {
+                all = impact_child(L, steps, cores);
+                char name[64];
+                snprintf(name, sizeof name, "impact, %d threads", cores);
+                if (!shown(name, &all, L->n, "")) {
+                    rc = 1;
                     continue;
                 }
-                show_yade("LIGGGHTS", &lig, L->n);
-                char both[64] = "";
-                if (all.ok) {
-                    snprintf(both, sizeof both, ", %d threads %.2fx", cores, lig.wall / all.wall);
-                }
-                printf("  impact / LIGGGHTS (particle-steps/s, wall): one core %.2fx%s (target 3x "
-                       "on one core); peak RSS %.1f vs %.1f MiB\n", rw[0], both, one.peak_mib,
-                       lig.peak_mib);
-                printf("  final mean z impact %+.2f %% against LIGGGHTS, sphere contacts %ld "
-                       "against %ld\n", 100.0 * (one.mean_z - lig.mean_z) / lig.mean_z,
-                       one.contacts, lig.contacts);
-                show_phases(&one, &lig, L->n, steps);
-                show_trajectories(&one, &lig);
-            } else if (why_not == NULL) {
-                show_phases(&one, &lig, L->n, steps); /* the same work: the rates move */
             }
-        }
-        if (nr > 0) {
-            show_rounds("impact / LIGGGHTS, one core, particle-steps per wall second", rw, nr);
-            if (rcpu[0] > 0.0) { /* the figure to read on a loaded machine */
-                show_rounds("impact / LIGGGHTS, one core, particle-steps per CPU second", rcpu, nr);
+            double rw[16], rcpu[16];
+            int nr = 0, first = 1, failed = 0;
+            for (int round = 0; round < rounds && !failed; round++) {
+                /* the rounds alternate which code runs first */
+                for (int turn = 0; turn < 2 && !failed; turn++) {
+                    int lig_turn = (turn == 1) == (round % 2 == 0);
+                    if (!lig_turn) {
+                        /* the scene's building is not timed with the steps (O(N):
+                           imp_world_add_body's search for a freed slot is O(1) amortized) */
+                        one = impact_child(L, steps, 1);
+                        if (!shown("impact, 1 thread", &one, L->n, "")) {
+                            rc = 1, failed = 1;
+                            continue;
+                        }
+                        if (first) {
+                            printf("  (impact built the scene in %.1f s)\n", one.build_wall);
+                        }
+                        if (all.ok && all.hash != one.hash) {
+                            printf("  state hashes DIFFER across thread counts: %016llx vs "
+                                   "%016llx\n", all.hash, one.hash);
+                            rc = 1;
+                        }
+                    } else if (why_not == NULL) {
+                        lig = run_liggghts(input, work, L, steps, g);
+                        char lname[64];
+                        snprintf(lname, sizeof lname, "LIGGGHTS 3.8, g %.4g", g);
+                        failed = !shown(lname, &lig, L->n, work);
+                    }
+                }
+                if (failed) {
+                    continue;
+                }
+                if (why_not == NULL) {
+                    rw[nr] = lig.wall / one.wall;
+                    rcpu[nr] = lig.cpu > 0.0 && one.cpu > 0.0 ? lig.cpu / one.cpu : 0.0;
+                    nr++;
+                }
+                if (first) {
+                    first = 0;
+                    if (!mode) {
+                        show_yade("impact", &one, L->n);
+                    }
+                    if (why_not != NULL) {
+                        printf("  LIGGGHTS: not run (%s): no comparison\n", why_not);
+                        show_phases(&one, NULL, L->n, steps);
+                        continue;
+                    }
+                    show_yade("LIGGGHTS", &lig, L->n);
+                    char both[64] = "";
+                    if (all.ok) {
+                        snprintf(both, sizeof both, ", %d threads %.2fx", cores,
+                                 lig.wall / all.wall);
+                    }
+                    printf("  impact / LIGGGHTS (particle-steps/s, wall): one core %.2fx%s (target "
+                           "3x on one core); peak RSS %.1f vs %.1f MiB\n", rw[0], both,
+                           one.peak_mib, lig.peak_mib);
+                    printf("  final mean z impact %+.2f %% against LIGGGHTS, sphere contacts %ld "
+                           "against %ld\n", 100.0 * (one.mean_z - lig.mean_z) / lig.mean_z,
+                           one.contacts, lig.contacts);
+                    show_phases(&one, &lig, L->n, steps);
+                    show_trajectories(&one, &lig);
+                } else if (why_not == NULL) {
+                    show_phases(&one, &lig, L->n, steps); /* the same work: the rates move */
+                }
+            }
+            if (nr > 0) {
+                const char *what = mode ? "like for like" : "Yade's physics";
+                char line[160];
+                snprintf(line, sizeof line, "%s: impact / LIGGGHTS, one core, particle-steps per "
+                         "wall second", what);
+                show_rounds(line, rw, nr);
+                if (rcpu[0] > 0.0) { /* the figure to read on a loaded machine */
+                    snprintf(line, sizeof line, "%s: impact / LIGGGHTS, one core, particle-steps "
+                             "per CPU second", what);
+                    show_rounds(line, rcpu, nr);
+                }
             }
         }
     }

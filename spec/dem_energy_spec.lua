@@ -4,6 +4,7 @@
 -- tenth of the gap at h (h^2 gives a sixteenth, a first-order error a quarter).
 local impact = require("impact")
 local dem = impact.dem
+local energy_gap = require("spec.support.dem_energy_gap")
 
 local rho, E = 2600, 1e7
 
@@ -19,15 +20,9 @@ local function engines(damping, verlet, friction_angle)
 end
 
 -- runs w for duration; the largest |gravity work + e0 - (kinetic + elastic + damping +
--- plastic)| after any step, over scale
+-- plastic + viscous)| after any step, over scale
 local function worst_gap(w, duration, e0, scale)
-  local worst = 0
-  w:run { duration = duration, every = 0, fn = function()
-    local e = w:dem_energy()
-    local gap = e.kinetic + e.elastic + e.damping + e.plastic + e.viscous - e.gravity_work - e0
-    worst = math.max(worst, math.abs(gap) / scale)
-  end }
-  return worst, w:dem_energy()
+  return energy_gap.worst(w, { duration = duration }, e0, scale)
 end
 
 -- a sphere spinning at 200 rad/s about a horizontal axis dropped on a wall: it bounces,

@@ -283,7 +283,7 @@ describe("dem.load of damaged files", function()
     { "an unknown kind",
       function(s) s.state.particles[1].kind = 9 end, "kind must be an integer in %[0, 3%], got 9" },
     { "a law out of range",
-      function(s) s.state.params[5] = 7 end, "law%) must be an integer in %[0, 1%], got 7" },
+      function(s) s.state.params[5] = 7 end, "law%) must be an integer in %[0, 2%], got 7" },
     { "an interaction of two walls", function(s) s.state.interactions[1][2] = 1 end,
       "must be a sphere pair %(a < b, not in one clump%) or a wall or facet and a sphere, "
         .. "got particles 0 and 1" },
@@ -429,7 +429,7 @@ describe("dem engine fields edited after construction", function()
       .. "got \"sphere_sphere\"", err_of(function() loop.geometry = "sphere_sphere" end))
     assert.matches("field 'law' must be a law for the engine's \"frict\" physics",
       err_of(function() loop.law = { "hertz_mindlin" } end))
-    assert.matches("field 'physics' must be dem.frict{...} or dem.mindlin{...}",
+    assert.matches("field 'physics' must be dem.frict{...}, dem.mindlin{...} or dem.viscel{...}",
       err_of(function() loop.physics = 5 end))
     assert.matches("impact.dem.frict: field 'young' must be a finite number >= 0, got %-1",
       err_of(function() loop.physics.young = -1 end))

@@ -118,7 +118,8 @@ local function callable_check(v) if not callable(v) then return "a function" end
 
 local geometry_bits = { sphere_sphere = 1, wall_sphere = 2, facet_sphere = 4 }
 local laws = { cundall_strack = { law = 0, physics = "frict" },
-               hertz_mindlin = { law = 1, physics = "mindlin" } }
+               hertz_mindlin = { law = 1, physics = "mindlin" },
+               viscoelastic = { law = 2, physics = "viscel" } }
 
 local function names_of(t)
   local names = {}
@@ -168,6 +169,16 @@ local functor_checks = {
             wall_friction_angle = optional(function(v) return finite(v, 0, math.pi / 2) end),
             cohesion = function(v) return cohesion_check(v) end,
             set_cohesion_now = boolean },
+  viscel = { young = function(v) return finite(v, 0) end,
+             ks_ratio = function(v) return finite(v, 0) end,
+             friction_angle = function(v) return finite(v, 0, math.pi / 2) end,
+             wall_friction_angle = optional(function(v) return finite(v, 0, math.pi / 2) end),
+             en = function(v)
+               if type(v) ~= "number" or not (v > 0 and v <= 1) then
+                 return "a finite number in (0, 1]"
+               end
+             end,
+             tangential_damping = boolean },
   mindlin = { young = function(v) return finite(v, 0) end,
               poisson = function(v) return finite(v, 0, 0.5) end,
               en = function(v) return finite(v, 0, 1) end,
@@ -245,7 +256,7 @@ local engine_checks = {
       end
     end,
     physics = function(v, e)
-      if not is_functor(v) then return "dem.frict{...} or dem.mindlin{...}" end
+      if not is_functor(v) then return "dem.frict{...}, dem.mindlin{...} or dem.viscel{...}" end
       local law = fields_of[e].law
       if law ~= nil and laws[law[1]].physics ~= v.functor then
         return string.format("the %q physics of the law %q", laws[law[1]].physics, law[1])
@@ -387,6 +398,34 @@ function dem.mindlin(opts)
                               ks_ratio = 0 })
 end
 
+--- dem.viscel{young = 1e9, ks_ratio = 0.25, friction_angle = 0.5, en = 1,
+--- tangential_damping = true, wall_friction_angle}: the linear viscoelastic physics (Yade's
+--- Ip2_ViscElMat_ViscElMat_ViscElPhys, LIGGGHTS' hooke), for the law "viscoelastic": dem.frict's
+--- kn, ks and mu with a normal dashpot, fn = kn un - cn vn, and, while the contact sticks
+--- (tangential_damping), a tangential one, -ct vt added to the shear spring's force; cn = ct =
+--- 2 xi sqrt(kn m*), xi = -ln en / sqrt(ln^2 en + pi^2), m* the reduced mass (against a wall,
+--- a facet or a fixed sphere: the sphere's own). en in (0, 1] is the normal restitution of a
+--- head-on collision (1: no dashpots). Use it with Cundall's damping 0 (dem.newton{damping =
+--- 0}): the dashpots are the damping. Their losses are booked in w:dem_energy().viscous.
+function dem.viscel(opts)
+  local what = "impact.dem.viscel"
+  opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true, en = true,
+                                  tangential_damping = true, wall_friction_angle = true })
+  local en = opts.en
+  if en ~= nil and (type(en) ~= "number" or not (en > 0 and en <= 1)) then
+    error(string.format("%s: option 'en' must be a finite number in (0, 1], got %s", what,
+      shown(en)), 2)
+  end
+  return functor("viscel", {
+    young = number(what, opts, "young", 1e9, 0),
+    ks_ratio = number(what, opts, "ks_ratio", 0.25, 0),
+    friction_angle = number(what, opts, "friction_angle", 0.5, 0, math.pi / 2),
+    wall_friction_angle = opts.wall_friction_angle ~= nil
+      and number(what, opts, "wall_friction_angle", nil, 0, math.pi / 2) or nil,
+    en = en or 1,
+    tangential_damping = options.boolean(what, opts, "tangential_damping", true) })
+end
+
 local function name_list(what, key, v, accepted)
   if type(v) ~= "table" then
     error(string.format("%s: option '%s' must be a list, got %s", what, key, type(v)), 4)
@@ -407,8 +446,9 @@ end
 --- physics = {dem.frict{}},
 --- law = {"cundall_strack"}, never_erase = false, label}: per interaction, the geometry
 --- functor of its shape pair, the physics functor once when it becomes real, then the law
---- (Yade's InteractionLoop). Laws: "cundall_strack" (with dem.frict or "frict") and
---- "hertz_mindlin" (with dem.mindlin or "mindlin"). never_erase keeps separated contacts
+--- (Yade's InteractionLoop). Laws: "cundall_strack" (with dem.frict or "frict"),
+--- "hertz_mindlin" (with dem.mindlin or "mindlin") and "viscoelastic" (with dem.viscel or
+--- "viscel"). never_erase keeps separated contacts
 --- with zero force instead of requesting their erase.
 function dem.interaction_loop(opts)
   local what = "impact.dem.interaction_loop"
@@ -427,7 +467,8 @@ function dem.interaction_loop(opts)
     error(what .. ": option 'physics' must be a list of one functor", 2)
   end
   local p = physics[1]
-  if p == "frict" then p = dem.frict() elseif p == "mindlin" then p = dem.mindlin() end
+  if p == "frict" then p = dem.frict() elseif p == "mindlin" then p = dem.mindlin()
+  elseif p == "viscel" then p = dem.viscel() end
   if type(p) == "table" and not is_functor(p) and functor_checks[p.functor] then
     local values = {}  -- a plain table of the functor's fields: checked as dem.frict/mindlin do
     for k, v in pairs(p) do if k ~= "functor" then values[k] = v end end
@@ -435,7 +476,8 @@ function dem.interaction_loop(opts)
   end
   if not is_functor(p) then
     error(string.format("%s: option 'physics': unknown functor %s (accepted: \"frict\", "
-      .. "\"mindlin\", dem.frict{...}, dem.mindlin{...})", what, shown(p)), 2)
+      .. "\"mindlin\", \"viscel\", dem.frict{...}, dem.mindlin{...}, dem.viscel{...})", what,
+      shown(p)), 2)
   end
   if p.functor ~= laws[law[1]].physics then
     error(string.format("%s: the law %q needs the %q physics, got %q", what, law[1],
@@ -717,9 +759,10 @@ local function configure(w, e)
   for _, g in ipairs(e.geometry) do bits = bits | geometry_bits[g] end
   local p = e.physics
   core.dem_configure(w, bits, laws[e.law[1]].law, p.young, p.ks_ratio, p.friction_angle,
-    p.poisson, e.never_erase, p.en or 1, p.rolling or 0, p.twisting or 0,
+    p.poisson or 0.3, e.never_erase, p.en or 1, p.rolling or 0, p.twisting or 0,
     p.set_cohesion_now and p.cohesion ~= nil, p.cohesion and p.cohesion.normal or 0,
-    p.cohesion and p.cohesion.shear or 0, p.wall_friction_angle or -1)
+    p.cohesion and p.cohesion.shear or 0, p.wall_friction_angle or -1,
+    p.tangential_damping ~= false)
 end
 
 -- after an interaction loop that bonded its interactions (set_cohesion_now): done, once

@@ -389,7 +389,7 @@ function dem_file.check(saved, path)
   end
   c.num("state.params[3] (interaction radius)", pr[3], 1)
   c.int("state.params[4] (geometry)", pr[4], 0, 7)
-  c.int("state.params[5] (law)", pr[5], 0, 1)
+  c.int("state.params[5] (law)", pr[5], 0, 2)
   c.int("state.params[6] (never_erase)", pr[6], 0, 1)
   c.num("state.params[7] (young)", pr[7], 0)
   c.num("state.params[8] (ks_ratio)", pr[8], 0)
@@ -455,9 +455,13 @@ function dem_file.check(saved, path)
   end
   if st.cell ~= nil then c.numbers("state.cell", st.cell, 27) end
   if st.params2 ~= nil then
-    c.numbers("state.params2", st.params2, 2)
+    -- 2 in scenes saved before the viscoelastic law's tangential damping
+    c.numbers("state.params2", st.params2, { 2, 3 })
     c.num("state.params2[1] (twisting)", st.params2[1], 0)
     c.num("state.params2[2] (wall friction angle, < 0: none)", st.params2[2], nil, math.pi / 2)
+    if st.params2[3] ~= nil then
+      c.int("state.params2[3] (tangential damping)", st.params2[3], 0, 1)
+    end
   end
   local pend = c.list("state.pending", st.pending)
   if #pend % 2 ~= 0 then

@@ -34,6 +34,7 @@ imp_dem_params imp_dem_default_params(void)
     p.friction_angle = 0.5;
     p.poisson = 0.3;
     p.en = 1.0;
+    p.tangential_damping = 1;
     p.wall_friction_angle = -1.0;  /* walls and facets: the friction angle of the spheres */
     return p;
 }

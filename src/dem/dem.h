@@ -45,7 +45,8 @@ struct imp_dem_domain;
 enum { IMP_DEM_SPHERE = 0, IMP_DEM_WALL = 1, IMP_DEM_FACET = 2 };
 /* a clump's entry in a saved scene (lua_dem_state.c); its members are spheres */
 enum { IMP_DEM_SAVED_CLUMP = 3 };
-enum { IMP_DEM_LAW_LINEAR = 0, IMP_DEM_LAW_HERTZ = 1 };
+/* the laws: linear (Cundall-Strack), Hertz-Mindlin, linear viscoelastic (dem_law_viscous.c) */
+enum { IMP_DEM_LAW_LINEAR = 0, IMP_DEM_LAW_HERTZ = 1, IMP_DEM_LAW_VISCOUS = 2 };
 /* geometry functors (bits of imp_dem_params.geometry) */
 enum { IMP_DEM_GEOM_SPHERE_SPHERE = 1, IMP_DEM_GEOM_WALL_SPHERE = 2, IMP_DEM_GEOM_FACET_SPHERE = 4 };
 
@@ -65,7 +66,10 @@ typedef struct imp_dem_params {
     double friction_angle;     /* rad, mu = tan(min(phi1, phi2)) */
     double poisson;            /* Hertz-Mindlin: Poisson's ratio */
     double en;                 /* Hertz-Mindlin: normal restitution of the viscous damping
-                                  (Tsuji et al. 1992); 1 = none */
+                                  (Tsuji et al. 1992); 1 = none. Viscoelastic: the normal
+                                  restitution of its dashpots, 0 < en <= 1 */
+    int tangential_damping;    /* viscoelastic: 1 (default) a tangential dashpot acts while the
+                                  contact sticks (LIGGGHTS' hooke), 0 none */
     double rolling;            /* rolling resistance eta_r >= 0 (0: none): a rolling moment
                                   limited by eta_r min(ra, rb) fn (dem_law.c) */
     double twisting;           /* twisting resistance eta_t >= 0 (0: none): a twisting moment
@@ -96,8 +100,11 @@ typedef struct imp_dem_inter {
     double fs[3];      /* shear force on b, N (on a: the opposite) */
     double kn, ks, mu; /* physics: normal and shear stiffness (N/m), friction coefficient
                           (Hertz-Mindlin: the current tangent stiffnesses) */
-    double kn0, ks0;   /* Hertz-Mindlin: fn = kn0 un^1.5, ks = ks0 un^0.5 */
-    double cn0;        /* Hertz-Mindlin: normal damping coefficient c = cn0 un^0.25 */
+    double kn0, ks0;   /* Hertz-Mindlin: fn = kn0 un^1.5, ks = ks0 un^0.5; viscoelastic: the
+                          tangential dashpot force of the last step, two of its components
+                          (dem_law_viscous.c) */
+    double cn0;        /* Hertz-Mindlin: normal damping coefficient c = cn0 un^0.25;
+                          viscoelastic: the dashpots' coefficient cn = ct */
     double mr[3];      /* rolling resistance: the rolling moment on b (on a: the opposite) */
     double mt;         /* twisting resistance: the twisting moment on b along n (on a: -mt n) */
     double adh_n, adh_s; /* a cohesive bond's normal and shear adhesion (N), while bonded */
@@ -135,7 +142,8 @@ typedef struct imp_dem_energy {
     double gravity_work;   /* work done by gravity since the energy was reset */
     double damping;        /* dissipated by the numerical damping */
     double plastic;        /* dissipated by Coulomb sliding */
-    double viscous;        /* dissipated by the Hertz-Mindlin normal viscous damping */
+    double viscous;        /* dissipated by the Hertz-Mindlin normal viscous damping and the
+                              viscoelastic law's dashpots */
     double elastic;        /* stored in the contact springs now */
     double kinetic;        /* translational + rotational, now (leapfrog mid-step velocities) */
 } imp_dem_energy;

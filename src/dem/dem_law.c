@@ -16,6 +16,8 @@
    Hertz-Mindlin (Mindlin & Deresiewicz 1953, no slip-history correction): fn = kn0 un^1.5 with
    kn0 = 4/3 E* sqrt(R*), tangent stiffness ks = 8 G* sqrt(R* un); 1/E* = sum (1 - nu^2)/E,
    1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R).
+   Viscoelastic (dem_law_viscous.c): the linear law with a normal dashpot and, while the
+   contact sticks, a tangential one; the portable law takes it (the AVX2 one has no dashpots).
 
    Organisation (for speed, results bit-identical whatever the path and the thread count): the
    interactions go by blocks of BLOCK; a block is sorted by the class in the hot copy (dem.h;
@@ -118,6 +120,18 @@ static inline double derived_kn(double ea, double ra, double eb, double rb)
     return 2.0 * ea * ra * eb * rb / (ea * ra + eb * rb);
 }
 
+/* the reduced mass of an interaction's particles (against a fixed one: the other's own) */
+static double reduced_mass(const imp_dem *d, const imp_dem_inter *I)
+{
+    if (d->fixed[I->a]) {
+        return d->mass[I->b];
+    }
+    if (d->fixed[I->b]) {
+        return d->mass[I->a];
+    }
+    return d->mass[I->a] * d->mass[I->b] / (d->mass[I->a] + d->mass[I->b]);
+}
+
 static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
 {
     double ea = d->young[I->a], eb = d->young[I->b];
@@ -138,14 +152,7 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
         I->ks0 = 8.0 * gstar * sqrt(rstar);
         /* Tsuji's damping: c = -2 sqrt(5/6) beta sqrt(Sn m*), Sn = 2 E* sqrt(R* un),
            beta = ln en / sqrt(ln^2 en + pi^2) */
-        double en = d->p.en, ms;
-        if (d->fixed[I->a]) {
-            ms = d->mass[I->b];
-        } else if (d->fixed[I->b]) {
-            ms = d->mass[I->a];
-        } else {
-            ms = d->mass[I->a] * d->mass[I->b] / (d->mass[I->a] + d->mass[I->b]);
-        }
+        double en = d->p.en, ms = reduced_mass(d, I);
         double beta = en < 1.0 && en > 0.0 ? log(en) / sqrt(log(en) * log(en) + IMP_PI * IMP_PI) : 0.0;
         I->cn0 = -2.0 * sqrt(5.0 / 6.0) * beta * sqrt(2.0 * estar * sqrt(rstar) * ms);
         I->kn = I->ks = 0.0;
@@ -153,6 +160,9 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
     }
     I->kn = derived_kn(ea, ra, eb, rb);
     I->ks = d->p.ks_ratio * I->kn;
+    if (d->p.law == IMP_DEM_LAW_VISCOUS) {
+        imp_dem_viscous_physics(d, I, reduced_mass(d, I));
+    }
 }
 
 /* The AVX2 law's kn, ks and mu made from the particles instead of read from the record
@@ -204,7 +214,7 @@ static void derived_update(imp_dem *d)
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
 static inline double ra_spin(const imp_dem *d, int a) { return d->kind[a] == IMP_DEM_SPHERE ? 1.0 : 0.0; }
 
-/* DONE_FORCE must be 1 (run_block); DONE_LOSS: the row's sliding loss alone is to be booked */
+/* DONE_FORCE must be 1 (run_block); DONE_LOSS: the row's losses alone are to be booked */
 enum { DONE_FORCE = 1, DONE_ERASE = 2, DONE_UNPEND = 4, DONE_LOSS = 8, DONE_BREAK = 16,
        DONE_BOND = 32 };
 _Static_assert((int)IMP_DEM_SCRATCH == (int)IMP_DEM_ROW, "dem.h: the scratch holds one row per interaction");
@@ -398,6 +408,14 @@ static double release(const imp_dem *d, const imp_dem_inter *I, const geo *e, do
     return dot(p, t) / (2.0 * ks);
 }
 
+/* The viscoelastic law's loss over the last step of a contact that opens (as release()) */
+static double viscous_release(const imp_dem *d, const imp_dem_inter *I, const geo *e, double dt)
+{
+    double p[3], vr[3], la, lb;
+    carry(d, I, e->n, e->un, e->ra, e->rb, dt, p, vr, &la, &lb);
+    return imp_dem_viscous_release(I, vr, e->n, dt);
+}
+
 /* Rolling resistance (the idea of Yade's rolling-resistance laws, e.g.
    Law2_ScGeom6D_CohFrictPhys_CohesionMoment): an elastic-plastic rolling moment M on b (on a:
    -M) against the relative rolling rotation, the relative angular velocity w_b - w_a without
@@ -493,6 +511,8 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     if (un < 0.0 && !I->bonded) {  /* a gap: the linear and Hertz laws have no attraction */
         if (!fresh && d->p.track_energy) {
             out[IMP_DEM_ROW_PLASTIC] = release(d, I, e, dt);
+            out[IMP_DEM_ROW_VISCOUS] = d->p.law == IMP_DEM_LAW_VISCOUS ? viscous_release(d, I, e, dt)
+                                                                      : 0.0;
             flags |= DONE_LOSS;
         }
         if (!d->p.never_erase) {
@@ -502,6 +522,9 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
         I->fn = 0.0;
         I->fs[0] = I->fs[1] = I->fs[2] = 0.0;
         I->n[0] = n[0], I->n[1] = n[1], I->n[2] = n[2];
+        if (d->p.law == IMP_DEM_LAW_VISCOUS) {  /* no dashpot force either */
+            I->kn0 = I->ks0 = 0.0;
+        }
         return flags;
     }
     const double n0 = n[0], n1 = n[1], n2 = n[2];
@@ -532,6 +555,11 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     } else {
         fn = I->kn * un;
     }
+    const int visco = d->p.law == IMP_DEM_LAW_VISCOUS;
+    const double vn = visco ? vrc[0] * n0 + vrc[1] * n1 + vrc[2] * n2 : 0.0;
+    if (visco) {  /* the normal dashpot (dem_law_viscous.c) */
+        fn += imp_dem_viscous_normal(I, fresh, vn, dt, &viscous);
+    }
     ks = I->ks;
     double tr[3];
     trial(pc, vrc, n, ks * dt, tr);
@@ -549,6 +577,10 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
             cap = bcap;
         }
     }
+    double ft[3] = {0.0, 0.0, 0.0};
+    if (visco) {  /* the tangential dashpot while it sticks (dem_law_viscous.c) */
+        imp_dem_viscous_tangential(d, I, vrc, n, vn, !(fs2 > cap * cap), dt, ft, &viscous);
+    }
     if (fs2 > cap * cap) {  /* Coulomb: slide; the work of the cut force is dissipated */
         double l = sqrt(fs2), scale = cap / l;
         /* slip (l - cap) / ks along the trial t, worked by the mean of the force before it
@@ -563,6 +595,9 @@ static inline int law(const imp_dem *d, imp_dem_inter *I, int *hot, double dt, c
     I->fn = fn;
     I->n[0] = n0, I->n[1] = n1, I->n[2] = n2;
     I->fs[0] = s0, I->fs[1] = s1, I->fs[2] = s2;
+    if (visco) {  /* the record keeps the spring's force, the row has the dashpot's too */
+        s0 += ft[0], s1 += ft[1], s2 += ft[2];
+    }
     /* force on b: F = fn n + fs; on a: the opposite; torques about each centre from the
        contact point (the middle of the overlap), with n x F = n x fs */
     out[IMP_DEM_ROW_F] = fn * n0 + s0;
@@ -598,6 +633,7 @@ static void apply(imp_dem *d, int k, int flags, const double *o, double *loss)
     const double wk = d->pair_w != NULL ? imp_dem_pair_weight(d->pair_w, d->hot[3 * k], d->hot[3 * k + 1]) : 1.0;
     if (flags & DONE_LOSS) {
         loss[0] += wk * o[IMP_DEM_ROW_PLASTIC];
+        loss[1] += wk * o[IMP_DEM_ROW_VISCOUS];
     }
     if (flags & DONE_ERASE) {
         imp_dem_request_erase(d, k);

@@ -35,6 +35,26 @@ static inline double imp_dem_row_ab(int a, int b)
     return v;
 }
 
+/* The linear viscoelastic law's parts (dem_law_viscous.c; dem_law.c's physics() and law()
+   call them). imp_dem_viscous_physics: the dashpots' coefficient of a new contact (its kn
+   made; ms the reduced mass). imp_dem_viscous_normal: the normal dashpot force -cn vn (vn = vr . n, the relative
+   normal velocity), and its loss over the last step added to *loss; before the record's un and
+   fn are replaced. imp_dem_viscous_tangential: the tangential dashpot force f = -ct vt while
+   the contact sticks (stick; else 0), kept in the record for the next step, and its loss over
+   the last step added to *loss; before the record's normal is replaced.
+   imp_dem_viscous_release: the loss of the last step of a contact that opens (un < 0), its
+   dashpot forces falling to zero. imp_dem_viscous_shear: the last tangential dashpot force
+   the record keeps. */
+void imp_dem_viscous_physics(const imp_dem *d, imp_dem_inter *I, double ms);
+double imp_dem_viscous_normal(const imp_dem_inter *I, int fresh, double vn, double dt,
+                              double *loss);
+void imp_dem_viscous_tangential(const imp_dem *d, imp_dem_inter *I, const double vr[3],
+                                const double n[3], double vn, int stick, double dt, double f[3],
+                                double *loss);
+double imp_dem_viscous_release(const imp_dem_inter *I, const double vr[3], const double n[3],
+                               double dt);
+void imp_dem_viscous_shear(const imp_dem_inter *I, double f[3]);
+
 /* Interactions go by blocks of IMP_DEM_BLOCK (dem_law.c). */
 enum { IMP_DEM_BLOCK = IMP_DEM_HOT_BLOCK };
 

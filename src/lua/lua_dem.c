@@ -86,8 +86,8 @@ static int l_collide(lua_State *L)
 
 /* core.dem_configure(w, geometry_bits, law, young, ks_ratio, friction_angle, poisson,
    never_erase, en, rolling, twisting, cohesion_now, cohesion_n, cohesion_s,
-   wall_friction_angle): the interaction loop's functors, also used by the default
-   engine list */
+   wall_friction_angle, tangential_damping): the interaction loop's functors, also used by the
+   default engine list */
 static int l_configure(lua_State *L)
 {
     imp_world *w;
@@ -106,6 +106,7 @@ static int l_configure(lua_State *L)
     d->p.cohesion_n = luaL_optnumber(L, 13, 0.0);
     d->p.cohesion_s = luaL_optnumber(L, 14, 0.0);
     d->p.wall_friction_angle = luaL_optnumber(L, 15, -1.0);
+    d->p.tangential_damping = lua_isnone(L, 16) || lua_toboolean(L, 16);
     return 0;
 }
 

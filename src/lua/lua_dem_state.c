@@ -114,8 +114,8 @@ static int l_export(lua_State *L)
         }
     }
     lua_setfield(L, -2, "moments");
-    double extra[2] = {d->p.twisting, d->p.wall_friction_angle};
-    imp_lua_set_vector(L, "params2", extra, 2);
+    double extra[3] = {d->p.twisting, d->p.wall_friction_angle, d->p.tangential_damping};
+    imp_lua_set_vector(L, "params2", extra, 3);
     if (d->cell.on) {  /* the periodic cell: H, H0 and the velocity gradient */
         double cell[27];
         memcpy(cell, d->cell.h, sizeof d->cell.h);
@@ -272,7 +272,7 @@ static int l_import(lua_State *L)
     d->p.verlet = num_at(L, -1, 2);
     d->p.interaction_radius = num_at(L, -1, 3);
     d->p.geometry = (int)int_of(L, num_at(L, -1, 4), 0, 7);
-    d->p.law = (int)int_of(L, num_at(L, -1, 5), 0, 1);
+    d->p.law = (int)int_of(L, num_at(L, -1, 5), 0, 2);
     d->p.never_erase = (int)int_of(L, num_at(L, -1, 6), 0, 1);
     double young = num_at(L, -1, 7);
     d->p.ks_ratio = num_at(L, -1, 8);
@@ -365,6 +365,15 @@ static int l_import(lua_State *L)
     lua_getfield(L, 2, "params2");
     d->p.twisting = lua_istable(L, -1) ? num_at(L, -1, 1) : 0.0;
     d->p.wall_friction_angle = lua_istable(L, -1) ? num_at(L, -1, 2) : -1.0;
+    /* the viscoelastic law's tangential dashpot (1 in scenes saved before it) */
+    d->p.tangential_damping = 1;
+    if (lua_istable(L, -1)) {
+        lua_rawgeti(L, -1, 3);
+        if (!lua_isnil(L, -1)) {
+            d->p.tangential_damping = (int)int_of(L, lua_tonumber(L, -1), 0, 1);
+        }
+        lua_pop(L, 1);
+    }
     lua_pop(L, 1);
     sub_table(L, 2, "pending");
     int np = (int)int_of(L, (double)luaL_len(L, -1), 0, INT_MAX / 4) / 2;

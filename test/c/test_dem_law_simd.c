@@ -355,6 +355,23 @@ TEST(hertz_bits)
     CHECK(seen.real > 100);
 }
 
+/* the viscoelastic law (dem_law_viscous.c), which the AVX2 law gives to the portable one:
+   the same bits on either switch and with two threads; with never_erase, distant interactions
+   and a facet (gaps: the dashpots' state cleared) */
+TEST(viscous_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_VISCOUS, 0, 0, 1, 1.0, 0.3, 0};
+    tally seen = {0, 0, 0, 0, 0};
+    CHECK(compare_runs(&o, 400, 0, &seen) == -1);
+    CHECK(seen.real > 100);
+    CHECK(seen.sliding > 10);
+    o.threads = 2;
+    CHECK(compare_runs(&o, 200, 0, &seen) == -1);
+    scene_opts g = {IMP_DEM_LAW_VISCOUS, 1, 1, 1, 1.3, 0.5, 0};
+    CHECK(compare_runs(&g, 400, 0, &seen) == -1);
+    CHECK(seen.gaps > 10);
+}
+
 /* a sheared periodic cell: the images' offsets and affine velocities in both laws */
 TEST(periodic_bits)
 {
@@ -409,6 +426,7 @@ int main(int argc, char **argv)
     RUN(derived_bits);
     RUN(gaps_facet_bits);
     RUN(hertz_bits);
+    RUN(viscous_bits);
     RUN(linear_bits_two_threads);
     RUN(periodic_bits);
     RUN(kept_sorts_bits);
