@@ -31,7 +31,8 @@ typedef struct imp_e3_soft_pt {
     double sep;           /* the detected gap */
     double uhit;          /* the normal velocity before the step's first push (an impact's
                              approach, gravity over the step's first sub-steps included) */
-    double maxn;          /* the largest normal impulse of the step */
+    double pushed;        /* the normal impulse of the step's first push (0 before it: only
+                             whether it is 0 is read) */
     int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
     int src;              /* its point in e->pts (the rows are in pass order, below) */
     int soft_static;      /* one side does not move: the stiffer softness */
@@ -72,10 +73,11 @@ struct imp_e3_soft {
     imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
     /* the coloured blocks (engine3d_soft_blocks.c) */
     struct imp_e3_block *blocks;
-    struct imp_e3_block_sum *bsum; /* per block (block_cap) */
+    struct imp_e3_block_sum *bsum; /* per block (sum_cap) */
+    struct imp_e3_block_hit *bhit; /* per block (hit_cap) */
     struct imp_e3_block_frame *xframes; /* the per-point frames of the blocks whose pairs'
                                        points do not share one (xframe_cap) */
-    int nblocks, block_cap, sum_cap, xframe_cap;
+    int nblocks, block_cap, sum_cap, hit_cap, xframe_cap;
     int colour_first[E3B_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
     int *pair_first;      /* the pairs' first points in pts, then n (pair_cap) */
     int *pair_col;        /* per pair: its colour, -1: solved one by one */
@@ -97,7 +99,7 @@ struct imp_e3_soft {
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the step's last relax pass (when it stores the rows): whether a row pushed at an
-       approach faster than impact_threshold (uhit < -impact_threshold, maxn > 0), taken as it
+       approach faster than impact_threshold (uhit < -impact_threshold, pushed > 0), taken as it
        stores them (pushed_known 1) for the restitution pass's first question */
     double impact_threshold;
     int pushed_fast, pushed_known;
@@ -112,7 +114,9 @@ struct imp_e3_soft {
 /* One point of each lane of a block, structure of arrays (lane l of each field: the lane's
    point; a lane with fewer points has rows of zeros here and its impulse masked to +0 in the
    passes, so that it changes nothing). Only what the passes read or write: the frame is the
-   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum). The data fixed
+   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum), and so is the
+   first push (imp_e3_block_hit: the passes ask the block's pushed bits and write there only at
+   a row's first push of the step). The data fixed
    for the step but the gap (anchors, masses) in floats, fewer bytes for the passes to read
    (issue #24 item 8): the rows' values rounded to nearest as the blocks are made, the masses
    computed from the rounded anchors, frame and inverse inertias, then rounded, and written
@@ -123,7 +127,7 @@ struct imp_e3_soft {
 typedef struct imp_e3_block_pt {
     float ra[3][4], rb[3][4];
     float mn[4], mt[4], w1n[4], w2n[4];
-    double sep[4], s[4], rn[4], rt1[4], rt2[4], uhit[4], maxn[4];
+    double sep[4], s[4], rn[4], rt1[4], rt2[4];
 } imp_e3_block_pt;
 
 /* The contact frame (n, t1, t2) and friction of each lane's points, in floats (the rows'
@@ -140,6 +144,13 @@ typedef struct imp_e3_block_sum {
     double sum[E3B_POINTS][3][4];
 } imp_e3_block_sum;
 
+/* a block's points' first push of the step (the rows' uhit and pushed, imp_e3_soft_pt), apart
+   from the block points: a pass reads and writes them only at a row's first push of the step
+   (the block's pushed bits tell which rows pushed), a few times a step, not at every pass */
+typedef struct imp_e3_block_hit {
+    double uhit[E3B_POINTS][4], pushed[E3B_POINTS][4];
+} imp_e3_block_hit;
+
 typedef struct imp_e3_block {
     imp_e3_block_pt p[E3B_POINTS];
     imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
@@ -152,6 +163,8 @@ typedef struct imp_e3_block {
     int row[E3B_POINTS][4];         /* the point in s->pts (-1: none) */
     int amove, bmove;               /* bit l: lane l's a (b) moves */
     int np;                         /* the most points of its lanes */
+    unsigned char pushed[E3B_POINTS]; /* bit l: lane l's point k pushed this step (its pushed in
+                                       s->bhit is not 0) */
     int xf;                         /* -1: one frame for the block's points; else points 1 .. np - 1
                                        take s->xframes[xf .. xf + np - 2] */
 } imp_e3_block;
