@@ -87,7 +87,7 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
     if (nslots > s->slot_cap) {
         size_t n = (size_t)nslots;
         if (imp_resize(&s->pose0, n * 7 * sizeof *s->pose0) != 0
-            || imp_resize(&s->delta, n * 16 * sizeof *s->delta) != 0
+            || imp_resize(&s->delta, n * 8 * sizeof *s->delta) != 0
             || imp_resize(&s->force, n * 6 * sizeof *s->force) != 0
             || imp_resize(&s->sv, n * 8 * sizeof *s->sv) != 0
             || imp_resize(&s->si, n * 12 * sizeof *s->si) != 0
@@ -722,18 +722,15 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
             sf->dq[s] = 0;
         }
         const double *p0 = sf->pose0 + 7 * (size_t)s;
-        double *m = sf->delta + 16 * (size_t)s;
+        double *m = sf->delta + 8 * (size_t)s;
         m[0] = x0 - p0[0], m[1] = x1 - p0[1], m[2] = x2 - p0[2];
         if (sf->dq[s]) {
             continue;
         }
         sf->dq[s] = 1;
+        /* the rotation as its quaternion: the readers take the matrix (imp_q_to_mat3) */
         imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
-        imp_mat3 r = imp_q_to_mat3(qd);
-        /* by columns, written out: the loops' transposing copy went through r on the stack */
-        m[4] = r.m[0][0], m[5] = r.m[1][0], m[6] = r.m[2][0];
-        m[8] = r.m[0][1], m[9] = r.m[1][1], m[10] = r.m[2][1];
-        m[12] = r.m[0][2], m[13] = r.m[1][2], m[14] = r.m[2][2];
+        m[4] = qd.w, m[5] = qd.x, m[6] = qd.y, m[7] = qd.z;
     }
 }
 
@@ -901,9 +898,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     inertia_columns(w, e);
     for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
         memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));
-        double *m = sf->delta + 16 * (size_t)s;
-        memset(m, 0, 16 * sizeof *m);
-        m[4] = m[9] = m[14] = 1.0;
+        double *m = sf->delta + 8 * (size_t)s;
+        memset(m, 0, 8 * sizeof *m);
+        m[4] = 1.0;  /* (the quaternion (1, 0, 0, 0): the identity, imp_e3_delta_expand) */
         sf->dq[s] = 0;  /* (the identity is not the product at the pose: its bits may differ) */
     }
     int elastic = prepare(w, e);  /* whether a point may restitute: only then restitution_pass reads ke */

@@ -576,7 +576,9 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
    the rotation's columns) from delta */
 static void gather(const struct imp_e3_soft *s, int slot, double v[6], double d[12])
 {
-    const double *p = s->sv + 8 * (size_t)slot, *m = s->delta + 16 * (size_t)slot;
+    const double *p = s->sv + 8 * (size_t)slot;
+    double m[16];
+    imp_e3_delta_expand(s->delta + 8 * (size_t)slot, m);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         v[i] = p[i];

@@ -6,6 +6,7 @@
 #include "engine3d.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_recycle.h"
+#include "quat.h"
 
 /* A block: up to E3B_LANES body pairs of one colour (no two sharing a body that moves), one a
    lane, each with up to E3B_POINTS points solved in turn; the pairs of two moving bodies take
@@ -51,8 +52,10 @@ struct imp_e3_soft {
     imp_e3_soft_pt *pts;
     int cap;
     double *pose0;        /* 7 per slot: position and orientation at the step's start */
-    double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
-                             by columns (each x, y, z, 0) */
+    double *delta;        /* 8 per slot (one cache line): displacement since then (x, y, z, 0)
+                             and the rotation since as a quaternion (w, x, y, z), whose matrix
+                             the readers take by imp_q_to_mat3's operations (imp_e3_delta_expand,
+                             the passes' rotation) */
     double *force;        /* the bodies' forces and torques (6 per slot, imp_world_forces) */
     double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
                              e->vel */
@@ -301,12 +304,27 @@ static inline void apply(double *va, double *vb, const double *Ia, const double 
     }
 }
 
+/* a slot's motion since the step began (m: its 8 in delta) as 16: the displacement (x, y, z,
+   0), then the rotation's columns (each x, y, z, 0), imp_q_to_mat3 of the quaternion (the
+   step start's (1, 0, 0, 0) gives the identity, +0 off the diagonal) */
+static inline void imp_e3_delta_expand(const double *m, double d[16])
+{
+    imp_mat3 r = imp_q_to_mat3(imp_q(m[4], m[5], m[6], m[7]));
+    d[0] = m[0], d[1] = m[1], d[2] = m[2], d[3] = 0.0;
+    for (int j = 0; j < 3; j++) {
+        d[4 + 4 * j] = r.m[0][j], d[5 + 4 * j] = r.m[1][j], d[6 + 4 * j] = r.m[2][j], d[7 + 4 * j] = 0.0;
+    }
+}
+
 /* the separation of the point in the sub-step: its anchors moved with their bodies since the
-   step began (delta: 16 per slot), s = sep + n . (o_b - o_a), o = ((dx + r_0 R_0) + r_1 R_1 +
-   r_2 R_2) - r (R_j: the rotation's columns), the dot product summed ((x0 + x1) + x2) + x3 */
+   step began (delta: 8 per slot, imp_e3_delta_expand), s = sep + n . (o_b - o_a), o = ((dx +
+   r_0 R_0) + r_1 R_1 + r_2 R_2) - r (R_j: the rotation's columns), the dot product summed
+   ((x0 + x1) + x2) + x3 */
 static inline double separation(const double *delta, const imp_e3_soft_pt *q)
 {
-    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
+    double ma[16], mb[16];
+    imp_e3_delta_expand(delta + 8 * (size_t)q->a, ma);
+    imp_e3_delta_expand(delta + 8 * (size_t)q->b, mb);
     double x[4];
     for (int k = 0; k < 4; k++) {
         double oa = ma[k] + q->ra[0] * ma[4 + k];

@@ -114,6 +114,26 @@ KERN void L_(kick)(const imp_e3_block *b0, const imp_e3_block *b1, const VT P[3]
     }
 }
 
+/* the rotation's columns c[1 + j] (each x, y, z, +0) of the lanes' quaternions q (w, x, y, z):
+   imp_q_to_mat3's operations (imp_e3_delta_expand's), lane by lane */
+KERN void L_(rotation)(const VT q[4], VT c[4][4])
+{
+    const VT one = vset(1.0), two = vset(2.0);
+    VT xx = vmul(q[1], q[1]), yy = vmul(q[2], q[2]), zz = vmul(q[3], q[3]);
+    VT xy = vmul(q[1], q[2]), xz = vmul(q[1], q[3]), yz = vmul(q[2], q[3]);
+    VT wx = vmul(q[0], q[1]), wy = vmul(q[0], q[2]), wz = vmul(q[0], q[3]);
+    c[1][0] = vsub(one, vmul(two, vadd(yy, zz)));
+    c[1][1] = vmul(two, vadd(xy, wz));
+    c[1][2] = vmul(two, vsub(xz, wy));
+    c[2][0] = vmul(two, vsub(xy, wz));
+    c[2][1] = vsub(one, vmul(two, vadd(xx, zz)));
+    c[2][2] = vmul(two, vadd(yz, wx));
+    c[3][0] = vmul(two, vadd(xz, wy));
+    c[3][1] = vmul(two, vsub(yz, wx));
+    c[3][2] = vsub(one, vmul(two, vadd(xx, yy)));
+    c[1][3] = c[2][3] = c[3][3] = vzero();
+}
+
 /* the lanes' state gathered from the slots, their inverse inertias from the blocks (use_bias:
    a solve pass, the motions and the separation's terms too) */
 KERN void L_(begin)(const struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_block *b1, L_(block) *g,
@@ -132,11 +152,13 @@ KERN void L_(begin)(const struct imp_e3_soft *s, const imp_e3_block *b0, const i
         }
     }
     if (use_bias) {
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            vgather(s->delta, b0->a, b1->a, 16, 4 * j, g->da[j]);
-            vgather(s->delta, b0->b, b1->b, 16, 4 * j, g->db[j]);
-        }
+        VT qa[4], qb[4];
+        vgather(s->delta, b0->a, b1->a, 8, 0, g->da[0]);
+        vgather(s->delta, b0->a, b1->a, 8, 4, qa);
+        vgather(s->delta, b0->b, b1->b, 8, 0, g->db[0]);
+        vgather(s->delta, b0->b, b1->b, 8, 4, qb);
+        L_(rotation)(qa, g->da);
+        L_(rotation)(qb, g->db);
         VT n[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
