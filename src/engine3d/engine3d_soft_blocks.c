@@ -1075,6 +1075,12 @@ KERN4 v4 sel4(m4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
 KERN4 v4 keep4(m4 m, v4 x) { return _mm256_and_pd(x, m); }
 KERN4 int any4(m4 m) { return _mm256_movemask_pd(m) != 0; }
 KERN4 int bits4(m4 m) { return _mm256_movemask_pd(m); }
+KERN4 m4 lanes4(int m0, int m1)
+{
+    (void)m1;
+    const __m256i bit = _mm256_set_epi64x(8, 4, 2, 1);
+    return _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(m0), bit), bit));
+}
 /* the lanes with point k (k < cnt) */
 KERN4 m4 live4(const long long *c0, const long long *c1, int k)
 {
@@ -1261,6 +1267,7 @@ KERN8 v8 sel8(m8 m, v8 yes, v8 no) { return _mm512_mask_blend_pd(m, no, yes); }
 KERN8 v8 keep8(m8 m, v8 x) { return _mm512_maskz_mov_pd(m, x); }
 KERN8 int any8(m8 m) { return m != 0; }
 KERN8 int bits8(m8 m) { return m; }
+KERN8 m8 lanes8(int m0, int m1) { return (m8)(m0 | m1 << 4); }
 KERN8 m8 live8(const long long *c0, const long long *c1, int k)
 {
     __m512i cnt = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)c0)),

@@ -8,7 +8,8 @@
    (a field's lanes of the first block and of the second: the 4-lane ones read and write the
    first only), ldf (ld's of a field in floats, each converted to double: exact), gt eq
    (masks), both (and), sel (m ? yes : no), keep (m ? x : +0), any, bits (a mask's lanes as
-   bits: the first block's 0-3, the second's 4-7),
+   bits: the first block's 0-3, the second's 4-7), lanes (the mask of the lanes whose bit is
+   set in m0, the first block's, or m1, the second's),
    live (the lanes with point k), add_has (x + y in the lanes of the blocks that have point k;
    one block has it in every lane), moving (the lanes whose body moves), gather_lanes and
    scatter_lanes (4 doubles a slot into or out of components x, y, z, w).
@@ -45,6 +46,7 @@
 #define vkeep L_(keep)
 #define vany L_(any)
 #define vbits L_(bits)
+#define vlanes L_(lanes)
 #define vlive L_(live)
 #define vadd_has L_(add_has)
 #define vmoving L_(moving)
@@ -177,27 +179,6 @@ KERN void L_(end)(struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_bl
     vscatter(s->sv, b0->b, b1->b, vmoving(b0->bmove, b1->bmove), 4, g->wb);
 }
 
-/* the lanes of bits first (the first block's 0-3, the second's 4-7) pushed for the first time
-   this step at point k: their approach before it (uhit = min(u_N, uhit), lane_point's) and the
-   impulse into the blocks' imp_e3_block_hit, their pushed bits set (u, r: the lanes' u_N and rn,
-   the first block's 0-3) */
-static void L_(first_push)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, int k, int first,
-                           const double *u, const double *r)
-{
-    for (int h = 0; h < LW / 4; h++) {
-        imp_e3_block *b = h ? b1 : b0;
-        imp_e3_block_hit *x = &s->bhit[b - s->blocks];
-        int bits = first >> 4 * h & 15;
-        for (int l = 0; l < 4; l++) {
-            if (bits >> l & 1) {
-                x->uhit[k][l] = u[4 * h + l] < x->uhit[k][l] ? u[4 * h + l] : x->uhit[k][l];
-                x->pushed[k][l] = r[4 * h + l];
-            }
-        }
-        b->pushed[k] |= (unsigned char)bits;
-    }
-}
-
 /* point k of the lanes (b0's and b1's, both having it; lane_point's operations); bs0, bs1:
    the sums the pass adds its impulses to (NULL: none) */
 KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block *b1, imp_e3_block_sum *bs0,
@@ -267,13 +248,18 @@ KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block 
     VT rn = vfnm(is, r0, vfnm(vmul(vldf(p0->mn, p1->mn), ms), vadd(vn, bias), r0));
     rn = vmax(rn, zero);
     VT dn = vsub(rn, r0);
-    /* the lanes' first push of the step (rn > 0, not pushed before): a few times a step */
-    int first = vbits(vgt(rn, zero)) & ~vmoving(b0->pushed[k], b1->pushed[k]);
-    if (first != 0) {
-        double u[8], r[8];
-        vst(u, u + 4, vn);
-        vst(r, r + 4, rn);
-        L_(first_push)(s, b0, b1, k, first, u, r);
+    /* the lanes' first push of the step (rn > 0, not pushed before: once a row a step, the
+       block's imp_e3_block_hit read and written only then): their approach before it (uhit =
+       min(u_N, uhit), lane_point's) and impulse, their pushed bits set */
+    VM first = vboth(vgt(rn, zero), vlanes(~b0->pushed[k] & 15, ~b1->pushed[k] & 15));
+    if (vany(first)) {
+        imp_e3_block_hit *h0 = &s->bhit[b0 - s->blocks], *h1 = &s->bhit[b1 - s->blocks];
+        VT uhit = vld(h0->uhit[k], h1->uhit[k]);
+        vst(h0->uhit[k], h1->uhit[k], vsel(first, vmin(vn, uhit), uhit));
+        vst(h0->pushed[k], h1->pushed[k], vsel(first, rn, vld(h0->pushed[k], h1->pushed[k])));
+        int bits = vbits(first);
+        b0->pushed[k] |= (unsigned char)(bits & 15);
+        b1->pushed[k] |= (unsigned char)(bits >> 4 & 15);
     }
     vst(p0->rn, p1->rn, rn);
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
@@ -388,6 +374,7 @@ KERN void L_(warm)(struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_b
 #undef vkeep
 #undef vany
 #undef vbits
+#undef vlanes
 #undef vlive
 #undef vadd_has
 #undef vmoving
