@@ -138,9 +138,14 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     }
     const double *K = ic->K;
     unsigned soft_rows = 0;
+    double ma[16], mb[16];  /* (a solve pass) the pair's sides' motions since the step began */
+    if (use_bias) {
+        imp_e3_delta_expand(sf->delta + 8 * (size_t)q0->a, ma);
+        imp_e3_delta_expand(sf->delta + 8 * (size_t)q0->b, mb);
+    }
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
-        double s = use_bias ? separation(sf->delta, q) : *r[i].s;
+        double s = use_bias ? separation_of(ma, mb, q) : *r[i].s;
         /* a relax row's gap is s + hs u_N, u_N its velocity then: it closes it at
            u_N = -s / (2 hs) */
         double bias, ms, is;

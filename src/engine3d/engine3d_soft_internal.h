@@ -319,12 +319,9 @@ static inline void imp_e3_delta_expand(const double *m, double d[16])
 /* the separation of the point in the sub-step: its anchors moved with their bodies since the
    step began (delta: 8 per slot, imp_e3_delta_expand), s = sep + n . (o_b - o_a), o = ((dx +
    r_0 R_0) + r_1 R_1 + r_2 R_2) - r (R_j: the rotation's columns), the dot product summed
-   ((x0 + x1) + x2) + x3 */
-static inline double separation(const double *delta, const imp_e3_soft_pt *q)
+   ((x0 + x1) + x2) + x3; ma, mb: its sides' motions, imp_e3_delta_expand's */
+static inline double separation_of(const double ma[16], const double mb[16], const imp_e3_soft_pt *q)
 {
-    double ma[16], mb[16];
-    imp_e3_delta_expand(delta + 8 * (size_t)q->a, ma);
-    imp_e3_delta_expand(delta + 8 * (size_t)q->b, mb);
     double x[4];
     for (int k = 0; k < 4; k++) {
         double oa = ma[k] + q->ra[0] * ma[4 + k];
@@ -338,6 +335,15 @@ static inline double separation(const double *delta, const imp_e3_soft_pt *q)
         x[k] = (ob - oa) * q->ec[0][k];
     }
     return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
+}
+
+/* separation_of with its sides' motions taken from delta (8 per slot) */
+static inline double separation(const double *delta, const imp_e3_soft_pt *q)
+{
+    double ma[16], mb[16];
+    imp_e3_delta_expand(delta + 8 * (size_t)q->a, ma);
+    imp_e3_delta_expand(delta + 8 * (size_t)q->b, mb);
+    return separation_of(ma, mb, q);
 }
 
 /* A portable normal row's bias and softness at separation s: speculative (s > 0) bias
