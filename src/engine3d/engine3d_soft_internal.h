@@ -119,14 +119,14 @@ struct imp_e3_soft {
    passes, so that it changes nothing). Only what the passes read or write: the frame is the
    pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum), and so is the
    first push (imp_e3_block_hit: the passes ask the block's pushed bits and write there only at
-   a row's first push of the step). The data fixed
-   for the step but the gap (anchors, masses) in floats, fewer bytes for the passes to read
-   (issue #24 item 8): the rows' values rounded to nearest as the blocks are made, the masses
-   computed from the rounded anchors, frame and inverse inertias, then rounded, and written
-   back so into the rows (the impact pass's); every path rounds the same way and reads the
-   same floats. The gap sep stays a double: its rounding would be an error of position the
-   soft rows push against every step (a box at rest on the ground: 4e-11 m/s against 1e-14).
-   The impulses and separations, which the passes change, in doubles. */
+   a row's first push of the step). The data fixed for the step but the gap (anchors, masses)
+   in floats, fewer bytes for the passes to read (issue #24 item 8): the rows' values rounded
+   to nearest as the blocks are made, the masses computed from the rounded anchors, frame and
+   inverse inertias, then rounded, and written back so into the rows (the impact pass's); every
+   path rounds the same way and reads the same floats. The gap sep stays a double: its rounding
+   would be an error of position the soft rows push against every step (a box at rest on the
+   ground: 4e-11 m/s against 1e-14). The impulses and separations, which the passes change, in
+   doubles. */
 typedef struct imp_e3_block_pt {
     float ra[3][4], rb[3][4];
     float mn[4], mt[4], w1n[4], w2n[4];
@@ -149,7 +149,7 @@ typedef struct imp_e3_block_sum {
 
 /* a block's points' first push of the step (the rows' uhit and pushed, imp_e3_soft_pt), apart
    from the block points: a pass reads and writes them only at a row's first push of the step
-   (the block's pushed bits tell which rows pushed), a few times a step, not at every pass */
+   (the block's pushed bits tell which rows pushed), once a row a step, not at every pass */
 typedef struct imp_e3_block_hit {
     double uhit[E3B_POINTS][4], pushed[E3B_POINTS][4];
 } imp_e3_block_hit;
