@@ -48,13 +48,13 @@ end
 local contact_events = { "contact_begin", "contact_end", "collision" }
 
 -- the world builds contact events while one of their handlers is there (a step's walk of its
--- contact points, skipped without them); pcall: a closed world keeps its handlers, builds none
+-- contact points, skipped without them); on a closed world _contact_events does nothing
 local function want_contact_events(w, per_world)
   local on = false
   for _, k in ipairs(contact_events) do
     if per_world[k] and #per_world[k] > 0 then on = true end
   end
-  pcall(function() w:_contact_events(on) end)
+  w:_contact_events(on)
 end
 
 local function accepted_events(w)

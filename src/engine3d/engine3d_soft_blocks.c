@@ -297,8 +297,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
                        const imp_e3_softness *stiff, int simd)
 {
     if (find_pairs(s, n) != 0
-        || imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0
-        || imp_grow(&s->blocks, &s->block_cap, s->npairs + E3B_COLOURS, sizeof *s->blocks) != 0) {
+        || imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0) {
         return -1;
     }
     memset(s->colour_mask, 0, (size_t)nslots * sizeof *s->colour_mask);
@@ -326,7 +325,10 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
         nb += (count[c] + E3B_LANES - 1) / E3B_LANES;
     }
     s->colour_first[E3B_COLOURS] = nb;
-    if (imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
+    /* the blocks as many as the colours need (at most the pairs): not npairs + E3B_COLOURS,
+       whose 2288 bytes a block were 148 KB for one pair (a mapping of its own, h-box1) */
+    if (imp_grow(&s->blocks, &s->block_cap, nb, sizeof *s->blocks) != 0
+        || imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
         || imp_grow(&s->bhit, &s->hit_cap, nb, sizeof *s->bhit) != 0) {
         return -1;
     }
@@ -1573,11 +1575,28 @@ int imp_e3_soft_blocks_wide(int set)
 static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double push_max, int use_bias, int warm,
                        int sum, int store, int simd)
 {
+    /* only the colours that hold blocks walked: the highest (the last c whose colour_first is
+       below the range's end; colour_first does not decrease) down to the lowest (below it
+       colour_first[c + 1] is the range's start). A walk of all 48 or 16 colours a pass cost
+       more than one box's block (h-box1, session 23). */
+    int lo = s->colour_first[c0], hi = s->colour_first[c1], top = c0;
+    if (lo == hi) {
+        return;
+    }
+    for (int l = c0, r = c1 - 1; l <= r;) {
+        int m = (l + r) / 2;
+        if (s->colour_first[m] < hi) {
+            top = m;
+            l = m + 1;
+        } else {
+            r = m - 1;
+        }
+    }
     double inv_hs = 1.0 / hs;
 #if defined(IMP_E3_HAVE_AVX2)
     int fma_ok = simd && fma_supported(), wide = fma_ok && imp_e3_soft_blocks_wide(-1);
 #endif
-    for (int c = c1 - 1; c >= c0; c--) {
+    for (int c = top; c >= c0 && s->colour_first[c + 1] > lo; c--) {
         for (int i = s->colour_first[c + 1] - 1; i >= s->colour_first[c]; i--) {
             imp_e3_block_sum *bs = sum ? &s->bsum[i] : NULL;
 #if defined(IMP_E3_HAVE_AVX2)

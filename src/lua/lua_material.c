@@ -227,13 +227,16 @@ void imp_lua_open_material(lua_State *L)
 
 /* World:_contact_events(on): whether the steps build contact events (world.lua's World:on and
    World:off turn them on while a contact_begin, contact_end or collision handler is there;
-   a new world has them off, imp_world_set_contact_events). Shared: a handler may be added
-   while a method of the world runs (the step reads the flag at its end, no Lua between) */
+   a new world has them off, imp_world_set_contact_events). Not guarded: it sets a flag and
+   calls no Lua, so it may run while a method of the world runs (the step reads the flag at its
+   end); on a closed world it does nothing (a closed world builds no events) */
 static int l_contact_events(lua_State *L)
 {
-    imp_world *w = imp_lua_check_world(L, 1);
+    world_ud *u = luaL_checkudata(L, 1, IMP_WORLD_MT);
     luaL_checktype(L, 2, LUA_TBOOLEAN);
-    imp_world_set_contact_events(w, lua_toboolean(L, 2));
+    if (imp_lua_world_open(u)) {
+        imp_world_set_contact_events(u->w, lua_toboolean(L, 2));
+    }
     return 0;
 }
 

@@ -155,6 +155,13 @@ void imp_lua_set_guarded(lua_State *L, const luaL_Reg *l, const char *prefix, in
     }
 }
 
+/* the methods left bare: close (it must run on a closed or busy world) and _contact_events (a
+   flag, no Lua called; a no-op on a closed world: lua_material.c) */
+static int unguarded(lua_CFunction f)
+{
+    return f == l_world_close || f == imp_lua_event_flag_methods[0].func;
+}
+
 void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_prefix, int on)
 {
     int t = lua_gettop(L);
@@ -167,7 +174,7 @@ void imp_lua_guard_table(lua_State *L, const char *prefix, const char *name_pref
         if (upvalues) {
             lua_pop(L, 1);  /* a closure: left as it is (the guard calls bare C functions) */
         }
-        if (f != NULL && !upvalues && f != l_guarded && f != l_world_close && k != NULL
+        if (f != NULL && !upvalues && f != l_guarded && !unguarded(f) && k != NULL
             && strncmp(k, name_prefix, np) == 0) {
             const char *name = lua_pushfstring(L, "%s%s", prefix, k);
             push_guarded(L, -2, name, on, IMP_EXCLUSIVE);
@@ -1294,7 +1301,7 @@ void imp_lua_open_world(lua_State *L)
         lua_pushcfunction(L, l_world_close);
         lua_setfield(L, -2, "close");
         imp_lua_set_guarded(L, imp_lua_contact_methods, "World:", IMP_ON_WORLD, IMP_EXCLUSIVE);
-        imp_lua_set_guarded(L, imp_lua_event_flag_methods, "World:", IMP_ON_WORLD, IMP_SHARED);
+        luaL_setfuncs(L, imp_lua_event_flag_methods, 0);
         imp_lua_set_guarded(L, imp_lua_query_methods, "World:", IMP_ON_WORLD, IMP_SHARED);
         imp_lua_set_guarded(L, imp_lua_engine2d_methods, "World:", IMP_ON_WORLD, IMP_EXCLUSIVE);
         lua_pushvalue(L, -1);
