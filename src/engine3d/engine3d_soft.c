@@ -87,7 +87,7 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
     if (nslots > s->slot_cap) {
         size_t n = (size_t)nslots;
         if (imp_resize(&s->pose0, n * 7 * sizeof *s->pose0) != 0
-            || imp_resize(&s->delta, n * 16 * sizeof *s->delta) != 0
+            || imp_resize(&s->delta, n * 8 * sizeof *s->delta) != 0
             || imp_resize(&s->force, n * 6 * sizeof *s->force) != 0
             || imp_resize(&s->sv, n * 8 * sizeof *s->sv) != 0
             || imp_resize(&s->si, n * 12 * sizeof *s->si) != 0
@@ -151,7 +151,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->rt1 = p->r[1];
     q->rt2 = p->r[2];
     q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
-    q->maxn = 0.0;
+    q->pushed = 0.0;
     q->held = 0;
     q->fresh = p->fresh;
 }
@@ -284,11 +284,11 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
     rn = rn > 0.0 ? rn : 0.0;
     rn = q->held ? q->rn : rn;  /* solved with its pair's points (engine3d_soft_impact.c) */
     double dn = rn - q->rn;
-    if (q->maxn == 0.0 && rn > 0.0) {  /* its first push of the step */
+    if (q->pushed == 0.0 && rn > 0.0) {  /* its first push of the step */
         q->uhit = vn < q->uhit ? vn : q->uhit;
+        q->pushed = rn;
     }
     q->rn = rn;
-    q->maxn = rn > q->maxn ? rn : q->maxn;
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
         apply(va, vb, sf->si + 12 * (size_t)q->a, sf->si + 12 * (size_t)q->b, q, dn, 0.0, 0.0);
         return;
@@ -334,7 +334,7 @@ static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, doub
     if (sf->pushed_known && !sf->pushed_fast) {
         return 0;  /* the last relax pass took it as it stored the rows: none */
     }
-    while (c0 < n && !(pts[c0].uhit < -threshold && pts[c0].maxn > 0.0)) {
+    while (c0 < n && !(pts[c0].uhit < -threshold && pts[c0].pushed > 0.0)) {
         c0++;  /* most steps: no impact at all */
     }
     if (c0 == n) {
@@ -343,13 +343,13 @@ static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, doub
     for (int f = 0, l; f < n; f = l) {
         int pushed = 0;  /* one of its points pushed at an approach faster than the threshold */
         for (l = f; l < n && pts[l].a == pts[f].a && pts[l].b == pts[f].b; l++) {
-            pushed |= pts[l].maxn > 0.0 && pts[l].uhit < -threshold;
+            pushed |= pts[l].pushed > 0.0 && pts[l].uhit < -threshold;
         }
         for (int c = f; c < l; c++) {
             const imp_e3_soft_pt *q = &pts[c];
             int take = 0;
             double u = 1.0;
-            if (pushed && (q->maxn > 0.0 || q->s <= 0.0) && q->mn != 0.0) {
+            if (pushed && (q->pushed > 0.0 || q->s <= 0.0) && q->mn != 0.0) {
                 /* the bodies' accelerations by the forces (sf->force: 6 per slot, imp_world_forces) */
                 const double *fa = sf->force + 6 * (size_t)q->a, *fb = sf->force + 6 * (size_t)q->b;
                 double ia = w->model.bodies[q->a].inv_mass, ib = w->model.bodies[q->b].inv_mass;
@@ -722,18 +722,15 @@ static void integrate_positions(imp_world *w, imp_engine3d *e, double h)
             sf->dq[s] = 0;
         }
         const double *p0 = sf->pose0 + 7 * (size_t)s;
-        double *m = sf->delta + 16 * (size_t)s;
+        double *m = sf->delta + 8 * (size_t)s;
         m[0] = x0 - p0[0], m[1] = x1 - p0[1], m[2] = x2 - p0[2];
         if (sf->dq[s]) {
             continue;
         }
         sf->dq[s] = 1;
+        /* the rotation as its quaternion: the readers take the matrix (imp_q_to_mat3) */
         imp_quat qd = imp_q_mul(imp_q(y[3], y[4], y[5], y[6]), imp_q_conj(imp_q(p0[3], p0[4], p0[5], p0[6])));
-        imp_mat3 r = imp_q_to_mat3(qd);
-        /* by columns, written out: the loops' transposing copy went through r on the stack */
-        m[4] = r.m[0][0], m[5] = r.m[1][0], m[6] = r.m[2][0];
-        m[8] = r.m[0][1], m[9] = r.m[1][1], m[10] = r.m[2][1];
-        m[12] = r.m[0][2], m[13] = r.m[1][2], m[14] = r.m[2][2];
+        m[4] = qd.w, m[5] = qd.x, m[6] = qd.y, m[7] = qd.z;
     }
 }
 
@@ -819,7 +816,7 @@ static void finish_points(imp_engine3d *e, double vtol, double inv_hs, int gathe
         imp_e3_point *p = &e->pts[q->src];
         memcpy(p->r, q->sum, sizeof p->r);
         /* an impact: it pushed, first at an approach faster than velocity_tol */
-        int impact = q->uhit < -vtol && q->maxn > 0.0 && p->r[0] > 0.0;
+        int impact = q->uhit < -vtol && q->pushed > 0.0 && p->r[0] > 0.0;
         e->stats.collisions += impact;
         if (!gather) {
             if (p->acc != 0.0) {  /* (gathered while they were on: none left for a later event;
@@ -901,9 +898,9 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
     inertia_columns(w, e);
     for (int s = 0; s < ns; s++) {  /* the step's start pose; no motion yet */
         memcpy(sf->pose0 + 7 * (size_t)s, w->data.y + (size_t)s * IMP_STRIDE_3D, 7 * sizeof(double));
-        double *m = sf->delta + 16 * (size_t)s;
-        memset(m, 0, 16 * sizeof *m);
-        m[4] = m[9] = m[14] = 1.0;
+        double *m = sf->delta + 8 * (size_t)s;
+        memset(m, 0, 8 * sizeof *m);
+        m[4] = 1.0;  /* (the quaternion (1, 0, 0, 0): the identity, imp_e3_delta_expand) */
         sf->dq[s] = 0;  /* (the identity is not the product at the pose: its bits may differ) */
     }
     int elastic = prepare(w, e);  /* whether a point may restitute: only then restitution_pass reads ke */

@@ -41,6 +41,7 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
 {
     free(s->blocks);
     free(s->bsum);
+    free(s->bhit);
     free(s->xframes);
     free(s->pair_first);
     free(s->pair_col);
@@ -217,11 +218,12 @@ static void empty_block(imp_e3_block *b)
     memset(b->row, -1, sizeof b->row);
     b->amove = b->bmove = 0;
     b->np = 0;
+    memset(b->pushed, 0, sizeof b->pushed);
     b->xf = -1;
 }
 
 /* the points k < b->np of the lanes that have fewer: rows of zeros (they change nothing) */
-static void pad_block(imp_e3_block *b)
+static void pad_block(imp_e3_block *b, imp_e3_block_hit *h)
 {
     for (int k = 0; k < b->np; k++) {
         imp_e3_block_pt *p = &b->p[k];
@@ -233,7 +235,7 @@ static void pad_block(imp_e3_block *b)
                 p->ra[i][l] = p->rb[i][l] = 0.0;
             }
             p->mn[l] = p->mt[l] = p->w1n[l] = p->w2n[l] = p->sep[l] = 0.0;
-            p->s[l] = p->rn[l] = p->rt1[l] = p->rt2[l] = p->uhit[l] = p->maxn[l] = 0.0;
+            p->s[l] = p->rn[l] = p->rt1[l] = p->rt2[l] = h->uhit[k][l] = h->pushed[k][l] = 0.0;
         }
     }
 }
@@ -258,7 +260,7 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, int l, int g
 }
 
 /* block b's points from its lanes' rows (fill_lane), lane by lane */
-static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs)
+static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, imp_e3_block_hit *h)
 {
     for (int l = 0; l < E3B_LANES; l++) {
         int c0 = b->row[0][l];
@@ -282,12 +284,14 @@ static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_blo
             }
             p->sep[l] = q->sep, p->s[l] = q->s;
             p->rn[l] = q->rn, p->rt1[l] = q->rt1, p->rt2[l] = q->rt2;
-            p->uhit[l] = q->uhit, p->maxn[l] = q->maxn;
+            h->uhit[k][l] = q->uhit, h->pushed[k][l] = q->pushed;
+            b->pushed[k] |= (unsigned char)((q->pushed != 0.0) << l);
         }
     }
 }
 
-static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, int simd);
+static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, imp_e3_block_hit *h,
+                        int simd);
 
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
@@ -324,7 +328,8 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     /* the blocks as many as the colours need (at most the pairs): not npairs + E3B_COLOURS,
        whose 2288 bytes a block were 148 KB for one pair (a mapping of its own, h-box1) */
     if (imp_grow(&s->blocks, &s->block_cap, nb, sizeof *s->blocks) != 0
-        || imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0) {
+        || imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
+        || imp_grow(&s->bhit, &s->hit_cap, nb, sizeof *s->bhit) != 0) {
         return -1;
     }
     for (int b = 0; b < nb; b++) {
@@ -367,7 +372,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
         }
     }
     for (int bi = 0; bi < nb; bi++) {
-        block_build(s, &s->blocks[bi], &s->bsum[bi], simd);
+        block_build(s, &s->blocks[bi], &s->bsum[bi], &s->bhit[bi], simd);
     }
     for (int i = 0; i < s->nover; i++) {
         int g = s->over[i];
@@ -484,7 +489,7 @@ static void lane_normal_dirs(const double ra[3], const double rb[3], const doubl
    the same order. */
 static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int l, const double *ia, const double *ib,
                        double *va, double *vb, const double *da, const double *db, double hs, double inv_hs,
-                       double push_max, int use_bias, imp_e3_block_sum *bs)
+                       double push_max, int use_bias, imp_e3_block_sum *bs, imp_e3_block_hit *h)
 {
     imp_e3_block_pt *p = &b->p[k];
     const double ra[3] = {p->ra[0][l], p->ra[1][l], p->ra[2][l]}, rb[3] = {p->rb[0][l], p->rb[1][l], p->rb[2][l]};
@@ -531,10 +536,11 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
     double rn = fnm(is, r0, fnm(p->mn[l] * ms, vn + bias, r0));
     rn = rn > 0.0 ? rn : 0.0;
     double dn = rn - r0;
-    if (p->maxn[l] == 0.0 && rn > 0.0) {
-        p->uhit[l] = vn < p->uhit[l] ? vn : p->uhit[l];
+    if (!(b->pushed[k] >> l & 1) && rn > 0.0) {  /* its first push of the step */
+        h->uhit[k][l] = vn < h->uhit[k][l] ? vn : h->uhit[k][l];
+        h->pushed[k][l] = rn;
+        b->pushed[k] |= (unsigned char)(1u << l);
     }
-    p->maxn[l] = rn > p->maxn[l] ? rn : p->maxn[l];
     p->rn[l] = rn;
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
         double dl = k < b->cnt[l] ? dn : 0.0;
@@ -572,7 +578,9 @@ static void lane_point(imp_e3_block *b, const imp_e3_block_frame *f, int k, int 
    the rotation's columns) from delta */
 static void gather(const struct imp_e3_soft *s, int slot, double v[6], double d[12])
 {
-    const double *p = s->sv + 8 * (size_t)slot, *m = s->delta + 16 * (size_t)slot;
+    const double *p = s->sv + 8 * (size_t)slot;
+    double m[16];
+    imp_e3_delta_expand(s->delta + 8 * (size_t)slot, m);
 #pragma GCC unroll 4
     for (int i = 0; i < 3; i++) {
         v[i] = p[i];
@@ -628,6 +636,7 @@ static void lane_warm(const struct imp_e3_soft *s, const imp_e3_block *b, int l,
 static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, double hs, double inv_hs,
                            double push_max, int use_bias, int warm)
 {
+    imp_e3_block_hit *h = &s->bhit[b - s->blocks];
     for (int l = 0; l < E3B_LANES; l++) {
         double va[6], vb[6], da[12], db[12];
         gather(s, b->a[l], va, da);
@@ -644,7 +653,7 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
         }
         for (int k = 0; k < b->np && !warm; k++) {
             lane_point(b, frame_of(s->xframes, b, k), k, l, ia, ib, va, vb, da, db, hs, inv_hs, push_max, use_bias,
-                       bs);
+                       bs, h);
         }
         if (b->amove >> l & 1) {
             scatter(s, b->a[l], va);
@@ -659,8 +668,9 @@ static void block_portable(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_
 static int lane_impact(const struct imp_e3_soft *s, const imp_e3_block *b, int l, double threshold)
 {
     int np = (int)b->cnt[l];
+    const imp_e3_block_hit *h = &s->bhit[b - s->blocks];
     for (int k = 0; k < np; k++) {
-        if (b->p[k].uhit[l] < -threshold) {
+        if (h->uhit[k][l] < -threshold) {
             return 1;
         }
     }
@@ -847,7 +857,7 @@ _Static_assert(offsetof(imp_e3_soft_pt, rt1) == offsetof(imp_e3_soft_pt, rn) + s
                    && offsetof(imp_e3_soft_pt, s) == offsetof(imp_e3_soft_pt, rn) + 3 * sizeof(double)
                    && offsetof(imp_e3_soft_pt, sep) == offsetof(imp_e3_soft_pt, mu) + sizeof(double)
                    && offsetof(imp_e3_soft_pt, uhit) == offsetof(imp_e3_soft_pt, mu) + 2 * sizeof(double)
-                   && offsetof(imp_e3_soft_pt, maxn) == offsetof(imp_e3_soft_pt, mu) + 3 * sizeof(double)
+                   && offsetof(imp_e3_soft_pt, pushed) == offsetof(imp_e3_soft_pt, mu) + 3 * sizeof(double)
                    && offsetof(imp_e3_soft_pt, mt) == offsetof(imp_e3_soft_pt, mn) + sizeof(double)
                    && offsetof(imp_e3_soft_pt, w1n) == offsetof(imp_e3_soft_pt, mn) + 2 * sizeof(double)
                    && offsetof(imp_e3_soft_pt, w2n) == offsetof(imp_e3_soft_pt, mn) + 3 * sizeof(double)
@@ -867,7 +877,8 @@ static inline AVX2 void rows4(const imp_e3_soft_pt *const q[4], size_t off, v4 c
 /* fill_points and pad_block with AVX2: point k of the four lanes at once, a lane without one
    taking a row of zeros (the same values in the same places, the fixed data rounded to float
    as fill_points' casts round it; the empty rows' sums 0) */
-static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs)
+static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs,
+                                  imp_e3_block_hit *h)
 {
     static const imp_e3_soft_pt none;
     int c0[4];
@@ -893,8 +904,9 @@ static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, 
         rows4(q, offsetof(imp_e3_soft_pt, rn), c);  /* (rn, rt1, rt2, s) */
         _mm256_storeu_pd(p->rn, c[0]), _mm256_storeu_pd(p->rt1, c[1]), _mm256_storeu_pd(p->rt2, c[2]);
         _mm256_storeu_pd(p->s, c[3]);
-        rows4(q, offsetof(imp_e3_soft_pt, mu), c);  /* (mu, sep, uhit, maxn) */
-        _mm256_storeu_pd(p->sep, c[1]), _mm256_storeu_pd(p->uhit, c[2]), _mm256_storeu_pd(p->maxn, c[3]);
+        rows4(q, offsetof(imp_e3_soft_pt, mu), c);  /* (mu, sep, uhit, pushed) */
+        _mm256_storeu_pd(p->sep, c[1]), _mm256_storeu_pd(h->uhit[k], c[2]), _mm256_storeu_pd(h->pushed[k], c[3]);
+        b->pushed[k] = (unsigned char)_mm256_movemask_pd(_mm256_cmp_pd(c[3], _mm256_setzero_pd(), _CMP_NEQ_UQ));
         if (k == 0 || b->xf >= 0) {
             imp_e3_block_frame *fr = frame_at(s->xframes, b, k);
             stf(fr->mu, c[0]);
@@ -961,18 +973,19 @@ static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
 }
 
 /* store_rows with AVX2: point k of the four lanes at once; whether one pushed fast */
-static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, const imp_e3_block_sum *bs)
+static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, const imp_e3_block_sum *bs,
+                                const imp_e3_block_hit *h)
 {
     const v4 zero = _mm256_setzero_pd(), thr = _mm256_set1_pd(-s->impact_threshold);
     v4 fast = zero;
     for (int k = 0; k < b->np; k++) {
         const imp_e3_block_pt *p = &b->p[k];
-        v4 uh = ld(p->uhit), mx = ld(p->maxn);
+        v4 uh = ld(h->uhit[k]), mx = ld(h->pushed[k]);
         fast = _mm256_or_pd(fast, _mm256_and_pd(lanes_with(b, k), _mm256_and_pd(_mm256_cmp_pd(uh, thr, _CMP_LT_OQ),
                                                                               _mm256_cmp_pd(mx, zero, _CMP_GT_OQ))));
         v4 r[4], m[4], h0 = _mm256_unpacklo_pd(uh, mx), h1 = _mm256_unpackhi_pd(uh, mx);
         __m128d hm[4] = {_mm256_castpd256_pd128(h0), _mm256_castpd256_pd128(h1), _mm256_extractf128_pd(h0, 1),
-                         _mm256_extractf128_pd(h1, 1)};  /* (uhit, maxn) of each lane */
+                         _mm256_extractf128_pd(h1, 1)};  /* (uhit, pushed) of each lane */
         transpose(ld(p->rn), ld(p->rt1), ld(p->rt2), ld(p->s), &r[0], &r[1], &r[2], &r[3]);
         transpose(ld(bs->sum[k][0]), ld(bs->sum[k][1]), ld(bs->sum[k][2]), zero, &m[0], &m[1], &m[2], &m[3]);
 #pragma GCC unroll 4
@@ -1063,6 +1076,13 @@ KERN4 m4 both4(m4 a, m4 b) { return _mm256_and_pd(a, b); }
 KERN4 v4 sel4(m4 m, v4 yes, v4 no) { return _mm256_blendv_pd(no, yes, m); }
 KERN4 v4 keep4(m4 m, v4 x) { return _mm256_and_pd(x, m); }
 KERN4 int any4(m4 m) { return _mm256_movemask_pd(m) != 0; }
+KERN4 int bits4(m4 m) { return _mm256_movemask_pd(m); }
+KERN4 m4 lanes4(int m0, int m1)
+{
+    (void)m1;
+    const __m256i bit = _mm256_set_epi64x(8, 4, 2, 1);
+    return _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(m0), bit), bit));
+}
 /* the lanes with point k (k < cnt) */
 KERN4 m4 live4(const long long *c0, const long long *c1, int k)
 {
@@ -1167,7 +1187,7 @@ static AVX2 unsigned block_impact_lanes_avx2(const struct imp_e3_soft *s, const 
         v4 d[3];
         relative4(va, wa, vb, wb, ra, rb, d);
         v4 vn = add(add(mul(d[0], ldf(f->n[0])), mul(d[1], ldf(f->n[1]))), mul(d[2], ldf(f->n[2])));
-        v4 hit = _mm256_cmp_pd(ld(p->uhit), nthr, _CMP_LT_OQ);
+        v4 hit = _mm256_cmp_pd(ld(s->bhit[b - s->blocks].uhit[k]), nthr, _CMP_LT_OQ);
         v4 held = _mm256_cmp_pd(ld(p->rn), mul(thr, ldf(p->mn)), _CMP_GT_OQ);
         v4 fast = _mm256_cmp_pd(_mm256_and_pd(vn, magnitude), thr, _CMP_GT_OQ);
         yes = _mm256_or_pd(yes, _mm256_and_pd(live, _mm256_or_pd(hit, _mm256_and_pd(held, fast))));
@@ -1248,6 +1268,8 @@ KERN8 m8 both8(m8 a, m8 b) { return a & b; }
 KERN8 v8 sel8(m8 m, v8 yes, v8 no) { return _mm512_mask_blend_pd(m, no, yes); }
 KERN8 v8 keep8(m8 m, v8 x) { return _mm512_maskz_mov_pd(m, x); }
 KERN8 int any8(m8 m) { return m != 0; }
+KERN8 int bits8(m8 m) { return m; }
+KERN8 m8 lanes8(int m0, int m1) { return (m8)(m0 | m1 << 4); }
 KERN8 m8 live8(const long long *c0, const long long *c1, int k)
 {
     __m512i cnt = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)c0)),
@@ -1470,19 +1492,20 @@ static void masses_back(struct imp_e3_soft *s, imp_e3_block *b)
 
 /* block b's points from its lanes' rows (fill_lane), their masses (its empty rows' 0) and the
    masses back into the rows */
-static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, int simd)
+static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, imp_e3_block_hit *h,
+                        int simd)
 {
 #if defined(IMP_E3_HAVE_AVX2)
     if (simd) {
-        fill_points_avx2(s, b, bs);
+        fill_points_avx2(s, b, bs, h);
         block_masses_avx2(s, b);
         return;
     }
 #else
     (void)simd;
 #endif
-    fill_points(s, b, bs);
-    pad_block(b);
+    fill_points(s, b, bs, h);
+    pad_block(b, h);
     block_masses_portable(b, s->xframes, s->si);
     masses_back(s, b);
 }
@@ -1490,7 +1513,7 @@ static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum
 /* whether row q pushed at an approach faster than the threshold (impact_points' question) */
 static inline int pushed_fast(const imp_e3_soft_pt *q, double threshold)
 {
-    return q->uhit < -threshold && q->maxn > 0.0;
+    return q->uhit < -threshold && q->pushed > 0.0;
 }
 
 /* block i's rows back into s->pts (impulses, separations, sums, the first push); whether one
@@ -1499,6 +1522,7 @@ static void store_rows(struct imp_e3_soft *s, int i)
 {
     const imp_e3_block *b = &s->blocks[i];
     const imp_e3_block_sum *bs = &s->bsum[i];
+    const imp_e3_block_hit *h = &s->bhit[i];
     int fast = 0;
     for (int k = 0; k < b->np; k++) {
         const imp_e3_block_pt *p = &b->p[k];
@@ -1508,7 +1532,7 @@ static void store_rows(struct imp_e3_soft *s, int i)
             }
             imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
             q->s = p->s[l], q->rn = p->rn[l], q->rt1 = p->rt1[l], q->rt2 = p->rt2[l];
-            q->uhit = p->uhit[l], q->maxn = p->maxn[l];
+            q->uhit = h->uhit[k][l], q->pushed = h->pushed[k][l];
             for (int j = 0; j < 3; j++) {
                 q->sum[j] = bs->sum[k][j][l];
             }
@@ -1581,9 +1605,9 @@ static void blocks_run(struct imp_e3_soft *s, int c0, int c1, double hs, double 
                 block_simd(s, &s->blocks[i], two ? &s->blocks[i - 1] : NULL, bs, sum && two ? &s->bsum[i - 1] : NULL,
                            hs, inv_hs, push_max, use_bias, warm, two && wide);
                 if (store) {
-                    s->pushed_fast |= store_rows_avx2(s, &s->blocks[i], &s->bsum[i]);
+                    s->pushed_fast |= store_rows_avx2(s, &s->blocks[i], &s->bsum[i], &s->bhit[i]);
                     if (two) {
-                        s->pushed_fast |= store_rows_avx2(s, &s->blocks[i - 1], &s->bsum[i - 1]);
+                        s->pushed_fast |= store_rows_avx2(s, &s->blocks[i - 1], &s->bsum[i - 1], &s->bhit[i - 1]);
                     }
                 }
                 i -= two;

@@ -45,7 +45,10 @@ enum { REST = 1, HIT = 2, SLOW = 3 };
 
 typedef struct row_ref {
     const imp_e3_soft_pt *q; /* the row's geometry and masses (fixed over the step) */
-    double *rn, *s, *uhit, *maxn; /* its sub-step state (in a block's lane or in the row) */
+    double *rn, *s, *uhit, *pushed; /* its sub-step state (in a block's lane, its block's
+                                      imp_e3_block_hit, or in the row) */
+    unsigned char *lanes; /* a block's lane: the block's pushed bits of its point (else NULL) */
+    unsigned char bit;    /* the lane's bit there */
 } row_ref;
 
 /* velocity()'s u_N alone, by the same operations */
@@ -135,9 +138,14 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     }
     const double *K = ic->K;
     unsigned soft_rows = 0;
+    double ma[16], mb[16];  /* (a solve pass) the pair's sides' motions since the step began */
+    if (use_bias) {
+        imp_e3_delta_expand(sf->delta + 8 * (size_t)q0->a, ma);
+        imp_e3_delta_expand(sf->delta + 8 * (size_t)q0->b, mb);
+    }
     for (int i = 0; i < np; i++) {
         const imp_e3_soft_pt *q = r[i].q;
-        double s = use_bias ? separation(sf->delta, q) : *r[i].s;
+        double s = use_bias ? separation_of(ma, mb, q) : *r[i].s;
         /* a relax row's gap is s + hs u_N, u_N its velocity then: it closes it at
            u_N = -s / (2 hs) */
         double bias, ms, is;
@@ -234,11 +242,14 @@ static int solve_pair(struct imp_e3_soft *sf, const row_ref *r, int np, const im
     for (int i = 0; i < np; i++) {
         double x = *r[i].rn + c[i];
         apply(va, vb, Ia, Ib, r[i].q, c[i], 0.0, 0.0);
-        if (*r[i].maxn == 0.0 && x > 0.0) {  /* its first push of the step */
+        if (*r[i].pushed == 0.0 && x > 0.0) {  /* its first push of the step */
             *r[i].uhit = vn[i] < *r[i].uhit ? vn[i] : *r[i].uhit;
+            *r[i].pushed = x;
+            if (r[i].lanes != NULL) {
+                *r[i].lanes |= r[i].bit;
+            }
         }
         *r[i].rn = x;
-        *r[i].maxn = x > *r[i].maxn ? x : *r[i].maxn;
     }
     return 1;
 }
@@ -282,7 +293,7 @@ void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const dou
             int np = (int)b->cnt[l], cand = 0, hit = 0;
             for (int k = 0; k < np && np >= 2 && !cand; k++) {  /* solve_pair's first test, cheaply */
                 const imp_e3_block_pt *p = &b->p[k];
-                hit = p->uhit[l] < -threshold;
+                hit = sf->bhit[i].uhit[k][l] < -threshold;
                 cand = hit || p->rn[l] > threshold * p->mn[l];
             }
             int rest = hit ? HIT : 0;
@@ -341,7 +352,7 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
             int g = -1 - x, c0 = sf->pair_first[g], np = sf->pair_first[g + 1] - c0;
             for (int k = 0; k < np; k++) {
                 imp_e3_soft_pt *q = &sf->pts[c0 + k];
-                r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->maxn};
+                r[k] = (row_ref){q, &q->rn, &q->s, &q->uhit, &q->pushed, NULL, 0};
             }
             if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, sf->cand_rest[c] != 0,
                            &sf->kc[c], &sf->cand_ready[c])) {
@@ -370,7 +381,9 @@ void imp_e3_soft_impact_pass(struct imp_e3_soft *sf, const imp_e3_softness *soft
         int np = (int)b->cnt[l];
         for (int k = 0; k < np; k++) {
             imp_e3_block_pt *p = &b->p[k];
-            r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &p->uhit[l], &p->maxn[l]};
+            imp_e3_block_hit *h = &sf->bhit[bi];
+            r[k] = (row_ref){&sf->pts[b->row[k][l]], &p->rn[l], &p->s[l], &h->uhit[k][l], &h->pushed[k][l],
+                             &b->pushed[k], (unsigned char)(1u << l)};
         }
         if (solve_pair(sf, r, np, soft, stiff, hs, push_max, threshold, use_bias, 1,
                        &sf->kc[c], &sf->cand_ready[c])) {

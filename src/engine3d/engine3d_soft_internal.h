@@ -6,6 +6,7 @@
 #include "engine3d.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_recycle.h"
+#include "quat.h"
 
 /* A block: up to E3B_LANES body pairs of one colour (no two sharing a body that moves), one a
    lane, each with up to E3B_POINTS points solved in turn; the pairs of two moving bodies take
@@ -31,7 +32,8 @@ typedef struct imp_e3_soft_pt {
     double sep;           /* the detected gap */
     double uhit;          /* the normal velocity before the step's first push (an impact's
                              approach, gravity over the step's first sub-steps included) */
-    double maxn;          /* the largest normal impulse of the step */
+    double pushed;        /* the normal impulse of the step's first push (0 before it: only
+                             whether it is 0 is read) */
     int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
     int src;              /* its point in e->pts (the rows are in pass order, below) */
     int soft_static;      /* one side does not move: the stiffer softness */
@@ -50,8 +52,10 @@ struct imp_e3_soft {
     imp_e3_soft_pt *pts;
     int cap;
     double *pose0;        /* 7 per slot: position and orientation at the step's start */
-    double *delta;        /* 16 per slot: displacement since then (x, y, z, 0), the rotation since
-                             by columns (each x, y, z, 0) */
+    double *delta;        /* 8 per slot (one cache line): displacement since then (x, y, z, 0)
+                             and the rotation since as a quaternion (w, x, y, z), whose matrix
+                             the readers take by imp_q_to_mat3's operations (imp_e3_delta_expand,
+                             the passes' rotation) */
     double *force;        /* the bodies' forces and torques (6 per slot, imp_world_forces) */
     double *sv;           /* 8 per slot: v (x, y, z, 0) and w (x, y, z, 0), the passes' copy of
                              e->vel */
@@ -72,10 +76,11 @@ struct imp_e3_soft {
     imp_e3_recycle rc;    /* the pairs' manifolds held over steps (engine3d_soft_recycle.h) */
     /* the coloured blocks (engine3d_soft_blocks.c) */
     struct imp_e3_block *blocks;
-    struct imp_e3_block_sum *bsum; /* per block (block_cap) */
+    struct imp_e3_block_sum *bsum; /* per block (sum_cap) */
+    struct imp_e3_block_hit *bhit; /* per block (hit_cap) */
     struct imp_e3_block_frame *xframes; /* the per-point frames of the blocks whose pairs'
                                        points do not share one (xframe_cap) */
-    int nblocks, block_cap, sum_cap, xframe_cap;
+    int nblocks, block_cap, sum_cap, hit_cap, xframe_cap;
     int colour_first[E3B_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
     int *pair_first;      /* the pairs' first points in pts, then n (pair_cap) */
     int *pair_col;        /* per pair: its colour, -1: solved one by one */
@@ -97,7 +102,7 @@ struct imp_e3_soft {
     unsigned long long *colour_mask; /* per slot: the colours taken */
     int mask_cap;
     /* the step's last relax pass (when it stores the rows): whether a row pushed at an
-       approach faster than impact_threshold (uhit < -impact_threshold, maxn > 0), taken as it
+       approach faster than impact_threshold (uhit < -impact_threshold, pushed > 0), taken as it
        stores them (pushed_known 1) for the restitution pass's first question */
     double impact_threshold;
     int pushed_fast, pushed_known;
@@ -112,18 +117,20 @@ struct imp_e3_soft {
 /* One point of each lane of a block, structure of arrays (lane l of each field: the lane's
    point; a lane with fewer points has rows of zeros here and its impulse masked to +0 in the
    passes, so that it changes nothing). Only what the passes read or write: the frame is the
-   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum). The data fixed
-   for the step but the gap (anchors, masses) in floats, fewer bytes for the passes to read
-   (issue #24 item 8): the rows' values rounded to nearest as the blocks are made, the masses
-   computed from the rounded anchors, frame and inverse inertias, then rounded, and written
-   back so into the rows (the impact pass's); every path rounds the same way and reads the
-   same floats. The gap sep stays a double: its rounding would be an error of position the
-   soft rows push against every step (a box at rest on the ground: 4e-11 m/s against 1e-14).
-   The impulses and separations, which the passes change, in doubles. */
+   pair's (imp_e3_block_frame), the step's sums are apart (imp_e3_block_sum), and so is the
+   first push (imp_e3_block_hit: the passes ask the block's pushed bits and write there only at
+   a row's first push of the step). The data fixed for the step but the gap (anchors, masses)
+   in floats, fewer bytes for the passes to read (issue #24 item 8): the rows' values rounded
+   to nearest as the blocks are made, the masses computed from the rounded anchors, frame and
+   inverse inertias, then rounded, and written back so into the rows (the impact pass's); every
+   path rounds the same way and reads the same floats. The gap sep stays a double: its rounding
+   would be an error of position the soft rows push against every step (a box at rest on the
+   ground: 4e-11 m/s against 1e-14). The impulses and separations, which the passes change, in
+   doubles. */
 typedef struct imp_e3_block_pt {
     float ra[3][4], rb[3][4];
     float mn[4], mt[4], w1n[4], w2n[4];
-    double sep[4], s[4], rn[4], rt1[4], rt2[4], uhit[4], maxn[4];
+    double sep[4], s[4], rn[4], rt1[4], rt2[4];
 } imp_e3_block_pt;
 
 /* The contact frame (n, t1, t2) and friction of each lane's points, in floats (the rows'
@@ -140,6 +147,13 @@ typedef struct imp_e3_block_sum {
     double sum[E3B_POINTS][3][4];
 } imp_e3_block_sum;
 
+/* a block's points' first push of the step (the rows' uhit and pushed, imp_e3_soft_pt), apart
+   from the block points: a pass reads and writes them only at a row's first push of the step
+   (the block's pushed bits tell which rows pushed), once a row a step, not at every pass */
+typedef struct imp_e3_block_hit {
+    double uhit[E3B_POINTS][4], pushed[E3B_POINTS][4];
+} imp_e3_block_hit;
+
 typedef struct imp_e3_block {
     imp_e3_block_pt p[E3B_POINTS];
     imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
@@ -152,6 +166,8 @@ typedef struct imp_e3_block {
     int row[E3B_POINTS][4];         /* the point in s->pts (-1: none) */
     int amove, bmove;               /* bit l: lane l's a (b) moves */
     int np;                         /* the most points of its lanes */
+    unsigned char pushed[E3B_POINTS]; /* bit l: lane l's point k pushed this step (its pushed in
+                                       s->bhit is not 0) */
     int xf;                         /* -1: one frame for the block's points; else points 1 .. np - 1
                                        take s->xframes[xf .. xf + np - 2] */
 } imp_e3_block;
@@ -288,12 +304,24 @@ static inline void apply(double *va, double *vb, const double *Ia, const double 
     }
 }
 
-/* the separation of the point in the sub-step: its anchors moved with their bodies since the
-   step began (delta: 16 per slot), s = sep + n . (o_b - o_a), o = ((dx + r_0 R_0) + r_1 R_1 +
-   r_2 R_2) - r (R_j: the rotation's columns), the dot product summed ((x0 + x1) + x2) + x3 */
-static inline double separation(const double *delta, const imp_e3_soft_pt *q)
+/* a slot's motion since the step began (m: its 8 in delta) as 16: the displacement (x, y, z,
+   0), then the rotation's columns (each x, y, z, 0), imp_q_to_mat3 of the quaternion (the
+   step start's (1, 0, 0, 0) gives the identity, +0 off the diagonal) */
+static inline void imp_e3_delta_expand(const double *m, double d[16])
 {
-    const double *ma = delta + 16 * (size_t)q->a, *mb = delta + 16 * (size_t)q->b;
+    imp_mat3 r = imp_q_to_mat3(imp_q(m[4], m[5], m[6], m[7]));
+    d[0] = m[0], d[1] = m[1], d[2] = m[2], d[3] = 0.0;
+    for (int j = 0; j < 3; j++) {
+        d[4 + 4 * j] = r.m[0][j], d[5 + 4 * j] = r.m[1][j], d[6 + 4 * j] = r.m[2][j], d[7 + 4 * j] = 0.0;
+    }
+}
+
+/* the separation of the point in the sub-step: its anchors moved with their bodies since the
+   step began (delta: 8 per slot, imp_e3_delta_expand), s = sep + n . (o_b - o_a), o = ((dx +
+   r_0 R_0) + r_1 R_1 + r_2 R_2) - r (R_j: the rotation's columns), the dot product summed
+   ((x0 + x1) + x2) + x3; ma, mb: its sides' motions, imp_e3_delta_expand's */
+static inline double separation_of(const double ma[16], const double mb[16], const imp_e3_soft_pt *q)
+{
     double x[4];
     for (int k = 0; k < 4; k++) {
         double oa = ma[k] + q->ra[0] * ma[4 + k];
@@ -307,6 +335,15 @@ static inline double separation(const double *delta, const imp_e3_soft_pt *q)
         x[k] = (ob - oa) * q->ec[0][k];
     }
     return q->sep + (((x[0] + x[1]) + x[2]) + x[3]);
+}
+
+/* separation_of with its sides' motions taken from delta (8 per slot) */
+static inline double separation(const double *delta, const imp_e3_soft_pt *q)
+{
+    double ma[16], mb[16];
+    imp_e3_delta_expand(delta + 8 * (size_t)q->a, ma);
+    imp_e3_delta_expand(delta + 8 * (size_t)q->b, mb);
+    return separation_of(ma, mb, q);
 }
 
 /* A portable normal row's bias and softness at separation s: speculative (s > 0) bias

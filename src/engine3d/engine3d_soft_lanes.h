@@ -7,7 +7,9 @@
    add sub mul div max min sqrt zero set fm (a b + c) fnm (c - a b) fms (a b - c), ld and st
    (a field's lanes of the first block and of the second: the 4-lane ones read and write the
    first only), ldf (ld's of a field in floats, each converted to double: exact), gt eq
-   (masks), both (and), sel (m ? yes : no), keep (m ? x : +0), any,
+   (masks), both (and), sel (m ? yes : no), keep (m ? x : +0), any, bits (a mask's lanes as
+   bits: the first block's 0-3, the second's 4-7), lanes (the mask of the lanes whose bit is
+   set in m0, the first block's, or m1, the second's),
    live (the lanes with point k), add_has (x + y in the lanes of the blocks that have point k;
    one block has it in every lane), moving (the lanes whose body moves), gather_lanes and
    scatter_lanes (4 doubles a slot into or out of components x, y, z, w).
@@ -43,6 +45,8 @@
 #define vsel L_(sel)
 #define vkeep L_(keep)
 #define vany L_(any)
+#define vbits L_(bits)
+#define vlanes L_(lanes)
 #define vlive L_(live)
 #define vadd_has L_(add_has)
 #define vmoving L_(moving)
@@ -112,6 +116,26 @@ KERN void L_(kick)(const imp_e3_block *b0, const imp_e3_block *b1, const VT P[3]
     }
 }
 
+/* the rotation's columns c[1 + j] (each x, y, z, +0) of the lanes' quaternions q (w, x, y, z):
+   imp_q_to_mat3's operations (imp_e3_delta_expand's), lane by lane */
+KERN void L_(rotation)(const VT q[4], VT c[4][4])
+{
+    const VT one = vset(1.0), two = vset(2.0);
+    VT xx = vmul(q[1], q[1]), yy = vmul(q[2], q[2]), zz = vmul(q[3], q[3]);
+    VT xy = vmul(q[1], q[2]), xz = vmul(q[1], q[3]), yz = vmul(q[2], q[3]);
+    VT wx = vmul(q[0], q[1]), wy = vmul(q[0], q[2]), wz = vmul(q[0], q[3]);
+    c[1][0] = vsub(one, vmul(two, vadd(yy, zz)));
+    c[1][1] = vmul(two, vadd(xy, wz));
+    c[1][2] = vmul(two, vsub(xz, wy));
+    c[2][0] = vmul(two, vsub(xy, wz));
+    c[2][1] = vsub(one, vmul(two, vadd(xx, zz)));
+    c[2][2] = vmul(two, vadd(yz, wx));
+    c[3][0] = vmul(two, vadd(xz, wy));
+    c[3][1] = vmul(two, vsub(yz, wx));
+    c[3][2] = vsub(one, vmul(two, vadd(xx, yy)));
+    c[1][3] = c[2][3] = c[3][3] = vzero();
+}
+
 /* the lanes' state gathered from the slots, their inverse inertias from the blocks (use_bias:
    a solve pass, the motions and the separation's terms too) */
 KERN void L_(begin)(const struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_block *b1, L_(block) *g,
@@ -130,11 +154,13 @@ KERN void L_(begin)(const struct imp_e3_soft *s, const imp_e3_block *b0, const i
         }
     }
     if (use_bias) {
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            vgather(s->delta, b0->a, b1->a, 16, 4 * j, g->da[j]);
-            vgather(s->delta, b0->b, b1->b, 16, 4 * j, g->db[j]);
-        }
+        VT qa[4], qb[4];
+        vgather(s->delta, b0->a, b1->a, 8, 0, g->da[0]);
+        vgather(s->delta, b0->a, b1->a, 8, 4, qa);
+        vgather(s->delta, b0->b, b1->b, 8, 0, g->db[0]);
+        vgather(s->delta, b0->b, b1->b, 8, 4, qb);
+        L_(rotation)(qa, g->da);
+        L_(rotation)(qb, g->db);
         VT n[3];
 #pragma GCC unroll 4
         for (int i = 0; i < 3; i++) {
@@ -218,14 +244,23 @@ KERN void L_(point)(const struct imp_e3_soft *s, imp_e3_block *b0, imp_e3_block 
     } else {
         bias = vkeep(pos, spec);
     }
-    VT r0 = vld(p0->rn, p1->rn), maxn = vld(p0->maxn, p1->maxn);
+    VT r0 = vld(p0->rn, p1->rn);
     VT rn = vfnm(is, r0, vfnm(vmul(vldf(p0->mn, p1->mn), ms), vadd(vn, bias), r0));
     rn = vmax(rn, zero);
     VT dn = vsub(rn, r0);
-    VM first = vboth(veq(maxn, zero), vgt(rn, zero));
-    VT uhit = vld(p0->uhit, p1->uhit);
-    vst(p0->uhit, p1->uhit, vsel(first, vmin(vn, uhit), uhit));
-    vst(p0->maxn, p1->maxn, vmax(rn, maxn));
+    /* the lanes' first push of the step (rn > 0, not pushed before: once a row a step, the
+       block's imp_e3_block_hit read and written only then): their approach before it (uhit =
+       min(u_N, uhit), lane_point's) and impulse, their pushed bits set */
+    VM first = vboth(vgt(rn, zero), vlanes(~b0->pushed[k] & 15, ~b1->pushed[k] & 15));
+    if (vany(first)) {
+        imp_e3_block_hit *h0 = &s->bhit[b0 - s->blocks], *h1 = &s->bhit[b1 - s->blocks];
+        VT uhit = vld(h0->uhit[k], h1->uhit[k]);
+        vst(h0->uhit[k], h1->uhit[k], vsel(first, vmin(vn, uhit), uhit));
+        vst(h0->pushed[k], h1->pushed[k], vsel(first, rn, vld(h0->pushed[k], h1->pushed[k])));
+        int bits = vbits(first);
+        b0->pushed[k] |= (unsigned char)(bits & 15);
+        b1->pushed[k] |= (unsigned char)(bits >> 4 & 15);
+    }
     vst(p0->rn, p1->rn, rn);
     if (use_bias) {  /* a solve pass: the normal row only (friction in the relax passes, as Box3D) */
         VT dl = vkeep(vlive(b0->cnt, b1->cnt, k), dn), ima = vld(b0->ima, b1->ima), imb = vld(b0->imb, b1->imb);
@@ -338,6 +373,8 @@ KERN void L_(warm)(struct imp_e3_soft *s, const imp_e3_block *b0, const imp_e3_b
 #undef vsel
 #undef vkeep
 #undef vany
+#undef vbits
+#undef vlanes
 #undef vlive
 #undef vadd_has
 #undef vmoving

@@ -462,7 +462,7 @@ static int sums_after(struct imp_e3_soft *s, int n, int nslots, int simd, int fu
     } else {  /* its question for the restitution pass: the rows' own answer */
         int fast = 0;
         for (int c = 0; c < n; c++) {
-            fast |= s->pts[c].uhit < -s->impact_threshold && s->pts[c].maxn > 0.0;
+            fast |= s->pts[c].uhit < -s->impact_threshold && s->pts[c].pushed > 0.0;
         }
         if (!s->pushed_known || s->pushed_fast != fast) {
             return -1;
@@ -470,7 +470,7 @@ static int sums_after(struct imp_e3_soft *s, int n, int nslots, int simd, int fu
     }
     for (int c = 0; c < n; c++) {
         const imp_e3_soft_pt *q = &s->pts[c];
-        const double row[ROW_OUT] = {q->sum[0], q->sum[1], q->sum[2], q->rn, q->rt1, q->rt2, q->s, q->uhit, q->maxn};
+        const double row[ROW_OUT] = {q->sum[0], q->sum[1], q->sum[2], q->rn, q->rt1, q->rt2, q->s, q->uhit, q->pushed};
         memcpy(out + ROW_OUT * (size_t)c, row, sizeof row);
     }
     memcpy(sv, s->sv, (size_t)nslots * 8 * sizeof *sv);
