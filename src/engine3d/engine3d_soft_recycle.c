@@ -146,15 +146,14 @@ static int records_of_run(const imp_engine3d *e, imp_e3_recycle *rc, int j, int 
     return 1;
 }
 
-/* Whether the pair (a, b) of polyhedra, its manifold computed at the poses of record r, now
+/* Whether the pair (a, b) of polyhedra, its manifold computed at pose r (its records'), now
    at orientations qa, qb (normalised), may keep it: neither turned by 10 degrees or more
    since, and the relative pose moved by less than the reach: |change of x_b - x_a in a's
    frame| + 2 |sin(turn / 2)| R < reach (R the larger bounding radius of the moving ones;
    Box3D's bound). */
-static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recycled *r, imp_quat qa, imp_quat qb,
-                double reach)
+static int fits(const imp_world *w, const imp_e3_recycle *rc, int a, int b, const imp_e3_recycled_pose *r,
+                imp_quat qa, imp_quat qb, double reach)
 {
-    int a = r->a, b = r->b;
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     imp_quat qa0 = quat_of(r->qa), qb0 = quat_of(r->qb), rel0 = quat_of(r->rel);
     double ca = qa.w * qa0.w + qa.x * qa0.x + qa.y * qa0.y + qa.z * qa0.z;
@@ -183,29 +182,43 @@ static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recyc
     return dist + chord * rad < reach;
 }
 
-/* the record of point p computed now (its manifold's pose, the gap's base, its anchors in the
-   bodies' frames; its impulses f, 3 doubles, none yet) */
-static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycled *r, double *f)
+/* the pose of point p's pair computed now (its manifold's: the bodies' orientations, their
+   relative orientation and the centres' offset), once for the pair's points; ta, tb: R_a^T,
+   R_b^T then, for their anchors (record_point) */
+static void record_pose(const imp_world *w, const imp_e3_point *p, imp_e3_recycled_pose *r, imp_mat3 *ta,
+                        imp_mat3 *tb)
 {
     const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
-    r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
     imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
     r->qa[0] = qa.w, r->qa[1] = qa.x, r->qa[2] = qa.y, r->qa[3] = qa.z;
     r->qb[0] = qb.w, r->qb[1] = qb.x, r->qb[2] = qb.y, r->qb[3] = qb.z;
-    double o[3], d0[3];
+    double d0[3];
     for (int k = 0; k < 3; k++) {
-        o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
         d0[k] = yb[k] - ya[k];
     }
-    r->base = p->distance - dot3(p->normal, o);
     /* fits' constants of this pose, computed once here (they were at each step the pair was
        tested, from the centres and orientations: the same operations) */
     imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
     r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
-    imp_mat3 ta = imp_q_to_mat3(qa), tb = imp_q_to_mat3(qb);  /* R^T: conj(q)'s matrix, bit for bit */
-    unrotate(&ta.m[0][0], d0, r->d0);
-    unrotate(&ta.m[0][0], p->ra, r->la);  /* the anchors in the bodies' frames, R^T r */
-    unrotate(&tb.m[0][0], p->rb, r->lb);
+    *ta = imp_q_to_mat3(qa), *tb = imp_q_to_mat3(qb);  /* R^T: conj(q)'s matrix, bit for bit */
+    unrotate(&ta->m[0][0], d0, r->d0);
+}
+
+/* the record of point p computed now (the gap's base, its anchors in the bodies' frames by
+   ta, tb of its pair's pose, record_pose's, at index pose; its impulses f, 3 doubles, none yet) */
+static void record_point(const imp_world *w, const imp_e3_point *p, const imp_mat3 *ta, const imp_mat3 *tb,
+                         int pose, imp_e3_recycled *r, double *f)
+{
+    const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
+    r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
+    r->pose = pose;
+    double o[3];
+    for (int k = 0; k < 3; k++) {
+        o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
+    }
+    r->base = p->distance - dot3(p->normal, o);
+    unrotate(&ta->m[0][0], p->ra, r->la);  /* the anchors in the bodies' frames, R^T r */
+    unrotate(&tb->m[0][0], p->rb, r->lb);
     f[0] = f[1] = f[2] = 0.0;
 }
 
@@ -458,12 +471,13 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!records_of_run(e, rc, j, pend)) {
         return 0;
     }
-    const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
     if (!rc->poly[a] || !rc->poly[b]) {
         return 0;
     }
+    /* the pair's pose (one for its points: its first's record's) */
+    const imp_e3_recycled_pose *r0 = &rc->pprev[rc->prev[rc->map[j]].pose];
     imp_quat qa = orientation(rc, a), qb = orientation(rc, b);
-    if (!fits(w, rc, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
+    if (!fits(w, rc, a, b, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
     if (imp_grow(&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
@@ -527,6 +541,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     double hs = rc->hs;
     double tol = w->model.def.engine2d.distance_tol;
     if (imp_grow(&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0
+        || imp_grow(&rc->pcur, &rc->pcur_cap, e->npts, sizeof *rc->pcur) != 0
         || imp_grow(&rc->fcur, &rc->fcur_cap, e->npts, 3 * sizeof *rc->fcur) != 0) {
         return -1;
     }
@@ -540,7 +555,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
        record are written. When every point is held at its index in e->prev (a standing
        pyramid's, each step), each record is the last step's at the same index: rc->cur is
        not written (same), rc->prev keeps them (imp_e3_recycle_end) */
-    int n = 0, j = 0, h = 0, same = all_in_place(e, rc);
+    int n = 0, j = 0, h = 0, np = 0, same = all_in_place(e, rc);
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
     for (int i = 0; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
@@ -551,13 +566,18 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
             int end = i + (hp->pend - hp->j);      /* appended together (hold; the detection's
                                                       merge passes them so too) */
+            if (!same) {  /* the pair's pose once, the one hold tested (its first's record's) */
+                rc->pcur[np] = rc->pprev[rc->prev[rc->map[hp->j]].pose];
+            }
             for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
                 int r = rc->map[hp->j + (c - i)];
                 pen = imp_fmax(pen, -e->pts[c].distance);
                 if (!same) {
                     rc->cur[n] = rc->prev[r];
+                    rc->cur[n].pose = np;
                 }
             }
+            np++;
             i = end;
             continue;
         }
@@ -572,16 +592,20 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         while (pend < e->nprev && e->prev[pend].a == p0->a && e->prev[pend].b == p0->b) {
             pend++;
         }
+        imp_mat3 ta, tb;
+        record_pose(w, p0, &rc->pcur[np], &ta, &tb);  /* (the pair's points share it) */
         for (int c = i; c < end; c++, n++) {
             pen = imp_fmax(pen, -e->pts[c].distance);
-            record_now(w, &e->pts[c], &rc->cur[n], rc->fcur + 3 * (size_t)n);
+            record_point(w, &e->pts[c], &ta, &tb, np, &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
             warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
         }
+        np++;
         i = end;
         j = pend;
     }
     rc->nheld = 0;
+    rc->npcur = np;
     e->npts = n;
     rc->ncur = n;
     rc->same = same;
@@ -602,6 +626,7 @@ void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
     if (!rc->same) {  /* (same: the records are rc->prev's 0 .. ncur - 1 already) */
         imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+        imp_e3_swap_arrays((void **)&rc->pprev, &rc->pprev_cap, (void **)&rc->pcur, &rc->pcur_cap);
     }
     rc->same = 0;
     imp_e3_swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
@@ -613,6 +638,8 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
 {
     free(rc->prev);
     free(rc->cur);
+    free(rc->pprev);
+    free(rc->pcur);
     free(rc->fprev);
     free(rc->fcur);
     free(rc->map);
