@@ -484,7 +484,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         || imp_grow(&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
         return -1;
     }
-    double mu, el, gap = INFINITY;
+    double mu, el, gap = INFINITY, pen = -INFINITY;
     imp_e3_pair_material(w, a, b, &mu, &el);
     const double *ra = rotation(rc, a), *rb = rotation(rc, b);
     imp_e3_point *out = &e->pts[e->npts];
@@ -502,12 +502,13 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         warm_held(&prev[k], fprev + 3 * (size_t)rk, hs, &out[k - j]);
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
+        pen = imp_fmax(pen, -d);
     }
     if (!(gap <= margin)) {
         return 0;  /* apart as held: detected again */
     }
     e->npts += pend - j;
-    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend};
+    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend, pen};
     return 1;
 }
 
@@ -557,7 +558,13 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
        not written (same), rc->prev keeps them (imp_e3_recycle_end) */
     int n = 0, j = 0, h = 0, np = 0, same = all_in_place(e, rc);
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
-    for (int i = 0; i < e->npts;) {
+    if (same) {  /* the held pairs cover e->pts in order: their penetrations, no point read */
+        for (h = 0; h < rc->nheld; h++) {
+            pen = imp_fmax(pen, rc->held[h].pen);
+        }
+        n = e->npts;
+    }
+    for (int i = n; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
         while (h < rc->nheld && (rc->held[h].a < p0->a || (rc->held[h].a == p0->a && rc->held[h].b < p0->b))) {
             h++;
@@ -566,17 +573,15 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
             int end = i + (hp->pend - hp->j);      /* appended together (hold; the detection's
                                                       merge passes them so too) */
+            pen = imp_fmax(pen, hp->pen);          /* (imp_e3_held's) */
             if (!same) {  /* the pair's pose once, the one hold tested (its first's record's) */
                 rc->pcur[np] = rc->pprev[rc->prev[rc->map[hp->j]].pose];
-            }
-            for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
-                int r = rc->map[hp->j + (c - i)];
-                pen = imp_fmax(pen, -e->pts[c].distance);
-                if (!same) {
-                    rc->cur[n] = rc->prev[r];
-                    rc->cur[n].pose = np;
+                for (int c = i; c < end; c++) {    /* their warm starts written (hold) */
+                    rc->cur[n + (c - i)] = rc->prev[rc->map[hp->j + (c - i)]];
+                    rc->cur[n + (c - i)].pose = np;
                 }
             }
+            n += end - i;
             np++;
             i = end;
             continue;

@@ -47,9 +47,13 @@ typedef struct imp_e3_recycled {
     double la[3], lb[3];   /* the anchors r_a, r_b then in the bodies' frames, R_a^T r_a, R_b^T r_b */
 } imp_e3_recycled;
 
-/* A pair held this step: its slots and its points' run [j, pend) in e->prev. */
+/* A pair held this step: its slots and its points' run [j, pend) in e->prev; its deepest
+   penetration, imp_fmax of -gap over its points in order from -infinity (the step's deepest
+   is imp_fmax over the pairs': the same bits as over the points, imp_fmax taking the later of
+   equal values and passing over a NaN; imp_e3_recycle_begin reads no held point for it). */
 typedef struct imp_e3_held {
     int a, b, j, pend;
+    double pen;
 } imp_e3_held;
 
 typedef struct imp_e3_recycle {
