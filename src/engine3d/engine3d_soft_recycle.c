@@ -351,7 +351,7 @@ static int reserve_slots(imp_e3_recycle *rc, int ns)
     if (ns > rc->slot_cap) {
         size_t n = (size_t)ns;
         if (resize((void **)&rc->rot, n * 13 * sizeof *rc->rot) != 0
-            || resize((void **)&rc->first, n * sizeof *rc->first) != 0
+            || resize((void **)&rc->posed, n * sizeof *rc->posed) != 0
             || resize((void **)&rc->poly, n * sizeof *rc->poly) != 0) {
             return -1;
         }
@@ -390,26 +390,22 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
     rc->mapped = 0;  /* (record_of) */
     /* the slots' rotations: taken already when e->rot_y is rc's (imp_e3_recycle_rotations);
        else the broad phase's bodies' from detection's poses, taken at y just before (the same
-       operations), the others' (first[s] left -2) here */
+       operations), the others' (posed[s] left 0) here */
     int taken = e->rot_y == rc->rot;
     for (int s = 0; s < ns && !taken; s++) {
-        rc->first[s] = -2;
+        rc->posed[s] = 0;
     }
     for (int k = 0; k < e->nbp && !taken; k++) {
         int s = e->bp_slot[k];
         double *o = rc->rot + 13 * (size_t)s;
         memcpy(o, e->pose[k].q, 4 * sizeof *o);
         memcpy(o + 4, e->pose[k].r, 9 * sizeof *o);
-        rc->first[s] = -1;
+        rc->posed[s] = 1;
     }
-    for (int s = 0, k = 0; s < ns; s++) {
-        if (!taken && rc->first[s] == -2) {
+    for (int s = 0; s < ns; s++) {
+        if (!taken && !rc->posed[s]) {
             rotation_at(w->data.y + (size_t)s * IMP_STRIDE_3D, rc->rot + 13 * (size_t)s);
         }
-        while (k < e->nprev && e->prev[k].a < s) {
-            k++;
-        }
-        rc->first[s] = k;
         rc->poly[s] = (unsigned char)polyhedral(w, s);
     }
     rc->nheld = 0;
@@ -426,26 +422,32 @@ enum { PREFETCH_AHEAD = 4 };
 
 static inline int min_int(int x, int y) { return x < y ? x : y; }
 
+/* point o's pair before the pair (a, b) in the points' order */
+static inline int pair_before(const imp_e3_point *o, int a, int b) { return o->a < a || (o->a == a && o->b < b); }
+
 int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b, double margin)
 {
     const imp_engine2d_def *def = &w->model.def.engine2d;
     if (def->contact_points == IMP_POINTS_VOLUMETRIC) {
         return 0;
     }
-    /* the pair's run in e->prev (sorted by pair, then key), within a's: from where the last
-       pair's ended when detection asks in the pairs' order (it does: a forward walk, each
-       point passed once a detection), else by halves */
-    int j = rc->first[a], pend = a + 1 < w->model.nslots ? rc->first[a + 1] : e->nprev, at = rc->next;
-    if (at >= j && at <= pend && (at == j || e->prev[at - 1].b < b)) {
-        for (j = at; j < pend && e->prev[j].b < b;) {
+    /* the pair's run in e->prev (sorted by pair, then key): its first point is the first
+       not before (a, b). From where the last pair's ended when detection asks in the pairs'
+       order (it does: a forward walk, each point passed once a detection), else by halves.
+       (A walk of every point's a when detection opened, to find each slot's first, read a
+       line of memory a point.) */
+    int j = rc->next, pend = e->nprev;
+    if (j <= pend && (j == 0 || pair_before(&e->prev[j - 1], a, b))) {
+        while (j < pend && pair_before(&e->prev[j], a, b)) {
             j++;
         }
         pend = j;  /* (found: no halving) */
+    } else {
+        j = 0;
     }
     while (j < pend) {
         int mid = j + (pend - j) / 2;
-        const imp_e3_point *o = &e->prev[mid];
-        if (o->b < b) {
+        if (pair_before(&e->prev[mid], a, b)) {
             j = mid + 1;
         } else {
             pend = mid;
@@ -650,7 +652,7 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->map);
     free(rc->held);
     free(rc->rot);
-    free(rc->first);
+    free(rc->posed);
     free(rc->poly);
     memset(rc, 0, sizeof *rc);
 }

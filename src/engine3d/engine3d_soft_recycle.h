@@ -74,9 +74,9 @@ typedef struct imp_e3_recycle {
     int mapped;            /* ... or all (1) */
     int map_cap;
     /* per slot, taken when detection opens: the orientation (w, x, y, z, normalised) and its
-       rotation matrix (row-major), and the first of its points as a in e->prev (then nprev) */
+       rotation matrix (row-major) */
     double *rot;           /* 13 per slot: q, then R */
-    int *first;
+    unsigned char *posed;  /* 1: its rotation taken from detection's poses (imp_e3_recycle_open) */
     unsigned char *poly;   /* 1: a polyhedron whose manifolds may be held (the header's rule) */
     int slot_cap;
     int ahead;             /* e->prev's points before it are asked of the cache already, within
