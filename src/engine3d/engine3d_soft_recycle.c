@@ -523,6 +523,19 @@ static int held_cmp(const void *x, const void *y)
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
+int imp_e3_recycle_all_held(const imp_e3_recycle *rc, int npts)
+{
+    int n = 0;
+    for (int h = 0; h < rc->nheld; h++) {
+        const imp_e3_held *hp = &rc->held[h];
+        if (h > 0 && held_cmp(&rc->held[h - 1], hp) >= 0) {
+            return 0;
+        }
+        n += hp->pend - hp->j;
+    }
+    return n == npts;
+}
+
 /* Whether every point of e->pts is a held one at its index in e->prev, with its record at
    that index too (the held pairs, in order, cover e->pts from 0 with their runs in place, and
    each run's records are its points' indices: the map rises, so its ends tell) */

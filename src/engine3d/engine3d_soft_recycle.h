@@ -102,6 +102,12 @@ int imp_e3_recycle_open(const struct imp_world *w, const imp_engine3d *e, imp_e3
 int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b,
                         double margin);
 
+/* 1 when detection's npts points are all the held pairs' (their runs, appended in the order
+   they were held) and the held pairs are in increasing (a, b) order: e->pts is then sorted
+   (each run is e->prev's, in key order), which this tells from rc->held alone (24 bytes a
+   pair), without reading the points. */
+int imp_e3_recycle_all_held(const imp_e3_recycle *rc, int npts);
+
 /* After the step's detection: the held pairs take their records back, the others' points get
    new ones (e->pts kept in place, in order), every detected point's r its first sub-step's warm
    start (over rc->hs; h_last: the last step's length, for points without a record). 0, or -1
