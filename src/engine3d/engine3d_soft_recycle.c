@@ -233,7 +233,9 @@ _Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 
    bodies' states, ra, rb: their rotations now, row-major, which turn its record's anchors in
    the bodies' frames). Written field by field in the struct's
    order, only what the point keeps (a whole-struct copy of its 304 bytes compiled to a string
-   move that took a third of the held pairs' test); its warm start r: warm_from */
+   move that took a third of the held pairs' test); its warm start r: warm_from. Not written:
+   u0, ustar, rimp, handled and active, which the soft step's prepare_row writes for every
+   point before anything reads them (the soft step is the one that holds pairs) */
 static inline void recycle_point(const double *ya, const double *yb, const imp_e3_point *o, const imp_e3_recycled *r,
                                  double mu, double el, const double *ra, const double *rb, imp_e3_point *p)
 {
@@ -246,18 +248,15 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
     p->a = o->a, p->b = o->b, p->key = o->key;
     p->going = 0;
     p->distance = r->base + dot3(o->normal, o3);
-    p->u0 = 0.0;
     p->acc = o->acc, p->acc_u0 = o->acc_u0;
     p->gen_a = o->gen_a, p->gen_b = o->gen_b;
     p->fresh = 0;
-    p->handled = 0;
-    p->active = 0;
     p->was_touching = o->was_touching;
     /* the frame and the anchors, laid out together (normal, t1, t2, ra, rb): one copy */
     memcpy(p->normal, o->normal, offsetof(imp_e3_point, mu) - offsetof(imp_e3_point, normal));
     p->mu = mu;  /* the pair's material as it is now */
     p->e = el;
-    p->ustar = p->bias = p->rimp = 0.0;
+    p->bias = 0.0;
     p->pa[0] = pa0, p->pa[1] = pa1, p->pa[2] = pa2;
     p->pb[0] = pb0, p->pb[1] = pb1, p->pb[2] = pb2;
 }
