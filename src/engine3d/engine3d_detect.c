@@ -575,8 +575,10 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
         }
     }
     /* the pairs came in (a, b) order, each pair's points in key order: sorted already (the
-       sort stays for safety) */
-    for (int i = 1; i < e->npts; i++) {
+       sort stays for safety). When every point is a pair's the soft step held, in order, the
+       held list tells so without reading the points (a line of memory a point) */
+    int all_held = rc != NULL && imp_e3_recycle_all_held(rc, e->npts);
+    for (int i = 1; i < e->npts && !all_held; i++) {
         if (point_cmp(&e->pts[i - 1], &e->pts[i]) > 0) {
             qsort(e->pts, (size_t)e->npts, sizeof *e->pts, imp_e3_point_cmp);
             break;
@@ -585,8 +587,8 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
     /* warm starts: the last impulse of the same feature, its friction re-expressed in the
        new tangents (not for the soft step: its recycling writes every point's, after) */
     double pen = 0.0;
-    int pairs = 0, j = 0, held_at = 0;
-    for (int i = 0; i < e->npts; i++) {
+    int pairs = all_held ? rc->nheld : 0, j = 0, held_at = 0;  /* (all held: each passed over) */
+    for (int i = 0; i < e->npts && !all_held; i++) {
         imp_e3_point *p = &e->pts[i];
         if (i == 0 || p->a != p[-1].a || p->b != p[-1].b) {
             pairs++;

@@ -146,15 +146,14 @@ static int records_of_run(const imp_engine3d *e, imp_e3_recycle *rc, int j, int 
     return 1;
 }
 
-/* Whether the pair (a, b) of polyhedra, its manifold computed at the poses of record r, now
+/* Whether the pair (a, b) of polyhedra, its manifold computed at pose r (its records'), now
    at orientations qa, qb (normalised), may keep it: neither turned by 10 degrees or more
    since, and the relative pose moved by less than the reach: |change of x_b - x_a in a's
    frame| + 2 |sin(turn / 2)| R < reach (R the larger bounding radius of the moving ones;
    Box3D's bound). */
-static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recycled *r, imp_quat qa, imp_quat qb,
-                double reach)
+static int fits(const imp_world *w, const imp_e3_recycle *rc, int a, int b, const imp_e3_recycled_pose *r,
+                imp_quat qa, imp_quat qb, double reach)
 {
-    int a = r->a, b = r->b;
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     imp_quat qa0 = quat_of(r->qa), qb0 = quat_of(r->qb), rel0 = quat_of(r->rel);
     double ca = qa.w * qa0.w + qa.x * qa0.x + qa.y * qa0.y + qa.z * qa0.z;
@@ -183,29 +182,43 @@ static int fits(const imp_world *w, const imp_e3_recycle *rc, const imp_e3_recyc
     return dist + chord * rad < reach;
 }
 
-/* the record of point p computed now (its manifold's pose, the gap's base, its anchors in the
-   bodies' frames; its impulses f, 3 doubles, none yet) */
-static void record_now(const imp_world *w, const imp_e3_point *p, imp_e3_recycled *r, double *f)
+/* the pose of point p's pair computed now (its manifold's: the bodies' orientations, their
+   relative orientation and the centres' offset), once for the pair's points; ta, tb: R_a^T,
+   R_b^T then, for their anchors (record_point) */
+static void record_pose(const imp_world *w, const imp_e3_point *p, imp_e3_recycled_pose *r, imp_mat3 *ta,
+                        imp_mat3 *tb)
 {
     const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
-    r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
     imp_quat qa = imp_q_normalize(quat_of(ya + 3)), qb = imp_q_normalize(quat_of(yb + 3));
     r->qa[0] = qa.w, r->qa[1] = qa.x, r->qa[2] = qa.y, r->qa[3] = qa.z;
     r->qb[0] = qb.w, r->qb[1] = qb.x, r->qb[2] = qb.y, r->qb[3] = qb.z;
-    double o[3], d0[3];
+    double d0[3];
     for (int k = 0; k < 3; k++) {
-        o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
         d0[k] = yb[k] - ya[k];
     }
-    r->base = p->distance - dot3(p->normal, o);
     /* fits' constants of this pose, computed once here (they were at each step the pair was
        tested, from the centres and orientations: the same operations) */
     imp_quat rel = imp_q_conj(imp_q_mul(imp_q_conj(qa), qb));
     r->rel[0] = rel.w, r->rel[1] = rel.x, r->rel[2] = rel.y, r->rel[3] = rel.z;
-    imp_mat3 ta = imp_q_to_mat3(qa), tb = imp_q_to_mat3(qb);  /* R^T: conj(q)'s matrix, bit for bit */
-    unrotate(&ta.m[0][0], d0, r->d0);
-    unrotate(&ta.m[0][0], p->ra, r->la);  /* the anchors in the bodies' frames, R^T r */
-    unrotate(&tb.m[0][0], p->rb, r->lb);
+    *ta = imp_q_to_mat3(qa), *tb = imp_q_to_mat3(qb);  /* R^T: conj(q)'s matrix, bit for bit */
+    unrotate(&ta->m[0][0], d0, r->d0);
+}
+
+/* the record of point p computed now (the gap's base, its anchors in the bodies' frames by
+   ta, tb of its pair's pose, record_pose's, at index pose; its impulses f, 3 doubles, none yet) */
+static void record_point(const imp_world *w, const imp_e3_point *p, const imp_mat3 *ta, const imp_mat3 *tb,
+                         int pose, imp_e3_recycled *r, double *f)
+{
+    const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
+    r->a = p->a, r->b = p->b, r->key = p->key, r->gen_a = p->gen_a, r->gen_b = p->gen_b;
+    r->pose = pose;
+    double o[3];
+    for (int k = 0; k < 3; k++) {
+        o[k] = (yb[k] + p->rb[k]) - (ya[k] + p->ra[k]);
+    }
+    r->base = p->distance - dot3(p->normal, o);
+    unrotate(&ta->m[0][0], p->ra, r->la);  /* the anchors in the bodies' frames, R^T r */
+    unrotate(&tb->m[0][0], p->rb, r->lb);
     f[0] = f[1] = f[2] = 0.0;
 }
 
@@ -220,7 +233,9 @@ _Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 
    bodies' states, ra, rb: their rotations now, row-major, which turn its record's anchors in
    the bodies' frames). Written field by field in the struct's
    order, only what the point keeps (a whole-struct copy of its 304 bytes compiled to a string
-   move that took a third of the held pairs' test); its warm start r: warm_from */
+   move that took a third of the held pairs' test); its warm start r: warm_from. Not written:
+   u0, ustar, rimp, handled and active, which the soft step's prepare_row writes for every
+   point before anything reads them (the soft step is the one that holds pairs) */
 static inline void recycle_point(const double *ya, const double *yb, const imp_e3_point *o, const imp_e3_recycled *r,
                                  double mu, double el, const double *ra, const double *rb, imp_e3_point *p)
 {
@@ -233,18 +248,15 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
     p->a = o->a, p->b = o->b, p->key = o->key;
     p->going = 0;
     p->distance = r->base + dot3(o->normal, o3);
-    p->u0 = 0.0;
     p->acc = o->acc, p->acc_u0 = o->acc_u0;
     p->gen_a = o->gen_a, p->gen_b = o->gen_b;
     p->fresh = 0;
-    p->handled = 0;
-    p->active = 0;
     p->was_touching = o->was_touching;
     /* the frame and the anchors, laid out together (normal, t1, t2, ra, rb): one copy */
     memcpy(p->normal, o->normal, offsetof(imp_e3_point, mu) - offsetof(imp_e3_point, normal));
     p->mu = mu;  /* the pair's material as it is now */
     p->e = el;
-    p->ustar = p->bias = p->rimp = 0.0;
+    p->bias = 0.0;
     p->pa[0] = pa0, p->pa[1] = pa1, p->pa[2] = pa2;
     p->pb[0] = pb0, p->pb[1] = pb1, p->pb[2] = pb2;
 }
@@ -338,7 +350,7 @@ static int reserve_slots(imp_e3_recycle *rc, int ns)
     if (ns > rc->slot_cap) {
         size_t n = (size_t)ns;
         if (resize((void **)&rc->rot, n * 13 * sizeof *rc->rot) != 0
-            || resize((void **)&rc->first, n * sizeof *rc->first) != 0
+            || resize((void **)&rc->posed, n * sizeof *rc->posed) != 0
             || resize((void **)&rc->poly, n * sizeof *rc->poly) != 0) {
             return -1;
         }
@@ -377,26 +389,22 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
     rc->mapped = 0;  /* (record_of) */
     /* the slots' rotations: taken already when e->rot_y is rc's (imp_e3_recycle_rotations);
        else the broad phase's bodies' from detection's poses, taken at y just before (the same
-       operations), the others' (first[s] left -2) here */
+       operations), the others' (posed[s] left 0) here */
     int taken = e->rot_y == rc->rot;
     for (int s = 0; s < ns && !taken; s++) {
-        rc->first[s] = -2;
+        rc->posed[s] = 0;
     }
     for (int k = 0; k < e->nbp && !taken; k++) {
         int s = e->bp_slot[k];
         double *o = rc->rot + 13 * (size_t)s;
         memcpy(o, e->pose[k].q, 4 * sizeof *o);
         memcpy(o + 4, e->pose[k].r, 9 * sizeof *o);
-        rc->first[s] = -1;
+        rc->posed[s] = 1;
     }
-    for (int s = 0, k = 0; s < ns; s++) {
-        if (!taken && rc->first[s] == -2) {
+    for (int s = 0; s < ns; s++) {
+        if (!taken && !rc->posed[s]) {
             rotation_at(w->data.y + (size_t)s * IMP_STRIDE_3D, rc->rot + 13 * (size_t)s);
         }
-        while (k < e->nprev && e->prev[k].a < s) {
-            k++;
-        }
-        rc->first[s] = k;
         rc->poly[s] = (unsigned char)polyhedral(w, s);
     }
     rc->nheld = 0;
@@ -413,26 +421,32 @@ enum { PREFETCH_AHEAD = 4 };
 
 static inline int min_int(int x, int y) { return x < y ? x : y; }
 
+/* point o's pair before the pair (a, b) in the points' order */
+static inline int pair_before(const imp_e3_point *o, int a, int b) { return o->a < a || (o->a == a && o->b < b); }
+
 int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b, double margin)
 {
     const imp_engine2d_def *def = &w->model.def.engine2d;
     if (def->contact_points == IMP_POINTS_VOLUMETRIC) {
         return 0;
     }
-    /* the pair's run in e->prev (sorted by pair, then key), within a's: from where the last
-       pair's ended when detection asks in the pairs' order (it does: a forward walk, each
-       point passed once a detection), else by halves */
-    int j = rc->first[a], pend = a + 1 < w->model.nslots ? rc->first[a + 1] : e->nprev, at = rc->next;
-    if (at >= j && at <= pend && (at == j || e->prev[at - 1].b < b)) {
-        for (j = at; j < pend && e->prev[j].b < b;) {
+    /* the pair's run in e->prev (sorted by pair, then key): its first point is the first
+       not before (a, b). From where the last pair's ended when detection asks in the pairs'
+       order (it does: a forward walk, each point passed once a detection), else by halves.
+       (A walk of every point's a when detection opened, to find each slot's first, read a
+       line of memory a point.) */
+    int j = rc->next, pend = e->nprev;
+    if (j <= pend && (j == 0 || pair_before(&e->prev[j - 1], a, b))) {
+        while (j < pend && pair_before(&e->prev[j], a, b)) {
             j++;
         }
         pend = j;  /* (found: no halving) */
+    } else {
+        j = 0;
     }
     while (j < pend) {
         int mid = j + (pend - j) / 2;
-        const imp_e3_point *o = &e->prev[mid];
-        if (o->b < b) {
+        if (pair_before(&e->prev[mid], a, b)) {
             j = mid + 1;
         } else {
             pend = mid;
@@ -458,19 +472,20 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!records_of_run(e, rc, j, pend)) {
         return 0;
     }
-    const imp_e3_recycled *r0 = &rc->prev[rc->map[j]];  /* the pair's (one for its points) */
     if (!rc->poly[a] || !rc->poly[b]) {
         return 0;
     }
+    /* the pair's pose (one for its points: its first's record's) */
+    const imp_e3_recycled_pose *r0 = &rc->pprev[rc->prev[rc->map[j]].pose];
     imp_quat qa = orientation(rc, a), qb = orientation(rc, b);
-    if (!fits(w, rc, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
+    if (!fits(w, rc, a, b, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
     if (imp_grow(&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
         || imp_grow(&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
         return -1;
     }
-    double mu, el, gap = INFINITY;
+    double mu, el, gap = INFINITY, pen = -INFINITY;
     imp_e3_pair_material(w, a, b, &mu, &el);
     const double *ra = rotation(rc, a), *rb = rotation(rc, b);
     imp_e3_point *out = &e->pts[e->npts];
@@ -488,12 +503,13 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         warm_held(&prev[k], fprev + 3 * (size_t)rk, hs, &out[k - j]);
         double d = out[k - j].distance;
         gap = d < gap ? d : gap;  /* fmin's (gap starts at infinity, a NaN is passed over) */
+        pen = imp_fmax(pen, -d);
     }
     if (!(gap <= margin)) {
         return 0;  /* apart as held: detected again */
     }
     e->npts += pend - j;
-    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend};
+    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend, pen};
     return 1;
 }
 
@@ -504,6 +520,19 @@ static int held_cmp(const void *x, const void *y)
         return p->a < q->a ? -1 : 1;
     }
     return p->b < q->b ? -1 : p->b > q->b;
+}
+
+int imp_e3_recycle_all_held(const imp_e3_recycle *rc, int npts)
+{
+    int n = 0;
+    for (int h = 0; h < rc->nheld; h++) {
+        const imp_e3_held *hp = &rc->held[h];
+        if (h > 0 && held_cmp(&rc->held[h - 1], hp) >= 0) {
+            return 0;
+        }
+        n += hp->pend - hp->j;
+    }
+    return n == npts;
 }
 
 /* Whether every point of e->pts is a held one at its index in e->prev, with its record at
@@ -527,6 +556,7 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     double hs = rc->hs;
     double tol = w->model.def.engine2d.distance_tol;
     if (imp_grow(&rc->cur, &rc->cur_cap, e->npts, sizeof *rc->cur) != 0
+        || imp_grow(&rc->pcur, &rc->pcur_cap, e->npts, sizeof *rc->pcur) != 0
         || imp_grow(&rc->fcur, &rc->fcur_cap, e->npts, 3 * sizeof *rc->fcur) != 0) {
         return -1;
     }
@@ -540,9 +570,15 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
        record are written. When every point is held at its index in e->prev (a standing
        pyramid's, each step), each record is the last step's at the same index: rc->cur is
        not written (same), rc->prev keeps them (imp_e3_recycle_end) */
-    int n = 0, j = 0, h = 0, same = all_in_place(e, rc);
+    int n = 0, j = 0, h = 0, np = 0, same = all_in_place(e, rc);
     double pen = 0.0;  /* the deepest penetration, the points in order (the walk's) */
-    for (int i = 0; i < e->npts;) {
+    if (same) {  /* the held pairs cover e->pts in order: their penetrations, no point read */
+        for (h = 0; h < rc->nheld; h++) {
+            pen = imp_fmax(pen, rc->held[h].pen);
+        }
+        n = e->npts;
+    }
+    for (int i = n; i < e->npts;) {
         const imp_e3_point *p0 = &e->pts[i];
         while (h < rc->nheld && (rc->held[h].a < p0->a || (rc->held[h].a == p0->a && rc->held[h].b < p0->b))) {
             h++;
@@ -551,13 +587,16 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             const imp_e3_held *hp = &rc->held[h];  /* its points are the run [j, pend) held, */
             int end = i + (hp->pend - hp->j);      /* appended together (hold; the detection's
                                                       merge passes them so too) */
-            for (int c = i; c < end; c++, n++) {   /* their warm starts written (hold) */
-                int r = rc->map[hp->j + (c - i)];
-                pen = imp_fmax(pen, -e->pts[c].distance);
-                if (!same) {
-                    rc->cur[n] = rc->prev[r];
+            pen = imp_fmax(pen, hp->pen);          /* (imp_e3_held's) */
+            if (!same) {  /* the pair's pose once, the one hold tested (its first's record's) */
+                rc->pcur[np] = rc->pprev[rc->prev[rc->map[hp->j]].pose];
+                for (int c = i; c < end; c++) {    /* their warm starts written (hold) */
+                    rc->cur[n + (c - i)] = rc->prev[rc->map[hp->j + (c - i)]];
+                    rc->cur[n + (c - i)].pose = np;
                 }
             }
+            n += end - i;
+            np++;
             i = end;
             continue;
         }
@@ -572,16 +611,20 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
         while (pend < e->nprev && e->prev[pend].a == p0->a && e->prev[pend].b == p0->b) {
             pend++;
         }
+        imp_mat3 ta, tb;
+        record_pose(w, p0, &rc->pcur[np], &ta, &tb);  /* (the pair's points share it) */
         for (int c = i; c < end; c++, n++) {
             pen = imp_fmax(pen, -e->pts[c].distance);
-            record_now(w, &e->pts[c], &rc->cur[n], rc->fcur + 3 * (size_t)n);
+            record_point(w, &e->pts[c], &ta, &tb, np, &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
             warm_from(e, rc, k, k >= 0 ? record_of(e, rc, k) : -1, hs, h_last, &e->pts[c]);
         }
+        np++;
         i = end;
         j = pend;
     }
     rc->nheld = 0;
+    rc->npcur = np;
     e->npts = n;
     rc->ncur = n;
     rc->same = same;
@@ -602,6 +645,7 @@ void imp_e3_recycle_end(imp_e3_recycle *rc)
 {
     if (!rc->same) {  /* (same: the records are rc->prev's 0 .. ncur - 1 already) */
         imp_e3_swap_arrays((void **)&rc->prev, &rc->prev_cap, (void **)&rc->cur, &rc->cur_cap);
+        imp_e3_swap_arrays((void **)&rc->pprev, &rc->pprev_cap, (void **)&rc->pcur, &rc->pcur_cap);
     }
     rc->same = 0;
     imp_e3_swap_arrays((void **)&rc->fprev, &rc->fprev_cap, (void **)&rc->fcur, &rc->fcur_cap);
@@ -613,12 +657,14 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
 {
     free(rc->prev);
     free(rc->cur);
+    free(rc->pprev);
+    free(rc->pcur);
     free(rc->fprev);
     free(rc->fcur);
     free(rc->map);
     free(rc->held);
     free(rc->rot);
-    free(rc->first);
+    free(rc->posed);
     free(rc->poly);
     memset(rc, 0, sizeof *rc);
 }

@@ -27,25 +27,40 @@
 
 struct imp_world;
 
+/* A record, in two parts: the pair's (the poses when its manifold was computed: what the
+   test whether it may be held reads, once a pair) and the point's (its identity, gap's base
+   and anchors: what a held point reads). A held pair's pose is copied once, not once a point
+   (imp_e3_recycle_begin), and the held test reads 80 bytes a point and 120 a pair instead of
+   200 a point. */
+typedef struct imp_e3_recycled_pose {
+    double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
+    double rel[4];         /* the pose's relative orientation, conj(conj(q_a) q_b) ... */
+    double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
+} imp_e3_recycled_pose;
+
 /* One point's record, parallel to e->pts at the step's end (e->prev at the next step). */
 typedef struct imp_e3_recycled {
     int a, b;              /* the point's identity, checked against e->prev */
     unsigned key, gen_a, gen_b;
-    double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
+    int pose;              /* its pair's pose (rc->pprev / rc->pcur, beside the records) */
     double base;           /* s_0: the gap then less n . ((x_b + r_b) - (x_a + r_a)) */
     double la[3], lb[3];   /* the anchors r_a, r_b then in the bodies' frames, R_a^T r_a, R_b^T r_b */
-    double rel[4];         /* the pose's relative orientation, conj(conj(q_a) q_b) ... */
-    double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
 } imp_e3_recycled;
 
-/* A pair held this step: its slots and its points' run [j, pend) in e->prev. */
+/* A pair held this step: its slots and its points' run [j, pend) in e->prev; its deepest
+   penetration, imp_fmax of -gap over its points in order from -infinity (the step's deepest
+   is imp_fmax over the pairs': the same bits as over the points, imp_fmax taking the later of
+   equal values and passing over a NaN; imp_e3_recycle_begin reads no held point for it). */
 typedef struct imp_e3_held {
     int a, b, j, pend;
+    double pen;
 } imp_e3_held;
 
 typedef struct imp_e3_recycle {
     imp_e3_recycled *prev, *cur;
     int nprev, ncur, prev_cap, cur_cap;
+    imp_e3_recycled_pose *pprev, *pcur; /* the pairs' poses of prev's and cur's records */
+    int npcur, pprev_cap, pcur_cap;
     /* 3 per record, beside them (the step's end writes them alone, the next step's warm starts
        read them alone): the last sub-step's impulses over its length (normal, t1, t2) */
     double *fprev, *fcur;
@@ -59,16 +74,16 @@ typedef struct imp_e3_recycle {
     int mapped;            /* ... or all (1) */
     int map_cap;
     /* per slot, taken when detection opens: the orientation (w, x, y, z, normalised) and its
-       rotation matrix (row-major), and the first of its points as a in e->prev (then nprev) */
+       rotation matrix (row-major) */
     double *rot;           /* 13 per slot: q, then R */
-    int *first;
+    unsigned char *posed;  /* 1: its rotation taken from detection's poses (imp_e3_recycle_open) */
     unsigned char *poly;   /* 1: a polyhedron whose manifolds may be held (the header's rule) */
     int slot_cap;
     int ahead;             /* e->prev's points before it are asked of the cache already, within
                               one detection (imp_e3_recycle_hold's prefetch) */
     int same;              /* 1 from imp_e3_recycle_begin to imp_e3_recycle_end when every record
                               of the step is the last step's at the same index: rc->prev's 0 ..
-                              ncur - 1 are the step's records (rc->cur unwritten) */
+                              ncur - 1 are the step's records (rc->cur, rc->pcur unwritten) */
 } imp_e3_recycle;
 
 /* Each slot's orientation (normalised) and rotation at w->data.y in rc->rot (13 per slot: q,
@@ -86,6 +101,12 @@ int imp_e3_recycle_open(const struct imp_world *w, const imp_engine3d *e, imp_e3
    starts (over rc->hs), are appended to e->pts (in key order) and 1 is returned; 0 when the pair must be detected; -1 without memory. */
 int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b,
                         double margin);
+
+/* 1 when detection's npts points are all the held pairs' (their runs, appended in the order
+   they were held) and the held pairs are in increasing (a, b) order: e->pts is then sorted
+   (each run is e->prev's, in key order), which this tells from rc->held alone (24 bytes a
+   pair), without reading the points. */
+int imp_e3_recycle_all_held(const imp_e3_recycle *rc, int npts);
 
 /* After the step's detection: the held pairs take their records back, the others' points get
    new ones (e->pts kept in place, in order), every detected point's r its first sub-step's warm
