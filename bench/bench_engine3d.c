@@ -4,8 +4,8 @@
    that tools/bench3d_peers.sh can set impact beside Bullet 3.24, ODE 0.16 and Box3D in one run.
 
      bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]
-                    [--handling simultaneous|serial|hybrid] [--substeps N]
-                    [--diag K] [--column C] [--straight] [--lean L] [--profile] [--events]
+                    [--handling simultaneous|serial|hybrid] [--substeps N] [--hertz H]
+                    [--damping Z] [--diag K] [--column C] [--straight] [--lean L] [--profile] [--events]
 
    The world: dim 3, strategy "contact", time_stepping "symplectic_euler" (one velocity-level
    contact solve per step), dt = 1/60, g = 9.81 along -z, collision_handling "simultaneous"
@@ -16,7 +16,10 @@
    than its exact solver's row cap instead, with --iters sweeps or its default) or by --iters
    projected Gauss-Seidel sweeps (pgs; 10 by default, as the peers' Bullet and ODE QuickStep),
    or by the soft step (soft: engine3d_soft.h, as Box3D's; 4 sub-steps unless --substeps, each
-   --iters solve passes (1) and one relax pass; the engine's soft defaults otherwise).
+   --iters solve passes (1) and one relax pass; the soft contacts' stiffness frequency --hertz
+   (soft.hertz, 30 Hz unless given; the engine takes at most a quarter of the sub-step rate)
+   and damping ratio --damping (soft.damping_ratio, 10 unless given); the engine's soft
+   defaults otherwise).
 
    ms_per_step times imp_world_step only (CLOCK_MONOTONIC around each call, summed). contacts:
    the contact points the engine held, mean per step (points within its margin, speculative
@@ -26,7 +29,8 @@
    residual_max (its largest over the run), swept_steps (steps whose problem the lcp
    setting left to the sweeps, above the exact solver's row cap), unsolved (solves that
    stopped above the tolerance), sunk (dynamic cubes whose centre ended under the ground or
-   floor, inside its extent: fell through it, not off its edge), handling, peak_rss_mb, state_hash
+   floor, inside its extent: fell through it, not off its edge), handling, substeps and
+   hertz and damping (the soft step's; 0 for lcp and pgs), peak_rss_mb, state_hash
    (the world's state hash at the run's end, imp_world_state_hash: a restructuring of the
    engine leaves it unchanged for every scene and solver). A step that fails stops the run
    (stop=error, the world's message on stderr). With no arguments it prints how it is run and exits 0 (make bench
@@ -60,8 +64,8 @@
 
 #define USAGE                                                                                       \
     "usage: bench_engine3d <scene> [size] [--solver lcp|pgs|soft] [--iters N] [--steps N] [--max-wall S]\n" \
-    "                      [--handling simultaneous|serial|hybrid] [--substeps N]\n"                                  \
-    "                      [--diag K] [--column C] [--straight] [--lean L]  (pile studies) [--profile]\n"                         \
+    "                      [--handling simultaneous|serial|hybrid] [--substeps N] [--hertz H]\n"                       \
+    "                      [--damping Z] [--diag K] [--column C] [--straight] [--lean L]  (pile studies) [--profile]\n"                         \
     "                      [--events]\n"                                                                                       \
     "scenes: pyramid2d [B=20] | pyramid3d [B=5] | pile [N=300] | slide [angle_deg=0] | incline [mu=0.3]\n"
 
@@ -71,6 +75,8 @@ typedef struct options {
     int solver;      /* IMP_SOLVER_LCP, IMP_SOLVER_PGS or IMP_SOLVER_SOFT */
     int iters;
     int substeps;    /* the 3D engine's sub-steps per step (1) */
+    double hertz;    /* > 0: the soft step's soft.hertz (--hertz) */
+    double damping;  /* > 0: the soft step's soft.damping_ratio (--damping) */
     int steps;       /* > 0: instead of the scene's */
     double max_wall; /* > 0: stop once stepping used this many seconds */
     int handling;
@@ -177,6 +183,14 @@ static int parse(int argc, char **argv, options *o)
                 return -1;
             }
             i++;
+        } else if ((strcmp(a, "--hertz") == 0 || strcmp(a, "--damping") == 0) && v != NULL) {
+            double x = strtod(v, &end);
+            if (*end != '\0' || !(x > 0.0 && x <= 1e6)) {
+                fprintf(stderr, "bench_engine3d: %s '%s': expected a number in (0, 1e6]\n", a, v);
+                return -1;
+            }
+            *(a[2] == 'h' ? &o->hertz : &o->damping) = x;
+            i++;
         } else if (strcmp(a, "--max-wall") == 0 && v != NULL) {
             o->max_wall = strtod(v, &end);
             if (*end != '\0' || !(o->max_wall >= 0.0)) {
@@ -225,6 +239,12 @@ static imp_world *make_world(const b3_scene *s, const options *o, imp_body_id *d
     if (o->solver == IMP_SOLVER_SOFT) {  /* Box3D's: 4 sub-steps, 1 solve and 1 relax pass each */
         def.engine2d.substeps = o->substeps > 0 ? o->substeps : 4;
         def.engine2d.soft.iterations = o->iters > 0 ? o->iters : 1;
+        if (o->hertz > 0.0) {
+            def.engine2d.soft.hertz = o->hertz;
+        }
+        if (o->damping > 0.0) {
+            def.engine2d.soft.damping_ratio = o->damping;
+        }
     }
     imp_world *w = imp_world_new(&def);
     if (w == NULL) {
@@ -406,9 +426,10 @@ int main(int argc, char **argv)
         printf(" residual=%.3g residual_max=%.3g", residual, residual_max);
     }
     printf(" swept_steps=%ld", pgs || soft ? 0 : skipped_steps);
-    printf(" unsolved=%.0f sunk=%d handling=%s peak_rss_mb=%.1f state_hash=%016llx\n", unsolved,
-           done > 0 ? out.sunk : 0, imp_collision_handling_names[o.handling], bench_peak_mib(),
-           imp_world_state_hash(w));
+    const imp_engine2d_def *ed = &imp_world_get_def(w)->engine2d;
+    printf(" unsolved=%.0f sunk=%d handling=%s substeps=%d hertz=%g damping=%g peak_rss_mb=%.1f state_hash=%016llx\n", unsolved,
+           done > 0 ? out.sunk : 0, imp_collision_handling_names[o.handling], ed->substeps,
+           soft ? ed->soft.hertz : 0.0, soft ? ed->soft.damping_ratio : 0.0, bench_peak_mib(), imp_world_state_hash(w));
     if (o.profile && done > 0) {
         const imp_profile *pr = imp_world_profile(w);
         fprintf(stderr, "profile ms/step:");
