@@ -412,9 +412,9 @@ function dem.viscel(opts)
   opts = check_keys(what, opts, { young = true, ks_ratio = true, friction_angle = true, en = true,
                                   tangential_damping = true, wall_friction_angle = true })
   local en = opts.en
-  if en ~= nil and (type(en) ~= "number" or not (en > 0 and en <= 1)) then
-    error(string.format("%s: option 'en' must be a finite number in (0, 1], got %s", what,
-      shown(en)), 2)
+  local bad = en ~= nil and functor_checks.viscel.en(en)
+  if bad then
+    error(string.format("%s: option 'en' must be %s, got %s", what, bad, shown(en)), 2)
   end
   return functor("viscel", {
     young = number(what, opts, "young", 1e9, 0),

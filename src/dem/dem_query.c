@@ -198,16 +198,14 @@ double imp_dem_springs_energy(const imp_dem *d, const double *weight, double dt)
         vr[0] = vb[0] - va[0] - (m[1] * n[2] - m[2] * n[1]);
         vr[1] = vb[1] - va[1] - (m[2] * n[0] - m[0] * n[2]);
         vr[2] = vb[2] - va[2] - (m[0] * n[1] - m[1] * n[0]);
-        if (d->p.law == IMP_DEM_LAW_VISCOUS) {  /* with its tangential dashpot's force */
-            double ft[3];
+        const int visco = d->p.law == IMP_DEM_LAW_VISCOUS;
+        double ft[3] = {0.0, 0.0, 0.0};
+        if (visco) {  /* with its tangential dashpot's force */
             imp_dem_viscous_shear(I, ft);
-            for (int j = 0; j < 3; j++) {
-                half_work += wk * ((I->fn * n[j] + (I->fs[j] + ft[j])) * vr[j]);
-            }
-            continue;
         }
         for (int j = 0; j < 3; j++) {
-            half_work += wk * ((I->fn * n[j] + I->fs[j]) * vr[j]);
+            const double fs = visco ? I->fs[j] + ft[j] : I->fs[j];
+            half_work += wk * ((I->fn * n[j] + fs) * vr[j]);
         }
     }
     return elastic - 0.5 * dt * half_work;

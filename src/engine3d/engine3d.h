@@ -82,6 +82,28 @@ typedef struct imp_e3_point {
    the order the step's points and the last step's are kept in. */
 int imp_e3_point_cmp(const void *x, const void *y);
 
+/* Point p's impact impulse r of this step gathered into its acc for the collision event
+   (engine3d_step.c's accumulate_impacts, the soft step's finish_points): impact, whether it
+   had one, u0 its approach velocity. gather 0 (the world builds no contact events): what was
+   gathered while they were on is dropped, none left for a later event (going is read only
+   beside a nonzero acc). */
+static inline void imp_e3_gather_impact(imp_e3_point *p, int gather, int impact, double u0, double r)
+{
+    if (!gather) {
+        if (p->acc != 0.0) {
+            p->acc = p->acc_u0 = 0.0;
+        }
+    } else if (impact) {
+        if (p->acc == 0.0) {
+            p->acc_u0 = u0;
+        }
+        p->acc += r;
+        p->going = 1;
+    } else {
+        p->going = 0;
+    }
+}
+
 /* one pair's contact-event state at a step's end (imp_engine3d's ev_pairs): 20 bytes */
 typedef struct imp_e3_pair_state {
     int a, b;      /* the pair's slots */

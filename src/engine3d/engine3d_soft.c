@@ -818,20 +818,7 @@ static void finish_points(imp_engine3d *e, double vtol, double inv_hs, int gathe
         /* an impact: it pushed, first at an approach faster than velocity_tol */
         int impact = q->uhit < -vtol && q->pushed > 0.0 && p->r[0] > 0.0;
         e->stats.collisions += impact;
-        if (!gather) {
-            if (p->acc != 0.0) {  /* (gathered while they were on: none left for a later event;
-                                     going is read only beside a nonzero acc) */
-                p->acc = p->acc_u0 = 0.0;
-            }
-        } else if (impact) {
-            if (p->acc == 0.0) {
-                p->acc_u0 = q->uhit;
-            }
-            p->acc += p->r[0];
-            p->going = 1;
-        } else {
-            p->going = 0;
-        }
+        imp_e3_gather_impact(p, gather, impact, q->uhit, p->r[0]);
     }
 }
 

@@ -620,19 +620,7 @@ static void accumulate_impacts(const imp_world *w, imp_engine3d *e, double h, in
         double r = p->r[0] + p->rimp;
         int impact = is_impact(w, p, h);
         e->stats.collisions += !serial && impact && p->r[0] > 0.0;
-        if (!gather) {
-            if (p->acc != 0.0) {  /* (gathered while they were on; going is read only beside it) */
-                p->acc = p->acc_u0 = 0.0;
-            }
-        } else if (impact && r > 0.0) {
-            if (p->acc == 0.0) {
-                p->acc_u0 = p->u0;
-            }
-            p->acc += r;
-            p->going = 1;
-        } else {
-            p->going = 0;
-        }
+        imp_e3_gather_impact(p, gather, impact && r > 0.0, p->u0, r);
     }
 }
 
