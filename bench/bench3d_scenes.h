@@ -366,7 +366,7 @@ static inline void b3_print(const b3_scene *s, const b3_outcome *o, const char *
         }
         o = &none;
     }
-    printf("engine=%s solver=%s iters=%d scene=%s size=%g bodies=%d steps=%d dt=%.6f ms_per_step=%.4f "
+    printf("engine=%s solver=%s iters=%d scene=%s size=%g bodies=%d steps=%d dt=%.6f ms_per_step=%.6f "
            "contacts=%.1f pen_max=%.5f pen_end=%.5f complete=%d stop=%s msgs=0",
            engine, solver, iters, s->name, s->size, s->ndyn, done, B3_DT, done > 0 ? 1e3 * seconds / done : NAN,
            o->contact_steps > 0 ? o->contacts_sum / o->contact_steps : NAN, o->pen_max, o->pen_end,

@@ -21,7 +21,8 @@
    and damping ratio --damping (soft.damping_ratio, 10 unless given); the engine's soft
    defaults otherwise).
 
-   ms_per_step times imp_world_step only (CLOCK_MONOTONIC around each call, summed). contacts:
+   ms_per_step times imp_world_step only (CLOCK_MONOTONIC around each call, summed, the first
+   step's included, as the peers'; six decimals, for a step of a few microseconds). contacts:
    the contact points the engine held, mean per step (points within its margin, speculative
    ones included, as the peers count points up to 0.02 m apart); pen_max / pen_end: the
    deepest penetration at each step's detection. After the peers' keys come impact's own:
@@ -30,7 +31,10 @@
    setting left to the sweeps, above the exact solver's row cap), unsolved (solves that
    stopped above the tolerance), sunk (dynamic cubes whose centre ended under the ground or
    floor, inside its extent: fell through it, not off its edge), handling, substeps and
-   hertz and damping (the soft step's; 0 for lcp and pgs), peak_rss_mb, state_hash
+   hertz and damping (the soft step's; 0 for lcp and pgs), first_step_ms and
+   first_step_faults (the first step alone: its time, inside ms_per_step, and the process's
+   minor page faults during it, getrusage's ru_minflt: the pages the step touches first, its
+   heap, stack and code; a scene of a few steps pays them in its ms_per_step), peak_rss_mb, state_hash
    (the world's state hash at the run's end, imp_world_state_hash: a restructuring of the
    engine leaves it unchanged for every scene and solver). A step that fails stops the run
    (stop=error, the world's message on stderr). With no arguments it prints how it is run and exits 0 (make bench
@@ -366,8 +370,8 @@ int main(int argc, char **argv)
     const imp_strategy_ops *ops = imp_world_strategy(w);
     b3_outcome out;
     b3_outcome_init(&out);
-    double seconds = 0.0, residual = NAN, residual_max = NAN, unsolved = 0.0, solves = 0.0, skipped = 0.0;
-    long skipped_steps = 0;
+    double seconds = 0.0, first_ms = NAN, residual = NAN, residual_max = NAN, unsolved = 0.0, solves = 0.0, skipped = 0.0;
+    long skipped_steps = 0, first_faults = -1;
     int done = 0;
     const char *stop = "-";
     for (int step = 1; step <= s.steps; step++) {
@@ -375,9 +379,15 @@ int main(int argc, char **argv)
             stop = "wall";
             break;
         }
+        long f0 = step == 1 ? bench_minor_faults() : 0;
         double t0 = bench_now();
         imp_status st = imp_world_step(w);
-        seconds += bench_now() - t0;
+        double dt = bench_now() - t0;
+        seconds += dt;
+        if (step == 1) {
+            first_ms = 1e3 * dt;
+            first_faults = bench_minor_faults() - f0;
+        }
         if (st != IMP_OK) {
             fprintf(stderr, "bench_engine3d: %s %g: step %d failed: %s\n", s.name, s.size, step,
                     imp_world_error(w));
@@ -425,7 +435,8 @@ int main(int argc, char **argv)
     } else {
         printf(" residual=%.3g residual_max=%.3g", residual, residual_max);
     }
-    printf(" swept_steps=%ld", pgs || soft ? 0 : skipped_steps);
+    printf(" swept_steps=%ld first_step_ms=%.6f first_step_faults=%ld", pgs || soft ? 0 : skipped_steps, first_ms,
+           first_faults);
     const imp_engine2d_def *ed = &imp_world_get_def(w)->engine2d;
     printf(" unsolved=%.0f sunk=%d handling=%s substeps=%d hertz=%g damping=%g peak_rss_mb=%.1f state_hash=%016llx\n", unsolved,
            done > 0 ? out.sunk : 0, imp_collision_handling_names[o.handling], ed->substeps,

@@ -29,6 +29,15 @@ static inline double bench_peak_mib(void)
     return (double)ru.ru_maxrss / 1024.0;
 }
 
+/* minor page faults of this process so far (first touches of its pages: fresh heap and stack,
+   code read for the first time) */
+static inline long bench_minor_faults(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
 /* least-squares slope of log(t) against log(n) */
 static inline double bench_slope(const double *n, const double *t, int k)
 {
