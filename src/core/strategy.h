@@ -48,6 +48,10 @@ typedef struct imp_strategy_ops {
     unsigned flags;  /* IMP_STRATEGY_* above */
     /* Makes the strategy's state if it has none yet (also done by advance); 0 or a status. */
     imp_status (*create)(struct imp_world *w);
+    /* Sizes its state for the world's bodies as one is added (imp_world_add_body), so that
+       the first step makes no arrays (a world's first step is timed as any other); a failure
+       is left to advance, which makes what is missing. NULL: nothing. */
+    void (*reserve)(struct imp_world *w);
     /* Frees the strategy's state (the world's free). */
     void (*destroy)(struct imp_world *w);
     /* Advances w->data.y from w->data.time to t1. On failure fills why (or, with

@@ -518,6 +518,10 @@ imp_body_id imp_world_add_body(imp_world *w, const imp_body_def *def)
         }
     }
     w->model.nbodies++;
+    const imp_strategy_ops *ops = imp_world_strategy(w);
+    if (ops != NULL && ops->reserve != NULL) {
+        ops->reserve(w);
+    }
     imp_body_id id = {slot, b->generation};
     return id;
 }

@@ -57,6 +57,10 @@ imp_e3_softness imp_e3_make_soft(double hertz, double zeta, double h);
 imp_status imp_e3_soft_advance(struct imp_world *w, imp_engine3d *e, double t1, char *why, size_t why_len);
 
 void imp_e3_soft_free(struct imp_e3_soft *s);
+/* The soft step's state and arrays made for npts points, npairs pairs and slot_cap slots (the
+   bodies' creation, engine3d_strategy.c: the first step then makes none of its own); 0, or -1
+   out of memory (the step makes what is missing). */
+int imp_e3_soft_reserve(imp_engine3d *e, int npts, int npairs, int slot_cap);
 
 /* The solver error of the last step (w:stats().solver_error): under the soft step Siconos'
    residual of its last sub-step, computed when asked (the rows and velocities are kept until

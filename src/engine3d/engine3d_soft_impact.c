@@ -276,15 +276,24 @@ static int appears(const imp_e3_soft_pt *const *q, int np, const double *vel, do
     return 0;
 }
 
+int imp_e3_soft_impact_reserve(struct imp_e3_soft *sf, int npairs, int ncand)
+{
+    if (imp_grow(&sf->held, &sf->held_cap, npairs, sizeof *sf->held) != 0
+        || imp_grow(&sf->cand, &sf->cand_cap, npairs, sizeof *sf->cand) != 0
+        || imp_grow(&sf->cand_rest, &sf->cand_rest_cap, npairs, sizeof *sf->cand_rest) != 0
+        || imp_grow(&sf->cand_ready, &sf->cand_ready_cap, npairs, sizeof *sf->cand_ready) != 0
+        || imp_grow(&sf->kc, &sf->kc_cap, ncand, sizeof *sf->kc) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
 void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const double *vel, double h)
 {
     const imp_e3_soft_pt *q[IMPACT_POINTS];
     sf->ncand = sf->nheld = 0;
     sf->cand_first = 1;
-    if (imp_grow(&sf->held, &sf->held_cap, sf->npairs, sizeof *sf->held) != 0
-        || imp_grow(&sf->cand, &sf->cand_cap, sf->npairs, sizeof *sf->cand) != 0
-        || imp_grow(&sf->cand_rest, &sf->cand_rest_cap, sf->npairs, sizeof *sf->cand_rest) != 0
-        || imp_grow(&sf->cand_ready, &sf->cand_ready_cap, sf->npairs, sizeof *sf->cand_ready) != 0) {
+    if (imp_e3_soft_impact_reserve(sf, sf->npairs, 0) != 0) {
         return;  /* out of memory: the passes alone, as without this */
     }
     for (int i = 0; i < sf->nblocks; i++) {

@@ -227,6 +227,8 @@ void imp_e3_soft_row_warm(struct imp_e3_soft *s, const imp_e3_soft_pt *q);
    end, vel: 6 per slot), solved as a block through the step whatever their speed, so that
    a body set down flat takes its corners' impulses together (no tilt). O(pairs). */
 void imp_e3_soft_impact_list(struct imp_e3_soft *sf, double threshold, const double *vel, double h);
+/* Its lists sized for npairs pairs and ncand candidates (imp_e3_soft_reserve); 0 or -1. */
+int imp_e3_soft_impact_reserve(struct imp_e3_soft *sf, int npairs, int ncand);
 /* Before a pass (engine3d_soft_impact.c): each listed pair of 2 to 8 points with an impact this step
    (a point's approach faster than threshold) has its normal rows solved together, to the
    impulses the pass's rows would converge to, when they all push; the pass then changes

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine3d.h"
+#include "engine3d_cache.h"
 #include "engine3d_joints.h"
 #include "engine3d_ode.h"
 #include "engine3d_soft.h"
@@ -157,6 +158,32 @@ static imp_status create(imp_world *w)
     return imp_engine3d_get(w) != NULL ? IMP_OK : IMP_ERR_NOMEM;
 }
 
+/* The points and pairs a slot the arrays are sized for as bodies are added: a box resting on
+   another, four points and one pair (the step grows them when it needs more). */
+enum { RESERVE_POINTS = 4 };
+
+/* the engine and its arrays made as the bodies are added, as Box3D makes its own in
+   b3CreateWorld and b3CreateBody, instead of in the first step (whose first touch of their
+   heap pages, some 15 to 25 us a page on this project's virtual machine, was most of a one-box
+   scene's first step beyond Box3D's: h-first3d): the per-slot arrays at the world's capacity,
+   the points' and pairs' at RESERVE_POINTS and one a slot, the soft step's when it is the
+   solver (imp_e3_soft_reserve). No failure reported: advance makes what is missing. */
+static void reserve(imp_world *w)
+{
+    imp_engine3d *e = imp_engine3d_get(w);
+    int ns = w->model.nslots, np = RESERVE_POINTS * ns;
+    if (e == NULL || imp_engine3d_reserve_slots(e, w->model.capacity) != 0
+        || imp_grow(&e->pts, &e->pts_cap, np, sizeof *e->pts) != 0
+        || imp_grow(&e->prev, &e->prev_cap, np, sizeof *e->prev) != 0
+        || imp_grow(&e->cache, &e->cache_cap, ns, sizeof *e->cache) != 0
+        || imp_grow(&e->cache_free, &e->free_cap, e->cache_cap, sizeof *e->cache_free) != 0) {
+        return;
+    }
+    if (w->model.def.engine2d.contact_solver == IMP_SOLVER_SOFT) {
+        imp_e3_soft_reserve(e, np, ns, w->model.capacity);
+    }
+}
+
 static void destroy(imp_world *w)
 {
     imp_engine3d_free(w->engine3d);
@@ -216,6 +243,7 @@ const imp_strategy_ops imp_strategy_impulse3d = {
     .dims = IMP_DIM3,
     .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_OWN_STEPPING,
     .create = create,
+    .reserve = reserve,
     .destroy = destroy,
     .advance = advance,
     .restore = imp_engine3d_restore,
@@ -228,6 +256,7 @@ const imp_strategy_ops imp_strategy_contact3d = {
     .dims = IMP_DIM3,
     .flags = IMP_STRATEGY_COLLISIONS | IMP_STRATEGY_CONTACT_FORCES | IMP_STRATEGY_OWN_STEPPING,
     .create = create,
+    .reserve = reserve,
     .destroy = destroy,
     .advance = advance,
     .forces = imp_engine3d_ode_forces,  /* only inside the "ode" advance's integrator */
