@@ -88,7 +88,7 @@ imp_clip_poly *imp_clip_polygon(imp_clip_poly *buf, const imp_clip_side *sd, int
             double dp = imp_v3_dot(sd[k].s, a->p[i]) - sd[k].off;
             double dq = imp_v3_dot(sd[k].s, a->p[i1]) - sd[k].off;
             int inp = dp <= tol, inq = dq <= tol;
-            if (inp && b->n < IMP_CLIP_MAX) {
+            if (inp && b->n < b->cap) {
                 b->p[b->n] = a->p[i], b->code[b->n] = a->code[i];
                 /* p beyond the true plane and q out: p is its own exit, its edge runs along side k */
                 b->label[b->n] = !inq && dp > 0.0 ? 64u + (unsigned)k : a->label[i];
@@ -96,7 +96,7 @@ imp_clip_poly *imp_clip_polygon(imp_clip_poly *buf, const imp_clip_side *sd, int
             }
             /* a crossing of the true plane, unless the kept endpoint is already outside it */
             int cross = (inp && !inq && dp <= 0.0) || (!inp && inq && dq <= 0.0);
-            if (cross && b->n < IMP_CLIP_MAX) {
+            if (cross && b->n < b->cap) {
                 double t = imp_clamp(dp / (dp - dq), 0.0, 1.0);
                 b->p[b->n] = imp_v3_add(a->p[i], imp_v3_scale(imp_v3_sub(a->p[i1], a->p[i]), t));
                 b->code[b->n] = imp_clip_cross_code(a->label[i], (unsigned)k);
@@ -222,6 +222,9 @@ static void clipped(const frame *fr, const imp_feature3d *ref, cands *cs, double
     f.prefix |= (inc.id & 127u) << 14;
     if (inc.type == IMP_FEAT_POLYGON) {
         imp_clip_poly buf[2];
+        imp_vec3 bp[2 * IMP_CLIP_MAX];
+        unsigned bcode[2 * IMP_CLIP_MAX], blabel[2 * IMP_CLIP_MAX];
+        imp_clip_buffers(buf, IMP_CLIP_MAX, bp, bcode, blabel);
         buf[0].n = inc.n;
         for (int i = 0; i < inc.n; i++) {
             buf[0].p[i] = inc.v[i], buf[0].code[i] = (unsigned)i, buf[0].label[i] = (unsigned)i;

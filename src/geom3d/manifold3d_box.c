@@ -17,6 +17,10 @@
 #define EDGE_MIN 1e-6 /* edge cross products shorter than this are left out */
 #define COS_FACE 0.99 /* a candidate face within about 8 degrees of the axis */
 #define TOUCH_TOL 1e-6 /* |d| within this of the scale: touching, the axis unreliable */
+/* the clip's points: a face's 4 corners clipped by 4 sides, each adding at most one point to a
+   convex polygon (its points stay on the first one's boundary, in order): 8; twice that, and a
+   clip that fills it (never seen) is left to the general path */
+#define BOX_CLIP 16
 
 int imp_manifold3d_is_plain_box(const imp_shape *s)
 {
@@ -195,16 +199,22 @@ int imp_manifold3d_box(const imp_support3d *a, const imp_support3d *b, double ma
         dI[r] = -sr * (side == 1 ? C[ar][r] : C[r][ar]);  /* -nf in I's frame */
     }
     imp_clip_poly buf[2];
+    imp_vec3 bp[2 * BOX_CLIP];
+    unsigned bcode[2 * BOX_CLIP], blabel[2 * BOX_CLIP];
+    imp_clip_buffers(buf, BOX_CLIP, bp, bcode, blabel);
     unsigned inc_id = incident(inc->c->core, dI, M, o, &buf[0]);
     imp_clip_side sd[4];
     const double *hr = ref->c->core;
     sides(hr, ar, sr, sd);
     const imp_clip_poly *cp = imp_clip_polygon(buf, sd, 4, CLIP_TOL * fmin(a->scale, b->scale));
+    if (cp->n >= BOX_CLIP) {
+        return 0;
+    }
     imp_vec3 nf = imp_v3_scale(col(&ref->rot, ar), (double)sr);
     unsigned prefix = (side == 2 ? 1u : 0u) << 29 | ((unsigned)(2 * ar + (sr > 0)) & 255u) << 21 | (inc_id & 127u) << 14;
-    imp_vec3 pa[IMP_CLIP_MAX], pb[IMP_CLIP_MAX];
-    double dist[IMP_CLIP_MAX];
-    unsigned key[IMP_CLIP_MAX];
+    imp_vec3 pa[BOX_CLIP], pb[BOX_CLIP];
+    double dist[BOX_CLIP];
+    unsigned key[BOX_CLIP];
     int n = 0;
     for (int i = 0; i < cp->n; i++) {
         imp_vec3 x = cp->p[i];
