@@ -3,6 +3,8 @@
 #ifndef IMPACT_ENGINE3D_SOFT_INTERNAL_H
 #define IMPACT_ENGINE3D_SOFT_INTERNAL_H
 
+#include <stddef.h>
+
 #include "engine3d.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_recycle.h"
@@ -16,11 +18,15 @@ enum { E3B_LANES = 4, E3B_POINTS = 4, E3B_COLOURS = 64, E3B_STATIC = 48 };
 
 /* One contact point's row for the step, in one record (the blocks take theirs from it). The
    frame and the lever arms are the step's start's (fixed over the step). The 3-vectors are 4
-   doubles (lane 3: 0): the frame's columns ec = (n, t1, t2). */
+   doubles (lane 3: 0): the frame's columns ec = (n, t1, t2). 320 bytes, five cache lines in
+   an array aligned to 64 (reserve), the fields grouped by who reads them: the frame and the
+   anchors (prepare, the blocks' build, the rows one by one), the masses beside rb (written back
+   by the blocks' build as it reads rb), then one line of what the passes' store and the end of
+   the step read and write (rn .. s, mu .. pushed: the store, impact_points' walk, finish_points),
+   then the step's sums and what is per pair (the sums with the store and finish_points). */
 typedef struct imp_e3_soft_pt {
     double ec[3][4];
     double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
-    double ima, imb;      /* inverse masses */
     double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
     double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
                              (one number for both: the impulse then lies along the slip, and
@@ -31,22 +37,28 @@ typedef struct imp_e3_soft_pt {
     double mu;
     double sep;           /* the detected gap */
     double uhit;          /* the normal velocity before the step's first push (an impact's
-                             approach, gravity over the step's first sub-steps included) */
+                             approach, gravity over the step's first sub-steps included; at
+                             the step's start its normal velocity u0, which e->pts[src].u0
+                             keeps) */
     double pushed;        /* the normal impulse of the step's first push (0 before it: only
                              whether it is 0 is read) */
-    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
-    int src;              /* its point in e->pts (the rows are in pass order, below) */
-    int soft_static;      /* one side does not move: the stiffer softness */
-    int held;             /* its normal impulse kept by the pass (engine3d_soft_impact.c solved
-                             it with its pair's others just before) */
-    int fresh;            /* its feature was not in contact the step before (a new point) */
-    int mixed;            /* (a pair's first row) 1 when its points' frames or friction are not
-                             all the same bit for bit (prepare; the blocks then keep one frame a
-                             point) */
     /* read once per sub-step or step */
     double sum[3];        /* the step's impulses */
-    double e, u0;         /* restitution, normal velocity at the step's start */
+    double e;             /* restitution */
+    double ima, imb;      /* inverse masses */
+    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
+    int src;              /* its point in e->pts (the rows are in pass order, below) */
+    unsigned char soft_static; /* one side does not move: the stiffer softness */
+    unsigned char held;   /* its normal impulse kept by the pass (engine3d_soft_impact.c solved
+                             it with its pair's others just before) */
+    unsigned char fresh;  /* its feature was not in contact the step before (a new point) */
+    unsigned char mixed;  /* (a pair's first row) 1 when its points' frames or friction are not
+                             all the same bit for bit (prepare; the blocks then keep one frame a
+                             point) */
 } imp_e3_soft_pt;
+
+_Static_assert(sizeof(imp_e3_soft_pt) == 320 && offsetof(imp_e3_soft_pt, rn) == 192,
+               "imp_e3_soft_pt: five cache lines, rn .. pushed one of them");
 
 struct imp_e3_soft {
     imp_e3_soft_pt *pts;
