@@ -186,7 +186,8 @@ typedef struct imp_e3_block {
 
 /* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair
    and laid out in blocks, each lane with its softness (soft: between moving bodies, stiff:
-   against one that does not move); the rows' impulses taken as the blocks'; every row's
+   against one that does not move); the rows' impulses taken as the blocks', the step's sums
+   as prepare leaves them, 0 (the rows' sums are not read: call it before a pass); every row's
    masses (mn, mt, w1n, w2n) computed, the blocks' four lanes at once (AVX2 when simd, the
    same bits either way). 0, or -1 out of memory. O(rows + slots). */
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
