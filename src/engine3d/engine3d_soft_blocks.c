@@ -329,8 +329,17 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     s->colour_first[E3B_COLOURS] = nb;
     /* the blocks as many as the colours need (at most the pairs): not npairs + E3B_COLOURS,
        whose 2288 bytes a block were 148 KB for one pair (a mapping of its own, h-box1) */
-    if (imp_grow(&s->blocks, &s->block_cap, nb, sizeof *s->blocks) != 0
-        || imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
+    if (nb > s->block_cap) {  /* 64-aligned (imp_e3_block); every block made again below: not copied */
+        int cap = s->block_cap < 4 ? 8 : 2 * s->block_cap;
+        cap = cap < nb ? nb : cap;
+        free(s->blocks);
+        s->blocks = aligned_alloc(64, (size_t)cap * sizeof *s->blocks);
+        s->block_cap = s->blocks != NULL ? cap : 0;
+        if (s->blocks == NULL) {
+            return -1;
+        }
+    }
+    if (imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
         || imp_grow(&s->bhit, &s->hit_cap, nb, sizeof *s->bhit) != 0) {
         return -1;
     }

@@ -138,11 +138,13 @@ struct imp_e3_soft {
    path rounds the same way and reads the same floats. The gap sep stays a double: its rounding
    would be an error of position the soft rows push against every step (a box at rest on the
    ground: 4e-11 m/s against 1e-14). The impulses and separations, which the passes change, in
-   doubles. */
+   doubles. 320 bytes, five cache lines (the blocks 64-aligned, imp_e3_block): the anchors and
+   the impulses first, the three lines the warm start reads, then the masses and separations. */
 typedef struct imp_e3_block_pt {
     float ra[3][4], rb[3][4];
+    double rn[4], rt1[4], rt2[4];
     float mn[4], mt[4], w1n[4], w2n[4];
-    double sep[4], s[4], rn[4], rt1[4], rt2[4];
+    double sep[4], s[4];
 } imp_e3_block_pt;
 
 /* The contact frame (n, t1, t2) and friction of each lane's points, in floats (the rows'
@@ -167,7 +169,8 @@ typedef struct imp_e3_block_hit {
 } imp_e3_block_hit;
 
 typedef struct imp_e3_block {
-    imp_e3_block_pt p[E3B_POINTS];
+    _Alignas(64) imp_e3_block_pt p[E3B_POINTS]; /* (aligned: 2048 bytes a block, s->blocks from
+                                       aligned_alloc; each point on a cache line's start) */
     imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
     float ia[3][3][4], ib[3][3][4]; /* the lanes' bodies' world inverse inertias, ia[j][i] = I_a[i][j]
                                        (s->si rounded to float; fixed for the step) */
@@ -183,6 +186,10 @@ typedef struct imp_e3_block {
     int xf;                         /* -1: one frame for the block's points; else points 1 .. np - 1
                                        take s->xframes[xf .. xf + np - 2] */
 } imp_e3_block;
+
+_Static_assert(sizeof(imp_e3_block_pt) == 320 && offsetof(imp_e3_block_pt, mn) == 192
+                   && sizeof(imp_e3_block) % 64 == 0,
+               "imp_e3_block_pt: five cache lines, the warm start's three first");
 
 /* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair
    and laid out in blocks, each lane with its softness (soft: between moving bodies, stiff:
