@@ -76,8 +76,15 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
     }
     if (npts > s->cap) {
         size_t cap = (size_t)(npts + npts / 2 + 16);
-        if (imp_resize(&s->pts, cap * sizeof *s->pts) != 0
-            || imp_resize(&s->rs, cap * RS_STRIDE * sizeof *s->rs) != 0
+        /* the rows aligned to a cache line, five lines each (imp_e3_soft_pt); rewritten
+           whole by every step's prepare, so not copied */
+        free(s->pts);
+        s->pts = aligned_alloc(64, cap * sizeof *s->pts);
+        if (s->pts == NULL) {
+            s->cap = 0;
+            return -1;
+        }
+        if (imp_resize(&s->rs, cap * RS_STRIDE * sizeof *s->rs) != 0
             || imp_resize(&s->still, cap * sizeof *s->still) != 0
             || imp_resize(&s->took, cap * sizeof *s->took) != 0) {
             return -1;
@@ -156,7 +163,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     const double *vb = mb ? w->data.y + (size_t)p->b * IMP_STRIDE_3D + IMP_VEL_3D : zero;
     double u[3];
     imp_e3_frame_velocity(va, vb, p->normal, p->t1, p->t2, q->ra, q->rb, u);
-    q->u0 = q->uhit = p->u0 = u[0];
+    q->uhit = p->u0 = u[0];  /* (u0 kept in the point: impact_points) */
     p->ustar = p->u0;
     p->rimp = 0.0;
     p->handled = 0;
@@ -170,7 +177,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     q->sum[0] = q->sum[1] = q->sum[2] = 0.0;
     q->pushed = 0.0;
     q->held = 0;
-    q->fresh = p->fresh;
+    q->fresh = (unsigned char)(p->fresh != 0);
 }
 
 /* the bits of x xor those of y (0: the same double, bit for bit) */
@@ -340,9 +347,9 @@ void imp_e3_soft_row(struct imp_e3_soft *sf, imp_e3_soft_pt *q, const imp_e3_sof
    pushed only. Into rs[RS_STRIDE c + 7] the point's u_N(hit), 1 when it takes no part, and
    the points that take part (restitutes) into sf->took; returns whether any takes part.
    O(points x sub-steps). */
-static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, double threshold, double hs,
-                         int k)
+static int impact_points(const imp_world *w, const imp_engine3d *e, int n, double threshold, double hs, int k)
 {
+    struct imp_e3_soft *sf = e->soft;
     const imp_e3_soft_pt *pts = sf->pts;
     const unsigned char *mv = sf->mv;
     double *rs = sf->rs;
@@ -375,9 +382,10 @@ static int impact_points(const imp_world *w, struct imp_e3_soft *sf, int n, doub
                     dv += q->ec[0][j] * ((mv[q->b] ? fb[j] * ib : 0.0) - (mv[q->a] ? fa[j] * ia : 0.0));
                 }
                 dv *= hs;
-                u = q->u0 + dv * k;
+                double u0 = e->pts[q->src].u0;  /* (prepare_row's, the step's start's) */
+                u = u0 + dv * k;
                 for (int i = 0; i < k; i++) {  /* the sub-step in which the free motion closes the gap */
-                    double v = q->u0 + dv * (i + 1);
+                    double v = u0 + dv * (i + 1);
                     if (gap + hs * v < 0.0) {
                         u = v;
                         break;
@@ -1011,7 +1019,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        now, unless the restitution pass changes them: then now */
     sf->error_pending = 1;
     sf->error_inv_hs = inv_hs;
-    if (impact_points(w, sf, n, sd->restitution_threshold, hs, k)) {
+    if (impact_points(w, e, n, sd->restitution_threshold, hs, k)) {
         e->stats.last_error = residual(e, inv_hs);
         sf->error_pending = 0;
         restitution_pass(w, e, elastic);

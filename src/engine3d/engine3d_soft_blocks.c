@@ -259,9 +259,12 @@ static void fill_lane(const struct imp_e3_soft *s, imp_e3_block *b, int l, int g
     b->row[0][l] = c0;
 }
 
-/* block b's points from its lanes' rows (fill_lane), lane by lane */
+/* block b's points from its lanes' rows (fill_lane), lane by lane; the step's sums 0, as
+   prepare made the rows' (imp_e3_soft_blocks: not read from the rows, whose line of the sums
+   the build then reads at a pair's first point only) */
 static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, imp_e3_block_hit *h)
 {
+    memset(bs->sum, 0, (size_t)b->np * sizeof bs->sum[0]);
     for (int l = 0; l < E3B_LANES; l++) {
         int c0 = b->row[0][l];
         for (int k = 0; k < b->cnt[l]; k++) {
@@ -280,7 +283,6 @@ static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_blo
             for (int i = 0; i < 3; i++) {
                 p->ra[i][l] = (float)q->ra[i];
                 p->rb[i][l] = (float)q->rb[i];
-                bs->sum[k][i][l] = q->sum[i];
             }
             p->sep[l] = q->sep, p->s[l] = q->s;
             p->rn[l] = q->rn, p->rt1[l] = q->rt1, p->rt2[l] = q->rt2;
@@ -327,8 +329,17 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     s->colour_first[E3B_COLOURS] = nb;
     /* the blocks as many as the colours need (at most the pairs): not npairs + E3B_COLOURS,
        whose 2288 bytes a block were 148 KB for one pair (a mapping of its own, h-box1) */
-    if (imp_grow(&s->blocks, &s->block_cap, nb, sizeof *s->blocks) != 0
-        || imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
+    if (nb > s->block_cap) {  /* 64-aligned (imp_e3_block); every block made again below: not copied */
+        int cap = s->block_cap < 4 ? 8 : 2 * s->block_cap;
+        cap = cap < nb ? nb : cap;
+        free(s->blocks);
+        s->blocks = aligned_alloc(64, (size_t)cap * sizeof *s->blocks);
+        s->block_cap = s->blocks != NULL ? cap : 0;
+        if (s->blocks == NULL) {
+            return -1;
+        }
+    }
+    if (imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
         || imp_grow(&s->bhit, &s->hit_cap, nb, sizeof *s->bhit) != 0) {
         return -1;
     }
@@ -860,8 +871,7 @@ _Static_assert(offsetof(imp_e3_soft_pt, rt1) == offsetof(imp_e3_soft_pt, rn) + s
                    && offsetof(imp_e3_soft_pt, pushed) == offsetof(imp_e3_soft_pt, mu) + 3 * sizeof(double)
                    && offsetof(imp_e3_soft_pt, mt) == offsetof(imp_e3_soft_pt, mn) + sizeof(double)
                    && offsetof(imp_e3_soft_pt, w1n) == offsetof(imp_e3_soft_pt, mn) + 2 * sizeof(double)
-                   && offsetof(imp_e3_soft_pt, w2n) == offsetof(imp_e3_soft_pt, mn) + 3 * sizeof(double)
-                   && offsetof(imp_e3_soft_pt, e) == offsetof(imp_e3_soft_pt, sum) + 3 * sizeof(double),
+                   && offsetof(imp_e3_soft_pt, w2n) == offsetof(imp_e3_soft_pt, mn) + 3 * sizeof(double),
                "imp_e3_soft_pt's fields read and written four at a time");
 
 /* the 4 doubles at offset off of each lane's row (the record none where the lane has no point k) as
@@ -898,9 +908,9 @@ static AVX2 void fill_points_avx2(const struct imp_e3_soft *s, imp_e3_block *b, 
         stf(p->ra[0], c[0]), stf(p->ra[1], c[1]), stf(p->ra[2], c[2]);
         rows4(q, offsetof(imp_e3_soft_pt, rb), c);
         stf(p->rb[0], c[0]), stf(p->rb[1], c[1]), stf(p->rb[2], c[2]);
-        rows4(q, offsetof(imp_e3_soft_pt, sum), c);  /* (sum, e) */
-        _mm256_storeu_pd(bs->sum[k][0], c[0]), _mm256_storeu_pd(bs->sum[k][1], c[1]);
-        _mm256_storeu_pd(bs->sum[k][2], c[2]);
+        const v4 zero = _mm256_setzero_pd();  /* the sums prepare's 0 (fill_points) */
+        _mm256_storeu_pd(bs->sum[k][0], zero), _mm256_storeu_pd(bs->sum[k][1], zero);
+        _mm256_storeu_pd(bs->sum[k][2], zero);
         rows4(q, offsetof(imp_e3_soft_pt, rn), c);  /* (rn, rt1, rt2, s) */
         _mm256_storeu_pd(p->rn, c[0]), _mm256_storeu_pd(p->rt1, c[1]), _mm256_storeu_pd(p->rt2, c[2]);
         _mm256_storeu_pd(p->s, c[3]);

@@ -3,6 +3,8 @@
 #ifndef IMPACT_ENGINE3D_SOFT_INTERNAL_H
 #define IMPACT_ENGINE3D_SOFT_INTERNAL_H
 
+#include <stddef.h>
+
 #include "engine3d.h"
 #include "engine3d_soft.h"
 #include "engine3d_soft_recycle.h"
@@ -16,11 +18,15 @@ enum { E3B_LANES = 4, E3B_POINTS = 4, E3B_COLOURS = 64, E3B_STATIC = 48 };
 
 /* One contact point's row for the step, in one record (the blocks take theirs from it). The
    frame and the lever arms are the step's start's (fixed over the step). The 3-vectors are 4
-   doubles (lane 3: 0): the frame's columns ec = (n, t1, t2). */
+   doubles (lane 3: 0): the frame's columns ec = (n, t1, t2). 320 bytes, five cache lines in
+   an array aligned to 64 (reserve), the fields grouped by who reads them: the frame and the
+   anchors (prepare, the blocks' build, the rows one by one), the masses beside rb (written back
+   by the blocks' build as it reads rb), then one line of what the passes' store and the end of
+   the step read and write (rn .. s, mu .. pushed: the store, impact_points' walk, finish_points),
+   then the step's sums and what is per pair (the sums with the store and finish_points). */
 typedef struct imp_e3_soft_pt {
     double ec[3][4];
     double ra[4], rb[4];  /* anchors from the centres at the step's start (fixed) */
-    double ima, imb;      /* inverse masses */
     double mn;            /* normal effective mass 1 / (n K n), 0 when nothing moves */
     double mt;            /* the tangent rows' mass: 1 / the tangent block's larger eigenvalue
                              (one number for both: the impulse then lies along the slip, and
@@ -31,22 +37,28 @@ typedef struct imp_e3_soft_pt {
     double mu;
     double sep;           /* the detected gap */
     double uhit;          /* the normal velocity before the step's first push (an impact's
-                             approach, gravity over the step's first sub-steps included) */
+                             approach, gravity over the step's first sub-steps included; at
+                             the step's start its normal velocity u0, which e->pts[src].u0
+                             keeps) */
     double pushed;        /* the normal impulse of the step's first push (0 before it: only
                              whether it is 0 is read) */
-    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
-    int src;              /* its point in e->pts (the rows are in pass order, below) */
-    int soft_static;      /* one side does not move: the stiffer softness */
-    int held;             /* its normal impulse kept by the pass (engine3d_soft_impact.c solved
-                             it with its pair's others just before) */
-    int fresh;            /* its feature was not in contact the step before (a new point) */
-    int mixed;            /* (a pair's first row) 1 when its points' frames or friction are not
-                             all the same bit for bit (prepare; the blocks then keep one frame a
-                             point) */
     /* read once per sub-step or step */
     double sum[3];        /* the step's impulses */
-    double e, u0;         /* restitution, normal velocity at the step's start */
+    double e;             /* restitution */
+    double ima, imb;      /* inverse masses */
+    int a, b;             /* slots (0 and bodies that do not move: no inverse mass) */
+    int src;              /* its point in e->pts (the rows are in pass order, below) */
+    unsigned char soft_static; /* one side does not move: the stiffer softness */
+    unsigned char held;   /* its normal impulse kept by the pass (engine3d_soft_impact.c solved
+                             it with its pair's others just before) */
+    unsigned char fresh;  /* its feature was not in contact the step before (a new point) */
+    unsigned char mixed;  /* (a pair's first row) 1 when its points' frames or friction are not
+                             all the same bit for bit (prepare; the blocks then keep one frame a
+                             point) */
 } imp_e3_soft_pt;
+
+_Static_assert(sizeof(imp_e3_soft_pt) == 320 && offsetof(imp_e3_soft_pt, rn) == 192,
+               "imp_e3_soft_pt: five cache lines, rn .. pushed one of them");
 
 struct imp_e3_soft {
     imp_e3_soft_pt *pts;
@@ -126,11 +138,13 @@ struct imp_e3_soft {
    path rounds the same way and reads the same floats. The gap sep stays a double: its rounding
    would be an error of position the soft rows push against every step (a box at rest on the
    ground: 4e-11 m/s against 1e-14). The impulses and separations, which the passes change, in
-   doubles. */
+   doubles. 320 bytes, five cache lines (the blocks 64-aligned, imp_e3_block): the anchors and
+   the impulses first, the three lines the warm start reads, then the masses and separations. */
 typedef struct imp_e3_block_pt {
     float ra[3][4], rb[3][4];
+    double rn[4], rt1[4], rt2[4];
     float mn[4], mt[4], w1n[4], w2n[4];
-    double sep[4], s[4], rn[4], rt1[4], rt2[4];
+    double sep[4], s[4];
 } imp_e3_block_pt;
 
 /* The contact frame (n, t1, t2) and friction of each lane's points, in floats (the rows'
@@ -155,7 +169,8 @@ typedef struct imp_e3_block_hit {
 } imp_e3_block_hit;
 
 typedef struct imp_e3_block {
-    imp_e3_block_pt p[E3B_POINTS];
+    _Alignas(64) imp_e3_block_pt p[E3B_POINTS]; /* (aligned: 2048 bytes a block, s->blocks from
+                                       aligned_alloc; each point on a cache line's start) */
     imp_e3_block_frame f;           /* the lanes' frames (of point 0 when xf >= 0) */
     float ia[3][3][4], ib[3][3][4]; /* the lanes' bodies' world inverse inertias, ia[j][i] = I_a[i][j]
                                        (s->si rounded to float; fixed for the step) */
@@ -172,9 +187,14 @@ typedef struct imp_e3_block {
                                        take s->xframes[xf .. xf + np - 2] */
 } imp_e3_block;
 
+_Static_assert(sizeof(imp_e3_block_pt) == 320 && offsetof(imp_e3_block_pt, mn) == 192
+                   && sizeof(imp_e3_block) % 64 == 0,
+               "imp_e3_block_pt: five cache lines, the warm start's three first");
+
 /* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair
    and laid out in blocks, each lane with its softness (soft: between moving bodies, stiff:
-   against one that does not move); the rows' impulses taken as the blocks'; every row's
+   against one that does not move); the rows' impulses taken as the blocks', the step's sums
+   as prepare leaves them, 0 (the rows' sums are not read: call it before a pass); every row's
    masses (mn, mt, w1n, w2n) computed, the blocks' four lanes at once (AVX2 when simd, the
    same bits either way). 0, or -1 out of memory. O(rows + slots). */
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
