@@ -796,10 +796,12 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
 {
     int slow[BLOCK];
     const int *hot = d->hot;
-    /* rolling, twisting and bonds: every interaction on the portable law (the AVX2 one has
-       neither moments nor bonds), so both paths give the same bits */
-    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR && !(d->p.rolling > 0.0)
-                     && !(d->p.twisting > 0.0) && d->nbonds == 0 && !d->p.cohesion_now;
+    /* the AVX2 law takes the linear and viscoelastic laws; rolling, twisting and bonds: every
+       interaction on the portable law (the AVX2 one has neither moments nor bonds), so both
+       paths give the same bits */
+    const int fast = simd && (d->p.law == IMP_DEM_LAW_LINEAR || d->p.law == IMP_DEM_LAW_VISCOUS)
+                     && !(d->p.rolling > 0.0) && !(d->p.twisting > 0.0) && d->nbonds == 0
+                     && !d->p.cohesion_now;
     /* the classes the AVX2 law takes (-1: none) */
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;
