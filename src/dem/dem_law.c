@@ -17,13 +17,13 @@
    kn0 = 4/3 E* sqrt(R*), tangent stiffness ks = 8 G* sqrt(R* un); 1/E* = sum (1 - nu^2)/E,
    1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R).
    Viscoelastic (dem_law_viscous.c): the linear law with a normal dashpot and, while the
-   contact sticks, a tangential one; the portable law takes it (the AVX2 one has no dashpots).
+   contact sticks, a tangential one; both the portable law and the AVX2 one take it.
 
    Organisation (for speed, results bit-identical whatever the path and the thread count): the
    interactions go by blocks of BLOCK; a block is sorted by the class in the hot copy (dem.h;
    the sort is kept between steps, dem_law_sort.c) into potential ones (reach test; those in
-   reach go on like the others), real sphere/sphere and wall/sphere ones under the linear law
-   (the AVX2 law of dem_law_avx2.c, four at a time, when the processor has it) and the rest (the
+   reach go on like the others), real sphere/sphere and wall/sphere ones under the linear or
+   viscoelastic law (the AVX2 law of dem_law_avx2.c, four at a time, when the processor has it) and the rest (the
    portable law below: fresh contacts, gaps, facets, Hertz-Mindlin). Each law writes a row
    (dem_law.h); the serial pass then adds the rows to the particles in interaction order, so
    every particle's sums are made in the same order as by one interaction after the other. */

@@ -1,6 +1,8 @@
 /* dem_law_avx2.c: the interaction loop's common case four interactions at a time with AVX2
    (no FMA): real sphere/sphere or wall/sphere interactions under the linear law (Cundall &
-   Strack 1979, see dem_law.c) whose overlap is not negative. Each lane does exactly the
+   Strack 1979, see dem_law.c) or the viscoelastic law (its dashpots, dem_law_viscous.c: the
+   masks of the sticking lanes and of the normal's largest component do its branches) whose
+   overlap is not negative. Each lane does exactly the
    operations of the portable law (dem_law.c: geometry() and law()) in the same order, and
    IEEE addition, multiplication, division and square root are correctly rounded whether
    scalar or packed, so the results are bit-identical (test/c/test_dem_law_simd.c).
@@ -11,7 +13,10 @@
    as the 4-double runs {un, n}, {kn, ks, mu, ...} and {fn, fs} of imp_dem_inter, transposed
    4 x 4 into one vector per field; while d->derived holds (dem_law.c: derived_update), kn, ks
    and mu are made from the particles' radii and Young moduli (vw's seventh number) as physics()
-   made them, so the law reads only {un, n} and {fn, fs}, the record's first cache line. Compiled for AVX2 through the target attribute and chosen
+   made them, so the law reads only {un, n} and {fn, fs}, the record's first cache line. The
+   viscoelastic law reads and writes the second line too: {kn, ks, mu, kn0} and {ks0, cn0} (the
+   dashpots' coefficient and the tangential dashpot's kept force); its losses (the row's, read
+   only when the energy is booked) are made only then. Compiled for AVX2 through the target attribute and chosen
    at run time (dem_law.c), so the library still runs on processors without it. */
 #include "dem_law.h"
 
