@@ -17,13 +17,13 @@
    kn0 = 4/3 E* sqrt(R*), tangent stiffness ks = 8 G* sqrt(R* un); 1/E* = sum (1 - nu^2)/E,
    1/G* = sum (2 - nu)/G, G = E / (2 (1 + nu)), R* = R1 R2 / (R1 + R2) (a wall: R* = R).
    Viscoelastic (dem_law_viscous.c): the linear law with a normal dashpot and, while the
-   contact sticks, a tangential one; the portable law takes it (the AVX2 one has no dashpots).
+   contact sticks, a tangential one; both the portable law and the AVX2 one take it.
 
    Organisation (for speed, results bit-identical whatever the path and the thread count): the
    interactions go by blocks of BLOCK; a block is sorted by the class in the hot copy (dem.h;
    the sort is kept between steps, dem_law_sort.c) into potential ones (reach test; those in
-   reach go on like the others), real sphere/sphere and wall/sphere ones under the linear law
-   (the AVX2 law of dem_law_avx2.c, four at a time, when the processor has it) and the rest (the
+   reach go on like the others), real sphere/sphere and wall/sphere ones under the linear or
+   viscoelastic law (the AVX2 law of dem_law_avx2.c, four at a time, when the processor has it) and the rest (the
    portable law below: fresh contacts, gaps, facets, Hertz-Mindlin). Each law writes a row
    (dem_law.h); the serial pass then adds the rows to the particles in interaction order, so
    every particle's sums are made in the same order as by one interaction after the other. */
@@ -796,10 +796,12 @@ static int run_block(imp_dem *d, int k0, int k1, double dt, double f, int ss, in
 {
     int slow[BLOCK];
     const int *hot = d->hot;
-    /* rolling, twisting and bonds: every interaction on the portable law (the AVX2 one has
-       neither moments nor bonds), so both paths give the same bits */
-    const int fast = simd && d->p.law == IMP_DEM_LAW_LINEAR && !(d->p.rolling > 0.0)
-                     && !(d->p.twisting > 0.0) && d->nbonds == 0 && !d->p.cohesion_now;
+    /* the AVX2 law takes the linear and viscoelastic laws; rolling, twisting and bonds: every
+       interaction on the portable law (the AVX2 one has neither moments nor bonds), so both
+       paths give the same bits */
+    const int fast = simd && (d->p.law == IMP_DEM_LAW_LINEAR || d->p.law == IMP_DEM_LAW_VISCOUS)
+                     && !(d->p.rolling > 0.0) && !(d->p.twisting > 0.0) && d->nbonds == 0
+                     && !d->p.cohesion_now;
     /* the classes the AVX2 law takes (-1: none) */
     const int css = fast && ss ? IMP_DEM_HOT_REAL + IMP_DEM_SPHERE : -1;
     const int cws = fast && ws ? IMP_DEM_HOT_REAL + IMP_DEM_WALL : -1;

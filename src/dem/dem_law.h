@@ -97,7 +97,7 @@ int imp_dem_law_set_simd(int on);
 
 /* The AVX2 law of the real interactions k = idx[0..count-1] (count a multiple of 4; their
    particles ia[j], ib[j]: the hot copy's a and b) that are sphere/sphere (wall == 0) or
-   wall/sphere (wall == 1), linear law, four at a time (idx may repeat an interaction in
+   wall/sphere (wall == 1), linear or viscoelastic law (d->p.law), four at a time (idx may repeat an interaction in
    consecutive places: a copy computes and writes the same). Each group of four whose geometry
    has a lane outside the common case (a gap, un < 0, or concentric spheres) is left untouched
    and its indices (once each) appended to rest (for the portable path); the others update their

@@ -1,6 +1,8 @@
 /* dem_law_avx2.c: the interaction loop's common case four interactions at a time with AVX2
    (no FMA): real sphere/sphere or wall/sphere interactions under the linear law (Cundall &
-   Strack 1979, see dem_law.c) whose overlap is not negative. Each lane does exactly the
+   Strack 1979, see dem_law.c) or the viscoelastic law (its dashpots, dem_law_viscous.c: the
+   masks of the sticking lanes and of the normal's largest component do its branches) whose
+   overlap is not negative. Each lane does exactly the
    operations of the portable law (dem_law.c: geometry() and law()) in the same order, and
    IEEE addition, multiplication, division and square root are correctly rounded whether
    scalar or packed, so the results are bit-identical (test/c/test_dem_law_simd.c).
@@ -11,7 +13,10 @@
    as the 4-double runs {un, n}, {kn, ks, mu, ...} and {fn, fs} of imp_dem_inter, transposed
    4 x 4 into one vector per field; while d->derived holds (dem_law.c: derived_update), kn, ks
    and mu are made from the particles' radii and Young moduli (vw's seventh number) as physics()
-   made them, so the law reads only {un, n} and {fn, fs}, the record's first cache line. Compiled for AVX2 through the target attribute and chosen
+   made them, so the law reads only {un, n} and {fn, fs}, the record's first cache line. The
+   viscoelastic law reads and writes the second line too: {kn, ks, mu, kn0} and {ks0, cn0} (the
+   dashpots' coefficient and the tangential dashpot's kept force); its losses (the row's, read
+   only when the energy is booked) are made only then. Compiled for AVX2 through the target attribute and chosen
    at run time (dem_law.c), so the library still runs on processors without it. */
 #include "dem_law.h"
 
@@ -31,6 +36,8 @@ _Static_assert(offsetof(imp_dem_inter, ks) == offsetof(imp_dem_inter, kn) + size
                "imp_dem_inter: {kn, ks, mu, kn0} must be consecutive");
 _Static_assert(offsetof(imp_dem_inter, fs) == offsetof(imp_dem_inter, fn) + sizeof(double),
                "imp_dem_inter: {fn, fs[3]} must be consecutive");
+_Static_assert(offsetof(imp_dem_inter, cn0) == offsetof(imp_dem_inter, ks0) + sizeof(double),
+               "imp_dem_inter: {ks0, cn0} must be consecutive");
 
 _Static_assert(IMP_DEM_SPHERE == 0, "imp_dem_reach_avx2 ors the kinds of four particles");
 
@@ -129,6 +136,47 @@ static inline AVX2 void store_run(imp_dem_inter *const *I, int which, v4 f0, v4 
     _mm256_storeu_pd(run(I[1], which), f1);
     _mm256_storeu_pd(run(I[2], which), f2);
     _mm256_storeu_pd(run(I[3], which), f3);
+}
+
+/* the viscoelastic law's pairs {ks0, cn0} of the four interactions I[] as field vectors */
+static inline AVX2 void load_ks0_cn0(imp_dem_inter *const *I, v4 *ks0, v4 *cn0)
+{
+    v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&I[0]->ks0)),
+                                _mm_loadu_pd(&I[2]->ks0), 1);
+    v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&I[1]->ks0)),
+                                _mm_loadu_pd(&I[3]->ks0), 1);
+    *ks0 = _mm256_unpacklo_pd(a, b);
+    *cn0 = _mm256_unpackhi_pd(a, b);
+}
+
+/* and back (cn0 unchanged: the same bits written) */
+static inline AVX2 void store_ks0_cn0(imp_dem_inter *const *I, v4 ks0, v4 cn0)
+{
+    v4 a = _mm256_unpacklo_pd(ks0, cn0), b = _mm256_unpackhi_pd(ks0, cn0);
+    _mm_storeu_pd(&I[0]->ks0, _mm256_castpd256_pd128(a));
+    _mm_storeu_pd(&I[1]->ks0, _mm256_castpd256_pd128(b));
+    _mm_storeu_pd(&I[2]->ks0, _mm256_extractf128_pd(a, 1));
+    _mm_storeu_pd(&I[3]->ks0, _mm256_extractf128_pd(b, 1));
+}
+
+static inline AVX2 v4 neg(v4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
+
+/* dem_law_viscous.c: largest() lane by lane, as masks: m0 where n's largest component (in
+   absolute value, the first of equals) is the first, m1 where it is the second (else the
+   third) */
+static inline AVX2 void largest4(v4 n0, v4 n1, v4 n2, v4 *m0, v4 *m1)
+{
+    const v4 sign = _mm256_set1_pd(-0.0);
+    const v4 a0 = _mm256_andnot_pd(sign, n0), a1 = _mm256_andnot_pd(sign, n1);
+    const v4 a2 = _mm256_andnot_pd(sign, n2);
+    *m0 = _mm256_and_pd(_mm256_cmp_pd(a0, a1, _CMP_GE_OQ), _mm256_cmp_pd(a0, a2, _CMP_GE_OQ));
+    *m1 = _mm256_andnot_pd(*m0, _mm256_cmp_pd(a1, a2, _CMP_GE_OQ));
+}
+
+/* x where m0, else y where m1, else z */
+static inline AVX2 v4 pick3(v4 m0, v4 m1, v4 x, v4 y, v4 z)
+{
+    return _mm256_blendv_pd(_mm256_blendv_pd(z, y, m1), x, m0);
 }
 
 /* fields f0..f3 into numbers at of the four rows r[] */
@@ -232,11 +280,14 @@ static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d
 }
 
 /* imp_dem_law_avx2 for one kind of pair: inlined with wall a constant (0 or 1), so that its
-   tests fold and ra_spin's x 1.0 on sphere/sphere pairs (exact) is left out, and with derived
+   tests fold and ra_spin's x 1.0 on sphere/sphere pairs (exact) is left out, with derived
    a constant: 1 when kn, ks and mu are made from the particles (d->derived, dem.h: the bits
-   the record holds), so that only its first 64 bytes, {un, n} and {fn, fs}, are read */
+   the record holds), so that only its first 64 bytes, {un, n} and {fn, fs}, are read, and with
+   visco a constant: 1 for the viscoelastic law (dem_law_viscous.c: the dashpots, which read
+   the record's kn0, ks0 and cn0 in its second line; derived then 0) */
 static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, const int wall,
-                                                           const int derived, const int *idx,
+                                                           const int derived, const int visco,
+                                                           const int *idx,
                                                            const int *ia0, const int *ib0,
                                                            int count, double dt, double *rows,
                                                            int k0, int *rest)
@@ -247,6 +298,10 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
     /* ra_spin of dem_law.c: walls do not spin */
     const v4 spin_a = _mm256_set1_pd(wall ? 0.0 : 1.0);
     const int track = d->p.track_energy;
+    const v4 mhalf = _mm256_set1_pd(-0.5);
+    /* the viscoelastic law's tangential dashpot: on (all ones, then the sticking lanes) or off */
+    const v4 tdamp = visco && d->p.tangential_damping ? _mm256_castsi256_pd(_mm256_set1_epi64x(-1))
+                                                      : zero;
     /* dem_law.c: physics() */
     const v4 ks_ratio = _mm256_set1_pd(d->p.ks_ratio), mu_c = _mm256_set1_pd(d->derived_mu[wall]);
     quad_geo g[MAX_QUADS];
@@ -276,6 +331,11 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
                 mu = mu_c;
             } else {
                 load_run(I, RUN_KN, &kn, &ks, &mu, &kn0);
+            }
+            v4 ks0 = zero, cn0 = zero;  /* the viscoelastic law's record (else unused) */
+            if (visco) {
+                load_ks0_cn0(I, &ks0, &cn0);
+            } else {
                 (void)kn0;
             }
             if (wall) {  /* x 0 (x 1 for spheres: exact, left out) */
@@ -309,15 +369,55 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
             }
             v4 vn = add(add(mul(vr0, n0), mul(vr1, n1)), mul(vr2, n2));
             v4 fn = mul(kn, un);
+            /* the viscous loss (the row's: read only when booked, so made only then) */
+            v4 viscous = zero;
+            if (visco) {  /* dem_law_viscous.c: imp_dem_viscous_normal (never fresh here) */
+                const v4 fd = mul(neg(cn0), vn);
+                if (track) {  /* its last force: 0 after a gap */
+                    const v4 last = _mm256_andnot_pd(_mm256_cmp_pd(un_old, zero, _CMP_LT_OQ),
+                                                     sub(fn_old, mul(kn, un_old)));
+                    viscous = add(zero, mul(mul(mul(mhalf, add(last, fd)), vn), vdt));
+                }
+                fn = add(fn, fd);
+            }
+            /* the tangential relative velocity (trial's and the tangential dashpot's) */
+            const v4 vt0 = sub(vr0, mul(vn, n0)), vt1 = sub(vr1, mul(vn, n1));
+            const v4 vt2 = sub(vr2, mul(vn, n2));
             v4 kdt = mul(ks, vdt);
-            s0 = sub(s0, mul(kdt, sub(vr0, mul(vn, n0))));
-            s1 = sub(s1, mul(kdt, sub(vr1, mul(vn, n1))));
-            s2 = sub(s2, mul(kdt, sub(vr2, mul(vn, n2))));
+            s0 = sub(s0, mul(kdt, vt0));
+            s1 = sub(s1, mul(kdt, vt1));
+            s2 = sub(s2, mul(kdt, vt2));
             v4 sn = add(add(mul(s0, n0), mul(s1, n1)), mul(s2, n2));
             s0 = sub(s0, mul(sn, n0)), s1 = sub(s1, mul(sn, n1)), s2 = sub(s2, mul(sn, n2));
             v4 fs2 = add(add(mul(s0, s0), mul(s1, s1)), mul(s2, s2));
             v4 cap = mul(mu, _mm256_and_pd(_mm256_cmp_pd(fn, zero, _CMP_GT_OQ), fn));
             v4 slide = _mm256_cmp_pd(fs2, mul(cap, cap), _CMP_GT_OQ);
+            v4 ft0 = zero, ft1 = zero, ft2 = zero;
+            if (visco) {  /* dem_law_viscous.c: imp_dem_viscous_tangential */
+                const v4 stick = _mm256_andnot_pd(slide, tdamp), c = neg(cn0);
+                ft0 = _mm256_and_pd(stick, mul(c, vt0));
+                ft1 = _mm256_and_pd(stick, mul(c, vt1));
+                ft2 = _mm256_and_pd(stick, mul(c, vt2));
+                v4 j0, j1;
+                if (track) {  /* the last force (imp_dem_viscous_shear, the record's normal) */
+                    largest4(o0, o1, o2, &j0, &j1);
+                    const v4 oj = pick3(j0, j1, o0, o1, o2), oj1 = pick3(j0, j1, o1, o2, o0);
+                    const v4 oj2 = pick3(j0, j1, o2, o0, o1);
+                    const v4 fj = _mm256_and_pd(
+                        _mm256_cmp_pd(oj, zero, _CMP_NEQ_UQ),
+                        _mm256_div_pd(neg(add(mul(kn0, oj1), mul(ks0, oj2))), oj));
+                    const v4 l0 = pick3(j0, j1, fj, ks0, kn0), l1 = pick3(j0, j1, kn0, fj, ks0);
+                    const v4 l2 = pick3(j0, j1, ks0, kn0, fj);
+                    viscous = add(viscous,
+                                  mul(mul(mhalf, add(add(mul(add(l0, ft0), vr0),
+                                                         mul(add(l1, ft1), vr1)),
+                                                     mul(add(l2, ft2), vr2))),
+                                      vdt));
+                }
+                largest4(n0, n1, n2, &j0, &j1);  /* kept: two components, n's largest left */
+                kn0 = pick3(j0, j1, ft1, ft2, ft0);
+                ks0 = pick3(j0, j1, ft2, ft0, ft1);
+            }
             v4 plastic = zero;
             if (_mm256_movemask_pd(slide) != 0) {  /* Coulomb: slide (only those lanes) */
                 v4 l = _mm256_sqrt_pd(fs2), scale = _mm256_div_pd(cap, l);
@@ -334,6 +434,11 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
             }
             store_run(I, RUN_UN, un, n0, n1, n2);
             store_run(I, RUN_FN, fn, s0, s1, s2);
+            if (visco) {  /* the record keeps the spring's force, the row has the dashpot's too */
+                store_run(I, RUN_KN, kn, ks, mu, kn0);
+                store_ks0_cn0(I, ks0, cn0);
+                s0 = add(s0, ft0), s1 = add(s1, ft1), s2 = add(s2, ft2);
+            }
             /* the row: force on b, the torques' terms, the losses */
             v4 f0 = add(mul(fn, n0), s0), f1 = add(mul(fn, n1), s1), f2 = add(mul(fn, n2), s2);
             v4 t0 = sub(mul(n1, s2), mul(n2, s1));
@@ -348,7 +453,7 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
             b3 = _mm_add_epi32(b3, _mm_add_epi32(b3, b3));
             v4 ab = _mm256_castsi256_pd(
                 _mm256_set_m128i(_mm_unpackhi_epi32(a3, b3), _mm_unpacklo_epi32(a3, b3)));
-            store_rows(r, 8, mul(lb, t2), plastic, zero, ab);
+            store_rows(r, 8, mul(lb, t2), plastic, viscous, ab);
         }
     }
     return nrest;
@@ -357,12 +462,16 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
 AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int *ia0,
                           const int *ib0, int count, double dt, double *rows, int k0, int *rest)
 {
-    if (d->derived > 0) {
-        return wall ? law4(d, 1, 1, idx, ia0, ib0, count, dt, rows, k0, rest)
-                    : law4(d, 0, 1, idx, ia0, ib0, count, dt, rows, k0, rest);
+    if (d->p.law == IMP_DEM_LAW_VISCOUS) {  /* its record read whole: derived left out */
+        return wall ? law4(d, 1, 0, 1, idx, ia0, ib0, count, dt, rows, k0, rest)
+                    : law4(d, 0, 0, 1, idx, ia0, ib0, count, dt, rows, k0, rest);
     }
-    return wall ? law4(d, 1, 0, idx, ia0, ib0, count, dt, rows, k0, rest)
-                : law4(d, 0, 0, idx, ia0, ib0, count, dt, rows, k0, rest);
+    if (d->derived > 0) {
+        return wall ? law4(d, 1, 1, 0, idx, ia0, ib0, count, dt, rows, k0, rest)
+                    : law4(d, 0, 1, 0, idx, ia0, ib0, count, dt, rows, k0, rest);
+    }
+    return wall ? law4(d, 1, 0, 0, idx, ia0, ib0, count, dt, rows, k0, rest)
+                : law4(d, 0, 0, 0, idx, ia0, ib0, count, dt, rows, k0, rest);
 }
 
 AVX2 void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, uint64_t *mr,
