@@ -42,6 +42,13 @@
                                      one, and both ratios
      OMP_WAIT_POLICY=active          libgomp's spinning barriers (default here: passive, set
                                      by the bench when the variable is unset)
+     bench_dem_large window FROM STEPS
+                                     impact alone at N = 10,000 on the law DEM_LARGE_LAW names
+                                     (cundall, the default, or viscous), in this process on
+                                     OMP_NUM_THREADS: FROM steps, then STEPS steps measured
+                                     (CPU rate, collider runs, interactions made and state
+                                     hash), the only ones callgrind counts under valgrind
+                                     --tool=callgrind --instr-atstart=no (bench_dem's window)
 
    For the figures of one core on a shared machine: DEM_LARGE_THREADS=1 DEM_LARGE_ROUNDS=2
    taskset -c 1 bench_dem_large (both codes inherit the pinning).
@@ -79,6 +86,13 @@
 #include "../test/c/dem_scene.h"
 #include "bench_child.h"
 #include "bench_util.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_CALLGRIND 1
+#endif
+#endif
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -238,6 +252,45 @@ static result run_impact(const layout *L, long steps, int threads)
     r.ok = 1;
     imp_world_free(w);
     return r;
+}
+
+/* the window mode (the header): FROM steps, then STEPS measured, the only ones callgrind counts */
+static int window(long from, long steps)
+{
+    imp_world *w = build(&layouts[0]);
+    if (w == NULL) {
+        fprintf(stderr, "bench_dem_large: could not build N = %d\n", layouts[0].n);
+        return 1;
+    }
+    int rc = 0;
+    for (long k = 0; k < from && rc == 0; k++) {
+        rc = imp_world_step(w) != IMP_OK;
+    }
+    const imp_dem *d = w->dem;
+    long runs = d->collider_runs;
+    int real = imp_dem_real_count(d), all = d->ninter;
+    double c0 = cpu_now();
+#ifdef BENCH_CALLGRIND
+    CALLGRIND_START_INSTRUMENTATION;
+#endif
+    for (long k = 0; k < steps && rc == 0; k++) {
+        rc = imp_world_step(w) != IMP_OK;
+    }
+#ifdef BENCH_CALLGRIND
+    CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+    double cpu = cpu_now() - c0;
+    if (rc != 0) {
+        fprintf(stderr, "bench_dem_large: %s\n", imp_world_error(w));
+    } else {
+        printf("window N = %d, %s law, steps %ld to %ld: %.3e particle-steps per CPU second, "
+               "collider runs %ld, real interactions %d to %d (all %d to %d), state hash "
+               "%016llx\n", layouts[0].n, law_viscous ? "viscous" : "cundall", from,
+               from + steps, layouts[0].n * (double)steps / cpu, d->collider_runs - runs, real,
+               imp_dem_real_count(d), all, d->ninter, imp_world_state_hash(w));
+    }
+    imp_world_free(w);
+    return rc;
 }
 
 /* impact in a child process: its own peak RSS */
@@ -697,7 +750,22 @@ static void show_rounds(const char *what, const double *x, int m)
 
 int main(int argc, char **argv)
 {
-    (void)argc;
+    if (argc == 4 && strcmp(argv[1], "window") == 0) {
+        const char *lw = getenv("DEM_LARGE_LAW");
+        law_viscous = lw != NULL && strcmp(lw, "viscous") == 0;
+        if (lw != NULL && !law_viscous && strcmp(lw, "cundall") != 0) {
+            fprintf(stderr, "bench_dem_large window: DEM_LARGE_LAW must be cundall or viscous, "
+                            "got '%s'\n", lw);
+            return 2;
+        }
+        long from = atol(argv[2]), steps = atol(argv[3]);
+        if (from < 0 || steps <= 0) {
+            fprintf(stderr, "bench_dem_large window: FROM >= 0 and STEPS > 0, got %s %s\n",
+                    argv[2], argv[3]);
+            return 2;
+        }
+        return window(from, steps);
+    }
     if (getenv("OMP_WAIT_POLICY") == NULL) {
         /* libgomp reads it when the process starts: set, then run again. Its default spins at
            every barrier, which on a machine shared with other jobs burns the threads' time

@@ -18,11 +18,22 @@
 #include "broadphase3d.h"
 #include "pairset.h"
 
-enum { MAX_BIG = 32, XSPLIT = 4 };
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(IMPACT_NO_SIMD)
+#define HAVE_SCAN_AVX2 1
+#include "avx2.h"
+#else
+#define HAVE_SCAN_AVX2 0
+#endif
+
+/* PAD: the boxes' and balls' arrays (box, qb) have room for 3 numbers past each coordinate's
+   last box, NaN there (make_grid), so that the four-box scan reads four boxes from any q <= the
+   last and compares false in the lanes past it */
+enum { MAX_BIG = 32, XSPLIT = 4, PAD = 3 };
 
 struct imp_dem_bins {
     double verlet;
     int n, cap, built;
+    size_t stride;        /* cap + PAD: the distance between two coordinates' arrays in box, qb */
     double *lo, *hi;      /* the inflated boxes, 3 numbers per id */
     imp_bp3d *sweep;      /* non-NULL: the sweep took over (the grid suits the scene badly) */
     int handed;           /* the last update handed over to the sweep: its events are here */
@@ -36,12 +47,13 @@ struct imp_dem_bins {
        the boxes in cell order, the large boxes, the pairs' offsets by first box (n + 1) */
     int *cell, *start, *ids, *big, *off;
     double *box;          /* the boxes in cell order, by coordinate: lo x, y, z, hi x, y, z
-                             (6 arrays of cap numbers) */
+                             (6 arrays of stride numbers) */
     unsigned char *ball;  /* 1: a ball (dem_bins.h), by id */
     double *bc, *br;      /* the balls' centres (3 per id) and reaches at the last update */
-    double *qb;           /* the balls in cell order: x, y, z, reach (4 arrays of cap; reach
+    double *qb;           /* the balls in cell order: x, y, z, reach (4 arrays of stride; reach
                              -1: not a ball) */
     int balls;            /* the last update's pairs of balls are by distance */
+    int simd;             /* this update's scan four boxes at a time (imp_dem_balls.simd) */
     size_t cstart;
     int nbig, d[3];
     double org[3], inv[3], h; /* the grid's corner, 1 / its cells' sides, the largest extent */
@@ -79,7 +91,7 @@ static int reserve(imp_dem_bins *b, int n)
     if (lo != NULL) b->lo = lo;
     double *hi = realloc(b->hi, 3 * c * sizeof *hi);
     if (hi != NULL) b->hi = hi;
-    double *box = realloc(b->box, 6 * c * sizeof *box);
+    double *box = realloc(b->box, 6 * (c + PAD) * sizeof *box);
     if (box != NULL) b->box = box;
     int *cell = realloc(b->cell, c * sizeof *cell);
     if (cell != NULL) b->cell = cell;
@@ -95,12 +107,13 @@ static int reserve(imp_dem_bins *b, int n)
     if (bc != NULL) b->bc = bc;
     double *br = realloc(b->br, c * sizeof *br);
     if (br != NULL) b->br = br;
-    double *qb = realloc(b->qb, 4 * c * sizeof *qb);
+    double *qb = realloc(b->qb, 4 * (c + PAD) * sizeof *qb);
     if (qb != NULL) b->qb = qb;
     if (!(lo && hi && box && cell && ids && big && off && ball && bc && br && qb)) {
         return -1;
     }
     b->cap = (int)c;
+    b->stride = c + PAD;
     return 0;
 }
 
@@ -252,7 +265,7 @@ static int make_grid(imp_dem_bins *b)
             int q = start[c]++;
             b->ids[q] = i;
             double *bx = b->box + q, *qb = b->qb + q;
-            const size_t m = (size_t)b->cap;
+            const size_t m = b->stride;
             if (b->balls && b->ball[i]) {
                 qb[0] = b->bc[3 * i], qb[m] = b->bc[3 * i + 1], qb[2 * m] = b->bc[3 * i + 2];
                 qb[3 * m] = b->br[i];
@@ -267,6 +280,15 @@ static int make_grid(imp_dem_bins *b)
         start[c] = start[c - 1];
     }
     start[0] = 0;
+    const size_t m = b->stride;  /* the padding after each coordinate's boxes (PAD) */
+    for (size_t q = (size_t)nsmall; q < (size_t)nsmall + PAD; q++) {
+        for (size_t k = 0; k < 6; k++) {
+            b->box[k * m + q] = NAN;
+        }
+        for (size_t k = 0; k < 4; k++) {
+            b->qb[k * m + q] = NAN;
+        }
+    }
     return 0;
 }
 
@@ -292,9 +314,10 @@ static inline uint64_t key_of(int a, int c)
    the caller); the new m */
 static inline __attribute__((always_inline)) size_t scan(const imp_dem_bins *b, int q0, int q1,
                                                          int a, const double *la,
-                          const double *ha, const double *ca, double ra, size_t m)
+                                                         const double *ha, const double *ca,
+                                                         double ra, size_t m)
 {
-    const size_t c = (size_t)b->cap;
+    const size_t c = b->stride;
     const double *bx = b->box, *qb = b->qb;
     const int *ids = b->ids;
     uint64_t *raw = b->raw;
@@ -370,15 +393,105 @@ static int big_pairs(imp_dem_bins *b)
     return 0;
 }
 
-/* The pairs, each met once, unsorted into raw: a box of the grid meets the boxes after it in
-   its own row of cells along x, then those of the rows after it (rows_after), in the part of
-   each row it can meet (lo - h < b's lo < hi along x); the large boxes by big_pairs. 0 or -1. */
+/* The ranges (in cell order) of the boxes the grid's box q, in the row of cells own, meets
+   after it: the boxes after it in its own row of cells along x, then those of the rows after it
+   (rows_after, row[0..nr-1]), in the part of each row it can meet (lo - h < b's lo < hi along
+   x): q0[k] <= q < q1[k], k < nr + 1 */
+static inline __attribute__((always_inline)) void box_ranges(const imp_dem_bins *b, int q,
+                                                             int own, const int *row, int nr,
+                                                             int *q0, int *q1)
+{
+    const size_t cap = b->stride;
+    const int d0 = b->d[0], *start = b->start;
+    const int x0 = cell_index(b->box[q] - b->h, b->org[0], b->inv[0], d0);
+    const int x1 = cell_index(b->box[3 * cap + q], b->org[0], b->inv[0], d0) + 1;
+    q0[0] = q + 1, q1[0] = start[own + x1];
+    for (int r = 0; r < nr; r++) {
+        q0[r + 1] = start[row[r] * d0 + x0], q1[r + 1] = start[row[r] * d0 + x1];
+    }
+}
+
+/* the pairs of the grid's boxes s <= q < e (one row of cells, own) with the boxes they meet
+   after them (box_ranges) into raw at m (room made by the caller); the new m */
+static size_t row_pairs(const imp_dem_bins *b, int s, int e, int own, const int *row, int nr,
+                        size_t m)
+{
+    const size_t cap = b->stride;
+    for (int q = s; q < e; q++) {
+        const double la[3] = {b->box[q], b->box[cap + q], b->box[2 * cap + q]};
+        const double ha[3] = {b->box[3 * cap + q], b->box[4 * cap + q], b->box[5 * cap + q]};
+        const double ca[3] = {b->qb[q], b->qb[cap + q], b->qb[2 * cap + q]};
+        int q0[5], q1[5];
+        box_ranges(b, q, own, row, nr, q0, q1);
+        for (int k = 0; k <= nr; k++) {
+            m = scan(b, q0[k], q1[k], b->ids[q], la, ha, ca, b->qb[3 * cap + q], m);
+        }
+    }
+    return m;
+}
+
+#if HAVE_SCAN_AVX2
+/* row_pairs with each range tested four boxes at a time: the boxes' bounds and balls stored by
+   coordinate, the same ordered comparisons and for two balls the same differences, squares and
+   sums in the same order (balls_meet), so the same pairs, pushed in the same order; the lanes
+   past a range's end are left out (and past the last box read the padding, NaN: PAD) */
+static AVX2 size_t row_pairs_avx2(const imp_dem_bins *b, int s, int e, int own, const int *row,
+                                  int nr, size_t m)
+{
+    const size_t c = b->stride;
+    const double *bx = b->box, *qb = b->qb;
+    const int *ids = b->ids;
+    uint64_t *raw = b->raw;
+    const v4 zero = _mm256_setzero_pd();
+    for (int q = s; q < e; q++) {
+        const v4 l0 = _mm256_set1_pd(bx[q]), l1 = _mm256_set1_pd(bx[c + q]);
+        const v4 l2 = _mm256_set1_pd(bx[2 * c + q]), h0 = _mm256_set1_pd(bx[3 * c + q]);
+        const v4 h1 = _mm256_set1_pd(bx[4 * c + q]), h2 = _mm256_set1_pd(bx[5 * c + q]);
+        const v4 c0 = _mm256_set1_pd(qb[q]), c1 = _mm256_set1_pd(qb[c + q]);
+        const v4 c2 = _mm256_set1_pd(qb[2 * c + q]), vr = _mm256_set1_pd(qb[3 * c + q]);
+        const int a = ids[q], aball = qb[3 * c + q] >= 0.0;
+        int q0[5], q1[5];
+        box_ranges(b, q, own, row, nr, q0, q1);
+        for (int k = 0; k <= nr; k++) {
+            for (int p = q0[k]; p < q1[k]; p += 4) {
+                const v4 in = _mm256_and_pd(
+                    _mm256_and_pd(
+                        _mm256_and_pd(_mm256_cmp_pd(_mm256_loadu_pd(bx + p), h0, _CMP_LT_OQ),
+                                      _mm256_cmp_pd(l0, _mm256_loadu_pd(bx + 3 * c + p), _CMP_LT_OQ)),
+                        _mm256_and_pd(_mm256_cmp_pd(_mm256_loadu_pd(bx + c + p), h1, _CMP_LT_OQ),
+                                      _mm256_cmp_pd(l1, _mm256_loadu_pd(bx + 4 * c + p), _CMP_LT_OQ))),
+                    _mm256_and_pd(_mm256_cmp_pd(_mm256_loadu_pd(bx + 2 * c + p), h2, _CMP_LT_OQ),
+                                  _mm256_cmp_pd(l2, _mm256_loadu_pd(bx + 5 * c + p), _CMP_LT_OQ)));
+                const int left = q1[k] - p;
+                int mask = _mm256_movemask_pd(in) & (left >= 4 ? 0xf : (1 << left) - 1);
+                if (mask != 0 && aball) {  /* both balls and apart: no pair */
+                    const v4 rq = _mm256_loadu_pd(qb + 3 * c + p);
+                    const v4 d0 = sub(c0, _mm256_loadu_pd(qb + p));
+                    const v4 d1 = sub(c1, _mm256_loadu_pd(qb + c + p));
+                    const v4 d2 = sub(c2, _mm256_loadu_pd(qb + 2 * c + p)), sr = add(vr, rq);
+                    const v4 dd = add(add(mul(d0, d0), mul(d1, d1)), mul(d2, d2));
+                    mask &= ~_mm256_movemask_pd(
+                        _mm256_and_pd(_mm256_cmp_pd(rq, zero, _CMP_GE_OQ),
+                                      _mm256_cmp_pd(dd, mul(sr, sr), _CMP_NLT_UQ)));
+                }
+                while (mask != 0) {
+                    const int j = __builtin_ctz((unsigned)mask);
+                    mask &= mask - 1;
+                    raw[m++] = key_of(a, ids[p + j]);
+                }
+            }
+        }
+    }
+    return m;
+}
+#endif
+
+/* The pairs, each met once, unsorted into raw: the grid's boxes row of cells by row
+   (row_pairs), the large boxes by big_pairs. 0 or -1. */
 static int grid_pairs(imp_dem_bins *b)
 {
     const int d0 = b->d[0], d1 = b->d[1], d2 = b->d[2];
-    const size_t cap = (size_t)b->cap;
     const int *start = b->start;
-    const double h = b->h, org = b->org[0], inv = b->inv[0];
     b->nraw = 0;
     for (int z = 0; z < d2; z++) {
         for (int y = 0; y < d1; y++) {
@@ -395,23 +508,13 @@ static int grid_pairs(imp_dem_bins *b)
             if (raw_room(b, (size_t)(e - s) * most) != 0) {
                 return -1;
             }
-            size_t m = b->nraw;
-            for (int q = s; q < e; q++) {
-                const double la[3] = {b->box[q], b->box[cap + q], b->box[2 * cap + q]};
-                const double ha[3] = {b->box[3 * cap + q], b->box[4 * cap + q],
-                                      b->box[5 * cap + q]};
-                const double ca[3] = {b->qb[q], b->qb[cap + q], b->qb[2 * cap + q]};
-                const double ra = b->qb[3 * cap + q];
-                const int a = b->ids[q];
-                const int x0 = cell_index(la[0] - h, org, inv, d0);
-                const int x1 = cell_index(ha[0], org, inv, d0) + 1;
-                m = scan(b, q + 1, start[own + x1], a, la, ha, ca, ra, m);
-                for (int r = 0; r < nr; r++) {
-                    m = scan(b, start[row[r] * d0 + x0], start[row[r] * d0 + x1], a, la, ha, ca,
-                             ra, m);
-                }
+#if HAVE_SCAN_AVX2
+            if (b->simd) {
+                b->nraw = row_pairs_avx2(b, s, e, own, row, nr, b->nraw);
+                continue;
             }
-            b->nraw = m;
+#endif
+            b->nraw = row_pairs(b, s, e, own, row, nr, b->nraw);
         }
     }
     return big_pairs(b);
@@ -541,6 +644,7 @@ int imp_dem_bins_update_balls(imp_dem_bins *b, int n, const double *lo, const do
     }
     const double d = b->verlet;
     const int balls = bl != NULL;
+    b->simd = balls && bl->simd;
     if (!b->built || n != b->n || balls != b->balls) {
         for (int i = 0; i < 3 * n; i++) {
             if (isnan(lo[i]) || isnan(hi[i])) {

@@ -49,12 +49,15 @@ int imp_dem_bins_inflated(const imp_dem_bins *b, const double **lo, const double
 /* 1 when the grid is in use, 0 when the sweep took over (a test's and a bench's measure) */
 int imp_dem_bins_gridded(const imp_dem_bins *b);
 /* Balls for imp_dem_bins_update_balls: box i is a ball when tag[i] == ball_tag, about
-   centre[3 i ..] with radius scale * radius[i] (a sphere's tight box holds that ball). */
+   centre[3 i ..] with radius scale * radius[i] (a sphere's tight box holds that ball). simd: 1
+   lets the grid's scan test four boxes at a time with AVX2 (the caller has checked that the
+   processor runs it: the dem law's choice); the same pairs, in the same order, as 0. */
 typedef struct imp_dem_balls {
     const double *centre, *radius;
     double scale;
     const int *tag;
     int ball_tag;
+    int simd;
 } imp_dem_balls;
 /* The same as imp_dem_bins_update with balls (above; NULL: none); a change of the tags starts
    again. */

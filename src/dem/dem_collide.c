@@ -368,7 +368,8 @@ int imp_dem_collide(imp_dem *d)
     }
     /* 2. the sweep (the travel bound's anchor is the next passing test's) */
     d->travel = INFINITY;
-    const imp_dem_balls balls = {d->pos, d->radius, d->p.interaction_radius, d->kind, IMP_DEM_SPHERE};
+    const imp_dem_balls balls = {d->pos, d->radius, d->p.interaction_radius, d->kind, IMP_DEM_SPHERE,
+                                 HAVE_BOX_AVX2 && imp_dem_law_simd()};
     if (imp_dem_bins_update_balls(d->bp, d->n, d->lo, d->hi, &balls) != 0) {
         snprintf(d->error, sizeof d->error, "the collider failed (out of memory or a NaN box)");
         return -1;

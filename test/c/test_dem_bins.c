@@ -6,7 +6,10 @@
    and the scenes the grid suits badly (a box flown far away, many large boxes), where the sweep
    takes over with the same pairs. With balls (imp_dem_bins_update_balls), two spheres pair only
    when the balls of radius r + verlet about their centres at the update overlap, and an update
-   has work to do when a sphere moved more than the verlet distance from its centre there. */
+   has work to do when a sphere moved more than the verlet distance from its centre there. The
+   same with the scan four boxes at a time (imp_dem_balls.simd, when the processor has AVX2),
+   and on a lattice whose neighbours' balls touch exactly (no pair) the same pairs and events
+   on both paths. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,6 +37,19 @@ static int nold;
 static int balls;
 static double x[3 * MAXN], r[MAXN], xrun[3 * MAXN];
 static int tag[MAXN];
+/* the scan four boxes at a time (imp_dem_balls.simd) */
+static int simd;
+
+/* 1 when this processor runs AVX2 (the scan's four-box path) */
+static int have_avx2(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
+}
 
 /* the brute-force pairs of the inflated boxes (of the balls r + verlet about the centres at the
    update for two spheres in the ball mode), sorted (a << 32 | b) */
@@ -86,7 +102,7 @@ static int check_update(imp_dem_bins *b, int n, double verlet, int moved)
     for (int i = 0; i < n; i++) {
         tag[i] = r[i] < 0.0;
     }
-    const imp_dem_balls with = {x, r, 1.0, tag, 0};
+    const imp_dem_balls with = {x, r, 1.0, tag, 0, simd};
     if (imp_dem_bins_update_balls(b, n, lo, hi, balls ? &with : NULL) != 0) {
         return 0;
     }
@@ -275,38 +291,89 @@ TEST(bins_hand_over_to_the_sweep)
     imp_dem_bins_free(b);
 }
 
-TEST(bins_balls_match_brute_force)
+/* the ball mode's cases (bins_balls_match_brute_force, on the path simd chooses); 1 when all
+   hold */
+static int balls_cases(void)
 {
     const double *bc, *br;
+    int ok = 1;
     balls = 1;
     imp_dem_bins *b = imp_dem_bins_new(0.1);
-    CHECK(b != NULL);
-    CHECK(run(b, 600, 3, 14.0, 0.1, 40, 0.15));
-    CHECK(imp_dem_bins_gridded(b) && imp_dem_bins_balls(b, &bc, &br));
+    if (b == NULL) {
+        return 0;
+    }
+    ok &= (run(b, 600, 3, 14.0, 0.1, 40, 0.15));
+    ok &= (imp_dem_bins_gridded(b) && imp_dem_bins_balls(b, &bc, &br));
     /* fewer pairs than the boxes give: the cube about a sphere holds more than its ball */
     int nballs = imp_dem_bins_pair_count(b);
     imp_dem_bins *c = imp_dem_bins_new(0.1);
-    CHECK(c != NULL && imp_dem_bins_update(c, 600, lo, hi) == 0);
-    CHECK(nballs < imp_dem_bins_pair_count(c) && !imp_dem_bins_balls(c, &bc, &br));
+    ok &= (c != NULL && imp_dem_bins_update(c, 600, lo, hi) == 0);
+    ok &= (nballs < imp_dem_bins_pair_count(c) && !imp_dem_bins_balls(c, &bc, &br));
     imp_dem_bins_free(c);
     imp_dem_bins_free(b);
     b = imp_dem_bins_new(0.05);  /* a NaN, a new count */
-    CHECK(b != NULL);
-    CHECK(run(b, 300, 2, 10.0, 0.05, 5, 0.2));
-    CHECK(check_update(b, 250, 0.05, 1));
-    CHECK(check_update(b, 300, 0.05, 1));
+    if (b == NULL) {
+        return 0;
+    }
+    ok &= (run(b, 300, 2, 10.0, 0.05, 5, 0.2));
+    ok &= (check_update(b, 250, 0.05, 1));
+    ok &= (check_update(b, 300, 0.05, 1));
     imp_dem_bins_free(b);
     /* the hand-over: the sweep's box pairs, a superset, from the events of the update */
     b = imp_dem_bins_new(0.1);
-    CHECK(b != NULL);
-    CHECK(run(b, 400, 3, 12.0, 0.1, 3, 0.2));
+    if (b == NULL) {
+        return 0;
+    }
+    ok &= (run(b, 400, 3, 12.0, 0.1, 3, 0.2));
     x[3 * 399] = 1e9;
     boxes_of(400, x, r);
     balls = 0;  /* brute force with boxes from here */
-    CHECK(check_update(b, 400, 0.1, 1));
-    CHECK(!imp_dem_bins_gridded(b) && !imp_dem_bins_balls(b, &bc, &br));
+    ok &= (check_update(b, 400, 0.1, 1));
+    ok &= (!imp_dem_bins_gridded(b) && !imp_dem_bins_balls(b, &bc, &br));
     imp_dem_bins_free(b);
     balls = 0;
+    return ok;
+}
+
+TEST(bins_balls_match_brute_force)
+{
+    simd = 0;
+    CHECK(balls_cases());
+    if (have_avx2()) {  /* the scan four boxes at a time: the same pairs */
+        simd = 1;
+        CHECK(balls_cases());
+        simd = 0;
+    }
+}
+
+/* a lattice of spheres of radius 1 at spacing 3 with verlet 0.5: the neighbours' balls touch
+   exactly (centres 3 apart, reaches 1.5: not a pair, open), the diagonal ones do not; one
+   sphere moved 0.25 toward its neighbour pairs. Both paths give the brute force's pairs and
+   events. */
+TEST(bins_simd_touching_balls)
+{
+    for (int path = 0; path <= have_avx2(); path++) {
+        simd = path;
+        balls = 1;
+        nold = 0;
+        const int m = 7, n = m * m * m;
+        for (int i = 0; i < n; i++) {
+            x[3 * i] = 3.0 * (i % m), x[3 * i + 1] = 3.0 * (i / m % m), x[3 * i + 2] = 3.0 * (i / (m * m));
+            r[i] = 1.0;
+        }
+        imp_dem_bins *b = imp_dem_bins_new(0.5);
+        CHECK(b != NULL);
+        boxes_of(n, x, r);
+        CHECK(check_update(b, n, 0.5, 1));
+        CHECK(imp_dem_bins_gridded(b) && imp_dem_bins_pair_count(b) == 0);
+        x[3 * 100] += 0.75;  /* out of its ball: an update with work, one pair begins */
+        boxes_of(n, x, r);
+        CHECK(check_update(b, n, 0.5, moved_out(n, 0.5)));
+        CHECK(imp_dem_bins_pair_count(b) == 1);
+        imp_dem_bins_free(b);
+        balls = 0;
+    }
+    simd = 0;
 }
 
 TEST(ball_inside_test)
@@ -336,6 +403,7 @@ int main(int argc, char **argv)
     RUN(bins_nan_and_new_count);
     RUN(bins_hand_over_to_the_sweep);
     RUN(bins_balls_match_brute_force);
+    RUN(bins_simd_touching_balls);
     RUN(ball_inside_test);
     return CHECK_END("dem_bins");
 }
