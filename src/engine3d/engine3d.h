@@ -104,6 +104,19 @@ static inline void imp_e3_gather_impact(imp_e3_point *p, int gather, int impact,
     }
 }
 
+/* The event point of a pair's n points from p: the mean of their midpoints 0.5 (pa + pb), summed
+   in order (the contact events'; the soft step keeps it for a pair whose last points it
+   overwrites in place, engine3d_soft_recycle.h) */
+static inline void imp_e3_event_point(const imp_e3_point *p, int n, double c[3])
+{
+    c[0] = c[1] = c[2] = 0.0;
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; i < 3; i++) {
+            c[i] += 0.5 * (p[k].pa[i] + p[k].pb[i]) / n;
+        }
+    }
+}
+
 /* one pair's contact-event state at a step's end (imp_engine3d's ev_pairs): 20 bytes */
 typedef struct imp_e3_pair_state {
     int a, b;      /* the pair's slots */
@@ -162,6 +175,17 @@ typedef struct imp_engine3d {
     imp_e3_point *pts, *prev;
     int npts, nprev, pts_cap, prev_cap;
     int swapped;          /* the last step swapped pts and prev (undone by restore) */
+    /* the soft step's held points updated in place (engine3d_soft_recycle.h): from the step's
+       detection to its end (imp_engine3d_finish) the first points of e->prev are this step's,
+       the last step's overwritten (prev_dirty: a step failing then drops the last list, as a
+       step failing after the swap does). aliased: every point of the step is such, e->pts is
+       e->prev's array and spare holds e->pts's own until the step's end */
+    int prev_dirty, aliased;
+    imp_e3_point *spare;
+    int spare_cap;
+    const double *ev_point; /* 3 per pair of e->prev's first nev_point: their event point
+                             (imp_e3_event_point) before they were overwritten (contact_end) */
+    int nev_point;
     int skip_error;       /* 1: the sweeps of this sub-step leave last_error alone (all but the
                              step's last sub-step: the step reports its last solve's error) */
     double now;           /* the time at the start of the current sub-step (events) */

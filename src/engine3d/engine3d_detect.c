@@ -574,6 +574,9 @@ imp_status imp_engine3d_detect(imp_world *w, imp_engine3d *e, double h)
             return st;
         }
     }
+    if (rc != NULL) {  /* the held points updated in place become e->pts's (engine3d_soft_recycle.h) */
+        imp_e3_recycle_settle(e, rc);
+    }
     /* the pairs came in (a, b) order, each pair's points in key order: sorted already (the
        sort stays for safety). When every point is a pair's the soft step held, in order, the
        held list tells so without reading the points (a line of memory a point) */

@@ -8,6 +8,8 @@
 #include "engine3d_material.h"
 #include "scalar.h"
 #include "engine3d_soft_recycle.h"
+#include "engine3d_sleep.h"
+#include "manifold3d.h"
 #include "prefetch.h"
 #include "quat.h"
 #include "shape3d.h"
@@ -229,36 +231,57 @@ _Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 
                    && offsetof(imp_e3_point, mu) == offsetof(imp_e3_point, rb) + 3 * sizeof(double),
                "engine3d.h: a point's normal, t1, t2, ra and rb follow one another (recycle_point's copy)");
 
+/* a held point's world points pa, pb and gap at the current poses (recycle_point's) */
+typedef struct held_at {
+    double pa[3], pb[3], distance;
+} held_at;
+
+static inline held_at held_point(const double *ya, const double *yb, const imp_e3_point *o, const imp_e3_recycled *r,
+                                 const double *ra, const double *rb)
+{
+    double ma[3], mb[3], o3[3];
+    held_at h;
+    rotate(ra, r->la, ma);
+    rotate(rb, r->lb, mb);
+    h.pa[0] = ya[0] + ma[0], h.pa[1] = ya[1] + ma[1], h.pa[2] = ya[2] + ma[2];  /* (written out) */
+    h.pb[0] = yb[0] + mb[0], h.pb[1] = yb[1] + mb[1], h.pb[2] = yb[2] + mb[2];
+    o3[0] = h.pb[0] - h.pa[0], o3[1] = h.pb[1] - h.pa[1], o3[2] = h.pb[2] - h.pa[2];
+    h.distance = r->base + dot3(o->normal, o3);
+    return h;
+}
+
+/* what a held point p takes of this step (held_point's h, the pair's material): the fields its
+   last step's copy o does not give it (recycle_point's; all of them when p is o, in place) */
+static inline void held_update(const held_at *h, double mu, double el, imp_e3_point *p)
+{
+    p->going = 0;
+    p->distance = h->distance;
+    p->fresh = 0;
+    p->mu = mu;  /* the pair's material as it is now */
+    p->e = el;
+    p->bias = 0.0;
+    memcpy(p->pa, h->pa, sizeof p->pa);
+    memcpy(p->pb, h->pb, sizeof p->pb);
+}
+
 /* point o of the last step, kept: its gap and world points at the current poses (ya, yb: its
    bodies' states, ra, rb: their rotations now, row-major, which turn its record's anchors in
-   the bodies' frames). Written field by field in the struct's
-   order, only what the point keeps (a whole-struct copy of its 304 bytes compiled to a string
-   move that took a third of the held pairs' test); its warm start r: warm_from. Not written:
+   the bodies' frames). Written field by field, only what the point keeps (a whole-struct copy
+   of its 304 bytes compiled to a string move that took a third of the held pairs' test): what
+   it keeps of o, then held_update's; its warm start r: warm_from. Not written:
    u0, ustar, rimp, handled and active, which the soft step's prepare_row writes for every
    point before anything reads them (the soft step is the one that holds pairs) */
 static inline void recycle_point(const double *ya, const double *yb, const imp_e3_point *o, const imp_e3_recycled *r,
                                  double mu, double el, const double *ra, const double *rb, imp_e3_point *p)
 {
-    double ma[3], mb[3], o3[3];
-    rotate(ra, r->la, ma);
-    rotate(rb, r->lb, mb);
-    double pa0 = ya[0] + ma[0], pa1 = ya[1] + ma[1], pa2 = ya[2] + ma[2];  /* (written out) */
-    double pb0 = yb[0] + mb[0], pb1 = yb[1] + mb[1], pb2 = yb[2] + mb[2];
-    o3[0] = pb0 - pa0, o3[1] = pb1 - pa1, o3[2] = pb2 - pa2;
+    held_at h = held_point(ya, yb, o, r, ra, rb);
     p->a = o->a, p->b = o->b, p->key = o->key;
-    p->going = 0;
-    p->distance = r->base + dot3(o->normal, o3);
     p->acc = o->acc, p->acc_u0 = o->acc_u0;
     p->gen_a = o->gen_a, p->gen_b = o->gen_b;
-    p->fresh = 0;
     p->was_touching = o->was_touching;
     /* the frame and the anchors, laid out together (normal, t1, t2, ra, rb): one copy */
     memcpy(p->normal, o->normal, offsetof(imp_e3_point, mu) - offsetof(imp_e3_point, normal));
-    p->mu = mu;  /* the pair's material as it is now */
-    p->e = el;
-    p->bias = 0.0;
-    p->pa[0] = pa0, p->pa[1] = pa1, p->pa[2] = pa2;
-    p->pb[0] = pb0, p->pb[1] = pb1, p->pb[2] = pb2;
+    held_update(&h, mu, el, p);
 }
 
 /* the warm start of point p (its record r_new filled) from the last step's point k of its pair
@@ -380,6 +403,18 @@ const double *imp_e3_recycle_rotations(const imp_world *w, imp_e3_recycle *rc)
     return rc->rot;
 }
 
+/* whether the world has an active load: a function the step calls (a Lua one may read the
+   world's contacts, e->prev, in the middle of the step: none are in place then) */
+static int loaded(const imp_world *w)
+{
+    for (int i = 0; i < w->model.nloads; i++) {
+        if (w->model.loads[i].active) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
 {
     int ns = w->model.nslots;
@@ -410,6 +445,16 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
     rc->nheld = 0;
     rc->next = 0;
     rc->ahead = 0;
+    /* held points in place (imp_e3_recycle_hold) in the soft step's detection (its rotations:
+       e->rot_y), which the step's end follows (imp_engine3d_finish), when no island sleeps (a
+       waking one would put its points back into e->prev and detect again) and the step's events
+       read no point of e->prev that is: none built, or the last step's pair states are e->prev's
+       (the events read them, and a held pair's points only for its contact_end: its event point
+       is kept, rc->oldc) */
+    rc->inplace = 0;
+    rc->inplace_ev = !w->data.no_contact_events;
+    rc->inplace_ok = taken && !e->aliased && !imp_e3_sleep_any(w) && !loaded(w)
+                     && (!rc->inplace_ev || (e->ev_valid && e->ev_list == e->prev && e->ev_nprev == e->nprev));
     return 0;
 }
 
@@ -423,6 +468,78 @@ static inline int min_int(int x, int y) { return x < y ? x : y; }
 
 /* point o's pair before the pair (a, b) in the points' order */
 static inline int pair_before(const imp_e3_point *o, int a, int b) { return o->a < a || (o->a == a && o->b < b); }
+
+/* Whether the held pair's run [j, pend) of e->prev is updated in place: its points' place in
+   the step's list is theirs in the last one (every point before is such), and the last step's
+   pair states (e->ev_pairs) name it at the same place (the events read them for it, not its
+   points, and its event point is kept for its contact_end) */
+static int in_place(const imp_engine3d *e, const imp_e3_recycle *rc, int j, int pend)
+{
+    int h = rc->nheld;
+    return rc->inplace_ok && rc->inplace == e->npts && j == e->npts && pend - j <= IMP_MANIFOLD3D_MAX
+           && (!rc->inplace_ev || (h < e->nev_pairs && e->ev_pairs[h].j == j && e->ev_pairs[h].end == pend));
+}
+
+/* imp_e3_recycle_hold's points of the run [j, pend) written over themselves in e->prev (in
+   place: the same values recycle_point and warm_held give a copy), once the pair is known to
+   be held (its gaps first); its event point before kept (rc->oldc). 1 held, 0 not, -1 */
+static int hold_in_place(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int j, int pend, double mu,
+                         double el, const double *ra, const double *rb, double margin)
+{
+    int n = pend - j, h = rc->nheld;
+    if (rc->inplace_ev && imp_grow(&rc->oldc, &rc->oldc_cap, h + 1, 3 * sizeof *rc->oldc) != 0) {
+        return -1;
+    }
+    imp_e3_point *p = &e->prev[j];
+    const int *map = rc->map;
+    const double *ya = w->data.y + (size_t)p->a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)p->b * IMP_STRIDE_3D;
+    held_at at[IMP_MANIFOLD3D_MAX];
+    double gap = INFINITY, pen = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        at[k] = held_point(ya, yb, &p[k], &rc->prev[map[j + k]], ra, rb);
+        double d = at[k].distance;
+        gap = d < gap ? d : gap;  /* (imp_e3_recycle_hold's) */
+        pen = imp_fmax(pen, -d);
+    }
+    if (!(gap <= margin)) {
+        return 0;  /* apart as held: detected again (its points untouched) */
+    }
+    if (rc->inplace_ev) {
+        imp_e3_event_point(p, n, rc->oldc + 3 * (size_t)h);
+    }
+    for (int k = 0; k < n; k++) {
+        held_update(&at[k], mu, el, &p[k]);
+        warm_held(&p[k], rc->fprev + 3 * (size_t)map[j + k], rc->hs, &p[k]);
+    }
+    e->prev_dirty = 1;
+    e->npts += n;
+    rc->inplace = e->npts;
+    rc->held[rc->nheld++] = (imp_e3_held){p->a, p->b, j, pend, pen};
+    return 1;
+}
+
+void imp_e3_recycle_settle(imp_engine3d *e, imp_e3_recycle *rc)
+{
+    int n = rc->inplace;
+    rc->inplace = 0;
+    if (n == 0) {
+        return;
+    }
+    e->ev_point = rc->oldc;
+    e->nev_point = 0;
+    while (rc->inplace_ev && e->nev_point < rc->nheld && rc->held[e->nev_point].pend <= n) {
+        e->nev_point++;  /* (the held pairs in place: the first, in order) */
+    }
+    if (n == e->npts) {  /* all: the step's list is e->prev's array */
+        e->spare = e->pts;
+        e->spare_cap = e->pts_cap;
+        e->pts = e->prev;
+        e->pts_cap = e->prev_cap;
+        e->aliased = 1;
+    } else {  /* (e->pts grown for the points after them) */
+        memcpy(e->pts, e->prev, (size_t)n * sizeof *e->pts);
+    }
+}
 
 int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b, double margin)
 {
@@ -481,13 +598,18 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     if (!fits(w, rc, a, b, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
     }
-    if (imp_grow(&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0
-        || imp_grow(&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
+    if (imp_grow(&rc->held, &rc->held_cap, rc->nheld + 1, sizeof *rc->held) != 0) {
         return -1;
     }
     double mu, el, gap = INFINITY, pen = -INFINITY;
     imp_e3_pair_material(w, a, b, &mu, &el);
     const double *ra = rotation(rc, a), *rb = rotation(rc, b);
+    if (in_place(e, rc, j, pend)) {
+        return hold_in_place(w, e, rc, j, pend, mu, el, ra, rb, margin);
+    }
+    if (imp_grow(&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0) {
+        return -1;
+    }
     imp_e3_point *out = &e->pts[e->npts];
     const double *ya = w->data.y + (size_t)a * IMP_STRIDE_3D, *yb = w->data.y + (size_t)b * IMP_STRIDE_3D;
     double hs = rc->hs;
@@ -663,6 +785,7 @@ void imp_e3_recycle_free(imp_e3_recycle *rc)
     free(rc->fcur);
     free(rc->map);
     free(rc->held);
+    free(rc->oldc);
     free(rc->rot);
     free(rc->posed);
     free(rc->poly);

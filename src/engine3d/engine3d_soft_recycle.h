@@ -81,6 +81,12 @@ typedef struct imp_e3_recycle {
     int slot_cap;
     int ahead;             /* e->prev's points before it are asked of the cache already, within
                               one detection (imp_e3_recycle_hold's prefetch) */
+    /* the held points updated in place (imp_e3_recycle_hold): allowed this detection, and
+       e->prev's first points that are (held, at their index, in the step's list) */
+    int inplace_ok, inplace;
+    int inplace_ev;        /* the step builds contact events (rc->oldc kept, e->ev_pairs checked) */
+    double *oldc;          /* 3 per held pair in place: its event point before (imp_e3_event_point) */
+    int oldc_cap;
     int same;              /* 1 from imp_e3_recycle_begin to imp_e3_recycle_end when every record
                               of the step is the last step's at the same index: rc->prev's 0 ..
                               ncur - 1 are the step's records (rc->cur, rc->pcur unwritten) */
@@ -101,6 +107,13 @@ int imp_e3_recycle_open(const struct imp_world *w, const imp_engine3d *e, imp_e3
    starts (over rc->hs), are appended to e->pts (in key order) and 1 is returned; 0 when the pair must be detected; -1 without memory. */
 int imp_e3_recycle_hold(const struct imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int a, int b,
                         double margin);
+
+/* Detection's pairs asked (after imp_e3_recycle_hold's last): the held points updated in place
+   in e->prev's array become the step's (e->pts): when they are all of them, e->pts is that
+   array until the step's end (e->aliased, imp_engine3d_finish); else they are copied to e->pts's
+   first places. Either way their last step's copies are gone (e->prev_dirty, the restore's) and
+   their pairs' event points before are e->ev_point's. */
+void imp_e3_recycle_settle(imp_engine3d *e, imp_e3_recycle *rc);
 
 /* 1 when detection's npts points are all the held pairs' (their runs, appended in the order
    they were held) and the held pairs are in increasing (a, b) order: e->pts is then sorted

@@ -589,7 +589,9 @@ static int stale(const imp_world *w, const imp_e3_point *q)
     return q->gen_a != w->model.bodies[q->a].generation || q->gen_b != w->model.bodies[q->b].generation;
 }
 
-static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n, double value, double impulse)
+/* the event of pair point p at the event point c */
+static void push_at(imp_world *w, imp_event_kind kind, const imp_e3_point *p, const double c[3], double value,
+                    double impulse)
 {
     imp_event ev;
     memset(&ev, 0, sizeof ev);
@@ -597,17 +599,18 @@ static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n
     ev.time = w->engine3d->now;
     ev.body1 = p->a;
     ev.body2 = p->b;
-    double c[3] = {0, 0, 0};
-    for (int k = 0; k < n; k++) {
-        for (int i = 0; i < 3; i++) {
-            c[i] += 0.5 * (p[k].pa[i] + p[k].pb[i]) / n;
-        }
-    }
-    memcpy(ev.point, c, sizeof c);
+    memcpy(ev.point, c, sizeof ev.point);
     memcpy(ev.normal, p->normal, sizeof ev.normal);
     ev.value = value;
     ev.impulse = impulse;
     imp_world_push_event(w, &ev);
+}
+
+static void push(imp_world *w, imp_event_kind kind, const imp_e3_point *p, int n, double value, double impulse)
+{
+    double c[3];
+    imp_e3_event_point(p, n, c);
+    push_at(w, kind, p, c, value, impulse);
 }
 
 /* Collects this step's impact impulses into the points' acc (matched across steps); counts
@@ -743,7 +746,11 @@ static void events(imp_world *w, imp_engine3d *e)
             }
         }
         if (before.touching && !now.touching && !stale(w, &e->prev[j])) {
-            push(w, IMP_EVENT_CONTACT_END, &e->prev[j], before.end - j, 0.0, 0.0);
+            if (cmp == 0 && kept && s - 1 < e->nev_point) {  /* its last points overwritten in place */
+                push_at(w, IMP_EVENT_CONTACT_END, &e->prev[j], e->ev_point + 3 * (size_t)(s - 1), 0.0, 0.0);
+            } else {
+                push(w, IMP_EVENT_CONTACT_END, &e->prev[j], before.end - j, 0.0, 0.0);
+            }
         }
         i = now.end;
         j = before.end;
@@ -1052,9 +1059,33 @@ imp_status imp_engine3d_advance(imp_world *w, double t1, char *why, size_t why_l
     return IMP_OK;
 }
 
+/* the soft step's held points updated in place no longer in e->prev's array alone: e->pts its
+   own again (the step's end or a failure) */
+static void unalias(imp_engine3d *e)
+{
+    if (e->aliased) {
+        e->pts = e->spare;
+        e->pts_cap = e->spare_cap;
+        e->spare = NULL;
+        e->spare_cap = 0;
+        e->aliased = 0;
+    }
+    e->prev_dirty = 0;
+    e->nev_point = 0;
+}
+
 void imp_engine3d_restore(imp_world *w)
 {
     imp_engine3d *e = w->engine3d;
+    if (e != NULL && !e->swapped && e->prev_dirty) {
+        /* the step failed after its held points were updated in place in e->prev's array
+           (engine3d_soft_recycle.h): the last list is gone, as when a step fails after the
+           swap below: warm starts restart */
+        unalias(e);
+        e->npts = 0;
+        e->nprev = 0;
+        e->ev_valid = 0;
+    }
     if (e == NULL || !e->swapped) {
         return;
     }
@@ -1082,7 +1113,13 @@ void imp_engine3d_finish(imp_world *w, imp_engine3d *e)
 {
     step_events(w, e, 0);
     int n = e->npts;
-    swap_lists(e);
+    if (e->aliased) {  /* the step's points are e->prev's array already: e->pts takes its own */
+        unalias(e);
+        e->ev_valid = 0;  /* (swap_lists') */
+    } else {
+        unalias(e);
+        swap_lists(e);
+    }
     e->nprev = n;
     e->npts = 0;
     e->swapped = 1;

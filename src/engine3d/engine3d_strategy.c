@@ -34,6 +34,9 @@ void imp_engine3d_free(imp_engine3d *e)
     imp_e3_ode_free(e->ode);
     imp_e3_joints_free(e->joints);
     imp_e3_soft_free(e->soft);
+    if (e->aliased) {  /* (a step's held points in e->prev's array: e->pts's own is spare) */
+        e->pts = e->spare;
+    }
     void *arrays[] = {e->bp_slot, e->lo, e->hi, e->near, e->pts, e->prev, e->inv_iw, e->vel, e->vel_save, e->pvel,
                       e->body_head, e->pt_next, e->q, e->mu, e->r, e->u, e->warm, e->row_ptr,
                       e->col, e->val, e->mark, e->act, e->rowof, e->nbr, e->jac, e->rows, e->pairs, e->dof,
