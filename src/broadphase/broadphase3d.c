@@ -394,6 +394,9 @@ static void settle_box(imp_bp3d *bp, int id)
         int imin = bp->at[6 * id + 2 * k], imax = bp->at[6 * id + 2 * k + 1];
         ep *a = bp->ax[k];
         double lo = bp->lo[3 * id + k], hi = bp->hi[3 * id + k];
+        if (lo == a[imin].v && hi == a[imax].v) {
+            continue;  /* an axis the box did not leave (in place already) */
+        }
         int down = lo < a[imin].v;
         a[imin].v = lo;
         a[imax].v = hi;
