@@ -280,21 +280,25 @@ static inline double grid_down(double x, double q, double inv_q)
     return r <= x ? r : r - q;        /* (q not a power of two: kept below x all the same) */
 }
 
-/* the inflated copy of the tight bounds lo, hi (3 each) into sl, sh: grown by the verlet
+/* the inflated copy of the tight bounds lo, hi of one axis into sl, sh: grown by the verlet
    distance, then out to the grid's multiples when there is one (imp_bp3d_set_grid) */
-static void inflate(const imp_bp3d *bp, const double *lo, const double *hi, double *sl, double *sh)
+static inline void inflate_axis(const imp_bp3d *bp, double lo, double hi, double *sl, double *sh)
 {
     double d = bp->verlet, q = bp->grid;
-    for (int k = 0; k < 3; k++) {
-        sl[k] = lo[k] - d;
-        sh[k] = hi[k] + d;
-    }
+    *sl = lo - d;
+    *sh = hi + d;
     if (q > 0.0) {
         double inv_q = 1.0 / q;
-        for (int k = 0; k < 3; k++) {
-            sl[k] = grid_down(sl[k], q, inv_q);
-            sh[k] = -grid_down(-sh[k], q, inv_q);
-        }
+        *sl = grid_down(*sl, q, inv_q);
+        *sh = -grid_down(-*sh, q, inv_q);
+    }
+}
+
+/* the inflated copy of the tight bounds lo, hi (3 each) into sl, sh */
+static void inflate(const imp_bp3d *bp, const double *lo, const double *hi, double *sl, double *sh)
+{
+    for (int k = 0; k < 3; k++) {
+        inflate_axis(bp, lo[k], hi[k], sl + k, sh + k);
     }
 }
 
@@ -390,6 +394,9 @@ static void settle_box(imp_bp3d *bp, int id)
         int imin = bp->at[6 * id + 2 * k], imax = bp->at[6 * id + 2 * k + 1];
         ep *a = bp->ax[k];
         double lo = bp->lo[3 * id + k], hi = bp->hi[3 * id + k];
+        if (lo == a[imin].v && hi == a[imax].v) {
+            continue;  /* an axis the box did not leave (in place already) */
+        }
         int down = lo < a[imin].v;
         a[imin].v = lo;
         a[imax].v = hi;
@@ -834,9 +841,9 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
         return rebuild(bp);
     }
     start_events(bp);
-    /* refresh only the boxes that left their inflated copy: one pass, no branch per bound. The
-       tests are negated so that a NaN bound counts as having left: NaNs can only be among the
-       boxes refreshed, which are checked for them. */
+    /* refresh only the boxes that left their inflated copy, on the axes they left: one pass,
+       no branch per bound. The tests are negated so that a NaN bound counts as having left:
+       NaNs can only be among the boxes refreshed, which are checked for them. */
     int moved = 0, bad = 0;
     for (int i = 0; i < n; i++) {
         const double *l = lo + 3 * i, *h = hi + 3 * i;
@@ -849,7 +856,19 @@ int imp_bp3d_update(imp_bp3d *bp, int n, const double *lo, const double *hi)
             for (int k = 0; k < 3; k++) {
                 bad |= isnan(l[k]) || isnan(h[k]);
             }
-            inflate(bp, l, h, sl, sh);
+            if (bp->refresh_all) {
+                inflate(bp, l, h, sl, sh);
+            } else {
+                /* only the axes it left: on the others its end points keep their values and
+                   places (a wall's boxes share their bounds across it on the grid: one
+                   inflated again on every axis, its margin's grid step changed with its
+                   speed, was sorted past all of them) */
+                for (int k = 0; k < 3; k++) {
+                    if (!((l[k] >= sl[k]) & (h[k] <= sh[k]))) {
+                        inflate_axis(bp, l[k], h[k], sl + k, sh + k);
+                    }
+                }
+            }
             moved++;
         }
     }

@@ -3,7 +3,8 @@
 
    The caller owns the boxes (ids 0..n-1, tight AABBs of its shapes). The broad phase keeps an
    inflated copy of each box (tight box grown by the verlet distance) and refreshes it only when
-   the tight box leaves it, so pairs persist while bodies jiggle. Each update re-sorts the end
+   the tight box leaves it, on the axes it left (but with imp_bp3d_set_refresh_all), so pairs
+   persist while bodies jiggle. Each update re-sorts the end
    points on the three axes by insertion sort (nearly sorted between steps: O(n + swaps)); a min
    end point passing a max end point (or the reverse) is where a pair can begin (or stop)
    overlapping. The pairs whose inflated boxes overlap are kept in a hash set; after an update
