@@ -43,13 +43,7 @@
 #include "../test/c/dem_scene.h"
 #include "bench_child.h"
 #include "bench_util.h"
-
-#if defined(__has_include)
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define BENCH_CALLGRIND 1
-#endif
-#endif
+#include "bench_window.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -226,17 +220,10 @@ static int phase(const layout *L, long from, long steps, double damping)
     const imp_dem *d = w->dem;
     long runs = d->collider_runs;
     int real = imp_dem_real_count(d);
-    double c0 = cpu_now();
-#ifdef BENCH_CALLGRIND
-    CALLGRIND_START_INSTRUMENTATION;
-#endif
-    for (long k = 0; k < steps && rc == 0; k++) {
-        rc = imp_world_step(w) != IMP_OK;
+    double cpu = 0.0;
+    if (rc == 0) {
+        rc = bench_window_run(w, steps, &cpu);
     }
-#ifdef BENCH_CALLGRIND
-    CALLGRIND_STOP_INSTRUMENTATION;
-#endif
-    double cpu = cpu_now() - c0;
     if (rc != 0) {
         fprintf(stderr, "bench_dem: %s\n", imp_world_error(w));
     } else {
