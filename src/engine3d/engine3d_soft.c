@@ -118,9 +118,7 @@ int imp_e3_soft_reserve(imp_engine3d *e, int npts, int npairs, int slot_cap)
     struct imp_e3_soft *s = e->soft;
     int nb = npairs / E3B_LANES + 1;  /* (the blocks of E3B_LANES pairs, one colour at least) */
     if (imp_grow(&s->colour_mask, &s->mask_cap, slot_cap, sizeof *s->colour_mask) != 0
-        || imp_grow(&s->blocks, &s->block_cap, nb, sizeof *s->blocks) != 0
-        || imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
-        || imp_grow(&s->bhit, &s->hit_cap, nb, sizeof *s->bhit) != 0
+        || imp_e3_soft_blocks_reserve(s, nb) != 0  /* (64-aligned: not imp_grow's) */
         || imp_e3_soft_impact_reserve(s, npairs, nb) != 0) {
         return -1;
     }

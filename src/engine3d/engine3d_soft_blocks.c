@@ -295,6 +295,25 @@ static void fill_points(const struct imp_e3_soft *s, imp_e3_block *b, imp_e3_blo
 static void block_build(struct imp_e3_soft *s, imp_e3_block *b, imp_e3_block_sum *bs, imp_e3_block_hit *h,
                         int simd);
 
+int imp_e3_soft_blocks_reserve(struct imp_e3_soft *s, int nb)
+{
+    if (nb > s->block_cap) {  /* 64-aligned (imp_e3_block); every block made again by the build: not copied */
+        int cap = s->block_cap < 4 ? 8 : 2 * s->block_cap;
+        cap = cap < nb ? nb : cap;
+        free(s->blocks);
+        s->blocks = aligned_alloc(64, (size_t)cap * sizeof *s->blocks);
+        s->block_cap = s->blocks != NULL ? cap : 0;
+        if (s->blocks == NULL) {
+            return -1;
+        }
+    }
+    if (imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
+        || imp_grow(&s->bhit, &s->hit_cap, nb, sizeof *s->bhit) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
 {
@@ -329,18 +348,7 @@ int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_so
     s->colour_first[E3B_COLOURS] = nb;
     /* the blocks as many as the colours need (at most the pairs): not npairs + E3B_COLOURS,
        whose 2288 bytes a block were 148 KB for one pair (a mapping of its own, h-box1) */
-    if (nb > s->block_cap) {  /* 64-aligned (imp_e3_block); every block made again below: not copied */
-        int cap = s->block_cap < 4 ? 8 : 2 * s->block_cap;
-        cap = cap < nb ? nb : cap;
-        free(s->blocks);
-        s->blocks = aligned_alloc(64, (size_t)cap * sizeof *s->blocks);
-        s->block_cap = s->blocks != NULL ? cap : 0;
-        if (s->blocks == NULL) {
-            return -1;
-        }
-    }
-    if (imp_grow(&s->bsum, &s->sum_cap, nb, sizeof *s->bsum) != 0
-        || imp_grow(&s->bhit, &s->hit_cap, nb, sizeof *s->bhit) != 0) {
+    if (imp_e3_soft_blocks_reserve(s, nb) != 0) {
         return -1;
     }
     for (int b = 0; b < nb; b++) {

@@ -199,6 +199,11 @@ _Static_assert(sizeof(imp_e3_block_pt) == 320 && offsetof(imp_e3_block_pt, mn) =
    same bits either way). 0, or -1 out of memory. O(rows + slots). */
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd);
+/* The blocks' arrays for nb blocks at least: s->blocks 64-aligned (imp_e3_block's lines;
+   rebuilt whole by every imp_e3_soft_blocks, so not copied when it grows), s->bsum and s->bhit.
+   Both imp_e3_soft_blocks and the bodies' reserve (imp_e3_soft_reserve) size them here: an
+   array grown any other way loses the alignment. 0, or -1 out of memory. */
+int imp_e3_soft_blocks_reserve(struct imp_e3_soft *s, int nb);
 /* Whether the passes take two blocks of a colour at once in the AVX-512 registers, eight lanes
    (engine3d_soft_blocks.c; the same results bit for bit as the AVX2 and portable paths): when
    the AVX2 path is on (simd), the processor has AVX-512F and FMA, and IMPACT_E3_SIMD is not 0

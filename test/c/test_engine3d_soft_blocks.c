@@ -26,6 +26,7 @@
      the plate's cubes rest on it (each at the plate's top plus half its size, less an
      overlap under the slop). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -518,6 +519,34 @@ TEST(relax_pass_adds_the_same_sums)
     imp_world_free(sc.w);
 }
 
+/* the blocks are 64-byte aligned (imp_e3_block: the warm start reads 3 of a point's lines)
+   however their array was made: as the bodies were added (imp_e3_soft_reserve), by the first
+   step's build, and as it grows; one box on a slab (an array made at the bodies' creation and
+   big enough for the step, which an imp_grow made 16-aligned) and the scene of pyramid and plate */
+TEST(blocks_stay_aligned)
+{
+    imp_world_def def = imp_world_default_def(3);
+    def.strategy = IMP_STRATEGY_CONTACT;
+    def.engine2d.contact_solver = IMP_SOLVER_SOFT;
+    imp_world *w = imp_world_new(&def);
+    CHECK(w != NULL);
+    const double slab[3] = {0, 0, -0.5}, box[3] = {0, 0, 0.5};
+    add_box(w, 30, 1, slab, 1.0, 1);
+    add_box(w, 1, 1, box, 1.0, 0);
+    CHECK(w->engine3d != NULL && w->engine3d->soft != NULL && w->engine3d->soft->blocks != NULL);
+    CHECK(((uintptr_t)w->engine3d->soft->blocks & 63) == 0);
+    CHECK(steps(w, 3) == 0);
+    CHECK(w->engine3d->soft->nblocks > 0);
+    CHECK(((uintptr_t)w->engine3d->soft->blocks & 63) == 0);
+    imp_world_free(w);
+    scene sc;
+    CHECK(build(&sc) == 0);
+    CHECK(((uintptr_t)sc.w->engine3d->soft->blocks & 63) == 0);
+    CHECK(steps(sc.w, 5) == 0);
+    CHECK(((uintptr_t)sc.w->engine3d->soft->blocks & 63) == 0);
+    imp_world_free(sc.w);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
@@ -528,5 +557,6 @@ int main(int argc, char **argv)
     RUN(solver_error_when_asked);
     RUN(blocks_hold_each_rows_frame);
     RUN(relax_pass_adds_the_same_sums);
+    RUN(blocks_stay_aligned);
     return CHECK_END("engine3d_soft_blocks");
 }
