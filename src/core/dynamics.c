@@ -42,12 +42,17 @@ int imp_world_forces_body_only(const imp_world *w)
             return 0;
         }
     }
+    return !imp_world_loaded(w);
+}
+
+int imp_world_loaded(const imp_world *w)
+{
     for (int i = 0; i < w->model.nloads; i++) {
         if (w->model.loads[i].active) {
-            return 0;
+            return 1;
         }
     }
-    return 1;
+    return 0;
 }
 
 void imp_world_forces_taken(imp_world *w, double t)

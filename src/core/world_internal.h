@@ -112,6 +112,9 @@ void imp_world_forces(imp_world *w, double t, const double *y, double *f);
    them); and the record imp_world_forces keeps of an evaluation at t, for a caller that took
    the bodies' own forces itself (the 3D soft step's sub-steps). */
 int imp_world_forces_body_only(const imp_world *w);
+/* Whether the world has an active load (a function the step calls; a Lua one may read the
+   world mid-step). */
+int imp_world_loaded(const imp_world *w);
 void imp_world_forces_taken(imp_world *w, double t);
 /* The same as an imp_rhs_fn (ctx: the world), for the integrators. */
 void imp_world_rhs(void *ctx, double t, const double *y, double *dydt);

@@ -403,18 +403,6 @@ const double *imp_e3_recycle_rotations(const imp_world *w, imp_e3_recycle *rc)
     return rc->rot;
 }
 
-/* whether the world has an active load: a function the step calls (a Lua one may read the
-   world's contacts, e->prev, in the middle of the step: none are in place then) */
-static int loaded(const imp_world *w)
-{
-    for (int i = 0; i < w->model.nloads; i++) {
-        if (w->model.loads[i].active) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycle *rc)
 {
     int ns = w->model.nslots;
@@ -450,10 +438,11 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
        waking one would put its points back into e->prev and detect again) and the step's events
        read no point of e->prev that is: none built, or the last step's pair states are e->prev's
        (the events read them, and a held pair's points only for its contact_end: its event point
-       is kept, rc->oldc) */
+       is kept, rc->oldc); and no load is active (a Lua one may read the world's contacts,
+       e->prev, in the middle of the step: none are in place then) */
     rc->inplace = 0;
     rc->inplace_ev = !w->data.no_contact_events;
-    rc->inplace_ok = taken && !e->aliased && !imp_e3_sleep_any(w) && !loaded(w)
+    rc->inplace_ok = taken && !e->aliased && !imp_e3_sleep_any(w) && !imp_world_loaded(w)
                      && (!rc->inplace_ev || (e->ev_valid && e->ev_list == e->prev && e->ev_nprev == e->nprev));
     return 0;
 }

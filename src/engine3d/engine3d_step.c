@@ -1113,11 +1113,11 @@ void imp_engine3d_finish(imp_world *w, imp_engine3d *e)
 {
     step_events(w, e, 0);
     int n = e->npts;
-    if (e->aliased) {  /* the step's points are e->prev's array already: e->pts takes its own */
-        unalias(e);
+    int aliased = e->aliased;
+    unalias(e);
+    if (aliased) {  /* the step's points were e->prev's array already: e->pts took its own back */
         e->ev_valid = 0;  /* (swap_lists') */
     } else {
-        unalias(e);
         swap_lists(e);
     }
     e->nprev = n;
