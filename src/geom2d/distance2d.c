@@ -279,6 +279,24 @@ static int separated_after(const imp_poly2d *ga, const imp_poly2d *gb, imp_xf2 r
     return !crossing && !contained(ga, gb, rel);
 }
 
+/* The points of edge e that can be extreme along n: its end points, and for an arc the points
+   of its circle along n and -n where they lie within its span. Returns their count (2..4). */
+static int extreme_candidates(const imp_edge2d *e, imp_vec2 n, imp_vec2 cand[4])
+{
+    int m = 0;
+    cand[m++] = e->a;
+    cand[m++] = e->b;
+    if (e->kind == IMP_EDGE_ARC) {
+        if (imp_edge2d_in_span(e, n, 0.0)) {
+            cand[m++] = imp_v2_madd(e->c, e->r, n);
+        }
+        if (imp_edge2d_in_span(e, imp_v2_neg(n), 0.0)) {
+            cand[m++] = imp_v2_madd(e->c, -e->r, n);
+        }
+    }
+    return m;
+}
+
 /* A projection query: the least and greatest values with their points and sequence numbers
    (4 edge + candidate: the plain loop's order, whose strict comparisons keep the first). */
 typedef struct proj_q {
@@ -309,17 +327,7 @@ static void proj_edge(proj_q *q, int i)
     }
     imp_edge2d e = imp_edge2d_transform(g, q->x);
     imp_vec2 n = q->n, cand[4];
-    int m = 0;
-    cand[m++] = e.a;
-    cand[m++] = e.b;
-    if (e.kind == IMP_EDGE_ARC) {
-        if (imp_edge2d_in_span(&e, n, 0.0)) {
-            cand[m++] = imp_v2_madd(e.c, e.r, n);
-        }
-        if (imp_edge2d_in_span(&e, imp_v2_neg(n), 0.0)) {
-            cand[m++] = imp_v2_madd(e.c, -e.r, n);
-        }
-    }
+    int m = extreme_candidates(&e, n, cand);
     for (int k = 0; k < m; k++) {
         double s = imp_v2_dot(cand[k], n);
         int seq = 4 * i + k;
@@ -388,17 +396,7 @@ static void project(const imp_poly2d *g, imp_xf2 x, imp_vec2 n, double *lo, doub
     for (int i = 0; i < g->nedges; i++) {
         imp_edge2d e = imp_edge2d_transform(&g->edges[i], x);
         imp_vec2 cand[4];
-        int m = 0;
-        cand[m++] = e.a;
-        cand[m++] = e.b;
-        if (e.kind == IMP_EDGE_ARC) {
-            if (imp_edge2d_in_span(&e, n, 0.0)) {
-                cand[m++] = imp_v2_madd(e.c, e.r, n);
-            }
-            if (imp_edge2d_in_span(&e, imp_v2_neg(n), 0.0)) {
-                cand[m++] = imp_v2_madd(e.c, -e.r, n);
-            }
-        }
+        int m = extreme_candidates(&e, n, cand);
         for (int k = 0; k < m; k++) {
             double s = imp_v2_dot(cand[k], n);
             if (s < *lo) {
