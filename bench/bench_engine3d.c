@@ -62,6 +62,7 @@
 #include <impact/shape.h>
 #include <impact/world.h>
 
+#include "bench3d_impact.h"
 #include "bench3d_scenes.h"
 #include "bench_util.h"
 #include "strategy.h"
@@ -256,32 +257,9 @@ static imp_world *make_world(const b3_scene *s, const options *o, imp_body_id *d
         return NULL;
     }
     imp_world_set_contact_events(w, o->events);
-    for (int i = 0; i < s->nfixed + s->ndyn; i++) {
-        const b3_box *b = &s->box[i];
-        imp_body_def bd = imp_body_default_def(3);
-        bd.shape = imp_shape3d_box(b->size[0], b->size[1], b->size[2]);
-        if (bd.shape == NULL) {
-            fprintf(stderr, "bench_engine3d: out of memory for a box\n");
-            imp_world_free(w);
-            return NULL;
-        }
-        bd.density = B3_DENSITY;
-        bd.fixed = b->mass <= 0.0;
-        bd.friction = s->mu;
-        bd.elasticity = 0.0;
-        memcpy(bd.state, b->pos, 3 * sizeof(double));
-        memcpy(bd.state + 3, b->q, 4 * sizeof(double));
-        memcpy(bd.state + 7, b->vel, 3 * sizeof(double));
-        imp_body_id id = imp_world_add_body(w, &bd);
-        imp_shape_release(bd.shape);
-        if (id.slot < 0) {
-            fprintf(stderr, "bench_engine3d: box %d not added: %s\n", i, imp_world_error(w));
-            imp_world_free(w);
-            return NULL;
-        }
-        if (i >= s->nfixed) {
-            dyn[i - s->nfixed] = id;
-        }
+    if (b3_add_boxes(w, s, dyn, "bench_engine3d") != 0) {
+        imp_world_free(w);
+        return NULL;
     }
     return w;
 }
