@@ -92,8 +92,9 @@ typedef struct imp_dem_inter {
        {un, n}, {fn, fs}, {kn, ks, mu, kn0} (dem_law_avx2.c), 96 bytes from the start: 192 bytes
        a record and the array aligned to 64 bytes (dem_map.c), so these 96 bytes always sit in
        two cache lines (with 208 bytes a record, one in four took three), and the first 64,
-       all the AVX2 law reads while it makes kn, ks and mu from the particles (d->derived), in
-       one */
+       all the AVX2 law reads while it makes kn, ks and mu (viscoelastic: and cn0) from the
+       particles (d->derived), in one (the viscoelastic law's kept kn0, ks0 in the second, read
+       and written only while the energy is booked) */
     double un;         /* overlap, m (negative: a gap, distant interaction) */
     double n[3];       /* unit normal from a to b (wall/sphere: from the wall to the sphere) */
     double fn;         /* normal force magnitude, N (repulsive > 0) */
@@ -102,7 +103,8 @@ typedef struct imp_dem_inter {
                           (Hertz-Mindlin: the current tangent stiffnesses) */
     double kn0, ks0;   /* Hertz-Mindlin: fn = kn0 un^1.5, ks = ks0 un^0.5; viscoelastic: the
                           tangential dashpot force of the last step, two of its components
-                          (dem_law_viscous.c) */
+                          (dem_law_viscous.c), kept only while the energy is booked (its only
+                          reader: d->visc_stale) */
     double cn0;        /* Hertz-Mindlin: normal damping coefficient c = cn0 un^0.25;
                           viscoelastic: the dashpots' coefficient cn = ct */
     double mr[3];      /* rolling resistance: the rolling moment on b (on a: the opposite) */
@@ -289,16 +291,22 @@ typedef struct imp_dem {
        and the default Young modulus is still pwave_young (its setters write d->young) */
     int pwave_ok;
     double pwave_young, pwave_dt;
-    /* the AVX2 law's constants made from the particles (dem_law.c: derived_check): 1 when
-       every real linear interaction's kn, ks and mu are the bits physics() makes now of its
-       particles' young and radii and of the params (derived_p: p.young, ks_ratio,
-       friction_angle, wall_friction_angle and law when checked), so that law need not read
-       them; 0 not known (checked at the next interaction loop; a rebuild and a load set it);
+    /* the AVX2 law's constants made from the particles (dem_law.c: derived_update): 1 when
+       every real linear or viscoelastic interaction's kn, ks and mu (viscoelastic: and cn0) are
+       the bits physics() makes now of its particles' young, radii (masses, fixed) and of the
+       params (derived_p: p.young, ks_ratio, friction_angle, wall_friction_angle, law and the
+       viscoelastic law's en when checked), so that law need not read them; 0 not known (checked at the next interaction loop; a rebuild and a load set it);
        -1 not so (checked again after the collider's next run, derived_runs) */
     int derived;
     long derived_runs;
-    double derived_p[5];
+    double derived_p[6];
     double derived_mu[2];  /* mu of the sphere/sphere and of the wall/sphere interactions */
+    double derived_xi2;    /* viscoelastic: 2 xi (dem_law_viscous.c), cn0 = 2 xi sqrt(kn m*) */
+    /* viscoelastic: the interactions' kn0, ks0, the tangential dashpot force of their last
+       step (dem_law_viscous.c), are read by the energy book only, so kept only while it is on:
+       1 after an interaction loop without it (they may be stale; the next loop with it zeroes
+       them first, dem_law.c: as a new contact's), else 0 */
+    int visc_stale;
     char error[256];
 } imp_dem;
 

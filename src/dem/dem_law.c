@@ -175,8 +175,9 @@ static void physics(const imp_dem *d, imp_dem_inter *I, double ra, double rb)
    check. */
 static void derived_update(imp_dem *d)
 {
-    const double p[5] = {d->p.young, d->p.ks_ratio, d->p.friction_angle,
-                         d->p.wall_friction_angle, (double)d->p.law};
+    const int visco = d->p.law == IMP_DEM_LAW_VISCOUS;
+    const double p[6] = {d->p.young, d->p.ks_ratio, d->p.friction_angle,
+                         d->p.wall_friction_angle, (double)d->p.law, visco ? d->p.en : 0.0};
     if (d->derived != 0 && memcmp(p, d->derived_p, sizeof p) != 0) {
         d->derived = 0;
     }
@@ -195,7 +196,8 @@ static void derived_update(imp_dem *d)
     }
     d->derived_mu[0] = tan(phi);
     d->derived_mu[1] = tan(phi_w);
-    int ok = d->p.law == IMP_DEM_LAW_LINEAR;
+    d->derived_xi2 = imp_dem_viscous_xi2(d->p.en);
+    int ok = d->p.law == IMP_DEM_LAW_LINEAR || visco;
     for (int k = 0; k < d->ninter && ok; k++) {
         const int *h = d->hot + 3 * k, c = h[2] - IMP_DEM_HOT_REAL;
         if (h[2] == 0 || (c != IMP_DEM_SPHERE && c != IMP_DEM_WALL)) {
@@ -207,8 +209,28 @@ static void derived_update(imp_dem *d)
         const double ks = d->p.ks_ratio * kn, mu = d->derived_mu[c == IMP_DEM_WALL];
         ok = memcmp(&kn, &I->kn, sizeof kn) == 0 && memcmp(&ks, &I->ks, sizeof ks) == 0
              && memcmp(&mu, &I->mu, sizeof mu) == 0;
+        if (visco && ok) {  /* imp_dem_viscous_physics's cn0 */
+            const double cn0 = d->derived_xi2 * sqrt(kn * reduced_mass(d, I));
+            ok = memcmp(&cn0, &I->cn0, sizeof cn0) == 0;
+        }
     }
     d->derived = ok ? 1 : -1;
+}
+
+/* The viscoelastic law's kept tangential dashpot forces (kn0, ks0; dem.h: visc_stale), read
+   by the energy book only, so written only while it is on: when it is on now but was off in
+   the last loop, they are stale and zeroed (as a new contact's: the first booked step's loss
+   takes the mean of 0 and its force). O(1) a loop, O(interactions) when it is turned on. */
+static void visc_kept_update(imp_dem *d)
+{
+    if (d->p.law == IMP_DEM_LAW_VISCOUS && d->p.track_energy && d->visc_stale) {
+        for (int k = 0; k < d->ninter; k++) {
+            if (d->inter[k].real) {
+                d->inter[k].kn0 = d->inter[k].ks0 = 0.0;
+            }
+        }
+    }
+    d->visc_stale = !d->p.track_energy;
 }
 
 /* 1 for a sphere, 0 for a wall or facet (they do not spin) */
@@ -261,7 +283,7 @@ static inline void pack_one(const imp_dem *d, int i, double *xr, double *vw)
         st2(o, ld2(vel + i3));
         o[2] = vel[i3 + 2], o[3] = angvel[i3];
         o[4] = angvel[i3 + 1], o[5] = angvel[i3 + 2];
-        o[6] = d->young[i], o[7] = 0.0;
+        o[6] = d->young[i], o[7] = imp_dem_packed_mass(d, i);
     }
 }
 
@@ -907,9 +929,10 @@ int imp_dem_interactions(imp_dem *d, double dt)
     const int ss = (d->p.geometry & IMP_DEM_GEOM_SPHERE_SPHERE) != 0;
     const int ws = (d->p.geometry & IMP_DEM_GEOM_WALL_SPHERE) != 0;
     const int simd = pack(d, imp_dem_law_simd());
-    if (simd && d->p.law == IMP_DEM_LAW_LINEAR) {
+    if (simd && (d->p.law == IMP_DEM_LAW_LINEAR || d->p.law == IMP_DEM_LAW_VISCOUS)) {
         derived_update(d);
     }
+    visc_kept_update(d);
     const int m = d->ninter, nblocks = (m + BLOCK - 1) / BLOCK;
     imp_dem_sorted *cache = imp_dem_sorted_cache(d, nblocks);
     double loss[2] = {0.0, 0.0};  /* sliding, viscous */

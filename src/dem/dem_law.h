@@ -35,16 +35,26 @@ static inline double imp_dem_row_ab(int a, int b)
     return v;
 }
 
+/* The eighth number of particle i's packed copy vw (dem.h): its mass, negative when it is
+   fixed (the sign bit: a fixed one's mass 0 gives -0.0), what the viscoelastic law's reduced
+   mass reads (dem_law.c: reduced_mass) */
+static inline double imp_dem_packed_mass(const imp_dem *d, int i)
+{
+    return d->fixed[i] ? -d->mass[i] : d->mass[i];
+}
+
 /* The linear viscoelastic law's parts (dem_law_viscous.c; dem_law.c's physics() and law()
    call them). imp_dem_viscous_physics: the dashpots' coefficient of a new contact (its kn
    made; ms the reduced mass). imp_dem_viscous_normal: the normal dashpot force -cn vn (vn = vr . n, the relative
    normal velocity), and its loss over the last step added to *loss; before the record's un and
    fn are replaced. imp_dem_viscous_tangential: the tangential dashpot force f = -ct vt while
-   the contact sticks (stick; else 0), kept in the record for the next step, and its loss over
+   the contact sticks (stick; else 0), kept in the record for the next step while the energy is
+   booked (d->p.track_energy; dem.h: visc_stale), and its loss over
    the last step added to *loss; before the record's normal is replaced.
    imp_dem_viscous_release: the loss of the last step of a contact that opens (un < 0), its
    dashpot forces falling to zero. imp_dem_viscous_shear: the last tangential dashpot force
-   the record keeps. */
+   the record keeps. imp_dem_viscous_xi2: 2 xi of the restitution en (cn0 = 2 xi sqrt(kn m*)). */
+double imp_dem_viscous_xi2(double en);
 void imp_dem_viscous_physics(const imp_dem *d, imp_dem_inter *I, double ms);
 double imp_dem_viscous_normal(const imp_dem_inter *I, int fresh, double vn, double dt,
                               double *loss);

@@ -13,10 +13,12 @@
    as the 4-double runs {un, n}, {kn, ks, mu, ...} and {fn, fs} of imp_dem_inter, transposed
    4 x 4 into one vector per field; while d->derived holds (dem_law.c: derived_update), kn, ks
    and mu are made from the particles' radii and Young moduli (vw's seventh number) as physics()
-   made them, so the law reads only {un, n} and {fn, fs}, the record's first cache line. The
-   viscoelastic law reads and writes the second line too: {kn, ks, mu, kn0} and {ks0, cn0} (the
-   dashpots' coefficient and the tangential dashpot's kept force); its losses (the row's, read
-   only when the energy is booked) are made only then. Compiled for AVX2 through the target attribute and chosen
+   made them, so the law reads only {un, n} and {fn, fs}, the record's first cache line. So
+   does the viscoelastic law, making the dashpots' coefficient cn0 too (from kn and the
+   particles' masses, vw's eighth number: imp_dem_packed_mass); it reads and writes the second
+   line, {kn0, ks0} (the tangential dashpot's kept force), only while the energy is booked, its
+   losses (the row's, read only then) made only then; without d->derived, {kn, ks, mu, kn0}
+   and {ks0, cn0} are read from the record. Compiled for AVX2 through the target attribute and chosen
    at run time (dem_law.c), so the library still runs on processors without it. */
 #include "dem_law.h"
 
@@ -36,8 +38,9 @@ _Static_assert(offsetof(imp_dem_inter, ks) == offsetof(imp_dem_inter, kn) + size
                "imp_dem_inter: {kn, ks, mu, kn0} must be consecutive");
 _Static_assert(offsetof(imp_dem_inter, fs) == offsetof(imp_dem_inter, fn) + sizeof(double),
                "imp_dem_inter: {fn, fs[3]} must be consecutive");
-_Static_assert(offsetof(imp_dem_inter, cn0) == offsetof(imp_dem_inter, ks0) + sizeof(double),
-               "imp_dem_inter: {ks0, cn0} must be consecutive");
+_Static_assert(offsetof(imp_dem_inter, cn0) == offsetof(imp_dem_inter, ks0) + sizeof(double)
+                   && offsetof(imp_dem_inter, ks0) == offsetof(imp_dem_inter, kn0) + sizeof(double),
+               "imp_dem_inter: {kn0, ks0, cn0} must be consecutive");
 
 _Static_assert(IMP_DEM_SPHERE == 0, "imp_dem_reach_avx2 ors the kinds of four particles");
 
@@ -66,10 +69,10 @@ static inline AVX2 void gather3(const double *base, const int *i, v4 *x, v4 *y, 
     *z = _mm256_set_pd(p3[2], p2[2], p1[2], p0[2]);
 }
 
-/* velocities, angular velocities and (e != NULL) Young moduli of the four particles i[] from
-   the packed copy d->vw */
+/* velocities, angular velocities and (e != NULL) Young moduli and masses m (negative when
+   fixed: imp_dem_packed_mass) of the four particles i[] from the packed copy d->vw */
 static inline AVX2 void gather_vw(const double *vw, const int *i, v4 *v0, v4 *v1, v4 *v2,
-                                  v4 *w0, v4 *w1, v4 *w2, v4 *e)
+                                  v4 *w0, v4 *w1, v4 *w2, v4 *e, v4 *m)
 {
     const double *p0 = vw + 8 * (size_t)i[0], *p1 = vw + 8 * (size_t)i[1];
     const double *p2 = vw + 8 * (size_t)i[2], *p3 = vw + 8 * (size_t)i[3];
@@ -82,7 +85,7 @@ static inline AVX2 void gather_vw(const double *vw, const int *i, v4 *v0, v4 *v1
         v4 u0 = _mm256_load_pd(p0 + 4), u1 = _mm256_load_pd(p1 + 4);
         v4 u2 = _mm256_load_pd(p2 + 4), u3 = _mm256_load_pd(p3 + 4);
         transpose(&u0, &u1, &u2, &u3);
-        *w1 = u0, *w2 = u1, *e = u2;
+        *w1 = u0, *w2 = u1, *e = u2, *m = u3;
         return;
     }
     v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(p0 + 4)), _mm_load_pd(p2 + 4), 1);
@@ -138,25 +141,29 @@ static inline AVX2 void store_run(imp_dem_inter *const *I, int which, v4 f0, v4 
     _mm256_storeu_pd(run(I[3], which), f3);
 }
 
-/* the viscoelastic law's pairs {ks0, cn0} of the four interactions I[] as field vectors */
-static inline AVX2 void load_ks0_cn0(imp_dem_inter *const *I, v4 *ks0, v4 *cn0)
+/* the viscoelastic law's pairs of doubles {kn0, ks0} (PAIR_KN0) and {ks0, cn0} (PAIR_KS0) */
+enum { PAIR_KN0 = 0, PAIR_KS0 = 1 };
+static inline double *pair(imp_dem_inter *I, int which) { return which == PAIR_KN0 ? &I->kn0 : &I->ks0; }
+
+/* a pair of the four interactions I[] as field vectors */
+static inline AVX2 void load_pair(imp_dem_inter *const *I, int which, v4 *x, v4 *y)
 {
-    v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&I[0]->ks0)),
-                                _mm_loadu_pd(&I[2]->ks0), 1);
-    v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&I[1]->ks0)),
-                                _mm_loadu_pd(&I[3]->ks0), 1);
-    *ks0 = _mm256_unpacklo_pd(a, b);
-    *cn0 = _mm256_unpackhi_pd(a, b);
+    v4 a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(pair(I[0], which))),
+                                _mm_loadu_pd(pair(I[2], which)), 1);
+    v4 b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(pair(I[1], which))),
+                                _mm_loadu_pd(pair(I[3], which)), 1);
+    *x = _mm256_unpacklo_pd(a, b);
+    *y = _mm256_unpackhi_pd(a, b);
 }
 
-/* and back (cn0 unchanged: the same bits written) */
-static inline AVX2 void store_ks0_cn0(imp_dem_inter *const *I, v4 ks0, v4 cn0)
+/* and back */
+static inline AVX2 void store_pair(imp_dem_inter *const *I, int which, v4 x, v4 y)
 {
-    v4 a = _mm256_unpacklo_pd(ks0, cn0), b = _mm256_unpackhi_pd(ks0, cn0);
-    _mm_storeu_pd(&I[0]->ks0, _mm256_castpd256_pd128(a));
-    _mm_storeu_pd(&I[1]->ks0, _mm256_castpd256_pd128(b));
-    _mm_storeu_pd(&I[2]->ks0, _mm256_extractf128_pd(a, 1));
-    _mm_storeu_pd(&I[3]->ks0, _mm256_extractf128_pd(b, 1));
+    v4 a = _mm256_unpacklo_pd(x, y), b = _mm256_unpackhi_pd(x, y);
+    _mm_storeu_pd(pair(I[0], which), _mm256_castpd256_pd128(a));
+    _mm_storeu_pd(pair(I[1], which), _mm256_castpd256_pd128(b));
+    _mm_storeu_pd(pair(I[2], which), _mm256_extractf128_pd(a, 1));
+    _mm_storeu_pd(pair(I[3], which), _mm256_extractf128_pd(b, 1));
 }
 
 static inline AVX2 v4 neg(v4 a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
@@ -203,7 +210,7 @@ enum { MAX_QUADS = 64 };
    then overlaps across groups instead of stalling each group's law), groups outside the common
    case to rest. Returns the count of kept groups in g. */
 static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d, int wall,
-                                                                int derived,
+                                                                int line2,
                                                                 const int *idx, const int *ia_all,
                                                                 const int *ib_all, int count,
                                                                 quad_geo *g, int *rest, int *nrest)
@@ -262,16 +269,17 @@ static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d
         }
         e->at = q;
         c++;
-        /* the lanes' interactions, whose runs (96 bytes from the start of a record aligned to
+        /* the lanes' interactions, whose runs (112 bytes from the start of a record aligned to
            64 bytes: 2 cache lines, dem_map.c; the first 64 bytes, one line, when the constants
-           are derived) the law reads and writes after this pass: asked for now, so their loads
+           are derived and no kept dashpot force is read: line2 0) the law reads and writes
+           after this pass: asked for now, so their loads
            from memory overlap this pass's work instead of stalling the law (the settled pile's
            32,000 interactions, 6 MB, are not in the core's caches) */
         lane_ptrs(kq, 0, (uintptr_t)d->inter, sizeof(imp_dem_inter), (void **)e->I);
         for (int i = 0; i < 4; i++) {
             const char *p = (const char *)e->I[i];
             _mm_prefetch(p, _MM_HINT_T0);
-            if (!derived) {
+            if (line2) {
                 _mm_prefetch(p + 64, _MM_HINT_T0);
             }
         }
@@ -283,8 +291,9 @@ static inline AVX2 __attribute__((always_inline)) int geometry4(const imp_dem *d
    tests fold and ra_spin's x 1.0 on sphere/sphere pairs (exact) is left out, with derived
    a constant: 1 when kn, ks and mu are made from the particles (d->derived, dem.h: the bits
    the record holds), so that only its first 64 bytes, {un, n} and {fn, fs}, are read, and with
-   visco a constant: 1 for the viscoelastic law (dem_law_viscous.c: the dashpots, which read
-   the record's kn0, ks0 and cn0 in its second line; derived then 0) */
+   visco a constant: 1 for the viscoelastic law (dem_law_viscous.c: the dashpots, whose cn0 is
+   then made too; the kept force kn0, ks0 in the record's second line read and written only
+   while the energy is booked) */
 static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, const int wall,
                                                            const int derived, const int visco,
                                                            const int *idx,
@@ -304,11 +313,15 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
                                                       : zero;
     /* dem_law.c: physics() */
     const v4 ks_ratio = _mm256_set1_pd(d->p.ks_ratio), mu_c = _mm256_set1_pd(d->derived_mu[wall]);
+    const v4 xi2 = _mm256_set1_pd(d->derived_xi2);  /* imp_dem_viscous_physics's 2 xi */
+    /* the record's second line: read for kn, ks, mu (and cn0) when not derived, for the kept
+       dashpot force while the energy is booked */
+    const int line2 = !derived || (visco && track);
     quad_geo g[MAX_QUADS];
     for (int q0 = 0; q0 < count; q0 += 4 * MAX_QUADS) {
         int len = count - q0 < 4 * MAX_QUADS ? count - q0 : 4 * MAX_QUADS;
         const int *ia_all = ia0 + q0, *ib_all = ib0 + q0;
-        int nq = geometry4(d, wall, derived, idx + q0, ia_all, ib_all, len, g, rest, &nrest);
+        int nq = geometry4(d, wall, line2, idx + q0, ia_all, ib_all, len, g, rest, &nrest);
         for (int j = 0; j < nq; j++) {
             const quad_geo *e = g + j;
             const int *kq = idx + q0 + e->at, *ia = ia_all + e->at, *ib = ib_all + e->at;
@@ -317,27 +330,37 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
             lane_ptrs(kq, k0, (uintptr_t)rows, IMP_DEM_ROW * sizeof(double), (void **)r);
             const v4 n0 = e->n0, n1 = e->n1, n2 = e->n2, un = e->un, ra = e->ra, rb = e->rb;
             /* the law (dem_law.c: law()) */
-            v4 un_old, o0, o1, o2, kn, ks, mu, kn0, fn_old, s0, s1, s2;
+            v4 un_old, o0, o1, o2, kn, ks, mu, kn0 = zero, fn_old, s0, s1, s2;
             load_run(I, RUN_UN, &un_old, &o0, &o1, &o2);
             load_run(I, RUN_FN, &fn_old, &s0, &s1, &s2);
             (void)un_old, (void)fn_old;
-            v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2, ea, eb;
-            gather_vw(d->vw, ia, &va0, &va1, &va2, &wa0, &wa1, &wa2, derived ? &ea : NULL);
-            gather_vw(d->vw, ib, &vb0, &vb1, &vb2, &wb0, &wb1, &wb2, derived ? &eb : NULL);
+            v4 wa0, wa1, wa2, wb0, wb1, wb2, va0, va1, va2, vb0, vb1, vb2, ea, eb, ma, mb;
+            gather_vw(d->vw, ia, &va0, &va1, &va2, &wa0, &wa1, &wa2, derived ? &ea : NULL, &ma);
+            gather_vw(d->vw, ib, &vb0, &vb1, &vb2, &wb0, &wb1, &wb2, derived ? &eb : NULL, &mb);
+            v4 ks0 = zero, cn0 = zero;  /* the viscoelastic law's (else unused) */
             if (derived) {  /* dem_law.c: derived_kn(), then physics()'s ks and mu */
                 kn = _mm256_div_pd(mul(mul(mul(mul(two, ea), ra), eb), rb),
                                    add(mul(ea, ra), mul(eb, rb)));
                 ks = mul(ks_ratio, kn);
                 mu = mu_c;
+                if (visco) {  /* imp_dem_viscous_physics's cn0 of reduced_mass (dem_law.c) */
+                    const v4 pa = _mm256_andnot_pd(_mm256_set1_pd(-0.0), ma);
+                    const v4 pb = _mm256_andnot_pd(_mm256_set1_pd(-0.0), mb);
+                    /* a fixed (sign bit set): the other's mass; else pa pb / (pa + pb) */
+                    v4 ms = _mm256_div_pd(mul(pa, pb), add(pa, pb));
+                    ms = _mm256_blendv_pd(_mm256_blendv_pd(ms, pa, mb), pb, ma);
+                    cn0 = mul(xi2, _mm256_sqrt_pd(mul(kn, ms)));
+                    if (track) {  /* the kept force (the record's second line) */
+                        load_pair(I, PAIR_KN0, &kn0, &ks0);
+                    }
+                }
             } else {
                 load_run(I, RUN_KN, &kn, &ks, &mu, &kn0);
+                if (visco) {
+                    load_pair(I, PAIR_KS0, &ks0, &cn0);
+                }
             }
-            v4 ks0 = zero, cn0 = zero;  /* the viscoelastic law's record (else unused) */
-            if (visco) {
-                load_ks0_cn0(I, &ks0, &cn0);
-            } else {
-                (void)kn0;
-            }
+            (void)ma, (void)mb;
             if (wall) {  /* x 0 (x 1 for spheres: exact, left out) */
                 wa0 = mul(spin_a, wa0), wa1 = mul(spin_a, wa1), wa2 = mul(spin_a, wa2);
             }
@@ -398,8 +421,8 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
                 ft0 = _mm256_and_pd(stick, mul(c, vt0));
                 ft1 = _mm256_and_pd(stick, mul(c, vt1));
                 ft2 = _mm256_and_pd(stick, mul(c, vt2));
-                v4 j0, j1;
                 if (track) {  /* the last force (imp_dem_viscous_shear, the record's normal) */
+                    v4 j0, j1;
                     largest4(o0, o1, o2, &j0, &j1);
                     const v4 oj = pick3(j0, j1, o0, o1, o2), oj1 = pick3(j0, j1, o1, o2, o0);
                     const v4 oj2 = pick3(j0, j1, o2, o0, o1);
@@ -413,10 +436,12 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
                                                          mul(add(l1, ft1), vr1)),
                                                      mul(add(l2, ft2), vr2))),
                                       vdt));
+                    /* this one kept for the next (the book's only: dem.h, visc_stale): two
+                       components, n's largest left */
+                    largest4(n0, n1, n2, &j0, &j1);
+                    kn0 = pick3(j0, j1, ft1, ft2, ft0);
+                    ks0 = pick3(j0, j1, ft2, ft0, ft1);
                 }
-                largest4(n0, n1, n2, &j0, &j1);  /* kept: two components, n's largest left */
-                kn0 = pick3(j0, j1, ft1, ft2, ft0);
-                ks0 = pick3(j0, j1, ft2, ft0, ft1);
             }
             v4 plastic = zero;
             if (_mm256_movemask_pd(slide) != 0) {  /* Coulomb: slide (only those lanes) */
@@ -435,8 +460,9 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
             store_run(I, RUN_UN, un, n0, n1, n2);
             store_run(I, RUN_FN, fn, s0, s1, s2);
             if (visco) {  /* the record keeps the spring's force, the row has the dashpot's too */
-                store_run(I, RUN_KN, kn, ks, mu, kn0);
-                store_ks0_cn0(I, ks0, cn0);
+                if (track) {  /* and the dashpot's, for the book only (dem.h: visc_stale) */
+                    store_pair(I, PAIR_KN0, kn0, ks0);
+                }
                 s0 = add(s0, ft0), s1 = add(s1, ft1), s2 = add(s2, ft2);
             }
             /* the row: force on b, the torques' terms, the losses */
@@ -462,7 +488,11 @@ static inline AVX2 __attribute__((always_inline)) int law4(const imp_dem *d, con
 AVX2 int imp_dem_law_avx2(const imp_dem *d, int wall, const int *idx, const int *ia0,
                           const int *ib0, int count, double dt, double *rows, int k0, int *rest)
 {
-    if (d->p.law == IMP_DEM_LAW_VISCOUS) {  /* its record read whole: derived left out */
+    if (d->p.law == IMP_DEM_LAW_VISCOUS) {
+        if (d->derived > 0) {
+            return wall ? law4(d, 1, 1, 1, idx, ia0, ib0, count, dt, rows, k0, rest)
+                        : law4(d, 0, 1, 1, idx, ia0, ib0, count, dt, rows, k0, rest);
+        }
         return wall ? law4(d, 1, 0, 1, idx, ia0, ib0, count, dt, rows, k0, rest)
                     : law4(d, 0, 0, 1, idx, ia0, ib0, count, dt, rows, k0, rest);
     }
@@ -549,10 +579,11 @@ AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
             double *o = vw + 8 * (size_t)i;
             _mm256_store_pd(o, _mm256_blend_pd(_mm256_loadu_pd(vel + i3),
                                                _mm256_broadcast_sd(angvel + i3), 8));
-            /* {wy, wz, young, 0} */
+            /* {wy, wz, young, the mass, negative when fixed} */
             _mm256_store_pd(o + 4, _mm256_blend_pd(
                                        _mm256_castpd128_pd256(_mm_loadu_pd(angvel + i3 + 1)),
-                                       _mm256_set_pd(0.0, young[i], 0.0, 0.0), 12));
+                                       _mm256_set_pd(imp_dem_packed_mass(d, i), young[i], 0.0,
+                                                     0.0), 12));
         }
     }
 }

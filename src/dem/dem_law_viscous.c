@@ -19,21 +19,30 @@
    loss is booked the same way). The normal dashpot's last force is the record's total normal
    force minus its elastic part; the tangential one's is kept in the record's kn0 and ks0, which
    the linear law does not use, as two of its three components: those other than the normal's
-   largest (the third follows from f . n = 0). */
+   largest (the third follows from f . n = 0), while the energy is booked only (nothing else
+   reads them; dem.h: visc_stale). The dashpots' coefficient cn0 = 2 xi sqrt(kn m*) is made from
+   the particles (kn, their masses and whether they are fixed) and the params (en), so the AVX2
+   law makes it as it makes kn (dem_law.c: derived_update) and reads a record's first line only
+   when the energy is not booked. */
 #include <math.h>
 
 #include "dem.h"
 #include "dem_law.h"
 #include "scalar.h"
 
-void imp_dem_viscous_physics(const imp_dem *d, imp_dem_inter *I, double ms)
+double imp_dem_viscous_xi2(double en)
 {
-    double en = d->p.en, xi = 0.0;
+    double xi = 0.0;
     if (en > 0.0 && en < 1.0) {
         double le = log(en);
         xi = -le / sqrt(le * le + IMP_PI * IMP_PI);
     }
-    I->cn0 = 2.0 * xi * sqrt(I->kn * ms);
+    return 2.0 * xi;
+}
+
+void imp_dem_viscous_physics(const imp_dem *d, imp_dem_inter *I, double ms)
+{
+    I->cn0 = imp_dem_viscous_xi2(d->p.en) * sqrt(I->kn * ms);
     I->kn0 = I->ks0 = 0.0;  /* no tangential dashpot force yet */
 }
 
@@ -85,9 +94,11 @@ void imp_dem_viscous_tangential(const imp_dem *d, imp_dem_inter *I, const double
     }
     *loss += -0.5 * ((last[0] + f[0]) * vr[0] + (last[1] + f[1]) * vr[1]
                      + (last[2] + f[2]) * vr[2]) * dt;
-    int j = largest(n);
-    I->kn0 = f[(j + 1) % 3];
-    I->ks0 = f[(j + 2) % 3];
+    if (d->p.track_energy) {  /* kept for the book only (dem.h: visc_stale) */
+        int j = largest(n);
+        I->kn0 = f[(j + 1) % 3];
+        I->ks0 = f[(j + 2) % 3];
+    }
 }
 
 double imp_dem_viscous_release(const imp_dem_inter *I, const double vr[3], const double n[3],

@@ -94,9 +94,11 @@ static int l_export(lua_State *L)
     lua_createtable(L, d->ninter, 0);
     for (int k = 0; k < d->ninter; k++) {
         const imp_dem_inter *I = &d->inter[k];
+        /* the viscoelastic law's kept dashpot force: 0 when not kept (dem.h: visc_stale) */
+        const int stale = d->p.law == IMP_DEM_LAW_VISCOUS && d->visc_stale;
         double v[19] = {I->a, I->b, I->real, I->pending, I->un, I->n[0], I->n[1], I->n[2],
-                        I->kn, I->ks, I->mu, I->kn0, I->ks0, I->fn, I->fs[0], I->fs[1],
-                        I->fs[2], (double)I->created, I->cn0};
+                        I->kn, I->ks, I->mu, stale ? 0.0 : I->kn0, stale ? 0.0 : I->ks0, I->fn,
+                        I->fs[0], I->fs[1], I->fs[2], (double)I->created, I->cn0};
         imp_push_vector(L, v, 19);
         lua_rawseti(L, -2, k + 1);
     }
@@ -307,6 +309,7 @@ static int l_import(lua_State *L)
     /* interactions, in their order (their constants as saved: the law checks them against
        the particles' again, dem_law.c) */
     d->derived = 0;
+    d->visc_stale = 0;  /* the saved kept forces are current or 0 */
     while (d->ninter > 0) {
         imp_dem_erase(d, d->ninter - 1);
     }

@@ -28,6 +28,7 @@ typedef struct scene_opts {
     int periodic;  /* no walls nor gravity: a sheared periodic cell (dem_cell.c) */
     int untracked;  /* the energy not booked (the losses not made) */
     int no_tangential_damping;  /* viscoelastic: without the tangential dashpot */
+    int fixed_every;  /* > 0: every fixed_every-th sphere fixed (the reduced mass's cases) */
 } scene_opts;
 
 static uint32_t lcg(uint32_t *s)
@@ -80,12 +81,16 @@ static imp_world *scene(const scene_opts *o)
         imp_body_def bd = imp_body_default_def(3);
         bd.shape = imp_shape3d_sphere(uniform(&seed, 0.004, 0.006));
         bd.density = 2600.0;
+        bd.fixed = o->fixed_every > 0 && i % o->fixed_every == 3;
         bd.state[0] = 0.006 + ix * 0.0105 + uniform(&seed, -0.0005, 0.0005);
         bd.state[1] = 0.006 + iy * 0.0105 + uniform(&seed, -0.0005, 0.0005);
         bd.state[2] = (o->periodic ? 0.006 : 0.02) + iz * 0.0105;
         for (int k = 0; k < 3; k++) {
             bd.state[IMP_VEL_3D + k] = uniform(&seed, -0.3, 0.3);
             bd.state[IMP_VEL_3D + 3 + k] = uniform(&seed, -40.0, 40.0);
+            if (bd.fixed) {
+                bd.state[IMP_VEL_3D + k] = bd.state[IMP_VEL_3D + 3 + k] = 0.0;
+            }
         }
         imp_world_add_body(w, &bd);
         imp_shape_release(bd.shape);
@@ -185,10 +190,23 @@ static int clean_blocks_kept(const imp_dem *d)
    change_kn one real interaction's kn doubled as a load could write it (the check finds it);
    derived_steps[1 + d->derived]: w[0]'s steps in each state of d->derived (dem.h) */
 static int change_mu, change_kn, derived_steps[3];
+/* viscoelastic: at step change_en the restitution changed under the contacts (their cn0 kept),
+   at track_off and track_on the energy book switched off and on (the kept dashpot forces,
+   dem.h: visc_stale) */
+static int change_en, track_off, track_on;
 
 static void change(imp_world *w, int s)
 {
     imp_dem *d = w->dem;
+    if (s == change_en) {
+        d->p.en = 0.4;
+    }
+    if (s == track_off) {
+        d->p.track_energy = 0;
+    }
+    if (s == track_on) {
+        d->p.track_energy = 1;
+    }
     if (s == change_mu) {
         d->p.friction_angle += 0.3;
     }
@@ -263,7 +281,7 @@ static int compare_runs(const scene_opts *o, int steps, int fresh, tally *seen)
    fresh contacts), pairs made and erased by the collider, erases requested from outside */
 TEST(kept_sorts_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 1, 1, 1.3, 0.5, 0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 1, 1, 1.3, 0.5, 0, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 400, 1, &seen) == -1);
     CHECK(seen.real > 200);
@@ -288,7 +306,7 @@ TEST(simd_switch)
 /* linear law, walls and spheres, sliding and sticking contacts: the common case */
 TEST(linear_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 600, 0, &seen) == -1);
     CHECK(seen.real > 100);     /* the groups of four were there ... */
@@ -300,7 +318,7 @@ TEST(linear_bits)
    the portable path), and a facet */
 TEST(gaps_facet_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5, 0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 1, 1, 1, 1.3, 0.5, 0, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 600, 0, &seen) == -1);
     CHECK(seen.real > 200);
@@ -310,7 +328,7 @@ TEST(gaps_facet_bits)
 /* the same with two threads (blocks in parallel, the serial pass after them) */
 TEST(linear_bits_two_threads)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3, 0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 2, 1.0, 0.3, 0, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 200, 0, &seen) == -1);
     CHECK(seen.real > 50);
@@ -323,7 +341,7 @@ TEST(linear_bits_two_threads)
    (the contacts with the old mu gone) */
 TEST(derived_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 0, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     memset(derived_steps, 0, sizeof derived_steps);
     CHECK(compare_runs(&o, 300, 0, &seen) == -1);
@@ -349,10 +367,48 @@ TEST(derived_bits)
     change_mu = 0;
 }
 
+/* the viscoelastic law's constants made from the particles (d->derived): kn, ks, mu and the
+   dashpots' cn0 (its reduced mass: some spheres fixed, the walls fixed), the same bits as the
+   portable law's records from the first step on, booked or not; the restitution changed under
+   the contacts: the records read until those contacts are gone; the energy book switched off
+   (the kept dashpot forces not written) and on again (zeroed, then kept) on both paths */
+TEST(viscous_derived_bits)
+{
+    scene_opts o = {IMP_DEM_LAW_VISCOUS, 0, 0, 1, 1.0, 0.3, 0, 0, 0, 9};
+    tally seen = {0, 0, 0, 0, 0};
+#if defined(IMP_DEM_HAVE_AVX2)
+    const int have = imp_dem_law_avx2_supported();
+#else
+    const int have = 0;
+#endif
+    memset(derived_steps, 0, sizeof derived_steps);
+    CHECK(compare_runs(&o, 300, 0, &seen) == -1);
+    CHECK(seen.real > 100);
+    CHECK(!have || (derived_steps[2] == 300 && derived_steps[0] == 0));
+    o.untracked = 1;
+    memset(derived_steps, 0, sizeof derived_steps);
+    CHECK(compare_runs(&o, 300, 0, &seen) == -1);
+    CHECK(!have || derived_steps[2] == 300);
+    o.untracked = 0;
+    change_en = 100;
+    memset(derived_steps, 0, sizeof derived_steps);
+    CHECK(compare_runs(&o, 400, 0, &seen) == -1);
+    /* derived before step 100, then the records (the contacts outlast the run) */
+    CHECK(!have || (derived_steps[0] > 0 && derived_steps[2] == 99));
+    change_en = 0;
+    track_off = 100, track_on = 180;
+    memset(derived_steps, 0, sizeof derived_steps);
+    CHECK(compare_runs(&o, 300, 0, &seen) == -1);
+    CHECK(!have || derived_steps[2] == 300);
+    o.threads = 2;
+    CHECK(compare_runs(&o, 300, 0, &seen) == -1);
+    track_off = track_on = 0;
+}
+
 /* Hertz-Mindlin with viscous damping: all on the portable path, the switch changes nothing */
 TEST(hertz_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3, 0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_HERTZ, 0, 1, 1, 1.0, 0.3, 0, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 400, 0, &seen) == -1);
     CHECK(seen.real > 100);
@@ -403,7 +459,7 @@ static void avx2_kept(imp_world *w, int kept[2])
    (gaps: the dashpots' state cleared, a contact closing again after a gap on the lanes) */
 TEST(viscous_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_VISCOUS, 0, 0, 1, 1.0, 0.3, 0, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_VISCOUS, 0, 0, 1, 1.0, 0.3, 0, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 400, 0, &seen) == -1);
     CHECK(seen.real > 100);
@@ -416,10 +472,10 @@ TEST(viscous_bits)
     o.no_tangential_damping = 0;
     o.threads = 2;
     CHECK(compare_runs(&o, 200, 0, &seen) == -1);
-    scene_opts g = {IMP_DEM_LAW_VISCOUS, 1, 1, 1, 1.3, 0.5, 0, 0, 0};
+    scene_opts g = {IMP_DEM_LAW_VISCOUS, 1, 1, 1, 1.3, 0.5, 0, 0, 0, 0};
     CHECK(compare_runs(&g, 400, 0, &seen) == -1);
     CHECK(seen.gaps > 10);
-    scene_opts p = {IMP_DEM_LAW_VISCOUS, 0, 0, 1, 1.0, 0.3, 1, 0, 0};  /* a sheared cell */
+    scene_opts p = {IMP_DEM_LAW_VISCOUS, 0, 0, 1, 1.0, 0.3, 1, 0, 0, 0};  /* a sheared cell */
     CHECK(compare_runs(&p, 300, 0, &seen) == -1);
     /* the lanes take the law: after 100 steps, every group of four of the scene's real
        contacts (60, most on the walls; a gap would give its group back) */
@@ -439,7 +495,7 @@ TEST(viscous_bits)
 /* a sheared periodic cell: the images' offsets and affine velocities in both laws */
 TEST(periodic_bits)
 {
-    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 1, 0, 0};
+    scene_opts o = {IMP_DEM_LAW_LINEAR, 0, 0, 1, 1.0, 0.3, 1, 0, 0, 0};
     tally seen = {0, 0, 0, 0, 0};
     CHECK(compare_runs(&o, 400, 0, &seen) == -1);
     CHECK(seen.real > 100);
@@ -491,6 +547,7 @@ int main(int argc, char **argv)
     RUN(gaps_facet_bits);
     RUN(hertz_bits);
     RUN(viscous_bits);
+    RUN(viscous_derived_bits);
     RUN(linear_bits_two_threads);
     RUN(periodic_bits);
     RUN(kept_sorts_bits);
