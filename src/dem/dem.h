@@ -375,6 +375,8 @@ void imp_dem_filter_update(imp_dem *d);
 int imp_dem_find(const imp_dem *d, int a, int b);
 /* Clears the interaction map and enters every interaction again (dem_map.c). */
 void imp_dem_map_rebuild(imp_dem *d);
+/* The map's indices renumbered: interaction k went to pos[k] (the pairs unchanged). */
+void imp_dem_map_renumber(imp_dem *d, const int *pos);
 void imp_dem_request_erase(imp_dem *d, int index);
 /* Creates a potential interaction (a != b); its index, or -1 when out of memory. */
 int imp_dem_add_potential(imp_dem *d, int a, int b);
@@ -385,6 +387,15 @@ void imp_dem_erase(imp_dem *d, int index);
    when they were in order already, -1 when out of memory (nothing changed). O(interactions +
    particles). */
 int imp_dem_order_interactions(imp_dem *d);
+/* The collider's run in order (dem_collide.c, dem_order.c): imp_dem_erase_hole removes an
+   interaction from the map and leaves its record as a hole (hot a = -1, counted in ninter)
+   instead of moving the last one into it; imp_dem_order_merge(d, m0) then drops the holes and
+   merges the interactions added at m0.. (after the holes were made) into the others, in the
+   order of their pairs: the same order as imp_dem_order_interactions, with the records moved
+   once in sequence and no sort of the whole list (it sorts them all when [0, m0) was not in
+   order). Its result as imp_dem_order_interactions'. */
+void imp_dem_erase_hole(imp_dem *d, int index);
+int imp_dem_order_merge(imp_dem *d, int m0);
 
 /* Facets (dem_facet.c): a triangle shape for fixed bodies (vertices v[9] in shape
    coordinates; the centroid is the body's position); NULL when not finite or degenerate. */

@@ -310,14 +310,17 @@ static double verlet_distance(const imp_dem *d, double rmin)
     return d->p.verlet >= 0.0 ? d->p.verlet : (isfinite(rmin) ? -d->p.verlet * rmin : 0.0);
 }
 
-/* a pending interaction: erased, or kept potential while the boxes still overlap */
-static void settle_pending(imp_dem *d, int k, int have_sweep)
+/* a pending interaction: erased (left as a hole when holes: the run's merge drops it), or
+   kept potential while the boxes still overlap */
+static void settle_pending(imp_dem *d, int k, int have_sweep, int holes)
 {
     imp_dem_inter *I = &d->inter[k];
     int a = I->a < I->b ? I->a : I->b, b = I->a < I->b ? I->b : I->a;
     if (have_sweep && imp_dem_bins_has_pair(d->bp, a, b)) {
         I->pending = 0;  /* stays potential */
         d->npending--;
+    } else if (holes) {
+        imp_dem_erase_hole(d, k);
     } else {
         imp_dem_erase(d, k);
     }
@@ -345,12 +348,14 @@ int imp_dem_collide(imp_dem *d)
     }
     /* 1. pending erasures: from the list of requested pairs (O(requests)), or by a scan of
        every interaction when the list is incomplete; backwards, since erasing moves the last
-       interaction into k */
+       interaction into k. A run that sweeps leaves holes instead, which step 5 drops: the
+       interactions then keep their order, and the new ones are merged into it; one that skips
+       moves the last one into the hole, as before (its order is the law's next one) */
     int have_sweep = imp_dem_bins_pair_count(d->bp) > 0;
     if (d->pend_scan) {
         for (int k = d->ninter - 1; k >= 0; k--) {
             if (d->inter[k].pending) {
-                settle_pending(d, k, have_sweep);
+                settle_pending(d, k, have_sweep, !skip);
             }
         }
         d->pend_scan = 0;
@@ -358,7 +363,7 @@ int imp_dem_collide(imp_dem *d)
         for (int e = 0; e < d->pend_n; e++) {
             int k = imp_dem_find(d, d->pend[2 * e], d->pend[2 * e + 1]);
             if (k >= 0 && d->inter[k].pending) {
-                settle_pending(d, k, have_sweep);
+                settle_pending(d, k, have_sweep, !skip);
             }
         }
     }
@@ -372,6 +377,7 @@ int imp_dem_collide(imp_dem *d)
                                  HAVE_BOX_AVX2 && imp_dem_law_simd()};
     if (imp_dem_bins_update_balls(d->bp, d->n, d->lo, d->hi, &balls) != 0) {
         snprintf(d->error, sizeof d->error, "the collider failed (out of memory or a NaN box)");
+        (void)imp_dem_order_merge(d, d->ninter);  /* the holes dropped, whatever it returns */
         return -1;
     }
     d->boxes_stale = 0;
@@ -384,9 +390,10 @@ int imp_dem_collide(imp_dem *d)
     for (int e = 0; e < count; e++) {
         int k = imp_dem_find(d, ends[2 * e], ends[2 * e + 1]);
         if (k >= 0 && !d->inter[k].real) {
-            imp_dem_erase(d, k);
+            imp_dem_erase_hole(d, k);
         }
     }
+    const int m0 = d->ninter;  /* the interactions before this run's new ones (and holes) */
     /* 4. begun pairs */
     const int *begins = imp_dem_bins_begins(d->bp, &count);
     for (int e = 0; e < count; e++) {
@@ -397,11 +404,12 @@ int imp_dem_collide(imp_dem *d)
         }
         if (imp_dem_find(d, a, b) < 0 && imp_dem_add_potential(d, a, b) < 0) {
             snprintf(d->error, sizeof d->error, "out of memory for the interactions");
+            (void)imp_dem_order_merge(d, d->ninter);
             return -1;
         }
     }
-    /* 5. the interactions in the order of their particles (dem_order.c) */
-    if (imp_dem_order_interactions(d) < 0) {
+    /* 5. the interactions in the order of their particles, the holes dropped (dem_order.c) */
+    if (imp_dem_order_merge(d, m0) < 0) {
         snprintf(d->error, sizeof d->error, "out of memory for the interactions' order");
         return -1;
     }

@@ -41,7 +41,7 @@ static size_t map_probe(const imp_dem *d, int a, int b)
 }
 
 /* Clears the map and enters every interaction again (after the map grew or the interactions
-   were renumbered). */
+   were renumbered); not the holes (imp_dem_erase_hole: the map grew in the collider's run) */
 void imp_dem_map_rebuild(imp_dem *d)
 {
     if (d->map_cap == 0) {
@@ -49,7 +49,17 @@ void imp_dem_map_rebuild(imp_dem *d)
     }
     memset(d->map, 0, (size_t)d->map_cap * sizeof *d->map);
     for (int i = 0; i < d->ninter; i++) {
-        d->map[map_probe(d, d->inter[i].a, d->inter[i].b)] = i + 1;
+        if (d->hot[3 * i] >= 0) {
+            d->map[map_probe(d, d->inter[i].a, d->inter[i].b)] = i + 1;
+        }
+    }
+}
+
+void imp_dem_map_renumber(imp_dem *d, const int *pos)
+{
+    int *map = d->map;
+    for (int h = 0; h < d->map_cap; h++) {
+        map[h] = map[h] != 0 ? pos[map[h] - 1] + 1 : 0;
     }
 }
 
@@ -170,6 +180,17 @@ void imp_dem_erase(imp_dem *d, int index)
         d->map[map_probe(d, d->inter[index].a, d->inter[index].b)] = index + 1;
     }
     d->ninter--;
+}
+
+void imp_dem_erase_hole(imp_dem *d, int index)
+{
+    imp_dem_inter *I = &d->inter[index];
+    d->npending -= I->pending;
+    d->nbonds -= I->bonded;
+    map_delete(d, map_probe(d, I->a, I->b));
+    I->pending = 0;
+    d->hot[3 * index] = -1;  /* the hole's mark (dem_order.c) */
+    imp_dem_hot_touch(d, index);
 }
 
 void imp_dem_request_erase(imp_dem *d, int index)

@@ -5,7 +5,8 @@
    scrambled by hand is restored with every record's contents following its pair. And the
    order changes the sums' rounding only: the pile's mean height falls as in a run whose
    interactions are scrambled before every interaction loop (the same physics summed in another
-   order), within 1 % of the fall (rounding differences grow in a granular flow: 0.2 % here). */
+   order), within 1 % of the fall (rounding differences grow in a granular flow: 0.2 % here).
+   The collider's merge (holes dropped, new ones merged in) gives the same order. */
 #include "check.h"
 
 #include "dem_scene.h"
@@ -124,9 +125,76 @@ TEST(ordered_after_every_run)
     imp_world_free(b);
 }
 
+/* the collider's merge (imp_dem_order_merge): a pile's interactions in order, some erased as
+   holes and new ones added after them, in a few rounds: after the merge the holes are gone, the
+   new ones in their places (consistent: in order, the map and the hot copies right), and each
+   old record's contents follow its pair; an order scrambled before the holes are made is sorted
+   again (the whole sort) */
+TEST(merge_drops_holes_and_merges)
+{
+    imp_world *w = dem_scene_deposit(N, NX, NY, 0.2, -0.1);
+    CHECK(w != NULL);
+    imp_dem *d = w->dem;
+    for (int s = 0; s < 2000; s++) {
+        CHECK(imp_world_step(w) == IMP_OK);
+    }
+    CHECK(consistent(d) && d->ninter > 200);
+    unsigned seed = 5u;
+    for (int round = 0; round < 8; round++) {
+        if (round == 6) {
+            scramble(d, 3u);  /* not in order: the merge sorts them all */
+        }
+        const int m = d->ninter;
+        int *pa = malloc((size_t)m * 2 * sizeof *pa);
+        double *un = malloc((size_t)m * sizeof *un);
+        CHECK(pa != NULL && un != NULL);
+        for (int k = 0; k < m; k++) {
+            d->inter[k].un = 1.0 + k + 1000.0 * round;  /* a mark of the record */
+            pa[2 * k] = d->inter[k].a, pa[2 * k + 1] = d->inter[k].b, un[k] = d->inter[k].un;
+        }
+        int erased = 0, added = 0;
+        for (int k = 0; k < m; k++) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 7 == 0 || (round == 3 && k < 40)) {  /* round 3: a run at the start */
+                imp_dem_erase_hole(d, k);
+                pa[2 * k] = -1;
+                erased++;
+            }
+        }
+        const int m0 = d->ninter;
+        for (int tries = 0; tries < 400 && added < 30 + 10 * round; tries++) {
+            seed = seed * 1103515245u + 12345u;
+            int a = (int)((seed >> 8) % (unsigned)d->n);
+            seed = seed * 1103515245u + 12345u;
+            int b = (int)((seed >> 8) % (unsigned)d->n);
+            if (a != b && d->kind[a] == IMP_DEM_SPHERE && d->kind[b] == IMP_DEM_SPHERE
+                && imp_dem_find(d, a, b) < 0) {
+                CHECK(imp_dem_add_potential(d, a, b) >= 0);
+                added++;
+            }
+        }
+        CHECK(imp_dem_order_merge(d, m0) >= 0);
+        CHECK(d->ninter == m - erased + added);
+        CHECK(consistent(d));
+        int same = 1;
+        for (int k = 0; k < m; k++) {
+            if (pa[2 * k] >= 0) {
+                int j = imp_dem_find(d, pa[2 * k], pa[2 * k + 1]);
+                same &= j >= 0 && d->inter[j].un == un[k];
+            }
+        }
+        CHECK(same);
+        free(pa);
+        free(un);
+    }
+    CHECK(imp_dem_order_merge(d, d->ninter) == 0);  /* no holes, nothing new: nothing moves */
+    imp_world_free(w);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_BEGIN(argc, argv);
     RUN(ordered_after_every_run);
+    RUN(merge_drops_holes_and_merges);
     return CHECK_END("dem_order");
 }
