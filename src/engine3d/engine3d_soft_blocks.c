@@ -997,10 +997,14 @@ static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, co
     const v4 zero = _mm256_setzero_pd(), thr = _mm256_set1_pd(-s->impact_threshold);
     v4 fast = zero;
     for (int k = 0; k < b->np; k++) {
-        const imp_e3_block_pt *p = &b->p[k];
         v4 uh = ld(h->uhit[k]), mx = ld(h->pushed[k]);
         fast = _mm256_or_pd(fast, _mm256_and_pd(lanes_with(b, k), _mm256_and_pd(_mm256_cmp_pd(uh, thr, _CMP_LT_OQ),
                                                                               _mm256_cmp_pd(mx, zero, _CMP_GT_OQ))));
+    }
+    unsigned lanes = (unsigned)_mm256_movemask_pd(fast), keep = s->fin_pts != NULL ? lanes : 0xfu;
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        v4 uh = ld(h->uhit[k]), mx = ld(h->pushed[k]);
         v4 r[4], m[4], h0 = _mm256_unpacklo_pd(uh, mx), h1 = _mm256_unpackhi_pd(uh, mx);
         __m128d hm[4] = {_mm256_castpd256_pd128(h0), _mm256_castpd256_pd128(h1), _mm256_extractf128_pd(h0, 1),
                          _mm256_extractf128_pd(h1, 1)};  /* (uhit, pushed) of each lane */
@@ -1008,16 +1012,27 @@ static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, co
         transpose(ld(bs->sum[k][0]), ld(bs->sum[k][1]), ld(bs->sum[k][2]), zero, &m[0], &m[1], &m[2], &m[3]);
 #pragma GCC unroll 4
         for (int l = 0; l < E3B_LANES; l++) {
-            if (b->row[k][l] >= 0) {
-                imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
-                _mm256_storeu_pd(&q->rn, r[l]);  /* rn, rt1, rt2, s */
-                _mm_storeu_pd(&q->uhit, hm[l]);
-                _mm_storeu_pd(q->sum, _mm256_castpd256_pd128(m[l]));
-                _mm_store_sd(&q->sum[2], _mm256_extractf128_pd(m[l], 1));
+            int row = b->row[k][l];
+            if (row < 0) {
+                continue;
+            }
+            if (!(keep >> l & 1)) {  /* the step's end: the point finished, the row not written */
+                double rv[4], mv[4], hv[2];
+                _mm256_storeu_pd(rv, r[l]), _mm256_storeu_pd(mv, m[l]), _mm_storeu_pd(hv, hm[l]);
+                imp_e3_soft_finish_row(s, s->srcs[row], rv[0], rv[1], rv[2], mv[0], mv[1], mv[2], hv[0], hv[1]);
+                continue;
+            }
+            imp_e3_soft_pt *q = &s->pts[row];
+            _mm256_storeu_pd(&q->rn, r[l]);  /* rn, rt1, rt2, s */
+            _mm_storeu_pd(&q->uhit, hm[l]);
+            _mm_storeu_pd(q->sum, _mm256_castpd256_pd128(m[l]));
+            _mm_store_sd(&q->sum[2], _mm256_extractf128_pd(m[l], 1));
+            if (s->fin_pts != NULL) {
+                s->late[s->nlate++] = row;
             }
         }
     }
-    return _mm256_movemask_pd(fast) != 0;
+    return lanes != 0;
 }
 
 /* block_residual_portable with AVX2 (the lanes whose mn is 0 add 0) */
@@ -1534,30 +1549,54 @@ static inline int pushed_fast(const imp_e3_soft_pt *q, double threshold)
     return q->uhit < -threshold && q->pushed > 0.0;
 }
 
+/* the lanes of block b (bits) one of whose points pushed at an approach faster than the
+   threshold (pushed_fast of its rows, from the block's copies) */
+static unsigned fast_lanes(const struct imp_e3_soft *s, const imp_e3_block *b, const imp_e3_block_hit *h)
+{
+    unsigned fast = 0;
+    for (int k = 0; k < b->np; k++) {
+        for (int l = 0; l < E3B_LANES; l++) {
+            fast |= (unsigned)(b->row[k][l] >= 0 && h->uhit[k][l] < -s->impact_threshold && h->pushed[k][l] > 0.0)
+                    << l;
+        }
+    }
+    return fast;
+}
+
 /* block i's rows back into s->pts (impulses, separations, sums, the first push); whether one
-   pushed fast taken into s->pushed_fast */
+   pushed fast taken into s->pushed_fast. At the step's end (s->fin_pts set,
+   engine3d_soft_internal.h) only the rows of the lanes that pushed fast, listed in s->late;
+   the others' points finished here (imp_e3_soft_finish_row) */
 static void store_rows(struct imp_e3_soft *s, int i)
 {
     const imp_e3_block *b = &s->blocks[i];
     const imp_e3_block_sum *bs = &s->bsum[i];
     const imp_e3_block_hit *h = &s->bhit[i];
-    int fast = 0;
+    unsigned fast = fast_lanes(s, b, h), keep = s->fin_pts != NULL ? fast : 0xfu;
     for (int k = 0; k < b->np; k++) {
         const imp_e3_block_pt *p = &b->p[k];
         for (int l = 0; l < E3B_LANES; l++) {
-            if (b->row[k][l] < 0) {
+            int r = b->row[k][l];
+            if (r < 0) {
                 continue;
             }
-            imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+            if (!(keep >> l & 1)) {
+                imp_e3_soft_finish_row(s, s->srcs[r], p->rn[l], p->rt1[l], p->rt2[l], bs->sum[k][0][l],
+                                       bs->sum[k][1][l], bs->sum[k][2][l], h->uhit[k][l], h->pushed[k][l]);
+                continue;
+            }
+            imp_e3_soft_pt *q = &s->pts[r];
             q->s = p->s[l], q->rn = p->rn[l], q->rt1 = p->rt1[l], q->rt2 = p->rt2[l];
             q->uhit = h->uhit[k][l], q->pushed = h->pushed[k][l];
             for (int j = 0; j < 3; j++) {
                 q->sum[j] = bs->sum[k][j][l];
             }
-            fast |= pushed_fast(q, s->impact_threshold);
+            if (s->fin_pts != NULL) {
+                s->late[s->nlate++] = r;
+            }
         }
     }
-    s->pushed_fast |= fast;
+    s->pushed_fast |= fast != 0;
 }
 
 #if defined(IMP_E3_HAVE_AVX2)
