@@ -95,6 +95,9 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
         }
         s->cap = (int)cap;
     }
+    if (imp_e3_soft_pairs_reserve(s, npts) != 0) {  /* (prepare's pair_first, n = 0 too) */
+        return -1;
+    }
     if (nslots > s->slot_cap) {
         size_t n = (size_t)nslots;
         if (imp_resize(&s->pose0, n * 7 * sizeof *s->pose0) != 0
@@ -221,6 +224,7 @@ static int prepare(const imp_world *w, imp_engine3d *e)
        restitutes (e > 0) */
     int *still = e->soft->still, nstill = 0, elastic = 0;
     int at = 0, first = 0, last = -1;  /* the current pair's first row; the last row's point */
+    int *pair_first = e->soft->pair_first, np = 0;  /* the pairs' runs (the blocks' build) */
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0, n = pass == 0 ? e->npts : nstill; i < n; i++) {
             int c = pass == 0 ? i : still[i];
@@ -238,11 +242,14 @@ static int prepare(const imp_world *w, imp_engine3d *e)
                 e->soft->pts[first].mixed |= !same_frame(p, &e->pts[last]);
             } else {
                 first = at;
+                pair_first[np++] = at;
             }
             last = c;
             at++;
         }
     }
+    pair_first[np] = at;
+    e->soft->npairs = np;
     return elastic;
 }
 

@@ -54,9 +54,7 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
     free(s->kc);
 }
 
-/* the pairs' runs of s->pts[0 .. n) into s->pair_first (one walk: the pairs are at most the
-   rows, the arrays' capacity taken for n) */
-static int find_pairs(struct imp_e3_soft *s, int n)
+int imp_e3_soft_pairs_reserve(struct imp_e3_soft *s, int n)
 {
     if (n + 1 > s->pair_cap) {  /* three arrays of one capacity */
         int cap = n + 1 + (n + 1) / 2 + 16;
@@ -67,14 +65,6 @@ static int find_pairs(struct imp_e3_soft *s, int n)
         }
         s->pair_cap = cap;
     }
-    int np = 0;
-    for (int c = 0; c < n; c++) {
-        if (c == 0 || s->pts[c].a != s->pts[c - 1].a || s->pts[c].b != s->pts[c - 1].b) {
-            s->pair_first[np++] = c;
-        }
-    }
-    s->pair_first[np] = n;
-    s->npairs = np;
     return 0;
 }
 
@@ -317,8 +307,8 @@ int imp_e3_soft_blocks_reserve(struct imp_e3_soft *s, int nb)
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
 {
-    if (find_pairs(s, n) != 0
-        || imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0) {
+    (void)n;  /* (the pairs' runs: prepare's s->pair_first) */
+    if (imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0) {
         return -1;
     }
     memset(s->colour_mask, 0, (size_t)nslots * sizeof *s->colour_mask);

@@ -110,7 +110,8 @@ struct imp_e3_soft {
                                        points do not share one (xframe_cap) */
     int nblocks, block_cap, sum_cap, hit_cap, xframe_cap;
     int colour_first[E3B_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
-    int *pair_first;      /* the pairs' first points in pts, then n (pair_cap) */
+    int *pair_first;      /* the pairs' first points in pts, then n (pair_cap; prepare's, as
+                             it writes the rows: no walk of the rows to find them) */
     int *pair_col;        /* per pair: its colour, -1: solved one by one */
     int *over;            /* the pairs solved one by one: the moving ones, then from nover_dyn
                              the others */
@@ -207,7 +208,10 @@ _Static_assert(sizeof(imp_e3_block_pt) == 320 && offsetof(imp_e3_block_pt, mn) =
                    && sizeof(imp_e3_block) % 64 == 0,
                "imp_e3_block_pt: five cache lines, the warm start's three first");
 
-/* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair
+/* s->pair_first, pair_col and over sized for n rows (their pairs at most n); 0 or -1 */
+int imp_e3_soft_pairs_reserve(struct imp_e3_soft *s, int n);
+/* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive, the pairs' runs
+   in s->pair_first[0 .. npairs], as prepare lists them: engine3d_soft.c) coloured by pair
    and laid out in blocks, each lane with its softness (soft: between moving bodies, stiff:
    against one that does not move); the rows' impulses taken as the blocks', the step's sums
    as prepare leaves them, 0 (the rows' sums are not read: call it before a pass); every row's
