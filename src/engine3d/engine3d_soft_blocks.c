@@ -980,6 +980,24 @@ static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
     }
 }
 
+/* imp_e3_soft_finish_row with AVX2 for one lane's point: r its (rn, rt1, rt2, s), m its
+   (sum, 0), hm its (uhit, pushed), inv its 1 / hs broadcast (the same products, stored three
+   doubles at a time: imp_e3_recycle_force's record and the point's r) */
+static inline AVX2 void finish_lane(struct imp_e3_soft *s, int src, v4 r, v4 m, __m128d hm, v4 inv)
+{
+    v4 f = _mm256_mul_pd(r, inv);
+    double *fc = s->rc.fcur + 3 * (size_t)src;
+    _mm_storeu_pd(fc, _mm256_castpd256_pd128(f));
+    _mm_store_sd(fc + 2, _mm256_extractf128_pd(f, 1));
+    imp_e3_point *p = &s->fin_pts[src];
+    _mm_storeu_pd(p->r, _mm256_castpd256_pd128(m));
+    _mm_store_sd(&p->r[2], _mm256_extractf128_pd(m, 1));
+    double uhit = _mm_cvtsd_f64(hm), pushed = _mm_cvtsd_f64(_mm_unpackhi_pd(hm, hm)), r0 = _mm256_cvtsd_f64(m);
+    int impact = uhit < -s->fin_vtol && pushed > 0.0 && r0 > 0.0;
+    s->fin_collisions += impact;
+    imp_e3_gather_impact(p, s->fin_gather, impact, uhit, r0);
+}
+
 /* store_rows with AVX2: point k of the four lanes at once; whether one pushed fast */
 static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, const imp_e3_block_sum *bs,
                                 const imp_e3_block_hit *h)
@@ -992,6 +1010,7 @@ static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, co
                                                                               _mm256_cmp_pd(mx, zero, _CMP_GT_OQ))));
     }
     unsigned lanes = (unsigned)_mm256_movemask_pd(fast), keep = s->fin_pts != NULL ? lanes : 0xfu;
+    const v4 inv = _mm256_set1_pd(s->fin_inv_hs);
     for (int k = 0; k < b->np; k++) {
         const imp_e3_block_pt *p = &b->p[k];
         v4 uh = ld(h->uhit[k]), mx = ld(h->pushed[k]);
@@ -1007,9 +1026,7 @@ static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, co
                 continue;
             }
             if (!(keep >> l & 1)) {  /* the step's end: the point finished, the row not written */
-                double rv[4], mv[4], hv[2];
-                _mm256_storeu_pd(rv, r[l]), _mm256_storeu_pd(mv, m[l]), _mm_storeu_pd(hv, hm[l]);
-                imp_e3_soft_finish_row(s, s->srcs[row], rv[0], rv[1], rv[2], mv[0], mv[1], mv[2], hv[0], hv[1]);
+                finish_lane(s, s->srcs[row], r[l], m[l], hm[l], inv);
                 continue;
             }
             imp_e3_soft_pt *q = &s->pts[row];
