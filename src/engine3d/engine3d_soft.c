@@ -52,6 +52,8 @@ void imp_e3_soft_free(struct imp_e3_soft *s)
     free(s->rs);
     free(s->still);
     free(s->took);
+    free(s->srcs);
+    free(s->late);
     free(s->gs);
     free(s->ke);
     free(s->uf);
@@ -86,10 +88,15 @@ static int reserve(imp_engine3d *e, int npts, int nslots)
         }
         if (imp_resize(&s->rs, cap * RS_STRIDE * sizeof *s->rs) != 0
             || imp_resize(&s->still, cap * sizeof *s->still) != 0
-            || imp_resize(&s->took, cap * sizeof *s->took) != 0) {
+            || imp_resize(&s->took, cap * sizeof *s->took) != 0
+            || imp_resize(&s->srcs, cap * sizeof *s->srcs) != 0
+            || imp_resize(&s->late, cap * sizeof *s->late) != 0) {
             return -1;
         }
         s->cap = (int)cap;
+    }
+    if (imp_e3_soft_pairs_reserve(s, npts) != 0) {  /* (prepare's pair_first, n = 0 too) */
+        return -1;
     }
     if (nslots > s->slot_cap) {
         size_t n = (size_t)nslots;
@@ -141,6 +148,7 @@ static void prepare_row(const imp_world *w, imp_engine3d *e, int c, int at, int 
     imp_e3_point *p = &e->pts[c];
     imp_e3_soft_pt *q = &s->pts[at];
     q->src = c;
+    s->srcs[at] = c;
     q->a = p->a;
     q->b = p->b;
     memcpy(q->ra, p->ra, 3 * sizeof(double));
@@ -216,6 +224,7 @@ static int prepare(const imp_world *w, imp_engine3d *e)
        restitutes (e > 0) */
     int *still = e->soft->still, nstill = 0, elastic = 0;
     int at = 0, first = 0, last = -1;  /* the current pair's first row; the last row's point */
+    int *pair_first = e->soft->pair_first, np = 0;  /* the pairs' runs (the blocks' build) */
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0, n = pass == 0 ? e->npts : nstill; i < n; i++) {
             int c = pass == 0 ? i : still[i];
@@ -233,11 +242,14 @@ static int prepare(const imp_world *w, imp_engine3d *e)
                 e->soft->pts[first].mixed |= !same_frame(p, &e->pts[last]);
             } else {
                 first = at;
+                pair_first[np++] = at;
             }
             last = c;
             at++;
         }
     }
+    pair_first[np] = at;
+    e->soft->npairs = np;
     return elastic;
 }
 
@@ -826,23 +838,31 @@ double imp_e3_soft_error(const imp_engine3d *e)
 /* the step's impulses into the points (w:contacts(), events, the next step's warm starts) and
    the impacts' impulses into their acc (engine3d_step.c's accumulate_impacts, for the
    collision events); the last sub-step's impulses over its length into the points' records
-   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows.
-   gather 0 (the world builds no contact events, imp_world_set_contact_events): no impact's
-   impulses gathered, only the collisions counted */
-static void finish_points(imp_engine3d *e, double vtol, double inv_hs, int gather)
+   (the next step's warm starts, engine3d_soft_recycle.h), in the same walk of the rows
+   (imp_e3_soft_finish_row). The step's last store did it for the block rows of the pairs
+   without a fast push (fin_pts, engine3d_soft_internal.h): here the rows it listed (late) and
+   the pairs solved one by one, after the restitution pass, which changes only theirs. The
+   points being independent, the order is not the rows' (the same bits). */
+static void finish_points(imp_engine3d *e)
 {
-    const imp_e3_soft_pt *pts = e->soft->pts;
-    for (int c = 0; c < e->npts; c++) {
-        const imp_e3_soft_pt *q = &pts[c];
-        const double f[3] = {q->rn * inv_hs, q->rt1 * inv_hs, q->rt2 * inv_hs};
-        imp_e3_recycle_force(&e->soft->rc, q->src, f);
-        imp_e3_point *p = &e->pts[q->src];
-        memcpy(p->r, q->sum, sizeof p->r);
-        /* an impact: it pushed, first at an approach faster than velocity_tol */
-        int impact = q->uhit < -vtol && q->pushed > 0.0 && p->r[0] > 0.0;
-        e->stats.collisions += impact;
-        imp_e3_gather_impact(p, gather, impact, q->uhit, p->r[0]);
+    struct imp_e3_soft *sf = e->soft;
+    const imp_e3_soft_pt *pts = sf->pts;
+    for (int i = 0; i < sf->nlate; i++) {
+        const imp_e3_soft_pt *q = &pts[sf->late[i]];
+        imp_e3_soft_finish_row(sf, q->src, q->rn, q->rt1, q->rt2, q->sum[0], q->sum[1], q->sum[2], q->uhit, q->pushed);
     }
+    for (int i = 0; i < sf->nover; i++) {
+        int g = sf->over[i];
+        for (int c = sf->pair_first[g]; c < sf->pair_first[g + 1]; c++) {
+            const imp_e3_soft_pt *q = &pts[c];
+            imp_e3_soft_finish_row(sf, q->src, q->rn, q->rt1, q->rt2, q->sum[0], q->sum[1], q->sum[2], q->uhit,
+                                   q->pushed);
+        }
+    }
+    e->stats.collisions += sf->fin_collisions;
+    sf->fin_pts = NULL;
+    sf->nlate = 0;
+    sf->fin_collisions = 0;
 }
 
 /* detection once for the step, its margin covering the step's motion (the free velocity at
@@ -947,6 +967,12 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
        the state's would copy, and they are stored once, after the last sub-step */
     int lazy = same && imp_e3_joint_count(w) == 0;
     e->mv = sf->mv;  /* (the sub-steps' walk: whether each slot moves, as prepare took it) */
+    sf->fin_pts = e->pts;  /* (the step's last store finishes what it can: finish_points) */
+    sf->fin_vtol = def->velocity_tol;
+    sf->fin_inv_hs = inv_hs;
+    sf->fin_gather = !w->data.no_contact_events;
+    sf->fin_collisions = 0;
+    sf->nlate = 0;
     for (int i = 0; i < k; i++) {
         double now = t0 + hs * i;
         if (i > 0 && own) {
@@ -960,10 +986,12 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
                                            i == 0 ? sf->rc.rot : NULL, sf->sv, i == 0, i > 0 && lazy, why, why_len);
         if (st != IMP_OK) {
             e->mv = NULL;
+            sf->fin_pts = NULL;
             return st;
         }
         if (imp_e3_joints_begin(w, e, hs) != IMP_OK) {
             e->mv = NULL;
+            sf->fin_pts = NULL;
             snprintf(why, why_len, "out of memory for the 3D joints");
             return IMP_ERR_NOMEM;
         }
@@ -1024,7 +1052,7 @@ imp_status imp_e3_soft_advance(imp_world *w, imp_engine3d *e, double t1, char *w
         store_took_velocities(w, e);
     }
     e->stats.solves++;
-    finish_points(e, def->velocity_tol, inv_hs, !w->data.no_contact_events);
+    finish_points(e);
     imp_e3_recycle_end(&sf->rc);
     e->h_last = h;
     e->now = t0;

@@ -54,9 +54,7 @@ void imp_e3_soft_blocks_free(struct imp_e3_soft *s)
     free(s->kc);
 }
 
-/* the pairs' runs of s->pts[0 .. n) into s->pair_first (one walk: the pairs are at most the
-   rows, the arrays' capacity taken for n) */
-static int find_pairs(struct imp_e3_soft *s, int n)
+int imp_e3_soft_pairs_reserve(struct imp_e3_soft *s, int n)
 {
     if (n + 1 > s->pair_cap) {  /* three arrays of one capacity */
         int cap = n + 1 + (n + 1) / 2 + 16;
@@ -67,14 +65,6 @@ static int find_pairs(struct imp_e3_soft *s, int n)
         }
         s->pair_cap = cap;
     }
-    int np = 0;
-    for (int c = 0; c < n; c++) {
-        if (c == 0 || s->pts[c].a != s->pts[c - 1].a || s->pts[c].b != s->pts[c - 1].b) {
-            s->pair_first[np++] = c;
-        }
-    }
-    s->pair_first[np] = n;
-    s->npairs = np;
     return 0;
 }
 
@@ -317,8 +307,8 @@ int imp_e3_soft_blocks_reserve(struct imp_e3_soft *s, int nb)
 int imp_e3_soft_blocks(struct imp_e3_soft *s, int n, int nslots, const imp_e3_softness *soft,
                        const imp_e3_softness *stiff, int simd)
 {
-    if (find_pairs(s, n) != 0
-        || imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0) {
+    (void)n;  /* (the pairs' runs: prepare's s->pair_first) */
+    if (imp_grow(&s->colour_mask, &s->mask_cap, nslots, sizeof *s->colour_mask) != 0) {
         return -1;
     }
     memset(s->colour_mask, 0, (size_t)nslots * sizeof *s->colour_mask);
@@ -990,6 +980,24 @@ static AVX2 void block_masses_avx2(struct imp_e3_soft *s, imp_e3_block *b)
     }
 }
 
+/* imp_e3_soft_finish_row with AVX2 for one lane's point: r its (rn, rt1, rt2, s), m its
+   (sum, 0), hm its (uhit, pushed), inv its 1 / hs broadcast (the same products, stored three
+   doubles at a time: imp_e3_recycle_force's record and the point's r) */
+static inline AVX2 void finish_lane(struct imp_e3_soft *s, int src, v4 r, v4 m, __m128d hm, v4 inv)
+{
+    v4 f = _mm256_mul_pd(r, inv);
+    double *fc = s->rc.fcur + 3 * (size_t)src;
+    _mm_storeu_pd(fc, _mm256_castpd256_pd128(f));
+    _mm_store_sd(fc + 2, _mm256_extractf128_pd(f, 1));
+    imp_e3_point *p = &s->fin_pts[src];
+    _mm_storeu_pd(p->r, _mm256_castpd256_pd128(m));
+    _mm_store_sd(&p->r[2], _mm256_extractf128_pd(m, 1));
+    double uhit = _mm_cvtsd_f64(hm), pushed = _mm_cvtsd_f64(_mm_unpackhi_pd(hm, hm)), r0 = _mm256_cvtsd_f64(m);
+    int impact = uhit < -s->fin_vtol && pushed > 0.0 && r0 > 0.0;
+    s->fin_collisions += impact;
+    imp_e3_gather_impact(p, s->fin_gather, impact, uhit, r0);
+}
+
 /* store_rows with AVX2: point k of the four lanes at once; whether one pushed fast */
 static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, const imp_e3_block_sum *bs,
                                 const imp_e3_block_hit *h)
@@ -997,10 +1005,15 @@ static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, co
     const v4 zero = _mm256_setzero_pd(), thr = _mm256_set1_pd(-s->impact_threshold);
     v4 fast = zero;
     for (int k = 0; k < b->np; k++) {
-        const imp_e3_block_pt *p = &b->p[k];
         v4 uh = ld(h->uhit[k]), mx = ld(h->pushed[k]);
         fast = _mm256_or_pd(fast, _mm256_and_pd(lanes_with(b, k), _mm256_and_pd(_mm256_cmp_pd(uh, thr, _CMP_LT_OQ),
                                                                               _mm256_cmp_pd(mx, zero, _CMP_GT_OQ))));
+    }
+    unsigned lanes = (unsigned)_mm256_movemask_pd(fast), keep = s->fin_pts != NULL ? lanes : 0xfu;
+    const v4 inv = _mm256_set1_pd(s->fin_inv_hs);
+    for (int k = 0; k < b->np; k++) {
+        const imp_e3_block_pt *p = &b->p[k];
+        v4 uh = ld(h->uhit[k]), mx = ld(h->pushed[k]);
         v4 r[4], m[4], h0 = _mm256_unpacklo_pd(uh, mx), h1 = _mm256_unpackhi_pd(uh, mx);
         __m128d hm[4] = {_mm256_castpd256_pd128(h0), _mm256_castpd256_pd128(h1), _mm256_extractf128_pd(h0, 1),
                          _mm256_extractf128_pd(h1, 1)};  /* (uhit, pushed) of each lane */
@@ -1008,16 +1021,25 @@ static AVX2 int store_rows_avx2(struct imp_e3_soft *s, const imp_e3_block *b, co
         transpose(ld(bs->sum[k][0]), ld(bs->sum[k][1]), ld(bs->sum[k][2]), zero, &m[0], &m[1], &m[2], &m[3]);
 #pragma GCC unroll 4
         for (int l = 0; l < E3B_LANES; l++) {
-            if (b->row[k][l] >= 0) {
-                imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
-                _mm256_storeu_pd(&q->rn, r[l]);  /* rn, rt1, rt2, s */
-                _mm_storeu_pd(&q->uhit, hm[l]);
-                _mm_storeu_pd(q->sum, _mm256_castpd256_pd128(m[l]));
-                _mm_store_sd(&q->sum[2], _mm256_extractf128_pd(m[l], 1));
+            int row = b->row[k][l];
+            if (row < 0) {
+                continue;
+            }
+            if (!(keep >> l & 1)) {  /* the step's end: the point finished, the row not written */
+                finish_lane(s, s->srcs[row], r[l], m[l], hm[l], inv);
+                continue;
+            }
+            imp_e3_soft_pt *q = &s->pts[row];
+            _mm256_storeu_pd(&q->rn, r[l]);  /* rn, rt1, rt2, s */
+            _mm_storeu_pd(&q->uhit, hm[l]);
+            _mm_storeu_pd(q->sum, _mm256_castpd256_pd128(m[l]));
+            _mm_store_sd(&q->sum[2], _mm256_extractf128_pd(m[l], 1));
+            if (s->fin_pts != NULL) {
+                s->late[s->nlate++] = row;
             }
         }
     }
-    return _mm256_movemask_pd(fast) != 0;
+    return lanes != 0;
 }
 
 /* block_residual_portable with AVX2 (the lanes whose mn is 0 add 0) */
@@ -1534,30 +1556,54 @@ static inline int pushed_fast(const imp_e3_soft_pt *q, double threshold)
     return q->uhit < -threshold && q->pushed > 0.0;
 }
 
+/* the lanes of block b (bits) one of whose points pushed at an approach faster than the
+   threshold (pushed_fast of its rows, from the block's copies) */
+static unsigned fast_lanes(const struct imp_e3_soft *s, const imp_e3_block *b, const imp_e3_block_hit *h)
+{
+    unsigned fast = 0;
+    for (int k = 0; k < b->np; k++) {
+        for (int l = 0; l < E3B_LANES; l++) {
+            fast |= (unsigned)(b->row[k][l] >= 0 && h->uhit[k][l] < -s->impact_threshold && h->pushed[k][l] > 0.0)
+                    << l;
+        }
+    }
+    return fast;
+}
+
 /* block i's rows back into s->pts (impulses, separations, sums, the first push); whether one
-   pushed fast taken into s->pushed_fast */
+   pushed fast taken into s->pushed_fast. At the step's end (s->fin_pts set,
+   engine3d_soft_internal.h) only the rows of the lanes that pushed fast, listed in s->late;
+   the others' points finished here (imp_e3_soft_finish_row) */
 static void store_rows(struct imp_e3_soft *s, int i)
 {
     const imp_e3_block *b = &s->blocks[i];
     const imp_e3_block_sum *bs = &s->bsum[i];
     const imp_e3_block_hit *h = &s->bhit[i];
-    int fast = 0;
+    unsigned fast = fast_lanes(s, b, h), keep = s->fin_pts != NULL ? fast : 0xfu;
     for (int k = 0; k < b->np; k++) {
         const imp_e3_block_pt *p = &b->p[k];
         for (int l = 0; l < E3B_LANES; l++) {
-            if (b->row[k][l] < 0) {
+            int r = b->row[k][l];
+            if (r < 0) {
                 continue;
             }
-            imp_e3_soft_pt *q = &s->pts[b->row[k][l]];
+            if (!(keep >> l & 1)) {
+                imp_e3_soft_finish_row(s, s->srcs[r], p->rn[l], p->rt1[l], p->rt2[l], bs->sum[k][0][l],
+                                       bs->sum[k][1][l], bs->sum[k][2][l], h->uhit[k][l], h->pushed[k][l]);
+                continue;
+            }
+            imp_e3_soft_pt *q = &s->pts[r];
             q->s = p->s[l], q->rn = p->rn[l], q->rt1 = p->rt1[l], q->rt2 = p->rt2[l];
             q->uhit = h->uhit[k][l], q->pushed = h->pushed[k][l];
             for (int j = 0; j < 3; j++) {
                 q->sum[j] = bs->sum[k][j][l];
             }
-            fast |= pushed_fast(q, s->impact_threshold);
+            if (s->fin_pts != NULL) {
+                s->late[s->nlate++] = r;
+            }
         }
     }
-    s->pushed_fast |= fast;
+    s->pushed_fast |= fast != 0;
 }
 
 #if defined(IMP_E3_HAVE_AVX2)

@@ -79,6 +79,22 @@ struct imp_e3_soft {
     int *took;            /* per point (cap): the points the restitution pass takes, in order
                              (impact_points), ntook of them */
     int ntook;
+    int *srcs;            /* per row (cap): its point in e->pts (the row's src, apart: the
+                             step's last store reads it without the row's last line) */
+    /* The step's end done by its last store (imp_e3_soft_finish_row): while fin_pts is set
+       (e->pts, from the sub-steps to finish_points, engine3d_soft.c), the store gives each
+       block row of a pair none of whose points pushed fast (pushed_fast below) its point's
+       impulses, warm start and impact (e->pts[src], rc's fcur) as finish_points would, and
+       leaves the row unwritten (nothing reads it after the store: impact_points passes over
+       such a pair, whose rows then hold prepare's pushed 0, as it would over the stored
+       rows, and the restitution pass takes none of its points); the others' rows it stores
+       and lists in late (cap), for finish_points after the restitution pass */
+    imp_e3_point *fin_pts;
+    double fin_vtol, fin_inv_hs;
+    int fin_gather;
+    long fin_collisions;
+    int *late;
+    int nlate;
     double *rs;           /* 3 per point (cap): the restitution pass's rn and u_N before it,
                              and the point's group (its root slot) */
     double *gs;           /* 3 per slot: its groups' sums (energy added: A, B; allowed) */
@@ -94,7 +110,8 @@ struct imp_e3_soft {
                                        points do not share one (xframe_cap) */
     int nblocks, block_cap, sum_cap, hit_cap, xframe_cap;
     int colour_first[E3B_COLOURS + 1]; /* the blocks of colour c: colour_first[c] .. [c + 1] - 1 */
-    int *pair_first;      /* the pairs' first points in pts, then n (pair_cap) */
+    int *pair_first;      /* the pairs' first points in pts, then n (pair_cap; prepare's, as
+                             it writes the rows: no walk of the rows to find them) */
     int *pair_col;        /* per pair: its colour, -1: solved one by one */
     int *over;            /* the pairs solved one by one: the moving ones, then from nover_dyn
                              the others */
@@ -191,7 +208,10 @@ _Static_assert(sizeof(imp_e3_block_pt) == 320 && offsetof(imp_e3_block_pt, mn) =
                    && sizeof(imp_e3_block) % 64 == 0,
                "imp_e3_block_pt: five cache lines, the warm start's three first");
 
-/* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive) coloured by pair
+/* s->pair_first, pair_col and over sized for n rows (their pairs at most n); 0 or -1 */
+int imp_e3_soft_pairs_reserve(struct imp_e3_soft *s, int n);
+/* The rows of s->pts[0 .. n) (in pass order, each pair's points consecutive, the pairs' runs
+   in s->pair_first[0 .. npairs], as prepare lists them: engine3d_soft.c) coloured by pair
    and laid out in blocks, each lane with its softness (soft: between moving bodies, stiff:
    against one that does not move); the rows' impulses taken as the blocks', the step's sums
    as prepare leaves them, 0 (the rows' sums are not read: call it before a pass); every row's
@@ -238,6 +258,22 @@ void imp_e3_soft_blocks_residual(const struct imp_e3_soft *s, double inv_hs, int
    separation s, impulses and friction, added to acc (num, r2, u2). */
 void imp_e3_soft_residual_terms(double vn, double u1, double u2, double s, double rn, double rt1, double rt2,
                                 double mu, double inv_hs, double acc[3]);
+
+/* the step's end of one point (finish_points', engine3d_soft.c, or the last store's,
+   fin_pts above): its last sub-step's impulses (rn, rt1, rt2) over its length into its
+   record's warm start, the step's (sum) into the point, and an impact (it pushed, first at an
+   approach faster than velocity_tol) counted and gathered for the collision events */
+static inline void imp_e3_soft_finish_row(struct imp_e3_soft *s, int src, double rn, double rt1, double rt2,
+                                          double s0, double s1, double s2, double uhit, double pushed)
+{
+    const double f[3] = {rn * s->fin_inv_hs, rt1 * s->fin_inv_hs, rt2 * s->fin_inv_hs};
+    imp_e3_recycle_force(&s->rc, src, f);
+    imp_e3_point *p = &s->fin_pts[src];
+    p->r[0] = s0, p->r[1] = s1, p->r[2] = s2;
+    int impact = uhit < -s->fin_vtol && pushed > 0.0 && p->r[0] > 0.0;
+    s->fin_collisions += impact;
+    imp_e3_gather_impact(p, s->fin_gather, impact, uhit, p->r[0]);
+}
 
 /* One point's rows the portable way (engine3d_soft.c; the pairs solved one by one) */
 void imp_e3_soft_row(struct imp_e3_soft *s, imp_e3_soft_pt *q, const imp_e3_softness *soft,
