@@ -54,9 +54,9 @@ typedef struct imp_e3_point {
     /* laid out by who reads it: the first 64-byte line (identity, flags, gap, impulse) is
        what the passes over all points read (events, matching, the per-pair walks, the soft
        step's finish_points with acc beside it); the held test and its in-place hold
-       (engine3d_soft_recycle.c) read and write bytes 0 to 208 only (the line, acc's, the frame
-       and the world points), never the last 96 (material, solve scratch, anchors), which the
-       soft step's prepare_row reads */
+       (engine3d_soft_recycle.c) read and write bytes 0 to 208 (the line, acc's, the frame and
+       the world points) and of the last 96 only mu, e and bias (written), not the solve's
+       scratch and the anchors, which the soft step's prepare_row reads */
     int a, b;             /* slots, a < b (0: the background) */
     unsigned key;         /* feature key within the pair (manifold3d.h) */
     int going;            /* an impact impulse this step */
@@ -185,9 +185,6 @@ typedef struct imp_engine3d {
        step failing after the swap does). aliased: every point of the step is such, e->pts is
        e->prev's array and spare holds e->pts's own until the step's end */
     int prev_dirty, aliased;
-    unsigned prev_epoch;  /* changed when e->prev is replaced from outside the steps (the state
-                             import): the soft step's per-pair material summaries of it
-                             (imp_e3_recycled_pose) no longer stand for its points */
     imp_e3_point *spare;
     int spare_cap;
     const double *ev_point; /* 3 per pair of e->prev's first nev_point: their event point

@@ -1,7 +1,6 @@
 /* engine3d_soft_recycle.c: the soft step's contact recycling (engine3d_soft_recycle.h). */
 #include <math.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,7 +228,8 @@ _Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 
                    && offsetof(imp_e3_point, t2) == offsetof(imp_e3_point, t1) + 3 * sizeof(double)
                    && offsetof(imp_e3_point, rb) == offsetof(imp_e3_point, ra) + 3 * sizeof(double),
                "engine3d.h: a point's normal, t1 and t2 follow one another, and ra and rb (recycle_point's copies)");
-/* the held test's in-place hold touches a point's first 208 bytes only (engine3d.h's layout) */
+/* the held test's in-place hold touches a point's first 208 bytes only, but mu, e and bias
+   (engine3d.h's layout) */
 _Static_assert(offsetof(imp_e3_point, pb) + 3 * sizeof(double) == 208 && offsetof(imp_e3_point, mu) >= 208
                    && offsetof(imp_e3_point, ra) >= 208 && sizeof(imp_e3_point) == 304,
                "engine3d.h: the held test's fields first");
@@ -253,43 +253,18 @@ static inline held_at held_point(const double *ya, const double *yb, const imp_e
     return h;
 }
 
-/* what a held point p takes of this step (held_point's h): the fields its last step's copy o
-   does not give it (recycle_point's; all of them when p is o, in place, but its material) */
-static inline void held_update(const held_at *h, imp_e3_point *p)
+/* what a held point p takes of this step (held_point's h, the pair's material): the fields its
+   last step's copy o does not give it (recycle_point's; all of them when p is o, in place) */
+static inline void held_update(const held_at *h, double mu, double el, imp_e3_point *p)
 {
     p->going = 0;
     p->distance = h->distance;
     p->fresh = 0;
-    memcpy(p->pa, h->pa, sizeof p->pa);
-    memcpy(p->pb, h->pb, sizeof p->pb);
-}
-
-/* the pair's material as it is now into a held point */
-static inline void held_material(double mu, double el, imp_e3_point *p)
-{
-    p->mu = mu;
+    p->mu = mu;  /* the pair's material as it is now */
     p->e = el;
     p->bias = 0.0;
-}
-
-/* the bits of x and y the same */
-static inline int same_bits(double x, double y)
-{
-    uint64_t a, b;
-    memcpy(&a, &x, sizeof a);
-    memcpy(&b, &y, sizeof b);
-    return a == b;
-}
-
-/* Whether pose r's summary says its pair's points carry material (mu, el) and bias 0 already,
-   bit for bit; else (the in-place hold writes them) it says so from now on */
-static inline int material_kept(const imp_e3_recycle *rc, imp_e3_recycled_pose *r, double mu, double el)
-{
-    if (rc->mat_ok && r->mat && same_bits(r->mu, mu) && same_bits(r->e, el)) {
-        return 1;
-    }
-    r->mu = mu, r->e = el, r->mat = 1;
-    return 0;
+    memcpy(p->pa, h->pa, sizeof p->pa);
+    memcpy(p->pb, h->pb, sizeof p->pb);
 }
 
 /* point o of the last step, kept: its gap and world points at the current poses (ya, yb: its
@@ -310,8 +285,7 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
     /* the frame and the anchors (normal, t1, t2; ra, rb): two copies */
     memcpy(p->normal, o->normal, 9 * sizeof(double));
     memcpy(p->ra, o->ra, 6 * sizeof(double));
-    held_update(&h, p);
-    held_material(mu, el, p);
+    held_update(&h, mu, el, p);
 }
 
 /* the warm start of point p (its record r_new filled) from the last step's point k of its pair
@@ -471,9 +445,6 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
        is kept, rc->oldc); and no load is active (a Lua one may read the world's contacts,
        e->prev, in the middle of the step: none are in place then) */
     rc->inplace = 0;
-    /* the poses' material summaries are of e->prev's points when it is the list of the soft
-       step whose records they are, the last step (the step after theirs, nothing imported) */
-    rc->mat_ok = rc->mat_step + 1 == e->stats.steps && rc->mat_epoch == e->prev_epoch;
     rc->inplace_ev = !w->data.no_contact_events;
     rc->inplace_ok = taken && !e->aliased && !imp_e3_sleep_any(w) && !imp_world_loaded(w)
                      && (!rc->inplace_ev || (e->ev_valid && e->ev_list == e->prev && e->ev_nprev == e->nprev));
@@ -506,7 +477,7 @@ static int in_place(const imp_engine3d *e, const imp_e3_recycle *rc, int j, int 
    place: the same values recycle_point and warm_held give a copy), once the pair is known to
    be held (its gaps first); its event point before kept (rc->oldc). 1 held, 0 not, -1 */
 static int hold_in_place(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc, int j, int pend, double mu,
-                         double el, const double *ra, const double *rb, double margin, imp_e3_recycled_pose *r0)
+                         double el, const double *ra, const double *rb, double margin)
 {
     int n = pend - j, h = rc->nheld;
     if (rc->inplace_ev && imp_grow(&rc->oldc, &rc->oldc_cap, h + 1, 3 * sizeof *rc->oldc) != 0) {
@@ -529,18 +500,14 @@ static int hold_in_place(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     if (rc->inplace_ev) {
         imp_e3_event_point(p, n, rc->oldc + 3 * (size_t)h);
     }
-    int kept = material_kept(rc, r0, mu, el);
     for (int k = 0; k < n; k++) {
-        held_update(&at[k], &p[k]);
-        if (!kept) {
-            held_material(mu, el, &p[k]);
-        }
+        held_update(&at[k], mu, el, &p[k]);
         warm_held(&p[k], rc->fprev + 3 * (size_t)map[j + k], rc->hs, &p[k]);
     }
     e->prev_dirty = 1;
     e->npts += n;
     rc->inplace = e->npts;
-    rc->held[rc->nheld++] = (imp_e3_held){p->a, p->b, j, pend, pen, mu, el};
+    rc->held[rc->nheld++] = (imp_e3_held){p->a, p->b, j, pend, pen};
     return 1;
 }
 
@@ -621,7 +588,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         return 0;
     }
     /* the pair's pose (one for its points: its first's record's) */
-    imp_e3_recycled_pose *r0 = &rc->pprev[rc->prev[rc->map[j]].pose];
+    const imp_e3_recycled_pose *r0 = &rc->pprev[rc->prev[rc->map[j]].pose];
     imp_quat qa = orientation(rc, a), qb = orientation(rc, b);
     if (!fits(w, rc, a, b, r0, qa, qb, REACH_TOLS * def->distance_tol)) {
         return 0;
@@ -633,7 +600,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     imp_e3_pair_material(w, a, b, &mu, &el);
     const double *ra = rotation(rc, a), *rb = rotation(rc, b);
     if (in_place(e, rc, j, pend)) {
-        return hold_in_place(w, e, rc, j, pend, mu, el, ra, rb, margin, r0);
+        return hold_in_place(w, e, rc, j, pend, mu, el, ra, rb, margin);
     }
     if (imp_grow(&e->pts, &e->pts_cap, e->npts + (pend - j), sizeof *e->pts) != 0) {
         return -1;
@@ -659,7 +626,7 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
         return 0;  /* apart as held: detected again */
     }
     e->npts += pend - j;
-    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend, pen, mu, el};
+    rc->held[rc->nheld++] = (imp_e3_held){a, b, j, pend, pen};
     return 1;
 }
 
@@ -740,7 +707,6 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             pen = imp_fmax(pen, hp->pen);          /* (imp_e3_held's) */
             if (!same) {  /* the pair's pose once, the one hold tested (its first's record's) */
                 rc->pcur[np] = rc->pprev[rc->prev[rc->map[hp->j]].pose];
-                rc->pcur[np].mu = hp->mu, rc->pcur[np].e = hp->e, rc->pcur[np].mat = 1;  /* (hold's) */
                 for (int c = i; c < end; c++) {    /* their warm starts written (hold) */
                     rc->cur[n + (c - i)] = rc->prev[rc->map[hp->j + (c - i)]];
                     rc->cur[n + (c - i)].pose = np;
@@ -763,12 +729,8 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
             pend++;
         }
         imp_mat3 ta, tb;
-        imp_e3_recycled_pose *pose = &rc->pcur[np];
-        record_pose(w, p0, pose, &ta, &tb);  /* (the pair's points share it) */
-        pose->mu = p0->mu, pose->e = p0->e, pose->mat = 1;
+        record_pose(w, p0, &rc->pcur[np], &ta, &tb);  /* (the pair's points share it) */
         for (int c = i; c < end; c++, n++) {
-            const imp_e3_point *pc = &e->pts[c];  /* (its material summed up) */
-            pose->mat &= same_bits(pc->mu, pose->mu) && same_bits(pc->e, pose->e) && same_bits(pc->bias, 0.0);
             pen = imp_fmax(pen, -e->pts[c].distance);
             record_point(w, &e->pts[c], &ta, &tb, np, &rc->cur[n], rc->fcur + 3 * (size_t)n);
             int k = match(e, i, end, j, pend, &e->pts[c], tol);
@@ -780,8 +742,6 @@ int imp_e3_recycle_begin(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc
     }
     rc->nheld = 0;
     rc->npcur = np;
-    rc->mat_step = e->stats.steps;
-    rc->mat_epoch = e->prev_epoch;
     e->npts = n;
     rc->ncur = n;
     rc->same = same;

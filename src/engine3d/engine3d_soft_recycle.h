@@ -36,11 +36,6 @@ typedef struct imp_e3_recycled_pose {
     double qa[4], qb[4];   /* the bodies' orientations when the manifold was computed */
     double rel[4];         /* the pose's relative orientation, conj(conj(q_a) q_b) ... */
     double d0[3];          /* ... and the centres' offset in a's frame, R_a^T (x_b - x_a) */
-    double mu, e;          /* with mat: the pair's points carry this mu and e, and bias 0, bit
-                              for bit (the held test's in-place hold writes none of them again
-                              while the pair's material is the same: their line of each point
-                              is not touched) */
-    int mat;
 } imp_e3_recycled_pose;
 
 /* One point's record, parallel to e->pts at the step's end (e->prev at the next step). */
@@ -52,14 +47,13 @@ typedef struct imp_e3_recycled {
     double la[3], lb[3];   /* the anchors r_a, r_b then in the bodies' frames, R_a^T r_a, R_b^T r_b */
 } imp_e3_recycled;
 
-/* A pair held this step: its slots and its points' run [j, pend) in e->prev; its material; its deepest
+/* A pair held this step: its slots and its points' run [j, pend) in e->prev; its deepest
    penetration, imp_fmax of -gap over its points in order from -infinity (the step's deepest
    is imp_fmax over the pairs': the same bits as over the points, imp_fmax taking the later of
    equal values and passing over a NaN; imp_e3_recycle_begin reads no held point for it). */
 typedef struct imp_e3_held {
     int a, b, j, pend;
     double pen;
-    double mu, e;  /* the material its points were given (their pose's summary, imp_e3_recycle_begin) */
 } imp_e3_held;
 
 typedef struct imp_e3_recycle {
@@ -93,9 +87,6 @@ typedef struct imp_e3_recycle {
     int inplace_ev;        /* the step builds contact events (rc->oldc kept, e->ev_pairs checked) */
     double *oldc;          /* 3 per held pair in place: its event point before (imp_e3_event_point) */
     int oldc_cap;
-    long mat_step;         /* e->stats.steps and e->prev_epoch at imp_e3_recycle_begin: the poses' */
-    unsigned mat_epoch;    /* material summaries stand for e->prev's points at the next step only */
-    int mat_ok;            /* (imp_e3_recycle_open: they do this detection) */
     int same;              /* 1 from imp_e3_recycle_begin to imp_e3_recycle_end when every record
                               of the step is the last step's at the same index: rc->prev's 0 ..
                               ncur - 1 are the step's records (rc->cur, rc->pcur unwritten) */

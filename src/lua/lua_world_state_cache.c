@@ -238,7 +238,6 @@ static void import_engine3d(lua_State *L, imp_world *w, int t)
         memcpy(e->prev, pts, (size_t)n * sizeof *pts);
     }
     e->nprev = n;
-    e->prev_epoch++;  /* (the soft step's material summaries are not of these points) */
     e->ev_valid = 0;  /* (every change of e->prev clears it, engine3d.h: the events' pair states are not these) */
     lua_pop(L, 1);
     /* w:contacts() shows these points until the next step (the broad phase is rebuilt at the
