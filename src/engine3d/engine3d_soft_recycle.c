@@ -282,9 +282,12 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
     p->acc = o->acc, p->acc_u0 = o->acc_u0;
     p->gen_a = o->gen_a, p->gen_b = o->gen_b;
     p->was_touching = o->was_touching;
-    /* the frame and the anchors (normal, t1, t2; ra, rb): two copies */
-    memcpy(p->normal, o->normal, 9 * sizeof(double));
-    memcpy(p->ra, o->ra, 6 * sizeof(double));
+    /* the frame and the anchors (normal, t1, t2 together; ra, rb together: two moves) */
+    memcpy(p->normal, o->normal, sizeof p->normal);
+    memcpy(p->t1, o->t1, sizeof p->t1);
+    memcpy(p->t2, o->t2, sizeof p->t2);
+    memcpy(p->ra, o->ra, sizeof p->ra);
+    memcpy(p->rb, o->rb, sizeof p->rb);
     held_update(&h, mu, el, p);
 }
 
