@@ -51,31 +51,35 @@ struct imp_world;
 
 /* One contact point of a body pair. */
 typedef struct imp_e3_point {
-    /* first, in one 64-byte line: what the passes over all points (events, matching, the
-       per-pair walks) read */
+    /* laid out by who reads it: the first 64-byte line (identity, flags, gap, impulse) is
+       what the passes over all points read (events, matching, the per-pair walks, the soft
+       step's finish_points with acc beside it); the held test and its in-place hold
+       (engine3d_soft_recycle.c) read and write bytes 0 to 208 (the line, acc's, the frame and
+       the world points) and of the last 96 only mu, e and bias (written), not the solve's
+       scratch and the anchors, which the soft step's prepare_row reads */
     int a, b;             /* slots, a < b (0: the background) */
     unsigned key;         /* feature key within the pair (manifold3d.h) */
     int going;            /* an impact impulse this step */
+    unsigned gen_a, gen_b; /* their generations (a point of a removed body matches nothing) */
+    int fresh;            /* 1 when the key was not there the step before */
+    int was_touching;     /* its pair's touching test held for it in the last sub-step (detection
+                             once per step, engine3d_step.c) */
     double distance;      /* signed gap along the normal at detection */
     double r[3];          /* impulse (N s) of the last solve: normal, t1, t2 */
-    double u0;            /* normal velocity at v0 (< 0 approaching) */
     double acc;           /* an impact's normal impulse so far (it may take two steps: a
                              speculative one closes the gap) ... */
     double acc_u0;        /* ... and its approach velocity: one collision event when it is over */
-    unsigned gen_a, gen_b; /* their generations (a point of a removed body matches nothing) */
-    int fresh;            /* 1 when the key was not there the step before */
-    int handled;          /* serial handling solved it as an impact this step */
-    int active;           /* in this step's contact problem */
-    int was_touching;     /* its pair's touching test held for it in the last sub-step (detection
-                             once per step, engine3d_step.c) */
+    double u0;            /* normal velocity at v0 (< 0 approaching) */
     double normal[3];     /* unit, from a towards b */
     double t1[3], t2[3];  /* tangents: (normal, t1, t2) right-handed */
-    double ra[3], rb[3];  /* pa - centre of a, pb - centre of b */
-    double mu, e;         /* friction coefficient and restitution of the pair */
-    double ustar;         /* normal velocity at v* (the step's free motion) */
-    double bias;          /* b_N */
-    double rimp;          /* serial handling: the normal impulses of the impacts */
     double pa[3], pb[3];  /* world points on a and b at detection */
+    int handled;          /* serial handling solved it as an impact this step */
+    int active;           /* in this step's contact problem */
+    double mu, e;         /* friction coefficient and restitution of the pair */
+    double bias;          /* b_N */
+    double ustar;         /* normal velocity at v* (the step's free motion) */
+    double rimp;          /* serial handling: the normal impulses of the impacts */
+    double ra[3], rb[3];  /* pa - centre of a, pb - centre of b */
 } imp_e3_point;
 
 /* The order of contact points by body pair, then key (qsort's comparator; engine3d_detect.c):

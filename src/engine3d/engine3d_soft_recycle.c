@@ -226,10 +226,13 @@ static void record_point(const imp_world *w, const imp_e3_point *p, const imp_ma
 
 _Static_assert(offsetof(imp_e3_point, t1) == offsetof(imp_e3_point, normal) + 3 * sizeof(double)
                    && offsetof(imp_e3_point, t2) == offsetof(imp_e3_point, t1) + 3 * sizeof(double)
-                   && offsetof(imp_e3_point, ra) == offsetof(imp_e3_point, t2) + 3 * sizeof(double)
-                   && offsetof(imp_e3_point, rb) == offsetof(imp_e3_point, ra) + 3 * sizeof(double)
-                   && offsetof(imp_e3_point, mu) == offsetof(imp_e3_point, rb) + 3 * sizeof(double),
-               "engine3d.h: a point's normal, t1, t2, ra and rb follow one another (recycle_point's copy)");
+                   && offsetof(imp_e3_point, rb) == offsetof(imp_e3_point, ra) + 3 * sizeof(double),
+               "engine3d.h: a point's normal, t1 and t2 follow one another, and ra and rb (recycle_point's copies)");
+/* the held test's in-place hold touches a point's first 208 bytes only, but mu, e and bias
+   (engine3d.h's layout) */
+_Static_assert(offsetof(imp_e3_point, pb) + 3 * sizeof(double) == 208 && offsetof(imp_e3_point, mu) >= 208
+                   && offsetof(imp_e3_point, ra) >= 208 && sizeof(imp_e3_point) == 304,
+               "engine3d.h: the held test's fields first");
 
 /* a held point's world points pa, pb and gap at the current poses (recycle_point's) */
 typedef struct held_at {
@@ -279,8 +282,12 @@ static inline void recycle_point(const double *ya, const double *yb, const imp_e
     p->acc = o->acc, p->acc_u0 = o->acc_u0;
     p->gen_a = o->gen_a, p->gen_b = o->gen_b;
     p->was_touching = o->was_touching;
-    /* the frame and the anchors, laid out together (normal, t1, t2, ra, rb): one copy */
-    memcpy(p->normal, o->normal, offsetof(imp_e3_point, mu) - offsetof(imp_e3_point, normal));
+    /* the frame and the anchors (normal, t1, t2 together; ra, rb together: two moves) */
+    memcpy(p->normal, o->normal, sizeof p->normal);
+    memcpy(p->t1, o->t1, sizeof p->t1);
+    memcpy(p->t2, o->t2, sizeof p->t2);
+    memcpy(p->ra, o->ra, sizeof p->ra);
+    memcpy(p->rb, o->rb, sizeof p->rb);
     held_update(&h, mu, el, p);
 }
 
@@ -449,7 +456,7 @@ int imp_e3_recycle_open(const imp_world *w, const imp_engine3d *e, imp_e3_recycl
 
 /* the points of e->prev up to PREFETCH_AHEAD after the run the held test looked up (the next
    pairs', detection asking in the pairs' order), and their records, are asked of the cache
-   once each: the test reads each point's 304 bytes and its record's, and a standing pyramid
+   once each: the test reads each point's first 208 bytes and its record's, and a standing pyramid
    has every pair held, so the walk through both arrays (megabytes) waited on memory */
 enum { PREFETCH_AHEAD = 4 };
 
@@ -564,7 +571,9 @@ int imp_e3_recycle_hold(const imp_world *w, imp_engine3d *e, imp_e3_recycle *rc,
     rc->next = pend;
     int from = rc->ahead > pend ? rc->ahead : pend, to = min_int(e->nprev, pend + PREFETCH_AHEAD);
     if (from < to) {  /* each point once, as the walk comes near it; its record beside it */
-        imp_prefetch_bytes(&e->prev[from], (size_t)(to - from) * sizeof *e->prev, 0);
+        for (int k = from; k < to; k++) {  /* (the held test's bytes of each, engine3d.h) */
+            imp_prefetch_bytes(&e->prev[k], offsetof(imp_e3_point, pb) + sizeof e->prev->pb, 0);
+        }
         int rto = min_int(rc->nprev, to);
         if (from < rto) {
             imp_prefetch_bytes(&rc->prev[from], (size_t)(rto - from) * sizeof *rc->prev, 0);

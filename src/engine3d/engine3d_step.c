@@ -692,8 +692,8 @@ static void events_same(imp_world *w, imp_engine3d *e)
    (both sorted by (a, b)); one collision per impact of a pair, when its impulses are over
    (the step after the last one, or the pair's end). Each pair's points are walked once in
    each list (run_of). */
-/* points ahead of the events' walk whose first fields (a .. was_touching, the first 96
-   bytes: what the walk reads) are asked of the cache: both lists are megabytes by the step's
+/* points ahead of the events' walk whose first fields (a .. u0, the first 88 bytes: what
+   the walk reads) are asked of the cache: both lists are megabytes by the step's
    end, read at a 304-byte stride, and the walk waited on them (run_of's loads) */
 enum { EVENTS_AHEAD = 48 };
 

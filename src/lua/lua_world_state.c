@@ -13,6 +13,7 @@
    Importing is done into a new world of the same dimension and strategy whose body slots the
    caller (world_file.lua) has filled: a body with its shape in each slot active in the file,
    freed slots left free. */
+#include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -320,8 +321,9 @@ static void export_engine3d(lua_State *L, const imp_world *w)
     lua_setfield(L, -2, "engine3d");
 }
 
-/* the sizes of the structs whose bytes a file holds (lua_world_state_cache.c too): a file
-   of another build's layout is refused */
+/* the sizes of the structs whose bytes a file holds (lua_world_state_cache.c too), and
+   where a 3D point's frame and anchors are (its fields were reordered at the same size): a
+   file of another build's layout is refused */
 static int little_endian(void)
 {
     const unsigned one = 1;
@@ -332,9 +334,10 @@ static int little_endian(void)
 
 static const char *layout(char *buf, size_t n)
 {
-    snprintf(buf, n, "def %d, e2stats %d, touch2d %d, e3point %d, e3stats %d, centry %d, "
+    snprintf(buf, n, "def %d, e2stats %d, touch2d %d, e3point %d/%d/%d, e3stats %d, centry %d, "
              "cstats %d, %s-endian", (int)sizeof(imp_world_def), (int)sizeof(imp_engine2d_stats),
-             (int)sizeof(imp_touch2d), (int)sizeof(imp_e3_point), (int)sizeof(imp_engine3d_stats),
+             (int)sizeof(imp_touch2d), (int)sizeof(imp_e3_point), (int)offsetof(imp_e3_point, normal),
+             (int)offsetof(imp_e3_point, ra), (int)sizeof(imp_engine3d_stats),
              (int)sizeof(imp_centry), (int)sizeof(imp_compliant_stats),
              little_endian() ? "little" : "big");
     return buf;
