@@ -236,9 +236,10 @@ typedef struct imp_dem {
                                   when the group's forces and torques were written since the
                                   last reset, 0 when they are all zero (their bytes then left as
                                   they were: read them by imp_dem_force_written). The reset
-                                  clears the marks (or zeroes and marks every group: many
-                                  interactions); a writer calls imp_dem_force_touch first,
-                                  which zeroes an unmarked group and marks it (dem_step.c) */
+                                  clears the marks; a writer calls imp_dem_force_touch first,
+                                  which zeroes an unmarked group and marks it, and with many
+                                  interactions the loop's pack zeroes and marks every unmarked
+                                  group before the loop writes (dem_step.c) */
     int npending;          /* interactions whose erase was requested */
     int *pend;             /* their pairs (2 ints each; may hold stale pairs, checked) */
     int pend_n, pend_cap;
@@ -342,14 +343,16 @@ void imp_dem_step_failed(struct imp_world *w);
 /* Swaps the state's two sets of arrays (pos, vel, angvel, quat and their *_prev). O(1). */
 void imp_dem_swap_sets(imp_dem *d);
 
-/* The engines (call imp_dem_sync first). The reset makes every force and torque zero: with
-   few interactions (fewer than n / 8) by clearing the groups' marks (d->force_mark; a group's
-   numbers are zeroed when something first writes one of them), else by zeroing every number
-   and marking every group. */
+/* The engines (call imp_dem_sync first). The reset makes every force and torque zero by
+   clearing the groups' marks (d->force_mark; a group's numbers are zeroed when something first
+   writes one of them, or by the interaction loop's pack with many interactions). O(n / 8). */
 void imp_dem_reset_forces(imp_dem *d);
 /* Zeroes the forces and torques of group g (particles 8 g .. 8 g + 7 below d->n) and marks it
    (imp_dem_force_touch's rare case, out of line). */
 void imp_dem_force_group_zero(imp_dem *d, int g);
+/* The same for the unmarked groups among g0 .. g1 - 1 (their runs zeroed by one memset each):
+   the interaction loop's pack, with many interactions, over its chunks of particles. */
+void imp_dem_force_groups_zero(imp_dem *d, int g0, int g1);
 /* The world's applied forces and loads on the particles (dem_world_forces.c), after the reset;
    -1 with the world's error set when the world has what the dem cannot honour (a spring). */
 int imp_dem_add_world_forces(imp_dem *d, struct imp_world *w);

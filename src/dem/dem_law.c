@@ -290,9 +290,11 @@ static inline void pack_one(const imp_dem *d, int i, double *xr, double *vw)
 /* The packed copies of positions and radii (xr) and, for the AVX2 law (simd), of velocities
    and angular velocities (vw, grown here when the particles outnumber it). Only the law reads
    them, and only for the particles of its interactions: with few interactions (a falling
-   cloud), only those particles' copies are made (the same values), else all. O(particles) or
-   O(interactions). Returns simd, or 0 when vw is out of memory (then the portable path, which
-   gives the same results). */
+   cloud), only those particles' copies are made (the same values), else all, chunk by chunk,
+   each chunk's unmarked groups of forces and torques zeroed and marked after its copies (the
+   force reset's zeroing in this pass, dem_step.c: the loop then finds the lines in cache and
+   touches no group). O(particles) or O(interactions). Returns simd, or 0 when vw is out of
+   memory (then the portable path, which gives the same results). */
 static int pack(imp_dem *d, int simd)
 {
     double *vw = NULL;
@@ -318,15 +320,24 @@ static int pack(imp_dem *d, int simd)
         }
         return simd;
     }
-    int i = 0;
+    enum { CHUNK = 64 };  /* particles, a multiple of the marks' groups of 8: some 12 KB */
+    const int n = d->n;
 #ifdef IMP_DEM_HAVE_AVX2
-    if (imp_dem_law_simd() && d->n > 0) {  /* all but the last */
-        imp_dem_pack_avx2(d, xr, vw);
-        i = d->n - 1;
-    }
+    const int avx2 = imp_dem_law_simd();
 #endif
-    for (; i < d->n; i++) {
-        pack_one(d, i, xr, vw);
+    for (int i0 = 0; i0 < n; i0 += CHUNK) {
+        const int i1 = i0 + CHUNK < n ? i0 + CHUNK : n;
+        int i = i0;
+#ifdef IMP_DEM_HAVE_AVX2
+        if (avx2) {  /* all but the last particle */
+            i = i1 < n ? i1 : n - 1;
+            imp_dem_pack_avx2(d, xr, vw, i0, i);
+        }
+#endif
+        for (; i < i1; i++) {
+            pack_one(d, i, xr, vw);
+        }
+        imp_dem_force_groups_zero(d, i0 / 8, (i1 - 1) / 8 + 1);
     }
     return simd;
 }

@@ -126,9 +126,9 @@ void imp_dem_class_masks_avx2(const int *hot, int len, int css, int cws, uint64_
 /* The places i < n where x[i] != y[i], in increasing order, to at (at most max of them);
    returns their count, or max + 1 when there are more. */
 int imp_dem_diff_avx2(const int *x, const int *y, int n, int *at, int max);
-/* The packed copies xr and (vw != NULL) vw (dem.h) of the particles 0 .. n-2 (the last: the
-   caller), the same numbers as the portable copy. */
-void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw);
+/* The packed copies xr and (vw != NULL) vw (dem.h) of the particles i0 .. i1 - 1 (i1 <= n - 1:
+   the last particle is the caller's), the same numbers as the portable copy. */
+void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw, int i0, int i1);
 /* The reach test of the potential interactions idx[0..count-1] (particles ia[j], ib[j]) four at
    a time: those whose
    first particle is a sphere and that are within reach (dem_law.c: out_of_reach) to in

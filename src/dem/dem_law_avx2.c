@@ -566,12 +566,12 @@ AVX2 int imp_dem_diff_avx2(const int *x, const int *y, int n, int *at, int max)
     return c;
 }
 
-AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw)
+AVX2 void imp_dem_pack_avx2(const imp_dem *d, double *xr, double *vw, int i0, int i1)
 {
     const double *pos = d->pos, *radius = d->radius, *vel = d->vel, *angvel = d->angvel;
     const double *young = d->young;
     /* 4-double loads at 3 i read 3 i + 3: the last particle by the portable code */
-    for (int i = 0; i + 1 < d->n; i++) {
+    for (int i = i0; i < i1 && i + 1 < d->n; i++) {
         const size_t i3 = 3 * (size_t)i;
         _mm256_storeu_pd(xr + 4 * (size_t)i, _mm256_blend_pd(_mm256_loadu_pd(pos + i3),
                                                              _mm256_broadcast_sd(radius + i), 8));

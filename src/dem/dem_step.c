@@ -15,36 +15,21 @@
 #include "quat.h"
 #include "world_internal.h"
 
-/* Every force and torque zero. With few interactions (fewer than n / 8: a falling cloud), the
-   groups' marks cleared (n / 8 bytes): the numbers of a group are zeroed by the first write
-   after the reset (imp_dem_force_touch), and Newton reads neither numbers of a group no
-   interaction wrote (48 bytes a particle, most of them while falling). With many, every number
-   zeroed and every group marked, as before the marks: one sequential pass (the hardware
-   prefetches it, and the interaction loop then finds the lines in L2), kept because the loop's
-   scattered first writes, each zeroing a group, could not be shown no slower in the dense
-   phase (callgrind models no L2 or prefetcher; session 20, 10-development.md). */
+/* Every force and torque zero: the groups' marks cleared (n / 8 bytes). The numbers of a group
+   are zeroed by the first write after the reset (imp_dem_force_touch) or, with many
+   interactions, by the interaction loop's pack, group after group in its pass over the
+   particles (imp_dem_force_groups_zero), before the loop writes any; Newton reads neither
+   numbers of a group nothing wrote (48 bytes a particle, most of them while falling). Until
+   session 25 the reset zeroed every number itself with many interactions (one memset pass
+   over the 48 bytes a particle, kept because the loop's scattered first writes could not be
+   shown no slower, session 20): the pack's pass zeroes them as sequentially, without a pass
+   of its own (10-development.md, session 25, h-newton2). */
 void imp_dem_reset_forces(imp_dem *d)
 {
     if (d->n <= 0) {  /* an empty dem has no arrays (memset of NULL is undefined) */
         return;
     }
-    const size_t n = (size_t)d->n, groups = (n - 1) / 8 + 1;
-    if ((long)d->ninter * 8 < (long)d->n) {
-        memset(d->force_mark, 0, groups);
-        return;
-    }
-    enum { CHUNK = 4096 };
-    const int nchunks = (d->n + CHUNK - 1) / CHUNK;
-    double *force = d->force, *torque = d->torque;
-#ifdef _OPENMP
-    _Pragma("omp parallel for if (nchunks > 1) schedule(static)")
-#endif
-    for (int c = 0; c < nchunks; c++) {  /* over the threads when there are many */
-        size_t i0 = (size_t)c * CHUNK, m = i0 + CHUNK < n ? CHUNK : n - i0;
-        memset(force + 3 * i0, 0, 3 * m * sizeof *force);
-        memset(torque + 3 * i0, 0, 3 * m * sizeof *torque);
-    }
-    memset(d->force_mark, 1, groups);
+    memset(d->force_mark, 0, (size_t)(d->n - 1) / 8 + 1);
 }
 
 void imp_dem_force_group_zero(imp_dem *d, int g)
@@ -53,6 +38,27 @@ void imp_dem_force_group_zero(imp_dem *d, int g)
     memset(d->force + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->force);
     memset(d->torque + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->torque);
     d->force_mark[g] = 1;
+}
+
+void imp_dem_force_groups_zero(imp_dem *d, int g0, int g1)
+{
+    unsigned char *mark = d->force_mark;
+    for (int g = g0; g < g1;) {
+        if (mark[g]) {
+            g++;
+            continue;
+        }
+        int e = g + 1;  /* a run of unmarked groups: one memset each for forces and torques */
+        while (e < g1 && !mark[e]) {
+            e++;
+        }
+        const size_t i0 = 8 * (size_t)g, n = (size_t)d->n;
+        const size_t i1 = 8 * (size_t)e < n ? 8 * (size_t)e : n;
+        memset(d->force + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->force);
+        memset(d->torque + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->torque);
+        memset(mark + g, 1, (size_t)(e - g));
+        g = e;
+    }
 }
 
 void imp_dem_swap_sets(imp_dem *d)
