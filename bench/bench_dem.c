@@ -213,24 +213,17 @@ static int phase(const layout *L, long from, long steps, double damping)
         fprintf(stderr, "bench_dem: could not build N = %d\n", L->n);
         return 1;
     }
-    int rc = 0;
-    for (long k = 0; k < from && rc == 0; k++) {
-        rc = imp_world_step(w) != IMP_OK;
-    }
+    bench_window_start at;
+    double cpu;
+    int rc = bench_window_run(w, from, steps, &at, &cpu);
     const imp_dem *d = w->dem;
-    long runs = d->collider_runs;
-    int real = imp_dem_real_count(d);
-    double cpu = 0.0;
-    if (rc == 0) {
-        rc = bench_window_run(w, steps, &cpu);
-    }
     if (rc != 0) {
         fprintf(stderr, "bench_dem: %s\n", imp_world_error(w));
     } else {
         printf("deposition N = %d, steps %ld to %ld: %.3e particle-steps per CPU second, "
                "collider runs %ld, real interactions %d to %d (all %d), state hash %016llx\n",
-               L->n, from, from + steps, L->n * (double)steps / cpu, d->collider_runs - runs,
-               real, imp_dem_real_count(d), d->ninter, imp_world_state_hash(w));
+               L->n, from, from + steps, L->n * (double)steps / cpu, d->collider_runs - at.collider_runs,
+               at.real, imp_dem_real_count(d), d->ninter, imp_world_state_hash(w));
     }
     imp_world_free(w);
     return rc;

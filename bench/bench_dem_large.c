@@ -256,25 +256,18 @@ static int window(long from, long steps)
         fprintf(stderr, "bench_dem_large: could not build N = %d\n", layouts[0].n);
         return 1;
     }
-    int rc = 0;
-    for (long k = 0; k < from && rc == 0; k++) {
-        rc = imp_world_step(w) != IMP_OK;
-    }
+    bench_window_start at;
+    double cpu;
+    int rc = bench_window_run(w, from, steps, &at, &cpu);
     const imp_dem *d = w->dem;
-    long runs = d->collider_runs;
-    int real = imp_dem_real_count(d), all = d->ninter;
-    double cpu = 0.0;
-    if (rc == 0) {
-        rc = bench_window_run(w, steps, &cpu);
-    }
     if (rc != 0) {
         fprintf(stderr, "bench_dem_large: %s\n", imp_world_error(w));
     } else {
         printf("window N = %d, %s law, steps %ld to %ld: %.3e particle-steps per CPU second, "
                "collider runs %ld, real interactions %d to %d (all %d to %d), state hash "
                "%016llx\n", layouts[0].n, law_viscous ? "viscous" : "cundall", from,
-               from + steps, layouts[0].n * (double)steps / cpu, d->collider_runs - runs, real,
-               imp_dem_real_count(d), all, d->ninter, imp_world_state_hash(w));
+               from + steps, layouts[0].n * (double)steps / cpu, d->collider_runs - at.collider_runs,
+               at.real, imp_dem_real_count(d), at.all, d->ninter, imp_world_state_hash(w));
     }
     imp_world_free(w);
     return rc;
