@@ -32,13 +32,17 @@ void imp_dem_reset_forces(imp_dem *d)
     memset(d->force_mark, 0, (size_t)(d->n - 1) / 8 + 1);
 }
 
-void imp_dem_force_group_zero(imp_dem *d, int g)
+/* groups g .. e - 1's forces and torques zeroed (one memset each) and marked */
+static inline void zero_run(imp_dem *d, int g, int e)
 {
-    const size_t i0 = 8 * (size_t)g, i1 = i0 + 8 < (size_t)d->n ? i0 + 8 : (size_t)d->n;
+    const size_t i0 = 8 * (size_t)g, n = (size_t)d->n;
+    const size_t i1 = 8 * (size_t)e < n ? 8 * (size_t)e : n;
     memset(d->force + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->force);
     memset(d->torque + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->torque);
-    d->force_mark[g] = 1;
+    memset(d->force_mark + g, 1, (size_t)(e - g));
 }
+
+void imp_dem_force_group_zero(imp_dem *d, int g) { zero_run(d, g, g + 1); }
 
 void imp_dem_force_groups_zero(imp_dem *d, int g0, int g1)
 {
@@ -48,15 +52,11 @@ void imp_dem_force_groups_zero(imp_dem *d, int g0, int g1)
             g++;
             continue;
         }
-        int e = g + 1;  /* a run of unmarked groups: one memset each for forces and torques */
+        int e = g + 1;  /* a run of unmarked groups, zeroed at once */
         while (e < g1 && !mark[e]) {
             e++;
         }
-        const size_t i0 = 8 * (size_t)g, n = (size_t)d->n;
-        const size_t i1 = 8 * (size_t)e < n ? 8 * (size_t)e : n;
-        memset(d->force + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->force);
-        memset(d->torque + 3 * i0, 0, 3 * (i1 - i0) * sizeof *d->torque);
-        memset(mark + g, 1, (size_t)(e - g));
+        zero_run(d, g, e);
         g = e;
     }
 }
