@@ -20,12 +20,18 @@
 
 #include <string.h>
 
+/* 1 when pair p comes after pair q (hot copies: a, then b) */
+static inline int after(const int *p, const int *q)
+{
+    return p[0] > q[0] || (p[0] == q[0] && p[1] > q[1]);
+}
+
 /* 1 when the hot copies' pairs of k = 0..m-1 increase */
 static int in_order(const int *hot, int m)
 {
     for (int k = 1; k < m; k++) {
         const int *p = hot + 3 * (k - 1), *q = hot + 3 * k;
-        if (p[0] > q[0] || (p[0] == q[0] && p[1] > q[1])) {
+        if (after(p, q)) {
             return 0;
         }
     }
@@ -98,12 +104,6 @@ int imp_dem_order_interactions(imp_dem *d)
     memset(d->hot_dirty, 1, (size_t)(m - 1) / IMP_DEM_HOT_BLOCK + 1);
     imp_dem_map_rebuild(d);
     return 1;
-}
-
-/* 1 when pair p comes after pair q (hot copies: a, then b) */
-static inline int after(const int *p, const int *q)
-{
-    return p[0] > q[0] || (p[0] == q[0] && p[1] > q[1]);
 }
 
 /* the hot blocks of the interactions first .. m - 1 marked for the law's check */
